@@ -1,0 +1,41 @@
+# trainopt: every target sets itself up; `make demo` and `make test` work on a fresh clone.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# The CPU build that lies on disk here; other torch specs may pull a multi-GB CUDA build.
+TORCH  ?= torch==2.13.0
+
+.DEFAULT_GOAL := help
+.PHONY: help install demo test lint check bench clean
+
+help:  ## list the targets
+	@echo "trainopt make targets:"
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort | sed 's/^/  /'
+
+$(STAMP): setup.cfg pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip setuptools wheel
+	$(PY) -m pip install -q "$(TORCH)"
+	$(PY) -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install trainopt (editable) with dev extras
+
+demo: $(STAMP)  ## run the bundled broken training run: probe it, diagnose it, print plan and trail
+	$(VENV)/bin/trainopt demo
+
+test: $(STAMP)  ## run the whole test suite
+	$(PY) -m pytest
+
+lint: $(STAMP)  ## ruff
+	$(VENV)/bin/ruff check expert knowledge probes tests bench
+
+check: lint test  ## lint + tests
+
+bench: $(STAMP)  ## timings: CLI start-up, engine build, diagnosis latency, probe overhead
+	$(PY) -m bench
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,353 @@
+"""The experta engine, hardened against experta 1.9.4's agenda defects, with an audit trail of every firing.
+
+Guards (see ``shared/design/EXPERTA.md``), each covered by a regression test that fails on the stock engine:
+
+* ``TotalOrderStrategy`` removes activations by scanning the whole agenda (experta's bisect looks only at
+  neighbours and misses removals when several same-salience activations share facts), and orders ties
+  totally: salience, then rule rank (by id), then fact ids; the stock order changes between processes.
+* ``AuditedEngine.run`` checks that every fact of an activation still exists before it fires, records the
+  firing (rule, knowledge row, matched facts, what it asserted and retracted), leaves ``running`` false
+  even when a right-hand side raises, and stops a runaway chain after ``MAX_FIRINGS``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from expert._experta import AS, MATCH, NOT, Fact, KnowledgeEngine, P, Rule, Strategy
+from expert.errors import KnowledgeError
+from expert.facts import Block, Boundary, Context, Declined, Finding, Flag, Obs, Question, Route, plain, ref_pattern
+from knowledge.schema import Absent, Block as BlockAction, Cite, Cross, Derive, Find, Flag as FlagAction
+from knowledge.schema import QuestionRow, RouteTo, Row
+from knowledge.skills import SKILL_BY_NAME
+
+MAX_FIRINGS = 500
+"""A consultation derives tens of facts; more firings than this means a loop in the knowledge."""
+
+QUESTION_SALIENCE = -1000
+"""Questions fire after every row has had its say, most discriminating (lowest rank) first."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rule metadata
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What the audit trail and ``trainopt rule ID`` know about one compiled rule."""
+
+    id: str
+    kind: str  # "row", "question", "hand", "core"
+    family: str
+    rationale: str
+    cite: Cite | None
+    row: Row | QuestionRow | None = None
+
+
+def hand_rule(rule_id: str, cite: Cite, rationale: str, *patterns: Any, salience: int = 0
+              ) -> Callable[[Callable[..., Any]], Rule]:
+    """Declare a hand-written rule (a join the row factory cannot express) with its id and citation.
+
+    Use inside a mixin class in a knowledge family file; the registry finds it by its id.
+
+    Args:
+        rule_id: Stable prefixed id.
+        cite: The seed row it encodes.
+        rationale: Why, in our words.
+        *patterns: experta patterns.
+        salience: Firing priority.
+    """
+
+    def deco(fn: Callable[..., Any]) -> Rule:
+        fn._trainopt = RuleInfo(rule_id, "hand", "", rationale, cite)  # type: ignore[attr-defined]
+        return Rule(*patterns, salience=salience)(fn)
+
+    return deco
+
+
+def _info(rule: Rule) -> RuleInfo:
+    info = getattr(rule, "_trainopt", None)
+    if info is None:
+        raise KnowledgeError(f"rule {rule.__name__!r} has no trainopt id", hint="declare it with hand_rule()")
+    return info
+
+
+# ---------------------------------------------------------------------------------------------------
+# Strategy
+# ---------------------------------------------------------------------------------------------------
+
+
+def _sig(act: Any) -> tuple[Any, ...]:
+    return (_info(act.rule).id, frozenset(f["__factid__"] for f in act.facts),
+            frozenset((k, _hashable(v)) for k, v in act.context.items()))
+
+
+def _hashable(v: Any) -> Any:
+    try:
+        hash(v)
+    except TypeError:
+        return repr(v)
+    return v
+
+
+class TotalOrderStrategy(Strategy):
+    """Agenda ordering that is total and removal that never leaves a stale activation."""
+
+    def __init__(self) -> None:
+        self.rank: dict[str, int] = {}
+
+    def get_key(self, act: Any) -> tuple[Any, ...]:
+        """Salience, then rule rank (lower id fires first), then newest facts first."""
+        rank = self.rank.get(_info(act.rule).id, 0)
+        facts = tuple(sorted((f["__factid__"] for f in act.facts), reverse=True))
+        return (act.rule.salience, -rank, facts)
+
+    def _update_agenda(self, agenda: Any, added: Iterable[Any], removed: Iterable[Any]) -> None:
+        gone = {_sig(a) for a in removed}
+        if gone:
+            # Scan everything: experta's bisect-and-neighbours removal misses equal keys further away.
+            agenda.activations = [a for a in agenda.activations if _sig(a) not in gone]
+        for act in added:
+            act.key = self.get_key(act)
+            bisect.insort(agenda.activations, act)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Audit
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Firing:
+    """One entry of the audit trail."""
+
+    seq: int
+    rule: str
+    kind: str
+    family: str
+    cite: dict[str, str] | None
+    matched: list[dict[str, Any]]
+    asserted: list[dict[str, Any]] = field(default_factory=list)
+    retracted: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "family": self.family, "cite": self.cite,
+                "matched": self.matched, "asserted": self.asserted, "retracted": self.retracted}
+
+
+class AuditedEngine(KnowledgeEngine):
+    """experta engine with the guarded strategy and a run loop that records every firing."""
+
+    __strategy__ = TotalOrderStrategy
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trail: list[Firing] = []
+        self.skipped_stale = 0
+        self.rule_info: dict[str, RuleInfo] = {}
+        for i, info in enumerate(sorted((_info(r) for r in self.get_rules()), key=lambda x: x.id)):
+            self.rule_info[info.id] = info
+            self.strategy.rank[info.id] = i
+
+    def reset(self, **kwargs: Any) -> None:
+        """Clear facts, agenda and trail."""
+        super().reset(**kwargs)
+        self.trail = []
+        self.skipped_stale = 0
+
+    def _holds(self, act: Any) -> bool:
+        for f in act.facts:
+            fid = f.get("__factid__")
+            if fid not in self.facts or self.facts[fid] != f:
+                return False
+        return True
+
+    def run(self, steps: float = math.inf) -> None:
+        """Fire activations until the agenda is empty, recording each firing.
+
+        Raises:
+            KnowledgeError: More than ``MAX_FIRINGS`` firings (a loop in the knowledge).
+        """
+        self.running = True
+        try:
+            while steps > 0 and self.running:
+                added, removed = self.get_activations()
+                self.strategy.update_agenda(self.agenda, added, removed)
+                act = self.agenda.get_next()
+                if act is None:
+                    break
+                if not self._holds(act):
+                    self.skipped_stale += 1
+                    continue
+                if len(self.trail) >= MAX_FIRINGS:
+                    raise KnowledgeError(f"more than {MAX_FIRINGS} rule firings; the knowledge loops",
+                                         context=f"last rule: {self.trail[-1].rule}")
+                info = _info(act.rule)
+                before = dict(self.facts)
+                rec = Firing(len(self.trail) + 1, info.id, info.kind, info.family,
+                             info.cite.as_dict() if info.cite else None,
+                             [plain(f) for f in sorted(act.facts, key=lambda f: f["__factid__"])
+                              if type(f).__name__ != "InitialFact"])
+                self.trail.append(rec)
+                self._firing = rec
+                act.rule(self, **{k: v for k, v in act.context.items() if not k.startswith("__")})
+                rec.asserted = [plain(f) for k, f in self.facts.items() if k not in before]
+                rec.retracted = [plain(f) for k, f in before.items() if k not in self.facts]
+                steps -= 1
+        finally:
+            self.running = False
+            self._firing = None
+
+    # helpers for right-hand sides --------------------------------------------------------------------
+
+    def current_rule(self) -> str:
+        """Id of the rule whose right-hand side is running."""
+        return self._firing.rule if getattr(self, "_firing", None) else "?"
+
+    # core rules: guards apply to routes whatever order they were derived in ------------------------
+
+    @Rule(AS.route << Route(skill=MATCH.skill, role=MATCH.role), Block(skill=MATCH.skill, role="any"),
+          salience=900)
+    def core_block_route(self, route: Fact) -> None:
+        self.retract(route)
+
+    @Rule(AS.route << Route(skill=MATCH.skill, role="primary"), Block(skill=MATCH.skill, role="primary"),
+          salience=900)
+    def core_demote_primary(self, route: Fact) -> None:
+        self.retract(route)
+        d = dict(route.as_dict())
+        d["role"] = "secondary"
+        self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
+
+
+AuditedEngine.core_block_route._wrapped._trainopt = AuditedEngine.core_block_route._trainopt = RuleInfo(  # type: ignore[attr-defined]
+    "CORE-GUARD-01", "core", "core",
+    "A guard (a known routing mistake) removes any route to the skill it names, whichever was derived first.",
+    Cite("000", "Common routing mistakes", "the wrong route is never produced"))
+AuditedEngine.core_demote_primary._wrapped._trainopt = AuditedEngine.core_demote_primary._trainopt = RuleInfo(  # type: ignore[attr-defined]
+    "CORE-GUARD-02", "core", "core",
+    "A guard that forbids a skill as the first stop demotes its primary route to secondary.",
+    Cite("000", "Common routing mistakes", "right skill, wrong priority"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The factory: rows -> experta rules
+# ---------------------------------------------------------------------------------------------------
+
+
+def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str]) -> list[Any]:
+    pats: list[Any] = []
+    for name, cond in sorted(conds.items()):
+        if isinstance(cond, Absent):
+            pats.append(NOT(Obs(name=name)))
+        elif type(cond).__name__ == "Is" and len(cond.values) == 1:
+            pats.append(Obs(name=name, value=cond.values[0]))
+        else:
+            pats.append(Obs(name=name, value=P(cond.test)))
+    pats.extend(ref_pattern(r) for r in need)
+    pats.extend(NOT(ref_pattern(r)) for r in unless)
+    return pats
+
+
+def compile_row(row: Row) -> Rule:
+    """Compile one knowledge row into one experta rule (one rule = one row)."""
+    conds = row.conditions()
+    for a in row.then:
+        if isinstance(a, Derive):
+            conds.setdefault(a.name, Absent())  # derive only what is unknown, so it cannot loop
+
+    def rhs(engine: AuditedEngine, **_: Any) -> None:
+        for a in row.then:
+            if isinstance(a, RouteTo):
+                pack = SKILL_BY_NAME[a.skill].pack
+                engine.declare(Route(skill=a.skill, role=a.role, pack=pack, rule=row.id, why=a.why,
+                                     section=a.section))
+            elif isinstance(a, Find):
+                engine.declare(Finding(id=row.id, category=a.category, severity=a.severity, issue=a.issue))
+            elif isinstance(a, Cross):
+                engine.declare(Boundary(pack=a.pack, rule=row.id, why=a.why, joint=a.joint, target=a.target))
+            elif isinstance(a, BlockAction):
+                engine.declare(Block(skill=a.skill, role=getattr(a, "role", "any"), rule=row.id,
+                                     reason=a.reason))
+            elif isinstance(a, Derive):
+                engine.declare(Obs(name=a.name, value=a.value, source=f"derived:{row.id}"))
+            elif isinstance(a, FlagAction):
+                engine.declare(Flag(name=a.name, rule=row.id, detail=a.detail))
+
+    rhs.__name__ = "row_" + row.id.replace("-", "_")
+    rhs._trainopt = RuleInfo(row.id, "row", row.family, row.rationale, row.cite, row)  # type: ignore[attr-defined]
+    return Rule(*_patterns(conds, row.need, row.unless), salience=row.salience)(rhs)
+
+
+def compile_question(q: QuestionRow) -> Rule:
+    """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope."""
+    conds = q.conditions()
+    conds[q.sets] = Absent()
+    unless = (*q.unless, f"declined:{q.id}", "question:*")
+
+    def rhs(engine: AuditedEngine, **_: Any) -> None:
+        engine.declare(Question(id=q.id, sets=q.sets, rule=q.id))
+
+    rhs.__name__ = "ask_" + q.id.replace("-", "_")
+    rhs._trainopt = RuleInfo(q.id, "question", q.family, q.why, q.cite, q)  # type: ignore[attr-defined]
+    pats = _patterns(conds, q.need, unless)
+    # An exclusive cross-pack boundary means there is nothing of ours to ask about.
+    pats.append(NOT(Boundary(joint=False)))
+    return Rule(*pats, salience=QUESTION_SALIENCE - q.rank)(rhs)
+
+
+def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], mixins: Iterable[type]
+                       ) -> type[AuditedEngine]:
+    """Assemble the engine class: compiled rows and questions, plus the hand-written mixins."""
+    ns: dict[str, Any] = {}
+    seen: set[str] = set()
+    mixins = tuple(mixins)
+    for m in mixins:
+        for attr in vars(m).values():
+            if isinstance(attr, Rule):
+                info = _info(attr)
+                if info.id in seen:
+                    raise KnowledgeError(f"duplicate rule id {info.id}")
+                seen.add(info.id)
+                attr._trainopt = attr._wrapped._trainopt = dataclasses.replace(
+                    info, family=m.__module__.rsplit(".", 1)[-1])
+    for r in rows:
+        if r.id in seen:
+            raise KnowledgeError(f"duplicate rule id {r.id}")
+        seen.add(r.id)
+        ns["row_" + r.id.replace("-", "_")] = compile_row(r)
+    for q in questions:
+        if q.id in seen:
+            raise KnowledgeError(f"duplicate rule id {q.id}")
+        seen.add(q.id)
+        ns["ask_" + q.id.replace("-", "_")] = compile_question(q)
+    return type("TrainoptEngine", (*mixins, AuditedEngine), ns)
+
+
+__all__ = [
+    "AuditedEngine",
+    "Block",
+    "Boundary",
+    "Context",
+    "Declined",
+    "Finding",
+    "Firing",
+    "Flag",
+    "MAX_FIRINGS",
+    "Obs",
+    "Question",
+    "Route",
+    "RuleInfo",
+    "TotalOrderStrategy",
+    "build_engine_class",
+    "compile_question",
+    "compile_row",
+    "hand_rule",
+]

@@ -1,0 +1,77 @@
+"""The fact types the engine reasons over, and the ``kind:key`` references rows use to name them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from expert._experta import Fact
+
+
+class Obs(Fact):
+    """An observation: ``name``, ``value``, ``source`` (provenance)."""
+
+
+class Finding(Fact):
+    """A root cause or lint: ``id`` (the row id), ``category``, ``severity``, ``issue``."""
+
+
+class Route(Fact):
+    """A route: ``skill``, ``role``, ``pack``, ``rule``, ``why``, ``section``."""
+
+
+class Question(Fact):
+    """The single pending question: ``id``, ``sets``, ``rule``."""
+
+
+class Declined(Fact):
+    """The user declined to answer ``question`` (so it is not asked again)."""
+
+
+class Boundary(Fact):
+    """A cross-pack boundary: ``pack``, ``rule``, ``why``, ``joint``, ``target``."""
+
+
+class Block(Fact):
+    """A guard against a known routing mistake: ``skill``, ``role`` (``any``/``primary``), ``rule``, ``reason``."""
+
+
+class Flag(Fact):
+    """A named marker: ``name``, ``rule``, ``detail``."""
+
+
+class Context(Fact):
+    """Facts about the consultation itself: ``origin`` (``user`` or ``probe``)."""
+
+
+KINDS: dict[str, tuple[type[Fact], str]] = {
+    "finding": (Finding, "id"),
+    "route": (Route, "skill"),
+    "question": (Question, "id"),
+    "boundary": (Boundary, "pack"),
+    "block": (Block, "skill"),
+    "flag": (Flag, "name"),
+    "declined": (Declined, "question"),
+    "origin": (Context, "origin"),
+}
+
+
+def ref_pattern(ref: str) -> Fact:
+    """Turn ``kind:key`` (``key`` may be ``*``) into an experta pattern.
+
+    Raises:
+        ValueError: Unknown kind.
+    """
+    kind, _, key = ref.partition(":")
+    if kind not in KINDS:
+        raise ValueError(f"unknown fact reference {ref!r}; kinds: {', '.join(KINDS)}")
+    cls, field = KINDS[kind]
+    return cls() if key in ("", "*") else cls(**{field: key})
+
+
+def plain(fact: Fact) -> dict[str, Any]:
+    """A JSON-ready dict of a fact (frozendict values are not serialisable)."""
+    out: dict[str, Any] = {"kind": type(fact).__name__}
+    for k, v in fact.as_dict().items():
+        if isinstance(k, str) and not k.startswith("__"):
+            out[k] = v
+    return out

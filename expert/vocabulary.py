@@ -1,0 +1,329 @@
+"""The observation vocabulary: every fact name trainopt accepts, its type, allowed values, unit and help.
+
+This table is the single source of truth for validation (API, CLI, JSON, probes), for ``trainopt facts``
+and for the questions (each entry names the question that asks for it, if any). It imports nothing
+heavy: ``trainopt --help`` and ``trainopt facts`` must stay fast.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from expert.errors import VocabularyError
+
+ENUM, FLOAT, INT, BOOL, STR = "enum", "float", "int", "bool", "str"
+
+_TRUE = {"true", "yes", "y", "1", "on"}
+_FALSE = {"false", "no", "n", "0", "off", "none"}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One observation name.
+
+    Attributes:
+        name: The fact name.
+        kind: One of ``enum``, ``float``, ``int``, ``bool``, ``str``.
+        help: What it means, in one line.
+        choices: Allowed values for ``enum``.
+        low: Inclusive lower bound for numbers (None: unbounded).
+        high: Inclusive upper bound for numbers (None: unbounded).
+        low_open: True when ``low`` itself is excluded (e.g. a learning rate > 0).
+        unit: Unit of a number, for display.
+        question: Id of the question that asks for it, if any.
+        group: Family, for display (``symptom``, ``config``, ``metrics``, ``judgement``, ``probe``).
+    """
+
+    name: str
+    kind: str
+    help: str
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    unit: str = ""
+    question: str | None = None
+    group: str = "config"
+
+    def allowed(self) -> str:
+        """Describe the allowed values in words, for error messages and ``trainopt facts``."""
+        if self.kind == ENUM:
+            return ", ".join(self.choices)
+        if self.kind == BOOL:
+            return "true or false (yes/no)"
+        if self.kind == STR:
+            return "any non-empty text"
+        lo = "-inf" if self.low is None else f"{self.low:g}"
+        hi = "inf" if self.high is None else f"{self.high:g}"
+        left = "(" if (self.low is None or self.low_open) else "["
+        right = ")" if self.high is None else "]"
+        what = "an integer" if self.kind == INT else "a finite number"
+        return f"{what} in {left}{lo}, {hi}{right}" + (f" {self.unit}" if self.unit else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready description of this entry."""
+        d: dict[str, Any] = {"name": self.name, "type": self.kind, "help": self.help, "group": self.group}
+        if self.choices:
+            d["choices"] = list(self.choices)
+        if self.kind in (INT, FLOAT):
+            d["min"], d["max"] = self.low, self.high
+            if self.low_open:
+                d["min_exclusive"] = True
+        if self.unit:
+            d["unit"] = self.unit
+        d["question"] = self.question
+        d["allowed"] = self.allowed()
+        return d
+
+
+def _e(name: str, choices: str, help: str, **kw: Any) -> Spec:
+    return Spec(name, ENUM, help, choices=tuple(choices.split()), **kw)
+
+
+def _f(name: str, help: str, **kw: Any) -> Spec:
+    return Spec(name, FLOAT, help, **kw)
+
+
+def _i(name: str, help: str, **kw: Any) -> Spec:
+    return Spec(name, INT, help, **kw)
+
+
+def _b(name: str, help: str, **kw: Any) -> Spec:
+    return Spec(name, BOOL, help, **kw)
+
+
+def _s(name: str, help: str, **kw: Any) -> Spec:
+    return Spec(name, STR, help, **kw)
+
+
+OPTIMIZERS = (
+    "sgd sgd_momentum adam adamw lamb lion sophia muon shampoo ademamix schedule_free prodigy "
+    "adamw_8bit paged_adamw other"
+)
+
+SPECS: tuple[Spec, ...] = (
+    # --- what the user is facing -------------------------------------------------------------------
+    _e("symptom", "not_learning unstable overfitting slow_training direct_question experiment_tracking "
+       "new_setup convergence multi_task out_of_scope",
+       "The primary symptom or request.", question="Q-SYMPTOM", group="symptom"),
+    _e("vague_query", "fix_training improve_model not_working_well optimize_hyperparameters performs_poorly "
+       "modern_optimizer preference_not_working",
+       "A request too vague to route (clarification protocol).", group="symptom"),
+    _e("improve_target", "speed accuracy generalization",
+       "What the user wants improved.", question="Q-CLARIFY-IMPROVE", group="symptom"),
+    _e("poor_split", "train val both",
+       "Which accuracy is poor: training, validation, or both.", question="Q-CLARIFY-POOR", group="symptom"),
+    _e("hparam_scope", "all specific learning_rate",
+       "Which hyperparameters the user wants tuned.", question="Q-CLARIFY-HPARAMS", group="symptom"),
+    _e("preference_issue", "method_side dynamics_side",
+       "For a preference-tuning run (DPO, GRPO...): a method-side or a training-dynamics issue.",
+       question="Q-CLARIFY-DPO", group="symptom"),
+    _e("loss_behavior", "flat_from_start decreasing_slowly plateau_after_learning oscillating spiking "
+       "diverging nan_or_inf decreasing_normally",
+       "How the training loss behaves over time.", question="Q-LOSS-BEHAVIOR", group="symptom"),
+    _e("nan_onset", "immediate after_steps", "When NaN/Inf first appears.", question="Q-NAN-ONSET",
+       group="symptom"),
+    _i("nan_step", "The step at which NaN/Inf first appeared.", low=0, unit="steps", group="symptom"),
+    _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
+       "Where the first non-finite value was found.", group="symptom"),
+    _e("slow_kind", "per_step many_steps",
+       "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
+    _e("question_topic", "optimizer learning_rate schedule batch_size precision loss_function overfitting "
+       "augmentation tuning tracking mup sharding preference_method architecture deployment "
+       "memory_optimizer",
+       "The subject of a direct 'which X should I use?' question.", question="Q-TOPIC", group="symptom"),
+    _s("considering", "An optimizer or technique the user wants to switch to.", group="judgement"),
+    _e("pressure", "time authority self_diagnosis expert_user quick_question",
+       "Pressure to skip diagnosis.", group="judgement"),
+    _s("self_diagnosis", "The cause the user names themselves (a hypothesis, never evidence).",
+       group="judgement"),
+    _s("error_text", "An error message from the run (drives cross-pack boundaries).", group="symptom"),
+    # --- configuration -----------------------------------------------------------------------------
+    _e("optimizer", OPTIMIZERS, "Optimizer in use.", question="Q-OPTIMIZER"),
+    _f("learning_rate", "Peak learning rate.", low=0.0, high=10.0, low_open=True, question="Q-LR"),
+    _f("weight_decay", "Weight decay coefficient.", low=0.0, high=10.0),
+    _b("warmup", "Whether a learning-rate warmup is used."),
+    _e("lr_schedule", "none step cosine wsd linear onecycle plateau exponential other",
+       "Learning-rate schedule.", question="Q-SCHEDULE"),
+    _i("batch_size", "Per-step batch size.", low=1, question="Q-BATCH-SIZE"),
+    _b("memory_limited", "Batch size is capped by GPU memory (OOM if raised).", question="Q-MEMORY"),
+    _e("mixed_precision", "none fp16 bf16 fp8", "Mixed-precision mode.", question="Q-PRECISION"),
+    _b("grad_scaler", "A loss scaler (GradScaler or equivalent) is used."),
+    _b("bf16_supported", "The hardware supports BF16 (Ampere or newer, TPU)."),
+    _b("grad_clipping", "Gradient clipping is applied."),
+    _b("grad_norm_monitored", "Gradient norms are logged/monitored."),
+    _i("grad_accum_steps", "Gradient-accumulation micro-steps per optimizer step.", low=1),
+    _b("loss_scaled_for_accum", "The loss is divided by the accumulation steps."),
+    _e("init_scheme", "default kaiming xavier orthogonal normal uniform other", "Weight initialization."),
+    _e("activation", "relu leaky_relu gelu silu tanh sigmoid other", "Dominant hidden activation."),
+    _e("tuning_method", "one_at_a_time grid random bayesian pbt manual none",
+       "How hyperparameters are being searched."),
+    _e("regularization", "none dropout weight_decay early_stopping augmentation several",
+       "Regularization currently in use.", question="Q-REGULARIZATION"),
+    _b("heavy_augmentation", "Heavy (CPU-bound) data augmentation is in use.", question="Q-AUGMENTATION"),
+    _b("resume_training", "Training will be resumed or extended later (favours WSD/schedule-free)."),
+    _b("multi_gpu", "Training runs on several GPUs."),
+    # --- data and model ----------------------------------------------------------------------------
+    _i("dataset_size", "Number of training examples.", low=0, question="Q-DATASET-SIZE", group="data"),
+    _f("train_metric", "Training metric (accuracy in [0, 1] or a loss).", low=0.0, group="metrics",
+       question="Q-TRAIN-VAL"),
+    _f("val_metric", "Validation metric (same kind as train_metric).", low=0.0, group="metrics"),
+    _e("metric_kind", "accuracy loss", "Kind of train/val metric.", group="metrics"),
+    _s("loss_fn", "Loss function in use (e.g. cross_entropy, mse, custom).", question="Q-LOSS-FN"),
+    _b("custom_loss", "A hand-written loss function is used.", question="Q-CUSTOM-LOSS"),
+    _i("num_classes", "Number of classes (classification).", low=2, group="data"),
+    _f("loss_at_init", "Loss value at initialization (first steps).", group="metrics"),
+    _i("model_params", "Number of trainable parameters.", low=0, group="data"),
+    _e("architecture", "cnn transformer rnn mlp gnn other", "Model family.", question="Q-ARCHITECTURE",
+       group="data"),
+    _e("task", "classification regression language_modeling rl preference_tuning detection segmentation "
+       "generation other", "Task type.", group="data"),
+    # --- measurements (user-reported or probed) ----------------------------------------------------
+    _f("gpu_utilization_pct", "GPU utilization during training.", low=0.0, high=100.0, unit="%",
+       question="Q-GPU-UTIL", group="metrics"),
+    _f("data_time_fraction", "Fraction of step time spent waiting for data.", low=0.0, high=1.0,
+       group="metrics"),
+    _e("grad_norm_trend", "exploding vanishing spiky normal", "Gradient-norm pattern over steps.",
+       question="Q-GRAD-NORMS", group="metrics"),
+    _i("frozen_params", "Parameters with requires_grad=False.", low=0, group="metrics"),
+    _i("params_without_grad", "Trainable parameters that received no gradient.", low=0, group="metrics"),
+)
+
+VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}
+
+
+def register(*specs: Spec) -> None:
+    """Add entries to the vocabulary (used by knowledge families that measure new quantities).
+
+    Args:
+        *specs: New entries; a name already present with a different definition is a defect.
+
+    Raises:
+        ValueError: A name is registered twice with different definitions.
+    """
+    for s in specs:
+        old = VOCABULARY.get(s.name)
+        if old is not None and old != s:
+            raise ValueError(f"observation {s.name!r} registered twice with different definitions")
+        VOCABULARY[s.name] = s
+
+
+def spec(name: str) -> Spec:
+    """Return the entry for ``name``.
+
+    Raises:
+        VocabularyError: ``name`` is not in the vocabulary.
+    """
+    try:
+        return VOCABULARY[name]
+    except KeyError:
+        near = sorted(n for n in VOCABULARY if name and (name in n or n in name))
+        hint = f"did you mean {', '.join(near[:3])}?" if near else ""
+        raise VocabularyError(name, f"unknown observation name {name!r}", hint=hint or "") from None
+
+
+def validate(name: str, value: Any) -> Any:
+    """Check one observation and return its normalised value.
+
+    Strings are accepted for every type (the REPL and JSON hand them over), e.g. ``"3e-4"`` for a float
+    or ``"yes"`` for a bool. Non-finite numbers are refused: experta cannot match NaN, so probes turn
+    non-finite measurements into flags or enum values instead.
+
+    Args:
+        name: Observation name.
+        value: Raw value.
+
+    Returns:
+        The value converted to the entry's type.
+
+    Raises:
+        VocabularyError: Unknown name, wrong type, or a value outside the allowed set or range.
+    """
+    s = spec(name)
+    bad = VocabularyError(name, f"bad value {value!r} for {name!r}", allowed=s.allowed())
+    if s.kind == ENUM:
+        if not isinstance(value, str):
+            raise bad
+        v = value.strip().lower().replace("-", "_").replace(" ", "_")
+        if v not in s.choices:
+            raise bad
+        return v
+    if s.kind == BOOL:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise bad
+    if s.kind == STR:
+        if not isinstance(value, str) or not value.strip():
+            raise bad
+        return value.strip()
+    # numbers
+    if isinstance(value, bool):
+        raise bad
+    if isinstance(value, str):
+        try:
+            value = float(value.strip().rstrip("%")) if s.kind == FLOAT else _parse_int(value)
+        except ValueError:
+            raise bad from None
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        try:  # numpy / torch scalars
+            value = value.item() if hasattr(value, "item") else value
+        except Exception:  # noqa: BLE001 - any failure means "not a number"
+            raise bad from None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise bad
+    if not math.isfinite(value):
+        raise VocabularyError(name, f"non-finite value {value!r} for {name!r}", allowed=s.allowed(),
+                              hint="report NaN/Inf with loss_behavior=nan_or_inf or nan_location")
+    if s.kind == INT:
+        if float(value) != int(value):
+            raise bad
+        value = int(value)
+    else:
+        value = float(value)
+    if s.low is not None and (value < s.low or (s.low_open and value == s.low)):
+        raise bad
+    if s.high is not None and value > s.high:
+        raise bad
+    return value
+
+
+def _parse_int(text: str) -> int:
+    f = float(text.strip())
+    if not math.isfinite(f) or f != int(f):
+        raise ValueError(text)
+    return int(f)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A validated fact with its provenance.
+
+    Attributes:
+        name: Vocabulary name.
+        value: Normalised value.
+        source: ``answer:<question id>``, ``probe:<probe id>``, ``text:<phrase>``, ``declared`` or
+            ``derived:<rule id>``.
+        evidence: Measured numbers behind a probe observation (threshold, values, where), JSON-ready.
+    """
+
+    name: str
+    value: Any
+    source: str = "declared"
+    evidence: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def make(cls, name: str, value: Any, source: str = "declared", evidence: dict[str, Any] | None = None
+             ) -> Observation:
+        """Validate and build an observation (the only sanctioned constructor)."""
+        return cls(name, validate(name, value), source, dict(evidence or {}))
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        d: dict[str, Any] = {"name": self.name, "value": self.value, "source": self.source}
+        if self.evidence:
+            d["evidence"] = self.evidence
+        return d

@@ -1,0 +1,55 @@
+"""The knowledge base: every family module's rows, questions, keywords and hand-written rule mixins.
+
+A family module defines any of ``ROWS``, ``QUESTIONS``, ``KEYWORDS`` and ``MIXINS``. Adding a family is one
+line in ``FAMILIES``; adding a symptom is one row (and its golden case under ``tests/golden``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from functools import lru_cache
+
+from knowledge.schema import Family, Keyword, QuestionRow, Row
+
+FAMILIES: tuple[str, ...] = (
+    "questions",
+    "routing",
+    "modern",
+    "scenarios",
+)
+
+
+@lru_cache(maxsize=None)
+def families() -> tuple[Family, ...]:
+    """Load every family module once, stamping each row with its family name."""
+    out = []
+    for name in FAMILIES:
+        mod = importlib.import_module(f"knowledge.{name}")
+        fam = Family(name)
+        fam.rows = [dataclasses.replace(r, family=name) for r in getattr(mod, "ROWS", ())]
+        fam.questions = [dataclasses.replace(q, family=name) for q in getattr(mod, "QUESTIONS", ())]
+        fam.keywords = list(getattr(mod, "KEYWORDS", ()))
+        fam.mixins = list(getattr(mod, "MIXINS", ()))
+        out.append(fam)
+    return tuple(out)
+
+
+def all_rows() -> list[Row]:
+    """Every row of every family."""
+    return [r for f in families() for r in f.rows]
+
+
+def all_questions() -> list[QuestionRow]:
+    """Every question row."""
+    return [q for f in families() for q in f.questions]
+
+
+def all_keywords() -> list[Keyword]:
+    """Every free-text keyword."""
+    return [k for f in families() for k in f.keywords]
+
+
+def question(qid: str) -> QuestionRow | None:
+    """The question row with id ``qid``, if any."""
+    return next((q for q in all_questions() if q.id == qid), None)

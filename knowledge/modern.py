@@ -1,0 +1,3 @@
+"""The 2026 modern-landscape routing table."""
+
+ROWS = ()

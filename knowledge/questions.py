@@ -1,0 +1,131 @@
+"""Diagnostic questions: which observation each sets, when it is worth asking, and in what order.
+
+Ranks follow the seeds' lists (most discriminating first). A question is asked only while its observation
+is unknown and not declined, and never while another question is pending: the engine holds at most one.
+"""
+
+from __future__ import annotations
+
+from knowledge.schema import Absent, Cite, Is, QuestionRow
+
+_NL = Cite("000", "Symptom: model not learning", "diagnostic questions")
+_UN = Cite("001", "Symptom: training unstable", "diagnostic questions")
+_OF = Cite("000", "Symptom: model overfits", "diagnostic questions")
+_SL = Cite("001", "Symptom: training too slow", "diagnostic questions")
+_QR = Cite("001", "Quick reference", "diagnostic question column")
+
+NEEDS_LOSS_CURVE = Is("not_learning", "unstable", "convergence")
+
+QUESTIONS = (
+    QuestionRow(
+        "Q-SYMPTOM", "symptom",
+        "What is the main problem with the run?",
+        {"vague_query": Absent()}, rank=0,
+        why="Each symptom routes differently; nothing can be routed before it is known.",
+        cite=Cite("000", "Red flags checklist", "did I identify specific symptoms?"),
+        choices=(("not_learning", "not learning: loss stuck or barely moving"),
+                 ("unstable", "unstable: spikes, divergence, NaN/Inf"),
+                 ("overfitting", "overfitting: train good, validation bad"),
+                 ("slow_training", "too slow: low throughput or long epochs"),
+                 ("direct_question", "a direct question: which optimizer / LR / batch size ..."),
+                 ("experiment_tracking", "tracking and comparing experiments"),
+                 ("new_setup", "setting up a new training pipeline"),
+                 ("convergence", "convergence: slow learning, plateaus"),
+                 ("multi_task", "multi-task learning or a custom loss")),
+        unless=("origin:probe",)),
+    QuestionRow(
+        "Q-LOSS-BEHAVIOR", "loss_behavior",
+        "How does the training loss behave over time?",
+        {"symptom": NEEDS_LOSS_CURVE}, rank=10,
+        why="Flat from the start, slow, plateaued after learning, oscillating or NaN each point to a "
+            "different cause (LR, optimizer, gradients, loss); this one answer separates them.",
+        cite=_NL,
+        choices=(("flat_from_start", "flat from the very start"),
+                 ("decreasing_slowly", "decreasing, but very slowly"),
+                 ("plateau_after_learning", "was learning, then plateaued"),
+                 ("oscillating", "oscillating wildly"),
+                 ("spiking", "occasional spikes"),
+                 ("diverging", "growing / diverging"),
+                 ("nan_or_inf", "NaN or Inf appears"),
+                 ("decreasing_normally", "decreasing normally"))),
+    QuestionRow(
+        "Q-NAN-ONSET", "nan_onset",
+        "When do the NaN/Inf values first appear: immediately, or after some steps or epochs?",
+        {"loss_behavior": "nan_or_inf"}, rank=11,
+        why="NaN from the first step points at data, init or the loss formula; NaN after a while points "
+            "at a growing LR, exploding gradients or a loss-scale problem.",
+        cite=_UN,
+        choices=(("immediate", "immediately, in the first steps"), ("after_steps", "after some steps/epochs"))),
+    QuestionRow(
+        "Q-PRECISION", "mixed_precision",
+        "Are you training in mixed precision, and which format?",
+        {"symptom": Is("unstable")}, rank=12,
+        why="With FP16 or FP8 a loss-scale under/overflow is a common NaN source; it adds the precision "
+            "branch of the plan.",
+        cite=_UN,
+        choices=(("none", "no, full FP32"), ("fp16", "FP16 (AMP)"), ("bf16", "BF16"), ("fp8", "FP8"))),
+    QuestionRow(
+        "Q-CUSTOM-LOSS", "custom_loss",
+        "Is the loss a hand-written (custom) function?",
+        {"symptom": Is("unstable"), "loss_behavior": Is("nan_or_inf", "diverging")}, rank=13,
+        why="Custom losses often take log(0) or divide by zero; that adds the loss-functions skill.",
+        cite=_UN),
+    QuestionRow(
+        "Q-LR", "learning_rate",
+        "What peak learning rate are you using (e.g. 3e-4)?",
+        {"symptom": NEEDS_LOSS_CURVE,
+         "loss_behavior": Is("flat_from_start", "decreasing_slowly", "oscillating", "diverging")}, rank=30,
+        why="The learning rate is the single most common cause of flat, slow or oscillating loss.",
+        cite=_QR),
+    QuestionRow(
+        "Q-OPTIMIZER", "optimizer",
+        "Which optimizer are you using?",
+        {"symptom": NEEDS_LOSS_CURVE, "loss_behavior": Is("flat_from_start", "decreasing_slowly")}, rank=31,
+        why="A sensible LR depends on the optimizer family (SGD vs Adam-family vs Lion).",
+        cite=_NL),
+    QuestionRow(
+        "Q-GRAD-NORMS", "grad_norm_trend",
+        "What do the gradient norms do over steps?",
+        {"symptom": "convergence"}, rank=9,
+        why="Convergence problems are diagnosed from gradient norms first: stability before adaptation.",
+        cite=Cite("000", "Quick reference", "convergence issues: gradient norms, loss curve"),
+        choices=(("exploding", "growing / exploding"), ("vanishing", "vanishing / near zero"),
+                 ("spiky", "sudden spikes"), ("normal", "stable"))),
+    QuestionRow(
+        "Q-DATASET-SIZE", "dataset_size",
+        "How many training examples do you have?",
+        {"symptom": "overfitting"}, rank=10,
+        why="Dataset size decides how much weight augmentation gets against regularization.",
+        cite=_OF),
+    QuestionRow(
+        "Q-REGULARIZATION", "regularization",
+        "Which regularization do you use now?",
+        {"symptom": "overfitting"}, rank=12,
+        why="Tells which part of the regularization strategy is missing.",
+        cite=_OF),
+    QuestionRow(
+        "Q-GPU-UTIL", "gpu_utilization_pct",
+        "What is the GPU utilization during training, in percent (nvidia-smi)?",
+        {"symptom": "slow_training", "data_time_fraction": Absent()}, rank=10,
+        why="Low utilization means the GPU waits for data (infrastructure); high means compute-bound "
+            "(batch size, precision, scaling). Profile before optimizing.",
+        cite=_SL),
+    QuestionRow(
+        "Q-AUGMENTATION", "heavy_augmentation",
+        "Do you use heavy (CPU-side) data augmentation?",
+        {"symptom": "slow_training"}, rank=11, need=("flag:compute_bound",),
+        why="Heavy augmentation on a busy GPU adds CPU cost worth optimizing.",
+        cite=_SL),
+    QuestionRow(
+        "Q-MEMORY", "memory_limited",
+        "Is your batch size limited by GPU memory (OOM if you raise it)?",
+        {"symptom": "slow_training"}, rank=12, need=("flag:compute_bound",),
+        why="A memory-capped batch routes to accumulation, 8-bit/paged optimizers and sharding strategy.",
+        cite=_SL),
+    QuestionRow(
+        "Q-TOPIC", "question_topic",
+        "What is your question about?",
+        {"symptom": "direct_question"}, rank=10,
+        why="Each 'which X?' question has its own specialist.",
+        cite=Cite("001", "Direct questions", "question column")),
+)

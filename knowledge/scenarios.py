@@ -1,0 +1,3 @@
+"""Multi-skill scenarios."""
+
+ROWS = ()

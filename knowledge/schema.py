@@ -1,0 +1,424 @@
+"""The shape of a knowledge row: conditions over observations, what it concludes, and where it comes from.
+
+Rows are plain data. ``expert.factory`` compiles every row into one experta rule; nothing here imports
+experta, so listing or showing rules stays cheap. Conventions:
+
+* one row = one rule, with a stable prefixed id (``RT-LOSS-01``) and a citation of the seed table row;
+* thresholds live in the row (``Lt(50, source=...)``), never as constants in code;
+* rationale, fix and avoid texts are our own words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+# ---------------------------------------------------------------------------------------------------
+# Sources
+# ---------------------------------------------------------------------------------------------------
+
+SEEDS = {
+    "000": "000_e0c5a34ca834e5be.txt (training-optimization router, 2025 edition)",
+    "001": "001_acf31594ce57df9a.txt (training-optimization router, 2026 edition)",
+    "002": "002_da574d58466250e4.txt (training-optimization expert knowledge)",
+    "003": "003_5e21c598aad41234.txt (training diagnostician)",
+}
+
+
+@dataclass(frozen=True)
+class Cite:
+    """Where a row's knowledge comes from.
+
+    Attributes:
+        seed: Seed key (``000``..``003``) or an external source name (e.g. ``Karpathy recipe``).
+        table: The table or section of that source.
+        row: The row (or bullet) within it, paraphrased to identify it.
+    """
+
+    seed: str
+    table: str
+    row: str
+
+    def __str__(self) -> str:
+        return f"{self.seed} · {self.table} · {self.row}"
+
+    def as_dict(self) -> dict[str, str]:
+        """A JSON-ready view."""
+        return {"seed": self.seed, "source": SEEDS.get(self.seed, self.seed), "table": self.table,
+                "row": self.row}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Conditions on one observation
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cond:
+    """Base class of a condition on one observation's value."""
+
+    def test(self, value: Any) -> bool:  # pragma: no cover - overridden
+        """Whether ``value`` satisfies the condition."""
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover - overridden
+        """The condition in words."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Is(Cond):
+    """The value equals one of ``values``."""
+
+    values: tuple[Any, ...]
+
+    def __init__(self, *values: Any) -> None:
+        object.__setattr__(self, "values", tuple(values))
+
+    def test(self, value: Any) -> bool:
+        return value in self.values
+
+    def describe(self) -> str:
+        return " or ".join(repr(v) for v in self.values) if len(self.values) > 1 else f"= {self.values[0]!r}"
+
+
+@dataclass(frozen=True)
+class Not(Cond):
+    """The observation is present with a value other than all of ``values``."""
+
+    values: tuple[Any, ...]
+
+    def __init__(self, *values: Any) -> None:
+        object.__setattr__(self, "values", tuple(values))
+
+    def test(self, value: Any) -> bool:
+        return value not in self.values
+
+    def describe(self) -> str:
+        return "not " + " / ".join(repr(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class _Bound(Cond):
+    limit: float
+    source: str = ""
+
+    def _num(self, value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Lt(_Bound):
+    """The value is a number below ``limit`` (a threshold with its source)."""
+
+    def test(self, value: Any) -> bool:
+        return self._num(value) and value < self.limit
+
+    def describe(self) -> str:
+        return f"< {self.limit:g}"
+
+
+@dataclass(frozen=True)
+class Le(_Bound):
+    """The value is a number at most ``limit``."""
+
+    def test(self, value: Any) -> bool:
+        return self._num(value) and value <= self.limit
+
+    def describe(self) -> str:
+        return f"<= {self.limit:g}"
+
+
+@dataclass(frozen=True)
+class Gt(_Bound):
+    """The value is a number above ``limit``."""
+
+    def test(self, value: Any) -> bool:
+        return self._num(value) and value > self.limit
+
+    def describe(self) -> str:
+        return f"> {self.limit:g}"
+
+
+@dataclass(frozen=True)
+class Ge(_Bound):
+    """The value is a number at least ``limit``."""
+
+    def test(self, value: Any) -> bool:
+        return self._num(value) and value >= self.limit
+
+    def describe(self) -> str:
+        return f">= {self.limit:g}"
+
+
+@dataclass(frozen=True)
+class Between(Cond):
+    """``low <= value < high`` (a band with its source)."""
+
+    low: float
+    high: float
+    source: str = ""
+
+    def test(self, value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and self.low <= value < self.high
+
+    def describe(self) -> str:
+        return f"in [{self.low:g}, {self.high:g})"
+
+
+@dataclass(frozen=True)
+class Present(Cond):
+    """The observation is known, whatever its value."""
+
+    def test(self, value: Any) -> bool:
+        return True
+
+    def describe(self) -> str:
+        return "is known"
+
+
+@dataclass(frozen=True)
+class Absent(Cond):
+    """The observation is not known (compiled as a negated pattern)."""
+
+    def test(self, value: Any) -> bool:  # pragma: no cover - never called on a present value
+        return False
+
+    def describe(self) -> str:
+        return "is not known"
+
+
+@dataclass(frozen=True)
+class Contains(Cond):
+    """A text observation contains one of ``needles`` (case-insensitive)."""
+
+    needles: tuple[str, ...]
+
+    def __init__(self, *needles: str) -> None:
+        object.__setattr__(self, "needles", tuple(n.lower() for n in needles))
+
+    def test(self, value: Any) -> bool:
+        return isinstance(value, str) and any(n in value.lower() for n in self.needles)
+
+    def describe(self) -> str:
+        return "contains " + " or ".join(repr(n) for n in self.needles)
+
+
+CondLike = Union[Cond, str, int, float, bool]
+
+
+def as_cond(c: CondLike) -> Cond:
+    """Turn a bare value into ``Is(value)``."""
+    return c if isinstance(c, Cond) else Is(c)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What a row concludes
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RouteTo:
+    """Route to a skill.
+
+    Attributes:
+        skill: Skill name (a node of the skill graph).
+        role: ``primary`` or ``secondary``.
+        why: Why this skill, in our words.
+        section: The part of the skill to read (e.g. ``precision``), if any.
+    """
+
+    skill: str
+    role: str = "primary"
+    why: str = ""
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Find:
+    """Assert a finding (a root cause or a lint) named after the row.
+
+    Attributes:
+        category: Diagnostic category (e.g. ``Not Learning``, ``Explosion``, ``Configuration``).
+        severity: ``info``, ``warning`` or ``critical``.
+        issue: The specific issue, in one line.
+    """
+
+    category: str
+    severity: str
+    issue: str
+
+
+@dataclass(frozen=True)
+class Cross:
+    """A cross-pack boundary: this belongs (wholly or jointly) to another pack.
+
+    Attributes:
+        pack: Target pack (e.g. ``pytorch-engineering``).
+        why: Why it belongs there.
+        joint: True when this pack keeps a share (strategy here, API there).
+        target: The part of the target pack to load, if known.
+    """
+
+    pack: str
+    why: str
+    joint: bool = False
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Block:
+    """A guard against a known routing mistake.
+
+    Attributes:
+        skill: The skill that must not be routed to in this situation.
+        reason: Why that route is a mistake here, in our words.
+        role: ``any`` (no route at all) or ``primary`` (it may follow, never lead).
+    """
+
+    skill: str
+    reason: str
+    role: str = "any"
+
+
+@dataclass(frozen=True)
+class Derive:
+    """Derive an observation (only when it is not already known)."""
+
+    name: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Assert a named marker other rows can require (e.g. ``pressure_acknowledged``)."""
+
+    name: str
+    detail: str = ""
+
+
+Action = Union[RouteTo, Find, Cross, Block, Derive, Flag]
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A fix: a short explanation and a code change a PyTorch user can paste."""
+
+    explain: str
+    code: str = ""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rows
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One piece of tabular knowledge, compiled into one experta rule.
+
+    Attributes:
+        id: Stable prefixed id (``RT-LOSS-01``).
+        when: Conditions on observations, by name (a bare value means equality).
+        then: What the row concludes.
+        rationale: Why, in our words.
+        cite: The seed table row it encodes.
+        need: Other facts that must exist, as ``kind:key`` (``finding:DX-CHANCE``, ``route:gradient-management``,
+            ``flag:name``, ``boundary:pack``, ``block:skill``).
+        unless: Facts that must not exist, same format.
+        salience: Firing priority among rows (higher first); questions always come after all rows.
+        fix: The fix, for findings.
+        avoid: What not to do.
+        family: Filled in by the knowledge registry from the module name.
+    """
+
+    id: str
+    when: dict[str, CondLike]
+    then: tuple[Action, ...]
+    rationale: str
+    cite: Cite
+    need: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    salience: int = 0
+    fix: Fix | None = None
+    avoid: tuple[str, ...] = ()
+    family: str = ""
+
+    def conditions(self) -> dict[str, Cond]:
+        """The ``when`` conditions with bare values turned into ``Is``."""
+        return {k: as_cond(v) for k, v in self.when.items()}
+
+    def thresholds(self) -> list[dict[str, Any]]:
+        """Every numeric threshold of this row with its source."""
+        out = []
+        for name, c in self.conditions().items():
+            if isinstance(c, (Lt, Le, Gt, Ge)):
+                out.append({"observation": name, "test": c.describe(), "value": c.limit,
+                            "source": c.source or str(self.cite)})
+            elif isinstance(c, Between):
+                out.append({"observation": name, "test": c.describe(), "value": [c.low, c.high],
+                            "source": c.source or str(self.cite)})
+        return out
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    """A diagnostic question: the observation it sets, when it is worth asking, and its rank.
+
+    Attributes:
+        id: Stable id (``Q-LOSS-BEHAVIOR``).
+        sets: The observation the answer sets.
+        text: The question, in our words.
+        when: Conditions under which it is relevant (the observation itself must still be unknown).
+        rank: Lower ranks are asked first (the seeds' order; most discriminating first).
+        why: Why we ask, shown for ``?`` in the REPL.
+        cite: The seed list it encodes.
+        choices: Display choices as (value, label); empty means the vocabulary's choices or free input.
+        need: Other facts that must exist (``kind:key``).
+        unless: Facts that must not exist.
+        family: Filled in by the registry.
+    """
+
+    id: str
+    sets: str
+    text: str
+    when: dict[str, CondLike]
+    rank: int
+    why: str
+    cite: Cite
+    choices: tuple[tuple[str, str], ...] = ()
+    need: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    family: str = ""
+
+    def conditions(self) -> dict[str, Cond]:
+        """The ``when`` conditions with bare values turned into ``Is``."""
+        return {k: as_cond(v) for k, v in self.when.items()}
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A free-text cue: a phrase (regular expression) that implies observations.
+
+    Attributes:
+        pattern: Regular expression, matched case-insensitively on word boundaries.
+        sets: Observations it implies.
+        negatable: Whether a preceding negation ("no NaN", "not NaN") cancels it.
+        cite: The seed keyword list it encodes.
+    """
+
+    pattern: str
+    sets: dict[str, Any]
+    cite: Cite
+    negatable: bool = True
+
+
+@dataclass
+class Family:
+    """The rows of one knowledge module, gathered by the registry."""
+
+    name: str
+    rows: list[Row] = field(default_factory=list)
+    questions: list[QuestionRow] = field(default_factory=list)
+    keywords: list[Keyword] = field(default_factory=list)
+    mixins: list[type] = field(default_factory=list)
