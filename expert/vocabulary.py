@@ -189,6 +189,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-GRAD-NORMS", group="metrics"),
     _i("frozen_params", "Parameters with requires_grad=False.", low=0, group="metrics"),
     _i("params_without_grad", "Trainable parameters that received no gradient.", low=0, group="metrics"),
+    # --- judgement layer (issue 3: pressure, clarification, boundaries, lint) -- add entries below ---
+    # --- probe measurements (issue 4) -- add entries below ---
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

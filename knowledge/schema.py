@@ -405,12 +405,15 @@ class Keyword:
         sets: Observations it implies.
         negatable: Whether a preceding negation ("no NaN", "not NaN") cancels it.
         cite: The seed keyword list it encodes.
+        priority: When two cues set the same observation differently, the higher priority wins
+            (e.g. NaN beats "slow" for the symptom: stability first).
     """
 
     pattern: str
     sets: dict[str, Any]
     cite: Cite
     negatable: bool = True
+    priority: int = 0
 
 
 @dataclass
