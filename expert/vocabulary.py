@@ -222,8 +222,10 @@ def spec(name: str) -> Spec:
         return VOCABULARY[name]
     except KeyError:
         near = sorted(n for n in VOCABULARY if name and (name in n or n in name))
-        hint = f"did you mean {', '.join(near[:3])}?" if near else ""
-        raise VocabularyError(name, f"unknown observation name {name!r}", hint=hint or "") from None
+        hint = "run `trainopt facts` to list every observation name"
+        if near:
+            hint = f"did you mean {', '.join(near[:3])}? ({hint})"
+        raise VocabularyError(name, f"unknown observation name {name!r}", hint=hint) from None
 
 
 def validate(name: str, value: Any) -> Any:

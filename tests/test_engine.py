@@ -1,0 +1,257 @@
+"""The engine's guards against experta 1.9.4's defects, each shown to fail on the stock engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from expert._experta import AS, Activation, Fact, KnowledgeEngine, Rule
+from expert.engine import MAX_FIRINGS, AuditedEngine, TotalOrderStrategy, hand_rule
+from expert.errors import KnowledgeError
+from knowledge.schema import Cite
+
+ROOT = Path(__file__).resolve().parents[1]
+CITE = Cite("test", "engine guards", "regression")
+
+
+class F(Fact):
+    pass
+
+
+# --------------------------------------------------------------------------- import and compat
+
+
+def test_experta_imports_and_fires_a_rule_on_this_python():
+    class E(KnowledgeEngine):
+        @Rule(F(a=1))
+        def hit(self):
+            self.hits = getattr(self, "hits", 0) + 1
+
+    e = E()
+    e.reset()
+    e.declare(F(a=1))
+    e.run()
+    assert e.hits == 1
+    assert sys.version_info >= (3, 10)  # the alias restored in expert/_experta.py is what makes this work
+
+
+def test_every_experta_import_goes_through_the_compat_module():
+    offenders = []
+    for path in [*ROOT.glob("expert/**/*.py"), *ROOT.glob("knowledge/**/*.py"), *ROOT.glob("probes/**/*.py")]:
+        if path.name == "_experta.py":
+            continue
+        text = path.read_text()
+        if re.search(r"^\s*(from experta\b|import experta\b)", text, re.M):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+
+
+def test_experta_loggers_are_silenced_and_root_logger_untouched():
+    code = (
+        "import logging; before = list(logging.getLogger().handlers);"
+        "import expert._experta;"
+        "from experta import watchers;"
+        "assert logging.getLogger().handlers == before, 'root handler added';"
+        "assert not watchers.RULES.isEnabledFor(logging.CRITICAL);"
+        "print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+# --------------------------------------------------------------------------- stale activations
+
+
+class _R:
+    """A minimal rule stand-in: the strategy reads only salience and the trainopt id."""
+
+    def __init__(self, rid: str) -> None:
+        from expert.engine import RuleInfo
+
+        self.salience = 0
+        self._trainopt = RuleInfo(rid, "hand", "t", "t", CITE)
+
+    def __repr__(self) -> str:
+        return self._trainopt.id
+
+
+def _fact(fid: int) -> F:
+    f = F(n=fid)
+    f.__factid__ = fid
+    return f
+
+
+def _agenda_scenario(strategy):
+    """Four same-salience activations, three over one fact; then remove the one in the middle (experta #19)."""
+    from experta.agenda import Agenda
+
+    rules = [_R(f"T-{i}") for i in range(3)]
+    a = Agenda()
+    acts = [Activation(rules[0], [_fact(0)]), Activation(rules[1], [_fact(0)]), Activation(rules[0], [_fact(1)]),
+            Activation(rules[2], [_fact(0)])]
+    for act in acts:
+        strategy.update_agenda(a, [act], [])
+    gone = Activation(rules[2], [_fact(0)])
+    strategy.update_agenda(a, [], [gone])
+    return [(str(x.rule), sorted(f["__factid__"] for f in x.facts)) for x in a.activations]
+
+
+def test_total_order_strategy_removes_every_stale_activation():
+    left = _agenda_scenario(TotalOrderStrategy())
+    assert ("T-2", [0]) not in left
+    assert len(left) == 3
+
+
+def test_stock_depth_strategy_leaves_the_stale_activation():
+    # Documents the defect the guard exists for: if experta ever fixes it, this test says so.
+    from experta.strategies import DepthStrategy
+
+    left = _agenda_scenario(DepthStrategy())
+    assert ("T-2", [0]) in left
+
+
+def _retracting_engine(base):
+    """Five same-salience rules over one fact; the first to fire retracts it."""
+    ns = {}
+    for i in range(5):
+        def fn(self, f, i=i):
+            self.log.append(i)
+            self.retract(f)
+
+        fn.__name__ = f"r{i}"
+        ns[f"r{i}"] = (hand_rule(f"T-{i:02d}", CITE, "t", AS.f << F(), salience=0)(fn) if base is AuditedEngine
+                       else Rule(AS.f << F(), salience=0)(fn))
+    return type("E", (base,), ns)
+
+
+def test_no_rule_fires_on_a_retracted_fact():
+    e = _retracting_engine(AuditedEngine)()
+    e.log = []
+    e.reset()
+    e.declare(F(x=1))
+    e.run()
+    assert e.log == [0]  # total order: lowest rule id first, and nothing after the retraction
+
+
+def test_activation_check_skips_an_activation_whose_fact_is_gone():
+    e = _retracting_engine(AuditedEngine)()
+    e.log = []
+    e.reset()
+    fact = e.declare(F(x=1))
+    # Simulate stale activations left on the agenda by a missed removal: retract the fact and swallow the
+    # change notification, so neither matcher nor strategy hears of it.
+    e.facts.retract(fact)
+    e.facts.changes  # noqa: B018 - reading the property consumes the pending changes
+    assert len(e.agenda.activations) == 5
+    e.run()
+    assert e.log == []
+    assert e.skipped_stale >= 1
+
+
+# --------------------------------------------------------------------------- determinism across processes
+
+_ORDER_SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+from expert._experta import AS, Fact, KnowledgeEngine, Rule
+from expert.engine import AuditedEngine, hand_rule
+from knowledge.schema import Cite
+class F(Fact): pass
+stock = sys.argv[1] == "stock"
+ns = {{}}
+for i in range(8):
+    def fn(self, f, i=i):
+        self.log.append(i)
+    fn.__name__ = "r%d" % i
+    ns["r%d" % i] = Rule(AS.f << F(), salience=0)(fn) if stock else hand_rule(
+        "T-%02d" % i, Cite("t", "t", "t"), "t", AS.f << F(), salience=0)(fn)
+E = type("E", (KnowledgeEngine if stock else AuditedEngine,), ns)
+e = E(); e.log = []; e.reset(); e.declare(F(x=1)); e.run()
+print(json.dumps(e.log))
+"""
+
+
+def _orders(kind: str, seeds=range(1, 7)) -> set[str]:
+    script = _ORDER_SCRIPT.format(root=str(ROOT))
+    out = set()
+    for s in seeds:
+        env = dict(os.environ, PYTHONHASHSEED=str(s))
+        r = subprocess.run([sys.executable, "-c", script, kind], capture_output=True, text=True, env=env, check=True)
+        out.add(r.stdout.strip())
+    return out
+
+
+def test_same_input_in_several_processes_gives_the_same_order():
+    assert _orders("ours") == {json.dumps(list(range(8)))}
+
+
+def test_stock_engine_order_changes_between_processes():
+    assert len(_orders("stock")) > 1
+
+
+def test_same_consultation_in_two_processes_gives_the_same_trail():
+    code = (
+        "import json, sys; sys.path.insert(0, %r);"
+        "from expert import Consultation; c = Consultation();"
+        "c.observe(symptom='not_learning', loss_behavior='nan_or_inf', mixed_precision='fp16', custom_loss=True);"
+        "c.run(); print(json.dumps([c.trace, c.report('json')], default=str))"
+    ) % str(ROOT)
+    outs = set()
+    for s in (1, 2, 3):
+        env = dict(os.environ, PYTHONHASHSEED=str(s))
+        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                check=True).stdout)
+    assert len(outs) == 1
+
+
+# --------------------------------------------------------------------------- failure modes
+
+
+def test_exception_in_a_right_hand_side_leaves_the_engine_stopped():
+    class Boom(AuditedEngine):
+        @hand_rule("T-BOOM", CITE, "t", F())
+        def boom(self):
+            raise RuntimeError("rhs failed")
+
+    e = Boom()
+    e.reset()
+    e.declare(F(x=1))
+    with pytest.raises(RuntimeError):
+        e.run()
+    assert e.running is False
+
+
+def test_a_looping_knowledge_base_is_stopped():
+    class Loop(AuditedEngine):
+        @hand_rule("T-LOOP", CITE, "t", AS.f << F())
+        def again(self, f):
+            self.retract(f)
+            self.declare(F(n=f["n"] + 1))
+
+    e = Loop()
+    e.reset()
+    e.declare(F(n=0))
+    with pytest.raises(KnowledgeError, match="loops"):
+        e.run()
+    assert e.running is False
+    assert len(e.trail) == MAX_FIRINGS
+
+
+def test_trail_records_rule_row_matched_facts_and_assertions():
+    from expert import Consultation
+
+    c = Consultation()
+    c.observe(symptom="not_learning", loss_behavior="flat_from_start")
+    c.run()
+    first = next(f for f in c.trace if f["rule"] == "RT-LOSS-01")
+    assert first["cite"]["seed"] in {"000", "001"}
+    assert {m["name"] for m in first["matched"] if m["kind"] == "Obs"} == {"symptom", "loss_behavior"}
+    assert all(m["source"] == "declared" for m in first["matched"] if m["kind"] == "Obs")
+    assert any(a["kind"] == "Route" and a["skill"] == "learning-rate-scheduling" for a in first["asserted"])
+    assert [f["seq"] for f in c.trace] == list(range(1, len(c.trace) + 1))

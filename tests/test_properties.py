@@ -1,0 +1,166 @@
+"""Engine invariants as hypothesis properties over valid (and invalid) observation sets."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from expert.consultation import Consultation
+from expert.engine import MAX_FIRINGS
+from expert.errors import ContradictionError, TrainoptError
+from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Observation
+
+TEXTS = ["CUDA out of memory. Tried to allocate 2.00 GiB", "adamw", "lion", "cross_entropy", "custom",
+         "I think it's the optimizer", "RuntimeError: Expected to have finished reduction in the prior iteration",
+         "Missing key(s) in state_dict", "mse"]
+PRESSURE_ONLY = {"pressure", "self_diagnosis"}
+
+
+def value_strategy(spec):
+    if spec.kind == ENUM:
+        return st.sampled_from(spec.choices)
+    if spec.kind == BOOL:
+        return st.booleans()
+    if spec.kind == INT:
+        lo = int(spec.low) if spec.low is not None else 0
+        hi = int(spec.high) if spec.high is not None else 200_000
+        return st.integers(lo, hi)
+    if spec.kind == FLOAT:
+        lo = spec.low if spec.low is not None else -10.0
+        hi = spec.high if spec.high is not None else 1e6
+        return st.floats(lo, hi, allow_nan=False, allow_infinity=False, exclude_min=spec.low_open)
+    return st.sampled_from(TEXTS)
+
+
+@st.composite
+def observation_sets(draw, max_size=12):
+    names = draw(st.lists(st.sampled_from(sorted(VOCABULARY)), unique=True, max_size=max_size))
+    return {n: draw(value_strategy(VOCABULARY[n])) for n in names}
+
+
+def consult(obs: dict, order=None) -> Consultation | None:
+    c = Consultation()
+    try:
+        for name in order or sorted(obs):
+            c.observe(**{name: obs[name]})
+    except ContradictionError:
+        return None
+    c.run()
+    return c
+
+
+def snapshot(c: Consultation) -> tuple:
+    d = dataclasses.asdict(c.diagnosis)
+    d.pop("asked")
+    return d, c.trace
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(observation_sets(), st.randoms(use_true_random=False))
+def test_order_of_observations_does_not_change_the_diagnosis_or_trail(obs, rnd):
+    a = consult(obs)
+    assume(a is not None)
+    order = sorted(obs)
+    rnd.shuffle(order)
+    b = consult(obs, order)
+    assert b is not None
+    assert snapshot(a) == snapshot(b)
+
+
+@SETTINGS
+@given(observation_sets())
+def test_same_input_gives_the_same_report_and_trail(obs):
+    a = consult(obs)
+    assume(a is not None)
+    first = snapshot(a)
+    a.run()
+    assert snapshot(a) == first
+    assert snapshot(consult(obs)) == first
+
+
+@SETTINGS
+@given(observation_sets(max_size=20))
+def test_engine_terminates_within_bounded_firings_and_holds_at_most_one_question(obs):
+    c = consult(obs)
+    assume(c is not None)
+    assert len(c.trace) < MAX_FIRINGS
+    asked = [f for f in c.trace if f["kind"] == "question"]
+    assert len(asked) <= 1
+    assert c.diagnosis.status in ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
+    assert (c.diagnosis.question is None) == (c.diagnosis.status != "needs_answer")
+
+
+@SETTINGS
+@given(observation_sets())
+def test_no_route_without_supporting_evidence(obs):
+    c = consult(obs)
+    assume(c is not None)
+    by_rule = {}
+    for f in c.trace:
+        for a in f["asserted"]:
+            if a["kind"] == "Route":
+                by_rule.setdefault(a["skill"], []).append(f)
+    for route in c.diagnosis.routes:
+        firings = by_rule[route["skill"]]
+        support = {m["name"] for f in firings for m in f["matched"] if m["kind"] == "Obs"}
+        assert support - PRESSURE_ONLY, f"{route['skill']} routed on {support} alone"
+
+
+bad_values = st.one_of(
+    st.tuples(st.just("no_such_fact"), st.integers()),
+    st.tuples(st.just("learning_rate"), st.sampled_from([-1.0, 0.0, float("nan"), float("inf"), "fast", True])),
+    st.tuples(st.just("symptom"), st.sampled_from(["hungry", 3, None, ""])),
+    st.tuples(st.just("batch_size"), st.sampled_from([0, 2.5, "many", -3])),
+    st.tuples(st.just("gpu_utilization_pct"), st.sampled_from([101, -1, "lots"])),
+    st.tuples(st.just("warmup"), st.sampled_from(["maybe", 2, None])),
+)
+
+
+@SETTINGS
+@given(observation_sets(max_size=6), bad_values, observation_sets(max_size=3))
+def test_refused_input_changes_nothing(obs, bad, more):
+    c = consult(obs)
+    assume(c is not None)
+    before = (c.observations, snapshot(c), list(c.revisions))
+    update = dict(more)
+    update[bad[0]] = bad[1]
+    with pytest.raises(TrainoptError):
+        c.observe(**update)
+    c.run()
+    assert (c.observations, snapshot(c), list(c.revisions)) == before
+
+
+def test_contradictory_update_is_refused_and_changes_nothing():
+    c = Consultation()
+    c.observe(symptom="not_learning", loss_behavior="decreasing_normally")
+    before = c.observations
+    with pytest.raises(ContradictionError, match="contradictory"):
+        c.observe(nan_onset="after_steps")
+    assert c.observations == before
+    with pytest.raises(ContradictionError):
+        c.observe(metric_kind="accuracy", train_metric=97.0)
+    assert c.observations == before
+
+
+def test_a_later_observation_replaces_the_earlier_and_is_recorded():
+    c = Consultation()
+    c.observe(learning_rate=0.1)
+    c.observe(learning_rate="3e-4")
+    assert c.observations["learning_rate"].value == pytest.approx(3e-4)
+    assert c.revisions == [{"name": "learning_rate", "old": 0.1, "old_source": "declared", "new": 3e-4,
+                            "new_source": "declared"}]
+
+
+def test_observation_make_is_the_only_way_in():
+    c = Consultation()
+    with pytest.raises(TrainoptError):
+        c.add([Observation("learning_rate", -5.0)])  # built around validation: refused
+    with pytest.raises(TrainoptError):
+        c.add(["learning_rate=0.1"])  # type: ignore[list-item]
+    assert c.observations == {}

@@ -1,0 +1,82 @@
+"""The observation vocabulary: one typed table, validation that names the field and what is allowed."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from expert.errors import VocabularyError
+from expert.vocabulary import SPECS, VOCABULARY, Observation, validate
+from knowledge import all_questions
+
+
+def test_every_name_is_unique_and_described():
+    names = [s.name for s in SPECS]
+    assert len(names) == len(set(names))
+    for s in VOCABULARY.values():
+        assert s.help and s.kind in {"enum", "float", "int", "bool", "str"}
+        if s.kind == "enum":
+            assert s.choices and len(set(s.choices)) == len(s.choices)
+    json.dumps([s.as_dict() for s in VOCABULARY.values()])
+
+
+def test_vocabulary_covers_the_architecture_starting_point():
+    for name in ["symptom", "loss_behavior", "nan_onset", "nan_step", "nan_location", "mixed_precision",
+                 "grad_scaler", "optimizer", "learning_rate", "weight_decay", "warmup", "lr_schedule", "batch_size",
+                 "memory_limited", "gpu_utilization_pct", "data_time_fraction", "dataset_size", "train_metric",
+                 "val_metric", "metric_kind", "loss_fn", "custom_loss", "num_classes", "loss_at_init",
+                 "grad_norm_trend", "frozen_params", "params_without_grad", "architecture", "task", "question_topic",
+                 "considering", "pressure", "self_diagnosis", "error_text"]:
+        assert name in VOCABULARY, name
+
+
+def test_questions_and_vocabulary_agree():
+    for q in all_questions():
+        assert q.sets in VOCABULARY, q.id
+    for s in VOCABULARY.values():
+        if s.question:
+            assert any(q.id == s.question for q in all_questions()), f"{s.name} names unknown {s.question}"
+
+
+@pytest.mark.parametrize("name,raw,expected", [
+    ("learning_rate", "3e-4", 3e-4), ("learning_rate", 1, 1.0), ("batch_size", "32", 32), ("batch_size", 64.0, 64),
+    ("warmup", "yes", True), ("warmup", "No", False), ("symptom", "Not-Learning", "not_learning"),
+    ("gpu_utilization_pct", "35%", 35.0), ("error_text", "  CUDA out of memory ", "CUDA out of memory"),
+])
+def test_values_are_normalised(name, raw, expected):
+    assert validate(name, raw) == expected
+
+
+@pytest.mark.parametrize("name,raw,field_word", [
+    ("learning_rate", 0.0, "finite number in (0"), ("learning_rate", "fast", "finite number"),
+    ("batch_size", 2.5, "integer"), ("batch_size", True, "integer"), ("symptom", "hungry", "not_learning"),
+    ("warmup", "maybe", "true or false"), ("gpu_utilization_pct", 120, "[0, 100]"), ("error_text", "", "non-empty"),
+    ("symptom", 3, "not_learning"),
+])
+def test_bad_values_name_the_field_and_what_is_allowed(name, raw, field_word):
+    with pytest.raises(VocabularyError) as e:
+        validate(name, raw)
+    text = str(e.value)
+    assert repr(name) in text and field_word in text
+    assert e.value.field == name
+
+
+def test_non_finite_numbers_never_become_values():
+    for bad in (math.nan, math.inf, -math.inf, "nan"):
+        with pytest.raises(VocabularyError, match="non-finite|bad value"):
+            validate("loss_at_init", bad)
+
+
+def test_unknown_name_suggests_near_names():
+    with pytest.raises(VocabularyError) as e:
+        validate("learning", 0.1)
+    assert "learning_rate" in str(e.value)
+    assert "trainopt facts" in str(e.value)
+
+
+def test_observation_carries_provenance_and_evidence():
+    o = Observation.make("data_time_fraction", 0.7, "probe:throughput", {"data_s": 0.7, "compute_s": 0.3})
+    assert o.as_dict() == {"name": "data_time_fraction", "value": 0.7, "source": "probe:throughput",
+                           "evidence": {"data_s": 0.7, "compute_s": 0.3}}
