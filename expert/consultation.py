@@ -248,13 +248,10 @@ class Consultation:
         e.reset()
         origin = "probe" if self._obs and all(o.source.startswith("probe:") for o in self._obs.values()) \
             else "user"
-        e.declare(Context(origin=origin))
-        for q in sorted(self._declined):
-            e.declare(Declined(question=q))
-        # Sorted by name: fact ids, and so the agenda and the trail, do not depend on arrival order.
-        for name in sorted(self._obs):
-            o = self._obs[name]
-            e.declare(Obs(name=o.name, value=o.value, source=o.source))
+        # One declare call (one agenda update), sorted by name: fact ids, and so the agenda and the trail, do
+        # not depend on the order observations arrived in.
+        e.declare(Context(origin=origin), *(Declined(question=q) for q in sorted(self._declined)),
+                  *(Obs(name=o.name, value=o.value, source=o.source) for _, o in sorted(self._obs.items())))
         e.run()
         self._trail = list(e.trail)
         self._facts = [f for f in e.facts.values()]

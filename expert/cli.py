@@ -1,0 +1,399 @@
+"""The ``trainopt`` command line: consult, diagnose, explain, facts, rules, rule, skills, demo.
+
+Start-up stays cheap: this module imports only click and the error classes; the engine (experta,
+networkx) loads inside the commands that need it, and torch only inside probes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from expert.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_OK, InputError, TrainoptError
+
+if TYPE_CHECKING:
+    from expert.consultation import Consultation
+
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the shell convention (128 + SIGINT)."""
+
+FORMAT = click.Choice(["text", "markdown", "json"])
+PLAIN_FORMAT = click.Choice(["text", "json"])
+
+
+def exit_code_for(c: Consultation) -> int:
+    """Exit code of a finished run: 0 diagnosed/clean/out of scope without a warning-level finding, else 1."""
+    d = c.diagnosis
+    if d.status in ("needs_answer", "insufficient") or d.needs_action:
+        return EXIT_ACTION
+    return EXIT_OK
+
+
+class _Group(click.Group):
+    """Maps trainopt errors to their exit codes and anything unexpected to the internal-error code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TrainoptError as e:
+            click.echo(e.render(), err=True)
+            ctx.exit(e.exit_code)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except BrokenPipeError:
+            # The reader went away (`trainopt rules | head`): stop quietly, and keep Python's exit-time
+            # flush from raising again on the closed pipe.
+            import os
+
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            ctx.exit(EXIT_OK)
+        except Exception as e:  # noqa: BLE001 - the last line of defence: report, never a bare traceback
+            import traceback
+
+            click.echo(f"internal error: {type(e).__name__}: {e}", err=True)
+            click.echo("  hint: this is a bug in trainopt; please report it with the traceback below", err=True)
+            click.echo(traceback.format_exc(), err=True)
+            ctx.exit(EXIT_INTERNAL)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="trainopt", prog_name="trainopt", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Diagnose PyTorch training problems and route them to the right specialist skill.
+
+    Exit codes: 0 diagnosed or clean, 1 findings that need action or a question still open,
+    2 usage or input error, 3 internal error (130: interrupted).
+    """
+
+
+def _read_json(path: str) -> Any:
+    """Read JSON from a file or ``-`` (stdin)."""
+    if path == "-":
+        text = sys.stdin.read()
+        where = "stdin"
+    else:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror}", hint="give a JSON file or - for stdin") from None
+        where = path
+    if not text.strip():
+        raise InputError(f"{where} is empty", hint='give one JSON object, e.g. {"symptom": "unstable"}')
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                         hint="give one JSON object of observations") from None
+
+
+def _emit_report(c: Consultation, fmt: str) -> None:
+    from expert.report import render
+
+    click.echo(render(c, fmt), nl=False)
+
+
+# ---------------------------------------------------------------------------------------------------
+# consult / diagnose / explain
+# ---------------------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
+def consult(fmt: str) -> None:
+    """Interactive consultation: a complaint, then one question at a time.
+
+    At a question: a number picks a choice, or type the value; `?` explains why it is asked, `why` shows
+    the reasoning so far, `back` revises the last answer, `skip` declines, `quit` stops.
+    """
+    from expert.consultation import Consultation
+    from expert.repl import Leave
+    from expert.repl import consult as run_consult
+
+    # With JSON on stdout, the conversation moves to stderr so stdout stays machine-readable.
+    err = fmt == "json"
+
+    def write(s: str) -> None:
+        click.echo(s, nl=False, err=err)
+
+    c = Consultation()
+    try:
+        run_consult(c, write)
+    except Leave as stop:
+        write(f"\n{stop.reason}: leaving the consultation; the report below is what is known so far.\n")
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: nothing was saved.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    write("\n")
+    _emit_report(c, fmt)
+    sys.exit(exit_code_for(c))
+
+
+@cli.command()
+@click.argument("source", metavar="FILE|-")
+@click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
+def diagnose(source: str, fmt: str) -> None:
+    """Diagnose from a JSON object of observations (never asks).
+
+    The object maps observation names to values (see `trainopt facts`); an optional "complaint" holds free
+    text and "declined" lists question ids to skip. A pending question is reported as what to answer next.
+    """
+    from expert.consultation import Consultation
+
+    c = Consultation.from_json(_read_json(source))
+    d = c.run()
+    click.echo(f"trainopt: {len(c.observations)} observation(s) from {'stdin' if source == '-' else source}; "
+               f"status: {d.status}", err=True)
+    _emit_report(c, fmt)
+    sys.exit(exit_code_for(c))
+
+
+def _consultation_from(report: str | None, observations: str | None) -> Consultation:
+    from expert.consultation import Consultation
+
+    if (report is None) == (observations is None):
+        raise click.UsageError("give exactly one of --report FILE or --observations FILE|-")
+    if observations is not None:
+        return Consultation.from_json(_read_json(observations))
+    data = _read_json(report)  # type: ignore[arg-type]
+    if not isinstance(data, dict) or not isinstance(data.get("observations"), dict):
+        raise InputError("not a trainopt JSON report (no 'observations' object)",
+                         hint="save one with `trainopt diagnose --format json FILE > report.json`")
+    obs = dict(data["observations"])
+    obs["declined"] = list(data.get("declined", []))
+    return Consultation.from_json(obs)
+
+
+@cli.command()
+@click.argument("skill")
+@click.option("--why-not", is_flag=True, help="Explain why the skill was not routed (or not as primary).")
+@click.option("--report", "report", metavar="FILE", help="A saved JSON report (trainopt diagnose --format json).")
+@click.option("--observations", "observations", metavar="FILE|-", help="A JSON object of observations.")
+@click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
+def explain(skill: str, why_not: bool, report: str | None, observations: str | None, fmt: str) -> None:
+    """Why SKILL was routed (route, rule, facts, provenance), or with --why-not why it was not."""
+    c = _consultation_from(report, observations)
+    e = c.explain(skill, why_not=why_not)
+    if fmt == "json":
+        click.echo(json.dumps(e.as_dict(), indent=2))
+    else:
+        click.echo(e.text(), nl=False)
+
+
+# ---------------------------------------------------------------------------------------------------
+# knowledge: facts, rules, rule, skills
+# ---------------------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
+def facts(fmt: str) -> None:
+    """List the observation vocabulary: every name, its type, allowed values and the question that asks it."""
+    from expert.vocabulary import VOCABULARY
+    from knowledge import families
+
+    families()  # families may register extra observations; loading them imports no engine
+    specs = sorted(VOCABULARY.values(), key=lambda s: (s.group, s.name))
+    if fmt == "json":
+        click.echo(json.dumps({"observations": [s.as_dict() for s in specs]}, indent=2))
+        return
+    group = None
+    for s in specs:
+        if s.group != group:
+            group = s.group
+            click.echo(f"\n[{group}]")
+        asked = f"  (asked by {s.question})" if s.question else ""
+        click.echo(f"  {s.name:<24} {s.kind:<5} {s.help}{asked}")
+        click.echo(f"  {'':<24} {'':<5} allowed: {s.allowed()}")
+
+
+def _rule_rows() -> list[dict[str, Any]]:
+    from expert.kb import rule_catalogue
+
+    out = []
+    for rid, info in rule_catalogue().items():
+        out.append({"id": rid, "family": info.family, "kind": info.kind, "rationale": info.rationale,
+                    "cite": info.cite.as_dict() if info.cite else None})
+    return out
+
+
+@cli.command()
+@click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
+def rules(fmt: str) -> None:
+    """List every rule: id, family, kind (row, question, hand-written, core) and its rationale."""
+    rows = _rule_rows()
+    if fmt == "json":
+        click.echo(json.dumps({"rules": rows}, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['id']:<22} {r['family']:<12} {r['kind']:<8} {_one_line(r['rationale'])}")
+    click.echo(f"\n{len(rows)} rules; `trainopt rule ID` shows one in full.", err=True)
+
+
+def _one_line(text: str, width: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def rule_detail(rule_id: str) -> dict[str, Any]:
+    """Everything known about one rule, JSON-ready (for ``trainopt rule ID``).
+
+    Raises:
+        InputError: Unknown rule id.
+    """
+    from expert.kb import rule_catalogue
+    from expert.report import plain
+    from knowledge.schema import QuestionRow, Row
+
+    cat = rule_catalogue()
+    info = cat.get(rule_id) or cat.get(rule_id.upper())
+    if info is None:
+        near = [r for r in cat if rule_id.upper() in r] or [r for r in cat if r.split("-")[0] in rule_id.upper()]
+        hint = ("did you mean " + ", ".join(near[:5]) + "?") if near else "list them with `trainopt rules`"
+        raise InputError(f"unknown rule {rule_id!r}", hint=hint)
+    d: dict[str, Any] = {"id": info.id, "kind": info.kind, "family": info.family, "rationale": info.rationale,
+                         "cite": info.cite.as_dict() if info.cite else None}
+    row = info.row
+    if isinstance(row, (Row, QuestionRow)):
+        d["conditions"] = [{"observation": n, "test": c.describe()} for n, c in sorted(row.conditions().items())]
+        d["need"] = list(row.need)
+        d["unless"] = list(row.unless)
+    if isinstance(row, Row):
+        d["salience"] = row.salience
+        d["conclusions"] = [{"action": type(a).__name__, **plain(vars(a))} for a in row.then]
+        d["thresholds"] = row.thresholds()
+        d["fix"] = {"explain": row.fix.explain, "code": row.fix.code} if row.fix else None
+        d["avoid"] = list(row.avoid)
+    if isinstance(row, QuestionRow):
+        from expert.consultation import choices_for
+
+        d.update({"sets": row.sets, "text": row.text, "rank": row.rank, "why": row.why,
+                  "choices": [{"value": v, "label": lab} for v, lab in choices_for(row)]})
+    return d
+
+
+@cli.command()
+@click.argument("rule_id", metavar="ID")
+@click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
+def rule(rule_id: str, fmt: str) -> None:
+    """Show one rule in full: conditions, conclusions, thresholds with sources, fix, what to avoid, citation."""
+    d = rule_detail(rule_id)
+    if fmt == "json":
+        click.echo(json.dumps(d, indent=2))
+        return
+    echo = click.echo
+    echo(f"{d['id']}  ({d['kind']}, family {d['family']})")
+    if d["cite"]:
+        echo(f"  source: {d['cite']['source']}\n          {d['cite']['table']} / {d['cite']['row']}")
+    echo(f"  rationale: {d['rationale']}")
+    if "text" in d:
+        echo(f"  asks: {d['text']}  (sets {d['sets']}, rank {d['rank']})")
+        for ch in d["choices"]:
+            echo(f"    - {ch['value']}: {ch['label']}")
+    if d.get("conditions") is not None:
+        echo("  when:" + ("" if d["conditions"] else " always"))
+        for c in d["conditions"]:
+            echo(f"    {c['observation']} {c['test']}")
+        for ref in d.get("need", []):
+            echo(f"    needs {ref}")
+        for ref in d.get("unless", []):
+            echo(f"    unless {ref}")
+    for c in d.get("conclusions", []):
+        fields = ", ".join(f"{k}={v!r}" for k, v in c.items() if k != "action" and v not in ("", None))
+        echo(f"  then: {c['action']}({fields})")
+    for t in d.get("thresholds", []):
+        echo(f"  threshold: {t['observation']} {t['test']}  (source: {t['source']})")
+    if d.get("fix"):
+        echo(f"  fix: {d['fix']['explain']}")
+        for ln in (d["fix"]["code"] or "").splitlines():
+            echo(f"      {ln}")
+    for a in d.get("avoid", []):
+        echo(f"  avoid: {a}")
+
+
+@cli.command()
+@click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
+def skills(fmt: str) -> None:
+    """Show the skill graph ("consult before" edges) and the seeds' scenario orders."""
+    from expert.plan import describe_graphs
+
+    g = describe_graphs()
+    if fmt == "json":
+        click.echo(json.dumps(g, indent=2))
+        return
+    click.echo("Skills:")
+    for s in g["skills"]:
+        click.echo(f"  {s['name']:<34} {s['pack']:<24} {_one_line(s['covers'], 70)}")
+    for name, graph in g["graphs"].items():
+        click.echo(f"\nGraph {name!r}: {' -> '.join(graph['topological_order'])}")
+        for e in graph["edges"]:
+            click.echo(f"  {e['before']} -> {e['after']}  ({', '.join(e['scenarios'])})")
+    click.echo("\nScenario orders:")
+    for sc in g["scenarios"]:
+        click.echo(f"  {sc['name']} [{sc['graph']}]: {' -> '.join(sc['order'])}")
+        click.echo(f"      {sc['why']}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# demo
+# ---------------------------------------------------------------------------------------------------
+
+
+def run_demo(example: str, fmt: str = "text", write: Any = None) -> Consultation:
+    """Replay a shipped consultation and print the transcript, the report and the audit trail.
+
+    Args:
+        example: Example name (see ``expert/examples``) or a path to a JSON script.
+        fmt: Report format.
+        write: Where the transcript goes (default: stdout, or stderr for JSON).
+
+    Returns:
+        The finished consultation.
+    """
+    from expert.repl import load_example, replay
+    from expert.report import render, render_trail
+
+    err = fmt == "json"
+    out = write or (lambda s: click.echo(s, nl=False, err=err))
+    c = replay(load_example(example), out)
+    out("\n")
+    if fmt == "json":
+        click.echo(render(c, "json"))
+        return c
+    out(render(c, fmt))
+    out("\nOrdered plan: " + (" -> ".join(c.diagnosis.plan) or "(none)") + "\n")
+    out("\nAudit trail (every rule firing, in order):\n" + render_trail(c.trace, markdown=fmt == "markdown") + "\n")
+    return c
+
+
+@cli.command()
+@click.option("--example", default=None, help="Which shipped consultation to replay (see --list).")
+@click.option("--list", "list_", is_flag=True, help="List the shipped consultations.")
+@click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
+def demo(example: str | None, list_: bool, fmt: str) -> None:
+    """Replay a shipped consultation: complaint, questions and answers, diagnosis, plan and audit trail.
+
+    Exits 0 when the replay completes (whatever it diagnoses), so `make demo` succeeds.
+    """
+    from expert.repl import DEFAULT_EXAMPLE, list_examples
+
+    if list_:
+        for name in list_examples():
+            click.echo(name)
+        return
+    run_demo(example or DEFAULT_EXAMPLE, fmt)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="trainopt")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,383 @@
+"""Why a skill was routed (route <- rule <- facts <- provenance), or why it was not (guards, unmet conditions)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from expert.errors import InputError
+
+if TYPE_CHECKING:
+    from expert.consultation import Consultation
+
+MAX_DEPTH = 12
+"""Derivation chains are a few links long; deeper means a cycle in the provenance, which we cut."""
+
+_KEY = {"Obs": ("name", "value", "source"), "Finding": ("id",), "Route": ("skill", "rule", "role"),
+        "Question": ("id",), "Boundary": ("pack", "rule"), "Block": ("skill", "rule", "role"),
+        "Flag": ("name", "rule"), "Declined": ("question",), "Context": ("origin",)}
+
+
+@dataclass
+class Node:
+    """One node of an explanation tree.
+
+    Attributes:
+        kind: ``route``, ``rule``, ``fact``, ``source``, ``guard``, ``row``, ``condition``, ``note``.
+        label: One line for the tree view.
+        data: The structured details (JSON-ready).
+        children: Sub-nodes.
+    """
+
+    kind: str
+    label: str
+    data: dict[str, Any] = field(default_factory=dict)
+    children: list[Node] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready view of this node and its children."""
+        return {"kind": self.kind, "label": self.label, **self.data,
+                "children": [c.as_dict() for c in self.children]}
+
+
+@dataclass
+class Explanation:
+    """The answer to ``explain(skill)`` or ``explain(skill, why_not=True)``.
+
+    Attributes:
+        skill: The skill asked about.
+        why_not: Whether this is a why-not explanation.
+        routed: Whether the skill is in the plan.
+        role: Its role when routed.
+        summary: One sentence.
+        nodes: The tree roots.
+    """
+
+    skill: str
+    why_not: bool
+    routed: bool
+    role: str | None
+    summary: str
+    nodes: list[Node]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready view."""
+        return {"skill": self.skill, "question": "why_not" if self.why_not else "why", "routed": self.routed,
+                "role": self.role, "summary": self.summary, "tree": [n.as_dict() for n in self.nodes]}
+
+    def text(self) -> str:
+        """Render the explanation as an indented tree."""
+        lines = [self.summary]
+        for i, n in enumerate(self.nodes):
+            _draw(n, "", i == len(self.nodes) - 1, lines)
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _draw(n: Node, prefix: str, last: bool, lines: list[str]) -> None:
+    lines.append(prefix + ("└─ " if last else "├─ ") + n.label)
+    child_prefix = prefix + ("   " if last else "│  ")
+    for i, c in enumerate(n.children):
+        _draw(c, child_prefix, i == len(n.children) - 1, lines)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Facts and firings, from the public trail
+# ---------------------------------------------------------------------------------------------------
+
+
+def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    if a.get("kind") != b.get("kind"):
+        return False
+    keys = _KEY.get(a.get("kind", ""), tuple(k for k in a if k != "kind"))
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def final_facts(c: Consultation) -> list[dict[str, Any]]:
+    """Replay the trail: the consultation's observations, plus what firings asserted, minus what they retracted."""
+    facts: list[dict[str, Any]] = [{"kind": "Obs", **o.as_dict()} for _, o in sorted(c.observations.items())]
+    probe_only = bool(facts) and all(f["source"].startswith("probe:") for f in facts)
+    facts.append({"kind": "Context", "origin": "probe" if probe_only else "user"})
+    for a in c.asked:
+        if a["answer"] is None:
+            facts.append({"kind": "Declined", "question": a["question"]})
+    for f in c.trace:
+        for a in f["asserted"]:
+            facts.append(dict(a))
+        for r in f["retracted"]:
+            facts = [x for x in facts if not _same(x, r)]
+    return facts
+
+
+def _asserted_by(trace: list[dict[str, Any]], fact: Mapping[str, Any]) -> dict[str, Any] | None:
+    for f in trace:
+        if any(_same(a, fact) for a in f["asserted"]):
+            return f
+    return None
+
+
+def _rule_label(rec: Mapping[str, Any], info: Any) -> tuple[str, dict[str, Any]]:
+    cite = rec.get("cite") or {}
+    where = f"{cite.get('seed', '')} · {cite.get('table', '')} · {cite.get('row', '')}" if cite else "core"
+    rationale = info.rationale if info else ""
+    data = {"rule": rec["rule"], "seq": rec["seq"], "rule_kind": rec["kind"], "family": rec["family"],
+            "cite": cite, "rationale": rationale}
+    return f"rule {rec['rule']} (firing #{rec['seq']}; {where}): {rationale}".rstrip(": "), data
+
+
+class _Builder:
+    """Builds derivation trees for one consultation."""
+
+    def __init__(self, c: Consultation) -> None:
+        from expert.kb import rule_catalogue
+
+        self.c = c
+        self.trace = c.trace
+        self.cat = rule_catalogue()
+        self.obs = c.observations
+
+    def firing(self, rec: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
+        info = self.cat.get(rec["rule"])
+        label, data = _rule_label(rec, info)
+        node = Node("rule", label, data)
+        if depth >= MAX_DEPTH or rec["seq"] in seen:
+            node.children.append(Node("note", "(derivation already shown above)"))
+            return node
+        seen = seen | {rec["seq"]}
+        conds = {}
+        row = getattr(info, "row", None)
+        if row is not None and hasattr(row, "conditions"):
+            conds = row.conditions()
+        for m in rec["matched"]:
+            node.children.append(self.fact(m, conds, depth + 1, seen))
+        return node
+
+    def fact(self, m: Mapping[str, Any], conds: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
+        from expert.report import _fact_short
+
+        kind = m.get("kind")
+        data = {k: v for k, v in m.items() if k != "kind"}
+        if kind != "Obs":
+            node = Node("fact", _fact_short(m), {"fact": kind, **data})
+            rec = _asserted_by(self.trace, m)
+            if rec is not None:
+                node.children.append(self.firing(rec, depth, seen))
+            elif kind == "Declined":
+                node.children.append(Node("source", f"you skipped question {m['question']}"))
+            elif kind == "Context":
+                node.children.append(Node("source", "the consultation itself (who supplied the observations)"))
+            return node
+        from knowledge.schema import Between, Ge, Gt, Le, Lt
+
+        label = f"{m['name']} = {m['value']!r}"
+        cond = conds.get(m["name"])
+        if isinstance(cond, (Lt, Le, Gt, Ge, Between)):
+            label += f"  [condition {cond.describe()}; threshold source: {getattr(cond, 'source', '') or 'row'}]"
+            data["threshold"] = cond.describe()
+            data["threshold_source"] = getattr(cond, "source", "")
+        node = Node("fact", label, data)
+        node.children.append(self.source(m, depth, seen))
+        return node
+
+    def source(self, m: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
+        from knowledge import question
+
+        src = str(m.get("source", ""))
+        kind, _, rest = src.partition(":")
+        if kind == "answer":
+            q = question(rest)
+            text = f' "{q.text}"' if q else ""
+            return Node("source", f"your answer to {rest}{text}", {"source": src, "question": rest})
+        if kind == "text":
+            complaint = next((t for t in self.c.complaints if rest.lower() in t.lower()), None)
+            data = {"source": src, "phrase": rest}
+            if complaint:
+                data["complaint"] = complaint
+            return Node("source", f'the phrase "{rest}" in your complaint', data)
+        if kind == "probe":
+            o = self.obs.get(m["name"])
+            ev = dict(o.evidence) if o is not None and o.evidence else {}
+            measured = ", ".join(f"{k}={v}" for k, v in ev.items())
+            return Node("source", f"probe {rest}" + (f" measured {measured}" if measured else ""),
+                        {"source": src, "probe": rest, "measured": ev})
+        if kind == "derived":
+            node = Node("source", f"derived by {rest}", {"source": src, "rule": rest})
+            rec = _asserted_by(self.trace, m)
+            if rec is not None:
+                node.children.append(self.firing(rec, depth, seen))
+            return node
+        return Node("source", "declared input (API or JSON)" if src == "declared" else src, {"source": src})
+
+
+# ---------------------------------------------------------------------------------------------------
+# why / why not
+# ---------------------------------------------------------------------------------------------------
+
+
+def explain(c: Consultation, skill: str, why_not: bool = False) -> Explanation:
+    """Explain why ``skill`` was routed, or with ``why_not`` why it was not.
+
+    Args:
+        c: The consultation (run on demand).
+        skill: A skill or cross-pack target name.
+        why_not: Explain the absence (guards that blocked it, rows whose conditions did not hold).
+
+    Raises:
+        InputError: Unknown skill.
+    """
+    from knowledge.skills import SKILL_BY_NAME
+
+    if skill not in SKILL_BY_NAME:
+        raise InputError(f"unknown skill {skill!r}", hint="skills: " + ", ".join(SKILL_BY_NAME))
+    d = c.diagnosis
+    route = next((r for r in d.routes if r["skill"] == skill), None)
+    b = _Builder(c)
+    if not why_not:
+        return _why(b, skill, route)
+    return _why_not(b, skill, route)
+
+
+def _why(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
+    if route is None:
+        return Explanation(skill, False, False, None,
+                           f"{skill} is not in the plan; ask why-not (--why-not) to see what kept it out.", [])
+    pos = b.c.diagnosis.plan.index(skill) + 1
+    root = Node("route", f"route {skill} ({route['role']}, step {pos} of the plan, pack {route['pack']}): "
+                f"{route['why']}", {"skill": skill, "role": route["role"], "pack": route["pack"],
+                                    "why": route["why"], "step": pos})
+    for rule in route.get("rules") or [route["rule"]]:
+        rec = next((f for f in b.trace if f["rule"] == rule
+                    and any(a.get("kind") == "Route" and a.get("skill") == skill for a in f["asserted"])), None)
+        if rec is not None:
+            root.children.append(b.firing(rec, 1, frozenset()))
+    root.children.extend(_guards(b, skill))
+    return Explanation(skill, False, True, route["role"],
+                       f"Why {skill}: routed as {route['role']} by {', '.join(route.get('rules') or [route['rule']])}.",
+                       [root])
+
+
+def _guards(b: _Builder, skill: str) -> list[Node]:
+    """Guard firings that removed or demoted a route to ``skill``."""
+    out = []
+    for f in b.trace:
+        if f["kind"] != "core":
+            continue
+        if not any(r.get("kind") == "Route" and r.get("skill") == skill for r in f["retracted"]):
+            continue
+        block = next((m for m in f["matched"] if m.get("kind") == "Block"), None)
+        demoted = any(a.get("kind") == "Route" for a in f["asserted"])
+        what = "demoted to secondary" if demoted else "removed"
+        reason = block.get("reason", "") if block else ""
+        label = f"guard {f['rule']} {what} the route (firing #{f['seq']})" + (f": {reason}" if reason else "")
+        node = Node("guard", label, {"rule": f["rule"], "action": what, "reason": reason,
+                                     "blocked_by": block.get("rule") if block else None})
+        if block is not None:
+            rec = _asserted_by(b.trace, block)
+            if rec is not None:
+                node.children.append(b.firing(rec, 1, frozenset()))
+        out.append(node)
+    return out
+
+
+def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
+    from knowledge import all_rows
+    from knowledge.schema import RouteTo
+
+    facts = final_facts(b.c)
+    values = {f["name"]: f["value"] for f in facts if f.get("kind") == "Obs"}
+    fired = {f["rule"] for f in b.trace}
+    nodes: list[Node] = []
+    guards = _guards(b, skill)
+    # Standing guards that would block any future route, even if no route was derived to be removed.
+    for blk in (f for f in facts if f.get("kind") == "Block" and f.get("skill") == skill):
+        if not any(g.data.get("blocked_by") == blk.get("rule") for g in guards):
+            node = Node("guard", f"guard from {blk['rule']} forbids {skill} ({blk.get('role', 'any')}): "
+                        f"{blk.get('reason', '')}", {"rule": blk["rule"], "reason": blk.get("reason", ""),
+                                                      "role": blk.get("role", "any")})
+            rec = _asserted_by(b.trace, blk)
+            if rec is not None:
+                node.children.append(b.firing(rec, 1, frozenset()))
+            guards.append(node)
+    nodes.extend(guards)
+
+    want_primary = route is not None  # routed already: what would have made it primary
+    for row in all_rows():
+        targets = [a for a in row.then if isinstance(a, RouteTo) and a.skill == skill]
+        if not targets or (want_primary and all(t.role != "primary" for t in targets)):
+            continue
+        roles = "/".join(sorted({t.role for t in targets}))
+        if row.id in fired:
+            if route is None:
+                nodes.append(Node("row", f"row {row.id} fired ({roles}), but its route did not stand "
+                                  "(see the guard above)", {"rule": row.id, "fired": True, "role": roles}))
+            continue
+        missing = _unmet(row, values, facts)
+        node = Node("row", f"row {row.id} would route here ({roles}); {row.rationale}",
+                    {"rule": row.id, "fired": False, "role": roles, "cite": row.cite.as_dict(),
+                     "unmet": [m.data for m in missing]})
+        node.children.extend(missing)
+        nodes.append(node)
+
+    if route is not None:
+        summary = (f"{skill} is routed ({route['role']}); "
+                   + ("rows that would make it primary and why they did not fire:" if nodes
+                      else "no other row routes there."))
+    elif guards:
+        summary = f"Why not {skill}: a guard blocked it."
+    elif nodes:
+        summary = f"Why not {skill}: no row that routes there had all its conditions met."
+    else:
+        summary = f"Why not {skill}: no knowledge row routes to it directly."
+    return Explanation(skill, True, route is not None, route["role"] if route else None, summary, nodes)
+
+
+def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> list[Node]:
+    """List the conditions of ``row`` that do not hold on the final facts, each as a node."""
+    from expert.vocabulary import VOCABULARY
+    from knowledge.schema import Absent, Derive
+
+    out = []
+    conds = row.conditions()
+    for a in row.then:
+        if isinstance(a, Derive):
+            conds.setdefault(a.name, Absent())
+    for name, cond in sorted(conds.items()):
+        if isinstance(cond, Absent):
+            if name in values:
+                out.append(_cond_node(name, cond, f"{name} must be unknown, but is {values[name]!r}", values))
+            continue
+        if name not in values:
+            q = VOCABULARY[name].question if name in VOCABULARY else None
+            ask = f" (question {q} asks for it)" if q else ""
+            out.append(_cond_node(name, cond, f"{name} is not known; needs {cond.describe()}{ask}", values))
+        elif not cond.test(values[name]):
+            out.append(_cond_node(name, cond, f"{name} = {values[name]!r}, needs {cond.describe()}", values))
+    for ref in row.need:
+        if not _has(ref, facts):
+            out.append(Node("condition", f"needs {ref}, which is not established", {"need": ref}))
+    for ref in row.unless:
+        if _has(ref, facts):
+            out.append(Node("condition", f"{ref} is established, which rules this row out", {"unless": ref}))
+    return out
+
+
+def _cond_node(name: str, cond: Any, label: str, values: Mapping[str, Any]) -> Node:
+    data: dict[str, Any] = {"observation": name, "condition": cond.describe(), "actual": values.get(name)}
+    src = getattr(cond, "source", "")
+    if src:
+        data["threshold_source"] = src
+        label += f" (threshold source: {src})"
+    return Node("condition", label, data)
+
+
+def _has(ref: str, facts: list[dict[str, Any]]) -> bool:
+    from expert.facts import KINDS
+
+    kind, _, key = ref.partition(":")
+    if kind not in KINDS:
+        return False
+    cls, fld = KINDS[kind]
+    return any(f.get("kind") == cls.__name__ and (key in ("", "*") or f.get(fld) == key) for f in facts)
