@@ -14,9 +14,24 @@ from knowledge.schema import Family, Keyword, QuestionRow, Row
 
 FAMILIES: tuple[str, ...] = (
     "questions",
+    "derive",
     "routing",
+    "instability",
+    "overfitting",
+    "slow",
+    "direct",
     "modern",
+    "tracking",
+    "quickref",
     "scenarios",
+    "keywords",
+    "measurements",
+    "clarification",
+    "pressure",
+    "mistakes",
+    "boundaries",
+    "diagnostician",
+    "antipatterns",
 )
 
 

@@ -6,7 +6,7 @@ is unknown and not declined, and never while another question is pending: the en
 
 from __future__ import annotations
 
-from knowledge.schema import Absent, Cite, Is, QuestionRow
+from knowledge.schema import Absent, Cite, Is, Present, QuestionRow
 
 _NL = Cite("000", "Symptom: model not learning", "diagnostic questions")
 _UN = Cite("001", "Symptom: training unstable", "diagnostic questions")
@@ -74,14 +74,19 @@ QUESTIONS = (
         "Q-LR", "learning_rate",
         "What peak learning rate are you using (e.g. 3e-4)?",
         {"symptom": NEEDS_LOSS_CURVE,
-         "loss_behavior": Is("flat_from_start", "decreasing_slowly", "oscillating", "diverging")}, rank=30,
-        why="The learning rate is the single most common cause of flat, slow or oscillating loss.",
+         "loss_behavior": Is("flat_from_start", "decreasing_slowly", "oscillating", "diverging", "nan_or_inf",
+                             "spiking")}, rank=30,
+        why="The learning rate is the single most common cause of flat, slow or oscillating loss, and a high "
+            "LR diverges even with clipped gradients.",
         cite=_QR),
     QuestionRow(
         "Q-OPTIMIZER", "optimizer",
         "Which optimizer are you using?",
-        {"symptom": NEEDS_LOSS_CURVE, "loss_behavior": Is("flat_from_start", "decreasing_slowly")}, rank=31,
-        why="A sensible LR depends on the optimizer family (SGD vs Adam-family vs Lion).",
+        {"symptom": NEEDS_LOSS_CURVE,
+         "loss_behavior": Is("flat_from_start", "decreasing_slowly", "nan_or_inf", "diverging", "spiking")},
+        rank=31,
+        why="A sensible LR depends on the optimizer family (SGD vs Adam-family vs Lion): whether an LR is too "
+            "low or too high cannot be judged without it.",
         cite=_NL),
     QuestionRow(
         "Q-GRAD-NORMS", "grad_norm_trend",
@@ -104,9 +109,19 @@ QUESTIONS = (
         why="Tells which part of the regularization strategy is missing.",
         cite=_OF),
     QuestionRow(
+        "Q-SLOW-KIND", "slow_kind",
+        "Is each step slow (low throughput), or are the steps fine but you need very many of them?",
+        {"symptom": "slow_training", "gpu_utilization_pct": Absent(), "data_time_fraction": Absent()}, rank=9,
+        why="Slow steps are a throughput problem (profile, batch, precision); too many steps is a convergence-"
+            "speed problem (LR, schedule, optimizer).",
+        cite=_SL,
+        choices=(("per_step", "each step is slow (low throughput)"),
+                 ("many_steps", "steps are fine, but it needs too many of them"))),
+    QuestionRow(
         "Q-GPU-UTIL", "gpu_utilization_pct",
         "What is the GPU utilization during training, in percent (nvidia-smi)?",
         {"symptom": "slow_training", "data_time_fraction": Absent()}, rank=10,
+        unless=("flag:convergence_bound",),
         why="Low utilization means the GPU waits for data (infrastructure); high means compute-bound "
             "(batch size, precision, scaling). Profile before optimizing.",
         cite=_SL),
@@ -123,9 +138,48 @@ QUESTIONS = (
         why="A memory-capped batch routes to accumulation, 8-bit/paged optimizers and sharding strategy.",
         cite=_SL),
     QuestionRow(
+        "Q-TRACK-SCOPE", "tracking_scope",
+        "Is this about tracking runs during training, or a long-lived model registry / lineage afterwards?",
+        {"symptom": "experiment_tracking"}, rank=10,
+        why="In-flight tracking is this pack's; a registry and artifact lineage after training belong to "
+            "ml-production.",
+        cite=Cite("001", "Quick reference", "production registry / lineage: after-training artifact lifecycle?"),
+        choices=(("in_flight", "tracking and comparing runs during training"),
+                 ("registry", "model registry, lineage, artifacts after training"))),
+    QuestionRow(
+        "Q-LOSS-FN", "loss_fn",
+        "Which loss function do you use (e.g. cross_entropy, mse, a custom one)?",
+        {"symptom": "not_learning", "loss_behavior": "flat_from_start", "task": Present()}, rank=32,
+        why="A loss that does not match the task (e.g. MSE on class labels) also keeps the loss flat.",
+        cite=_NL),
+    QuestionRow(
+        "Q-SCHEDULE", "lr_schedule",
+        "Which learning-rate schedule do you use (with warmup or restarts)?",
+        {"symptom": "unstable", "nan_onset": "after_steps"}, rank=14,
+        why="NaN that appears only later often follows a schedule that raises the LR (long warmup, restarts).",
+        cite=_UN),
+    QuestionRow(
+        "Q-BATCH-SIZE", "batch_size",
+        "What batch size do you train with now?",
+        {"symptom": "slow_training"}, rank=13, need=("flag:compute_bound",),
+        why="On a busy GPU a small batch leaves throughput on the table; the specialist needs the current size.",
+        cite=_SL),
+    QuestionRow(
+        "Q-TRAIN-VAL", "train_metric",
+        "What is the training accuracy (as a fraction, e.g. 0.98)? Give the validation accuracy with it if you can.",
+        {"symptom": "overfitting", "generalization_gap": Absent()}, rank=11,
+        why="The size of the train/validation gap tells how severe the overfitting is (above 20 points is severe).",
+        cite=_OF),
+    QuestionRow(
+        "Q-ARCHITECTURE", "architecture",
+        "Which model family is it (CNN, transformer, RNN, MLP, GNN)?",
+        {"symptom": "direct_question", "question_topic": "optimizer"}, rank=20,
+        why="The usual optimizer and its LR range depend on the task and the architecture.",
+        cite=Cite("001", "Quick reference", "which optimizer: task type, architecture, dataset")),
+    QuestionRow(
         "Q-TOPIC", "question_topic",
         "What is your question about?",
-        {"symptom": "direct_question"}, rank=10,
+        {"symptom": "direct_question", "considering": Absent()}, rank=10,
         why="Each 'which X?' question has its own specialist.",
         cite=Cite("001", "Direct questions", "question column")),
 )

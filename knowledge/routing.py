@@ -5,10 +5,16 @@ Each row: a loss behaviour (with the not-learning/convergence symptom) -> likely
 
 from __future__ import annotations
 
-from knowledge.schema import Cite, Find, Is, RouteTo, Row
+from knowledge.schema import Cite, Contains, Find, Fix, Is, RouteTo, Row
 
 _T = "Symptom: model not learning (route by loss behaviour)"
 LOSS_SYMPTOMS = Is("not_learning", "convergence", "unstable")
+
+# Regression-style losses (distances) and classification-style losses (log-likelihoods), as they are
+# usually spelled in code; a loss of one kind on a task of the other kind is the "wrong objective" row.
+REGRESSION_LOSSES = Contains("mse", "l1", "mae", "huber", "mean_squared", "meansquared")
+CLASSIFICATION_LOSSES = Contains("cross_entropy", "crossentropy", "cross-entropy", "nll", "bce", "log_loss",
+                                 "focal")
 
 ROWS = (
     Row("RT-LOSS-01",
@@ -49,4 +55,25 @@ ROWS = (
          RouteTo("optimization-algorithms", "secondary", "the optimizer and LR are chosen together")),
         "Slow but steady descent: the LR (with its optimizer) is the first suspect.",
         Cite("000", "Quick reference", "loss flat/stuck")),
+    Row("RT-LOSS-06",
+        {"task": Is("classification", "language_modeling"), "loss_fn": REGRESSION_LOSSES},
+        (Find("Configuration", "warning", "a distance loss (MSE/L1) on a classification task: the objective "
+              "does not match the task"),
+         RouteTo("loss-functions-and-objectives", "primary", "the objective itself is wrong for the task")),
+        "Squared or absolute error on class labels trains a regressor on category ids; no optimizer or LR fixes "
+        "a mismatched objective.",
+        Cite("000", _T, "loss function doesn't match task"),
+        fix=Fix("Use a likelihood loss on raw logits for classification.",
+                "loss_fn = torch.nn.CrossEntropyLoss()  # logits [N, C], integer targets [N]"),
+        avoid=("Do not tune the LR or switch optimizers to rescue a loss that does not fit the task.",)),
+    Row("RT-LOSS-07",
+        {"task": "regression", "loss_fn": CLASSIFICATION_LOSSES},
+        (Find("Configuration", "warning", "a classification loss (cross-entropy/NLL/BCE) on a regression task: "
+              "the objective does not match the task"),
+         RouteTo("loss-functions-and-objectives", "primary", "the objective itself is wrong for the task")),
+        "A likelihood over classes cannot fit continuous targets; the objective has to change first.",
+        Cite("000", _T, "loss function doesn't match task"),
+        fix=Fix("Use a regression loss for continuous targets (MSE, or Huber when outliers matter).",
+                "loss_fn = torch.nn.HuberLoss(delta=1.0)  # or torch.nn.MSELoss()"),
+        avoid=("Do not tune the LR or switch optimizers to rescue a loss that does not fit the task.",)),
 )

@@ -10,7 +10,9 @@ experta, so listing or showing rules stays cheap. Conventions:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Union
 
 # ---------------------------------------------------------------------------------------------------
@@ -202,6 +204,29 @@ class Contains(Cond):
 
     def describe(self) -> str:
         return "contains " + " or ".join(repr(n) for n in self.needles)
+
+
+@cache
+def _word_rx(terms: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in terms) + r")(?![\w-])")
+
+
+@dataclass(frozen=True)
+class Words(Cond):
+    """A text observation names one of ``terms`` as a whole word (so "warmup" is not "muP", "zero_grad" not ZeRO)."""
+
+    terms: tuple[str, ...]
+
+    def __init__(self, *terms: str) -> None:
+        object.__setattr__(self, "terms", tuple(t.lower() for t in terms))
+
+    def test(self, value: Any) -> bool:
+        """Whether ``value`` is text naming one of the terms."""
+        return isinstance(value, str) and _word_rx(self.terms).search(value.lower()) is not None
+
+    def describe(self) -> str:
+        """Describe the condition in words."""
+        return "names " + " or ".join(repr(t) for t in self.terms)
 
 
 CondLike = Union[Cond, str, int, float, bool]

@@ -1,0 +1,94 @@
+"""Symptom derivation: name the symptom from the evidence when nobody stated it.
+
+These rows run before routing (salience in the 50s; stability outranks everything else, so when several
+kinds of evidence are present the instability symptom is derived first and the other derivations no
+longer apply). A derived symptom never replaces one the user gave: ``Derive`` only fills unknown facts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from expert._experta import MATCH, NOT, TEST
+from expert.engine import hand_rule
+from expert.facts import Flag as FlagFact
+from expert.facts import Obs
+from knowledge.schema import Cite, Derive, Flag, Gt, Is, Present, Row
+
+GAP_THRESHOLD = Gt(0.20, source="003 · Overfitting investigation · a train/val accuracy gap above 20% is severe")
+"""The diagnostician's severe-overfitting gap (train accuracy minus validation accuracy, as fractions)."""
+
+_SYM = "Symptom table"
+
+ROWS = (
+    Row("DV-SYM-01",
+        {"loss_behavior": Is("nan_or_inf", "diverging", "spiking")},
+        (Derive("symptom", "unstable"),),
+        "NaN/Inf, divergence and spikes are the instability symptom; stability is diagnosed before anything else.",
+        Cite("001", "Symptom: training unstable", "keywords: NaN, Inf, diverging, spikes"), salience=59),
+    Row("DV-SYM-02",
+        {"loss_behavior": "oscillating"},
+        (Derive("symptom", "unstable"),),
+        "A loss that swings wildly is an instability, even without NaN.",
+        Cite("000", "Symptom: model not learning (route by loss behaviour)", "oscillating wildly: instability"),
+        salience=58),
+    Row("DV-SYM-03",
+        {"loss_behavior": Is("flat_from_start", "decreasing_slowly")},
+        (Derive("symptom", "not_learning"),),
+        "A loss that never moves, or barely moves, is the not-learning symptom.",
+        Cite("000", "Symptom: model not learning", "keywords: stuck, flat loss, not improving"), salience=56),
+    Row("DV-SYM-04",
+        {"loss_behavior": "plateau_after_learning"},
+        (Derive("symptom", "convergence"),),
+        "Progress that stalls after a good start is a convergence problem (plateau).",
+        Cite("000", "When to use", "convergence issues: slow learning, plateaus, local minima"), salience=55),
+    Row("DV-SYM-05",
+        {},
+        (Derive("symptom", "overfitting"),),
+        "A severe train/validation gap is overfitting, whatever the loss curve looks like.",
+        Cite("003", _SYM, "train good, val bad: overfitting"), need=("flag:generalization_gap",), salience=57),
+    Row("DV-GAP-02",
+        {"generalization_gap": GAP_THRESHOLD},
+        (Flag("generalization_gap", "measured train/val accuracy gap above 20%"),),
+        "A measured accuracy gap above 20 points is a severe generalization gap.",
+        Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
+        unless=("flag:generalization_gap",), salience=60),
+    Row("DV-SYM-06",
+        {"data_time_fraction": Gt(0.5, source="003 · Slow training investigation · data time above compute "
+                                              "time (more than half of each step) is a loading bottleneck")},
+        (Derive("symptom", "slow_training"),),
+        "When the step waits on data longer than it computes, the run is slow for an input-pipeline reason.",
+        Cite("003", _SYM, "training slow: data loading or batch size"), salience=54),
+    Row("DV-SYM-07",
+        {"question_topic": Present()},
+        (Derive("symptom", "direct_question"),),
+        "A 'which X should I use?' topic with no problem described is a direct question.",
+        Cite("001", "Symptom: which X should I use? (direct questions)", "question column"), salience=51),
+    Row("DV-SYM-08",
+        {"considering": Present()},
+        (Derive("symptom", "direct_question"),),
+        "Asking about a technique to switch to, with no symptom described, is a direct question about it.",
+        Cite("001", "Modern landscape routing", "keywords: Lion, Sophia, Muon, ... FSDP strategy"), salience=50),
+)
+
+
+class GapRules:
+    """The generalization-gap join (train metric minus validation metric), which a single row cannot express."""
+
+    @hand_rule("DV-GAP-01",
+               Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
+               "A train accuracy more than 20 points above validation accuracy is a severe generalization gap.",
+               Obs(name="metric_kind", value="accuracy"),
+               Obs(name="train_metric", value=MATCH.train),
+               Obs(name="val_metric", value=MATCH.val),
+               TEST(lambda train, val: GAP_THRESHOLD.test(train - val)),
+               NOT(FlagFact(name="generalization_gap")),
+               salience=60)
+    def gap(self, train: Any, val: Any) -> None:
+        """Mark the gap so the symptom and the quick-reference row can use it."""
+        self.declare(FlagFact(name="generalization_gap", rule="DV-GAP-01",
+                              detail=f"train {train:.1%} vs val {val:.1%}: gap {train - val:.1%} "
+                                     f"{GAP_THRESHOLD.describe()}"))
+
+
+MIXINS = (GapRules,)

@@ -1,0 +1,87 @@
+"""The instability priority order: gradients first, then LR, then the precision branch, then the loss formula.
+
+Rows here apply to the ``unstable`` symptom (stated, or derived from NaN/divergence/spikes). Each adds one
+step of the seeds' priority list when its evidence is present; the plan's order comes from the
+``instability`` scenario of the skill graph.
+"""
+
+from __future__ import annotations
+
+from knowledge.schema import Absent, Cite, Cross, Find, Gt, Is, RouteTo, Row
+
+_T = "Symptom: training unstable (route in priority order)"
+_RAPID = Is("nan_or_inf", "diverging", "spiking")
+ADAPTIVE = Is("adam", "adamw", "lamb", "lion", "sophia", "ademamix", "adamw_8bit", "paged_adamw", "prodigy",
+              "schedule_free", "shampoo", "muon")
+PLAIN_SGD = Is("sgd", "sgd_momentum")
+
+ROWS = (
+    Row("RT-UNST-01",
+        {"symptom": "unstable", "loss_behavior": _RAPID},
+        (Find("Explosion", "critical", "the loss spikes, diverges or goes non-finite: unstable gradients are "
+              "the most common cause"),
+         RouteTo("gradient-management", "primary", "stabilise gradients first: clipping, scaling, NaN debugging")),
+        "Gradient trouble drives most instability, so gradients are stabilised before anything else is tuned.",
+        Cite("001", _T, "1. gradient-management (primary)")),
+    Row("RT-UNST-02",
+        {"symptom": "unstable", "optimizer": ADAPTIVE,
+         "learning_rate": Gt(1e-2, source="Adam-family peak LRs sit around 1e-4..1e-3 (Karpathy's recipe: 3e-4); "
+                                          "above 1e-2 is far outside that range")},
+        (RouteTo("learning-rate-scheduling", "secondary", "the LR is high for an adaptive optimizer; a high LR "
+                 "diverges even with clipped gradients"),),
+        "An adaptive optimizer at a very high LR can diverge even once gradients are clipped.",
+        Cite("001", _T, "2. learning-rate-scheduling (secondary): LR too high")),
+    Row("RT-UNST-03",
+        {"symptom": "unstable", "optimizer": PLAIN_SGD,
+         "learning_rate": Gt(0.5, source="SGD peak LRs sit around 0.01..0.1 (0.1 is the classic ResNet value); "
+                                         "above 0.5 is far outside that range")},
+        (RouteTo("learning-rate-scheduling", "secondary", "the LR is high for SGD; a high LR diverges even with "
+                 "clipped gradients"),),
+        "SGD tolerates larger LRs than Adam, but not several times the usual range.",
+        Cite("001", _T, "2. learning-rate-scheduling (secondary): LR too high")),
+    Row("RT-UNST-04",
+        {"symptom": "unstable", "nan_onset": "after_steps"},
+        (RouteTo("learning-rate-scheduling", "secondary", "NaN after a while: check whether the schedule "
+                 "(warmup or restarts) raises the LR too far"),),
+        "Instability that appears only later in training often follows the schedule pushing the LR up.",
+        Cite("001", _T, "2. learning-rate-scheduling: NaN appearing later in training")),
+    Row("RT-UNST-05",
+        {"symptom": "unstable", "custom_loss": True},
+        (RouteTo("loss-functions-and-objectives", "secondary", "hand-written losses often take log(0) or "
+                 "divide by zero"),),
+        "Custom loss code is the usual place for log(0) or x/0; their NaN reaches the gradients.",
+        Cite("001", _T, "loss-functions-and-objectives: custom losses especially prone")),
+    Row("RT-UNST-06",
+        {"symptom": "unstable", "nan_location": Is("loss")},
+        (Find("Numerical", "critical", "the first non-finite value appears in the loss computation"),
+         RouteTo("loss-functions-and-objectives", "secondary", "make the loss formula numerically stable")),
+        "A loss that is itself the first non-finite value points at its formula, not at the optimizer.",
+        Cite("001", _T, "loss-functions-and-objectives: numerical instability in the loss")),
+    Row("RT-UNST-07",
+        {"symptom": "unstable", "mixed_precision": Is("fp16", "bf16", "fp8")},
+        (RouteTo("batch-size-and-memory-tradeoffs", "secondary", "precision strategy: loss-scale window, FP8 "
+                 "underflow, or move to BF16", section="precision"),
+         Cross("pytorch-engineering", "the autocast / GradScaler / FP8 API itself lives there; the strategy "
+               "(which precision, what loss-scale window) stays here", joint=True,
+               target="mixed-precision-and-optimization")),
+        "Reduced precision adds loss-scale underflow and overflow to the causes; the strategy is ours, the API "
+        "is PyTorch's.",
+        Cite("001", _T, "batch-size-and-memory-tradeoffs (precision section) + cross-pack note")),
+    Row("RT-UNST-08",
+        {"symptom": "unstable", "loss_behavior": Absent()},
+        (RouteTo("gradient-management", "primary", "the loss curve was not described: start where most "
+                 "instability starts, at the gradients"),),
+        "Without the loss curve we still know the priority order; its first stop is gradient management.",
+        Cite("001", _T, "1. gradient-management (primary)"), need=("declined:Q-LOSS-BEHAVIOR",)),
+    Row("RT-UNST-09",
+        {"symptom": "unstable", "grad_norm_trend": Is("exploding", "spiky")},
+        (RouteTo("gradient-management", "primary", "measured gradient norms explode or spike"),),
+        "Exploding or spiking gradient norms are direct evidence for the first stop of the priority order.",
+        Cite("001", _T, "gradient-management: gradient explosion, NaN gradients")),
+    Row("RT-UNST-10",
+        {"symptom": "unstable", "nan_location": Is("gradients")},
+        (Find("Explosion", "critical", "the first non-finite values appear in the gradients"),
+         RouteTo("gradient-management", "primary", "NaN gradients: clip, scale and trace them")),
+        "NaN that first shows up in the gradients is squarely the gradient-management case.",
+        Cite("001", _T, "gradient-management: NaN gradients")),
+)

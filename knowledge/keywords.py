@@ -1,0 +1,222 @@
+"""Free-text cues from the seeds' keyword lists: phrases -> observations, with priorities and negatability.
+
+Priorities decide between cues that set the same observation differently (stability first):
+instability 30 > overfitting 20 > not learning 15 > convergence 12 > slow 10 > multi-task 8 >
+tracking 7 > direct question 5 > new setup 3. A value written ``$conv`` is read from the match (see
+``expert.text``). Cues that already contain their negation ("not learning") are not negatable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from knowledge.schema import Cite, Keyword
+
+P_UNSTABLE, P_OVERFIT, P_NOT_LEARNING, P_CONVERGENCE, P_SLOW = 30, 20, 15, 12, 10
+P_MULTI_TASK, P_TRACKING, P_DIRECT, P_NEW_SETUP = 8, 7, 5, 3
+
+_NL = Cite("000", "Symptom: model not learning", "keywords")
+_UN = Cite("001", "Symptom: training unstable", "keywords (NaN, Inf, exploding, diverging, spikes, FP8 underflow, "
+                                                 "loss scale)")
+_OF = Cite("000", "Symptom: model overfits", "keywords")
+_SL = Cite("000", "Symptom: training too slow", "keywords")
+_TR = Cite("000", "Symptom: need to track experiments", "keywords")
+_MO = Cite("001", "Modern landscape routing", "keywords")
+_DQ = Cite("001", "Symptom: which X should I use? (direct questions)", "question column")
+_SC = Cite("000", "Cross-cutting multi-skill scenarios", "scenario names")
+_QR = Cite("001", "Quick reference", "diagnostic question column (values users quote)")
+_CV = Cite("000", "When to use", "convergence issues (slow learning, plateaus, local minima)")
+
+# Negations built into a cue ("not learning"): spelled out so the cue itself carries them.
+NEG = (r"(?:not|never|no\s+longer|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|wasn't|aren't|hasn't|"
+       r"haven't|didn't|can't|cannot)")
+NUM = r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)?|\.\d+(?:e-?\d+)?"
+MODERN = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free|prodigy|adamw[-_\s]?8[-\s]?bit|"
+          r"8[-\s]?bit\s+(?:adamw?|optimi[sz]ers?)|bitsandbytes|paged\s+(?:adamw?|optimi[sz]ers?)|"
+          r"wsd(?:\s+schedule)?|warmup[-\s]stable[-\s]decay|infinite[-\s]lr|fp8|bf16|bfloat16|fp16|"
+          r"mixed\s+precision|mu-?p|µp|μp|mu[-\s]?transfer|zero[-\s]?(?:stage\s*)?[123]|zero\s+stage|fsdp|"
+          r"deepspeed|dpo|grpo|simpo|orpo|kto|ipo|rlhf|rlaif")
+_LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing)?|"
+         r"should\s+(?:i|we)\s+(?:use|try|switch\s+to|go\s+(?:with|for)|move\s+to)|mov(?:e|ing)\s+to|"
+         r"migrat\w*\s+to|thinking\s+(?:of|about)(?:\s+using)?|worth\s+(?:using|trying)|"
+         r"(?:does|would|will|can|could)\s+(?:using\s+)?")
+_WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
+
+
+def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **sets: Any) -> Keyword:
+    return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority)
+
+
+KEYWORDS: tuple[Keyword, ...] = (
+    # --- not learning ------------------------------------------------------------------------------------
+    _k(r"stuck|flat(?:\s+loss|lined?|lining)?|loss\s+(?:is\s+|stays\s+|remains\s+)?flat|no\s+progress",
+       _NL, P_NOT_LEARNING, symptom="not_learning"),
+    _k(rf"{NEG}\s+(?:really\s+|even\s+|actually\s+)?(?:learn\w*|improv\w*|decreas\w*|go(?:ing)?\s+down|"
+       r"budg\w*|mov(?:e|es|ing))",
+       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
+    _k(rf"(?:accuracy|acc|metric|score)\s+(?:is\s+)?{NEG}\s+(?:increas\w*|improv\w*|going\s+up|ris\w*)",
+       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
+    _k(r"(?:flat|stuck|constant|unchanged)\s+(?:right\s+)?(?:from|since)\s+(?:the\s+)?(?:very\s+)?"
+       r"(?:start|beginning|first\s+(?:step|epoch|iteration)|epoch\s+0|step\s+0|init\w*)",
+       _NL, P_NOT_LEARNING + 5, symptom="not_learning", loss_behavior="flat_from_start"),
+    _k(r"(?:decreas\w*|dropp\w*|improv\w*|going\s+down|learn\w*)\s+(?:very\s+|really\s+|extremely\s+|so\s+|too\s+)?"
+       r"slow(?:ly)?|barely\s+(?:mov\w*|decreas\w*|improv\w*|chang\w*)|slowly\s+decreas\w*",
+       _NL, P_NOT_LEARNING + 1, symptom="not_learning", loss_behavior="decreasing_slowly"),
+    # --- convergence -------------------------------------------------------------------------------------
+    _k(r"plateau(?:s|ed|ing)?|stall(?:s|ed|ing)?|stopped\s+(?:improving|learning|decreasing)|"
+       r"was\s+learning\s+(?:and\s+|but\s+)?then",
+       _CV, P_CONVERGENCE + 6, symptom="convergence", loss_behavior="plateau_after_learning"),
+    _k(r"local\s+minim(?:a|um)|convergence\s+(?:issues?|problems?)|slow\s+(?:to\s+)?converg\w*|"
+       r"converg\w*\s+(?:very\s+|too\s+)?slowly",
+       _CV, P_CONVERGENCE, symptom="convergence"),
+    # --- instability -------------------------------------------------------------------------------------
+    _k(r"nans?|inf|infinity|infinite\s+loss|not\s+a\s+number",
+       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="nan_or_inf"),
+    _k(r"(?:nans?|inf)\s+(?:\w+\s+){0,3}?(?:after|at|around|from|by)\s+(?:about\s+|around\s+|roughly\s+)?"
+       r"(?:(?:step|epoch|iteration)\s+\d[\d,]*|\d[\d,]*k?|a\s+few|several|some|many|a\s+couple\s+of|a\s+while)"
+       r"(?:\s+(?:steps|epochs|iterations|iters|batches|hours))?",
+       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="nan_or_inf", nan_onset="after_steps"),
+    _k(r"(?:nans?|inf)\s+(?:\w+\s+){0,3}?(?:immediately|right\s+away|instantly|from\s+the\s+(?:very\s+)?"
+       r"(?:start|first\s+step|beginning)|(?:at|on)\s+the\s+first\s+(?:step|batch|iteration))|"
+       r"(?:immediately|right\s+away|instantly)\s+(?:\w+\s+){0,2}?(?:nans?|inf)",
+       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="nan_or_inf", nan_onset="immediate"),
+    _k(r"diverg\w*|loss\s+(?:explod\w*|blows?\s+up|blew\s+up)|(?:explod\w*|blow\w*\s+up)\s+loss",
+       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="diverging"),
+    _k(r"explod\w*|blows?\s+up|blew\s+up|unstable|instabilit(?:y|ies)",
+       _UN, P_UNSTABLE, symptom="unstable"),
+    _k(r"(?:explod\w*|huge|large)\s+grad(?:ient)?s?(?:\s+norms?)?|grad(?:ient)?s?(?:\s+norms?)?\s+(?:are\s+)?"
+       r"explod\w*|gradient\s+explosion",
+       _UN, P_UNSTABLE, symptom="unstable", grad_norm_trend="exploding"),
+    _k(r"vanishing\s+grad(?:ient)?s?|grad(?:ient)?s?\s+(?:are\s+)?vanish\w*",
+       _CV, P_CONVERGENCE, grad_norm_trend="vanishing"),
+    _k(r"spik(?:e|es|ed|ing|y)|loss\s+jumps?", _UN, P_UNSTABLE, symptom="unstable", loss_behavior="spiking"),
+    _k(r"oscillat\w*|bounc\w*\s+(?:around|up\s+and\s+down)|jump\w*\s+(?:around|up\s+and\s+down)|zig-?zag\w*|"
+       r"all\s+over\s+the\s+place",
+       _UN, P_UNSTABLE - 6, symptom="unstable", loss_behavior="oscillating"),
+    _k(r"fp8\s+underflow\w*", _UN, P_UNSTABLE, symptom="unstable", mixed_precision="fp8"),
+    _k(r"underflow\w*|overflow\w*|loss[\s-]+scal(?:e|es|ing|er)", _UN, P_UNSTABLE, symptom="unstable"),
+    _k(r"grad[\s-]?scaler", _UN, 0, grad_scaler=True),
+    _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # --- overfitting -------------------------------------------------------------------------------------
+    _k(r"over-?fit\w*|memori[sz]\w*", _OF, P_OVERFIT, symptom="overfitting"),
+    _k(r"train(?:ing)?[\s/-]*(?:vs\.?\s+|and\s+|/)?val(?:idation)?\s+gap|generali[sz]ation\s+gap|"
+       r"gap\s+between\s+train\w*\s+and\s+(?:val\w*|test)|"
+       r"poor(?:ly)?\s+generali[sz]\w*|generali[sz]es\s+(?:poorly|badly)|"
+       r"(?:doesn't|does\s+not|don't|fails\s+to)\s+generali[sz]e|"
+       r"val(?:idation)?\s+loss\s+(?:is\s+|keeps\s+)?(?:going\s+up|increas\w*|ris\w*|climb\w*)",
+       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
+    # --- slow training -----------------------------------------------------------------------------------
+    _k(r"slow|sluggish|takes?\s+(?:too|so|very|forever|ages)(?:\s+long)?|taking\s+(?:too|so)\s+long|"
+       r"time\s+per\s+epoch|epochs?\s+takes?\s+\w+|speed\s+up\s+(?:the\s+)?training|too\s+long\s+to\s+train",
+       _SL, P_SLOW, symptom="slow_training"),
+    _k(r"low\s+gpu\s+util\w*|gpu\s+(?:is\s+)?(?:idle|idling|underutili[sz]ed|starv\w*)|"
+       r"data\s*load\w*\s+(?:is\s+)?(?:the\s+)?(?:slow|bottleneck\w*)|(?:dataloader|input\s+pipeline)\s+"
+       r"(?:is\s+)?(?:the\s+)?bottleneck\w*",
+       _SL, P_SLOW, symptom="slow_training"),
+    _k(r"(?:each|every|per|one)\s+(?:training\s+)?(?:step|iteration|batch)\s+(?:is\s+|takes\s+)?"
+       r"(?:slow|too\s+long|ages|forever)|(?:low|poor|bad)\s+throughput",
+       _SL, P_SLOW, symptom="slow_training", slow_kind="per_step"),
+    _k(r"(?:too|so)\s+many\s+(?:steps|epochs|iterations)|needs?\s+(?:too\s+|so\s+)?many\s+(?:steps|epochs)",
+       _SL, P_SLOW, symptom="slow_training", slow_kind="many_steps"),
+    _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
+       _SL, 0, heavy_augmentation=True),
+    _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
+       r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?",
+       _SL, 0, memory_limited=True),
+    # --- experiment tracking -----------------------------------------------------------------------------
+    _k(r"experiment\s+tracking|track(?:ing)?\s+(?:my\s+|our\s+|the\s+)?(?:experiments?|runs?)|mlflow|wandb|"
+       r"weights\s*(?:&|and)\s*biases|w&b|tensorboard|neptune|compar(?:e|ing)\s+(?:my\s+|the\s+)?runs|"
+       r"log(?:ging)?\s+metrics",
+       _TR, P_TRACKING, symptom="experiment_tracking"),
+    _k(r"model\s+registry|registry|lineage|model\s+versioning|artifact\s+(?:tracking|versioning|lifecycle)",
+       Cite("001", "Symptom: need to track experiments", "cross-pack: registry / lineage"), P_TRACKING,
+       symptom="experiment_tracking", tracking_scope="registry"),
+    # --- modern landscape: what the user considers switching to ----------------------------------------
+    _k(rf"(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
+       _MO, P_DIRECT, considering="$text"),
+    _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than)\s+adamw?|"
+       rf"adamw?\s+(?:vs\.?|versus|or)\s+(?P<v>{MODERN})",
+       _MO, P_DIRECT, considering="$text"),
+    # --- optimizer in use (a bare name; a switch cue around it takes precedence) -----------------------
+    _k(r"adamw", _QR, 0, optimizer="adamw"),
+    _k(r"adam", _QR, 0, optimizer="adam"),
+    _k(r"sgd\s*(?:with|\+|and)\s*(?:nesterov\s+)?momentum|momentum\s+sgd|nesterov", _QR, 1,
+       optimizer="sgd_momentum"),
+    _k(r"sgd", _QR, 0, optimizer="sgd"),
+    _k(r"lamb", _QR, 0, optimizer="lamb"),
+    _k(r"lion", _QR, 0, optimizer="lion"),
+    _k(r"sophia", _QR, 0, optimizer="sophia"),
+    _k(r"muon", _QR, 0, optimizer="muon"),
+    _k(r"shampoo", _QR, 0, optimizer="shampoo"),
+    _k(r"ademamix", _QR, 0, optimizer="ademamix"),
+    _k(r"schedule[-\s]?free(?:\s+adamw?)?", _QR, 0, optimizer="schedule_free"),
+    _k(r"prodigy", _QR, 0, optimizer="prodigy"),
+    _k(r"adamw[-_\s]?8[-\s]?bit|8[-\s]?bit\s+adamw?", _QR, 1, optimizer="adamw_8bit"),
+    _k(r"paged\s+adamw?(?:[-_\s]?(?:8[-\s]?bit|32[-\s]?bit))?", _QR, 1, optimizer="paged_adamw"),
+    # --- precision in use --------------------------------------------------------------------------------
+    _k(r"fp16|float16|half[\s-]precision", _UN, 2, mixed_precision="fp16"),
+    _k(r"bf16|bfloat16", _UN, 2, mixed_precision="bf16"),
+    _k(r"fp8|float8", _UN, 2, mixed_precision="fp8"),
+    _k(r"fp32|float32|full[\s-]precision", _UN, 2, mixed_precision="none"),
+    # Plain "AMP" / "mixed precision" names no format; torch's CUDA autocast defaults to float16.
+    _k(r"amp|autocast|mixed[\s-]precision", _UN, 1, mixed_precision="fp16"),
+    # --- direct "which X should I use?" questions --------------------------------------------------------
+    _k(rf"{_WHICH}optimi[sz]ers?|(?:how\s+(?:do\s+i|to|should\s+i)\s+)?(?:choose|pick)\s+(?:an?\s+|the\s+)?"
+       r"optimi[sz]er",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="optimizer"),
+    _k(rf"{_WHICH}(?:initial\s+|peak\s+|base\s+|starting\s+)?(?:learning[\s-]rate|lr)|"
+       r"how\s+(?:do\s+i|to|should\s+i)\s+(?:choose|pick|set|find)\s+(?:the\s+|a\s+|my\s+)?(?:learning[\s-]rate|lr)",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="learning_rate"),
+    _k(rf"{_WHICH}(?:lr\s+|learning[\s-]rate\s+)?(?:schedul\w*|decay)|wsd\s+(?:vs\.?|or)\s+cosine|"
+       r"cosine\s+(?:vs\.?|or)\s+wsd",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="schedule"),
+    _k(rf"{_WHICH}batch[\s-]?size|how\s+(?:big|large)\s+(?:a\s+|should\s+(?:the|my)\s+)?batch(?:[\s-]?size)?",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="batch_size"),
+    _k(rf"{_WHICH}precision|(?:fp8|bf16|fp16)\s+(?:vs\.?|or|versus)\s+(?:fp8|bf16|fp16|fp32)",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="precision"),
+    _k(rf"{_WHICH}loss(?:\s+function)?(?!\s+(?:behaviou?r|curve))",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="loss_function"),
+    _k(r"how\s+(?:do\s+i|to|can\s+i|should\s+i)\s+(?:prevent|avoid|reduce|stop|fix)\s+over-?fit\w*",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="overfitting"),
+    _k(rf"{_WHICH}(?:data\s+)?augmentations?", _DQ, P_DIRECT, symptom="direct_question",
+       question_topic="augmentation"),
+    _k(r"how\s+(?:do\s+i|to|should\s+i|can\s+i)\s+(?:tune|search)\s+(?:my\s+|the\s+)?hyper-?param\w*|"
+       r"hyper-?param(?:eter)?s?\s+(?:search|tuning|sweeps?)|optuna|ray\s+tune|hyperopt",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="tuning"),
+    _k(r"how\s+(?:do\s+i|to|should\s+i|can\s+i)\s+track\s+(?:my\s+|our\s+)?(?:experiments?|runs?)",
+       _DQ, P_TRACKING, symptom="experiment_tracking", question_topic="tracking"),
+    _k(r"mu-?p|µp|μp|mu[-\s]?transfer", _DQ, P_DIRECT, symptom="direct_question", question_topic="mup"),
+    _k(r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage|fsdp|(?:full|hybrid)[-\s]shard\w*|sharding\s+strateg\w*",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),
+    _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
+       r"(?:which|what)\s+preference[-\s](?:tuning\s+)?(?:method|algorithm|objective|loss)",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="preference_method"),
+    _k(r"8[-\s]?bit\s+optimi[sz]ers?|paged\s+optimi[sz]ers?|bitsandbytes", _DQ, P_DIRECT,
+       symptom="direct_question", question_topic="memory_optimizer"),
+    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning", _MO, 0, task="preference_tuning"),
+    # --- scenarios ---------------------------------------------------------------------------------------
+    _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"
+       r"(?:new\s+)?training|first\s+time\s+train\w*|from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
+       r"(?:training|project|model)",
+       _SC, P_NEW_SETUP, symptom="new_setup"),
+    _k(r"multi[-\s]?task|multiple\s+(?:tasks|objectives|losses|heads)|auxiliary\s+loss(?:es)?|"
+       r"combined\s+loss|sum\s+of\s+(?:\w+\s+)?losses|(?:task|loss)\s+weight(?:s|ing)?",
+       _SC, P_MULTI_TASK, symptom="multi_task"),
+    # --- numbers users quote -----------------------------------------------------------------------------
+    _k(rf"(?:lr|learning[\s-]rate)\s*(?:of|is|=|:|at|was|set\s+to|to)?\s*(?:~|about|around|roughly)?\s*"
+       rf"(?P<learning_rate>{NUM})",
+       _QR, 0, negatable=False, learning_rate="$num"),
+    _k(r"(?:batch[\s_-]?size|bs)\s*(?:of|is|=|:|was)?\s*(?P<batch_size>\d[\d,]*)",
+       _QR, 0, negatable=False, batch_size="$int"),
+    _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
+       r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
+       _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
+    _k(r"(?P<dataset_size>\d[\d,]*(?:\.\d+)?\s*[km]?)\s+(?:training\s+|train\s+|labell?ed\s+|total\s+)?"
+       r"(?:examples|samples|images|pictures|sentences|documents|records|rows|data\s*points|instances|clips)",
+       _OF, 0, negatable=False, dataset_size="$count"),
+    _k(r"train(?:ing)?\s+acc(?:uracy)?\s*(?:of|is|=|:|at|was|reaches|hits)?\s*(?P<train_metric>\d+(?:\.\d+)?\s*%?)",
+       _OF, 1, negatable=False, train_metric="$frac", metric_kind="accuracy"),
+    _k(r"val(?:idation)?\s+acc(?:uracy)?\s*(?:(?:of|is|=|:|at|was|only|just|stays\s+at)\s*){0,3}"
+       r"(?P<val_metric>\d+(?:\.\d+)?\s*%?)",
+       _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
+)

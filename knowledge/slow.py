@@ -1,0 +1,82 @@
+"""Slow training, routed by where the time goes (GPU utilization or data-loading share), never before that.
+
+The batch-size specialist is reached only once the run is known to be compute-bound (``flag:compute_bound``);
+a GPU that waits for data is an input-pipeline problem for PyTorch engineering.
+"""
+
+from __future__ import annotations
+
+from knowledge.schema import Absent, Between, Cite, Cross, Find, Flag, Ge, Gt, Le, Lt, RouteTo, Row
+
+_T = "Symptom: training too slow (route by GPU utilization)"
+_UTIL = "000/001 · slow-training table: < 50% consistently = not compute-bound; 80% and above = compute-bound"
+_DATA = "003 · slow-training investigation: data time above compute time is a loading bottleneck"
+
+ROWS = (
+    Row("RT-SLOW-01",
+        {"symptom": "slow_training", "gpu_utilization_pct": Lt(50, source=_UTIL)},
+        (Find("Performance", "warning", "the GPU idles more than half the time: data loading or CPU "
+              "preprocessing is the bottleneck"),
+         RouteTo("pytorch-engineering", "primary", "DataLoader workers, prefetching, profiling"),
+         Cross("pytorch-engineering", "not compute-bound: the input pipeline is infrastructure",
+               target="data loading, performance profiling")),
+        "An idle GPU means the optimization target is the input pipeline, not batch size or the optimizer.",
+        Cite("001", _T, "< 50% consistently: data loading / CPU preprocessing")),
+    Row("RT-SLOW-02",
+        {"symptom": "slow_training", "data_time_fraction": Gt(0.5, source=_DATA)},
+        (Find("Performance", "warning", "each step waits on data longer than it computes"),
+         RouteTo("pytorch-engineering", "primary", "DataLoader workers, prefetching, profiling"),
+         Cross("pytorch-engineering", "not compute-bound: the input pipeline is infrastructure",
+               target="data loading, performance profiling")),
+        "Measured data time above compute time is the loading bottleneck of the < 50% row, seen from the loop.",
+        Cite("003", "Slow training investigation", "data time above compute time")),
+    Row("RT-SLOW-03",
+        {"symptom": "slow_training", "gpu_utilization_pct": Ge(80, source=_UTIL)},
+        (Flag("compute_bound", "GPU busy 80% or more"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "compute-bound: batch size and precision "
+                 "(FP8/BF16) decide throughput", section="precision"),
+         RouteTo("pytorch-engineering", "secondary", "possibly scale out: distributed training bring-up")),
+        "A busy GPU that is still slow needs a larger batch, cheaper precision, or more GPUs.",
+        Cite("001", _T, "> 80% but still slow: batch size, precision, distributed")),
+    Row("RT-SLOW-04",
+        {"symptom": "slow_training", "data_time_fraction": Le(0.5, source=_DATA),
+         "gpu_utilization_pct": Absent()},
+        (Flag("compute_bound", "data time at most compute time"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "not loading-bound: batch size and precision "
+                 "decide throughput", section="precision"),
+         RouteTo("pytorch-engineering", "secondary", "profile to confirm, and scale out if needed")),
+        "When data loading is not the larger share of the step, the compute side is where the time goes.",
+        Cite("003", "Slow training investigation", "data time at most compute time: compute side")),
+    Row("RT-SLOW-05",
+        {"symptom": "slow_training", "heavy_augmentation": True},
+        (RouteTo("data-augmentation-strategies", "primary", "make the augmentation pipeline cheaper"),
+         RouteTo("pytorch-engineering", "secondary", "profile the CPU side")),
+        "On a busy GPU, heavy CPU-side augmentation is overhead worth optimizing.",
+        Cite("001", _T, "high utilization + heavy augmentation"), need=("flag:compute_bound",)),
+    Row("RT-SLOW-06",
+        {"symptom": "slow_training", "memory_limited": True},
+        (RouteTo("batch-size-and-memory-tradeoffs", "primary", "gradient accumulation, 8-bit/paged optimizer "
+                 "state, ZeRO/FSDP sharding strategy"),
+         RouteTo("pytorch-engineering", "secondary", "memory profiling and the sharding API")),
+        "When memory caps the batch, accumulation and lighter optimizer state or sharding raise the effective "
+        "batch; the memory tooling lives in PyTorch engineering.",
+        Cite("001", _T, "memory-limited batch size"), need=("flag:compute_bound",)),
+    Row("RT-SLOW-07",
+        {"symptom": "slow_training", "gpu_utilization_pct": Between(50, 80, source=_UTIL)},
+        (RouteTo("pytorch-engineering", "primary", "utilization in between: profile to find the bottleneck "
+                 "before changing anything"),),
+        "Between the two bands the table does not decide; the key principle applies: profile first.",
+        Cite("001", _T, "key principle: profile first before optimizing")),
+    Row("RT-SLOW-08",
+        {"symptom": "slow_training", "slow_kind": "many_steps"},
+        (Flag("convergence_bound", "slow because many steps are needed, not because steps are slow"),
+         RouteTo("learning-rate-scheduling", "primary", "reach the target in fewer steps: LR and schedule")),
+        "Needing many steps is a convergence-speed question (LR and schedule first), not a throughput one.",
+        Cite("000", "Symptom: training too slow", "diagnostic question 1: slow per step or many steps?")),
+    Row("RT-SLOW-09",
+        {"symptom": "slow_training", "gpu_utilization_pct": Absent(), "data_time_fraction": Absent()},
+        (RouteTo("pytorch-engineering", "primary", "the bottleneck is unknown: profile first"),),
+        "Without a utilization figure the only sound step is to measure; profiling lives in PyTorch engineering.",
+        Cite("000", _T, "key principle: profile first; low utilization means the wrong target"),
+        need=("declined:Q-GPU-UTIL",)),
+)
