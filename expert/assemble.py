@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from expert.plan import order_plan
+from knowledge.skills import HERE
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 
 if TYPE_CHECKING:
@@ -96,8 +97,16 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
     routes = [merged[s] for s in plan]
 
     # boundaries -------------------------------------------------------------------------------------
-    boundary = [{"pack": b["pack"], "joint": b["joint"], "why": b["why"], "rule": b["rule"], "target": b["target"]}
-                for b in sorted(by_kind.get("Boundary", []), key=lambda b: (b["joint"], b["rule"]))]
+    # One entry per (pack, exclusive/joint): several rows may draw the same boundary; all their ids are kept.
+    boundary: list[dict[str, Any]] = []
+    for b in sorted(by_kind.get("Boundary", []), key=lambda b: (b["joint"], b["rule"])):
+        same = next((x for x in boundary if x["pack"] == b["pack"] and x["joint"] == b["joint"]), None)
+        if same is None:
+            boundary.append({"pack": b["pack"], "joint": b["joint"], "why": b["why"], "rule": b["rule"],
+                             "target": b["target"], "rules": [b["rule"]]})
+        else:
+            same["rules"].append(b["rule"])
+            same["target"] = same["target"] or b["target"]
 
     # question ---------------------------------------------------------------------------------------
     qv = None
@@ -124,13 +133,16 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
             if a not in avoid:
                 avoid.append(a)
 
-    notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]} for f in by_kind.get("Flag", [])]
+    # Flags without a detail are internal markers between rows, not something to tell the user.
+    notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]}
+             for f in sorted(by_kind.get("Flag", []), key=lambda f: f["rule"]) if f["detail"]]
 
     # status -----------------------------------------------------------------------------------------
     exclusive = [b for b in boundary if not b["joint"]]
     if qv is not None:
         status = "needs_answer"
-    elif exclusive and not routes:
+    elif exclusive and not any(r["pack"] == HERE for r in routes):
+        # Routes that only point at other packs restate the boundary; nothing here is ours to diagnose.
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):
         status = "diagnosed"
