@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from expert.plan import order_plan
-from knowledge.skills import HERE
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
+from knowledge.skills import HERE
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation, Diagnosis

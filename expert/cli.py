@@ -373,13 +373,15 @@ def run_demo(example: str, fmt: str = "text", write: Any = None) -> Consultation
 
 
 @cli.command()
-@click.option("--example", default=None, help="Which shipped consultation to replay (see --list).")
+@click.option("--replay", is_flag=True, help="Replay a shipped consultation instead of the live training run.")
+@click.option("--example", default=None, help="Which shipped consultation to replay (see --list; implies --replay).")
 @click.option("--list", "list_", is_flag=True, help="List the shipped consultations.")
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def demo(example: str | None, list_: bool, fmt: str) -> None:
-    """Replay a shipped consultation: complaint, questions and answers, diagnosis, plan and audit trail.
+def demo(replay: bool, example: str | None, list_: bool, fmt: str) -> None:
+    """Train a small broken run under the probes and print its diagnosis, plan and audit trail.
 
-    Exits 0 when the replay completes (whatever it diagnoses), so `make demo` succeeds.
+    With --replay (or --example), replay a shipped consultation instead: complaint, questions and answers.
+    Exits 0 when the demo completes (whatever it diagnoses), so `make demo` succeeds.
     """
     from expert.repl import DEFAULT_EXAMPLE, list_examples
 
@@ -387,7 +389,58 @@ def demo(example: str | None, list_: bool, fmt: str) -> None:
         for name in list_examples():
             click.echo(name)
         return
-    run_demo(example or DEFAULT_EXAMPLE, fmt)
+    if replay or example:
+        run_demo(example or DEFAULT_EXAMPLE, fmt)
+        return
+    from probes.demo import run_demo as live_demo
+
+    err = fmt == "json"
+    if err:
+        c = live_demo(lambda t: click.echo(t, nl=False, err=True), fmt="text")
+        from expert.report import render
+
+        click.echo(render(c, "json"))
+    else:
+        live_demo(lambda t: click.echo(t, nl=False), fmt=fmt)
+
+
+@cli.command()
+@click.argument("script", type=click.Path(exists=True, dir_okay=False))
+@click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
+def examine(script: str, fmt: str) -> None:
+    """Probe your own model: SCRIPT.py defines trainopt_target() returning a dict with model, loss_fn, batch.
+
+    Optional keys: optimizer, num_classes, val_batch, loader, scheduler, scaler, steps. The model, optimizer and
+    RNGs are left exactly as found. Exits 1 when a finding needs action, 0 when clean.
+    """
+    import runpy
+
+    from expert.consultation import Consultation
+    from expert.report import render
+
+    ns = runpy.run_path(script, run_name="__trainopt__")
+    factory = ns.get("trainopt_target")
+    if not callable(factory):
+        raise InputError(f"{script} defines no trainopt_target()",
+                         hint="def trainopt_target(): return dict(model=..., loss_fn=..., batch=(x, y), optimizer=...)")
+    target = factory()
+    if not isinstance(target, dict) or not {"model", "loss_fn", "batch"} <= set(target):
+        raise InputError("trainopt_target() must return a dict with model, loss_fn and batch")
+    from probes import examine as probe_examine
+
+    t = dict(target)
+    model, loss_fn, batch = t.pop("model"), t.pop("loss_fn"), t.pop("batch")
+    allowed = {"optimizer", "num_classes", "val_batch", "loader", "scheduler", "scaler", "steps", "at_init"}
+    unknown = sorted(set(t) - allowed)
+    if unknown:
+        raise InputError(f"unknown keys from trainopt_target(): {', '.join(unknown)}",
+                         hint="allowed: " + ", ".join(sorted(allowed)))
+    c = Consultation()
+    c.add(probe_examine(model, loss_fn, batch, **t))
+    d = c.run()
+    click.echo(render(c, fmt))
+    if d.needs_action:
+        sys.exit(EXIT_ACTION)
 
 
 def main() -> None:

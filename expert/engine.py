@@ -22,8 +22,9 @@ from typing import Any
 from expert._experta import AS, MATCH, NOT, Fact, KnowledgeEngine, P, Rule, Strategy
 from expert.errors import KnowledgeError
 from expert.facts import Block, Boundary, Context, Declined, Finding, Flag, Obs, Question, Route, plain, ref_pattern
-from knowledge.schema import Absent, Block as BlockAction, Cite, Cross, Derive, Find, Flag as FlagAction
-from knowledge.schema import QuestionRow, RouteTo, Row
+from knowledge.schema import Absent, Cite, Cross, Derive, Find, QuestionRow, RouteTo, Row
+from knowledge.schema import Block as BlockAction
+from knowledge.schema import Flag as FlagAction
 from knowledge.skills import SKILL_BY_NAME
 
 MAX_FIRINGS = 500
@@ -216,11 +217,13 @@ class AuditedEngine(KnowledgeEngine):
     @Rule(AS.route << Route(skill=MATCH.skill, role=MATCH.role), Block(skill=MATCH.skill, role="any"),
           salience=900)
     def core_block_route(self, route: Fact) -> None:
+        """Remove a route that a guard forbids."""
         self.retract(route)
 
     @Rule(AS.route << Route(skill=MATCH.skill, role="primary"), Block(skill=MATCH.skill, role="primary"),
           salience=900)
     def core_demote_primary(self, route: Fact) -> None:
+        """Turn a primary route that a guard forbids as first stop into a secondary one."""
         self.retract(route)
         d = dict(route.as_dict())
         d["role"] = "secondary"

@@ -291,6 +291,8 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
     fired = {f["rule"] for f in b.trace}
     nodes: list[Node] = []
     guards = _guards(b, skill)
+    exclusive = sorted((f for f in facts if f.get("kind") == "Boundary" and not f.get("joint")),
+                       key=lambda f: f["rule"])
     # Standing guards that would block any future route, even if no route was derived to be removed.
     for blk in (f for f in facts if f.get("kind") == "Block" and f.get("skill") == skill):
         if not any(g.data.get("blocked_by") == blk.get("rule") for g in guards):
@@ -327,6 +329,10 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
                       else "no other row routes there."))
     elif guards:
         summary = f"Why not {skill}: a guard blocked it."
+    elif exclusive:
+        summary = (f"Why not {skill}: this belongs to another pack ("
+                   + ", ".join(f"{b['pack']} [{b['rule']}]" for b in exclusive)
+                   + "), so no question of ours is asked and nothing here is routed.")
     elif nodes:
         summary = f"Why not {skill}: no row that routes there had all its conditions met."
     else:
@@ -337,7 +343,7 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
 def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> list[Node]:
     """List the conditions of ``row`` that do not hold on the final facts, each as a node."""
     from expert.vocabulary import VOCABULARY
-    from knowledge.schema import Absent, Derive
+    from knowledge.schema import Absent, Derive, Present
 
     out = []
     conds = row.conditions()
@@ -352,9 +358,11 @@ def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> 
         if name not in values:
             q = VOCABULARY[name].question if name in VOCABULARY else None
             ask = f" (question {q} asks for it)" if q else ""
-            out.append(_cond_node(name, cond, f"{name} is not known; needs {cond.describe()}{ask}", values))
+            wanted = "" if isinstance(cond, Present) else f" (the row needs {name} {cond.describe()})"
+            out.append(_cond_node(name, cond, f"{name} is not known{wanted}{ask}", values))
         elif not cond.test(values[name]):
-            out.append(_cond_node(name, cond, f"{name} = {values[name]!r}, needs {cond.describe()}", values))
+            out.append(_cond_node(name, cond, f"{name} = {values[name]!r}, but the row needs {cond.describe()}",
+                                  values))
     for ref in row.need:
         if not _has(ref, facts):
             out.append(Node("condition", f"needs {ref}, which is not established", {"need": ref}))

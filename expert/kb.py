@@ -19,7 +19,7 @@ def engine_class() -> type[AuditedEngine]:
 
 
 def engine() -> AuditedEngine:
-    """This thread's engine (experta engines are not thread-safe; building one costs ~1 ms per rule)."""
+    """Return the calling thread's engine (experta engines are not thread-safe; building one costs ~1 ms per rule)."""
     e = getattr(_local, "engine", None)
     if e is None:
         e = engine_class()()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import networkx as nx
@@ -12,7 +12,7 @@ from expert.errors import KnowledgeError
 from knowledge.skills import GRAPH_FOR_SYMPTOM, GRAPHS, SCENARIOS, SKILLS
 
 
-@lru_cache(maxsize=None)
+@cache
 def skill_graph(graph: str = "diagnostic") -> nx.DiGraph:
     """Build one scenario graph: every skill is a node, every consecutive pair of a scenario order an edge.
 
@@ -44,7 +44,7 @@ def skill_graph(graph: str = "diagnostic") -> nx.DiGraph:
     return g
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rank(graph: str) -> dict[str, int]:
     g = skill_graph(graph)
     # A fixed key makes ties deterministic: the catalogue order, then the name.

@@ -127,8 +127,15 @@ def consult(c: Consultation, write: Write) -> Consultation:
         break
 
     asked = 0
+    noted: set[str] = set()
     for _ in range(MAX_TURNS):
-        q = c.run().question
+        d = c.run()
+        # A note (e.g. the pressure acknowledgement) answers the user now, before the question it announces.
+        for n in d.notes:
+            if n["detail"] not in noted:
+                noted.add(n["detail"])
+                write(f"note: {n['detail']} [{n['rule']}]\n")
+        q = d.question
         if q is None:
             return c
         asked += 1

@@ -148,7 +148,7 @@ def _source_words(source: str) -> str:
     if kind == "probe":
         return f"probe {rest}"
     if kind == "derived":
-        return f"derived by {rest}"
+        return f"rule {rest}, which derived it"
     if kind == "declared":
         return "declared input"
     return source

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from knowledge.schema import Family, Keyword, QuestionRow, Row
 
@@ -35,7 +35,7 @@ FAMILIES: tuple[str, ...] = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def families() -> tuple[Family, ...]:
     """Load every family module once, stamping each row with its family name."""
     out = []

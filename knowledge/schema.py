@@ -81,7 +81,7 @@ class Is(Cond):
         return value in self.values
 
     def describe(self) -> str:
-        return " or ".join(repr(v) for v in self.values) if len(self.values) > 1 else f"= {self.values[0]!r}"
+        return f"in ({', '.join(repr(v) for v in self.values)})" if len(self.values) > 1 else f"= {self.values[0]!r}"
 
 
 @dataclass(frozen=True)

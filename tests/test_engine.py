@@ -197,11 +197,11 @@ def test_stock_engine_order_changes_between_processes():
 
 def test_same_consultation_in_two_processes_gives_the_same_trail():
     code = (
-        "import json, sys; sys.path.insert(0, %r);"
+        f"import json, sys; sys.path.insert(0, {str(ROOT)!r});"
         "from expert import Consultation; c = Consultation();"
         "c.observe(symptom='not_learning', loss_behavior='nan_or_inf', mixed_precision='fp16', custom_loss=True);"
         "c.run(); print(json.dumps([c.trace, c.report('json')], default=str))"
-    ) % str(ROOT)
+    )
     outs = set()
     for s in (1, 2, 3):
         env = dict(os.environ, PYTHONHASHSEED=str(s))
