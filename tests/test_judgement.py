@@ -407,3 +407,13 @@ def test_exclusive_boundary_never_asks(concern, extra, config):
     d = c.diagnosis
     assert d.question is None
     assert any(not b["joint"] for b in d.boundary)
+
+
+@pytest.mark.parametrize("text,guarded", [("warmup-stable-decay", False), ("warmup", False), ("muP", True),
+                                          ("mu-transfer for a wider model", True)])
+def test_mup_guard_matches_whole_words_only(text, guarded):
+    # A substring test once read "warmup" as muP and blocked the optimizer route for WSD questions.
+    c = Consultation()
+    c.observe(considering=text)
+    c.run()
+    assert ("MR-14" in {f["rule"] for f in c.trace}) is guarded
