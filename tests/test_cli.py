@@ -180,14 +180,14 @@ def test_explain_bad_usage(runner, tmp_path):
 
 
 def test_demo_replays_the_shipped_consultation(runner):
-    r = runner.invoke(cli, ["demo"])
+    r = runner.invoke(cli, ["demo", "--replay"])
     assert r.exit_code == 0, r.output
     out = r.stdout
     assert "complaint:" in out and "Training Diagnosis" in out and "Audit trail" in out and "Ordered plan:" in out
     assert out.index("complaint:") < out.index("Training Diagnosis") < out.index("Audit trail")
     r = runner.invoke(cli, ["demo", "--list"])
     assert "nan-fp16-custom-loss" in r.stdout
-    r = runner.invoke(cli, ["demo", "--format", "json"])
+    r = runner.invoke(cli, ["demo", "--replay", "--format", "json"])
     data = json.loads(r.stdout)
     assert data["status"] != "needs_answer" and data["plan"] and "Q1." in r.stderr
     r = runner.invoke(cli, ["demo", "--example", "nope"])

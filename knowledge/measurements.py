@@ -1,0 +1,449 @@
+"""Probe measurements: the thresholds the tensor probes apply (with sources) and the rows that turn them into findings.
+
+Two tables. ``MEASURES`` holds every number a probe compares against, each with where the number comes
+from; the probes read them from here (``threshold(id)``), so changing a threshold is one edit and
+``trainopt rule ID`` shows the source. ``ROWS`` are the findings and routes: they cover what only a probe
+can see (update-to-weight ratios, gradient flow, dead units, left-over gradients, a softmax fed to a loss
+that applies its own) and take their numeric conditions from the same table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Lt, RouteTo, Row
+
+KARPATHY = "Karpathy, 'A Recipe for Training Neural Networks' (2019)"
+CS231N = "CS231n notes, 'Neural Networks Part 3: babysitting the learning process' (Karpathy)"
+PLAYBOOK = "Google Deep Learning Tuning Playbook (Godbole et al., 2023)"
+SAGEMAKER = "Amazon SageMaker Debugger built-in rules"
+AUTOTRAINER = "AUTOTRAINER (Zhang et al., ICSE 2021)"
+DEEPDIAG = "DeepDiagnosis (Wardat et al., ICSE 2022)"
+IEEE = "IEEE 754 binary16 (half precision)"
+
+_DX = "Step 2: investigation commands"
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One threshold a probe applies.
+
+    Attributes:
+        id: Stable id (``MT-...``).
+        value: The number.
+        meaning: What crossing it means, in our words.
+        source: Where the number comes from (paper, tool, playbook, seed).
+        cite: The seed row or external source it encodes.
+    """
+
+    id: str
+    value: float
+    meaning: str
+    source: str
+    cite: Cite
+
+    def as_dict(self) -> dict[str, object]:
+        """Return a JSON-ready view."""
+        return {"id": self.id, "value": self.value, "meaning": self.meaning, "source": self.source,
+                "cite": self.cite.as_dict()}
+
+
+MEASURES: tuple[Measure, ...] = (
+    # loss at initialization ----------------------------------------------------------------------
+    Measure("MT-INIT-RATIO", 1.5,
+            "loss at initialization above this multiple of ln(num_classes): the output layer starts confidently "
+            "wrong (a well-initialized classifier starts at chance)",
+            f"{KARPATHY}, 'verify loss @ init'; seed 003 compares the loss with log(num_classes)",
+            Cite("003", _DX, "not learning: current loss vs random-chance loss")),
+    Measure("MT-CHANCE-ACC", 1.25,
+            "validation accuracy below this multiple of chance (1/num_classes) means nothing generalizable "
+            "was learned",
+            f"{KARPATHY}, 'input-independent baseline' and label checks; our margin of 25% over chance",
+            Cite("003", "Step 1: symptom table", "loss flat from epoch 0")),
+    # generalization -------------------------------------------------------------------------------
+    Measure("MT-GAP", 0.20, "train accuracy exceeds validation accuracy by more than this: severe overfitting",
+            "seed 003, overfitting check (a gap above 20% is severe)",
+            Cite("003", _DX, "overfitting: train/val gap > 20%")),
+    # update-to-weight ratio -----------------------------------------------------------------------
+    Measure("MT-UPD-HEALTHY", 1e-3, "healthy |update| / |weight| per step",
+            f"{CS231N}: ratio of updates to weights around 1e-3", Cite(CS231N, "ratio of weights:updates", "~1e-3")),
+    Measure("MT-UPD-HIGH", 1e-1, "update/weight ratio above this (100x the healthy 1e-3): LR far too high",
+            f"{CS231N} (two decades above ~1e-3); {SAGEMAKER} WeightUpdateRatio flags ratios far from healthy",
+            Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
+    Measure("MT-UPD-LOW", 1e-5, "update/weight ratio below this (100x under the healthy 1e-3): LR far too low",
+            f"{CS231N} (two decades below ~1e-3)", Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
+    # gradient flow --------------------------------------------------------------------------------
+    Measure("MT-GRAD-VANISH-RATIO", 1e-3,
+            "RMS gradient of the first layer below this fraction of the last layer's: gradients vanish on the "
+            "way back",
+            f"{AUTOTRAINER} detects vanishing gradients by comparing first- and last-layer gradients; "
+            "the factor is ours", Cite("003", "Step 3: route to fix", "vanishing gradients")),
+    Measure("MT-GRAD-EXPLODE-RATIO", 1e3,
+            "RMS gradient of the first layer above this multiple of the last layer's: gradients grow on the way "
+            "back", f"{AUTOTRAINER} (first/last-layer comparison); the factor is ours",
+            Cite("003", "Step 3: route to fix", "gradient explosion")),
+    Measure("MT-GRAD-EXPLODE-ABS", 1e2,
+            "global gradient L2 norm above this: exploding (clipping at max_norm=1.0 is the seed's fix)",
+            "seed 003 fix table clips at max_norm 1.0; a norm 100x the clip value is explosion (our bound)",
+            Cite("003", "Step 3: route to fix", "gradient explosion: clip max_norm=1.0")),
+    Measure("MT-GRAD-VANISH-ABS", 1e-7, "global gradient L2 norm below this: no learning signal at all",
+            f"{SAGEMAKER} VanishingGradient (default threshold 1e-7)",
+            Cite("003", "Step 3: route to fix", "vanishing gradients")),
+    Measure("MT-GRAD-SPIKE", 10.0, "a step's gradient norm above this multiple of the running median is a spike",
+            f"{PLAYBOOK}: watch gradient-norm outliers (clip near a high percentile); our factor",
+            Cite("003", _DX, "instability: track gradient norms over steps")),
+    # activations ----------------------------------------------------------------------------------
+    Measure("MT-DEAD-RELU", 0.5, "more than this fraction of a layer's ReLU units output zero for every example",
+            f"{SAGEMAKER} DeadRelu (threshold_layer 50%); {DEEPDIAG} 'dying ReLU'",
+            Cite(SAGEMAKER, "DeadRelu", "threshold_layer")),
+    Measure("MT-SATURATION", 0.5, "more than this fraction of a layer's tanh/sigmoid outputs are saturated",
+            f"{SAGEMAKER} SaturatedActivation (threshold_layer 50%); {DEEPDIAG} 'saturated activation'",
+            Cite(SAGEMAKER, "SaturatedActivation", "threshold_layer")),
+    Measure("MT-SAT-LEVEL", 0.99, "|tanh| above this (sigmoid outside [1-x, x]) counts as saturated",
+            f"{DEEPDIAG} (saturated units have near-zero derivative); the level is ours",
+            Cite(DEEPDIAG, "saturated activation", "near-flat region")),
+    # loop faults ----------------------------------------------------------------------------------
+    Measure("MT-CARRYOVER", 3.0,
+            "gradient carried into a fresh backward pass worth more than three fresh gradients: zero_grad is "
+            "missing", "PyTorch accumulates .grad across backward calls until zeroed, so the left-over grows by one "
+            "gradient per step; our margin of 3 absorbs batch-to-batch variation",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-INPUT-SCALE", 10.0, "inputs whose mean or spread exceeds this are far from normalized",
+            f"{KARPATHY} and {CS231N}: normalize inputs to zero mean, unit variance; our bound",
+            Cite(KARPATHY, "become one with the data", "normalization")),
+    Measure("MT-DATA-FRAC", 0.5,
+            "data loading takes more than this fraction of the step: the loop is input-bound",
+            "seed 003: data time above compute time means a data-loading bottleneck",
+            Cite("003", _DX, "training slow: data loading vs compute")),
+    Measure("MT-FROZEN", 0.5, "more than this fraction of parameters frozen",
+            "seed 003 lists frozen parameters as a cause of a flat loss; our fraction",
+            Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params")),
+    # precision ------------------------------------------------------------------------------------
+    Measure("MT-EPS-FP16", 6e-8, "an Adam eps below the smallest FP16 subnormal rounds to zero in half precision",
+            f"{IEEE}: smallest subnormal about 5.96e-8", Cite("002", "FP16 training", "loss scaling and range")),
+    Measure("MT-UNDERFLOW", 0.5, "more than this fraction of half-precision gradient elements are exactly zero",
+            "seed 002: FP16 without loss scaling lets gradients underflow", Cite("002", "anti-patterns",
+                                                                                  "FP16 without loss scaling")),
+    # loss-curve classifier --------------------------------------------------------------------------
+    Measure("MT-CURVE-FLAT", 0.05, "a loss whose smoothed level never drops by this fraction is flat",
+            f"seed 003 symptom table; {SAGEMAKER} LossNotDecreasing; our tolerance",
+            Cite("003", "Step 1: symptom table", "loss flat from epoch 0")),
+    Measure("MT-CURVE-SLOW", 0.25, "a total drop below this fraction is slow progress",
+            "seed 000 quick reference (loss stuck / slow); our fraction", Cite("000", "Quick reference",
+                                                                               "loss flat/stuck")),
+    Measure("MT-CURVE-PLATEAU", 0.02, "after learning, the last half dropping less than this fraction is a plateau",
+            "seed 003 symptom table (decreased then plateaued); our fraction",
+            Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-CONVERGED", 0.8,
+            "a flat tail after removing this fraction of the starting loss is convergence, not a plateau problem",
+            "our bound: the seed's plateau symptom is progress that stalls early, not a run that has converged",
+            Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-DIVERGE", 0.5, "the smoothed loss ending this fraction above its start is diverging",
+            "seed 001 unstable-training table; our fraction", Cite("001", "Symptom: training unstable",
+                                                                   "loss diverging")),
+    Measure("MT-CURVE-OSC", 0.2, "step-to-step swings above this fraction of the level without progress: oscillating",
+            "seed 003 symptom table (loss oscillating); our fraction",
+            Cite("003", "Step 1: symptom table", "loss oscillating")),
+    Measure("MT-CURVE-SPIKE", 8.0, "a point this many robust deviations above its neighbours is a spike",
+            "robust z-score on a rolling median (MAD x 1.4826); our factor",
+            Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),
+)
+
+MEASURE_BY_ID = {m.id: m for m in MEASURES}
+
+
+def threshold(mid: str) -> float:
+    """Give the value of threshold ``mid`` (probes read every number through here).
+
+    Raises:
+        KeyError: Unknown threshold id.
+    """
+    return MEASURE_BY_ID[mid].value
+
+
+def _src(mid: str) -> str:
+    m = MEASURE_BY_ID[mid]
+    return f"{m.id}: {m.source}"
+
+
+def _gt(mid: str) -> Gt:
+    return Gt(threshold(mid), source=_src(mid))
+
+
+def _ge(mid: str) -> Ge:
+    return Ge(threshold(mid), source=_src(mid))
+
+
+def _lt(mid: str) -> Lt:
+    return Lt(threshold(mid), source=_src(mid))
+
+
+ROWS = (
+    # --- loss at init / loss-activation mismatches ----------------------------------------------------
+    Row("MS-INIT-01", {"loss_init_ratio": _gt("MT-INIT-RATIO")},
+        (Find("Initialization", "warning", "loss at initialization far above chance level ln(num_classes): "
+              "the output layer starts confidently wrong"),
+         RouteTo("gradient-management", "primary", "initialization scale and the gradients it produces")),
+        "A fresh classifier should predict near-uniform probabilities; a much higher loss wastes the first "
+        "steps undoing a bad init and can destabilize them.",
+        Cite(KARPATHY, "set up the end-to-end skeleton", "verify loss @ init"),
+        fix=Fix("Scale the last layer down at init (or zero its weights) so the first loss is about ln(C).",
+                "torch.nn.init.zeros_(model.head.weight)\ntorch.nn.init.zeros_(model.head.bias)"),
+        avoid=("Do not lower the LR to hide a bad init: fix the init.",)),
+    Row("MS-LOSS-01", {"negative_loss": True},
+        (Find("Loss", "critical", "a loss that cannot be negative was measured below zero: the model output does "
+              "not match what the loss expects (probabilities or log-probabilities mixed up)"),
+         RouteTo("loss-functions-and-objectives", "primary", "match the output to the loss's expected input")),
+        "Cross-entropy, NLL, BCE and MSE are non-negative by construction; a negative value means e.g. "
+        "probabilities fed to NLLLoss, which expects log-probabilities.",
+        Cite("003", _DX, "not learning: what does loss equal exactly?"),
+        fix=Fix("Feed NLLLoss log-probabilities (log_softmax), or give raw logits to CrossEntropyLoss.",
+                "loss = torch.nn.functional.cross_entropy(logits, target)  # no softmax before it"),
+        avoid=("Do not clamp the loss to zero: the gradients are still wrong.",)),
+    Row("MS-ACT-01", {"output_activation": "softmax", "loss_fn": Is("cross_entropy")},
+        (Find("Loss", "warning", "softmax applied before CrossEntropyLoss, which applies log-softmax itself "
+              "(double softmax): gradients shrink and the loss cannot approach zero"),
+         RouteTo("loss-functions-and-objectives", "primary", "the loss expects raw logits")),
+        "CrossEntropyLoss combines log-softmax and NLL; a softmax before it squashes the logits into [0, 1].",
+        Cite("003", "Step 2: investigation commands", "not learning: loss vs random chance"),
+        fix=Fix("Remove the final Softmax layer; return logits and apply softmax only for predictions.",
+                "model = torch.nn.Sequential(*list(model)[:-1])  # drop the trailing nn.Softmax"),
+        avoid=("Do not raise the LR to compensate for the flattened gradients.",)),
+    Row("MS-ACT-02", {"output_activation": "sigmoid", "loss_fn": Is("bce_with_logits")},
+        (Find("Loss", "warning", "sigmoid applied before BCEWithLogitsLoss, which applies its own sigmoid"),
+         RouteTo("loss-functions-and-objectives", "primary", "the loss expects raw logits")),
+        "BCEWithLogitsLoss fuses the sigmoid for numerical stability; a second sigmoid compresses the outputs.",
+        Cite("003", "Step 2: investigation commands", "not learning: loss vs random chance"),
+        fix=Fix("Drop the output sigmoid and keep BCEWithLogitsLoss.",
+                "loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, target)"),
+        avoid=("Do not switch to BCELoss on sigmoid outputs: it is the numerically unstable form.",)),
+    Row("MS-ACT-03", {"output_activation": "softmax", "loss_fn": Is("nll")},
+        (Find("Loss", "critical", "softmax probabilities fed to NLLLoss, which expects log-probabilities"),
+         RouteTo("loss-functions-and-objectives", "primary", "NLLLoss needs log_softmax outputs")),
+        "NLLLoss negates the selected input; with probabilities the loss is negative and unbounded in meaning.",
+        Cite("003", "Step 2: investigation commands", "not learning: loss vs random chance"),
+        fix=Fix("Use log_softmax before NLLLoss (or CrossEntropyLoss on logits).",
+                "loss = torch.nn.functional.nll_loss(torch.log_softmax(logits, dim=-1), target)"),
+        avoid=("Do not take log() of the softmax output yourself: log_softmax is the stable form.",)),
+    # --- non-finite values --------------------------------------------------------------------------
+    Row("MS-NAN-01", {"nan_location": Is("inputs", "labels")},
+        (Find("Explosion", "critical", "NaN/Inf already present in the batch (inputs or labels), before the model"),
+         RouteTo("gradient-management", "primary", "NaN debugging: find and filter the bad samples")),
+        "A non-finite input poisons every gradient; no optimizer or LR change can fix it.",
+        Cite("003", _DX, "NaN/Inf: check inputs and label ranges"),
+        fix=Fix("Check and clean the data pipeline; assert finiteness where batches are built.",
+                "assert torch.isfinite(x).all(), 'non-finite input'"),
+        avoid=("Do not add gradient clipping for NaN inputs: clipping a NaN gives NaN.",)),
+    Row("MS-NAN-02", {"nan_location": "loss"},
+        (Find("Explosion", "critical", "model outputs are finite but the loss is NaN/Inf: the loss formula is "
+              "numerically unsafe (log of 0, division by 0)"),
+         RouteTo("loss-functions-and-objectives", "primary", "numerically stable loss formulation"),
+         RouteTo("gradient-management", "secondary", "NaN debugging")),
+        "The first non-finite value appears in the loss itself, so the loss formula is the cause.",
+        Cite("003", _DX, "NaN/Inf: any custom loss functions?"),
+        fix=Fix("Compute log-probabilities with log_softmax / logsigmoid (or the built-in losses), never log(p).",
+                "logp = torch.log_softmax(logits, dim=-1)\nloss = -(onehot * logp).sum(-1).mean()"),
+        avoid=("Do not add eps everywhere and hope: use the stable fused form.",)),
+    Row("MS-NAN-03", {"nan_location": Is("activations", "gradients", "weights", "optimizer_state")},
+        (Find("Explosion", "critical", "values went NaN/Inf inside the model or its update: gradient explosion or "
+              "an LR too high for the current scale"),
+         RouteTo("gradient-management", "primary", "clipping and NaN debugging"),
+         RouteTo("learning-rate-scheduling", "secondary", "a too-high LR diverges even when clipped")),
+        "Non-finite activations, gradients or weights after finite inputs are the signature of an explosion.",
+        Cite("003", "Step 3: route to fix", "gradient explosion"),
+        fix=Fix("Clip the global gradient norm and lower the LR (add warmup).",
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
+        avoid=("Do not switch optimizers first: stabilize gradients and LR.",)),
+    # --- gradient flow ------------------------------------------------------------------------------
+    Row("MS-GRAD-01", {"grad_norm_global": _gt("MT-GRAD-EXPLODE-ABS")},
+        (Find("Explosion", "critical", "gradient norm far above any clipping threshold: exploding gradients"),
+         RouteTo("gradient-management", "primary", "clip gradients (max_norm=1.0) and find the source"),
+         RouteTo("learning-rate-scheduling", "secondary", "lower LR / warmup once gradients are bounded")),
+        "Gradient norms in the hundreds make single steps overshoot; recurrent nets are the classic case.",
+        Cite("003", "Step 3: route to fix", "gradient explosion: add clipping"),
+        fix=Fix("Clip the global norm before the optimizer step.",
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\noptimizer.step()"),
+        avoid=("Do not just lower the LR: the gradient spikes remain.",)),
+    Row("MS-GRAD-02", {"grad_layer_ratio": _lt("MT-GRAD-VANISH-RATIO")},
+        (Find("Not Learning", "warning", "gradients vanish towards the input: the first layer gets a tiny fraction "
+              "of the last layer's gradient"),
+         RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
+        "Saturating activations stacked deep shrink the gradient geometrically; early layers stop learning.",
+        Cite("003", "Step 3: route to fix", "vanishing gradients: check architecture, init"),
+        fix=Fix("Use ReLU/GELU with Kaiming init (or add normalization / residual connections).",
+                "torch.nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')"),
+        avoid=("Do not raise the LR to push the early layers: the later layers blow up first.",)),
+    Row("MS-GRAD-03", {"grad_layer_ratio": _gt("MT-GRAD-EXPLODE-RATIO")},
+        (Find("Explosion", "warning", "gradients grow towards the input: the first layer gets far more gradient "
+              "than the last"),
+         RouteTo("gradient-management", "primary", "exploding-gradient diagnosis and clipping")),
+        "Gradients amplified layer after layer explode in the earliest layers first.",
+        Cite("003", "Step 3: route to fix", "gradient explosion"),
+        fix=Fix("Clip gradients and check the init scale of the deep stack.",
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
+        avoid=("Do not ignore it because the loss still moves: it diverges later.",)),
+    Row("MS-GRAD-04", {"grad_norm_trend": "spiky", "symptom": Absent()},
+        (Find("Instability", "warning", "gradient-norm spikes well above the running median"),
+         RouteTo("gradient-management", "primary", "clip the spikes"),
+         RouteTo("learning-rate-scheduling", "secondary", "warmup / lower peak LR")),
+        "Isolated gradient spikes precede loss spikes and divergence.",
+        Cite("003", _DX, "instability: gradient norms over steps"),
+        fix=Fix("Clip the global norm and log it each step.",
+                "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
+        avoid=("Do not restart with a new optimizer: clip and inspect the spike batches.",)),
+    Row("MS-GRAD-05", {"params_without_grad": Ge(1, source="seed 003: any parameter with NO GRADIENT")},
+        (Find("Configuration", "info", "some trainable parameters received no gradient (unused layers, a detach, "
+              "or a branch the loss does not reach)"),),
+        "Parameters that never get a gradient never learn; it is often an unused head and harmless, so info.",
+        Cite("003", _DX, "not learning: check if gradients are flowing")),
+    Row("MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
+        (Find("Configuration", "warning", "trainable parameters are in no optimizer param group: they get gradients "
+              "but are never updated"),
+         RouteTo("optimization-algorithms", "primary", "build the optimizer over every trainable parameter")),
+        "An optimizer built before layers were added (or from a sub-module) silently skips them.",
+        Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
+        fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
+                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
+        avoid=("Do not tune the LR before every parameter is in the optimizer.",)),
+    Row("MS-FROZEN-01", {"frozen_fraction": _ge("MT-FROZEN")},
+        (Find("Not Learning", "warning", "most parameters are frozen (requires_grad=False): if this is not a "
+              "deliberate fine-tune, they never learn"),
+         RouteTo("training-loop-architecture", "primary", "which parameters the loop trains")),
+        "Frozen parameters are a root cause of a flat loss in the seed's symptom table.",
+        Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
+        fix=Fix("Unfreeze what should learn and rebuild the optimizer over it.",
+                "for p in model.parameters():\n    p.requires_grad_(True)"),
+        avoid=("Do not raise the LR for a frozen network: nothing moves.",)),
+    # --- update-to-weight ratio -------------------------------------------------------------------------
+    Row("MS-UPD-01", {"update_ratio": _gt("MT-UPD-HIGH")},
+        (Find("Instability", "warning", "weight updates are a large fraction of the weights each step: LR far too "
+              "high"),
+         RouteTo("learning-rate-scheduling", "primary", "lower the peak LR, add warmup"),
+         RouteTo("gradient-management", "secondary", "clipping while the LR is fixed")),
+        "Around 1e-3 is healthy; updates of 10% of the weights per step overshoot.",
+        Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
+        fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
+                "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
+        avoid=("Do not switch optimizers: the LR is the problem.",)),
+    Row("MS-UPD-02", {"update_ratio": _lt("MT-UPD-LOW")},
+        (Find("Not Learning", "warning", "weight updates are a vanishing fraction of the weights: LR far too low"),
+         RouteTo("learning-rate-scheduling", "primary", "raise the LR 10-100x"),
+         RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
+        "Updates 100x below the healthy ratio make the loss look flat however long the run.",
+        Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x"),
+        fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
+                "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
+        avoid=("Do not train for more epochs: a flat loss is not underfitting.",)),
+    # --- activation health -----------------------------------------------------------------------------
+    Row("MS-DEAD-01", {"dead_relu_fraction": _ge("MT-DEAD-RELU")},
+        (Find("Not Learning", "warning", "most ReLU units in a layer never activate (dead ReLUs): they pass no "
+              "gradient"),
+         RouteTo("gradient-management", "primary", "init and activation choice that keep units alive"),
+         RouteTo("learning-rate-scheduling", "secondary", "a too-high LR kills ReLUs")),
+        "A ReLU that is negative for every input has zero gradient and cannot recover.",
+        Cite(SAGEMAKER, "DeadRelu", "dead units per layer"),
+        fix=Fix("Re-initialize biases at zero with Kaiming init, lower the LR, or use LeakyReLU/GELU.",
+                "torch.nn.init.zeros_(layer.bias)\nact = torch.nn.LeakyReLU(0.01)"),
+        avoid=("Do not add more layers: dead units stay dead.",)),
+    Row("MS-SAT-01", {"saturation_fraction": _ge("MT-SATURATION")},
+        (Find("Not Learning", "warning", "most tanh/sigmoid outputs in a layer are saturated: their derivative is "
+              "near zero"),
+         RouteTo("gradient-management", "primary", "saturation blocks gradient flow")),
+        "Saturated units pass almost no gradient; pre-activations are too large.",
+        Cite(DEEPDIAG, "saturated activation", "near-flat region"),
+        fix=Fix("Normalize inputs, scale the init down (Xavier for tanh), or add normalization layers.",
+                "torch.nn.init.xavier_uniform_(layer.weight)"),
+        avoid=("Do not raise the LR: saturated units ignore it.",)),
+    # --- loop faults -------------------------------------------------------------------------------------
+    Row("MS-ZERO-01", {"grad_carryover": _gt("MT-CARRYOVER")},
+        (Find("Training Loop", "critical", "gradients accumulate across steps: zero_grad is missing, so each step "
+              "applies the sum of all past gradients"),
+         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
+         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
+        "PyTorch adds each backward into .grad; without zeroing the effective step grows every iteration.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        fix=Fix("Zero the gradients once per optimizer step.",
+                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
+        avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
+    Row("MS-EVAL-01", {"model_eval_mode": True},
+        (Find("Training Loop", "warning", "the model trains in eval mode: dropout is off and normalization layers "
+              "use frozen running statistics"),
+         RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
+        "A model left in eval() after validation trains without its regularization and batch statistics.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        fix=Fix("Call model.train() at the start of every training epoch.", "model.train()"),
+        avoid=("Do not remove dropout to 'fix' the difference.",)),
+    Row("MS-INPUT-01", {"input_scale": _gt("MT-INPUT-SCALE")},
+        (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
+              "saturated or with huge gradients"),
+         RouteTo("training-loop-architecture", "primary", "normalize inputs in the data pipeline"),
+         RouteTo("learning-rate-scheduling", "secondary", "a usable LR depends on the input scale")),
+        "Unnormalized inputs (e.g. raw 0-255 pixels) make every LR either too high for some weights or too low.",
+        Cite(KARPATHY, "become one with the data", "normalize inputs"),
+        fix=Fix("Standardize inputs with training-set statistics.",
+                "x = (x - mean) / std  # mean/std computed on the training set"),
+        avoid=("Do not compensate with a tiny LR.",)),
+    Row("MS-CHANCE-01",
+        {"val_acc_over_chance": _lt("MT-CHANCE-ACC"),
+         "update_ratio": Between(threshold("MT-UPD-LOW"), threshold("MT-UPD-HIGH"),
+                                 source=_src("MT-UPD-HEALTHY"))},
+        (Find("Data", "critical", "validation accuracy stays at chance although the weights update at a healthy "
+              "rate: labels may not match inputs (shuffled or misaligned)"),
+         RouteTo("training-loop-architecture", "primary", "check that inputs and labels stay paired")),
+        "With a healthy update rate and working gradients, chance-level validation points at the labels.",
+        Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
+        unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
+                "finding:MS-ACT-01"),
+        salience=-5,  # after the findings that would explain chance-level accuracy otherwise
+        fix=Fix("Verify input-label pairing (show a few samples with their labels); overfit one small batch.",
+                "for x, y in list(zip(xs, ys))[:8]:\n    print(y, x.mean())  # do labels follow the inputs?"),
+        avoid=("Do not tune hyperparameters while labels may be wrong.",)),
+    Row("MS-DATA-01", {"data_time_fraction": _gt("MT-DATA-FRAC")},
+        (Find("Performance", "warning", "the loop waits on data loading for most of each step"),
+         RouteTo("pytorch-engineering", "primary", "DataLoader workers, pinned memory, prefetching"),
+         RouteTo("data-augmentation-strategies", "secondary", "CPU-heavy augmentation cost")),
+        "Faster compute cannot help a loop that waits for its next batch.",
+        Cite("003", _DX, "training slow: data loading is a bottleneck, increase num_workers"),
+        fix=Fix("Use worker processes and pinned memory in the DataLoader.",
+                "loader = DataLoader(ds, batch_size=bs, num_workers=4, pin_memory=True, persistent_workers=True)"),
+        avoid=("Do not increase the batch size or buy a faster GPU first.",)),
+    Row("MS-GAP-01", {"generalization_gap": _gt("MT-GAP")},
+        (Find("Overfitting", "warning", "training accuracy exceeds validation accuracy by more than 20 points"),
+         RouteTo("overfitting-prevention", "primary", "regularization and early stopping"),
+         RouteTo("data-augmentation-strategies", "secondary", "enlarge the effective dataset")),
+        "A large train/validation gap is memorization, not learning.",
+        Cite("003", _DX, "overfitting: gap > 20% is severe"),
+        fix=Fix("Add weight decay and dropout, augment, and stop early on validation.",
+                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.05)"),
+        avoid=("Do not make the model bigger.",)),
+    Row("MS-GAP-02", {"gap_trend": "widening", "generalization_gap": Lt(threshold("MT-GAP"),
+                                                                        source=_src("MT-GAP"))},
+        (Find("Overfitting", "info", "the train/validation gap is widening: overfitting is starting"),),
+        "A gap that keeps growing crosses the severe threshold later; early stopping catches it.",
+        Cite("003", _DX, "overfitting: calculate train/val gap")),
+    # --- precision --------------------------------------------------------------------------------------
+    Row("MS-EPS-01", {"adam_eps": _lt("MT-EPS-FP16"), "mixed_precision": "fp16"},
+        (Find("Configuration", "warning", "the Adam eps is below what FP16 can represent: it becomes zero and "
+              "divisions by tiny second moments blow up"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision settings", section="precision"),
+         RouteTo("optimization-algorithms", "secondary", "optimizer eps for low precision")),
+        "1e-8 rounds to 0 in half precision.",
+        Cite("002", "FP16 training", "master weights in FP32, loss scaling"),
+        fix=Fix("Keep optimizer state in FP32 (AMP does) or raise eps to 1e-6 or more.",
+                "torch.optim.AdamW(model.parameters(), lr=3e-4, eps=1e-6)"),
+        avoid=("Do not cast the optimizer state to FP16.",)),
+    Row("MS-FP16-01", {"grad_underflow_fraction": _gt("MT-UNDERFLOW"), "mixed_precision": "fp16"},
+        (Find("Precision", "critical", "most FP16 gradient elements underflow to exactly zero: FP16 without loss "
+              "scaling"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
+         RouteTo("gradient-management", "secondary", "gradient scaling")),
+        "FP16 cannot hold small gradients; a loss scaler shifts them into range.",
+        Cite("002", "anti-patterns", "FP16 without loss scaling"),
+        fix=Fix("Use autocast with a GradScaler (FP32 master weights), or BF16 where supported.",
+                "scaler = torch.amp.GradScaler()\nwith torch.autocast('cuda', dtype=torch.float16):\n"
+                "    loss = loss_fn(model(x), y)\nscaler.scale(loss).backward()\nscaler.step(optimizer)\n"
+                "scaler.update()"),
+        avoid=("Do not keep training pure FP16 weights without scaling.",)),
+)
+
+__all__ = ["MEASURES", "MEASURE_BY_ID", "Measure", "ROWS", "threshold"]

@@ -1,0 +1,183 @@
+"""Configuration lint from live objects (free): optimizer, schedule, precision, loss vs output, mode, inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from expert.vocabulary import OPTIMIZERS
+from probes.base import ProbeInfo, emit, finite_or_none
+
+INFO = ProbeInfo("config_lint", "free", "static",
+                 ("optimizer", "learning_rate", "weight_decay", "adam_eps", "warmup", "lr_schedule",
+                  "mixed_precision", "grad_scaler", "loss_fn", "custom_loss", "output_activation", "model_eval_mode",
+                  "input_scale", "grad_carryover", "architecture", "batch_size", "task"))
+
+_OPT_NAMES = set(OPTIMIZERS.split())
+_LOSSES = {"CrossEntropyLoss": "cross_entropy", "NLLLoss": "nll", "BCEWithLogitsLoss": "bce_with_logits",
+           "BCELoss": "bce", "MSELoss": "mse", "L1Loss": "l1", "SmoothL1Loss": "smooth_l1", "HuberLoss": "huber",
+           "KLDivLoss": "kl_div", "cross_entropy": "cross_entropy", "nll_loss": "nll", "mse_loss": "mse",
+           "binary_cross_entropy_with_logits": "bce_with_logits", "binary_cross_entropy": "bce",
+           "l1_loss": "l1", "smooth_l1_loss": "smooth_l1", "kl_div": "kl_div"}
+_SCHEDULES = {"StepLR": "step", "MultiStepLR": "step", "CosineAnnealingLR": "cosine",
+              "CosineAnnealingWarmRestarts": "cosine", "LinearLR": "linear", "OneCycleLR": "onecycle",
+              "ReduceLROnPlateau": "plateau", "ExponentialLR": "exponential", "ConstantLR": "none",
+              "PolynomialLR": "linear"}
+_BEHAVES_DIFFERENTLY = (torch.nn.modules.dropout._DropoutNd, torch.nn.modules.batchnorm._BatchNorm)
+
+
+def optimizer_name(opt: Any) -> str:
+    """Vocabulary name of an optimizer object (SGD with momentum is ``sgd_momentum``)."""
+    cls = type(opt).__name__.lower()
+    if cls == "sgd":
+        return "sgd_momentum" if any(g.get("momentum", 0) for g in opt.param_groups) else "sgd"
+    if cls in ("adam", "adamw"):
+        return cls
+    return cls if cls in _OPT_NAMES else "other"
+
+
+def loss_name(loss_fn: Any) -> str:
+    """Map a loss to its normalized name: torch losses by family, anything else ``custom``."""
+    name = type(loss_fn).__name__ if isinstance(loss_fn, torch.nn.Module) else getattr(loss_fn, "__name__", "")
+    return _LOSSES.get(name, "custom")
+
+
+def schedule(scheduler: Any | None, optimizer: Any | None) -> tuple[str | None, bool | None]:
+    """(lr_schedule, warmup) from a scheduler object; a scheduler attached but not given reads as ``other``."""
+    if scheduler is None:
+        attached = optimizer is not None and any("initial_lr" in g for g in optimizer.param_groups)
+        return ("other", None) if attached else (("none", False) if optimizer is not None else (None, None))
+    name = type(scheduler).__name__
+    if name == "SequentialLR":
+        parts = [type(s).__name__ for s in getattr(scheduler, "_schedulers", [])]
+        kinds = [_SCHEDULES.get(p, "other") for p in parts]
+        warm = bool(parts) and parts[0] in ("LinearLR", "ConstantLR", "LambdaLR")
+        main = next((k for k in reversed(kinds) if k not in ("none",)), "other")
+        return main, warm
+    if name == "OneCycleLR":
+        return "onecycle", True
+    if name == "LinearLR":
+        return "linear", getattr(scheduler, "start_factor", 1.0) < getattr(scheduler, "end_factor", 1.0)
+    return _SCHEDULES.get(name, "other"), False
+
+
+def precision(model: torch.nn.Module, device_type: str) -> str:
+    """``fp16``/``bf16`` from an active autocast or from half-precision parameters, else ``none``."""
+    try:
+        if torch.is_autocast_enabled(device_type):
+            dt = torch.get_autocast_dtype(device_type)
+            return "bf16" if dt == torch.bfloat16 else "fp16"
+    except (TypeError, RuntimeError, AttributeError):
+        pass
+    dts = {p.dtype for p in model.parameters() if p.is_floating_point()}
+    if torch.float16 in dts:
+        return "fp16"
+    if torch.bfloat16 in dts:
+        return "bf16"
+    return "none"
+
+
+def output_activation(out: Any) -> str | None:
+    """Give what the model output already looks like: softmax rows, log-softmax rows, sigmoid range, or raw."""
+    if not isinstance(out, torch.Tensor) or not out.is_floating_point() or out.numel() == 0:
+        return None
+    y = out.detach().float()
+    if not bool(torch.isfinite(y).all()):
+        return None
+    if y.ndim >= 2 and y.shape[1] >= 2:
+        rows = y.movedim(1, -1).reshape(-1, y.shape[1])[:256]
+        if bool((rows >= 0).all()) and bool(torch.allclose(rows.sum(-1), torch.ones(len(rows)), atol=1e-3)):
+            return "softmax"
+        if bool((rows <= 0).all()) and bool(torch.allclose(rows.exp().sum(-1), torch.ones(len(rows)), atol=1e-3)):
+            return "log_softmax"
+    if bool((y > 0).all()) and bool((y < 1).all()) and y.numel() > 1:
+        return "sigmoid"
+    return "none"
+
+
+def architecture(model: torch.nn.Module) -> str:
+    """Model family from its module types."""
+    kinds = {type(m) for m in model.modules()}
+    if any(issubclass(k, (torch.nn.RNNBase,)) for k in kinds):
+        return "rnn"
+    if any(issubclass(k, (torch.nn.MultiheadAttention, torch.nn.TransformerEncoderLayer,
+                          torch.nn.TransformerDecoderLayer)) for k in kinds):
+        return "transformer"
+    if any(issubclass(k, torch.nn.modules.conv._ConvNd) for k in kinds):
+        return "cnn"
+    if any(issubclass(k, torch.nn.Linear) for k in kinds):
+        return "mlp"
+    return "other"
+
+
+def eval_mode_while_training(model: torch.nn.Module) -> dict[str, Any]:
+    """Dropout/normalization layers in eval mode while training (only those change behaviour)."""
+    layers = [n for n, m in model.named_modules() if isinstance(m, _BEHAVES_DIFFERENTLY)]
+    off = [n for n, m in model.named_modules() if isinstance(m, _BEHAVES_DIFFERENTLY) and not m.training]
+    return {"layers": len(layers), "in_eval": off[:20], "root_training": model.training}
+
+
+def input_scale(x: Any) -> float | None:
+    """max(|mean|, std) of a float input batch (None for integer inputs such as token ids)."""
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point() or x.numel() < 2:
+        return None
+    xf = x.detach().float()
+    if not bool(torch.isfinite(xf).all()):
+        return None
+    return max(abs(float(xf.mean())), float(xf.std()))
+
+
+def observe(*, model: torch.nn.Module, optimizer: Any | None = None, loss_fn: Any | None = None,
+            scheduler: Any | None = None, scaler: Any | None = None, output: Any = None, inputs: Any = None,
+            carryover: float | None = None, batch_size: int | None = None, device_type: str = "cpu",
+            classification: bool = False) -> list:
+    """Give configuration observations from live objects (only what is actually known is emitted)."""
+    out = [emit(INFO, "architecture", architecture(model))]
+    if optimizer is not None and optimizer.param_groups:
+        groups = optimizer.param_groups
+        lrs = [finite_or_none(g.get("lr")) for g in groups]
+        lrs = [x for x in lrs if x is not None and x > 0]
+        out.append(emit(INFO, "optimizer", optimizer_name(optimizer), {"class": type(optimizer).__name__,
+                                                                       "groups": len(groups)}))
+        if lrs:
+            out.append(emit(INFO, "learning_rate", min(max(lrs), 10.0), {"per_group": lrs}))
+        wds = [finite_or_none(g.get("weight_decay", 0.0)) or 0.0 for g in groups]
+        out.append(emit(INFO, "weight_decay", min(max(wds), 10.0), {"per_group": wds}))
+        eps = [finite_or_none(g.get("eps")) for g in groups if "eps" in g]
+        eps = [e for e in eps if e is not None and e > 0]
+        if eps and optimizer_name(optimizer) in ("adam", "adamw", "other"):
+            out.append(emit(INFO, "adam_eps", min(eps), {"per_group": eps}, ("MT-EPS-FP16",)))
+    sched, warm = schedule(scheduler, optimizer)
+    if sched is not None:
+        out.append(emit(INFO, "lr_schedule", sched, {"scheduler": type(scheduler).__name__ if scheduler else None}))
+    if warm is not None:
+        out.append(emit(INFO, "warmup", warm))
+    mp = precision(model, device_type)
+    out.append(emit(INFO, "mixed_precision", mp))
+    if scaler is not None:
+        enabled = bool(getattr(scaler, "is_enabled", lambda: True)())
+        out.append(emit(INFO, "grad_scaler", enabled, {"class": type(scaler).__name__}))
+    elif mp == "fp16":
+        out.append(emit(INFO, "grad_scaler", False, {"note": "no GradScaler was passed to the probe"}))
+    if loss_fn is not None:
+        ln = loss_name(loss_fn)
+        out.append(emit(INFO, "loss_fn", ln, {"object": type(loss_fn).__name__}))
+        out.append(emit(INFO, "custom_loss", ln == "custom"))
+        if ln in ("cross_entropy", "nll"):
+            out.append(emit(INFO, "task", "classification"))
+    elif classification:
+        out.append(emit(INFO, "task", "classification"))
+    act = output_activation(output) if output is not None else None
+    if act is not None:
+        out.append(emit(INFO, "output_activation", act))
+    ev = eval_mode_while_training(model)
+    out.append(emit(INFO, "model_eval_mode", bool(ev["in_eval"]), ev))
+    s = input_scale(inputs) if inputs is not None else None
+    if s is not None:
+        out.append(emit(INFO, "input_scale", s, {}, ("MT-INPUT-SCALE",)))
+    if carryover is not None and finite_or_none(carryover) is not None:
+        out.append(emit(INFO, "grad_carryover", max(0.0, carryover), {}, ("MT-CARRYOVER",)))
+    if batch_size:
+        out.append(emit(INFO, "batch_size", batch_size))
+    return out

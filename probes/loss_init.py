@@ -1,0 +1,41 @@
+"""Loss at initialization against chance, ln(num_classes), and negative-loss / log-probability mismatches (free)."""
+
+from __future__ import annotations
+
+import math
+
+from probes.base import ProbeInfo, emit, finite_or_none
+
+INFO = ProbeInfo("loss_init", "free", "forward", ("loss_at_init", "loss_init_ratio", "negative_loss", "num_classes"))
+NON_NEGATIVE = ("cross_entropy", "nll", "bce", "bce_with_logits", "mse", "l1", "smooth_l1", "kl_div")
+
+
+def check(loss: float, num_classes: int | None, loss_fn: str | None, at_init: bool) -> dict[str, object]:
+    """Compare a measured loss with chance and with the loss's range (pure).
+
+    Args:
+        loss: The measured loss (may be non-finite).
+        num_classes: Classes, when a classification loss.
+        loss_fn: Normalized loss name (see ``config_lint.loss_name``).
+        at_init: Whether the model is at initialization (no optimizer step taken yet).
+    """
+    v = finite_or_none(loss)
+    chance = math.log(num_classes) if num_classes and num_classes >= 2 else None
+    return {"loss": v, "chance": chance, "ratio": (v / chance) if (v is not None and chance and at_init
+                                                                    and v >= 0) else None,
+            "negative": bool(v is not None and v < -1e-6 and loss_fn in NON_NEGATIVE), "at_init": at_init}
+
+
+def observe(r: dict[str, object], num_classes: int | None) -> list:
+    """Observations from ``check``."""
+    out = []
+    if num_classes and num_classes >= 2:
+        out.append(emit(INFO, "num_classes", num_classes))
+    if r["loss"] is not None and r["at_init"]:
+        out.append(emit(INFO, "loss_at_init", r["loss"], {"chance_ln_c": r["chance"]}))
+    if r["ratio"] is not None:
+        out.append(emit(INFO, "loss_init_ratio", r["ratio"], {"loss": r["loss"], "chance_ln_c": r["chance"]},
+                        ("MT-INIT-RATIO",)))
+    if r["loss"] is not None:
+        out.append(emit(INFO, "negative_loss", bool(r["negative"]), {"loss": r["loss"]}))
+    return out

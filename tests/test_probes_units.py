@@ -1,0 +1,174 @@
+"""Each probe's pure core against a naive reference on a tiny model, and the loss-curve classifier."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from knowledge.measurements import MEASURES, ROWS, threshold
+from probes import activations, config_lint, generalization, grad_flow, loss_curve, loss_init, nonfinite, update_ratio
+
+
+def tiny():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+
+
+def test_grad_norms_match_naive_reference():
+    m = tiny()
+    x, y = torch.randn(16, 4), torch.randint(0, 3, (16,))
+    torch.nn.functional.cross_entropy(m(x), y).backward()
+    grads = [p.grad for p in m.parameters()]
+    got = grad_flow.norms(grads)
+    ref = torch.tensor([g.norm().item() for g in grads])
+    assert torch.allclose(got, ref, rtol=1e-5)
+    naive_global = math.sqrt(sum(g.pow(2).sum().item() for g in grads))
+    assert grad_flow.global_norm(got).item() == pytest.approx(naive_global, rel=1e-5)
+
+
+def test_layer_ratio_uses_rms_of_first_and_last_weight():
+    m = tiny()
+    m(torch.randn(8, 4)).sum().backward()
+    named = [(n, p.grad) for n, p in m.named_parameters()]
+    r = grad_flow.layer_ratio(named, grad_flow.norms([g for _, g in named]))
+    first, last = m[0].weight.grad, m[2].weight.grad
+    ref = (first.norm() / math.sqrt(first.numel())) / (last.norm() / math.sqrt(last.numel()))
+    assert r["ratio"] == pytest.approx(ref.item(), rel=1e-5)
+    assert (r["first"], r["last"]) == ("0.weight", "2.weight")
+
+
+def test_update_ratio_matches_naive_and_skips_unmoved():
+    a = [torch.ones(3, 3), torch.full((2,), 2.0), torch.ones(2)]
+    b = [torch.ones(3, 3) * 1.1, torch.full((2,), 2.0) + torch.tensor([0.0, 0.2]), torch.ones(2)]
+    r = update_ratio.ratios(a, b)
+    assert r[0].item() == pytest.approx(0.1, rel=1e-5)
+    assert r[1].item() == pytest.approx(0.2 / (2 * math.sqrt(2)), rel=1e-5)
+    assert math.isnan(r[2].item())
+    assert update_ratio.summarize(r.tolist())["median"] == pytest.approx(np.median(r[:2].numpy()), rel=1e-6)
+
+
+def test_dead_and_saturated_fractions_match_naive():
+    out = torch.tensor([[0.0, 1.0, 0.0], [0.0, 2.0, 3.0]])
+    assert activations.dead_fraction(out).item() == pytest.approx(1 / 3)
+    t = torch.tensor([[0.999, 0.1], [-0.9999, 0.2]])
+    assert activations.saturated_fraction(t, "tanh").item() == pytest.approx(0.5)
+    s = torch.tensor([[0.001, 0.5], [0.9999, 0.4]])
+    assert activations.saturated_fraction(s, "sigmoid").item() == pytest.approx(0.5)
+
+
+def test_activation_hooks_measure_dead_units_and_leave_no_hooks():
+    m = tiny()
+    with torch.no_grad():
+        m[0].bias.fill_(-100.0)
+    stats = activations.measure(m, lambda: m(torch.randn(32, 4)))
+    assert stats["dead"]["1"] == 1.0
+    assert not m[1]._forward_hooks
+
+
+def test_first_nonfinite_module_is_located():
+    m = tiny()
+    with torch.no_grad():
+        m[2].weight[0, 0] = float("nan")
+    assert nonfinite.first_nonfinite_module(m, lambda: m(torch.randn(2, 4))) == "2"
+    assert nonfinite.earliest({"inputs": True, "labels": True, "activations": False, "loss": False}) == "activations"
+
+
+def test_loss_init_against_chance():
+    r = loss_init.check(math.log(10) * 3, 10, "cross_entropy", at_init=True)
+    assert r["ratio"] == pytest.approx(3.0)
+    assert loss_init.check(-0.4, 10, "nll", at_init=False)["negative"] is True
+    assert loss_init.check(-0.4, None, "custom", at_init=False)["negative"] is False
+    assert loss_init.check(float("nan"), 10, "cross_entropy", True)["ratio"] is None
+
+
+def test_output_activation_detection():
+    z = torch.randn(8, 5)
+    assert config_lint.output_activation(torch.softmax(z, 1)) == "softmax"
+    assert config_lint.output_activation(torch.log_softmax(z, 1)) == "log_softmax"
+    assert config_lint.output_activation(torch.sigmoid(torch.randn(8, 1))) == "sigmoid"
+    assert config_lint.output_activation(z) == "none"
+
+
+def test_optimizer_and_schedule_lint():
+    m = tiny()
+    sgd = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+    assert config_lint.optimizer_name(sgd) == "sgd_momentum"
+    assert config_lint.optimizer_name(torch.optim.AdamW(m.parameters())) == "adamw"
+    warm = torch.optim.lr_scheduler.LinearLR(sgd, start_factor=0.1, total_iters=5)
+    cos = torch.optim.lr_scheduler.CosineAnnealingLR(sgd, 10)
+    seq = torch.optim.lr_scheduler.SequentialLR(sgd, [warm, cos], milestones=[5])
+    assert config_lint.schedule(seq, sgd) == ("cosine", True)
+    assert config_lint.schedule(None, sgd)[0] == "other"  # a scheduler is attached but was not passed
+    assert config_lint.loss_name(torch.nn.CrossEntropyLoss()) == "cross_entropy"
+    assert config_lint.loss_name(lambda o, t: (o - t).abs().mean()) == "custom"
+
+
+def test_generalization_gap_and_trend():
+    obs = {o.name: o.value for o in generalization.observe(train_acc=[0.6, 0.8, 0.95, 1.0],
+                                                           val_acc=[0.55, 0.6, 0.62, 0.6], num_classes=4)}
+    assert obs["generalization_gap"] == pytest.approx(0.4)
+    assert obs["gap_trend"] == "widening"
+    assert obs["val_acc_over_chance"] == pytest.approx(2.4)
+
+
+def _curves():
+    rng = np.random.default_rng(0)
+    t = np.arange(300)
+    spike = 2 * np.exp(-t / 60) + 0.3 + 0.02 * rng.standard_normal(300)
+    spike[150] = 6.0
+    nan = 2 * np.exp(-t / 60) + 0.3
+    nan[200] = np.nan
+    return {
+        "decreasing_normally": 2 * np.exp(-t / 100) + 0.3 + 0.03 * rng.standard_normal(300),
+        "flat_from_start": 1.386 + 0.02 * rng.standard_normal(300),
+        "plateau_after_learning": np.r_[1.5 * np.exp(-t[:100] / 15) + 0.7, 0.7 + 0 * t[100:]]
+        + 0.01 * rng.standard_normal(300),
+        "decreasing_slowly": 1.4 - 0.0008 * t + 0.02 * rng.standard_normal(300),
+        "oscillating": 1 + 0.8 * np.abs(rng.standard_normal(300)),
+        "diverging": 1 + np.exp(t / 60),
+        "spiking": spike,
+        "nan_or_inf": nan,
+    }
+
+
+@pytest.mark.parametrize("label", list(_curves()))
+def test_loss_curve_classifier(label):
+    assert loss_curve.classify(_curves()[label])["label"] == label
+
+
+def test_loss_curve_accepts_list_tensor_numpy_and_columns():
+    y = _curves()["decreasing_normally"]
+
+    class Column:  # a dataframe-like column
+        def __init__(self, v):
+            self._v = v
+
+        def to_numpy(self):
+            return self._v
+
+    labels = {loss_curve.classify(v)["label"] for v in (list(y), torch.tensor(y), y, Column(y))}
+    assert labels == {"decreasing_normally"}
+    assert loss_curve.classify([1.0, 2.0])["label"] is None
+    nan = loss_curve.observe([1.0, float("inf"), 1.0], offset=10)
+    assert {o.name: o.value for o in nan} == {"loss_behavior": "nan_or_inf", "nan_step": 11}
+
+
+def test_every_threshold_has_a_source_and_rows_use_the_table():
+    assert all(m.source and m.cite for m in MEASURES)
+    for row in ROWS:
+        for t in row.thresholds():
+            assert t["source"], row.id
+    assert threshold("MT-GAP") == 0.2
+
+
+def test_import_expert_does_not_import_probes_or_torch():
+    import subprocess
+    import sys
+
+    code = "import sys, expert, expert.vocabulary, knowledge.measurements; " \
+           "print('torch' in sys.modules, 'probes' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]

@@ -1,0 +1,35 @@
+"""The zoo: every faulty run is diagnosed with its finding and route by examine and by watch; controls are clean."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.zoo import CASES, examine_case, summary, watch_case
+
+logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
+
+
+def _check(case, s):
+    if case.healthy:
+        bad = {k: v for k, v in s["findings"].items() if v in ("warning", "critical")}
+        assert not bad, f"{case.name}: healthy control has findings {bad}"
+        assert s["status"] == "clean", f"{case.name}: status {s['status']}"
+        return
+    for fid in case.findings:
+        assert fid in s["findings"], f"{case.name}: {fid} missing; got {s['findings']}"
+    assert case.route in s["routes"], f"{case.name}: route {case.route} missing; got {s['routes']}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_examine_diagnoses(case):
+    _check(case, summary(examine_case(case)))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_watch_diagnoses(case):
+    w = watch_case(case)
+    _check(case, summary(w.consultation))
+    if not case.healthy:
+        assert w.trips, f"{case.name}: nothing tripped during the run"
