@@ -320,8 +320,11 @@ ROWS = (
               "high"),
          RouteTo("learning-rate-scheduling", "primary", "lower the peak LR, add warmup"),
          RouteTo("gradient-management", "secondary", "clipping while the LR is fixed")),
-        "Around 1e-3 is healthy; updates of 10% of the weights per step overshoot.",
+        "Around 1e-3 is healthy; updates of 10% of the weights per step overshoot. Gradients that pile up "
+        "without zero_grad inflate the ratio too, so a missing zero_grad (MS-ZERO-01, which fires first) "
+        "explains it instead of the LR.",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
+        unless=("finding:MS-ZERO-01",),
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
         avoid=("Do not switch optimizers: the LR is the problem.",)),
@@ -362,6 +365,7 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
         "PyTorch adds each backward into .grad; without zeroing the effective step grows every iteration.",
         Cite("003", "Scope boundaries", "training loop issues"),
+        salience=5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
