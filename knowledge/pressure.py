@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knowledge.clarification import EVIDENCE, HOLD_SALIENCE, hold
+from knowledge.questions import LOSS_BEHAVIOR_CHOICES
 from knowledge.schema import Absent, Cite, Cond, Contains, Flag, Is, Keyword, Present, QuestionRow, Row
 
 _P25 = "Pressure resistance"
@@ -127,14 +128,7 @@ QUESTIONS = (
         why="The loss curve is the fastest way to confirm or rule out a suspected cause: it separates LR, "
             "optimizer, gradient and loss-function problems in one answer.",
         cite=Cite("000", "Common rationalizations", "what loss behaviour are you seeing? (verify root cause)"),
-        choices=(("flat_from_start", "flat from the very start"),
-                 ("decreasing_slowly", "decreasing, but very slowly"),
-                 ("plateau_after_learning", "was learning, then plateaued"),
-                 ("oscillating", "oscillating wildly"),
-                 ("spiking", "occasional spikes"),
-                 ("diverging", "growing / diverging"),
-                 ("nan_or_inf", "NaN or Inf appears"),
-                 ("decreasing_normally", "decreasing normally"))),
+        choices=LOSS_BEHAVIOR_CHOICES),
 )
 
 _KT = Cite("000", _P25, "time/emergency pressure")

@@ -14,6 +14,16 @@ _OF = Cite("000", "Symptom: model overfits", "diagnostic questions")
 _SL = Cite("001", "Symptom: training too slow", "diagnostic questions")
 _QR = Cite("001", "Quick reference", "diagnostic question column")
 
+# The loss-curve answers, shared by every question that asks for the loss behaviour.
+LOSS_BEHAVIOR_CHOICES = (("flat_from_start", "flat from the very start"),
+                         ("decreasing_slowly", "decreasing, but very slowly"),
+                         ("plateau_after_learning", "was learning, then plateaued"),
+                         ("oscillating", "oscillating wildly"),
+                         ("spiking", "occasional spikes"),
+                         ("diverging", "growing / diverging"),
+                         ("nan_or_inf", "NaN or Inf appears"),
+                         ("decreasing_normally", "decreasing normally"))
+
 NEEDS_LOSS_CURVE = Is("not_learning", "unstable", "convergence")
 
 QUESTIONS = (
@@ -40,14 +50,7 @@ QUESTIONS = (
         why="Flat from the start, slow, plateaued after learning, oscillating or NaN each point to a "
             "different cause (LR, optimizer, gradients, loss); this one answer separates them.",
         cite=_NL,
-        choices=(("flat_from_start", "flat from the very start"),
-                 ("decreasing_slowly", "decreasing, but very slowly"),
-                 ("plateau_after_learning", "was learning, then plateaued"),
-                 ("oscillating", "oscillating wildly"),
-                 ("spiking", "occasional spikes"),
-                 ("diverging", "growing / diverging"),
-                 ("nan_or_inf", "NaN or Inf appears"),
-                 ("decreasing_normally", "decreasing normally"))),
+        choices=LOSS_BEHAVIOR_CHOICES),
     QuestionRow(
         "Q-NAN-ONSET", "nan_onset",
         "When do the NaN/Inf values first appear: immediately, or after some steps or epochs?",
