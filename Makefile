@@ -17,10 +17,10 @@ $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel
 	$(PY) -m pip install -q "$(TORCH)"
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[all,dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install trainopt (editable) with dev extras
+install: $(STAMP)  ## create .venv and install trainopt (editable) with every extra (torch first) and dev tools
 
 demo: $(STAMP)  ## run the bundled broken training run: probe it, diagnose it, print plan and trail
 	$(VENV)/bin/trainopt demo
@@ -29,7 +29,7 @@ test: $(STAMP)  ## run the whole test suite
 	$(PY) -m pytest
 
 lint: $(STAMP)  ## ruff
-	$(VENV)/bin/ruff check expert knowledge probes tests bench
+	$(VENV)/bin/ruff check trainopt expert knowledge probes tests bench
 
 check: lint test  ## lint + tests
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from expert.plan import order_plan
+from expert.vocabulary import MEASURED_SOURCES
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 
@@ -146,7 +147,7 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):
         status = "diagnosed"
-    elif c.observations and all(o.source.startswith("probe:") for o in c.observations.values()):
+    elif c.observations and all(o.source.startswith(MEASURED_SOURCES) for o in c.observations.values()):
         status = "clean"
     else:
         status = "insufficient"

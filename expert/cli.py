@@ -54,6 +54,13 @@ class _Group(click.Group):
                 pass
             ctx.exit(EXIT_OK)
         except Exception as e:  # noqa: BLE001 - the last line of defence: report, never a bare traceback
+            from expert.extras import missing_extra
+
+            # An optional dependency (torch, matplotlib, ...) is missing: a usage error naming the extra.
+            extra = missing_extra(e, f"trainopt {ctx.invoked_subcommand or ''}".strip())
+            if extra is not None:
+                click.echo(extra.render(), err=True)
+                ctx.exit(extra.exit_code)
             import traceback
 
             click.echo(f"internal error: {type(e).__name__}: {e}", err=True)
@@ -170,8 +177,27 @@ def _consultation_from(report: str | None, observations: str | None) -> Consulta
     return Consultation.from_json(obs)
 
 
+def _complete_skill(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion: skill names from the skill graph."""
+    from click.shell_completion import CompletionItem
+
+    from knowledge.skills import SKILLS
+
+    return [CompletionItem(s.name, help=s.pack) for s in SKILLS if s.name.startswith(incomplete)]
+
+
+def _complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion: rule ids (row, question, hand-written and core rules)."""
+    from click.shell_completion import CompletionItem
+
+    from expert.kb import rule_catalogue
+
+    up = incomplete.upper()
+    return [CompletionItem(r, help=i.family) for r, i in sorted(rule_catalogue().items()) if r.startswith(up)]
+
+
 @cli.command()
-@click.argument("skill")
+@click.argument("skill", shell_complete=_complete_skill)
 @click.option("--why-not", is_flag=True, help="Explain why the skill was not routed (or not as primary).")
 @click.option("--report", "report", metavar="FILE", help="A saved JSON report (trainopt diagnose --format json).")
 @click.option("--observations", "observations", metavar="FILE|-", help="A JSON object of observations.")
@@ -279,7 +305,7 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
 
 
 @cli.command()
-@click.argument("rule_id", metavar="ID")
+@click.argument("rule_id", metavar="ID", shell_complete=_complete_rule)
 @click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
 def rule(rule_id: str, fmt: str) -> None:
     """Show one rule in full: conditions, conclusions, thresholds with sources, fix, what to avoid, citation."""
@@ -441,6 +467,74 @@ def examine(script: str, fmt: str) -> None:
     click.echo(render(c, fmt))
     if d.needs_action:
         sys.exit(EXIT_ACTION)
+
+
+# ---------------------------------------------------------------------------------------------------
+# logs (issue 11): offline training logs, optional plot
+# ---------------------------------------------------------------------------------------------------
+
+PROGRESS_FROM_BYTES = 32 << 20
+"""Files at least this large show a progress line on stderr while they are read."""
+
+
+def _role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for p in pairs:
+        role, sep, col = p.partition("=")
+        if not sep or not role.strip() or not col.strip():
+            raise InputError(f"bad --map {p!r}", hint="use --map ROLE=COLUMN, e.g. --map loss=train/loss")
+        out[role.strip()] = col.strip()
+    return out
+
+
+@cli.command()
+@click.argument("path", metavar="PATH", type=click.Path())
+@click.option("--plot", "plot_to", metavar="OUT.png", type=click.Path(dir_okay=False),
+              help="Also draw the curves with the detected regimes marked (needs trainopt[plot]).")
+@click.option("--map", "mapping", metavar="ROLE=COLUMN", multiple=True,
+              help="Name the column that plays a role (loss, val_loss, val_acc, train_acc, lr, grad_norm, "
+                   "throughput); repeatable.")
+@click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
+def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str) -> None:
+    """Diagnose a finished run from its logs: PATH is a log file or a run folder.
+
+    Reads Lightning metrics.csv, Hugging Face trainer_state.json, TensorBoard event files (every scalar),
+    and CSV or JSONL with a step and a loss column, streaming in bounded memory. Recognised columns become
+    observations with provenance log:<file>:<column>; the loss curve is classified and the run diagnosed.
+    """
+    import os
+
+    from expert.consultation import Consultation
+
+    size = os.path.getsize(path) if os.path.isfile(path) else 0
+
+    def progress(done: int, total: int) -> None:
+        click.echo(f"\rtrainopt: reading {os.path.basename(path)}: {100 * done // max(total, 1):3d}%", err=True,
+                   nl=done >= total)
+
+    c = Consultation()
+    run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress if size >= PROGRESS_FROM_BYTES else None)
+    d = c.run()
+    roles = ", ".join(f"{r}={col}" for r, col in sorted(run.roles.items()))
+    click.echo(f"trainopt: {run.kind} log {run.path}: {run.rows} rows; columns used: {roles}; "
+               f"{len(c.observations)} observation(s); status: {d.status}", err=True)
+    for note in run.notes:
+        click.echo(f"  note: {note}", err=True)
+    if plot_to:
+        from expert.plot import plot_run
+
+        click.echo(f"trainopt: plot written to {plot_run(run, plot_to, status=d.status)}", err=True)
+    _emit_report(c, fmt)
+    sys.exit(exit_code_for(c))
+
+
+@cli.command()
+@click.argument("which", type=click.Choice(["observations", "report"]))
+def schema(which: str) -> None:
+    """Print the JSON Schema of the observations `diagnose` reads, or of the JSON report."""
+    from expert.schema_json import render
+
+    click.echo(render(which), nl=False)
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from expert.errors import ContradictionError, InputError, VocabularyError
-from expert.vocabulary import BOOL, ENUM, Observation, spec, validate
+from expert.vocabulary import BOOL, ENUM, MEASURED_SOURCES, Observation, spec, validate
 
 SCHEMA_VERSION = "1.0"
 STATUSES = ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
@@ -166,6 +166,27 @@ class Consultation:
                         f"contradictory observations: {c.a}={va!r} and {c.b}={vb!r}",
                         context=c.message, hint=f"revise one of them (e.g. observe {c.a}=... again)")
 
+    def add_log(self, path: Any, **options: Any) -> Any:
+        """Read a training log (Lightning, Hugging Face, TensorBoard, CSV, JSONL) and add what it shows.
+
+        Observations carry the provenance ``log:<file>:<column>``; the log is streamed in bounded memory.
+
+        Args:
+            path: A log file or a run folder.
+            **options: ``mapping`` ({role: column}), ``progress`` (callback), see ``expert.logs.read_log``.
+
+        Returns:
+            The ``LogRun`` read (series, recognised columns, notes; ``.regimes()`` for a plot).
+
+        Raises:
+            InputError: Missing, unreadable or malformed log, or no loss column (nothing changes).
+        """
+        from expert.logs import read_log
+
+        run = read_log(path, **options)
+        self.add(run.observations())
+        return run
+
     def complain(self, text: str) -> list[Observation]:
         """Read a free-text complaint into observations (provenance ``text:<phrase>``).
 
@@ -246,7 +267,7 @@ class Consultation:
 
         e = engine()
         e.reset()
-        origin = "probe" if self._obs and all(o.source.startswith("probe:") for o in self._obs.values()) \
+        origin = "probe" if self._obs and all(o.source.startswith(MEASURED_SOURCES) for o in self._obs.values()) \
             else "user"
         # One declare call (one agenda update), sorted by name: fact ids, and so the agenda and the trail, do
         # not depend on the order observations arrived in.

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from expert.errors import InputError
+from expert.vocabulary import MEASURED_SOURCES
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -99,7 +100,7 @@ def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 def final_facts(c: Consultation) -> list[dict[str, Any]]:
     """Replay the trail: the consultation's observations, plus what firings asserted, minus what they retracted."""
     facts: list[dict[str, Any]] = [{"kind": "Obs", **o.as_dict()} for _, o in sorted(c.observations.items())]
-    probe_only = bool(facts) and all(f["source"].startswith("probe:") for f in facts)
+    probe_only = bool(facts) and all(f["source"].startswith(MEASURED_SOURCES) for f in facts)
     facts.append({"kind": "Context", "origin": "probe" if probe_only else "user"})
     for a in c.asked:
         if a["answer"] is None:

@@ -351,6 +351,11 @@ def _parse_int(text: str) -> int:
     return int(f)
 
 
+MEASURED_SOURCES = ("probe:", "log:")
+"""Provenance prefixes of measured observations (live probes, offline logs): a consultation made only of these is
+a measured run, which is ``clean`` when nothing trips and never asks the user for a symptom."""
+
+
 @dataclass(frozen=True)
 class Observation:
     """A validated fact with its provenance.

@@ -1,0 +1,14 @@
+"""``python -m trainopt``: the ``trainopt`` command line, reached clash-safe (see ``trainopt._boot``)."""
+
+from __future__ import annotations
+
+from trainopt._boot import internal
+
+
+def main() -> None:
+    """Run the command line."""
+    internal("expert.cli").main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""Lightning callback: ``trainer = Trainer(callbacks=[TrainoptCallback()])`` watches the fit and diagnoses it.
+
+Needs ``pip install 'trainopt[lightning]'``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from trainopt._boot import internal
+
+internal("expert.extras").require("lightning", "trainopt.lightning")
+
+import lightning.pytorch as pl  # noqa: E402 - after the check that names the extra
+
+from trainopt._callback import (  # noqa: E402
+    DeferredHooks,
+    metric_kwargs,
+    save_report,
+    should_stop,
+    summary_metrics,
+    unwrap_optimizer,
+)
+
+log = logging.getLogger("trainopt.lightning")
+
+
+class TrainoptCallback(pl.Callback):
+    """Watch a Lightning fit with trainopt's probes and write its diagnosis.
+
+    The watch opens at ``on_fit_start`` over the LightningModule and its (first) optimizer. Gradients are read
+    at ``on_before_optimizer_step``: after backward and the AMP unscale, before clipping; updates after the
+    optimizer step. Each ``training_step`` loss is fed at ``on_train_batch_end``; validation metrics logged as
+    ``val_loss``/``val_acc`` (any spelling trainopt recognises) are fed with the next training step. At the
+    end of the fit, the diagnosis goes to the trainer's logger (``trainopt/*`` metrics, and the Markdown report
+    as text where the logger takes text, e.g. TensorBoard) and to ``trainopt_report.json`` / ``.md`` in
+    ``trainer.log_dir``. Only global rank zero watches.
+
+    The forward hooks sit on the LightningModule: call ``self(x)`` in ``training_step``, or name the
+    sub-module that does the forward pass with ``module="net"``.
+
+    Args:
+        stop_on_trip: Stop the trainer (``trainer.should_stop``) when a probe trips with a finding that needs
+            action and the trip still holds at a window end after at least two windows (one short window of a
+            noisy loss is not enough evidence to end a run).
+        loss_fn: The loss function (enables the output/loss lint: softmax before cross-entropy...).
+        num_classes: For classification (loss at init vs chance).
+        every: Steps per watch window (one host read per window).
+        module: Attribute of the LightningModule to hook for forward passes (default: the module itself).
+        consultation: Where observations go (a new ``trainopt.Consultation`` by default).
+
+    Attributes:
+        consultation: The consultation after the fit (``.report("markdown")``).
+        diagnosis: The diagnosis (None before the fit ends or on ranks other than zero).
+        stopped_at: The global step at which the callback stopped the trainer, or None.
+        report_paths: Files written to ``trainer.log_dir``.
+    """
+
+    def __init__(self, *, stop_on_trip: bool = False, loss_fn: Any = None, num_classes: int | None = None,
+                 every: int = 50, module: str | None = None, consultation: Any = None) -> None:
+        super().__init__()
+        self.stop_on_trip, self.loss_fn, self.num_classes = stop_on_trip, loss_fn, num_classes
+        self.every, self.module = every, module
+        self.consultation = consultation
+        self.diagnosis: Any = None
+        self.stopped_at: int | None = None
+        self.report_paths: list[Path] = []
+        self._watch: Any = None
+        self._hooks: DeferredHooks | None = None
+        self._stepped = False
+        self._pending: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ open / close
+
+    def on_fit_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
+        """Open the watch over the module and its first optimizer (rank zero only)."""
+        if not trainer.is_global_zero or not trainer.optimizers:
+            return
+        if self.consultation is None:
+            self.consultation = internal("expert.consultation").Consultation()
+        self._hooks = DeferredHooks(unwrap_optimizer(trainer.optimizers[0]))
+        model = getattr(pl_module, self.module) if self.module else pl_module
+        watch = internal("probes.watcher").watch
+        self._watch = watch(model, self._hooks.proxy, consultation=self.consultation, every=self.every,
+                            loss_fn=self.loss_fn, num_classes=self.num_classes)
+        self._watch.__enter__()
+
+    def _close(self, trainer: pl.Trainer, exc: BaseException | None = None) -> None:
+        w, self._watch = self._watch, None
+        if w is None:
+            return
+        w.__exit__(type(exc) if exc else None, exc, None)
+        self.diagnosis = w.diagnosis if w.diagnosis is not None else self.consultation.run()
+        self._write(trainer)
+
+    def _write(self, trainer: pl.Trainer) -> None:
+        d = self.diagnosis
+        for lg in trainer.loggers:
+            try:
+                lg.log_metrics(summary_metrics(d), step=trainer.global_step)
+                add_text = getattr(getattr(lg, "experiment", None), "add_text", None)
+                if callable(add_text):
+                    add_text("trainopt/report", self.consultation.report("markdown"), trainer.global_step)
+            except Exception as exc:  # noqa: BLE001 - a logger failing must not lose the report files
+                log.warning("trainopt: could not write the diagnosis to %s: %s", type(lg).__name__, exc)
+        self.report_paths = save_report(self.consultation, trainer.log_dir or trainer.default_root_dir)
+        bad = [f"{f['id']} ({f['severity']}): {f['issue']}" for f in d.findings
+               if f["severity"] in ("warning", "critical")]
+        log.warning("trainopt: %s%s", d.status, (": " + "; ".join(bad)) if bad else "")
+
+    def on_fit_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
+        """Close the watch, diagnose, write the report to the logger and ``trainer.log_dir``."""
+        self._close(trainer)
+
+    def on_exception(self, trainer: pl.Trainer, pl_module: pl.LightningModule, exception: BaseException) -> None:
+        """Close the watch and write what was diagnosed so far."""
+        self._close(trainer, exception)
+
+    # ------------------------------------------------------------------ per step
+
+    def on_before_optimizer_step(self, trainer: pl.Trainer, pl_module: pl.LightningModule, optimizer: Any) -> None:
+        """Read gradients now: after backward and the AMP unscale, before clipping."""
+        if self._watch is not None and unwrap_optimizer(optimizer) is self._hooks.optimizer:
+            self._hooks.pre()
+            self._stepped = True
+
+    def on_train_batch_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule, outputs: Any, batch: Any,
+                           batch_idx: int) -> None:
+        """Record the step: updates after the optimizer step, the loss, pending validation metrics."""
+        if self._watch is None:
+            return
+        if self._stepped:  # with gradient accumulation, only batches that stepped the optimizer
+            self._hooks.post()
+            self._stepped = False
+        loss = outputs.get("loss") if isinstance(outputs, dict) else outputs
+        metrics, self._pending = self._pending, {}
+        if "val_loss" in metrics and loss is not None:
+            metrics["train_loss"] = loss  # the gap is measured between matching points
+        self._watch.step(loss, **metrics)
+        if self.stop_on_trip and self.stopped_at is None:
+            why = should_stop(self._watch, self.every)
+            if why:
+                self.stopped_at = trainer.global_step
+                trainer.should_stop = True
+                log.warning("trainopt: stopping the fit at step %d: %s", trainer.global_step, why)
+
+    def on_validation_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
+        """Keep the validation metrics for the next training step."""
+        if self._watch is not None and not trainer.sanity_checking:
+            self._pending.update(metric_kwargs(dict(trainer.callback_metrics)))
