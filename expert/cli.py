@@ -73,24 +73,30 @@ def cli() -> None:
 
 
 def _read_json(path: str) -> Any:
-    """Read JSON from a file or ``-`` (stdin)."""
+    """Read one JSON object from a file or ``-`` (stdin).
+
+    Raises:
+        InputError: Unreadable file, malformed JSON, or a JSON value that is not an object.
+    """
+    from expert.consultation import _json_type, parse_json
+
     if path == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         where = "stdin"
     else:
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            with open(path, "rb") as fh:
+                data = fh.read()
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc.strerror}", hint="give a JSON file or - for stdin") from None
         where = path
-    if not text.strip():
-        raise InputError(f"{where} is empty", hint='give one JSON object, e.g. {"symptom": "unstable"}')
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                         hint="give one JSON object of observations") from None
+    value = parse_json(data, where)
+    # Checked here, not left to from_json: a JSON string such as "symptom" is valid JSON but no object, and
+    # from_json would take it for JSON text to parse again.
+    if not isinstance(value, dict):
+        raise InputError(f"expected a JSON object of observations in {where}, got {_json_type(value)}",
+                         hint='e.g. {"symptom": "unstable", "loss_behavior": "nan_or_inf"}')
+    return value
 
 
 def _emit_report(c: Consultation, fmt: str) -> None:
@@ -109,8 +115,9 @@ def _emit_report(c: Consultation, fmt: str) -> None:
 def consult(fmt: str) -> None:
     """Interactive consultation: a complaint, then one question at a time.
 
-    At a question: a number picks a choice, or type the value; `?` explains why it is asked, `why` shows
-    the reasoning so far, `back` revises the last answer, `skip` declines, `quit` stops.
+    At a question: a number picks a choice, or type the value (3e-4, 50k, 95%); `?` explains why it is asked,
+    `why` shows the reasoning so far, `back` undoes the last answer (or the complaint), `forget NAME` drops a
+    misread value, `skip` declines, `quit` stops. Lines can be edited, with history, at a terminal.
     """
     from expert.consultation import Consultation
     from expert.repl import Leave
@@ -122,13 +129,20 @@ def consult(fmt: str) -> None:
     def write(s: str) -> None:
         click.echo(s, nl=False, err=err)
 
+    write.stdout = not err  # type: ignore[attr-defined]  # read_line lets readline draw the prompt there
+
     c = Consultation()
     try:
         run_consult(c, write)
     except Leave as stop:
         write(f"\n{stop.reason}: leaving the consultation; the report below is what is known so far.\n")
     except KeyboardInterrupt:
-        click.echo("\ninterrupted: nothing was saved.", err=True)
+        # Leave at once (exit 130), but keep what was answered: it is one `trainopt diagnose -` away.
+        click.echo("\ninterrupted.", err=True)
+        if c.observations:
+            saved = {n: o.value for n, o in sorted(c.observations.items())}
+            click.echo("  what you had told trainopt (resume with `trainopt diagnose -`):\n  "
+                       + json.dumps(saved), err=True)
         sys.exit(EXIT_INTERRUPTED)
     write("\n")
     _emit_report(c, fmt)
@@ -166,7 +180,7 @@ def _consultation_from(report: str | None, observations: str | None) -> Consulta
         raise InputError("not a trainopt JSON report (no 'observations' object)",
                          hint="save one with `trainopt diagnose --format json FILE > report.json`")
     obs = dict(data["observations"])
-    obs["declined"] = list(data.get("declined", []))
+    obs["declined"] = data.get("declined", [])
     return Consultation.from_json(obs)
 
 
@@ -364,7 +378,7 @@ def run_demo(example: str, fmt: str = "text", write: Any = None) -> Consultation
     c = replay(load_example(example), out)
     out("\n")
     if fmt == "json":
-        click.echo(render(c, "json"))
+        click.echo(render(c, "json"), nl=False)
         return c
     out(render(c, fmt))
     out("\nOrdered plan: " + (" -> ".join(c.diagnosis.plan) or "(none)") + "\n")
@@ -399,7 +413,7 @@ def demo(replay: bool, example: str | None, list_: bool, fmt: str) -> None:
         c = live_demo(lambda t: click.echo(t, nl=False, err=True), fmt="text")
         from expert.report import render
 
-        click.echo(render(c, "json"))
+        click.echo(render(c, "json"), nl=False)
     else:
         live_demo(lambda t: click.echo(t, nl=False), fmt=fmt)
 
@@ -438,7 +452,7 @@ def examine(script: str, fmt: str) -> None:
     c = Consultation()
     c.add(probe_examine(model, loss_fn, batch, **t))
     d = c.run()
-    click.echo(render(c, fmt))
+    click.echo(render(c, fmt), nl=False)
     if d.needs_action:
         sys.exit(EXIT_ACTION)
 

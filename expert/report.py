@@ -97,7 +97,8 @@ def render(c: Consultation, fmt: str = "text") -> str:
     if fmt not in FORMATS:
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of: {', '.join(FORMATS)}")
     if fmt == "json":
-        return json.dumps(as_json(c), indent=2, sort_keys=False)
+        # A trailing newline, like every other format: shells and `cat` expect text files to end with one.
+        return json.dumps(as_json(c), indent=2, sort_keys=False) + "\n"
     return _Writer(fmt == "markdown").document(as_json(c))
 
 
