@@ -99,10 +99,14 @@ def _read_json(path: str) -> Any:
     return value
 
 
-def _emit_report(c: Consultation, fmt: str) -> None:
-    from expert.report import render
+def _emit_report(c: Consultation, fmt: str, verbose: bool = False) -> None:
+    from expert.report import print_report
 
-    click.echo(render(c, fmt), nl=False)
+    print_report(c, fmt, verbose=verbose)
+
+
+VERBOSE = click.option("--verbose", "-v", is_flag=True,
+                       help="Full report: every observation, full threshold sources, measured values, audit trail.")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -112,7 +116,8 @@ def _emit_report(c: Consultation, fmt: str) -> None:
 
 @cli.command()
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def consult(fmt: str) -> None:
+@VERBOSE
+def consult(fmt: str, verbose: bool) -> None:
     """Interactive consultation: a complaint, then one question at a time.
 
     At a question: a number picks a choice, or type the value (3e-4, 50k, 95%); `?` explains why it is asked,
@@ -145,14 +150,15 @@ def consult(fmt: str) -> None:
                        + json.dumps(saved), err=True)
         sys.exit(EXIT_INTERRUPTED)
     write("\n")
-    _emit_report(c, fmt)
+    _emit_report(c, fmt, verbose)
     sys.exit(exit_code_for(c))
 
 
 @cli.command()
 @click.argument("source", metavar="FILE|-")
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def diagnose(source: str, fmt: str) -> None:
+@VERBOSE
+def diagnose(source: str, fmt: str, verbose: bool) -> None:
     """Diagnose from a JSON object of observations (never asks).
 
     The object maps observation names to values (see `trainopt facts`); an optional "complaint" holds free
@@ -164,7 +170,7 @@ def diagnose(source: str, fmt: str) -> None:
     d = c.run()
     click.echo(f"trainopt: {len(c.observations)} observation(s) from {'stdin' if source == '-' else source}; "
                f"status: {d.status}", err=True)
-    _emit_report(c, fmt)
+    _emit_report(c, fmt, verbose)
     sys.exit(exit_code_for(c))
 
 
@@ -430,7 +436,6 @@ def examine(script: str, fmt: str) -> None:
     import runpy
 
     from expert.consultation import Consultation
-    from expert.report import render
 
     ns = runpy.run_path(script, run_name="__trainopt__")
     factory = ns.get("trainopt_target")
@@ -452,7 +457,7 @@ def examine(script: str, fmt: str) -> None:
     c = Consultation()
     c.add(probe_examine(model, loss_fn, batch, **t))
     d = c.run()
-    click.echo(render(c, fmt), nl=False)
+    _emit_report(c, fmt)
     if d.needs_action:
         sys.exit(EXIT_ACTION)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from expert.errors import ContradictionError, InputError, VocabularyError
-from expert.vocabulary import BOOL, ENUM, PAIRS, Observation, normalise, read_pair, short, spec, validate
+from expert.vocabulary import BOOL, ENUM, MAX_TEXT, PAIRS, Observation, normalise, read_pair, short, spec, validate
 
 SCHEMA_VERSION = "1.0"
 STATUSES = ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
@@ -181,6 +181,9 @@ class Consultation:
 
         if not isinstance(text, str) or not text.strip():
             raise InputError("empty complaint", hint="describe what the training run does")
+        if len(text) > MAX_TEXT:
+            raise InputError(f"complaint too long ({len(text):,} characters; at most {MAX_TEXT:,})",
+                             hint="describe the problem in a few sentences; give an error as error_text")
         found = parse_complaint(text)
         # Text never overrides what the user answered or a probe measured.
         keep = [o for o in found if o.name not in self._obs or self._obs[o.name].source.startswith("text:")]

@@ -60,7 +60,7 @@ def test_back_revises_the_last_answer():
     assert out.count(question("Q-SYMPTOM").text) >= 3  # asked, re-asked, and listed in the report
     assert "-> symptom = 'unstable'" in out
     report = out.split("Training Diagnosis")[1]
-    assert "symptom = 'unstable'" in report and "not_learning" not in report
+    assert "symptom = unstable" in report and "not_learning" not in report
 
 
 def test_back_with_nothing_to_revise():
@@ -183,7 +183,7 @@ def test_forget_drops_a_value_misread_from_the_complaint_and_back_restores_it():
     assert "loss_behavior" not in after_forget
     assert "restored {'loss_behavior': 'diverging'}" in out
     report = out.split("Training Diagnosis")[1]
-    assert "loss_behavior = 'diverging'" in report
+    assert "loss_behavior = diverging" in report
 
 
 def test_forget_refuses_unknown_or_absent_names_and_asks_again():
