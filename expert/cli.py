@@ -196,14 +196,28 @@ def _consultation_from(report: str | None, observations: str | None) -> Consulta
 @click.option("--report", "report", metavar="FILE", help="A saved JSON report (trainopt diagnose --format json).")
 @click.option("--observations", "observations", metavar="FILE|-", help="A JSON object of observations.")
 @click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
-def explain(skill: str, why_not: bool, report: str | None, observations: str | None, fmt: str) -> None:
-    """Why SKILL was routed (route, rule, facts, provenance), or with --why-not why it was not."""
+@click.option("--verbose", "-v", is_flag=True, help="With --why-not, also the rows that what is known rules out.")
+def explain(skill: str, why_not: bool, report: str | None, observations: str | None, fmt: str,
+            verbose: bool) -> None:
+    """Why SKILL was routed (route, rule, facts, provenance), or with --why-not why it was not.
+
+    --why-not shows the guard that blocked SKILL, then the rows that route there, nearest first (the fewest
+    missing facts); rows that what is known already rules out are counted, and listed with --verbose.
+    """
+    import os
+
     c = _consultation_from(report, observations)
     e = c.explain(skill, why_not=why_not)
     if fmt == "json":
         click.echo(json.dumps(e.as_dict(), indent=2))
+    elif sys.stdout.isatty():
+        from rich.console import Console
+
+        # A terminal gets rich's tree, wrapped to its width; pipes get the plain tree, one line per node.
+        Console(highlight=False, markup=False, emoji=False, no_color=bool(os.environ.get("NO_COLOR"))
+                ).print(e.rich_tree(verbose=verbose))
     else:
-        click.echo(e.text(), nl=False)
+        click.echo(e.text(verbose=verbose), nl=False)
 
 
 # ---------------------------------------------------------------------------------------------------
