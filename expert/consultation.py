@@ -83,6 +83,12 @@ class Diagnosis:
         """True when a finding of warning or critical severity stands."""
         return any(f["severity"] in ("warning", "critical") for f in self.findings)
 
+    def _repr_markdown_(self) -> str:
+        """Jupyter renders a Diagnosis as its Markdown report."""
+        from expert.report import diagnosis_markdown
+
+        return diagnosis_markdown(self)
+
 
 class Consultation:
     """One diagnosis session. See ``ARCHITECTURE.md`` for the contract.
@@ -370,6 +376,10 @@ class Consultation:
         from expert.report import render
 
         return render(self, fmt)
+
+    def _repr_markdown_(self) -> str:
+        """Jupyter renders a consultation as its Markdown report (the engine runs if needed)."""
+        return self.report("markdown")
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report as a dict."""

@@ -170,6 +170,24 @@ def _style(line: str) -> str:
     return ""
 
 
+def diagnosis_markdown(d: Any) -> str:
+    """Markdown for a :class:`~expert.consultation.Diagnosis` on its own (what Jupyter shows for it).
+
+    A Diagnosis does not hold the observations or the trail, so this is the report without the questions
+    asked and the "what was known" section.
+    """
+    from knowledge.skills import SKILL_BY_NAME
+
+    routes = []
+    for r in d.routes:
+        skill = SKILL_BY_NAME.get(r["skill"])
+        routes.append({**r, "sheet": skill.sheet if skill else ""})
+    r = plain({"status": d.status, "symptom": d.symptom, "question": d.question.as_dict() if d.question else None,
+               "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
+               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": []})
+    return _Writer(True).document(r)
+
+
 def render_trail(trace: list[dict[str, Any]], markdown: bool = False) -> str:
     """Render the audit trail, one line per firing: sequence, rule, what it matched and what it asserted."""
     if not trace:

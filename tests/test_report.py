@@ -210,3 +210,11 @@ def test_golden_reports(case, fmt):
         path.write_text(out, encoding="utf-8")
     assert path.is_file(), f"no golden file {path.name}: run with TRAINOPT_UPDATE_GOLDEN=1 and review it"
     assert out == path.read_text(encoding="utf-8"), f"{path.name} changed; regenerate and review the diff"
+
+
+def test_consultation_and_diagnosis_render_themselves_in_jupyter():
+    c = nan_case()
+    assert c._repr_markdown_() == render(c, "markdown")
+    md = c.diagnosis._repr_markdown_()
+    assert md.startswith("## Training Diagnosis") and "### Root Cause" in md and "### Answer Next" in md
+    assert [ln.split("`")[1] for ln in md.splitlines() if ln[:1].isdigit() and "` [" in ln] == c.diagnosis.plan
