@@ -80,30 +80,40 @@ def cli() -> None:
 
 
 def _read_json(path: str) -> Any:
-    """Read JSON from a file or ``-`` (stdin)."""
+    """Read one JSON object from a file or ``-`` (stdin).
+
+    Raises:
+        InputError: Unreadable file, malformed JSON, or a JSON value that is not an object.
+    """
+    from expert.consultation import _json_type, parse_json
+
     if path == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         where = "stdin"
     else:
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            with open(path, "rb") as fh:
+                data = fh.read()
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc.strerror}", hint="give a JSON file or - for stdin") from None
         where = path
-    if not text.strip():
-        raise InputError(f"{where} is empty", hint='give one JSON object, e.g. {"symptom": "unstable"}')
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                         hint="give one JSON object of observations") from None
+    value = parse_json(data, where)
+    # Checked here, not left to from_json: a JSON string such as "symptom" is valid JSON but no object, and
+    # from_json would take it for JSON text to parse again.
+    if not isinstance(value, dict):
+        raise InputError(f"expected a JSON object of observations in {where}, got {_json_type(value)}",
+                         hint='e.g. {"symptom": "unstable", "loss_behavior": "nan_or_inf"}')
+    return value
 
 
-def _emit_report(c: Consultation, fmt: str) -> None:
-    from expert.report import render
+def _emit_report(c: Consultation, fmt: str, verbose: bool = False) -> None:
+    from expert.report import print_report
 
-    click.echo(render(c, fmt), nl=False)
+    print_report(c, fmt, verbose=verbose)
+
+
+VERBOSE = click.option("--verbose", "-v", is_flag=True,
+                       help="Full report: every observation, full threshold sources, measured values, audit trail.")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -113,11 +123,13 @@ def _emit_report(c: Consultation, fmt: str) -> None:
 
 @cli.command()
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def consult(fmt: str) -> None:
+@VERBOSE
+def consult(fmt: str, verbose: bool) -> None:
     """Interactive consultation: a complaint, then one question at a time.
 
-    At a question: a number picks a choice, or type the value; `?` explains why it is asked, `why` shows
-    the reasoning so far, `back` revises the last answer, `skip` declines, `quit` stops.
+    At a question: a number picks a choice, or type the value (3e-4, 50k, 95%); `?` explains why it is asked,
+    `why` shows the reasoning so far, `back` undoes the last answer (or the complaint), `forget NAME` drops a
+    misread value, `skip` declines, `quit` stops. Lines can be edited, with history, at a terminal.
     """
     from expert.consultation import Consultation
     from expert.repl import Leave
@@ -129,23 +141,31 @@ def consult(fmt: str) -> None:
     def write(s: str) -> None:
         click.echo(s, nl=False, err=err)
 
+    write.stdout = not err  # type: ignore[attr-defined]  # read_line lets readline draw the prompt there
+
     c = Consultation()
     try:
         run_consult(c, write)
     except Leave as stop:
         write(f"\n{stop.reason}: leaving the consultation; the report below is what is known so far.\n")
     except KeyboardInterrupt:
-        click.echo("\ninterrupted: nothing was saved.", err=True)
+        # Leave at once (exit 130), but keep what was answered: it is one `trainopt diagnose -` away.
+        click.echo("\ninterrupted.", err=True)
+        if c.observations:
+            saved = {n: o.value for n, o in sorted(c.observations.items())}
+            click.echo("  what you had told trainopt (resume with `trainopt diagnose -`):\n  "
+                       + json.dumps(saved), err=True)
         sys.exit(EXIT_INTERRUPTED)
     write("\n")
-    _emit_report(c, fmt)
+    _emit_report(c, fmt, verbose)
     sys.exit(exit_code_for(c))
 
 
 @cli.command()
 @click.argument("source", metavar="FILE|-")
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def diagnose(source: str, fmt: str) -> None:
+@VERBOSE
+def diagnose(source: str, fmt: str, verbose: bool) -> None:
     """Diagnose from a JSON object of observations (never asks).
 
     The object maps observation names to values (see `trainopt facts`); an optional "complaint" holds free
@@ -157,7 +177,7 @@ def diagnose(source: str, fmt: str) -> None:
     d = c.run()
     click.echo(f"trainopt: {len(c.observations)} observation(s) from {'stdin' if source == '-' else source}; "
                f"status: {d.status}", err=True)
-    _emit_report(c, fmt)
+    _emit_report(c, fmt, verbose)
     sys.exit(exit_code_for(c))
 
 
@@ -173,7 +193,7 @@ def _consultation_from(report: str | None, observations: str | None) -> Consulta
         raise InputError("not a trainopt JSON report (no 'observations' object)",
                          hint="save one with `trainopt diagnose --format json FILE > report.json`")
     obs = dict(data["observations"])
-    obs["declined"] = list(data.get("declined", []))
+    obs["declined"] = data.get("declined", [])
     return Consultation.from_json(obs)
 
 
@@ -202,14 +222,28 @@ def _complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) 
 @click.option("--report", "report", metavar="FILE", help="A saved JSON report (trainopt diagnose --format json).")
 @click.option("--observations", "observations", metavar="FILE|-", help="A JSON object of observations.")
 @click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
-def explain(skill: str, why_not: bool, report: str | None, observations: str | None, fmt: str) -> None:
-    """Why SKILL was routed (route, rule, facts, provenance), or with --why-not why it was not."""
+@click.option("--verbose", "-v", is_flag=True, help="With --why-not, also the rows that what is known rules out.")
+def explain(skill: str, why_not: bool, report: str | None, observations: str | None, fmt: str,
+            verbose: bool) -> None:
+    """Why SKILL was routed (route, rule, facts, provenance), or with --why-not why it was not.
+
+    --why-not shows the guard that blocked SKILL, then the rows that route there, nearest first (the fewest
+    missing facts); rows that what is known already rules out are counted, and listed with --verbose.
+    """
+    import os
+
     c = _consultation_from(report, observations)
     e = c.explain(skill, why_not=why_not)
     if fmt == "json":
         click.echo(json.dumps(e.as_dict(), indent=2))
+    elif sys.stdout.isatty():
+        from rich.console import Console
+
+        # A terminal gets rich's tree, wrapped to its width; pipes get the plain tree, one line per node.
+        Console(highlight=False, markup=False, emoji=False, no_color=bool(os.environ.get("NO_COLOR"))
+                ).print(e.rich_tree(verbose=verbose))
     else:
-        click.echo(e.text(), nl=False)
+        click.echo(e.text(verbose=verbose), nl=False)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -390,7 +424,7 @@ def run_demo(example: str, fmt: str = "text", write: Any = None) -> Consultation
     c = replay(load_example(example), out)
     out("\n")
     if fmt == "json":
-        click.echo(render(c, "json"))
+        click.echo(render(c, "json"), nl=False)
         return c
     out(render(c, fmt))
     out("\nOrdered plan: " + (" -> ".join(c.diagnosis.plan) or "(none)") + "\n")
@@ -425,7 +459,7 @@ def demo(replay: bool, example: str | None, list_: bool, fmt: str) -> None:
         c = live_demo(lambda t: click.echo(t, nl=False, err=True), fmt="text")
         from expert.report import render
 
-        click.echo(render(c, "json"))
+        click.echo(render(c, "json"), nl=False)
     else:
         live_demo(lambda t: click.echo(t, nl=False), fmt=fmt)
 
@@ -442,7 +476,6 @@ def examine(script: str, fmt: str) -> None:
     import runpy
 
     from expert.consultation import Consultation
-    from expert.report import render
 
     ns = runpy.run_path(script, run_name="__trainopt__")
     factory = ns.get("trainopt_target")
@@ -464,7 +497,7 @@ def examine(script: str, fmt: str) -> None:
     c = Consultation()
     c.add(probe_examine(model, loss_fn, batch, **t))
     d = c.run()
-    click.echo(render(c, fmt))
+    _emit_report(c, fmt)
     if d.needs_action:
         sys.exit(EXIT_ACTION)
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from expert.errors import ContradictionError, InputError, VocabularyError
-from expert.vocabulary import BOOL, ENUM, MEASURED_SOURCES, Observation, spec, validate
+from expert.vocabulary import (BOOL, ENUM, MAX_TEXT, MEASURED_SOURCES, PAIRS, Observation, normalise, read_pair, short,
+                               spec, validate)
 
 SCHEMA_VERSION = "1.0"
 STATUSES = ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
@@ -83,6 +84,12 @@ class Diagnosis:
         """True when a finding of warning or critical severity stands."""
         return any(f["severity"] in ("warning", "critical") for f in self.findings)
 
+    def _repr_markdown_(self) -> str:
+        """Jupyter renders a Diagnosis as its Markdown report."""
+        from expert.report import diagnosis_markdown
+
+        return diagnosis_markdown(self)
+
 
 class Consultation:
     """One diagnosis session. See ``ARCHITECTURE.md`` for the contract.
@@ -99,6 +106,8 @@ class Consultation:
         self._declined: list[str] = []
         self._asked: list[dict[str, Any]] = []
         self._complaints: list[str] = []
+        # One entry per answer, skip, complaint or forget: what each touched name held before, for back().
+        self._undo: list[dict[str, Any]] = []
         self.revisions: list[dict[str, Any]] = []
         self._diagnosis: Diagnosis | None = None
         self._trail: list[Any] = []
@@ -200,30 +209,54 @@ class Consultation:
 
         if not isinstance(text, str) or not text.strip():
             raise InputError("empty complaint", hint="describe what the training run does")
+        if len(text) > MAX_TEXT:
+            raise InputError(f"complaint too long ({len(text):,} characters; at most {MAX_TEXT:,})",
+                             hint="describe the problem in a few sentences; give an error as error_text")
         found = parse_complaint(text)
         # Text never overrides what the user answered or a probe measured.
         keep = [o for o in found if o.name not in self._obs or self._obs[o.name].source.startswith("text:")]
+        before = {o.name: self._obs.get(o.name) for o in keep}
         self.add(keep)
         self._complaints.append(text.strip())
+        self._undo.append({"kind": "complaint", "text": text.strip(), "before": before})
         self._diagnosis = None
         return keep
 
     def answer(self, question_id: str, value: Any) -> Observation:
         """Answer a question; the value is validated against the observation the question sets.
 
+        Numbers may be typed as people type them (``"95%"``, ``"50k"``, ``"50,000"``); a question whose
+        observation has a partner (the training metric and the validation metric) also takes both at once:
+        ``"0.95 / 0.75"`` or ``"train 0.95 val 0.75"``. How a value was read is in :attr:`last_note`.
+
         Raises:
             InputError: Unknown question id.
-            VocabularyError: Bad value.
+            VocabularyError: Bad value (nothing changes).
         """
         from knowledge import question
 
-        q = question(question_id)
+        q = question(question_id) if isinstance(question_id, str) else None
         if q is None:
-            raise InputError(f"unknown question {question_id!r}", hint="see `trainopt rules` for question ids")
-        obs = Observation.make(q.sets, value, f"answer:{q.id}")
-        self.add([obs])
-        self._asked.append({"question": q.id, "text": q.text, "sets": q.sets, "answer": obs.value})
-        return obs
+            raise InputError(f"unknown question {short(question_id)}",
+                             hint="see `trainopt rules` for question ids")
+        source = f"answer:{q.id}"
+        pair = read_pair(value) if isinstance(value, str) and q.sets in PAIRS else None
+        if pair is not None:
+            (v1, n1), (v2, n2) = normalise(q.sets, pair[0]), normalise(PAIRS[q.sets], pair[1])
+            new = [Observation(q.sets, v1, source), Observation(PAIRS[q.sets], v2, source)]
+            notes = [n for n in (n1, n2) if n]
+        else:
+            v, note = normalise(q.sets, value)
+            new, notes = [Observation(q.sets, v, source)], [note] if note else []
+        before = {o.name: self._obs.get(o.name) for o in new}
+        self.add(new)
+        self.last_note = "; ".join(notes)
+        self._asked.append({"question": q.id, "text": q.text, "sets": q.sets, "answer": new[0].value})
+        self._undo.append({"kind": "answer", "question": q.id, "before": before})
+        return new[0]
+
+    last_note: str = ""
+    """How the last answer was read, when it was not taken literally (e.g. ``read 95% as 0.95``)."""
 
     def decline(self, question_id: str) -> None:
         """Skip a question (it is not asked again in this consultation).
@@ -233,29 +266,79 @@ class Consultation:
         """
         from knowledge import question
 
-        q = question(question_id)
+        q = question(question_id) if isinstance(question_id, str) else None
         if q is None:
-            raise InputError(f"unknown question {question_id!r}")
+            raise InputError(f"unknown question {short(question_id)}",
+                             hint="see `trainopt rules` for question ids")
         if q.id not in self._declined:
             self._declined.append(q.id)
             self._asked.append({"question": q.id, "text": q.text, "sets": q.sets, "answer": None})
+            self._undo.append({"kind": "skip", "question": q.id, "before": {}})
         self._diagnosis = None
 
-    def back(self) -> dict[str, Any] | None:
-        """Undo the last answer (or skip), so its question is asked again. Returns what was undone."""
-        if not self._asked:
-            return None
-        last = self._asked.pop()
-        if last["answer"] is None:
-            self._declined.remove(last["question"])
-        else:
-            o = self._obs.get(last["sets"])
-            if o is not None and o.source == f"answer:{last['question']}":
-                del self._obs[last["sets"]]
-                self.revisions.append({"name": last["sets"], "old": last["answer"], "old_source": o.source,
-                                       "new": None, "new_source": "back"})
+    def forget(self, name: str) -> Observation:
+        """Remove one observation (e.g. a value misread from the complaint); ``back`` restores it.
+
+        Returns:
+            The observation removed.
+
+        Raises:
+            VocabularyError: Unknown observation name.
+            InputError: The name is valid but nothing is known about it.
+        """
+        if not isinstance(name, str):
+            raise InputError(f"expected an observation name, got {short(name)}")
+        spec(name)
+        old = self._obs.get(name)
+        if old is None:
+            known = ", ".join(sorted(self._obs)) or "nothing yet"
+            raise InputError(f"nothing known about {name!r}", context=f"known: {known}")
+        del self._obs[name]
+        self.revisions.append({"name": name, "old": old.value, "old_source": old.source, "new": None,
+                               "new_source": "forget"})
+        self._undo.append({"kind": "forget", "name": name, "before": {name: old}})
         self._diagnosis = None
-        return last
+        return old
+
+    def back(self) -> dict[str, Any] | None:
+        """Undo the last answer, skip, complaint or forget, restoring what it replaced.
+
+        An undone answer's question is asked again; an undone complaint takes back every observation read
+        from it (the phrases it matched), which is how a value misread from the complaint is removed.
+
+        Returns:
+            What was undone: ``kind`` (``answer``, ``skip``, ``complaint``, ``forget``), ``took_back`` (the
+            values it removed) and ``restored`` (the values back in place, None where there was none), and
+            for answers and skips the ``question``, ``text``, ``sets`` and ``answer`` as in :attr:`asked`;
+            None when there is nothing to undo.
+        """
+        if not self._undo:
+            return None
+        event = self._undo.pop()
+        undone: dict[str, Any] = {"kind": event["kind"]}
+        if event["kind"] in ("answer", "skip"):
+            last = self._asked.pop()
+            undone.update(last)
+            if last["answer"] is None:
+                self._declined.remove(last["question"])
+        elif event["kind"] == "complaint":
+            self._complaints.pop()
+            undone["text"] = event["text"]
+        undone["took_back"] = {n: self._obs[n].value for n in event["before"] if n in self._obs}
+        for name, old in event["before"].items():
+            cur = self._obs.get(name)
+            if old is None:
+                self._obs.pop(name, None)
+            else:
+                self._obs[name] = old
+            if cur != old:
+                self.revisions.append({"name": name, "old": cur.value if cur else None,
+                                       "old_source": cur.source if cur else None,
+                                       "new": old.value if old else None,
+                                       "new_source": "back" if old is None else old.source})
+        undone["restored"] = {n: (o.value if o else None) for n, o in event["before"].items()}
+        self._diagnosis = None
+        return undone
 
     # ------------------------------------------------------------------ reasoning
 
@@ -316,6 +399,10 @@ class Consultation:
 
         return render(self, fmt)
 
+    def _repr_markdown_(self) -> str:
+        """Jupyter renders a consultation as its Markdown report (the engine runs if needed)."""
+        return self.report("markdown")
+
     def to_json(self) -> dict[str, Any]:
         """The JSON report as a dict."""
         from expert.report import as_json
@@ -335,45 +422,85 @@ class Consultation:
         """Build a consultation from one JSON object of observations (``complaint`` holds free text).
 
         Accepts plain values (``{"symptom": "unstable"}``) or full observations
-        (``{"symptom": {"value": "unstable", "source": "answer:Q-SYMPTOM"}}``), and a ``declined`` list.
+        (``{"symptom": {"value": "unstable", "source": "answer:Q-SYMPTOM"}}``), a ``declined`` list, and
+        a saved JSON report (its ``observations`` and ``declined`` rebuild the consultation). ``data`` may
+        be the JSON text itself.
 
         Raises:
-            InputError: Not an object, or malformed entries.
+            InputError: Malformed JSON, not an object, or malformed entries.
             VocabularyError: Unknown names or bad values.
         """
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                                 hint="give one JSON object of observations") from None
-        if not isinstance(data, dict):
-            raise InputError(f"expected a JSON object of observations, got {type(data).__name__}",
+        if isinstance(data, (str, bytes, bytearray)):
+            data = parse_json(data)
+        if not isinstance(data, Mapping):
+            raise InputError(f"expected a JSON object of observations, got {_json_type(data)}",
                              hint='e.g. {"symptom": "unstable", "loss_behavior": "nan_or_inf"}')
-        c = cls()
         data = dict(data)
+        if "schema_version" in data and isinstance(data.get("observations"), Mapping):
+            # A saved report: what the user observed, not what the engine concluded from it.
+            data = {**data["observations"], "declined": data.get("declined", [])}
         complaint = data.pop("complaint", None)
         declined = data.pop("declined", [])
         data.pop("schema_version", None)
+        if complaint is not None and not isinstance(complaint, str):
+            raise InputError("'complaint' must be text", context=f"got {_json_type(complaint)}")
+        if not isinstance(declined, list) or not all(isinstance(q, str) for q in declined):
+            raise InputError("'declined' must be a list of question ids",
+                             context=f"got {short(declined)}", hint='e.g. "declined": ["Q-PRECISION"]')
         obs = []
         for name, v in data.items():
-            if isinstance(v, dict):
+            if not isinstance(name, str):
+                raise InputError(f"observation names must be text, got {short(name)}")
+            if isinstance(v, Mapping):
                 if "value" not in v:
-                    raise InputError(f"observation {name!r} has no 'value'")
-                obs.append(Observation.make(name, v["value"], str(v.get("source", "declared")),
-                                            v.get("evidence")))
+                    raise InputError(f"observation {name!r} has no 'value'",
+                                     hint=f'e.g. "{name}": {{"value": ..., "source": "declared"}}')
+                extra = sorted(set(map(str, v)) - {"value", "source", "evidence"})
+                if extra:
+                    raise InputError(f"observation {name!r} has unknown keys: {', '.join(extra)}",
+                                     context="allowed keys: value, source, evidence")
+                obs.append(Observation.make(name, v["value"], v.get("source", "declared"), v.get("evidence")))
             else:
                 obs.append(Observation.make(name, v, "declared"))
+        c = cls()
         c.add(obs)
         if complaint is not None:
-            if not isinstance(complaint, str):
-                raise InputError("'complaint' must be text")
             c.complain(complaint)
-        if not isinstance(declined, list):
-            raise InputError("'declined' must be a list of question ids")
         for q in declined:
-            c.decline(str(q))
+            c.decline(q)
         return c
+
+
+def parse_json(text: str | bytes | bytearray, where: str = "input") -> Any:
+    """Parse JSON text, turning every failure into an :class:`InputError` that says where.
+
+    Raises:
+        InputError: Malformed, not UTF-8, or nested deeper than the parser can follow.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{where} is not UTF-8 text (byte {exc.start})",
+                             hint="save the observations as UTF-8 JSON") from None
+    if not text.strip():
+        raise InputError(f"{where} is empty", hint='give one JSON object, e.g. {"symptom": "unstable"}')
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                         hint="give one JSON object of observations") from None
+    # RecursionError: nesting deeper than the interpreter's stack; ValueError: an integer literal with more
+    # digits than int() converts (4,300 by default).
+    except (RecursionError, ValueError) as exc:
+        raise InputError(f"unreadable JSON in {where}: {short(str(exc), 100)}",
+                         hint="give one JSON object of observations") from None
+
+
+def _json_type(v: Any) -> str:
+    names = {str: "a string", int: "a number", float: "a number", bool: "true/false", list: "an array",
+             type(None): "null"}
+    return names.get(type(v), type(v).__name__)
 
 
 def choices_for(q: Any) -> tuple[tuple[str, str], ...]:

@@ -67,22 +67,71 @@ class Explanation:
         return {"skill": self.skill, "question": "why_not" if self.why_not else "why", "routed": self.routed,
                 "role": self.role, "summary": self.summary, "tree": [n.as_dict() for n in self.nodes]}
 
-    def text(self) -> str:
-        """Render the explanation as an indented tree."""
-        lines = [self.summary]
-        for i, n in enumerate(self.nodes):
-            _draw(n, "", i == len(self.nodes) - 1, lines)
+    def text(self, verbose: bool = False, width: int | None = None) -> str:
+        """Render the explanation as an indented tree.
+
+        Args:
+            verbose: Also show the rows that what is known already rules out (why-not).
+            width: Wrap long labels to this many columns, continuing under the label (None: no wrapping).
+        """
+        import textwrap
+
+        def para(text: str) -> list[str]:
+            return textwrap.wrap(text, width) if width else [text]
+
+        shown, hidden = self._visible(verbose)
+        lines = para(self.summary)
+        for i, n in enumerate(shown):
+            _draw(n, "", i == len(shown) - 1, lines, width)
+        if hidden:
+            lines += para(f"({hidden} more row{'s' if hidden > 1 else ''} route here but contradict what is known; "
+                          "--verbose or --format json lists them)")
         return "\n".join(lines) + "\n"
+
+    def _visible(self, verbose: bool) -> tuple[list[Node], int]:
+        if verbose or not self.why_not:
+            return self.nodes, 0
+        shown = [n for n in self.nodes if n.kind != "row" or n.data.get("could_apply", True)]
+        return shown, len(self.nodes) - len(shown)
+
+    def rich_tree(self, verbose: bool = False) -> Any:
+        """The explanation as a ``rich.tree.Tree`` (what a terminal gets: wrapped, with guides)."""
+        from rich.text import Text
+        from rich.tree import Tree
+
+        shown, hidden = self._visible(verbose)
+        root = Tree(Text(self.summary, style="bold"), guide_style="dim")
+
+        def add(parent: Any, n: Node) -> None:
+            style = {"route": "bold", "guard": "yellow", "row": "", "condition": "italic"}.get(n.kind, "")
+            branch = parent.add(Text(n.label, style=style))
+            for c in n.children:
+                add(branch, c)
+
+        for n in shown:
+            add(root, n)
+        if hidden:
+            root.add(Text(f"({hidden} more rows route here but contradict what is known; --verbose lists them)",
+                          style="dim"))
+        return root
 
     def __str__(self) -> str:
         return self.text()
 
 
-def _draw(n: Node, prefix: str, last: bool, lines: list[str]) -> None:
-    lines.append(prefix + ("└─ " if last else "├─ ") + n.label)
+def _draw(n: Node, prefix: str, last: bool, lines: list[str], width: int | None = None) -> None:
+    head = prefix + ("└─ " if last else "├─ ")
     child_prefix = prefix + ("   " if last else "│  ")
+    if width is None or len(head) + len(n.label) <= width:
+        lines.append(head + n.label)
+    else:
+        import textwrap
+
+        cont = child_prefix + ("│  " if n.children else "   ")
+        lines += textwrap.wrap(n.label, max(width, len(cont) + 20), initial_indent=head, subsequent_indent=cont,
+                               break_on_hyphens=False) or [head]
     for i, c in enumerate(n.children):
-        _draw(c, child_prefix, i == len(n.children) - 1, lines)
+        _draw(c, child_prefix, i == len(n.children) - 1, lines, width)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -307,6 +356,7 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
     nodes.extend(guards)
 
     want_primary = route is not None  # routed already: what would have made it primary
+    candidates: list[Node] = []
     for row in all_rows():
         targets = [a for a in row.then if isinstance(a, RouteTo) and a.skill == skill]
         if not targets or (want_primary and all(t.role != "primary" for t in targets)):
@@ -318,11 +368,16 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
                                   "(see the guard above)", {"rule": row.id, "fired": True, "role": roles}))
             continue
         missing = _unmet(row, values, facts)
+        blocked = [m for m in missing if m.data.get("contradicted")]
         node = Node("row", f"row {row.id} would route here ({roles}); {row.rationale}",
                     {"rule": row.id, "fired": False, "role": roles, "cite": row.cite.as_dict(),
-                     "unmet": [m.data for m in missing]})
+                     "unmet": [m.data for m in missing], "could_apply": not blocked, "distance": len(missing)})
         node.children.extend(missing)
-        nodes.append(node)
+        candidates.append(node)
+    # Nearest first: rows that could still apply (only missing facts stand in the way), fewest gaps first;
+    # rows that what is known already rules out come last (the text view leaves them out).
+    candidates.sort(key=lambda n: (not n.data["could_apply"], n.data["distance"], n.data["rule"]))
+    nodes.extend(candidates)
 
     if route is not None:
         summary = (f"{skill} is routed ({route['role']}); "
@@ -354,7 +409,8 @@ def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> 
     for name, cond in sorted(conds.items()):
         if isinstance(cond, Absent):
             if name in values:
-                out.append(_cond_node(name, cond, f"{name} must be unknown, but is {values[name]!r}", values))
+                out.append(_cond_node(name, cond, f"{name} must be unknown, but is {values[name]!r}", values,
+                                      contradicted=True))
             continue
         if name not in values:
             q = VOCABULARY[name].question if name in VOCABULARY else None
@@ -363,18 +419,20 @@ def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> 
             out.append(_cond_node(name, cond, f"{name} is not known{wanted}{ask}", values))
         elif not cond.test(values[name]):
             out.append(_cond_node(name, cond, f"{name} = {values[name]!r}, but the row needs {cond.describe()}",
-                                  values))
+                                  values, contradicted=True))
     for ref in row.need:
         if not _has(ref, facts):
             out.append(Node("condition", f"needs {ref}, which is not established", {"need": ref}))
     for ref in row.unless:
         if _has(ref, facts):
-            out.append(Node("condition", f"{ref} is established, which rules this row out", {"unless": ref}))
+            out.append(Node("condition", f"{ref} is established, which rules this row out",
+                            {"unless": ref, "contradicted": True}))
     return out
 
 
-def _cond_node(name: str, cond: Any, label: str, values: Mapping[str, Any]) -> Node:
-    data: dict[str, Any] = {"observation": name, "condition": cond.describe(), "actual": values.get(name)}
+def _cond_node(name: str, cond: Any, label: str, values: Mapping[str, Any], contradicted: bool = False) -> Node:
+    data: dict[str, Any] = {"observation": name, "condition": cond.describe(), "actual": values.get(name),
+                            "contradicted": contradicted}
     src = getattr(cond, "source", "")
     if src:
         data["threshold_source"] = src

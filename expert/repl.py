@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,15 +21,18 @@ MAX_TURNS = 200
 
 COMMANDS = (
     ("<number>", "pick a numbered choice"),
-    ("<value>", "type a value (e.g. fp16, 3e-4, yes)"),
+    ("<value>", "type a value (e.g. fp16, 3e-4, 50k, 95%, yes)"),
     ("?", "why this question is asked, and where the knowledge comes from"),
     ("why", "the reasoning so far (audit trail)"),
-    ("back", "revise the previous answer"),
+    ("known", "what is known so far, and where each value came from"),
+    ("back", "undo the previous answer (or what was read from the complaint)"),
+    ("forget NAME", "drop one observation, e.g. a value misread from the complaint"),
     ("skip", "decline this question"),
     ("quit", "stop and print the report so far"),
 )
 
 Write = Callable[[str], None]
+_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 
 
 class Leave(Exception):
@@ -39,16 +43,39 @@ class Leave(Exception):
         self.reason = reason
 
 
+_editing = False
+
+
+def _enable_editing() -> None:
+    """Give ``input()`` line editing and in-session history when a person types at a terminal."""
+    global _editing
+    if _editing or not sys.stdin.isatty():
+        return
+    _editing = True
+    try:
+        import readline  # noqa: F401 - importing it is what makes input() edit lines and keep history
+    except ImportError:  # Windows without pyreadline: plain input() still works
+        pass
+
+
 def read_line(prompt: str, write: Write) -> str:
-    """Show ``prompt`` and read one line from stdin.
+    """Show ``prompt`` and read one line with ``input()`` (line editing and history at a terminal).
+
+    The prompt goes through ``write`` (stdout, or stderr when stdout carries JSON) unless stdin and stdout are
+    both terminals and ``write`` prints to stdout, where ``input(prompt)`` lets readline redraw it.
 
     Raises:
-        Leave: The input ended (EOF).
+        Leave: The input ended (EOF, Ctrl-D).
     """
-    write(prompt)
-    line = sys.stdin.readline()
-    if line == "":
-        raise Leave("input ended")
+    _enable_editing()
+    try:
+        if getattr(write, "stdout", False) and sys.stdin.isatty() and sys.stdout.isatty():
+            line = input(prompt)
+        else:
+            write(prompt)
+            line = input()
+    except EOFError:
+        raise Leave("input ended") from None
     return line.strip()
 
 
@@ -58,12 +85,13 @@ def parse_answer(q: QuestionView, text: str) -> Any:
     Raises:
         InputError: A choice number out of range for a multiple-choice question.
     """
-    if q.choices and text.isdigit():
-        n = int(text)
+    # ASCII digits only: str.isdigit() also accepts "²" and "١", which int() then refuses.
+    if q.choices and _DIGITS.fullmatch(text):
+        n = int(text) if len(text) < 10 else 0
         if 1 <= n <= len(q.choices):
             return q.choices[n - 1][0]
         if q.kind == "enum":
-            raise InputError(f"no choice number {n}", hint=f"pick 1 to {len(q.choices)}")
+            raise InputError(f"no choice number {text}", hint=f"pick 1 to {len(q.choices)}")
     low = text.lower()
     for value, label in q.choices:
         if low == label.lower():
@@ -80,15 +108,82 @@ def show_question(q: QuestionView, n: int, write: Write) -> None:
         from expert.vocabulary import spec
 
         write(f"  (type {spec(q.sets).allowed()})\n")
-    write("  ? why   why: reasoning so far   back   skip   quit\n")
+    write("  ? why   why: reasoning so far   back   forget NAME   skip   quit\n")
 
 
 def _allowed(q: QuestionView) -> str:
-    from expert.vocabulary import spec
+    from expert.vocabulary import PAIRS, spec
 
     if q.choices:
         return f"a number 1-{len(q.choices)} or one of: {', '.join(v for v, _ in q.choices)}"
-    return spec(q.sets).allowed()
+    pair = " (or two, train then validation: 0.95 / 0.75)" if q.sets in PAIRS else ""
+    return spec(q.sets).allowed() + pair
+
+
+def _source_phrase(source: str) -> str:
+    kind, _, rest = source.partition(":")
+    return {"text": f'from "{rest}"', "answer": f"your answer to {rest}", "probe": f"probe {rest}",
+            "declared": "declared"}.get(kind, source)
+
+
+def _known(c: Consultation) -> str:
+    if not c.observations:
+        return "nothing known yet\n"
+    return "".join(f"  {n} = {o.value!r}  ({_source_phrase(o.source)})\n" for n, o in sorted(c.observations.items()))
+
+
+def _read_complaint(c: Consultation, write: Write) -> None:
+    """The complaint prompt: read free text until it is understood, left empty, or the user quits."""
+    while True:
+        text = read_line("complaint> ", write)
+        if text.lower() in ("quit", "exit", "q"):
+            raise Leave("quit")
+        if not text:
+            return
+        try:
+            found = c.complain(text)
+        except TrainoptError as e:
+            write(e.render() + "\n")
+            continue
+        if found:
+            write("understood: " + ", ".join(f"{o.name}={o.value} ({_source_phrase(o.source)})" for o in found)
+                  + "\n  (misread? `forget NAME` drops one value, `back` takes the whole complaint back)\n")
+        else:
+            write("(no known symptom words in that; the questions will narrow it down)\n")
+        return
+
+
+def _back(c: Consultation, write: Write) -> bool:
+    """Undo the last step; True when it was the complaint (so the complaint prompt comes back)."""
+    undone = c.back()
+    if undone is None:
+        write("nothing to revise yet\n")
+        return False
+    if undone["kind"] == "complaint":
+        took = ", ".join(f"{n}={v!r}" for n, v in undone["took_back"].items()) or "nothing"
+        write(f"took back the complaint \"{undone['text'][:80]}\" (it had set {took}); "
+              "describe it again, or press Enter to answer questions\n")
+        return True
+    if undone["kind"] == "forget":
+        write(f"restored {undone['restored']}\n")
+        return False
+    was = "skipped" if undone["answer"] is None else f"{undone['sets']}={undone['answer']!r}"
+    write(f"revising: {undone['text']} (was {was})\n")
+    return False
+
+
+def _forget(c: Consultation, arg: str, write: Write) -> bool:
+    """Drop one observation; True when something was forgotten (so the next question may change)."""
+    if not arg:
+        write("forget what? known: " + (", ".join(sorted(c.observations)) or "nothing yet") + "\n")
+        return False
+    try:
+        old = c.forget(arg)
+    except TrainoptError as e:
+        write(e.render() + "\n")
+        return False
+    write(f"forgot {old.name}={old.value!r} ({_source_phrase(old.source)}); `back` restores it\n")
+    return True
 
 
 def consult(c: Consultation, write: Write) -> Consultation:
@@ -108,23 +203,7 @@ def consult(c: Consultation, write: Write) -> Consultation:
 
     write("trainopt consult: describe the training problem in a sentence (or press Enter to answer "
           "questions instead).\n")
-    while True:
-        text = read_line("complaint> ", write)
-        if text.lower() in ("quit", "exit", "q"):
-            raise Leave("quit")
-        if not text:
-            break
-        try:
-            found = c.complain(text)
-        except TrainoptError as e:
-            write(e.render() + "\n")
-            continue
-        if found:
-            write("understood: " + ", ".join(f"{o.name}={o.value} (from \"{o.source.partition(':')[2]}\")"
-                                              for o in found) + "\n")
-        else:
-            write("(no known symptom words in that; the questions will narrow it down)\n")
-        break
+    _read_complaint(c, write)
 
     asked = 0
     noted: set[str] = set()
@@ -143,24 +222,29 @@ def consult(c: Consultation, write: Write) -> Consultation:
         while True:
             text = read_line("> ", write)
             low = text.lower()
+            command, _, arg = low.partition(" ")
             if low in ("quit", "exit", "q"):
                 raise Leave("quit")
             if low in ("?", "help why"):
                 write(f"Why: {q.why}\nSource: {q.cite}\n")
                 continue
             if low in ("help", "h"):
-                write("".join(f"  {k:<9} {v}\n" for k, v in COMMANDS))
+                write("".join(f"  {k:<12} {v}\n" for k, v in COMMANDS))
                 continue
             if low == "why":
                 write("Reasoning so far:\n" + render_trail(c.trace) + "\n")
                 continue
-            if low == "back":
-                undone = c.back()
-                if undone is None:
-                    write("nothing to revise yet\n")
+            if low in ("known", "facts"):
+                write(_known(c))
+                continue
+            if command == "forget":
+                if not _forget(c, text.partition(" ")[2].strip(), write):
                     continue
-                was = "skipped" if undone["answer"] is None else f"{undone['sets']}={undone['answer']!r}"
-                write(f"revising: {undone['text']} (was {was})\n")
+                asked -= 1
+                break
+            if low == "back":
+                if _back(c, write):
+                    _read_complaint(c, write)
                 asked = max(0, asked - 2)
                 break
             if low == "skip":
@@ -173,9 +257,12 @@ def consult(c: Consultation, write: Write) -> Consultation:
             try:
                 obs = c.answer(q.id, parse_answer(q, text))
             except TrainoptError as e:
+                # Refused: nothing changed; the same question is asked again.
                 write(f"not accepted: {e.message}\n  allowed: {_allowed(q)}\n")
                 continue
-            write(f"  -> {obs.name} = {obs.value!r}\n")
+            also = [o for o in c.observations.values() if o.source == obs.source and o.name != obs.name]
+            shown = ", ".join(f"{o.name} = {o.value!r}" for o in (obs, *also))
+            write(f"  -> {shown}" + (f"  ({c.last_note})" if c.last_note else "") + "\n")
             break
     raise InputError(f"more than {MAX_TURNS} turns without reaching a diagnosis")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -84,12 +85,15 @@ def as_json(c: Consultation) -> dict[str, Any]:
     return plain(out)
 
 
-def render(c: Consultation, fmt: str = "text") -> str:
+def render(c: Consultation, fmt: str = "text", *, verbose: bool = False, width: int | None = None) -> str:
     """Render the report.
 
     Args:
         c: The consultation (run on demand).
         fmt: ``text``, ``markdown`` or ``json``.
+        verbose: Add every observation, the full threshold sources, the probes' measured values and the
+            audit trail (text and Markdown; JSON always holds everything).
+        width: Wrap text lines to this many columns (None: no wrapping, one logical line per line).
 
     Raises:
         InputError: Unknown format.
@@ -97,8 +101,91 @@ def render(c: Consultation, fmt: str = "text") -> str:
     if fmt not in FORMATS:
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of: {', '.join(FORMATS)}")
     if fmt == "json":
-        return json.dumps(as_json(c), indent=2, sort_keys=False)
-    return _Writer(fmt == "markdown").document(as_json(c))
+        # A trailing newline, like every other format: shells and `cat` expect text files to end with one.
+        return json.dumps(as_json(c), indent=2, sort_keys=False) + "\n"
+    w = _Writer(fmt == "markdown", verbose)
+    text = w.document(as_json(c))
+    return wrap(text, width, keep=w.code_lines) if width and fmt == "text" else text
+
+
+def wrap(text: str, width: int, keep: set[int] | frozenset[int] = frozenset()) -> str:
+    """Wrap each line of ``text`` to ``width`` columns with rich, continuing under the line's own indent.
+
+    Bullets (``* ``, ``- ``, ``1. ``) and labels (``Fix: ``) hang: their continuation lines start under the
+    text, not the bullet. Lines whose index is in ``keep`` (code) are never wrapped.
+    """
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(width=max(width, 40), no_color=True, highlight=False, emoji=False, markup=False)
+    out = []
+    for i, line in enumerate(text.splitlines()):
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        m = re.match(r"(?:[*-] |\d+\. |[A-Z][A-Za-z ]{0,20}: )", body)
+        hang = indent + (len(m.group(0)) if m else 0)
+        if i in keep or len(line) <= width or hang >= width - 20:
+            out.append(line)
+            continue
+        first, *rest = Text(body).wrap(console, width - indent)
+        out.append(" " * indent + first.plain.rstrip())
+        if rest:
+            more = Text(" ".join(x.plain.strip() for x in rest)).wrap(console, width - hang)
+            out += [" " * hang + x.plain.rstrip() for x in more]
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def print_report(c: Consultation, fmt: str, *, verbose: bool = False, err: bool = False) -> None:
+    """Print the report for a person or a pipe: wrapped and lightly styled on a terminal, plain otherwise.
+
+    Colour follows rich's rules: none when the output is not a terminal or ``NO_COLOR`` is set.
+    """
+    import sys
+
+    import click
+
+    stream = sys.stderr if err else sys.stdout
+    tty = fmt == "text" and hasattr(stream, "isatty") and stream.isatty()
+    if not tty:
+        click.echo(render(c, fmt, verbose=verbose), nl=False, err=err)
+        return
+    import os
+
+    from rich.console import Console
+
+    console = Console(file=stream, highlight=False, emoji=False, markup=False, soft_wrap=True)
+    # rich drops colours under NO_COLOR but keeps bold; the convention's users want no escapes at all.
+    plain_text = bool(os.environ.get("NO_COLOR"))
+    for line in render(c, fmt, verbose=verbose, width=min(console.width, 120)).splitlines():
+        console.print(line, style="" if plain_text else _style(line))
+
+
+def _style(line: str) -> str:
+    if line and not line.startswith(" ") and not line[0].isdigit() and line[:1] not in "=-":
+        return "bold"
+    if "[critical]" in line:
+        return "bold red"
+    if "[warning]" in line:
+        return "yellow"
+    return ""
+
+
+def diagnosis_markdown(d: Any) -> str:
+    """Markdown for a :class:`~expert.consultation.Diagnosis` on its own (what Jupyter shows for it).
+
+    A Diagnosis does not hold the observations or the trail, so this is the report without the questions
+    asked and the "what was known" section.
+    """
+    from knowledge.skills import SKILL_BY_NAME
+
+    routes = []
+    for r in d.routes:
+        skill = SKILL_BY_NAME.get(r["skill"])
+        routes.append({**r, "sheet": skill.sheet if skill else ""})
+    r = plain({"status": d.status, "symptom": d.symptom, "question": d.question.as_dict() if d.question else None,
+               "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
+               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": []})
+    return _Writer(True).document(r)
 
 
 def render_trail(trace: list[dict[str, Any]], markdown: bool = False) -> str:
@@ -119,7 +206,9 @@ def render_trail(trace: list[dict[str, Any]], markdown: bool = False) -> str:
 def _fact_short(f: Mapping[str, Any]) -> str:
     kind = f.get("kind", "?")
     if kind == "Obs":
-        return f"{f['name']}={f['value']!r} ({f.get('source', '')})"
+        v = f["value"]
+        shown = fmt_number(v) if isinstance(v, float) else repr(v)
+        return f"{f['name']}={shown} ({f.get('source', '')})"
     if kind == "Route":
         return f"route {f['skill']} ({f['role']})"
     if kind == "Finding":
@@ -154,12 +243,151 @@ def _source_words(source: str) -> str:
     return source
 
 
-class _Writer:
-    """Lays out the report sections for plain text or Markdown."""
+def fmt_number(value: Any, unit: str = "") -> str:
+    """A number as a person writes it: three significant digits, thousands separators, its unit."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        text = f"{value:,}" if abs(value) >= 10_000 else str(value)
+    elif value != value or value in (float("inf"), float("-inf")):
+        text = str(value)
+    elif value == 0:
+        text = "0"
+    elif 1_000 <= abs(value) < 1e6:
+        text = f"{value:,.0f}"
+    else:
+        text = f"{value:.3g}"
+    if not unit:
+        return text
+    return f"{text}{unit}" if unit == "%" else f"{text} {unit}"
 
-    def __init__(self, markdown: bool) -> None:
+
+def fmt_value(name: str, value: Any) -> str:
+    """An observation's value for a report: numbers with precision and unit, flags as yes/no, text as is."""
+    from expert.vocabulary import VOCABULARY
+
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        s = VOCABULARY.get(name)
+        return fmt_number(value, s.unit if s else "")
+    return str(value)
+
+
+def _short_text(text: str, limit: int = 90) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _where(measured: Mapping[str, Any]) -> str:
+    """The layer or module a probe's value was measured on, when its evidence says."""
+    for key in ("worst_layer", "module", "layer"):
+        if isinstance(measured.get(key), str) and measured[key]:
+            return measured[key]
+    largest = measured.get("largest")
+    if isinstance(largest, Mapping) and largest:
+        return str(next(iter(largest)))
+    return ""
+
+
+def _threshold_ids(measured: Mapping[str, Any]) -> list[str]:
+    th = measured.get("thresholds")
+    return [str(k) for k in th] if isinstance(th, Mapping) else []
+
+
+def evidence_line(e: Mapping[str, Any], *, verbose: bool = False, tick: Any = str) -> str:
+    """One piece of evidence in words.
+
+    Example: ``update_ratio measured 0.4 on fc2 > 0.1 (threshold MT-UPD-HIGH: ...); from probe update_ratio``.
+    """
+    name, value = e["observation"], fmt_value(e["observation"], e["value"])
+    measured = e.get("measured") or {}
+    src = str(e.get("source", ""))
+    if src.startswith("probe:"):
+        where = _where(measured)
+        text = f"{tick(name)} measured {value}" + (f" on {tick(where)}" if where else "")
+    else:
+        text = f"{tick(name)} = {value}"
+    if "threshold" in e:
+        text += f" {e['threshold']}"
+        source = str(e.get("threshold_source") or "")
+        tid, sep, rest = source.partition(":")
+        if sep and re.fullmatch(r"[A-Z]+(?:-[A-Z0-9]+)+", tid.strip()):
+            label = f"threshold {tid.strip()}: {rest.strip() if verbose else _short_text(rest.strip(), 70)}"
+        else:
+            label = f"source: {_seed_named(source) if verbose else _short_text(_seed_named(source), 80)}"
+        text += f" ({label})"
+    return text + f"; from {_source_words(src)}"
+
+
+def _seed_named(source: str) -> str:
+    """``"002 · text"`` -> ``"Training-optimization expert knowledge · text"``: seeds by what they are."""
+    from knowledge.schema import SEEDS
+
+    key, sep, rest = source.partition(" · ")
+    return f"{SEEDS[key]} · {rest}" if sep and key in SEEDS else source
+
+
+def _measured_words(measured: Mapping[str, Any]) -> str:
+    parts = []
+    for k, v in measured.items():
+        if k == "thresholds":
+            continue
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            parts.append(f"{k}={fmt_number(v)}")
+        elif isinstance(v, Mapping):
+            inner = ", ".join(f"{ik}={fmt_number(iv)}" for ik, iv in list(v.items())[:5])
+            parts.append(f"{k}={{{inner}{', …' if len(v) > 5 else ''}}}")
+        elif isinstance(v, list):
+            inner = ", ".join(fmt_number(x) for x in v[:6])
+            parts.append(f"{k}=[{inner}{', …' if len(v) > 6 else ''}]")
+        else:
+            parts.append(f"{k}={_short_text(str(v), 60)}")
+    return ", ".join(parts)
+
+
+def _facts_of(f: Mapping[str, Any]) -> set[tuple[str, str]]:
+    return {(e["observation"], repr(e["value"])) for e in f["evidence"]}
+
+
+def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per root cause, in the Diagnosis's order (most severe first).
+
+    Findings in the same category that say the same thing (same issue text) or rest on the same observed
+    facts (several seed tables reading one NaN loss as "explosion") are one root cause: shown once, with
+    every row id and the union of their evidence; the other wordings are kept in ``also``.
+    """
+    out: list[dict[str, Any]] = []
+    for f in findings:
+        same = next((g for g in out if g["category"] == f["category"] and g["severity"] == f["severity"]
+                     and (g["issue"] == f["issue"] or g["_facts"] & _facts_of(f))), None)
+        if same is None:
+            out.append({**f, "ids": [f["id"]], "evidence": list(f["evidence"]), "also": [],
+                        "_facts": _facts_of(f)})
+            continue
+        same["ids"].append(f["id"])
+        same["_facts"] |= _facts_of(f)
+        if f["issue"] != same["issue"] and f["issue"] not in same["also"]:
+            same["also"].append(f["issue"])
+        for e in f["evidence"]:
+            if e not in same["evidence"]:
+                same["evidence"].append(e)
+    for g in out:
+        del g["_facts"]
+    return out
+
+
+SEVERITY_WORDS = {"critical": "critical", "warning": "warning", "info": "note"}
+
+
+class _Writer:
+    """Lays out the report sections for plain text or Markdown: root causes first, then what to do."""
+
+    def __init__(self, markdown: bool, verbose: bool = False) -> None:
         self.md = markdown
+        self.verbose = verbose
         self.out: list[str] = []
+        self.code_lines: set[int] = set()  # indices of code lines, which wrapping must leave alone
 
     def title(self, text: str) -> None:
         self.out += [f"## {text}", ""] if self.md else [text, "=" * len(text), ""]
@@ -179,15 +407,19 @@ class _Writer:
         if self.md:
             self.out.append("")
 
-    def label(self, name: str, text: str) -> None:
+    def label(self, name: str, text: str, level: int = 0) -> None:
         # Markdown: a list item per label, so consecutive labels do not merge into one paragraph.
-        self.out.append(f"- **{name}:** {text}".rstrip() if self.md else f"  {name}: {text}".rstrip())
+        pad = "   " * level if self.md else "  " * (level + 1)
+        self.out.append(f"{pad}- **{name}:** {text}".rstrip() if self.md else f"{pad}{name}: {text}".rstrip())
 
-    def code(self, text: str) -> None:
+    def code(self, text: str, level: int = 0) -> None:
         if self.md:
-            self.out += ["```python", text.rstrip(), "```"]
+            pad = "   " * level
+            self.out += [f"{pad}```python", *(pad + ln for ln in text.rstrip().splitlines()), f"{pad}```"]
         else:
-            self.out += ["    " + ln for ln in text.rstrip().splitlines()]
+            for ln in text.rstrip().splitlines():
+                self.code_lines.add(len(self.out))
+                self.out.append("    " + "  " * level + ln)
 
     def end(self) -> None:
         self.out.append("")
@@ -199,103 +431,112 @@ class _Writer:
 
     def document(self, r: dict[str, Any]) -> str:
         self.title("Training Diagnosis")
-        self.label("Status", STATUS_WORDS.get(r["status"], r["status"]))
-        self.end()
-        self._symptom(r)
-        self._questions(r)
-        self._root_cause(r)
-        self._fixes(r)
+        self._status(r)
+        fixes_shown = self._root_cause(r)
+        self._fixes(r, fixes_shown)
         self._avoid(r)
         self._plan(r)
         self._boundary(r)
-        self._notes(r)
         self._next(r)
+        self._questions(r)
+        self._notes(r)
+        if self.verbose:
+            self.section("Audit Trail")
+            self.line(render_trail(r["trace"], markdown=self.md))
+            self.end()
         return "\n".join(self.out).rstrip() + "\n"
 
-    def _symptom(self, r: dict[str, Any]) -> None:
-        self.section("Symptom Identified")
+    def _status(self, r: dict[str, Any]) -> None:
+        groups = group_findings(r["findings"])
+        status = STATUS_WORDS.get(r["status"], r["status"])
+        acting = [g for g in groups if g["severity"] in ("critical", "warning")]
+        if acting:
+            worst = acting[0]["severity"]
+            status += f" — {len(acting)} root cause{'s' if len(acting) > 1 else ''} to fix (worst: {worst})"
+        self.label("Status", status)
         s = r["symptom"]
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "
-            self.line(f"{s['label']} ({named}from {_source_words(s['source'])})")
-        else:
-            self.line("not identified yet")
+            self.label("Symptom", f"{s['label']} ({named}from {_source_words(s['source'])})")
+        elif r["status"] in ("diagnosed", "clean") and any(
+                o["source"].startswith("probe:") for o in r["observations"].values()):
+            self.label("Symptom", "none named; found from the probes' measurements")
         for text in r["complaints"]:
-            self.line(f'Complaint: "{text}"')
+            self.label("Complaint", f'"{_short_text(text, 300) if not self.verbose else text}"')
         self.end()
 
-    def _questions(self, r: dict[str, Any]) -> None:
-        self.section("Diagnostic Questions Asked")
-        if r["asked"]:
-            for i, a in enumerate(r["asked"], 1):
-                ans = "skipped" if a["answer"] is None else self.tick(f"{a['sets']} = {a['answer']!r}")
-                self.line(f"{i}. {a['text']} -> {ans}")
-        else:
-            self.line("none")
-        others = {n: o for n, o in r["observations"].items() if not o["source"].startswith("answer:")}
-        if others:
+    def _root_cause(self, r: dict[str, Any]) -> set[str]:
+        """Root causes, each once, with evidence and their own fix; returns the rules whose fix was shown."""
+        groups = group_findings(r["findings"])
+        shown: set[str] = set()
+        if not groups:
+            return shown
+        self.section("Root Cause" if len(groups) == 1 else f"Root Causes ({len(groups)})")
+        fixes = {x["rule"]: x for x in r["fixes"]}
+        for i, g in enumerate(groups, 1):
+            sev = SEVERITY_WORDS.get(g["severity"], g["severity"])
+            ids = ", ".join(g["ids"])
+            head = f"[{sev}] {g['category']}: {g['issue']} [{ids}]"
+            self.line(f"{i}. {head}")
             self.gap()
-            self.line("Also known:")
-            self.gap()
-            for n, o in others.items():
-                fact = self.tick(f"{n} = {o['value']!r}")
-                self.bullet(f"{fact} ({_source_words(o['source'])})")
-        self.end()
-
-    def _root_cause(self, r: dict[str, Any]) -> None:
-        self.section("Root Cause")
-        if not r["findings"]:
-            self.line("not established" + (" yet: answer the question below" if r["question"] else ""))
+            for e in g["evidence"]:
+                self.label("Evidence", evidence_line(e, verbose=self.verbose, tick=self.tick), level=1)
+                words = _measured_words(e.get("measured") or {})
+                if words:
+                    self.label("Measured", words if self.verbose else _short_text(words, 160), level=2)
+            if not g["evidence"]:
+                self.label("Evidence", "none recorded", level=1)
+            fix = next((fixes[x] for x in g["ids"] if x in fixes), None)
+            if fix is not None:
+                shown.add(fix["rule"])
+                self.label("Fix", fix["explain"], level=1)
+                if fix.get("code"):
+                    self.gap()
+                    self.code(fix["code"], level=1)
+            if self.verbose:
+                for other in g["also"]:
+                    self.label("Also read as", other, level=1)
+            if g.get("source"):
+                src = g["source"]
+                self.label("Knowledge", f"{src['source']} · {src['table']} · {src['row']}", level=1)
             self.end()
+        return shown
+
+    def _fixes(self, r: dict[str, Any], shown: set[str]) -> None:
+        rest = [x for x in r["fixes"] if x["rule"] not in shown]
+        if not rest:
             return
-        for f in r["findings"]:
-            self.label("Category", f"{f['category']} ({f['severity']})")
-            self.label("Specific Issue", f"{f['issue']} [{f['id']}]")
-            self.label("Evidence", "" if f["evidence"] else "none recorded")
-            for e in f["evidence"]:
-                fact = self.tick(f"{e['observation']} = {e['value']!r}")
-                text = f"{fact} from {_source_words(e['source'])}"
-                if "threshold" in e:
-                    text += f"; threshold {e['threshold']} (source: {e['threshold_source']})"
-                self.bullet(text, level=1)
-                if e.get("measured"):
-                    measured = ", ".join(f"{k}={v}" for k, v in e["measured"].items())
-                    self.bullet(f"measured: {measured}", level=2)
-            if f.get("source"):
-                src = f["source"]
-                self.label("Knowledge", f"{src['table']} / {src['row']} ({src['source']})")
-            self.end()
-
-    def _fixes(self, r: dict[str, Any]) -> None:
         self.section("Fix")
-        if not r["fixes"] and r["routes"]:
-            self.line("follow the ordered plan below; each skill holds the fix for its part")
-        elif not r["fixes"]:
-            self.line("none yet")
-        for x in r["fixes"]:
+        for x in rest:
             self.line(f"{x['explain']} [{x['rule']}]")
             if x.get("code"):
+                self.gap()
                 self.code(x["code"])
+                self.gap()
         self.end()
 
     def _avoid(self, r: dict[str, Any]) -> None:
-        self.section("What NOT to Do")
         if not r["avoid"]:
-            self.line("nothing specific recorded for this case")
+            return
+        self.section("What NOT to Do")
         for a in r["avoid"]:
             self.bullet(a)
         self.end()
 
     def _plan(self, r: dict[str, Any]) -> None:
-        self.section("Reference (ordered plan)")
         if not r["routes"]:
-            self.line("no skill routed yet")
+            if r["status"] != "clean":
+                self.section("Reference (ordered plan)")
+                self.line("no skill routed yet")
+                self.end()
+            return
+        self.section("Reference (ordered plan)")
         for i, x in enumerate(r["routes"], 1):
             where = f" (section: {x['section']})" if x.get("section") else ""
-            self.line(f"{i}. {self.tick(x['skill'])} [{x['role']}, pack {x['pack']}]{where}")
-            self.bullet(f"why: {x['why']}", level=1, width=3)
-            self.bullet(f"rule: {', '.join(x.get('rules') or [x['rule']])}", level=1, width=3)
-            self.bullet(f"load: {x['sheet']}", level=1, width=3)
+            rules = ", ".join(x.get("rules") or [x["rule"]])
+            self.line(f"{i}. {self.tick(x['skill'])} [{x['role']}, pack {x['pack']}]{where}: {x['why']} [{rules}]")
+            if self.verbose:
+                self.bullet(f"load: {x['sheet']}", level=1, width=3)
         self.end()
 
     def _boundary(self, r: dict[str, Any]) -> None:
@@ -306,6 +547,31 @@ class _Writer:
             share = "shared with this pack" if b["joint"] else "belongs there"
             target = f", load {b['target']}" if b.get("target") else ""
             self.bullet(f"{self.tick(b['pack'])} ({share}{target}): {b['why']} [{b['rule']}]")
+        self.end()
+
+    def _questions(self, r: dict[str, Any]) -> None:
+        others = {n: o for n, o in r["observations"].items() if not o["source"].startswith("answer:")}
+        if not r["asked"] and not others:
+            return
+        self.section("Diagnostic Questions Asked" if r["asked"] else "What Was Known")
+        for i, a in enumerate(r["asked"], 1):
+            ans = "skipped" if a["answer"] is None else self.tick(f"{a['sets']} = {fmt_value(a['sets'], a['answer'])}")
+            self.line(f"{i}. {a['text']} -> {ans}")
+        probes = {n: o for n, o in others.items() if o["source"].startswith("probe:")}
+        told = {n: o for n, o in others.items() if n not in probes}
+        if (told or probes) and r["asked"]:
+            self.gap()
+            self.line("Also known:")
+            self.gap()
+        shown = {**told, **probes} if self.verbose else told
+        for n, o in shown.items():
+            fact = self.tick(f"{n} = {fmt_value(n, o['value'])}")
+            self.bullet(f"{fact} ({_source_words(o['source'])})")
+        if probes and not self.verbose:
+            names = sorted({o["source"].partition(":")[2] for o in probes.values()})
+            many = f"{len(probes)} values" if len(probes) > 1 else "1 value"
+            self.bullet(f"{many} measured by the probes ({', '.join(names)}); "
+                        "`--verbose` lists them")
         self.end()
 
     def _notes(self, r: dict[str, Any]) -> None:
@@ -325,7 +591,8 @@ class _Writer:
         if q["choices"]:
             self.gap()
             for ch in q["choices"]:
-                self.bullet(f"{self.tick(ch['value'])}: {ch['label']}")
+                same = ch["label"].replace(" ", "_") == ch["value"]
+                self.bullet(self.tick(ch["value"]) + ("" if same else f": {ch['label']}"))
             self.gap()
         self.label("Why", q["why"])
         key = self.tick(f'"{q["sets"]}": <value>')

@@ -8,6 +8,8 @@ heavy: ``trainopt --help`` and ``trainopt facts`` must stay fast.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,8 +59,10 @@ class Spec:
             return "any non-empty text"
         lo = "-inf" if self.low is None else f"{self.low:g}"
         hi = "inf" if self.high is None else f"{self.high:g}"
-        left = "(" if (self.low is None or self.low_open) else "["
         right = ")" if self.high is None else "]"
+        if self.kind == INT and self.high is None:
+            hi, right = "2^63-1", "]"  # MAX_INT: a count beyond it is a typo
+        left = "(" if (self.low is None or self.low_open) else "["
         what = "an integer" if self.kind == INT else "a finite number"
         return f"{what} in {left}{lo}, {hi}{right}" + (f" {self.unit}" if self.unit else "")
 
@@ -277,12 +281,62 @@ def spec(name: str) -> Spec:
         raise VocabularyError(name, f"unknown observation name {name!r}", hint=hint) from None
 
 
+MAX_INT = 2**63 - 1
+"""Largest integer accepted (what an int64 tensor or a C long can hold); beyond it a count is a typo."""
+MAX_TEXT = 100_000
+"""Longest text value accepted, in characters: a whole traceback fits; a megabyte paste is refused."""
+MAX_NUMBER_TEXT = 100
+"""Longest number written as text; anything longer is not a number a person typed."""
+FRACTION_NAMES = frozenset({"train_metric", "val_metric"})
+"""Fraction-valued observations whose upper bound the vocabulary does not state (a metric may be a loss)."""
+
+_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9}
+# "50,000", "1,234,567.5": commas only as thousands separators, so "0,5" (a decimal comma) stays refused.
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+_PLAIN_INT = re.compile(r"[+-]?\d+", re.ASCII)
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", re.ASCII | re.IGNORECASE)
+
+
+PAIRS = {"train_metric": "val_metric"}
+"""Observations asked together: a question for the first also takes the second ("0.95 / 0.75")."""
+
+_NUM_TEXT = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*%?"
+# "0.95 / 0.75", "0.95, 0.75", "0.95 vs 0.75", "train 0.95 val 0.75", "train: 95% / val: 75%".
+_PAIR = re.compile(
+    rf"\s*(?:train\w*\s*(?:acc\w*|metric|loss)?\s*[:=]?\s*)?(?P<a>{_NUM_TEXT})\s*"
+    rf"(?:/|,|;|\bvs\.?|\band\b|(?=val))\s*"
+    rf"(?:(?:val\w*|valid\w*|dev|test)\s*(?:acc\w*|metric|loss)?\s*[:=]?\s*)?(?P<b>{_NUM_TEXT})\s*",
+    re.IGNORECASE | re.ASCII)
+
+
+def read_pair(text: str) -> tuple[str, str] | None:
+    """Split an answer that gives two numbers at once (train then validation) into its two parts.
+
+    Returns:
+        The two numbers as typed, or None when ``text`` is not such a pair (``"50,000"`` is one number).
+    """
+    if len(text) > 200 or _THOUSANDS.fullmatch(text.strip()):
+        return None
+    m = _PAIR.fullmatch(text)
+    return (m["a"].strip(), m["b"].strip()) if m else None
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so a megabyte answer never floods an error message."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def validate(name: str, value: Any) -> Any:
     """Check one observation and return its normalised value.
 
-    Strings are accepted for every type (the REPL and JSON hand them over), e.g. ``"3e-4"`` for a float
-    or ``"yes"`` for a bool. Non-finite numbers are refused: experta cannot match NaN, so probes turn
-    non-finite measurements into flags or enum values instead.
+    Strings are accepted for every type (the REPL and JSON hand them over), written as people write them:
+    ``"3e-4"``, ``"50k"``, ``"50,000"``, ``"95%"`` (0.95 for a fraction, 95 for a percentage), ``"yes"``.
+    Non-finite numbers are refused: experta cannot match NaN, so probes turn non-finite measurements into
+    flags or enum values instead.
 
     Args:
         name: Observation name.
@@ -294,61 +348,127 @@ def validate(name: str, value: Any) -> Any:
     Raises:
         VocabularyError: Unknown name, wrong type, or a value outside the allowed set or range.
     """
+    return normalise(name, value)[0]
+
+
+def normalise(name: str, value: Any) -> tuple[Any, str]:
+    """Like :func:`validate`, and also say how a typed value was read when that is not obvious.
+
+    Returns:
+        ``(value, note)``: the normalised value and a note such as ``"read 95% as 0.95"`` (empty when the
+        value was taken as given).
+
+    Raises:
+        VocabularyError: Unknown name, wrong type, or a value outside the allowed set or range.
+    """
     s = spec(name)
-    bad = VocabularyError(name, f"bad value {value!r} for {name!r}", allowed=s.allowed())
+    bad = VocabularyError(name, f"bad value {short(value)} for {name!r}", allowed=s.allowed())
     if s.kind == ENUM:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or len(value) > MAX_NUMBER_TEXT * 10:
             raise bad
         v = value.strip().lower().replace("-", "_").replace(" ", "_")
         if v not in s.choices:
             raise bad
-        return v
+        return v, ""
     if s.kind == BOOL:
         if isinstance(value, bool):
-            return value
+            return value, ""
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
+            return value.strip().lower() in _TRUE, ""
         raise bad
     if s.kind == STR:
         if not isinstance(value, str) or not value.strip():
             raise bad
-        return value.strip()
-    # numbers
+        if len(value) > MAX_TEXT:
+            raise VocabularyError(name, f"text too long for {name!r} ({len(value):,} characters)",
+                                  allowed=f"at most {MAX_TEXT:,} characters",
+                                  hint="give the part that matters (for an error: its last lines)")
+        return value.strip(), ""
+    return _number(s, value, bad)
+
+
+def _number(s: Spec, value: Any, bad: VocabularyError) -> tuple[Any, str]:
+    note = ""
     if isinstance(value, bool):
         raise bad
     if isinstance(value, str):
-        try:
-            value = float(value.strip().rstrip("%")) if s.kind == FLOAT else _parse_int(value)
-        except ValueError:
-            raise bad from None
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        value, note = _parse_number(s, value, bad)
+    elif not isinstance(value, (int, float)):
         try:  # numpy / torch scalars
             value = value.item() if hasattr(value, "item") else value
         except Exception:  # noqa: BLE001 - any failure means "not a number"
             raise bad from None
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise bad
-    if not math.isfinite(value):
-        raise VocabularyError(name, f"non-finite value {value!r} for {name!r}", allowed=s.allowed(),
+    if isinstance(value, float) and not math.isfinite(value):
+        raise VocabularyError(s.name, f"non-finite value {short(value)} for {s.name!r}", allowed=s.allowed(),
                               hint="report NaN/Inf with loss_behavior=nan_or_inf or nan_location")
     if s.kind == INT:
-        if float(value) != int(value):
+        # Exact integer arithmetic: float() would round 9007199254740993 and overflow on 400 digits.
+        if isinstance(value, float):
+            if value != int(value):
+                raise bad
+            value = int(value)
+        if abs(value) > MAX_INT:
             raise bad
-        value = int(value)
     else:
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # an int too large for a float
+            raise bad from None
+        if not math.isfinite(value):
+            raise bad
     if s.low is not None and (value < s.low or (s.low_open and value == s.low)):
         raise bad
-    if s.high is not None and value > s.high:
+    high = s.high if s.high is not None else (MAX_INT if s.kind == INT else None)
+    if high is not None and value > high:
         raise bad
-    return value
+    return value, note
 
 
-def _parse_int(text: str) -> int:
-    f = float(text.strip())
-    if not math.isfinite(f) or f != int(f):
-        raise ValueError(text)
-    return int(f)
+def _parse_number(s: Spec, text: str, bad: VocabularyError) -> tuple[int | float, str]:
+    """Read a number as people type it: ``3e-4``, ``50k``, ``1.2M``, ``50,000``, ``1_000``, ``95%``."""
+    raw = text.strip()
+    if not raw or len(raw) > MAX_NUMBER_TEXT:
+        raise bad
+    t = raw.lower().replace("_", "")
+    notes = []
+    percent = t.endswith("%")
+    if percent:
+        t = t[:-1].rstrip()
+    scale = 1.0
+    if t[-1:] in _SUFFIX and t[:-1].strip():
+        scale = _SUFFIX[t[-1]]
+        t = t[:-1].rstrip()
+    if _THOUSANDS.fullmatch(t):
+        t = t.replace(",", "")
+    if not _NUMBER.fullmatch(t):  # ASCII only: "²" and "١٢" are not numbers anyone types in a config
+        raise bad
+    if s.kind == INT and scale == 1.0 and not percent and _PLAIN_INT.fullmatch(t):
+        value: int | float = int(t)
+    else:
+        try:
+            value = float(t) * scale
+        except OverflowError:
+            raise bad from None
+        if not math.isfinite(value):
+            raise bad
+        if s.kind == INT and scale != 1.0:
+            # "50k" is an exact count; round away float noise like 1.2 * 1e6 = 1199999.9999999998.
+            value = round(value, 6)
+    if scale != 1.0:
+        notes.append(f"read {raw} as {_plain(value)}")
+    if percent and s.unit != "%":
+        if s.high == 1.0 or s.name in FRACTION_NAMES:
+            value = value / 100.0
+            notes = [f"read {raw} as {_plain(value)} (a fraction)"]
+        else:
+            raise bad
+    return value, "; ".join(notes)
+
+
+def _plain(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
 
 
 MEASURED_SOURCES = ("probe:", "log:")
@@ -377,7 +497,7 @@ class Observation:
     def make(cls, name: str, value: Any, source: str = "declared", evidence: dict[str, Any] | None = None
              ) -> Observation:
         """Validate and build an observation (the only sanctioned constructor)."""
-        return cls(name, validate(name, value), source, dict(evidence or {}))
+        return cls(name, validate(name, value), _source(name, source), _evidence(name, evidence))
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -385,3 +505,39 @@ class Observation:
         if self.evidence:
             d["evidence"] = self.evidence
         return d
+
+
+MAX_EVIDENCE_DEPTH = 6
+"""Probe evidence is a few levels deep at most (values, per-layer tables, thresholds); deeper is junk."""
+
+
+def _source(name: str, source: Any) -> str:
+    if not isinstance(source, str) or not source.strip() or len(source) > 1000:
+        raise VocabularyError(name, f"bad source {short(source)} for {name!r}",
+                              allowed="declared, answer:<question id>, probe:<probe id>, text:<phrase>, "
+                                      "derived:<rule id>")
+    return source.strip()
+
+
+def _evidence(name: str, evidence: Any) -> dict[str, Any]:
+    """Check that ``evidence`` is a shallow mapping of JSON-like values (a copy is kept)."""
+    if evidence is None:
+        return {}
+    if not isinstance(evidence, Mapping):
+        raise VocabularyError(name, f"bad evidence {short(evidence)} for {name!r}",
+                              allowed="an object of measured values, e.g. {\"first_nonfinite_step\": 812}")
+    if _depth(evidence, 0) > MAX_EVIDENCE_DEPTH:
+        raise VocabularyError(name, f"evidence for {name!r} is nested too deeply",
+                              allowed=f"an object at most {MAX_EVIDENCE_DEPTH} levels deep")
+    return {str(k): v for k, v in evidence.items()}
+
+
+def _depth(value: Any, level: int) -> int:
+    # Iterative enough: stops descending as soon as the limit is passed, so it never recurses deeply.
+    if level > MAX_EVIDENCE_DEPTH:
+        return level
+    if isinstance(value, Mapping):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, (list, tuple)):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level

@@ -19,11 +19,12 @@ from typing import Any, Union
 # Sources
 # ---------------------------------------------------------------------------------------------------
 
+# What each seed is, for people: reports and `trainopt rule` cite these names, never the seed files' hashes.
 SEEDS = {
-    "000": "000_e0c5a34ca834e5be.txt (training-optimization router, 2025 edition)",
-    "001": "001_acf31594ce57df9a.txt (training-optimization router, 2026 edition)",
-    "002": "002_da574d58466250e4.txt (training-optimization expert knowledge)",
-    "003": "003_5e21c598aad41234.txt (training diagnostician)",
+    "000": "Training-optimization router (2025 edition)",
+    "001": "Training-optimization router (2026 edition)",
+    "002": "Training-optimization expert knowledge",
+    "003": "Training diagnostician",
 }
 
 

@@ -210,3 +210,45 @@ def test_exit_code_policy():
     assert exit_code_for(c) == 1
     assert exit_code_for(Consultation.from_json({"symptom": "unstable"})) == 1
     assert exit_code_for(Consultation.from_json(CLEAN)) == 0
+
+
+class _Terminal:
+    """A stdout that says it is a terminal, to see what a person at one gets."""
+
+    def __init__(self) -> None:
+        import io
+
+        self.buf = io.StringIO()
+
+    def write(self, s: str) -> int:
+        return self.buf.write(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_report_on_a_terminal_is_wrapped_and_no_color_is_respected(monkeypatch):
+    from expert.report import print_report
+
+    term = _Terminal()
+    monkeypatch.setattr("sys.stdout", term)
+    monkeypatch.setenv("COLUMNS", "70")
+    monkeypatch.setenv("NO_COLOR", "1")
+    c = Consultation.from_json(NAN)
+    print_report(c, "text")
+    out = term.buf.getvalue()
+    assert "\x1b[" not in out and out.startswith("Training Diagnosis")
+    prose = [ln for ln in out.splitlines() if not ln.startswith("      ")]  # code lines are never wrapped
+    assert max(map(len, prose)) <= 70
+    piped = c.report("text")
+    assert max(map(len, piped.splitlines())) > 70  # a pipe or file gets whole lines, for grep
+
+
+def test_verbose_flag_adds_the_audit_trail(runner):
+    r = runner.invoke(cli, ["diagnose", "-", "--verbose"], input=json.dumps(NAN))
+    assert "Audit Trail" in r.stdout and r.exit_code == 1
+    r = runner.invoke(cli, ["diagnose", "-"], input=json.dumps(NAN))
+    assert "Audit Trail" not in r.stdout

@@ -148,3 +148,36 @@ def test_why_not_shows_the_guard_that_blocked_the_route():
     assert "switching optimizers does not fix a NaN" in e.text()
     standing = [f for f in final_facts(fake) if f["kind"] == "Route"]
     assert [r["skill"] for r in standing] == ["gradient-management"]
+
+
+def test_why_not_shows_the_nearest_rows_first_and_hides_those_ruled_out():
+    c = nan_case()
+    skill = "overfitting-prevention"
+    assert skill not in c.diagnosis.plan
+    e = c.explain(skill, why_not=True)
+    rows = [n for n in e.as_dict()["tree"] if n["kind"] == "row"]
+    keys = [(not r["could_apply"], r["distance"]) for r in rows]
+    assert keys == sorted(keys)  # nearest first
+    ruled_out = [r for r in rows if not r["could_apply"]]
+    could = [r for r in rows if r["could_apply"]]
+    assert ruled_out and could, "this case needs both kinds"
+    for r in ruled_out:
+        assert any(u.get("contradicted") for u in r["unmet"])
+    for r in could:
+        assert not any(u.get("contradicted") for u in r["unmet"])
+    text = e.text()
+    assert all(f"row {r['rule']} " in text for r in could)
+    assert not any(f"row {r['rule']} " in text for r in ruled_out)
+    assert f"({len(ruled_out)} more row" in text
+    full = e.text(verbose=True)
+    assert all(f"row {r['rule']} " in full for r in rows) and "more row" not in full
+
+
+def test_explain_text_wraps_under_the_tree():
+    e = nan_case().explain("overfitting-prevention", why_not=True)
+    wrapped = e.text(width=60)
+    assert max(len(ln) for ln in wrapped.splitlines()) <= 60
+    assert wrapped.split() != [] and "".join(wrapped.split()).replace("│", "") \
+        == "".join(e.text().split()).replace("│", "")
+    tree = e.rich_tree()
+    assert tree.children and "Why not overfitting-prevention" in str(tree.label)

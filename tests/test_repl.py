@@ -60,7 +60,7 @@ def test_back_revises_the_last_answer():
     assert out.count(question("Q-SYMPTOM").text) >= 3  # asked, re-asked, and listed in the report
     assert "-> symptom = 'unstable'" in out
     report = out.split("Training Diagnosis")[1]
-    assert "symptom = 'unstable'" in report and "not_learning" not in report
+    assert "symptom = unstable" in report and "not_learning" not in report
 
 
 def test_back_with_nothing_to_revise():
@@ -156,3 +156,86 @@ def test_load_example_errors(tmp_path):
     bad.write_text("{")
     with pytest.raises(InputError, match="malformed example"):
         load_example(str(bad))
+
+
+def test_ctrl_c_keeps_what_was_told_on_stderr(monkeypatch):
+    lines = iter(["loss explodes"])
+
+    def read(prompt, write):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(expert.repl, "read_line", read)
+    r = consult("")
+    assert r.exit_code == 130
+    saved = json.loads(r.stderr.strip().splitlines()[-1])
+    assert saved["loss_behavior"] == "diverging"
+
+
+def test_forget_drops_a_value_misread_from_the_complaint_and_back_restores_it():
+    r = consult("loss explodes\nforget loss_behavior\nknown\nback\nknown\nquit\n")
+    out = r.stdout
+    assert "forgot loss_behavior='diverging' (from \"loss explodes\")" in out
+    known = out.split("> ")
+    after_forget = next(k for k in known if k.startswith("  symptom ="))
+    assert "loss_behavior" not in after_forget
+    assert "restored {'loss_behavior': 'diverging'}" in out
+    report = out.split("Training Diagnosis")[1]
+    assert "loss_behavior = diverging" in report
+
+
+def test_forget_refuses_unknown_or_absent_names_and_asks_again():
+    r = consult("loss explodes\nforget gpu_temperature\nforget nan_step\nforget\nquit\n")
+    out = r.stdout
+    assert "unknown observation name 'gpu_temperature'" in out
+    assert "nothing known about 'nan_step'" in out
+    assert "forget what? known: loss_behavior, symptom" in out
+    assert out.count("\nQ1. ") == 1  # the question is not re-shown after a refused command
+
+
+def test_back_at_the_first_question_takes_the_complaint_back():
+    r = consult("my model overfits\nback\nloss explodes\nquit\n")
+    out = r.stdout
+    assert "took back the complaint \"my model overfits\" (it had set symptom='overfitting')" in out
+    assert out.count("complaint> ") == 2
+    report = out.split("Training Diagnosis")[1]
+    assert "overfitting" not in report and "diverging" in report
+
+
+def test_numbers_typed_as_people_type_them(monkeypatch):
+    from expert.consultation import Consultation
+
+    c = Consultation()
+    c.observe(symptom="overfitting")
+    assert c.question.id == "Q-DATASET-SIZE"
+    monkeypatch.setattr(expert.repl, "_read_complaint", lambda c, write: None)
+    lines = iter(["50k", "95% / 75%"])
+    monkeypatch.setattr(expert.repl, "read_line", lambda p, w: next(lines))
+    out: list[str] = []
+    try:
+        expert.repl.consult(c, out.append)
+    except StopIteration:
+        pass
+    text = "".join(out)
+    assert "-> dataset_size = 50000  (read 50k as 50,000)" in text
+    assert "-> train_metric = 0.95, val_metric = 0.75  (read 95% as 0.95 (a fraction); read 75% as 0.75" in text
+
+
+def test_unicode_digits_are_refused_not_crashed():
+    q = view()
+    assert parse_answer(q, "²") == "²"  # not a choice number: passed on, then refused by validation
+    r = consult("\n²\n١\nunstable\nquit\n")
+    assert r.stdout.count("not accepted: bad value") == 2 and "-> symptom = 'unstable'" in r.stdout
+
+
+def test_read_line_uses_input_and_ends_on_eof(monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("  hello  \n"))
+    seen: list[str] = []
+    assert expert.repl.read_line("> ", seen.append) == "hello"
+    assert seen == ["> "]
+    with pytest.raises(expert.repl.Leave, match="input ended"):
+        expert.repl.read_line("> ", seen.append)

@@ -80,3 +80,42 @@ def test_observation_carries_provenance_and_evidence():
     o = Observation.make("data_time_fraction", 0.7, "probe:throughput", {"data_s": 0.7, "compute_s": 0.3})
     assert o.as_dict() == {"name": "data_time_fraction", "value": 0.7, "source": "probe:throughput",
                            "evidence": {"data_s": 0.7, "compute_s": 0.3}}
+
+
+@pytest.mark.parametrize("name,raw,expected,note", [
+    ("train_metric", "95%", 0.95, "read 95% as 0.95 (a fraction)"),
+    ("data_time_fraction", "40 %", 0.4, "read 40 % as 0.4 (a fraction)"),
+    ("gpu_utilization_pct", "35%", 35.0, ""),
+    ("dataset_size", "50k", 50_000, "read 50k as 50,000"),
+    ("model_params", "1.2M", 1_200_000, "read 1.2M as 1,200,000"),
+    ("model_params", "7B", 7_000_000_000, "read 7B as 7,000,000,000"),
+    ("dataset_size", "50,000", 50_000, ""),
+    ("dataset_size", "1_000_000", 1_000_000, ""),
+    ("learning_rate", "3e-4", 3e-4, ""),
+    ("dataset_size", 9007199254740993, 9007199254740993, ""),
+    ("dataset_size", "9007199254740993", 9007199254740993, ""),
+])
+def test_numbers_as_people_type_them(name, raw, expected, note):
+    from expert.vocabulary import normalise
+
+    assert normalise(name, raw) == (expected, note)
+
+
+@pytest.mark.parametrize("name,raw", [
+    ("batch_size", 10**400), ("learning_rate", 10**400), ("batch_size", "9" * 400), ("batch_size", "²"),
+    ("batch_size", "١٢"), ("learning_rate", "5%"), ("dataset_size", "0,5"), ("learning_rate", "1e400"),
+    ("batch_size", 2**63), ("symptom", "x" * 10**6), ("error_text", "x" * 10**6), ("learning_rate", [0.1]),
+])
+def test_junk_numbers_and_huge_values_are_refused_with_a_short_message(name, raw):
+    with pytest.raises(VocabularyError) as e:
+        validate(name, raw)
+    assert e.value.field == name and len(str(e.value)) < 400
+
+
+def test_evidence_and_source_are_checked():
+    for evidence in ("abc", 5, [1], {"a": {"b": {"c": {"d": {"e": {"f": {"g": 1}}}}}}}):
+        with pytest.raises(VocabularyError, match="evidence"):
+            Observation.make("symptom", "unstable", "declared", evidence)
+    for source in (5, "", None, "x" * 2000):
+        with pytest.raises(VocabularyError, match="bad source"):
+            Observation.make("symptom", "unstable", source)
