@@ -703,8 +703,10 @@ class LogRun:
                 "notes": list(self.notes)}
 
 
-def detect(path: Path) -> tuple[Path, str]:
+def detect(path: Path, notes: list[str] | None = None) -> tuple[Path, str]:
     """Find the log file in ``path`` (a file, or a run folder) and its kind.
+
+    In a folder holding several logs, the newest is read (and ``notes`` says so).
 
     Raises:
         InputError: Nothing readable there.
@@ -720,6 +722,11 @@ def detect(path: Path) -> tuple[Path, str]:
         if not cands:
             raise InputError(f"no training log found in {path}",
                              hint="looked for metrics.csv, trainer_state.json, events.out.tfevents.*, *.jsonl, *.csv")
+        runs = {c.parent for c in cands} if cands[0].name.startswith("events.out.tfevents") else set(cands)
+        if len(runs) > 1 and notes is not None:
+            newest = cands[0].parent if cands[0].name.startswith("events.out.tfevents") else cands[0]
+            notes.append(f"{len(runs)} logs found under {path}; read the newest, {newest} (give another file or "
+                         "folder to read it)")
         if cands[0].name.startswith("events.out.tfevents"):
             return cands[0].parent, "tensorboard"  # one run folder may hold several event files
         path = cands[0]
@@ -755,9 +762,9 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     Raises:
         InputError: Missing, unreadable or malformed file, or no loss column.
     """
-    p, kind = detect(Path(path))
-    series: dict[str, Series] = {}
     notes: list[str] = []
+    p, kind = detect(Path(path), notes)
+    series: dict[str, Series] = {}
 
     def sink(tag: str, steps: np.ndarray, values: np.ndarray) -> None:
         s = series.get(tag)
@@ -806,6 +813,14 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
         notes.append("columns not used: " + ", ".join(sorted(unrecognised)[:20]))
     if extra:
         notes.append("also present, not used (another column plays the role): " + ", ".join(extra[:20]))
+    tp = series.get(roles.get("throughput", ""))
+    if tp is not None:
+        _, m, _, _ = tp.curve()
+        if m.size >= 2 and m[0] > 0:
+            # No vocabulary entry takes a raw rate (the slow-training rows reason over data-wait fraction and
+            # GPU utilisation), so the rate is reported for a person to read.
+            notes.append(f"throughput ({tp.tag}): median {float(np.median(m)):.4g}, last/first "
+                         f"{float(m[-1] / m[0]):.2f}")
     return LogRun(p, kind, series, roles, sorted(unrecognised), rows, notes)
 
 

@@ -324,3 +324,24 @@ def test_logs_need_neither_torch_nor_matplotlib_until_a_plot(tmp_path):
     out = subprocess.run([sys.executable, "-c", NO_MPL, str(p), str(tmp_path / "a.png")], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["2", "True", "False"], out.stderr
+
+
+def test_a_folder_with_several_runs_reads_the_newest_and_says_so(tmp_path):
+    import os
+
+    old = lightning_csv(tmp_path / "a", healthy()) / "version_0" / "metrics.csv"
+    os.utime(old, (1_000_000, 1_000_000))
+    new_dir = tmp_path / "a" / "lightning_logs" / "version_1"
+    new_dir.mkdir()
+    write_csv(new_dir / "metrics.csv", "step,train_loss", [f"{i},{v}" for i, v in enumerate(healthy())])
+    run = read_log(tmp_path / "a")
+    assert run.path == new_dir / "metrics.csv"
+    assert any("2 logs found" in n and "version_1" in n for n in run.notes)
+
+
+def test_throughput_is_reported_in_the_notes(tmp_path):
+    p = write_csv(tmp_path / "t.csv", "step,loss,tokens_per_second",
+                  [f"{i},{v},{1000 - i}" for i, v in enumerate(healthy(500))])
+    run = read_log(p)
+    assert run.roles["throughput"] == "tokens_per_second"
+    assert any(n.startswith("throughput (tokens_per_second): median 750") for n in run.notes), run.notes

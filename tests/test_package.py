@@ -232,3 +232,17 @@ def test_plot_after_watch(tmp_path):
     assert out.read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(TypeError):
         trainopt.plot(42, tmp_path / "x.png")
+
+
+def test_help_imports_no_heavy_dependency():
+    res = py("""
+        import json, runpy, sys
+        sys.argv = ["trainopt", "--help"]
+        try:
+            runpy.run_module("trainopt", run_name="__main__")
+        except SystemExit as e:
+            code = e.code
+        heavy = ("torch", "lightning", "transformers", "matplotlib", "tensorboard", "experta", "jsonschema")
+        print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}))
+    """)
+    assert res == {"code": 0, "loaded": []}
