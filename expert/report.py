@@ -460,8 +460,12 @@ class _Writer:
         fixes_shown = self._root_cause(r)
         self._fixes(r, fixes_shown)
         self._avoid(r)
-        self._plan(r)
-        self._boundary(r)
+        if r["status"] == "out_of_scope":  # where it belongs comes before the (empty) plan here
+            self._boundary(r)
+            self._plan(r)
+        else:
+            self._plan(r)
+            self._boundary(r)
         self._next(r)
         self._questions(r)
         self._notes(r)
@@ -483,7 +487,7 @@ class _Writer:
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "
             self.label("Symptom", f"{s['label']} ({named}from {_source_words(s['source'])})")
-        elif r["status"] in ("diagnosed", "clean") and any(
+        elif r["status"] == "diagnosed" and any(
                 o["source"].startswith("probe:") for o in r["observations"].values()):
             self.label("Symptom", "none named; found from the probes' measurements")
         for text in r["complaints"]:
@@ -595,7 +599,7 @@ class _Writer:
             names = sorted({o["source"].partition(":")[2] for o in probes.values()})
             many = f"{len(probes)} values" if len(probes) > 1 else "1 value"
             self.bullet(f"{many} measured by the probes ({', '.join(names)}); "
-                        "`--verbose` lists them")
+                        f"`--verbose` {'lists them' if len(probes) > 1 else 'shows it'}")
         self.end()
 
     def _notes(self, r: dict[str, Any]) -> None:
