@@ -315,17 +315,23 @@ def evidence_line(e: Mapping[str, Any], *, verbose: bool = False, tick: Any = st
         if sep and re.fullmatch(r"[A-Z]+(?:-[A-Z0-9]+)+", tid.strip()):
             label = f"threshold {tid.strip()}: {rest.strip() if verbose else _short_text(rest.strip(), 70)}"
         else:
-            label = f"source: {_seed_named(source) if verbose else _short_text(_seed_named(source), 80)}"
+            label = f"source: {_seed_named(source, None if verbose else 60)}"
         text += f" ({label})"
     return text + f"; from {_source_words(src)}"
 
 
-def _seed_named(source: str) -> str:
-    """``"002 · text"`` -> ``"Training-optimization expert knowledge · text"``: seeds by what they are."""
+def _seed_named(source: str, limit: int | None = None) -> str:
+    """``"002 · text"`` -> ``"Training-optimization expert knowledge · text"``: seeds by what they are.
+
+    ``limit`` shortens the text after the seed names (never the names themselves).
+    """
     from knowledge.schema import SEEDS
 
     key, sep, rest = source.partition(" · ")
-    return f"{SEEDS[key]} · {rest}" if sep and key in SEEDS else source
+    keys = key.split("/")
+    if not sep or not all(k in SEEDS for k in keys):
+        return source if limit is None else _short_text(source, limit + 20)
+    return " / ".join(SEEDS[k] for k in keys) + f" · {rest if limit is None else _short_text(rest, limit)}"
 
 
 def _measured_words(measured: Mapping[str, Any]) -> str:
@@ -347,33 +353,52 @@ def _measured_words(measured: Mapping[str, Any]) -> str:
 
 
 def _facts_of(f: Mapping[str, Any]) -> set[tuple[str, str]]:
-    return {(e["observation"], repr(e["value"])) for e in f["evidence"]}
+    # The symptom alone says which family a finding is in, not which cause: it never makes two findings one.
+    return {(e["observation"], repr(e["value"])) for e in f["evidence"] if e["observation"] != "symptom"}
+
+
+def _same_cause(g: Mapping[str, Any], f: Mapping[str, Any]) -> bool:
+    if g["category"] != f["category"]:
+        return False
+    facts = _facts_of(f)
+    # Same words, the same observed facts, or a bare symptom-table reading of a cause already shown.
+    return g["issue"] == f["issue"] or bool(g["_facts"] & facts) or not facts
 
 
 def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One entry per root cause, in the Diagnosis's order (most severe first).
+    """One entry per root cause, most severe first.
 
-    Findings in the same category that say the same thing (same issue text) or rest on the same observed
-    facts (several seed tables reading one NaN loss as "explosion") are one root cause: shown once, with
-    every row id and the union of their evidence; the other wordings are kept in ``also``.
+    Findings in the same category that say the same thing (same issue text), rest on the same observed
+    facts (several seed tables reading one NaN loss as "explosion"), or only restate the symptom (a symptom
+    table's generic reading) are one root cause: shown once, headed by the most specific finding, at the
+    severity of the most severe, with every row id and the union of their evidence; the other wordings are
+    kept in ``also``.
     """
+    rank = {"critical": 0, "warning": 1, "info": 2}
+    # Specific findings (resting on more than the symptom) first, so a generic reading joins them, not the
+    # other way round.
+    order = sorted(range(len(findings)), key=lambda i: (not _facts_of(findings[i]), i))
     out: list[dict[str, Any]] = []
-    for f in findings:
-        same = next((g for g in out if g["category"] == f["category"] and g["severity"] == f["severity"]
-                     and (g["issue"] == f["issue"] or g["_facts"] & _facts_of(f))), None)
+    for i in order:
+        f = findings[i]
+        same = next((g for g in out if _same_cause(g, f)), None)
         if same is None:
             out.append({**f, "ids": [f["id"]], "evidence": list(f["evidence"]), "also": [],
-                        "_facts": _facts_of(f)})
+                        "_facts": _facts_of(f), "_pos": i})
             continue
         same["ids"].append(f["id"])
         same["_facts"] |= _facts_of(f)
+        same["_pos"] = min(same["_pos"], i)
+        if rank.get(f["severity"], 9) < rank.get(same["severity"], 9):
+            same["severity"] = f["severity"]
         if f["issue"] != same["issue"] and f["issue"] not in same["also"]:
             same["also"].append(f["issue"])
         for e in f["evidence"]:
             if e not in same["evidence"]:
                 same["evidence"].append(e)
+    out.sort(key=lambda g: (rank.get(g["severity"], 9), g["_pos"]))
     for g in out:
-        del g["_facts"]
+        del g["_facts"], g["_pos"]
     return out
 
 
@@ -435,8 +460,12 @@ class _Writer:
         fixes_shown = self._root_cause(r)
         self._fixes(r, fixes_shown)
         self._avoid(r)
-        self._plan(r)
-        self._boundary(r)
+        if r["status"] == "out_of_scope":  # where it belongs comes before the (empty) plan here
+            self._boundary(r)
+            self._plan(r)
+        else:
+            self._plan(r)
+            self._boundary(r)
         self._next(r)
         self._questions(r)
         self._notes(r)
@@ -458,7 +487,7 @@ class _Writer:
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "
             self.label("Symptom", f"{s['label']} ({named}from {_source_words(s['source'])})")
-        elif r["status"] in ("diagnosed", "clean") and any(
+        elif r["status"] == "diagnosed" and any(
                 o["source"].startswith("probe:") for o in r["observations"].values()):
             self.label("Symptom", "none named; found from the probes' measurements")
         for text in r["complaints"]:
@@ -486,10 +515,9 @@ class _Writer:
                     self.label("Measured", words if self.verbose else _short_text(words, 160), level=2)
             if not g["evidence"]:
                 self.label("Evidence", "none recorded", level=1)
-            fix = next((fixes[x] for x in g["ids"] if x in fixes), None)
-            if fix is not None:
+            for fix in (fixes[x] for x in g["ids"] if x in fixes):
                 shown.add(fix["rule"])
-                self.label("Fix", fix["explain"], level=1)
+                self.label("Fix", f"{fix['explain']} [{fix['rule']}]", level=1)
                 if fix.get("code"):
                     self.gap()
                     self.code(fix["code"], level=1)
@@ -571,7 +599,7 @@ class _Writer:
             names = sorted({o["source"].partition(":")[2] for o in probes.values()})
             many = f"{len(probes)} values" if len(probes) > 1 else "1 value"
             self.bullet(f"{many} measured by the probes ({', '.join(names)}); "
-                        "`--verbose` lists them")
+                        f"`--verbose` {'lists them' if len(probes) > 1 else 'shows it'}")
         self.end()
 
     def _notes(self, r: dict[str, Any]) -> None:

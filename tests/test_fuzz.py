@@ -309,3 +309,16 @@ def test_malformed_json_text_is_an_input_error(bad):
     with pytest.raises(InputError) as e:
         Consultation.from_json(bad)
     assert e.value.render().startswith("error: ")
+
+
+@FEW
+@given(documents(), st.sampled_from(["gradient-management", "optimization-algorithms", "overfitting-prevention",
+                                     "nope"]), st.booleans())
+def test_explain_never_exits_3(doc, skill, why_not):
+    args = ["explain", skill, "--observations", "-"] + (["--why-not"] if why_not else [])
+    r = CliRunner().invoke(cli, args, input=json.dumps(doc, allow_nan=True))
+    assert r.exit_code in (0, 2), r.output[-2000:]
+    if r.exit_code == 2:
+        assert r.stderr.startswith("error: ")
+    else:
+        assert r.stdout.startswith(("Why ", f"{skill} is"))
