@@ -158,3 +158,34 @@ def test_an_empty_split_is_not_held_to_its_floor(tmp_path: Path) -> None:
     floor = tmp_path / "floor.json"
     floor.write_text(json.dumps({"dev": {"primary": 1.0}, "held_back": {"primary": 0.9}}))
     assert ev.main(["--cases", str(d), "--floor", str(floor)]) == 0
+
+
+@pytest.mark.parametrize("complaint, pack", [
+    ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+     "pytorch-engineering"),
+    ("My DDP training hangs at the end of validation on 2 GPUs, no error", "pytorch-engineering"),
+    ("torch._dynamo hit config.cache_size_limit (8), my model keeps recompiling", "pytorch-engineering"),
+    ("what LoRA rank and alpha should I use to fine-tune Mistral 7B?", "llm-specialist"),
+    ("my PPO agent's episode reward goes down over training", "deep-rl"),
+])
+def test_boundaries_lead_when_nothing_in_pack_is_evidenced(complaint, pack):
+    out = ev.consult(ev.Case("t-001", complaint, {}, pack, ()))
+    assert out.primary_right, out
+    assert out.boundary[0][2] is False  # exclusive: no in-pack symptom
+
+
+def test_a_boundary_is_joint_when_an_in_pack_symptom_is_described():
+    out = ev.consult(ev.Case("t-001", "DDP training on 4 GPUs hangs at the barrier and the loss was NaN before that",
+                             {}, "pytorch-engineering", ()))
+    assert out.boundary and out.boundary[0][0] == "pytorch-engineering" and out.boundary[0][2] is True
+    assert out.plan  # the NaN is still routed here
+
+
+def test_informational_optimizer_question_routes_the_optimizer_skill():
+    out = ev.consult(ev.Case("t-001", "when does Lion beat AdamW?", {}, "optimization-algorithms", ()))
+    assert out.lead == "optimization-algorithms", out
+
+
+def test_experiment_tracking_request_routes_experiment_tracking():
+    out = ev.consult(ev.Case("t-001", "I need experiment tracking for this project", {}, "experiment-tracking", ()))
+    assert out.lead == "experiment-tracking" and out.questions == 0, out

@@ -70,6 +70,6 @@ def test_a_megabyte_parses_in_linear_time() -> None:
     found = {o.name: o.value for o in parse_complaint(big)}
     t_big = time.perf_counter() - t
     assert found["learning_rate"] == 3e-4 and found["loss_behavior"] == "nan_or_inf"
-    # ten times the text may cost at most ~20 times the time (linear with slack for a loaded machine), and a
-    # megabyte stays within a few seconds even on a shared CI core
-    assert t_big < max(20 * t_small, 0.5) and t_big < 5.0
+    # ten times the text may cost at most ~20 times the time (linear, with slack for a loaded machine; the
+    # quadratic parser took ~100 times); the absolute bound only catches a gross regression on a shared core
+    assert t_big < max(20 * t_small, 0.5) and t_big < 15.0
