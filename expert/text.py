@@ -58,15 +58,17 @@ _NUMBER = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNO
 # Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
 CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_precision", "lr_schedule", "loss_fn",
                           "weight_decay"})
+# "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
+_NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
 _WORKED = re.compile(
-    r"\b(?:work(?:s|ed)?(?:\s+(?:fine|well|ok|okay|great|perfectly))?|(?:is|was|ran|runs|run|trains?|trained|"
-    r"behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+(?:just\s+)?(?:fine|ok|okay|well|"
-    r"normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+with|fine\s+with|solved\s+it|"
-    r"fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
+    rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:fine|well|ok|okay|great|perfectly)|(?:it|that|this|which)\s+worked|"
+    rf"(?:is|was|ran|runs|run|trains?|trained|behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+"
+    r"(?:just\s+)?(?:fine|ok|okay|well|normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+"
+    r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
 _CONSIDER = re.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
-    r"switch(?:ing)?\s+to|instead\s+of|would\s+\w+\s+help|worth\s+(?:trying|using)|suggest(?:s|ed)?|"
-    r"recommend(?:s|ed)?|told\s+(?:me|us)\s+to|says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
+    r"switch(?:ing)?\s+to|instead\s+of|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
+    r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -143,24 +145,48 @@ def _hits(nt: Normalised) -> list[_Hit]:
     return hits
 
 
+def _cover(h: _Hit) -> list[tuple[int, int]]:
+    """The spans of a hit that hide shorter cues: all of it, less any free-text gap (groups named ``gap...``).
+
+    A cue such as "DDP ... hangs" spans a stretch of free text; a cue inside that stretch ("mixed precision")
+    is the user's own information and stays, while one inside the anchors ("hangs" as "stuck") is hidden.
+    """
+    gaps = sorted(h.match.span(k) for k, v in h.match.groupdict().items() if k.startswith("gap") and v)
+    if not gaps:
+        return [(h.start, h.end)]
+    spans, cur = [], h.start
+    for gs, ge in gaps:
+        if gs > cur:
+            spans.append((cur, gs))
+        cur = max(cur, ge)
+    if h.end > cur:
+        spans.append((cur, h.end))
+    return spans
+
+
 def _unsubsumed(hits: list[_Hit]) -> list[_Hit]:
-    """Drop every hit lying inside a strictly longer hit (one sweep over hits sorted by start)."""
-    order = sorted(hits, key=lambda h: (h.start, -h.end))
+    """Drop every hit lying inside a strictly longer hit (one sweep over hits and cover spans by start)."""
+    covers = sorted((s, e, h.end - h.start, id(h)) for h in hits for s, e in _cover(h))
+    order = sorted(hits, key=lambda h: h.start)
     kept: list[_Hit] = []
-    reach = -1  # the furthest end among hits that start strictly before the current start
-    i = 0
-    while i < len(order):
-        j = i
-        while j < len(order) and order[j].start == order[i].start:
+    reach = -1  # the furthest end among cover spans that start strictly before the current hit
+    k = 0
+    for h in order:
+        while k < len(covers) and covers[k][0] < h.start:
+            reach = max(reach, covers[k][1])
+            k += 1
+        if reach >= h.end:
+            continue
+        length = h.end - h.start
+        j, hidden = k, False
+        while j < len(covers) and covers[j][0] == h.start:
+            _, e, total, owner = covers[j]
+            if owner != id(h) and (e > h.end or (e == h.end and total > length)):
+                hidden = True
+                break
             j += 1
-        group = order[i:j]  # same start, longest first
-        longest = group[0].end
-        for h in group:
-            if reach >= h.end or longest > h.end:
-                continue
+        if not hidden:
             kept.append(h)
-        reach = max(reach, longest)
-        i = j
     return kept
 
 

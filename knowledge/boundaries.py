@@ -304,7 +304,7 @@ AREAS: tuple[Area, ...] = (
          "templates) are LLM-specific technique; the training dynamics of the run stay here",
          "tuning generic hyperparameters before checking the LLM recipe", "RLHF for LLM / fine-tuning recipes",
          words=r"q?lora\b|lora[\s_-]?(?:rank|alpha|r)\b|peft\b|adapters?\b|sft(?:trainer)?\b|supervised\s+fine\w*|"
-               r"instruction[\s-]?tun\w*|chat\s+template|trl\b|datacollatorforcompletiononlylm|completiononly\w*|(?:dpo|ppo|grpo|sft|reward|kto|orpo)"
+               r"instruction[\s-]?tun\w*|chat\s+template|trl\b|rl[\s-]?(?:fine[\s-]?)?tun\w*|rlvr|datacollatorforcompletiononlylm|completiononly\w*|(?:dpo|ppo|grpo|sft|reward|kto|orpo)"
                r"trainer\b",
          priority=2),
 )

@@ -283,6 +283,7 @@ def test_a_cue_inside_a_descriptions_free_text_still_counts():
     ("how do I profile where the time goes in my training step?", "profiling"),
     ("how do I write a custom autograd Function with my own backward?", "custom_autograd"),
     ("what LoRA rank should I use for llama 2?", "llm_finetuning"),
+    ("RL fine-tuning of my 7B model: the reward collapses", "llm_finetuning"),
     ("how do I quantize my model to int8 for serving?", "quantization"),
     ("ValueError: Attempting to unscale FP16 gradients. (training a LoRA adapter)", "amp_api"),
 ])
@@ -295,3 +296,12 @@ def test_rl_named_by_its_algorithms_and_quantities():
     assert obs("the mean episode return keeps going down")["task"] == "rl"
     assert "task" not in obs("RLHF with TRL's PPOTrainer gives a negative KL warning") or \
         obs("RLHF with TRL's PPOTrainer gives a negative KL warning")["task"] != "rl"
+
+
+@pytest.mark.parametrize("text, lr", [
+    ("I use lr 1e-3 and adam, nothing works", 1e-3),      # a failure is no "what worked"
+    ("it never worked fine with lr 3e-4", 3e-4),
+    ("it worked with lr 1e-4 but with lr 1e-2 the loss is NaN", 1e-2),
+])
+def test_attribution_respects_negated_success(text, lr):
+    assert obs(text)["learning_rate"] == pytest.approx(lr)
