@@ -58,6 +58,12 @@ _NUMBER = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNO
 # Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
 CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_precision", "lr_schedule", "loss_fn",
                           "weight_decay"})
+# Settings someone else uses ("you use AdamW in your paper", "the authors train with lr 0.1") are theirs.
+_OTHERS = re.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
+                     r"config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
+                     r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
+OTHERS_NAMES = CONFIG_NAMES | {"considering"}
+
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
 _WORKED = re.compile(
@@ -196,7 +202,7 @@ class _Context:
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = clause_starts(text, _CLAUSE_BREAK)
-        self._attr: dict[int, tuple[bool, bool]] = {}
+        self._attr: dict[int, tuple[bool, bool, bool]] = {}
 
     def negated(self, start: int) -> bool:
         cs = clause_start(self.starts, start)
@@ -205,15 +211,16 @@ class _Context:
         words = [w.replace("'", "").lower() for w in _WORD.findall(window)][-NEGATION_WINDOW:]
         return any(w in _NEGATORS for w in words)
 
-    def attribution(self, start: int) -> tuple[bool, bool]:
-        """(the clause says this worked, the clause only considers it)."""
+    def attribution(self, start: int) -> tuple[bool, bool, bool]:
+        """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
         from bisect import bisect_right
 
         k = bisect_right(self.starts, start) - 1
         if k not in self._attr:
             end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.text)
             clause = self.text[self.starts[k]:end]
-            self._attr[k] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)))
+            self._attr[k] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
+                             bool(_OTHERS.search(clause)))
         return self._attr[k]
 
 
@@ -239,8 +246,10 @@ def parse_complaint(text: str) -> list[Observation]:
         for name, raw_value in h.keyword.sets.items():
             if (h.order, name) in settled:
                 continue
-            if name in CONFIG_NAMES and any(ctx.attribution(h.start)):
-                continue  # what worked before, or what the user weighs, is not what the run uses
+            if name in OTHERS_NAMES:
+                worked, considered, others = ctx.attribution(h.start)
+                if others or (name in CONFIG_NAMES and (worked or considered)):
+                    continue  # what worked before, what the user weighs, what others use: not this run's
             try:
                 value = _value(h, name, raw_value)
                 obs = Observation.make(name, value, f"text:{nt.source(h.start, h.end).strip()}")

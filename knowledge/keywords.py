@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from knowledge.schema import Cite, Keyword
-from knowledge.terms import LOSS_SPELLINGS, SCHEDULE_SPELLINGS
+from knowledge.terms import LOSS_SPELLINGS, OPTIMIZER_SPELLINGS, SCHEDULE_SPELLINGS
 
 P_UNSTABLE, P_OVERFIT, P_NOT_LEARNING, P_CONVERGENCE, P_SLOW = 30, 20, 15, 12, 10
 P_MULTI_TASK, P_TRACKING, P_DIRECT, P_NEW_SETUP = 8, 7, 5, 3
@@ -62,6 +62,13 @@ _AMBIGUOUS_SCHEDULES = frozenset({"step", "linear", "constant", "none", "plateau
                                   "multistep", "trapezoidal", "sgdr", "wsd", "cosine"})
 LOSS_NAMES = (rf"(?:{_names(LOSS_SPELLINGS, _AMBIGUOUS_LOSSES)}|(?:focal|dice|huber)[-_\s]?loss)"
               r"(?:[-_\s]?loss)?")
+# Library and class spellings of optimizers ("FusedAdam", "adamw_torch_fused", "SophiaG"); the plain names have
+# their own cues above, which a switch cue can hide.
+_PLAIN_OPTIMIZERS = frozenset({"sgd", "sgd_momentum", "momentum", "nesterov", "adam", "adamw", "lamb", "lion", "sophia",
+                               "muon", "shampoo", "ademamix", "prodigy", "schedulefree", "schedule_free", "rmsprop",
+                               "adagrad", "adadelta", "adafactor", "radam", "nadam", "adamax", "lbfgs", "adamw_8bit",
+                               "paged_adamw", "adam_w"})
+OPTIMIZER_NAMES = _names(OPTIMIZER_SPELLINGS, _PLAIN_OPTIMIZERS)
 SCHEDULE_NAMES = (rf"{_names(SCHEDULE_SPELLINGS, _AMBIGUOUS_SCHEDULES)}|"
                   r"(?:cosine|linear|step|exponential|polynomial|constant)[-_\s]+(?:lr[-_\s]+)?(?:schedul\w*|decay|"
                   r"annealing)")
@@ -331,7 +338,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"mlps?|fully[\s-]connected|feed[\s-]?forward\s+net\w*", _QR, 0, negatable=False, architecture="mlp"),
     _k(r"gnns?|graph\s+neural|gcn|graph\s+conv\w*", _QR, 0, negatable=False, architecture="gnn"),
     # generalisation described in words
-    _k(r"val(?:idation)?\s+(?:acc\w*|auc|score|metric|f1|miou|map|iou|performance)(?P<gap1>[^.!?\n]{0,60}?)"
+    _k(r"val(?:idation)?\s+(?:acc\w*|auc|score|metric|f1|miou|map|iou|performance)(?P<gap1>[^.!?\n]{0,100}?)"
        r"(?:drop\w*|decreas\w*|goes\s+down|gets\s+worse|degrad\w*|falls?|fell|worsen\w*)(?P<gap2>[^.!?\n]{0,60}?)"
        r"(?:while|but|as|whereas)\s+(?:the\s+)?train\w*\s+(?:loss\s+|acc\w*\s+)?(?:keeps?\s+)?(?:going\s+(?:down|up)|"
        r"decreas\w*|improv\w*|falling|dropping|ris\w*)",
@@ -355,4 +362,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:no\s+(?:speed\w*|difference)|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
        r"faster|help\s+(?:with\s+)?speed))",
        _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="precision"),
+    _k(OPTIMIZER_NAMES, _QR, 1, optimizer="$optimizer"),
+    # questions about an optimizer's own settings are optimizer questions
+    _k(rf"(?:how|what|which)\s+(?:should\s+|do\s+|can\s+|to\s+)?(?:i\s+|we\s+)?(?:pick|choose|set|tune|select|use)?\s*"
+       rf"(?:the\s+|my\s+|good\s+)?(?:{MODERN_OPT}|optimi[sz]er)(?:'s)?\s+(?:hyper-?param\w*|settings|betas?|"
+       r"eps(?:ilon)?|momentum\s+values?)",
+       _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="optimizer"),
 )

@@ -208,6 +208,9 @@ def test_complaint_feeds_a_consultation(text):
     ("I need experiment tracking for this project", {"symptom": "experiment_tracking", "tracking_scope": "in_flight"}),
     ("when does Lion beat AdamW?", {"symptom": "direct_question", "question_topic": "optimizer"}),
     ("how does Schedule-Free work?", {"symptom": "direct_question", "question_topic": "optimizer"}),
+    ("how should I pick AdamW hyperparameters?", {"symptom": "direct_question", "question_topic": "optimizer"}),
+    ("optim: adamw_torch_fused in the HF Trainer", {"optimizer": "adamw"}),
+    ("DeepSpeed FusedAdam with fp16", {"optimizer": "adam", "mixed_precision": "fp16"}),
 ])
 def test_issue_8_phrasings(text, expected):
     got = obs(text)
@@ -305,3 +308,9 @@ def test_rl_named_by_its_algorithms_and_quantities():
 ])
 def test_attribution_respects_negated_success(text, lr):
     assert obs(text)["learning_rate"] == pytest.approx(lr)
+
+
+def test_someone_elses_settings_are_not_the_users():
+    got = obs("the paper uses lr 0.1 but I use lr 0.01 with SGD and the loss diverges")
+    assert got["learning_rate"] == pytest.approx(0.01)
+    assert "considering" not in obs("You use AdamW in your paper; how should I pick its betas?")
