@@ -314,3 +314,7 @@ def test_someone_elses_settings_are_not_the_users():
     got = obs("the paper uses lr 0.1 but I use lr 0.01 with SGD and the loss diverges")
     assert got["learning_rate"] == pytest.approx(0.01)
     assert "considering" not in obs("You use AdamW in your paper; how should I pick its betas?")
+
+
+def test_a_switch_already_made_is_the_setting_in_use():
+    assert obs("I switched to AdamW and now the loss is NaN")["optimizer"] == "adamw"
