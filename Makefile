@@ -39,3 +39,8 @@ bench: $(STAMP)  ## timings: CLI start-up, engine build, diagnosis latency, prob
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+.PHONY: eval
+# EVAL_ARGS passes options through, e.g. make eval EVAL_ARGS="--cases DIR --families".
+eval: $(STAMP)  ## route accuracy on the corpus of real training problems, per split, against its floor
+	$(PY) -m bench.eval --floor bench/corpus/floor.json $(EVAL_ARGS)

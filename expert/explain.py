@@ -334,7 +334,7 @@ def _guards(b: _Builder, skill: str) -> list[Node]:
 
 def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
     from knowledge import all_rows
-    from knowledge.schema import RouteTo
+    from knowledge.schema import Cross, RouteTo
 
     facts = final_facts(b.c)
     values = {f["name"]: f["value"] for f in facts if f.get("kind") == "Obs"}
@@ -359,9 +359,12 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
     candidates: list[Node] = []
     for row in all_rows():
         targets = [a for a in row.then if isinstance(a, RouteTo) and a.skill == skill]
-        if not targets or (want_primary and all(t.role != "primary" for t in targets)):
+        # a cross-pack target is reached through boundary rows as well as routes
+        boundaries = [a for a in row.then if isinstance(a, Cross) and a.pack == skill and route is None]
+        if not (targets or boundaries) or (want_primary and targets and all(t.role != "primary" for t in targets)):
             continue
-        roles = "/".join(sorted({t.role for t in targets}))
+        roles = "/".join(sorted({t.role for t in targets}
+                                | {"joint boundary" if c.joint else "boundary" for c in boundaries}))
         if row.id in fired:
             if route is None:
                 nodes.append(Node("row", f"row {row.id} fired ({roles}), but its route did not stand "

@@ -3,36 +3,42 @@
 The parser knows no topic: every cue (phrase, what it implies, whether a negation cancels it, its priority)
 is a ``Keyword`` row gathered by ``knowledge.all_keywords()``. The procedure, in order:
 
-1. normalise the text (unicode quotes, whitespace) and cap its length;
-2. find every match of every cue, on word boundaries, case-insensitively;
+1. normalise the text (``expert.nlp.normalise``: unicode punctuation, blank runs, British spellings,
+   hyphenated compounds), keeping a map back to what the user typed;
+2. find every match of every cue on word boundaries, case-insensitively, with the linear-time
+   ``expert.nlp.Scanner`` (each cue is tried only where one of its literal prefixes occurs);
 3. drop a match that lies strictly inside a longer match of another cue ("should I use Lion" is about
    switching, so the bare optimizer name inside it does not also count as the optimizer in use);
 4. drop a negatable match that a negation in the same clause precedes ("no NaN", "loss is not NaN",
    "without any NaN", "isn't overfitting", "never diverges");
-5. turn each surviving match into values; a value written ``$conv`` is read from the match (the named
+5. attribute configuration values: a setting named in a clause that says it *worked* ("with lr 1e-3 it
+   trained fine") or that the user only *considers* ("should I switch to SGD?") is not the run's setting;
+6. turn each surviving match into values; a value written ``$conv`` is read from the match (the named
    group called like the observation, else group ``v``, else the whole match) and converted by ``conv``:
    ``num`` (a float, e.g. ``3e-4``), ``int`` (``32``, ``1,024``), ``count`` (``10k``, ``1.2M``),
-   ``pct`` (a percentage 0-100), ``frac`` (a percentage or fraction, as a fraction) or ``text``;
-6. when cues disagree on an observation, the higher priority wins (stability first), then the earliest
+   ``pct`` (a percentage 0-100), ``frac`` (a percentage, percentage points or a fraction, as a fraction),
+   ``text``, or ``loss`` / ``optimizer`` / ``schedule`` (a spelling canonicalised by ``knowledge.terms``);
+7. when cues disagree on an observation, the higher priority wins (stability first), then the earliest
    match, then the pattern text, so the result never depends on anything but the text;
-7. validate each value against the vocabulary; a value that does not validate is dropped.
+8. validate each value against the vocabulary; a value that does not validate is dropped.
 
-It never raises on any text and returns ``[]`` when nothing matches.
+Every step is linear in the text (a megabyte parses in well under a second). It never raises on any text and
+returns ``[]`` when nothing matches. Each observation's provenance is ``text:<the phrase as typed>``.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from expert.errors import TrainoptError
+from expert.nlp import Normalised, Scanner, clause_start, clause_starts, normalise
 from expert.vocabulary import Observation
 
-MAX_CHARS = 20_000
-"""Longer complaints are cut: a complaint is a paragraph, and the cue scan is linear in its length."""
+MAX_CHARS = 4_000_000
+"""Longer input is cut (pasted logs): every step is linear, this only bounds memory."""
 
 NEGATION_WINDOW = 4
 """How many words before a cue a negation may stand ("no", "not any", "without any real")."""
@@ -42,51 +48,73 @@ _NEGATORS = frozenset({
     "isnt", "arent", "wasnt", "werent", "doesnt", "dont", "didnt", "hasnt", "havent", "hadnt", "wont", "cant",
     "couldnt", "shouldnt", "wouldnt", "aint",
 })
-# A clause ends at punctuation or at a contrasting / joining word; a negation does not reach past it.
-_CLAUSE_BREAK = re.compile(r"[.;:!?,()\[\]\n]|\b(?:but|and|or|however|although|though|yet|while|whereas|"
-                           r"except|then|so)\b", re.IGNORECASE)
-_BLANKS = re.compile(r"\s+")
+# A clause ends at punctuation or at a contrasting / joining word; a negation does not reach past it. A dot
+# or colon ends a clause only before a blank, so "cfg.SOLVER.BASE_LR" and "lr=1e-3:" stay whole.
+_CLAUSE_BREAK = re.compile(r"[;!?,()\[\]\n]|[.:](?=\s|$)|\b(?:but|and|or|however|although|though|yet|while|"
+                           r"whereas|except|then|so|whereas|unlike)\b", re.IGNORECASE)
 _WORD = re.compile(r"[\w']+")
 _NUMBER = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
-                         "\u2014": "-", "\u00a0": " "})
+
+# Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
+CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_precision", "lr_schedule", "loss_fn",
+                          "weight_decay"})
+# Settings someone else uses ("you use AdamW in your paper", "the authors train with lr 0.1") are theirs.
+_OTHERS = re.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
+                     r"config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
+                     r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
+OTHERS_NAMES = CONFIG_NAMES | {"considering"}
+
+# "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
+_NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
+_WORKED = re.compile(
+    rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:fine|well|ok|okay|great|perfectly)|(?:it|that|this|which)\s+worked|"
+    rf"(?:is|was|ran|runs|run|trains?|trained|behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+"
+    r"(?:just\s+)?(?:fine|ok|okay|well|normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+"
+    r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
+_CONSIDER = re.compile(
+    r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
+    r"switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
+    r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class _Hit:
     start: int
     end: int
-    phrase: str
-    groups: dict[str, str]
+    match: re.Match[str]
     keyword: Any  # knowledge.schema.Keyword
+    order: int  # the cue's position in the knowledge base
+
+    @property
+    def groups(self) -> dict[str, str]:
+        return {k: v for k, v in self.match.groupdict().items() if v is not None}
+
+    @property
+    def phrase(self) -> str:
+        return self.match.group(0)
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> tuple[tuple[Any, re.Pattern[str]], ...]:
+def _compiled() -> tuple[tuple[Any, ...], Scanner]:
     from knowledge import all_keywords
 
-    return tuple((k, re.compile(rf"(?<!\w)(?:{k.pattern})(?!\w)", re.IGNORECASE)) for k in all_keywords())
-
-
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text[: 4 * MAX_CHARS]).translate(_QUOTES)[:MAX_CHARS]
-    # One space per run (a newline where the run had one, as it ends a clause): the cues' optional
-    # whitespace then matches at most one character, so no pattern can backtrack badly on long blanks.
-    return _BLANKS.sub(lambda m: "\n" if "\n" in m.group(0) else " ", text)
-
-
-def _negated(text: str, start: int) -> bool:
-    before = text[:start]
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(before)]
-    clause = before[breaks[-1]:] if breaks else before
-    words = [w.replace("'", "").lower() for w in _WORD.findall(clause)][-NEGATION_WINDOW:]
-    return any(w in _NEGATORS for w in words)
+    kws = tuple(all_keywords())
+    return kws, Scanner([k.pattern for k in kws])
 
 
 def _convert(conv: str, raw: str) -> Any:
     raw = raw.strip()
     if conv == "text":
         return raw.lower()
+    if conv in ("loss", "optimizer", "schedule"):
+        from knowledge import terms
+
+        fn = {"loss": terms.canonical_loss, "optimizer": terms.canonical_optimizer,
+              "schedule": terms.canonical_schedule}[conv]
+        value = fn(raw)
+        if value is None:
+            raise ValueError(raw)
+        return value
     m = _NUMBER.search(raw)
     if m is None:
         raise ValueError(raw)
@@ -102,7 +130,9 @@ def _convert(conv: str, raw: str) -> Any:
     if conv == "pct":
         return num
     if conv == "frac":
-        return num / 100.0 if ("%" in raw or num > 1.0) else num
+        # "95%", "20 points" and "95" are percentages; "0.95" is already a fraction.
+        tail = raw[m.end():].lower()
+        return num / 100.0 if ("%" in tail or "p" in tail or num > 1.0) else num
     raise ValueError(f"unknown conversion {conv!r}")
 
 
@@ -113,20 +143,85 @@ def _value(hit: _Hit, name: str, value: Any) -> Any:
     return _convert(value[1:], raw)
 
 
-def _hits(text: str) -> list[_Hit]:
+def _hits(nt: Normalised) -> list[_Hit]:
+    kws, scanner = _compiled()
     hits = []
-    for kw, rx in _compiled():
-        for m in rx.finditer(text):
-            if m.end() == m.start():
-                continue
-            groups = {k: v for k, v in m.groupdict().items() if v is not None}
-            hits.append(_Hit(m.start(), m.end(), m.group(0), groups, kw))
+    for i, m in scanner.scan(nt.text):
+        hits.append(_Hit(m.start(), m.end(), m, kws[i], i))
     return hits
 
 
-def _subsumed(h: _Hit, hits: list[_Hit]) -> bool:
-    return any(o.keyword is not h.keyword and o.start <= h.start and h.end <= o.end
-               and (o.end - o.start) > (h.end - h.start) for o in hits)
+def _cover(h: _Hit) -> list[tuple[int, int]]:
+    """The spans of a hit that hide shorter cues: all of it, less any free-text gap (groups named ``gap...``).
+
+    A cue such as "DDP ... hangs" spans a stretch of free text; a cue inside that stretch ("mixed precision")
+    is the user's own information and stays, while one inside the anchors ("hangs" as "stuck") is hidden.
+    """
+    gaps = sorted(h.match.span(k) for k, v in h.match.groupdict().items() if k.startswith("gap") and v)
+    if not gaps:
+        return [(h.start, h.end)]
+    spans, cur = [], h.start
+    for gs, ge in gaps:
+        if gs > cur:
+            spans.append((cur, gs))
+        cur = max(cur, ge)
+    if h.end > cur:
+        spans.append((cur, h.end))
+    return spans
+
+
+def _unsubsumed(hits: list[_Hit]) -> list[_Hit]:
+    """Drop every hit lying inside a strictly longer hit (one sweep over hits and cover spans by start)."""
+    covers = sorted((s, e, h.end - h.start, id(h)) for h in hits for s, e in _cover(h))
+    order = sorted(hits, key=lambda h: h.start)
+    kept: list[_Hit] = []
+    reach = -1  # the furthest end among cover spans that start strictly before the current hit
+    k = 0
+    for h in order:
+        while k < len(covers) and covers[k][0] < h.start:
+            reach = max(reach, covers[k][1])
+            k += 1
+        if reach >= h.end:
+            continue
+        length = h.end - h.start
+        j, hidden = k, False
+        while j < len(covers) and covers[j][0] == h.start:
+            _, e, total, owner = covers[j]
+            if owner != id(h) and (e > h.end or (e == h.end and total > length)):
+                hidden = True
+                break
+            j += 1
+        if not hidden:
+            kept.append(h)
+    return kept
+
+
+class _Context:
+    """Clause lookups for one text: where each clause starts, its words and its attribution."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = clause_starts(text, _CLAUSE_BREAK)
+        self._attr: dict[int, tuple[bool, bool, bool]] = {}
+
+    def negated(self, start: int) -> bool:
+        cs = clause_start(self.starts, start)
+        # only the last few words matter; a bounded slice keeps this constant-time per hit
+        window = self.text[max(cs, start - 120):start]
+        words = [w.replace("'", "").lower() for w in _WORD.findall(window)][-NEGATION_WINDOW:]
+        return any(w in _NEGATORS for w in words)
+
+    def attribution(self, start: int) -> tuple[bool, bool, bool]:
+        """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
+        from bisect import bisect_right
+
+        k = bisect_right(self.starts, start) - 1
+        if k not in self._attr:
+            end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.text)
+            clause = self.text[self.starts[k]:end]
+            self._attr[k] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
+                             bool(_OTHERS.search(clause)))
+        return self._attr[k]
 
 
 def parse_complaint(text: str) -> list[Observation]:
@@ -141,17 +236,26 @@ def parse_complaint(text: str) -> list[Observation]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    text = _normalise(text)
-    hits = _hits(text)
-    alive = [h for h in hits if not _subsumed(h, hits)
-             and not (h.keyword.negatable and _negated(text, h.start))]
+    nt = normalise(text[:MAX_CHARS])
+    ctx = _Context(nt.text)
     best: dict[str, tuple[tuple[Any, ...], Observation]] = {}
-    for h in alive:
+    settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
+    for h in sorted(_unsubsumed(_hits(nt)), key=lambda h: h.start):
+        if h.keyword.negatable and ctx.negated(h.start):
+            continue
         for name, raw_value in h.keyword.sets.items():
+            if (h.order, name) in settled:
+                continue
+            if name in OTHERS_NAMES:
+                worked, considered, others = ctx.attribution(h.start)
+                if others or (name in CONFIG_NAMES and (worked or considered)):
+                    continue  # what worked before, what the user weighs, what others use: not this run's
             try:
-                obs = Observation.make(name, _value(h, name, raw_value), f"text:{h.phrase.strip()}")
+                value = _value(h, name, raw_value)
+                obs = Observation.make(name, value, f"text:{nt.source(h.start, h.end).strip()}")
             except (TrainoptError, ValueError, TypeError, OverflowError):
                 continue  # a number out of range, an unknown unit: the phrase says nothing usable
+            settled.add((h.order, name))
             key = (-h.keyword.priority, h.start, h.keyword.pattern)
             if name not in best or key < best[name][0]:
                 best[name] = (key, obs)

@@ -244,6 +244,13 @@ SPECS: tuple[Spec, ...] = (
     _f("input_scale", "Scale of the float inputs: max(|mean|, std) over the batch.", low=0.0, group="probe"),
     _f("grad_underflow_fraction", "Fraction of low-precision gradient elements that are exactly zero.",
        low=0.0, high=1.0, group="probe"),
+    # --- issue 8: complaint understanding -- add entries below ---
+    _e("boundary_topic", "cuda_oom amp_api distributed_error compile_error checkpoint_load device_mismatch "
+       "dtype_mismatch shape_mismatch autograd_error cuda_assert "
+       "dataloader_failure pickling collective_timeout distributed_hang recompile_limit cuda_graphs memory_growth "
+       "profiling data_loading custom_autograd quantization llm_finetuning",
+       "A problem another pack owns, by family (from an error message or a description in words); see "
+       "knowledge.boundaries.AREAS.", group="judgement"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

@@ -12,11 +12,14 @@ training symptom of ours: the error goes there, the symptom stays here.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from expert._experta import AS, Fact
 from expert.engine import hand_rule
 from expert.facts import Boundary, Flag
+from expert.nlp import normalise
 from knowledge.schema import Cite, Contains, Cross, Is, Keyword, RouteTo, Row
 
 _T = "When not to use the training-optimization pack"
@@ -126,6 +129,213 @@ ROWS = (
 )
 
 
+# --------------------------------------------------------------------------------------------------------
+# Areas other packs own, each recognised from real error messages and from descriptions in words.
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Area:
+    """A kind of problem another pack owns, and how users show it to us.
+
+    Attributes:
+        topic: The ``boundary_topic`` value the complaint parser sets.
+        pack: The pack that owns it.
+        target: The part of that pack to load ("" when the seeds name none).
+        why: Why it belongs there, in our words.
+        avoid: The routing mistake it prevents.
+        row: The seed boundary-table row it encodes.
+        errors: Lower-case fragments of real error messages of this family (also matched in ``error_text``).
+        words: A regular expression for the problem described in words (normalised, lower-case text).
+        priority: Between two areas in one complaint, the higher wins (error text over description).
+    """
+
+    topic: str
+    pack: str
+    target: str
+    why: str
+    avoid: str
+    row: str
+    errors: tuple[str, ...] = ()
+    words: str = ""
+    priority: int = 0
+
+
+_TENSORS = "tensor-operations-and-memory"
+_DIST = "distributed-training-strategies"
+_TC = "torch-compile"
+
+def _gap(name: str) -> str:
+    """Free text inside one sentence between the two halves of a description (a cue inside it still counts)."""
+    return rf"(?P<{name}>(?:[^.!?\n]|[.!?](?=\S)){{0,80}}?)"  # "v2.1" and "cfg.x" do not end a sentence
+
+
+_MULTI = (r"(?:ddp|fsdp|deepspeed|distributeddataparallel|dataparallel|multigpu|multiple\s+gpus|several\s+gpus|"
+          r"\d+\s+gpus|two\s+gpus|multinode|multiple\s+nodes|distributed(?:\s+training)?|nccl|gloo|torchrun|"
+          r"all_reduce|allreduce|all_gather|barrier|rank\s*\d|every\s+rank|other\s+ranks?)")
+_HANG = (r"(?:hangs?|hanging|hung|freez\w*|froze|frozen|deadlock\w*|stuck|stalls?\s+forever|blocks?\s+forever|"
+         r"never\s+(?:finishes|returns|progresses)|waits?\s+forever|no\s+progress)")
+
+AREAS: tuple[Area, ...] = (
+    # the seeds' own error rows, here too so an error message outranks any description in the same complaint
+    Area("cuda_oom", _PT, _OOM[1], _OOM[0], "tuning the optimizer or LR to make an OOM go away", "CUDA out of memory",
+         errors=OOM_ERRORS.needles, priority=10),
+    Area("amp_api", _PT, _AMP[1], _AMP[0], "debugging the AMP API with training advice",
+         "torch.amp / GradScaler API", errors=tuple(n for n in AMP_ERRORS.needles if " " in n or "_" in n),
+         priority=10),
+    Area("distributed_error", _PT, _DDP[1], _DDP[0], "changing hyperparameters to fix a distributed set-up error",
+         "DDP / FSDP not working (API failures)", errors=DDP_ERRORS.needles, priority=10),
+    Area("compile_error", _PT, _COMPILE[1], _COMPILE[0], "treating a compiler error as a training-dynamics problem",
+         "torch.compile errors", errors=COMPILE_ERRORS.needles, priority=10),
+    Area("checkpoint_load", _PT, _LOAD[1], _LOAD[0], "retraining to work around a loading error",
+         "Model won't load", errors=LOAD_ERRORS.needles + ("invalid load key", "storage has wrong size"),
+         priority=10),
+    Area("device_mismatch", _PT, _TENSORS,
+         "tensors on different devices (CPU vs CUDA, two GPUs) are a PyTorch placement bug, not a training-dynamics "
+         "problem", "changing hyperparameters to fix a device-placement error", "PyTorch implementation bugs",
+         errors=("expected all tensors to be on the same device", "found at least two devices",
+                 "input type (torch.cuda", "and weight type (torch.cuda", "expected object of device type",
+                 "tensors to be on the same device", "should be the same or input should be a mkldnn tensor",
+                 "is on cpu, but expected", "expected all tensors to be on the same"),
+         words=r"(?:tensors?|inputs?|model|weights?|labels?)\s+(?:are\s+|is\s+)?on\s+(?:different|the\s+wrong)\s+"
+               r"devices?|device\s+mismatch",
+         priority=10),
+    Area("dtype_mismatch", _PT, _TENSORS,
+         "a dtype mismatch (float vs long, half vs float) is a tensor-API error",
+         "changing hyperparameters to fix a dtype error", "PyTorch implementation bugs",
+         errors=("expected scalar type", "expected object of scalar type", "must have the same dtype",
+                 "expected both vectors to have same dtype", "not implemented for 'half'",
+                 "not implemented for 'bfloat16'", "result type float can't be cast", "found dtype"),
+         words=r"dtype\s+mismatch", priority=10),
+    Area("shape_mismatch", _PT, _TENSORS,
+         "tensor shapes that do not fit (a layer's input, a batch dimension, channels) are a model-plumbing error",
+         "tuning training to fix a shape error", "PyTorch implementation bugs",
+         errors=("shapes cannot be multiplied", "size mismatch, m1", "the size of tensor a",
+                 "expected input batch_size", "channels, but got", "must match the size of tensor",
+                 "shape mismatch", "doesn't match the broadcast shape", "sizes of tensors must match"),
+         words=r"shape\s+mismatch", priority=9),
+    Area("autograd_error", _PT, "",
+         "an autograd error (no grad_fn, an in-place modification, a second backward) is a graph-construction bug",
+         "tuning the optimizer to fix an autograd error", "PyTorch implementation bugs",
+         errors=("does not require grad and does not have a grad_fn", "modified by an inplace operation",
+                 "trying to backward through the graph a second time", "a leaf variable that requires grad",
+                 "one of the differentiated tensors", "grad can be implicitly created only for scalar outputs"),
+         priority=10),
+    Area("cuda_assert", _PT, "",
+         "a device-side assert or illegal memory access is a kernel-level error (often an index out of range); "
+         "rerun with CUDA_LAUNCH_BLOCKING=1 or on CPU to see the real message",
+         "treating a CUDA assert as a training-dynamics problem", "PyTorch implementation bugs",
+         errors=("device-side assert triggered", "srcindex < srcselectdimsize", "index out of range in self",
+                 "illegal memory access", "cublas_status_execution_failed", "cudnn_status_execution_failed",
+                 "cudnn_status_mapping_error", "cuda error: unspecified launch failure"),
+         priority=10),
+    Area("dataloader_failure", _PT, "",
+         "DataLoader worker crashes and hangs (shared memory, fork safety, pickling) are data-loading "
+         "infrastructure", "changing the model or optimizer to fix a DataLoader crash", "Data loading issues",
+         errors=("dataloader worker (pid", "killed by signal", "bus error", "insufficient shared memory",
+                 "dataloader worker exited unexpectedly", "received 0 items of ancdata", "too many open files",
+                 "unable to write to file </torch_"),
+         words=rf"(?:dataloader|data\s+loader|num_workers){_gap('gap1')}(?:{_HANG}|crash\w*|dies|died|killed|segfault\w*)|"
+               rf"{_HANG}{_gap('gap2')}(?:dataloader|data\s+loader|num_workers|__getitem__)",
+         priority=8),
+    Area("pickling", _PT, "",
+         "an object that cannot be pickled breaks worker processes and DDP spawning: a multiprocessing issue",
+         "tuning training to fix a pickling error", "PyTorch implementation bugs",
+         errors=("can't pickle", "cannot pickle", "picklingerror", "pickling error"), priority=10),
+    Area("collective_timeout", _PT, _DIST,
+         "an NCCL/gloo error or collective timeout is distributed set-up, not a hyperparameter choice",
+         "changing hyperparameters to fix a distributed set-up error", "DDP / FSDP not working (API failures)",
+         errors=("watchdog caught collective operation timeout", "nccl error", "ncclinternalerror",
+                 "ncclsystemerror", "nccl timeout", "gloo", "connection closed by peer", "socket timeout",
+                 "init_process_group", "processgroupnccl", "nccl_p2p", "collective operation timeout",
+                 "unhandled system error", "ncclunhandledcudaerror"),
+         priority=10),
+    Area("distributed_hang", _PT, _DIST,
+         "a multi-GPU run that hangs (mismatched collectives, rank-dependent code paths, a barrier not every rank "
+         "reaches) is a distributed bring-up problem",
+         "changing hyperparameters to unfreeze a hung distributed run", "DDP / FSDP not working (API failures)",
+         words=rf"{_MULTI}{_gap('gap1')}{_HANG}|{_HANG}{_gap('gap2')}{_MULTI}", priority=7),
+    Area("recompile_limit", _PT, _TC,
+         "dynamo recompilations, graph breaks and the recompile cache limit are torch.compile behaviour",
+         "treating a compiler problem as a training-dynamics problem", "torch.compile errors",
+         errors=("cache_size_limit", "recompile_limit", "recompiling function", "graph break", "recompilation",
+                 "torch._dynamo hit config", "exceeded the recompile limit"),
+         words=r"(?:keeps?\s+)?recompil\w*|graph\s+breaks?", priority=9),
+    Area("cuda_graphs", _PT, _TC,
+         "CUDA-graph capture and re-recording (static shapes, overwritten outputs) are a compile/runtime API issue",
+         "treating a CUDA-graph problem as a training-dynamics problem", "torch.compile errors",
+         errors=("cudagraph", "cuda graph", "cuda graphs", "rerecord", "accessing tensor output of cudagraphs",
+                 "skipping cudagraphs"),
+         words=r"cuda[\s-]?graphs?|rerecord\w*", priority=9),
+    Area("memory_growth", _PT, _TENSORS,
+         "memory that grows step after step (tensors kept alive by the graph, metrics accumulated on the GPU) is a "
+         "memory-management bug, found by memory profiling",
+         "shrinking the batch to hide a leak", "CUDA out of memory",
+         words=r"(?:gpu\s+|cpu\s+|host\s+|cuda\s+)?(?:memory|ram|vram)\s+(?:usage\s+|use\s+)?(?:keeps?\s+|kept\s+)?"
+               r"(?:grows?|growing|grew|increas\w*|climb\w*|ris\w*|going\s+up|goes\s+up|leak\w*|creeps?\s+up)|"
+               r"memory\s+leak\w*|leak\w*\s+(?:gpu\s+)?memory",
+         priority=6),
+    Area("profiling", _PT, "performance-profiling",
+         "finding where the time goes is profiling, which the PyTorch pack does before any speed-up is chosen",
+         "optimizing before profiling", "Profiling to identify bottleneck",
+         words=r"profil(?:e|er|ing)\b|where\s+(?:the\s+)?time\s+(?:goes|is\s+spent)|find\s+(?:the\s+)?bottleneck",
+         priority=3),
+    Area("data_loading", _PT, "",
+         "a slow input pipeline (workers, decoding, transforms on the main process, slow storage) is data-loading "
+         "infrastructure", "tuning the optimizer while the GPU waits for data", "Data loading issues",
+         words=r"data\s*loading\s+(?:is\s+)?(?:very\s+|too\s+|so\s+)?(?:slow|the\s+bottleneck|bottleneck\w*)|"
+               r"slow\s+data\s*load\w*|(?:dataloader|data\s+loader)\s+(?:is\s+)?(?:very\s+|too\s+|so\s+)?slow|"
+               r"cpu\s+(?:usage\s+|utilization\s+|load\s+)?(?:is\s+|sits\s+|stays\s+)?(?:at\s+|near\s+|around\s+)?"
+               r"100\s*%",
+         priority=4),
+    Area("custom_autograd", _PT, "",
+         "writing a custom autograd Function (forward/backward, ctx, gradcheck) is PyTorch API work",
+         "answering an autograd API question with training advice", "PyTorch implementation bugs",
+         errors=("torch.autograd.function", "autograd.function", "save_for_backward"),
+         words=r"custom\s+(?:autograd(?:\s+function)?|backward(?:\s+pass)?|gradient\s+function)|"
+               r"(?:write|implement|define)\s+(?:my\s+own\s+|a\s+custom\s+|the\s+)?backward",
+         priority=5),
+    Area("quantization", _PROD, "inference-optimization",
+         "quantization for serving (int8/int4, PTQ, QAT for deployment) is production inference optimization",
+         "treating quantization as a training question", "Inference too slow",
+         words=r"quantiz\w*|\bint8\s+inference|\bptq\b|post[\s-]?training\s+quantiz\w*", priority=3),
+    Area("llm_finetuning", _LLM, "llm-finetuning-strategies.md",
+         "LLM fine-tuning recipes (LoRA/QLoRA rank and targets, SFT data formatting, padding and EOS handling, chat "
+         "templates) are LLM-specific technique; the training dynamics of the run stay here",
+         "tuning generic hyperparameters before checking the LLM recipe", "RLHF for LLM / fine-tuning recipes",
+         words=r"q?lora\b|lora[\s_-]?(?:rank|alpha|r)\b|peft\b|adapters?\b|sft(?:trainer)?\b|supervised\s+fine\w*|"
+               r"instruction[\s-]?tun\w*|chat\s+template|trl\b|rl[\s-]?(?:fine[\s-]?)?tun\w*|rlvr|datacollatorforcompletiononlylm|completiononly\w*|(?:dpo|ppo|grpo|sft|reward|kto|orpo)"
+               r"trainer\b",
+         priority=2),
+)
+"""Problems another pack owns, by family (seeds 000/001: "When not to use", "Cross-pack boundaries")."""
+
+AREA_BY_TOPIC = {a.topic: a for a in AREAS}
+
+
+def _area_rows() -> tuple[Row, ...]:
+    rows: list[Row] = []
+    for n, a in enumerate(AREAS, 1):
+        cite = _c(a.row)
+        rows.append(_x(f"XB-FAM-{n:02d}", {"boundary_topic": a.topic}, a.pack, a.why, a.target, cite, a.avoid))
+        if a.errors:
+            rows.append(_x(f"XB-ERRFAM-{n:02d}", {"error_text": Contains(*a.errors)}, a.pack, a.why, a.target,
+                           _c(f"{a.row} (error text)"), a.avoid))
+    return tuple(rows)
+
+
+def _area_keywords() -> tuple[Keyword, ...]:
+    kws: list[Keyword] = []
+    for a in AREAS:
+        if a.errors:
+            # error fragments are matched after the same normalisation as the complaint
+            frag = "|".join(re.escape(normalise(e).text) for e in sorted(a.errors, key=len, reverse=True))
+            kws.append(Keyword(frag, {"boundary_topic": a.topic}, _KE, negatable=False, priority=a.priority + 5))
+        if a.words:
+            kws.append(Keyword(a.words, {"boundary_topic": a.topic}, _KC, negatable=False, priority=a.priority))
+    return tuple(kws)
+
+
 class MixedBoundaryRules:
     """An exclusive boundary becomes joint when the complaint also describes a training symptom of ours."""
 
@@ -144,6 +354,8 @@ class MixedBoundaryRules:
 
 
 MIXINS = (MixedBoundaryRules,)
+
+ROWS = ROWS + _area_rows()
 
 _KC = Cite("001", _T, "symptom column")
 _KE = Cite("001", _T, "real error messages of each row")
@@ -173,6 +385,12 @@ KEYWORDS = (
             r"preference(?:[- ]tuning)? method", {"concern": "preference_method"}, _KC, priority=1),
     Keyword(r"rlhf|rlaif", {"concern": "rlhf"}, _KC),
     Keyword(r"reinforcement learning|\bppo\b|q-learning|policy gradient", {"task": "rl"}, _KC),
+    # RL named by its algorithms, libraries, environments and quantities (RLHF trainers are the LLM pack's)
+    Keyword(r"d?dqn|a[23]c|sac|td3|ddpg|ppo2|rainbow|stable[\s-]?baselines\d?|sb3|rllib|cleanrl|gym(?:nasium)?|"
+            r"cartpole\w*|atari|mujoco|mountaincar\w*|acrobot\w*|replay\s+buffer|(?:mean\s+|average\s+|discounted\s+)?"
+            r"episode\s+(?:rewards?|returns?|lengths?)|(?:mean|average|discounted)\s+(?:rewards?|returns?)|"
+            r"reward\s+(?:function|shaping|signal|hacking|clipping|scale)|(?:my|the|an|rl)\s+agent|"
+            r"(?:custom|own|gym)\s+env(?:ironment)?s?", {"task": "rl"}, _KC, negatable=False),
     # real error messages (a negation before them is part of the message, not of the user's claim)
     Keyword(r"cuda out of memory|outofmemoryerror|cuda error: out of memory",
             {"error_text": "CUDA out of memory"}, _KE, negatable=False, priority=3),
@@ -188,4 +406,4 @@ KEYWORDS = (
     Keyword(r"error\(s\) in loading state_dict|missing key\(s\) in state_dict|unexpected key\(s\) in state_dict|"
             r"size mismatch for", {"error_text": "Error(s) in loading state_dict"}, _KE, negatable=False,
             priority=3),
-)
+) + _area_keywords()

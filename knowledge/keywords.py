@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from knowledge.schema import Cite, Keyword
+from knowledge.terms import LOSS_SPELLINGS, OPTIMIZER_SPELLINGS, SCHEDULE_SPELLINGS
 
 P_UNSTABLE, P_OVERFIT, P_NOT_LEARNING, P_CONVERGENCE, P_SLOW = 30, 20, 15, 12, 10
 P_MULTI_TASK, P_TRACKING, P_DIRECT, P_NEW_SETUP = 8, 7, 5, 3
@@ -34,13 +35,43 @@ NUM = r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)?|\.\d+(?:e-?\d+)?"
 MODERN = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free|prodigy|adamw[-_\s]?8[-\s]?bit|"
           r"8[-\s]?bit\s+(?:adamw?|optimi[sz]ers?)|bitsandbytes|paged\s+(?:adamw?|optimi[sz]ers?)|"
           r"wsd(?:\s+schedule)?|warmup[-\s]stable[-\s]decay|infinite[-\s]lr|fp8|bf16|bfloat16|fp16|"
-          r"mixed\s+precision|mu-?p|µp|μp|mu[-\s]?transfer|zero[-\s]?(?:stage\s*)?[123]|zero\s+stage|fsdp|"
+          r"mixed\s+precision|mu-?p|µp|μp|mu[-\s]?transfer|zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|"
           r"deepspeed|dpo|grpo|simpo|orpo|kto|ipo|rlhf|rlaif")
 _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing)?|"
          r"should\s+(?:i|we)\s+(?:use|try|switch\s+to|go\s+(?:with|for)|move\s+to)|mov(?:e|ing)\s+to|"
          r"migrat\w*\s+to|thinking\s+(?:of|about)(?:\s+using)?|worth\s+(?:using|trying)|"
          r"(?:does|would|will|can|could)\s+(?:using\s+)?")
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
+MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?)?|prodigy|adamw[-_\s]?8[-\s]?bit|"
+              r"8[-\s]?bit\s+adamw?|paged\s+adamw?|lamb|adamw?|sgd")
+"""Optimizers users ask about by name (informational questions)."""
+PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
+"""An accuracy as users type it: 0.95, .95, 95 or 95%."""
+
+
+def _names(table: dict[str, str], skip: frozenset[str]) -> str:
+    """A pattern for the spellings of ``terms`` (``_`` as an optional separator), longest first."""
+    keys = sorted({k for k in table if len(k) > 2 and k not in skip}, key=lambda k: (-len(k), k))
+    return "|".join(k.replace("_", r"[-_\s]?") for k in keys)
+
+
+# Spellings too ambiguous in prose ("custom", "linear", "step", "plateau", "constant"...) are left to the
+# questions; class names and library spellings are safe.
+_AMBIGUOUS_LOSSES = frozenset({"custom", "huber", "focal", "dice", "mae"})
+_AMBIGUOUS_SCHEDULES = frozenset({"step", "linear", "constant", "none", "plateau", "exponential", "polynomial",
+                                  "multistep", "trapezoidal", "sgdr", "wsd", "cosine"})
+LOSS_NAMES = (rf"(?:{_names(LOSS_SPELLINGS, _AMBIGUOUS_LOSSES)}|(?:focal|dice|huber)[-_\s]?loss)"
+              r"(?:[-_\s]?loss)?")
+# Library and class spellings of optimizers ("FusedAdam", "adamw_torch_fused", "SophiaG"); the plain names have
+# their own cues above, which a switch cue can hide.
+_PLAIN_OPTIMIZERS = frozenset({"sgd", "sgd_momentum", "momentum", "nesterov", "adam", "adamw", "lamb", "lion", "sophia",
+                               "muon", "shampoo", "ademamix", "prodigy", "schedulefree", "schedule_free", "rmsprop",
+                               "adagrad", "adadelta", "adafactor", "radam", "nadam", "adamax", "lbfgs", "adamw_8bit",
+                               "paged_adamw", "adam_w"})
+OPTIMIZER_NAMES = _names(OPTIMIZER_SPELLINGS, _PLAIN_OPTIMIZERS)
+SCHEDULE_NAMES = (rf"{_names(SCHEDULE_SPELLINGS, _AMBIGUOUS_SCHEDULES)}|"
+                  r"(?:cosine|linear|step|exponential|polynomial|constant)[-_\s]+(?:lr[-_\s]+)?(?:schedul\w*|decay|"
+                  r"annealing)")
 
 
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **sets: Any) -> Keyword:
@@ -51,7 +82,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- not learning ------------------------------------------------------------------------------------
     _k(r"stuck|flat(?:\s+loss|lined?|lining)?|loss\s+(?:is\s+|stays\s+|remains\s+)?flat|no\s+progress",
        _NL, P_NOT_LEARNING, symptom="not_learning"),
-    _k(rf"{NEG}\s+(?:really\s+|even\s+|actually\s+)?(?:learn\w*|improv\w*|decreas\w*|go(?:ing)?\s+down|"
+    _k(rf"{NEG}\s+(?:really\s+|even\s+|actually\s+)?(?:learn\w*|improv\w*|decreas\w*|go(?:ing)?\s+down|fall\w*|dropp\w*|updat\w*|"
        r"budg\w*|mov(?:e|es|ing))",
        _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
     _k(rf"(?:accuracy|acc|metric|score)\s+(?:is\s+)?{NEG}\s+(?:increas\w*|improv\w*|going\s+up|ris\w*)",
@@ -89,7 +120,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        _UN, P_UNSTABLE, symptom="unstable", grad_norm_trend="exploding"),
     _k(r"vanishing\s+grad(?:ient)?s?|grad(?:ient)?s?\s+(?:are\s+)?vanish\w*",
        _CV, P_CONVERGENCE, grad_norm_trend="vanishing"),
-    _k(r"spik(?:e|es|ed|ing|y)|loss\s+jumps?", _UN, P_UNSTABLE, symptom="unstable", loss_behavior="spiking"),
+    # A spike is transient: a stall or plateau named alongside describes the run's state and wins.
+    _k(r"spik(?:e|es|ed|ing|y)|loss\s+jumps?", _UN, P_CONVERGENCE + 5, symptom="unstable", loss_behavior="spiking"),
     _k(r"oscillat\w*|bounc\w*\s+(?:around|up\s+and\s+down)|jump\w*\s+(?:around|up\s+and\s+down)|zig-?zag\w*|"
        r"all\s+over\s+the\s+place",
        _UN, P_UNSTABLE - 6, symptom="unstable", loss_behavior="oscillating"),
@@ -186,7 +218,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"how\s+(?:do\s+i|to|should\s+i|can\s+i)\s+track\s+(?:my\s+|our\s+)?(?:experiments?|runs?)",
        _DQ, P_TRACKING, symptom="experiment_tracking", question_topic="tracking"),
     _k(r"mu-?p|µp|μp|mu[-\s]?transfer", _DQ, P_DIRECT, symptom="direct_question", question_topic="mup"),
-    _k(r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage|fsdp|(?:full|hybrid)[-\s]shard\w*|sharding\s+strateg\w*",
+    _k(r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|sharding\s+strateg\w*",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
        r"(?:which|what)\s+preference[-\s](?:tuning\s+)?(?:method|algorithm|objective|loss)",
@@ -212,11 +244,128 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
     _k(r"(?P<dataset_size>\d[\d,]*(?:\.\d+)?\s*[km]?)\s+(?:training\s+|train\s+|labell?ed\s+|total\s+)?"
-       r"(?:examples|samples|images|pictures|sentences|documents|records|rows|data\s*points|instances|clips)",
+       r"(?:examples|samples|images|imgs|pictures|sentences|documents|records|rows|data\s*points|instances|clips)"
+       r"(?!\s*(?:per|each|a|every|/|on\s+each)\b)",
        _OF, 0, negatable=False, dataset_size="$count"),
     _k(r"train(?:ing)?\s+acc(?:uracy)?\s*(?:of|is|=|:|at|was|reaches|hits)?\s*(?P<train_metric>\d+(?:\.\d+)?\s*%?)",
        _OF, 1, negatable=False, train_metric="$frac", metric_kind="accuracy"),
     _k(r"val(?:idation)?\s+acc(?:uracy)?\s*(?:(?:of|is|=|:|at|was|only|just|stays\s+at)\s*){0,3}"
        r"(?P<val_metric>\d+(?:\.\d+)?\s*%?)",
        _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
+    # --- issue 8: what users write that the seed lists do not spell out -------------------------------------
+    _k(rf"{NEG}\s+(?:really\s+|even\s+)?converg\w*|(?:would|will|did|does|do)n'?t\s+converge|"
+       r"fail(?:s|ed|ing)?\s+to\s+(?:learn|converge|train|fit)|never\s+(?:learns?|converges?|improves?)|"
+       r"(?:nothing|not\s+much)\s+(?:is\s+)?(?:being\s+)?learn\w*|learns?\s+nothing",
+       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
+    _k(r"loss\s+(?:is\s+|goes\s+|becomes\s+|went\s+|turns\s+|gets\s+|became\s+)?negative|negative\s+(?:\w+\s+)?loss",
+       _UN, 0, negative_loss=True),
+    _k(r"(?:loss|it)\s+(?:suddenly\s+)?jump(?:s|ed)?(?:\s+up)?|jump(?:s|ed)?\s+(?:up\s+)?in\s+(?:the\s+)?loss|"
+       r"sudden\s+(?:jump|rise|increase)\s+in\s+(?:the\s+)?loss",
+       _UN, P_CONVERGENCE + 5, symptom="unstable", loss_behavior="spiking"),
+    _k(r"(?:got|gets|getting|became|becomes|is|runs?|ran)\s+(?:much\s+|a\s+lot\s+|way\s+|\d+x\s+)?slower|"
+       r"slow(?:ed|s)?\s+down|(?:epoch|step|iteration)\s+time\s+(?:went\s+up|increased|doubled)",
+       _SL, P_SLOW, symptom="slow_training"),
+    _k(r"val(?:idation)?\s+loss\s+(?:starts?|started|begins?|began)\s+(?:to\s+)?(?:go\s+up|going\s+up|increas\w*|"
+       r"ris\w*|climb\w*|grow\w*)|val(?:idation)?\s+(?:loss\s+)?(?:goes|went|going)\s+up\s+(?:while|but|as)\s+"
+       r"train\w*\s+(?:loss\s+)?(?:keeps?\s+)?(?:going\s+)?(?:down|decreas\w*)",
+       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
+    # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
+    _k(rf"val(?:idation)?(?:\s+acc(?:uracy)?)?\s+(?:is\s+)?(?:about\s+|around\s+|roughly\s+|~)?"
+       rf"(?P<generalization_gap>{NUM})\s*(?:%|percentage\s+points?|points?|pts|pp)\s+(?:below|lower\s+than|under|"
+       r"behind|worse\s+than)\s+(?:the\s+)?train\w*|(?:gap|difference)\s+of\s+(?:about\s+|around\s+|~)?"
+       rf"(?P<v>{NUM})\s*(?:%|percentage\s+points?|points?|pts|pp)",
+       _OF, P_OVERFIT, negatable=False, symptom="overfitting", generalization_gap="$frac"),
+    # a train/val pair in one breath: "train acc 0.99 but val 0.6", "training accuracy is 99% while validation 60%"
+    _k(rf"train(?:ing)?\s+acc(?:uracy)?\s*(?:(?:of|is|=|:|at|was|reaches|reached|hits|around|about|~)\s*){{0,2}}"
+       rf"(?P<train_metric>{PCT})\s*(?:,|but|while|and|/|vs\.?|versus|whereas)?\s*(?:the\s+|my\s+)?"
+       rf"(?:val(?:idation)?|test|dev)(?:\s+acc(?:uracy)?)?\s*(?:(?:of|is|=|:|at|was|only|just|around|about|stays\s+at|"
+       rf"stuck\s+at|~)\s*){{0,3}}(?P<val_metric>{PCT})",
+       _OF, 2, negatable=False, train_metric="$frac", val_metric="$frac", metric_kind="accuracy"),
+    _k(r"train(?:ing)?\s+(?P<train_metric>\d+(?:\.\d+)?\s*%)\s*(?:,|/|and|but|vs\.?)?\s*(?:val(?:idation)?|test)\s+"
+       r"(?P<val_metric>\d+(?:\.\d+)?\s*%)",
+       _OF, 1, negatable=False, train_metric="$frac", val_metric="$frac", metric_kind="accuracy"),
+    _k(rf"train(?:ing)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<train_metric>{NUM})\s*"
+       rf"(?:,|but|while|and|/|vs\.?)?\s*(?:the\s+)?val(?:idation)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*)"
+       rf"{{0,2}}(?P<val_metric>{NUM})",
+       _OF, 2, negatable=False, train_metric="$num", val_metric="$num", metric_kind="loss"),
+    # informational questions about an optimizer are direct questions, not a wish to switch
+    _k(rf"(?:when|why|how|where|in\s+what\s+cases?|for\s+what)\s+(?:does|do|would|is|are|can|could|should)\s+"
+       rf"(?:the\s+|a\s+)?(?:{MODERN_OPT})(?:\s+optimi[sz]er)?\s+(?:actually\s+|really\s+)?"
+       r"(?:beat|outperform|work|help|better|worse|differ|compare|win|fail|make\s+sense|pay\s+off)\w*"
+       r"(?:\s+(?:than\s+|over\s+|against\s+|to\s+)?(?:the\s+|plain\s+)?(?:adamw?|sgd))?|"
+       rf"(?:what\s+is|what's|explain|how\s+does)\s+(?:the\s+)?(?:{MODERN_OPT})(?:\s+optimi[sz]er)?(?:\s+work)?",
+       _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="optimizer"),
+    # in-flight tracking named as such (a registry cue, higher, wins when both are named)
+    _k(r"experiment\s+tracking|track(?:ing)?\s+(?:my\s+|our\s+|the\s+)?(?:experiments?|runs?|metrics)|"
+       r"log(?:ging)?\s+(?:my\s+|the\s+)?(?:metrics|runs?|experiments?)|compar(?:e|ing)\s+(?:my\s+|the\s+)?runs|"
+       r"dashboards?",
+       _TR, P_TRACKING - 1, tracking_scope="in_flight"),
+    # settings users quote (class names and library spellings are canonicalised by knowledge.terms)
+    _k(LOSS_NAMES, _QR, 0, negatable=False, loss_fn="$loss"),
+    _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
+    _k(r"rmsprop|adagrad|adadelta|adafactor|radam|nadam|adamax|lbfgs", _QR, 0, optimizer="other"),
+    _k(r"warmup", _QR, 0, warmup=True),
+    _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
+       _QR, 1, negatable=False, warmup=False),
+    _k(r"(?:grad(?:ient)?\s+)?clipping|clip_grad\w*|clip(?:ped|ping)?\s+(?:the\s+)?grad\w*|max_grad_norm|"
+       r"gradient_clip_val|grad(?:ient)?\s+clip\w*",
+       _QR, 0, grad_clipping=True),
+    _k(r"(?:no|without(?:\s+any)?)\s+(?:grad(?:ient)?\s+)?clipping", _QR, 1, negatable=False, grad_clipping=False),
+    _k(r"multi-?gpu|multigpu|multiple\s+gpus|several\s+gpus|(?:[2-9]|\d\d+)\s*(?:x\s*)?gpus|ddp|fsdp|deepspeed|"
+       r"distributeddataparallel|dataparallel|multinode",
+       _QR, 0, multi_gpu=True),
+    _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
+       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>\d+)",
+       _QR, 0, negatable=False, grad_accum_steps="$int"),
+    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:of|=|:|is|at)?\s*(?P<weight_decay>{NUM})", _QR, 0, negatable=False,
+       weight_decay="$num"),
+    _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"
+       r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),
+    _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
+    # what the model is and does
+    _k(r"segment\w*", _QR, 0, negatable=False, task="segmentation"),
+    _k(r"(?:object\s+)?detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|detectron\w*|"
+       r"mmdet\w*", _QR, 0, negatable=False, task="detection"),
+    _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
+    _k(r"language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token", _QR, 0,
+       negatable=False, task="language_modeling"),
+    _k(r"regression", _QR, 0, negatable=False, task="regression"),
+    _k(r"transformers?|vit|vision\s+transformer|bert\w*|gpt\w*|llama\w*|t5|attention\s+layers?|self[\s-]attention",
+       _QR, 0, negatable=False, architecture="transformer"),
+    _k(r"cnns?|convnets?|conv(?:olutional)?\s+(?:net\w*|layers?)|resnet\w*|vgg\w*|efficientnet\w*|unet|u-net|"
+       r"mobilenet\w*|densenet\w*|convnext\w*", _QR, 0, negatable=False, architecture="cnn"),
+    _k(r"lstms?|grus?|rnns?|recurrent", _QR, 0, negatable=False, architecture="rnn"),
+    _k(r"mlps?|fully[\s-]connected|feed[\s-]?forward\s+net\w*", _QR, 0, negatable=False, architecture="mlp"),
+    _k(r"gnns?|graph\s+neural|gcn|graph\s+conv\w*", _QR, 0, negatable=False, architecture="gnn"),
+    # generalisation described in words
+    _k(r"val(?:idation)?\s+(?:acc\w*|auc|score|metric|f1|miou|map|iou|performance)(?P<gap1>[^.!?\n]{0,100}?)"
+       r"(?:drop\w*|decreas\w*|goes\s+down|gets\s+worse|degrad\w*|falls?|fell|worsen\w*)(?P<gap2>[^.!?\n]{0,60}?)"
+       r"(?:while|but|as|whereas)\s+(?:the\s+)?train\w*\s+(?:loss\s+|acc\w*\s+)?(?:keeps?\s+)?(?:going\s+(?:down|up)|"
+       r"decreas\w*|improv\w*|falling|dropping|ris\w*)",
+       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
+    _k(r"train\w*\s+(?:acc\w*|loss|performance|results?|metrics?)\s+(?:looks?\s+|is\s+|are\s+|seems?\s+)?(?:okay|ok|"
+       r"good|fine|great|high|decent|reasonable)(?P<gap1>[^.!?\n]{0,40}?)(?:but|while|whereas|yet)\s+(?:the\s+|my\s+)?"
+       r"(?:val\w*|test\w*|eval\w*)\s+(?:acc\w*|performance|results?|metrics?)\s+(?:is\s+|are\s+)?(?:very\s+|really\s+|"
+       r"much\s+|so\s+|still\s+)?(?:low|bad|poor|terrible|worse)",
+       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
+    # a model that does not learn, described by its outputs or a metric that does not move
+    _k(r"(?:predicts?|outputs?|returns?|gives?|produces?)\s+(?:always\s+)?(?:the\s+|exactly\s+the\s+)?(?:same|one|a\s+"
+       r"single|constant)\s+(?:label|class|value|output|prediction|answer|token)",
+       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
+    _k(rf"(?:acc(?:uracy)?|loss|metric|score|reward)\s+(?:just\s+|always\s+)?(?:stays?|stuck|remains?|sits?)\s+"
+       rf"(?:at|around|near|on)\s+(?:about\s+|around\s+|~)?(?:{NUM})",
+       _NL, P_NOT_LEARNING + 2, negatable=False, symptom="not_learning", loss_behavior="flat_from_start"),
+    _k(r"barely\s+(?:make|making|makes|made)\s+(?:any\s+)?progress|(?:really\s+|very\s+)?hard\s+to\s+train",
+       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
+    # "why doesn't mixed precision speed anything up?" is a precision-strategy question
+    _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"
+       r"(?:no\s+(?:speed\w*|difference)|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
+       r"faster|help\s+(?:with\s+)?speed))",
+       _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="precision"),
+    _k(OPTIMIZER_NAMES, _QR, 1, optimizer="$optimizer"),
+    # questions about an optimizer's own settings are optimizer questions
+    _k(rf"(?:how|what|which)\s+(?:should\s+|do\s+|can\s+|to\s+)?(?:i\s+|we\s+)?(?:pick|choose|set|tune|select|use)?\s*"
+       rf"(?:the\s+|my\s+|good\s+)?(?:{MODERN_OPT}|optimi[sz]er)(?:'s)?\s+(?:hyper-?param\w*|settings|betas?|"
+       r"eps(?:ilon)?|momentum\s+values?)",
+       _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="optimizer"),
 )

@@ -177,3 +177,144 @@ def test_complaint_feeds_a_consultation(text):
     if text.strip():
         c.complain(text)
         c.run()
+
+
+# --- issue 8: what users write ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("val acc is 20 points below train", {"generalization_gap": 0.2, "symptom": "overfitting"}),
+    ("training accuracy is 0.99 but validation is 0.6", {"train_metric": 0.99, "val_metric": 0.6}),
+    ("train acc 99% while val acc 60%", {"train_metric": 0.99, "val_metric": 0.6}),
+    ("train 95% val 75%", {"train_metric": 0.95, "val_metric": 0.75, "metric_kind": "accuracy"}),
+    ("train loss 0.1 but val loss 2.3", {"train_metric": 0.1, "val_metric": 2.3, "metric_kind": "loss"}),
+    ("validation loss starts increasing after epoch 10 while train loss keeps going down",
+     {"symptom": "overfitting"}),
+    ("validation AUC peaks early and then starts to drop while the training loss keeps going down",
+     {"symptom": "overfitting"}),
+    ("loss is negative", {"negative_loss": True}),
+    ("the model would not converge", {"symptom": "not_learning"}),
+    ("it failed to learn anything", {"symptom": "not_learning"}),
+    ("the loss is never falling", {"symptom": "not_learning"}),
+    ("it predicts the same class for every input", {"symptom": "not_learning"}),
+    ("the loss jumped at epoch 3", {"loss_behavior": "spiking"}),
+    ("training got slower after the update", {"symptom": "slow_training"}),
+    ("2 images per GPU on 8 GPUs, 10k images in total", {"dataset_size": 10_000, "multi_gpu": True}),
+    ("trained on 50k samples", {"dataset_size": 50_000}),
+    ("lr=1e-3, bs 32, weight_decay=0.05", {"learning_rate": 1e-3, "batch_size": 32, "weight_decay": 0.05}),
+    ("I use nn.CrossEntropyLoss() with torch.optim.AdamW and CosineAnnealingLR",
+     {"loss_fn": "cross_entropy", "optimizer": "adamw", "lr_schedule": "cosine"}),
+    ("F.binary_cross_entropy_with_logits on 2 classes", {"loss_fn": "bce_with_logits"}),
+    ("no warmup, no gradient clipping", {"warmup": False, "grad_clipping": False}),
+    ("I need experiment tracking for this project", {"symptom": "experiment_tracking", "tracking_scope": "in_flight"}),
+    ("when does Lion beat AdamW?", {"symptom": "direct_question", "question_topic": "optimizer"}),
+    ("how does Schedule-Free work?", {"symptom": "direct_question", "question_topic": "optimizer"}),
+    ("how should I pick AdamW hyperparameters?", {"symptom": "direct_question", "question_topic": "optimizer"}),
+    ("optim: adamw_torch_fused in the HF Trainer", {"optimizer": "adamw"}),
+    ("DeepSpeed FusedAdam with fp16", {"optimizer": "adam", "mixed_precision": "fp16"}),
+])
+def test_issue_8_phrasings(text, expected):
+    got = obs(text)
+    for k, v in expected.items():
+        assert got.get(k) == (pytest.approx(v) if isinstance(v, float) else v), (k, got)
+
+
+def test_gap_in_points_is_not_the_val_accuracy():
+    assert "val_metric" not in obs("val acc is 20 points below train")
+
+
+def test_informational_question_is_no_switch():
+    got = obs("when does Lion beat AdamW?")
+    assert "considering" not in got and "optimizer" not in got
+
+
+def test_zero_stage_0_is_no_sharding_question():
+    assert "question_topic" not in obs("we run ZeRO stage 0 with bf16")
+    assert obs("ZeRO stage 3 or FSDP?")["question_topic"] == "sharding"
+
+
+def test_the_setting_that_worked_is_not_the_runs_setting():
+    got = obs("with lr 1e-3 it trained fine, with lr 1e-2 the loss diverges")
+    assert got["learning_rate"] == pytest.approx(1e-2)
+    assert "learning_rate" not in obs("it worked fine with lr 1e-3")
+
+
+def test_a_considered_setting_is_not_in_use():
+    assert "optimizer" not in obs("should I switch to SGD?")
+
+
+def test_a_stall_outranks_a_transient_spike():
+    got = obs("the loss spiked once and then stalled")
+    assert got["loss_behavior"] == "plateau_after_learning"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("My optimiser's behaviour is over-fitting", "overfitting"),
+    ("OVER-FITTING badly", "overfitting"),
+    ("it memorises the training set", "overfitting"),
+])
+def test_normalisation_of_spelling_case_and_hyphens(text, value):
+    assert obs(text)["symptom"] == value
+
+
+def test_provenance_quotes_what_was_typed():
+    o = {x.name: x for x in parse_complaint("My model is OVER-FITTING")}
+    assert o["symptom"].source == "text:OVER-FITTING"
+
+
+def test_a_cue_inside_a_descriptions_free_text_still_counts():
+    got = obs("My DistributedDataParallel run with mixed precision just hangs in NCCL on multiple GPUs")
+    assert got["boundary_topic"] == "distributed_hang" and got["mixed_precision"] == "fp16"
+    assert "symptom" not in got  # "hangs" is not a stuck loss
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+     "device_mismatch"),
+    ("Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same", "device_mismatch"),
+    ("RuntimeError: expected scalar type Long but found Float", "dtype_mismatch"),
+    ("mat1 and mat2 shapes cannot be multiplied (64x512 and 256x10)", "shape_mismatch"),
+    ("element 0 of tensors does not require grad and does not have a grad_fn", "autograd_error"),
+    ("CUDA error: device-side assert triggered", "cuda_assert"),
+    ("DataLoader worker (pid 13) is killed by signal: Bus error", "dataloader_failure"),
+    ("my DataLoader hangs forever when num_workers > 0", "dataloader_failure"),
+    ("AttributeError: Can't pickle local object 'Net.__init__.<locals>.<lambda>'", "pickling"),
+    ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE)", "collective_timeout"),
+    ("DDP training hangs after the first epoch on 4 GPUs", "distributed_hang"),
+    ("torch._dynamo hit config.cache_size_limit (8) and keeps recompiling", "recompile_limit"),
+    ("CUDA graphs keep re-recording every step", "cuda_graphs"),
+    ("GPU memory keeps growing every iteration until it crashes", "memory_growth"),
+    ("how do I profile where the time goes in my training step?", "profiling"),
+    ("how do I write a custom autograd Function with my own backward?", "custom_autograd"),
+    ("what LoRA rank should I use for llama 2?", "llm_finetuning"),
+    ("RL fine-tuning of my 7B model: the reward collapses", "llm_finetuning"),
+    ("how do I quantize my model to int8 for serving?", "quantization"),
+    ("ValueError: Attempting to unscale FP16 gradients. (training a LoRA adapter)", "amp_api"),
+])
+def test_boundary_topics_from_errors_and_descriptions(text, topic):
+    assert obs(text).get("boundary_topic") == topic, obs(text)
+
+
+def test_rl_named_by_its_algorithms_and_quantities():
+    assert obs("my DQN agent on CartPole never learns")["task"] == "rl"
+    assert obs("the mean episode return keeps going down")["task"] == "rl"
+    assert "task" not in obs("RLHF with TRL's PPOTrainer gives a negative KL warning") or \
+        obs("RLHF with TRL's PPOTrainer gives a negative KL warning")["task"] != "rl"
+
+
+@pytest.mark.parametrize("text, lr", [
+    ("I use lr 1e-3 and adam, nothing works", 1e-3),      # a failure is no "what worked"
+    ("it never worked fine with lr 3e-4", 3e-4),
+    ("it worked with lr 1e-4 but with lr 1e-2 the loss is NaN", 1e-2),
+])
+def test_attribution_respects_negated_success(text, lr):
+    assert obs(text)["learning_rate"] == pytest.approx(lr)
+
+
+def test_someone_elses_settings_are_not_the_users():
+    got = obs("the paper uses lr 0.1 but I use lr 0.01 with SGD and the loss diverges")
+    assert got["learning_rate"] == pytest.approx(0.01)
+    assert "considering" not in obs("You use AdamW in your paper; how should I pick its betas?")
+
+
+def test_a_switch_already_made_is_the_setting_in_use():
+    assert obs("I switched to AdamW and now the loss is NaN")["optimizer"] == "adamw"

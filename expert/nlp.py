@@ -1,0 +1,307 @@
+"""Text helpers for the complaint parser: spelling normalisation with an offset map, and a linear cue scanner.
+
+Two problems are solved here, independent of any topic:
+
+* **Normalisation.** Users write "optimiser", "behaviour", "labelled", "over-fitting", "warm-up". Cues are
+  written once, in American spelling and closed compounds; :func:`normalise` rewrites the (lower-cased)
+  text to that form and keeps anchors back to the original, so a matched phrase is always quoted from what
+  the user actually typed.
+* **Linear time.** Scanning a long text with every cue's regular expression costs (number of cues) x (text
+  length) with a large constant, because a pattern that starts with a look-behind or an alternation gets no
+  literal fast path. :class:`Scanner` instead computes, once per cue, the set of literal prefixes a match can
+  start with (from the parsed pattern), indexes the text's word starts by their first characters, and tries
+  each cue only where one of its prefixes occurs. A cue whose prefixes cannot be bounded is scanned the
+  ordinary way. Either way the matches are the ones ``finditer`` with a no-word-character-before guard would give.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+try:  # Python >= 3.11 keeps the pattern parser here; 3.10 has it as a top-level module
+    import re._constants as _sre_c  # type: ignore[import-not-found]
+    import re._parser as _sre_p  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - exercised on 3.10 only
+    import sre_constants as _sre_c  # type: ignore[no-redef]
+    import sre_parse as _sre_p  # type: ignore[no-redef]
+
+# ------------------------------------------------------------------------------------------- normalisation
+
+# Each rewrite is found by a literal suffix (fast to scan for) and applies only when the word before it is one
+# of the listed stems; the replacement keeps the stem. Words are matched in lower case.
+_IS_STEMS = frozenset(
+    "optim normal regular general initial util stabil memor quant token serial synchron visual parallel vector "
+    "random minim maxim summar categor custom recogn final penal special standard parameter discret binar "
+    "character priorit amort modern capital real factor local central organ personal anonym harmon equal "
+    "neutral canonical symbol tensor vectoriz normaliz".split())
+_OUR_STEMS = frozenset("behavi col fav hon lab neighb rum vap".split())
+# the suffix is found at the doubled "ll", so the stem is the word less its final "l"
+_LL_STEMS = frozenset(w[:-1] for w in "label model cancel signal travel channel fuel level tunnel".split())
+_RE_STEMS = frozenset("cent lit met fib".split())
+_UE_STEMS = frozenset("catalog dialog".split())
+_COMPOUND_HEADS = frozenset("over under pre re non multi mini warm cool sub co mis auto".split())
+_REWRITES: tuple[tuple[re.Pattern[str], frozenset[str] | None, Callable[[str], str]], ...] = (
+    # blank runs -> one space (a newline where the run had one, as it ends a clause); single spaces are kept
+    (re.compile(r"[^\S ]\s*|\s{2,}"), None, lambda t: "\n" if "\n" in t else " "),
+    (re.compile(r"is(?:e|ed|es|er|ers|ing|ation|ations|able)\b"), _IS_STEMS, lambda t: "iz" + t[2:]),
+    (re.compile(r"ys(?:e|ed|es|ing)\b"), frozenset({"anal", "paral", "catal"}), lambda t: "yz" + t[2:]),
+    (re.compile(r"our(?:s|ed|ing|al|ally)?\b"), _OUR_STEMS, lambda t: "or" + t[3:]),
+    (re.compile(r"ll(?:ed|ing|er|ers)\b"), _LL_STEMS, lambda t: t[1:]),
+    (re.compile(r"res?\b"), _RE_STEMS, lambda t: "er" + t[2:]),
+    (re.compile(r"ues?\b"), _UE_STEMS, lambda t: t[2:]),
+    # closed compounds: "over-fitting", "warm-up", "pre-trained", "non-finite", "multi-gpu", "re-run"
+    (re.compile(r"-(?=[a-z])"), _COMPOUND_HEADS, lambda t: ""),
+)
+_UNICODE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
+                          "\u2014": "-", "\u2010": "-", "\u2011": "-", "\u2212": "-", "\u00a0": " ",
+                          "\u00d7": "x", "\u2009": " ", "\u202f": " "})
+
+
+def _stem_before(low: str, pos: int) -> str:
+    """The run of letters that ends at ``pos`` (the word a suffix belongs to)."""
+    i = pos
+    while i > 0 and low[i - 1].isalpha() and pos - i < 40:
+        i -= 1
+    if i > 0 and low[i - 1].isalpha():
+        return ""  # longer than any stem we know
+    return low[i:pos]
+
+
+def lower_aligned(text: str) -> str:
+    """``text.lower()``, except that a character whose lower case is two characters keeps its length."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return low
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """A normalised text and the way back to the original.
+
+    Attributes:
+        text: The normalised text.
+        original: The text as given (after unicode NFKC folding, which keeps the user's words).
+        anchors: Sorted ``(offset in text, offset in original)`` pairs where a rewritten span begins or ends;
+            between two anchors the texts run in step.
+    """
+
+    text: str
+    original: str
+    anchors: tuple[tuple[int, int], ...]
+
+    def offset(self, pos: int) -> int:
+        """The offset in ``original`` of offset ``pos`` of ``text``."""
+        k = bisect_right(self.anchors, (pos, len(self.original) + 1)) - 1
+        if k < 0:
+            return pos
+        at, orig = self.anchors[k]
+        return orig + (pos - at)
+
+    def source(self, start: int, end: int) -> str:
+        """The original text behind ``text[start:end]``."""
+        return self.original[self.offset(start):self.offset(end)]
+
+
+def normalise(text: str) -> Normalised:
+    """Lower-case the text and fold unicode punctuation, blank runs, British spellings and hyphenated compounds.
+
+    Args:
+        text: Raw user text.
+
+    Returns:
+        The normalised text with its way back to the original (see :class:`Normalised`).
+    """
+    import unicodedata
+
+    original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
+    low = lower_aligned(original)
+    edits: list[tuple[int, int, str]] = []
+    for rx, stems, repl in _REWRITES:
+        for m in rx.finditer(low):
+            if stems is not None and _stem_before(low, m.start()) not in stems:
+                continue
+            rep = repl(m.group(0))
+            if rep != m.group(0):
+                edits.append((m.start(), m.end(), rep))
+    edits.sort()
+    parts: list[str] = []
+    anchors: list[tuple[int, int]] = []
+    last = out = 0
+    for start, end, rep in edits:
+        if start < last:
+            continue  # overlaps an earlier edit (cannot happen with these rules; kept safe)
+        parts.append(low[last:start])
+        out += start - last
+        anchors.append((out, start))
+        parts.append(rep)
+        out += len(rep)
+        # past the replacement the texts run in step again, from the end of the replaced span
+        anchors.append((out, end))
+        last = end
+    parts.append(low[last:])
+    return Normalised("".join(parts), original, tuple(anchors))
+
+
+# ------------------------------------------------------------------------------------------- linear scanning
+
+PREFIX_LEN = 3
+"""Prefixes are cut at this length: long enough to be selective, short enough to stay a small set."""
+_MAX_PREFIXES = 400
+"""A cue with more possible prefixes than this is scanned the ordinary way."""
+
+_WORD_CHAR = re.compile(r"\w")
+_WORD_START = re.compile(r"(?<!\w)\w")
+
+
+class _Unbounded(Exception):
+    """The pattern can start with something we do not enumerate."""
+
+
+def _class_chars(items: Any) -> set[str]:
+    chars: set[str] = set()
+    for op, av in items:
+        if op is _sre_c.LITERAL:
+            chars.add(chr(av).lower())
+        elif op is _sre_c.RANGE:
+            lo, hi = av
+            if hi - lo > 64:
+                raise _Unbounded
+            chars.update(chr(c).lower() for c in range(lo, hi + 1))
+        elif op is _sre_c.CATEGORY and av is _sre_c.CATEGORY_DIGIT:
+            chars.update("0123456789")
+        else:
+            raise _Unbounded
+    return chars
+
+
+def _extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
+    """Grow the prefixes in ``cur`` over the parsed ``items``; prefixes that cannot grow further go to ``done``."""
+    for op, av in items:
+        if not cur:
+            return cur
+        if op is _sre_c.LITERAL:
+            cur = {p + chr(av).lower() for p in cur}
+        elif op is _sre_c.NOT_LITERAL or op is _sre_c.ANY:
+            done |= cur
+            return set()
+        elif op is _sre_c.IN:
+            try:
+                chars = _class_chars(av)
+            except _Unbounded:
+                done |= cur
+                return set()
+            cur = {p + c for p in cur for c in chars}
+        elif op is _sre_c.SUBPATTERN:
+            cur = _extend(cur, av[-1], done)
+        elif op is _sre_c.BRANCH:
+            cur = set().union(*(_extend(set(cur), alt, done) for alt in av[1]))
+        elif op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT, getattr(_sre_c, "POSSESSIVE_REPEAT", None)):
+            lo, hi, item = av
+            once = _extend(set(cur), item, done)
+            if hi != 1:
+                done |= once  # after one pass the number of repeats is open: these prefixes stop here
+                once = set()
+            cur = (cur | once) if lo == 0 else once
+            if lo > 1:
+                done |= cur
+                return set()
+        elif op in (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT):
+            continue  # zero-width: consumes nothing
+        else:
+            done |= cur
+            return set()
+        long_enough = {p[:PREFIX_LEN] for p in cur if len(p) >= PREFIX_LEN}
+        done |= long_enough
+        cur = {p for p in cur if len(p) < PREFIX_LEN}
+        if len(cur) + len(done) > _MAX_PREFIXES:
+            raise _Unbounded
+    return cur
+
+
+def literal_prefixes(pattern: str) -> frozenset[str] | None:
+    """The lower-case strings (at most ``PREFIX_LEN`` long) one of which every match of ``pattern`` starts with.
+
+    Returns:
+        The prefixes, or None when they cannot be bounded (the pattern may start with anything, with an empty
+        match, or with a non-word character, which the word-start index does not cover).
+    """
+    try:
+        parsed = _sre_p.parse(pattern, re.IGNORECASE)
+        done: set[str] = set()
+        rest = _extend({""}, parsed, done)
+    except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
+        return None
+    prefixes = done | rest
+    if not prefixes or "" in prefixes or any(not _WORD_CHAR.match(p[0]) for p in prefixes):
+        return None
+    return frozenset(prefixes)
+
+
+class Scanner:
+    """Find every match of many cue patterns in one text, each on word boundaries, in linear time.
+
+    Args:
+        patterns: The cue patterns (regular expressions, case-insensitive).
+    """
+
+    def __init__(self, patterns: list[str]) -> None:
+        self._plain: list[re.Pattern[str]] = []
+        self._guarded: list[re.Pattern[str]] = []
+        self._prefixes: list[frozenset[str] | None] = []
+        for p in patterns:
+            self._plain.append(re.compile(rf"(?:{p})(?!\w)", re.IGNORECASE))
+            self._guarded.append(re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE))
+            self._prefixes.append(literal_prefixes(p))
+
+    @staticmethod
+    def _index(low: str) -> tuple[dict[str, list[int]], list[dict[str, list[str]]]]:
+        """Word starts by the (up to) ``PREFIX_LEN`` characters there, and the distinct keys by shorter prefix."""
+        full: dict[str, list[int]] = {}
+        for m in _WORD_START.finditer(low):
+            s = m.start()
+            full.setdefault(low[s:s + PREFIX_LEN], []).append(s)
+        shorter: list[dict[str, list[str]]] = [{} for _ in range(PREFIX_LEN)]
+        for key in full:
+            for n in range(1, min(len(key), PREFIX_LEN)):
+                shorter[n].setdefault(key[:n], []).append(key)
+            if len(key) < PREFIX_LEN:  # a word start near the end of the text
+                shorter[len(key)].setdefault(key, []).append(key)
+        return full, shorter
+
+    def scan(self, text: str) -> Iterator[tuple[int, re.Match[str]]]:
+        """Yield ``(pattern index, match)`` for every non-empty, non-overlapping (per pattern) match."""
+        low = lower_aligned(text)
+        full, shorter = self._index(low)
+        for i, prefixes in enumerate(self._prefixes):
+            if prefixes is None:
+                for m in self._guarded[i].finditer(text):
+                    if m.end() > m.start():
+                        yield i, m
+                continue
+            starts = sorted({s for p in prefixes
+                             for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))
+                             for s in full.get(key, ())})
+            rx = self._plain[i]
+            reach = -1
+            for s in starts:
+                if s < reach:
+                    continue  # inside the previous match of this cue, as finditer would skip it
+                m = rx.match(text, s)
+                if m is not None and m.end() > m.start():
+                    reach = m.end()
+                    yield i, m
+
+
+def clause_starts(text: str, breaks: re.Pattern[str]) -> list[int]:
+    """Offsets where clauses begin (after each break), for :func:`clause_start`."""
+    return [0] + [m.end() for m in breaks.finditer(text)]
+
+
+def clause_start(starts: list[int], pos: int) -> int:
+    """The start of the clause holding ``pos`` (the last break that ends at or before it)."""
+    return starts[bisect_right(starts, pos) - 1]
