@@ -8,8 +8,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from expert.errors import ContradictionError, InputError, VocabularyError
-from expert.vocabulary import (BOOL, ENUM, MAX_TEXT, MEASURED_SOURCES, PAIRS, Observation, normalise, read_pair, short,
-                               spec, validate)
+from expert.vocabulary import (
+    BOOL,
+    ENUM,
+    MAX_TEXT,
+    MEASURED_SOURCES,
+    PAIRS,
+    Observation,
+    normalise,
+    read_pair,
+    short,
+    spec,
+    validate,
+)
 
 SCHEMA_VERSION = "1.0"
 STATUSES = ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
