@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from expert.diagnosis import Diagnosis, QuestionView, choices_for
+from expert.kb import rule_catalogue
 from expert.plan import order_plan
+from expert.vocabulary import spec
+from knowledge import question as question_row
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 
 if TYPE_CHECKING:
-    from expert.consultation import Consultation, Diagnosis
+    from expert.consultation import Consultation
     from expert.engine import Firing
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
@@ -29,8 +33,6 @@ def _firing_for(trail: list[Firing], kind: str, **match: Any) -> Firing | None:
 
 def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
     """The observations a firing matched, with provenance, probe measurements and the thresholds applied."""
-    from expert.kb import rule_catalogue
-
     if rec is None:
         return []
     info = rule_catalogue().get(rec.rule)
@@ -54,11 +56,6 @@ def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
 
 def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosis:
     """Build the Diagnosis for consultation ``c`` from the engine's final facts and trail."""
-    from expert.consultation import Diagnosis, QuestionView, choices_for
-    from expert.kb import rule_catalogue
-    from expert.vocabulary import spec
-    from knowledge import question as question_row
-
     cat = rule_catalogue()
     by_kind: dict[str, list[Any]] = {}
     for f in facts:

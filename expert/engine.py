@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,7 +23,19 @@ from typing import Any
 from expert._experta import AS, MATCH, NOT, Fact, KnowledgeEngine, P, Rule, Strategy
 from expert.errors import KnowledgeError
 from expert.facts import Block, Boundary, Context, Declined, Finding, Flag, Obs, Question, Route, plain, ref_pattern
-from knowledge.schema import Absent, Cite, Cross, Derive, Find, QuestionRow, RouteTo, Row
+from knowledge.schema import (
+    Absent,
+    Cite,
+    Cross,
+    Derive,
+    Find,
+    Is,
+    QuestionRow,
+    RouteTo,
+    Row,
+    cond_holds,
+    effective_conditions,
+)
 from knowledge.schema import Block as BlockAction
 from knowledge.schema import Flag as FlagAction
 from knowledge.skills import SKILL_BY_NAME
@@ -246,14 +259,19 @@ AuditedEngine.core_demote_primary._wrapped._trainopt = AuditedEngine.core_demote
 
 
 def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str]) -> list[Any]:
+    """Experta patterns for a row's conditions, references and exclusions.
+
+    Each value test is ``knowledge.schema.cond_holds``, as in explain and the probes' trip check, so the
+    three readers of a row cannot disagree.
+    """
     pats: list[Any] = []
     for name, cond in sorted(conds.items()):
         if isinstance(cond, Absent):
             pats.append(NOT(Obs(name=name)))
-        elif type(cond).__name__ == "Is" and len(cond.values) == 1:
+        elif isinstance(cond, Is) and len(cond.values) == 1:
             pats.append(Obs(name=name, value=cond.values[0]))
         else:
-            pats.append(Obs(name=name, value=P(cond.test)))
+            pats.append(Obs(name=name, value=P(functools.partial(cond_holds, cond, True))))
     pats.extend(ref_pattern(r) for r in need)
     pats.extend(NOT(ref_pattern(r)) for r in unless)
     return pats
@@ -261,10 +279,7 @@ def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str])
 
 def compile_row(row: Row) -> Rule:
     """Compile one knowledge row into one experta rule (one rule = one row)."""
-    conds = row.conditions()
-    for a in row.then:
-        if isinstance(a, Derive):
-            conds.setdefault(a.name, Absent())  # derive only what is unknown, so it cannot loop
+    conds = effective_conditions(row)  # derive only what is unknown, so it cannot loop
 
     def rhs(engine: AuditedEngine, **_: Any) -> None:
         for a in row.then:
@@ -291,7 +306,7 @@ def compile_row(row: Row) -> Rule:
 
 def compile_question(q: QuestionRow) -> Rule:
     """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope."""
-    conds = q.conditions()
+    conds = effective_conditions(q)
     conds[q.sets] = Absent()
     unless = (*q.unless, f"declined:{q.id}", "question:*")
 

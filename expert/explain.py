@@ -7,6 +7,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from expert.errors import InputError
+from expert.facts import KINDS
+from expert.kb import rule_catalogue
+from expert.report import _fact_short
+from expert.vocabulary import VOCABULARY
+from knowledge import all_rows, question
+from knowledge.schema import Absent, Between, Ge, Gt, Le, Lt, Present, RouteTo, unmet
+from knowledge.skills import SKILL_BY_NAME
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -132,8 +139,6 @@ class _Builder:
     """Builds derivation trees for one consultation."""
 
     def __init__(self, c: Consultation) -> None:
-        from expert.kb import rule_catalogue
-
         self.c = c
         self.trace = c.trace
         self.cat = rule_catalogue()
@@ -156,8 +161,6 @@ class _Builder:
         return node
 
     def fact(self, m: Mapping[str, Any], conds: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
-        from expert.report import _fact_short
-
         kind = m.get("kind")
         data = {k: v for k, v in m.items() if k != "kind"}
         if kind != "Obs":
@@ -170,8 +173,6 @@ class _Builder:
             elif kind == "Context":
                 node.children.append(Node("source", "the consultation itself (who supplied the observations)"))
             return node
-        from knowledge.schema import Between, Ge, Gt, Le, Lt
-
         label = f"{m['name']} = {m['value']!r}"
         cond = conds.get(m["name"])
         if isinstance(cond, (Lt, Le, Gt, Ge, Between)):
@@ -183,8 +184,6 @@ class _Builder:
         return node
 
     def source(self, m: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
-        from knowledge import question
-
         src = str(m.get("source", ""))
         kind, _, rest = src.partition(":")
         if kind == "answer":
@@ -228,8 +227,6 @@ def explain(c: Consultation, skill: str, why_not: bool = False) -> Explanation:
     Raises:
         InputError: Unknown skill.
     """
-    from knowledge.skills import SKILL_BY_NAME
-
     if skill not in SKILL_BY_NAME:
         raise InputError(f"unknown skill {skill!r}", hint="skills: " + ", ".join(SKILL_BY_NAME))
     d = c.diagnosis
@@ -283,9 +280,6 @@ def _guards(b: _Builder, skill: str) -> list[Node]:
 
 
 def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
-    from knowledge import all_rows
-    from knowledge.schema import RouteTo
-
     facts = final_facts(b.c)
     values = {f["name"]: f["value"] for f in facts if f.get("kind") == "Obs"}
     fired = {f["rule"] for f in b.trace}
@@ -341,34 +335,24 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
 
 
 def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> list[Node]:
-    """List the conditions of ``row`` that do not hold on the final facts, each as a node."""
-    from expert.vocabulary import VOCABULARY
-    from knowledge.schema import Absent, Derive, Present
+    """List the conditions of ``row`` that do not hold on the final facts, each as a node.
 
+    The decision is ``knowledge.schema.unmet``, the same check the engine compiles, so why-not never names
+    a condition the engine would have accepted.
+    """
     out = []
-    conds = row.conditions()
-    for a in row.then:
-        if isinstance(a, Derive):
-            conds.setdefault(a.name, Absent())
-    for name, cond in sorted(conds.items()):
-        if isinstance(cond, Absent):
-            if name in values:
-                out.append(_cond_node(name, cond, f"{name} must be unknown, but is {values[name]!r}", values))
+    for u in unmet(row, values, lambda ref: _has(ref, facts)):
+        if u.ref:
+            key = "unless" if u.ref in row.unless else "need"
+            out.append(Node("condition", u.why, {key: u.ref}))
             continue
-        if name not in values:
-            q = VOCABULARY[name].question if name in VOCABULARY else None
+        label = u.why
+        if not u.known and not isinstance(u.cond, Absent):
+            q = VOCABULARY[u.name].question if u.name in VOCABULARY else None
             ask = f" (question {q} asks for it)" if q else ""
-            wanted = "" if isinstance(cond, Present) else f" (the row needs {name} {cond.describe()})"
-            out.append(_cond_node(name, cond, f"{name} is not known{wanted}{ask}", values))
-        elif not cond.test(values[name]):
-            out.append(_cond_node(name, cond, f"{name} = {values[name]!r}, but the row needs {cond.describe()}",
-                                  values))
-    for ref in row.need:
-        if not _has(ref, facts):
-            out.append(Node("condition", f"needs {ref}, which is not established", {"need": ref}))
-    for ref in row.unless:
-        if _has(ref, facts):
-            out.append(Node("condition", f"{ref} is established, which rules this row out", {"unless": ref}))
+            wanted = "" if isinstance(u.cond, Present) else f" (the row needs {u.name} {u.cond.describe()})"
+            label = f"{u.name} is not known{wanted}{ask}"
+        out.append(_cond_node(u.name, u.cond, label, values))
     return out
 
 
@@ -382,8 +366,6 @@ def _cond_node(name: str, cond: Any, label: str, values: Mapping[str, Any]) -> N
 
 
 def _has(ref: str, facts: list[dict[str, Any]]) -> bool:
-    from expert.facts import KINDS
-
     kind, _, key = ref.partition(":")
     if kind not in KINDS:
         return False

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from expert.diagnosis import SCHEMA_VERSION
 from expert.errors import InputError
 
 if TYPE_CHECKING:
@@ -50,7 +51,6 @@ def as_json(c: Consultation) -> dict[str, Any]:
     The ``observations`` and ``declined`` keys are enough to rebuild the consultation
     (``trainopt explain --report``), so a saved report can be explained later.
     """
-    from expert.consultation import SCHEMA_VERSION
     from knowledge.skills import SKILL_BY_NAME
 
     d = c.diagnosis

@@ -32,6 +32,7 @@ from knowledge.schema import (
     QuestionRow,
     RouteTo,
     Row,
+    Salience,
 )
 from knowledge.skills import SKILLS
 
@@ -43,9 +44,9 @@ PROBLEM_SYMPTOMS = Is("not_learning", "unstable", "overfitting", "slow_training"
 """Symptoms that describe a problem with a run (evidence); the rest are requests (questions, set-up, tracking)."""
 
 EVIDENCE = "flag:symptom_evidence"
-EVIDENCE_SALIENCE = 45
-HOLD_SALIENCE = 40
-ANSWER_SALIENCE = 53
+EVIDENCE_SALIENCE = Salience.CLARIFY + 5
+HOLD_SALIENCE = Salience.CLARIFY
+ANSWER_SALIENCE = Salience.CLARIFY + 13
 ALL_SKILLS = tuple(s.name for s in SKILLS)
 
 

@@ -17,7 +17,7 @@ from expert.facts import Flag as FlagFact
 from expert.facts import Obs
 from knowledge.clarification import EVIDENCE
 from knowledge.pressure import OPTIMIZER_SWITCH
-from knowledge.schema import Cite, Contains, Derive, Find, Fix, Ge, Gt, Is, Le, Lt, Not, Present, RouteTo, Row
+from knowledge.schema import Cite, Contains, Derive, Find, Fix, Ge, Gt, Is, Le, Lt, Not, Present, RouteTo, Row, Salience
 
 _S = "Step 1: symptom table"
 _I = "Step 2: investigate"
@@ -281,15 +281,17 @@ ROWS = (
     Row("DX-NAN-08", {"nan_location": Present()},
         (Derive("loss_behavior", "nan_or_inf"),),
         "A located non-finite value means the run has the NaN/Inf loss behaviour.",
-        Cite("003", _I, "NaN: check where NaN first appears"), salience=52),
+        Cite("003", _I, "NaN: check where NaN first appears"), salience=Salience.DERIVE + 2),
     Row("DX-NAN-09", {"nan_step": NAN_EARLY},
         (Derive("nan_onset", "immediate"),),
         "NaN within the first steps is the 'immediate' onset: data, init or the loss formula.",
-        Cite("000", "Symptom: training unstable", "when do NaN values appear: immediately at start"), salience=52),
+        Cite("000", "Symptom: training unstable", "when do NaN values appear: immediately at start"),
+        salience=Salience.DERIVE + 2),
     Row("DX-NAN-10", {"nan_step": Ge(10, source=NAN_EARLY.source)},
         (Derive("nan_onset", "after_steps"),),
         "NaN after training has run a while is the 'after steps' onset: LR schedule, explosion, loss scale.",
-        Cite("000", "Symptom: training unstable", "when do NaN values appear: after N epochs"), salience=52),
+        Cite("000", "Symptom: training unstable", "when do NaN values appear: after N epochs"),
+        salience=Salience.DERIVE + 2),
     # --- Step 3: fix table -----------------------------------------------------------------------------
     Row("DX-FIX-01",
         {"loss_behavior": Is("flat_from_start", "decreasing_slowly"), "optimizer": ADAPTIVE,
@@ -385,7 +387,7 @@ class ChanceRules:
                Obs(name="num_classes", value=MATCH.n),
                TEST(lambda loss, n: CHANCE_BAND.test(abs(loss / math.log(n) - 1.0))),
                NOT(FlagFact(name="chance_level")),
-               salience=60)
+               salience=Salience.DERIVE + 10)
     def chance(self, loss: Any, n: Any) -> None:
         """Mark chance level with the numbers, for the finding row and the report's notes."""
         ref = math.log(n)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Lt, RouteTo, Row
+from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Lt, RouteTo, Row, Salience
 
 KARPATHY = "Karpathy, 'A Recipe for Training Neural Networks' (2019)"
 CS231N = "CS231n notes, 'Neural Networks Part 3: babysitting the learning process' (Karpathy)"
@@ -365,7 +365,7 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
         "PyTorch adds each backward into .grad; without zeroing the effective step grows every iteration.",
         Cite("003", "Scope boundaries", "training loop issues"),
-        salience=5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
+        salience=Salience.CAUSE + 5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
@@ -398,7 +398,7 @@ ROWS = (
         Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
         unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
                 "finding:MS-ACT-01"),
-        salience=-5,  # after the findings that would explain chance-level accuracy otherwise
+        salience=Salience.AFTER,  # after the findings that would explain chance-level accuracy otherwise
         fix=Fix("Verify input-label pairing (show a few samples with their labels); overfit one small batch.",
                 "for x, y in list(zip(xs, ys))[:8]:\n    print(y, x.mean())  # do labels follow the inputs?"),
         avoid=("Do not tune hyperparameters while labels may be wrong.",)),

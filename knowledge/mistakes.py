@@ -9,10 +9,10 @@ derived first). ``explain(skill, why_not=True)`` names the guard and its reason.
 from __future__ import annotations
 
 from knowledge.modern import MODERN_OPTIMIZERS, MUP
-from knowledge.schema import Absent, Block, Cite, Cross, Find, Fix, Is, Keyword, RouteTo, Row, Words
+from knowledge.schema import Absent, Block, Cite, Cross, Find, Fix, Is, Keyword, RouteTo, Row, Salience, Words
 
 _T = "Common routing mistakes"
-GUARD = 100
+GUARD = Salience.GUARD
 # Whole-word matches shared with the modern-landscape table: a substring test would read "warmup" as muP.
 MODERN = MODERN_OPTIMIZERS
 

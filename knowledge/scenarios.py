@@ -6,7 +6,7 @@ join the plan.
 
 from __future__ import annotations
 
-from knowledge.schema import Block, Cite, Find, Is, RouteTo, Row
+from knowledge.schema import Block, Cite, Find, Is, RouteTo, Row, Salience
 
 ROWS = (
     Row("SC-NEW-01",
@@ -44,7 +44,7 @@ ROWS = (
         "Speed and memory are coupled: the batch/memory strategy leads, memory profiling follows, and the "
         "augmentation overhead comes last.",
         Cite("001", "Scenario: training speed + memory constraints", "route to (in order)"),
-        need=("flag:compute_bound",), salience=100),
+        need=("flag:compute_bound",), salience=Salience.GUARD),
     Row("SC-MT-01",
         {"symptom": "multi_task"},
         (RouteTo("loss-functions-and-objectives", "primary", "design the combined loss and its weighting"),
