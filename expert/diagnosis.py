@@ -49,6 +49,10 @@ class Diagnosis:
     avoid: list[str]
     asked: list[dict[str, Any]]
     notes: list[dict[str, Any]] = field(default_factory=list)
+    causes: list[str] = field(default_factory=list)
+    """Ids of the root-cause and lint findings that need action, best-evidenced first."""
+    primary_cause: str | None = None
+    """The best-evidenced cause: its primary route is the plan's first stop."""
 
     @property
     def needs_action(self) -> bool:

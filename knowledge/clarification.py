@@ -176,7 +176,7 @@ ROWS = (
     # --- answers: should I use Lion / Sophia / Muon? ---------------------------------------------------
     Row("CL-ANS-MODERN-01", {"switch_reason": "none"},
         (Find("Optimizer Choice", "info", "no symptom behind the switch: AdamW (with cosine and BF16) stays the "
-              "default; read when the modern optimizer beats AdamW and when it does not"),
+              "default; read when the modern optimizer beats AdamW and when it does not", kind="note"),
          RouteTo("optimization-algorithms", "primary", "the 'when it beats AdamW / when not' tables",
                  section="modern optimizers")),
         "Being newer is not a reason to switch; the specialist's comparison tables are the answer.",

@@ -13,9 +13,10 @@ from expert._experta import MATCH, NOT, TEST
 from expert.engine import hand_rule
 from expert.facts import Flag as FlagFact
 from expert.facts import Obs
-from knowledge.schema import Cite, Derive, Flag, Gt, Is, Present, Row, Salience
+from knowledge.measurements import gt, le
+from knowledge.schema import Cite, Derive, Flag, Is, Present, Row, Salience
 
-GAP_THRESHOLD = Gt(0.20, source="003 · Overfitting investigation · a train/val accuracy gap above 20% is severe")
+GAP_THRESHOLD = gt("MT-GAP")
 """The diagnostician's severe-overfitting gap (train accuracy minus validation accuracy, as fractions)."""
 
 _SYM = "Symptom table"
@@ -58,8 +59,7 @@ ROWS = (
         Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
         unless=("flag:generalization_gap",), salience=Salience.DERIVE + 10),
     Row("DV-SYM-06",
-        {"data_time_fraction": Gt(0.5, source="003 · Slow training investigation · data time above compute "
-                                              "time (more than half of each step) is a loading bottleneck")},
+        {"data_time_fraction": gt("MT-DATA-FRAC")},
         (Derive("symptom", "slow_training"),),
         "When the step waits on data longer than it computes, the run is slow for an input-pipeline reason.",
         Cite("003", _SYM, "training slow: data loading or batch size"), salience=Salience.DERIVE + 4),
@@ -76,6 +76,21 @@ ROWS = (
         Cite("001", "Modern landscape routing", "keywords: Lion, Sophia, Muon, ... FSDP strategy"),
         salience=Salience.DERIVE),
 )
+
+
+HEALTHY = (
+    Row("DV-OK-01", {"loss_behavior": "decreasing_normally"},
+        (Flag("healthy_evidence"),),
+        "A loss that decreases normally is evidence of a healthy run: nothing to diagnose unless something else "
+        "is reported.",
+        Cite("003", _SYM, "no symptom: the loss decreases as expected"), salience=Salience.DERIVE),
+    Row("DV-OK-02", {"generalization_gap": le("MT-GAP")},
+        (Flag("healthy_evidence"),),
+        "A train/validation gap within the severe-overfitting threshold is evidence the run generalizes.",
+        Cite("003", "Overfitting investigation", "gap within 20%: not severe"), salience=Salience.DERIVE,
+        unless=("flag:healthy_evidence",)),
+)
+ROWS = ROWS + HEALTHY
 
 
 class GapRules:

@@ -42,7 +42,8 @@ QUESTIONS = (
                  ("new_setup", "setting up a new training pipeline"),
                  ("convergence", "convergence: slow learning, plateaus"),
                  ("multi_task", "multi-task learning or a custom loss")),
-        unless=("origin:probe",)),
+        # A configuration defect or declared healthy evidence is something to report, not a dead end.
+        unless=("origin:probe", "finding_kind:lint", "flag:healthy_evidence")),
     QuestionRow(
         "Q-LOSS-BEHAVIOR", "loss_behavior",
         "How does the training loss behave over time?",

@@ -24,7 +24,7 @@ ROWS = (
     Row("SC-CONV-01",
         {"symptom": "convergence", "grad_norm_trend": Is("exploding", "vanishing", "spiky")},
         (Find("Convergence", "warning", "gradient norms are not healthy: stability has to be restored before "
-              "the LR or optimizer is changed"),
+              "the LR or optimizer is changed", kind="symptom"),
          RouteTo("gradient-management", "primary", "stability: vanishing/exploding gradients"),
          RouteTo("learning-rate-scheduling", "secondary", "adaptation: the LR schedule"),
          RouteTo("optimization-algorithms", "secondary", "algorithm: a different optimizer only if needed")),

@@ -260,6 +260,26 @@ class RouteTo:
     section: str = ""
 
 
+FINDING_KINDS = ("cause", "lint", "symptom", "note")
+"""Kinds of finding; a warning or critical ``cause`` supersedes symptom-table findings and routes."""
+
+RUN_PROBLEMS = ("not_learning", "unstable", "convergence", "overfitting", "multi_task")
+"""Symptoms of a run that learns wrongly; a fault in the model, loss, data or loop can explain any of them."""
+
+EXPLAINS_BY_CATEGORY: dict[str, tuple[str, ...]] = {
+    "Performance": ("slow_training",),
+    "Overfitting": ("overfitting",),
+    # A run that cannot learn or blows up does not overfit: vanishing gradients beside a memorized training
+    # set are the consequence of a near-zero loss, not the cause of the gap.
+    "Not Learning": ("not_learning", "convergence", "multi_task"),
+    "Explosion": ("unstable", "not_learning", "convergence", "multi_task"),
+    "Instability": ("unstable", "not_learning", "convergence", "multi_task"),
+    "Numerical": ("unstable", "not_learning", "convergence", "multi_task"),
+}
+"""Which symptoms a cause of a category can explain; a category not listed explains ``RUN_PROBLEMS``. A data
+bottleneck does not explain a NaN, so a slow loader never supersedes the instability routes."""
+
+
 @dataclass(frozen=True)
 class Find:
     """Assert a finding (a root cause or a lint) named after the row.
@@ -268,11 +288,23 @@ class Find:
         category: Diagnostic category (e.g. ``Not Learning``, ``Explosion``, ``Configuration``).
         severity: ``info``, ``warning`` or ``critical``.
         issue: The specific issue, in one line.
+        kind: What the finding is (``FINDING_KINDS``): a root ``cause`` evidenced by observations, a ``lint``
+            (a configuration defect found from the set-up alone), a ``symptom`` restated from a symptom table
+            (superseded once a cause is evidenced), or a ``note`` (a correction of the user's framing).
+        explains: The symptoms a cause can explain (default: by category, ``EXPLAINS_BY_CATEGORY``).
     """
 
     category: str
     severity: str
     issue: str
+    kind: str = "cause"
+    explains: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in FINDING_KINDS:
+            raise ValueError(f"finding kind {self.kind!r} is not one of {FINDING_KINDS}")
+        if not self.explains:
+            object.__setattr__(self, "explains", EXPLAINS_BY_CATEGORY.get(self.category, RUN_PROBLEMS))
 
 
 @dataclass(frozen=True)
@@ -373,6 +405,18 @@ class Row:
     def conditions(self) -> dict[str, Cond]:
         """The ``when`` conditions with bare values turned into ``Is``."""
         return {k: as_cond(v) for k, v in self.when.items()}
+
+    @property
+    def basis(self) -> str:
+        """What the row's routes rest on.
+
+        Its finding's kind; else ``symptom`` for a row that reads the symptom or the loss curve (a
+        symptom-table row); else ``other``.
+        """
+        kinds = [a.kind for a in self.then if isinstance(a, Find)]
+        if kinds:
+            return kinds[0]
+        return "symptom" if {"symptom", "loss_behavior"} & set(self.when) else "other"
 
     def thresholds(self) -> list[dict[str, Any]]:
         """Every numeric threshold of this row with its source."""

@@ -6,7 +6,8 @@ a GPU that waits for data is an input-pipeline problem for PyTorch engineering.
 
 from __future__ import annotations
 
-from knowledge.schema import Absent, Between, Cite, Cross, Find, Flag, Ge, Gt, Le, Lt, RouteTo, Row
+from knowledge.measurements import le
+from knowledge.schema import Absent, Between, Cite, Cross, Find, Flag, Ge, Lt, RouteTo, Row
 
 _T = "Symptom: training too slow (route by GPU utilization)"
 _UTIL = "000/001 · slow-training table: < 50% consistently = not compute-bound; 80% and above = compute-bound"
@@ -16,20 +17,12 @@ ROWS = (
     Row("RT-SLOW-01",
         {"symptom": "slow_training", "gpu_utilization_pct": Lt(50, source=_UTIL)},
         (Find("Performance", "warning", "the GPU idles more than half the time: data loading or CPU "
-              "preprocessing is the bottleneck"),
+              "preprocessing is the bottleneck", kind="symptom"),
          RouteTo("pytorch-engineering", "primary", "DataLoader workers, prefetching, profiling"),
          Cross("pytorch-engineering", "not compute-bound: the input pipeline is infrastructure",
                target="data loading, performance profiling")),
         "An idle GPU means the optimization target is the input pipeline, not batch size or the optimizer.",
         Cite("001", _T, "< 50% consistently: data loading / CPU preprocessing")),
-    Row("RT-SLOW-02",
-        {"symptom": "slow_training", "data_time_fraction": Gt(0.5, source=_DATA)},
-        (Find("Performance", "warning", "each step waits on data longer than it computes"),
-         RouteTo("pytorch-engineering", "primary", "DataLoader workers, prefetching, profiling"),
-         Cross("pytorch-engineering", "not compute-bound: the input pipeline is infrastructure",
-               target="data loading, performance profiling")),
-        "Measured data time above compute time is the loading bottleneck of the < 50% row, seen from the loop.",
-        Cite("003", "Slow training investigation", "data time above compute time")),
     Row("RT-SLOW-03",
         {"symptom": "slow_training", "gpu_utilization_pct": Ge(80, source=_UTIL)},
         (Flag("compute_bound", "GPU busy 80% or more"),
@@ -39,7 +32,7 @@ ROWS = (
         "A busy GPU that is still slow needs a larger batch, cheaper precision, or more GPUs.",
         Cite("001", _T, "> 80% but still slow: batch size, precision, distributed")),
     Row("RT-SLOW-04",
-        {"symptom": "slow_training", "data_time_fraction": Le(0.5, source=_DATA),
+        {"symptom": "slow_training", "data_time_fraction": le("MT-DATA-FRAC"),
          "gpu_utilization_pct": Absent()},
         (Flag("compute_bound", "data time at most compute time"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "not loading-bound: batch size and precision "
