@@ -10,7 +10,9 @@ that applies its own) and take their numeric conditions from the same table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from knowledge import all_rows
 from knowledge.fixes import FIX_LOADER
 from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Le, Lt, RouteTo, Row, Salience
 
@@ -188,6 +190,22 @@ MEASURES: tuple[Measure, ...] = (
             "a batch of at least this size is LAMB territory: Adam's uniform step destabilizes some layers",
             "seed 002: LAMB was designed for large-batch pretraining at 32K-64K examples per batch",
             Cite("002", "Optimizers: LAMB", "large-batch pretraining (32K-64K)")),
+    Measure("MT-GPU-IDLE", 50,
+            "GPU utilization consistently below this percentage: not compute-bound, the input pipeline is the target",
+            "seeds 000/001 slow-training table: under 50% consistently means data loading or CPU preprocessing",
+            Cite("001", "Symptom: training too slow", "< 50% consistently")),
+    Measure("MT-GPU-BUSY", 80,
+            "GPU utilization at or above this percentage: compute-bound (batch size, precision, scale-out)",
+            "seeds 000/001 slow-training table: above 80% but still slow is compute-bound",
+            Cite("001", "Symptom: training too slow", "> 80% but still slow")),
+    Measure("MT-DATA-SMALL", 1000,
+            "fewer training examples than this: augmentation is critical against overfitting",
+            "seed 000 overfitting decision factors: a small dataset is under 1K examples",
+            Cite("000", "Symptom: model overfits · decision factors", "small dataset (< 1K)")),
+    Measure("MT-DATA-LARGE", 10000,
+            "at least this many examples and still overfitting: check the model's capacity",
+            "seed 000 overfitting decision factors: a large dataset is over 10K examples",
+            Cite("000", "Symptom: model overfits · decision factors", "large dataset (> 10K)")),
 )
 
 MEASURE_BY_ID = {m.id: m for m in MEASURES}
@@ -509,4 +527,21 @@ ROWS = (
         avoid=("Do not keep training pure FP16 weights without scaling.",)),
 )
 
-__all__ = ["MEASURES", "MEASURE_BY_ID", "Measure", "ROWS", "ge", "gt", "le", "lt", "measure_source", "threshold"]
+def threshold_detail(mid: str) -> dict[str, Any]:
+    """Everything about threshold ``mid``, shaped as ``trainopt rule ID`` shows a rule.
+
+    Its value, meaning and source, and the rows that cite it.
+
+    Raises:
+        KeyError: Unknown threshold id.
+    """
+    m = MEASURE_BY_ID[mid]
+    cited = sorted(r.id for r in all_rows() if any(str(t["source"]).startswith(f"{mid}:") for t in r.thresholds()))
+    return {"id": m.id, "kind": "threshold", "family": "measurements",
+            "rationale": m.meaning + (f" Cited by {', '.join(cited)}." if cited else ""),
+            "cite": m.cite.as_dict(), "value": m.value, "source": m.source, "cited_by": cited,
+            "thresholds": [{"observation": "value", "test": f"= {m.value:g}", "source": m.source}]}
+
+
+__all__ = ["MEASURES", "MEASURE_BY_ID", "Measure", "ROWS", "ge", "gt", "le", "lt", "measure_source", "threshold",
+           "threshold_detail"]

@@ -4,6 +4,7 @@ themselves, and one reading of a row's conditions shared by the engine and every
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -222,3 +223,29 @@ def test_no_reachable_report_advises_what_it_forbids():
             bad.append((a.id, b.id, sorted(_advice(a) & _forbids(b))))
     assert checked, "no conflicting pair was reachable: the check checked nothing"
     assert not bad, f"reports that advise what they forbid (fix row, avoid row, action): {bad}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# one table for every number
+# ---------------------------------------------------------------------------------------------------
+
+PRESENCE = (0, 1)
+"""Bounds that only say "any at all" (a count above 0, an accumulation over more than 1 step): not tunable."""
+
+
+def test_every_row_threshold_cites_the_threshold_table():
+    loose = [(r.id, t["observation"], t["test"]) for r in ROWS for t in r.thresholds()
+             if not str(t["source"]).startswith("MT-") and t["value"] not in PRESENCE]
+    assert not loose, f"thresholds outside knowledge.measurements.MEASURES: {loose}"
+
+
+@pytest.mark.parametrize("mid", sorted(MEASURE_BY_ID))
+def test_trainopt_rule_shows_every_threshold(mid):
+    from click.testing import CliRunner
+
+    from expert.cli import cli
+
+    res = CliRunner().invoke(cli, ["rule", mid, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["value"] == MEASURE_BY_ID[mid].value and data["source"] == MEASURE_BY_ID[mid].source
