@@ -106,7 +106,7 @@ OPTIMIZERS = (
 SPECS: tuple[Spec, ...] = (
     # --- what the user is facing -------------------------------------------------------------------
     _e("symptom", "not_learning unstable overfitting slow_training direct_question experiment_tracking "
-       "new_setup convergence multi_task out_of_scope",
+       "new_setup convergence multi_task out_of_scope crash hang memory_growth metrics_wrong data_problem",
        "The primary symptom or request.", question="Q-SYMPTOM", group="symptom"),
     _e("vague_query", "fix_training improve_model not_working_well optimize_hyperparameters performs_poorly "
        "modern_optimizer preference_not_working",
@@ -240,6 +240,20 @@ SPECS: tuple[Spec, ...] = (
     _f("input_scale", "Scale of the float inputs: max(|mean|, std) over the batch.", low=0.0, group="probe"),
     _f("grad_underflow_fraction", "Fraction of low-precision gradient elements that are exactly zero.",
        low=0.0, high=1.0, group="probe"),
+    # --- the training loop, data and precision as the user describes them (issue 7 causes) ---------
+    _e("zero_grad_call", "each_step missing once_per_epoch between_backward_and_step wrong_object "
+       "every_micro_batch",
+       "Where the loop calls zero_grad: once per optimizer step is right.", question="Q-ZERO-GRAD", group="loop"),
+    _e("mode_switching", "train_and_eval never_calls_train validates_in_train_mode",
+       "How the loop switches model.train() / model.eval() around validation.", question="Q-MODE-SWITCH",
+       group="loop"),
+    _e("graph_cut", "none detach item numpy python_list",
+       "Where the graph between loss and parameters is cut (detach, .item(), a numpy round-trip, submodules "
+       "kept in a plain Python list).", question="Q-GRAPH-CUT", group="loop"),
+    _e("weights_dtype", "fp32 fp16 bf16", "The dtype the model's parameters are stored in (model.half() = fp16).",
+       question="Q-WEIGHTS-DTYPE", group="config"),
+    _b("preprocessing_mismatch", "Training and evaluation apply different preprocessing (normalization, resize, "
+       "tokenization) to their inputs.", question="Q-PREPROC", group="data"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

@@ -40,7 +40,8 @@ _T = "Ambiguous queries: clarification protocol"
 _C25 = "000"
 _C26 = "001"
 
-PROBLEM_SYMPTOMS = Is("not_learning", "unstable", "overfitting", "slow_training", "convergence", "multi_task")
+PROBLEM_SYMPTOMS = Is("not_learning", "unstable", "overfitting", "slow_training", "convergence", "multi_task",
+                      "crash", "hang", "memory_growth", "metrics_wrong", "data_problem")
 """Symptoms that describe a problem with a run (evidence); the rest are requests (questions, set-up, tracking)."""
 
 EVIDENCE = "flag:symptom_evidence"

@@ -46,10 +46,11 @@ ROWS = (
         Cite("001", _T, "batch-size-and-memory-tradeoffs (precision section) + cross-pack note")),
     Row("RT-UNST-08",
         {"symptom": "unstable", "loss_behavior": Absent()},
-        (RouteTo("gradient-management", "primary", "the loss curve was not described: start where most "
-                 "instability starts, at the gradients"),),
-        "Without the loss curve we still know the priority order; its first stop is gradient management.",
-        Cite("001", _T, "1. gradient-management (primary)"), need=("declined:Q-LOSS-BEHAVIOR",)),
+        (RouteTo("gradient-management", "primary", "provisional first stop: whatever the loss curve shows, the "
+                 "priority order starts at the gradients"),),
+        "The symptom alone fixes the first stop of the instability order (gradient management), so the plan "
+        "shows it while the loss-curve question is still open, and keeps it if that question is declined.",
+        Cite("001", _T, "1. gradient-management (primary)")),
     Row("RT-UNST-09",
         {"symptom": "unstable", "grad_norm_trend": Is("exploding", "spiky")},
         (RouteTo("gradient-management", "primary", "measured gradient norms explode or spike"),),

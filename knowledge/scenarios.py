@@ -6,7 +6,7 @@ join the plan.
 
 from __future__ import annotations
 
-from knowledge.schema import Block, Cite, Find, Is, RouteTo, Row, Salience
+from knowledge.schema import Absent, Block, Cite, Find, Is, RouteTo, Row, Salience
 
 ROWS = (
     Row("SC-NEW-01",
@@ -36,6 +36,13 @@ ROWS = (
          RouteTo("optimization-algorithms", "secondary", "change the optimizer only if the LR is not it")),
         "With stability confirmed, the convergence order continues at adaptation (LR), then the algorithm.",
         Cite("000", "Scenario: convergence issues", "stability checked; LR before optimizer")),
+    Row("SC-CONV-03",
+        {"symptom": "convergence", "grad_norm_trend": Absent(), "loss_behavior": Absent()},
+        (RouteTo("gradient-management", "primary", "provisional first stop: convergence is diagnosed gradients "
+                 "first, whatever the norms turn out to be"),),
+        "The convergence order (stability, then adaptation, then algorithm) fixes the first stop before the "
+        "gradient-norm question is answered; the plan shows it while the question is open.",
+        Cite("000", "Scenario: convergence issues", "gradient-management first (stability)")),
     Row("SC-SPD-01",
         {"symptom": "slow_training", "memory_limited": True, "heavy_augmentation": True},
         (Block("data-augmentation-strategies", "with memory also capping the batch, augmentation overhead is "
