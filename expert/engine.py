@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,11 +28,11 @@ from knowledge.schema import (
     Cross,
     Derive,
     Find,
+    Holds,
     Is,
     QuestionRow,
     RouteTo,
     Row,
-    cond_holds,
     effective_conditions,
 )
 from knowledge.schema import Block as BlockAction
@@ -353,7 +352,7 @@ def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str])
         elif isinstance(cond, Is) and len(cond.values) == 1:
             pats.append(Obs(name=name, value=cond.values[0]))
         else:
-            pats.append(Obs(name=name, value=P(functools.partial(cond_holds, cond, True))))
+            pats.append(Obs(name=name, value=P(Holds(cond))))
     pats.extend(ref_pattern(r) for r in need)
     pats.extend(NOT(ref_pattern(r)) for r in unless)
     return pats

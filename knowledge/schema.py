@@ -529,6 +529,20 @@ def cond_holds(cond: Cond, known: bool, value: Any = None) -> bool:
     return known and cond.test(value)
 
 
+@dataclass(frozen=True)
+class Holds:
+    """``cond_holds(cond, True, value)`` as a callable that compares equal for equal conditions.
+
+    The engine compiles value tests into this: the Rete network shares one test node between every rule
+    with an equal condition (a ``functools.partial`` would compare by identity and build one node per rule).
+    """
+
+    cond: Cond
+
+    def __call__(self, value: Any) -> bool:
+        return cond_holds(self.cond, True, value)
+
+
 def effective_conditions(row: Row | QuestionRow) -> dict[str, Cond]:
     """The conditions a row is compiled with: its own, plus "still unknown" for every observation it derives.
 
