@@ -23,8 +23,9 @@ ROWS = (
         (RouteTo("pytorch-engineering", "primary", "a crash is read from its traceback: shapes, devices, dtypes "
                  "and API misuse are PyTorch engineering"),),
         "A run that stops with an exception is diagnosed from the message; the error-text boundaries (CUDA OOM, "
-        "DDP, torch.compile) take over once it is pasted.",
-        Cite("000", "Cross-pack boundaries", "PyTorch errors and infrastructure -> pytorch-engineering")),
+        "DDP, torch.compile) take over once it is pasted, and then this route would only restate them.",
+        Cite("000", "Cross-pack boundaries", "PyTorch errors and infrastructure -> pytorch-engineering"),
+        unless=("boundary:pytorch-engineering",), salience=Salience.SYMPTOM - 1),
     Row("SY-HANG-01", {"symptom": "hang"},
         (RouteTo("pytorch-engineering", "primary", "a hang is a process waiting: DataLoader workers, a "
                  "distributed collective some rank never reaches, a deadlocked queue"),),

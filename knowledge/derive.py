@@ -78,6 +78,17 @@ ROWS = (
 )
 
 
+CRASH = (
+    Row("DV-SYM-09",
+        {"error_text": Present()},
+        (Derive("symptom", "crash"),),
+        "An error message with no other symptom named is a crash: it is read from the traceback, and the "
+        "error-text boundaries (out of memory, distributed, compile) take it further when they match.",
+        Cite("000", "Cross-pack boundaries", "PyTorch errors -> pytorch-engineering"),
+        salience=Salience.DERIVE - 1),
+)
+ROWS = ROWS + CRASH
+
 HEALTHY = (
     Row("DV-OK-01", {"loss_behavior": "decreasing_normally"},
         (Flag("healthy_evidence"),),
