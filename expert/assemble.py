@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from expert.diagnosis import Diagnosis, QuestionView, choices_for
+from expert.kb import rule_catalogue
 from expert.plan import order_plan
-from expert.vocabulary import MEASURED_SOURCES
+from expert.vocabulary import MEASURED_SOURCES, spec
+from knowledge import question as question_row
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
+from knowledge.terms import actions_in
 
 if TYPE_CHECKING:
-    from expert.consultation import Consultation, Diagnosis
+    from expert.consultation import Consultation
     from expert.engine import Firing
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
+KIND_ORDER = {"cause": 0, "lint": 1, "symptom": 2, "note": 3}
 
 
 def _kind(f: Any) -> str:
@@ -30,8 +35,6 @@ def _firing_for(trail: list[Firing], kind: str, **match: Any) -> Firing | None:
 
 def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
     """The observations a firing matched, with provenance, probe measurements and the thresholds applied."""
-    from expert.kb import rule_catalogue
-
     if rec is None:
         return []
     info = rule_catalogue().get(rec.rule)
@@ -53,13 +56,36 @@ def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
     return out
 
 
+def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str]
+           ) -> tuple[list[dict[str, Any]], list[str]]:
+    """Make the report agree with itself: never advise an action its own What NOT to Do forbids.
+
+    When a fix advises what an avoid entry forbids (``knowledge.terms.actions_in``), the better-evidenced row
+    keeps its text and the other's is dropped: causes in their evidence order first, then other findings,
+    then rows without a finding (guards, routes), whose advice is generic.
+    """
+    rank = {rid: i for i, rid in reversed(list(enumerate(ranked)))}
+
+    def r(rule: str) -> int:
+        return rank.get(rule, len(rank))
+
+    drop_fix: set[str] = set()
+    drop_avoid: set[str] = set()
+    for f in fixes:
+        does = actions_in(f"{f['explain']}\n{f['code']}")
+        for rules, text in avoid_by:
+            if f["rule"] in rules or not does & actions_in(text):
+                continue  # a row's own fix and avoid are written together and never contradict
+            if r(f["rule"]) <= min(r(x) for x in rules):
+                drop_avoid.add(text)
+            else:
+                drop_fix.add(f["rule"])
+    return ([f for f in fixes if f["rule"] not in drop_fix],
+            [t for _, t in avoid_by if t not in drop_avoid])
+
+
 def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosis:
     """Build the Diagnosis for consultation ``c`` from the engine's final facts and trail."""
-    from expert.consultation import Diagnosis, QuestionView, choices_for
-    from expert.kb import rule_catalogue
-    from expert.vocabulary import spec
-    from knowledge import question as question_row
-
     cat = rule_catalogue()
     by_kind: dict[str, list[Any]] = {}
     for f in facts:
@@ -72,10 +98,24 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         info = cat.get(f["id"])
         findings.append({
             "id": f["id"], "category": f["category"], "severity": f["severity"], "issue": f["issue"],
+            "kind": f.get("finding_kind", "cause"), "explains": list(f.get("explains", ())),
             "evidence": evidence_of(c, rec), "rule": f["id"],
             "source": info.cite.as_dict() if info and info.cite else None,
         })
-    findings.sort(key=lambda d: (SEVERITY_ORDER.get(d["severity"], 9), d["id"]))
+    findings.sort(key=lambda d: (SEVERITY_ORDER.get(d["severity"], 9), KIND_ORDER.get(d["kind"], 9), d["id"]))
+    causes = [f for f in findings if f["kind"] in ("cause", "lint") and f["severity"] in ("warning", "critical")]
+    sym = c.observations.get("symptom")
+    sym_value = sym.value if sym else next((o["value"] for o in by_kind.get("Obs", []) if o["name"] == "symptom"),
+                                           None)
+    # The best-evidenced cause: one that explains the symptom, the most severe, a cause of the run before a
+    # configuration lint, and among equals the one measured by a probe (numbers beat answers), then the id.
+    causes.sort(key=lambda f: (sym_value is not None and sym_value not in f["explains"],
+                               SEVERITY_ORDER[f["severity"]], KIND_ORDER[f["kind"]],
+                               not any(str(e["source"]).startswith("probe:") for e in f["evidence"]), f["id"]))
+    # A cause that does not explain the stated symptom (a slow loader beside a NaN) stands as a finding but
+    # does not take the first stop from the symptom's own route.
+    primary_cause = causes[0]["id"] if causes and (sym_value is None or sym_value in causes[0]["explains"]) \
+        else None
 
     # routes (merged per skill: primary wins; every contributing rule kept) --------------------------
     merged: dict[str, dict[str, Any]] = {}
@@ -95,6 +135,11 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
     if symptom_value is None and derived_symptom is not None:
         symptom_value = derived_symptom["value"]
     plan = order_plan(((r["skill"], r["role"]) for r in merged.values()), symptom_value)
+    lead = next((r["skill"] for r in by_kind.get("Route", []) if r["rule"] == primary_cause
+                 and r["role"] == "primary"), None)
+    if lead in plan:
+        # The first stop is where the best-evidenced cause is fixed; the graph orders the rest.
+        plan = [lead] + [s for s in plan if s != lead]
     routes = [merged[s] for s in plan]
 
     # boundaries -------------------------------------------------------------------------------------
@@ -123,6 +168,7 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
     standing = {f["id"] for f in by_kind.get("Finding", [])} | {r["rule"] for r in by_kind.get("Route", [])} \
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
         | {f["rule"] for f in by_kind.get("Flag", [])}
+    avoid_by: list[tuple[set[str], str]] = []  # (rules that say it, text)
     for rec in trail:
         info = cat.get(rec.rule)
         row = info.row if info else None
@@ -131,8 +177,12 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         if row.fix is not None and not any(x["rule"] == row.id for x in fixes):
             fixes.append({"rule": row.id, "explain": row.fix.explain, "code": row.fix.code})
         for a in row.avoid:
-            if a not in avoid:
-                avoid.append(a)
+            same = next((rules for rules, t in avoid_by if t == a), None)
+            if same is None:
+                avoid_by.append(({row.id}, a))
+            else:
+                same.add(row.id)
+    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings])
 
     # Flags without a detail are internal markers between rows, not something to tell the user.
     notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]}
@@ -147,7 +197,9 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):
         status = "diagnosed"
-    elif c.observations and all(o.source.startswith(MEASURED_SOURCES) for o in c.observations.values()):
+    elif c.observations and (all(o.source.startswith(MEASURED_SOURCES) for o in c.observations.values())
+                             or any(f["name"] == "healthy_evidence" for f in by_kind.get("Flag", []))):
+        # Healthy evidence is healthy whoever reports it: a probe, a log, or a user declaring the same facts.
         status = "clean"
     else:
         status = "insufficient"
@@ -157,4 +209,5 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         src = symptom_obs.source if symptom_obs else derived_symptom["source"]
         symptom = {"value": symptom_value, "label": symptom_value.replace("_", " "), "source": src}
     return Diagnosis(status=status, symptom=symptom, question=qv, findings=findings, routes=routes, plan=plan,
-                     boundary=boundary, fixes=fixes, avoid=avoid, asked=c.asked, notes=notes)
+                     boundary=boundary, fixes=fixes, avoid=avoid, asked=c.asked, notes=notes,
+                     causes=[f["id"] for f in causes], primary_cause=primary_cause)

@@ -309,8 +309,11 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
     """
     from expert.kb import rule_catalogue
     from expert.report import plain
+    from knowledge.measurements import MEASURE_BY_ID, threshold_detail
     from knowledge.schema import QuestionRow, Row
 
+    if rule_id.upper() in MEASURE_BY_ID:  # thresholds are knowledge rows too (issue 7)
+        return threshold_detail(rule_id.upper())
     cat = rule_catalogue()
     info = cat.get(rule_id) or cat.get(rule_id.upper())
     if info is None:

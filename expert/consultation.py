@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from expert.assemble import assemble
+from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, QuestionView, choices_for
 from expert.errors import ContradictionError, InputError, VocabularyError
+from expert.explain import Explanation, explain
+from expert.facts import Context, Declined, Obs
+from expert.kb import engine
+from expert.report import as_json, render
+from expert.text import parse_complaint
 from expert.vocabulary import (
-    BOOL,
-    ENUM,
     MAX_TEXT,
     MEASURED_SOURCES,
     PAIRS,
@@ -21,9 +26,7 @@ from expert.vocabulary import (
     spec,
     validate,
 )
-
-SCHEMA_VERSION = "1.0"
-STATUSES = ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
+from knowledge import question
 
 
 @dataclass(frozen=True)
@@ -53,53 +56,6 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     Contradiction("metric_kind", lambda v: v == "accuracy", "val_metric", lambda v: v > 1.0,
                   "an accuracy cannot exceed 1.0 (give it as a fraction)"),
 )
-
-
-@dataclass(frozen=True)
-class QuestionView:
-    """The pending question as a user sees it."""
-
-    id: str
-    text: str
-    sets: str
-    kind: str
-    choices: tuple[tuple[str, str], ...]
-    why: str
-    cite: str
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready view."""
-        return {"id": self.id, "text": self.text, "sets": self.sets, "type": self.kind,
-                "choices": [{"value": v, "label": lab} for v, lab in self.choices], "why": self.why,
-                "source": self.cite}
-
-
-@dataclass
-class Diagnosis:
-    """The outcome of one run of the engine over the consultation's observations."""
-
-    status: str
-    symptom: dict[str, Any] | None
-    question: QuestionView | None
-    findings: list[dict[str, Any]]
-    routes: list[dict[str, Any]]
-    plan: list[str]
-    boundary: list[dict[str, Any]]
-    fixes: list[dict[str, Any]]
-    avoid: list[str]
-    asked: list[dict[str, Any]]
-    notes: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def needs_action(self) -> bool:
-        """True when a finding of warning or critical severity stands."""
-        return any(f["severity"] in ("warning", "critical") for f in self.findings)
-
-    def _repr_markdown_(self) -> str:
-        """Jupyter renders a Diagnosis as its Markdown report."""
-        from expert.report import diagnosis_markdown
-
-        return diagnosis_markdown(self)
 
 
 class Consultation:
@@ -216,8 +172,6 @@ class Consultation:
         Raises:
             InputError: Empty text.
         """
-        from expert.text import parse_complaint
-
         if not isinstance(text, str) or not text.strip():
             raise InputError("empty complaint", hint="describe what the training run does")
         if len(text) > MAX_TEXT:
@@ -244,8 +198,6 @@ class Consultation:
             InputError: Unknown question id.
             VocabularyError: Bad value (nothing changes).
         """
-        from knowledge import question
-
         q = question(question_id) if isinstance(question_id, str) else None
         if q is None:
             raise InputError(f"unknown question {short(question_id)}",
@@ -275,8 +227,6 @@ class Consultation:
         Raises:
             InputError: Unknown question id.
         """
-        from knowledge import question
-
         q = question(question_id) if isinstance(question_id, str) else None
         if q is None:
             raise InputError(f"unknown question {short(question_id)}",
@@ -355,10 +305,6 @@ class Consultation:
 
     def run(self) -> Diagnosis:
         """Run the engine over the current observations and return the diagnosis."""
-        from expert.assemble import assemble
-        from expert.facts import Context, Declined, Obs
-        from expert.kb import engine
-
         e = engine()
         e.reset()
         origin = "probe" if self._obs and all(o.source.startswith(MEASURED_SOURCES) for o in self._obs.values()) \
@@ -406,8 +352,6 @@ class Consultation:
 
     def report(self, fmt: str = "text") -> str:
         """Render the Training Diagnosis as ``text``, ``markdown`` or ``json``."""
-        from expert.report import render
-
         return render(self, fmt)
 
     def _repr_markdown_(self) -> str:
@@ -416,14 +360,10 @@ class Consultation:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report as a dict."""
-        from expert.report import as_json
-
         return as_json(self)
 
-    def explain(self, skill: str, why_not: bool = False) -> Any:
+    def explain(self, skill: str, why_not: bool = False) -> Explanation:
         """Why ``skill`` was routed (the derivation tree), or with ``why_not`` why it was not."""
-        from expert.explain import explain
-
         return explain(self, skill, why_not=why_not)
 
     # ------------------------------------------------------------------ persistence
@@ -514,13 +454,4 @@ def _json_type(v: Any) -> str:
     return names.get(type(v), type(v).__name__)
 
 
-def choices_for(q: Any) -> tuple[tuple[str, str], ...]:
-    """Display choices for a question: its own, else the vocabulary's enum values or yes/no."""
-    if q.choices:
-        return tuple(q.choices)
-    s = spec(q.sets)
-    if s.kind == ENUM:
-        return tuple((c, c.replace("_", " ")) for c in s.choices)
-    if s.kind == BOOL:
-        return (("yes", "yes"), ("no", "no"))
-    return ()
+__all__ = ["SCHEMA_VERSION", "STATUSES", "Consultation", "Contradiction", "Diagnosis", "QuestionView", "choices_for"]

@@ -19,10 +19,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from expert._experta import AS, MATCH, NOT, Fact, KnowledgeEngine, P, Rule, Strategy
+from expert._experta import AS, MATCH, NOT, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
 from expert.errors import KnowledgeError
 from expert.facts import Block, Boundary, Context, Declined, Finding, Flag, Obs, Question, Route, plain, ref_pattern
-from knowledge.schema import Absent, Cite, Cross, Derive, Find, QuestionRow, RouteTo, Row
+from knowledge.schema import (
+    Absent,
+    Cite,
+    Cross,
+    Derive,
+    Find,
+    Holds,
+    Is,
+    QuestionRow,
+    RouteTo,
+    Row,
+    effective_conditions,
+)
 from knowledge.schema import Block as BlockAction
 from knowledge.schema import Flag as FlagAction
 from knowledge.skills import SKILL_BY_NAME
@@ -143,6 +155,24 @@ class Firing:
                 "matched": self.matched, "asserted": self.asserted, "retracted": self.retracted}
 
 
+EXPLAINED = "symptom_explained"
+"""The flag core rules set once an evidenced cause explains the symptom (or stands with none named)."""
+
+
+def _guarded(basis: Any) -> bool:
+    """Guards correct symptom-table routing; routes from an evidenced cause or a lint are not theirs to move."""
+    return basis not in ("cause", "lint")
+
+
+def _acts(severity: Any) -> bool:
+    """Only a cause that needs action (warning or critical) supersedes the symptom tables."""
+    return severity in ("warning", "critical")
+
+
+def _leads(basis: Any) -> bool:
+    return basis != "lint"
+
+
 class AuditedEngine(KnowledgeEngine):
     """experta engine with the guarded strategy and a run loop that records every firing."""
 
@@ -214,16 +244,55 @@ class AuditedEngine(KnowledgeEngine):
 
     # core rules: guards apply to routes whatever order they were derived in ------------------------
 
-    @Rule(AS.route << Route(skill=MATCH.skill, role=MATCH.role), Block(skill=MATCH.skill, role="any"),
-          salience=900)
+    @Rule(AS.route << Route(skill=MATCH.skill, role=MATCH.role, basis=P(_guarded)),
+          Block(skill=MATCH.skill, role="any"), salience=900)
     def core_block_route(self, route: Fact) -> None:
         """Remove a route that a guard forbids."""
         self.retract(route)
 
-    @Rule(AS.route << Route(skill=MATCH.skill, role="primary"), Block(skill=MATCH.skill, role="primary"),
-          salience=900)
+    @Rule(AS.route << Route(skill=MATCH.skill, role="primary", basis=P(_guarded)),
+          Block(skill=MATCH.skill, role="primary"), salience=900)
     def core_demote_primary(self, route: Fact) -> None:
         """Turn a primary route that a guard forbids as first stop into a secondary one."""
+        self.retract(route)
+        d = dict(route.as_dict())
+        d["role"] = "secondary"
+        self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
+
+
+    # an evidenced cause supersedes the symptom tables -----------------------------------------------
+
+    @Rule(Finding(finding_kind="cause", severity=P(_acts), explains=MATCH.explains),
+          Obs(name="symptom", value=MATCH.symptom), TEST(lambda explains, symptom: symptom in explains),
+          NOT(Flag(name=EXPLAINED)), salience=950)
+    def core_cause_explains(self) -> None:
+        """Mark the symptom explained when a cause that needs action can explain it."""
+        self.declare(Flag(name=EXPLAINED, rule=self.current_rule(), detail=""))
+
+    @Rule(Finding(finding_kind="cause", severity=P(_acts)), NOT(Obs(name="symptom")), NOT(Flag(name=EXPLAINED)),
+          salience=950)
+    def core_cause_stands(self) -> None:
+        """With no symptom named, an evidenced cause is the diagnosis: there is no symptom left to ask for."""
+        self.declare(Flag(name=EXPLAINED, rule=self.current_rule(), detail=""))
+
+    @Rule(Flag(name=EXPLAINED), AS.route << Route(basis="symptom"), salience=900)
+    def core_cause_route(self, route: Fact) -> None:
+        """Drop a symptom-table route once a root cause is evidenced: the cause carries its own."""
+        self.retract(route)
+
+    @Rule(Flag(name=EXPLAINED), AS.finding << Finding(finding_kind="symptom"), salience=900)
+    def core_cause_finding(self, finding: Fact) -> None:
+        """Drop a symptom-table finding once a root cause is evidenced: one problem, one root-cause entry."""
+        self.retract(finding)
+
+    @Rule(Flag(name=EXPLAINED), AS.block << Block(), salience=900)
+    def core_cause_block(self, block: Fact) -> None:
+        """Lift a guard once a root cause is evidenced: guards correct symptom-only routing."""
+        self.retract(block)
+
+    @Rule(AS.route << Route(basis="lint", role="primary"), Route(role="primary", basis=P(_leads)), salience=900)
+    def core_lint_follows(self, route: Fact) -> None:
+        """A configuration lint routes as the first stop only when nothing about the run itself does."""
         self.retract(route)
         d = dict(route.as_dict())
         d["role"] = "secondary"
@@ -240,20 +309,50 @@ AuditedEngine.core_demote_primary._wrapped._trainopt = AuditedEngine.core_demote
     Cite("000", "Common routing mistakes", "right skill, wrong priority"))
 
 
+for _name, _id, _why, _row in (
+    ("core_cause_explains", "CORE-CAUSE-00",
+     "A root cause that needs action and can explain the stated symptom makes the symptom explained.",
+     "the root cause explains the symptom"),
+    ("core_cause_stands", "CORE-CAUSE-04",
+     "A root cause that needs action, with no symptom named, is the diagnosis: no symptom question follows.",
+     "the root cause is the diagnosis"),
+    ("core_cause_route", "CORE-CAUSE-01",
+     "An evidenced root cause (warning or critical) supersedes the symptom-table routes: it carries its own.",
+     "symptom tables route only when no cause is evidenced"),
+    ("core_cause_finding", "CORE-CAUSE-02",
+     "An evidenced root cause (warning or critical) supersedes the symptom-table finding that restates it.",
+     "one root cause, one finding"),
+    ("core_cause_block", "CORE-CAUSE-03",
+     "A guard against a routing mistake applies to symptom-only routing; an evidenced cause lifts it.",
+     "the guards correct symptom-table routing"),
+    ("core_lint_follows", "CORE-LINT-01",
+     "A configuration lint leads the plan only when no cause or symptom of the run routes a primary.",
+     "configuration lint follows the run's own diagnosis"),
+):
+    _rule = getattr(AuditedEngine, _name)
+    _rule._wrapped._trainopt = _rule._trainopt = RuleInfo(  # type: ignore[attr-defined]
+        _id, "core", "core", _why, Cite("003", "Step 3: route to fix", _row))
+
+
 # ---------------------------------------------------------------------------------------------------
 # The factory: rows -> experta rules
 # ---------------------------------------------------------------------------------------------------
 
 
 def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str]) -> list[Any]:
+    """Experta patterns for a row's conditions, references and exclusions.
+
+    Each value test is ``knowledge.schema.cond_holds``, as in explain and the probes' trip check, so the
+    three readers of a row cannot disagree.
+    """
     pats: list[Any] = []
     for name, cond in sorted(conds.items()):
         if isinstance(cond, Absent):
             pats.append(NOT(Obs(name=name)))
-        elif type(cond).__name__ == "Is" and len(cond.values) == 1:
+        elif isinstance(cond, Is) and len(cond.values) == 1:
             pats.append(Obs(name=name, value=cond.values[0]))
         else:
-            pats.append(Obs(name=name, value=P(cond.test)))
+            pats.append(Obs(name=name, value=P(Holds(cond))))
     pats.extend(ref_pattern(r) for r in need)
     pats.extend(NOT(ref_pattern(r)) for r in unless)
     return pats
@@ -261,19 +360,17 @@ def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str])
 
 def compile_row(row: Row) -> Rule:
     """Compile one knowledge row into one experta rule (one rule = one row)."""
-    conds = row.conditions()
-    for a in row.then:
-        if isinstance(a, Derive):
-            conds.setdefault(a.name, Absent())  # derive only what is unknown, so it cannot loop
+    conds = effective_conditions(row)  # derive only what is unknown, so it cannot loop
 
     def rhs(engine: AuditedEngine, **_: Any) -> None:
         for a in row.then:
             if isinstance(a, RouteTo):
                 pack = SKILL_BY_NAME[a.skill].pack
                 engine.declare(Route(skill=a.skill, role=a.role, pack=pack, rule=row.id, why=a.why,
-                                     section=a.section))
+                                     section=a.section, basis=row.basis))
             elif isinstance(a, Find):
-                engine.declare(Finding(id=row.id, category=a.category, severity=a.severity, issue=a.issue))
+                engine.declare(Finding(id=row.id, category=a.category, severity=a.severity, issue=a.issue,
+                                       finding_kind=a.kind, explains=a.explains))
             elif isinstance(a, Cross):
                 engine.declare(Boundary(pack=a.pack, rule=row.id, why=a.why, joint=a.joint, target=a.target))
             elif isinstance(a, BlockAction):
@@ -291,7 +388,7 @@ def compile_row(row: Row) -> Rule:
 
 def compile_question(q: QuestionRow) -> Rule:
     """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope."""
-    conds = q.conditions()
+    conds = effective_conditions(q)
     conds[q.sets] = Absent()
     unless = (*q.unless, f"declined:{q.id}", "question:*")
 
@@ -303,6 +400,9 @@ def compile_question(q: QuestionRow) -> Rule:
     pats = _patterns(conds, q.need, unless)
     # An exclusive cross-pack boundary means there is nothing of ours to ask about.
     pats.append(NOT(Boundary(joint=False)))
+    # Questions discriminate between candidate causes; once a cause that needs action is evidenced, the
+    # diagnosis stands on it and the symptom's questions have nothing left to decide.
+    pats.append(NOT(Flag(name=EXPLAINED)))
     return Rule(*pats, salience=QUESTION_SALIENCE - q.rank)(rhs)
 
 

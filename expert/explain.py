@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from expert.errors import InputError
-from expert.vocabulary import MEASURED_SOURCES
+from expert.facts import KINDS
+from expert.kb import rule_catalogue
+from expert.report import _fact_short
+from expert.vocabulary import MEASURED_SOURCES, VOCABULARY
+from knowledge import all_rows, question
+from knowledge.schema import Absent, Between, Cross, Ge, Gt, Le, Lt, Present, RouteTo, unmet
+from knowledge.skills import SKILL_BY_NAME
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -182,8 +188,6 @@ class _Builder:
     """Builds derivation trees for one consultation."""
 
     def __init__(self, c: Consultation) -> None:
-        from expert.kb import rule_catalogue
-
         self.c = c
         self.trace = c.trace
         self.cat = rule_catalogue()
@@ -206,8 +210,6 @@ class _Builder:
         return node
 
     def fact(self, m: Mapping[str, Any], conds: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
-        from expert.report import _fact_short
-
         kind = m.get("kind")
         data = {k: v for k, v in m.items() if k != "kind"}
         if kind != "Obs":
@@ -220,8 +222,6 @@ class _Builder:
             elif kind == "Context":
                 node.children.append(Node("source", "the consultation itself (who supplied the observations)"))
             return node
-        from knowledge.schema import Between, Ge, Gt, Le, Lt
-
         label = f"{m['name']} = {m['value']!r}"
         cond = conds.get(m["name"])
         if isinstance(cond, (Lt, Le, Gt, Ge, Between)):
@@ -233,8 +233,6 @@ class _Builder:
         return node
 
     def source(self, m: Mapping[str, Any], depth: int, seen: frozenset[int]) -> Node:
-        from knowledge import question
-
         src = str(m.get("source", ""))
         kind, _, rest = src.partition(":")
         if kind == "answer":
@@ -278,8 +276,6 @@ def explain(c: Consultation, skill: str, why_not: bool = False) -> Explanation:
     Raises:
         InputError: Unknown skill.
     """
-    from knowledge.skills import SKILL_BY_NAME
-
     if skill not in SKILL_BY_NAME:
         raise InputError(f"unknown skill {skill!r}", hint="skills: " + ", ".join(SKILL_BY_NAME))
     d = c.diagnosis
@@ -333,9 +329,6 @@ def _guards(b: _Builder, skill: str) -> list[Node]:
 
 
 def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
-    from knowledge import all_rows
-    from knowledge.schema import Cross, RouteTo
-
     facts = final_facts(b.c)
     values = {f["name"]: f["value"] for f in facts if f.get("kind") == "Obs"}
     fired = {f["rule"] for f in b.trace}
@@ -400,36 +393,29 @@ def _why_not(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanati
 
 
 def _unmet(row: Any, values: Mapping[str, Any], facts: list[dict[str, Any]]) -> list[Node]:
-    """List the conditions of ``row`` that do not hold on the final facts, each as a node."""
-    from expert.vocabulary import VOCABULARY
-    from knowledge.schema import Absent, Derive, Present
+    """List the conditions of ``row`` that do not hold on the final facts, each as a node.
 
+    The decision is ``knowledge.schema.unmet``, the same check the engine compiles, so why-not never names
+    a condition the engine would have accepted.
+    """
     out = []
-    conds = row.conditions()
-    for a in row.then:
-        if isinstance(a, Derive):
-            conds.setdefault(a.name, Absent())
-    for name, cond in sorted(conds.items()):
-        if isinstance(cond, Absent):
-            if name in values:
-                out.append(_cond_node(name, cond, f"{name} must be unknown, but is {values[name]!r}", values,
-                                      contradicted=True))
+    for u in unmet(row, values, lambda ref: _has(ref, facts)):
+        if u.ref:
+            key = "unless" if u.ref in row.unless else "need"
+            # An established ``unless`` fact rules the row out; a missing ``need`` may still come.
+            data: dict[str, Any] = {key: u.ref}
+            if key == "unless":
+                data["contradicted"] = True
+            out.append(Node("condition", u.why, data))
             continue
-        if name not in values:
-            q = VOCABULARY[name].question if name in VOCABULARY else None
+        label = u.why
+        if not u.known and not isinstance(u.cond, Absent):
+            q = VOCABULARY[u.name].question if u.name in VOCABULARY else None
             ask = f" (question {q} asks for it)" if q else ""
-            wanted = "" if isinstance(cond, Present) else f" (the row needs {name} {cond.describe()})"
-            out.append(_cond_node(name, cond, f"{name} is not known{wanted}{ask}", values))
-        elif not cond.test(values[name]):
-            out.append(_cond_node(name, cond, f"{name} = {values[name]!r}, but the row needs {cond.describe()}",
-                                  values, contradicted=True))
-    for ref in row.need:
-        if not _has(ref, facts):
-            out.append(Node("condition", f"needs {ref}, which is not established", {"need": ref}))
-    for ref in row.unless:
-        if _has(ref, facts):
-            out.append(Node("condition", f"{ref} is established, which rules this row out",
-                            {"unless": ref, "contradicted": True}))
+            wanted = "" if isinstance(u.cond, Present) else f" (the row needs {u.name} {u.cond.describe()})"
+            label = f"{u.name} is not known{wanted}{ask}"
+        # A known value that fails the condition (or a value that must be unknown) rules the row out.
+        out.append(_cond_node(u.name, u.cond, label, values, contradicted=u.known))
     return out
 
 
@@ -444,8 +430,6 @@ def _cond_node(name: str, cond: Any, label: str, values: Mapping[str, Any], cont
 
 
 def _has(ref: str, facts: list[dict[str, Any]]) -> bool:
-    from expert.facts import KINDS
-
     kind, _, key = ref.partition(":")
     if kind not in KINDS:
         return False

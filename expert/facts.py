@@ -12,7 +12,10 @@ class Obs(Fact):
 
 
 class Finding(Fact):
-    """A root cause or lint: ``id`` (the row id), ``category``, ``severity``, ``issue``."""
+    """A finding: ``id`` (the row id), ``category``, ``severity``, ``issue``, ``finding_kind``, ``explains``.
+
+    ``finding_kind`` is cause, lint, symptom or note; ``explains`` the symptoms a cause can explain.
+    """
 
 
 class Route(Fact):
@@ -45,6 +48,7 @@ class Context(Fact):
 
 KINDS: dict[str, tuple[type[Fact], str]] = {
     "finding": (Finding, "id"),
+    "finding_kind": (Finding, "finding_kind"),
     "route": (Route, "skill"),
     "question": (Question, "id"),
     "boundary": (Boundary, "pack"),

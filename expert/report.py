@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from expert.diagnosis import MARKDOWN, SCHEMA_VERSION
 from expert.errors import InputError
 
 if TYPE_CHECKING:
@@ -51,7 +52,6 @@ def as_json(c: Consultation) -> dict[str, Any]:
     The ``observations`` and ``declined`` keys are enough to rebuild the consultation
     (``trainopt explain --report``), so a saved report can be explained later.
     """
-    from expert.consultation import SCHEMA_VERSION
     from knowledge.skills import SKILL_BY_NAME
 
     d = c.diagnosis
@@ -186,6 +186,9 @@ def diagnosis_markdown(d: Any) -> str:
                "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
                "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": []})
     return _Writer(True).document(r)
+
+
+MARKDOWN[:] = [diagnosis_markdown]
 
 
 def render_trail(trace: list[dict[str, Any]], markdown: bool = False) -> str:

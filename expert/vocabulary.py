@@ -110,7 +110,7 @@ OPTIMIZERS = (
 SPECS: tuple[Spec, ...] = (
     # --- what the user is facing -------------------------------------------------------------------
     _e("symptom", "not_learning unstable overfitting slow_training direct_question experiment_tracking "
-       "new_setup convergence multi_task out_of_scope",
+       "new_setup convergence multi_task out_of_scope crash hang memory_growth metrics_wrong data_problem",
        "The primary symptom or request.", question="Q-SYMPTOM", group="symptom"),
     _e("vague_query", "fix_training improve_model not_working_well optimize_hyperparameters performs_poorly "
        "modern_optimizer preference_not_working",
@@ -251,6 +251,20 @@ SPECS: tuple[Spec, ...] = (
        "profiling data_loading custom_autograd quantization llm_finetuning",
        "A problem another pack owns, by family (from an error message or a description in words); see "
        "knowledge.boundaries.AREAS.", group="judgement"),
+    # --- the training loop, data and precision as the user describes them (issue 7 causes) ---------
+    _e("zero_grad_call", "each_step missing once_per_epoch between_backward_and_step wrong_object "
+       "every_micro_batch",
+       "Where the loop calls zero_grad: once per optimizer step is right.", question="Q-ZERO-GRAD", group="loop"),
+    _e("mode_switching", "train_and_eval never_calls_train validates_in_train_mode",
+       "How the loop switches model.train() / model.eval() around validation.", question="Q-MODE-SWITCH",
+       group="loop"),
+    _e("graph_cut", "none detach item numpy python_list",
+       "Where the graph between loss and parameters is cut (detach, .item(), a numpy round-trip, submodules "
+       "kept in a plain Python list).", question="Q-GRAPH-CUT", group="loop"),
+    _e("weights_dtype", "fp32 fp16 bf16", "The dtype the model's parameters are stored in (model.half() = fp16).",
+       question="Q-WEIGHTS-DTYPE", group="config"),
+    _b("preprocessing_mismatch", "Training and evaluation apply different preprocessing (normalization, resize, "
+       "tokenization) to their inputs.", question="Q-PREPROC", group="data"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

@@ -32,6 +32,7 @@ FAMILIES: tuple[str, ...] = (
     "boundaries",
     "diagnostician",
     "antipatterns",
+    "causes",
 )
 
 

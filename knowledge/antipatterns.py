@@ -8,7 +8,8 @@ symptom-driven choice with its own hyperparameter scale.
 
 from __future__ import annotations
 
-from knowledge.schema import Cite, Find, Fix, Ge, Gt, Is, Le, Row
+from knowledge.measurements import ge, gt, le
+from knowledge.schema import Cite, Cross, Find, Fix, Gt, Is, RouteTo, Row
 
 _A = "Anti-patterns: what not to do"
 _C = "Configuration"
@@ -20,15 +21,16 @@ def _c(table: str, row: str) -> Cite:
 
 
 def _lint(severity: str, issue: str) -> Find:
-    """Build a finding of the configuration category."""
-    return Find(_C, severity, issue)
+    """Build a configuration-lint finding (it routes, but a cause or symptom of the run leads the plan)."""
+    return Find(_C, severity, issue, kind="lint")
 
 
 ROWS = (
     Row("AP-01", {"optimizer": "adam", "weight_decay": Gt(0, source="002 · any non-zero weight decay with Adam "
                                                                   "is coupled L2, not true weight decay")},
         (_lint("warning", "Adam with weight decay applies it as L2 through the adaptive scaling: use AdamW "
-              "(decoupled weight decay)"),),
+              "(decoupled weight decay)"),
+         RouteTo("optimization-algorithms", "primary", "AdamW and decoupled weight decay")),
         "Adam's weight decay is scaled by the second moment, so it does not regularize as intended; AdamW "
         "decouples it.",
         _c(_A, "do not use Adam with weight decay: use AdamW"),
@@ -40,7 +42,8 @@ ROWS = (
         avoid=("torch.optim.Adam(..., weight_decay=...) as a regularizer",)),
     Row("AP-02", {"architecture": "transformer", "optimizer": ADAM_FAMILY, "warmup": False},
         (_lint("warning", "a transformer trained with an Adam-family optimizer and no LR warmup: early updates "
-              "are large and poorly directed"),),
+              "are large and poorly directed"),
+         RouteTo("learning-rate-scheduling", "primary", "warmup then decay for Adam-family transformers")),
         "Adam's early moment estimates are noisy; transformers need a warmup to avoid damaging early steps.",
         _c("Learning rate schedules: warmup", "essential for Adam-family optimizers with transformers"),
         fix=Fix("Warm up linearly over the first 1-5% of steps, then decay (cosine).",
@@ -51,7 +54,10 @@ ROWS = (
         avoid=("starting a transformer at its peak LR from step 0",)),
     Row("AP-03", {"mixed_precision": "fp16", "grad_scaler": False},
         (_lint("critical", "FP16 training without loss scaling: small gradients underflow to zero and training "
-              "silently degrades"),),
+              "silently degrades"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
+         Cross("pytorch-engineering", "the autocast / GradScaler API itself lives there; the precision strategy "
+               "stays here", joint=True, target="mixed-precision-and-optimization")),
         "FP16's narrow exponent range flushes small gradients to zero unless the loss is scaled.",
         _c(_A, "do not use FP16 without loss scaling"),
         fix=Fix("Use a dynamic GradScaler (or switch to BF16, which needs none).",
@@ -61,10 +67,11 @@ ROWS = (
                 "scaler.scale(loss).backward()\n"
                 "scaler.unscale_(opt); torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
                 "scaler.step(opt); scaler.update(); opt.zero_grad(set_to_none=True)"),
-        avoid=("FP16 autocast without a GradScaler",)),
+        unless=("finding:MS-FP16-01",), avoid=("FP16 autocast without a GradScaler",)),
     Row("AP-04", {"mixed_precision": "fp16", "bf16_supported": True},
         (_lint("info", "FP16 on hardware that supports BF16: BF16 has FP32's exponent range, needs no loss scaling "
-              "and is the default"),),
+              "and is the default"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "BF16 instead of FP16", section="precision")),
         "Where BF16 is supported it is simpler and more stable than FP16 at comparable speed.",
         _c("Mixed precision: when to use which", "BF16 if the hardware supports it"),
         fix=Fix("Autocast to bfloat16 and drop the GradScaler.",
@@ -73,10 +80,11 @@ ROWS = (
                 "loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)"),
         avoid=("keeping FP16 and loss-scale tuning on Ampere-or-newer GPUs",)),
     Row("AP-05", {"optimizer": "lion",
-                  "learning_rate": Gt(3e-4, source="002 · Lion needs a 3-10x lower LR than AdamW; AdamW's usual "
-                                                   "1e-4..1e-3 puts Lion at about 1e-5..3e-4")},
+                  "learning_rate": gt("MT-LION-LR")},
         (_lint("warning", "Lion at an AdamW-sized LR: its sign updates have unit magnitude, so it needs a 3-10x "
-              "lower LR"),),
+              "lower LR"),
+         RouteTo("optimization-algorithms", "primary", "Lion's own LR and weight-decay scale"),
+         RouteTo("learning-rate-scheduling", "secondary", "re-tune the peak LR for Lion")),
         "Lion's update has the same magnitude in every coordinate; an AdamW-sized LR makes its steps too large.",
         _c("Optimizers: Lion", "requires 3-10x lower LR than AdamW"),
         fix=Fix("Divide the AdamW LR by 3-10 for Lion (and raise weight decay by the same factor).",
@@ -84,20 +92,21 @@ ROWS = (
                 "opt = Lion(model.parameters(), lr=adamw_lr / 5, weight_decay=adamw_wd * 5)"),
         avoid=("reusing the AdamW learning rate for Lion",)),
     Row("AP-06", {"optimizer": "lion",
-                  "weight_decay": Le(0.01, source="002 · Lion needs higher weight decay than AdamW; 0.01 is "
-                                                  "PyTorch's AdamW default, so Lion at or below it is too low")},
+                  "weight_decay": le("MT-LION-WD")},
         (_lint("warning", "Lion with AdamW-sized (or smaller) weight decay: with its lower LR the effective decay "
-              "(LR x weight decay) becomes too weak"),),
+              "(LR x weight decay) becomes too weak"),
+         RouteTo("optimization-algorithms", "primary", "Lion's own LR and weight-decay scale")),
         "Decoupled decay acts through LR x weight decay; Lion's lower LR needs a proportionally higher decay.",
         _c("Optimizers: Lion", "requires higher weight decay than AdamW"),
         fix=Fix("Scale the weight decay up by the factor the LR went down (3-10x).",
                 "opt = Lion(model.parameters(), lr=adamw_lr / 5, weight_decay=adamw_wd * 5)"),
         avoid=("reusing the AdamW weight decay for Lion",)),
     Row("AP-07", {"optimizer": Is("adam", "adamw"),
-                  "batch_size": Ge(32768, source="002 · LAMB was designed for large-batch pretraining at 32K-64K "
-                                                 "batch sizes, where Adam diverges")},
+                  "batch_size": ge("MT-LAMB-BATCH")},
         (_lint("warning", "Adam/AdamW at a very large batch (32K or more): per-layer trust ratios (LAMB) keep "
-              "large-batch training stable"),),
+              "large-batch training stable"),
+         RouteTo("optimization-algorithms", "primary", "LAMB for very large batches"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "batch size and LR scaling")),
         "At 32K+ batches Adam's uniform step becomes unstable in some layers; LAMB scales each layer's update.",
         _c("Optimizers: LAMB", "large-batch pretraining (32K-64K) where Adam diverges"),
         fix=Fix("Use a LAMB implementation with warmup (or keep AdamW and reduce the batch with accumulation "
@@ -107,7 +116,8 @@ ROWS = (
         avoid=("scaling the batch to 32K+ with plain Adam and no schedule changes",)),
     Row("AP-08", {"tuning_method": "one_at_a_time"},
         (_lint("warning", "hyperparameters tuned one at a time: LR, weight decay and batch size interact, so "
-              "one-dimensional sweeps miss good configurations"),),
+              "one-dimensional sweeps miss good configurations"),
+         RouteTo("hyperparameter-tuning", "primary", "a joint search strategy (random, then Bayesian)")),
         "Interacting hyperparameters have to be searched jointly.",
         _c(_A, "do not tune hyperparameters one at a time"),
         fix=Fix("Search LR and weight decay jointly on a log scale (random first, then Bayesian); tune LR first, "
@@ -120,7 +130,9 @@ ROWS = (
                 "optuna.create_study(direction=\"minimize\").optimize(objective, n_trials=40)"),
         avoid=("grid searches over one hyperparameter while the others stay fixed",)),
     Row("AP-09", {"grad_norm_monitored": False},
-        (_lint("warning", "gradient norms are not monitored: spikes that warn of instability go unseen"),),
+        (_lint("warning", "gradient norms are not monitored: spikes that warn of instability go unseen"),
+         RouteTo("gradient-management", "primary", "monitor the gradient norm every step"),
+         RouteTo("experiment-tracking", "secondary", "log it with the loss")),
         "Gradient-norm spikes are the early warning of instability; they have to be logged to be seen.",
         _c(_A, "do not ignore gradient norm monitoring"),
         fix=Fix("Log the global gradient norm every step (clip_grad_norm_ returns it).",
@@ -129,7 +141,8 @@ ROWS = (
         avoid=("training without a gradient-norm curve",)),
     Row("AP-10", {"init_scheme": Is("xavier", "normal", "uniform"), "activation": Is("relu", "leaky_relu")},
         (_lint("warning", "ReLU-family activations with an initialization not designed for them: activations "
-              "shrink layer by layer; Kaiming (He) initialization matches ReLU"),),
+              "shrink layer by layer; Kaiming (He) initialization matches ReLU"),
+         RouteTo("gradient-management", "primary", "initialization matched to the activation")),
         "ReLU zeroes half its inputs; Kaiming's 2/fan_in variance compensates, Xavier's does not.",
         _c("Weight initialization: practical guidelines", "Kaiming for ReLU networks"),
         fix=Fix("Initialize with Kaiming for ReLU-family layers.",
@@ -140,7 +153,8 @@ ROWS = (
         avoid=("Xavier initialization for a deep ReLU network",)),
     Row("AP-11", {"init_scheme": "kaiming", "activation": Is("tanh", "sigmoid")},
         (_lint("warning", "tanh/sigmoid activations with Kaiming initialization: pre-activations are too large and "
-              "saturate; Xavier (Glorot) matches them"),),
+              "saturate; Xavier (Glorot) matches them"),
+         RouteTo("gradient-management", "primary", "initialization matched to the activation")),
         "Kaiming's larger variance pushes tanh/sigmoid into saturation; Xavier keeps them in their linear range.",
         _c("Weight initialization: practical guidelines", "Xavier for tanh/sigmoid networks"),
         fix=Fix("Initialize with Xavier for tanh/sigmoid layers.",
@@ -153,7 +167,9 @@ ROWS = (
                                                    "gradients"),
                   "loss_scaled_for_accum": False},
         (_lint("warning", "gradient accumulation without dividing the loss: gradients are summed, so the effective "
-              "LR is multiplied by the accumulation steps"),),
+              "LR is multiplied by the accumulation steps"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "gradient accumulation done right"),
+         RouteTo("training-loop-architecture", "secondary", "where the loop divides, steps and zeroes")),
         "Accumulated gradients add up; the loss must be divided by the number of micro-steps to average them.",
         _c("Gradient accumulation", "divide by the number of accumulation steps"),
         fix=Fix("Divide each micro-batch loss by the accumulation steps; step and zero every N micro-batches.",
@@ -165,7 +181,8 @@ ROWS = (
         avoid=("summing accumulated gradients and keeping the single-batch LR",)),
     Row("AP-13", {"mixed_precision": "none", "bf16_supported": True},
         (_lint("info", "training in FP32 on hardware with BF16: BF16 autocast is the default and roughly halves "
-              "activation memory and step time"),),
+              "activation memory and step time"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "BF16 autocast by default", section="precision")),
         "AdamW + cosine + BF16 is the default; FP32 is for debugging numerics or tiny models.",
         _c("Mixed precision: when to use which", "FP32 only for debugging or very small models"),
         fix=Fix("Wrap the forward pass in BF16 autocast; parameters and optimizer state stay FP32.",

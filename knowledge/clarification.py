@@ -32,6 +32,7 @@ from knowledge.schema import (
     QuestionRow,
     RouteTo,
     Row,
+    Salience,
 )
 from knowledge.skills import SKILLS
 
@@ -39,13 +40,16 @@ _T = "Ambiguous queries: clarification protocol"
 _C25 = "000"
 _C26 = "001"
 
-PROBLEM_SYMPTOMS = Is("not_learning", "unstable", "overfitting", "slow_training", "convergence", "multi_task")
+# A crash or a hang alone is infrastructure until shown otherwise: it is no evidence of a training problem of
+# ours, so an error text that crosses a boundary stays across it.
+PROBLEM_SYMPTOMS = Is("not_learning", "unstable", "overfitting", "slow_training", "convergence", "multi_task",
+                      "memory_growth", "metrics_wrong", "data_problem")
 """Symptoms that describe a problem with a run (evidence); the rest are requests (questions, set-up, tracking)."""
 
 EVIDENCE = "flag:symptom_evidence"
-EVIDENCE_SALIENCE = 45
-HOLD_SALIENCE = 40
-ANSWER_SALIENCE = 53
+EVIDENCE_SALIENCE = Salience.CLARIFY + 5
+HOLD_SALIENCE = Salience.CLARIFY
+ANSWER_SALIENCE = Salience.CLARIFY + 13
 ALL_SKILLS = tuple(s.name for s in SKILLS)
 
 
@@ -175,7 +179,7 @@ ROWS = (
     # --- answers: should I use Lion / Sophia / Muon? ---------------------------------------------------
     Row("CL-ANS-MODERN-01", {"switch_reason": "none"},
         (Find("Optimizer Choice", "info", "no symptom behind the switch: AdamW (with cosine and BF16) stays the "
-              "default; read when the modern optimizer beats AdamW and when it does not"),
+              "default; read when the modern optimizer beats AdamW and when it does not", kind="note"),
          RouteTo("optimization-algorithms", "primary", "the 'when it beats AdamW / when not' tables",
                  section="modern optimizers")),
         "Being newer is not a reason to switch; the specialist's comparison tables are the answer.",

@@ -13,9 +13,10 @@ from expert._experta import MATCH, NOT, TEST
 from expert.engine import hand_rule
 from expert.facts import Flag as FlagFact
 from expert.facts import Obs
-from knowledge.schema import Cite, Derive, Flag, Gt, Is, Present, Row
+from knowledge.measurements import gt, le
+from knowledge.schema import Cite, Derive, Flag, Is, Present, Row, Salience
 
-GAP_THRESHOLD = Gt(0.20, source="003 · Overfitting investigation · a train/val accuracy gap above 20% is severe")
+GAP_THRESHOLD = gt("MT-GAP")
 """The diagnostician's severe-overfitting gap (train accuracy minus validation accuracy, as fractions)."""
 
 _SYM = "Symptom table"
@@ -25,51 +26,82 @@ ROWS = (
         {"loss_behavior": Is("nan_or_inf", "diverging", "spiking")},
         (Derive("symptom", "unstable"),),
         "NaN/Inf, divergence and spikes are the instability symptom; stability is diagnosed before anything else.",
-        Cite("001", "Symptom: training unstable", "keywords: NaN, Inf, diverging, spikes"), salience=59),
+        Cite("001", "Symptom: training unstable", "keywords: NaN, Inf, diverging, spikes"),
+        salience=Salience.DERIVE + 9),
     Row("DV-SYM-02",
         {"loss_behavior": "oscillating"},
         (Derive("symptom", "unstable"),),
         "A loss that swings wildly is an instability, even without NaN.",
         Cite("000", "Symptom: model not learning (route by loss behaviour)", "oscillating wildly: instability"),
-        salience=58),
+        salience=Salience.DERIVE + 8),
     Row("DV-SYM-03",
         {"loss_behavior": Is("flat_from_start", "decreasing_slowly")},
         (Derive("symptom", "not_learning"),),
         "A loss that never moves, or barely moves, is the not-learning symptom.",
-        Cite("000", "Symptom: model not learning", "keywords: stuck, flat loss, not improving"), salience=56),
+        Cite("000", "Symptom: model not learning", "keywords: stuck, flat loss, not improving"),
+        salience=Salience.DERIVE + 6),
     Row("DV-SYM-04",
         {"loss_behavior": "plateau_after_learning"},
         (Derive("symptom", "convergence"),),
         "Progress that stalls after a good start is a convergence problem (plateau).",
-        Cite("000", "When to use", "convergence issues: slow learning, plateaus, local minima"), salience=55),
+        Cite("000", "When to use", "convergence issues: slow learning, plateaus, local minima"),
+        salience=Salience.DERIVE + 5),
     Row("DV-SYM-05",
         {},
         (Derive("symptom", "overfitting"),),
         "A severe train/validation gap is overfitting, whatever the loss curve looks like.",
-        Cite("003", _SYM, "train good, val bad: overfitting"), need=("flag:generalization_gap",), salience=57),
+        Cite("003", _SYM, "train good, val bad: overfitting"), need=("flag:generalization_gap",),
+        salience=Salience.DERIVE + 7),
     Row("DV-GAP-02",
         {"generalization_gap": GAP_THRESHOLD},
         (Flag("generalization_gap", "measured train/val accuracy gap above 20%"),),
         "A measured accuracy gap above 20 points is a severe generalization gap.",
         Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
-        unless=("flag:generalization_gap",), salience=60),
+        unless=("flag:generalization_gap",), salience=Salience.DERIVE + 10),
     Row("DV-SYM-06",
-        {"data_time_fraction": Gt(0.5, source="003 · Slow training investigation · data time above compute "
-                                              "time (more than half of each step) is a loading bottleneck")},
+        {"data_time_fraction": gt("MT-DATA-FRAC")},
         (Derive("symptom", "slow_training"),),
         "When the step waits on data longer than it computes, the run is slow for an input-pipeline reason.",
-        Cite("003", _SYM, "training slow: data loading or batch size"), salience=54),
+        Cite("003", _SYM, "training slow: data loading or batch size"), salience=Salience.DERIVE + 4),
     Row("DV-SYM-07",
         {"question_topic": Present()},
         (Derive("symptom", "direct_question"),),
         "A 'which X should I use?' topic with no problem described is a direct question.",
-        Cite("001", "Symptom: which X should I use? (direct questions)", "question column"), salience=51),
+        Cite("001", "Symptom: which X should I use? (direct questions)", "question column"),
+        salience=Salience.DERIVE + 1),
     Row("DV-SYM-08",
         {"considering": Present()},
         (Derive("symptom", "direct_question"),),
         "Asking about a technique to switch to, with no symptom described, is a direct question about it.",
-        Cite("001", "Modern landscape routing", "keywords: Lion, Sophia, Muon, ... FSDP strategy"), salience=50),
+        Cite("001", "Modern landscape routing", "keywords: Lion, Sophia, Muon, ... FSDP strategy"),
+        salience=Salience.DERIVE),
 )
+
+
+CRASH = (
+    Row("DV-SYM-09",
+        {"error_text": Present()},
+        (Derive("symptom", "crash"),),
+        "An error message with no other symptom named is a crash: it is read from the traceback, and the "
+        "error-text boundaries (out of memory, distributed, compile) take it further when they match.",
+        Cite("000", "Cross-pack boundaries", "PyTorch errors -> pytorch-engineering"),
+        salience=Salience.DERIVE - 1),
+)
+ROWS = ROWS + CRASH
+
+HEALTHY = (
+    Row("DV-OK-01", {"loss_behavior": "decreasing_normally"},
+        (Flag("healthy_evidence"),),
+        "A loss that decreases normally is evidence of a healthy run: nothing to diagnose unless something else "
+        "is reported.",
+        Cite("003", _SYM, "no symptom: the loss decreases as expected"), salience=Salience.DERIVE),
+    Row("DV-OK-02", {"generalization_gap": le("MT-GAP")},
+        (Flag("healthy_evidence"),),
+        "A train/validation gap within the severe-overfitting threshold is evidence the run generalizes.",
+        Cite("003", "Overfitting investigation", "gap within 20%: not severe"), salience=Salience.DERIVE,
+        unless=("flag:healthy_evidence",)),
+)
+ROWS = ROWS + HEALTHY
 
 
 class GapRules:
@@ -83,7 +115,7 @@ class GapRules:
                Obs(name="val_metric", value=MATCH.val),
                TEST(lambda train, val: GAP_THRESHOLD.test(train - val)),
                NOT(FlagFact(name="generalization_gap")),
-               salience=60)
+               salience=Salience.DERIVE + 10)
     def gap(self, train: Any, val: Any) -> None:
         """Mark the gap so the symptom and the quick-reference row can use it."""
         self.declare(FlagFact(name="generalization_gap", rule="DV-GAP-01",

@@ -7,38 +7,21 @@ step of the seeds' priority list when its evidence is present; the plan's order 
 
 from __future__ import annotations
 
-from knowledge.schema import Absent, Cite, Cross, Find, Gt, Is, RouteTo, Row
+from knowledge.fixes import FIX_NAN_HUNT
+from knowledge.schema import Absent, Cite, Cross, Find, Is, RouteTo, Row
 
 _T = "Symptom: training unstable (route in priority order)"
 _RAPID = Is("nan_or_inf", "diverging", "spiking")
-ADAPTIVE = Is("adam", "adamw", "lamb", "lion", "sophia", "ademamix", "adamw_8bit", "paged_adamw", "prodigy",
-              "schedule_free", "shampoo", "muon")
-PLAIN_SGD = Is("sgd", "sgd_momentum")
 
 ROWS = (
     Row("RT-UNST-01",
         {"symptom": "unstable", "loss_behavior": _RAPID},
         (Find("Explosion", "critical", "the loss spikes, diverges or goes non-finite: unstable gradients are "
-              "the most common cause"),
+              "the most common cause", kind="symptom"),
          RouteTo("gradient-management", "primary", "stabilise gradients first: clipping, scaling, NaN debugging")),
         "Gradient trouble drives most instability, so gradients are stabilised before anything else is tuned.",
-        Cite("001", _T, "1. gradient-management (primary)")),
-    Row("RT-UNST-02",
-        {"symptom": "unstable", "optimizer": ADAPTIVE,
-         "learning_rate": Gt(1e-2, source="Adam-family peak LRs sit around 1e-4..1e-3 (Karpathy's recipe: 3e-4); "
-                                          "above 1e-2 is far outside that range")},
-        (RouteTo("learning-rate-scheduling", "secondary", "the LR is high for an adaptive optimizer; a high LR "
-                 "diverges even with clipped gradients"),),
-        "An adaptive optimizer at a very high LR can diverge even once gradients are clipped.",
-        Cite("001", _T, "2. learning-rate-scheduling (secondary): LR too high")),
-    Row("RT-UNST-03",
-        {"symptom": "unstable", "optimizer": PLAIN_SGD,
-         "learning_rate": Gt(0.5, source="SGD peak LRs sit around 0.01..0.1 (0.1 is the classic ResNet value); "
-                                         "above 0.5 is far outside that range")},
-        (RouteTo("learning-rate-scheduling", "secondary", "the LR is high for SGD; a high LR diverges even with "
-                 "clipped gradients"),),
-        "SGD tolerates larger LRs than Adam, but not several times the usual range.",
-        Cite("001", _T, "2. learning-rate-scheduling (secondary): LR too high")),
+        Cite("001", _T, "1. gradient-management (primary)"), fix=FIX_NAN_HUNT,
+        avoid=("restarting with random tweaks (LR, seed, optimizer) before locating the first bad value",)),
     Row("RT-UNST-04",
         {"symptom": "unstable", "nan_onset": "after_steps"},
         (RouteTo("learning-rate-scheduling", "secondary", "NaN after a while: check whether the schedule "
@@ -51,12 +34,6 @@ ROWS = (
                  "divide by zero"),),
         "Custom loss code is the usual place for log(0) or x/0; their NaN reaches the gradients.",
         Cite("001", _T, "loss-functions-and-objectives: custom losses especially prone")),
-    Row("RT-UNST-06",
-        {"symptom": "unstable", "nan_location": Is("loss")},
-        (Find("Numerical", "critical", "the first non-finite value appears in the loss computation"),
-         RouteTo("loss-functions-and-objectives", "secondary", "make the loss formula numerically stable")),
-        "A loss that is itself the first non-finite value points at its formula, not at the optimizer.",
-        Cite("001", _T, "loss-functions-and-objectives: numerical instability in the loss")),
     Row("RT-UNST-07",
         {"symptom": "unstable", "mixed_precision": Is("fp16", "bf16", "fp8")},
         (RouteTo("batch-size-and-memory-tradeoffs", "secondary", "precision strategy: loss-scale window, FP8 "
@@ -69,19 +46,14 @@ ROWS = (
         Cite("001", _T, "batch-size-and-memory-tradeoffs (precision section) + cross-pack note")),
     Row("RT-UNST-08",
         {"symptom": "unstable", "loss_behavior": Absent()},
-        (RouteTo("gradient-management", "primary", "the loss curve was not described: start where most "
-                 "instability starts, at the gradients"),),
-        "Without the loss curve we still know the priority order; its first stop is gradient management.",
-        Cite("001", _T, "1. gradient-management (primary)"), need=("declined:Q-LOSS-BEHAVIOR",)),
+        (RouteTo("gradient-management", "primary", "provisional first stop: whatever the loss curve shows, the "
+                 "priority order starts at the gradients"),),
+        "The symptom alone fixes the first stop of the instability order (gradient management), so the plan "
+        "shows it while the loss-curve question is still open, and keeps it if that question is declined.",
+        Cite("001", _T, "1. gradient-management (primary)")),
     Row("RT-UNST-09",
         {"symptom": "unstable", "grad_norm_trend": Is("exploding", "spiky")},
         (RouteTo("gradient-management", "primary", "measured gradient norms explode or spike"),),
         "Exploding or spiking gradient norms are direct evidence for the first stop of the priority order.",
         Cite("001", _T, "gradient-management: gradient explosion, NaN gradients")),
-    Row("RT-UNST-10",
-        {"symptom": "unstable", "nan_location": Is("gradients")},
-        (Find("Explosion", "critical", "the first non-finite values appear in the gradients"),
-         RouteTo("gradient-management", "primary", "NaN gradients: clip, scale and trace them")),
-        "NaN that first shows up in the gradients is squarely the gradient-management case.",
-        Cite("001", _T, "gradient-management: NaN gradients")),
 )

@@ -10,8 +10,11 @@ that applies its own) and take their numeric conditions from the same table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Lt, RouteTo, Row
+from knowledge import all_rows
+from knowledge.fixes import FIX_LOADER
+from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Le, Lt, RouteTo, Row, Salience
 
 KARPATHY = "Karpathy, 'A Recipe for Training Neural Networks' (2019)"
 CS231N = "CS231n notes, 'Neural Networks Part 3: babysitting the learning process' (Karpathy)"
@@ -147,6 +150,62 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-CURVE-SPIKE", 8.0, "a point this many robust deviations above its neighbours is a spike",
             "robust z-score on a rolling median (MAD x 1.4826); our factor",
             Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),
+    # thresholds the rows cite (one table for every number; probes may append theirs below) ----------
+    Measure("MT-CHANCE-BAND", 0.10,
+            "a loss within this relative distance of ln(num_classes) sits at chance level (a uniform guess)",
+            "seed 003 compares the loss with ln(num_classes); a uniform softmax sits exactly there and the first "
+            "batches add a little noise, so we accept a 10% band",
+            Cite("003", _DX, "not learning: loss near random chance = log(num_classes)")),
+    Measure("MT-NAN-EARLY", 10,
+            "a first non-finite value before this step is the 'immediate' onset (data, init or loss formula); "
+            "from it on, the 'after steps' onset (schedule, drift, loss scale)",
+            "seed 000 splits NaN onset into 'immediately at start' and 'after N epochs'; within the first 10 steps "
+            "nothing (schedule, drift, optimizer state) has had time to build up",
+            Cite("000", "Symptom: training unstable", "when do NaN values appear")),
+    Measure("MT-LR-ADAPTIVE-LOW", 1e-5,
+            "an Adam-family peak LR below this is one to two decades under the usual 1e-4..1e-3",
+            "PyTorch's Adam default is 1e-3 and Karpathy's recipe uses 3e-4; 1e-5 is far under that range",
+            Cite("003", "Step 3: fix table", "LR too low: increase LR 10-100x")),
+    Measure("MT-LR-ADAPTIVE-HIGH", 1e-2,
+            "an Adam-family peak LR above this is far outside the usual 1e-4..1e-3",
+            "Karpathy's recipe (3e-4) and the Adam default (1e-3); 1e-2 is a decade above the range",
+            Cite("003", "Step 3: fix table", "LR too high: decrease LR, add warmup")),
+    Measure("MT-LR-SGD-LOW", 1e-3,
+            "an SGD peak LR below this is one to two decades under the usual 0.01..0.1",
+            "0.1 is the classic ResNet SGD LR; 1e-3 is two decades under it",
+            Cite("003", "Step 3: fix table", "LR too low: increase LR 10-100x")),
+    Measure("MT-LR-SGD-HIGH", 0.5,
+            "an SGD peak LR above this is several times the usual 0.01..0.1",
+            "0.1 is the classic ResNet SGD LR; 0.5 is five times it",
+            Cite("003", "Step 3: fix table", "LR too high: decrease LR, add warmup")),
+    Measure("MT-LION-LR", 3e-4,
+            "a Lion LR above this is AdamW-sized: Lion needs a 3-10x lower LR than AdamW",
+            "seed 002: Lion requires a 3-10x lower LR than AdamW; AdamW's usual 1e-4..1e-3 puts Lion at "
+            "1e-5..3e-4", Cite("002", "Optimizers: Lion", "requires 3-10x lower LR than AdamW")),
+    Measure("MT-LION-WD", 0.01,
+            "a Lion weight decay at or below this is AdamW-sized: Lion needs a 3-10x higher decay",
+            "seed 002: Lion requires a higher weight decay than AdamW; 0.01 is PyTorch's AdamW default",
+            Cite("002", "Optimizers: Lion", "requires higher weight decay than AdamW")),
+    Measure("MT-LAMB-BATCH", 32768,
+            "a batch of at least this size is LAMB territory: Adam's uniform step destabilizes some layers",
+            "seed 002: LAMB was designed for large-batch pretraining at 32K-64K examples per batch",
+            Cite("002", "Optimizers: LAMB", "large-batch pretraining (32K-64K)")),
+    Measure("MT-GPU-IDLE", 50,
+            "GPU utilization consistently below this percentage: not compute-bound, the input pipeline is the target",
+            "seeds 000/001 slow-training table: under 50% consistently means data loading or CPU preprocessing",
+            Cite("001", "Symptom: training too slow", "< 50% consistently")),
+    Measure("MT-GPU-BUSY", 80,
+            "GPU utilization at or above this percentage: compute-bound (batch size, precision, scale-out)",
+            "seeds 000/001 slow-training table: above 80% but still slow is compute-bound",
+            Cite("001", "Symptom: training too slow", "> 80% but still slow")),
+    Measure("MT-DATA-SMALL", 1000,
+            "fewer training examples than this: augmentation is critical against overfitting",
+            "seed 000 overfitting decision factors: a small dataset is under 1K examples",
+            Cite("000", "Symptom: model overfits · decision factors", "small dataset (< 1K)")),
+    Measure("MT-DATA-LARGE", 10000,
+            "at least this many examples and still overfitting: check the model's capacity",
+            "seed 000 overfitting decision factors: a large dataset is over 10K examples",
+            Cite("000", "Symptom: model overfits · decision factors", "large dataset (> 10K)")),
 )
 
 MEASURE_BY_ID = {m.id: m for m in MEASURES}
@@ -166,21 +225,34 @@ def _src(mid: str) -> str:
     return f"{m.id}: {m.source}"
 
 
-def _gt(mid: str) -> Gt:
+def gt(mid: str) -> Gt:
+    """A row condition "above threshold ``mid``", citing the table entry."""
     return Gt(threshold(mid), source=_src(mid))
 
 
-def _ge(mid: str) -> Ge:
+def ge(mid: str) -> Ge:
+    """A row condition "at least threshold ``mid``", citing the table entry."""
     return Ge(threshold(mid), source=_src(mid))
 
 
-def _lt(mid: str) -> Lt:
+def lt(mid: str) -> Lt:
+    """A row condition "below threshold ``mid``", citing the table entry."""
     return Lt(threshold(mid), source=_src(mid))
+
+
+def le(mid: str) -> Le:
+    """A row condition "at most threshold ``mid``", citing the table entry."""
+    return Le(threshold(mid), source=_src(mid))
+
+
+def measure_source(mid: str) -> str:
+    """The citation of threshold ``mid`` (id and source), for conditions built around it."""
+    return _src(mid)
 
 
 ROWS = (
     # --- loss at init / loss-activation mismatches ----------------------------------------------------
-    Row("MS-INIT-01", {"loss_init_ratio": _gt("MT-INIT-RATIO")},
+    Row("MS-INIT-01", {"loss_init_ratio": gt("MT-INIT-RATIO")},
         (Find("Initialization", "warning", "loss at initialization far above chance level ln(num_classes): "
               "the output layer starts confidently wrong"),
          RouteTo("gradient-management", "primary", "initialization scale and the gradients it produces")),
@@ -227,13 +299,21 @@ ROWS = (
         avoid=("Do not take log() of the softmax output yourself: log_softmax is the stable form.",)),
     # --- non-finite values --------------------------------------------------------------------------
     Row("MS-NAN-01", {"nan_location": Is("inputs", "labels")},
-        (Find("Explosion", "critical", "NaN/Inf already present in the batch (inputs or labels), before the model"),
-         RouteTo("gradient-management", "primary", "NaN debugging: find and filter the bad samples")),
-        "A non-finite input poisons every gradient; no optimizer or LR change can fix it.",
+        (Find("Data", "critical", "the first non-finite or invalid value is already in the batch (inputs, or "
+              "labels out of range for the loss), before the model runs"),
+         RouteTo("gradient-management", "primary", "NaN debugging: find and filter the bad samples"),
+         RouteTo("loss-functions-and-objectives", "secondary", "the label range the loss expects")),
+        "A non-finite input or an out-of-range label poisons every gradient; no optimizer or LR change can fix "
+        "it, so the data pipeline is the cause.",
         Cite("003", _DX, "NaN/Inf: check inputs and label ranges"),
-        fix=Fix("Check and clean the data pipeline; assert finiteness where batches are built.",
-                "assert torch.isfinite(x).all(), 'non-finite input'"),
-        avoid=("Do not add gradient clipping for NaN inputs: clipping a NaN gives NaN.",)),
+        salience=Salience.CAUSE,
+        fix=Fix("Assert finiteness and the label range where batches are built; filter or repair the bad samples "
+                "and check the normalization statistics.",
+                "bad = ~torch.isfinite(x).flatten(1).all(dim=1)\n"
+                "print(\"non-finite samples:\", bad.nonzero().flatten().tolist())\n"
+                "assert y.min() >= 0 and y.max() < num_classes, (y.min().item(), y.max().item())"),
+        avoid=("clipping gradients to hide NaN inputs: clipping a NaN gives NaN",
+               "lowering the LR for a data or label-range error")),
     Row("MS-NAN-02", {"nan_location": "loss"},
         (Find("Explosion", "critical", "model outputs are finite but the loss is NaN/Inf: the loss formula is "
               "numerically unsafe (log of 0, division by 0)"),
@@ -241,39 +321,33 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "NaN debugging")),
         "The first non-finite value appears in the loss itself, so the loss formula is the cause.",
         Cite("003", _DX, "NaN/Inf: any custom loss functions?"),
+        salience=Salience.CAUSE,
         fix=Fix("Compute log-probabilities with log_softmax / logsigmoid (or the built-in losses), never log(p).",
                 "logp = torch.log_softmax(logits, dim=-1)\nloss = -(onehot * logp).sum(-1).mean()"),
-        avoid=("Do not add eps everywhere and hope: use the stable fused form.",)),
-    Row("MS-NAN-03", {"nan_location": Is("activations", "gradients", "weights", "optimizer_state")},
-        (Find("Explosion", "critical", "values went NaN/Inf inside the model or its update: gradient explosion or "
-              "an LR too high for the current scale"),
-         RouteTo("gradient-management", "primary", "clipping and NaN debugging"),
-         RouteTo("learning-rate-scheduling", "secondary", "a too-high LR diverges even when clipped")),
-        "Non-finite activations, gradients or weights after finite inputs are the signature of an explosion.",
-        Cite("003", "Step 3: route to fix", "gradient explosion"),
-        fix=Fix("Clip the global gradient norm and lower the LR (add warmup).",
-                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
-        avoid=("Do not switch optimizers first: stabilize gradients and LR.",)),
+        avoid=("Do not add eps everywhere and hope: use the stable fused form.",
+               "adding gradient clipping to hide a loss that computes log(0)")),
     # --- gradient flow ------------------------------------------------------------------------------
-    Row("MS-GRAD-01", {"grad_norm_global": _gt("MT-GRAD-EXPLODE-ABS")},
+    Row("MS-GRAD-01", {"grad_norm_global": gt("MT-GRAD-EXPLODE-ABS")},
         (Find("Explosion", "critical", "gradient norm far above any clipping threshold: exploding gradients"),
          RouteTo("gradient-management", "primary", "clip gradients (max_norm=1.0) and find the source"),
          RouteTo("learning-rate-scheduling", "secondary", "lower LR / warmup once gradients are bounded")),
         "Gradient norms in the hundreds make single steps overshoot; recurrent nets are the classic case.",
         Cite("003", "Step 3: route to fix", "gradient explosion: add clipping"),
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Clip the global norm before the optimizer step.",
                 "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\noptimizer.step()"),
         avoid=("Do not just lower the LR: the gradient spikes remain.",)),
-    Row("MS-GRAD-02", {"grad_layer_ratio": _lt("MT-GRAD-VANISH-RATIO")},
+    Row("MS-GRAD-02", {"grad_layer_ratio": lt("MT-GRAD-VANISH-RATIO")},
         (Find("Not Learning", "warning", "gradients vanish towards the input: the first layer gets a tiny fraction "
               "of the last layer's gradient"),
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Saturating activations stacked deep shrink the gradient geometrically; early layers stop learning.",
         Cite("003", "Step 3: route to fix", "vanishing gradients: check architecture, init"),
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Use ReLU/GELU with Kaiming init (or add normalization / residual connections).",
                 "torch.nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')"),
         avoid=("Do not raise the LR to push the early layers: the later layers blow up first.",)),
-    Row("MS-GRAD-03", {"grad_layer_ratio": _gt("MT-GRAD-EXPLODE-RATIO")},
+    Row("MS-GRAD-03", {"grad_layer_ratio": gt("MT-GRAD-EXPLODE-RATIO")},
         (Find("Explosion", "warning", "gradients grow towards the input: the first layer gets far more gradient "
               "than the last"),
          RouteTo("gradient-management", "primary", "exploding-gradient diagnosis and clipping")),
@@ -291,11 +365,6 @@ ROWS = (
         fix=Fix("Clip the global norm and log it each step.",
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
         avoid=("Do not restart with a new optimizer: clip and inspect the spike batches.",)),
-    Row("MS-GRAD-05", {"params_without_grad": Ge(1, source="seed 003: any parameter with NO GRADIENT")},
-        (Find("Configuration", "info", "some trainable parameters received no gradient (unused layers, a detach, "
-              "or a branch the loss does not reach)"),),
-        "Parameters that never get a gradient never learn; it is often an unused head and harmless, so info.",
-        Cite("003", _DX, "not learning: check if gradients are flowing")),
     Row("MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
         (Find("Configuration", "warning", "trainable parameters are in no optimizer param group: they get gradients "
               "but are never updated"),
@@ -305,17 +374,18 @@ ROWS = (
         fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
                 "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
         avoid=("Do not tune the LR before every parameter is in the optimizer.",)),
-    Row("MS-FROZEN-01", {"frozen_fraction": _ge("MT-FROZEN")},
+    Row("MS-FROZEN-01", {"frozen_fraction": ge("MT-FROZEN")},
         (Find("Not Learning", "warning", "most parameters are frozen (requires_grad=False): if this is not a "
               "deliberate fine-tune, they never learn"),
          RouteTo("training-loop-architecture", "primary", "which parameters the loop trains")),
         "Frozen parameters are a root cause of a flat loss in the seed's symptom table.",
         Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Unfreeze what should learn and rebuild the optimizer over it.",
                 "for p in model.parameters():\n    p.requires_grad_(True)"),
         avoid=("Do not raise the LR for a frozen network: nothing moves.",)),
     # --- update-to-weight ratio -------------------------------------------------------------------------
-    Row("MS-UPD-01", {"update_ratio": _gt("MT-UPD-HIGH")},
+    Row("MS-UPD-01", {"update_ratio": gt("MT-UPD-HIGH")},
         (Find("Instability", "warning", "weight updates are a large fraction of the weights each step: LR far too "
               "high"),
          RouteTo("learning-rate-scheduling", "primary", "lower the peak LR, add warmup"),
@@ -325,20 +395,22 @@ ROWS = (
         "explains it instead of the LR.",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
         unless=("finding:MS-ZERO-01",),
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
         avoid=("Do not switch optimizers: the LR is the problem.",)),
-    Row("MS-UPD-02", {"update_ratio": _lt("MT-UPD-LOW")},
+    Row("MS-UPD-02", {"update_ratio": lt("MT-UPD-LOW")},
         (Find("Not Learning", "warning", "weight updates are a vanishing fraction of the weights: LR far too low"),
          RouteTo("learning-rate-scheduling", "primary", "raise the LR 10-100x"),
          RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
         "Updates 100x below the healthy ratio make the loss look flat however long the run.",
         Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x"),
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
         avoid=("Do not train for more epochs: a flat loss is not underfitting.",)),
     # --- activation health -----------------------------------------------------------------------------
-    Row("MS-DEAD-01", {"dead_relu_fraction": _ge("MT-DEAD-RELU")},
+    Row("MS-DEAD-01", {"dead_relu_fraction": ge("MT-DEAD-RELU")},
         (Find("Not Learning", "warning", "most ReLU units in a layer never activate (dead ReLUs): they pass no "
               "gradient"),
          RouteTo("gradient-management", "primary", "init and activation choice that keep units alive"),
@@ -348,7 +420,7 @@ ROWS = (
         fix=Fix("Re-initialize biases at zero with Kaiming init, lower the LR, or use LeakyReLU/GELU.",
                 "torch.nn.init.zeros_(layer.bias)\nact = torch.nn.LeakyReLU(0.01)"),
         avoid=("Do not add more layers: dead units stay dead.",)),
-    Row("MS-SAT-01", {"saturation_fraction": _ge("MT-SATURATION")},
+    Row("MS-SAT-01", {"saturation_fraction": ge("MT-SATURATION")},
         (Find("Not Learning", "warning", "most tanh/sigmoid outputs in a layer are saturated: their derivative is "
               "near zero"),
          RouteTo("gradient-management", "primary", "saturation blocks gradient flow")),
@@ -358,14 +430,14 @@ ROWS = (
                 "torch.nn.init.xavier_uniform_(layer.weight)"),
         avoid=("Do not raise the LR: saturated units ignore it.",)),
     # --- loop faults -------------------------------------------------------------------------------------
-    Row("MS-ZERO-01", {"grad_carryover": _gt("MT-CARRYOVER")},
+    Row("MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
         (Find("Training Loop", "critical", "gradients accumulate across steps: zero_grad is missing, so each step "
               "applies the sum of all past gradients"),
          RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
          RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
         "PyTorch adds each backward into .grad; without zeroing the effective step grows every iteration.",
         Cite("003", "Scope boundaries", "training loop issues"),
-        salience=5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
+        salience=Salience.CAUSE + 5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
@@ -377,7 +449,7 @@ ROWS = (
         Cite("003", "Scope boundaries", "training loop issues"),
         fix=Fix("Call model.train() at the start of every training epoch.", "model.train()"),
         avoid=("Do not remove dropout to 'fix' the difference.",)),
-    Row("MS-INPUT-01", {"input_scale": _gt("MT-INPUT-SCALE")},
+    Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),
          RouteTo("training-loop-architecture", "primary", "normalize inputs in the data pipeline"),
@@ -388,7 +460,7 @@ ROWS = (
                 "x = (x - mean) / std  # mean/std computed on the training set"),
         avoid=("Do not compensate with a tiny LR.",)),
     Row("MS-CHANCE-01",
-        {"val_acc_over_chance": _lt("MT-CHANCE-ACC"),
+        {"val_acc_over_chance": lt("MT-CHANCE-ACC"),
          "update_ratio": Between(threshold("MT-UPD-LOW"), threshold("MT-UPD-HIGH"),
                                  source=_src("MT-UPD-HEALTHY"))},
         (Find("Data", "critical", "validation accuracy stays at chance although the weights update at a healthy "
@@ -398,35 +470,39 @@ ROWS = (
         Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
         unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
                 "finding:MS-ACT-01"),
-        salience=-5,  # after the findings that would explain chance-level accuracy otherwise
+        salience=Salience.AFTER,  # after the findings that would explain chance-level accuracy otherwise
         fix=Fix("Verify input-label pairing (show a few samples with their labels); overfit one small batch.",
                 "for x, y in list(zip(xs, ys))[:8]:\n    print(y, x.mean())  # do labels follow the inputs?"),
         avoid=("Do not tune hyperparameters while labels may be wrong.",)),
-    Row("MS-DATA-01", {"data_time_fraction": _gt("MT-DATA-FRAC")},
+    Row("MS-DATA-01", {"data_time_fraction": gt("MT-DATA-FRAC")},
         (Find("Performance", "warning", "the loop waits on data loading for most of each step"),
          RouteTo("pytorch-engineering", "primary", "DataLoader workers, pinned memory, prefetching"),
          RouteTo("data-augmentation-strategies", "secondary", "CPU-heavy augmentation cost")),
         "Faster compute cannot help a loop that waits for its next batch.",
         Cite("003", _DX, "training slow: data loading is a bottleneck, increase num_workers"),
-        fix=Fix("Use worker processes and pinned memory in the DataLoader.",
-                "loader = DataLoader(ds, batch_size=bs, num_workers=4, pin_memory=True, persistent_workers=True)"),
+        fix=FIX_LOADER,
         avoid=("Do not increase the batch size or buy a faster GPU first.",)),
-    Row("MS-GAP-01", {"generalization_gap": _gt("MT-GAP")},
-        (Find("Overfitting", "warning", "training accuracy exceeds validation accuracy by more than 20 points"),
+    Row("MS-GAP-01", {},
+        (Find("Overfitting", "warning", "training accuracy exceeds validation accuracy by more than 20 points: "
+              "severe overfitting", kind="symptom"),
          RouteTo("overfitting-prevention", "primary", "regularization and early stopping"),
          RouteTo("data-augmentation-strategies", "secondary", "enlarge the effective dataset")),
-        "A large train/validation gap is memorization, not learning.",
-        Cite("003", _DX, "overfitting: gap > 20% is severe"),
-        fix=Fix("Add weight decay and dropout, augment, and stop early on validation.",
-                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.05)"),
-        avoid=("Do not make the model bigger.",)),
+        "A gap above 20 points is memorization, not learning: regularization and augmentation together. The gap "
+        "is measured by a probe or joined from the train and validation accuracy (DV-GAP-01/02).",
+        Cite("003", _DX, "overfitting: gap > 20% is severe"), need=("flag:generalization_gap",),
+        salience=Salience.CAUSE,
+        fix=Fix("Add decoupled weight decay and dropout, augment, and stop early on validation loss.",
+                "opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.05)\n"
+                "head = torch.nn.Sequential(torch.nn.Dropout(p=0.3), torch.nn.Linear(d_model, num_classes))"),
+        avoid=("a bigger model or more epochs for an overfitting model",
+               "adding dropout alone and calling overfitting solved")),
     Row("MS-GAP-02", {"gap_trend": "widening", "generalization_gap": Lt(threshold("MT-GAP"),
                                                                         source=_src("MT-GAP"))},
         (Find("Overfitting", "info", "the train/validation gap is widening: overfitting is starting"),),
         "A gap that keeps growing crosses the severe threshold later; early stopping catches it.",
         Cite("003", _DX, "overfitting: calculate train/val gap")),
     # --- precision --------------------------------------------------------------------------------------
-    Row("MS-EPS-01", {"adam_eps": _lt("MT-EPS-FP16"), "mixed_precision": "fp16"},
+    Row("MS-EPS-01", {"adam_eps": lt("MT-EPS-FP16"), "mixed_precision": "fp16"},
         (Find("Configuration", "warning", "the Adam eps is below what FP16 can represent: it becomes zero and "
               "divisions by tiny second moments blow up"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision settings", section="precision"),
@@ -436,13 +512,14 @@ ROWS = (
         fix=Fix("Keep optimizer state in FP32 (AMP does) or raise eps to 1e-6 or more.",
                 "torch.optim.AdamW(model.parameters(), lr=3e-4, eps=1e-6)"),
         avoid=("Do not cast the optimizer state to FP16.",)),
-    Row("MS-FP16-01", {"grad_underflow_fraction": _gt("MT-UNDERFLOW"), "mixed_precision": "fp16"},
+    Row("MS-FP16-01", {"grad_underflow_fraction": gt("MT-UNDERFLOW"), "mixed_precision": "fp16"},
         (Find("Precision", "critical", "most FP16 gradient elements underflow to exactly zero: FP16 without loss "
               "scaling"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
          RouteTo("gradient-management", "secondary", "gradient scaling")),
         "FP16 cannot hold small gradients; a loss scaler shifts them into range.",
         Cite("002", "anti-patterns", "FP16 without loss scaling"),
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Use autocast with a GradScaler (FP32 master weights), or BF16 where supported.",
                 "scaler = torch.amp.GradScaler()\nwith torch.autocast('cuda', dtype=torch.float16):\n"
                 "    loss = loss_fn(model(x), y)\nscaler.scale(loss).backward()\nscaler.step(optimizer)\n"
@@ -450,4 +527,21 @@ ROWS = (
         avoid=("Do not keep training pure FP16 weights without scaling.",)),
 )
 
-__all__ = ["MEASURES", "MEASURE_BY_ID", "Measure", "ROWS", "threshold"]
+def threshold_detail(mid: str) -> dict[str, Any]:
+    """Everything about threshold ``mid``, shaped as ``trainopt rule ID`` shows a rule.
+
+    Its value, meaning and source, and the rows that cite it.
+
+    Raises:
+        KeyError: Unknown threshold id.
+    """
+    m = MEASURE_BY_ID[mid]
+    cited = sorted(r.id for r in all_rows() if any(str(t["source"]).startswith(f"{mid}:") for t in r.thresholds()))
+    return {"id": m.id, "kind": "threshold", "family": "measurements",
+            "rationale": m.meaning + (f" Cited by {', '.join(cited)}." if cited else ""),
+            "cite": m.cite.as_dict(), "value": m.value, "source": m.source, "cited_by": cited,
+            "thresholds": [{"observation": "value", "test": f"= {m.value:g}", "source": m.source}]}
+
+
+__all__ = ["MEASURES", "MEASURE_BY_ID", "Measure", "ROWS", "ge", "gt", "le", "lt", "measure_source", "threshold",
+           "threshold_detail"]

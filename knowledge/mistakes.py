@@ -9,10 +9,10 @@ derived first). ``explain(skill, why_not=True)`` names the guard and its reason.
 from __future__ import annotations
 
 from knowledge.modern import MODERN_OPTIMIZERS, MUP
-from knowledge.schema import Absent, Block, Cite, Cross, Find, Fix, Is, Keyword, RouteTo, Row, Words
+from knowledge.schema import Absent, Block, Cite, Cross, Find, Fix, Is, Keyword, RouteTo, Row, Salience, Words
 
 _T = "Common routing mistakes"
-GUARD = 100
+GUARD = Salience.GUARD
 # Whole-word matches shared with the modern-landscape table: a substring test would read "warmup" as muP.
 MODERN = MODERN_OPTIMIZERS
 
@@ -60,7 +60,7 @@ ROWS = (
         salience=GUARD),
     Row("MR-07", {"considering": MODERN, "switch_reason": "none"},
         (Find("Optimizer Choice", "warning", "the switch is motivated by novelty, not by a symptom: AdamW stays "
-              "the boring, correct default"),),
+              "the boring, correct default", kind="note"),),
         "Modernity is not a reason to switch optimizer; a symptom with evidence is.",
         _c("use Lion because it's modern -> switch optimizer is wrong: read 'when Lion beats AdamW'"),
         fix=Fix("Stay on AdamW; if you still want to try the new optimizer, run it as a controlled A/B with its "

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from knowledge.schema import Between, Cite, Cross, Find, Ge, Lt, RouteTo, Row
+from knowledge.measurements import ge, lt, measure_source, threshold
+from knowledge.schema import Between, Cite, Cross, Find, RouteTo, Row
 
 _T = "Symptom: model overfits (multi-skill approach)"
 _D = "Symptom: model overfits · decision factors"
-_SIZE_SRC = "000 · overfitting decision factors and scenario prioritization (1K and 10K examples)"
 
 ROWS = (
     Row("RT-OVF-01",
@@ -18,20 +18,22 @@ ROWS = (
         "Overfitting is never fixed by one technique: regularize, augment, then tune the strength.",
         Cite("000", _T, "overfitting-prevention first; augmentation highly recommended; then tuning")),
     Row("RT-OVF-02",
-        {"symptom": "overfitting", "dataset_size": Lt(1000, source=_SIZE_SRC)},
-        (Find("Overfitting", "warning", "fewer than 1K training examples: the model can memorise the set"),
+        {"symptom": "overfitting", "dataset_size": lt("MT-DATA-SMALL")},
+        (Find("Overfitting", "warning", "fewer than 1K training examples: the model can memorise the set", kind="note"),
          RouteTo("data-augmentation-strategies", "primary", "with under 1K examples augmentation is critical")),
         "A tiny dataset is memorised quickly; more (augmented) data matters most, next to regularization.",
         Cite("000", _D, "small dataset (< 1K): data augmentation critical")),
     Row("RT-OVF-03",
-        {"symptom": "overfitting", "dataset_size": Between(1000, 10000, source=_SIZE_SRC)},
-        (Find("Overfitting", "info", "1K-10K training examples: balance regularization and augmentation"),),
+        {"symptom": "overfitting", "dataset_size": Between(threshold("MT-DATA-SMALL"), threshold("MT-DATA-LARGE"),
+                                                                 source=measure_source("MT-DATA-SMALL"))},
+        (Find("Overfitting", "info", "1K-10K training examples: balance regularization and augmentation",
+              kind="note"),),
         "At a medium size neither lever dominates; regularization and augmentation are weighed equally.",
         Cite("000", _D, "medium dataset (1K-10K): overfitting-prevention + augmentation balanced")),
     Row("RT-OVF-04",
-        {"symptom": "overfitting", "dataset_size": Ge(10000, source=_SIZE_SRC)},
+        {"symptom": "overfitting", "dataset_size": ge("MT-DATA-LARGE")},
         (Find("Overfitting", "warning", "10K+ examples and still overfitting: the model may be too large for "
-              "the data"),
+              "the data", kind="note"),
          Cross("neural-architectures", "model capacity relative to the data is an architecture question",
                joint=True, target="model size")),
         "With plenty of data, persistent overfitting suggests too much capacity; model size is discussed in the "

@@ -41,8 +41,29 @@ QUESTIONS = (
                  ("experiment_tracking", "tracking and comparing experiments"),
                  ("new_setup", "setting up a new training pipeline"),
                  ("convergence", "convergence: slow learning, plateaus"),
-                 ("multi_task", "multi-task learning or a custom loss")),
-        unless=("origin:probe",)),
+                 ("multi_task", "multi-task learning or a custom loss"),
+                 ("crash", "it crashes with an error message"),
+                 ("hang", "it hangs: no progress, no error"),
+                 ("memory_growth", "memory grows until it runs out"),
+                 ("metrics_wrong", "the logged metrics look wrong"),
+                 ("data_problem", "I suspect the data or the labels")),
+        # A configuration defect or declared healthy evidence is something to report, not a dead end.
+        unless=("origin:probe", "finding_kind:lint", "flag:healthy_evidence")),
+    QuestionRow(
+        "Q-LOSS-CURVE", "loss_behavior",
+        "Then, how does the training loss behave over time?",
+        {"symptom": Absent()}, rank=1, need=("declined:Q-SYMPTOM",),
+        why="Without a named problem the loss curve is the single most informative observation: it names the "
+            "symptom itself (flat, oscillating, NaN, ...).",
+        cite=_NL,
+        choices=LOSS_BEHAVIOR_CHOICES),
+    QuestionRow(
+        "Q-ERROR-ANY", "error_text",
+        "Is there an error message? Paste its last lines.",
+        {"symptom": Absent(), "loss_behavior": Absent()}, rank=2, need=("declined:Q-LOSS-CURVE",),
+        why="With neither the problem nor the loss curve, an error message is the last thing that can place "
+            "the run (a crash, out of memory, a distributed or compile failure).",
+        cite=Cite("000", "Cross-pack boundaries", "error messages")),
     QuestionRow(
         "Q-LOSS-BEHAVIOR", "loss_behavior",
         "How does the training loss behave over time?",

@@ -5,6 +5,7 @@ Each row: a loss behaviour (with the not-learning/convergence symptom) -> likely
 
 from __future__ import annotations
 
+from knowledge.fixes import FIX_GRAD_FLOW, FIX_GRAD_LOG, FIX_LR_UP, FIX_PLATEAU, NOT_LEARN_AVOID
 from knowledge.schema import Cite, Contains, Find, Fix, Is, RouteTo, Row
 
 _T = "Symptom: model not learning (route by loss behaviour)"
@@ -20,41 +21,43 @@ ROWS = (
     Row("RT-LOSS-01",
         {"symptom": LOSS_SYMPTOMS, "loss_behavior": "flat_from_start"},
         (Find("Not Learning", "warning", "loss flat from the first step: LR too low, wrong optimizer, "
-              "frozen parameters or an inappropriate loss"),
+              "frozen parameters or an inappropriate loss", kind="symptom"),
          RouteTo("learning-rate-scheduling", "primary", "starting conditions: is the LR far too low?"),
          RouteTo("optimization-algorithms", "secondary", "starting conditions: is the optimizer suited?")),
         "A loss that never moves is a starting-conditions problem; LR and optimizer are diagnosed together.",
-        Cite("001", _T, "flat from epoch 0")),
+        Cite("001", _T, "flat from epoch 0"), fix=FIX_GRAD_FLOW, avoid=NOT_LEARN_AVOID),
     Row("RT-LOSS-02",
         {"symptom": LOSS_SYMPTOMS, "loss_behavior": "plateau_after_learning"},
-        (Find("Plateau", "warning", "learned, then plateaued: needs LR decay, or it is overfitting"),
+        (Find("Plateau", "warning", "learned, then plateaued: needs LR decay, or it is overfitting", kind="symptom"),
          RouteTo("learning-rate-scheduling", "primary", "adapt during training: a schedule or decay"),
          RouteTo("overfitting-prevention", "secondary", "check validation loss: the plateau may be overfitting")),
         "Progress that stops mid-run calls for adaptation (a schedule), after ruling out overfitting.",
-        Cite("001", _T, "was learning, then plateaued")),
+        Cite("001", _T, "was learning, then plateaued"), fix=FIX_PLATEAU,
+        avoid=("raising model size or switching optimizer at a plateau before trying LR decay",)),
     Row("RT-LOSS-03",
         {"symptom": LOSS_SYMPTOMS, "loss_behavior": "oscillating"},
-        (Find("Instability", "warning", "loss oscillates: LR too high, or batch too small / gradient noise"),
+        (Find("Instability", "warning", "loss oscillates: LR too high, or batch too small / gradient noise",
+              kind="symptom"),
          RouteTo("learning-rate-scheduling", "primary", "an LR that is too high makes the loss oscillate"),
          RouteTo("gradient-management", "secondary", "gradient instability amplifies oscillation")),
         "Wild oscillation is an instability: LR first, gradients next.",
-        Cite("001", _T, "oscillating wildly")),
+        Cite("001", _T, "oscillating wildly"), fix=FIX_GRAD_LOG,
+        avoid=("adding more epochs or a new optimizer to an oscillating run",)),
     Row("RT-LOSS-04",
         {"symptom": LOSS_SYMPTOMS, "loss_behavior": "nan_or_inf"},
-        (Find("Explosion", "critical", "loss becomes NaN/Inf: gradient explosion, numerical instability or a "
-              "loss-scale problem"),
-         RouteTo("gradient-management", "primary", "stabilise gradients first: clipping, NaN debugging"),
+        (RouteTo("gradient-management", "primary", "stabilise gradients first: clipping, NaN debugging"),
          RouteTo("loss-functions-and-objectives", "secondary", "numerically unstable loss terms (log 0, x/0)"),
          RouteTo("batch-size-and-memory-tradeoffs", "secondary", "FP8/AMP loss-scale branch", section="precision")),
         "NaN is a stability emergency: gradients first, then the loss formula and the precision branch.",
         Cite("001", _T, "NaN or Inf")),
     Row("RT-LOSS-05",
         {"symptom": LOSS_SYMPTOMS, "loss_behavior": "decreasing_slowly"},
-        (Find("Not Learning", "warning", "loss decreases very slowly: LR too low or a poorly suited optimizer"),
+        (Find("Not Learning", "warning", "loss decreases very slowly: LR too low or a poorly suited optimizer",
+              kind="symptom"),
          RouteTo("learning-rate-scheduling", "primary", "slow progress is most often an LR that is too low"),
          RouteTo("optimization-algorithms", "secondary", "the optimizer and LR are chosen together")),
         "Slow but steady descent: the LR (with its optimizer) is the first suspect.",
-        Cite("000", "Quick reference", "loss flat/stuck")),
+        Cite("000", "Quick reference", "loss flat/stuck"), fix=FIX_LR_UP, avoid=NOT_LEARN_AVOID),
     Row("RT-LOSS-06",
         {"task": Is("classification", "language_modeling"), "loss_fn": REGRESSION_LOSSES},
         (Find("Configuration", "warning", "a distance loss (MSE/L1) on a classification task: the objective "

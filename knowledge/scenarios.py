@@ -6,7 +6,7 @@ join the plan.
 
 from __future__ import annotations
 
-from knowledge.schema import Block, Cite, Find, Is, RouteTo, Row
+from knowledge.schema import Absent, Block, Cite, Find, Is, RouteTo, Row, Salience
 
 ROWS = (
     Row("SC-NEW-01",
@@ -24,7 +24,7 @@ ROWS = (
     Row("SC-CONV-01",
         {"symptom": "convergence", "grad_norm_trend": Is("exploding", "vanishing", "spiky")},
         (Find("Convergence", "warning", "gradient norms are not healthy: stability has to be restored before "
-              "the LR or optimizer is changed"),
+              "the LR or optimizer is changed", kind="symptom"),
          RouteTo("gradient-management", "primary", "stability: vanishing/exploding gradients"),
          RouteTo("learning-rate-scheduling", "secondary", "adaptation: the LR schedule"),
          RouteTo("optimization-algorithms", "secondary", "algorithm: a different optimizer only if needed")),
@@ -36,6 +36,13 @@ ROWS = (
          RouteTo("optimization-algorithms", "secondary", "change the optimizer only if the LR is not it")),
         "With stability confirmed, the convergence order continues at adaptation (LR), then the algorithm.",
         Cite("000", "Scenario: convergence issues", "stability checked; LR before optimizer")),
+    Row("SC-CONV-03",
+        {"symptom": "convergence", "grad_norm_trend": Absent(), "loss_behavior": Absent()},
+        (RouteTo("gradient-management", "primary", "provisional first stop: convergence is diagnosed gradients "
+                 "first, whatever the norms turn out to be"),),
+        "The convergence order (stability, then adaptation, then algorithm) fixes the first stop before the "
+        "gradient-norm question is answered; the plan shows it while the question is open.",
+        Cite("000", "Scenario: convergence issues", "gradient-management first (stability)")),
     Row("SC-SPD-01",
         {"symptom": "slow_training", "memory_limited": True, "heavy_augmentation": True},
         (Block("data-augmentation-strategies", "with memory also capping the batch, augmentation overhead is "
@@ -44,7 +51,7 @@ ROWS = (
         "Speed and memory are coupled: the batch/memory strategy leads, memory profiling follows, and the "
         "augmentation overhead comes last.",
         Cite("001", "Scenario: training speed + memory constraints", "route to (in order)"),
-        need=("flag:compute_bound",), salience=100),
+        need=("flag:compute_bound",), salience=Salience.GUARD),
     Row("SC-MT-01",
         {"symptom": "multi_task"},
         (RouteTo("loss-functions-and-objectives", "primary", "design the combined loss and its weighting"),

@@ -11,6 +11,7 @@ experta, so listing or showing rules stays cheap. Conventions:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Union
@@ -260,6 +261,26 @@ class RouteTo:
     section: str = ""
 
 
+FINDING_KINDS = ("cause", "lint", "symptom", "note")
+"""Kinds of finding; a warning or critical ``cause`` supersedes symptom-table findings and routes."""
+
+RUN_PROBLEMS = ("not_learning", "unstable", "convergence", "overfitting", "multi_task")
+"""Symptoms of a run that learns wrongly; a fault in the model, loss, data or loop can explain any of them."""
+
+EXPLAINS_BY_CATEGORY: dict[str, tuple[str, ...]] = {
+    "Performance": ("slow_training",),
+    "Overfitting": ("overfitting",),
+    # A run that cannot learn or blows up does not overfit: vanishing gradients beside a memorized training
+    # set are the consequence of a near-zero loss, not the cause of the gap.
+    "Not Learning": ("not_learning", "convergence", "multi_task"),
+    "Explosion": ("unstable", "not_learning", "convergence", "multi_task"),
+    "Instability": ("unstable", "not_learning", "convergence", "multi_task"),
+    "Numerical": ("unstable", "not_learning", "convergence", "multi_task"),
+}
+"""Which symptoms a cause of a category can explain; a category not listed explains ``RUN_PROBLEMS``. A data
+bottleneck does not explain a NaN, so a slow loader never supersedes the instability routes."""
+
+
 @dataclass(frozen=True)
 class Find:
     """Assert a finding (a root cause or a lint) named after the row.
@@ -268,11 +289,23 @@ class Find:
         category: Diagnostic category (e.g. ``Not Learning``, ``Explosion``, ``Configuration``).
         severity: ``info``, ``warning`` or ``critical``.
         issue: The specific issue, in one line.
+        kind: What the finding is (``FINDING_KINDS``): a root ``cause`` evidenced by observations, a ``lint``
+            (a configuration defect found from the set-up alone), a ``symptom`` restated from a symptom table
+            (superseded once a cause is evidenced), or a ``note`` (a correction of the user's framing).
+        explains: The symptoms a cause can explain (default: by category, ``EXPLAINS_BY_CATEGORY``).
     """
 
     category: str
     severity: str
     issue: str
+    kind: str = "cause"
+    explains: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in FINDING_KINDS:
+            raise ValueError(f"finding kind {self.kind!r} is not one of {FINDING_KINDS}")
+        if not self.explains:
+            object.__setattr__(self, "explains", EXPLAINS_BY_CATEGORY.get(self.category, RUN_PROBLEMS))
 
 
 @dataclass(frozen=True)
@@ -374,6 +407,18 @@ class Row:
         """The ``when`` conditions with bare values turned into ``Is``."""
         return {k: as_cond(v) for k, v in self.when.items()}
 
+    @property
+    def basis(self) -> str:
+        """What the row's routes rest on.
+
+        Its finding's kind; else ``symptom`` for a row that reads the symptom or the loss curve (a
+        symptom-table row); else ``other``.
+        """
+        kinds = [a.kind for a in self.then if isinstance(a, Find)]
+        if kinds:
+            return kinds[0]
+        return "symptom" if {"symptom", "loss_behavior"} & set(self.when) else "other"
+
     def thresholds(self) -> list[dict[str, Any]]:
         """Every numeric threshold of this row with its source."""
         out = []
@@ -420,6 +465,170 @@ class QuestionRow:
     def conditions(self) -> dict[str, Cond]:
         """The ``when`` conditions with bare values turned into ``Is``."""
         return {k: as_cond(v) for k, v in self.when.items()}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Salience bands: the order in which kinds of rows fire (higher first)
+# ---------------------------------------------------------------------------------------------------
+
+class Salience:
+    """Named firing bands. A row's ``salience`` is one of these, or one of them plus a small offset.
+
+    The order carries meaning: guards stand before any route is judged; observations are derived (symptom
+    from loss curve, NaN onset from its step) before rows read them; root causes stand before symptom-table
+    rows, so that an evidenced cause supersedes the symptom's generic route whichever fires first; questions
+    come last of all (``expert.engine.QUESTION_SALIENCE``).
+    """
+
+    GUARD = 100
+    """Guards against known routing mistakes (``Block``)."""
+    DERIVE = 50
+    """Derivations of observations and flags from other observations (50..60: stability first)."""
+    CLARIFY = 40
+    """Clarification: evidence markers and holds on vague queries (40..53)."""
+    CAUSE = 20
+    """Root-cause findings (a cause that explains another one away sits a few points above it)."""
+    SYMPTOM = 0
+    """Symptom-table routing: what the engine falls back to when no root cause is evidenced."""
+    AFTER = -5
+    """Rows that conclude only once every other explanation has had its chance."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Whether a row's conditions hold: the one check shared by the engine, explain --why-not and the probes
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Unmet:
+    """One condition of a row that does not hold.
+
+    Attributes:
+        name: The observation, or ``""`` for a fact reference.
+        cond: The condition on it (None for a reference).
+        actual: The observation's value, or None when it is unknown.
+        known: Whether the observation is known.
+        ref: The ``need``/``unless`` reference that failed, if this is one.
+        why: The failure in words.
+    """
+
+    name: str
+    cond: Cond | None
+    actual: Any
+    known: bool
+    ref: str = ""
+    why: str = ""
+
+
+def cond_holds(cond: Cond, known: bool, value: Any = None) -> bool:
+    """Whether one condition holds for an observation that is ``known`` with ``value``.
+
+    The engine compiles each condition into a pattern that calls this with ``known=True`` (and an absent
+    pattern for ``Absent``), so every reader of a row decides the same way.
+    """
+    if isinstance(cond, Absent):
+        return not known
+    return known and cond.test(value)
+
+
+@dataclass(frozen=True)
+class Holds:
+    """``cond_holds(cond, True, value)`` as a callable that compares equal for equal conditions.
+
+    The engine compiles value tests into this: the Rete network shares one test node between every rule
+    with an equal condition (a ``functools.partial`` would compare by identity and build one node per rule).
+    """
+
+    cond: Cond
+
+    def __call__(self, value: Any) -> bool:
+        return cond_holds(self.cond, True, value)
+
+
+def effective_conditions(row: Row | QuestionRow) -> dict[str, Cond]:
+    """The conditions a row is compiled with: its own, plus "still unknown" for every observation it derives.
+
+    A derivation fills only what is unknown, which is what keeps derivations from looping.
+    """
+    conds = row.conditions()
+    for a in getattr(row, "then", ()):
+        if isinstance(a, Derive):
+            conds.setdefault(a.name, Absent())
+    return conds
+
+
+def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str], bool] | None = None
+          ) -> list[Unmet]:
+    """Every condition of ``row`` that does not hold on ``values``; empty when the row's conditions hold.
+
+    Args:
+        row: A knowledge row or question row.
+        values: Known observations, name -> value.
+        has: Whether a ``kind:key`` fact reference is established; None skips ``need``/``unless``
+            (for readers that see observations only).
+    """
+    out = []
+    for name, cond in sorted(effective_conditions(row).items()):
+        known = name in values
+        if not cond_holds(cond, known, values.get(name)):
+            if isinstance(cond, Absent):
+                why = f"{name} must be unknown, but is {values[name]!r}"
+            elif not known:
+                why = f"{name} is not known"
+            else:
+                why = f"{name} = {values[name]!r}, but the row needs {cond.describe()}"
+            out.append(Unmet(name, cond, values.get(name), known, why=why))
+    if has is not None:
+        for ref in row.need:
+            if not has(ref):
+                out.append(Unmet("", None, None, False, ref=ref, why=f"needs {ref}, which is not established"))
+        for ref in row.unless:
+            if has(ref):
+                out.append(Unmet("", None, None, False, ref=ref,
+                                 why=f"{ref} is established, which rules this row out"))
+    return out
+
+
+def holds(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str], bool] | None = None) -> bool:
+    """Whether every condition of ``row`` holds on ``values`` (and its references, when ``has`` is given)."""
+    return not unmet(row, values, has)
+
+
+def asserted_refs(row: Row) -> set[str]:
+    """The ``kind:key`` references a row establishes when it fires (its finding, flags and routes)."""
+    out: set[str] = set()
+    for a in row.then:
+        if isinstance(a, Find):
+            out.add(f"finding:{row.id}")
+        elif isinstance(a, Flag):
+            out.add(f"flag:{a.name}")
+        elif isinstance(a, RouteTo):
+            out.add(f"route:{a.skill}")
+    return out
+
+
+def standing_rows(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] = ()) -> list[Row]:
+    """The rows that would fire on ``values`` alone, judged in the engine's firing order (salience first).
+
+    An engine-free reading of the same rows with the same check (``holds``): a row excluded by an earlier
+    row's finding (``unless=finding:...``) stays out here as it does in the engine.
+
+    Args:
+        rows: The rows to judge.
+        values: Observations, name -> value.
+        known: References established beforehand (e.g. ``origin:probe``).
+    """
+    est = set(known)
+
+    def has(ref: str) -> bool:
+        kind, _, key = ref.partition(":")
+        return ref in est or (key in ("", "*") and any(e.partition(":")[0] == kind for e in est))
+
+    out = []
+    for row in sorted(rows, key=lambda r: (-r.salience, r.id)):
+        if holds(row, values, has):
+            out.append(row)
+            est |= asserted_refs(row)
+    return out
 
 
 @dataclass(frozen=True)

@@ -6,32 +6,23 @@ a GPU that waits for data is an input-pipeline problem for PyTorch engineering.
 
 from __future__ import annotations
 
-from knowledge.schema import Absent, Between, Cite, Cross, Find, Flag, Ge, Gt, Le, Lt, RouteTo, Row
+from knowledge.measurements import ge, le, lt, measure_source, threshold
+from knowledge.schema import Absent, Between, Cite, Cross, Find, Flag, RouteTo, Row
 
 _T = "Symptom: training too slow (route by GPU utilization)"
-_UTIL = "000/001 · slow-training table: < 50% consistently = not compute-bound; 80% and above = compute-bound"
-_DATA = "003 · slow-training investigation: data time above compute time is a loading bottleneck"
 
 ROWS = (
     Row("RT-SLOW-01",
-        {"symptom": "slow_training", "gpu_utilization_pct": Lt(50, source=_UTIL)},
+        {"symptom": "slow_training", "gpu_utilization_pct": lt("MT-GPU-IDLE")},
         (Find("Performance", "warning", "the GPU idles more than half the time: data loading or CPU "
-              "preprocessing is the bottleneck"),
+              "preprocessing is the bottleneck", kind="symptom"),
          RouteTo("pytorch-engineering", "primary", "DataLoader workers, prefetching, profiling"),
          Cross("pytorch-engineering", "not compute-bound: the input pipeline is infrastructure",
                target="data loading, performance profiling")),
         "An idle GPU means the optimization target is the input pipeline, not batch size or the optimizer.",
         Cite("001", _T, "< 50% consistently: data loading / CPU preprocessing")),
-    Row("RT-SLOW-02",
-        {"symptom": "slow_training", "data_time_fraction": Gt(0.5, source=_DATA)},
-        (Find("Performance", "warning", "each step waits on data longer than it computes"),
-         RouteTo("pytorch-engineering", "primary", "DataLoader workers, prefetching, profiling"),
-         Cross("pytorch-engineering", "not compute-bound: the input pipeline is infrastructure",
-               target="data loading, performance profiling")),
-        "Measured data time above compute time is the loading bottleneck of the < 50% row, seen from the loop.",
-        Cite("003", "Slow training investigation", "data time above compute time")),
     Row("RT-SLOW-03",
-        {"symptom": "slow_training", "gpu_utilization_pct": Ge(80, source=_UTIL)},
+        {"symptom": "slow_training", "gpu_utilization_pct": ge("MT-GPU-BUSY")},
         (Flag("compute_bound", "GPU busy 80% or more"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "compute-bound: batch size and precision "
                  "(FP8/BF16) decide throughput", section="precision"),
@@ -39,7 +30,7 @@ ROWS = (
         "A busy GPU that is still slow needs a larger batch, cheaper precision, or more GPUs.",
         Cite("001", _T, "> 80% but still slow: batch size, precision, distributed")),
     Row("RT-SLOW-04",
-        {"symptom": "slow_training", "data_time_fraction": Le(0.5, source=_DATA),
+        {"symptom": "slow_training", "data_time_fraction": le("MT-DATA-FRAC"),
          "gpu_utilization_pct": Absent()},
         (Flag("compute_bound", "data time at most compute time"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "not loading-bound: batch size and precision "
@@ -62,7 +53,8 @@ ROWS = (
         "batch; the memory tooling lives in PyTorch engineering.",
         Cite("001", _T, "memory-limited batch size"), need=("flag:compute_bound",)),
     Row("RT-SLOW-07",
-        {"symptom": "slow_training", "gpu_utilization_pct": Between(50, 80, source=_UTIL)},
+        {"symptom": "slow_training", "gpu_utilization_pct": Between(threshold("MT-GPU-IDLE"), threshold("MT-GPU-BUSY"),
+                                                                 source=measure_source("MT-GPU-IDLE"))},
         (RouteTo("pytorch-engineering", "primary", "utilization in between: profile to find the bottleneck "
                  "before changing anything"),),
         "Between the two bands the table does not decide; the key principle applies: profile first.",

@@ -116,3 +116,27 @@ def canonical_optimizer(name: str) -> str | None:
 def canonical_schedule(name: str) -> str | None:
     """The vocabulary's lr_schedule value for a spelling (``CosineAnnealingLR`` -> ``cosine``), or None."""
     return _canonical(SCHEDULE_SPELLINGS, name)
+
+# ---------------------------------------------------------------------------------------------------
+# advice actions: what a fix tells the user to do, and what an avoid entry forbids (issue 7's meta-test
+# reads both with the same patterns, so a report cannot advise what its own "What NOT to do" forbids)
+# ---------------------------------------------------------------------------------------------------
+
+ADVICE_ACTIONS: dict[str, str] = {
+    "lower_lr": r"\b(?:lower|lowering|reduce|reducing|decrease|decreasing|divide|dividing)\b[\w\s-]{0,12}?"
+                r"\b(?:lr|learning rate)\b|\[\W?lr\W?\]\s*(?:/=|\*=\s*0\.)",
+    "raise_lr": r"\b(?:raise|raising|increase|increasing)\b[\w\s-]{0,12}?\b(?:lr|learning rate)\b"
+                r"|\[\W?lr\W?\]\s*\*=\s*[1-9]",
+    "switch_optimizer": r"\b(?:switch|switching|change|changing)\b[\w\s-]{0,8}?\boptimi[sz]ers?\b"
+                        r"|\bswap\b[\w\s]{0,12}\bfor\b",
+    "clip": r"\bclip(?:ping|_grad_norm_)?\b|\bclip harder\b",
+    "more_epochs": r"\bmore epochs\b|\btrain(?:ing)? (?:for )?longer\b",
+    "bigger_model": r"\b(?:bigger|larger) model\b|\bmore layers\b|\bgrowing the model\b",
+}
+"""Action -> pattern over advice text (case-insensitive)."""
+
+
+def actions_in(text: str) -> set[str]:
+    """The advice actions a fix or avoid text names (``lower_lr``, ``switch_optimizer``, ...)."""
+    low = text.lower()
+    return {a for a, rx in ADVICE_ACTIONS.items() if re.search(rx, low)}

@@ -50,22 +50,12 @@ def tripped_rows(obs: dict[str, Observation]) -> list[str]:
     The engine gives the full diagnosis only after a trip.
     """
     from knowledge.measurements import ROWS
-    from knowledge.schema import Absent, Find
+    from knowledge.schema import Find, standing_rows
 
-    hits = []
-    for row in ROWS:
-        if not any(isinstance(a, Find) and a.severity != "info" for a in row.then):
-            continue
-        ok = True
-        for name, cond in row.conditions().items():
-            if isinstance(cond, Absent):
-                ok = name not in obs
-            else:
-                ok = name in obs and cond.test(obs[name].value)
-            if not ok:
-                break
-        if ok:
-            hits.append(row.id)
+    # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
+    values = {name: o.value for name, o in obs.items()}
+    hits = [row.id for row in standing_rows(ROWS, values, ("origin:probe",))
+            if any(isinstance(a, Find) and a.severity != "info" for a in row.then)]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
     if lb is not None and lb.value in SYMPTOMATIC_CURVES:

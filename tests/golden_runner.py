@@ -58,6 +58,11 @@ def check_case(case: dict[str, Any]) -> None:
     for skill in exp.get("not_routed", []):
         assert skill not in roles, f"{where}: {skill} routed but must not be"
     ids = {f["id"] for f in d.findings}
+    if "only_findings" in exp:
+        assert ids == set(exp["only_findings"]), f"{where}: findings {sorted(ids)} != {sorted(exp['only_findings'])}"
+    if "primary" in exp:
+        first = d.plan[0] if d.plan else None
+        assert first == exp["primary"], f"{where}: primary route {first} != {exp['primary']} (plan {d.plan})"
     for fid in exp.get("findings", []):
         assert fid in ids, f"{where}: finding {fid} missing; have {sorted(ids)}"
     for fid in exp.get("no_findings", []):

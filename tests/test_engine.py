@@ -255,3 +255,20 @@ def test_trail_records_rule_row_matched_facts_and_assertions():
     assert all(m["source"] == "declared" for m in first["matched"] if m["kind"] == "Obs")
     assert any(a["kind"] == "Route" and a["skill"] == "learning-rate-scheduling" for a in first["asserted"])
     assert [f["seq"] for f in c.trace] == list(range(1, len(c.trace) + 1))
+
+
+def test_the_flow_is_one_way_without_imports_hidden_in_functions():
+    """consultation -> assemble -> Diagnosis -> report / explain: module-level imports only (type hints aside),
+    and none of assemble, diagnosis, report, explain imports the consultation at run time."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent / "expert"
+    for name in ("assemble", "consultation", "diagnosis", "explain", "kb", "engine"):
+        tree = ast.parse((root / f"{name}.py").read_text())
+        for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            hidden = [n for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))]
+            assert not hidden, f"expert/{name}.py: import inside {fn.name}()"
+    for name in ("assemble", "diagnosis", "report", "explain"):
+        tree = ast.parse((root / f"{name}.py").read_text())
+        runtime = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "expert.consultation"]
+        assert not runtime, f"expert/{name}.py imports the consultation at run time: a cycle"

@@ -27,7 +27,7 @@ def _in_order(plan: list[str], order: tuple[str, ...]) -> bool:
 
 @pytest.mark.parametrize("scenario, obs, min_len", [
     ("new_setup", {"symptom": "new_setup"}, 6),
-    ("convergence", {"symptom": "convergence", "grad_norm_trend": "vanishing"}, 3),
+    ("convergence", {"symptom": "convergence", "grad_norm_trend": "spiky"}, 3),
     ("instability", {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_onset": "after_steps",
                      "mixed_precision": "fp16", "custom_loss": True}, 4),
     ("overfitting", {"symptom": "overfitting", "dataset_size": 5000}, 3),
