@@ -157,6 +157,7 @@ class Consultation:
         Raises:
             InputError: Missing, unreadable or malformed log, or no loss column (nothing changes).
         """
+        # Deferred for cost, not to dodge a cycle: the reader imports numpy, which consult must not pay for.
         from expert.logs import read_log
 
         run = read_log(path, **options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -80,7 +81,6 @@ class Explanation:
             verbose: Also show the rows that what is known already rules out (why-not).
             width: Wrap long labels to this many columns, continuing under the label (None: no wrapping).
         """
-        import textwrap
 
         def para(text: str) -> list[str]:
             return textwrap.wrap(text, width) if width else [text]
@@ -102,6 +102,7 @@ class Explanation:
 
     def rich_tree(self, verbose: bool = False) -> Any:
         """The explanation as a ``rich.tree.Tree`` (what a terminal gets: wrapped, with guides)."""
+        # Deferred for cost: rich is only needed on a terminal, and the consult prompt must not import it.
         from rich.text import Text
         from rich.tree import Tree
 
@@ -131,8 +132,6 @@ def _draw(n: Node, prefix: str, last: bool, lines: list[str], width: int | None 
     if width is None or len(head) + len(n.label) <= width:
         lines.append(head + n.label)
     else:
-        import textwrap
-
         cont = child_prefix + ("│  " if n.children else "   ")
         lines += textwrap.wrap(n.label, max(width, len(cont) + 20), initial_indent=head, subsequent_indent=cont,
                                break_on_hyphens=False) or [head]
