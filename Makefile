@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 TORCH  ?= torch==2.13.0
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint check bench clean
+.PHONY: help install demo test lint check bench clean eval-probes
 
 help:  ## list the targets
 	@echo "trainopt make targets:"
@@ -39,3 +39,6 @@ bench: $(STAMP)  ## timings: CLI start-up, engine build, diagnosis latency, prob
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+eval-probes: $(STAMP)  ## score watch and examine on generated faulty and healthy runs (QUICK=1: CI subset)
+	$(PY) -m bench.eval_probes $(if $(QUICK),--quick,)

@@ -18,6 +18,9 @@ from torch import nn
 
 D, C = 16, 4
 
+# Tiny models on a shared machine: extra threads only contend (and make the timing probes' numbers noise).
+torch.set_num_threads(1)
+
 
 def clusters(n: int, seed: int, scale: float = 1.0, shift: float = 0.0, shuffle_labels: bool = False,
              noise: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
