@@ -11,7 +11,7 @@ TORCH  ?= torch==2.13.0
 
 help:  ## list the targets
 	@echo "trainopt make targets:"
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort | sed 's/^/  /'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort | sed 's/^/  /'
 
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -37,6 +37,8 @@ def run(quick: bool = False, modes: tuple[str, ...] = ("watch", "examine"), only
         rows = []
         t0 = time.perf_counter()
         for v in vs:
+            if v.fault is not None and mode not in v.fault.modes:
+                continue
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")

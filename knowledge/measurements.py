@@ -153,25 +153,12 @@ MEASURES: tuple[Measure, ...] = (
             "warmup starts and annealed ends (cosine, one-cycle, step decay) are small on purpose",
             f"{PLAYBOOK}: schedules anneal the LR towards zero by design; our fraction",
             Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x")),
-    Measure("MT-CARRYOVER-EXAMINE", 10.0,
-            "examine runs between the user's steps, where the last step's gradient is normally still there: only a "
-            "left-over worth more than this many fresh gradients shows a loop that never zeroes them",
-            "a loop without zero_grad piles up one gradient per step (tens after tens of steps); one left-over "
-            "gradient of another batch differs from a fresh one by a small factor; our margin",
-            Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-UPD-HIGH-LAYER", 0.3,
             "one weight matrix whose update is above this fraction of its weights per step speaks for the run even "
             "when the median layer looks fine (a 10x LR shows first in the output layer)",
             f"{CS231N} (ratio per parameter group, ~1e-3 healthy); {SAGEMAKER} WeightUpdateRatio is judged per "
             "tensor; 2.5 decades above healthy, our bound (fresh layers of healthy SGD-momentum runs reach 0.16)",
             Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
-    Measure("MT-ACCUM-EXP", 0.25,
-            "with k accumulated micro-batches, the gradient at the step grows as k^e times the first micro-batch's: "
-            "e between 0.5 and 1 when the losses are summed, between -0.5 and 0 when each is divided by k; above "
-            "this midpoint the loss was not scaled for accumulation",
-            "sum of k gradients: norm between sqrt(k) (independent noise) and k (aligned) times one; the mean: "
-            "between 1/sqrt(k) and 1 (PyTorch AMP docs, 'gradient accumulation' divides the loss by k); our midpoint",
-            Cite("002", "anti-patterns", "gradient accumulation without loss scaling")),
     Measure("MT-CURVE-SPIKE-ABS", 0.25,
             "a loss spike must also rise above its neighbours by this fraction of the loss at the start: late in "
             "a run the noise is tiny, and 0.005 -> 0.2 against a start of 1.4 is noise, not instability",

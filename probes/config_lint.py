@@ -44,6 +44,21 @@ def loss_name(loss_fn: Any) -> str:
     return _LOSSES.get(name, "custom")
 
 
+def loss_floor(loss_fn: Any, num_classes: int | None) -> float:
+    """The lowest value a loss can reach: the entropy of label-smoothed targets for a smoothed cross-entropy.
+
+    A run that has converged to this floor has not plateaued; the curve classifier measures progress
+    against ``start - floor``.
+    """
+    import math
+
+    eps = float(getattr(loss_fn, "label_smoothing", 0.0) or 0.0)
+    if eps <= 0 or not num_classes or num_classes < 2 or loss_name(loss_fn) != "cross_entropy":
+        return 0.0
+    hi, lo = 1.0 - eps + eps / num_classes, eps / num_classes
+    return -(hi * math.log(hi) + (num_classes - 1) * lo * math.log(lo))
+
+
 def identify_loss(loss_fn: Any, output: Any, target: Any, value: float) -> str | None:
     """Name the built-in loss a user's own function computes, by comparing values on the same batch.
 

@@ -208,7 +208,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
     if at_init is None:
         # untrained: no optimizer state yet and no gradient left by a previous backward pass
         at_init = (optimizer is None or len(optimizer.state) == 0) and all(p.grad is None for p in params)
-    existing = {n: p.grad.detach().clone() for n, p in model.named_parameters() if p.grad is not None}
+    existing = {n for n, p in model.named_parameters() if p.grad is not None}
     fwd = lambda: user_call("model(inputs)", _call, model, x)  # noqa: E731 - a thunk for the hook-based probes
 
     def loss_of(out: Any) -> Any:
@@ -283,16 +283,10 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
             flags["gradients"] = all(nonfinite.all_finite(g) for _, g in named)
             if not flags["gradients"] and bad_step is None:
                 bad_step = 0
-            both = [n for n, _ in named if n in existing]
-            if both:
-                old = float(torch.linalg.vector_norm(grad_flow.norms([existing[n] for n in both])))
-                new = float(torch.linalg.vector_norm(torch.tensor([per_param[n] for n in both])))
-                c = max(0.0, old / max(new, 1e-30) - 1.0)
-                # A gradient left from the user's last step is normal between steps; only a left-over worth
-                # many fresh gradients shows a loop that never zeroes them.
-                carry = c if c > threshold("MT-CARRYOVER-EXAMINE") else None
-            else:
-                carry = 0.0
+            # A gradient left from the user's last step is normal between steps, and a converged model's fresh
+            # gradient on one batch can be many times smaller than the last one: examine cannot tell a left-over
+            # from a gradient never zeroed, so it judges carry-over only when there is none (watch sees the loop).
+            carry = 0.0 if not any(n in existing for n, _ in named) else None
         # optimizer steps on this batch (undone by the restore)
         if optimizer is not None and flags.get("gradients", False):
             opt_params = [p for g in optimizer.param_groups for p in g["params"] if p.requires_grad]
@@ -355,10 +349,11 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
                 near_peak, lr, peak = _lr_near_peak(optimizer)
                 if s is not None:
                     s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak})
-                    # an annealed LR (end of a cosine or one-cycle schedule) is meant to be small: a small
-                    # ratio then says nothing about the LR the run trains with
-                    if near_peak or float(s["value"]) >= threshold("MT-UPD-LOW"):
-                        groups.append(update_ratio.observe(s))
+                    if not near_peak and lr and peak:
+                        # an annealed LR (end of a cosine or one-cycle schedule) is meant to be small: judge the
+                        # LR the run trains with, at its peak
+                        update_ratio.at_peak_value(s, lr, peak)
+                    groups.append(update_ratio.observe(s))
 
     # non-finite: earliest place, with the first module when the forward output went bad
     where = nonfinite.earliest(flags)

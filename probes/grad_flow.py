@@ -123,14 +123,19 @@ class NormStats:
         past = np.asarray(self.recent, dtype=np.float64)
         y = np.r_[past, vals]
         k0 = past.size
-        for i in range(k0, y.size):
-            prev = y[max(0, i - self.PAST):i]
-            if prev.size < 4:
-                continue
-            ref = max(float(np.median(prev)), 1e-12)
-            self.max_over_median = max(self.max_over_median, float(y[i]) / ref)
-            if y[i] > threshold("MT-GRAD-SPIKE") * ref:
-                self.spikes += 1
+        refs = np.full(y.size, np.nan)
+        full = np.arange(max(k0, self.PAST), y.size)
+        if full.size:  # one vectorized median per window: each norm against the PAST norms before it
+            refs[full] = np.median(np.lib.stride_tricks.sliding_window_view(y, self.PAST)[full - self.PAST], axis=1)
+        for i in range(max(k0, 4), min(y.size, self.PAST)):  # the run's first steps: fewer norms before them
+            refs[i] = np.median(y[:i])
+        new = np.arange(k0, y.size)
+        ok = np.isfinite(refs[new])
+        if ok.any():
+            r = np.maximum(refs[new][ok], 1e-12)
+            cur = y[new][ok]
+            self.max_over_median = max(self.max_over_median, float(np.max(cur / r)))
+            self.spikes += int(np.sum(cur > threshold("MT-GRAD-SPIKE") * r))
         self.recent = y[-self.PAST:].tolist()
 
     def headline(self) -> tuple[float | None, int | None]:
@@ -173,7 +178,7 @@ def underflow_fraction(grads: Sequence[torch.Tensor]) -> torch.Tensor | None:
 
 def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_grad: list[str],
             global_norms: Sequence[float] | NormStats, ratio: dict[str, Any] | None, underflow: float | None = None,
-            step: int | None = None) -> list:
+            step: int | None = None, stepped: bool = False) -> list:
     """Observations from measured gradient numbers (host floats).
 
     Args:
@@ -184,6 +189,7 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         ratio: ``layer_ratio()`` output.
         underflow: Fraction of zero low-precision gradient elements.
         step: Step of the latest measurement.
+        stepped: Optimizer steps were seen (even with no gradient at all: ``params_without_grad`` still counts).
     """
     out = [emit(INFO, "frozen_params", struct["frozen"], {"params": struct["params"]}),
            emit(INFO, "frozen_fraction", round(struct["frozen_fraction"], 6),
@@ -196,9 +202,11 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
     if st is None:
         st = NormStats()
         st.update(list(enumerate(global_norms)))
-    if st.n == 0:
+    if st.n == 0 and not stepped:
         return out
     out.append(emit(INFO, "params_without_grad", len(no_grad), {"names": no_grad[:20]}, step=step))
+    if st.n == 0:
+        return out
     head, head_step = st.headline()
     r = ratio["ratio"] if ratio and finite_or_none(ratio["ratio"]) is not None else None
     ev = {"headline_norm": head, "headline_step": head_step, "first_norm": st.first, "peak_window_median":

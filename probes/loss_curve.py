@@ -135,7 +135,7 @@ class History:
         return np.asarray(self.values + tail, dtype=np.float64)
 
 
-def classify(history: Any, spikes: SpikeCounter | None = None) -> dict[str, Any]:
+def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0) -> dict[str, Any]:
     """Classify a loss history (pure, vectorized, noise-aware).
 
     Every test compares against two tolerances: a fraction of the loss at the start and the run's own noise
@@ -145,6 +145,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None) -> dict[str, Any]
     Args:
         history: Loss values in step order (raw, or a ``History``'s downsampled points).
         spikes: Spike counts measured incrementally on the raw values (``watch``); counted here when None.
+        floor: The lowest value the loss can reach (label smoothing keeps cross-entropy above zero); progress
+            is measured against ``start - floor``.
 
     Returns:
         ``{"label": <loss_behavior or None>, "first_nonfinite": int | None, ...measured numbers}``; the label
@@ -165,7 +167,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None) -> dict[str, Any]
         spikes.update(y)
     m = np.array([np.median(c) for c in chunks])
     start, end = float(m[0]), float(m[-1])
-    scale = max(abs(start), 1e-12)
+    scale = max(abs(start - floor) if 0 < floor < start else abs(start), 1e-12)
     noise = noise_level(y)
     # a chunk median's standard error; three of them is a change the noise cannot produce
     se = 3.0 * 1.2533 * noise / math.sqrt(max(1, n // k))
@@ -197,15 +199,16 @@ def classify(history: Any, spikes: SpikeCounter | None = None) -> dict[str, Any]
     return out
 
 
-def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None) -> list:
+def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, floor: float = 0.0) -> list:
     """Observations for a loss history: ``loss_behavior`` (and ``nan_step`` when it went non-finite).
 
     Args:
         history: Loss values in step order.
         offset: Step number of the first value.
         spikes: Spike counts measured on the raw values (when ``history`` is downsampled).
+        floor: The lowest value the loss can reach (see ``classify``).
     """
-    r = classify(history, spikes)
+    r = classify(history, spikes, floor)
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",

@@ -57,8 +57,9 @@ def take(model: torch.nn.Module, optimizer: Any | None = None, scaler: Any | Non
         s.opt_refs = {p: dict(st) for p, st in optimizer.state.items()}
         s.opt_state = {p: {k: _clone(v) for k, v in st.items()} for p, st in optimizer.state.items()}
         s.opt_groups = [{k: (v if k == "params" else _clone(v)) for k, v in g.items()} for g in optimizer.param_groups]
-        s.opt_attrs = {k: _clone(v) for k, v in vars(optimizer).items()
-                       if k not in ("state", "param_groups", "defaults") and isinstance(v, (bool, int, float))}
+        # flags and caches (LBFGS's ``_numel_cache`` starts as None)
+        s.opt_attrs = {k: _clone(v) for k, v in vars(optimizer).items() if k not in ("state", "param_groups",
+                       "defaults") and (v is None or isinstance(v, (bool, int, float)))}
         # Flags a step adds (a scheduler's ``_opt_called``, step counters) did not exist before: remove them again.
         s.opt_attr_names = set(vars(optimizer))
     if scaler is not None and hasattr(scaler, "state_dict"):

@@ -47,11 +47,15 @@ def summarize(values: Sequence[float], names: Sequence[str] | None = None,
     mat = np.asarray(matrices, dtype=bool) if matrices is not None else np.ones_like(ok)
     judged = ok & mat if (ok & mat).any() else ok
     med = float(np.median(v[ok]))
+    med_mat = float(np.median(v[judged]))
     top = int(np.argmax(np.where(judged, v, -np.inf)))
-    out: dict[str, object] = {"median": med, "min": float(v[ok].min()), "max": float(v[ok].max()),
-                              "layers": int(ok.sum()), "worst_matrix": float(v[top])}
+    out: dict[str, object] = {"median": med, "median_matrix": med_mat, "min": float(v[ok].min()),
+                              "max": float(v[ok].max()), "layers": int(ok.sum()), "worst_matrix": float(v[top])}
     high = v[top] > threshold("MT-UPD-HIGH-LAYER")
-    out["value"] = float(v[top]) if high else med
+    # too high: the worst matrix or the median layer; too low: the median matrix (biases near zero would make
+    # any update look large)
+    out["value"] = float(v[top]) if high else med if med > threshold("MT-UPD-LOW") and med_mat > threshold(
+        "MT-UPD-LOW") else med_mat
     out["judged"] = "worst layer" if high else "median layer"
     if names is not None:
         out["worst_layer"] = names[top]
@@ -97,6 +101,9 @@ class Phases:
         s["lr"] = lr
         at_peak = lr is None or self.peak_lr <= 0 or lr >= threshold("MT-UPD-LR-PEAK") * self.peak_lr
         s["lr_near_peak"] = at_peak
+        if not at_peak and lr:
+            at_peak = True
+            at_peak_value(s, lr, self.peak_lr)
         self.last = s
         if self.pick is None and (float(s["value"]) > threshold("MT-UPD-HIGH") or (
                 at_peak and float(s["value"]) < threshold("MT-UPD-LOW"))):
@@ -109,6 +116,20 @@ class Phases:
             s = dict(s)
             s["windows"] = self.windows
         return s
+
+
+def at_peak_value(s: dict[str, object], lr: float, peak: float) -> None:
+    """Judge a small ratio measured at an annealed LR as it would be at the peak (updates scale with the LR).
+
+    A cosine or one-cycle end, or a warmup start, is small on purpose; scaled to the peak LR it shows whether
+    the LR the run trains with is too low.
+    """
+    if float(s["value"]) < threshold("MT-UPD-HIGH"):  # only the low side: a high ratio is high at any LR
+        measured = float(s["value"])
+        s["measured"] = measured
+        # scaled up only as far as it takes to leave the low band: scaling never makes a ratio "too high"
+        s["value"] = min(measured * peak / lr, max(measured, threshold("MT-UPD-HEALTHY")))
+        s["judged"] = f"{s['judged']}, scaled to the peak LR ({peak:.3g} / {lr:.3g})"
 
 
 def lr_now_and_peak(optimizer: Any) -> tuple[float | None, float | None]:

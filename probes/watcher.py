@@ -12,7 +12,6 @@ import torch
 
 from expert.errors import ContradictionError, ProbeError
 from expert.vocabulary import Observation
-from knowledge.measurements import threshold
 from probes import (
     activations,
     config_lint,
@@ -124,7 +123,6 @@ class Watch:
         self._uf: float | None = None
         self._pn: list[float] | None = None
         self._accum_k: deque[int] = deque(maxlen=64)
-        self._accum_exp: deque[float] = deque(maxlen=64)
         self._last_named: list[tuple[str, torch.Tensor]] = []
         self._named_now: list[str] = []
         self._no_grad: list[str] = []
@@ -144,6 +142,7 @@ class Watch:
         self._pending = False
         self._empty_now = False
         self._eval_fwd = 0
+        self._opt_steps = 0
         self._nc: int | None = self.num_classes
         self._static = {"struct": grad_flow.structure(self.model, self.optimizer)}
         self._lint: list[Observation] | None = None
@@ -215,8 +214,9 @@ class Watch:
             self._pending = True
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
+        self._opt_steps += 1
         named = [(n, p.grad) for n, p in zip(self._pnames, self._params) if p.grad is not None]
-        if len(named) != len(self._last_named):
+        if len(named) != len(self._last_named) or self._opt_steps == 1:
             self._no_grad = [n for n, p in zip(self._pnames, self._params) if p.grad is None]
             self._named_now = [n for n, _ in named]
         self._last_named = named
@@ -232,17 +232,8 @@ class Watch:
                 uf = grad_flow.underflow_fraction([g for _, g in named])
                 if uf is not None:
                     self._buf.append(("uf", self._i, uf.float().reshape(1)))
-            last = self._params[-1].grad
-            if self._backwards > 1 and last is not None and self._g1 is not None:
-                # Accumulated gradient against the first micro-batch's: summed losses grow it about k-fold
-                # (sqrt(k) for noisy batches), averaged ones keep it about the same size.
-                g1 = self._g1
-                scale = getattr(self.scaler, "_scale", None) if self.scaler is not None else None
-                if isinstance(scale, torch.Tensor):
-                    g1 = g1 / scale.float()  # the micro-batch gradient was scaled; the one at the step is not
-                self._buf.append(("acc", self._i, (torch.linalg.vector_norm(last.float()) / (g1 + 1e-30))
-                                  .reshape(1)))
-                self._accum_k.append(self._backwards)
+            if self._backwards > 1:
+                self._accum_k.append(self._backwards)  # backward passes into this step: micro-batches
         if sample:
             self._lr_now, peak = update_ratio.lr_now_and_peak(self.optimizer)
             if peak is not None:
@@ -261,19 +252,13 @@ class Watch:
         # sampling it on the update-ratio steps finds it as surely and keeps the common step lighter.
         self._first_bw = self.steps % self.update_every == 0
         self._backwards = 0
-        self._g1 = None
 
-    _g1: Any = None
     _lr_now: float | None = None
     _lr_peak: float = 0.0
     _upd_lr: float = float("inf")
 
     def _carry_hook(self, g: torch.Tensor) -> None:
         self._backwards += 1
-        if self._backwards == 2 and self.steps % self.update_every == 0:
-            old = self._params[-1].grad
-            if old is not None:
-                self._g1 = torch.linalg.vector_norm(old.float())  # the first micro-batch's gradient
         if self._first_bw:
             self._first_bw = False
             old = self._params[-1].grad
@@ -401,10 +386,6 @@ class Watch:
                     self._carry_max = max(self._carry_max, v[0])
             elif kind == "uf":
                 self._uf = v[0]
-            elif kind == "acc":
-                k_acc = self._accum_k[-1] if self._accum_k else 1
-                if math.isfinite(v[0]) and v[0] > 0 and k_acc > 1:
-                    self._accum_exp.append(math.log(v[0]) / math.log(k_acc))
             elif kind.startswith("m:"):
                 q = self._metrics.setdefault(kind[2:], deque(maxlen=64))
                 q.append(v[0])
@@ -471,9 +452,11 @@ class Watch:
                 # A built-in loss on finite outputs overflows only on outputs out of range: the model's doing.
                 loc = "activations"
             groups.append(nonfinite.observe(loc, step=step, module=self._module_bad))
-        if self._loss_points:
-            groups.append(at_step(loss_curve.observe(self._loss.array(), spikes=self._spikes), self.steps))
         lint = list(self._static_lint())
+        if self._loss_points:
+            floor = config_lint.loss_floor(self.loss_fn, self._nc)
+            groups.append(at_step(loss_curve.observe(self._loss.array(), spikes=self._spikes, floor=floor),
+                                  self.steps))
         if self._eval_fwd:
             ev = {"training_forwards_in_eval_mode": self._eval_fwd, "steps": self.steps}
             lint = [o for o in lint if o.name != "model_eval_mode"] + [
@@ -481,16 +464,13 @@ class Watch:
         if self.steps > 1:
             lint.append(emit(config_lint.INFO, "grad_carryover", max(0.0, self._carry_max), {},
                              ("MT-CARRYOVER",), step=self.steps))
-        if self._accum_exp:
+        if self._accum_k:
             import statistics
 
+            # Whether the loss was divided by k cannot be read from gradient norms (the first micro-batch's
+            # gradient is divided too), so only the count is reported.
             k_acc = int(statistics.median(self._accum_k))
-            e = statistics.median(self._accum_exp)
-            ev = {"micro_batches": k_acc, "growth_exponent": e, "note": "accumulated gradient ~ k^exponent times "
-                  "the first micro-batch's: ~1 when losses are summed, ~0 when divided by k"}
-            lint += [emit(config_lint.INFO, "grad_accum_steps", k_acc, ev, step=self.steps),
-                     emit(config_lint.INFO, "loss_scaled_for_accum", e < threshold("MT-ACCUM-EXP"), ev,
-                          ("MT-ACCUM-EXP",), step=self.steps)]
+            lint.append(emit(config_lint.INFO, "grad_accum_steps", k_acc, {"micro_batches": k_acc}, step=self.steps))
         groups.append(lint)
         nc = self._nc
         if self._first_loss is not None:
@@ -503,7 +483,8 @@ class Watch:
             per_param = dict(zip([n for n, _ in self._last_named], self._pn))
             ratio = grad_flow.layer_ratio(self._last_named, self._pn)
         groups.append(grad_flow.observe(struct=self._static["struct"], per_param=per_param, no_grad=self._no_grad,
-                                        global_norms=self._norms, ratio=ratio, underflow=self._uf, step=self.steps))
+                                        global_norms=self._norms, ratio=ratio, underflow=self._uf, step=self.steps,
+                                        stepped=self._opt_steps > 0))
         s = self._phases.summary()
         if s is not None:
             groups.append(update_ratio.observe(s))

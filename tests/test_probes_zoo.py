@@ -24,6 +24,8 @@ def _check(case, s):
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_examine_diagnoses(case):
+    if "examine" not in case.modes:
+        pytest.skip("examine runs between the user's steps: a left-over gradient proves no missing zero_grad")
     _check(case, summary(examine_case(case)))
 
 

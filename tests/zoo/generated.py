@@ -222,7 +222,7 @@ class Config:
     steps: int = 60
     bs: int = 32
     n: int = 512
-    loss: str = "ce"  # ce | nll | bce_logits | custom_nan | ce_smooth
+    loss: str = "ce"  # ce | nll | bce_logits | custom_nan | ce_smooth | ce_wrapped | bce_wrapped | fp16_tiny
     out_act: str | None = None  # softmax | sigmoid | log_softmax appended to the model
     zero_grad: str = "ok"  # ok | missing | misplaced
     accum: int = 1
@@ -301,7 +301,8 @@ def build(cfg: Config) -> Run:
     x, y = make_data(cfg.arch, n, 1 + cfg.seed, noise=3.0 if cfg.tiny else 1.0)
     vx, vy = make_data(cfg.arch, 256, 1000 + cfg.seed, noise=3.0 if cfg.tiny else 1.0)
     if cfg.shuffle_labels:
-        y = y[torch.randperm(n, generator=torch.Generator().manual_seed(cfg.seed))]
+        # inputs and labels shuffled apart (two lists shuffled separately): labels no longer follow the inputs
+        y = torch.randint(0, C, (n,), generator=torch.Generator().manual_seed(100 + cfg.seed))
     scale, shift = cfg.input_scale
     x, vx = x * scale + shift, vx * scale + shift
     if cfg.finetune:
@@ -337,13 +338,19 @@ def build(cfg: Config) -> Run:
     elif cfg.loss == "nll":
         loss_fn = nn.NLLLoss()
     elif cfg.loss == "bce_logits":
+        loss_fn = nn.BCEWithLogitsLoss()  # the loop turns the labels into one-hot float targets
+    elif cfg.loss == "bce_wrapped":
         loss_fn = _bce_onehot(nn.BCEWithLogitsLoss())
+    elif cfg.loss == "ce_wrapped":
+        def loss_fn(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+            # the user's own function around a built-in loss
+            return nn.functional.cross_entropy(out, t)
     elif cfg.loss == "custom_nan":
         loss_fn = _unsafe_ce
     elif cfg.loss == "fp16_tiny":
         def loss_fn(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
             # the sum over a large virtual batch, averaged: tiny per-element gradients
-            return nn.functional.cross_entropy(out.float(), t) * 1e-4
+            return nn.functional.cross_entropy(out.float(), t) * 1e-6
     else:
         raise ValueError(cfg.loss)
     if cfg.eval_mode:
@@ -392,7 +399,7 @@ def train(run: Run, steps: int, w: Any = None, metrics_every: int = 10) -> list[
             ctx = torch.autocast("cpu", dtype=torch.bfloat16) if cfg.amp == "bf16" else \
                 torch.autocast("cpu", dtype=torch.float16) if cfg.amp == "fp16_scaler" else _null()
             with ctx:
-                loss = run.loss_fn(model(x), y)
+                loss = run.loss_fn(model(x), targets(cfg, y))
             part = loss / cfg.accum if (cfg.accum > 1 and cfg.accum_scaled) else loss
             (scaler.scale(part) if scaler is not None else part).backward()
             total = loss.detach() if total is None else total + loss.detach()
@@ -417,6 +424,11 @@ def train(run: Run, steps: int, w: Any = None, metrics_every: int = 10) -> list[
                 m = {"train_acc": accuracy(model, x, y), "val_acc": accuracy(model, *run.val)}
             w.step(mean_loss, **m)
     return [float(v) for v in losses]
+
+
+def targets(cfg: Config, y: torch.Tensor) -> torch.Tensor:
+    """What the loop hands the loss: class indices, or one-hot floats for BCE-with-logits."""
+    return nn.functional.one_hot(y, C).float() if cfg.loss == "bce_logits" else y
 
 
 class _null:
@@ -449,6 +461,7 @@ class Fault:
     findings: tuple[str, ...]
     archs: tuple[str, ...] = ARCHS
     opts: tuple[str, ...] = ("adamw", "sgd_momentum")
+    modes: tuple[str, ...] = ("watch", "examine")
 
 
 LRS, LOSS, GRAD, LOOP = ("learning-rate-scheduling", "loss-functions-and-objectives", "gradient-management",
@@ -467,11 +480,20 @@ FAULTS: tuple[Fault, ...] = (
     Fault("dead_relu", {"dead": True}, (GRAD,), ("MS-DEAD-01",), archs=("mlp", "cnn")),
     Fault("frozen_layers", {"freeze": True}, (LOOP,), ("MS-FROZEN-01",)),
     Fault("params_missing_from_optimizer", {"opt_subset": True}, ("optimization-algorithms",), ("MS-OPT-01",)),
-    Fault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01",)),
-    Fault("misplaced_zero_grad", {"zero_grad": "misplaced"}, (LOOP,), ("MS-ZERO-02", "MS-GRAD-05")),
-    Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP), ("AP-12",)),
+    Fault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01",), modes=("watch",)),
+    # loop-order faults: only a watch over the user's loop sees them (examine runs between the user's steps,
+    # where the last step's gradient is normally still there, so a left-over gradient proves nothing)
+    Fault("misplaced_zero_grad", {"zero_grad": "misplaced"}, (LOOP,), ("MS-ZERO-02", "MS-GRAD-05"),
+          modes=("watch",)),
+    Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP), ("AP-12",), modes=("watch",)),
     Fault("double_softmax", {"out_act": "softmax"}, (LOSS,), ("MS-ACT-01",)),
     Fault("sigmoid_into_bce_with_logits", {"out_act": "sigmoid", "loss": "bce_logits"}, (LOSS,), ("MS-ACT-02",)),
+    # a built-in loss inside the user's own function: examine names it by its values on the batch (watch never
+    # sees the targets, so it cannot)
+    Fault("double_softmax_wrapped_loss", {"out_act": "softmax", "loss": "ce_wrapped"}, (LOSS,), ("MS-ACT-01",),
+          modes=("examine",)),
+    Fault("sigmoid_into_wrapped_bce_with_logits", {"out_act": "sigmoid", "loss": "bce_wrapped"}, (LOSS,),
+          ("MS-ACT-02",), modes=("examine",)),
     Fault("softmax_into_nll", {"out_act": "softmax", "loss": "nll"}, (LOSS,), ("MS-ACT-03", "MS-LOSS-01")),
     Fault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01",)),
     Fault("overfit_tiny", {"tiny": True, "steps": 80}, ("overfitting-prevention",), ("MS-GAP-01",),
@@ -494,7 +516,7 @@ HEALTHY: tuple[tuple[str, dict[str, Any]], ...] = (
     ("cosine_restarts", {"opt": "sgd_momentum", "schedule": "restarts"}),
     ("heavy_augmentation", {"opt": "adamw", "augment": True}),
     ("label_smoothing", {"opt": "adamw", "loss": "ce_smooth"}),
-    ("small_batch", {"opt": "adamw", "bs": 4, "lr_mult": 0.5}),
+    ("small_batch", {"opt": "adamw", "bs": 4, "lr_mult": 0.5, "steps": 150}),
     ("large_batch", {"opt": "adamw", "bs": 256, "lr_mult": 2.0, "steps": 40}),
     ("finetune", {"opt": "adamw", "finetune": True}),
     ("amp_gradscaler", {"opt": "adamw", "amp": "fp16_scaler"}),
@@ -571,7 +593,8 @@ def examine_variant(v: Variant) -> Any:
     elif v.fault is not None and v.fault.name.startswith("lr_too_high"):
         pre = 5
     train(run, pre)
-    batch = next(iter(run.data))
+    x, y = next(iter(run.data))
+    batch = (x, targets(v.cfg, y))
     loader = run.data if v.cfg.slow else None
     obs = examine(run.model, run.loss_fn, batch, run.optimizer, num_classes=run.num_classes, val_batch=run.val,
                   loader=loader, scheduler=run.scheduler, scaler=run.scaler)
