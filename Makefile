@@ -7,11 +7,11 @@ STAMP  := $(VENV)/.installed
 TORCH  ?= torch==2.13.0
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint check bench clean
+.PHONY: help install demo test lint check bench clean eval-probes
 
 help:  ## list the targets
 	@echo "trainopt make targets:"
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort | sed 's/^/  /'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort | sed 's/^/  /'
 
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,10 @@ clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: eval
+.PHONY: eval eval-probes
 # EVAL_ARGS passes options through, e.g. make eval EVAL_ARGS="--cases DIR --families".
 eval: $(STAMP)  ## route accuracy on the corpus of real training problems, per split, against its floor
 	$(PY) -m bench.eval --floor bench/corpus/floor.json $(EVAL_ARGS)
+
+eval-probes: $(STAMP)  ## score watch and examine on generated faulty and healthy runs (QUICK=1: CI subset)
+	$(PY) -m bench.eval_probes $(if $(QUICK),--quick,)

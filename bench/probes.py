@@ -1,7 +1,12 @@
 """Probe overhead: watch vs the plain loop and vs torch.autograd.detect_anomaly; examine cost in training steps.
 
-Three model sizes (small MLP, small CNN, small transformer), medians of interleaved repeats in one process.
-Run alone with ``python -m bench.probes``; ``python -m bench`` picks it up as a section.
+Short runs: three model sizes (small MLP, small CNN, small transformer), medians of interleaved repeats in one
+process, each watched run long enough to include window ends (``STEPS`` = 2 windows of ``EVERY``). Long runs:
+10,000 steps of a tiny MLP and CNN (about a millisecond a step), plain and watched in interleaved chunks (one
+watch over the whole run, so every window end and the history it keeps are paid for), detect_anomaly beside
+them, and the watch's memory at 10% and 100% of the run (tracemalloc, in a separate untimed pass). One CPU
+thread: the machine is shared.
+Run alone with ``python -m bench.probes``; ``python -m bench`` picks up the short section.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ from typing import Any
 from bench import Result
 
 WATCH_TARGET = 1.03
-STEPS = 25
+LONG_TARGET = 1.05
+EVERY = 50
+STEPS = 2 * EVERY
+LONG_STEPS = 10_000
 
 
 def _models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
@@ -49,7 +57,18 @@ def _models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
         return m, torch.optim.AdamW(m.parameters(), 3e-4), torch.randint(0, 1000, (8, 32)), \
             torch.randint(0, 10, (8,))
 
-    return {"small MLP": mlp, "small CNN": cnn, "small transformer": transformer}
+    def tiny_mlp() -> tuple[Any, Any, Any, Any]:
+        m = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 10))
+        return m, torch.optim.AdamW(m.parameters(), 1e-3), torch.randn(64, 64), torch.randint(0, 10, (64,))
+
+    def tiny_cnn() -> tuple[Any, Any, Any, Any]:
+        m = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, padding=1),
+                          nn.ReLU(), nn.AdaptiveAvgPool2d(2), nn.Flatten(), nn.Linear(16 * 4, 10))
+        return m, torch.optim.SGD(m.parameters(), 0.05, momentum=0.9), torch.randn(32, 1, 16, 16), \
+            torch.randint(0, 10, (32,))
+
+    return {"small MLP": mlp, "small CNN": cnn, "small transformer": transformer, "tiny MLP": tiny_mlp,
+            "tiny CNN": tiny_cnn}
 
 
 def _loop(m: Any, opt: Any, x: Any, y: Any, steps: int, w: Any = None) -> float:
@@ -79,12 +98,14 @@ def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
     torch.manual_seed(0)
     out = []
     for name, build in _models().items():
+        if name.startswith("tiny"):
+            continue
         m, opt, x, y = build()
         _loop(m, opt, x, y, 5)  # warm-up: allocations, lazy optimizer state
         plain, watched, anomaly = [], [], []
         for _ in range(repeats):  # interleaved, so drift hits every variant alike
             plain.append(_loop(m, opt, x, y, steps))
-            with watch(m, opt, every=50) as w:
+            with watch(m, opt, every=EVERY) as w:
                 watched.append(_loop(m, opt, x, y, steps, w))
             with torch.autograd.detect_anomaly(check_nan=True):
                 anomaly.append(_loop(m, opt, x, y, max(5, steps // 4)))
@@ -98,6 +119,56 @@ def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
                     "anomaly_s": statistics.median(anomaly), "examine_s": statistics.median(ex),
                     "watch_ratio": statistics.median(watched) / p, "anomaly_ratio": statistics.median(anomaly) / p,
                     "examine_steps": statistics.median(ex) / p})
+    return out
+
+
+def measure_long(steps: int = LONG_STEPS, chunk: int = 500) -> list[dict[str, Any]]:
+    """10,000-step runs: per-step ratio of watch (window ends included) and detect_anomaly to the plain loop,
+    and the watch's Python memory at 10% and 100% of the run."""
+    import copy
+    import tracemalloc
+    import warnings
+
+    import torch
+
+    from probes import watch
+
+    warnings.filterwarnings("ignore", message="Anomaly Detection has been enabled")
+    logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
+    out = []
+    models = _models()
+    for name in ("tiny MLP", "tiny CNN"):
+        torch.manual_seed(0)
+        m, opt, x, y = models[name]()
+        m2 = copy.deepcopy(m)
+        opt2 = type(opt)(m2.parameters(), **{k: v for k, v in opt.defaults.items()
+                                             if k in ("lr", "momentum", "weight_decay")})
+        _loop(m, opt, x, y, 5)
+        _loop(m2, opt2, x, y, 5)
+        plain = watched = anomaly = 0.0
+        n_anomaly = 0
+        with watch(m2, opt2, every=EVERY) as w:
+            for _ in range(steps // chunk):  # interleaved chunks, so drift hits both alike
+                plain += _loop(m, opt, x, y, chunk) * chunk
+                watched += _loop(m2, opt2, x, y, chunk, w) * chunk
+                if n_anomaly < steps // 50:
+                    with torch.autograd.detect_anomaly(check_nan=True):
+                        anomaly += _loop(m, opt, x, y, 20) * 20
+                    n_anomaly += 20
+        # memory: a separate, untimed watched run under tracemalloc
+        m3 = copy.deepcopy(m2)
+        opt3 = type(opt)(m3.parameters(), **{k: v for k, v in opt.defaults.items()
+                                             if k in ("lr", "momentum", "weight_decay")})
+        tracemalloc.start()
+        with watch(m3, opt3, every=EVERY) as w3:
+            _loop(m3, opt3, x, y, steps // 10, w3)
+            early = tracemalloc.get_traced_memory()[0]
+            _loop(m3, opt3, x, y, steps - steps // 10, w3)
+            late = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        out.append({"model": name, "steps": steps, "plain_ms": 1e3 * plain / steps,
+                    "watch_ratio": watched / plain, "anomaly_ratio": (anomaly / n_anomaly) / (plain / steps),
+                    "mem_early_kb": early / 1024, "mem_late_kb": late / 1024, "windows": steps // EVERY})
     return out
 
 
@@ -118,12 +189,26 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.probes", description=__doc__)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--steps", type=int, default=STEPS)
+    ap.add_argument("--long-steps", type=int, default=LONG_STEPS, help="0 skips the long runs")
     args = ap.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(1)
+    print(f"short runs ({args.steps} steps, window every {EVERY})")
     print(f"{'model':<20}{'plain ms/step':>15}{'watch':>10}{'watch x':>9}{'anomaly x':>11}{'examine (steps)':>17}")
     for r in measure(args.repeats, args.steps):
         print(f"{r['model']:<20}{r['plain_s'] * 1e3:>15.2f}{r['watch_s'] * 1e3:>10.2f}{r['watch_ratio']:>9.3f}"
               f"{r['anomaly_ratio']:>11.2f}{r['examine_steps']:>17.1f}")
     print(f"target: watch <= {WATCH_TARGET}x plain; examine a few steps")
+    if args.long_steps:
+        print(f"\nlong runs ({args.long_steps} steps, CPU, window every {EVERY}, window ends included)")
+        print(f"{'model':<20}{'plain ms/step':>15}{'watch x':>9}{'anomaly x':>11}{'watch mem 10%':>15}"
+              f"{'watch mem 100%':>16}")
+        for r in measure_long(args.long_steps):
+            print(f"{r['model']:<20}{r['plain_ms']:>15.2f}{r['watch_ratio']:>9.3f}{r['anomaly_ratio']:>11.2f}"
+                  f"{r['mem_early_kb']:>12.0f} KB{r['mem_late_kb']:>13.0f} KB")
+        print(f"target: watch <= {LONG_TARGET}x plain over the whole run, memory flat; GPU targets: not measured "
+              "(no GPU in this run)")
     return 0
 
 

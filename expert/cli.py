@@ -474,18 +474,23 @@ def examine(script: str, fmt: str) -> None:
     """Probe your own model: SCRIPT.py defines trainopt_target() returning a dict with model, loss_fn, batch.
 
     Optional keys: optimizer, num_classes, val_batch, loader, scheduler, scaler, steps. The model, optimizer and
-    RNGs are left exactly as found. Exits 1 when a finding needs action, 0 when clean.
+    RNGs are left exactly as found. Exits 1 when a finding needs action, 0 when clean, 2 when the script, the
+    model, the loss or the optimizer raises (the message names the failing call and the last frame in your code).
     """
     import runpy
 
     from expert.consultation import Consultation
+    from probes.exam import user_call
 
-    ns = runpy.run_path(script, run_name="__trainopt__")
+    # Errors in the user's script (an import error, a failing factory) are theirs: exit 2 with the failing
+    # call and the last frame in their code, never "a bug in trainopt".
+    ns = user_call(f"script {script}", runpy.run_path, script, run_name="__trainopt__",
+                   hint="run `python SCRIPT` to reproduce; install what it imports in this environment")
     factory = ns.get("trainopt_target")
     if not callable(factory):
         raise InputError(f"{script} defines no trainopt_target()",
                          hint="def trainopt_target(): return dict(model=..., loss_fn=..., batch=(x, y), optimizer=...)")
-    target = factory()
+    target = user_call("trainopt_target()", factory)
     if not isinstance(target, dict) or not {"model", "loss_fn", "batch"} <= set(target):
         raise InputError("trainopt_target() must return a dict with model, loss_fn and batch")
     from probes import examine as probe_examine

@@ -507,24 +507,31 @@ class Observation:
         source: ``answer:<question id>``, ``probe:<probe id>``, ``text:<phrase>``, ``declared`` or
             ``derived:<rule id>``.
         evidence: Measured numbers behind a probe observation (threshold, values, where), JSON-ready.
+        step: Training step the value was measured at (probes; None when unknown or not step-bound).
     """
 
     name: str
     value: Any
     source: str = "declared"
     evidence: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    step: int | None = field(default=None, compare=False, hash=False)
 
     @classmethod
-    def make(cls, name: str, value: Any, source: str = "declared", evidence: dict[str, Any] | None = None
-             ) -> Observation:
-        """Validate and build an observation (the only sanctioned constructor)."""
-        return cls(name, validate(name, value), _source(name, source), _evidence(name, evidence))
+    def make(cls, name: str, value: Any, source: str = "declared", evidence: dict[str, Any] | None = None,
+             step: int | None = None) -> Observation:
+        """Validate and build an observation (the only sanctioned constructor).
+
+        ``step`` is the training step the value was measured at (probes set it; None when unknown).
+        """
+        return cls(name, validate(name, value), _source(name, source), _evidence(name, evidence), step)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
         d: dict[str, Any] = {"name": self.name, "value": self.value, "source": self.source}
         if self.evidence:
             d["evidence"] = self.evidence
+        if self.step is not None:
+            d["step"] = self.step
         return d
 
 

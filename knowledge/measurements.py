@@ -206,6 +206,24 @@ MEASURES: tuple[Measure, ...] = (
             "at least this many examples and still overfitting: check the model's capacity",
             "seed 000 overfitting decision factors: a large dataset is over 10K examples",
             Cite("000", "Symptom: model overfits · decision factors", "large dataset (> 10K)")),
+    # --- probe thresholds appended by issue 9 ---------------------------------------------------------
+    Measure("MT-UPD-LR-PEAK", 0.3,
+            "a too-small update ratio is judged only while the LR is at least this fraction of the schedule's peak: "
+            "warmup starts and annealed ends (cosine, one-cycle, step decay) are small on purpose",
+            f"{PLAYBOOK}: schedules anneal the LR towards zero by design; our fraction",
+            Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x")),
+    Measure("MT-UPD-HIGH-LAYER", 0.3,
+            "one weight matrix whose update is above this fraction of its weights per step speaks for the run even "
+            "when the median layer looks fine (a 10x LR shows first in the output layer)",
+            f"{CS231N} (ratio per parameter group, ~1e-3 healthy); {SAGEMAKER} WeightUpdateRatio is judged per "
+            "tensor; 2.5 decades above healthy, our bound (fresh layers of healthy SGD-momentum runs reach 0.16)",
+            Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
+    Measure("MT-CURVE-SPIKE-ABS", 0.25,
+            "a loss spike must also rise above its neighbours by this fraction of the loss at the start: late in "
+            "a run the noise is tiny, and 0.005 -> 0.2 against a start of 1.4 is noise, not instability",
+            "absolute tolerance judged against the starting loss scale, as curve tests need both a relative and an "
+            "absolute tolerance (numpy.isclose's rtol/atol convention); our fraction",
+            Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),
 )
 
 MEASURE_BY_ID = {m.id: m for m in MEASURES}

@@ -76,7 +76,7 @@ def threshold_evidence(*mids: str) -> dict[str, Any]:
 
 
 def emit(info: ProbeInfo, name: str, value: Any, evidence: dict[str, Any] | None = None,
-         thresholds: Iterable[str] = ()) -> Observation:
+         thresholds: Iterable[str] = (), step: int | None = None) -> Observation:
     """Build one validated observation from a probe, with its measured numbers as evidence.
 
     Args:
@@ -85,6 +85,7 @@ def emit(info: ProbeInfo, name: str, value: Any, evidence: dict[str, Any] | None
         value: The value (finite numbers, enums, flags only).
         evidence: Measured numbers behind it.
         thresholds: Threshold ids applied, recorded with their sources.
+        step: Training step of the measurement (``at_step`` sets it for a whole group when omitted).
 
     Raises:
         ValueError: The probe emits a name it does not declare (a defect).
@@ -93,7 +94,14 @@ def emit(info: ProbeInfo, name: str, value: Any, evidence: dict[str, Any] | None
         raise ValueError(f"probe {info.id} does not declare {name!r}")
     ev = jsonable(dict(evidence or {}))
     ev.update(threshold_evidence(*thresholds))
-    return Observation.make(name, value, info.source, ev)
+    return Observation.make(name, value, info.source, ev, step)
+
+
+def at_step(obs: Iterable[Observation], step: int | None) -> list[Observation]:
+    """Stamp observations that carry no step with ``step`` (the step the summary was taken at)."""
+    from dataclasses import replace
+
+    return [o if o.step is not None or step is None else replace(o, step=step) for o in obs]
 
 
 def merge(groups: Iterable[Iterable[Observation]]) -> list[Observation]:

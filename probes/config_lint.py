@@ -12,7 +12,8 @@ from probes.base import ProbeInfo, emit, finite_or_none
 INFO = ProbeInfo("config_lint", "free", "static",
                  ("optimizer", "learning_rate", "weight_decay", "adam_eps", "warmup", "lr_schedule",
                   "mixed_precision", "grad_scaler", "loss_fn", "custom_loss", "output_activation", "model_eval_mode",
-                  "input_scale", "grad_carryover", "architecture", "batch_size", "task"))
+                  "input_scale", "grad_carryover", "architecture", "batch_size", "task", "grad_accum_steps",
+                  "loss_scaled_for_accum"))
 
 _OPT_NAMES = set(OPTIMIZERS.split())
 _LOSSES = {"CrossEntropyLoss": "cross_entropy", "NLLLoss": "nll", "BCEWithLogitsLoss": "bce_with_logits",
@@ -41,6 +42,67 @@ def loss_name(loss_fn: Any) -> str:
     """Map a loss to its normalized name: torch losses by family, anything else ``custom``."""
     name = type(loss_fn).__name__ if isinstance(loss_fn, torch.nn.Module) else getattr(loss_fn, "__name__", "")
     return _LOSSES.get(name, "custom")
+
+
+def loss_floor(loss_fn: Any, num_classes: int | None) -> float:
+    """The lowest value a loss can reach: the entropy of label-smoothed targets for a smoothed cross-entropy.
+
+    A run that has converged to this floor has not plateaued; the curve classifier measures progress
+    against ``start - floor``.
+    """
+    import math
+
+    eps = float(getattr(loss_fn, "label_smoothing", 0.0) or 0.0)
+    if eps <= 0 or not num_classes or num_classes < 2 or loss_name(loss_fn) != "cross_entropy":
+        return 0.0
+    hi, lo = 1.0 - eps + eps / num_classes, eps / num_classes
+    return -(hi * math.log(hi) + (num_classes - 1) * lo * math.log(lo))
+
+
+def identify_loss(loss_fn: Any, output: Any, target: Any, value: float) -> str | None:
+    """Name the built-in loss a user's own function computes, by comparing values on the same batch.
+
+    A loss wrapped in a function (``def loss(o, y): return F.cross_entropy(o, y)``) reads as ``custom`` by
+    name; its value on the batch tells what it is, so checks that need the loss's kind (softmax before
+    cross-entropy, sigmoid before BCE-with-logits, a negative loss) still apply. None when nothing matches.
+
+    Args:
+        loss_fn: The user's loss (only its measured ``value`` is used).
+        output: The model output it was given.
+        target: The targets it was given.
+        value: ``loss_fn(output, target)`` as a float.
+    """
+    import math
+
+    F = torch.nn.functional
+    if not isinstance(output, torch.Tensor) or not isinstance(target, torch.Tensor) or not math.isfinite(value):
+        return None
+    o = output.detach().float()
+    cands: list[tuple[str, Any]] = []
+    if not target.is_floating_point() and o.ndim >= 2 and target.shape == o.shape[:1] + o.shape[2:]:
+        t = target.long()
+        cands += [("cross_entropy", lambda: F.cross_entropy(o, t)), ("nll", lambda: F.nll_loss(o, t))]
+        if o.ndim == 2 and int(t.max()) < o.shape[1] and int(t.min()) >= 0:
+            hot = F.one_hot(t, o.shape[1]).float()
+            cands += [("bce_with_logits", lambda: F.binary_cross_entropy_with_logits(o, hot)),
+                      ("mse", lambda: F.mse_loss(o, hot))]
+            if bool(((o >= 0) & (o <= 1)).all()):
+                cands.append(("bce", lambda: F.binary_cross_entropy(o, hot)))
+    elif target.shape == o.shape:
+        t = target.detach().float()
+        cands += [("mse", lambda: F.mse_loss(o, t)), ("l1", lambda: F.l1_loss(o, t)),
+                  ("smooth_l1", lambda: F.smooth_l1_loss(o, t)),
+                  ("bce_with_logits", lambda: F.binary_cross_entropy_with_logits(o, t))]
+        if bool(((o >= 0) & (o <= 1)).all()) and bool(((t >= 0) & (t <= 1)).all()):
+            cands.append(("bce", lambda: F.binary_cross_entropy(o, t)))
+    for name, f in cands:
+        try:
+            ref = float(f())
+        except (RuntimeError, ValueError, IndexError):
+            continue
+        if math.isfinite(ref) and abs(ref - value) <= 1e-4 * max(1.0, abs(ref)):
+            return name
+    return None
 
 
 def schedule(scheduler: Any | None, optimizer: Any | None) -> tuple[str | None, bool | None]:
@@ -87,9 +149,10 @@ def output_activation(out: Any) -> str | None:
         return None
     if y.ndim >= 2 and y.shape[1] >= 2:
         rows = y.movedim(1, -1).reshape(-1, y.shape[1])[:256]
-        if bool((rows >= 0).all()) and bool(torch.allclose(rows.sum(-1), torch.ones(len(rows)), atol=1e-3)):
+        ones = torch.ones(len(rows), device=rows.device)  # on the output's device: CUDA outputs too
+        if bool((rows >= 0).all()) and bool(torch.allclose(rows.sum(-1), ones, atol=1e-3)):
             return "softmax"
-        if bool((rows <= 0).all()) and bool(torch.allclose(rows.exp().sum(-1), torch.ones(len(rows)), atol=1e-3)):
+        if bool((rows <= 0).all()) and bool(torch.allclose(rows.exp().sum(-1), ones, atol=1e-3)):
             return "log_softmax"
     if bool((y > 0).all()) and bool((y < 1).all()) and y.numel() > 1:
         return "sigmoid"

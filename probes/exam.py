@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -10,8 +11,9 @@ import torch
 
 from expert.errors import ProbeError
 from expert.vocabulary import Observation
+from knowledge.measurements import threshold
 from probes import activations, config_lint, generalization, grad_flow, loss_init, nonfinite, throughput, update_ratio
-from probes.base import finite_or_none, merge
+from probes.base import emit, finite_or_none, merge
 from probes.state import restore, take
 
 LOADER_BATCHES = 5
@@ -32,6 +34,79 @@ def _call(model: torch.nn.Module, x: Any) -> Any:
     if isinstance(x, (tuple, list)):
         return model(*x)
     return model(x)
+
+
+class UserCodeError(ProbeError):
+    """The user's model, loss, optimizer or script raised: a usage error (exit 2), not a trainopt bug.
+
+    Attributes:
+        call: Which of the user's calls failed (``model(inputs)``, ``loss_fn(output, targets)``...).
+        frame: The traceback's last frame in the user's code (``file:line in function``), or None.
+    """
+
+    def __init__(self, call: str, exc: BaseException, hint: str = "") -> None:
+        self.call, self.frame = call, last_user_frame(exc)
+        where = f"; last frame in your code: {self.frame}" if self.frame else ""
+        super().__init__(f"your {call} raised {type(exc).__name__}: {exc}", context=f"while trainopt ran {call}{where}",
+                         hint=hint or "run the same call outside trainopt to reproduce it; trainopt restored "
+                                      "the model, optimizer and RNGs")
+
+
+def last_user_frame(exc: BaseException) -> str | None:
+    """The deepest traceback frame outside torch, trainopt's probes and the standard library."""
+    import os
+    import sysconfig
+    import traceback
+
+    skip = [os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)),
+            sysconfig.get_paths()["stdlib"]]
+    frames = traceback.extract_tb(exc.__traceback__)
+    user = [f for f in frames if not any(os.path.abspath(f.filename).startswith(d) for d in skip)]
+    if not user:
+        return None
+    f = user[-1]
+    return f"{f.filename}:{f.lineno} in {f.name}"
+
+
+def user_call(call: str, fn: Callable[..., Any], *args: Any, hint: str = "", **kwargs: Any) -> Any:
+    """Run one of the user's calls; whatever it raises becomes a ``UserCodeError`` naming the call."""
+    try:
+        return fn(*args, **kwargs)
+    except ProbeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any error in the user's code is reported as theirs (exit 2)
+        raise UserCodeError(call, exc, hint) from exc
+
+
+def check_batch(x: Any, y: Any) -> None:
+    """Refuse a batch that cannot be trained on: no tensor, an empty batch, inputs and targets of unequal length.
+
+    Raises:
+        ProbeError: With what was found and what a batch should look like.
+    """
+    xs = list(nonfinite.tensors_in(x))
+    if not xs:
+        raise ProbeError("the batch's inputs hold no tensor", context=f"got {type(x).__name__}",
+                         hint="pass (inputs, targets) with tensor inputs")
+    for t in xs + list(nonfinite.tensors_in(y)):
+        if t.numel() == 0 or (t.ndim and t.shape[0] == 0):
+            raise ProbeError("the batch is empty: there is nothing to train on",
+                             context=f"a tensor of shape {tuple(t.shape)}",
+                             hint="check the dataset length, the sampler and drop_last")
+    if isinstance(y, torch.Tensor) and y.ndim and xs[0].ndim and y.shape[0] != xs[0].shape[0]:
+        raise ProbeError("inputs and targets hold different numbers of examples",
+                         context=f"inputs {tuple(xs[0].shape)}, targets {tuple(y.shape)}",
+                         hint="the first dimension of both is the batch")
+
+
+def _needs_closure(optimizer: Any) -> bool:
+    import inspect
+
+    try:
+        p = inspect.signature(optimizer.step).parameters.get("closure")
+    except (TypeError, ValueError):
+        return False
+    return p is not None and p.default is inspect.Parameter.empty
 
 
 def check_target(model: Any, loss_fn: Any = None) -> list[torch.nn.Parameter]:
@@ -79,8 +154,13 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
             scheduler: Any = None, scaler: Any = None, at_init: bool | None = None) -> list[Observation]:
     """Examine a model, its loss, one batch and the optimizer; return observations (provenance ``probe:<id>``).
 
-    Everything is restored afterwards: parameters, buffers, gradients, optimizer state and hyperparameters,
-    ``requires_grad``, train/eval modes, GradScaler attributes and the torch CPU/CUDA, numpy and ``random`` RNGs.
+    Everything is restored afterwards: parameters, buffers, gradients, optimizer state, hyperparameters and
+    private flags (attributes a scheduler sets, such as ``_opt_called``, are removed again), ``requires_grad``,
+    train/eval modes, GradScaler attributes and the torch CPU/CUDA, numpy and ``random`` RNGs. What cannot be
+    restored is what a ``loader`` yields: examine draws up to ``LOADER_BATCHES`` (5) batches from a fresh
+    ``iter(loader)``, so a generator or a one-shot iterator loses those batches. The scheduler is read, never
+    stepped. Errors raised by the user's model, loss or optimizer become ``UserCodeError`` (exit 2), naming the
+    call and the last frame in the user's code.
 
     Args:
         model: The model.
@@ -99,12 +179,15 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
         Observations, one per name.
 
     Raises:
-        ProbeError: Nothing probeable (no parameters, meta tensors, malformed batch, empty loader).
+        ProbeError: Nothing probeable (no parameters, meta tensors, malformed, empty or mismatched batch, empty
+            loader).
+        UserCodeError: The model, loss or optimizer raised.
     """
     params = check_target(model, loss_fn)
     if loss_fn is None:
         raise ProbeError("examine needs loss_fn(output, target)")
     x, y = _split(batch)
+    check_batch(x, y)
     if steps < 0:
         raise ProbeError("steps must be >= 0")
     snap = take(model, optimizer, scaler)
@@ -125,30 +208,37 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
     if at_init is None:
         # untrained: no optimizer state yet and no gradient left by a previous backward pass
         at_init = (optimizer is None or len(optimizer.state) == 0) and all(p.grad is None for p in params)
-    existing = {n: p.grad.detach().clone() for n, p in model.named_parameters() if p.grad is not None}
-    fwd = lambda: _call(model, x)  # noqa: E731 - a thunk for the hook-based probes
+    existing = {n for n, p in model.named_parameters() if p.grad is not None}
+    fwd = lambda: user_call("model(inputs)", _call, model, x)  # noqa: E731 - a thunk for the hook-based probes
+
+    def loss_of(out: Any) -> Any:
+        hint = ("the model returns a " + type(out).__name__ + "; give examine a loss_fn that takes that output "
+                "(e.g. lambda out, y: criterion(out[0], y))") if not isinstance(out, torch.Tensor) else ""
+        loss = user_call("loss_fn(output, targets)", loss_fn, out, y, hint=hint)
+        if not isinstance(loss, torch.Tensor) or loss.numel() != 1:
+            raise ProbeError("loss_fn must return a scalar tensor", context=f"got {type(loss).__name__}"
+                             + (f" of shape {tuple(loss.shape)}" if isinstance(loss, torch.Tensor) else ""),
+                             hint="reduce the loss with .mean() or .sum()")
+        return loss
 
     # activation health (one hooked pass, no grad)
-    try:
-        stats = activations.measure(model, fwd)
-    except Exception as exc:  # noqa: BLE001 - a forward that fails is reported below with context
-        raise ProbeError(f"the model's forward pass failed: {type(exc).__name__}: {exc}",
-                         hint="check that the batch matches the model's input") from exc
+    stats = activations.measure(model, fwd)
 
     _no_grads(params)
     t0 = time.perf_counter()
     with torch.enable_grad():
         out = fwd()
-        loss = loss_fn(out, y)
-    if not isinstance(loss, torch.Tensor) or loss.numel() != 1:
-        raise ProbeError("loss_fn must return a scalar tensor", context=f"got {type(loss).__name__}")
+        loss = loss_of(out)
     lv = float(loss.detach())
     out_t = _first_tensor(out)
     flags["activations"] = nonfinite.all_finite(out)
     flags["loss"] = finite_or_none(lv) is not None
     classification = isinstance(out_t, torch.Tensor) and out_t.ndim == 2 and isinstance(y, torch.Tensor) \
         and not y.is_floating_point() and y.ndim == 1
-    if num_classes is None and classification and config_lint.loss_name(loss_fn) in ("cross_entropy", "nll"):
+    lname = config_lint.loss_name(loss_fn)
+    behaves_as = config_lint.identify_loss(loss_fn, out_t, y, lv) if lname == "custom" else None
+    eff_name = behaves_as or lname
+    if num_classes is None and classification and eff_name in ("cross_entropy", "nll"):
         num_classes = int(out_t.shape[1])
     bs = int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim >= 1 else None
 
@@ -159,8 +249,8 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
         try:
             model.eval()
             with torch.no_grad():
-                va = _accuracy(_call(model, vx), vy)
-                ta = _accuracy(_call(model, x), y)
+                va = _accuracy(user_call("model(val_inputs)", _call, model, vx), vy)
+                ta = _accuracy(fwd(), y)
         finally:
             for m, t in modes:
                 m.training = t
@@ -176,9 +266,10 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
     carry = None
     losses = [lv]
     step_s: list[float] = []
+    bad_step: int | None = None if all(flags.values()) else 0
     trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     if flags["loss"] and loss.requires_grad:
-        loss.backward()
+        user_call("loss.backward()", loss.backward)
         step_s.append(time.perf_counter() - t0)
         named = [(n, p.grad) for n, p in trainable if p.grad is not None]
         no_grad = [n for n, p in trainable if p.grad is None]
@@ -190,35 +281,56 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
             uf = grad_flow.underflow_fraction([g for _, g in named])
             underflow = None if uf is None else float(uf)
             flags["gradients"] = all(nonfinite.all_finite(g) for _, g in named)
-            both = [n for n, _ in named if n in existing]
-            if both:
-                old = torch.linalg.vector_norm(grad_flow.norms([existing[n] for n in both]))
-                new = torch.linalg.vector_norm(torch.stack([torch.tensor(per_param[n]) for n in both]))
-                carry = max(0.0, float(old) / max(float(new), 1e-30) - 1.0)
-            else:
-                carry = 0.0
+            if not flags["gradients"] and bad_step is None:
+                bad_step = 0
+            # A gradient left from the user's last step is normal between steps, and a converged model's fresh
+            # gradient on one batch can be many times smaller than the last one: examine cannot tell a left-over
+            # from a gradient never zeroed, so it judges carry-over only when there is none (watch sees the loop).
+            carry = 0.0 if not any(n in existing for n, _ in named) else None
         # optimizer steps on this batch (undone by the restore)
         if optimizer is not None and flags.get("gradients", False):
             opt_params = [p for g in optimizer.param_groups for p in g["params"] if p.requires_grad]
             opt_names = {id(p): n for n, p in model.named_parameters()}
+            closure = None
+            if _needs_closure(optimizer):
+                def closure() -> torch.Tensor:  # LBFGS and friends re-evaluate the loss themselves
+                    _no_grads(params)
+                    with torch.enable_grad():
+                        li = loss_of(fwd())
+                        li.backward()
+                    return li
             for i in range(steps):
                 t1 = time.perf_counter()
                 before = [p.detach().clone() for p in opt_params]
-                optimizer.step()
+                user_call("optimizer.step()", optimizer.step, *(() if closure is None else (closure,)))
                 upd.append(update_ratio.ratios(before, opt_params).tolist())
+                if not all(nonfinite.all_finite(p) for p in opt_params):
+                    flags["weights"] = False
+                    bad_step = i + 1 if bad_step is None else bad_step
+                    break
                 if i == steps - 1:
                     step_s.append(time.perf_counter() - t1)
                     break
                 _no_grads(params)
                 with torch.enable_grad():
-                    li = loss_fn(fwd(), y)
+                    oi = fwd()
+                    li = loss_of(oi)
                 losses.append(float(li.detach()))
+                if not nonfinite.all_finite(oi):
+                    flags["activations"] = False  # the model's output went bad after an update: not the loss
+                    bad_step = i + 1 if bad_step is None else bad_step
+                    break
                 if finite_or_none(losses[-1]) is None:
                     flags["loss"] = False
+                    bad_step = i + 1 if bad_step is None else bad_step
                     break
-                li.backward()
+                user_call("loss.backward()", li.backward)
                 gl = [p.grad for _, p in trainable if p.grad is not None]
                 norms_per_step.append(float(grad_flow.global_norm(grad_flow.norms(gl))))
+                if not math.isfinite(norms_per_step[-1]):
+                    flags["gradients"] = False
+                    bad_step = i + 1 if bad_step is None else bad_step
+                    break
                 step_s.append(time.perf_counter() - t1)
             flags["weights"] = flags["weights"] and all(nonfinite.all_finite(p) for p in params)
             flags["optimizer_state"] = flags["optimizer_state"] and all(
@@ -233,20 +345,39 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
                     warnings.simplefilter("ignore", RuntimeWarning)
                     per_layer = np.nanmedian(np.asarray(upd, dtype=np.float64), axis=0) if len(upd) > 1 \
                         else np.asarray(upd[0], dtype=np.float64)
-                groups.append(update_ratio.observe(update_ratio.summarize(per_layer.tolist(), upd_names)))
+                s = update_ratio.summarize(per_layer.tolist(), upd_names, [p.ndim >= 2 for p in opt_params])
+                near_peak, lr, peak = _lr_near_peak(optimizer)
+                if s is not None:
+                    s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak})
+                    if not near_peak and lr and peak:
+                        # an annealed LR (end of a cosine or one-cycle schedule) is meant to be small: judge the
+                        # LR the run trains with, at its peak
+                        update_ratio.at_peak_value(s, lr, peak)
+                    groups.append(update_ratio.observe(s))
 
     # non-finite: earliest place, with the first module when the forward output went bad
     where = nonfinite.earliest(flags)
+    if where == "loss" and eff_name != "custom":
+        # A built-in loss is not the cause of a NaN from finite outputs and labels it was given: outputs out of
+        # the range it can represent (an explosion) are.
+        where = "activations"
     module = None
     if where in ("activations", "inputs", "weights"):
         module = nonfinite.first_nonfinite_module(model, fwd)
-    groups.insert(0, nonfinite.observe(where, step=0 if where else None, module=module, flags=flags))
+    groups.insert(0, nonfinite.observe(where, step=bad_step if where else None, module=module, flags=flags))
 
-    groups.append(config_lint.observe(model=model, optimizer=optimizer, loss_fn=loss_fn, scheduler=scheduler,
-                                      scaler=scaler, output=out_t, inputs=_first_tensor(x), carryover=carry,
-                                      batch_size=bs, device_type=dev.type, classification=classification))
-    groups.append(loss_init.observe(loss_init.check(lv, num_classes, config_lint.loss_name(loss_fn), at_init),
-                                    num_classes))
+    lint = config_lint.observe(model=model, optimizer=optimizer, loss_fn=loss_fn, scheduler=scheduler,
+                               scaler=scaler, output=out_t, inputs=_first_tensor(x), carryover=carry,
+                               batch_size=bs, device_type=dev.type, classification=classification)
+    if behaves_as is not None:
+        # the user's own function computes a built-in loss: checks that need the loss's kind can fire
+        ev = {"object": getattr(loss_fn, "__name__", type(loss_fn).__name__), "behaves_as": behaves_as}
+        lint = [o for o in lint if o.name not in ("loss_fn", "custom_loss")] + [
+            emit(config_lint.INFO, "loss_fn", behaves_as, ev), emit(config_lint.INFO, "custom_loss", False, ev)]
+        if behaves_as in ("cross_entropy", "nll") and not any(o.name == "task" for o in lint):
+            lint.append(emit(config_lint.INFO, "task", "classification", ev))
+    groups.append(lint)
+    groups.append(loss_init.observe(loss_init.check(lv, num_classes, eff_name, at_init), num_classes))
     groups.append(grad_flow.observe(struct=struct | ({"missing_from_optimizer": None} if optimizer is None else {}),
                                     per_param=per_param, no_grad=no_grad, global_norms=norms_per_step, ratio=ratio,
                                     underflow=underflow))
@@ -257,6 +388,14 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
         # median step: the first pass carries one-time costs (allocations, lazy optimizer state)
         groups.append(_time_loader(loader, statistics.median(step_s) if step_s else 0.0, dev))
     return merge(groups)
+
+
+def _lr_near_peak(optimizer: Any) -> tuple[bool, float | None, float | None]:
+    """Whether the LR now is near the schedule's peak (``max_lr`` of one-cycle, ``initial_lr`` of the others)."""
+    lr, peak = update_ratio.lr_now_and_peak(optimizer)
+    if lr is None or peak is None or peak <= 0:
+        return True, lr, peak
+    return lr >= threshold("MT-UPD-LR-PEAK") * peak, lr, peak
 
 
 def _time_loader(loader: Iterable[Any], compute_per_step: float, device: torch.device) -> list[Observation]:

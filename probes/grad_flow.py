@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -74,18 +75,81 @@ def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tens
 
 
 def count_spikes(history: Sequence[float]) -> dict[str, Any]:
-    """Give steps whose norm exceeds ``MT-GRAD-SPIKE`` times the running median of the steps before (vectorized)."""
-    import numpy as np
+    """Give steps whose norm exceeds ``MT-GRAD-SPIKE`` times the median of the (up to 64) steps before."""
+    st = NormStats()
+    st.update(list(enumerate(history)))
+    return {"spikes": st.spikes, "steps": st.n, "max_over_median": st.max_over_median}
 
-    h = np.asarray(history, dtype=np.float64)
-    if h.size < 8:
-        return {"spikes": 0, "steps": int(h.size)}
-    # running median of everything before each step, approximated by an expanding window capped at 64
-    med = np.array([np.median(h[max(0, i - 64):i]) for i in range(4, h.size)])
-    cur = h[4:]
-    hit = np.isfinite(cur) & (cur > threshold("MT-GRAD-SPIKE") * np.maximum(med, 1e-12))
-    return {"spikes": int(hit.sum()), "steps": int(h.size), "max_over_median": float(np.max(cur / np.maximum(
-        med, 1e-12))) if cur.size else 0.0}
+
+@dataclass
+class NormStats:
+    """Incremental gradient-norm summary: a window end costs the window, and memory is bounded.
+
+    Keeps the first finite norm (a blow-up at step 0 is not hidden by a later median), the largest window
+    median and the latest one (the run's phases), the first non-finite step, and spikes against the median of
+    the previous ``PAST`` finite norms. Non-finite norms are not "exploding": the non-finite probe owns them.
+    """
+
+    PAST = 64
+    n: int = 0
+    first: float | None = None
+    first_step: int | None = None
+    peak_median: float | None = None
+    peak_step: int | None = None
+    last_median: float | None = None
+    last_step: int | None = None
+    nonfinite_step: int | None = None
+    spikes: int = 0
+    max_over_median: float = 0.0
+    recent: list[float] = field(default_factory=list)
+
+    def update(self, pairs: Sequence[tuple[int, float]]) -> None:
+        """Feed (step, norm) pairs of one window, in step order."""
+        import numpy as np
+
+        fin = [(s, v) for s, v in pairs if math.isfinite(v)]
+        if self.nonfinite_step is None:
+            self.nonfinite_step = next((s for s, v in pairs if not math.isfinite(v)), None)
+        self.n += len(pairs)
+        if not fin:
+            return
+        if self.first is None:
+            self.first_step, self.first = fin[0]
+        vals = np.asarray([v for _, v in fin], dtype=np.float64)
+        med = float(np.median(vals))
+        self.last_median, self.last_step = med, fin[-1][0]
+        if self.peak_median is None or med > self.peak_median:
+            self.peak_median, self.peak_step = med, fin[-1][0]
+        past = np.asarray(self.recent, dtype=np.float64)
+        y = np.r_[past, vals]
+        k0 = past.size
+        refs = np.full(y.size, np.nan)
+        full = np.arange(max(k0, self.PAST), y.size)
+        if full.size:  # one vectorized median per window: each norm against the PAST norms before it
+            refs[full] = np.median(np.lib.stride_tricks.sliding_window_view(y, self.PAST)[full - self.PAST], axis=1)
+        for i in range(max(k0, 4), min(y.size, self.PAST)):  # the run's first steps: fewer norms before them
+            refs[i] = np.median(y[:i])
+        new = np.arange(k0, y.size)
+        ok = np.isfinite(refs[new])
+        if ok.any():
+            r = np.maximum(refs[new][ok], 1e-12)
+            cur = y[new][ok]
+            self.max_over_median = max(self.max_over_median, float(np.max(cur / r)))
+            self.spikes += int(np.sum(cur > threshold("MT-GRAD-SPIKE") * r))
+        self.recent = y[-self.PAST:].tolist()
+
+    def headline(self) -> tuple[float | None, int | None]:
+        """The norm that speaks for the run, and its step.
+
+        The first norm or the peak window when either explodes (a blow-up is not averaged away), else the
+        latest window (the run as it is now).
+        """
+        big = threshold("MT-GRAD-EXPLODE-ABS")
+        if self.first is not None and self.first > big and self.first >= (self.peak_median or 0.0):
+            return self.first, self.first_step
+        if self.peak_median is not None and self.peak_median > big:
+            return self.peak_median, self.peak_step
+        return self.last_median, self.last_step
 
 
 def trend(global_norm_value: float | None, ratio: float | None, spikes: int) -> str:
@@ -113,17 +177,19 @@ def underflow_fraction(grads: Sequence[torch.Tensor]) -> torch.Tensor | None:
 
 
 def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_grad: list[str],
-            global_norms: Sequence[float], ratio: dict[str, Any] | None, underflow: float | None = None
-            ) -> list:
+            global_norms: Sequence[float] | NormStats, ratio: dict[str, Any] | None, underflow: float | None = None,
+            step: int | None = None, stepped: bool = False) -> list:
     """Observations from measured gradient numbers (host floats).
 
     Args:
         struct: ``structure()`` output.
         per_param: Latest per-parameter norms by name (evidence).
         no_grad: Trainable parameters without a gradient.
-        global_norms: Global norm per probed step.
+        global_norms: Global norm per probed step, or a ``NormStats`` fed incrementally (``watch``).
         ratio: ``layer_ratio()`` output.
         underflow: Fraction of zero low-precision gradient elements.
+        step: Step of the latest measurement.
+        stepped: Optimizer steps were seen (even with no gradient at all: ``params_without_grad`` still counts).
     """
     out = [emit(INFO, "frozen_params", struct["frozen"], {"params": struct["params"]}),
            emit(INFO, "frozen_fraction", round(struct["frozen_fraction"], 6),
@@ -132,27 +198,35 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
     if struct["missing_from_optimizer"] is not None:
         out.append(emit(INFO, "params_missing_from_optimizer", len(struct["missing_from_optimizer"]),
                         {"names": struct["missing_from_optimizer"][:20]}))
-    if not global_norms:
+    st = global_norms if isinstance(global_norms, NormStats) else None
+    if st is None:
+        st = NormStats()
+        st.update(list(enumerate(global_norms)))
+    if st.n == 0 and not stepped:
         return out
-    out.append(emit(INFO, "params_without_grad", len(no_grad), {"names": no_grad[:20]}))
-    import numpy as np
-
-    finite = [g for g in global_norms if finite_or_none(g) is not None]
-    med = float(np.median(finite)) if finite else None
-    sp = count_spikes(global_norms)
+    out.append(emit(INFO, "params_without_grad", len(no_grad), {"names": no_grad[:20]}, step=step))
+    if st.n == 0:
+        return out
+    head, head_step = st.headline()
     r = ratio["ratio"] if ratio and finite_or_none(ratio["ratio"]) is not None else None
-    t = trend(med if len(finite) == len(global_norms) else None, r, sp["spikes"])
-    worst = sorted(per_param.items(), key=lambda kv: -kv[1])[:5] if per_param else []
-    ev = {"median_global_norm": med, "steps": len(global_norms), "spikes": sp, "layer_ratio": ratio,
-          "largest": dict(worst)}
-    out.append(emit(INFO, "grad_norm_trend", t, ev, ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS",
-                                                      "MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO",
-                                                      "MT-GRAD-SPIKE")))
-    if med is not None:
-        out.append(emit(INFO, "grad_norm_global", med, {"per_step": list(global_norms)[-20:]},
-                        ("MT-GRAD-EXPLODE-ABS",)))
+    ev = {"headline_norm": head, "headline_step": head_step, "first_norm": st.first, "peak_window_median":
+          st.peak_median, "latest_window_median": st.last_median, "steps": st.n,
+          "spikes": {"spikes": st.spikes, "max_over_median": st.max_over_median}, "layer_ratio": ratio,
+          "first_nonfinite_step": st.nonfinite_step, "largest": dict(sorted((per_param or {}).items(),
+                                                                              key=lambda kv: -kv[1])[:5])}
+    if head is not None:
+        # trend from finite norms only: a NaN norm is the non-finite probe's finding, not an explosion
+        t = trend(head if head > threshold("MT-GRAD-EXPLODE-ABS") else st.last_median, r, st.spikes)
+        out.append(emit(INFO, "grad_norm_trend", t, ev, ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS",
+                                                          "MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO",
+                                                          "MT-GRAD-SPIKE"), step=head_step))
+        out.append(emit(INFO, "grad_norm_global", head, {"first": st.first, "peak_window_median": st.peak_median,
+                                                         "latest_window_median": st.last_median},
+                        ("MT-GRAD-EXPLODE-ABS",), step=head_step))
     if r is not None:
-        out.append(emit(INFO, "grad_layer_ratio", r, ratio, ("MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO")))
+        out.append(emit(INFO, "grad_layer_ratio", r, ratio, ("MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO"),
+                        step=step))
     if underflow is not None and finite_or_none(underflow) is not None:
-        out.append(emit(INFO, "grad_underflow_fraction", min(1.0, max(0.0, underflow)), {}, ("MT-UNDERFLOW",)))
+        out.append(emit(INFO, "grad_underflow_fraction", min(1.0, max(0.0, underflow)), {}, ("MT-UNDERFLOW",),
+                        step=step))
     return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,15 +29,124 @@ def as_array(history: Any) -> np.ndarray:
 
 def _rolling_median(y: np.ndarray, k: int) -> np.ndarray:
     pad = k // 2
-    yp = np.pad(y, pad, mode="edge")
+    # reflect, not edge: an edge pad repeats a spike in the last point and hides it
+    yp = np.pad(y, pad, mode="reflect" if y.size > pad else "edge")
     return np.median(np.lib.stride_tricks.sliding_window_view(yp, k), axis=1)[: len(y)]
 
 
-def classify(history: Any) -> dict[str, Any]:
-    """Classify a loss history (pure, vectorized).
+def noise_level(y: np.ndarray) -> float:
+    """Robust step-to-step noise of a curve: MAD of its first differences, as a standard deviation."""
+    if y.size < 3:
+        return 0.0
+    d = np.diff(y)
+    return float(np.median(np.abs(d - np.median(d)))) * 1.4826 / math.sqrt(2.0)
+
+
+@dataclass
+class SpikeCounter:
+    """Incremental loss-spike counter: feed it each window's raw losses; it never looks back further.
+
+    A point is a spike when it stands above its rolling median by more than ``MT-CURVE-SPIKE`` robust noise
+    deviations *and* by more than ``MT-CURVE-SPIKE-ABS`` of the loss scale at the start (a tiny late loss
+    jumping from 0.005 to 0.2 is noise against a start of 1.4, not a spike). A spike the loss comes back from
+    within ``RECOVER`` points is counted as recovered (info, not a symptom).
+
+    Attributes:
+        scale: Loss scale at the start (median of the first window).
+        spikes: Spikes seen.
+        recovered: Of those, spikes the loss came back from.
+        steps: Points fed.
+    """
+
+    scale: float | None = None
+    spikes: int = 0
+    recovered: int = 0
+    steps: int = 0
+    last_spike: int | None = None
+    _tail: list[float] = field(default_factory=list)
+    _pending: list[tuple[float, float]] = field(default_factory=list)  # (base, spike residual) awaiting recovery
+
+    TAIL = 4
+    RECOVER = 5
+
+    def update(self, values: Any) -> None:
+        """Count spikes in a window of finite loss values (cost: the window, not the history)."""
+        v = np.asarray(values, dtype=np.float64)
+        v = v[np.isfinite(v)]
+        if v.size == 0:
+            return
+        if self.scale is None:
+            self.scale = max(float(np.median(np.abs(v))), 1e-12)
+        y = np.r_[np.asarray(self._tail, dtype=np.float64), v]
+        new0 = len(self._tail)
+        # spikes at the end of the previous window recover in this one's first points, or never count as such
+        for base, res in self._pending:
+            if float(v[: self.RECOVER].min()) <= base + 0.5 * res:
+                self.recovered += 1
+        self._pending = []
+        if y.size >= 3:
+            base = _rolling_median(y, 5 if y.size >= 5 else 3)
+            resid = y - base
+            tol = max(threshold("MT-CURVE-SPIKE") * noise_level(y), threshold("MT-CURVE-SPIKE-ABS") * self.scale)
+            hit = np.flatnonzero(resid[new0:] > tol) + new0
+            for i in hit:
+                self.spikes += 1
+                self.last_spike = self.steps - new0 + int(i)
+                after = y[i + 1: i + 1 + self.RECOVER]
+                if after.size and float(after.min()) <= base[i] + 0.5 * resid[i]:
+                    self.recovered += 1
+                else:
+                    self._pending.append((float(base[i]), float(resid[i])))
+        self.steps += int(v.size)
+        self._tail = y[-self.TAIL:].tolist()
+
+    @property
+    def unrecovered(self) -> int:
+        """Spikes the loss has not come back from (a spike in the last points counts here until it does)."""
+        return self.spikes - self.recovered
+
+
+@dataclass
+class History:
+    """A bounded loss history: at most ``2 * cap`` points, halved by averaging pairs when full.
+
+    Memory stays flat over any run length; ``stride`` says how many steps one point stands for.
+    """
+
+    cap: int = 256
+    values: list[float] = field(default_factory=list)
+    stride: int = 1
+    _acc: list[float] = field(default_factory=list)
+
+    def extend(self, values: Any) -> None:
+        """Append finite values (step order)."""
+        for x in values:
+            self._acc.append(float(x))
+            if len(self._acc) == self.stride:
+                self.values.append(sum(self._acc) / self.stride)
+                self._acc = []
+                if len(self.values) >= 2 * self.cap:
+                    self.values = np.asarray(self.values, dtype=np.float64).reshape(-1, 2).mean(1).tolist()
+                    self.stride *= 2
+
+    def array(self) -> np.ndarray:
+        """The points, plus the partial one being accumulated."""
+        tail = [sum(self._acc) / len(self._acc)] if self._acc else []
+        return np.asarray(self.values + tail, dtype=np.float64)
+
+
+def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0) -> dict[str, Any]:
+    """Classify a loss history (pure, vectorized, noise-aware).
+
+    Every test compares against two tolerances: a fraction of the loss at the start and the run's own noise
+    (the standard error of a chunk median), so a noisy healthy run (small batches, augmentation, dropout)
+    does not read as flat, oscillating or spiking.
 
     Args:
-        history: Loss values in step order.
+        history: Loss values in step order (raw, or a ``History``'s downsampled points).
+        spikes: Spike counts measured incrementally on the raw values (``watch``); counted here when None.
+        floor: The lowest value the loss can reach (label smoothing keeps cross-entropy above zero); progress
+            is measured against ``start - floor``.
 
     Returns:
         ``{"label": <loss_behavior or None>, "first_nonfinite": int | None, ...measured numbers}``; the label
@@ -51,55 +162,57 @@ def classify(history: Any) -> dict[str, Any]:
         return {"label": None, "first_nonfinite": None, "points": n}
     k = int(min(10, max(3, n // 6)))
     chunks = np.array_split(y, k)
+    if spikes is None:
+        spikes = SpikeCounter(scale=max(float(np.median(np.abs(chunks[0]))), 1e-12))
+        spikes.update(y)
     m = np.array([np.median(c) for c in chunks])
     start, end = float(m[0]), float(m[-1])
-    scale = max(abs(start), 1e-12)
+    scale = max(abs(start - floor) if 0 < floor < start else abs(start), 1e-12)
+    noise = noise_level(y)
+    # a chunk median's standard error; three of them is a change the noise cannot produce
+    se = 3.0 * 1.2533 * noise / math.sqrt(max(1, n // k))
     drop = (start - end) / scale
-    best_drop = (start - float(m.min())) / scale
     half = k // 2
     late_drop = (float(m[half]) - end) / scale
-    # robust residuals against a rolling median: spikes and oscillation
-    w = 5 if n >= 10 else 3
-    base = _rolling_median(y, w)
-    resid = y - base
-    mad = float(np.median(np.abs(resid - np.median(resid)))) * 1.4826
-    level = max(float(np.median(np.abs(y))), 1e-12)
-    floor = max(mad, 1e-3 * level)
-    z = resid / floor
-    spikes = int(np.sum((z > threshold("MT-CURVE-SPIKE")) & (resid > 0.25 * np.abs(base))))
-    swing = float(np.median(np.abs(np.diff(y)))) / level
+    swing = float(np.median(np.abs(np.diff(y)))) / max(float(np.median(np.abs(y))), 1e-12)
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
-                           "spikes": spikes, "swing": swing, "first_nonfinite": None}
-    if -drop > threshold("MT-CURVE-DIVERGE") and float(m[-1]) >= float(m.max()) - 1e-12 * scale:
+                           "spikes": spikes.spikes, "recovered_spikes": spikes.recovered, "swing": swing,
+                           "noise": noise, "first_nonfinite": None}
+    rise = end - start
+    if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= float(m.max()) - 1e-12 * scale:
         out["label"] = "diverging"
     elif swing > threshold("MT-CURVE-OSC") and drop < threshold("MT-CURVE-SLOW"):
         out["label"] = "oscillating"
-    elif 0 < spikes <= max(1, n // 20):
+    elif spikes.unrecovered > 0 or spikes.spikes >= 3:
         out["label"] = "spiking"
-    elif best_drop < threshold("MT-CURVE-FLAT"):
-        out["label"] = "diverging" if -drop > threshold("MT-CURVE-DIVERGE") else "flat_from_start"
+    elif (start - float(m.min())) < max(threshold("MT-CURVE-FLAT") * scale, se):
+        out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop < threshold("MT-CURVE-SLOW"):
         out["label"] = "decreasing_slowly"
-    elif late_drop < threshold("MT-CURVE-PLATEAU") and drop < threshold("MT-CURVE-CONVERGED"):
+    elif (float(m[half]) - end) < max(threshold("MT-CURVE-PLATEAU") * scale, se) \
+            and drop < threshold("MT-CURVE-CONVERGED"):
         out["label"] = "plateau_after_learning"
     else:
         out["label"] = "decreasing_normally"
+    if spikes.spikes and out["label"] != "spiking":
+        out["note"] = "loss spikes the run recovered from (info)"
     return out
 
 
-def observe(history: Any, offset: int = 0) -> list:
+def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, floor: float = 0.0) -> list:
     """Observations for a loss history: ``loss_behavior`` (and ``nan_step`` when it went non-finite).
 
     Args:
         history: Loss values in step order.
         offset: Step number of the first value.
+        spikes: Spike counts measured on the raw values (when ``history`` is downsampled).
+        floor: The lowest value the loss can reach (see ``classify``).
     """
-    r = classify(history)
+    r = classify(history, spikes, floor)
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-          "MT-CURVE-OSC",
-          "MT-CURVE-SPIKE")
+          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS")
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))

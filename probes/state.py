@@ -37,6 +37,7 @@ class Snapshot:
     opt_refs: dict[Any, dict[str, Any]] | None = None
     opt_groups: list[dict[str, Any]] | None = None
     opt_attrs: dict[str, Any] = field(default_factory=dict)
+    opt_attr_names: set[str] | None = None
     scaler_state: dict[str, Any] | None = None
     rng: dict[str, Any] = field(default_factory=dict)
     grad_enabled: bool = True
@@ -56,8 +57,11 @@ def take(model: torch.nn.Module, optimizer: Any | None = None, scaler: Any | Non
         s.opt_refs = {p: dict(st) for p, st in optimizer.state.items()}
         s.opt_state = {p: {k: _clone(v) for k, v in st.items()} for p, st in optimizer.state.items()}
         s.opt_groups = [{k: (v if k == "params" else _clone(v)) for k, v in g.items()} for g in optimizer.param_groups]
-        s.opt_attrs = {k: _clone(v) for k, v in vars(optimizer).items()
-                       if k not in ("state", "param_groups", "defaults") and isinstance(v, (bool, int, float))}
+        # flags and caches (LBFGS's ``_numel_cache`` starts as None)
+        s.opt_attrs = {k: _clone(v) for k, v in vars(optimizer).items() if k not in ("state", "param_groups",
+                       "defaults") and (v is None or isinstance(v, (bool, int, float)))}
+        # Flags a step adds (a scheduler's ``_opt_called``, step counters) did not exist before: remove them again.
+        s.opt_attr_names = set(vars(optimizer))
     if scaler is not None and hasattr(scaler, "state_dict"):
         s.scaler_state = {k: _clone(v) for k, v in vars(scaler).items()}
     s.rng["torch"] = torch.get_rng_state()
@@ -106,6 +110,9 @@ def restore(s: Snapshot, optimizer: Any | None = None, scaler: Any | None = None
                 g[k] = v if k == "params" else _put(g.get(k), v)
         for k, v in s.opt_attrs.items():
             setattr(optimizer, k, v)
+        if s.opt_attr_names is not None:
+            for k in set(vars(optimizer)) - s.opt_attr_names:
+                delattr(optimizer, k)
     if scaler is not None and s.scaler_state is not None:
         for k, v in s.scaler_state.items():
             setattr(scaler, k, _clone(v))
@@ -142,4 +149,6 @@ def fingerprint(model: torch.nn.Module, optimizer: Any | None = None) -> dict[st
                                  for p, st in optimizer.state.items() for k, v in st.items())
         fp["opt_groups"] = [{k: (repr(v) if k != "params" else len(v)) for k, v in g.items()}
                             for g in optimizer.param_groups]
+        fp["opt_flags"] = sorted((k, repr(v)) for k, v in vars(optimizer).items()
+                                 if isinstance(v, (bool, int, float)))
     return fp

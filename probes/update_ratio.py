@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import torch
 
+from knowledge.measurements import threshold
 from probes.base import ProbeInfo, emit
 
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
@@ -22,26 +25,134 @@ def ratios(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor]) -> tor
     return torch.where((wn > 0) & (dn > 0), dn / wn, torch.full_like(wn, float("nan")))
 
 
-def summarize(values: Sequence[float], names: Sequence[str] | None = None) -> dict[str, object] | None:
-    """Median ratio over layers (finite ones), plus the extremes, from host floats."""
+def summarize(values: Sequence[float], names: Sequence[str] | None = None,
+              matrices: Sequence[bool] | None = None) -> dict[str, object] | None:
+    """Judge per layer, from host floats: the worst weight matrix when one is far too high, else the median layer.
+
+    One layer can be the fault (a head whose updates are 40% of its weights while the median layer looks
+    fine), so a layer above ``MT-UPD-HIGH-LAYER`` speaks for the run. Only weight matrices are judged per layer:
+    biases and norm gains start near zero, where any update is a large fraction.
+
+    Args:
+        values: Ratio per parameter tensor (NaN: did not move).
+        names: Their names (evidence).
+        matrices: Whether each is a weight matrix (ndim >= 2); all when None.
+    """
     import numpy as np
 
     v = np.asarray(values, dtype=np.float64)
     ok = np.isfinite(v)
     if not ok.any():
         return None
+    mat = np.asarray(matrices, dtype=bool) if matrices is not None else np.ones_like(ok)
+    judged = ok & mat if (ok & mat).any() else ok
     med = float(np.median(v[ok]))
-    out: dict[str, object] = {"median": med, "min": float(v[ok].min()), "max": float(v[ok].max()),
-                              "layers": int(ok.sum())}
+    med_mat = float(np.median(v[judged]))
+    top = int(np.argmax(np.where(judged, v, -np.inf)))
+    out: dict[str, object] = {"median": med, "median_matrix": med_mat, "min": float(v[ok].min()),
+                              "max": float(v[ok].max()), "layers": int(ok.sum()), "worst_matrix": float(v[top])}
+    high = v[top] > threshold("MT-UPD-HIGH-LAYER")
+    # too high: the worst matrix or the median layer; too low: the median matrix (biases near zero would make
+    # any update look large)
+    out["value"] = float(v[top]) if high else med if med > threshold("MT-UPD-LOW") and med_mat > threshold(
+        "MT-UPD-LOW") else med_mat
+    out["judged"] = "worst layer" if high else "median layer"
     if names is not None:
+        out["worst_layer"] = names[top]
         order = np.argsort(np.where(ok, v, -np.inf))[::-1][:3]
         out["largest"] = {names[i]: float(v[i]) for i in order if ok[i]}
     return out
+
+
+@dataclass
+class Phases:
+    """Update ratios over a run's phases, bounded: the first abnormal window and the latest window.
+
+    The first phase out of band is the cause (a blow-up is followed by a dead stretch, which is its
+    consequence, not "LR far too low"); a low ratio counts only while the LR is near its peak, since a
+    schedule that anneals to zero is healthy.
+    """
+
+    pick: dict[str, object] | None = None
+    last: dict[str, object] | None = None
+    peak_lr: float = 0.0
+    windows: int = 0
+
+    def update(self, per_layer: Sequence[float], names: Sequence[str], matrices: Sequence[bool], lr: float | None,
+               step: int, peak: float | None = None) -> None:
+        """Feed one window's ratios and LRs.
+
+        Args:
+            per_layer: Per-tensor ratios (median over the window's samples).
+            names: Tensor names.
+            matrices: Whether each tensor is a weight matrix.
+            lr: The lowest LR sampled in the window.
+            step: Step at the window's end.
+            peak: The schedule's declared peak LR (``max_lr`` / ``initial_lr``), when known.
+        """
+        s = summarize(per_layer, names, matrices)
+        if s is None:
+            return
+        self.windows += 1
+        for v in (lr, peak):
+            if v is not None:
+                self.peak_lr = max(self.peak_lr, v)
+        s["step"] = step
+        s["lr"] = lr
+        at_peak = lr is None or self.peak_lr <= 0 or lr >= threshold("MT-UPD-LR-PEAK") * self.peak_lr
+        s["lr_near_peak"] = at_peak
+        if not at_peak and lr:
+            at_peak = True
+            at_peak_value(s, lr, self.peak_lr)
+        self.last = s
+        if self.pick is None and (float(s["value"]) > threshold("MT-UPD-HIGH") or (
+                at_peak and float(s["value"]) < threshold("MT-UPD-LOW"))):
+            self.pick = s
+
+    def summary(self) -> dict[str, object] | None:
+        """The phase that speaks for the run."""
+        s = self.pick or self.last
+        if s is not None:
+            s = dict(s)
+            s["windows"] = self.windows
+        return s
+
+
+def at_peak_value(s: dict[str, object], lr: float, peak: float) -> None:
+    """Judge a small ratio measured at an annealed LR as it would be at the peak (updates scale with the LR).
+
+    A cosine or one-cycle end, or a warmup start, is small on purpose; scaled to the peak LR it shows whether
+    the LR the run trains with is too low.
+    """
+    if float(s["value"]) < threshold("MT-UPD-HIGH"):  # only the low side: a high ratio is high at any LR
+        measured = float(s["value"])
+        s["measured"] = measured
+        # scaled up only as far as it takes to leave the low band: scaling never makes a ratio "too high"
+        s["value"] = min(measured * peak / lr, max(measured, threshold("MT-UPD-HEALTHY")))
+        s["judged"] = f"{s['judged']}, scaled to the peak LR ({peak:.3g} / {lr:.3g})"
+
+
+def lr_now_and_peak(optimizer: Any) -> tuple[float | None, float | None]:
+    """The LR now and the schedule's peak (``max_lr`` of one-cycle, ``initial_lr`` of the others), host floats."""
+    import math
+
+    def fin(v: Any) -> float | None:
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            return None
+        return f if math.isfinite(f) else None
+
+    lrs = [fin(g.get("lr")) for g in optimizer.param_groups]
+    peaks = [fin(g.get("max_lr", g.get("initial_lr"))) for g in optimizer.param_groups]
+    return (max((v for v in lrs if v is not None), default=None),
+            max((v for v in peaks if v is not None), default=None))
 
 
 def observe(summary: dict[str, object] | None) -> list:
     """``update_ratio`` with the healthy value and the bands applied."""
     if not summary:
         return []
-    return [emit(INFO, "update_ratio", summary["median"], summary,
-                 ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH"))]
+    step = summary.get("step")
+    return [emit(INFO, "update_ratio", summary.get("value", summary["median"]), summary,
+                 ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH"), step=step if isinstance(step, int) else None)]

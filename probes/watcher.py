@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import math
 import time
+from collections import deque
 from typing import Any
 
 import torch
@@ -21,14 +23,10 @@ from probes import (
     throughput,
     update_ratio,
 )
-from probes.base import merge
+from probes.base import at_step, emit, merge
 from probes.exam import check_target
 
 log = logging.getLogger("trainopt.watch")
-
-# buffer columns (one row per step of the window)
-_LOSS, _GNORM, _IN_OK, _OUT_OK = range(4)
-
 
 SYMPTOMATIC_CURVES = ("flat_from_start", "oscillating", "spiking", "diverging", "nan_or_inf")
 
@@ -83,6 +81,7 @@ class Watch:
         self.diagnosis: Any = None
         self.trips: list[dict[str, Any]] = []
         self.steps = 0
+        self.empty_batches = 0
         self._handles: list[Any] = []
         self._diagnosed: set[str] = set()
 
@@ -95,37 +94,48 @@ class Watch:
             raise ProbeError("the optimizer holds no trainable parameters", hint="build it over model.parameters()")
         names = {id(p): n for n, p in self.model.named_parameters()}
         self._pnames = [names.get(id(p), f"param{i}") for i, p in enumerate(self._params)]
+        self._pmatrix = [p.ndim >= 2 for p in self._params]
         self.device = params[0].device
         self._reset_buf()
         self._i = 0
-        self._float_loss: list[float | None] = []
-        self._loss_hist: list[float] = []
-        self._gnorm_hist: list[float] = []
+        # Bounded summaries, updated once per window: memory and window-end cost do not grow with the run.
+        self._loss = loss_curve.History()
+        self._spikes = loss_curve.SpikeCounter()
+        self._first_loss: float | None = None
+        self._loss_points = 0
+        self._bad_loss_step: int | None = None
+        self._norms = grad_flow.NormStats()
+        self._phases = update_ratio.Phases()
         self._out_bad_step: int | None = None
         self._in_bad_step: int | None = None
-        self._metrics: dict[str, list[float]] = {}
-        self._metric_tensors: list[tuple[str, Any]] = []
-        self._carry = torch.zeros((), device=self.device)
-        self._upd: list[torch.Tensor] = []
-        self._upd_hist: list[list[float]] = []
-        self._uf: torch.Tensor | None = None
-        self._last_pn: torch.Tensor | None = None
+        self._metrics: dict[str, deque[float]] = {}
+        self._carry_max = 0.0
+        self._uf: float | None = None
+        self._pn: list[float] | None = None
+        self._accum_k: deque[int] = deque(maxlen=64)
         self._last_named: list[tuple[str, torch.Tensor]] = []
+        self._named_now: list[str] = []
         self._no_grad: list[str] = []
         self._before: list[torch.Tensor] | None = None
-        self._data_t: list[float] = []
-        self._compute_t: list[float] = []
+        self._data_t: deque[float] = deque(maxlen=256)
+        self._compute_t: deque[float] = deque(maxlen=256)
         self._t_end: float | None = None
         self._t_fwd: float | None = None
         self._awaiting = True
         self._first_bw = False
+        self._backwards = 0
         self._first_forward_done = False
         self._escalate = False
         self._expensive: list[Any] = []
         self._act_stats: dict[str, dict[str, float]] | None = None
         self._module_bad: str | None = None
         self._pending = False
+        self._empty_now = False
+        self._eval_fwd = 0
+        self._opt_steps = 0
+        self._nc: int | None = self.num_classes
         self._static = {"struct": grad_flow.structure(self.model, self.optimizer)}
+        self._lint: list[Observation] | None = None
         self._first_out: Any = None
         self._first_in: Any = None
         self._handles = [
@@ -150,9 +160,11 @@ class Watch:
             self._finish()
 
     def _reset_buf(self) -> None:
-        # Per column, (row in window, 0-d device tensor): appending a reference launches no kernel and never
-        # synchronises; the window end stacks each column and reads it once.
-        self._cols: tuple[list[tuple[int, torch.Tensor]], ...] = ([], [], [], [])
+        # Device tensors recorded during the window, each tagged with its kind and row (step in the window);
+        # appending a reference launches no kernel and never synchronises. The window end concatenates them
+        # and reads them to the host once. Host numbers (float losses and metrics) wait beside them.
+        self._buf: list[tuple[str, int, torch.Tensor]] = []
+        self._hostbuf: list[tuple[str, int, float]] = []
 
     # ------------------------------------------------------------------ hooks (no host sync in here)
 
@@ -165,10 +177,14 @@ class Watch:
                 self._data_t.append(now - self._t_end)
             self._t_fwd = now
             self._awaiting = False
-        x = nonfinite.tensors_in(args)
-        first = next(x, None)
-        if first is not None and first.is_floating_point():
-            self._cols[_IN_OK].append((self._i, torch.isfinite(first).all()))
+        first = next(nonfinite.tensors_in(args), None)
+        if first is not None and first.ndim and first.shape[0] == 0:
+            self._empty_now = True  # shapes are host metadata: checking them costs no sync
+        if first is not None and first.is_floating_point() and first.numel():
+            # one read-only reduction: NaN propagates into min/max, and an Inf is an extreme
+            self._buf.append(("in", self._i, torch.stack(torch.aminmax(first.detach())).float()))
+        if not _m.training:
+            self._eval_fwd += 1  # a training forward (grad on) through a model in eval mode
         if not self._first_forward_done:
             self._first_in = first
         if self._escalate:
@@ -178,8 +194,8 @@ class Watch:
         if not torch.is_grad_enabled():
             return
         t = next(nonfinite.tensors_in(out), None)
-        if t is not None and t.is_floating_point():
-            self._cols[_OUT_OK].append((self._i, torch.isfinite(t).all()))
+        if t is not None and t.is_floating_point() and t.numel():
+            self._buf.append(("out", self._i, torch.stack(torch.aminmax(t.detach())).float()))
         if not self._first_forward_done:
             self._first_forward_done = True
             self._first_out = t.detach() if t is not None else None
@@ -188,23 +204,36 @@ class Watch:
             self._pending = True
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
+        self._opt_steps += 1
         named = [(n, p.grad) for n, p in zip(self._pnames, self._params) if p.grad is not None]
-        if len(named) != len(self._last_named):
+        if len(named) != len(self._last_named) or self._opt_steps == 1:
             self._no_grad = [n for n, p in zip(self._pnames, self._params) if p.grad is None]
+            self._named_now = [n for n, _ in named]
         self._last_named = named
+        sample = self.steps % self.update_every == 0
         if named:
             pn = grad_flow.norms([g for _, g in named])
-            self._last_pn = pn
-            self._cols[_GNORM].append((self._i, grad_flow.global_norm(pn)))
-        if self.steps % self.update_every == 0:
+            self._buf.append(("gnorm", self._i, grad_flow.global_norm(pn).float().reshape(1)))
+            if sample:
+                self._buf.append(("pn", self._i, pn))
+        if sample:
             self._before = torch._foreach_mul([p.detach() for p in self._params], 1.0)
             if named and named[0][1].dtype in grad_flow.LOW_PRECISION:
-                self._uf = grad_flow.underflow_fraction([g for _, g in named])
+                uf = grad_flow.underflow_fraction([g for _, g in named])
+                if uf is not None:
+                    self._buf.append(("uf", self._i, uf.float().reshape(1)))
+            if self._backwards > 1:
+                self._accum_k.append(self._backwards)  # backward passes into this step: micro-batches
+        if sample:
+            self._lr_now, peak = update_ratio.lr_now_and_peak(self.optimizer)
+            if peak is not None:
+                self._lr_peak = max(self._lr_peak, peak)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         if self._before is not None:
-            self._upd.append(update_ratio.ratios(self._before, self._params))
+            self._buf.append(("upd", self._i, update_ratio.ratios(self._before, self._params)))
             self._before = None
+            self._upd_lr = min(self._upd_lr, self._lr_now) if self._lr_now is not None else self._upd_lr
         self._t_end = time.perf_counter()
         if self._t_fwd is not None:
             self._compute_t.append(self._t_end - self._t_fwd)
@@ -212,14 +241,20 @@ class Watch:
         # The carry-over check costs four kernels; a loop without zero_grad carries over on every step, so
         # sampling it on the update-ratio steps finds it as surely and keeps the common step lighter.
         self._first_bw = self.steps % self.update_every == 0
+        self._backwards = 0
+
+    _lr_now: float | None = None
+    _lr_peak: float = 0.0
+    _upd_lr: float = float("inf")
 
     def _carry_hook(self, g: torch.Tensor) -> None:
+        self._backwards += 1
         if self._first_bw:
             self._first_bw = False
             old = self._params[-1].grad
             if old is not None:
                 ratio = torch.linalg.vector_norm(old.float()) / (torch.linalg.vector_norm(g.float()) + 1e-30)
-                self._carry = torch.maximum(self._carry, ratio)
+                self._buf.append(("carry", self._i, ratio.reshape(1)))
 
     # ------------------------------------------------------------------ expensive probes (after a trip)
 
@@ -264,18 +299,28 @@ class Watch:
     # ------------------------------------------------------------------ per step
 
     def step(self, loss: Any = None, **metrics: Any) -> None:
-        """Record one training step: the loss (tensor or float) and any metrics (``val_loss``, ``val_acc``.
+        """Record one training step: the loss (tensor or float) and any metrics (``val_loss``, ``val_acc``,.
 
-        ``train_acc`` ...). Tensors stay on the device until the window ends.
+        ``train_acc`` ...). Tensors stay on the device until the window ends. A step whose batch was empty is
+        refused: its loss (NaN, the mean of nothing) is not the run's, and it is counted in ``empty_batches``.
         """
-        if isinstance(loss, torch.Tensor):
-            self._cols[_LOSS].append((self._i, loss.detach().reshape(-1)[0]))
-            self._float_loss.append("tensor")
-        else:
-            self._float_loss.append(None if loss is None else float(loss))
+        if self._empty_now:
+            self._empty_now = False
+            self.empty_batches += 1
+            if self.empty_batches == 1:
+                log.warning("trainopt watch: step %d: an empty batch was trained on; its loss is ignored",
+                            self.steps)
+        elif isinstance(loss, torch.Tensor):
+            if loss.numel() == 0:
+                raise ProbeError("w.step(loss): the loss tensor is empty", hint="pass the scalar training loss")
+            self._buf.append(("loss", self._i, loss.detach().reshape(-1)[:1].float()))
+        elif loss is not None:
+            self._hostbuf.append(("loss", self._i, float(loss)))
         for k, v in metrics.items():
-            if v is not None:
-                self._metric_tensors.append((k, v.detach() if isinstance(v, torch.Tensor) else float(v)))
+            if isinstance(v, torch.Tensor):
+                self._buf.append(("m:" + k, self._i, v.detach().reshape(-1)[:1].float()))
+            elif v is not None:
+                self._hostbuf.append(("m:" + k, self._i, float(v)))
         self.steps += 1
         self._i += 1
         try:
@@ -295,31 +340,68 @@ class Watch:
     def _flush(self) -> None:
         n, self._i = self._i, 0
         start = self.steps - n
-        cols = self._cols
-        flat = [t.float().reshape(1) for c in cols for _, t in c]
-        vals = torch.cat(flat).to("cpu").tolist() if flat else []  # the window's one host read
-        rows = [[float("nan"), -1.0, 1.0, 1.0] for _ in range(n)]  # -1: no optimizer step in this row
-        k = 0
-        for col, entries in enumerate(cols):
-            for i, _ in entries:
-                rows[i][col] = vals[k]
-                k += 1
+        buf, hostbuf = self._buf, self._hostbuf
         self._reset_buf()
-        for j, (row, fl) in enumerate(zip(rows, self._float_loss)):
-            self._loss_hist.append(row[_LOSS] if fl == "tensor" else fl)
-            if row[_GNORM] != -1.0:
-                self._gnorm_hist.append(row[_GNORM])
-            if row[_OUT_OK] < 0.5 and self._out_bad_step is None:
-                self._out_bad_step = start + j
-            if row[_IN_OK] < 0.5 and self._in_bad_step is None:
-                self._in_bad_step = start + j
-        self._float_loss = []
-        for k, v in self._metric_tensors:
-            self._metrics.setdefault(k, []).append(float(v))
-        self._metric_tensors = []
-        for u in self._upd:
-            self._upd_hist.append(u.tolist())
-        self._upd = []
+        # the window's one host read
+        vals = torch.cat([t.reshape(-1) for _, _, t in buf]).tolist() if buf else []
+        k = 0
+        losses: list[tuple[int, float]] = []
+        norms: list[tuple[int, float]] = []
+        upd: list[list[float]] = []
+        pn: list[float] | None = None
+        items: list[tuple[str, int, list[float]]] = []
+        for kind, row, t in buf:
+            items.append((kind, row, vals[k:k + t.numel()]))
+            k += t.numel()
+        items += [(kind, row, [x]) for kind, row, x in hostbuf]
+        items.sort(key=lambda it: it[1])  # step order within the window
+        for kind, row, v in items:
+            stepno = start + row
+            if kind == "loss":
+                losses.append((stepno, v[0]))
+            elif kind == "gnorm":
+                norms.append((stepno, v[0]))
+            elif kind in ("in", "out"):
+                if not all(math.isfinite(x) for x in v):
+                    if kind == "in" and self._in_bad_step is None:
+                        self._in_bad_step = stepno
+                    if kind == "out" and self._out_bad_step is None:
+                        self._out_bad_step = stepno
+            elif kind == "upd":
+                upd.append(v)
+            elif kind == "pn":
+                pn = v
+            elif kind == "carry":
+                if math.isfinite(v[0]):
+                    self._carry_max = max(self._carry_max, v[0])
+            elif kind == "uf":
+                self._uf = v[0]
+            elif kind.startswith("m:"):
+                q = self._metrics.setdefault(kind[2:], deque(maxlen=64))
+                q.append(v[0])
+        finite = [x for _, x in losses if math.isfinite(x)]
+        if losses and self._first_loss is None and math.isfinite(losses[0][1]):
+            self._first_loss = losses[0][1]
+        if self._bad_loss_step is None:
+            self._bad_loss_step = next((s for s, x in losses if not math.isfinite(x)), None)
+        self._loss.extend(finite)
+        self._spikes.update(finite)
+        self._loss_points += len(finite)
+        self._norms.update(norms)
+        if pn is not None:
+            self._pn = pn
+        if upd:
+            import warnings
+
+            import numpy as np
+
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore", RuntimeWarning)
+                per_layer = np.nanmedian(np.asarray(upd, dtype=np.float64), axis=0)
+            lr = None if self._upd_lr == float("inf") else self._upd_lr
+            self._phases.update(per_layer.tolist(), self._pnames, self._pmatrix, lr, self.steps,
+                                self._lr_peak or None)
+            self._upd_lr = float("inf")
         obs = self.observations()
         trips = tripped_rows({o.name: o for o in obs})
         new = set(trips) - self._diagnosed
@@ -330,84 +412,84 @@ class Watch:
 
     # ------------------------------------------------------------------ observations and diagnosis
 
-    def observations(self) -> list[Observation]:
-        """Summary observations for everything measured so far (one per name)."""
-        groups: list[list[Observation]] = []
-        losses = self._loss_hist
-        # non-finite timeline: earliest of inputs / forward output / loss / gradients
-        import math
+    def _static_lint(self) -> list[Observation]:
+        # What the first forward shows (output activation, input scale, mode, configuration) is read once.
+        if self._lint is None:
+            out_t = self._first_out
+            nc = self.num_classes
+            if nc is None and isinstance(out_t, torch.Tensor) and out_t.ndim == 2 and self.loss_fn is not None \
+                    and config_lint.loss_name(self.loss_fn) in ("cross_entropy", "nll"):
+                nc = int(out_t.shape[1])
+            self._nc = nc
+            self._lint = config_lint.observe(
+                model=self.model, optimizer=self.optimizer, loss_fn=self.loss_fn, scheduler=self.scheduler,
+                scaler=self.scaler, output=out_t, inputs=self._first_in, carryover=None,
+                batch_size=int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim else None,
+                device_type=self.device.type)
+            self._first_out = self._first_in = None  # drop the references: the lint is all we needed
+        return self._lint
 
-        bad_loss = next((i for i, v in enumerate(losses) if v is not None and not math.isfinite(v)), None)
-        bad_grad = next((i for i, v in enumerate(self._gnorm_hist) if not math.isfinite(v)), None)
+    def observations(self) -> list[Observation]:
+        """Summary observations for everything measured so far (one per name, each stamped with its step)."""
+        groups: list[list[Observation]] = []
         cands = [(s, loc) for s, loc in ((self._in_bad_step, "inputs"), (self._out_bad_step, "activations"),
-                                          (bad_loss, "loss"), (bad_grad, "gradients")) if s is not None]
+                                          (self._bad_loss_step, "loss"), (self._norms.nonfinite_step, "gradients"))
+                 if s is not None]
         if cands:
             order = {k: i for i, k in enumerate(nonfinite.ORDER)}
             step, loc = min(cands, key=lambda c: (c[0], order[c[1]]))
+            if loc == "loss" and config_lint.loss_name(self.loss_fn) not in ("custom", "") and self.loss_fn:
+                # A built-in loss on finite outputs overflows only on outputs out of range: the model's doing.
+                loc = "activations"
             groups.append(nonfinite.observe(loc, step=step, module=self._module_bad))
-        finite_losses = [v for v in losses if v is not None]
-        if finite_losses:
-            groups.append(loss_curve.observe(finite_losses))
-        out_t = self._first_out
-        nc = self.num_classes
-        if nc is None and isinstance(out_t, torch.Tensor) and out_t.ndim == 2 and self.loss_fn is not None \
-                and config_lint.loss_name(self.loss_fn) in ("cross_entropy", "nll"):
-            nc = int(out_t.shape[1])
-        carry = float(self._carry) if self.steps > 1 else None
-        groups.append(config_lint.observe(
-            model=self.model, optimizer=self.optimizer, loss_fn=self.loss_fn, scheduler=self.scheduler,
-            scaler=self.scaler, output=out_t, inputs=self._first_in, carryover=carry,
-            batch_size=int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim else None,
-            device_type=self.device.type))
-        if finite_losses:
-            groups.append(loss_init.observe(loss_init.check(
-                losses[0] if losses[0] is not None else float("nan"), nc,
-                config_lint.loss_name(self.loss_fn) if self.loss_fn is not None else None, self.at_init), nc))
+        lint = list(self._static_lint())
+        if self._loss_points:
+            floor = config_lint.loss_floor(self.loss_fn, self._nc)
+            groups.append(at_step(loss_curve.observe(self._loss.array(), spikes=self._spikes, floor=floor),
+                                  self.steps))
+        if self._eval_fwd:
+            ev = {"training_forwards_in_eval_mode": self._eval_fwd, "steps": self.steps}
+            lint = [o for o in lint if o.name != "model_eval_mode"] + [
+                emit(config_lint.INFO, "model_eval_mode", True, ev, step=self.steps)]
+        if self.steps > 1:
+            lint.append(emit(config_lint.INFO, "grad_carryover", max(0.0, self._carry_max), {},
+                             ("MT-CARRYOVER",), step=self.steps))
+        if self._accum_k:
+            import statistics
+
+            # Whether the loss was divided by k cannot be read from gradient norms (the first micro-batch's
+            # gradient is divided too), so only the count is reported.
+            k_acc = int(statistics.median(self._accum_k))
+            lint.append(emit(config_lint.INFO, "grad_accum_steps", k_acc, {"micro_batches": k_acc}, step=self.steps))
+        groups.append(lint)
+        nc = self._nc
+        if self._first_loss is not None:
+            groups.append(at_step(loss_init.observe(loss_init.check(
+                self._first_loss, nc, config_lint.loss_name(self.loss_fn) if self.loss_fn is not None else None,
+                self.at_init), nc), 0))
         ratio = None
         per_param: dict[str, float] = {}
-        if self._last_pn is not None and self._last_named:
-            vals = self._last_pn.tolist()
-            per_param = dict(zip([n for n, _ in self._last_named], vals))
-            ratio = grad_flow.layer_ratio(self._last_named, vals)
-        gh = self._gnorm_hist
+        if self._pn is not None and self._last_named and len(self._pn) == len(self._last_named):
+            per_param = dict(zip([n for n, _ in self._last_named], self._pn))
+            ratio = grad_flow.layer_ratio(self._last_named, self._pn)
         groups.append(grad_flow.observe(struct=self._static["struct"], per_param=per_param, no_grad=self._no_grad,
-                                        global_norms=gh, ratio=ratio,
-                                        underflow=None if self._uf is None else float(self._uf)))
-        if self._upd_hist:
-            import warnings
-
-            import numpy as np
-
-            from knowledge.measurements import threshold
-
-            healthy = threshold("MT-UPD-HEALTHY")
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore", RuntimeWarning)
-                arr = np.asarray(self._upd_hist, dtype=np.float64)
-                # Median over layers per sample, smoothed over 3 samples; report the stretch of the run farthest
-                # from the healthy ratio (early too-large updates matter even when the weights grow later).
-                per_sample = np.nanmedian(arr, axis=1)
-                k = min(3, len(per_sample))
-                smooth = np.array([np.nanmedian(per_sample[i:i + k]) for i in range(len(per_sample) - k + 1)])
-                ok = np.isfinite(smooth) & (smooth > 0)
-                pick = int(np.argmax(np.where(ok, np.abs(np.log10(np.where(ok, smooth, 1.0) / healthy)),
-                                              -1.0))) if ok.any() else 0
-                per_layer = np.nanmedian(arr[pick:pick + k], axis=0)
-            s = update_ratio.summarize(per_layer.tolist(), self._pnames)
-            if s is not None:
-                s["samples"] = len(per_sample)
-                s["from_step_sample"] = pick
+                                        global_norms=self._norms, ratio=ratio, underflow=self._uf, step=self.steps,
+                                        stepped=self._opt_steps > 0))
+        s = self._phases.summary()
+        if s is not None:
             groups.append(update_ratio.observe(s))
         m = self._metrics
-        groups.append(generalization.observe(train_acc=m.get("train_acc", ()), val_acc=m.get("val_acc", ()),
-                                             val_loss=m.get("val_loss", ()), train_loss=m.get("train_loss", ()),
-                                             num_classes=nc))
+        groups.append(at_step(generalization.observe(
+            train_acc=list(m.get("train_acc", ())), val_acc=list(m.get("val_acc", ())),
+            val_loss=list(m.get("val_loss", ())), train_loss=list(m.get("train_loss", ())), num_classes=nc),
+            self.steps))
         if len(self._data_t) >= 2 and self._compute_t:
             # medians per step: the first steps carry one-time costs (allocations, lazy optimizer state)
             import statistics
 
             d, c = statistics.median(self._data_t), statistics.median(self._compute_t)
-            groups.append(throughput.observe(d * self.steps, c * self.steps, self.steps, self.device))
+            groups.append(at_step(throughput.observe(d * self.steps, c * self.steps, self.steps, self.device),
+                                  self.steps))
         if self._act_stats is not None:
             groups.append(activations.observe(self._act_stats))
         return merge(groups)

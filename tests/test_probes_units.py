@@ -118,7 +118,7 @@ def _curves():
     rng = np.random.default_rng(0)
     t = np.arange(300)
     spike = 2 * np.exp(-t / 60) + 0.3 + 0.02 * rng.standard_normal(300)
-    spike[150] = 6.0
+    spike[[100, 150, 220]] = 6.0  # repeated spikes: a symptom (one that recovers is info, tested below)
     nan = 2 * np.exp(-t / 60) + 0.3
     nan[200] = np.nan
     return {
@@ -137,6 +137,42 @@ def _curves():
 @pytest.mark.parametrize("label", list(_curves()))
 def test_loss_curve_classifier(label):
     assert loss_curve.classify(_curves()[label])["label"] == label
+
+
+def test_one_recovered_late_spike_is_info_and_tiny_late_jumps_are_noise():
+    rng = np.random.default_rng(1)
+    t = np.arange(400)
+    y = 1.4 * np.exp(-t / 40) + 0.005 + 0.002 * np.abs(rng.standard_normal(400))
+    y[380] = 0.2  # 0.005 -> 0.2 late in training: small against the starting loss of 1.4
+    r = loss_curve.classify(y)
+    assert r["label"] == "decreasing_normally" and r["spikes"] == 0
+    y[380] = 3.0  # a real spike, recovered at once
+    r = loss_curve.classify(y)
+    assert r["label"] == "decreasing_normally" and r["recovered_spikes"] == 1 and "info" in r["note"]
+    y[399] = 3.0  # a spike the run ends on: not (yet) recovered
+    assert loss_curve.classify(y)["label"] in ("spiking", "diverging")
+
+
+def test_noisy_healthy_curves_are_not_flat_or_oscillating():
+    rng = np.random.default_rng(2)
+    t = np.arange(600)
+    for noise in (0.05, 0.2, 0.4):  # small batches, heavy augmentation, dropout
+        y = np.abs(1.4 * np.exp(-t / 150) + 0.3 + noise * rng.standard_normal(600))
+        assert loss_curve.classify(y)["label"] == "decreasing_normally", noise
+
+
+def test_spike_counter_is_incremental_and_history_bounded():
+    y = _curves()["spiking"]
+    whole = loss_curve.SpikeCounter()
+    whole.update(y)
+    windows = loss_curve.SpikeCounter()
+    for i in range(0, len(y), 50):
+        windows.update(y[i:i + 50])
+    assert whole.spikes == windows.spikes == 3 and windows.recovered == 3
+    h = loss_curve.History(cap=64)
+    h.extend(np.arange(10_000, dtype=float))
+    assert len(h.array()) <= 128 and h.stride >= 64
+    assert h.array()[0] == pytest.approx(np.arange(h.stride).mean())
 
 
 def test_loss_curve_accepts_list_tensor_numpy_and_columns():

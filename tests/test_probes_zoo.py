@@ -1,4 +1,4 @@
-"""The zoo: every faulty run is diagnosed with its finding and route by examine and by watch; controls are clean."""
+"""The zoo: each faulty run is diagnosed with its finding and primary route (examine, watch); controls are clean."""
 
 from __future__ import annotations
 
@@ -19,11 +19,13 @@ def _check(case, s):
         return
     for fid in case.findings:
         assert fid in s["findings"], f"{case.name}: {fid} missing; got {s['findings']}"
-    assert case.route in s["routes"], f"{case.name}: route {case.route} missing; got {s['routes']}"
+    assert s["routes"].get(case.route) == "primary", f"{case.name}: {case.route} is not a primary route: {s['routes']}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_examine_diagnoses(case):
+    if "examine" not in case.modes:
+        pytest.skip("examine runs between the user's steps: a left-over gradient proves no missing zero_grad")
     _check(case, summary(examine_case(case)))
 
 
