@@ -407,11 +407,17 @@ class Consultation:
                 if "value" not in v:
                     raise InputError(f"observation {name!r} has no 'value'",
                                      hint=f'e.g. "{name}": {{"value": ..., "source": "declared"}}')
-                extra = sorted(set(map(str, v)) - {"value", "source", "evidence"})
+                extra = sorted(set(map(str, v)) - {"value", "source", "evidence", "step"})
                 if extra:
                     raise InputError(f"observation {name!r} has unknown keys: {', '.join(extra)}",
-                                     context="allowed keys: value, source, evidence")
-                obs.append(Observation.make(name, v["value"], v.get("source", "declared"), v.get("evidence")))
+                                     context="allowed keys: value, source, evidence, step")
+                step = v.get("step")
+                # The step a probe measured at travels with the value, so a saved report rebuilds exactly.
+                if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
+                    raise InputError(f"bad step {short(step)} for {name!r}",
+                                     context="allowed: a training step, an integer >= 0")
+                obs.append(Observation.make(name, v["value"], v.get("source", "declared"), v.get("evidence"),
+                                            step))
             else:
                 obs.append(Observation.make(name, v, "declared"))
         c = cls()

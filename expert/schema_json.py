@@ -51,7 +51,9 @@ def _full(s: Spec, required_source: bool) -> dict[str, Any]:
     return {"type": "object", "properties": {"value": value_schema(s),
                                              "source": {"type": "string", "minLength": 1, "description": PROVENANCE},
                                              "evidence": {"type": "object",
-                                                          "description": "Measured numbers behind the value."}},
+                                                          "description": "Measured numbers behind the value."},
+                                             "step": {"type": "integer", "minimum": 0,
+                                                      "description": "The training step it was measured at."}},
             "required": ["value", "source"] if required_source else ["value"], "additionalProperties": False}
 
 

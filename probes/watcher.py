@@ -47,13 +47,17 @@ def tripped_rows(obs: dict[str, Observation]) -> list[str]:
 
     The engine gives the full diagnosis only after a trip.
     """
+    from knowledge.derive import ROWS as DERIVED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find, standing_rows
 
     # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
+    # The derive rows come along because measurement rows may need the flags they set (a measured gap above
+    # the threshold is the ``generalization_gap`` flag that the overfitting row needs).
     values = {name: o.value for name, o in obs.items()}
-    hits = [row.id for row in standing_rows(ROWS, values, ("origin:probe",))
-            if any(isinstance(a, Find) and a.severity != "info" for a in row.then)]
+    measured = {row.id for row in ROWS}
+    hits = [row.id for row in standing_rows((*DERIVED, *ROWS), values, ("origin:probe",))
+            if row.id in measured and any(isinstance(a, Find) and a.severity != "info" for a in row.then)]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
     if lb is not None and lb.value in SYMPTOMATIC_CURVES:
@@ -146,6 +150,22 @@ class Watch:
             self._params[-1].register_hook(self._carry_hook),
         ]
         return self
+
+    @property
+    def loss_history(self) -> tuple[list[float], list[float]]:
+        """The losses seen so far as (steps, values): bounded, each point the mean of ``stride`` steps.
+
+        Read at window ends (host-side already), so reading it costs no device synchronisation.
+        """
+        values = self._loss.array().tolist()
+        stride = self._loss.stride
+        # a point stands for `stride` consecutive steps: place it at the middle of them
+        return [i * stride + (stride - 1) / 2 for i in range(len(values))], values
+
+    @property
+    def metric_history(self) -> dict[str, list[float]]:
+        """The last values of each metric given to :meth:`step` (at most 64 each), by name."""
+        return {k: list(v) for k, v in self._metrics.items()}
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:

@@ -28,13 +28,14 @@ def plot(what: Any, out: str | os.PathLike[str], **options: Any) -> Path:
     elif isinstance(what, logs.LogRun):
         run = what
     elif hasattr(what, "optimizer") and hasattr(what, "step"):  # a watch
-        # The watch keeps its host-side histories after each window; None marks steps without a loss.
-        losses = list(getattr(what, "loss_history", None) or getattr(what, "_loss_hist", []))
-        metrics = dict(getattr(what, "metric_history", None) or getattr(what, "_metrics", {}))
+        # The watch keeps bounded host-side histories, updated at each window end.
+        steps, losses = what.loss_history
+        metrics = what.metric_history
         if not losses:
             raise internal("expert.errors").InputError("the watch recorded no loss yet",
                                                        hint="plot after the `with watch(...)` block")
-        run = logs.LogRun.from_history(losses, name="watch", metrics={k: v for k, v in metrics.items() if v})
+        run = logs.LogRun.from_history(losses, name="watch", steps=steps,
+                                       metrics={k: v for k, v in metrics.items() if v})
         status = what.diagnosis.status if getattr(what, "diagnosis", None) is not None else None
     else:
         raise TypeError(f"cannot plot a {type(what).__name__}: give a log path, a LogRun or a watch")
