@@ -20,6 +20,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from tests.zoo import TinyRNN as ReluRNN  # the hand-written zoo's exploding ReLU RNN, same sizes
+
 D, C, T = 16, 4, 8
 ARCHS = ("mlp", "cnn", "lstm", "transformer")
 
@@ -53,21 +55,6 @@ class LSTMNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h, _ = self.rnn(x)
         return self.head(self.drop(h[:, -1]))
-
-
-class ReluRNN(nn.Module):
-    """A vanilla ReLU RNN whose recurrent matrix is scaled past 1: gradients explode through time."""
-
-    def __init__(self, gain: float = 3.0) -> None:
-        super().__init__()
-        self.rnn = nn.RNN(D, 32, nonlinearity="relu", batch_first=True)
-        self.head = nn.Linear(32, C)
-        with torch.no_grad():
-            nn.init.orthogonal_(self.rnn.weight_hh_l0, gain=gain)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h, _ = self.rnn(x)
-        return self.head(h[:, -1])
 
 
 class TinyTransformer(nn.Module):
