@@ -27,6 +27,7 @@ from expert.vocabulary import (
     validate,
 )
 from knowledge import question
+from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,19 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     Contradiction("metric_kind", lambda v: v == "accuracy", "val_metric", lambda v: v > 1.0,
                   "an accuracy cannot exceed 1.0 (give it as a fraction)"),
 )
+
+
+_CANONICAL = {"loss_fn": canonical_loss, "optimizer": canonical_optimizer, "lr_schedule": canonical_schedule}
+
+
+def canonical_term(name: str, value: Any) -> Any:
+    """The canonical name of a loss, optimizer or schedule as typed (``nn.CrossEntropyLoss()`` -> ``cross_entropy``).
+
+    Rows are written for canonical names (``knowledge.terms``); a spelling nobody knows is left for validation to
+    accept (free text) or refuse (an enum), with the allowed values.
+    """
+    fn = _CANONICAL.get(name)
+    return (fn(value) or value) if fn is not None and isinstance(value, str) else value
 
 
 class Consultation:
@@ -96,7 +110,7 @@ class Consultation:
             VocabularyError: Unknown name or bad value.
             ContradictionError: The update contradicts itself or what is known.
         """
-        self.add([Observation.make(k, v, _source) for k, v in values.items()])
+        self.add([Observation.make(k, canonical_term(k, v), _source) for k, v in values.items()])
 
     def add(self, observations: Iterable[Observation]) -> None:
         """Add already-built observations (probes hand these over), atomically.
@@ -210,7 +224,7 @@ class Consultation:
             new = [Observation(q.sets, v1, source), Observation(PAIRS[q.sets], v2, source)]
             notes = [n for n in (n1, n2) if n]
         else:
-            v, note = normalise(q.sets, value)
+            v, note = normalise(q.sets, canonical_term(q.sets, value))
             new, notes = [Observation(q.sets, v, source)], [note] if note else []
         before = {o.name: self._obs.get(o.name) for o in new}
         self.add(new)
@@ -416,10 +430,11 @@ class Consultation:
                 if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
                     raise InputError(f"bad step {short(step)} for {name!r}",
                                      context="allowed: a training step, an integer >= 0")
-                obs.append(Observation.make(name, v["value"], v.get("source", "declared"), v.get("evidence"),
+                obs.append(Observation.make(name, canonical_term(name, v["value"]), v.get("source", "declared"),
+                                            v.get("evidence"),
                                             step))
             else:
-                obs.append(Observation.make(name, v, "declared"))
+                obs.append(Observation.make(name, canonical_term(name, v), "declared"))
         c = cls()
         c.add(obs)
         if complaint is not None:

@@ -17,6 +17,7 @@ P_UNSTABLE, P_OVERFIT, P_NOT_LEARNING, P_CONVERGENCE, P_SLOW = 30, 20, 15, 12, 1
 P_MULTI_TASK, P_TRACKING, P_DIRECT, P_NEW_SETUP = 8, 7, 5, 3
 
 _NL = Cite("000", "Symptom: model not learning", "keywords")
+_LOOP = Cite("003", "Scope boundaries", "training loop issues (zero_grad, train/eval mode)")
 _UN = Cite("001", "Symptom: training unstable", "keywords (NaN, Inf, exploding, diverging, spikes, FP8 underflow, "
                                                  "loss scale)")
 _OF = Cite("000", "Symptom: model overfits", "keywords")
@@ -368,4 +369,19 @@ KEYWORDS: tuple[Keyword, ...] = (
        rf"(?:the\s+|my\s+|good\s+)?(?:{MODERN_OPT}|optimi[sz]er)(?:'s)?\s+(?:hyper-?param\w*|settings|betas?|"
        r"eps(?:ilon)?|momentum\s+values?)",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="optimizer"),
+    # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
+    # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
+    _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"
+       r"(?:optimi[sz]er\.|opt\.|model\.)?zero_?grad(?:\(\))?|"
+       r"grad(?:ient)?s?\s+(?:are\s+|were\s+|get\s+)?never\s+(?:cleared|zeroed|reset)|"
+       r"(?:not|never)\s+(?:clearing|zeroing|resetting)\s+(?:the\s+)?grad(?:ient)?s?",
+       _LOOP, negatable=False, zero_grad_call="missing"),
+    _k(r"zero_?grad(?:\(\))?\s+(?:only\s+)?once\s+(?:per|an?|each|every)\s+epoch",
+       _LOOP, negatable=False, zero_grad_call="once_per_epoch"),
+    _k(r"(?:never|forg[eo]t\s+to|didn'?t|did\s+not)\s+(?:call\s+|switch\s+back\s+to\s+|put\s+(?:it\s+)?back\s+(?:in(?:to)?\s+)?)?"
+       r"model\.train\(\)|(?:left|stays?|stuck)\s+(?:the\s+model\s+)?in\s+eval\s+mode",
+       _LOOP, negatable=False, mode_switching="never_calls_train"),
+    _k(r"(?:without|forg[eo]t\s+to\s+call|never\s+call(?:ed)?|didn'?t\s+call|did\s+not\s+call)\s+model\.eval\(\)|"
+       r"validat\w*\s+(?:\w+\s+)?in\s+train(?:ing)?\s+mode",
+       _LOOP, negatable=False, mode_switching="validates_in_train_mode"),
 )

@@ -318,3 +318,21 @@ def test_someone_elses_settings_are_not_the_users():
 
 def test_a_switch_already_made_is_the_setting_in_use():
     assert obs("I switched to AdamW and now the loss is NaN")["optimizer"] == "adamw"
+
+
+@pytest.mark.parametrize("text,name,value", [
+    ("my gradients never cleared and the loss explodes", "zero_grad_call", "missing"),
+    ("I forgot to call optimizer.zero_grad() in the loop", "zero_grad_call", "missing"),
+    ("I call zero_grad once per epoch", "zero_grad_call", "once_per_epoch"),
+    ("after validation I never call model.train() again", "mode_switching", "never_calls_train"),
+    ("I validate in train mode, without model.eval()", "mode_switching", "validates_in_train_mode"),
+])
+def test_loop_bugs_as_users_describe_them(text, name, value):
+    found = {o.name: o for o in parse_complaint(text)}
+    assert found[name].value == value and found[name].source.startswith("text:")
+
+
+@pytest.mark.parametrize("text", ["I do call zero_grad every step", "model.train() and model.eval() are both called"])
+def test_a_loop_done_right_sets_no_loop_bug(text):
+    names = {o.name for o in parse_complaint(text)}
+    assert not names & {"zero_grad_call", "mode_switching"}

@@ -139,3 +139,22 @@ def test_a_probe_step_survives_the_json_round_trip_and_a_bad_step_is_refused():
     for bad in (-1, 1.5, True, "40"):
         with pytest.raises(InputError, match="step"):
             Consultation.from_json({"data_time_fraction": {"value": 0.7, "step": bad}})
+
+
+def test_losses_optimizers_and_schedules_typed_any_way_meet_the_canonical_rows():
+    from expert.consultation import Consultation
+
+    c = Consultation()
+    c.observe(loss_fn="nn.CrossEntropyLoss()", optimizer="torch.optim.AdamW", lr_schedule="CosineAnnealingLR")
+    assert {k: o.value for k, o in c.observations.items()} == {
+        "loss_fn": "cross_entropy", "optimizer": "adamw", "lr_schedule": "cosine"}
+    assert Consultation.from_json({"loss_fn": {"value": "F.mse_loss", "source": "declared"}}).observations[
+        "loss_fn"].value == "mse"
+    c = Consultation()
+    c.answer("Q-LOSS-FN", "BCEWithLogitsLoss")
+    assert c.observations["loss_fn"].value == "bce_with_logits"
+    c.observe(loss_fn="my_contrastive_loss")          # unknown free text stays as typed
+    assert c.observations["loss_fn"].value == "my_contrastive_loss"
+    with pytest.raises(VocabularyError):              # an unknown optimizer is still refused, nothing changes
+        c.observe(optimizer="FooOpt")
+    assert "optimizer" not in c.observations
