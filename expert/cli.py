@@ -6,6 +6,7 @@ networkx) loads inside the commands that need it, and torch only inside probes.
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -317,7 +318,9 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
     cat = rule_catalogue()
     info = cat.get(rule_id) or cat.get(rule_id.upper())
     if info is None:
-        near = [r for r in cat if rule_id.upper() in r] or [r for r in cat if r.split("-")[0] in rule_id.upper()]
+        ids = [*cat, *MEASURE_BY_ID]
+        near = (difflib.get_close_matches(rule_id.upper(), ids, n=5, cutoff=0.6)
+                or [r for r in ids if rule_id.upper() in r])
         hint = ("did you mean " + ", ".join(near[:5]) + "?") if near else "list them with `trainopt rules`"
         raise InputError(f"unknown rule {rule_id!r}", hint=hint)
     d: dict[str, Any] = {"id": info.id, "kind": info.kind, "family": info.family, "rationale": info.rationale,

@@ -158,3 +158,14 @@ def test_losses_optimizers_and_schedules_typed_any_way_meet_the_canonical_rows()
     with pytest.raises(VocabularyError):              # an unknown optimizer is still refused, nothing changes
         c.observe(optimizer="FooOpt")
     assert "optimizer" not in c.observations
+
+
+def test_a_typo_gets_a_did_you_mean():
+    from expert.vocabulary import spec
+
+    with pytest.raises(VocabularyError) as e:
+        spec("symtom")
+    assert "did you mean symptom?" in str(e.value)
+    with pytest.raises(VocabularyError) as e:
+        spec("zzzz")
+    assert "did you mean" not in str(e.value)
