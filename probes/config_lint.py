@@ -7,6 +7,7 @@ from typing import Any
 import torch
 
 from expert.vocabulary import OPTIMIZERS
+from knowledge.terms import canonical_loss, canonical_schedule
 from probes.base import ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("config_lint", "free", "static",
@@ -16,15 +17,6 @@ INFO = ProbeInfo("config_lint", "free", "static",
                   "loss_scaled_for_accum"))
 
 _OPT_NAMES = set(OPTIMIZERS.split())
-_LOSSES = {"CrossEntropyLoss": "cross_entropy", "NLLLoss": "nll", "BCEWithLogitsLoss": "bce_with_logits",
-           "BCELoss": "bce", "MSELoss": "mse", "L1Loss": "l1", "SmoothL1Loss": "smooth_l1", "HuberLoss": "huber",
-           "KLDivLoss": "kl_div", "cross_entropy": "cross_entropy", "nll_loss": "nll", "mse_loss": "mse",
-           "binary_cross_entropy_with_logits": "bce_with_logits", "binary_cross_entropy": "bce",
-           "l1_loss": "l1", "smooth_l1_loss": "smooth_l1", "kl_div": "kl_div"}
-_SCHEDULES = {"StepLR": "step", "MultiStepLR": "step", "CosineAnnealingLR": "cosine",
-              "CosineAnnealingWarmRestarts": "cosine", "LinearLR": "linear", "OneCycleLR": "onecycle",
-              "ReduceLROnPlateau": "plateau", "ExponentialLR": "exponential", "ConstantLR": "none",
-              "PolynomialLR": "linear"}
 _BEHAVES_DIFFERENTLY = (torch.nn.modules.dropout._DropoutNd, torch.nn.modules.batchnorm._BatchNorm)
 
 
@@ -39,9 +31,16 @@ def optimizer_name(opt: Any) -> str:
 
 
 def loss_name(loss_fn: Any) -> str:
-    """Map a loss to its normalized name: torch losses by family, anything else ``custom``."""
+    """Map a loss to its normalized name: torch losses by family (``knowledge.terms``), anything else ``custom``."""
     name = type(loss_fn).__name__ if isinstance(loss_fn, torch.nn.Module) else getattr(loss_fn, "__name__", "")
-    return _LOSSES.get(name, "custom")
+    # Only torch's own names are looked up: a user's function called ``ce`` is their own loss, not cross-entropy.
+    builtin = bool(name) and (hasattr(torch.nn, name) or hasattr(torch.nn.functional, name))
+    return (canonical_loss(name) if builtin else None) or "custom"
+
+
+def _schedule_name(name: str) -> str:
+    # torch's schedulers by family (``knowledge.terms``); anything else, a user's own included, is ``other``
+    return (canonical_schedule(name) if hasattr(torch.optim.lr_scheduler, name) else None) or "other"
 
 
 def loss_floor(loss_fn: Any, num_classes: int | None) -> float:
@@ -113,7 +112,7 @@ def schedule(scheduler: Any | None, optimizer: Any | None) -> tuple[str | None, 
     name = type(scheduler).__name__
     if name == "SequentialLR":
         parts = [type(s).__name__ for s in getattr(scheduler, "_schedulers", [])]
-        kinds = [_SCHEDULES.get(p, "other") for p in parts]
+        kinds = [_schedule_name(p) for p in parts]
         warm = bool(parts) and parts[0] in ("LinearLR", "ConstantLR", "LambdaLR")
         main = next((k for k in reversed(kinds) if k not in ("none",)), "other")
         return main, warm
@@ -121,7 +120,7 @@ def schedule(scheduler: Any | None, optimizer: Any | None) -> tuple[str | None, 
         return "onecycle", True
     if name == "LinearLR":
         return "linear", getattr(scheduler, "start_factor", 1.0) < getattr(scheduler, "end_factor", 1.0)
-    return _SCHEDULES.get(name, "other"), False
+    return _schedule_name(name), False
 
 
 def precision(model: torch.nn.Module, device_type: str) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
+from knowledge.terms import NON_NEGATIVE_LOSSES
 from probes.base import ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("loss_init", "free", "forward", ("loss_at_init", "loss_init_ratio", "negative_loss", "num_classes"))
-NON_NEGATIVE = ("cross_entropy", "nll", "bce", "bce_with_logits", "mse", "l1", "smooth_l1", "kl_div")
 
 
 def check(loss: float, num_classes: int | None, loss_fn: str | None, at_init: bool) -> dict[str, object]:
@@ -23,7 +23,7 @@ def check(loss: float, num_classes: int | None, loss_fn: str | None, at_init: bo
     chance = math.log(num_classes) if num_classes and num_classes >= 2 else None
     return {"loss": v, "chance": chance, "ratio": (v / chance) if (v is not None and chance and at_init
                                                                     and v >= 0) else None,
-            "negative": bool(v is not None and v < -1e-6 and loss_fn in NON_NEGATIVE), "at_init": at_init}
+            "negative": bool(v is not None and v < -1e-6 and loss_fn in NON_NEGATIVE_LOSSES), "at_init": at_init}
 
 
 def observe(r: dict[str, object], num_classes: int | None) -> list:
