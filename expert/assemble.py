@@ -160,7 +160,8 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
     if qf:
         q = question_row(qf[0]["id"])
         if q is not None:
-            qv = QuestionView(q.id, q.text, q.sets, spec(q.sets).kind, choices_for(q), q.why, str(q.cite))
+            qv = QuestionView(q.id, q.text, q.sets, spec(q.sets).kind, choices_for(q), q.why, str(q.cite),
+                              str(qf[0].get("chosen", "")))
 
     # fixes and what not to do, from every row that fired and still stands --------------------------
     fixes: list[dict[str, Any]] = []

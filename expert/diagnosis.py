@@ -29,12 +29,14 @@ class QuestionView:
     choices: tuple[tuple[str, str], ...]
     why: str
     cite: str
+    chosen: str = ""
+    """Why the engine asks this question rather than another that applies (which candidate causes it separates)."""
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
         return {"id": self.id, "text": self.text, "sets": self.sets, "type": self.kind,
                 "choices": [{"value": v, "label": lab} for v, lab in self.choices], "why": self.why,
-                "source": self.cite}
+                "source": self.cite, "chosen": self.chosen}
 
 
 @dataclass

@@ -20,8 +20,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from expert._experta import AS, MATCH, NOT, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
+from expert.choose import Pooled, askable_now, candidates, pool, rank_questions
 from expert.errors import KnowledgeError
-from expert.facts import Block, Boundary, Context, Declined, Finding, Flag, Obs, Question, Route, plain, ref_pattern
+from expert.facts import (
+    KINDS,
+    Block,
+    Boundary,
+    Candidate,
+    Context,
+    Declined,
+    Finding,
+    Flag,
+    Obs,
+    Question,
+    Route,
+    plain,
+    ref_pattern,
+)
 from knowledge.schema import (
     Absent,
     Cite,
@@ -43,7 +58,10 @@ MAX_FIRINGS = 500
 """A consultation derives tens of facts; more firings than this means a loop in the knowledge."""
 
 QUESTION_SALIENCE = -1000
-"""Questions fire after every row has had its say, most discriminating (lowest rank) first."""
+"""Questions fire after every row has had its say: each question that applies proposes itself (in rank order)."""
+
+ASK_SALIENCE = QUESTION_SALIENCE - 10_000
+"""Below every question: once all have proposed themselves, the one that best separates the open causes is asked."""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -178,6 +196,11 @@ class AuditedEngine(KnowledgeEngine):
 
     __strategy__ = TotalOrderStrategy
 
+    pooled: tuple[Pooled, ...] = ()
+    """The knowledge rows that can be candidate causes (what a question is weighed against)."""
+    questions: dict[str, QuestionRow] = {}
+    """The compiled question rows by id."""
+
     def __init__(self) -> None:
         super().__init__()
         self.trail: list[Firing] = []
@@ -260,6 +283,41 @@ class AuditedEngine(KnowledgeEngine):
         self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
 
 
+    # one question at a time: the most useful of those that apply ------------------------------------
+
+    @Rule(AS.candidate << Candidate(), NOT(Question()), salience=ASK_SALIENCE)
+    def core_ask(self, candidate: Fact) -> None:
+        """Ask the question whose answer best separates the open candidate causes (ties: the seeds' order)."""
+        proposed = sorted((f for f in self.facts.values() if isinstance(f, Candidate)), key=lambda f: f["id"])
+        rows = [self.questions[f["id"]] for f in proposed if f["id"] in self.questions]
+        if not rows:
+            return
+        values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
+        est = self._established()
+        open_ = candidates(self.pooled, values, lambda ref: _has(est, ref),
+                           askable_now(self.questions.values(), values))
+        ranked = rank_questions(rows, open_)
+        best = ranked[0]
+        q = self.questions[best.question]
+        if getattr(self, "_firing", None) is not None:
+            # The decision read every proposal, not only the one whose activation fired.
+            self._firing.matched = [plain(f) for f in proposed]
+        self.declare(Question(id=q.id, sets=q.sets, rule=q.id, chosen=best.because(len(ranked)),
+                              separates=best.separates, stops=best.stops, gain=round(best.gain, 6),
+                              considered=tuple(v.question for v in ranked),
+                              gains=tuple(round(v.gain, 6) for v in ranked), open_causes=len(open_)))
+
+    def _established(self) -> set[str]:
+        """Every ``kind:key`` reference the current facts establish (and ``kind:*`` for each kind present)."""
+        est: set[str] = set()
+        for f in self.facts.values():
+            for kind, (cls, fld) in KINDS.items():
+                if type(f) is cls:
+                    est.add(f"{kind}:*")
+                    if fld in f:
+                        est.add(f"{kind}:{f[fld]}")
+        return est
+
     # an evidenced cause supersedes the symptom tables -----------------------------------------------
 
     @Rule(Finding(finding_kind="cause", severity=P(_acts), explains=MATCH.explains),
@@ -299,6 +357,17 @@ class AuditedEngine(KnowledgeEngine):
         self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
 
 
+def _has(est: set[str], ref: str) -> bool:
+    kind, _, key = ref.partition(":")
+    return f"{kind}:{key or '*'}" in est
+
+
+AuditedEngine.core_ask._wrapped._trainopt = AuditedEngine.core_ask._trainopt = RuleInfo(  # type: ignore[attr-defined]
+    "CORE-ASK-01", "core", "core",
+    "Of the questions that apply, ask the one whose answer best separates the candidate causes still open: the "
+    "largest expected share of the choice between first stops it settles (expert.choose). Ties, and questions "
+    "that separate nothing, keep the seeds' order.",
+    Cite("000", "Common rationalizations", "symptoms often have several causes: ask what removes the ambiguity"))
 AuditedEngine.core_block_route._wrapped._trainopt = AuditedEngine.core_block_route._trainopt = RuleInfo(  # type: ignore[attr-defined]
     "CORE-GUARD-01", "core", "core",
     "A guard (a known routing mistake) removes any route to the skill it names, whichever was derived first.",
@@ -387,13 +456,17 @@ def compile_row(row: Row) -> Rule:
 
 
 def compile_question(q: QuestionRow) -> Rule:
-    """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope."""
+    """Compile a question row: relevant, unanswered, not declined, in scope.
+
+    It proposes itself as a candidate; ``CORE-ASK-01`` asks the most useful candidate, so at most one question
+    is ever pending.
+    """
     conds = effective_conditions(q)
     conds[q.sets] = Absent()
     unless = (*q.unless, f"declined:{q.id}", "question:*")
 
     def rhs(engine: AuditedEngine, **_: Any) -> None:
-        engine.declare(Question(id=q.id, sets=q.sets, rule=q.id))
+        engine.declare(Candidate(id=q.id, sets=q.sets, rank=q.rank))
 
     rhs.__name__ = "ask_" + q.id.replace("-", "_")
     rhs._trainopt = RuleInfo(q.id, "question", q.family, q.why, q.cite, q)  # type: ignore[attr-defined]
@@ -409,6 +482,7 @@ def compile_question(q: QuestionRow) -> Rule:
 def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], mixins: Iterable[type]
                        ) -> type[AuditedEngine]:
     """Assemble the engine class: compiled rows and questions, plus the hand-written mixins."""
+    rows, questions = tuple(rows), tuple(questions)
     ns: dict[str, Any] = {}
     seen: set[str] = set()
     mixins = tuple(mixins)
@@ -431,12 +505,16 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], mi
             raise KnowledgeError(f"duplicate rule id {q.id}")
         seen.add(q.id)
         ns["ask_" + q.id.replace("-", "_")] = compile_question(q)
+    ns["pooled"] = pool(rows)
+    ns["questions"] = {q.id: q for q in questions}
     return type("TrainoptEngine", (*mixins, AuditedEngine), ns)
 
 
 __all__ = [
+    "ASK_SALIENCE",
     "AuditedEngine",
     "Block",
+    "Candidate",
     "Boundary",
     "Context",
     "Declined",

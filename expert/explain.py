@@ -264,19 +264,26 @@ class _Builder:
 # ---------------------------------------------------------------------------------------------------
 
 
+QUESTION = "question"
+"""What to explain instead of a skill: why the pending question is the one asked."""
+
+
 def explain(c: Consultation, skill: str, why_not: bool = False) -> Explanation:
-    """Explain why ``skill`` was routed, or with ``why_not`` why it was not.
+    """Explain why ``skill`` was routed, or with ``why_not`` why it was not (``"question"``: the pending question).
 
     Args:
         c: The consultation (run on demand).
-        skill: A skill or cross-pack target name.
+        skill: A skill or cross-pack target name, or ``"question"``.
         why_not: Explain the absence (guards that blocked it, rows whose conditions did not hold).
 
     Raises:
         InputError: Unknown skill.
     """
+    if skill == QUESTION:
+        return explain_question(c)
     if skill not in SKILL_BY_NAME:
-        raise InputError(f"unknown skill {skill!r}", hint="skills: " + ", ".join(SKILL_BY_NAME))
+        raise InputError(f"unknown skill {skill!r}",
+                         hint="skills: " + ", ".join(SKILL_BY_NAME) + f" (or {QUESTION!r}: why this question)")
     d = c.diagnosis
     route = next((r for r in d.routes if r["skill"] == skill), None)
     b = _Builder(c)
@@ -302,6 +309,54 @@ def _why(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
     return Explanation(skill, False, True, route["role"],
                        f"Why {skill}: routed as {route['role']} by {', '.join(route.get('rules') or [route['rule']])}.",
                        [root])
+
+
+def explain_question(c: Consultation) -> Explanation:
+    """Why the pending question is asked: what it is for and which open candidate causes it separates.
+
+    Also the other questions that applied, each with the firing that made it apply and what it would have
+    settled. Read from the audit trail: the firing of ``CORE-ASK-01`` holds the choice and its reasons.
+    """
+    d = c.diagnosis
+    if d.question is None:
+        return Explanation(QUESTION, False, False, None, f"No question is pending (status {d.status}).", [])
+    b = _Builder(c)
+    pick = next((f for f in b.trace if f["rule"] == "CORE-ASK-01"), None)
+    asked = next((a for a in pick["asserted"] if a.get("kind") == "Question"), {}) if pick else {}
+    q = question(d.question.id)
+    root = Node("question", f"question {d.question.id}: {d.question.text}",
+                {"question": d.question.id, "sets": d.question.sets, "why": d.question.why,
+                 "chosen": d.question.chosen})
+    root.children.append(Node("note", f"what the answer tells: {d.question.why}", {"cite": d.question.cite}))
+    if pick is not None:
+        label, data = _rule_label(pick, b.cat.get("CORE-ASK-01"))
+        chose = Node("rule", label, {**data, "open_causes": asked.get("open_causes")})
+        rows = {r.id: r for r in all_rows()}
+        for rid in asked.get("separates", ()):
+            row = rows.get(rid)
+            cond = row.conditions().get(d.question.sets) if row is not None else None
+            stops = sorted({a.skill for a in row.then if isinstance(a, RouteTo) and a.role == "primary"}) \
+                if row is not None else []
+            wants = f"{d.question.sets} {cond.describe()}" if cond is not None else "its conditions"
+            chose.children.append(Node("row", f"candidate {rid} (first stop: {', '.join(stops) or 'none'}) needs "
+                                       f"{wants}", {"rule": rid, "first_stop": stops,
+                                                    "condition": cond.describe() if cond is not None else None}))
+        for qid, gain in zip(asked.get("considered", ()), asked.get("gains", ())):
+            if qid == d.question.id:
+                continue
+            other = question(qid)
+            text = f"also applied: {qid} ({other.text if other else ''}); it would settle {gain:.0%}"
+            node = Node("fact", text, {"question": qid, "gain": gain})
+            rec = next((f for f in b.trace if f["rule"] == qid), None)
+            if rec is not None:
+                node.children.append(b.firing(rec, 1, frozenset()))
+            chose.children.append(node)
+        root.children.append(chose)
+    rec = next((f for f in b.trace if f["rule"] == d.question.id), None)
+    if rec is not None:
+        root.children.append(b.firing(rec, 1, frozenset()))
+    summary = f"Why question {d.question.id}: {d.question.chosen or (q.why if q else '')}"
+    return Explanation(QUESTION, False, False, None, summary, [root])
 
 
 def _guards(b: _Builder, skill: str) -> list[Node]:

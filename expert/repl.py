@@ -226,7 +226,7 @@ def consult(c: Consultation, write: Write) -> Consultation:
             if low in ("quit", "exit", "q"):
                 raise Leave("quit")
             if low in ("?", "help why"):
-                write(f"Why: {q.why}\nSource: {q.cite}\n")
+                write(f"Why: {q.why}\n" + (f"Asked now: {q.chosen}\n" if q.chosen else "") + f"Source: {q.cite}\n")
                 continue
             if low in ("help", "h"):
                 write("".join(f"  {k:<12} {v}\n" for k, v in COMMANDS))

@@ -14,7 +14,7 @@ import pytest
 from expert._experta import AS, Activation, Fact, KnowledgeEngine, Rule
 from expert.engine import MAX_FIRINGS, AuditedEngine, TotalOrderStrategy, hand_rule
 from expert.errors import KnowledgeError
-from knowledge.schema import Cite
+from knowledge.schema import Cite, Gt, Lt
 
 ROOT = Path(__file__).resolve().parents[1]
 CITE = Cite("test", "engine guards", "regression")
@@ -161,7 +161,7 @@ import json, sys
 sys.path.insert(0, {root!r})
 from expert._experta import AS, Fact, KnowledgeEngine, Rule
 from expert.engine import AuditedEngine, hand_rule
-from knowledge.schema import Cite
+from knowledge.schema import Cite, Gt, Lt
 class F(Fact): pass
 stock = sys.argv[1] == "stock"
 ns = {{}}
@@ -282,3 +282,123 @@ def test_the_flow_is_one_way_without_imports_hidden_in_functions():
         tree = ast.parse((root / f"{name}.py").read_text())
         runtime = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "expert.consultation"]
         assert not runtime, f"expert/{name}.py imports the consultation at run time: a cycle"
+
+
+# --------------------------------------------------------------------------- which question to ask
+
+
+def _row(rid, when, skill, severity="warning"):
+    from knowledge.schema import Find, RouteTo, Row
+
+    return Row(rid, when, (Find("Not Learning", severity, rid), RouteTo(skill, "primary", "")), "why",
+               Cite("test", "t", rid))
+
+
+def _q(qid, sets, rank):
+    from knowledge.schema import QuestionRow
+
+    return QuestionRow(qid, sets, f"{sets}?", {}, rank=rank, why="why", cite=Cite("test", "t", qid))
+
+
+def test_the_question_that_separates_causes_with_different_first_stops_wins_over_the_seeds_order():
+    from expert.choose import candidates, pool, rank_questions
+
+    rows = [_row("A", {"optimizer": "adam"}, "learning-rate-scheduling"),
+            _row("B", {"optimizer": "sgd"}, "optimization-algorithms"),
+            # two causes that lead to the same skill: telling them apart does not change where to start
+            _row("C", {"warmup": True}, "gradient-management"),
+            _row("D", {"warmup": False}, "gradient-management")]
+    asked = {"optimizer", "warmup"}
+    open_ = candidates(pool(rows), {}, lambda ref: False, asked)
+    assert [p.row.id for p in open_] == ["A", "B", "C", "D"]
+    ranked = rank_questions([_q("Q-W", "warmup", 1), _q("Q-O", "optimizer", 2)], open_)
+    assert [v.question for v in ranked] == ["Q-O", "Q-W"]
+    assert ranked[0].separates == ("A", "B") and ranked[0].gain > ranked[1].gain > 0
+    assert "separates" in ranked[0].because(2) and "A, B" in ranked[0].because(2)
+
+
+def test_ties_and_questions_that_separate_nothing_keep_the_seeds_order():
+    from expert.choose import candidates, pool, rank_questions
+
+    rows = [_row("A", {"optimizer": "adam"}, "learning-rate-scheduling")]
+    open_ = candidates(pool(rows), {}, lambda ref: False, {"optimizer"})
+    ranked = rank_questions([_q("Q-Z", "batch_size", 5), _q("Q-Y", "warmup", 3)], open_)
+    assert [(v.question, v.gain) for v in ranked] == [("Q-Y", 0.0), ("Q-Z", 0.0)]
+    assert "seeds' order" in ranked[0].because(2)
+    # a negative rank is a protocol step (clarify a vague request first): it precedes any value
+    ranked = rank_questions([_q("Q-O", "optimizer", 5), _q("Q-P", "warmup", -1)], open_)
+    assert ranked[0].question == "Q-P" and ranked[1].gain > 0
+
+
+def test_candidates_are_judged_by_the_shared_condition_check():
+    from expert.choose import candidates, pool
+
+    rows = [_row("A", {"optimizer": "adam", "learning_rate": Gt(0.01)}, "learning-rate-scheduling"),
+            _row("B", {"optimizer": "sgd"}, "optimization-algorithms"),
+            _row("P", {"update_ratio": Gt(0.1)}, "learning-rate-scheduling")]
+    known = {"optimizer": "adam"}
+    ids = [p.row.id for p in candidates(pool(rows), known, lambda ref: False, {"optimizer", "learning_rate"})]
+    # B is contradicted by what is known; P waits on a probe's measurement no question asks for
+    assert ids == ["A"]
+    # once it holds it is no longer open: nothing is left to ask about it
+    assert not candidates(pool(rows), {**known, "learning_rate": 0.1}, lambda ref: False, {"learning_rate"})
+
+
+def test_numeric_answers_are_cut_at_the_candidates_thresholds():
+    from expert.choose import candidates, pool, value
+
+    rows = [_row("LO", {"learning_rate": Lt(1e-5)}, "learning-rate-scheduling"),
+            _row("HI", {"learning_rate": Gt(0.01)}, "gradient-management")]
+    open_ = candidates(pool(rows), {}, lambda ref: False, {"learning_rate"})
+    v = value(_q("Q-LR", "learning_rate", 1), open_)
+    assert v.separates == ("HI", "LO") and v.outcomes == 3  # below, between, above
+
+
+def test_a_pending_question_says_why_it_was_chosen_in_the_trail_the_view_and_explain():
+    from expert import Consultation
+
+    c = Consultation()
+    c.observe(symptom="not_learning", loss_behavior="flat_from_start")
+    q = c.question
+    ask = [f for f in c.trace if f["rule"] == "CORE-ASK-01"]
+    assert len(ask) == 1
+    asked = ask[0]["asserted"][0]
+    assert asked["kind"] == "Question" and asked["id"] == q.id
+    assert q.id in asked["considered"] and len(asked["considered"]) == len(asked["gains"]) > 1
+    # the decision read every question that applied
+    assert {m["id"] for m in ask[0]["matched"]} == set(asked["considered"])
+    assert q.chosen and asked["separates"][0] in q.chosen
+    assert q.as_dict()["chosen"] == q.chosen
+    e = c.explain("question")
+    assert e.summary.startswith(f"Why question {q.id}")
+    text = e.text()
+    for rid in asked["separates"]:
+        assert f"candidate {rid}" in text
+    other = next(x for x in asked["considered"] if x != q.id)
+    assert f"also applied: {other}" in text
+
+
+def test_explaining_the_question_when_none_is_pending():
+    from expert import Consultation
+
+    c = Consultation()
+    c.observe(loss_behavior="decreasing_normally")
+    assert c.explain("question").summary.startswith("No question is pending")
+
+
+def test_the_question_choice_is_the_same_in_every_process():
+    code = (
+        f"import json, sys; sys.path.insert(0, {str(ROOT)!r});"
+        "from expert import Consultation; out = []\n"
+        "for obs in ({'symptom': 'unstable', 'loss_behavior': 'nan_or_inf'}, {'symptom': 'overfitting'},"
+        " {'symptom': 'not_learning', 'loss_behavior': 'flat_from_start'}, {'symptom': 'slow_training'}):\n"
+        "    c = Consultation(); c.observe(**obs); c.run()\n"
+        "    out.append([f['asserted'] for f in c.trace if f['rule'] == 'CORE-ASK-01'])\n"
+        "print(json.dumps(out, default=str))"
+    )
+    outs = set()
+    for s in (1, 2, 3):
+        env = dict(os.environ, PYTHONHASHSEED=str(s))
+        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                check=True).stdout)
+    assert len(outs) == 1

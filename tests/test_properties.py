@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -11,7 +12,11 @@ from hypothesis import strategies as st
 from expert.consultation import Consultation
 from expert.engine import MAX_FIRINGS
 from expert.errors import ContradictionError, TrainoptError
+from expert.explain import final_facts
+from expert.facts import KINDS
 from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Observation
+from knowledge import all_questions
+from knowledge.schema import holds
 
 TEXTS = ["CUDA out of memory. Tried to allocate 2.00 GiB", "adamw", "lion", "cross_entropy", "custom",
          "I think it's the optimizer", "RuntimeError: Expected to have finished reduction in the prior iteration",
@@ -90,8 +95,10 @@ def test_engine_terminates_within_bounded_firings_and_holds_at_most_one_question
     c = consult(obs)
     assume(c is not None)
     assert len(c.trace) < MAX_FIRINGS
-    asked = [f for f in c.trace if f["kind"] == "question"]
+    # Every question that applies proposes itself; one core rule asks one of them.
+    asked = [f for f in c.trace if f["rule"] == "CORE-ASK-01"]
     assert len(asked) <= 1
+    assert sum(a["kind"] == "Question" for f in c.trace for a in f["asserted"]) <= 1
     assert c.diagnosis.status in ("diagnosed", "needs_answer", "out_of_scope", "insufficient", "clean")
     assert (c.diagnosis.question is None) == (c.diagnosis.status != "needs_answer")
 
@@ -164,3 +171,78 @@ def test_observation_make_is_the_only_way_in():
     with pytest.raises(TrainoptError):
         c.add(["learning_rate=0.1"])  # type: ignore[list-item]
     assert c.observations == {}
+
+
+# --------------------------------------------------------------------------- the question asked
+
+
+def _facts_view(c: Consultation) -> tuple[dict, Callable[[str], bool]]:
+    """The final observations (derived ones included) and a ``has(ref)`` over the final facts."""
+    facts = final_facts(c)
+    values = {f["name"]: f["value"] for f in facts if f["kind"] == "Obs"}
+
+    def has(ref: str) -> bool:
+        kind, _, key = ref.partition(":")
+        cls, fld = KINDS[kind]
+        return any(f["kind"] == cls.__name__ and (key in ("", "*") or f.get(fld) == key) for f in facts)
+
+    return values, has
+
+
+def _applicable(c: Consultation) -> list[str]:
+    """Questions whose conditions hold (the shared check), unanswered and not declined, where questions are asked
+    at all (no cause already explains the symptom, no exclusive cross-pack boundary)."""
+    values, has = _facts_view(c)
+    if has("flag:symptom_explained") or any(b["joint"] is False for b in c.diagnosis.boundary):
+        return []
+    declined = {a["question"] for a in c.asked if a["answer"] is None}
+    return [q.id for q in all_questions()
+            if q.sets not in values and q.id not in declined and holds(q, values, has)]
+
+
+@SETTINGS
+@given(observation_sets())
+def test_the_pending_question_always_applies(obs):
+    c = consult(obs)
+    assume(c is not None and c.question is not None)
+    assert c.question.id in _applicable(c)
+
+
+@SETTINGS
+@given(observation_sets(), st.data())
+def test_answering_the_pending_question_never_leaves_it_pending(obs, data):
+    c = consult(obs)
+    assume(c is not None and c.question is not None)
+    q = c.question
+    try:
+        c.answer(q.id, data.draw(value_strategy(VOCABULARY[q.sets])))
+    except ContradictionError:
+        assume(False)
+    c.run()
+    assert c.question is None or c.question.id != q.id
+
+
+@SETTINGS
+@given(observation_sets(max_size=6))
+def test_declining_never_dead_ends_while_a_question_applies(obs):
+    c = consult(obs)
+    assume(c is not None)
+    for _ in range(6):
+        if c.question is None:
+            assert _applicable(c) == [], "a question applies but none is asked"
+            return
+        c.decline(c.question.id)
+        c.run()
+
+
+@SETTINGS
+@given(observation_sets(), st.randoms(use_true_random=False))
+def test_the_question_choice_does_not_depend_on_the_order_of_observations(obs, rnd):
+    a = consult(obs)
+    assume(a is not None)
+    order = sorted(obs)
+    rnd.shuffle(order)
+    b = consult(obs, order)
+    ask = [[f["asserted"] for f in x.trace if f["rule"] == "CORE-ASK-01"] for x in (a, b)]
+    assert ask[0] == ask[1]
+    assert (a.question and a.question.as_dict()) == (b.question and b.question.as_dict())

@@ -208,7 +208,8 @@ def test_numbers_typed_as_people_type_them(monkeypatch):
     from expert.consultation import Consultation
 
     c = Consultation()
-    c.observe(symptom="overfitting")
+    # The loop's mode switching and the pipelines known, the numeric questions come next.
+    c.observe(symptom="overfitting", mode_switching="train_and_eval", preprocessing_mismatch=False)
     assert c.question.id == "Q-DATASET-SIZE"
     monkeypatch.setattr(expert.repl, "_read_complaint", lambda c, write: None)
     lines = iter(["50k", "95% / 75%"])

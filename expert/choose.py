@@ -1,0 +1,321 @@
+"""Which question to ask next: the one whose answer best separates the candidate causes still open.
+
+A *candidate* is a knowledge row that would name a first stop (a primary route) or a root cause (a cause or
+lint finding that needs action), that is relevant to the symptom at hand, whose conditions nothing known
+contradicts, and that still waits on at least one unknown observation. Whether a condition holds is decided
+by ``knowledge.schema.unmet``, the same check the engine compiles and ``explain --why-not`` reads.
+
+A question's *value* is the expected weight of first stops its answer rules out. Each possible answer (the
+vocabulary's values for the observation it sets; for numbers, one value per band cut by the candidates'
+thresholds; for text, one value per phrase a candidate looks for) keeps the candidates whose condition on
+that observation it satisfies, and those without one. Answers that keep the same candidates are one outcome.
+Candidates are grouped by where they route first, so causes that lead to the same skill need not be told
+apart; a group weighs as its most severe member (critical 3, warning 2, otherwise 1). Each candidate spreads
+its weight evenly over the answers it predicts, and an unnamed cause ("something else", weight 1) over all of
+them, which gives each answer its probability. Ties, and questions that separate nothing, keep the seeds'
+order (the question's rank, then its id). A negative rank marks a protocol step the seeds put before any
+diagnosis (clarifying a vague request, the one quick question under pressure); those come first, by rank.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY
+from knowledge.schema import (
+    Absent,
+    Between,
+    Cond,
+    Contains,
+    Cross,
+    Find,
+    Ge,
+    Gt,
+    Is,
+    Le,
+    Lt,
+    QuestionRow,
+    RouteTo,
+    Row,
+    Words,
+    cond_holds,
+    effective_conditions,
+    unmet,
+)
+
+SEVERITY_WEIGHT = {"critical": 3.0, "warning": 2.0}
+"""How much ruling a candidate in or out is worth, by the severity of its finding (anything else: 1)."""
+
+SECONDARY_WEIGHT = 0.5
+"""A row that only adds a secondary skill counts this share of its weight (it does not change the first stop)."""
+
+OTHER_WEIGHT = 1.0
+"""The weight of "a cause no row names yet": it predicts every answer equally."""
+
+_OTHER = "\x00another value"
+"""A text answer that no condition looks for (no phrase of a row contains a NUL)."""
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """A row that can be a candidate cause, prepared once per knowledge base.
+
+    Attributes:
+        row: The knowledge row.
+        group: Where it routes first (its primary skills, else its cross-pack target, else its own id).
+        weight: ``SEVERITY_WEIGHT`` of its finding.
+        explains: The symptoms its finding can explain (empty: no finding, its conditions decide).
+        conds: Its effective conditions.
+        names: The observations its conditions read.
+    """
+
+    row: Row
+    group: str
+    weight: float
+    explains: tuple[str, ...]
+    conds: Mapping[str, Cond]
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Value:
+    """What asking one question is worth now.
+
+    Attributes:
+        question: The question id.
+        rank: Its rank (the seeds' order).
+        gain: The expected share of the confusion between first stops its answer resolves (0: it separates
+            nothing; 1: any answer leaves a single first stop).
+        separates: Ids of the candidates whose fate its answer decides.
+        stops: The first stops (groups) among them.
+        outcomes: How many distinct outcomes its answers have.
+    """
+
+    question: str
+    rank: int
+    gain: float
+    separates: tuple[str, ...]
+    stops: tuple[str, ...]
+    outcomes: int
+
+    @property
+    def key(self) -> tuple[bool, float, int, str]:
+        """Sort key: protocol steps first, then the most valuable, then the seeds' order, then the id.
+
+        A negative rank marks a step the seeds put before any diagnosis (clarify a vague request; under pressure,
+        the one quick question): it comes before every question chosen by value. Gains are rounded so that
+        ties are exact.
+        """
+        return (self.rank >= 0, -round(self.gain, 6), self.rank, self.question)
+
+    def because(self, considered: int) -> str:
+        """Why this question is asked rather than the other ``considered - 1`` that apply, in words."""
+        if considered <= 1:
+            return "the only question that applies now"
+        if self.gain <= 0:
+            return (f"none of the {considered} questions that apply separates the open candidate causes, so the "
+                    "seeds' order decides")
+        shown = ", ".join(self.separates[:6]) + (", ..." if len(self.separates) > 6 else "")
+        return (f"of the {considered} questions that apply, its answer best separates the open candidate causes: "
+                f"it decides {len(self.separates)} ({shown}) leading to {', '.join(self.stops)} "
+                f"(expected to settle {self.gain:.0%} of the choice between first stops)")
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return {"question": self.question, "rank": self.rank, "gain": round(self.gain, 6),
+                "separates": list(self.separates), "stops": list(self.stops), "outcomes": self.outcomes}
+
+
+def _group(row: Row) -> str:
+    """Where a row leads: its primary skills, else the skills it adds, else its cross-pack target, else itself."""
+    for role in ("primary", "secondary"):
+        skills = sorted({a.skill for a in row.then if isinstance(a, RouteTo) and a.role == role})
+        if skills:
+            return "+".join(skills)
+    packs = sorted({a.pack for a in row.then if isinstance(a, Cross)})
+    return "+".join(packs) if packs else row.id
+
+
+def _poolable(row: Row) -> bool:
+    """Rows that route or evidence a cause; guards, derivations and notes without a route are not causes."""
+    return any(isinstance(a, RouteTo) for a in row.then) or any(
+        isinstance(a, Find) and a.kind in ("cause", "lint") and a.severity in SEVERITY_WEIGHT for a in row.then)
+
+
+def pool(rows: Iterable[Row]) -> tuple[Pooled, ...]:
+    """The rows that can be candidate causes, with their group, weight and conditions (once per knowledge base).
+
+    A row that only adds a secondary skill to the plan weighs ``SECONDARY_WEIGHT`` of its severity: it changes
+    the plan, not where the user starts.
+    """
+    out = []
+    for row in rows:
+        if not _poolable(row):
+            continue
+        finds = [a for a in row.then if isinstance(a, Find)]
+        weight = max((SEVERITY_WEIGHT.get(f.severity, 1.0) for f in finds), default=1.0)
+        leads = any(isinstance(a, RouteTo) and a.role == "primary" for a in row.then) or any(
+            f.kind in ("cause", "lint") for f in finds)
+        if not leads:
+            weight *= SECONDARY_WEIGHT
+        explains = tuple(sorted({s for f in finds for s in f.explains}))
+        conds = effective_conditions(row)
+        out.append(Pooled(row, _group(row), weight, explains, conds, frozenset(conds)))
+    return tuple(out)
+
+
+def askable_now(questions: Iterable[QuestionRow], values: Mapping[str, Any]) -> frozenset[str]:
+    """The observations a question can still ask for: those of questions nothing known contradicts.
+
+    A question whose conditions a known value rules out (the batch-size question of a slow run, in an unstable
+    one) will not be asked, so the causes that wait on its answer cannot be settled by asking.
+    """
+    return frozenset(q.sets for q in questions
+                     if q.sets not in values and not any(u.known for u in unmet(q, values)))
+
+
+def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callable[[str], bool],
+               askable: Collection[str]) -> list[Pooled]:
+    """The pooled rows still open on ``values``: relevant, not contradicted, waiting on what questions can ask.
+
+    A row that also waits on something no question asks for (a probe's measurement) cannot be settled by
+    asking; it is left out, or every first stop it shares would look open whatever the answer.
+
+    Args:
+        pooled: ``pool(rows)``.
+        values: Known observations, name -> value.
+        has: Whether a ``kind:key`` fact reference is established.
+        askable: The observations some question sets.
+    """
+    symptom = values.get("symptom")
+    out = []
+    for p in pooled:
+        if symptom is not None and p.explains and symptom not in p.explains:
+            continue  # its cause cannot explain what the user faces
+        unknown = [n for n in p.names if n not in values]
+        if not unknown or any(n not in askable for n in unknown):
+            continue  # it waits on nothing, or on something no question asks for (seen before judging the row)
+        missing = unmet(p.row, values, has)
+        if not missing:
+            continue  # it stands already: nothing left to ask about it
+        waits = False
+        for u in missing:
+            if u.ref:
+                if u.ref in p.row.unless:
+                    break  # an established fact rules it out
+                continue  # a needed fact may still be established
+            if u.known or u.name not in askable:
+                break  # a known value contradicts it, or no question can settle it
+            waits = True
+        else:
+            if waits:
+                out.append(p)
+    return out
+
+
+def _representatives(name: str, conds: Sequence[Cond]) -> list[Any]:
+    """One answer per kind of value the conditions can tell apart (plus one none of them looks for)."""
+    s = VOCABULARY.get(name)
+    kind = s.kind if s is not None else ""
+    if kind == ENUM:
+        return list(s.choices)
+    if kind == BOOL:
+        return [True, False]
+    if kind in (INT, FLOAT):
+        cuts: set[float] = set()
+        for c in conds:
+            if isinstance(c, (Lt, Le, Gt, Ge)):
+                cuts.add(float(c.limit))
+            elif isinstance(c, Between):
+                cuts |= {float(c.low), float(c.high)}
+            elif isinstance(c, Is):
+                cuts |= {float(v) for v in c.values if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        pts = sorted(cuts)
+        if not pts:
+            return [1]
+        below = pts[0] / 2 if pts[0] > 0 else pts[0] - 1
+        above = pts[-1] * 2 if pts[-1] > 0 else pts[-1] + 1
+        samples = [below, *pts, *((a + b) / 2 for a, b in zip(pts, pts[1:])), above]
+        if kind == INT:
+            samples = [int(math.floor(x)) for x in samples] + [int(math.ceil(x)) for x in samples]
+        lo, hi = (s.low, s.high) if s is not None else (None, None)
+        return [x for x in samples if (lo is None or x >= lo) and (hi is None or x <= hi)]
+    out: list[Any] = [_OTHER]
+    for c in conds:
+        if isinstance(c, Is):
+            out.extend(c.values)
+        elif isinstance(c, Contains):
+            out.extend(c.needles)
+        elif isinstance(c, Words):
+            out.extend(c.terms)
+    return out
+
+
+_UNNAMED = "\x00unnamed"
+"""The first stop of the unnamed cause (no skill is called this)."""
+
+
+def confusion(groups: Mapping[str, float]) -> float:
+    """Weight of the pairs of open candidates that lead to different first stops (weights per first stop).
+
+    Half of (total weight squared minus the sum of each first stop's weight squared): the Gini impurity of the
+    first stops, unnormalised. Two candidates that lead to the same skill are never counted as confused.
+    """
+    total = sum(groups.values())
+    return (total * total - sum(w * w for w in groups.values())) / 2
+
+
+def value(q: QuestionRow, open_: Sequence[Pooled]) -> Value:
+    """The value of asking ``q`` with ``open_`` candidates (see the module docstring)."""
+    name = q.sets
+    # A condition that needs the observation unknown is a fallback, not a prediction: it is left out.
+    affected = [(p, p.conds[name]) for p in open_ if name in p.conds and not isinstance(p.conds[name], Absent)]
+    if not affected:
+        return Value(q.id, q.rank, 0.0, (), (), 1)
+    outcomes: dict[tuple[bool, ...], None] = {}
+    for v in _representatives(name, [c for _, c in affected]):
+        outcomes.setdefault(tuple(cond_holds(c, True, v) for _, c in affected), None)
+    cells = list(outcomes)
+    n = len(cells)
+    # What stays open whatever the answer: candidates without a condition on the observation, and the unnamed
+    # cause (its own first stop), each spreading its weight evenly over the outcomes.
+    base: dict[str, float] = {_UNNAMED: OTHER_WEIGHT}
+    for p in open_:
+        if name not in p.conds or isinstance(p.conds[name], Absent):
+            base[p.group] = base.get(p.group, 0.0) + p.weight
+    mass = [sum(base.values()) / n] * n
+    for i, (p, _) in enumerate(affected):
+        hits = [k for k, cell in enumerate(cells) if cell[i]]
+        for k in hits:
+            mass[k] += p.weight / len(hits)
+    norm = sum(mass)
+    expected = 0.0
+    for k, cell in enumerate(cells):
+        alive = dict(base)
+        for i, (p, _) in enumerate(affected):
+            if cell[i]:
+                alive[p.group] = alive.get(p.group, 0.0) + p.weight
+        expected += mass[k] / norm * confusion(alive)
+    before = dict(base)
+    for p, _ in affected:
+        before[p.group] = before.get(p.group, 0.0) + p.weight
+    # As a share of the confusion before asking, so the figure reads the same whatever the pool's size.
+    gain = 1.0 - expected / confusion(before) if confusion(before) > 0 else 0.0
+    # Which candidates the answer decides: those some outcome keeps and another rules out.
+    decided = [p for i, (p, _) in enumerate(affected) if len({cell[i] for cell in cells}) > 1]
+    if gain <= 1e-9 or not decided:
+        return Value(q.id, q.rank, 0.0, (), (), n)
+    return Value(q.id, q.rank, gain, tuple(sorted(p.row.id for p in decided)),
+                 tuple(sorted({p.group for p in decided})), n)
+
+
+def rank_questions(questions: Iterable[QuestionRow], open_: Sequence[Pooled]) -> list[Value]:
+    """Every question's value, best first (ties: the seeds' order)."""
+    return sorted((value(q, open_) for q in questions), key=lambda v: v.key)
+
+
+__all__ = ["OTHER_WEIGHT", "SECONDARY_WEIGHT", "SEVERITY_WEIGHT", "Pooled", "Value", "askable_now", "candidates",
+           "confusion", "pool", "rank_questions", "value"]
