@@ -1,20 +1,24 @@
 """Which question to ask next: the one whose answer best separates the candidate causes still open.
 
-A *candidate* is a knowledge row that would name a first stop (a primary route) or a root cause (a cause or
-lint finding that needs action), that is relevant to the symptom at hand, whose conditions nothing known
-contradicts, and that still waits on at least one unknown observation. Whether a condition holds is decided
-by ``knowledge.schema.unmet``, the same check the engine compiles and ``explain --why-not`` reads.
+A *candidate* is a knowledge row that routes or evidences a root cause (a cause or lint finding that needs
+action), that is relevant to the symptom at hand, whose conditions nothing known contradicts, and that still
+waits on at least one unknown observation, every one of which a question that can still apply asks for.
+Whether a condition holds is decided by ``knowledge.schema.unmet``, the same check the engine compiles and
+``explain --why-not`` reads.
 
-A question's *value* is the expected weight of first stops its answer rules out. Each possible answer (the
-vocabulary's values for the observation it sets; for numbers, one value per band cut by the candidates'
-thresholds; for text, one value per phrase a candidate looks for) keeps the candidates whose condition on
-that observation it satisfies, and those without one. Answers that keep the same candidates are one outcome.
-Candidates are grouped by where they route first, so causes that lead to the same skill need not be told
-apart; a group weighs as its most severe member (critical 3, warning 2, otherwise 1). Each candidate spreads
-its weight evenly over the answers it predicts, and an unnamed cause ("something else", weight 1) over all of
-them, which gives each answer its probability. Ties, and questions that separate nothing, keep the seeds'
-order (the question's rank, then its id). A negative rank marks a protocol step the seeds put before any
-diagnosis (clarifying a vague request, the one quick question under pressure); those come first, by rank.
+A question's *value* is the expected share of the confusion between first stops that its answer settles. The
+confusion of a set of candidates is the weight of the pairs of them that lead to different first stops: two
+causes that lead to the same skill need not be told apart. A candidate weighs by its finding's severity
+(critical 3, warning 2, otherwise 1), half that for a row that only adds a secondary skill. Each possible
+answer (the vocabulary's values for the observation the question sets; for numbers, one value per band cut by
+the candidates' thresholds; for text, one value per phrase a candidate looks for) keeps the candidates whose
+condition on that observation it satisfies, and those without one; answers that keep the same candidates are
+one outcome. Each candidate spreads its weight evenly over the outcomes it allows, and an unnamed cause
+("something else", weight 1) over all of them, which gives each outcome its probability.
+
+Ties, and questions that separate nothing, keep the seeds' order (the question's rank, then its id). A
+negative rank marks a protocol step the seeds put before any diagnosis (clarifying a vague request, the one
+quick question under pressure); those come first, by rank.
 """
 
 from __future__ import annotations
@@ -65,8 +69,9 @@ class Pooled:
 
     Attributes:
         row: The knowledge row.
-        group: Where it routes first (its primary skills, else its cross-pack target, else its own id).
-        weight: ``SEVERITY_WEIGHT`` of its finding.
+        group: Where it leads (its primary skills, else the skills it adds, else its cross-pack target, else
+            its own id).
+        weight: ``SEVERITY_WEIGHT`` of its finding (times ``SECONDARY_WEIGHT`` when it only adds a skill).
         explains: The symptoms its finding can explain (empty: no finding, its conditions decide).
         conds: Its effective conditions.
         names: The observations its conditions read.
@@ -115,6 +120,9 @@ class Value:
         """Why this question is asked rather than the other ``considered - 1`` that apply, in words."""
         if considered <= 1:
             return "the only question that applies now"
+        if self.rank < 0:
+            return (f"a step the seeds take before any diagnosis, so it comes before the {considered - 1} other "
+                    f"question{'s' if considered > 2 else ''} that apply")
         if self.gain <= 0:
             return (f"none of the {considered} questions that apply separates the open candidate causes, so the "
                     "seeds' order decides")

@@ -89,19 +89,22 @@ def test_time_pressure_nan_is_acknowledged_and_still_asks_one_question():
     assert "loss_behavior=nan_or_inf" in s.conversation
     assert acknowledged_before_first_question(s, "PR-TIME-01")
     assert "Time is short, so one quick question comes first" in s.report
-    # The loss curve is already known (NaN), so the one question is the precision branch, not a fix list.
-    assert s.asked == [text_of("Q-PRECISION")]
+    # The loss curve is already known (NaN), so the one question is the one that best separates the open causes
+    # (the optimizer: with the LR it decides whether the LR is too high for it), not a fix list.
+    assert s.asked == [text_of("Q-OPTIMIZER")]
     assert "quit: leaving the consultation" in s.conversation
     assert "Status: needs one more answer" in s.report
-    assert "Answer Next" in s.report and "[Q-PRECISION]" in s.report
+    assert "Answer Next" in s.report and "[Q-OPTIMIZER]" in s.report
     assert "untested quick fixes under time pressure" in s.report
     assert s.result.exit_code == 1
 
 
 def test_time_pressure_nan_plan_puts_gradients_first():
-    s = consult(TIME_NAN, pick("Q-PRECISION", "fp16"), *SKIPS, fmt="json")
+    # optimizer, LR and custom loss skipped, then the precision answered
+    s = consult(TIME_NAN, "skip", "skip", "skip", pick("Q-PRECISION", "fp16"), *SKIPS, fmt="json")
     d = s.data
-    assert s.asked[0] == text_of("Q-PRECISION") and "-> mixed_precision = 'fp16'" in s.conversation
+    assert s.asked[:4] == [text_of(q) for q in ("Q-OPTIMIZER", "Q-LR", "Q-CUSTOM-LOSS", "Q-PRECISION")]
+    assert "-> mixed_precision = 'fp16'" in s.conversation
     assert d["status"] == "diagnosed" and d["question"] is None
     assert d["plan"][0] == "gradient-management"
     assert roles(d)["gradient-management"] == "primary"
@@ -135,7 +138,8 @@ def test_authority_pressure_flat_loss_routes_lr_not_the_suggested_optimizer():
     assert "-> loss_behavior = 'flat_from_start'" in s.conversation
     assert s.plan[:2] == [("learning-rate-scheduling", "primary"), ("optimization-algorithms", "secondary")]
     assert "[DX-MIS-02]" in s.report  # the user's frame (switch optimizer) is corrected with the evidence
-    assert s.asked[1] == text_of("Q-LR")  # the LR is the suspect the flat curve points at
+    # the LR is the suspect the flat curve points at; the optimizer first, since what is too low depends on it
+    assert s.asked[1:3] == [text_of("Q-OPTIMIZER"), text_of("Q-LR")]
     assert "Status: diagnosed" in s.report and "Answer Next" not in s.report
     assert s.result.exit_code == 1
 
@@ -221,7 +225,7 @@ def test_cuda_oom_json_report():
 def test_dpo_instability_is_joint_with_dynamics_here():
     s = consult(DPO, "quit")
     assert "task=preference_tuning" in s.conversation and "symptom=unstable" in s.conversation
-    assert s.asked == [text_of("Q-PRECISION")]
+    assert s.asked == [text_of("Q-OPTIMIZER")]
     boundary = s.report.partition("Cross-Pack Boundary")[2]
     assert "llm-specialist (shared with this pack, load llm-finetuning-strategies.md)" in boundary
     assert "method side" in boundary
@@ -231,7 +235,9 @@ def test_dpo_instability_is_joint_with_dynamics_here():
 
 
 def test_dpo_instability_in_bf16_adds_the_precision_branch():
-    s = consult(DPO, pick("Q-PRECISION", "bf16"), *SKIPS, fmt="json")
+    # optimizer, zero_grad and LR skipped, then the precision answered
+    s = consult(DPO, "skip", "skip", "skip", pick("Q-PRECISION", "bf16"), *SKIPS, fmt="json")
+    assert s.asked[3] == text_of("Q-PRECISION")
     d = s.data
     assert d["status"] == "diagnosed"
     assert d["plan"][0] == "gradient-management" and d["plan"][1] == "learning-rate-scheduling"
@@ -280,7 +286,7 @@ def test_performs_poorly_on_training_is_not_learning():
 def test_performs_poorly_back_revises_the_clarifying_answer():
     s = consult(POORLY, pick("Q-CLARIFY-POOR", "val"), "back", pick("Q-CLARIFY-POOR", "train"), "quit", fmt="json")
     assert "revising: " in s.conversation and "(was poor_split='val')" in s.conversation
-    assert s.asked == [text_of("Q-CLARIFY-POOR"), text_of("Q-DATASET-SIZE"), text_of("Q-CLARIFY-POOR"),
+    assert s.asked == [text_of("Q-CLARIFY-POOR"), text_of("Q-MODE-SWITCH"), text_of("Q-CLARIFY-POOR"),
                        text_of("Q-LOSS-BEHAVIOR")]
     d = s.data
     assert d["observations"]["poor_split"]["value"] == "train" and d["revisions"]
@@ -305,12 +311,12 @@ def diagnose(obs: dict[str, Any]) -> tuple[Result, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("complaint,status,qid,packs,plan_head,note", [
-    (TIME_NAN, "needs_answer", "Q-PRECISION", [], "gradient-management", "PR-TIME-01"),
+    (TIME_NAN, "needs_answer", "Q-OPTIMIZER", [], "gradient-management", "PR-TIME-01"),
     (AUTHORITY, "needs_answer", "Q-LOSS-BEHAVIOR", [], None, "PR-AUTH-01"),
     (AUTHORITY_ONLY, "needs_answer", "Q-VERIFY-LOSS", [], None, "PR-AUTH-01"),
     (MUON, "needs_answer", "Q-CLARIFY-MODERN", [], None, None),
     (OOM, "out_of_scope", None, [("pytorch-engineering", False)], None, None),
-    (DPO, "needs_answer", "Q-PRECISION", [("llm-specialist", True)], "gradient-management", None),
+    (DPO, "needs_answer", "Q-OPTIMIZER", [("llm-specialist", True)], "gradient-management", None),
     (POORLY, "needs_answer", "Q-CLARIFY-POOR", [], None, None),
 ])
 def test_diagnose_stdin(complaint, status, qid, packs, plan_head, note):
@@ -330,11 +336,11 @@ def test_diagnose_stdin(complaint, status, qid, packs, plan_head, note):
 
 @pytest.mark.parametrize("obs,routes,next_q", [
     ({"complaint": POORLY, "poor_split": "val"},
-     [("overfitting-prevention", "primary"), ("data-augmentation-strategies", "secondary")], "Q-DATASET-SIZE"),
+     [("overfitting-prevention", "primary"), ("data-augmentation-strategies", "secondary")], "Q-MODE-SWITCH"),
     ({"complaint": MUON, "switch_reason": "memory"},
      [("optimization-algorithms", "primary"), ("batch-size-and-memory-tradeoffs", "secondary")], None),
     ({"complaint": AUTHORITY, "loss_behavior": "flat_from_start"},
-     [("learning-rate-scheduling", "primary"), ("optimization-algorithms", "secondary")], "Q-LR"),
+     [("learning-rate-scheduling", "primary"), ("optimization-algorithms", "secondary")], "Q-OPTIMIZER"),
 ])
 def test_diagnose_stdin_with_the_deciding_answer(obs, routes, next_q):
     r, d = diagnose(obs)

@@ -240,3 +240,12 @@ def test_read_line_uses_input_and_ends_on_eof(monkeypatch):
     assert seen == ["> "]
     with pytest.raises(expert.repl.Leave, match="input ended"):
         expert.repl.read_line("> ", seen.append)
+
+
+def test_question_mark_says_why_this_question_is_asked_now():
+    # NaN from the complaint: several questions apply; '?' names the causes the chosen one separates.
+    r = consult("my loss goes NaN\n?\nquit\n")
+    out = r.stdout
+    assert "Asked now: of the " in out and "separates the open candidate causes" in out
+    r = consult("\n?\nquit\n")
+    assert "Asked now: the only question that applies now" in r.stdout
