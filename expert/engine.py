@@ -288,6 +288,8 @@ class AuditedEngine(KnowledgeEngine):
     @Rule(AS.candidate << Candidate(), NOT(Question()), salience=ASK_SALIENCE)
     def core_ask(self, candidate: Fact) -> None:
         """Ask the question whose answer best separates the open candidate causes (ties: the seeds' order)."""
+        if any(isinstance(f, Question) for f in self.facts.values()):
+            return  # one pending question: a second activation of this rule is stale (see EXPERTA.md)
         proposed = sorted((f for f in self.facts.values() if isinstance(f, Candidate)), key=lambda f: f["id"])
         rows = [self.questions[f["id"]] for f in proposed if f["id"] in self.questions]
         if not rows:
