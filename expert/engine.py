@@ -26,7 +26,6 @@ from expert.facts import (
     KINDS,
     Block,
     Boundary,
-    Candidate,
     Context,
     Declined,
     Finding,
@@ -58,10 +57,8 @@ MAX_FIRINGS = 500
 """A consultation derives tens of facts; more firings than this means a loop in the knowledge."""
 
 QUESTION_SALIENCE = -1000
-"""Questions fire after every row has had its say: each question that applies proposes itself (in rank order)."""
-
-ASK_SALIENCE = QUESTION_SALIENCE - 10_000
-"""Below every question: once all have proposed themselves, the one that best separates the open causes is asked."""
+"""Questions fire after every row has had its say; of those that apply, the one that best separates the open
+causes fires (``AuditedEngine.resolve_questions``), the seeds' order (rank) breaking ties."""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -234,6 +231,7 @@ class AuditedEngine(KnowledgeEngine):
             while steps > 0 and self.running:
                 added, removed = self.get_activations()
                 self.strategy.update_agenda(self.agenda, added, removed)
+                self.resolve_questions()
                 act = self.agenda.get_next()
                 if act is None:
                     break
@@ -259,6 +257,58 @@ class AuditedEngine(KnowledgeEngine):
             self.running = False
             self._firing = None
 
+    # which question: conflict resolution among the questions that apply -----------------------------
+
+    def resolve_questions(self) -> None:
+        """When questions lead the agenda, put first the one whose answer best separates the open causes.
+
+        Questions sit below every other band, so when one leads the agenda every row has had its say and the
+        question activations on it are exactly the questions that apply now. ``expert.choose`` ranks them (its
+        docstring has the measure); the best is moved to the top and its reasons are kept for the ``Question``
+        fact it asserts, so the audit trail says why it was asked. Once it is pending the others' activations
+        fall away (a question applies only while none is pending).
+        """
+        self._choice = None
+        acts = self.agenda.activations
+        if not acts or _info(acts[-1].rule).kind != "question":
+            return
+        pending = {_info(a.rule).id: a for a in acts if _info(a.rule).kind == "question" and self._holds(a)}
+        rows = [self.questions[qid] for qid in sorted(pending) if qid in self.questions]
+        if not rows:
+            return
+        values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
+        est = self._established()
+        open_ = candidates(self.pooled, values, lambda ref: _has(est, ref),
+                           askable_now(self.questions.values(), values))
+        ranked = rank_questions(rows, open_)
+        best = ranked[0]
+        chosen = pending[best.question]
+        # A key above every other question's (still below every row: none is pending), so the agenda stays sorted.
+        chosen.key = (max(a.key[0] for a in acts) + 1, *chosen.key[1:])
+        acts.sort()
+        self._choice = {"id": best.question, "chosen": best.because(len(ranked)), "separates": best.separates,
+                        "stops": best.stops, "gain": round(best.gain, 6),
+                        "considered": tuple(v.question for v in ranked),
+                        "gains": tuple(round(v.gain, 6) for v in ranked), "open_causes": len(open_)}
+
+    def choice_for(self, question_id: str) -> dict[str, Any]:
+        """Why ``question_id`` is being asked (fields for its ``Question`` fact); empty when it was not chosen."""
+        choice = getattr(self, "_choice", None)
+        if not choice or choice["id"] != question_id:
+            return {}
+        return {k: v for k, v in choice.items() if k != "id"}
+
+    def _established(self) -> set[str]:
+        """Every ``kind:key`` reference the current facts establish (and ``kind:*`` for each kind present)."""
+        est: set[str] = set()
+        for f in self.facts.values():
+            for kind, (cls, fld) in KINDS.items():
+                if type(f) is cls:
+                    est.add(f"{kind}:*")
+                    if fld in f:
+                        est.add(f"{kind}:{f[fld]}")
+        return est
+
     # helpers for right-hand sides --------------------------------------------------------------------
 
     def current_rule(self) -> str:
@@ -282,43 +332,6 @@ class AuditedEngine(KnowledgeEngine):
         d["role"] = "secondary"
         self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
 
-
-    # one question at a time: the most useful of those that apply ------------------------------------
-
-    @Rule(AS.candidate << Candidate(), NOT(Question()), salience=ASK_SALIENCE)
-    def core_ask(self, candidate: Fact) -> None:
-        """Ask the question whose answer best separates the open candidate causes (ties: the seeds' order)."""
-        if any(isinstance(f, Question) for f in self.facts.values()):
-            return  # one pending question: a second activation of this rule is stale (see EXPERTA.md)
-        proposed = sorted((f for f in self.facts.values() if isinstance(f, Candidate)), key=lambda f: f["id"])
-        rows = [self.questions[f["id"]] for f in proposed if f["id"] in self.questions]
-        if not rows:
-            return
-        values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
-        est = self._established()
-        open_ = candidates(self.pooled, values, lambda ref: _has(est, ref),
-                           askable_now(self.questions.values(), values))
-        ranked = rank_questions(rows, open_)
-        best = ranked[0]
-        q = self.questions[best.question]
-        if getattr(self, "_firing", None) is not None:
-            # The decision read every proposal, not only the one whose activation fired.
-            self._firing.matched = [plain(f) for f in proposed]
-        self.declare(Question(id=q.id, sets=q.sets, rule=q.id, chosen=best.because(len(ranked)),
-                              separates=best.separates, stops=best.stops, gain=round(best.gain, 6),
-                              considered=tuple(v.question for v in ranked),
-                              gains=tuple(round(v.gain, 6) for v in ranked), open_causes=len(open_)))
-
-    def _established(self) -> set[str]:
-        """Every ``kind:key`` reference the current facts establish (and ``kind:*`` for each kind present)."""
-        est: set[str] = set()
-        for f in self.facts.values():
-            for kind, (cls, fld) in KINDS.items():
-                if type(f) is cls:
-                    est.add(f"{kind}:*")
-                    if fld in f:
-                        est.add(f"{kind}:{f[fld]}")
-        return est
 
     # an evidenced cause supersedes the symptom tables -----------------------------------------------
 
@@ -364,12 +377,6 @@ def _has(est: set[str], ref: str) -> bool:
     return f"{kind}:{key or '*'}" in est
 
 
-AuditedEngine.core_ask._wrapped._trainopt = AuditedEngine.core_ask._trainopt = RuleInfo(  # type: ignore[attr-defined]
-    "CORE-ASK-01", "core", "core",
-    "Of the questions that apply, ask the one whose answer best separates the candidate causes still open: the "
-    "largest expected share of the choice between first stops it settles (expert.choose). Ties, and questions "
-    "that separate nothing, keep the seeds' order.",
-    Cite("000", "Common rationalizations", "symptoms often have several causes: ask what removes the ambiguity"))
 AuditedEngine.core_block_route._wrapped._trainopt = AuditedEngine.core_block_route._trainopt = RuleInfo(  # type: ignore[attr-defined]
     "CORE-GUARD-01", "core", "core",
     "A guard (a known routing mistake) removes any route to the skill it names, whichever was derived first.",
@@ -458,17 +465,17 @@ def compile_row(row: Row) -> Rule:
 
 
 def compile_question(q: QuestionRow) -> Rule:
-    """Compile a question row: relevant, unanswered, not declined, in scope.
+    """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope.
 
-    It proposes itself as a candidate; ``CORE-ASK-01`` asks the most useful candidate, so at most one question
-    is ever pending.
+    Of the questions that apply, ``AuditedEngine.resolve_questions`` lets the most useful fire first; its
+    ``Question`` fact carries why (the open causes it separates, the others considered).
     """
     conds = effective_conditions(q)
     conds[q.sets] = Absent()
     unless = (*q.unless, f"declined:{q.id}", "question:*")
 
     def rhs(engine: AuditedEngine, **_: Any) -> None:
-        engine.declare(Candidate(id=q.id, sets=q.sets, rank=q.rank))
+        engine.declare(Question(id=q.id, sets=q.sets, rule=q.id, **engine.choice_for(q.id)))
 
     rhs.__name__ = "ask_" + q.id.replace("-", "_")
     rhs._trainopt = RuleInfo(q.id, "question", q.family, q.why, q.cite, q)  # type: ignore[attr-defined]
@@ -513,10 +520,8 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], mi
 
 
 __all__ = [
-    "ASK_SALIENCE",
     "AuditedEngine",
     "Block",
-    "Candidate",
     "Boundary",
     "Context",
     "Declined",

@@ -314,48 +314,45 @@ def _why(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
 def explain_question(c: Consultation) -> Explanation:
     """Why the pending question is asked: what it is for and which open candidate causes it separates.
 
-    Also the other questions that applied, each with the firing that made it apply and what it would have
-    settled. Read from the audit trail: the firing of ``CORE-ASK-01`` holds the choice and its reasons.
+    Also the other questions that applied, each with the facts that made it apply and the share of the choice
+    between first stops it would have settled. Read from the audit trail: the question's firing asserts the
+    ``Question`` fact that holds the choice and its reasons.
     """
     d = c.diagnosis
     if d.question is None:
         return Explanation(QUESTION, False, False, None, f"No question is pending (status {d.status}).", [])
     b = _Builder(c)
-    pick = next((f for f in b.trace if f["rule"] == "CORE-ASK-01"), None)
-    asked = next((a for a in pick["asserted"] if a.get("kind") == "Question"), {}) if pick else {}
-    q = question(d.question.id)
+    rec = next((f for f in b.trace if f["rule"] == d.question.id), None)
+    asked = next((a for a in rec["asserted"] if a.get("kind") == "Question"), {}) if rec else {}
     root = Node("question", f"question {d.question.id}: {d.question.text}",
                 {"question": d.question.id, "sets": d.question.sets, "why": d.question.why,
-                 "chosen": d.question.chosen})
+                 "chosen": d.question.chosen, "open_causes": asked.get("open_causes")})
     root.children.append(Node("note", f"what the answer tells: {d.question.why}", {"cite": d.question.cite}))
-    if pick is not None:
-        label, data = _rule_label(pick, b.cat.get("CORE-ASK-01"))
-        chose = Node("rule", label, {**data, "open_causes": asked.get("open_causes")})
-        rows = {r.id: r for r in all_rows()}
-        for rid in asked.get("separates", ()):
-            row = rows.get(rid)
-            cond = row.conditions().get(d.question.sets) if row is not None else None
-            stops = sorted({a.skill for a in row.then if isinstance(a, RouteTo) and a.role == "primary"}) \
-                if row is not None else []
-            wants = f"{d.question.sets} {cond.describe()}" if cond is not None else "its conditions"
-            chose.children.append(Node("row", f"candidate {rid} (first stop: {', '.join(stops) or 'none'}) needs "
-                                       f"{wants}", {"rule": rid, "first_stop": stops,
-                                                    "condition": cond.describe() if cond is not None else None}))
-        for qid, gain in zip(asked.get("considered", ()), asked.get("gains", ())):
-            if qid == d.question.id:
-                continue
-            other = question(qid)
-            text = f"also applied: {qid} ({other.text if other else ''}); it would settle {gain:.0%}"
-            node = Node("fact", text, {"question": qid, "gain": gain})
-            rec = next((f for f in b.trace if f["rule"] == qid), None)
-            if rec is not None:
-                node.children.append(b.firing(rec, 1, frozenset()))
-            chose.children.append(node)
-        root.children.append(chose)
-    rec = next((f for f in b.trace if f["rule"] == d.question.id), None)
+    rows = {r.id: r for r in all_rows()}
+    for rid in asked.get("separates", ()):
+        row = rows.get(rid)
+        cond = row.conditions().get(d.question.sets) if row is not None else None
+        stops = sorted({a.skill for a in row.then if isinstance(a, RouteTo) and a.role == "primary"}) \
+            if row is not None else []
+        wants = f"{d.question.sets} {cond.describe()}" if cond is not None else "its conditions"
+        root.children.append(Node("row", f"candidate {rid} (first stop: {', '.join(stops) or 'none'}) needs {wants}",
+                                  {"rule": rid, "first_stop": stops,
+                                   "condition": cond.describe() if cond is not None else None}))
+    values = {f["name"]: f["value"] for f in final_facts(c) if f.get("kind") == "Obs"}
+    for qid, gain in zip(asked.get("considered", ()), asked.get("gains", ())):
+        other = question(qid)
+        if qid == d.question.id or other is None:
+            continue
+        node = Node("fact", f"also applied: {qid} ({other.text}); it would settle {gain:.0%}",
+                    {"question": qid, "gain": gain})
+        for name in sorted(other.conditions()):
+            if name in values:
+                node.children.append(Node("fact", f"{name} = {values[name]!r}", {"observation": name,
+                                                                                 "value": values[name]}))
+        root.children.append(node)
     if rec is not None:
         root.children.append(b.firing(rec, 1, frozenset()))
-    summary = f"Why question {d.question.id}: {d.question.chosen or (q.why if q else '')}"
+    summary = f"Why question {d.question.id}: {d.question.chosen or d.question.why}"
     return Explanation(QUESTION, False, False, None, summary, [root])
 
 

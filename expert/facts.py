@@ -26,10 +26,6 @@ class Question(Fact):
     """The single pending question: ``id``, ``sets``, ``rule``."""
 
 
-class Candidate(Fact):
-    """A question that applies now: ``id``, ``sets``, ``rank``; the engine asks the most useful one."""
-
-
 class Declined(Fact):
     """The user declined to answer ``question`` (so it is not asked again)."""
 

@@ -360,13 +360,12 @@ def test_a_pending_question_says_why_it_was_chosen_in_the_trail_the_view_and_exp
     c = Consultation()
     c.observe(symptom="not_learning", loss_behavior="flat_from_start")
     q = c.question
-    ask = [f for f in c.trace if f["rule"] == "CORE-ASK-01"]
-    assert len(ask) == 1
+    ask = [f for f in c.trace if f["kind"] == "question"]
+    assert [f["rule"] for f in ask] == [q.id]  # only the chosen question fires
     asked = ask[0]["asserted"][0]
     assert asked["kind"] == "Question" and asked["id"] == q.id
-    assert q.id in asked["considered"] and len(asked["considered"]) == len(asked["gains"]) > 1
-    # the decision read every question that applied
-    assert {m["id"] for m in ask[0]["matched"]} == set(asked["considered"])
+    assert asked["considered"][0] == q.id and len(asked["considered"]) == len(asked["gains"]) > 1
+    assert list(asked["gains"]) == sorted(asked["gains"], reverse=True)
     assert q.chosen and asked["separates"][0] in q.chosen
     assert q.as_dict()["chosen"] == q.chosen
     e = c.explain("question")
@@ -393,7 +392,7 @@ def test_the_question_choice_is_the_same_in_every_process():
         "for obs in ({'symptom': 'unstable', 'loss_behavior': 'nan_or_inf'}, {'symptom': 'overfitting'},"
         " {'symptom': 'not_learning', 'loss_behavior': 'flat_from_start'}, {'symptom': 'slow_training'}):\n"
         "    c = Consultation(); c.observe(**obs); c.run()\n"
-        "    out.append([f['asserted'] for f in c.trace if f['rule'] == 'CORE-ASK-01'])\n"
+        "    out.append([f['asserted'] for f in c.trace if f['kind'] == 'question'])\n"
         "print(json.dumps(out, default=str))"
     )
     outs = set()

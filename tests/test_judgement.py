@@ -42,8 +42,7 @@ def note_rules(c: Consultation) -> set:
 
 
 def questions_fired(c: Consultation) -> list:
-    # Every question that applies proposes itself; what is asked is the Question the engine asserts.
-    return [a["id"] for f in c.trace for a in f["asserted"] if a["kind"] == "Question"]
+    return [f["rule"] for f in c.trace if f["kind"] == "question"]
 
 
 # ------------------------------------------------------------------------------------------------------
