@@ -401,3 +401,15 @@ def test_the_question_choice_is_the_same_in_every_process():
         outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                                 check=True).stdout)
     assert len(outs) == 1
+
+
+def test_every_other_rule_fires_before_any_question():
+    """The question choice relies on it: when a question leads the agenda, every row has had its say."""
+    from expert.kb import engine
+
+    e = engine()
+    kinds = {info.id: info.kind for info in e.rule_info.values()}
+    rules = {r._trainopt.id: r.salience for r in e.get_rules()}
+    lowest_other = min(s for rid, s in rules.items() if kinds[rid] != "question")
+    highest_question = max(s for rid, s in rules.items() if kinds[rid] == "question")
+    assert lowest_other > highest_question + 1
