@@ -1,7 +1,9 @@
-"""Diagnostic questions: which observation each sets, when it is worth asking, and in what order.
+"""Diagnostic questions: which observation each sets, when it is worth asking, and the seeds' order.
 
-Ranks follow the seeds' lists (most discriminating first). A question is asked only while its observation
-is unknown and not declined, and never while another question is pending: the engine holds at most one.
+A question applies only while its observation is unknown and not declined, and never while another question
+is pending: the engine holds at most one. Of those that apply, the engine asks the one whose answer best
+separates the candidate causes still open (``expert.choose``); ranks follow the seeds' lists and break ties
+(and order questions that separate nothing). A negative rank marks a protocol step asked before any of them.
 """
 
 from __future__ import annotations
