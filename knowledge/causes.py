@@ -310,8 +310,9 @@ ROWS = (
         avoid=("adding gradient clipping against a jump the loop itself causes",)),
     # --- issue 7: labels and targets -----------------------------------------------------------------------
     Row("DT-LABEL-01", {"label_check": "not_zero_based"},
-        (Find("Data", "critical", "class ids do not run 0..C-1 (1-based, or with gaps): CrossEntropyLoss reads id C "
-              "as out of range (a device-side assert on GPU) and every class is shifted by one",
+        (Find("Data", "critical", "class ids do not run 0..C-1 (1-based, with gaps, or a class stored as 255, the "
+              "usual ignore_index): the loss reads an id out of range (a device-side assert on GPU) or silently "
+              "ignores a class",
               explains=(*_DATA_PROBLEMS, "unstable", "crash")),
          RouteTo("loss-functions-and-objectives", "primary", "what class-index targets the loss expects"),
          RouteTo("data-augmentation-strategies", "secondary", "the label pipeline")),
@@ -320,7 +321,8 @@ ROWS = (
         Cite("003", _MS, "not learning: check data and labels"), salience=Salience.CAUSE + 1,
         fix=Fix("Map the label set onto 0..C-1 once, and check the range before training.",
                 "classes = sorted(set(labels))\nindex = {c: i for i, c in enumerate(classes)}\n"
-                "y = torch.tensor([index[c] for c in labels])\nassert 0 <= y.min() and y.max() < num_classes"),
+                "y = torch.tensor([index[c] for c in labels])\nassert 0 <= y.min() and y.max() < num_classes\n"
+                "mask = (mask > 127).long()  # a 0/255 binary mask becomes classes 0/1"),
         avoid=("raising num_classes to silence the out-of-range error",)),
     Row("DT-LABEL-02", {"label_check": "misaligned"},
         (Find("Data", "critical", "labels are no longer paired with their inputs (shuffled or sorted separately, "

@@ -236,6 +236,11 @@ MEASURES: tuple[Measure, ...] = (
             "applied twice)", "one step per training step is the loop's contract; 1.5 lies halfway to two, so a "
             "few extra or skipped steps do not tip the count", Cite("003", "Scope boundaries",
                                                                     "training loop issues")),
+    Measure("MT-STEP-TWICE-MAX", 2.5,
+            "more optimizer steps than this per recorded training step says the loop records only some of its "
+            "steps (a logging cadence), not that it steps twice: no verdict",
+            "two steps per training step is the double-step fault; three or more is a recording cadence; 2.5 lies "
+            "halfway", Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-SKIP-PERSISTENT", 0.5,
             "GradScaler skipping more than this fraction of steps is a collapsing loss scale, not calibration",
             "torch.amp.GradScaler halves the scale on an overflow and doubles it after 2000 clean steps "
@@ -412,6 +417,8 @@ ROWS = (
          RouteTo("optimization-algorithms", "primary", "build the optimizer over every trainable parameter")),
         "An optimizer built before layers were added (or from a sub-module) silently skips them.",
         Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
+        unless=("finding:LP-OPT-01",),  # a replaced layer: the stale-tensor finding already names these parameters
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row (LP-OPT-02), which yields to it
         fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
                 "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
         avoid=("Do not tune the LR before every parameter is in the optimizer.",)),
