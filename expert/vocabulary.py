@@ -306,6 +306,14 @@ SPECS: tuple[Spec, ...] = (
        "calibration; every step is a collapsing loss scale.", question="Q-SCALER-SKIPS", group="config"),
     _e("capacity_vs_data", "fits too_large", "Whether the model is large for the amount of training data.",
        question="Q-CAPACITY", group="data"),
+    _e("monitor_mode", "right wrong_direction",
+       "Whether checkpoint selection / early stopping compares the monitored metric in the right direction (min for "
+       "a loss, max for accuracy).", question="Q-MONITOR", group="loop"),
+    _e("target_shape", "matches broadcast",
+       "Whether prediction and target shapes match in the loss, or differ and broadcast (e.g. [N] against [N, 1]).",
+       question="Q-TARGET-SHAPE", group="data"),
+    _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
+       question="Q-ZERO-LOSS", group="metrics"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

@@ -9,8 +9,22 @@ same cause (``MS-ZERO-01``, ``MS-EVAL-01``) the declared row yields to the measu
 
 from __future__ import annotations
 
-from knowledge.measurements import lt
-from knowledge.schema import Cite, Cross, Derive, Find, Fix, Flag, Gt, Is, QuestionRow, RouteTo, Row, Salience
+from knowledge.measurements import ge, lt
+from knowledge.schema import (
+    Block,
+    Cite,
+    Cross,
+    Derive,
+    Find,
+    Fix,
+    Flag,
+    Gt,
+    Is,
+    QuestionRow,
+    RouteTo,
+    Row,
+    Salience,
+)
 
 _LOOP = Cite("003", "Scope boundaries", "training loop issues -> training-loop-architecture")
 _MS = "Step 2: investigation commands"
@@ -447,6 +461,59 @@ ROWS = (
                 "if rank == 0:\n    logger.log({'val_acc': metric_t.item()}, step=opt_step)\n"
                 "logger.finish()  # flush before the process exits"),
         avoid=("tuning against a curve with missing points",)),
+    # --- issue 7: more causes from the threads users bring ----------------------------------------------------
+    Row("LP-CKPT-01", {"monitor_mode": "wrong_direction"},
+        (Find("Training Loop", "warning", "checkpoint selection or early stopping compares the monitored metric the "
+              "wrong way (a loss treated as higher-is-better): the 'best' checkpoint is the worst, and early stopping "
+              "fires on improvement", explains=("overfitting", "metrics_wrong", "experiment_tracking",
+                                               "not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "checkpointing and early-stopping callbacks"),
+         RouteTo("overfitting-prevention", "secondary", "early stopping on the right signal")),
+        "Callbacks default to one direction or guess it from the metric's name; a custom name ('eval_x_loss') or "
+        "an explicit mode='max' on a loss flips the comparison.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("State the direction explicitly for every monitored metric.",
+                "ModelCheckpoint(monitor='val_loss', mode='min')\nEarlyStopping(monitor='val_loss', mode='min', "
+                "patience=5)\n# transformers: TrainingArguments(metric_for_best_model='eval_x_loss', "
+                "greater_is_better=False)"),
+        avoid=("retraining longer to get a better 'best' checkpoint picked the wrong way",)),
+    Row("DT-SHAPE-01", {"target_shape": "broadcast"},
+        (Find("Loss", "critical", "prediction and target shapes differ ([N] against [N, 1]) and the loss broadcasts "
+              "them to an N x N matrix: it optimizes the wrong objective without an error",
+              explains=("not_learning", "convergence", "unstable", "data_problem", "metrics_wrong")),
+         RouteTo("loss-functions-and-objectives", "primary", "prediction and target in the same shape")),
+        "Element-wise losses such as MSELoss broadcast their inputs; torch only warns that the target size differs "
+        "from the input size, and every prediction is then compared with every target.",
+        Cite("003", _MS, "not learning: what does the loss equal exactly?"), salience=Salience.CAUSE + 1,
+        fix=Fix("Give prediction and target the same shape before the loss (and assert it).",
+                "pred = model(x).squeeze(-1)          # [N, 1] -> [N]\nassert pred.shape == y.shape, (pred.shape, "
+                "y.shape)\nloss = torch.nn.functional.mse_loss(pred, y.float())"),
+        avoid=("tuning the LR of a loss that compares every prediction with every target",)),
+    Row("DT-ZERO-01", {"loss_zero_from_start": True},
+        (Find("Data", "critical", "the loss is exactly zero from the first steps: no targets reach it (annotations "
+              "dropped by a class list, every label equal to ignore_index, empty masks) or the input already "
+              "contains the answer", explains=("not_learning", "convergence", "metrics_wrong", "data_problem")),
+         RouteTo("training-loop-architecture", "primary", "the pipeline that pairs inputs with their targets"),
+         RouteTo("loss-functions-and-objectives", "secondary", "ignore_index and how the loss treats empty targets")),
+        "A fresh model cannot have zero loss on real targets; zero means the loss sees nothing to fit (or a leak "
+        "hands it the answer).",
+        Cite("003", _MS, "not learning: what does the loss equal exactly?"), salience=Salience.CAUSE + 2,
+        fix=Fix("Count the targets that reach the loss in one batch, and check the dataset's class list.",
+                "x, y = next(iter(train_loader))\nprint(y.shape, torch.unique(y, return_counts=True))\n"
+                "# detection: len(targets[0]['boxes']) > 0 ?  segmentation: (y != ignore_index).sum() > 0 ?"),
+        avoid=("raising the LR of a loss that has nothing to learn from",)),
+    Row("DT-PERFECT-01", {"val_metric": ge("MT-PERFECT-ACC"), "metric_kind": "accuracy"},
+        (Find("Data", "warning", "validation accuracy is perfect: on a real task that means the validation set "
+              "leaks into training, the labels are degenerate (one class) or the metric is computed wrongly",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking")),
+         RouteTo("training-loop-architecture", "primary", "how the split, the labels and the metric are built"),
+         RouteTo("experiment-tracking", "secondary", "how the metric is computed and averaged")),
+        "Perfect accuracy on held-out data is far likelier a pipeline bug (duplicates across the split, a folder "
+        "layout that assigns one label, a metric over the wrong tensor) than a perfect model.",
+        Cite("003", _MS, "overfitting: check the train/val split"), salience=Salience.CAUSE,
+        fix=Fix("Check the split for overlap and the label distribution of the validation set.",
+                "overlap = set(train_ids) & set(val_ids)\nprint(len(overlap), torch.bincount(val_labels))"),
+        avoid=("celebrating (or tuning against) a perfect validation score before checking the pipeline",)),
     # --- issue 7: precision hygiene ------------------------------------------------------------------------
     Row("PR-SKIP-01", {"scaler_skips": "occasional"},
         (Find("Precision", "info", "the GradScaler skips an occasional step on inf/NaN gradients: this is how "
@@ -460,6 +527,12 @@ ROWS = (
                 "scale_before = scaler.get_scale()\nscaler.step(optimizer)\nscaler.update()\n"
                 "skipped = scaler.get_scale() < scale_before  # a skipped step lowers the scale"),
         avoid=("lowering the LR or adding clipping because of occasional overflow skips",)),
+    Row("PR-SKIP-03", {"symptom": "direct_question"},
+        (Block("gradient-management", "occasional GradScaler skips are loss-scale calibration: nothing about them "
+               "calls for gradient clipping or instability debugging"),),
+        "A question about the scaler's skip messages is a precision question; the instability routes are for a "
+        "run that actually diverges or turns NaN, which this is not.",
+        Cite("002", "FP16 training", "dynamic loss scaling"), need=("finding:PR-SKIP-01",), salience=Salience.GUARD),
     Row("PR-SKIP-02", {"scaler_skips": "persistent"},
         (Derive("loss_scale_issue", True),),
         "A scaler that skips most steps has a collapsing loss scale: the loss-scale routes take it from there.",
@@ -657,4 +730,26 @@ QUESTIONS = (
         why="The seed's fourth overfitting question: model size relative to the dataset.",
         cite=Cite("000", "Symptom: model overfits", "model size relative to dataset size?"),
         choices=(("fits", "no, a reasonable size for the data"), ("too_large", "yes, large for the data"))),
+    QuestionRow(
+        "Q-MONITOR", "monitor_mode",
+        "Does checkpoint selection / early stopping compare the monitored metric in the right direction (min for a "
+        "loss, max for accuracy)?",
+        {"regularization": Is("early_stopping", "several"), "symptom": Is("overfitting", "metrics_wrong")}, rank=15,
+        why="A loss monitored as higher-is-better keeps the worst checkpoint and stops on improvement.",
+        cite=_LOOP_Q,
+        choices=(("right", "yes"), ("wrong_direction", "no (e.g. mode='max' on a loss)"))),
+    QuestionRow(
+        "Q-TARGET-SHAPE", "target_shape",
+        "Do the prediction and the target have exactly the same shape in the loss (e.g. both [N], not [N] and "
+        "[N, 1])?",
+        {"task": "regression", "symptom": Is("not_learning", "convergence", "data_problem")}, rank=34,
+        why="Element-wise losses broadcast mismatched shapes silently and optimize the wrong objective.",
+        cite=Cite("003", _MS, "not learning: what does the loss equal exactly?"),
+        choices=(("matches", "yes, the same shape"), ("broadcast", "no, they differ"))),
+    QuestionRow(
+        "Q-ZERO-LOSS", "loss_zero_from_start",
+        "Is the loss (or one of its terms) exactly zero from the first steps?",
+        {"symptom": "not_learning", "loss_behavior": "flat_from_start"}, rank=38,
+        why="A zero loss from the start means no targets reach it, or the input leaks the answer.",
+        cite=Cite("003", _MS, "not learning: what does the loss equal exactly?")),
 )

@@ -75,6 +75,11 @@ SCHEDULE_NAMES = (rf"{_names(SCHEDULE_SPELLINGS, _AMBIGUOUS_SCHEDULES)}|"
                   r"annealing)")
 
 
+_SEARCH = (r"bayesian\s+optimi[sz]ation|bayesian\s+search|grid\s+search|hyperband|asha|successive\s+halving|"
+           r"population[\s-]based\s+training|pbt|tpe|optuna|ray\s+tune")
+"""Named hyperparameter search strategies (random search alone is left to the pressure cue)."""
+
+
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **sets: Any) -> Keyword:
     return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority)
 
@@ -417,8 +422,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"re-?creating|re-?initiali[sz]ing)",
        _LOOP, negatable=False, optimizer_params="stale"),
     _k(r"fr[eo]z\w*\s+(?:the\s+)?(?:\w+\s+)?(?:layers?|backbone|encoder|weights)\s+after\s+(?:creating|building|"
-       r"constructing|defining)\s+the\s+optimi[sz]er|(?:frozen|freezed)\s+(?:layers?|weights|param(?:eter)?s|backbone)\s+"
-       r"(?:still\s+|keep\s+)?(?:change|changing|get\s+updated|are\s+updated|move|moving|keep\s+changing)",
+       r"constructing|defining)\s+the\s+optimi[sz]er|(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s|"
+       r"backbone)\s+(?:still\s+|keep\s+)?(?:change|changing|get\s+updated|are\s+updated|move|moving|keep\s+changing)|"
+       r"chang\w*\s+in\s+(?:the\s+)?(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s)",
        _LOOP, negatable=False, optimizer_params="frozen_held"),
     # graphs kept between steps
     _k(r"(?:total|running|epoch|train|cumulative|sum)_?loss\s*\+=\s*loss(?!\s*\.\s*item)(?:\b|$)|(?:summ|accumulat|add)\w*\s+"
@@ -497,13 +503,15 @@ KEYWORDS: tuple[Keyword, ...] = (
        _TR, P_TRACKING + 2, negatable=False, metrics_dropped=True, symptom="metrics_wrong"),
     # precision hygiene: benign scaler skips, a collapsing scale, half-precision weights
     _k(r"overflow\w*!?[.,:;]?\s+(?:rank\s+\d+\s+)?skipp\w*\s+(?:the\s+)?(?:optimi[sz]er\s+)?(?:step|update)\w*"
-       r"(?:[^.!?\n]{0,80}?(?:reduc\w*|lower\w*)(?:\s+(?:the\s+)?loss\s+scal\w*)?(?:\s+to\s+\d[\d.]*)?)?|"
+       r"(?:[^.!?\n]{0,80}?(?:reduc\w*|lower\w*)(?:\s+(?:the\s+)?loss\s+scal\w*)?(?:\s+to\s+[1-9][\d.]*(?![\d.]*e-))?)?|"
        r"(?:grad\s*)?scaler\s+(?:occasionally\s+|sometimes\s+)?skip(?:s|ped|ping)\s+(?:a\s+few\s+|some\s+|the\s+first\s+"
        r"(?:few\s+)?)?(?:optimi[sz]er\s+)?steps?",
        _UN, P_DIRECT, negatable=False, scaler_skips="occasional", mixed_precision="fp16", grad_scaler=True,
        symptom="direct_question", question_topic="precision"),
+    # a scale that has fallen below 1 (from a start of 2**16) has halved on overflow after overflow
     _k(r"skipp\w*\s+(?:every|each|all(?:\s+the)?)\s+steps?|every\s+step\s+(?:is\s+|gets\s+)?skipped|(?:loss\s+)?scale\s+"
-       r"(?:keeps?\s+)?(?:halving|dropping|decreasing)\s+(?:on\s+)?every\s+step",
+       r"(?:keeps?\s+)?(?:halving|dropping|decreasing)\s+(?:on\s+)?every\s+step|(?:reduc\w*|lower\w*)\s+(?:the\s+)?loss\s+"
+       r"scale\s+to\s+(?:0\.\d+|\d(?:\.\d+)?e-\d+)",
        _UN, P_UNSTABLE, negatable=False, scaler_skips="persistent", symptom="unstable"),
     _k(r"model\.half\(\)|\.half\(\)\s+on\s+the\s+model|model\.to\((?:torch\.)?(?:float16|half)\)|pure\s+(?:fp16|"
        r"float16|half[\s-]precision)\s+(?:weights|training|model)", _UN, 3, negatable=False, weights_dtype="fp16",
@@ -532,7 +540,32 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"clip_grad_norm_?\s+(?:vs\.?|or|versus)\s+clip_grad_value_?|clip(?:ping)?\s+by\s+norm\s+(?:vs\.?|or)\s+"
        r"(?:by\s+)?value",
        _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="clipping"),
-    _k(r"bayesian\s+optimi[sz]ation|random\s+search|grid\s+search|hyperband|\basha\b|successive\s+halving|"
-       r"population[\s-]based\s+training|\bpbt\b",
+    # naming a search strategy (or comparing two, random search included) is a tuning question, not pressure to
+    # tune at random: the comparison spans the pressure cue's "random search" and hides it
+    _k(rf"(?:{_SEARCH}|random\s+search)\s+(?:or|vs\.?|versus|instead\s+of|over)\s+(?:{_SEARCH}|random\s+search)|"
+       rf"{_SEARCH}",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="tuning", hparam_scope="all"),
+    # checkpoint selection and early stopping compared the wrong way
+    _k(r"(?:ended\s+up\s+with|saved|loaded|kept|picked|selected|got|restored)\s+(?:the\s+)?worst\s+(?:checkpoint|model|"
+       r"epoch)(?:\s+instead\s+of\s+the\s+best)?|greater_is_better|(?:best|saved)\s+(?:checkpoint|model)\s+(?:is|was)\s+"
+       r"(?:actually\s+)?the\s+worst|mode\s*=\s*['\"]?max['\"]?(?P<gap1>[^.!?\n]{0,40}?)(?:val_?)?loss|"
+       r"(?:val_?)?loss(?P<gap2>[^.!?\n]{0,40}?)mode\s*=\s*['\"]?max\b|early\s+stopping\s+(?:stops|stopped|triggers|"
+       r"triggered|fires|fired)\s+(?:\w+\s+){0,3}?(?:while|although|even\s+though|when)\s+(?:the\s+)?(?:val(?:idation)?\s+)?"
+       r"loss\s+(?:is\s+|was\s+)?(?:still\s+)?(?:decreasing|improving|going\s+down)",
+       _LOOP, negatable=False, monitor_mode="wrong_direction"),
+    # prediction and target shapes that broadcast in the loss (torch's own warning, and its description)
+    _k(r"using\s+a\s+target\s+size\s+(?P<gap1>[^!?\n]{0,60}?)\s*that\s+is\s+different\s+to\s+the\s+input\s+size|"
+       r"(?:target|label)s?\s+(?:and|vs\.?)\s+(?:output|prediction|input)s?\s+(?:have\s+)?(?:different|mismatched)\s+"
+       r"shapes?(?P<gap2>[^.!?\n]{0,40}?)broadcast\w*|broadcast\w*\s+(?:in|inside)\s+(?:the\s+)?(?:mse|l1|loss)",
+       _NL, 0, negatable=False, target_shape="broadcast"),
+    # a loss that is exactly zero from the start
+    _k(r"(?:loss\w*|loss_\w+)\s*(?:=|is|are|was|stays?|shows?)\s*(?:exactly\s+)?(?:0(?:\.0+)?|zero)\b(?![.,]\d|\s+point)(?P<gap1>[^.!?\n]{0,60}?)"
+       r"(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning|first\s+(?:step|iteration|epoch))|(?:loss\w*|loss_\w+)\s+"
+       r"(?:is\s+)?(?:exactly\s+)?(?:0(?:\.0+)?|zero)\s+(?:right\s+)?from\s+the\s+(?:very\s+)?(?:start|beginning|first)",
+       _NL, P_NOT_LEARNING + 3, negatable=False, loss_zero_from_start=True, symptom="not_learning",
+       loss_behavior="flat_from_start"),
+    # a perfect score on held-out data, as users quote it
+    _k(r"(?:test|val(?:idation)?|eval(?:uation)?|held[\s-]out)\b(?P<gap1>[^.!?\n]{0,40}?)\b100(?:\.0+)?\s*%\s+acc(?:uracy)?|"
+       r"(?:test|val(?:idation)?|eval(?:uation)?)\s+acc(?:uracy)?\s+(?:of\s+|is\s+|=\s*|reaches\s+|hits\s+)?100(?:\.0+)?\s*%",
+       _OF, 3, negatable=False, val_metric=1.0, metric_kind="accuracy"),
 )

@@ -246,6 +246,11 @@ MEASURES: tuple[Measure, ...] = (
             "torch.amp.GradScaler halves the scale on an overflow and doubles it after 2000 clean steps "
             "(growth_interval), so a healthy run skips a handful of early steps and then about one in 2000; "
             "half the steps skipped is our bound", Cite("002", "FP16 training", "dynamic loss scaling")),
+    Measure("MT-PERFECT-ACC", 0.999,
+            "validation accuracy at or above this is perfect: on a real task that is a leak or degenerate labels, "
+            "not a model", f"{KARPATHY}: results that look too good are checked for leakage and label bugs first; "
+            "0.999 leaves room for rounding of a reported 100%", Cite("003", _DX, "overfitting: check the train/val "
+                                                                         "split")),
     Measure("MT-TRAIN-BELOW-VAL", -0.02,
             "training accuracy minus validation accuracy below this (training more than 2 points under validation): "
             "the training task is harder than the evaluated one",
