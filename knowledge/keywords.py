@@ -442,7 +442,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:each|every)\s+(?:new\s+)?epoch|(?:every|each)\s+time\s+(?:a\s+)?"
        r"(?:new\s+)?epoch\s+(?:starts|begins)|whenever\s+(?:a\s+)?(?:new\s+)?epoch\s+(?:starts|begins)|(?:at|on)\s+"
        r"(?:each|every)\s+(?:new\s+)?epoch\s+(?:start|boundary|boundaries))",
-       _UN, P_UNSTABLE, negatable=False, epoch_start_jump=True, symptom="unstable", loss_behavior="spiking"),
+       _UN, P_UNSTABLE, epoch_start_jump=True, symptom="unstable", loss_behavior="spiking"),
     # labels and targets
     _k(r"labels?\s+(?:start|begin)s?\s+(?:at|from)\s+1\b|1-?based\s+(?:labels?|class(?:es)?|class\s+(?:ids|indices)|"
        r"indices|targets?)|(?:labels?|classes|class\s+ids)\s+(?:go\s+|run\s+|are\s+)?(?:numbered\s+|indexed\s+)?from\s+1\s+"
@@ -461,7 +461,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"
        r"the\s+majority\s+class|some\s+(?:classes|objects|categories)\s+(?:are\s+)?under-?represented",
-       _QR, 0, negatable=False, class_imbalance=True),
+       _QR, 0, class_imbalance=True),
     _k(r"(?:unnormali[sz]ed|un-?scaled|non-?normali[sz]ed|not\s+normali[sz]ed|raw)\s+(?:regression\s+)?(?:targets?|"
        r"labels?|y\s+values)|(?:forg[eo]t|didn'?t|did\s+not|never)\s+(?:to\s+)?(?:scale|normali[sz]e|standardi[sz]e)\s+"
        r"(?:the\s+|my\s+)?(?:regression\s+)?(?:targets?|labels?)|(?:targets?|labels?)\s+(?:range\s+|ranging\s+|go\s+|are\s+)?"
@@ -479,19 +479,19 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
        r"accum\w*|accumulate_grad_batches|accumulation\s+(?:steps|factor))|loss\s+(?:is\s+|gets\s+)?(?:divided|scaled)\s+"
        r"by\s+(?:the\s+)?(?:grad(?:ient)?\s+)?accum\w*(?:\s+steps)?\s+(?:in|for|when|before)\s+(?:the\s+)?log\w*",
-       _TR, P_TRACKING + 2, negatable=False, logged_loss="scaled_by_accum", symptom="metrics_wrong"),
+       _TR, P_TRACKING + 2, logged_loss="scaled_by_accum", symptom="metrics_wrong"),
     _k(r"(?:smaller|larger|bigger|lower|higher|off)\s+(?:than\s+(?:the\s+)?(?:\w+\s+){0,3}?)?by\s+"
        r"(?:roughly\s+|about\s+|approximately\s+|exactly\s+)?(?:a\s+factor\s+of\s+)?(?:the\s+)?(?:batch[\s_-]?size|"
        r"number\s+of\s+(?:gpus|devices|processes|batches|accumulation\s+steps))",
-       _TR, P_TRACKING + 2, negatable=False, logged_loss="wrong_denominator", symptom="metrics_wrong"),
+       _TR, P_TRACKING + 2, logged_loss="wrong_denominator", symptom="metrics_wrong"),
     _k(r"(?:x[\s-]?axis|step\s+(?:count|counter|axis)|global[\s_]?step)\s+(?:\w+\s+){0,4}?(?:counts?|is|are|shows?)\s+"
        r"(?:the\s+)?micro[\s-]?batch\w*|(?:logged|logging|log)\s+(?:per|every|each)\s+micro[\s-]?batch|global[\s_]?step\s+"
        r"(?:is\s+|gets\s+)?(?:incremented|increased|multiplied)\s+(?:\w+\s+){0,3}(?:accum\w*|micro[\s-]?batch\w*)",
-       _TR, P_TRACKING + 2, negatable=False, step_axis="per_micro_batch", symptom="metrics_wrong"),
+       _TR, P_TRACKING + 2, step_axis="per_micro_batch", symptom="metrics_wrong"),
     _k(r"(?:evaluat\w*|validat\w*|inference|predictions?|test\s+(?:accuracy|metrics?|results?))(?P<gap1>[^.!?\n]{0,60}?)"
        r"(?:different|differ\w*|chang\w*|vary|varies|inconsistent|non-?deterministic)(?P<gap2>[^.!?\n]{0,40}?)"
        r"(?:from\s+run\s+to\s+run|each\s+time|every\s+time|between\s+runs|across\s+runs|on\s+every\s+run)",
-       _TR, P_TRACKING + 3, negatable=False, nondeterminism="evaluation", symptom="metrics_wrong"),
+       _TR, P_TRACKING + 3, nondeterminism="evaluation", symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"
        r"(?:results?|runs?|training)\s+(?:are\s+|is\s+)?non-?deterministic",
@@ -568,4 +568,25 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:test|val(?:idation)?|eval(?:uation)?|held[\s-]out)\b(?P<gap1>[^.!?\n]{0,40}?)\b100(?:\.0+)?\s*%\s+acc(?:uracy)?|"
        r"(?:test|val(?:idation)?|eval(?:uation)?)\s+acc(?:uracy)?\s+(?:of\s+|is\s+|=\s*|reaches\s+|hits\s+)?100(?:\.0+)?\s*%",
        _OF, 3, negatable=False, val_metric=1.0, metric_kind="accuracy"),
+    # graph cuts as users describe them (the rows are LP-GRAPH-01/02)
+    _k(r"(?:sub-?modules?|layers?|blocks?|heads?)\s+(?:are\s+|were\s+)?(?:kept|stored|held|put|saved)\s+in\s+a\s+(?:plain\s+|"
+       r"regular\s+|normal\s+|simple\s+)?(?:python\s+)?list|(?:plain|regular|normal|python)\s+list\s+(?:of\s+(?:layers|"
+       r"modules|blocks)\s+)?instead\s+of\s+(?:an?\s+)?(?:nn\.)?module_?list",
+       _LOOP, negatable=False, graph_cut="python_list"),
+    _k(r"(?:loss|targets?|outputs?|predictions)\s+(?:is\s+|are\s+)?(?:computed|calculated|done)\s+(?:with|in|using)\s+numpy|"
+       r"(?:convert\w*|turn\w*)\s+(?:the\s+)?(?:outputs?|predictions|logits)\s+to\s+numpy\s+(?:before|to\s+compute)\s+"
+       r"(?:the\s+)?loss|\w+\.detach\(\)\.(?:cpu\(\)\.)?numpy\(\)(?P<gap1>[^.!?\n]{0,40}?)(?:loss|backward)",
+       _LOOP, negatable=False, graph_cut="numpy"),
+    _k(r"torch\.tensor\(\s*loss\.item\(\)|loss\s*=\s*torch\.tensor\([^)\n]{0,40}\.item\(\)|(?:wrapp?\w*|re-?creat\w*)\s+"
+       r"(?:the\s+)?loss\s+(?:value\s+)?(?:in|as)\s+(?:a\s+)?(?:new\s+)?torch\.tensor",
+       _LOOP, negatable=False, graph_cut="item"),
+    # an LR schedule stepped in other units than it was defined in
+    _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"
+       r"went|runs?\s+out|ran\s+out|ends?|ended)\s+(?:\w+\s+){0,4}?(?:(?:much\s+|way\s+|far\s+)?too\s+(?:early|fast|soon|quickly)|"
+       r"long\s+before|much\s+(?:earlier|sooner|faster))|t_max\s*=\s*(?:num_|n_)?epochs?\b(?P<gap1>[^!?\n]{0,60}?)"
+       r"(?:every|each|per)\s+(?:batch|step|iteration)",
+       _LOOP, negatable=False, scheduler_pace="too_fast"),
+    _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
+       r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:barely|never)\s+(?:decays?|changes?|moves?)",
+       _LOOP, negatable=False, scheduler_pace="too_slow"),
 )
