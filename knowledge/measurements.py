@@ -251,6 +251,10 @@ MEASURES: tuple[Measure, ...] = (
             "not a model", f"{KARPATHY}: results that look too good are checked for leakage and label bugs first; "
             "0.999 leaves room for rounding of a reported 100%", Cite("003", _DX, "overfitting: check the train/val "
                                                                          "split")),
+    Measure("MT-TARGET-SCALE", 10.0,
+            "regression targets whose mean or spread exceeds this are in raw units, far from standardized",
+            f"{KARPATHY}: normalize what the network must output as well as its inputs; same bound as MT-INPUT-SCALE",
+            Cite("003", _DX, "not learning: check data and labels")),
     Measure("MT-TRAIN-BELOW-VAL", -0.02,
             "training accuracy minus validation accuracy below this (training more than 2 points under validation): "
             "the training task is harder than the evaluated one",
