@@ -139,7 +139,8 @@ ROWS = (
         avoid=("raising the batch size in memory to make up for accumulation that does not accumulate",)),
     Row("LP-MODE-01", {"mode_switching": "never_calls_train"},
         (Find("Training Loop", "warning", "model.train() is never called after validation: training continues "
-              "in eval mode, with dropout off and normalization layers frozen", explains=_EVAL_PROBLEMS),
+              "in eval mode, with dropout off and normalization layers frozen",
+              explains=(*_EVAL_PROBLEMS, "unstable")),  # the switch to frozen statistics shows as a loss jump
          RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
         "eval() is sticky: after the first validation pass the model trains without its regularization and batch "
         "statistics unless train() is called again.",
@@ -314,7 +315,9 @@ ROWS = (
         "A jump aligned with epoch boundaries is periodic, unlike gradient spikes: re-creating the optimizer "
         "resets Adam's moments (a fresh, un-warmed step), a restarting schedule raises the LR, and eval mode left "
         "on after validation changes dropout and normalization.",
-        _LOOP, salience=Salience.CAUSE,
+        # a named cause of the jump (train() never called again, a measured eval-mode forward) explains it; those
+        # rows fire first (MS-EVAL-01 sits in the symptom band), so this one waits for them
+        _LOOP, unless=("finding:LP-MODE-01", "finding:MS-EVAL-01"), salience=Salience.SYMPTOM - 1,
         fix=Fix("Build the optimizer and scheduler once, outside the epoch loop; switch back to train() after "
                 "validation; shuffle every epoch.",
                 "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)   # once\n"
