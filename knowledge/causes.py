@@ -20,6 +20,7 @@ from knowledge.schema import (
     Flag,
     Gt,
     Is,
+    Present,
     QuestionRow,
     RouteTo,
     Row,
@@ -638,7 +639,10 @@ QUESTIONS = (
     QuestionRow(
         "Q-OPT-STEP", "optimizer_step_call",
         "How many times per training step does the loop call optimizer.step() (or scaler.step(optimizer))?",
-        {"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start"}, rank=36,
+        # asked once the zero_grad question was answered: a user who cannot say where zero_grad is called will
+        # not know the step count either, and a chain of loop questions then only delays the route
+        {"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start", "zero_grad_call": Present()},
+        rank=36,
         why="A loop that never steps learns nothing; one that steps twice doubles every update.",
         cite=_LOOP_Q,
         choices=(("once", "once, after backward"), ("missing", "never (or in a branch that does not run)"),
@@ -648,7 +652,8 @@ QUESTIONS = (
         "Q-OPT-PARAMS", "optimizer_params",
         "Was anything about the model's parameters changed after the optimizer was built (a layer added or "
         "replaced, layers unfrozen or frozen, the model re-created or wrapped)?",
-        {"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start"}, rank=37,
+        {"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start",
+         "optimizer_step_call": Present()}, rank=37,
         why="The optimizer steps only the tensors it was given; layers created or unfrozen later never train.",
         cite=_LOOP_Q,
         choices=(("all", "no: the optimizer was built over the final model"),
