@@ -140,7 +140,7 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TRACK-SCOPE", group="symptom"),
     _e("question_topic", "optimizer learning_rate schedule batch_size precision loss_function overfitting "
        "augmentation tuning tracking mup sharding preference_method architecture deployment "
-       "memory_optimizer",
+       "memory_optimizer training_loop clipping",
        "The subject of a direct 'which X should I use?' question.", question="Q-TOPIC", group="symptom"),
     _s("considering", "An optimizer or technique the user wants to switch to.", group="judgement"),
     _e("pressure", "time authority self_diagnosis expert_user quick_question",
@@ -266,6 +266,58 @@ SPECS: tuple[Spec, ...] = (
        question="Q-WEIGHTS-DTYPE", group="config"),
     _b("preprocessing_mismatch", "Training and evaluation apply different preprocessing (normalization, resize, "
        "tokenization) to their inputs.", question="Q-PREPROC", group="data"),
+    # --- issue 7: more causes users hit (loop, data, measurement, precision) -- add entries below ---------
+    _e("optimizer_step_call", "once missing twice outside_scaler",
+       "How often the loop steps the optimizer per training step: once is right; 'outside_scaler' means "
+       "optimizer.step() is called directly while a GradScaler scales the loss.", question="Q-OPT-STEP",
+       group="loop"),
+    _e("optimizer_params", "all missing stale frozen_held",
+       "Whether the optimizer holds exactly the model's trainable parameters: 'missing' (some were added, replaced "
+       "or unfrozen after it was built), 'stale' (it holds tensors the model no longer uses), 'frozen_held' "
+       "(it holds parameters now frozen).", question="Q-OPT-PARAMS", group="loop"),
+    _e("kept_graphs", "none running_loss_tensor stored_outputs eval_with_grad",
+       "What the loop keeps alive between steps: a loss summed as a tensor, stored outputs, or evaluation run "
+       "with autograd on ('none': only Python numbers).", question="Q-KEPT-GRAPHS", group="loop"),
+    _b("epoch_start_jump", "The training loss jumps up at the start of every epoch and then recovers.",
+       question="Q-EPOCH-JUMP", group="loop"),
+    _e("label_check", "ok not_zero_based misaligned",
+       "What a look at the labels shows: class ids 0..C-1 paired with their inputs ('ok'), ids that do not start "
+       "at 0 or skip values, or labels no longer paired with their inputs.", question="Q-LABELS", group="data"),
+    _b("class_imbalance", "One class dominates the labels (most examples belong to it).", question="Q-IMBALANCE",
+       group="data"),
+    _b("targets_unscaled", "Regression targets are used in raw units with a large range (not standardized).",
+       question="Q-TARGET-SCALE", group="data"),
+    _e("augmentation_strength", "none light strong", "How strong the training-time data augmentation is.",
+       question="Q-AUG-STRENGTH", group="data"),
+    _e("logged_loss", "per_example_mean scaled_by_accum wrong_denominator",
+       "How the logged training loss is computed: the per-example mean is right; 'scaled_by_accum' logs the loss "
+       "divided (or summed) by the accumulation steps, 'wrong_denominator' averages over the wrong count.",
+       question="Q-LOGGED-LOSS", group="metrics"),
+    _e("step_axis", "optimizer_step per_micro_batch per_epoch mixed",
+       "What the x-axis of the logged curves counts: optimizer steps are comparable across runs.",
+       question="Q-STEP-AXIS", group="metrics"),
+    _e("nondeterminism", "none evaluation training_runs",
+       "Results that change between runs: of evaluating one trained model ('evaluation'), or of training runs "
+       "with the same seed ('training_runs').", question="Q-NONDETERMINISM", group="metrics"),
+    _b("metrics_dropped", "Logged metrics or points are missing (steps, epochs, processes or whole metrics).",
+       question="Q-METRICS-DROPPED", group="metrics"),
+    _e("scaler_skips", "none occasional persistent",
+       "How often the GradScaler skips optimizer steps for inf/NaN gradients: a few early skips are normal "
+       "calibration; every step is a collapsing loss scale.", question="Q-SCALER-SKIPS", group="config"),
+    _e("capacity_vs_data", "fits too_large", "Whether the model is large for the amount of training data.",
+       question="Q-CAPACITY", group="data"),
+    _e("monitor_mode", "right wrong_direction",
+       "Whether checkpoint selection / early stopping compares the monitored metric in the right direction (min for "
+       "a loss, max for accuracy).", question="Q-MONITOR", group="loop"),
+    _e("target_shape", "matches broadcast",
+       "Whether prediction and target shapes match in the loss, or differ and broadcast (e.g. [N] against [N, 1]).",
+       question="Q-TARGET-SHAPE", group="data"),
+    _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
+       question="Q-ZERO-LOSS", group="metrics"),
+    _e("scheduler_pace", "matches too_fast too_slow",
+       "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
+       "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
+       question="Q-SCHED-PACE", group="loop"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

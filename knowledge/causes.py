@@ -9,7 +9,23 @@ same cause (``MS-ZERO-01``, ``MS-EVAL-01``) the declared row yields to the measu
 
 from __future__ import annotations
 
-from knowledge.schema import Cite, Cross, Find, Fix, Gt, Is, QuestionRow, RouteTo, Row, Salience
+from knowledge.measurements import ge, lt
+from knowledge.schema import (
+    Block,
+    Cite,
+    Cross,
+    Derive,
+    Find,
+    Fix,
+    Flag,
+    Gt,
+    Is,
+    Present,
+    QuestionRow,
+    RouteTo,
+    Row,
+    Salience,
+)
 
 _LOOP = Cite("003", "Scope boundaries", "training loop issues -> training-loop-architecture")
 _MS = "Step 2: investigation commands"
@@ -124,7 +140,8 @@ ROWS = (
         avoid=("raising the batch size in memory to make up for accumulation that does not accumulate",)),
     Row("LP-MODE-01", {"mode_switching": "never_calls_train"},
         (Find("Training Loop", "warning", "model.train() is never called after validation: training continues "
-              "in eval mode, with dropout off and normalization layers frozen", explains=_EVAL_PROBLEMS),
+              "in eval mode, with dropout off and normalization layers frozen",
+              explains=(*_EVAL_PROBLEMS, "unstable")),  # the switch to frozen statistics shows as a loss jump
          RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
         "eval() is sticky: after the first validation pass the model trains without its regularization and batch "
         "statistics unless train() is called again.",
@@ -201,6 +218,362 @@ ROWS = (
                 "with torch.autocast('cuda', dtype=torch.float16):\n    loss = loss_fn(model(x), y)\n"
                 "scaler.scale(loss).backward()\nscaler.step(optimizer)\nscaler.update()"),
         avoid=("training model.half() weights with a plain optimizer",)),
+    # --- issue 7: optimizer steps and the parameters the optimizer holds ----------------------------------
+    Row("LP-STEP-01", {"optimizer_step_call": "missing"},
+        (Find("Training Loop", "critical", "the optimizer is never stepped: gradients are computed and thrown away, "
+              "so the weights never change", explains=_LOOP_PROBLEMS),
+         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
+        "backward() only fills .grad; nothing moves until optimizer.step() (or scaler.step(optimizer)) runs.",
+        _LOOP, salience=Salience.CAUSE + 2,
+        fix=Fix("Step the optimizer once per training step, after backward (with AMP, through the scaler).",
+                "loss.backward()\noptimizer.step()\noptimizer.zero_grad(set_to_none=True)\n"
+                "scheduler.step()  # after optimizer.step(), if the schedule is per step"),
+        avoid=("raising the LR of a loop that never applies it",)),
+    Row("LP-STEP-02", {"optimizer_step_call": "twice"},
+        (Find("Training Loop", "warning", "the optimizer is stepped twice per training step (e.g. scaler.step() "
+              "followed by optimizer.step(), or a step in a callback and one in the loop): each gradient is "
+              "applied twice and the effective learning rate doubles", explains=_LOOP_PROBLEMS),
+         RouteTo("training-loop-architecture", "primary", "one optimizer step per training step"),
+         RouteTo("learning-rate-scheduling", "secondary", "a per-step schedule advances twice as fast too")),
+        "Every optimizer.step() applies the current gradient again and advances momentum and Adam's moments; a "
+        "second call is a silent doubling of the step and of the schedule.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Keep exactly one step call per optimizer step; with AMP it is scaler.step(optimizer) alone.",
+                "scaler.scale(loss).backward()\nscaler.step(optimizer)   # calls optimizer.step() itself\n"
+                "scaler.update()\noptimizer.zero_grad(set_to_none=True)"),
+        avoid=("halving the LR to compensate for a duplicated step",)),
+    Row("LP-STEP-03", {"optimizer_step_call": "outside_scaler"},
+        (Find("Training Loop", "critical", "optimizer.step() is called directly while a GradScaler scales the loss: "
+              "the scaled gradients are applied without unscaling, and steps with inf/NaN gradients are not "
+              "skipped", explains=_LOOP_PROBLEMS),
+         RouteTo("training-loop-architecture", "primary", "the AMP step: scale, backward, scaler.step, update"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "mixed precision done right", section="precision"),
+         Cross("pytorch-engineering", "the GradScaler API itself lives there; the step logic stays here", joint=True,
+               target="mixed-precision-and-optimization")),
+        "GradScaler multiplies the loss by up to 65536; only scaler.step() unscales the gradients first and skips "
+        "a step whose gradients overflowed. Calling optimizer.step() yourself bypasses both.",
+        Cite("002", "FP16 training", "dynamic loss scaling skips overflowed steps"), salience=Salience.CAUSE + 2,
+        fix=Fix("Step through the scaler; unscale explicitly only to clip, once per optimizer step.",
+                "scaler.scale(loss).backward()\nscaler.unscale_(optimizer)          # only if you clip\n"
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\nscaler.step(optimizer)\nscaler.update()"),
+        avoid=("calling optimizer.step() next to scaler.step(optimizer)",)),
+    Row("LP-OPT-01", {"optimizer_params": "stale"},
+        (Find("Training Loop", "critical", "the optimizer holds tensors the model no longer uses (the model or a "
+              "layer was re-created, replaced or wrapped after the optimizer was built): the trained layers are "
+              "never updated", explains=_LOOP_PROBLEMS),
+         RouteTo("training-loop-architecture", "primary", "build the optimizer after the model is final")),
+        "An optimizer keeps references to the Parameter objects it was given. Replacing a head, re-instantiating "
+        "the model, loading with assign=True or wrapping it in FSDP after that leaves the optimizer stepping the "
+        "old tensors. (.to(device), .cuda() and .half() convert parameters in place and are not this fault.)",
+        _LOOP, salience=Salience.CAUSE + 2,
+        fix=Fix("Finish building the model (new head, wrappers, loaded weights), then create the optimizer.",
+                "model.fc = torch.nn.Linear(model.fc.in_features, num_classes)  # first change the model\n"
+                "model = model.to(device)\n"
+                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)    # then build the optimizer"),
+        avoid=("tuning the LR of layers the optimizer does not hold",)),
+    Row("LP-OPT-02", {"optimizer_params": "missing"},
+        (Find("Training Loop", "warning", "some trainable parameters are in no optimizer group (added, unfrozen or "
+              "left out of the list after the optimizer was built): they get gradients but never change",
+              explains=_LOOP_PROBLEMS),
+         RouteTo("training-loop-architecture", "primary", "which parameters the loop trains"),
+         RouteTo("optimization-algorithms", "secondary", "parameter groups and their settings")),
+        "The optimizer steps only the tensors in its param_groups; a layer added later, parameters unfrozen after "
+        "an optimizer built over the trainable ones, or a group never appended stay at their initial values.",
+        _LOOP, unless=("finding:MS-OPT-01",), salience=Salience.CAUSE,
+        fix=Fix("Build the optimizer over every trainable parameter once the model is final (or add the new group).",
+                "optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=3e-4)\n"
+                "# layers unfrozen later: optimizer.add_param_group({'params': head.parameters(), 'lr': 1e-4})"),
+        avoid=("raising the LR of layers the optimizer never sees",)),
+    Row("LP-OPT-03", {"optimizer_params": "frozen_held"},
+        (Find("Training Loop", "info", "the optimizer holds parameters that are frozen (requires_grad=False): "
+              "harmless while their gradient stays None, but a zeroed (not None) gradient lets momentum and weight "
+              "decay keep moving them", kind="note"),),
+        "Optimizers skip parameters whose .grad is None; zero_grad(set_to_none=False) leaves zero tensors, and "
+        "AdamW then still decays the weights and applies its stored momentum to 'frozen' layers.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Give the optimizer only the parameters that train, or zero with set_to_none=True.",
+                "optimizer = torch.optim.AdamW((p for p in model.parameters() if p.requires_grad), lr=3e-4)"),
+        avoid=("assuming requires_grad=False alone stops an optimizer that still holds the parameter",)),
+    # --- issue 7: memory kept between steps, and loss jumps at epoch boundaries ----------------------------
+    Row("LP-MEM-01", {"kept_graphs": Is("running_loss_tensor", "stored_outputs", "eval_with_grad")},
+        (Find("Memory", "warning", "the loop keeps autograd graphs alive between steps (a loss summed as a tensor, "
+              "outputs stored with their graph, or evaluation with autograd on): memory grows every step",
+              explains=("memory_growth", "crash", "slow_training")),
+         RouteTo("training-loop-architecture", "primary", "what the loop keeps between steps"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "the memory budget once the leak is gone")),
+        "A tensor that still requires grad holds its whole graph, activations included; summing the loss or "
+        "appending outputs keeps every step's graph until the end of the epoch.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Keep numbers for logging, detach what you store, and evaluate under torch.no_grad().",
+                "running += loss.item()\npreds.append(out.detach().cpu())\n"
+                "with torch.no_grad():\n    val_out = model(x_val)"),
+        avoid=("shrinking the batch to hide a leak that grows every step",)),
+    Row("LP-EPOCH-01", {"epoch_start_jump": True},
+        (Find("Training Loop", "warning", "the loss jumps at the start of every epoch: something the loop does "
+              "between epochs (a re-created optimizer or scheduler, a model left in eval mode by validation, data "
+              "not reshuffled) disturbs training", explains=("unstable", "convergence", "not_learning")),
+         RouteTo("training-loop-architecture", "primary", "what changes in the loop between epochs")),
+        "A jump aligned with epoch boundaries is periodic, unlike gradient spikes: re-creating the optimizer "
+        "resets Adam's moments (a fresh, un-warmed step), a restarting schedule raises the LR, and eval mode left "
+        "on after validation changes dropout and normalization.",
+        # a named cause of the jump (train() never called again, a measured eval-mode forward) explains it; those
+        # rows fire first (MS-EVAL-01 sits in the symptom band), so this one waits for them
+        _LOOP, unless=("finding:LP-MODE-01", "finding:MS-EVAL-01"), salience=Salience.SYMPTOM - 1,
+        fix=Fix("Build the optimizer and scheduler once, outside the epoch loop; switch back to train() after "
+                "validation; shuffle every epoch.",
+                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)   # once\n"
+                "loader = DataLoader(train_set, batch_size=64, shuffle=True)\n"
+                "for epoch in range(epochs):\n    model.train()\n    train_one_epoch(model, loader, optimizer)\n"
+                "    model.eval()\n    with torch.no_grad():\n        validate(model)"),
+        avoid=("adding gradient clipping against a jump the loop itself causes",)),
+    # --- issue 7: labels and targets -----------------------------------------------------------------------
+    Row("DT-LABEL-01", {"label_check": "not_zero_based"},
+        (Find("Data", "critical", "class ids do not run 0..C-1 (1-based, with gaps, or a class stored as 255, the "
+              "usual ignore_index): the loss reads an id out of range (a device-side assert on GPU) or silently "
+              "ignores a class",
+              explains=(*_DATA_PROBLEMS, "unstable", "crash")),
+         RouteTo("loss-functions-and-objectives", "primary", "what class-index targets the loss expects"),
+         RouteTo("data-augmentation-strategies", "secondary", "the label pipeline")),
+        "Class-index losses take targets in [0, C) (or ignore_index); a label equal to C indexes past the logits, "
+        "and remapped ids with gaps waste outputs on classes that never occur.",
+        Cite("003", _MS, "not learning: check data and labels"), salience=Salience.CAUSE + 1,
+        fix=Fix("Map the label set onto 0..C-1 once, and check the range before training.",
+                "classes = sorted(set(labels))\nindex = {c: i for i, c in enumerate(classes)}\n"
+                "y = torch.tensor([index[c] for c in labels])\nassert 0 <= y.min() and y.max() < num_classes\n"
+                "mask = (mask > 127).long()  # a 0/255 binary mask becomes classes 0/1"),
+        avoid=("raising num_classes to silence the out-of-range error",)),
+    Row("DT-LABEL-02", {"label_check": "misaligned"},
+        (Find("Data", "critical", "labels are no longer paired with their inputs (shuffled or sorted separately, "
+              "an off-by-one index): the model learns noise and validation stays at chance",
+              explains=(*_DATA_PROBLEMS, "unstable")),
+         RouteTo("training-loop-architecture", "primary", "keep inputs and labels in one dataset, shuffled together"),
+         RouteTo("data-augmentation-strategies", "secondary", "transforms applied to input and label together")),
+        "A model cannot beat chance on labels unrelated to the inputs; training loss may still fall by memorizing.",
+        Cite("003", _MS, "not learning: check data and labels"), unless=("finding:MS-CHANCE-01",),
+        salience=Salience.CAUSE + 1,
+        fix=Fix("Keep each input with its label in one Dataset and let the DataLoader shuffle the pairs.",
+                "dataset = torch.utils.data.TensorDataset(x, y)        # pairs stay together\n"
+                "loader = torch.utils.data.DataLoader(dataset, batch_size=64, shuffle=True)"),
+        avoid=("tuning hyperparameters while labels may be wrong",)),
+    Row("DT-IMB-01", {"class_imbalance": True},
+        (Find("Data", "warning", "one class dominates the labels: accuracy near the majority share is reached by "
+              "predicting that class alone, and the loss is driven by it",
+              explains=("metrics_wrong", "data_problem", "not_learning", "overfitting", "convergence")),
+         RouteTo("loss-functions-and-objectives", "primary", "class weights, focal loss or balanced sampling"),
+         RouteTo("experiment-tracking", "secondary", "per-class recall, F1 or balanced accuracy instead of accuracy")),
+        "With 95% of examples in one class, 95% accuracy is the constant predictor; the average loss barely "
+        "rewards the rare classes.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which loss function? (weighted objectives)"),
+        salience=Salience.CAUSE,
+        fix=Fix("Weight the loss by inverse class frequency (or resample), and report per-class metrics.",
+                "counts = torch.bincount(train_labels, minlength=num_classes).float()\n"
+                "weight = counts.sum() / (num_classes * counts.clamp(min=1))\n"
+                "loss_fn = torch.nn.CrossEntropyLoss(weight=weight.to(device))"),
+        avoid=("reading plain accuracy on imbalanced classes as progress",)),
+    Row("DT-TGT-01", {"targets_unscaled": True},
+        (Find("Data", "warning", "regression targets are used in raw units with a large range: the loss and its "
+              "gradients are huge at the start, and no single LR suits both the output layer and the rest",
+              explains=("not_learning", "unstable", "convergence", "data_problem")),
+         RouteTo("loss-functions-and-objectives", "primary", "normalize the target, or a loss scaled to it"),
+         RouteTo("learning-rate-scheduling", "secondary", "the usable LR depends on the target scale")),
+        "An MSE on targets in the thousands produces gradients millions of times larger than on standardized "
+        "targets; the output bias alone needs many steps to reach the mean.",
+        Cite("003", _MS, "not learning: check data and labels"), salience=Salience.CAUSE,
+        fix=Fix("Standardize targets with training-set statistics and undo it for predictions.",
+                "mu, sigma = y_train.mean(), y_train.std()\nloss = loss_fn(model(x), (y - mu) / sigma)\n"
+                "pred = model(x_new) * sigma + mu"),
+        avoid=("lowering the LR until the raw-unit loss stops exploding",)),
+    Row("DT-AUG-01", {"augmentation_strength": "strong", "generalization_gap": lt("MT-TRAIN-BELOW-VAL")},
+        (Find("Data", "warning", "training accuracy sits below validation accuracy under strong augmentation: the "
+              "training task is harder than the real one, so the model underfits it",
+              explains=("metrics_wrong", "not_learning", "convergence", "data_problem")),
+         RouteTo("data-augmentation-strategies", "primary", "augmentation strength matched to model and data"),
+         RouteTo("overfitting-prevention", "secondary", "regularization that is not needed yet")),
+        "Training metrics are measured on augmented inputs; when they stay below clean validation metrics the "
+        "augmentation removes more information than it adds.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        salience=Salience.CAUSE,
+        fix=Fix("Weaken the augmentation (magnitude, probability), or ramp it up over training.",
+                "train_tf = T.Compose([T.RandomResizedCrop(224, scale=(0.35, 1.0)),  # was (0.08, 1.0)\n"
+                "                      T.RandomHorizontalFlip(), T.ToTensor(), normalize])"),
+        avoid=("adding more regularization to a model that underfits its augmented data",)),
+    # --- issue 7: measurement integrity --------------------------------------------------------------------
+    Row("ME-LOG-01", {"logged_loss": Is("scaled_by_accum", "wrong_denominator")},
+        (Find("Measurement", "warning", "the logged loss is not the per-example mean (divided or summed by the "
+              "accumulation steps, or averaged over the wrong count): the curve's scale is wrong, not the model",
+              explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("experiment-tracking", "primary", "log the per-example mean at each optimizer step"),
+         RouteTo("training-loop-architecture", "secondary", "where the loop scales the loss for accumulation")),
+        "Under accumulation the loss is divided by the micro-batch count for backward only; logging that value, "
+        "or dividing a sum of batch means by the example count, shifts the curve by a constant factor.",
+        Cite("000", "Symptom: need to track experiments", "what to log"), salience=Salience.CAUSE,
+        fix=Fix("Log the unscaled loss, averaged per example over the optimizer step.",
+                "for i, (x, y) in enumerate(loader):\n    loss = loss_fn(model(x), y)\n"
+                "    (loss / accum_steps).backward()\n    window.append(loss.item())       # unscaled\n"
+                "    if (i + 1) % accum_steps == 0:\n        optimizer.step(); optimizer.zero_grad()\n"
+                "        log({'train_loss': sum(window) / len(window)}, step=opt_step)\n        window.clear()"),
+        avoid=("tuning hyperparameters against a metric that may be measured wrongly",)),
+    Row("ME-STEP-01", {"step_axis": Is("per_micro_batch", "per_epoch", "mixed")},
+        (Find("Measurement", "warning", "the logged step axis does not count optimizer steps (micro-batches, "
+              "epochs, or a mix): curves from runs with other accumulation or batch settings cannot be compared",
+              explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("experiment-tracking", "primary", "one step axis: optimizer steps (or examples seen)"),
+         RouteTo("training-loop-architecture", "secondary", "where the loop counts its steps")),
+        "Schedules, warmup and accumulation are defined in optimizer steps; a curve against micro-batches is "
+        "stretched by the accumulation factor and one against epochs by the dataset size.",
+        Cite("000", "Symptom: need to track experiments", "compare runs"), salience=Salience.CAUSE,
+        fix=Fix("Log every metric against the optimizer step (and examples seen, for runs with other batches).",
+                "logger.log({'train_loss': loss_value, 'examples': opt_step * global_batch}, step=opt_step)"),
+        avoid=("comparing runs plotted on different step axes",)),
+    Row("ME-DET-01", {"nondeterminism": "evaluation"},
+        (Find("Measurement", "warning", "evaluating the same trained model gives different results each time: "
+              "evaluation runs with dropout active or BatchNorm updating (train mode)",
+              explains=("metrics_wrong", "experiment_tracking", "overfitting")),
+         RouteTo("training-loop-architecture", "primary", "evaluate under model.eval() and torch.no_grad()")),
+        "A trained model in eval mode is a deterministic function up to floating-point noise; visible run-to-run "
+        "differences come from dropout sampling or normalization statistics updated by the evaluation batches.",
+        _LOOP, unless=("finding:LP-MODE-02",), salience=Salience.CAUSE,
+        fix=Fix("Put the model in eval mode for every evaluation (callbacks may leave it in train mode).",
+                "model.eval()\nwith torch.no_grad():\n    metrics = evaluate(model, loader)\nmodel.train()"),
+        avoid=("averaging several noisy evaluations instead of switching to eval mode",)),
+    Row("ME-DET-02", {"nondeterminism": "training_runs"},
+        (Find("Measurement", "info", "training runs with the same seed differ: GPU kernels (cuDNN autotuning, "
+              "atomic adds) and unseeded DataLoader workers are non-deterministic unless told otherwise"),
+         RouteTo("experiment-tracking", "primary", "compare runs over several seeds, record the settings"),
+         RouteTo("training-loop-architecture", "secondary", "seeding workers and deterministic algorithms")),
+        "torch.manual_seed fixes the initial weights and the sampler, not the order of floating-point atomics "
+        "or benchmark-chosen kernels; differences between seeded runs are expected unless determinism is forced.",
+        Cite("000", "Symptom: need to track experiments", "compare runs"),
+        fix=Fix("Force determinism when you need it (slower), and compare configurations over several seeds.",
+                "torch.manual_seed(0)\ntorch.use_deterministic_algorithms(True)\n"
+                "torch.backends.cudnn.benchmark = False\n"
+                "g = torch.Generator().manual_seed(0)\n"
+                "loader = DataLoader(ds, shuffle=True, generator=g, worker_init_fn=seed_worker)"),
+        avoid=("concluding one configuration is better from single runs that differ by less than seed noise",)),
+    Row("ME-DROP-01", {"metrics_dropped": True},
+        (Find("Measurement", "warning", "logged metrics go missing (steps, the last epoch, other processes, or "
+              "whole metrics): conclusions rest on a partial record",
+              explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("experiment-tracking", "primary", "what is logged, when it is flushed, from which process"),
+         RouteTo("training-loop-architecture", "secondary", "logging calls in every branch of the loop")),
+        "Metrics vanish when a logger is not flushed before exit, logs only on rank 0 without reducing, logs "
+        "inside a branch that is skipped, or reuses a step number the backend drops.",
+        Cite("000", "Symptom: need to track experiments", "what to log"), salience=Salience.CAUSE,
+        fix=Fix("Log from one place each step with an increasing step, reduce across processes, and close the "
+                "logger at the end.",
+                "if dist.is_initialized():\n    dist.all_reduce(metric_t, op=dist.ReduceOp.AVG)\n"
+                "if rank == 0:\n    logger.log({'val_acc': metric_t.item()}, step=opt_step)\n"
+                "logger.finish()  # flush before the process exits"),
+        avoid=("tuning against a curve with missing points",)),
+    # --- issue 7: more causes from the threads users bring ----------------------------------------------------
+    Row("LP-CKPT-01", {"monitor_mode": "wrong_direction"},
+        (Find("Training Loop", "warning", "checkpoint selection or early stopping compares the monitored metric the "
+              "wrong way (a loss treated as higher-is-better): the 'best' checkpoint is the worst, and early stopping "
+              "fires on improvement", explains=("overfitting", "metrics_wrong", "experiment_tracking",
+                                               "not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "checkpointing and early-stopping callbacks"),
+         RouteTo("overfitting-prevention", "secondary", "early stopping on the right signal")),
+        "Callbacks default to one direction or guess it from the metric's name; a custom name ('eval_x_loss') or "
+        "an explicit mode='max' on a loss flips the comparison.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("State the direction explicitly for every monitored metric.",
+                "ModelCheckpoint(monitor='val_loss', mode='min')\nEarlyStopping(monitor='val_loss', mode='min', "
+                "patience=5)\n# transformers: TrainingArguments(metric_for_best_model='eval_x_loss', "
+                "greater_is_better=False)"),
+        avoid=("retraining longer to get a better 'best' checkpoint picked the wrong way",)),
+    Row("DT-SHAPE-01", {"target_shape": "broadcast"},
+        (Find("Loss", "critical", "prediction and target shapes differ ([N] against [N, 1]) and the loss broadcasts "
+              "them to an N x N matrix: it optimizes the wrong objective without an error",
+              explains=("not_learning", "convergence", "unstable", "data_problem", "metrics_wrong")),
+         RouteTo("loss-functions-and-objectives", "primary", "prediction and target in the same shape")),
+        "Element-wise losses such as MSELoss broadcast their inputs; torch only warns that the target size differs "
+        "from the input size, and every prediction is then compared with every target.",
+        Cite("003", _MS, "not learning: what does the loss equal exactly?"), salience=Salience.CAUSE + 1,
+        fix=Fix("Give prediction and target the same shape before the loss (and assert it).",
+                "pred = model(x).squeeze(-1)          # [N, 1] -> [N]\nassert pred.shape == y.shape, (pred.shape, "
+                "y.shape)\nloss = torch.nn.functional.mse_loss(pred, y.float())"),
+        avoid=("tuning the LR of a loss that compares every prediction with every target",)),
+    Row("DT-ZERO-01", {"loss_zero_from_start": True},
+        (Find("Data", "critical", "the loss is exactly zero from the first steps: no targets reach it (annotations "
+              "dropped by a class list, every label equal to ignore_index, empty masks) or the input already "
+              "contains the answer", explains=("not_learning", "convergence", "metrics_wrong", "data_problem")),
+         RouteTo("training-loop-architecture", "primary", "the pipeline that pairs inputs with their targets"),
+         RouteTo("loss-functions-and-objectives", "secondary", "ignore_index and how the loss treats empty targets")),
+        "A fresh model cannot have zero loss on real targets; zero means the loss sees nothing to fit (or a leak "
+        "hands it the answer).",
+        Cite("003", _MS, "not learning: what does the loss equal exactly?"), salience=Salience.CAUSE + 2,
+        fix=Fix("Count the targets that reach the loss in one batch, and check the dataset's class list.",
+                "x, y = next(iter(train_loader))\nprint(y.shape, torch.unique(y, return_counts=True))\n"
+                "# detection: len(targets[0]['boxes']) > 0 ?  segmentation: (y != ignore_index).sum() > 0 ?"),
+        avoid=("raising the LR of a loss that has nothing to learn from",)),
+    # Only when the user already finds the metrics suspicious: easy tasks (and the healthy controls of the probe
+    # benchmarks) do reach 100%, and a warning on a healthy run is worse than a miss.
+    Row("DT-PERFECT-01", {"val_metric": ge("MT-PERFECT-ACC"), "metric_kind": "accuracy", "symptom": "metrics_wrong"},
+        (Find("Data", "warning", "validation accuracy is perfect: on a real task that means the validation set "
+              "leaks into training, the labels are degenerate (one class) or the metric is computed wrongly",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking")),
+         RouteTo("training-loop-architecture", "primary", "how the split, the labels and the metric are built"),
+         RouteTo("experiment-tracking", "secondary", "how the metric is computed and averaged")),
+        "Perfect accuracy on held-out data is far likelier a pipeline bug (duplicates across the split, a folder "
+        "layout that assigns one label, a metric over the wrong tensor) than a perfect model.",
+        Cite("003", _MS, "overfitting: check the train/val split"), salience=Salience.CAUSE,
+        fix=Fix("Check the split for overlap and the label distribution of the validation set.",
+                "overlap = set(train_ids) & set(val_ids)\nprint(len(overlap), torch.bincount(val_labels))"),
+        avoid=("celebrating (or tuning against) a perfect validation score before checking the pipeline",)),
+    Row("LP-SCHED-01", {"scheduler_pace": Is("too_fast", "too_slow")},
+        (Find("Training Loop", "warning", "the LR schedule is stepped in other units than it was defined in (per "
+              "batch for a schedule in epochs, per micro-batch or per process for one in optimizer steps, or per "
+              "epoch for one in steps): the LR decays far too early or barely moves",
+              explains=("convergence", "not_learning", "unstable", "slow_training")),
+         RouteTo("learning-rate-scheduling", "primary", "the schedule's length in the units it is stepped"),
+         RouteTo("training-loop-architecture", "secondary", "where scheduler.step() is called")),
+        "A scheduler counts its own step() calls: T_max, total_steps or num_training_steps must be written in the "
+        "same unit as the loop that calls it, after accumulation and across processes.",
+        Cite("000", "Quick reference", "which LR: schedule type and length"), salience=Salience.CAUSE,
+        fix=Fix("Define the schedule in optimizer steps and step it once per optimizer step.",
+                "steps = epochs * math.ceil(len(loader) / accum_steps)\n"
+                "scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=steps)\n"
+                "# in the loop, right after optimizer.step():\nscheduler.step()"),
+        avoid=("retuning the peak LR while the schedule's length is wrong",)),
+    # --- issue 7: precision hygiene ------------------------------------------------------------------------
+    Row("PR-SKIP-01", {"scaler_skips": "occasional"},
+        (Find("Precision", "info", "the GradScaler skips an occasional step on inf/NaN gradients: this is how "
+              "dynamic loss scaling calibrates, not a fault", kind="note"),
+         Flag("healthy_evidence")),
+        "GradScaler starts with a large scale and halves it on each overflow, skipping that step; a few skips at "
+        "the start and rare ones later are the scale settling. Only skips on most steps (a collapsing scale) "
+        "are a problem, and NaN in the loss itself is a different one.",
+        Cite("002", "FP16 training", "dynamic loss scaling"),
+        fix=Fix("Nothing to fix; to watch it, log the scale and count skipped steps.",
+                "scale_before = scaler.get_scale()\nscaler.step(optimizer)\nscaler.update()\n"
+                "skipped = scaler.get_scale() < scale_before  # a skipped step lowers the scale"),
+        avoid=("lowering the LR or adding clipping because of occasional overflow skips",)),
+    Row("PR-SKIP-03", {"symptom": "direct_question"},
+        (Block("gradient-management", "occasional GradScaler skips are loss-scale calibration: nothing about them "
+               "calls for gradient clipping or instability debugging"),),
+        "A question about the scaler's skip messages is a precision question; the instability routes are for a "
+        "run that actually diverges or turns NaN, which this is not.",
+        Cite("002", "FP16 training", "dynamic loss scaling"), need=("finding:PR-SKIP-01",), salience=Salience.GUARD),
+    Row("PR-SKIP-02", {"scaler_skips": "persistent"},
+        (Derive("loss_scale_issue", True),),
+        "A scaler that skips most steps has a collapsing loss scale: the loss-scale routes take it from there.",
+        Cite("001", "Symptom: training unstable", "loss scale issue"), salience=Salience.DERIVE),
+    # --- issue 7: the seeds' rows still unrouted -----------------------------------------------------------
+    Row("RT-CAP-01", {"symptom": "overfitting", "capacity_vs_data": "too_large"},
+        (Find("Overfitting", "warning", "the model is large for the amount of data: it can memorize the training "
+              "set", kind="note"),
+         RouteTo("neural-architectures", "secondary", "a smaller model or a pretrained backbone for this data")),
+        "Regularization comes first for overfitting, but a model far larger than its data calls for a model-size "
+        "discussion too.",
+        Cite("000", "Symptom: model overfits · decision factors", "model too large: neural-architectures")),
+    Row("RT-DQ-15", {"symptom": "direct_question", "question_topic": "training_loop"},
+        (RouteTo("training-loop-architecture", "primary", "loop structure, evaluation, checkpointing, callbacks"),),
+        "How to structure a training loop is the training-loop specialist's question.",
+        Cite("000", "Skill catalog", "training-loop-architecture: loop design, monitoring, checkpointing")),
+    Row("RT-DQ-16", {"symptom": "direct_question", "question_topic": "clipping"},
+        (RouteTo("gradient-management", "primary", "clipping by norm or value and choosing the threshold"),),
+        "Gradient clipping and its threshold are gradient management.",
+        Cite("000", "Skill catalog", "gradient-management: gradient clipping")),
 )
 
 _LOOP_Q = Cite("003", "Scope boundaries", "training loop issues")
@@ -262,4 +635,156 @@ QUESTIONS = (
         why="The message decides where a crash belongs: out of memory, distributed, compile, or our own "
             "knowledge.",
         cite=Cite("000", "Cross-pack boundaries", "error messages")),
+    # --- issue 7 causes: each can be asked for -----------------------------------------------------------
+    QuestionRow(
+        "Q-OPT-STEP", "optimizer_step_call",
+        "How many times per training step does the loop call optimizer.step() (or scaler.step(optimizer))?",
+        # asked once the zero_grad question was answered: a user who cannot say where zero_grad is called will
+        # not know the step count either, and a chain of loop questions then only delays the route
+        {"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start", "zero_grad_call": Present()},
+        rank=36,
+        why="A loop that never steps learns nothing; one that steps twice doubles every update.",
+        cite=_LOOP_Q,
+        choices=(("once", "once, after backward"), ("missing", "never (or in a branch that does not run)"),
+                 ("twice", "twice (e.g. scaler.step and optimizer.step)"),
+                 ("outside_scaler", "optimizer.step() directly although a GradScaler scales the loss"))),
+    QuestionRow(
+        "Q-OPT-PARAMS", "optimizer_params",
+        "Was anything about the model's parameters changed after the optimizer was built (a layer added or "
+        "replaced, layers unfrozen or frozen, the model re-created or wrapped)?",
+        {"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start",
+         "optimizer_step_call": Present()}, rank=37,
+        why="The optimizer steps only the tensors it was given; layers created or unfrozen later never train.",
+        cite=_LOOP_Q,
+        choices=(("all", "no: the optimizer was built over the final model"),
+                 ("missing", "layers added or unfrozen afterwards (or left out of the list)"),
+                 ("stale", "the model or a layer was re-created, replaced or wrapped afterwards"),
+                 ("frozen_held", "layers frozen afterwards"))),
+    QuestionRow(
+        "Q-KEPT-GRAPHS", "kept_graphs",
+        "Does the loop keep tensors between steps: a running loss summed without .item(), stored outputs, or "
+        "evaluation without torch.no_grad()?",
+        {"symptom": "memory_growth"}, rank=10,
+        why="Memory that grows every step is nearly always graphs kept alive by the loop.",
+        cite=_LOOP_Q,
+        choices=(("none", "no, only Python numbers are kept"),
+                 ("running_loss_tensor", "a running loss summed as a tensor"),
+                 ("stored_outputs", "outputs or losses appended to a list"),
+                 ("eval_with_grad", "evaluation runs without torch.no_grad()"))),
+    QuestionRow(
+        "Q-EPOCH-JUMP", "epoch_start_jump",
+        "Do the loss jumps line up with the start of each epoch?",
+        {"symptom": "unstable", "loss_behavior": "spiking"}, rank=33,
+        why="Jumps at every epoch boundary come from the loop (a re-created optimizer, eval mode left on), not "
+            "from the gradients.",
+        cite=_LOOP_Q),
+    QuestionRow(
+        "Q-LABELS", "label_check",
+        "Looking at a batch as the model gets it: do the class ids run 0..C-1, and is each label still paired "
+        "with its input?",
+        {"symptom": Is("data_problem", "metrics_wrong")}, rank=15,
+        why="Labels shifted by one or shuffled apart from their inputs cap the model at chance.",
+        cite=Cite("003", _MS, "not learning: check data and labels"),
+        choices=(("ok", "yes: ids 0..C-1, paired with their inputs"),
+                 ("not_zero_based", "ids start at 1 or have gaps"),
+                 ("misaligned", "labels are not paired with their inputs"))),
+    QuestionRow(
+        "Q-IMBALANCE", "class_imbalance",
+        "Does one class hold most of the examples?",
+        {"symptom": Is("data_problem", "metrics_wrong"), "task": Is("classification", "segmentation", "detection")},
+        rank=16,
+        why="With a dominant class, accuracy rewards predicting it alone.",
+        cite=Cite("000", "Symptom: which X should I use? (direct questions)", "which loss function?")),
+    QuestionRow(
+        "Q-TARGET-SCALE", "targets_unscaled",
+        "Are the regression targets used in raw units with a large range (not standardized)?",
+        {"task": "regression", "symptom": Is("not_learning", "unstable", "convergence", "data_problem")}, rank=33,
+        why="Raw-unit targets make the loss and gradients huge and the LR impossible to set.",
+        cite=Cite("003", _MS, "not learning: check data and labels")),
+    QuestionRow(
+        "Q-AUG-STRENGTH", "augmentation_strength",
+        "How strong is the training-time data augmentation?",
+        {"generalization_gap": lt("MT-TRAIN-BELOW-VAL")}, rank=12,
+        why="Training metrics below validation usually mean the augmented training task is harder than the real "
+            "one.",
+        cite=Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength")),
+    QuestionRow(
+        "Q-LOGGED-LOSS", "logged_loss",
+        "How is the logged training loss computed?",
+        {"symptom": "metrics_wrong"}, rank=16,
+        why="A loss divided for accumulation or averaged over the wrong count shifts the whole curve.",
+        cite=Cite("000", "Symptom: need to track experiments", "what to log"),
+        choices=(("per_example_mean", "the per-example mean at each optimizer step"),
+                 ("scaled_by_accum", "the loss after dividing it by the accumulation steps"),
+                 ("wrong_denominator", "a sum of batch means divided by the example count (or similar)"))),
+    QuestionRow(
+        "Q-STEP-AXIS", "step_axis",
+        "What does the x-axis of the logged curves count?",
+        {"symptom": "metrics_wrong"}, rank=17,
+        why="Curves against micro-batches or epochs cannot be compared across runs.",
+        cite=Cite("000", "Symptom: need to track experiments", "compare runs"),
+        choices=(("optimizer_step", "optimizer steps"), ("per_micro_batch", "micro-batches (forward passes)"),
+                 ("per_epoch", "epochs"), ("mixed", "different metrics use different counters"))),
+    QuestionRow(
+        "Q-NONDETERMINISM", "nondeterminism",
+        "Do results change between runs: evaluating the same trained model, or training with the same seed?",
+        {"symptom": "metrics_wrong"}, rank=18,
+        why="Evaluation that changes points at train mode; seeded training that changes is GPU non-determinism.",
+        cite=Cite("000", "Symptom: need to track experiments", "compare runs"),
+        choices=(("none", "no"), ("evaluation", "evaluating the same model changes"),
+                 ("training_runs", "training runs with the same seed differ"))),
+    QuestionRow(
+        "Q-METRICS-DROPPED", "metrics_dropped",
+        "Are some logged points or metrics missing (steps, the last epoch, other processes)?",
+        {"symptom": "metrics_wrong"}, rank=19,
+        why="A partial record misleads every comparison built on it.",
+        cite=Cite("000", "Symptom: need to track experiments", "what to log")),
+    QuestionRow(
+        "Q-SCALER-SKIPS", "scaler_skips",
+        "How often does the GradScaler skip steps (the scale drops)?",
+        {"mixed_precision": "fp16", "grad_scaler": True, "symptom": "unstable",
+         "loss_behavior": Is("spiking", "oscillating")}, rank=16,
+        why="Occasional skips are calibration; skips on most steps are a collapsing loss scale.",
+        cite=Cite("002", "FP16 training", "dynamic loss scaling"),
+        choices=(("none", "never"), ("occasional", "a few times, mostly early"),
+                 ("persistent", "on most steps"))),
+    QuestionRow(
+        "Q-CAPACITY", "capacity_vs_data",
+        "Is the model large for the amount of training data (many more parameters than examples)?",
+        {"symptom": "overfitting"}, rank=13,
+        why="The seed's fourth overfitting question: model size relative to the dataset.",
+        cite=Cite("000", "Symptom: model overfits", "model size relative to dataset size?"),
+        choices=(("fits", "no, a reasonable size for the data"), ("too_large", "yes, large for the data"))),
+    QuestionRow(
+        "Q-MONITOR", "monitor_mode",
+        "Does checkpoint selection / early stopping compare the monitored metric in the right direction (min for a "
+        "loss, max for accuracy)?",
+        {"regularization": Is("early_stopping", "several"), "symptom": Is("overfitting", "metrics_wrong")}, rank=15,
+        why="A loss monitored as higher-is-better keeps the worst checkpoint and stops on improvement.",
+        cite=_LOOP_Q,
+        choices=(("right", "yes"), ("wrong_direction", "no (e.g. mode='max' on a loss)"))),
+    QuestionRow(
+        "Q-TARGET-SHAPE", "target_shape",
+        "Do the prediction and the target have exactly the same shape in the loss (e.g. both [N], not [N] and "
+        "[N, 1])?",
+        {"task": "regression", "symptom": Is("not_learning", "convergence", "data_problem")}, rank=34,
+        why="Element-wise losses broadcast mismatched shapes silently and optimize the wrong objective.",
+        cite=Cite("003", _MS, "not learning: what does the loss equal exactly?"),
+        choices=(("matches", "yes, the same shape"), ("broadcast", "no, they differ"))),
+    QuestionRow(
+        "Q-SCHED-PACE", "scheduler_pace",
+        "Is scheduler.step() called in the same unit the schedule was defined in (e.g. T_max in optimizer steps and "
+        "stepped once per optimizer step)?",
+        {"lr_schedule": Is("cosine", "linear", "onecycle", "wsd", "step", "exponential"),
+         "symptom": Is("convergence", "not_learning", "unstable")}, rank=39,
+        why="A schedule stepped per batch but defined in epochs decays (or restarts) far too early.",
+        cite=_LOOP_Q,
+        choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
+                 "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+    QuestionRow(
+        "Q-ZERO-LOSS", "loss_zero_from_start",
+        "Is the loss (or one of its terms) exactly zero from the first steps?",
+        {"symptom": "not_learning", "loss_behavior": "flat_from_start"}, rank=38,
+        why="A zero loss from the start means no targets reach it, or the input leaks the answer.",
+        cite=Cite("003", _MS, "not learning: what does the loss equal exactly?")),
 )

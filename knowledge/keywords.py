@@ -75,6 +75,11 @@ SCHEDULE_NAMES = (rf"{_names(SCHEDULE_SPELLINGS, _AMBIGUOUS_SCHEDULES)}|"
                   r"annealing)")
 
 
+_SEARCH = (r"bayesian\s+optimi[sz]ation|bayesian\s+search|grid\s+search|hyperband|asha|successive\s+halving|"
+           r"population[\s-]based\s+training|pbt|tpe|optuna|ray\s+tune")
+"""Named hyperparameter search strategies (random search alone is left to the pressure cue)."""
+
+
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **sets: Any) -> Keyword:
     return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority)
 
@@ -384,4 +389,204 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:without|forg[eo]t\s+to\s+call|never\s+call(?:ed)?|didn'?t\s+call|did\s+not\s+call)\s+model\.eval\(\)|"
        r"validat\w*\s+(?:\w+\s+)?in\s+train(?:ing)?\s+mode",
        _LOOP, negatable=False, mode_switching="validates_in_train_mode"),
+    # --- issue 7: the causes users hit, as they describe them (loop, data, measurement, precision) --------
+    # optimizer steps
+    _k(r"(?:grad(?:ient)?s?\s+(?:are\s+|get\s+|were\s+)?(?:set\s+to\s+zero|zeroed|cleared|reset)|zero_?grad(?:\(\))?\s+"
+       r"(?:is\s+)?(?:called\s+)?)(?:\s*on\s+the\s+line)?\s+(?:right\s+|just\s+|directly\s+)?before\s+(?:the\s+)?"
+       r"(?:optimi[sz]er(?:\.|\s+)?step(?:s|ped|ping)?|opt\.step|\.?step\(\))|zero_?grad(?:\(\))?\s+(?:is\s+)?(?:called\s+)?(?:right\s+|"
+       r"just\s+)?(?:after|following)\s+(?:the\s+|loss\.)?backward",
+       _LOOP, negatable=False, zero_grad_call="between_backward_and_step"),
+    _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without)\s+(?:to\s+)?(?:call\w*\s+|running\s+)?(?:the\s+)?"
+       r"(?:optimi[sz]er\.step(?:\(\))?|opt\.step(?:\(\))?|optimi[sz]er\s+step)|(?:optimi[sz]er|opt)\.step\(\)\s+(?:is\s+|was\s+)?"
+       r"(?:never|not)\s+(?:called|reached|executed|run)",
+       _LOOP, negatable=False, optimizer_step_call="missing"),
+    _k(r"(?:optimi[sz]er\.step(?:\(\))?|optimi[sz]er\s+step|opt\.step(?:\(\))?)\s+(?:is\s+|gets\s+)?(?:called\s+|run\s+|taken\s+)?"
+       r"twice|(?:call\w*|step\w*)\s+(?:the\s+)?optimi[sz]er\s+twice|both\s+scaler\.step(?:\(\w*\))?\s+and\s+"
+       r"optimi[sz]er\.step|scaler\.step\(\w*\)\s+(?:and\s+|followed\s+by\s+)?(?:then\s+)?(?:also\s+)?optimi[sz]er\.step",
+       _LOOP, negatable=False, optimizer_step_call="twice"),
+    _k(r"optimi[sz]er\.step\(\)\s+(?:directly\s+)?(?:instead\s+of|without)\s+scaler\.step|(?:without|not\s+using|never\s+"
+       r"call\w*)\s+scaler\.step",
+       _LOOP, negatable=False, optimizer_step_call="outside_scaler"),
+    # the parameters the optimizer holds
+    _k(r"param(?:eter)?s?\b(?P<gap1>[^.!?\n]{0,60}?)(?:are|were|is|was|get|got)\s+(?:never|not)\s+(?:appended|added|passed|"
+       r"included|given|registered)\s+(?:to|in(?:to)?)\s+(?:the\s+)?(?:list\s+(?:given|passed)\s+to\s+the\s+|param(?:eter)?\s+"
+       r"groups?\s+of\s+the\s+)?optimi[sz]er|optimi[sz]er\s+(?:does\s+not|doesn'?t|did\s+not|didn'?t)\s+(?:include|contain|"
+       r"see|hold|update)\s+(?:the\s+)?(?:new|added|unfrozen|extra)\s+(?:layers?|param(?:eter)?s|weights|head)|"
+       r"unfr[eo]z\w*\s+(?:the\s+)?(?:\w+\s+)?(?:layers?|backbone|encoder|param(?:eter)?s|weights)\s+after\s+"
+       r"(?:creating|building|constructing|defining|initiali[sz]ing)\s+the\s+optimi[sz]er",
+       _LOOP, negatable=False, optimizer_params="missing"),
+    _k(r"(?:replac\w*|swapp?\w*|re-?creat\w*|re-?initiali[sz]\w*|redefin\w*|re-?instantiat\w*|wrapp?\w*)\s+(?:the\s+)?"
+       r"(?:\w+\s+)?(?:head|classifier|last\s+layer|final\s+layer|fc\s+layer|output\s+layer|model)(?:\s+in\s+(?:fsdp|ddp|"
+       r"deepspeed))?\s+after\s+(?:creating|building|constructing|defining|initiali[sz]ing)\s+the\s+optimi[sz]er|"
+       r"(?:created|built|defined|constructed)\s+the\s+optimi[sz]er\s+before\s+(?:replacing|changing|swapping|wrapping|"
+       r"re-?creating|re-?initiali[sz]ing)",
+       _LOOP, negatable=False, optimizer_params="stale"),
+    _k(r"fr[eo]z\w*\s+(?:the\s+)?(?:\w+\s+)?(?:layers?|backbone|encoder|weights)\s+after\s+(?:creating|building|"
+       r"constructing|defining)\s+the\s+optimi[sz]er|(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s|"
+       r"backbone)\s+(?:still\s+|keep\s+)?(?:change|changing|get\s+updated|are\s+updated|move|moving|keep\s+changing)|"
+       r"chang\w*\s+in\s+(?:the\s+)?(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s)",
+       _LOOP, negatable=False, optimizer_params="frozen_held"),
+    # graphs kept between steps
+    _k(r"(?:total|running|epoch|train|cumulative|sum)_?loss\s*\+=\s*loss(?!\s*\.\s*item)(?:\b|$)|(?:summ|accumulat|add)\w*\s+"
+       r"(?:up\s+)?(?:the\s+)?loss(?:es)?\s+(?:tensors?\s+)?without\s+(?:calling\s+)?\.?item",
+       _LOOP, negatable=False, kept_graphs="running_loss_tensor"),
+    _k(r"(?:append|stor|sav|collect|keep)\w*\s+(?:the\s+|all\s+(?:the\s+)?)?(?:outputs?|predictions|logits|losses|"
+       r"activations)(?P<gap1>[^.!?\n]{0,40}?)without\s+(?:calling\s+)?\.?detach",
+       _LOOP, negatable=False, kept_graphs="stored_outputs"),
+    _k(r"(?:validation|evaluation|eval|val|test)\s+(?:loop\s+|step\s+|pass\s+)?(?:runs?\s+|is\s+|was\s+)?(?:done\s+)?"
+       r"without\s+(?:torch\.)?no_grad|(?:forg[eo]t|never\s+used|didn'?t\s+use|no)\s+(?:to\s+(?:use|wrap\s+\w+\s+in)\s+)?"
+       r"(?:with\s+)?torch\.no_grad\(\)",
+       _LOOP, negatable=False, kept_graphs="eval_with_grad"),
+    # loss jumps at epoch boundaries
+    _k(r"(?:jump\w*|spik\w*|goes\s+up|went\s+up|increas\w*|ris(?:es|ing)|rose)(?:\s+up)?\s+(?:sharply\s+|suddenly\s+)?"
+       r"(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:each|every)\s+(?:new\s+)?epoch|(?:every|each)\s+time\s+(?:a\s+)?"
+       r"(?:new\s+)?epoch\s+(?:starts|begins)|whenever\s+(?:a\s+)?(?:new\s+)?epoch\s+(?:starts|begins)|(?:at|on)\s+"
+       r"(?:each|every)\s+(?:new\s+)?epoch\s+(?:start|boundary|boundaries))",
+       _UN, P_UNSTABLE, epoch_start_jump=True, symptom="unstable", loss_behavior="spiking"),
+    # labels and targets
+    _k(r"labels?\s+(?:start|begin)s?\s+(?:at|from)\s+1\b|1-?based\s+(?:labels?|class(?:es)?|class\s+(?:ids|indices)|"
+       r"indices|targets?)|(?:labels?|classes|class\s+ids)\s+(?:go\s+|run\s+|are\s+)?(?:numbered\s+|indexed\s+)?from\s+1\s+"
+       r"(?:to|through)\s+\d+|target\s+-?\d+\s+is\s+out\s+of\s+bounds|t\s*>=\s*0\s*&&\s*t\s*<\s*n_classes|"
+       r"device[\s-]side\s+assert\w*(?P<gap1>[^.!?\n]{0,80}?)(?:cross[\s_-]?entropy\w*|nll\w*)|"
+       r"(?:cross[\s_-]?entropy\w*|nll\w*)(?P<gap2>[^.!?\n]{0,80}?)device[\s-]side\s+assert|"
+       # binary masks saved as 0/255 images: 255 is the usual ignore_index, so the foreground is never trained
+       r"(?:masks?|labels?|annotations?|ground[\s-]truth)\b(?P<gap3>[^.!?\n]{0,40}?)\b0\s+(?:for\s+(?:the\s+)?\w+\s+)?"
+       r"and\s+255\b|255\s+(?:for|as)\s+(?:the\s+)?(?:foreground|target|object|positive)\s*(?:class|pixels?)?",
+       _NL, 0, negatable=False, label_check="not_zero_based"),
+    _k(r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:shuffled|sorted|permuted)\s+(?:separately|independently)|"
+       r"shuffl\w+\s+(?:only\s+)?(?:the\s+)?(?:inputs?|images?|features|samples|x)\s+(?:but\s+)?not\s+(?:the\s+)?"
+       r"(?:labels?|targets?|y)|(?:labels?|targets?)\s+(?:are\s+|were\s+)?(?:mismatched|misaligned|out\s+of\s+sync|"
+       r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)",
+       _NL, 0, negatable=False, label_check="misaligned"),
+    _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
+       r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"
+       r"the\s+majority\s+class|some\s+(?:classes|objects|categories)\s+(?:are\s+)?under-?represented",
+       _QR, 0, class_imbalance=True),
+    _k(r"(?:unnormali[sz]ed|un-?scaled|non-?normali[sz]ed|not\s+normali[sz]ed|raw)\s+(?:regression\s+)?(?:targets?|"
+       r"labels?|y\s+values)|(?:forg[eo]t|didn'?t|did\s+not|never)\s+(?:to\s+)?(?:scale|normali[sz]e|standardi[sz]e)\s+"
+       r"(?:the\s+|my\s+)?(?:regression\s+)?(?:targets?|labels?)|(?:targets?|labels?)\s+(?:range\s+|ranging\s+|go\s+|are\s+)?"
+       r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)",
+       _QR, 0, negatable=False, targets_unscaled=True),
+    _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
+       augmentation_strength="strong"),
+    # measurement integrity
+    _k(r"(?:metrics?|accuracy|loss|numbers?|values?|curves?|results?)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:wrong|off|"
+       r"impossible|too\s+good\s+to\s+be\s+true|suspicious)|(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be\s+"
+       r"(?:right|correct|true)|(?:logged|reported|printed|displayed|shown)\s+(?:\w+\s+){0,3}(?:doesn'?t|does\s+not|"
+       r"don'?t|do\s+not)\s+match",
+       _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
+       r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
+       r"accum\w*|accumulate_grad_batches|accumulation\s+(?:steps|factor))|loss\s+(?:is\s+|gets\s+)?(?:divided|scaled)\s+"
+       r"by\s+(?:the\s+)?(?:grad(?:ient)?\s+)?accum\w*(?:\s+steps)?\s+(?:in|for|when|before)\s+(?:the\s+)?log\w*",
+       _TR, P_TRACKING + 2, logged_loss="scaled_by_accum", symptom="metrics_wrong"),
+    _k(r"(?:smaller|larger|bigger|lower|higher|off)\s+(?:than\s+(?:the\s+)?(?:\w+\s+){0,3}?)?by\s+"
+       r"(?:roughly\s+|about\s+|approximately\s+|exactly\s+)?(?:a\s+factor\s+of\s+)?(?:the\s+)?(?:batch[\s_-]?size|"
+       r"number\s+of\s+(?:gpus|devices|processes|batches|accumulation\s+steps))",
+       _TR, P_TRACKING + 2, logged_loss="wrong_denominator", symptom="metrics_wrong"),
+    _k(r"(?:x[\s-]?axis|step\s+(?:count|counter|axis)|global[\s_]?step)\s+(?:\w+\s+){0,4}?(?:counts?|is|are|shows?)\s+"
+       r"(?:the\s+)?micro[\s-]?batch\w*|(?:logged|logging|log)\s+(?:per|every|each)\s+micro[\s-]?batch|global[\s_]?step\s+"
+       r"(?:is\s+|gets\s+)?(?:incremented|increased|multiplied)\s+(?:\w+\s+){0,3}(?:accum\w*|micro[\s-]?batch\w*)",
+       _TR, P_TRACKING + 2, step_axis="per_micro_batch", symptom="metrics_wrong"),
+    _k(r"(?:evaluat\w*|validat\w*|inference|predictions?|test\s+(?:accuracy|metrics?|results?))(?P<gap1>[^.!?\n]{0,60}?)"
+       r"(?:different|differ\w*|chang\w*|vary|varies|inconsistent|non-?deterministic)(?P<gap2>[^.!?\n]{0,40}?)"
+       r"(?:from\s+run\s+to\s+run|each\s+time|every\s+time|between\s+runs|across\s+runs|on\s+every\s+run)",
+       _TR, P_TRACKING + 3, nondeterminism="evaluation", symptom="metrics_wrong"),
+    _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
+       r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"
+       r"(?:results?|runs?|training)\s+(?:are\s+|is\s+)?non-?deterministic",
+       _TR, P_TRACKING + 2, negatable=False, nondeterminism="training_runs", symptom="metrics_wrong"),
+    _k(r"(?:metrics?|values?|points?|curves?|logs?|epochs?|steps?)\s+(?:\w+\s+){0,3}?(?:are\s+|is\s+|go\s+|get\s+|went\s+)?"
+       r"(?:missing\s+from\s+(?:the\s+)?(?:logs?|dashboard|tensorboard|wandb)|dropped\s+from\s+(?:the\s+)?(?:logs?|"
+       r"dashboard)|never\s+(?:show\s+up|appear|get\s+logged))|(?:last|final)\s+(?:epoch|step|few\s+steps)(?:'s)?\s+"
+       r"(?:metrics?\s+)?(?:is\s+|are\s+)?(?:never|not)\s+logged",
+       _TR, P_TRACKING + 2, negatable=False, metrics_dropped=True, symptom="metrics_wrong"),
+    # precision hygiene: benign scaler skips, a collapsing scale, half-precision weights
+    _k(r"overflow\w*!?[.,:;]?\s+(?:rank\s+\d+\s+)?skipp\w*\s+(?:the\s+)?(?:optimi[sz]er\s+)?(?:step|update)\w*"
+       r"(?:[^.!?\n]{0,80}?(?:reduc\w*|lower\w*)(?:\s+(?:the\s+)?loss\s+scal\w*)?(?:\s+to\s+[1-9][\d.]*(?![\d.]*e-))?)?|"
+       r"(?:grad\s*)?scaler\s+(?:occasionally\s+|sometimes\s+)?skip(?:s|ped|ping)\s+(?:a\s+few\s+|some\s+|the\s+first\s+"
+       r"(?:few\s+)?)?(?:optimi[sz]er\s+)?steps?",
+       _UN, P_DIRECT, negatable=False, scaler_skips="occasional", mixed_precision="fp16", grad_scaler=True,
+       symptom="direct_question", question_topic="precision"),
+    # a scale that has fallen below 1 (from a start of 2**16) has halved on overflow after overflow
+    _k(r"skipp\w*\s+(?:every|each|all(?:\s+the)?)\s+steps?|every\s+step\s+(?:is\s+|gets\s+)?skipped|(?:loss\s+)?scale\s+"
+       r"(?:keeps?\s+)?(?:halving|dropping|decreasing)\s+(?:on\s+)?every\s+step|(?:reduc\w*|lower\w*)\s+(?:the\s+)?loss\s+"
+       r"scale\s+to\s+(?:0\.\d+|\d(?:\.\d+)?e-\d+)",
+       _UN, P_UNSTABLE, negatable=False, scaler_skips="persistent", symptom="unstable"),
+    _k(r"model\.half\(\)|\.half\(\)\s+on\s+the\s+model|model\.to\((?:torch\.)?(?:float16|half)\)|pure\s+(?:fp16|"
+       r"float16|half[\s-]precision)\s+(?:weights|training|model)", _UN, 3, negatable=False, weights_dtype="fp16",
+       mixed_precision="fp16"),
+    _k(r"model\.bfloat16\(\)|model\.to\((?:torch\.)?bfloat16\)|pure\s+(?:bf16|bfloat16)\s+(?:weights|training|model)",
+       _UN, 3, negatable=False, weights_dtype="bf16", mixed_precision="bf16"),
+    # the seeds' rows still unrouted: model size vs data, model variants, loop design, clipping, search strategy
+    _k(r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:the\s+|my\s+|this\s+|such\s+a\s+)?"
+       r"(?:small\s+)?(?:data(?:set)?|amount\s+of\s+data)|(?:huge|large|big|very\s+deep)\s+(?:model|network)\s+(?:on|with|"
+       r"for)\s+(?:a\s+|very\s+|such\s+a\s+)?(?:small|tiny|little)\s+(?:data(?:set)?|amount\s+of\s+data)|"
+       r"(?:many|far|way|much)\s+more\s+param(?:eter)?s\s+than\s+(?:training\s+)?(?:examples|samples|images|data\s*points)",
+       _OF, 0, negatable=False, capacity_vs_data="too_large"),
+    _k(r"(?:which|what)\s+(?:model\s+)?(?:variant|backbone|model\s+size|depth|width)\s+(?:should|to|is\s+best)|"
+       r"compar\w+\s+(?:two\s+|different\s+|several\s+|these\s+)?(?:model\s+)?(?:variants|architectures|backbones|"
+       r"model\s+sizes)|(?:a\s+)?(?:bigger|larger|smaller|deeper|wider)\s+(?:model|network|backbone)\s+(?:or|vs\.?|"
+       r"versus)\s+(?:a\s+)?(?:bigger|larger|smaller|deeper|wider|shallower)",
+       _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="architecture"),
+    _k(r"(?:how|where)\s+(?:should|do|to|can)\s+(?:i\s+|we\s+)?(?:structure|design|write|organi[sz]e|set\s+up)\s+"
+       r"(?:my\s+|the\s+|a\s+)?training\s+loop|training[\s-]loop\s+(?:design|structure|best\s+practices?)|"
+       r"where\s+(?:should|do)\s+(?:i|we)\s+(?:put|call|place)\s+(?:the\s+)?(?:optimi[sz]er\.)?(?:zero_grad|"
+       r"scheduler\.step|model\.eval|optimi[sz]er\.step|clip_grad\w*|checkpoint\w*)",
+       _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="training_loop"),
+    _k(r"(?:what|which)\s+(?:a\s+|the\s+)?(?:good\s+)?(?:max_?norm|clip(?:ping)?\s+(?:value|threshold|norm)|gradient\s+"
+       r"clipping\s+(?:value|threshold|norm))|how\s+(?:do\s+i|to|should\s+i)\s+(?:choose|pick|set)\s+(?:a\s+|the\s+)?"
+       r"(?:max_?norm|clip(?:ping)?\s+(?:value|threshold)|gradient\s+clipping\s+(?:value|threshold))|"
+       r"clip_grad_norm_?\s+(?:vs\.?|or|versus)\s+clip_grad_value_?|clip(?:ping)?\s+by\s+norm\s+(?:vs\.?|or)\s+"
+       r"(?:by\s+)?value",
+       _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="clipping"),
+    # naming a search strategy (or comparing two, random search included) is a tuning question, not pressure to
+    # tune at random: the comparison spans the pressure cue's "random search" and hides it
+    _k(rf"(?:{_SEARCH}|random\s+search)\s+(?:or|vs\.?|versus|instead\s+of|over)\s+(?:{_SEARCH}|random\s+search)|"
+       rf"{_SEARCH}",
+       _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="tuning", hparam_scope="all"),
+    # checkpoint selection and early stopping compared the wrong way
+    _k(r"(?:ended\s+up\s+with|saved|loaded|kept|picked|selected|got|restored)\s+(?:the\s+)?worst\s+(?:checkpoint|model|"
+       r"epoch)(?:\s+instead\s+of\s+the\s+best)?|greater_is_better|(?:best|saved)\s+(?:checkpoint|model)\s+(?:is|was)\s+"
+       r"(?:actually\s+)?the\s+worst|mode\s*=\s*['\"]?max['\"]?(?P<gap1>[^.!?\n]{0,40}?)(?:val_?)?loss|"
+       r"(?:val_?)?loss(?P<gap2>[^.!?\n]{0,40}?)mode\s*=\s*['\"]?max\b|early\s+stopping\s+(?:stops|stopped|triggers|"
+       r"triggered|fires|fired)\s+(?:\w+\s+){0,3}?(?:while|although|even\s+though|when)\s+(?:the\s+)?(?:val(?:idation)?\s+)?"
+       r"loss\s+(?:is\s+|was\s+)?(?:still\s+)?(?:decreasing|improving|going\s+down)",
+       _LOOP, negatable=False, monitor_mode="wrong_direction"),
+    # prediction and target shapes that broadcast in the loss (torch's own warning, and its description)
+    _k(r"using\s+a\s+target\s+size\s+(?P<gap1>[^!?\n]{0,60}?)\s*that\s+is\s+different\s+to\s+the\s+input\s+size|"
+       r"(?:target|label)s?\s+(?:and|vs\.?)\s+(?:output|prediction|input)s?\s+(?:have\s+)?(?:different|mismatched)\s+"
+       r"shapes?(?P<gap2>[^.!?\n]{0,40}?)broadcast\w*|broadcast\w*\s+(?:in|inside)\s+(?:the\s+)?(?:mse|l1|loss)",
+       _NL, 0, negatable=False, target_shape="broadcast"),
+    # a loss that is exactly zero from the start
+    _k(r"(?:loss\w*|loss_\w+)\s*(?:=|is|are|was|stays?|shows?)\s*(?:exactly\s+)?(?:0(?:\.0+)?|zero)\b(?![.,]\d|\s+point)(?P<gap1>[^.!?\n]{0,60}?)"
+       r"(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning|first\s+(?:step|iteration|epoch))|(?:loss\w*|loss_\w+)\s+"
+       r"(?:is\s+)?(?:exactly\s+)?(?:0(?:\.0+)?|zero)\s+(?:right\s+)?from\s+the\s+(?:very\s+)?(?:start|beginning|first)",
+       _NL, P_NOT_LEARNING + 3, negatable=False, loss_zero_from_start=True, symptom="not_learning",
+       loss_behavior="flat_from_start"),
+    # a perfect score on held-out data, as users quote it
+    _k(r"(?:test|val(?:idation)?|eval(?:uation)?|held[\s-]out)\b(?P<gap1>[^.!?\n]{0,40}?)\b100(?:\.0+)?\s*%\s+acc(?:uracy)?|"
+       r"(?:test|val(?:idation)?|eval(?:uation)?)\s+acc(?:uracy)?\s+(?:of\s+|is\s+|=\s*|reaches\s+|hits\s+)?100(?:\.0+)?\s*%",
+       _OF, 3, negatable=False, val_metric=1.0, metric_kind="accuracy"),
+    # graph cuts as users describe them (the rows are LP-GRAPH-01/02)
+    _k(r"(?:sub-?modules?|layers?|blocks?|heads?)\s+(?:are\s+|were\s+)?(?:kept|stored|held|put|saved)\s+in\s+a\s+(?:plain\s+|"
+       r"regular\s+|normal\s+|simple\s+)?(?:python\s+)?list|(?:plain|regular|normal|python)\s+list\s+(?:of\s+(?:layers|"
+       r"modules|blocks)\s+)?instead\s+of\s+(?:an?\s+)?(?:nn\.)?module_?list",
+       _LOOP, negatable=False, graph_cut="python_list"),
+    _k(r"(?:loss|targets?|outputs?|predictions)\s+(?:is\s+|are\s+)?(?:computed|calculated|done)\s+(?:with|in|using)\s+numpy|"
+       r"(?:convert\w*|turn\w*)\s+(?:the\s+)?(?:outputs?|predictions|logits)\s+to\s+numpy\s+(?:before|to\s+compute)\s+"
+       r"(?:the\s+)?loss|\w+\.detach\(\)\.(?:cpu\(\)\.)?numpy\(\)(?P<gap1>[^.!?\n]{0,40}?)(?:loss|backward)",
+       _LOOP, negatable=False, graph_cut="numpy"),
+    _k(r"torch\.tensor\(\s*loss\.item\(\)|loss\s*=\s*torch\.tensor\([^)\n]{0,40}\.item\(\)|(?:wrapp?\w*|re-?creat\w*)\s+"
+       r"(?:the\s+)?loss\s+(?:value\s+)?(?:in|as)\s+(?:a\s+)?(?:new\s+)?torch\.tensor",
+       _LOOP, negatable=False, graph_cut="item"),
+    # an LR schedule stepped in other units than it was defined in
+    _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"
+       r"went|runs?\s+out|ran\s+out|ends?|ended)\s+(?:\w+\s+){0,4}?(?:(?:much\s+|way\s+|far\s+)?too\s+(?:early|fast|soon|quickly)|"
+       r"long\s+before|much\s+(?:earlier|sooner|faster))|t_max\s*=\s*(?:num_|n_)?epochs?\b(?P<gap1>[^!?\n]{0,60}?)"
+       r"(?:every|each|per)\s+(?:batch|step|iteration)",
+       _LOOP, negatable=False, scheduler_pace="too_fast"),
+    _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
+       r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:barely|never)\s+(?:decays?|changes?|moves?)",
+       _LOOP, negatable=False, scheduler_pace="too_slow"),
 )

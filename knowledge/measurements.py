@@ -224,6 +224,43 @@ MEASURES: tuple[Measure, ...] = (
             "absolute tolerance judged against the starting loss scale, as curve tests need both a relative and an "
             "absolute tolerance (numpy.isclose's rtol/atol convention); our fraction",
             Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),
+    # --- loop lint thresholds (probes/loop_lint.py), appended by issue 7 causes ------------------------
+    Measure("MT-STEP-MIN", 50,
+            "optimizer steps are counted against training steps only after this many training steps: gradient "
+            "accumulation and AMP's first calibration skips make shorter counts ambiguous",
+            "GradScaler starts at 2**16 and halves on each overflow, so calibration skips a dozen or so steps at "
+            "most; accumulation over up to 32 micro-batches still steps within 50; our bound",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-STEP-TWICE", 1.5,
+            "more optimizer steps than this per training step: the optimizer is stepped twice (each gradient is "
+            "applied twice)", "one step per training step is the loop's contract; 1.5 lies halfway to two, so a "
+            "few extra or skipped steps do not tip the count", Cite("003", "Scope boundaries",
+                                                                    "training loop issues")),
+    Measure("MT-STEP-TWICE-MAX", 2.5,
+            "more optimizer steps than this per recorded training step says the loop records only some of its "
+            "steps (a logging cadence), not that it steps twice: no verdict",
+            "two steps per training step is the double-step fault; three or more is a recording cadence; 2.5 lies "
+            "halfway", Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-SKIP-PERSISTENT", 0.5,
+            "GradScaler skipping more than this fraction of steps is a collapsing loss scale, not calibration",
+            "torch.amp.GradScaler halves the scale on an overflow and doubles it after 2000 clean steps "
+            "(growth_interval), so a healthy run skips a handful of early steps and then about one in 2000; "
+            "half the steps skipped is our bound", Cite("002", "FP16 training", "dynamic loss scaling")),
+    Measure("MT-PERFECT-ACC", 0.999,
+            "validation accuracy at or above this is perfect: on a real task that is a leak or degenerate labels, "
+            "not a model", f"{KARPATHY}: results that look too good are checked for leakage and label bugs first; "
+            "0.999 leaves room for rounding of a reported 100%", Cite("003", _DX, "overfitting: check the train/val "
+                                                                         "split")),
+    Measure("MT-TARGET-SCALE", 10.0,
+            "regression targets whose mean or spread exceeds this are in raw units, far from standardized",
+            f"{KARPATHY}: normalize what the network must output as well as its inputs; same bound as MT-INPUT-SCALE",
+            Cite("003", _DX, "not learning: check data and labels")),
+    Measure("MT-TRAIN-BELOW-VAL", -0.02,
+            "training accuracy minus validation accuracy below this (training more than 2 points under validation): "
+            "the training task is harder than the evaluated one",
+            "training metrics are measured on augmented inputs with dropout active, so a small negative gap is "
+            "common; two points is our margin beyond noise", Cite("000", "Symptom: which X should I use? (direct "
+                                                                  "questions)", "which augmentation? strength")),
 )
 
 MEASURE_BY_ID = {m.id: m for m in MEASURES}
@@ -389,6 +426,8 @@ ROWS = (
          RouteTo("optimization-algorithms", "primary", "build the optimizer over every trainable parameter")),
         "An optimizer built before layers were added (or from a sub-module) silently skips them.",
         Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
+        unless=("finding:LP-OPT-01",),  # a replaced layer: the stale-tensor finding already names these parameters
+        salience=Salience.CAUSE + 1,  # the measured twin of a declared row (LP-OPT-02), which yields to it
         fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
                 "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
         avoid=("Do not tune the LR before every parameter is in the optimizer.",)),

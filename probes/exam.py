@@ -12,7 +12,18 @@ import torch
 from expert.errors import ProbeError
 from expert.vocabulary import Observation
 from knowledge.measurements import threshold
-from probes import activations, config_lint, generalization, grad_flow, loss_init, nonfinite, throughput, update_ratio
+from probes import (
+    activations,
+    config_lint,
+    generalization,
+    grad_flow,
+    loop_lint,
+    loss_init,
+    nonfinite,
+    target_scale,
+    throughput,
+    update_ratio,
+)
 from probes.base import emit, finite_or_none, merge
 from probes.state import restore, take
 
@@ -377,6 +388,8 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
         if behaves_as in ("cross_entropy", "nll") and not any(o.name == "task" for o in lint):
             lint.append(emit(config_lint.INFO, "task", "classification", ev))
     groups.append(lint)
+    groups.append(loop_lint.observe_params(model, optimizer))  # issue 7: optimizer vs model, weight dtype
+    groups.append(target_scale.observe(y, eff_name))  # issue 7: raw-unit regression targets
     groups.append(loss_init.observe(loss_init.check(lv, num_classes, eff_name, at_init), num_classes))
     groups.append(grad_flow.observe(struct=struct | ({"missing_from_optimizer": None} if optimizer is None else {}),
                                     per_param=per_param, no_grad=no_grad, global_norms=norms_per_step, ratio=ratio,

@@ -17,6 +17,7 @@ from probes import (
     config_lint,
     generalization,
     grad_flow,
+    loop_lint,
     loss_curve,
     loss_init,
     nonfinite,
@@ -47,6 +48,7 @@ def tripped_rows(obs: dict[str, Observation]) -> list[str]:
 
     The engine gives the full diagnosis only after a trip.
     """
+    from knowledge.causes import ROWS as CAUSES
     from knowledge.derive import ROWS as DERIVED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find, standing_rows
@@ -54,9 +56,12 @@ def tripped_rows(obs: dict[str, Observation]) -> list[str]:
     # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
     # The derive rows come along because measurement rows may need the flags they set (a measured gap above
     # the threshold is the ``generalization_gap`` flag that the overfitting row needs).
+
     values = {name: o.value for name, o in obs.items()}
-    measured = {row.id for row in ROWS}
-    hits = [row.id for row in standing_rows((*DERIVED, *ROWS), values, ("origin:probe",))
+    # issue 7: cause rows that read only what loop_lint measures trip the watch like measurement rows
+    loop = [r for r in CAUSES if r.when and set(r.when) <= set(loop_lint.INFO.measures)]
+    measured = {row.id for row in (*ROWS, *loop)}
+    hits = [row.id for row in standing_rows((*DERIVED, *ROWS, *loop), values, ("origin:probe",))
             if row.id in measured and any(isinstance(a, Find) and a.severity != "info" for a in row.then)]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
@@ -137,6 +142,7 @@ class Watch:
         self._empty_now = False
         self._eval_fwd = 0
         self._opt_steps = 0
+        self._direct_steps = 0  # issue 7 (loop_lint): optimizer steps taken outside scaler.step
         self._nc: int | None = self.num_classes
         self._static = {"struct": grad_flow.structure(self.model, self.optimizer)}
         self._lint: list[Observation] | None = None
@@ -225,6 +231,7 @@ class Watch:
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         self._opt_steps += 1
+        self._direct_steps += loop_lint.stepped_outside_scaler(self.scaler, self.optimizer)  # issue 7: host-only
         named = [(n, p.grad) for n, p in zip(self._pnames, self._params) if p.grad is not None]
         if len(named) != len(self._last_named) or self._opt_steps == 1:
             self._no_grad = [n for n, p in zip(self._pnames, self._params) if p.grad is None]
@@ -446,6 +453,7 @@ class Watch:
                 scaler=self.scaler, output=out_t, inputs=self._first_in, carryover=None,
                 batch_size=int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim else None,
                 device_type=self.device.type)
+            self._lint += loop_lint.observe_params(self.model, self.optimizer)  # issue 7: optimizer vs model
             self._first_out = self._first_in = None  # drop the references: the lint is all we needed
         return self._lint
 
@@ -474,6 +482,9 @@ class Watch:
         if self.steps > 1:
             lint.append(emit(config_lint.INFO, "grad_carryover", max(0.0, self._carry_max), {},
                              ("MT-CARRYOVER",), step=self.steps))
+        # issue 7 (loop_lint): optimizer steps per training step, steps outside the scaler, scaler skips
+        lint += loop_lint.observe_steps(self.steps, self._opt_steps, self._direct_steps, self.scaler,
+                                        bool(self._accum_k), step=self.steps)
         if self._accum_k:
             import statistics
 

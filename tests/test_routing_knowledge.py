@@ -88,3 +88,136 @@ def test_every_row_cites_a_seed_and_every_threshold_has_a_source():
             assert row.rationale and row.id.split("-")[0] in ("RT", "DV", "SC"), row.id
             for t in row.thresholds():
                 assert t["source"], (row.id, t)
+
+
+# --- issue 7: the causes users hit, as they write them -------------------------------------------------------
+
+def _read(text: str) -> dict:
+    from expert.text import parse_complaint
+
+    return {o.name: o.value for o in parse_complaint(text)}
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("the gradients are set to zero on the line right before the optimizer steps", "zero_grad_call",
+     "between_backward_and_step"),
+    ("I forgot to call optimizer.step() in the loop", "optimizer_step_call", "missing"),
+    ("I call scaler.step(optimizer) and then optimizer.step() as well", "optimizer_step_call", "twice"),
+    ("optimizer.step() instead of scaler.step with AMP", "optimizer_step_call", "outside_scaler"),
+    ("the head's parameters are never added to the optimizer", "optimizer_params", "missing"),
+    ("I unfroze the encoder layers after creating the optimizer", "optimizer_params", "missing"),
+    ("I replaced the classifier head after creating the optimizer", "optimizer_params", "stale"),
+    ("there is still a small change in frozen layer parameters", "optimizer_params", "frozen_held"),
+    ("total_loss += loss every step and memory grows", "kept_graphs", "running_loss_tensor"),
+    ("the validation loop runs without torch.no_grad", "kept_graphs", "eval_with_grad"),
+    ("the loss jumps up at the start of every epoch", "epoch_start_jump", True),
+    ("my labels start at 1 with CrossEntropyLoss", "label_check", "not_zero_based"),
+    ("binary masks with 0 for background and 255 for the object", "label_check", "not_zero_based"),
+    ("I shuffled the images but not the labels", "label_check", "misaligned"),
+    ("a heavily imbalanced dataset, rare classes get ignored", "class_imbalance", True),
+    ("I forgot to normalize the regression targets", "targets_unscaled", True),
+    ("targets range from 0 to 250,000", "targets_unscaled", True),
+    ("strong augmentation (RandAugment, mixup)", "augmentation_strength", "strong"),
+    ("the logged loss shrinks with gradient accumulation steps", "logged_loss", "scaled_by_accum"),
+    ("the printed loss is smaller than it should be by a factor of the batch size", "logged_loss",
+     "wrong_denominator"),
+    ("the global step counts micro-batches", "step_axis", "per_micro_batch"),
+    ("evaluating the saved model gives different accuracy every time", "nondeterminism", "evaluation"),
+    ("with the same seed the runs are not reproducible", "nondeterminism", "training_runs"),
+    ("the last epoch is never logged to wandb", "metrics_dropped", True),
+    ("Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768.0", "scaler_skips", "occasional"),
+    ("Gradient overflow. Skipping step, reducing loss scale to 1.5e-20", "scaler_skips", "persistent"),
+    ("I call model.half() and train with Adam", "weights_dtype", "fp16"),
+    ("a huge model on a small dataset", "capacity_vs_data", "too_large"),
+    ("I ended up with the worst checkpoint instead of the best", "monitor_mode", "wrong_direction"),
+    ("UserWarning: Using a target size (torch.Size([8, 1])) that is different to the input size "
+     "(torch.Size([8]))", "target_shape", "broadcast"),
+    ("loss_cls=0 from the start", "loss_zero_from_start", True),
+    ("the test accuracy is 100% after the first epoch", "val_metric", 1.0),
+    ("the blocks are kept in a plain Python list", "graph_cut", "python_list"),
+    ("y_hat = out.detach().numpy() and the loss is computed from it", "graph_cut", "numpy"),
+    ("loss = torch.tensor(loss.item(), requires_grad=True)", "graph_cut", "item"),
+    ("the LR schedule runs out far too early, long before training ends", "scheduler_pace", "too_fast"),
+    ("CosineAnnealingLR(T_max=epochs) with scheduler.step() every batch", "scheduler_pace", "too_fast"),
+    ("the warmup never ends", "scheduler_pace", "too_slow"),
+    ("how should I structure my training loop?", "question_topic", "training_loop"),
+    ("what max_norm should I use for gradient clipping?", "question_topic", "clipping"),
+    ("Bayesian optimization vs random search for lr and dropout?", "question_topic", "tuning"),
+])
+def test_a_cause_described_in_words_sets_its_observation(text, name, value):
+    assert _read(text).get(name) == value
+
+
+@pytest.mark.parametrize("text, name", [
+    ("there is no class imbalance", "class_imbalance"),
+    ("the loss does not jump at the start of each epoch", "epoch_start_jump"),
+    ("the loss is 0.5 from the start", "loss_zero_from_start"),
+    ("the loss was zero point five from the start", "loss_zero_from_start"),
+    ("validation accuracy is 95%", "val_metric"),
+    ("I call optimizer.step() once per iteration", "optimizer_step_call"),
+    ("the loss scale settles at 65536", "scaler_skips"),
+])
+def test_healthy_or_unrelated_wording_sets_no_fault(text, name):
+    read = _read(text)
+    assert read.get(name) in (None, 0.95), read
+
+
+_LOOP_CAUSES = [("optimizer_step_call", "missing"), ("optimizer_step_call", "twice"),
+                ("optimizer_step_call", "outside_scaler"), ("optimizer_params", "stale"),
+                ("optimizer_params", "missing"), ("epoch_start_jump", True), ("label_check", "misaligned")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(_LOOP_CAUSES),
+       st.sampled_from([("not_learning", "flat_from_start"), ("unstable", "oscillating"), ("unstable", "spiking"),
+                        ("convergence", "plateau_after_learning")]),
+       st.sampled_from([None, 1e-3, 0.5]))
+def test_an_evidenced_loop_cause_leads_over_the_symptom_tables(cause, symptom, lr):
+    obs = {cause[0]: cause[1], "symptom": symptom[0], "loss_behavior": symptom[1]}
+    if lr is not None:
+        obs["learning_rate"] = lr
+    plan = plan_of(**obs)
+    assert plan and plan[0] == "training-loop-architecture", (obs, plan)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.fixed_dictionaries({}, optional={"optimizer": st.sampled_from(["adamw", "sgd"]),
+                                           "learning_rate": st.sampled_from([1e-4, 1e-3, 0.1]),
+                                           "batch_size": st.integers(1, 512)}))
+def test_occasional_scaler_skips_alone_never_route_to_instability(extra):
+    for obs in ({"scaler_skips": "occasional"},
+                {"scaler_skips": "occasional", "symptom": "direct_question", "question_topic": "precision"}):
+        c = Consultation()
+        c.observe(mixed_precision="fp16", grad_scaler=True, **obs, **extra)
+        d = c.run()
+        assert "gradient-management" not in d.plan, (obs, extra, d.plan)
+        assert all(f["severity"] == "info" for f in d.findings if f["id"].startswith("PR-SKIP")), d.findings
+
+
+def test_skips_beside_a_nan_loss_keep_the_nan_route():
+    d = Consultation()
+    d.observe(symptom="unstable", loss_behavior="nan_or_inf", mixed_precision="fp16", grad_scaler=True,
+              scaler_skips="occasional")
+    assert d.run().plan[0] == "gradient-management"
+
+
+def test_a_vague_tuning_request_is_clarified_and_a_named_strategy_is_routed():
+    c = Consultation()
+    c.complain("I want to optimize my hyperparameters")
+    assert c.run().question.id == "Q-CLARIFY-HPARAMS"
+    c = Consultation()
+    c.complain("should I use Bayesian optimization or random search for the learning rate and dropout?")
+    d = c.run()
+    assert d.plan[0] == "hyperparameter-tuning" and d.question is None, (d.plan, d.question)
+
+
+def test_a_model_too_large_for_its_data_adds_the_architecture_pack_after_regularization():
+    plan = plan_of(symptom="overfitting", capacity_vs_data="too_large")
+    assert plan[0] == "overfitting-prevention" and "neural-architectures" in plan
+
+
+@pytest.mark.parametrize("topic, skill", [("training_loop", "training-loop-architecture"),
+                                          ("clipping", "gradient-management"),
+                                          ("tuning", "hyperparameter-tuning")])
+def test_direct_questions_the_seed_tables_left_unrouted(topic, skill):
+    assert plan_of(symptom="direct_question", question_topic=topic)[0] == skill

@@ -1,0 +1,160 @@
+"""Loop lint (free): does the optimizer hold the model's parameters, how often does it step, in what dtype.
+
+Pure functions over live objects and counters; nothing here runs a kernel or synchronises the device. The
+watcher counts optimizer steps (its step pre-hook) against training steps and asks
+:func:`stepped_outside_scaler` inside that hook; ``examine`` reads only the parameter checks, since it steps
+the optimizer itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from knowledge.measurements import threshold
+from probes.base import ProbeInfo, emit
+
+INFO = ProbeInfo("loop_lint", "free", "optimizer_step",
+                 ("optimizer_params", "optimizer_step_call", "scaler_skips", "weights_dtype"))
+
+_HALF = {torch.float16: "fp16", torch.bfloat16: "bf16"}
+
+
+def optimizer_coverage(model: torch.nn.Module, optimizer: Any) -> dict[str, list[str]]:
+    """Compare the tensors an optimizer holds with the model's parameters, by identity.
+
+    Returns:
+        ``stale``: tensors the optimizer holds that are not parameters of the model (described by group and
+        shape); ``missing``: trainable model parameters in no param group; ``frozen_held``: model parameters the
+        optimizer holds although they are frozen (``requires_grad=False``).
+    """
+    named = list(model.named_parameters())
+    model_ids = {id(p) for _, p in named}
+    held: dict[int, torch.Tensor] = {}
+    stale: list[str] = []
+    for gi, group in enumerate(getattr(optimizer, "param_groups", ())):
+        for p in group.get("params", ()):
+            held[id(p)] = p
+            if id(p) not in model_ids:
+                stale.append(f"group {gi}: tensor {tuple(p.shape)}")
+    missing = [n for n, p in named if p.requires_grad and id(p) not in held]
+    frozen = [n for n, p in named if not p.requires_grad and id(p) in held]
+    return {"stale": stale, "missing": missing, "frozen_held": frozen}
+
+
+def params_verdict(coverage: dict[str, list[str]]) -> str:
+    """The ``optimizer_params`` value for a coverage: the most serious finding first (stale, missing, frozen)."""
+    for key in ("stale", "missing", "frozen_held"):
+        if coverage.get(key):
+            return key
+    return "all"
+
+
+def weights_dtype(model: torch.nn.Module) -> str | None:
+    """``fp16``/``bf16`` when trainable floating parameters are stored in half precision, else ``fp32``.
+
+    None when the model has no trainable floating parameter (nothing to judge).
+    """
+    dts = [p.dtype for p in model.parameters() if p.requires_grad and p.is_floating_point()]
+    if not dts:
+        return None
+    for dt, name in _HALF.items():
+        if dt in dts:
+            return name
+    return "fp32"
+
+
+def scaler_enabled(scaler: Any) -> bool:
+    """Whether ``scaler`` is an enabled loss scaler (GradScaler or a look-alike)."""
+    if scaler is None:
+        return False
+    try:
+        return bool(scaler.is_enabled())
+    except Exception:  # noqa: BLE001 - an object without the method is not a scaler we can read
+        return False
+
+
+def stepped_outside_scaler(scaler: Any, optimizer: Any) -> bool:
+    """Tell, inside an optimizer step pre-hook, whether this step bypasses ``scaler.step``.
+
+    ``scaler.step(optimizer)`` unscales the gradients (stage ``UNSCALED``) before it calls ``optimizer.step()``;
+    a direct call finds the optimizer still ``READY`` (or unknown to the scaler since its last update). A step
+    right after ``scaler.step`` (stage ``STEPPED``) is a second step, counted by the step ratio instead.
+    """
+    if not scaler_enabled(scaler):
+        return False
+    states = getattr(scaler, "_per_optimizer_states", None)
+    if not isinstance(states, dict):
+        return False
+    state = states.get(id(optimizer))  # .get: never create an entry in the scaler's defaultdict
+    if state is None:
+        return True
+    stage = getattr(state.get("stage"), "name", None)
+    return stage == "READY"
+
+
+def classify_steps(train_steps: int, optimizer_steps: int, direct_steps: int, scaler_on: bool,
+                   accumulating: bool) -> dict[str, Any]:
+    """Judge the optimizer-step count against the training steps.
+
+    Args:
+        train_steps: Training steps recorded (``w.step`` calls).
+        optimizer_steps: Optimizer steps taken (step pre-hook calls).
+        direct_steps: Of those, steps taken outside ``scaler.step`` while a scaler was enabled.
+        scaler_on: Whether an enabled GradScaler was given.
+        accumulating: Whether several backward passes feed one optimizer step (skips cannot be counted then).
+
+    Returns:
+        Observation values (``optimizer_step_call``, ``scaler_skips``) with an ``evidence`` entry; empty while
+        fewer than ``MT-STEP-MIN`` training steps were seen.
+    """
+    if train_steps < threshold("MT-STEP-MIN"):
+        return {}
+    ratio = optimizer_steps / train_steps
+    ev = {"training_steps": train_steps, "optimizer_steps": optimizer_steps, "steps_outside_scaler": direct_steps,
+          "optimizer_steps_per_training_step": ratio}
+    out: dict[str, Any] = {"evidence": ev}
+    if scaler_on and direct_steps > 0:
+        out["optimizer_step_call"] = "outside_scaler"
+    elif ratio > threshold("MT-STEP-TWICE-MAX"):
+        return {}  # the loop records only some of its steps: the count says nothing
+    elif ratio > threshold("MT-STEP-TWICE"):
+        out["optimizer_step_call"] = "twice"
+    elif optimizer_steps == 0:
+        # with a scaler, a step skipped on inf/NaN gradients never reaches optimizer.step()
+        if scaler_on:
+            out["scaler_skips"] = "persistent"
+        else:
+            out["optimizer_step_call"] = "missing"
+    else:
+        out["optimizer_step_call"] = "once"
+        if scaler_on and not accumulating:
+            skipped = max(0, train_steps - optimizer_steps)
+            ev["skipped_steps"] = skipped
+            frac = skipped / train_steps
+            out["scaler_skips"] = ("persistent" if frac > threshold("MT-SKIP-PERSISTENT")
+                                   else "occasional" if skipped else "none")
+    return out
+
+
+def observe_params(model: torch.nn.Module, optimizer: Any | None) -> list:
+    """Observations of the parameters the optimizer holds and of the weights' dtype."""
+    out = []
+    if optimizer is not None:
+        cov = optimizer_coverage(model, optimizer)
+        out.append(emit(INFO, "optimizer_params", params_verdict(cov), {k: v[:20] for k, v in cov.items()}))
+    wd = weights_dtype(model)
+    if wd is not None:
+        out.append(emit(INFO, "weights_dtype", wd))
+    return out
+
+
+def observe_steps(train_steps: int, optimizer_steps: int, direct_steps: int, scaler: Any, accumulating: bool,
+                  step: int | None = None) -> list:
+    """Observations of the optimizer-step count (see :func:`classify_steps`)."""
+    verdict = classify_steps(train_steps, optimizer_steps, direct_steps, scaler_enabled(scaler), accumulating)
+    ev = verdict.pop("evidence", {})
+    marks = {"optimizer_step_call": ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX"),
+             "scaler_skips": ("MT-SKIP-PERSISTENT",)}
+    return [emit(INFO, name, value, ev, marks[name], step=step) for name, value in sorted(verdict.items())]
