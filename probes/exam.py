@@ -277,7 +277,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
             pn = grad_flow.norms([g for _, g in named])
             per_param = dict(zip([n for n, _ in named], pn.tolist()))
             norms_per_step.append(float(grad_flow.global_norm(pn)))
-            ratio = grad_flow.layer_ratio(named, pn)
+            ratio = grad_flow.layer_ratio(named, pn, grad_flow.lookup_tables(model))  # issue 9 (H3): tables out
             uf = grad_flow.underflow_fraction([g for _, g in named])
             underflow = None if uf is None else float(uf)
             flags["gradients"] = all(nonfinite.all_finite(g) for _, g in named)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,14 +55,30 @@ def structure(model: torch.nn.Module, optimizer: Any | None = None) -> dict[str,
             "trainable_elements": sum(p.numel() for p in params if p.requires_grad)}
 
 
-def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tensor) -> dict[str, Any] | None:
+SPARSE_TABLES = (torch.nn.Embedding, torch.nn.EmbeddingBag)
+
+
+def lookup_tables(model: torch.nn.Module) -> frozenset[str]:
+    """Names of the parameters of embedding tables (``nn.Embedding``, ``nn.EmbeddingBag``), shared ones included.
+
+    A table's gradient reaches only the rows a batch looks up, so its RMS over the whole table is tiny for a
+    large vocabulary however well gradients flow: it says nothing about flow through depth.
+    """
+    tables = {id(p) for mod in model.modules() if isinstance(mod, SPARSE_TABLES) for p in mod.parameters(False)}
+    return frozenset(n for n, p in model.named_parameters(remove_duplicate=False) if id(p) in tables)
+
+
+def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tensor,
+                skip: Collection[str] = ()) -> dict[str, Any] | None:
     """First-layer over last-layer RMS gradient, over weight matrices (ndim >= 2) in registration order.
 
     Args:
         named: (name, grad) pairs, aligned with ``per_param``.
         per_param: Their norms (host floats or a tensor).
+        skip: Parameter names left out of the comparison (embedding tables: ``lookup_tables``), since a
+            row-sparse gradient is not a vanishing one.
     """
-    idx = [i for i, (_, g) in enumerate(named) if g.ndim >= 2]
+    idx = [i for i, (n, g) in enumerate(named) if g.ndim >= 2 and n not in skip]
     if len(idx) < 2:
         return None
     vals = per_param.tolist() if hasattr(per_param, "tolist") else list(per_param)
@@ -70,8 +86,12 @@ def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tens
     rms_first = vals[first] / math.sqrt(named[first][1].numel())
     rms_last = vals[last] / math.sqrt(named[last][1].numel())
     ratio = rms_first / rms_last if rms_last > 0 else (math.inf if rms_first > 0 else 1.0)
-    return {"first": named[first][0], "last": named[last][0], "rms_first": rms_first, "rms_last": rms_last,
-            "ratio": ratio}
+    out = {"first": named[first][0], "last": named[last][0], "rms_first": rms_first, "rms_last": rms_last,
+           "ratio": ratio}
+    left_out = sorted(set(skip) & {n for n, _ in named})
+    if left_out:
+        out["lookup_tables_left_out"] = left_out[:5]
+    return out
 
 
 def count_spikes(history: Sequence[float]) -> dict[str, Any]:

@@ -229,6 +229,7 @@ class Config:
     amp: str | None = None  # bf16 | fp16_scaler
     augment: bool = False
     finetune: bool = False
+    wd_strength: float | None = None  # weight decay set so that lr * wd per step (decay as a fraction) is this
 
 
 @dataclass
@@ -317,7 +318,11 @@ def build(cfg: Config) -> Run:
     params = list(head(model).parameters()) if cfg.opt_subset else [p for p in model.parameters()
                                                                       if p.requires_grad]
     lr = (BASE_LR[cfg.opt] * (0.3 if cfg.finetune else 1.0)) * cfg.lr_mult
-    opt = make_optimizer(cfg.opt, params, lr, cfg.wd)
+    wd = cfg.wd
+    if cfg.wd_strength is not None:
+        # SGD's decay enters through momentum, which multiplies it by 1 / (1 - momentum)
+        wd = cfg.wd_strength / lr * (0.1 if cfg.opt in ("sgd_momentum", "nesterov") else 1.0)
+    opt = make_optimizer(cfg.opt, params, lr, wd)
     loss_fn: Callable[[Any, Any], torch.Tensor]
     if cfg.loss == "ce":
         loss_fn = nn.CrossEntropyLoss()
@@ -473,7 +478,9 @@ FAULTS: tuple[Fault, ...] = (
     # where the last step's gradient is normally still there, so a left-over gradient proves nothing)
     Fault("misplaced_zero_grad", {"zero_grad": "misplaced"}, (LOOP,), ("MS-ZERO-02", "MS-GRAD-05"),
           modes=("watch",)),
-    Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP), ("AP-12",), modes=("watch",)),
+    # seed 000 routes gradient accumulation to batch-size-and-memory-tradeoffs as well as gradient-management
+    Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP, "batch-size-and-memory-tradeoffs"),
+          ("AP-12",), modes=("watch",)),
     Fault("double_softmax", {"out_act": "softmax"}, (LOSS,), ("MS-ACT-01",)),
     Fault("sigmoid_into_bce_with_logits", {"out_act": "sigmoid", "loss": "bce_logits"}, (LOSS,), ("MS-ACT-02",)),
     # a built-in loss inside the user's own function: examine names it by its values on the batch (watch never
@@ -491,6 +498,10 @@ FAULTS: tuple[Fault, ...] = (
     Fault("eval_mode_left_on", {"eval_mode": True}, (LOOP,), ("MS-EVAL-01",)),
     Fault("fp16_no_scaler", {"fp16": True, "loss": "fp16_tiny", "lr_mult": 20.0}, ("batch-size-and-memory-tradeoffs",),
           ("MS-FP16-01",), archs=("mlp", "cnn"), opts=("sgd_momentum",)),
+    # weight decay far too strong for the LR: the weights shrink to nothing and their gradients with them (only a
+    # watch sees the weights shrink; examine sees one moment)
+    Fault("weight_decay_collapse", {"wd_strength": 0.1, "steps": 100}, ("optimization-algorithms",),
+          ("MS-WNORM-01",), opts=("adamw",), modes=("watch",)),
     Fault("lion_at_adamw_lr", {"opt": "lion", "lr_mult": 10.0, "wd": 0.01}, ("optimization-algorithms",),
           ("AP-05", "AP-06"), opts=("lion",)),
 )
