@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from expert.vocabulary import Observation
 from knowledge.measurements import threshold
 from probes.base import ProbeInfo, emit, finite_or_none
 
@@ -57,6 +58,10 @@ def observe(*, train_acc: Sequence[float] = (), val_acc: Sequence[float] = (), v
             t = gap_trend([b - a for a, b in zip(tl[-n:], vl[-n:])], tol=0.02 * max(vl[-1], 1e-9))
             if t:
                 out.append(emit(INFO, "gap_trend", t, {"train": tl[-1], "val": vl[-1]}))
+    elif va and not tr and all(0 <= x <= 1 for x in va):
+        # validation accuracy alone is still the current validation metric: it replaces an older one (an
+        # examine before training) instead of standing beside it
+        out += [emit(INFO, "metric_kind", "accuracy"), emit(INFO, "val_metric", va[-1])]
     if va and num_classes and num_classes >= 2 and 0 <= va[-1] <= 1:
         out.append(emit(INFO, "val_acc_over_chance", va[-1] * num_classes,
                         {"val_acc": va[-1], "chance": 1.0 / num_classes}, ("MT-CHANCE-ACC",)))
@@ -119,3 +124,23 @@ def observe_val_loss(val_steps: Sequence[float], val_loss: Sequence[float], trai
     if r is None:
         return []
     return [emit(INFO, "val_loss_rising", bool(r["rising"]), r, ("MT-VAL-RISE",), step=step)]
+
+
+def superseded(known: Mapping[str, Observation], fresh: Sequence[Observation]) -> list[str]:
+    """Names of this probe's earlier observations that a newer summary leaves out and so makes stale (pure).
+
+    Train and validation metrics describe the model at one moment: an examine before training that measured
+    train accuracy must not leave it beside the end-of-run validation accuracy a watch measured. A newer
+    summary from this probe replaces the earlier one whole.
+
+    Args:
+        known: Observations already held (by name).
+        fresh: This probe's new observations, stamped with the step they were measured at.
+    """
+    mine = [o for o in fresh if o.source == INFO.source]
+    steps = [o.step for o in mine if o.step is not None]
+    if not steps:
+        return []
+    now, names = min(steps), {o.name for o in mine}
+    return sorted(n for n, o in known.items() if o.source == INFO.source and n not in names
+                  and (o.step is None or o.step < now))

@@ -124,6 +124,7 @@ class Watch:
         lname = config_lint.loss_name(self.loss_fn) if self.loss_fn is not None else ""
         self._mul_kind = lname if loss_scale.supported(self.loss_fn, lname) else None
         self._mul: deque[float] = deque(maxlen=64)
+        self._acts = activations.Sampler(self.model)  # issue 9 (H3): always-on sampled activation health
         self._wtrack = weight_norm.Track(names=list(self._pnames), matrices=list(self._pmatrix))  # issue 9 (H3)
         self._last_named: list[tuple[str, torch.Tensor]] = []
         self._named_now: list[str] = []
@@ -178,6 +179,7 @@ class Watch:
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:
+            self._acts.disarm()
             self._remove_expensive()
             if self._i:
                 self._flush()
@@ -218,6 +220,9 @@ class Watch:
             self._first_in = first
         if self._escalate:
             self._install_expensive()
+        elif self._i == 0:  # issue 9 (H3): one sampled forward per window
+            row = self._i
+            self._acts.arm(lambda key, t: self._buf.append(("act:" + key, row, t.float().reshape(1))))
 
     def _fwd_post(self, _m: torch.nn.Module, _args: Any, out: Any) -> None:
         if not torch.is_grad_enabled():
@@ -231,6 +236,7 @@ class Watch:
         if not self._first_forward_done:
             self._first_forward_done = True
             self._first_out = t.detach() if t is not None else None
+        self._acts.disarm()  # issue 9 (H3)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
@@ -288,11 +294,16 @@ class Watch:
             self._buf.append(("lossmul", row, m.reshape(1)))
         return hook
 
+    _act_stats_step: int | None = None
     _lr_now: float | None = None
     _lr_peak: float = 0.0
     _upd_lr: float = float("inf")
 
     def _carry_hook(self, g: torch.Tensor) -> None:
+        if self._params[-1].grad is None:
+            # issue 9 (H3): gradients cleared since the last backward (zero_grad after a step a GradScaler skipped
+            # on an overflow): a new step starts here, not one more micro-batch of an accumulation
+            self._backwards = 0
         self._backwards += 1
         if self._first_bw:
             self._first_bw = False
@@ -340,6 +351,7 @@ class Watch:
         self._act_stats = {"dead": {k: float(v) for k, v in dead.items()},
                            "saturated": {k: float(v) for k, v in sat.items()}}
         self._module_bad = bad[0] if bad else None
+        self._act_stats_step = self.steps  # issue 9 (H3): the step these were measured at
 
     # ------------------------------------------------------------------ per step
 
@@ -425,6 +437,8 @@ class Watch:
                 self._mul.append(v[0])
             elif kind == "wn":
                 self._wtrack.update(v, stepno)
+            elif kind.startswith("act:"):
+                self._acts.update(kind[4:], v[0], stepno)
             elif kind.startswith("m:"):
                 q = self._metrics.setdefault(kind[2:], deque(maxlen=64))
                 q.append(v[0])
@@ -546,7 +560,10 @@ class Watch:
             groups.append(at_step(throughput.observe(d * self.steps, c * self.steps, self.steps, self.device),
                                   self.steps))
         if self._act_stats is not None:
-            groups.append(activations.observe(self._act_stats))
+            groups.append(at_step(activations.observe(self._act_stats), self._act_stats_step))
+        sampled = self._acts.stats()  # issue 9 (H3): after the trip's full measurement, which wins the merge
+        if sampled is not None:
+            groups.append(at_step(activations.observe(sampled), self._acts.step))
         return merge(groups)
 
     def _consultation(self) -> Any:
@@ -560,6 +577,8 @@ class Watch:
         c = self._consultation()
         obs = self.observations()
         try:
+            for name in generalization.superseded(c.observations, obs):  # issue 9 (H3): stale metrics go
+                c.forget(name)
             c.add(obs)
         except ContradictionError as exc:
             log.warning("trainopt watch: probe observations contradict the consultation: %s", exc.message)

@@ -61,3 +61,23 @@ def test_validation_loss_rising_against_the_watchs_own_training_loss_is_overfitt
     assert o["val_loss_rising"].value is True, o["val_loss_rising"].evidence
     assert "MS-OVF-01" in _findings(w.consultation)
     assert any(r["skill"] == "overfitting-prevention" and r["role"] == "primary" for r in w.diagnosis.routes)
+
+
+def test_a_saturated_network_that_still_learns_is_seen_without_a_trip():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.Tanh(), torch.nn.Linear(64, 4))
+    with torch.no_grad():
+        m[0].weight.mul_(30.0)  # pre-activations far outside tanh's linear range
+    opt = torch.optim.SGD(m.parameters(), lr=0.01, momentum=0.9)
+    x, y = torch.randn(64, 16), torch.randint(0, 4, (64,))
+    with watch(m, opt, every=10, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        for _ in range(40):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    o = w.consultation.observations
+    assert o["saturation_fraction"].value > 0.5 and o["saturation_fraction"].evidence["worst_layer"] == "1"
+    assert o["saturation_fraction"].step is not None
+    assert "MS-SAT-01" in _findings(w.consultation)
