@@ -299,6 +299,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
                         li = loss_of(fwd())
                         li.backward()
                     return li
+            raised = update_ratio.raise_to_peak(optimizer)  # issue 9 (H3): measure at the peak LR (restored)
             for i in range(steps):
                 t1 = time.perf_counter()
                 before = [p.detach().clone() for p in opt_params]
@@ -348,7 +349,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
                 s = update_ratio.summarize(per_layer.tolist(), upd_names, [p.ndim >= 2 for p in opt_params])
                 near_peak, lr, peak = _lr_near_peak(optimizer)
                 if s is not None:
-                    s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak})
+                    s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak, "raised_to_peak": raised})
                     if not near_peak and lr and peak:
                         # an annealed LR (end of a cosine or one-cycle schedule) is meant to be small: judge the
                         # LR the run trains with, at its peak

@@ -282,3 +282,19 @@ def test_an_examine_before_training_leaves_no_init_time_metrics_beside_the_end_o
     assert "train_metric" not in o and "generalization_gap" not in o  # superseded, not left beside
     assert o["val_metric"].step == 60 and o["val_metric"].value > 0.9
     assert all(v.step is not None for k, v in o.items() if v.source == "probe:generalization")
+
+
+def test_examine_at_the_end_of_a_schedule_measures_the_peak_lr_and_puts_the_lr_back():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 3))
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-8)  # far too low at its peak
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10)
+    for _ in range(10):
+        opt.step()
+        sched.step()
+    assert opt.param_groups[0]["lr"] < 1e-12  # the annealed end: steps here move nothing
+    batch = (torch.randn(32, 8), torch.randint(0, 3, (32,)))
+    before = fingerprint(m, opt)
+    obs = {o.name: o for o in examine(m, torch.nn.CrossEntropyLoss(), batch, opt, scheduler=sched)}
+    assert obs["update_ratio"].value < 1e-5 and obs["update_ratio"].evidence["raised_to_peak"]
+    assert fingerprint(m, opt) == before and opt.param_groups[0]["lr"] < 1e-12
