@@ -229,6 +229,12 @@ MEASURES: tuple[Measure, ...] = (
             "absolute tolerance judged against the starting loss scale, as curve tests need both a relative and an "
             "absolute tolerance (numpy.isclose's rtol/atol convention); our fraction",
             Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),
+    Measure("MT-UPD-WORKING", 1e-4,
+            "an update ratio of at least this (within a decade of the healthy 1e-3) is a working update rate: "
+            "below it, chance-level accuracy is explained by steps too small to learn, not by the labels",
+            f"{CS231N} (~1e-3 healthy); a decade of margin is ours (layers whose healthy ratio is high, such as "
+            "a small CNN's head, stay above the 'far too low' bound even at an LR far too low)",
+            Cite(CS231N, "ratio of weights:updates", "~1e-3")),
     Measure("MT-WNORM-COLLAPSE", 0.1,
             "the weight matrices' global norm fell below this fraction of its value at the start: weight decay "
             "is driving the weights to zero (their gradients shrink with them, which is not a vanishing gradient)",
@@ -428,9 +434,10 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "clipping while the LR is fixed")),
         "Around 1e-3 is healthy; updates of 10% of the weights per step overshoot. Gradients that pile up "
         "without zero_grad inflate the ratio too, so a missing zero_grad (MS-ZERO-01, which fires first) "
-        "explains it instead of the LR.",
+        "explains it instead of the LR, and so does accumulation that sums k micro-batch gradients without "
+        "dividing the loss (AP-12: k times the step).",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
-        unless=("finding:MS-ZERO-01",),
+        unless=("finding:MS-ZERO-01", "finding:AP-12"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
@@ -497,8 +504,8 @@ ROWS = (
         avoid=("Do not compensate with a tiny LR.",)),
     Row("MS-CHANCE-01",
         {"val_acc_over_chance": lt("MT-CHANCE-ACC"),
-         "update_ratio": Between(threshold("MT-UPD-LOW"), threshold("MT-UPD-HIGH"),
-                                 source=_src("MT-UPD-HEALTHY"))},
+         "update_ratio": Between(threshold("MT-UPD-WORKING"), threshold("MT-UPD-HIGH"),
+                                 source=_src("MT-UPD-WORKING"))},
         (Find("Data", "critical", "validation accuracy stays at chance although the weights update at a healthy "
               "rate: labels may not match inputs (shuffled or misaligned)"),
          RouteTo("training-loop-architecture", "primary", "check that inputs and labels stay paired")),
