@@ -229,6 +229,11 @@ MEASURES: tuple[Measure, ...] = (
             "absolute tolerance judged against the starting loss scale, as curve tests need both a relative and an "
             "absolute tolerance (numpy.isclose's rtol/atol convention); our fraction",
             Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),
+    Measure("MT-GRAD-SPIKE-ABS", 0.25,
+            "a gradient-norm spike must also reach this fraction of the norm the run started with (its first "
+            "window): late in a converged run the norms are tiny, and a jump among them is noise, not instability",
+            "the absolute tolerance of the loss-spike test (MT-CURVE-SPIKE-ABS) applied to gradient norms; our "
+            "fraction", Cite("003", _DX, "instability: track gradient norms over steps")),
     Measure("MT-UPD-WORKING", 1e-4,
             "an update ratio of at least this (within a decade of the healthy 1e-3) is a working update rate: "
             "below it, chance-level accuracy is explained by steps too small to learn, not by the labels",

@@ -107,7 +107,8 @@ class NormStats:
 
     Keeps the first finite norm (a blow-up at step 0 is not hidden by a later median), the largest window
     median and the latest one (the run's phases), the first non-finite step, and spikes against the median of
-    the previous ``PAST`` finite norms. Non-finite norms are not "exploding": the non-finite probe owns them.
+    the previous ``PAST`` finite norms that are also large against the run's starting norm
+    (``MT-GRAD-SPIKE-ABS``). Non-finite norms are not "exploding": the non-finite probe owns them.
     """
 
     PAST = 64
@@ -121,6 +122,7 @@ class NormStats:
     nonfinite_step: int | None = None
     spikes: int = 0
     max_over_median: float = 0.0
+    scale: float | None = None
     recent: list[float] = field(default_factory=list)
 
     def update(self, pairs: Sequence[tuple[int, float]]) -> None:
@@ -137,6 +139,8 @@ class NormStats:
             self.first_step, self.first = fin[0]
         vals = np.asarray([v for _, v in fin], dtype=np.float64)
         med = float(np.median(vals))
+        if self.scale is None:
+            self.scale = float(np.median(vals[: self.PAST]))  # the gradient scale the run starts from
         self.last_median, self.last_step = med, fin[-1][0]
         if self.peak_median is None or med > self.peak_median:
             self.peak_median, self.peak_step = med, fin[-1][0]
@@ -155,7 +159,10 @@ class NormStats:
             r = np.maximum(refs[new][ok], 1e-12)
             cur = y[new][ok]
             self.max_over_median = max(self.max_over_median, float(np.max(cur / r)))
-            self.spikes += int(np.sum(cur > threshold("MT-GRAD-SPIKE") * r))
+            # a spike stands out against the running median and is also large against the gradients the run
+            # started with: late in a converged run a 0.01 norm among 4e-4 ones is noise, not instability
+            floor = threshold("MT-GRAD-SPIKE-ABS") * (self.scale or 0.0)
+            self.spikes += int(np.sum((cur > threshold("MT-GRAD-SPIKE") * r) & (cur > floor)))
         self.recent = y[-self.PAST:].tolist()
 
     def headline(self) -> tuple[float | None, int | None]:
@@ -239,7 +246,7 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         t = trend(head if head > threshold("MT-GRAD-EXPLODE-ABS") else st.last_median, r, st.spikes)
         out.append(emit(INFO, "grad_norm_trend", t, ev, ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS",
                                                           "MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO",
-                                                          "MT-GRAD-SPIKE"), step=head_step))
+                                                          "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS"), step=head_step))
         out.append(emit(INFO, "grad_norm_global", head, {"first": st.first, "peak_window_median": st.peak_median,
                                                          "latest_window_median": st.last_median},
                         ("MT-GRAD-EXPLODE-ABS",), step=head_step))

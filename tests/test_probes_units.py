@@ -353,3 +353,11 @@ def test_val_loss_rising_while_train_loss_falls_is_overfitting_and_noise_is_not(
     both_rising = generalization.val_loss_rise(vs, val, ts, 0.3 + 0.001 * ts)
     assert both_rising is not None and not both_rising["rising"]  # both rising is instability, not overfitting
     assert generalization.val_loss_rise(vs[:3], val[:3], ts, train) is None
+
+
+def test_a_tiny_late_gradient_jump_in_a_converged_run_is_not_a_spike():
+    norms = [3.0] * 10 + [3.0 * 0.9 ** i for i in range(80)] + [4e-4] * 40
+    norms[120] = 0.01  # 25x the late median, but a few thousandths of where the run started
+    assert grad_flow.count_spikes(norms)["spikes"] == 0
+    norms[120] = 3.0  # back at the starting scale out of a converged stretch: a spike
+    assert grad_flow.count_spikes(norms)["spikes"] == 1

@@ -229,6 +229,7 @@ class Config:
     amp: str | None = None  # bf16 | fp16_scaler
     augment: bool = False
     finetune: bool = False
+    dropout: float = 0.1  # every model trains with some dropout; the heavy_dropout habit raises it
     wd_strength: float | None = None  # weight decay set so that lr * wd per step (decay as a fraction) is this
 
 
@@ -284,7 +285,7 @@ def build(cfg: Config) -> Run:
     if cfg.deep_sigmoid:
         model = mlp(depth=10, act=nn.Sigmoid, dropout=0.0) if cfg.arch == "mlp" else build_model(cfg.arch)
     else:
-        model = build_model(cfg.arch)
+        model = build_model(cfg.arch, dropout=cfg.dropout)
     n = 16 if cfg.tiny else cfg.n
     x, y = make_data(cfg.arch, n, 1 + cfg.seed, noise=3.0 if cfg.tiny else 1.0)
     vx, vy = make_data(cfg.arch, 256, 1000 + cfg.seed, noise=3.0 if cfg.tiny else 1.0)
@@ -514,6 +515,7 @@ HEALTHY: tuple[tuple[str, dict[str, Any]], ...] = (
     ("onecycle", {"opt": "sgd_momentum", "schedule": "onecycle"}),
     ("cosine_restarts", {"opt": "sgd_momentum", "schedule": "restarts"}),
     ("heavy_augmentation", {"opt": "adamw", "augment": True}),
+    ("heavy_dropout", {"opt": "sgd_momentum", "dropout": 0.5}),
     ("label_smoothing", {"opt": "adamw", "loss": "ce_smooth"}),
     ("small_batch", {"opt": "adamw", "bs": 4, "lr_mult": 0.5, "steps": 150}),
     ("large_batch", {"opt": "adamw", "bs": 256, "lr_mult": 2.0, "steps": 40}),
