@@ -108,7 +108,8 @@ class NormStats:
     Keeps the first finite norm (a blow-up at step 0 is not hidden by a later median), the largest window
     median and the latest one (the run's phases), the first non-finite step, and spikes against the median of
     the previous ``PAST`` finite norms that are also large against the run's starting norm
-    (``MT-GRAD-SPIKE-ABS``). Non-finite norms are not "exploding": the non-finite probe owns them.
+    (the median of its first five, ``MT-GRAD-SPIKE-ABS``). Non-finite norms are not "exploding": the
+    non-finite probe owns them.
     """
 
     PAST = 64
@@ -140,7 +141,7 @@ class NormStats:
         vals = np.asarray([v for _, v in fin], dtype=np.float64)
         med = float(np.median(vals))
         if self.scale is None:
-            self.scale = float(np.median(vals[: self.PAST]))  # the gradient scale the run starts from
+            self.scale = float(np.median(vals[:5]))  # the gradient scale the run starts from: its first norms
         self.last_median, self.last_step = med, fin[-1][0]
         if self.peak_median is None or med > self.peak_median:
             self.peak_median, self.peak_step = med, fin[-1][0]
