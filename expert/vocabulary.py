@@ -245,6 +245,11 @@ SPECS: tuple[Spec, ...] = (
     _f("input_scale", "Scale of the float inputs: max(|mean|, std) over the batch.", low=0.0, group="probe"),
     _f("grad_underflow_fraction", "Fraction of low-precision gradient elements that are exactly zero.",
        low=0.0, high=1.0, group="probe"),
+    # --- issue 9 (probes): weight norms, validation loss against the training loss ---
+    _f("weight_norm_ratio", "Global norm of the weight matrices now over its value when first measured.", low=0.0,
+       group="probe"),
+    _b("val_loss_rising", "Validation loss has risen well above its best while the training loss kept falling.",
+       group="probe"),
     # --- issue 8: complaint understanding -- add entries below ---
     _e("boundary_topic", "cuda_oom amp_api distributed_error compile_error checkpoint_load device_mismatch "
        "dtype_mismatch shape_mismatch autograd_error cuda_assert "

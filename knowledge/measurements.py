@@ -134,12 +134,17 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-CURVE-SLOW", 0.25, "a total drop below this fraction is slow progress",
             "seed 000 quick reference (loss stuck / slow); our fraction", Cite("000", "Quick reference",
                                                                                "loss flat/stuck")),
-    Measure("MT-CURVE-PLATEAU", 0.02, "after learning, the last half dropping less than this fraction is a plateau",
+    Measure("MT-CURVE-PLATEAU", 0.02,
+            "after learning, the last half dropping less than this fraction of the starting scale, with the noise "
+            "(three standard errors of the smoothed level) included, is a plateau: a noisy tail that may still be "
+            "falling is not one",
             "seed 003 symptom table (decreased then plateaued); our fraction",
             Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
     Measure("MT-CURVE-CONVERGED", 0.8,
-            "a flat tail after removing this fraction of the starting loss is convergence, not a plateau problem",
-            "our bound: the seed's plateau symptom is progress that stalls early, not a run that has converged",
+            "a flat tail after coming this fraction of the way from the initial loss (its first points) to the "
+            "loss's floor is convergence, not a plateau problem",
+            "our bound: the seed's plateau symptom is progress that stalls early, far above where the run could go, "
+            "not a run that has converged",
             Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
     Measure("MT-CURVE-DIVERGE", 0.5, "the smoothed loss ending this fraction above its start is diverging",
             "seed 001 unstable-training table; our fraction", Cite("001", "Symptom: training unstable",
@@ -261,6 +266,29 @@ MEASURES: tuple[Measure, ...] = (
             "training metrics are measured on augmented inputs with dropout active, so a small negative gap is "
             "common; two points is our margin beyond noise", Cite("000", "Symptom: which X should I use? (direct "
                                                                   "questions)", "which augmentation? strength")),
+    Measure("MT-GRAD-SPIKE-ABS", 0.25,
+            "a gradient-norm spike must also reach this fraction of the norm the run started with (its first "
+            "window): late in a converged run the norms are tiny, and a jump among them is noise, not instability",
+            "the absolute tolerance of the loss-spike test (MT-CURVE-SPIKE-ABS) applied to gradient norms; our "
+            "fraction", Cite("003", _DX, "instability: track gradient norms over steps")),
+    Measure("MT-UPD-WORKING", 1e-4,
+            "an update ratio of at least this (within a decade of the healthy 1e-3) is a working update rate: "
+            "below it, chance-level accuracy is explained by steps too small to learn, not by the labels",
+            f"{CS231N} (~1e-3 healthy); a decade of margin is ours (layers whose healthy ratio is high, such as "
+            "a small CNN's head, stay above the 'far too low' bound even at an LR far too low)",
+            Cite(CS231N, "ratio of weights:updates", "~1e-3")),
+    Measure("MT-WNORM-COLLAPSE", 0.1,
+            "the weight matrices' global norm fell below this fraction of its value at the start: weight decay "
+            "is driving the weights to zero (their gradients shrink with them, which is not a vanishing gradient)",
+            "decoupled weight decay multiplies the weights by (1 - lr * wd) each step (Loshchilov & Hutter, 2019), "
+            "so lr * wd * steps above about 2.3 leaves under a tenth of the weights; our fraction",
+            Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update")),
+    Measure("MT-VAL-RISE", 0.1,
+            "validation loss this fraction above its best value (and above the noise of its own history) while the "
+            "training loss kept falling: the model has started to overfit",
+            "early stopping watches the validation loss for a rise after its minimum (Prechelt, 'Early stopping - "
+            "but when?', 1998); our relative tolerance",
+            Cite("003", "Step 1: symptom table", "train good, val bad: overfitting")),
 )
 
 MEASURE_BY_ID = {m.id: m for m in MEASURES}
@@ -398,6 +426,7 @@ ROWS = (
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Saturating activations stacked deep shrink the gradient geometrically; early layers stop learning.",
         Cite("003", "Step 3: route to fix", "vanishing gradients: check architecture, init"),
+        unless=("finding:MS-WNORM-01",),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Use ReLU/GELU with Kaiming init (or add normalization / residual connections).",
                 "torch.nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')"),
@@ -449,9 +478,10 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "clipping while the LR is fixed")),
         "Around 1e-3 is healthy; updates of 10% of the weights per step overshoot. Gradients that pile up "
         "without zero_grad inflate the ratio too, so a missing zero_grad (MS-ZERO-01, which fires first) "
-        "explains it instead of the LR.",
+        "explains it instead of the LR, and so does accumulation that sums k micro-batch gradients without "
+        "dividing the loss (AP-12: k times the step).",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
-        unless=("finding:MS-ZERO-01",),
+        unless=("finding:MS-ZERO-01", "finding:AP-12"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
@@ -518,8 +548,8 @@ ROWS = (
         avoid=("Do not compensate with a tiny LR.",)),
     Row("MS-CHANCE-01",
         {"val_acc_over_chance": lt("MT-CHANCE-ACC"),
-         "update_ratio": Between(threshold("MT-UPD-LOW"), threshold("MT-UPD-HIGH"),
-                                 source=_src("MT-UPD-HEALTHY"))},
+         "update_ratio": Between(threshold("MT-UPD-WORKING"), threshold("MT-UPD-HIGH"),
+                                 source=_src("MT-UPD-WORKING"))},
         (Find("Data", "critical", "validation accuracy stays at chance although the weights update at a healthy "
               "rate: labels may not match inputs (shuffled or misaligned)"),
          RouteTo("training-loop-architecture", "primary", "check that inputs and labels stay paired")),
@@ -558,6 +588,33 @@ ROWS = (
         (Find("Overfitting", "info", "the train/validation gap is widening: overfitting is starting"),),
         "A gap that keeps growing crosses the severe threshold later; early stopping catches it.",
         Cite("003", _DX, "overfitting: calculate train/val gap")),
+    Row("MS-OVF-01", {"val_loss_rising": True},
+        (Find("Overfitting", "warning", "validation loss has risen well above its best while the training loss kept "
+              "falling: the model has started to overfit"),
+         RouteTo("overfitting-prevention", "primary", "early stopping and regularization"),
+         RouteTo("data-augmentation-strategies", "secondary", "enlarge the effective dataset")),
+        "Training loss going down while validation loss goes up is memorization; the best checkpoint is behind.",
+        Cite("003", "Step 1: symptom table", "train good, val bad: overfitting"),
+        unless=("flag:generalization_gap",),
+        fix=Fix("Stop early on the validation loss (keep the best checkpoint) and add regularization.",
+                "if val_loss < best:\n    best, bad = val_loss, 0\n    torch.save(model.state_dict(), 'best.pt')\n"
+                "else:\n    bad += 1  # stop after a few evaluations without improvement"),
+        avoid=("training longer or making the model bigger while validation loss rises",)),
+    # --- weight norms -----------------------------------------------------------------------------------
+    Row("MS-WNORM-01", {"weight_norm_ratio": lt("MT-WNORM-COLLAPSE")},
+        (Find("Not Learning", "warning", "the weights are shrinking towards zero: weight decay is too strong for "
+              "the LR and the number of steps (the gradients shrink with the weights, which is not a vanishing "
+              "gradient)"),
+         RouteTo("optimization-algorithms", "primary", "weight decay is set with the optimizer and its LR"),
+         RouteTo("hyperparameter-tuning", "secondary", "weight decay and LR are tuned together")),
+        "Decay multiplies every weight by (1 - lr * wd) per step; when that outpaces the gradient the network "
+        "collapses to zero and its gradients vanish as a consequence.",
+        Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update"),
+        salience=Salience.CAUSE + 5,  # before the vanishing-gradient rows, whose reading collapsing weights distort
+        fix=Fix("Lower the weight decay (AdamW: 0.01-0.1 at LR 1e-4..1e-3; SGD: 1e-4..5e-4) and keep it off biases "
+                "and norm gains.",
+                "opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.05)"),
+        avoid=("raising the LR against vanishing gradients: with decoupled decay it shrinks the weights faster",)),
     # --- precision --------------------------------------------------------------------------------------
     Row("MS-EPS-01", {"adam_eps": lt("MT-EPS-FP16"), "mixed_precision": "fp16"},
         (Find("Configuration", "warning", "the Adam eps is below what FP16 can represent: it becomes zero and "

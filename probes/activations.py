@@ -74,3 +74,67 @@ def observe(stats: dict[str, dict[str, float]]) -> list:
         out.append(emit(INFO, "saturation_fraction", min(1.0, max(0.0, stats["saturated"][worst])),
                         {"worst_layer": worst, "per_layer": stats["saturated"]}, ("MT-SATURATION", "MT-SAT-LEVEL")))
     return out
+
+
+MIN_ROWS_DEAD = 16  # a unit silent on a handful of examples is not dead: judge dead units on at least 16 rows
+
+
+class Sampler:
+    """Always-on activation health: hooks on the activation modules for one training forward per window.
+
+    Cheap by construction: only ReLU/tanh/sigmoid modules, one forward in a window, device reductions appended
+    to the window's buffer (no sync); the window end reads them with everything else. A saturated network that
+    still learns slowly trips nothing else, so its activations are never measured after a trip: this sees it.
+
+    Attributes:
+        latest: Per-layer fractions from the latest sampled forward (``{"dead": {...}, "saturated": {...}}``).
+        step: Step of that sample.
+    """
+
+    def __init__(self, model: torch.nn.Module) -> None:
+        self.modules = [(n or type(m).__name__, m) for n, m in model.named_modules() if isinstance(m, RELU + SAT)]
+        self.handles: list[Any] = []
+        self.latest: dict[str, dict[str, float]] = {"dead": {}, "saturated": {}}
+        self.step: int | None = None
+
+    def arm(self, sink: Callable[[str, torch.Tensor], None]) -> None:
+        """Hook the activation modules for the next forward; ``sink(key, device_scalar)`` receives each fraction."""
+        if self.handles or not self.modules:
+            return
+        for name, mod in self.modules:
+            self.handles.append(mod.register_forward_hook(self._hook(name, mod, sink)))
+
+    @staticmethod
+    def _hook(name: str, mod: torch.nn.Module, sink: Callable[[str, torch.Tensor], None]) -> Callable[..., None]:
+        def hook(_m: torch.nn.Module, _inp: Any, out: Any) -> None:
+            if not isinstance(out, torch.Tensor) or out.ndim < 2 or out.numel() == 0 \
+                    or not out.is_floating_point():
+                return
+            if isinstance(mod, RELU):
+                if out.shape[0] >= MIN_ROWS_DEAD:
+                    flat = out.detach().reshape(out.shape[0], -1)[:SAMPLE]
+                    # a non-finite unit is not a dead one (the non-finite probe owns it)
+                    alive = ((flat > 0) | ~torch.isfinite(flat)).any(dim=0).float().mean()
+                    sink("dead:" + name, 1.0 - alive)
+            else:
+                sink("saturated:" + name, saturated_fraction(out, "tanh" if isinstance(mod, torch.nn.Tanh)
+                                                             else "sigmoid"))
+        return hook
+
+    def disarm(self) -> None:
+        """Remove the hooks (after the sampled forward)."""
+        for h in self.handles:
+            h.remove()
+        self.handles = []
+
+    def update(self, key: str, value: float, step: int) -> None:
+        """Record one fraction read at the window end (``key`` as given to the sink)."""
+        kind, _, name = key.partition(":")
+        if self.step != step:
+            self.latest = {"dead": {}, "saturated": {}}
+            self.step = step
+        self.latest[kind][name] = float(value)
+
+    def stats(self) -> dict[str, dict[str, float]] | None:
+        """The latest sample's per-layer fractions, or None before any."""
+        return self.latest if (self.latest["dead"] or self.latest["saturated"]) else None

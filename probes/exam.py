@@ -288,7 +288,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
             pn = grad_flow.norms([g for _, g in named])
             per_param = dict(zip([n for n, _ in named], pn.tolist()))
             norms_per_step.append(float(grad_flow.global_norm(pn)))
-            ratio = grad_flow.layer_ratio(named, pn)
+            ratio = grad_flow.layer_ratio(named, pn, grad_flow.lookup_tables(model))  # issue 9 (H3): tables out
             uf = grad_flow.underflow_fraction([g for _, g in named])
             underflow = None if uf is None else float(uf)
             flags["gradients"] = all(nonfinite.all_finite(g) for _, g in named)
@@ -310,6 +310,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
                         li = loss_of(fwd())
                         li.backward()
                     return li
+            raised = update_ratio.raise_to_peak(optimizer)  # issue 9 (H3): measure at the peak LR (restored)
             for i in range(steps):
                 t1 = time.perf_counter()
                 before = [p.detach().clone() for p in opt_params]
@@ -359,7 +360,7 @@ def _examine(model: torch.nn.Module, params: list[torch.nn.Parameter], loss_fn: 
                 s = update_ratio.summarize(per_layer.tolist(), upd_names, [p.ndim >= 2 for p in opt_params])
                 near_peak, lr, peak = _lr_near_peak(optimizer)
                 if s is not None:
-                    s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak})
+                    s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak, "raised_to_peak": raised})
                     if not near_peak and lr and peak:
                         # an annealed LR (end of a cosine or one-cycle schedule) is meant to be small: judge the
                         # LR the run trains with, at its peak

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from expert.vocabulary import Observation
+from knowledge.measurements import threshold
 from probes.base import ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("generalization", "free", "metrics",
                  ("train_metric", "val_metric", "metric_kind", "generalization_gap", "gap_trend",
-                  "val_acc_over_chance"))
+                  "val_acc_over_chance", "val_loss_rising"))
 
 
 def gap(train_acc: float, val_acc: float) -> float:
@@ -56,7 +58,89 @@ def observe(*, train_acc: Sequence[float] = (), val_acc: Sequence[float] = (), v
             t = gap_trend([b - a for a, b in zip(tl[-n:], vl[-n:])], tol=0.02 * max(vl[-1], 1e-9))
             if t:
                 out.append(emit(INFO, "gap_trend", t, {"train": tl[-1], "val": vl[-1]}))
+    elif va and not tr and all(0 <= x <= 1 for x in va):
+        # validation accuracy alone is still the current validation metric: it replaces an older one (an
+        # examine before training) instead of standing beside it
+        out += [emit(INFO, "metric_kind", "accuracy"), emit(INFO, "val_metric", va[-1])]
     if va and num_classes and num_classes >= 2 and 0 <= va[-1] <= 1:
         out.append(emit(INFO, "val_acc_over_chance", va[-1] * num_classes,
                         {"val_acc": va[-1], "chance": 1.0 / num_classes}, ("MT-CHANCE-ACC",)))
     return out
+
+
+def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_steps: Sequence[float],
+                  train_loss: Sequence[float]) -> dict[str, object] | None:
+    """Whether validation loss rose after its best while the training loss kept falling (pure, noise-aware).
+
+    The rise counts only when the last two evaluations both sit above the best by more than ``MT-VAL-RISE`` of
+    it and by more than three robust noise deviations of the validation series, at least two evaluations after
+    the best; the training loss must be lower at the end than around the best evaluation by more than its own
+    noise. None with fewer than four finite evaluations or no training loss over the span.
+
+    Args:
+        val_steps: Steps of the validation evaluations.
+        val_loss: Their losses.
+        train_steps: Steps of the training-loss points (a watch's bounded history).
+        train_loss: The training losses.
+    """
+    import numpy as np
+
+    vs = np.asarray(val_steps, dtype=np.float64)
+    vl = np.asarray(val_loss, dtype=np.float64)
+    ok = np.isfinite(vl) & np.isfinite(vs)
+    vs, vl = vs[ok], vl[ok]
+    ts = np.asarray(train_steps, dtype=np.float64)
+    tl = np.asarray(train_loss, dtype=np.float64)
+    tok = np.isfinite(tl) & np.isfinite(ts)
+    ts, tl = ts[tok], tl[tok]
+    if vl.size < 4 or tl.size < 6:
+        return None
+    best = int(np.argmin(vl))
+    d = np.diff(vl)
+    noise = float(np.median(np.abs(d - np.median(d)))) * 1.4826 / np.sqrt(2.0)
+    after = float(vl[-2:].min())
+    rise = after - float(vl[best])
+    need = max(threshold("MT-VAL-RISE") * abs(float(vl[best])), 3.0 * noise)
+    win = max(1.0, 0.05 * float(ts[-1] - ts[0]))
+
+    def train_at(step: float) -> tuple[float, float]:
+        near = tl[np.abs(ts - step) <= win]
+        near = near if near.size >= 3 else tl[np.argsort(np.abs(ts - step))[:3]]
+        return float(np.median(near)), float(np.std(near) / np.sqrt(near.size))
+
+    t_best, se_best = train_at(float(vs[best]))
+    t_end, se_end = train_at(float(ts[-1]))
+    falling = t_end < t_best - 3.0 * max(se_best, se_end, 1e-12)
+    rising = best <= vl.size - 3 and rise > need
+    return {"rising": bool(rising and falling), "best_val": float(vl[best]), "best_step": float(vs[best]),
+            "val_now": float(vl[-1]), "rise": rise, "needed": need, "train_at_best": t_best, "train_now": t_end,
+            "train_falling": bool(falling), "evaluations": int(vl.size)}
+
+
+def observe_val_loss(val_steps: Sequence[float], val_loss: Sequence[float], train_steps: Sequence[float],
+                     train_loss: Sequence[float], step: int | None = None) -> list:
+    """``val_loss_rising`` from a supplied validation loss against the run's own training loss."""
+    r = val_loss_rise(val_steps, val_loss, train_steps, train_loss)
+    if r is None:
+        return []
+    return [emit(INFO, "val_loss_rising", bool(r["rising"]), r, ("MT-VAL-RISE",), step=step)]
+
+
+def superseded(known: Mapping[str, Observation], fresh: Sequence[Observation]) -> list[str]:
+    """Names of this probe's earlier observations that a newer summary leaves out and so makes stale (pure).
+
+    Train and validation metrics describe the model at one moment: an examine before training that measured
+    train accuracy must not leave it beside the end-of-run validation accuracy a watch measured. A newer
+    summary from this probe replaces the earlier one whole.
+
+    Args:
+        known: Observations already held (by name).
+        fresh: This probe's new observations, stamped with the step they were measured at.
+    """
+    mine = [o for o in fresh if o.source == INFO.source]
+    steps = [o.step for o in mine if o.step is not None]
+    if not steps:
+        return []
+    now, names = min(steps), {o.name for o in mine}
+    return sorted(n for n, o in known.items() if o.source == INFO.source and n not in names
+                  and (o.step is None or o.step < now))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,14 +55,30 @@ def structure(model: torch.nn.Module, optimizer: Any | None = None) -> dict[str,
             "trainable_elements": sum(p.numel() for p in params if p.requires_grad)}
 
 
-def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tensor) -> dict[str, Any] | None:
+SPARSE_TABLES = (torch.nn.Embedding, torch.nn.EmbeddingBag)
+
+
+def lookup_tables(model: torch.nn.Module) -> frozenset[str]:
+    """Names of the parameters of embedding tables (``nn.Embedding``, ``nn.EmbeddingBag``), shared ones included.
+
+    A table's gradient reaches only the rows a batch looks up, so its RMS over the whole table is tiny for a
+    large vocabulary however well gradients flow: it says nothing about flow through depth.
+    """
+    tables = {id(p) for mod in model.modules() if isinstance(mod, SPARSE_TABLES) for p in mod.parameters(False)}
+    return frozenset(n for n, p in model.named_parameters(remove_duplicate=False) if id(p) in tables)
+
+
+def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tensor,
+                skip: Collection[str] = ()) -> dict[str, Any] | None:
     """First-layer over last-layer RMS gradient, over weight matrices (ndim >= 2) in registration order.
 
     Args:
         named: (name, grad) pairs, aligned with ``per_param``.
         per_param: Their norms (host floats or a tensor).
+        skip: Parameter names left out of the comparison (embedding tables: ``lookup_tables``), since a
+            row-sparse gradient is not a vanishing one.
     """
-    idx = [i for i, (_, g) in enumerate(named) if g.ndim >= 2]
+    idx = [i for i, (n, g) in enumerate(named) if g.ndim >= 2 and n not in skip]
     if len(idx) < 2:
         return None
     vals = per_param.tolist() if hasattr(per_param, "tolist") else list(per_param)
@@ -70,8 +86,12 @@ def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tens
     rms_first = vals[first] / math.sqrt(named[first][1].numel())
     rms_last = vals[last] / math.sqrt(named[last][1].numel())
     ratio = rms_first / rms_last if rms_last > 0 else (math.inf if rms_first > 0 else 1.0)
-    return {"first": named[first][0], "last": named[last][0], "rms_first": rms_first, "rms_last": rms_last,
-            "ratio": ratio}
+    out = {"first": named[first][0], "last": named[last][0], "rms_first": rms_first, "rms_last": rms_last,
+           "ratio": ratio}
+    left_out = sorted(set(skip) & {n for n, _ in named})
+    if left_out:
+        out["lookup_tables_left_out"] = left_out[:5]
+    return out
 
 
 def count_spikes(history: Sequence[float]) -> dict[str, Any]:
@@ -87,7 +107,9 @@ class NormStats:
 
     Keeps the first finite norm (a blow-up at step 0 is not hidden by a later median), the largest window
     median and the latest one (the run's phases), the first non-finite step, and spikes against the median of
-    the previous ``PAST`` finite norms. Non-finite norms are not "exploding": the non-finite probe owns them.
+    the previous ``PAST`` finite norms that are also large against the run's starting norm
+    (the median of its first five, ``MT-GRAD-SPIKE-ABS``). Non-finite norms are not "exploding": the
+    non-finite probe owns them.
     """
 
     PAST = 64
@@ -101,6 +123,7 @@ class NormStats:
     nonfinite_step: int | None = None
     spikes: int = 0
     max_over_median: float = 0.0
+    scale: float | None = None
     recent: list[float] = field(default_factory=list)
 
     def update(self, pairs: Sequence[tuple[int, float]]) -> None:
@@ -117,6 +140,8 @@ class NormStats:
             self.first_step, self.first = fin[0]
         vals = np.asarray([v for _, v in fin], dtype=np.float64)
         med = float(np.median(vals))
+        if self.scale is None:
+            self.scale = float(np.median(vals[:5]))  # the gradient scale the run starts from: its first norms
         self.last_median, self.last_step = med, fin[-1][0]
         if self.peak_median is None or med > self.peak_median:
             self.peak_median, self.peak_step = med, fin[-1][0]
@@ -135,7 +160,10 @@ class NormStats:
             r = np.maximum(refs[new][ok], 1e-12)
             cur = y[new][ok]
             self.max_over_median = max(self.max_over_median, float(np.max(cur / r)))
-            self.spikes += int(np.sum(cur > threshold("MT-GRAD-SPIKE") * r))
+            # a spike stands out against the running median and is also large against the gradients the run
+            # started with: late in a converged run a 0.01 norm among 4e-4 ones is noise, not instability
+            floor = threshold("MT-GRAD-SPIKE-ABS") * (self.scale or 0.0)
+            self.spikes += int(np.sum((cur > threshold("MT-GRAD-SPIKE") * r) & (cur > floor)))
         self.recent = y[-self.PAST:].tolist()
 
     def headline(self) -> tuple[float | None, int | None]:
@@ -219,7 +247,7 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         t = trend(head if head > threshold("MT-GRAD-EXPLODE-ABS") else st.last_median, r, st.spikes)
         out.append(emit(INFO, "grad_norm_trend", t, ev, ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS",
                                                           "MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO",
-                                                          "MT-GRAD-SPIKE"), step=head_step))
+                                                          "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS"), step=head_step))
         out.append(emit(INFO, "grad_norm_global", head, {"first": st.first, "peak_window_median": st.peak_median,
                                                          "latest_window_median": st.last_median},
                         ("MT-GRAD-EXPLODE-ABS",), step=head_step))

@@ -135,6 +135,33 @@ class History:
         return np.asarray(self.values + tail, dtype=np.float64)
 
 
+def converged_fraction(initial: float, end: float, floor: float = 0.0) -> float:
+    """How much of the way from the initial loss to the floor the run has come (1: at the floor).
+
+    A loss that has come most of the way down and flattens is converging, not stalled; a flat stretch is a
+    plateau only while most of the reachable drop is still ahead.
+    """
+    room = initial - floor
+    if not room > 0:
+        return 0.0
+    return float((initial - end) / room)
+
+
+def stalled(late_progress: float, se: float, scale: float) -> bool:
+    """Whether the second half of a run has confidently stopped improving (pure).
+
+    The noise must be able to rule out progress, not merely hide it: the late drop plus the standard error of
+    the chunk medians has to stay under ``MT-CURVE-PLATEAU`` of the scale. A short noisy run whose late drop is
+    within its noise is undecided and reads as still decreasing, never as a plateau.
+
+    Args:
+        late_progress: Drop of the smoothed loss between the middle and the end (loss units).
+        se: Three standard errors of a chunk median (loss units).
+        scale: The loss scale at the start, above the floor.
+    """
+    return late_progress + se < threshold("MT-CURVE-PLATEAU") * scale
+
+
 def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0) -> dict[str, Any]:
     """Classify a loss history (pure, vectorized, noise-aware).
 
@@ -162,6 +189,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         return {"label": None, "first_nonfinite": None, "points": n}
     k = int(min(10, max(3, n // 6)))
     chunks = np.array_split(y, k)
+    # the level the run started from: its first few points (a fast first drop is progress, not the baseline)
+    start0 = float(np.median(y[: max(3, min(8, n // 20))]))
     if spikes is None:
         spikes = SpikeCounter(scale=max(float(np.median(np.abs(chunks[0]))), 1e-12))
         spikes.update(y)
@@ -174,10 +203,11 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     drop = (start - end) / scale
     half = k // 2
     late_drop = (float(m[half]) - end) / scale
+    progress = converged_fraction(start0, end, floor)
     swing = float(np.median(np.abs(np.diff(y)))) / max(float(np.median(np.abs(y))), 1e-12)
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
                            "spikes": spikes.spikes, "recovered_spikes": spikes.recovered, "swing": swing,
-                           "noise": noise, "first_nonfinite": None}
+                           "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}
     rise = end - start
     if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= float(m.max()) - 1e-12 * scale:
         out["label"] = "diverging"
@@ -189,11 +219,12 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop < threshold("MT-CURVE-SLOW"):
         out["label"] = "decreasing_slowly"
-    elif (float(m[half]) - end) < max(threshold("MT-CURVE-PLATEAU") * scale, se) \
-            and drop < threshold("MT-CURVE-CONVERGED"):
+    elif stalled(float(m[half]) - end, se, scale) and progress < threshold("MT-CURVE-CONVERGED"):
         out["label"] = "plateau_after_learning"
     else:
         out["label"] = "decreasing_normally"
+        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(float(m[half]) - end, se, scale):
+            out["note"] = "converged: most of the way from the start to the floor, then flat (healthy)"
     if spikes.spikes and out["label"] != "spiking":
         out["note"] = "loss spikes the run recovered from (info)"
     return out

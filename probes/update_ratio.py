@@ -156,3 +156,22 @@ def observe(summary: dict[str, object] | None) -> list:
     step = summary.get("step")
     return [emit(INFO, "update_ratio", summary.get("value", summary["median"]), summary,
                  ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH"), step=step if isinstance(step, int) else None)]
+
+
+def raise_to_peak(optimizer: Any) -> list[tuple[float, float]]:
+    """Set each param group's LR to its schedule's peak where it sits below ``MT-UPD-LR-PEAK`` of it.
+
+    ``examine`` judges the LR the run trains with: at the end of a cosine or one-cycle schedule the LR is near
+    zero on purpose, and steps there measure nothing. The caller restores the groups afterwards.
+
+    Returns:
+        (LR found, LR set) for each group raised.
+    """
+    raised = []
+    for g in optimizer.param_groups:
+        lr, peak = g.get("lr"), g.get("max_lr", g.get("initial_lr"))
+        if isinstance(lr, float) and isinstance(peak, (int, float)) and peak > 0 \
+                and lr < threshold("MT-UPD-LR-PEAK") * peak:
+            g["lr"] = float(peak)
+            raised.append((lr, float(peak)))
+    return raised

@@ -20,9 +20,11 @@ from probes import (
     loop_lint,
     loss_curve,
     loss_init,
+    loss_scale,
     nonfinite,
     throughput,
     update_ratio,
+    weight_norm,
 )
 from probes.base import at_step, emit, merge
 from probes.exam import check_target
@@ -118,10 +120,17 @@ class Watch:
         self._out_bad_step: int | None = None
         self._in_bad_step: int | None = None
         self._metrics: dict[str, deque[float]] = {}
+        self._metric_steps: dict[str, deque[int]] = {}
         self._carry_max = 0.0
         self._uf: float | None = None
         self._pn: list[float] | None = None
         self._accum_k: deque[int] = deque(maxlen=64)
+        # issue 9 (H3): the loss multiplier read from the output gradient (loss_scale), sampled steps only
+        lname = config_lint.loss_name(self.loss_fn) if self.loss_fn is not None else ""
+        self._mul_kind = lname if loss_scale.supported(self.loss_fn, lname) else None
+        self._mul: deque[float] = deque(maxlen=64)
+        self._acts = activations.Sampler(self.model)  # issue 9 (H3): always-on sampled activation health
+        self._wtrack = weight_norm.Track(names=list(self._pnames), matrices=list(self._pmatrix))  # issue 9 (H3)
         self._last_named: list[tuple[str, torch.Tensor]] = []
         self._named_now: list[str] = []
         self._no_grad: list[str] = []
@@ -144,7 +153,8 @@ class Watch:
         self._opt_steps = 0
         self._direct_steps = 0  # issue 7 (loop_lint): optimizer steps taken outside scaler.step
         self._nc: int | None = self.num_classes
-        self._static = {"struct": grad_flow.structure(self.model, self.optimizer)}
+        self._static = {"struct": grad_flow.structure(self.model, self.optimizer),
+                        "tables": grad_flow.lookup_tables(self.model)}  # issue 9 (H3): embedding tables
         self._lint: list[Observation] | None = None
         self._first_out: Any = None
         self._first_in: Any = None
@@ -175,6 +185,7 @@ class Watch:
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:
+            self._acts.disarm()
             self._remove_expensive()
             if self._i:
                 self._flush()
@@ -215,6 +226,9 @@ class Watch:
             self._first_in = first
         if self._escalate:
             self._install_expensive()
+        elif self._i == 0:  # issue 9 (H3): one sampled forward per window
+            row = self._i
+            self._acts.arm(lambda key, t: self._buf.append(("act:" + key, row, t.float().reshape(1))))
 
     def _fwd_post(self, _m: torch.nn.Module, _args: Any, out: Any) -> None:
         if not torch.is_grad_enabled():
@@ -222,9 +236,13 @@ class Watch:
         t = next(nonfinite.tensors_in(out), None)
         if t is not None and t.is_floating_point() and t.numel():
             self._buf.append(("out", self._i, torch.stack(torch.aminmax(t.detach())).float()))
+        if self._mul_kind and t is not None and t.requires_grad and t.ndim == 2 \
+                and self.steps % self.update_every == 0:
+            t.register_hook(self._mul_hook(t.detach()))  # issue 9 (H3): loss multiplier, no sync
         if not self._first_forward_done:
             self._first_forward_done = True
             self._first_out = t.detach() if t is not None else None
+        self._acts.disarm()  # issue 9 (H3)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
@@ -259,6 +277,7 @@ class Watch:
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         if self._before is not None:
             self._buf.append(("upd", self._i, update_ratio.ratios(self._before, self._params)))
+            self._buf.append(("wn", self._i, weight_norm.norms(self._params)))  # issue 9 (H3): weight norms
             self._before = None
             self._upd_lr = min(self._upd_lr, self._lr_now) if self._lr_now is not None else self._upd_lr
         self._t_end = time.perf_counter()
@@ -270,11 +289,28 @@ class Watch:
         self._first_bw = self.steps % self.update_every == 0
         self._backwards = 0
 
+    def _mul_hook(self, out: torch.Tensor) -> Any:
+        row = self._i
+
+        def hook(g: torch.Tensor) -> None:
+            m = loss_scale.multiplier(out, g, self._mul_kind or "", float(getattr(self.loss_fn, "label_smoothing",
+                                                                                   0.0) or 0.0))
+            sc = getattr(self.scaler, "_scale", None)  # a GradScaler's scale multiplies the loss too
+            if isinstance(sc, torch.Tensor):
+                m = m / sc.float().reshape(())
+            self._buf.append(("lossmul", row, m.reshape(1)))
+        return hook
+
+    _act_stats_step: int | None = None
     _lr_now: float | None = None
     _lr_peak: float = 0.0
     _upd_lr: float = float("inf")
 
     def _carry_hook(self, g: torch.Tensor) -> None:
+        if self._params[-1].grad is None:
+            # issue 9 (H3): gradients cleared since the last backward (zero_grad after a step a GradScaler skipped
+            # on an overflow): a new step starts here, not one more micro-batch of an accumulation
+            self._backwards = 0
         self._backwards += 1
         if self._first_bw:
             self._first_bw = False
@@ -322,6 +358,7 @@ class Watch:
         self._act_stats = {"dead": {k: float(v) for k, v in dead.items()},
                            "saturated": {k: float(v) for k, v in sat.items()}}
         self._module_bad = bad[0] if bad else None
+        self._act_stats_step = self.steps  # issue 9 (H3): the step these were measured at
 
     # ------------------------------------------------------------------ per step
 
@@ -403,9 +440,16 @@ class Watch:
                     self._carry_max = max(self._carry_max, v[0])
             elif kind == "uf":
                 self._uf = v[0]
+            elif kind == "lossmul":
+                self._mul.append(v[0])
+            elif kind == "wn":
+                self._wtrack.update(v, stepno)
+            elif kind.startswith("act:"):
+                self._acts.update(kind[4:], v[0], stepno)
             elif kind.startswith("m:"):
                 q = self._metrics.setdefault(kind[2:], deque(maxlen=64))
                 q.append(v[0])
+                self._metric_steps.setdefault(kind[2:], deque(maxlen=64)).append(stepno)  # issue 9 (H3)
         finite = [x for _, x in losses if math.isfinite(x)]
         if losses and self._first_loss is None and math.isfinite(losses[0][1]):
             self._first_loss = losses[0][1]
@@ -489,9 +533,10 @@ class Watch:
             import statistics
 
             # Whether the loss was divided by k cannot be read from gradient norms (the first micro-batch's
-            # gradient is divided too), so only the count is reported.
+            # gradient is divided too); the gradient reaching the output shows the loss's multiplier instead.
             k_acc = int(statistics.median(self._accum_k))
             lint.append(emit(config_lint.INFO, "grad_accum_steps", k_acc, {"micro_batches": k_acc}, step=self.steps))
+            lint += at_step(loss_scale.observe(list(self._mul), k_acc), self.steps)  # issue 9 (H3)
         groups.append(lint)
         nc = self._nc
         if self._first_loss is not None:
@@ -502,18 +547,22 @@ class Watch:
         per_param: dict[str, float] = {}
         if self._pn is not None and self._last_named and len(self._pn) == len(self._last_named):
             per_param = dict(zip([n for n, _ in self._last_named], self._pn))
-            ratio = grad_flow.layer_ratio(self._last_named, self._pn)
+            ratio = grad_flow.layer_ratio(self._last_named, self._pn, self._static["tables"])  # issue 9 (H3)
         groups.append(grad_flow.observe(struct=self._static["struct"], per_param=per_param, no_grad=self._no_grad,
                                         global_norms=self._norms, ratio=ratio, underflow=self._uf, step=self.steps,
                                         stepped=self._opt_steps > 0))
         s = self._phases.summary()
         if s is not None:
             groups.append(update_ratio.observe(s))
+        groups.append(weight_norm.observe(self._wtrack))  # issue 9 (H3)
         m = self._metrics
         groups.append(at_step(generalization.observe(
             train_acc=list(m.get("train_acc", ())), val_acc=list(m.get("val_acc", ())),
             val_loss=list(m.get("val_loss", ())), train_loss=list(m.get("train_loss", ())), num_classes=nc),
             self.steps))
+        if "val_loss" in m:  # issue 9 (H3): overfitting from the watch's own training loss against val_loss
+            groups.append(generalization.observe_val_loss(list(self._metric_steps["val_loss"]), list(m["val_loss"]),
+                                                          *self.loss_history, step=self.steps))
         if len(self._data_t) >= 2 and self._compute_t:
             # medians per step: the first steps carry one-time costs (allocations, lazy optimizer state)
             import statistics
@@ -522,7 +571,10 @@ class Watch:
             groups.append(at_step(throughput.observe(d * self.steps, c * self.steps, self.steps, self.device),
                                   self.steps))
         if self._act_stats is not None:
-            groups.append(activations.observe(self._act_stats))
+            groups.append(at_step(activations.observe(self._act_stats), self._act_stats_step))
+        sampled = self._acts.stats()  # issue 9 (H3): after the trip's full measurement, which wins the merge
+        if sampled is not None:
+            groups.append(at_step(activations.observe(sampled), self._acts.step))
         return merge(groups)
 
     def _consultation(self) -> Any:
@@ -536,6 +588,8 @@ class Watch:
         c = self._consultation()
         obs = self.observations()
         try:
+            for name in generalization.superseded(c.observations, obs):  # issue 9 (H3): stale metrics go
+                c.forget(name)
             c.add(obs)
         except ContradictionError as exc:
             log.warning("trainopt watch: probe observations contradict the consultation: %s", exc.message)

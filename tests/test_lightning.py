@@ -88,9 +88,6 @@ def severe(cb) -> dict[str, str]:
     return {f["id"]: f["severity"] for f in cb.diagnosis.findings if f["severity"] in ("warning", "critical")}
 
 
-@pytest.mark.xfail(strict=True, reason="known false alarm: this short healthy run (96 steps, loss 0.91 -> 0.27) reads "
-                   "as plateau_after_learning; the curve classifier cannot yet tell convergence from a plateau on "
-                   "the training loss alone (open in issue 9)")
 def test_healthy_fit_is_clean_and_the_report_is_written(tmp_path):
     cb = TrainoptCallback(loss_fn=nn.CrossEntropyLoss(), every=16)
     trainer = fit(tmp_path, Classifier(), cb)

@@ -252,3 +252,49 @@ def test_healthy_habits_give_no_warning_under_watch_or_examine():
             d = fn(v).diagnosis
             bad = {f["id"]: f["severity"] for f in d.findings if f["severity"] != "info"}
             assert not bad, f"{name}/{arch} under {fn.__name__}: {bad}"
+
+
+def test_an_examine_before_training_leaves_no_init_time_metrics_beside_the_end_of_run_ones():
+    torch.manual_seed(0)
+    protos = torch.randn(4, 16) * 2
+
+    def data(n: int, s: int) -> tuple[torch.Tensor, torch.Tensor]:
+        g = torch.Generator().manual_seed(s)
+        y = torch.randint(0, 4, (n,), generator=g)
+        return protos[y] + torch.randn(n, 16, generator=g), y
+
+    (x, y), (vx, vy) = data(256, 0), data(256, 1)
+    m = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+    opt = torch.optim.Adam(m.parameters(), lr=1e-2)
+    c = Consultation()
+    c.add(examine(m, torch.nn.CrossEntropyLoss(), (x, y), opt, val_batch=(vx, vy)))
+    assert {"train_metric", "generalization_gap"} <= set(c.observations)  # measured at init
+    with watch(m, opt, consultation=c, every=10, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        for i in range(60):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            with torch.no_grad():
+                metrics = {"val_acc": float((m(vx).argmax(1) == vy).float().mean())} if i % 10 == 9 else {}
+            w.step(loss, **metrics)
+    o = c.observations
+    assert "train_metric" not in o and "generalization_gap" not in o  # superseded, not left beside
+    assert o["val_metric"].step == 60 and o["val_metric"].value > 0.9
+    assert all(v.step is not None for k, v in o.items() if v.source == "probe:generalization")
+
+
+def test_examine_at_the_end_of_a_schedule_measures_the_peak_lr_and_puts_the_lr_back():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 3))
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-8)  # far too low at its peak
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10)
+    for _ in range(10):
+        opt.step()
+        sched.step()
+    assert opt.param_groups[0]["lr"] < 1e-12  # the annealed end: steps here move nothing
+    batch = (torch.randn(32, 8), torch.randint(0, 3, (32,)))
+    before = fingerprint(m, opt)
+    obs = {o.name: o for o in examine(m, torch.nn.CrossEntropyLoss(), batch, opt, scheduler=sched)}
+    assert obs["update_ratio"].value < 1e-5 and obs["update_ratio"].evidence["raised_to_peak"]
+    assert fingerprint(m, opt) == before and opt.param_groups[0]["lr"] < 1e-12

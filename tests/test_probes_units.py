@@ -208,3 +208,156 @@ def test_import_expert_does_not_import_probes_or_torch():
            "print('torch' in sys.modules, 'probes' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]
+
+
+# ------------------------------------------------------------------ issue 9: curve scale, tables, new probes
+
+
+def test_a_short_noisy_converging_run_is_not_a_plateau_but_a_confident_stall_far_above_the_floor_is():
+    rng = np.random.default_rng(3)
+    t = np.arange(96)
+    # a short healthy fit: noisy, most of the way down, still drifting lower within its noise
+    healthy = 0.25 + 0.75 * np.exp(-t / 20) + 0.08 * rng.standard_normal(96)
+    assert loss_curve.classify(healthy)["label"] == "decreasing_normally"
+    # converged: nearly all of the way from the initial loss to zero, then flat
+    t = np.arange(300)
+    conv = 2 * np.exp(-t / 15) + 0.3 + 0.01 * rng.standard_normal(300)
+    r = loss_curve.classify(conv)
+    assert r["label"] == "decreasing_normally" and r["progress"] >= threshold("MT-CURVE-CONVERGED")
+    # a stall far above the floor, flat beyond doubt
+    stall = np.r_[1.5 * np.exp(-t[:100] / 15) + 0.9, 0.9 + 0 * t[100:]] + 0.01 * rng.standard_normal(300)
+    assert loss_curve.classify(stall)["label"] == "plateau_after_learning"
+    # the same flat tail at the floor a label-smoothed loss cannot go below is converged
+    assert loss_curve.classify(stall, floor=0.88)["label"] == "decreasing_normally"
+
+
+def test_converged_fraction_and_stalled_are_scale_aware():
+    assert loss_curve.converged_fraction(2.0, 0.2) == pytest.approx(0.9)
+    assert loss_curve.converged_fraction(2.0, 1.1, floor=1.0) == pytest.approx(0.9)
+    assert loss_curve.converged_fraction(1.0, 1.0, floor=1.0) == 0.0
+    assert loss_curve.stalled(0.0, 0.001, 1.0)
+    assert not loss_curve.stalled(0.0, 0.05, 1.0)  # flat within a large noise: undecided, not a stall
+    assert not loss_curve.stalled(0.1, 0.0, 1.0)
+
+
+class TinyBert(torch.nn.Module):
+    def __init__(self, vocab: int = 20000, d: int = 32) -> None:
+        super().__init__()
+        self.tok = torch.nn.Embedding(vocab, d)
+        self.pos = torch.nn.Embedding(64, d)
+        self.enc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(d, 2, 64, batch_first=True), 2,
+                                               enable_nested_tensor=False)
+        self.head = torch.nn.Linear(d, 2)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        h = self.tok(ids) + self.pos(torch.arange(ids.shape[1]))
+        return self.head(self.enc(h)[:, 0])
+
+
+def test_embedding_tables_are_not_the_first_layer_of_gradient_flow():
+    torch.manual_seed(0)
+    m = TinyBert()
+    ids = torch.randint(0, 20000, (8, 16))
+    torch.nn.functional.cross_entropy(m(ids), torch.randint(0, 2, (8,))).backward()
+    named = [(n, p.grad) for n, p in m.named_parameters() if p.grad is not None]
+    pn = grad_flow.norms([g for _, g in named])
+    raw = grad_flow.layer_ratio(named, pn)
+    assert raw is not None and raw["first"] == "tok.weight"  # a row-sparse table reads as a vanishing first layer
+    tables = grad_flow.lookup_tables(m)
+    assert tables == {"tok.weight", "pos.weight"}
+    r = grad_flow.layer_ratio(named, pn, tables)
+    assert r is not None and r["first"].startswith("enc.") and r["ratio"] > threshold("MT-GRAD-VANISH-RATIO")
+
+
+def test_examine_and_watch_do_not_call_a_tiny_bert_vanishing():
+    from expert.consultation import Consultation
+    from probes import examine, watch
+
+    torch.manual_seed(0)
+    m = TinyBert()
+    opt = torch.optim.SGD(m.parameters(), lr=0.01, momentum=0.9)
+    ids, y = torch.randint(0, 20000, (8, 16)), torch.randint(0, 2, (8,))
+    c = Consultation()
+    c.add(examine(m, torch.nn.CrossEntropyLoss(), (ids, y), opt))
+    assert c.observations["grad_layer_ratio"].value > threshold("MT-GRAD-VANISH-RATIO")
+    assert "MS-GRAD-02" not in {f["id"] for f in c.run().findings}
+    with watch(m, opt, every=5, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        for _ in range(10):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(m(ids), y)
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    assert "MS-GRAD-02" not in {f["id"] for f in w.diagnosis.findings}
+
+
+@pytest.mark.parametrize("kind,smoothing", [("cross_entropy", 0.0), ("cross_entropy", 0.1), ("bce_with_logits", 0.0)])
+@pytest.mark.parametrize("c", [1.0, 0.25])
+def test_the_loss_multiplier_is_read_from_the_output_gradient(kind, smoothing, c):
+    from probes import loss_scale
+
+    torch.manual_seed(0)
+    z = torch.randn(32, 5, requires_grad=True)
+    if kind == "cross_entropy":
+        loss = torch.nn.functional.cross_entropy(z, torch.randint(0, 5, (32,)), label_smoothing=smoothing)
+    else:
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(z, (torch.rand(32, 5) > 0.5).float())
+    (loss * c).backward()
+    m = float(loss_scale.multiplier(z, z.grad, kind, smoothing))
+    assert m == pytest.approx(c, rel=1e-3)
+
+
+def test_accumulation_is_judged_scaled_or_not_and_odd_multipliers_are_left_alone():
+    from probes import loss_scale
+
+    assert loss_scale.scaled_for_accum([1.0, 1.0, 0.98], 4) is False
+    assert loss_scale.scaled_for_accum([0.25, 0.25], 4) is True
+    assert loss_scale.scaled_for_accum([32.0], 4) is None  # a sum reduction: not judged
+    assert loss_scale.scaled_for_accum([1.0], 1) is None
+    assert not loss_scale.supported(torch.nn.CrossEntropyLoss(reduction="sum"), "cross_entropy")
+    assert not loss_scale.supported(torch.nn.CrossEntropyLoss(weight=torch.ones(3)), "cross_entropy")
+
+
+def test_weight_norm_summary_matches_a_naive_reference():
+    from probes import weight_norm
+
+    m = tiny()
+    params = list(m.parameters())
+    first = weight_norm.norms(params).tolist()
+    assert first == pytest.approx([p.norm().item() for p in params], rel=1e-5)
+    with torch.no_grad():
+        for p in params:
+            p.mul_(0.05)
+    last = weight_norm.norms(params).tolist()
+    s = weight_norm.summarize(first, last, ["0.weight", "0.bias", "2.weight", "2.bias"], [p.ndim >= 2 for p in params])
+    assert s is not None and s["ratio"] == pytest.approx(0.05, rel=1e-4)
+    tr = weight_norm.Track(names=["a"], matrices=[True])
+    tr.update([2.0], 10)
+    assert weight_norm.observe(tr) == []  # one sample: nothing to compare yet
+    tr.update([0.1], 500)
+    (o,) = weight_norm.observe(tr)
+    assert o.value == pytest.approx(0.05) and o.step == 500
+
+
+def test_val_loss_rising_while_train_loss_falls_is_overfitting_and_noise_is_not():
+    rng = np.random.default_rng(4)
+    ts = np.arange(400.0)
+    train = 1.4 * np.exp(-ts / 80) + 0.02 * rng.standard_normal(400)
+    vs = np.arange(20.0, 401.0, 20.0)
+    val = 0.5 + 0.9 * np.exp(-vs / 60) + 0.002 * (vs - 100).clip(0)  # best near step 140, then rising
+    r = generalization.val_loss_rise(vs, val, ts, train)
+    assert r is not None and r["rising"] and r["train_falling"]
+    flat_noisy = 0.6 + 0.05 * rng.standard_normal(vs.size)
+    r = generalization.val_loss_rise(vs, flat_noisy, ts, train)
+    assert r is not None and not r["rising"]  # a noisy flat validation loss is no rise
+    both_rising = generalization.val_loss_rise(vs, val, ts, 0.3 + 0.001 * ts)
+    assert both_rising is not None and not both_rising["rising"]  # both rising is instability, not overfitting
+    assert generalization.val_loss_rise(vs[:3], val[:3], ts, train) is None
+
+
+def test_a_tiny_late_gradient_jump_in_a_converged_run_is_not_a_spike():
+    norms = [3.0] * 10 + [3.0 * 0.9 ** i for i in range(80)] + [4e-4] * 40
+    norms[120] = 0.01  # 25x the late median, but a few thousandths of where the run started
+    assert grad_flow.count_spikes(norms)["spikes"] == 0
+    norms[120] = 3.0  # back at the starting scale out of a converged stretch: a spike
+    assert grad_flow.count_spikes(norms)["spikes"] == 1

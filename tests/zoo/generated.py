@@ -229,6 +229,8 @@ class Config:
     amp: str | None = None  # bf16 | fp16_scaler
     augment: bool = False
     finetune: bool = False
+    dropout: float = 0.1  # every model trains with some dropout; the heavy_dropout habit raises it
+    wd_strength: float | None = None  # weight decay set so that lr * wd per step (decay as a fraction) is this
 
 
 @dataclass
@@ -283,7 +285,7 @@ def build(cfg: Config) -> Run:
     if cfg.deep_sigmoid:
         model = mlp(depth=10, act=nn.Sigmoid, dropout=0.0) if cfg.arch == "mlp" else build_model(cfg.arch)
     else:
-        model = build_model(cfg.arch)
+        model = build_model(cfg.arch, dropout=cfg.dropout)
     n = 16 if cfg.tiny else cfg.n
     x, y = make_data(cfg.arch, n, 1 + cfg.seed, noise=3.0 if cfg.tiny else 1.0)
     vx, vy = make_data(cfg.arch, 256, 1000 + cfg.seed, noise=3.0 if cfg.tiny else 1.0)
@@ -317,7 +319,11 @@ def build(cfg: Config) -> Run:
     params = list(head(model).parameters()) if cfg.opt_subset else [p for p in model.parameters()
                                                                       if p.requires_grad]
     lr = (BASE_LR[cfg.opt] * (0.3 if cfg.finetune else 1.0)) * cfg.lr_mult
-    opt = make_optimizer(cfg.opt, params, lr, cfg.wd)
+    wd = cfg.wd
+    if cfg.wd_strength is not None:
+        # SGD's decay enters through momentum, which multiplies it by 1 / (1 - momentum)
+        wd = cfg.wd_strength / lr * (0.1 if cfg.opt in ("sgd_momentum", "nesterov") else 1.0)
+    opt = make_optimizer(cfg.opt, params, lr, wd)
     loss_fn: Callable[[Any, Any], torch.Tensor]
     if cfg.loss == "ce":
         loss_fn = nn.CrossEntropyLoss()
@@ -473,7 +479,9 @@ FAULTS: tuple[Fault, ...] = (
     # where the last step's gradient is normally still there, so a left-over gradient proves nothing)
     Fault("misplaced_zero_grad", {"zero_grad": "misplaced"}, (LOOP,), ("MS-ZERO-02", "MS-GRAD-05"),
           modes=("watch",)),
-    Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP), ("AP-12",), modes=("watch",)),
+    # seed 000 routes gradient accumulation to batch-size-and-memory-tradeoffs as well as gradient-management
+    Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP, "batch-size-and-memory-tradeoffs"),
+          ("AP-12",), modes=("watch",)),
     Fault("double_softmax", {"out_act": "softmax"}, (LOSS,), ("MS-ACT-01",)),
     Fault("sigmoid_into_bce_with_logits", {"out_act": "sigmoid", "loss": "bce_logits"}, (LOSS,), ("MS-ACT-02",)),
     # a built-in loss inside the user's own function: examine names it by its values on the batch (watch never
@@ -491,6 +499,10 @@ FAULTS: tuple[Fault, ...] = (
     Fault("eval_mode_left_on", {"eval_mode": True}, (LOOP,), ("MS-EVAL-01",)),
     Fault("fp16_no_scaler", {"fp16": True, "loss": "fp16_tiny", "lr_mult": 20.0}, ("batch-size-and-memory-tradeoffs",),
           ("MS-FP16-01",), archs=("mlp", "cnn"), opts=("sgd_momentum",)),
+    # weight decay far too strong for the LR: the weights shrink to nothing and their gradients with them (only a
+    # watch sees the weights shrink; examine sees one moment)
+    Fault("weight_decay_collapse", {"wd_strength": 0.1, "steps": 100}, ("optimization-algorithms",),
+          ("MS-WNORM-01",), opts=("adamw",), modes=("watch",)),
     Fault("lion_at_adamw_lr", {"opt": "lion", "lr_mult": 10.0, "wd": 0.01}, ("optimization-algorithms",),
           ("AP-05", "AP-06"), opts=("lion",)),
 )
@@ -503,6 +515,7 @@ HEALTHY: tuple[tuple[str, dict[str, Any]], ...] = (
     ("onecycle", {"opt": "sgd_momentum", "schedule": "onecycle"}),
     ("cosine_restarts", {"opt": "sgd_momentum", "schedule": "restarts"}),
     ("heavy_augmentation", {"opt": "adamw", "augment": True}),
+    ("heavy_dropout", {"opt": "sgd_momentum", "dropout": 0.5}),
     ("label_smoothing", {"opt": "adamw", "loss": "ce_smooth"}),
     ("small_batch", {"opt": "adamw", "bs": 4, "lr_mult": 0.5, "steps": 150}),
     ("large_batch", {"opt": "adamw", "bs": 256, "lr_mult": 2.0, "steps": 40}),

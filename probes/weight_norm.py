@@ -1,0 +1,89 @@
+"""Weight norms over a run (cheap, optimizer step, sampled): weights that decay towards zero.
+
+Weight decay too strong for the LR and the number of steps shrinks every weight geometrically; the gradients
+shrink with the weights, so the run looks like vanishing gradients although the fault is the decay. Tracking
+the global weight norm (and each weight matrix's) against its value at the start tells the two apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from probes.base import ProbeInfo, emit
+
+INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio",))
+
+
+def norms(params: Sequence[torch.Tensor]) -> torch.Tensor:
+    """Per-tensor L2 norms of the weights on the device (one ``_foreach_norm``, no sync)."""
+    if not params:
+        return torch.zeros(0)
+    return torch.stack([n.float() for n in torch._foreach_norm([p.detach() for p in params])])
+
+
+@dataclass
+class Track:
+    """The weight norms at the first sample and now (bounded: two vectors, whatever the run's length).
+
+    Attributes:
+        first: Per-tensor norms at the first sample.
+        last: Per-tensor norms at the latest sample.
+        first_step: Step of the first sample.
+        last_step: Step of the latest sample.
+    """
+
+    first: list[float] | None = None
+    last: list[float] | None = None
+    first_step: int | None = None
+    last_step: int | None = None
+    names: list[str] = field(default_factory=list)
+    matrices: list[bool] = field(default_factory=list)
+
+    def update(self, per_tensor: Sequence[float], step: int) -> None:
+        """Feed one sample's per-tensor norms (host floats)."""
+        vals = [float(v) for v in per_tensor]
+        if self.first is None or len(vals) != len(self.first):
+            self.first, self.first_step = vals, step
+        self.last, self.last_step = vals, step
+
+
+def summarize(first: Sequence[float], last: Sequence[float], names: Sequence[str] | None = None,
+              matrices: Sequence[bool] | None = None) -> dict[str, Any] | None:
+    """Global weight norm now over at the start, and the weight matrix that shrank most (pure).
+
+    Only weight matrices count (biases and norm gains may start at zero or one and move freely); all tensors
+    when there is no matrix. None when nothing had a non-zero norm at the start.
+    """
+    import numpy as np
+
+    f = np.asarray(first, dtype=np.float64)
+    la = np.asarray(last, dtype=np.float64)
+    if f.size == 0 or f.size != la.size:
+        return None
+    mat = np.asarray(matrices, dtype=bool) if matrices is not None and any(matrices) else np.ones(f.size, bool)
+    ok = mat & np.isfinite(f) & np.isfinite(la) & (f > 0)
+    if not ok.any():
+        return None
+    g0, g1 = float(np.sqrt((f[ok] ** 2).sum())), float(np.sqrt((la[ok] ** 2).sum()))
+    per = np.where(ok, la / np.where(f > 0, f, 1.0), np.inf)
+    worst = int(np.argmin(per))
+    out: dict[str, Any] = {"global_first": g0, "global_now": g1, "ratio": g1 / g0, "worst_ratio": float(per[worst])}
+    if names is not None:
+        out["worst_layer"] = names[worst]
+    return out
+
+
+def observe(track: Track) -> list:
+    """``weight_norm_ratio`` once two samples at different steps exist."""
+    if track.first is None or track.last is None or track.first_step == track.last_step:
+        return []
+    s = summarize(track.first, track.last, track.names or None, track.matrices or None)
+    if s is None:
+        return []
+    s.update({"first_step": track.first_step, "step": track.last_step})
+    return [emit(INFO, "weight_norm_ratio", max(0.0, s["ratio"]), s, ("MT-WNORM-COLLAPSE",), step=track.last_step)]
+

@@ -1,0 +1,83 @@
+"""Watch-level checks of the issue-9 measurements: loss multiplier, weight norms, validation loss, no plateau alarm."""
+
+from __future__ import annotations
+
+import logging
+
+import torch
+
+from probes import watch
+
+logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
+
+
+def _findings(c) -> dict[str, str]:
+    return {f["id"]: f["severity"] for f in c.diagnosis.findings if f["severity"] != "info"}
+
+
+def test_unscaled_accumulation_is_read_from_the_output_gradient_and_scaled_is_clean():
+    from tests.zoo.generated import Config, build, train
+
+    for scaled in (False, True):
+        run = build(Config(arch="mlp", opt="sgd_momentum", accum=4, accum_scaled=scaled, steps=30))
+        with watch(run.model, run.optimizer, every=10, loss_fn=run.loss_fn) as w:
+            train(run, 30, w)
+        o = w.consultation.observations
+        assert o["grad_accum_steps"].value == 4 and o["loss_scaled_for_accum"].value is scaled
+        assert ("AP-12" in _findings(w.consultation)) is not scaled
+
+
+def test_weight_decay_collapse_is_named_and_not_read_as_vanishing_gradients():
+    from tests.zoo.generated import FAULTS, Variant, _fix_habits, watch_variant
+    from tests.zoo.generated import Config as Cfg
+
+    f = next(f for f in FAULTS if f.name == "weight_decay_collapse")
+    from dataclasses import replace
+
+    c = watch_variant(Variant("wd", _fix_habits(replace(Cfg(arch="transformer", opt="adamw"), **f.change)), f))
+    bad = _findings(c)
+    assert "MS-WNORM-01" in bad and "MS-GRAD-02" not in bad and "DX-FIX-06" not in bad, bad
+    assert c.observations["weight_norm_ratio"].value < 0.1
+
+
+def test_validation_loss_rising_against_the_watchs_own_training_loss_is_overfitting():
+    torch.manual_seed(0)
+    x, y = torch.randn(16, 20), torch.randint(0, 4, (16,))  # tiny set: memorised
+    vx, vy = torch.randn(256, 20), torch.randint(0, 4, (256,))  # unrelated validation data
+    m = torch.nn.Sequential(torch.nn.Linear(20, 256), torch.nn.ReLU(), torch.nn.Linear(256, 4))
+    opt = torch.optim.Adam(m.parameters(), lr=3e-3)
+    with watch(m, opt, every=20, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        for step in range(200):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            metrics = {}
+            if step % 10 == 9:
+                with torch.no_grad():
+                    metrics["val_loss"] = float(torch.nn.functional.cross_entropy(m(vx), vy))
+            w.step(loss, **metrics)
+    o = w.consultation.observations
+    assert o["val_loss_rising"].value is True, o["val_loss_rising"].evidence
+    assert "MS-OVF-01" in _findings(w.consultation)
+    assert any(r["skill"] == "overfitting-prevention" and r["role"] == "primary" for r in w.diagnosis.routes)
+
+
+def test_a_saturated_network_that_still_learns_is_seen_without_a_trip():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.Tanh(), torch.nn.Linear(64, 4))
+    with torch.no_grad():
+        m[0].weight.mul_(30.0)  # pre-activations far outside tanh's linear range
+    opt = torch.optim.SGD(m.parameters(), lr=0.01, momentum=0.9)
+    x, y = torch.randn(64, 16), torch.randint(0, 4, (64,))
+    with watch(m, opt, every=10, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        for _ in range(40):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    o = w.consultation.observations
+    assert o["saturation_fraction"].value > 0.5 and o["saturation_fraction"].evidence["worst_layer"] == "1"
+    assert o["saturation_fraction"].step is not None
+    assert "MS-SAT-01" in _findings(w.consultation)
