@@ -22,6 +22,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
@@ -226,6 +227,12 @@ def _extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
     return cur
 
 
+@lru_cache(maxsize=1024)
+def _parsed(pattern: str) -> Any:
+    """The regex engine's parse of a cue (parsed once for both analyses below)."""
+    return _sre_p.parse(pattern, re.IGNORECASE)
+
+
 def literal_prefixes(pattern: str) -> frozenset[str] | None:
     """The lower-case strings (at most ``PREFIX_LEN`` long) one of which every match of ``pattern`` starts with.
 
@@ -234,7 +241,7 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
         match, or with a non-word character, which the word-start index does not cover).
     """
     try:
-        parsed = _sre_p.parse(pattern, re.IGNORECASE)
+        parsed = _parsed(pattern)
         done: set[str] = set()
         rest = _extend({""}, parsed, done)
     except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
@@ -344,7 +351,7 @@ def required_words(pattern: str) -> frozenset[str] | None:
         The runs, or None when no such run is known (the pattern is always tried).
     """
     try:
-        req = _required(_sre_p.parse(pattern, re.IGNORECASE))
+        req = _required(_parsed(pattern))
     except (re.error, RecursionError, TypeError, ValueError):
         return None
     if not req:

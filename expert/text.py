@@ -24,8 +24,9 @@ is a ``Keyword`` row gathered by ``knowledge.all_keywords()``. The procedure, in
    match, then the pattern text, so the result never depends on anything but the text;
 8. validate each value against the vocabulary; a value that does not validate is dropped.
 
-Every step is linear in the text (a megabyte parses in well under a second; ``make bench`` times it). It never raises on any text and
-returns ``[]`` when nothing matches. Each observation's provenance is ``text:<the phrase as typed>``.
+Every step is linear in the text (a megabyte parses in well under a second; ``make bench`` times it). It never
+raises on any text and returns ``[]`` when nothing matches. Each observation's provenance is
+``text:<the phrase as typed>``.
 """
 
 from __future__ import annotations
