@@ -79,7 +79,9 @@ def lower_aligned(text: str) -> str:
     """``text.lower()``, except that a character whose lower case is two characters keeps its length."""
     low = text.lower()
     if len(low) != len(text):
-        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        # lower-case the runs between the few characters that grow ("İ"), which stay as they are
+        grow = "".join(sorted(c for c in set(text) if len(c.lower()) != 1))
+        low = re.sub(f"[^{re.escape(grow)}]+", lambda m: m.group(0).lower(), text)
     return low
 
 
@@ -238,7 +240,8 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
 
     Returns:
         The prefixes, or None when they cannot be bounded (the pattern may start with anything, with an empty
-        match, or with a non-word character, which the word-start index does not cover).
+        match, or with a blank). A prefix may begin with punctuation ("--accumulate"); the scanner finds those
+        by searching for them rather than through its word-start index.
     """
     try:
         parsed = _parsed(pattern)
@@ -247,9 +250,21 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
     except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
         return None
     prefixes = done | rest
-    if not prefixes or "" in prefixes or any(not _WORD_CHAR.match(p[0]) for p in prefixes):
+    if not prefixes or "" in prefixes or any(p[0].isspace() for p in prefixes):
         return None
     return frozenset(prefixes)
+
+
+def _punctuation_starts(low: str, prefixes: list[str]) -> list[int]:
+    """Offsets where one of ``prefixes`` (each led by a non-word character) begins after no word character."""
+    found = set()
+    for p in prefixes:
+        s = low.find(p)
+        while s >= 0:
+            if s == 0 or not _WORD_CHAR.match(low, s - 1):
+                found.add(s)
+            s = low.find(p, s + 1)
+    return sorted(found)
 
 
 # ------------------------------------------------------------------------------------------- required words
@@ -365,14 +380,14 @@ def required_words(pattern: str) -> frozenset[str] | None:
     return frozenset(words)
 
 
-_TEXT_WORD = re.compile(r"\w*[^\W\d]\w*")  # a word with a letter in it: numbers are looked up apart
+_TEXT_WORD = re.compile(r"\w+")
 _MAX_WORD_LIST = 20_000
 """Above this many characters of distinct words (a text of mostly unique tokens) no cue is skipped."""
 
 
 def _words_present(low: str) -> Callable[[str], bool] | None:
     """A test whether a required word occurs inside some word of ``low``; None when testing would not pay."""
-    distinct = set(_TEXT_WORD.findall(low))
+    distinct = {w for w in set(_TEXT_WORD.findall(low)) if not w.isdigit()}  # numbers are looked up apart
     if not low.isascii():
         distinct = {w.translate(_FOLD) for w in distinct}
     joined = "\n".join(distinct)
@@ -414,10 +429,17 @@ class Scanner:
         self.attempts = 0
 
     @staticmethod
-    def _index(low: str) -> tuple[dict[str, list[int]], list[dict[str, list[str]]]]:
-        """Word starts by the (up to) ``PREFIX_LEN`` characters there, and the distinct keys by shorter prefix."""
+    def _index(low: str, firsts: set[str]) -> tuple[dict[str, list[int]], list[dict[str, list[str]]]]:
+        """Word starts by the (up to) ``PREFIX_LEN`` characters there, and the distinct keys by shorter prefix.
+
+        Only word starts that begin with one of ``firsts`` (the first characters of the prefixes of the cues
+        still to scan) are indexed: in a pasted log most word starts are numbers that no such cue begins with.
+        """
         full: dict[str, list[int]] = {}
-        for s in [m.start() for m in _WORD_START.finditer(low)]:
+        if not firsts:
+            return full, [{} for _ in range(PREFIX_LEN)]
+        starts = re.compile(rf"(?<!\w)[{''.join(map(re.escape, sorted(firsts)))}]")
+        for s in [m.start() for m in starts.finditer(low)]:
             key = low[s:s + PREFIX_LEN]
             found = full.get(key)
             if found is None:
@@ -445,11 +467,12 @@ class Scanner:
         if not low.isascii():
             low = low.translate(_FOLD)
         present = _words_present(low)
-        full, shorter = self._index(low)
-        for i, prefixes in enumerate(self._prefixes):
-            required = self._required[i]
-            if present is not None and required is not None and not any(map(present, required)):
-                continue  # none of the words every match holds is in the text
+        live = [i for i, required in enumerate(self._required)
+                if present is None or required is None or any(map(present, required))]
+        # (a cue none of whose required words is in the text is not tried at all)
+        full, shorter = self._index(low, {p[0] for i in live for p in self._prefixes[i] or () if _WORD_CHAR.match(p)})
+        for i in live:
+            prefixes = self._prefixes[i]
             found = 0
             if prefixes is None:
                 self.attempts += len(text)
@@ -460,8 +483,12 @@ class Scanner:
                         if found >= limit:
                             break
                 continue
-            keys = {key for p in prefixes for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
+            keys = {key for p in prefixes if _WORD_CHAR.match(p)
+                    for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
             runs = [full[k] for k in keys if k in full]
+            punctuated = [p for p in prefixes if not _WORD_CHAR.match(p)]
+            if punctuated:
+                runs.append(_punctuation_starts(low, punctuated))
             if not runs:
                 continue
             # distinct keys hold distinct word starts; sorting joined sorted runs is a linear merge in practice

@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from expert.errors import TrainoptError
-from expert.nlp import Normalised, Scanner, clause_start, clause_starts, normalise
+from expert.nlp import Normalised, Scanner, normalise
 from expert.vocabulary import Observation
 
 MAX_CHARS = 16_000_000
@@ -254,30 +254,56 @@ def _unsubsumed(hits: list[_Hit]) -> list[_Hit]:
     return kept
 
 
+_LONGEST_BREAK = 10
+"""No clause break is longer ("although" is 8): a break found further back than this is not cut by the window."""
+
+
 class _Context:
-    """Clause lookups for one text: where each clause starts, its words and its attribution."""
+    """Clause lookups for one text: where a clause starts and ends, its words and its attribution.
+
+    Clause bounds are found around each position asked about, in a window that widens until it holds the
+    break, so the cost follows the matches read, not the length of the text.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = clause_starts(text, _CLAUSE_BREAK)
         self._attr: dict[int, tuple[bool, bool, bool]] = {}
 
+    def clause_start(self, pos: int) -> int:
+        """The end of the last clause break at or before ``pos`` (0 when there is none)."""
+        width = 256
+        while True:
+            lo = max(0, pos - width)
+            last = 0
+            for m in _CLAUSE_BREAK.finditer(self.text, lo, pos + 1):
+                if m.end() <= pos:
+                    last = m.end()
+            if lo == 0 or last > lo + _LONGEST_BREAK:
+                return last
+            width *= 4
+
+    def clause_end(self, pos: int) -> int:
+        """The end of the first clause break that ends after ``pos`` (the text's end when there is none)."""
+        for m in _CLAUSE_BREAK.finditer(self.text, max(0, pos - _LONGEST_BREAK)):
+            if m.end() > pos:
+                return m.end()
+        return len(self.text)
+
     def negated(self, start: int) -> bool:
-        cs = clause_start(self.starts, start)
         # only the last few words matter; a bounded slice keeps this constant-time per hit
-        window = self.text[max(cs, start - 120):start]
+        lo = max(0, start - 120)
+        window = self.text[max(self.clause_start(start), lo):start]
         words = [w.replace("'", "").lower() for w in _WORD.findall(window)][-NEGATION_WINDOW:]
         return any(w in _NEGATORS for w in words)
 
     def attribution(self, start: int) -> tuple[bool, bool, bool]:
         """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
-        k = bisect_right(self.starts, start) - 1
-        if k not in self._attr:
-            end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.text)
-            clause = self.text[self.starts[k]:end]
-            self._attr[k] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
+        a = self.clause_start(start)
+        if a not in self._attr:
+            clause = self.text[a:self.clause_end(start)]
+            self._attr[a] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
                              bool(_OTHERS.search(clause)))
-        return self._attr[k]
+        return self._attr[a]
 
 
 def parse_complaint(text: str) -> list[Observation]:

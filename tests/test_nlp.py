@@ -9,7 +9,7 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from expert.nlp import IGNORECASE_FOLDS, Scanner, literal_prefixes, normalise, required_words
+from expert.nlp import IGNORECASE_FOLDS, Scanner, literal_prefixes, lower_aligned, normalise, required_words
 from expert.text import CUE_CAP, distinct_segments, parse_complaint
 from knowledge import all_keywords
 
@@ -74,6 +74,7 @@ def test_required_words() -> None:
     assert required_words(r"nan|\w+ing") == {"nan", "ing"}
     assert required_words(r"nan|\w+") is None  # one alternative requires no word: always tried
     assert required_words(r"multiple\s+gpus") in ({"multiple"}, {"gpus"})
+    assert literal_prefixes(r"--accum\w*|grad") == {"--a", "gra"}  # found by search, not the word index
 
 
 def test_every_cue_that_requires_words_matches_only_where_they_occur() -> None:
@@ -158,3 +159,9 @@ def test_megabyte_inputs_of_every_kind_parse() -> None:
         names = {o.name for o in parse_complaint(text)}
         assert names, text[:80]
     assert "error_text" in {o.name for o in parse_complaint(_log(15000) + trace)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aBİıſK]^-\\ ßﬁΣ损x"), max_size=40))
+def test_lower_aligned_keeps_length_and_lowers_the_rest(text: str) -> None:
+    assert lower_aligned(text) == "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
