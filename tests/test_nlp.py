@@ -164,4 +164,8 @@ def test_megabyte_inputs_of_every_kind_parse() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from("aBİıſK]^-\\ ßﬁΣ损x"), max_size=40))
 def test_lower_aligned_keeps_length_and_lowers_the_rest(text: str) -> None:
-    assert lower_aligned(text) == "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    low = lower_aligned(text)
+    assert len(low) == len(text)
+    for c, got in zip(text, low):
+        want = c.lower() if len(c.lower()) == 1 else c
+        assert got == want or {got, want} <= {"σ", "ς"}  # a final sigma depends on its neighbours
