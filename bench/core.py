@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HELP_TARGET = 0.2
 BUILD_TARGET = 0.5
 DIAGNOSIS_TARGET = 0.05
+COMPLAINT_MB_TARGET = 1.0  # issue 10: a 1 MB complaint parses in under a second
 
 BASE = {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_onset": "after_steps",
         "mixed_precision": "fp16", "learning_rate": 1e-3}
@@ -132,6 +133,43 @@ def latency(repeats: int) -> list[Result]:
     return out
 
 
+def pasted_complaint(size: int) -> str:
+    """A complaint of ``size`` characters as people paste them: a few sentences, then a training log whose every
+    line differs (so nothing is read once for many), then the traceback that ended it."""
+    head = ("My loss becomes NaN after about 2000 steps with fp16, I use AdamW with lr 3e-4 and batch size 32. "
+            "Validation loss goes up while training loss keeps going down. Here is the log:\n")
+    tail = ("Traceback (most recent call last):\n  File \"train.py\", line 142, in <module>\n    loss.backward()\n"
+            "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)\n")
+    lines, total, step = [], len(head) + len(tail), 0
+    while total < size:
+        step += 10
+        line = (f"epoch {step // 1000} step {step} loss={(step % 997) / 331:.4f} lr={(step % 89 + 1) * 1e-5:.2e} "
+                f"grad_norm={(step % 83) / 7:.3f} val_loss {(step % 991) / 313:.4f} acc {(step % 97) / 100:.2f}\n")
+        lines.append(line)
+        total += len(line)
+    return (head + "".join(lines))[: max(0, size - len(tail))] + tail
+
+
+def complaint_parsing(repeats: int) -> list[Result]:
+    """Free-text parsing of 10 kB, 100 kB and 1 MB pasted complaints (linear: each ten times the last)."""
+    from expert.text import _compiled, parse_complaint
+
+    parse_complaint("warm up")  # build the cue tables outside the timing
+    out = []
+    for size, label in ((10_000, "10 kB"), (100_000, "100 kB"), (1_000_000, "1 MB")):
+        text = pasted_complaint(size)
+        times = []
+        for _ in range(max(3, repeats if size < 1_000_000 else min(repeats, 5))):
+            t = time.perf_counter()
+            found = parse_complaint(text)
+            times.append(time.perf_counter() - t)
+        attempts = _compiled()[1].attempts
+        out.append(Result(f"complaint parsing, {label}", statistics.median(times),
+                          COMPLAINT_MB_TARGET if size == 1_000_000 else None,
+                          note=f"{len(found)} observations, {attempts:,} cue match attempts"))
+    return out
+
+
 def run(repeats: int) -> list[Result]:
     """Every measurement of this section."""
-    return [*startup(repeats), *construction(repeats), *latency(repeats)]
+    return [*startup(repeats), *construction(repeats), *latency(repeats), *complaint_parsing(repeats)]

@@ -190,7 +190,8 @@ class Consultation:
         if not isinstance(text, str) or not text.strip():
             raise InputError("empty complaint", hint="describe what the training run does")
         if len(text) > MAX_TEXT:
-            raise InputError(f"complaint too long ({len(text):,} characters; at most {MAX_TEXT:,})",
+            raise InputError(f"complaint too long ({len(text):,} characters)",
+                             context=f"field 'complaint'; allowed: at most {MAX_TEXT:,} characters",
                              hint="describe the problem in a few sentences; give an error as error_text")
         found = parse_complaint(text)
         # Text never overrides what the user answered or a probe measured.

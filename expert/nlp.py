@@ -11,7 +11,9 @@ Two problems are solved here, independent of any topic:
   literal fast path. :class:`Scanner` instead computes, once per cue, the set of literal prefixes a match can
   start with (from the parsed pattern), indexes the text's word starts by their first characters, and tries
   each cue only where one of its prefixes occurs. A cue whose prefixes cannot be bounded is scanned the
-  ordinary way. Either way the matches are the ones ``finditer`` with a no-word-character-before guard would give.
+  ordinary way. Before that, a cue is skipped outright when none of the words every one of its matches must
+  contain (:func:`required_words`) occurs in the text: a pasted log never mentions most cues. Either way the
+  matches are the ones ``finditer`` with a no-word-character-before guard would give.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 try:  # Python >= 3.11 keeps the pattern parser here; 3.10 has it as a top-level module
@@ -75,7 +79,9 @@ def lower_aligned(text: str) -> str:
     """``text.lower()``, except that a character whose lower case is two characters keeps its length."""
     low = text.lower()
     if len(low) != len(text):
-        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        # lower-case the runs between the few characters that grow ("İ"), which stay as they are
+        grow = "".join(sorted(c for c in set(text) if len(c.lower()) != 1))
+        low = re.sub(f"[^{re.escape(grow)}]+", lambda m: m.group(0).lower(), text)
     return low
 
 
@@ -223,27 +229,187 @@ def _extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
     return cur
 
 
+@lru_cache(maxsize=1024)
+def _parsed(pattern: str) -> Any:
+    """The regex engine's parse of a cue (parsed once for both analyses below)."""
+    return _sre_p.parse(pattern, re.IGNORECASE)
+
+
 def literal_prefixes(pattern: str) -> frozenset[str] | None:
     """The lower-case strings (at most ``PREFIX_LEN`` long) one of which every match of ``pattern`` starts with.
 
     Returns:
         The prefixes, or None when they cannot be bounded (the pattern may start with anything, with an empty
-        match, or with a non-word character, which the word-start index does not cover).
+        match, or with a blank). A prefix may begin with punctuation ("--accumulate"); the scanner finds those
+        by searching for them rather than through its word-start index.
     """
     try:
-        parsed = _sre_p.parse(pattern, re.IGNORECASE)
+        parsed = _parsed(pattern)
         done: set[str] = set()
         rest = _extend({""}, parsed, done)
     except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
         return None
     prefixes = done | rest
-    if not prefixes or "" in prefixes or any(not _WORD_CHAR.match(p[0]) for p in prefixes):
+    if not prefixes or "" in prefixes or any(p[0].isspace() for p in prefixes):
         return None
     return frozenset(prefixes)
 
 
+def _punctuation_starts(low: str, prefixes: list[str]) -> list[int]:
+    """Offsets where one of ``prefixes`` (each led by a non-word character) begins after no word character."""
+    found = set()
+    for p in prefixes:
+        s = low.find(p)
+        while s >= 0:
+            if s == 0 or not _WORD_CHAR.match(low, s - 1):
+                found.add(s)
+            s = low.find(p, s + 1)
+    return sorted(found)
+
+
+# ------------------------------------------------------------------------------------------- required words
+
+_REQ_LIMIT = 32
+"""Largest set of alternative strings tracked for one part of a pattern; beyond it the part says nothing."""
+_REPEATS = tuple(op for op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT, getattr(_sre_c, "POSSESSIVE_REPEAT", None))
+                 if op is not None)
+_WORD_PIECE = re.compile(r"\w+", re.ASCII)
+# Characters outside ASCII that a case-insensitive pattern takes for an ASCII letter (checked against the regex
+# engine by tests/test_nlp.py). The text a required word is looked up in is folded the same way.
+IGNORECASE_FOLDS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+_FOLD = str.maketrans(IGNORECASE_FOLDS)
+
+
+def _exact_set(items: Any) -> set[str] | None:
+    """Every string (lower case) the parsed ``items`` can match, when that is a small finite set of ASCII."""
+    cur = {""}
+    for op, av in items:
+        if op is _sre_c.LITERAL:
+            one: set[str] | None = {chr(av).lower()}
+        elif op is _sre_c.IN:
+            try:
+                one = _class_chars(av)
+            except _Unbounded:
+                one = None
+            if one is not None and len(one) > 10:
+                one = None
+        elif op is _sre_c.SUBPATTERN:
+            one = _exact_set(av[-1])
+        elif op is _sre_c.BRANCH:
+            alts = [_exact_set(a) for a in av[1]]
+            one = None if any(a is None for a in alts) else set().union(*alts)  # type: ignore[arg-type]
+        elif op in _REPEATS:
+            lo, hi, item = av
+            body = _exact_set(item)
+            if body is None or hi > 2:
+                one = None
+            else:
+                one, acc = set(), {""}
+                for k in range(hi + 1):
+                    if k >= lo:
+                        one |= acc
+                    acc = {a + b for a in acc for b in body}
+        elif op in (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT):
+            one = {""}  # zero-width
+        else:
+            return None
+        if one is None:
+            return None
+        cur = {a + b for a in cur for b in one}
+        if len(cur) > _REQ_LIMIT or not all(x.isascii() for x in cur):
+            return None
+    return cur
+
+
+def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:
+    """The more selective of two requirements (its shortest string longer, then fewer strings)."""
+    if not b or "" in b:
+        return a
+    if a is None:
+        return b
+    return b if (min(map(len, b)), -len(b)) > (min(map(len, a)), -len(a)) else a
+
+
+def _required(items: Any) -> set[str] | None:
+    """Strings one of which every match of the parsed ``items`` contains (None when none is known)."""
+    best: set[str] | None = None
+    run = {""}  # the strings matched by the current stretch of exactly-known items
+    for op, av in items:
+        one = _exact_set([(op, av)])
+        if one is not None:
+            joined = {a + b for a in run for b in one}
+            if len(joined) <= _REQ_LIMIT:
+                run = joined
+                continue
+            best, run = _better(best, run), one
+            continue
+        best, run = _better(best, run), {""}
+        if op is _sre_c.SUBPATTERN:
+            best = _better(best, _required(av[-1]))
+        elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
+            best = _better(best, _required(av))
+        elif op is _sre_c.BRANCH:
+            alts = [_required(a) for a in av[1]]
+            if all(alts):
+                best = _better(best, set().union(*alts))  # type: ignore[arg-type]
+        elif op in _REPEATS and av[0] >= 1:
+            best = _better(best, _required(av[2]))
+    return _better(best, run)
+
+
+def required_words(pattern: str) -> frozenset[str] | None:
+    """Lower-case runs of word characters, one of which lies inside one word of the text for every match.
+
+    A text that holds none of them cannot match ``pattern`` (case-insensitively), so the scanner skips it.
+
+    Returns:
+        The runs, or None when no such run is known (the pattern is always tried).
+    """
+    try:
+        req = _required(_parsed(pattern))
+    except (re.error, RecursionError, TypeError, ValueError):
+        return None
+    if not req:
+        return None
+    words = set()
+    for s in req:
+        pieces = _WORD_PIECE.findall(s)
+        if not pieces:
+            return None
+        words.add(max(pieces, key=len))  # each string's longest word-character run stands for it
+    return frozenset(words)
+
+
+_TEXT_WORD = re.compile(r"\w+")
+_MAX_WORD_LIST = 20_000
+"""Above this many characters of distinct words (a text of mostly unique tokens) no cue is skipped."""
+
+
+def _words_present(low: str) -> Callable[[str], bool] | None:
+    """A test whether a required word occurs inside some word of ``low``; None when testing would not pay."""
+    distinct = {w for w in set(_TEXT_WORD.findall(low)) if not w.isdigit()}  # numbers are looked up apart
+    if not low.isascii():
+        distinct = {w.translate(_FOLD) for w in distinct}
+    joined = "\n".join(distinct)
+    if len(joined) > _MAX_WORD_LIST:
+        return None
+
+    def present(word: str) -> bool:
+        return word in joined or (word.isdigit() and word in low)
+
+    return present
+
+
+# ------------------------------------------------------------------------------------------- linear scanning
+
+
 class Scanner:
     """Find every match of many cue patterns in one text, each on word boundaries, in linear time.
+
+    Two filters keep the work per cue small: a cue none of whose required words (:func:`required_words`)
+    occurs in the text is not tried at all, and a cue is tried only at word starts that begin with one of its
+    literal prefixes (:func:`literal_prefixes`). ``attempts`` counts the pattern match attempts of the last
+    :meth:`scan`: a deterministic measure of the work, linear in the text.
 
     Args:
         patterns: The cue patterns (regular expressions, case-insensitive).
@@ -253,18 +419,33 @@ class Scanner:
         self._plain: list[re.Pattern[str]] = []
         self._guarded: list[re.Pattern[str]] = []
         self._prefixes: list[frozenset[str] | None] = []
+        self._required: list[frozenset[str] | None] = []
         for p in patterns:
             self._plain.append(re.compile(rf"(?:{p})(?!\w)", re.IGNORECASE))
             self._guarded.append(re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE))
-            self._prefixes.append(literal_prefixes(p))
+            prefixes = literal_prefixes(p)
+            self._prefixes.append(prefixes)
+            self._required.append(required_words(p))
+        self.attempts = 0
 
     @staticmethod
-    def _index(low: str) -> tuple[dict[str, list[int]], list[dict[str, list[str]]]]:
-        """Word starts by the (up to) ``PREFIX_LEN`` characters there, and the distinct keys by shorter prefix."""
+    def _index(low: str, firsts: set[str]) -> tuple[dict[str, list[int]], list[dict[str, list[str]]]]:
+        """Word starts by the (up to) ``PREFIX_LEN`` characters there, and the distinct keys by shorter prefix.
+
+        Only word starts that begin with one of ``firsts`` (the first characters of the prefixes of the cues
+        still to scan) are indexed: in a pasted log most word starts are numbers that no such cue begins with.
+        """
         full: dict[str, list[int]] = {}
-        for m in _WORD_START.finditer(low):
-            s = m.start()
-            full.setdefault(low[s:s + PREFIX_LEN], []).append(s)
+        if not firsts:
+            return full, [{} for _ in range(PREFIX_LEN)]
+        starts = re.compile(rf"(?<!\w)[{''.join(map(re.escape, sorted(firsts)))}]")
+        for s in [m.start() for m in starts.finditer(low)]:
+            key = low[s:s + PREFIX_LEN]
+            found = full.get(key)
+            if found is None:
+                full[key] = [s]
+            else:
+                found.append(s)
         shorter: list[dict[str, list[str]]] = [{} for _ in range(PREFIX_LEN)]
         for key in full:
             for n in range(1, min(len(key), PREFIX_LEN)):
@@ -273,28 +454,62 @@ class Scanner:
                 shorter[len(key)].setdefault(key, []).append(key)
         return full, shorter
 
-    def scan(self, text: str) -> Iterator[tuple[int, re.Match[str]]]:
-        """Yield ``(pattern index, match)`` for every non-empty, non-overlapping (per pattern) match."""
+    def scan(self, text: str, cap: int | None = None) -> Iterator[tuple[int, re.Match[str]]]:
+        """Yield ``(pattern index, match)`` for every non-empty, non-overlapping (per pattern) match.
+
+        Args:
+            text: The text to scan.
+            cap: At most this many matches per pattern, the first ones (None: all).
+        """
+        self.attempts = 0
+        limit = cap if cap is not None else len(text) + 1
         low = lower_aligned(text)
-        full, shorter = self._index(low)
-        for i, prefixes in enumerate(self._prefixes):
+        if not low.isascii():
+            low = low.translate(_FOLD)
+        present = _words_present(low)
+        live = [i for i, required in enumerate(self._required)
+                if present is None or required is None or any(map(present, required))]
+        # (a cue none of whose required words is in the text is not tried at all)
+        full, shorter = self._index(low, {p[0] for i in live for p in self._prefixes[i] or () if _WORD_CHAR.match(p)})
+        for i in live:
+            prefixes = self._prefixes[i]
+            found = 0
             if prefixes is None:
+                self.attempts += len(text)
                 for m in self._guarded[i].finditer(text):
                     if m.end() > m.start():
                         yield i, m
+                        found += 1
+                        if found >= limit:
+                            break
                 continue
-            starts = sorted({s for p in prefixes
-                             for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))
-                             for s in full.get(key, ())})
-            rx = self._plain[i]
+            keys = {key for p in prefixes if _WORD_CHAR.match(p)
+                    for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
+            runs = [full[k] for k in keys if k in full]
+            punctuated = [p for p in prefixes if not _WORD_CHAR.match(p)]
+            if punctuated:
+                runs.append(_punctuation_starts(low, punctuated))
+            if not runs:
+                continue
+            # distinct keys hold distinct word starts; sorting joined sorted runs is a linear merge in practice
+            if len(runs) == 1:
+                starts = runs[0]
+            else:
+                starts = list(chain.from_iterable(runs))
+                starts.sort()
+            match = self._plain[i].match
             reach = -1
             for s in starts:
                 if s < reach:
                     continue  # inside the previous match of this cue, as finditer would skip it
-                m = rx.match(text, s)
+                self.attempts += 1
+                m = match(text, s)
                 if m is not None and m.end() > m.start():
                     reach = m.end()
                     yield i, m
+                    found += 1
+                    if found >= limit:
+                        break
 
 
 def clause_starts(text: str, breaks: re.Pattern[str]) -> list[int]:

@@ -4,9 +4,11 @@ The parser knows no topic: every cue (phrase, what it implies, whether a negatio
 is a ``Keyword`` row gathered by ``knowledge.all_keywords()``. The procedure, in order:
 
 1. normalise the text (``expert.nlp.normalise``: unicode punctuation, blank runs, British spellings,
-   hyphenated compounds), keeping a map back to what the user typed;
+   hyphenated compounds), keeping a map back to what the user typed, and set aside every line or sentence
+   that repeats an earlier one (a repeat sets nothing its first copy did not);
 2. find every match of every cue on word boundaries, case-insensitively, with the linear-time
-   ``expert.nlp.Scanner`` (each cue is tried only where one of its literal prefixes occurs);
+   ``expert.nlp.Scanner`` (each cue is tried only where one of its literal prefixes occurs, and only the first
+   ``CUE_CAP`` matches of one cue are read);
 3. drop a match that lies strictly inside a longer match of another cue ("should I use Lion" is about
    switching, so the bare optimizer name inside it does not also count as the optimizer in use);
 4. drop a negatable match that a negation in the same clause precedes ("no NaN", "loss is not NaN",
@@ -22,23 +24,29 @@ is a ``Keyword`` row gathered by ``knowledge.all_keywords()``. The procedure, in
    match, then the pattern text, so the result never depends on anything but the text;
 8. validate each value against the vocabulary; a value that does not validate is dropped.
 
-Every step is linear in the text (a megabyte parses in well under a second). It never raises on any text and
-returns ``[]`` when nothing matches. Each observation's provenance is ``text:<the phrase as typed>``.
+Every step is linear in the text (a megabyte parses in well under a second; ``make bench`` times it). It never
+raises on any text and returns ``[]`` when nothing matches. Each observation's provenance is
+``text:<the phrase as typed>``.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from expert.errors import TrainoptError
-from expert.nlp import Normalised, Scanner, clause_start, clause_starts, normalise
+from expert.nlp import Normalised, Scanner, normalise
 from expert.vocabulary import Observation
 
-MAX_CHARS = 4_000_000
+MAX_CHARS = 16_000_000
 """Longer input is cut (pasted logs): every step is linear, this only bounds memory."""
+CUE_CAP = 256
+"""Matches of one cue that are read, the first ones. Only a cue's earliest usable match sets anything; a cue
+matched this often in one complaint (a pasted log repeating "lr=...") has long been decided, so its later
+matches are not looked for. Below the cap (any complaint a person types) the result is exact."""
 
 NEGATION_WINDOW = 4
 """How many words before a cue a negation may stand ("no", "not any", "without any real")."""
@@ -143,12 +151,62 @@ def _value(hit: _Hit, name: str, value: Any) -> Any:
     return _convert(value[1:], raw)
 
 
-def _hits(nt: Normalised) -> list[_Hit]:
+_SEGMENT_END = re.compile(r"\n|[.!?] ")
+
+
+@dataclass(frozen=True)
+class _Distinct:
+    """A text less its repeated segments (lines and sentences seen before), with the way back."""
+
+    text: str
+    runs: tuple[int, ...]  # offsets in ``text`` where a run of kept segments begins
+    origins: tuple[int, ...]  # the offset in the full text of each run's start
+
+    def offset(self, pos: int) -> int:
+        k = bisect_right(self.runs, pos) - 1
+        return self.origins[k] + pos - self.runs[k]
+
+    def seamless(self, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` lies in one run (it did not arise from dropping a segment between)."""
+        k = bisect_right(self.runs, start) - 1
+        return k + 1 >= len(self.runs) or end <= self.runs[k + 1]
+
+
+def distinct_segments(text: str) -> _Distinct:
+    """Drop every line or sentence that repeats one seen earlier (pasted logs, repeated tracebacks).
+
+    A repeat can set nothing: its matches are those of the first copy, which come earlier, and negation and
+    attribution stop at the line or sentence end. Text without repeats is returned unchanged.
+    """
+    seen: set[str] = set()
+    parts: list[str] = []
+    runs: list[int] = []
+    origins: list[int] = []
+    last = kept_to = out = 0
+    bounds = [m.end() for m in _SEGMENT_END.finditer(text)]
+    if len(text) > (bounds[-1] if bounds else 0):
+        bounds.append(len(text))
+    for end in bounds:
+        seg = text[last:end]
+        if seg in seen:
+            last = end
+            continue
+        seen.add(seg)
+        if not runs or last != kept_to:
+            runs.append(out)
+            origins.append(last)
+        parts.append(seg)
+        out += len(seg)
+        kept_to = last = end
+    if len(runs) <= 1 and (not origins or origins[0] == 0) and out == len(text):
+        return _Distinct(text, (0,), (0,))
+    return _Distinct("".join(parts), tuple(runs) or (0,), tuple(origins) or (0,))
+
+
+def _hits(nt: Normalised, text: str | None = None) -> list[_Hit]:
     kws, scanner = _compiled()
-    hits = []
-    for i, m in scanner.scan(nt.text):
-        hits.append(_Hit(m.start(), m.end(), m, kws[i], i))
-    return hits
+    return [_Hit(m.start(), m.end(), m, kws[i], i)
+            for i, m in scanner.scan(nt.text if text is None else text, cap=CUE_CAP)]
 
 
 def _cover(h: _Hit) -> list[tuple[int, int]]:
@@ -196,32 +254,56 @@ def _unsubsumed(hits: list[_Hit]) -> list[_Hit]:
     return kept
 
 
+_LONGEST_BREAK = 10
+"""No clause break is longer ("although" is 8): a break found further back than this is not cut by the window."""
+
+
 class _Context:
-    """Clause lookups for one text: where each clause starts, its words and its attribution."""
+    """Clause lookups for one text: where a clause starts and ends, its words and its attribution.
+
+    Clause bounds are found around each position asked about, in a window that widens until it holds the
+    break, so the cost follows the matches read, not the length of the text.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = clause_starts(text, _CLAUSE_BREAK)
         self._attr: dict[int, tuple[bool, bool, bool]] = {}
 
+    def clause_start(self, pos: int) -> int:
+        """The end of the last clause break at or before ``pos`` (0 when there is none)."""
+        width = 256
+        while True:
+            lo = max(0, pos - width)
+            last = 0
+            for m in _CLAUSE_BREAK.finditer(self.text, lo, pos + 1):
+                if m.end() <= pos:
+                    last = m.end()
+            if lo == 0 or last > lo + _LONGEST_BREAK:
+                return last
+            width *= 4
+
+    def clause_end(self, pos: int) -> int:
+        """The end of the first clause break that ends after ``pos`` (the text's end when there is none)."""
+        for m in _CLAUSE_BREAK.finditer(self.text, max(0, pos - _LONGEST_BREAK)):
+            if m.end() > pos:
+                return m.end()
+        return len(self.text)
+
     def negated(self, start: int) -> bool:
-        cs = clause_start(self.starts, start)
         # only the last few words matter; a bounded slice keeps this constant-time per hit
-        window = self.text[max(cs, start - 120):start]
+        lo = max(0, start - 120)
+        window = self.text[max(self.clause_start(start), lo):start]
         words = [w.replace("'", "").lower() for w in _WORD.findall(window)][-NEGATION_WINDOW:]
         return any(w in _NEGATORS for w in words)
 
     def attribution(self, start: int) -> tuple[bool, bool, bool]:
         """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
-        from bisect import bisect_right
-
-        k = bisect_right(self.starts, start) - 1
-        if k not in self._attr:
-            end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.text)
-            clause = self.text[self.starts[k]:end]
-            self._attr[k] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
+        a = self.clause_start(start)
+        if a not in self._attr:
+            clause = self.text[a:self.clause_end(start)]
+            self._attr[a] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
                              bool(_OTHERS.search(clause)))
-        return self._attr[k]
+        return self._attr[a]
 
 
 def parse_complaint(text: str) -> list[Observation]:
@@ -237,10 +319,15 @@ def parse_complaint(text: str) -> list[Observation]:
     if not isinstance(text, str) or not text.strip():
         return []
     nt = normalise(text[:MAX_CHARS])
-    ctx = _Context(nt.text)
+    dt = distinct_segments(nt.text)
+    ctx = _Context(dt.text)
     best: dict[str, tuple[tuple[Any, ...], Observation]] = {}
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
-    for h in sorted(_unsubsumed(_hits(nt)), key=lambda h: h.start):
+    for h in sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start):
+        if all((h.order, name) in settled for name in h.keyword.sets):
+            continue  # this cue has set all it sets: a later match of it changes nothing
+        if not dt.seamless(h.start, h.end):
+            continue  # spans the place of a dropped repeat: the full text has no such phrase
         if h.keyword.negatable and ctx.negated(h.start):
             continue
         for name, raw_value in h.keyword.sets.items():
@@ -252,7 +339,8 @@ def parse_complaint(text: str) -> list[Observation]:
                     continue  # what worked before, what the user weighs, what others use: not this run's
             try:
                 value = _value(h, name, raw_value)
-                obs = Observation.make(name, value, f"text:{nt.source(h.start, h.end).strip()}")
+                phrase = nt.source(dt.offset(h.start), dt.offset(h.end))
+                obs = Observation.make(name, value, f"text:{phrase.strip()}")
             except (TrainoptError, ValueError, TypeError, OverflowError):
                 continue  # a number out of range, an unknown unit: the phrase says nothing usable
             settled.add((h.order, name))

@@ -365,8 +365,9 @@ def spec(name: str) -> Spec:
 
 MAX_INT = 2**63 - 1
 """Largest integer accepted (what an int64 tensor or a C long can hold); beyond it a count is a typo."""
-MAX_TEXT = 100_000
-"""Longest text value accepted, in characters: a whole traceback fits; a megabyte paste is refused."""
+MAX_TEXT = 16_000_000
+"""Longest text value accepted, in characters: text is read in linear time, so a pasted log of a few megabytes
+is fine; beyond this it is not something a person pasted (and only memory would suffer)."""
 MAX_NUMBER_TEXT = 100
 """Longest number written as text; anything longer is not a number a person typed."""
 FRACTION_NAMES = frozenset({"train_metric", "val_metric"})

@@ -5,17 +5,18 @@ Each row: a loss behaviour (with the not-learning/convergence symptom) -> likely
 
 from __future__ import annotations
 
+from knowledge import terms
 from knowledge.fixes import FIX_GRAD_FLOW, FIX_GRAD_LOG, FIX_LR_UP, FIX_PLATEAU, NOT_LEARN_AVOID
-from knowledge.schema import Cite, Contains, Find, Fix, Is, RouteTo, Row
+from knowledge.schema import Cite, Find, Fix, Is, RouteTo, Row
 
 _T = "Symptom: model not learning (route by loss behaviour)"
 LOSS_SYMPTOMS = Is("not_learning", "convergence", "unstable")
 
-# Regression-style losses (distances) and classification-style losses (log-likelihoods), as they are
-# usually spelled in code; a loss of one kind on a task of the other kind is the "wrong objective" row.
-REGRESSION_LOSSES = Contains("mse", "l1", "mae", "huber", "mean_squared", "meansquared")
-CLASSIFICATION_LOSSES = Contains("cross_entropy", "crossentropy", "cross-entropy", "nll", "bce", "log_loss",
-                                 "focal")
+# Regression-style losses (distances) and classification-style losses (log-likelihoods), by their canonical
+# names in knowledge.terms (every spelling is canonicalised on the way in); a loss of one kind on a task of the
+# other kind is the "wrong objective" row.
+REGRESSION_LOSSES = Is(*sorted(terms.REGRESSION_LOSSES))
+CLASSIFICATION_LOSSES = Is(*sorted(terms.CLASSIFICATION_LOSSES))
 
 ROWS = (
     Row("RT-LOSS-01",

@@ -322,3 +322,67 @@ def test_explain_never_exits_3(doc, skill, why_not):
         assert r.stderr.startswith("error: ")
     else:
         assert r.stdout.startswith(("Why ", f"{skill} is"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# megabyte complaints: pasted logs and tracebacks are read (in linear time), not refused
+# ---------------------------------------------------------------------------------------------------
+
+MB = settings(max_examples=3 * SCALE, deadline=None, suppress_health_check=list(HealthCheck))
+PIECES = ["loss goes NaN with fp16 after 2000 steps. ", "my model overfits, val loss rises\n", "lr=3e-4 batch size 32 ",
+          "epoch 3 step 1200 loss=nan lr=1e-3 grad_norm=inf\n", "RuntimeError: CUDA out of memory.\n",
+          "it isn't overfitting, ", "²½ﬁİſ损失 “fp16” … ", "x" * 5000, "\x00\u202e🙂 ", "should I switch to SGD? ",
+          'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n', "9" * 400 + " "]
+
+
+@st.composite
+def megabyte_complaints(draw):
+    """One to three megabytes: a repeated mix of sentences, log lines and junk, then a log whose lines all differ."""
+    unit = "".join(draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=8))) + draw(st.text(max_size=40))
+    size = draw(st.sampled_from([1_000_000, 3_000_000]))
+    varied = "".join(f"step {i} loss={i % 977 / 100:.2f} lr {i % 89 + 1}e-5\n" for i in range(size // 60))
+    text = (unit * (size // (2 * len(unit)) + 1))[: size // 2] + varied
+    return text if text.strip() else "loss is nan " + text
+
+
+@MB
+@given(megabyte_complaints())
+def test_megabyte_complaints_are_read_through_the_api(text):
+    c = Consultation()
+    c.observe(batch_size=64)
+    found = c.complain(text)
+    assert all(o.source.startswith("text:") and len(o.source) < 2000 for o in found)
+    assert c.observations["batch_size"].value == 64  # text never overrides what was given
+    d = c.run()
+    assert d.status in STATUSES
+    again = Consultation.from_json(c.report("json"))
+    assert (again.diagnosis.status, again.diagnosis.plan) == (d.status, d.plan)
+
+
+@MB
+@given(megabyte_complaints(), st.sampled_from(["text", "json"]))
+def test_megabyte_complaints_through_diagnose_and_consult_never_exit_3(text, fmt):
+    r = CliRunner().invoke(cli, ["diagnose", "-", "--format", fmt],
+                           input=json.dumps({"complaint": text, "optimizer": "adamw"}))
+    assert r.exit_code in (0, 1), r.output[-2000:]
+    if fmt == "json":
+        assert json.loads(r.stdout)["status"] in STATUSES
+    one_line = text.replace("\r", " ").replace("\n", " ")
+    r = CliRunner().invoke(cli, ["consult", "--format", fmt], input=one_line + "\n1\nskip\n\n")
+    assert r.exit_code in (0, 1), r.output[-2000:]
+    assert "internal error" not in r.output and "Traceback (most recent call last):\n  File \"/" not in r.output
+
+
+def test_a_complaint_over_the_limit_is_refused_by_name_and_changes_nothing():
+    from expert.vocabulary import MAX_TEXT
+
+    assert MAX_TEXT >= 4_000_000  # a few megabytes of pasted log are read, not refused
+    c = Consultation()
+    c.complain("loss is nan with fp16")
+    before = state(c)
+    with pytest.raises(InputError) as e:
+        c.complain("loss explodes " * (MAX_TEXT // 14 + 1))
+    assert "'complaint'" in e.value.render() and f"{MAX_TEXT:,}" in e.value.render()
+    assert state(c) == before
+    r = run_diagnose(json.dumps({"complaint": "x " * (MAX_TEXT // 2 + 1)}))
+    assert r.exit_code == 2 and "'complaint'" in r.stderr and f"{MAX_TEXT:,}" in r.stderr and r.stdout == ""

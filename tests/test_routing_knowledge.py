@@ -221,3 +221,22 @@ def test_a_model_too_large_for_its_data_adds_the_architecture_pack_after_regular
                                           ("tuning", "hyperparameter-tuning")])
 def test_direct_questions_the_seed_tables_left_unrouted(topic, skill):
     assert plan_of(symptom="direct_question", question_topic=topic)[0] == skill
+def test_every_loss_name_in_terms_is_classified_one_way_by_the_wrong_objective_rows() -> None:
+    """RT-LOSS-06/07 read the term sets of knowledge.terms: every spelling meets the rows its canonical name does."""
+    from expert.consultation import canonical_term
+    from knowledge import terms
+    from knowledge.routing import ROWS
+
+    rows = {r.id: r for r in ROWS}
+    on_classification = rows["RT-LOSS-06"].conditions()["loss_fn"]
+    on_regression = rows["RT-LOSS-07"].conditions()["loss_fn"]
+    assert not terms.REGRESSION_LOSSES & terms.CLASSIFICATION_LOSSES
+    for spelling, canonical in terms.LOSS_SPELLINGS.items():
+        value = canonical_term("loss_fn", spelling)
+        assert value == canonical, spelling
+        assert on_classification.test(value) == (canonical in terms.REGRESSION_LOSSES), spelling
+        assert on_regression.test(value) == (canonical in terms.CLASSIFICATION_LOSSES), spelling
+    for name in ("MSELoss", "nn.L1Loss()", "HuberLoss", "SmoothL1Loss"):
+        assert "loss-functions-and-objectives" == plan_of(task="classification", loss_fn=name)[0], name
+    for name in ("CrossEntropyLoss", "F.nll_loss", "BCEWithLogitsLoss", "nn.BCELoss()"):
+        assert "loss-functions-and-objectives" == plan_of(task="regression", loss_fn=name)[0], name

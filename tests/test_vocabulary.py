@@ -8,7 +8,7 @@ import math
 import pytest
 
 from expert.errors import VocabularyError
-from expert.vocabulary import SPECS, VOCABULARY, Observation, validate
+from expert.vocabulary import MAX_TEXT, SPECS, VOCABULARY, Observation, validate
 from knowledge import all_questions
 
 
@@ -104,7 +104,7 @@ def test_numbers_as_people_type_them(name, raw, expected, note):
 @pytest.mark.parametrize("name,raw", [
     ("batch_size", 10**400), ("learning_rate", 10**400), ("batch_size", "9" * 400), ("batch_size", "²"),
     ("batch_size", "١٢"), ("learning_rate", "5%"), ("dataset_size", "0,5"), ("learning_rate", "1e400"),
-    ("batch_size", 2**63), ("symptom", "x" * 10**6), ("error_text", "x" * 10**6), ("learning_rate", [0.1]),
+    ("batch_size", 2**63), ("symptom", "x" * 10**6), ("error_text", "x" * (MAX_TEXT + 1)), ("learning_rate", [0.1]),
 ])
 def test_junk_numbers_and_huge_values_are_refused_with_a_short_message(name, raw):
     with pytest.raises(VocabularyError) as e:
@@ -113,6 +113,10 @@ def test_junk_numbers_and_huge_values_are_refused_with_a_short_message(name, raw
     from expert.vocabulary import spec
 
     assert e.value.field == name and len(str(e.value)) < 300 + len(spec(name).allowed())
+
+
+def test_a_pasted_log_of_a_few_megabytes_is_accepted_as_text():
+    assert validate("error_text", "RuntimeError: CUDA out of memory\n" * 100_000).startswith("RuntimeError")
 
 
 def test_evidence_and_source_are_checked():
