@@ -283,6 +283,8 @@ SPECS: tuple[Spec, ...] = (
     _e("kept_graphs", "none running_loss_tensor stored_outputs eval_with_grad",
        "What the loop keeps alive between steps: a loss summed as a tensor, stored outputs, or evaluation run "
        "with autograd on ('none': only Python numbers).", question="Q-KEPT-GRAPHS", group="loop"),
+    _b("lower_lr_stable", "A lower learning rate trained stably: the instability appeared when the LR was raised, or "
+       "goes away when it is lowered.", question="Q-LOWER-LR", group="judgement"),
     _b("epoch_start_jump", "The training loss jumps up at the start of every epoch and then recovers.",
        question="Q-EPOCH-JUMP", group="loop"),
     _e("label_check", "ok not_zero_based misaligned",

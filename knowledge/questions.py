@@ -106,6 +106,16 @@ QUESTIONS = (
             "LR diverges even with clipped gradients.",
         cite=_QR),
     QuestionRow(
+        "Q-LOWER-LR", "lower_lr_stable",
+        "Has a lower learning rate trained stably (or does lowering it make the instability go away)?",
+        # asked once the LR is known and its usual range has not already convicted it: the run's own stable LR
+        # decides what a range for the optimizer can only suggest
+        {"loss_behavior": Is("oscillating", "diverging", "nan_or_inf", "spiking"), "learning_rate": Present()},
+        rank=35,
+        why="The largest stable LR moves with batch size, data and architecture; an instability that goes away at "
+            "a lower LR is the LR, whatever range the optimizer usually tolerates.",
+        cite=Cite("003", "Step 3: fix table", "LR too high -> decrease LR, add warmup")),
+    QuestionRow(
         "Q-OPTIMIZER", "optimizer",
         "Which optimizer are you using?",
         {"symptom": NEEDS_LOSS_CURVE,
