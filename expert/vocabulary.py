@@ -236,7 +236,7 @@ SPECS: tuple[Spec, ...] = (
     _f("val_acc_over_chance", "Validation accuracy divided by chance accuracy 1/num_classes (1.0 = chance).",
        low=0.0, group="probe"),
     _e("output_activation", "none softmax log_softmax sigmoid",
-       "Activation already applied to the model output before the loss.", group="probe"),
+       "Activation already applied to the model output before the loss.", question="Q-OUTPUT-ACT", group="probe"),
     _f("adam_eps", "The eps of an Adam-family optimizer.", low=0.0, low_open=True, group="probe"),
     _b("model_eval_mode", "The model (or a dropout/normalization layer) was in eval mode while training.",
        group="probe"),

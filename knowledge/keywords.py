@@ -457,6 +457,23 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:base[\s_.-]?)?(?:lr|learning[\s-]rate)\s*(?:=|:|of|was|at)?\s*(?:" + NUM + r")\s+(?:it\s+)?"
        r"(?:trained|trains|worked|works|ran|was)\s+(?:just\s+)?(?:fine|ok|okay|well|stable|stably)",
        _UN, 0, negatable=False, lower_lr_stable=True),
+    # an activation in front of a loss that applies its own (double softmax, double sigmoid); a cue that names
+    # the loss sets it too, since a longer cue hides the loss-name cue inside it
+    _k(r"(?:nn\.|f\.)?softmax\s*(?:\(\)\s*)?(?:layer\s+|activation\s+)?(?:before|into|followed\s+by|and\s+then)\s+"
+       r"(?:the\s+|a\s+|an\s+)?(?:nn\.)?(?:cross[\s_-]?entropy(?:[\s_-]?loss)?|ce\s+loss)",
+       _NL, 0, output_activation="softmax", loss_fn="cross_entropy"),
+    _k(r"(?:nn\.|f\.)?softmax\s*(?:\(\)\s*)?(?:layer\s+|activation\s+)?(?:before|into|followed\s+by|and\s+then)\s+"
+       r"(?:the\s+|a\s+|an\s+)?(?:nn\.)?nll(?:[\s_-]?loss)?",
+       _NL, 0, output_activation="softmax", loss_fn="nll"),
+    _k(r"(?:ends?|ended|ending|finish(?:es|ed)?)\s+(?:with|in)\s+(?:a\s+|an\s+)?(?:nn\.)?softmax(?:\s+layer)?|"
+       r"(?:applied|apply|applying)\s+(?:a\s+)?softmax\s+(?:to|on)\s+(?:the\s+)?(?:outputs?|logits)\s+before\s+"
+       r"(?:the\s+)?loss",
+       _NL, 0, output_activation="softmax"),
+    _k(r"(?:nn\.|torch\.)?sigmoid\s*(?:\(\)\s*)?(?:layer\s+|activation\s+)?(?:before|into|followed\s+by|and\s+then)\s+"
+       r"(?:the\s+|a\s+|an\s+)?(?:nn\.)?bce[\s_-]?with[\s_-]?logits(?:[\s_-]?loss)?",
+       _NL, 0, output_activation="sigmoid", loss_fn="bce_with_logits"),
+    _k(r"(?:ends?|ended|ending|finish(?:es|ed)?)\s+(?:with|in)\s+(?:a\s+|an\s+)?(?:nn\.)?sigmoid(?:\s+layer)?",
+       _NL, 0, output_activation="sigmoid"),
     # labels and targets
     _k(r"labels?\s+(?:start|begin)s?\s+(?:at|from)\s+1\b|1-?based\s+(?:labels?|class(?:es)?|class\s+(?:ids|indices)|"
        r"indices|targets?)|(?:labels?|classes|class\s+ids)\s+(?:go\s+|run\s+|are\s+)?(?:numbered\s+|indexed\s+)?from\s+1\s+"

@@ -189,6 +189,18 @@ QUESTIONS = (
         why="A loss that does not match the task (e.g. MSE on class labels) also keeps the loss flat.",
         cite=_NL),
     QuestionRow(
+        "Q-OUTPUT-ACT", "output_activation",
+        "What does the model return just before the loss: raw logits, or outputs already passed through softmax, "
+        "log_softmax or sigmoid?",
+        # only for the losses that apply their own normalization: there an activation before them is a known bug
+        {"loss_fn": Is("cross_entropy", "nll", "bce_with_logits"),
+         "symptom": Is("not_learning", "convergence", "metrics_wrong")}, rank=33,
+        why="CrossEntropyLoss and BCEWithLogitsLoss apply their own (log-)softmax or sigmoid, and NLLLoss expects "
+            "log-probabilities; a second activation flattens the gradients and keeps the loss from falling.",
+        cite=Cite("003", "Step 2: investigation commands", "not learning: loss vs random chance"),
+        choices=(("none", "raw logits"), ("softmax", "softmax probabilities"), ("log_softmax", "log_softmax"),
+                 ("sigmoid", "sigmoid probabilities"))),
+    QuestionRow(
         "Q-SCHEDULE", "lr_schedule",
         "Which learning-rate schedule do you use (with warmup or restarts)?",
         {"symptom": "unstable", "nan_onset": "after_steps"}, rank=14,

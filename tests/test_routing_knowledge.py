@@ -265,3 +265,17 @@ def test_a_stable_lower_lr_convicts_the_lr_of_a_nan_inside_the_usual_range() -> 
     d = c.run()
     assert d.plan[0] == "learning-rate-scheduling"
     assert d.causes == ["DX-FIX-07"]
+
+
+@pytest.mark.parametrize("text, activation, loss", [
+    ("my classifier ends with a softmax layer and I use nn.CrossEntropyLoss; loss stuck at 2.30", "softmax",
+     "cross_entropy"),
+    ("I apply softmax before CrossEntropyLoss and the loss barely moves", "softmax", "cross_entropy"),
+    ("the network ends with a sigmoid, loss is BCEWithLogitsLoss, accuracy stuck at 50%", "sigmoid",
+     "bce_with_logits"),
+    ("I don't use softmax before cross entropy", None, None),
+])
+def test_an_activation_before_a_normalizing_loss_is_read_with_its_loss(text: str, activation: str | None,
+                                                                        loss: str | None) -> None:
+    got = _read(text)
+    assert (got.get("output_activation"), got.get("loss_fn")) == (activation, loss)
