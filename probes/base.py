@@ -1,16 +1,56 @@
-"""What every probe shares: its metadata (id, cost tier, hook point) and the observation adapter."""
+"""What every probe shares: its identity card, the plugin protocol the schedulers drive, the observation adapter.
+
+Writing a probe
+---------------
+A probe is one file in ``probes/``: pure measurement functions (tensors in, device tensors or host numbers out)
+and, at the end of the file, one :class:`Probe` subclass, the plugin that ``watch`` and ``examine`` drive. List
+the class in ``probes.PLUGINS`` (registry order is the order of trust: the first observation of a name wins).
+Nothing in ``watcher.py`` or ``exam.py`` names a probe.
+
+The plugin declares:
+
+* ``info``: a :class:`ProbeInfo` (id, cost ``tier``, hook point, the observation names it ``measures``);
+* ``hooks``: the scheduler events it handles (:data:`HOOKS`); a ``watch`` registers a torch hook only when
+  some plugin asks for that event, and calls only the plugins that declared it;
+* ``thresholds``: the ``knowledge.measurements`` ids its verdicts apply (tests check they exist).
+
+and implements what it declared, each receiving the scheduler (``run``: a ``Watch`` or an ``Exam``):
+
+* ``attach(run)`` / ``detach(run)``: set up its (bounded) state; remove anything it registered itself.
+* per-step events (``forward_pre``, ``forward``, ``backward``, ``optimizer_pre``, ``optimizer_post``,
+  ``step_end``): queue **device** tensors with ``run.record(key, tensor)`` (or host floats with
+  ``run.record_host``). Launch a few reductions at most, never read a value to the host here (``float()``,
+  ``.item()``, ``.tolist()``, ``bool(tensor)`` synchronise a GPU), and loop over parameters only on sampled
+  steps (``run.sampled``) or through ``torch._foreach_*``.
+* ``accumulate(run, window)``: the window end. ``window.get(key)`` gives this window's values of a key as
+  ``(step, [floats])`` in step order: the scheduler has read every queued tensor in one stacked transfer.
+  Update bounded summaries here; the cost must be the window's, not the history's.
+* ``escalate(run)`` (tier ``expensive``): hooks for the one training forward after a trip; return their
+  handles, the scheduler removes them after that forward and calls ``settle(run)``.
+* ``summarise(run)``: observations of everything measured so far (through :func:`emit`, stamped with the step
+  they were measured at).
+* ``examine(ex)`` (optional): the same probe inside the one-shot examination; ``ex`` (``probes.exam.Exam``)
+  holds the batch, the first forward's output and loss, gradients, the optimizer steps' update ratios and the
+  non-finite flags. Return observations; ``examine`` restores everything afterwards.
+
+Quantities more than one probe needs (the first output, the number of classes, the step something first went
+non-finite) are on the scheduler: ``run.first_output``, ``run.num_classes()``, ``run.nonfinite_at``.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from expert.vocabulary import Observation
 from knowledge.measurements import MEASURE_BY_ID
 
 TIERS = ("free", "cheap", "expensive")
+HOOKS = ("forward_pre", "forward", "backward", "optimizer_pre", "optimizer_post", "step_end", "window",
+         "escalate")
+"""Scheduler events a plugin may declare (``window`` = ``accumulate`` at each window end)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +78,72 @@ class ProbeInfo:
     def source(self) -> str:
         """Provenance string of this probe's observations."""
         return f"probe:{self.id}"
+
+
+class Probe:
+    """A probe plugin (see the module docstring for the protocol). Subclasses set the class attributes.
+
+    Attributes:
+        info: The probe's identity card.
+        hooks: Scheduler events handled (a subset of :data:`HOOKS`).
+        thresholds: Threshold ids (``knowledge.measurements``) its verdicts use.
+    """
+
+    info: ClassVar[ProbeInfo]
+    hooks: ClassVar[tuple[str, ...]] = ()
+    thresholds: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def tier(self) -> str:
+        """Cost tier (``free``, ``cheap``, ``expensive``)."""
+        return self.info.tier
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """Observation names it may emit."""
+        return self.info.measures
+
+    def attach(self, run: Any) -> None:
+        """Set up state before the first step (``watch``'s ``__enter__``)."""
+
+    def detach(self, run: Any) -> None:
+        """Remove whatever the probe registered itself (``watch``'s ``__exit__``, always called)."""
+
+    def forward_pre(self, run: Any, module: Any, first: Any) -> None:
+        """A training forward begins; ``first`` is the first input tensor (or None)."""
+
+    def forward(self, run: Any, module: Any, out: Any) -> None:
+        """A training forward ended; ``out`` is the first output tensor (or None)."""
+
+    def backward(self, run: Any, grad: Any) -> None:
+        """A gradient reached the last trainable parameter (once per backward pass)."""
+
+    def optimizer_pre(self, run: Any) -> None:
+        """Before ``optimizer.step()`` (gradients final)."""
+
+    def optimizer_post(self, run: Any) -> None:
+        """After ``optimizer.step()``."""
+
+    def step_end(self, run: Any) -> None:
+        """``w.step()`` finished (the user's bookkeeping for the step is done)."""
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Window end: fold the window's host values into bounded summaries."""
+
+    def escalate(self, run: Any) -> list[Any]:
+        """Expensive hooks for the next training forward after a trip; return their handles."""
+        return []
+
+    def settle(self, run: Any) -> None:
+        """The escalated forward is over (its hooks are removed): turn what it saw into host numbers."""
+
+    def summarise(self, run: Any) -> list[Observation]:
+        """Observations for everything measured so far."""
+        return []
+
+    def examine(self, ex: Any) -> list[Observation]:
+        """Observations of the one-shot examination (``probes.exam``)."""
+        return []
 
 
 def finite_or_none(x: Any) -> float | None:
