@@ -17,11 +17,14 @@ The plugin declares:
 and implements what it declared, each receiving the scheduler (``run``: a ``Watch`` or an ``Exam``):
 
 * ``attach(run)`` / ``detach(run)``: set up its (bounded) state; remove anything it registered itself.
-* per-step events (``forward_pre``, ``forward``, ``backward``, ``optimizer_pre``, ``optimizer_post``,
-  ``step_end``): queue **device** tensors with ``run.record(key, tensor)`` (or host floats with
-  ``run.record_host``). Launch a few reductions at most, never read a value to the host here (``float()``,
-  ``.item()``, ``.tolist()``, ``bool(tensor)`` synchronise a GPU), and loop over parameters only on sampled
-  steps (``run.sampled``) or through ``torch._foreach_*``.
+* per-step events (``forward_pre``, ``forward``, ``optimizer_pre``, ``optimizer_post``, ``step_end``): queue
+  **device** tensors with ``run.record(key, tensor)`` (a tensor or a list of 0-d tensors, e.g. what
+  ``torch._foreach_norm`` returns), or host floats with ``run.record_host``. Launch a reduction or two at
+  most, never read a value to the host here (``float()``, ``.item()``, ``.tolist()``, ``bool(tensor)``
+  synchronise a GPU), and do per-parameter work only through ``torch._foreach_*`` or on sampled steps
+  (``run.sampled``, every ``run.update_every`` steps). ``backward`` is declared by a plugin that registers its
+  own tensor hook (``run.params[-1].register_hook``) for the steps it needs: a hook on every backward pass
+  costs a call from autograd into Python each time.
 * ``accumulate(run, window)``: the window end. ``window.get(key)`` gives this window's values of a key as
   ``(step, [floats])`` in step order: the scheduler has read every queued tensor in one stacked transfer.
   Update bounded summaries here; the cost must be the window's, not the history's.
@@ -29,12 +32,37 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
   handles, the scheduler removes them after that forward and calls ``settle(run)``.
 * ``summarise(run)``: observations of everything measured so far (through :func:`emit`, stamped with the step
   they were measured at).
-* ``examine(ex)`` (optional): the same probe inside the one-shot examination; ``ex`` (``probes.exam.Exam``)
-  holds the batch, the first forward's output and loss, gradients, the optimizer steps' update ratios and the
-  non-finite flags. Return observations; ``examine`` restores everything afterwards.
+* the one-shot examination (``probes.exam.Exam``, passed as ``ex``) calls, when the plugin defines them:
+  ``prepare(ex)`` (before anything runs: weights as found), ``after_forward(ex)`` (the first forward and loss
+  are in ``ex.output`` / ``ex.loss_value``), ``after_backward(ex, i)`` (``ex.named`` gradients; setting
+  ``ex.flags[place] = False`` stops the stepping there), ``before_step(ex, i)`` / ``after_step(ex, i)`` around
+  each optimizer step, and ``examine(ex)``: the observations. ``examine`` restores everything afterwards.
 
-Quantities more than one probe needs (the first output, the number of classes, the step something first went
-non-finite) are on the scheduler: ``run.first_output``, ``run.num_classes()``, ``run.nonfinite_at``.
+Quantities more than one probe needs are on the scheduler: ``run.first_output`` / ``run.first_input`` (the
+first training forward's, until the first summary), ``run.num_classes()``, ``run.nonfinite_at`` (place ->
+first step a probe saw a non-finite value there; the non-finite probe reports the earliest), ``run.params``,
+``run.pnames``, ``run.steps``, ``run.update_every``.
+
+A minimal plugin (the file ``probes/weight_norm.py``, listed as ``"weight_norm:WeightNormProbe"``)::
+
+    INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm",))
+
+    class WeightNormProbe(Probe):
+        info, hooks = INFO, ("optimizer_post", "window")
+
+        def attach(self, run):
+            self.last = None
+
+        def optimizer_post(self, run):
+            if run.sampled:                                   # one foreach kernel, no host read
+                run.record("wn", torch._foreach_norm(run.params))
+
+        def accumulate(self, run, window):
+            for step, norms in window.get("wn"):              # host floats, read with the window
+                self.last = (step, math.sqrt(sum(x * x for x in norms)))
+
+        def summarise(self, run):
+            return [] if self.last is None else [emit(INFO, "weight_norm", self.last[1], step=self.last[0])]
 """
 
 from __future__ import annotations

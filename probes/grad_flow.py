@@ -275,10 +275,19 @@ class GradFlowProbe(Probe):
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Global norm per step (host), the latest sampled per-parameter norms, underflow."""
-        pairs = []
+        import numpy as np
+
+        items = window.get("gf:norms")
+        if not items:
+            return
         ue = run.update_every
-        for step, v in window.get("gf:norms"):
-            pairs.append((step, math.sqrt(sum(x * x for x in v))))  # inf and NaN carry through
+        if all(len(v) == len(items[0][1]) for _, v in items):
+            with np.errstate(all="ignore"):  # inf and NaN carry through to the step's global norm
+                g = np.sqrt(np.square(np.asarray([v for _, v in items], dtype=np.float64)).sum(axis=1)).tolist()
+        else:  # the set of parameters with a gradient changed within the window
+            g = [math.sqrt(sum(x * x for x in v)) for _, v in items]
+        pairs = [(step, n) for (step, _), n in zip(items, g)]
+        for step, v in items:
             if step % ue == 0:
                 self.per_param = v
         self.stats.update(pairs)

@@ -116,22 +116,24 @@ class History:
     cap: int = 256
     values: list[float] = field(default_factory=list)
     stride: int = 1
-    _acc: list[float] = field(default_factory=list)
+    _sum: float = 0.0  # the point being accumulated: a sum and a count, not a list (its stride grows)
+    _n: int = 0
 
     def extend(self, values: Any) -> None:
         """Append finite values (step order)."""
         for x in values:
-            self._acc.append(float(x))
-            if len(self._acc) == self.stride:
-                self.values.append(sum(self._acc) / self.stride)
-                self._acc = []
+            self._sum += float(x)
+            self._n += 1
+            if self._n == self.stride:
+                self.values.append(self._sum / self.stride)
+                self._sum, self._n = 0.0, 0
                 if len(self.values) >= 2 * self.cap:
                     self.values = np.asarray(self.values, dtype=np.float64).reshape(-1, 2).mean(1).tolist()
                     self.stride *= 2
 
     def array(self) -> np.ndarray:
         """The points, plus the partial one being accumulated."""
-        tail = [sum(self._acc) / len(self._acc)] if self._acc else []
+        tail = [self._sum / self._n] if self._n else []
         return np.asarray(self.values + tail, dtype=np.float64)
 
 

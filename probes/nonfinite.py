@@ -123,12 +123,11 @@ class NonfiniteProbe(Probe):
         import math
 
         for key, place in (("nf:in", "inputs"), ("nf:out", "activations")):
-            if place in run.nonfinite_at:
+            items = window.get(key)
+            # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window
+            if place in run.nonfinite_at or math.isfinite(sum(v[0] + v[1] for _, v in items)):
                 continue
-            for step, v in window.get(key):
-                if not all(math.isfinite(x) for x in v):
-                    run.nonfinite_at[place] = step
-                    break
+            run.nonfinite_at[place] = next(step for step, v in items if not math.isfinite(v[0] + v[1]))
 
     def escalate(self, run: Any) -> list[Any]:
         """Hook every sub-module for the next forward: the first one (in execution order) with a bad output."""

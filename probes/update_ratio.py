@@ -166,6 +166,23 @@ def lr_near_peak(optimizer: Any) -> tuple[bool, float | None, float | None]:
     return lr >= threshold("MT-UPD-LR-PEAK") * peak, lr, peak
 
 
+def _median_rows(rows: list[list[float]]) -> Any:
+    """Per-column median of equal-length rows, NaN (did not move) left out; NaN where a column has none."""
+    import numpy as np
+
+    a = np.asarray(rows, dtype=np.float64)
+    if len(rows) == 1:
+        return a[0]
+    nan = np.isnan(a)
+    if not nan.any():
+        return np.median(a, axis=0)  # the common case; nanmedian is several times slower
+    import warnings
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(a, axis=0)
+
+
 class UpdateRatioProbe(Probe):
     """Plugin: |update| / |weight| per layer, around sampled optimizer steps.
 
@@ -211,13 +228,7 @@ class UpdateRatioProbe(Probe):
         upd = [v for _, v in window.get("upd")]
         if not upd:
             return
-        import warnings
-
-        import numpy as np
-
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore", RuntimeWarning)
-            per_layer = np.nanmedian(np.asarray(upd, dtype=np.float64), axis=0)
+        per_layer = _median_rows(upd)
         lr = None if self._lr_low == float("inf") else self._lr_low
         self.phases.update(per_layer.tolist(), run.pnames, run.pmatrix, lr, run.steps, self._lr_peak or None)
         self._lr_low = float("inf")
