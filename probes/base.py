@@ -17,7 +17,10 @@ The plugin declares:
 and implements what it declared, each receiving the scheduler (``run``: a ``Watch`` or an ``Exam``):
 
 * ``attach(run)`` / ``detach(run)``: set up its (bounded) state; remove anything it registered itself.
-* per-step events (``forward_pre``, ``forward``, ``optimizer_pre``, ``optimizer_post``, ``step_end``): queue
+* step events: ``forward`` (every training forward: the first input and output tensors), ``optimizer_pre``
+  (every optimizer step: gradients final), ``step_end`` (``w.step`` done), and, on sampled steps only,
+  ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler
+  registers those two torch hooks only around the steps that need them. Queue
   **device** tensors with ``run.record(key, tensor)`` (a tensor or a list of 0-d tensors, e.g. what
   ``torch._foreach_norm`` returns), or host floats with ``run.record_host``. Launch a reduction or two at
   most, never read a value to the host here (``float()``, ``.item()``, ``.tolist()``, ``bool(tensor)``
@@ -53,9 +56,8 @@ A minimal plugin (the file ``probes/weight_norm.py``, listed as ``"weight_norm:W
         def attach(self, run):
             self.last = None
 
-        def optimizer_post(self, run):
-            if run.sampled:                                   # one foreach kernel, no host read
-                run.record("wn", torch._foreach_norm(run.params))
+        def optimizer_post(self, run):                        # sampled steps only
+            run.record("wn", torch._foreach_norm(run.params))  # one foreach kernel, no host read
 
         def accumulate(self, run, window):
             for step, norms in window.get("wn"):              # host floats, read with the window
@@ -137,11 +139,11 @@ class Probe:
     def detach(self, run: Any) -> None:
         """Remove whatever the probe registered itself (``watch``'s ``__exit__``, always called)."""
 
-    def forward_pre(self, run: Any, module: Any, first: Any) -> None:
-        """A training forward begins; ``first`` is the first input tensor (or None)."""
+    def forward_pre(self, run: Any, module: Any) -> None:
+        """A training forward of a sampled step begins."""
 
-    def forward(self, run: Any, module: Any, out: Any) -> None:
-        """A training forward ended; ``out`` is the first output tensor (or None)."""
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """A training forward ended; ``first`` / ``out``: the first input / output tensor (or None)."""
 
     def backward(self, run: Any, grad: Any) -> None:
         """A gradient reached the last trainable parameter (once per backward pass)."""
@@ -150,7 +152,7 @@ class Probe:
         """Before ``optimizer.step()`` (gradients final)."""
 
     def optimizer_post(self, run: Any) -> None:
-        """After ``optimizer.step()``."""
+        """After ``optimizer.step()`` of a sampled step."""
 
     def step_end(self, run: Any) -> None:
         """``w.step()`` finished (the user's bookkeeping for the step is done)."""

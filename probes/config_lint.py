@@ -257,7 +257,7 @@ class ConfigLintProbe(Probe):
     """
 
     info = INFO
-    hooks = ("forward_pre", "optimizer_pre", "optimizer_post", "window")
+    hooks = ("forward", "backward", "optimizer_pre", "step_end", "window")
     thresholds = ("MT-EPS-FP16", "MT-INPUT-SCALE", "MT-CARRYOVER")
 
     def attach(self, run: Any) -> None:
@@ -281,7 +281,7 @@ class ConfigLintProbe(Probe):
         if self._hook is None:
             self._hook = run.params[-1].register_hook(lambda g: self.backward(run, g))
 
-    def forward_pre(self, run: Any, module: Any, first: Any) -> None:
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """Count training forwards through a model in eval mode."""
         if not module.training:
             self.eval_forwards += 1
@@ -304,9 +304,9 @@ class ConfigLintProbe(Probe):
             self._hook.remove()
             self._hook = None
 
-    def optimizer_post(self, run: Any) -> None:
+    def step_end(self, run: Any) -> None:
         """Arm the hook when the next step is a sampled one."""
-        if (run.steps + 1) % run.update_every == 0:
+        if run.sampled:
             self._arm(run, carry=True)
 
     def accumulate(self, run: Any, window: Any) -> None:

@@ -101,20 +101,17 @@ class NonfiniteProbe(Probe):
     """
 
     info = INFO
-    hooks = ("forward_pre", "forward", "window", "escalate")
+    hooks = ("forward", "window", "escalate")
 
     def attach(self, run: Any) -> None:
         """Start with nothing located."""
         self.module: str | None = None
         self._bad: list[str] = []
 
-    def forward_pre(self, run: Any, module: Any, first: Any) -> None:
-        """Queue min and max of the first input."""
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """Queue min and max of the first input and of the first output."""
         if first is not None and first.is_floating_point() and first.numel():
-            run.record("nf:in", torch.aminmax(first.detach()))
-
-    def forward(self, run: Any, module: Any, out: Any) -> None:
-        """Queue min and max of the first output."""
+            run.record("nf:in", torch.aminmax(first if not first.requires_grad else first.detach()))
         if out is not None and out.is_floating_point() and out.numel():
             run.record("nf:out", torch.aminmax(out.detach()))
 

@@ -85,7 +85,8 @@ class ThroughputProbe(Probe):
     """Plugin: time spent waiting for data against compute, from host clocks (no device work).
 
     The data clock runs from the end of ``w.step`` (the user's bookkeeping done) to the next training forward;
-    the compute clock from that forward to the end of the optimizer step. Medians of the last 256 of each.
+    the compute clock from that forward to the end of the optimizer step. Sampled steps only; medians of the
+    last 256 of each.
     """
 
     info = INFO
@@ -99,28 +100,23 @@ class ThroughputProbe(Probe):
         self.compute: deque[float] = deque(maxlen=self.KEEP)
         self._t_end: float | None = None
         self._t_fwd: float | None = None
-        self._awaiting = True
 
-    def forward_pre(self, run: Any, module: Any, first: Any) -> None:
-        """The first training forward of a step ends the data wait."""
-        if self._awaiting:
-            now = time.perf_counter()
-            if self._t_end is not None:
-                self.data.append(now - self._t_end)
-            self._t_fwd = now
-            self._awaiting = False
+    def forward_pre(self, run: Any, module: Any) -> None:
+        """The first training forward of a sampled step ends its data wait."""
+        now = time.perf_counter()
+        if self._t_end is not None:
+            self.data.append(now - self._t_end)
+        self._t_fwd = now
 
     def optimizer_post(self, run: Any) -> None:
-        """The optimizer step ends the compute."""
-        self._t_end = time.perf_counter()
+        """The optimizer step ends the sampled step's compute."""
         if self._t_fwd is not None:
-            self.compute.append(self._t_end - self._t_fwd)
-        self._awaiting = True
+            self.compute.append(time.perf_counter() - self._t_fwd)
+            self._t_fwd = None
 
     def step_end(self, run: Any) -> None:
-        """The user's bookkeeping after the optimizer step is not data loading: restart the data clock."""
-        if self._awaiting:
-            self._t_end = time.perf_counter()
+        """Before a sampled step, start the data clock: the user's bookkeeping up to here is not data loading."""
+        self._t_end = time.perf_counter() if run.sampled else None
 
     def summarise(self, run: Any) -> list:
         """``data_time_fraction`` from median data and compute times per step."""

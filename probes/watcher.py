@@ -101,6 +101,8 @@ class Watch:
         self.empty_batches = 0
         self.opt_steps = 0
         self._plugin_classes = plugins
+        self._pre_handle: Any = None
+        self._post_handle: Any = None
         self.probes: list[Any] = []
         self._handles: list[Any] = []
         self._diagnosed: set[str] = set()
@@ -176,12 +178,10 @@ class Watch:
         try:
             for p in self.probes:
                 p.attach(self)
-            # The forward hooks always run: they find training forwards, empty batches and the first output.
-            self._handles = [self.model.register_forward_pre_hook(self._fwd_pre),
-                             self.model.register_forward_hook(self._fwd_post),
+            # The forward hook always runs: it finds training forwards, empty batches and the first output.
+            self._handles = [self.model.register_forward_hook(self._fwd_post),
                              self.optimizer.register_step_pre_hook(self._opt_pre)]
-            if self._on_opt_post:
-                self._handles.append(self.optimizer.register_step_post_hook(self._opt_post))
+            self._arm()
         except BaseException:
             self._detach()
             raise
@@ -213,9 +213,11 @@ class Watch:
             self._finish()
 
     def _detach(self) -> None:
-        for h in self._handles:
-            h.remove()
+        for h in self._handles + [self._pre_handle, self._post_handle]:
+            if h is not None:
+                h.remove()
         self._handles = []
+        self._pre_handle = self._post_handle = None
         for p in self.probes:
             p.detach(self)
 
@@ -228,28 +230,41 @@ class Watch:
 
     # ------------------------------------------------------------------ hooks (no host sync in here)
 
+    # Every step: one forward hook (it sees the inputs too) and the optimizer's pre-step hook. The forward
+    # pre-hook and the optimizer post-hook are registered only for the steps that need them (sampled steps, the
+    # forward after a trip) and remove themselves: a registered module hook slows every call of the model.
+
+    def _arm(self) -> None:
+        sampled = self.sampled
+        if self._pre_handle is None and ((sampled and self._on_fwd_pre) or self._escalate):
+            self._pre_handle = self.model.register_forward_pre_hook(self._fwd_pre)
+        if self._post_handle is None and sampled and self._on_opt_post:
+            self._post_handle = self.optimizer.register_step_post_hook(self._opt_post)
+
     def _fwd_pre(self, m: torch.nn.Module, args: tuple[Any, ...]) -> None:
+        if not torch.is_grad_enabled():
+            return  # evaluation passes are not training steps
+        self._pre_handle.remove()
+        self._pre_handle = None
+        if self.sampled:
+            for fn in self._on_fwd_pre:
+                fn(self, m)
+        if self._escalate:
+            self._install_expensive()
+
+    def _fwd_post(self, m: torch.nn.Module, args: tuple[Any, ...], out: Any) -> None:
         if not torch.is_grad_enabled():
             return  # evaluation passes are not training steps
         first = args[0] if args and type(args[0]) is torch.Tensor else next(tensors_in(args), None)
         if first is not None and first.ndim and first.shape[0] == 0:
             self._empty_now = True  # shapes are host metadata: checking them costs no sync
-        if not self._first_forward_done:
-            self.first_input = first
-        for fn in self._on_fwd_pre:
-            fn(self, m, first)
-        if self._escalate:
-            self._install_expensive()
-
-    def _fwd_post(self, m: torch.nn.Module, _args: Any, out: Any) -> None:
-        if not torch.is_grad_enabled():
-            return
         t = out if type(out) is torch.Tensor else next(tensors_in(out), None)
         if not self._first_forward_done:
             self._first_forward_done = True
+            self.first_input = first
             self.first_output = t.detach() if t is not None else None
         for fn in self._on_fwd:
-            fn(self, m, t)
+            fn(self, m, first, t)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
@@ -260,8 +275,10 @@ class Watch:
             fn(self)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
-        for fn in self._on_opt_post:
-            fn(self)
+        # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
+        if self.sampled:
+            for fn in self._on_opt_post:
+                fn(self)
 
     # ------------------------------------------------------------------ expensive probes (after a trip)
 
@@ -320,6 +337,10 @@ class Watch:
         finally:
             for fn in self._on_step_end:
                 fn(self)
+            if self._post_handle is not None and not self.sampled:
+                self._post_handle.remove()
+                self._post_handle = None
+            self._arm()
 
     # ------------------------------------------------------------------ window end (one sync)
 
@@ -376,6 +397,7 @@ class Watch:
             self.trips.append({"step": self.steps, "rows": sorted(new)})
             self._diagnosed |= new
             self._escalate = True  # the next training forward runs the expensive probes, then we diagnose
+            # (w.step arms the forward pre-hook for it after this)
 
     # ------------------------------------------------------------------ observations and diagnosis
 

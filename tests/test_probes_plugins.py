@@ -50,7 +50,7 @@ class _Toy(Probe):
     def attach(self, run: Any) -> None:
         self.seen: list[tuple[int, float]] = []
 
-    def forward(self, run: Any, module: Any, out: Any) -> None:
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         if run.sampled:
             run.record("toy:rows", torch.tensor(float(out.shape[0])))
 
@@ -87,8 +87,8 @@ def _train(m: nn.Module, opt: Any, x: torch.Tensor, y: torch.Tensor, steps: int,
 def test_a_new_probe_is_one_class_given_to_the_schedulers():
     m, opt, x, y = _mlp()
     with watch(m, opt, every=5, update_every=4, plugins=[_Toy]) as w:
-        # only what a plugin asked for is hooked: no optimizer post-hook, no tensor hook
-        assert not opt._optimizer_step_post_hooks
+        # only what a plugin asked for is hooked: no optimizer post-hook, no forward pre-hook
+        assert not opt._optimizer_step_post_hooks and not m._forward_pre_hooks
         _train(m, opt, x, y, 12, w)
     obs = {o.name: o for o in w.observations()}
     assert obs["batch_size"].value == 32 and obs["batch_size"].source == "probe:toy"
@@ -216,9 +216,9 @@ def test_every_buffer_stays_bounded_over_100k_steps():
             for p in w.probes:
                 p.accumulate(w, win)
                 t = getattr(p, "data", None)
-                if t is not None:  # throughput's clocks, as the hooks would feed them
-                    p.data.append(0.001)
-                    p.compute.append(0.01)
+                if t is not None:  # throughput's clocks, as the hooks would feed them on the sampled steps
+                    p.data.extend([0.001] * (every // w.update_every))
+                    p.compute.extend([0.01] * (every // w.update_every))
             if k % 40 == 0:
                 w.observations()
             if start + every >= 10_000:
