@@ -267,7 +267,8 @@ class GradFlowProbe(Probe):
             self.no_grad = [n for n, p in zip(run.pnames, run.params) if p.grad is None]
         if not grads:
             return
-        run.record("gf:norms", torch._foreach_norm(grads) if self._one_device else norms(grads))
+        # stacked on the device: the window end reads one vector a step, not one tensor per parameter
+        run.record("gf:norms", torch.stack(torch._foreach_norm(grads)) if self._one_device else norms(grads))
         if run.sampled and grads[0].dtype in LOW_PRECISION:
             uf = underflow_fraction(grads)
             if uf is not None:

@@ -109,22 +109,30 @@ class NonfiniteProbe(Probe):
         self._bad: list[str] = []
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """Queue min and max of the first input and of the first output."""
-        if first is not None and first.is_floating_point() and first.numel():
-            run.record("nf:in", torch.aminmax(first if not first.requires_grad else first.detach()))
-        if out is not None and out.is_floating_point() and out.numel():
-            run.record("nf:out", torch.aminmax(out.detach()))
+        """Queue min and max of the first input and of the first output, stacked: one small tensor a step."""
+        fin = first is not None and first.is_floating_point() and first.numel() > 0
+        fout = out is not None and out.is_floating_point() and out.numel() > 0
+        if fin and fout and first.device == out.device:
+            run.record("nf:io", torch.stack((*torch.aminmax(first.detach() if first.requires_grad else first),
+                                             *torch.aminmax(out.detach()))))
+        else:
+            if fin:
+                run.record("nf:in", torch.stack(torch.aminmax(first.detach())))
+            if fout:
+                run.record("nf:out", torch.stack(torch.aminmax(out.detach())))
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Note the first step whose input or output held a non-finite value."""
         import math
 
-        for key, place in (("nf:in", "inputs"), ("nf:out", "activations")):
-            items = window.get(key)
-            # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window
-            if place in run.nonfinite_at or math.isfinite(sum(v[0] + v[1] for _, v in items)):
+        io = window.get("nf:io")
+        for place, key, sl in (("inputs", "nf:in", slice(0, 2)), ("activations", "nf:out", slice(2, 4))):
+            if place in run.nonfinite_at:
                 continue
-            run.nonfinite_at[place] = next(step for step, v in items if not math.isfinite(v[0] + v[1]))
+            # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window
+            items = [(s, v[sl]) for s, v in io] + [(s, v) for s, v in window.get(key)]
+            if not math.isfinite(sum(v[0] + v[1] for _, v in items)):
+                run.nonfinite_at[place] = min(s for s, v in items if not math.isfinite(v[0] + v[1]))
 
     def escalate(self, run: Any) -> list[Any]:
         """Hook every sub-module for the next forward: the first one (in execution order) with a bad output."""

@@ -350,27 +350,21 @@ class Watch:
         start = self.steps - n
         buf, hostbuf = self._buf, self._hostbuf
         self._reset_buf()
-        dev = self.device
         scalars: list[torch.Tensor] = []
         vectors: list[torch.Tensor] = []
         layout: list[tuple[str, int, bool, int]] = []
         for key, row, v in buf:
-            if isinstance(v, torch.Tensor):
-                if v.device != dev:
-                    v = v.to(dev, non_blocking=True)
-                if v.ndim == 0:
-                    scalars.append(v)
-                    layout.append((key, row, False, 1))
-                else:
-                    vectors.append(v.reshape(-1))
-                    layout.append((key, row, True, v.numel()))
+            if type(v) is not torch.Tensor and not isinstance(v, torch.Tensor):
+                scalars += v  # a sequence of 0-d tensors (foreach results, aminmax)
+                layout.append((key, row, False, len(v)))
+            elif v.ndim == 0:
+                scalars.append(v)
+                layout.append((key, row, False, 1))
             else:
-                ts = [t if t.device == dev else t.to(dev, non_blocking=True) for t in v]
-                scalars += ts
-                layout.append((key, row, False, len(ts)))
-        parts = ([torch.stack(scalars).float()] if scalars else []) + [t.float() for t in vectors]
+                vectors.append(v if v.ndim == 1 else v.reshape(-1))
+                layout.append((key, row, True, v.numel()))
         # the window's one host read
-        vals = (parts[0] if len(parts) == 1 else torch.cat(parts)).tolist() if parts else []
+        vals = self._read(scalars, vectors)
         items: dict[str, list[tuple[int, list[float]]]] = {}
         ks, kv = 0, len(scalars)
         for key, row, vec, size in layout:
@@ -385,6 +379,21 @@ class Watch:
             for key in {k for k, _, _ in hostbuf}:
                 items[key].sort(key=lambda it: it[0])
         return Window(start, self.steps, items)
+
+    def _read(self, scalars: list[torch.Tensor], vectors: list[torch.Tensor]) -> list[float]:
+        """Stack everything on the watched device and read it with one ``tolist``."""
+        if not scalars and not vectors:
+            return []
+        try:
+            # stack and cat promote mixed dtypes (bf16 norms, float32 losses) to a common one
+            parts = ([torch.stack(scalars)] if scalars else []) + vectors
+            return (parts[0] if len(parts) == 1 else torch.cat(parts)).tolist()
+        except RuntimeError:
+            # tensors on more than one device (inputs left on the CPU, a model split over devices): gather them
+            dev = self.device
+            parts = ([torch.stack([t.to(dev) for t in scalars]).float()] if scalars else []) + \
+                [t.to(dev).float() for t in vectors]
+            return torch.cat(parts).tolist()
 
     def _flush(self) -> None:
         win = self.read_window()

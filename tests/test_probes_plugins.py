@@ -209,7 +209,7 @@ def test_every_buffer_stays_bounded_over_100k_steps():
                      "m:val_loss": [(start + every - 1, [loss[-1] * 1.1])],
                      "m:val_acc": [(start + every - 1, [0.8])], "m:train_acc": [(start + every - 1, [0.85])],
                      "gf:norms": list(zip(steps, norms)), "upd": list(zip(steps[::12], upd)),
-                     "nf:in": [(s, [-3.0, 3.0]) for s in steps], "nf:out": [(s, [-9.0, 9.0]) for s in steps],
+                     "nf:io": [(s, [-3.0, 3.0, -9.0, 9.0]) for s in steps],
                      "lint:carry": [(start, [0.0])]}
             w.steps = start + every
             win = Window(start, start + every, items)
