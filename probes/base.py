@@ -21,8 +21,9 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
   (every optimizer step: gradients final), ``step_end`` (``w.step`` done), and, on sampled steps only,
   ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler
   registers those two torch hooks only around the steps that need them. Queue
-  **device** tensors with ``run.record(key, tensor)`` (a tensor or a list of 0-d tensors, e.g. what
-  ``torch._foreach_norm`` returns), or host floats with ``run.record_host``. Launch a reduction or two at
+  **device** tensors with ``run.record(key, tensor)`` (a tensor or a list of 0-d tensors), or host floats with
+  ``run.record_host``; prefer one small stacked tensor a step (the window end pays about a microsecond per
+  tensor on the CPU, nothing per element). Launch a reduction or two at
   most, never read a value to the host here (``float()``, ``.item()``, ``.tolist()``, ``bool(tensor)``
   synchronise a GPU), and do per-parameter work only through ``torch._foreach_*`` or on sampled steps
   (``run.sampled``, every ``run.update_every`` steps). ``backward`` is declared by a plugin that registers its
@@ -57,7 +58,7 @@ A minimal plugin (the file ``probes/weight_norm.py``, listed as ``"weight_norm:W
             self.last = None
 
         def optimizer_post(self, run):                        # sampled steps only
-            run.record("wn", torch._foreach_norm(run.params))  # one foreach kernel, no host read
+            run.record("wn", torch.stack(torch._foreach_norm(run.params)))  # no host read
 
         def accumulate(self, run, window):
             for step, norms in window.get("wn"):              # host floats, read with the window
