@@ -392,12 +392,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nlong runs ({args.long_steps} steps, CPU, window every {EVERY}, window ends included; watch x: "
               f"median of {CHUNK}-step chunk pairs, whole-run ratio beside it)")
         print(f"{'model':<12}{'plain ms':>9}{'watch x':>9}{'(whole)':>9}{'anomaly x':>11}{'mem 10%':>10}"
-              f"{'mem 100%':>10}{'peak 10%':>10}{'peak':>9}")
+              f"{'mem 100%':>10}{'peak 10%':>10}{'peak':>9}{'trips':>7}")
         for r in measure_long(args.long_steps):
             print(f"{r['model']:<12}{r['plain_ms']:>9.2f}{r['watch_ratio']:>9.3f}{r['watch_ratio_total']:>9.3f}"
                   f"{r['anomaly_ratio']:>11.2f}{r['mem_early_kb']:>7.0f} KB{r['mem_late_kb']:>7.0f} KB"
-                  f"{r['peak_early_kb']:>7.0f} KB{r['peak_kb']:>6.0f} KB")
-        print(f"target: watch <= {LONG_TARGET}x plain over the whole run, memory flat")
+                  f"{r['peak_early_kb']:>7.0f} KB{r['peak_kb']:>6.0f} KB{r['trips']:>7d}")
+        print(f"target: watch <= {LONG_TARGET}x plain over the whole run, memory flat (a trip runs the engine once: "
+              "its diagnosis is part of the watched time)")
     gpu = measure_gpu(args.gpu_steps) if args.gpu_steps else []
     if gpu:
         print(f"\nGPU runs ({args.gpu_steps} steps, bf16 autocast, window every {EVERY})")
