@@ -1,9 +1,9 @@
 """Loop lint (free): does the optimizer hold the model's parameters, how often does it step, in what dtype.
 
 Pure functions over live objects and counters; nothing here runs a kernel or synchronises the device. The
-watcher counts optimizer steps (its step pre-hook) against training steps and asks
-:func:`stepped_outside_scaler` inside that hook; ``examine`` reads only the parameter checks, since it steps
-the optimizer itself.
+plugin at the end compares the watch's optimizer-step count (its step pre-hook) with the training steps and
+asks :func:`stepped_outside_scaler` inside that hook; in ``examine`` it reads only the parameter checks, since
+examine steps the optimizer itself.
 """
 
 from __future__ import annotations

@@ -141,6 +141,42 @@ def test_a_step_reads_nothing_to_the_host_and_a_window_end_reads_once(monkeypatc
     assert not w.trips
 
 
+def test_sampled_measurements_ride_in_the_window_read(monkeypatch):
+    """The loss multiplier, weight norms and sampled activations add no host read: one stacked read a window."""
+    m, opt, x, y = _mlp()
+    every = 8
+    tolist = torch.Tensor.tolist
+    calls: list[int] = []
+
+    def counting_tolist(self: torch.Tensor) -> Any:
+        calls.append(self.numel())
+        return tolist(self)
+
+    def accumulated_step(w: Any) -> None:
+        opt.zero_grad(set_to_none=True)
+        for xs, ys in ((x[:16], y[:16]), (x[16:], y[16:])):
+            loss = nn.functional.cross_entropy(m(xs), ys)  # not divided by the 2 micro-batches
+            loss.backward()
+        opt.step()
+        w.step(loss)
+
+    with watch(m, opt, every=every, update_every=2, loss_fn=nn.CrossEntropyLoss()) as w:
+        for _ in range(every):
+            accumulated_step(w)  # first window: the one-time static lint reads the first batch
+        monkeypatch.setattr(torch.Tensor, "tolist", counting_tolist)
+        for window in range(3):
+            for i in range(every):
+                with _Reads() as r:
+                    accumulated_step(w)
+                assert r.n == 0, "no single-value read, in the steps or at the window end"
+                assert len(calls) == window + (i == every - 1), "one stacked read per window end"
+        monkeypatch.setattr(torch.Tensor, "tolist", tolist)
+        keys = {o.name: o for o in w.observations()}
+    assert keys["loss_scaled_for_accum"].value is False  # the multiplier read at the output is 1, not 1/2
+    assert "weight_norm_ratio" in keys and "dead_relu_fraction" in keys
+    assert keys["dead_relu_fraction"].step is not None
+
+
 def test_a_plain_step_costs_a_few_device_ops_and_no_loop_over_parameters():
     torch.manual_seed(0)
     m = nn.Sequential(*[nn.Linear(16, 16) for _ in range(12)])  # 24 parameter tensors
