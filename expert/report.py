@@ -626,6 +626,9 @@ class _Writer:
                 self.bullet(self.tick(ch["value"]) + ("" if same else f": {ch['label']}"))
             self.gap()
         self.label("Why", q["why"])
+        if q.get("chosen"):
+            # Several questions usually apply; say why this one comes first (expert/choose.py's reason).
+            self.label("Why now", q["chosen"])
         key = self.tick(f'"{q["sets"]}": <value>')
         self.label("How", f"answer it in `trainopt consult`, or add {key} to the observations JSON and run "
                    "`trainopt diagnose` again.")

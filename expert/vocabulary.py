@@ -236,7 +236,7 @@ SPECS: tuple[Spec, ...] = (
     _f("val_acc_over_chance", "Validation accuracy divided by chance accuracy 1/num_classes (1.0 = chance).",
        low=0.0, group="probe"),
     _e("output_activation", "none softmax log_softmax sigmoid",
-       "Activation already applied to the model output before the loss.", group="probe"),
+       "Activation already applied to the model output before the loss.", question="Q-OUTPUT-ACT", group="probe"),
     _f("adam_eps", "The eps of an Adam-family optimizer.", low=0.0, low_open=True, group="probe"),
     _b("model_eval_mode", "The model (or a dropout/normalization layer) was in eval mode while training.",
        group="probe"),
@@ -283,6 +283,8 @@ SPECS: tuple[Spec, ...] = (
     _e("kept_graphs", "none running_loss_tensor stored_outputs eval_with_grad",
        "What the loop keeps alive between steps: a loss summed as a tensor, stored outputs, or evaluation run "
        "with autograd on ('none': only Python numbers).", question="Q-KEPT-GRAPHS", group="loop"),
+    _b("lower_lr_stable", "A lower learning rate trained stably: the instability appeared when the LR was raised, or "
+       "goes away when it is lowered.", question="Q-LOWER-LR", group="judgement"),
     _b("epoch_start_jump", "The training loss jumps up at the start of every epoch and then recovers.",
        question="Q-EPOCH-JUMP", group="loop"),
     _e("label_check", "ok not_zero_based misaligned",

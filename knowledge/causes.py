@@ -582,8 +582,12 @@ QUESTIONS = (
     QuestionRow(
         "Q-ZERO-GRAD", "zero_grad_call",
         "Where does your loop call optimizer.zero_grad()?",
+        # asked once the LR is known: the seeds start every one of these curves with the LR (and the optimizer),
+        # the common causes, so a loop fault is looked for after them, not before; a user who cannot state the
+        # LR will not know where zero_grad is called either
         {"symptom": Is("not_learning", "unstable", "convergence"),
-         "loss_behavior": Is("flat_from_start", "decreasing_slowly", "oscillating", "diverging", "spiking")},
+         "loss_behavior": Is("flat_from_start", "decreasing_slowly", "oscillating", "diverging", "spiking"),
+         "learning_rate": Present()},
         rank=34,
         why="A zero_grad that is missing, misplaced or on the wrong object makes steps grow or vanish: it "
             "explains flat, oscillating and diverging curves alike, whatever the LR.",

@@ -189,6 +189,21 @@ ROWS = (
         "An unstable loss at an SGD LR several times the usual range is the 'LR too high' row.",
         Cite("003", _F, "LR too high -> decrease LR, add warmup"), unless=("finding:MS-UPD-01",), fix=FIX_LR_DOWN,
         avoid=("clipping harder to compensate for an LR that is simply too high",)),
+    # The same cause evidenced by the run's own history instead of a threshold: the user has seen a lower LR
+    # train stably. It yields to the threshold rows and the measured update ratio, which say the same thing.
+    Row("DX-FIX-07",
+        {"loss_behavior": Is("oscillating", "diverging", "spiking", "nan_or_inf"), "lower_lr_stable": True},
+        (Find("Instability", "warning", "the LR is too high for this setup: a lower LR trained stably, so the "
+              "instability follows the LR, whatever the usual range for the optimizer says"),
+         RouteTo("learning-rate-scheduling", "primary", "lower the peak LR toward the one that was stable, with "
+                 "warmup"),
+         RouteTo("gradient-management", "secondary", "clipping while the LR is brought down")),
+        "An instability that comes with a higher LR and goes with a lower one is the 'LR too high' row: the "
+        "usual ranges are only a prior, the run's own stable LR is evidence (batch size, data and architecture "
+        "all move the largest stable LR).",
+        Cite("003", _F, "LR too high -> decrease LR, add warmup"),
+        unless=("finding:MS-UPD-01", "finding:DX-FIX-03", "finding:DX-FIX-04"), salience=-1, fix=FIX_LR_DOWN,
+        avoid=("clipping harder to compensate for an LR that is simply too high",)),
     Row("DX-FIX-05", {"grad_norm_trend": "exploding"},
         (Find("Explosion", "critical", "gradient norms grow without bound"),
          RouteTo("gradient-management", "primary", "clip the global norm and find the source"),

@@ -46,6 +46,8 @@ _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+
 MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?)?|prodigy|adamw[-_\s]?8[-\s]?bit|"
               r"8[-\s]?bit\s+adamw?|paged\s+adamw?|lamb|adamw?|sgd")
 """Optimizers users ask about by name (informational questions)."""
+_NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
+"""One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
 """An accuracy as users type it: 0.95, .95, 95 or 95%."""
 
@@ -443,6 +445,35 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:new\s+)?epoch\s+(?:starts|begins)|whenever\s+(?:a\s+)?(?:new\s+)?epoch\s+(?:starts|begins)|(?:at|on)\s+"
        r"(?:each|every)\s+(?:new\s+)?epoch\s+(?:start|boundary|boundaries))",
        _UN, P_UNSTABLE, epoch_start_jump=True, symptom="unstable", loss_behavior="spiking"),
+    # the run's own stable LR: lowering the LR removes the instability, or raising it brought it on
+    _k(r"(?:lower(?:ing|ed)?|reduc(?:e|ed|ing)|decreas(?:e|ed|ing)|drop(?:ped|ping)?|cut(?:ting)?)\s+(?:the\s+|my\s+)?"
+       r"(?:base[\s_.-]?)?(?:lr|learning[\s-]rate)\s+" + _NO_NEG_GAP + r"{0,4}?"
+       r"(?:fix(?:es|ed)?|solv(?:es|ed)|avoid(?:s|ed)?|"
+       r"stabili[sz](?:es|ed)|prevent(?:s|ed)?|got\s+rid\s+of|gets\s+rid\s+of|made\s+it\s+stable|makes\s+it\s+stable)|"
+       r"(?:with|at|using)\s+(?:a\s+)?(?:lower|smaller|reduced)\s+(?:lr|learning[\s-]rate)\s+" + _NO_NEG_GAP + r"{0,3}?"
+       r"(?:it\s+)?(?:works?|worked|trains?\s+fine|trained\s+fine|is\s+stable|was\s+stable|no\s+(?:more\s+)?nans?)|"
+       r"(?:after|since|when|once)\s+(?:i\s+|we\s+)?(?:raised|increased|raising|increasing|doubled|bumped(?:\s+up)?)\s+"
+       r"(?:the\s+|my\s+)?(?:base[\s_.-]?)?(?:lr|learning[\s-]rate)|"
+       r"(?:base[\s_.-]?)?(?:lr|learning[\s-]rate)\s*(?:=|:|of|was|at)?\s*(?:" + NUM + r")\s+(?:it\s+)?"
+       r"(?:trained|trains|worked|works|ran|was)\s+(?:just\s+)?(?:fine|ok|okay|well|stable|stably)",
+       _UN, 0, negatable=False, lower_lr_stable=True),
+    # an activation in front of a loss that applies its own (double softmax, double sigmoid); a cue that names
+    # the loss sets it too, since a longer cue hides the loss-name cue inside it
+    _k(r"(?:nn\.|f\.)?softmax\s*(?:\(\)\s*)?(?:layer\s+|activation\s+)?(?:before|into|followed\s+by|and\s+then)\s+"
+       r"(?:the\s+|a\s+|an\s+)?(?:nn\.)?(?:cross[\s_-]?entropy(?:[\s_-]?loss)?|ce\s+loss)",
+       _NL, 0, output_activation="softmax", loss_fn="cross_entropy"),
+    _k(r"(?:nn\.|f\.)?softmax\s*(?:\(\)\s*)?(?:layer\s+|activation\s+)?(?:before|into|followed\s+by|and\s+then)\s+"
+       r"(?:the\s+|a\s+|an\s+)?(?:nn\.)?nll(?:[\s_-]?loss)?",
+       _NL, 0, output_activation="softmax", loss_fn="nll"),
+    _k(r"(?:ends?|ended|ending|finish(?:es|ed)?)\s+(?:with|in)\s+(?:a\s+|an\s+)?(?:nn\.)?softmax(?:\s+layer)?|"
+       r"(?:applied|apply|applying)\s+(?:a\s+)?softmax\s+(?:to|on)\s+(?:the\s+)?(?:outputs?|logits)\s+before\s+"
+       r"(?:the\s+)?loss",
+       _NL, 0, output_activation="softmax"),
+    _k(r"(?:nn\.|torch\.)?sigmoid\s*(?:\(\)\s*)?(?:layer\s+|activation\s+)?(?:before|into|followed\s+by|and\s+then)\s+"
+       r"(?:the\s+|a\s+|an\s+)?(?:nn\.)?bce[\s_-]?with[\s_-]?logits(?:[\s_-]?loss)?",
+       _NL, 0, output_activation="sigmoid", loss_fn="bce_with_logits"),
+    _k(r"(?:ends?|ended|ending|finish(?:es|ed)?)\s+(?:with|in)\s+(?:a\s+|an\s+)?(?:nn\.)?sigmoid(?:\s+layer)?",
+       _NL, 0, output_activation="sigmoid"),
     # labels and targets
     _k(r"labels?\s+(?:start|begin)s?\s+(?:at|from)\s+1\b|1-?based\s+(?:labels?|class(?:es)?|class\s+(?:ids|indices)|"
        r"indices|targets?)|(?:labels?|classes|class\s+ids)\s+(?:go\s+|run\s+|are\s+)?(?:numbered\s+|indexed\s+)?from\s+1\s+"

@@ -106,6 +106,16 @@ QUESTIONS = (
             "LR diverges even with clipped gradients.",
         cite=_QR),
     QuestionRow(
+        "Q-LOWER-LR", "lower_lr_stable",
+        "Has a lower learning rate trained stably (or does lowering it make the instability go away)?",
+        # asked once the LR is known and its usual range has not already convicted it: the run's own stable LR
+        # decides what a range for the optimizer can only suggest
+        {"loss_behavior": Is("oscillating", "diverging", "nan_or_inf", "spiking"), "learning_rate": Present()},
+        rank=35,
+        why="The largest stable LR moves with batch size, data and architecture; an instability that goes away at "
+            "a lower LR is the LR, whatever range the optimizer usually tolerates.",
+        cite=Cite("003", "Step 3: fix table", "LR too high -> decrease LR, add warmup")),
+    QuestionRow(
         "Q-OPTIMIZER", "optimizer",
         "Which optimizer are you using?",
         {"symptom": NEEDS_LOSS_CURVE,
@@ -178,6 +188,18 @@ QUESTIONS = (
         {"symptom": "not_learning", "loss_behavior": "flat_from_start", "task": Present()}, rank=32,
         why="A loss that does not match the task (e.g. MSE on class labels) also keeps the loss flat.",
         cite=_NL),
+    QuestionRow(
+        "Q-OUTPUT-ACT", "output_activation",
+        "What does the model return just before the loss: raw logits, or outputs already passed through softmax, "
+        "log_softmax or sigmoid?",
+        # only for the losses that apply their own normalization: there an activation before them is a known bug
+        {"loss_fn": Is("cross_entropy", "nll", "bce_with_logits"),
+         "symptom": Is("not_learning", "convergence", "metrics_wrong")}, rank=33,
+        why="CrossEntropyLoss and BCEWithLogitsLoss apply their own (log-)softmax or sigmoid, and NLLLoss expects "
+            "log-probabilities; a second activation flattens the gradients and keeps the loss from falling.",
+        cite=Cite("003", "Step 2: investigation commands", "not learning: loss vs random chance"),
+        choices=(("none", "raw logits"), ("softmax", "softmax probabilities"), ("log_softmax", "log_softmax"),
+                 ("sigmoid", "sigmoid probabilities"))),
     QuestionRow(
         "Q-SCHEDULE", "lr_schedule",
         "Which learning-rate schedule do you use (with warmup or restarts)?",

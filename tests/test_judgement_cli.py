@@ -100,10 +100,10 @@ def test_time_pressure_nan_is_acknowledged_and_still_asks_one_question():
 
 
 def test_time_pressure_nan_plan_puts_gradients_first():
-    # optimizer, LR and custom loss skipped, then the precision answered
-    s = consult(TIME_NAN, "skip", "skip", "skip", pick("Q-PRECISION", "fp16"), *SKIPS, fmt="json")
+    # optimizer and LR skipped, then the precision answered (for a NaN it separates more than the custom loss)
+    s = consult(TIME_NAN, "skip", "skip", pick("Q-PRECISION", "fp16"), *SKIPS, fmt="json")
     d = s.data
-    assert s.asked[:4] == [text_of(q) for q in ("Q-OPTIMIZER", "Q-LR", "Q-CUSTOM-LOSS", "Q-PRECISION")]
+    assert s.asked[:3] == [text_of(q) for q in ("Q-OPTIMIZER", "Q-LR", "Q-PRECISION")]
     assert "-> mixed_precision = 'fp16'" in s.conversation
     assert d["status"] == "diagnosed" and d["question"] is None
     assert d["plan"][0] == "gradient-management"
@@ -235,9 +235,9 @@ def test_dpo_instability_is_joint_with_dynamics_here():
 
 
 def test_dpo_instability_in_bf16_adds_the_precision_branch():
-    # optimizer, zero_grad and LR skipped, then the precision answered
+    # optimizer, LR and the epoch-boundary question skipped, then the precision answered
     s = consult(DPO, "skip", "skip", "skip", pick("Q-PRECISION", "bf16"), *SKIPS, fmt="json")
-    assert s.asked[3] == text_of("Q-PRECISION")
+    assert s.asked[:4] == [text_of(q) for q in ("Q-OPTIMIZER", "Q-LR", "Q-EPOCH-JUMP", "Q-PRECISION")]
     d = s.data
     assert d["status"] == "diagnosed"
     assert d["plan"][0] == "gradient-management" and d["plan"][1] == "learning-rate-scheduling"

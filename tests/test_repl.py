@@ -208,8 +208,9 @@ def test_numbers_typed_as_people_type_them(monkeypatch):
     from expert.consultation import Consultation
 
     c = Consultation()
-    # The loop's mode switching and the pipelines known, the numeric questions come next.
-    c.observe(symptom="overfitting", mode_switching="train_and_eval", preprocessing_mismatch=False)
+    # The loop's mode switching, the pipelines and the model size known, the numeric questions come next.
+    c.observe(symptom="overfitting", mode_switching="train_and_eval", preprocessing_mismatch=False,
+              capacity_vs_data="fits")
     assert c.question.id == "Q-DATASET-SIZE"
     monkeypatch.setattr(expert.repl, "_read_complaint", lambda c, write: None)
     lines = iter(["50k", "95% / 75%"])

@@ -240,3 +240,42 @@ def test_every_loss_name_in_terms_is_classified_one_way_by_the_wrong_objective_r
         assert "loss-functions-and-objectives" == plan_of(task="classification", loss_fn=name)[0], name
     for name in ("CrossEntropyLoss", "F.nll_loss", "BCEWithLogitsLoss", "nn.BCELoss()"):
         assert "loss-functions-and-objectives" == plan_of(task="regression", loss_fn=name)[0], name
+
+
+# --- the run's own stable LR (DX-FIX-07) ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("loss goes nan after 2k steps; lowering the learning rate to 1e-5 fixed it", True),
+    ("the loss diverges since I increased the lr", True),
+    ("With cfg.SOLVER.BASE_LR = 0.001 it trained fine, I raised it to 0.02 and now the loss is nan", True),
+    ("loss goes nan; lowering the lr didn't fix it", None),
+    ("nan loss, reducing the learning rate does not solve it", None),
+    ("nan loss even with a lower lr it never works", None),
+])
+def test_a_stable_lower_lr_is_read_only_when_it_was_stable(text: str, expected: bool | None) -> None:
+    assert _read(text).get("lower_lr_stable") == expected
+
+
+def test_a_stable_lower_lr_convicts_the_lr_of_a_nan_inside_the_usual_range() -> None:
+    from expert import Consultation
+
+    c = Consultation()
+    c.complain("Loss becomes NaN after a few hundred iterations. With lr 0.001 it trained fine; at 0.01 it blows up.")
+    c.observe(optimizer="sgd_momentum")
+    d = c.run()
+    assert d.plan[0] == "learning-rate-scheduling"
+    assert d.causes == ["DX-FIX-07"]
+
+
+@pytest.mark.parametrize("text, activation, loss", [
+    ("my classifier ends with a softmax layer and I use nn.CrossEntropyLoss; loss stuck at 2.30", "softmax",
+     "cross_entropy"),
+    ("I apply softmax before CrossEntropyLoss and the loss barely moves", "softmax", "cross_entropy"),
+    ("the network ends with a sigmoid, loss is BCEWithLogitsLoss, accuracy stuck at 50%", "sigmoid",
+     "bce_with_logits"),
+    ("I don't use softmax before cross entropy", None, None),
+])
+def test_an_activation_before_a_normalizing_loss_is_read_with_its_loss(text: str, activation: str | None,
+                                                                        loss: str | None) -> None:
+    got = _read(text)
+    assert (got.get("output_activation"), got.get("loss_fn")) == (activation, loss)
