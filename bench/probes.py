@@ -1,20 +1,31 @@
-"""Probe overhead: watch vs the plain loop and vs torch.autograd.detect_anomaly; examine cost in training steps.
+"""Probe overhead: watch against the plain loop and against torch.autograd.detect_anomaly, per step, window ends in.
 
-Short runs: three model sizes (small MLP, small CNN, small transformer), medians of interleaved repeats in one
-process, each watched run long enough to include window ends (``STEPS`` = 2 windows of ``EVERY``). Long runs:
-10,000 steps of a tiny MLP and CNN (about a millisecond a step), plain and watched in interleaved chunks (one
-watch over the whole run, so every window end and the history it keeps are paid for), detect_anomaly beside
-them, and the watch's memory at 10% and 100% of the run (tracemalloc, in a separate untimed pass). One CPU
-thread: the machine is shared.
-Run alone with ``python -m bench.probes``; ``python -m bench`` picks up the short section.
+Every figure is a ratio of seconds per step measured in one process, plain and watched interleaved so that the
+machine's drift hits both alike, with the watch at its default window (``every`` = 50, so window ends are paid
+for):
+
+* short runs: the small MLP, CNN and transformer, ``repeats`` interleaved pairs of two windows each; the median
+  of the pair ratios;
+* long runs: 10,000 steps of a tiny MLP and CNN on CPU (about a millisecond a step, where a watch's fixed costs
+  show most) under one watch, in interleaved chunks of 500 steps; the median chunk ratio and the whole-run
+  ratio, and the watch's memory (tracemalloc: held at 10% and at 100% of the run, and the peak) in a separate
+  untimed run: flat means it does not grow with the steps;
+* GPU runs, only where CUDA is available: a ResNet-18 at 224 px, batch 64, bf16 autocast, and a GPT-2-small
+  sized transformer (12 layers, width 768, 50,257 tokens), with the host syncs outside window ends counted by
+  ``torch.cuda.set_sync_debug_mode`` (target: none).
+
+``torch.autograd.detect_anomaly`` is timed beside each, as the usual alternative. CPU runs use one thread: the
+machine is shared. Run alone with ``python -m bench.probes``; ``python -m bench`` (``make bench``) includes it.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import logging
 import statistics
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -22,9 +33,12 @@ from bench import Result
 
 WATCH_TARGET = 1.03
 LONG_TARGET = 1.05
-EVERY = 50
+GPU_TARGET = 1.02
+EVERY = 50  # the watch's default window
 STEPS = 2 * EVERY
 LONG_STEPS = 10_000
+CHUNK = 500
+GPU_STEPS = 300
 
 
 def _models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
@@ -71,30 +85,57 @@ def _models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
             "tiny CNN": tiny_cnn}
 
 
-def _loop(m: Any, opt: Any, x: Any, y: Any, steps: int, w: Any = None) -> float:
+def _loop(m: Any, opt: Any, x: Any, y: Any, steps: int, w: Any = None, autocast: Any = None,
+          sync: bool = False) -> float:
+    """Seconds per step of a plain training loop (``w.step(loss)`` when watched).
+
+    On the CPU the clock is the process's CPU time (one thread: the work done, not the other processes'
+    turns on a shared machine); on the GPU (``sync``) it is wall time between synchronisations.
+    """
+    import contextlib
+
     import torch
 
-    t = time.perf_counter()
+    ctx = autocast or contextlib.nullcontext
+    clock = time.perf_counter if sync else time.process_time
+    if sync:
+        torch.cuda.synchronize()
+    t = clock()
     for _ in range(steps):
         opt.zero_grad(set_to_none=True)
-        loss = torch.nn.functional.cross_entropy(m(x), y)
+        with ctx():
+            out = m(x)
+            loss = torch.nn.functional.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
         loss.backward()
         opt.step()
         if w is not None:
             w.step(loss)
-    return (time.perf_counter() - t) / steps
+    if sync:
+        torch.cuda.synchronize()
+    return (clock() - t) / steps
+
+
+def _twin(m: Any, opt: Any) -> tuple[Any, Any]:
+    """A copy of the model and a fresh optimizer of the same kind: the watched run's own."""
+    import inspect
+
+    m2 = copy.deepcopy(m)
+    accepted = inspect.signature(type(opt).__init__).parameters
+    return m2, type(opt)(m2.parameters(), **{k: v for k, v in opt.defaults.items() if k in accepted})
+
+
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", message="Anomaly Detection has been enabled")
+    logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
 
 
 def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
-    """Per model: median seconds per step plain / watched / under detect_anomaly, and examine in steps."""
-    import warnings
-
+    """Short runs per model: median seconds per step plain / watched / under detect_anomaly, examine in steps."""
     import torch
 
     from probes import examine, watch
 
-    warnings.filterwarnings("ignore", message="Anomaly Detection has been enabled")
-    logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
+    _quiet()
     torch.manual_seed(0)
     out = []
     for name, build in _models().items():
@@ -105,7 +146,7 @@ def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
         plain, watched, anomaly = [], [], []
         for _ in range(repeats):  # interleaved, so drift hits every variant alike
             plain.append(_loop(m, opt, x, y, steps))
-            with watch(m, opt, every=EVERY) as w:
+            with watch(m, opt) as w:
                 watched.append(_loop(m, opt, x, y, steps, w))
             with torch.autograd.detect_anomaly(check_nan=True):
                 anomaly.append(_loop(m, opt, x, y, max(5, steps // 4)))
@@ -117,63 +158,192 @@ def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
         p = statistics.median(plain)
         out.append({"model": name, "plain_s": p, "watch_s": statistics.median(watched),
                     "anomaly_s": statistics.median(anomaly), "examine_s": statistics.median(ex),
-                    "watch_ratio": statistics.median(watched) / p, "anomaly_ratio": statistics.median(anomaly) / p,
-                    "examine_steps": statistics.median(ex) / p})
+                    "watch_ratio": statistics.median(a / b for a, b in zip(watched, plain)),
+                    "anomaly_ratio": statistics.median(anomaly) / p, "examine_steps": statistics.median(ex) / p})
     return out
 
 
-def measure_long(steps: int = LONG_STEPS, chunk: int = 500) -> list[dict[str, Any]]:
-    """10,000-step runs: per-step ratio of watch (window ends included) and detect_anomaly to the plain loop,
-    and the watch's Python memory at 10% and 100% of the run."""
-    import copy
+def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK,
+                 names: tuple[str, ...] = ("tiny MLP", "tiny CNN")) -> list[dict[str, Any]]:
+    """10,000-step runs under one watch: per-step ratios (window ends included), detect_anomaly, memory."""
     import tracemalloc
-    import warnings
 
     import torch
 
     from probes import watch
 
-    warnings.filterwarnings("ignore", message="Anomaly Detection has been enabled")
-    logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
+    _quiet()
     out = []
     models = _models()
-    for name in ("tiny MLP", "tiny CNN"):
+    for name in names:
         torch.manual_seed(0)
         m, opt, x, y = models[name]()
-        m2 = copy.deepcopy(m)
-        opt2 = type(opt)(m2.parameters(), **{k: v for k, v in opt.defaults.items()
-                                             if k in ("lr", "momentum", "weight_decay")})
+        m2, opt2 = _twin(m, opt)
         _loop(m, opt, x, y, 5)
         _loop(m2, opt2, x, y, 5)
-        plain = watched = anomaly = 0.0
-        n_anomaly = 0
-        with watch(m2, opt2, every=EVERY) as w:
-            for _ in range(steps // chunk):  # interleaved chunks, so drift hits both alike
-                plain += _loop(m, opt, x, y, chunk) * chunk
-                watched += _loop(m2, opt2, x, y, chunk, w) * chunk
-                if n_anomaly < steps // 50:
+        plain, watched, anomaly = [], [], []
+        with watch(m2, opt2) as w:
+            for i in range(steps // chunk):  # interleaved chunks, so drift hits both alike
+                plain.append(_loop(m, opt, x, y, chunk))
+                watched.append(_loop(m2, opt2, x, y, chunk, w))
+                if i % 2 == 0:
                     with torch.autograd.detect_anomaly(check_nan=True):
-                        anomaly += _loop(m, opt, x, y, 20) * 20
-                    n_anomaly += 20
+                        anomaly.append(_loop(m, opt, x, y, 20))
+        windows = w.steps // w.every
         # memory: a separate, untimed watched run under tracemalloc
-        m3 = copy.deepcopy(m2)
-        opt3 = type(opt)(m3.parameters(), **{k: v for k, v in opt.defaults.items()
-                                             if k in ("lr", "momentum", "weight_decay")})
+        m3, opt3 = _twin(m2, opt2)
         tracemalloc.start()
-        with watch(m3, opt3, every=EVERY) as w3:
+        with watch(m3, opt3) as w3:
             _loop(m3, opt3, x, y, steps // 10, w3)
-            early = tracemalloc.get_traced_memory()[0]
+            early, peak_early = tracemalloc.get_traced_memory()
             _loop(m3, opt3, x, y, steps - steps // 10, w3)
-            late = tracemalloc.get_traced_memory()[0]
+            late, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        out.append({"model": name, "steps": steps, "plain_ms": 1e3 * plain / steps,
-                    "watch_ratio": watched / plain, "anomaly_ratio": (anomaly / n_anomaly) / (plain / steps),
-                    "mem_early_kb": early / 1024, "mem_late_kb": late / 1024, "windows": steps // EVERY})
+        p = statistics.median(plain)
+        out.append({"model": name, "steps": steps, "plain_ms": 1e3 * p,
+                    "watch_ratio": statistics.median(a / b for a, b in zip(watched, plain)),
+                    "watch_ratio_total": sum(watched) / sum(plain), "anomaly_ratio": statistics.median(anomaly) / p,
+                    "mem_early_kb": early / 1024, "mem_late_kb": late / 1024, "peak_early_kb": peak_early / 1024,
+                    "peak_kb": peak / 1024, "windows": windows, "trips": len(w.trips)})
+    return out
+
+
+def _gpu_models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
+    """A ResNet-18 (224 px, batch 64) and a GPT-2-small-sized causal transformer, on the GPU."""
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self, cin: int, cout: int, stride: int) -> None:
+            super().__init__()
+            self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.b1 = nn.BatchNorm2d(cout)
+            self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.b2 = nn.BatchNorm2d(cout)
+            self.down = None if stride == 1 and cin == cout else nn.Sequential(
+                nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+        def forward(self, x: Any) -> Any:
+            y = torch.relu(self.b1(self.c1(x)))
+            y = self.b2(self.c2(y))
+            return torch.relu(y + (x if self.down is None else self.down(x)))
+
+    def resnet18() -> tuple[Any, Any, Any, Any]:
+        layers: list[nn.Module] = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
+                                   nn.MaxPool2d(3, 2, 1)]
+        cin = 64
+        for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+            layers += [Block(cin, cout, stride), Block(cout, cout, 1)]
+            cin = cout
+        m = nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 1000)).cuda()
+        m = m.to(memory_format=torch.channels_last)
+        x = torch.randn(64, 3, 224, 224, device="cuda").to(memory_format=torch.channels_last)
+        return m, torch.optim.SGD(m.parameters(), 0.1, momentum=0.9, weight_decay=1e-4), x, \
+            torch.randint(0, 1000, (64,), device="cuda")
+
+    class GPT(nn.Module):
+        def __init__(self, vocab: int = 50257, width: int = 768, depth: int = 12, heads: int = 12,
+                     ctx: int = 512) -> None:
+            super().__init__()
+            self.tok = nn.Embedding(vocab, width)
+            self.pos = nn.Embedding(ctx, width)
+            layer = nn.TransformerEncoderLayer(width, heads, 4 * width, dropout=0.0, activation="gelu",
+                                               batch_first=True, norm_first=True)
+            self.blocks = nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(width)
+            self.head = nn.Linear(width, vocab, bias=False)
+            self.head.weight = self.tok.weight  # tied, as in GPT-2: 124M parameters
+            self.register_buffer("mask", nn.Transformer.generate_square_subsequent_mask(ctx), persistent=False)
+
+        def forward(self, idx: Any) -> Any:
+            t = idx.shape[1]
+            h = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
+            h = self.blocks(h, mask=self.mask[:t, :t], is_causal=True)
+            return self.head(self.norm(h))
+
+    def gpt2() -> tuple[Any, Any, Any, Any]:
+        m = GPT().cuda()
+        tokens = torch.randint(0, 50257, (8, 513), device="cuda")
+        return m, torch.optim.AdamW(m.parameters(), 3e-4, weight_decay=0.1, fused=True), tokens[:, :-1], \
+            tokens[:, 1:]
+
+    return {"ResNet-18 224px b64 bf16": resnet18, "GPT-2 small b8x512 bf16": gpt2}
+
+
+def _count_syncs(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
+    """Host synchronisations ``fn(*args, **kwargs)`` causes, as ``torch.cuda.set_sync_debug_mode`` reports them."""
+    import torch
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        torch.cuda.set_sync_debug_mode("warn")
+        try:
+            fn(*args, **kwargs)
+        finally:
+            torch.cuda.set_sync_debug_mode(0)
+    return sum("synchroniz" in str(w.message).lower() for w in seen)
+
+
+def _bf16() -> Any:
+    import torch
+
+    return torch.autocast("cuda", dtype=torch.bfloat16)
+
+
+def _gpu_one(name: str, build: Callable[[], tuple[Any, Any, Any, Any]], steps: int, chunk: int) -> dict[str, Any]:
+    import torch
+
+    from probes import watch
+
+    torch.manual_seed(0)
+    m, opt, x, y = build()
+    m2, opt2 = _twin(m, opt)
+    for mm, oo in ((m, opt), (m2, opt2)):
+        _loop(mm, oo, x, y, 5, autocast=_bf16, sync=True)
+    plain, watched, anomaly = [], [], []
+    syncs_plain = _count_syncs(_loop, m, opt, x, y, 5, autocast=_bf16)
+    with watch(m2, opt2) as w:
+        for i in range(steps // chunk):
+            plain.append(_loop(m, opt, x, y, chunk, autocast=_bf16, sync=True))
+            watched.append(_loop(m2, opt2, x, y, chunk, w, autocast=_bf16, sync=True))
+            if i % 3 == 0:
+                with torch.autograd.detect_anomaly(check_nan=True):
+                    anomaly.append(_loop(m, opt, x, y, 3, autocast=_bf16, sync=True))
+        # syncs: every step of a window but its last, then the step that ends the window on its own
+        torch.cuda.synchronize()
+        syncs_steps = _count_syncs(_loop, m2, opt2, x, y, w.every - 1 - w._i, w, autocast=_bf16)
+        syncs_window = _count_syncs(_loop, m2, opt2, x, y, 1, w, autocast=_bf16)
+    p = statistics.median(plain)
+    return {"model": name, "plain_ms": 1e3 * p, "watch_ratio": statistics.median(a / b for a, b in zip(watched, plain)),
+            "anomaly_ratio": statistics.median(anomaly) / p, "syncs_plain_5_steps": syncs_plain,
+            "syncs_outside_window_ends": syncs_steps, "syncs_at_a_window_end": syncs_window,
+            "peak_gib": torch.cuda.max_memory_allocated() / 2**30, "trips": len(w.trips)}
+
+
+def measure_gpu(steps: int = GPU_STEPS, chunk: int = EVERY) -> list[dict[str, Any]]:
+    """GPU-bound models under one watch: per-step ratio (window ends in), detect_anomaly, host syncs.
+
+    Returns an empty list without CUDA.
+    """
+    import torch
+
+    if not torch.cuda.is_available():
+        return []
+    _quiet()
+    torch.backends.cudnn.benchmark = True
+    out = []
+    for name, build in _gpu_models().items():
+        out.append(_gpu_one(name, build, steps, chunk))
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats()
     return out
 
 
 def run(repeats: int = 5) -> list[Result]:
-    """The section for ``python -m bench``: watch overhead against its 1.03x target, examine in steps."""
+    """The section for ``python -m bench``: short runs, the 10,000-step CPU runs, and the GPU runs with CUDA."""
+    import torch
+
+    torch.set_num_threads(1)
     res = []
     for r in measure(max(3, min(repeats, 7))):
         res.append(Result(f"watch step, {r['model']} (ratio to plain x plain)", r["watch_s"],
@@ -181,34 +351,64 @@ def run(repeats: int = 5) -> list[Result]:
                           note=f"{r['watch_ratio']:.3f}x plain; detect_anomaly {r['anomaly_ratio']:.2f}x"))
         res.append(Result(f"examine, {r['model']}", r["examine_s"],
                           note=f"= {r['examine_steps']:.1f} training steps"))
+    for r in measure_long():
+        p = r["plain_ms"] / 1e3
+        res.append(Result(f"watch step, {r['model']}, {r['steps']} steps", p * r["watch_ratio"],
+                          target=p * LONG_TARGET,
+                          note=f"{r['watch_ratio']:.3f}x plain (whole run {r['watch_ratio_total']:.3f}x); "
+                               f"detect_anomaly {r['anomaly_ratio']:.2f}x; watch memory {r['mem_early_kb']:.0f} KB "
+                               f"at 10%, {r['mem_late_kb']:.0f} KB at 100%"))
+    gpu = measure_gpu()
+    for r in gpu:
+        p = r["plain_ms"] / 1e3
+        res.append(Result(f"watch step, {r['model']}", p * r["watch_ratio"], target=p * GPU_TARGET,
+                          note=f"{r['watch_ratio']:.3f}x plain; detect_anomaly {r['anomaly_ratio']:.2f}x; "
+                               f"{r['syncs_outside_window_ends']} host syncs outside window ends"))
+    if not gpu:
+        import sys
+
+        print("(bench.probes: GPU runs not measured: no CUDA device)", file=sys.stderr)
     return res
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the probe-overhead table."""
+    """Print the probe-overhead tables."""
     ap = argparse.ArgumentParser(prog="python -m bench.probes", description=__doc__)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--steps", type=int, default=STEPS)
     ap.add_argument("--long-steps", type=int, default=LONG_STEPS, help="0 skips the long runs")
+    ap.add_argument("--gpu-steps", type=int, default=GPU_STEPS, help="0 skips the GPU runs")
     args = ap.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)
-    print(f"short runs ({args.steps} steps, window every {EVERY})")
+    print(f"short runs ({args.steps} steps, window every {EVERY}); ratios: median of {args.repeats} interleaved pairs")
     print(f"{'model':<20}{'plain ms/step':>15}{'watch':>10}{'watch x':>9}{'anomaly x':>11}{'examine (steps)':>17}")
     for r in measure(args.repeats, args.steps):
         print(f"{r['model']:<20}{r['plain_s'] * 1e3:>15.2f}{r['watch_s'] * 1e3:>10.2f}{r['watch_ratio']:>9.3f}"
               f"{r['anomaly_ratio']:>11.2f}{r['examine_steps']:>17.1f}")
     print(f"target: watch <= {WATCH_TARGET}x plain; examine a few steps")
     if args.long_steps:
-        print(f"\nlong runs ({args.long_steps} steps, CPU, window every {EVERY}, window ends included)")
-        print(f"{'model':<20}{'plain ms/step':>15}{'watch x':>9}{'anomaly x':>11}{'watch mem 10%':>15}"
-              f"{'watch mem 100%':>16}")
+        print(f"\nlong runs ({args.long_steps} steps, CPU, window every {EVERY}, window ends included; watch x: "
+              f"median of {CHUNK}-step chunk pairs, whole-run ratio beside it)")
+        print(f"{'model':<12}{'plain ms':>9}{'watch x':>9}{'(whole)':>9}{'anomaly x':>11}{'mem 10%':>10}"
+              f"{'mem 100%':>10}{'peak 10%':>10}{'peak':>9}{'trips':>7}")
         for r in measure_long(args.long_steps):
-            print(f"{r['model']:<20}{r['plain_ms']:>15.2f}{r['watch_ratio']:>9.3f}{r['anomaly_ratio']:>11.2f}"
-                  f"{r['mem_early_kb']:>12.0f} KB{r['mem_late_kb']:>13.0f} KB")
-        print(f"target: watch <= {LONG_TARGET}x plain over the whole run, memory flat; GPU targets: not measured "
-              "(no GPU in this run)")
+            print(f"{r['model']:<12}{r['plain_ms']:>9.2f}{r['watch_ratio']:>9.3f}{r['watch_ratio_total']:>9.3f}"
+                  f"{r['anomaly_ratio']:>11.2f}{r['mem_early_kb']:>7.0f} KB{r['mem_late_kb']:>7.0f} KB"
+                  f"{r['peak_early_kb']:>7.0f} KB{r['peak_kb']:>6.0f} KB{r['trips']:>7d}")
+        print(f"target: watch <= {LONG_TARGET}x plain over the whole run, memory flat (a trip runs the engine once: "
+              "its diagnosis is part of the watched time)")
+    gpu = measure_gpu(args.gpu_steps) if args.gpu_steps else []
+    if gpu:
+        print(f"\nGPU runs ({args.gpu_steps} steps, bf16 autocast, window every {EVERY})")
+        print(f"{'model':<28}{'plain ms':>9}{'watch x':>9}{'anomaly x':>11}{'syncs/steps':>13}{'syncs/window':>14}")
+        for r in gpu:
+            print(f"{r['model']:<28}{r['plain_ms']:>9.2f}{r['watch_ratio']:>9.3f}{r['anomaly_ratio']:>11.2f}"
+                  f"{r['syncs_outside_window_ends']:>13d}{r['syncs_at_a_window_end']:>14d}")
+        print(f"target: watch <= {GPU_TARGET}x plain, no host sync outside window ends")
+    else:
+        print("\nGPU runs: not measured (no CUDA device here)")
     return 0
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("activations", "expensive", "forward", ("dead_relu_fraction", "saturation_fraction"))
 RELU = (torch.nn.ReLU, torch.nn.ReLU6)
@@ -138,3 +138,94 @@ class Sampler:
     def stats(self) -> dict[str, dict[str, float]] | None:
         """The latest sample's per-layer fractions, or None before any."""
         return self.latest if (self.latest["dead"] or self.latest["saturated"]) else None
+
+
+class ActivationsProbe(Probe):
+    """Plugin: dead ReLUs and saturated tanh/sigmoid units per layer.
+
+    Two ways in ``watch``: a ``Sampler`` on the activation modules for one sampled training forward per window
+    (device reductions recorded with the window, read in its one stacked transfer), so a saturated network that
+    still learns slowly is seen without a trip; and the full measurement, with a hook on every activation
+    module, for the one training forward after a trip (it wins over the sample). In ``examine`` one no-grad
+    forward of the batch before anything else touches the model.
+    """
+
+    info = INFO
+    hooks = ("forward_pre", "forward", "window", "escalate")
+    thresholds = ("MT-DEAD-RELU", "MT-SATURATION", "MT-SAT-LEVEL")
+
+    def attach(self, run: Any) -> None:
+        """Nothing measured yet; the sampler finds the activation modules."""
+        self.stats: dict[str, dict[str, float]] | None = None
+        self.stats_step: int | None = None
+        self.sampler = Sampler(run.model)
+        self._window: int | None = None
+
+    def detach(self, run: Any) -> None:
+        """Remove the sampler's hooks if a forward was left armed."""
+        self.sampler.disarm()
+
+    def forward_pre(self, run: Any, module: Any) -> None:
+        """On the first sampled training forward of a window, hook the activation modules for it."""
+        window = run.steps // run.every
+        if window != self._window and self.sampler.modules:
+            self._window = window
+            self.sampler.arm(lambda key, t: run.record("act:" + key, t))
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """The sampled forward is over: remove its hooks (a host check on the other steps)."""
+        if self.sampler.handles:
+            self.sampler.disarm()
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """The sampled fractions, read with the window."""
+        for key in window.keys():
+            if key.startswith("act:"):
+                for step, v in window.get(key):
+                    self.sampler.update(key[4:], v[0], step)
+
+    def escalate(self, run: Any) -> list[Any]:
+        """Hook the activation modules for the next training forward (finite outputs only)."""
+        dead: dict[str, torch.Tensor] = {}
+        sat: dict[str, torch.Tensor] = {}
+        self._seen = (dead, sat)
+
+        def make(name: str, mod: torch.nn.Module) -> Callable[..., None]:
+            def hook(_m: torch.nn.Module, _inp: Any, out: Any) -> None:
+                t = out if isinstance(out, torch.Tensor) else None
+                if t is None or not t.is_floating_point() or t.numel() == 0 or not bool(torch.isfinite(t).all()):
+                    return  # statistics of NaN outputs mean nothing; the non-finite probe reports them
+                if isinstance(mod, RELU):
+                    dead.setdefault(name, dead_fraction(t))
+                else:
+                    sat.setdefault(name, saturated_fraction(t, "tanh" if isinstance(mod, torch.nn.Tanh) else "sigmoid"))
+            return hook
+
+        return [mod.register_forward_hook(make(name, mod)) for name, mod in run.model.named_modules()
+                if name and isinstance(mod, RELU + SAT)]
+
+    def settle(self, run: Any) -> None:
+        """Read the fractions (after the escalated forward, off the hot path)."""
+        dead, sat = self._seen
+        self.stats = {"dead": {k: float(v) for k, v in dead.items()},
+                      "saturated": {k: float(v) for k, v in sat.items()}}
+        self.stats_step = run.steps  # the step these were measured at
+
+    def summarise(self, run: Any) -> list:
+        """Worst layers: a trip's full measurement first (it wins the merge), then the latest sample."""
+        from probes.base import at_step
+
+        out = at_step(observe(self.stats), self.stats_step) if self.stats is not None else []
+        sampled = self.sampler.stats()
+        if sampled is not None:
+            names = {o.name for o in out}
+            out += [o for o in at_step(observe(sampled), self.sampler.step) if o.name not in names]
+        return out
+
+    def prepare(self, ex: Any) -> None:
+        """One hooked no-grad forward of the examined batch, weights as found."""
+        self.stats = measure(ex.model, ex.forward)
+
+    def examine(self, ex: Any) -> list:
+        """Worst layers of the examined batch."""
+        return observe(self.stats) if self.stats is not None else []

@@ -1,16 +1,89 @@
-"""What every probe shares: its metadata (id, cost tier, hook point) and the observation adapter."""
+"""What every probe shares: its identity card, the plugin protocol the schedulers drive, the observation adapter.
+
+Writing a probe
+---------------
+A probe is one file in ``probes/``: pure measurement functions (tensors in, device tensors or host numbers out)
+and, at the end of the file, one :class:`Probe` subclass, the plugin that ``watch`` and ``examine`` drive. List
+the class in ``probes.PLUGINS`` (registry order is the order of trust: the first observation of a name wins).
+Nothing in ``watcher.py`` or ``exam.py`` names a probe.
+
+The plugin declares:
+
+* ``info``: a :class:`ProbeInfo` (id, cost ``tier``, hook point, the observation names it ``measures``);
+* ``hooks``: the scheduler events it handles (:data:`HOOKS`); a ``watch`` registers a torch hook only when
+  some plugin asks for that event, and calls only the plugins that declared it;
+* ``thresholds``: the ``knowledge.measurements`` ids its verdicts apply (tests check they exist).
+
+and implements what it declared, each receiving the scheduler (``run``: a ``Watch`` or an ``Exam``):
+
+* ``attach(run)`` / ``detach(run)``: set up its (bounded) state; remove anything it registered itself.
+* step events: ``forward`` (every training forward: the first input and output tensors), ``optimizer_pre``
+  (every optimizer step: gradients final), ``step_end`` (``w.step`` done), and, on sampled steps only,
+  ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler
+  registers those two torch hooks only around the steps that need them. Queue
+  **device** tensors with ``run.record(key, tensor)`` (a tensor or a list of 0-d tensors), or host floats with
+  ``run.record_host``; prefer one small stacked tensor a step (the window end pays about a microsecond per
+  tensor on the CPU, nothing per element). Launch a reduction or two at
+  most, never read a value to the host here (``float()``, ``.item()``, ``.tolist()``, ``bool(tensor)``
+  synchronise a GPU), and do per-parameter work only through ``torch._foreach_*`` or on sampled steps
+  (``run.sampled``, every ``run.update_every`` steps). ``backward`` is declared by a plugin that registers its
+  own tensor hook (``run.params[-1].register_hook``) for the steps it needs: a hook on every backward pass
+  costs a call from autograd into Python each time.
+* ``accumulate(run, window)``: the window end. ``window.get(key)`` gives this window's values of a key as
+  ``(step, [floats])`` in step order: the scheduler has read every queued tensor in one stacked transfer.
+  Update bounded summaries here; the cost must be the window's, not the history's.
+* ``escalate(run)`` (tier ``expensive``): hooks for the one training forward after a trip; return their
+  handles, the scheduler removes them after that forward and calls ``settle(run)``.
+* ``summarise(run)``: observations of everything measured so far (through :func:`emit`, stamped with the step
+  they were measured at). ``stale(known, fresh)`` (optional) names earlier observations in the consultation
+  that the fresh summary replaces; ``watch`` forgets them before adding it. A plugin that sets
+  ``trips_causes = True`` lets cause rows reading only its observations trip the watch.
+* the one-shot examination (``probes.exam.Exam``, passed as ``ex``) calls, when the plugin defines them:
+  ``prepare(ex)`` (before anything runs: weights as found), ``after_forward(ex)`` (the first forward and loss
+  are in ``ex.output`` / ``ex.loss_value``), ``after_backward(ex, i)`` (``ex.named`` gradients; setting
+  ``ex.flags[place] = False`` stops the stepping there), ``before_step(ex, i)`` / ``after_step(ex, i)`` around
+  each optimizer step, and ``examine(ex)``: the observations. ``examine`` restores everything afterwards.
+
+Quantities more than one probe needs are on the scheduler: ``run.first_output`` / ``run.first_input`` (the
+first training forward's, until the first summary), ``run.num_classes()``, ``run.nonfinite_at`` (place ->
+first step a probe saw a non-finite value there; the non-finite probe reports the earliest), ``run.params``,
+``run.pnames``, ``run.steps``, ``run.update_every``.
+
+A minimal plugin (``probes/weight_norm.py``, listed as ``"weight_norm:WeightNormProbe"``, is a fuller one)::
+
+    INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm",))
+
+    class WeightNormProbe(Probe):
+        info, hooks = INFO, ("optimizer_post", "window")
+
+        def attach(self, run):
+            self.last = None
+
+        def optimizer_post(self, run):                        # sampled steps only
+            run.record("wn", torch.stack(torch._foreach_norm(run.params)))  # no host read
+
+        def accumulate(self, run, window):
+            for step, norms in window.get("wn"):              # host floats, read with the window
+                self.last = (step, math.sqrt(sum(x * x for x in norms)))
+
+        def summarise(self, run):
+            return [] if self.last is None else [emit(INFO, "weight_norm", self.last[1], step=self.last[0])]
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from expert.vocabulary import Observation
 from knowledge.measurements import MEASURE_BY_ID
 
 TIERS = ("free", "cheap", "expensive")
+HOOKS = ("forward_pre", "forward", "backward", "optimizer_pre", "optimizer_post", "step_end", "window",
+         "escalate")
+"""Scheduler events a plugin may declare (``window`` = ``accumulate`` at each window end)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +111,82 @@ class ProbeInfo:
     def source(self) -> str:
         """Provenance string of this probe's observations."""
         return f"probe:{self.id}"
+
+
+class Probe:
+    """A probe plugin (see the module docstring for the protocol). Subclasses set the class attributes.
+
+    Attributes:
+        info: The probe's identity card.
+        hooks: Scheduler events handled (a subset of :data:`HOOKS`).
+        thresholds: Threshold ids (``knowledge.measurements``) its verdicts use.
+    """
+
+    info: ClassVar[ProbeInfo]
+    hooks: ClassVar[tuple[str, ...]] = ()
+    thresholds: ClassVar[tuple[str, ...]] = ()
+    trips_causes: ClassVar[bool] = False
+    """Whether cause rows (``knowledge.causes``) that read only this probe's observations trip ``watch`` like
+    measurement rows do (a loop fault the probe measures outright)."""
+
+    @property
+    def tier(self) -> str:
+        """Cost tier (``free``, ``cheap``, ``expensive``)."""
+        return self.info.tier
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """Observation names it may emit."""
+        return self.info.measures
+
+    def attach(self, run: Any) -> None:
+        """Set up state before the first step (``watch``'s ``__enter__``)."""
+
+    def detach(self, run: Any) -> None:
+        """Remove whatever the probe registered itself (``watch``'s ``__exit__``, always called)."""
+
+    def forward_pre(self, run: Any, module: Any) -> None:
+        """A training forward of a sampled step begins."""
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """A training forward ended; ``first`` / ``out``: the first input / output tensor (or None)."""
+
+    def backward(self, run: Any, grad: Any) -> None:
+        """A gradient reached the last trainable parameter (once per backward pass)."""
+
+    def optimizer_pre(self, run: Any) -> None:
+        """Before ``optimizer.step()`` (gradients final)."""
+
+    def optimizer_post(self, run: Any) -> None:
+        """After ``optimizer.step()`` of a sampled step."""
+
+    def step_end(self, run: Any) -> None:
+        """``w.step()`` finished (the user's bookkeeping for the step is done)."""
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Window end: fold the window's host values into bounded summaries."""
+
+    def escalate(self, run: Any) -> list[Any]:
+        """Expensive hooks for the next training forward after a trip; return their handles."""
+        return []
+
+    def settle(self, run: Any) -> None:
+        """The escalated forward is over (its hooks are removed): turn what it saw into host numbers."""
+
+    def summarise(self, run: Any) -> list[Observation]:
+        """Observations for everything measured so far."""
+        return []
+
+    def stale(self, known: Any, fresh: list[Observation]) -> list[str]:
+        """Names of observations already in the consultation (``known``, by name) that ``fresh`` makes stale.
+
+        ``watch`` forgets them before adding its summary (a newer summary that replaces an older one whole).
+        """
+        return []
+
+    def examine(self, ex: Any) -> list[Observation]:
+        """Observations of the one-shot examination (``probes.exam``)."""
+        return []
 
 
 def finite_or_none(x: Any) -> float | None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import torch
 
 from expert.vocabulary import OPTIMIZERS
 from knowledge.terms import canonical_loss, canonical_schedule
-from probes.base import ProbeInfo, emit, finite_or_none
+from probes.base import Probe, ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("config_lint", "free", "static",
                  ("optimizer", "learning_rate", "weight_decay", "adam_eps", "warmup", "lr_schedule",
@@ -243,3 +244,134 @@ def observe(*, model: torch.nn.Module, optimizer: Any | None = None, loss_fn: An
     if batch_size:
         out.append(emit(INFO, "batch_size", batch_size))
     return out
+
+
+class ConfigLintProbe(Probe):
+    """Plugin: the configuration as the live objects show it, plus what the loop reveals about itself.
+
+    The static lint (optimizer, schedule, precision, loss against the first output, input scale, modes) is
+    read once, from the first training forward. Per step it only counts training forwards through a model in
+    eval mode (host flags). On the sampled steps a hook on the last trainable parameter counts the backward
+    passes into the step (gradient accumulation) and compares the gradient already there with the new one
+    (gradients never cleared carry over on every step, so a sample finds them as surely).
+    """
+
+    info = INFO
+    hooks = ("forward", "backward", "optimizer_pre", "step_end", "window")
+    thresholds = ("MT-EPS-FP16", "MT-INPUT-SCALE", "MT-CARRYOVER")
+
+    def attach(self, run: Any) -> None:
+        """Arm the backward counter for the first (sampled) step."""
+        self._lint: list | None = None
+        self.eval_forwards = 0
+        self.carry_max = 0.0
+        self.accum: deque[int] = deque(maxlen=64)
+        self._hook: Any = None
+        self._arm(run, carry=False)
+
+    def detach(self, run: Any) -> None:
+        """Remove the backward hook if armed."""
+        if self._hook is not None:
+            self._hook.remove()
+            self._hook = None
+
+    def _arm(self, run: Any, carry: bool) -> None:
+        self._backwards = 0
+        self._carry = carry
+        if self._hook is None:
+            self._hook = run.params[-1].register_hook(lambda g: self.backward(run, g))
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """Count training forwards through a model in eval mode."""
+        if not module.training:
+            self.eval_forwards += 1
+
+    def backward(self, run: Any, grad: Any) -> None:
+        """Count a backward pass; on the first of a sampled step, queue old/new gradient norm."""
+        if run.params[-1].grad is None:
+            # gradients cleared since the last backward (zero_grad after a step a GradScaler skipped on an
+            # overflow): a new step starts here, not one more micro-batch of an accumulation
+            self._backwards = 0
+        self._backwards += 1
+        if self._carry:
+            self._carry = False
+            old = run.params[-1].grad
+            if old is not None:
+                ratio = torch.linalg.vector_norm(old.float()) / (torch.linalg.vector_norm(grad.float()) + 1e-30)
+                run.record("lint:carry", ratio)
+
+    def optimizer_pre(self, run: Any) -> None:
+        """On a sampled step, the backward passes into it are its micro-batches."""
+        if self._hook is not None and run.sampled:
+            if self._backwards > 1:
+                self.accum.append(self._backwards)
+            self._hook.remove()
+            self._hook = None
+
+    def step_end(self, run: Any) -> None:
+        """Arm the hook when the next step is a sampled one."""
+        if run.sampled:
+            self._arm(run, carry=True)
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Keep the largest carry-over ratio."""
+        import math
+
+        for _, v in window.get("lint:carry"):
+            if math.isfinite(v[0]):
+                self.carry_max = max(self.carry_max, v[0])
+
+    def summarise(self, run: Any) -> list:
+        """The static lint, eval-mode forwards, carry-over and micro-batches."""
+        if self._lint is None:
+            out_t, in_t = run.first_output, run.first_input
+            self._lint = observe(model=run.model, optimizer=run.optimizer, loss_fn=run.loss_fn,
+                                 scheduler=run.scheduler, scaler=run.scaler, output=out_t, inputs=in_t,
+                                 carryover=None, batch_size=int(out_t.shape[0]) if isinstance(out_t, torch.Tensor)
+                                 and out_t.ndim else None, device_type=run.device.type)
+        lint = list(self._lint)
+        if self.eval_forwards:
+            ev = {"training_forwards_in_eval_mode": self.eval_forwards, "steps": run.steps}
+            lint = [o for o in lint if o.name != "model_eval_mode"] + [
+                emit(INFO, "model_eval_mode", True, ev, step=run.steps)]
+        if run.steps > 1:
+            lint.append(emit(INFO, "grad_carryover", max(0.0, self.carry_max), {}, ("MT-CARRYOVER",), step=run.steps))
+        if self.accum:
+            import statistics
+
+            # Whether the loss was divided by k cannot be read from gradient norms (the first micro-batch's
+            # gradient is divided too); the loss-scale probe reads the loss's multiplier at the output instead.
+            k = int(statistics.median(self.accum))
+            lint.append(emit(INFO, "grad_accum_steps", k, {"micro_batches": k}, step=run.steps))
+        return lint
+
+    def examine(self, ex: Any) -> list:
+        """The static lint of the examined objects, with what the batch showed (output, inputs, carry-over)."""
+        carry = None
+        if ex.named:
+            # A gradient left from the user's last step is normal between steps, and a converged model's fresh
+            # gradient on one batch can be many times smaller than the last one: examine cannot tell a left-over
+            # from a gradient never zeroed, so it judges carry-over only when there is none (watch sees the loop).
+            carry = 0.0 if not any(n in ex.existing for n, _ in ex.named) else None
+        lint = observe(model=ex.model, optimizer=ex.optimizer, loss_fn=ex.loss_fn, scheduler=ex.scheduler,
+                       scaler=ex.scaler, output=ex.output_tensor, inputs=next(iter(_tensors(ex.x)), None),
+                       carryover=carry, batch_size=ex.batch_size, device_type=ex.device.type,
+                       classification=ex.classification)
+        if ex.behaves_as is not None:
+            # the user's own function computes a built-in loss: checks that need the loss's kind can fire
+            ev = {"object": getattr(ex.loss_fn, "__name__", type(ex.loss_fn).__name__), "behaves_as": ex.behaves_as}
+            lint = [o for o in lint if o.name not in ("loss_fn", "custom_loss")] + [
+                emit(INFO, "loss_fn", ex.behaves_as, ev), emit(INFO, "custom_loss", False, ev)]
+            if ex.behaves_as in ("cross_entropy", "nll") and not any(o.name == "task" for o in lint):
+                lint.append(emit(INFO, "task", "classification", ev))
+        return lint
+
+
+def _tensors(obj: Any) -> list[torch.Tensor]:
+    if isinstance(obj, torch.Tensor):
+        return [obj]
+    if isinstance(obj, dict):
+        obj = list(obj.values())
+    if isinstance(obj, (list, tuple)):
+        return [t for v in obj for t in _tensors(v)]
+    return []

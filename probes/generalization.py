@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from expert.vocabulary import Observation
 from knowledge.measurements import threshold
-from probes.base import ProbeInfo, emit, finite_or_none
+from probes.base import Probe, ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("generalization", "free", "metrics",
                  ("train_metric", "val_metric", "metric_kind", "generalization_gap", "gap_trend",
@@ -144,3 +146,89 @@ def superseded(known: Mapping[str, Observation], fresh: Sequence[Observation]) -
     now, names = min(steps), {o.name for o in mine}
     return sorted(n for n, o in known.items() if o.source == INFO.source and n not in names
                   and (o.step is None or o.step < now))
+
+
+def accuracy(out: Any, y: Any) -> float | None:
+    """Top-1 accuracy of class scores ``out`` (N, C) against integer labels ``y`` (N,), or None."""
+    import torch
+
+    if not (isinstance(out, torch.Tensor) and isinstance(y, torch.Tensor)) or out.ndim != 2 or out.shape[1] < 2:
+        return None
+    if y.dtype not in (torch.int64, torch.int32, torch.int16, torch.uint8) or y.shape != out.shape[:1]:
+        return None
+    return float((out.argmax(1) == y).float().mean())
+
+
+class GeneralizationProbe(Probe):
+    """Plugin: train/validation gap and trend.
+
+    From the metrics given to ``w.step`` (host numbers, at most 64 of each kept) or, in ``examine``, from one
+    validation batch against the training batch.
+    """
+
+    info = INFO
+    hooks = ("window",)
+    thresholds = ("MT-GAP", "MT-CHANCE-ACC", "MT-VAL-RISE")
+    KEEP = 64
+
+    def attach(self, run: Any) -> None:
+        """No metric seen yet."""
+        self.metrics: dict[str, deque[float]] = {}
+        self.metric_steps: dict[str, deque[int]] = {}  # the step of each kept value (a validation loss's)
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Append the window's metric values (keys ``m:<name>``)."""
+        for key in window.keys():
+            if key.startswith("m:"):
+                q = self.metrics.setdefault(key[2:], deque(maxlen=self.KEEP))
+                q.extend(v[0] for _, v in window.get(key))
+                self.metric_steps.setdefault(key[2:], deque(maxlen=self.KEEP)).extend(s for s, _ in window.get(key))
+
+    def metric_history(self) -> dict[str, list[float]]:
+        """The kept values of each metric, by name."""
+        return {k: list(v) for k, v in self.metrics.items()}
+
+    def summarise(self, run: Any) -> list:
+        """Gap, trend and validation accuracy over chance, stamped at the current step."""
+        from probes.base import at_step
+
+        m = self.metrics
+        out = at_step(observe(train_acc=list(m.get("train_acc", ())), val_acc=list(m.get("val_acc", ())),
+                              val_loss=list(m.get("val_loss", ())), train_loss=list(m.get("train_loss", ())),
+                              num_classes=run.num_classes()), run.steps)
+        if "val_loss" in m:
+            # overfitting from the watch's own training loss against the validation loss given to w.step
+            out += observe_val_loss(list(self.metric_steps["val_loss"]), list(m["val_loss"]), *run.loss_history,
+                                    step=run.steps)
+        return out
+
+    def stale(self, known: Any, fresh: Any) -> list[str]:
+        """Earlier metrics observations a newer summary replaces whole (see :func:`superseded`)."""
+        return superseded(known, fresh)
+
+    def after_forward(self, ex: Any) -> None:
+        """With a validation batch: accuracies on it and on the training batch, weights as found, eval mode."""
+        self._acc = None
+        if ex.val_batch is None:
+            return
+        import torch
+
+        vx, vy = ex.split(ex.val_batch)
+        modes = [(m, m.training) for m in ex.model.modules()]
+        try:
+            ex.model.eval()
+            with torch.no_grad():
+                va = accuracy(ex.call_model(vx, "model(val_inputs)"), vy)
+                ta = accuracy(ex.forward(), ex.y)
+        finally:
+            for m, t in modes:
+                m.training = t
+        if va is not None and ta is not None:
+            self._acc = (ta, va)
+
+    def examine(self, ex: Any) -> list:
+        """The gap between the training and the validation batch."""
+        acc = getattr(self, "_acc", None)
+        if acc is None:
+            return []
+        return observe(train_acc=[acc[0]], val_acc=[acc[1]], num_classes=ex.num_classes)

@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import ProbeInfo, emit, finite_or_none
+from probes.base import Probe, ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
                  ("grad_norm_global", "grad_layer_ratio", "grad_norm_trend", "params_without_grad",
@@ -258,3 +258,117 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         out.append(emit(INFO, "grad_underflow_fraction", min(1.0, max(0.0, underflow)), {}, ("MT-UNDERFLOW",),
                         step=step))
     return out
+
+
+class GradFlowProbe(Probe):
+    """Plugin: gradient norms per step and per layer, frozen and orphan parameters.
+
+    Per step one ``torch._foreach_norm`` over the gradients, its per-parameter norms queued on the device; the
+    window end gets them in the one stacked read and takes each step's global norm on the host. The per-layer
+    picture (first/last layer ratio, the largest layers) is the latest sampled step's; low-precision
+    underflow is measured on sampled steps only.
+    """
+
+    info = INFO
+    hooks = ("optimizer_pre", "window")
+    thresholds = ("MT-FROZEN", "MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-VANISH-RATIO",
+                  "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW")
+
+    def attach(self, run: Any) -> None:
+        """Static structure; empty norm statistics."""
+        self.struct = structure(run.model, run.optimizer)
+        self.tables = lookup_tables(run.model)  # embedding tables: left out of the layer ratio
+        self.stats = NormStats()
+        self.per_param: list[float] | None = None
+        self.underflow: float | None = None
+        self._count = -1
+        self._named: list[tuple[str, torch.Tensor]] = []  # (name, parameter) with a gradient: shapes only
+        self.no_grad: list[str] = []
+        self._one_device = len({p.device for p in run.params}) == 1
+
+    def optimizer_pre(self, run: Any) -> None:
+        """Queue the per-parameter gradient norms (one foreach kernel; no sync)."""
+        grads = [g for g in [p.grad for p in run.params] if g is not None]
+        if len(grads) != self._count:
+            # which parameters have a gradient changes rarely: names are recomputed only when the count does
+            self._count = len(grads)
+            self._named = [(n, p) for n, p in zip(run.pnames, run.params) if p.grad is not None]
+            self.no_grad = [n for n, p in zip(run.pnames, run.params) if p.grad is None]
+        if not grads:
+            return
+        # stacked on the device: the window end reads one vector a step, not one tensor per parameter
+        run.record("gf:norms", torch.stack(torch._foreach_norm(grads)) if self._one_device else norms(grads))
+        if run.sampled and grads[0].dtype in LOW_PRECISION:
+            uf = underflow_fraction(grads)
+            if uf is not None:
+                run.record("gf:uf", uf)
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Global norm per step (host), the latest sampled per-parameter norms, underflow."""
+        import numpy as np
+
+        items = window.get("gf:norms")
+        if not items:
+            return
+        ue = run.update_every
+        if all(len(v) == len(items[0][1]) for _, v in items):
+            with np.errstate(all="ignore"):  # inf and NaN carry through to the step's global norm
+                g = np.sqrt(np.square(np.asarray([v for _, v in items], dtype=np.float64)).sum(axis=1)).tolist()
+        else:  # the set of parameters with a gradient changed within the window
+            g = [math.sqrt(sum(x * x for x in v)) for _, v in items]
+        pairs = [(step, n) for (step, _), n in zip(items, g)]
+        for step, v in items:
+            if step % ue == 0:
+                self.per_param = v
+        self.stats.update(pairs)
+        if self.stats.nonfinite_step is not None and "gradients" not in run.nonfinite_at:
+            run.nonfinite_at["gradients"] = self.stats.nonfinite_step
+        for _, v in window.get("gf:uf"):
+            self.underflow = v[0]
+
+    def summarise(self, run: Any) -> list:
+        """Gradient observations of the run so far."""
+        ratio = None
+        per_param: dict[str, float] = {}
+        if self.per_param is not None and len(self.per_param) == len(self._named):
+            per_param = dict(zip([n for n, _ in self._named], self.per_param))
+            ratio = layer_ratio(self._named, self.per_param, self.tables)
+        return observe(struct=self.struct, per_param=per_param, no_grad=self.no_grad, global_norms=self.stats,
+                       ratio=ratio, underflow=self.underflow, step=run.steps, stepped=run.opt_steps > 0)
+
+    # ------------------------------------------------------------------ examine
+
+    def prepare(self, ex: Any) -> None:
+        """Static structure before anything runs."""
+        self.struct = structure(ex.model, ex.optimizer)
+        self.global_norms: list[float] = []
+        self.ratio: dict[str, Any] | None = None
+        self.per_name: dict[str, float] = {}
+        self.underflow = None
+
+    def after_backward(self, ex: Any, i: int) -> None:
+        """The batch's gradients: per-layer picture on the first backward, the global norm after every one."""
+        if i == 0:
+            named = ex.named
+            if not named:
+                return
+            pn = norms([g for _, g in named])
+            self.per_name = dict(zip([n for n, _ in named], pn.tolist()))
+            self.global_norms.append(float(global_norm(pn)))
+            self.ratio = layer_ratio(named, pn, lookup_tables(ex.model))
+            uf = underflow_fraction([g for _, g in named])
+            self.underflow = None if uf is None else float(uf)
+            from probes.nonfinite import all_finite
+
+            ex.flags["gradients"] = all(all_finite(g) for _, g in named)
+            return
+        gl = [p.grad for _, p in ex.trainable if p.grad is not None]
+        self.global_norms.append(float(global_norm(norms(gl))))
+        if not math.isfinite(self.global_norms[-1]):
+            ex.flags["gradients"] = False
+
+    def examine(self, ex: Any) -> list:
+        """Gradient observations of the examination."""
+        struct = self.struct | ({"missing_from_optimizer": None} if ex.optimizer is None else {})
+        return observe(struct=struct, per_param=self.per_name, no_grad=ex.no_grad, global_norms=self.global_norms,
+                       ratio=self.ratio, underflow=self.underflow)

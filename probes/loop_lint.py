@@ -1,9 +1,9 @@
 """Loop lint (free): does the optimizer hold the model's parameters, how often does it step, in what dtype.
 
 Pure functions over live objects and counters; nothing here runs a kernel or synchronises the device. The
-watcher counts optimizer steps (its step pre-hook) against training steps and asks
-:func:`stepped_outside_scaler` inside that hook; ``examine`` reads only the parameter checks, since it steps
-the optimizer itself.
+plugin at the end compares the watch's optimizer-step count (its step pre-hook) with the training steps and
+asks :func:`stepped_outside_scaler` inside that hook; in ``examine`` it reads only the parameter checks, since
+examine steps the optimizer itself.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("loop_lint", "free", "optimizer_step",
                  ("optimizer_params", "optimizer_step_call", "scaler_skips", "weights_dtype"))
@@ -158,3 +158,39 @@ def observe_steps(train_steps: int, optimizer_steps: int, direct_steps: int, sca
     marks = {"optimizer_step_call": ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX"),
              "scaler_skips": ("MT-SKIP-PERSISTENT",)}
     return [emit(INFO, name, value, ev, marks[name], step=step) for name, value in sorted(verdict.items())]
+
+
+class LoopLintProbe(Probe):
+    """Plugin: optimizer against model parameters, weight dtype, optimizer steps per training step.
+
+    Host-only: the optimizer's step pre-hook asks the scaler's stage (a step outside ``scaler.step``) and the
+    scheduler counts steps; the parameter checks are read once, at the first summary. Cause rows that read
+    only these observations trip the watch (``trips_causes``).
+    """
+
+    info = INFO
+    hooks = ("optimizer_pre",)
+    thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT")
+    trips_causes = True
+
+    def attach(self, run: Any) -> None:
+        """No step counted yet."""
+        self.direct_steps = 0
+        self._params: list | None = None
+
+    def optimizer_pre(self, run: Any) -> None:
+        """Count a step that bypasses ``scaler.step`` (host attributes only)."""
+        self.direct_steps += stepped_outside_scaler(run.scaler, run.optimizer)
+
+    def summarise(self, run: Any) -> list:
+        """Parameter checks (once) and the step-count verdicts so far."""
+        if self._params is None:
+            self._params = observe_params(run.model, run.optimizer)
+        lint = run.probe("config_lint")
+        accumulating = bool(getattr(lint, "accum", None))
+        return self._params + observe_steps(run.steps, run.opt_steps, self.direct_steps, run.scaler, accumulating,
+                                            step=run.steps)
+
+    def examine(self, ex: Any) -> list:
+        """Parameter checks only: examine steps the optimizer itself."""
+        return observe_params(ex.model, ex.optimizer)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from knowledge.measurements import threshold
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("loss_curve", "cheap", "history", ("loss_behavior", "nan_step"))
 MIN_POINTS = 6
@@ -116,22 +116,24 @@ class History:
     cap: int = 256
     values: list[float] = field(default_factory=list)
     stride: int = 1
-    _acc: list[float] = field(default_factory=list)
+    _sum: float = 0.0  # the point being accumulated: a sum and a count, not a list (its stride grows)
+    _n: int = 0
 
     def extend(self, values: Any) -> None:
         """Append finite values (step order)."""
         for x in values:
-            self._acc.append(float(x))
-            if len(self._acc) == self.stride:
-                self.values.append(sum(self._acc) / self.stride)
-                self._acc = []
+            self._sum += float(x)
+            self._n += 1
+            if self._n == self.stride:
+                self.values.append(self._sum / self.stride)
+                self._sum, self._n = 0.0, 0
                 if len(self.values) >= 2 * self.cap:
                     self.values = np.asarray(self.values, dtype=np.float64).reshape(-1, 2).mean(1).tolist()
                     self.stride *= 2
 
     def array(self) -> np.ndarray:
         """The points, plus the partial one being accumulated."""
-        tail = [sum(self._acc) / len(self._acc)] if self._acc else []
+        tail = [self._sum / self._n] if self._n else []
         return np.asarray(self.values + tail, dtype=np.float64)
 
 
@@ -248,3 +250,48 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))
     return obs
+
+
+class LossCurveProbe(Probe):
+    """Plugin: the loss curve's shape, from the losses given to ``w.step`` (key ``loss``).
+
+    A window end costs the window: spikes are counted incrementally on the raw values and the history the
+    classifier reads is bounded (``History``: at most ``2 * cap`` points, downsampled by averaging).
+    """
+
+    info = INFO
+    hooks = ("window",)
+    thresholds = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
+                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS")
+
+    def attach(self, run: Any) -> None:
+        """Empty bounded history and spike counter."""
+        self.history = History()
+        self.spikes = SpikeCounter()
+        self.points = 0
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Feed the window's losses; note the first non-finite one."""
+        losses = window.get("loss")
+        finite = [v[0] for _, v in losses if math.isfinite(v[0])]
+        if len(finite) < len(losses) and "loss" not in run.nonfinite_at:
+            run.nonfinite_at["loss"] = next(s for s, v in losses if not math.isfinite(v[0]))
+        self.history.extend(finite)
+        self.spikes.update(finite)
+        self.points += len(finite)
+
+    def loss_history(self) -> tuple[list[float], list[float]]:
+        """(steps, values) of the bounded history; a point stands for ``stride`` steps, placed at their middle."""
+        values = self.history.array().tolist()
+        stride = self.history.stride
+        return [i * stride + (stride - 1) / 2 for i in range(len(values))], values
+
+    def summarise(self, run: Any) -> list:
+        """``loss_behavior`` of the run so far."""
+        if not self.points:
+            return []
+        from probes.base import at_step
+        from probes.config_lint import loss_floor
+
+        floor = loss_floor(run.loss_fn, run.num_classes())
+        return at_step(observe(self.history.array(), spikes=self.spikes, floor=floor), run.steps)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from knowledge.terms import NON_NEGATIVE_LOSSES
-from probes.base import ProbeInfo, emit, finite_or_none
+from probes.base import Probe, ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("loss_init", "free", "forward", ("loss_at_init", "loss_init_ratio", "negative_loss", "num_classes"))
 
@@ -39,3 +40,36 @@ def observe(r: dict[str, object], num_classes: int | None) -> list:
     if r["loss"] is not None:
         out.append(emit(INFO, "negative_loss", bool(r["negative"]), {"loss": r["loss"]}))
     return out
+
+
+class LossInitProbe(Probe):
+    """Plugin: the first loss against chance (ln C for cross-entropy) and its sign."""
+
+    info = INFO
+    hooks = ("window",)
+    thresholds = ("MT-INIT-RATIO",)
+
+    def attach(self, run: Any) -> None:
+        """No loss seen yet."""
+        self.first: float | None = None
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Keep the first loss of the run (when it is finite)."""
+        losses = window.get("loss")
+        if self.first is None and losses and math.isfinite(losses[0][1][0]):
+            self.first = losses[0][1][0]
+
+    def summarise(self, run: Any) -> list:
+        """Observations of the first loss, stamped at step 0."""
+        if self.first is None:
+            return []
+        from probes.base import at_step
+        from probes.config_lint import loss_name
+
+        nc = run.num_classes()
+        kind = loss_name(run.loss_fn) if run.loss_fn is not None else None
+        return at_step(observe(check(self.first, nc, kind, run.at_init), nc), 0)
+
+    def examine(self, ex: Any) -> list:
+        """Observations of the examined batch's loss."""
+        return observe(check(ex.loss_value, ex.num_classes, ex.loss_kind, ex.at_init), ex.num_classes)

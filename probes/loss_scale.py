@@ -11,12 +11,13 @@ means the loss was not divided by ``k``: the step applies the sum of ``k`` gradi
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 import torch
 
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("loss_scale", "cheap", "backward", ("loss_scaled_for_accum",))
 KINDS = ("cross_entropy", "bce_with_logits")
@@ -86,3 +87,58 @@ def observe(multipliers: Sequence[float], k: int) -> list:
     return [emit(INFO, "loss_scaled_for_accum", judged,
                  {"loss_multiplier": sorted(vals)[len(vals) // 2], "micro_batches": k, "samples": len(vals),
                   "expected_if_divided": 1.0 / k})]
+
+
+class LossScaleProbe(Probe):
+    """Plugin: the loss multiplier read from the gradient at the output, on sampled steps only.
+
+    On a sampled training forward whose output is (batch, classes) logits of a supported loss, a tensor hook on
+    the output computes the multiplier on the device when the gradient arrives (divided by a GradScaler's
+    scale, which multiplies the loss too) and records it with the window; nothing is read in the step. The
+    verdict needs the micro-batch count the configuration lint measures (``grad_accum_steps``).
+    """
+
+    info = INFO
+    hooks = ("forward", "window")
+    thresholds = ()
+    KEEP = 64
+
+    def attach(self, run: Any) -> None:
+        """Which loss kind the multiplier is read for (None: not readable); no samples yet."""
+        from probes.config_lint import loss_name
+
+        kind = loss_name(run.loss_fn) if run.loss_fn is not None else ""
+        self.kind = kind if supported(run.loss_fn, kind) else None
+        self.smoothing = float(getattr(run.loss_fn, "label_smoothing", 0.0) or 0.0)
+        self.samples: deque[float] = deque(maxlen=self.KEEP)
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """On a sampled step, hook the output's gradient (host checks only on the other steps)."""
+        if self.kind is None or not run.sampled or out is None or out.ndim != 2 or not out.requires_grad:
+            return
+        z = out.detach()
+
+        def hook(g: torch.Tensor) -> None:
+            m = multiplier(z, g, self.kind or "", self.smoothing)
+            sc = getattr(run.scaler, "_scale", None)  # a GradScaler's scale multiplies the loss too
+            if isinstance(sc, torch.Tensor):
+                m = m / sc.float().reshape(())
+            run.record("lossmul", m.reshape(()))
+
+        out.register_hook(hook)
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Keep the latest multipliers (bounded)."""
+        self.samples.extend(v[0] for _, v in window.get("lossmul"))
+
+    def summarise(self, run: Any) -> list:
+        """``loss_scaled_for_accum`` once the configuration lint counted micro-batches per step."""
+        from probes.base import at_step
+
+        lint = run.probe("config_lint")
+        accum = getattr(lint, "accum", None)
+        if not accum:
+            return []
+        import statistics
+
+        return at_step(observe(list(self.samples), int(statistics.median(accum))), run.steps)

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("nonfinite", "expensive", "forward", ("nan_location", "nan_step", "nonfinite_module",
                                                        "loss_behavior", "nan_onset"))
@@ -88,3 +88,90 @@ def observe(location: str | None, *, step: int | None = None, module: str | None
     if module:
         out.append(emit(INFO, "nonfinite_module", module, ev))
     return out
+
+
+class NonfiniteProbe(Probe):
+    """Plugin: where and at which step something first went non-finite.
+
+    Per training step, one read-only reduction each of the first input and the first output (``aminmax``: a
+    NaN propagates into min and max, an Inf is an extreme), kept on the device until the window end. Other
+    probes report their own first non-finite step into ``run.nonfinite_at`` (the loss, the gradients); the
+    earliest place in pipeline order is the one reported. After a trip, one forward with a hook on every module
+    names the first module whose output is non-finite.
+    """
+
+    info = INFO
+    hooks = ("forward", "window", "escalate")
+
+    def attach(self, run: Any) -> None:
+        """Start with nothing located."""
+        self.module: str | None = None
+        self._bad: list[str] = []
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """Queue min and max of the first input and of the first output, stacked: one small tensor a step."""
+        fin = first is not None and first.is_floating_point() and first.numel() > 0
+        fout = out is not None and out.is_floating_point() and out.numel() > 0
+        if fin and fout and first.device == out.device:
+            run.record("nf:io", torch.stack((*torch.aminmax(first.detach() if first.requires_grad else first),
+                                             *torch.aminmax(out.detach()))))
+        else:
+            if fin:
+                run.record("nf:in", torch.stack(torch.aminmax(first.detach())))
+            if fout:
+                run.record("nf:out", torch.stack(torch.aminmax(out.detach())))
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Note the first step whose input or output held a non-finite value."""
+        import math
+
+        io = window.get("nf:io")
+        for place, key, sl in (("inputs", "nf:in", slice(0, 2)), ("activations", "nf:out", slice(2, 4))):
+            if place in run.nonfinite_at:
+                continue
+            # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window
+            items = [(s, v[sl]) for s, v in io] + [(s, v) for s, v in window.get(key)]
+            if not math.isfinite(sum(v[0] + v[1] for _, v in items)):
+                run.nonfinite_at[place] = min(s for s, v in items if not math.isfinite(v[0] + v[1]))
+
+    def escalate(self, run: Any) -> list[Any]:
+        """Hook every sub-module for the next forward: the first one (in execution order) with a bad output."""
+        bad = self._bad = []
+
+        def make(name: str) -> Callable[..., None]:
+            def hook(_m: torch.nn.Module, _inp: Any, out: Any) -> None:
+                if not bad:
+                    t = next(tensors_in(out), None)
+                    if t is not None and t.is_floating_point() and t.numel() and not bool(torch.isfinite(t).all()):
+                        bad.append(name)
+            return hook
+
+        return [mod.register_forward_hook(make(name)) for name, mod in run.model.named_modules() if name]
+
+    def settle(self, run: Any) -> None:
+        """Keep the module found."""
+        self.module = self._bad[0] if self._bad else None
+
+    def summarise(self, run: Any) -> list:
+        """The earliest non-finite place and step."""
+        if not run.nonfinite_at:
+            return []
+        from probes.config_lint import loss_name
+
+        order = {k: i for i, k in enumerate(ORDER)}
+        loc, step = min(run.nonfinite_at.items(), key=lambda c: (c[1], order[c[0]]))
+        if loc == "loss" and run.loss_fn and loss_name(run.loss_fn) not in ("custom", ""):
+            # A built-in loss on finite outputs overflows only on outputs out of range: the model's doing.
+            loc = "activations"
+        return observe(loc, step=step, module=self.module)
+
+    def examine(self, ex: Any) -> list:
+        """The earliest non-finite place the examination met, with the first bad module when the forward went bad."""
+        where = earliest(ex.flags)
+        if where == "loss" and ex.loss_kind != "custom":
+            # A built-in loss is not the cause of a NaN from finite outputs and labels it was given: outputs out
+            # of the range it can represent (an explosion) are.
+            where = "activations"
+        module = first_nonfinite_module(ex.model, ex.forward) if where in ("activations", "inputs", "weights") \
+            else None
+        return observe(where, step=ex.bad_step if where else None, module=module, flags=ex.flags)

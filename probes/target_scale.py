@@ -8,7 +8,7 @@ import torch
 
 from knowledge.measurements import threshold
 from knowledge.terms import REGRESSION_LOSSES
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("target_scale", "free", "static", ("targets_unscaled",))
 
@@ -32,3 +32,15 @@ def observe(targets: Any, loss_name: str | None) -> list:
         return []
     return [emit(INFO, "targets_unscaled", s > threshold("MT-TARGET-SCALE"), {"target_scale": s},
                  ("MT-TARGET-SCALE",))]
+
+
+class TargetScaleProbe(Probe):
+    """Plugin (``examine`` only): the scale of the examined batch's regression targets."""
+
+    info = INFO
+    hooks = ()
+    thresholds = ("MT-TARGET-SCALE",)
+
+    def examine(self, ex: Any) -> list:
+        """``targets_unscaled`` for the loss the examined loss function computes."""
+        return observe(ex.y, ex.loss_kind)

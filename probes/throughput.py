@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from typing import Any
 
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("throughput", "cheap", "forward_pre+optimizer_step", ("data_time_fraction", "gpu_utilization_pct"))
 
@@ -50,3 +52,88 @@ def observe(data_s: float, compute_s: float, steps: int, device: Any = None) -> 
     if u is not None:
         out.append(emit(INFO, "gpu_utilization_pct", u))
     return out
+
+
+LOADER_BATCHES = 5
+"""Batches ``examine`` draws from a loader to time it."""
+
+
+def time_loader(loader: Any, compute_per_step: float, device: Any) -> list:
+    """Time up to ``LOADER_BATCHES`` batches of a fresh ``iter(loader)`` against the compute time of a step.
+
+    Raises:
+        ProbeError: The loader yielded nothing.
+    """
+    from expert.errors import ProbeError
+
+    it = iter(loader)
+    data_s, n = 0.0, 0
+    for _ in range(LOADER_BATCHES):
+        t = time.perf_counter()
+        try:
+            next(it)
+        except StopIteration:
+            break
+        data_s += time.perf_counter() - t
+        n += 1
+    if n == 0:
+        raise ProbeError("the loader yielded no batches", hint="check the dataset length and drop_last")
+    return observe(data_s, compute_per_step * n, n, device)
+
+
+class ThroughputProbe(Probe):
+    """Plugin: time spent waiting for data against compute, from host clocks (no device work).
+
+    The data clock runs from the end of ``w.step`` (the user's bookkeeping done) to the next training forward;
+    the compute clock from that forward to the end of the optimizer step. Sampled steps only; medians of the
+    last 256 of each.
+    """
+
+    info = INFO
+    hooks = ("forward_pre", "optimizer_post", "step_end")
+    thresholds = ("MT-DATA-FRAC",)
+    KEEP = 256
+
+    def attach(self, run: Any) -> None:
+        """Clocks not started."""
+        self.data: deque[float] = deque(maxlen=self.KEEP)
+        self.compute: deque[float] = deque(maxlen=self.KEEP)
+        self._t_end: float | None = None
+        self._t_fwd: float | None = None
+
+    def forward_pre(self, run: Any, module: Any) -> None:
+        """The first training forward of a sampled step ends its data wait."""
+        now = time.perf_counter()
+        if self._t_end is not None:
+            self.data.append(now - self._t_end)
+        self._t_fwd = now
+
+    def optimizer_post(self, run: Any) -> None:
+        """The optimizer step ends the sampled step's compute."""
+        if self._t_fwd is not None:
+            self.compute.append(time.perf_counter() - self._t_fwd)
+            self._t_fwd = None
+
+    def step_end(self, run: Any) -> None:
+        """Before a sampled step, start the data clock: the user's bookkeeping up to here is not data loading."""
+        self._t_end = time.perf_counter() if run.sampled else None
+
+    def summarise(self, run: Any) -> list:
+        """``data_time_fraction`` from median data and compute times per step."""
+        if len(self.data) < 2 or not self.compute:
+            return []
+        import statistics
+
+        from probes.base import at_step
+
+        # medians per step: the first steps carry one-time costs (allocations, lazy optimizer state)
+        d, c = statistics.median(self.data), statistics.median(self.compute)
+        return at_step(observe(d * run.steps, c * run.steps, run.steps, run.device), run.steps)
+
+    def examine(self, ex: Any) -> list:
+        """Time the loader, when one was given, against the median examined step."""
+        if ex.loader is None:
+            return []
+        import statistics
+
+        return time_loader(ex.loader, statistics.median(ex.step_s) if ex.step_s else 0.0, ex.device)

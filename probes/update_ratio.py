@@ -9,7 +9,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
@@ -175,3 +175,127 @@ def raise_to_peak(optimizer: Any) -> list[tuple[float, float]]:
             g["lr"] = float(peak)
             raised.append((lr, float(peak)))
     return raised
+
+
+def lr_near_peak(optimizer: Any) -> tuple[bool, float | None, float | None]:
+    """Whether the LR now is near the schedule's peak (``max_lr`` of one-cycle, ``initial_lr`` of the others)."""
+    lr, peak = lr_now_and_peak(optimizer)
+    if lr is None or peak is None or peak <= 0:
+        return True, lr, peak
+    return lr >= threshold("MT-UPD-LR-PEAK") * peak, lr, peak
+
+
+def _median_rows(rows: list[list[float]]) -> Any:
+    """Per-column median of equal-length rows, NaN (did not move) left out; NaN where a column has none."""
+    import numpy as np
+
+    a = np.asarray(rows, dtype=np.float64)
+    if len(rows) == 1:
+        return a[0]
+    nan = np.isnan(a)
+    if not nan.any():
+        return np.median(a, axis=0)  # the common case; nanmedian is several times slower
+    import warnings
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(a, axis=0)
+
+
+class UpdateRatioProbe(Probe):
+    """Plugin: |update| / |weight| per layer, around sampled optimizer steps.
+
+    On a sampled step the weights are copied before the step (one foreach kernel) and the ratios queued after
+    it; the window end folds the median of its samples per layer into ``Phases`` (bounded: the first abnormal
+    window and the latest one).
+    """
+
+    info = INFO
+    hooks = ("optimizer_pre", "optimizer_post", "window")
+    thresholds = ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-HIGH-LAYER", "MT-UPD-LR-PEAK")
+
+    def attach(self, run: Any) -> None:
+        """No samples yet."""
+        self.phases = Phases()
+        self._before: list[torch.Tensor] | None = None
+        self._lr_now: float | None = None
+        self._lr_peak = 0.0
+        self._lr_low = float("inf")
+
+    def optimizer_pre(self, run: Any) -> None:
+        """On a sampled step: copy the weights and read the LR (host numbers already)."""
+        if not run.sampled:
+            return
+        with torch.no_grad():
+            self._before = torch._foreach_mul(run.params, 1.0)
+        self._lr_now, peak = lr_now_and_peak(run.optimizer)
+        if peak is not None:
+            self._lr_peak = max(self._lr_peak, peak)
+
+    def optimizer_post(self, run: Any) -> None:
+        """Queue the ratios of the sampled step."""
+        if self._before is None:
+            return
+        with torch.no_grad():
+            run.record("upd", ratios(self._before, run.params))
+        self._before = None
+        if self._lr_now is not None:
+            self._lr_low = min(self._lr_low, self._lr_now)
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Median per layer over the window's samples, into the phases."""
+        upd = [v for _, v in window.get("upd")]
+        if not upd:
+            return
+        per_layer = _median_rows(upd)
+        lr = None if self._lr_low == float("inf") else self._lr_low
+        self.phases.update(per_layer.tolist(), run.pnames, run.pmatrix, lr, run.steps, self._lr_peak or None)
+        self._lr_low = float("inf")
+
+    def summarise(self, run: Any) -> list:
+        """The phase that speaks for the run."""
+        return observe(self.phases.summary())
+
+    # ------------------------------------------------------------------ examine
+
+    def prepare(self, ex: Any) -> None:
+        """No steps yet."""
+        self.samples: list[list[float]] = []
+        self._before = None
+        self.raised: list[tuple[float, float]] = []
+
+    def before_step(self, ex: Any, i: int) -> None:
+        """Copy the weights the optimizer holds; before the first step, raise an annealed LR to its peak."""
+        if i == 0:
+            # measure at the schedule's peak LR (the examination restores the groups)
+            self.raised = raise_to_peak(ex.optimizer)
+        self._before = [p.detach().clone() for p in ex.opt_params]
+
+    def after_step(self, ex: Any, i: int) -> None:
+        """The step's ratios (host floats: examine is one-shot)."""
+        if self._before is not None:
+            self.samples.append(ratios(self._before, ex.opt_params).tolist())
+            self._before = None
+
+    def examine(self, ex: Any) -> list:
+        """Ratios judged per layer, at the schedule's peak LR when the LR now is annealed."""
+        if not self.samples:
+            return []
+        import warnings
+
+        import numpy as np
+
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            per_layer = np.nanmedian(np.asarray(self.samples, dtype=np.float64), axis=0) if len(self.samples) > 1 \
+                else np.asarray(self.samples[0], dtype=np.float64)
+        s = summarize(per_layer.tolist(), ex.upd_names, [p.ndim >= 2 for p in ex.opt_params])
+        if s is None:
+            return []
+        near_peak, lr, peak = lr_near_peak(ex.optimizer)
+        s.update({"lr": lr, "peak_lr": peak, "lr_near_peak": near_peak, "raised_to_peak": self.raised})
+        if not near_peak and lr and peak:
+            # an annealed LR (end of a cosine or one-cycle schedule) is meant to be small: judge the LR the run
+            # trains with, at its peak
+            at_peak_value(s, lr, peak)
+        return observe(s)

@@ -3,34 +3,20 @@
 from __future__ import annotations
 
 import logging
-import math
-import time
-from collections import deque
 from typing import Any
 
 import torch
 
 from expert.errors import ContradictionError, ProbeError
 from expert.vocabulary import Observation
-from probes import (
-    activations,
-    config_lint,
-    generalization,
-    grad_flow,
-    loop_lint,
-    loss_curve,
-    loss_init,
-    loss_scale,
-    nonfinite,
-    throughput,
-    update_ratio,
-    weight_norm,
-)
-from probes.base import at_step, emit, merge
+from probes.base import HOOKS, merge
+from probes.config_lint import loss_name
 from probes.exam import check_target
+from probes.nonfinite import tensors_in
 
 log = logging.getLogger("trainopt.watch")
 
+_UNSET = object()
 SYMPTOMATIC_CURVES = ("flat_from_start", "oscillating", "spiking", "diverging", "nan_or_inf")
 
 
@@ -45,10 +31,12 @@ class TrainingTripped(ProbeError):
         self.diagnosis = diagnosis
 
 
-def tripped_rows(obs: dict[str, Observation]) -> list[str]:
+def tripped_rows(obs: dict[str, Observation], probes: Any = None) -> list[str]:
     """Return the measurement rows (warning/critical) whose conditions hold: a cheap, engine-free check.
 
-    The engine gives the full diagnosis only after a trip.
+    The engine gives the full diagnosis only after a trip. Cause rows that read only the observations of one
+    plugin declaring ``trips_causes`` (``probes``: plugin instances or classes; default every listed plugin)
+    count as measurement rows.
     """
     from knowledge.causes import ROWS as CAUSES
     from knowledge.derive import ROWS as DERIVED
@@ -58,12 +46,15 @@ def tripped_rows(obs: dict[str, Observation]) -> list[str]:
     # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
     # The derive rows come along because measurement rows may need the flags they set (a measured gap above
     # the threshold is the ``generalization_gap`` flag that the overfitting row needs).
-
     values = {name: o.value for name, o in obs.items()}
-    # issue 7: cause rows that read only what loop_lint measures trip the watch like measurement rows
-    loop = [r for r in CAUSES if r.when and set(r.when) <= set(loop_lint.INFO.measures)]
-    measured = {row.id for row in (*ROWS, *loop)}
-    hits = [row.id for row in standing_rows((*DERIVED, *ROWS, *loop), values, ("origin:probe",))
+    if probes is None:
+        from probes import plugins
+
+        probes = plugins()
+    own = [set(p.info.measures) for p in probes if p.trips_causes]
+    caused = [r for r in CAUSES if r.when and any(set(r.when) <= m for m in own)]
+    measured = {row.id for row in (*ROWS, *caused)}
+    hits = [row.id for row in standing_rows((*DERIVED, *ROWS, *caused), values, ("origin:probe",))
             if row.id in measured and any(isinstance(a, Find) and a.severity != "info" for a in row.then)]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
@@ -72,12 +63,36 @@ def tripped_rows(obs: dict[str, Observation]) -> list[str]:
     return hits
 
 
+class Window:
+    """One window's measurements, read to the host: ``get(key)`` is ``[(step, [floats]), ...]`` in step order."""
+
+    __slots__ = ("start", "end", "_items")
+
+    def __init__(self, start: int, end: int, items: dict[str, list[tuple[int, list[float]]]]) -> None:
+        self.start, self.end, self._items = start, end, items
+
+    def get(self, key: str) -> list[tuple[int, list[float]]]:
+        """Give this window's values of ``key`` (empty when nothing was recorded under it)."""
+        return self._items.get(key, [])
+
+    def keys(self) -> list[str]:
+        """The keys recorded in this window."""
+        return list(self._items)
+
+
 class Watch:
-    """The context manager returned by ``watch``; see there."""
+    """The context manager returned by ``watch``; see there.
+
+    A generic scheduler: it registers a torch hook only for events some plugin declared, calls the plugins
+    that declared each event, queues what they record on the device, reads a window's queue to the host in one
+    stacked transfer, and hands the window to every plugin's ``accumulate``. Plugins (``probes.PLUGINS``) own
+    every measurement; see ``probes.base`` for the protocol.
+    """
 
     def __init__(self, model: torch.nn.Module, optimizer: Any, consultation: Any = None, every: int = 50,
                  on_trip: str = "log", *, loss_fn: Any = None, num_classes: int | None = None, scaler: Any = None,
-                 scheduler: Any = None, update_every: int | None = None, at_init: bool = True) -> None:
+                 scheduler: Any = None, update_every: int | None = None, at_init: bool = True,
+                 plugins: Any = None) -> None:
         if on_trip not in ("log", "raise"):
             raise ProbeError(f"on_trip must be 'log' or 'raise', not {on_trip!r}")
         if not isinstance(every, int) or every < 2:
@@ -86,85 +101,99 @@ class Watch:
             raise ProbeError("watch needs the torch optimizer (it hooks optimizer steps)")
         self.model, self.optimizer, self.consultation = model, optimizer, consultation
         self.every, self.on_trip = every, on_trip
-        self.loss_fn, self.num_classes, self.scaler, self.scheduler = loss_fn, num_classes, scaler, scheduler
+        self.loss_fn, self.given_classes, self.scaler, self.scheduler = loss_fn, num_classes, scaler, scheduler
         self.update_every = update_every or max(1, every // 4)
         self.at_init = at_init
         self.diagnosis: Any = None
         self.trips: list[dict[str, Any]] = []
         self.steps = 0
         self.empty_batches = 0
+        self.opt_steps = 0
+        self._plugin_classes = plugins
+        self._pre_handle: Any = None
+        self._post_handle: Any = None
+        self.probes: list[Any] = []
         self._handles: list[Any] = []
         self._diagnosed: set[str] = set()
+
+    # ------------------------------------------------------------------ what plugins share
+
+    @property
+    def sampled(self) -> bool:
+        """Whether this step is a sampled one (every ``update_every`` steps).
+
+        Sampled steps are the place for reads that cost more than a reduction or two.
+        """
+        return self.steps % self.update_every == 0
+
+    def record(self, key: str, value: Any) -> None:
+        """Queue device tensors (a tensor, or a sequence of 0-d tensors) under ``key`` for this step; no sync."""
+        self._buf.append((key, self._i, value))
+
+    def record_host(self, key: str, value: float) -> None:
+        """Queue a host number under ``key`` for this step."""
+        self._hostbuf.append((key, self._i, float(value)))
+
+    def num_classes(self) -> int | None:
+        """Classes as given, else the width of a cross-entropy/NLL output (read from the first forward)."""
+        if self._nc is _UNSET:
+            out_t = self.first_output
+            nc = self.given_classes
+            if nc is None and isinstance(out_t, torch.Tensor) and out_t.ndim == 2 and self.loss_fn is not None \
+                    and loss_name(self.loss_fn) in ("cross_entropy", "nll"):
+                nc = int(out_t.shape[1])
+            if self._first_forward_done:
+                self._nc = nc  # settled: the first forward is all it depends on
+            return nc
+        return self._nc
+
+    def probe(self, probe_id: str) -> Any:
+        """The attached plugin with this id, or None."""
+        return next((p for p in self.probes if p.info.id == probe_id), None)
 
     # ------------------------------------------------------------------ set-up
 
     def __enter__(self) -> Watch:
         params = check_target(self.model)
-        self._params = [p for g in self.optimizer.param_groups for p in g["params"] if p.requires_grad]
-        if not self._params:
+        self.params = [p for g in self.optimizer.param_groups for p in g["params"] if p.requires_grad]
+        if not self.params:
             raise ProbeError("the optimizer holds no trainable parameters", hint="build it over model.parameters()")
         names = {id(p): n for n, p in self.model.named_parameters()}
-        self._pnames = [names.get(id(p), f"param{i}") for i, p in enumerate(self._params)]
-        self._pmatrix = [p.ndim >= 2 for p in self._params]
+        self.pnames = [names.get(id(p), f"param{i}") for i, p in enumerate(self.params)]
+        self.pmatrix = [p.ndim >= 2 for p in self.params]
         self.device = params[0].device
         self._reset_buf()
         self._i = 0
-        # Bounded summaries, updated once per window: memory and window-end cost do not grow with the run.
-        self._loss = loss_curve.History()
-        self._spikes = loss_curve.SpikeCounter()
-        self._first_loss: float | None = None
-        self._loss_points = 0
-        self._bad_loss_step: int | None = None
-        self._norms = grad_flow.NormStats()
-        self._phases = update_ratio.Phases()
-        self._out_bad_step: int | None = None
-        self._in_bad_step: int | None = None
-        self._metrics: dict[str, deque[float]] = {}
-        self._metric_steps: dict[str, deque[int]] = {}
-        self._carry_max = 0.0
-        self._uf: float | None = None
-        self._pn: list[float] | None = None
-        self._accum_k: deque[int] = deque(maxlen=64)
-        # issue 9 (H3): the loss multiplier read from the output gradient (loss_scale), sampled steps only
-        lname = config_lint.loss_name(self.loss_fn) if self.loss_fn is not None else ""
-        self._mul_kind = lname if loss_scale.supported(self.loss_fn, lname) else None
-        self._mul: deque[float] = deque(maxlen=64)
-        self._acts = activations.Sampler(self.model)  # issue 9 (H3): always-on sampled activation health
-        self._wtrack = weight_norm.Track(names=list(self._pnames), matrices=list(self._pmatrix))  # issue 9 (H3)
-        self._last_named: list[tuple[str, torch.Tensor]] = []
-        self._named_now: list[str] = []
-        self._no_grad: list[str] = []
-        self._before: list[torch.Tensor] | None = None
-        self._data_t: deque[float] = deque(maxlen=256)
-        self._compute_t: deque[float] = deque(maxlen=256)
-        self._t_end: float | None = None
-        self._t_fwd: float | None = None
-        self._awaiting = True
-        self._first_bw = False
-        self._backwards = 0
+        self.nonfinite_at: dict[str, int] = {}
+        self.first_input: Any = None
+        self.first_output: Any = None
         self._first_forward_done = False
+        self._nc: Any = _UNSET
         self._escalate = False
         self._expensive: list[Any] = []
-        self._act_stats: dict[str, dict[str, float]] | None = None
-        self._module_bad: str | None = None
         self._pending = False
         self._empty_now = False
-        self._eval_fwd = 0
-        self._opt_steps = 0
-        self._direct_steps = 0  # issue 7 (loop_lint): optimizer steps taken outside scaler.step
-        self._nc: int | None = self.num_classes
-        self._static = {"struct": grad_flow.structure(self.model, self.optimizer),
-                        "tables": grad_flow.lookup_tables(self.model)}  # issue 9 (H3): embedding tables
-        self._lint: list[Observation] | None = None
-        self._first_out: Any = None
-        self._first_in: Any = None
-        self._handles = [
-            self.model.register_forward_pre_hook(self._fwd_pre),
-            self.model.register_forward_hook(self._fwd_post),
-            self.optimizer.register_step_pre_hook(self._opt_pre),
-            self.optimizer.register_step_post_hook(self._opt_post),
-            self._params[-1].register_hook(self._carry_hook),
-        ]
+        from probes import plugins
+
+        classes = self._plugin_classes if self._plugin_classes is not None else plugins()
+        self.probes = [c() for c in classes]
+        on = {h: [getattr(p, h) for p in self.probes if h in p.hooks] for h in HOOKS if h not in ("window",
+                                                                                                   "escalate")}
+        self._on_fwd_pre, self._on_fwd, self._on_bw = on["forward_pre"], on["forward"], on["backward"]
+        self._on_opt_pre, self._on_opt_post, self._on_step_end = on["optimizer_pre"], on["optimizer_post"], \
+            on["step_end"]
+        self._on_window = [p for p in self.probes if "window" in p.hooks]
+        self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
+        try:
+            for p in self.probes:
+                p.attach(self)
+            # The forward hook always runs: it finds training forwards, empty batches and the first output.
+            self._handles = [self.model.register_forward_hook(self._fwd_post),
+                             self.optimizer.register_step_pre_hook(self._opt_pre)]
+            self._arm()
+        except BaseException:
+            self._detach()
+            raise
         return self
 
     @property
@@ -173,192 +202,110 @@ class Watch:
 
         Read at window ends (host-side already), so reading it costs no device synchronisation.
         """
-        values = self._loss.array().tolist()
-        stride = self._loss.stride
-        # a point stands for `stride` consecutive steps: place it at the middle of them
-        return [i * stride + (stride - 1) / 2 for i in range(len(values))], values
+        p = next((p for p in self.probes if hasattr(p, "loss_history")), None)
+        return p.loss_history() if p is not None else ([], [])
 
     @property
     def metric_history(self) -> dict[str, list[float]]:
         """The last values of each metric given to :meth:`step` (at most 64 each), by name."""
-        return {k: list(v) for k, v in self._metrics.items()}
+        p = next((p for p in self.probes if hasattr(p, "metric_history")), None)
+        return p.metric_history() if p is not None else {}
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:
-            self._acts.disarm()
             self._remove_expensive()
             if self._i:
                 self._flush()
         finally:
-            for h in self._handles:
-                h.remove()
-            self._handles = []
+            self._detach()
         if exc_type is None or exc_type is TrainingTripped:
             self._finish()
 
+    def _detach(self) -> None:
+        for h in self._handles + [self._pre_handle, self._post_handle]:
+            if h is not None:
+                h.remove()
+        self._handles = []
+        self._pre_handle = self._post_handle = None
+        for p in self.probes:
+            p.detach(self)
+
     def _reset_buf(self) -> None:
-        # Device tensors recorded during the window, each tagged with its kind and row (step in the window);
-        # appending a reference launches no kernel and never synchronises. The window end concatenates them
-        # and reads them to the host once. Host numbers (float losses and metrics) wait beside them.
-        self._buf: list[tuple[str, int, torch.Tensor]] = []
+        # Device tensors recorded during the window, each tagged with its key and row (step in the window);
+        # appending a reference launches no kernel and never synchronises. The window end stacks them and reads
+        # them to the host once. Host numbers (float losses and metrics) wait beside them.
+        self._buf: list[tuple[str, int, Any]] = []
         self._hostbuf: list[tuple[str, int, float]] = []
 
     # ------------------------------------------------------------------ hooks (no host sync in here)
 
-    def _fwd_pre(self, _m: torch.nn.Module, args: tuple[Any, ...]) -> None:
+    # Every step: one forward hook (it sees the inputs too) and the optimizer's pre-step hook. The forward
+    # pre-hook and the optimizer post-hook are registered only for the steps that need them (sampled steps, the
+    # forward after a trip) and remove themselves: a registered module hook slows every call of the model.
+
+    def _arm(self) -> None:
+        sampled = self.sampled
+        if self._pre_handle is None and ((sampled and self._on_fwd_pre) or self._escalate):
+            self._pre_handle = self.model.register_forward_pre_hook(self._fwd_pre)
+        if self._post_handle is None and sampled and self._on_opt_post:
+            self._post_handle = self.optimizer.register_step_post_hook(self._opt_post)
+
+    def _fwd_pre(self, m: torch.nn.Module, args: tuple[Any, ...]) -> None:
         if not torch.is_grad_enabled():
             return  # evaluation passes are not training steps
-        now = time.perf_counter()
-        if self._awaiting:
-            if self._t_end is not None:
-                self._data_t.append(now - self._t_end)
-            self._t_fwd = now
-            self._awaiting = False
-        first = next(nonfinite.tensors_in(args), None)
-        if first is not None and first.ndim and first.shape[0] == 0:
-            self._empty_now = True  # shapes are host metadata: checking them costs no sync
-        if first is not None and first.is_floating_point() and first.numel():
-            # one read-only reduction: NaN propagates into min/max, and an Inf is an extreme
-            self._buf.append(("in", self._i, torch.stack(torch.aminmax(first.detach())).float()))
-        if not _m.training:
-            self._eval_fwd += 1  # a training forward (grad on) through a model in eval mode
-        if not self._first_forward_done:
-            self._first_in = first
+        self._pre_handle.remove()
+        self._pre_handle = None
+        if self.sampled:
+            for fn in self._on_fwd_pre:
+                fn(self, m)
         if self._escalate:
             self._install_expensive()
-        elif self._i == 0:  # issue 9 (H3): one sampled forward per window
-            row = self._i
-            self._acts.arm(lambda key, t: self._buf.append(("act:" + key, row, t.float().reshape(1))))
 
-    def _fwd_post(self, _m: torch.nn.Module, _args: Any, out: Any) -> None:
+    def _fwd_post(self, m: torch.nn.Module, args: tuple[Any, ...], out: Any) -> None:
         if not torch.is_grad_enabled():
-            return
-        t = next(nonfinite.tensors_in(out), None)
-        if t is not None and t.is_floating_point() and t.numel():
-            self._buf.append(("out", self._i, torch.stack(torch.aminmax(t.detach())).float()))
-        if self._mul_kind and t is not None and t.requires_grad and t.ndim == 2 \
-                and self.steps % self.update_every == 0:
-            t.register_hook(self._mul_hook(t.detach()))  # issue 9 (H3): loss multiplier, no sync
+            return  # evaluation passes are not training steps
+        first = args[0] if args and type(args[0]) is torch.Tensor else next(tensors_in(args), None)
+        if first is not None and first.ndim and first.shape[0] == 0:
+            self._empty_now = True  # shapes are host metadata: checking them costs no sync
+        t = out if type(out) is torch.Tensor else next(tensors_in(out), None)
         if not self._first_forward_done:
             self._first_forward_done = True
-            self._first_out = t.detach() if t is not None else None
-        self._acts.disarm()  # issue 9 (H3)
+            self.first_input = first
+            self.first_output = t.detach() if t is not None else None
+        for fn in self._on_fwd:
+            fn(self, m, first, t)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
-        self._opt_steps += 1
-        self._direct_steps += loop_lint.stepped_outside_scaler(self.scaler, self.optimizer)  # issue 7: host-only
-        named = [(n, p.grad) for n, p in zip(self._pnames, self._params) if p.grad is not None]
-        if len(named) != len(self._last_named) or self._opt_steps == 1:
-            self._no_grad = [n for n, p in zip(self._pnames, self._params) if p.grad is None]
-            self._named_now = [n for n, _ in named]
-        self._last_named = named
-        sample = self.steps % self.update_every == 0
-        if named:
-            pn = grad_flow.norms([g for _, g in named])
-            self._buf.append(("gnorm", self._i, grad_flow.global_norm(pn).float().reshape(1)))
-            if sample:
-                self._buf.append(("pn", self._i, pn))
-        if sample:
-            self._before = torch._foreach_mul([p.detach() for p in self._params], 1.0)
-            if named and named[0][1].dtype in grad_flow.LOW_PRECISION:
-                uf = grad_flow.underflow_fraction([g for _, g in named])
-                if uf is not None:
-                    self._buf.append(("uf", self._i, uf.float().reshape(1)))
-            if self._backwards > 1:
-                self._accum_k.append(self._backwards)  # backward passes into this step: micro-batches
-        if sample:
-            self._lr_now, peak = update_ratio.lr_now_and_peak(self.optimizer)
-            if peak is not None:
-                self._lr_peak = max(self._lr_peak, peak)
+        self.opt_steps += 1
+        for fn in self._on_opt_pre:
+            fn(self)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
-        if self._before is not None:
-            self._buf.append(("upd", self._i, update_ratio.ratios(self._before, self._params)))
-            self._buf.append(("wn", self._i, weight_norm.norms(self._params)))  # issue 9 (H3): weight norms
-            self._before = None
-            self._upd_lr = min(self._upd_lr, self._lr_now) if self._lr_now is not None else self._upd_lr
-        self._t_end = time.perf_counter()
-        if self._t_fwd is not None:
-            self._compute_t.append(self._t_end - self._t_fwd)
-        self._awaiting = True
-        # The carry-over check costs four kernels; a loop without zero_grad carries over on every step, so
-        # sampling it on the update-ratio steps finds it as surely and keeps the common step lighter.
-        self._first_bw = self.steps % self.update_every == 0
-        self._backwards = 0
-
-    def _mul_hook(self, out: torch.Tensor) -> Any:
-        row = self._i
-
-        def hook(g: torch.Tensor) -> None:
-            m = loss_scale.multiplier(out, g, self._mul_kind or "", float(getattr(self.loss_fn, "label_smoothing",
-                                                                                   0.0) or 0.0))
-            sc = getattr(self.scaler, "_scale", None)  # a GradScaler's scale multiplies the loss too
-            if isinstance(sc, torch.Tensor):
-                m = m / sc.float().reshape(())
-            self._buf.append(("lossmul", row, m.reshape(1)))
-        return hook
-
-    _act_stats_step: int | None = None
-    _lr_now: float | None = None
-    _lr_peak: float = 0.0
-    _upd_lr: float = float("inf")
-
-    def _carry_hook(self, g: torch.Tensor) -> None:
-        if self._params[-1].grad is None:
-            # issue 9 (H3): gradients cleared since the last backward (zero_grad after a step a GradScaler skipped
-            # on an overflow): a new step starts here, not one more micro-batch of an accumulation
-            self._backwards = 0
-        self._backwards += 1
-        if self._first_bw:
-            self._first_bw = False
-            old = self._params[-1].grad
-            if old is not None:
-                ratio = torch.linalg.vector_norm(old.float()) / (torch.linalg.vector_norm(g.float()) + 1e-30)
-                self._buf.append(("carry", self._i, ratio.reshape(1)))
+        # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
+        if self.sampled:
+            for fn in self._on_opt_post:
+                fn(self)
 
     # ------------------------------------------------------------------ expensive probes (after a trip)
 
     def _install_expensive(self) -> None:
         self._escalate = False
-        dead: dict[str, torch.Tensor] = {}
-        sat: dict[str, torch.Tensor] = {}
-        bad: list[str] = []
-
-        def make(name: str, mod: torch.nn.Module) -> Any:
-            def hook(_m: torch.nn.Module, _inp: Any, out: Any) -> None:
-                t = next(nonfinite.tensors_in(out), None)
-                if t is None or not t.is_floating_point() or t.numel() == 0:
-                    return
-                if not bool(torch.isfinite(t).all()):
-                    if not bad:
-                        bad.append(name or type(mod).__name__)
-                    return  # activation statistics of NaN outputs mean nothing
-                if isinstance(mod, activations.RELU):
-                    dead.setdefault(name, activations.dead_fraction(t))
-                elif isinstance(mod, activations.SAT):
-                    sat.setdefault(name, activations.saturated_fraction(
-                        t, "tanh" if isinstance(mod, torch.nn.Tanh) else "sigmoid"))
-            return hook
-
-        for name, mod in self.model.named_modules():
-            if name:
-                self._expensive.append(mod.register_forward_hook(make(name, mod)))
-        self._exp_out = (dead, sat, bad)
+        self._escalated = list(self._on_escalate)
+        for p in self._escalated:
+            self._expensive += p.escalate(self)
 
     def _remove_expensive(self) -> None:
-        if not self._expensive:
+        if not getattr(self, "_escalated", None):
             return
         for h in self._expensive:
             h.remove()
         self._expensive = []
-        dead, sat, bad = self._exp_out
-        self._act_stats = {"dead": {k: float(v) for k, v in dead.items()},
-                           "saturated": {k: float(v) for k, v in sat.items()}}
-        self._module_bad = bad[0] if bad else None
-        self._act_stats_step = self.steps  # issue 9 (H3): the step these were measured at
+        for p in self._escalated:
+            p.settle(self)
+        self._escalated = []
 
     # ------------------------------------------------------------------ per step
 
@@ -374,15 +321,18 @@ class Watch:
             if self.empty_batches == 1:
                 log.warning("trainopt watch: step %d: an empty batch was trained on; its loss is ignored",
                             self.steps)
-        elif isinstance(loss, torch.Tensor):
-            if loss.numel() == 0:
+        elif type(loss) is torch.Tensor or isinstance(loss, torch.Tensor):
+            if loss.ndim == 0:
+                self._buf.append(("loss", self._i, loss.detach()))
+            elif loss.numel() == 0:
                 raise ProbeError("w.step(loss): the loss tensor is empty", hint="pass the scalar training loss")
-            self._buf.append(("loss", self._i, loss.detach().reshape(-1)[:1].float()))
+            else:
+                self._buf.append(("loss", self._i, loss.detach().reshape(-1)[0]))
         elif loss is not None:
             self._hostbuf.append(("loss", self._i, float(loss)))
         for k, v in metrics.items():
             if isinstance(v, torch.Tensor):
-                self._buf.append(("m:" + k, self._i, v.detach().reshape(-1)[:1].float()))
+                self._buf.append(("m:" + k, self._i, v.detach().reshape(-1)[0]))
             elif v is not None:
                 self._hostbuf.append(("m:" + k, self._i, float(v)))
         self.steps += 1
@@ -394,187 +344,88 @@ class Watch:
             if self._i >= self.every:
                 self._flush()
         finally:
-            if self._awaiting:
-                # The user's bookkeeping after the optimizer step (metrics, logging, our own window work) is not
-                # data loading: the data clock starts when step() returns.
-                self._t_end = time.perf_counter()
+            for fn in self._on_step_end:
+                fn(self)
+            if self._post_handle is not None and not self.sampled:
+                self._post_handle.remove()
+                self._post_handle = None
+            self._arm()
 
     # ------------------------------------------------------------------ window end (one sync)
 
-    def _flush(self) -> None:
+    def read_window(self) -> Window:
+        """Read the queued tensors to the host in one stacked transfer and reset the queue."""
         n, self._i = self._i, 0
         start = self.steps - n
         buf, hostbuf = self._buf, self._hostbuf
         self._reset_buf()
+        scalars: list[torch.Tensor] = []
+        vectors: list[torch.Tensor] = []
+        layout: list[tuple[str, int, bool, int]] = []
+        for key, row, v in buf:
+            if type(v) is not torch.Tensor and not isinstance(v, torch.Tensor):
+                scalars += v  # a sequence of 0-d tensors (foreach results, aminmax)
+                layout.append((key, row, False, len(v)))
+            elif v.ndim == 0:
+                scalars.append(v)
+                layout.append((key, row, False, 1))
+            else:
+                vectors.append(v if v.ndim == 1 else v.reshape(-1))
+                layout.append((key, row, True, v.numel()))
         # the window's one host read
-        vals = torch.cat([t.reshape(-1) for _, _, t in buf]).tolist() if buf else []
-        k = 0
-        losses: list[tuple[int, float]] = []
-        norms: list[tuple[int, float]] = []
-        upd: list[list[float]] = []
-        pn: list[float] | None = None
-        items: list[tuple[str, int, list[float]]] = []
-        for kind, row, t in buf:
-            items.append((kind, row, vals[k:k + t.numel()]))
-            k += t.numel()
-        items += [(kind, row, [x]) for kind, row, x in hostbuf]
-        items.sort(key=lambda it: it[1])  # step order within the window
-        for kind, row, v in items:
-            stepno = start + row
-            if kind == "loss":
-                losses.append((stepno, v[0]))
-            elif kind == "gnorm":
-                norms.append((stepno, v[0]))
-            elif kind in ("in", "out"):
-                if not all(math.isfinite(x) for x in v):
-                    if kind == "in" and self._in_bad_step is None:
-                        self._in_bad_step = stepno
-                    if kind == "out" and self._out_bad_step is None:
-                        self._out_bad_step = stepno
-            elif kind == "upd":
-                upd.append(v)
-            elif kind == "pn":
-                pn = v
-            elif kind == "carry":
-                if math.isfinite(v[0]):
-                    self._carry_max = max(self._carry_max, v[0])
-            elif kind == "uf":
-                self._uf = v[0]
-            elif kind == "lossmul":
-                self._mul.append(v[0])
-            elif kind == "wn":
-                self._wtrack.update(v, stepno)
-            elif kind.startswith("act:"):
-                self._acts.update(kind[4:], v[0], stepno)
-            elif kind.startswith("m:"):
-                q = self._metrics.setdefault(kind[2:], deque(maxlen=64))
-                q.append(v[0])
-                self._metric_steps.setdefault(kind[2:], deque(maxlen=64)).append(stepno)  # issue 9 (H3)
-        finite = [x for _, x in losses if math.isfinite(x)]
-        if losses and self._first_loss is None and math.isfinite(losses[0][1]):
-            self._first_loss = losses[0][1]
-        if self._bad_loss_step is None:
-            self._bad_loss_step = next((s for s, x in losses if not math.isfinite(x)), None)
-        self._loss.extend(finite)
-        self._spikes.update(finite)
-        self._loss_points += len(finite)
-        self._norms.update(norms)
-        if pn is not None:
-            self._pn = pn
-        if upd:
-            import warnings
+        vals = self._read(scalars, vectors)
+        items: dict[str, list[tuple[int, list[float]]]] = {}
+        ks, kv = 0, len(scalars)
+        for key, row, vec, size in layout:
+            if vec:
+                v, kv = vals[kv:kv + size], kv + size
+            else:
+                v, ks = vals[ks:ks + size], ks + size
+            items.setdefault(key, []).append((start + row, v))
+        if hostbuf:
+            for key, row, x in hostbuf:
+                items.setdefault(key, []).append((start + row, [x]))
+            for key in {k for k, _, _ in hostbuf}:
+                items[key].sort(key=lambda it: it[0])
+        return Window(start, self.steps, items)
 
-            import numpy as np
+    def _read(self, scalars: list[torch.Tensor], vectors: list[torch.Tensor]) -> list[float]:
+        """Stack everything on the watched device and read it with one ``tolist``."""
+        if not scalars and not vectors:
+            return []
+        try:
+            # stack and cat promote mixed dtypes (bf16 norms, float32 losses) to a common one
+            parts = ([torch.stack(scalars)] if scalars else []) + vectors
+            return (parts[0] if len(parts) == 1 else torch.cat(parts)).tolist()
+        except RuntimeError:
+            # tensors on more than one device (inputs left on the CPU, a model split over devices): gather them
+            dev = self.device
+            parts = ([torch.stack([t.to(dev) for t in scalars]).float()] if scalars else []) + \
+                [t.to(dev).float() for t in vectors]
+            return torch.cat(parts).tolist()
 
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore", RuntimeWarning)
-                per_layer = np.nanmedian(np.asarray(upd, dtype=np.float64), axis=0)
-            lr = None if self._upd_lr == float("inf") else self._upd_lr
-            self._phases.update(per_layer.tolist(), self._pnames, self._pmatrix, lr, self.steps,
-                                self._lr_peak or None)
-            self._upd_lr = float("inf")
+    def _flush(self) -> None:
+        win = self.read_window()
+        for p in self._on_window:
+            p.accumulate(self, win)
         obs = self.observations()
-        trips = tripped_rows({o.name: o for o in obs})
+        trips = tripped_rows({o.name: o for o in obs}, self.probes)
         new = set(trips) - self._diagnosed
         if new:
             self.trips.append({"step": self.steps, "rows": sorted(new)})
             self._diagnosed |= new
             self._escalate = True  # the next training forward runs the expensive probes, then we diagnose
+            # (w.step arms the forward pre-hook for it after this)
 
     # ------------------------------------------------------------------ observations and diagnosis
 
-    def _static_lint(self) -> list[Observation]:
-        # What the first forward shows (output activation, input scale, mode, configuration) is read once.
-        if self._lint is None:
-            out_t = self._first_out
-            nc = self.num_classes
-            if nc is None and isinstance(out_t, torch.Tensor) and out_t.ndim == 2 and self.loss_fn is not None \
-                    and config_lint.loss_name(self.loss_fn) in ("cross_entropy", "nll"):
-                nc = int(out_t.shape[1])
-            self._nc = nc
-            self._lint = config_lint.observe(
-                model=self.model, optimizer=self.optimizer, loss_fn=self.loss_fn, scheduler=self.scheduler,
-                scaler=self.scaler, output=out_t, inputs=self._first_in, carryover=None,
-                batch_size=int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim else None,
-                device_type=self.device.type)
-            self._lint += loop_lint.observe_params(self.model, self.optimizer)  # issue 7: optimizer vs model
-            self._first_out = self._first_in = None  # drop the references: the lint is all we needed
-        return self._lint
-
     def observations(self) -> list[Observation]:
         """Summary observations for everything measured so far (one per name, each stamped with its step)."""
-        groups: list[list[Observation]] = []
-        cands = [(s, loc) for s, loc in ((self._in_bad_step, "inputs"), (self._out_bad_step, "activations"),
-                                          (self._bad_loss_step, "loss"), (self._norms.nonfinite_step, "gradients"))
-                 if s is not None]
-        if cands:
-            order = {k: i for i, k in enumerate(nonfinite.ORDER)}
-            step, loc = min(cands, key=lambda c: (c[0], order[c[1]]))
-            if loc == "loss" and config_lint.loss_name(self.loss_fn) not in ("custom", "") and self.loss_fn:
-                # A built-in loss on finite outputs overflows only on outputs out of range: the model's doing.
-                loc = "activations"
-            groups.append(nonfinite.observe(loc, step=step, module=self._module_bad))
-        lint = list(self._static_lint())
-        if self._loss_points:
-            floor = config_lint.loss_floor(self.loss_fn, self._nc)
-            groups.append(at_step(loss_curve.observe(self._loss.array(), spikes=self._spikes, floor=floor),
-                                  self.steps))
-        if self._eval_fwd:
-            ev = {"training_forwards_in_eval_mode": self._eval_fwd, "steps": self.steps}
-            lint = [o for o in lint if o.name != "model_eval_mode"] + [
-                emit(config_lint.INFO, "model_eval_mode", True, ev, step=self.steps)]
-        if self.steps > 1:
-            lint.append(emit(config_lint.INFO, "grad_carryover", max(0.0, self._carry_max), {},
-                             ("MT-CARRYOVER",), step=self.steps))
-        # issue 7 (loop_lint): optimizer steps per training step, steps outside the scaler, scaler skips
-        lint += loop_lint.observe_steps(self.steps, self._opt_steps, self._direct_steps, self.scaler,
-                                        bool(self._accum_k), step=self.steps)
-        if self._accum_k:
-            import statistics
-
-            # Whether the loss was divided by k cannot be read from gradient norms (the first micro-batch's
-            # gradient is divided too); the gradient reaching the output shows the loss's multiplier instead.
-            k_acc = int(statistics.median(self._accum_k))
-            lint.append(emit(config_lint.INFO, "grad_accum_steps", k_acc, {"micro_batches": k_acc}, step=self.steps))
-            lint += at_step(loss_scale.observe(list(self._mul), k_acc), self.steps)  # issue 9 (H3)
-        groups.append(lint)
-        nc = self._nc
-        if self._first_loss is not None:
-            groups.append(at_step(loss_init.observe(loss_init.check(
-                self._first_loss, nc, config_lint.loss_name(self.loss_fn) if self.loss_fn is not None else None,
-                self.at_init), nc), 0))
-        ratio = None
-        per_param: dict[str, float] = {}
-        if self._pn is not None and self._last_named and len(self._pn) == len(self._last_named):
-            per_param = dict(zip([n for n, _ in self._last_named], self._pn))
-            ratio = grad_flow.layer_ratio(self._last_named, self._pn, self._static["tables"])  # issue 9 (H3)
-        groups.append(grad_flow.observe(struct=self._static["struct"], per_param=per_param, no_grad=self._no_grad,
-                                        global_norms=self._norms, ratio=ratio, underflow=self._uf, step=self.steps,
-                                        stepped=self._opt_steps > 0))
-        s = self._phases.summary()
-        if s is not None:
-            groups.append(update_ratio.observe(s))
-        groups.append(weight_norm.observe(self._wtrack))  # issue 9 (H3)
-        m = self._metrics
-        groups.append(at_step(generalization.observe(
-            train_acc=list(m.get("train_acc", ())), val_acc=list(m.get("val_acc", ())),
-            val_loss=list(m.get("val_loss", ())), train_loss=list(m.get("train_loss", ())), num_classes=nc),
-            self.steps))
-        if "val_loss" in m:  # issue 9 (H3): overfitting from the watch's own training loss against val_loss
-            groups.append(generalization.observe_val_loss(list(self._metric_steps["val_loss"]), list(m["val_loss"]),
-                                                          *self.loss_history, step=self.steps))
-        if len(self._data_t) >= 2 and self._compute_t:
-            # medians per step: the first steps carry one-time costs (allocations, lazy optimizer state)
-            import statistics
-
-            d, c = statistics.median(self._data_t), statistics.median(self._compute_t)
-            groups.append(at_step(throughput.observe(d * self.steps, c * self.steps, self.steps, self.device),
-                                  self.steps))
-        if self._act_stats is not None:
-            groups.append(at_step(activations.observe(self._act_stats), self._act_stats_step))
-        sampled = self._acts.stats()  # issue 9 (H3): after the trip's full measurement, which wins the merge
-        if sampled is not None:
-            groups.append(at_step(activations.observe(sampled), self._acts.step))
+        self.num_classes()
+        groups = [p.summarise(self) for p in self.probes]
+        if self._first_forward_done:
+            # what the first forward showed is summarised (lint, classes): drop the references
+            self.first_input = self.first_output = None
         return merge(groups)
 
     def _consultation(self) -> Any:
@@ -588,8 +439,9 @@ class Watch:
         c = self._consultation()
         obs = self.observations()
         try:
-            for name in generalization.superseded(c.observations, obs):  # issue 9 (H3): stale metrics go
-                c.forget(name)
+            for p in self.probes:
+                for name in p.stale(c.observations, obs):
+                    c.forget(name)
             c.add(obs)
         except ContradictionError as exc:
             log.warning("trainopt watch: probe observations contradict the consultation: %s", exc.message)
@@ -628,7 +480,8 @@ def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, ever
         every: Steps per window (one host read per window).
         on_trip: ``log`` (default; training continues) or ``raise`` (``TrainingTripped``).
         **options: ``loss_fn`` (enables the loss/activation lint), ``num_classes``, ``scaler``, ``scheduler``,
-            ``update_every`` (steps between update-ratio samples), ``at_init`` (training starts at init).
+            ``update_every`` (steps between sampled reads: update ratios, per-layer norms), ``at_init``
+            (training starts at init), ``plugins`` (probe plugin classes; default ``probes.plugins()``).
 
     Example:
         >>> with watch(model, opt) as w:                                  # doctest: +SKIP

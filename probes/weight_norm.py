@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from probes.base import ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio",))
 
@@ -87,3 +87,32 @@ def observe(track: Track) -> list:
     s.update({"first_step": track.first_step, "step": track.last_step})
     return [emit(INFO, "weight_norm_ratio", max(0.0, s["ratio"]), s, ("MT-WNORM-COLLAPSE",), step=track.last_step)]
 
+
+
+class WeightNormProbe(Probe):
+    """Plugin: per-tensor weight norms after sampled optimizer steps (one foreach kernel, read with the window).
+
+    Bounded: the norms at the first sample and at the latest (``Track``).
+    """
+
+    info = INFO
+    hooks = ("optimizer_post", "window")
+    thresholds = ("MT-WNORM-COLLAPSE",)
+
+    def attach(self, run: Any) -> None:
+        """No sample yet."""
+        self.track = Track(names=list(run.pnames), matrices=list(run.pmatrix))
+
+    def optimizer_post(self, run: Any) -> None:
+        """Queue the weight norms of the sampled step (device only)."""
+        with torch.no_grad():
+            run.record("wn", norms(run.params))
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        """Fold the window's samples into the first/latest pair."""
+        for step, v in window.get("wn"):
+            self.track.update(v, step)
+
+    def summarise(self, run: Any) -> list:
+        """``weight_norm_ratio``: the global weight norm now over at the start."""
+        return observe(self.track)

@@ -1,0 +1,307 @@
+"""Probes are plugins, and watching is cheap: the plugin contract, one host read per window, bounded memory."""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections import deque
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from expert.vocabulary import VOCABULARY
+from knowledge.measurements import MEASURE_BY_ID
+from probes import PLUGINS, examine, plugins, watch
+from probes.base import HOOKS, Probe, ProbeInfo, emit
+
+# the method each declared hook needs (per-step events are methods of the same name)
+METHOD = {"window": "accumulate", "escalate": "escalate"}
+
+
+@pytest.mark.parametrize("spec", PLUGINS)
+def test_every_listed_plugin_declares_its_contract(spec):
+    cls = plugins((spec,))[0]
+    mod = importlib.import_module(cls.__module__)
+    assert issubclass(cls, Probe)
+    assert cls.info is mod.INFO, "a plugin reports as its file's probe"
+    assert mod.__name__ == f"probes.{cls.info.id}", "one probe = one file, named by its id"
+    assert set(cls.hooks) <= set(HOOKS), f"unknown hooks {set(cls.hooks) - set(HOOKS)}"
+    assert set(cls.thresholds) <= set(MEASURE_BY_ID), f"unknown thresholds {set(cls.thresholds) - set(MEASURE_BY_ID)}"
+    assert set(cls.info.measures) <= set(VOCABULARY), "it measures vocabulary names"
+    for h in cls.hooks:
+        if h == "backward":
+            continue  # a plugin registers its own (sampled) tensor hook
+        name = METHOD.get(h, h)
+        assert getattr(cls, name) is not getattr(Probe, name), f"{cls.__name__} declares {h} but has no {name}()"
+    if "escalate" in cls.hooks:
+        assert cls.info.tier == "expensive" or cls.info.id == "nonfinite"
+
+
+class _Toy(Probe):
+    """A probe written outside probes/: the batch size of the training forwards, sampled."""
+
+    info = ProbeInfo("toy", "cheap", "forward", ("batch_size",))
+    hooks = ("forward", "window")
+
+    def attach(self, run: Any) -> None:
+        self.seen: list[tuple[int, float]] = []
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        if run.sampled:
+            run.record("toy:rows", torch.tensor(float(out.shape[0])))
+
+    def accumulate(self, run: Any, window: Any) -> None:
+        self.seen = (self.seen + [(s, v[0]) for s, v in window.get("toy:rows")])[-4:]
+
+    def summarise(self, run: Any) -> list:
+        return [emit(self.info, "batch_size", int(self.seen[-1][1]), step=self.seen[-1][0])] if self.seen else []
+
+    def prepare(self, ex: Any) -> None:
+        self.rows = int(ex.x.shape[0])
+
+    def examine(self, ex: Any) -> list:
+        return [emit(self.info, "batch_size", self.rows)]
+
+
+def _mlp(seed: int = 0) -> tuple[nn.Module, torch.optim.Optimizer, torch.Tensor, torch.Tensor]:
+    torch.manual_seed(seed)
+    m = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 3))
+    x, y = torch.randn(32, 8), torch.randint(0, 3, (32,))
+    return m, torch.optim.SGD(m.parameters(), lr=0.05, momentum=0.9), x, y
+
+
+def _train(m: nn.Module, opt: Any, x: torch.Tensor, y: torch.Tensor, steps: int, w: Any = None) -> None:
+    for _ in range(steps):
+        opt.zero_grad(set_to_none=True)
+        loss = nn.functional.cross_entropy(m(x), y)
+        loss.backward()
+        opt.step()
+        if w is not None:
+            w.step(loss)
+
+
+def test_a_new_probe_is_one_class_given_to_the_schedulers():
+    m, opt, x, y = _mlp()
+    with watch(m, opt, every=5, update_every=4, plugins=[_Toy]) as w:
+        # only what a plugin asked for is hooked: no optimizer post-hook, no forward pre-hook
+        assert not opt._optimizer_step_post_hooks and not m._forward_pre_hooks
+        _train(m, opt, x, y, 12, w)
+    obs = {o.name: o for o in w.observations()}
+    assert obs["batch_size"].value == 32 and obs["batch_size"].source == "probe:toy"
+    assert obs["batch_size"].step == 8  # the latest sampled step of 12 (0, 4, 8), read at the exit's flush
+    ex = {o.name: o for o in examine(m, nn.CrossEntropyLoss(), (x, y), opt, probes=[*plugins(), _Toy])}
+    assert ex["batch_size"].value == 32 and "update_ratio" in ex
+
+
+class _Reads(TorchDispatchMode):
+    """Counts device-to-host reads of single values (``item``, ``float``, ``bool`` go through this op)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.n = 0
+        self.ops: list[str] = []
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        name = str(func.overloadpacket)
+        self.ops.append(name)
+        if name == "aten._local_scalar_dense":
+            self.n += 1
+        return func(*args, **(kwargs or {}))
+
+
+def test_a_step_reads_nothing_to_the_host_and_a_window_end_reads_once(monkeypatch):
+    m, opt, x, y = _mlp()
+    every = 8
+    tolist = torch.Tensor.tolist
+    calls: list[int] = []
+
+    def counting_tolist(self: torch.Tensor) -> Any:
+        calls.append(self.numel())
+        return tolist(self)
+
+    with watch(m, opt, every=every) as w:
+        _train(m, opt, x, y, every, w)  # first window: the one-time static lint reads the first batch
+        monkeypatch.setattr(torch.Tensor, "tolist", counting_tolist)
+        for window in range(3):
+            for i in range(every):
+                with _Reads() as r:
+                    opt.zero_grad(set_to_none=True)
+                    loss = nn.functional.cross_entropy(m(x), y)
+                    loss.backward()
+                    opt.step()
+                    last = i == every - 1
+                    w.step(loss)
+                assert r.n == 0, "no single-value read, in the steps or at the window end"
+                assert len(calls) == window + last, "one stacked read per window end, none in a step"
+        monkeypatch.setattr(torch.Tensor, "tolist", tolist)
+    assert not w.trips
+
+
+def test_sampled_measurements_ride_in_the_window_read(monkeypatch):
+    """The loss multiplier, weight norms and sampled activations add no host read: one stacked read a window."""
+    m, opt, x, y = _mlp()
+    every = 8
+    tolist = torch.Tensor.tolist
+    calls: list[int] = []
+
+    def counting_tolist(self: torch.Tensor) -> Any:
+        calls.append(self.numel())
+        return tolist(self)
+
+    def accumulated_step(w: Any) -> None:
+        opt.zero_grad(set_to_none=True)
+        for xs, ys in ((x[:16], y[:16]), (x[16:], y[16:])):
+            loss = nn.functional.cross_entropy(m(xs), ys)  # not divided by the 2 micro-batches
+            loss.backward()
+        opt.step()
+        w.step(loss)
+
+    with watch(m, opt, every=every, update_every=2, loss_fn=nn.CrossEntropyLoss()) as w:
+        for _ in range(every):
+            accumulated_step(w)  # first window: the one-time static lint reads the first batch
+        monkeypatch.setattr(torch.Tensor, "tolist", counting_tolist)
+        for window in range(3):
+            for i in range(every):
+                with _Reads() as r:
+                    accumulated_step(w)
+                assert r.n == 0, "no single-value read, in the steps or at the window end"
+                assert len(calls) == window + (i == every - 1), "one stacked read per window end"
+        monkeypatch.setattr(torch.Tensor, "tolist", tolist)
+        keys = {o.name: o for o in w.observations()}
+    assert keys["loss_scaled_for_accum"].value is False  # the multiplier read at the output is 1, not 1/2
+    assert "weight_norm_ratio" in keys and "dead_relu_fraction" in keys
+    assert keys["dead_relu_fraction"].step is not None
+
+
+def test_a_plain_step_costs_a_few_device_ops_and_no_loop_over_parameters():
+    torch.manual_seed(0)
+    m = nn.Sequential(*[nn.Linear(16, 16) for _ in range(12)])  # 24 parameter tensors
+    opt = torch.optim.SGD(m.parameters(), lr=0.01)
+    x, y = torch.randn(8, 16), torch.randn(8, 16)
+
+    def one(w: Any = None) -> list[str]:
+        with _Reads() as r:
+            opt.zero_grad(set_to_none=True)
+            loss = nn.functional.mse_loss(m(x), y)
+            loss.backward()
+            opt.step()
+            if w is not None:
+                w.step(loss)
+        return r.ops
+
+    plain = one()
+    with watch(m, opt, every=64, update_every=64) as w:
+        one(w)  # step 0 is sampled
+        watched = one(w)
+    extra = len(watched) - len(plain)
+    # the input's and the output's aminmax, one foreach norm over the gradients, the loss: a handful of ops,
+    # not one per parameter
+    assert 0 < extra <= 8, (extra, sorted(set(watched) - set(plain)))
+    assert "aten.isfinite" not in watched and "aten._local_scalar_dense" not in watched
+
+
+def _footprint(obj: Any, seen: set[int] | None = None, depth: int = 0) -> int:
+    """Elements held in a plugin's containers (lists, dicts, deques, arrays), recursively."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or depth > 6 or isinstance(obj, (str, bytes, int, float, bool, type(None), nn.Module,
+                                                        torch.optim.Optimizer)):
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        return int(obj.size)
+    if isinstance(obj, torch.Tensor):
+        return int(obj.numel())
+    if isinstance(obj, dict):
+        return len(obj) + sum(_footprint(v, seen, depth + 1) for v in obj.values())
+    if isinstance(obj, (list, tuple, deque, set)):
+        return len(obj) + sum(_footprint(v, seen, depth + 1) for v in obj)
+    if hasattr(obj, "__dict__"):
+        return sum(_footprint(v, seen, depth + 1) for v in vars(obj).values())
+    return 0
+
+
+def test_every_buffer_stays_bounded_over_100k_steps():
+    """100,000 steps of windows: the watch and every plugin hold no more at the end than after 10,000."""
+    from probes.watcher import Window
+
+    m, opt, x, y = _mlp()
+    every = 250
+    w = watch(m, opt, every=every, update_every=12)
+    with w:
+        _train(m, opt, x, y, 2 * every, w)  # real windows first: every probe has state
+        rng = np.random.default_rng(0)
+        norms = [list(rng.uniform(0.1, 1.0, len(w.params))) for _ in range(every)]
+        upd = [list(rng.uniform(1e-3, 1e-2, len(w.params))) for _ in range(every)]
+        sizes: dict[str, list[int]] = {}
+        for k in range(2, 100_000 // every):
+            start = k * every
+            steps = range(start, start + every)
+            loss = [2.0 * math.exp(-s / 30_000) + 0.05 * rng.standard_normal() for s in steps]
+            items = {"loss": [(s, [v]) for s, v in zip(steps, loss)],
+                     "m:val_loss": [(start + every - 1, [loss[-1] * 1.1])],
+                     "m:val_acc": [(start + every - 1, [0.8])], "m:train_acc": [(start + every - 1, [0.85])],
+                     "gf:norms": list(zip(steps, norms)), "upd": list(zip(steps[::12], upd)),
+                     "nf:io": [(s, [-3.0, 3.0, -9.0, 9.0]) for s in steps],
+                     "lint:carry": [(start, [0.0])]}
+            w.steps = start + every
+            win = Window(start, start + every, items)
+            for p in w.probes:
+                p.accumulate(w, win)
+                t = getattr(p, "data", None)
+                if t is not None:  # throughput's clocks, as the hooks would feed them on the sampled steps
+                    p.data.extend([0.001] * (every // w.update_every))
+                    p.compute.extend([0.01] * (every // w.update_every))
+            if k % 40 == 0:
+                w.observations()
+            if start + every >= 10_000:
+                for p in w.probes:
+                    sizes.setdefault(p.info.id, []).append(_footprint(p))
+        hist_steps, hist = w.loss_history
+        assert len(hist) <= 2 * 256 and hist_steps[-1] > 90_000
+        assert all(len(v) <= 64 for v in w.metric_history.values())
+    for pid, s in sizes.items():
+        # the bounded history breathes between cap and 2 * cap points; nothing grows with the step count
+        first, second = max(s[: len(s) // 4]), max(s[len(s) // 4:])
+        assert second <= first * 1.05 + 16, (pid, first, second)
+        assert second <= 2000, (pid, second)
+    assert not w._buf and not w._hostbuf
+
+
+def test_window_end_cost_does_not_grow_with_the_history():
+    """The work at a window end (numpy elements touched) is the same at step 100k as at step 1k."""
+    from probes.loss_curve import History, SpikeCounter
+
+    h, sc = History(), SpikeCounter()
+    rng = np.random.default_rng(1)
+    for k in range(2000):
+        v = (1.0 + 0.01 * rng.standard_normal(50)).tolist()
+        h.extend(v)
+        sc.update(v)
+        if k == 20:
+            early = (len(h.values), len(sc._tail), len(sc._pending))
+    late = (len(h.values), len(sc._tail), len(sc._pending))
+    assert late[0] <= 2 * h.cap and late[1] <= sc.TAIL and late[2] <= early[2] + 50
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA: sync debug mode counts real syncs")
+def test_no_host_sync_outside_window_ends_on_cuda():
+    m, opt, x, y = _mlp()
+    m = m.cuda()
+    opt = torch.optim.SGD(m.parameters(), lr=0.05, momentum=0.9)
+    x, y = x.cuda(), y.cuda()
+    with watch(m, opt, every=8) as w:
+        _train(m, opt, x, y, 8, w)
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            for _ in range(7):  # the eighth step ends the window: its one read is allowed
+                opt.zero_grad(set_to_none=True)
+                loss = nn.functional.cross_entropy(m(x), y)
+                loss.backward()
+                opt.step()
+                w.step(loss)
+        finally:
+            torch.cuda.set_sync_debug_mode(0)
