@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import logging
 import statistics
 import time
@@ -45,14 +46,17 @@ def _models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
     import torch
     from torch import nn
 
-    def mlp() -> tuple[Any, Any, Any, Any]:
-        m = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
-        return m, torch.optim.AdamW(m.parameters(), 1e-3), torch.randn(256, 256), torch.randint(0, 10, (256,))
+    # The small and tiny models differ only in size: one builder each, sized by its arguments.
+    def mlp(width: int = 256, hidden: int = 512, batch: int = 256) -> tuple[Any, Any, Any, Any]:
+        m = nn.Sequential(nn.Linear(width, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
+                          nn.Linear(hidden, 10))
+        return m, torch.optim.AdamW(m.parameters(), 1e-3), torch.randn(batch, width), torch.randint(0, 10, (batch,))
 
-    def cnn() -> tuple[Any, Any, Any, Any]:
-        m = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1),
-                          nn.ReLU(), nn.AdaptiveAvgPool2d(4), nn.Flatten(), nn.Linear(32 * 16, 10))
-        return m, torch.optim.SGD(m.parameters(), 0.05, momentum=0.9), torch.randn(32, 3, 32, 32), \
+    def cnn(channels: int = 3, c1: int = 16, pool: int = 4, side: int = 32) -> tuple[Any, Any, Any, Any]:
+        m = nn.Sequential(nn.Conv2d(channels, c1, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(c1, 2 * c1, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(pool), nn.Flatten(),
+                          nn.Linear(2 * c1 * pool * pool, 10))
+        return m, torch.optim.SGD(m.parameters(), 0.05, momentum=0.9), torch.randn(32, channels, side, side), \
             torch.randint(0, 10, (32,))
 
     def transformer() -> tuple[Any, Any, Any, Any]:
@@ -71,18 +75,9 @@ def _models() -> dict[str, Callable[[], tuple[Any, Any, Any, Any]]]:
         return m, torch.optim.AdamW(m.parameters(), 3e-4), torch.randint(0, 1000, (8, 32)), \
             torch.randint(0, 10, (8,))
 
-    def tiny_mlp() -> tuple[Any, Any, Any, Any]:
-        m = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 10))
-        return m, torch.optim.AdamW(m.parameters(), 1e-3), torch.randn(64, 64), torch.randint(0, 10, (64,))
-
-    def tiny_cnn() -> tuple[Any, Any, Any, Any]:
-        m = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, padding=1),
-                          nn.ReLU(), nn.AdaptiveAvgPool2d(2), nn.Flatten(), nn.Linear(16 * 4, 10))
-        return m, torch.optim.SGD(m.parameters(), 0.05, momentum=0.9), torch.randn(32, 1, 16, 16), \
-            torch.randint(0, 10, (32,))
-
-    return {"small MLP": mlp, "small CNN": cnn, "small transformer": transformer, "tiny MLP": tiny_mlp,
-            "tiny CNN": tiny_cnn}
+    return {"small MLP": mlp, "small CNN": cnn, "small transformer": transformer,
+            "tiny MLP": functools.partial(mlp, width=64, hidden=128, batch=64),
+            "tiny CNN": functools.partial(cnn, channels=1, c1=8, pool=2, side=16)}
 
 
 def _loop(m: Any, opt: Any, x: Any, y: Any, steps: int, w: Any = None, autocast: Any = None,
