@@ -81,3 +81,53 @@ def test_a_saturated_network_that_still_learns_is_seen_without_a_trip():
     assert o["saturation_fraction"].value > 0.5 and o["saturation_fraction"].evidence["worst_layer"] == "1"
     assert o["saturation_fraction"].step is not None
     assert "MS-SAT-01" in _findings(w.consultation)
+
+
+def test_updates_that_shrink_as_the_loss_converges_are_not_an_lr_far_too_low():
+    """SGD memorising a batch: loss to ~1e-6, updates fall under MT-UPD-LOW at the same LR. Healthy, no warning."""
+    from torch import nn
+
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4))
+    opt = torch.optim.SGD(m.parameters(), lr=0.5, momentum=0.9)
+    x, y = torch.randn(32, 16), torch.randint(0, 4, (32,))
+    with watch(m, opt, loss_fn=nn.CrossEntropyLoss()) as w:
+        for _ in range(3000):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    upd = w.consultation.observations["update_ratio"]
+    assert upd.evidence["latest"] < 1e-5 <= upd.value  # measured low at the end; the in-band phase speaks
+    assert "MS-UPD-02" not in _findings(w.consultation) and not w.trips
+
+
+def test_an_lr_far_too_low_from_the_start_is_still_named():
+    """The counter-case: the same net at an LR 1e5 times lower is low from its first window: MS-UPD-02."""
+    from torch import nn
+
+    from probes.update_ratio import Phases
+
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4))
+    opt = torch.optim.SGD(m.parameters(), lr=5e-6, momentum=0.9)
+    x, y = torch.randn(32, 16), torch.randint(0, 4, (32,))
+    with watch(m, opt, loss_fn=nn.CrossEntropyLoss()) as w:
+        for _ in range(200):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    assert "MS-UPD-02" in _findings(w.consultation)
+    # the phase rule on its own: in band then low -> the in-band phase; low then in band -> the low one
+    names, mats = ["w"], [True]
+    ph = Phases()
+    ph.update([1e-3], names, mats, 0.1, 50)
+    ph.update([1e-7], names, mats, 0.1, 100)
+    assert ph.summary()["value"] == 1e-3 and ph.summary()["latest"] == 1e-7
+    ph = Phases()
+    ph.update([1e-7], names, mats, 0.1, 50)
+    ph.update([1e-3], names, mats, 0.1, 100)
+    assert ph.summary()["value"] == 1e-7
