@@ -236,6 +236,16 @@ MEASURES: tuple[Measure, ...] = (
             "GradScaler starts at 2**16 and halves on each overflow, so calibration skips a dozen or so steps at "
             "most; accumulation over up to 32 micro-batches still steps within 50; our bound",
             Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-STEP-NOGRAD", 0.9,
+            "at least this fraction of the optimizer steps find no gradient at all (every .grad None, or every "
+            "gradient exactly zero): the gradients are cleared between backward and step, so nothing is applied",
+            "backward fills .grad and step reads it; zero_grad in between (or no backward) leaves the step nothing; "
+            "a loop that steps once before its first backward misses only that one, so 90% is our margin",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-STEP-NOGRAD-MIN", 10,
+            "the gradient-free-step fraction is judged only after this many optimizer steps",
+            "a few steps are enough: a cleared gradient is exact, not noisy; our bound",
+            Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-STEP-TWICE", 1.5,
             "more optimizer steps than this per training step: the optimizer is stepped twice (each gradient is "
             "applied twice)", "one step per training step is the loop's contract; 1.5 lies halfway to two, so a "
@@ -528,6 +538,19 @@ ROWS = (
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
+    Row("MS-ZERO-02", {"step_grads": Is("none", "zero")},
+        (Find("Training Loop", "critical", "the optimizer steps with no gradient: the gradients are cleared "
+              "(zero_grad) between backward and step, or backward never runs before it, so no step moves the weights"),
+         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
+        "step() reads .grad; a zero_grad after backward empties it first, so every step applies nothing (or only "
+        "weight decay), and the loss stays where it started whatever the LR.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        salience=Salience.CAUSE + 5,  # before the rows that read the still weights as an LR or gradient-flow fault
+        fix=Fix("Zero the gradients before the forward pass (or right after the step), never between backward and "
+                "step.",
+                "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
+                "optimizer.step()"),
+        avoid=("raising the LR of a loop that throws its gradients away",)),
     Row("MS-EVAL-01", {"model_eval_mode": True},
         (Find("Training Loop", "warning", "the model trains in eval mode: dropout is off and normalization layers "
               "use frozen running statistics"),

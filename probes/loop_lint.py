@@ -16,7 +16,7 @@ from knowledge.measurements import threshold
 from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("loop_lint", "free", "optimizer_step",
-                 ("optimizer_params", "optimizer_step_call", "scaler_skips", "weights_dtype"))
+                 ("optimizer_params", "optimizer_step_call", "scaler_skips", "step_grads", "weights_dtype"))
 
 _HALF = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 
@@ -138,6 +138,29 @@ def classify_steps(train_steps: int, optimizer_steps: int, direct_steps: int, sc
     return out
 
 
+def has_grad(params: Any) -> bool:
+    """Whether any of ``params`` holds a gradient (host attributes only; stops at the first that does)."""
+    return any(p.grad is not None for p in params)
+
+
+def classify_step_grads(optimizer_steps: int, steps_without_grad: int, all_grads_zero: bool = False) -> str | None:
+    """Judge what the optimizer found in ``.grad`` over its steps: ``none``, ``zero`` or ``present``.
+
+    Args:
+        optimizer_steps: Optimizer steps seen.
+        steps_without_grad: Of those, steps at which no trainable parameter held a gradient.
+        all_grads_zero: Every gradient norm measured at a step was exactly zero (gradients zeroed in place).
+
+    Returns:
+        The verdict, or None before ``MT-STEP-NOGRAD-MIN`` optimizer steps.
+    """
+    if optimizer_steps < threshold("MT-STEP-NOGRAD-MIN"):
+        return None
+    if steps_without_grad / optimizer_steps >= threshold("MT-STEP-NOGRAD"):
+        return "none"
+    return "zero" if all_grads_zero else "present"
+
+
 def observe_params(model: torch.nn.Module, optimizer: Any | None) -> list:
     """Observations of the parameters the optimizer holds and of the weights' dtype."""
     out = []
@@ -170,17 +193,21 @@ class LoopLintProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre",)
-    thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT")
+    thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT", "MT-STEP-NOGRAD",
+                  "MT-STEP-NOGRAD-MIN")
     trips_causes = True
 
     def attach(self, run: Any) -> None:
         """No step counted yet."""
         self.direct_steps = 0
+        self.steps_without_grad = 0
         self._params: list | None = None
 
     def optimizer_pre(self, run: Any) -> None:
-        """Count a step that bypasses ``scaler.step`` (host attributes only)."""
+        """Count a step that bypasses ``scaler.step``, and one that finds no gradient (host attributes only)."""
         self.direct_steps += stepped_outside_scaler(run.scaler, run.optimizer)
+        # a healthy step stops at the first parameter with a gradient
+        self.steps_without_grad += not has_grad(run.params)
 
     def summarise(self, run: Any) -> list:
         """Parameter checks (once) and the step-count verdicts so far."""
@@ -188,8 +215,21 @@ class LoopLintProbe(Probe):
             self._params = observe_params(run.model, run.optimizer)
         lint = run.probe("config_lint")
         accumulating = bool(getattr(lint, "accum", None))
-        return self._params + observe_steps(run.steps, run.opt_steps, self.direct_steps, run.scaler, accumulating,
-                                            step=run.steps)
+        return (self._params + observe_steps(run.steps, run.opt_steps, self.direct_steps, run.scaler, accumulating,
+                                             step=run.steps) + self._step_grads(run))
+
+    def _step_grads(self, run: Any) -> list:
+        """``step_grads``: gradients missing (or all exactly zero) whenever the optimizer steps."""
+        gf = run.probe("grad_flow")
+        stats = getattr(gf, "stats", None)
+        # gradients zeroed in place (set_to_none=False): every window's median norm, the largest included, is 0
+        zero = stats is not None and stats.n >= threshold("MT-STEP-NOGRAD-MIN") and stats.peak_median == 0.0
+        verdict = classify_step_grads(run.opt_steps, self.steps_without_grad, zero)
+        if verdict is None:
+            return []
+        ev = {"optimizer_steps": run.opt_steps, "steps_without_grad": self.steps_without_grad,
+              "gradients_all_zero": zero}
+        return [emit(INFO, "step_grads", verdict, ev, ("MT-STEP-NOGRAD", "MT-STEP-NOGRAD-MIN"), step=run.steps)]
 
     def examine(self, ex: Any) -> list:
         """Parameter checks only: examine steps the optimizer itself."""
