@@ -506,6 +506,26 @@ ROWS = (
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
         avoid=("Do not train for more epochs: a flat loss is not underfitting.",)),
+    # The working-rate bound splits chance-level accuracy in two: at or above it the updates could have learned and
+    # the labels are suspect (MS-CHANCE-01); below it the steps were too small to leave chance, which is the LR.
+    Row("MS-UPD-03",
+        {"update_ratio": Between(threshold("MT-UPD-LOW"), threshold("MT-UPD-WORKING"), source=_src("MT-UPD-WORKING")),
+         "val_acc_over_chance": lt("MT-CHANCE-ACC")},
+        (Find("Not Learning", "warning", "weight updates are a decade or more below the healthy rate and validation "
+              "accuracy is still at chance: the LR is too low to learn"),
+         RouteTo("learning-rate-scheduling", "primary", "raise the LR 10-100x"),
+         RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
+        "Below a working update rate the model has not moved far enough from its initialization to beat chance; "
+        "the same chance-level accuracy at a healthy rate would point at the labels instead.",
+        Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x"),
+        # causes that also keep updates small and accuracy at chance speak for themselves
+        unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
+                "finding:MS-ACT-01", "finding:MS-WNORM-01", "finding:MS-ZERO-02", "finding:LP-STEP-01"),
+        salience=Salience.CAUSE,
+        fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
+                "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
+        avoid=("Do not train for more epochs: steps this small stay at chance for a long time.",
+               "Do not suspect the labels before the LR gives the model a working update rate.")),
     # --- activation health -----------------------------------------------------------------------------
     Row("MS-DEAD-01", {"dead_relu_fraction": ge("MT-DEAD-RELU")},
         (Find("Not Learning", "warning", "most ReLU units in a layer never activate (dead ReLUs): they pass no "

@@ -467,7 +467,7 @@ FAULTS: tuple[Fault, ...] = (
     Fault("lr_too_high", {"lr_mult": 300.0}, (LRS,), ("MS-UPD-01", "DX-NAN-06"), opts=("adamw", "adam")),
     Fault("lr_too_high_sgd", {"lr_mult": 100.0}, (LRS, GRAD), ("MS-UPD-01", "DX-NAN-06", "MS-GRAD-01"),
           opts=("sgd_momentum",)),
-    Fault("lr_too_low", {"lr_mult": 1e-4}, (LRS,), ("MS-UPD-02",)),
+    Fault("lr_too_low", {"lr_mult": 1e-4}, (LRS,), ("MS-UPD-02", "MS-UPD-03")),
     Fault("nan_custom_loss", {"loss": "custom_nan"}, (LOSS,), ("MS-NAN-02",)),
     Fault("exploding_rnn", {"lr_mult": 1e-4}, (GRAD,), ("MS-GRAD-01", "MS-GRAD-03"), archs=("rnn",),
           opts=("sgd_momentum", "adamw")),
