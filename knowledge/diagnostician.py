@@ -218,7 +218,8 @@ ROWS = (
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Vanishing gradients are fixed in the architecture and initialization, not the optimizer.",
         Cite("003", _F, "vanishing gradients -> check architecture, init"),
-        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01"), fix=FIX_VANISH,
+        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01", "finding:MS-WNORM-02"),
+        fix=FIX_VANISH,
         avoid=("raising the LR to push a vanishing gradient through",)),
     # --- common misdiagnoses: correct the user's frame with the evidence -------------------------------
     Row("DX-MIS-01", {"self_diagnosis": Contains("optimizer", "optimiser"), "loss_behavior": BAD_LOSS},

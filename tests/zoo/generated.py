@@ -493,7 +493,7 @@ FAULTS: tuple[Fault, ...] = (
     Fault("sigmoid_into_wrapped_bce_with_logits", {"out_act": "sigmoid", "loss": "bce_wrapped"}, (LOSS,),
           ("MS-ACT-02",), modes=("examine",)),
     Fault("softmax_into_nll", {"out_act": "softmax", "loss": "nll"}, (LOSS,), ("MS-ACT-03", "MS-LOSS-01")),
-    Fault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01",)),
+    Fault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01", "MS-CHANCE-02")),
     Fault("overfit_tiny", {"tiny": True, "steps": 80}, ("overfitting-prevention",), ("MS-GAP-01",),
           opts=("adam",)),
     Fault("slow_data", {"slow": 0.02, "steps": 24}, ("pytorch-engineering",), ("MS-DATA-01",), opts=("adamw",)),
@@ -504,7 +504,7 @@ FAULTS: tuple[Fault, ...] = (
     # weight decay far too strong for the LR: the weights shrink to nothing and their gradients with them (only a
     # watch sees the weights shrink; examine sees one moment)
     Fault("weight_decay_collapse", {"wd_strength": 0.1, "steps": 100}, ("optimization-algorithms",),
-          ("MS-WNORM-01",), opts=("adamw",), modes=("watch",)),
+          ("MS-WNORM-01", "MS-WNORM-02"), opts=("adamw",), modes=("watch",)),
     Fault("lion_at_adamw_lr", {"opt": "lion", "lr_mult": 10.0, "wd": 0.01}, ("optimization-algorithms",),
           ("AP-05", "AP-06"), opts=("lion",)),
 )
