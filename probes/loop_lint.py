@@ -223,7 +223,9 @@ class LoopLintProbe(Probe):
         gf = run.probe("grad_flow")
         stats = getattr(gf, "stats", None)
         # gradients zeroed in place (set_to_none=False): every window's median norm, the largest included, is 0
-        zero = stats is not None and stats.n >= threshold("MT-STEP-NOGRAD-MIN") and stats.peak_median == 0.0
+        # (read defensively: the statistics are grad_flow's to shape)
+        zero = (getattr(stats, "n", 0) >= threshold("MT-STEP-NOGRAD-MIN")
+                and getattr(stats, "peak_median", None) == 0.0)
         verdict = classify_step_grads(run.opt_steps, self.steps_without_grad, zero)
         if verdict is None:
             return []
