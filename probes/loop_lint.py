@@ -186,13 +186,14 @@ def observe_steps(train_steps: int, optimizer_steps: int, direct_steps: int, sca
 class LoopLintProbe(Probe):
     """Plugin: optimizer against model parameters, weight dtype, optimizer steps per training step.
 
-    Host-only: the optimizer's step pre-hook asks the scaler's stage (a step outside ``scaler.step``) and the
-    scheduler counts steps; the parameter checks are read once, at the first summary. Cause rows that read
+    Host-only: the optimizer's step pre-hook asks the scaler's stage (a step outside ``scaler.step``) and whether
+    any parameter holds a gradient (a step that finds none, runs no closure and leaves none is gradient-free:
+    zero_grad between backward and step); the scheduler counts steps; the parameter checks are read once, at the first summary. Cause rows that read
     only these observations trip the watch (``trips_causes``).
     """
 
     info = INFO
-    hooks = ("optimizer_pre",)
+    hooks = ("optimizer_pre", "forward", "step_end")
     thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT", "MT-STEP-NOGRAD",
                   "MT-STEP-NOGRAD-MIN")
     trips_causes = True
@@ -201,13 +202,26 @@ class LoopLintProbe(Probe):
         """No step counted yet."""
         self.direct_steps = 0
         self.steps_without_grad = 0
+        self._empty_pre = False
+        self._closure = False
         self._params: list | None = None
 
     def optimizer_pre(self, run: Any) -> None:
-        """Count a step that bypasses ``scaler.step``, and one that finds no gradient (host attributes only)."""
+        """Count a step that bypasses ``scaler.step``; note one that finds no gradient (host attributes only)."""
         self.direct_steps += stepped_outside_scaler(run.scaler, run.optimizer)
         # a healthy step stops at the first parameter with a gradient
-        self.steps_without_grad += not has_grad(run.params)
+        self._empty_pre = self._empty_pre or not has_grad(run.params)
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """A forward after a gradient-free step began: the step's closure computes the gradients (LBFGS)."""
+        if self._empty_pre:
+            self._closure = True
+
+    def step_end(self, run: Any) -> None:
+        """Count a step that found no gradient, ran no closure and left none behind."""
+        if self._empty_pre:
+            self.steps_without_grad += not self._closure and not has_grad(run.params)
+            self._empty_pre = self._closure = False
 
     def summarise(self, run: Any) -> list:
         """Parameter checks (once) and the step-count verdicts so far."""

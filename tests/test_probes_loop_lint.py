@@ -191,3 +191,23 @@ def test_step_grads_is_judged_only_after_enough_steps_and_tolerates_one_early_em
     assert loop_lint.classify_step_grads(few, few) == "none"
     assert loop_lint.classify_step_grads(50, 1) == "present"  # one step before the first backward
     assert loop_lint.classify_step_grads(50, 0, all_grads_zero=True) == "zero"
+
+
+def test_a_closure_that_computes_the_gradients_inside_the_step_is_healthy():
+    # LBFGS: the loop zeroes nothing itself; the closure zeroes, runs forward and backward inside step()
+    model = tiny()
+    opt = torch.optim.LBFGS(model.parameters(), lr=0.5, max_iter=2)
+    x, y = _batch()
+    with watch(model, opt, every=10) as w:
+        for _ in range(20):
+            def closure() -> torch.Tensor:
+                opt.zero_grad(set_to_none=True)
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                return loss
+            loss = opt.step(closure)
+            opt.zero_grad(set_to_none=True)
+            w.step(loss)
+    obs = {o.name: o for o in w.observations()}
+    assert obs["step_grads"].value == "present"
+    assert "MS-ZERO-02" not in {f["id"] for f in w.diagnosis.findings}
