@@ -188,8 +188,8 @@ class LoopLintProbe(Probe):
 
     Host-only: the optimizer's step pre-hook asks the scaler's stage (a step outside ``scaler.step``) and whether
     any parameter holds a gradient (a step that finds none, runs no closure and leaves none is gradient-free:
-    zero_grad between backward and step); the scheduler counts steps; the parameter checks are read once, at the first summary. Cause rows that read
-    only these observations trip the watch (``trips_causes``).
+    zero_grad between backward and step); the scheduler counts steps; the parameter checks are read once, at
+    the first summary. Cause rows that read only these observations trip the watch (``trips_causes``).
     """
 
     info = INFO
