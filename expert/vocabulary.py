@@ -453,7 +453,22 @@ def normalise(name: str, value: Any) -> tuple[Any, str]:
         VocabularyError: Unknown name, wrong type, or a value outside the allowed set or range.
     """
     s = spec(name)
-    bad = VocabularyError(name, f"bad value {short(value)} for {name!r}", allowed=s.allowed())
+    try:
+        return _normalise(s, name, value)
+    except _Bad:
+        # the detailed error is built only when a value is refused: probes emit many values a window
+        raise VocabularyError(name, f"bad value {short(value)} for {name!r}", allowed=s.allowed()) from None
+
+
+class _Bad(Exception):
+    """A value refused by a checker; :func:`normalise` turns it into the detailed ``VocabularyError``."""
+
+
+_BAD = _Bad()
+
+
+def _normalise(s: Spec, name: str, value: Any) -> tuple[Any, str]:
+    bad = _BAD
     if s.kind == ENUM:
         if not isinstance(value, str) or len(value) > MAX_NUMBER_TEXT * 10:
             raise bad
@@ -478,7 +493,7 @@ def normalise(name: str, value: Any) -> tuple[Any, str]:
     return _number(s, value, bad)
 
 
-def _number(s: Spec, value: Any, bad: VocabularyError) -> tuple[Any, str]:
+def _number(s: Spec, value: Any, bad: _Bad) -> tuple[Any, str]:
     note = ""
     if isinstance(value, bool):
         raise bad
@@ -517,7 +532,7 @@ def _number(s: Spec, value: Any, bad: VocabularyError) -> tuple[Any, str]:
     return value, note
 
 
-def _parse_number(s: Spec, text: str, bad: VocabularyError) -> tuple[int | float, str]:
+def _parse_number(s: Spec, text: str, bad: _Bad) -> tuple[int | float, str]:
     """Read a number as people type it: ``3e-4``, ``50k``, ``1.2M``, ``50,000``, ``1_000``, ``95%``."""
     raw = text.strip()
     if not raw or len(raw) > MAX_NUMBER_TEXT:
@@ -630,10 +645,32 @@ def _evidence(name: str, evidence: Any) -> dict[str, Any]:
     return {str(k): v for k, v in evidence.items()}
 
 
+_LEAVES = (float, int, str, bool, type(None))
+
+
 def _depth(value: Any, level: int) -> int:
-    # Iterative enough: stops descending as soon as the limit is passed, so it never recurses deeply.
+    # Iterative enough: stops descending as soon as the limit is passed, so it never recurses deeply. Leaves
+    # are skipped by exact type first: probes emit evidence at every window end, and an abstract-class check
+    # per number is most of the cost.
     if level > MAX_EVIDENCE_DEPTH:
         return level
+    t = type(value)
+    if t is list or t is tuple:
+        children: Any = value
+    elif t is dict or (t not in _LEAVES and isinstance(value, Mapping)):
+        children = value.values()
+    elif t not in _LEAVES and isinstance(value, (list, tuple)):
+        children = value
+    else:
+        return level
+    deepest = level + 1
+    for v in children:
+        if type(v) in _LEAVES:
+            continue
+        deepest = max(deepest, _depth(v, level + 1))
+        if deepest > MAX_EVIDENCE_DEPTH:
+            break
+    return deepest
     if isinstance(value, Mapping):
         return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
     if isinstance(value, (list, tuple)):

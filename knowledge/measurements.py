@@ -75,6 +75,10 @@ MEASURES: tuple[Measure, ...] = (
             Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
     Measure("MT-UPD-LOW", 1e-5, "update/weight ratio below this (100x under the healthy 1e-3): LR far too low",
             f"{CS231N} (two decades below ~1e-3)", Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
+    Measure("MT-UPD-WORKED", 1e-4,
+            "an update ratio within a decade of the healthy 1e-3 shows a working LR: when the same LR later gives "
+            "ratios under MT-UPD-LOW, the gradients shrank (a loss near its minimum), not the LR",
+            f"{CS231N} (a decade around ~1e-3); our bound", Cite(CS231N, "ratio of weights:updates", "~1e-3")),
     # gradient flow --------------------------------------------------------------------------------
     Measure("MT-GRAD-VANISH-RATIO", 1e-3,
             "RMS gradient of the first layer below this fraction of the last layer's: gradients vanish on the "

@@ -588,9 +588,29 @@ def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
     return out
 
 
+_COMPILED: dict[int, tuple[Row | QuestionRow, tuple[tuple[str, Cond], ...]]] = {}
+
+
+def _compiled(row: Row | QuestionRow) -> tuple[tuple[str, Cond], ...]:
+    """``effective_conditions(row)`` as pairs, built once per row object (rows are immutable tables)."""
+    hit = _COMPILED.get(id(row))
+    if hit is None or hit[0] is not row:
+        hit = _COMPILED[id(row)] = (row, tuple(sorted(effective_conditions(row).items())))
+    return hit[1]
+
+
 def holds(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str], bool] | None = None) -> bool:
-    """Whether every condition of ``row`` holds on ``values`` (and its references, when ``has`` is given)."""
-    return not unmet(row, values, has)
+    """Whether every condition of ``row`` holds on ``values`` (and its references, when ``has`` is given).
+
+    The same verdict as ``not unmet(...)``, without building the explanations: a watch asks at every window end.
+    """
+    for name, cond in _compiled(row):
+        if not cond_holds(cond, name in values, values.get(name)):
+            return False
+    if has is not None:
+        if not all(has(ref) for ref in row.need) or any(has(ref) for ref in row.unless):
+            return False
+    return True
 
 
 def asserted_refs(row: Row) -> set[str]:

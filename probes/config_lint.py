@@ -327,8 +327,8 @@ class ConfigLintProbe(Probe):
             out_t, in_t = run.first_output, run.first_input
             self._lint = observe(model=run.model, optimizer=run.optimizer, loss_fn=run.loss_fn,
                                  scheduler=run.scheduler, scaler=run.scaler, output=out_t, inputs=in_t,
-                                 carryover=None, batch_size=int(out_t.shape[0]) if isinstance(out_t, torch.Tensor)
-                                 and out_t.ndim else None, device_type=run.device.type)
+                                 carryover=None, batch_size=int(run.first_output_shape[0])
+                                 if run.first_output_shape else None, device_type=run.device.type)
         lint = list(self._lint)
         if self.eval_forwards:
             ev = {"training_forwards_in_eval_mode": self.eval_forwards, "steps": run.steps}

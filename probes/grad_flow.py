@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, finite_or_none
+from probes.base import Probe, ProbeInfo, emit, finite_or_none, median, median_rows
 
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
                  ("grad_norm_global", "grad_layer_ratio", "grad_norm_trend", "params_without_grad",
@@ -139,9 +139,9 @@ class NormStats:
         if self.first is None:
             self.first_step, self.first = fin[0]
         vals = np.asarray([v for _, v in fin], dtype=np.float64)
-        med = float(np.median(vals))
+        med = median(vals)
         if self.scale is None:
-            self.scale = float(np.median(vals[:5]))  # the gradient scale the run starts from: its first norms
+            self.scale = median(vals[:5])  # the gradient scale the run starts from: its first norms
         self.last_median, self.last_step = med, fin[-1][0]
         if self.peak_median is None or med > self.peak_median:
             self.peak_median, self.peak_step = med, fin[-1][0]
@@ -151,9 +151,9 @@ class NormStats:
         refs = np.full(y.size, np.nan)
         full = np.arange(max(k0, self.PAST), y.size)
         if full.size:  # one vectorized median per window: each norm against the PAST norms before it
-            refs[full] = np.median(np.lib.stride_tricks.sliding_window_view(y, self.PAST)[full - self.PAST], axis=1)
+            refs[full] = median_rows(np.lib.stride_tricks.sliding_window_view(y, self.PAST)[full - self.PAST], 1)
         for i in range(max(k0, 4), min(y.size, self.PAST)):  # the run's first steps: fewer norms before them
-            refs[i] = np.median(y[:i])
+            refs[i] = median(y[:i])
         new = np.arange(k0, y.size)
         ok = np.isfinite(refs[new])
         if ok.any():
@@ -204,9 +204,21 @@ def underflow_fraction(grads: Sequence[torch.Tensor]) -> torch.Tensor | None:
     return zeros.float() / float(sum(g.numel() for g in low))
 
 
+def observe_structure(struct: dict[str, Any]) -> list:
+    """Observations of the static structure: frozen parameters, trainable size, parameters the optimizer misses."""
+    out = [emit(INFO, "frozen_params", struct["frozen"], {"params": struct["params"]}),
+           emit(INFO, "frozen_fraction", round(struct["frozen_fraction"], 6),
+                {"frozen_elements_fraction": struct["frozen_fraction"]}, ("MT-FROZEN",)),
+           emit(INFO, "model_params", struct["trainable_elements"])]
+    if struct["missing_from_optimizer"] is not None:
+        out.append(emit(INFO, "params_missing_from_optimizer", len(struct["missing_from_optimizer"]),
+                        {"names": struct["missing_from_optimizer"][:20]}))
+    return out
+
+
 def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_grad: list[str],
             global_norms: Sequence[float] | NormStats, ratio: dict[str, Any] | None, underflow: float | None = None,
-            step: int | None = None, stepped: bool = False) -> list:
+            step: int | None = None, stepped: bool = False, struct_obs: list | None = None) -> list:
     """Observations from measured gradient numbers (host floats).
 
     Args:
@@ -218,14 +230,9 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         underflow: Fraction of zero low-precision gradient elements.
         step: Step of the latest measurement.
         stepped: Optimizer steps were seen (even with no gradient at all: ``params_without_grad`` still counts).
+        struct_obs: ``observe_structure(struct)`` made earlier (a watch's structure does not change).
     """
-    out = [emit(INFO, "frozen_params", struct["frozen"], {"params": struct["params"]}),
-           emit(INFO, "frozen_fraction", round(struct["frozen_fraction"], 6),
-                {"frozen_elements_fraction": struct["frozen_fraction"]}, ("MT-FROZEN",)),
-           emit(INFO, "model_params", struct["trainable_elements"])]
-    if struct["missing_from_optimizer"] is not None:
-        out.append(emit(INFO, "params_missing_from_optimizer", len(struct["missing_from_optimizer"]),
-                        {"names": struct["missing_from_optimizer"][:20]}))
+    out = list(struct_obs) if struct_obs is not None else observe_structure(struct)
     st = global_norms if isinstance(global_norms, NormStats) else None
     if st is None:
         st = NormStats()
@@ -277,6 +284,7 @@ class GradFlowProbe(Probe):
     def attach(self, run: Any) -> None:
         """Static structure; empty norm statistics."""
         self.struct = structure(run.model, run.optimizer)
+        self._struct_obs: list | None = None  # emitted once: the structure is fixed at attach
         self.tables = lookup_tables(run.model)  # embedding tables: left out of the layer ratio
         self.stats = NormStats()
         self.per_param: list[float] | None = None
@@ -333,8 +341,11 @@ class GradFlowProbe(Probe):
         if self.per_param is not None and len(self.per_param) == len(self._named):
             per_param = dict(zip([n for n, _ in self._named], self.per_param))
             ratio = layer_ratio(self._named, self.per_param, self.tables)
+        if self._struct_obs is None:
+            self._struct_obs = observe_structure(self.struct)
         return observe(struct=self.struct, per_param=per_param, no_grad=self.no_grad, global_norms=self.stats,
-                       ratio=ratio, underflow=self.underflow, step=run.steps, stepped=run.opt_steps > 0)
+                       ratio=ratio, underflow=self.underflow, step=run.steps, stepped=run.opt_steps > 0,
+                       struct_obs=self._struct_obs)
 
     # ------------------------------------------------------------------ examine
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit, median
 
 INFO = ProbeInfo("loss_curve", "cheap", "history", ("loss_behavior", "nan_step"))
 MIN_POINTS = 6
@@ -28,10 +28,14 @@ def as_array(history: Any) -> np.ndarray:
 
 
 def _rolling_median(y: np.ndarray, k: int) -> np.ndarray:
+    """Centred rolling median of odd width ``k`` (a sort per row: ``numpy.median`` with an axis is slower)."""
     pad = k // 2
     # reflect, not edge: an edge pad repeats a spike in the last point and hides it
-    yp = np.pad(y, pad, mode="reflect" if y.size > pad else "edge")
-    return np.median(np.lib.stride_tricks.sliding_window_view(yp, k), axis=1)[: len(y)]
+    if y.size > pad:
+        yp = np.concatenate((y[pad:0:-1], y, y[-2:-pad - 2:-1]))
+    else:
+        yp = np.concatenate((np.repeat(y[:1], pad), y, np.repeat(y[-1:], pad)))
+    return np.sort(np.lib.stride_tricks.sliding_window_view(yp, k), axis=1)[: len(y), pad]
 
 
 def noise_level(y: np.ndarray) -> float:
@@ -39,7 +43,7 @@ def noise_level(y: np.ndarray) -> float:
     if y.size < 3:
         return 0.0
     d = np.diff(y)
-    return float(np.median(np.abs(d - np.median(d)))) * 1.4826 / math.sqrt(2.0)
+    return median(np.abs(d - median(d))) * 1.4826 / math.sqrt(2.0)
 
 
 @dataclass
@@ -76,7 +80,7 @@ class SpikeCounter:
         if v.size == 0:
             return
         if self.scale is None:
-            self.scale = max(float(np.median(np.abs(v))), 1e-12)
+            self.scale = max(median(np.abs(v)), 1e-12)
         y = np.r_[np.asarray(self._tail, dtype=np.float64), v]
         new0 = len(self._tail)
         # spikes at the end of the previous window recover in this one's first points, or never count as such
@@ -192,11 +196,11 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     k = int(min(10, max(3, n // 6)))
     chunks = np.array_split(y, k)
     # the level the run started from: its first few points (a fast first drop is progress, not the baseline)
-    start0 = float(np.median(y[: max(3, min(8, n // 20))]))
+    start0 = median(y[: max(3, min(8, n // 20))])
     if spikes is None:
-        spikes = SpikeCounter(scale=max(float(np.median(np.abs(chunks[0]))), 1e-12))
+        spikes = SpikeCounter(scale=max(median(np.abs(chunks[0])), 1e-12))
         spikes.update(y)
-    m = np.array([np.median(c) for c in chunks])
+    m = np.array([median(c) for c in chunks])
     start, end = float(m[0]), float(m[-1])
     scale = max(abs(start - floor) if 0 < floor < start else abs(start), 1e-12)
     noise = noise_level(y)
@@ -206,7 +210,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     half = k // 2
     late_drop = (float(m[half]) - end) / scale
     progress = converged_fraction(start0, end, floor)
-    swing = float(np.median(np.abs(np.diff(y)))) / max(float(np.median(np.abs(y))), 1e-12)
+    swing = median(np.abs(np.diff(y))) / max(median(np.abs(y)), 1e-12)
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
                            "spikes": spikes.spikes, "recovered_spikes": spikes.recovered, "swing": swing,
                            "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}

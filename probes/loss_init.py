@@ -52,6 +52,7 @@ class LossInitProbe(Probe):
     def attach(self, run: Any) -> None:
         """No loss seen yet."""
         self.first: float | None = None
+        self._made: tuple[Any, list] | None = None
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Keep the first loss of the run (when it is finite)."""
@@ -68,7 +69,10 @@ class LossInitProbe(Probe):
 
         nc = run.num_classes()
         kind = loss_name(run.loss_fn) if run.loss_fn is not None else None
-        return at_step(observe(check(self.first, nc, kind, run.at_init), nc), 0)
+        key = (self.first, nc, kind, run.at_init)
+        if self._made is None or self._made[0] != key:  # the first loss does not change: emit it once
+            self._made = (key, at_step(observe(check(self.first, nc, kind, run.at_init), nc), 0))
+        return list(self._made[1])
 
     def examine(self, ex: Any) -> list:
         """Observations of the examined batch's loss."""

@@ -9,7 +9,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit, median, median_rows
 
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
@@ -23,6 +23,12 @@ def ratios(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor]) -> tor
     wn = torch.stack([n.float() for n in torch._foreach_norm(list(before))])
     # A tensor that did not move at all (no gradient reached it) says nothing about the LR: leave it out.
     return torch.where((wn > 0) & (dn > 0), dn / wn, torch.full_like(wn, float("nan")))
+
+
+def host_ratios(norms: Sequence[float]) -> list[float]:
+    """Ratios from host norms laid out as ``[|update| per tensor..., |weight| per tensor...]``, as ``ratios``."""
+    n = len(norms) // 2
+    return [d / w if w > 0 and d > 0 else float("nan") for d, w in zip(norms[:n], norms[n:])]
 
 
 def summarize(values: Sequence[float], names: Sequence[str] | None = None,
@@ -46,8 +52,8 @@ def summarize(values: Sequence[float], names: Sequence[str] | None = None,
         return None
     mat = np.asarray(matrices, dtype=bool) if matrices is not None else np.ones_like(ok)
     judged = ok & mat if (ok & mat).any() else ok
-    med = float(np.median(v[ok]))
-    med_mat = float(np.median(v[judged]))
+    med = median(v[ok])
+    med_mat = median(v[judged])
     top = int(np.argmax(np.where(judged, v, -np.inf)))
     out: dict[str, object] = {"median": med, "median_matrix": med_mat, "min": float(v[ok].min()),
                               "max": float(v[ok].max()), "layers": int(ok.sum()), "worst_matrix": float(v[top])}
@@ -75,6 +81,7 @@ class Phases:
 
     pick: dict[str, object] | None = None
     last: dict[str, object] | None = None
+    healthy: dict[str, object] | None = None
     peak_lr: float = 0.0
     windows: int = 0
 
@@ -105,16 +112,32 @@ class Phases:
             at_peak = True
             at_peak_value(s, lr, self.peak_lr)
         self.last = s
-        if self.pick is None and (float(s["value"]) > threshold("MT-UPD-HIGH") or (
-                at_peak and float(s["value"]) < threshold("MT-UPD-LOW"))):
+        v = float(s["value"])
+        if self.pick is None and v > threshold("MT-UPD-HIGH"):
             self.pick = s
+        elif at_peak and v < threshold("MT-UPD-LOW"):
+            # Updates that were in band at this LR and then shrank are the gradients shrinking (a loss near its
+            # minimum), not the LR: LR far too low shows from the start.
+            if self.pick is None and self.healthy is None:
+                self.pick = s
+        elif threshold("MT-UPD-WORKED") <= v <= threshold("MT-UPD-HIGH"):
+            self.healthy = s
 
     def summary(self) -> dict[str, object] | None:
-        """The phase that speaks for the run."""
+        """The phase that speaks for the run.
+
+        The first window out of band; else the latest, unless the latest is low after an in-band phase: then
+        the in-band phase speaks (with the latest value beside it), since shrinking gradients are not the LR.
+        """
         s = self.pick or self.last
-        if s is not None:
-            s = dict(s)
-            s["windows"] = self.windows
+        if s is None:
+            return None
+        low = float(s["value"]) < threshold("MT-UPD-LOW")
+        if self.pick is None and low and self.healthy is not None:
+            s = dict(self.healthy, latest=s["value"], latest_step=s["step"],
+                     note="updates shrank after an in-band phase at the same LR: gradients near a minimum")
+        s = dict(s)
+        s["windows"] = self.windows
         return s
 
 
@@ -194,7 +217,7 @@ def _median_rows(rows: list[list[float]]) -> Any:
         return a[0]
     nan = np.isnan(a)
     if not nan.any():
-        return np.median(a, axis=0)  # the common case; nanmedian is several times slower
+        return median_rows(a, 0)  # the common case; nanmedian is several times slower
     import warnings
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -212,7 +235,8 @@ class UpdateRatioProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "optimizer_post", "window")
-    thresholds = ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-HIGH-LAYER", "MT-UPD-LR-PEAK")
+    thresholds = ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-HIGH-LAYER", "MT-UPD-LR-PEAK",
+                  "MT-UPD-WORKED")
 
     def attach(self, run: Any) -> None:
         """No samples yet."""
@@ -233,18 +257,23 @@ class UpdateRatioProbe(Probe):
             self._lr_peak = max(self._lr_peak, peak)
 
     def optimizer_post(self, run: Any) -> None:
-        """Queue the ratios of the sampled step."""
+        """Queue the norms of the sampled step's updates and of the weights before it, stacked.
+
+        The division waits for the window end, on the host: on the device it would cost a handful of kernel
+        launches a sample.
+        """
         if self._before is None:
             return
         with torch.no_grad():
-            run.record("upd", ratios(self._before, run.params))
+            deltas = torch._foreach_sub(run.params, self._before)
+            run.record("upd:norms", torch.stack((*torch._foreach_norm(deltas), *torch._foreach_norm(self._before))))
         self._before = None
         if self._lr_now is not None:
             self._lr_low = min(self._lr_low, self._lr_now)
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Median per layer over the window's samples, into the phases."""
-        upd = [v for _, v in window.get("upd")]
+        upd = [host_ratios(v) for _, v in window.get("upd:norms")]
         if not upd:
             return
         per_layer = _median_rows(upd)

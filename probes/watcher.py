@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -38,29 +39,60 @@ def tripped_rows(obs: dict[str, Observation], probes: Any = None) -> list[str]:
     plugin declaring ``trips_causes`` (``probes``: plugin instances or classes; default every listed plugin)
     count as measurement rows.
     """
-    from knowledge.causes import ROWS as CAUSES
-    from knowledge.derive import ROWS as DERIVED
-    from knowledge.measurements import ROWS
-    from knowledge.schema import Find, standing_rows
+    from knowledge.schema import standing_rows
 
     # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
-    # The derive rows come along because measurement rows may need the flags they set (a measured gap above
-    # the threshold is the ``generalization_gap`` flag that the overfitting row needs).
     values = {name: o.value for name, o in obs.items()}
     if probes is None:
         from probes import plugins
 
         probes = plugins()
-    own = [set(p.info.measures) for p in probes if p.trips_causes]
-    caused = [r for r in CAUSES if r.when and any(set(r.when) <= m for m in own)]
-    measured = {row.id for row in (*ROWS, *caused)}
-    hits = [row.id for row in standing_rows((*DERIVED, *ROWS, *caused), values, ("origin:probe",))
-            if row.id in measured and any(isinstance(a, Find) and a.severity != "info" for a in row.then)]
+    rows, alarms = _trip_rows(tuple(p.info.measures for p in probes if p.trips_causes))
+    hits = [row.id for row in standing_rows(rows, values, ("origin:probe",)) if row.id in alarms]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
     if lb is not None and lb.value in SYMPTOMATIC_CURVES:
         hits.append(f"loss_behavior={lb.value}")
     return hits
+
+
+SAMPLE_EDGE = 16  # elements kept along each dimension but the class dimension (1) of a first-forward sample
+
+
+def keep_sample(t: Any) -> Any:
+    """A small detached copy of ``t`` that keeps its layout (None for None).
+
+    Dimension 1 (classes, channels) stays whole; every other one is thinned to ``SAMPLE_EDGE`` evenly spaced
+    entries. What the first forward is read for (output activation, input scale, class count) needs rows and a spread of
+    values, not the whole batch.
+    """
+    if t is None:
+        return None
+    x = t.detach()
+    if x.numel() <= 65536:
+        return x.clone()
+    steps = [max(1, n // SAMPLE_EDGE) for n in x.shape]
+    index = tuple(slice(None) if d == 1 else slice(0, k * SAMPLE_EDGE, k) for d, k in enumerate(steps))
+    return x[index].clone()
+
+
+@functools.cache
+def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], frozenset[str]]:
+    """The rows a window end judges, and the ids among them that trip (warning/critical measurement rows).
+
+    ``own``: the observation names of each plugin declaring ``trips_causes``. Built once per set of plugins.
+    The derive rows come along because measurement rows may need the flags they set (a measured gap above the
+    threshold is the ``generalization_gap`` flag that the overfitting row needs).
+    """
+    from knowledge.causes import ROWS as CAUSES
+    from knowledge.derive import ROWS as DERIVED
+    from knowledge.measurements import ROWS
+    from knowledge.schema import Find
+
+    caused = [r for r in CAUSES if r.when and any(set(r.when) <= set(m) for m in own)]
+    alarms = frozenset(row.id for row in (*ROWS, *caused)
+                       if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
+    return (*DERIVED, *ROWS, *caused), alarms
 
 
 class Window:
@@ -137,11 +169,11 @@ class Watch:
     def num_classes(self) -> int | None:
         """Classes as given, else the width of a cross-entropy/NLL output (read from the first forward)."""
         if self._nc is _UNSET:
-            out_t = self.first_output
+            shape = self.first_output_shape
             nc = self.given_classes
-            if nc is None and isinstance(out_t, torch.Tensor) and out_t.ndim == 2 and self.loss_fn is not None \
+            if nc is None and shape is not None and len(shape) == 2 and self.loss_fn is not None \
                     and loss_name(self.loss_fn) in ("cross_entropy", "nll"):
-                nc = int(out_t.shape[1])
+                nc = int(shape[1])
             if self._first_forward_done:
                 self._nc = nc  # settled: the first forward is all it depends on
             return nc
@@ -167,6 +199,7 @@ class Watch:
         self.nonfinite_at: dict[str, int] = {}
         self.first_input: Any = None
         self.first_output: Any = None
+        self.first_output_shape: tuple[int, ...] | None = None
         self._first_forward_done = False
         self._nc: Any = _UNSET
         self._escalate = False
@@ -270,8 +303,11 @@ class Watch:
         t = out if type(out) is torch.Tensor else next(tensors_in(out), None)
         if not self._first_forward_done:
             self._first_forward_done = True
-            self.first_input = first
-            self.first_output = t.detach() if t is not None else None
+            # small samples, not the tensors: a language model's first logits would stay alive until the first
+            # window end (hundreds of MB); the copies are device ops, read with the window's summary
+            self.first_input = keep_sample(first)
+            self.first_output = keep_sample(t)
+            self.first_output_shape = tuple(t.shape) if t is not None else None
         for fn in self._on_fwd:
             fn(self, m, first, t)
         if self._expensive:

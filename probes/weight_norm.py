@@ -16,6 +16,9 @@ import torch
 from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio", "decay_share"))
+# Decay moves the weights slowly: one sampled step in four (about one a window by default) tracks it, and the
+# other three skip a kernel per parameter.
+EVERY_NTH_SAMPLE = 4
 
 
 def norms(params: Sequence[torch.Tensor]) -> torch.Tensor:
@@ -154,11 +157,14 @@ class WeightNormProbe(Probe):
     def attach(self, run: Any) -> None:
         """No sample yet."""
         self.track = Track(names=list(run.pnames), matrices=list(run.pmatrix))
+        self._one_device = len({p.device for p in run.params}) == 1
 
     def optimizer_post(self, run: Any) -> None:
-        """Queue the weight norms of the sampled step (device only)."""
+        """Queue the weight norms on one sampled step in ``EVERY_NTH_SAMPLE`` (device only)."""
+        if (run.steps // run.update_every) % EVERY_NTH_SAMPLE:
+            return
         with torch.no_grad():
-            run.record("wn", norms(run.params))
+            run.record("wn", torch.stack(torch._foreach_norm(run.params)) if self._one_device else norms(run.params))
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Fold the window's samples into the first/latest pair."""

@@ -113,15 +113,22 @@ class _Reads(TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 
-def test_a_step_reads_nothing_to_the_host_and_a_window_end_reads_once(monkeypatch):
-    m, opt, x, y = _mlp()
-    every = 8
+def _counting_tolist(calls: list[int]) -> tuple[Any, Any]:
+    """``(original, counting)``: ``Tensor.tolist`` and a stand-in that notes each call's size in ``calls``."""
     tolist = torch.Tensor.tolist
-    calls: list[int] = []
 
     def counting_tolist(self: torch.Tensor) -> Any:
         calls.append(self.numel())
         return tolist(self)
+
+    return tolist, counting_tolist
+
+
+def test_a_step_reads_nothing_to_the_host_and_a_window_end_reads_once(monkeypatch):
+    m, opt, x, y = _mlp()
+    every = 8
+    calls: list[int] = []
+    tolist, counting_tolist = _counting_tolist(calls)
 
     with watch(m, opt, every=every) as w:
         _train(m, opt, x, y, every, w)  # first window: the one-time static lint reads the first batch
@@ -145,12 +152,8 @@ def test_sampled_measurements_ride_in_the_window_read(monkeypatch):
     """The loss multiplier, weight norms and sampled activations add no host read: one stacked read a window."""
     m, opt, x, y = _mlp()
     every = 8
-    tolist = torch.Tensor.tolist
     calls: list[int] = []
-
-    def counting_tolist(self: torch.Tensor) -> Any:
-        calls.append(self.numel())
-        return tolist(self)
+    tolist, counting_tolist = _counting_tolist(calls)
 
     def accumulated_step(w: Any) -> None:
         opt.zero_grad(set_to_none=True)
@@ -204,6 +207,44 @@ def test_a_plain_step_costs_a_few_device_ops_and_no_loop_over_parameters():
     assert "aten.isfinite" not in watched and "aten._local_scalar_dense" not in watched
 
 
+def test_the_first_forward_is_kept_as_a_small_sample_not_the_whole_output():
+    """A language model's first logits are not held until the first window end: a thinned copy is."""
+    torch.manual_seed(0)
+    vocab, seq = 3000, 64
+    m = nn.Sequential(nn.Embedding(vocab, 16), nn.Linear(16, vocab))
+    opt = torch.optim.AdamW(m.parameters(), 1e-3)
+    x = torch.randint(0, vocab, (32, seq))
+    with watch(m, opt, every=4, loss_fn=nn.CrossEntropyLoss()) as w:
+        opt.zero_grad()
+        out = m(x)  # [32, 64, 3000]: 6.1M elements
+        loss = nn.functional.cross_entropy(out.reshape(-1, vocab), x.reshape(-1))
+        loss.backward()
+        opt.step()
+        w.step(loss)
+        kept = w.first_output
+        assert w.first_output_shape == (32, seq, vocab)
+        assert kept.numel() <= 16 * seq * 16 and kept.ndim == 3 and kept.shape[1] == seq
+        assert kept.untyped_storage().data_ptr() != out.untyped_storage().data_ptr()  # a copy, not a view
+        assert torch.equal(kept[0, :, 0], out.detach()[0, :, 0])
+    obs = {o.name: o.value for o in w.consultation.observations.values()}
+    assert obs["batch_size"] == 32  # read from the full output's shape, not the sample's
+
+
+def test_update_ratios_from_window_norms_match_the_device_reference():
+    """The watch divides |update| by |weight| on the host; ``ratios`` (examine) divides on the device."""
+    from probes.update_ratio import host_ratios, ratios
+
+    torch.manual_seed(1)
+    before = [torch.randn(5, 3), torch.zeros(4), torch.randn(7)]
+    after = [before[0] + 1e-3 * torch.randn(5, 3), before[1].clone(), before[2].clone()]
+    dev = ratios(before, after).tolist()
+    norms = [float(torch.linalg.vector_norm(a - b)) for a, b in zip(after, before)] + \
+        [float(torch.linalg.vector_norm(b)) for b in before]
+    host = host_ratios(norms)
+    assert math.isclose(host[0], dev[0], rel_tol=1e-5)
+    assert all(math.isnan(v) for v in host[1:]) and all(math.isnan(v) for v in dev[1:])  # unmoved: no verdict
+
+
 def _footprint(obj: Any, seen: set[int] | None = None, depth: int = 0) -> int:
     """Elements held in a plugin's containers (lists, dicts, deques, arrays), recursively."""
     seen = set() if seen is None else seen
@@ -244,7 +285,8 @@ def test_every_buffer_stays_bounded_over_100k_steps():
             items = {"loss": [(s, [v]) for s, v in zip(steps, loss)],
                      "m:val_loss": [(start + every - 1, [loss[-1] * 1.1])],
                      "m:val_acc": [(start + every - 1, [0.8])], "m:train_acc": [(start + every - 1, [0.85])],
-                     "gf:norms": list(zip(steps, norms)), "upd": list(zip(steps[::12], upd)),
+                     "gf:norms": list(zip(steps, norms)),
+                     "upd:norms": [(s, u + [1.0] * len(u)) for s, u in zip(steps[::12], upd)],
                      "nf:io": [(s, [-3.0, 3.0, -9.0, 9.0]) for s in steps],
                      "lint:carry": [(start, [0.0])]}
             w.steps = start + every
