@@ -248,6 +248,12 @@ SPECS: tuple[Spec, ...] = (
     # --- issue 9 (probes): weight norms, validation loss against the training loss ---
     _f("weight_norm_ratio", "Global norm of the weight matrices now over its value when first measured.", low=0.0,
        group="probe"),
+    _f("decay_share", "Weight decay's shrink of the weights per step over their measured relative update per step "
+       "(at or above 0.5 the decay is most of what moves them).", low=0.0, group="probe"),
+    _e("step_grads", "present none zero",
+       "What the optimizer finds in .grad when it steps, over the run: 'none' (no trainable parameter has a "
+       "gradient: cleared with set_to_none, or never computed), 'zero' (every gradient is exactly zero).",
+       group="probe"),
     _b("val_loss_rising", "Validation loss has risen well above its best while the training loss kept falling.",
        group="probe"),
     # --- issue 8: complaint understanding -- add entries below ---

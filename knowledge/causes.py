@@ -116,7 +116,7 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
         "Zeroing after backward discards the gradient just computed; the step then moves nothing (or only "
         "weight decay).",
-        _LOOP, salience=Salience.CAUSE,
+        _LOOP, unless=("finding:MS-ZERO-02",), salience=Salience.CAUSE,
         fix=Fix("Zero before the forward pass (or right after the step), never between backward and step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
                 "optimizer.step()"),

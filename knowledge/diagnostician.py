@@ -83,7 +83,8 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "check gradient flow layer by layer")),
         "A trainable parameter with no gradient after backward is disconnected from the loss.",
         Cite("003", _I, "not learning: check that gradients are flowing"),
-        unless=("finding:LP-GRAPH-01", "finding:LP-GRAPH-02"),
+        # every parameter without a gradient at every step is the step order (MS-ZERO-02), not a cut graph
+        unless=("finding:LP-GRAPH-01", "finding:LP-GRAPH-02", "finding:MS-ZERO-02"),
         fix=FIX_GRAD_FLOW,
         avoid=("tuning the LR of parameters that get no gradient at all",)),
     Row("DX-FROZEN-01",
@@ -217,7 +218,8 @@ ROWS = (
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Vanishing gradients are fixed in the architecture and initialization, not the optimizer.",
         Cite("003", _F, "vanishing gradients -> check architecture, init"),
-        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01"), fix=FIX_VANISH,
+        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01", "finding:MS-WNORM-02"),
+        fix=FIX_VANISH,
         avoid=("raising the LR to push a vanishing gradient through",)),
     # --- common misdiagnoses: correct the user's frame with the evidence -------------------------------
     Row("DX-MIS-01", {"self_diagnosis": Contains("optimizer", "optimiser"), "loss_behavior": BAD_LOSS},

@@ -240,6 +240,16 @@ MEASURES: tuple[Measure, ...] = (
             "GradScaler starts at 2**16 and halves on each overflow, so calibration skips a dozen or so steps at "
             "most; accumulation over up to 32 micro-batches still steps within 50; our bound",
             Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-STEP-NOGRAD", 0.9,
+            "at least this fraction of the optimizer steps find no gradient at all (every .grad None, or every "
+            "gradient exactly zero): the gradients are cleared between backward and step, so nothing is applied",
+            "backward fills .grad and step reads it; zero_grad in between (or no backward) leaves the step nothing; "
+            "a loop that steps once before its first backward misses only that one, so 90% is our margin",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-STEP-NOGRAD-MIN", 10,
+            "the gradient-free-step fraction is judged only after this many optimizer steps",
+            "a few steps are enough: a cleared gradient is exact, not noisy; our bound",
+            Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-STEP-TWICE", 1.5,
             "more optimizer steps than this per training step: the optimizer is stepped twice (each gradient is "
             "applied twice)", "one step per training step is the loop's contract; 1.5 lies halfway to two, so a "
@@ -286,6 +296,19 @@ MEASURES: tuple[Measure, ...] = (
             "is driving the weights to zero (their gradients shrink with them, which is not a vanishing gradient)",
             "decoupled weight decay multiplies the weights by (1 - lr * wd) each step (Loshchilov & Hutter, 2019), "
             "so lr * wd * steps above about 2.3 leaves under a tenth of the weights; our fraction",
+            Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update")),
+    Measure("MT-WNORM-SHRINK", 0.5,
+            "the weight matrices' global norm fell below this fraction of its start while weight decay makes most "
+            "of each update (MT-DECAY-SHARE): the decay, not the loss, sets the weights' size",
+            "a network whose weights halve while the decay outweighs the gradient is held at the size the decay "
+            "allows; healthy runs keep or grow their weight norm; our fraction",
+            Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update")),
+    Measure("MT-DECAY-SHARE", 0.5,
+            "weight decay's shrink per step (lr * wd; lr * wd / (1 - momentum) for SGD) at least this fraction of "
+            "the weights' measured relative update per step: the decay is most of what moves the weights",
+            "healthy settings shrink 1e-5..1e-4 of the weights a step against updates near 1e-3 (CS231n), a share "
+            "of a few percent; a share near one means the gradient only holds the weights against the decay; "
+            "our bound",
             Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update")),
     Measure("MT-VAL-RISE", 0.1,
             "validation loss this fraction above its best value (and above the noise of its own history) while the "
@@ -430,7 +453,7 @@ ROWS = (
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Saturating activations stacked deep shrink the gradient geometrically; early layers stop learning.",
         Cite("003", "Step 3: route to fix", "vanishing gradients: check architecture, init"),
-        unless=("finding:MS-WNORM-01",),
+        unless=("finding:MS-WNORM-01", "finding:MS-WNORM-02"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Use ReLU/GELU with Kaiming init (or add normalization / residual connections).",
                 "torch.nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')"),
@@ -485,7 +508,8 @@ ROWS = (
         "explains it instead of the LR, and so does accumulation that sums k micro-batch gradients without "
         "dividing the loss (AP-12: k times the step).",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
-        unless=("finding:MS-ZERO-01", "finding:AP-12"),
+        # weights shrunk by decay make every update a large fraction of them: the decay explains the ratio
+        unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
@@ -500,6 +524,27 @@ ROWS = (
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
         avoid=("Do not train for more epochs: a flat loss is not underfitting.",)),
+    # The working-rate bound splits chance-level accuracy in two: at or above it the updates could have learned and
+    # the labels are suspect (MS-CHANCE-01); below it the steps were too small to leave chance, which is the LR.
+    Row("MS-UPD-03",
+        {"update_ratio": Between(threshold("MT-UPD-LOW"), threshold("MT-UPD-WORKING"), source=_src("MT-UPD-WORKING")),
+         "val_acc_over_chance": lt("MT-CHANCE-ACC")},
+        (Find("Not Learning", "warning", "weight updates are a decade or more below the healthy rate and validation "
+              "accuracy is still at chance: the LR is too low to learn"),
+         RouteTo("learning-rate-scheduling", "primary", "raise the LR 10-100x"),
+         RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
+        "Below a working update rate the model has not moved far enough from its initialization to beat chance; "
+        "the same chance-level accuracy at a healthy rate would point at the labels instead.",
+        Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x"),
+        # causes that also keep updates small and accuracy at chance speak for themselves
+        unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
+                "finding:MS-ACT-01", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-02",
+                "finding:LP-STEP-01"),
+        salience=Salience.CAUSE,
+        fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
+                "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
+        avoid=("Do not train for more epochs: steps this small stay at chance for a long time.",
+               "Do not suspect the labels before the LR gives the model a working update rate.")),
     # --- activation health -----------------------------------------------------------------------------
     Row("MS-DEAD-01", {"dead_relu_fraction": ge("MT-DEAD-RELU")},
         (Find("Not Learning", "warning", "most ReLU units in a layer never activate (dead ReLUs): they pass no "
@@ -532,6 +577,19 @@ ROWS = (
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
+    Row("MS-ZERO-02", {"step_grads": Is("none", "zero")},
+        (Find("Training Loop", "critical", "the optimizer steps with no gradient: the gradients are cleared "
+              "(zero_grad) between backward and step, or backward never runs before it, so no step moves the weights"),
+         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
+        "step() reads .grad; a zero_grad after backward empties it first, so every step applies nothing (or only "
+        "weight decay), and the loss stays where it started whatever the LR.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        salience=Salience.CAUSE + 5,  # before the rows that read the still weights as an LR or gradient-flow fault
+        fix=Fix("Zero the gradients before the forward pass (or right after the step), never between backward and "
+                "step.",
+                "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
+                "optimizer.step()"),
+        avoid=("raising the LR of a loop that throws its gradients away",)),
     Row("MS-EVAL-01", {"model_eval_mode": True},
         (Find("Training Loop", "warning", "the model trains in eval mode: dropout is off and normalization layers "
               "use frozen running statistics"),
@@ -560,11 +618,33 @@ ROWS = (
         "With a healthy update rate and working gradients, chance-level validation points at the labels.",
         Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
         unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
-                "finding:MS-ACT-01"),
+                "finding:MS-ACT-01", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-02"),
         salience=Salience.AFTER,  # after the findings that would explain chance-level accuracy otherwise
         fix=Fix("Verify input-label pairing (show a few samples with their labels); overfit one small batch.",
                 "for x, y in list(zip(xs, ys))[:8]:\n    print(y, x.mean())  # do labels follow the inputs?"),
         avoid=("Do not tune hyperparameters while labels may be wrong.",)),
+    # Chance-level validation with a network that fits its training batches: the causes that stop learning
+    # (dead units, saturation, vanishing gradients) are contradicted by the training accuracy, so they do not
+    # block this row the way they block MS-CHANCE-01.
+    Row("MS-CHANCE-02",
+        {"val_acc_over_chance": lt("MT-CHANCE-ACC"), "generalization_gap": ge("MT-GAP"),
+         "update_ratio": Between(threshold("MT-UPD-WORKING"), threshold("MT-UPD-HIGH"),
+                                 source=_src("MT-UPD-WORKING"))},
+        (Find("Data", "warning", "the model fits its training batches but validation accuracy stays at chance: what "
+              "it learns does not transfer, so the labels may not follow the inputs (shuffled or misaligned), or "
+              "validation data is prepared differently"),
+         RouteTo("training-loop-architecture", "primary", "check that inputs and labels stay paired")),
+        "A network that learns its training batches is not blocked by dead units or vanishing gradients; if none of "
+        "it carries over to held-out data, the pairing of inputs and labels (or the validation pipeline) is the "
+        "first suspect, before any regularization.",
+        Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
+        unless=("finding:MS-CHANCE-01", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-02",
+                "finding:MS-EVAL-01"),
+        salience=Salience.AFTER,
+        fix=Fix("Verify input-label pairing (show a few samples with their labels) and that validation batches go "
+                "through the same preprocessing as training.",
+                "for x, y in list(zip(xs, ys))[:8]:\n    print(y, x.mean())  # do labels follow the inputs?"),
+        avoid=("Do not fight this gap with regularization before the labels are checked.",)),
     Row("MS-DATA-01", {"data_time_fraction": gt("MT-DATA-FRAC")},
         (Find("Performance", "warning", "the loop waits on data loading for most of each step"),
          RouteTo("pytorch-engineering", "primary", "DataLoader workers, pinned memory, prefetching"),
@@ -619,6 +699,25 @@ ROWS = (
                 "and norm gains.",
                 "opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.05)"),
         avoid=("raising the LR against vanishing gradients: with decoupled decay it shrinks the weights faster",)),
+    # A converged run also balances decay against a small gradient (a large share), and normalized networks may
+    # shrink their weights on purpose: only a loss that barely moves makes the balance a fault.
+    Row("MS-WNORM-02", {"weight_norm_ratio": lt("MT-WNORM-SHRINK"), "decay_share": ge("MT-DECAY-SHARE"),
+                        "loss_behavior": Is("flat_from_start", "decreasing_slowly", "plateau_after_learning")},
+        (Find("Not Learning", "warning", "weight decay outweighs the gradient: each step's decay is most of the "
+              "weights' update, their norm has more than halved and the loss barely moves, so the decay, not the "
+              "loss, sets their size"),
+         RouteTo("optimization-algorithms", "primary", "weight decay is set with the optimizer and its LR"),
+         RouteTo("hyperparameter-tuning", "secondary", "weight decay and LR are tuned together")),
+        "The weights settle where the gradient balances the decay; when the decay is as large as the whole update, "
+        "that balance sits far below a useful size without ever reaching zero, "
+        "and the gradient's work goes into resisting the decay.",
+        Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update"),
+        unless=("finding:MS-WNORM-01",),  # the collapse row says it more strongly
+        salience=Salience.CAUSE + 5,  # before the LR rows, whose update ratio the decay makes up
+        fix=Fix("Lower the weight decay so lr * wd is 1e-5..1e-4 a step (AdamW: 0.01-0.1 at LR 1e-4..1e-3; SGD: "
+                "1e-4..5e-4), and keep it off biases and norm gains.",
+                "opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.05)"),
+        avoid=("raising the LR against a slow loss: with decoupled decay it shrinks the weights faster",)),
     # --- precision --------------------------------------------------------------------------------------
     Row("MS-EPS-01", {"adam_eps": lt("MT-EPS-FP16"), "mixed_precision": "fp16"},
         (Find("Configuration", "warning", "the Adam eps is below what FP16 can represent: it becomes zero and "

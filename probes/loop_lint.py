@@ -16,7 +16,7 @@ from knowledge.measurements import threshold
 from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("loop_lint", "free", "optimizer_step",
-                 ("optimizer_params", "optimizer_step_call", "scaler_skips", "weights_dtype"))
+                 ("optimizer_params", "optimizer_step_call", "scaler_skips", "step_grads", "weights_dtype"))
 
 _HALF = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 
@@ -138,6 +138,29 @@ def classify_steps(train_steps: int, optimizer_steps: int, direct_steps: int, sc
     return out
 
 
+def has_grad(params: Any) -> bool:
+    """Whether any of ``params`` holds a gradient (host attributes only; stops at the first that does)."""
+    return any(p.grad is not None for p in params)
+
+
+def classify_step_grads(optimizer_steps: int, steps_without_grad: int, all_grads_zero: bool = False) -> str | None:
+    """Judge what the optimizer found in ``.grad`` over its steps: ``none``, ``zero`` or ``present``.
+
+    Args:
+        optimizer_steps: Optimizer steps seen.
+        steps_without_grad: Of those, steps at which no trainable parameter held a gradient.
+        all_grads_zero: Every gradient norm measured at a step was exactly zero (gradients zeroed in place).
+
+    Returns:
+        The verdict, or None before ``MT-STEP-NOGRAD-MIN`` optimizer steps.
+    """
+    if optimizer_steps < threshold("MT-STEP-NOGRAD-MIN"):
+        return None
+    if steps_without_grad / optimizer_steps >= threshold("MT-STEP-NOGRAD"):
+        return "none"
+    return "zero" if all_grads_zero else "present"
+
+
 def observe_params(model: torch.nn.Module, optimizer: Any | None) -> list:
     """Observations of the parameters the optimizer holds and of the weights' dtype."""
     out = []
@@ -163,24 +186,42 @@ def observe_steps(train_steps: int, optimizer_steps: int, direct_steps: int, sca
 class LoopLintProbe(Probe):
     """Plugin: optimizer against model parameters, weight dtype, optimizer steps per training step.
 
-    Host-only: the optimizer's step pre-hook asks the scaler's stage (a step outside ``scaler.step``) and the
-    scheduler counts steps; the parameter checks are read once, at the first summary. Cause rows that read
-    only these observations trip the watch (``trips_causes``).
+    Host-only: the optimizer's step pre-hook asks the scaler's stage (a step outside ``scaler.step``) and whether
+    any parameter holds a gradient (a step that finds none, runs no closure and leaves none is gradient-free:
+    zero_grad between backward and step); the scheduler counts steps; the parameter checks are read once, at
+    the first summary. Cause rows that read only these observations trip the watch (``trips_causes``).
     """
 
     info = INFO
-    hooks = ("optimizer_pre",)
-    thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT")
+    hooks = ("optimizer_pre", "forward", "step_end")
+    thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT", "MT-STEP-NOGRAD",
+                  "MT-STEP-NOGRAD-MIN")
     trips_causes = True
 
     def attach(self, run: Any) -> None:
         """No step counted yet."""
         self.direct_steps = 0
+        self.steps_without_grad = 0
+        self._empty_pre = False
+        self._closure = False
         self._params: list | None = None
 
     def optimizer_pre(self, run: Any) -> None:
-        """Count a step that bypasses ``scaler.step`` (host attributes only)."""
+        """Count a step that bypasses ``scaler.step``; note one that finds no gradient (host attributes only)."""
         self.direct_steps += stepped_outside_scaler(run.scaler, run.optimizer)
+        # a healthy step stops at the first parameter with a gradient
+        self._empty_pre = self._empty_pre or not has_grad(run.params)
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """A forward after a gradient-free step began: the step's closure computes the gradients (LBFGS)."""
+        if self._empty_pre:
+            self._closure = True
+
+    def step_end(self, run: Any) -> None:
+        """Count a step that found no gradient, ran no closure and left none behind."""
+        if self._empty_pre:
+            self.steps_without_grad += not self._closure and not has_grad(run.params)
+            self._empty_pre = self._closure = False
 
     def summarise(self, run: Any) -> list:
         """Parameter checks (once) and the step-count verdicts so far."""
@@ -188,8 +229,23 @@ class LoopLintProbe(Probe):
             self._params = observe_params(run.model, run.optimizer)
         lint = run.probe("config_lint")
         accumulating = bool(getattr(lint, "accum", None))
-        return self._params + observe_steps(run.steps, run.opt_steps, self.direct_steps, run.scaler, accumulating,
-                                            step=run.steps)
+        return (self._params + observe_steps(run.steps, run.opt_steps, self.direct_steps, run.scaler, accumulating,
+                                             step=run.steps) + self._step_grads(run))
+
+    def _step_grads(self, run: Any) -> list:
+        """``step_grads``: gradients missing (or all exactly zero) whenever the optimizer steps."""
+        gf = run.probe("grad_flow")
+        stats = getattr(gf, "stats", None)
+        # gradients zeroed in place (set_to_none=False): every window's median norm, the largest included, is 0
+        # (read defensively: the statistics are grad_flow's to shape)
+        zero = (getattr(stats, "n", 0) >= threshold("MT-STEP-NOGRAD-MIN")
+                and getattr(stats, "peak_median", None) == 0.0)
+        verdict = classify_step_grads(run.opt_steps, self.steps_without_grad, zero)
+        if verdict is None:
+            return []
+        ev = {"optimizer_steps": run.opt_steps, "steps_without_grad": self.steps_without_grad,
+              "gradients_all_zero": zero}
+        return [emit(INFO, "step_grads", verdict, ev, ("MT-STEP-NOGRAD", "MT-STEP-NOGRAD-MIN"), step=run.steps)]
 
     def examine(self, ex: Any) -> list:
         """Parameter checks only: examine steps the optimizer itself."""

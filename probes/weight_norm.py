@@ -15,7 +15,7 @@ import torch
 
 from probes.base import Probe, ProbeInfo, emit
 
-INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio",))
+INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio", "decay_share"))
 # Decay moves the weights slowly: one sampled step in four (about one a window by default) tracks it, and the
 # other three skip a kernel per parameter.
 EVERY_NTH_SAMPLE = 4
@@ -92,6 +92,58 @@ def observe(track: Track) -> list:
 
 
 
+# optimizers whose weight_decay is an L2 term inside a normalized (adaptive) step: its shrink per step is not
+# lr * wd, so no decay rate is claimed for them
+_COUPLED_ADAPTIVE = ("Adam", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta")
+
+
+def decay_rate(optimizer: Any) -> float | None:
+    """The fraction of each weight that weight decay removes per step, at the LR now (largest over param groups).
+
+    Decoupled decay (AdamW, Lion and look-alikes) multiplies the weights by ``1 - lr * wd``; SGD's coupled decay
+    enters the gradient, and momentum ``m`` carries it to ``lr * wd / (1 - m)`` a step. None when no group decays
+    or the decay is an L2 term inside an adaptive step (Adam without decoupling), whose shrink is not lr * wd.
+    """
+    best: float | None = None
+    name = type(optimizer).__name__
+    for g in getattr(optimizer, "param_groups", ()):
+        try:
+            lr, wd = float(g.get("lr", 0.0)), float(g.get("weight_decay", 0.0) or 0.0)
+        except (TypeError, ValueError):
+            continue
+        if not (lr > 0 and wd > 0):
+            continue
+        if isinstance(optimizer, torch.optim.SGD):
+            m = float(g.get("momentum", 0.0) or 0.0)
+            damp = float(g.get("dampening", 0.0) or 0.0)
+            rate = lr * wd * (1.0 - damp) / (1.0 - m) if m < 1 else None
+        elif name in _COUPLED_ADAPTIVE and not g.get("decoupled_weight_decay", False):
+            rate = None
+        else:
+            rate = lr * wd
+        if rate is not None and (best is None or rate > best):
+            best = rate
+    return best
+
+
+def observe_decay(rate: float | None, update: dict[str, Any] | None, step: int | None) -> list:
+    """``decay_share``: the decay's shrink per step over the weights' measured relative update per step.
+
+    At or above one half the decay is most of what moves the weights: the gradient only holds them against it.
+    """
+    if rate is None or not update:
+        return []
+    measured = update.get("median_matrix", update.get("median"))
+    try:
+        measured = float(measured)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return []
+    if not measured > 0:
+        return []
+    ev = {"decay_per_step": rate, "update_ratio": measured, "update_step": update.get("step")}
+    return [emit(INFO, "decay_share", rate / measured, ev, ("MT-DECAY-SHARE",), step=step)]
+
+
 class WeightNormProbe(Probe):
     """Plugin: per-tensor weight norms after sampled optimizer steps (one foreach kernel, read with the window).
 
@@ -100,7 +152,7 @@ class WeightNormProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_post", "window")
-    thresholds = ("MT-WNORM-COLLAPSE",)
+    thresholds = ("MT-WNORM-COLLAPSE", "MT-WNORM-SHRINK", "MT-DECAY-SHARE")
 
     def attach(self, run: Any) -> None:
         """No sample yet."""
@@ -120,5 +172,10 @@ class WeightNormProbe(Probe):
             self.track.update(v, step)
 
     def summarise(self, run: Any) -> list:
-        """``weight_norm_ratio``: the global weight norm now over at the start."""
-        return observe(self.track)
+        """``weight_norm_ratio`` (the global weight norm now over at the start) and ``decay_share``."""
+        out = observe(self.track)
+        if out:
+            phases = getattr(run.probe("update_ratio"), "phases", None)
+            # the latest window's update ratio, at the LR of now: the decay rate is read now too
+            out += observe_decay(decay_rate(run.optimizer), getattr(phases, "last", None), self.track.last_step)
+        return out

@@ -143,3 +143,71 @@ def test_watch_counts_optimizer_steps_per_training_step(steps, value, finding):
     assert step_findings == ({finding} if finding else set())
     if finding:
         assert w.diagnosis.plan[0] == "training-loop-architecture"
+
+
+def _train_zero_grad(where: str, set_to_none: bool = True, n: int = 40) -> tuple[object, torch.Tensor, torch.Tensor]:
+    """A loop with zero_grad before the forward pass (``where="before"``) or between backward and step."""
+    model = tiny()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    start = model[0].weight.detach().clone()
+    with watch(model, opt, every=10) as w:
+        for _ in range(n):
+            x, y = _batch()
+            if where == "before":
+                opt.zero_grad(set_to_none=set_to_none)
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            if where == "between":
+                opt.zero_grad(set_to_none=set_to_none)  # the fault: the step finds nothing to apply
+            opt.step()
+            w.step(loss)
+    return w, start, model[0].weight.detach()
+
+
+@pytest.mark.parametrize("set_to_none, value", [(True, "none"), (False, "zero")])
+def test_zero_grad_between_backward_and_step_leaves_the_step_nothing(set_to_none, value):
+    w, start, end = _train_zero_grad("between", set_to_none)
+    assert torch.equal(start, end)  # the fault for real: no step moved the weights
+    obs = {o.name: o for o in w.observations()}
+    assert obs["step_grads"].value == value
+    assert obs["step_grads"].source == "probe:loop_lint"
+    ids = {f["id"] for f in w.diagnosis.findings}
+    assert "MS-ZERO-02" in ids and "DX-GRAD-01" not in ids
+    assert w.diagnosis.plan[0] == "training-loop-architecture"
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_zero_grad_before_the_forward_pass_is_healthy(set_to_none):
+    w, start, end = _train_zero_grad("before", set_to_none)
+    assert not torch.equal(start, end)
+    obs = {o.name: o for o in w.observations()}
+    assert obs["step_grads"].value == "present"
+    assert "MS-ZERO-02" not in {f["id"] for f in w.diagnosis.findings}
+
+
+def test_step_grads_is_judged_only_after_enough_steps_and_tolerates_one_early_empty_step():
+    few = int(threshold("MT-STEP-NOGRAD-MIN"))
+    assert loop_lint.classify_step_grads(few - 1, few - 1) is None
+    assert loop_lint.classify_step_grads(few, few) == "none"
+    assert loop_lint.classify_step_grads(50, 1) == "present"  # one step before the first backward
+    assert loop_lint.classify_step_grads(50, 0, all_grads_zero=True) == "zero"
+
+
+def test_a_closure_that_computes_the_gradients_inside_the_step_is_healthy():
+    # LBFGS: the loop zeroes nothing itself; the closure zeroes, runs forward and backward inside step()
+    model = tiny()
+    opt = torch.optim.LBFGS(model.parameters(), lr=0.5, max_iter=2)
+    x, y = _batch()
+    with watch(model, opt, every=10) as w:
+        for _ in range(20):
+            def closure() -> torch.Tensor:
+                opt.zero_grad(set_to_none=True)
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                return loss
+            loss = opt.step(closure)
+            opt.zero_grad(set_to_none=True)
+            w.step(loss)
+    obs = {o.name: o for o in w.observations()}
+    assert obs["step_grads"].value == "present"
+    assert "MS-ZERO-02" not in {f["id"] for f in w.diagnosis.findings}

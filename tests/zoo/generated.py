@@ -462,10 +462,12 @@ LRS, LOSS, GRAD, LOOP = ("learning-rate-scheduling", "loss-functions-and-objecti
                          "training-loop-architecture")
 
 FAULTS: tuple[Fault, ...] = (
-    Fault("lr_too_high", {"lr_mult": 300.0}, (LRS,), ("MS-UPD-01", "MS-NAN-03"), opts=("adamw", "adam")),
-    Fault("lr_too_high_sgd", {"lr_mult": 100.0}, (LRS, GRAD), ("MS-UPD-01", "MS-NAN-03", "MS-GRAD-01"),
+    # named by the update ratio, or, once a step has already turned the weights non-finite, by DX-NAN-06 ("the
+    # update was too large: LR too high"); the update ratio cannot be measured on NaN weights
+    Fault("lr_too_high", {"lr_mult": 300.0}, (LRS,), ("MS-UPD-01", "DX-NAN-06"), opts=("adamw", "adam")),
+    Fault("lr_too_high_sgd", {"lr_mult": 100.0}, (LRS, GRAD), ("MS-UPD-01", "DX-NAN-06", "MS-GRAD-01"),
           opts=("sgd_momentum",)),
-    Fault("lr_too_low", {"lr_mult": 1e-4}, (LRS,), ("MS-UPD-02",)),
+    Fault("lr_too_low", {"lr_mult": 1e-4}, (LRS,), ("MS-UPD-02", "MS-UPD-03")),
     Fault("nan_custom_loss", {"loss": "custom_nan"}, (LOSS,), ("MS-NAN-02",)),
     Fault("exploding_rnn", {"lr_mult": 1e-4}, (GRAD,), ("MS-GRAD-01", "MS-GRAD-03"), archs=("rnn",),
           opts=("sgd_momentum", "adamw")),
@@ -477,7 +479,7 @@ FAULTS: tuple[Fault, ...] = (
     Fault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01",), modes=("watch",)),
     # loop-order faults: only a watch over the user's loop sees them (examine runs between the user's steps,
     # where the last step's gradient is normally still there, so a left-over gradient proves nothing)
-    Fault("misplaced_zero_grad", {"zero_grad": "misplaced"}, (LOOP,), ("MS-ZERO-02", "MS-GRAD-05"),
+    Fault("misplaced_zero_grad", {"zero_grad": "misplaced"}, (LOOP,), ("MS-ZERO-02",),
           modes=("watch",)),
     # seed 000 routes gradient accumulation to batch-size-and-memory-tradeoffs as well as gradient-management
     Fault("accumulation_unscaled", {"accum": 4, "accum_scaled": False}, (GRAD, LOOP, "batch-size-and-memory-tradeoffs"),
@@ -491,7 +493,7 @@ FAULTS: tuple[Fault, ...] = (
     Fault("sigmoid_into_wrapped_bce_with_logits", {"out_act": "sigmoid", "loss": "bce_wrapped"}, (LOSS,),
           ("MS-ACT-02",), modes=("examine",)),
     Fault("softmax_into_nll", {"out_act": "softmax", "loss": "nll"}, (LOSS,), ("MS-ACT-03", "MS-LOSS-01")),
-    Fault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01",)),
+    Fault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01", "MS-CHANCE-02")),
     Fault("overfit_tiny", {"tiny": True, "steps": 80}, ("overfitting-prevention",), ("MS-GAP-01",),
           opts=("adam",)),
     Fault("slow_data", {"slow": 0.02, "steps": 24}, ("pytorch-engineering",), ("MS-DATA-01",), opts=("adamw",)),
@@ -502,7 +504,7 @@ FAULTS: tuple[Fault, ...] = (
     # weight decay far too strong for the LR: the weights shrink to nothing and their gradients with them (only a
     # watch sees the weights shrink; examine sees one moment)
     Fault("weight_decay_collapse", {"wd_strength": 0.1, "steps": 100}, ("optimization-algorithms",),
-          ("MS-WNORM-01",), opts=("adamw",), modes=("watch",)),
+          ("MS-WNORM-01", "MS-WNORM-02"), opts=("adamw",), modes=("watch",)),
     Fault("lion_at_adamw_lr", {"opt": "lion", "lr_mult": 10.0, "wd": 0.01}, ("optimization-algorithms",),
           ("AP-05", "AP-06"), opts=("lion",)),
 )
