@@ -75,10 +75,6 @@ MEASURES: tuple[Measure, ...] = (
             Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
     Measure("MT-UPD-LOW", 1e-5, "update/weight ratio below this (100x under the healthy 1e-3): LR far too low",
             f"{CS231N} (two decades below ~1e-3)", Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
-    Measure("MT-UPD-WORKED", 1e-4,
-            "an update ratio within a decade of the healthy 1e-3 shows a working LR: when the same LR later gives "
-            "ratios under MT-UPD-LOW, the gradients shrank (a loss near its minimum), not the LR",
-            f"{CS231N} (a decade around ~1e-3); our bound", Cite(CS231N, "ratio of weights:updates", "~1e-3")),
     # gradient flow --------------------------------------------------------------------------------
     Measure("MT-GRAD-VANISH-RATIO", 1e-3,
             "RMS gradient of the first layer below this fraction of the last layer's: gradients vanish on the "
@@ -287,7 +283,9 @@ MEASURES: tuple[Measure, ...] = (
             "fraction", Cite("003", _DX, "instability: track gradient norms over steps")),
     Measure("MT-UPD-WORKING", 1e-4,
             "an update ratio of at least this (within a decade of the healthy 1e-3) is a working update rate: "
-            "below it, chance-level accuracy is explained by steps too small to learn, not by the labels",
+            "below it, chance-level accuracy is explained by steps too small to learn, not by the labels; and "
+            "when the same LR later gives ratios under MT-UPD-LOW, the gradients shrank (a loss near its "
+            "minimum), not the LR",
             f"{CS231N} (~1e-3 healthy); a decade of margin is ours (layers whose healthy ratio is high, such as "
             "a small CNN's head, stay above the 'far too low' bound even at an LR far too low)",
             Cite(CS231N, "ratio of weights:updates", "~1e-3")),

@@ -120,7 +120,7 @@ class Phases:
             # minimum), not the LR: LR far too low shows from the start.
             if self.pick is None and self.healthy is None:
                 self.pick = s
-        elif threshold("MT-UPD-WORKED") <= v <= threshold("MT-UPD-HIGH"):
+        elif threshold("MT-UPD-WORKING") <= v <= threshold("MT-UPD-HIGH"):
             self.healthy = s
 
     def summary(self) -> dict[str, object] | None:
@@ -236,7 +236,7 @@ class UpdateRatioProbe(Probe):
     info = INFO
     hooks = ("optimizer_pre", "optimizer_post", "window")
     thresholds = ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-HIGH-LAYER", "MT-UPD-LR-PEAK",
-                  "MT-UPD-WORKED")
+                  "MT-UPD-WORKING")
 
     def attach(self, run: Any) -> None:
         """No samples yet."""
