@@ -143,7 +143,7 @@ def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
         plain, watched, anomaly = [], [], []
         for _ in range(repeats):  # interleaved, so drift hits every variant alike
             plain.append(_loop(m, opt, x, y, steps))
-            with watch(m, opt) as w:
+            with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
                 watched.append(_loop(m, opt, x, y, steps, w))
             with torch.autograd.detect_anomaly(check_nan=True):
                 anomaly.append(_loop(m, opt, x, y, max(5, steps // 4)))
@@ -192,7 +192,7 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
         _loop(m, opt, x, y, 5)
         _loop(m2, opt2, x, y, 5)
         plain, watched, pairs, anomaly = [], [], [], []
-        with watch(m2, opt2) as w:
+        with watch(m2, opt2, loss_fn=torch.nn.CrossEntropyLoss()) as w:
             for i in range(steps // chunk):  # interleaved chunks, so drift hits both alike
                 if i % plain_every == 0:
                     plain.append(_loop(m, opt, x, y, chunk))

@@ -140,6 +140,11 @@ MEASURES: tuple[Measure, ...] = (
             "falling is not one",
             "seed 003 symptom table (decreased then plateaued); our fraction",
             Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-AT-FLOOR", 0.02,
+            "a cross-entropy loss that stays within this fraction of the way from its floor to chance (ln C) is "
+            "fitted: flat there from the start is a converged or resumed run, not a stalled one",
+            "our bound; chance level ln C as in seed 003's initial-loss check",
+            Cite("003", "Step 1: symptom table", "loss flat from epoch 0")),
     Measure("MT-CURVE-CONVERGED", 0.8,
             "a flat tail after coming this fraction of the way from the initial loss (its first points) to the "
             "loss's floor is convergence, not a plateau problem",

@@ -168,7 +168,8 @@ def stalled(late_progress: float, se: float, scale: float) -> bool:
     return late_progress + se < threshold("MT-CURVE-PLATEAU") * scale
 
 
-def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0) -> dict[str, Any]:
+def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0,
+             chance: float | None = None) -> dict[str, Any]:
     """Classify a loss history (pure, vectorized, noise-aware).
 
     Every test compares against two tolerances: a fraction of the loss at the start and the run's own noise
@@ -180,6 +181,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         spikes: Spike counts measured incrementally on the raw values (``watch``); counted here when None.
         floor: The lowest value the loss can reach (label smoothing keeps cross-entropy above zero); progress
             is measured against ``start - floor``.
+        chance: The loss of a model that guesses (ln C for a C-class cross-entropy), when known: a curve flat
+            within ``MT-CURVE-AT-FLOOR`` of the way from the floor to it is fitted, not stalled.
 
     Returns:
         ``{"label": <loss_behavior or None>, "first_nonfinite": int | None, ...measured numbers}``; the label
@@ -221,6 +224,11 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         out["label"] = "oscillating"
     elif spikes.unrecovered > 0 or spikes.spikes >= 3:
         out["label"] = "spiking"
+    elif chance is not None and chance > floor \
+            and max(start, end) - floor < threshold("MT-CURVE-AT-FLOOR") * (chance - floor):
+        # flat or slow only because there is nothing left to learn (a resumed or converged run)
+        out["label"] = "decreasing_normally"
+        out["note"] = "at its floor from the start: fitted (a converged or resumed run), not stalled"
     elif (start - float(m.min())) < max(threshold("MT-CURVE-FLAT") * scale, se):
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop < threshold("MT-CURVE-SLOW"):
@@ -236,7 +244,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     return out
 
 
-def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, floor: float = 0.0) -> list:
+def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, floor: float = 0.0,
+            chance: float | None = None) -> list:
     """Observations for a loss history: ``loss_behavior`` (and ``nan_step`` when it went non-finite).
 
     Args:
@@ -244,12 +253,13 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
         offset: Step number of the first value.
         spikes: Spike counts measured on the raw values (when ``history`` is downsampled).
         floor: The lowest value the loss can reach (see ``classify``).
+        chance: The loss of a guessing model, when known (see ``classify``).
     """
-    r = classify(history, spikes, floor)
+    r = classify(history, spikes, floor, chance)
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS")
+          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS") + (("MT-CURVE-AT-FLOOR",) if chance else ())
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))
@@ -266,7 +276,7 @@ class LossCurveProbe(Probe):
     info = INFO
     hooks = ("window",)
     thresholds = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS")
+                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR")
 
     def attach(self, run: Any) -> None:
         """Empty bounded history and spike counter."""
@@ -295,7 +305,10 @@ class LossCurveProbe(Probe):
         if not self.points:
             return []
         from probes.base import at_step
-        from probes.config_lint import loss_floor
+        from probes.config_lint import loss_floor, loss_name
 
-        floor = loss_floor(run.loss_fn, run.num_classes())
-        return at_step(observe(self.history.array(), spikes=self.spikes, floor=floor), run.steps)
+        nc = run.num_classes()
+        floor = loss_floor(run.loss_fn, nc)
+        chance = math.log(nc) if nc and nc >= 2 and run.loss_fn is not None \
+            and loss_name(run.loss_fn) in ("cross_entropy", "nll") else None
+        return at_step(observe(self.history.array(), spikes=self.spikes, floor=floor, chance=chance), run.steps)

@@ -131,3 +131,40 @@ def test_an_lr_far_too_low_from_the_start_is_still_named():
     ph.update([1e-7], names, mats, 0.1, 50)
     ph.update([1e-3], names, mats, 0.1, 100)
     assert ph.summary()["value"] == 1e-7
+
+
+def test_a_resumed_run_flat_at_its_floor_is_fitted_and_one_flat_at_chance_is_stuck():
+    """A watch attached to a model that already fits its data sees a flat loss near zero: no 'flat from start'."""
+    import math
+
+    from torch import nn
+
+    from probes.loss_curve import classify
+
+    rng = torch.Generator().manual_seed(0)
+    noise = 1e-4 * torch.rand(200, generator=rng)
+    at_floor = (2e-4 + noise).tolist()
+    at_chance = (math.log(10) + 100 * noise).tolist()
+    assert classify(at_floor, chance=math.log(10))["label"] == "decreasing_normally"
+    assert classify(at_floor)["label"] == "flat_from_start"  # without the chance level nothing says it is low
+    assert classify(at_chance, chance=math.log(10))["label"] == "flat_from_start"
+
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 10))
+    opt = torch.optim.AdamW(m.parameters(), 1e-2)
+    x, y = torch.randn(64, 16), torch.randint(0, 10, (64,))
+
+    def train(n: int, w=None) -> None:
+        for _ in range(n):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            if w is not None:
+                w.step(loss)
+
+    train(400)  # the "checkpoint": the batch is fitted
+    with watch(m, opt, loss_fn=nn.CrossEntropyLoss()) as w:
+        train(100, w)
+    assert w.consultation.observations["loss_behavior"].value == "decreasing_normally"
+    assert not w.trips and not _findings(w.consultation)
