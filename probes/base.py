@@ -22,8 +22,9 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
   ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler
   registers those two torch hooks only around the steps that need them. Queue
   **device** tensors with ``run.record(key, tensor)`` (a tensor or a list of 0-d tensors), or host floats with
-  ``run.record_host``; prefer one small stacked tensor a step (the window end pays about a microsecond per
-  tensor on the CPU, nothing per element). Launch a reduction or two at
+  ``run.record_host``; queue a few 0-d tensors as they come, and stack only many (the window end stacks every
+  queued tensor in one call, about a microsecond each on the CPU; a stack launched inside a training step costs
+  as much as 15-20 of those). Launch a reduction or two at
   most, never read a value to the host here (``float()``, ``.item()``, ``.tolist()``, ``bool(tensor)``
   synchronise a GPU), and do per-parameter work only through ``torch._foreach_*`` or on sampled steps
   (``run.sampled``, every ``run.update_every`` steps). ``backward`` is declared by a plugin that registers its

@@ -109,17 +109,21 @@ class NonfiniteProbe(Probe):
         self._bad: list[str] = []
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """Queue min and max of the first input and of the first output, stacked: one small tensor a step."""
+        """Queue min and max of the first input and of the first output as 0-d tensors.
+
+        The window end stacks everything queued in one call; a stack here would be one more kernel launch in
+        every training step, which costs more.
+        """
         fin = first is not None and first.is_floating_point() and first.numel() > 0
         fout = out is not None and out.is_floating_point() and out.numel() > 0
         if fin and fout and first.device == out.device:
-            run.record("nf:io", torch.stack((*torch.aminmax(first.detach() if first.requires_grad else first),
-                                             *torch.aminmax(out.detach()))))
+            run.record("nf:io", (*torch.aminmax(first.detach() if first.requires_grad else first),
+                                 *torch.aminmax(out.detach())))
         else:
             if fin:
-                run.record("nf:in", torch.stack(torch.aminmax(first.detach())))
+                run.record("nf:in", tuple(torch.aminmax(first.detach())))
             if fout:
-                run.record("nf:out", torch.stack(torch.aminmax(out.detach())))
+                run.record("nf:out", tuple(torch.aminmax(out.detach())))
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Note the first step whose input or output held a non-finite value."""

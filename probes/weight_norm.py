@@ -16,9 +16,6 @@ import torch
 from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio", "decay_share"))
-# Decay moves the weights slowly: one sampled step in four (about one a window by default) tracks it, and the
-# other three skip a kernel per parameter.
-EVERY_NTH_SAMPLE = 4
 
 
 def norms(params: Sequence[torch.Tensor]) -> torch.Tensor:
@@ -160,8 +157,12 @@ class WeightNormProbe(Probe):
         self._one_device = len({p.device for p in run.params}) == 1
 
     def optimizer_post(self, run: Any) -> None:
-        """Queue the weight norms on one sampled step in ``EVERY_NTH_SAMPLE`` (device only)."""
-        if (run.steps // run.update_every) % EVERY_NTH_SAMPLE:
+        """Queue the weight norms on the first sampled step of each window (device only).
+
+        Decay moves the weights slowly: one sample a window tracks it, and the other sampled steps skip a kernel
+        per parameter.
+        """
+        if run.steps % run.every >= run.update_every:
             return
         with torch.no_grad():
             run.record("wn", torch.stack(torch._foreach_norm(run.params)) if self._one_device else norms(run.params))
