@@ -374,9 +374,12 @@ def run(repeats: int = 5) -> list[Result]:
             measure_long(names=FIXED_COST_MODELS):
         p = r["plain_ms"] / 1e3
         long = r["model"] in LONG_MODELS
-        res.append(Result(f"watch step, {r['model']}, {r['steps']} steps", p * r["watch_ratio"],
+        # judged over the whole run, as the target says (window ends and any trip's diagnosis included); the
+        # median chunk pair is beside it
+        res.append(Result(f"watch step, {r['model']}, {r['steps']} steps", p * r["watch_ratio_total"],
                           target=p * LONG_TARGET if long else None,
-                          note=f"{r['watch_ratio']:.3f}x plain (whole run {r['watch_ratio_total']:.3f}x); "
+                          note=f"{r['watch_ratio_total']:.3f}x plain over the whole run (median chunk pair "
+                               f"{r['watch_ratio']:.3f}x); "
                                f"detect_anomaly {r['anomaly_ratio']:.2f}x; {_mem(r)}"
                                + ("" if long else "; fixed costs, worst case: no target")))
     gpu = measure_gpu()
