@@ -83,21 +83,29 @@ def test_a_saturated_network_that_still_learns_is_seen_without_a_trip():
     assert "MS-SAT-01" in _findings(w.consultation)
 
 
+def _fit_batch(m: torch.nn.Module, opt: torch.optim.Optimizer, x: torch.Tensor, y: torch.Tensor, steps: int,
+               w=None) -> None:
+    """Train ``m`` on one fixed batch with cross-entropy (watched when ``w`` is given)."""
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(m(x), y)
+        loss.backward()
+        opt.step()
+        if w is not None:
+            w.step(loss)
+
+
+def _sgd_net(lr: float) -> tuple[torch.nn.Module, torch.optim.Optimizer, torch.Tensor, torch.Tensor]:
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+    return m, torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9), torch.randn(32, 16), torch.randint(0, 4, (32,))
+
+
 def test_updates_that_shrink_as_the_loss_converges_are_not_an_lr_far_too_low():
     """SGD memorising a batch: loss to ~1e-6, updates fall under MT-UPD-LOW at the same LR. Healthy, no warning."""
-    from torch import nn
-
-    torch.manual_seed(0)
-    m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4))
-    opt = torch.optim.SGD(m.parameters(), lr=0.5, momentum=0.9)
-    x, y = torch.randn(32, 16), torch.randint(0, 4, (32,))
-    with watch(m, opt, loss_fn=nn.CrossEntropyLoss()) as w:
-        for _ in range(3000):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(m(x), y)
-            loss.backward()
-            opt.step()
-            w.step(loss)
+    m, opt, x, y = _sgd_net(0.5)
+    with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        _fit_batch(m, opt, x, y, 3000, w)
     upd = w.consultation.observations["update_ratio"]
     assert upd.evidence["latest"] < 1e-5 <= upd.value  # measured low at the end; the in-band phase speaks
     assert "MS-UPD-02" not in _findings(w.consultation) and not w.trips
@@ -105,21 +113,11 @@ def test_updates_that_shrink_as_the_loss_converges_are_not_an_lr_far_too_low():
 
 def test_an_lr_far_too_low_from_the_start_is_still_named():
     """The counter-case: the same net at an LR 1e5 times lower is low from its first window: MS-UPD-02."""
-    from torch import nn
-
     from probes.update_ratio import Phases
 
-    torch.manual_seed(0)
-    m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4))
-    opt = torch.optim.SGD(m.parameters(), lr=5e-6, momentum=0.9)
-    x, y = torch.randn(32, 16), torch.randint(0, 4, (32,))
-    with watch(m, opt, loss_fn=nn.CrossEntropyLoss()) as w:
-        for _ in range(200):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(m(x), y)
-            loss.backward()
-            opt.step()
-            w.step(loss)
+    m, opt, x, y = _sgd_net(5e-6)
+    with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        _fit_batch(m, opt, x, y, 200, w)
     assert "MS-UPD-02" in _findings(w.consultation)
     # the phase rule on its own: in band then low -> the in-band phase; low then in band -> the low one
     names, mats = ["w"], [True]
@@ -137,8 +135,6 @@ def test_a_resumed_run_flat_at_its_floor_is_fitted_and_one_flat_at_chance_is_stu
     """A watch attached to a model that already fits its data sees a flat loss near zero: no 'flat from start'."""
     import math
 
-    from torch import nn
-
     from probes.loss_curve import classify
 
     rng = torch.Generator().manual_seed(0)
@@ -150,21 +146,11 @@ def test_a_resumed_run_flat_at_its_floor_is_fitted_and_one_flat_at_chance_is_stu
     assert classify(at_chance, chance=math.log(10))["label"] == "flat_from_start"
 
     torch.manual_seed(0)
-    m = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 10))
+    m = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10))
     opt = torch.optim.AdamW(m.parameters(), 1e-2)
     x, y = torch.randn(64, 16), torch.randint(0, 10, (64,))
-
-    def train(n: int, w=None) -> None:
-        for _ in range(n):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(m(x), y)
-            loss.backward()
-            opt.step()
-            if w is not None:
-                w.step(loss)
-
-    train(400)  # the "checkpoint": the batch is fitted
-    with watch(m, opt, loss_fn=nn.CrossEntropyLoss()) as w:
-        train(100, w)
+    _fit_batch(m, opt, x, y, 400)  # the "checkpoint": the batch is fitted
+    with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        _fit_batch(m, opt, x, y, 100, w)
     assert w.consultation.observations["loss_behavior"].value == "decreasing_normally"
     assert not w.trips and not _findings(w.consultation)
