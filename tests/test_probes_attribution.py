@@ -16,6 +16,7 @@ from probes import examine, update_ratio, watch
 from probes.exam import UserCodeError
 from probes.grad_flow import NormStats
 from probes.state import fingerprint
+from tests.zoo import fit_batch
 
 logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
 
@@ -187,12 +188,7 @@ def test_watch_observations_carry_the_step_they_were_measured_at():
     opt = torch.optim.Adam(m.parameters(), lr=1e-2)
     x, y = torch.randn(64, 4), torch.randint(0, 3, (64,))
     with watch(m, opt, every=10) as w:
-        for _ in range(30):
-            opt.zero_grad()
-            loss = torch.nn.functional.cross_entropy(m(x), y)
-            loss.backward()
-            opt.step()
-            w.step(loss)
+        fit_batch(m, opt, x, y, 30, w)
     o = w.consultation.observations
     assert o["loss_behavior"].step == 30 and o["loss_at_init"].step == 0
     assert o["loss_behavior"].as_dict()["step"] == 30

@@ -7,6 +7,7 @@ import logging
 import torch
 
 from probes import watch
+from tests.zoo import fit_batch
 
 logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
 
@@ -71,28 +72,11 @@ def test_a_saturated_network_that_still_learns_is_seen_without_a_trip():
     opt = torch.optim.SGD(m.parameters(), lr=0.01, momentum=0.9)
     x, y = torch.randn(64, 16), torch.randint(0, 4, (64,))
     with watch(m, opt, every=10, loss_fn=torch.nn.CrossEntropyLoss()) as w:
-        for _ in range(40):
-            opt.zero_grad()
-            loss = torch.nn.functional.cross_entropy(m(x), y)
-            loss.backward()
-            opt.step()
-            w.step(loss)
+        fit_batch(m, opt, x, y, 40, w)
     o = w.consultation.observations
     assert o["saturation_fraction"].value > 0.5 and o["saturation_fraction"].evidence["worst_layer"] == "1"
     assert o["saturation_fraction"].step is not None
     assert "MS-SAT-01" in _findings(w.consultation)
-
-
-def _fit_batch(m: torch.nn.Module, opt: torch.optim.Optimizer, x: torch.Tensor, y: torch.Tensor, steps: int,
-               w=None) -> None:
-    """Train ``m`` on one fixed batch with cross-entropy (watched when ``w`` is given)."""
-    for _ in range(steps):
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(m(x), y)
-        loss.backward()
-        opt.step()
-        if w is not None:
-            w.step(loss)
 
 
 def _sgd_net(lr: float) -> tuple[torch.nn.Module, torch.optim.Optimizer, torch.Tensor, torch.Tensor]:
@@ -105,7 +89,7 @@ def test_updates_that_shrink_as_the_loss_converges_are_not_an_lr_far_too_low():
     """SGD memorising a batch: loss to ~1e-6, updates fall under MT-UPD-LOW at the same LR. Healthy, no warning."""
     m, opt, x, y = _sgd_net(0.5)
     with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
-        _fit_batch(m, opt, x, y, 3000, w)
+        fit_batch(m, opt, x, y, 3000, w)
     upd = w.consultation.observations["update_ratio"]
     assert upd.evidence["latest"] < 1e-5 <= upd.value  # measured low at the end; the in-band phase speaks
     assert "MS-UPD-02" not in _findings(w.consultation) and not w.trips
@@ -117,7 +101,7 @@ def test_an_lr_far_too_low_from_the_start_is_still_named():
 
     m, opt, x, y = _sgd_net(5e-6)
     with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
-        _fit_batch(m, opt, x, y, 200, w)
+        fit_batch(m, opt, x, y, 200, w)
     assert "MS-UPD-02" in _findings(w.consultation)
     # the phase rule on its own: in band then low -> the in-band phase; low then in band -> the low one
     names, mats = ["w"], [True]
@@ -149,8 +133,8 @@ def test_a_resumed_run_flat_at_its_floor_is_fitted_and_one_flat_at_chance_is_stu
     m = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10))
     opt = torch.optim.AdamW(m.parameters(), 1e-2)
     x, y = torch.randn(64, 16), torch.randint(0, 10, (64,))
-    _fit_batch(m, opt, x, y, 400)  # the "checkpoint": the batch is fitted
+    fit_batch(m, opt, x, y, 400)  # the "checkpoint": the batch is fitted
     with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
-        _fit_batch(m, opt, x, y, 100, w)
+        fit_batch(m, opt, x, y, 100, w)
     assert w.consultation.observations["loss_behavior"].value == "decreasing_normally"
     assert not w.trips and not _findings(w.consultation)

@@ -17,6 +17,7 @@ from expert.vocabulary import VOCABULARY
 from knowledge.measurements import MEASURE_BY_ID
 from probes import PLUGINS, examine, plugins, watch
 from probes.base import HOOKS, Probe, ProbeInfo, emit
+from tests.zoo import fit_batch
 
 # the method each declared hook needs (per-step events are methods of the same name)
 METHOD = {"window": "accumulate", "escalate": "escalate"}
@@ -74,22 +75,12 @@ def _mlp(seed: int = 0) -> tuple[nn.Module, torch.optim.Optimizer, torch.Tensor,
     return m, torch.optim.SGD(m.parameters(), lr=0.05, momentum=0.9), x, y
 
 
-def _train(m: nn.Module, opt: Any, x: torch.Tensor, y: torch.Tensor, steps: int, w: Any = None) -> None:
-    for _ in range(steps):
-        opt.zero_grad(set_to_none=True)
-        loss = nn.functional.cross_entropy(m(x), y)
-        loss.backward()
-        opt.step()
-        if w is not None:
-            w.step(loss)
-
-
 def test_a_new_probe_is_one_class_given_to_the_schedulers():
     m, opt, x, y = _mlp()
     with watch(m, opt, every=5, update_every=4, plugins=[_Toy]) as w:
         # only what a plugin asked for is hooked: no optimizer post-hook, no forward pre-hook
         assert not opt._optimizer_step_post_hooks and not m._forward_pre_hooks
-        _train(m, opt, x, y, 12, w)
+        fit_batch(m, opt, x, y, 12, w)
     obs = {o.name: o for o in w.observations()}
     assert obs["batch_size"].value == 32 and obs["batch_size"].source == "probe:toy"
     assert obs["batch_size"].step == 8  # the latest sampled step of 12 (0, 4, 8), read at the exit's flush
@@ -131,7 +122,7 @@ def test_a_step_reads_nothing_to_the_host_and_a_window_end_reads_once(monkeypatc
     tolist, counting_tolist = _counting_tolist(calls)
 
     with watch(m, opt, every=every) as w:
-        _train(m, opt, x, y, every, w)  # first window: the one-time static lint reads the first batch
+        fit_batch(m, opt, x, y, every, w)  # first window: the one-time static lint reads the first batch
         monkeypatch.setattr(torch.Tensor, "tolist", counting_tolist)
         for window in range(3):
             for i in range(every):
@@ -273,7 +264,7 @@ def test_every_buffer_stays_bounded_over_100k_steps():
     every = 250
     w = watch(m, opt, every=every, update_every=12)
     with w:
-        _train(m, opt, x, y, 2 * every, w)  # real windows first: every probe has state
+        fit_batch(m, opt, x, y, 2 * every, w)  # real windows first: every probe has state
         rng = np.random.default_rng(0)
         norms = [list(rng.uniform(0.1, 1.0, len(w.params))) for _ in range(every)]
         upd = [list(rng.uniform(1e-3, 1e-2, len(w.params))) for _ in range(every)]
@@ -336,14 +327,9 @@ def test_no_host_sync_outside_window_ends_on_cuda():
     opt = torch.optim.SGD(m.parameters(), lr=0.05, momentum=0.9)
     x, y = x.cuda(), y.cuda()
     with watch(m, opt, every=8) as w:
-        _train(m, opt, x, y, 8, w)
+        fit_batch(m, opt, x, y, 8, w)
         torch.cuda.set_sync_debug_mode("error")
         try:
-            for _ in range(7):  # the eighth step ends the window: its one read is allowed
-                opt.zero_grad(set_to_none=True)
-                loss = nn.functional.cross_entropy(m(x), y)
-                loss.backward()
-                opt.step()
-                w.step(loss)
+            fit_batch(m, opt, x, y, 7, w)  # the eighth step ends the window: its one read is allowed
         finally:
             torch.cuda.set_sync_debug_mode(0)

@@ -10,6 +10,7 @@ import torch
 
 from knowledge.measurements import MEASURES, ROWS, threshold
 from probes import activations, config_lint, generalization, grad_flow, loss_curve, loss_init, nonfinite, update_ratio
+from tests.zoo import fit_batch
 
 
 def tiny():
@@ -282,12 +283,7 @@ def test_examine_and_watch_do_not_call_a_tiny_bert_vanishing():
     assert c.observations["grad_layer_ratio"].value > threshold("MT-GRAD-VANISH-RATIO")
     assert "MS-GRAD-02" not in {f["id"] for f in c.run().findings}
     with watch(m, opt, every=5, loss_fn=torch.nn.CrossEntropyLoss()) as w:
-        for _ in range(10):
-            opt.zero_grad()
-            loss = torch.nn.functional.cross_entropy(m(ids), y)
-            loss.backward()
-            opt.step()
-            w.step(loss)
+        fit_batch(m, opt, ids, y, 10, w)
     assert "MS-GRAD-02" not in {f["id"] for f in w.diagnosis.findings}
 
 

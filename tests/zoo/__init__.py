@@ -326,6 +326,17 @@ def train(run: Run, steps: int, w: Any = None) -> list[float]:
     return [float(v) for v in losses]
 
 
+def fit_batch(model: nn.Module, optimizer: Any, x: Any, y: Any, steps: int, w: Any = None) -> None:
+    """Train ``model`` on one fixed batch with cross-entropy, the plainest loop there is (watched when ``w``)."""
+    for _ in range(steps):
+        optimizer.zero_grad(set_to_none=True)
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if w is not None:
+            w.step(loss)
+
+
 def examine_case(case: Case) -> Any:
     """Train the case without probes, then examine it; returns the consultation."""
     from expert.consultation import Consultation
