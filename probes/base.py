@@ -192,6 +192,23 @@ class Probe:
         return []
 
 
+def norms(tensors: Any) -> Any:
+    """Per-tensor L2 norms as one float32 tensor on the tensors' device (``torch._foreach_norm``; no sync).
+
+    Gradients and weights alike (no autograd record). Mixed devices are grouped; the result lives on the first
+    tensor's device.
+    """
+    import torch
+
+    if not tensors:
+        return torch.zeros(0)
+    dev = tensors[0].device
+    with torch.no_grad():
+        if all(t.device == dev for t in tensors):
+            return torch.stack([n.float() for n in torch._foreach_norm(list(tensors))])
+        return torch.stack([t.detach().float().norm().to(dev) for t in tensors])
+
+
 def median(values: Any) -> float:
     """Median of a small 1-D array of finite floats, as ``numpy.median`` gives it, at a fraction of its cost.
 
@@ -200,12 +217,8 @@ def median(values: Any) -> float:
     """
     import numpy as np
 
-    s = np.sort(np.asarray(values, dtype=np.float64), axis=None)
-    n = s.size
-    if n == 0:
-        return math.nan
-    mid = n // 2
-    return float(s[mid]) if n % 2 else float((s[mid - 1] + s[mid]) / 2.0)
+    v = np.ravel(np.asarray(values, dtype=np.float64))
+    return float(median_rows(v, 0)) if v.size else math.nan
 
 
 def median_rows(a: Any, axis: int) -> Any:

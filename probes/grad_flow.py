@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, finite_or_none, median, median_rows
+from probes.base import Probe, ProbeInfo, emit, finite_or_none, median, median_rows, norms
 
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
                  ("grad_norm_global", "grad_layer_ratio", "grad_norm_trend", "params_without_grad",
@@ -22,19 +22,6 @@ LOW_PRECISION = (torch.float16, torch.bfloat16)
 # are stacked in the step. Measured on CPU: a stack launched inside a training step costs about as much as
 # stacking 15-20 queued tensors at the window end, where the work runs in one tight call.
 STACK_AT_WINDOW_END = 16
-
-
-def norms(tensors: Sequence[torch.Tensor]) -> torch.Tensor:
-    """Per-tensor L2 norms as one float32 tensor on the tensors' device (``torch._foreach_norm``; no sync).
-
-    Mixed devices are grouped; the result lives on the first tensor's device.
-    """
-    if not tensors:
-        return torch.zeros(0)
-    dev = tensors[0].device
-    if all(t.device == dev for t in tensors):
-        return torch.stack([n.float() for n in torch._foreach_norm(list(tensors))])
-    return torch.stack([t.detach().float().norm().to(dev) for t in tensors])
 
 
 def global_norm(per_param: torch.Tensor) -> torch.Tensor:

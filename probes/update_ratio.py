@@ -14,21 +14,31 @@ from probes.base import Probe, ProbeInfo, emit, median, median_rows
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
 
-def ratios(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor]) -> torch.Tensor:
-    """Per-tensor update/weight ratios on the device (no sync); unmoved or zero tensors give NaN (skipped later)."""
+def update_norms(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor]) -> torch.Tensor:
+    """``[|after - before| per tensor..., |before| per tensor...]`` stacked on the device (no sync).
+
+    The division is left to :func:`host_ratios` on host floats: on the device it would cost a handful of kernel
+    launches a sample.
+    """
     if not before:
         return torch.zeros(0)
-    deltas = torch._foreach_sub([a.detach() for a in after], list(before))
-    dn = torch.stack([n.float() for n in torch._foreach_norm(deltas)])
-    wn = torch.stack([n.float() for n in torch._foreach_norm(list(before))])
-    # A tensor that did not move at all (no gradient reached it) says nothing about the LR: leave it out.
-    return torch.where((wn > 0) & (dn > 0), dn / wn, torch.full_like(wn, float("nan")))
+    with torch.no_grad():
+        deltas = torch._foreach_sub(list(after), list(before))
+        return torch.stack((*torch._foreach_norm(deltas), *torch._foreach_norm(list(before))))
 
 
 def host_ratios(norms: Sequence[float]) -> list[float]:
-    """Ratios from host norms laid out as ``[|update| per tensor..., |weight| per tensor...]``, as ``ratios``."""
+    """Per-tensor update/weight ratios from :func:`update_norms` read to the host.
+
+    A tensor that did not move at all (no gradient reached it) says nothing about the LR: NaN, skipped later.
+    """
     n = len(norms) // 2
     return [d / w if w > 0 and d > 0 else float("nan") for d, w in zip(norms[:n], norms[n:])]
+
+
+def ratios(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor]) -> list[float]:
+    """Per-tensor update/weight ratios as host floats (one read: ``examine`` is one-shot)."""
+    return host_ratios(update_norms(before, after).tolist())
 
 
 def summarize(values: Sequence[float], names: Sequence[str] | None = None,
@@ -257,16 +267,10 @@ class UpdateRatioProbe(Probe):
             self._lr_peak = max(self._lr_peak, peak)
 
     def optimizer_post(self, run: Any) -> None:
-        """Queue the norms of the sampled step's updates and of the weights before it, stacked.
-
-        The division waits for the window end, on the host: on the device it would cost a handful of kernel
-        launches a sample.
-        """
+        """Queue the norms of the sampled step's updates and of the weights before it (divided at the window end)."""
         if self._before is None:
             return
-        with torch.no_grad():
-            deltas = torch._foreach_sub(run.params, self._before)
-            run.record("upd:norms", torch.stack((*torch._foreach_norm(deltas), *torch._foreach_norm(self._before))))
+        run.record("upd:norms", update_norms(self._before, run.params))
         self._before = None
         if self._lr_now is not None:
             self._lr_low = min(self._lr_low, self._lr_now)
@@ -303,7 +307,7 @@ class UpdateRatioProbe(Probe):
     def after_step(self, ex: Any, i: int) -> None:
         """The step's ratios (host floats: examine is one-shot)."""
         if self._before is not None:
-            self.samples.append(ratios(self._before, ex.opt_params).tolist())
+            self.samples.append(ratios(self._before, ex.opt_params))
             self._before = None
 
     def examine(self, ex: Any) -> list:

@@ -13,16 +13,9 @@ from typing import Any
 
 import torch
 
-from probes.base import Probe, ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit, norms
 
 INFO = ProbeInfo("weight_norm", "cheap", "optimizer_step", ("weight_norm_ratio", "decay_share"))
-
-
-def norms(params: Sequence[torch.Tensor]) -> torch.Tensor:
-    """Per-tensor L2 norms of the weights on the device (one ``_foreach_norm``, no sync)."""
-    if not params:
-        return torch.zeros(0)
-    return torch.stack([n.float() for n in torch._foreach_norm([p.detach() for p in params])])
 
 
 @dataclass
@@ -154,7 +147,6 @@ class WeightNormProbe(Probe):
     def attach(self, run: Any) -> None:
         """No sample yet."""
         self.track = Track(names=list(run.pnames), matrices=list(run.pmatrix))
-        self._one_device = len({p.device for p in run.params}) == 1
 
     def optimizer_post(self, run: Any) -> None:
         """Queue the weight norms on the first sampled step of each window (device only).
@@ -164,8 +156,7 @@ class WeightNormProbe(Probe):
         """
         if run.steps % run.every >= run.update_every:
             return
-        with torch.no_grad():
-            run.record("wn", torch.stack(torch._foreach_norm(run.params)) if self._one_device else norms(run.params))
+        run.record("wn", norms(run.params))
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Fold the window's samples into the first/latest pair."""

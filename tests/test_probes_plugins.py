@@ -221,19 +221,20 @@ def test_the_first_forward_is_kept_as_a_small_sample_not_the_whole_output():
     assert obs["batch_size"] == 32  # read from the full output's shape, not the sample's
 
 
-def test_update_ratios_from_window_norms_match_the_device_reference():
-    """The watch divides |update| by |weight| on the host; ``ratios`` (examine) divides on the device."""
-    from probes.update_ratio import host_ratios, ratios
+def test_update_ratios_from_window_norms_match_a_naive_reference():
+    """The watch queues |update| and |weight| norms on the device and divides on the host at the window end."""
+    from probes.update_ratio import host_ratios, ratios, update_norms
 
     torch.manual_seed(1)
     before = [torch.randn(5, 3), torch.zeros(4), torch.randn(7)]
     after = [before[0] + 1e-3 * torch.randn(5, 3), before[1].clone(), before[2].clone()]
-    dev = ratios(before, after).tolist()
-    norms = [float(torch.linalg.vector_norm(a - b)) for a, b in zip(after, before)] + \
+    naive = [float(torch.linalg.vector_norm(a - b)) for a, b in zip(after, before)] + \
         [float(torch.linalg.vector_norm(b)) for b in before]
-    host = host_ratios(norms)
-    assert math.isclose(host[0], dev[0], rel_tol=1e-5)
-    assert all(math.isnan(v) for v in host[1:]) and all(math.isnan(v) for v in dev[1:])  # unmoved: no verdict
+    queued = update_norms(before, after).tolist()
+    assert all(math.isclose(q, n, rel_tol=1e-6, abs_tol=1e-12) for q, n in zip(queued, naive))
+    host, examined = host_ratios(queued), ratios(before, after)  # watch's path and examine's: one rule
+    assert math.isclose(host[0], naive[0] / naive[3], rel_tol=1e-5) and examined[0] == host[0]
+    assert all(math.isnan(v) for v in host[1:] + examined[1:])  # unmoved: no verdict
 
 
 def _footprint(obj: Any, seen: set[int] | None = None, depth: int = 0) -> int:

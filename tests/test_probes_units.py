@@ -45,10 +45,10 @@ def test_update_ratio_matches_naive_and_skips_unmoved():
     a = [torch.ones(3, 3), torch.full((2,), 2.0), torch.ones(2)]
     b = [torch.ones(3, 3) * 1.1, torch.full((2,), 2.0) + torch.tensor([0.0, 0.2]), torch.ones(2)]
     r = update_ratio.ratios(a, b)
-    assert r[0].item() == pytest.approx(0.1, rel=1e-5)
-    assert r[1].item() == pytest.approx(0.2 / (2 * math.sqrt(2)), rel=1e-5)
-    assert math.isnan(r[2].item())
-    assert update_ratio.summarize(r.tolist())["median"] == pytest.approx(np.median(r[:2].numpy()), rel=1e-6)
+    assert r[0] == pytest.approx(0.1, rel=1e-5)
+    assert r[1] == pytest.approx(0.2 / (2 * math.sqrt(2)), rel=1e-5)
+    assert math.isnan(r[2])
+    assert update_ratio.summarize(r)["median"] == pytest.approx(np.median(r[:2]), rel=1e-6)
 
 
 def test_dead_and_saturated_fractions_match_naive():
