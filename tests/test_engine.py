@@ -195,6 +195,16 @@ def test_stock_engine_order_changes_between_processes():
     assert len(_orders("stock")) > 1
 
 
+def _outputs_under_three_hash_seeds(code: str) -> set[str]:
+    """The distinct stdouts of ``python -c code`` run under PYTHONHASHSEED 1, 2 and 3."""
+    outs = set()
+    for s in (1, 2, 3):
+        env = dict(os.environ, PYTHONHASHSEED=str(s))
+        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                check=True).stdout)
+    return outs
+
+
 def test_same_consultation_in_two_processes_gives_the_same_trail():
     code = (
         f"import json, sys; sys.path.insert(0, {str(ROOT)!r});"
@@ -202,12 +212,7 @@ def test_same_consultation_in_two_processes_gives_the_same_trail():
         "c.observe(symptom='not_learning', loss_behavior='nan_or_inf', mixed_precision='fp16', custom_loss=True);"
         "c.run(); print(json.dumps([c.trace, c.report('json')], default=str))"
     )
-    outs = set()
-    for s in (1, 2, 3):
-        env = dict(os.environ, PYTHONHASHSEED=str(s))
-        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                                check=True).stdout)
-    assert len(outs) == 1
+    assert len(_outputs_under_three_hash_seeds(code)) == 1
 
 
 # --------------------------------------------------------------------------- failure modes
@@ -395,12 +400,7 @@ def test_the_question_choice_is_the_same_in_every_process():
         "    out.append([f['asserted'] for f in c.trace if f['kind'] == 'question'])\n"
         "print(json.dumps(out, default=str))"
     )
-    outs = set()
-    for s in (1, 2, 3):
-        env = dict(os.environ, PYTHONHASHSEED=str(s))
-        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                                check=True).stdout)
-    assert len(outs) == 1
+    assert len(_outputs_under_three_hash_seeds(code)) == 1
 
 
 def test_every_other_rule_fires_before_any_question():
