@@ -82,8 +82,8 @@ def construction(repeats: int) -> list[Result]:
 def observation_set(n: int) -> dict[str, Any]:
     """A valid, contradiction-free set of ``n`` observations: a NaN case padded with neutral values."""
     from expert.consultation import Consultation
-    from expert.errors import TrainoptError
-    from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY
+    from knowledge.errors import TrainoptError
+    from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY
 
     data = dict(list(BASE.items())[:n])
     c = Consultation()

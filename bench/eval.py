@@ -173,7 +173,7 @@ def consult(case: Case, max_questions: int = MAX_QUESTIONS, why_not: bool = Fals
         The outcome; a consultation that raises is an outcome with status ``error``, never an exception.
     """
     from expert import Consultation
-    from expert.errors import TrainoptError
+    from knowledge.errors import TrainoptError
 
     c = Consultation()
     asked = answered = 0
@@ -209,7 +209,7 @@ def consult(case: Case, max_questions: int = MAX_QUESTIONS, why_not: bool = Fals
 
 
 def _why_not(c: Any, skill: str, lines: int = 4) -> str:
-    from expert.errors import TrainoptError
+    from knowledge.errors import TrainoptError
 
     try:
         text = c.explain(skill, why_not=True).text()

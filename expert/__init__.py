@@ -17,7 +17,7 @@ def __getattr__(name: str) -> Any:
 
         return Consultation
     if name == "Observation":
-        from expert.vocabulary import Observation
+        from knowledge.vocabulary import Observation
 
         return Observation
     raise AttributeError(name)

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.kb import rule_catalogue
 from expert.plan import order_plan
-from expert.vocabulary import MEASURED_SOURCES, spec
 from knowledge import question as question_row
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
+from knowledge.vocabulary import MEASURED_SOURCES, spec
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation

@@ -28,7 +28,6 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY
 from knowledge.schema import (
     Absent,
     Between,
@@ -49,6 +48,7 @@ from knowledge.schema import (
     effective_conditions,
     unmet,
 )
+from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY
 
 SEVERITY_WEIGHT = {"critical": 3.0, "warning": 2.0}
 """How much ruling a candidate in or out is worth, by the severity of its finding (anything else: 1)."""

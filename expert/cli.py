@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from expert.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_OK, InputError, TrainoptError
+from knowledge.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_OK, InputError, TrainoptError
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -256,8 +256,8 @@ def explain(skill: str, why_not: bool, report: str | None, observations: str | N
 @click.option("--format", "fmt", type=PLAIN_FORMAT, default="text", show_default=True)
 def facts(fmt: str) -> None:
     """List the observation vocabulary: every name, its type, allowed values and the question that asks it."""
-    from expert.vocabulary import VOCABULARY
     from knowledge import families
+    from knowledge.vocabulary import VOCABULARY
 
     families()  # families may register extra observations; loading them imports no engine
     specs = sorted(VOCABULARY.values(), key=lambda s: (s.group, s.name))

@@ -9,13 +9,15 @@ from typing import Any
 
 from expert.assemble import assemble
 from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, QuestionView, choices_for
-from expert.errors import ContradictionError, InputError, VocabularyError
 from expert.explain import Explanation, explain
 from expert.facts import Context, Declined, Obs
 from expert.kb import engine
 from expert.report import as_json, render
 from expert.text import parse_complaint
-from expert.vocabulary import (
+from knowledge import question
+from knowledge.errors import ContradictionError, InputError, VocabularyError
+from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
+from knowledge.vocabulary import (
     MAX_TEXT,
     MEASURED_SOURCES,
     PAIRS,
@@ -26,8 +28,6 @@ from expert.vocabulary import (
     spec,
     validate,
 )
-from knowledge import question
-from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
 
 
 @dataclass(frozen=True)

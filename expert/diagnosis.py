@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from expert.vocabulary import BOOL, ENUM, spec
+from knowledge.vocabulary import BOOL, ENUM, spec
 
 SCHEMA_VERSION = "1.0"
 MARKDOWN: list = []

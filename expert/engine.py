@@ -21,7 +21,6 @@ from typing import Any
 
 from expert._experta import AS, MATCH, NOT, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
 from expert.choose import Pooled, askable_now, candidates, pool, rank_questions
-from expert.errors import KnowledgeError
 from expert.facts import (
     KINDS,
     Block,
@@ -36,6 +35,7 @@ from expert.facts import (
     plain,
     ref_pattern,
 )
+from knowledge.errors import KnowledgeError
 from knowledge.schema import (
     Absent,
     Cite,

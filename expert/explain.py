@@ -7,14 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from expert.errors import InputError
 from expert.facts import KINDS
 from expert.kb import rule_catalogue
 from expert.report import _fact_short
-from expert.vocabulary import MEASURED_SOURCES, VOCABULARY
 from knowledge import all_rows, question
+from knowledge.errors import InputError
 from knowledge.schema import Absent, Between, Cross, Ge, Gt, Le, Lt, Present, RouteTo, unmet
 from knowledge.skills import SKILL_BY_NAME
+from knowledge.vocabulary import MEASURED_SOURCES, VOCABULARY
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation

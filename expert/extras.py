@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from expert.errors import TrainoptError
+from knowledge.errors import TrainoptError
 
 EXTRA_FOR: dict[str, str] = {
     "torch": "probes",

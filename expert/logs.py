@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from expert.errors import InputError
-from expert.vocabulary import Observation
+from knowledge.errors import InputError
+from knowledge.vocabulary import Observation
 
 ROLES = ("loss", "val_loss", "val_acc", "train_acc", "lr", "grad_norm", "throughput")
 """Columns trainopt understands, by role; ``--map ROLE=COLUMN`` names one explicitly."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import networkx as nx
 
-from expert.errors import KnowledgeError
+from knowledge.errors import KnowledgeError
 from knowledge.skills import GRAPH_FOR_SYMPTOM, GRAPHS, SCENARIOS, SKILLS
 
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expert.errors import InputError
+from knowledge.errors import InputError
 
 if TYPE_CHECKING:
     from expert.logs import LogRun

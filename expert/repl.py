@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expert.errors import InputError, TrainoptError
+from knowledge.errors import InputError, TrainoptError
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation, QuestionView
@@ -105,14 +105,14 @@ def show_question(q: QuestionView, n: int, write: Write) -> None:
     for i, (value, label) in enumerate(q.choices, 1):
         write(f"  {i}) {label}" + (f"  [{value}]" if label.replace(" ", "_") != value else "") + "\n")
     if not q.choices:
-        from expert.vocabulary import spec
+        from knowledge.vocabulary import spec
 
         write(f"  (type {spec(q.sets).allowed()})\n")
     write("  ? why   why: reasoning so far   back   forget NAME   skip   quit\n")
 
 
 def _allowed(q: QuestionView) -> str:
-    from expert.vocabulary import PAIRS, spec
+    from knowledge.vocabulary import PAIRS, spec
 
     if q.choices:
         return f"a number 1-{len(q.choices)} or one of: {', '.join(v for v, _ in q.choices)}"

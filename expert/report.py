@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from expert.diagnosis import MARKDOWN, SCHEMA_VERSION
-from expert.errors import InputError
+from knowledge.errors import InputError
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -267,7 +267,7 @@ def fmt_number(value: Any, unit: str = "") -> str:
 
 def fmt_value(name: str, value: Any) -> str:
     """An observation's value for a report: numbers with precision and unit, flags as yes/no, text as is."""
-    from expert.vocabulary import VOCABULARY
+    from knowledge.vocabulary import VOCABULARY
 
     if isinstance(value, bool):
         return "yes" if value else "no"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Spec
+from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Spec
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "https://trainopt.invalid/schema/"  # an identifier, never fetched

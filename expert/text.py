@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from expert.errors import TrainoptError
 from expert.nlp import Normalised, Scanner, normalise
-from expert.vocabulary import Observation
+from knowledge.errors import TrainoptError
+from knowledge.vocabulary import Observation
 
 MAX_CHARS = 16_000_000
 """Longer input is cut (pasted logs): every step is linear, this only bounds memory."""

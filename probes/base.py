@@ -80,8 +80,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from expert.vocabulary import Observation
 from knowledge.measurements import MEASURE_BY_ID
+from knowledge.vocabulary import Observation
 
 TIERS = ("free", "cheap", "expensive")
 HOOKS = ("forward_pre", "forward", "backward", "optimizer_pre", "optimizer_post", "step_end", "window",

@@ -7,8 +7,8 @@ from typing import Any
 
 import torch
 
-from expert.vocabulary import OPTIMIZERS
 from knowledge.terms import canonical_loss, canonical_schedule
+from knowledge.vocabulary import OPTIMIZERS
 from probes.base import Probe, ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("config_lint", "free", "static",

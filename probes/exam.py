@@ -13,8 +13,8 @@ from typing import Any
 
 import torch
 
-from expert.errors import ProbeError
-from expert.vocabulary import Observation
+from knowledge.errors import ProbeError
+from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite, plugins
 from probes.base import finite_or_none, merge
 from probes.state import restore, take

@@ -6,8 +6,8 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from expert.vocabulary import Observation
 from knowledge.measurements import threshold
+from knowledge.vocabulary import Observation
 from probes.base import Probe, ProbeInfo, emit, finite_or_none
 
 INFO = ProbeInfo("generalization", "free", "metrics",

@@ -64,7 +64,7 @@ def time_loader(loader: Any, compute_per_step: float, device: Any) -> list:
     Raises:
         ProbeError: The loader yielded nothing.
     """
-    from expert.errors import ProbeError
+    from knowledge.errors import ProbeError
 
     it = iter(loader)
     data_s, n = 0.0, 0

@@ -8,8 +8,8 @@ from typing import Any
 
 import torch
 
-from expert.errors import ContradictionError, ProbeError
-from expert.vocabulary import Observation
+from knowledge.errors import ContradictionError, ProbeError
+from knowledge.vocabulary import Observation
 from probes.base import HOOKS, merge
 from probes.config_lint import loss_name
 from probes.exam import check_target

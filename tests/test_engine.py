@@ -13,7 +13,7 @@ import pytest
 
 from expert._experta import AS, Activation, Fact, KnowledgeEngine, Rule
 from expert.engine import MAX_FIRINGS, AuditedEngine, TotalOrderStrategy, hand_rule
-from expert.errors import KnowledgeError
+from knowledge.errors import KnowledgeError
 from knowledge.schema import Cite, Gt, Lt
 
 ROOT = Path(__file__).resolve().parents[1]

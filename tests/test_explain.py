@@ -8,12 +8,12 @@ from types import SimpleNamespace
 import pytest
 
 from expert.consultation import Consultation
-from expert.errors import InputError
 from expert.explain import explain, final_facts
-from expert.vocabulary import Observation
 from knowledge import all_rows
+from knowledge.errors import InputError
 from knowledge.schema import RouteTo
 from knowledge.skills import SPECIALISTS
+from knowledge.vocabulary import Observation
 
 
 def walk(node):

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from expert.cli import cli
 from expert.consultation import STATUSES, Consultation
-from expert.errors import InputError, TrainoptError, VocabularyError
-from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, validate
 from knowledge import all_questions
+from knowledge.errors import InputError, TrainoptError, VocabularyError
+from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, validate
 
 NAMES = sorted(VOCABULARY)
 QUESTION_IDS = sorted(q.id for q in all_questions())
@@ -374,7 +374,7 @@ def test_megabyte_complaints_through_diagnose_and_consult_never_exit_3(text, fmt
 
 
 def test_a_complaint_over_the_limit_is_refused_by_name_and_changes_nothing():
-    from expert.vocabulary import MAX_TEXT
+    from knowledge.vocabulary import MAX_TEXT
 
     assert MAX_TEXT >= 4_000_000  # a few megabytes of pasted log are read, not refused
     c = Consultation()

@@ -13,11 +13,10 @@ import pytest
 
 from expert.consultation import Consultation
 from expert.engine import EXPLAINED
-from expert.errors import TrainoptError
 from expert.facts import KINDS
 from expert.kb import rule_catalogue
-from expert.vocabulary import VOCABULARY, validate
 from knowledge import all_questions, all_rows
+from knowledge.errors import TrainoptError
 from knowledge.measurements import MEASURE_BY_ID
 from knowledge.schema import (
     FINDING_KINDS,
@@ -39,6 +38,7 @@ from knowledge.schema import (
 )
 from knowledge.skills import SKILL_BY_NAME
 from knowledge.terms import ADVICE_ACTIONS, actions_in
+from knowledge.vocabulary import VOCABULARY, validate
 
 ROWS = all_rows()
 FINDING_ROWS = [r for r in ROWS if any(isinstance(a, Find) for a in r.then)]

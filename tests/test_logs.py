@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from expert.cli import cli
 from expert.consultation import Consultation
-from expert.errors import InputError
 from expert.logs import Series, read_log, role_of
+from knowledge.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 RNG = np.random.default_rng(0)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from expert.cli import cli
 from expert.consultation import Consultation
-from expert.errors import ProbeError
+from knowledge.errors import ProbeError
 from probes import examine, update_ratio, watch
 from probes.exam import UserCodeError
 from probes.grad_flow import NormStats

@@ -13,8 +13,8 @@ import torch
 from torch import nn
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from expert.vocabulary import VOCABULARY
 from knowledge.measurements import MEASURE_BY_ID
+from knowledge.vocabulary import VOCABULARY
 from probes import PLUGINS, examine, plugins, watch
 from probes.base import HOOKS, Probe, ProbeInfo, emit
 from tests.zoo import fit_batch

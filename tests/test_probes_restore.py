@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from expert.consultation import Consultation
-from expert.errors import ProbeError
+from knowledge.errors import ProbeError
 from probes import examine, watch
 from probes.state import fingerprint
 

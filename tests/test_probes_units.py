@@ -205,7 +205,7 @@ def test_import_expert_does_not_import_probes_or_torch():
     import subprocess
     import sys
 
-    code = "import sys, expert, expert.vocabulary, knowledge.measurements; " \
+    code = "import sys, expert, knowledge.vocabulary, knowledge.measurements; " \
            "print('torch' in sys.modules, 'probes' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from expert.consultation import Consultation
 from expert.engine import MAX_FIRINGS
-from expert.errors import ContradictionError, TrainoptError
 from expert.explain import final_facts
 from expert.facts import KINDS
-from expert.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Observation
 from knowledge import all_questions
+from knowledge.errors import ContradictionError, TrainoptError
 from knowledge.schema import holds
+from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Observation
 
 TEXTS = ["CUDA out of memory. Tried to allocate 2.00 GiB", "adamw", "lion", "cross_entropy", "custom",
          "I think it's the optimizer", "RuntimeError: Expected to have finished reduction in the prior iteration",

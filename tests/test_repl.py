@@ -10,9 +10,9 @@ from click.testing import CliRunner
 import expert.repl
 from expert.cli import cli
 from expert.consultation import QuestionView
-from expert.errors import InputError
 from expert.repl import load_example, parse_answer, replay
 from knowledge import question
+from knowledge.errors import InputError
 
 SKIPS = "skip\n" * 30
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from expert.consultation import Consultation
-from expert.errors import InputError
 from expert.report import as_json, plain, render
-from expert.vocabulary import Observation
+from knowledge.errors import InputError
+from knowledge.vocabulary import Observation
 
 CONTRACT_KEYS = ["schema_version", "status", "question", "symptom", "findings", "routes", "plan", "boundary",
                  "fixes", "avoid", "trace"]

@@ -37,7 +37,7 @@ def test_shipped_schema_is_current_and_valid(name):
 
 
 def test_every_vocabulary_name_is_in_both_schemas():
-    from expert.vocabulary import VOCABULARY
+    from knowledge.vocabulary import VOCABULARY
 
     obs = json.loads(render("observations"))["properties"]
     rep = json.loads(render("report"))["properties"]["observations"]["properties"]

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from expert.text import parse_complaint
-from expert.vocabulary import validate
 from knowledge import all_keywords
+from knowledge.vocabulary import validate
 
 
 def obs(text: str) -> dict:
@@ -142,7 +142,7 @@ def test_non_string_returns_nothing():
 
 
 def test_every_keyword_compiles_and_sets_known_observations():
-    from expert.vocabulary import VOCABULARY
+    from knowledge.vocabulary import VOCABULARY
 
     for k in all_keywords():
         re.compile(k.pattern)

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from expert.errors import VocabularyError
-from expert.vocabulary import MAX_TEXT, SPECS, VOCABULARY, Observation, validate
 from knowledge import all_questions
+from knowledge.errors import VocabularyError
+from knowledge.vocabulary import MAX_TEXT, SPECS, VOCABULARY, Observation, validate
 
 
 def test_every_name_is_unique_and_described():
@@ -96,7 +96,7 @@ def test_observation_carries_provenance_and_evidence():
     ("dataset_size", "9007199254740993", 9007199254740993, ""),
 ])
 def test_numbers_as_people_type_them(name, raw, expected, note):
-    from expert.vocabulary import normalise
+    from knowledge.vocabulary import normalise
 
     assert normalise(name, raw) == (expected, note)
 
@@ -110,7 +110,7 @@ def test_junk_numbers_and_huge_values_are_refused_with_a_short_message(name, raw
     with pytest.raises(VocabularyError) as e:
         validate(name, raw)
     # The junk is shortened, never echoed: beyond the list of allowed values, the message stays short.
-    from expert.vocabulary import spec
+    from knowledge.vocabulary import spec
 
     assert e.value.field == name and len(str(e.value)) < 300 + len(spec(name).allowed())
 
@@ -132,7 +132,7 @@ def test_a_probe_step_survives_the_json_round_trip_and_a_bad_step_is_refused():
     import json
 
     from expert.consultation import Consultation
-    from expert.errors import InputError
+    from knowledge.errors import InputError
 
     c = Consultation.from_json({"data_time_fraction": {"value": 0.7, "source": "probe:throughput", "step": 40}})
     saved = json.loads(c.report("json"))
@@ -165,7 +165,7 @@ def test_losses_optimizers_and_schedules_typed_any_way_meet_the_canonical_rows()
 
 
 def test_a_typo_gets_a_did_you_mean():
-    from expert.vocabulary import spec
+    from knowledge.vocabulary import spec
 
     with pytest.raises(VocabularyError) as e:
         spec("symtom")

@@ -26,14 +26,14 @@ __all__ = ["Consultation", "Observation", "TrainingTripped", "__version__", "exa
 if TYPE_CHECKING:  # what type checkers see; at run time the names resolve lazily (and clash-safe) below
     from expert.consultation import Consultation
     from expert.logs import read_log
-    from expert.vocabulary import Observation
+    from knowledge.vocabulary import Observation
     from probes.exam import examine
     from probes.watcher import TrainingTripped, watch
     from trainopt._plot import plot
 
 _LAZY = {
     "Consultation": ("expert.consultation", None),
-    "Observation": ("expert.vocabulary", None),
+    "Observation": ("knowledge.vocabulary", None),
     "read_log": ("expert.logs", None),
     "plot": ("trainopt._plot", None),
     "watch": ("probes.watcher", "trainopt.watch"),

@@ -32,7 +32,7 @@ def plot(what: Any, out: str | os.PathLike[str], **options: Any) -> Path:
         steps, losses = what.loss_history
         metrics = what.metric_history
         if not losses:
-            raise internal("expert.errors").InputError("the watch recorded no loss yet",
+            raise internal("knowledge.errors").InputError("the watch recorded no loss yet",
                                                        hint="plot after the `with watch(...)` block")
         run = logs.LogRun.from_history(losses, name="watch", steps=steps,
                                        metrics={k: v for k, v in metrics.items() if v})

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from expert.errors import VocabularyError
+from knowledge.errors import VocabularyError
 
 ENUM, FLOAT, INT, BOOL, STR = "enum", "float", "int", "bool", "str"
 
