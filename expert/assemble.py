@@ -204,6 +204,9 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         status = "clean"
     else:
         status = "insufficient"
+    incomplete = list(getattr(c, "incomplete", []))
+    if status == "clean" and incomplete:
+        status = "insufficient"  # a damaged log is not a healthy one: what it lost may hold the problem
 
     symptom = None
     if symptom_value is not None:
@@ -211,4 +214,4 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         symptom = {"value": symptom_value, "label": symptom_value.replace("_", " "), "source": src}
     return Diagnosis(status=status, symptom=symptom, question=qv, findings=findings, routes=routes, plan=plan,
                      boundary=boundary, fixes=fixes, avoid=avoid, asked=c.asked, notes=notes,
-                     causes=[f["id"] for f in causes], primary_cause=primary_cause)
+                     causes=[f["id"] for f in causes], primary_cause=primary_cause, incomplete=incomplete)

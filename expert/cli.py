@@ -538,32 +538,47 @@ def _role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--map", "mapping", metavar="ROLE=COLUMN", multiple=True,
               help="Name the column that plays a role (loss, val_loss, val_acc, train_acc, lr, grad_norm, "
                    "throughput); repeatable.")
+@click.option("--follow-links", is_flag=True,
+              help="Read links in the run folder that lead out of it (skipped by default, with a note).")
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str) -> None:
+def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, follow_links: bool) -> None:
     """Diagnose a finished run from its logs: PATH is a log file or a run folder.
 
     Reads Lightning metrics.csv, Hugging Face trainer_state.json, TensorBoard event files (every scalar),
     and CSV or JSONL with a step and a loss column, streaming in bounded memory. Recognised columns become
     observations with provenance log:<file>:<column>; the loss curve is classified and the run diagnosed.
+
+    What cannot be read around (a damaged record, a line that is not text) is skipped and named in a note,
+    and the verdict then says the evidence is incomplete: a damaged log is never reported clean. Links in a
+    run folder that lead out of it are skipped unless --follow-links; pipes, devices and sockets are refused.
     """
     import os
 
     from expert.consultation import Consultation
+    from knowledge.errors import excerpt
 
-    size = os.path.getsize(path) if os.path.isfile(path) else 0
+    name = os.path.basename(os.path.normpath(path)) or path
+    if not name.isprintable() or len(name) > 60:
+        name = excerpt(name, 60)
+    shown = [False]
 
     def progress(done: int, total: int) -> None:
-        click.echo(f"\rtrainopt: reading {os.path.basename(path)}: {100 * done // max(total, 1):3d}%", err=True,
-                   nl=done >= total)
+        # Files and folders alike: the readers report bytes over the whole log; small logs stay quiet.
+        if total < PROGRESS_FROM_BYTES:
+            return
+        shown[0] = True
+        click.echo(f"\rtrainopt: reading {name}: {100 * done // max(total, 1):3d}%", err=True, nl=done >= total)
 
     c = Consultation()
-    run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress if size >= PROGRESS_FROM_BYTES else None)
+    run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress, follow_links=follow_links)
     d = c.run()
     roles = ", ".join(f"{r}={col}" for r, col in sorted(run.roles.items()))
     click.echo(f"trainopt: {run.kind} log {run.path}: {run.rows} rows; columns used: {roles}; "
                f"{len(c.observations)} observation(s); status: {d.status}", err=True)
     for note in run.notes:
         click.echo(f"  note: {note}", err=True)
+    for note in run.damage:
+        click.echo(f"  note: {note} (the evidence is incomplete)", err=True)
     if plot_to:
         from expert.plot import plot_run
 

@@ -93,6 +93,8 @@ class Consultation:
         self._diagnosis: Diagnosis | None = None
         self._trail: list[Any] = []
         self._facts: list[Any] = []
+        self.incomplete: list[str] = []
+        """What a damaged log could not give (see ``add_log``): the status is never clean while it holds any."""
 
     # ------------------------------------------------------------------ input
 
@@ -176,6 +178,9 @@ class Consultation:
 
         run = read_log(path, **options)
         self.add(run.observations())
+        if run.damage:
+            self.incomplete.extend(run.damage)
+            self._diagnosis = None
         return run
 
     def complain(self, text: str) -> list[Observation]:

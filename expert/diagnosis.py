@@ -58,6 +58,8 @@ class Diagnosis:
     """Ids of the root-cause and lint findings that need action, best-evidenced first."""
     primary_cause: str | None = None
     """The best-evidenced cause: its primary route is the plan's first stop."""
+    incomplete: list[str] = field(default_factory=list)
+    """What the evidence is missing (records or lines a damaged log could not give): never clean with any."""
 
     @property
     def needs_action(self) -> bool:

@@ -24,11 +24,8 @@ from expert.logreaders import (
     _find_step,
     _int,
     _norm,
-    _read_csv,
-    _read_hf,
-    _read_jsonl,
-    _read_tensorboard,
     detect,
+    read_series,
 )
 from knowledge.errors import InputError
 from knowledge.vocabulary import Observation
@@ -96,6 +93,8 @@ class LogRun:
     unrecognised: list[str]
     rows: int
     notes: list[str] = field(default_factory=list)
+    damage: list[str] = field(default_factory=list)
+    """What the reader skipped (records, lines, cells) and where: when not empty, the evidence is incomplete."""
 
     @classmethod
     def from_history(cls, loss: Any, *, name: str = "watch", steps: Any = None,
@@ -313,7 +312,7 @@ class LogRun:
 
 
 def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = None,
-             progress: Progress | None = None, capacity: int = 4096) -> LogRun:
+             progress: Progress | None = None, capacity: int = 4096, follow_links: bool = False) -> LogRun:
     """Read a training log (streaming, bounded memory) and recognise its columns.
 
     Args:
@@ -321,6 +320,7 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
         mapping: ``{role: column}`` overriding the recognised names (roles: see ``ROLES``).
         progress: Called with (bytes done, bytes total) while a large file is read.
         capacity: Buckets kept per series (at most twice that many points reach the classifier and the plot).
+        follow_links: Read links in a run folder that lead out of it (by default they are skipped, with a note).
 
     Returns:
         The run: series, roles, notes; ``.observations()`` for the engine.
@@ -328,29 +328,8 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     Raises:
         InputError: Missing, unreadable or malformed file, or no loss column.
     """
-    notes: list[str] = []
-    p, kind = detect(Path(path), notes)
-    series: dict[str, Series] = {}
-
-    def sink(tag: str, steps: np.ndarray, values: np.ndarray) -> None:
-        s = series.get(tag)
-        if s is None:
-            s = series[tag] = Series(tag, capacity)
-        s.extend(steps, values)
-
-    try:
-        if kind in ("csv", "lightning_csv"):
-            columns, rows = _read_csv(p, sink, progress)
-        elif kind == "jsonl":
-            columns, rows = _read_jsonl(p, sink, progress)
-        elif kind == "hf_trainer_state":
-            columns, rows = _read_hf(p, sink, notes)
-        else:
-            columns, rows = _read_tensorboard(p, sink, progress)
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    for s in series.values():
-        s.finish()
+    got = read_series(Path(path), progress=progress, capacity=capacity, follow_links=follow_links)
+    p, kind, series, columns, rows, notes = got.path, got.kind, got.series, got.columns, got.rows, got.notes
     step = _find_step(columns)
     by_role: dict[str, list[str]] = {}
     unrecognised = []
@@ -387,7 +366,7 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
             # GPU utilisation), so the rate is reported for a person to read.
             notes.append(f"throughput ({tp.tag}): median {float(np.median(m)):.4g}, last/first "
                          f"{float(m[-1] / m[0]):.2f}")
-    return LogRun(p, kind, series, roles, sorted(unrecognised), rows, notes)
+    return LogRun(p, kind, series, roles, sorted(unrecognised), rows, notes, got.damage.notes())
 
 
 def log_observations(path: str | os.PathLike[str], **kw: Any) -> tuple[LogRun, list[Observation]]:

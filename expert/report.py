@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -24,15 +25,39 @@ STATUS_WORDS = {
 }
 
 
+NONFINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""How the JSON report writes a non-finite number: as a string (JSON has no NaN), the spelling JavaScript and
+Python's ``float()`` both read back. The report's schema documents it."""
+
+
+def clean_text(text: str) -> str:
+    """Text any encoder accepts: lone surrogates (from a JSON escape such as ud800) become escapes."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def plain(value: Any) -> Any:
-    """Turn frozendicts, tuples, sets and other non-JSON values into plain JSON types, recursively."""
+    """Turn frozendicts, tuples, sets and other non-JSON values into plain JSON types, recursively.
+
+    Non-finite floats become the strings of ``NONFINITE`` and text with lone surrogates is escaped, so the
+    result always serialises as valid JSON and prints on any terminal.
+    """
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items() if not str(k).startswith("__")}
+        return {clean_text(str(k)): plain(v) for k, v in value.items() if not str(k).startswith("__")}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted((plain(v) for v in value), key=repr)
-    if value is None or isinstance(value, (str, bool, int, float)):
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return NONFINITE[repr(value)]
+    if value is None or isinstance(value, (bool, int, float)):
         return value
     if hasattr(value, "item"):  # numpy / torch scalars in probe evidence
         try:
@@ -81,6 +106,7 @@ def as_json(c: Consultation) -> dict[str, Any]:
         "asked": d.asked,
         "revisions": c.revisions,
         "notes": d.notes,
+        "evidence_incomplete": d.incomplete,
     }
     return plain(out)
 
@@ -102,7 +128,7 @@ def render(c: Consultation, fmt: str = "text", *, verbose: bool = False, width: 
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of: {', '.join(FORMATS)}")
     if fmt == "json":
         # A trailing newline, like every other format: shells and `cat` expect text files to end with one.
-        return json.dumps(as_json(c), indent=2, sort_keys=False) + "\n"
+        return json.dumps(as_json(c), indent=2, sort_keys=False, allow_nan=False) + "\n"
     w = _Writer(fmt == "markdown", verbose)
     text = w.document(as_json(c))
     return wrap(text, width, keep=w.code_lines) if width and fmt == "text" else text
@@ -184,7 +210,8 @@ def diagnosis_markdown(d: Any) -> str:
         routes.append({**r, "sheet": skill.sheet if skill else ""})
     r = plain({"status": d.status, "symptom": d.symptom, "question": d.question.as_dict() if d.question else None,
                "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
-               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": []})
+               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": [],
+               "evidence_incomplete": d.incomplete})
     return _Writer(True).document(r)
 
 
@@ -486,6 +513,11 @@ class _Writer:
             worst = acting[0]["severity"]
             status += f" — {len(acting)} root cause{'s' if len(acting) > 1 else ''} to fix (worst: {worst})"
         self.label("Status", status)
+        gaps = r.get("evidence_incomplete") or []
+        if gaps:
+            # Damaged input never reads as clean: say what was not read, so the verdict is weighed for it.
+            self.label("Evidence", "incomplete — " + "; ".join(gaps[:5])
+                       + (f"; and {len(gaps) - 5} more" if len(gaps) > 5 else ""))
         s = r["symptom"]
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "

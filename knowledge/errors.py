@@ -7,6 +7,47 @@ EXIT_ACTION = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 
+EXCERPT_CHARS = 60
+"""The most characters of any input value a message quotes (the rest is elided): an error never echoes a log's
+content, a secret it may hold, or a 120 kB argument whole."""
+PART_CHARS = 600
+"""The longest a message part (what happened, context, hint) may render; longer parts are cut with a marker."""
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """A short, escaped quotation of an input value for a message.
+
+    Control characters, lone surrogates and undecodable bytes are escaped (``repr`` style), so a message is
+    always one printable line that any terminal and encoder accept.
+
+    Args:
+        value: What the user handed over (str, bytes or anything with a ``str``).
+        limit: Characters of the value kept before the elision mark.
+
+    Returns:
+        The quoted excerpt, e.g. ``'AWS_SECRET_A…' (120000 chars)``.
+    """
+    if isinstance(value, (bytes, bytearray)):
+        text = bytes(value[: limit * 4]).decode("utf-8", "backslashreplace")
+        total = len(value)
+    else:
+        text = value if isinstance(value, str) else str(value)
+        total = len(text)
+    cut = text[:limit]
+    quoted = repr(cut)
+    if total > limit:
+        return f"{quoted[:-1]}…{quoted[-1]} ({total} {'bytes' if isinstance(value, (bytes, bytearray)) else 'chars'})"
+    return quoted
+
+
+def _safe(part: str) -> str:
+    """One message part made printable and short: escaped surrogates and controls, cut at PART_CHARS."""
+    if not part.isprintable():
+        part = "".join(ch if ch.isprintable() or ch in "\n\t" else repr(ch)[1:-1] for ch in part)
+    if len(part) > PART_CHARS:
+        part = part[:PART_CHARS] + f"… ({len(part) - PART_CHARS} more chars)"
+    return part
+
 
 class TrainoptError(Exception):
     """Base class: a message in three parts (what happened, context, hint) and an exit code.
@@ -27,11 +68,13 @@ class TrainoptError(Exception):
 
     def render(self) -> str:
         """Return the error in pip's layout: what happened, then context and hint lines."""
-        lines = [f"error: {self.message}"]
+        # Every part is made printable and short here, whatever a caller put in it: the last guard against
+        # echoing a whole input or a character the terminal's encoder refuses.
+        lines = [f"error: {_safe(self.message)}"]
         if self.context:
-            lines.append(f"  context: {self.context}")
+            lines.append(f"  context: {_safe(self.context)}")
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {_safe(self.hint)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
