@@ -13,13 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from knowledge.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_OK, InputError, TrainoptError
+from knowledge.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, InputError, TrainoptError
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
-
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the shell convention (128 + SIGINT)."""
 
 FORMAT = click.Choice(["text", "markdown", "json"])
 PLAIN_FORMAT = click.Choice(["text", "json"])
@@ -42,7 +39,11 @@ class _Group(click.Group):
         except TrainoptError as e:
             click.echo(e.render(), err=True)
             ctx.exit(e.exit_code)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            # Ctrl-C anywhere in a command (the engine, a report, a probe): one line and 130, never a traceback.
+            click.echo("\ninterrupted.", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except BrokenPipeError:
             # The reader went away (`trainopt rules | head`): stop quietly, and keep Python's exit-time
@@ -76,7 +77,7 @@ def cli() -> None:
     """Diagnose PyTorch training problems and route them to the right specialist skill.
 
     Exit codes: 0 diagnosed or clean, 1 findings that need action or a question still open,
-    2 usage or input error, 3 internal error (130: interrupted).
+    2 usage or input error, 3 internal error, 4 the examined script called sys.exit (130: interrupted).
     """
 
 
@@ -598,7 +599,11 @@ def schema(which: str) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    cli(prog_name="trainopt")
+    try:
+        cli(prog_name="trainopt")
+    except KeyboardInterrupt:  # before a command runs (while modules load) or after it returned
+        sys.stderr.write("\ninterrupted.\n")
+        sys.exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

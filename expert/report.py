@@ -106,8 +106,9 @@ def as_json(c: Consultation) -> dict[str, Any]:
         "asked": d.asked,
         "revisions": c.revisions,
         "notes": d.notes,
-        "evidence_incomplete": d.incomplete,
     }
+    if d.incomplete:  # only when a damaged log left gaps (see the schema)
+        out["evidence_incomplete"] = d.incomplete
     return plain(out)
 
 

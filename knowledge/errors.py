@@ -6,6 +6,10 @@ EXIT_OK = 0
 EXIT_ACTION = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_SCRIPT_EXITED = 4
+"""``trainopt examine``: the user's script (or a call into it) ended the process with ``sys.exit`` or ``exit()``."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (or a KeyboardInterrupt raised in the user's script): the shell convention, 128 + SIGINT."""
 
 EXCERPT_CHARS = 60
 """The most characters of any input value a message quotes (the rest is elided): an error never echoes a log's
@@ -104,6 +108,18 @@ class InputError(TrainoptError, ValueError):
 
 class ProbeError(TrainoptError, ValueError):
     """A probe cannot examine what it was given (no parameters, empty loader, meta tensors...)."""
+
+
+class ScriptExitError(TrainoptError):
+    """The user's script called ``sys.exit`` (or ``exit()``) while trainopt ran it: nothing was examined."""
+
+    exit_code = EXIT_SCRIPT_EXITED
+
+
+class InterruptedByUser(TrainoptError):
+    """A KeyboardInterrupt inside the user's code (Ctrl-C, or one the script raised itself)."""
+
+    exit_code = EXIT_INTERRUPTED
 
 
 class KnowledgeError(TrainoptError):

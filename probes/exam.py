@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from knowledge.errors import ProbeError
+from knowledge.errors import InterruptedByUser, ProbeError, ScriptExitError
 from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite, plugins
 from probes.base import finite_or_none, merge
@@ -62,7 +62,9 @@ def last_user_frame(exc: BaseException) -> str | None:
     skip = [os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)),
             sysconfig.get_paths()["stdlib"]]
     frames = traceback.extract_tb(exc.__traceback__)
-    user = [f for f in frames if not any(os.path.abspath(f.filename).startswith(d) for d in skip)]
+    # "<frozen _sitebuiltins>" (exit()) and other synthetic frames are not the user's code either.
+    user = [f for f in frames if not f.filename.startswith("<frozen")
+            and not any(os.path.abspath(f.filename).startswith(d) for d in skip)]
     if not user:
         return None
     f = user[-1]
@@ -75,6 +77,16 @@ def user_call(call: str, fn: Callable[..., Any], *args: Any, hint: str = "", **k
         return fn(*args, **kwargs)
     except ProbeError:
         raise
+    except SystemExit as exc:
+        # The script ended the process before anything was examined: its own exit code, never a silent 0.
+        frame = last_user_frame(exc)
+        raise ScriptExitError(f"your {call} called sys.exit({exc.code!r}) before trainopt could examine anything",
+                              context="while trainopt ran " + call + (f"; at {frame}" if frame else ""),
+                              hint="guard the script's entry point with `if __name__ == \"__main__\":` (trainopt runs "
+                                   "it as __trainopt__), or move sys.exit out of trainopt_target()") from None
+    except KeyboardInterrupt:
+        raise InterruptedByUser(f"interrupted while trainopt ran your {call}",
+                                hint="run `trainopt examine` again to examine the script") from None
     except Exception as exc:  # noqa: BLE001 - any error in the user's code is reported as theirs (exit 2)
         raise UserCodeError(call, exc, hint) from exc
 
