@@ -583,7 +583,10 @@ def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, fol
     if plot_to:
         from expert.plot import plot_run
 
-        click.echo(f"trainopt: plot written to {plot_run(run, plot_to, status=d.status)}", err=True)
+        # The title says what the report says: its status, the symptom it settled on, and a gap in the evidence.
+        verdict = d.status + (f": {d.symptom['label']}" if d.symptom else "") \
+            + ("; evidence incomplete" if d.incomplete else "")
+        click.echo(f"trainopt: plot written to {plot_run(run, plot_to, status=verdict)}", err=True)
     _emit_report(c, fmt)
     sys.exit(exit_code_for(c))
 

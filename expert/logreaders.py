@@ -432,12 +432,13 @@ def _decode(raw: bytes, lineno: int, damage: Damage) -> str | None:
         return None
 
 
-def _lines(fh: io.FileIO, damage: Damage, progress: Progress | None, total: int
-           ) -> Iterator[tuple[int, list[str | None]]]:
+def _lines(fh: io.FileIO, damage: Damage, progress: Progress | None, total: int, *,
+           keep_unterminated: bool = True) -> Iterator[tuple[int, list[str | None]]]:
     """Blocks of decoded lines, each with the number of its first line.
 
     A line that is not UTF-8 or is over MAX_LINE comes as None (and is counted in ``damage``), never held
-    whole; a final line without a newline is kept.
+    whole. A final line without a line end is kept when ``keep_unterminated`` (a JSON record shows its own
+    truncation), else skipped as damage: a CSV row cut mid-number would read as a wrong value.
     """
     tail = b""
     lineno = 1
@@ -492,6 +493,9 @@ def _lines(fh: io.FileIO, damage: Damage, progress: Progress | None, total: int
             skipping = True
     if skipping:
         yield lineno, [None]
+    elif tail and not keep_unterminated and tail.strip():
+        damage.skip("last lines with no line end (a file cut short while it was written?)", f"line {lineno}")
+        yield lineno, [None]
     elif tail:
         yield lineno, [_decode(tail, lineno, damage)]
     if progress is not None:
@@ -505,7 +509,7 @@ def _size(fh: io.FileIO) -> int:
 def _read_csv(path: Path, sink: Any, progress: Progress | None, damage: Damage, notes: list[str]
               ) -> tuple[list[str], int]:
     with open_regular(path) as fh:
-        blocks = _lines(fh, damage, progress, _size(fh))
+        blocks = _lines(fh, damage, progress, _size(fh), keep_unterminated=False)
         head: str | None = None
         pending: list[str | None] = []
         start = 1

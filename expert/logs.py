@@ -284,16 +284,13 @@ class LogRun:
         steps, mean, _, hi = s.curve()
         if mean.size < 6:
             return out
-        from knowledge.measurements import threshold
+        from probes.loss_curve import count_spikes
 
+        # The classifier's own count over the same bucket means: the plot marks exactly what the report counts.
         k = 5
         pad = np.pad(mean, k // 2, mode="edge")
         base = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)[: mean.size]
-        resid = hi - base
-        mad = float(np.median(np.abs(mean - base))) * 1.4826
-        floor = max(mad, 1e-3 * max(float(np.median(np.abs(mean))), 1e-12))
-        hits = np.nonzero((resid / floor > threshold("MT-CURVE-SPIKE")) & (resid > 0.25 * np.abs(base)))[0]
-        out["spikes"] = [int(steps[i]) for i in hits[:50]]
+        out["spikes"] = [int(steps[i]) for i in count_spikes(mean).positions]
         if out["label"] == "plateau_after_learning":
             half = mean.size // 2
             out["plateau"] = [int(steps[half]), int(steps[-1])]

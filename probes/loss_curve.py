@@ -67,11 +67,14 @@ class SpikeCounter:
     recovered: int = 0
     steps: int = 0
     last_spike: int | None = None
+    positions: list[int] = field(default_factory=list)
+    """Where the first MAX_POSITIONS spikes were (point indices): what a plot marks is what was counted."""
     _tail: list[float] = field(default_factory=list)
     _pending: list[tuple[float, float]] = field(default_factory=list)  # (base, spike residual) awaiting recovery
 
     TAIL = 4
     RECOVER = 5
+    MAX_POSITIONS = 50
 
     def update(self, values: Any) -> None:
         """Count spikes in a window of finite loss values (cost: the window, not the history)."""
@@ -96,6 +99,8 @@ class SpikeCounter:
             for i in hit:
                 self.spikes += 1
                 self.last_spike = self.steps - new0 + int(i)
+                if len(self.positions) < self.MAX_POSITIONS:
+                    self.positions.append(self.last_spike)
                 after = y[i + 1: i + 1 + self.RECOVER]
                 if after.size and float(after.min()) <= base[i] + 0.5 * resid[i]:
                     self.recovered += 1
@@ -168,6 +173,20 @@ def stalled(late_progress: float, se: float, scale: float) -> bool:
     return late_progress + se < threshold("MT-CURVE-PLATEAU") * scale
 
 
+def count_spikes(y: Any) -> SpikeCounter:
+    """Spikes of a whole finite history, on the scale of its first chunk (the classifier's own count).
+
+    A plot of the same history marks ``positions``, so the markers and the report's count agree.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    y = y[np.isfinite(y)]
+    k = int(min(10, max(3, y.size // 6))) if y.size else 1
+    first = np.array_split(y, k)[0] if y.size else y
+    spikes = SpikeCounter(scale=max(median(np.abs(first)), 1e-12) if first.size else None)
+    spikes.update(y)
+    return spikes
+
+
 def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0,
              chance: float | None = None) -> dict[str, Any]:
     """Classify a loss history (pure, vectorized, noise-aware).
@@ -201,8 +220,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     # the level the run started from: its first few points (a fast first drop is progress, not the baseline)
     start0 = median(y[: max(3, min(8, n // 20))])
     if spikes is None:
-        spikes = SpikeCounter(scale=max(median(np.abs(chunks[0])), 1e-12))
-        spikes.update(y)
+        spikes = count_spikes(y)
     m = np.array([median(c) for c in chunks])
     start, end = float(m[0]), float(m[-1])
     scale = max(abs(start - floor) if 0 < floor < start else abs(start), 1e-12)

@@ -30,9 +30,14 @@ def curve(n: int, nan_from: int | None = None) -> list[float]:
 
 
 def _masked_crc(data: bytes) -> int:
-    from tensorboard.compat.tensorflow_stub.pywrap_tensorflow import masked_crc32c
+    try:
+        import google_crc32c
+    except ImportError:
+        from tensorboard.compat.tensorflow_stub.pywrap_tensorflow import masked_crc32c
 
-    return masked_crc32c(data)
+        return masked_crc32c(data)
+    x = google_crc32c.value(data)
+    return (((x >> 15) | (x << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
 def tfrecord(payload: bytes) -> bytes:
