@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from knowledge.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, InputError, TrainoptError
+from knowledge.errors import (
+    EXIT_ACTION,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    InputError,
+    TrainoptError,
+    excerpt,
+    shorten_part,
+)
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -43,7 +52,11 @@ class _Group(click.Group):
             # Ctrl-C anywhere in a command (the engine, a report, a probe): one line and 130, never a traceback.
             click.echo("\ninterrupted.", err=True)
             ctx.exit(EXIT_INTERRUPTED)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+        except click.ClickException as e:
+            # click quotes the offending argument whole (an invalid choice, a path): keep it short and printable.
+            e.message = shorten_part(e.message)
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except BrokenPipeError:
             # The reader went away (`trainopt rules | head`): stop quietly, and keep Python's exit-time
@@ -323,7 +336,7 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
         near = (difflib.get_close_matches(rule_id.upper(), ids, n=5, cutoff=0.6)
                 or [r for r in ids if rule_id.upper() in r])
         hint = ("did you mean " + ", ".join(near[:5]) + "?") if near else "list them with `trainopt rules`"
-        raise InputError(f"unknown rule {rule_id!r}", hint=hint)
+        raise InputError(f"unknown rule {excerpt(rule_id)}", hint=hint)
     d: dict[str, Any] = {"id": info.id, "kind": info.kind, "family": info.family, "rationale": info.rationale,
                          "cite": info.cite.as_dict() if info.cite else None}
     row = info.row
@@ -527,7 +540,7 @@ def _role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
     for p in pairs:
         role, sep, col = p.partition("=")
         if not sep or not role.strip() or not col.strip():
-            raise InputError(f"bad --map {p!r}", hint="use --map ROLE=COLUMN, e.g. --map loss=train/loss")
+            raise InputError(f"bad --map {excerpt(p)}", hint="use --map ROLE=COLUMN, e.g. --map loss=train/loss")
         out[role.strip()] = col.strip()
     return out
 
@@ -556,7 +569,6 @@ def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, fol
     import os
 
     from expert.consultation import Consultation
-    from knowledge.errors import excerpt
 
     name = os.path.basename(os.path.normpath(path)) or path
     if not name.isprintable() or len(name) > 60:

@@ -27,7 +27,7 @@ from expert.logreaders import (
     detect,
     read_series,
 )
-from knowledge.errors import InputError
+from knowledge.errors import InputError, excerpt
 from knowledge.vocabulary import Observation
 
 ROLES = ("loss", "val_loss", "val_acc", "train_acc", "lr", "grad_norm", "throughput")
@@ -341,9 +341,9 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     roles = {r: _pick(r, tags) for r, tags in by_role.items()}
     for role, col in (mapping or {}).items():
         if role not in ROLES:
-            raise InputError(f"unknown role {role!r}", hint=f"roles: {', '.join(ROLES)}")
+            raise InputError(f"unknown role {excerpt(role)}", hint=f"roles: {', '.join(ROLES)}")
         if col not in series:
-            raise InputError(f"no numeric column {col!r} in {p.name}",
+            raise InputError(f"no numeric column {excerpt(col)} in {p.name}",
                              context="columns: " + ", ".join(sorted(series)[:30]))
         roles[role] = col
     if "loss" not in roles:

@@ -44,7 +44,7 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     return quoted
 
 
-def _safe(part: str) -> str:
+def shorten_part(part: str) -> str:
     """One message part made printable and short: escaped surrogates and controls, cut at PART_CHARS."""
     if not part.isprintable():
         part = "".join(ch if ch.isprintable() or ch in "\n\t" else repr(ch)[1:-1] for ch in part)
@@ -74,11 +74,11 @@ class TrainoptError(Exception):
         """Return the error in pip's layout: what happened, then context and hint lines."""
         # Every part is made printable and short here, whatever a caller put in it: the last guard against
         # echoing a whole input or a character the terminal's encoder refuses.
-        lines = [f"error: {_safe(self.message)}"]
+        lines = [f"error: {shorten_part(self.message)}"]
         if self.context:
-            lines.append(f"  context: {_safe(self.context)}")
+            lines.append(f"  context: {shorten_part(self.context)}")
         if self.hint:
-            lines.append(f"  hint: {_safe(self.hint)}")
+            lines.append(f"  hint: {shorten_part(self.hint)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -210,3 +210,16 @@ def test_a_script_that_exits_or_is_interrupted_gets_its_own_code(tmp_path, where
     assert r.stderr.startswith("error:") and "Traceback" not in r.output
     if code == EXIT_SCRIPT_EXITED:
         assert "sys.exit(" in r.stderr and "train.py" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------- long arguments
+
+LONG = "X" * 120_000
+
+
+@pytest.mark.parametrize("args", [["logs", LONG], ["logs", ".", "--map", LONG], ["rule", LONG], ["examine", LONG],
+                                  ["diagnose", "-", "--format", LONG], ["explain", LONG, "--observations", "-"]])
+def test_a_120kb_argument_is_never_echoed_whole(args):
+    r = CliRunner().invoke(cli, args, input='{"symptom": "unstable"}')
+    assert r.exit_code == 2, r.output[-500:]
+    assert len(r.output) < 3000 and "X" * 1000 not in r.output
