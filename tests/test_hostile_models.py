@@ -218,3 +218,41 @@ def test_meta_and_quantised_models_get_a_clear_refusal(make, msg):
         m = make()
     with pytest.raises(ProbeError, match=msg):
         examine(m, LOSS, batch())
+
+
+def test_a_probe_that_fails_on_a_model_is_switched_off_and_the_loop_goes_on(caplog):
+    from probes import plugins
+    from probes.base import Probe, ProbeInfo
+
+    class Fragile(Probe):
+        info, hooks = ProbeInfo("fragile", "cheap", "optimizer_step", ()), ("optimizer_post", "window")
+
+        def attach(self, run):
+            pass
+
+        def optimizer_post(self, run):
+            raise NotImplementedError("no kernel for this layout")
+
+        def accumulate(self, run, window):
+            pass
+
+        def summarise(self, run):
+            return []
+
+    def train(probes):
+        torch.manual_seed(0)
+        m, (x, y) = nn.Linear(4, 3), batch()
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        with watch(m, opt, plugins=probes) as w:
+            for _ in range(8):
+                opt.zero_grad()
+                loss = LOSS(m(x), y)
+                loss.backward()
+                opt.step()
+                w.step(loss)
+        return fingerprint(m, opt), w
+
+    fp, w = train([*plugins(), Fragile])
+    assert "fragile" in w.switched_off and "NotImplementedError" in w.switched_off["fragile"]
+    assert "switched off" in caplog.text
+    assert fp == train(None)[0]
