@@ -1090,14 +1090,12 @@ def detect(path: Path, notes: list[str] | None = None, *, follow_links: bool = F
     except OSError as exc:
         raise InputError(f"cannot read {excerpt(str(path), 200)}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(st.st_mode):
+        found = scan(path, LOG_PATTERNS, follow_links=follow_links, notes=notes)  # one walk, whatever the size
         cands: list[tuple[Path, float]] = []
         for pat in LOG_PATTERNS:
-            cands = sorted(scan(path, (pat,), follow_links=follow_links, notes=None),
-                           key=lambda c: (-c[1], str(c[0])))
+            cands = sorted((c for c in found if fnmatch.fnmatch(c[0].name, pat)), key=lambda c: (-c[1], str(c[0])))
             if cands:
                 break
-        # Notes about what was skipped come from one full scan, so each skip is said once.
-        scan(path, LOG_PATTERNS, follow_links=follow_links, notes=notes)
         if not cands:
             raise InputError(f"no training log found in {path}",
                              hint="looked for metrics.csv, trainer_state.json, events.out.tfevents.*, *.jsonl, *.csv "
