@@ -467,6 +467,63 @@ class QuestionRow:
         return {k: as_cond(v) for k, v in self.when.items()}
 
 
+@dataclass(frozen=True)
+class Join:
+    """Knowledge that relates two or more observations' values (what a one-observation condition cannot say).
+
+    When every observation in ``inputs`` is known, ``when`` holds and ``test(*values)`` is true, the join marks
+    ``flag`` (which rows then require as ``flag:<name>``), with ``detail(*values)`` as its evidence line. The
+    engine compiles a join into one rule; ``derived_state`` evaluates it the same way without the engine.
+
+    Attributes:
+        id: Stable prefixed id (``DV-GAP-01``).
+        inputs: The observations whose values are joined, in the order ``test`` and ``detail`` take them.
+        test: Whether the joined values mean the flag.
+        flag: The flag it marks.
+        detail: The evidence line for the joined values.
+        rationale: Why, in our words.
+        cite: The seed row it encodes.
+        when: Conditions on other observations (a bare value means equality).
+        salience: Firing priority (derivations fire in ``Salience.DERIVE``'s band).
+        family: Filled in by the knowledge registry from the module name.
+    """
+
+    id: str
+    inputs: tuple[str, ...]
+    test: Callable[..., bool]
+    flag: str
+    detail: Callable[..., str]
+    rationale: str
+    cite: Cite
+    when: dict[str, CondLike] = field(default_factory=dict)
+    salience: int = 0
+    family: str = ""
+
+    def conditions(self) -> dict[str, Cond]:
+        """The ``when`` conditions with bare values turned into ``Is``, and every input required known."""
+        conds: dict[str, Cond] = {k: as_cond(v) for k, v in self.when.items()}
+        for name in self.inputs:
+            conds.setdefault(name, Present())
+        return conds
+
+    def holds(self, values: Mapping[str, Any], has: Callable[[str], bool] | None = None) -> bool:
+        """Whether the join marks its flag on ``values`` (and the flag is not already established)."""
+        for name, cond in self.conditions().items():
+            if not cond_holds(cond, name in values, values.get(name)):
+                return False
+        if has is not None and has(f"flag:{self.flag}"):
+            return False
+        return joined(self.test, *(values[n] for n in self.inputs))
+
+
+def joined(test: Callable[..., bool], *values: Any) -> bool:
+    """``test(*values)``, false when the values are not of a kind the test can compare (never an error)."""
+    try:
+        return bool(test(*values))
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+        return False
+
+
 # ---------------------------------------------------------------------------------------------------
 # Salience bands: the order in which kinds of rows fire (higher first)
 # ---------------------------------------------------------------------------------------------------
@@ -656,12 +713,15 @@ class Keyword:
     """A free-text cue: a phrase (regular expression) that implies observations.
 
     Attributes:
-        pattern: Regular expression, matched case-insensitively on word boundaries.
+        pattern: Regular expression, matched case-insensitively on word boundaries (empty when ``phrases`` is
+            given).
         sets: Observations it implies.
         negatable: Whether a preceding negation ("no NaN", "not NaN") cancels it.
         cite: The seed keyword list it encodes.
         priority: When two cues set the same observation differently, the higher priority wins
             (e.g. NaN beats "slow" for the symptom: stability first).
+        phrases: Literal phrases (real error messages) matched after the same normalisation as the text they
+            are looked for in; the language layer turns them into the pattern, longest first.
     """
 
     pattern: str
@@ -669,6 +729,7 @@ class Keyword:
     cite: Cite
     negatable: bool = True
     priority: int = 0
+    phrases: tuple[str, ...] = ()
 
 
 @dataclass
@@ -679,4 +740,4 @@ class Family:
     rows: list[Row] = field(default_factory=list)
     questions: list[QuestionRow] = field(default_factory=list)
     keywords: list[Keyword] = field(default_factory=list)
-    mixins: list[type] = field(default_factory=list)
+    joins: list[Join] = field(default_factory=list)
