@@ -42,16 +42,18 @@ def tripped_rows(obs: dict[str, Observation], probes: Any = None) -> list[str]:
     plugin declaring ``trips_causes`` (``probes``: plugin instances or classes; default every listed plugin)
     count as measurement rows.
     """
-    from knowledge.schema import standing_rows
+    from knowledge import all_joins
+    from knowledge.schema import chain
 
-    # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
+    # The rows forward-chained as the engine does (derived observations and joins included, same check, same
+    # firing order): a row the engine suppresses never trips here.
     values = {name: o.value for name, o in obs.items()}
     if probes is None:
         from probes.registry import plugins
 
         probes = plugins()
     rows, alarms = _trip_rows(tuple(p.info.measures for p in probes if p.trips_causes))
-    hits = [row.id for row in standing_rows(rows, values, ("origin:probe",)) if row.id in alarms]
+    hits = [row.id for row in chain(rows, values, ("origin:probe",), all_joins()).fired if row.id in alarms]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
     if lb is not None and lb.value in SYMPTOMATIC_CURVES:
