@@ -1,6 +1,6 @@
 """The shape of a knowledge row: conditions over observations, what it concludes, and where it comes from.
 
-Rows are plain data. ``expert.factory`` compiles every row into one experta rule; nothing here imports
+Rows are plain data. ``expert.engine`` compiles every row into one experta rule; nothing here imports
 experta, so listing or showing rules stays cheap. Conventions:
 
 * one row = one rule, with a stable prefixed id (``RT-LOSS-01``) and a citation of the seed table row;
