@@ -38,6 +38,8 @@ from expert.facts import (
 )
 from knowledge.errors import KnowledgeError
 from knowledge.schema import (
+    ACTS,
+    EXPLAINED,
     Absent,
     Cite,
     Cross,
@@ -173,8 +175,6 @@ class Firing:
                 "matched": self.matched, "asserted": self.asserted, "retracted": self.retracted}
 
 
-EXPLAINED = "symptom_explained"
-"""The flag core rules set once an evidenced cause explains the symptom (or stands with none named)."""
 
 
 def _guarded(basis: Any) -> bool:
@@ -184,7 +184,7 @@ def _guarded(basis: Any) -> bool:
 
 def _acts(severity: Any) -> bool:
     """Only a cause that needs action (warning or critical) supersedes the symptom tables."""
-    return severity in ("warning", "critical")
+    return severity in ACTS
 
 
 def _leads(basis: Any) -> bool:
