@@ -117,6 +117,11 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     # does not take the first stop from the symptom's own route.
     primary_cause = causes[0]["id"] if causes and (sym_value is None or sym_value in causes[0]["explains"]) \
         else None
+    # With no cause evidenced, the likeliest suspect leads (marked tentative): the evidence points at it more
+    # specifically than at the symptom table's default first stop.
+    suspects = [f for f in findings if f["kind"] == "suspect" and f["severity"] in ("warning", "critical")
+                and (sym_value is None or sym_value in f["explains"])]
+    tentative = suspects[0]["id"] if suspects and primary_cause is None else None
 
     # routes (merged per skill: primary wins; every contributing rule kept) --------------------------
     merged: dict[str, dict[str, Any]] = {}
@@ -136,10 +141,11 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     if symptom_value is None and derived_symptom is not None:
         symptom_value = derived_symptom["value"]
     plan = order_plan(((r["skill"], r["role"]) for r in merged.values()), symptom_value)
-    lead = next((r["skill"] for r in by_kind.get("Route", []) if r["rule"] == primary_cause
+    lead = next((r["skill"] for r in by_kind.get("Route", []) if r["rule"] == (primary_cause or tentative)
                  and r["role"] == "primary"), None)
     if lead in plan:
-        # The first stop is where the best-evidenced cause is fixed; the graph orders the rest.
+        # The first stop is where the best-evidenced cause (or the leading suspect) is fixed; the graph orders
+        # the rest.
         plan = [lead] + [s for s in plan if s != lead]
     routes = [merged[s] for s in plan]
 
@@ -212,4 +218,4 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         symptom = {"value": symptom_value, "label": symptom_value.replace("_", " "), "source": src}
     return Diagnosis(status=status, symptom=symptom, question=qv, findings=findings, routes=routes, plan=plan,
                      boundary=boundary, fixes=fixes, avoid=avoid, asked=asked, notes=notes,
-                     causes=[f["id"] for f in causes], primary_cause=primary_cause)
+                     causes=[f["id"] for f in causes], primary_cause=primary_cause, tentative=tentative)

@@ -59,6 +59,8 @@ class Diagnosis:
     """Ids of the root-cause and lint findings that need action, best-evidenced first."""
     primary_cause: str | None = None
     """The best-evidenced cause: its primary route is the plan's first stop."""
+    tentative: str | None = None
+    """With no cause evidenced, the suspect (a tentative lead) whose primary route is the plan's first stop."""
 
     @property
     def needs_action(self) -> bool:

@@ -57,6 +57,7 @@ def as_json(c: Outcome) -> dict[str, Any]:
         "avoid": d.avoid,
         "trace": c.trace,
         "needs_action": d.needs_action,
+        "tentative": d.tentative,
         "complaints": c.complaints,
         "observations": {n: {k: v for k, v in o.as_dict().items() if k != "name"}
                          for n, o in sorted(c.observations.items())},
@@ -415,7 +416,8 @@ class _Writer:
         for i, g in enumerate(groups, 1):
             sev = SEVERITY_WORDS.get(g["severity"], g["severity"])
             ids = ", ".join(g["ids"])
-            head = f"[{sev}] {g['category']}: {g['issue']} [{ids}]"
+            lead = " (tentative lead)" if g.get("kind") == "suspect" else ""
+            head = f"[{sev}] {g['category']}{lead}: {g['issue']} [{ids}]"
             self.line(f"{i}. {head}")
             self.gap()
             for e in g["evidence"]:

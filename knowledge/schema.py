@@ -261,8 +261,10 @@ class RouteTo:
     section: str = ""
 
 
-FINDING_KINDS = ("cause", "lint", "symptom", "note")
-"""Kinds of finding; a warning or critical ``cause`` supersedes symptom-table findings and routes."""
+FINDING_KINDS = ("cause", "lint", "symptom", "note", "suspect")
+"""Kinds of finding; a warning or critical ``cause`` supersedes symptom-table findings and routes. A ``suspect``
+is a tentative lead: the likeliest cause on the evidence so far, which leads the plan while no cause is
+evidenced but supersedes nothing and leaves the questions that would confirm it open."""
 
 RUN_PROBLEMS = ("not_learning", "unstable", "convergence", "overfitting", "multi_task")
 """Symptoms of a run that learns wrongly; a fault in the model, loss, data or loop can explain any of them."""
@@ -291,7 +293,8 @@ class Find:
         issue: The specific issue, in one line.
         kind: What the finding is (``FINDING_KINDS``): a root ``cause`` evidenced by observations, a ``lint``
             (a configuration defect found from the set-up alone), a ``symptom`` restated from a symptom table
-            (superseded once a cause is evidenced), or a ``note`` (a correction of the user's framing).
+            (superseded once a cause is evidenced), a ``note`` (a correction of the user's framing), or a
+            ``suspect`` (a tentative lead, see ``FINDING_KINDS``).
         explains: The symptoms a cause can explain (default: by category, ``EXPLAINS_BY_CATEGORY``).
     """
 
