@@ -15,8 +15,9 @@ import torch
 
 from knowledge.errors import InterruptedByUser, ProbeError, ScriptExitError
 from knowledge.vocabulary import Observation
-from probes import config_lint, nonfinite, plugins
+from probes import config_lint, nonfinite
 from probes.base import finite_or_none, merge, stored
+from probes.registry import plugins
 from probes.state import restore, take
 
 
