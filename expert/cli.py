@@ -94,6 +94,10 @@ def cli() -> None:
     """
 
 
+MAX_JSON_INPUT = 64 << 20
+"""The largest observations document read (a saved report with its trail is a few hundred kilobytes)."""
+
+
 def _read_json(path: str) -> Any:
     """Read one JSON object from a file or ``-`` (stdin).
 
@@ -103,14 +107,21 @@ def _read_json(path: str) -> Any:
     from expert.consultation import _json_type, parse_json
 
     if path == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        # Bounded: a stream with no end (`trainopt diagnose - < /dev/zero`) is refused, never held whole.
+        data = sys.stdin.buffer.read(MAX_JSON_INPUT + 1) if hasattr(sys.stdin, "buffer") else \
+            sys.stdin.read(MAX_JSON_INPUT + 1)
+        if len(data) > MAX_JSON_INPUT:
+            raise InputError(f"stdin holds over {MAX_JSON_INPUT >> 20} MiB",
+                             hint="observations are a small JSON object")
         where = "stdin"
     else:
+        from expert.safeio import read_bounded
+
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, MAX_JSON_INPUT, "a JSON object of observations")
         except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror}", hint="give a JSON file or - for stdin") from None
+            raise InputError(f"cannot read {excerpt(path)}: {exc.strerror}",
+                             hint="give a JSON file or - for stdin") from None
         where = path
     value = parse_json(data, where)
     # Checked here, not left to from_json: a JSON string such as "symptom" is valid JSON but no object, and

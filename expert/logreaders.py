@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from expert.safeio import _kind_of_mode, open_regular
 from knowledge.errors import InputError, excerpt
 
 STEP_NAMES = ("step", "global_step", "_step", "steps", "iteration", "iter", "trainer/global_step")
@@ -206,46 +207,6 @@ def _loads(text: str | bytes) -> Any:
 
 
 # --------------------------------------------------------------------------------------- files and folders
-
-
-def _kind_of_mode(mode: int) -> str:
-    for test, word in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return word
-    return "not a regular file"
-
-
-def open_regular(path: Path) -> io.FileIO:
-    """Open a file for reading only if it is a regular file; FIFOs, devices and sockets are refused.
-
-    The file is opened without blocking (a FIFO with no writer would block forever) and checked on the
-    open descriptor, so it cannot be swapped for something else between the check and the read.
-
-    Raises:
-        InputError: Missing (or a dangling link), unreadable, or not a regular file.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        dangling = path.is_symlink()
-        raise InputError(f"cannot read {path}: " + ("a link to a file that does not exist" if dangling
-                                                    else "no such file"),
-                         hint="give a log file or a run folder") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise InputError(f"{path} is {_kind_of_mode(st.st_mode)}, not a log file",
-                         hint="trainopt reads regular files only (a pipe or device could block or never end)")
-    if flags & getattr(os, "O_NONBLOCK", 0):
-        try:
-            os.set_blocking(fd, True)
-        except OSError:
-            pass
-    return io.FileIO(fd, "rb", closefd=True)
 
 
 def _inside(target: Path, root: Path) -> bool:

@@ -223,3 +223,14 @@ def test_a_120kb_argument_is_never_echoed_whole(args):
     r = CliRunner().invoke(cli, args, input='{"symptom": "unstable"}')
     assert r.exit_code == 2, r.output[-500:]
     assert len(r.output) < 3000 and "X" * 1000 not in r.output
+
+
+def test_diagnose_refuses_pipes_devices_and_endless_input(tmp_path):
+    fifo = tmp_path / "obs.json"
+    os.mkfifo(fifo)
+    r = CliRunner().invoke(cli, ["diagnose", str(fifo)])  # would block forever if opened for a blocking read
+    assert r.exit_code == 2 and "FIFO" in r.stderr
+    r = CliRunner().invoke(cli, ["diagnose", "/dev/zero"])  # would grow until killed
+    assert r.exit_code == 2 and "character device" in r.stderr
+    r = CliRunner().invoke(cli, ["diagnose", "-"], input=b" " * (65 << 20))
+    assert r.exit_code == 2 and "over 64 MiB" in r.stderr
