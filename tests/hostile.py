@@ -127,7 +127,8 @@ def hostile_folder(root: Path, entries: list[tuple[str, int]], secret: Path, fmt
         elif kind == "fifo":
             os.mkfifo(target)
         elif kind == "loop":
-            (sub / f"loop{k}").symlink_to(run)
+            if not (sub / f"loop{k}").is_symlink():
+                (sub / f"loop{k}").symlink_to(run)
         elif kind == "oddname":
             (sub / os.fsdecode(b"bad\xff\x1b[31m" + str(k).encode() + b".csv")).write_bytes(data)
         elif kind == "log":
