@@ -69,7 +69,7 @@ ROWS = (
         avoid=("clipping gradients to hide a NaN the loss produces: the clip does not remove non-finite values",),
         salience=Salience.CAUSE - 2),
     Row("DF-SUS-HALF",
-        {"symptom": "unstable", "loss_behavior": NONFINITE, "mixed_precision": Is("fp16", "fp8"),
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "mixed_precision": Is("fp16", "fp8"),
          "nan_location": Absent()},
         (Find("Numerical", "warning", "tentative: values leaving the half-precision range (overflow to inf, or a "
               "loss scale gone wrong) are the likeliest cause; a run in bf16 or fp32 that stays finite "
@@ -152,8 +152,8 @@ QUESTIONS = (
     QuestionRow(
         "Q-CHANGE", "recent_change",
         "Did the problem start right after a change? If so, which one?",
-        {"symptom": RUN_TROUBLE}, rank=14,
-        why="Trouble that begins right after a change is usually that change's: a new batch size or GPU count "
+        {"symptom": RUN_TROUBLE, "nan_onset": "after_steps"}, rank=14,
+        why="A run that trained and then broke often broke with a change: a new batch size or GPU count "
             "needs a rescaled LR, a new precision changes the number range, a resume can drop optimizer state, "
             "an upgrade can change a default.",
         cite=_UN,
