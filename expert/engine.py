@@ -40,6 +40,7 @@ from knowledge.errors import KnowledgeError
 from knowledge.schema import (
     ACTS,
     EXPLAINED,
+    SUPERSEDED,
     Absent,
     Cite,
     Cross,
@@ -185,6 +186,11 @@ def _guarded(basis: Any) -> bool:
 def _acts(severity: Any) -> bool:
     """Only a cause that needs action (warning or critical) supersedes the symptom tables."""
     return severity in ACTS
+
+
+def _superseded(kind: Any) -> bool:
+    """Symptom-table readings and tentative leads yield to an evidenced cause (``knowledge.schema.SUPERSEDED``)."""
+    return kind in SUPERSEDED
 
 
 def _leads(basis: Any) -> bool:
@@ -356,12 +362,12 @@ class AuditedEngine(KnowledgeEngine):
         """With no symptom named, an evidenced cause is the diagnosis: there is no symptom left to ask for."""
         self.declare(Flag(name=EXPLAINED, rule=self.current_rule(), detail=""))
 
-    @Rule(Flag(name=EXPLAINED), AS.route << Route(basis="symptom"), salience=900)
+    @Rule(Flag(name=EXPLAINED), AS.route << Route(basis=P(_superseded)), salience=900)
     def core_cause_route(self, route: Fact) -> None:
         """Drop a symptom-table route once a root cause is evidenced: the cause carries its own."""
         self.retract(route)
 
-    @Rule(Flag(name=EXPLAINED), AS.finding << Finding(finding_kind="symptom"), salience=900)
+    @Rule(Flag(name=EXPLAINED), AS.finding << Finding(finding_kind=P(_superseded)), salience=900)
     def core_cause_finding(self, finding: Fact) -> None:
         """Drop a symptom-table finding once a root cause is evidenced: one problem, one root-cause entry."""
         self.retract(finding)

@@ -435,6 +435,8 @@ class _Writer:
                     self.label("Measured", words if self.verbose else short_text(words, 160), level=2)
             if not g["evidence"]:
                 self.label("Evidence", "none recorded", level=1)
+            for eff in g.get("effects", ()):
+                self.label("Explains", f"{eff['issue']} [{eff['id']}]", level=1)
             for fix in (fixes[x] for x in g["ids"] if x in fixes):
                 shown.add(fix["rule"])
                 self.label("Fix", f"{fix['explain']} [{fix['rule']}]", level=1)

@@ -98,7 +98,10 @@ def report_schema() -> dict[str, Any]:
                "properties": {"id": string, "category": string,
                               "severity": {"enum": ["info", "warning", "critical"]}, "issue": string,
                               "evidence": {"type": "array"}, "rule": string, "source": cite,
-                              "kind": {"enum": list(FINDING_KINDS)}}}
+                              "kind": {"enum": list(FINDING_KINDS)},
+                              "effects": {"type": "array", "items": {
+                                  "type": "object", "required": ["id", "issue"],
+                                  "properties": {"id": string, "issue": string}}}}}
     route = {"type": "object", "required": ["skill", "role", "pack", "why", "rule"],
              "properties": {"skill": string, "role": {"enum": ["primary", "secondary"]}, "pack": string,
                             "why": string, "rule": string, "rules": strings, "section": string, "sheet": string}}

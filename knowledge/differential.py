@@ -15,7 +15,7 @@ live here:
 from __future__ import annotations
 
 from knowledge.fixes import FIX_BATCH_LR, FIX_LR_DOWN
-from knowledge.schema import Absent, Cite, Cross, Find, Fix, Is, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import Absent, Cite, Cross, Find, Fix, Gt, Is, Present, QuestionRow, RouteTo, Row, Salience
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
@@ -69,7 +69,7 @@ ROWS = (
         avoid=("clipping gradients to hide a NaN the loss produces: the clip does not remove non-finite values",),
         salience=Salience.CAUSE - 2),
     Row("DF-SUS-HALF",
-        {"symptom": "unstable", "loss_behavior": NONFINITE, "mixed_precision": Is("fp16", "fp8"),
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "mixed_precision": Is("fp16", "fp8"),
          "nan_location": Absent()},
         (Find("Numerical", "warning", "tentative: values leaving the half-precision range (overflow to inf, or a "
               "loss scale gone wrong) are the likeliest cause; a run in bf16 or fp32 that stays finite "
@@ -136,6 +136,40 @@ ROWS = (
         fix=FIX_PIN_VERSION, salience=Salience.CAUSE),
 )
 
+# --- never give up: what the user talks about, when nothing else routes ---------------------------------
+# Once the user has declined to name a symptom, with nothing routed, no finding and no healthy evidence, the
+# part of the set-up the user describes is where the problem most likely lies: a tentative lead (info) to that
+# part's skill instead of no route at all. These rows fire last of all rows (below ``Salience.AFTER``).
+_TOPIC = Cite("000", "Symptom: which X should I use? (direct questions)",
+              "each part of the set-up (optimizer, LR and schedule, loss, batch) has its skill")
+
+
+def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: str = "") -> Row:
+    return Row(rid, when,
+               (Find("Set-up", "info", f"tentative: nothing routes yet, and the complaint is about {part}; that is "
+                     "where to look first (say what goes wrong to get a diagnosis)", kind="suspect"),
+                RouteTo(skill, "primary", f"the complaint is about {part}", section=section)),
+               f"A user who describes {part} and no symptom of the run is most often facing a problem with "
+               f"{part}: a better first stop than none.",
+               _TOPIC, need=("declined:Q-SYMPTOM",),
+               unless=("route:*", "boundary:*", "finding:*", "flag:healthy_evidence", "origin:probe"),
+               salience=Salience.AFTER - 20 + priority)
+
+
+TOPICS = (
+    _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
+    _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
+    _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},
+           "training-loop-architecture", "gradient accumulation", 7),
+    _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),
+    _topic("DF-TOPIC-PREC", {"mixed_precision": Is("fp16", "bf16", "fp8")}, "batch-size-and-memory-tradeoffs",
+           "reduced precision", 5, section="precision"),
+    _topic("DF-TOPIC-LOSS", {"loss_fn": Present()}, "loss-functions-and-objectives", "the loss function", 4),
+    _topic("DF-TOPIC-OPT", {"optimizer": Present()}, "optimization-algorithms", "the optimizer", 3),
+    _topic("DF-TOPIC-DIST", {"multi_gpu": True}, "pytorch-engineering", "multi-GPU training", 2),
+)
+ROWS = ROWS + TOPICS
+
 QUESTIONS = (
     QuestionRow(
         "Q-NAN-LOCATION", "nan_location",
@@ -152,8 +186,8 @@ QUESTIONS = (
     QuestionRow(
         "Q-CHANGE", "recent_change",
         "Did the problem start right after a change? If so, which one?",
-        {"symptom": RUN_TROUBLE}, rank=14,
-        why="Trouble that begins right after a change is usually that change's: a new batch size or GPU count "
+        {"symptom": RUN_TROUBLE, "nan_onset": "after_steps"}, rank=14,
+        why="A run that trained and then broke often broke with a change: a new batch size or GPU count "
             "needs a rescaled LR, a new precision changes the number range, a resume can drop optimizer state, "
             "an upgrade can change a default.",
         cite=_UN,

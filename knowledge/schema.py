@@ -679,6 +679,10 @@ EXPLAINED = "symptom_explained"
 ACTS = ("warning", "critical")
 """Severities of a finding that needs action: only such a cause supersedes the symptom tables."""
 
+SUPERSEDED = ("symptom", "suspect")
+"""Finding kinds (and route bases) that an evidenced cause supersedes: symptom-table readings and tentative
+leads."""
+
 
 @dataclass
 class Chain:
@@ -743,8 +747,8 @@ def _settle(facts: list[tuple[str, str, dict[str, Any]]], values: Mapping[str, A
                 facts.append(("flag", EXPLAINED, {}))
                 break
     if _has_ref(facts, f"flag:{EXPLAINED}"):
-        facts[:] = [f for f in facts if not ((f[0] == "route" and f[2]["basis"] == "symptom") or f[0] == "block"
-                                             or (f[0] == "finding" and f[2]["kind"] == "symptom"))]
+        facts[:] = [f for f in facts if not ((f[0] == "route" and f[2]["basis"] in SUPERSEDED) or f[0] == "block"
+                                             or (f[0] == "finding" and f[2]["kind"] in SUPERSEDED))]
     blocked = {key for k, key, a in facts if k == "block" and a["role"] == "any"}
     facts[:] = [f for f in facts
                 if not (f[0] == "route" and f[1] in blocked and f[2]["basis"] not in ("cause", "lint"))]
