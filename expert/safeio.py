@@ -30,6 +30,7 @@ def open_regular(path: Path | str) -> io.FileIO:
     Raises:
         InputError: Missing (or a dangling link), unreadable, or not a regular file.
     """
+    path = Path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
@@ -37,7 +38,7 @@ def open_regular(path: Path | str) -> io.FileIO:
         dangling = path.is_symlink()
         raise InputError(f"cannot read {path}: " + ("a link to a file that does not exist" if dangling
                                                     else "no such file"),
-                         hint="give a log file or a run folder") from None
+                         hint="check the path") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     st = os.fstat(fd)
