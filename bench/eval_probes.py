@@ -168,7 +168,8 @@ def render(res: dict[str, Any], misses: bool = True) -> str:
             lines.append(f"  healthy runs with a warning:   {m['healthy_warned']}/{m['healthy']}   target 0")
             lines.append("  leave-one-family-out (each family alone: faults right/runs, healthy warned/runs):")
             for k, v in m["per_family"].items():
-                lines.append(f"    {k:24s} {v['right']:3d}/{v['runs']:<3d} healthy {v['healthy_warned']}/{v['healthy']}")
+                lines.append(f"    {k:24s} {v['right']:3d}/{v['runs']:<3d} "
+                             f"healthy {v['healthy_warned']}/{v['healthy']}")
             lines.append("  leave-one-fault-kind-out (runs, right, routed, named):")
             for k, v in m["per_fault"].items():
                 lines.append(f"    {k:36s} {v['runs']:3d} {v['right']:3d} {v['routed']:3d} {v['named']:3d}")

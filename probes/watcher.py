@@ -174,7 +174,8 @@ class Watch:
         if self._nc is _UNSET:
             shape = self.first_output_shape
             nc = self.given_classes
-            if nc is None and shape is not None and len(shape) == 2 and self.loss_fn is not None \
+            # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads (sequences, dense maps)
+            if nc is None and shape is not None and len(shape) >= 2 and self.loss_fn is not None \
                     and loss_name(self.loss_fn) in ("cross_entropy", "nll"):
                 nc = int(shape[1])
             if self._first_forward_done:
