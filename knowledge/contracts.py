@@ -8,8 +8,8 @@ that would otherwise blame the LR (``MS-UPD-0x``) yield to these where they expl
 
 from __future__ import annotations
 
-from knowledge.measurements import ge, le
-from knowledge.schema import Cite, Find, Fix, Is, Not, RouteTo, Row, Salience
+from knowledge.measurements import ge, le, measure_source, threshold
+from knowledge.schema import Between, Cite, Find, Fix, Is, RouteTo, Row, Salience
 
 _EXPLAINS = ("not_learning", "convergence", "unstable", "data_problem", "metrics_wrong")
 _DX = "Step 2: investigation commands"
@@ -17,6 +17,9 @@ _SGD = Is("sgd", "sgd_momentum")
 _ADAM = Cite("002", "Optimizers: Adam and AdamW", "default betas (0.9, 0.999) and eps 1e-8")
 # measured causes fire before the update-ratio rows (Salience.CAUSE + 1) that yield to them
 _FIRST = Salience.CAUSE + 2
+_CONTRACT_FINDINGS = tuple(f"finding:{i}" for i in (
+    "MS-RANGE-01", "MS-RANGE-02", "MS-DIM-01", "MS-TGT-01", "MS-RED-01", "MS-EPS-02", "MS-BETA-01", "MS-MOM-01",
+    "MS-WD-01", "MS-CLIP-01", "MS-BN-01", "MS-DROP-01", "MS-LR0-01", "MS-LR0-02", "MS-ORDER-01"))
 
 ROWS = (
     # --- outputs against targets ---------------------------------------------------------------------
@@ -143,13 +146,14 @@ ROWS = (
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
                 "print(float(norm))   # the pre-clip norm: clip near its usual size"),
         avoid=("raising the LR to make up for a clip that cuts every step",)),
-    Row("MS-CLIP-02", {"grad_clip_active": "every_step", "clip_step_ratio": ge("MT-UPD-HIGH"), "optimizer": _SGD,
-                       "loss_behavior": Not("diverging", "nan_or_inf", "spiking", "oscillating", "flat_from_start")},
-        (Find("Gradients", "info", "every step is clipped to max_norm, which bounds SGD's step to lr x max_norm: "
-              "the large update ratio is this recipe's (high LR, tight clip), and the loss is falling"),),
-        "With norm clipping active on every step an SGD update has a fixed length, so a high LR with a tight clip "
-        "(PyTorch's word-language-model example: LR 20, max_norm 0.25) is stable by construction; the update "
-        "ratio alone does not say the LR is too high while the loss falls.",
+    Row("MS-CLIP-02", {"grad_clip_active": Is("every_step", "sometimes"), "optimizer": _SGD,
+                       "loss_behavior": Is("decreasing_normally", "plateau_after_learning")},
+        (Find("Gradients", "info", "gradient clipping is cutting SGD's steps to lr x max_norm and the loss falls "
+              "normally: a large update ratio is this recipe's (a high LR held by a tight clip), not an LR that "
+              "is too high"),),
+        "With norm clipping active, an SGD step is at most lr * max_norm long, so a high LR with a tight clip "
+        "(PyTorch's word-language-model example: LR 20, max_norm 0.25) is stable by construction; a too-high LR "
+        "shows as a loss that diverges, spikes or oscillates, and then this note does not stand.",
         Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
     # --- normalisation and regularisation -------------------------------------------------------------
     Row("MS-BN-01", {"bn_batch": le("MT-BN-BATCH")},
@@ -214,4 +218,30 @@ ROWS = (
         fix=Fix("Shuffle the training loader (or use a sampler that mixes classes).",
                 "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True)"),
         avoid=("lowering the LR to damp the swings that sorted batches cause",)),
+    # --- a flat loss at chance while the weights move at a working rate ---------------------------------
+    Row("MS-CHANCE-03",
+        {"loss_behavior": "flat_from_start",
+         "update_ratio": Between(threshold("MT-UPD-WORKING"), threshold("MT-UPD-HIGH"),
+                                 source=measure_source("MT-UPD-WORKING"))},
+        (Find("Data", "critical", "the loss stays flat at chance level (ln C) although the weights move at a "
+              "working rate: the steps are taken, but what they fit carries no signal, so the labels may not "
+              "follow the inputs (shuffled apart, misaligned, or read from the wrong column)",
+              explains=("not_learning", "convergence", "data_problem")),
+         RouteTo("training-loop-architecture", "primary", "check that inputs and labels stay paired")),
+        "A flat loss is blamed on the LR first, but an update ratio in the working band says the LR moves the "
+        "weights; if the loss still sits at ln(C), no input-label relation is being learned. Validation accuracy "
+        "near chance says the same (MS-CHANCE-01) when it is logged.",
+        Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
+        need=("flag:chance_level",),
+        unless=("finding:MS-CHANCE-01", "finding:MS-CHANCE-02", "finding:MS-DEAD-01", "finding:MS-FROZEN-01",
+                "finding:MS-SAT-01", "finding:MS-GRAD-02", "finding:MS-ACT-01", "finding:MS-ACT-02",
+                "finding:MS-ACT-03", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-01",
+                "finding:MS-ZERO-02", "finding:MS-EVAL-01", "finding:LP-STEP-01", *_CONTRACT_FINDINGS),
+        salience=Salience.AFTER,
+        fix=Fix("Verify input-label pairing (show a few samples with their labels) and overfit one small batch: "
+                "a model that cannot fit 32 examples with a working LR is fed labels that do not follow the inputs.",
+                "xb, yb = next(iter(loader))\nfor _ in range(200):\n    opt.zero_grad(); "
+                "loss_fn(model(xb), yb).backward(); opt.step()\nprint(loss_fn(model(xb), yb).item())  # near 0?"),
+        avoid=("raising the LR of a run whose updates are already at a working rate",
+               "tuning hyperparameters while labels may be wrong")),
 )

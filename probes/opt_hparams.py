@@ -62,7 +62,9 @@ def judge(optimizer: Any) -> dict[str, tuple[Any, dict[str, Any]]]:
             b1, b2 = finite_or_none(b[0]), finite_or_none(b[1])
             if b1 is None or b2 is None:
                 continue
-            v = "swapped" if b1 > b2 else "beta2_low" if b2 < threshold("MT-BETA2-LOW") else "usual"
+            # a beta2 too low to average anything is the more specific verdict; otherwise beta1 above beta2 is the
+            # pair written in the wrong order (0.999, 0.9)
+            v = "beta2_low" if b2 < threshold("MT-BETA2-LOW") else "swapped" if b1 > b2 else "usual"
             if v != "usual" and verdict == "usual":
                 verdict, worst = v, [b1, b2]
             worst = worst or [b1, b2]
