@@ -1,4 +1,4 @@
-"""The issue-18 probes against naive references: outputs vs targets, optimizer settings, layers, applied LR, clipping."""
+"""The issue-18 probes against naive references: outputs vs targets, optimizer settings, layers, LR, clipping."""
 
 from __future__ import annotations
 
