@@ -9,7 +9,7 @@ that would otherwise blame the LR (``MS-UPD-0x``) yield to these where they expl
 from __future__ import annotations
 
 from knowledge.measurements import ge, le, measure_source, threshold
-from knowledge.schema import Between, Cite, Find, Fix, Is, RouteTo, Row, Salience
+from knowledge.schema import Between, Cite, Find, Fix, Flag, Is, RouteTo, Row, Salience
 
 _EXPLAINS = ("not_learning", "convergence", "unstable", "data_problem", "metrics_wrong")
 _DX = "Step 2: investigation commands"
@@ -244,4 +244,14 @@ ROWS = (
                 "loss_fn(model(xb), yb).backward(); opt.step()\nprint(loss_fn(model(xb), yb).item())  # near 0?"),
         avoid=("raising the LR of a run whose updates are already at a working rate",
                "tuning hyperparameters while labels may be wrong")),
+    # --- what one batch cannot show ----------------------------------------------------------------------
+    Row("MS-SCOPE-01", {"probe_scope": "one_batch"},
+        (Flag("one_batch_limits", "examined one batch at one moment: the outputs against the targets, the loss, "
+              "gradients, a few optimizer steps and the settings were measured; gradient accumulation and where "
+              "zero_grad / step sit in the loop, the LR schedule's course, the order of the batches, whether "
+              "labels follow inputs across the data, and the loss and gradient history need the loop: run it "
+              "under trainopt.watch for those"),),
+        "A one-shot examination states what it could not see instead of guessing it: the loop's faults leave no "
+        "trace in one forward and backward pass.",
+        Cite("003", _DX, "instability: track gradient norms over steps"), salience=Salience.DERIVE),
 )

@@ -362,6 +362,9 @@ SPECS: tuple[Spec, ...] = (
        low=0.0, high=1.0, group="probe"),
     _f("lr_low_fraction", "Fraction of the sampled steps at which the applied learning rate was below 1% of the "
        "learning rate the optimizer was built with.", low=0.0, high=1.0, group="probe"),
+    _e("probe_scope", "one_batch loop",
+       "What the probes saw: one batch at one moment (examine) or the training loop over steps (watch).",
+       group="probe"),
     _f("label_sortedness", "How much purer in one class the training batches are than the data overall (0: as "
        "mixed as the data, 1: each batch a single class).", low=0.0, high=1.0, group="probe"),
 )

@@ -16,7 +16,7 @@ import torch
 from knowledge.errors import ProbeError
 from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite, plugins
-from probes.base import finite_or_none, merge
+from probes.base import ProbeInfo, emit, finite_or_none, merge
 from probes.state import restore, take
 
 
@@ -193,6 +193,16 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
         restore(snap, optimizer, scaler)
 
 
+SCOPE = ProbeInfo("exam", "free", "static", ("probe_scope",))
+
+
+def scope() -> Observation:
+    """The examination's own observation: it saw one batch at one moment (the loop's faults need watch)."""
+    return emit(SCOPE, "probe_scope", "one_batch",
+                {"not_seen": ["gradient accumulation", "zero_grad and step placement", "the LR schedule's course",
+                              "batch order", "label pairing across the data", "loss and gradient history"]})
+
+
 class Exam:
     """The one-shot examination: a generic scheduler over the probe plugins (``probes.PLUGINS``).
 
@@ -303,7 +313,7 @@ class Exam:
                 self.bad_step = 0
             if optimizer is not None and self.flags.get("gradients", False):
                 self._step_through()
-        return merge(p.examine(self) for p in self.probes)
+        return merge([*(p.examine(self) for p in self.probes), [scope()]])
 
     def _step_through(self) -> None:
         """Optimizer steps on the batch (undone by the restore), stopping at the first non-finite value."""

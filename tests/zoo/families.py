@@ -361,6 +361,7 @@ class Family:
         lr: Its usual LR for that optimizer.
         bn: Whether it normalises with BatchNorm.
         clip: The max_norm its recipe clips gradients to (None: no clipping).
+        steps: Steps its recipe trains for (a fault's or recipe's own step count is scaled by steps / 60).
     """
 
     name: str
@@ -373,6 +374,7 @@ class Family:
     lr: float = 3e-3
     bn: bool = False
     clip: float | None = None
+    steps: int = 60
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -381,7 +383,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("segmentation", "vision", "dense", SegNet, _seg, 3, "adamw", 5e-3),
     Family("char_lm", "language", "seq", CharLM, _lm, 8, "adamw", 1e-2),
     Family("tagger", "sequence", "seq", Tagger, _tags, 3, "adamw", 5e-3),
-    Family("word_lm", "language", "seq", WordLM, _words, 200, "sgd", 20.0, clip=0.25),
+    Family("word_lm", "language", "seq", WordLM, _words, 200, "sgd", 20.0, clip=0.25, steps=150),
     Family("gcn", "graphs", "clf", GCN, _graphs, 4, "adamw", 1e-2),
     Family("text_bag", "language", "clf", TextBag, _text, 4, "adamw", 5e-3),
     Family("tab_regression", "tabular", "reg", lambda c, d: _mlp(8, c, d), _tabreg, 1, "adamw", 3e-3),
@@ -740,8 +742,7 @@ F_FAULTS: tuple[FFault, ...] = (
 F_HEALTHY: tuple[tuple[str, dict[str, Any], Callable[[Family], bool]], ...] = (
     ("default_recipe", {}, _any),
     # PyTorch's word-language-model example: SGD at LR 20 with gradients clipped to 0.25, no momentum
-    ("word_lm_sgd_lr20_clip", {"opt": "sgd", "lr": 20.0, "clip": 0.25, "wd": 0.0, "steps": 150},
-     lambda f: f.name == "word_lm"),
+    ("word_lm_sgd_lr20_clip", {"opt": "sgd", "lr": 20.0, "clip": 0.25, "wd": 0.0}, lambda f: f.name == "word_lm"),
     ("warmup_cosine", {"schedule": "warmup_cosine"}, _any),
     ("label_smoothing", {"label_smoothing": 0.1}, _task("clf", "seq", "dense")),
     ("heavy_dropout", {"dropout": 0.5}, _dropout),
@@ -750,7 +751,8 @@ F_HEALTHY: tuple[tuple[str, dict[str, Any], Callable[[Family], bool]], ...] = (
     ("amp_skipped_steps", {"amp": "fp16_scaler"}, lambda f: f.name in ("resnet_bn", "text_bag", "tab_regression",
                                                                          "multilabel", "autoencoder")),
     ("fast_converge_then_flat", {"steps": 150}, lambda f: f.task in ("clf", "binary")),
-    ("clipped_sgd", {"opt": "sgd_momentum", "lr": 0.05, "clip": 1.0}, lambda f: f.task != "recon"),
+    # clipping added to the SGD families' own recipes (the word LM clips already)
+    ("clipped_sgd", {"clip": 1.0}, lambda f: f.opt in ("sgd", "sgd_momentum") and f.clip is None),
     ("sum_reduction_with_adam", {"reduction": "sum", "opt": "adam", "lr": 3e-3}, _task("clf", "reg")),
 )
 
@@ -770,6 +772,13 @@ class FVariant:
         return self.fault is None
 
 
+def _scaled(change: dict[str, Any], fam: Family) -> dict[str, Any]:
+    """A change with its step count scaled to the family's recipe length (counts are written for 60 steps)."""
+    if "steps" not in change or fam.steps == 60:
+        return change
+    return {**change, "steps": int(change["steps"] * fam.steps / 60)}
+
+
 def variants(seeds: tuple[int, ...] = (0,), quick: bool = False) -> list[FVariant]:
     """Every fault kind in every family it applies to, and every healthy recipe."""
     out: list[FVariant] = []
@@ -779,14 +788,14 @@ def variants(seeds: tuple[int, ...] = (0,), quick: bool = False) -> list[FVarian
         if quick:
             combos = combos[::4] or combos[:1]
         for fam, seed in combos:
-            cfg = replace(FConfig(fam=fam.name, seed=seed), **f.change)
+            cfg = replace(FConfig(fam=fam.name, seed=seed, steps=fam.steps), **_scaled(f.change, fam))
             out.append(FVariant(f"{f.name}/{fam.name}/s{seed}", cfg, fam.name, f))
     for name, change, ok in F_HEALTHY:
         fams = [fam for fam in FAMILIES if ok(fam)]
         if quick:
             fams = fams[::3]
         for fam in fams:
-            cfg = replace(FConfig(fam=fam.name, seed=seeds[0]), **change)
+            cfg = replace(FConfig(fam=fam.name, seed=seeds[0], steps=fam.steps), **_scaled(change, fam))
             out.append(FVariant(f"healthy:{name}/{fam.name}/s{seeds[0]}", cfg, fam.name, recipe=name))
     return out
 
