@@ -623,8 +623,15 @@ def train(run: FRun, steps: int, w: Any = None, metrics_every: int = 10) -> None
         if w is not None:
             m: dict[str, float] = {}
             if (step + 1) % metrics_every == 0 and run.fam.task in CLASSIFY:
-                m = {"train_acc": metric(run, x, y) or 0.0, "val_acc": _val_acc(run)}
+                m = {"train_acc": _train_acc(run), "val_acc": _val_acc(run)}
             w.step(total / cfg.accum, **m)
+
+
+def _train_acc(run: FRun) -> float:
+    # accuracy over a fixed slice of the training set, as an epoch-end evaluation measures it (one tiny batch's
+    # accuracy is noise, not a train/validation gap)
+    bs = run.cfg.bs if run.fam.task == "contrastive" else 256
+    return metric(run, _take(run.x, slice(0, bs)), run.y[:bs]) or 0.0
 
 
 def _val_acc(run: FRun) -> float:
