@@ -793,14 +793,14 @@ def variants(seeds: tuple[int, ...] = (0,), quick: bool = False) -> list[FVarian
         fams = [fam for fam in FAMILIES if f.applies(fam)]
         combos = list(itertools.product(fams, seeds))
         if quick:
-            combos = combos[::4] or combos[:1]
+            combos = combos[::6] or combos[:1]
         for fam, seed in combos:
             cfg = replace(FConfig(fam=fam.name, seed=seed, steps=fam.steps), **_scaled(f.change, fam))
             out.append(FVariant(f"{f.name}/{fam.name}/s{seed}", cfg, fam.name, f))
     for name, change, ok in F_HEALTHY:
         fams = [fam for fam in FAMILIES if ok(fam)]
         if quick:
-            fams = fams[::3]
+            fams = fams[::5]
         for fam in fams:
             cfg = replace(FConfig(fam=fam.name, seed=seeds[0], steps=fam.steps), **_scaled(change, fam))
             out.append(FVariant(f"healthy:{name}/{fam.name}/s{seeds[0]}", cfg, fam.name, recipe=name))
