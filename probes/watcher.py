@@ -85,14 +85,17 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
     threshold is the ``generalization_gap`` flag that the overfitting row needs).
     """
     from knowledge.causes import ROWS as CAUSES
+    from knowledge.contracts import ROWS as CONTRACTS
     from knowledge.derive import ROWS as DERIVED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find
 
     caused = [r for r in CAUSES if r.when and any(set(r.when) <= set(m) for m in own)]
-    alarms = frozenset(row.id for row in (*ROWS, *caused)
+    # the contract rows are measurement rows too (outputs vs targets, settings, the applied LR, clipping, order)
+    measured = (*ROWS, *CONTRACTS)
+    alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
-    return (*DERIVED, *ROWS, *caused), alarms
+    return (*DERIVED, *measured, *caused), alarms
 
 
 class Window:
