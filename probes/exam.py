@@ -297,7 +297,12 @@ class Exam:
         if self.loss_name == "custom":
             self.behaves_as = config_lint.identify_loss(self.loss_fn, out_t, y, lv)
         self.loss_kind = self.behaves_as or self.loss_name
-        if self.num_classes is None and self.classification and self.loss_kind in ("cross_entropy", "nll"):
+        # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads against class-index targets
+        # (a sequence's (N, C, T) logits, a segmentation map's (N, C, H, W))
+        dense = isinstance(out_t, torch.Tensor) and out_t.ndim >= 3 and isinstance(y, torch.Tensor) \
+            and not y.is_floating_point() and y.ndim == out_t.ndim - 1
+        if self.num_classes is None and (self.classification or dense) \
+                and self.loss_kind in ("cross_entropy", "nll"):
             self.num_classes = int(out_t.shape[1])
         self.batch_size = int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim >= 1 else None
         self._phase("after_forward")

@@ -238,3 +238,13 @@ def test_word_language_model_recipe_is_not_lr_too_high() -> None:
     ids = {f["id"]: f["severity"] for f in d.findings}
     assert "MS-UPD-01" not in ids
     assert not [i for i, s in ids.items() if s in ("warning", "critical")]
+
+
+def test_class_count_for_a_class_dimension_that_is_not_last() -> None:
+    torch.manual_seed(0)
+    m = nn.Conv1d(4, 5, 1)  # (N, C, T) logits, the layout CrossEntropyLoss takes for sequences
+    batch = (torch.randn(8, 4, 6), torch.randint(0, 5, (8, 6)))
+    got = _obs(examine(m, nn.CrossEntropyLoss(), batch, torch.optim.SGD(m.parameters(), lr=0.1)))
+    assert got["num_classes"] == 5
+    # naive reference: an untrained model's per-position loss is near ln(5)
+    assert got["loss_init_ratio"] == pytest.approx(float(nn.CrossEntropyLoss()(m(batch[0]), batch[1])) / math.log(5))
