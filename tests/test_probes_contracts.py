@@ -217,7 +217,7 @@ def test_watch_sees_a_clip_that_cuts_every_step() -> None:
     v = F.FVariant("t", F.FConfig(fam="tab_regression", opt="sgd_momentum", lr=0.05, clip=1e-4, steps=40),
                    "tab_regression")
     run = F.build(v.cfg)
-    from probes import watch
+    from trainopt import watch
 
     with watch(run.model, run.optimizer, every=10, loss_fn=run.loss_fn) as w:
         F.train(run, v.cfg.steps, w)

@@ -809,7 +809,7 @@ def variants(seeds: tuple[int, ...] = (0,), quick: bool = False) -> list[FVarian
 
 def watch_variant(v: FVariant, every: int = 10) -> Any:
     """Train under ``watch``; return the consultation."""
-    from probes import watch
+    from trainopt import watch
 
     run = build(v.cfg)
     with watch(run.model, run.optimizer, every=every, loss_fn=run.loss_fn, num_classes=run.num_classes,
