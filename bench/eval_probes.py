@@ -48,18 +48,24 @@ def _suite_variants(suite: str, quick: bool, held_out: bool) -> list[tuple[Any, 
     return [(v, f.watch_variant, f.examine_variant) for v in vs]
 
 
+def _held(v: Any) -> bool:
+    """Whether a variant belongs to the held-out part (a families-suite family or fault kind held out)."""
+    from tests.zoo import families as f
+
+    if not hasattr(v, "family"):
+        return False  # the generated suite has no held-out part
+    return v.family in f.HELD_OUT_FAMILIES or (v.fault is not None and v.fault.name in f.HELD_OUT_FAULTS)
+
+
 def score(v: Any, c: Any) -> dict[str, Any]:
     """Judge one diagnosis: routed right (a right skill is primary), named right, right (both), or a healthy run
     warned; tagged with the variant's family and whether it is held out."""
-    from tests.zoo import families as f
 
     d = c.diagnosis
     bad = {x["id"]: x["severity"] for x in d.findings if x["severity"] in ("warning", "critical")}
     primary = sorted(r["skill"] for r in d.routes if r["role"] == "primary")
     family = getattr(v, "family", None) or v.cfg.arch
-    held = family in f.HELD_OUT_FAMILIES or (v.fault is not None and v.fault.name in f.HELD_OUT_FAULTS
-                                             and hasattr(v, "family"))
-    base = {"variant": v.name, "family": family, "held_out": held, "findings": bad, "primary": primary}
+    base = {"variant": v.name, "family": family, "held_out": _held(v), "findings": bad, "primary": primary}
     if v.healthy:
         return {**base, "healthy": True, "warned": bool(bad)}
     ids = {x["id"] for x in d.findings}
@@ -96,7 +102,7 @@ def _run_mode(vs: list[tuple[Any, Any, Any]], mode: str, verbose: bool) -> dict[
                 r = score(v, (wfn if mode == "watch" else efn)(v))
         except Exception as exc:  # noqa: BLE001 - a crash is a miss, reported with its cause
             r = {"variant": v.name, "healthy": v.healthy, "error": f"{type(exc).__name__}: {exc}",
-                 "family": getattr(v, "family", None) or v.cfg.arch, "held_out": False,
+                 "family": getattr(v, "family", None) or v.cfg.arch, "held_out": _held(v),
                  "routed": False, "named": False, "right": False, "warned": True,
                  "fault": v.fault.name if v.fault else None}
         rows.append(r)

@@ -441,6 +441,8 @@ ROWS = (
         Cite(KARPATHY, "set up the end-to-end skeleton", "verify loss @ init"),
         fix=Fix("Scale the last layer down at init (or zero its weights) so the first loss is about ln(C).",
                 "torch.nn.init.zeros_(model.head.weight)\ntorch.nn.init.zeros_(model.head.bias)"),
+        # a (log-)softmax over the wrong dimension makes the first loss far above ln(C) too: that is its cause
+        unless=("finding:MS-DIM-01",),
         avoid=("Do not lower the LR to hide a bad init: fix the init.",)),
     Row("MS-LOSS-01", {"negative_loss": True},
         (Find("Loss", "critical", "a loss that cannot be negative was measured below zero: the model output does "

@@ -192,6 +192,17 @@ class Siamese(nn.Module):
         return z[:, 0] @ z[:, 1].T / 0.2
 
 
+class _WithOutput(nn.Module):
+    """A model with an activation appended to its output (any number of inputs, as graph models take)."""
+
+    def __init__(self, model: nn.Module, act: nn.Module) -> None:
+        super().__init__()
+        self.model, self.act = model, act
+
+    def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
+        return self.act(self.model(*inputs))
+
+
 def _mlp(d_in: int, c: int, dropout: float, width: int = 32) -> nn.Sequential:
     return nn.Sequential(nn.Linear(d_in, width), nn.ReLU(), nn.Dropout(dropout), nn.Linear(width, width), nn.ReLU(),
                          nn.Linear(width, c))
@@ -523,7 +534,7 @@ def build(cfg: FConfig) -> FRun:
         dim = 0 if fam.task == "clf" or fam.task == "contrastive" else -1
         act = {"sigmoid": nn.Sigmoid(), "softmax": nn.Softmax(dim=1), "log_softmax": nn.LogSoftmax(dim=1),
                "log_softmax_wrong_dim": nn.LogSoftmax(dim=dim)}[cfg.out_act]
-        model = nn.Sequential(model, act)
+        model = _WithOutput(model, act)
     if cfg.eval_mode:
         model.eval()
     kind = cfg.opt or fam.opt
