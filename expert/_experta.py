@@ -44,6 +44,10 @@ from experta import (  # noqa: E402
 from experta import watchers as _watchers  # noqa: E402
 from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
+from experta.conditionalelement import ConditionalElement  # noqa: E402
+from experta.matchers.rete import ReteMatcher  # noqa: E402
+from experta.matchers.rete.check import FeatureCheck, WhereCheck  # noqa: E402
+from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
 for _h in list(_root.handlers):
@@ -62,6 +66,10 @@ EXPERTA_VERSION = getattr(experta, "__version__", "1.9.4")
 __all__ = [
     "AND",
     "AS",
+    "ConditionalElement",
+    "ConflictSetNode",
+    "FeatureCheck",
+    "FeatureTesterNode",
     "MATCH",
     "NOT",
     "OR",
@@ -75,7 +83,9 @@ __all__ = [
     "KnowledgeEngine",
     "L",
     "P",
+    "ReteMatcher",
     "Rule",
     "Strategy",
     "W",
+    "WhereCheck",
 ]

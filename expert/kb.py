@@ -6,6 +6,7 @@ import threading
 from functools import lru_cache
 
 from expert.engine import AuditedEngine, RuleInfo, build_engine_class
+from expert.rete import CACHE_NAME
 from knowledge import all_questions, all_rows, families
 
 _local = threading.local()
@@ -15,7 +16,10 @@ _local = threading.local()
 def engine_class() -> type[AuditedEngine]:
     """Compile every family's rows and questions and mix in the hand-written rules (once per process)."""
     mixins = [m for f in families() for m in f.mixins]
-    return build_engine_class(all_rows(), all_questions(), mixins)
+    cls = build_engine_class(all_rows(), all_questions(), mixins)
+    # the class the sources define: its network can be stored under their hash (``expert.cache``)
+    cls.cache_name = CACHE_NAME
+    return cls
 
 
 def engine() -> AuditedEngine:
