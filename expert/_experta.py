@@ -46,8 +46,9 @@ from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
 from experta.conditionalelement import ConditionalElement  # noqa: E402
 from experta.matchers.rete import ReteMatcher  # noqa: E402
-from experta.matchers.rete.check import FeatureCheck, WhereCheck  # noqa: E402
-from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode  # noqa: E402
+from experta.matchers.rete.check import FeatureCheck, TypeCheck, WhereCheck  # noqa: E402
+from experta.matchers.rete.mixins import ChildNode  # noqa: E402
+from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, NotNode, OrdinaryMatchNode  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
 for _h in list(_root.handlers):
@@ -66,13 +67,16 @@ EXPERTA_VERSION = getattr(experta, "__version__", "1.9.4")
 __all__ = [
     "AND",
     "AS",
+    "ChildNode",
     "ConditionalElement",
     "ConflictSetNode",
     "FeatureCheck",
     "FeatureTesterNode",
     "MATCH",
     "NOT",
+    "NotNode",
     "OR",
+    "OrdinaryMatchNode",
     "TEST",
     "Activation",
     "DefFacts",
@@ -86,6 +90,7 @@ __all__ = [
     "ReteMatcher",
     "Rule",
     "Strategy",
+    "TypeCheck",
     "W",
     "WhereCheck",
 ]

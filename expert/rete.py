@@ -11,6 +11,10 @@ Three things experta 1.9.4 does on every use that cost more than they need (``sh
   times the firings). Here a node reports itself when a token reaches it, and only those are asked, in the
   network's own order.
 * its ``reset`` walks every node of the network; here only the nodes that have a memory are cleared.
+* its alpha network hands every new fact to every test of a node's children in turn (``type == Obs``, then
+  ``name == "symptom"``, ``name == "optimizer"``, ... for a hundred names), copying the token for each. Sibling
+  tests of one kind (the fact's type; one field equal to a literal) are replaced by one lookup in a table from
+  the value to the tests that value passes (``_Dispatch``): the same tests run, on the facts they pass.
 
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
@@ -22,10 +26,24 @@ import io
 import logging
 import pickle
 import types
+from collections.abc import Mapping
 from typing import Any
 
 from expert import cache
-from expert._experta import ConditionalElement, ConflictSetNode, FeatureCheck, ReteMatcher, Rule, WhereCheck
+from expert._experta import (
+    ChildNode,
+    ConditionalElement,
+    ConflictSetNode,
+    FeatureCheck,
+    FeatureTesterNode,
+    L,
+    NotNode,
+    OrdinaryMatchNode,
+    ReteMatcher,
+    Rule,
+    TypeCheck,
+    WhereCheck,
+)
 
 log = logging.getLogger("trainopt.cache")
 
@@ -150,14 +168,189 @@ def load_network(blob: bytes, rules: list[Any]) -> Any:
     return _Unpickler(io.BytesIO(blob), rules).load()
 
 
-class _TrackedCSN(ConflictSetNode):
-    """A conflict-set node that tells its matcher when a token reached it."""
+def _dispatch_key(child: Any) -> tuple[str, Any, Any] | None:
+    """``(kind, field, value)`` when a child is a test a table lookup can stand for, else None.
+
+    Kinds: ``type`` (``type(fact) == T``, experta's ``TypeCheck``) and ``field`` (``fact[name] == literal``, an
+    unbound ``L`` on a plain field name, for which experta reads ``fact[name]`` and compares with ``==``).
+    """
+    node = child.node
+    if type(node) is not FeatureTesterNode or getattr(child.callback, "__self__", None) is not node or \
+            getattr(child.callback, "__name__", None) != "activate":
+        return None
+    check = node.matcher
+    if type(check) is TypeCheck:
+        return ("type", None, check.fact_type)
+    if type(check) is not FeatureCheck or type(check.how) is not L or check.how.__bind__ is not None:
+        return None
+    what, value = check.what, check.how.value
+    if not isinstance(what, str) or not what or "__" in what or what.startswith("_") or what.endswith("_"):
+        return None
+    try:
+        hash(value)
+    except TypeError:
+        return None
+    return ("field", what, value)
+
+
+class _Dispatch:
+    """Stands for sibling tests of one kind: a table from the fact's type or field value to the tests it passes.
+
+    Each test it activates still runs its own check, so a hash that agrees with ``==`` is all this relies on.
+    """
+
+    def __init__(self, kind: str, what: Any, table: dict[Any, list[Any]], children: list[Any]) -> None:
+        self.kind, self.what, self.table, self.children = kind, what, table, children
+
+    def activate(self, token: Any) -> None:
+        """Pass the token to the tests its fact's type or field value passes."""
+        (fact,) = token.data
+        if self.kind == "type":
+            value: Any = type(fact)
+        else:
+            try:
+                value = fact[self.what]
+            except (KeyError, IndexError, TypeError):
+                return
+        try:
+            targets = self.table.get(value, ())
+        except TypeError:  # an unhashable value: compare with every literal, as experta would
+            targets = [n for k, nodes in self.table.items() if k == value for n in nodes]
+        for node in targets:
+            node.activate(token)
+
+    def reset(self) -> None:
+        """Reset what it stands for (experta's recursive reset passes through it)."""
+        for child in self.children:
+            child.node.reset()
+
+
+def _copy(token: Any) -> Any:
+    # Token.copy re-validates every fact of a token that is valid by construction
+    return tuple.__new__(type(token), (token.tag, set(token.data), token.context.copy()))
+
+
+class _Tester(FeatureTesterNode):
+    """experta's feature-test node, testing before it copies the token (most tokens fail the test)."""
 
     __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Test the token's one fact; on a match, pass a copy with the match's bindings to the children."""
+        (fact,) = token.data
+        match = self.matcher(fact)
+        if not match:
+            return
+        token = _copy(token)
+        if isinstance(match, Mapping):
+            context = token.context
+            for key, value in match.items():  # experta's rules for bindings that disagree with the context
+                if isinstance(key, tuple):
+                    if key[1] in context and context[key[1]] == value:
+                        return
+                else:
+                    if context.get(key, value) != value:
+                        return
+                    if (False, key) in context and context[(False, key)] == value:
+                        return
+            context.update(match)
+        for child in self.children:
+            child.callback(token)
+
+
+class _TrackedCSN(ConflictSetNode):
+    """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied)."""
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Record the (de)activation; the token is only read here, so experta's copy is not needed."""
+        self._activate(token)
 
     def _activate(self, token: Any) -> None:
         super()._activate(token)
         self.dirty.add(self)  # type: ignore[attr-defined]
+
+
+class _Join(OrdinaryMatchNode):
+    """experta's join node, copying arriving tokens without re-validating their facts."""
+
+    __slots__ = ()
+
+    def activate_left(self, token: Any) -> None:
+        """Join a token from the left input."""
+        self._activate_left(_copy(token))
+
+    def activate_right(self, token: Any) -> None:
+        """Join a token from the right input."""
+        self._activate_right(_copy(token))
+
+
+class _Not(NotNode):
+    """experta's negation node, copying arriving tokens without re-validating their facts."""
+
+    __slots__ = ()
+
+    def activate_left(self, token: Any) -> None:
+        """Count the right-input matches of a token from the left input."""
+        self._activate_left(_copy(token))
+
+    def activate_right(self, token: Any) -> None:
+        """Update the counts of the left tokens a right-input token matches."""
+        self._activate_right(_copy(token))
+
+
+_FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not}
+_PORTS = ("activate", "activate_left", "activate_right")
+
+
+def _walk(root: Any) -> list[Any]:
+    """Every node once, depth first, children in order (the order experta's own walk finds them in)."""
+    seen: set[int] = set()
+    stack = [root]
+    order: list[Any] = []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(c.node for c in reversed(node.children))
+    return order
+
+
+def _optimise(root: Any) -> None:
+    """Sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes take the classes above."""
+    for node in _walk(root):
+        if isinstance(node, _Dispatch):
+            continue
+        groups: dict[tuple[str, Any], list[tuple[int, Any, Any]]] = {}
+        for i, child in enumerate(node.children):
+            key = _dispatch_key(child)
+            if key is not None:
+                groups.setdefault(key[:2], []).append((i, key[2], child))
+        replace: dict[int, Any] = {}
+        drop: set[int] = set()
+        for (kind, what), members in groups.items():
+            if len(members) < 2:
+                continue
+            table: dict[Any, list[Any]] = {}
+            for _, value, child in members:
+                table.setdefault(value, []).append(child.node)
+            d = _Dispatch(kind, what, table, [child for _, _, child in members])
+            replace[members[0][0]] = ChildNode(d, d.activate)
+            drop.update(i for i, _, _ in members[1:])
+        if replace:
+            node.children = [replace.get(i, c) for i, c in enumerate(node.children) if i not in drop]
+    nodes = _walk(root)
+    for node in nodes:
+        fast = _FAST.get(type(node))
+        if fast is not None:
+            node.__class__ = fast
+    for node in nodes:  # callbacks were bound to the old classes' methods
+        node.children = [ChildNode(c.node, getattr(c.node, c.callback.__name__))
+                         if getattr(c.callback, "__self__", None) is c.node and c.callback.__name__ in _PORTS
+                         else c for c in node.children]
 
 
 class CachedReteMatcher(ReteMatcher):
@@ -181,6 +374,7 @@ class CachedReteMatcher(ReteMatcher):
         if root is None:
             super().build_network()
             root = self.root_node
+            _optimise(root)
             if name:
                 try:
                     blob = dump_network(root, rules)
@@ -199,22 +393,15 @@ class CachedReteMatcher(ReteMatcher):
         self.dirty: set[Any] = set()
         self.order: dict[Any, int] = {}
         self.memories: list[Any] = []
-        seen: set[int] = set()
-        stack = [self.root_node]
-        order: list[Any] = []
-        while stack:  # depth first, children in order: the order experta's own walk finds them
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            order.append(node)
-            stack.extend(c.node for c in reversed(node.children))
-        for node in order:
-            if isinstance(node, ConflictSetNode):
-                if type(node) is ConflictSetNode:
-                    node.__class__ = _TrackedCSN
+        self.always: list[Any] = []
+        for node in _walk(self.root_node):
+            if type(node) is ConflictSetNode:
+                node.__class__ = _TrackedCSN
+            if isinstance(node, _TrackedCSN):
                 node.dirty = self.dirty
                 self.order[node] = len(self.order)
+            elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
+                self.always.append(node)
             if hasattr(node, "memory") or hasattr(node, "left_memory"):
                 self.memories.append(node)
 
@@ -228,6 +415,10 @@ class CachedReteMatcher(ReteMatcher):
                 self.root_node.add(fact)
         added: list[Any] = []
         removed: list[Any] = []
+        for node in self.always:
+            a, r = node.get_activations()
+            added.extend(a)
+            removed.extend(r)
         if self.dirty:
             for node in sorted(self.dirty, key=self.order.__getitem__):
                 a, r = node.get_activations()
