@@ -169,3 +169,22 @@ def test_concurrent_writers_never_leave_a_partial_entry(cache_dir):
             seen.add(got[0])
     assert all(p.wait() == 0 for p in procs)
     assert cache.load("x") is not None and not list(cache_dir.glob("*.tmp"))
+
+
+def test_cue_analysis_from_the_cache_scans_alike(cache_dir):
+    """The complaint parser's cue analysis, stored and read back, scans a complaint exactly as a fresh one."""
+    from expert import text
+    from expert.nlp import Scanner
+    from knowledge import all_keywords
+
+    patterns = [k.pattern for k in all_keywords()]
+    fresh = Scanner(patterns)
+    text._store_analysis(patterns, fresh)
+    stored = text._stored_analysis(patterns)
+    assert stored == fresh.analysis()
+    assert text._stored_analysis(patterns[:-1]) is None  # stored for other patterns: not used
+    sample = "loss goes NaN after 3 epochs with fp16, AdamW lr 3e-4; train acc 0.99 but val acc 0.6"
+    spans = [(i, m.span()) for i, m in fresh.scan(sample)]
+    assert spans and spans == [(i, m.span()) for i, m in Scanner(patterns, stored).scan(sample)]
+    cache.store(text.CUES_CACHE, b"{not json")
+    assert text._stored_analysis(patterns) is None
