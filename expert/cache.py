@@ -7,9 +7,9 @@ Design:
 
 * **Where**: ``$TRAINOPT_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/trainopt``, else ``~/.cache/trainopt``.
   ``TRAINOPT_NO_CACHE=1`` turns the cache off (everything is built in the process, as before).
-* **Key**: trainopt's version, the Python and experta versions, and a hash of the contents of every ``.py``
-  file under ``knowledge/`` and ``expert/`` (the knowledge, its compiler and the engine). Any edit, upgrade or
-  another checkout gives another key, hence another file name: a stale entry is never read, only left behind
+* **Key**: a hash of the Python and experta versions and of the contents of every ``.py`` file under
+  ``knowledge/`` and ``expert/`` (the knowledge, its compiler, the engine, trainopt's version). Any edit,
+  upgrade or another checkout gives another key, hence another file name: a stale entry is never read, only left behind
   (writing an entry prunes the oldest of its kind beyond ``KEEP``, so a few checkouts can share the folder).
 * **Trust**: an entry is our own file, written by this module: magic, key, the SHA-256 of the payload, then the
   payload. It is read only when it is a regular file owned by the current user and not writable by others,
@@ -59,11 +59,12 @@ def cache_dir() -> Path:
 
 @cache
 def source_key() -> str:
-    """A hash of everything the compiled artifacts depend on: versions and the sources' contents."""
-    from expert import __version__
+    """A hash of everything the compiled artifacts depend on: versions and the sources' contents.
 
+    trainopt's version is in ``expert/__init__.py``, one of the files hashed.
+    """
     h = hashlib.sha256()
-    h.update(f"{__version__}\0{sys.version}\0{_experta_version()}\0".encode())
+    h.update(f"{sys.version}\0{_experta_version()}\0".encode())
     for folder in SOURCES:
         base = ROOT / folder
         for path in sorted(base.rglob("*.py")):

@@ -4,9 +4,9 @@ Three things experta 1.9.4 does on every use that cost more than they need (``sh
 
 * it compiles the network from the rules in every process (~0.15-0.3 s for ~400 rules). ``CachedReteMatcher``
   stores the compiled network of the knowledge base's engine class in the user's cache (``expert.cache``) and
-  loads it in a few milliseconds. The network is pickled with every rule and every anonymous function replaced
-  by a reference (its rule id; its position in that rule's patterns), resolved against the class being built,
-  so the entry holds no code: only the network's shape and the literal values it tests.
+  loads it in a few milliseconds. The network is pickled with every rule and every test object replaced by a
+  reference (its rule id; its position in that rule's patterns), resolved against the class being built, so
+  the entry holds no code: only the network's shape and the literal values it tests.
 * it asks every rule's conflict-set node for new activations after every change (cost grows with the rule count
   times the firings). Here a node reports itself when a token reaches it, and only those are asked, in the
   network's own order.
@@ -61,24 +61,28 @@ def _anonymous(fn: Any) -> bool:
     return isinstance(fn, types.FunctionType) and "<" in fn.__qualname__
 
 
-def _functions(obj: Any, out: list[Any]) -> None:
-    """The anonymous functions in a rule's left-hand side, depth first, in pattern order."""
-    if _anonymous(obj):
-        out.append(obj)
-    elif isinstance(obj, dict):
+def _callables(obj: Any, out: list[Any]) -> None:
+    """The tests in a rule's left-hand side (``P(...)``, ``TEST(...)``), depth first, in pattern order."""
+    if isinstance(obj, dict):
         for v in obj.values():
-            _functions(v, out)
+            _callables(v, out)
     elif isinstance(obj, tuple):
         for v in obj:
-            _functions(v, out)
+            _callables(v, out)
+    elif callable(obj) and not isinstance(obj, type):
+        out.append(obj)
 
 
 def _function_table(rules: list[Any]) -> dict[tuple[str, int], Any]:
-    """``(rule id, position) -> function`` for every anonymous function in the rules' patterns."""
+    """``(rule id, position) -> test`` for every test object in the rules' patterns.
+
+    The network refers to these by position: lambdas, closures and test objects (a join's test holds the
+    knowledge's own functions) need not, and often cannot, be pickled; the engine being built has them.
+    """
     table: dict[tuple[str, int], Any] = {}
     for rule in sorted(rules, key=lambda r: _rule_id(r) or ""):
         found: list[Any] = []
-        _functions(tuple(rule), found)
+        _callables(tuple(rule), found)
         rid = _rule_id(rule) or ""
         for k, fn in enumerate(found):
             table.setdefault((rid, k), fn)
@@ -120,11 +124,11 @@ class _Pickler(pickle.Pickler):
             if rid is None:
                 raise pickle.PicklingError(f"rule without an id: {obj!r}")
             return ("rule", rid)
-        if _anonymous(obj):
-            key = self._fns.get(id(obj))
-            if key is None:
-                raise pickle.PicklingError(f"function outside every rule: {obj!r}")
+        key = self._fns.get(id(obj))
+        if key is not None:
             return ("fn", *key)
+        if _anonymous(obj):
+            raise pickle.PicklingError(f"function outside every rule: {obj!r}")
         return None
 
     def reducer_override(self, obj: Any) -> Any:
