@@ -233,18 +233,18 @@ def latency(repeats: int) -> list[Result]:
 
 
 def doubled_engine_class() -> type:
-    """The knowledge base's engine class with every row and question twice (the copies under new ids)."""
+    """The knowledge base's engine class with every row, question and join twice (the copies under new ids)."""
     import dataclasses
 
-    from expert.engine import AuditedEngine, build_engine_class
-    from expert.kb import engine_class, rule_catalogue
+    from expert.engine import build_engine_class
+    from expert.kb import engine_class
+    from knowledge import all_joins, all_questions, all_rows
 
-    cls = engine_class()
-    rows = [i.row for i in rule_catalogue().values() if i.kind == "row"]
-    questions = list(cls.questions.values())
-    mixins = [b for b in cls.__bases__ if b is not AuditedEngine]
+    engine_class()
+    rows, questions, joins = all_rows(), all_questions(), all_joins()
     return build_engine_class([*rows, *(dataclasses.replace(r, id=f"{r.id}-X2") for r in rows)],
-                              [*questions, *(dataclasses.replace(q, id=f"{q.id}-X2") for q in questions)], mixins)
+                              [*questions, *(dataclasses.replace(q, id=f"{q.id}-X2") for q in questions)],
+                              [*joins, *(dataclasses.replace(j, id=f"{j.id}-X2") for j in joins)])
 
 
 def _engine_run(e: Any, data: dict[str, Any]) -> float:
