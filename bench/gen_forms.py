@@ -21,6 +21,8 @@ def lexicon_words() -> list[str]:
     tables = (talk.QUANTITIES, talk.SPLITS, talk.MOVEMENTS, talk.TIMES, talk.TOPICS, talk.TOPIC_VALUES,
               talk.IDIOMS)
     words = {w for t in tables for phrase in t for w in phrase.split()}
+    words |= {w.lstrip("~!") for groups, _sets in talk.FRAMES for g in groups for w in g}
+    words |= {w for phrase in talk.SETTING_VALUES for w in phrase.split()}
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",
                                                            "call", "use", "zero", "reset", "forget", "switch"}
     return sorted(w for w in words if w.isalpha())

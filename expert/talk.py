@@ -28,6 +28,7 @@ words that could mean two things.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -36,6 +37,10 @@ from typing import Any
 from knowledge import talk as K
 from knowledge.forms import FORMS
 
+MAX_CLAUSE = 60
+"""Tokens in one clause at most (a longer run without a break is cut)."""
+MAX_SENTENCE = 300
+"""Tokens in one sentence at most."""
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
@@ -51,7 +56,6 @@ _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
-_CONTRACTED_NEG = re.compile(r"n'?t$")
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
@@ -98,6 +102,7 @@ class Reading:
     end: int
     strong: bool = True
     hedged: bool = False
+    evidence: bool = False
 
 
 @dataclass
@@ -113,10 +118,30 @@ class Understanding:
     readings: list[Reading] = field(default_factory=list)
     claims: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     confirm: list[tuple[str, str]] = field(default_factory=list)
+    _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
-        """Whether a cue at ``[start, end)`` may not set ``name``."""
-        return any(s <= start and end <= e and name in names for s, e, names in self.claims)
+        """Whether a cue at ``[start, end)`` may not set ``name`` (a lookup in an index built once)."""
+        if self._index is None:
+            by_name: dict[str, list[tuple[int, int]]] = {}
+            for s, e, names in self.claims:
+                for n in names:
+                    by_name.setdefault(n, []).append((s, e))
+            self._index = {}
+            for n, spans in by_name.items():
+                spans.sort()
+                reach, ends = -1, []
+                for _s, e in spans:
+                    reach = max(reach, e)
+                    ends.append(reach)
+                self._index[n] = ([s for s, _e in spans], ends)
+        found = self._index.get(name)
+        if found is None:
+            return False
+        starts, ends = found
+        k = bisect_right(starts, start)
+        # the claims starting at or before ``start``: does the furthest of them reach ``end``?
+        return k > 0 and ends[k - 1] >= end
 
 
 # ------------------------------------------------------------------------------------------------ lexicon
@@ -169,18 +194,65 @@ def _corrected(word: str) -> str:
     return hit[0] if hit else word
 
 
-def tokenise(text: str, fuzzy: bool = True) -> list[Token]:
-    """Tokens of lower-cased text, each with its lemma; identifiers are split ("val_loss" -> val, loss)."""
-    phrases = _phrases()
+@lru_cache(maxsize=1)
+def _triggers() -> frozenset[str]:
+    """Words without which a line of a long text holds no movement, idiom or comparison to compose."""
+    lemmas = {w for source in (K.MOVEMENTS, K.IDIOMS) for phrase in source for w in phrase.split()[:1]}
+    lemmas |= set(_COMPARE)
+    words = {w for w in lemmas if w.isalpha()} | {f for f, lem in FORMS.items() if lem in lemmas}
+    return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
+
+
+_WORDS = re.compile(r"[a-z]+")
+
+
+def _ranges(text: str) -> list[tuple[int, int]]:
+    """The lines of a long text worth composing (see :func:`_triggers`); the whole of a short one."""
+    if len(text) <= FUZZY_LIMIT:
+        return [(0, len(text))]
+    present = set(_WORDS.findall(text)) & _triggers()
+    if not present and "->" not in text and "\u2192" not in text:
+        return []
+    alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
+    out: list[tuple[int, int]] = []
+    last_line = -1
+    for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
+        if m.start() < last_line:
+            continue
+        lo = text.rfind("\n", 0, m.start()) + 1
+        hi = text.find("\n", m.end())
+        hi = len(text) if hi < 0 else hi
+        out.append((lo, hi))
+        last_line = hi
+    return out
+
+
+def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None = None) -> list[Token]:
+    """Tokens of lower-cased text, each with its lemma; identifiers are split ("val_loss" -> val, loss).
+
+    Args:
+        text: The normalised text.
+        fuzzy: Correct spelling slips of lexicon words.
+        ranges: Only these ``(start, end)`` stretches (each ends a sentence); None: all of it.
+    """
     out: list[Token] = []
-    for m in _TOKEN.finditer(text):
+    for lo, hi in ranges if ranges is not None else [(0, len(text))]:
+        out.extend(_tokens(text, lo, hi, fuzzy))
+        if ranges is not None:
+            out.append(Token("\n", "\n", hi, hi, "punct"))
+    return out
+
+
+def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
+    phrases = _phrases()
+    for m in _TOKEN.finditer(text, lo, hi):
         if m.group("num") is not None:
-            out.append(Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or "")))
+            yield Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or ""))
             continue
         word = m.group("word")
         if word is None:
             kind = "arrow" if m.group("arrow") else "punct" if m.group("punct") else "other"
-            out.append(Token(m.group(0), m.group(0), m.start(), m.end(), kind))
+            yield Token(m.group(0), m.group(0), m.start(), m.end(), kind)
             continue
         word = word.lower().strip("'")
         if word.startswith(".") and (word,) not in phrases:
@@ -195,11 +267,10 @@ def tokenise(text: str, fuzzy: bool = True) -> list[Token]:
             lemma = _lemma(part)
             if fuzzy and (lemma,) not in phrases and lemma not in K.NEGATORS:
                 lemma = _lemma(_corrected(lemma))
-            if _CONTRACTED_NEG.search(part) and part not in ("want",):
-                lemma = "not"
-            out.append(Token(part, lemma, at, at + len(part), "word"))
+            if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
+                lemma = "not"  # "doesn't", "dont": the contraction is the negation
+            yield Token(part, lemma, at, at + len(part), "word")
             pos = at + len(part)
-    return out
 
 
 # ------------------------------------------------------------------------------------------------ parts
@@ -243,9 +314,16 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
     for p in parts:
         if p.j - p.i > 1:
             inside.update(range(p.i + 1, p.j))  # a break word inside a phrase ("up and down") does not cut it
-    sentence, start = 0, 0
+    sentence, start, sentence_start = 0, 0, 0
     for k, t in enumerate(tokens):
         brk = False
+        if k - start >= MAX_CLAUSE or k - sentence_start >= MAX_SENTENCE:
+            # text without punctuation (a pasted dump): bounded pieces keep every later step linear
+            if k > start:
+                yield sentence, start, k
+            start = k
+            if k - sentence_start >= MAX_SENTENCE:
+                sentence, sentence_start = sentence + 1, k
         if t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT):
             # a dot inside a number or an identifier is no end: the tokeniser keeps those whole
             brk = True
@@ -256,7 +334,7 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
                 yield sentence, start, k
             start = k + 1
             if t.text in _SENTENCE_END:
-                sentence += 1
+                sentence, sentence_start = sentence + 1, k + 1
     if start < len(tokens):
         yield sentence, start, len(tokens)
 
@@ -269,18 +347,22 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.tokens = tokenise(text, fuzzy=len(text) <= FUZZY_LIMIT)
+        long = len(text) > FUZZY_LIMIT
+        self.tokens = tokenise(text, fuzzy=not long, ranges=_ranges(text) if long else None)
         self.parts = _parts(self.tokens)
+        self.part_starts = [p.i for p in self.parts]
         self.by_token: dict[int, Part] = {}
         for p in self.parts:
             for k in range(p.i, p.j):
                 self.by_token[k] = p
         self.u = Understanding()
+        self.error_spans: list[tuple[int, int]] = []
 
     # -- helpers ------------------------------------------------------------------------------------
-    def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False) -> None:
+    def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
+            evidence: bool = False) -> None:
         for name, value in sets.items():
-            self.u.readings.append(Reading(name, value, start, end, strong, hedged))
+            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence))
 
     def claim(self, start: int, end: int, names: Any) -> None:
         self.u.claims.append((start, end, frozenset(names)))
@@ -289,7 +371,13 @@ class _Reader:
         return [t.lemma for t in self.tokens[max(0, i):j]]
 
     def parts_in(self, i: int, j: int) -> list[Part]:
-        return [p for p in self.parts if i <= p.i and p.j <= j]
+        k = bisect_left(self.part_starts, i)
+        out = []
+        while k < len(self.parts) and self.parts[k].i < j:
+            if self.parts[k].j <= j:
+                out.append(self.parts[k])
+            k += 1
+        return out
 
     # -- the pieces of one clause ---------------------------------------------------------------------
     def _quantities(self, parts: list[Part]) -> list[tuple[Part, str, str | None]]:
@@ -304,7 +392,7 @@ class _Reader:
                 out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"], p.roles["s"]))
                 k += 2
                 continue
-            if "q" in p.roles and "m" not in p.roles:
+            if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
                 split = None
                 # "accuracy on train", "loss on the validation set"
                 if nxt is not None and "s" in nxt.roles and nxt.i - p.j <= 2 and \
@@ -377,6 +465,13 @@ class _Reader:
         return False
 
     # -- composition -------------------------------------------------------------------------------------
+    @staticmethod
+    @lru_cache(maxsize=1024)
+    def _fits(quantity: str, movement: str) -> bool:
+        """Whether some composition speaks of ``quantity`` moving ``movement`` (any negation, time, split)."""
+        return any(c.quantity == quantity and c.movement.removeprefix("not-").removeprefix("slow-") == movement
+                   for c in K.COMPOSITIONS)
+
     def _compose(self, quantity: str | None, split: str | None, movement: str, time: str | None,
                  tags: set[str]) -> dict[str, Any] | None:
         for c in K.COMPOSITIONS:
@@ -408,8 +503,10 @@ class _Reader:
             tags = {"some"}
         if not tags:
             tags = {"all"}
-        movements = [p for p in parts if "m" in p.roles and not ("q" in p.roles and p.roles["q"] != "pronoun"
-                                                                  and p.roles["m"] in ("change_verb",))]
+        # "update" is a quantity ("the update size") unless a quantity before it is what is updated
+        first_q = min((q[0].i for q in quantities if q[0].roles.get("q") != "update"), default=None)
+        movements = [p for p in parts if "m" in p.roles and not (
+            "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i))]
         for p in movements:
             m = p.roles["m"]
             if m in ("up_bare", "down_bare"):
@@ -424,7 +521,10 @@ class _Reader:
             # the quantity: nearest before, else after, else the sentence's last one
             before = [q for q in quantities if q[0].j <= p.i]
             after = [q for q in quantities if q[0].i >= p.j]
-            chosen = before[-1] if before else after[0] if after else state.get("last")
+            # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
+            candidates = before[::-1] + after
+            fitting = [q for q in candidates if self._fits(q[1], m)]
+            chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else state.get("last")
             if chosen is not None and chosen[1] == "pronoun":
                 chosen = state.get("last")
             if chosen is not None and chosen[1] == "split_only":
@@ -494,7 +594,7 @@ class _Reader:
         for p, q, split in quantities:
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
-            near = [t for t in self.tokens[max(i, p.i - 3):min(j, p.j + 4)] if t.kind == "num"]
+            near = [t for t in self.tokens[max(i, p.i - 6):min(j, p.j + 5)] if t.kind == "num"]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -553,7 +653,7 @@ class _Reader:
                                                                           ("should", "do", "can"))
         choice = set(lemmas) & K.CHOICE_WORDS or "vs" in lemmas or "which" in lemmas or "what" in lemmas or \
             "how" in lemmas
-        if not asks or not choice:
+        if not asks:
             return
         parts = self.parts_in(lo, hi)
         topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
@@ -564,13 +664,15 @@ class _Reader:
         if len(values) < 2 and not topics and not (set(lemmas) & {"should", "worth", "better", "enable", "need",
                                                                   "which", "vs", "recommend"}):
             return
+        if not choice and not (topics and toks[-1].text == "?" and lemmas[0] in K.QUESTION_LEADS):
+            return
         # "why is my loss negative?" asks about a symptom, not a setting: a topic must be the subject
         if lemmas[0] == "why":
             return
         topic = named[0]
         start, end = toks[0].start, toks[-1].end
         if topic == "tracking":
-            if lemmas[0] in ("how", "what", "which", "should", "best") or "best" in lemmas:
+            if set(lemmas) & {"how", "what", "which", "should", "best"}:
                 self.add({"symptom": "experiment_tracking"}, start, end)
             return
         self.add({"symptom": "direct_question", "question_topic": topic}, start, end)
@@ -581,16 +683,29 @@ class _Reader:
         toks = self.tokens
         for k in range(lo, hi):
             t = toks[k]
-            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in self.lemmas(k - 5, k))
+            window = self.lemmas(k - 6, k)
+            from_at = k - len(window) + max((n for n, w in enumerate(window) if w == "from"), default=-1)
+            named_pair = t.lemma in ("to", "into") and k > lo and self._setting_value(k - 1) is not None \
+                and self._setting_value(k + 1) is not None
+            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in window) or named_pair
             if marker:
-                before = [u for u in range(max(lo, k - 4), k) if toks[u].kind in ("num", "word")
-                          and toks[u].lemma not in ("from", "a", "of", "the", "size", "batch", "bs")]
+                skip = ("from", "a", "of", "the", "size", "batch", "bs", "at")
+                if t.kind != "arrow" and "from" in window:
+                    # "from 0.5 at epoch 3 to 1.2": the before-value is the first after "from"
+                    before = [u for u in range(from_at + 1, k) if toks[u].kind in ("num", "word")
+                              and toks[u].lemma not in skip][:1]
+                else:
+                    before = [u for u in range(max(lo, k - 4), k) if toks[u].kind in ("num", "word")
+                              and toks[u].lemma not in skip][-1:]
                 after = [u for u in range(k + 1, min(hi, k + 5)) if toks[u].kind in ("num", "word")
-                         and toks[u].lemma not in ("a", "of", "the", "size", "batch", "bs")]
+                         and toks[u].lemma not in skip]
                 if not before or not after:
                     continue
-                b, a = before[-1], after[0]
-                self._change(lo, hi, b, a)
+                b, a = before[0], after[0]
+                named = self._setting_value(b)
+                if named is not None and t.kind != "arrow":
+                    b = named[2]
+                self._change(lo, hi, b, a, claim_from=from_at if "from" in window else None)
             elif t.lemma in ("was", "previously", "instead", "before") or t.text == "was":
                 # "1024 (was 64)", "bf16 (was fp32 before)", "1024 instead of 128"
                 nxt = [u for u in range(k + 1, min(hi, k + 4)) if toks[u].kind in ("num", "word")
@@ -600,16 +715,34 @@ class _Reader:
                 if nxt:
                     b = nxt[0]
                     self.claim(toks[b].start, toks[b].end, K.SETTINGS)
-        # "to 1024 from 128"
+        # "to 1024 from 128", "moving to bf16 from fp32"
         for k in range(lo, hi):
             if toks[k].lemma == "from" and k > lo and "to" in self.lemmas(k - 4, k):
                 nxt = [u for u in range(k + 1, min(hi, k + 4)) if toks[u].kind in ("num", "word")]
                 if nxt:
-                    self.claim(toks[nxt[0]].start, toks[nxt[0]].end, K.SETTINGS)
+                    self.claim(toks[nxt[0]].start, toks[nxt[-1]].end, K.SETTINGS)
+                    to_at = k - 4 + self.lemmas(k - 4, k).index("to") if k >= 4 else self.lemmas(lo, k).index("to")
+                    after_v = self._setting_value(to_at + 1)
+                    if after_v is not None:
+                        self.add({after_v[0]: after_v[1]}, toks[to_at + 1].start, toks[after_v[2]].end)
 
-    def _change(self, lo: int, hi: int, b: int, a: int) -> None:
+    def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
+        """The setting a value word at token ``k`` names ("bf16", "full precision"), and its last token."""
+        for n in (2, 1):
+            key = " ".join(t.lemma for t in self.tokens[k:k + n])
+            if key in K.SETTING_VALUES:
+                name, value = K.SETTING_VALUES[key]
+                return name, value, k + n - 1
+        return None
+
+    def _change(self, lo: int, hi: int, b: int, a: int, claim_from: int | None = None) -> None:
         toks = self.tokens
-        self.claim(toks[b].start, toks[b].end, K.SETTINGS)
+        self.claim(toks[claim_from if claim_from is not None else b].start, toks[b].end, K.SETTINGS)
+        before_v, after_v = self._setting_value(b), self._setting_value(a)
+        if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
+            name, value, last = after_v
+            self.add({name: value}, toks[a].start, toks[last].end)
+            return
         if toks[a].kind != "num" or toks[b].kind != "num":
             return
         quantities = [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
@@ -650,25 +783,72 @@ class _Reader:
             self.compare(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
+            self.frames(lo, hi)
         self.evidence()
+        if self.error_spans:
+            # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
+            self.u.readings = [r for r in self.u.readings if r.evidence or not any(
+                s < r.end and r.start < e for s, e in self.error_spans)]
         return self.u
+
+    def frames(self, lo: int, hi: int) -> None:
+        """Concepts said together in one sentence (``knowledge.talk.FRAMES``)."""
+        toks = self.tokens[lo:hi]
+        plain: dict[str, int] = {}
+        negated: dict[str, int] = {}
+        for k, t in enumerate(toks):
+            if t.kind not in ("word", "num"):
+                continue
+            target = negated if self._negated(lo + k, lo) else plain
+            target.setdefault(t.lemma, k)
+            target.setdefault(t.text, k)
+        done: set[str] = set()
+        for groups, sets in K.FRAMES:
+            if set(sets) <= done:
+                continue
+            at: list[int] = []
+            for g in groups:
+                hits = [(negated if w[0] == "~" else plain).get(w.lstrip("~")) for w in g if w[0] != "!"]
+                hits = [h for h in hits if h is not None]
+                if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
+                    break
+                if not hits and any(w[0] != "!" for w in g):
+                    break
+                at.extend(hits[:1])
+            else:
+                if not at:
+                    continue
+                sets = {k: v for k, v in sets.items() if k not in done}
+                self.add(sets, toks[min(at)].start, toks[max(at)].end)
+                done |= set(sets)
 
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:
         low = self.text
         first: tuple[int, dict[str, Any], int, int] | None = None
         for order, (pattern, sets) in enumerate(K.ERROR_SIGNATURES):
+            needed = _needed(order)
+            if needed is not None and not any(w in low for w in needed):
+                continue  # none of the words every match holds is in the text
             m = _signature(order).search(low)
             if m and (first is None or m.start() < first[0]):
                 first = (m.start(), sets, m.start(), m.end())
         if first is not None:
             _, sets, s, e = first
-            self.add(dict(sets), s, e, strong=False)
+            self.error_spans.append((s, e))
+            self.add(dict(sets), s, e, strong=False, evidence=True)
             topic = sets.get("boundary_topic")
             crash = _crash().search(low)
             if topic in K.CRASH_TOPICS or crash:
-                self.add({"symptom": "crash"}, s, e, strong=False)
+                self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
         _log_series(self)
+
+
+@lru_cache(maxsize=64)
+def _needed(order: int) -> frozenset[str] | None:
+    from expert.nlp import required_words
+
+    return required_words(K.ERROR_SIGNATURES[order][0])
 
 
 @lru_cache(maxsize=64)
@@ -681,62 +861,76 @@ def _crash() -> re.Pattern[str]:
     return re.compile(K.CRASH_SIGNS)
 
 
-_KEY_VALUE = re.compile(
-    r"(?P<key>(?:train[_ ]|training[_ ]|val[_ ]|validation[_ ]|eval[_ ]|valid[_ ])?loss)['\"]?\s*[:=]?\s*"
-    r"(?P<value>nan|-?inf|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\b"
-    r"|(?P<skey>global_step|step|iteration|iter|it)['\"]?\s*[:=\s]\s*\[?(?P<step>\d[\d,]*)(?:\s*/\s*\d+)?"
-    r"|(?P<ekey>epoch|ep)['\"]?\s*[:=\s]?\s*(?P<epoch>\d+(?:\.\d+)?)"
-    r"|(?P<lkey>learning_rate|lr)['\"]?\s*[:=]\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+_LOSS_VALUE = re.compile(r"loss['\"]?\s*[:=]?\s*(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
+_SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
+
+
+class _Key:
+    """The split named right before a logged loss ("val_loss", "train loss")."""
+
+    def __init__(self, split: str) -> None:
+        self.split = split
+
+    def group(self, _name: str) -> str:
+        return self.split
+
+
+def _loss_key(text: str, at: int) -> _Key | None:
+    before = text[max(0, at - 12):at].rstrip("_ -")
+    for key in _SPLIT_KEYS:
+        if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
+            return _Key(key)
+    return None
+_STEP = re.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
+_EPOCH = re.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
+_DICT_LR = re.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+_SERIES_KEY = re.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
 
 
 def _log_series(r: _Reader) -> None:
     """Log lines: the first non-finite training loss (its step, whether finite losses came before it), the first
     learning rate of a metrics dict, and a validation loss that rises while the training loss falls."""
+    text = r.text
     train: list[float] = []
     val: list[float] = []
     nan_at: tuple[int, int, int | None, bool] | None = None  # start, end, step, finite before
-    step: int | None = None
-    epoch: float | None = None
-    lines = 0
-    for line_start, line in _lines(r.text):
-        seen = False
-        for m in _KEY_VALUE.finditer(line):
-            if m.group("skey"):
-                step = int(m.group("step").replace(",", ""))
-            elif m.group("ekey"):
-                epoch = float(m.group("epoch"))
-            elif m.group("lkey"):
-                if not any(x.name == "learning_rate" for x in r.u.readings) and "{" in line:
-                    r.add({"learning_rate": float(m.group("lr"))}, line_start + m.start(), line_start + m.end())
-            else:
-                seen = True
-                key, raw = m.group("key"), m.group("value")
-                is_val = key.startswith(("val", "eval", "valid"))
-                if raw in ("nan", "inf", "-inf"):
-                    if not is_val and nan_at is None:
-                        later = bool(train) or bool(step) or bool(epoch and epoch >= 1)
-                        nan_at = (line_start + m.start(), line_start + m.end(), step, later)
-                    continue
-                (val if is_val else train).append(float(raw))
-        lines += seen
-    if nan_at is not None:
+    hits = [(m.start(), m.group("value"), _loss_key(text, m.start())) for m in _LOSS_VALUE.finditer(text)]
+    if not any(k for _s, _v, k in hits):
+        # "ep1 train 1.2 val 1.1 / ep5 ...": curves logged by their split's name alone
+        hits += [(m.start(), m.group("value"), m) for m in _SERIES_KEY.finditer(text)]
+        hits.sort(key=lambda h: h[0])
+    for start, raw, key in hits:
+        split = (key.group("split") if key else "train")[:2]
+        is_val = split in ("va", "ev", "te")
+        if raw in ("nan", "inf", "-inf"):
+            if not is_val and nan_at is None:
+                lo = text.rfind("\n", 0, start) + 1
+                hi = text.find("\n", start)
+                line = text[lo:len(text) if hi < 0 else hi]
+                st = _STEP.search(line)
+                ep = _EPOCH.search(line)
+                step = int(st.group("step").replace(",", "")) if st else None
+                epoch = float(ep.group("epoch")) if ep else None
+                later = bool(train) or bool(step) or bool(epoch is not None and epoch >= 1)
+                nan_at = (start, start + len(raw) + 5, step, later)
+            continue
+        try:
+            (val if is_val else train).append(float(raw))
+        except ValueError:
+            continue
+    if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
         s, e, st, later = nan_at
         sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",
                                 "nan_onset": "after_steps" if later else "immediate"}
         if st:
             sets["nan_step"] = st
         r.add(sets, s, e)
+    lr = _DICT_LR.search(text)
+    if lr is not None:
+        r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)
     if len(val) >= 2 and max(val[-2:]) > min(val) * 1.1 and val[-1] > val[0] and (not train or train[-1] < train[0]):
-        r.add({"symptom": "overfitting", "val_loss_rising": True}, 0, min(len(r.text), 1))
-
-
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """Lines of the text, also split at " / " and at the closing brace of a dict (pasted one per line or not)."""
-    pos = 0
-    for piece in re.split(r"(\n|\s/\s|\}\s*(?=\{))", text):
-        if piece and not re.fullmatch(r"\n|\s/\s|\}\s*", piece):
-            yield pos, piece
-        pos += len(piece)
+        first = next(s for s, _v, k in hits if k and k.group("split")[:2] in ("va", "ev", "te"))
+        r.add({"symptom": "overfitting", "val_loss_rising": True}, first, first + 4)
 
 
 def understand(text: str) -> Understanding:

@@ -26,7 +26,7 @@ QUANTITIES: dict[str, str] = {
     "loss curve": "loss", "learning curve": "loss", "perplexity": "loss", "ppl": "loss",
     "accuracy": "accuracy", "acc": "accuracy", "f1": "accuracy", "auc": "accuracy", "score": "accuracy",
     "metric": "accuracy", "iou": "accuracy", "map": "accuracy", "bleu": "accuracy", "top-1": "accuracy",
-    "top1": "accuracy", "recall": "recall", "reward": "reward", "return": "reward", "episode reward": "reward",
+    "top1": "accuracy", "recall": "recall", "reward": "reward", "episode reward": "reward",
     # gradients and weights
     "gradient": "grad", "grad": "grad", ".grad": "grad", "p.grad": "grad", "param.grad": "grad",
     "weight.grad": "grad", "grad norm": "grad_norm", "gradient norm": "grad_norm", "norm of gradient": "grad_norm",
@@ -53,6 +53,7 @@ QUANTITIES: dict[str, str] = {
     "progress bar": "progress", "tqdm": "progress", "tqdm bar": "progress", "bar": "progress",
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
+    "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
@@ -79,6 +80,8 @@ MOVEMENTS: dict[str, str] = {
     "stuck": "stuck", "stick": "stuck", "change": "change", "move": "change", "budge": "change",
     "get update": "change", "be update": "change", "update": "change_verb", "stay": "stay", "remain": "stay",
     "plateau": "plateau", "stall": "plateau", "level off": "plateau", "flatten out": "plateau",
+    "stop improve": "plateau", "stop decrease": "plateau", "stop learn": "plateau", "stop go down": "plateau",
+    "stop drop": "plateau", "stop get better": "plateau",
     "flatten": "plateau", "saturate": "plateau",
     # unstable shapes
     "oscillate": "oscillate", "fluctuate": "oscillate", "bounce": "oscillate", "zigzag": "oscillate",
@@ -88,7 +91,7 @@ MOVEMENTS: dict[str, str] = {
     "spike": "spike", "spiky": "spike", "jump": "jump", "peak": "spike", "shoot": "spike",
     "explode": "explode", "blow up": "explode", "explosion": "explode", "huge": "huge", "large": "huge",
     "diverge": "diverge", "divergence": "diverge",
-    "vanish": "vanish", "tiny": "vanish", "small and small": "vanish", "disappear": "vanish",
+    "vanish": "vanish", "tiny": "vanish", "smaller and smaller": "vanish", "get smaller and smaller": "vanish", "disappear": "vanish",
     # values
     "nan": "nan", "inf": "nan", "infinity": "nan", "infinite": "nan", "-inf": "nan", "not a number": "nan",
     "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
@@ -117,7 +120,7 @@ TIMES: dict[str, str] = {
     # later
     "after": "after", "later": "later", "later on": "later", "after a while": "later", "after some time": "later",
     "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
-    "out of nowhere": "later", "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
+    "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start", "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
     "first few": "at_first",
     # epoch boundaries
     "every epoch": "each_epoch", "each epoch": "each_epoch", "each new epoch": "each_epoch",
@@ -182,14 +185,14 @@ IDIOMS: dict[str, dict[str, Any]] = {
 """Whole phrases (lemmas) that state observations by themselves."""
 
 TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
-    "optimizer": ("optimizer", "considering"), "learning_rate": ("learning_rate",),
+    "optimizer": ("optimizer",), "learning_rate": ("learning_rate",),
     "schedule": ("lr_schedule",), "batch_size": ("batch_size",), "precision": ("mixed_precision", "grad_scaler"),
     "tuning": ("tuning_method",),
 }
 """Settings a question about a topic names without setting them ("should I use adam or sgd")."""
 
 SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precision", "lr_schedule", "loss_fn",
-                      "weight_decay", "considering", "grad_scaler", "tuning_method", "warmup"})
+                      "weight_decay", "grad_scaler", "tuning_method", "warmup"})
 """Observations that are settings of the run (a question or the before-side of a change does not set them)."""
 
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
@@ -279,6 +282,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low", {"symptom": "slow_training"})
     + _c("throughput", "low slow", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("run", "slow", {"symptom": "slow_training"})
     + _c("step_time", "slow high", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("data_time", "slow", {"symptom": "slow_training"})
     + _c("predictions", "same flat", {"symptom": "not_learning", "predictions_constant": True})
@@ -287,6 +292,71 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
 )
 """The composition table: the first row that fits a reading states its observations."""
+
+SETTING_VALUES: dict[str, tuple[str, Any]] = {
+    "fp32": ("mixed_precision", "none"), "float32": ("mixed_precision", "none"),
+    "full precision": ("mixed_precision", "none"), "bf16": ("mixed_precision", "bf16"),
+    "bfloat16": ("mixed_precision", "bf16"), "fp16": ("mixed_precision", "fp16"),
+    "float16": ("mixed_precision", "fp16"), "half precision": ("mixed_precision", "fp16"),
+    "fp8": ("mixed_precision", "fp8"), "adam": ("optimizer", "adam"), "adamw": ("optimizer", "adamw"),
+    "sgd": ("optimizer", "sgd"),
+}
+"""Values of a setting a change names ("from fp32 to bf16"): the after-value is the run's setting."""
+
+FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
+    (tuple(frozenset(g.split()) for g in groups), sets) for groups, sets in (
+        # what changed between runs with the same seed, or between evaluations of one model
+        (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
+          "same-result"), {"nondeterminism": "training_runs"}),
+        (("evaluate evaluation eval checkpoint", "twice again same", "different differ vary change "
+          "nondeterministic reproducible"), {"nondeterminism": "evaluation"}),
+        # logging that loses points
+        (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
+          "disappear ~log ~show"), {"metrics_dropped": True}),
+        (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
+          "accum_steps", "divide scale small shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
+        # train and evaluation preprocessing that differ
+        (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
+          "normalized", "train training", "val validation test eval evaluation inference",
+          "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
+        # checkpoint selection or early stopping in the wrong direction
+        (("early earlystopping checkpoint modelcheckpoint best save", "max highest", "loss val_loss"),
+         {"monitor_mode": "wrong_direction"}),
+        (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
+         {"monitor_mode": "wrong_direction"}),
+        (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # the loop
+        (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient zero"),
+         {"zero_grad_call": "missing"}),
+        (("eval validation evaluate", "forget ~back ~switch ~call remain never", "train", "mode model"),
+         {"mode_switching": "never_calls_train"}),
+        # the loss scaler skipping
+        (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
+        (("scaler", "halve collapse tiny zero decrease drop reduce"), {"scaler_skips": "persistent"}),
+        # a lower learning rate
+        (("low lower small smaller reduce decrease lowering", "lr rate", "~help still same ~fix even"),
+         {"lower_lr_stable": False}),
+        (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
+          "~diverge"), {"lower_lr_stable": True}),
+        # settings said not to be used
+        (("~warmup",), {"warmup": False}),
+        (("~clip ~clipping",), {"grad_clipping": False}),
+        # the data
+        (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
+        (("rare minority", "class"), {"class_imbalance": True}),
+        # what the model outputs
+        (("predict prediction output", "same constant identical one regardless everything always only",
+          "!rare !minority !never !imbalanced !imbalance"),
+         {"predictions_constant": True, "symptom": "not_learning"}),
+        # waiting for data
+        (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
+        # the run is slow per step
+        (("slow", "throughput it/s iteration step"), {"slow_kind": "per_step"}),
+    ))
+"""Concepts that state an observation when all their groups are said in one sentence, in any order (a word
+``~w``: said under a negation, "I don't use warmup"; a plain word counts only when not negated; ``!w``: a
+word the sentence must not hold). One frame fires at most once per sentence, and the first frame that sets an
+observation in a sentence is the one that counts."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these
