@@ -507,8 +507,10 @@ class _Reader:
         first_q = min((q[0].i for q in quantities if q[0].roles.get("q") != "update"), default=None)
         movements = [p for p in parts if "m" in p.roles and not (
             "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i))]
-        for p in movements:
+        for n, p in enumerate(movements):
             m = p.roles["m"]
+            if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
+                continue  # "huge spikes": the size of the next movement, not a movement of its own
             if m in ("up_bare", "down_bare"):
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
@@ -581,7 +583,6 @@ class _Reader:
                 self.claim(lo, hi, ("symptom", "loss_behavior"))
         if quantities:
             state["last"] = quantities[-1]
-        self._values(i, j, quantities)
         self._idioms(parts)
 
     def _idioms(self, parts: list[Part]) -> None:
@@ -589,28 +590,45 @@ class _Reader:
             if "idiom" in p.roles and not self._negated(p.i, max(0, p.i - 3)):
                 self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
 
-    def _values(self, i: int, j: int, quantities: list[tuple[Part, str, str | None]]) -> None:
-        """Numbers said next to a quantity: train/val accuracy, data-time share."""
+    def _values(self, lo: int, hi: int) -> None:
+        """Numbers said next to a quantity in a sentence: train/val accuracy, the data-time share.
+
+        A training accuracy well above the validation accuracy (10 points or more) is the overfitting reading.
+        """
+        quantities = self._quantities(self.parts_in(lo, hi))
+        used: set[int] = set()
+        metrics: dict[str, float] = {}
+        prev = None
         for p, q, split in quantities:
+            if q == "split_only" and prev == "accuracy":
+                q = "accuracy"  # "accuracy on train = 96%, on validation = 68%"
+            prev = q if q != "split_only" else prev
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
-            near = [t for t in self.tokens[max(i, p.i - 6):min(j, p.j + 5)] if t.kind == "num"]
+            near = [t for t in self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)]
+                    if t.kind == "num" and t.start not in used]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
             value = num.number
             if value is None:
                 continue
-            pct = num.unit == "%" or (num.end < len(self.text) and
-                                      self.text[num.end:num.end + 8].strip().startswith(("percent", "%")))
+            pct = num.unit == "%" or self.text[num.end:num.end + 9].strip().startswith(("percent", "%"))
             frac = value / 100.0 if (pct or value > 1.0) else value
             if not 0.0 <= frac <= 1.0:
                 continue
+            span = (min(p.start, num.start), max(p.end, num.end))
             if q == "accuracy" and split in ("train", "val"):
-                self.add({f"{'train' if split == 'train' else 'val'}_metric": frac, "metric_kind": "accuracy"},
-                         min(p.start, num.start), max(p.end, num.end))
+                used.add(num.start)
+                metrics[split] = frac
+                self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
             elif q.startswith("data_time") and (pct or value <= 1.0):
-                self.add({"data_time_fraction": frac}, min(p.start, num.start), max(p.end, num.end))
+                used.add(num.start)
+                self.add({"data_time_fraction": frac}, *span)
+                if frac >= 0.3:
+                    self.add({"symptom": "slow_training"}, *span, strong=False)
+        if len(metrics) == 2 and metrics["train"] - metrics["val"] >= 0.1:
+            self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
 
     # -- comparisons and series -----------------------------------------------------------------------
     def compare(self, lo: int, hi: int) -> None:
@@ -676,7 +694,10 @@ class _Reader:
                 self.add({"symptom": "experiment_tracking"}, start, end)
             return
         self.add({"symptom": "direct_question", "question_topic": topic}, start, end)
-        self.claim(start, end, set(K.TOPIC_SETTINGS.get(topic, ())) | K.SETTINGS)
+        names = set(K.TOPIC_SETTINGS.get(topic, ())) | K.SETTINGS
+        if len(values) >= 2:
+            names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
+        self.claim(start, end, names)
 
     def changes(self, lo: int, hi: int) -> None:
         """"batch 64 -> 1024", "from fp32 to bf16", "1024 (was 64)", "1024 instead of 128": the after-value."""
@@ -756,18 +777,18 @@ class _Reader:
         elif "lr" in quantities:
             self.add({"learning_rate": value}, toks[b].start, toks[a].end)
         elif before is not None and quantities:
-            self._moved(quantities, lo, hi, before, value, toks[b].start, toks[a].end)
+            self._moved(lo, b, before, value, toks[b].start, toks[a].end)
 
-    def _moved(self, quantities: list[str], lo: int, hi: int, before: float, after: float, start: int,
-               end: int) -> None:
-        split = None
-        for _p, q, s in self._quantities(self.parts_in(lo, hi)):
-            if q == "loss":
-                split = s
-        if "loss" not in quantities or before == after:
+    def _moved(self, lo: int, b: int, before: float, after: float, start: int, end: int) -> None:
+        """A quantity said to go from one number to another moves up or down: compose that movement."""
+        said = [q for q in self._quantities(self.parts_in(lo, b)) if q[1] not in ("pronoun", "run", "model")]
+        if not said or before == after:
             return
-        if split == "val" and after > before * 1.05:
-            self.add({"symptom": "overfitting", "val_loss_rising": True}, start, end)
+        _p, quantity, split = said[-1]
+        movement = "up" if after > before * 1.05 else "down" if after < before / 1.05 else "flat"
+        sets = self._compose(quantity, split, movement, None, {"all"})
+        if sets is not None and "loss_behavior" not in sets:
+            self.add(dict(sets), start, end)
 
     # -- the whole text ------------------------------------------------------------------------------------
     def read(self) -> Understanding:
@@ -784,6 +805,7 @@ class _Reader:
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
             self.frames(lo, hi)
+            self._values(lo, hi)
         self.evidence()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
@@ -808,7 +830,8 @@ class _Reader:
                 continue
             at: list[int] = []
             for g in groups:
-                hits = [(negated if w[0] == "~" else plain).get(w.lstrip("~")) for w in g if w[0] != "!"]
+                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w, negated.get(w)) for w in g
+                        if w[0] != "!"]
                 hits = [h for h in hits if h is not None]
                 if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
                     break
@@ -826,16 +849,18 @@ class _Reader:
     def evidence(self) -> None:
         low = self.text
         first: tuple[int, dict[str, Any], int, int] | None = None
-        for order, (pattern, sets) in enumerate(K.ERROR_SIGNATURES):
+        for order, (_pattern, sets) in enumerate(K.ERROR_SIGNATURES):
             needed = _needed(order)
             if needed is not None and not any(w in low for w in needed):
                 continue  # none of the words every match holds is in the text
-            m = _signature(order).search(low)
-            if m and (first is None or m.start() < first[0]):
-                first = (m.start(), sets, m.start(), m.end())
+            for n, m in enumerate(_signature(order).finditer(low)):
+                if n >= 64:
+                    break  # a log repeating one error: its first copies say all it says
+                self.error_spans.append((m.start(), m.end()))
+                if first is None or m.start() < first[0]:
+                    first = (m.start(), sets, m.start(), m.end())
         if first is not None:
             _, sets, s, e = first
-            self.error_spans.append((s, e))
             self.add(dict(sets), s, e, strong=False, evidence=True)
             topic = sets.get("boundary_topic")
             crash = _crash().search(low)

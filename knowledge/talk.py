@@ -22,7 +22,7 @@ from knowledge.keywords import P_DIRECT, P_NOT_LEARNING, P_OVERFIT, P_SLOW, P_TR
 
 QUANTITIES: dict[str, str] = {
     # the loss and other curves
-    "loss": "loss", "cost": "loss", "objective": "loss", "train_loss": "loss", "nll": "loss",
+    "loss": "loss", "cost": "loss", "objective": "loss", "nll": "loss",
     "loss curve": "loss", "learning curve": "loss", "perplexity": "loss", "ppl": "loss",
     "accuracy": "accuracy", "acc": "accuracy", "f1": "accuracy", "auc": "accuracy", "score": "accuracy",
     "metric": "accuracy", "iou": "accuracy", "map": "accuracy", "bleu": "accuracy", "top-1": "accuracy",
@@ -61,7 +61,7 @@ QUANTITIES: dict[str, str] = {
 SPLITS: dict[str, str] = {
     "train": "train", "training": "train", "trn": "train", "tr": "train",
     "val": "val", "validation": "val", "valid": "val", "eval": "val", "evaluation": "val", "test": "val",
-    "dev": "val", "held-out": "val", "holdout": "val", "val_loss": "val", "eval_loss": "val", "val_acc": "val",
+    "dev": "val", "held-out": "val", "holdout": "val",
 }
 """Words saying whose curve a quantity is (train_loss, val_loss...)."""
 
@@ -181,6 +181,10 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},
     "run out of memory": {"boundary_topic": "cuda_oom"},
+    "binary classification": {"num_classes": 2}, "binary task": {"num_classes": 2},
+    "binary classifier": {"num_classes": 2}, "cifar10": {"num_classes": 10}, "cifar-10": {"num_classes": 10},
+    "cifar100": {"num_classes": 100}, "cifar-100": {"num_classes": 100}, "mnist": {"num_classes": 10},
+    "imagenet-1k": {"num_classes": 1000},
 }
 """Whole phrases (lemmas) that state observations by themselves."""
 
@@ -241,7 +245,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
     + _c("loss", "spike jump", {"epoch_start_jump": True}, time="epoch_start")
-    + _c("loss", "spike jump up", {"epoch_start_jump": True}, time="each_epoch")
+    + _c("loss", "spike jump", {"epoch_start_jump": True}, time="each_epoch")
     + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
     + _c("loss", "jump", {"symptom": "unstable", "loss_behavior": "spiking"})
     + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating"})
@@ -314,7 +318,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
           "disappear ~log ~show"), {"metrics_dropped": True}),
         (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
-          "accum_steps", "divide scale small shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
+          "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
         # train and evaluation preprocessing that differ
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",
@@ -328,11 +332,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient zero"),
          {"zero_grad_call": "missing"}),
-        (("eval validation evaluate", "forget ~back ~switch ~call remain never", "train", "mode model"),
+        (("eval validation evaluate", "forget ~back ~switch ~call remain never", "train training", "mode model"),
          {"mode_switching": "never_calls_train"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
-        (("scaler", "halve collapse tiny zero decrease drop reduce"), {"scaler_skips": "persistent"}),
+        (("scaler", "halve collapse tiny zero decrease drop reduce"), {"scaler_skips": "persistent",
+                                                                        "grad_scaler": True}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate", "~help still same ~fix even"),
          {"lower_lr_stable": False}),
@@ -344,6 +349,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
         (("rare minority", "class"), {"class_imbalance": True}),
+        (("most majority", "label sample example data", "class"), {"class_imbalance": True}),
         # what the model outputs
         (("predict prediction output", "same constant identical one regardless everything always only",
           "!rare !minority !never !imbalanced !imbalance"),
@@ -354,8 +360,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("slow", "throughput it/s iteration step"), {"slow_kind": "per_step"}),
     ))
 """Concepts that state an observation when all their groups are said in one sentence, in any order (a word
-``~w``: said under a negation, "I don't use warmup"; a plain word counts only when not negated; ``!w``: a
-word the sentence must not hold). One frame fires at most once per sentence, and the first frame that sets an
+``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). One frame fires at most once per sentence, and the first frame that sets an
 observation in a sentence is the one that counts."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
@@ -387,7 +392,7 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"expected scalar type \w+ but found \w+|found dtype \w+ but expected \w+|"
      r"not implemented for '(?:float|int|long|double|half|bfloat16)'|expected (?:long|float)\b",
      {"boundary_topic": "dtype_mismatch"}),
-    (r"expected input batch_?size \(?\d*\)? to match target batch_?size|multi-target not supported|"
+    (r"expected input batch_?size(?: \(\d+\))? to match target batch_?size|multi-?target not supported|"
      r"target size \(torch\.size\(\[[\d, ]*\]\)\) must be the same as input size|"
      r"target size must be the same as input size|size of tensor a \(\d+\) must match the size of tensor b|"
      r"shapes cannot be multiplied|size mismatch between|0d or 1d target tensor expected",
@@ -401,7 +406,7 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",
      {"boundary_topic": "collective_timeout", "multi_gpu": True}),
     # data loading
-    (r"dataloader worker|worker \(pid|bus error encountered in worker|workers? (?:keep )?(?:dying|died|crash)|"
+    (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|workers? (?:keep )?(?:dying|died|crash)|"
      r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
     # compilation
     (r"torch\._dynamo|torch\._inductor|inductorerror|backendcompilerfailed|torch\.compile\b[^.\n]{0,40}"
