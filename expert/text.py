@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from expert.nlp import Normalised, Scanner, normalise
+from expert.nlp import Normalised, Scanner, lower_aligned, normalise
 from knowledge.errors import TrainoptError
 from knowledge.vocabulary import Observation
 
@@ -405,3 +405,38 @@ def read_text(text: str) -> list[TextReading]:
         elif key[1] == 0:
             best[name] = (key, reading)
     return [best[n][1] for n in sorted(best)]
+
+
+def confirmations(text: str) -> list[str]:
+    """Questions that would confirm readings the text leaves open ("you said 'stuck': the loss, or the run?")
+    and readings the user hedged ("maybe", "I think"); one line each, in text order, without repeats."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    from expert.talk import understand
+
+    nt = normalise(text[:MAX_CHARS])
+    u = understand(distinct_segments(nt.text).text)
+    out = [q for _word, q in u.confirm]
+    for r in read_text(text):
+        if r.hedged:
+            o = r.observation
+            out.append(f"You sounded unsure about \"{r.words}\" ({o.name}={o.value}): is that what you see? "
+                       f"(`forget {o.name}` drops it)")
+    return list(dict.fromkeys(out))
+
+
+def reread(words: str, quantity: str) -> list[Observation]:
+    """Read ``words`` again as said of another quantity: "not hang, the loss" turns "training is stuck" into
+    "the loss is stuck". The first quantity named in ``words`` is replaced (or ``quantity`` is put in front).
+
+    Returns:
+        The observations the corrected words state, with provenance ``text:<words> (corrected: <quantity>)``.
+    """
+    from expert.talk import _parts, tokenise
+
+    low = lower_aligned(words)
+    tokens = tokenise(low)
+    target = next((p for p in _parts(tokens) if p.roles.get("q") not in (None, "pronoun")), None)
+    fixed = (low[:target.start] + quantity + low[target.end:]) if target else f"{quantity} {low}"
+    source = f"text:{words} (corrected: {quantity})"
+    return [Observation.make(o.name, o.value, source) for o in parse_complaint(fixed)]
