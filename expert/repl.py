@@ -176,7 +176,8 @@ def _confirm(c: Consultation, write: Write) -> None:
         write("press Enter to keep the reading, or type `not X, Y`\n")
 
 
-_CORRECTION = re.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?(?P<right>\S.*?)\s*$",
+_CORRECTION = re.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
+                         r"(?P<right>\S.*?)\s*$",
                          re.IGNORECASE)
 
 

@@ -46,7 +46,7 @@ FUZZY_LIMIT = 20_000
 
 _TOKEN = re.compile(
     r"(?P<num>[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>%|k\b|x\b)?"
-    r"|(?P<word>[a-z_.][a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
+    r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
     r"|(?P<arrow>-+>|=>|→|⟶)"
     r"|(?P<punct>[?!.;,:()\[\]{}|=<>/\n])"
     r"|\S", re.IGNORECASE)
@@ -152,7 +152,8 @@ def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
     """Lemma sequence -> {role: value} for every phrase of the talk tables."""
     table: dict[tuple[str, ...], dict[str, str]] = {}
     for role, source in (("q", K.QUANTITIES), ("s", K.SPLITS), ("m", K.MOVEMENTS), ("t", K.TIMES),
-                         ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS})):
+                         ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS}),
+                         ("neutral", {k: k for k in K.NEUTRAL})):
         for phrase, value in source.items():
             key = tuple(_lemma(w) for w in phrase.split())
             table.setdefault(key, {})[role] = value
@@ -534,13 +535,14 @@ class _Reader:
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
-            if quantity in ("run", "model") and m not in ("hang", "stuck", "nan", "diverge", "explode", "spike",
+            if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
+                                                          "spike",
                                                           "oscillate", "slow", "plateau", "flat", "converge",
                                                           "learn", "improve"):
                 continue
             if quantity in ("run", "model"):
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
-                quantity = None if m not in ("hang", "stuck") else quantity
+                quantity = None if m not in ("hang", "freeze", "stuck") or quantity == "model" else quantity
                 if quantity == "model" and m == "stuck":
                     quantity = None
             if quantity == "run" and m == "stuck":
@@ -641,7 +643,7 @@ class _Reader:
             if rel is None:
                 continue
             if t.kind == "word" and "than" not in self.lemmas(k + 1, k + 2) and t.text not in ("<", ">") \
-                    and not (t.lemma in ("below", "under", "above", "over")):
+                    and t.lemma not in ("below", "under", "above", "over"):
                 continue
             left = [q for q in quantities if q[0].j <= k]
             right = [q for q in quantities if q[0].i > k]
@@ -687,7 +689,10 @@ class _Reader:
         # "why is my loss negative?" asks about a symptom, not a setting: a topic must be the subject
         if lemmas[0] == "why":
             return
-        topic = named[0]
+        # the most specific topic: "hyperparameters, especially the learning rate" asks about the learning rate,
+        # "how should I pick AdamW hyperparameters" about the optimizer
+        specific = [t for t in topics if t != "tuning"] or [v for v in values if v != "tuning"]
+        topic = specific[0] if specific and "tuning" in topics + values else named[0]
         start, end = toks[0].start, toks[-1].end
         if topic == "tracking":
             if set(lemmas) & {"how", "what", "which", "should", "best"}:
@@ -913,8 +918,11 @@ _SERIES_KEY = re.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\
 
 
 def _log_series(r: _Reader) -> None:
-    """Log lines: the first non-finite training loss (its step, whether finite losses came before it), the first
-    learning rate of a metrics dict, and a validation loss that rises while the training loss falls."""
+    """Log lines: the first non-finite loss, a metrics dict's learning rate, a rising validation loss.
+
+    The first non-finite training loss comes with its step and whether finite losses came before it; a
+    validation loss that rises while the training loss falls is the overfitting reading.
+    """
     text = r.text
     train: list[float] = []
     val: list[float] = []

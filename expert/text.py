@@ -408,8 +408,11 @@ def read_text(text: str) -> list[TextReading]:
 
 
 def confirmations(text: str) -> list[str]:
-    """Questions that would confirm readings the text leaves open ("you said 'stuck': the loss, or the run?")
-    and readings the user hedged ("maybe", "I think"); one line each, in text order, without repeats."""
+    """Questions that would confirm the readings a text leaves open, one line each, without repeats.
+
+    Open readings are words read two ways ("you said 'stuck': the loss, or the run?") and readings the user
+    hedged ("maybe", "I think").
+    """
     if not isinstance(text, str) or not text.strip():
         return []
     from expert.talk import understand
@@ -426,8 +429,10 @@ def confirmations(text: str) -> list[str]:
 
 
 def reread(words: str, quantity: str) -> list[Observation]:
-    """Read ``words`` again as said of another quantity: "not hang, the loss" turns "training is stuck" into
-    "the loss is stuck". The first quantity named in ``words`` is replaced (or ``quantity`` is put in front).
+    """Read ``words`` again as said of another quantity.
+
+    "not hang, the loss" turns "training is stuck" into "the loss is stuck": the first quantity named in
+    ``words`` is replaced (or ``quantity`` is put in front).
 
     Returns:
         The observations the corrected words state, with provenance ``text:<words> (corrected: <quantity>)``.

@@ -91,7 +91,8 @@ MOVEMENTS: dict[str, str] = {
     "spike": "spike", "spiky": "spike", "jump": "jump", "peak": "spike", "shoot": "spike",
     "explode": "explode", "blow up": "explode", "explosion": "explode", "huge": "huge", "large": "huge",
     "diverge": "diverge", "divergence": "diverge",
-    "vanish": "vanish", "tiny": "vanish", "smaller and smaller": "vanish", "get smaller and smaller": "vanish", "disappear": "vanish",
+    "vanish": "vanish", "tiny": "vanish", "smaller and smaller": "vanish", "get smaller and smaller": "vanish",
+    "disappear": "vanish",
     # values
     "nan": "nan", "inf": "nan", "infinity": "nan", "infinite": "nan", "-inf": "nan", "not a number": "nan",
     "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
@@ -99,7 +100,7 @@ MOVEMENTS: dict[str, str] = {
     # speed and hangs
     "slow": "slow", "slowly": "slow", "barely": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
-    "hang": "hang", "freeze": "hang", "frozen": "hang", "deadlock": "hang", "never finish": "hang",
+    "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
     "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
     "leak": "up",
 }
@@ -120,7 +121,8 @@ TIMES: dict[str, str] = {
     # later
     "after": "after", "later": "later", "later on": "later", "after a while": "later", "after some time": "later",
     "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
-    "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start", "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
+    "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start",
+    "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
     "first few": "at_first",
     # epoch boundaries
     "every epoch": "each_epoch", "each epoch": "each_epoch", "each new epoch": "each_epoch",
@@ -153,14 +155,18 @@ TOPICS: dict[str, str] = {
     "optimizer": "optimizer", "optimiser": "optimizer", "learning rate": "learning_rate", "lr": "learning_rate",
     "schedule": "schedule", "scheduler": "schedule", "lr schedule": "schedule",
     "batch size": "batch_size", "batch": "batch_size", "precision": "precision", "mixed precision": "precision",
-    "hyperparameter": "tuning", "hyperparameter search": "tuning", "hyperparameter optimization": "tuning",
-    "tune": "tuning", "tuning": "tuning", "sweep": "tuning", "grid search": "tuning", "random search": "tuning",
+    "hyperparameter": "tuning", "hyperparameter tuning": "tuning", "hyperparameter search": "tuning",
+    "hyperparameter optimization": "tuning", "tuning": "tuning", "sweep": "tuning", "warmup": "schedule",
+    "warm-up": "schedule", "grid search": "tuning", "random search": "tuning",
     "lr scheduler": "schedule", "learning rate schedule": "schedule", "learning rate scheduler": "schedule",
     "track": "tracking", "keep track": "tracking", "log": "tracking", "compare": "tracking",
     "experiment tracking": "tracking",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
+
+NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning"})
+"""Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
 
 TOPIC_VALUES: dict[str, str] = {
     "adam": "optimizer", "adamw": "optimizer", "sgd": "optimizer", "rmsprop": "optimizer", "lion": "optimizer",
@@ -292,8 +298,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("data_time", "slow", {"symptom": "slow_training"})
     + _c("predictions", "same flat", {"symptom": "not_learning", "predictions_constant": True})
     + _c("predictions_verb", "same flat", {"symptom": "not_learning", "predictions_constant": True})
-    + _c("progress", "stuck hang flat not-change", {"symptom": "hang"})
+    + _c("progress", "stuck hang freeze flat not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
+    + _c("run", "freeze", {"symptom": "hang"})
 )
 """The composition table: the first row that fits a reading states its observations."""
 
@@ -360,7 +367,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("slow", "throughput it/s iteration step"), {"slow_kind": "per_step"}),
     ))
 """Concepts that state an observation when all their groups are said in one sentence, in any order (a word
-``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). One frame fires at most once per sentence, and the first frame that sets an
+``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). One frame
+fires at most once per sentence, and the first frame that sets an
 observation in a sentence is the one that counts."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
@@ -406,7 +414,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",
      {"boundary_topic": "collective_timeout", "multi_gpu": True}),
     # data loading
-    (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|workers? (?:keep )?(?:dying|died|crash)|"
+    (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|"
+     r"workers? (?:keep )?(?:dying|died|crash)|"
      r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
     # compilation
     (r"torch\._dynamo|torch\._inductor|inductorerror|backendcompilerfailed|torch\.compile\b[^.\n]{0,40}"
