@@ -41,6 +41,9 @@ MAX_CLAUSE = 60
 """Tokens in one clause at most (a longer run without a break is cut)."""
 MAX_SENTENCE = 300
 """Tokens in one sentence at most."""
+COMPOSE_LIMIT = 50_000
+"""Characters of a long text (past ``FUZZY_LIMIT``) that are composed, from its first lines with a movement:
+a complaint a person types is far shorter, and pasted logs are read in full by the evidence pass."""
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
@@ -216,15 +219,19 @@ def _ranges(text: str) -> list[tuple[int, int]]:
         return []
     alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
     out: list[tuple[int, int]] = []
-    last_line = -1
+    last_line, budget = -1, COMPOSE_LIMIT
     for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
         if m.start() < last_line:
             continue
-        lo = text.rfind("\n", 0, m.start()) + 1
-        hi = text.find("\n", m.end())
-        hi = len(text) if hi < 0 else hi
+        # the line holding the word, or the sentence in a line too long to be one
+        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+        hi = text.find("\n", m.end(), m.end() + 400)
+        hi = min(len(text), m.end() + 400) if hi < 0 else hi
         out.append((lo, hi))
         last_line = hi
+        budget -= hi - lo
+        if budget <= 0:
+            break  # enough read: what a person writes is said by now; the evidence pass still reads it all
     return out
 
 
