@@ -47,6 +47,10 @@ QUANTITIES: dict[str, str] = {
     "each iteration": "step_time", "iteration": "step_time_weak", "every batch": "step_time", "each batch": "step_time",
     "data loading": "data_time", "dataloader": "data_time", "data loader": "data_time", "data time": "data_time",
     "loading": "data_time_weak",
+    "training error": "loss", "train error": "loss", "error rate": "loss", "wer": "loss", "cer": "loss",
+    "rmse": "loss", "mse": "loss", "mae": "loss", "tokens/sec": "throughput", "token per second": "throughput",
+    "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
+    "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "step_time_weak",
     # what the model outputs
     "prediction": "predictions", "output": "predictions", "predict": "predictions_verb",
     # what can hang
@@ -103,6 +107,11 @@ MOVEMENTS: dict[str, str] = {
     "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
     "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
     "leak": "up",
+    # more ways of saying the same movements
+    "go through the roof": "up", "shoot through the roof": "up", "tank": "down", "plummet": "down",
+    "nosedive": "down", "stagnate": "flat", "flatline": "flat", "hover": "flat", "hover around": "flat",
+    "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
+    "deteriorate": "worse", "go to nan": "nan", "nan out": "nan", "turn nan": "nan", "become nan": "nan",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -118,8 +127,12 @@ TIMES: dict[str, str] = {
     "first step": "start", "first forward pass": "start", "the first forward pass": "start", "step 0": "start",
     "iteration 0": "start", "epoch 1": "start_soft", "from epoch 1": "start", "as soon as": "start",
     "from iteration one": "start", "before any update": "start", "from step 0": "start",
+    "at the very beginning": "start", "right at the start": "start", "from epoch 0": "start",
+    "from step one": "start", "from step 1": "start", "on the first step": "start", "on the first batch": "start",
     # later
-    "after": "after", "later": "later", "later on": "later", "after a while": "later", "after some time": "later",
+    "towards the end": "later", "late in training": "later", "after resume": "later", "after resuming": "later",
+    "after the warmup": "later", "after warmup": "later", "after": "after", "later": "later", "later on": "later",
+    "after a while": "later", "after some time": "later",
     "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
     "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start",
     "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
