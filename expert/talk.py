@@ -365,6 +365,7 @@ class _Reader:
                 self.by_token[k] = p
         self.u = Understanding()
         self.error_spans: list[tuple[int, int]] = []
+        self._time_span: tuple[int, int] | None = None
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -421,10 +422,14 @@ class _Reader:
         return False
 
     def _time(self, i: int, j: int, sent_lo: int, sent_hi: int, at: int) -> tuple[str | None, int | None]:
-        """The time of a movement at token ``at`` in clause ``[i, j)``, and a step number when one is said."""
+        """The time of a movement at token ``at`` in clause ``[i, j)``, and a step number when one is said.
+
+        The words that said it (in the clause) are left in ``self._time_span``.
+        """
         times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles]
         step = None
         found: str | None = None
+        self._time_span = None
         for k in range(i, j):
             t = self.tokens[k]
             if t.kind != "word" or t.lemma not in _STEP_WORDS | _EPOCH_WORDS:
@@ -432,26 +437,35 @@ class _Reader:
             nums = [u for u in self.tokens[k + 1:min(j, k + 3)] if u.kind == "num"]
             before = [u for u in self.tokens[max(i, k - 2):k] if u.kind == "num"]
             lead = set(self.lemmas(k - 3, k))
+            lead_at = next((n for n in range(max(i, k - 4), k) if self.tokens[n].lemma in
+                            ("after", "at", "around", "from", "by", "since")), k)
             if nums and t.lemma in _STEP_WORDS and t.lemma not in ("it", "batch"):
                 value = nums[0].number
                 if value is not None:
                     step = int(value) if step is None else step
                     found = "start" if value == 0 else "later"
+                    self._time_span = (self.tokens[lead_at].start, nums[0].end)
             elif nums and t.lemma in _EPOCH_WORDS:
                 value = nums[0].number
                 if value is not None:
                     found = "start" if value == 0 or (value == 1 and "from" in lead) else (found or "later")
+                    self._time_span = (self.tokens[lead_at].start, nums[0].end)
             elif before and "after" in lead | set(self.lemmas(k - 4, k)):
                 found = "later"
+                self._time_span = (self.tokens[lead_at].start, t.end)
             elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
                 found = "later"
-        for value, _p in times:
+                self._time_span = (self.tokens[lead_at].start, t.end)
+        for value, p in times:
             if value in ("start", "epoch_start", "each_epoch", "always"):
+                self._time_span = (p.start, p.end)
                 return value, step
             if value == "start_bare" and found is None:
                 found = "start"
+                self._time_span = (p.start, p.end)
             elif value in ("later", "after", "then") and found is None:
                 found = "later"
+                self._time_span = (p.start, p.end) if value != "then" else None
         if found is None:
             # a time said elsewhere in the sentence ("at first ... then", "after 3 epochs, ...")
             for p in self.parts_in(sent_lo, sent_hi):
@@ -581,6 +595,9 @@ class _Reader:
                 continue
             lo = min(p.start, chosen[0].start) if chosen and chosen[0].i >= i else p.start
             hi = max(p.end, chosen[0].end) if chosen and chosen[0].i >= i else p.end
+            if time is not None and self._time_span is not None:
+                # the words that placed it in time are part of what gave it ("NaN after 3 epochs")
+                lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
             sets = dict(sets)
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
@@ -622,7 +639,10 @@ class _Reader:
             value = num.number
             if value is None:
                 continue
-            pct = num.unit == "%" or self.text[num.end:num.end + 9].strip().startswith(("percent", "%"))
+            after_num = self.text[num.end:num.end + 20].strip()
+            if after_num.startswith(("point", "pp", "percentage point")):
+                continue  # "20 points below train" is a gap, not an accuracy
+            pct = num.unit == "%" or after_num.startswith(("percent", "%"))
             frac = value / 100.0 if (pct or value > 1.0) else value
             if not 0.0 <= frac <= 1.0:
                 continue
@@ -707,7 +727,7 @@ class _Reader:
             return
         self.add({"symptom": "direct_question", "question_topic": topic}, start, end)
         names = set(K.TOPIC_SETTINGS.get(topic, ())) | K.SETTINGS
-        if len(values) >= 2:
+        if len(values) >= 2 and set(lemmas) & {"or", "vs", "versus", "vs."}:
             names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
         self.claim(start, end, names)
 

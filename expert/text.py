@@ -352,7 +352,7 @@ def read_text(text: str) -> list[TextReading]:
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
     from expert.talk import understand
-    from knowledge.talk import SYMPTOM_PRIORITY
+    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, SYMPTOM_PRIORITY
 
     u = understand(dt.text)
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
@@ -390,7 +390,8 @@ def read_text(text: str) -> list[TextReading]:
             obs = Observation.make(r.name, r.value, f"text:{phrase}")
         except (TrainoptError, ValueError, TypeError, OverflowError):
             continue
-        prio = SYMPTOM_PRIORITY.get(r.value, 0) if r.name == "symptom" else 0
+        prio = SYMPTOM_PRIORITY.get(r.value, 0) if r.name == "symptom" else \
+            LOSS_BEHAVIOR_PRIORITY.get(r.value, 0) if r.name == "loss_behavior" else 0
         # a composed reading beats a cue of the same priority (tie-break 0 < 1); a weak one (a bare error
         # line's crash) only fills a gap
         key = (-prio, 0 if r.strong else 2, r.start, "")
@@ -399,8 +400,8 @@ def read_text(text: str) -> list[TextReading]:
     for name, (key, reading) in composed.items():
         if name not in best:
             best[name] = (key, reading)
-        elif name == "symptom":
-            if key < best[name][0]:
+        elif name in ("symptom", "loss_behavior"):
+            if key[0] <= best[name][0][0]:
                 best[name] = (key, reading)
         elif key[1] == 0:
             best[name] = (key, reading)

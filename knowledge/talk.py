@@ -182,6 +182,7 @@ NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "fi
 """Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
 
 TOPIC_VALUES: dict[str, str] = {
+    "schedule free": "optimizer", "schedule-free": "optimizer", "schedulefree": "optimizer",
     "adam": "optimizer", "adamw": "optimizer", "sgd": "optimizer", "rmsprop": "optimizer", "lion": "optimizer",
     "momentum": "optimizer", "cosine": "schedule", "onecyclelr": "schedule", "reducelronplateau": "schedule",
     "step decay": "schedule", "linear decay": "schedule", "cosine annealing": "schedule", "fp16": "precision",
@@ -387,6 +388,14 @@ observation in a sentence is the one that counts."""
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these
 ("the progress bar is stuck" is a hang, not a flat loss)."""
+
+LOSS_BEHAVIOR_PRIORITY: dict[str, int] = {
+    "nan_or_inf": P_UNSTABLE, "diverging": P_UNSTABLE, "oscillating": P_UNSTABLE - 6,
+    "flat_from_start": P_NOT_LEARNING + 5, "plateau_after_learning": P_NOT_LEARNING + 3, "spiking": P_NOT_LEARNING + 2,
+    "decreasing_slowly": P_NOT_LEARNING + 1,
+}
+"""Which loss behaviour wins when one text states two (as for the cues: a stall the run ends in outranks a
+transient spike; non-finite and diverging first)."""
 
 SYMPTOM_PRIORITY: dict[str, int] = {
     "unstable": P_UNSTABLE, "hang": P_UNSTABLE - 2, "memory_growth": P_OVERFIT + 2, "overfitting": P_OVERFIT,
