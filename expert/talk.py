@@ -882,7 +882,9 @@ class _Reader:
         low = self.text
         first: tuple[int, dict[str, Any], int, int] | None = None
         for order, (_pattern, sets) in enumerate(K.ERROR_SIGNATURES):
-            needed = _needed(order)
+            # on a long text, skip a signature none of whose required words occur (working them out costs more
+            # than searching a complaint a person typed)
+            needed = _needed(order) if len(low) > FUZZY_LIMIT else None
             if needed is not None and not any(w in low for w in needed):
                 continue  # none of the words every match holds is in the text
             for n, m in enumerate(_signature(order).finditer(low)):
