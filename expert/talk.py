@@ -719,7 +719,8 @@ class _Reader:
         # the most specific topic: "hyperparameters, especially the learning rate" asks about the learning rate,
         # "how should I pick AdamW hyperparameters" about the optimizer
         specific = [t for t in topics if t != "tuning"] or [v for v in values if v != "tuning"]
-        topic = specific[0] if specific and "tuning" in topics + values else named[0]
+        generic = {self.tokens[p.i].lemma for p in parts if p.roles.get("topic") == "tuning"} <= {"hyperparameter"}
+        topic = specific[0] if specific and "tuning" in topics + values and generic else named[0]
         start, end = toks[0].start, toks[-1].end
         if topic == "tracking":
             if set(lemmas) & {"how", "what", "which", "should", "best"}:
@@ -861,9 +862,11 @@ class _Reader:
             if set(sets) <= done:
                 continue
             at: list[int] = []
-            for g in groups:
-                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w, negated.get(w)) for w in g
-                        if w[0] != "!"]
+            for n, g in enumerate(groups):
+                # the anchor group must be said as it is (a plain word unnegated); the others may sit in a negated
+                # stretch ("I don't call zero_grad": "grad" is under the "don't" too)
+                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w) if n == 0 else plain.get(w, negated.get(w))
+                        for w in g if w[0] != "!"]
                 hits = [h for h in hits if h is not None]
                 if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
                     break

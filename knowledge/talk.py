@@ -178,7 +178,8 @@ TOPICS: dict[str, str] = {
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
 
-NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning"})
+NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
+                     "zero point"})
 """Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
 
 TOPIC_VALUES: dict[str, str] = {
@@ -353,12 +354,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient zero"),
          {"zero_grad_call": "missing"}),
-        (("eval validation evaluate", "forget ~back ~switch ~call remain never", "train training", "mode model"),
+        (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
-        (("scaler", "halve collapse tiny zero decrease drop reduce"), {"scaler_skips": "persistent",
-                                                                        "grad_scaler": True}),
+        (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
+         {"scaler_skips": "persistent", "grad_scaler": True}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate", "~help still same ~fix even"),
          {"lower_lr_stable": False}),
@@ -381,8 +382,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("slow", "throughput it/s iteration step"), {"slow_kind": "per_step"}),
     ))
 """Concepts that state an observation when all their groups are said in one sentence, in any order (a word
-``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). One frame
-fires at most once per sentence, and the first frame that sets an
+``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). The first
+group is the frame's anchor: a plain word of it must be said without a negation ("there is no class imbalance"
+states nothing). One frame fires at most once per sentence, and the first frame that sets an
 observation in a sentence is the one that counts."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}

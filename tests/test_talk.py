@@ -158,9 +158,13 @@ def test_parsing_stays_linear() -> None:
     big = "".join(line.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(20_000))
 
     def cost(text: str) -> float:
-        t = time.perf_counter()
-        parse_complaint(text)
-        return time.perf_counter() - t
+        # CPU time of the best of two runs: other processes on a shared machine do not count
+        best = float("inf")
+        for _ in range(2):
+            t = time.process_time()
+            parse_complaint(text)
+            best = min(best, time.process_time() - t)
+        return best
 
     # ten times the text may cost at most ~twenty times the time (linear, with room for a noisy machine)
     assert cost(big) < 20 * max(cost(small), 0.01)
