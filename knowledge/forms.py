@@ -206,8 +206,9 @@ FORMS: dict[str, str] = {
     'weighting': 'weight', 'weights': 'weight', 'went': 'go', 'were': 'be', 'werred': 'wer', 'werring': 'wer',
     'wers': 'wer', 'whiched': 'which', 'whiches': 'which', 'whiching': 'which', 'whiled': 'while', 'whiles': 'while',
     'whiling': 'while', 'wholes': 'whole', 'wilder': 'wild', 'wildest': 'wild', 'wilds': 'wild', 'withed': 'with',
-    'withing': 'with', 'withs': 'with', 'worsed': 'worse', 'worsened': 'worsen', 'worsening': 'worsen',
-    'worsens': 'worsen', 'worses': 'worse', 'worsing': 'worse', 'worsted': 'worst', 'worsting': 'worst',
-    'worsts': 'worst', 'zeroed': 'zero', 'zeroes': 'zero', 'zeroinged': 'zeroing', 'zeroinging': 'zeroing',
-    'zeroings': 'zeroing', 'zeros': 'zero', 'zigzagged': 'zigzag', 'zigzagging': 'zigzag', 'zigzags': 'zigzag',
+    'withing': 'with', 'withs': 'with', 'worked': 'work', 'working': 'work', 'works': 'work', 'worsed': 'worse',
+    'worsened': 'worsen', 'worsening': 'worsen', 'worsens': 'worsen', 'worses': 'worse', 'worsing': 'worse',
+    'worsted': 'worst', 'worsting': 'worst', 'worsts': 'worst', 'zeroed': 'zero', 'zeroes': 'zero',
+    'zeroinged': 'zeroing', 'zeroinging': 'zeroing', 'zeroings': 'zeroing', 'zeros': 'zero', 'zigzagged': 'zigzag',
+    'zigzagging': 'zigzag', 'zigzags': 'zigzag',
 }

@@ -361,7 +361,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
          {"scaler_skips": "persistent", "grad_scaler": True}),
         # a lower learning rate
-        (("low lower small smaller reduce decrease lowering", "lr rate", "~help still same ~fix even"),
+        (("low lower small smaller reduce decrease lowering", "lr rate", "~help still same ~fix ~solve ~work ~stop even"),
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
