@@ -24,7 +24,8 @@ def lexicon_words() -> list[str]:
     words |= {w.lstrip("~!") for groups, _sets in talk.FRAMES for g in groups for w in g}
     words |= {w for phrase in talk.SETTING_VALUES for w in phrase.split()}
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",
-                                                           "call", "use", "zero", "reset", "forget", "switch"}
+                                                           "call", "use", "zero", "reset", "forget", "switch", "fail",
+                                                           "refuse"}
     return sorted(w for w in words if w.isalpha())
 
 

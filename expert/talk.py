@@ -263,6 +263,8 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
             yield Token(m.group(0), m.group(0), m.start(), m.end(), kind)
             continue
         word = word.lower().strip("'")
+        if word.endswith("'s") and len(word) > 3:
+            word = word[:-2]  # "the loss's", "NaN's": the word itself
         if word.startswith(".") and (word,) not in phrases:
             word = word.lstrip(".")
         if not word:
@@ -418,6 +420,9 @@ class _Reader:
         for k in range(i - 1, max(lo, i - 4) - 1, -1):
             t = self.tokens[k]
             if t.lemma in K.NEGATORS or t.lemma == "not":
+                return True
+            # "fails to decrease", "refuses to go down" negate like "does not"
+            if t.lemma in ("fail", "refuse") and k + 1 < len(self.tokens) and self.tokens[k + 1].lemma == "to":
                 return True
         return False
 

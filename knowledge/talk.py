@@ -111,7 +111,8 @@ MOVEMENTS: dict[str, str] = {
     "go through the roof": "up", "shoot through the roof": "up", "tank": "down", "plummet": "down",
     "nosedive": "down", "stagnate": "flat", "flatline": "flat", "hover": "flat", "hover around": "flat",
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
-    "deteriorate": "worse", "go to nan": "nan", "nan out": "nan", "turn nan": "nan", "become nan": "nan",
+    "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
+    "become nan": "nan",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -361,7 +362,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
          {"scaler_skips": "persistent", "grad_scaler": True}),
         # a lower learning rate
-        (("low lower small smaller reduce decrease lowering", "lr rate", "~help still same ~fix ~solve ~work ~stop even"),
+        (("low lower small smaller reduce decrease lowering", "lr rate",
+          "~help still same ~fix ~solve ~work ~stop even"),
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
