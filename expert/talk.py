@@ -189,8 +189,11 @@ def _corrected(word: str) -> str:
     """
     if len(word) < 6 or not word.isalpha():
         return word
-    from rapidfuzz.distance import Levenshtein
-    from rapidfuzz.process import extractOne
+    try:
+        from rapidfuzz.distance import Levenshtein
+        from rapidfuzz.process import extractOne
+    except ImportError:  # pragma: no cover - a required dependency; without it slips are simply not matched
+        return word
 
     cutoff = 2 if len(word) >= 9 else 1
     choices = [c for c in _known() if c[0] == word[0] and abs(len(c) - len(word)) <= cutoff]
