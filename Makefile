@@ -49,8 +49,9 @@ fuzz: $(STAMP)  ## nightly-size fuzzing of every surface (logs, folders, diagnos
 
 .PHONY: eval eval-probes
 # EVAL_ARGS passes options through, e.g. make eval EVAL_ARGS="--cases DIR --families".
-eval: $(STAMP)  ## route accuracy on the corpus of real training problems, per split, against its floor
+eval: $(STAMP)  ## route accuracy on the real-case corpus, then text understanding on the phrasing suite (held back first)
 	$(PY) -m bench.eval --floor bench/corpus/floor.json $(EVAL_ARGS)
+	$(PY) -m bench.eval_text --floor bench/phrasings/floor.json
 
 eval-probes: $(STAMP)  ## score watch and examine on generated faulty and healthy runs (QUICK=1: CI subset)
 	$(PY) -m bench.eval_probes $(if $(QUICK),--quick,)

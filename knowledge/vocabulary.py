@@ -335,6 +335,11 @@ SPECS: tuple[Spec, ...] = (
        "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
        "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
        question="Q-SCHED-PACE", group="loop"),
+    # --- issue 19: what people say about their runs that had no name -----------------------------------
+    _b("predictions_constant", "The model gives the same prediction (one class, one value) for every input.",
+       group="metrics"),
+    _b("val_better_than_train", "The validation curve is better than the training curve (lower loss, higher "
+       "accuracy) over the run.", group="metrics"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}
