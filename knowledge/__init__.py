@@ -33,6 +33,7 @@ FAMILIES: tuple[str, ...] = (
     "diagnostician",
     "antipatterns",
     "causes",
+    "distributed",
 )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 __all__ = ["examine", "watch", "PROBES", "PLUGINS", "plugins"]
 
-PLUGINS = ("nonfinite:NonfiniteProbe", "config_lint:ConfigLintProbe", "loss_curve:LossCurveProbe",
+PLUGINS = ("ranks:RankProbe", "nonfinite:NonfiniteProbe", "config_lint:ConfigLintProbe", "loss_curve:LossCurveProbe",
            "loss_init:LossInitProbe", "grad_flow:GradFlowProbe", "update_ratio:UpdateRatioProbe",
            "generalization:GeneralizationProbe", "throughput:ThroughputProbe", "activations:ActivationsProbe",
            "loss_scale:LossScaleProbe", "weight_norm:WeightNormProbe", "loop_lint:LoopLintProbe",
