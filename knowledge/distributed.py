@@ -9,7 +9,7 @@ comparison into the observations these rows read; pasted NCCL/DDP messages reach
 from __future__ import annotations
 
 from knowledge.measurements import gt, lt
-from knowledge.schema import Cite, Find, Fix, Ge, Is, Keyword, Present, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import Cite, Find, Fix, Gt, Is, Keyword, Present, QuestionRow, RouteTo, Row, Salience
 
 _DDP_NOTE = Cite("PyTorch docs", "Distributed Data Parallel notes",
                  "replicas start identical (broadcast at construction) and stay so because every rank applies the "
@@ -39,7 +39,7 @@ ROWS = (
         "DDP keeps replicas equal only by construction (one broadcast) and by applying the same averaged gradient "
         "on every rank; any write that happens on one rank (a manual nudge, clipping or a parameter edit under "
         "`if rank == ...`, a forward through the unwrapped module, a model moved after wrapping) is never undone.",
-        _DDP_NOTE, salience=Salience.CAUSE,
+        _DDP_NOTE, unless=("finding:DD-NOSYNC-01",), salience=Salience.CAUSE,
         fix=Fix("Call the DDP wrapper (not `model.module`) in the training step, move the model to its device "
                 "before wrapping it, and make every change to parameters on every rank (or only through the "
                 "optimizer). To check, compare a checksum of the parameters across ranks.",
@@ -165,7 +165,7 @@ ROWS = (
                 "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
         avoid=()),
     Row("DD-BN-01", {"batchnorm_sync": "local", "per_rank_batch": lt("MT-BN-RANK-BATCH"),
-                     "dist_world_size": Ge(2, source="more than one rank")},
+                     "dist_world_size": Gt(1, source="more than one rank")},
         (Find("Distributed", "warning", "BatchNorm computes its statistics per rank from a small per-rank batch "
               "(no SyncBatchNorm): noisy statistics in training and running averages that differ across ranks",
               explains=_DIST_PROBLEMS),
@@ -243,13 +243,6 @@ QUESTIONS = (
             "the same ratio.",
         cite=_GOYAL,
         choices=(("scaled", "yes, rescaled for the new global batch"), ("unchanged", "no, same LR as before"))),
-    QuestionRow(
-        "Q-WORLD-CHANGE", "world_size_changed",
-        "Did the problem start when the run moved to a different number of GPUs or processes?",
-        {"dist_world_size": Ge(2, source="more than one rank"),
-         "symptom": Is("not_learning", "unstable", "convergence")}, rank=30,
-        why="A run tuned on one world size trains on a different global batch on another.",
-        cite=_GOYAL, choices=(("yes", "yes"), ("no", "no"))),
 )
 
 _KT = Cite("issue 20", "distributed runs", "phrases users write about multi-GPU trouble")
@@ -257,8 +250,8 @@ _KT = Cite("issue 20", "distributed runs", "phrases users write about multi-GPU 
 # Free-text cues for distributed trouble: words map to observations, never to causes.
 KEYWORDS = (
     Keyword(r"watchdog\s+caught\s+collective\s+operation\s+timeout|collective\s+operation\s+timeout|"
-            r"(?:nccl|gloo|collective|all_?reduce|allgather|all_gather|barrier)\s+(?:\w+\s+)?timed?\s*out|"
-            r"timed\s+out\s+(?:in|waiting\s+for)\s+(?:an?\s+)?(?:collective|all_?reduce|barrier)",
+            r"(?:nccl|gloo|collective|all[-_\s]?reduce|all[-_\s]?gather|barrier)\s+(?:\w+\s+)?timed?\s*out|"
+            r"timed\s+out\s+(?:in|waiting\s+for)\s+(?:an?\s+)?(?:collective|all[-_\s]?reduce|barrier)",
             {"collective_failure": "timeout"}, _KT, negatable=False, priority=3),
     Keyword(r"expected\s+to\s+have\s+finished\s+reduction\s+in\s+the\s+prior\s+iteration",
             {"collective_failure": "unfinished_reduction"}, _KT, negatable=False, priority=5),
@@ -267,7 +260,7 @@ KEYWORDS = (
             r"(?:a\s+)?(?:different|collective)|flight\s+recorder",
             {"collective_failure": "mismatch"}, _KT, negatable=False, priority=4),
     Keyword(r"(?:hangs?|hanging|hung|stuck|freezes?|blocks?)\s+(?:at|on|in)\s+(?:the\s+)?(?:very\s+)?first\s+"
-            r"(?:all_?reduce|collective|barrier|broadcast|step|iteration)|"
+            r"(?:all[-_\s]?reduce|collective|barrier|broadcast|step|iteration)|"
             r"(?:hangs?|hanging|hung|stuck)\s+(?:at|in|on)\s+(?:init_process_group|ddp\s+(?:init|construction))",
             {"collective_failure": "hang_first_collective", "symptom": "hang"}, _KT, negatable=False, priority=4),
     Keyword(r"(?:\d+|two|three|four|eight|more|multiple)\s+gpus?\s+(?:is\s+|are\s+|was\s+|were\s+)?"

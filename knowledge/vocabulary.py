@@ -365,7 +365,7 @@ SPECS: tuple[Spec, ...] = (
     _i("per_rank_batch", "Examples per rank in one forward pass (the batch each BatchNorm layer sees).", low=1,
        unit="examples", group="distributed"),
     _b("world_size_changed", "The run moved to a different number of GPUs/processes than the one its "
-       "hyperparameters were tuned on.", question="Q-WORLD-CHANGE", group="distributed"),
+       "hyperparameters were tuned on.", group="distributed"),
     _e("lr_world_scaling", "scaled unchanged",
        "Whether the learning rate was rescaled when the global batch changed with the number of processes.",
        question="Q-LR-WORLD", group="distributed"),

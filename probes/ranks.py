@@ -72,18 +72,23 @@ def is_sharded(model: Any, params: list[Any]) -> bool:
     return any(type(p).__name__ == "DTensor" or type(p.data).__name__ == "DTensor" for p in params[:4])
 
 
-def fingerprint(params: list[Any]) -> tuple[float, float]:
-    """Two float64 checksums of the parameters: sum of L1 norms, and their index-weighted sum.
+def param_marks(params: list[Any]) -> Any:
+    """Per-parameter marks as one device tensor (no host read): each parameter's sum, then each one's L2 norm.
 
-    Linear in a small change of any weight (a norm of squares would hide a nudge at second order); the weighted
-    sum also tells a swap of two parameters apart.
+    A sum moves linearly with any shift of a weight (a norm alone misses a shift that raises one entry and lowers
+    another); the norm catches what leaves the sum unchanged. One reduction per parameter plus one foreach norm:
+    taken once per window, never inside every step.
     """
-    if not params:
-        return 0.0, 0.0
     with torch.no_grad():
-        n = [float(x) for x in torch.stack([t.float() for t in torch._foreach_norm([p.detach() for p in params], 1)])
-             .double().tolist()]
-    return math.fsum(n), math.fsum((i + 1) * x for i, x in enumerate(n))
+        ps = [p.detach() for p in params]
+        return torch.cat([torch.stack([p.float().sum() for p in ps]),
+                          torch.stack([t.float() for t in torch._foreach_norm(ps)])])
+
+
+def fingerprint(marks: list[float]) -> tuple[float, float]:
+    """Two float64 checksums of ``param_marks``: the index-weighted sum of the sums, and the sum of the norms."""
+    k = len(marks) // 2
+    return (math.fsum((i + 1) * x for i, x in enumerate(marks[:k])), math.fsum(marks[k:]))
 
 
 def differs(a: float, b: float, rel: float) -> bool:
@@ -133,7 +138,7 @@ class RankProbe(Probe):
         sampler = getattr(self.loader, "sampler", None)
         self.dist_sampler = sampler if type(sampler).__name__ == "DistributedSampler" else None
         self.sampler_epoch0 = getattr(self.dist_sampler, "epoch", None)
-        self.init = fingerprint(run.params) if not self.sharded else (math.nan, math.nan)
+        self.init = fingerprint(param_marks(run.params).tolist()) if not self.sharded else (math.nan, math.nan)
         self.backend = str(dist.get_backend())
         self.device = torch.device("cpu") if "gloo" in self.backend or "cuda" not in self.backend and \
             self.backend != "nccl" else torch.device("cuda", torch.cuda.current_device())
@@ -206,8 +211,7 @@ class RankProbe(Probe):
             if grads:
                 run.record("rk:g", torch.stack([n.float() for n in torch._foreach_norm(grads)]).square().sum())
         if run._i == run.every - 1 and not self.sharded:
-            run.record("rk:w", torch.stack([t.float() for t in torch._foreach_norm(
-                [p.detach() for p in run.params], 1)]))
+            run.record("rk:w", param_marks(run.params))
 
     def step_end(self, run: Any) -> None:
         """Start the clock for the next step's own time."""
@@ -244,13 +248,12 @@ class RankProbe(Probe):
         if w:
             n = w[-1][1]
         elif not self.sharded:
-            n = [float(x) for x in torch.stack([t.float() for t in torch._foreach_norm(
-                [p.detach() for p in run.params], 1)]).tolist()]
+            n = param_marks(run.params).tolist()
         else:
             n = []
         self.wnorms = n
         if n:
-            v[S_W1], v[S_W2] = math.fsum(n), math.fsum((i + 1) * x for i, x in enumerate(n))
+            v[S_W1], v[S_W2] = fingerprint(n)
         g = win.get("rk:g")
         if g:
             v[S_G], v[S_G_STEP] = g[-1][1][0], float(g[-1][0])
@@ -366,7 +369,8 @@ class RankProbe(Probe):
             dist.all_gather(got, mine)
             per = [t.tolist() for t in got]
             names = run.pnames
-            bad = [i for i in range(len(per[0])) if any(differs(per[r][i], per[0][i], rel) for r in off)]
+            k = len(names)
+            bad = sorted({i % k for i in range(len(per[0])) if any(differs(per[r][i], per[0][i], rel) for r in off)})
             self.desync = {"ranks": off, "compared_with": 0, "parameters": [names[i] for i in bad[:5]],
                            "first_parameter": names[bad[0]] if bad else None,
                            "in_sync_at_step": self.last_match, "diverged_by_step": end,
