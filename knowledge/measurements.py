@@ -338,10 +338,10 @@ MEASURES: tuple[Measure, ...] = (
             "a synchronous data-parallel step runs at the pace of its slowest rank (PyTorch DDP notes); our bound, "
             "well above the few percent of jitter between identical ranks",
             Cite("PyTorch docs", "Distributed Data Parallel notes", "the all-reduce waits for every rank")),
-    Measure("MT-DDP-SKEW-ABS", 0.005,
+    Measure("MT-DDP-SKEW-ABS", 0.02,
             "seconds per step the slowest rank must lose to the median before a skew counts (timer noise on tiny "
             "steps is not a straggler)",
-            "our floor: a few milliseconds is scheduling jitter on a shared host",
+            "our floor: one or two scheduler time slices (4-10 ms each on Linux) of jitter on a shared host",
             Cite("PyTorch docs", "Distributed Data Parallel notes", "the all-reduce waits for every rank")),
     Measure("MT-BN-RANK-BATCH", 16,
             "per-rank batch below which BatchNorm statistics computed on one rank are too noisy (SyncBatchNorm "

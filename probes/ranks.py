@@ -27,7 +27,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit, median
 
 log = logging.getLogger("trainopt.watch")
 
@@ -44,6 +44,9 @@ last: an all-reduced NaN is no rank's own)."""
  S_G, S_G_STEP, S_NOGRAD, S_REPEAT, S_INIT1, S_INIT2) = range(19)
 SLOTS = 19
 """Numbers each rank contributes per window (19 float64: 152 bytes a rank)."""
+
+SKEW_WINDOWS = 3
+"""Windows of timings before a straggler is judged; the same rank must be the slowest in 3 of 4 of them."""
 
 HANDSHAKE_S = 60.0
 """Seconds the first window end waits for every rank to announce its watch before staying local."""
@@ -234,7 +237,9 @@ class RankProbe(Probe):
             site, step = min(local.items(), key=lambda c: (c[1], order[c[0]]))
             v[S_NF_STEP], v[S_NF_SITE] = float(step), float(order[site])
         if self.times:
-            v[S_TIME], v[S_TIMED] = math.fsum(self.times), float(len(self.times))
+            # the median of the window's samples: a one-off pause (a trip's diagnosis, a checkpoint) is no
+            # straggler, a rank slow at every step is
+            v[S_TIME], v[S_TIMED] = median(self.times), float(len(self.times))
         self.times = []
         fps = [x[0] for _, x in win.get("rk:fp")]
         if fps:
@@ -449,28 +454,32 @@ class RankProbe(Probe):
         return out
 
     def _skew(self, table: list[list[float]]) -> list[Any]:
-        per = [r[S_TIME] / r[S_TIMED] if r[S_TIMED] > 0 else None for r in table]
+        per = [r[S_TIME] if r[S_TIMED] > 0 else None for r in table]
         if any(p is None for p in per):
             return []
-        self.skew_sum = getattr(self, "skew_sum", [0.0] * self.world)
+        self.skew_hist = (getattr(self, "skew_hist", []) + [per])[-64:]  # bounded: the last 64 windows
         self.skew_n = getattr(self, "skew_n", 0) + 1
-        self.skew_sum = [a + b for a, b in zip(self.skew_sum, per)]
-        mean = [s / self.skew_n for s in self.skew_sum]
+        # each rank's typical own time: the median over windows of the windows' medians
+        mean = [median([w[k] for w in self.skew_hist]) for k in range(self.world)]
         slow = max(range(self.world), key=lambda k: mean[k])
+        # a straggler is slow window after window; on a shared host the slowest rank changes from window to window
+        steady = sum(1 for w in self.skew_hist if max(range(self.world), key=lambda k: w[k]) == slow)
         # the slowest rank against the median of the others (with two ranks: against the other one)
         srt = sorted(m for k, m in enumerate(mean) if k != slow)
         med = srt[(len(srt) - 1) // 2] if len(srt) % 2 else (srt[len(srt) // 2 - 1] + srt[len(srt) // 2]) / 2
         excess = mean[slow] - med
         ratio = mean[slow] / med if med > 0 else (math.inf if excess > 0 else 1.0)
         # below the absolute floor a ratio is timer noise: reported as no skew
-        value = min(ratio, 1e6) if excess >= threshold("MT-DDP-SKEW-ABS") else 1.0
-        if value > threshold("MT-DDP-SKEW") and not getattr(self, "_skew_seen", False) and self.skew_n >= 2:
+        steady_enough = len(self.skew_hist) >= SKEW_WINDOWS and steady >= 0.75 * len(self.skew_hist)
+        value = min(ratio, 1e6) if excess >= threshold("MT-DDP-SKEW-ABS") and steady_enough else 1.0
+        if value > threshold("MT-DDP-SKEW") and not getattr(self, "_skew_seen", False):
             self.alarm = self._skew_seen = True
-        if self.skew_n < 2:
-            return []  # one window of timings is the start-up's, not the run's
+        if self.skew_n < SKEW_WINDOWS:
+            return []  # the first windows' timings are the start-up's, not the run's
         return [emit(INFO, "rank_step_skew", value,
                      {"slowest_rank": slow, "own_ms_per_step_by_rank": [1000 * m for m in mean],
-                      "median_ms": 1000 * med}, ("MT-DDP-SKEW", "MT-DDP-SKEW-ABS"))]
+                      "median_ms": 1000 * med, "windows_slowest": steady, "windows": len(self.skew_hist)},
+                     ("MT-DDP-SKEW", "MT-DDP-SKEW-ABS"))]
 
     # ------------------------------------------------------------------ observations
 

@@ -122,9 +122,9 @@ def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
     if name == "straggler":
         def slow(r: int, s: int, x: torch.Tensor) -> torch.Tensor:
             if r == 1:
-                time.sleep(0.03)  # rank 1's loader is slow
+                time.sleep(0.05)  # rank 1's loader is slow
             return x
-        return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 1, before=slow)
+        return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=slow)
     if name == "nosync":
         # accumulation over 2 micro-batches with every backward inside no_sync: no gradient is ever all-reduced
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, accum=2,
