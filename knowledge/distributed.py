@@ -52,7 +52,7 @@ ROWS = (
                 "dist.all_gather(seen, s)"),
         avoid=("re-broadcasting rank 0's weights every few steps to hide the drift: find the write that causes "
                "it",)),
-    Row("DD-NAN-01", {"nonfinite_rank": Present(), "nan_location": Present()},
+    Row("DD-NAN-01", {"nonfinite_rank": Present()},
         (Find("Distributed", "info", "the first non-finite value appeared on one rank; the other ranks received it "
               "through the gradient all-reduce, so their own NaN gradients are not a cause", kind="note"),),
         "All-reduce averages one rank's NaN into every rank's gradients within the same step; the rank and site "

@@ -34,16 +34,16 @@ log = logging.getLogger("trainopt.watch")
 INFO = ProbeInfo("ranks", "cheap", "window", (
     "dist_world_size", "replicas_in_sync", "nonfinite_rank", "nan_location", "nan_step", "nan_onset",
     "loss_behavior", "rank_data", "epoch_data_order", "rank_batch_counts", "rank_step_skew", "grads_synced",
-    "ddp_unused_params", "ddp_find_unused", "batchnorm_sync", "per_rank_batch"))
+    "ddp_unused_params", "ddp_find_unused", "batchnorm_sync", "per_rank_batch", "data_time_fraction"))
 
 SITES = ("inputs", "labels", "activations", "loss", "gradients")
 """Places where a rank's own values can first go non-finite, in pipeline order (its gradients before reduction
 last: an all-reduced NaN is no rank's own)."""
 
 (S_STEPS, S_START, S_NF_STEP, S_NF_SITE, S_TIME, S_TIMED, S_FP, S_FP_N, S_ROWS, S_PLANNED, S_TRIP, S_W1, S_W2,
- S_G, S_G_STEP, S_NOGRAD, S_REPEAT, S_INIT1, S_INIT2) = range(19)
-SLOTS = 19
-"""Numbers each rank contributes per window (19 float64: 152 bytes a rank)."""
+ S_G, S_G_STEP, S_NOGRAD, S_REPEAT, S_INIT1, S_INIT2, S_DATA) = range(20)
+SLOTS = 20
+"""Numbers each rank contributes per window (20 float64: 160 bytes a rank)."""
 
 SKEW_WINDOWS = 3
 """Windows of timings before a straggler is judged; the same rank must be the slowest in 3 of 4 of them."""
@@ -265,6 +265,11 @@ class RankProbe(Probe):
         v[S_NOGRAD] = float(self.nograd)
         v[S_REPEAT] = self._repeated()
         v[S_INIT1], v[S_INIT2] = self.init
+        tp = run.probe("throughput")
+        if tp is not None:
+            frac = [o.value for o in tp.summarise(run) if o.name == "data_time_fraction"]
+            if frac:
+                v[S_DATA] = float(frac[0])
         return v
 
     def _order(self, win: Any) -> None:
@@ -356,6 +361,12 @@ class RankProbe(Probe):
                             {"batch_rows_by_rank": rows, "global_batch": int(round(sum(rows)))}))
         if self.bn is not None:
             obs.append(emit(INFO, "batchnorm_sync", self.bn, thresholds=("MT-BN-RANK-BATCH",)))
+        data = [r[S_DATA] for r in table]
+        if all(x >= 0 for x in data):
+            # A rank's time between steps includes any collective a framework runs there (a logging gather, a
+            # barrier) waiting for a slower rank; what every rank spends is the loader's. The smallest share is
+            # the job's data time (first in trust order: it replaces each rank's own figure).
+            obs.append(emit(INFO, "data_time_fraction", min(data), {"by_rank": data}, ("MT-DATA-FRAC",)))
         self.obs = obs
 
     def _sync(self, run: Any, table: list[list[float]], parallel: bool, start: int, end: int) -> list[Any]:

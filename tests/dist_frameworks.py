@@ -111,6 +111,14 @@ def hf(case: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
+    import faulthandler
+
+    faulthandler.dump_traceback_later(240, exit=True)  # a hang prints every thread's stack, then ends the rank
     torch.set_num_threads(1)
     for one in sys.argv[2].split(","):  # one launch, several fits in turn: the start-up is paid once
         {"lightning": lightning, "hf": hf}[sys.argv[1]](one, Path(sys.argv[3]))
+    import torch.distributed as dist
+
+    if dist.is_initialized():  # leave together: a rank still in the group at exit can hold the launcher up
+        dist.barrier()
+        dist.destroy_process_group()

@@ -158,6 +158,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def rank_logs(rank: int, world: int, port: int, out: str) -> None:
+    """A job whose rank 1 crashes at step 5: rank 0's next all-reduce fails when its peer is gone.
+
+    Each rank's stdout and stderr go to ``out/train_rank<r>.log``, as a launcher's per-rank log files do: rank 1's
+    ends with its own traceback, rank 0's with gloo's real collective error.
+    """
+    log = open(Path(out, f"train_rank{rank}.log"), "w", buffering=1)  # noqa: SIM115 - lives as long as the rank
+    os.dup2(log.fileno(), 1)
+    os.dup2(log.fileno(), 2)
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", rank=rank, world_size=world, timeout=timedelta(seconds=5))
+    torch.manual_seed(0)
+    m = torch.nn.parallel.DistributedDataParallel(_model())
+    opt = torch.optim.SGD(m.parameters(), lr=0.05)
+    ds = _data(512, 1)
+    for step in range(20):
+        if rank == 1 and step == 5:
+            raise RuntimeError("corrupt sample in shard 1 (simulated data failure)")
+        x, y = ds.tensors[0][16 * step:16 * step + 16], ds.tensors[1][16 * step:16 * step + 16]
+        loss = torch.nn.functional.cross_entropy(m(x), y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        print(f"step {step} loss={loss.item():.4f}", flush=True)
+
+
 SCENARIOS = ("healthy", "desync", "nan", "identical", "set_epoch", "uneven", "straggler", "nosync", "batchnorm")
 
 if __name__ == "__main__":
@@ -165,6 +192,23 @@ if __name__ == "__main__":
 
     if Path("/sys/class/net/lo").exists():
         os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    if sys.argv[1] == "--rank-logs":
+        # one plain process per rank, as torchrun starts them: an uncaught error prints its traceback to the
+        # rank's stderr (torch.multiprocessing would catch it and hand it to the parent instead)
+        import subprocess
+
+        port = free_port()
+        procs = [subprocess.Popen([sys.executable, "-m", "tests.dist_jobs", "--one-rank-log", str(r), str(port),
+                                   sys.argv[2]]) for r in range(2)]
+        for proc in procs:
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        sys.exit(0)
+    if sys.argv[1] == "--one-rank-log":
+        rank_logs(int(sys.argv[2]), 2, int(sys.argv[3]), sys.argv[4])
+        sys.exit(0)
     out_dir = sys.argv[1]
     todo = sys.argv[2:] or list(SCENARIOS)
     mp.spawn(main, args=(2, free_port(), out_dir, todo), nprocs=2)
