@@ -2,9 +2,10 @@
 
 Both ranks train the small MLP of ``bench.probes`` (batch 256 a rank, AdamW, one thread each) under
 DistributedDataParallel. Chunks of ``CHUNK`` steps alternate plain / watched (a watch at its default window of 50
-steps, so every watched chunk pays its window ends and their one all-gather); the ranks meet at a barrier
-around every chunk. The figure is rank 0's median ratio of watched to plain chunk time; opening and closing a
-watch (the final diagnosis) is outside the timed chunks. Run alone with ``python -m bench.distributed``.
+steps, so every watched chunk pays its window ends and their one all-gather), with the same watch without the
+rank probe beside them (the cross-rank check's own share); the ranks meet at a barrier around every chunk. The
+figure is rank 0's median ratio of watched to plain chunk time; opening and closing a watch (the final
+diagnosis) is outside the timed chunks. Run alone with ``python -m bench.distributed``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ def _rank_main(rank: int, world: int, port: int, pairs: int, out: str) -> None:
     import torch.distributed as dist
     from torch import nn
 
+    from probes.ranks import RankProbe
+    from probes.registry import plugins
     from probes.watcher import watch
+
+    local_only = [p for p in plugins() if p is not RankProbe]  # the same watch without the cross-rank check
 
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     torch.set_num_threads(1)
@@ -59,18 +64,21 @@ def _rank_main(rank: int, world: int, port: int, pairs: int, out: str) -> None:
         return time.perf_counter() - t, c
 
     chunk(None)  # warm-up
-    ratios, plain, watched, cpu = [], [], [], []
+    ratios, plain, watched, cpu, local = [], [], [], [], []
     for _ in range(pairs):
         p, pc = chunk(None)
         with watch(ddp, opt, every=EVERY, loss_fn=loss_fn) as w:
             q, qc = chunk(w)
+        with watch(ddp, opt, every=EVERY, loss_fn=loss_fn, plugins=local_only) as w:
+            lq, _ = chunk(w)
         plain.append(p)
         watched.append(q)
         ratios.append(q / p)
         cpu.append(qc / pc)
+        local.append(lq / p)
     if rank == 0:
         Path(out).write_text(json.dumps({"ratios": ratios, "plain_s": plain, "watch_s": watched,
-                                         "cpu_ratios": cpu}))
+                                         "cpu_ratios": cpu, "local_ratios": local}))
     dist.destroy_process_group()
 
 
@@ -94,12 +102,14 @@ def run(repeats: int = 5) -> list[Result]:
     r = measure(max(3, min(repeats, 7)))
     med = statistics.median(r["ratios"])
     cpu = statistics.median(r["cpu_ratios"])
+    local = statistics.median(r["local_ratios"])
     p = statistics.median(r["plain_s"]) / CHUNK
     # judged on wall time; the CPU-time ratio (rank 0's own process) is beside it: on a shared host the wall
     # ratio carries other jobs' noise, the CPU ratio is the watch's own cost
     return [Result("watch step, small MLP, DDP 2 ranks (gloo, CPU)", p * med, target=p * TARGET,
-                   note=f"{med:.3f}x plain wall, {cpu:.3f}x plain CPU time (medians of {len(r['ratios'])} chunk "
-                        f"pairs of {CHUNK} steps; wall ratios {', '.join(f'{x:.3f}' for x in r['ratios'])})")]
+                   note=f"{med:.3f}x plain wall, {cpu:.3f}x plain CPU time; without the rank probe "
+                        f"{local:.3f}x (medians of {len(r['ratios'])} chunk pairs of {CHUNK} steps; wall ratios "
+                        f"{', '.join(f'{x:.3f}' for x in r['ratios'])})")]
 
 
 if __name__ == "__main__":
