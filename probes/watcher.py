@@ -516,11 +516,10 @@ class Watch:
             if together and self.on_trip == "raise":
                 # the ranks decided together to stop: every rank raises here, whatever its own findings
                 raise TrainingTripped(self.diagnosis)
-            if _rank() != 0:
-                return self.diagnosis  # rank 0 speaks for the job
-            log.warning("trainopt watch: step %d: %s; plan: %s", self.steps,
-                        "; ".join(f"{f['id']} ({f['severity']}): {f['issue']}" for f in bad) or "no finding",
-                        " -> ".join(self.diagnosis.plan) or "-")
+            if _rank() == 0:  # rank 0 speaks for the job
+                log.warning("trainopt watch: step %d: %s; plan: %s", self.steps,
+                            "; ".join(f"{f['id']} ({f['severity']}): {f['issue']}" for f in bad) or "no finding",
+                            " -> ".join(self.diagnosis.plan) or "-")
             if self.on_trip == "raise" and bad:
                 raise TrainingTripped(self.diagnosis)
         return self.diagnosis
