@@ -129,6 +129,21 @@ def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
         # accumulation over 2 micro-batches with every backward inside no_sync: no gradient is ever all-reduced
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, accum=2,
                     after="nosync_all")
+    if name == "rank0_only":
+        # a watch on rank 0 alone (a common `if rank == 0:` habit): it must notice and stay local, never wait
+        import probes.ranks
+
+        probes.ranks.HANDSHAKE_S = 3.0
+        model = ddp(_model())
+        loader = _loader(_data(640, 1), 16, "distributed", rank)
+        if rank == 0:
+            return _fit(rank, model, loader, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        for x, y in loader:
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+        return {"steps": len(loader)}
     if name == "batchnorm":
         return _fit(rank, ddp(_model(bn=True)), _loader(_data(320, 1), 4, "distributed", rank), 1, lr=0.02)
     raise SystemExit(f"unknown scenario {name}")
@@ -185,7 +200,10 @@ def rank_logs(rank: int, world: int, port: int, out: str) -> None:
         print(f"step {step} loss={loss.item():.4f}", flush=True)
 
 
-SCENARIOS = ("healthy", "desync", "nan", "identical", "set_epoch", "uneven", "straggler", "nosync", "batchnorm")
+SCENARIOS = ("healthy", "desync", "nan", "identical", "set_epoch", "uneven", "straggler", "nosync", "batchnorm",
+             "rank0_only")
+"""In this order: ``rank0_only`` opens a watch on one rank only, so it comes last (the ranks pair their n-th
+watches)."""
 
 if __name__ == "__main__":
     import torch.multiprocessing as mp

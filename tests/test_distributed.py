@@ -117,3 +117,31 @@ def test_batchnorm_without_syncbn_on_small_per_rank_batches(ranks):
     b = ranks[0]["batchnorm"]
     assert _ids(b) == {"DD-BN-01"}
     assert _obs(b, "per_rank_batch")["value"] == 4
+
+
+def test_a_watch_on_rank_zero_alone_stays_local_and_never_waits_for_the_others(ranks):
+    r = ranks[0]["rank0_only"]
+    assert r["steps"] == 20 and r["status"] == "clean", r["findings"]
+    assert "replicas_in_sync" not in r["observations"]  # no exchange took place
+    assert ranks[1]["rank0_only"]["steps"] == 20
+
+
+def test_parameter_marks_match_a_naive_reference_and_see_a_shift_a_norm_misses():
+    torch = pytest.importorskip("torch")
+    from probes.ranks import differs, fingerprint, param_marks
+
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Linear(3, 2))
+    ps = list(m.parameters())
+    marks = param_marks(ps).tolist()
+    naive = [float(p.sum()) for p in ps] + [float(p.norm()) for p in ps]
+    assert marks == pytest.approx(naive, rel=1e-6)
+    before = fingerprint(marks)
+    with torch.no_grad():
+        ps[-1].copy_(torch.tensor([0.5, -0.5]))
+        after_sym = fingerprint(param_marks(ps).tolist())
+        ps[-1].add_(0.01)  # the same shift on both entries of a symmetric bias keeps its L1 norm
+        shifted = fingerprint(param_marks(ps).tolist())
+    assert differs(before[0], after_sym[0], 1e-6) or differs(before[1], after_sym[1], 1e-6)
+    assert differs(after_sym[0], shifted[0], 1e-6)
+    assert not differs(float("nan"), 1.0, 1e-6)
