@@ -41,7 +41,7 @@ def _model(bn: bool = False) -> torch.nn.Module:
 
 def _fit(rank: int, ddp: Any, loader: Any, epochs: int, *, set_epoch: bool = True, on_trip: str = "log",
          pass_loader: bool = False, before: Any = None, after: Any = None, accum: int = 1,
-         lr: float = 0.1) -> dict[str, Any]:
+         lr: float = 0.1, extra: Any = None) -> dict[str, Any]:
     """Train ``ddp`` under a watch; return what rank ``rank`` concluded."""
     import trainopt
     from probes.watcher import TrainingTripped, watch
@@ -66,6 +66,8 @@ def _fit(rank: int, ddp: Any, loader: Any, epochs: int, *, set_epoch: bool = Tru
                                                                        not last else contextlib.nullcontext())
                     with ctx:
                         loss = loss_fn(ddp(x), y) / accum
+                        if extra is not None:
+                            loss = loss + extra(rank, steps, ddp)
                         loss.backward()
                     if last:
                         opt.step()
@@ -108,6 +110,13 @@ def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
                 x[0, 0] = float("nan")
             return x
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=poison)
+    if name == "nan_grad":
+        def sqrt0(r: int, s: int, m: Any) -> Any:
+            if r == 1 and s == 25:  # a finite loss term whose gradient is not: 0 * d sqrt(x)/dx at x = 0
+                b = m.module[2].bias
+                return 0.0 * (b - b.detach()).abs().sqrt().sum()
+            return 0.0
+        return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, extra=sqrt0)
     if name == "identical":
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "same_seed", rank), 1)
     if name == "set_epoch":
@@ -200,8 +209,8 @@ def rank_logs(rank: int, world: int, port: int, out: str) -> None:
         print(f"step {step} loss={loss.item():.4f}", flush=True)
 
 
-SCENARIOS = ("healthy", "desync", "nan", "identical", "set_epoch", "uneven", "straggler", "nosync", "batchnorm",
-             "rank0_only")
+SCENARIOS = ("healthy", "desync", "nan", "nan_grad", "identical", "set_epoch", "uneven", "straggler", "nosync",
+             "batchnorm", "rank0_only")
 """In this order: ``rank0_only`` opens a watch on one rank only, so it comes last (the ranks pair their n-th
 watches)."""
 

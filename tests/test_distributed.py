@@ -82,6 +82,17 @@ def test_the_first_nonfinite_rank_and_site_are_named_and_rank0_does_not_blame_it
         assert "DD-NAN-01" in {f for f, _ in n["findings"]}
 
 
+def test_a_nan_in_one_rank_s_own_gradients_is_traced_to_that_rank_before_the_all_reduce(ranks):
+    for r in ranks:
+        n = r["nan_grad"]
+        assert _obs(n, "nonfinite_rank")["value"] == 1
+        assert _obs(n, "nan_location")["value"] == "gradients"
+        assert _obs(n, "nan_step")["value"] == 25
+        # rank 0's own gradients went NaN in the same step, through the all-reduce: not its own first site
+        assert _obs(n, "nan_location")["evidence"]["first_step_by_rank"]["0"] is None or \
+            _obs(n, "nan_location")["evidence"]["first_step_by_rank"]["0"] > 25
+
+
 def test_the_same_data_on_every_rank_is_named(ranks):
     assert _ids(ranks[0]["identical"]) == {"DD-DATA-01"}
     assert _obs(ranks[0]["identical"], "rank_data")["value"] == "identical"
