@@ -61,6 +61,9 @@ class Diagnosis:
     """The best-evidenced cause: its primary route is the plan's first stop."""
     tentative: str | None = None
     """With no cause evidenced, the suspect (a tentative lead) whose primary route is the plan's first stop."""
+    differential: list[dict[str, Any]] = field(default_factory=list)
+    """The leading causes: those the evidence supports (the leader first, with why it leads), then the open
+    candidates with what they need and the questions that ask for it."""
 
     @property
     def needs_action(self) -> bool:
