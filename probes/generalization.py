@@ -105,10 +105,15 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
     need = max(threshold("MT-VAL-RISE") * abs(float(vl[best])), 3.0 * noise)
     win = max(1.0, 0.05 * float(ts[-1] - ts[0]))
 
+    # the training loss's own step-to-step noise (first differences: a steep fall is trend, not noise), so a
+    # sparsely logged run whose few points near the best evaluation span a steep stretch is not read as noisy
+    dt = np.diff(tl)
+    t_noise = float(np.median(np.abs(dt - np.median(dt)))) * 1.4826 / np.sqrt(2.0) if dt.size >= 2 else 0.0
+
     def train_at(step: float) -> tuple[float, float]:
         near = tl[np.abs(ts - step) <= win]
         near = near if near.size >= 3 else tl[np.argsort(np.abs(ts - step))[:3]]
-        return float(np.median(near)), float(np.std(near) / np.sqrt(near.size))
+        return float(np.median(near)), t_noise / np.sqrt(near.size)
 
     t_best, se_best = train_at(float(vs[best]))
     t_end, se_end = train_at(float(ts[-1]))
