@@ -180,6 +180,7 @@ class GeneralizationProbe(Probe):
         """No metric seen yet."""
         self.metrics: dict[str, deque[float]] = {}
         self.metric_steps: dict[str, deque[int]] = {}  # the step of each kept value (a validation loss's)
+        self.val_best: tuple[float, float] | None = None  # (step, value): the best validation loss, kept or not
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Append the window's metric values (keys ``m:<name>``)."""
@@ -188,24 +189,34 @@ class GeneralizationProbe(Probe):
                 q = self.metrics.setdefault(key[2:], deque(maxlen=self.KEEP))
                 q.extend(v[0] for _, v in window.get(key))
                 self.metric_steps.setdefault(key[2:], deque(maxlen=self.KEEP)).extend(s for s, _ in window.get(key))
+                if key == "m:val_loss":
+                    for step, v in window.get(key):
+                        if finite_or_none(v[0]) is not None and (self.val_best is None or v[0] < self.val_best[1]):
+                            self.val_best = (float(step), float(v[0]))
 
     def metric_history(self) -> dict[str, list[float]]:
         """The kept values of each metric, by name."""
         return {k: list(v) for k, v in self.metrics.items()}
 
     def summarise(self, run: Any) -> list:
-        """Gap, trend and validation accuracy over chance, stamped at the current step."""
-        from probes.base import at_step
+        """Gap, trend, accuracy over chance and a rising validation loss, stamped at the current step.
 
-        m = self.metrics
-        out = at_step(observe(train_acc=list(m.get("train_acc", ())), val_acc=list(m.get("val_acc", ())),
-                              val_loss=list(m.get("val_loss", ())), train_loss=list(m.get("train_loss", ())),
-                              num_classes=run.num_classes()), run.steps)
-        if "val_loss" in m:
-            # overfitting from the watch's own training loss against the validation loss given to w.step
-            out += observe_val_loss(list(self.metric_steps["val_loss"]), list(m["val_loss"]), *run.loss_history,
-                                    step=run.steps)
-        return out
+        The same analysis ``trainopt logs`` runs on a log file (``probes.history``), over the kept metrics and
+        the watch's own training-loss history.
+        """
+        from probes.base import at_step
+        from probes.history import Curve, generalization_observations
+
+        def curve(name: str) -> Curve | None:
+            return Curve.of(list(self.metric_steps[name]), list(self.metrics[name])) if name in self.metrics \
+                else None
+
+        steps, values = run.loss_history
+        got = generalization_observations(
+            loss=Curve.of(steps, values) if values else None, val_loss=curve("val_loss"), val_acc=curve("val_acc"),
+            train_acc=curve("train_acc"), train_loss_at_val=curve("train_loss"), val_best=self.val_best,
+            num_classes=run.num_classes())
+        return at_step([Observation.make(o.name, o.value, INFO.source, o.evidence) for o in got], run.steps)
 
     def stale(self, known: Any, fresh: Any) -> list[str]:
         """Earlier metrics observations a newer summary replaces whole (see :func:`superseded`)."""

@@ -112,8 +112,12 @@ def loss_observations(loss: Curve, *, spikes: Any = None, floor: float = 0.0, ch
                               "points": loss.points}
         if why:
             ev["why"] = why
-        return [_emit("loss_behavior", "nan_or_inf", ev), _emit("nan_step", max(0, step), ev),
-                _emit("nan_onset", "immediate" if step <= first else "after_steps", ev)]
+        out = [_emit("loss_behavior", "nan_or_inf", ev), _emit("nan_step", max(0, step), ev)]
+        # the onset is known when the very first step was non-finite or finite points came before it; a log
+        # whose first row (step 10, say) is already non-finite cannot tell
+        if step <= 1 or first < step:
+            out.append(_emit("nan_onset", "immediate" if step <= 1 else "after_steps", ev))
+        return out
     if loss.hi is not None and spikes is None:
         # downsampled: spikes are counted on the bucket maxima (a bucket mean averages a spike away)
         from probes.loss_curve import SpikeCounter

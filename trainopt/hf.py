@@ -114,9 +114,15 @@ class TrainoptCallback(TrainerCallback):
             return
         if "loss" in logs:
             try:
-                self._loss = self._last_logged = float(logs["loss"])
+                loss = float(logs["loss"])
+                grad_norm = float(logs["grad_norm"]) if logs.get("grad_norm") is not None else None
             except (TypeError, ValueError):
-                pass
+                return
+            # the Trainer's NaN filter logs 0.0 (or an old mean) for a non-finite loss; trainopt logs reads the
+            # saved trainer_state.json by the same rule, so both see the NaN at the same step
+            self._loss = internal("probes.history").unfiltered_loss(loss, grad_norm)
+            if self._loss == self._loss:
+                self._last_logged = self._loss
 
     def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, Any] | None = None,
                     **kwargs: Any) -> None:
