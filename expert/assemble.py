@@ -56,13 +56,16 @@ def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
     return out
 
 
-def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str]
-           ) -> tuple[list[dict[str, Any]], list[str]]:
+def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str],
+           steps: tuple[tuple[str, str], ...] = ()) -> tuple[list[dict[str, Any]], list[str]]:
     """Make the report agree with itself: never advise an action its own What NOT to Do forbids.
 
     When a fix advises what an avoid entry forbids (``knowledge.terms.actions_in``), the better-evidenced row
     keeps its text and the other's is dropped: causes in their evidence order first, then other findings,
-    then rows without a finding (guards, routes), whose advice is generic.
+    then rows without a finding (guards, routes), whose advice is generic. A primary plan step (``steps``: a
+    route's rule and why; secondary steps are hedged, "only if...") is the engine's verdict and stays: an avoid
+    entry of another row that forbids what it says to do is dropped ("Do not just lower the LR" beside a step
+    "lower the peak LR").
     """
     rank = {rid: i for i, rid in reversed(list(enumerate(ranked)))}
 
@@ -80,6 +83,9 @@ def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ra
                 drop_avoid.add(text)
             else:
                 drop_fix.add(f["rule"])
+    for rule, why in steps:
+        does = actions_in(why)
+        drop_avoid |= {text for rules, text in avoid_by if rule not in rules and does & actions_in(text)}
     return ([f for f in fixes if f["rule"] not in drop_fix],
             [t for _, t in avoid_by if t not in drop_avoid])
 
@@ -183,7 +189,8 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
                 avoid_by.append(({row.id}, a))
             else:
                 same.add(row.id)
-    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings])
+    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings],
+                          tuple((m["rule"], m["why"]) for m in merged.values() if m["role"] == "primary"))
 
     # Flags without a detail are internal markers between rows, not something to tell the user.
     notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]}

@@ -17,6 +17,7 @@ from transformers import TrainerCallback  # noqa: E402 - after the check that na
 
 from trainopt._callback import (  # noqa: E402
     DeferredHooks,
+    framework_work_done,
     metric_kwargs,
     save_report,
     should_stop,
@@ -112,6 +113,7 @@ class TrainoptCallback(TrainerCallback):
         """Keep the logged training loss for the next step."""
         if self._watch is None or not logs:
             return
+        framework_work_done(self._watch)
         if "loss" in logs:
             try:
                 loss = float(logs["loss"])
@@ -129,9 +131,14 @@ class TrainoptCallback(TrainerCallback):
         """Keep the evaluation metrics (eval_loss, eval_accuracy...) for the next step."""
         if self._watch is None or not metrics:
             return
+        framework_work_done(self._watch)
         self._pending.update(metric_kwargs(metrics))
         if "val_loss" in self._pending and self._last_logged is not None:
             self._pending["train_loss"] = self._last_logged  # the gap between matching points
+
+    def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        """A checkpoint was written: that time was not spent waiting on data."""
+        framework_work_done(self._watch)
 
     def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         """Close the watch, diagnose, append the diagnosis to the log history and write the report files."""

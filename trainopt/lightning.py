@@ -17,6 +17,7 @@ import lightning.pytorch as pl  # noqa: E402 - after the check that names the ex
 
 from trainopt._callback import (  # noqa: E402
     DeferredHooks,
+    framework_work_done,
     metric_kwargs,
     save_report,
     should_stop,
@@ -120,6 +121,11 @@ class TrainoptCallback(pl.Callback):
 
     # ------------------------------------------------------------------ per step
 
+    def on_train_epoch_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
+        """The previous epoch's end (validation, checkpoints: Lightning runs ModelCheckpoint after every other
+        callback) was not data loading; the new epoch's first batch is."""
+        framework_work_done(self._watch)
+
     def on_before_optimizer_step(self, trainer: pl.Trainer, pl_module: pl.LightningModule, optimizer: Any) -> None:
         """Read gradients now: after backward and the AMP unscale, before clipping."""
         if self._watch is not None and unwrap_optimizer(optimizer) is self._hooks.optimizer:
@@ -148,5 +154,6 @@ class TrainoptCallback(pl.Callback):
 
     def on_validation_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
         """Keep the validation metrics for the next training step."""
+        framework_work_done(self._watch)  # the validation loop's time is not data loading
         if self._watch is not None and not trainer.sanity_checking:
             self._pending.update(metric_kwargs(dict(trainer.callback_metrics)))
