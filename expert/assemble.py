@@ -8,6 +8,7 @@ from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.kb import rule_catalogue
 from expert.plan import order_plan
 from knowledge import question as question_row
+from knowledge.fix_variants import fix_for
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
@@ -176,13 +177,17 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
         | {f["rule"] for f in by_kind.get("Flag", [])}
     avoid_by: list[tuple[set[str], str]] = []  # (rules that say it, text)
+    values = {name: o.value for name, o in c.observations.items()}
     for rec in trail:
         info = cat.get(rec.rule)
         row = info.row if info else None
         if not isinstance(row, Row) or row.id not in standing:
             continue
-        if row.fix is not None and not any(x["rule"] == row.id for x in fixes):
-            fixes.append({"rule": row.id, "explain": row.fix.explain, "code": row.fix.code})
+        fix, variant = fix_for(row.id, row.fix, values)  # the fix as the user's set-up writes it
+        if fix is not None and not any(x["rule"] == row.id for x in fixes):
+            fixes.append({"rule": row.id, "explain": fix.explain, "code": fix.code,
+                          **({"written_for": dict(sorted((k, str(v)) for k, v in variant.when.items()))}
+                             if variant else {})})
         for a in row.avoid:
             same = next((rules for rules, t in avoid_by if t == a), None)
             if same is None:

@@ -76,6 +76,7 @@ class TrainoptCallback(TrainerCallback):
             return
         if self.consultation is None:
             self.consultation = internal("expert.consultation").Consultation()
+        self.consultation.observe(framework="hf")  # fixes are written as this framework says them
         self._hooks = DeferredHooks(unwrap_optimizer(optimizer))
         self._model, self._training = model, model.training
         self._watch = internal("probes.watcher").watch(model, self._hooks.proxy, consultation=self.consultation,

@@ -81,6 +81,7 @@ class TrainoptCallback(pl.Callback):
             return
         if self.consultation is None:
             self.consultation = internal("expert.consultation").Consultation()
+        self.consultation.observe(framework="lightning")  # fixes are written as this framework says them
         self._hooks = DeferredHooks(unwrap_optimizer(trainer.optimizers[0]))
         model = getattr(pl_module, self.module) if self.module else pl_module
         watch = internal("probes.watcher").watch
@@ -122,8 +123,10 @@ class TrainoptCallback(pl.Callback):
     # ------------------------------------------------------------------ per step
 
     def on_train_epoch_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
-        """The previous epoch's end (validation, checkpoints: Lightning runs ModelCheckpoint after every other
-        callback) was not data loading; the new epoch's first batch is."""
+        """Restart the data-wait clock: the previous epoch's end (validation, checkpoints) was not data loading.
+
+        Lightning runs ModelCheckpoint after every other callback, so this is the first hook after it saves.
+        """
         framework_work_done(self._watch)
 
     def on_before_optimizer_step(self, trainer: pl.Trainer, pl_module: pl.LightningModule, optimizer: Any) -> None:
