@@ -133,7 +133,8 @@ VARIANTS: tuple[FixVariant, ...] = (
     # --- LR too high -----------------------------------------------------------------------------------------
     FixVariant(FIX_LR_DOWN, {"framework": "hf"}, Fix(
         "Lower the peak LR (3-10x) and warm up over the first 1-5% of steps: both are TrainingArguments fields.",
-        "args = TrainingArguments(output_dir=out, learning_rate=old_lr / 5, warmup_ratio=0.03)"), _HF),
+        "# warmup_steps takes a fraction of the run on transformers >= 5 (warmup_ratio=0.03 before)\n"
+        "args = TrainingArguments(output_dir=out, learning_rate=old_lr / 5, warmup_steps=0.03)"), _HF),
     FixVariant(FIX_LR_DOWN, {"framework": "lightning"}, Fix(
         "Lower the peak LR (3-10x) and warm up over the first 1-5% of steps, stepping the scheduler every step.",
         "def configure_optimizers(self):\n"
