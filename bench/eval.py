@@ -7,8 +7,12 @@ a bound is reached). The route trainopt leads with (the first skill of the plan,
 boundary) is scored against the case's ``expected_primary`` and ``acceptable`` routes, per split:
 
 * ``dev``: cases we may read and learn from;
-* ``held_back``: cases whose id hashes to 0 mod 3; only ever evaluated, never tuned on, so their misses are
-  not printed unless ``--show-heldout-misses`` is given.
+* ``held_back``: cases whose source thread hashes to 0 mod 3 (every case of one thread falls on one side);
+  only ever evaluated, never tuned on, so their misses are not printed unless ``--show-heldout-misses`` is
+  given. The held-back split is the headline: its line comes first in the summary.
+
+Besides primary and acceptable accuracy, each split counts the cases that end with no route at all (no plan
+and no cross-pack boundary).
 
 ``--floor FILE`` names a JSON object of minimum ratios per split (``{"dev": {"primary": 0.4}}``); the
 command exits 1 when any figure falls below its floor, so CI can hold the line.
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import statistics
 import sys
 from collections import Counter
@@ -31,15 +36,36 @@ DEFAULT_CASES = Path(__file__).resolve().parent / "corpus" / "cases"
 MAX_QUESTIONS = 12
 """A consultation asks a handful of questions; more than this means the knowledge loops, which we report."""
 
-SPLITS = ("dev", "held_back")
+SPLITS = ("held_back", "dev")
+"""The splits, the headline first."""
 REQUIRED = ("id", "complaint", "expected_primary")
-RATIOS = ("primary", "acceptable", "still_asking")
-"""Ratios a floor file may hold (``still_asking`` is a ceiling: lower is better)."""
+HEADLINE = SPLITS[0]
+"""The split reported first: the figures that are never tuned on."""
+RATIOS = ("primary", "acceptable", "still_asking", "no_route")
+"""Ratios a floor file may hold (``still_asking`` and ``no_route`` are ceilings: lower is better)."""
+CEILINGS = ("still_asking", "no_route")
 
 
-def split_of(case_id: str) -> str:
-    """The split a case belongs to, from its id alone (a third is held back, chosen by hash, not by hand)."""
-    return "held_back" if hashlib.sha256(case_id.encode()).digest()[0] % 3 == 0 else "dev"
+def thread_of(source: str) -> str:
+    """The thread a source URL belongs to, so that links into one thread name the same thread.
+
+    Drops the scheme, a ``www.``, the query, the fragment (``#issuecomment-...``) and a trailing slash, and
+    lower-cases the host; a Discourse post number (``/t/slug/123/4``) and a Stack Exchange question slug
+    (``/questions/123/slug``) are dropped too.
+    """
+    url = source.strip().split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    url = re.sub(r"^[a-z]+://", "", url, flags=re.I)
+    host, _, path = url.partition("/")
+    host = host.lower().removeprefix("www.")
+    path = re.sub(r"^(t/[^/]+/\d+)/\d+$", r"\1", path)
+    path = re.sub(r"^(questions/\d+)/[^/]+$", r"\1", path)
+    return f"{host}/{path}" if path else host
+
+
+def split_of(key: str) -> str:
+    """The split of a case, from the hash of its thread (``thread_of(source)``), or of its id when it has no
+    source: a third is held back, chosen by hash, not by hand, and one thread never straddles the splits."""
+    return "held_back" if hashlib.sha256(key.encode()).digest()[0] % 3 == 0 else "dev"
 
 
 @dataclass(frozen=True)
@@ -53,11 +79,12 @@ class Case:
     acceptable: tuple[str, ...]
     family: str = ""
     path: str = ""
+    source: str = ""
 
     @property
     def split(self) -> str:
-        """``dev`` or ``held_back``."""
-        return split_of(self.id)
+        """``dev`` or ``held_back``, by the case's source thread (by its id when it names no source)."""
+        return split_of(thread_of(self.source) if self.source else self.id)
 
 
 @dataclass
@@ -105,6 +132,11 @@ class Outcome:
         return self.primary_right or bool(self._leading_names() & set(self.case.acceptable))
 
     @property
+    def no_route(self) -> bool:
+        """The consultation ended with nothing to lead with: no plan and no cross-pack boundary."""
+        return self.lead is None
+
+    @property
     def still_asking(self) -> bool:
         """The consultation ended with a question pending (the bound was reached)."""
         return self.status == "needs_answer"
@@ -116,7 +148,8 @@ class Outcome:
                 "lead": self.lead, "plan": self.plan,
                 "boundary": [{"pack": p, "target": t, "joint": j} for p, t, j in self.boundary],
                 "status": self.status, "primary_right": self.primary_right, "acceptable": self.acceptable,
-                "questions": self.questions, "answered": self.answered, "findings": self.findings,
+                "no_route": self.no_route, "questions": self.questions, "answered": self.answered,
+                "findings": self.findings,
                 "error": self.error, "why_not": self.why_not}
 
 
@@ -154,7 +187,8 @@ def load_cases(directory: Path) -> tuple[list[Case], list[str]]:
                           facts=facts if isinstance(facts, dict) else {},
                           expected_primary=raw["expected_primary"],
                           acceptable=tuple(str(a) for a in acceptable if isinstance(a, str)),
-                          family=str(raw.get("family", "")), path=str(path)))
+                          family=str(raw.get("family", "")), path=str(path),
+                          source=str(raw.get("source") or "")))
     cases.sort(key=lambda c: c.id)
     return cases, problems
 
@@ -241,13 +275,14 @@ def summarise(outcomes: Sequence[Outcome], baseline: str | None) -> dict[str, An
         baseline: The majority route (from dev) the split is compared against.
 
     Returns:
-        Counts and ratios: cases, primary right, acceptable, still asking, errors, mean questions, median
-        findings, and the baseline's primary and acceptable ratios.
+        Counts and ratios: cases, primary right, acceptable, still asking, no route, errors, mean questions,
+        median findings, and the baseline's primary and acceptable ratios.
     """
     n = len(outcomes)
     primary = sum(o.primary_right for o in outcomes)
     acceptable = sum(o.acceptable for o in outcomes)
     asking = sum(o.still_asking for o in outcomes)
+    unrouted = sum(o.no_route for o in outcomes)
     base_p = sum(o.case.expected_primary == baseline for o in outcomes) if baseline else 0
     base_a = sum(baseline == o.case.expected_primary or baseline in o.case.acceptable
                  for o in outcomes) if baseline else 0
@@ -256,6 +291,7 @@ def summarise(outcomes: Sequence[Outcome], baseline: str | None) -> dict[str, An
         "primary_right": primary, "primary": _ratio(primary, n),
         "acceptable_right": acceptable, "acceptable": _ratio(acceptable, n),
         "still_asking_count": asking, "still_asking": _ratio(asking, n),
+        "no_route_count": unrouted, "no_route": _ratio(unrouted, n),
         "errors": sum(o.status == "error" for o in outcomes),
         "mean_questions": round(statistics.fmean([o.questions for o in outcomes]), 2) if n else 0.0,
         "median_findings": statistics.median([o.findings for o in outcomes]) if n else 0,
@@ -276,7 +312,7 @@ def by_family(outcomes: Sequence[Outcome]) -> dict[str, dict[str, int]]:
 
 
 def below_floor(figures: Mapping[str, Mapping[str, Any]], floor: Mapping[str, Any]) -> list[str]:
-    """Every figure that misses its floor, as one line each (``still_asking`` is a ceiling).
+    """Every figure that misses its floor, as one line each (``still_asking`` and ``no_route`` are ceilings).
 
     Raises:
         ValueError: The floor names an unknown split or ratio, or a ratio that is not a number.
@@ -291,9 +327,9 @@ def below_floor(figures: Mapping[str, Mapping[str, Any]], floor: Mapping[str, An
             if not figures.get(split, {}).get("cases"):
                 continue  # an empty split has no ratio to hold; main() warns about it
             have = figures[split][name]
-            if name == "still_asking" and have > limit:
+            if name in CEILINGS and have > limit:
                 misses.append(f"{split} {name} {have:.3f} above its ceiling {limit:.3f}")
-            elif name != "still_asking" and have < limit:
+            elif name not in CEILINGS and have < limit:
                 misses.append(f"{split} {name} {have:.3f} below its floor {limit:.3f}")
     return misses
 
@@ -319,14 +355,15 @@ def evaluate(cases: Sequence[Case], why_not: bool = True, max_questions: int = M
 # --------------------------------------------------------------------------------------------------- output
 
 def _print_table(figures: Mapping[str, Mapping[str, Any]], out: Any) -> None:
-    cols = ("cases", "primary right", "acceptable", "still asking", "mean Qs", "median findings",
+    cols = ("cases", "primary right", "acceptable", "no route", "still asking", "mean Qs", "median findings",
             "baseline primary", "baseline acceptable")
     print(f"{'split':<10} " + " ".join(f"{c:>16}" for c in cols), file=out)
     for s in SPLITS:
         f = figures[s]
         n = f["cases"]
         cells = (str(n), f"{f['primary_right']}/{n} {f['primary']:.0%}", f"{f['acceptable_right']}/{n} "
-                 f"{f['acceptable']:.0%}", f"{f['still_asking_count']}/{n}", f"{f['mean_questions']:.2f}",
+                 f"{f['acceptable']:.0%}", f"{f['no_route_count']}/{n}", f"{f['still_asking_count']}/{n}",
+                 f"{f['mean_questions']:.2f}",
                  f"{f['median_findings']:g}", f"{f['baseline_primary']:.0%}", f"{f['baseline_acceptable']:.0%}")
         print(f"{s:<10} " + " ".join(f"{c:>16}" for c in cells), file=out)
     base = figures["dev"]["baseline_route"]
@@ -385,11 +422,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.json:
         shown = [o for o in outcomes if o.case.split == "dev" or args.show_heldout_misses]
-        doc = {"schema_version": "1.0", "cases_dir": str(args.cases), "skipped": problems, "splits": figures,
+        doc = {"schema_version": "1.0", "cases_dir": str(args.cases), "skipped": problems, "headline": HEADLINE,
+               "splits": figures,
                "families_dev": by_family([o for o in outcomes if o.case.split == "dev"]),
                "outcomes": [o.as_dict() for o in shown]}
         print(json.dumps(doc, indent=2))
     else:
+        h = figures[HEADLINE]
+        print(f"{HEADLINE} (headline, never tuned on): primary right {h['primary_right']}/{h['cases']} "
+              f"{h['primary']:.0%}, acceptable {h['acceptable_right']}/{h['cases']} {h['acceptable']:.0%}, "
+              f"no route {h['no_route_count']}/{h['cases']}")
         print(f"{len(cases)} case(s) from {args.cases}")
         _print_table(figures, sys.stdout)
         if args.families:

@@ -130,7 +130,8 @@ def measure(repeats: int = 5, steps: int = STEPS) -> list[dict[str, Any]]:
     """Short runs per model: median seconds per step plain / watched / under detect_anomaly, examine in steps."""
     import torch
 
-    from probes import examine, watch
+    from probes import examine
+    from trainopt import watch
 
     _quiet()
     torch.manual_seed(0)
@@ -180,7 +181,7 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
 
     import torch
 
-    from probes import watch
+    from trainopt import watch
 
     _quiet()
     out = []
@@ -312,7 +313,7 @@ def _bf16() -> Any:
 def _gpu_one(name: str, build: Callable[[], tuple[Any, Any, Any, Any]], steps: int, chunk: int) -> dict[str, Any]:
     import torch
 
-    from probes import watch
+    from trainopt import watch
 
     torch.manual_seed(0)
     m, opt, x, y = build()

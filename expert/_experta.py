@@ -4,7 +4,7 @@ experta 1.9.4 pins ``frozendict==1.2``, whose ``frozendict`` subclasses ``collec
 was removed in Python 3.10, so a plain ``import experta`` fails there. pip cannot override a dependency's
 pin, so we keep the pins (``pip install -e .`` and ``pip check`` stay clean) and restore the one alias that
 frozendict needs, right here, before experta is first imported. Every other module must import experta
-names from this module; ``tests/test_experta_compat.py`` checks that no other file imports experta.
+names from this module; ``tests/test_engine.py`` checks that no other file imports experta.
 
 experta also calls ``logging.basicConfig()`` at import and exposes process-global watcher loggers that
 inherit the root level; we undo the former and mute the latter so an application logging at INFO is not

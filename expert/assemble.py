@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
@@ -12,10 +13,9 @@ from knowledge.fix_variants import fix_for
 from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
-from knowledge.vocabulary import MEASURED_SOURCES, spec
+from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
 
 if TYPE_CHECKING:
-    from expert.consultation import Consultation
     from expert.engine import Firing
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
@@ -34,7 +34,7 @@ def _firing_for(trail: list[Firing], kind: str, **match: Any) -> Firing | None:
     return None
 
 
-def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
+def evidence_of(observations: Mapping[str, Observation], rec: Firing | None) -> list[dict[str, Any]]:
     """The observations a firing matched, with provenance, probe measurements and the thresholds applied."""
     if rec is None:
         return []
@@ -46,7 +46,7 @@ def evidence_of(c: Consultation, rec: Firing | None) -> list[dict[str, Any]]:
         if m["kind"] != "Obs":
             continue
         item: dict[str, Any] = {"observation": m["name"], "value": m["value"], "source": m["source"]}
-        o = c.observations.get(m["name"])
+        o = observations.get(m["name"])
         if o is not None and o.evidence:
             item["measured"] = o.evidence
         cond = conds.get(m["name"])
@@ -91,8 +91,9 @@ def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ra
             [t for _, t in avoid_by if t not in drop_avoid])
 
 
-def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosis:
-    """Build the Diagnosis for consultation ``c`` from the engine's final facts and trail."""
+def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]], facts: list[Any],
+             trail: list[Firing]) -> Diagnosis:
+    """Build the Diagnosis from the consultation's observations and answers, the engine's final facts and trail."""
     cat = rule_catalogue()
     by_kind: dict[str, list[Any]] = {}
     for f in facts:
@@ -106,12 +107,12 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         findings.append({
             "id": f["id"], "category": f["category"], "severity": f["severity"], "issue": f["issue"],
             "kind": f.get("finding_kind", "cause"), "explains": list(f.get("explains", ())),
-            "evidence": evidence_of(c, rec), "rule": f["id"],
+            "evidence": evidence_of(observations, rec), "rule": f["id"],
             "source": info.cite.as_dict() if info and info.cite else None,
         })
     findings.sort(key=lambda d: (SEVERITY_ORDER.get(d["severity"], 9), KIND_ORDER.get(d["kind"], 9), d["id"]))
     causes = [f for f in findings if f["kind"] in ("cause", "lint") and f["severity"] in ("warning", "critical")]
-    sym = c.observations.get("symptom")
+    sym = observations.get("symptom")
     sym_value = sym.value if sym else next((o["value"] for o in by_kind.get("Obs", []) if o["name"] == "symptom"),
                                            None)
     # The best-evidenced cause: one that explains the symptom, the most severe, a cause of the run before a
@@ -123,6 +124,16 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
     # does not take the first stop from the symptom's own route.
     primary_cause = causes[0]["id"] if causes and (sym_value is None or sym_value in causes[0]["explains"]) \
         else None
+    # With no cause evidenced, the likeliest suspect leads (marked tentative): the evidence points at it more
+    # specifically than at the symptom table's default first stop.
+    suspects = [f for f in findings if f["kind"] == "suspect" and f["severity"] in ("warning", "critical")
+                and (sym_value is None or sym_value in f["explains"])]
+    tentative = suspects[0]["id"] if suspects and primary_cause is None else None
+    if tentative is not None:
+        # The symptom table's reading of the same symptom is an effect the lead explains: shown under it.
+        lead_finding = suspects[0]
+        lead_finding["effects"] = [{"id": f["id"], "issue": f["issue"]} for f in findings if f["kind"] == "symptom"]
+        findings = [f for f in findings if f["kind"] != "symptom"]
 
     # routes (merged per skill: primary wins; every contributing rule kept) --------------------------
     merged: dict[str, dict[str, Any]] = {}
@@ -136,16 +147,17 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
                 cur["rules"].append(r["rule"])
             if r["section"] and not cur["section"]:
                 cur["section"] = r["section"]
-    symptom_obs = c.observations.get("symptom")
+    symptom_obs = observations.get("symptom")
     symptom_value = symptom_obs.value if symptom_obs else None
     derived_symptom = next((f for f in by_kind.get("Obs", []) if f["name"] == "symptom"), None)
     if symptom_value is None and derived_symptom is not None:
         symptom_value = derived_symptom["value"]
     plan = order_plan(((r["skill"], r["role"]) for r in merged.values()), symptom_value)
-    lead = next((r["skill"] for r in by_kind.get("Route", []) if r["rule"] == primary_cause
+    lead = next((r["skill"] for r in by_kind.get("Route", []) if r["rule"] == (primary_cause or tentative)
                  and r["role"] == "primary"), None)
     if lead in plan:
-        # The first stop is where the best-evidenced cause is fixed; the graph orders the rest.
+        # The first stop is where the best-evidenced cause (or the leading suspect) is fixed; the graph orders
+        # the rest.
         plan = [lead] + [s for s in plan if s != lead]
     routes = [merged[s] for s in plan]
 
@@ -210,7 +222,7 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):
         status = "diagnosed"
-    elif c.observations and (all(o.source.startswith(MEASURED_SOURCES) for o in c.observations.values())
+    elif observations and (all(o.source.startswith(MEASURED_SOURCES) for o in observations.values())
                              or any(f["name"] == "healthy_evidence" for f in by_kind.get("Flag", []))):
         # Healthy evidence is healthy whoever reports it: a probe, a log, or a user declaring the same facts.
         status = "clean"
@@ -222,5 +234,5 @@ def assemble(c: Consultation, facts: list[Any], trail: list[Firing]) -> Diagnosi
         src = symptom_obs.source if symptom_obs else derived_symptom["source"]
         symptom = {"value": symptom_value, "label": symptom_value.replace("_", " "), "source": src}
     return Diagnosis(status=status, symptom=symptom, question=qv, findings=findings, routes=routes, plan=plan,
-                     boundary=boundary, fixes=fixes, avoid=avoid, asked=c.asked, notes=notes,
-                     causes=[f["id"] for f in causes], primary_cause=primary_cause)
+                     boundary=boundary, fixes=fixes, avoid=avoid, asked=asked, notes=notes,
+                     causes=[f["id"] for f in causes], primary_cause=primary_cause, tentative=tentative)

@@ -110,7 +110,7 @@ def _read_json(path: str) -> Any:
 def _emit_report(c: Consultation, fmt: str, verbose: bool = False) -> None:
     from expert.report import print_report
 
-    print_report(c, fmt, verbose=verbose)
+    print_report(c.outcome(), fmt, verbose=verbose)
 
 
 VERBOSE = click.option("--verbose", "-v", is_flag=True,
@@ -309,7 +309,7 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
         InputError: Unknown rule id.
     """
     from expert.kb import rule_catalogue
-    from expert.report import plain
+    from expert.wording import plain
     from knowledge.measurements import MEASURE_BY_ID, threshold_detail
     from knowledge.schema import QuestionRow, Row
 
@@ -430,9 +430,9 @@ def run_demo(example: str, fmt: str = "text", write: Any = None) -> Consultation
     c = replay(load_example(example), out)
     out("\n")
     if fmt == "json":
-        click.echo(render(c, "json"), nl=False)
+        click.echo(render(c.outcome(), "json"), nl=False)
         return c
-    out(render(c, fmt))
+    out(render(c.outcome(), fmt))
     out("\nOrdered plan: " + (" -> ".join(c.diagnosis.plan) or "(none)") + "\n")
     out("\nAudit trail (every rule firing, in order):\n" + render_trail(c.trace, markdown=fmt == "markdown") + "\n")
     return c
@@ -458,14 +458,14 @@ def demo(replay: bool, example: str | None, list_: bool, fmt: str) -> None:
     if replay or example:
         run_demo(example or DEFAULT_EXAMPLE, fmt)
         return
-    from probes.demo import run_demo as live_demo
+    from expert.demo import run_demo as live_demo
 
     err = fmt == "json"
     if err:
         c = live_demo(lambda t: click.echo(t, nl=False, err=True), fmt="text")
         from expert.report import render
 
-        click.echo(render(c, "json"), nl=False)
+        click.echo(render(c.outcome(), "json"), nl=False)
     else:
         live_demo(lambda t: click.echo(t, nl=False), fmt=fmt)
 

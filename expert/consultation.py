@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from expert.assemble import assemble
-from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, QuestionView, choices_for
+from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, Outcome, QuestionView, choices_for
 from expert.explain import Explanation, explain
 from expert.facts import Context, Declined, Obs
 from expert.kb import engine
@@ -332,7 +332,7 @@ class Consultation:
         e.run()
         self._trail = list(e.trail)
         self._facts = [f for f in e.facts.values()]
-        self._diagnosis = assemble(self, self._facts, self._trail)
+        self._diagnosis = assemble(self._obs, self.asked, self._facts, self._trail)
         return self._diagnosis
 
     def _ensure(self) -> Diagnosis:
@@ -366,9 +366,14 @@ class Consultation:
 
     # ------------------------------------------------------------------ output
 
+    def outcome(self) -> Outcome:
+        """Everything this consultation holds after a run, as plain data (runs the engine if needed)."""
+        return Outcome(self.diagnosis, dict(self._obs), self.trace, self.asked, self.complaints,
+                       [dict(r) for r in self.revisions])
+
     def report(self, fmt: str = "text") -> str:
         """Render the Training Diagnosis as ``text``, ``markdown`` or ``json``."""
-        return render(self, fmt)
+        return render(self.outcome(), fmt)
 
     def _repr_markdown_(self) -> str:
         """Jupyter renders a consultation as its Markdown report (the engine runs if needed)."""
@@ -376,11 +381,11 @@ class Consultation:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report as a dict."""
-        return as_json(self)
+        return as_json(self.outcome())
 
     def explain(self, skill: str, why_not: bool = False) -> Explanation:
         """Why ``skill`` was routed (the derivation tree), or with ``why_not`` why it was not."""
-        return explain(self, skill, why_not=why_not)
+        return explain(self.outcome(), skill, why_not=why_not)
 
     # ------------------------------------------------------------------ persistence
 

@@ -6,10 +6,11 @@ others, so the flow stays one-way (consultation -> engine -> assemble -> Diagnos
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from knowledge.vocabulary import BOOL, ENUM, spec
+from knowledge.vocabulary import BOOL, ENUM, Observation, spec
 
 SCHEMA_VERSION = "1.0"
 MARKDOWN: list = []
@@ -58,6 +59,8 @@ class Diagnosis:
     """Ids of the root-cause and lint findings that need action, best-evidenced first."""
     primary_cause: str | None = None
     """The best-evidenced cause: its primary route is the plan's first stop."""
+    tentative: str | None = None
+    """With no cause evidenced, the suspect (a tentative lead) whose primary route is the plan's first stop."""
 
     @property
     def needs_action(self) -> bool:
@@ -67,6 +70,22 @@ class Diagnosis:
     def _repr_markdown_(self) -> str:
         """Jupyter renders a Diagnosis as its Markdown report."""
         return MARKDOWN[0](self) if MARKDOWN else f"Diagnosis: {self.status}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Everything a consultation holds after a run, as plain data: what the report and explain render.
+
+    ``Consultation.outcome()`` builds it; report and explain read only this (a consultation has the same
+    attributes, so either may be passed), which keeps the flow one-way.
+    """
+
+    diagnosis: Diagnosis
+    observations: Mapping[str, Observation]
+    trace: list[dict[str, Any]]
+    asked: list[dict[str, Any]]
+    complaints: list[str]
+    revisions: list[dict[str, Any]]
 
 
 def choices_for(q: Any) -> tuple[tuple[str, str], ...]:

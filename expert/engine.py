@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import inspect
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -37,6 +38,9 @@ from expert.facts import (
 )
 from knowledge.errors import KnowledgeError
 from knowledge.schema import (
+    ACTS,
+    EXPLAINED,
+    SUPERSEDED,
     Absent,
     Cite,
     Cross,
@@ -44,10 +48,12 @@ from knowledge.schema import (
     Find,
     Holds,
     Is,
+    Join,
     QuestionRow,
     RouteTo,
     Row,
     effective_conditions,
+    joined,
 )
 from knowledge.schema import Block as BlockAction
 from knowledge.schema import Flag as FlagAction
@@ -71,7 +77,7 @@ class RuleInfo:
     """What the audit trail and ``trainopt rule ID`` know about one compiled rule."""
 
     id: str
-    kind: str  # "row", "question", "hand", "core"
+    kind: str  # "row", "question", "join", "hand" (tests), "core"
     family: str
     rationale: str
     cite: Cite | None
@@ -170,8 +176,6 @@ class Firing:
                 "matched": self.matched, "asserted": self.asserted, "retracted": self.retracted}
 
 
-EXPLAINED = "symptom_explained"
-"""The flag core rules set once an evidenced cause explains the symptom (or stands with none named)."""
 
 
 def _guarded(basis: Any) -> bool:
@@ -181,7 +185,12 @@ def _guarded(basis: Any) -> bool:
 
 def _acts(severity: Any) -> bool:
     """Only a cause that needs action (warning or critical) supersedes the symptom tables."""
-    return severity in ("warning", "critical")
+    return severity in ACTS
+
+
+def _superseded(kind: Any) -> bool:
+    """Symptom-table readings and tentative leads yield to an evidenced cause (``knowledge.schema.SUPERSEDED``)."""
+    return kind in SUPERSEDED
 
 
 def _leads(basis: Any) -> bool:
@@ -256,6 +265,11 @@ class AuditedEngine(KnowledgeEngine):
         finally:
             self.running = False
             self._firing = None
+
+    @classmethod
+    def core_ids(cls) -> list[str]:
+        """The ids of the engine's own (core) rules."""
+        return [_info(r).id for r in vars(AuditedEngine).values() if isinstance(r, Rule)]
 
     # which question: conflict resolution among the questions that apply -----------------------------
 
@@ -348,12 +362,12 @@ class AuditedEngine(KnowledgeEngine):
         """With no symptom named, an evidenced cause is the diagnosis: there is no symptom left to ask for."""
         self.declare(Flag(name=EXPLAINED, rule=self.current_rule(), detail=""))
 
-    @Rule(Flag(name=EXPLAINED), AS.route << Route(basis="symptom"), salience=900)
+    @Rule(Flag(name=EXPLAINED), AS.route << Route(basis=P(_superseded)), salience=900)
     def core_cause_route(self, route: Fact) -> None:
         """Drop a symptom-table route once a root cause is evidenced: the cause carries its own."""
         self.retract(route)
 
-    @Rule(Flag(name=EXPLAINED), AS.finding << Finding(finding_kind="symptom"), salience=900)
+    @Rule(Flag(name=EXPLAINED), AS.finding << Finding(finding_kind=P(_superseded)), salience=900)
     def core_cause_finding(self, finding: Fact) -> None:
         """Drop a symptom-table finding once a root cause is evidenced: one problem, one root-cause entry."""
         self.retract(finding)
@@ -362,6 +376,15 @@ class AuditedEngine(KnowledgeEngine):
     def core_cause_block(self, block: Fact) -> None:
         """Lift a guard once a root cause is evidenced: guards correct symptom-only routing."""
         self.retract(block)
+
+    @Rule(AS.boundary << Boundary(joint=False), Flag(name="symptom_evidence"), salience=95)
+    def core_mixed_boundary(self, boundary: Fact) -> None:
+        """Re-declare an exclusive boundary as joint when a training symptom of ours is described alongside."""
+        d = {k: v for k, v in boundary.as_dict().items() if not str(k).startswith("__")}
+        self.retract(boundary)
+        d["joint"] = True
+        d["why"] = f"{d['why']}; the training symptom described alongside stays here"
+        self.declare(Boundary(**d))
 
     @Rule(AS.route << Route(basis="lint", role="primary"), Route(role="primary", basis=P(_leads)), salience=900)
     def core_lint_follows(self, route: Fact) -> None:
@@ -385,6 +408,11 @@ AuditedEngine.core_demote_primary._wrapped._trainopt = AuditedEngine.core_demote
     "CORE-GUARD-02", "core", "core",
     "A guard that forbids a skill as the first stop demotes its primary route to secondary.",
     Cite("000", "Common routing mistakes", "right skill, wrong priority"))
+AuditedEngine.core_mixed_boundary._wrapped._trainopt = AuditedEngine.core_mixed_boundary._trainopt = RuleInfo(  # type: ignore[attr-defined]
+    "XB-MIXED-01", "core", "boundaries",
+    "An error another pack owns plus a training symptom we own is a joint case: the error goes there, the symptom "
+    "is still diagnosed and routed here (our questions stay open).",
+    Cite("001", "Cross-pack boundaries (bidirectional)", "route deliberately when a question spans packs"))
 
 
 for _name, _id, _why, _row in (
@@ -464,6 +492,38 @@ def compile_row(row: Row) -> Rule:
     return Rule(*_patterns(conds, row.need, row.unless), salience=row.salience)(rhs)
 
 
+class _JoinTest:
+    """A join's test over matched variables, with the signature experta reads to bind them (one per input)."""
+
+    def __init__(self, join: Join) -> None:
+        self.join = join
+        self.__signature__ = inspect.Signature(
+            [inspect.Parameter(_var(n), inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in join.inputs])
+
+    def __call__(self, **values: Any) -> bool:
+        return joined(self.join.test, *(values[_var(n)] for n in self.join.inputs))
+
+
+def _var(name: str) -> str:
+    return "v_" + name
+
+
+def compile_join(join: Join) -> Rule:
+    """Compile a join: its conditions, every input bound to a variable, the test over them, its flag not yet set."""
+    conds = {k: c for k, c in join.conditions().items() if k not in join.inputs}
+    pats = _patterns(conds, (), (f"flag:{join.flag}",))
+    pats.extend(Obs(name=n, value=getattr(MATCH, _var(n))) for n in join.inputs)
+    pats.append(TEST(_JoinTest(join)))
+
+    def rhs(engine: AuditedEngine, **ctx: Any) -> None:
+        vals = [ctx[_var(n)] for n in join.inputs]
+        engine.declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
+
+    rhs.__name__ = "join_" + join.id.replace("-", "_")
+    rhs._trainopt = RuleInfo(join.id, "join", join.family, join.rationale, join.cite)  # type: ignore[attr-defined]
+    return Rule(*pats, salience=join.salience)(rhs)
+
+
 def compile_question(q: QuestionRow) -> Rule:
     """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope.
 
@@ -488,12 +548,12 @@ def compile_question(q: QuestionRow) -> Rule:
     return Rule(*pats, salience=QUESTION_SALIENCE - q.rank)(rhs)
 
 
-def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], mixins: Iterable[type]
-                       ) -> type[AuditedEngine]:
-    """Assemble the engine class: compiled rows and questions, plus the hand-written mixins."""
+def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], joins: Iterable[Join] = (),
+                       mixins: Iterable[type] = ()) -> type[AuditedEngine]:
+    """Assemble the engine class: compiled rows, joins and questions (and hand-written mixins, for tests)."""
     rows, questions = tuple(rows), tuple(questions)
     ns: dict[str, Any] = {}
-    seen: set[str] = set()
+    seen: set[str] = set(AuditedEngine.core_ids())
     mixins = tuple(mixins)
     for m in mixins:
         for attr in vars(m).values():
@@ -509,6 +569,11 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], mi
             raise KnowledgeError(f"duplicate rule id {r.id}")
         seen.add(r.id)
         ns["row_" + r.id.replace("-", "_")] = compile_row(r)
+    for j in joins:
+        if j.id in seen:
+            raise KnowledgeError(f"duplicate rule id {j.id}")
+        seen.add(j.id)
+        ns["join_" + j.id.replace("-", "_")] = compile_join(j)
     for q in questions:
         if q.id in seen:
             raise KnowledgeError(f"duplicate rule id {q.id}")
@@ -535,6 +600,7 @@ __all__ = [
     "RuleInfo",
     "TotalOrderStrategy",
     "build_engine_class",
+    "compile_join",
     "compile_question",
     "compile_row",
     "hand_rule",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from expert.facts import KINDS
 from expert.kb import rule_catalogue
-from expert.report import _fact_short
+from expert.wording import fact_short
 from knowledge import all_rows, question
 from knowledge.errors import InputError
 from knowledge.schema import Absent, Between, Cross, Ge, Gt, Le, Lt, Present, RouteTo, unmet
@@ -17,7 +17,7 @@ from knowledge.skills import SKILL_BY_NAME
 from knowledge.vocabulary import MEASURED_SOURCES, VOCABULARY
 
 if TYPE_CHECKING:
-    from expert.consultation import Consultation
+    from expert.diagnosis import Outcome
 
 MAX_DEPTH = 12
 """Derivation chains are a few links long; deeper means a cycle in the provenance, which we cut."""
@@ -151,7 +151,7 @@ def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return all(a.get(k) == b.get(k) for k in keys)
 
 
-def final_facts(c: Consultation) -> list[dict[str, Any]]:
+def final_facts(c: Outcome) -> list[dict[str, Any]]:
     """Replay the trail: the consultation's observations, plus what firings asserted, minus what they retracted."""
     facts: list[dict[str, Any]] = [{"kind": "Obs", **o.as_dict()} for _, o in sorted(c.observations.items())]
     probe_only = bool(facts) and all(f["source"].startswith(MEASURED_SOURCES) for f in facts)
@@ -186,7 +186,7 @@ def _rule_label(rec: Mapping[str, Any], info: Any) -> tuple[str, dict[str, Any]]
 class _Builder:
     """Builds derivation trees for one consultation."""
 
-    def __init__(self, c: Consultation) -> None:
+    def __init__(self, c: Outcome) -> None:
         self.c = c
         self.trace = c.trace
         self.cat = rule_catalogue()
@@ -212,7 +212,7 @@ class _Builder:
         kind = m.get("kind")
         data = {k: v for k, v in m.items() if k != "kind"}
         if kind != "Obs":
-            node = Node("fact", _fact_short(m), {"fact": kind, **data})
+            node = Node("fact", fact_short(m), {"fact": kind, **data})
             rec = _asserted_by(self.trace, m)
             if rec is not None:
                 node.children.append(self.firing(rec, depth, seen))
@@ -268,7 +268,7 @@ QUESTION = "question"
 """What to explain instead of a skill: why the pending question is the one asked."""
 
 
-def explain(c: Consultation, skill: str, why_not: bool = False) -> Explanation:
+def explain(c: Outcome, skill: str, why_not: bool = False) -> Explanation:
     """Explain why ``skill`` was routed, or with ``why_not`` why it was not (``"question"``: the pending question).
 
     Args:
@@ -311,7 +311,7 @@ def _why(b: _Builder, skill: str, route: dict[str, Any] | None) -> Explanation:
                        [root])
 
 
-def explain_question(c: Consultation) -> Explanation:
+def explain_question(c: Outcome) -> Explanation:
     """Why the pending question is asked: what it is for and which open candidate causes it separates.
 
     Also the other questions that applied, each with the facts that made it apply and the share of the choice

@@ -6,16 +6,15 @@ import threading
 from functools import lru_cache
 
 from expert.engine import AuditedEngine, RuleInfo, build_engine_class
-from knowledge import all_questions, all_rows, families
+from knowledge import all_joins, all_questions, all_rows
 
 _local = threading.local()
 
 
 @lru_cache(maxsize=1)
 def engine_class() -> type[AuditedEngine]:
-    """Compile every family's rows and questions and mix in the hand-written rules (once per process)."""
-    mixins = [m for f in families() for m in f.mixins]
-    return build_engine_class(all_rows(), all_questions(), mixins)
+    """Compile every family's rows, joins and questions (once per process)."""
+    return build_engine_class(all_rows(), all_questions(), all_joins())
 
 
 def engine() -> AuditedEngine:

@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from expert.diagnosis import MARKDOWN, SCHEMA_VERSION
+from expert.wording import fact_short, fmt_number, fmt_value, plain, short_text, source_words
 from knowledge.errors import InputError
 
 if TYPE_CHECKING:
-    from expert.consultation import Consultation
+    from expert.diagnosis import Outcome
 
 FORMATS = ("text", "markdown", "json")
 
@@ -24,29 +25,11 @@ STATUS_WORDS = {
 }
 
 
-def plain(value: Any) -> Any:
-    """Turn frozendicts, tuples, sets and other non-JSON values into plain JSON types, recursively."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items() if not str(k).startswith("__")}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((plain(v) for v in value), key=repr)
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    if hasattr(value, "item"):  # numpy / torch scalars in probe evidence
-        try:
-            return plain(value.item())
-        except Exception:  # noqa: BLE001 - fall back to the text form
-            pass
-    return str(value)
-
-
-def _declined(c: Consultation) -> list[str]:
+def _declined(c: Outcome) -> list[str]:
     return [a["question"] for a in c.asked if a["answer"] is None]
 
 
-def as_json(c: Consultation) -> dict[str, Any]:
+def as_json(c: Outcome) -> dict[str, Any]:
     """Build the JSON report: the keys of ARCHITECTURE.md plus observations, asked, revisions and notes.
 
     The ``observations`` and ``declined`` keys are enough to rebuild the consultation
@@ -74,6 +57,7 @@ def as_json(c: Consultation) -> dict[str, Any]:
         "avoid": d.avoid,
         "trace": c.trace,
         "needs_action": d.needs_action,
+        "tentative": d.tentative,
         "complaints": c.complaints,
         "observations": {n: {k: v for k, v in o.as_dict().items() if k != "name"}
                          for n, o in sorted(c.observations.items())},
@@ -85,7 +69,7 @@ def as_json(c: Consultation) -> dict[str, Any]:
     return plain(out)
 
 
-def render(c: Consultation, fmt: str = "text", *, verbose: bool = False, width: int | None = None) -> str:
+def render(c: Outcome, fmt: str = "text", *, verbose: bool = False, width: int | None = None) -> str:
     """Render the report.
 
     Args:
@@ -135,7 +119,7 @@ def wrap(text: str, width: int, keep: set[int] | frozenset[int] = frozenset()) -
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 
 
-def print_report(c: Consultation, fmt: str, *, verbose: bool = False, err: bool = False) -> None:
+def print_report(c: Outcome, fmt: str, *, verbose: bool = False, err: bool = False) -> None:
     """Print the report for a person or a pipe: wrapped and lightly styled on a terminal, plain otherwise.
 
     Colour follows rich's rules: none when the output is not a terminal or ``NO_COLOR`` is set.
@@ -197,89 +181,13 @@ def render_trail(trace: list[dict[str, Any]], markdown: bool = False) -> str:
         return "(no rule fired)"
     lines = []
     for f in trace:
-        matched = ", ".join(_fact_short(m) for m in f["matched"]) or "-"
-        asserted = ", ".join(_fact_short(a) for a in f["asserted"]) or "-"
+        matched = ", ".join(fact_short(m) for m in f["matched"]) or "-"
+        asserted = ", ".join(fact_short(a) for a in f["asserted"]) or "-"
         line = f"{f['seq']:>3}. {f['rule']} [{f['family']}]  matched {matched}  =>  {asserted}"
         if f.get("retracted"):
-            line += "  (retracted " + ", ".join(_fact_short(r) for r in f["retracted"]) + ")"
+            line += "  (retracted " + ", ".join(fact_short(r) for r in f["retracted"]) + ")"
         lines.append(("- `" + line.strip() + "`") if markdown else line)
     return "\n".join(lines)
-
-
-def _fact_short(f: Mapping[str, Any]) -> str:
-    kind = f.get("kind", "?")
-    if kind == "Obs":
-        v = f["value"]
-        shown = fmt_number(v) if isinstance(v, float) else repr(v)
-        return f"{f['name']}={shown} ({f.get('source', '')})"
-    if kind == "Route":
-        return f"route {f['skill']} ({f['role']})"
-    if kind == "Finding":
-        return f"finding {f['id']} ({f['severity']})"
-    if kind == "Question":
-        return f"question {f['id']}"
-    if kind == "Boundary":
-        return f"boundary {f['pack']}"
-    if kind == "Block":
-        return f"guard against {f['skill']} ({f.get('role', 'any')})"
-    if kind == "Flag":
-        return f"flag {f['name']}"
-    if kind == "Declined":
-        return f"declined {f['question']}"
-    if kind == "Context":
-        return f"origin {f.get('origin')}"
-    return kind
-
-
-def _source_words(source: str) -> str:
-    kind, _, rest = source.partition(":")
-    if kind == "answer":
-        return f"your answer to {rest}"
-    if kind == "text":
-        return f'your complaint ("{rest}")'
-    if kind == "probe":
-        return f"probe {rest}"
-    if kind == "derived":
-        return f"rule {rest}, which derived it"
-    if kind == "declared":
-        return "declared input"
-    return source
-
-
-def fmt_number(value: Any, unit: str = "") -> str:
-    """A number as a person writes it: three significant digits, thousands separators, its unit."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, int):
-        text = f"{value:,}" if abs(value) >= 10_000 else str(value)
-    elif value != value or value in (float("inf"), float("-inf")):
-        text = str(value)
-    elif value == 0:
-        text = "0"
-    elif 1_000 <= abs(value) < 1e6:
-        text = f"{value:,.0f}"
-    else:
-        text = f"{value:.3g}"
-    if not unit:
-        return text
-    return f"{text}{unit}" if unit == "%" else f"{text} {unit}"
-
-
-def fmt_value(name: str, value: Any) -> str:
-    """An observation's value for a report: numbers with precision and unit, flags as yes/no, text as is."""
-    from knowledge.vocabulary import VOCABULARY
-
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, float)):
-        s = VOCABULARY.get(name)
-        return fmt_number(value, s.unit if s else "")
-    return str(value)
-
-
-def _short_text(text: str, limit: int = 90) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _where(measured: Mapping[str, Any]) -> str:
@@ -316,11 +224,11 @@ def evidence_line(e: Mapping[str, Any], *, verbose: bool = False, tick: Any = st
         source = str(e.get("threshold_source") or "")
         tid, sep, rest = source.partition(":")
         if sep and re.fullmatch(r"[A-Z]+(?:-[A-Z0-9]+)+", tid.strip()):
-            label = f"threshold {tid.strip()}: {rest.strip() if verbose else _short_text(rest.strip(), 70)}"
+            label = f"threshold {tid.strip()}: {rest.strip() if verbose else short_text(rest.strip(), 70)}"
         else:
             label = f"source: {_seed_named(source, None if verbose else 60)}"
         text += f" ({label})"
-    return text + f"; from {_source_words(src)}"
+    return text + f"; from {source_words(src)}"
 
 
 def _seed_named(source: str, limit: int | None = None) -> str:
@@ -333,8 +241,8 @@ def _seed_named(source: str, limit: int | None = None) -> str:
     key, sep, rest = source.partition(" · ")
     keys = key.split("/")
     if not sep or not all(k in SEEDS for k in keys):
-        return source if limit is None else _short_text(source, limit + 20)
-    return " / ".join(SEEDS[k] for k in keys) + f" · {rest if limit is None else _short_text(rest, limit)}"
+        return source if limit is None else short_text(source, limit + 20)
+    return " / ".join(SEEDS[k] for k in keys) + f" · {rest if limit is None else short_text(rest, limit)}"
 
 
 def _measured_words(measured: Mapping[str, Any]) -> str:
@@ -351,7 +259,7 @@ def _measured_words(measured: Mapping[str, Any]) -> str:
             inner = ", ".join(fmt_number(x) for x in v[:6])
             parts.append(f"{k}=[{inner}{', …' if len(v) > 6 else ''}]")
         else:
-            parts.append(f"{k}={_short_text(str(v), 60)}")
+            parts.append(f"{k}={short_text(str(v), 60)}")
     return ", ".join(parts)
 
 
@@ -489,12 +397,12 @@ class _Writer:
         s = r["symptom"]
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "
-            self.label("Symptom", f"{s['label']} ({named}from {_source_words(s['source'])})")
+            self.label("Symptom", f"{s['label']} ({named}from {source_words(s['source'])})")
         elif r["status"] == "diagnosed" and any(
                 o["source"].startswith("probe:") for o in r["observations"].values()):
             self.label("Symptom", "none named; found from the probes' measurements")
         for text in r["complaints"]:
-            self.label("Complaint", f'"{_short_text(text, 300) if not self.verbose else text}"')
+            self.label("Complaint", f'"{short_text(text, 300) if not self.verbose else text}"')
         self.end()
 
     def _root_cause(self, r: dict[str, Any]) -> set[str]:
@@ -508,16 +416,19 @@ class _Writer:
         for i, g in enumerate(groups, 1):
             sev = SEVERITY_WORDS.get(g["severity"], g["severity"])
             ids = ", ".join(g["ids"])
-            head = f"[{sev}] {g['category']}: {g['issue']} [{ids}]"
+            lead = " (tentative lead)" if g.get("kind") == "suspect" else ""
+            head = f"[{sev}] {g['category']}{lead}: {g['issue']} [{ids}]"
             self.line(f"{i}. {head}")
             self.gap()
             for e in g["evidence"]:
                 self.label("Evidence", evidence_line(e, verbose=self.verbose, tick=self.tick), level=1)
                 words = _measured_words(e.get("measured") or {})
                 if words:
-                    self.label("Measured", words if self.verbose else _short_text(words, 160), level=2)
+                    self.label("Measured", words if self.verbose else short_text(words, 160), level=2)
             if not g["evidence"]:
                 self.label("Evidence", "none recorded", level=1)
+            for eff in g.get("effects", ()):
+                self.label("Explains", f"{eff['issue']} [{eff['id']}]", level=1)
             for fix in (fixes[x] for x in g["ids"] if x in fixes):
                 shown.add(fix["rule"])
                 self.label("Fix", f"{fix['explain']} [{fix['rule']}]", level=1)
@@ -601,7 +512,7 @@ class _Writer:
         shown = {**told, **probes} if self.verbose else told
         for n, o in shown.items():
             fact = self.tick(f"{n} = {fmt_value(n, o['value'])}")
-            self.bullet(f"{fact} ({_source_words(o['source'])})")
+            self.bullet(f"{fact} ({source_words(o['source'])})")
         if probes and not self.verbose:
             names = sorted({o["source"].partition(":")[2] for o in probes.values()})
             many = f"{len(probes)} values" if len(probes) > 1 else "1 value"

@@ -79,6 +79,7 @@ def observations_schema() -> dict[str, Any]:
 def report_schema() -> dict[str, Any]:
     """Schema of the JSON report (``--format json``, ``Consultation.to_json``)."""
     from expert.consultation import SCHEMA_VERSION, STATUSES
+    from knowledge.schema import FINDING_KINDS
     from knowledge.skills import SKILL_BY_NAME
 
     vocab = _vocabulary()
@@ -96,7 +97,11 @@ def report_schema() -> dict[str, Any]:
     finding = {"type": "object", "required": ["id", "category", "severity", "issue", "evidence"],
                "properties": {"id": string, "category": string,
                               "severity": {"enum": ["info", "warning", "critical"]}, "issue": string,
-                              "evidence": {"type": "array"}, "rule": string, "source": cite}}
+                              "evidence": {"type": "array"}, "rule": string, "source": cite,
+                              "kind": {"enum": list(FINDING_KINDS)},
+                              "effects": {"type": "array", "items": {
+                                  "type": "object", "required": ["id", "issue"],
+                                  "properties": {"id": string, "issue": string}}}}}
     route = {"type": "object", "required": ["skill", "role", "pack", "why", "rule"],
              "properties": {"skill": string, "role": {"enum": ["primary", "secondary"]}, "pack": string,
                             "why": string, "rule": string, "rules": strings, "section": string, "sheet": string}}
@@ -134,6 +139,7 @@ def report_schema() -> dict[str, Any]:
             "avoid": strings,
             "trace": {"type": "array", "items": firing},
             "needs_action": {"type": "boolean"},
+            "tentative": {"type": ["string", "null"]},
             "complaints": strings,
             "observations": {"type": "object", "properties": observed, "additionalProperties": False},
             "declined": strings,

@@ -31,6 +31,7 @@ raises on any text and returns ``[]`` when nothing matches. Each observation's p
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -106,8 +107,16 @@ class _Hit:
 def _compiled() -> tuple[tuple[Any, ...], Scanner]:
     from knowledge import all_keywords
 
-    kws = tuple(all_keywords())
+    kws = tuple(_with_pattern(k) for k in all_keywords())
     return kws, Scanner([k.pattern for k in kws])
+
+
+def _with_pattern(kw: Any) -> Any:
+    """A keyword given as literal phrases, with its pattern: each phrase normalised as the text is, longest first."""
+    if not kw.phrases:
+        return kw
+    rx = "|".join(re.escape(normalise(p).text) for p in sorted(kw.phrases, key=len, reverse=True))
+    return dataclasses.replace(kw, pattern=rx)
 
 
 def _convert(conv: str, raw: str) -> Any:

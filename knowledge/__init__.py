@@ -1,6 +1,6 @@
-"""The knowledge base: every family module's rows, questions, keywords and hand-written rule mixins.
+"""The knowledge base: every family module's rows, questions, keywords and joins.
 
-A family module defines any of ``ROWS``, ``QUESTIONS``, ``KEYWORDS`` and ``MIXINS``. Adding a family is one
+A family module defines any of ``ROWS``, ``QUESTIONS``, ``KEYWORDS`` and ``JOINS``. Adding a family is one
 line in ``FAMILIES``; adding a symptom is one row (and its golden case under ``tests/golden``).
 """
 
@@ -10,7 +10,7 @@ import dataclasses
 import importlib
 from functools import cache
 
-from knowledge.schema import Family, Keyword, QuestionRow, Row
+from knowledge.schema import Family, Join, Keyword, QuestionRow, Row
 
 FAMILIES: tuple[str, ...] = (
     "questions",
@@ -33,6 +33,7 @@ FAMILIES: tuple[str, ...] = (
     "diagnostician",
     "antipatterns",
     "causes",
+    "differential",
 )
 
 
@@ -46,7 +47,7 @@ def families() -> tuple[Family, ...]:
         fam.rows = [dataclasses.replace(r, family=name) for r in getattr(mod, "ROWS", ())]
         fam.questions = [dataclasses.replace(q, family=name) for q in getattr(mod, "QUESTIONS", ())]
         fam.keywords = list(getattr(mod, "KEYWORDS", ()))
-        fam.mixins = list(getattr(mod, "MIXINS", ()))
+        fam.joins = [dataclasses.replace(j, family=name) for j in getattr(mod, "JOINS", ())]
         out.append(fam)
     return tuple(out)
 
@@ -59,6 +60,11 @@ def all_rows() -> list[Row]:
 def all_questions() -> list[QuestionRow]:
     """Every question row."""
     return [q for f in families() for q in f.questions]
+
+
+def all_joins() -> list[Join]:
+    """Every join of every family."""
+    return [j for f in families() for j in f.joins]
 
 
 def all_keywords() -> list[Keyword]:

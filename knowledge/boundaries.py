@@ -6,20 +6,15 @@ An exclusive boundary (``joint=False``) means another pack owns the problem: no 
 API or method. Triggers are the ``concern`` read from the complaint, a ``question_topic``, the ``task``, and
 real error messages (``Contains`` on ``error_text``).
 
-``XB-MIXED-01`` (a hand-written join) turns an exclusive boundary joint when the complaint also carries a
-training symptom of ours: the error goes there, the symptom stays here.
+An exclusive boundary turns joint when the complaint also carries a training symptom of ours (the engine's
+``XB-MIXED-01``, ``expert.engine``): the error goes there, the symptom stays here.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from expert._experta import AS, Fact
-from expert.engine import hand_rule
-from expert.facts import Boundary, Flag
-from expert.nlp import normalise
 from knowledge.schema import Cite, Contains, Cross, Is, Keyword, RouteTo, Row
 
 _T = "When not to use the training-optimization pack"
@@ -328,32 +323,15 @@ def _area_keywords() -> tuple[Keyword, ...]:
     kws: list[Keyword] = []
     for a in AREAS:
         if a.errors:
-            # error fragments are matched after the same normalisation as the complaint
-            frag = "|".join(re.escape(normalise(e).text) for e in sorted(a.errors, key=len, reverse=True))
-            kws.append(Keyword(frag, {"boundary_topic": a.topic}, _KE, negatable=False, priority=a.priority + 5))
+            # error fragments are matched after the same normalisation as the complaint (the language layer's)
+            kws.append(Keyword("", {"boundary_topic": a.topic}, _KE, negatable=False, priority=a.priority + 5,
+                               phrases=tuple(a.errors)))
         if a.words:
             kws.append(Keyword(a.words, {"boundary_topic": a.topic}, _KC, negatable=False, priority=a.priority))
     return tuple(kws)
 
 
-class MixedBoundaryRules:
-    """An exclusive boundary becomes joint when the complaint also describes a training symptom of ours."""
 
-    @hand_rule("XB-MIXED-01",
-               Cite("001", "Cross-pack boundaries (bidirectional)", "route deliberately when a question spans packs"),
-               "An error another pack owns plus a training symptom we own is a joint case: the error goes there, "
-               "the symptom is still diagnosed and routed here (our questions stay open).",
-               AS.boundary << Boundary(joint=False), Flag(name="symptom_evidence"), salience=95)
-    def mixed(self, boundary: Fact) -> None:
-        """Re-declare the exclusive boundary as joint."""
-        d = {k: v for k, v in boundary.as_dict().items() if not str(k).startswith("__")}
-        self.retract(boundary)
-        d["joint"] = True
-        d["why"] = f"{d['why']}; the training symptom described alongside stays here"
-        self.declare(Boundary(**d))
-
-
-MIXINS = (MixedBoundaryRules,)
 
 ROWS = ROWS + _area_rows()
 

@@ -7,14 +7,8 @@ longer apply). A derived symptom never replaces one the user gave: ``Derive`` on
 
 from __future__ import annotations
 
-from typing import Any
-
-from expert._experta import MATCH, NOT, TEST
-from expert.engine import hand_rule
-from expert.facts import Flag as FlagFact
-from expert.facts import Obs
 from knowledge.measurements import gt, le
-from knowledge.schema import Cite, Derive, Flag, Is, Present, Row, Salience
+from knowledge.schema import Cite, Derive, Flag, Is, Join, Present, Row, Salience
 
 GAP_THRESHOLD = gt("MT-GAP")
 """The diagnostician's severe-overfitting gap (train accuracy minus validation accuracy, as fractions)."""
@@ -104,23 +98,12 @@ HEALTHY = (
 ROWS = ROWS + HEALTHY
 
 
-class GapRules:
-    """The generalization-gap join (train metric minus validation metric), which a single row cannot express."""
-
-    @hand_rule("DV-GAP-01",
-               Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
-               "A train accuracy more than 20 points above validation accuracy is a severe generalization gap.",
-               Obs(name="metric_kind", value="accuracy"),
-               Obs(name="train_metric", value=MATCH.train),
-               Obs(name="val_metric", value=MATCH.val),
-               TEST(lambda train, val: GAP_THRESHOLD.test(train - val)),
-               NOT(FlagFact(name="generalization_gap")),
-               salience=Salience.DERIVE + 10)
-    def gap(self, train: Any, val: Any) -> None:
-        """Mark the gap so the symptom and the quick-reference row can use it."""
-        self.declare(FlagFact(name="generalization_gap", rule="DV-GAP-01",
-                              detail=f"train {train:.1%} vs val {val:.1%}: gap {train - val:.1%} "
-                                     f"{GAP_THRESHOLD.describe()}"))
-
-
-MIXINS = (GapRules,)
+JOINS = (
+    Join("DV-GAP-01", ("train_metric", "val_metric"),
+         lambda train, val: GAP_THRESHOLD.test(train - val), "generalization_gap",
+         lambda train, val: f"train {train:.1%} vs val {val:.1%}: gap {train - val:.1%} {GAP_THRESHOLD.describe()}",
+         "A train accuracy more than 20 points above validation accuracy is a severe generalization gap.",
+         Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
+         when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 10),
+)
+"""The generalization-gap join (train metric minus validation metric), which a single row cannot express."""

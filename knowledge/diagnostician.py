@@ -9,12 +9,7 @@ that mark a flag; a row then states the finding with its fix. The train/validati
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from expert._experta import MATCH, NOT, TEST
-from expert.engine import hand_rule
-from expert.facts import Flag as FlagFact
-from expert.facts import Obs
 from knowledge import terms
 from knowledge.clarification import EVIDENCE
 from knowledge.fixes import (
@@ -33,7 +28,7 @@ from knowledge.fixes import (
 )
 from knowledge.measurements import ge, gt, le, lt
 from knowledge.pressure import OPTIMIZER_SWITCH
-from knowledge.schema import Cite, Contains, Derive, Find, Fix, Gt, Is, Not, Present, RouteTo, Row, Salience
+from knowledge.schema import Cite, Contains, Derive, Find, Fix, Gt, Is, Join, Not, Present, RouteTo, Row, Salience
 
 _S = "Step 1: symptom table"
 _I = "Step 2: investigate"
@@ -262,24 +257,19 @@ ROWS = (
 )
 
 
-class ChanceRules:
-    """The chance-level join: loss at init against ln(num_classes)."""
-
-    @hand_rule("DX-CHANCE-01",
-               Cite("003", _I, "not learning: loss near random chance = log(num_classes)"),
-               "A loss within 10% of ln(num_classes) is chance level: the outputs are a uniform guess "
-               f"(threshold: {CHANCE_BAND.describe()} relative deviation; {CHANCE_BAND.source}).",
-               Obs(name="loss_at_init", value=MATCH.loss),
-               Obs(name="num_classes", value=MATCH.n),
-               TEST(lambda loss, n: CHANCE_BAND.test(abs(loss / math.log(n) - 1.0))),
-               NOT(FlagFact(name="chance_level")),
-               salience=Salience.DERIVE + 10)
-    def chance(self, loss: Any, n: Any) -> None:
-        """Mark chance level with the numbers, for the finding row and the report's notes."""
-        ref = math.log(n)
-        self.declare(FlagFact(name="chance_level", rule="DX-CHANCE-01",
-                              detail=f"loss at init {loss:.3f} vs ln({n}) = {ref:.3f} "
-                                     f"(deviation {abs(loss / ref - 1.0):.1%}, chance if {CHANCE_BAND.describe()})"))
+def _chance_deviation(loss: float, n: int) -> float:
+    """How far the loss at init is from ln(num_classes), relative to it."""
+    return abs(loss / math.log(n) - 1.0)
 
 
-MIXINS = (ChanceRules,)
+JOINS = (
+    Join("DX-CHANCE-01", ("loss_at_init", "num_classes"),
+         lambda loss, n: CHANCE_BAND.test(_chance_deviation(loss, n)), "chance_level",
+         lambda loss, n: f"loss at init {loss:.3f} vs ln({n}) = {math.log(n):.3f} "
+                         f"(deviation {_chance_deviation(loss, n):.1%}, chance if {CHANCE_BAND.describe()})",
+         "A loss within 10% of ln(num_classes) is chance level: the outputs are a uniform guess "
+         f"(threshold: {CHANCE_BAND.describe()} relative deviation; {CHANCE_BAND.source}).",
+         Cite("003", _I, "not learning: loss near random chance = log(num_classes)"),
+         salience=Salience.DERIVE + 10),
+)
+"""The chance-level join: loss at init against ln(num_classes)."""

@@ -194,7 +194,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"adamw[-_\s]?8[-\s]?bit|8[-\s]?bit\s+adamw?", _QR, 1, optimizer="adamw_8bit"),
     _k(r"paged\s+adamw?(?:[-_\s]?(?:8[-\s]?bit|32[-\s]?bit))?", _QR, 1, optimizer="paged_adamw"),
     # --- precision in use --------------------------------------------------------------------------------
-    _k(r"fp16|float16|half[\s-]precision", _UN, 2, mixed_precision="fp16"),
+    # Lightning and Keras name formats by bit width: precision=16 / "16-mixed" / "16-bit precision" is fp16.
+    _k(r"fp16|float16|half[\s-]precision|16[\s-]?bit(?:\s+(?:mixed\s+)?precision)?|precision\s*=\s*['\"]?16\b"
+       r"(?:-mixed)?|16-mixed", _UN, 2, mixed_precision="fp16"),
     _k(r"bf16|bfloat16", _UN, 2, mixed_precision="bf16"),
     _k(r"fp8|float8", _UN, 2, mixed_precision="fp8"),
     _k(r"fp32|float32|full[\s-]precision", _UN, 2, mixed_precision="none"),

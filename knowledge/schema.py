@@ -1,6 +1,6 @@
 """The shape of a knowledge row: conditions over observations, what it concludes, and where it comes from.
 
-Rows are plain data. ``expert.factory`` compiles every row into one experta rule; nothing here imports
+Rows are plain data. ``expert.engine`` compiles every row into one experta rule; nothing here imports
 experta, so listing or showing rules stays cheap. Conventions:
 
 * one row = one rule, with a stable prefixed id (``RT-LOSS-01``) and a citation of the seed table row;
@@ -261,8 +261,10 @@ class RouteTo:
     section: str = ""
 
 
-FINDING_KINDS = ("cause", "lint", "symptom", "note")
-"""Kinds of finding; a warning or critical ``cause`` supersedes symptom-table findings and routes."""
+FINDING_KINDS = ("cause", "lint", "symptom", "note", "suspect")
+"""Kinds of finding; a warning or critical ``cause`` supersedes symptom-table findings and routes. A ``suspect``
+is a tentative lead: the likeliest cause on the evidence so far, which leads the plan while no cause is
+evidenced but supersedes nothing and leaves the questions that would confirm it open."""
 
 RUN_PROBLEMS = ("not_learning", "unstable", "convergence", "overfitting", "multi_task")
 """Symptoms of a run that learns wrongly; a fault in the model, loss, data or loop can explain any of them."""
@@ -291,7 +293,8 @@ class Find:
         issue: The specific issue, in one line.
         kind: What the finding is (``FINDING_KINDS``): a root ``cause`` evidenced by observations, a ``lint``
             (a configuration defect found from the set-up alone), a ``symptom`` restated from a symptom table
-            (superseded once a cause is evidenced), or a ``note`` (a correction of the user's framing).
+            (superseded once a cause is evidenced), a ``note`` (a correction of the user's framing), or a
+            ``suspect`` (a tentative lead, see ``FINDING_KINDS``).
         explains: The symptoms a cause can explain (default: by category, ``EXPLAINS_BY_CATEGORY``).
     """
 
@@ -467,6 +470,63 @@ class QuestionRow:
         return {k: as_cond(v) for k, v in self.when.items()}
 
 
+@dataclass(frozen=True)
+class Join:
+    """Knowledge that relates two or more observations' values (what a one-observation condition cannot say).
+
+    When every observation in ``inputs`` is known, ``when`` holds and ``test(*values)`` is true, the join marks
+    ``flag`` (which rows then require as ``flag:<name>``), with ``detail(*values)`` as its evidence line. The
+    engine compiles a join into one rule; ``derived_state`` evaluates it the same way without the engine.
+
+    Attributes:
+        id: Stable prefixed id (``DV-GAP-01``).
+        inputs: The observations whose values are joined, in the order ``test`` and ``detail`` take them.
+        test: Whether the joined values mean the flag.
+        flag: The flag it marks.
+        detail: The evidence line for the joined values.
+        rationale: Why, in our words.
+        cite: The seed row it encodes.
+        when: Conditions on other observations (a bare value means equality).
+        salience: Firing priority (derivations fire in ``Salience.DERIVE``'s band).
+        family: Filled in by the knowledge registry from the module name.
+    """
+
+    id: str
+    inputs: tuple[str, ...]
+    test: Callable[..., bool]
+    flag: str
+    detail: Callable[..., str]
+    rationale: str
+    cite: Cite
+    when: dict[str, CondLike] = field(default_factory=dict)
+    salience: int = 0
+    family: str = ""
+
+    def conditions(self) -> dict[str, Cond]:
+        """The ``when`` conditions with bare values turned into ``Is``, and every input required known."""
+        conds: dict[str, Cond] = {k: as_cond(v) for k, v in self.when.items()}
+        for name in self.inputs:
+            conds.setdefault(name, Present())
+        return conds
+
+    def holds(self, values: Mapping[str, Any], has: Callable[[str], bool] | None = None) -> bool:
+        """Whether the join marks its flag on ``values`` (and the flag is not already established)."""
+        for name, cond in self.conditions().items():
+            if not cond_holds(cond, name in values, values.get(name)):
+                return False
+        if has is not None and has(f"flag:{self.flag}"):
+            return False
+        return joined(self.test, *(values[n] for n in self.inputs))
+
+
+def joined(test: Callable[..., bool], *values: Any) -> bool:
+    """``test(*values)``, false when the values are not of a kind the test can compare (never an error)."""
+    try:
+        return bool(test(*values))
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+        return False
+
+
 # ---------------------------------------------------------------------------------------------------
 # Salience bands: the order in which kinds of rows fire (higher first)
 # ---------------------------------------------------------------------------------------------------
@@ -613,42 +673,130 @@ def holds(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
     return True
 
 
-def asserted_refs(row: Row) -> set[str]:
-    """The ``kind:key`` references a row establishes when it fires (its finding, flags and routes)."""
-    out: set[str] = set()
+EXPLAINED = "symptom_explained"
+"""The flag set once a cause that needs action explains the symptom (or stands with none named)."""
+
+ACTS = ("warning", "critical")
+"""Severities of a finding that needs action: only such a cause supersedes the symptom tables."""
+
+SUPERSEDED = ("symptom", "suspect")
+"""Finding kinds (and route bases) that an evidenced cause supersedes: symptom-table readings and tentative
+leads."""
+
+
+@dataclass
+class Chain:
+    """What forward chaining over rows and joins establishes from a set of observations (``chain``'s result).
+
+    Attributes:
+        fired: The rows and joins that fired, in firing order.
+        values: The observations, with those the rows derived.
+        facts: What stands at the end, as ``(kind, key, attributes)``: findings, routes, flags, boundaries,
+            guards (and the references given beforehand).
+    """
+
+    fired: list[Row | Join]
+    values: dict[str, Any]
+    facts: list[tuple[str, str, dict[str, Any]]]
+
+    def has(self, ref: str) -> bool:
+        """Whether the ``kind:key`` reference (``key`` may be ``*`` or empty) is established."""
+        return _has_ref(self.facts, ref)
+
+
+def _has_ref(facts: list[tuple[str, str, dict[str, Any]]], ref: str) -> bool:
+    kind, _, key = ref.partition(":")
+    any_key = key in ("", "*")
+    for k, v, attrs in facts:
+        if k == kind and (any_key or v == key):
+            return True
+        if kind == "finding_kind" and k == "finding" and attrs.get("kind") == key:
+            return True
+    return False
+
+
+def _asserts(row: Row) -> list[tuple[str, str, dict[str, Any]]]:
+    """The facts a row asserts when it fires, as ``chain`` tracks them."""
+    out: list[tuple[str, str, dict[str, Any]]] = []
     for a in row.then:
         if isinstance(a, Find):
-            out.add(f"finding:{row.id}")
+            out.append(("finding", row.id, {"kind": a.kind, "severity": a.severity, "explains": a.explains}))
         elif isinstance(a, Flag):
-            out.add(f"flag:{a.name}")
+            out.append(("flag", a.name, {}))
         elif isinstance(a, RouteTo):
-            out.add(f"route:{a.skill}")
+            out.append(("route", a.skill, {"basis": row.basis}))
+        elif isinstance(a, Cross):
+            out.append(("boundary", a.pack, {"joint": a.joint}))
+        elif isinstance(a, Block):
+            out.append(("block", a.skill, {"role": a.role}))
     return out
 
 
-def standing_rows(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] = ()) -> list[Row]:
-    """The rows that would fire on ``values`` alone, judged in the engine's firing order (salience first).
+def _settle(facts: list[tuple[str, str, dict[str, Any]]], values: Mapping[str, Any]) -> None:
+    """Apply the standing policy of causes over symptoms, in place (what the engine's core rules do first).
 
-    An engine-free reading of the same rows with the same check (``holds``): a row excluded by an earlier
-    row's finding (``unless=finding:...``) stays out here as it does in the engine.
+    A cause that needs action and can explain the stated symptom (or stands with none named) marks the symptom
+    explained; from then on the symptom tables' routes and findings and the guards fall away. A guard removes
+    the symptom-table routes to the skill it forbids.
+    """
+    if not _has_ref(facts, f"flag:{EXPLAINED}"):
+        symptom = values.get("symptom")
+        for k, _, attrs in facts:
+            if k == "finding" and attrs["kind"] == "cause" and attrs["severity"] in ACTS and (
+                    "symptom" not in values or symptom in attrs["explains"]):
+                facts.append(("flag", EXPLAINED, {}))
+                break
+    if _has_ref(facts, f"flag:{EXPLAINED}"):
+        facts[:] = [f for f in facts if not ((f[0] == "route" and f[2]["basis"] in SUPERSEDED) or f[0] == "block"
+                                             or (f[0] == "finding" and f[2]["kind"] in SUPERSEDED))]
+    blocked = {key for k, key, a in facts if k == "block" and a["role"] == "any"}
+    facts[:] = [f for f in facts
+                if not (f[0] == "route" and f[1] in blocked and f[2]["basis"] not in ("cause", "lint"))]
+
+
+def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] = (),
+          joins: Iterable[Join] = ()) -> Chain:
+    """Forward-chain ``rows`` and ``joins`` over ``values`` without the engine: what fires, and in what order.
+
+    The engine's semantics on plain data: of the rows and joins whose conditions hold now (``holds``, the one
+    check every reader of a row uses), the one of highest salience fires next (ties: the lower id), its
+    derived observations and facts join the state, the policy of causes over symptoms applies, and so on
+    until none is left. A row fires at most once. The engine compiles the same rows into experta rules; a
+    property test holds the two to the same firings.
 
     Args:
-        rows: The rows to judge.
+        rows: The rows to chain.
         values: Observations, name -> value.
-        known: References established beforehand (e.g. ``origin:probe``).
+        known: References established beforehand (``origin:probe``, ``declined:Q-...``).
+        joins: The joins to chain with them.
     """
-    est = set(known)
+    values = dict(values)
+    facts: list[tuple[str, str, dict[str, Any]]] = []
+    for ref in known:
+        kind, _, key = ref.partition(":")
+        facts.append((kind, key, {}))
+    pending: list[Row | Join] = sorted((*rows, *joins), key=lambda r: (-r.salience, r.id))
+    fired: list[Row | Join] = []
 
     def has(ref: str) -> bool:
-        kind, _, key = ref.partition(":")
-        return ref in est or (key in ("", "*") and any(e.partition(":")[0] == kind for e in est))
+        return _has_ref(facts, ref)
 
-    out = []
-    for row in sorted(rows, key=lambda r: (-r.salience, r.id)):
-        if holds(row, values, has):
-            out.append(row)
-            est |= asserted_refs(row)
-    return out
+    while True:
+        nxt = next((r for r in pending
+                    if (r.holds(values, has) if isinstance(r, Join) else holds(r, values, has))), None)
+        if nxt is None:
+            break
+        pending.remove(nxt)
+        fired.append(nxt)
+        if isinstance(nxt, Join):
+            facts.append(("flag", nxt.flag, {}))
+        else:
+            for a in nxt.then:
+                if isinstance(a, Derive):
+                    values.setdefault(a.name, a.value)
+            facts.extend(_asserts(nxt))
+        _settle(facts, values)
+    return Chain(fired, values, facts)
 
 
 @dataclass(frozen=True)
@@ -656,12 +804,15 @@ class Keyword:
     """A free-text cue: a phrase (regular expression) that implies observations.
 
     Attributes:
-        pattern: Regular expression, matched case-insensitively on word boundaries.
+        pattern: Regular expression, matched case-insensitively on word boundaries (empty when ``phrases`` is
+            given).
         sets: Observations it implies.
         negatable: Whether a preceding negation ("no NaN", "not NaN") cancels it.
         cite: The seed keyword list it encodes.
         priority: When two cues set the same observation differently, the higher priority wins
             (e.g. NaN beats "slow" for the symptom: stability first).
+        phrases: Literal phrases (real error messages) matched after the same normalisation as the text they
+            are looked for in; the language layer turns them into the pattern, longest first.
     """
 
     pattern: str
@@ -669,6 +820,7 @@ class Keyword:
     cite: Cite
     negatable: bool = True
     priority: int = 0
+    phrases: tuple[str, ...] = ()
 
 
 @dataclass
@@ -679,4 +831,4 @@ class Family:
     rows: list[Row] = field(default_factory=list)
     questions: list[QuestionRow] = field(default_factory=list)
     keywords: list[Keyword] = field(default_factory=list)
-    mixins: list[type] = field(default_factory=list)
+    joins: list[Join] = field(default_factory=list)

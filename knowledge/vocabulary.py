@@ -132,7 +132,11 @@ SPECS: tuple[Spec, ...] = (
        group="symptom"),
     _i("nan_step", "The step at which NaN/Inf first appeared.", low=0, unit="steps", group="symptom"),
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
-       "Where the first non-finite value was found.", group="symptom"),
+       "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
+    _e("recent_change", "learning_rate batch_size gpu_count precision resume library_upgrade data_pipeline model "
+       "none",
+       "What changed just before the problem started ('none': it was always like this).", question="Q-CHANGE",
+       group="judgement"),
     _e("slow_kind", "per_step many_steps",
        "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
     _e("tracking_scope", "in_flight registry",

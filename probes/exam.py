@@ -15,8 +15,9 @@ import torch
 
 from knowledge.errors import ProbeError
 from knowledge.vocabulary import Observation
-from probes import config_lint, nonfinite, plugins
+from probes import config_lint, nonfinite
 from probes.base import finite_or_none, merge
+from probes.registry import plugins
 from probes.state import restore, take
 
 

@@ -24,10 +24,13 @@ SYMPTOMATIC_CURVES = ("flat_from_start", "oscillating", "spiking", "diverging", 
 class TrainingTripped(ProbeError):
     """Raised by ``watch(..., on_trip="raise")`` when a probe trips; ``.diagnosis`` holds the diagnosis."""
 
-    def __init__(self, diagnosis: Any) -> None:
-        issues = "; ".join(f"{f['id']}: {f['issue']}" for f in diagnosis.findings
-                           if f["severity"] in ("warning", "critical"))
-        super().__init__("training diagnosis tripped", context=issues or diagnosis.status,
+    def __init__(self, diagnosis: Any, rows: Any = ()) -> None:
+        if diagnosis is None:  # a watch handed nothing that diagnoses: the measurement rows that tripped
+            issues = "measurement rows " + ", ".join(rows)
+        else:
+            issues = "; ".join(f"{f['id']}: {f['issue']}" for f in diagnosis.findings
+                               if f["severity"] in ("warning", "critical")) or diagnosis.status
+        super().__init__("training diagnosis tripped", context=issues,
                          hint="see w.diagnosis / consultation.report() for the evidence and the plan")
         self.diagnosis = diagnosis
 
@@ -39,16 +42,18 @@ def tripped_rows(obs: dict[str, Observation], probes: Any = None) -> list[str]:
     plugin declaring ``trips_causes`` (``probes``: plugin instances or classes; default every listed plugin)
     count as measurement rows.
     """
-    from knowledge.schema import standing_rows
+    from knowledge import all_joins
+    from knowledge.schema import chain
 
-    # The same check the engine compiles, in its firing order: a row the engine suppresses never trips here.
+    # The rows forward-chained as the engine does (derived observations and joins included, same check, same
+    # firing order): a row the engine suppresses never trips here.
     values = {name: o.value for name, o in obs.items()}
     if probes is None:
-        from probes import plugins
+        from probes.registry import plugins
 
         probes = plugins()
     rows, alarms = _trip_rows(tuple(p.info.measures for p in probes if p.trips_causes))
-    hits = [row.id for row in standing_rows(rows, values, ("origin:probe",)) if row.id in alarms]
+    hits = [row.id for row in chain(rows, values, ("origin:probe",), all_joins()).fired if row.id in alarms]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
     if lb is not None and lb.value in SYMPTOMATIC_CURVES:
@@ -209,7 +214,7 @@ class Watch:
         self._expensive: list[Any] = []
         self._pending = False
         self._empty_now = False
-        from probes import plugins
+        from probes.registry import plugins
 
         classes = self._plugin_classes if self._plugin_classes is not None else plugins()
         self.probes = [c() for c in classes]
@@ -467,15 +472,15 @@ class Watch:
             self.first_input = self.first_output = None
         return merge(groups)
 
-    def _consultation(self) -> Any:
-        if self.consultation is None:
-            from expert.consultation import Consultation
-
-            self.consultation = Consultation()
-        return self.consultation
-
     def _diagnose(self, trip: bool) -> Any:
-        c = self._consultation()
+        c = self.consultation
+        if c is None:  # nothing to diagnose with: the trips stand as measured (w.trips), the observations too
+            if trip:
+                log.warning("trainopt watch: step %d: tripped %s", self.steps,
+                            ", ".join(self.trips[-1]["rows"]) if self.trips else "-")
+                if self.on_trip == "raise" and self.trips:
+                    raise TrainingTripped(None, rows=self.trips[-1]["rows"])
+            return None
         obs = self.observations()
         try:
             for p in self.probes:
@@ -509,13 +514,18 @@ def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, ever
     Cheap probes run every step without host synchronisation (device accumulators, read every ``every`` steps);
     when one trips, the next training forward pass runs the expensive probes (first non-finite module,
     activation health) and the engine diagnoses the run (logged, and kept in ``w.diagnosis``). On exit the
-    summary observations go into ``consultation`` (a new one if None), so ``consultation.report("json")`` is the
+    summary observations go into ``consultation`` (when one is given), so ``consultation.report("json")`` is the
     run's diagnosis.
+
+    This layer measures; it does not reason: ``consultation`` is what diagnoses, handed in by the caller
+    (``trainopt.watch`` wires a new ``Consultation`` when none is given, as the framework callbacks do).
 
     Args:
         model: The model being trained.
         optimizer: Its optimizer (step hooks see gradients and updates).
-        consultation: Where observations go; a new ``Consultation`` when None (``w.consultation``).
+        consultation: What diagnoses: an object with ``observations``, ``add``, ``forget`` and ``run`` (an
+            ``expert.Consultation``). None: the watch measures and trips (``w.trips``, ``w.observations()``)
+            without a diagnosis.
         every: Steps per window (one host read per window).
         on_trip: ``log`` (default; training continues) or ``raise`` (``TrainingTripped``).
         **options: ``loss_fn`` (enables the loss/activation lint), ``num_classes``, ``scaler``, ``scheduler``,

@@ -50,7 +50,7 @@ def test_rules_lists_every_rule(runner):
     assert r.exit_code == 0
     rows = json.loads(r.stdout)["rules"]
     assert [x["id"] for x in rows] == list(rule_catalogue())
-    assert all(x["family"] and x["kind"] in ("row", "question", "hand", "core") for x in rows)
+    assert all(x["family"] and x["kind"] in ("row", "question", "join", "core") for x in rows)
     r = runner.invoke(cli, ["rules"])
     assert r.exit_code == 0
     assert all(rid in r.stdout for rid in rule_catalogue())

@@ -14,8 +14,9 @@ OOM = "training crashes with RuntimeError: CUDA out of memory. Tried to allocate
 
 
 def _case(cid: str, complaint: str, expected: str, acceptable: list[str] | None = None,
-          facts: dict | None = None, family: str = "memory") -> dict:
-    return {"id": cid, "source": "https://example.org/t/1", "library": "pytorch", "family": family,
+          facts: dict | None = None, family: str = "memory", thread: int = 2) -> dict:
+    # issues/1 and /5 hash to the held-back split, issues/2, /3, /4 and /7 to dev
+    return {"id": cid, "source": f"https://github.com/o/r/issues/{thread}", "library": "pytorch", "family": family,
             "complaint": complaint, "facts": facts or {}, "cause": "synthetic", "confirmed_by": "reporter",
             "expected_primary": expected, "acceptable": acceptable or [], "confidence": "high"}
 
@@ -27,13 +28,21 @@ def _write(d: Path, *cases: dict) -> Path:
     return d
 
 
-def test_split_is_fixed_by_the_hash_of_the_id() -> None:
-    # t-001 hashes to a dev case, t-002 to a held-back one (first byte of sha256 % 3 == 0).
-    assert ev.split_of("t-001") == "dev"
-    assert ev.split_of("t-002") == "held_back"
+def test_split_is_fixed_by_the_hash_of_the_thread() -> None:
+    # the thread of issues/2 hashes to dev, of issues/1 to held back (first byte of sha256 % 3 == 0)
+    assert ev.split_of(ev.thread_of("https://github.com/o/r/issues/2")) == "dev"
+    assert ev.split_of(ev.thread_of("https://github.com/o/r/issues/1")) == "held_back"
     ids = [f"x-{i:03d}" for i in range(300)]
     held = sum(ev.split_of(i) == "held_back" for i in ids)
     assert 70 < held < 130  # about a third
+    # every case of one thread falls on one side, whatever its id or the link into the thread
+    links = ["https://github.com/o/r/issues/1", "https://github.com/o/r/issues/1#issuecomment-9",
+             "http://www.GitHub.com/o/r/issues/1/"]
+    assert {ev.Case(f"t-{i:03d}", "c", {}, "x", (), source=u).split for i, u in enumerate(links)} == {"held_back"}
+    assert ev.thread_of("https://discuss.pytorch.org/t/nan-loss/1234/7") == "discuss.pytorch.org/t/nan-loss/1234"
+    assert ev.thread_of("https://stackoverflow.com/questions/42/why-nan?rq=1") == "stackoverflow.com/questions/42"
+    # a case without a source falls back to its id
+    assert ev.Case("t-002", "c", {}, "x", ()).split == ev.split_of("t-002")
 
 
 def _outcome(expected: str, acceptable: tuple[str, ...], plan: list[str], boundary: list) -> ev.Outcome:
@@ -90,11 +99,11 @@ def test_a_fact_the_vocabulary_refuses_is_declined_not_a_crash() -> None:
 @pytest.fixture()
 def corpus(tmp_path: Path) -> Path:
     d = _write(tmp_path / "cases",
-               _case("t-001", OOM, "pytorch-engineering"),                                  # dev, right
-               _case("t-003", OOM, "pytorch-engineering"),                                  # dev, right
-               _case("t-004", OOM, "optimization-algorithms", ["pytorch-engineering"]),    # dev, acceptable
-               _case("t-005", OOM, "hyperparameter-tuning", family="crash"),               # dev, miss
-               _case("t-002", OOM, "deep-rl"))                                             # held back, miss
+               _case("t-001", OOM, "pytorch-engineering", thread=2),                          # dev, right
+               _case("t-003", OOM, "pytorch-engineering", thread=3),                          # dev, right
+               _case("t-004", OOM, "optimization-algorithms", ["pytorch-engineering"], thread=4),  # dev, acc.
+               _case("t-005", OOM, "hyperparameter-tuning", family="crash", thread=7),       # dev, miss
+               _case("t-002", OOM, "deep-rl", thread=1))                                     # held back, miss
     (d / "broken.json").write_text("{not json", encoding="utf-8")
     (d / "no-id.json").write_text(json.dumps({"complaint": "x"}), encoding="utf-8")
     return d
@@ -118,15 +127,31 @@ def test_figures_per_split_and_baseline(corpus: Path) -> None:
     assert dev["baseline_primary"] == 0.5 and dev["baseline_acceptable"] == 0.75
     assert held["baseline_primary"] == 0.0
     assert dev["still_asking"] == 0.0 and dev["errors"] == 0
+    assert dev["no_route_count"] == held["no_route_count"] == 0 and dev["no_route"] == 0.0
     miss = next(o for o in outcomes if o.case.id == "t-005")
     assert miss.why_not.startswith("Why not hyperparameter-tuning")
     assert ev.by_family([o for o in outcomes if o.case.split == "dev"])["crash"] == \
         {"cases": 1, "primary_right": 0, "acceptable": 0}
 
 
+def test_no_route_counts_a_consultation_that_leads_with_nothing() -> None:
+    routed = _outcome("deep-rl", (), ["gradient-management"], [])
+    unrouted = _outcome("deep-rl", (), [], [])
+    assert not routed.no_route and unrouted.no_route
+    figures = ev.summarise([routed, unrouted], None)
+    assert (figures["no_route_count"], figures["no_route"]) == (1, 0.5)
+    assert ev.below_floor({"dev": figures}, {"dev": {"no_route": 0.25}}) == \
+        ["dev no_route 0.500 above its ceiling 0.250"]
+
+
 def test_cli_prints_dev_misses_only(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert ev.main(["--cases", str(corpus)]) == 0
     out = capsys.readouterr().out
+    # the held-back split is the headline: first line, and first row of the table
+    lines = out.splitlines()
+    assert lines[0].startswith("held_back (headline") and "no route" in lines[0]
+    rows = [ln.split()[0] for ln in lines if ln.split()[:1] in (["dev"], ["held_back"]) and ln.split()[1].isdigit()]
+    assert rows == ["held_back", "dev"]
     assert "t-005" in out and "t-004" in out  # t-004 is acceptable but not primary: still a primary miss
     assert "t-002" not in out and "1 held-back miss(es) not shown" in out
     assert ev.main(["--cases", str(corpus), "--show-heldout-misses"]) == 0

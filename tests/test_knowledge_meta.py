@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from expert.consultation import Consultation
 from expert.engine import EXPLAINED
 from expert.facts import KINDS
 from expert.kb import rule_catalogue
-from knowledge import all_questions, all_rows
+from knowledge import all_joins, all_questions, all_rows
 from knowledge.errors import TrainoptError
 from knowledge.measurements import MEASURE_BY_ID
 from knowledge.schema import (
@@ -61,10 +60,7 @@ def test_no_two_finding_rows_share_their_conditions():
 
 def _flags_declared() -> set[str]:
     names = {a.name for r in ROWS for a in r.then if isinstance(a, Flag)} | {EXPLAINED}
-    # Hand-written rules declare flags in code; read their names from the family sources.
-    for path in KNOWLEDGE.glob("*.py"):
-        names |= set(re.findall(r'FlagFact\(name="([a-z_]+)"', path.read_text()))
-    return names
+    return names | {j.flag for j in all_joins()}
 
 
 def _resolves(ref: str, flags: set[str]) -> bool:

@@ -12,11 +12,12 @@ from click.testing import CliRunner
 from expert.cli import cli
 from expert.consultation import Consultation
 from knowledge.errors import ProbeError
-from probes import examine, update_ratio, watch
+from probes import examine, update_ratio
 from probes.exam import UserCodeError
 from probes.grad_flow import NormStats
 from probes.state import fingerprint
 from tests.zoo import fit_batch
+from trainopt import watch
 
 logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
 

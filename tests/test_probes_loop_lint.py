@@ -6,7 +6,8 @@ import pytest
 import torch
 
 from knowledge.measurements import threshold
-from probes import loop_lint, watch
+from probes import loop_lint
+from trainopt import watch
 
 
 def tiny() -> torch.nn.Module:

@@ -6,8 +6,8 @@ import logging
 
 import torch
 
-from probes import watch
 from tests.zoo import fit_batch
+from trainopt import watch
 
 logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
 

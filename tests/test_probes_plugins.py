@@ -15,9 +15,10 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from knowledge.measurements import MEASURE_BY_ID
 from knowledge.vocabulary import VOCABULARY
-from probes import PLUGINS, examine, plugins, watch
+from probes import PLUGINS, examine, plugins
 from probes.base import HOOKS, Probe, ProbeInfo, emit
 from tests.zoo import fit_batch
+from trainopt import watch
 
 # the method each declared hook needs (per-step events are methods of the same name)
 METHOD = {"window": "accumulate", "escalate": "escalate"}

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from expert.consultation import Consultation
 from knowledge.errors import ProbeError
-from probes import examine, watch
+from probes import examine
 from probes.state import fingerprint
+from trainopt import watch
 
 OPTS = {
     "sgd": lambda p: torch.optim.SGD(p, lr=0.1),

@@ -272,7 +272,8 @@ def test_embedding_tables_are_not_the_first_layer_of_gradient_flow():
 
 def test_examine_and_watch_do_not_call_a_tiny_bert_vanishing():
     from expert.consultation import Consultation
-    from probes import examine, watch
+    from probes import examine
+    from trainopt import watch
 
     torch.manual_seed(0)
     m = TinyBert()

@@ -255,3 +255,84 @@ def test_the_question_choice_does_not_depend_on_the_order_of_observations(obs, r
     ask = [[f["asserted"] for f in x.trace if f["kind"] == "question"] for x in (a, b)]
     assert ask[0] == ask[1]
     assert (a.question and a.question.as_dict()) == (b.question and b.question.as_dict())
+
+
+# --- one evaluator: the engine fires exactly the rows that forward chaining on plain data says hold ------------
+
+
+def _satisfying(cond, spec):
+    """A strategy of values meeting ``cond`` (for an observation of ``spec``), or None for "leave it unknown"."""
+    from knowledge.schema import Absent, Between, Contains, Ge, Gt, Is, Le, Lt, Not, Present, Words
+
+    if isinstance(cond, Absent):
+        return None
+    if isinstance(cond, Is):
+        return st.sampled_from(cond.values)
+    if isinstance(cond, (Gt, Ge)) and spec.kind in (INT, FLOAT):
+        hi = spec.high if spec.high is not None else cond.limit * 10 + 10
+        lo = cond.limit if spec.kind == FLOAT else int(cond.limit)
+        return (st.integers(lo + (isinstance(cond, Gt)), max(int(hi), lo + 1)) if spec.kind == INT
+                else st.floats(lo, max(hi, lo + 1e-9), exclude_min=isinstance(cond, Gt), allow_nan=False))
+    if isinstance(cond, (Lt, Le)) and spec.kind in (INT, FLOAT):
+        lo = spec.low if spec.low is not None else cond.limit - 10
+        if spec.kind == INT:
+            return st.integers(int(lo), int(cond.limit) - isinstance(cond, Lt))
+        return st.floats(lo, cond.limit, exclude_max=isinstance(cond, Lt), exclude_min=spec.low_open,
+                         allow_nan=False)
+    if isinstance(cond, Between) and spec.kind == FLOAT:
+        return st.floats(cond.low, cond.high, exclude_max=True, allow_nan=False)
+    if isinstance(cond, (Contains, Words)):
+        return st.sampled_from(cond.needles if isinstance(cond, Contains) else cond.terms)
+    if isinstance(cond, (Not, Present)):
+        return value_strategy(spec)
+    return value_strategy(spec)
+
+
+@st.composite
+def row_driven_sets(draw):
+    """Observations that meet the conditions of one to three random rows, plus a few random ones."""
+    from knowledge import all_rows
+
+    rows = sorted(all_rows(), key=lambda r: r.id)
+    obs = draw(observation_sets(max_size=3))
+    for row in draw(st.lists(st.sampled_from(rows), min_size=1, max_size=3, unique_by=lambda r: r.id)):
+        for name, cond in sorted(row.conditions().items()):
+            strat = _satisfying(cond, VOCABULARY[name])
+            if strat is None:
+                obs.pop(name, None)
+            elif name not in obs:
+                obs[name] = draw(strat)
+    return obs
+
+
+@SETTINGS
+@given(obs=st.one_of(row_driven_sets(), observation_sets()))
+@example(obs={"grad_norm_trend": "spiky", "loss_behavior": "decreasing_slowly"})
+@example(obs={"metric_kind": "accuracy", "train_metric": 0.99, "val_metric": 0.5})
+@example(obs={"loss_at_init": 1.4, "num_classes": 4, "loss_behavior": "flat_from_start"})
+def test_the_engine_fires_exactly_the_rows_forward_chaining_says_hold(obs):
+    from knowledge import all_joins, all_rows
+    from knowledge.schema import chain
+
+    c = consult(obs)
+    assume(c is not None)
+    values = {n: o.value for n, o in c.observations.items()}
+    fired = {f["rule"] for f in c.trace if f["kind"] in ("row", "join")}
+    expected = chain(all_rows(), values, ("origin:user",), all_joins())  # declared observations: a user's
+    assert fired == {r.id for r in expected.fired}, (sorted(fired - {r.id for r in expected.fired}),
+                                                     sorted({r.id for r in expected.fired} - fired))
+
+
+def test_the_watch_trip_check_and_the_engine_agree_on_a_derived_symptom():
+    """A slowly decreasing loss is the not-learning symptom: the spiky-gradient row, for runs with no symptom,
+    trips neither in the engine nor at a window end."""
+    pytest.importorskip("torch")
+    from probes.watcher import tripped_rows
+
+    obs = {"grad_norm_trend": "spiky", "loss_behavior": "decreasing_slowly"}
+    c = consult(obs)
+    assert "MS-GRAD-04" not in {f["rule"] for f in c.trace}
+    assert "MS-GRAD-04" not in tripped_rows({n: Observation(n, v, "probe:grad_flow") for n, v in obs.items()})
+    # without the curve the row stands in both
+    assert "MS-GRAD-04" in {f["rule"] for f in consult({"grad_norm_trend": "spiky"}).trace}
+    assert "MS-GRAD-04" in tripped_rows({"grad_norm_trend": Observation("grad_norm_trend", "spiky", "probe:grad_flow")})

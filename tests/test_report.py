@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from expert.consultation import Consultation
-from expert.report import as_json, plain, render
+from expert.report import as_json, render
+from expert.wording import plain
 from knowledge.errors import InputError
 from knowledge.vocabulary import Observation
 
@@ -115,7 +116,7 @@ def test_no_section_that_says_nothing():
 
 
 def test_numbers_have_sensible_precision_and_units():
-    from expert.report import fmt_number, fmt_value
+    from expert.wording import fmt_number, fmt_value
 
     assert fmt_number(0.0028583815241578774) == "0.00286"
     assert fmt_number(150867705856.0) == "1.51e+11"

@@ -28,15 +28,16 @@ if TYPE_CHECKING:  # what type checkers see; at run time the names resolve lazil
     from expert.logs import read_log
     from knowledge.vocabulary import Observation
     from probes.exam import examine
-    from probes.watcher import TrainingTripped, watch
+    from probes.watcher import TrainingTripped
     from trainopt._plot import plot
+    from trainopt._wiring import watch
 
 _LAZY = {
     "Consultation": ("expert.consultation", None),
     "Observation": ("knowledge.vocabulary", None),
     "read_log": ("expert.logs", None),
     "plot": ("trainopt._plot", None),
-    "watch": ("probes.watcher", "trainopt.watch"),
+    "watch": ("trainopt._wiring", "trainopt.watch"),
     "examine": ("probes.exam", "trainopt.examine"),
     "TrainingTripped": ("probes.watcher", "trainopt.TrainingTripped"),
 }

@@ -356,7 +356,7 @@ def examine_case(case: Case) -> Any:
 
 def watch_case(case: Case, every: int = 10) -> Any:
     """Train the case under watch; returns the watch (``w.consultation`` holds the diagnosis)."""
-    from probes import watch
+    from trainopt import watch
 
     run = case.build()
     with watch(run.model, run.optimizer, every=every, loss_fn=run.loss_fn, num_classes=run.num_classes) as w:

@@ -575,7 +575,7 @@ def variants(seeds: tuple[int, ...] = (0, 1), archs: tuple[str, ...] = ARCHS, qu
 
 def watch_variant(v: Variant, every: int = 10) -> Any:
     """Train the variant under ``watch``; return the consultation."""
-    from probes import watch
+    from trainopt import watch
 
     run = build(v.cfg)
     with watch(run.model, run.optimizer, every=every, loss_fn=run.loss_fn, num_classes=run.num_classes,

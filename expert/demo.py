@@ -52,13 +52,10 @@ def run_demo(out: Callable[[str], Any] = print, fmt: str = "text") -> Any:
     Returns:
         The Consultation holding the diagnosis.
     """
+    from expert.report import render, render_trail
+
     c = _run(out)
-    try:
-        from expert.report import render, render_trail
-    except ImportError:  # the report module is another issue's; fall back to the JSON-ready diagnosis
-        out(repr(c.diagnosis) + "\n")
-        return c
-    out(render(c, fmt) + "\n")
+    out(render(c.outcome(), fmt) + "\n")
     if fmt != "json":
         out("\nOrdered plan: " + (" -> ".join(c.diagnosis.plan) or "(none)") + "\n")
         out("\nAudit trail (every rule firing, in order):\n" + render_trail(c.trace, markdown=fmt == "markdown")

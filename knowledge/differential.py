@@ -1,0 +1,167 @@
+"""The differential: the questions that split the common causes of a symptom, and the leads they give.
+
+The seeds route an unstable run to gradient management first and a run that does not learn to the learning
+rate, whatever else is known. Real runs break for more specific reasons, and what users say usually points at
+one: a hand-written loss, half precision, a change made just before the trouble began. Two kinds of knowledge
+live here:
+
+* **tentative leads** (``kind="suspect"``): evidence that makes one cause the likeliest without proving it.
+  A suspect leads the plan while no cause is evidenced, is marked tentative in the report, and leaves the
+  question that would confirm it open (where the first non-finite value appears, what changed);
+* **what changed** (``recent_change``): trouble that starts right after a change is that change's, far more
+  often than the symptom table's default. Each change names its cause, route and fix.
+"""
+
+from __future__ import annotations
+
+from knowledge.fixes import FIX_BATCH_LR, FIX_LR_DOWN
+from knowledge.schema import Absent, Cite, Cross, Find, Fix, Is, QuestionRow, RouteTo, Row, Salience
+
+_DX = "Step 2: investigate"
+_PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
+_UN = Cite("001", "Symptom: training unstable", "diagnostic questions")
+RUN_TROUBLE = Is("unstable", "not_learning", "convergence")
+NONFINITE = Is("nan_or_inf", "diverging", "spiking")
+
+FIX_LOSS_NUMERICS = Fix(
+    "Make the loss numerically safe: compute it from logits with the fused built-ins (log-softmax inside "
+    "cross_entropy, BCEWithLogitsLoss), clamp probabilities away from 0 and 1 before a log, and add an epsilon "
+    "under every sqrt and division.",
+    "eps = 1e-7\n"
+    "p = torch.sigmoid(logits).clamp(eps, 1 - eps)      # never log(0)\n"
+    "loss = -(y * p.log() + (1 - y) * (1 - p).log()).mean()\n"
+    "dist = torch.sqrt(((a - b) ** 2).sum(-1) + eps)     # sqrt'(0) is infinite\n"
+    "assert torch.isfinite(loss), f\"non-finite loss at step {step}\"")
+FIX_HALF_OVERFLOW = Fix(
+    "Keep values inside the half-precision range: train in bf16 where the GPU supports it (same exponent range "
+    "as fp32); in fp16 use a GradScaler and run the overflow-prone parts (softmax, norms, the loss) in fp32.",
+    "with torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16):   # bf16: no loss scaling needed\n"
+    "    loss = loss_fn(model(x), y)\n"
+    "# fp16 only: scaler = torch.amp.GradScaler(); scaler.scale(loss).backward(); scaler.step(opt); scaler.update()")
+FIX_RESUME_STATE = Fix(
+    "Save and restore everything that evolves during training, not only the weights: the optimizer (moments, "
+    "step counts), the LR scheduler, the GradScaler and the step or epoch counter.",
+    "torch.save({\"model\": model.state_dict(), \"opt\": opt.state_dict(), \"sched\": sched.state_dict(),\n"
+    "            \"scaler\": scaler.state_dict(), \"step\": step}, path)\n"
+    "ck = torch.load(path)\n"
+    "model.load_state_dict(ck[\"model\"]); opt.load_state_dict(ck[\"opt\"])\n"
+    "sched.load_state_dict(ck[\"sched\"]); scaler.load_state_dict(ck[\"scaler\"]); step = ck[\"step\"]")
+FIX_PIN_VERSION = Fix(
+    "Confirm the regression by pinning the previous version (same seed, same data): if the old version trains, "
+    "read the new version's release notes for the changed default or file an issue with a minimal repro.",
+    "pip install \"torch==<last good version>\"  # or transformers / lightning / accelerate\n"
+    "python -c \"import torch; print(torch.__version__)\"")
+
+ROWS = (
+    # --- tentative leads: the likeliest cause, before the question that confirms it -----------------------
+    Row("DF-SUS-LOSS",
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "custom_loss": True,
+         "nan_location": Absent()},
+        (Find("Numerical", "warning", "tentative: the hand-written loss is the likeliest source of the "
+              "non-finite values (a log of 0, a division by 0 or a sqrt at 0); where the first NaN appears "
+              "confirms it", kind="suspect"),
+         RouteTo("loss-functions-and-objectives", "primary", "make the loss numerically safe first")),
+        "Of the ways a run turns non-finite, hand-written loss code is the most common one the user wrote "
+        "themselves; the seed routes numerical loss problems to the loss skill, ahead of clipping the gradients "
+        "they produce.",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+        fix=FIX_LOSS_NUMERICS,
+        avoid=("clipping gradients to hide a NaN the loss produces: the clip does not remove non-finite values",),
+        salience=Salience.CAUSE - 2),
+    Row("DF-SUS-HALF",
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "mixed_precision": Is("fp16", "fp8"),
+         "nan_location": Absent()},
+        (Find("Numerical", "warning", "tentative: values leaving the half-precision range (overflow to inf, or a "
+              "loss scale gone wrong) are the likeliest cause; a run in bf16 or fp32 that stays finite "
+              "confirms it", kind="suspect"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, loss scaling, fp32 "
+                 "islands", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling (unscale before clipping)")),
+        "fp16 overflows at 65504 and fp8 much sooner; a run that goes non-finite in these formats most often "
+        "overflows in an activation, the softmax or the loss rather than exploding through its gradients.",
+        _PREC,
+        fix=FIX_HALF_OVERFLOW,
+        avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- what changed just before the trouble -------------------------------------------------------------
+    Row("DF-CHG-BATCH",
+        {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},
+        (Find("Configuration", "warning", "the trouble started when the global batch changed (batch size or GPU "
+              "count): the LR and warmup are still the ones tuned for the old batch"),
+         RouteTo("learning-rate-scheduling", "primary", "rescale the LR and the warmup for the new global batch"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "the batch-size / LR coupling")),
+        "The LR that suits a batch scales with it (linearly for SGD, about with the square root for Adam); a "
+        "config tuned on 8 GPUs run on 1 (or the reverse) trains at the wrong LR, and a large batch needs a "
+        "longer warmup.",
+        Cite("002", "Gradient accumulation", "effective batch = micro-batch x accumulation x GPUs"),
+        fix=FIX_BATCH_LR, salience=Salience.CAUSE,
+        avoid=("clipping harder or switching the optimizer before rescaling the LR for the new batch",)),
+    Row("DF-CHG-PREC",
+        {"symptom": RUN_TROUBLE, "recent_change": "precision"},
+        (Find("Numerical", "warning", "the trouble started with the change of precision: values overflow or "
+              "underflow in the new format"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
+        "A run that trained in fp32 and breaks in fp16 (or fp8) is the number format's: the range, not the "
+        "optimizer, changed.",
+        _PREC,
+        fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE),
+    Row("DF-CHG-LR",
+        {"symptom": RUN_TROUBLE, "recent_change": "learning_rate", "loss_behavior": NONFINITE},
+        (Find("Instability", "warning", "the run became unstable when the learning rate was raised: the new "
+              "LR is past the stable edge"),
+         RouteTo("learning-rate-scheduling", "primary", "bring the peak LR back under the stable edge, with "
+                 "warmup")),
+        "An instability that appears with a higher LR and not before is the LR's; clipping only hides it.",
+        Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
+        fix=FIX_LR_DOWN, salience=Salience.CAUSE),
+    Row("DF-CHG-RESUME",
+        {"symptom": RUN_TROUBLE, "recent_change": "resume"},
+        (Find("Configuration", "warning", "the trouble started on resuming from a checkpoint: the optimizer, "
+              "scheduler or GradScaler state (or the step count) was not restored with the weights"),
+         RouteTo("training-loop-architecture", "primary", "checkpoint every piece of training state"),
+         RouteTo("learning-rate-scheduling", "secondary", "a schedule that restarts from step 0 re-warms or "
+                 "jumps")),
+        "Weights alone do not resume a run: fresh Adam moments, a schedule back at step 0 or a reset loss scale "
+        "each make the first steps after a resume behave like a new, badly tuned run.",
+        Cite("003", "Step 2: investigate", "instability: NaN after N epochs points at state that evolves (LR, scale)"),
+        fix=FIX_RESUME_STATE, salience=Salience.CAUSE),
+    Row("DF-CHG-LIB",
+        {"symptom": RUN_TROUBLE, "recent_change": "library_upgrade"},
+        (Find("Tooling", "warning", "the trouble started with a library upgrade: a changed default or a "
+              "regression in the new version is the prime suspect"),
+         Cross("pytorch-engineering", "version regressions and changed framework defaults are diagnosed with "
+               "the framework's tools; pin the old version to confirm", joint=True)),
+        "Same code and data, a new library version, a new behaviour: the version is the variable to test first.",
+        Cite("000", "Cross-pack boundaries", "PyTorch errors -> pytorch-engineering"),
+        fix=FIX_PIN_VERSION, salience=Salience.CAUSE),
+)
+
+QUESTIONS = (
+    QuestionRow(
+        "Q-NAN-LOCATION", "nan_location",
+        "Where does the first non-finite value (NaN/Inf) show up: in the inputs or labels, the activations, "
+        "the loss, the gradients, the weights, or the optimizer state?",
+        {"loss_behavior": "nan_or_inf"}, rank=12,
+        why="The first place a NaN appears names its cause: a corrupt batch, an overflowing activation, the loss "
+            "formula, exploding gradients and a too-high LR each have their own fix.",
+        cite=Cite("003", _DX, "instability: where does the first NaN appear"),
+        choices=(("inputs", "the inputs"), ("labels", "the labels / targets"),
+                 ("activations", "an activation in the forward pass"), ("loss", "the loss value itself"),
+                 ("gradients", "the gradients (loss still finite)"), ("weights", "the weights after a step"),
+                 ("optimizer_state", "the optimizer state (e.g. Adam moments)"))),
+    QuestionRow(
+        "Q-CHANGE", "recent_change",
+        "Did the problem start right after a change? If so, which one?",
+        {"symptom": RUN_TROUBLE, "nan_onset": "after_steps"}, rank=14,
+        why="A run that trained and then broke often broke with a change: a new batch size or GPU count "
+            "needs a rescaled LR, a new precision changes the number range, a resume can drop optimizer state, "
+            "an upgrade can change a default.",
+        cite=_UN,
+        choices=(("learning_rate", "the learning rate was raised"),
+                 ("batch_size", "the batch size changed"), ("gpu_count", "the number of GPUs changed"),
+                 ("precision", "the precision changed (fp32 -> fp16/bf16/fp8)"),
+                 ("resume", "resumed from a checkpoint"), ("library_upgrade", "a library was upgraded"),
+                 ("data_pipeline", "the data or its preprocessing changed"), ("model", "the model changed"),
+                 ("none", "nothing changed: it was always like this"))),
+)
+
