@@ -189,7 +189,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
         | {f["rule"] for f in by_kind.get("Flag", [])}
     avoid_by: list[tuple[set[str], str]] = []  # (rules that say it, text)
-    values = {name: o.value for name, o in c.observations.items()}
+    values = {name: o.value for name, o in observations.items()}
     for rec in trail:
         info = cat.get(rec.rule)
         row = info.row if info else None
