@@ -133,6 +133,71 @@ def observe_val_loss(val_steps: Sequence[float], val_loss: Sequence[float], trai
     return [emit(INFO, "val_loss_rising", bool(r["rising"]), r, ("MT-VAL-RISE",), step=step)]
 
 
+Pair = tuple[Any, Any]
+"""(steps, values) of a series' finite points."""
+
+
+def _at(steps: Any, series: Pair) -> Any:
+    """The series' values at ``steps`` (linear interpolation between its points, held at its ends)."""
+    import numpy as np
+
+    return np.interp(np.asarray(steps, dtype=np.float64), np.asarray(series[0], dtype=np.float64),
+                     np.asarray(series[1], dtype=np.float64))
+
+
+def _fraction(series: Pair | None) -> Pair | None:
+    """Accuracies as fractions: a series logged in percent is scaled down."""
+    if series is None or not len(series[1]):
+        return None
+    v = [float(x) for x in series[1]]
+    return (series[0], [x / 100.0 for x in v]) if max(v) > 1.0 else (series[0], v)
+
+
+def observe_series(*, loss: Pair | None = None, val_loss: Pair | None = None, val_acc: Pair | None = None,
+                   train_acc: Pair | None = None, train_loss_at_val: Pair | None = None,
+                   val_best: tuple[float, float] | None = None, num_classes: int | None = None) -> list:
+    """Gap, gap trend, accuracy over chance and a rising validation loss, from whatever series a run has.
+
+    The one reading of a run's metrics that ``watch`` (this probe) and ``trainopt logs`` (``probes.history``)
+    share. Train and validation metrics are compared at matching points: the training series is read at the
+    validation steps. A validation loss is judged against the training loss in every case (overfitting shows in
+    losses whether or not accuracies were logged).
+
+    Args:
+        loss: The training loss over the run.
+        val_loss: Validation loss at its evaluation steps.
+        val_acc: Validation accuracy (fractions or percent).
+        train_acc: Training accuracy (fractions or percent).
+        train_loss_at_val: The training loss recorded beside each validation loss (a callback has it); read
+            off ``loss`` at the validation steps otherwise.
+        val_best: ``(step, value)`` of the best validation loss when ``val_loss`` keeps only recent points.
+        num_classes: For accuracy over chance.
+    """
+    import numpy as np
+
+    val_acc, train_acc = _fraction(val_acc), _fraction(train_acc)
+    out: list = []
+    if val_acc is not None and train_acc is not None:
+        out = observe(train_acc=_at(val_acc[0], train_acc).tolist(), val_acc=list(val_acc[1]),
+                      num_classes=num_classes)
+    elif val_loss is not None and (train_loss_at_val is not None or loss is not None):
+        tl = np.asarray(train_loss_at_val[1] if train_loss_at_val is not None else _at(val_loss[0], loss))
+        vl = np.asarray(val_loss[1], dtype=np.float64)
+        n = min(len(tl), len(vl))
+        out = observe(train_loss=tl[-n:].tolist(), val_loss=vl[-n:].tolist(), num_classes=num_classes)
+        if val_acc is not None:
+            out += [o for o in observe(val_acc=list(val_acc[1]), num_classes=num_classes)
+                    if o.name == "val_acc_over_chance"]
+    elif val_acc is not None:
+        out = observe(val_acc=list(val_acc[1]), num_classes=num_classes)
+    if val_loss is not None and loss is not None:
+        vs, vl = np.asarray(val_loss[0], dtype=np.float64), np.asarray(val_loss[1], dtype=np.float64)
+        if val_best is not None and val_best[1] < float(vl.min()) and val_best[0] < float(vs[0]):
+            vs, vl = np.r_[val_best[0], vs], np.r_[val_best[1], vl]  # the best evaluation fell out of the window
+        out += observe_val_loss(vs.tolist(), vl.tolist(), list(loss[0]), list(loss[1]))
+    return out
+
+
 def superseded(known: Mapping[str, Observation], fresh: Sequence[Observation]) -> list[str]:
     """Names of this probe's earlier observations that a newer summary leaves out and so makes stale (pure).
 
@@ -205,18 +270,18 @@ class GeneralizationProbe(Probe):
         the watch's own training-loss history.
         """
         from probes.base import at_step
-        from probes.history import Curve, generalization_observations
 
-        def curve(name: str) -> Curve | None:
-            return Curve.of(list(self.metric_steps[name]), list(self.metrics[name])) if name in self.metrics \
-                else None
+        def series(steps: Any, values: Any) -> Pair | None:
+            kept = [(s, v) for s, v in zip(steps, values) if finite_or_none(v) is not None]
+            return ([s for s, _ in kept], [v for _, v in kept]) if kept else None
 
-        steps, values = run.loss_history
-        got = generalization_observations(
-            loss=Curve.of(steps, values) if values else None, val_loss=curve("val_loss"), val_acc=curve("val_acc"),
-            train_acc=curve("train_acc"), train_loss_at_val=curve("train_loss"), val_best=self.val_best,
-            num_classes=run.num_classes())
-        return at_step([Observation.make(o.name, o.value, INFO.source, o.evidence) for o in got], run.steps)
+        def metric(name: str) -> Pair | None:
+            return series(self.metric_steps[name], self.metrics[name]) if name in self.metrics else None
+
+        got = observe_series(loss=series(*run.loss_history), val_loss=metric("val_loss"), val_acc=metric("val_acc"),
+                             train_acc=metric("train_acc"), train_loss_at_val=metric("train_loss"),
+                             val_best=self.val_best, num_classes=run.num_classes())
+        return at_step(got, run.steps)
 
     def stale(self, known: Any, fresh: Any) -> list[str]:
         """Earlier metrics observations a newer summary replaces whole (see :func:`superseded`)."""

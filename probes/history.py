@@ -128,62 +128,30 @@ def loss_observations(loss: Curve, *, spikes: Any = None, floor: float = 0.0, ch
             for o in observe(loss.values, spikes=spikes, floor=floor, chance=chance)]
 
 
-def _at(steps: np.ndarray, curve: Curve) -> np.ndarray:
-    """The curve's values at ``steps`` (linear interpolation between its points, held at its ends)."""
-    return np.interp(steps, curve.steps, curve.values)
-
-
-def _fraction(c: Curve | None) -> Curve | None:
-    """Accuracies as fractions: a series logged in percent is scaled down."""
-    if c is None or not len(c):
-        return None
-    if float(c.values.max()) > 1.0:
-        return Curve(c.steps, c.values / 100.0, c.first_nonfinite, c.nonfinite, c.points)
-    return c
+def _pair(c: Curve | None) -> tuple[np.ndarray, np.ndarray] | None:
+    return None if c is None or not len(c) else (c.steps, c.values)
 
 
 def generalization_observations(*, loss: Curve | None = None, val_loss: Curve | None = None,
                                 val_acc: Curve | None = None, train_acc: Curve | None = None,
                                 train_loss_at_val: Curve | None = None, val_best: tuple[float, float] | None = None,
                                 num_classes: int | None = None) -> list[Observation]:
-    """Gap, gap trend, accuracy over chance and a rising validation loss, from whatever series the run has.
-
-    Train and validation metrics are compared at matching points: the training series is read at the
-    validation steps. A validation loss is judged against the training loss in every case (overfitting shows in
-    losses whether or not accuracies were logged).
+    """Gap, gap trend, accuracy over chance and a rising validation loss (``probes.generalization.observe_series``).
 
     Args:
         loss: The training loss over the run.
         val_loss: Validation loss at its evaluation steps.
         val_acc: Validation accuracy (fractions or percent).
         train_acc: Training accuracy (fractions or percent).
-        train_loss_at_val: The training loss recorded beside each validation loss (a callback has it); read
-            off ``loss`` at the validation steps otherwise.
+        train_loss_at_val: The training loss recorded beside each validation loss, when the caller has it.
         val_best: ``(step, value)`` of the best validation loss when ``val_loss`` keeps only recent points.
         num_classes: For accuracy over chance.
     """
-    from probes.generalization import observe, observe_val_loss
+    from probes.generalization import observe_series
 
-    val_acc, train_acc = _fraction(val_acc), _fraction(train_acc)
-    out: list[Observation] = []
-    if val_acc is not None and train_acc is not None:
-        out = observe(train_acc=_at(val_acc.steps, train_acc).tolist(), val_acc=val_acc.values.tolist(),
-                      num_classes=num_classes)
-    elif val_loss is not None and len(val_loss) and (train_loss_at_val is not None or (loss is not None and len(loss))):
-        tl = train_loss_at_val.values if train_loss_at_val is not None and len(train_loss_at_val) \
-            else _at(val_loss.steps, loss)
-        n = min(len(tl), len(val_loss))
-        out = observe(train_loss=tl[-n:].tolist(), val_loss=val_loss.values[-n:].tolist(), num_classes=num_classes)
-        if val_acc is not None:
-            out += [o for o in observe(val_acc=val_acc.values.tolist(), num_classes=num_classes)
-                    if o.name == "val_acc_over_chance"]
-    elif val_acc is not None:
-        out = observe(val_acc=val_acc.values.tolist(), num_classes=num_classes)
-    if val_loss is not None and len(val_loss) and loss is not None and len(loss):
-        vs, vl = val_loss.steps, val_loss.values
-        if val_best is not None and val_best[1] < float(vl.min()) and val_best[0] < float(vs[0]):
-            vs, vl = np.r_[val_best[0], vs], np.r_[val_best[1], vl]  # the best evaluation fell out of the window
-        out += observe_val_loss(vs.tolist(), vl.tolist(), loss.steps.tolist(), loss.values.tolist())
+    out = observe_series(loss=_pair(loss), val_loss=_pair(val_loss), val_acc=_pair(val_acc),
+                         train_acc=_pair(train_acc), train_loss_at_val=_pair(train_loss_at_val), val_best=val_best,
+                         num_classes=num_classes)
     return [Observation.make(o.name, o.value, SOURCE, o.evidence) for o in out]
 
 
