@@ -61,9 +61,11 @@ def lightning_run(tmp_path: Path, kind: str) -> tuple[Any, Path]:
     from trainopt.lightning import TrainoptCallback
 
     class Classifier(pl.LightningModule):
-        def __init__(self, width: int, lr: float, sgd: bool) -> None:
+        def __init__(self, width: int, lr: float, sgd: bool, cnn: bool = False) -> None:
             super().__init__()
-            self.net = nn.Sequential(nn.Linear(10, width), nn.ReLU(), nn.Linear(width, 3))
+            self.net = nn.Sequential(nn.Linear(10, width), nn.ReLU(), nn.Linear(width, 3)) if not cnn else \
+                nn.Sequential(nn.Unflatten(1, (1, 10)), nn.Conv1d(1, 8, 3, padding=1), nn.ReLU(),
+                              nn.Conv1d(8, 8, 3, padding=1), nn.ReLU(), nn.Flatten(), nn.Linear(80, 3))
             self.lr, self.sgd, self.loss_fn = lr, sgd, nn.CrossEntropyLoss()
 
         def forward(self, x):
@@ -95,6 +97,8 @@ def lightning_run(tmp_path: Path, kind: str) -> tuple[Any, Path]:
     torch.manual_seed(0)
     if kind == "healthy":
         model, (x, y), epochs = Classifier(32, 1e-2, False), data(512, 0), 6
+    elif kind == "healthy_cnn":
+        model, (x, y), epochs = Classifier(0, 1e-2, False, cnn=True), data(512, 0), 6
     elif kind == "overfit":  # a wide net memorises 96 examples, 30% of them mislabelled
         model, (x, y), epochs = Classifier(512, 3e-3, False), data(96, 0, noisy=0.3), 100
     else:  # SGD at a learning rate far past stable: the loss overflows to NaN
@@ -122,8 +126,9 @@ def lightning_logs(root: Path) -> list[Path]:
     return out + ([tb] if tb.exists() else [])
 
 
-def test_lightning_healthy_run_is_clean_through_the_callback_and_its_logs(tmp_path):
-    cb, root = lightning_run(tmp_path, "healthy")
+@pytest.mark.parametrize("kind", ["healthy", "healthy_cnn"])
+def test_lightning_healthy_runs_are_clean_through_the_callback_and_its_logs(tmp_path, kind):
+    cb, root = lightning_run(tmp_path, kind)
     for log in lightning_logs(root):
         agree(cb.consultation, from_log(log), loss_behavior="decreasing_normally", clean=True, overfitting=False)
 
