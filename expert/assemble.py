@@ -126,8 +126,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         else None
     # With no cause evidenced, the likeliest suspect leads (marked tentative): the evidence points at it more
     # specifically than at the symptom table's default first stop.
-    suspects = [f for f in findings if f["kind"] == "suspect" and f["severity"] in ("warning", "critical")
-                and (sym_value is None or sym_value in f["explains"])]
+    suspects = [f for f in findings if f["kind"] == "suspect" and (sym_value is None or sym_value in f["explains"])]
     tentative = suspects[0]["id"] if suspects and primary_cause is None else None
     if tentative is not None:
         # The symptom table's reading of the same symptom is an effect the lead explains: shown under it.
