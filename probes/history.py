@@ -155,13 +155,14 @@ def generalization_observations(*, loss: Curve | None = None, val_loss: Curve | 
     return [Observation.make(o.name, o.value, SOURCE, o.evidence) for o in out]
 
 
-def grad_norm_observations(gn: Curve, *, filtered_loss: bool = False) -> list[Observation]:
+def grad_norm_observations(gn: Curve) -> list[Observation]:
     """``grad_norm_trend`` and ``grad_norm_global`` from logged global gradient norms.
+
+    A non-finite norm is ``exploding`` here; when the log hides non-finite losses, ``analyse`` also reads it as
+    the loss's non-finite step.
 
     Args:
         gn: The gradient-norm series (``hi``: bucket maxima when downsampled).
-        filtered_loss: The log's loss hides non-finite values (a Hugging Face log): the non-finite gradient norm
-            is then also the loss's non-finite step, which the caller reports as the loss's.
     """
     if gn.first_nonfinite is not None:
         return [_emit("grad_norm_trend", "exploding", {"first_nonfinite_step": int(gn.first_nonfinite),
