@@ -278,3 +278,37 @@ def plain_run(tmp_path: Path, kind: str) -> tuple[Consultation, Path]:
 def test_plain_loop_watch_and_its_jsonl_agree(tmp_path, kind, label):
     live, log = plain_run(tmp_path, kind)
     agree(live, from_log(log), loss_behavior=label, clean=False)
+
+
+# --------------------------------------------------------------------------------------- the shared pieces
+
+
+def test_spike_counts_do_not_depend_on_how_the_stream_is_cut():
+    """watch feeds its windows (any ``every``), trainopt logs a whole file: the same losses, the same count."""
+    import numpy as np
+
+    from probes.loss_curve import SpikeCounter
+
+    rng = np.random.default_rng(3)
+    t = np.arange(900)
+    # noise that grows through the run (an LR climbing), with spikes some of which the run recovers from
+    y = 1.5 * np.exp(-t / 200) + 0.2 + (0.01 + 0.05 * t / 900) * rng.standard_normal(900)
+    y[[150, 420, 421, 700]] += [1.5, 2.0, 1.8, 2.5]
+    y[-1] += 3.0  # and it ends on one
+    counts = set()
+    for width in (900, 50, 20, 7, 3):
+        sc = SpikeCounter()
+        for i in range(0, y.size, width):
+            sc.update(y[i:i + width])
+        counts.add((sc.totals(), sc.unrecovered))
+    assert len(counts) == 1, counts
+    (spikes, recovered), unrecovered = counts.pop()
+    assert spikes >= 4 and recovered >= 2 and unrecovered >= 1
+
+
+def test_the_hf_nan_filter_rule():
+    from probes.history import nan_filtered, unfiltered_loss
+
+    assert nan_filtered(0.0, math.nan) and nan_filtered(1.7, math.inf)  # a stand-in beside a non-finite norm
+    assert not nan_filtered(0.4, 1.2) and not nan_filtered(math.nan, math.nan) and not nan_filtered(0.3, None)
+    assert math.isnan(unfiltered_loss(0.0, math.nan)) and unfiltered_loss(0.4, 1.2) == 0.4
