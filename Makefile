@@ -40,6 +40,13 @@ clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
+.PHONY: fuzz
+# FUZZ_SCALE multiplies every fuzz property's example count (CI runs them at 1, a few seconds each).
+FUZZ_SCALE ?= 100
+fuzz: $(STAMP)  ## nightly-size fuzzing of every surface (logs, folders, diagnose JSON, consult keystrokes, Ctrl-C)
+	TRAINOPT_FUZZ=$(FUZZ_SCALE) $(PY) -m pytest -q -p no:warnings -p no:cacheprovider --hypothesis-show-statistics \
+		tests/test_hostile_logs.py tests/test_hostile_inputs.py tests/test_fuzz.py
+
 .PHONY: eval eval-probes
 # EVAL_ARGS passes options through, e.g. make eval EVAL_ARGS="--cases DIR --families".
 eval: $(STAMP)  ## route accuracy on the corpus of real training problems, per split, against its floor

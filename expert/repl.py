@@ -68,15 +68,56 @@ def read_line(prompt: str, write: Write) -> str:
         Leave: The input ended (EOF, Ctrl-D).
     """
     _enable_editing()
-    try:
-        if getattr(write, "stdout", False) and sys.stdin.isatty() and sys.stdout.isatty():
-            line = input(prompt)
-        else:
-            write(prompt)
-            line = input()
-    except EOFError:
-        raise Leave("input ended") from None
-    return line.strip()
+    while True:
+        try:
+            if getattr(write, "stdout", False) and sys.stdin.isatty() and sys.stdout.isatty():
+                line = input(prompt)
+            else:
+                write(prompt)
+                line = _read_piped()
+        except EOFError:
+            raise Leave("input ended") from None
+        except UnicodeDecodeError:  # a terminal set to another encoding: the line is gone, ask again
+            write("\n(that line was not UTF-8 text; type it again)\n")
+            continue
+        except _TooLong:
+            write(f"\n(that line was over {MAX_INPUT_LINE >> 10} KiB and was dropped; type it again)\n")
+            continue
+        if "\ufffd" in line:
+            write("(bytes that are not UTF-8 text were read as \ufffd)\n")
+        return line.strip()
+
+
+MAX_INPUT_LINE = 1 << 20
+"""Longest line read from piped input; a longer one is dropped (never held whole) and asked again."""
+
+
+class _TooLong(Exception):
+    """A piped line over MAX_INPUT_LINE."""
+
+
+def _read_piped() -> str:
+    """One line of piped input, bounded, decoded leniently: bytes that are not UTF-8 become U+FFFD.
+
+    Reads the byte stream under ``sys.stdin`` (when it has one) so that neither the stream's own decoding
+    rules nor a line with no end can stop the consultation.
+
+    Raises:
+        EOFError: The input ended.
+        _TooLong: The line was over MAX_INPUT_LINE (its bytes were read past).
+    """
+    raw_in = getattr(sys.stdin, "buffer", None)
+    if raw_in is None:
+        return input()
+    raw = raw_in.readline(MAX_INPUT_LINE)
+    if not raw:
+        raise EOFError
+    if len(raw) >= MAX_INPUT_LINE and not raw.endswith(b"\n"):
+        while True:
+            more = raw_in.readline(MAX_INPUT_LINE)
+            if not more or more.endswith(b"\n"):
+                raise _TooLong
+    return raw.decode("utf-8", "replace").rstrip("\r\n")
 
 
 def parse_answer(q: QuestionView, text: str) -> Any:

@@ -108,7 +108,43 @@ def _compiled() -> tuple[tuple[Any, ...], Scanner]:
     from knowledge import all_keywords
 
     kws = tuple(_with_pattern(k) for k in all_keywords())
-    return kws, Scanner([k.pattern for k in kws])
+    patterns = [k.pattern for k in kws]
+    analysis = _stored_analysis(patterns)
+    scanner = Scanner(patterns, analysis)
+    if analysis is None:
+        _store_analysis(patterns, scanner)
+    return kws, scanner
+
+
+CUES_CACHE = "cues"
+
+
+def _stored_analysis(patterns: list[str]) -> list[tuple[frozenset[str] | None, frozenset[str] | None]] | None:
+    """The cues' prefixes and required words from the user's cache (``expert.cache``), if stored for these."""
+    import json
+
+    from expert import cache
+
+    blob = cache.load(CUES_CACHE)
+    if blob is None:
+        return None
+    try:
+        data = json.loads(blob)
+        if data["patterns"] != patterns:
+            return None
+        return [(None if a is None else frozenset(a), None if b is None else frozenset(b))
+                for a, b in data["analysis"]]
+    except (ValueError, KeyError, TypeError):
+        return None  # not what we write: parse the patterns (and overwrite it)
+
+
+def _store_analysis(patterns: list[str], scanner: Scanner) -> None:
+    import json
+
+    from expert import cache
+
+    analysis = [(None if a is None else sorted(a), None if b is None else sorted(b)) for a, b in scanner.analysis()]
+    cache.store(CUES_CACHE, json.dumps({"patterns": patterns, "analysis": analysis}).encode())
 
 
 def _with_pattern(kw: Any) -> Any:

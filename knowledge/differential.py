@@ -57,7 +57,7 @@ ROWS = (
     Row("DF-SUS-LOSS",
         {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "custom_loss": True,
          "nan_location": Absent()},
-        (Find("Numerical", "warning", "tentative: the hand-written loss is the likeliest source of the "
+        (Find("Numerical", "warning", "the hand-written loss is the likeliest source of the "
               "non-finite values (a log of 0, a division by 0 or a sqrt at 0); where the first NaN appears "
               "confirms it", kind="suspect"),
          RouteTo("loss-functions-and-objectives", "primary", "make the loss numerically safe first")),
@@ -71,7 +71,7 @@ ROWS = (
     Row("DF-SUS-HALF",
         {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "mixed_precision": Is("fp16", "fp8"),
          "nan_location": Absent()},
-        (Find("Numerical", "warning", "tentative: values leaving the half-precision range (overflow to inf, or a "
+        (Find("Numerical", "warning", "values leaving the half-precision range (overflow to inf, or a "
               "loss scale gone wrong) are the likeliest cause; a run in bf16 or fp32 that stays finite "
               "confirms it", kind="suspect"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, loss scaling, fp32 "
@@ -146,7 +146,7 @@ _TOPIC = Cite("000", "Symptom: which X should I use? (direct questions)",
 
 def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: str = "") -> Row:
     return Row(rid, when,
-               (Find("Set-up", "info", f"tentative: nothing routes yet, and the complaint is about {part}; that is "
+               (Find("Set-up", "info", f"nothing routes yet, and the complaint is about {part}; that is "
                      "where to look first (say what goes wrong to get a diagnosis)", kind="suspect"),
                 RouteTo(skill, "primary", f"the complaint is about {part}", section=section)),
                f"A user who describes {part} and no symptom of the run is most often facing a problem with "

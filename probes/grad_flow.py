@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, finite_or_none, median, median_rows, norms
+from probes.base import Probe, ProbeInfo, emit, finite_or_none, median, median_rows, norms, stored
 
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
                  ("grad_norm_global", "grad_layer_ratio", "grad_norm_trend", "params_without_grad",
@@ -330,7 +330,7 @@ class GradFlowProbe(Probe):
 
     def optimizer_pre(self, run: Any) -> None:
         """Queue the per-parameter gradient norms (one foreach kernel; no sync)."""
-        grads = [g for g in [p.grad for p in run.params] if g is not None]
+        grads = [stored(g) for g in [p.grad for p in run.params] if g is not None]
         if len(grads) != self._count:
             # which parameters have a gradient changes rarely: names are recomputed only when the count does
             self._count = len(grads)
@@ -418,7 +418,7 @@ class GradFlowProbe(Probe):
 
             ex.flags["gradients"] = all(all_finite(g) for _, g in named)
             return
-        gl = [p.grad for _, p in ex.trainable if p.grad is not None]
+        gl = [stored(p.grad) for _, p in ex.trainable if p.grad is not None]
         self.global_norms.append(float(global_norm(norms(gl))))
         if not math.isfinite(self.global_norms[-1]):
             ex.flags["gradients"] = False

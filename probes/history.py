@@ -98,7 +98,8 @@ def loss_observations(loss: Curve, *, spikes: Any = None, floor: float = 0.0, ch
 
     Args:
         loss: The training loss.
-        spikes: A ``SpikeCounter`` fed the raw values, when the curve is downsampled (``watch``).
+        spikes: A ``SpikeCounter`` fed the raw values (``watch``, whose history is downsampled); counted on the
+            curve's points when None.
         floor: The lowest value the loss can reach (label smoothing).
         chance: The loss of a guessing model, when known.
         why: How the non-finite step was found, when not from the loss itself (a filtered log).
@@ -118,12 +119,8 @@ def loss_observations(loss: Curve, *, spikes: Any = None, floor: float = 0.0, ch
         if step <= 1 or first < step:
             out.append(_emit("nan_onset", "immediate" if step <= 1 else "after_steps", ev))
         return out
-    if loss.hi is not None and spikes is None:
-        # downsampled: spikes are counted on the bucket maxima (a bucket mean averages a spike away)
-        from probes.loss_curve import SpikeCounter
-
-        spikes = SpikeCounter(scale=max(float(np.median(np.abs(loss.values[: max(1, len(loss) // 10)]))), 1e-12))
-        spikes.update(loss.hi)
+    # spikes counted on the points as given (bucket means when downsampled): a plot of the same points marks the
+    # same spikes (``count_spikes``)
     return [Observation.make(o.name, o.value, SOURCE, o.evidence)
             for o in observe(loss.values, spikes=spikes, floor=floor, chance=chance)]
 

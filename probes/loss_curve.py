@@ -84,6 +84,8 @@ class SpikeCounter:
     recovered: int = 0
     steps: int = 0
     last_spike: int | None = None
+    positions: list[int] = field(default_factory=list)
+    """Where the first MAX_POSITIONS spikes were (point indices): what a plot marks is what was counted."""
     _tail: list[float] = field(default_factory=list)
     _first: list[float] = field(default_factory=list)
     _judged: int = 0
@@ -94,6 +96,7 @@ class SpikeCounter:
     HALF = 2  # the rolling median spans 2 * HALF + 1 points
     RECOVER = 5
     SCALE = 20
+    MAX_POSITIONS = 50
 
     def __post_init__(self) -> None:
         self._fixed = self.scale is not None
@@ -127,6 +130,8 @@ class SpikeCounter:
             for i in j[(y[j] - base[j]) > tol]:
                 self.spikes += 1
                 self.last_spike = y0 + int(i)
+                if len(self.positions) < self.MAX_POSITIONS:
+                    self.positions.append(self.last_spike)
                 res, after = float(y[i] - base[i]), y[i + 1: i + 1 + self.RECOVER]
                 if after.size and float(after.min()) <= float(base[i]) + 0.5 * res:
                     self.recovered += 1
@@ -135,24 +140,25 @@ class SpikeCounter:
             self._judged = hi
         self._tail = y[-self.TAIL:].tolist()
 
-    def _open_end(self) -> int:
+    def open_end(self) -> list[int]:
         """Spikes among the last points, not judged yet: read with the curve reflected at its end, uncommitted.
 
-        Their right-hand neighbours have not arrived, and the stream may go on.
+        Their right-hand neighbours have not arrived, and the stream may go on. Returns their point indices.
         """
         y = np.asarray(self._tail, dtype=np.float64)
-        lo = self._judged - (self.steps - y.size)
+        y0 = self.steps - y.size
+        lo = self._judged - y0
         if y.size < 3 or lo >= y.size or self.scale is None:
-            return 0
+            return []
         base = _rolling_median(y, 5 if y.size >= 5 else 3)
         j = np.arange(max(lo, 0), y.size)
         tol = np.maximum(threshold("MT-CURVE-SPIKE") * _noise_rows(y, np.full(j.size, y.size), self.TAIL),
                          threshold("MT-CURVE-SPIKE-ABS") * self.scale)
-        return int(np.sum((y[j] - base[j]) > tol))
+        return [y0 + int(i) for i in j[(y[j] - base[j]) > tol]]
 
     def totals(self) -> tuple[int, int]:
         """(spikes, recovered) so far, the run's last points included (a spike the run ends on is unrecovered)."""
-        return self.spikes + self._open_end(), self.recovered
+        return self.spikes + len(self.open_end()), self.recovered
 
     @property
     def unrecovered(self) -> int:
@@ -219,6 +225,19 @@ def stalled(late_progress: float, se: float, scale: float) -> bool:
     return late_progress + se < threshold("MT-CURVE-PLATEAU") * scale
 
 
+def count_spikes(y: Any) -> SpikeCounter:
+    """Spikes of a whole finite history (the classifier's own count, as ``watch`` counts them window by window).
+
+    A plot of the same history marks ``positions`` (the run's last points included), so the markers and the
+    report's count agree.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    spikes = SpikeCounter()
+    spikes.update(y[np.isfinite(y)])
+    spikes.positions += spikes.open_end()[: max(0, spikes.MAX_POSITIONS - len(spikes.positions))]
+    return spikes
+
+
 def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0,
              chance: float | None = None) -> dict[str, Any]:
     """Classify a loss history (pure, vectorized, noise-aware).
@@ -252,8 +271,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     # the level the run started from: its first few points (a fast first drop is progress, not the baseline)
     start0 = median(y[: max(3, min(8, n // 20))])
     if spikes is None:
-        spikes = SpikeCounter()
-        spikes.update(y)
+        spikes = count_spikes(y)
     m = np.array([median(c) for c in chunks])
     start, end = float(m[0]), float(m[-1])
     scale = max(abs(start - floor) if 0 < floor < start else abs(start), 1e-12)

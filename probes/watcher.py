@@ -153,6 +153,8 @@ class Watch:
         self._pre_handle: Any = None
         self._post_handle: Any = None
         self.probes: list[Any] = []
+        self.switched_off: dict[str, str] = {}
+        """Probes that raised on this model, by id, with the error: switched off, the training went on."""
         self._handles: list[Any] = []
         self._diagnosed: set[str] = set()
 
@@ -297,8 +299,7 @@ class Watch:
         self._pre_handle.remove()
         self._pre_handle = None
         if self.sampled:
-            for fn in self._on_fwd_pre:
-                fn(self, m)
+            self._call(self._on_fwd_pre, m)
         if self._escalate:
             self._install_expensive()
 
@@ -316,22 +317,45 @@ class Watch:
             self.first_input = keep_sample(first)
             self.first_output = keep_sample(t)
             self.first_output_shape = tuple(t.shape) if t is not None else None
-        for fn in self._on_fwd:
-            fn(self, m, first, t)
+        self._call(self._on_fwd, m, first, t)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         self.opt_steps += 1
-        for fn in self._on_opt_pre:
-            fn(self)
+        self._call(self._on_opt_pre)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
         if self.sampled:
-            for fn in self._on_opt_post:
-                fn(self)
+            self._call(self._on_opt_post)
+
+    def _call(self, fns: list[Any], *args: Any) -> None:
+        """Run plugin hooks; a probe that raises on this model is switched off (with a warning), never the loop.
+
+        The hooks run inside the user's forward and ``optimizer.step()``: an exception there would end their
+        training for a measurement's sake (a model PyTorch can build that a probe did not foresee).
+        """
+        for fn in list(fns):
+            try:
+                fn(self, *args)
+            except TrainingTripped:
+                raise
+            except Exception as exc:  # noqa: BLE001 - see above
+                self._switch_off(getattr(fn, "__self__", None), exc)
+
+    def _switch_off(self, probe: Any, exc: BaseException) -> None:
+        pid = getattr(getattr(probe, "info", None), "id", type(probe).__name__)
+        self.switched_off[pid] = f"{type(exc).__name__}: {exc}"[:300]
+        log.warning("trainopt watch: step %d: probe %s failed on this model (%s) and is switched off; training "
+                    "goes on without its measurements", self.steps, pid, self.switched_off[pid])
+        for hooks in (self._on_fwd_pre, self._on_fwd, self._on_bw, self._on_opt_pre, self._on_opt_post,
+                      self._on_step_end):
+            hooks[:] = [f for f in hooks if getattr(f, "__self__", None) is not probe]
+        self._on_window[:] = [p for p in self._on_window if p is not probe]
+        self._on_escalate[:] = [p for p in self._on_escalate if p is not probe]
+        self.probes[:] = [p for p in self.probes if p is not probe]
 
     # ------------------------------------------------------------------ expensive probes (after a trip)
 
@@ -388,8 +412,7 @@ class Watch:
             if self._i >= self.every:
                 self._flush()
         finally:
-            for fn in self._on_step_end:
-                fn(self)
+            self._call(self._on_step_end)
             if self._post_handle is not None and not self.sampled:
                 self._post_handle.remove()
                 self._post_handle = None
@@ -450,8 +473,7 @@ class Watch:
 
     def _flush(self) -> None:
         win = self.read_window()
-        for p in self._on_window:
-            p.accumulate(self, win)
+        self._call([p.accumulate for p in self._on_window], win)
         obs = self.observations()
         trips = tripped_rows({o.name: o for o in obs}, self.probes)
         new = set(trips) - self._diagnosed
@@ -466,7 +488,12 @@ class Watch:
     def observations(self) -> list[Observation]:
         """Summary observations for everything measured so far (one per name, each stamped with its step)."""
         self.num_classes()
-        groups = [p.summarise(self) for p in self.probes]
+        groups = []
+        for p in list(self.probes):
+            try:
+                groups.append(p.summarise(self))
+            except Exception as exc:  # noqa: BLE001 - one probe's failure never ends the user's training
+                self._switch_off(p, exc)
         if self._first_forward_done:
             # what the first forward showed is summarised (lint, classes): drop the references
             self.first_input = self.first_output = None
