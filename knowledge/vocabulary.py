@@ -279,6 +279,9 @@ SPECS: tuple[Spec, ...] = (
        "kept in a plain Python list).", question="Q-GRAPH-CUT", group="loop"),
     _e("weights_dtype", "fp32 fp16 bf16", "The dtype the model's parameters are stored in (model.half() = fp16).",
        question="Q-WEIGHTS-DTYPE", group="config"),
+    _e("framework", "plain lightning hf",
+       "What runs the training loop: your own loop, PyTorch Lightning's Trainer or the Hugging Face Trainer (the "
+       "callbacks declare it; fixes are written for it).", group="config"),
     _b("preprocessing_mismatch", "Training and evaluation apply different preprocessing (normalization, resize, "
        "tokenization) to their inputs.", question="Q-PREPROC", group="data"),
     # --- issue 7: more causes users hit (loop, data, measurement, precision) -- add entries below ---------

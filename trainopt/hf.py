@@ -19,6 +19,7 @@ from trainopt._callback import (  # noqa: E402
     DeferredHooks,
     any_rank,
     at_window_end,
+    framework_work_done,
     metric_kwargs,
     save_report,
     should_stop,
@@ -79,6 +80,7 @@ class TrainoptCallback(TrainerCallback):
             return
         if self.consultation is None:
             self.consultation = internal("expert.consultation").Consultation()
+        self.consultation.observe(framework="hf")  # fixes are written as this framework says them
         self._hooks = DeferredHooks(unwrap_optimizer(optimizer))
         self._model, self._training = model, model.training
         self._watch = internal("probes.watcher").watch(model, self._hooks.proxy, consultation=self.consultation,
@@ -118,20 +120,32 @@ class TrainoptCallback(TrainerCallback):
         """Keep the logged training loss for the next step."""
         if self._watch is None or not logs:
             return
+        framework_work_done(self._watch)
         if "loss" in logs:
             try:
-                self._loss = self._last_logged = float(logs["loss"])
+                loss = float(logs["loss"])
+                grad_norm = float(logs["grad_norm"]) if logs.get("grad_norm") is not None else None
             except (TypeError, ValueError):
-                pass
+                return
+            # the Trainer's NaN filter logs 0.0 (or an old mean) for a non-finite loss; trainopt logs reads the
+            # saved trainer_state.json by the same rule, so both see the NaN at the same step
+            self._loss = internal("probes.history").unfiltered_loss(loss, grad_norm)
+            if self._loss == self._loss:
+                self._last_logged = self._loss
 
     def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, Any] | None = None,
                     **kwargs: Any) -> None:
         """Keep the evaluation metrics (eval_loss, eval_accuracy...) for the next step."""
         if self._watch is None or not metrics:
             return
+        framework_work_done(self._watch)
         self._pending.update(metric_kwargs(metrics))
         if "val_loss" in self._pending and self._last_logged is not None:
             self._pending["train_loss"] = self._last_logged  # the gap between matching points
+
+    def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        """A checkpoint was written: that time was not spent waiting on data."""
+        framework_work_done(self._watch)
 
     def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         """Close the watch, diagnose, append the diagnosis to the log history and write the report files."""

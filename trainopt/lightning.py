@@ -18,6 +18,7 @@ import lightning.pytorch as pl  # noqa: E402 - after the check that names the ex
 from trainopt._callback import (  # noqa: E402
     DeferredHooks,
     at_window_end,
+    framework_work_done,
     metric_kwargs,
     save_report,
     should_stop,
@@ -84,6 +85,7 @@ class TrainoptCallback(pl.Callback):
             return
         if self.consultation is None:
             self.consultation = internal("expert.consultation").Consultation()
+        self.consultation.observe(framework="lightning")  # fixes are written as this framework says them
         self._hooks = DeferredHooks(unwrap_optimizer(trainer.optimizers[0]))
         model = getattr(pl_module, self.module) if self.module else pl_module
         watch = internal("probes.watcher").watch
@@ -127,6 +129,13 @@ class TrainoptCallback(pl.Callback):
 
     # ------------------------------------------------------------------ per step
 
+    def on_train_epoch_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
+        """Restart the data-wait clock: the previous epoch's end (validation, checkpoints) was not data loading.
+
+        Lightning runs ModelCheckpoint after every other callback, so this is the first hook after it saves.
+        """
+        framework_work_done(self._watch)
+
     def on_before_optimizer_step(self, trainer: pl.Trainer, pl_module: pl.LightningModule, optimizer: Any) -> None:
         """Read gradients now: after backward and the AMP unscale, before clipping."""
         if self._watch is not None and unwrap_optimizer(optimizer) is self._hooks.optimizer:
@@ -158,5 +167,6 @@ class TrainoptCallback(pl.Callback):
 
     def on_validation_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
         """Keep the validation metrics for the next training step."""
+        framework_work_done(self._watch)  # the validation loop's time is not data loading
         if self._watch is not None and not trainer.sanity_checking:
             self._pending.update(metric_kwargs(dict(trainer.callback_metrics)))
