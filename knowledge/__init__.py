@@ -35,6 +35,7 @@ FAMILIES: tuple[str, ...] = (
     "causes",
     "differential",
     "distributed",
+    "contracts",
 )
 
 

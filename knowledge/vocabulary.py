@@ -388,6 +388,42 @@ SPECS: tuple[Spec, ...] = (
     _e("multi_gpu_speedup", "none partial",
        "How much faster training got with more GPUs: 'none' (no faster, or slower), 'partial' (far below "
        "linear).", group="distributed"),
+    # --- issue 18: output/target contracts, optimizer settings, clipping, normalisation, schedules, order ------
+    _e("target_range", "inside outside_activation outside_loss",
+       "Whether the targets lie where the model can put its outputs and the loss accepts them: 'outside_activation' "
+       "(a bounded output activation, sigmoid or tanh, cannot reach them), 'outside_loss' (outside what the loss "
+       "takes, such as BCE targets outside [0, 1]).", group="probe"),
+    _e("output_norm_dim", "class other",
+       "The dimension a softmax or log-softmax at the model output normalises: the class dimension (1) the loss "
+       "reads, or another one (the batch or the time axis).", group="probe"),
+    _e("target_kind", "class_index one_hot probabilities multi_hot continuous",
+       "What the loss's targets are: class indices, one-hot rows, probability rows, multi-hot rows (several "
+       "classes at once) or continuous values.", group="probe"),
+    _e("loss_reduction", "mean sum", "How the loss reduces over the batch: a mean, or a sum that grows with the "
+       "batch size.", group="probe"),
+    _e("adam_betas", "usual swapped beta2_low",
+       "An Adam-family optimizer's betas: usual, swapped (beta1 above beta2) or a beta2 so low the second moment "
+       "averages a handful of steps.", group="probe"),
+    _f("sgd_momentum", "The momentum of an SGD optimizer.", low=0.0, group="probe"),
+    _f("decay_per_step", "The fraction by which weight decay alone shrinks the weights each step (lr * wd; "
+       "lr * wd / (1 - momentum) for SGD).", low=0.0, group="probe"),
+    _e("grad_clip_active", "never sometimes every_step",
+       "Whether gradient clipping cut the gradient norm at the optimizer step: on every sampled step (the norm "
+       "equals max_norm each time), on some, or never seen.", group="probe"),
+    _f("clip_step_ratio", "With clipping on every step, the SGD step it allows against the weights: lr * max_norm "
+       "/ (1 - momentum) / |W| (the update ratio the clip sets).", low=0.0, group="probe"),
+    _i("bn_batch", "Examples per device that a BatchNorm layer in training mode normalises over.", low=1,
+       group="probe"),
+    _f("dropout_max", "The largest dropout probability in the model.", low=0.0, high=1.0, group="probe"),
+    _f("lr_zero_fraction", "Fraction of the sampled steps at which the learning rate actually applied was 0.",
+       low=0.0, high=1.0, group="probe"),
+    _f("lr_low_fraction", "Fraction of the sampled steps at which the applied learning rate was below 1% of the "
+       "learning rate the optimizer was built with.", low=0.0, high=1.0, group="probe"),
+    _e("probe_scope", "one_batch loop",
+       "What the probes saw: one batch at one moment (examine) or the training loop over steps (watch).",
+       group="probe"),
+    _f("label_sortedness", "How much purer in one class the training batches are than the data overall (0: as "
+       "mixed as the data, 1: each batch a single class).", low=0.0, high=1.0, group="probe"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

@@ -16,7 +16,7 @@ import torch
 from knowledge.errors import InterruptedByUser, ProbeError, ScriptExitError
 from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite
-from probes.base import finite_or_none, merge, stored
+from probes.base import ProbeInfo, emit, finite_or_none, merge, stored
 from probes.registry import plugins
 from probes.state import restore, take
 
@@ -225,6 +225,16 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
         restore(snap, optimizer, scaler)
 
 
+SCOPE = ProbeInfo("exam", "free", "static", ("probe_scope",))
+
+
+def scope() -> Observation:
+    """The examination's own observation: it saw one batch at one moment (the loop's faults need watch)."""
+    return emit(SCOPE, "probe_scope", "one_batch",
+                {"not_seen": ["gradient accumulation", "zero_grad and step placement", "the LR schedule's course",
+                              "batch order", "label pairing across the data", "loss and gradient history"]})
+
+
 class Exam:
     """The one-shot examination: a generic scheduler over the probe plugins (``probes.PLUGINS``).
 
@@ -319,7 +329,12 @@ class Exam:
         if self.loss_name == "custom":
             self.behaves_as = config_lint.identify_loss(self.loss_fn, out_t, y, lv)
         self.loss_kind = self.behaves_as or self.loss_name
-        if self.num_classes is None and self.classification and self.loss_kind in ("cross_entropy", "nll"):
+        # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads against class-index targets
+        # (a sequence's (N, C, T) logits, a segmentation map's (N, C, H, W))
+        dense = isinstance(out_t, torch.Tensor) and out_t.ndim >= 3 and isinstance(y, torch.Tensor) \
+            and not y.is_floating_point() and y.ndim == out_t.ndim - 1
+        if self.num_classes is None and (self.classification or dense) \
+                and self.loss_kind in ("cross_entropy", "nll"):
             self.num_classes = int(out_t.shape[1])
         self.batch_size = int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim >= 1 else None
         self._phase("after_forward")
@@ -335,7 +350,7 @@ class Exam:
                 self.bad_step = 0
             if optimizer is not None and self.flags.get("gradients", False):
                 self._step_through()
-        return merge(p.examine(self) for p in self.probes)
+        return merge([*(p.examine(self) for p in self.probes), [scope()]])
 
     def _step_through(self) -> None:
         """Optimizer steps on the batch (undone by the restore), stopping at the first non-finite value."""

@@ -90,15 +90,18 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
     threshold is the ``generalization_gap`` flag that the overfitting row needs).
     """
     from knowledge.causes import ROWS as CAUSES
+    from knowledge.contracts import ROWS as CONTRACTS
     from knowledge.derive import ROWS as DERIVED
     from knowledge.distributed import ROWS as DISTRIBUTED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find
 
     caused = [r for r in (*CAUSES, *DISTRIBUTED) if r.when and any(set(r.when) <= set(m) for m in own)]
-    alarms = frozenset(row.id for row in (*ROWS, *caused)
+    # the contract rows are measurement rows too (outputs vs targets, settings, the applied LR, clipping, order)
+    measured = (*ROWS, *CONTRACTS)
+    alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
-    return (*DERIVED, *ROWS, *caused), alarms
+    return (*DERIVED, *measured, *caused), alarms
 
 
 class Window:
@@ -183,7 +186,8 @@ class Watch:
         if self._nc is _UNSET:
             shape = self.first_output_shape
             nc = self.given_classes
-            if nc is None and shape is not None and len(shape) == 2 and self.loss_fn is not None \
+            # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads (sequences, dense maps)
+            if nc is None and shape is not None and len(shape) >= 2 and self.loss_fn is not None \
                     and loss_name(self.loss_fn) in ("cross_entropy", "nll"):
                 nc = int(shape[1])
             if self._first_forward_done:
