@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.kb import rule_catalogue
 from expert.plan import order_plan
 from knowledge import question as question_row
-from knowledge.schema import Between, Ge, Gt, Le, Lt, Row
+from knowledge.fix_variants import fix_for
+from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
 from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
@@ -56,13 +57,16 @@ def evidence_of(observations: Mapping[str, Observation], rec: Firing | None) -> 
     return out
 
 
-def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str]
-           ) -> tuple[list[dict[str, Any]], list[str]]:
+def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str],
+           steps: tuple[tuple[str, str], ...] = ()) -> tuple[list[dict[str, Any]], list[str]]:
     """Make the report agree with itself: never advise an action its own What NOT to Do forbids.
 
     When a fix advises what an avoid entry forbids (``knowledge.terms.actions_in``), the better-evidenced row
     keeps its text and the other's is dropped: causes in their evidence order first, then other findings,
-    then rows without a finding (guards, routes), whose advice is generic.
+    then rows without a finding (guards, routes), whose advice is generic. A primary plan step (``steps``: a
+    route's rule and why; secondary steps are hedged, "only if...") is the engine's verdict and stays: an avoid
+    entry of another row that forbids what it says to do is dropped ("Do not just lower the LR" beside a step
+    "lower the peak LR").
     """
     rank = {rid: i for i, rid in reversed(list(enumerate(ranked)))}
 
@@ -80,13 +84,91 @@ def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ra
                 drop_avoid.add(text)
             else:
                 drop_fix.add(f["rule"])
+    for rule, why in steps:
+        does = actions_in(why)
+        drop_avoid |= {text for rules, text in avoid_by if rule not in rules and does & actions_in(text)}
     return ([f for f in fixes if f["rule"] not in drop_fix],
             [t for _, t in avoid_by if t not in drop_avoid])
 
 
+def _why_first(lead: dict[str, Any], runner: dict[str, Any] | None, sym_value: Any) -> str:
+    """Why the leading cause leads the differential rather than the runner-up, in one sentence."""
+    if runner is None:
+        return "the only cause the evidence supports so far"
+    if lead["kind"] != "suspect" and runner["kind"] == "suspect":
+        return f"an evidenced cause outranks a tentative lead ({runner['id']})"
+    if sym_value is not None and sym_value in lead["explains"] and sym_value not in runner["explains"]:
+        return f"it explains the {sym_value.replace('_', ' ')} symptom and {runner['id']} does not"
+    if SEVERITY_ORDER.get(lead["severity"], 9) < SEVERITY_ORDER.get(runner["severity"], 9):
+        return f"it is more severe than {runner['id']} ({lead['severity']} vs {runner['severity']})"
+    if KIND_ORDER.get(lead["kind"], 9) < KIND_ORDER.get(runner["kind"], 9):
+        return f"a fault of the run comes before a configuration lint ({runner['id']})"
+    measured = any(str(e["source"]).startswith("probe:") for e in lead["evidence"])
+    if measured and not any(str(e["source"]).startswith("probe:") for e in runner["evidence"]):
+        return f"it rests on a measurement, {runner['id']} on what was said"
+    return f"equal evidence; the earlier entry in the knowledge leads ({runner['id']} follows)"
+
+
+def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: Mapping[str, Any],
+                  facts: list[Any], sym_value: Any, limit: int = 3) -> list[dict[str, Any]]:
+    """The leading causes: those the evidence supports, the leader first, then the open candidates.
+
+    An open candidate is a cause the knowledge could still conclude, that nothing known contradicts and that
+    waits on observations a question can ask (``expert.choose.candidates``): what it needs is listed with the
+    questions that ask for it. Open candidates are listed only while the lead is tentative (or there is none):
+    an evidenced cause stands on its own.
+    """
+    from expert.choose import askable_now, candidates
+    from expert.facts import KINDS
+    from expert.kb import engine_class
+
+    ordered = sorted(standing, key=lambda f: f["id"] != lead_id)
+    out: list[dict[str, Any]] = []
+    for i, f in enumerate(ordered):
+        entry = {"id": f["id"], "issue": f["issue"], "standing": "leading" if f["id"] == lead_id else "standing",
+                 "tentative": f["kind"] == "suspect", "severity": f["severity"],
+                 "for": [{"observation": e["observation"], "value": e["value"]} for e in f["evidence"]]}
+        if f["id"] == lead_id:
+            entry["why_first"] = _why_first(f, ordered[i + 1] if i + 1 < len(ordered) else None, sym_value)
+        out.append(entry)
+    if lead_id is not None and not any(e["tentative"] for e in out if e["id"] == lead_id):
+        return out  # an evidenced cause stands: what is still open does not compete with it
+    est: set[str] = set()
+    for fact in facts:
+        for kind, (cls, fld) in KINDS.items():
+            if type(fact) is cls:
+                est.add(f"{kind}:*")
+                if fld in fact:
+                    est.add(f"{kind}:{fact[fld]}")
+
+    def has(ref: str) -> bool:
+        kind, _, key = ref.partition(":")
+        return f"{kind}:{key or '*'}" in est
+
+    eng = engine_class()
+    askable = askable_now(eng.questions.values(), values)
+    asks: dict[str, list[str]] = {}
+    for q in eng.questions.values():
+        asks.setdefault(q.sets, []).append(q.id)
+    shown = {e["id"] for e in out}
+    opened = [p for p in candidates(eng.pooled, values, has, askable) if p.row.id not in shown
+              and (sym_value is None or not p.explains or sym_value in p.explains)]
+    opened.sort(key=lambda p: (-p.weight, p.row.id))
+    for p in opened[:limit]:
+        missing = sorted(n for n in p.names if n not in values)
+        finds = [a for a in p.row.then if isinstance(a, Find)]
+        out.append({"id": p.row.id, "issue": finds[0].issue if finds else p.row.rationale, "standing": "open",
+                    "tentative": True, "route": p.group, "needs": missing,
+                    "asked_by": sorted({q for n in missing for q in asks.get(n, ())})})
+    return out
+
+
 def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]], facts: list[Any],
-             trail: list[Firing]) -> Diagnosis:
-    """Build the Diagnosis from the consultation's observations and answers, the engine's final facts and trail."""
+             trail: list[Firing], incomplete: Sequence[str] = ()) -> Diagnosis:
+    """Build the Diagnosis from the consultation's observations and answers, the engine's final facts and trail.
+
+    ``incomplete`` says what a damaged log could not give: with any, the status is never clean.
+    """
     cat = rule_catalogue()
     by_kind: dict[str, list[Any]] = {}
     for f in facts:
@@ -119,8 +201,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         else None
     # With no cause evidenced, the likeliest suspect leads (marked tentative): the evidence points at it more
     # specifically than at the symptom table's default first stop.
-    suspects = [f for f in findings if f["kind"] == "suspect" and f["severity"] in ("warning", "critical")
-                and (sym_value is None or sym_value in f["explains"])]
+    suspects = [f for f in findings if f["kind"] == "suspect" and (sym_value is None or sym_value in f["explains"])]
     tentative = suspects[0]["id"] if suspects and primary_cause is None else None
     if tentative is not None:
         # The symptom table's reading of the same symptom is an effect the lead explains: shown under it.
@@ -182,20 +263,25 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
         | {f["rule"] for f in by_kind.get("Flag", [])}
     avoid_by: list[tuple[set[str], str]] = []  # (rules that say it, text)
+    values = {name: o.value for name, o in observations.items()}
     for rec in trail:
         info = cat.get(rec.rule)
         row = info.row if info else None
         if not isinstance(row, Row) or row.id not in standing:
             continue
-        if row.fix is not None and not any(x["rule"] == row.id for x in fixes):
-            fixes.append({"rule": row.id, "explain": row.fix.explain, "code": row.fix.code})
+        fix, variant = fix_for(row.id, row.fix, values)  # the fix as the user's set-up writes it
+        if fix is not None and not any(x["rule"] == row.id for x in fixes):
+            fixes.append({"rule": row.id, "explain": fix.explain, "code": fix.code,
+                          **({"written_for": dict(sorted((k, str(v)) for k, v in variant.when.items()))}
+                             if variant else {})})
         for a in row.avoid:
             same = next((rules for rules, t in avoid_by if t == a), None)
             if same is None:
                 avoid_by.append(({row.id}, a))
             else:
                 same.add(row.id)
-    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings])
+    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings],
+                          tuple((m["rule"], m["why"]) for m in merged.values() if m["role"] == "primary"))
 
     # Flags without a detail are internal markers between rows, not something to tell the user.
     notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]}
@@ -216,6 +302,8 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         status = "clean"
     else:
         status = "insufficient"
+    if status == "clean" and incomplete:
+        status = "insufficient"  # a damaged log is not a healthy one: what it lost may hold the problem
 
     symptom = None
     if symptom_value is not None:
@@ -223,4 +311,10 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         symptom = {"value": symptom_value, "label": symptom_value.replace("_", " "), "source": src}
     return Diagnosis(status=status, symptom=symptom, question=qv, findings=findings, routes=routes, plan=plan,
                      boundary=boundary, fixes=fixes, avoid=avoid, asked=asked, notes=notes,
-                     causes=[f["id"] for f in causes], primary_cause=primary_cause, tentative=tentative)
+                     causes=[f["id"] for f in causes], primary_cause=primary_cause, tentative=tentative,
+                     incomplete=list(incomplete),
+                     differential=_differential(
+                         [f for f in findings if f["kind"] in ("cause", "lint", "suspect")
+                          and (f["severity"] in ("warning", "critical") or f["kind"] == "suspect")],
+                         primary_cause or tentative, {o.name: o.value for o in observations.values()}
+                         | {o["name"]: o["value"] for o in by_kind.get("Obs", [])}, facts, sym_value))

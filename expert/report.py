@@ -58,6 +58,7 @@ def as_json(c: Outcome) -> dict[str, Any]:
         "trace": c.trace,
         "needs_action": d.needs_action,
         "tentative": d.tentative,
+        "differential": d.differential,
         "complaints": c.complaints,
         "observations": {n: {k: v for k, v in o.as_dict().items() if k != "name"}
                          for n, o in sorted(c.observations.items())},
@@ -66,6 +67,8 @@ def as_json(c: Outcome) -> dict[str, Any]:
         "revisions": c.revisions,
         "notes": d.notes,
     }
+    if d.incomplete:  # only when a damaged log left gaps (see the schema)
+        out["evidence_incomplete"] = d.incomplete
     return plain(out)
 
 
@@ -86,7 +89,7 @@ def render(c: Outcome, fmt: str = "text", *, verbose: bool = False, width: int |
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of: {', '.join(FORMATS)}")
     if fmt == "json":
         # A trailing newline, like every other format: shells and `cat` expect text files to end with one.
-        return json.dumps(as_json(c), indent=2, sort_keys=False) + "\n"
+        return json.dumps(as_json(c), indent=2, sort_keys=False, allow_nan=False) + "\n"
     w = _Writer(fmt == "markdown", verbose)
     text = w.document(as_json(c))
     return wrap(text, width, keep=w.code_lines) if width and fmt == "text" else text
@@ -168,7 +171,8 @@ def diagnosis_markdown(d: Any) -> str:
         routes.append({**r, "sheet": skill.sheet if skill else ""})
     r = plain({"status": d.status, "symptom": d.symptom, "question": d.question.as_dict() if d.question else None,
                "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
-               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": []})
+               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": [],
+               "evidence_incomplete": d.incomplete})
     return _Writer(True).document(r)
 
 
@@ -271,6 +275,8 @@ def _facts_of(f: Mapping[str, Any]) -> set[tuple[str, str]]:
 def _same_cause(g: Mapping[str, Any], f: Mapping[str, Any]) -> bool:
     if g["category"] != f["category"]:
         return False
+    if "suspect" in (g.get("kind"), f.get("kind")):
+        return False  # each tentative lead is its own hypothesis (the differential weighs them)
     facts = _facts_of(f)
     # Same words, the same observed facts, or a bare symptom-table reading of a cause already shown.
     return g["issue"] == f["issue"] or bool(g["_facts"] & facts) or not facts
@@ -369,6 +375,7 @@ class _Writer:
         self.title("Training Diagnosis")
         self._status(r)
         fixes_shown = self._root_cause(r)
+        self._differential(r)
         self._fixes(r, fixes_shown)
         self._avoid(r)
         if r["status"] == "out_of_scope":  # where it belongs comes before the (empty) plan here
@@ -394,6 +401,11 @@ class _Writer:
             worst = acting[0]["severity"]
             status += f" — {len(acting)} root cause{'s' if len(acting) > 1 else ''} to fix (worst: {worst})"
         self.label("Status", status)
+        gaps = r.get("evidence_incomplete") or []
+        if gaps:
+            # Damaged input never reads as clean: say what was not read, so the verdict is weighed for it.
+            self.label("Evidence", "incomplete — " + "; ".join(gaps[:5])
+                       + (f"; and {len(gaps) - 5} more" if len(gaps) > 5 else ""))
         s = r["symptom"]
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "
@@ -476,7 +488,11 @@ class _Writer:
         for i, x in enumerate(r["routes"], 1):
             where = f" (section: {x['section']})" if x.get("section") else ""
             rules = ", ".join(x.get("rules") or [x["rule"]])
-            self.line(f"{i}. {self.tick(x['skill'])} [{x['role']}, pack {x['pack']}]{where}: {x['why']} [{rules}]")
+            # the step is what to check or change, in a sentence; the skill is where to read more about it
+            why = x["why"][:1].upper() + x["why"][1:]
+            why += "" if why.endswith((".", "?", "!")) else "."
+            self.line(f"{i}. {why} Reference: {self.tick(x['skill'])} ({x['role']}, pack {x['pack']}{where}) "
+                      f"[{rules}]")
             if self.verbose:
                 self.bullet(f"load: {x['sheet']}", level=1, width=3)
         self.end()
@@ -489,6 +505,26 @@ class _Writer:
             share = "shared with this pack" if b["joint"] else "belongs there"
             target = f", load {b['target']}" if b.get("target") else ""
             self.bullet(f"{self.tick(b['pack'])} ({share}{target}): {b['why']} [{b['rule']}]")
+        self.end()
+
+    def _differential(self, r: dict[str, Any]) -> None:
+        """The leading causes beside the one shown: why the leader leads, and what would settle the others."""
+        diff = r.get("differential") or []
+        if len(diff) < 2:  # one cause and nothing open: the root cause section says it all
+            return
+        self.section("Differential")
+        for i, e in enumerate(diff, 1):
+            mark = " (tentative)" if e.get("tentative") and e["standing"] != "open" else ""
+            if e["standing"] == "open":
+                asks = f" — ask {', '.join(e['asked_by'])}" if e["asked_by"] else ""
+                self.line(f"{i}. open: {e['issue']} [{e['id']}] -> {e['route']}; needs {', '.join(e['needs'])}{asks}")
+            else:
+                self.line(f"{i}. {e['standing']}{mark}: {e['issue']} [{e['id']}]")
+                if e.get("for"):
+                    self.label("For", ", ".join(f"{x['observation']} = {fmt_value(x['observation'], x['value'])}"
+                                                for x in e["for"]), level=1)
+                if e.get("why_first"):
+                    self.label("Leads because", e["why_first"], level=1)
         self.end()
 
     def _questions(self, r: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ FAMILIES: tuple[str, ...] = (
     "antipatterns",
     "causes",
     "differential",
+    "distributed",
     "contracts",
 )
 

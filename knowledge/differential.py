@@ -15,7 +15,7 @@ live here:
 from __future__ import annotations
 
 from knowledge.fixes import FIX_BATCH_LR, FIX_LR_DOWN
-from knowledge.schema import Absent, Cite, Cross, Find, Fix, Is, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import Absent, Cite, Cross, Find, Fix, Gt, Is, Present, QuestionRow, RouteTo, Row, Salience
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
@@ -57,7 +57,7 @@ ROWS = (
     Row("DF-SUS-LOSS",
         {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "custom_loss": True,
          "nan_location": Absent()},
-        (Find("Numerical", "warning", "tentative: the hand-written loss is the likeliest source of the "
+        (Find("Numerical", "warning", "the hand-written loss is the likeliest source of the "
               "non-finite values (a log of 0, a division by 0 or a sqrt at 0); where the first NaN appears "
               "confirms it", kind="suspect"),
          RouteTo("loss-functions-and-objectives", "primary", "make the loss numerically safe first")),
@@ -71,7 +71,7 @@ ROWS = (
     Row("DF-SUS-HALF",
         {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "mixed_precision": Is("fp16", "fp8"),
          "nan_location": Absent()},
-        (Find("Numerical", "warning", "tentative: values leaving the half-precision range (overflow to inf, or a "
+        (Find("Numerical", "warning", "values leaving the half-precision range (overflow to inf, or a "
               "loss scale gone wrong) are the likeliest cause; a run in bf16 or fp32 that stays finite "
               "confirms it", kind="suspect"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, loss scaling, fp32 "
@@ -135,6 +135,40 @@ ROWS = (
         Cite("000", "Cross-pack boundaries", "PyTorch errors -> pytorch-engineering"),
         fix=FIX_PIN_VERSION, salience=Salience.CAUSE),
 )
+
+# --- never give up: what the user talks about, when nothing else routes ---------------------------------
+# Once the user has declined to name a symptom, with nothing routed, no finding and no healthy evidence, the
+# part of the set-up the user describes is where the problem most likely lies: a tentative lead (info) to that
+# part's skill instead of no route at all. These rows fire last of all rows (below ``Salience.AFTER``).
+_TOPIC = Cite("000", "Symptom: which X should I use? (direct questions)",
+              "each part of the set-up (optimizer, LR and schedule, loss, batch) has its skill")
+
+
+def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: str = "") -> Row:
+    return Row(rid, when,
+               (Find("Set-up", "info", f"nothing routes yet, and the complaint is about {part}; that is "
+                     "where to look first (say what goes wrong to get a diagnosis)", kind="suspect"),
+                RouteTo(skill, "primary", f"the complaint is about {part}", section=section)),
+               f"A user who describes {part} and no symptom of the run is most often facing a problem with "
+               f"{part}: a better first stop than none.",
+               _TOPIC, need=("declined:Q-SYMPTOM",),
+               unless=("route:*", "boundary:*", "finding:*", "flag:healthy_evidence", "origin:probe"),
+               salience=Salience.AFTER - 20 + priority)
+
+
+TOPICS = (
+    _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
+    _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
+    _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},
+           "training-loop-architecture", "gradient accumulation", 7),
+    _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),
+    _topic("DF-TOPIC-PREC", {"mixed_precision": Is("fp16", "bf16", "fp8")}, "batch-size-and-memory-tradeoffs",
+           "reduced precision", 5, section="precision"),
+    _topic("DF-TOPIC-LOSS", {"loss_fn": Present()}, "loss-functions-and-objectives", "the loss function", 4),
+    _topic("DF-TOPIC-OPT", {"optimizer": Present()}, "optimization-algorithms", "the optimizer", 3),
+    _topic("DF-TOPIC-DIST", {"multi_gpu": True}, "pytorch-engineering", "multi-GPU training", 2),
+)
+ROWS = ROWS + TOPICS
 
 QUESTIONS = (
     QuestionRow(

@@ -319,6 +319,35 @@ MEASURES: tuple[Measure, ...] = (
             "early stopping watches the validation loss for a rise after its minimum (Prechelt, 'Early stopping - "
             "but when?', 1998); our relative tolerance",
             Cite("003", "Step 1: symptom table", "train good, val bad: overfitting")),
+    # --- issue 20: distributed runs (the rank probe, probes/ranks.py) ---------------------------------------
+    Measure("MT-DDP-DESYNC-REL", 1e-6,
+            "parameter fingerprints of two ranks differing by more than this fraction: the replicas hold different "
+            "weights",
+            "DDP replicas are bitwise identical (one broadcast at construction, then the same all-reduced gradient "
+            "on every rank: PyTorch DDP notes); the tolerance only absorbs the rounding of float64 sums",
+            Cite("PyTorch docs", "Distributed Data Parallel notes", "replicas stay in sync")),
+    Measure("MT-DDP-GRAD-REL", 1e-4,
+            "gradient norms at the same optimizer step differing across ranks by more than this fraction: the "
+            "gradients applied were not all-reduced",
+            "after DDP's all-reduce every rank holds the same averaged gradient (PyTorch DDP notes); the tolerance "
+            "absorbs reduction order in the norm",
+            Cite("PyTorch docs", "DistributedDataParallel.no_sync", "gradients accumulate locally inside no_sync")),
+    Measure("MT-DDP-SKEW", 1.5,
+            "the slowest rank's own time per step (before it waits for the others) above this multiple of the "
+            "median rank's: a straggler",
+            "a synchronous data-parallel step runs at the pace of its slowest rank (PyTorch DDP notes); our bound, "
+            "well above the few percent of jitter between identical ranks",
+            Cite("PyTorch docs", "Distributed Data Parallel notes", "the all-reduce waits for every rank")),
+    Measure("MT-DDP-SKEW-ABS", 0.02,
+            "seconds per step the slowest rank must lose to the median before a skew counts (timer noise on tiny "
+            "steps is not a straggler)",
+            "our floor: one or two scheduler time slices (4-10 ms each on Linux) of jitter on a shared host",
+            Cite("PyTorch docs", "Distributed Data Parallel notes", "the all-reduce waits for every rank")),
+    Measure("MT-BN-RANK-BATCH", 16,
+            "per-rank batch below which BatchNorm statistics computed on one rank are too noisy (SyncBatchNorm "
+            "advised)",
+            "Wu & He, 'Group Normalization' (2018): BatchNorm's error rises quickly below 16 examples per GPU",
+            Cite("Wu & He 2018", "Group Normalization", "BN error vs batch size per GPU")),
     # --- issue 18: output/target contracts, optimizer settings, clipping, normalisation, schedules, order ------
     Measure("MT-EPS-HIGH", 1e-3,
             "an Adam-family eps at or above this dominates sqrt(v) for gradients of ordinary size: the update "

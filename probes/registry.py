@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-PLUGINS = ("nonfinite:NonfiniteProbe", "config_lint:ConfigLintProbe", "loss_curve:LossCurveProbe",
+PLUGINS = ("ranks:RankProbe", "nonfinite:NonfiniteProbe", "config_lint:ConfigLintProbe", "loss_curve:LossCurveProbe",
            "loss_init:LossInitProbe", "grad_flow:GradFlowProbe", "update_ratio:UpdateRatioProbe",
            "generalization:GeneralizationProbe", "throughput:ThroughputProbe", "activations:ActivationsProbe",
            "loss_scale:LossScaleProbe", "weight_norm:WeightNormProbe", "loop_lint:LoopLintProbe",
