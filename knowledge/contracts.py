@@ -165,7 +165,8 @@ ROWS = (
         "BatchNorm normalises each channel with the batch's mean and variance; from 2-4 examples they are so noisy "
         "that the error grows sharply (Wu & He, 2018), and the running averages used at evaluation disagree.",
         Cite("Wu & He, Group Normalization (ECCV 2018)", "Figure 1", "BatchNorm error against images per GPU"),
-        salience=_FIRST,
+        # on several ranks the same cause is DD-BN-01 (its fix, SyncBatchNorm, is the specific one): one finding
+        unless=("finding:DD-BN-01",), salience=Salience.CAUSE - 1,
         fix=Fix("Raise the per-device batch (accumulation does not help BatchNorm), use SyncBatchNorm across "
                 "devices, or replace BatchNorm with GroupNorm.",
                 "model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)   # several GPUs\n"
