@@ -94,7 +94,7 @@ def _run_mode(vs: list[tuple[Any, Any, Any]], mode: str, verbose: bool) -> dict[
     rows = []
     t0 = time.perf_counter()
     for v, wfn, efn in vs:
-        if v.fault is not None and mode not in v.fault.modes:
+        if mode not in (v.fault.modes if v.fault is not None else getattr(v, "modes", (mode,))):
             continue
         try:
             with warnings.catch_warnings():

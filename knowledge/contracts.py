@@ -155,6 +155,14 @@ ROWS = (
         "(PyTorch's word-language-model example: LR 20, max_norm 0.25) is stable by construction; a too-high LR "
         "shows as a loss that diverges, spikes or oscillates, and then this note does not stand.",
         Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
+    Row("MS-CLIP-03", {"grad_clip_active": "every_step", "optimizer": _SGD, "probe_scope": "one_batch",
+                       "update_ratio": ge("MT-UPD-HIGH")},
+        (Find("Gradients", "info", "the loop's clip cuts every examined step to lr x max_norm: a large update ratio "
+              "on one batch is what the clip allows, and whether the LR is too high needs the loss over steps "
+              "(run watch)"),),
+        "Examined with the loop's max_norm, SGD's step has a fixed length; one batch shows no loss curve, so the "
+        "high ratio alone does not say the LR is too high.",
+        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
     # --- normalisation and regularisation -------------------------------------------------------------
     Row("MS-BN-01", {"bn_batch": le("MT-BN-BATCH")},
         (Find("Normalization", "warning", "BatchNorm trains on a handful of examples per device: its batch "

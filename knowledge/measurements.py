@@ -612,7 +612,7 @@ ROWS = (
         # weights shrunk by decay make every update a large fraction of them: the decay explains the ratio
         unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02",
                 # clipping bounds every SGD step (a tight-clip recipe), or summed losses scale the step
-                "finding:MS-CLIP-02", "finding:MS-RED-01"),
+                "finding:MS-CLIP-02", "finding:MS-CLIP-03", "finding:MS-RED-01"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),

@@ -80,6 +80,16 @@ class ClippingProbe(Probe):
                 self.steps.append(g[0] / w[0])  # the step per unit of (clipped) gradient norm, against the weights
         self.steps = self.steps[-256:]
 
+    def examine(self, ex: Any) -> list:
+        """With the loop's ``clip_norm`` given, whether the examined steps were clipped every time."""
+        norms_ = getattr(ex, "pre_clip", [])
+        clip = getattr(ex, "clip_norm", None)
+        if not clip or not norms_:
+            return []
+        every = all(n > clip for n in norms_)
+        return [emit(INFO, "grad_clip_active", "every_step" if every else "sometimes" if any(n > clip for n in norms_)
+                     else "never", {"max_norm": clip, "pre_clip_norms": norms_})]
+
     def summarise(self, run: Any) -> list:
         """Whether every sampled step was clipped, with the norm it was clipped to."""
         v = verdict(self.values)
