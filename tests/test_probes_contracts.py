@@ -248,3 +248,14 @@ def test_class_count_for_a_class_dimension_that_is_not_last() -> None:
     assert got["num_classes"] == 5
     # naive reference: an untrained model's per-position loss is near ln(5)
     assert got["loss_init_ratio"] == pytest.approx(float(nn.CrossEntropyLoss()(m(batch[0]), batch[1])) / math.log(5))
+
+
+def test_examine_clips_as_the_loop_does_when_told() -> None:
+    model, batch = _tiny()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    before = [p.detach().clone() for p in model.parameters()]
+    got = _obs(examine(model, nn.CrossEntropyLoss(), batch, opt, clip_norm=1e-6))
+    assert got["grad_clip_active"] == "every_step"
+    # examine's steps are undone: the weights are as found
+    assert all(torch.equal(a, p.detach()) for a, p in zip(before, model.parameters(), strict=True))
+    assert "grad_clip_active" not in _obs(examine(model, nn.CrossEntropyLoss(), batch, opt))
