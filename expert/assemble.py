@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.kb import rule_catalogue
 from expert.plan import order_plan
 from knowledge import question as question_row
+from knowledge.fix_variants import fix_for
 from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
@@ -56,13 +57,16 @@ def evidence_of(observations: Mapping[str, Observation], rec: Firing | None) -> 
     return out
 
 
-def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str]
-           ) -> tuple[list[dict[str, Any]], list[str]]:
+def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str],
+           steps: tuple[tuple[str, str], ...] = ()) -> tuple[list[dict[str, Any]], list[str]]:
     """Make the report agree with itself: never advise an action its own What NOT to Do forbids.
 
     When a fix advises what an avoid entry forbids (``knowledge.terms.actions_in``), the better-evidenced row
     keeps its text and the other's is dropped: causes in their evidence order first, then other findings,
-    then rows without a finding (guards, routes), whose advice is generic.
+    then rows without a finding (guards, routes), whose advice is generic. A primary plan step (``steps``: a
+    route's rule and why; secondary steps are hedged, "only if...") is the engine's verdict and stays: an avoid
+    entry of another row that forbids what it says to do is dropped ("Do not just lower the LR" beside a step
+    "lower the peak LR").
     """
     rank = {rid: i for i, rid in reversed(list(enumerate(ranked)))}
 
@@ -80,6 +84,9 @@ def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ra
                 drop_avoid.add(text)
             else:
                 drop_fix.add(f["rule"])
+    for rule, why in steps:
+        does = actions_in(why)
+        drop_avoid |= {text for rules, text in avoid_by if rule not in rules and does & actions_in(text)}
     return ([f for f in fixes if f["rule"] not in drop_fix],
             [t for _, t in avoid_by if t not in drop_avoid])
 
@@ -157,8 +164,11 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
 
 
 def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]], facts: list[Any],
-             trail: list[Firing]) -> Diagnosis:
-    """Build the Diagnosis from the consultation's observations and answers, the engine's final facts and trail."""
+             trail: list[Firing], incomplete: Sequence[str] = ()) -> Diagnosis:
+    """Build the Diagnosis from the consultation's observations and answers, the engine's final facts and trail.
+
+    ``incomplete`` says what a damaged log could not give: with any, the status is never clean.
+    """
     cat = rule_catalogue()
     by_kind: dict[str, list[Any]] = {}
     for f in facts:
@@ -253,20 +263,25 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
         | {f["rule"] for f in by_kind.get("Flag", [])}
     avoid_by: list[tuple[set[str], str]] = []  # (rules that say it, text)
+    values = {name: o.value for name, o in observations.items()}
     for rec in trail:
         info = cat.get(rec.rule)
         row = info.row if info else None
         if not isinstance(row, Row) or row.id not in standing:
             continue
-        if row.fix is not None and not any(x["rule"] == row.id for x in fixes):
-            fixes.append({"rule": row.id, "explain": row.fix.explain, "code": row.fix.code})
+        fix, variant = fix_for(row.id, row.fix, values)  # the fix as the user's set-up writes it
+        if fix is not None and not any(x["rule"] == row.id for x in fixes):
+            fixes.append({"rule": row.id, "explain": fix.explain, "code": fix.code,
+                          **({"written_for": dict(sorted((k, str(v)) for k, v in variant.when.items()))}
+                             if variant else {})})
         for a in row.avoid:
             same = next((rules for rules, t in avoid_by if t == a), None)
             if same is None:
                 avoid_by.append(({row.id}, a))
             else:
                 same.add(row.id)
-    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings])
+    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings],
+                          tuple((m["rule"], m["why"]) for m in merged.values() if m["role"] == "primary"))
 
     # Flags without a detail are internal markers between rows, not something to tell the user.
     notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]}
@@ -287,6 +302,8 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         status = "clean"
     else:
         status = "insufficient"
+    if status == "clean" and incomplete:
+        status = "insufficient"  # a damaged log is not a healthy one: what it lost may hold the problem
 
     symptom = None
     if symptom_value is not None:
@@ -295,6 +312,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     return Diagnosis(status=status, symptom=symptom, question=qv, findings=findings, routes=routes, plan=plan,
                      boundary=boundary, fixes=fixes, avoid=avoid, asked=asked, notes=notes,
                      causes=[f["id"] for f in causes], primary_cause=primary_cause, tentative=tentative,
+                     incomplete=list(incomplete),
                      differential=_differential(
                          [f for f in findings if f["kind"] in ("cause", "lint", "suspect")
                           and (f["severity"] in ("warning", "critical") or f["kind"] == "suspect")],

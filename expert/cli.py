@@ -13,13 +13,19 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from knowledge.errors import EXIT_ACTION, EXIT_INTERNAL, EXIT_OK, InputError, TrainoptError
+from knowledge.errors import (
+    EXIT_ACTION,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    InputError,
+    TrainoptError,
+    excerpt,
+    shorten_part,
+)
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
-
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the shell convention (128 + SIGINT)."""
 
 FORMAT = click.Choice(["text", "markdown", "json"])
 PLAIN_FORMAT = click.Choice(["text", "json"])
@@ -42,7 +48,15 @@ class _Group(click.Group):
         except TrainoptError as e:
             click.echo(e.render(), err=True)
             ctx.exit(e.exit_code)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            # Ctrl-C anywhere in a command (the engine, a report, a probe): one line and 130, never a traceback.
+            click.echo("\ninterrupted.", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except click.ClickException as e:
+            # click quotes the offending argument whole (an invalid choice, a path): keep it short and printable.
+            e.message = shorten_part(e.message)
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except BrokenPipeError:
             # The reader went away (`trainopt rules | head`): stop quietly, and keep Python's exit-time
@@ -76,8 +90,12 @@ def cli() -> None:
     """Diagnose PyTorch training problems and route them to the right specialist skill.
 
     Exit codes: 0 diagnosed or clean, 1 findings that need action or a question still open,
-    2 usage or input error, 3 internal error (130: interrupted).
+    2 usage or input error, 3 internal error, 4 the examined script called sys.exit (130: interrupted).
     """
+
+
+MAX_JSON_INPUT = 64 << 20
+"""The largest observations document read (a saved report with its trail is a few hundred kilobytes)."""
 
 
 def _read_json(path: str) -> Any:
@@ -89,14 +107,21 @@ def _read_json(path: str) -> Any:
     from expert.consultation import _json_type, parse_json
 
     if path == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        # Bounded: a stream with no end (`trainopt diagnose - < /dev/zero`) is refused, never held whole.
+        data = sys.stdin.buffer.read(MAX_JSON_INPUT + 1) if hasattr(sys.stdin, "buffer") else \
+            sys.stdin.read(MAX_JSON_INPUT + 1)
+        if len(data) > MAX_JSON_INPUT:
+            raise InputError(f"stdin holds over {MAX_JSON_INPUT >> 20} MiB",
+                             hint="observations are a small JSON object")
         where = "stdin"
     else:
+        from expert.safeio import read_bounded
+
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read_bounded(path, MAX_JSON_INPUT, "a JSON object of observations")
         except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror}", hint="give a JSON file or - for stdin") from None
+            raise InputError(f"cannot read {excerpt(path)}: {exc.strerror}",
+                             hint="give a JSON file or - for stdin") from None
         where = path
     value = parse_json(data, where)
     # Checked here, not left to from_json: a JSON string such as "symptom" is valid JSON but no object, and
@@ -322,7 +347,7 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
         near = (difflib.get_close_matches(rule_id.upper(), ids, n=5, cutoff=0.6)
                 or [r for r in ids if rule_id.upper() in r])
         hint = ("did you mean " + ", ".join(near[:5]) + "?") if near else "list them with `trainopt rules`"
-        raise InputError(f"unknown rule {rule_id!r}", hint=hint)
+        raise InputError(f"unknown rule {excerpt(rule_id)}", hint=hint)
     d: dict[str, Any] = {"id": info.id, "kind": info.kind, "family": info.family, "rationale": info.rationale,
                          "cite": info.cite.as_dict() if info.cite else None}
     row = info.row
@@ -526,7 +551,7 @@ def _role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
     for p in pairs:
         role, sep, col = p.partition("=")
         if not sep or not role.strip() or not col.strip():
-            raise InputError(f"bad --map {p!r}", hint="use --map ROLE=COLUMN, e.g. --map loss=train/loss")
+            raise InputError(f"bad --map {excerpt(p)}", hint="use --map ROLE=COLUMN, e.g. --map loss=train/loss")
         out[role.strip()] = col.strip()
     return out
 
@@ -538,36 +563,66 @@ def _role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--map", "mapping", metavar="ROLE=COLUMN", multiple=True,
               help="Name the column that plays a role (loss, val_loss, val_acc, train_acc, lr, grad_norm, "
                    "throughput); repeatable.")
+@click.option("--follow-links", is_flag=True,
+              help="Read links in the run folder that lead out of it (skipped by default, with a note).")
 @click.option("--format", "fmt", type=FORMAT, default="text", show_default=True, help="Report format.")
-def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str) -> None:
+def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, follow_links: bool) -> None:
     """Diagnose a finished run from its logs: PATH is a log file or a run folder.
 
     Reads Lightning metrics.csv, Hugging Face trainer_state.json, TensorBoard event files (every scalar),
     and CSV or JSONL with a step and a loss column, streaming in bounded memory. Recognised columns become
     observations with provenance log:<file>:<column>; the loss curve is classified and the run diagnosed.
+
+    What cannot be read around (a damaged record, a line that is not text) is skipped and named in a note,
+    and the verdict then says the evidence is incomplete: a damaged log is never reported clean. Links in a
+    run folder that lead out of it are skipped unless --follow-links; pipes, devices and sockets are refused.
     """
     import os
 
     from expert.consultation import Consultation
 
-    size = os.path.getsize(path) if os.path.isfile(path) else 0
+    name = os.path.basename(os.path.normpath(path)) or path
+    if not name.isprintable() or len(name) > 60:
+        name = excerpt(name, 60)
+    shown = [False]
 
     def progress(done: int, total: int) -> None:
-        click.echo(f"\rtrainopt: reading {os.path.basename(path)}: {100 * done // max(total, 1):3d}%", err=True,
-                   nl=done >= total)
+        # Files and folders alike: the readers report bytes over the whole log; small logs stay quiet.
+        if total < PROGRESS_FROM_BYTES:
+            return
+        shown[0] = True
+        click.echo(f"\rtrainopt: reading {name}: {100 * done // max(total, 1):3d}%", err=True, nl=done >= total)
 
     c = Consultation()
-    run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress if size >= PROGRESS_FROM_BYTES else None)
+    if os.path.isdir(path):
+        from expert.ranklogs import read_rank_logs
+
+        ranked = read_rank_logs(path)
+        if ranked is not None:  # one log per rank of a distributed run: the ranks compared (issue 20)
+            obs, lines = ranked
+            c.add(obs)
+            d = c.run()
+            click.echo(f"trainopt: {len(lines)} per-rank logs in {path}; status: {d.status}", err=True)
+            for line in lines:
+                click.echo(f"  {line}", err=True)
+            _emit_report(c, fmt)
+            sys.exit(exit_code_for(c))
+    run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress, follow_links=follow_links)
     d = c.run()
     roles = ", ".join(f"{r}={col}" for r, col in sorted(run.roles.items()))
     click.echo(f"trainopt: {run.kind} log {run.path}: {run.rows} rows; columns used: {roles}; "
                f"{len(c.observations)} observation(s); status: {d.status}", err=True)
     for note in run.notes:
         click.echo(f"  note: {note}", err=True)
+    for note in run.damage:
+        click.echo(f"  note: {note} (the evidence is incomplete)", err=True)
     if plot_to:
         from expert.plot import plot_run
 
-        click.echo(f"trainopt: plot written to {plot_run(run, plot_to, status=d.status)}", err=True)
+        # The title says what the report says: its status, the symptom it settled on, and a gap in the evidence.
+        verdict = d.status + (f": {d.symptom['label']}" if d.symptom else "") \
+            + ("; evidence incomplete" if d.incomplete else "")
+        click.echo(f"trainopt: plot written to {plot_run(run, plot_to, status=verdict)}", err=True)
     _emit_report(c, fmt)
     sys.exit(exit_code_for(c))
 
@@ -583,7 +638,11 @@ def schema(which: str) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    cli(prog_name="trainopt")
+    try:
+        cli(prog_name="trainopt")
+    except KeyboardInterrupt:  # before a command runs (while modules load) or after it returned
+        sys.stderr.write("\ninterrupted.\n")
+        sys.exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

@@ -93,6 +93,8 @@ class Consultation:
         self._diagnosis: Diagnosis | None = None
         self._trail: list[Any] = []
         self._facts: list[Any] = []
+        self.incomplete: list[str] = []
+        """What a damaged log could not give (see ``add_log``): the status is never clean while it holds any."""
 
     # ------------------------------------------------------------------ input
 
@@ -176,6 +178,9 @@ class Consultation:
 
         run = read_log(path, **options)
         self.add(run.observations())
+        if run.damage:
+            self.incomplete.extend(run.damage)
+            self._diagnosis = None
         return run
 
     def complain(self, text: str) -> list[Observation]:
@@ -332,7 +337,7 @@ class Consultation:
         e.run()
         self._trail = list(e.trail)
         self._facts = [f for f in e.facts.values()]
-        self._diagnosis = assemble(self._obs, self.asked, self._facts, self._trail)
+        self._diagnosis = assemble(self._obs, self.asked, self._facts, self._trail, self.incomplete)
         return self._diagnosis
 
     def _ensure(self) -> Diagnosis:
@@ -436,8 +441,9 @@ class Consultation:
                 if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
                     raise InputError(f"bad step {short(step)} for {name!r}",
                                      context="allowed: a training step, an integer >= 0")
-                obs.append(Observation.make(name, canonical_term(name, v["value"]), v.get("source", "declared"),
-                                            v.get("evidence"),
+                source = v.get("source", "declared")
+                _check_source(name, source)
+                obs.append(Observation.make(name, canonical_term(name, v["value"]), source, v.get("evidence"),
                                             step))
             else:
                 obs.append(Observation.make(name, canonical_term(name, v), "declared"))
@@ -448,6 +454,30 @@ class Consultation:
         for q in declined:
             c.decline(q)
         return c
+
+
+SOURCE_KINDS = ("declared", "answer:", "probe:", "text:", "derived:", "log:")
+"""The provenances an observation handed over as JSON may carry (ARCHITECTURE.md, "Observations")."""
+
+
+def _check_source(name: str, source: Any) -> None:
+    """Refuse a provenance that names no known kind, or an answer to a question that does not exist.
+
+    Raises:
+        InputError: Naming the observation and what is allowed.
+    """
+    from knowledge import all_questions
+    from knowledge.errors import excerpt
+
+    if not isinstance(source, str) or not (source == "declared" or source.startswith(SOURCE_KINDS[1:])):
+        raise InputError(f"bad source {excerpt(source)} for {name!r}",
+                         context="allowed: declared, answer:<question id>, probe:<probe id>, text:<phrase>, "
+                                 "derived:<rule id>, log:<file>:<column>")
+    if source.startswith("answer:"):
+        qid = source.partition(":")[2].strip()
+        if qid not in {q.id for q in all_questions()}:
+            raise InputError(f"source {excerpt(source)} for {name!r} names no question trainopt asks",
+                             hint="give the question id as `trainopt rules` lists it (Q-...), or source \"declared\"")
 
 
 def parse_json(text: str | bytes | bytearray, where: str = "input") -> Any:

@@ -61,6 +61,8 @@ class Diagnosis:
     """The best-evidenced cause: its primary route is the plan's first stop."""
     tentative: str | None = None
     """With no cause evidenced, the suspect (a tentative lead) whose primary route is the plan's first stop."""
+    incomplete: list[str] = field(default_factory=list)
+    """What the evidence is missing (records or lines a damaged log could not give): never clean with any."""
     differential: list[dict[str, Any]] = field(default_factory=list)
     """The leading causes: those the evidence supports (the leader first, with why it leads), then the open
     candidates with what they need and the questions that ask for it."""

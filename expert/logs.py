@@ -9,38 +9,33 @@ by the probes' classifier (numpy only: reading a log never imports torch).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import os
-import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from knowledge.errors import InputError
+from expert.logreaders import (
+    CHUNK,
+    STEP_NAMES,
+    Progress,
+    Series,
+    _find_step,
+    _int,
+    _norm,
+    detect,
+    read_series,
+)
+from knowledge.errors import InputError, excerpt
 from knowledge.vocabulary import Observation
 
 ROLES = ("loss", "val_loss", "val_acc", "train_acc", "lr", "grad_norm", "throughput")
 """Columns trainopt understands, by role; ``--map ROLE=COLUMN`` names one explicitly."""
 
-STEP_NAMES = ("step", "global_step", "_step", "steps", "iteration", "iter", "trainer/global_step")
 IGNORED = ("epoch", "_runtime", "_timestamp", "timestamp", "time", "wall_time", "total_flos", "train_runtime",
            "train_steps_per_second", "num_input_tokens_seen")
 """Bookkeeping columns: read past without a note (they describe the run, not its health)."""
-
-CHUNK = 65536
-"""Rows converted to numpy at a time."""
-
-Progress = Callable[[int, int], None]
-"""``progress(done, total)`` in bytes, called now and then while a large file is read."""
-
-
-def _norm(tag: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", tag.lower()).strip("_")
 
 
 def role_of(tag: str) -> str | None:
@@ -74,396 +69,6 @@ def _pick(role: str, tags: list[str]) -> str:
     return sorted(tags, key=lambda t: (len(t), t))[0]
 
 
-# --------------------------------------------------------------------------------------- downsampling
-
-
-class Series:
-    """One scalar series, downsampled as it streams: bucket means, minima, maxima and first steps.
-
-    Args:
-        tag: The column or tag name in the log.
-        capacity: Buckets kept after a merge; memory is O(capacity) whatever the length of the log.
-    """
-
-    def __init__(self, tag: str, capacity: int = 4096) -> None:
-        self.tag = tag
-        self.capacity = capacity
-        self.width = 1
-        self.points = 0
-        self.nonfinite = 0
-        self.first_nonfinite_step: float | None = None
-        self.last_finite: float | None = None
-        self._pend_s = np.empty(0)
-        self._pend_v = np.empty(0)
-        self._b: list[np.ndarray] = []  # rows: first step, sum, finite count, min, max, last step
-
-    def extend(self, steps: np.ndarray, values: np.ndarray) -> None:
-        """Add points in step order (NaN/Inf values are counted and located, never averaged)."""
-        if not values.size:
-            return
-        self.points += int(values.size)
-        bad = ~np.isfinite(values)
-        if bad.any():
-            self.nonfinite += int(bad.sum())
-            if self.first_nonfinite_step is None:
-                self.first_nonfinite_step = float(steps[int(np.argmax(bad))])
-        fin = values[~bad]
-        if fin.size:
-            self.last_finite = float(fin[-1])
-        self._pend_s = np.concatenate([self._pend_s, steps.astype(np.float64)])
-        self._pend_v = np.concatenate([self._pend_v, values.astype(np.float64)])
-        self._drain(final=False)
-
-    def _drain(self, final: bool) -> None:
-        w = self.width
-        n = (self._pend_v.size // w) * w
-        if final and self._pend_v.size > n:
-            n = self._pend_v.size  # the tail becomes one short bucket
-        if n:
-            s, v = self._pend_s[:n], self._pend_v[:n]
-            self._pend_s, self._pend_v = self._pend_s[n:], self._pend_v[n:]
-            full = (v.size // w) * w
-            parts = [(s[:full].reshape(-1, w), v[:full].reshape(-1, w))] if full else []
-            if full < v.size:
-                tail_v = np.full(w, np.nan)
-                tail_v[: v.size - full] = v[full:]
-                tail_s = np.full(w, s[-1])
-                tail_s[: v.size - full] = s[full:]
-                parts.append((tail_s.reshape(1, w), tail_v.reshape(1, w)))
-            for ss, vv in parts:
-                ok = np.isfinite(vv)
-                cnt = ok.sum(axis=1)
-                z = np.where(ok, vv, 0.0)
-                mn = np.where(ok, vv, np.inf).min(axis=1)
-                mx = np.where(ok, vv, -np.inf).max(axis=1)
-                self._b.append(np.stack([ss[:, 0], z.sum(axis=1), cnt, mn, mx, ss[:, -1]], axis=1))
-        if sum(len(b) for b in self._b) > 2 * self.capacity:
-            self._merge()
-
-    def _merge(self) -> None:
-        b = np.concatenate(self._b)
-        while len(b) > 2 * self.capacity:
-            even = (len(b) // 2) * 2
-            p = b[:even].reshape(-1, 2, 6)
-            merged = np.stack([p[:, 0, 0], p[:, :, 1].sum(1), p[:, :, 2].sum(1), p[:, :, 3].min(1),
-                               p[:, :, 4].max(1), p[:, 1, 5]], axis=1)
-            b = np.concatenate([merged, b[even:]])
-            self.width *= 2
-        self._b = [b]
-
-    def finish(self) -> Series:
-        """Flush the points still pending; call once after the last ``extend``."""
-        self._drain(final=True)
-        return self
-
-    @property
-    def buckets(self) -> np.ndarray:
-        """Array of rows (first step, sum, finite count, min, max, last step)."""
-        return np.concatenate(self._b) if self._b else np.empty((0, 6))
-
-    def curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Steps, means, minima and maxima of the buckets that hold a finite value."""
-        b = self.buckets
-        b = b[b[:, 2] > 0]
-        return b[:, 0], b[:, 1] / b[:, 2], b[:, 3], b[:, 4]
-
-    @property
-    def downsampled(self) -> bool:
-        """True when buckets hold more than one point."""
-        return self.width > 1
-
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready facts about the series."""
-        _, m, _, _ = self.curve()
-        return {"tag": self.tag, "points": self.points, "buckets": int(m.size), "bucket_width": self.width,
-                "nonfinite": self.nonfinite, "first_nonfinite_step": _int(self.first_nonfinite_step),
-                "last": self.last_finite}
-
-
-def _int(x: float | None) -> int | None:
-    return None if x is None else int(x)
-
-
-# --------------------------------------------------------------------------------------- readers
-
-
-def _floats(cells: list[Any], where: str, first_row: int) -> np.ndarray:
-    """Cells of one column (str from CSV, numbers from JSON; None/'' for not logged) as float64, NaN kept."""
-    try:  # fast path: every cell a number or a numeric string (numpy parses those; None becomes NaN)
-        return np.array(cells, dtype=np.float64)
-    except (TypeError, ValueError):
-        pass
-    out = np.empty(len(cells))
-    for i, c in enumerate(cells):
-        if c is None or c == "":
-            out[i] = np.nan  # caller masks these out: "not logged on this row"
-            continue
-        try:
-            out[i] = float(c)
-        except (TypeError, ValueError):
-            raise InputError(f"non-numeric value {c!r} in column {where!r}",
-                             context=f"data row {first_row + i + 1}",
-                             hint="a log column holds numbers (nan/inf allowed); fix or drop that row") from None
-    return out
-
-
-def _present(cells: list[Any]) -> np.ndarray:
-    if "" not in cells and None not in cells:  # dense column: both scans run in C
-        return np.ones(len(cells), dtype=bool)
-    return np.fromiter((c is not None and c != "" for c in cells), dtype=bool, count=len(cells))
-
-
-class _Chunks:
-    """Collects rows as columns and hands them over CHUNK rows at a time."""
-
-    def __init__(self, columns: list[str], step_col: str | None, sink: Callable[[str, np.ndarray, np.ndarray],
-                                                                                    None]) -> None:
-        self.columns, self.step_col, self.sink = columns, step_col, sink
-        self.cols: dict[str, list[Any]] = {c: [] for c in columns}
-        self.rows = 0
-        self._first = 0
-
-    def flush(self) -> None:
-        n = self.rows - self._first
-        if not n:
-            return
-        if self.step_col is not None:
-            sc = self.cols[self.step_col]
-            steps = _floats(sc, self.step_col, self._first)
-            idx = np.arange(self._first, self.rows, dtype=np.float64)
-            steps = np.where(np.isfinite(steps), steps, idx)  # a row without a step keeps its row number
-        else:
-            steps = np.arange(self._first, self.rows, dtype=np.float64)
-        for c in self.columns:
-            if c == self.step_col:
-                continue
-            cells = self.cols[c]
-            mask = _present(cells)
-            if mask.any():
-                self.sink(c, steps[mask], _floats(cells, c, self._first)[mask])
-        self.cols = {c: [] for c in self.columns}
-        self._first = self.rows
-
-
-def _find_step(columns: list[str]) -> str | None:
-    norm = {_norm(c): c for c in columns}
-    for s in STEP_NAMES:
-        if _norm(s) in norm:
-            return norm[_norm(s)]
-    return None
-
-
-class _Counting(io.RawIOBase):
-    """A byte stream that reports how far it has read (for progress on large files)."""
-
-    def __init__(self, fh: Any, total: int, progress: Progress | None) -> None:
-        self.fh, self.total, self.progress = fh, total, progress
-        self.done = 0
-        self._every = max(1 << 16, total // 100)  # about a hundred reports, whatever the size
-        self._next = self._every
-        self._ended = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: Any) -> int:
-        n = self.fh.readinto(b)
-        self.done += n or 0
-        if self.progress is not None and (self.done >= self._next or (not n and not self._ended)):
-            self._next = self.done + self._every
-            self._ended = not n
-            self.progress(self.done, self.total)
-        return n
-
-    def close(self) -> None:
-        self.fh.close()
-        super().close()
-
-
-def _text(path: Path, progress: Progress | None) -> io.TextIOWrapper:
-    raw = _Counting(open(path, "rb"), path.stat().st_size, progress)  # noqa: SIM115 - closed by the wrapper
-    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 20), encoding="utf-8", errors="strict", newline="")
-
-
-def _read_csv(path: Path, sink: Any, progress: Progress | None) -> tuple[list[str], int]:
-    with _text(path, progress) as fh:
-        try:
-            head = fh.readline()
-        except UnicodeDecodeError:
-            raise InputError(f"{path.name} is not a UTF-8 text file", hint="give a CSV, JSONL, JSON or "
-                             "TensorBoard event file") from None
-        if not head.strip():
-            raise InputError(f"{path.name} is empty", hint="a CSV log starts with a header row (step,loss,...)")
-        dialect = "excel-tab" if head.count("\t") > head.count(",") else "excel"
-        columns = [c.strip() for c in next(csv.reader([head], dialect=dialect))]
-        if len(set(columns)) != len(columns) or not all(columns):
-            raise InputError(f"{path.name}: the header row has empty or repeated column names",
-                             context=f"header: {head.strip()[:200]}")
-        step = _find_step(columns)
-        ch = _Chunks(columns, step, sink)
-        width = len(columns)
-        reader = csv.reader(fh, dialect=dialect)
-        rows: list[list[str]] = []
-
-        def flush() -> None:
-            ch.rows += len(rows)
-            for c, cells in zip(columns, zip(*rows)):  # rows -> columns in one C-level pass
-                ch.cols[c] = list(cells)
-            ch.flush()
-            rows.clear()
-
-        try:
-            for row in reader:
-                if len(row) != width:
-                    if not row:
-                        continue
-                    raise InputError(f"{path.name}: line {reader.line_num + 1} has {len(row)} fields, the header has "
-                                     f"{width}", hint="a truncated or mixed file? fix or cut that row")
-                rows.append(row)
-                if len(rows) >= CHUNK:
-                    flush()
-        except (UnicodeDecodeError, csv.Error) as exc:
-            raise InputError(f"{path.name} is not a readable CSV file: {exc}",
-                             context=f"near line {reader.line_num + 1}") from None
-        flush()
-        return columns, ch.rows
-
-
-def _read_jsonl(path: Path, sink: Any, progress: Progress | None) -> tuple[list[str], int]:
-    columns: list[str] = []
-    rows = 0
-    pending: list[dict[str, Any]] = []
-
-    def flush() -> None:
-        nonlocal columns
-        if not pending:
-            return
-        keys = sorted({k for d in pending for k, v in d.items() if _numberish(v)})
-        columns = sorted(set(columns) | set(keys))
-        step = _find_step(columns)
-        ch = _Chunks(keys + ([step] if step and step not in keys else []), step, sink)
-        ch._first = rows - len(pending)
-        ch.rows = rows
-        for k in ch.columns:
-            ch.cols[k] = [_cell(d.get(k)) for d in pending]
-        ch.flush()
-        pending.clear()
-
-    with _text(path, progress) as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise InputError(f"{path.name}: line {lineno} is not JSON: {exc}",
-                                 hint="a JSONL log holds one JSON object per line") from None
-            if not isinstance(d, dict):
-                raise InputError(f"{path.name}: line {lineno} is not a JSON object",
-                                 hint='e.g. {"step": 10, "loss": 2.3}')
-            pending.append(d)
-            rows += 1
-            if len(pending) >= CHUNK:
-                flush()
-        flush()
-    if not rows:
-        raise InputError(f"{path.name} holds no JSON objects")
-    return columns, rows
-
-
-def _numberish(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) or (
-        isinstance(v, str) and v.strip().lower() in ("nan", "inf", "-inf", "infinity", "-infinity"))
-
-
-def _cell(v: Any) -> Any:
-    return v if _numberish(v) else None
-
-
-def _read_hf(path: Path, sink: Any, notes: list[str]) -> tuple[list[str], int]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path.name} is not a readable JSON file: {exc}") from None
-    hist = data.get("log_history") if isinstance(data, dict) else None
-    if not isinstance(hist, list):
-        raise InputError(f"{path.name} has no 'log_history' list",
-                         hint="give the trainer_state.json a transformers Trainer saves with each checkpoint")
-    notes.append("Hugging Face Trainer: with logging_nan_inf_filter=True (the default) a NaN/Inf training loss is "
-                 "never logged (the Trainer logs the mean of the earlier losses instead, and a window that was all "
-                 "NaN shows as 0.0); grad_norm is logged unfiltered, so trainopt reads non-finite gradient norms "
-                 "as a non-finite loss. Set logging_nan_inf_filter=False to see the real values.")
-    # Training logs, evaluation logs and the final summary share the list; only numeric keys become series.
-    rows = [d for d in hist if isinstance(d, dict)]
-    keys = sorted({k for d in rows for k, v in d.items() if _numberish(v)})
-    step = _find_step(keys)
-    ch = _Chunks(keys, step, sink)
-    for k in keys:
-        ch.cols[k] = [_cell(d.get(k)) for d in rows]
-    # The end-of-training summary ("train_loss" averaged over the run) is one point: not a curve.
-    if "train_loss" in ch.cols and "loss" in ch.cols:
-        ch.cols["train_loss"] = [None] * len(rows)
-    ch.rows = len(rows)
-    ch.flush()
-    return keys, len(rows)
-
-
-def _read_tensorboard(path: Path, sink: Any, progress: Progress | None) -> tuple[list[str], int]:
-    from expert.extras import require
-
-    require("tensorboard", "reading TensorBoard event files")
-    from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
-    from tensorboard.util import tensor_util
-
-    files = sorted(path.glob("**/events.out.tfevents*")) if path.is_dir() else [path]
-    bufs: dict[str, tuple[list[float], list[float]]] = {}
-    total = sum(f.stat().st_size for f in files)
-    done = 0
-    rows = 0
-    seen: set[str] = set()
-
-    def flush(tag: str) -> None:
-        s, v = bufs.pop(tag)
-        sink(tag, np.asarray(s, dtype=np.float64), np.asarray(v, dtype=np.float64))
-
-    for f in files:
-        try:
-            # Every event in order (EventAccumulator would keep a reservoir sample of 1,000 scalars per tag).
-            for ev in EventFileLoader(str(f)).Load():
-                if not ev.HasField("summary"):
-                    continue
-                for v in ev.summary.value:
-                    kind = v.WhichOneof("value")
-                    if kind == "simple_value":
-                        x = float(v.simple_value)
-                    elif kind == "tensor" and v.tensor.dtype in (1, 2, 19):  # float, double, half
-                        arr = tensor_util.make_ndarray(v.tensor)
-                        if arr.size != 1:
-                            continue
-                        x = float(arr.reshape(-1)[0])
-                    else:
-                        continue
-                    seen.add(v.tag)
-                    s, vals = bufs.setdefault(v.tag, ([], []))
-                    s.append(float(ev.step))
-                    vals.append(x)
-                    rows += 1
-                    if len(vals) >= CHUNK:
-                        flush(v.tag)
-        except Exception as exc:  # noqa: BLE001 - the reader raises several kinds on a corrupt record
-            raise InputError(f"{f.name} is not a readable TensorBoard event file: {type(exc).__name__}: {exc}",
-                             hint="a truncated file from a crashed run? copy it again") from None
-        done += f.stat().st_size
-        if progress is not None:
-            progress(done, total)
-    if not rows:
-        raise InputError(f"no scalar events in {path.name}",
-                         hint="not a TensorBoard event file, or the run logged no scalars (add_scalar)")
-    for tag in list(bufs):
-        flush(tag)
-    return sorted(seen), rows
-
-
 # --------------------------------------------------------------------------------------- the run
 
 
@@ -488,6 +93,8 @@ class LogRun:
     unrecognised: list[str]
     rows: int
     notes: list[str] = field(default_factory=list)
+    damage: list[str] = field(default_factory=list)
+    """What the reader skipped (records, lines, cells) and where: when not empty, the evidence is incomplete."""
 
     @classmethod
     def from_history(cls, loss: Any, *, name: str = "watch", steps: Any = None,
@@ -533,135 +140,51 @@ class LogRun:
         tag = self.roles.get(role)
         return self.series.get(tag) if tag else None
 
-    def classification(self) -> dict[str, Any] | None:
-        """The loss curve's label and measured numbers (the probes' classifier over the bucket means)."""
-        s = self.get("loss")
+    def curve(self, role: str) -> Any:
+        """The series playing ``role`` as the shared analysis reads it (``probes.history.Curve``), or None."""
+        from probes.history import Curve
+
+        s = self.get(role)
         if s is None:
             return None
-        from probes.loss_curve import classify
+        steps, mean, _, hi = s.curve()
+        return Curve(steps, mean, s.first_nonfinite_step, s.nonfinite, s.points, hi if s.downsampled else None)
 
-        steps, mean, _, _ = s.curve()
-        if s.first_nonfinite_step is not None:
-            return {"label": "nan_or_inf", "first_nonfinite_step": _int(s.first_nonfinite_step),
-                    "nonfinite_points": s.nonfinite, "points": s.points}
-        r = classify(mean)
-        r["points"] = s.points
-        r["bucket_width"] = s.width
-        return r
+    def analysis(self) -> dict[str, list[Observation]]:
+        """The shared run-history analysis (``probes.history.analyse``, as ``watch`` and the callbacks use it).
+
+        Returns:
+            ``{role: [Observation]}``: each verdict with the role whose column it rests on.
+        """
+        cached = getattr(self, "_analysis", None)
+        if cached is not None:
+            return cached
+        from probes.history import analyse
+
+        lr = self.get("lr")
+        self._analysis = analyse(
+            loss=self.curve("loss"), val_loss=self.curve("val_loss"), val_acc=self.curve("val_acc"),
+            train_acc=self.curve("train_acc"), grad_norm=self.curve("grad_norm"), lr=self.curve("lr"),
+            nan_filter=self.kind == "hf_trainer_state",
+            lr_lo=lr.curve()[2] if lr is not None and lr.downsampled else None,
+            lr_width=lr.width if lr is not None else 1)
+        return self._analysis
+
+    def classification(self) -> dict[str, Any] | None:
+        """The loss curve's label and measured numbers, as the report has them (None without a loss)."""
+        if self.get("loss") is None:
+            return None
+        for obs in self.analysis().values():
+            for o in obs:
+                if o.name == "loss_behavior":
+                    return {"label": o.value, **dict(o.evidence or {})}
+        return {"label": None}
 
     def observations(self) -> list[Observation]:
         """Observations the log supports, each with provenance ``log:<file>:<column>`` and its evidence."""
-        from probes.base import jsonable, threshold_evidence
-
         out: list[Observation] = []
-        loss = self.get("loss")
-        r = self.classification()
-        if loss is not None and r is not None and r.get("label"):
-            ev = jsonable({k: v for k, v in r.items() if k != "label"})
-            if r["label"] != "nan_or_inf":
-                ev.update(threshold_evidence("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU",
-                                             "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE", "MT-CURVE-OSC",
-                                             "MT-CURVE-SPIKE"))
-            out.append(Observation.make("loss_behavior", r["label"], self.source("loss"), ev))
-            if r["label"] == "nan_or_inf" and (r["first_nonfinite_step"] or 0) >= 0:
-                out.append(Observation.make("nan_step", r["first_nonfinite_step"], self.source("loss"),
-                                            {"nonfinite_points": loss.nonfinite}))
-        gn = self.get("grad_norm")
-        if gn is not None:
-            out += self._grad_norm(gn, loss_nan=bool(r and r.get("label") == "nan_or_inf"))
-        out += self._generalization()
-        lr = self.get("lr")
-        if lr is not None:
-            out += self._lr(lr)
-        return out
-
-    def _grad_norm(self, s: Series, loss_nan: bool) -> list[Observation]:
-        from knowledge.measurements import threshold
-        from probes.base import threshold_evidence
-
-        src = self.source("grad_norm")
-        out = []
-        steps, mean, lo, hi = s.curve()
-        if s.first_nonfinite_step is not None:
-            out.append(Observation.make("grad_norm_trend", "exploding", src,
-                                        {"first_nonfinite_step": _int(s.first_nonfinite_step),
-                                         "nonfinite_points": s.nonfinite}))
-            if not loss_nan and self.kind == "hf_trainer_state":
-                # The Trainer's NaN filter hid the loss; the gradient norm shows the step it went non-finite.
-                out.append(Observation.make("loss_behavior", "nan_or_inf", src,
-                                            {"first_nonfinite_step": _int(s.first_nonfinite_step),
-                                             "why": "grad_norm non-finite; the Trainer filters NaN losses"}))
-                out.append(Observation.make("nan_step", _int(s.first_nonfinite_step), src))
-            return out
-        if not mean.size:
-            return out
-        med = float(np.median(mean))
-        # spikes: a bucket whose maximum exceeds MT-GRAD-SPIKE times the running median of the means before it
-        spikes = 0
-        if mean.size >= 8:
-            run = np.array([np.median(mean[max(0, i - 64):i]) for i in range(4, mean.size)])
-            spikes = int(np.sum(hi[4:] > threshold("MT-GRAD-SPIKE") * np.maximum(run, 1e-12)))
-        if med > threshold("MT-GRAD-EXPLODE-ABS"):
-            trend = "exploding"
-        elif med < threshold("MT-GRAD-VANISH-ABS"):
-            trend = "vanishing"
-        else:
-            trend = "spiky" if spikes else "normal"
-        ev = {"median_grad_norm": float(f"{med:.6g}"), "spikes": spikes, "points": s.points,
-              **threshold_evidence("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-SPIKE")}
-        out.append(Observation.make("grad_norm_trend", trend, src, ev))
-        out.append(Observation.make("grad_norm_global", med, src, {"median_over_points": s.points}))
-        return out
-
-    def _generalization(self) -> list[Observation]:
-        from probes.generalization import observe
-
-        loss, vl = self.get("loss"), self.get("val_loss")
-        ta, va = self.get("train_acc"), self.get("val_acc")
-        got: list[Observation] = []
-        role = None
-        if ta is not None and va is not None:
-            (vs, vm, _, _), (ts, tm, _, _) = va.curve(), ta.curve()
-            if vm.size and tm.size and ts.size:
-                scale = 100.0 if max(vm.max(), tm.max()) > 1.0 else 1.0  # percentages
-                got, role = observe(train_acc=np.interp(vs, ts, tm) / scale, val_acc=vm / scale), "val_acc"
-        elif loss is not None and vl is not None:
-            (vs, vm, _, _), (ts, tm, _, _) = vl.curve(), loss.curve()
-            if vm.size and tm.size:
-                # train loss at the validation steps, so the gap is measured at matching points
-                got, role = observe(train_loss=np.interp(vs, ts, tm).tolist(), val_loss=vm.tolist()), "val_loss"
-        elif va is not None:
-            _, vm, _, _ = va.curve()
-            if vm.size:
-                last = float(vm[-1]) / (100.0 if vm.max() > 1.0 else 1.0)
-                return [Observation.make("metric_kind", "accuracy", self.source("val_acc")),
-                        Observation.make("val_metric", last, self.source("val_acc"))]
-        if role is None:
-            return []
-        return [Observation.make(o.name, o.value, self.source(role), o.evidence) for o in got]
-
-    def _lr(self, s: Series) -> list[Observation]:
-        _, mean, lo, hi = s.curve()
-        fin = hi[np.isfinite(hi) & (hi > 0)]
-        if not fin.size:
-            return []
-        src = self.source("lr")
-        peak = float(fin.max())
-        out = []
-        if 0 < peak <= 10:
-            out.append(Observation.make("learning_rate", peak, src, {"peak": peak, "first": float(mean[0]),
-                                                                     "last": float(mean[-1])}))
-        if mean.size >= 3:
-            first_peak = int(np.argmax(mean >= 0.999 * peak))
-            out.append(Observation.make("warmup", bool(first_peak > 0 and mean[0] < 0.5 * peak), src,
-                                        {"steps_to_peak_bucket": first_peak, "bucket_width": s.width}))
-            if float(lo.min()) >= 0.9999 * peak:
-                out.append(Observation.make("lr_schedule", "none", src, {"constant": peak}))
-            else:
-                # a few flat levels, each lower than the one before: a step schedule
-                levels = np.unique(np.round(mean, 12))
-                if levels.size <= 6 and np.all(np.diff(mean) <= 1e-15 * peak) and levels.size > 1:
-                    out.append(Observation.make("lr_schedule", "step", src, {"levels": levels.tolist()[::-1]}))
+        for role, obs in self.analysis().items():
+            out += [Observation.make(o.name, o.value, self.source(role), o.evidence) for o in obs]
         return out
 
     def regimes(self) -> dict[str, Any]:
@@ -673,20 +196,18 @@ class LogRun:
             return out
         r = self.classification() or {}
         out["label"] = r.get("label")
-        out["nan_step"] = _int(s.first_nonfinite_step)
+        nan = r.get("first_nonfinite_step", s.first_nonfinite_step)  # a filtered loss's, from its grad norm
+        out["nan_step"] = _int(nan if r.get("label") == "nan_or_inf" else s.first_nonfinite_step)
         steps, mean, _, hi = s.curve()
         if mean.size < 6:
             return out
-        from knowledge.measurements import threshold
+        from probes.loss_curve import count_spikes
 
+        # The classifier's own count over the same bucket means: the plot marks exactly what the report counts.
         k = 5
         pad = np.pad(mean, k // 2, mode="edge")
         base = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)[: mean.size]
-        resid = hi - base
-        mad = float(np.median(np.abs(mean - base))) * 1.4826
-        floor = max(mad, 1e-3 * max(float(np.median(np.abs(mean))), 1e-12))
-        hits = np.nonzero((resid / floor > threshold("MT-CURVE-SPIKE")) & (resid > 0.25 * np.abs(base)))[0]
-        out["spikes"] = [int(steps[i]) for i in hits[:50]]
+        out["spikes"] = [int(steps[i]) for i in count_spikes(mean).positions]
         if out["label"] == "plateau_after_learning":
             half = mean.size // 2
             out["plateau"] = [int(steps[half]), int(steps[-1])]
@@ -703,51 +224,9 @@ class LogRun:
                 "notes": list(self.notes)}
 
 
-def detect(path: Path, notes: list[str] | None = None) -> tuple[Path, str]:
-    """Find the log file in ``path`` (a file, or a run folder) and its kind.
-
-    In a folder holding several logs, the newest is read (and ``notes`` says so).
-
-    Raises:
-        InputError: Nothing readable there.
-    """
-    if not path.exists():
-        raise InputError(f"no such file or folder: {path}", hint="give a log file or a run folder")
-    if path.is_dir():
-        cands: list[Path] = []
-        for pat in ("metrics.csv", "trainer_state.json", "events.out.tfevents*", "*.jsonl", "*.csv"):
-            cands = sorted(path.glob(f"**/{pat}"), key=lambda p: (-p.stat().st_mtime, str(p)))
-            if cands:
-                break
-        if not cands:
-            raise InputError(f"no training log found in {path}",
-                             hint="looked for metrics.csv, trainer_state.json, events.out.tfevents.*, *.jsonl, *.csv")
-        runs = {c.parent for c in cands} if cands[0].name.startswith("events.out.tfevents") else set(cands)
-        if len(runs) > 1 and notes is not None:
-            newest = cands[0].parent if cands[0].name.startswith("events.out.tfevents") else cands[0]
-            notes.append(f"{len(runs)} logs found under {path}; read the newest, {newest} (give another file or "
-                         "folder to read it)")
-        if cands[0].name.startswith("events.out.tfevents"):
-            return cands[0].parent, "tensorboard"  # one run folder may hold several event files
-        path = cands[0]
-    name = path.name
-    if name.startswith("events.out.tfevents"):
-        return path, "tensorboard"
-    if name.endswith(".jsonl") or name.endswith(".ndjson"):
-        return path, "jsonl"
-    if name.endswith(".json"):
-        return path, "hf_trainer_state"
-    if name == "metrics.csv":
-        return path, "lightning_csv"
-    if name.endswith((".csv", ".tsv", ".txt")):
-        return path, "csv"
-    raise InputError(f"unrecognised log format: {name}",
-                     hint="supported: Lightning metrics.csv, HF trainer_state.json, TensorBoard events.out.tfevents.*, "
-                          "CSV or JSONL with a step and a loss column")
-
 
 def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = None,
-             progress: Progress | None = None, capacity: int = 4096) -> LogRun:
+             progress: Progress | None = None, capacity: int = 4096, follow_links: bool = False) -> LogRun:
     """Read a training log (streaming, bounded memory) and recognise its columns.
 
     Args:
@@ -755,6 +234,7 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
         mapping: ``{role: column}`` overriding the recognised names (roles: see ``ROLES``).
         progress: Called with (bytes done, bytes total) while a large file is read.
         capacity: Buckets kept per series (at most twice that many points reach the classifier and the plot).
+        follow_links: Read links in a run folder that lead out of it (by default they are skipped, with a note).
 
     Returns:
         The run: series, roles, notes; ``.observations()`` for the engine.
@@ -762,29 +242,8 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     Raises:
         InputError: Missing, unreadable or malformed file, or no loss column.
     """
-    notes: list[str] = []
-    p, kind = detect(Path(path), notes)
-    series: dict[str, Series] = {}
-
-    def sink(tag: str, steps: np.ndarray, values: np.ndarray) -> None:
-        s = series.get(tag)
-        if s is None:
-            s = series[tag] = Series(tag, capacity)
-        s.extend(steps, values)
-
-    try:
-        if kind in ("csv", "lightning_csv"):
-            columns, rows = _read_csv(p, sink, progress)
-        elif kind == "jsonl":
-            columns, rows = _read_jsonl(p, sink, progress)
-        elif kind == "hf_trainer_state":
-            columns, rows = _read_hf(p, sink, notes)
-        else:
-            columns, rows = _read_tensorboard(p, sink, progress)
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    for s in series.values():
-        s.finish()
+    got = read_series(Path(path), progress=progress, capacity=capacity, follow_links=follow_links)
+    p, kind, series, columns, rows, notes = got.path, got.kind, got.series, got.columns, got.rows, got.notes
     step = _find_step(columns)
     by_role: dict[str, list[str]] = {}
     unrecognised = []
@@ -799,9 +258,9 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     roles = {r: _pick(r, tags) for r, tags in by_role.items()}
     for role, col in (mapping or {}).items():
         if role not in ROLES:
-            raise InputError(f"unknown role {role!r}", hint=f"roles: {', '.join(ROLES)}")
+            raise InputError(f"unknown role {excerpt(role)}", hint=f"roles: {', '.join(ROLES)}")
         if col not in series:
-            raise InputError(f"no numeric column {col!r} in {p.name}",
+            raise InputError(f"no numeric column {excerpt(col)} in {p.name}",
                              context="columns: " + ", ".join(sorted(series)[:30]))
         roles[role] = col
     if "loss" not in roles:
@@ -821,7 +280,7 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
             # GPU utilisation), so the rate is reported for a person to read.
             notes.append(f"throughput ({tp.tag}): median {float(np.median(m)):.4g}, last/first "
                          f"{float(m[-1] / m[0]):.2f}")
-    return LogRun(p, kind, series, roles, sorted(unrecognised), rows, notes)
+    return LogRun(p, kind, series, roles, sorted(unrecognised), rows, notes, got.damage.notes())
 
 
 def log_observations(path: str | os.PathLike[str], **kw: Any) -> tuple[LogRun, list[Observation]]:
@@ -830,5 +289,6 @@ def log_observations(path: str | os.PathLike[str], **kw: Any) -> tuple[LogRun, l
     return run, run.observations()
 
 
-__all__ = ["LogRun", "ROLES", "Series", "detect", "log_observations", "read_log", "role_of"]
+__all__ = ["CHUNK", "LogRun", "ROLES", "STEP_NAMES", "Progress", "Series", "detect", "log_observations", "read_log",
+           "role_of"]
 

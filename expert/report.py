@@ -67,6 +67,8 @@ def as_json(c: Outcome) -> dict[str, Any]:
         "revisions": c.revisions,
         "notes": d.notes,
     }
+    if d.incomplete:  # only when a damaged log left gaps (see the schema)
+        out["evidence_incomplete"] = d.incomplete
     return plain(out)
 
 
@@ -87,7 +89,7 @@ def render(c: Outcome, fmt: str = "text", *, verbose: bool = False, width: int |
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of: {', '.join(FORMATS)}")
     if fmt == "json":
         # A trailing newline, like every other format: shells and `cat` expect text files to end with one.
-        return json.dumps(as_json(c), indent=2, sort_keys=False) + "\n"
+        return json.dumps(as_json(c), indent=2, sort_keys=False, allow_nan=False) + "\n"
     w = _Writer(fmt == "markdown", verbose)
     text = w.document(as_json(c))
     return wrap(text, width, keep=w.code_lines) if width and fmt == "text" else text
@@ -169,7 +171,8 @@ def diagnosis_markdown(d: Any) -> str:
         routes.append({**r, "sheet": skill.sheet if skill else ""})
     r = plain({"status": d.status, "symptom": d.symptom, "question": d.question.as_dict() if d.question else None,
                "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
-               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": []})
+               "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": [],
+               "evidence_incomplete": d.incomplete})
     return _Writer(True).document(r)
 
 
@@ -398,6 +401,11 @@ class _Writer:
             worst = acting[0]["severity"]
             status += f" — {len(acting)} root cause{'s' if len(acting) > 1 else ''} to fix (worst: {worst})"
         self.label("Status", status)
+        gaps = r.get("evidence_incomplete") or []
+        if gaps:
+            # Damaged input never reads as clean: say what was not read, so the verdict is weighed for it.
+            self.label("Evidence", "incomplete — " + "; ".join(gaps[:5])
+                       + (f"; and {len(gaps) - 5} more" if len(gaps) > 5 else ""))
         s = r["symptom"]
         if s:
             named = "" if s["label"] == s["value"] else f"{self.tick(s['value'])}; "
@@ -480,7 +488,11 @@ class _Writer:
         for i, x in enumerate(r["routes"], 1):
             where = f" (section: {x['section']})" if x.get("section") else ""
             rules = ", ".join(x.get("rules") or [x["rule"]])
-            self.line(f"{i}. {self.tick(x['skill'])} [{x['role']}, pack {x['pack']}]{where}: {x['why']} [{rules}]")
+            # the step is what to check or change, in a sentence; the skill is where to read more about it
+            why = x["why"][:1].upper() + x["why"][1:]
+            why += "" if why.endswith((".", "?", "!")) else "."
+            self.line(f"{i}. {why} Reference: {self.tick(x['skill'])} ({x['role']}, pack {x['pack']}{where}) "
+                      f"[{rules}]")
             if self.verbose:
                 self.bullet(f"load: {x['sheet']}", level=1, width=3)
         self.end()

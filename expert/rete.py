@@ -141,6 +141,11 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+_LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "builtins", "collections", "copyreg",
+                       "frozendict", "functools", "_functools", "operator", "re", "schema"})
+"""Top-level modules whose classes a cached network may name."""
+
+
 class _Unpickler(pickle.Unpickler):
     """Resolves the references ``_Pickler`` wrote against the rules of the engine being built."""
 
@@ -149,6 +154,14 @@ class _Unpickler(pickle.Unpickler):
         self._rules = {_rule_id(r): r for r in rules}
         self._twins: dict[str, Any] = {}
         self._fns = _function_table(rules)
+
+    def find_class(self, module: str, name: str) -> Any:
+        # The cache is our own file, but it sits where other programs can write: only the classes a network is
+        # made of load (experta's nodes and checks, our facts and conditions, plain containers), never a callable
+        # of some other module that unpickling would run.
+        if module.split(".")[0] not in _LOADABLE:
+            raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which a network never holds")
+        return super().find_class(module, name)
 
     def persistent_load(self, pid: Any) -> Any:
         if pid[0] == "rule":

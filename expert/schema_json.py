@@ -113,7 +113,9 @@ def report_schema() -> dict[str, Any]:
     observed = {name: _full(s, required_source=True) for name, s in vocab.items()}
     return {
         "$schema": DRAFT, "$id": BASE + "report.schema.json", "title": "trainopt report",
-        "description": f"The Training Diagnosis as JSON (schema_version {SCHEMA_VERSION}).",
+        "description": f"The Training Diagnosis as JSON (schema_version {SCHEMA_VERSION}). The report is always "
+                       "strict JSON: a non-finite number anywhere in it (a measured value, declared evidence) is "
+                       'written as the string "NaN", "Infinity" or "-Infinity", never as a bare NaN token.',
         "type": "object",
         "required": ["schema_version", "status", "question", "symptom", "findings", "routes", "plan", "boundary",
                      "fixes", "avoid", "trace", "observations", "declined"],
@@ -132,7 +134,10 @@ def report_schema() -> dict[str, Any]:
                                                                    "joint": {"type": "boolean"}}}},
             "fixes": {"type": "array", "items": {"type": "object", "required": ["explain"],
                                                  "properties": {"rule": string, "explain": string,
-                                                                "code": {"type": ["string", "null"]}}}},
+                                                                "code": {"type": ["string", "null"]},
+                                                                # the set-up a variant's wording is for
+                                                                "written_for": {"type": "object",
+                                                                                "additionalProperties": string}}}},
             "avoid": strings,
             "trace": {"type": "array", "items": firing},
             "needs_action": {"type": "boolean"},
@@ -151,6 +156,9 @@ def report_schema() -> dict[str, Any]:
             "asked": {"type": "array", "items": {"type": "object", "required": ["question", "answer"]}},
             "revisions": {"type": "array", "items": {"type": "object", "required": ["name"]}},
             "notes": {"type": "array", "items": obj},
+            "evidence_incomplete": {
+                "description": "Present only when a log was damaged: what was skipped (lines, records, cells) and "
+                               "where. The status is then never clean.", **strings},
         },
     }
 

@@ -2,19 +2,43 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
+NONFINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""How the JSON report writes a non-finite number: as a string (JSON has no NaN), the spelling JavaScript and
+Python's ``float()`` both read back. The report's schema documents it."""
+
+
+def clean_text(text: str) -> str:
+    """Text any encoder accepts: lone surrogates (from a JSON escape such as ud800) become escapes."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
 
 def plain(value: Any) -> Any:
-    """Turn frozendicts, tuples, sets and other non-JSON values into plain JSON types, recursively."""
+    """Turn frozendicts, tuples, sets and other non-JSON values into plain JSON types, recursively.
+
+    Non-finite floats become the strings of ``NONFINITE`` and text with lone surrogates is escaped, so the
+    result always serialises as valid JSON and prints on any terminal.
+    """
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items() if not str(k).startswith("__")}
+        return {clean_text(str(k)): plain(v) for k, v in value.items() if not str(k).startswith("__")}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted((plain(v) for v in value), key=repr)
-    if value is None or isinstance(value, (str, bool, int, float)):
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return NONFINITE[repr(value)]
+    if value is None or isinstance(value, (bool, int, float)):
         return value
     if hasattr(value, "item"):  # numpy / torch scalars in probe evidence
         try:

@@ -163,7 +163,9 @@ class ActivationsProbe(Probe):
 
     def detach(self, run: Any) -> None:
         """Remove the sampler's hooks if a forward was left armed."""
-        self.sampler.disarm()
+        sampler = getattr(self, "sampler", None)  # None when the watch's set-up failed before attach
+        if sampler is not None:
+            sampler.disarm()
 
     def forward_pre(self, run: Any, module: Any) -> None:
         """On the first sampled training forward of a window, hook the activation modules for it."""

@@ -192,6 +192,22 @@ class Probe:
         return []
 
 
+def stored(t: Any) -> Any:
+    """The stored values of a tensor: itself when dense, the values of a sparse one.
+
+    A sparse gradient (``nn.Embedding(sparse=True)``) has no dense kernels for norms or finiteness checks; its
+    unstored entries are zeros, so the norm, the extremes that matter and the finiteness of its stored values
+    are those of the whole tensor.
+    """
+    import torch
+
+    if t is None or t.layout == torch.strided:
+        return t
+    if t.layout == torch.sparse_coo:
+        return t.coalesce().values()
+    return t.values()  # CSR/CSC/BSR/BSC: values() holds every stored entry
+
+
 def norms(tensors: Any) -> Any:
     """Per-tensor L2 norms as one float32 tensor on the tensors' device (``torch._foreach_norm``; no sync).
 
@@ -202,6 +218,7 @@ def norms(tensors: Any) -> Any:
 
     if not tensors:
         return torch.zeros(0)
+    tensors = [stored(t) for t in tensors]
     dev = tensors[0].device
     with torch.no_grad():
         if all(t.device == dev for t in tensors):

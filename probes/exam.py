@@ -13,10 +13,10 @@ from typing import Any
 
 import torch
 
-from knowledge.errors import ProbeError
+from knowledge.errors import InterruptedByUser, ProbeError, ScriptExitError
 from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite
-from probes.base import finite_or_none, merge
+from probes.base import ProbeInfo, emit, finite_or_none, merge, stored
 from probes.registry import plugins
 from probes.state import restore, take
 
@@ -63,7 +63,9 @@ def last_user_frame(exc: BaseException) -> str | None:
     skip = [os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)),
             sysconfig.get_paths()["stdlib"]]
     frames = traceback.extract_tb(exc.__traceback__)
-    user = [f for f in frames if not any(os.path.abspath(f.filename).startswith(d) for d in skip)]
+    # "<frozen _sitebuiltins>" (exit()) and other synthetic frames are not the user's code either.
+    user = [f for f in frames if not f.filename.startswith("<frozen")
+            and not any(os.path.abspath(f.filename).startswith(d) for d in skip)]
     if not user:
         return None
     f = user[-1]
@@ -76,6 +78,16 @@ def user_call(call: str, fn: Callable[..., Any], *args: Any, hint: str = "", **k
         return fn(*args, **kwargs)
     except ProbeError:
         raise
+    except SystemExit as exc:
+        # The script ended the process before anything was examined: its own exit code, never a silent 0.
+        frame = last_user_frame(exc)
+        raise ScriptExitError(f"your {call} called sys.exit({exc.code!r}) before trainopt could examine anything",
+                              context="while trainopt ran " + call + (f"; at {frame}" if frame else ""),
+                              hint="guard the script's entry point with `if __name__ == \"__main__\":` (trainopt runs "
+                                   "it as __trainopt__), or move sys.exit out of trainopt_target()") from None
+    except KeyboardInterrupt:
+        raise InterruptedByUser(f"interrupted while trainopt ran your {call}",
+                                hint="run `trainopt examine` again to examine the script") from None
     except Exception as exc:  # noqa: BLE001 - any error in the user's code is reported as theirs (exit 2)
         raise UserCodeError(call, exc, hint) from exc
 
@@ -121,8 +133,20 @@ def check_target(model: Any, loss_fn: Any = None) -> list[torch.nn.Parameter]:
         raise ProbeError(f"expected a torch.nn.Module, got {type(model).__name__}", hint="pass the model object")
     params = list(model.parameters())
     if not params:
+        quantised = [n for n, m in model.named_modules() if ".quantized" in type(m).__module__]
+        if quantised:
+            raise ProbeError("the model is quantised: its weights are packed, not parameters, and cannot be probed",
+                             context=f"{len(quantised)} quantised module(s), e.g. {quantised[0] or 'the model'}",
+                             hint="examine the float model before quantisation (or the QAT model while training)")
         raise ProbeError("the model has no parameters: there is nothing to train or probe",
                          context=type(model).__name__, hint="check that layers are registered as sub-modules")
+    lazy = [n for n, p in model.named_parameters() if isinstance(p, torch.nn.parameter.UninitializedParameter)]
+    if lazy:
+        # A lazy module (LazyLinear, LazyConv2d...) has no shape until its first forward; probing it would
+        # have to run that forward and change the model for good.
+        raise ProbeError("the model has lazy parameters that are not initialised yet",
+                         context=f"{len(lazy)} uninitialised parameter(s), e.g. {lazy[0]}",
+                         hint="run one forward pass first (model(inputs)), then examine or watch it")
     meta = [n for n, p in model.named_parameters() if p.is_meta]
     if meta:
         raise ProbeError("parameters on the meta device hold no values and cannot be probed",
@@ -151,9 +175,11 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
 
     Everything is restored afterwards: parameters, buffers, gradients, optimizer state, hyperparameters and
     private flags (attributes a scheduler sets, such as ``_opt_called``, are removed again), ``requires_grad``,
-    train/eval modes, GradScaler attributes and the torch CPU/CUDA, numpy and ``random`` RNGs. What cannot be
-    restored is what a ``loader`` yields: examine draws up to ``throughput.LOADER_BATCHES`` (5) batches from a fresh
-    ``iter(loader)``, so a generator or a one-shot iterator loses those batches. The scheduler is read, never
+    train/eval modes, GradScaler attributes, every module's Python attributes (counters, caches, old-style
+    ``weight_norm``'s derived ``weight``; one that cannot be put back is named in a RuntimeWarning), a loader's
+    generators and the torch CPU/CUDA, numpy and ``random`` RNGs. What cannot be restored is what a ``loader``
+    yields: examine draws up to ``throughput.LOADER_BATCHES`` (5) batches from a fresh ``iter(loader)``, so a
+    generator or a one-shot iterator loses those batches. The scheduler is read, never
     stepped. Errors raised by the user's model, loss or optimizer become ``UserCodeError`` (exit 2), naming the
     call and the last frame in the user's code.
 
@@ -186,12 +212,27 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
     check_batch(x, y)
     if steps < 0:
         raise ProbeError("steps must be >= 0")
-    snap = take(model, optimizer, scaler)
+    snap = take(model, optimizer, scaler, loader)
+    if snap.notes:
+        import warnings
+
+        for note in snap.notes:  # said before anything runs, so it stands even if the examination fails
+            warnings.warn(f"trainopt examine: {note}", RuntimeWarning, stacklevel=2)
     try:
         return Exam(model, params, loss_fn, x, y, optimizer, num_classes, steps, val_batch, loader, scheduler,
                     scaler, at_init, [c() for c in (plugins() if probes is None else probes)]).run()
     finally:
         restore(snap, optimizer, scaler)
+
+
+SCOPE = ProbeInfo("exam", "free", "static", ("probe_scope",))
+
+
+def scope() -> Observation:
+    """The examination's own observation: it saw one batch at one moment (the loop's faults need watch)."""
+    return emit(SCOPE, "probe_scope", "one_batch",
+                {"not_seen": ["gradient accumulation", "zero_grad and step placement", "the LR schedule's course",
+                              "batch order", "label pairing across the data", "loss and gradient history"]})
 
 
 class Exam:
@@ -288,7 +329,12 @@ class Exam:
         if self.loss_name == "custom":
             self.behaves_as = config_lint.identify_loss(self.loss_fn, out_t, y, lv)
         self.loss_kind = self.behaves_as or self.loss_name
-        if self.num_classes is None and self.classification and self.loss_kind in ("cross_entropy", "nll"):
+        # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads against class-index targets
+        # (a sequence's (N, C, T) logits, a segmentation map's (N, C, H, W))
+        dense = isinstance(out_t, torch.Tensor) and out_t.ndim >= 3 and isinstance(y, torch.Tensor) \
+            and not y.is_floating_point() and y.ndim == out_t.ndim - 1
+        if self.num_classes is None and (self.classification or dense) \
+                and self.loss_kind in ("cross_entropy", "nll"):
             self.num_classes = int(out_t.shape[1])
         self.batch_size = int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim >= 1 else None
         self._phase("after_forward")
@@ -297,14 +343,14 @@ class Exam:
         if self.flags["loss"] and loss.requires_grad:
             user_call("loss.backward()", loss.backward)
             self.step_s.append(time.perf_counter() - t0)
-            self.named = [(n, p.grad) for n, p in self.trainable if p.grad is not None]
+            self.named = [(n, stored(p.grad)) for n, p in self.trainable if p.grad is not None]
             self.no_grad = [n for n, p in self.trainable if p.grad is None]
             self._phase("after_backward", 0)
             if "gradients" in self.flags and not self.flags["gradients"] and self.bad_step is None:
                 self.bad_step = 0
             if optimizer is not None and self.flags.get("gradients", False):
                 self._step_through()
-        return merge(p.examine(self) for p in self.probes)
+        return merge([*(p.examine(self) for p in self.probes), [scope()]])
 
     def _step_through(self) -> None:
         """Optimizer steps on the batch (undone by the restore), stopping at the first non-finite value."""

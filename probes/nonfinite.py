@@ -30,7 +30,10 @@ def tensors_in(obj: Any) -> Iterator[torch.Tensor]:
 
 def all_finite(obj: Any) -> bool:
     """Check that every floating tensor in ``obj`` is finite (integer tensors always are)."""
+    from probes.base import stored
+
     for t in tensors_in(obj):
+        t = stored(t)
         if (t.is_floating_point() or t.is_complex()) and t.numel() and not bool(torch.isfinite(t).all()):
             return False
     return True

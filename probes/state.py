@@ -41,11 +41,109 @@ class Snapshot:
     scaler_state: dict[str, Any] | None = None
     rng: dict[str, Any] = field(default_factory=dict)
     grad_enabled: bool = True
+    attrs: list[tuple[torch.nn.Module, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    """Per module: its Python attributes as found (the objects) and copies of the mutable ones."""
+    generators: list[tuple[torch.Generator, torch.Tensor]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What could not be recorded for an exact restore (an attribute that cannot be copied)."""
 
 
-def take(model: torch.nn.Module, optimizer: Any | None = None, scaler: Any | None = None) -> Snapshot:
-    """Record the state (clones of every tensor; the grad objects themselves are kept for re-attachment)."""
+_MODULE_BASE = frozenset(vars(torch.nn.Module()))
+"""Attributes every module has (parameters, buffers, hooks, mode): restored field by field, not as Python state."""
+_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, range, type)
+
+
+def _immutable(v: Any) -> bool:
+    if isinstance(v, tuple):
+        return all(_immutable(x) for x in v)
+    return isinstance(v, _IMMUTABLE) or callable(v) and not hasattr(v, "__dict__")
+
+
+def _python_state(mod: torch.nn.Module, notes: list[str], name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A module's own Python attributes and copies of those that can change in place.
+
+    These are what ``forward`` may update: counters, caches, histories, and derived weights such as old-style
+    ``weight_norm``'s ``weight``.
+    """
+    found = {k: v for k, v in vars(mod).items() if k not in _MODULE_BASE}
+    copies: dict[str, Any] = {}
+    for k, v in found.items():
+        # Shallow copies: cheap, never refused, and they keep the identity of what the containers hold; they
+        # undo appends, removals and rebinding (a counter, a history, a cache), not changes deeper inside.
+        if isinstance(v, torch.Tensor):
+            copies[k] = (v._version, v.detach().clone())
+        elif isinstance(v, torch.nn.Module) or _immutable(v):
+            continue
+        elif isinstance(v, (list, bytearray)):
+            copies[k] = list(v) if isinstance(v, list) else bytearray(v)
+        elif isinstance(v, (dict, set)):
+            copies[k] = v.copy()
+        elif isinstance(getattr(v, "__dict__", None), dict):
+            copies[k] = dict(v.__dict__)
+        else:
+            notes.append(f"{name or 'model'}.{k} ({type(v).__name__}): if forward changes it in place, examine "
+                         "cannot put it back")
+    return found, copies
+
+
+def _restore_python_state(mod: torch.nn.Module, found: dict[str, Any], copies: dict[str, Any]) -> None:
+    d = vars(mod)
+    for k in [k for k in d if k not in _MODULE_BASE and k not in found]:
+        del d[k]  # added by the examination (a cache, a counter that did not exist)
+    for k, v in found.items():
+        d[k] = v  # the same object as before, even where forward rebound the name
+        saved = copies.get(k)
+        if saved is None:
+            continue
+        if isinstance(v, torch.Tensor):
+            version, value = saved
+            if v._version != version:
+                with torch.no_grad():
+                    v.copy_(value)
+        elif isinstance(v, (list, bytearray)):
+            # by identity, element by element: == on tensors inside a list would compare values
+            if len(v) != len(saved) or any(a is not b for a, b in zip(v, saved)):
+                v[:] = saved
+        elif isinstance(v, (dict, set)):
+            if v.keys() != saved.keys() if isinstance(v, dict) else v != saved:
+                v.clear()
+                v.update(saved)
+            elif isinstance(v, dict):
+                for kk, vv in saved.items():
+                    if v[kk] is not vv:
+                        v[kk] = vv
+        elif isinstance(getattr(v, "__dict__", None), dict):
+            for kk in [kk for kk in v.__dict__ if kk not in saved]:
+                del v.__dict__[kk]
+            for kk, vv in saved.items():
+                if v.__dict__.get(kk, saved) is not vv:
+                    v.__dict__[kk] = vv
+
+
+def loader_generators(loader: Any) -> list[torch.Generator]:
+    """The torch generators a data loader draws from (its own, its sampler's, its batch sampler's sampler's)."""
+    out: list[torch.Generator] = []
+    for obj in (loader, getattr(loader, "sampler", None), getattr(getattr(loader, "batch_sampler", None),
+                                                                   "sampler", None)):
+        g = getattr(obj, "generator", None)
+        if isinstance(g, torch.Generator) and all(g is not o for o in out):
+            out.append(g)
+    return out
+
+
+def take(model: torch.nn.Module, optimizer: Any | None = None, scaler: Any | None = None,
+         loader: Any | None = None) -> Snapshot:
+    """Record the state (clones of every tensor; the grad objects themselves are kept for re-attachment).
+
+    Besides tensors, modes, optimizer, scaler and RNGs: every module's Python attributes and the generators a
+    ``loader`` shuffles with; what cannot be copied is listed in ``notes``.
+    """
     s = Snapshot()
+    for name, mod in model.named_modules():
+        found, copies = _python_state(mod, s.notes, name)
+        if found:
+            s.attrs.append((mod, found, copies))
+    s.generators = [(g, g.get_state()) for g in loader_generators(loader)] if loader is not None else []
     for p in model.parameters():
         g = p.grad
         s.params.append((p, p.detach().clone(), g, None if g is None else g.detach().clone(), p.requires_grad))
@@ -116,6 +214,10 @@ def restore(s: Snapshot, optimizer: Any | None = None, scaler: Any | None = None
     if scaler is not None and s.scaler_state is not None:
         for k, v in s.scaler_state.items():
             setattr(scaler, k, _clone(v))
+    for mod, found, copies in s.attrs:
+        _restore_python_state(mod, found, copies)
+    for g, state in s.generators:
+        g.set_state(state)
     torch.set_rng_state(s.rng["torch"])
     random.setstate(s.rng["random"])
     if "numpy" in s.rng:
@@ -132,6 +234,8 @@ def fingerprint(model: torch.nn.Module, optimizer: Any | None = None) -> dict[st
     import numpy as np
 
     def b(t: torch.Tensor | None) -> Any:
+        if t is not None and t.layout != torch.strided:  # a sparse gradient: compare what it means, densely
+            t = t.detach().to_dense()
         return None if t is None else (str(t.dtype), tuple(t.shape), t.detach().cpu().contiguous().view(-1)
                                        .view(torch.uint8).numpy().tobytes() if t.numel() else b"")
 

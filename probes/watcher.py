@@ -90,14 +90,18 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
     threshold is the ``generalization_gap`` flag that the overfitting row needs).
     """
     from knowledge.causes import ROWS as CAUSES
+    from knowledge.contracts import ROWS as CONTRACTS
     from knowledge.derive import ROWS as DERIVED
+    from knowledge.distributed import ROWS as DISTRIBUTED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find
 
-    caused = [r for r in CAUSES if r.when and any(set(r.when) <= set(m) for m in own)]
-    alarms = frozenset(row.id for row in (*ROWS, *caused)
+    caused = [r for r in (*CAUSES, *DISTRIBUTED) if r.when and any(set(r.when) <= set(m) for m in own)]
+    # the contract rows are measurement rows too (outputs vs targets, settings, the applied LR, clipping, order)
+    measured = (*ROWS, *CONTRACTS)
+    alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
-    return (*DERIVED, *ROWS, *caused), alarms
+    return (*DERIVED, *measured, *caused), alarms
 
 
 class Window:
@@ -129,7 +133,7 @@ class Watch:
     def __init__(self, model: torch.nn.Module, optimizer: Any, consultation: Any = None, every: int = 50,
                  on_trip: str = "log", *, loss_fn: Any = None, num_classes: int | None = None, scaler: Any = None,
                  scheduler: Any = None, update_every: int | None = None, at_init: bool = True,
-                 plugins: Any = None) -> None:
+                 plugins: Any = None, loader: Any = None) -> None:
         if on_trip not in ("log", "raise"):
             raise ProbeError(f"on_trip must be 'log' or 'raise', not {on_trip!r}")
         if not isinstance(every, int) or every < 2:
@@ -144,6 +148,7 @@ class Watch:
         # a small model's step at four a window, and the window's median needs no more
         self.update_every = update_every or max(1, every // 2)
         self.at_init = at_init
+        self.loader = loader  # optional: its length and sampler let the rank probe compare ranks' epochs
         self.diagnosis: Any = None
         self.trips: list[dict[str, Any]] = []
         self.steps = 0
@@ -153,6 +158,8 @@ class Watch:
         self._pre_handle: Any = None
         self._post_handle: Any = None
         self.probes: list[Any] = []
+        self.switched_off: dict[str, str] = {}
+        """Probes that raised on this model, by id, with the error: switched off, the training went on."""
         self._handles: list[Any] = []
         self._diagnosed: set[str] = set()
 
@@ -179,7 +186,8 @@ class Watch:
         if self._nc is _UNSET:
             shape = self.first_output_shape
             nc = self.given_classes
-            if nc is None and shape is not None and len(shape) == 2 and self.loss_fn is not None \
+            # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads (sequences, dense maps)
+            if nc is None and shape is not None and len(shape) >= 2 and self.loss_fn is not None \
                     and loss_name(self.loss_fn) in ("cross_entropy", "nll"):
                 nc = int(shape[1])
             if self._first_forward_done:
@@ -225,6 +233,9 @@ class Watch:
             on["step_end"]
         self._on_window = [p for p in self.probes if "window" in p.hooks]
         self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
+        # the window's one collective under torch.distributed (the rank probe): after the local trip check
+        self._on_exchange = [p for p in self.probes if hasattr(p, "exchange")]
+        self._collective_trip = False
         try:
             for p in self.probes:
                 p.attach(self)
@@ -256,7 +267,9 @@ class Watch:
         try:
             self._remove_expensive()
             if self._i:
-                self._flush()
+                # a partial last window stays local: ranks may leave their loops at different steps, and a
+                # collective here would wait for a rank that has already finished
+                self._flush(final=True)
         finally:
             self._detach()
         if exc_type is None or exc_type is TrainingTripped:
@@ -297,8 +310,7 @@ class Watch:
         self._pre_handle.remove()
         self._pre_handle = None
         if self.sampled:
-            for fn in self._on_fwd_pre:
-                fn(self, m)
+            self._call(self._on_fwd_pre, m)
         if self._escalate:
             self._install_expensive()
 
@@ -316,22 +328,45 @@ class Watch:
             self.first_input = keep_sample(first)
             self.first_output = keep_sample(t)
             self.first_output_shape = tuple(t.shape) if t is not None else None
-        for fn in self._on_fwd:
-            fn(self, m, first, t)
+        self._call(self._on_fwd, m, first, t)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         self.opt_steps += 1
-        for fn in self._on_opt_pre:
-            fn(self)
+        self._call(self._on_opt_pre)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
         if self.sampled:
-            for fn in self._on_opt_post:
-                fn(self)
+            self._call(self._on_opt_post)
+
+    def _call(self, fns: list[Any], *args: Any) -> None:
+        """Run plugin hooks; a probe that raises on this model is switched off (with a warning), never the loop.
+
+        The hooks run inside the user's forward and ``optimizer.step()``: an exception there would end their
+        training for a measurement's sake (a model PyTorch can build that a probe did not foresee).
+        """
+        for fn in list(fns):
+            try:
+                fn(self, *args)
+            except TrainingTripped:
+                raise
+            except Exception as exc:  # noqa: BLE001 - see above
+                self._switch_off(getattr(fn, "__self__", None), exc)
+
+    def _switch_off(self, probe: Any, exc: BaseException) -> None:
+        pid = getattr(getattr(probe, "info", None), "id", type(probe).__name__)
+        self.switched_off[pid] = f"{type(exc).__name__}: {exc}"[:300]
+        log.warning("trainopt watch: step %d: probe %s failed on this model (%s) and is switched off; training "
+                    "goes on without its measurements", self.steps, pid, self.switched_off[pid])
+        for hooks in (self._on_fwd_pre, self._on_fwd, self._on_bw, self._on_opt_pre, self._on_opt_post,
+                      self._on_step_end):
+            hooks[:] = [f for f in hooks if getattr(f, "__self__", None) is not probe]
+        self._on_window[:] = [p for p in self._on_window if p is not probe]
+        self._on_escalate[:] = [p for p in self._on_escalate if p is not probe]
+        self.probes[:] = [p for p in self.probes if p is not probe]
 
     # ------------------------------------------------------------------ expensive probes (after a trip)
 
@@ -388,8 +423,7 @@ class Watch:
             if self._i >= self.every:
                 self._flush()
         finally:
-            for fn in self._on_step_end:
-                fn(self)
+            self._call(self._on_step_end)
             if self._post_handle is not None and not self.sampled:
                 self._post_handle.remove()
                 self._post_handle = None
@@ -448,15 +482,26 @@ class Watch:
                 [t.to(dev).float() for t in vectors]
             return torch.cat(parts).tolist()
 
-    def _flush(self) -> None:
+    def _flush(self, final: bool = False) -> None:
         win = self.read_window()
-        for p in self._on_window:
-            p.accumulate(self, win)
+        self._call([p.accumulate for p in self._on_window], win)
         obs = self.observations()
         trips = tripped_rows({o.name: o for o in obs}, self.probes)
         new = set(trips) - self._diagnosed
-        if new:
-            self.trips.append({"step": self.steps, "rows": sorted(new)})
+        escalate = bool(new)
+        if self._on_exchange and not final:
+            # Under torch.distributed every rank enters this window end at the same step: one small gather tells
+            # each rank whether any rank tripped and what the ranks disagree on. The decision comes from the
+            # gathered table alone, so every rank escalates (and stops, with on_trip="raise") at the same step.
+            shared = [p.exchange(self, win, escalate) for p in self._on_exchange]
+            if any(s is not None for s in shared):
+                escalate = any(bool(s) for s in shared)
+                self._collective_trip = escalate
+                if escalate:
+                    new |= set(tripped_rows({o.name: o for o in self.observations()}, self.probes)) - \
+                        self._diagnosed
+        if escalate:
+            self.trips.append({"step": self.steps, "rows": sorted(new) or ["another rank tripped"]})
             self._diagnosed |= new
             self._escalate = True  # the next training forward runs the expensive probes, then we diagnose
             # (w.step arms the forward pre-hook for it after this)
@@ -466,7 +511,12 @@ class Watch:
     def observations(self) -> list[Observation]:
         """Summary observations for everything measured so far (one per name, each stamped with its step)."""
         self.num_classes()
-        groups = [p.summarise(self) for p in self.probes]
+        groups = []
+        for p in list(self.probes):
+            try:
+                groups.append(p.summarise(self))
+            except Exception as exc:  # noqa: BLE001 - one probe's failure never ends the user's training
+                self._switch_off(p, exc)
         if self._first_forward_done:
             # what the first forward showed is summarised (lint, classes): drop the references
             self.first_input = self.first_output = None
@@ -493,9 +543,14 @@ class Watch:
         self.diagnosis = c.run()
         if trip:
             bad = [f for f in self.diagnosis.findings if f["severity"] in ("warning", "critical")]
-            log.warning("trainopt watch: step %d: %s; plan: %s", self.steps,
-                        "; ".join(f"{f['id']} ({f['severity']}): {f['issue']}" for f in bad) or "no finding",
-                        " -> ".join(self.diagnosis.plan) or "-")
+            together, self._collective_trip = self._collective_trip, False
+            if together and self.on_trip == "raise":
+                # the ranks decided together to stop: every rank raises here, whatever its own findings
+                raise TrainingTripped(self.diagnosis)
+            if _rank() == 0:  # rank 0 speaks for the job
+                log.warning("trainopt watch: step %d: %s; plan: %s", self.steps,
+                            "; ".join(f"{f['id']} ({f['severity']}): {f['issue']}" for f in bad) or "no finding",
+                            " -> ".join(self.diagnosis.plan) or "-")
             if self.on_trip == "raise" and bad:
                 raise TrainingTripped(self.diagnosis)
         return self.diagnosis
@@ -505,6 +560,12 @@ class Watch:
         if self.steps == 0:
             return
         self._diagnose(trip=False)
+
+
+def _rank() -> int:
+    """The rank of this process in torch.distributed (0 outside it)."""
+    dist = torch.distributed
+    return dist.get_rank() if dist.is_available() and dist.is_initialized() else 0
 
 
 def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, every: int = 50, on_trip: str = "log",
@@ -530,7 +591,13 @@ def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, ever
         on_trip: ``log`` (default; training continues) or ``raise`` (``TrainingTripped``).
         **options: ``loss_fn`` (enables the loss/activation lint), ``num_classes``, ``scaler``, ``scheduler``,
             ``update_every`` (steps between sampled reads: update ratios, per-layer norms), ``at_init``
-            (training starts at init), ``plugins`` (probe plugin classes; default ``probes.plugins()``).
+            (training starts at init), ``plugins`` (probe plugin classes; default ``probes.plugins()``),
+            ``loader`` (the training DataLoader: under torch.distributed its length per rank names uneven batch
+            counts before they hang the job, and its DistributedSampler shows a missing ``set_epoch``).
+
+    Under torch.distributed, open the watch on every rank (the same script everywhere): each rank measures
+    locally and the ranks exchange a few numbers once per window in one all-gather; every rank takes the same
+    trip decision at the same step, and only rank 0 logs.
 
     Example:
         >>> with watch(model, opt) as w:                                  # doctest: +SKIP

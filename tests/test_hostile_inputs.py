@@ -1,0 +1,236 @@
+"""Hostile input on the other surfaces: `diagnose` JSON (lone surrogates, NaN evidence, made-up provenance),
+`consult` keystrokes (bytes that are not UTF-8, endless lines, end of input and Ctrl-C anywhere), and scripts
+that `examine` runs which exit or are interrupted.
+
+The fuzz properties run a bounded number of examples (TRAINOPT_FUZZ=N runs N times as many: `make fuzz`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from expert.cli import cli
+from expert.consultation import STATUSES
+from knowledge.errors import EXIT_INTERRUPTED, EXIT_SCRIPT_EXITED
+
+ROOT = Path(__file__).resolve().parent.parent
+SCALE = max(1, int(os.environ.get("TRAINOPT_FUZZ", "1") or 1))
+FUZZ = settings(max_examples=20 * SCALE, deadline=None, suppress_health_check=list(HealthCheck), derandomize=SCALE == 1)
+
+
+def strict_json(text: str) -> dict:
+    """Parse as strict JSON: a bare NaN/Infinity token is an error, as in every other JSON parser."""
+    def refuse(token: str) -> None:
+        raise AssertionError(f"bare {token} in the JSON report")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def encodable(text: str) -> None:
+    text.encode("utf-8")  # raises on a lone surrogate: what a strict terminal or pipe would do
+
+
+# ---------------------------------------------------------------------------------------- diagnose
+
+SURROGATES = ["\\ud800", "\\udfff", "a\\ud83d", "\\udc00\\ud800"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_lone_surrogates_and_nan_evidence_render_in_every_format(fmt):
+    doc = ('{"complaint": "loss goes nan \\ud800 after warmup", "error_text": "RuntimeError \\udfff", '
+           '"loss_behavior": {"value": "nan_or_inf", "source": "declared", "evidence": {"first": NaN, '
+           '"peak": Infinity, "low": -Infinity, "\\ud800key": 1}}}')
+    r = CliRunner().invoke(cli, ["diagnose", "-", "--format", fmt], input=doc)
+    assert r.exit_code in (0, 1), r.output[-2000:]
+    encodable(r.stdout)
+    if fmt == "json":
+        rep = strict_json(r.stdout)
+        ev = rep["observations"]["loss_behavior"]["evidence"]
+        assert ev["first"] == "NaN" and ev["peak"] == "Infinity" and ev["low"] == "-Infinity"
+
+
+@pytest.mark.parametrize("source,msg", [("answer:Q-DOES-NOT-EXIST", "names no question"), ("evil", "bad source"),
+                                        ("", "bad source"), ("answer:", "names no question")])
+def test_a_provenance_that_names_nothing_real_is_refused(source, msg):
+    doc = json.dumps({"symptom": {"value": "unstable", "source": source}})
+    r = CliRunner().invoke(cli, ["diagnose", "-"], input=doc)
+    assert r.exit_code == 2 and msg in r.stderr and "'symptom'" in r.stderr, r.output
+
+
+def test_a_saved_report_with_every_provenance_still_rebuilds():
+    doc = json.dumps({"symptom": {"value": "unstable", "source": "answer:Q-SYMPTOM"},
+                      "loss_behavior": {"value": "nan_or_inf", "source": "log:train.csv:loss"},
+                      "mixed_precision": {"value": "fp16", "source": "text:fp16"}})
+    r = CliRunner().invoke(cli, ["diagnose", "-", "--format", "json"], input=doc)
+    assert r.exit_code in (0, 1)
+    again = CliRunner().invoke(cli, ["diagnose", "-", "--format", "json"], input=r.stdout)
+    assert strict_json(again.stdout)["plan"] == strict_json(r.stdout)["plan"]
+
+
+LONE = st.sampled_from(SURROGATES).map(lambda s: json.loads(f'"{s}"'))
+leaf = st.one_of(st.floats(allow_nan=True, allow_infinity=True), LONE,
+                 st.text(max_size=12), st.integers(-10**20, 10**20))
+
+
+@FUZZ
+@given(complaint=st.one_of(st.none(), st.text(max_size=40), LONE),
+       evidence=st.dictionaries(st.one_of(st.text(max_size=6), LONE), leaf,
+                                max_size=4),
+       source=st.sampled_from(["declared", "answer:Q-SYMPTOM", "probe:x", "text:nan", "log:a:b", "answer:Q-NO", "x"]),
+       fmt=st.sampled_from(["text", "markdown", "json"]))
+def test_diagnose_with_hostile_text_and_numbers_never_exits_3(complaint, evidence, source, fmt):
+    doc = {"loss_behavior": {"value": "spiking", "source": source, "evidence": evidence}}
+    if complaint is not None:
+        doc["complaint"] = complaint
+    r = CliRunner().invoke(cli, ["diagnose", "-", "--format", fmt], input=json.dumps(doc, allow_nan=True))
+    assert r.exit_code in (0, 1, 2), r.output[-2000:]
+    encodable(r.output)
+    if r.exit_code == 2:
+        assert r.stderr.startswith("error:") and ("loss_behavior" in r.stderr or "complaint" in r.stderr), r.stderr
+    elif fmt == "json":
+        assert strict_json(r.stdout)["status"] in STATUSES
+
+
+# ---------------------------------------------------------------------------------------- consult
+
+KEY_BYTES = [b"1", b"2", b"9", b"back", b"skip", b"?", b"why", b"forget symptom", b"quit", b"yes", b"3e-4", b"",
+             b"\xff\xfe", b"\xc3", b"\xed\xa0\x80", b"caf\xe9", b"\x00", b"\x1b[31m", b"\r", b"x" * 300_000]
+
+
+@FUZZ
+@given(complaint=st.sampled_from([b"loss explodes with fp16", b"overfits \xff", b"", b"\xc3\xa9 nan", b"\x80" * 50]),
+       keys=st.lists(st.one_of(st.sampled_from(KEY_BYTES), st.binary(max_size=12)), max_size=10),
+       end=st.sampled_from([b"\n", b"", b"\r\n"]), fmt=st.sampled_from(["text", "json"]))
+def test_consult_keystroke_bytes_never_crash(complaint, keys, end, fmt):
+    data = b"\n".join([complaint, *keys]) + end  # input may end mid-line (EOF without a newline)
+    r = CliRunner().invoke(cli, ["consult", "--format", fmt], input=data)
+    assert r.exit_code in (0, 1), r.output[-2000:]
+    assert "internal error" not in r.output and "Traceback" not in r.output
+    if fmt == "json":
+        assert strict_json(r.stdout)["status"] in STATUSES
+
+
+INTERRUPT_AT = ["expert.consultation.Consultation.run", "expert.consultation.Consultation.complain",
+                "expert.consultation.Consultation.answer", "expert.report.render", "expert.repl.show_question",
+                "expert.cli._emit_report"]
+
+
+@FUZZ
+@given(where=st.sampled_from(INTERRUPT_AT), nth=st.integers(1, 3), fmt=st.sampled_from(["text", "json"]))
+def test_ctrl_c_anywhere_in_consult_exits_130_without_a_traceback(where, nth, fmt):
+    import importlib
+
+    mod_name, _, attr = where.rpartition(".")
+    owner_name, _, cls_attr = mod_name.rpartition(".")
+    try:
+        owner = importlib.import_module(mod_name)
+        name = attr
+    except ModuleNotFoundError:
+        owner = getattr(importlib.import_module(owner_name), cls_attr)
+        name = attr
+    real = getattr(owner, name)
+    calls = [0]
+
+    def interrupted(*a, **k):
+        calls[0] += 1
+        if calls[0] == nth:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    setattr(owner, name, interrupted)
+    try:
+        r = CliRunner().invoke(cli, ["consult", "--format", fmt], input="loss goes nan with fp16\n1\n2\n1\n")
+    finally:
+        setattr(owner, name, real)
+    assert "Traceback" not in r.output and "internal error" not in r.output, r.output[-2000:]
+    if calls[0] >= nth:
+        assert r.exit_code == EXIT_INTERRUPTED and "interrupted." in r.stderr, (where, nth, r.output[-1500:])
+    else:
+        assert r.exit_code in (0, 1)
+
+
+def test_a_real_sigint_during_consult_exits_130(tmp_path):
+    p = subprocess.Popen([sys.executable, "-m", "trainopt", "consult"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8:strict"})
+    p.stdin.write(b"loss goes nan \xff with fp16\n")
+    p.stdin.flush()
+    deadline = time.monotonic() + 60
+    out = b""
+    while b"?" not in out and time.monotonic() < deadline:  # wait for the first question
+        out += os.read(p.stdout.fileno(), 4096)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == EXIT_INTERRUPTED, err[-2000:]
+    assert b"Traceback" not in err and b"interrupted" in err
+
+
+# ---------------------------------------------------------------------------------------- examine: script exits
+
+MODEL = """
+import torch
+def trainopt_target():
+    {in_factory}
+    class M(torch.nn.Linear):
+        def forward(self, x):
+            {in_forward}
+            return super().forward(x)
+    batch = (torch.randn(8, 4), torch.randint(0, 2, (8,)))
+    return dict(model=M(4, 2), loss_fn=torch.nn.CrossEntropyLoss(), batch=batch)
+{at_top}
+"""
+
+
+@pytest.mark.parametrize("where,stmt,code", [
+    ("at_top", "import sys; sys.exit(0)", EXIT_SCRIPT_EXITED),
+    ("at_top", "raise SystemExit('usage: train.py CONFIG')", EXIT_SCRIPT_EXITED),
+    ("in_factory", "exit(3)", EXIT_SCRIPT_EXITED),
+    ("in_forward", "raise SystemExit(0)", EXIT_SCRIPT_EXITED),
+    ("at_top", "raise KeyboardInterrupt", EXIT_INTERRUPTED),
+    ("in_forward", "raise KeyboardInterrupt", EXIT_INTERRUPTED),
+])
+def test_a_script_that_exits_or_is_interrupted_gets_its_own_code(tmp_path, where, stmt, code):
+    fill = {"at_top": "", "in_factory": "pass", "in_forward": "pass"}
+    fill[where] = stmt
+    script = tmp_path / "train.py"
+    script.write_text(MODEL.format(**fill))
+    r = CliRunner().invoke(cli, ["examine", str(script)])
+    assert r.exit_code == code, r.output[-2000:]
+    assert r.stderr.startswith("error:") and "Traceback" not in r.output
+    if code == EXIT_SCRIPT_EXITED:
+        assert "sys.exit(" in r.stderr and "train.py" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------- long arguments
+
+LONG = "X" * 120_000
+
+
+@pytest.mark.parametrize("args", [["logs", LONG], ["logs", ".", "--map", LONG], ["rule", LONG], ["examine", LONG],
+                                  ["diagnose", "-", "--format", LONG], ["explain", LONG, "--observations", "-"]])
+def test_a_120kb_argument_is_never_echoed_whole(args):
+    r = CliRunner().invoke(cli, args, input='{"symptom": "unstable"}')
+    assert r.exit_code == 2, r.output[-500:]
+    assert len(r.output) < 3000 and "X" * 1000 not in r.output
+
+
+def test_diagnose_refuses_pipes_devices_and_endless_input(tmp_path):
+    fifo = tmp_path / "obs.json"
+    os.mkfifo(fifo)
+    r = CliRunner().invoke(cli, ["diagnose", str(fifo)])  # would block forever if opened for a blocking read
+    assert r.exit_code == 2 and "FIFO" in r.stderr
+    r = CliRunner().invoke(cli, ["diagnose", "/dev/zero"])  # would grow until killed
+    assert r.exit_code == 2 and "character device" in r.stderr
+    r = CliRunner().invoke(cli, ["diagnose", "-"], input=b" " * (65 << 20))
+    assert r.exit_code == 2 and "over 64 MiB" in r.stderr

@@ -1,0 +1,258 @@
+"""Odd models under `examine` and `watch`: sparse gradients, lazy, complex, parametrised, tied, quantised, meta and
+torch.compile'd modules, modules with Python-side state, old-style weight_norm, a loader's own generator.
+
+Each is measured where it can be (and left exactly as found), or refused with a clear error before anything
+runs; never a crash inside the user's loop.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+from torch import nn
+from torch.nn.utils import parametrize
+
+from knowledge.errors import ProbeError
+from probes import examine, watch
+from probes.state import fingerprint
+
+LOSS = nn.CrossEntropyLoss()
+
+
+def batch(n: int = 16, d: int = 4, c: int = 3) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(1)
+    return torch.randn(n, d, generator=g), torch.randint(0, c, (n,), generator=g)
+
+
+class Bag(nn.Module):
+    """An embedding with sparse gradients (the issue's crash in the user's own optimizer.step())."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.e = nn.Embedding(30, 4, sparse=True)
+        self.out = nn.Linear(4, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.out(self.e(x).mean(1))
+
+
+def bag_batch() -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(2)
+    return torch.randint(0, 30, (16, 5), generator=g), torch.randint(0, 3, (16,), generator=g)
+
+
+class Complex(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(4, 3, dtype=torch.cfloat))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return (x.to(torch.cfloat) @ self.w).abs()
+
+
+class Symmetric(nn.Module):
+    def forward(self, w: torch.Tensor) -> torch.Tensor:
+        return w.triu() + w.triu(1).transpose(-1, -2)
+
+
+class Stateful(nn.Module):
+    """forward updates Python attributes: a counter, a history list, a cache dict, an attribute it adds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+        self.calls = 0
+        self.history: list[int] = []
+        self.cache: dict[str, int] = {}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.calls += 1
+        self.history.append(self.calls)
+        self.cache[f"k{self.calls}"] = self.calls
+        self.last_batch = x.shape[0]
+        return self.lin(x)
+
+
+def parametrised() -> nn.Module:
+    m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 3))
+    parametrize.register_parametrization(m[0], "weight", Symmetric())
+    return m
+
+
+def tied() -> nn.Module:
+    m = nn.Sequential(nn.Linear(4, 4, bias=False), nn.Linear(4, 4, bias=False), nn.Linear(4, 3))
+    m[1].weight = m[0].weight
+    return m
+
+
+def old_weight_norm() -> nn.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return nn.Sequential(nn.utils.weight_norm(nn.Linear(4, 4)), nn.ReLU(), nn.Linear(4, 3))
+
+
+def compiled() -> nn.Module:
+    # The eager backend keeps the test fast and compiler-free; the wrapper (OptimizedModule) is what matters.
+    return torch.compile(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)), backend="eager")
+
+
+CASES = {
+    "sparse_sgd": (Bag, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), bag_batch),
+    "sparse_adam": (Bag, lambda m: torch.optim.SparseAdam(list(m.e.parameters()), lr=0.01), bag_batch),
+    "complex": (Complex, lambda m: torch.optim.Adam(m.parameters(), lr=1e-3), batch),
+    "parametrised": (parametrised, lambda m: torch.optim.Adam(m.parameters(), lr=1e-3), batch),
+    "tied": (tied, lambda m: torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9), batch),
+    "stateful": (Stateful, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), batch),
+    "old_weight_norm": (old_weight_norm, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), batch),
+    "compiled": (compiled, lambda m: torch.optim.Adam(m.parameters(), lr=1e-3), batch),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_examine_measures_odd_models_and_leaves_them_exactly_as_found(case):
+    make, make_opt, make_batch = CASES[case]
+    torch.manual_seed(0)
+    m = make()
+    opt = make_opt(m)
+    b = make_batch()
+    m(b[0])  # a forward as the user's script would have run: derived state exists before examine
+    before = fingerprint(m, opt)
+    attrs = {n: dict(vars(mod)) for n, mod in m.named_modules()}
+    obs = examine(m, LOSS, b, optimizer=opt)
+    names = {o.name for o in obs}
+    assert "loss_at_init" in names or "loss_behavior" in names, sorted(names)
+    assert fingerprint(m, opt) == before
+    for n, mod in m.named_modules():  # every Python attribute is the same object as before, none added
+        now = vars(mod)
+        assert now.keys() == attrs[n].keys(), (n, now.keys() ^ attrs[n].keys())
+        assert all(now[k] is attrs[n][k] for k in now), n
+
+
+def test_python_side_state_is_put_back_including_in_place_changes():
+    m = Stateful()
+    m.calls, m.history, m.cache = 7, [1, 2], {"a": 1}
+    history, cache = m.history, m.cache
+    examine(m, LOSS, batch(), optimizer=torch.optim.SGD(m.parameters(), lr=0.1))
+    assert (m.calls, m.history, m.cache) == (7, [1, 2], {"a": 1})
+    assert m.history is history and m.cache is cache and not hasattr(m, "last_batch")
+
+
+def test_old_style_weight_norm_keeps_the_derived_weight_it_had():
+    m = old_weight_norm()
+    x, y = batch()
+    m(x)
+    w, value = m[0].weight, m[0].weight.detach().clone()
+    examine(m, LOSS, (x, y), optimizer=torch.optim.SGD(m.parameters(), lr=0.5))
+    assert m[0].weight is w and torch.equal(m[0].weight, value)
+
+
+def test_a_loaders_own_generator_shuffles_the_same_after_examine():
+    from torch.utils.data import DataLoader, TensorDataset
+
+    ds = TensorDataset(*batch(64))
+
+    def order(examined: bool) -> list[torch.Tensor]:
+        dl = DataLoader(ds, batch_size=8, shuffle=True, generator=torch.Generator().manual_seed(123))
+        if examined:
+            m = nn.Linear(4, 3)
+            examine(m, LOSS, batch(), optimizer=torch.optim.SGD(m.parameters(), lr=0.1), loader=dl)
+        return [xb for xb, _ in dl]
+
+    assert all(torch.equal(a, b) for a, b in zip(order(False), order(True)))
+
+
+@pytest.mark.parametrize("case", ["sparse_sgd", "sparse_adam", "complex", "parametrised", "tied", "compiled"])
+def test_watch_never_changes_what_the_users_loop_computes(case):
+    make, make_opt, make_batch = CASES[case]
+
+    def train(watched: bool) -> dict:
+        torch.manual_seed(0)
+        m = make()
+        opt = make_opt(m)
+        x, y = make_batch()
+
+        def loop(w=None):
+            for _ in range(12):
+                opt.zero_grad()
+                loss = LOSS(m(x), y)
+                loss.backward()
+                opt.step()
+                if w is not None:
+                    w.step(loss)
+
+        if watched:
+            with watch(m, opt) as w:
+                loop(w)
+        else:
+            loop()
+        return fingerprint(m, opt)
+
+    assert train(True) == train(False)
+
+
+def lazy() -> nn.Module:
+    return nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.Linear(8, 3))
+
+
+def test_lazy_modules_are_refused_before_anything_runs_and_probed_after_their_first_forward():
+    m = lazy()
+    opt = torch.optim.Adam(m.parameters())
+    with pytest.raises(ProbeError, match="lazy parameters"):
+        examine(m, LOSS, batch(), optimizer=opt)
+    with pytest.raises(ProbeError, match="run one forward pass first"), watch(m, opt):
+        pass
+    m(batch()[0])  # initialised: now an ordinary model
+    assert examine(m, LOSS, batch(), optimizer=opt)
+
+
+@pytest.mark.parametrize("make,msg", [
+    (lambda: nn.Linear(4, 3, device="meta"), "meta device"),
+    (lambda: torch.ao.quantization.quantize_dynamic(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)),
+                                                    {nn.Linear}, dtype=torch.qint8), "quantised"),
+])
+def test_meta_and_quantised_models_get_a_clear_refusal(make, msg):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = make()
+    with pytest.raises(ProbeError, match=msg):
+        examine(m, LOSS, batch())
+
+
+def test_a_probe_that_fails_on_a_model_is_switched_off_and_the_loop_goes_on(caplog):
+    from probes import plugins
+    from probes.base import Probe, ProbeInfo
+
+    class Fragile(Probe):
+        info, hooks = ProbeInfo("fragile", "cheap", "optimizer_step", ()), ("optimizer_post", "window")
+
+        def attach(self, run):
+            pass
+
+        def optimizer_post(self, run):
+            raise NotImplementedError("no kernel for this layout")
+
+        def accumulate(self, run, window):
+            pass
+
+        def summarise(self, run):
+            return []
+
+    def train(probes):
+        torch.manual_seed(0)
+        m, (x, y) = nn.Linear(4, 3), batch()
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        with watch(m, opt, plugins=probes) as w:
+            for _ in range(8):
+                opt.zero_grad()
+                loss = LOSS(m(x), y)
+                loss.backward()
+                opt.step()
+                w.step(loss)
+        return fingerprint(m, opt), w
+
+    fp, w = train([*plugins(), Fragile])
+    assert "fragile" in w.switched_off and "NotImplementedError" in w.switched_off["fragile"]
+    assert "switched off" in caplog.text
+    assert fp == train(None)[0]
