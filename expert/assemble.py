@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from expert.choose import askable_now, candidates
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
-from expert.kb import rule_catalogue
+from expert.facts import KINDS
+from expert.kb import engine_class, rule_catalogue
 from expert.plan import order_plan
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
@@ -118,10 +120,6 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     questions that ask for it. Open candidates are listed only while the lead is tentative (or there is none):
     an evidenced cause stands on its own.
     """
-    from expert.choose import askable_now, candidates
-    from expert.facts import KINDS
-    from expert.kb import engine_class
-
     ordered = sorted(standing, key=lambda f: f["id"] != lead_id)
     out: list[dict[str, Any]] = []
     for i, f in enumerate(ordered):

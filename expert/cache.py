@@ -64,7 +64,8 @@ def source_key() -> str:
     trainopt's version is in ``expert/__init__.py``, one of the files hashed.
     """
     h = hashlib.sha256()
-    h.update(f"{sys.version}\0{_experta_version()}\0".encode())
+    # __name__: trainopt's private copy (trainopt._isolated.*, see trainopt._boot) pickles its own classes
+    h.update(f"{__name__}\0{sys.version}\0{_experta_version()}\0".encode())
     for folder in SOURCES:
         base = ROOT / folder
         for path in sorted(base.rglob("*.py")):

@@ -14,8 +14,8 @@ from expert.facts import Context, Declined, Obs
 from expert.kb import engine
 from expert.report import as_json, render
 from expert.text import parse_complaint
-from knowledge import question
-from knowledge.errors import ContradictionError, InputError, VocabularyError
+from knowledge import all_questions, question
+from knowledge.errors import ContradictionError, InputError, VocabularyError, excerpt
 from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
 from knowledge.vocabulary import (
     MAX_TEXT,
@@ -466,9 +466,6 @@ def _check_source(name: str, source: Any) -> None:
     Raises:
         InputError: Naming the observation and what is allowed.
     """
-    from knowledge import all_questions
-    from knowledge.errors import excerpt
-
     if not isinstance(source, str) or not (source == "declared" or source.startswith(SOURCE_KINDS[1:])):
         raise InputError(f"bad source {excerpt(source)} for {name!r}",
                          context="allowed: declared, answer:<question id>, probe:<probe id>, text:<phrase>, "

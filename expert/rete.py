@@ -394,6 +394,9 @@ class CachedReteMatcher(ReteMatcher):
         if blob is not None:
             try:
                 root = load_network(blob, rules)
+                foreign = {type(n).__module__ for n in _walk(root)} - {__name__, ConflictSetNode.__module__}
+                if foreign:  # nodes of another copy of this module (a private copy's entry): not ours to use
+                    raise pickle.UnpicklingError(f"nodes from {sorted(foreign)}")
             except Exception as exc:  # noqa: BLE001 - a cache entry that does not load is rebuilt, never trusted
                 log.debug("trainopt cache: the stored network did not load (%s); rebuilding", exc)
                 root, blob = None, None
