@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import math
 
 import pytest
@@ -12,8 +11,6 @@ from torch import nn
 from probes import clipping, layer_lint, lr_applied, opt_hparams, output_target
 from probes.exam import examine
 from tests.zoo import families as F
-
-logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
 
 
 def _obs(obs: list) -> dict:
