@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 TORCH  ?= torch==2.13.0
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint check bench clean eval-probes
+.PHONY: help install demo test lint check bench clean eval-probes check-installs
 
 help:  ## list the targets
 	@echo "trainopt make targets:"
@@ -49,8 +49,25 @@ fuzz: $(STAMP)  ## nightly-size fuzzing of every surface (logs, folders, diagnos
 
 .PHONY: eval eval-probes
 # EVAL_ARGS passes options through, e.g. make eval EVAL_ARGS="--cases DIR --families".
-eval: $(STAMP)  ## route accuracy on the corpus of real training problems, per split, against its floor
+eval: $(STAMP)  ## route accuracy on the real-case corpus, then text understanding on the phrasing suite (held back first)
 	$(PY) -m bench.eval --floor bench/corpus/floor.json $(EVAL_ARGS)
+	$(PY) -m bench.eval_text --floor bench/phrasings/floor.json
 
 eval-probes: $(STAMP)  ## score watch and examine on generated faulty and healthy runs (QUICK=1: CI subset)
 	$(PY) -m bench.eval_probes $(if $(QUICK),--quick,)
+
+# A fresh venv each time, outside the tree; it downloads the newest Lightning and transformers stack (several
+# hundred MB), so CI does not run it. torch is installed first, as the extras' `torch>=2.1` would otherwise pull
+# the newest CUDA build.
+INSTALL_VENV ?= /tmp/trainopt-install-check
+check-installs:  ## fresh venv: trainopt[lightning] and [hf] beside the newest Lightning, transformers, accelerate, datasets
+	rm -rf $(INSTALL_VENV)
+	$(PYTHON) -m venv $(INSTALL_VENV)
+	$(INSTALL_VENV)/bin/python -m pip install -q --upgrade pip
+	$(INSTALL_VENV)/bin/python -m pip install -q "$(TORCH)"
+	$(INSTALL_VENV)/bin/python -m pip install -q ".[lightning,hf]" --upgrade lightning transformers accelerate datasets
+	$(INSTALL_VENV)/bin/python -m pip check
+	$(INSTALL_VENV)/bin/python -m pip list 2>/dev/null | grep -iE '^(torch|lightning|transformers|accelerate|datasets|experta|frozendict|schema) '
+	cd $(INSTALL_VENV) && bin/python -c "import trainopt, trainopt.lightning, trainopt.hf; \
+	c = trainopt.Consultation(); c.observe(loss_behavior='nan_or_inf'); print('trainopt imports and diagnoses:', c.run().status)"
+	rm -rf $(INSTALL_VENV)

@@ -9,7 +9,7 @@ import sys
 
 from bench import Result
 
-SECTIONS = ("bench.core", "bench.probes")
+SECTIONS = ("bench.core", "bench.probes", "bench.distributed")
 
 
 def _fmt(s: float) -> str:

@@ -44,6 +44,11 @@ from experta import (  # noqa: E402
 from experta import watchers as _watchers  # noqa: E402
 from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
+from experta.conditionalelement import ConditionalElement  # noqa: E402
+from experta.matchers.rete import ReteMatcher  # noqa: E402
+from experta.matchers.rete.check import FeatureCheck, TypeCheck, WhereCheck  # noqa: E402
+from experta.matchers.rete.mixins import ChildNode  # noqa: E402
+from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, NotNode, OrdinaryMatchNode  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
 for _h in list(_root.handlers):
@@ -62,9 +67,16 @@ EXPERTA_VERSION = getattr(experta, "__version__", "1.9.4")
 __all__ = [
     "AND",
     "AS",
+    "ChildNode",
+    "ConditionalElement",
+    "ConflictSetNode",
+    "FeatureCheck",
+    "FeatureTesterNode",
     "MATCH",
     "NOT",
+    "NotNode",
     "OR",
+    "OrdinaryMatchNode",
     "TEST",
     "Activation",
     "DefFacts",
@@ -75,7 +87,10 @@ __all__ = [
     "KnowledgeEngine",
     "L",
     "P",
+    "ReteMatcher",
     "Rule",
     "Strategy",
+    "TypeCheck",
     "W",
+    "WhereCheck",
 ]

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from expert.choose import askable_now, candidates
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
-from expert.kb import rule_catalogue
+from expert.facts import KINDS
+from expert.kb import engine_class, rule_catalogue
 from expert.plan import order_plan
 from knowledge import question as question_row
+from knowledge.fix_variants import fix_for
 from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
@@ -56,13 +59,16 @@ def evidence_of(observations: Mapping[str, Observation], rec: Firing | None) -> 
     return out
 
 
-def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str]
-           ) -> tuple[list[dict[str, Any]], list[str]]:
+def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str],
+           steps: tuple[tuple[str, str], ...] = ()) -> tuple[list[dict[str, Any]], list[str]]:
     """Make the report agree with itself: never advise an action its own What NOT to Do forbids.
 
     When a fix advises what an avoid entry forbids (``knowledge.terms.actions_in``), the better-evidenced row
     keeps its text and the other's is dropped: causes in their evidence order first, then other findings,
-    then rows without a finding (guards, routes), whose advice is generic.
+    then rows without a finding (guards, routes), whose advice is generic. A primary plan step (``steps``: a
+    route's rule and why; secondary steps are hedged, "only if...") is the engine's verdict and stays: an avoid
+    entry of another row that forbids what it says to do is dropped ("Do not just lower the LR" beside a step
+    "lower the peak LR").
     """
     rank = {rid: i for i, rid in reversed(list(enumerate(ranked)))}
 
@@ -80,6 +86,9 @@ def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ra
                 drop_avoid.add(text)
             else:
                 drop_fix.add(f["rule"])
+    for rule, why in steps:
+        does = actions_in(why)
+        drop_avoid |= {text for rules, text in avoid_by if rule not in rules and does & actions_in(text)}
     return ([f for f in fixes if f["rule"] not in drop_fix],
             [t for _, t in avoid_by if t not in drop_avoid])
 
@@ -111,10 +120,6 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     questions that ask for it. Open candidates are listed only while the lead is tentative (or there is none):
     an evidenced cause stands on its own.
     """
-    from expert.choose import askable_now, candidates
-    from expert.facts import KINDS
-    from expert.kb import engine_class
-
     ordered = sorted(standing, key=lambda f: f["id"] != lead_id)
     out: list[dict[str, Any]] = []
     for i, f in enumerate(ordered):
@@ -256,20 +261,25 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
         | {f["rule"] for f in by_kind.get("Flag", [])}
     avoid_by: list[tuple[set[str], str]] = []  # (rules that say it, text)
+    values = {name: o.value for name, o in observations.items()}
     for rec in trail:
         info = cat.get(rec.rule)
         row = info.row if info else None
         if not isinstance(row, Row) or row.id not in standing:
             continue
-        if row.fix is not None and not any(x["rule"] == row.id for x in fixes):
-            fixes.append({"rule": row.id, "explain": row.fix.explain, "code": row.fix.code})
+        fix, variant = fix_for(row.id, row.fix, values)  # the fix as the user's set-up writes it
+        if fix is not None and not any(x["rule"] == row.id for x in fixes):
+            fixes.append({"rule": row.id, "explain": fix.explain, "code": fix.code,
+                          **({"written_for": dict(sorted((k, str(v)) for k, v in variant.when.items()))}
+                             if variant else {})})
         for a in row.avoid:
             same = next((rules for rules, t in avoid_by if t == a), None)
             if same is None:
                 avoid_by.append(({row.id}, a))
             else:
                 same.add(row.id)
-    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings])
+    fixes, avoid = _agree(fixes, avoid_by, [f["id"] for f in causes] + [f["id"] for f in findings],
+                          tuple((m["rule"], m["why"]) for m in merged.values() if m["role"] == "primary"))
 
     # Flags without a detail are internal markers between rows, not something to tell the user.
     notes = [{"rule": f["rule"], "name": f["name"], "detail": f["detail"]}

@@ -594,6 +594,19 @@ def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, fol
         click.echo(f"\rtrainopt: reading {name}: {100 * done // max(total, 1):3d}%", err=True, nl=done >= total)
 
     c = Consultation()
+    if os.path.isdir(path):
+        from expert.ranklogs import read_rank_logs
+
+        ranked = read_rank_logs(path)
+        if ranked is not None:  # one log per rank of a distributed run: the ranks compared (issue 20)
+            obs, lines = ranked
+            c.add(obs)
+            d = c.run()
+            click.echo(f"trainopt: {len(lines)} per-rank logs in {path}; status: {d.status}", err=True)
+            for line in lines:
+                click.echo(f"  {line}", err=True)
+            _emit_report(c, fmt)
+            sys.exit(exit_code_for(c))
     run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress, follow_links=follow_links)
     d = c.run()
     roles = ", ".join(f"{r}={col}" for r, col in sorted(run.roles.items()))

@@ -36,6 +36,7 @@ from expert.facts import (
     plain,
     ref_pattern,
 )
+from expert.rete import CachedReteMatcher
 from knowledge.errors import KnowledgeError
 from knowledge.schema import (
     ACTS,
@@ -201,6 +202,9 @@ class AuditedEngine(KnowledgeEngine):
     """experta engine with the guarded strategy and a run loop that records every firing."""
 
     __strategy__ = TotalOrderStrategy
+    __matcher__ = CachedReteMatcher
+    cache_name: str | None = None
+    """Set on the knowledge base's class (``expert.kb``): its compiled network is kept in the user's cache."""
 
     pooled: tuple[Pooled, ...] = ()
     """The knowledge rows that can be candidate causes (what a question is weighed against)."""

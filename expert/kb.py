@@ -6,6 +6,7 @@ import threading
 from functools import lru_cache
 
 from expert.engine import AuditedEngine, RuleInfo, build_engine_class
+from expert.rete import CACHE_NAME
 from knowledge import all_joins, all_questions, all_rows
 
 _local = threading.local()
@@ -14,7 +15,10 @@ _local = threading.local()
 @lru_cache(maxsize=1)
 def engine_class() -> type[AuditedEngine]:
     """Compile every family's rows, joins and questions (once per process)."""
-    return build_engine_class(all_rows(), all_questions(), all_joins())
+    cls = build_engine_class(all_rows(), all_questions(), all_joins())
+    # the class the sources define: its network can be stored under their hash (``expert.cache``)
+    cls.cache_name = CACHE_NAME
+    return cls
 
 
 def engine() -> AuditedEngine:

@@ -140,135 +140,51 @@ class LogRun:
         tag = self.roles.get(role)
         return self.series.get(tag) if tag else None
 
-    def classification(self) -> dict[str, Any] | None:
-        """The loss curve's label and measured numbers (the probes' classifier over the bucket means)."""
-        s = self.get("loss")
+    def curve(self, role: str) -> Any:
+        """The series playing ``role`` as the shared analysis reads it (``probes.history.Curve``), or None."""
+        from probes.history import Curve
+
+        s = self.get(role)
         if s is None:
             return None
-        from probes.loss_curve import classify
+        steps, mean, _, hi = s.curve()
+        return Curve(steps, mean, s.first_nonfinite_step, s.nonfinite, s.points, hi if s.downsampled else None)
 
-        steps, mean, _, _ = s.curve()
-        if s.first_nonfinite_step is not None:
-            return {"label": "nan_or_inf", "first_nonfinite_step": _int(s.first_nonfinite_step),
-                    "nonfinite_points": s.nonfinite, "points": s.points}
-        r = classify(mean)
-        r["points"] = s.points
-        r["bucket_width"] = s.width
-        return r
+    def analysis(self) -> dict[str, list[Observation]]:
+        """The shared run-history analysis (``probes.history.analyse``, as ``watch`` and the callbacks use it).
+
+        Returns:
+            ``{role: [Observation]}``: each verdict with the role whose column it rests on.
+        """
+        cached = getattr(self, "_analysis", None)
+        if cached is not None:
+            return cached
+        from probes.history import analyse
+
+        lr = self.get("lr")
+        self._analysis = analyse(
+            loss=self.curve("loss"), val_loss=self.curve("val_loss"), val_acc=self.curve("val_acc"),
+            train_acc=self.curve("train_acc"), grad_norm=self.curve("grad_norm"), lr=self.curve("lr"),
+            nan_filter=self.kind == "hf_trainer_state",
+            lr_lo=lr.curve()[2] if lr is not None and lr.downsampled else None,
+            lr_width=lr.width if lr is not None else 1)
+        return self._analysis
+
+    def classification(self) -> dict[str, Any] | None:
+        """The loss curve's label and measured numbers, as the report has them (None without a loss)."""
+        if self.get("loss") is None:
+            return None
+        for obs in self.analysis().values():
+            for o in obs:
+                if o.name == "loss_behavior":
+                    return {"label": o.value, **dict(o.evidence or {})}
+        return {"label": None}
 
     def observations(self) -> list[Observation]:
         """Observations the log supports, each with provenance ``log:<file>:<column>`` and its evidence."""
-        from probes.base import jsonable, threshold_evidence
-
         out: list[Observation] = []
-        loss = self.get("loss")
-        r = self.classification()
-        if loss is not None and r is not None and r.get("label"):
-            ev = jsonable({k: v for k, v in r.items() if k != "label"})
-            if r["label"] != "nan_or_inf":
-                ev.update(threshold_evidence("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU",
-                                             "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE", "MT-CURVE-OSC",
-                                             "MT-CURVE-SPIKE"))
-            out.append(Observation.make("loss_behavior", r["label"], self.source("loss"), ev))
-            if r["label"] == "nan_or_inf" and (r["first_nonfinite_step"] or 0) >= 0:
-                out.append(Observation.make("nan_step", r["first_nonfinite_step"], self.source("loss"),
-                                            {"nonfinite_points": loss.nonfinite}))
-        gn = self.get("grad_norm")
-        if gn is not None:
-            out += self._grad_norm(gn, loss_nan=bool(r and r.get("label") == "nan_or_inf"))
-        out += self._generalization()
-        lr = self.get("lr")
-        if lr is not None:
-            out += self._lr(lr)
-        return out
-
-    def _grad_norm(self, s: Series, loss_nan: bool) -> list[Observation]:
-        from knowledge.measurements import threshold
-        from probes.base import threshold_evidence
-
-        src = self.source("grad_norm")
-        out = []
-        steps, mean, lo, hi = s.curve()
-        if s.first_nonfinite_step is not None:
-            out.append(Observation.make("grad_norm_trend", "exploding", src,
-                                        {"first_nonfinite_step": _int(s.first_nonfinite_step),
-                                         "nonfinite_points": s.nonfinite}))
-            if not loss_nan and self.kind == "hf_trainer_state":
-                # The Trainer's NaN filter hid the loss; the gradient norm shows the step it went non-finite.
-                out.append(Observation.make("loss_behavior", "nan_or_inf", src,
-                                            {"first_nonfinite_step": _int(s.first_nonfinite_step),
-                                             "why": "grad_norm non-finite; the Trainer filters NaN losses"}))
-                out.append(Observation.make("nan_step", _int(s.first_nonfinite_step), src))
-            return out
-        if not mean.size:
-            return out
-        med = float(np.median(mean))
-        # spikes: a bucket whose maximum exceeds MT-GRAD-SPIKE times the running median of the means before it
-        spikes = 0
-        if mean.size >= 8:
-            run = np.array([np.median(mean[max(0, i - 64):i]) for i in range(4, mean.size)])
-            spikes = int(np.sum(hi[4:] > threshold("MT-GRAD-SPIKE") * np.maximum(run, 1e-12)))
-        if med > threshold("MT-GRAD-EXPLODE-ABS"):
-            trend = "exploding"
-        elif med < threshold("MT-GRAD-VANISH-ABS"):
-            trend = "vanishing"
-        else:
-            trend = "spiky" if spikes else "normal"
-        ev = {"median_grad_norm": float(f"{med:.6g}"), "spikes": spikes, "points": s.points,
-              **threshold_evidence("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-SPIKE")}
-        out.append(Observation.make("grad_norm_trend", trend, src, ev))
-        out.append(Observation.make("grad_norm_global", med, src, {"median_over_points": s.points}))
-        return out
-
-    def _generalization(self) -> list[Observation]:
-        from probes.generalization import observe
-
-        loss, vl = self.get("loss"), self.get("val_loss")
-        ta, va = self.get("train_acc"), self.get("val_acc")
-        got: list[Observation] = []
-        role = None
-        if ta is not None and va is not None:
-            (vs, vm, _, _), (ts, tm, _, _) = va.curve(), ta.curve()
-            if vm.size and tm.size and ts.size:
-                scale = 100.0 if max(vm.max(), tm.max()) > 1.0 else 1.0  # percentages
-                got, role = observe(train_acc=np.interp(vs, ts, tm) / scale, val_acc=vm / scale), "val_acc"
-        elif loss is not None and vl is not None:
-            (vs, vm, _, _), (ts, tm, _, _) = vl.curve(), loss.curve()
-            if vm.size and tm.size:
-                # train loss at the validation steps, so the gap is measured at matching points
-                got, role = observe(train_loss=np.interp(vs, ts, tm).tolist(), val_loss=vm.tolist()), "val_loss"
-        elif va is not None:
-            _, vm, _, _ = va.curve()
-            if vm.size:
-                last = float(vm[-1]) / (100.0 if vm.max() > 1.0 else 1.0)
-                return [Observation.make("metric_kind", "accuracy", self.source("val_acc")),
-                        Observation.make("val_metric", last, self.source("val_acc"))]
-        if role is None:
-            return []
-        return [Observation.make(o.name, o.value, self.source(role), o.evidence) for o in got]
-
-    def _lr(self, s: Series) -> list[Observation]:
-        _, mean, lo, hi = s.curve()
-        fin = hi[np.isfinite(hi) & (hi > 0)]
-        if not fin.size:
-            return []
-        src = self.source("lr")
-        peak = float(fin.max())
-        out = []
-        if 0 < peak <= 10:
-            out.append(Observation.make("learning_rate", peak, src, {"peak": peak, "first": float(mean[0]),
-                                                                     "last": float(mean[-1])}))
-        if mean.size >= 3:
-            first_peak = int(np.argmax(mean >= 0.999 * peak))
-            out.append(Observation.make("warmup", bool(first_peak > 0 and mean[0] < 0.5 * peak), src,
-                                        {"steps_to_peak_bucket": first_peak, "bucket_width": s.width}))
-            if float(lo.min()) >= 0.9999 * peak:
-                out.append(Observation.make("lr_schedule", "none", src, {"constant": peak}))
-            else:
-                # a few flat levels, each lower than the one before: a step schedule
-                levels = np.unique(np.round(mean, 12))
-                if levels.size <= 6 and np.all(np.diff(mean) <= 1e-15 * peak) and levels.size > 1:
-                    out.append(Observation.make("lr_schedule", "step", src, {"levels": levels.tolist()[::-1]}))
+        for role, obs in self.analysis().items():
+            out += [Observation.make(o.name, o.value, self.source(role), o.evidence) for o in obs]
         return out
 
     def regimes(self) -> dict[str, Any]:
@@ -280,7 +196,8 @@ class LogRun:
             return out
         r = self.classification() or {}
         out["label"] = r.get("label")
-        out["nan_step"] = _int(s.first_nonfinite_step)
+        nan = r.get("first_nonfinite_step", s.first_nonfinite_step)  # a filtered loss's, from its grad norm
+        out["nan_step"] = _int(nan if r.get("label") == "nan_or_inf" else s.first_nonfinite_step)
         steps, mean, _, hi = s.curve()
         if mean.size < 6:
             return out

@@ -413,20 +413,41 @@ class Scanner:
 
     Args:
         patterns: The cue patterns (regular expressions, case-insensitive).
+        analysis: ``analysis()`` of an earlier scanner over the same patterns (skips parsing them again).
     """
 
-    def __init__(self, patterns: list[str]) -> None:
-        self._plain: list[re.Pattern[str]] = []
-        self._guarded: list[re.Pattern[str]] = []
+    def __init__(self, patterns: list[str],
+                 analysis: list[tuple[frozenset[str] | None, frozenset[str] | None]] | None = None) -> None:
+        self._patterns = list(patterns)
+        # compiled on first use (``_compiled``): a complaint reaches a few dozen of the hundreds of cues, and
+        # compiling them all cost most of ``consult``'s start-up
+        self._plain: list[re.Pattern[str] | None] = [None] * len(self._patterns)
+        self._guarded: list[re.Pattern[str] | None] = [None] * len(self._patterns)
         self._prefixes: list[frozenset[str] | None] = []
         self._required: list[frozenset[str] | None] = []
-        for p in patterns:
-            self._plain.append(re.compile(rf"(?:{p})(?!\w)", re.IGNORECASE))
-            self._guarded.append(re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE))
-            prefixes = literal_prefixes(p)
-            self._prefixes.append(prefixes)
-            self._required.append(required_words(p))
+        if analysis is not None and len(analysis) == len(self._patterns):
+            # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
+            self._prefixes = [a for a, _ in analysis]
+            self._required = [b for _, b in analysis]
+        else:
+            for p in self._patterns:
+                prefixes = literal_prefixes(p)  # parses the pattern: a malformed cue fails here, not at first use
+                self._prefixes.append(prefixes)
+                self._required.append(required_words(p))
         self.attempts = 0
+
+    def analysis(self) -> list[tuple[frozenset[str] | None, frozenset[str] | None]]:
+        """Each pattern's literal prefixes and required words: pass it back to skip parsing the patterns again."""
+        return list(zip(self._prefixes, self._required))
+
+    def _compiled(self, i: int, guarded: bool) -> re.Pattern[str]:
+        """Cue ``i`` compiled to match at a word start (``guarded``: anywhere, checking the word start itself)."""
+        cache = self._guarded if guarded else self._plain
+        pat = cache[i]
+        if pat is None:
+            lead = r"(?<!\w)" if guarded else ""
+            pat = cache[i] = re.compile(rf"{lead}(?:{self._patterns[i]})(?!\w)", re.IGNORECASE)
+        return pat
 
     @staticmethod
     def _index(low: str, firsts: set[str]) -> tuple[dict[str, list[int]], list[dict[str, list[str]]]]:
@@ -476,7 +497,7 @@ class Scanner:
             found = 0
             if prefixes is None:
                 self.attempts += len(text)
-                for m in self._guarded[i].finditer(text):
+                for m in self._compiled(i, True).finditer(text):
                     if m.end() > m.start():
                         yield i, m
                         found += 1
@@ -497,7 +518,7 @@ class Scanner:
             else:
                 starts = list(chain.from_iterable(runs))
                 starts.sort()
-            match = self._plain[i].match
+            match = self._compiled(i, False).match
             reach = -1
             for s in starts:
                 if s < reach:

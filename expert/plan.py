@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from knowledge.errors import KnowledgeError
 from knowledge.skills import GRAPH_FOR_SYMPTOM, GRAPHS, SCENARIOS, SKILLS
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+CACHE_NAME = "plan"
 
 
 @cache
@@ -25,6 +29,8 @@ def skill_graph(graph: str = "diagnostic") -> nx.DiGraph:
     Raises:
         KnowledgeError: The orders of this graph form a cycle (a defect in the knowledge).
     """
+    import networkx as nx  # here, not at the top: a diagnosis reads the ranks from the cache (``_ranks``)
+
     if graph not in GRAPHS:
         raise KnowledgeError(f"unknown skill graph {graph!r}", hint=f"one of {', '.join(GRAPHS)}")
     g = nx.DiGraph(name=graph)
@@ -44,13 +50,42 @@ def skill_graph(graph: str = "diagnostic") -> nx.DiGraph:
     return g
 
 
-@cache
-def _rank(graph: str) -> dict[str, int]:
+def _build_rank(graph: str) -> dict[str, int]:
+    import networkx as nx
+
     g = skill_graph(graph)
     # A fixed key makes ties deterministic: the catalogue order, then the name.
     catalogue = {s.name: i for i, s in enumerate(SKILLS)}
     order = nx.lexicographical_topological_sort(g, key=lambda n: (catalogue[n], n))
     return {n: i for i, n in enumerate(order)}
+
+
+@cache
+def _ranks() -> dict[str, dict[str, int]]:
+    """Every graph's topological rank of each skill, read from the user's cache when the sources match.
+
+    Otherwise computed (networkx costs more to import than a whole diagnosis) and stored there (``expert.cache``).
+    """
+    from expert import cache as store
+
+    blob = store.load(CACHE_NAME)
+    if blob is not None:
+        try:
+            ranks = json.loads(blob)
+            if isinstance(ranks, dict) and set(ranks) == set(GRAPHS) and all(
+                    isinstance(r, dict) and all(isinstance(v, int) for v in r.values()) for r in ranks.values()):
+                return ranks
+        except ValueError:
+            pass  # not ours after all: recompute and overwrite
+    ranks = {g: _build_rank(g) for g in GRAPHS}
+    store.store(CACHE_NAME, json.dumps(ranks, sort_keys=True).encode())
+    return ranks
+
+
+def _rank(graph: str) -> dict[str, int]:
+    if graph not in GRAPHS:
+        return _build_rank(graph)  # raises the KnowledgeError naming the graphs
+    return _ranks()[graph]
 
 
 def graph_for(symptom: str | None) -> str:

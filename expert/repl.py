@@ -27,6 +27,7 @@ COMMANDS = (
     ("known", "what is known so far, and where each value came from"),
     ("back", "undo the previous answer (or what was read from the complaint)"),
     ("forget NAME", "drop one observation, e.g. a value misread from the complaint"),
+    ("not X, Y", "correct one reading in place: `not hang, the loss` (the words meant the loss), `not sgd, adam`"),
     ("skip", "decline this question"),
     ("quit", "stop and print the report so far"),
 )
@@ -188,10 +189,84 @@ def _read_complaint(c: Consultation, write: Write) -> None:
             continue
         if found:
             write("understood: " + ", ".join(f"{o.name}={o.value} ({_source_phrase(o.source)})" for o in found)
-                  + "\n  (misread? `forget NAME` drops one value, `back` takes the whole complaint back)\n")
+                  + "\n  (misread? `not X, Y` corrects one reading, `forget NAME` drops one value, `back` takes "
+                    "the whole complaint back)\n")
         else:
             write("(no known symptom words in that; the questions will narrow it down)\n")
+        from expert.text import confirmations
+
+        checks = confirmations(text)
+        for line in checks:
+            write(f"check: {line}\n")
+        if checks:
+            _confirm(c, write)
         return
+
+
+def _confirm(c: Consultation, write: Write) -> None:
+    """After a reading left open: Enter keeps what was read, `not X, Y` corrects one reading in place."""
+    write("  (Enter keeps the reading; `not X, Y` corrects it, e.g. `not hang, the loss`)\n")
+    for _ in range(3):
+        reply = read_line("check> ", write)
+        if reply.lower() in ("quit", "exit", "q"):
+            raise Leave("quit")
+        if not reply or reply.lower() in ("y", "yes", "ok", "keep"):
+            return
+        if correct(c, reply, write) is not None:
+            return
+        write("press Enter to keep the reading, or type `not X, Y`\n")
+
+
+_CORRECTION = re.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
+                         r"(?P<right>\S.*?)\s*$",
+                         re.IGNORECASE)
+
+
+def correct(c: Consultation, text: str, write: Write) -> bool | None:
+    """Correct one reading of the complaint in place: ``not X, Y``.
+
+    ``X`` names the reading (its value, its observation or a word it was read from); ``Y`` is either another
+    value of the same observation (``not sgd, adam``) or the quantity the words were about (``not hang, the
+    loss``: the words are read again as said of the loss).
+
+    Returns:
+        None when ``text`` is no correction; True when a reading changed; False when it could not be applied
+        (nothing changes then).
+    """
+    m = _CORRECTION.match(text)
+    if m is None:
+        return None
+    from expert.consultation import canonical_term
+    from expert.text import reread
+    from knowledge.vocabulary import Observation, validate
+
+    wrong, right = m.group("wrong").strip().lower(), m.group("right").strip()
+    read = [o for o in c.observations.values() if o.source.startswith("text:")]
+    target = next((o for o in read if str(o.value).lower() == wrong), None) or \
+        next((o for o in read if o.name == wrong), None) or \
+        next((o for o in read if wrong in o.source[5:].lower()), None)
+    if target is None:
+        write(f"nothing read from the complaint is '{wrong}'; read: "
+              + (", ".join(f"{o.name}={o.value}" for o in read) or "nothing") + "\n")
+        return False
+    value = canonical_term(target.name, right)
+    try:
+        fixed = [Observation.make(target.name, validate(target.name, value), f"{target.source} (corrected)")]
+    except TrainoptError:
+        # not a value of that observation: the words were about another quantity
+        words = target.source[5:]
+        fixed = reread(words, re.sub(r"^(?:the|my)\s+", "", right, flags=re.IGNORECASE))
+        if not fixed:
+            write(f"'{words}' said of {right} states nothing trainopt knows; `forget {target.name}` drops the "
+                  f"reading\n")
+            return False
+    stale = [o.name for o in read if o.source == target.source and o.name not in {f.name for f in fixed}]
+    for name in stale:
+        c.forget(name)
+    c.add(fixed)
+    write("corrected: " + ", ".join(f"{o.name}={o.value!r}" for o in fixed)
+          + (f" (dropped {', '.join(stale)})" if stale else "") + "\n")
+    return True
 
 
 def _back(c: Consultation, write: Write) -> bool:
@@ -278,6 +353,12 @@ def consult(c: Consultation, write: Write) -> Consultation:
             if low in ("known", "facts"):
                 write(_known(c))
                 continue
+            fixed = correct(c, text, write)
+            if fixed is not None:
+                if not fixed:
+                    continue
+                asked -= 1
+                break
             if command == "forget":
                 if not _forget(c, text.partition(" ")[2].strip(), write):
                     continue

@@ -488,7 +488,11 @@ class _Writer:
         for i, x in enumerate(r["routes"], 1):
             where = f" (section: {x['section']})" if x.get("section") else ""
             rules = ", ".join(x.get("rules") or [x["rule"]])
-            self.line(f"{i}. {self.tick(x['skill'])} [{x['role']}, pack {x['pack']}]{where}: {x['why']} [{rules}]")
+            # the step is what to check or change, in a sentence; the skill is where to read more about it
+            why = x["why"][:1].upper() + x["why"][1:]
+            why += "" if why.endswith((".", "?", "!")) else "."
+            self.line(f"{i}. {why} Reference: {self.tick(x['skill'])} ({x['role']}, pack {x['pack']}{where}) "
+                      f"[{rules}]")
             if self.verbose:
                 self.bullet(f"load: {x['sheet']}", level=1, width=3)
         self.end()

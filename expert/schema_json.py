@@ -134,7 +134,10 @@ def report_schema() -> dict[str, Any]:
                                                                    "joint": {"type": "boolean"}}}},
             "fixes": {"type": "array", "items": {"type": "object", "required": ["explain"],
                                                  "properties": {"rule": string, "explain": string,
-                                                                "code": {"type": ["string", "null"]}}}},
+                                                                "code": {"type": ["string", "null"]},
+                                                                # the set-up a variant's wording is for
+                                                                "written_for": {"type": "object",
+                                                                                "additionalProperties": string}}}},
             "avoid": strings,
             "trace": {"type": "array", "items": firing},
             "needs_action": {"type": "boolean"},

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from expert.nlp import Normalised, Scanner, normalise
+from expert.nlp import Normalised, Scanner, lower_aligned, normalise
 from knowledge.errors import TrainoptError
 from knowledge.vocabulary import Observation
 
@@ -108,7 +108,43 @@ def _compiled() -> tuple[tuple[Any, ...], Scanner]:
     from knowledge import all_keywords
 
     kws = tuple(_with_pattern(k) for k in all_keywords())
-    return kws, Scanner([k.pattern for k in kws])
+    patterns = [k.pattern for k in kws]
+    analysis = _stored_analysis(patterns)
+    scanner = Scanner(patterns, analysis)
+    if analysis is None:
+        _store_analysis(patterns, scanner)
+    return kws, scanner
+
+
+CUES_CACHE = "cues"
+
+
+def _stored_analysis(patterns: list[str]) -> list[tuple[frozenset[str] | None, frozenset[str] | None]] | None:
+    """The cues' prefixes and required words from the user's cache (``expert.cache``), if stored for these."""
+    import json
+
+    from expert import cache
+
+    blob = cache.load(CUES_CACHE)
+    if blob is None:
+        return None
+    try:
+        data = json.loads(blob)
+        if data["patterns"] != patterns:
+            return None
+        return [(None if a is None else frozenset(a), None if b is None else frozenset(b))
+                for a, b in data["analysis"]]
+    except (ValueError, KeyError, TypeError):
+        return None  # not what we write: parse the patterns (and overwrite it)
+
+
+def _store_analysis(patterns: list[str], scanner: Scanner) -> None:
+    import json
+
+    from expert import cache
+
+    analysis = [(None if a is None else sorted(a), None if b is None else sorted(b)) for a, b in scanner.analysis()]
+    cache.store(CUES_CACHE, json.dumps({"patterns": patterns, "analysis": analysis}).encode())
 
 
 def _with_pattern(kw: Any) -> Any:
@@ -327,10 +363,44 @@ def parse_complaint(text: str) -> list[Observation]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
+    return [r.observation for r in read_text(text)]
+
+
+@dataclass(frozen=True)
+class TextReading:
+    """One observation read from a complaint, with the words that gave it.
+
+    Attributes:
+        observation: The validated observation (provenance ``text:<the words as typed>``).
+        words: The words as typed.
+        composed: Read from parts (a quantity and its movement, evidence) rather than from a single cue.
+        hedged: The user was unsure of it ("maybe", "I think").
+    """
+
+    observation: Observation
+    words: str
+    composed: bool = False
+    hedged: bool = False
+
+
+def read_text(text: str) -> list[TextReading]:
+    """Read a complaint into observations, each with the words that gave it (see :func:`parse_complaint`).
+
+    Two readers are combined: the cue list (``Keyword`` rows, one phrase each) and the parser of training talk
+    (``expert.talk``: quantities, movements, times, qualifiers, pasted evidence). A composed reading wins over
+    a cue for the same observation, and owns its words: a cue inside them does not set what it claims (in
+    "the progress bar is stuck", "stuck" is no flat loss). For the symptom, priorities decide (stability first).
+    """
+    if not isinstance(text, str) or not text.strip():
+        return []
     nt = normalise(text[:MAX_CHARS])
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
-    best: dict[str, tuple[tuple[Any, ...], Observation]] = {}
+    from expert.talk import understand
+    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, SYMPTOM_PRIORITY
+
+    u = understand(dt.text)
+    best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
     for h in sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start):
         if all((h.order, name) in settled for name in h.keyword.sets):
@@ -340,7 +410,7 @@ def parse_complaint(text: str) -> list[Observation]:
         if h.keyword.negatable and ctx.negated(h.start):
             continue
         for name, raw_value in h.keyword.sets.items():
-            if (h.order, name) in settled:
+            if (h.order, name) in settled or u.claimed(h.start, h.end, name):
                 continue
             if name in OTHERS_NAMES:
                 worked, considered, others = ctx.attribution(h.start)
@@ -353,7 +423,71 @@ def parse_complaint(text: str) -> list[Observation]:
             except (TrainoptError, ValueError, TypeError, OverflowError):
                 continue  # a number out of range, an unknown unit: the phrase says nothing usable
             settled.add((h.order, name))
-            key = (-h.keyword.priority, h.start, h.keyword.pattern)
+            key = (-h.keyword.priority, 1, h.start, h.keyword.pattern)
             if name not in best or key < best[name][0]:
-                best[name] = (key, obs)
+                best[name] = (key, TextReading(obs, phrase.strip()))
+    composed: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
+    for r in u.readings:
+        if not dt.seamless(r.start, r.end):
+            continue
+        try:
+            phrase = nt.source(dt.offset(r.start), dt.offset(r.end)).strip()
+            obs = Observation.make(r.name, r.value, f"text:{phrase}")
+        except (TrainoptError, ValueError, TypeError, OverflowError):
+            continue
+        prio = SYMPTOM_PRIORITY.get(r.value, 0) if r.name == "symptom" else \
+            LOSS_BEHAVIOR_PRIORITY.get(r.value, 0) if r.name == "loss_behavior" else 0
+        # a composed reading beats a cue of the same priority (tie-break 0 < 1); a weak one (a bare error
+        # line's crash) only fills a gap
+        key = (-prio, 0 if r.strong else 2, r.start, "")
+        if r.name not in composed or key < composed[r.name][0]:
+            composed[r.name] = (key, TextReading(obs, phrase, composed=True, hedged=r.hedged))
+    for name, (key, reading) in composed.items():
+        if name not in best:
+            best[name] = (key, reading)
+        elif name in ("symptom", "loss_behavior"):
+            if key[0] <= best[name][0][0]:
+                best[name] = (key, reading)
+        elif key[1] == 0:
+            best[name] = (key, reading)
     return [best[n][1] for n in sorted(best)]
+
+
+def confirmations(text: str) -> list[str]:
+    """Questions that would confirm the readings a text leaves open, one line each, without repeats.
+
+    Open readings are words read two ways ("you said 'stuck': the loss, or the run?") and readings the user
+    hedged ("maybe", "I think").
+    """
+    if not isinstance(text, str) or not text.strip():
+        return []
+    from expert.talk import understand
+
+    nt = normalise(text[:MAX_CHARS])
+    u = understand(distinct_segments(nt.text).text)
+    out = [q for _word, q in u.confirm]
+    for r in read_text(text):
+        if r.hedged:
+            o = r.observation
+            out.append(f"You sounded unsure about \"{r.words}\" ({o.name}={o.value}): is that what you see? "
+                       f"(`forget {o.name}` drops it)")
+    return list(dict.fromkeys(out))
+
+
+def reread(words: str, quantity: str) -> list[Observation]:
+    """Read ``words`` again as said of another quantity.
+
+    "not hang, the loss" turns "training is stuck" into "the loss is stuck": the first quantity named in
+    ``words`` is replaced (or ``quantity`` is put in front).
+
+    Returns:
+        The observations the corrected words state, with provenance ``text:<words> (corrected: <quantity>)``.
+    """
+    from expert.talk import _parts, tokenise
+
+    low = lower_aligned(words)
+    tokens = tokenise(low)
+    target = next((p for p in _parts(tokens) if p.roles.get("q") not in (None, "pronoun")), None)
+    fixed = (low[:target.start] + quantity + low[target.end:]) if target else f"{quantity} {low}"
+    source = f"text:{words} (corrected: {quantity})"
+    return [Observation.make(o.name, o.value, source) for o in parse_complaint(fixed)]

@@ -34,6 +34,8 @@ FAMILIES: tuple[str, ...] = (
     "antipatterns",
     "causes",
     "differential",
+    "distributed",
+    "contracts",
 )
 
 

@@ -319,6 +319,102 @@ MEASURES: tuple[Measure, ...] = (
             "early stopping watches the validation loss for a rise after its minimum (Prechelt, 'Early stopping - "
             "but when?', 1998); our relative tolerance",
             Cite("003", "Step 1: symptom table", "train good, val bad: overfitting")),
+    # --- issue 20: distributed runs (the rank probe, probes/ranks.py) ---------------------------------------
+    Measure("MT-DDP-DESYNC-REL", 1e-6,
+            "parameter fingerprints of two ranks differing by more than this fraction: the replicas hold different "
+            "weights",
+            "DDP replicas are bitwise identical (one broadcast at construction, then the same all-reduced gradient "
+            "on every rank: PyTorch DDP notes); the tolerance only absorbs the rounding of float64 sums",
+            Cite("PyTorch docs", "Distributed Data Parallel notes", "replicas stay in sync")),
+    Measure("MT-DDP-GRAD-REL", 1e-4,
+            "gradient norms at the same optimizer step differing across ranks by more than this fraction: the "
+            "gradients applied were not all-reduced",
+            "after DDP's all-reduce every rank holds the same averaged gradient (PyTorch DDP notes); the tolerance "
+            "absorbs reduction order in the norm",
+            Cite("PyTorch docs", "DistributedDataParallel.no_sync", "gradients accumulate locally inside no_sync")),
+    Measure("MT-DDP-SKEW", 1.5,
+            "the slowest rank's own time per step (before it waits for the others) above this multiple of the "
+            "median rank's: a straggler",
+            "a synchronous data-parallel step runs at the pace of its slowest rank (PyTorch DDP notes); our bound, "
+            "well above the few percent of jitter between identical ranks",
+            Cite("PyTorch docs", "Distributed Data Parallel notes", "the all-reduce waits for every rank")),
+    Measure("MT-DDP-SKEW-ABS", 0.02,
+            "seconds per step the slowest rank must lose to the median before a skew counts (timer noise on tiny "
+            "steps is not a straggler)",
+            "our floor: one or two scheduler time slices (4-10 ms each on Linux) of jitter on a shared host",
+            Cite("PyTorch docs", "Distributed Data Parallel notes", "the all-reduce waits for every rank")),
+    Measure("MT-BN-RANK-BATCH", 16,
+            "per-rank batch below which BatchNorm statistics computed on one rank are too noisy (SyncBatchNorm "
+            "advised)",
+            "Wu & He, 'Group Normalization' (2018): BatchNorm's error rises quickly below 16 examples per GPU",
+            Cite("Wu & He 2018", "Group Normalization", "BN error vs batch size per GPU")),
+    # --- issue 18: output/target contracts, optimizer settings, clipping, normalisation, schedules, order ------
+    Measure("MT-EPS-HIGH", 1e-3,
+            "an Adam-family eps at or above this dominates sqrt(v) for gradients of ordinary size: the update "
+            "becomes lr * m / eps, plain momentum SGD at a tiny LR",
+            "PyTorch and Kingma & Ba default 1e-8 (Keras 1e-7); the denominator sqrt(v) + eps equals the gradient's "
+            "RMS, typically 1e-4..1e-2 per element, so eps of 1e-3 and more decides the step; our bound",
+            Cite("002", "Optimizers: Adam and AdamW", "Adam hyperparameters")),
+    Measure("MT-BETA2-LOW", 0.9,
+            "an Adam beta2 below this averages the squared gradient over fewer than ten steps: the denominator "
+            "is noisy and steps blow up whenever it dips",
+            "Kingma & Ba (2015) use 0.999; large-model recipes lower it to 0.95-0.98; below 0.9 the moment is a "
+            "handful of steps (1 / (1 - beta2)); our bound", Cite("002", "Optimizers: Adam and AdamW",
+                                                                  "Adam hyperparameters")),
+    Measure("MT-MOMENTUM-HIGH", 0.995,
+            "an SGD momentum at or above this averages the gradient over hundreds of steps and amplifies the LR "
+            "by 1 / (1 - momentum) >= 200: the iterates overshoot and keep oscillating",
+            "the usual SGD momentum is 0.9 (0.99 at most in published recipes; Sutskever et al., 2013, ramp to "
+            "0.99-0.999 only with a schedule); our bound",
+            Cite("002", "Optimizers: SGD with Momentum", "momentum 0.9 is standard")),
+    Measure("MT-DECAY-STEP", 5e-3,
+            "weight decay that shrinks the weights by at least this fraction every step (lr * wd; lr * wd / (1 - "
+            "momentum) for SGD's coupled decay) halves them within about 140 steps whatever the gradient says",
+            "healthy recipes shrink 1e-5..1e-3 a step (AdamW lr 1e-3 wd 0.1: 1e-4; SGD lr 0.1 wd 5e-4 momentum "
+            "0.9: 5e-4); our bound lies five times above the largest", Cite("002", "Optimizers: Adam and AdamW",
+                                                                         "weight decay 0.01-0.1")),
+    Measure("MT-BN-BATCH", 4,
+            "BatchNorm in training mode over this many examples per device or fewer: the batch statistics are "
+            "noise, and evaluation with running statistics differs from training",
+            "Wu & He, 'Group Normalization' (ECCV 2018), fig. 1: ResNet-50 BatchNorm error rises from 23.6% at 32 "
+            "images per GPU to 27.3% at 4 and 34.7% at 2", Cite("Wu & He, Group Normalization (ECCV 2018)", "Figure 1",
+                                                   "BatchNorm error against images per GPU")),
+    Measure("MT-DROPOUT-HIGH", 0.8,
+            "a dropout probability at or above this drops most units: usually TensorFlow's keep_prob written "
+            "as PyTorch's p (p is the probability to drop)",
+            "Srivastava et al. (2014) use p = 0.5 for hidden units and 0.2 for inputs; torch.nn.Dropout's p is "
+            "the drop probability while tf.nn.dropout's keep_prob was the keep probability; our bound",
+            Cite("Srivastava et al., Dropout (JMLR 2014)", "Section 6",
+                                                                "retention probability 0.5 hidden, 0.8 input")),
+    Measure("MT-LR-ZERO-FRAC", 0.5,
+            "the LR actually applied was exactly 0 at this fraction of the sampled steps or more: the optimizer "
+            "does not move the weights",
+            "an LR of 0 is a no-op step (torch applies p -= 0 * update); a warmup from 0 spends a few percent of "
+            "the run there, half the run is our bound", Cite("003", "Step 3: route to fix", "LR too low")),
+    Measure("MT-LR-LOW-FACTOR", 0.01,
+            "an applied LR below this fraction of the LR the optimizer was built with counts as held near zero",
+            "a cosine schedule spends its last few percent of steps below 1% of its peak; our fraction",
+            Cite("003", "Step 3: route to fix", "LR too low")),
+    Measure("MT-LR-LOW-FRAC", 0.5,
+            "the applied LR sat below MT-LR-LOW-FACTOR of the built LR at this fraction of the sampled steps or "
+            "more: the schedule runs far faster (or a warmup far slower) than it was written for",
+            "healthy warmup-cosine and step schedules keep the LR within 1% of its peak for most of the run; half "
+            "the run is our bound", Cite("003", "Step 3: route to fix", "LR schedule")),
+    Measure("MT-CLIP-TOL", 1e-3,
+            "gradient norms at the optimizer step equal to within this relative spread on every sampled step "
+            "(at least MT-CLIP-MIN of them): clip_grad_norm_ cut every step's gradient to its max_norm",
+            "clip_grad_norm_ rescales gradients to norm max_norm exactly (up to its 1e-6 epsilon); unclipped norms "
+            "vary by far more than 0.1% between batches", Cite("003", "Step 3: route to fix",
+                                                             "gradient explosion: clip max_norm")),
+    Measure("MT-CLIP-MIN", 4, "sampled steps needed before a constant clipped norm is trusted",
+            "two windows of two sampled steps; our count", Cite("003", "Step 3: route to fix",
+                                                                  "gradient explosion: clip max_norm")),
+    Measure("MT-SORTED", 0.8,
+            "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
+            "each batch one class): the batches arrive sorted by label",
+            "a shuffled loader gives each batch about the data's class mix (the majority share varies by a few "
+            "examples); the PyTorch data tutorial shuffles training data for this reason; our bound",
+            Cite("003", "Scope boundaries", "training loop issues")),
 )
 
 MEASURE_BY_ID = {m.id: m for m in MEASURES}
@@ -374,6 +470,8 @@ ROWS = (
         Cite(KARPATHY, "set up the end-to-end skeleton", "verify loss @ init"),
         fix=Fix("Scale the last layer down at init (or zero its weights) so the first loss is about ln(C).",
                 "torch.nn.init.zeros_(model.head.weight)\ntorch.nn.init.zeros_(model.head.bias)"),
+        # a (log-)softmax over the wrong dimension makes the first loss far above ln(C) too: that is its cause
+        unless=("finding:MS-DIM-01",),
         avoid=("Do not lower the LR to hide a bad init: fix the init.",)),
     Row("MS-LOSS-01", {"negative_loss": True},
         (Find("Loss", "critical", "a loss that cannot be negative was measured below zero: the model output does "
@@ -512,7 +610,9 @@ ROWS = (
         "dividing the loss (AP-12: k times the step).",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
         # weights shrunk by decay make every update a large fraction of them: the decay explains the ratio
-        unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02"),
+        unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02",
+                # clipping bounds every SGD step (a tight-clip recipe), or summed losses scale the step
+                "finding:MS-CLIP-02", "finding:MS-CLIP-03", "finding:MS-RED-01"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
@@ -523,6 +623,9 @@ ROWS = (
          RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
         "Updates 100x below the healthy ratio make the loss look flat however long the run.",
         Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x"),
+        # what sets the step size instead of the LR: an applied LR of 0 or near it, a clip that cuts every step,
+        # a huge Adam eps
+        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01", "finding:MS-EPS-02"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
@@ -542,7 +645,8 @@ ROWS = (
         # causes that also keep updates small and accuracy at chance speak for themselves
         unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
                 "finding:MS-ACT-01", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-02",
-                "finding:LP-STEP-01"),
+                "finding:LP-STEP-01", "finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01",
+                "finding:MS-EPS-02"),
         salience=Salience.CAUSE,
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
@@ -621,7 +725,11 @@ ROWS = (
         "With a healthy update rate and working gradients, chance-level validation points at the labels.",
         Cite("003", _DX, "not learning: near random chance = log(num_classes)"),
         unless=("finding:MS-DEAD-01", "finding:MS-FROZEN-01", "finding:MS-SAT-01", "finding:MS-GRAD-02",
-                "finding:MS-ACT-01", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-02"),
+                "finding:MS-ACT-01", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-02",
+                # measured causes that keep accuracy at chance with a working update rate
+                "finding:MS-CLIP-01", "finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-EPS-02",
+                "finding:MS-ORDER-01", "finding:MS-DIM-01", "finding:MS-DROP-01", "finding:MS-MOM-01",
+                "finding:MS-WD-01", "finding:MS-BETA-01"),
         salience=Salience.AFTER,  # after the findings that would explain chance-level accuracy otherwise
         fix=Fix("Verify input-label pairing (show a few samples with their labels); overfit one small batch.",
                 "for x, y in list(zip(xs, ys))[:8]:\n    print(y, x.mean())  # do labels follow the inputs?"),

@@ -279,6 +279,9 @@ SPECS: tuple[Spec, ...] = (
        "kept in a plain Python list).", question="Q-GRAPH-CUT", group="loop"),
     _e("weights_dtype", "fp32 fp16 bf16", "The dtype the model's parameters are stored in (model.half() = fp16).",
        question="Q-WEIGHTS-DTYPE", group="config"),
+    _e("framework", "plain lightning hf",
+       "What runs the training loop: your own loop, PyTorch Lightning's Trainer or the Hugging Face Trainer (the "
+       "callbacks declare it; fixes are written for it).", group="config"),
     _b("preprocessing_mismatch", "Training and evaluation apply different preprocessing (normalization, resize, "
        "tokenization) to their inputs.", question="Q-PREPROC", group="data"),
     # --- issue 7: more causes users hit (loop, data, measurement, precision) -- add entries below ---------
@@ -335,6 +338,92 @@ SPECS: tuple[Spec, ...] = (
        "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
        "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
        question="Q-SCHED-PACE", group="loop"),
+    # --- issue 19: what people say about their runs that had no name -----------------------------------
+    _b("predictions_constant", "The model gives the same prediction (one class, one value) for every input.",
+       group="metrics"),
+    _b("val_better_than_train", "The validation curve is better than the training curve (lower loss, higher "
+       "accuracy) over the run.", group="metrics"),
+    # --- issue 20: distributed runs (measured across ranks by the rank probe, or read from text) ----------------
+    _i("dist_world_size", "How many processes (ranks) train together in torch.distributed.", low=1,
+       group="distributed"),
+    _e("replicas_in_sync", "in_sync diverged",
+       "Whether the model replicas hold the same parameters on every rank ('diverged': some rank's weights differ "
+       "from the others').", group="distributed"),
+    _i("nonfinite_rank", "The rank whose own inputs, loss or local gradients went non-finite first (the value "
+       "other ranks then received through the gradient all-reduce).", low=0, group="distributed"),
+    _e("rank_data", "distinct identical",
+       "Whether the ranks train on different batches at the same step ('identical': every rank sees the same "
+       "data, as without a DistributedSampler).", group="distributed"),
+    _e("epoch_data_order", "reshuffled repeated",
+       "Whether each epoch visits the training data in a new order ('repeated': the same order every epoch, as "
+       "with a DistributedSampler whose set_epoch is never called).", group="distributed"),
+    _e("rank_batch_counts", "equal uneven",
+       "Whether every rank has the same number of batches per epoch ('uneven': some rank runs out first and the "
+       "others wait in a collective it never joins).", group="distributed"),
+    _f("rank_step_skew", "The slowest rank's own time per step (data loading and forward, before it waits for "
+       "the others) over the median rank's.", low=0.0, unit="x", group="distributed"),
+    _e("grads_synced", "synced unsynced",
+       "Whether the gradients the optimizer applies are the same on every rank ('unsynced': a step taken on "
+       "gradients that were never all-reduced, as inside no_sync or through the unwrapped module).",
+       group="distributed"),
+    _e("ddp_unused_params", "none some",
+       "Whether some trainable parameters get no gradient in a step under DistributedDataParallel ('some'), "
+       "or every one does ('none').", group="distributed"),
+    _b("ddp_find_unused", "DistributedDataParallel was built with find_unused_parameters=True (an extra search of "
+       "the autograd graph every step).", group="distributed"),
+    _e("batchnorm_sync", "sync local",
+       "How the model's BatchNorm layers compute batch statistics under data parallelism: across ranks "
+       "(SyncBatchNorm) or per rank ('local').", group="distributed"),
+    _i("per_rank_batch", "Examples per rank in one forward pass (the batch each BatchNorm layer sees).", low=1,
+       unit="examples", group="distributed"),
+    _b("world_size_changed", "The run moved to a different number of GPUs/processes than the one its "
+       "hyperparameters were tuned on.", group="distributed"),
+    _e("lr_world_scaling", "scaled unchanged",
+       "Whether the learning rate was rescaled when the global batch changed with the number of processes.",
+       question="Q-LR-WORLD", group="distributed"),
+    _e("collective_failure", "timeout unfinished_reduction mismatch hang_first_collective",
+       "What a distributed job reports: a collective (watchdog) timeout, DDP's 'expected to have finished reduction "
+       "in the prior iteration', a collective mismatch between ranks (desync debug / Flight Recorder), or a hang "
+       "at the very first collective.", group="distributed"),
+    _e("multi_gpu_speedup", "none partial",
+       "How much faster training got with more GPUs: 'none' (no faster, or slower), 'partial' (far below "
+       "linear).", group="distributed"),
+    # --- issue 18: output/target contracts, optimizer settings, clipping, normalisation, schedules, order ------
+    _e("target_range", "inside outside_activation outside_loss",
+       "Whether the targets lie where the model can put its outputs and the loss accepts them: 'outside_activation' "
+       "(a bounded output activation, sigmoid or tanh, cannot reach them), 'outside_loss' (outside what the loss "
+       "takes, such as BCE targets outside [0, 1]).", group="probe"),
+    _e("output_norm_dim", "class other",
+       "The dimension a softmax or log-softmax at the model output normalises: the class dimension (1) the loss "
+       "reads, or another one (the batch or the time axis).", group="probe"),
+    _e("target_kind", "class_index one_hot probabilities multi_hot continuous",
+       "What the loss's targets are: class indices, one-hot rows, probability rows, multi-hot rows (several "
+       "classes at once) or continuous values.", group="probe"),
+    _e("loss_reduction", "mean sum", "How the loss reduces over the batch: a mean, or a sum that grows with the "
+       "batch size.", group="probe"),
+    _e("adam_betas", "usual swapped beta2_low",
+       "An Adam-family optimizer's betas: usual, swapped (beta1 above beta2) or a beta2 so low the second moment "
+       "averages a handful of steps.", group="probe"),
+    _f("sgd_momentum", "The momentum of an SGD optimizer.", low=0.0, group="probe"),
+    _f("decay_per_step", "The fraction by which weight decay alone shrinks the weights each step (lr * wd; "
+       "lr * wd / (1 - momentum) for SGD).", low=0.0, group="probe"),
+    _e("grad_clip_active", "never sometimes every_step",
+       "Whether gradient clipping cut the gradient norm at the optimizer step: on every sampled step (the norm "
+       "equals max_norm each time), on some, or never seen.", group="probe"),
+    _f("clip_step_ratio", "With clipping on every step, the SGD step it allows against the weights: lr * max_norm "
+       "/ (1 - momentum) / |W| (the update ratio the clip sets).", low=0.0, group="probe"),
+    _i("bn_batch", "Examples per device that a BatchNorm layer in training mode normalises over.", low=1,
+       group="probe"),
+    _f("dropout_max", "The largest dropout probability in the model.", low=0.0, high=1.0, group="probe"),
+    _f("lr_zero_fraction", "Fraction of the sampled steps at which the learning rate actually applied was 0.",
+       low=0.0, high=1.0, group="probe"),
+    _f("lr_low_fraction", "Fraction of the sampled steps at which the applied learning rate was below 1% of the "
+       "learning rate the optimizer was built with.", low=0.0, high=1.0, group="probe"),
+    _e("probe_scope", "one_batch loop",
+       "What the probes saw: one batch at one moment (examine) or the training loop over steps (watch).",
+       group="probe"),
+    _f("label_sortedness", "How much purer in one class the training batches are than the data overall (0: as "
+       "mixed as the data, 1: each batch a single class).", low=0.0, high=1.0, group="probe"),
 )
 
 VOCABULARY: dict[str, Spec] = {s.name: s for s in SPECS}

@@ -16,7 +16,7 @@ import torch
 from knowledge.errors import InterruptedByUser, ProbeError, ScriptExitError
 from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite
-from probes.base import finite_or_none, merge, stored
+from probes.base import ProbeInfo, emit, finite_or_none, merge, stored
 from probes.registry import plugins
 from probes.state import restore, take
 
@@ -170,7 +170,7 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
             *, num_classes: int | None = None, steps: int = 3, val_batch: Any = None,
             loader: Iterable[Any] | None = None,
             scheduler: Any = None, scaler: Any = None, at_init: bool | None = None,
-            probes: list[type] | None = None) -> list[Observation]:
+            probes: list[type] | None = None, clip_norm: float | None = None) -> list[Observation]:
     """Examine a model, its loss, one batch and the optimizer; return observations (provenance ``probe:<id>``).
 
     Everything is restored afterwards: parameters, buffers, gradients, optimizer state, hyperparameters and
@@ -196,6 +196,8 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
         scaler: The GradScaler, if any.
         at_init: Whether the model is untrained (default: no optimizer state and no gradients yet).
         probes: Plugin classes to run (default: ``probes.plugins()``, every listed probe).
+        clip_norm: The ``max_norm`` your loop clips gradients to, if it clips: the examination's steps clip the
+            same way, so the update it measures is the one your loop applies (it cannot see your loop).
 
     Returns:
         Observations, one per name.
@@ -219,10 +221,22 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
         for note in snap.notes:  # said before anything runs, so it stands even if the examination fails
             warnings.warn(f"trainopt examine: {note}", RuntimeWarning, stacklevel=2)
     try:
-        return Exam(model, params, loss_fn, x, y, optimizer, num_classes, steps, val_batch, loader, scheduler,
-                    scaler, at_init, [c() for c in (plugins() if probes is None else probes)]).run()
+        ex = Exam(model, params, loss_fn, x, y, optimizer, num_classes, steps, val_batch, loader, scheduler,
+                  scaler, at_init, [c() for c in (plugins() if probes is None else probes)])
+        ex.clip_norm = clip_norm
+        return ex.run()
     finally:
         restore(snap, optimizer, scaler)
+
+
+SCOPE = ProbeInfo("exam", "free", "static", ("probe_scope",))
+
+
+def scope() -> Observation:
+    """The examination's own observation: it saw one batch at one moment (the loop's faults need watch)."""
+    return emit(SCOPE, "probe_scope", "one_batch",
+                {"not_seen": ["gradient accumulation", "zero_grad and step placement", "the LR schedule's course",
+                              "batch order", "label pairing across the data", "loss and gradient history"]})
 
 
 class Exam:
@@ -243,6 +257,8 @@ class Exam:
         self.model, self.params, self.loss_fn, self.x, self.y = model, params, loss_fn, x, y
         self.optimizer, self.num_classes, self.steps, self.val_batch = optimizer, num_classes, steps, val_batch
         self.loader, self.scheduler, self.scaler, self.at_init = loader, scheduler, scaler, at_init
+        self.clip_norm: float | None = None  # the max_norm the user's loop clips to (examine cannot see the loop)
+        self.pre_clip: list[float] = []  # the gradient norms its steps clipped from
         self.probes = plugins
         self.device = params[0].device
         self.flags: dict[str, bool] = {}
@@ -319,7 +335,12 @@ class Exam:
         if self.loss_name == "custom":
             self.behaves_as = config_lint.identify_loss(self.loss_fn, out_t, y, lv)
         self.loss_kind = self.behaves_as or self.loss_name
-        if self.num_classes is None and self.classification and self.loss_kind in ("cross_entropy", "nll"):
+        # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads against class-index targets
+        # (a sequence's (N, C, T) logits, a segmentation map's (N, C, H, W))
+        dense = isinstance(out_t, torch.Tensor) and out_t.ndim >= 3 and isinstance(y, torch.Tensor) \
+            and not y.is_floating_point() and y.ndim == out_t.ndim - 1
+        if self.num_classes is None and (self.classification or dense) \
+                and self.loss_kind in ("cross_entropy", "nll"):
             self.num_classes = int(out_t.shape[1])
         self.batch_size = int(out_t.shape[0]) if isinstance(out_t, torch.Tensor) and out_t.ndim >= 1 else None
         self._phase("after_forward")
@@ -335,7 +356,7 @@ class Exam:
                 self.bad_step = 0
             if optimizer is not None and self.flags.get("gradients", False):
                 self._step_through()
-        return merge(p.examine(self) for p in self.probes)
+        return merge([*(p.examine(self) for p in self.probes), [scope()]])
 
     def _step_through(self) -> None:
         """Optimizer steps on the batch (undone by the restore), stopping at the first non-finite value."""
@@ -354,6 +375,9 @@ class Exam:
         for i in range(self.steps):
             t1 = time.perf_counter()
             self._phase("before_step", i)
+            if self.clip_norm is not None and closure is None:
+                # the step the user's loop takes: its gradients clipped to max_norm first
+                self.pre_clip.append(float(torch.nn.utils.clip_grad_norm_(self.opt_params, self.clip_norm)))
             user_call("optimizer.step()", optimizer.step, *(() if closure is None else (closure,)))
             self._phase("after_step", i)
             if not all(nonfinite.all_finite(p) for p in self.opt_params):

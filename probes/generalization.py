@@ -105,10 +105,15 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
     need = max(threshold("MT-VAL-RISE") * abs(float(vl[best])), 3.0 * noise)
     win = max(1.0, 0.05 * float(ts[-1] - ts[0]))
 
+    # the training loss's own step-to-step noise (first differences: a steep fall is trend, not noise), so a
+    # sparsely logged run whose few points near the best evaluation span a steep stretch is not read as noisy
+    dt = np.diff(tl)
+    t_noise = float(np.median(np.abs(dt - np.median(dt)))) * 1.4826 / np.sqrt(2.0) if dt.size >= 2 else 0.0
+
     def train_at(step: float) -> tuple[float, float]:
         near = tl[np.abs(ts - step) <= win]
         near = near if near.size >= 3 else tl[np.argsort(np.abs(ts - step))[:3]]
-        return float(np.median(near)), float(np.std(near) / np.sqrt(near.size))
+        return float(np.median(near)), t_noise / np.sqrt(near.size)
 
     t_best, se_best = train_at(float(vs[best]))
     t_end, se_end = train_at(float(ts[-1]))
@@ -126,6 +131,71 @@ def observe_val_loss(val_steps: Sequence[float], val_loss: Sequence[float], trai
     if r is None:
         return []
     return [emit(INFO, "val_loss_rising", bool(r["rising"]), r, ("MT-VAL-RISE",), step=step)]
+
+
+Pair = tuple[Any, Any]
+"""(steps, values) of a series' finite points."""
+
+
+def _at(steps: Any, series: Pair) -> Any:
+    """The series' values at ``steps`` (linear interpolation between its points, held at its ends)."""
+    import numpy as np
+
+    return np.interp(np.asarray(steps, dtype=np.float64), np.asarray(series[0], dtype=np.float64),
+                     np.asarray(series[1], dtype=np.float64))
+
+
+def _fraction(series: Pair | None) -> Pair | None:
+    """Accuracies as fractions: a series logged in percent is scaled down."""
+    if series is None or not len(series[1]):
+        return None
+    v = [float(x) for x in series[1]]
+    return (series[0], [x / 100.0 for x in v]) if max(v) > 1.0 else (series[0], v)
+
+
+def observe_series(*, loss: Pair | None = None, val_loss: Pair | None = None, val_acc: Pair | None = None,
+                   train_acc: Pair | None = None, train_loss_at_val: Pair | None = None,
+                   val_best: tuple[float, float] | None = None, num_classes: int | None = None) -> list:
+    """Gap, gap trend, accuracy over chance and a rising validation loss, from whatever series a run has.
+
+    The one reading of a run's metrics that ``watch`` (this probe) and ``trainopt logs`` (``probes.history``)
+    share. Train and validation metrics are compared at matching points: the training series is read at the
+    validation steps. A validation loss is judged against the training loss in every case (overfitting shows in
+    losses whether or not accuracies were logged).
+
+    Args:
+        loss: The training loss over the run.
+        val_loss: Validation loss at its evaluation steps.
+        val_acc: Validation accuracy (fractions or percent).
+        train_acc: Training accuracy (fractions or percent).
+        train_loss_at_val: The training loss recorded beside each validation loss (a callback has it); read
+            off ``loss`` at the validation steps otherwise.
+        val_best: ``(step, value)`` of the best validation loss when ``val_loss`` keeps only recent points.
+        num_classes: For accuracy over chance.
+    """
+    import numpy as np
+
+    val_acc, train_acc = _fraction(val_acc), _fraction(train_acc)
+    out: list = []
+    if val_acc is not None and train_acc is not None:
+        out = observe(train_acc=_at(val_acc[0], train_acc).tolist(), val_acc=list(val_acc[1]),
+                      num_classes=num_classes)
+    elif val_loss is not None and (train_loss_at_val is not None or loss is not None):
+        tl = np.asarray(train_loss_at_val[1] if train_loss_at_val is not None else _at(val_loss[0], loss))
+        vl = np.asarray(val_loss[1], dtype=np.float64)
+        n = min(len(tl), len(vl))
+        out = observe(train_loss=tl[-n:].tolist(), val_loss=vl[-n:].tolist(), num_classes=num_classes)
+        if val_acc is not None:
+            out += [o for o in observe(val_acc=list(val_acc[1]), num_classes=num_classes)
+                    if o.name == "val_acc_over_chance"]
+    elif val_acc is not None:
+        out = observe(val_acc=list(val_acc[1]), num_classes=num_classes)
+    if val_loss is not None and loss is not None:
+        vs, vl = np.asarray(val_loss[0], dtype=np.float64), np.asarray(val_loss[1], dtype=np.float64)
+        if val_best is not None and val_best[1] < float(vl.min()) and val_best[0] < float(vs[0]):
+            vs, vl = np.r_[val_best[0], vs], np.r_[val_best[1], vl]  # the best evaluation fell out of the window
+        out += observe_val_loss(vs.tolist(), vl.tolist(), list(loss[0]), list(loss[1]))
+    return out
 
 
 def superseded(known: Mapping[str, Observation], fresh: Sequence[Observation]) -> list[str]:
@@ -175,6 +245,7 @@ class GeneralizationProbe(Probe):
         """No metric seen yet."""
         self.metrics: dict[str, deque[float]] = {}
         self.metric_steps: dict[str, deque[int]] = {}  # the step of each kept value (a validation loss's)
+        self.val_best: tuple[float, float] | None = None  # (step, value): the best validation loss, kept or not
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Append the window's metric values (keys ``m:<name>``)."""
@@ -183,24 +254,34 @@ class GeneralizationProbe(Probe):
                 q = self.metrics.setdefault(key[2:], deque(maxlen=self.KEEP))
                 q.extend(v[0] for _, v in window.get(key))
                 self.metric_steps.setdefault(key[2:], deque(maxlen=self.KEEP)).extend(s for s, _ in window.get(key))
+                if key == "m:val_loss":
+                    for step, v in window.get(key):
+                        if finite_or_none(v[0]) is not None and (self.val_best is None or v[0] < self.val_best[1]):
+                            self.val_best = (float(step), float(v[0]))
 
     def metric_history(self) -> dict[str, list[float]]:
         """The kept values of each metric, by name."""
         return {k: list(v) for k, v in self.metrics.items()}
 
     def summarise(self, run: Any) -> list:
-        """Gap, trend and validation accuracy over chance, stamped at the current step."""
+        """Gap, trend, accuracy over chance and a rising validation loss, stamped at the current step.
+
+        The same analysis ``trainopt logs`` runs on a log file (``probes.history``), over the kept metrics and
+        the watch's own training-loss history.
+        """
         from probes.base import at_step
 
-        m = self.metrics
-        out = at_step(observe(train_acc=list(m.get("train_acc", ())), val_acc=list(m.get("val_acc", ())),
-                              val_loss=list(m.get("val_loss", ())), train_loss=list(m.get("train_loss", ())),
-                              num_classes=run.num_classes()), run.steps)
-        if "val_loss" in m:
-            # overfitting from the watch's own training loss against the validation loss given to w.step
-            out += observe_val_loss(list(self.metric_steps["val_loss"]), list(m["val_loss"]), *run.loss_history,
-                                    step=run.steps)
-        return out
+        def series(steps: Any, values: Any) -> Pair | None:
+            kept = [(s, v) for s, v in zip(steps, values) if finite_or_none(v) is not None]
+            return ([s for s, _ in kept], [v for _, v in kept]) if kept else None
+
+        def metric(name: str) -> Pair | None:
+            return series(self.metric_steps[name], self.metrics[name]) if name in self.metrics else None
+
+        got = observe_series(loss=series(*run.loss_history), val_loss=metric("val_loss"), val_acc=metric("val_acc"),
+                             train_acc=metric("train_acc"), train_loss_at_val=metric("train_loss"),
+                             val_best=self.val_best, num_classes=run.num_classes())
+        return at_step(got, run.steps)
 
     def stale(self, known: Any, fresh: Any) -> list[str]:
         """Earlier metrics observations a newer summary replaces whole (see :func:`superseded`)."""

@@ -59,6 +59,18 @@ def lookup_tables(model: torch.nn.Module) -> frozenset[str]:
     return frozenset(n for n, p in model.named_parameters(remove_duplicate=False) if id(p) in tables)
 
 
+def block_of(name: str) -> str:
+    """The block a parameter belongs to: its name up to the first index (``encoder.layer.0``, ``net.3``).
+
+    A parameter without an index in its name (``fc1.weight``) is its own block (its module's path).
+    """
+    parts = name.split(".")
+    for i, p in enumerate(parts[:-1]):
+        if p.isdigit():
+            return ".".join(parts[: i + 1])
+    return ".".join(parts[:-1]) or name
+
+
 def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tensor,
                 skip: Collection[str] = ()) -> dict[str, Any] | None:
     """First-layer over last-layer RMS gradient, over weight matrices (ndim >= 2) in registration order.
@@ -73,8 +85,16 @@ def layer_ratio(named: Sequence[tuple[str, torch.Tensor]], per_param: torch.Tens
     if len(idx) < 2:
         return None
     vals = per_param.tolist() if hasattr(per_param, "tolist") else list(per_param)
-    first, last = idx[0], idx[-1]
-    rms_first = vals[first] / math.sqrt(named[first][1].numel())
+    last = idx[-1]
+    # The first layer is the first block: in a stack of blocks (a transformer layer, a ResNet stage) the first
+    # matrix registered is often one whose gradient is small by design (attention's query and key projections,
+    # whose gradient passes through the softmax of near-zero scores at init) while its value path is well fed.
+    # Vanishing means no path into the first block gets gradient: its best-fed matrix is the one compared.
+    block = block_of(named[idx[0]][0])
+    firsts = [i for i in idx[:-1] if block_of(named[i][0]) == block] or idx[:1]
+    rms = {i: vals[i] / math.sqrt(named[i][1].numel()) for i in firsts}
+    first = max(firsts, key=lambda i: rms[i])
+    rms_first = rms[first]
     rms_last = vals[last] / math.sqrt(named[last][1].numel())
     ratio = rms_first / rms_last if rms_last > 0 else (math.inf if rms_first > 0 else 1.0)
     out = {"first": named[first][0], "last": named[last][0], "rms_first": rms_first, "rms_last": rms_last,
@@ -169,6 +189,28 @@ class NormStats:
         if self.peak_median is not None and self.peak_median > big:
             return self.peak_median, self.peak_step
         return self.last_median, self.last_step
+
+
+def flow_ratio(latest: dict[str, Any] | None, best: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The layer ratio a run's gradient-flow verdict rests on (pure).
+
+    Vanishing gradients starve the first layer from the start: the ratio stays low at every window end. A run
+    whose first layer got its share earlier and whose ratio fell only later has converged (a fitted model's
+    gradients shrink unevenly), which is not a flow problem: then the ratio reported is the best one seen, with
+    the latest kept in the evidence. A ratio that is high now is reported as it is (explosion is judged on the
+    present).
+
+    Args:
+        latest: ``layer_ratio`` of the latest sampled step.
+        best: The highest ``layer_ratio`` a window end has seen (with its ``step``).
+    """
+    if latest is None or best is None or finite_or_none(latest["ratio"]) is None:
+        return latest
+    if latest["ratio"] < threshold("MT-GRAD-VANISH-RATIO") <= best["ratio"]:
+        return {**best, "latest": {k: latest[k] for k in ("first", "last", "ratio")},
+                "note": "the first block got its share of the gradient earlier (at the step given); the ratio fell "
+                        "as the run converged"}
+    return latest
 
 
 def trend(global_norm_value: float | None, ratio: float | None, spikes: int) -> str:
@@ -284,6 +326,7 @@ class GradFlowProbe(Probe):
         self._named: list[tuple[str, torch.Tensor]] = []  # (name, parameter) with a gradient: shapes only
         self.no_grad: list[str] = []
         self._one_device = len({p.device for p in run.params}) == 1
+        self.flowed: dict[str, Any] | None = None  # the highest layer ratio a window end has seen
 
     def optimizer_pre(self, run: Any) -> None:
         """Queue the per-parameter gradient norms (one foreach kernel; no sync)."""
@@ -325,6 +368,11 @@ class GradFlowProbe(Probe):
             if step % ue == 0:
                 self.per_param = v
         self.stats.update(pairs)
+        if self.per_param is not None and len(self.per_param) == len(self._named):
+            r = layer_ratio(self._named, self.per_param, self.tables)
+            if r is not None and finite_or_none(r["ratio"]) is not None and \
+                    (self.flowed is None or r["ratio"] > self.flowed["ratio"]):
+                self.flowed = {**r, "step": run.steps}
         if self.stats.nonfinite_step is not None and "gradients" not in run.nonfinite_at:
             run.nonfinite_at["gradients"] = self.stats.nonfinite_step
         for _, v in window.get("gf:uf"):
@@ -337,6 +385,7 @@ class GradFlowProbe(Probe):
         if self.per_param is not None and len(self.per_param) == len(self._named):
             per_param = dict(zip([n for n, _ in self._named], self.per_param))
             ratio = layer_ratio(self._named, self.per_param, self.tables)
+        ratio = flow_ratio(ratio, self.flowed)
         if self._struct_obs is None:
             self._struct_obs = observe_structure(self.struct)
         return observe(struct=self.struct, per_param=per_param, no_grad=self.no_grad, global_norms=self.stats,

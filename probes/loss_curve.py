@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, median
+from probes.base import Probe, ProbeInfo, emit, median, median_rows
 
 INFO = ProbeInfo("loss_curve", "cheap", "history", ("loss_behavior", "nan_step"))
 MIN_POINTS = 6
@@ -46,17 +46,34 @@ def noise_level(y: np.ndarray) -> float:
     return median(np.abs(d - median(d))) * 1.4826 / math.sqrt(2.0)
 
 
+def _noise_rows(y: np.ndarray, ends: np.ndarray, width: int) -> np.ndarray:
+    """``noise_level`` of ``y[max(0, e - width):e]`` for each end ``e`` (vectorized where the window is full)."""
+    out = np.empty(ends.size)
+    full = ends >= width
+    if full.any():
+        win = np.lib.stride_tricks.sliding_window_view(y, width)[ends[full] - width]
+        d = np.diff(win, axis=1)
+        med = median_rows(d, 1)
+        out[full] = median_rows(np.abs(d - med[:, None]), 1) * 1.4826 / math.sqrt(2.0)
+    for i in np.flatnonzero(~full):
+        out[i] = noise_level(y[: ends[i]])
+    return out
+
+
 @dataclass
 class SpikeCounter:
-    """Incremental loss-spike counter: feed it each window's raw losses; it never looks back further.
+    """Incremental loss-spike counter whose count does not depend on how the stream is cut into windows.
 
-    A point is a spike when it stands above its rolling median by more than ``MT-CURVE-SPIKE`` robust noise
-    deviations *and* by more than ``MT-CURVE-SPIKE-ABS`` of the loss scale at the start (a tiny late loss
-    jumping from 0.005 to 0.2 is noise against a start of 1.4, not a spike). A spike the loss comes back from
-    within ``RECOVER`` points is counted as recovered (info, not a symptom).
+    ``watch`` feeds its windows, ``trainopt logs`` a whole file: the same run gets the same count.
+
+    A point is a spike when it stands above the rolling median of its neighbours by more than ``MT-CURVE-SPIKE``
+    robust noise deviations of the ``TAIL`` points up to it *and* by more than ``MT-CURVE-SPIKE-ABS`` of the loss
+    scale at the start (the first ``SCALE`` points: a tiny late loss jumping from 0.005 to 0.2 is noise against a
+    start of 1.4, not a spike). A point is judged once its right-hand neighbours have arrived. A spike the loss
+    comes back from within ``RECOVER`` points is counted as recovered (info, not a symptom).
 
     Attributes:
-        scale: Loss scale at the start (median of the first window).
+        scale: Loss scale at the start (median of the first ``SCALE`` points, unless given).
         spikes: Spikes seen.
         recovered: Of those, spikes the loss came back from.
         steps: Points fed.
@@ -70,49 +87,84 @@ class SpikeCounter:
     positions: list[int] = field(default_factory=list)
     """Where the first MAX_POSITIONS spikes were (point indices): what a plot marks is what was counted."""
     _tail: list[float] = field(default_factory=list)
-    _pending: list[tuple[float, float]] = field(default_factory=list)  # (base, spike residual) awaiting recovery
+    _first: list[float] = field(default_factory=list)
+    _judged: int = 0
+    _pending: list[tuple[int, float, float]] = field(default_factory=list)  # (index, base, residual)
+    _fixed: bool = False
 
-    TAIL = 4
+    TAIL = 64
+    HALF = 2  # the rolling median spans 2 * HALF + 1 points
     RECOVER = 5
+    SCALE = 20
     MAX_POSITIONS = 50
 
+    def __post_init__(self) -> None:
+        self._fixed = self.scale is not None
+
     def update(self, values: Any) -> None:
-        """Count spikes in a window of finite loss values (cost: the window, not the history)."""
-        v = np.asarray(values, dtype=np.float64)
+        """Count spikes among the points fed so far (cost: the window and ``TAIL`` points, not the history)."""
+        v = np.asarray(values, dtype=np.float64).reshape(-1)
         v = v[np.isfinite(v)]
         if v.size == 0:
             return
-        if self.scale is None:
-            self.scale = max(median(np.abs(v)), 1e-12)
+        if not self._fixed and len(self._first) < self.SCALE:
+            self._first += v[: self.SCALE - len(self._first)].tolist()
+            self.scale = max(median(np.abs(np.asarray(self._first))), 1e-12)
         y = np.r_[np.asarray(self._tail, dtype=np.float64), v]
-        new0 = len(self._tail)
-        # spikes at the end of the previous window recover in this one's first points, or never count as such
-        for base, res in self._pending:
-            if float(v[: self.RECOVER].min()) <= base + 0.5 * res:
+        y0 = self.steps - len(self._tail)  # index of y[0] in the stream
+        self.steps += int(v.size)
+        still = []
+        for idx, base, res in self._pending:  # spikes waiting for the points after them
+            after = y[idx + 1 - y0: idx + 1 + self.RECOVER - y0]
+            if after.size and float(after.min()) <= base + 0.5 * res:
                 self.recovered += 1
-        self._pending = []
-        if y.size >= 3:
+            elif idx + self.RECOVER >= self.steps:
+                still.append((idx, base, res))
+        self._pending = still
+        lo, hi = self._judged, self.steps - self.HALF
+        if hi > lo and y.size >= 3:
             base = _rolling_median(y, 5 if y.size >= 5 else 3)
-            resid = y - base
-            tol = max(threshold("MT-CURVE-SPIKE") * noise_level(y), threshold("MT-CURVE-SPIKE-ABS") * self.scale)
-            hit = np.flatnonzero(resid[new0:] > tol) + new0
-            for i in hit:
+            j = np.arange(lo, hi) - y0
+            noise = _noise_rows(y, j + self.HALF + 1, self.TAIL)
+            tol = np.maximum(threshold("MT-CURVE-SPIKE") * noise, threshold("MT-CURVE-SPIKE-ABS") * self.scale)
+            for i in j[(y[j] - base[j]) > tol]:
                 self.spikes += 1
-                self.last_spike = self.steps - new0 + int(i)
+                self.last_spike = y0 + int(i)
                 if len(self.positions) < self.MAX_POSITIONS:
                     self.positions.append(self.last_spike)
-                after = y[i + 1: i + 1 + self.RECOVER]
-                if after.size and float(after.min()) <= base[i] + 0.5 * resid[i]:
+                res, after = float(y[i] - base[i]), y[i + 1: i + 1 + self.RECOVER]
+                if after.size and float(after.min()) <= float(base[i]) + 0.5 * res:
                     self.recovered += 1
-                else:
-                    self._pending.append((float(base[i]), float(resid[i])))
-        self.steps += int(v.size)
+                elif after.size < self.RECOVER:
+                    self._pending.append((y0 + int(i), float(base[i]), res))
+            self._judged = hi
         self._tail = y[-self.TAIL:].tolist()
+
+    def open_end(self) -> list[int]:
+        """Spikes among the last points, not judged yet: read with the curve reflected at its end, uncommitted.
+
+        Their right-hand neighbours have not arrived, and the stream may go on. Returns their point indices.
+        """
+        y = np.asarray(self._tail, dtype=np.float64)
+        y0 = self.steps - y.size
+        lo = self._judged - y0
+        if y.size < 3 or lo >= y.size or self.scale is None:
+            return []
+        base = _rolling_median(y, 5 if y.size >= 5 else 3)
+        j = np.arange(max(lo, 0), y.size)
+        tol = np.maximum(threshold("MT-CURVE-SPIKE") * _noise_rows(y, np.full(j.size, y.size), self.TAIL),
+                         threshold("MT-CURVE-SPIKE-ABS") * self.scale)
+        return [y0 + int(i) for i in j[(y[j] - base[j]) > tol]]
+
+    def totals(self) -> tuple[int, int]:
+        """(spikes, recovered) so far, the run's last points included (a spike the run ends on is unrecovered)."""
+        return self.spikes + len(self.open_end()), self.recovered
 
     @property
     def unrecovered(self) -> int:
-        """Spikes the loss has not come back from (a spike in the last points counts here until it does)."""
-        return self.spikes - self.recovered
+        """Spikes the loss has not come back from (one still waiting for its next points counts here)."""
+        total, rec = self.totals()
+        return total - rec
 
 
 @dataclass
@@ -174,16 +226,15 @@ def stalled(late_progress: float, se: float, scale: float) -> bool:
 
 
 def count_spikes(y: Any) -> SpikeCounter:
-    """Spikes of a whole finite history, on the scale of its first chunk (the classifier's own count).
+    """Spikes of a whole finite history (the classifier's own count, as ``watch`` counts them window by window).
 
-    A plot of the same history marks ``positions``, so the markers and the report's count agree.
+    A plot of the same history marks ``positions`` (the run's last points included), so the markers and the
+    report's count agree.
     """
     y = np.asarray(y, dtype=np.float64)
-    y = y[np.isfinite(y)]
-    k = int(min(10, max(3, y.size // 6))) if y.size else 1
-    first = np.array_split(y, k)[0] if y.size else y
-    spikes = SpikeCounter(scale=max(median(np.abs(first)), 1e-12) if first.size else None)
-    spikes.update(y)
+    spikes = SpikeCounter()
+    spikes.update(y[np.isfinite(y)])
+    spikes.positions += spikes.open_end()[: max(0, spikes.MAX_POSITIONS - len(spikes.positions))]
     return spikes
 
 
@@ -232,15 +283,16 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     late_drop = (float(m[half]) - end) / scale
     progress = converged_fraction(start0, end, floor)
     swing = median(np.abs(np.diff(y))) / max(median(np.abs(y)), 1e-12)
+    n_spikes, n_recovered = spikes.totals()
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
-                           "spikes": spikes.spikes, "recovered_spikes": spikes.recovered, "swing": swing,
+                           "spikes": n_spikes, "recovered_spikes": n_recovered, "swing": swing,
                            "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}
     rise = end - start
     if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= float(m.max()) - 1e-12 * scale:
         out["label"] = "diverging"
     elif swing > threshold("MT-CURVE-OSC") and drop < threshold("MT-CURVE-SLOW"):
         out["label"] = "oscillating"
-    elif spikes.unrecovered > 0 or spikes.spikes >= 3:
+    elif n_spikes > n_recovered or n_spikes >= 3:
         out["label"] = "spiking"
     elif chance is not None and chance > floor \
             and max(start, end) - floor < threshold("MT-CURVE-AT-FLOOR") * (chance - floor):
@@ -257,7 +309,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         out["label"] = "decreasing_normally"
         if progress >= threshold("MT-CURVE-CONVERGED") and stalled(float(m[half]) - end, se, scale):
             out["note"] = "converged: most of the way from the start to the floor, then flat (healthy)"
-    if spikes.spikes and out["label"] != "spiking":
+    if n_spikes and out["label"] != "spiking":
         out["note"] = "loss spikes the run recovered from (info)"
     return out
 

@@ -27,6 +27,18 @@ def check(loss: float, num_classes: int | None, loss_fn: str | None, at_init: bo
             "negative": bool(v is not None and v < -1e-6 and loss_fn in NON_NEGATIVE_LOSSES), "at_init": at_init}
 
 
+def per_example(loss: float, loss_fn: Any, shape: Any) -> float:
+    """The loss per example: a summed loss (``reduction='sum'``) divided by the examples it sums over.
+
+    Chance is ln(C) per example; a summed cross-entropy starts at N x ln(C) without being confidently wrong.
+    ``shape`` is the output's (classes on dimension 1, so every other dimension counts examples).
+    """
+    if getattr(loss_fn, "reduction", None) != "sum" or not shape or len(shape) < 2 or not shape[1]:
+        return loss
+    n = math.prod(shape) // shape[1]
+    return loss / n if n else loss
+
+
 def observe(r: dict[str, object], num_classes: int | None) -> list:
     """Observations from ``check``."""
     out = []
@@ -71,9 +83,12 @@ class LossInitProbe(Probe):
         kind = loss_name(run.loss_fn) if run.loss_fn is not None else None
         key = (self.first, nc, kind, run.at_init)
         if self._made is None or self._made[0] != key:  # the first loss does not change: emit it once
-            self._made = (key, at_step(observe(check(self.first, nc, kind, run.at_init), nc), 0))
+            first = per_example(self.first, run.loss_fn, run.first_output_shape)
+            self._made = (key, at_step(observe(check(first, nc, kind, run.at_init), nc), 0))
         return list(self._made[1])
 
     def examine(self, ex: Any) -> list:
         """Observations of the examined batch's loss."""
-        return observe(check(ex.loss_value, ex.num_classes, ex.loss_kind, ex.at_init), ex.num_classes)
+        shape = tuple(ex.output_tensor.shape) if ex.output_tensor is not None else None
+        return observe(check(per_example(ex.loss_value, ex.loss_fn, shape), ex.num_classes, ex.loss_kind, ex.at_init),
+                       ex.num_classes)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-PLUGINS = ("nonfinite:NonfiniteProbe", "config_lint:ConfigLintProbe", "loss_curve:LossCurveProbe",
+PLUGINS = ("ranks:RankProbe", "nonfinite:NonfiniteProbe", "config_lint:ConfigLintProbe", "loss_curve:LossCurveProbe",
            "loss_init:LossInitProbe", "grad_flow:GradFlowProbe", "update_ratio:UpdateRatioProbe",
            "generalization:GeneralizationProbe", "throughput:ThroughputProbe", "activations:ActivationsProbe",
            "loss_scale:LossScaleProbe", "weight_norm:WeightNormProbe", "loop_lint:LoopLintProbe",
-           "target_scale:TargetScaleProbe")
+           "target_scale:TargetScaleProbe", "output_target:OutputTargetProbe", "opt_hparams:OptHparamsProbe",
+           "layer_lint:LayerLintProbe", "lr_applied:LrAppliedProbe", "clipping:ClippingProbe")
 """The plugins ``watch`` and ``examine`` run, as ``module:Class`` in ``probes/``, in order of trust: when two
 probes emit the same observation name, the one listed first wins."""
 

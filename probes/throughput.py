@@ -118,6 +118,16 @@ class ThroughputProbe(Probe):
         """Before a sampled step, start the data clock: the user's bookkeeping up to here is not data loading."""
         self._t_end = time.perf_counter() if run.sampled else None
 
+    def restart(self) -> None:
+        """Restart a running data clock: the time since the last step was the caller's own work, not data.
+
+        A framework evaluates, saves checkpoints and logs between two training steps (the Hugging Face Trainer
+        right after ``on_step_end``, Lightning after ``on_train_batch_end``); its callback calls this when that
+        work ends, so an in-memory dataset never reads as a loop waiting on data.
+        """
+        if self._t_end is not None:
+            self._t_end = time.perf_counter()
+
     def summarise(self, run: Any) -> list:
         """``data_time_fraction`` from median data and compute times per step."""
         if len(self.data) < 2 or not self.compute:

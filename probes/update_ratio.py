@@ -298,14 +298,22 @@ class UpdateRatioProbe(Probe):
         self.raised: list[tuple[float, float]] = []
 
     def before_step(self, ex: Any, i: int) -> None:
-        """Copy the weights the optimizer holds; before the first step, raise an annealed LR to its peak."""
+        """Copy the weights the optimizer holds; raise an annealed LR to its peak for the step."""
+        # measure at the schedule's peak LR; the LR found goes back after each step, so that every other probe
+        # reads the LR the run applies now (an LR stuck at 0 is not the peak)
+        found = [g.get("lr") for g in ex.optimizer.param_groups]
+        raised = raise_to_peak(ex.optimizer)
+        self._found = found if raised else None
         if i == 0:
-            # measure at the schedule's peak LR (the examination restores the groups)
-            self.raised = raise_to_peak(ex.optimizer)
+            self.raised = raised
         self._before = [p.detach().clone() for p in ex.opt_params]
 
     def after_step(self, ex: Any, i: int) -> None:
         """The step's ratios (host floats: examine is one-shot)."""
+        if getattr(self, "_found", None) is not None:
+            for g, lr in zip(ex.optimizer.param_groups, self._found, strict=False):
+                g["lr"] = lr
+            self._found = None
         if self._before is not None:
             self.samples.append(ratios(self._before, ex.opt_params))
             self._before = None

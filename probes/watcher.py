@@ -90,14 +90,18 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
     threshold is the ``generalization_gap`` flag that the overfitting row needs).
     """
     from knowledge.causes import ROWS as CAUSES
+    from knowledge.contracts import ROWS as CONTRACTS
     from knowledge.derive import ROWS as DERIVED
+    from knowledge.distributed import ROWS as DISTRIBUTED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find
 
-    caused = [r for r in CAUSES if r.when and any(set(r.when) <= set(m) for m in own)]
-    alarms = frozenset(row.id for row in (*ROWS, *caused)
+    caused = [r for r in (*CAUSES, *DISTRIBUTED) if r.when and any(set(r.when) <= set(m) for m in own)]
+    # the contract rows are measurement rows too (outputs vs targets, settings, the applied LR, clipping, order)
+    measured = (*ROWS, *CONTRACTS)
+    alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
-    return (*DERIVED, *ROWS, *caused), alarms
+    return (*DERIVED, *measured, *caused), alarms
 
 
 class Window:
@@ -129,7 +133,7 @@ class Watch:
     def __init__(self, model: torch.nn.Module, optimizer: Any, consultation: Any = None, every: int = 50,
                  on_trip: str = "log", *, loss_fn: Any = None, num_classes: int | None = None, scaler: Any = None,
                  scheduler: Any = None, update_every: int | None = None, at_init: bool = True,
-                 plugins: Any = None) -> None:
+                 plugins: Any = None, loader: Any = None) -> None:
         if on_trip not in ("log", "raise"):
             raise ProbeError(f"on_trip must be 'log' or 'raise', not {on_trip!r}")
         if not isinstance(every, int) or every < 2:
@@ -144,6 +148,7 @@ class Watch:
         # a small model's step at four a window, and the window's median needs no more
         self.update_every = update_every or max(1, every // 2)
         self.at_init = at_init
+        self.loader = loader  # optional: its length and sampler let the rank probe compare ranks' epochs
         self.diagnosis: Any = None
         self.trips: list[dict[str, Any]] = []
         self.steps = 0
@@ -181,7 +186,8 @@ class Watch:
         if self._nc is _UNSET:
             shape = self.first_output_shape
             nc = self.given_classes
-            if nc is None and shape is not None and len(shape) == 2 and self.loss_fn is not None \
+            # classes are dimension 1 of any (N, C, ...) layout a cross-entropy reads (sequences, dense maps)
+            if nc is None and shape is not None and len(shape) >= 2 and self.loss_fn is not None \
                     and loss_name(self.loss_fn) in ("cross_entropy", "nll"):
                 nc = int(shape[1])
             if self._first_forward_done:
@@ -227,6 +233,9 @@ class Watch:
             on["step_end"]
         self._on_window = [p for p in self.probes if "window" in p.hooks]
         self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
+        # the window's one collective under torch.distributed (the rank probe): after the local trip check
+        self._on_exchange = [p for p in self.probes if hasattr(p, "exchange")]
+        self._collective_trip = False
         try:
             for p in self.probes:
                 p.attach(self)
@@ -258,7 +267,9 @@ class Watch:
         try:
             self._remove_expensive()
             if self._i:
-                self._flush()
+                # a partial last window stays local: ranks may leave their loops at different steps, and a
+                # collective here would wait for a rank that has already finished
+                self._flush(final=True)
         finally:
             self._detach()
         if exc_type is None or exc_type is TrainingTripped:
@@ -471,14 +482,26 @@ class Watch:
                 [t.to(dev).float() for t in vectors]
             return torch.cat(parts).tolist()
 
-    def _flush(self) -> None:
+    def _flush(self, final: bool = False) -> None:
         win = self.read_window()
         self._call([p.accumulate for p in self._on_window], win)
         obs = self.observations()
         trips = tripped_rows({o.name: o for o in obs}, self.probes)
         new = set(trips) - self._diagnosed
-        if new:
-            self.trips.append({"step": self.steps, "rows": sorted(new)})
+        escalate = bool(new)
+        if self._on_exchange and not final:
+            # Under torch.distributed every rank enters this window end at the same step: one small gather tells
+            # each rank whether any rank tripped and what the ranks disagree on. The decision comes from the
+            # gathered table alone, so every rank escalates (and stops, with on_trip="raise") at the same step.
+            shared = [p.exchange(self, win, escalate) for p in self._on_exchange]
+            if any(s is not None for s in shared):
+                escalate = any(bool(s) for s in shared)
+                self._collective_trip = escalate
+                if escalate:
+                    new |= set(tripped_rows({o.name: o for o in self.observations()}, self.probes)) - \
+                        self._diagnosed
+        if escalate:
+            self.trips.append({"step": self.steps, "rows": sorted(new) or ["another rank tripped"]})
             self._diagnosed |= new
             self._escalate = True  # the next training forward runs the expensive probes, then we diagnose
             # (w.step arms the forward pre-hook for it after this)
@@ -520,9 +543,14 @@ class Watch:
         self.diagnosis = c.run()
         if trip:
             bad = [f for f in self.diagnosis.findings if f["severity"] in ("warning", "critical")]
-            log.warning("trainopt watch: step %d: %s; plan: %s", self.steps,
-                        "; ".join(f"{f['id']} ({f['severity']}): {f['issue']}" for f in bad) or "no finding",
-                        " -> ".join(self.diagnosis.plan) or "-")
+            together, self._collective_trip = self._collective_trip, False
+            if together and self.on_trip == "raise":
+                # the ranks decided together to stop: every rank raises here, whatever its own findings
+                raise TrainingTripped(self.diagnosis)
+            if _rank() == 0:  # rank 0 speaks for the job
+                log.warning("trainopt watch: step %d: %s; plan: %s", self.steps,
+                            "; ".join(f"{f['id']} ({f['severity']}): {f['issue']}" for f in bad) or "no finding",
+                            " -> ".join(self.diagnosis.plan) or "-")
             if self.on_trip == "raise" and bad:
                 raise TrainingTripped(self.diagnosis)
         return self.diagnosis
@@ -532,6 +560,12 @@ class Watch:
         if self.steps == 0:
             return
         self._diagnose(trip=False)
+
+
+def _rank() -> int:
+    """The rank of this process in torch.distributed (0 outside it)."""
+    dist = torch.distributed
+    return dist.get_rank() if dist.is_available() and dist.is_initialized() else 0
 
 
 def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, every: int = 50, on_trip: str = "log",
@@ -557,7 +591,13 @@ def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, ever
         on_trip: ``log`` (default; training continues) or ``raise`` (``TrainingTripped``).
         **options: ``loss_fn`` (enables the loss/activation lint), ``num_classes``, ``scaler``, ``scheduler``,
             ``update_every`` (steps between sampled reads: update ratios, per-layer norms), ``at_init``
-            (training starts at init), ``plugins`` (probe plugin classes; default ``probes.plugins()``).
+            (training starts at init), ``plugins`` (probe plugin classes; default ``probes.plugins()``),
+            ``loader`` (the training DataLoader: under torch.distributed its length per rank names uneven batch
+            counts before they hang the job, and its DistributedSampler shows a missing ``set_epoch``).
+
+    Under torch.distributed, open the watch on every rank (the same script everywhere): each rank measures
+    locally and the ranks exchange a few numbers once per window in one all-gather; every rank takes the same
+    trip decision at the same step, and only rank 0 logs.
 
     Example:
         >>> with watch(model, opt) as w:                                  # doctest: +SKIP

@@ -6,7 +6,16 @@ test_schema.py), so a new observation name does not break unrelated tests. Skipp
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
+
 import pytest
+
+# Every test (and every subprocess a test starts) uses its own cache folder, never the user's (expert.cache).
+os.environ["TRAINOPT_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="trainopt-test-cache-")
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -44,7 +44,7 @@ class Session:
     def plan(self) -> list[tuple[str, str]]:
         """(skill, role) pairs of the text report's ordered plan."""
         section = self.report.partition("Reference (ordered plan)")[2].split("\n\n")[0]
-        return re.findall(r"^\d+\. (\S+) \[(primary|secondary)", section, flags=re.M)
+        return re.findall(r"^\d+\. .*? Reference: (\S+) \((primary|secondary)", section, flags=re.M)
 
 
 def consult(*lines: str, fmt: str = "text") -> Session:

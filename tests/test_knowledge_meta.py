@@ -31,6 +31,7 @@ from knowledge.schema import (
     Lt,
     Not,
     Present,
+    RouteTo,
     Row,
     Words,
     holds,
@@ -182,8 +183,14 @@ def test_the_engine_fires_a_row_exactly_when_the_shared_check_says_it_holds(row)
 # ---------------------------------------------------------------------------------------------------
 
 
-def _advice(row: Row) -> set[str]:
+def _fix_advice(row: Row) -> set[str]:
     return actions_in(f"{row.fix.explain}\n{row.fix.code}") if row.fix else set()
+
+
+def _advice(row: Row) -> set[str]:
+    # what a row tells the user to do: its fix, and the primary plan step its routes add
+    return _fix_advice(row) | actions_in("\n".join(t.why for t in row.then
+                                                    if isinstance(t, RouteTo) and t.role == "primary"))
 
 
 def _forbids(row: Row) -> set[str]:
@@ -214,8 +221,12 @@ def test_no_reachable_report_advises_what_it_forbids():
             continue
         checked += 1
         d = c.diagnosis
-        fixes = {f["rule"] for f in d.fixes}
-        if a.id in fixes and any(x in d.avoid for x in b.avoid if actions_in(x) & _advice(a)):
+        # what the report shows a telling the user: its fix, and the plan steps written in its words
+        does = _fix_advice(a) if a.id in {f["rule"] for f in d.fixes} else set()
+        does |= actions_in("\n".join(r["why"] for r in d.routes if r["rule"] == a.id and r["role"] == "primary"))
+        # (a row's own fix, steps and avoid are written together: "clip while the LR comes down" beside "do not
+        # clip harder to make up for the LR" is one piece of advice)
+        if any(x in d.avoid for x in b.avoid if x not in a.avoid and actions_in(x) & does):
             bad.append((a.id, b.id, sorted(_advice(a) & _forbids(b))))
     assert checked, "no conflicting pair was reachable: the check checked nothing"
     assert not bad, f"reports that advise what they forbid (fix row, avoid row, action): {bad}"

@@ -97,8 +97,10 @@ def test_markdown_puts_root_causes_first_and_each_once():
     assert len(explosion) == 1
     assert md.count("] Explosion:") == 1 and "### Root Cause\n" in md
     assert ", ".join(f["id"] for f in explosion) in md
-    plan_lines = [ln for ln in md.splitlines() if ln[:1].isdigit() and "` [" in ln]
-    assert [ln.split("`")[1] for ln in plan_lines] == d.plan
+    plan_lines = [ln for ln in md.splitlines() if ln[:1].isdigit() and "Reference: `" in ln]
+    assert [ln.split("Reference: `")[1].split("`")[0] for ln in plan_lines] == d.plan
+    # each step says what to do in a sentence; the skill is the reference, not the advice
+    assert all(ln.split(". ", 1)[1][:1].isupper() and ln.index(".", 3) < ln.index("Reference:") for ln in plan_lines)
     assert "How does the training loss behave over time? -> `loss_behavior = nan_or_inf`" in md
 
 
@@ -218,4 +220,5 @@ def test_consultation_and_diagnosis_render_themselves_in_jupyter():
     assert c._repr_markdown_() == render(c, "markdown")
     md = c.diagnosis._repr_markdown_()
     assert md.startswith("## Training Diagnosis") and "### Root Cause" in md and "### Answer Next" in md
-    assert [ln.split("`")[1] for ln in md.splitlines() if ln[:1].isdigit() and "` [" in ln] == c.diagnosis.plan
+    assert [ln.split("Reference: `")[1].split("`")[0] for ln in md.splitlines()
+            if ln[:1].isdigit() and "Reference: `" in ln] == c.diagnosis.plan

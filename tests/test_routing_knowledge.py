@@ -38,10 +38,15 @@ def _in_order(plan: list[str], order: tuple[str, ...]) -> bool:
     ("multi_task", {"symptom": "multi_task"}, 3),
 ])
 def test_scenario_order_holds_in_the_plan(scenario, obs, min_len):
-    plan = plan_of(**obs)
-    order = SCENARIO_BY_NAME[scenario].order
+    c = Consultation()
+    c.observe(**obs)
+    d = c.run()
+    plan, order = d.plan, SCENARIO_BY_NAME[scenario].order
     assert len([s for s in plan if s in order]) >= min_len, plan
-    assert _in_order(plan, order), (plan, order)
+    # Tentative leads (an fp16 NaN: precision; a custom loss: the loss) go first; the scenario orders the rest.
+    suspects = {f["id"] for f in d.findings if f["kind"] == "suspect"}
+    rest = [r["skill"] for r in d.routes if not set(r["rules"]) & suspects]
+    assert _in_order(rest if d.tentative else plan, order), (plan, order, d.tentative)
 
 
 def test_healthy_probe_run_is_clean():
@@ -198,7 +203,10 @@ def test_skips_beside_a_nan_loss_keep_the_nan_route():
     d = Consultation()
     d.observe(symptom="unstable", loss_behavior="nan_or_inf", mixed_precision="fp16", grad_scaler=True,
               scaler_skips="occasional")
-    assert d.run().plan[0] == "gradient-management"
+    diag = d.run()
+    # The skips stay a note; the fp16 NaN leads with precision, tentatively, the gradient route right after it.
+    assert diag.plan[:2] == ["batch-size-and-memory-tradeoffs", "gradient-management"], diag.plan
+    assert diag.tentative == "DF-SUS-HALF"
 
 
 def test_a_vague_tuning_request_is_clarified_and_a_named_strategy_is_routed():
@@ -248,9 +256,10 @@ def test_every_loss_name_in_terms_is_classified_one_way_by_the_wrong_objective_r
     ("loss goes nan after 2k steps; lowering the learning rate to 1e-5 fixed it", True),
     ("the loss diverges since I increased the lr", True),
     ("With cfg.SOLVER.BASE_LR = 0.001 it trained fine, I raised it to 0.02 and now the loss is nan", True),
-    ("loss goes nan; lowering the lr didn't fix it", None),
-    ("nan loss, reducing the learning rate does not solve it", None),
-    ("nan loss even with a lower lr it never works", None),
+    # a lower LR that did not help is read as such (issue 19): the lower LR did not train stably
+    ("loss goes nan; lowering the lr didn't fix it", False),
+    ("nan loss, reducing the learning rate does not solve it", False),
+    ("nan loss even with a lower lr it never works", False),
 ])
 def test_a_stable_lower_lr_is_read_only_when_it_was_stable(text: str, expected: bool | None) -> None:
     assert _read(text).get("lower_lr_stable") == expected

@@ -116,6 +116,49 @@ def summary_metrics(diagnosis: Any) -> dict[str, float]:
             "trainopt/routes": float(len(diagnosis.routes))}
 
 
+def world_size() -> int:
+    """Processes in the torch.distributed job (1 outside one)."""
+    import torch.distributed as dist
+
+    return dist.get_world_size() if dist.is_available() and dist.is_initialized() else 1
+
+
+def any_rank(flag: bool) -> bool:
+    """Whether ``flag`` holds on any rank: one all-reduce (MAX) of a one-element tensor; ``flag`` outside a job.
+
+    Every rank must call it at the same point (the callbacks call it at window ends only, which every rank
+    reaches at the same step). The tensor lives where the backend can reduce it: the CPU for gloo, the current
+    CUDA device for NCCL.
+    """
+    if world_size() < 2:
+        return flag
+    import torch
+    import torch.distributed as dist
+
+    backend = str(dist.get_backend())
+    dev = torch.device("cuda", torch.cuda.current_device()) if "nccl" in backend and "gloo" not in backend \
+        else torch.device("cpu")
+    t = torch.tensor([1.0 if flag else 0.0], device=dev)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    return bool(t.item() > 0)
+
+
+def at_window_end(watch: Any, every: int) -> bool:
+    """Whether the watch just closed a window (the only points where ranks vote on stopping)."""
+    return watch.steps > 0 and watch.steps % every == 0
+
+
+def framework_work_done(watch: Any) -> None:
+    """The framework's own work between two steps (evaluation, checkpointing, logging) has ended.
+
+    The watch's data-wait clock runs from one step's end to the next training forward; restarting it here keeps
+    that work out of the time spent waiting on data.
+    """
+    probe = watch.probe("throughput") if watch is not None else None
+    if probe is not None:
+        probe.restart()
+
+
 def should_stop(watch: Any, every: int) -> str:
     """Why a watched run should stop now ('' when it should not).
 

@@ -17,6 +17,9 @@ from transformers import TrainerCallback  # noqa: E402 - after the check that na
 
 from trainopt._callback import (  # noqa: E402
     DeferredHooks,
+    any_rank,
+    at_window_end,
+    framework_work_done,
     metric_kwargs,
     save_report,
     should_stop,
@@ -38,7 +41,9 @@ class TrainoptCallback(TrainerCallback):
     from ``on_evaluate``. A trip with a finding that needs action stops training through
     ``control.should_training_stop`` when ``stop_on_trip`` is set. At the end the diagnosis is appended to
     ``state.log_history`` (saved in ``trainer_state.json``) and written to ``trainopt_report.json`` / ``.md``
-    in ``args.output_dir``. Only the world's main process watches.
+    in ``args.output_dir``. Under a multi-process launch (torchrun, accelerate) every process watches, so the
+    watch compares the ranks once per window; only the world's main process writes reports, and every process
+    votes at the same window end in one all-reduce, so ``control.should_training_stop`` is the same everywhere.
 
     Args:
         stop_on_trip: Stop training when a trip needs action and still holds after two windows.
@@ -71,10 +76,11 @@ class TrainoptCallback(TrainerCallback):
     def on_train_begin(self, args: Any, state: Any, control: Any, model: Any = None, optimizer: Any = None,
                        **kwargs: Any) -> None:
         """Open the watch over the model and the (unwrapped) optimizer."""
-        if not state.is_world_process_zero or model is None or optimizer is None:
+        if model is None or optimizer is None:
             return
         if self.consultation is None:
             self.consultation = internal("expert.consultation").Consultation()
+        self.consultation.observe(framework="hf")  # fixes are written as this framework says them
         self._hooks = DeferredHooks(unwrap_optimizer(optimizer))
         self._model, self._training = model, model.training
         self._watch = internal("probes.watcher").watch(model, self._hooks.proxy, consultation=self.consultation,
@@ -99,12 +105,14 @@ class TrainoptCallback(TrainerCallback):
         loss, self._loss = self._loss, None
         metrics, self._pending = self._pending, {}
         self._watch.step(loss, **metrics)
-        if self.stop_on_trip and self.stopped_at is None:
+        if self.stop_on_trip and self.stopped_at is None and at_window_end(self._watch, self.every):
             why = should_stop(self._watch, self.every)
-            if why:
+            if any_rank(bool(why)):  # every process votes here, at the same step: one decision for all
                 self.stopped_at = state.global_step
                 control.should_training_stop = True
-                log.warning("trainopt: stopping training at step %d: %s", state.global_step, why)
+                if state.is_world_process_zero:
+                    log.warning("trainopt: stopping training at step %d: %s", state.global_step,
+                                why or "another rank's watch tripped")
         return control
 
     def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None,
@@ -112,20 +120,32 @@ class TrainoptCallback(TrainerCallback):
         """Keep the logged training loss for the next step."""
         if self._watch is None or not logs:
             return
+        framework_work_done(self._watch)
         if "loss" in logs:
             try:
-                self._loss = self._last_logged = float(logs["loss"])
+                loss = float(logs["loss"])
+                grad_norm = float(logs["grad_norm"]) if logs.get("grad_norm") is not None else None
             except (TypeError, ValueError):
-                pass
+                return
+            # the Trainer's NaN filter logs 0.0 (or an old mean) for a non-finite loss; trainopt logs reads the
+            # saved trainer_state.json by the same rule, so both see the NaN at the same step
+            self._loss = internal("probes.history").unfiltered_loss(loss, grad_norm)
+            if self._loss == self._loss:
+                self._last_logged = self._loss
 
     def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, Any] | None = None,
                     **kwargs: Any) -> None:
         """Keep the evaluation metrics (eval_loss, eval_accuracy...) for the next step."""
         if self._watch is None or not metrics:
             return
+        framework_work_done(self._watch)
         self._pending.update(metric_kwargs(metrics))
         if "val_loss" in self._pending and self._last_logged is not None:
             self._pending["train_loss"] = self._last_logged  # the gap between matching points
+
+    def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        """A checkpoint was written: that time was not spent waiting on data."""
+        framework_work_done(self._watch)
 
     def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         """Close the watch, diagnose, append the diagnosis to the log history and write the report files."""
@@ -141,6 +161,8 @@ class TrainoptCallback(TrainerCallback):
             self._model.train(now)
         self.diagnosis = w.diagnosis if w.diagnosis is not None else self.consultation.run()
         d = self.diagnosis
+        if not state.is_world_process_zero:
+            return  # the main process writes the report
         state.log_history.append({**summary_metrics(d), "trainopt/status": d.status, "step": state.global_step})
         self.report_paths = save_report(self.consultation, args.output_dir)
         bad = [f"{f['id']} ({f['severity']}): {f['issue']}" for f in d.findings

@@ -17,6 +17,8 @@ import lightning.pytorch as pl  # noqa: E402 - after the check that names the ex
 
 from trainopt._callback import (  # noqa: E402
     DeferredHooks,
+    at_window_end,
+    framework_work_done,
     metric_kwargs,
     save_report,
     should_stop,
@@ -36,7 +38,10 @@ class TrainoptCallback(pl.Callback):
     ``val_loss``/``val_acc`` (any spelling trainopt recognises) are fed with the next training step. At the
     end of the fit, the diagnosis goes to the trainer's logger (``trainopt/*`` metrics, and the Markdown report
     as text where the logger takes text, e.g. TensorBoard) and to ``trainopt_report.json`` / ``.md`` in
-    ``trainer.log_dir``. Only global rank zero watches.
+    ``trainer.log_dir``. Under a multi-process strategy (DDP, FSDP) every rank watches, so the watch compares
+    the ranks once per window; only global rank zero writes reports and logs, and the stop decision is the
+    strategy's reduce of every rank's vote at the same window end (as ``EarlyStopping`` does), so all ranks stop
+    at the same step.
 
     The forward hooks sit on the LightningModule: call ``self(x)`` in ``training_step``, or name the
     sub-module that does the forward pass with ``module="net"``.
@@ -75,11 +80,12 @@ class TrainoptCallback(pl.Callback):
     # ------------------------------------------------------------------ open / close
 
     def on_fit_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
-        """Open the watch over the module and its first optimizer (rank zero only)."""
-        if not trainer.is_global_zero or not trainer.optimizers:
+        """Open the watch over the module and its first optimizer (on every rank: the ranks compare notes)."""
+        if not trainer.optimizers:
             return
         if self.consultation is None:
             self.consultation = internal("expert.consultation").Consultation()
+        self.consultation.observe(framework="lightning")  # fixes are written as this framework says them
         self._hooks = DeferredHooks(unwrap_optimizer(trainer.optimizers[0]))
         model = getattr(pl_module, self.module) if self.module else pl_module
         watch = internal("probes.watcher").watch
@@ -93,9 +99,12 @@ class TrainoptCallback(pl.Callback):
             return
         w.__exit__(type(exc) if exc else None, exc, None)
         self.diagnosis = w.diagnosis if w.diagnosis is not None else self.consultation.run()
-        self._write(trainer)
+        # trainer.log_dir broadcasts rank 0's folder under DDP: a collective, so every rank asks for it here
+        folder = trainer.log_dir or trainer.default_root_dir
+        if trainer.is_global_zero:
+            self._write(trainer, folder)
 
-    def _write(self, trainer: pl.Trainer) -> None:
+    def _write(self, trainer: pl.Trainer, folder: str) -> None:
         d = self.diagnosis
         for lg in trainer.loggers:
             try:
@@ -105,7 +114,7 @@ class TrainoptCallback(pl.Callback):
                     add_text("trainopt/report", self.consultation.report("markdown"), trainer.global_step)
             except Exception as exc:  # noqa: BLE001 - a logger failing must not lose the report files
                 log.warning("trainopt: could not write the diagnosis to %s: %s", type(lg).__name__, exc)
-        self.report_paths = save_report(self.consultation, trainer.log_dir or trainer.default_root_dir)
+        self.report_paths = save_report(self.consultation, folder)
         bad = [f"{f['id']} ({f['severity']}): {f['issue']}" for f in d.findings
                if f["severity"] in ("warning", "critical")]
         log.warning("trainopt: %s%s", d.status, (": " + "; ".join(bad)) if bad else "")
@@ -119,6 +128,13 @@ class TrainoptCallback(pl.Callback):
         self._close(trainer, exception)
 
     # ------------------------------------------------------------------ per step
+
+    def on_train_epoch_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
+        """Restart the data-wait clock: the previous epoch's end (validation, checkpoints) was not data loading.
+
+        Lightning runs ModelCheckpoint after every other callback, so this is the first hook after it saves.
+        """
+        framework_work_done(self._watch)
 
     def on_before_optimizer_step(self, trainer: pl.Trainer, pl_module: pl.LightningModule, optimizer: Any) -> None:
         """Read gradients now: after backward and the AMP unscale, before clipping."""
@@ -139,14 +155,18 @@ class TrainoptCallback(pl.Callback):
         if "val_loss" in metrics and loss is not None:
             metrics["train_loss"] = loss  # the gap is measured between matching points
         self._watch.step(loss, **metrics)
-        if self.stop_on_trip and self.stopped_at is None:
+        if self.stop_on_trip and self.stopped_at is None and at_window_end(self._watch, self.every):
             why = should_stop(self._watch, self.every)
-            if why:
+            # every rank votes at the same window end; the strategy's reduce makes it one decision (no-op alone)
+            if trainer.strategy.reduce_boolean_decision(bool(why), all=False):
                 self.stopped_at = trainer.global_step
                 trainer.should_stop = True
-                log.warning("trainopt: stopping the fit at step %d: %s", trainer.global_step, why)
+                if trainer.is_global_zero:
+                    log.warning("trainopt: stopping the fit at step %d: %s", trainer.global_step,
+                                why or "another rank's watch tripped")
 
     def on_validation_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
         """Keep the validation metrics for the next training step."""
+        framework_work_done(self._watch)  # the validation loop's time is not data loading
         if self._watch is not None and not trainer.sanity_checking:
             self._pending.update(metric_kwargs(dict(trainer.callback_metrics)))

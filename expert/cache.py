@@ -1,0 +1,177 @@
+"""A per-user cache of what the knowledge compiles into (the Rete network, the plan ranks), built once per source.
+
+Why: compiling ~400 rules into experta's Rete network and importing networkx for the plan order cost most of a
+``trainopt diagnose`` process, and they come out the same every time the sources are the same.
+
+Design:
+
+* **Where**: ``$TRAINOPT_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/trainopt``, else ``~/.cache/trainopt``.
+  ``TRAINOPT_NO_CACHE=1`` turns the cache off (everything is built in the process, as before).
+* **Key**: a hash of the Python and experta versions and of the contents of every ``.py`` file under
+  ``knowledge/`` and ``expert/`` (the knowledge, its compiler, the engine, trainopt's version). Any edit,
+  upgrade or another checkout gives another key, hence another file name: a stale entry is never read, only left behind
+  (writing an entry prunes the oldest of its kind beyond ``KEEP``, so a few checkouts can share the folder).
+* **Trust**: an entry is our own file, written by this module: magic, key, the SHA-256 of the payload, then the
+  payload. It is read only when it is a regular file owned by the current user and not writable by others,
+  its magic and key match, and the digest of what follows matches; anything else (truncated, corrupt, foreign,
+  another version) is ignored and rebuilt. Nothing a user passes as input ever reaches it.
+* **Concurrency**: an entry is written to a temporary file in the same folder and renamed over the final name
+  (``os.replace``, atomic on POSIX and Windows), so a reader sees a complete old entry, a complete new one, or
+  none; two processes that build at once both write a complete, identical entry.
+* **Failure**: the cache is an optimisation. An unwritable folder, a full disk or any error reading an entry
+  means building in the process, silently (``TRAINOPT_CACHE_DEBUG=1`` logs why).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import stat
+import sys
+from functools import cache
+from pathlib import Path
+
+log = logging.getLogger("trainopt.cache")
+
+MAGIC = b"TRAINOPT-CACHE-1\n"
+ROOT = Path(__file__).resolve().parent.parent
+KEEP = 8
+"""Entries kept per artifact: a few checkouts or versions side by side without rebuilding each other's."""
+SOURCES = ("knowledge", "expert")
+"""Folders (next to this package) whose ``.py`` files determine what is compiled."""
+
+
+def enabled() -> bool:
+    """False when ``TRAINOPT_NO_CACHE`` is set to a true value."""
+    return os.environ.get("TRAINOPT_NO_CACHE", "").strip().lower() not in ("1", "true", "yes")
+
+
+def cache_dir() -> Path:
+    """The folder for trainopt's cache entries (not created here)."""
+    explicit = os.environ.get("TRAINOPT_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "trainopt"
+
+
+@cache
+def source_key() -> str:
+    """A hash of everything the compiled artifacts depend on: versions and the sources' contents.
+
+    trainopt's version is in ``expert/__init__.py``, one of the files hashed.
+    """
+    h = hashlib.sha256()
+    # __name__: trainopt's private copy (trainopt._isolated.*, see trainopt._boot) pickles its own classes
+    h.update(f"{__name__}\0{sys.version}\0{_experta_version()}\0".encode())
+    for folder in SOURCES:
+        base = ROOT / folder
+        for path in sorted(base.rglob("*.py")):
+            h.update(str(path.relative_to(ROOT)).encode() + b"\0")
+            h.update(path.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _experta_version() -> str:
+    """Experta's location and version line, found without importing it (the plan cache does not need it)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("experta")
+        origin = spec.origin if spec is not None else None
+        if not origin:
+            return "?"
+        text = Path(origin).read_text(encoding="utf-8", errors="replace")
+    except (ImportError, ValueError, OSError):
+        return "?"
+    version = next((line for line in text.splitlines() if "__version__" in line), "")
+    return f"{origin}\0{version}"
+
+
+def _path(name: str) -> Path:
+    return cache_dir() / f"{name}-{source_key()}.bin"
+
+
+def _debug(msg: str, *args: object) -> None:
+    if os.environ.get("TRAINOPT_CACHE_DEBUG"):
+        log.warning("trainopt cache: " + msg, *args)
+
+
+def load(name: str) -> bytes | None:
+    """The payload stored under ``name`` for the current sources, or None (absent, unreadable or not ours)."""
+    if not enabled():
+        return None
+    path = _path(name)
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                _debug("%s is not a regular file", path)
+                return None
+            if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+                _debug("%s is not owned by this user or is writable by others", path)
+                return None
+            data = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        _debug("cannot read %s: %s", path, exc)
+        return None
+    header = MAGIC + source_key().encode() + b"\n"
+    if not data.startswith(header) or len(data) < len(header) + 32:
+        _debug("%s: not an entry of these sources", path)
+        return None
+    digest, payload = data[len(header):len(header) + 32], data[len(header) + 32:]
+    if hashlib.sha256(header + payload).digest() != digest:
+        _debug("%s: digest mismatch (corrupt or truncated)", path)
+        return None
+    return payload
+
+
+def store(name: str, payload: bytes) -> bool:
+    """Write ``payload`` under ``name`` for the current sources, atomically; False when it could not be written."""
+    if not enabled():
+        return False
+    import tempfile  # only when writing: it costs a few ms to import
+
+    path = _path(name)
+    header = MAGIC + source_key().encode() + b"\n"
+    blob = header + hashlib.sha256(header + payload).digest() + payload
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        _debug("cannot write %s: %s", path, exc)
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    prune(name)
+    return True
+
+
+def prune(name: str) -> None:
+    """Remove the oldest entries of ``name`` beyond the ``KEEP`` most recently written (other sources' entries)."""
+    try:
+        entries = sorted(cache_dir().glob(f"{name}-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for p in entries[KEEP:]:
+        try:
+            p.unlink()
+        except OSError:
+            pass
+
+
+__all__ = ["cache_dir", "enabled", "load", "prune", "source_key", "store"]

@@ -1,0 +1,465 @@
+"""experta's Rete matcher, built once per source (``expert.cache``) and polled only where something changed.
+
+Three things experta 1.9.4 does on every use that cost more than they need (``shared/design/EXPERTA.md``):
+
+* it compiles the network from the rules in every process (~0.15-0.3 s for ~400 rules). ``CachedReteMatcher``
+  stores the compiled network of the knowledge base's engine class in the user's cache (``expert.cache``) and
+  loads it in a few milliseconds. The network is pickled with every rule and every test object replaced by a
+  reference (its rule id; its position in that rule's patterns), resolved against the class being built, so
+  the entry holds no code: only the network's shape and the literal values it tests.
+* it asks every rule's conflict-set node for new activations after every change (cost grows with the rule count
+  times the firings). Here a node reports itself when a token reaches it, and only those are asked, in the
+  network's own order.
+* its ``reset`` walks every node of the network; here only the nodes that have a memory are cleared.
+* its alpha network hands every new fact to every test of a node's children in turn (``type == Obs``, then
+  ``name == "symptom"``, ``name == "optimizer"``, ... for a hundred names), copying the token for each. Sibling
+  tests of one kind (the fact's type; one field equal to a literal) are replaced by one lookup in a table from
+  the value to the tests that value passes (``_Dispatch``): the same tests run, on the facts they pass.
+
+Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
+it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import logging
+import pickle
+import types
+from collections.abc import Mapping
+from typing import Any
+
+from expert import cache
+from expert._experta import (
+    ChildNode,
+    ConditionalElement,
+    ConflictSetNode,
+    FeatureCheck,
+    FeatureTesterNode,
+    L,
+    NotNode,
+    OrdinaryMatchNode,
+    ReteMatcher,
+    Rule,
+    TypeCheck,
+    WhereCheck,
+)
+
+log = logging.getLogger("trainopt.cache")
+
+CACHE_NAME = "rete"
+
+
+def _rule_id(rule: Any) -> str | None:
+    info = getattr(rule, "_trainopt", None)
+    return getattr(info, "id", None)
+
+
+def _anonymous(fn: Any) -> bool:
+    """A function pickle cannot find by name (a lambda, or one defined inside another function)."""
+    return isinstance(fn, types.FunctionType) and "<" in fn.__qualname__
+
+
+def _callables(obj: Any, out: list[Any]) -> None:
+    """The tests in a rule's left-hand side (``P(...)``, ``TEST(...)``), depth first, in pattern order."""
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _callables(v, out)
+    elif isinstance(obj, tuple):
+        for v in obj:
+            _callables(v, out)
+    elif callable(obj) and not isinstance(obj, type):
+        out.append(obj)
+
+
+def _function_table(rules: list[Any]) -> dict[tuple[str, int], Any]:
+    """``(rule id, position) -> test`` for every test object in the rules' patterns.
+
+    The network refers to these by position: lambdas, closures and test objects (a join's test holds the
+    knowledge's own functions) need not, and often cannot, be pickled; the engine being built has them.
+    """
+    table: dict[tuple[str, int], Any] = {}
+    for rule in sorted(rules, key=lambda r: _rule_id(r) or ""):
+        found: list[Any] = []
+        _callables(tuple(rule), found)
+        rid = _rule_id(rule) or ""
+        for k, fn in enumerate(found):
+            table.setdefault((rid, k), fn)
+    return table
+
+
+def _twin(rule: Any) -> Any:
+    """A copy of a rule unbound from any engine: what experta's preparation puts in a conflict-set node."""
+    new = Rule.__new__(type(rule), *rule, salience=rule.salience)
+    new.__dict__.update(rule.__dict__)
+    new._wrapped_self = None
+    new.__dict__.pop("ke", None)
+    return new
+
+
+def _feature_check(what: Any, how: Any) -> Any:
+    # FeatureCheck's own constructor keeps every check it makes in a class-wide registry; rebuild without it
+    fn = FeatureCheck.get_check_function(how, what)
+    return tuple.__new__(FeatureCheck, (what, how, fn.check, fn.expected))
+
+
+def _element(cls: type, items: tuple[Any, ...], state: dict[str, Any] | None) -> Any:
+    obj = tuple.__new__(cls, items)
+    if state:
+        obj.__dict__.update(state)
+    return obj
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a network with rules and anonymous functions as references, experta's tuples by their items."""
+
+    def __init__(self, f: Any, rules: list[Any]) -> None:
+        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        self._fns = {id(fn): key for key, fn in _function_table(rules).items()}
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Rule):
+            rid = _rule_id(obj)
+            if rid is None:
+                raise pickle.PicklingError(f"rule without an id: {obj!r}")
+            return ("rule", rid)
+        key = self._fns.get(id(obj))
+        if key is not None:
+            return ("fn", *key)
+        if _anonymous(obj):
+            raise pickle.PicklingError(f"function outside every rule: {obj!r}")
+        return None
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, FeatureCheck):
+            return _feature_check, (obj.what, obj.how)
+        if isinstance(obj, WhereCheck):
+            return WhereCheck, (obj.test,)
+        if isinstance(obj, ConditionalElement):
+            return _element, (type(obj), tuple(obj), dict(obj.__dict__) or None)
+        return NotImplemented
+
+
+_LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "builtins", "collections", "copyreg",
+                       "frozendict", "functools", "_functools", "operator", "re", "schema"})
+"""Top-level modules whose classes a cached network may name."""
+
+
+class _Unpickler(pickle.Unpickler):
+    """Resolves the references ``_Pickler`` wrote against the rules of the engine being built."""
+
+    def __init__(self, f: Any, rules: list[Any]) -> None:
+        super().__init__(f)
+        self._rules = {_rule_id(r): r for r in rules}
+        self._twins: dict[str, Any] = {}
+        self._fns = _function_table(rules)
+
+    def find_class(self, module: str, name: str) -> Any:
+        # The cache is our own file, but it sits where other programs can write: only the classes a network is
+        # made of load (experta's nodes and checks, our facts and conditions, plain containers), never a callable
+        # of some other module that unpickling would run.
+        if module.split(".")[0] not in _LOADABLE:
+            raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which a network never holds")
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid[0] == "rule":
+            twin = self._twins.get(pid[1])
+            if twin is None:
+                twin = self._twins[pid[1]] = _twin(self._rules[pid[1]])
+            return twin
+        if pid[0] == "fn":
+            return self._fns[(pid[1], pid[2])]
+        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+
+
+def dump_network(root: Any, rules: list[Any]) -> bytes:
+    """Serialise a freshly built (empty) network."""
+    buf = io.BytesIO()
+    _Pickler(buf, rules).dump(root)
+    return buf.getvalue()
+
+
+def load_network(blob: bytes, rules: list[Any]) -> Any:
+    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own)."""
+    # Thousands of new container objects and no garbage: collections here would only walk them (a third of
+    # the load's time)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _Unpickler(io.BytesIO(blob), rules).load()
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _dispatch_key(child: Any) -> tuple[str, Any, Any] | None:
+    """``(kind, field, value)`` when a child is a test a table lookup can stand for, else None.
+
+    Kinds: ``type`` (``type(fact) == T``, experta's ``TypeCheck``) and ``field`` (``fact[name] == literal``, an
+    unbound ``L`` on a plain field name, for which experta reads ``fact[name]`` and compares with ``==``).
+    """
+    node = child.node
+    if type(node) is not FeatureTesterNode or getattr(child.callback, "__self__", None) is not node or \
+            getattr(child.callback, "__name__", None) != "activate":
+        return None
+    check = node.matcher
+    if type(check) is TypeCheck:
+        return ("type", None, check.fact_type)
+    if type(check) is not FeatureCheck or type(check.how) is not L or check.how.__bind__ is not None:
+        return None
+    what, value = check.what, check.how.value
+    if not isinstance(what, str) or not what or "__" in what or what.startswith("_") or what.endswith("_"):
+        return None
+    try:
+        hash(value)
+    except TypeError:
+        return None
+    return ("field", what, value)
+
+
+class _Dispatch:
+    """Stands for sibling tests of one kind: a table from the fact's type or field value to the tests it passes.
+
+    Each test it activates still runs its own check, so a hash that agrees with ``==`` is all this relies on.
+    """
+
+    def __init__(self, kind: str, what: Any, table: dict[Any, list[Any]], children: list[Any]) -> None:
+        self.kind, self.what, self.table, self.children = kind, what, table, children
+
+    def activate(self, token: Any) -> None:
+        """Pass the token to the tests its fact's type or field value passes."""
+        (fact,) = token.data
+        if self.kind == "type":
+            value: Any = type(fact)
+        else:
+            try:
+                value = fact[self.what]
+            except (KeyError, IndexError, TypeError):
+                return
+        try:
+            targets = self.table.get(value, ())
+        except TypeError:  # an unhashable value: compare with every literal, as experta would
+            targets = [n for k, nodes in self.table.items() if k == value for n in nodes]
+        for node in targets:
+            node.activate(token)
+
+    def reset(self) -> None:
+        """Reset what it stands for (experta's recursive reset passes through it)."""
+        for child in self.children:
+            child.node.reset()
+
+
+def _copy(token: Any) -> Any:
+    # Token.copy re-validates every fact of a token that is valid by construction
+    return tuple.__new__(type(token), (token.tag, set(token.data), token.context.copy()))
+
+
+class _Tester(FeatureTesterNode):
+    """experta's feature-test node, testing before it copies the token (most tokens fail the test)."""
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Test the token's one fact; on a match, pass a copy with the match's bindings to the children."""
+        (fact,) = token.data
+        match = self.matcher(fact)
+        if not match:
+            return
+        token = _copy(token)
+        if isinstance(match, Mapping):
+            context = token.context
+            for key, value in match.items():  # experta's rules for bindings that disagree with the context
+                if isinstance(key, tuple):
+                    if key[1] in context and context[key[1]] == value:
+                        return
+                else:
+                    if context.get(key, value) != value:
+                        return
+                    if (False, key) in context and context[(False, key)] == value:
+                        return
+            context.update(match)
+        for child in self.children:
+            child.callback(token)
+
+
+class _TrackedCSN(ConflictSetNode):
+    """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied)."""
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Record the (de)activation; the token is only read here, so experta's copy is not needed."""
+        self._activate(token)
+
+    def _activate(self, token: Any) -> None:
+        super()._activate(token)
+        self.dirty.add(self)  # type: ignore[attr-defined]
+
+
+class _Join(OrdinaryMatchNode):
+    """experta's join node, copying arriving tokens without re-validating their facts."""
+
+    __slots__ = ()
+
+    def activate_left(self, token: Any) -> None:
+        """Join a token from the left input."""
+        self._activate_left(_copy(token))
+
+    def activate_right(self, token: Any) -> None:
+        """Join a token from the right input."""
+        self._activate_right(_copy(token))
+
+
+class _Not(NotNode):
+    """experta's negation node, copying arriving tokens without re-validating their facts."""
+
+    __slots__ = ()
+
+    def activate_left(self, token: Any) -> None:
+        """Count the right-input matches of a token from the left input."""
+        self._activate_left(_copy(token))
+
+    def activate_right(self, token: Any) -> None:
+        """Update the counts of the left tokens a right-input token matches."""
+        self._activate_right(_copy(token))
+
+
+_FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not}
+_PORTS = ("activate", "activate_left", "activate_right")
+
+
+def _walk(root: Any) -> list[Any]:
+    """Every node once, depth first, children in order (the order experta's own walk finds them in)."""
+    seen: set[int] = set()
+    stack = [root]
+    order: list[Any] = []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(c.node for c in reversed(node.children))
+    return order
+
+
+def _optimise(root: Any) -> None:
+    """Sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes take the classes above."""
+    for node in _walk(root):
+        if isinstance(node, _Dispatch):
+            continue
+        groups: dict[tuple[str, Any], list[tuple[int, Any, Any]]] = {}
+        for i, child in enumerate(node.children):
+            key = _dispatch_key(child)
+            if key is not None:
+                groups.setdefault(key[:2], []).append((i, key[2], child))
+        replace: dict[int, Any] = {}
+        drop: set[int] = set()
+        for (kind, what), members in groups.items():
+            if len(members) < 2:
+                continue
+            table: dict[Any, list[Any]] = {}
+            for _, value, child in members:
+                table.setdefault(value, []).append(child.node)
+            d = _Dispatch(kind, what, table, [child for _, _, child in members])
+            replace[members[0][0]] = ChildNode(d, d.activate)
+            drop.update(i for i, _, _ in members[1:])
+        if replace:
+            node.children = [replace.get(i, c) for i, c in enumerate(node.children) if i not in drop]
+    nodes = _walk(root)
+    for node in nodes:
+        fast = _FAST.get(type(node))
+        if fast is not None:
+            node.__class__ = fast
+    for node in nodes:  # callbacks were bound to the old classes' methods
+        node.children = [ChildNode(c.node, getattr(c.node, c.callback.__name__))
+                         if getattr(c.callback, "__self__", None) is c.node and c.callback.__name__ in _PORTS
+                         else c for c in node.children]
+
+
+class CachedReteMatcher(ReteMatcher):
+    """experta's Rete matcher: network from the cache when the engine class allows, change polling by node."""
+
+    def build_network(self) -> None:
+        """Load the network from the process or the user's cache, else build it (and store it)."""
+        cls = type(self.engine)
+        name = getattr(cls, "cache_name", None)
+        rules = self.engine.get_rules()
+        root = None
+        blob = getattr(cls, "_rete_blob", None) if name else None
+        if name and blob is None:
+            blob = cache.load(name)
+        if blob is not None:
+            try:
+                root = load_network(blob, rules)
+                foreign = {type(n).__module__ for n in _walk(root)} - {__name__, ConflictSetNode.__module__}
+                if foreign:  # nodes of another copy of this module (a private copy's entry): not ours to use
+                    raise pickle.UnpicklingError(f"nodes from {sorted(foreign)}")
+            except Exception as exc:  # noqa: BLE001 - a cache entry that does not load is rebuilt, never trusted
+                log.debug("trainopt cache: the stored network did not load (%s); rebuilding", exc)
+                root, blob = None, None
+        if root is None:
+            super().build_network()
+            root = self.root_node
+            _optimise(root)
+            if name:
+                try:
+                    blob = dump_network(root, rules)
+                except Exception as exc:  # noqa: BLE001 - something unpicklable: build in every process
+                    log.debug("trainopt cache: the network cannot be stored (%s)", exc)
+                    blob = None
+                if blob is not None:
+                    cache.store(name, blob)
+        if name and blob is not None:
+            cls._rete_blob = blob  # the next engine of this class (another thread) loads from memory
+        self.root_node = root
+        self._index()
+
+    def _index(self) -> None:
+        """Number the conflict-set nodes in experta's order and list the nodes that have a memory."""
+        self.dirty: set[Any] = set()
+        self.order: dict[Any, int] = {}
+        self.memories: list[Any] = []
+        self.always: list[Any] = []
+        for node in _walk(self.root_node):
+            if type(node) is ConflictSetNode:
+                node.__class__ = _TrackedCSN
+            if isinstance(node, _TrackedCSN):
+                node.dirty = self.dirty
+                self.order[node] = len(self.order)
+            elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
+                self.always.append(node)
+            if hasattr(node, "memory") or hasattr(node, "left_memory"):
+                self.memories.append(node)
+
+    def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
+        """Pass the changes through the network; collect activations from the nodes they reached."""
+        if deleting is not None:
+            for fact in deleting:
+                self.root_node.remove(fact)
+        if adding is not None:
+            for fact in adding:
+                self.root_node.add(fact)
+        added: list[Any] = []
+        removed: list[Any] = []
+        for node in self.always:
+            a, r = node.get_activations()
+            added.extend(a)
+            removed.extend(r)
+        if self.dirty:
+            for node in sorted(self.dirty, key=self.order.__getitem__):
+                a, r = node.get_activations()
+                added.extend(a)
+                removed.extend(r)
+            self.dirty.clear()
+        return added, removed
+
+    def reset(self) -> None:
+        """Clear every node's memory (alpha nodes have none)."""
+        for node in self.memories:
+            node._reset()
+
+
+__all__ = ["CACHE_NAME", "CachedReteMatcher", "dump_network", "load_network"]

@@ -1,0 +1,1013 @@
+"""A reader of training talk: which quantity moves which way, when, under which qualifier; and pasted evidence.
+
+The words come from ``knowledge.talk`` (lemmas; inflections from the generated ``knowledge.forms``, spelling
+slips matched with rapidfuzz). The procedure, linear in the text:
+
+1. tokenise the normalised text, lemmatise each word, and cut it into sentences and clauses (punctuation,
+   "but", "while", "and then"...);
+2. match the lexicon's phrases greedily (longest first): quantities, splits ("val", "train"), movements,
+   times, negators, hedges, question words, topics;
+3. in each clause attach each movement to its quantity (the nearest one before it, else after it, else the
+   one the sentence last spoke of, else the quantity the movement implies: "it diverges" is the loss), with the
+   negation in front of it ("not decreasing") and the time around it ("from the first step", "after 3 epochs",
+   "at every epoch start", "at first ... then");
+4. look each reading up in ``knowledge.talk.COMPOSITIONS``; compare quantities ("val loss lower than train
+   loss"), read values next to their quantity ("99% train accuracy") and changes ("batch 64 -> 1024": the
+   after-value is the setting, the before-value is claimed so no cue reads it);
+5. a question that weighs settings ("should I use adam or sgd?") states a topic, and claims the settings it
+   names: they are not the run's;
+6. read pasted evidence: error signatures (``knowledge.talk.ERROR_SIGNATURES``) and log lines (``step 1200 |
+   loss: nan``, Hugging Face dicts, Lightning bars, epoch tables): the first non-finite loss with its step, and
+   the train/validation series.
+
+The result is an :class:`Understanding`: readings (observation, value, the words that gave it, whether the user
+hedged), claims (spans in which single-word cues may not set given observations) and confirmation questions for
+words that could mean two things.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from knowledge import talk as K
+from knowledge.forms import FORMS
+
+MAX_CLAUSE = 60
+"""Tokens in one clause at most (a longer run without a break is cut)."""
+MAX_SENTENCE = 300
+"""Tokens in one sentence at most."""
+COMPOSE_LIMIT = 50_000
+"""Characters of a long text (past ``FUZZY_LIMIT``) that are composed, from its first lines with a movement:
+a complaint a person types is far shorter, and pasted logs are read in full by the evidence pass."""
+FUZZY_LIMIT = 20_000
+"""Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
+
+_TOKEN = re.compile(
+    r"(?P<num>[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>%|k\b|x\b)?"
+    r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
+    r"|(?P<arrow>-+>|=>|→|⟶)"
+    r"|(?P<punct>[?!.;,:()\[\]{}|=<>/\n])"
+    r"|\S", re.IGNORECASE)
+_BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "however", "yet", "because", "since",
+                          "so", "and", "when", "whilst", "unlike", "except"})
+_SENTENCE_END = frozenset({".", "?", "!", "\n"})
+_CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
+_STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
+_EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
+            "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
+            "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of the normalised text."""
+
+    text: str
+    lemma: str
+    start: int
+    end: int
+    kind: str  # word, num, arrow, punct, other
+    unit: str = ""
+
+    @property
+    def number(self) -> float | None:
+        """The token's value when it is a number."""
+        if self.kind != "num":
+            return None
+        try:
+            return float(self.text.replace(",", ""))
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One observation read from the text.
+
+    Attributes:
+        name: The observation.
+        value: Its value (validated later, against the vocabulary).
+        start: Offset of the first word that gave it (normalised text).
+        end: Offset after the last word.
+        strong: A composed reading (quantity and movement, evidence): it wins over a single-word cue.
+        hedged: The user was unsure ("maybe", "I think").
+    """
+
+    name: str
+    value: Any
+    start: int
+    end: int
+    strong: bool = True
+    hedged: bool = False
+    evidence: bool = False
+
+
+@dataclass
+class Understanding:
+    """What the text says, as parts.
+
+    Attributes:
+        readings: Observations with the words that gave each.
+        claims: ``(start, end, names)``: a single-word cue inside the span may not set these observations.
+        confirm: Confirmation questions for words read two ways (the word, the question).
+    """
+
+    readings: list[Reading] = field(default_factory=list)
+    claims: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
+    confirm: list[tuple[str, str]] = field(default_factory=list)
+    _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
+
+    def claimed(self, start: int, end: int, name: str) -> bool:
+        """Whether a cue at ``[start, end)`` may not set ``name`` (a lookup in an index built once)."""
+        if self._index is None:
+            by_name: dict[str, list[tuple[int, int]]] = {}
+            for s, e, names in self.claims:
+                for n in names:
+                    by_name.setdefault(n, []).append((s, e))
+            self._index = {}
+            for n, spans in by_name.items():
+                spans.sort()
+                reach, ends = -1, []
+                for _s, e in spans:
+                    reach = max(reach, e)
+                    ends.append(reach)
+                self._index[n] = ([s for s, _e in spans], ends)
+        found = self._index.get(name)
+        if found is None:
+            return False
+        starts, ends = found
+        k = bisect_right(starts, start)
+        # the claims starting at or before ``start``: does the furthest of them reach ``end``?
+        return k > 0 and ends[k - 1] >= end
+
+
+# ------------------------------------------------------------------------------------------------ lexicon
+
+
+@lru_cache(maxsize=1)
+def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
+    """Lemma sequence -> {role: value} for every phrase of the talk tables."""
+    table: dict[tuple[str, ...], dict[str, str]] = {}
+    for role, source in (("q", K.QUANTITIES), ("s", K.SPLITS), ("m", K.MOVEMENTS), ("t", K.TIMES),
+                         ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS}),
+                         ("neutral", {k: k for k in K.NEUTRAL})):
+        for phrase, value in source.items():
+            key = tuple(_lemma(w) for w in phrase.split())
+            table.setdefault(key, {})[role] = value
+    return table
+
+
+@lru_cache(maxsize=1)
+def _max_len() -> int:
+    return max(len(k) for k in _phrases())
+
+
+@lru_cache(maxsize=1)
+def _known() -> tuple[str, ...]:
+    """Single words worth correcting a slip to (lexicon words of five letters or more)."""
+    words = {w for k in _phrases() for w in k if w.isalpha() and len(w) >= 5}
+    return tuple(sorted(words | {f for f in FORMS if len(f) >= 5}))
+
+
+def _lemma(word: str) -> str:
+    w = word.lower()
+    return FORMS.get(w, w)
+
+
+@lru_cache(maxsize=4096)
+def _corrected(word: str) -> str:
+    """The lexicon word a slip of ``word`` stands for ("gradiant", "oscilating"), else ``word``.
+
+    Only words of six letters or more are corrected, by one edit (two from nine letters), keeping the first
+    letter: short words have too many real neighbours ("stack" is not "stuck").
+    """
+    if len(word) < 6 or not word.isalpha():
+        return word
+    try:
+        from rapidfuzz.distance import Levenshtein
+        from rapidfuzz.process import extractOne
+    except ImportError:  # pragma: no cover - a required dependency; without it slips are simply not matched
+        return word
+
+    cutoff = 2 if len(word) >= 9 else 1
+    choices = [c for c in _known() if c[0] == word[0] and abs(len(c) - len(word)) <= cutoff]
+    hit = extractOne(word, choices, scorer=Levenshtein.distance, score_cutoff=cutoff)
+    return hit[0] if hit else word
+
+
+@lru_cache(maxsize=1)
+def _triggers() -> frozenset[str]:
+    """Words without which a line of a long text holds no movement, idiom or comparison to compose."""
+    lemmas = {w for source in (K.MOVEMENTS, K.IDIOMS) for phrase in source for w in phrase.split()[:1]}
+    lemmas |= set(_COMPARE)
+    words = {w for w in lemmas if w.isalpha()} | {f for f, lem in FORMS.items() if lem in lemmas}
+    return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
+
+
+_WORDS = re.compile(r"[a-z]+")
+
+
+def _ranges(text: str) -> list[tuple[int, int]]:
+    """The lines of a long text worth composing (see :func:`_triggers`); the whole of a short one."""
+    if len(text) <= FUZZY_LIMIT:
+        return [(0, len(text))]
+    present = set(_WORDS.findall(text)) & _triggers()
+    if not present and "->" not in text and "\u2192" not in text:
+        return []
+    alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
+    out: list[tuple[int, int]] = []
+    last_line, budget = -1, COMPOSE_LIMIT
+    for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
+        if m.start() < last_line:
+            continue
+        # the line holding the word, or the sentence in a line too long to be one
+        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+        hi = text.find("\n", m.end(), m.end() + 400)
+        hi = min(len(text), m.end() + 400) if hi < 0 else hi
+        out.append((lo, hi))
+        last_line = hi
+        budget -= hi - lo
+        if budget <= 0:
+            break  # enough read: what a person writes is said by now; the evidence pass still reads it all
+    return out
+
+
+def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None = None) -> list[Token]:
+    """Tokens of lower-cased text, each with its lemma; identifiers are split ("val_loss" -> val, loss).
+
+    Args:
+        text: The normalised text.
+        fuzzy: Correct spelling slips of lexicon words.
+        ranges: Only these ``(start, end)`` stretches (each ends a sentence); None: all of it.
+    """
+    out: list[Token] = []
+    for lo, hi in ranges if ranges is not None else [(0, len(text))]:
+        out.extend(_tokens(text, lo, hi, fuzzy))
+        if ranges is not None:
+            out.append(Token("\n", "\n", hi, hi, "punct"))
+    return out
+
+
+def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
+    phrases = _phrases()
+    for m in _TOKEN.finditer(text, lo, hi):
+        if m.group("num") is not None:
+            yield Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or ""))
+            continue
+        word = m.group("word")
+        if word is None:
+            kind = "arrow" if m.group("arrow") else "punct" if m.group("punct") else "other"
+            yield Token(m.group(0), m.group(0), m.start(), m.end(), kind)
+            continue
+        word = word.lower().strip("'")
+        if word.endswith("'s") and len(word) > 3:
+            word = word[:-2]  # "the loss's", "NaN's": the word itself
+        if word.startswith(".") and (word,) not in phrases:
+            word = word.lstrip(".")
+        if not word:
+            continue
+        parts = [word] if (_lemma(word),) in phrases else [p for p in re.split(r"[._/-]", word) if p]
+        pos = m.start()
+        for part in parts:
+            at = text.find(part, pos, m.end())
+            at = pos if at < 0 else at
+            lemma = _lemma(part)
+            if fuzzy and (lemma,) not in phrases and lemma not in K.NEGATORS:
+                lemma = _lemma(_corrected(lemma))
+            if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
+                lemma = "not"  # "doesn't", "dont": the contraction is the negation
+            yield Token(part, lemma, at, at + len(part), "word")
+            pos = at + len(part)
+
+
+# ------------------------------------------------------------------------------------------------ parts
+
+
+@dataclass
+class Part:
+    """A matched phrase: its tokens and its possible roles."""
+
+    i: int  # first token index
+    j: int  # one past the last token
+    roles: dict[str, str]
+    start: int
+    end: int
+
+
+def _parts(tokens: list[Token]) -> list[Part]:
+    """Greedy longest match of lexicon phrases over the lemmas."""
+    phrases, longest = _phrases(), _max_len()
+    out: list[Part] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        found = None
+        for k in range(min(longest, n - i), 0, -1):
+            key = tuple(t.lemma for t in tokens[i:i + k])
+            if key in phrases:
+                found = (k, phrases[key])
+                break
+        if found:
+            k, roles = found
+            out.append(Part(i, i + k, dict(roles), tokens[i].start, tokens[i + k - 1].end))
+            i += k
+        else:
+            i += 1
+    return out
+
+
+def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int, int]]:
+    """``(sentence index, first token, one past last token)`` of each clause."""
+    inside = set()
+    for p in parts:
+        if p.j - p.i > 1:
+            inside.update(range(p.i + 1, p.j))  # a break word inside a phrase ("up and down") does not cut it
+    sentence, start, sentence_start = 0, 0, 0
+    for k, t in enumerate(tokens):
+        brk = False
+        if k - start >= MAX_CLAUSE or k - sentence_start >= MAX_SENTENCE:
+            # text without punctuation (a pasted dump): bounded pieces keep every later step linear
+            if k > start:
+                yield sentence, start, k
+            start = k
+            if k - sentence_start >= MAX_SENTENCE:
+                sentence, sentence_start = sentence + 1, k
+        if t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT):
+            # a dot inside a number or an identifier is no end: the tokeniser keeps those whole
+            brk = True
+        elif t.kind == "word" and t.lemma in _BREAK_WORDS and k not in inside:
+            brk = True
+        if brk:
+            if k > start:
+                yield sentence, start, k
+            start = k + 1
+            if t.text in _SENTENCE_END:
+                sentence, sentence_start = sentence + 1, k + 1
+    if start < len(tokens):
+        yield sentence, start, len(tokens)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+
+class _Reader:
+    """Reads one text (see the module docstring)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        long = len(text) > FUZZY_LIMIT
+        self.tokens = tokenise(text, fuzzy=not long, ranges=_ranges(text) if long else None)
+        self.parts = _parts(self.tokens)
+        self.part_starts = [p.i for p in self.parts]
+        self.by_token: dict[int, Part] = {}
+        for p in self.parts:
+            for k in range(p.i, p.j):
+                self.by_token[k] = p
+        self.u = Understanding()
+        self.error_spans: list[tuple[int, int]] = []
+        self._time_span: tuple[int, int] | None = None
+
+    # -- helpers ------------------------------------------------------------------------------------
+    def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
+            evidence: bool = False) -> None:
+        for name, value in sets.items():
+            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence))
+
+    def claim(self, start: int, end: int, names: Any) -> None:
+        self.u.claims.append((start, end, frozenset(names)))
+
+    def lemmas(self, i: int, j: int) -> list[str]:
+        return [t.lemma for t in self.tokens[max(0, i):j]]
+
+    def parts_in(self, i: int, j: int) -> list[Part]:
+        k = bisect_left(self.part_starts, i)
+        out = []
+        while k < len(self.parts) and self.parts[k].i < j:
+            if self.parts[k].j <= j:
+                out.append(self.parts[k])
+            k += 1
+        return out
+
+    # -- the pieces of one clause ---------------------------------------------------------------------
+    def _quantities(self, parts: list[Part]) -> list[tuple[Part, str, str | None]]:
+        """(part, quantity, split) of each quantity mention; a split word before a quantity qualifies it."""
+        out: list[tuple[Part, str, str | None]] = []
+        k = 0
+        while k < len(parts):
+            p = parts[k]
+            nxt = parts[k + 1] if k + 1 < len(parts) else None
+            if "s" in p.roles and nxt is not None and "q" in nxt.roles and nxt.i - p.j <= 1 \
+                    and nxt.roles["q"] not in ("run", "pronoun", "model"):
+                out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"], p.roles["s"]))
+                k += 2
+                continue
+            if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
+                split = None
+                # "accuracy on train", "loss on the validation set"
+                if nxt is not None and "s" in nxt.roles and nxt.i - p.j <= 2 and \
+                        set(self.lemmas(p.j, nxt.i)) <= {"on", "the", "for", "of"} and nxt.i > p.j:
+                    split = nxt.roles["s"]
+                out.append((p, p.roles["q"], split))
+            elif "s" in p.roles and p.roles["s"] in ("val",) and "q" not in p.roles:
+                out.append((p, "split_only", p.roles["s"]))
+            k += 1
+        return out
+
+    def _negated(self, i: int, lo: int) -> bool:
+        """A negator among the (up to) four words before token ``i``, not before ``lo``."""
+        for k in range(i - 1, max(lo, i - 4) - 1, -1):
+            t = self.tokens[k]
+            if t.lemma in K.NEGATORS or t.lemma == "not":
+                return True
+            # "fails to decrease", "refuses to go down" negate like "does not"
+            if t.lemma in ("fail", "refuse") and k + 1 < len(self.tokens) and self.tokens[k + 1].lemma == "to":
+                return True
+        return False
+
+    def _time(self, i: int, j: int, sent_lo: int, sent_hi: int, at: int) -> tuple[str | None, int | None]:
+        """The time of a movement at token ``at`` in clause ``[i, j)``, and a step number when one is said.
+
+        The words that said it (in the clause) are left in ``self._time_span``.
+        """
+        times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles]
+        step = None
+        found: str | None = None
+        self._time_span = None
+        for k in range(i, j):
+            t = self.tokens[k]
+            if t.kind != "word" or t.lemma not in _STEP_WORDS | _EPOCH_WORDS:
+                continue
+            nums = [u for u in self.tokens[k + 1:min(j, k + 3)] if u.kind == "num"]
+            before = [u for u in self.tokens[max(i, k - 2):k] if u.kind == "num"]
+            lead = set(self.lemmas(k - 3, k))
+            lead_at = next((n for n in range(max(i, k - 4), k) if self.tokens[n].lemma in
+                            ("after", "at", "around", "from", "by", "since")), k)
+            if nums and t.lemma in _STEP_WORDS and t.lemma not in ("it", "batch"):
+                value = nums[0].number
+                if value is not None:
+                    step = int(value) if step is None else step
+                    found = "start" if value == 0 else "later"
+                    self._time_span = (self.tokens[lead_at].start, nums[0].end)
+            elif nums and t.lemma in _EPOCH_WORDS:
+                value = nums[0].number
+                if value is not None:
+                    found = "start" if value == 0 or (value == 1 and "from" in lead) else (found or "later")
+                    self._time_span = (self.tokens[lead_at].start, nums[0].end)
+            elif before and "after" in lead | set(self.lemmas(k - 4, k)):
+                found = "later"
+                self._time_span = (self.tokens[lead_at].start, t.end)
+            elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
+                found = "later"
+                self._time_span = (self.tokens[lead_at].start, t.end)
+        for value, p in times:
+            if value in ("start", "epoch_start", "each_epoch", "always"):
+                self._time_span = (p.start, p.end)
+                return value, step
+            if value == "start_bare" and found is None:
+                found = "start"
+                self._time_span = (p.start, p.end)
+            elif value in ("later", "after", "then") and found is None:
+                found = "later"
+                self._time_span = (p.start, p.end) if value != "then" else None
+        if found is None:
+            # a time said elsewhere in the sentence ("at first ... then", "after 3 epochs, ...")
+            for p in self.parts_in(sent_lo, sent_hi):
+                v = p.roles.get("t")
+                if v in ("start", "epoch_start", "each_epoch"):
+                    return v, step
+                if v in ("later", "after", "then") and p.i < at:
+                    found = "later"
+        return found, step
+
+    def _after_learning(self, sent_lo: int, at: int) -> bool:
+        """Whether the sentence says, before token ``at``, that the quantity first went down or learned."""
+        for p in self.parts_in(sent_lo, at):
+            if p.roles.get("t") == "at_first":
+                return True
+            m = p.roles.get("m")
+            if m in ("down", "down_bare", "learn", "improve", "converge") and not self._negated(p.i, sent_lo):
+                return True
+        return False
+
+    # -- composition -------------------------------------------------------------------------------------
+    @staticmethod
+    @lru_cache(maxsize=1024)
+    def _fits(quantity: str, movement: str) -> bool:
+        """Whether some composition speaks of ``quantity`` moving ``movement`` (any negation, time, split)."""
+        return any(c.quantity == quantity and c.movement.removeprefix("not-").removeprefix("slow-") == movement
+                   for c in K.COMPOSITIONS)
+
+    def _compose(self, quantity: str | None, split: str | None, movement: str, time: str | None,
+                 tags: set[str]) -> dict[str, Any] | None:
+        for c in K.COMPOSITIONS:
+            if quantity is None:
+                if not c.implicit:
+                    continue
+            elif c.quantity != quantity:
+                continue
+            if c.movement != movement:
+                continue
+            if c.split == "none" and split is not None:
+                continue
+            if c.split not in (None, "none") and c.split != split:
+                continue
+            if c.time is not None and c.time != time:
+                continue
+            if c.tags and not c.tags & tags:
+                continue
+            return c.sets
+        return None
+
+    def read_clause(self, sent: tuple[int, int], i: int, j: int, state: dict[str, Any]) -> None:
+        parts = self.parts_in(i, j)
+        quantities = self._quantities(parts)
+        hedged = any(t.lemma in K.HEDGES for t in self.tokens[i:j])
+        lemmas = set(self.lemmas(i, j))
+        tags = {"all"} if lemmas & {"all", "every", "each", "always", "exactly", "just", "only"} else set()
+        if lemmas & {"first", "early", "earlier", "some", "lower", "bottom"} and "all" not in lemmas:
+            tags = {"some"}
+        if not tags:
+            tags = {"all"}
+        # "update" is a quantity ("the update size") unless a quantity before it is what is updated
+        first_q = min((q[0].i for q in quantities if q[0].roles.get("q") != "update"), default=None)
+        movements = [p for p in parts if "m" in p.roles and not (
+            "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i))]
+        for n, p in enumerate(movements):
+            m = p.roles["m"]
+            if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
+                continue  # "huge spikes": the size of the next movement, not a movement of its own
+            if m in ("up_bare", "down_bare"):
+                m = m[:-5]
+                # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
+                prev = self.lemmas(p.i - 1, p.i)
+                if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move",
+                                               "keep", "is", "be", "climb", "fall", "jump", "spike"):
+                    continue
+            negated = self._negated(p.i, i)
+            slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
+            # the quantity: nearest before, else after, else the sentence's last one
+            before = [q for q in quantities if q[0].j <= p.i]
+            after = [q for q in quantities if q[0].i >= p.j]
+            # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
+            candidates = before[::-1] + after
+            fitting = [q for q in candidates if self._fits(q[1], m)]
+            chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else state.get("last")
+            if chosen is not None and chosen[1] == "pronoun":
+                chosen = state.get("last")
+            if chosen is not None and chosen[1] == "split_only":
+                prev_q = state.get("last")
+                chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
+            quantity = chosen[1] if chosen else None
+            split = chosen[2] if chosen else None
+            if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
+                                                          "spike",
+                                                          "oscillate", "slow", "plateau", "flat", "converge",
+                                                          "learn", "improve"):
+                continue
+            if quantity in ("run", "model"):
+                # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
+                quantity = None if m not in ("hang", "freeze", "stuck") or quantity == "model" else quantity
+                if quantity == "model" and m == "stuck":
+                    quantity = None
+            if quantity == "run" and m == "stuck":
+                if lemmas & {"forever", "error", "output", "happen", "bar", "progress", "iteration", "batch",
+                             "log", "freeze", "hang", "epoch"}:
+                    m = "hang"
+                else:
+                    self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "
+                                                    "is the run frozen (no progress, no output)?"))
+                    continue
+            if slow and m in ("down", "improve", "learn", "converge"):
+                m = f"slow-{m}"
+            elif m == "slow" and quantity in (None, "loss"):
+                if quantity is None and not (lemmas & {"learn", "converge", "decrease", "drop", "improve", "loss"}):
+                    continue
+            if negated:
+                m = f"not-{m}"
+            at = p.i
+            time, step = self._time(i, j, sent[0], sent[1], at)
+            if m in ("plateau", "stuck", "flat", "not-down", "not-improve", "stay") and time != "start" \
+                    and self._after_learning(sent[0], at):
+                time = "after_learning"
+            if m == "spike" and time in ("start_soft",):
+                time = None
+            sets = self._compose(quantity, split, m, time, tags)
+            if sets is None and time is not None:
+                sets = self._compose(quantity, split, m, None, tags)
+            if sets is None:
+                continue
+            lo = min(p.start, chosen[0].start) if chosen and chosen[0].i >= i else p.start
+            hi = max(p.end, chosen[0].end) if chosen and chosen[0].i >= i else p.end
+            if time is not None and self._time_span is not None:
+                # the words that placed it in time are part of what gave it ("NaN after 3 epochs")
+                lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
+            sets = dict(sets)
+            if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
+                sets["nan_step"] = step
+            self.add(sets, lo, hi, hedged=hedged)
+            if m in K.CLAIMS_BY_MOVEMENT:
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.CLAIMS_BY_MOVEMENT[m])
+            if "symptom" in sets or "loss_behavior" in sets:
+                # the composed reading owns its words: a single-word cue inside them reads nothing else
+                self.claim(lo, hi, ("symptom", "loss_behavior"))
+        if quantities:
+            state["last"] = quantities[-1]
+        self._idioms(parts)
+
+    def _idioms(self, parts: list[Part]) -> None:
+        for p in parts:
+            if "idiom" in p.roles and not self._negated(p.i, max(0, p.i - 3)):
+                self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
+
+    def _values(self, lo: int, hi: int) -> None:
+        """Numbers said next to a quantity in a sentence: train/val accuracy, the data-time share.
+
+        A training accuracy well above the validation accuracy (10 points or more) is the overfitting reading.
+        """
+        quantities = self._quantities(self.parts_in(lo, hi))
+        used: set[int] = set()
+        metrics: dict[str, float] = {}
+        prev = None
+        for p, q, split in quantities:
+            if q == "split_only" and prev == "accuracy":
+                q = "accuracy"  # "accuracy on train = 96%, on validation = 68%"
+            prev = q if q != "split_only" else prev
+            if q not in ("accuracy", "data_time", "data_time_weak"):
+                continue
+            near = [t for t in self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)]
+                    if t.kind == "num" and t.start not in used]
+            if not near:
+                continue
+            num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
+            value = num.number
+            if value is None:
+                continue
+            after_num = self.text[num.end:num.end + 20].strip()
+            if after_num.startswith(("point", "pp", "percentage point")):
+                continue  # "20 points below train" is a gap, not an accuracy
+            pct = num.unit == "%" or after_num.startswith(("percent", "%"))
+            frac = value / 100.0 if (pct or value > 1.0) else value
+            if not 0.0 <= frac <= 1.0:
+                continue
+            span = (min(p.start, num.start), max(p.end, num.end))
+            if q == "accuracy" and split in ("train", "val"):
+                used.add(num.start)
+                metrics[split] = frac
+                self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
+            elif q.startswith("data_time") and (pct or value <= 1.0):
+                used.add(num.start)
+                self.add({"data_time_fraction": frac}, *span)
+                if frac >= 0.3:
+                    self.add({"symptom": "slow_training"}, *span, strong=False)
+        if len(metrics) == 2 and metrics["train"] - metrics["val"] >= 0.1:
+            self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
+
+    # -- comparisons and series -----------------------------------------------------------------------
+    def compare(self, lo: int, hi: int) -> None:
+        """"val loss lower than train loss", "validation accuracy much lower than training accuracy"."""
+        parts = self.parts_in(lo, hi)
+        quantities = self._quantities(parts)
+        for k in range(lo, hi):
+            t = self.tokens[k]
+            rel = _COMPARE.get(t.lemma) or _COMPARE.get(t.text)
+            if rel is None:
+                continue
+            if t.kind == "word" and "than" not in self.lemmas(k + 1, k + 2) and t.text not in ("<", ">") \
+                    and t.lemma not in ("below", "under", "above", "over"):
+                continue
+            left = [q for q in quantities if q[0].j <= k]
+            right = [q for q in quantities if q[0].i > k]
+            if not left or not right:
+                continue
+            (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
+            if rq == "split_only":
+                rq = lq
+            if lq != rq or lq not in ("loss", "accuracy") or {ls, rs} != {"train", "val"}:
+                continue
+            val_lower = (rel == "lt") == (ls == "val")
+            val_better = val_lower if lq == "loss" else not val_lower
+            span = (lp.start, rp.end)
+            if val_better:
+                self.add({"val_better_than_train": True}, *span)
+            else:
+                self.add({"symptom": "overfitting", "metric_kind": lq}, *span)
+
+    # -- questions, changes ---------------------------------------------------------------------------------
+    def question(self, lo: int, hi: int) -> None:
+        """A sentence asking which setting to use states a topic and claims the settings it names."""
+        toks = self.tokens[lo:hi]
+        if not toks:
+            return
+        lemmas = [t.lemma for t in toks]
+        asks = toks[-1].text == "?" or lemmas[0] in K.QUESTION_LEADS or (len(lemmas) > 2 and lemmas[1] in
+                                                                          ("should", "do", "can"))
+        choice = set(lemmas) & K.CHOICE_WORDS or "vs" in lemmas or "which" in lemmas or "what" in lemmas or \
+            "how" in lemmas
+        if not asks:
+            return
+        parts = self.parts_in(lo, hi)
+        topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
+        values = [p.roles["tv"] for p in parts if "tv" in p.roles]
+        named = topics or values
+        if not named:
+            return
+        if len(values) < 2 and not topics and not (set(lemmas) & {"should", "worth", "better", "enable", "need",
+                                                                  "which", "vs", "recommend"}):
+            return
+        if not choice and not (topics and toks[-1].text == "?" and lemmas[0] in K.QUESTION_LEADS):
+            return
+        # "why is my loss negative?" asks about a symptom, not a setting: a topic must be the subject
+        if lemmas[0] == "why":
+            return
+        # the most specific topic: "hyperparameters, especially the learning rate" asks about the learning rate,
+        # "how should I pick AdamW hyperparameters" about the optimizer
+        specific = [t for t in topics if t != "tuning"] or [v for v in values if v != "tuning"]
+        generic = {self.tokens[p.i].lemma for p in parts if p.roles.get("topic") == "tuning"} <= {"hyperparameter"}
+        topic = specific[0] if specific and "tuning" in topics + values and generic else named[0]
+        start, end = toks[0].start, toks[-1].end
+        if topic == "tracking":
+            if set(lemmas) & {"how", "what", "which", "should", "best"}:
+                self.add({"symptom": "experiment_tracking"}, start, end)
+            return
+        self.add({"symptom": "direct_question", "question_topic": topic}, start, end)
+        names = set(K.TOPIC_SETTINGS.get(topic, ())) | K.SETTINGS
+        if len(values) >= 2 and set(lemmas) & {"or", "vs", "versus", "vs."}:
+            names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
+        self.claim(start, end, names)
+
+    def changes(self, lo: int, hi: int) -> None:
+        """"batch 64 -> 1024", "from fp32 to bf16", "1024 (was 64)", "1024 instead of 128": the after-value."""
+        toks = self.tokens
+        for k in range(lo, hi):
+            t = toks[k]
+            window = self.lemmas(k - 6, k)
+            from_at = k - len(window) + max((n for n, w in enumerate(window) if w == "from"), default=-1)
+            named_pair = t.lemma in ("to", "into") and k > lo and self._setting_value(k - 1) is not None \
+                and self._setting_value(k + 1) is not None
+            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in window) or named_pair
+            if marker:
+                skip = ("from", "a", "of", "the", "size", "batch", "bs", "at")
+                if t.kind != "arrow" and "from" in window:
+                    # "from 0.5 at epoch 3 to 1.2": the before-value is the first after "from"
+                    before = [u for u in range(from_at + 1, k) if toks[u].kind in ("num", "word")
+                              and toks[u].lemma not in skip][:1]
+                else:
+                    before = [u for u in range(max(lo, k - 4), k) if toks[u].kind in ("num", "word")
+                              and toks[u].lemma not in skip][-1:]
+                after = [u for u in range(k + 1, min(hi, k + 5)) if toks[u].kind in ("num", "word")
+                         and toks[u].lemma not in skip]
+                if not before or not after:
+                    continue
+                b, a = before[0], after[0]
+                named = self._setting_value(b)
+                if named is not None and t.kind != "arrow":
+                    b = named[2]
+                self._change(lo, hi, b, a, claim_from=from_at if "from" in window else None)
+            elif t.lemma in ("was", "previously", "instead", "before") or t.text == "was":
+                # "1024 (was 64)", "bf16 (was fp32 before)", "1024 instead of 128"
+                nxt = [u for u in range(k + 1, min(hi, k + 4)) if toks[u].kind in ("num", "word")
+                       and toks[u].lemma not in ("of", "a", "the", "batch", "size", "bs")]
+                if t.lemma == "before":
+                    continue
+                if nxt:
+                    b = nxt[0]
+                    self.claim(toks[b].start, toks[b].end, K.SETTINGS)
+        # "to 1024 from 128", "moving to bf16 from fp32"
+        for k in range(lo, hi):
+            if toks[k].lemma == "from" and k > lo and "to" in self.lemmas(k - 4, k):
+                nxt = [u for u in range(k + 1, min(hi, k + 4)) if toks[u].kind in ("num", "word")]
+                if nxt:
+                    self.claim(toks[nxt[0]].start, toks[nxt[-1]].end, K.SETTINGS)
+                    to_at = k - 4 + self.lemmas(k - 4, k).index("to") if k >= 4 else self.lemmas(lo, k).index("to")
+                    after_v = self._setting_value(to_at + 1)
+                    if after_v is not None:
+                        self.add({after_v[0]: after_v[1]}, toks[to_at + 1].start, toks[after_v[2]].end)
+
+    def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
+        """The setting a value word at token ``k`` names ("bf16", "full precision"), and its last token."""
+        for n in (2, 1):
+            key = " ".join(t.lemma for t in self.tokens[k:k + n])
+            if key in K.SETTING_VALUES:
+                name, value = K.SETTING_VALUES[key]
+                return name, value, k + n - 1
+        return None
+
+    def _change(self, lo: int, hi: int, b: int, a: int, claim_from: int | None = None) -> None:
+        toks = self.tokens
+        self.claim(toks[claim_from if claim_from is not None else b].start, toks[b].end, K.SETTINGS)
+        before_v, after_v = self._setting_value(b), self._setting_value(a)
+        if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
+            name, value, last = after_v
+            self.add({name: value}, toks[a].start, toks[last].end)
+            return
+        if toks[a].kind != "num" or toks[b].kind != "num":
+            return
+        quantities = [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
+        value = toks[a].number
+        if value is None:
+            return
+        before = toks[b].number
+        # a quantity moving from one number to another ("val_loss from 0.5 to 1.2")
+        if "batch" in quantities and value == int(value):
+            self.add({"batch_size": int(value)}, toks[b].start, toks[a].end)
+        elif "lr" in quantities:
+            self.add({"learning_rate": value}, toks[b].start, toks[a].end)
+        elif before is not None and quantities:
+            self._moved(lo, b, before, value, toks[b].start, toks[a].end)
+
+    def _moved(self, lo: int, b: int, before: float, after: float, start: int, end: int) -> None:
+        """A quantity said to go from one number to another moves up or down: compose that movement."""
+        said = [q for q in self._quantities(self.parts_in(lo, b)) if q[1] not in ("pronoun", "run", "model")]
+        if not said or before == after:
+            return
+        _p, quantity, split = said[-1]
+        movement = "up" if after > before * 1.05 else "down" if after < before / 1.05 else "flat"
+        sets = self._compose(quantity, split, movement, None, {"all"})
+        if sets is not None and "loss_behavior" not in sets:
+            self.add(dict(sets), start, end)
+
+    # -- the whole text ------------------------------------------------------------------------------------
+    def read(self) -> Understanding:
+        state: dict[str, Any] = {}
+        sentences: dict[int, list[tuple[int, int]]] = {}
+        for s, i, j in _clauses(self.tokens, self.parts):
+            sentences.setdefault(s, []).append((i, j))
+        for clauses in sentences.values():
+            lo, hi = clauses[0][0], clauses[-1][1]
+            state.pop("last", None)
+            for i, j in clauses:
+                self.read_clause((lo, hi), i, j, state)
+            self.compare(lo, hi)
+            self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
+            self.changes(lo, hi)
+            self.frames(lo, hi)
+            self._values(lo, hi)
+        self.evidence()
+        if self.error_spans:
+            # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
+            self.u.readings = [r for r in self.u.readings if r.evidence or not any(
+                s < r.end and r.start < e for s, e in self.error_spans)]
+        return self.u
+
+    def frames(self, lo: int, hi: int) -> None:
+        """Concepts said together in one sentence (``knowledge.talk.FRAMES``)."""
+        toks = self.tokens[lo:hi]
+        plain: dict[str, int] = {}
+        negated: dict[str, int] = {}
+        for k, t in enumerate(toks):
+            if t.kind not in ("word", "num"):
+                continue
+            target = negated if self._negated(lo + k, lo) else plain
+            target.setdefault(t.lemma, k)
+            target.setdefault(t.text, k)
+        done: set[str] = set()
+        for groups, sets in K.FRAMES:
+            if set(sets) <= done:
+                continue
+            at: list[int] = []
+            for n, g in enumerate(groups):
+                # the anchor group must be said as it is (a plain word unnegated); the others may sit in a negated
+                # stretch ("I don't call zero_grad": "grad" is under the "don't" too)
+                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w) if n == 0 else plain.get(w, negated.get(w))
+                        for w in g if w[0] != "!"]
+                hits = [h for h in hits if h is not None]
+                if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
+                    break
+                if not hits and any(w[0] != "!" for w in g):
+                    break
+                at.extend(hits[:1])
+            else:
+                if not at:
+                    continue
+                sets = {k: v for k, v in sets.items() if k not in done}
+                self.add(sets, toks[min(at)].start, toks[max(at)].end)
+                done |= set(sets)
+
+    # -- pasted evidence ------------------------------------------------------------------------------------
+    def evidence(self) -> None:
+        low = self.text
+        first: tuple[int, dict[str, Any], int, int] | None = None
+        for order, (_pattern, sets) in enumerate(K.ERROR_SIGNATURES):
+            # on a long text, skip a signature none of whose required words occur (working them out costs more
+            # than searching a complaint a person typed)
+            needed = _needed(order) if len(low) > FUZZY_LIMIT else None
+            if needed is not None and not any(w in low for w in needed):
+                continue  # none of the words every match holds is in the text
+            for n, m in enumerate(_signature(order).finditer(low)):
+                if n >= 64:
+                    break  # a log repeating one error: its first copies say all it says
+                self.error_spans.append((m.start(), m.end()))
+                if first is None or m.start() < first[0]:
+                    first = (m.start(), sets, m.start(), m.end())
+        if first is not None:
+            _, sets, s, e = first
+            self.add(dict(sets), s, e, strong=False, evidence=True)
+            topic = sets.get("boundary_topic")
+            crash = _crash().search(low)
+            if topic in K.CRASH_TOPICS or crash:
+                self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
+        _log_series(self)
+
+
+@lru_cache(maxsize=64)
+def _needed(order: int) -> frozenset[str] | None:
+    from expert.nlp import required_words
+
+    return required_words(K.ERROR_SIGNATURES[order][0])
+
+
+@lru_cache(maxsize=64)
+def _signature(order: int) -> re.Pattern[str]:
+    return re.compile(K.ERROR_SIGNATURES[order][0])
+
+
+@lru_cache(maxsize=1)
+def _crash() -> re.Pattern[str]:
+    return re.compile(K.CRASH_SIGNS)
+
+
+_LOSS_VALUE = re.compile(r"loss['\"]?\s*[:=]?\s*(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
+_SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
+
+
+class _Key:
+    """The split named right before a logged loss ("val_loss", "train loss")."""
+
+    def __init__(self, split: str) -> None:
+        self.split = split
+
+    def group(self, _name: str) -> str:
+        return self.split
+
+
+def _loss_key(text: str, at: int) -> _Key | None:
+    before = text[max(0, at - 12):at].rstrip("_ -")
+    for key in _SPLIT_KEYS:
+        if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
+            return _Key(key)
+    return None
+_STEP = re.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
+_EPOCH = re.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
+_DICT_LR = re.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+_SERIES_KEY = re.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
+
+
+def _log_series(r: _Reader) -> None:
+    """Log lines: the first non-finite loss, a metrics dict's learning rate, a rising validation loss.
+
+    The first non-finite training loss comes with its step and whether finite losses came before it; a
+    validation loss that rises while the training loss falls is the overfitting reading.
+    """
+    text = r.text
+    train: list[float] = []
+    val: list[float] = []
+    nan_at: tuple[int, int, int | None, bool] | None = None  # start, end, step, finite before
+    hits = [(m.start(), m.group("value"), _loss_key(text, m.start())) for m in _LOSS_VALUE.finditer(text)]
+    if not any(k for _s, _v, k in hits):
+        # "ep1 train 1.2 val 1.1 / ep5 ...": curves logged by their split's name alone
+        hits += [(m.start(), m.group("value"), m) for m in _SERIES_KEY.finditer(text)]
+        hits.sort(key=lambda h: h[0])
+    for start, raw, key in hits:
+        split = (key.group("split") if key else "train")[:2]
+        is_val = split in ("va", "ev", "te")
+        if raw in ("nan", "inf", "-inf"):
+            if not is_val and nan_at is None:
+                lo = text.rfind("\n", 0, start) + 1
+                hi = text.find("\n", start)
+                line = text[lo:len(text) if hi < 0 else hi]
+                st = _STEP.search(line)
+                ep = _EPOCH.search(line)
+                step = int(st.group("step").replace(",", "")) if st else None
+                epoch = float(ep.group("epoch")) if ep else None
+                later = bool(train) or bool(step) or bool(epoch is not None and epoch >= 1)
+                nan_at = (start, start + len(raw) + 5, step, later)
+            continue
+        try:
+            (val if is_val else train).append(float(raw))
+        except ValueError:
+            continue
+    if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
+        s, e, st, later = nan_at
+        sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",
+                                "nan_onset": "after_steps" if later else "immediate"}
+        if st:
+            sets["nan_step"] = st
+        r.add(sets, s, e)
+    lr = _DICT_LR.search(text)
+    if lr is not None:
+        r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)
+    if len(val) >= 2 and max(val[-2:]) > min(val) * 1.1 and val[-1] > val[0] and (not train or train[-1] < train[0]):
+        first = next(s for s, _v, k in hits if k and k.group("split")[:2] in ("va", "ev", "te"))
+        r.add({"symptom": "overfitting", "val_loss_rising": True}, first, first + 4)
+
+
+def understand(text: str) -> Understanding:
+    """Read normalised (lower-case) text into an :class:`Understanding` (never raises on any text)."""
+    if not text:
+        return Understanding()
+    return _Reader(text).read()

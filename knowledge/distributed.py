@@ -1,0 +1,281 @@
+"""Distributed runs: the causes of multi-process (DDP/FSDP) trouble, measured across ranks or read from text.
+
+The rank probe (``probes/ranks.py``) compares a few numbers every rank computes locally (parameter and batch
+fingerprints, the first non-finite site, time before the first collective, batches per epoch) and turns the
+comparison into the observations these rows read; pasted NCCL/DDP messages reach the same rows through
+``collective_failure``. One row per root cause, each naming what the user must change on every rank.
+"""
+
+from __future__ import annotations
+
+from knowledge.measurements import gt, lt
+from knowledge.schema import Cite, Find, Fix, Gt, Is, Keyword, Present, QuestionRow, RouteTo, Row, Salience
+
+_DDP_NOTE = Cite("PyTorch docs", "Distributed Data Parallel notes",
+                 "replicas start identical (broadcast at construction) and stay so because every rank applies the "
+                 "same all-reduced gradients")
+_SAMPLER = Cite("PyTorch docs", "torch.utils.data.distributed.DistributedSampler",
+                "each rank gets its own shard; call set_epoch at the start of every epoch for a new order")
+_JOIN = Cite("PyTorch docs", "Distributed training with uneven inputs (torch.distributed.algorithms.Join)",
+             "a rank that runs out of batches leaves the others waiting in a collective")
+_TIMEOUT = Cite("PyTorch docs", "torch.distributed: debugging (TORCH_DISTRIBUTED_DEBUG, Flight Recorder)",
+                "a collective timeout means some rank never entered the collective the others wait in")
+_GOYAL = Cite("Goyal et al. 2017", "Accurate, Large Minibatch SGD", "linear LR scaling rule with gradual warmup")
+_GN = Cite("Wu & He 2018", "Group Normalization",
+           "BatchNorm's error grows quickly as the per-GPU batch falls below 16")
+_PT = "pytorch-engineering"
+_LOOP = "training-loop-architecture"
+_DIST_PROBLEMS = ("not_learning", "unstable", "convergence", "multi_task", "metrics_wrong", "hang", "crash")
+_SPEED = ("slow_training",)
+
+ROWS = (
+    Row("DD-SYNC-01", {"replicas_in_sync": "diverged"},
+        (Find("Distributed", "critical", "the model replicas have drifted apart: one rank's parameters no longer "
+              "match the others', so every rank trains a different model and the all-reduced gradients fit none "
+              "of them", explains=_DIST_PROBLEMS),
+         RouteTo(_PT, "primary", "what keeps DDP replicas identical: train through the wrapper, change parameters "
+                 "only through the optimizer, on every rank alike"),
+         RouteTo(_LOOP, "secondary", "rank-dependent code inside the training step")),
+        "DDP keeps replicas equal only by construction (one broadcast) and by applying the same averaged gradient "
+        "on every rank; any write that happens on one rank (a manual nudge, clipping or a parameter edit under "
+        "`if rank == ...`, a forward through the unwrapped module, a model moved after wrapping) is never undone.",
+        _DDP_NOTE, unless=("finding:DD-NOSYNC-01",), salience=Salience.CAUSE,
+        fix=Fix("Call the DDP wrapper (not `model.module`) in the training step, move the model to its device "
+                "before wrapping it, and make every change to parameters on every rank (or only through the "
+                "optimizer). To check, compare a checksum of the parameters across ranks.",
+                "model = model.to(device)\n"
+                "ddp = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local_rank])\n"
+                "loss = loss_fn(ddp(x), y)          # never model(x) or ddp.module(x) while training\n"
+                "# checksum: equal on every rank\n"
+                "s = torch.stack([p.detach().double().sum() for p in ddp.parameters()]).sum().reshape(1)\n"
+                "seen = [torch.zeros_like(s) for _ in range(dist.get_world_size())]\n"
+                "dist.all_gather(seen, s)"),
+        avoid=("re-broadcasting rank 0's weights every few steps to hide the drift: find the write that causes "
+               "it",)),
+    Row("DD-NAN-01", {"nonfinite_rank": Present()},
+        (Find("Distributed", "info", "the first non-finite value appeared on one rank; the other ranks received it "
+              "through the gradient all-reduce, so their own NaN gradients are not a cause", kind="note"),),
+        "All-reduce averages one rank's NaN into every rank's gradients within the same step; the rank and site "
+        "where it first appeared (inputs, loss, local gradients) are where to look, not the gradients every rank "
+        "ends up with.",
+        _DDP_NOTE, salience=Salience.CAUSE),
+    Row("DD-DATA-01", {"rank_data": "identical"},
+        (Find("Distributed", "warning", "every rank trains on the same batches: the data is not sharded across "
+              "ranks (no DistributedSampler), so N processes do the work of one and the gradient average is an "
+              "average of copies", explains=_DIST_PROBLEMS + _SPEED),
+         RouteTo(_PT, "primary", "sharding the data with a DistributedSampler"),
+         RouteTo(_LOOP, "secondary", "the epoch loop calls sampler.set_epoch")),
+        "Without a sampler that gives each rank its own shard, every process draws the same batches (same seed, "
+        "same order); training is no faster than on one GPU and the effective batch is one rank's.",
+        _SAMPLER, salience=Salience.CAUSE,
+        fix=Fix("Give the DataLoader a DistributedSampler (and no shuffle=True of its own) and call set_epoch "
+                "before every epoch.",
+                "sampler = torch.utils.data.distributed.DistributedSampler(dataset, shuffle=True)\n"
+                "loader = torch.utils.data.DataLoader(dataset, batch_size=bs, sampler=sampler)\n"
+                "for epoch in range(epochs):\n"
+                "    sampler.set_epoch(epoch)\n"
+                "    for x, y in loader:\n"
+                "        ..."),
+        avoid=("scaling the learning rate for a global batch of N ranks while every rank sees the same data",)),
+    Row("DD-EPOCH-01", {"epoch_data_order": "repeated"},
+        (Find("Distributed", "warning", "every epoch visits the data in the same order: the DistributedSampler's "
+              "set_epoch is never called (or the data is not shuffled), so the model sees identical batches each "
+              "epoch", explains=_DIST_PROBLEMS + ("overfitting",)),
+         RouteTo(_LOOP, "primary", "the epoch loop: sampler.set_epoch(epoch) before iterating"),
+         RouteTo("data-augmentation-strategies", "secondary", "order and sampling of the training data")),
+        "DistributedSampler seeds its shuffle with the epoch number it was last given; without set_epoch every "
+        "epoch repeats epoch 0's permutation on every rank.",
+        _SAMPLER, salience=Salience.CAUSE,
+        fix=Fix("Call set_epoch on the sampler at the start of every epoch.",
+                "for epoch in range(epochs):\n    loader.sampler.set_epoch(epoch)\n"
+                "    for x, y in loader:\n        ..."),
+        avoid=("adding more regularization for a curve that repeats because the data order repeats",)),
+    Row("DD-UNEVEN-01", {"rank_batch_counts": "uneven"},
+        (Find("Distributed", "critical", "the ranks have different numbers of batches per epoch: when the first "
+              "rank runs out, the others wait in a gradient all-reduce it never joins (a hang, then a collective "
+              "timeout)", explains=_DIST_PROBLEMS),
+         RouteTo(_PT, "primary", "equal shards per rank, or DDP's Join context for uneven inputs"),
+         RouteTo(_LOOP, "secondary", "where the epoch ends on each rank")),
+        "Every DDP step is a collective; a rank that has finished its epoch stops entering them and the rest block "
+        "until the timeout. DistributedSampler pads shards to equal length; hand-made per-rank shards do not.",
+        _JOIN, salience=Salience.CAUSE + 1,
+        fix=Fix("Give every rank the same number of batches (DistributedSampler pads; or truncate to the shortest "
+                "shard), or wrap the loop in DDP's Join context.",
+                "from torch.distributed.algorithms.join import Join\n"
+                "with Join([ddp_model]):\n"
+                "    for x, y in loader:          # ranks may have different lengths here\n"
+                "        ..."),
+        avoid=("raising the collective timeout: the waiting rank waits for a step that never comes",)),
+    Row("DD-SKEW-01", {"rank_step_skew": gt("MT-DDP-SKEW")},
+        (Find("Distributed", "warning", "one rank is a straggler: its own work per step (data loading and "
+              "forward, before any collective) takes much longer than the others', and every rank waits for it",
+              explains=_SPEED),
+         RouteTo(_PT, "primary", "per-rank data loading and rank-specific work inside the step"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "balanced per-rank batches")),
+        "A data-parallel step finishes when its slowest rank does; a slow loader, an unbalanced shard or logging "
+        "and checkpointing on one rank inside the step slow everyone.",
+        _TIMEOUT, salience=Salience.CAUSE,
+        fix=Fix("Balance the ranks: equal shards and batch sizes, enough DataLoader workers on every rank, and "
+                "rank-0 work (logging, checkpoints, evaluation) outside the training step.",
+                "loader = DataLoader(ds, batch_size=bs, sampler=DistributedSampler(ds), num_workers=4,\n"
+                "                    pin_memory=True, persistent_workers=True)"),
+        avoid=("adding GPUs to a job whose pace is set by its slowest rank",)),
+    Row("DD-NOSYNC-01", {"grads_synced": "unsynced"},
+        (Find("Distributed", "critical", "the optimizer stepped on gradients that differ across ranks: the "
+              "backward of that step ran inside no_sync() (or through the unwrapped module), so it was never "
+              "all-reduced and the replicas drift apart", explains=_DIST_PROBLEMS),
+         RouteTo(_LOOP, "primary", "gradient accumulation with DDP: no_sync on all but the last micro-batch"),
+         RouteTo(_PT, "secondary", "what DDP synchronises and when")),
+        "no_sync() skips the all-reduce for the backward passes inside it; the micro-batch whose backward precedes "
+        "the optimizer step must run outside it, or each rank applies only its own gradient.",
+        _DDP_NOTE, salience=Salience.CAUSE + 1,
+        fix=Fix("Use no_sync only for the micro-batches before the last one; the last backward (the one the "
+                "optimizer step applies) runs synchronised.",
+                "for i, (x, y) in enumerate(loader):\n"
+                "    last = (i + 1) % accum == 0\n"
+                "    ctx = contextlib.nullcontext() if last else ddp.no_sync()\n"
+                "    with ctx:\n"
+                "        (loss_fn(ddp(x), y) / accum).backward()\n"
+                "    if last:\n"
+                "        opt.step(); opt.zero_grad(set_to_none=True)"),
+        avoid=("removing gradient accumulation to hide a no_sync placed around the wrong backward",)),
+    Row("DD-UNUSED-01", {"collective_failure": "unfinished_reduction"},
+        (Find("Distributed", "critical", "DDP found parameters that received no gradient in the previous step "
+              "(used in forward only on some steps or ranks, or outputs left out of the loss), so its gradient "
+              "reduction never completed", explains=_DIST_PROBLEMS),
+         RouteTo(_PT, "primary", "find_unused_parameters and rank-dependent forward paths"),
+         RouteTo(_LOOP, "secondary", "every output that should train belongs in the loss")),
+        "DDP waits for a gradient for every parameter it registered; a parameter outside the step's graph never "
+        "reports, and the next iteration detects the unfinished reduction.",
+        _TIMEOUT, salience=Salience.CAUSE,
+        fix=Fix("Run once with TORCH_DISTRIBUTED_DEBUG=DETAIL to name the parameters; then make them part of the "
+                "loss, freeze them (requires_grad=False) before wrapping, or build DDP with "
+                "find_unused_parameters=True if the graph truly changes from step to step.",
+                "ddp = DistributedDataParallel(model, device_ids=[local_rank], find_unused_parameters=True)"),
+        avoid=("turning on find_unused_parameters for good without naming the parameters: it costs a graph "
+               "traversal every step",)),
+    Row("DD-UNUSED-02", {"ddp_find_unused": True, "ddp_unused_params": "none"},
+        (Find("Performance", "info", "find_unused_parameters=True while every parameter receives a gradient: DDP "
+              "searches the autograd graph every step for nothing", explains=_SPEED),
+         RouteTo(_PT, "secondary", "DDP constructor options")),
+        "The unused-parameter search is a traversal of the autograd graph in every backward; when no parameter is "
+        "ever unused it only costs time.",
+        _DDP_NOTE, salience=Salience.CAUSE - 1,
+        fix=Fix("Build DDP without find_unused_parameters (the default).",
+                "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
+        avoid=()),
+    Row("DD-BN-01", {"batchnorm_sync": "local", "per_rank_batch": lt("MT-BN-RANK-BATCH"),
+                     "dist_world_size": Gt(1, source="more than one rank")},
+        (Find("Distributed", "warning", "BatchNorm computes its statistics per rank from a small per-rank batch "
+              "(no SyncBatchNorm): noisy statistics in training and running averages that differ across ranks",
+              explains=_DIST_PROBLEMS),
+         RouteTo(_PT, "primary", "SyncBatchNorm under DDP"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "per-rank batch size")),
+        "Under DDP each rank normalises with the mean and variance of its own batch; below about 16 examples "
+        "those estimates are noisy enough to hurt training and the ranks' running statistics diverge.",
+        _GN, salience=Salience.CAUSE,
+        fix=Fix("Convert BatchNorm to SyncBatchNorm before wrapping (or use GroupNorm/LayerNorm).",
+                "model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model).to(device)\n"
+                "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
+        avoid=("shrinking the per-rank batch further to fit more ranks while BatchNorm stays per rank",)),
+    Row("DD-LR-01", {"world_size_changed": True, "lr_world_scaling": "unchanged"},
+        (Find("Distributed", "warning", "the global batch changed with the number of processes but the learning "
+              "rate did not: the effective batch (per-rank batch x ranks x accumulation) sets the LR the run "
+              "needs"),
+         RouteTo("learning-rate-scheduling", "primary", "LR scaling with the global batch, with warmup"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "effective batch size across world sizes")),
+        "Averaging gradients over N ranks is one step on an N-times larger batch; SGD keeps its behaviour when the "
+        "LR grows in proportion (with a warmup), adaptive optimizers need a smaller (about square-root) increase.",
+        _GOYAL, salience=Salience.CAUSE,
+        fix=Fix("Rescale the LR to the new global batch (linearly for SGD, about by the square root for Adam-style "
+                "optimizers) and warm it up; or keep the global batch fixed by lowering the per-rank batch.",
+                "global_batch = per_rank_batch * world_size * accum_steps\n"
+                "lr = base_lr * global_batch / base_global_batch        # SGD (sqrt of the ratio for AdamW)\n"
+                "warmup_steps = max(warmup_steps, 5 * steps_per_epoch)"),
+        avoid=("retuning everything else before rescaling the LR to the new global batch",)),
+    Row("DD-TIMEOUT-01", {"collective_failure": Is("timeout", "mismatch")},
+        (Find("Distributed", "critical", "a collective did not complete on every rank: some rank stopped calling "
+              "it (uneven batches, a collective inside `if rank == 0:`, a crashed or very slow rank) or called a "
+              "different one", explains=_DIST_PROBLEMS),
+         RouteTo(_PT, "primary", "finding the rank that left: desync debug, Flight Recorder, per-rank logs"),
+         RouteTo(_LOOP, "secondary", "rank-dependent branches around evaluation, logging and checkpoints")),
+        "A watchdog timeout is the symptom on the ranks that waited; the cause is on the rank that did not arrive. "
+        "The per-rank logs (which step each rank reached last) and the collective sequence name it.",
+        _TIMEOUT, salience=Salience.CAUSE,
+        fix=Fix("Find the rank that stopped: compare the last step each rank logged (trainopt logs DIR with one "
+                "file per rank), run with TORCH_DISTRIBUTED_DEBUG=DETAIL, and keep every collective (metrics "
+                "reduction, barrier, checkpoint gather) outside rank-only branches.",
+                "if dist.get_rank() == 0:\n"
+                "    save(model)             # rank-0 work only: no collectives in here\n"
+                "dist.barrier()              # every rank, outside the branch"),
+        avoid=("raising the timeout: the missing rank will not arrive later",)),
+    Row("DD-FIRST-01", {"collective_failure": "hang_first_collective"},
+        (Find("Distributed", "critical", "the job hangs at its very first collective: the processes never "
+              "connected (rendezvous address or port, network interface, a device shared by two ranks)",
+              explains=_DIST_PROBLEMS),
+         RouteTo(_PT, "primary", "process-group bring-up: rendezvous, devices, NCCL environment")),
+        "The first all-reduce (DDP's construction broadcast) is where a wrong MASTER_ADDR/PORT, a blocked or wrong "
+        "network interface, peer-to-peer transport trouble or two ranks on one GPU first show up.",
+        _TIMEOUT, salience=Salience.CAUSE,
+        fix=Fix("Pin each rank to its own device before creating the group, check the rendezvous settings, and "
+                "retry with NCCL_DEBUG=INFO (NCCL_P2P_DISABLE=1 or NCCL_SOCKET_IFNAME=<iface> to test transports).",
+                "local_rank = int(os.environ['LOCAL_RANK'])\n"
+                "torch.cuda.set_device(local_rank)\n"
+                "dist.init_process_group('nccl', device_id=torch.device('cuda', local_rank))"),
+        avoid=("changing the model or batch size for a job that never connected",)),
+    Row("DD-SPEED-01", {"multi_gpu_speedup": Is("none", "partial")},
+        (Find("Performance", "warning", "more GPUs did not make training faster: each rank is held up by data "
+              "loading, communication or the same per-rank work as before", kind="symptom", explains=_SPEED),
+         RouteTo(_PT, "primary", "profiling a data-parallel step: loader, all-reduce, rank balance"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "per-rank batch large enough to hide "
+                 "communication")),
+        "Data parallelism divides the batches, not the time of a loader, of a small model's all-reduce or of work "
+        "every rank repeats (no sampler); the fix depends on which of them the step waits on.",
+        _TIMEOUT),
+)
+
+QUESTIONS = (
+    QuestionRow(
+        "Q-LR-WORLD", "lr_world_scaling",
+        "When you changed the number of GPUs, did you rescale the learning rate for the new global batch?",
+        {"world_size_changed": True}, rank=20,
+        why="The global batch is the per-rank batch times the ranks; the LR tuned for the old one is off by "
+            "the same ratio.",
+        cite=_GOYAL,
+        choices=(("scaled", "yes, rescaled for the new global batch"), ("unchanged", "no, same LR as before"))),
+)
+
+_KT = Cite("issue 20", "distributed runs", "phrases users write about multi-GPU trouble")
+
+# Free-text cues for distributed trouble: words map to observations, never to causes.
+KEYWORDS = (
+    Keyword(r"watchdog\s+caught\s+collective\s+operation\s+timeout|collective\s+operation\s+timeout|"
+            r"(?:nccl|gloo|collective|all[-_\s]?reduce|all[-_\s]?gather|barrier)\s+(?:\w+\s+)?timed?\s*out|"
+            r"timed\s+out\s+(?:in|waiting\s+for)\s+(?:an?\s+)?(?:collective|all[-_\s]?reduce|barrier)",
+            {"collective_failure": "timeout"}, _KT, negatable=False, priority=3),
+    Keyword(r"expected\s+to\s+have\s+finished\s+reduction\s+in\s+the\s+prior\s+iteration",
+            {"collective_failure": "unfinished_reduction"}, _KT, negatable=False, priority=5),
+    Keyword(r"detected\s+mismatch\s+between\s+collectives|collective\s+(?:sequence\s+)?mismatch|"
+            r"(?:desync|de-sync)\s+(?:debug|report)|ranks?\s+\d+\s+(?:is|are)\s+(?:running|waiting\s+for)\s+"
+            r"(?:a\s+)?(?:different|collective)|flight\s+recorder",
+            {"collective_failure": "mismatch"}, _KT, negatable=False, priority=4),
+    Keyword(r"(?:hangs?|hanging|hung|stuck|freezes?|blocks?)\s+(?:at|on|in)\s+(?:the\s+)?(?:very\s+)?first\s+"
+            r"(?:all[-_\s]?reduce|collective|barrier|broadcast|step|iteration)|"
+            r"(?:hangs?|hanging|hung|stuck)\s+(?:at|in|on)\s+(?:init_process_group|ddp\s+(?:init|construction))",
+            {"collective_failure": "hang_first_collective", "symptom": "hang"}, _KT, negatable=False, priority=4),
+    Keyword(r"(?:\d+|two|three|four|eight|more|multiple)\s+gpus?\s+(?:is\s+|are\s+|was\s+|were\s+)?"
+            r"(?:no|not\s+any)\s+faster|(?:no|zero)\s+speed-?up\s+(?:from|with)\s+(?:\w+\s+)?(?:gpus?|ddp|ranks?)|"
+            r"(?:ddp|multi-?gpu|distributed)\s+(?:training\s+)?(?:is\s+)?(?:no|not)\s+faster",
+            {"multi_gpu_speedup": "none", "symptom": "slow_training"}, _KT, negatable=False, priority=11),
+    Keyword(r"(?:no|without(?:\s+a)?|forgot(?:\s+the)?|missing(?:\s+the)?)\s+distributed\s?sampler|"
+            r"same\s+(?:data|batch(?:es)?)\s+on\s+(?:every|each|all)\s+(?:rank|gpu|process)(?:es|s)?",
+            {"rank_data": "identical"}, _KT, negatable=False, priority=4),
+    Keyword(r"(?:never|forgot\s+to|didn'?t|did\s+not|without)\s+(?:call(?:ing)?\s+)?(?:sampler\.)?set_epoch",
+            {"epoch_data_order": "repeated"}, _KT, negatable=False, priority=4),
+    Keyword(r"(?:replicas?|ranks?|weights?|models?)\s+(?:are\s+|have\s+)?(?:out\s+of\s+sync|drift(?:ed|ing)?\s+apart|"
+            r"diverg(?:ed|ing)\s+(?:across|between)\s+ranks)",
+            {"replicas_in_sync": "diverged"}, _KT, negatable=False, priority=4),
+    Keyword(r"uneven\s+(?:inputs|batch(?:es)?|batch\s+counts|number\s+of\s+batches|shards?)|"
+            r"(?:ranks?|gpus?)\s+(?:have|get)\s+(?:a\s+)?different\s+(?:number\s+of\s+batches|dataset\s+sizes?)",
+            {"rank_batch_counts": "uneven"}, _KT, negatable=False, priority=4),
+)

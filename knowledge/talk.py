@@ -1,0 +1,465 @@
+"""The words of training talk: quantities, movements, times and qualifiers, and what their compositions state.
+
+A description of a run is read as parts (see ``expert.talk``): a **quantity** ("val loss", "grad norm",
+"the weights", "GPU util"), a **movement** of it ("goes up", "is flat", "spikes", "turns NaN"), a **time**
+("from the first step", "after 3 epochs", "at every epoch start") and **qualifiers** (negation, hedges, a
+question, a change "from X to Y", a comparison "lower than"). This module holds the words (as lemmas: the
+inflected forms come from ``knowledge.forms``) and the table that turns a composition into observations.
+Language maps to observations here, never to causes.
+
+Everything is plain data: ``expert.talk`` knows no topic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from knowledge.keywords import P_DIRECT, P_NOT_LEARNING, P_OVERFIT, P_SLOW, P_TRACKING, P_UNSTABLE
+
+# ------------------------------------------------------------------------------------------------ the words
+# Each entry: a phrase of lemmas (space separated) -> the part it names. Longer phrases win over shorter ones.
+
+QUANTITIES: dict[str, str] = {
+    # the loss and other curves
+    "loss": "loss", "cost": "loss", "objective": "loss", "nll": "loss",
+    "loss curve": "loss", "learning curve": "loss", "perplexity": "loss", "ppl": "loss",
+    "accuracy": "accuracy", "acc": "accuracy", "f1": "accuracy", "auc": "accuracy", "score": "accuracy",
+    "metric": "accuracy", "iou": "accuracy", "map": "accuracy", "bleu": "accuracy", "top-1": "accuracy",
+    "top1": "accuracy", "recall": "recall", "reward": "reward", "episode reward": "reward",
+    # gradients and weights
+    "gradient": "grad", "grad": "grad", ".grad": "grad", "p.grad": "grad", "param.grad": "grad",
+    "weight.grad": "grad", "grad norm": "grad_norm", "gradient norm": "grad_norm", "norm of gradient": "grad_norm",
+    "grad_norm": "grad_norm", "norm": "grad_norm_bare",
+    "weight": "weights", "parameter": "weights", "param": "weights", "model weight": "weights",
+    "model parameter": "weights", "update": "update", "update size": "update",
+    # settings users report moving
+    "learning rate": "lr", "lr": "lr", "batch size": "batch", "batch_size": "batch", "bs": "batch",
+    "batch": "batch",
+    # systems
+    "gpu util": "gpu_util", "gpu utilization": "gpu_util", "gpu usage": "gpu_util", "gpu-util": "gpu_util",
+    "volatile gpu-util": "gpu_util", "utilization": "gpu_util", "util": "gpu_util",
+    "memory": "memory", "gpu memory": "memory", "ram": "memory", "vram": "memory", "memory usage": "memory",
+    "memory consumption": "memory", "cuda memory": "memory", "mem": "memory", "memory allocate": "memory",
+    "throughput": "throughput", "it/s": "throughput", "iteration per second": "throughput",
+    "sample/sec": "throughput", "samples/sec": "throughput", "speed": "throughput", "training speed": "throughput",
+    "step time": "step_time", "time per step": "step_time", "each step": "step_time", "every step": "step_time",
+    "each iteration": "step_time", "iteration": "step_time_weak", "every batch": "step_time", "each batch": "step_time",
+    "data loading": "data_time", "dataloader": "data_time", "data loader": "data_time", "data time": "data_time",
+    "loading": "data_time_weak",
+    "training error": "loss", "train error": "loss", "error rate": "loss", "wer": "loss", "cer": "loss",
+    "rmse": "loss", "mse": "loss", "mae": "loss", "tokens/sec": "throughput", "token per second": "throughput",
+    "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
+    "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "step_time_weak",
+    # what the model outputs
+    "prediction": "predictions", "output": "predictions", "predict": "predictions_verb",
+    # what can hang
+    "progress bar": "progress", "tqdm": "progress", "tqdm bar": "progress", "bar": "progress",
+    "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
+    "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
+    "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
+    "model": "model", "network": "model", "net": "model", "classifier": "model",
+}
+"""Phrases naming a quantity (or a thing that can move, freeze or hang)."""
+
+SPLITS: dict[str, str] = {
+    "train": "train", "training": "train", "trn": "train", "tr": "train",
+    "val": "val", "validation": "val", "valid": "val", "eval": "val", "evaluation": "val", "test": "val",
+    "dev": "val", "held-out": "val", "holdout": "val",
+}
+"""Words saying whose curve a quantity is (train_loss, val_loss...)."""
+
+MOVEMENTS: dict[str, str] = {
+    # up / down
+    "increase": "up", "rise": "up", "climb": "up", "grow": "up", "go up": "up", "shoot up": "up",
+    "skyrocket": "up", "creep up": "up", "get bigger": "up", "get larger": "up", "get worse": "worse",
+    "keep grow": "up", "balloon": "up", "higher": "up", "go higher": "up", "up": "up_bare",
+    "decrease": "down", "drop": "down", "fall": "down", "go down": "down", "decline": "down", "shrink": "down",
+    "reduce": "down", "come down": "down", "get smaller": "down", "get lower": "down", "down": "down_bare",
+    "converge": "converge", "improve": "improve", "get better": "improve", "learn": "learn",
+    "decay": "down",
+    # flat and frozen
+    "flat": "flat", "constant": "flat", "unchanged": "flat", "same": "same", "identical": "flat",
+    "stay the same": "flat", "remain the same": "flat", "static": "flat", "stagnant": "flat",
+    "stuck": "stuck", "stick": "stuck", "change": "change", "move": "change", "budge": "change",
+    "get update": "change", "be update": "change", "update": "change_verb", "stay": "stay", "remain": "stay",
+    "plateau": "plateau", "stall": "plateau", "level off": "plateau", "flatten out": "plateau",
+    "stop improve": "plateau", "stop decrease": "plateau", "stop learn": "plateau", "stop go down": "plateau",
+    "stop drop": "plateau", "stop get better": "plateau",
+    "flatten": "plateau", "saturate": "plateau",
+    # unstable shapes
+    "oscillate": "oscillate", "fluctuate": "oscillate", "bounce": "oscillate", "zigzag": "oscillate",
+    "noisy": "oscillate", "erratic": "oscillate", "jumpy": "oscillate", "up and down": "oscillate",
+    "go up and down": "oscillate", "jump around": "oscillate", "bounce around": "oscillate",
+    "all over the place": "oscillate", "wild": "oscillate", "wildly": "oscillate",
+    "spike": "spike", "spiky": "spike", "jump": "jump", "peak": "spike", "shoot": "spike",
+    "explode": "explode", "blow up": "explode", "explosion": "explode", "huge": "huge", "large": "huge",
+    "diverge": "diverge", "divergence": "diverge",
+    "vanish": "vanish", "tiny": "vanish", "smaller and smaller": "vanish", "get smaller and smaller": "vanish",
+    "disappear": "vanish",
+    # values
+    "nan": "nan", "inf": "nan", "infinity": "nan", "infinite": "nan", "-inf": "nan", "not a number": "nan",
+    "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
+    "negative": "negative", "below zero": "negative", "less than zero": "negative",
+    # speed and hangs
+    "slow": "slow", "slowly": "slow", "barely": "slow", "super slow": "slow", "too slow": "slow",
+    "low": "low", "high": "high", "idle": "low", "starve": "low",
+    "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
+    "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
+    "leak": "up",
+    # more ways of saying the same movements
+    "go through the roof": "up", "shoot through the roof": "up", "tank": "down", "plummet": "down",
+    "nosedive": "down", "stagnate": "flat", "flatline": "flat", "hover": "flat", "hover around": "flat",
+    "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
+    "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
+    "become nan": "nan",
+}
+"""Phrases naming how a quantity moves or what value it takes."""
+
+TIMES: dict[str, str] = {
+    # from the start
+    "from the start": "start", "from the beginning": "start", "from the very start": "start",
+    "from the very beginning": "start", "from the first step": "start", "from the first batch": "start",
+    "from the first iteration": "start", "from the first epoch": "start", "since the beginning": "start",
+    "since the start": "start", "right from the start": "start", "right from the beginning": "start",
+    "right away": "start", "immediately": "start", "instantly": "start", "at step 0": "start",
+    "at the start": "start_bare", "at the beginning": "start_bare", "the first step": "start",
+    "the first batch": "start", "the first iteration": "start", "first iteration": "start", "first batch": "start",
+    "first step": "start", "first forward pass": "start", "the first forward pass": "start", "step 0": "start",
+    "iteration 0": "start", "epoch 1": "start_soft", "from epoch 1": "start", "as soon as": "start",
+    "from iteration one": "start", "before any update": "start", "from step 0": "start",
+    "at the very beginning": "start", "right at the start": "start", "from epoch 0": "start",
+    "from step one": "start", "from step 1": "start", "on the first step": "start", "on the first batch": "start",
+    # later
+    "towards the end": "later", "late in training": "later", "after resume": "later", "after resuming": "later",
+    "after the warmup": "later", "after warmup": "later", "after": "after", "later": "later", "later on": "later",
+    "after a while": "later", "after some time": "later",
+    "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
+    "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start",
+    "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
+    "first few": "at_first",
+    # epoch boundaries
+    "every epoch": "each_epoch", "each epoch": "each_epoch", "each new epoch": "each_epoch",
+    "every new epoch": "each_epoch", "epoch boundary": "each_epoch", "start of every epoch": "epoch_start",
+    "start of each epoch": "epoch_start", "beginning of each epoch": "epoch_start",
+    "beginning of every epoch": "epoch_start", "every epoch start": "epoch_start", "each epoch start": "epoch_start",
+    "new epoch begin": "epoch_start", "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
+    # always
+    "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
+    "for every batch": "always", "all the time": "always",
+}
+"""Phrases placing a movement in time."""
+
+NEGATORS = frozenset("not no never n't nothing none without nor neither cannot cant dont doesnt didnt isnt "
+                     "arent wasnt werent wont havent hasnt hadnt".split())
+"""Words negating the movement or setting that follows them in the same clause."""
+
+HEDGES = frozenset("maybe perhaps probably possibly might seem seems seemingly apparently guess think suspect "
+                   "sometimes".split())
+"""Words marking a reading the user is unsure of."""
+
+QUESTION_LEADS = frozenset("which what should shall would is are does do can could how why when whether".split())
+"""Words that open a question."""
+
+CHOICE_WORDS = frozenset("which should best better recommend recommended vs versus choose pick or worth need "
+                         "reasonable good right optimal ideal enable".split())
+"""Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
+
+TOPICS: dict[str, str] = {
+    "optimizer": "optimizer", "optimiser": "optimizer", "learning rate": "learning_rate", "lr": "learning_rate",
+    "schedule": "schedule", "scheduler": "schedule", "lr schedule": "schedule",
+    "batch size": "batch_size", "batch": "batch_size", "precision": "precision", "mixed precision": "precision",
+    "hyperparameter": "tuning", "hyperparameter tuning": "tuning", "hyperparameter search": "tuning",
+    "hyperparameter optimization": "tuning", "tuning": "tuning", "sweep": "tuning", "warmup": "schedule",
+    "warm-up": "schedule", "grid search": "tuning", "random search": "tuning",
+    "lr scheduler": "schedule", "learning rate schedule": "schedule", "learning rate scheduler": "schedule",
+    "track": "tracking", "keep track": "tracking", "log": "tracking", "compare": "tracking",
+    "experiment tracking": "tracking",
+}
+"""Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
+experiment-tracking request)."""
+
+NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
+                     "zero point"})
+"""Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
+
+TOPIC_VALUES: dict[str, str] = {
+    "schedule free": "optimizer", "schedule-free": "optimizer", "schedulefree": "optimizer",
+    "adam": "optimizer", "adamw": "optimizer", "sgd": "optimizer", "rmsprop": "optimizer", "lion": "optimizer",
+    "momentum": "optimizer", "cosine": "schedule", "onecyclelr": "schedule", "reducelronplateau": "schedule",
+    "step decay": "schedule", "linear decay": "schedule", "cosine annealing": "schedule", "fp16": "precision",
+    "bf16": "precision", "fp8": "precision", "fp32": "precision", "bfloat16": "precision", "float16": "precision",
+    "amp": "precision", "optuna": "tuning", "bayesian optimization": "tuning", "wandb": "tracking",
+    "mlflow": "tracking", "tensorboard": "tracking",
+}
+"""Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
+
+IDIOMS: dict[str, dict[str, Any]] = {
+    "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "too many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "too many iteration": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "hundred of epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "lose track": {"symptom": "experiment_tracking"},
+    "memory leak": {"symptom": "memory_growth"},
+    "run out of memory": {"boundary_topic": "cuda_oom"},
+    "binary classification": {"num_classes": 2}, "binary task": {"num_classes": 2},
+    "binary classifier": {"num_classes": 2}, "cifar10": {"num_classes": 10}, "cifar-10": {"num_classes": 10},
+    "cifar100": {"num_classes": 100}, "cifar-100": {"num_classes": 100}, "mnist": {"num_classes": 10},
+    "imagenet-1k": {"num_classes": 1000},
+}
+"""Whole phrases (lemmas) that state observations by themselves."""
+
+TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
+    "optimizer": ("optimizer",), "learning_rate": ("learning_rate",),
+    "schedule": ("lr_schedule",), "batch_size": ("batch_size",), "precision": ("mixed_precision", "grad_scaler"),
+    "tuning": ("tuning_method",),
+}
+"""Settings a question about a topic names without setting them ("should I use adam or sgd")."""
+
+SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precision", "lr_schedule", "loss_fn",
+                      "weight_decay", "grad_scaler", "tuning_method", "warmup"})
+"""Observations that are settings of the run (a question or the before-side of a change does not set them)."""
+
+CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
+"""Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
+
+# ------------------------------------------------------------------------------------------ compositions
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What a quantity moving a way (at a time, under a qualifier) states.
+
+    Attributes:
+        quantity: The quantity part (``QUANTITIES`` values; ``*`` any).
+        movement: The movement part (``MOVEMENTS`` values), prefixed ``not-`` when negated.
+        sets: The observations it states.
+        split: Only for this split of the quantity (``train``, ``val``; None: any, ``none``: unsplit only).
+        time: Only at this time (``TIMES`` values or ``later``, ``start``; None: any time).
+        implicit: The quantity may be left unsaid ("it diverges", "NaN after 3 epochs" are about the loss).
+    """
+
+    quantity: str
+    movement: str
+    sets: dict[str, Any]
+    split: str | None = None
+    time: str | None = None
+    implicit: bool = False
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+
+def _c(quantity: str, movements: str, sets: dict[str, Any], **kw: Any) -> list[Composition]:
+    return [Composition(quantity, m, sets, **kw) for m in movements.split()]
+
+
+_NAN = {"symptom": "unstable", "loss_behavior": "nan_or_inf"}
+_NL = {"symptom": "not_learning"}
+_FLAT_START = {"symptom": "not_learning", "loss_behavior": "flat_from_start"}
+_PLATEAU = {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}
+
+COMPOSITIONS: tuple[Composition, ...] = tuple(
+    # --- the loss ---------------------------------------------------------------------------------------
+    _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
+    + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
+    + _c("loss", "nan", _NAN, implicit=True)
+    + _c("loss", "diverge explode", {"symptom": "unstable", "loss_behavior": "diverging"}, implicit=True)
+    + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
+    + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
+    + _c("loss", "spike jump", {"epoch_start_jump": True}, time="epoch_start")
+    + _c("loss", "spike jump", {"epoch_start_jump": True}, time="each_epoch")
+    + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
+    + _c("loss", "jump", {"symptom": "unstable", "loss_behavior": "spiking"})
+    + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating"})
+    + _c("loss", "flat same stuck not-change not-down not-improve not-converge not-learn stay", _FLAT_START,
+         time="start")
+    + _c("loss", "plateau stuck flat not-down not-improve stay", _PLATEAU, time="after_learning")
+    + _c("loss", "plateau", _PLATEAU)
+    + _c("loss", "flat stuck not-change not-down not-improve not-learn", _NL)
+    + _c("loss", "slow-down slow-improve slow-learn slow-converge slow",
+         {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"})
+    + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
+    + _c("loss", "zero", {"loss_zero_from_start": True}, time="always")
+    + _c("loss", "negative", {"negative_loss": True})
+    # --- validation against training ----------------------------------------------------------------------
+    + _c("loss", "up worse", {"symptom": "overfitting", "val_loss_rising": True}, split="val")
+    # --- accuracy and other metrics -------------------------------------------------------------------------
+    + _c("accuracy", "flat stuck not-up not-improve not-change not-increase stay chance", {**_NL,
+                                                                                          "metric_kind": "accuracy"})
+    + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    + _c("reward", "flat stuck not-up not-improve down", {"task": "rl"})
+    + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
+    # --- gradients --------------------------------------------------------------------------------------------
+    + _c("grad", "explode huge up", {"symptom": "unstable", "grad_norm_trend": "exploding"})
+    + _c("grad_norm", "explode up", {"symptom": "unstable", "grad_norm_trend": "exploding"})
+    + _c("grad_norm", "huge", {"grad_norm_trend": "exploding"})
+    + _c("grad", "vanish down", {"grad_norm_trend": "vanishing"})
+    + _c("grad_norm", "vanish down", {"grad_norm_trend": "vanishing"})
+    + _c("grad", "spike jump", {"grad_norm_trend": "spiky"})
+    + _c("grad_norm", "spike jump", {"grad_norm_trend": "spiky"})
+    + _c("grad", "none", {"symptom": "not_learning", "step_grads": "none"})
+    + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
+    + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
+    + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
+    # --- weights ------------------------------------------------------------------------------------------------
+    + _c("weights", "flat same not-change stay not-change_verb stuck", {"symptom": "not_learning", "update_ratio": 0.0})
+    + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights"})
+    # --- systems -------------------------------------------------------------------------------------------------
+    + _c("memory", "up", {"symptom": "memory_growth"})
+    + _c("gpu_util", "low", {"symptom": "slow_training"})
+    + _c("throughput", "low slow", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("run", "slow", {"symptom": "slow_training"})
+    + _c("step_time", "slow high", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("data_time", "slow", {"symptom": "slow_training"})
+    + _c("predictions", "same flat", {"symptom": "not_learning", "predictions_constant": True})
+    + _c("predictions_verb", "same flat", {"symptom": "not_learning", "predictions_constant": True})
+    + _c("progress", "stuck hang freeze flat not-change", {"symptom": "hang"})
+    + _c("run", "hang", {"symptom": "hang"}, implicit=True)
+    + _c("run", "freeze", {"symptom": "hang"})
+)
+"""The composition table: the first row that fits a reading states its observations."""
+
+SETTING_VALUES: dict[str, tuple[str, Any]] = {
+    "fp32": ("mixed_precision", "none"), "float32": ("mixed_precision", "none"),
+    "full precision": ("mixed_precision", "none"), "bf16": ("mixed_precision", "bf16"),
+    "bfloat16": ("mixed_precision", "bf16"), "fp16": ("mixed_precision", "fp16"),
+    "float16": ("mixed_precision", "fp16"), "half precision": ("mixed_precision", "fp16"),
+    "fp8": ("mixed_precision", "fp8"), "adam": ("optimizer", "adam"), "adamw": ("optimizer", "adamw"),
+    "sgd": ("optimizer", "sgd"),
+}
+"""Values of a setting a change names ("from fp32 to bf16"): the after-value is the run's setting."""
+
+FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
+    (tuple(frozenset(g.split()) for g in groups), sets) for groups, sets in (
+        # what changed between runs with the same seed, or between evaluations of one model
+        (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
+          "same-result"), {"nondeterminism": "training_runs"}),
+        (("evaluate evaluation eval checkpoint", "twice again same", "different differ vary change "
+          "nondeterministic reproducible"), {"nondeterminism": "evaluation"}),
+        # logging that loses points
+        (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
+          "disappear ~log ~show"), {"metrics_dropped": True}),
+        (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
+          "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
+        # train and evaluation preprocessing that differ
+        (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
+          "normalized", "train training", "val validation test eval evaluation inference",
+          "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
+        # checkpoint selection or early stopping in the wrong direction
+        (("early earlystopping checkpoint modelcheckpoint best save", "max highest", "loss val_loss"),
+         {"monitor_mode": "wrong_direction"}),
+        (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
+         {"monitor_mode": "wrong_direction"}),
+        (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # the loop
+        (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient zero"),
+         {"zero_grad_call": "missing"}),
+        (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
+         {"mode_switching": "never_calls_train"}),
+        # the loss scaler skipping
+        (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
+        (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
+         {"scaler_skips": "persistent", "grad_scaler": True}),
+        # a lower learning rate
+        (("low lower small smaller reduce decrease lowering", "lr rate",
+          "~help still same ~fix ~solve ~work ~stop even"),
+         {"lower_lr_stable": False}),
+        (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
+          "~diverge"), {"lower_lr_stable": True}),
+        # settings said not to be used
+        (("~warmup",), {"warmup": False}),
+        (("~clip ~clipping",), {"grad_clipping": False}),
+        # the data
+        (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
+        (("rare minority", "class"), {"class_imbalance": True}),
+        (("most majority", "label sample example data", "class"), {"class_imbalance": True}),
+        # what the model outputs
+        (("predict prediction output", "same constant identical one regardless everything always only",
+          "!rare !minority !never !imbalanced !imbalance"),
+         {"predictions_constant": True, "symptom": "not_learning"}),
+        # waiting for data
+        (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
+        # the run is slow per step
+        (("slow", "throughput it/s iteration step"), {"slow_kind": "per_step"}),
+    ))
+"""Concepts that state an observation when all their groups are said in one sentence, in any order (a word
+``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). The first
+group is the frame's anchor: a plain word of it must be said without a negation ("there is no class imbalance"
+states nothing). One frame fires at most once per sentence, and the first frame that sets an
+observation in a sentence is the one that counts."""
+
+CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
+"""Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these
+("the progress bar is stuck" is a hang, not a flat loss)."""
+
+LOSS_BEHAVIOR_PRIORITY: dict[str, int] = {
+    "nan_or_inf": P_UNSTABLE, "diverging": P_UNSTABLE, "oscillating": P_UNSTABLE - 6,
+    "flat_from_start": P_NOT_LEARNING + 5, "plateau_after_learning": P_NOT_LEARNING + 3, "spiking": P_NOT_LEARNING + 2,
+    "decreasing_slowly": P_NOT_LEARNING + 1,
+}
+"""Which loss behaviour wins when one text states two (as for the cues: a stall the run ends in outranks a
+transient spike; non-finite and diverging first)."""
+
+SYMPTOM_PRIORITY: dict[str, int] = {
+    "unstable": P_UNSTABLE, "hang": P_UNSTABLE - 2, "memory_growth": P_OVERFIT + 2, "overfitting": P_OVERFIT,
+    "not_learning": P_NOT_LEARNING, "convergence": P_NOT_LEARNING + 1, "slow_training": P_SLOW,
+    "experiment_tracking": P_TRACKING, "direct_question": P_DIRECT, "crash": 1,
+}
+"""Which symptom a composed reading states wins when readings disagree (stability first, as for the cues; a
+plateau after learning is more specific than "not learning"; a crash only when nothing else is said)."""
+
+# ------------------------------------------------------------------------------------------ pasted evidence
+
+ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
+    # autograd
+    (r"element 0 of tensors does not require grad|does not have a grad_fn|has no grad_fn",
+     {"boundary_topic": "autograd_error"}),
+    (r"backward through the graph a second time|saved tensors after they have already been freed",
+     {"boundary_topic": "autograd_error"}),
+    (r"modified by an inplace operation", {"boundary_topic": "autograd_error"}),
+    # devices, dtypes and shapes
+    (r"expected all tensors to be on the same device|found at least two devices|"
+     r"input type \(torch\.(?:cuda\.)?\w+\) and weight type \(torch\.(?:cuda\.)?\w+\) should be the same|"
+     r"tensors? on different devices|(?:model|inputs?|labels?|targets?)\b[^.\n]{0,40}\bon the (?:gpu|cpu|cuda)\b"
+     r"[^.\n]{0,40}\bon the (?:gpu|cpu|cuda)", {"boundary_topic": "device_mismatch"}),
+    (r"expected scalar type \w+ but found \w+|found dtype \w+ but expected \w+|"
+     r"not implemented for '(?:float|int|long|double|half|bfloat16)'|expected (?:long|float)\b",
+     {"boundary_topic": "dtype_mismatch"}),
+    (r"expected input batch_?size(?: \(\d+\))? to match target batch_?size|multi-?target not supported|"
+     r"target size \(torch\.size\(\[[\d, ]*\]\)\) must be the same as input size|"
+     r"target size must be the same as input size|size of tensor a \(\d+\) must match the size of tensor b|"
+     r"shapes cannot be multiplied|size mismatch between|0d or 1d target tensor expected",
+     {"boundary_topic": "shape_mismatch"}),
+    (r"device-side assert|device side assert|assertion `t >= 0 && t < n_classes` failed",
+     {"boundary_topic": "cuda_assert"}),
+    # memory
+    (r"cuda out of memory|outofmemoryerror|out of memory|\boom\b", {"boundary_topic": "cuda_oom"}),
+    # distributed
+    (r"watchdog caught collective operation timeout|nccl (?:watchdog )?time ?out|collective operation timeout|"
+     r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",
+     {"boundary_topic": "collective_timeout", "multi_gpu": True}),
+    # data loading
+    (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|"
+     r"workers? (?:keep )?(?:dying|died|crash)|"
+     r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
+    # compilation
+    (r"torch\._dynamo|torch\._inductor|inductorerror|backendcompilerfailed|torch\.compile\b[^.\n]{0,40}"
+     r"(?:fail|error|crash|throw)|(?:fail|error|crash)\w*[^.\n]{0,30}torch\.compile|inductor compilation failed",
+     {"boundary_topic": "compile_error"}),
+    # checkpoints
+    (r"error\(s\) in loading state_dict|missing key\(s\)|unexpected key\(s\)|unexpected keys|missing keys|"
+     r"size mismatch for [\w.]+|(?:torch\.load|load_state_dict|loading (?:the )?(?:saved model|checkpoint|state.dict))"
+     r"[^.\n]{0,40}\bfail|checkpoint won't load|can't load my checkpoint|\bload\w* a \w+ checkpoint fails",
+     {"boundary_topic": "checkpoint_load"}),
+)
+"""Signatures of pasted errors (lower case, regular expressions) and what each states."""
+
+CRASH_SIGNS = (r"traceback \(most recent call last\)|\b\w*(?:error|exception):|\b(?:runtime|value|type|index|"
+               r"key|assertion)error\b|\bcrash(?:es|ed|ing)?\b|\bkilled\b|\bfails? with\b|\bthrows?\b|"
+               r"\berror\b|\bdies\b|\bdied\b|\bexited unexpectedly\b")
+"""Words and lines showing the run stopped with an error (``symptom=crash``)."""
+
+CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
+                          "cuda_oom", "collective_timeout", "dataloader_failure"})
+"""Error families that stop the run where they happen (a compile or load error stops it before training)."""

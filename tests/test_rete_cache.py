@@ -1,0 +1,190 @@
+"""The compiled-knowledge cache (expert.cache, expert.rete): same diagnoses, never trusted blindly, safe to share."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import expert.consultation
+from expert import cache
+from expert._experta import ReteMatcher
+from expert.kb import engine_class
+from expert.rete import CACHE_NAME, CachedReteMatcher
+from tests.golden_runner import load_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAINOPT_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TRAINOPT_NO_CACHE", raising=False)
+    return tmp_path
+
+
+def _report(case, eng, monkeypatch):
+    monkeypatch.setattr(expert.consultation, "engine", lambda: eng)
+    data = dict(case.get("observations", {}))
+    for key in ("complaint", "declined"):
+        if key in case:
+            data[key] = case[key]
+    return expert.consultation.Consultation.from_json(data).to_json()
+
+
+def test_loaded_built_and_stock_networks_diagnose_alike(monkeypatch):
+    """The network loaded from the cache, one built here and experta's own matcher give the same reports and
+    trails (every firing, in order) on every golden case."""
+    cls = engine_class()
+    loaded = cls()
+    assert cls._rete_blob  # the class kept its network for the next engine
+    built = type("Built", (cls,), {"cache_name": None})()
+    stock = type("Stock", (cls,), {"cache_name": None, "__matcher__": ReteMatcher})()
+    assert isinstance(loaded.matcher, CachedReteMatcher) and type(stock.matcher) is ReteMatcher
+    cases = load_cases()
+    assert len(cases) > 100
+    for case in cases:
+        want = _report(case, stock, monkeypatch)
+        assert _report(case, loaded, monkeypatch) == want, case["_where"]
+        assert _report(case, built, monkeypatch) == want, case["_where"]
+
+
+def test_entry_round_trip_and_file_mode(cache_dir):
+    assert cache.load("x") is None
+    assert cache.store("x", b"payload")
+    assert cache.load("x") == b"payload"
+    (entry,) = cache_dir.glob("x-*.bin")
+    assert entry.name == f"x-{cache.source_key()}.bin"
+    assert not entry.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO)
+    assert not list(cache_dir.glob("*.tmp"))
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "empty", "writable"])
+def test_damaged_or_foreign_entries_are_not_trusted(cache_dir, damage):
+    cache.store("x", b"payload" * 100)
+    (entry,) = cache_dir.glob("x-*.bin")
+    data = entry.read_bytes()
+    if damage == "flip":
+        entry.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])
+    elif damage == "truncate":
+        entry.write_bytes(data[:-5])
+    elif damage == "foreign":
+        entry.write_bytes(b"\x80\x04\x95" + data)
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    else:
+        os.chmod(entry, 0o666)
+    assert cache.load("x") is None
+
+
+def test_entries_of_other_sources_are_never_read(cache_dir, monkeypatch):
+    cache.store("x", b"old")
+    (old,) = cache_dir.glob("x-*.bin")
+    monkeypatch.setattr(cache, "source_key", lambda: "0" * 32)
+    assert cache.load("x") is None  # another key, another file: the old entry is not consulted
+    old.rename(cache_dir / f"x-{'0' * 32}.bin")
+    assert cache.load("x") is None  # renamed into place, its header still names the other key
+
+
+def test_unwritable_or_disabled_cache_builds_in_process(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("TRAINOPT_CACHE_DIR", str(blocker / "sub"))
+    assert cache.store("x", b"p") is False and cache.load("x") is None
+    monkeypatch.setenv("TRAINOPT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TRAINOPT_NO_CACHE", "1")
+    assert cache.store("x", b"p") is False and cache.load("x") is None and not list(tmp_path.glob("x-*"))
+
+
+def test_pruning_keeps_the_most_recent_entries(cache_dir, monkeypatch):
+    for i in range(cache.KEEP + 3):
+        monkeypatch.setattr(cache, "source_key", lambda i=i: f"{i:032d}")
+        cache.store("x", b"p")
+        os.utime(cache_dir / f"x-{i:032d}.bin", (i, i))
+    cache.prune("x")
+    left = sorted(p.name for p in cache_dir.glob("x-*.bin"))
+    assert left == [f"x-{i:032d}.bin" for i in range(3, cache.KEEP + 3)]
+
+
+def test_cache_dir_follows_xdg(monkeypatch, tmp_path):
+    monkeypatch.delenv("TRAINOPT_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "trainopt"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # the XDG spec: relative paths are ignored
+    assert cache.cache_dir() == Path.home() / ".cache" / "trainopt"
+
+
+DIAGNOSE = [sys.executable, "-m", "trainopt", "diagnose", "-", "--format", "json"]
+OBS = json.dumps({"symptom": "unstable", "loss_behavior": "nan_or_inf", "mixed_precision": "fp16"})
+
+
+def _diagnose(env):
+    out = subprocess.run(DIAGNOSE, input=OBS, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert out.returncode in (0, 1), out.stderr
+    return json.loads(out.stdout)
+
+
+def test_processes_store_reuse_and_repair_the_network(tmp_path):
+    """A first process stores the network and plan ranks, the next loads them, a corrupt entry is rebuilt and
+    rewritten; the report is the same every time (and the same as with the cache off)."""
+    env = dict(os.environ, TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("TRAINOPT_NO_CACHE", None)
+    first = _diagnose(env)
+    entries = {p.name.split("-")[0]: p for p in tmp_path.glob("*.bin")}
+    assert set(entries) == {CACHE_NAME, "plan"}
+    assert _diagnose(env) == first
+    for p in entries.values():
+        p.write_bytes(p.read_bytes()[:-100] + b"\0" * 100)
+    assert _diagnose(env) == first
+    key = entries[CACHE_NAME].name.split("-")[1][:-4]
+    env_check = dict(env, PYTHONPATH=str(ROOT))
+    check = subprocess.run([sys.executable, "-c", "from expert import cache; print(cache.source_key(), "
+                            "cache.load('rete') is not None, cache.load('plan') is not None)"],
+                           capture_output=True, text=True, cwd=ROOT, env=env_check, timeout=60)
+    assert check.stdout.split() == [key, "True", "True"]
+    assert _diagnose(dict(env, TRAINOPT_NO_CACHE="1")) == first
+
+
+_WRITER = """
+import sys
+from expert import cache
+for i in range(40):
+    cache.store("x", bytes([int(sys.argv[1])]) * 200_000)
+"""
+
+
+def test_concurrent_writers_never_leave_a_partial_entry(cache_dir):
+    env = dict(os.environ, TRAINOPT_CACHE_DIR=str(cache_dir), PYTHONPATH=str(ROOT))
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(n)], env=env, cwd=ROOT) for n in (1, 2, 3)]
+    seen = set()
+    while any(p.poll() is None for p in procs):
+        got = cache.load("x")
+        if got is not None:
+            assert len(set(got)) == 1 and len(got) == 200_000  # one writer's whole payload, never a mix
+            seen.add(got[0])
+    assert all(p.wait() == 0 for p in procs)
+    assert cache.load("x") is not None and not list(cache_dir.glob("*.tmp"))
+
+
+def test_cue_analysis_from_the_cache_scans_alike(cache_dir):
+    """The complaint parser's cue analysis, stored and read back, scans a complaint exactly as a fresh one."""
+    from expert import text
+    from expert.nlp import Scanner
+    from knowledge import all_keywords
+
+    patterns = [k.pattern for k in all_keywords()]
+    fresh = Scanner(patterns)
+    text._store_analysis(patterns, fresh)
+    stored = text._stored_analysis(patterns)
+    assert stored == fresh.analysis()
+    assert text._stored_analysis(patterns[:-1]) is None  # stored for other patterns: not used
+    sample = "loss goes NaN after 3 epochs with fp16, AdamW lr 3e-4; train acc 0.99 but val acc 0.6"
+    spans = [(i, m.span()) for i, m in fresh.scan(sample)]
+    assert spans and spans == [(i, m.span()) for i, m in Scanner(patterns, stored).scan(sample)]
+    cache.store(text.CUES_CACHE, b"{not json")
+    assert text._stored_analysis(patterns) is None

@@ -1,0 +1,222 @@
+"""The parser of training talk: quantities moving, times, qualifiers, questions, changes and pasted evidence."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from bench import eval_text
+from expert.cli import cli
+from expert.text import confirmations, parse_complaint, read_text, reread
+from knowledge import talk
+from knowledge.vocabulary import VOCABULARY, validate
+
+
+def obs(text: str) -> dict:
+    return {o.name: o.value for o in parse_complaint(text)}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a quantity moving a way, composed whatever the words between
+    ("val loss goes up, train loss goes down", {"symptom": "overfitting", "val_loss_rising": True}),
+    ("training loss keeps falling but the validation loss climbs", {"val_loss_rising": True}),
+    ("the weights don't change after optimizer.step()", {"update_ratio": 0.0, "symptom": "not_learning"}),
+    ("param.grad is None for every parameter", {"step_grads": "none"}),
+    ("all grads are exactly 0 after backward", {"step_grads": "zero"}),
+    ("gradients are zero for the first layers", {"grad_norm_trend": "vanishing"}),
+    ("the grad norm spikes now and then", {"grad_norm_trend": "spiky"}),
+    ("my memory usage grows every step", {"symptom": "memory_growth"}),
+    # time
+    ("the loss is NaN from the very first batch", {"nan_onset": "immediate"}),
+    ("fine at first, then around step 1200 the loss becomes nan", {"nan_onset": "after_steps", "nan_step": 1200}),
+    ("loss jumps up at the start of every epoch", {"epoch_start_jump": True}),
+    ("loss went down for 10 epochs then stopped improving", {"loss_behavior": "plateau_after_learning"}),
+    ("the loss hasn't moved since the beginning", {"loss_behavior": "flat_from_start"}),
+    ("loss decreases, but very slowly", {"loss_behavior": "decreasing_slowly"}),
+    # comparisons and values
+    ("my validation loss is lower than my training loss", {"val_better_than_train": True}),
+    ("99% train accuracy but only 70% validation accuracy",
+     {"train_metric": 0.99, "val_metric": 0.7, "symptom": "overfitting"}),
+    # changes: the after-value is the setting
+    ("batch 64 -> 1024 and training became unstable", {"batch_size": 1024, "symptom": "unstable"}),
+    ("moved from fp32 to bf16, now unstable", {"mixed_precision": "bf16"}),
+    # negated settings and things tried
+    ("transformer diverges early, I don't use any warmup", {"warmup": False}),
+    ("lowering the learning rate did not fix the nan loss", {"lower_lr_stable": False}),
+    # the thing that hangs is not the loss
+    ("the progress bar is stuck at 0% and nothing happens", {"symptom": "hang"}),
+])
+def test_compositions(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_question_is_not_the_setting() -> None:
+    got = obs("should I use adam or sgd for a resnet?")
+    assert got.get("symptom") == "direct_question" and got.get("question_topic") == "optimizer"
+    assert "optimizer" not in got and "considering" not in got
+
+
+def test_a_frozen_progress_bar_is_not_a_flat_loss() -> None:
+    got = obs("my tqdm bar stopped moving at batch 12")
+    assert got.get("symptom") == "hang" and "loss_behavior" not in got
+
+
+def test_negation_cancels_a_movement() -> None:
+    assert "loss_behavior" not in obs("the loss never goes nan, it just decreases slowly") or \
+        obs("the loss never goes nan, it just decreases slowly")["loss_behavior"] == "decreasing_slowly"
+    assert obs("no nan at all").get("loss_behavior") != "nan_or_inf"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("step 100 | loss: 2.31\nstep 200 | loss: 1.87\nstep 300 | loss: nan",
+     {"loss_behavior": "nan_or_inf", "nan_onset": "after_steps", "nan_step": 300}),
+    ("{'loss': 2.13, 'learning_rate': 4.8e-05, 'epoch': 0.5}\n{'loss': nan, 'learning_rate': 4.6e-05, 'epoch': 1.0}",
+     {"nan_onset": "after_steps", "learning_rate": 4.8e-05}),
+    ("Epoch 1: train_loss=0.80 val_loss=0.75\nEpoch 2: train_loss=0.40 val_loss=0.90\nEpoch 3: train_loss=0.20 "
+     "val_loss=1.20", {"val_loss_rising": True}),
+    ("RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn",
+     {"boundary_topic": "autograd_error", "symptom": "crash"}),
+    ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+     {"boundary_topic": "device_mismatch", "symptom": "crash"}),
+    ("[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE) ran for 1800123 "
+     "milliseconds before timing out.", {"boundary_topic": "collective_timeout"}),
+])
+def test_pasted_evidence(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_words_inside_a_pasted_error_are_the_errors() -> None:
+    # "weight type ... should be the same" is a device message, not weights that stay the same
+    got = obs("RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be "
+              "the same")
+    assert got.get("boundary_topic") == "device_mismatch" and "update_ratio" not in got
+
+
+def test_each_reading_names_the_words_that_gave_it() -> None:
+    readings = {r.observation.name: r for r in read_text("val loss goes up, train loss goes down")}
+    assert readings["val_loss_rising"].words == "val loss goes up"
+    assert readings["val_loss_rising"].observation.source == "text:val loss goes up"
+    assert readings["val_loss_rising"].composed
+
+
+def test_spelling_slips_are_matched_to_the_lexicon() -> None:
+    assert obs("the gradiants are vanishing").get("grad_norm_trend") == "vanishing"
+    assert obs("my loss is oscilating a lot").get("loss_behavior") == "oscillating"
+
+
+def test_ambiguous_and_hedged_readings_become_checks() -> None:
+    assert any("stuck" in q for q in confirmations("training seems stuck"))
+    assert any("unsure" in q for q in confirmations("maybe the val loss goes up"))
+    assert confirmations("the loss is nan from the first step") == []
+
+
+def test_reread_says_the_words_of_another_quantity() -> None:
+    got = {o.name: o.value for o in reread("training is stuck", "the loss")}
+    assert got.get("symptom") == "not_learning"
+    assert all(o.source == "text:training is stuck (corrected: the loss)" for o in reread("training is stuck",
+                                                                                           "the loss"))
+
+
+def test_repl_corrects_one_reading_in_place() -> None:
+    result = CliRunner().invoke(cli, ["consult"], input="training seems stuck\nnot not_learning, the progress bar\n"
+                                                        "quit\n")
+    assert "check: You said 'stuck'" in result.output
+    assert "corrected: symptom='hang'" in result.output
+
+
+def test_repl_refuses_a_correction_of_nothing_read() -> None:
+    result = CliRunner().invoke(cli, ["consult"], input="training seems stuck\nnot adam, sgd\n\nquit\n")
+    assert "nothing read from the complaint is 'adam'" in result.output
+
+
+def test_every_composition_states_vocabulary_values() -> None:
+    tables = [c.sets for c in talk.COMPOSITIONS] + [s for _g, s in talk.FRAMES] + list(talk.IDIOMS.values())
+    tables += [dict([v]) for v in talk.SETTING_VALUES.values()]
+    tables += [s for _p, s in talk.ERROR_SIGNATURES]
+    for sets in tables:
+        for name, value in sets.items():
+            assert name in VOCABULARY, name
+            assert validate(name, value) == value, (name, value)
+
+
+def test_inflection_table_is_current() -> None:
+    pytest.importorskip("lemminflect")
+    from bench import gen_forms
+    from knowledge.forms import FORMS
+
+    assert FORMS == gen_forms.forms(), "run `python -m bench.gen_forms` after changing knowledge/talk.py"
+
+
+def test_parsing_stays_linear() -> None:
+    parse_complaint("warm up the tables")
+    line = "step {i} | loss: {v:.4f} | lr=3e-4 | grad_norm {g:.2f}\n"
+    small = "".join(line.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(2_000))
+    big = "".join(line.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(20_000))
+
+    def cost(text: str) -> float:
+        # CPU time of the best of two runs: other processes on a shared machine do not count
+        best = float("inf")
+        for _ in range(2):
+            t = time.process_time()
+            parse_complaint(text)
+            best = min(best, time.process_time() - t)
+        return best
+
+    # ten times the text may cost at most ~twenty times the time (linear, with room for a noisy machine)
+    assert cost(big) < 20 * max(cost(small), 0.01)
+
+
+# --------------------------------------------------------------------------------------------- the suite
+
+
+def test_the_suite_is_large_and_every_fact_is_in_the_vocabulary() -> None:
+    phrasings = eval_text.load()
+    situations = {p.situation for p in phrasings}
+    assert len(phrasings) >= 600 and len(situations) >= 60
+    held = {p.situation for p in phrasings if p.split == "held_back"}
+    assert 0.2 < len(held) / len(situations) < 0.45
+    for p in phrasings:
+        assert p.facts, p.line
+        for name, value in p.facts.items():
+            assert name in VOCABULARY, (p.line, name)
+            assert validate(name, value) is not None, (p.line, name)
+        assert p.forbidden <= set(VOCABULARY), p.line
+
+
+def test_split_is_fixed_by_the_situation_id() -> None:
+    assert eval_text.split_of("nan-from-start") == eval_text.split_of("nan-from-start")
+    ids = [f"s-{i}" for i in range(300)]
+    assert 70 < sum(eval_text.split_of(i) == "held_back" for i in ids) < 130
+
+
+def test_scoring_counts_recall_wrong_and_nothing(tmp_path) -> None:
+    (tmp_path / "s.txt").write_text(
+        "== t-nan | gradient-management | symptom=unstable loss_behavior=nan_or_inf\n"
+        "not: optimizer\n"
+        "- the loss is nan\n"
+        "- blah blah blah\n"
+        "- loss nan with sgd || -symptom\n", encoding="utf-8")
+    readings = [eval_text.read(p) for p in eval_text.load(tmp_path)]
+    fig = eval_text.summarise(readings)
+    assert fig["phrasings"] == 3 and fig["facts"] == 5
+    assert fig["nothing"] == round(1 / 3, 3)
+    assert fig["wrong"] == round(1 / 3, 3)  # optimizer read where the situation says it is not stated
+    assert readings[0].understood == ["loss_behavior", "symptom"]
+
+
+def test_malformed_suite_is_refused_with_its_line(tmp_path) -> None:
+    (tmp_path / "bad.txt").write_text("- a phrasing before any situation\n", encoding="utf-8")
+    with pytest.raises(eval_text.SuiteError, match="bad.txt:1"):
+        eval_text.load(tmp_path)
+    assert eval_text.main(["--suite", str(tmp_path)]) == 2
+
+
+def test_floor_is_checked_both_ways() -> None:
+    figures = {"held_back": {"recall": 0.7, "wrong": 0.05}}
+    assert eval_text.below_floor(figures, {"held_back": {"recall": 0.8, "wrong": 0.03}}) == [
+        "held_back recall 0.700 below 0.8", "held_back wrong 0.050 above 0.03"]
+    assert eval_text.below_floor(figures, {"held_back": {"recall": 0.6}}) == []
