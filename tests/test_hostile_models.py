@@ -221,6 +221,8 @@ def test_meta_and_quantised_models_get_a_clear_refusal(make, msg):
 
 
 def test_a_probe_that_fails_on_a_model_is_switched_off_and_the_loop_goes_on(caplog):
+    # other test modules quiet the watch's logger for the session; this test reads its warning
+    caplog.set_level("WARNING", logger="trainopt.watch")
     from probes import plugins
     from probes.base import Probe, ProbeInfo
 
