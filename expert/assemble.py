@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from expert.choose import askable_now, candidates
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
-from expert.facts import KINDS
+from expert.facts import established, has_ref
 from expert.kb import engine_class, rule_catalogue
 from expert.plan import order_plan
 from knowledge import question as question_row
@@ -131,17 +131,10 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
         out.append(entry)
     if lead_id is not None and not any(e["tentative"] for e in out if e["id"] == lead_id):
         return out  # an evidenced cause stands: what is still open does not compete with it
-    est: set[str] = set()
-    for fact in facts:
-        for kind, (cls, fld) in KINDS.items():
-            if type(fact) is cls:
-                est.add(f"{kind}:*")
-                if fld in fact:
-                    est.add(f"{kind}:{fact[fld]}")
+    est = established(facts)
 
     def has(ref: str) -> bool:
-        kind, _, key = ref.partition(":")
-        return f"{kind}:{key or '*'}" in est
+        return has_ref(est, ref)
 
     eng = engine_class()
     askable = askable_now(eng.questions.values(), values)

@@ -23,7 +23,6 @@ from typing import Any
 from expert._experta import AS, MATCH, NOT, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
 from expert.choose import Pooled, askable_now, candidates, pool, rank_questions
 from expert.facts import (
-    KINDS,
     Block,
     Boundary,
     Context,
@@ -33,6 +32,8 @@ from expert.facts import (
     Obs,
     Question,
     Route,
+    established,
+    has_ref,
     plain,
     ref_pattern,
 )
@@ -296,7 +297,7 @@ class AuditedEngine(KnowledgeEngine):
             return
         values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
         est = self._established()
-        open_ = candidates(self.pooled, values, lambda ref: _has(est, ref),
+        open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
                            askable_now(self.questions.values(), values))
         ranked = rank_questions(rows, open_)
         best = ranked[0]
@@ -318,14 +319,7 @@ class AuditedEngine(KnowledgeEngine):
 
     def _established(self) -> set[str]:
         """Every ``kind:key`` reference the current facts establish (and ``kind:*`` for each kind present)."""
-        est: set[str] = set()
-        for f in self.facts.values():
-            for kind, (cls, fld) in KINDS.items():
-                if type(f) is cls:
-                    est.add(f"{kind}:*")
-                    if fld in f:
-                        est.add(f"{kind}:{f[fld]}")
-        return est
+        return established(self.facts.values())
 
     # helpers for right-hand sides --------------------------------------------------------------------
 
@@ -399,9 +393,6 @@ class AuditedEngine(KnowledgeEngine):
         self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
 
 
-def _has(est: set[str], ref: str) -> bool:
-    kind, _, key = ref.partition(":")
-    return f"{kind}:{key or '*'}" in est
 
 
 AuditedEngine.core_block_route._wrapped._trainopt = AuditedEngine.core_block_route._trainopt = RuleInfo(  # type: ignore[attr-defined]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from expert._experta import Fact
@@ -79,3 +80,21 @@ def plain(fact: Fact) -> dict[str, Any]:
         if isinstance(k, str) and not k.startswith("__"):
             out[k] = v
     return out
+
+
+def established(facts: Iterable[Any]) -> set[str]:
+    """Every ``kind:key`` reference the facts establish (and ``kind:*`` for each kind present)."""
+    est: set[str] = set()
+    for f in facts:
+        for kind, (cls, fld) in KINDS.items():
+            if type(f) is cls:
+                est.add(f"{kind}:*")
+                if fld in f:
+                    est.add(f"{kind}:{f[fld]}")
+    return est
+
+
+def has_ref(est: set[str], ref: str) -> bool:
+    """Whether ``ref`` (``kind:key``; an empty key means any) is among the ``established`` references."""
+    kind, _, key = ref.partition(":")
+    return f"{kind}:{key or '*'}" in est
