@@ -258,3 +258,153 @@ def test_a_probe_that_fails_on_a_model_is_switched_off_and_the_loop_goes_on(capl
     assert "fragile" in w.switched_off and "NotImplementedError" in w.switched_off["fragile"]
     assert "switched off" in caplog.text
     assert fp == train(None)[0]
+
+
+# ---------------------------------------------------------------------------------------- deep Python-side state
+
+
+class Counter:
+    """A helper object held in a list: forward bumps its counter and grows its log."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.log: list[int] = []
+
+
+class Slotted:
+    __slots__ = ("hits", "last")
+
+    def __init__(self) -> None:
+        self.hits = 0
+
+
+class Tracker(nn.Module):
+    """A submodule whose forward changes nested, shared, cyclic and in-place state of every common kind."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import collections
+        import random
+
+        import numpy as np
+
+        self.lin = nn.Linear(4, 3)
+        self.nested = [[1, 2], {"seen": [0]}, (["in a tuple"],)]
+        self.stats = {"calls": [0], "by_size": collections.defaultdict(list), "running": torch.zeros(3)}
+        self.helpers = [Counter(), Counter()]
+        self.shared = self.helpers[0]  # the same object reached twice
+        self.recent = collections.deque(maxlen=3)
+        self.tags = {"start"}
+        self.slotted = Slotted()
+        self.np_hist = np.zeros(4)
+        self.gen = torch.Generator().manual_seed(5)
+        self.py_rng = random.Random(7)
+        self.np_rng = np.random.default_rng(9)
+        self.loop: dict = {}
+        self.loop["self"] = self.loop  # a cycle
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.nested[0].append(len(self.nested[0]))
+        self.nested[1]["seen"].append(x.shape[0])
+        self.nested[1]["new"] = True
+        self.nested[2][0].append("more")
+        self.stats["calls"][0] += 1
+        self.stats["by_size"][x.shape[0]].append(1)
+        with torch.no_grad():
+            self.stats["running"].add_(1.0)
+        for h in self.helpers:
+            h.n += 1
+            h.log.append(h.n)
+        self.shared.extra = "added"
+        self.recent.append(x.shape[0])
+        self.tags.add(f"t{len(self.tags)}")
+        self.slotted.hits += 1
+        self.slotted.last = x.shape[0]
+        self.np_hist[x.shape[0] % 4] += 1
+        noise = torch.rand(1, generator=self.gen).item() + self.py_rng.random() + float(self.np_rng.random())
+        self.loop.setdefault("k", []).append(noise)
+        return self.lin(x)
+
+
+class DeepState(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = Tracker()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def graph(root) -> list:
+    """Every object reachable from ``root``'s Python state: (path, identity, type, value), for exact comparison."""
+    import collections
+
+    import numpy as np
+
+    out, seen, stack = [], set(), [(root, "")]
+    while stack:
+        v, path = stack.pop()
+        if isinstance(v, (int, float, str, bool, type(None))):
+            out.append((path, type(v).__name__, v))
+            continue
+        out.append((path, id(v), type(v).__name__))
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, nn.Module):
+            skip = ("_parameters", "_buffers", "_forward_hooks", "_forward_pre_hooks", "_backward_hooks")
+            stack += [(x, f"{path}.{k}") for k, x in vars(v).items() if k not in skip]
+        elif isinstance(v, torch.Generator):
+            out.append((path, "state", bytes(v.get_state().numpy())))
+        elif isinstance(v, torch.Tensor):
+            out.append((path, "value", v.detach().numpy().tobytes()))
+        elif isinstance(v, np.ndarray):
+            out.append((path, "value", v.tobytes()))
+        elif isinstance(v, np.random.Generator):
+            out.append((path, "state", repr(v.bit_generator.state)))
+        elif hasattr(v, "getstate"):
+            out.append((path, "state", v.getstate()))
+        elif isinstance(v, dict):
+            out.append((path, "keys", [repr(k) for k in v]))
+            stack += [(x, f"{path}[{k!r}]") for k, x in v.items()]
+        elif isinstance(v, (list, tuple, collections.deque)):
+            out.append((path, "len", len(v)))
+            stack += [(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        elif isinstance(v, set):
+            out.append((path, "items", sorted(v)))
+        elif hasattr(v, "__slots__"):
+            stack += [(getattr(v, n, "<unset>"), f"{path}.{n}") for n in v.__slots__]
+        elif hasattr(v, "__dict__"):
+            stack += [(x, f"{path}.{k}") for k, x in vars(v).items()]
+    return out
+
+
+def test_nested_and_in_place_python_state_is_put_back_exactly():
+    m = DeepState()
+    x, y = batch()
+    m(x)  # state as a training script leaves it after a step
+    before = graph(m)
+    obs = examine(m, LOSS, (x, y), optimizer=torch.optim.SGD(m.parameters(), lr=0.1))
+    assert {o.name for o in obs} & {"loss_at_init", "loss_behavior"}
+    after = graph(m)
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after) and not changed, changed[:5]
+    # and the model goes on exactly as an unexamined copy does: the generators drew nothing
+    twin = DeepState()
+    twin.load_state_dict(m.state_dict())
+    twin(x)
+    twin.body.gen.set_state(m.body.gen.get_state())
+    twin.body.py_rng.setstate(m.body.py_rng.getstate())
+    twin.body.np_rng.bit_generator.state = m.body.np_rng.bit_generator.state
+    assert m(x).tolist() == twin(x).tolist() and m.body.loop["k"][-1] == twin.body.loop["k"][-1]
+
+
+def test_what_examine_cannot_copy_is_named_before_it_runs():
+    import threading
+
+    m = DeepState()
+    m.body.handle = memoryview(bytearray(b"abc"))  # no __dict__, no slots: cannot be recorded
+    m.body.lock = threading.Lock()  # the process's, not the model's: walked past silently
+    with pytest.warns(RuntimeWarning, match=r"body\.handle \(memoryview\)") as caught:
+        examine(m, LOSS, batch(), optimizer=torch.optim.SGD(m.parameters(), lr=0.1))
+    assert not any("lock" in str(w.message) for w in caught)
