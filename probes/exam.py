@@ -132,8 +132,9 @@ def check_target(model: Any, loss_fn: Any = None) -> list[torch.nn.Parameter]:
     if not isinstance(model, torch.nn.Module):
         raise ProbeError(f"expected a torch.nn.Module, got {type(model).__name__}", hint="pass the model object")
     params = list(model.parameters())
+    quantised = [n for n, m in model.named_modules() if ".quantized" in type(m).__module__]
+    quantised = [n for n in quantised if not any(n.startswith(f"{q}.") for q in quantised if q != n and q)]
     if not params:
-        quantised = [n for n, m in model.named_modules() if ".quantized" in type(m).__module__]
         if quantised:
             raise ProbeError("the model is quantised: its weights are packed, not parameters, and cannot be probed",
                              context=f"{len(quantised)} quantised module(s), e.g. {quantised[0] or 'the model'}",
@@ -154,6 +155,13 @@ def check_target(model: Any, loss_fn: Any = None) -> list[torch.nn.Parameter]:
                          hint="materialize the model first (model.to_empty(device=...) and load weights)")
     if loss_fn is not None and not callable(loss_fn):
         raise ProbeError("loss_fn must be callable as loss_fn(output, target)")
+    if quantised:
+        import warnings
+
+        # A float head on a quantised backbone trains: its parameters are measured, the packed weights not.
+        warnings.warn(f"trainopt: {len(quantised)} quantised module(s) ({quantised[0]}...) hold packed weights, "
+                      "not parameters: they are not measured (only the float parameters are)", RuntimeWarning,
+                      stacklevel=3)
     return params
 
 

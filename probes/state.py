@@ -69,9 +69,10 @@ MAX_PYTHON_TENSOR_BYTES = 64 << 20
 _LEAVES = (int, float, complex, str, bytes, bool, type(None), frozenset, range, type, enum.Enum, torch.dtype,
            torch.device, torch.layout, torch.memory_format, types.ModuleType, types.FunctionType,
            types.BuiltinFunctionType, types.MethodType, types.MethodWrapperType, types.WrapperDescriptorType,
-           functools.partial, weakref.ref, logging.Logger, logging.Handler, io.IOBase, re.Pattern)
+           functools.partial, weakref.ref, logging.Logger, logging.Handler, io.IOBase, re.Pattern, torch.ScriptObject)
 """Values walked past: immutable, or code, loggers, files and weak references that a forward pass uses without
-owning (their state is the process's, not the model's)."""
+owning (their state is the process's, not the model's); and TorchScript objects, such as a quantised layer's
+packed weights (examine names those as not measured)."""
 _RUNTIME_MODULES = ("lightning", "pytorch_lightning", "lightning_fabric", "accelerate", "deepspeed", "torch._dynamo",
                     "torch.distributed", "torch.utils.data", "torch.optim", "torch.cuda", "threading", "_thread",
                     "queue", "concurrent", "multiprocessing", "asyncio", "socket", "subprocess", "tensorboard",
