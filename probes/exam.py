@@ -183,8 +183,9 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
 
     Everything is restored afterwards: parameters, buffers, gradients, optimizer state, hyperparameters and
     private flags (attributes a scheduler sets, such as ``_opt_called``, are removed again), ``requires_grad``,
-    train/eval modes, GradScaler attributes, every module's Python attributes (counters, caches, old-style
-    ``weight_norm``'s derived ``weight``; one that cannot be put back is named in a RuntimeWarning), a loader's
+    train/eval modes, GradScaler attributes, the Python-side state reachable from every module, at any depth
+    (counters, caches and histories in nested containers and helper objects, old-style ``weight_norm``'s
+    derived ``weight``, generators; what cannot be copied is named in a RuntimeWarning), a loader's
     generators and the torch CPU/CUDA, numpy and ``random`` RNGs. What cannot be restored is what a ``loader``
     yields: examine draws up to ``throughput.LOADER_BATCHES`` (5) batches from a fresh ``iter(loader)``, so a
     generator or a one-shot iterator loses those batches. The scheduler is read, never

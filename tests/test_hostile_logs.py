@@ -71,6 +71,10 @@ def test_a_flipped_byte_in_a_tensorboard_file_is_skipped_and_said(tmp_path):
     assert run.damage and "checksum" in run.damage[0] and "record" in run.damage[0]
     assert run.series["train/loss"].points == 999  # one record lost, every other read
     assert run.classification()["label"] == "nan_or_inf"  # the damage does not hide the NaN after it
+    # The case end to end: read only up to the damage, this run was reported clean (exit 0).
+    r = logs(str(tmp_path / name), "--format", "json")
+    assert r.exit_code == 1 and json.loads(r.stdout)["status"] != "clean", r.output[-1500:]
+    assert "skipped 1 TensorBoard records failing their checksum" in r.stderr
 
 
 @pytest.mark.parametrize("fmt,hurt", [
@@ -78,6 +82,7 @@ def test_a_flipped_byte_in_a_tensorboard_file_is_skipped_and_said(tmp_path):
     ("csv", lambda b: b.replace(b"\n80,", b"\n80,1,2,", 1)),
     ("jsonl", lambda b: b.replace(b'{"step": 40,', b'{"step": 40,,', 1)),
     ("jsonl", lambda b: b.replace(b'{"step": 41,', b"[" * 100_000 + b'{"step": 41,', 1)),
+    ("jsonl", lambda b: b.replace(b'{"step": 42,', b'{"step": 42, "note": "\xff\xfe",', 1)),  # one non-UTF-8 line
     ("lightning_csv", lambda b: b.replace(b"\n2,45,", b"\n2,45,oops", 1)),
     ("tensorboard", lambda b: b[:-7]),
 ])
@@ -96,6 +101,19 @@ def test_a_damaged_healthy_log_is_read_around_and_never_clean(tmp_path, fmt, hur
     assert "skipped" in r.stderr and "evidence is incomplete" in r.stderr
     text = logs(str(p)).stdout
     assert "Evidence: incomplete" in text
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "hf_trainer_state"])
+@pytest.mark.parametrize("big", ["1" + "0" * 400, "-" + "9" * 5000], ids=["over_the_float_range", "over_4300_digits"])
+def test_numbers_past_the_float_range_or_the_digit_limit_are_read(tmp_path, fmt, big):
+    name, data = log_bytes(fmt, n=100)
+    old = {"csv": b"\n50,", "jsonl": b'{"step": 50, "loss": ', "hf_trainer_state": b'{"step": 50, "loss": '}[fmt]
+    new = old + big.encode() + (b"\n50," if fmt == "csv" else b', "x": ')
+    p = tmp_path / name
+    p.write_bytes(data.replace(old, new, 1))
+    r = logs(str(p))
+    assert r.exit_code in (0, 1), r.output[-1500:]  # an OverflowError / ValueError (exit 3) before
+    assert "Traceback" not in r.output and "rows" in r.stderr
 
 
 def test_refusals_name_the_file_and_the_line(tmp_path):
@@ -149,14 +167,17 @@ def test_fifos_devices_and_dangling_links_are_refused_or_skipped(tmp_path):
     zero.symlink_to("/dev/zero")
     r = logs(str(zero))
     assert r.exit_code == 2 and "character device" in r.stderr
+    r = logs(str(tmp_path / "nothing" / "here.csv"))
+    assert r.exit_code == 2 and "no such file" in r.stderr
+
+
+def test_a_dangling_link_in_a_run_folder_is_skipped_and_said(tmp_path):
     run = tmp_path / "run"
     run.mkdir()
     (run / "metrics.csv").symlink_to(tmp_path / "gone.csv")
     (run / "train.csv").write_bytes(log_bytes("csv")[1])
     r = logs(str(run))
-    assert r.exit_code == 0 and "dangling links" in r.stderr, r.output[-1500:]
-    r = logs(str(tmp_path / "nothing" / "here.csv"))
-    assert r.exit_code == 2 and "no such file" in r.stderr
+    assert r.exit_code == 0 and "dangling links" in r.stderr, r.output[-1500:]  # FileNotFoundError (exit 3) before
 
 
 def test_a_link_loop_and_a_self_link_end(tmp_path):
