@@ -157,7 +157,7 @@ def test_a_link_out_of_the_folder_is_not_followed_and_never_printed(tmp_path):
     assert SECRET * 2 not in r.output and len(max(r.stderr.splitlines(), key=len)) < 1500
 
 
-def test_fifos_devices_and_dangling_links_are_refused_or_skipped(tmp_path):
+def test_fifos_devices_and_missing_files_are_refused(tmp_path):
     fifo = tmp_path / "metrics.csv"
     os.mkfifo(fifo)
     r = logs(str(fifo))  # would block forever if opened for a blocking read
