@@ -167,12 +167,13 @@ CTRL_C_KEYS = ["1", "2", "3", "back", "skip", "?", "why", "known", "forget sympt
 def test_ctrl_c_anywhere_in_consult_exits_130_without_a_traceback(nth, complaint, keys, fmt):
     trace = _CtrlC(nth)
     data = "\n".join([complaint, *keys]) + "\n"
+    before = sys.gettrace()  # a coverage tracer, if any, comes back afterwards
     with watchdog("consult Ctrl-C") as record:
         sys.settrace(trace)
         try:
             r = CliRunner().invoke(cli, ["consult", "--format", fmt], input=data)
         finally:
-            sys.settrace(None)
+            sys.settrace(before)
         record("interrupted" if trace.where else "ran to the end")
     assert "Traceback" not in r.output and "internal error" not in r.output, (trace.where, r.output[-2000:])
     assert "Exception ignored" not in r.output, (trace.where, r.output[-2000:])
