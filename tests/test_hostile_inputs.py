@@ -128,6 +128,7 @@ def test_consult_keystroke_bytes_never_crash(complaint, keys, end, fmt):
 
 
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_HARNESS = f"{os.sep}hypothesis{os.sep}"
 
 
 class _CtrlC:
@@ -137,14 +138,15 @@ class _CtrlC:
     the standard library) is the same thing at a grain a test can choose and replay. A trace function that
     raises is switched off by Python, so exactly one interrupt is delivered. Generator frames are not counted:
     one is also entered when the collector closes it, where Python itself drops any exception ("Exception
-    ignored in"), a limit of the interpreter rather than of trainopt.
+    ignored in"), a limit of the interpreter rather than of trainopt; so are the test harness's own frames
+    (hypothesis runs a garbage-collector callback, where an exception is dropped the same way).
     """
 
     def __init__(self, nth: int) -> None:
         self.nth, self.calls, self.started, self.where = nth, 0, False, ""
 
     def __call__(self, frame, event, arg):
-        if event != "call" or frame.f_code.co_flags & _GENERATOR_FLAGS:
+        if event != "call" or frame.f_code.co_flags & _GENERATOR_FLAGS or _HARNESS in frame.f_code.co_filename:
             return None
         if not self.started:
             self.started = frame.f_code.co_name == "consult" and frame.f_code.co_filename.endswith("cli.py")
