@@ -72,7 +72,82 @@ def is_sharded(model: Any, params: list[Any]) -> bool:
     """Whether parameters are sharded across ranks (FSDP, DTensor): their local values differ by design."""
     if "FullyShardedDataParallel" in type(model).__name__ or "FSDP" in type(model).__name__:
         return True
-    return any(type(p).__name__ == "DTensor" or type(p.data).__name__ == "DTensor" for p in params[:4])
+    return any(is_dtensor(p) for p in params)
+
+
+def is_dtensor(t: Any) -> bool:
+    """Whether ``t`` is a DTensor (FSDP2's ``fully_shard`` parameters and their gradients are)."""
+    return type(t).__name__ == "DTensor" and hasattr(t, "to_local")
+
+
+def _local(t: Any) -> Any:
+    # the shard this rank holds, as a plain tensor sharing its storage: no collective, no copy
+    inner = getattr(t, "_local_tensor", None)
+    return inner if isinstance(inner, torch.Tensor) else t.to_local()
+
+
+def unsharded_of(model: Any, sharded: Any) -> Any:
+    """The unsharded parameter FSDP2 computes with for the sharded parameter ``sharded`` (None if not found).
+
+    It is the tensor autograd sees in the forward pass, so a hook on it gets this rank's own gradient before the
+    reduce-scatter. FSDP2 keeps it on its parameter records, a private layout: when a torch release moves it,
+    this returns None and the gradient site is simply not traced to a rank (no other measurement depends on it).
+    """
+    for m in model.modules():
+        get = getattr(m, "_get_fsdp_state", None)
+        if get is None:
+            continue
+        try:
+            group = get()._fsdp_param_group
+        except Exception:  # noqa: BLE001 - a private layout that may change between releases
+            continue
+        for fp in getattr(group, "fsdp_params", None) or ():
+            if getattr(fp, "sharded_param", None) is sharded:
+                up = getattr(fp, "_unsharded_param", None)
+                return up if isinstance(up, torch.Tensor) else None
+    return None
+
+
+class LocalShards:
+    """The rank's own shards of sharded (DTensor) parameters, as plain tensors the probes can read.
+
+    Under FSDP2 (``fully_shard``) a parameter is a DTensor: every operation on it goes through DTensor's
+    dispatcher and some (a norm read to the host, a stack with plain tensors) redistribute, which would be a
+    collective inside a step and a host read the window cannot batch. The watch hands the probes one alias per
+    parameter instead: a leaf sharing the local shard's storage (the optimizer's in-place updates show in it), whose
+    ``.grad`` is set to the local shard of the reduced gradient before the optimizer steps (``sync``). Every
+    measurement is then of this rank's shard; what needs the whole model (the global gradient norm) is added up
+    across ranks in the window's one gather. Shards a rank holds nothing of (a parameter smaller than the world)
+    are left out of its list: a zero-size tensor would read as a dead layer.
+    """
+
+    def __init__(self, params: list[Any], names: list[str]) -> None:
+        pairs = []
+        for p, n in zip(params, names):
+            if not is_dtensor(p):
+                pairs.append((p, p, n))
+                continue
+            a = _local(p).detach().requires_grad_(p.requires_grad)  # our own alias: the shard stays untouched
+            pairs.append((p, a, n))
+        kept = [t for t in pairs if t[1].numel() > 0] or pairs
+        self.sharded = [p for p, _, _ in kept]
+        self.local = [a for _, a, _ in kept]
+        self.names = [n for _, _, n in kept]
+        self._pairs = [(p, a) for p, a, _ in kept if p is not a]
+
+    @classmethod
+    def of(cls, params: list[Any], names: list[str]) -> LocalShards | None:
+        """The local shards of ``params``, or None when no parameter is a DTensor."""
+        return cls(params, names) if any(is_dtensor(p) for p in params) else None
+
+    def sync(self) -> None:
+        """Point each alias's gradient at the local shard of its parameter's gradient (None when it has none)."""
+        for p, a in self._pairs:
+            g = p.grad
+            try:
+                a.grad = None if g is None else (_local(g) if is_dtensor(g) else g)
+            except RuntimeError:  # a gradient laid out unlike its shard (a wrapper's own layout): not measured
+                a.grad = None
 
 
 def param_marks(params: list[Any]) -> Any:
@@ -129,13 +204,14 @@ class RankProbe(Probe):
         self.obs: list[Any] = []
         self.alarm = False
         self._handle: Any = None
+        self._find: Any = None
         if not self.active:
             return
         import torch.distributed as dist
 
         self.model = run.model
         self.ddp = is_ddp(run.model)
-        self.sharded = is_sharded(run.model, run.params)
+        self.sharded = getattr(run, "shards", None) is not None or is_sharded(run.model, run.params)
         self.loader = getattr(run, "loader", None)
         self.planned = batch_count(self.loader) if self.loader is not None else None
         sampler = getattr(self.loader, "sampler", None)
@@ -180,7 +256,20 @@ class RankProbe(Probe):
         def hook(g: torch.Tensor) -> None:
             run.record("rk:pg", torch.linalg.vector_norm(g.detach().float()))
 
+        if self.sharded:
+            # FSDP2: the sharded parameter never sees a gradient through autograd (its shard of the reduced one is
+            # assigned after the reduce-scatter); the unsharded parameter of the same FSDP unit does, before the
+            # reduction. It exists from the first forward on: hooked there (``forward``).
+            self._hook_fn = hook
+            self._find = getattr(run, "shards", None)
+            return
         self._handle = p.register_hook(hook)
+
+    def _hook_unsharded(self, run: Any) -> None:
+        self._find, shards = None, self._find
+        target = unsharded_of(run.model, shards.sharded[-1]) if shards is not None else None
+        if target is not None and target.requires_grad:
+            self._handle = target.register_hook(self._hook_fn)
 
     def detach(self, run: Any) -> None:
         """Remove the gradient hook."""
@@ -199,6 +288,8 @@ class RankProbe(Probe):
         """Queue a fingerprint of the batch (one reduction) and note its rows (host metadata)."""
         if not self.active or first is None:
             return
+        if self._find is not None:
+            self._hook_unsharded(run)
         if first.ndim and first.numel():
             run.record("rk:fp", first.detach().float().sum())
             self.rows += int(first.shape[0])
@@ -337,7 +428,10 @@ class RankProbe(Probe):
     # ------------------------------------------------------------------ verdicts (identical on every rank)
 
     def _judge(self, run: Any, table: list[list[float]]) -> None:
-        obs: list[Any] = [emit(INFO, "dist_world_size", self.world, {"backend": self.backend})]
+        ev: dict[str, Any] = {"backend": self.backend}
+        if self.sharded:
+            ev.update(self._shard_view(table))
+        obs: list[Any] = [emit(INFO, "dist_world_size", self.world, ev)]
         self.alarm = False
         end = int(table[0][S_STEPS])
         start = int(table[0][S_START])
@@ -368,6 +462,17 @@ class RankProbe(Probe):
             # the job's data time (first in trust order: it replaces each rank's own figure).
             obs.append(emit(INFO, "data_time_fraction", min(data), {"by_rank": data}, ("MT-DATA-FRAC",)))
         self.obs = obs
+
+    def _shard_view(self, table: list[list[float]]) -> dict[str, Any]:
+        # Sharded parameters (FSDP): each rank holds a different slice by design, so there are no replicas to
+        # compare and no per-rank gradient to hold against the others; what the ranks' numbers give together is
+        # the whole model's gradient norm (each rank's squared shard norm, added up).
+        out: dict[str, Any] = {"parameters": "sharded"}
+        g = [r[S_G] for r in table]
+        if all(x >= 0 for x in g) and len({r[S_G_STEP] for r in table}) == 1:
+            out["grad_norm"] = math.sqrt(math.fsum(g)) if all(math.isfinite(x) for x in g) else math.nan
+            out["grad_norm_step"] = int(table[0][S_G_STEP])
+        return out
 
     def _sync(self, run: Any, table: list[list[float]], parallel: bool, start: int, end: int) -> list[Any]:
         import torch.distributed as dist

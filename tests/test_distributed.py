@@ -137,6 +137,44 @@ def test_a_watch_on_rank_zero_alone_stays_local_and_never_waits_for_the_others(r
     assert ranks[1]["rank0_only"]["steps"] == 20
 
 
+def test_an_fsdp2_job_stays_clean_and_its_shards_add_up_to_one_gradient_norm(ranks):
+    for r in ranks:
+        h = r["fsdp_healthy"]
+        assert h["status"] == "clean", h["findings"]
+        assert h["trips"] == []
+        assert _obs(h, "rank_data")["value"] == "distinct"
+        # sharded parameters are no replicas: no drift verdict is made on them
+        assert "replicas_in_sync" not in h["observations"]
+    ev = _obs(ranks[0]["fsdp_healthy"], "dist_world_size")["evidence"]
+    assert ev["parameters"] == "sharded"
+    assert ev["grad_norm"] > 0 and ev["grad_norm"] == _obs(ranks[1]["fsdp_healthy"], "dist_world_size")[
+        "evidence"]["grad_norm"]
+
+
+def test_under_fsdp2_a_nan_in_one_rank_s_batch_is_traced_to_that_rank(ranks):
+    for r in ranks:
+        n = r["fsdp_nan"]
+        assert _obs(n, "nonfinite_rank")["value"] == 1
+        assert _obs(n, "nan_location")["value"] == "inputs"
+        assert _obs(n, "nan_step")["value"] == 25
+        assert "MS-NAN-01" in _ids(n) and not {"MS-GRAD-01", "MS-NAN-03"} & _ids(n)
+
+
+def test_under_fsdp2_a_rank_s_own_nan_gradient_is_seen_before_the_reduce_scatter(ranks):
+    for r in ranks:
+        n = r["fsdp_nan_grad"]
+        assert _obs(n, "nonfinite_rank")["value"] == 1
+        assert _obs(n, "nan_location")["value"] == "gradients"
+        assert _obs(n, "nan_step")["value"] == 25
+        first = _obs(n, "nan_location")["evidence"]["first_step_by_rank"]["0"]
+        assert first is None or first > 25
+
+
+def test_under_fsdp2_the_same_data_on_every_rank_is_named(ranks):
+    assert _ids(ranks[0]["fsdp_identical"]) == {"DD-DATA-01"}
+    assert _obs(ranks[0]["fsdp_identical"], "rank_data")["value"] == "identical"
+
+
 def test_parameter_marks_match_a_naive_reference_and_see_a_shift_a_norm_misses():
     torch = pytest.importorskip("torch")
     from probes.ranks import differs, fingerprint, param_marks
