@@ -194,3 +194,23 @@ def test_parameter_marks_match_a_naive_reference_and_see_a_shift_a_norm_misses()
     assert differs(before[0], after_sym[0], 1e-6) or differs(before[1], after_sym[1], 1e-6)
     assert differs(after_sym[0], shifted[0], 1e-6)
     assert not differs(float("nan"), 1.0, 1e-6)
+
+
+def test_a_batch_mark_tells_batches_apart_from_a_bounded_sample():
+    torch = pytest.importorskip("torch")
+    from probes.ranks import MARK_ROWS, MARK_VALUES, batch_mark
+
+    g = torch.Generator().manual_seed(0)
+    for shape in ((256, 64), (16, 3, 32, 32), (8, 128, 96), (5,)):
+        a = torch.randn(*shape, generator=g)
+        assert float(batch_mark(a)) == float(batch_mark(a.clone()))  # the same batch: the same mark
+        b = a.clone()
+        b[0].reshape(-1)[-1 if b.ndim == 1 else 0] += 1.0  # one value of the first sample
+        assert float(batch_mark(b)) != float(batch_mark(a))
+        assert float(batch_mark(torch.randn(*shape, generator=g))) != float(batch_mark(a))
+    # the mark reads a bounded part of a large batch: it equals the sum of the sampled values
+    big = torch.randn(64, 3, 224, 224, generator=g)
+    rows = big[::64 // MARK_ROWS][:MARK_ROWS]
+    assert float(batch_mark(big)) == pytest.approx(float(rows[:, :1, :MARK_VALUES // 224, :].sum()), rel=1e-5)
+    ids = torch.randint(0, 50000, (8, 512), generator=g)  # token ids: summed in float32, no overflow
+    assert float(batch_mark(ids)) == pytest.approx(float(ids[::2][:MARK_ROWS].double().sum()), rel=1e-6)
