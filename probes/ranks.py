@@ -11,6 +11,11 @@ data on every rank, data repeated in the same order each epoch, uneven batch cou
 stepped without all-reduce. Only when the parameter fingerprints disagree does a second, one-off gather of
 per-parameter fingerprints name the parameter (every rank decides that from the same table, so all enter it).
 
+Under FSDP2 (``fully_shard``) the parameters are DTensor shards: the watch hands every probe plain views of
+this rank's shards (``LocalShards``), the rank's own pre-reduction gradient is read on FSDP's unsharded parameter,
+and the shards are never compared as replicas (they differ by design); the ranks' squared shard gradient norms
+add up to the whole model's in the gathered table.
+
 The probe is inert outside ``torch.distributed`` (or with one rank). The window exchange is entered only when a
 watch runs on every rank: ranks announce their watch in the process group's store when it opens, and the first
 window end checks that all did (a watch on rank 0 alone stays local instead of waiting forever).
@@ -335,8 +340,8 @@ class RankProbe(Probe):
             run.record("rk:w", param_marks(run.params))
 
     def step_end(self, run: Any) -> None:
-        """Start the clock for the next step's own time."""
-        if self.active:
+        """Start the clock for the next step's own time (read only on sampled steps: ``run.sampled`` is the next)."""
+        if self.active and run.sampled:
             self.t_end = time.perf_counter()
 
     # ------------------------------------------------------------------ window end: the one collective
