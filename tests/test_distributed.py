@@ -214,3 +214,23 @@ def test_a_batch_mark_tells_batches_apart_from_a_bounded_sample():
     assert float(batch_mark(big)) == pytest.approx(float(rows[:, :1, :MARK_VALUES // 224, :].sum()), rel=1e-5)
     ids = torch.randint(0, 50000, (8, 512), generator=g)  # token ids: summed in float32, no overflow
     assert float(batch_mark(ids)) == pytest.approx(float(ids[::2][:MARK_ROWS].double().sum()), rel=1e-6)
+
+
+def test_a_batch_mark_reads_the_same_sample_whatever_the_memory_layout():
+    torch = pytest.importorskip("torch")
+    from probes.ranks import MARK_ROWS, MARK_VALUES, batch_mark
+
+    def naive(x):
+        # the same sample taken by slicing: evenly spaced rows, then the innermost dims first within the budget
+        t = x[::max(1, x.shape[0] // MARK_ROWS)][:MARK_ROWS]
+        left = MARK_VALUES
+        for d in range(t.ndim - 1, 0, -1):
+            keep = min(t.shape[d], max(1, left))
+            t, left = t.narrow(d, 0, keep), left // keep
+        return float(t.double().sum())
+
+    g = torch.Generator().manual_seed(3)
+    base = torch.randn(10, 6, 40, 50, generator=g)
+    for x in (base, base[2:], base[:, :, 5:], base.transpose(2, 3), base.to(memory_format=torch.channels_last),
+              torch.randn(7, 5, generator=g).expand(9, 7, 5), torch.randn(300, generator=g)[::3]):
+        assert float(batch_mark(x)) == pytest.approx(naive(x), rel=1e-5, abs=1e-4)
