@@ -692,6 +692,7 @@ class _Reader:
         if len(metrics) == 2 and metrics["train"] - metrics["val"] >= 0.1:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
+        self._huge_norm(lo, hi, quantities)
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
         self._durations(lo, hi)
@@ -735,12 +736,23 @@ class _Reader:
                 self.add({"symptom": "slow_training"}, *span, strong=False)
             return
 
+    def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"grad norm is like 1e5": a gradient norm in the thousands is an exploding one."""
+        for p, q, _split in quantities:
+            if q not in ("grad_norm", "grad_norm_bare"):
+                continue
+            nums = [t for t in self.tokens[p.j:min(hi, p.j + 4)] if t.kind == "num" and not t.unit]
+            value = nums[0].number if nums else None
+            if value is not None and value >= K.HUGE_GRAD_NORM:
+                self.add({"grad_norm_trend": "exploding"}, p.start, nums[0].end)
+                return
+
     def _classes(self, lo: int, hi: int) -> None:
         """"10 classes", "num_classes=5", "a 3-class problem": the number of classes."""
         for k in range(lo, hi):
             t = self.tokens[k]
             value = t.number
-            if value is None or t.unit or value != int(value) or not 2 <= value <= 1_000_000:
+            if value is None or t.unit or not 2 <= value <= 1_000_000 or value != int(value):
                 continue
             nxt = self.lemmas(k + 1, k + 2)
             prev = self.lemmas(k - 3, k)
@@ -1026,7 +1038,7 @@ class _Reader:
                     break
                 if not hits and any(w[0] != "!" for w in g):
                     break
-                at.extend(hits[:1])
+                at.extend(sorted(hits)[:1])  # the earliest word of the group (never the set's order)
             else:
                 if not at:
                     continue

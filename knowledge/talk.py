@@ -73,7 +73,7 @@ SPLITS: dict[str, str] = {
     # the data a figure is measured on ("100% on the training data, 60% on test")
     "training data": "train", "train data": "train", "training set": "train", "train set": "train",
     "test data": "val", "test set": "val", "validation set": "val", "val set": "val", "validation data": "val",
-    "dev set": "val", "unseen data": "val",
+    "dev set": "val", "unseen data": "val", "new data": "val",
 }
 """Words saying whose curve a quantity is (train_loss, val_loss...)."""
 
@@ -132,7 +132,7 @@ MOVEMENTS: dict[str, str] = {
     # (not "weird" or "wrong": a figure that looks wrong may be computed wrong)
     "bad": "bad", "poor": "bad", "terrible": "bad", "awful": "bad", "horrible": "bad", "disappointing": "bad",
     "too high": "high", "very high": "high", "too low": "low", "very low": "low", "mediocre": "bad",
-    "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad",
+    "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -346,6 +346,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
                                                                                           "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
+    + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat stuck not-up not-improve down", {"task": "rl"})
     + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
     # --- gradients --------------------------------------------------------------------------------------------
@@ -439,13 +440,20 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # what the model outputs
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
-        (("predict prediction output", "same constant identical one regardless everything always only",
+        (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance"),
          {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
+        # held-out accuracy falling while the training figure still improves
+        (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
+          "up increase improve rise climb", "acc accuracy f1 score metric", "!loss"),
+         {"symptom": "overfitting", "metric_kind": "accuracy"}),
+        # training that looks fine while held-out data does badly
+        (("fine good great ok okay perfect", "train training", "but", "bad poor useless terrible awful garbage",
+          "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"}),
         # a tracker that shows only some of what was logged
         (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",
           "step point log value"), {"metrics_dropped": True}),
@@ -555,3 +563,7 @@ class ("RuntimeError"), an error line ("error:") or "an error" said of the run, 
 
 CLASS_NOUNS = frozenset("class categories category label".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
+
+HUGE_GRAD_NORM = 1e3
+"""A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order
+0.1-10; clipping thresholds are set at about 1)."""

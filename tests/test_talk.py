@@ -91,6 +91,10 @@ def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
     assert absent not in obs(text), obs(text)
 
 
+def test_numbers_out_of_range_read_nothing_and_never_raise() -> None:
+    assert "num_classes" not in obs("1e400 classes and 1e999 categories, grad norm 1e400")
+
+
 def test_a_crash_named_in_words_yields_to_any_other_reading() -> None:
     assert obs("it crashes after a while").get("symptom") == "crash"
     assert obs("the loss goes nan and then it crashes").get("symptom") == "unstable"
