@@ -28,6 +28,19 @@ LOSS_BEHAVIOR_CHOICES = (("flat_from_start", "flat from the very start"),
 
 NEEDS_LOSS_CURVE = Is("not_learning", "unstable", "convergence")
 
+WAIVED_ON_DECLINE: dict[str, str] = {"symptom": "Q-SYMPTOM"}
+"""Gates a question drops once the user declines the question that asks for them (observation -> question).
+
+Most questions wait for the symptom, so a user who will not name one would otherwise be asked nothing more and
+get no lead at all. Once the symptom question is declined, a question whose only unmet gate is the symptom
+applies again, and the engine's choice (``expert.choose``) weighs it against the causes that can still be
+settled without a symptom (the defects of the loop, the data and the configuration, which need none)."""
+
+WAIVED_QUESTIONS_MAX = 4
+"""How many such questions (asked only because their gate was waived) a user may decline before the engine
+stops asking and leads with what it has: someone who would not name the symptom answers a few checks, not a
+questionnaire."""
+
 QUESTIONS = (
     QuestionRow(
         "Q-SYMPTOM", "symptom",

@@ -552,6 +552,9 @@ class Salience:
     """Symptom-table routing: what the engine falls back to when no root cause is evidenced."""
     AFTER = -5
     """Rows that conclude only once every other explanation has had its chance."""
+    LAST = -2000
+    """Leads of last resort: below the questions' band (``expert.engine.QUESTION_SALIENCE``), so they fire only
+    when no question is left to ask and nothing routes (with ``unless=("question:*", "route:*", ...)``)."""
 
 
 # ---------------------------------------------------------------------------------------------------
