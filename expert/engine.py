@@ -314,6 +314,9 @@ class AuditedEngine(KnowledgeEngine):
             ranked = [v for v in ranked if v.question not in idle]
             if not ranked:
                 return
+        # They come after every question that applies in its own right (the seeds' protocol goes first).
+        own = [v for v in ranked if not _waived(self.questions[v.question], values)]
+        ranked = own or ranked
         best = ranked[0]
         chosen = pending[best.question]
         # A key above every other question's (still below every row: none is pending), so the agenda stays sorted.

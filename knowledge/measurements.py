@@ -577,17 +577,6 @@ ROWS = (
         fix=Fix("Clip the global norm and log it each step.",
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
         avoid=("Do not restart with a new optimizer: clip and inspect the spike batches.",)),
-    Row("MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
-        (Find("Configuration", "warning", "trainable parameters are in no optimizer param group: they get gradients "
-              "but are never updated"),
-         RouteTo("optimization-algorithms", "primary", "build the optimizer over every trainable parameter")),
-        "An optimizer built before layers were added (or from a sub-module) silently skips them.",
-        Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
-        unless=("finding:LP-OPT-01",),  # a replaced layer: the stale-tensor finding already names these parameters
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row (LP-OPT-02), which yields to it
-        fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
-                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
-        avoid=("Do not tune the LR before every parameter is in the optimizer.",)),
     Row("MS-FROZEN-01", {"frozen_fraction": ge("MT-FROZEN")},
         (Find("Not Learning", "warning", "most parameters are frozen (requires_grad=False): if this is not a "
               "deliberate fine-tune, they never learn"),
@@ -697,14 +686,6 @@ ROWS = (
                 "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
                 "optimizer.step()"),
         avoid=("raising the LR of a loop that throws its gradients away",)),
-    Row("MS-EVAL-01", {"model_eval_mode": True},
-        (Find("Training Loop", "warning", "the model trains in eval mode: dropout is off and normalization layers "
-              "use frozen running statistics"),
-         RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
-        "A model left in eval() after validation trains without its regularization and batch statistics.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        fix=Fix("Call model.train() at the start of every training epoch.", "model.train()"),
-        avoid=("Do not remove dropout to 'fix' the difference.",)),
     Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),

@@ -10,6 +10,7 @@ experta, so listing or showing rules stays cheap. Conventions:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -433,6 +434,28 @@ class Row:
                 out.append({"observation": name, "test": c.describe(), "value": [c.low, c.high],
                             "source": c.source or str(self.cite)})
         return out
+
+
+def measured_form(declared: Row, rid: str, when: dict[str, CondLike], cite: Cite | None = None,
+                  unless: tuple[str, ...] = (), salience: int | None = None) -> Row:
+    """The probe-measured form of a declared cause: one cause entry, two kinds of evidence.
+
+    The finding, its routes, fix, what to avoid and the rationale are the declared row's (one entry per root
+    cause, so the declared and the measured evidence cannot lead to different first stops); only the evidence
+    (``when``), its citation, what rules it out and its firing band are its own. The declared row names the
+    measured one in its ``unless`` (the measurement, when present, is the evidence the finding shows).
+
+    Args:
+        declared: The cause as a user states it (an observation read from an answer or the complaint).
+        rid: The measured form's id (its probe's family prefix, ``MS-``).
+        when: The measured evidence.
+        cite: Where the measurement comes from (default: the declared row's source).
+        unless: Facts that rule the measured form out.
+        salience: Its firing band (default: one above the declared row's, so a measurement speaks first).
+    """
+    return dataclasses.replace(declared, id=rid, when=dict(when), cite=cite or declared.cite, need=(),
+                               unless=tuple(unless),
+                               salience=declared.salience + 1 if salience is None else salience, family="")
 
 
 @dataclass(frozen=True)
