@@ -406,7 +406,6 @@ def test_the_question_choice_is_the_same_in_every_process():
 def test_every_other_rule_fires_before_any_question():
     """The question choice relies on it: when a question leads the agenda, every row has had its say."""
     from expert.kb import engine
-
     from knowledge.schema import Salience
 
     e = engine()
