@@ -563,7 +563,7 @@ def compile_question(q: QuestionRow) -> Rule:
     pats = _patterns(conds, q.need, unless)
     for name, cond in waived.items():
         pats.append(OR(*_patterns({name: cond}, (), ()),
-                       AND(NOT(Obs(name=name)), Declined(question=WAIVED_ON_DECLINE[name]))))
+                       *(AND(NOT(Obs(name=name)), Declined(question=qid)) for qid in WAIVED_ON_DECLINE[name])))
     # An exclusive cross-pack boundary means there is nothing of ours to ask about.
     pats.append(NOT(Boundary(joint=False)))
     # Questions discriminate between candidate causes; once a cause that needs action is evidenced, the

@@ -417,6 +417,25 @@ ROWS = (
                 "train_tf = T.Compose([T.RandomResizedCrop(224, scale=(0.35, 1.0)),  # was (0.08, 1.0)\n"
                 "                      T.RandomHorizontalFlip(), T.ToTensor(), normalize])"),
         avoid=("adding more regularization to a model that underfits its augmented data",)),
+    # Validation better than training, said in words (the measured form is the negative generalization gap that
+    # DT-AUG-01 reads with the augmentation strength): the training pass is the harder one, not the model odd.
+    Row("DT-AUG-02", {"val_better_than_train": True},
+        (Find("Measurement", "warning", "validation scores better than training because the two are not measured "
+              "alike: training metrics come from augmented inputs with dropout (and label smoothing) active, "
+              "averaged over an epoch while the model improves; validation runs clean, in eval mode, at the end",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
+         RouteTo("data-augmentation-strategies", "primary", "how much the augmentation hardens the training task"),
+         RouteTo("experiment-tracking", "secondary", "compare train and validation measured the same way")),
+        "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
+        "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE - 1,  # after the measured gap's reading, its unless
+        fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
+                "training subset; weaken the augmentation only if that clean training score is still low.",
+                "model.eval()\nwith torch.no_grad():\n"
+                "    train_clean = evaluate(model, DataLoader(train_subset_without_augmentation, batch_size=256))\n"
+                "model.train()"),
+        avoid=("reading validation above training as a data leak or a bug before measuring both the same way",)),
     # --- issue 7: measurement integrity --------------------------------------------------------------------
     Row("ME-LOG-01", {"logged_loss": Is("scaled_by_accum", "wrong_denominator")},
         (Find("Measurement", "warning", "the logged loss is not the per-example mean (divided or summed by the "

@@ -82,6 +82,20 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- where the first non-finite value appears, in a half-precision run --------------------------------
+    Row("DF-NAN-HALF",
+        {"nan_location": Is("activations", "gradients", "weights"), "mixed_precision": Is("fp16", "fp8")},
+        (Find("Numerical", "critical", "the first non-finite values appear in a half-precision forward, backward or "
+              "update: values leave the format's range (activations above 65504 in fp16, gradients that overflow "
+              "or underflow without proper loss scaling, an optimizer eps of 1e-8 that rounds to 0 in fp16)",
+              explains=("unstable", "not_learning")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, loss scaling, fp32 "
+                 "islands", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling (unscale before clipping)")),
+        "Where the NaN starts names its cause; in fp16 or fp8 an activation, a gradient or an update that turns "
+        "non-finite is first of all a number-range problem, which clipping or a lower LR does not touch.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
+        avoid=("clipping the gradients to hide an overflow of the number format",)),
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},
