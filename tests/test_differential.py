@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from expert import Consultation
 from knowledge.causes import TWINS
 from knowledge.schema import ACTS, Between, Cond, Find, Ge, Gt, Is, Le, Lt, Present, RouteTo, Row
-from knowledge.vocabulary import BOOL, ENUM, VOCABULARY
+from knowledge.vocabulary import BOOL, ENUM, INT, VOCABULARY
 
 
 def _satisfying(name: str, cond: Cond) -> Any:
@@ -20,14 +20,16 @@ def _satisfying(name: str, cond: Cond) -> Any:
         return cond.values[0]
     if isinstance(cond, (Ge, Le)):
         return cond.limit
+    spec = VOCABULARY[name]
     if isinstance(cond, Gt):
-        return cond.limit * 2 if cond.limit > 0 else cond.limit + 1
+        high = spec.high if spec.high is not None else cond.limit * 2 + 1
+        return (cond.limit + high) / 2 if spec.kind != INT else int(cond.limit) + 1
     if isinstance(cond, Lt):
-        return cond.limit / 2 if cond.limit > 0 else cond.limit - 1
+        low = spec.low if spec.low is not None else cond.limit * 2 - 1
+        return (cond.limit + low) / 2 if spec.kind != INT else int(cond.limit) - 1
     if isinstance(cond, Between):
         return (cond.low + cond.high) / 2
     if isinstance(cond, Present):
-        spec = VOCABULARY[name]
         return True if spec.kind == BOOL else spec.choices[0] if spec.kind == ENUM else None
     return None
 
