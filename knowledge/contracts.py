@@ -17,6 +17,9 @@ _SGD = Is("sgd", "sgd_momentum")
 _ADAM = Cite("002", "Optimizers: Adam and AdamW", "default betas (0.9, 0.999) and eps 1e-8")
 # measured causes fire before the update-ratio rows (Salience.CAUSE + 1) that yield to them
 _FIRST = Salience.CAUSE + 2
+# gradients never zeroed: the clip probe reads the carried sum (a constant norm once the loss converges, or the clip
+# cutting it every step); what clipping does then is an effect of the missing zero_grad, never its own finding
+_NO_ZERO = ("finding:MS-ZERO-01", "finding:MS-ZERO-03", "finding:LP-ZERO-01")
 _CONTRACT_FINDINGS = tuple(f"finding:{i}" for i in (
     "MS-RANGE-01", "MS-RANGE-02", "MS-DIM-01", "MS-TGT-01", "MS-RED-01", "MS-EPS-02", "MS-BETA-01", "MS-MOM-01",
     "MS-WD-01", "MS-CLIP-01", "MS-BN-01", "MS-DROP-01", "MS-LR0-01", "MS-LR0-02", "MS-ORDER-01"))
@@ -140,7 +143,7 @@ ROWS = (
          RouteTo("gradient-management", "primary", "a clip threshold near the typical gradient norm")),
         "clip_grad_norm_ rescales the whole gradient to max_norm whenever its norm is larger; with a threshold far "
         "below the usual norm every SGD step has length lr * max_norm, however the LR is tuned.",
-        Cite("002", "Gradient Clipping", "By global norm: threshold typically 1.0"), salience=_FIRST,
+        Cite("002", "Gradient Clipping", "By global norm: threshold typically 1.0"), unless=_NO_ZERO, salience=_FIRST,
         fix=Fix("Log the unclipped norm (clip_grad_norm_ returns it) and set max_norm near its typical value, so "
                 "only spikes are cut.",
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
@@ -154,7 +157,8 @@ ROWS = (
         "With norm clipping active, an SGD step is at most lr * max_norm long, so a high LR with a tight clip "
         "(PyTorch's word-language-model example: LR 20, max_norm 0.25) is stable by construction; a too-high LR "
         "shows as a loss that diverges, spikes or oscillates, and then this note does not stand.",
-        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
+        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), unless=_NO_ZERO,
+        salience=_FIRST),
     Row("MS-CLIP-03", {"grad_clip_active": "every_step", "optimizer": _SGD, "probe_scope": "one_batch",
                        "update_ratio": ge("MT-UPD-HIGH")},
         (Find("Gradients", "info", "the loop's clip cuts every examined step to lr x max_norm: a large update ratio "
@@ -162,7 +166,8 @@ ROWS = (
               "(run watch)"),),
         "Examined with the loop's max_norm, SGD's step has a fixed length; one batch shows no loss curve, so the "
         "high ratio alone does not say the LR is too high.",
-        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
+        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), unless=_NO_ZERO,
+        salience=_FIRST),
     # --- normalisation and regularisation -------------------------------------------------------------
     Row("MS-BN-01", {"bn_batch": le("MT-BN-BATCH")},
         (Find("Normalization", "warning", "BatchNorm trains on a handful of examples per device: its batch "
@@ -245,7 +250,8 @@ ROWS = (
         unless=("finding:MS-CHANCE-01", "finding:MS-CHANCE-02", "finding:MS-DEAD-01", "finding:MS-FROZEN-01",
                 "finding:MS-SAT-01", "finding:MS-GRAD-02", "finding:MS-ACT-01", "finding:MS-ACT-02",
                 "finding:MS-ACT-03", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-01",
-                "finding:MS-ZERO-02", "finding:MS-EVAL-01", "finding:LP-STEP-01", *_CONTRACT_FINDINGS),
+                "finding:MS-ZERO-03", "finding:MS-ZERO-02", "finding:MS-EVAL-01", "finding:LP-STEP-01",
+                *_CONTRACT_FINDINGS),
         salience=Salience.AFTER,
         fix=Fix("Verify input-label pairing (show a few samples with their labels) and overfit one small batch: "
                 "a model that cannot fit 32 examples with a working LR is fed labels that do not follow the inputs.",

@@ -753,7 +753,12 @@ F_FAULTS: tuple[FFault, ...] = (
     FFault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01", "MS-CHANCE-02", "MS-CHANCE-03"),
            _task("clf"), modes=("watch",)),
     FFault("eval_mode_left_on", {"eval_mode": True}, (LOOP,), ("MS-EVAL-01",), lambda f: f.bn or _dropout(f)),
-    FFault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01",), _any, modes=("watch",)),
+    FFault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01", "MS-ZERO-03"), _any,
+           modes=("watch",)),
+    # the clip rescales the carried sum every step: the left-over never looks larger than a fresh gradient
+    FFault("missing_zero_grad_tight_clip", {"zero_grad": "missing", "clip": 0.05}, (LOOP,),
+           ("MS-ZERO-01", "MS-ZERO-03"), _any, modes=("watch",),
+           thread="zero_grad forgotten in a loop that clips: loss noisy, no explosion"),
     FFault("double_softmax", {"out_act": "softmax"}, (LOSS,), ("MS-ACT-01",), _task("clf", "seq", "dense")),
 )
 
