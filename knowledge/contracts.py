@@ -232,6 +232,23 @@ ROWS = (
         fix=Fix("Shuffle the training loader (or use a sampler that mixes classes).",
                 "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True)"),
         avoid=("lowering the LR to damp the swings that sorted batches cause",)),
+    Row("MS-ORDER-02", {"batch_order": "same_each_epoch"},
+        (Find("Data", "info", "the same training batches come back in the same order every epoch (the loader "
+              "does not shuffle, or its generator is re-seeded each epoch): fine for data whose order is the "
+              "recipe (truncated BPTT over a text stream, time series), otherwise each epoch repeats the last"),
+         RouteTo("training-loop-architecture", "primary", "shuffle the training data every epoch")),
+        "A DataLoader without shuffle=True, or torch.manual_seed / a sampler's generator seeded again at the start "
+        "of every epoch, hands the model identical batches in an identical order each epoch; SGD's noise then "
+        "repeats too, the loss curve repeats its epoch pattern and generalisation suffers. A language model "
+        "trained with truncated backpropagation through time needs its stream in order, so this is a note, not a "
+        "warning.", Cite("003", "Scope boundaries", "training loop issues"),
+        # class-sorted batches are the same cause seen worse: one finding
+        unless=("finding:MS-ORDER-01",), salience=Salience.CAUSE,
+        fix=Fix("Shuffle every epoch, and seed the generator once (not at each epoch) so runs stay reproducible.",
+                "g = torch.Generator().manual_seed(0)          # once, before the epochs\n"
+                "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True, generator=g)\n"
+                "# DistributedSampler: sampler.set_epoch(epoch) at the start of each epoch"),
+        avoid=("torch.manual_seed(...) inside the epoch loop: it replays the same shuffle every epoch",)),
     # --- a flat loss at chance while the weights move at a working rate ---------------------------------
     Row("MS-CHANCE-03",
         {"loss_behavior": "flat_from_start",

@@ -421,6 +421,16 @@ MEASURES: tuple[Measure, ...] = (
             "once per accumulated group) shows a cleared .grad in every interval, so any carried interval is "
             "already unusual and nine in ten is our margin for an occasional skipped clear",
             Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-REPEAT", 0.9,
+            "at this fraction or more of the training forwards from the second epoch on, the batch is exactly the "
+            "one seen one epoch earlier (the commonest gap): the batches repeat in the same order every epoch",
+            "a loader that reshuffles each epoch practically never repeats a whole batch (same examples, same "
+            "order); a fixed order repeats every one; nine in ten leaves room for a last partial batch or an "
+            "extra forward per epoch; our bound", Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-REPEAT-MIN", 8,
+            "forwards fingerprinted, and batches seen coming back one epoch later, needed before the order is "
+            "judged", "half an epoch of a 16-batch dataset seen twice; our count",
+            Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",

@@ -425,6 +425,9 @@ SPECS: tuple[Spec, ...] = (
     _e("grad_reset", "each_step sometimes never",
        "Whether .grad is cleared between optimizer steps: in every sampled interval some backward pass found it "
        "cleared (each_step), in some, or never (the last step's gradient is always still there).", group="probe"),
+    _e("batch_order", "no_repeat repeats same_each_epoch",
+       "Whether the training batches come back: never (a fresh order each epoch), some, or every one exactly "
+       "one epoch later (the same batches in the same order every epoch).", group="probe"),
     _f("label_sortedness", "How much purer in one class the training batches are than the data overall (0: as "
        "mixed as the data, 1: each batch a single class).", low=0.0, high=1.0, group="probe"),
 )
