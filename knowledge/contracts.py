@@ -76,6 +76,19 @@ ROWS = (
                 "loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, multi_hot.float())\n"
                 "pred = torch.sigmoid(logits) > 0.5"),
         avoid=("normalising the multi-hot rows to sum to one: the classes still compete",)),
+    Row("MS-TGT-02", {"target_kind": "integer"},
+        (Find("Loss", "info", "the targets are integers (an integer dtype) given to a regression loss: right for "
+              "counts or ratings, wrong for class labels, which it regresses as numbers (class 3 'closer' to 2 "
+              "than to 0)"),
+         RouteTo("loss-functions-and-objectives", "primary", "a loss that matches what the targets are")),
+        "MSELoss and L1Loss take integer targets without complaint and fit the label's value; labels of classes "
+        "have no order, so the model learns the wrong task. Counts and ratings are numbers, so this is a note.",
+        Cite("003", _DX, "not learning: what does the loss equal exactly?"), salience=_FIRST,
+        fix=Fix("For class labels, give the model one output per class and use CrossEntropyLoss with the integer "
+                "labels; for real numeric targets, cast them to float to say so.",
+                "model.head = torch.nn.Linear(hidden, num_classes)\nloss_fn = torch.nn.CrossEntropyLoss()  # y: "
+                "int64 class indices\n# numeric targets: y = y.float()"),
+        avoid=("tuning the LR of a regression fitted to class ids",)),
     Row("MS-RED-01", {"loss_reduction": "sum", "optimizer": _SGD},
         (Find("Loss", "warning", "the loss is summed over the batch, not averaged, and SGD's step scales with it: "
               "the effective LR is the set LR times the batch size (and changes whenever the batch does)",

@@ -396,9 +396,9 @@ SPECS: tuple[Spec, ...] = (
     _e("output_norm_dim", "class other",
        "The dimension a softmax or log-softmax at the model output normalises: the class dimension (1) the loss "
        "reads, or another one (the batch or the time axis).", group="probe"),
-    _e("target_kind", "class_index one_hot probabilities multi_hot continuous",
+    _e("target_kind", "class_index one_hot probabilities multi_hot integer continuous",
        "What the loss's targets are: class indices, one-hot rows, probability rows, multi-hot rows (several "
-       "classes at once) or continuous values.", group="probe"),
+       "classes at once), integers given to a regression loss, or continuous values.", group="probe"),
     _e("loss_reduction", "mean sum", "How the loss reduces over the batch: a mean, or a sum that grows with the "
        "batch size.", group="probe"),
     _e("adam_betas", "usual swapped beta2_low",
