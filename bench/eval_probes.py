@@ -13,7 +13,8 @@ no threshold or rule is fitted by this benchmark, so every family is scored with
 it). And the held-out part: families and fault kinds fixed as held out before the probes for this suite were
 written (``HELD_OUT_FAMILIES``, ``HELD_OUT_FAULTS``), never run while developing: their figures come first.
 Targets: >= 95% routed right on the generated suite, 0 healthy runs warned anywhere. ``--quick`` runs a subset
-(CI).
+(CI) that keeps every fault kind. Each variant and mode is an independent run: they go to worker processes
+(``-j``), and the scores do not depend on how many.
 """
 
 from __future__ import annotations
