@@ -76,10 +76,11 @@ ROWS = (
                 "loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, multi_hot.float())\n"
                 "pred = torch.sigmoid(logits) > 0.5"),
         avoid=("normalising the multi-hot rows to sum to one: the classes still compete",)),
+    # the targets' dtype, a set-up choice: a lint note (counts and ratings are integers too)
     Row("MS-TGT-02", {"target_kind": "integer"},
         (Find("Loss", "info", "the targets are integers (an integer dtype) given to a regression loss: right for "
               "counts or ratings, wrong for class labels, which it regresses as numbers (class 3 'closer' to 2 "
-              "than to 0)"),
+              "than to 0)", kind="lint"),
          RouteTo("loss-functions-and-objectives", "primary", "a loss that matches what the targets are")),
         "MSELoss and L1Loss take integer targets without complaint and fit the label's value; labels of classes "
         "have no order, so the model learns the wrong task. Counts and ratings are numbers, so this is a note.",
@@ -245,10 +246,12 @@ ROWS = (
         fix=Fix("Shuffle the training loader (or use a sampler that mixes classes).",
                 "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True)"),
         avoid=("lowering the LR to damp the swings that sorted batches cause",)),
+    # a loader setting seen in the run: a lint note, whose route follows any cause or symptom of the run itself
     Row("MS-ORDER-02", {"batch_order": "same_each_epoch"},
         (Find("Data", "info", "the same training batches come back in the same order every epoch (the loader "
               "does not shuffle, or its generator is re-seeded each epoch): fine for data whose order is the "
-              "recipe (truncated BPTT over a text stream, time series), otherwise each epoch repeats the last"),
+              "recipe (truncated BPTT over a text stream, time series), otherwise each epoch repeats the last",
+              kind="lint"),
          RouteTo("training-loop-architecture", "primary", "shuffle the training data every epoch")),
         "A DataLoader without shuffle=True, or torch.manual_seed / a sampler's generator seeded again at the start "
         "of every epoch, hands the model identical batches in an identical order each epoch; SGD's noise then "
