@@ -32,7 +32,7 @@ KEEP = 8192  # fingerprints remembered at most
 
 
 def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
-    """A 0-d device tensor that is equal for equal batches: a projection of up to ``SAMPLE`` spread elements.
+    """A 0-d device tensor, equal for equal batches: a projection of up to ``SAMPLE`` evenly spaced elements.
 
     Two ops for a contiguous float batch (a strided view, a dot product), one more to cast other dtypes; no copy
     of the batch. Runs under ``no_grad`` so an input that requires grad records nothing.
@@ -50,8 +50,8 @@ def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
         m = min(SAMPLE, n)
         sample = torch.as_strided(x, (m,), (k,), x.storage_offset())  # every k-th element, within the batch
         if sample.dtype not in (torch.float32, torch.float64):
-            # float64 holds token ids and 8-bit pixels exactly
-            sample = sample.to(torch.float64)
+            # float32 holds token ids below 2**24 and 8-bit pixels exactly (and exists on every device)
+            sample = sample.float()
         return torch.dot(sample, weights(m, sample.dtype, sample.device))
 
 
