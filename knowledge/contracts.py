@@ -258,8 +258,9 @@ ROWS = (
         "repeats too, the loss curve repeats its epoch pattern and generalisation suffers. A language model "
         "trained with truncated backpropagation through time needs its stream in order, so this is a note, not a "
         "warning.", Cite("003", "Scope boundaries", "training loop issues"),
-        # class-sorted batches are the same cause seen worse: one finding
-        unless=("finding:MS-ORDER-01",), salience=Salience.CAUSE,
+        # class-sorted batches are the same cause seen worse, and a DistributedSampler never given set_epoch the
+        # same cause on several ranks (its fix is the specific one): one finding, theirs
+        unless=("finding:MS-ORDER-01", "finding:DD-EPOCH-01"), salience=Salience.CAUSE - 1,
         fix=Fix("Shuffle every epoch, and seed the generator once (not at each epoch) so runs stay reproducible.",
                 "g = torch.Generator().manual_seed(0)          # once, before the epochs\n"
                 "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True, generator=g)\n"
