@@ -257,18 +257,22 @@ def _copy(token: Any) -> Any:
 
 
 class _Tester(FeatureTesterNode):
-    """experta's feature-test node, testing before it copies the token (most tokens fail the test)."""
+    """experta's feature-test node, testing before it copies the token (most tokens fail the test).
+
+    A test that binds nothing passes the token itself: every node a token reaches copies it before it changes
+    it (this class, the joins, negations and experta's own where-nodes) or only reads it (conflict sets).
+    """
 
     __slots__ = ()
 
     def activate(self, token: Any) -> None:
-        """Test the token's one fact; on a match, pass a copy with the match's bindings to the children."""
+        """Test the token's one fact; on a match, pass it (with a copy holding the match's bindings) on."""
         (fact,) = token.data
         match = self.matcher(fact)
         if not match:
             return
-        token = _copy(token)
         if isinstance(match, Mapping):
+            token = _copy(token)
             context = token.context
             for key, value in match.items():  # experta's rules for bindings that disagree with the context
                 if isinstance(key, tuple):
@@ -282,6 +286,36 @@ class _Tester(FeatureTesterNode):
             context.update(match)
         for child in self.children:
             child.callback(token)
+
+
+class _Field:
+    """experta's ``FeatureCheck`` on one plain field of a fact, without its per-call work.
+
+    ``FeatureCheck.__call__`` splits the field name on ``__`` for every fact it tests and logs every result
+    through experta's watcher loggers; for a plain name (no ``__``, not a number) the split is the name itself,
+    so reading ``fact[what]`` and applying the same check function to the same expected value is the same
+    test. Set on the loaded network's test nodes (``CachedReteMatcher._index``), never stored in the cache.
+    """
+
+    __slots__ = ("what", "check", "expected")
+
+    def __init__(self, feature: Any) -> None:
+        self.what, self.check, self.expected = feature.what, feature.check, feature.expected
+
+    @staticmethod
+    def applies(matcher: Any) -> bool:
+        """Whether ``matcher`` is a feature check on a plain field name."""
+        if type(matcher) is not FeatureCheck:
+            return False
+        what = matcher.what
+        return isinstance(what, str) and bool(what) and "__" not in what and not what.isnumeric()
+
+    def __call__(self, fact: Any) -> Any:
+        try:
+            record = fact[self.what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return self.check(record, self.expected)
 
 
 class _TrackedCSN(ConflictSetNode):
@@ -431,6 +465,8 @@ class CachedReteMatcher(ReteMatcher):
                 self.order[node] = len(self.order)
             elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
                 self.always.append(node)
+            elif type(node) is _Tester and _Field.applies(node.matcher):
+                node.matcher = _Field(node.matcher)
             if hasattr(node, "memory") or hasattr(node, "left_memory"):
                 self.memories.append(node)
 
