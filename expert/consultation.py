@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from expert.assemble import assemble
 from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, Outcome, QuestionView, choices_for
-from expert.explain import Explanation, explain
 from expert.facts import Context, Declined, Obs
 from expert.kb import engine
 from expert.report import as_json, render
-from expert.text import parse_complaint
 from knowledge import all_questions, question
 from knowledge.errors import ContradictionError, InputError, VocabularyError, excerpt
 from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
@@ -28,6 +26,9 @@ from knowledge.vocabulary import (
     spec,
     validate,
 )
+
+if TYPE_CHECKING:
+    from expert.explain import Explanation
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,8 @@ class Consultation:
             raise InputError(f"complaint too long ({len(text):,} characters)",
                              context=f"field 'complaint'; allowed: at most {MAX_TEXT:,} characters",
                              hint="describe the problem in a few sentences; give an error as error_text")
+        from expert.text import parse_complaint  # its cue tables load only when there is text to read
+
         found = parse_complaint(text)
         # Text never overrides what the user answered or a probe measured.
         keep = [o for o in found if o.name not in self._obs or self._obs[o.name].source.startswith("text:")]
@@ -390,6 +393,8 @@ class Consultation:
 
     def explain(self, skill: str, why_not: bool = False) -> Explanation:
         """Why ``skill`` was routed (the derivation tree), or with ``why_not`` why it was not."""
+        from expert.explain import explain
+
         return explain(self.outcome(), skill, why_not=why_not)
 
     # ------------------------------------------------------------------ persistence

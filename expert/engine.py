@@ -237,7 +237,7 @@ class AuditedEngine(KnowledgeEngine):
         names = cls.__dict__.get("_members_of")
         if names is None:
             names = {}
-            setattr(cls, "_members_of", names)
+            cls._members_of = names
         if kind not in names:
             names[kind] = tuple(n for n in dir(cls) if isinstance(getattr(cls, n, None), kind))
         return names[kind]
