@@ -266,6 +266,7 @@ def test_trail_records_rule_row_matched_facts_and_assertions():
 # paths every consultation takes (the first consult prompt must stay fast).
 DEFERRED_FOR_COST = {
     ("consultation", "add_log", "expert.logs"): "the log reader imports numpy (about 0.25 s)",
+    ("consultation", "complain", "expert.text"): "the cue tables (a few ms) load only when there is text to read",
     ("explain", "rich_tree", "rich.text"): "rich is for terminals only; the consult prompt must not import it",
     ("explain", "rich_tree", "rich.tree"): "rich is for terminals only; the consult prompt must not import it",
 }
