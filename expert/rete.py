@@ -42,6 +42,9 @@ from expert._experta import (
     OrdinaryMatchNode,
     ReteMatcher,
     Rule,
+    SameContextCheck,
+    Token,
+    TokenInfo,
     TypeCheck,
     WhereCheck,
 )
@@ -332,32 +335,120 @@ class _TrackedCSN(ConflictSetNode):
         self.dirty.add(self)  # type: ignore[attr-defined]
 
 
+_VALID = Token.TagType.VALID
+
+
+def _info(token: Any) -> Any:
+    # experta's Token.to_info, without the namedtuple constructor's detour
+    return tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(token.context.items())))
+
+
+def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
+    """Whether the bindings of both sides agree (and no negated one matches), as experta's ``SameContextCheck``."""
+    for key, value in left.items():
+        if key[0] is False:
+            raise RuntimeError(f'Negated value "{key[1]}" present before capture.')
+        if key in right and value != right[key]:
+            return False
+        if (False, key) in right and value == right[(False, key)]:
+            return False
+    return True
+
+
 class _Join(OrdinaryMatchNode):
-    """experta's join node, copying arriving tokens without re-validating their facts."""
+    """experta's join node, reading arriving tokens without copying or re-validating them.
+
+    The same joins in the same order as ``OrdinaryMatchNode``: an arriving token is only read (its facts and
+    context go into a new token), so no copy is needed; the joined token is built from facts that are valid by
+    construction. Only networks whose join test is experta's ``SameContextCheck`` take this class.
+    """
 
     __slots__ = ()
 
     def activate_left(self, token: Any) -> None:
         """Join a token from the left input."""
-        self._activate_left(_copy(token))
+        self._join(token, self.left_memory, self.right_memory, True)
 
     def activate_right(self, token: Any) -> None:
         """Join a token from the right input."""
-        self._activate_right(_copy(token))
+        self._join(token, self.right_memory, self.left_memory, False)
+
+    def _join(self, token: Any, branch: list[Any], other: list[Any], is_left: bool) -> None:
+        if token.tag is _VALID:
+            branch.append(_info(token))
+        else:
+            try:
+                branch.remove(_info(token))
+            except ValueError:
+                pass
+        context = token.context
+        for other_data, other_context in other:
+            other_context = dict(other_context)
+            if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
+                continue
+            new = {k: v for k, v in context.items() if isinstance(k, str)}
+            for k, v in other_context.items():
+                if not isinstance(k, tuple):
+                    new[k] = v
+            joined = tuple.__new__(Token, (token.tag, token.data | other_data, new))
+            for child in self.children:
+                child.callback(joined)
 
 
 class _Not(NotNode):
-    """experta's negation node, copying arriving tokens without re-validating their facts."""
+    """experta's negation node, reading arriving tokens without copying or re-validating them.
+
+    The same counts and the same tokens passed on, in the same order, as ``NotNode``; only networks whose test
+    is experta's ``SameContextCheck`` take this class.
+    """
 
     __slots__ = ()
 
     def activate_left(self, token: Any) -> None:
         """Count the right-input matches of a token from the left input."""
-        self._activate_left(_copy(token))
+        valid = token.tag is _VALID
+        if not self.right_memory:
+            if valid:
+                self.left_memory[_info(token)] = 0
+            else:
+                del self.left_memory[_info(token)]
+            for child in self.children:
+                child.callback(token)
+            return
+        context = token.context
+        count = 0
+        for _, right_context in self.right_memory:
+            if _same_context(context, dict(right_context)):
+                count += 1
+                if not valid:
+                    break
+        if count == 0:
+            for child in self.children:
+                child.callback(token)
+        if valid:
+            self.left_memory[_info(token)] = count
+        else:
+            del self.left_memory[_info(token)]
 
     def activate_right(self, token: Any) -> None:
         """Update the counts of the left tokens a right-input token matches."""
-        self._activate_right(_copy(token))
+        if token.tag is _VALID:
+            self.right_memory.append(_info(token))
+            inc = 1
+        else:
+            inc = -1
+            self.right_memory.remove(_info(token))
+        context = token.context
+        memory = self.left_memory
+        for left in memory:
+            if not left.context or _same_context(dict(left.context), context):
+                memory[left] += inc
+                count = memory[left]
+                if (count == 0 and inc == -1) or (count == 1 and inc == 1):
+                    new = tuple.__new__(Token, (_VALID if inc == -1 else Token.TagType.INVALID, set(left.data),
+                                                dict(left.context)))
+                    for child in self.children:
+                        child.callback(new)
 
 
 _FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not}
@@ -405,7 +496,7 @@ def _optimise(root: Any) -> None:
     nodes = _walk(root)
     for node in nodes:
         fast = _FAST.get(type(node))
-        if fast is not None:
+        if fast is not None and (fast not in (_Join, _Not) or type(node.matcher) is SameContextCheck):
             node.__class__ = fast
     for node in nodes:  # callbacks were bound to the old classes' methods
         node.children = [ChildNode(c.node, getattr(c.node, c.callback.__name__))
