@@ -16,6 +16,11 @@ Three things experta 1.9.4 does on every use that cost more than they need (``sh
   tests of one kind (the fact's type; one field equal to a literal) are replaced by one lookup in a table from
   the value to the tests that value passes (``_Dispatch``): the same tests run, on the facts they pass.
 
+* its nodes copy every token they receive (re-validating each of its facts) and log every test through its
+  watcher loggers, whether anyone listens or not. Here a node copies a token only to change it (a test that
+  binds variables), joins and negations read arriving tokens in place and build joined ones from facts that
+  are valid by construction, and a test on one plain field of a fact reads that field directly (``_Field``).
+
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
 """
