@@ -59,6 +59,10 @@ _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remain"], ["become"], ["exactly"],
+             ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
+             ["display"], ["give"], ["get"])
+"""Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0")."""
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
@@ -97,6 +101,9 @@ class Reading:
         end: Offset after the last word.
         strong: A composed reading (quantity and movement, evidence): it wins over a single-word cue.
         hedged: The user was unsure ("maybe", "I think").
+        evidence: Read from pasted evidence (an error line, a log).
+        fallback: A weaker reading that counts only when nothing else is read ("it crashes" with no error
+            family named).
     """
 
     name: str
@@ -106,6 +113,7 @@ class Reading:
     strong: bool = True
     hedged: bool = False
     evidence: bool = False
+    fallback: bool = False
 
 
 @dataclass
@@ -374,9 +382,9 @@ class _Reader:
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
-            evidence: bool = False) -> None:
+            evidence: bool = False, fallback: bool = False) -> None:
         for name, value in sets.items():
-            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence))
+            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence, fallback))
 
     def claim(self, start: int, end: int, names: Any) -> None:
         self.u.claims.append((start, end, frozenset(names)))
@@ -418,12 +426,19 @@ class _Reader:
             k += 1
         return out
 
+    def _as_time(self, p: Part) -> bool:
+        """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of."""
+        return p.roles.get("q", "").startswith("step_time") and bool(self.lemmas(p.i - 1, p.i)) and \
+            self.tokens[p.i - 1].lemma in ("after", "at", "per", "for", "in", "on", "during", "before", "every", "each")
+
     def _negated(self, i: int, lo: int) -> bool:
         """A negator among the (up to) four words before token ``i``, not before ``lo``."""
         for k in range(i - 1, max(lo, i - 4) - 1, -1):
             t = self.tokens[k]
             if t.lemma in K.NEGATORS or t.lemma == "not":
                 return True
+            if t.lemma in K.SCOPE_VERBS and k < i - 1:
+                return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
             # "fails to decrease", "refuses to go down" negate like "does not"
             if t.lemma in ("fail", "refuse") and k + 1 < len(self.tokens) and self.tokens[k + 1].lemma == "to":
                 return True
@@ -556,16 +571,21 @@ class _Reader:
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
             candidates = before[::-1] + after
             fitting = [q for q in candidates if self._fits(q[1], m)]
-            chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else state.get("last")
-            if chosen is not None and chosen[1] == "pronoun":
+            chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else None
+            if chosen is None or chosen[1] == "pronoun":
+                # "they never change", "it spikes": the latest quantity said before, less those said as a time
+                # ("I printed the weights after each step and they never change": "they" are the weights)
                 chosen = state.get("last")
             if chosen is not None and chosen[1] == "split_only":
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
+            if m == "zero" and self.tokens[p.i].kind == "num" and not (
+                    chosen and i <= chosen[0].i < j and self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE):
+                continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "spike",
+                                                          "spike", "nowhere",
                                                           "oscillate", "slow", "plateau", "flat", "converge",
                                                           "learn", "improve"):
                 continue
@@ -615,14 +635,17 @@ class _Reader:
             if "symptom" in sets or "loss_behavior" in sets:
                 # the composed reading owns its words: a single-word cue inside them reads nothing else
                 self.claim(lo, hi, ("symptom", "loss_behavior"))
-        if quantities:
-            state["last"] = quantities[-1]
+        things = [q for q in quantities if not self._as_time(q[0])]
+        if things:
+            state["last"] = things[-1]
         self._idioms(parts)
 
     def _idioms(self, parts: list[Part]) -> None:
         for p in parts:
             if "idiom" in p.roles and not self._negated(p.i, max(0, p.i - 3)):
                 self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
+                if p.roles["idiom"] in K.IDIOM_CLAIMS:
+                    self.claim(p.start, p.end, K.IDIOM_CLAIMS[p.roles["idiom"]])
 
     def _values(self, lo: int, hi: int) -> None:
         """Numbers said next to a quantity in a sentence: train/val accuracy, the data-time share.
@@ -664,8 +687,129 @@ class _Reader:
                 self.add({"data_time_fraction": frac}, *span)
                 if frac >= 0.3:
                     self.add({"symptom": "slow_training"}, *span, strong=False)
+        if not metrics and not any(q in ("loss", "accuracy") for _p, q, _s in quantities):
+            metrics = self._split_shares(lo, hi)
         if len(metrics) == 2 and metrics["train"] - metrics["val"] >= 0.1:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
+        self._classes(lo, hi)
+        self._huge_norm(lo, hi, quantities)
+        self._gpu_share(lo, hi, quantities, used)
+        self._data_share(lo, hi)
+        self._durations(lo, hi)
+        self._repeats(lo, hi, quantities)
+
+    def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5) -> Token | None:
+        """The percentage nearest a part, within ``reach`` tokens either side ("30%", "30 percent")."""
+        near = [t for t in self.tokens[max(lo, p.i - reach):min(hi, p.j + reach)] if t.kind == "num" and (
+            t.unit == "%" or self.text[t.end:t.end + 9].strip().startswith("percent"))]
+        return min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end))) if near else None
+
+    def _split_shares(self, lo: int, hi: int) -> dict[str, float]:
+        """"100% on the training data but 60% on test": percentages said of the splits are their accuracy."""
+        found: dict[str, tuple[float, int, int]] = {}
+        for p in self.parts_in(lo, hi):
+            split = p.roles.get("s")
+            if split not in ("train", "val") or split in found:
+                continue
+            num = self._nearest_pct(lo, hi, p, reach=4)
+            value = num.number if num is not None else None
+            if value is None or not 0.0 <= value <= 100.0 or any(num.start == f[1] for f in found.values()):
+                continue
+            found[split] = (value / 100.0, num.start, num.end)
+            self._split_span = (min(p.start, num.start), max(p.end, num.end))
+            self.add({f"{split}_metric": value / 100.0, "metric_kind": "accuracy"}, *self._split_span)
+        return {k: v[0] for k, v in found.items()}
+
+    def _gpu_share(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]], used: set[int]) -> None:
+        """"GPU util is only 30%", "the GPU sits at 25% utilization": the utilization, and low use is slow."""
+        for p, q, _split in quantities:
+            if q != "gpu_util" or self.lemmas(p.i - 1, p.i) == ["cpu"]:
+                continue
+            num = self._nearest_pct(lo, hi, p)
+            value = num.number if num is not None else None
+            if value is None or num.start in used or not 0.0 <= value <= 100.0:
+                continue
+            used.add(num.start)
+            span = (min(p.start, num.start), max(p.end, num.end))
+            self.add({"gpu_utilization_pct": value}, *span)
+            if value < 50.0:
+                self.add({"symptom": "slow_training"}, *span, strong=False)
+            return
+
+    def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"grad norm is like 1e5": a gradient norm in the thousands is an exploding one."""
+        for p, q, _split in quantities:
+            if q not in ("grad_norm", "grad_norm_bare"):
+                continue
+            nums = [t for t in self.tokens[p.j:min(hi, p.j + 4)] if t.kind == "num" and not t.unit]
+            value = nums[0].number if nums else None
+            if value is not None and value >= K.HUGE_GRAD_NORM:
+                self.add({"grad_norm_trend": "exploding"}, p.start, nums[0].end)
+                return
+
+    def _classes(self, lo: int, hi: int) -> None:
+        """"10 classes", "num_classes=5", "a 3-class problem": the number of classes."""
+        for k in range(lo, hi):
+            t = self.tokens[k]
+            value = t.number
+            if value is None or t.unit or not 2 <= value <= 1_000_000 or value != int(value):
+                continue
+            nxt = self.lemmas(k + 1, k + 2)
+            prev = self.lemmas(k - 3, k)
+            if (nxt and nxt[0] in K.CLASS_NOUNS and self.lemmas(k - 1, k) != ["of"]) or \
+                    (len(prev) == 3 and prev[1] in K.CLASS_NOUNS and prev[2] in ("=", ":") and prev[0] in
+                     ("num", "n", "number")):
+                first = k - 3 if len(prev) == 3 and prev[2] in ("=", ":") else k
+                self.add({"num_classes": int(value)}, self.tokens[first].start,
+                         self.tokens[k + 1].end if first == k else t.end)
+                return
+
+    def _data_share(self, lo: int, hi: int) -> None:
+        """"one class is 95% of my data", "99% of samples are negatives": most of the data is one class."""
+        for k in range(lo, hi):
+            t = self.tokens[k]
+            value = t.number
+            if value is None or t.unit != "%" or not 75.0 <= value < 100.0:
+                continue
+            after = self.lemmas(k + 1, min(hi, k + 5))
+            if "of" in after[:2] and set(after) & K.DATA_NOUNS:
+                end = next(u for u in range(k + 1, min(hi, k + 5)) if self.tokens[u].lemma in K.DATA_NOUNS)
+                self.add({"class_imbalance": True}, t.start, self.tokens[end].end)
+                return
+
+    def _durations(self, lo: int, hi: int) -> None:
+        """"takes 3 hours per epoch", "each step takes 2 s": a complaint of the time a unit of training takes."""
+        lemmas = self.lemmas(lo, hi)
+        if "take" not in lemmas:
+            return
+        for k in range(lo, hi):
+            t = self.tokens[k]
+            if t.kind != "num":
+                continue
+            unit = self.lemmas(k + 1, k + 2)
+            if not unit or unit[0] not in K.TIME_UNITS:
+                continue
+            per = self.lemmas(k + 2, min(hi, k + 5))
+            if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
+                                                                     "for"}:
+                self.add({"symptom": "slow_training"}, t.start, self.tokens[min(hi, k + 5) - 1].end, strong=False)
+                return
+
+    def _repeats(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"loss: 0.693 0.693 0.693": the same value said again and again is a flat curve."""
+        for p, q, _split in quantities:
+            if q != "loss":
+                continue
+            nums = []
+            for t in self.tokens[p.j:min(hi, p.j + 24)]:
+                if t.kind == "num":
+                    nums.append(t)
+                elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | {"then", "and", "still"}:
+                    break
+            values = [t.number for t in nums]
+            if len(values) >= 3 and all(v is not None and v == values[0] for v in values) and values[0] != 0:
+                self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
+                return
 
     # -- comparisons and series -----------------------------------------------------------------------
     def compare(self, lo: int, hi: int) -> None:
@@ -830,6 +974,8 @@ class _Reader:
         sets = self._compose(quantity, split, movement, None, {"all"})
         if sets is not None and "loss_behavior" not in sets:
             self.add(dict(sets), start, end)
+        elif sets is not None and sets.get("loss_behavior") == "diverging" and after >= 3 * before > 0:
+            self.add(dict(sets), start, end)  # "loss went from 2.3 to 50": a rise that large is a divergence
 
     # -- the whole text ------------------------------------------------------------------------------------
     def read(self) -> Understanding:
@@ -848,11 +994,23 @@ class _Reader:
             self.frames(lo, hi)
             self._values(lo, hi)
         self.evidence()
+        self._chance()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
                 s < r.end and r.start < e for s, e in self.error_spans)]
         return self.u
+
+    def _chance(self) -> None:
+        """An accuracy at chance (about 1/classes) is a model that has learned nothing."""
+        classes = next((r.value for r in self.u.readings if r.name == "num_classes"), None)
+        if not isinstance(classes, (int, float)) or classes < 2:
+            return
+        for r in self.u.readings:
+            if r.name in ("train_metric", "val_metric") and isinstance(r.value, float) and \
+                    r.value <= 1.25 / classes + 0.02:
+                self.add({"symptom": "not_learning"}, r.start, r.end, strong=False)
+                return
 
     def frames(self, lo: int, hi: int) -> None:
         """Concepts said together in one sentence (``knowledge.talk.FRAMES``)."""
@@ -880,7 +1038,7 @@ class _Reader:
                     break
                 if not hits and any(w[0] != "!" for w in g):
                     break
-                at.extend(hits[:1])
+                at.extend(sorted(hits)[:1])  # the earliest word of the group (never the set's order)
             else:
                 if not at:
                     continue
@@ -904,6 +1062,12 @@ class _Reader:
                 self.error_spans.append((m.start(), m.end()))
                 if first is None or m.start() < first[0]:
                     first = (m.start(), sets, m.start(), m.end())
+        if first is None:
+            # no known error family: an error or crash named in words is still a crash (a weak reading)
+            crash = _crash_named().search(low)
+            if crash is not None:
+                self.add({"symptom": "crash"}, crash.start(), crash.end(), strong=False, evidence=True,
+                         fallback=True)
         if first is not None:
             _, sets, s, e = first
             self.add(dict(sets), s, e, strong=False, evidence=True)
@@ -929,6 +1093,11 @@ def _signature(order: int) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _crash() -> re.Pattern[str]:
     return re.compile(K.CRASH_SIGNS)
+
+
+@lru_cache(maxsize=1)
+def _crash_named() -> re.Pattern[str]:
+    return re.compile(K.CRASH_NAMED)
 
 
 _LOSS_VALUE = re.compile(r"loss['\"]?\s*[:=]?\s*(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")

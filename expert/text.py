@@ -428,6 +428,8 @@ def read_text(text: str) -> list[TextReading]:
                 best[name] = (key, TextReading(obs, phrase.strip()))
     composed: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     for r in u.readings:
+        if r.fallback and (best or any(not f.fallback for f in u.readings)):
+            continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
             continue
         try:

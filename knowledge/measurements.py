@@ -9,6 +9,7 @@ that applies its own) and take their numeric conditions from the same table.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -409,6 +410,28 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-CLIP-MIN", 4, "sampled steps needed before a constant clipped norm is trusted",
             "two windows of two sampled steps; our count", Cite("003", "Step 3: route to fix",
                                                                   "gradient explosion: clip max_norm")),
+    Measure("MT-RESET-MIN", 3,
+            "sampled intervals between optimizer steps (each with a backward pass seen) needed before a verdict on "
+            "whether .grad is cleared between steps",
+            "three sampled steps, the first window's worth at the default sampling; our count",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-RESET-NEVER", 0.9,
+            "at this fraction of the sampled intervals or more, every backward pass found the last step's gradient "
+            "still in .grad (never None, never zeros): gradients are never reset between steps",
+            "PyTorch adds each backward into .grad until zero_grad clears it; a loop that zeroes (once per step or "
+            "once per accumulated group) shows a cleared .grad in every interval, so any carried interval is "
+            "already unusual and nine in ten is our margin for an occasional skipped clear",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-REPEAT", 0.9,
+            "at this fraction or more of the training forwards from the second epoch on, the batch is exactly the "
+            "one seen one epoch earlier (the commonest gap): the batches repeat in the same order every epoch",
+            "a loader that reshuffles each epoch practically never repeats a whole batch (same examples, same "
+            "order); a fixed order repeats every one; nine in ten leaves room for a last partial batch or an "
+            "extra forward per epoch; our bound", Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-REPEAT-MIN", 8,
+            "forwards fingerprinted, and batches seen coming back one epoch later, needed before the order is "
+            "judged", "half an epoch of a 16-batch dataset seen twice; our count",
+            Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",
@@ -577,17 +600,6 @@ ROWS = (
         fix=Fix("Clip the global norm and log it each step.",
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
         avoid=("Do not restart with a new optimizer: clip and inspect the spike batches.",)),
-    Row("MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
-        (Find("Configuration", "warning", "trainable parameters are in no optimizer param group: they get gradients "
-              "but are never updated"),
-         RouteTo("optimization-algorithms", "primary", "build the optimizer over every trainable parameter")),
-        "An optimizer built before layers were added (or from a sub-module) silently skips them.",
-        Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
-        unless=("finding:LP-OPT-01",),  # a replaced layer: the stale-tensor finding already names these parameters
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row (LP-OPT-02), which yields to it
-        fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
-                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
-        avoid=("Do not tune the LR before every parameter is in the optimizer.",)),
     Row("MS-FROZEN-01", {"frozen_fraction": ge("MT-FROZEN")},
         (Find("Not Learning", "warning", "most parameters are frozen (requires_grad=False): if this is not a "
               "deliberate fine-tune, they never learn"),
@@ -610,14 +622,39 @@ ROWS = (
         "dividing the loss (AP-12: k times the step).",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
         # weights shrunk by decay make every update a large fraction of them: the decay explains the ratio
-        unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02",
+        unless=("finding:MS-ZERO-01", "finding:MS-ZERO-03", "finding:AP-12", "finding:MS-WNORM-01",
+                "finding:MS-WNORM-02",
                 # clipping bounds every SGD step (a tight-clip recipe), or summed losses scale the step
                 "finding:MS-CLIP-02", "finding:MS-CLIP-03", "finding:MS-RED-01"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
         avoid=("Do not switch optimizers: the LR is the problem.",)),
-    Row("MS-UPD-02", {"update_ratio": lt("MT-UPD-LOW")},
+    # Exactly zero is not "too small": any positive LR times a non-zero gradient moves a weight. Weights that do
+    # not move at all are not reached by the step, and the LR row below would send the user to tune it in vain.
+    Row("MS-UPD-00", {"update_ratio": Le(0.0, source="an update of exactly zero: no positive step reached the "
+                                                      "weights")},
+        (Find("Not Learning", "warning", "the weights do not move at all (an update of exactly zero, not a small "
+              "one): the optimizer step does not reach them; they are outside the optimizer, get no gradient (a "
+              "cut graph, submodules in a plain list), or the step never runs",
+              explains=("not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "what the optimizer holds and whether the step runs"),
+         RouteTo("pytorch-engineering", "secondary", "module registration (nn.ModuleList) and the autograd graph")),
+        "A learning rate too low still changes the weights a little each step; no change at all means the update "
+        "is not applied to those parameters, whatever the LR.",
+        Cite("003", "Step 2: investigate with commands", "check that gradients flow and that parameters change"),
+        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-OPT-01", "finding:MS-ZERO-02",
+                "finding:LP-OPT-02", "finding:MS-FROZEN-01", "finding:PR-FP16W-01"),
+        salience=Salience.CAUSE - 1,  # after the rows that name why the step misses the weights (its unless)
+        fix=Fix("Check, for one step, which trainable parameters have a gradient, are in the optimizer and change.",
+                "held = {id(p) for g in opt.param_groups for p in g['params']}\n"
+                "before = {n: p.detach().clone() for n, p in model.named_parameters()}\n"
+                "loss.backward(); opt.step()\n"
+                "for n, p in model.named_parameters():\n"
+                "    print(n, p.requires_grad, id(p) in held, p.grad is not None, (p - before[n]).abs().max().item())"),
+        avoid=("raising the LR of parameters the step never reaches",)),
+    Row("MS-UPD-02", {"update_ratio": Between(math.ulp(0.0), threshold("MT-UPD-LOW"),
+                                              source=_src("MT-UPD-LOW") + "; above 0, which MS-UPD-00 reads")},
         (Find("Not Learning", "warning", "weight updates are a vanishing fraction of the weights: LR far too low"),
          RouteTo("learning-rate-scheduling", "primary", "raise the LR 10-100x"),
          RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
@@ -684,6 +721,23 @@ ROWS = (
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
+    Row("MS-ZERO-03", {"grad_reset": "never"},
+        (Find("Training Loop", "critical", "the gradients are never reset between optimizer steps: every backward "
+              "pass finds the last step's gradient still in .grad (zero_grad is missing), so each step applies the "
+              "sum of all past gradients, whatever clipping then does to its length"),
+         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
+         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
+        "PyTorch adds each backward into .grad until zero_grad clears it. Gradient clipping rescales the carried "
+        "sum to max_norm in place, so the carried gradient never looks larger than a fresh one; the direction is "
+        "still the sum of every past gradient, and the clip (seen cutting the same norm every step) is an effect "
+        "of the missing zero_grad, not a setting to tune.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        # the same cause as MS-ZERO-01 measured another way: one finding
+        unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE + 4,
+        fix=Fix("Zero the gradients once per optimizer step (before the forward pass, or right after the step).",
+                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\n"
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\noptimizer.step()"),
+        avoid=("tightening the clip or lowering the LR to tame steps that carry every past gradient",)),
     Row("MS-ZERO-02", {"step_grads": Is("none", "zero")},
         (Find("Training Loop", "critical", "the optimizer steps with no gradient: the gradients are cleared "
               "(zero_grad) between backward and step, or backward never runs before it, so no step moves the weights"),
@@ -697,14 +751,6 @@ ROWS = (
                 "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
                 "optimizer.step()"),
         avoid=("raising the LR of a loop that throws its gradients away",)),
-    Row("MS-EVAL-01", {"model_eval_mode": True},
-        (Find("Training Loop", "warning", "the model trains in eval mode: dropout is off and normalization layers "
-              "use frozen running statistics"),
-         RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
-        "A model left in eval() after validation trains without its regularization and batch statistics.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        fix=Fix("Call model.train() at the start of every training epoch.", "model.train()"),
-        avoid=("Do not remove dropout to 'fix' the difference.",)),
     Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),

@@ -59,6 +59,10 @@ QUANTITIES: dict[str, str] = {
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
+    # how many steps the run needs (not how long each takes)
+    "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
+    "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
+    "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
 
@@ -66,6 +70,10 @@ SPLITS: dict[str, str] = {
     "train": "train", "training": "train", "trn": "train", "tr": "train",
     "val": "val", "validation": "val", "valid": "val", "eval": "val", "evaluation": "val", "test": "val",
     "dev": "val", "held-out": "val", "holdout": "val",
+    # the data a figure is measured on ("100% on the training data, 60% on test")
+    "training data": "train", "train data": "train", "training set": "train", "train set": "train",
+    "test data": "val", "test set": "val", "validation set": "val", "val set": "val", "validation data": "val",
+    "dev set": "val", "unseen data": "val", "new data": "val",
 }
 """Words saying whose curve a quantity is (train_loss, val_loss...)."""
 
@@ -113,6 +121,18 @@ MOVEMENTS: dict[str, str] = {
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
     "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
     "become nan": "nan",
+    # "jumps up", "spikes up": the jump, not a steady rise
+    "jump up": "jump", "spike up": "spike",
+    # speed said as duration
+    "take forever": "slow", "take age": "slow", "take too long": "slow", "take so long": "slow",
+    "take way too long": "slow", "take very long": "slow", "crawl": "slow",
+    # going nowhere: the run makes no progress
+    "go nowhere": "nowhere", "get nowhere": "nowhere", "not go anywhere": "nowhere",
+    # a judgement of a figure without its shape ("loss is too high", "accuracy is bad"): what is not working
+    # (not "weird" or "wrong": a figure that looks wrong may be computed wrong)
+    "bad": "bad", "poor": "bad", "terrible": "bad", "awful": "bad", "horrible": "bad", "disappointing": "bad",
+    "too high": "high", "very high": "high", "too low": "low", "very low": "low", "mediocre": "bad",
+    "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -180,7 +200,11 @@ TOPICS: dict[str, str] = {
 experiment-tracking request)."""
 
 NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
-                     "zero point"})
+                     "zero point", "loss function", "loss fn", "cost function", "objective function",
+                     "same loss function", "same model", "same data", "same seed", "same config",
+                     "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
+                     "switch off", "set off", "wrong label", "wrong class", "wrong dtype", "wrong device",
+                     "wrong shape", "bad label", "poor man"})
 """Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
 
 TOPIC_VALUES: dict[str, str] = {
@@ -206,9 +230,39 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "binary classification": {"num_classes": 2}, "binary task": {"num_classes": 2},
     "binary classifier": {"num_classes": 2}, "cifar10": {"num_classes": 10}, "cifar-10": {"num_classes": 10},
     "cifar100": {"num_classes": 100}, "cifar-100": {"num_classes": 100}, "mnist": {"num_classes": 10},
-    "imagenet-1k": {"num_classes": 1000},
+    # (not bare "imagenet": most who name it fine-tune from its weights on data of their own)
+    "imagenet-1k": {"num_classes": 1000}, "fashion-mnist": {"num_classes": 10},
+    "fashionmnist": {"num_classes": 10}, "svhn": {"num_classes": 10},
+    # what runs the loop (a framework's own words: its Trainer, its module class, its config names)
+    "pytorch lightning": {"framework": "lightning"}, "lightning": {"framework": "lightning"},
+    "pl.trainer": {"framework": "lightning"}, "lightningmodule": {"framework": "lightning"},
+    "lightning trainer": {"framework": "lightning"}, "pytorch-lightning": {"framework": "lightning"},
+    "training_step": {"framework": "lightning"}, "trainer.fit": {"framework": "lightning"},
+    "hf trainer": {"framework": "hf"}, "huggingface trainer": {"framework": "hf"},
+    "hugging face trainer": {"framework": "hf"}, "transformers trainer": {"framework": "hf"},
+    "trainingarguments": {"framework": "hf"}, "seq2seqtrainer": {"framework": "hf"},
+    "seq2seqtrainingarguments": {"framework": "hf"}, "trainer.train": {"framework": "hf"},
+    "sfttrainer": {"framework": "hf"}, "trl": {"framework": "hf"},
+    # the hidden activation, when named as one ("sigmoid activations", "tanh everywhere")
+    "sigmoid activation": {"activation": "sigmoid"}, "tanh activation": {"activation": "tanh"},
+    "relu activation": {"activation": "relu"}, "gelu activation": {"activation": "gelu"},
+    "tanh": {"activation": "tanh"}, "gelu": {"activation": "gelu"}, "silu": {"activation": "silu"},
+    "swish": {"activation": "silu"}, "leaky relu": {"activation": "leaky_relu"},
+    "leakyrelu": {"activation": "leaky_relu"}, "leaky_relu": {"activation": "leaky_relu"},
+    # a crash named by its kind (the word "segmentation" in it is no task)
+    "segmentation fault": {"symptom": "crash"}, "segfault": {"symptom": "crash"}, "core dump": {"symptom": "crash"},
+    "illegal memory access": {"symptom": "crash"},
+    # a model that will not train
+    **{f"{who} {neg} {verb}": {"symptom": "not_learning"} for who in ("model", "network", "net")
+       for neg in ("not", "be not", "do not", "fail to", "refuse to", "just not", "be just not", "still not",
+                   "be still not") for verb in ("train", "training")},
 }
 """Whole phrases (lemmas) that state observations by themselves."""
+
+IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
+    "segmentation fault": ("task",), "core dump": ("task",),
+}
+"""Observations a single-word cue inside an idiom may not set ("segmentation fault" names no segmentation task)."""
 
 TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
     "optimizer": ("optimizer",), "learning_rate": ("learning_rate",),
@@ -281,12 +335,18 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="always")
     + _c("loss", "negative", {"negative_loss": True})
+    + _c("loss", "same", _NL, tags=frozenset({"all"}))
+    + _c("loss", "nowhere", _NL, implicit=True)
+    # a figure judged without its shape: at least which figure is not working
+    + _c("loss", "high bad", {"not_working_aspect": "loss"})
     # --- validation against training ----------------------------------------------------------------------
     + _c("loss", "up worse", {"symptom": "overfitting", "val_loss_rising": True}, split="val")
     # --- accuracy and other metrics -------------------------------------------------------------------------
     + _c("accuracy", "flat stuck not-up not-improve not-change not-increase stay chance", {**_NL,
                                                                                           "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
+    + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat stuck not-up not-improve down", {"task": "rl"})
     + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
     # --- gradients --------------------------------------------------------------------------------------------
@@ -309,10 +369,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("gpu_util", "low", {"symptom": "slow_training"})
     + _c("throughput", "low slow", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("step_count", "slow", {"symptom": "slow_training", "slow_kind": "many_steps"})
     + _c("run", "slow", {"symptom": "slow_training"})
     + _c("step_time", "slow high", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("data_time", "slow", {"symptom": "slow_training"})
-    + _c("predictions", "same flat", {"symptom": "not_learning", "predictions_constant": True})
+    + _c("predictions", "same flat zero", {"symptom": "not_learning", "predictions_constant": True})
     + _c("predictions_verb", "same flat", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
@@ -339,7 +400,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "nondeterministic reproducible"), {"nondeterminism": "evaluation"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
-          "disappear ~log ~show"), {"metrics_dropped": True}),
+          "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
         (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
           "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
         # train and evaluation preprocessing that differ
@@ -357,10 +418,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"zero_grad_call": "missing"}),
         (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),
+        (("eval", "~back ~return ~revert", "train training"), {"mode_switching": "never_calls_train"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
         (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
          {"scaler_skips": "persistent", "grad_scaler": True}),
+        (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate",
           "~help still same ~fix ~solve ~work ~stop even"),
@@ -375,13 +438,28 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("rare minority", "class"), {"class_imbalance": True}),
         (("most majority", "label sample example data", "class"), {"class_imbalance": True}),
         # what the model outputs
-        (("predict prediction output", "same constant identical one regardless everything always only",
+        (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
+          "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
+        (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance"),
          {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # the run is slow per step
-        (("slow", "throughput it/s iteration step"), {"slow_kind": "per_step"}),
+        (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
+        # held-out accuracy falling while the training figure still improves
+        (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
+          "up increase improve rise climb", "acc accuracy f1 score metric", "!loss"),
+         {"symptom": "overfitting", "metric_kind": "accuracy"}),
+        # training that looks fine while held-out data does badly
+        (("fine good great ok okay perfect", "train training", "but", "bad poor useless terrible awful garbage",
+          "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"}),
+        # a tracker that shows only some of what was logged
+        (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",
+          "step point log value"), {"metrics_dropped": True}),
+        # each step is quick, the run still needs too many of them
+        (("fast quick", "step iteration", "forever many long ages slow converge convergence"),
+         {"symptom": "slow_training", "slow_kind": "many_steps"}),
     ))
 """Concepts that state an observation when all their groups are said in one sentence, in any order (a word
 ``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). The first
@@ -463,3 +541,29 @@ CRASH_SIGNS = (r"traceback \(most recent call last\)|\b\w*(?:error|exception):|\
 CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
                           "cuda_oom", "collective_timeout", "dataloader_failure"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""
+
+SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
+"""Verbs that keep a negation before them for themselves: in "never predicts the rare class" the rare class is
+still said (a light verb such as "use" or "call" passes it on: "I don't use warmup"; a verb of showing too: "the logs
+don't show any NaN")."""
+
+DATA_NOUNS = frozenset("data dataset sample example label image row instance record target datapoint point "
+                       "observation".split())
+"""Nouns naming the training data ("95% of my data", "99% of the samples")."""
+
+TIME_UNITS = frozenset("hour hr h day minute min second sec s ms".split())
+"""Units of a duration ("3 hours per epoch", "2 s per step")."""
+
+CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)\b|\berror:|"
+               r"\b(?:an|this|that|the following|weird|strange|cryptic) (?:error|exception)\b|"
+               r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
+               r"\bexits? with (?:code|status)\b|\bexited with\b")
+"""A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
+class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
+
+CLASS_NOUNS = frozenset("class categories category label".split())
+"""Nouns counting classes ("10 classes", "num_classes=5")."""
+
+HUGE_GRAD_NORM = 1e3
+"""A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order
+0.1-10; clipping thresholds are set at about 1)."""

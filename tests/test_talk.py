@@ -53,6 +53,53 @@ def test_compositions(text: str, expected: dict) -> None:
     assert {k: got.get(k) for k in expected} == expected, got
 
 
+@pytest.mark.parametrize("text, expected", [
+    # percentages said of the data, of the splits, of the GPU; classes and chance
+    ("my model gets 100% on training data but 60% on test",
+     {"train_metric": 1.0, "val_metric": 0.6, "symptom": "overfitting"}),
+    ("one class is 95% of my data and the model never predicts the rare class", {"class_imbalance": True}),
+    ("my GPU is only at 30% utilization", {"gpu_utilization_pct": 30.0, "symptom": "slow_training"}),
+    ("val acc is 0.1 and train acc is 0.1, 10 classes", {"num_classes": 10, "symptom": "not_learning"}),
+    ("training takes 3 hours per epoch", {"symptom": "slow_training"}),
+    ("loss: 0.693 0.693 0.693 0.693", {"symptom": "not_learning"}),
+    ("loss went from 2.3 to 50 in 3 steps", {"loss_behavior": "diverging"}),
+    # a pronoun is the thing named before, not the time it was looked at
+    ("I printed the weights after each step and they never change", {"update_ratio": 0.0}),
+    # weaker readings when no shape is said: which figure is bad, the framework, a crash named in words
+    ("the loss is too high", {"not_working_aspect": "loss"}),
+    ("accuracy is too low, only 40%", {"not_working_aspect": "accuracy"}),
+    ("my lightning model doesn't learn anything", {"framework": "lightning", "symptom": "not_learning"}),
+    ("HF Trainer: loss stays at 0.69 for the whole run", {"framework": "hf"}),
+    ("I get a RuntimeError when calling backward", {"symptom": "crash"}),
+    ("training dies with segmentation fault", {"symptom": "crash", "task": None}),
+    ("why is my network not training?", {"symptom": "not_learning"}),
+    ("I switch to eval for validation but not back to train", {"mode_switching": "never_calls_train"}),
+])
+def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("the training error is high", "symptom"),  # "error" here is the figure, not a crash
+    ("I use the same loss function as the paper", "symptom"),
+    ("the model doesn't output nan", "loss_behavior"),
+    ("fails in backward: output 0 of ReluBackward0 is at version 1", "predictions_constant"),
+    ("pretrained on ImageNet, fine-tuned on my own photos", "num_classes"),
+])
+def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
+    assert absent not in obs(text), obs(text)
+
+
+def test_numbers_out_of_range_read_nothing_and_never_raise() -> None:
+    assert "num_classes" not in obs("1e400 classes and 1e999 categories, grad norm 1e400")
+
+
+def test_a_crash_named_in_words_yields_to_any_other_reading() -> None:
+    assert obs("it crashes after a while").get("symptom") == "crash"
+    assert obs("the loss goes nan and then it crashes").get("symptom") == "unstable"
+
+
 def test_a_question_is_not_the_setting() -> None:
     got = obs("should I use adam or sgd for a resnet?")
     assert got.get("symptom") == "direct_question" and got.get("question_topic") == "optimizer"
