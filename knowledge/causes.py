@@ -9,7 +9,8 @@ same cause (``MS-ZERO-01``, ``MS-EVAL-01``) the declared row yields to the measu
 
 from __future__ import annotations
 
-from knowledge.measurements import ge, lt
+from knowledge.antipatterns import AP_03, MS_FP16_01
+from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
     Block,
     Cite,
@@ -64,14 +65,53 @@ LP_MODE_01 = Row(
             "    model.eval()\n    with torch.no_grad():\n        evaluate(model, val_loader)"),
     avoid=("removing dropout to make training and validation agree",))
 
-# The same two causes as a probe measures them: one entry each, the measurement as a second kind of evidence, so
+LP_ZERO_01 = Row("LP-ZERO-01", {"zero_grad_call": Is("missing", "once_per_epoch", "wrong_object")},
+    (Find("Training Loop", "critical", "gradients are not zeroed before every step (missing, once per epoch, "
+          "or called on an object that does not hold these parameters): each step applies the sum of past "
+          "gradients", explains=_LOOP_PROBLEMS),
+     RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
+     RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
+    "PyTorch adds every backward into .grad; without zeroing on the optimizer (or model) that owns these "
+    "parameters, the effective step grows each iteration.",
+    _LOOP, unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE,
+    fix=Fix("Zero the gradients of the optimizer that steps these parameters, once per optimizer step.",
+            "for x, y in loader:\n"
+            "    optimizer.zero_grad(set_to_none=True)\n"
+            "    loss = loss_fn(model(x), y)\n"
+            "    loss.backward()\n"
+            "    optimizer.step()"),
+    avoid=("lowering the LR to tame steps that grow because gradients pile up",))
+
+LP_ZERO_02 = Row("LP-ZERO-02", {"zero_grad_call": "between_backward_and_step"},
+    (Find("Training Loop", "critical", "the optimizer steps with an empty gradient: zero_grad runs between "
+          "backward and step (or backward does not run before it), so no step moves the weights",
+          explains=_LOOP_PROBLEMS),
+     RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
+    "Zeroing after backward discards the gradient just computed; the step then moves nothing (or only "
+    "weight decay).",
+    _LOOP, unless=("finding:MS-ZERO-02",), salience=Salience.CAUSE,
+    fix=Fix("Zero before the forward pass (or right after the step), never between backward and step.",
+            "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
+            "optimizer.step()"),
+    avoid=("raising the LR of a loop that throws its gradients away",))
+
+# The same causes as a probe measures them: one entry each, the measurement as a second kind of evidence, so
 # the declared and the measured form lead to the same first stop with the same fix (``measured_form``).
 MS_OPT_01 = measured_form(
     LP_OPT_02, "MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
     cite=Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
     unless=("finding:LP-OPT-01",))  # a replaced layer: the stale-tensor finding already names these parameters
 MS_EVAL_01 = measured_form(LP_MODE_01, "MS-EVAL-01", {"model_eval_mode": True})
-TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01))
+MS_ZERO_01 = measured_form(
+    LP_ZERO_01, "MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
+    cite=Cite("003", "Scope boundaries", "training loop issues: gradients carried over between steps"),
+    salience=Salience.CAUSE + 5)  # before the update-ratio rows, whose reading a missing zero_grad distorts
+MS_ZERO_02 = measured_form(
+    LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
+    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"),
+    salience=Salience.CAUSE + 5)  # before the rows that read the still weights as an LR or gradient-flow fault
+TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_02, MS_ZERO_02),
+         (AP_03, MS_FP16_01))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
 
 ROWS = (
@@ -135,33 +175,12 @@ ROWS = (
                 "print(torch.bincount(y) if y.dtype == torch.long else (y.mean().item(), y.std().item()))"),
         avoid=("changing the model or optimizer before looking at the batches",)),
     # --- training-loop correctness -----------------------------------------------------------------------
-    Row("LP-ZERO-01", {"zero_grad_call": Is("missing", "once_per_epoch", "wrong_object")},
-        (Find("Training Loop", "critical", "gradients are not zeroed before every step (missing, once per epoch, "
-              "or called on an object that does not hold these parameters): each step applies the sum of past "
-              "gradients", explains=_LOOP_PROBLEMS),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
-         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
-        "PyTorch adds every backward into .grad; without zeroing on the optimizer (or model) that owns these "
-        "parameters, the effective step grows each iteration.",
-        _LOOP, unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE,
-        fix=Fix("Zero the gradients of the optimizer that steps these parameters, once per optimizer step.",
-                "for x, y in loader:\n"
-                "    optimizer.zero_grad(set_to_none=True)\n"
-                "    loss = loss_fn(model(x), y)\n"
-                "    loss.backward()\n"
-                "    optimizer.step()"),
-        avoid=("lowering the LR to tame steps that grow because gradients pile up",)),
-    Row("LP-ZERO-02", {"zero_grad_call": "between_backward_and_step"},
-        (Find("Training Loop", "critical", "zero_grad runs between backward and the optimizer step: every step "
-              "applies a zero gradient and nothing learns", explains=_LOOP_PROBLEMS),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
-        "Zeroing after backward discards the gradient just computed; the step then moves nothing (or only "
-        "weight decay).",
-        _LOOP, unless=("finding:MS-ZERO-02",), salience=Salience.CAUSE,
-        fix=Fix("Zero before the forward pass (or right after the step), never between backward and step.",
-                "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
-                "optimizer.step()"),
-        avoid=("raising the LR of a loop that throws its gradients away",)),
+    LP_ZERO_01,
+    MS_ZERO_01,
+    LP_ZERO_02,
+    MS_ZERO_02,
+    AP_03,
+    MS_FP16_01,
     Row("LP-ZERO-03", {"zero_grad_call": "every_micro_batch",
                        "grad_accum_steps": Gt(1, source="002 · accumulation over more than one micro-batch")},
         (Find("Training Loop", "warning", "gradient accumulation zeroes the gradients every micro-batch: only the "

@@ -687,30 +687,6 @@ ROWS = (
                 "torch.nn.init.xavier_uniform_(layer.weight)"),
         avoid=("Do not raise the LR: saturated units ignore it.",)),
     # --- loop faults -------------------------------------------------------------------------------------
-    Row("MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
-        (Find("Training Loop", "critical", "gradients accumulate across steps: zero_grad is missing, so each step "
-              "applies the sum of all past gradients"),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
-         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
-        "PyTorch adds each backward into .grad; without zeroing the effective step grows every iteration.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        salience=Salience.CAUSE + 5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
-        fix=Fix("Zero the gradients once per optimizer step.",
-                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
-        avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
-    Row("MS-ZERO-02", {"step_grads": Is("none", "zero")},
-        (Find("Training Loop", "critical", "the optimizer steps with no gradient: the gradients are cleared "
-              "(zero_grad) between backward and step, or backward never runs before it, so no step moves the weights"),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
-        "step() reads .grad; a zero_grad after backward empties it first, so every step applies nothing (or only "
-        "weight decay), and the loss stays where it started whatever the LR.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        salience=Salience.CAUSE + 5,  # before the rows that read the still weights as an LR or gradient-flow fault
-        fix=Fix("Zero the gradients before the forward pass (or right after the step), never between backward and "
-                "step.",
-                "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
-                "optimizer.step()"),
-        avoid=("raising the LR of a loop that throws its gradients away",)),
     Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),
@@ -846,20 +822,8 @@ ROWS = (
         fix=Fix("Keep optimizer state in FP32 (AMP does) or raise eps to 1e-6 or more.",
                 "torch.optim.AdamW(model.parameters(), lr=3e-4, eps=1e-6)"),
         avoid=("Do not cast the optimizer state to FP16.",)),
-    Row("MS-FP16-01", {"grad_underflow_fraction": gt("MT-UNDERFLOW"), "mixed_precision": "fp16"},
-        (Find("Precision", "critical", "most FP16 gradient elements underflow to exactly zero: FP16 without loss "
-              "scaling"),
-         RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
-         RouteTo("gradient-management", "secondary", "gradient scaling")),
-        "FP16 cannot hold small gradients; a loss scaler shifts them into range.",
-        Cite("002", "anti-patterns", "FP16 without loss scaling"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
-        fix=Fix("Use autocast with a GradScaler (FP32 master weights), or BF16 where supported.",
-                "scaler = torch.amp.GradScaler()\nwith torch.autocast('cuda', dtype=torch.float16):\n"
-                "    loss = loss_fn(model(x), y)\nscaler.scale(loss).backward()\nscaler.step(optimizer)\n"
-                "scaler.update()"),
-        avoid=("Do not keep training pure FP16 weights without scaling.",)),
 )
+
 
 def threshold_detail(mid: str) -> dict[str, Any]:
     """Everything about threshold ``mid``, shaped as ``trainopt rule ID`` shows a rule.
