@@ -189,8 +189,7 @@ ROWS = (
                 "    if (i + 1) % accum_steps == 0:\n"
                 "        opt.step(); opt.zero_grad(set_to_none=True)"),
         avoid=("summing accumulated gradients and keeping the single-batch LR",),
-        # before MS-UPD-01 (issue 9): k summed micro-batch gradients inflate the update ratio, not the LR
-        salience=Salience.CAUSE + 5),
+        salience=Salience.CAUSE),
     Row("AP-13", {"mixed_precision": "none", "bf16_supported": True},
         (_lint("info", "training in FP32 on hardware with BF16: BF16 autocast is the default and roughly halves "
               "activation memory and step time"),

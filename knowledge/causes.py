@@ -104,12 +104,10 @@ MS_OPT_01 = measured_form(
 MS_EVAL_01 = measured_form(LP_MODE_01, "MS-EVAL-01", {"model_eval_mode": True})
 MS_ZERO_01 = measured_form(
     LP_ZERO_01, "MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
-    cite=Cite("003", "Scope boundaries", "training loop issues: gradients carried over between steps"),
-    salience=Salience.CAUSE + 5)  # before the update-ratio rows, whose reading a missing zero_grad distorts
+    cite=Cite("003", "Scope boundaries", "training loop issues: gradients carried over between steps"))
 MS_ZERO_02 = measured_form(
     LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
-    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"),
-    salience=Salience.CAUSE + 5)  # before the rows that read the still weights as an LR or gradient-flow fault
+    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
 TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_02, MS_ZERO_02),
          (AP_03, MS_FP16_01))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
@@ -347,6 +345,36 @@ ROWS = (
                 "running += loss.item()\npreds.append(out.detach().cpu())\n"
                 "with torch.no_grad():\n    val_out = model(x_val)"),
         avoid=("shrinking the batch to hide a leak that grows every step",)),
+    # The same boundary, the other direction: a staircase down is the model recognising last epoch's examples.
+    Row("DT-EPOCH-01", {"epoch_start_drop": True},
+        (Find("Generalization", "warning", "the training loss steps down at the start of every epoch: the model "
+              "recognises the examples it saw one epoch ago, i.e. it is memorising the training set (a large "
+              "model on a small dataset, several epochs); the drop is not a loop bug and not real progress",
+              explains=("overfitting", "metrics_wrong", "unstable", "convergence")),
+         RouteTo("overfitting-prevention", "primary", "fewer epochs, early stopping on validation, regularisation "
+                 "or more data"),
+         RouteTo("experiment-tracking", "secondary", "judge the run by the validation loss per epoch, not the "
+                 "training staircase")),
+        "Within an epoch every batch is new to the model; at the next epoch the same examples return and a model "
+        "with the capacity to memorise them scores them better than anything it has not seen: the loss falls at "
+        "the boundary and stays flat in between. It is the train/validation gap showing up inside the training "
+        "curve.",
+        Cite("000", "Symptom: overfitting", "train/val gap, memorizing training data"), salience=Salience.CAUSE,
+        fix=Fix("Compare with the validation loss per epoch and stop (or regularise) where it turns up; for "
+                "fine-tuning, one to three epochs is usually enough.",
+                "best, bad, patience = float('inf'), 0, 2\n"
+                "for epoch in range(max_epochs):\n"
+                "    train_one_epoch(model, loader, opt)\n"
+                "    val = evaluate(model, val_loader)\n"
+                "    if val < best - 1e-4:\n"
+                "        best, bad = val, 0\n"
+                "        torch.save(model.state_dict(), 'best.pt')\n"
+                "    else:\n"
+                "        bad += 1\n"
+                "        if bad >= patience:\n"
+                "            break"),
+        avoid=("hunting a data-loader or optimizer bug for a staircase that memorisation explains",
+               "training more epochs because the training loss keeps stepping down")),
     Row("LP-EPOCH-01", {"epoch_start_jump": True},
         (Find("Training Loop", "warning", "the loss jumps at the start of every epoch: something the loop does "
               "between epochs (a re-created optimizer or scheduler, a model left in eval mode by validation, data "
@@ -448,7 +476,7 @@ ROWS = (
         "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
         "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
-        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE - 1,  # after the measured gap's reading, its unless
+        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE,
         fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
                 "training subset; weaken the augmentation only if that clean training score is still low.",
                 "model.eval()\nwith torch.no_grad():\n"

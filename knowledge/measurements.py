@@ -545,7 +545,7 @@ ROWS = (
          RouteTo("learning-rate-scheduling", "secondary", "lower LR / warmup once gradients are bounded")),
         "Gradient norms in the hundreds make single steps overshoot; recurrent nets are the classic case.",
         Cite("003", "Step 3: route to fix", "gradient explosion: add clipping"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Clip the global norm before the optimizer step.",
                 "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\noptimizer.step()"),
         avoid=("Do not just lower the LR: the gradient spikes remain.",)),
@@ -556,7 +556,7 @@ ROWS = (
         "Saturating activations stacked deep shrink the gradient geometrically; early layers stop learning.",
         Cite("003", "Step 3: route to fix", "vanishing gradients: check architecture, init"),
         unless=("finding:MS-WNORM-01", "finding:MS-WNORM-02"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Use ReLU/GELU with Kaiming init (or add normalization / residual connections).",
                 "torch.nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')"),
         avoid=("Do not raise the LR to push the early layers: the later layers blow up first.",)),
@@ -584,7 +584,7 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "which parameters the loop trains")),
         "Frozen parameters are a root cause of a flat loss in the seed's symptom table.",
         Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Unfreeze what should learn and rebuild the optimizer over it.",
                 "for p in model.parameters():\n    p.requires_grad_(True)"),
         avoid=("Do not raise the LR for a frozen network: nothing moves.",)),
@@ -603,7 +603,7 @@ ROWS = (
         unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02",
                 # clipping bounds every SGD step (a tight-clip recipe), or summed losses scale the step
                 "finding:MS-CLIP-02", "finding:MS-CLIP-03", "finding:MS-RED-01"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
         avoid=("Do not switch optimizers: the LR is the problem.",)),
@@ -622,7 +622,7 @@ ROWS = (
         Cite("003", "Step 2: investigate with commands", "check that gradients flow and that parameters change"),
         unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-OPT-01", "finding:MS-ZERO-02",
                 "finding:LP-OPT-02", "finding:MS-FROZEN-01", "finding:PR-FP16W-01"),
-        salience=Salience.CAUSE - 1,  # after the rows that name why the step misses the weights (its unless)
+        salience=Salience.CAUSE,
         fix=Fix("Check, for one step, which trainable parameters have a gradient, are in the optimizer and change.",
                 "held = {id(p) for g in opt.param_groups for p in g['params']}\n"
                 "before = {n: p.detach().clone() for n, p in model.named_parameters()}\n"
@@ -640,7 +640,7 @@ ROWS = (
         # what sets the step size instead of the LR: an applied LR of 0 or near it, a clip that cuts every step,
         # a huge Adam eps
         unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01", "finding:MS-EPS-02"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
         avoid=("Do not train for more epochs: a flat loss is not underfitting.",)),
