@@ -105,11 +105,17 @@ MS_EVAL_01 = measured_form(LP_MODE_01, "MS-EVAL-01", {"model_eval_mode": True})
 MS_ZERO_01 = measured_form(
     LP_ZERO_01, "MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
     cite=Cite("003", "Scope boundaries", "training loop issues: gradients carried over between steps"))
+# The same missing zero_grad measured a second way: .grad never reset between steps. Clipping rescales the carried
+# sum to max_norm in place, so the carry-over ratio can look normal; the clip cutting every step is its effect.
+MS_ZERO_03 = measured_form(
+    LP_ZERO_01, "MS-ZERO-03", {"grad_reset": "never"},
+    cite=Cite("003", "Scope boundaries", "training loop issues: .grad never reset between optimizer steps"),
+    unless=("finding:MS-ZERO-01",))  # measured both ways: one finding
 MS_ZERO_02 = measured_form(
     LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
     cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
-TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_02, MS_ZERO_02),
-         (AP_03, MS_FP16_01))
+TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_01, MS_ZERO_03),
+         (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
 
 ROWS = (
@@ -175,6 +181,7 @@ ROWS = (
     # --- training-loop correctness -----------------------------------------------------------------------
     LP_ZERO_01,
     MS_ZERO_01,
+    MS_ZERO_03,
     LP_ZERO_02,
     MS_ZERO_02,
     AP_03,

@@ -710,23 +710,6 @@ ROWS = (
                 "torch.nn.init.xavier_uniform_(layer.weight)"),
         avoid=("Do not raise the LR: saturated units ignore it.",)),
     # --- loop faults -------------------------------------------------------------------------------------
-    Row("MS-ZERO-03", {"grad_reset": "never"},
-        (Find("Training Loop", "critical", "the gradients are never reset between optimizer steps: every backward "
-              "pass finds the last step's gradient still in .grad (zero_grad is missing), so each step applies the "
-              "sum of all past gradients, whatever clipping then does to its length"),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
-         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
-        "PyTorch adds each backward into .grad until zero_grad clears it. Gradient clipping rescales the carried "
-        "sum to max_norm in place, so the carried gradient never looks larger than a fresh one; the direction is "
-        "still the sum of every past gradient, and the clip (seen cutting the same norm every step) is an effect "
-        "of the missing zero_grad, not a setting to tune.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        # the same cause as MS-ZERO-01 measured another way: one finding
-        unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE,
-        fix=Fix("Zero the gradients once per optimizer step (before the forward pass, or right after the step).",
-                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\n"
-                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\noptimizer.step()"),
-        avoid=("tightening the clip or lowering the LR to tame steps that carry every past gradient",)),
     Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),
