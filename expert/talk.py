@@ -59,6 +59,9 @@ _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
+                      "util utilization usage load".split())
+"""Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
 _IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remain"], ["become"], ["exactly"],
              ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
              ["display"], ["give"], ["get"])
@@ -192,10 +195,10 @@ def _lemma(word: str) -> str:
 def _corrected(word: str) -> str:
     """The lexicon word a slip of ``word`` stands for ("gradiant", "oscilating"), else ``word``.
 
-    Only words of six letters or more are corrected, by one edit (two from nine letters), keeping the first
-    letter: short words have too many real neighbours ("stack" is not "stuck").
+    Only words of seven letters or more are corrected, by one edit (two from nine letters), keeping the first
+    letter: short words have too many real neighbours ("stack" is not "stuck", "floats" is not "flats").
     """
-    if len(word) < 6 or not word.isalpha():
+    if len(word) < 7 or not word.isalpha():
         return word
     try:
         from rapidfuzz.distance import Levenshtein
@@ -550,12 +553,16 @@ class _Reader:
             tags = {"all"}
         # "update" is a quantity ("the update size") unless a quantity before it is what is updated
         first_q = min((q[0].i for q in quantities if q[0].roles.get("q") != "update"), default=None)
+        # ("never updates" with nothing named before it is a movement all the same: the run's)
         movements = [p for p in parts if "m" in p.roles and not (
-            "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i))]
+            "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i)
+            and not self._negated(p.i, i))]
         for n, p in enumerate(movements):
             m = p.roles["m"]
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
+            if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
+                continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
             if m in ("up_bare", "down_bare"):
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
@@ -584,14 +591,18 @@ class _Reader:
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
+            if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
+                continue  # "it got slower" compares speeds; a loss is not slower
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "spike", "nowhere",
-                                                          "oscillate", "slow", "plateau", "flat", "converge",
-                                                          "learn", "improve"):
+                                                          "spike", "nowhere", "overfit", "generalize",
+                                                          "unstable", "oscillate", "slow", "plateau", "flat",
+                                                          "flatline", "converge", "learn", "improve"):
                 continue
             if quantity in ("run", "model"):
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
                 quantity = None if m not in ("hang", "freeze", "stuck") or quantity == "model" else quantity
+                if quantity is None and m not in ("hang", "freeze", "stuck"):
+                    chosen = None  # "my model is overfitting": the words that say it are the movement's
                 if quantity == "model" and m == "stuck":
                     quantity = None
             if quantity == "run" and m == "stuck":
@@ -601,17 +612,19 @@ class _Reader:
                 else:
                     self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "
                                                     "is the run frozen (no progress, no output)?"))
+                    # until answered, the likelier reading (most who say training is stuck mean the loss), weakly
+                    self.add({"symptom": "not_learning"}, p.start, p.end, strong=False, hedged=True)
                     continue
             if slow and m in ("down", "improve", "learn", "converge"):
                 m = f"slow-{m}"
             elif m == "slow" and quantity in (None, "loss"):
                 if quantity is None and not (lemmas & {"learn", "converge", "decrease", "drop", "improve", "loss"}):
-                    continue
+                    quantity = "run"  # "it's so slow": the run is slow
             if negated:
                 m = f"not-{m}"
             at = p.i
             time, step = self._time(i, j, sent[0], sent[1], at)
-            if m in ("plateau", "stuck", "flat", "not-down", "not-improve", "stay") and time != "start" \
+            if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and self._after_learning(sent[0], at):
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
@@ -619,6 +632,16 @@ class _Reader:
             sets = self._compose(quantity, split, m, time, tags)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags)
+            if sets is None and m in K.RUN_MOVEMENTS and chosen is not None and quantity is not None and \
+                    not (i <= chosen[0].i < p.i):
+                # "it hangs with 4 GPUs", "300 steps or fewer doesn't learn": a quantity said after the movement
+                # or in an earlier clause that it does not fit is not its subject; the run (or its loss) is
+                sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
+                chosen = None if sets is not None else chosen
+            if sets is None and m in K.SELF_MOVEMENTS and quantity is not None:
+                # "with batch 32 it overfits": the run overfits, whatever setting was named near it
+                sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
+                chosen = None
             if sets is None:
                 continue
             lo = min(p.start, chosen[0].start) if chosen and chosen[0].i >= i else p.start
@@ -693,6 +716,7 @@ class _Reader:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
         self._huge_norm(lo, hi, quantities)
+        self._loss_scale(lo, hi, quantities)
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
         self._durations(lo, hi)
@@ -726,6 +750,10 @@ class _Reader:
             if q != "gpu_util" or self.lemmas(p.i - 1, p.i) == ["cpu"]:
                 continue
             num = self._nearest_pct(lo, hi, p)
+            between = [t for t in self.tokens[p.j:min(hi, p.j + 5)] if t.end <= num.start] if num else []
+            if num is not None and self.lemmas(p.i, p.j) == ["gpu"] and (num.start < p.start or not between or any(
+                    t.kind != "word" or t.lemma not in _GPU_LINK for t in between)):
+                continue  # a bare "GPU": only a figure said of it ("the GPU sits at 30%"), not "3 GPUs 29%"
             value = num.number if num is not None else None
             if value is None or num.start in used or not 0.0 <= value <= 100.0:
                 continue
@@ -735,6 +763,18 @@ class _Reader:
             if value < 50.0:
                 self.add({"symptom": "slow_training"}, *span, strong=False)
             return
+
+    def _loss_scale(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"the loss scale drops to 1e-4": a loss scale below 1 has collapsed (it starts at 2**16)."""
+        for p, q, _split in quantities:
+            if q != "loss_scale":
+                continue
+            nums = [t for k, t in enumerate(self.tokens[p.j:min(hi, p.j + 6)], p.j) if t.kind == "num" and
+                    not t.unit and self.tokens[k - 1].lemma in ("to", "=", ":", "be", "at", "of", "reach", "hit")]
+            value = nums[0].number if nums else None
+            if value is not None and 0.0 <= value < 1.0:
+                self.add({"symptom": "unstable", "loss_scale_issue": True}, p.start, nums[0].end)
+                return
 
     def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
         """"grad norm is like 1e5": a gradient norm in the thousands is an exploding one."""
@@ -790,9 +830,14 @@ class _Reader:
             if not unit or unit[0] not in K.TIME_UNITS:
                 continue
             per = self.lemmas(k + 2, min(hi, k + 5))
+            # "3 hours per epoch", or "each epoch takes 3 hours"
+            said_of = self.lemmas(max(lo, k - 4), k)
             if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
-                                                                     "for"}:
-                self.add({"symptom": "slow_training"}, t.start, self.tokens[min(hi, k + 5) - 1].end, strong=False)
+                                                                     "for"} or \
+                    set(said_of) & (_STEP_WORDS | _EPOCH_WORDS) and set(said_of) & {"each", "every", "one", "an",
+                                                                                    "per", "single"}:
+                self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
+                         self.tokens[min(hi - 1, k + 1)].end, strong=False)
                 return
 
     def _repeats(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
