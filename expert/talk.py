@@ -561,6 +561,12 @@ class _Reader:
             m = p.roles["m"]
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
+            if m == "same" and self.lemmas(max(i, p.i - 2), p.i) in (["on", "the"], ["for", "the"], ["with", "the"],
+                                                                      ["from", "the"], ["to", "the"], ["of", "the"]):
+                continue  # "predictions on the same input differ": the sameness is the input's, no movement
+            if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
+                                     for t in self.tokens[i:j]):
+                continue  # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang
             if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
                 continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
             if m in ("up_bare", "down_bare"):

@@ -139,6 +139,7 @@ MOVEMENTS: dict[str, str] = {
     "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
     # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
     "overfit": "overfit", "overfitting": "overfit", "over-fit": "overfit", "over-fitting": "overfit",
+    "overtrain": "overfit", "overtrained": "overfit", "overtraining": "overfit",
     "memorize": "overfit", "memorise": "overfit", "memorization": "overfit", "memorisation": "overfit",
     "generalize poorly": "overfit", "generalise poorly": "overfit", "generalize badly": "overfit",
     "poor generalization": "overfit", "poor generalisation": "overfit", "bad generalization": "overfit",
@@ -322,6 +323,12 @@ IDIOMS: dict[str, dict[str, Any]] = {
 
 SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
+FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
+                         "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
+                         "blocks tower stem statistic statistics stats feature features extractor norm".split())
+"""Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
+("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
+
 RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-learn", "not-converge", "not-change_verb", "not-improve",
                                   "nowhere"}
 """Movements that, said with no fitting quantity in their own clause, are the run's ("it hangs with 4 GPUs",
@@ -495,11 +502,18 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
         # the loop
-        (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient zero"),
+        (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
         (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),
         (("eval", "~back ~return ~revert", "train training"), {"mode_switching": "never_calls_train"}),
+        # evaluation run with the model still in training mode (dropout on, BatchNorm using batch statistics)
+        (("train training", "mode", "keep stay remain leave still", "evaluation eval evaluate inference test "
+          "validation validate"), {"mode_switching": "validates_in_train_mode"}),
+        (("~eval", "model"), {"mode_switching": "validates_in_train_mode"}),
+        # parameters frozen on purpose that the optimizer still moves
+        (("freeze frozen", "still", "change update modify move differ", "!not !never !nothing"),
+         {"optimizer_params": "frozen_held"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
         (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
@@ -513,7 +527,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "~diverge"), {"lower_lr_stable": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
-        (("~clip ~clipping",), {"grad_clipping": False}),
+        # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
+        # ... not clipped at all")
+        (("~clip ~clipping", "!anything !effect !val !cap"),
+         {"grad_clipping": False}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
         (("rare minority", "class"), {"class_imbalance": True}),
@@ -522,7 +539,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
-          "!rare !minority !never !imbalanced !imbalance"),
+          "!rare !minority !never !imbalanced !imbalance !differ !vary"),
          {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),

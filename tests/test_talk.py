@@ -47,6 +47,14 @@ def obs(text: str) -> dict:
     ("lowering the learning rate did not fix the nan loss", {"lower_lr_stable": False}),
     # the thing that hangs is not the loss
     ("the progress bar is stuck at 0% and nothing happens", {"symptom": "hang"}),
+    ("training froze after 3 epochs", {"symptom": "hang"}),
+    # the loop: evaluation left in training mode, frozen parameters the optimizer still moves
+    ("the model is kept in train mode during evaluation", {"mode_switching": "validates_in_train_mode"}),
+    ("I don't see model.eval() anywhere in the repo", {"mode_switching": "validates_in_train_mode"}),
+    ("I froze the encoder but its weights still change every step", {"optimizer_params": "frozen_held"}),
+    ("500 steps is still overtrained", {"symptom": "overfitting"}),
+    # clipping said to have no effect is clipping that is set
+    ("gradient clipping doesn't seem to do anything, the norm is never capped", {"grad_clipping": True}),
 ])
 def test_compositions(text: str, expected: dict) -> None:
     got = obs(text)
@@ -86,6 +94,10 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("the model doesn't output nan", "loss_behavior"),
     ("fails in backward: output 0 of ReluBackward0 is at version 1", "predictions_constant"),
     ("pretrained on ImageNet, fine-tuned on my own photos", "num_classes"),
+    # a part frozen on purpose is no hang; sameness of the input is no constant prediction
+    ("fine-tuning with a frozen backbone, after validation the frozen part starts changing", "symptom"),
+    ("two predictions on the same input differ", "predictions_constant"),
+    ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
 ])
 def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
     assert absent not in obs(text), obs(text)
