@@ -1151,7 +1151,8 @@ def _crash_named() -> re.Pattern[str]:
     return re.compile(K.CRASH_NAMED)
 
 
-_LOSS_VALUE = re.compile(r"loss['\"]?\s*[:=]?\s*(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
+_LOSS_VALUE = re.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
+                         r"(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
 _SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
 
 
@@ -1192,9 +1193,13 @@ def _log_series(r: _Reader) -> None:
         # "ep1 train 1.2 val 1.1 / ep5 ...": curves logged by their split's name alone
         hits += [(m.start(), m.group("value"), m) for m in _SERIES_KEY.finditer(text)]
         hits.sort(key=lambda h: h[0])
+    # a value quoted with its epoch ("at epoch 3 val_loss was 0.61") takes that place in its curve, wherever said
+    train_at: list[float | None] = []
+    val_at: list[float | None] = []
     for start, raw, key in hits:
         split = (key.group("split") if key else "train")[:2]
         is_val = split in ("va", "ev", "te")
+
         if raw in ("nan", "inf", "-inf"):
             if not is_val and nan_at is None:
                 lo = text.rfind("\n", 0, start) + 1
@@ -1211,6 +1216,8 @@ def _log_series(r: _Reader) -> None:
             (val if is_val else train).append(float(raw))
         except ValueError:
             continue
+        said = list(_EPOCH.finditer(text, max(0, start - 80), start))
+        (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
     if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
         s, e, st, later = nan_at
         sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",
@@ -1221,7 +1228,12 @@ def _log_series(r: _Reader) -> None:
     lr = _DICT_LR.search(text)
     if lr is not None:
         r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)
-    if len(val) >= 2 and max(val[-2:]) > min(val) * 1.1 and val[-1] > val[0] and (not train or train[-1] < train[0]):
+    for series, at in ((train, train_at), (val, val_at)):
+        if len(series) >= 2 and all(e is not None for e in at):
+            series[:] = [v for _e, v in sorted(zip(at, series), key=lambda ev: ev[0])]
+    # (one training value says nothing of its trend: the validation curve speaks alone)
+    if len(val) >= 2 and max(val[-2:]) > min(val) * 1.1 and val[-1] > val[0] and \
+            (len(train) < 2 or train[-1] < train[0]):
         first = next(s for s, _v, k in hits if k and k.group("split")[:2] in ("va", "ev", "te"))
         r.add({"symptom": "overfitting", "val_loss_rising": True}, first, first + 4)
 

@@ -187,7 +187,11 @@ TIMES: dict[str, str] = {
     "every new epoch": "each_epoch", "epoch boundary": "each_epoch", "start of every epoch": "epoch_start",
     "start of each epoch": "epoch_start", "beginning of each epoch": "epoch_start",
     "beginning of every epoch": "epoch_start", "every epoch start": "epoch_start", "each epoch start": "epoch_start",
-    "new epoch begin": "epoch_start", "new epoch start": "epoch_start", "epoch start": "epoch_start",
+    "new epoch begin": "epoch_start", "epoch begin": "epoch_start", "start of a new epoch": "epoch_start",
+    "start of every new epoch": "epoch_start", "start of each new epoch": "epoch_start",
+    "beginning of every new epoch": "epoch_start", "beginning of each new epoch": "epoch_start",
+    **{f"at the {w} of {e} {n}epoch": "epoch_start" for w in ("start", "beginning") for e in ("every", "each")
+       for n in ("", "new ")}, "new epoch start": "epoch_start", "epoch start": "epoch_start",
     "every time a new epoch": "epoch_start", "whenever a new epoch": "epoch_start",
     "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
     # always
@@ -399,6 +403,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "unstable overflow", {"symptom": "unstable"}, implicit=True)
     + _c("loss", "spike jump up", _EPOCH_JUMP, time="epoch_start", implicit=True)
     + _c("loss", "spike jump", _EPOCH_JUMP, time="each_epoch", implicit=True)
+    # a step down as each epoch begins: the model meets examples it has already seen and recognises them
+    + _c("loss", "down", {"symptom": "overfitting"}, time="epoch_start", implicit=True)
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
     + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)

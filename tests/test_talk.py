@@ -32,6 +32,10 @@ def obs(text: str) -> dict:
     ("the loss is NaN from the very first batch", {"nan_onset": "immediate"}),
     ("fine at first, then around step 1200 the loss becomes nan", {"nan_onset": "after_steps", "nan_step": 1200}),
     ("loss jumps up at the start of every epoch", {"epoch_start_jump": True}),
+    # a step down as each epoch begins: examples seen before are recognised (memorised)
+    ("at the start of every new epoch the training loss drops sharply", {"symptom": "overfitting"}),
+    # a logged value quoted with an earlier epoch takes its place in the curve
+    ("Epoch 8: [train_loss=0.12, val_loss=0.98]; at epoch 3 val_loss was 0.61", {"val_loss_rising": True}),
     ("loss went down for 10 epochs then stopped improving", {"loss_behavior": "plateau_after_learning"}),
     ("the loss hasn't moved since the beginning", {"loss_behavior": "flat_from_start"}),
     ("loss decreases, but very slowly", {"loss_behavior": "decreasing_slowly"}),
