@@ -107,6 +107,8 @@ class Reading:
         evidence: Read from pasted evidence (an error line, a log).
         fallback: A weaker reading that counts only when nothing else is read ("it crashes" with no error
             family named).
+        named: A setting named in passing ("with fp16"): whose setting it is (this run's, someone else's, one
+            being weighed) is for the reader of the whole text to say.
     """
 
     name: str
@@ -117,6 +119,7 @@ class Reading:
     hedged: bool = False
     evidence: bool = False
     fallback: bool = False
+    named: bool = False
 
 
 @dataclass
@@ -167,7 +170,7 @@ def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
     table: dict[tuple[str, ...], dict[str, str]] = {}
     for role, source in (("q", K.QUANTITIES), ("s", K.SPLITS), ("m", K.MOVEMENTS), ("t", K.TIMES),
                          ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS}),
-                         ("neutral", {k: k for k in K.NEUTRAL})):
+                         ("neutral", {k: k for k in K.NEUTRAL}), ("set", {k: k for k in K.SETTING_NAMES})):
         for phrase, value in source.items():
             key = tuple(_lemma(w) for w in phrase.split())
             table.setdefault(key, {})[role] = value
@@ -385,9 +388,9 @@ class _Reader:
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
-            evidence: bool = False, fallback: bool = False) -> None:
+            evidence: bool = False, fallback: bool = False, named: bool = False) -> None:
         for name, value in sets.items():
-            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence, fallback))
+            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence, fallback, named))
 
     def claim(self, start: int, end: int, names: Any) -> None:
         self.u.claims.append((start, end, frozenset(names)))
@@ -1046,11 +1049,27 @@ class _Reader:
             self._values(lo, hi)
         self.evidence()
         self._chance()
+        self._named_settings()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
                 s < r.end and r.start < e for s, e in self.error_spans)]
         return self.u
+
+    def _named_settings(self) -> None:
+        """Settings named in passing (``knowledge.talk.SETTING_NAMES``), unless negated, asked about or changed.
+
+        Runs after every sentence is read: a question or a change claims its words for the settings it names.
+        """
+        self.u._index = None  # claims were added while reading: the index is rebuilt once here
+        for p in self.parts:
+            key = p.roles.get("set")
+            if key is None or self._negated(p.i, max(0, p.i - 3)):
+                continue
+            sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if sets:
+                self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
+        self.u._index = None
 
     def _chance(self) -> None:
         """An accuracy at chance (about 1/classes) is a model that has learned nothing."""

@@ -436,6 +436,10 @@ def read_text(text: str) -> list[TextReading]:
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
             continue
+        if r.named and r.name in OTHERS_NAMES:
+            worked, considered, others = ctx.attribution(r.start)
+            if others or (r.name in CONFIG_NAMES and (worked or considered)):
+                continue  # what worked before, what the user weighs, what others use: not this run's
         try:
             phrase = nt.source(dt.offset(r.start), dt.offset(r.end)).strip()
             obs = Observation.make(r.name, r.value, f"text:{phrase}")

@@ -90,7 +90,6 @@ KEYWORDS: tuple[Keyword, ...] = (
     # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
-    _k(r"grad[\s-]?scaler", _UN, 0, grad_scaler=True),
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
@@ -120,14 +119,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"adamw[-_\s]?8[-\s]?bit|8[-\s]?bit\s+adamw?", _QR, 1, optimizer="adamw_8bit"),
     _k(r"paged\s+adamw?(?:[-_\s]?(?:8[-\s]?bit|32[-\s]?bit))?", _QR, 1, optimizer="paged_adamw"),
     # --- precision in use --------------------------------------------------------------------------------
-    # Lightning and Keras name formats by bit width: precision=16 / "16-mixed" / "16-bit precision" is fp16.
-    _k(r"fp16|float16|half[\s-]precision|16[\s-]?bit(?:\s+(?:mixed\s+)?precision)?|precision\s*=\s*['\"]?16\b"
+    # Formats named by name (fp16, bf16, AMP...), the grad scaler and clipping are read by the parser
+    # (knowledge.talk.SETTING_NAMES). Lightning and Keras name formats by bit width in config syntax, which stays
+    # here: precision=16 / "16-mixed" / "16-bit precision" is fp16.
+    _k(r"16[\s-]?bit(?:\s+(?:mixed\s+)?precision)?|precision\s*=\s*['\"]?16\b"
        r"(?:-mixed)?|16-mixed", _UN, 2, mixed_precision="fp16"),
-    _k(r"bf16|bfloat16", _UN, 2, mixed_precision="bf16"),
-    _k(r"fp8|float8", _UN, 2, mixed_precision="fp8"),
-    _k(r"fp32|float32|full[\s-]precision", _UN, 2, mixed_precision="none"),
-    # Plain "AMP" / "mixed precision" names no format; torch's CUDA autocast defaults to float16.
-    _k(r"amp|autocast|mixed[\s-]precision", _UN, 1, mixed_precision="fp16"),
     # --- direct "which X should I use?" questions --------------------------------------------------------
     _k(rf"{_WHICH}optimi[sz]ers?|(?:how\s+(?:do\s+i|to|should\s+i)\s+)?(?:choose|pick)\s+(?:an?\s+|the\s+)?"
        r"optimi[sz]er",
@@ -228,10 +224,6 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
-    _k(r"(?:grad(?:ient)?\s+)?clipping|clip_grad\w*|clip(?:ped|ping)?\s+(?:the\s+)?grad\w*|max_grad_norm|"
-       r"gradient_clip_val|grad(?:ient)?\s+clip\w*",
-       _QR, 0, grad_clipping=True),
-    _k(r"(?:no|without(?:\s+any)?)\s+(?:grad(?:ient)?\s+)?clipping", _QR, 1, negatable=False, grad_clipping=False),
     _k(r"multi-?gpu|multigpu|multiple\s+gpus|several\s+gpus|(?:[2-9]|\d\d+)\s*(?:x\s*)?gpus|ddp|fsdp|deepspeed|"
        r"distributeddataparallel|dataparallel|multinode",
        _QR, 0, multi_gpu=True),

@@ -254,6 +254,35 @@ TOPIC_VALUES: dict[str, str] = {
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
+SETTING_NAMES: dict[str, dict[str, Any]] = {
+    # the numeric format (a format named outright beats "AMP" / "mixed precision", which name none: see
+    # GENERIC_SETTINGS)
+    "fp16": {"mixed_precision": "fp16"}, "float16": {"mixed_precision": "fp16"},
+    "half precision": {"mixed_precision": "fp16"}, "half-precision": {"mixed_precision": "fp16"},
+    "bf16": {"mixed_precision": "bf16"}, "bfloat16": {"mixed_precision": "bf16"},
+    "fp8": {"mixed_precision": "fp8"}, "float8": {"mixed_precision": "fp8"},
+    "fp32": {"mixed_precision": "none"}, "float32": {"mixed_precision": "none"},
+    "full precision": {"mixed_precision": "none"}, "full-precision": {"mixed_precision": "none"},
+    # torch's CUDA autocast defaults to float16
+    "amp": {"mixed_precision": "fp16"}, "autocast": {"mixed_precision": "fp16"},
+    "mixed precision": {"mixed_precision": "fp16"}, "mixed-precision": {"mixed_precision": "fp16"},
+    # the loss scaler and gradient clipping, named in passing
+    "grad scaler": {"grad_scaler": True}, "gradscaler": {"grad_scaler": True}, "gradient scaler": {"grad_scaler": True},
+    "grad-scaler": {"grad_scaler": True},
+    "clipping": {"grad_clipping": True}, "gradient clipping": {"grad_clipping": True},
+    "grad clipping": {"grad_clipping": True}, "clip grad": {"grad_clipping": True},
+    "clip grad norm": {"grad_clipping": True}, "clip grad value": {"grad_clipping": True},
+    "max grad norm": {"grad_clipping": True}, "gradient clip val": {"grad_clipping": True},
+    "clip the gradient": {"grad_clipping": True}, "clip gradient": {"grad_clipping": True},
+    "clip the grad": {"grad_clipping": True}, "gradient clip": {"grad_clipping": True},
+    "grad clip": {"grad_clipping": True},
+}
+"""Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
+asked about, the before-side of a change, or someone else's."""
+
+GENERIC_SETTINGS = frozenset({"amp", "autocast", "mixed precision", "mixed-precision"})
+"""Names of a setting that leave its exact value open: a more exact name in the same text wins."""
+
 IDIOMS: dict[str, dict[str, Any]] = {
     "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},

@@ -59,6 +59,11 @@ def obs(text: str) -> dict:
     ("500 steps is still overtrained", {"symptom": "overfitting"}),
     # clipping said to have no effect is clipping that is set
     ("gradient clipping doesn't seem to do anything, the norm is never capped", {"grad_clipping": True}),
+    # settings named in passing are the parser's: the exact format beats a generic "amp"
+    ("I use torch.cuda.amp with GradScaler and clip_grad_norm_",
+     {"mixed_precision": "fp16", "grad_scaler": True, "grad_clipping": True}),
+    ("autocast in bf16, the loss spikes", {"mixed_precision": "bf16"}),
+    ("it worked fine in fp32, but with fp16 the loss is nan", {"mixed_precision": "fp16"}),
 ])
 def test_compositions(text: str, expected: dict) -> None:
     got = obs(text)
@@ -101,6 +106,10 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     # a part frozen on purpose is no hang; sameness of the input is no constant prediction
     ("fine-tuning with a frozen backbone, after validation the frozen part starts changing", "symptom"),
     ("two predictions on the same input differ", "predictions_constant"),
+    # a setting negated, asked about, or someone else's is not this run's
+    ("I don't use amp", "mixed_precision"),
+    ("should I use bf16 or fp16?", "mixed_precision"),
+    ("the authors train with bf16 and it diverges for me", "mixed_precision"),
     ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
 ])
 def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
