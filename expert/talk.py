@@ -62,6 +62,10 @@ _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
                       "util utilization usage load".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
+_RATE = re.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
+                   r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
+                   r"/(?:s|sec|second)")
+"""A rate of training as progress bars and logs print it ("1.2 s/it", "3.4 it/s", "850 samples/sec")."""
 _IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remain"], ["become"], ["exactly"],
              ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
              ["display"], ["give"], ["get"])
@@ -729,6 +733,7 @@ class _Reader:
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
         self._durations(lo, hi)
+        self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
 
     def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5) -> Token | None:
@@ -847,6 +852,24 @@ class _Reader:
                                                                                     "per", "single"}:
                 self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
                          self.tokens[min(hi - 1, k + 1)].end, strong=False)
+                return
+
+    def _rates(self, lo: int, hi: int) -> None:
+        """"0.75 s/it", "3 it/s", "120 samples/sec": a speed quoted as a rate is a complaint of the time a step takes.
+
+        Only a fallback (read when nothing else is): a rate quoted beside another complaint is its context.
+        """
+        for k in range(lo, hi - 1):
+            t = self.tokens[k]
+            if t.kind != "num":
+                continue
+            nxt = self.tokens[k + 1].text.lower()
+            after = self.lemmas(k + 2, k + 3)
+            split_rate = nxt in K.TIME_UNITS and bool(after) and after[0] in _STEP_WORDS and \
+                self.text[self.tokens[k + 1].end:self.tokens[k + 2].start] == "/"  # "s/iteration"
+            if _RATE.fullmatch(nxt) or split_rate:
+                self.add({"symptom": "slow_training", "slow_kind": "per_step"}, t.start,
+                         self.tokens[k + (2 if split_rate else 1)].end, strong=False, fallback=True)
                 return
 
     def _repeats(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:

@@ -34,6 +34,8 @@ def obs(text: str) -> dict:
     ("loss jumps up at the start of every epoch", {"epoch_start_jump": True}),
     # a step down as each epoch begins: examples seen before are recognised (memorised)
     ("at the start of every new epoch the training loss drops sharply", {"symptom": "overfitting"}),
+    # a speed quoted as a rate, with nothing else said, is the time a step takes
+    ("runs at about 0.75 s/iteration, my TensorFlow version does 0.45 s/it", {"slow_kind": "per_step"}),
     # a logged value quoted with an earlier epoch takes its place in the curve
     ("Epoch 8: [train_loss=0.12, val_loss=0.98]; at epoch 3 val_loss was 0.61", {"val_loss_rising": True}),
     ("loss went down for 10 epochs then stopped improving", {"loss_behavior": "plateau_after_learning"}),
@@ -108,6 +110,7 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("two predictions on the same input differ", "predictions_constant"),
     # a setting negated, asked about, or someone else's is not this run's
     ("I don't use amp", "mixed_precision"),
+    ("loss is nan at step 300, 2.1 s/it", "slow_kind"),
     ("should I use bf16 or fp16?", "mixed_precision"),
     ("the authors train with bf16 and it diverges for me", "mixed_precision"),
     ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
