@@ -137,7 +137,8 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
         return has_ref(est, ref)
 
     eng = engine_class()
-    askable = askable_now(eng.questions.values(), values)
+    declined = {f["question"] for f in facts if type(f).__name__ == "Declined"}
+    askable = askable_now(eng.questions.values(), values, declined)
     asks: dict[str, list[str]] = {}
     for q in eng.questions.values():
         asks.setdefault(q.sets, []).append(q.id)

@@ -175,14 +175,19 @@ def pool(rows: Iterable[Row]) -> tuple[Pooled, ...]:
     return tuple(out)
 
 
-def askable_now(questions: Iterable[QuestionRow], values: Mapping[str, Any]) -> frozenset[str]:
+def askable_now(questions: Iterable[QuestionRow], values: Mapping[str, Any],
+                declined: Collection[str] = ()) -> frozenset[str]:
     """The observations a question can still ask for: those of questions nothing known contradicts.
 
     A question whose conditions a known value rules out (the batch-size question of a slow run, in an unstable
-    one) will not be asked, so the causes that wait on its answer cannot be settled by asking.
+    one) will not be asked, so the causes that wait on its answer cannot be settled by asking; nor will an
+    observation the user declined to give (any question of it in ``declined``, question ids).
     """
+    questions = tuple(questions)
+    refused = {q.sets for q in questions if q.id in declined}
     return frozenset(q.sets for q in questions
-                     if q.sets not in values and not any(u.known for u in unmet(q, values)))
+                     if q.sets not in values and q.sets not in refused
+                     and not any(u.known for u in unmet(q, values)))
 
 
 def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callable[[str], bool],

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from expert._experta import AS, MATCH, NOT, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
+from expert._experta import AND, AS, MATCH, NOT, OR, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
 from expert.choose import Pooled, askable_now, candidates, pool, rank_questions
 from expert.facts import (
     Block,
@@ -39,6 +39,7 @@ from expert.facts import (
 )
 from expert.rete import CachedReteMatcher
 from knowledge.errors import KnowledgeError
+from knowledge.questions import WAIVED_ON_DECLINE, WAIVED_QUESTIONS_MAX
 from knowledge.schema import (
     ACTS,
     EXPLAINED,
@@ -296,10 +297,26 @@ class AuditedEngine(KnowledgeEngine):
         if not rows:
             return
         values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
+        declined = {f["question"] for f in self.facts.values() if isinstance(f, Declined)}
         est = self._established()
         open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
-                           askable_now(self.questions.values(), values))
+                           askable_now(self.questions.values(), values, declined))
         ranked = rank_questions(rows, open_)
+        # A question that applies only because its gate was waived (the user declined to give the symptom) is
+        # worth asking only when its answer separates open causes; one that separates nothing is dropped.
+        # And a user who would not name the symptom answers a few such checks, not a questionnaire.
+        spent = sum(qid in self.questions and _waived(self.questions[qid], values) for qid in declined)
+        idle = {v.question for v in ranked if _waived(self.questions[v.question], values)
+                and (v.gain <= 0 or spent >= WAIVED_QUESTIONS_MAX)}
+        if idle:
+            for qid in idle:
+                acts.remove(pending[qid])
+            ranked = [v for v in ranked if v.question not in idle]
+            if not ranked:
+                return
+        # They come after every question that applies in its own right (the seeds' protocol goes first).
+        own = [v for v in ranked if not _waived(self.questions[v.question], values)]
+        ranked = own or ranked
         best = ranked[0]
         chosen = pending[best.question]
         # A key above every other question's (still below every row: none is pending), so the agenda stays sorted.
@@ -519,6 +536,12 @@ def compile_join(join: Join) -> Rule:
     return Rule(*pats, salience=join.salience)(rhs)
 
 
+def _waived(q: QuestionRow, values: dict[str, Any]) -> bool:
+    """Whether ``q`` applies now only because a gate of it was waived (its observation unknown, and declined)."""
+    return any(n in WAIVED_ON_DECLINE and n != q.sets and n not in values and not isinstance(c, Absent)
+               for n, c in q.conditions().items())
+
+
 def compile_question(q: QuestionRow) -> Rule:
     """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope.
 
@@ -534,7 +557,13 @@ def compile_question(q: QuestionRow) -> Rule:
 
     rhs.__name__ = "ask_" + q.id.replace("-", "_")
     rhs._trainopt = RuleInfo(q.id, "question", q.family, q.why, q.cite, q)  # type: ignore[attr-defined]
+    # A gate whose own question the user declined no longer holds the question back (WAIVED_ON_DECLINE).
+    waived = {n: conds.pop(n) for n in sorted(conds) if n in WAIVED_ON_DECLINE and n != q.sets
+              and q.rank >= 0 and not isinstance(conds[n], Absent)}
     pats = _patterns(conds, q.need, unless)
+    for name, cond in waived.items():
+        pats.append(OR(*_patterns({name: cond}, (), ()),
+                       *(AND(NOT(Obs(name=name)), Declined(question=qid)) for qid in WAIVED_ON_DECLINE[name])))
     # An exclusive cross-pack boundary means there is nothing of ours to ask about.
     pats.append(NOT(Boundary(joint=False)))
     # Questions discriminate between candidate causes; once a cause that needs action is evidenced, the

@@ -18,6 +18,7 @@ from knowledge.schema import (
     Find,
     Fix,
     Flag,
+    Ge,
     Gt,
     Is,
     Present,
@@ -25,6 +26,7 @@ from knowledge.schema import (
     RouteTo,
     Row,
     Salience,
+    measured_form,
 )
 
 _LOOP = Cite("003", "Scope boundaries", "training loop issues -> training-loop-architecture")
@@ -32,6 +34,45 @@ _MS = "Step 2: investigation commands"
 _LOOP_PROBLEMS = ("not_learning", "unstable", "convergence", "multi_task", "metrics_wrong")
 _EVAL_PROBLEMS = ("overfitting", "metrics_wrong", "not_learning", "convergence")
 _DATA_PROBLEMS = ("overfitting", "metrics_wrong", "data_problem", "not_learning", "convergence")
+
+LP_OPT_02 = Row(
+    "LP-OPT-02", {"optimizer_params": "missing"},
+    (Find("Training Loop", "warning", "some trainable parameters are in no optimizer group (added, unfrozen or "
+          "left out of the list after the optimizer was built): they get gradients but never change",
+          explains=_LOOP_PROBLEMS),
+     RouteTo("training-loop-architecture", "primary", "which parameters the loop trains"),
+     RouteTo("optimization-algorithms", "secondary", "parameter groups and their settings")),
+    "The optimizer steps only the tensors in its param_groups; a layer added later, parameters unfrozen after "
+    "an optimizer built over the trainable ones, or a group never appended stay at their initial values.",
+    _LOOP, unless=("finding:MS-OPT-01",), salience=Salience.CAUSE,
+    fix=Fix("Build the optimizer over every trainable parameter once the model is final (or add the new group).",
+            "optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=3e-4)\n"
+            "# layers unfrozen later: optimizer.add_param_group({'params': head.parameters(), 'lr': 1e-4})"),
+    avoid=("raising the LR of layers the optimizer never sees",))
+
+LP_MODE_01 = Row(
+    "LP-MODE-01", {"mode_switching": "never_calls_train"},
+    (Find("Training Loop", "warning", "model.train() is never called after validation: training continues "
+          "in eval mode, with dropout off and normalization layers frozen",
+          explains=(*_EVAL_PROBLEMS, "unstable")),  # the switch to frozen statistics shows as a loss jump
+     RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
+    "eval() is sticky: after the first validation pass the model trains without its regularization and batch "
+    "statistics unless train() is called again.",
+    _LOOP, unless=("finding:MS-EVAL-01",), salience=Salience.CAUSE,
+    fix=Fix("Call model.train() at the start of every training epoch (and model.eval() only for evaluation).",
+            "for epoch in range(epochs):\n    model.train()\n    for x, y in train_loader:\n        ...\n"
+            "    model.eval()\n    with torch.no_grad():\n        evaluate(model, val_loader)"),
+    avoid=("removing dropout to make training and validation agree",))
+
+# The same two causes as a probe measures them: one entry each, the measurement as a second kind of evidence, so
+# the declared and the measured form lead to the same first stop with the same fix (``measured_form``).
+MS_OPT_01 = measured_form(
+    LP_OPT_02, "MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
+    cite=Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
+    unless=("finding:LP-OPT-01",))  # a replaced layer: the stale-tensor finding already names these parameters
+MS_EVAL_01 = measured_form(LP_MODE_01, "MS-EVAL-01", {"model_eval_mode": True})
+TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01))
+"""(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
 
 ROWS = (
     # --- symptoms that are not a loss curve: where to start -------------------------------------------
@@ -138,18 +179,8 @@ ROWS = (
                 "        optimizer.step()\n"
                 "        optimizer.zero_grad(set_to_none=True)"),
         avoid=("raising the batch size in memory to make up for accumulation that does not accumulate",)),
-    Row("LP-MODE-01", {"mode_switching": "never_calls_train"},
-        (Find("Training Loop", "warning", "model.train() is never called after validation: training continues "
-              "in eval mode, with dropout off and normalization layers frozen",
-              explains=(*_EVAL_PROBLEMS, "unstable")),  # the switch to frozen statistics shows as a loss jump
-         RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
-        "eval() is sticky: after the first validation pass the model trains without its regularization and batch "
-        "statistics unless train() is called again.",
-        _LOOP, unless=("finding:MS-EVAL-01",), salience=Salience.CAUSE,
-        fix=Fix("Call model.train() at the start of every training epoch (and model.eval() only for evaluation).",
-                "for epoch in range(epochs):\n    model.train()\n    for x, y in train_loader:\n        ...\n"
-                "    model.eval()\n    with torch.no_grad():\n        evaluate(model, val_loader)"),
-        avoid=("removing dropout to make training and validation agree",)),
+    LP_MODE_01,
+    MS_EVAL_01,
     Row("LP-MODE-02", {"mode_switching": "validates_in_train_mode"},
         (Find("Training Loop", "warning", "validation runs in train mode: dropout is active and BatchNorm updates "
               "its running statistics on validation batches, so validation metrics are noisy and too low",
@@ -271,19 +302,8 @@ ROWS = (
                 "model = model.to(device)\n"
                 "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)    # then build the optimizer"),
         avoid=("tuning the LR of layers the optimizer does not hold",)),
-    Row("LP-OPT-02", {"optimizer_params": "missing"},
-        (Find("Training Loop", "warning", "some trainable parameters are in no optimizer group (added, unfrozen or "
-              "left out of the list after the optimizer was built): they get gradients but never change",
-              explains=_LOOP_PROBLEMS),
-         RouteTo("training-loop-architecture", "primary", "which parameters the loop trains"),
-         RouteTo("optimization-algorithms", "secondary", "parameter groups and their settings")),
-        "The optimizer steps only the tensors in its param_groups; a layer added later, parameters unfrozen after "
-        "an optimizer built over the trainable ones, or a group never appended stay at their initial values.",
-        _LOOP, unless=("finding:MS-OPT-01",), salience=Salience.CAUSE,
-        fix=Fix("Build the optimizer over every trainable parameter once the model is final (or add the new group).",
-                "optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=3e-4)\n"
-                "# layers unfrozen later: optimizer.add_param_group({'params': head.parameters(), 'lr': 1e-4})"),
-        avoid=("raising the LR of layers the optimizer never sees",)),
+    LP_OPT_02,
+    MS_OPT_01,
     Row("LP-OPT-03", {"optimizer_params": "frozen_held"},
         (Find("Training Loop", "info", "the optimizer holds parameters that are frozen (requires_grad=False): "
               "harmless while their gradient stays None, but a zeroed (not None) gradient lets momentum and weight "
@@ -397,6 +417,25 @@ ROWS = (
                 "train_tf = T.Compose([T.RandomResizedCrop(224, scale=(0.35, 1.0)),  # was (0.08, 1.0)\n"
                 "                      T.RandomHorizontalFlip(), T.ToTensor(), normalize])"),
         avoid=("adding more regularization to a model that underfits its augmented data",)),
+    # Validation better than training, said in words (the measured form is the negative generalization gap that
+    # DT-AUG-01 reads with the augmentation strength): the training pass is the harder one, not the model odd.
+    Row("DT-AUG-02", {"val_better_than_train": True},
+        (Find("Measurement", "warning", "validation scores better than training because the two are not measured "
+              "alike: training metrics come from augmented inputs with dropout (and label smoothing) active, "
+              "averaged over an epoch while the model improves; validation runs clean, in eval mode, at the end",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
+         RouteTo("data-augmentation-strategies", "primary", "how much the augmentation hardens the training task"),
+         RouteTo("experiment-tracking", "secondary", "compare train and validation measured the same way")),
+        "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
+        "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE - 1,  # after the measured gap's reading, its unless
+        fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
+                "training subset; weaken the augmentation only if that clean training score is still low.",
+                "model.eval()\nwith torch.no_grad():\n"
+                "    train_clean = evaluate(model, DataLoader(train_subset_without_augmentation, batch_size=256))\n"
+                "model.train()"),
+        avoid=("reading validation above training as a data leak or a bug before measuring both the same way",)),
     # --- issue 7: measurement integrity --------------------------------------------------------------------
     Row("ME-LOG-01", {"logged_loss": Is("scaled_by_accum", "wrong_denominator")},
         (Find("Measurement", "warning", "the logged loss is not the per-example mean (divided or summed by the "

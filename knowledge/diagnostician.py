@@ -105,14 +105,14 @@ ROWS = (
                 "    if isinstance(out, torch.Tensor) and not torch.isfinite(out).all():\n"
                 "        raise RuntimeError(f\"non-finite output in {mod.__class__.__name__}\")\n"
                 "for m in model.modules(): m.register_forward_hook(hook)"),
-        avoid=("lowering the LR for a forward-pass overflow",)),
+        avoid=("lowering the LR for a forward-pass overflow",), unless=("finding:DF-NAN-HALF",)),
     Row("DX-NAN-05", {"nan_location": "gradients"},
         (Find("Explosion", "critical", "the gradients are the first non-finite values: gradient explosion"),
          RouteTo("gradient-management", "primary", "NaN gradients: clip, scale and trace them"),
          RouteTo("learning-rate-scheduling", "secondary", "a too-high LR diverges even when clipped")),
         "NaN gradients with finite loss is the explosion case; clip and trace the layer.",
         Cite("003", _F, "gradient explosion -> add clipping (max_norm=1.0)"), fix=FIX_CLIP,
-        avoid=("lowering the LR alone without bounding the gradient norm",)),
+        avoid=("lowering the LR alone without bounding the gradient norm",), unless=("finding:DF-NAN-HALF",)),
     Row("DX-NAN-06", {"nan_location": "weights"},
         (Find("Explosion", "critical", "the weights became non-finite after an optimizer step: the update was too "
               "large (LR too high or unbounded gradients)"),
@@ -120,7 +120,7 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "bound the gradient norm")),
         "Finite gradients that turn weights into NaN mean the step itself is too large.",
         Cite("003", _F, "LR too high -> decrease LR, add warmup"), fix=FIX_LR_DOWN,
-        avoid=("resuming from the NaN checkpoint",)),
+        avoid=("resuming from the NaN checkpoint",), unless=("finding:DF-NAN-HALF",)),
     Row("DX-NAN-07", {"nan_location": "optimizer_state"},
         (Find("Numerical", "critical", "the optimizer state is non-finite (often an Adam second moment or eps "
               "underflowing in low precision)"),

@@ -82,6 +82,20 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- where the first non-finite value appears, in a half-precision run --------------------------------
+    Row("DF-NAN-HALF",
+        {"nan_location": Is("activations", "gradients", "weights"), "mixed_precision": Is("fp16", "fp8")},
+        (Find("Numerical", "critical", "the first non-finite values appear in a half-precision forward, backward or "
+              "update: values leave the format's range (activations above 65504 in fp16, gradients that overflow "
+              "or underflow without proper loss scaling, an optimizer eps of 1e-8 that rounds to 0 in fp16)",
+              explains=("unstable", "not_learning")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, loss scaling, fp32 "
+                 "islands", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling (unscale before clipping)")),
+        "Where the NaN starts names its cause; in fp16 or fp8 an activation, a gradient or an update that turns "
+        "non-finite is first of all a number-range problem, which clipping or a lower LR does not touch.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
+        avoid=("clipping the gradients to hide an overflow of the number format",)),
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},
@@ -136,12 +150,19 @@ ROWS = (
         fix=FIX_PIN_VERSION, salience=Salience.CAUSE),
 )
 
-# --- never give up: what the user talks about, when nothing else routes ---------------------------------
-# Once the user has declined to name a symptom, with nothing routed, no finding and no healthy evidence, the
-# part of the set-up the user describes is where the problem most likely lies: a tentative lead (info) to that
-# part's skill instead of no route at all. These rows fire last of all rows (below ``Salience.AFTER``).
+# --- never give up: a tentative lead from whatever is known, once no question is left ---------------------
+# A consultation that would end with nothing routed, no boundary and no healthy evidence still knows something:
+# the part of the set-up the user talks about, the task, the symptom. Each of these rows turns one such fact
+# into a tentative lead (info, kind "suspect") to the skill that owns it. They sit below the questions' band
+# (``Salience.LAST``) and need no pending question, so they fire only when asking is over: declining the
+# symptom question is not a precondition, and a question still open always comes first. The most specific
+# fact leads (priority); the first lead routes, which rules the others out.
 _TOPIC = Cite("000", "Symptom: which X should I use? (direct questions)",
               "each part of the set-up (optimizer, LR and schedule, loss, batch) has its skill")
+_LAST_RESORT = ("route:*", "boundary:*", "question:*", "finding_kind:suspect", "finding_kind:cause",
+                "flag:healthy_evidence", "origin:probe")
+"""What rules a lead of last resort out: anything that routes, a question still to ask, an evidenced cause, a
+lead already given, healthy evidence, and a probe run (a measured run that shows nothing gets no lead)."""
 
 
 def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: str = "") -> Row:
@@ -151,9 +172,7 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
                 RouteTo(skill, "primary", f"the complaint is about {part}", section=section)),
                f"A user who describes {part} and no symptom of the run is most often facing a problem with "
                f"{part}: a better first stop than none.",
-               _TOPIC, need=("declined:Q-SYMPTOM",),
-               unless=("route:*", "boundary:*", "finding:*", "flag:healthy_evidence", "origin:probe"),
-               salience=Salience.AFTER - 20 + priority)
+               _TOPIC, unless=_LAST_RESORT, salience=Salience.LAST + priority)
 
 
 TOPICS = (
@@ -167,7 +186,48 @@ TOPICS = (
     _topic("DF-TOPIC-LOSS", {"loss_fn": Present()}, "loss-functions-and-objectives", "the loss function", 4),
     _topic("DF-TOPIC-OPT", {"optimizer": Present()}, "optimization-algorithms", "the optimizer", 3),
     _topic("DF-TOPIC-DIST", {"multi_gpu": True}, "pytorch-engineering", "multi-GPU training", 2),
+    Row("DF-TOPIC-LLM", {"task": Is("language_modeling", "preference_tuning")},
+        (Find("Set-up", "info", "nothing routes yet, and the run fine-tunes or aligns a language model: its "
+              "tokenisation, label masking, chat templates and preference losses are where such runs most often "
+              "go wrong", kind="suspect"),
+         Cross("llm-specialist", "language-model fine-tuning and preference tuning (data formatting, masking, "
+               "the method's own losses) are that pack's", joint=True)),
+        "The LLM pack owns what is specific to language-model training; with nothing else to go on, that is the "
+        "first stop for an LLM run.",
+        Cite("001", "Cross-pack boundaries (bidirectional)", "LLM fine-tuning, RLHF/DPO -> llm-specialist"),
+        unless=_LAST_RESORT, salience=Salience.LAST + 1),
 )
+
+# The lead of last resort: nothing the user said maps to a part of the set-up. The seeds' investigation starts
+# with the loop itself (are gradients flowing, are parameters frozen, is the loss where chance puts it), and the
+# defects that are certain rather than statistical (train/eval mode, zero_grad, optimizer.step, what the
+# optimizer holds, the checkpoint and the scheduler calls) all live there: auditing the loop is the check that
+# covers most causes at once, and it is offered as a tentative lead, never as a verdict.
+DF_LOOP_AUDIT = Row(
+    "DF-LOOP-AUDIT", {},
+    (Find("Training Loop", "info", "nothing said so far points at one cause; the checks that cover most causes "
+          "at once are in the training loop (mode switching, zero_grad, optimizer.step, what the optimizer "
+          "holds, the scheduler and checkpoint calls): audit it first, and say what the run does to narrow it "
+          "down", kind="suspect"),
+     RouteTo("training-loop-architecture", "primary", "audit the loop: the seeds' first checks")),
+    "When nothing known names a cause, the loop is where the most causes can be ruled out by reading code, and "
+    "where the certain defects (as opposed to statistical states) live.",
+    Cite("003", _DX, "check that gradients flow, that no parameters are frozen by mistake, the loss at chance"),
+    fix=Fix("Run one batch through the loop and check each step: train mode during training, eval mode in "
+            "validation, gradients zeroed once per optimizer step, every trainable parameter in the optimizer "
+            "and changed by the step.",
+            "model.train(); opt.zero_grad(set_to_none=True)\n"
+            "before = {n: p.detach().clone() for n, p in model.named_parameters() if p.requires_grad}\n"
+            "loss = loss_fn(model(x), y); loss.backward(); opt.step()\n"
+            "held = {id(p) for g in opt.param_groups for p in g[\"params\"]}\n"
+            "for n, p in model.named_parameters():\n"
+            "    if p.requires_grad:\n"
+            "        assert id(p) in held, f\"{n} is not in the optimizer\"\n"
+            "        print(n, \"grad\", None if p.grad is None else p.grad.norm().item(),\n"
+            "              \"moved\", (p - before[n]).abs().max().item())"),
+    avoid=("changing the optimizer or the LR before the loop is known to be right",),
+    unless=_LAST_RESORT, salience=Salience.LAST)
+TOPICS = (*TOPICS, DF_LOOP_AUDIT)
 ROWS = ROWS + TOPICS
 
 QUESTIONS = (

@@ -100,7 +100,8 @@ ROWS = (
         "until the timeout. DistributedSampler pads shards to equal length; hand-made per-rank shards do not.",
         _JOIN, salience=Salience.CAUSE + 1,
         fix=Fix("Give every rank the same number of batches (DistributedSampler pads; or truncate to the shortest "
-                "shard), or wrap the loop in DDP's Join context.",
+                "shard), or wrap the loop in DDP's Join context (DDP only: under FSDP every forward gathers "
+                "parameters from all ranks, so equal lengths are the fix there).",
                 "from torch.distributed.algorithms.join import Join\n"
                 "with Join([ddp_model]):\n"
                 "    for x, y in loader:          # ranks may have different lengths here\n"

@@ -9,6 +9,7 @@ that applies its own) and take their numeric conditions from the same table.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -577,17 +578,6 @@ ROWS = (
         fix=Fix("Clip the global norm and log it each step.",
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"),
         avoid=("Do not restart with a new optimizer: clip and inspect the spike batches.",)),
-    Row("MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
-        (Find("Configuration", "warning", "trainable parameters are in no optimizer param group: they get gradients "
-              "but are never updated"),
-         RouteTo("optimization-algorithms", "primary", "build the optimizer over every trainable parameter")),
-        "An optimizer built before layers were added (or from a sub-module) silently skips them.",
-        Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
-        unless=("finding:LP-OPT-01",),  # a replaced layer: the stale-tensor finding already names these parameters
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row (LP-OPT-02), which yields to it
-        fix=Fix("Build the optimizer after the model is complete, over model.parameters().",
-                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)"),
-        avoid=("Do not tune the LR before every parameter is in the optimizer.",)),
     Row("MS-FROZEN-01", {"frozen_fraction": ge("MT-FROZEN")},
         (Find("Not Learning", "warning", "most parameters are frozen (requires_grad=False): if this is not a "
               "deliberate fine-tune, they never learn"),
@@ -617,7 +607,31 @@ ROWS = (
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
         avoid=("Do not switch optimizers: the LR is the problem.",)),
-    Row("MS-UPD-02", {"update_ratio": lt("MT-UPD-LOW")},
+    # Exactly zero is not "too small": any positive LR times a non-zero gradient moves a weight. Weights that do
+    # not move at all are not reached by the step, and the LR row below would send the user to tune it in vain.
+    Row("MS-UPD-00", {"update_ratio": Le(0.0, source="an update of exactly zero: no positive step reached the "
+                                                      "weights")},
+        (Find("Not Learning", "warning", "the weights do not move at all (an update of exactly zero, not a small "
+              "one): the optimizer step does not reach them; they are outside the optimizer, get no gradient (a "
+              "cut graph, submodules in a plain list), or the step never runs",
+              explains=("not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "what the optimizer holds and whether the step runs"),
+         RouteTo("pytorch-engineering", "secondary", "module registration (nn.ModuleList) and the autograd graph")),
+        "A learning rate too low still changes the weights a little each step; no change at all means the update "
+        "is not applied to those parameters, whatever the LR.",
+        Cite("003", "Step 2: investigate with commands", "check that gradients flow and that parameters change"),
+        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-OPT-01", "finding:MS-ZERO-02",
+                "finding:LP-OPT-02", "finding:MS-FROZEN-01", "finding:PR-FP16W-01"),
+        salience=Salience.CAUSE - 1,  # after the rows that name why the step misses the weights (its unless)
+        fix=Fix("Check, for one step, which trainable parameters have a gradient, are in the optimizer and change.",
+                "held = {id(p) for g in opt.param_groups for p in g['params']}\n"
+                "before = {n: p.detach().clone() for n, p in model.named_parameters()}\n"
+                "loss.backward(); opt.step()\n"
+                "for n, p in model.named_parameters():\n"
+                "    print(n, p.requires_grad, id(p) in held, p.grad is not None, (p - before[n]).abs().max().item())"),
+        avoid=("raising the LR of parameters the step never reaches",)),
+    Row("MS-UPD-02", {"update_ratio": Between(math.ulp(0.0), threshold("MT-UPD-LOW"),
+                                              source=_src("MT-UPD-LOW") + "; above 0, which MS-UPD-00 reads")},
         (Find("Not Learning", "warning", "weight updates are a vanishing fraction of the weights: LR far too low"),
          RouteTo("learning-rate-scheduling", "primary", "raise the LR 10-100x"),
          RouteTo("optimization-algorithms", "secondary", "LR and optimizer are chosen together")),
@@ -697,14 +711,6 @@ ROWS = (
                 "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
                 "optimizer.step()"),
         avoid=("raising the LR of a loop that throws its gradients away",)),
-    Row("MS-EVAL-01", {"model_eval_mode": True},
-        (Find("Training Loop", "warning", "the model trains in eval mode: dropout is off and normalization layers "
-              "use frozen running statistics"),
-         RouteTo("training-loop-architecture", "primary", "switch model.train() / model.eval() around evaluation")),
-        "A model left in eval() after validation trains without its regularization and batch statistics.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        fix=Fix("Call model.train() at the start of every training epoch.", "model.train()"),
-        avoid=("Do not remove dropout to 'fix' the difference.",)),
     Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),

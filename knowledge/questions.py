@@ -28,6 +28,26 @@ LOSS_BEHAVIOR_CHOICES = (("flat_from_start", "flat from the very start"),
 
 NEEDS_LOSS_CURVE = Is("not_learning", "unstable", "convergence")
 
+WAIVED_ON_DECLINE: dict[str, tuple[str, ...]] = {
+    "symptom": ("Q-SYMPTOM",),
+    "learning_rate": ("Q-LR",),
+    "zero_grad_call": ("Q-ZERO-GRAD",),
+    "optimizer_step_call": ("Q-OPT-STEP",),
+}
+"""Gates a question drops once the user declines the question that asks for them (observation -> questions).
+
+Most questions wait for the symptom, and the loop questions wait for each other (the seeds' order: the LR
+first, then zero_grad, then the step, then what the optimizer holds). A user who will not
+give one of these would otherwise be asked nothing more on that line and get the symptom table's default. Once
+such a question is declined, a question whose unmet gate is only that observation applies again, and the
+engine's choice (``expert.choose``) weighs it against the causes that can still be settled (the defects of the
+loop, the data and the configuration, which need no symptom)."""
+
+WAIVED_QUESTIONS_MAX = 4
+"""How many such questions (asked only because their gate was waived) a user may decline before the engine
+stops asking and leads with what it has: someone who would not name the symptom answers a few checks, not a
+questionnaire."""
+
 QUESTIONS = (
     QuestionRow(
         "Q-SYMPTOM", "symptom",

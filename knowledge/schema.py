@@ -10,6 +10,7 @@ experta, so listing or showing rules stays cheap. Conventions:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -435,6 +436,28 @@ class Row:
         return out
 
 
+def measured_form(declared: Row, rid: str, when: dict[str, CondLike], cite: Cite | None = None,
+                  unless: tuple[str, ...] = (), salience: int | None = None) -> Row:
+    """The probe-measured form of a declared cause: one cause entry, two kinds of evidence.
+
+    The finding, its routes, fix, what to avoid and the rationale are the declared row's (one entry per root
+    cause, so the declared and the measured evidence cannot lead to different first stops); only the evidence
+    (``when``), its citation, what rules it out and its firing band are its own. The declared row names the
+    measured one in its ``unless`` (the measurement, when present, is the evidence the finding shows).
+
+    Args:
+        declared: The cause as a user states it (an observation read from an answer or the complaint).
+        rid: The measured form's id (its probe's family prefix, ``MS-``).
+        when: The measured evidence.
+        cite: Where the measurement comes from (default: the declared row's source).
+        unless: Facts that rule the measured form out.
+        salience: Its firing band (default: one above the declared row's, so a measurement speaks first).
+    """
+    return dataclasses.replace(declared, id=rid, when=dict(when), cite=cite or declared.cite, need=(),
+                               unless=tuple(unless),
+                               salience=declared.salience + 1 if salience is None else salience, family="")
+
+
 @dataclass(frozen=True)
 class QuestionRow:
     """A diagnostic question: the observation it sets, when it is worth asking, and its rank.
@@ -552,6 +575,9 @@ class Salience:
     """Symptom-table routing: what the engine falls back to when no root cause is evidenced."""
     AFTER = -5
     """Rows that conclude only once every other explanation has had its chance."""
+    LAST = -2000
+    """Leads of last resort: below the questions' band (``expert.engine.QUESTION_SALIENCE``), so they fire only
+    when no question is left to ask and nothing routes (with ``unless=("question:*", "route:*", ...)``)."""
 
 
 # ---------------------------------------------------------------------------------------------------

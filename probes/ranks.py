@@ -1,7 +1,7 @@
 """Rank probe: compare the ranks of a torch.distributed run once per window with one small all-gather.
 
 Every rank records a few numbers locally while it trains (no collective, no host read inside a step): a
-fingerprint of each batch, the local gradient norm before DDP reduces it, the time it spends before its
+fingerprint of each batch, the sum of its own gradient before DDP reduces it, the time it spends before its
 forward pass, the gradient norm the optimizer applies on sampled steps, and a fingerprint of the parameters at
 the window's last optimizer step. At the window end, after the other probes have folded the window, each rank
 summarises them in one vector of ``SLOTS`` float64 numbers and the ranks exchange it in **one** ``all_gather``.
@@ -10,6 +10,11 @@ decision at the same step): replicas drifting apart, the rank and site of the fi
 data on every rank, data repeated in the same order each epoch, uneven batch counts, stragglers, gradients
 stepped without all-reduce. Only when the parameter fingerprints disagree does a second, one-off gather of
 per-parameter fingerprints name the parameter (every rank decides that from the same table, so all enter it).
+
+Under FSDP2 (``fully_shard``) the parameters are DTensor shards: the watch hands every probe plain views of
+this rank's shards (``LocalShards``), the rank's own pre-reduction gradient is read on FSDP's unsharded parameter,
+and the shards are never compared as replicas (they differ by design); the ranks' squared shard gradient norms
+add up to the whole model's in the gathered table.
 
 The probe is inert outside ``torch.distributed`` (or with one rank). The window exchange is entered only when a
 watch runs on every rank: ranks announce their watch in the process group's store when it opens, and the first
@@ -48,6 +53,10 @@ SLOTS = 20
 SKEW_WINDOWS = 3
 """Windows of timings before a straggler is judged; the same rank must be the slowest in 3 of 4 of them."""
 
+MARK_ROWS = 4
+MARK_VALUES = 4096
+"""A batch fingerprint reads at most 4 samples' first 4096 values (see ``batch_mark``)."""
+
 HANDSHAKE_S = 60.0
 """Seconds the first window end waits for every rank to announce its watch before staying local."""
 
@@ -72,7 +81,82 @@ def is_sharded(model: Any, params: list[Any]) -> bool:
     """Whether parameters are sharded across ranks (FSDP, DTensor): their local values differ by design."""
     if "FullyShardedDataParallel" in type(model).__name__ or "FSDP" in type(model).__name__:
         return True
-    return any(type(p).__name__ == "DTensor" or type(p.data).__name__ == "DTensor" for p in params[:4])
+    return any(is_dtensor(p) for p in params)
+
+
+def is_dtensor(t: Any) -> bool:
+    """Whether ``t`` is a DTensor (FSDP2's ``fully_shard`` parameters and their gradients are)."""
+    return type(t).__name__ == "DTensor" and hasattr(t, "to_local")
+
+
+def _local(t: Any) -> Any:
+    # the shard this rank holds, as a plain tensor sharing its storage: no collective, no copy
+    inner = getattr(t, "_local_tensor", None)
+    return inner if isinstance(inner, torch.Tensor) else t.to_local()
+
+
+def unsharded_of(model: Any, sharded: Any) -> Any:
+    """The unsharded parameter FSDP2 computes with for the sharded parameter ``sharded`` (None if not found).
+
+    It is the tensor autograd sees in the forward pass, so a hook on it gets this rank's own gradient before the
+    reduce-scatter. FSDP2 keeps it on its parameter records, a private layout: when a torch release moves it,
+    this returns None and the gradient site is simply not traced to a rank (no other measurement depends on it).
+    """
+    for m in model.modules():
+        get = getattr(m, "_get_fsdp_state", None)
+        if get is None:
+            continue
+        try:
+            group = get()._fsdp_param_group
+        except Exception:  # noqa: BLE001 - a private layout that may change between releases
+            continue
+        for fp in getattr(group, "fsdp_params", None) or ():
+            if getattr(fp, "sharded_param", None) is sharded:
+                up = getattr(fp, "_unsharded_param", None)
+                return up if isinstance(up, torch.Tensor) else None
+    return None
+
+
+class LocalShards:
+    """The rank's own shards of sharded (DTensor) parameters, as plain tensors the probes can read.
+
+    Under FSDP2 (``fully_shard``) a parameter is a DTensor: every operation on it goes through DTensor's
+    dispatcher and some (a norm read to the host, a stack with plain tensors) redistribute, which would be a
+    collective inside a step and a host read the window cannot batch. The watch hands the probes one alias per
+    parameter instead: a leaf sharing the local shard's storage (the optimizer's in-place updates show in it), whose
+    ``.grad`` is set to the local shard of the reduced gradient before the optimizer steps (``sync``). Every
+    measurement is then of this rank's shard; what needs the whole model (the global gradient norm) is added up
+    across ranks in the window's one gather. Shards a rank holds nothing of (a parameter smaller than the world)
+    are left out of its list: a zero-size tensor would read as a dead layer.
+    """
+
+    def __init__(self, params: list[Any], names: list[str]) -> None:
+        pairs = []
+        for p, n in zip(params, names):
+            if not is_dtensor(p):
+                pairs.append((p, p, n))
+                continue
+            a = _local(p).detach().requires_grad_(p.requires_grad)  # our own alias: the shard stays untouched
+            pairs.append((p, a, n))
+        kept = [t for t in pairs if t[1].numel() > 0] or pairs
+        self.sharded = [p for p, _, _ in kept]
+        self.local = [a for _, a, _ in kept]
+        self.names = [n for _, _, n in kept]
+        self._pairs = [(p, a) for p, a, _ in kept if p is not a]
+
+    @classmethod
+    def of(cls, params: list[Any], names: list[str]) -> LocalShards | None:
+        """The local shards of ``params``, or None when no parameter is a DTensor."""
+        return cls(params, names) if any(is_dtensor(p) for p in params) else None
+
+    def sync(self) -> None:
+        """Point each alias's gradient at the local shard of its parameter's gradient (None when it has none)."""
+        for p, a in self._pairs:
+            g = p.grad
+            try:
+                a.grad = None if g is None else (_local(g) if is_dtensor(g) else g)
+            except RuntimeError:  # a gradient laid out unlike its shard (a wrapper's own layout): not measured
+                a.grad = None
 
 
 def param_marks(params: list[Any]) -> Any:
@@ -86,6 +170,31 @@ def param_marks(params: list[Any]) -> Any:
         ps = [p.detach() for p in params]
         return torch.cat([torch.stack([p.float().sum() for p in ps]),
                           torch.stack([t.float() for t in torch._foreach_norm(ps)])])
+
+
+def batch_mark(x: torch.Tensor) -> torch.Tensor:
+    """A batch's fingerprint: the sum of the first values of up to ``MARK_ROWS`` evenly spaced samples.
+
+    Two ranks given the same batch get the same number; two different batches almost never do. A sample of
+    the batch is enough for that, and reading all of it would cost as much as a layer on image batches (a
+    224x224 batch of 64 is ten million values; the sample is at most 16 thousand). One view and one reduction,
+    queued on the device, in float32 for anything but float32/64 (token ids, half precision).
+    """
+    t = x.detach() if x.requires_grad else x
+    shape, strides = list(t.shape), list(t.stride())
+    step = max(1, shape[0] // MARK_ROWS)
+    shape[0], strides[0] = min(MARK_ROWS, -(-shape[0] // step)), strides[0] * step
+    left = MARK_VALUES
+    for d in range(len(shape) - 1, 0, -1):  # innermost first: contiguous runs (a reshape could copy)
+        shape[d] = min(shape[d], max(1, left))
+        left //= shape[d]
+    if t.layout != torch.strided:  # sparse or nested: views by slicing
+        for d, k in enumerate(shape):
+            t = (t[::step] if d == 0 else t).narrow(d, 0, k)
+    else:
+        t = t.as_strided(shape, strides, t.storage_offset())
+    # float32/64 summed as they are (the cheaper call); anything else in float32
+    return t.sum() if t.dtype in (torch.float32, torch.float64) else t.sum(dtype=torch.float32)
 
 
 def fingerprint(marks: list[float]) -> tuple[float, float]:
@@ -129,13 +238,15 @@ class RankProbe(Probe):
         self.obs: list[Any] = []
         self.alarm = False
         self._handle: Any = None
+        self._find: Any = None
+        self._batch: Any = None  # this step's input until its mark is queued (held from forward to backward)
         if not self.active:
             return
         import torch.distributed as dist
 
         self.model = run.model
         self.ddp = is_ddp(run.model)
-        self.sharded = is_sharded(run.model, run.params)
+        self.sharded = getattr(run, "shards", None) is not None or is_sharded(run.model, run.params)
         self.loader = getattr(run, "loader", None)
         self.planned = batch_count(self.loader) if self.loader is not None else None
         sampler = getattr(self.loader, "sampler", None)
@@ -178,12 +289,43 @@ class RankProbe(Probe):
         p = run.params[-1]
 
         def hook(g: torch.Tensor) -> None:
-            run.record("rk:pg", torch.linalg.vector_norm(g.detach().float()))
+            self.on_grad(run, g)
 
+        if self.sharded:
+            # FSDP2: the sharded parameter never sees a gradient through autograd (its shard of the reduced one is
+            # assigned after the reduce-scatter); the unsharded parameter of the same FSDP unit does, before the
+            # reduction. It exists from the first forward on: hooked there (``forward``).
+            self._hook_fn = hook
+            self._find = getattr(run, "shards", None)
+            return
         self._handle = p.register_hook(hook)
 
+    def _hook_unsharded(self, run: Any) -> None:
+        self._find, shards = None, self._find
+        target = unsharded_of(run.model, shards.sharded[-1]) if shards is not None else None
+        if target is not None and target.requires_grad:
+            self._handle = target.register_hook(self._hook_fn)
+
+    def on_grad(self, run: Any, g: torch.Tensor) -> None:
+        """Every backward: queue the sum of this rank's own gradient of one parameter, and the batch's mark.
+
+        Both are reductions queued on the device (no sync). They run here, in the backward pass, rather than in
+        the forward hook: right after a forward pass the first operator calls are the dearest of the step
+        (cold caches: ~30 us against ~10 us here for the same mark, ``bench.distributed``), and a sum is what
+        the backward pass itself runs for every bias. A sum is non-finite exactly when an entry is (a float16
+        gradient is summed in float32 so that large finite ones do not overflow).
+        """
+        run.record("rk:pg", g.sum(dtype=torch.float32) if g.dtype == torch.float16 else g.sum())
+        if self._batch is not None:
+            self._mark(run)
+
+    def _mark(self, run: Any) -> None:
+        x, self._batch = self._batch, None
+        run.record("rk:fp", batch_mark(x))
+
     def detach(self, run: Any) -> None:
-        """Remove the gradient hook."""
+        """Remove the gradient hook; let go of a held batch."""
+        self._batch = None
         if self._handle is not None:
             self._handle.remove()
             self._handle = None
@@ -196,11 +338,15 @@ class RankProbe(Probe):
             self.times.append(time.perf_counter() - self.t_end)
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """Queue a fingerprint of the batch (one reduction) and note its rows (host metadata)."""
+        """Hold the batch for its mark (queued in the backward pass) and note its rows (host metadata)."""
         if not self.active or first is None:
             return
+        if self._find is not None:
+            self._hook_unsharded(run)
         if first.ndim and first.numel():
-            run.record("rk:fp", first.detach().float().sum())
+            if self._batch is not None:  # a forward whose backward never reached the hooked gradient
+                self._mark(run)
+            self._batch = first  # marked in the backward (``on_grad``), or before the optimizer steps
             self.rows += int(first.shape[0])
             self.rows_n += 1
 
@@ -208,6 +354,8 @@ class RankProbe(Probe):
         """Sampled steps: the gradient norm the optimizer applies; the window's last step: the parameters."""
         if not self.active:
             return
+        if self._batch is not None:
+            self._mark(run)
         if run.sampled:
             grads = [p.grad for p in run.params if p.grad is not None]
             self.nograd = len(run.params) - len(grads)
@@ -217,8 +365,8 @@ class RankProbe(Probe):
             run.record("rk:w", param_marks(run.params))
 
     def step_end(self, run: Any) -> None:
-        """Start the clock for the next step's own time."""
-        if self.active:
+        """Start the clock for the next step's own time (read only on sampled steps: ``run.sampled`` is the next)."""
+        if self.active and run.sampled:
             self.t_end = time.perf_counter()
 
     # ------------------------------------------------------------------ window end: the one collective
@@ -337,7 +485,10 @@ class RankProbe(Probe):
     # ------------------------------------------------------------------ verdicts (identical on every rank)
 
     def _judge(self, run: Any, table: list[list[float]]) -> None:
-        obs: list[Any] = [emit(INFO, "dist_world_size", self.world, {"backend": self.backend})]
+        ev: dict[str, Any] = {"backend": self.backend}
+        if self.sharded:
+            ev.update(self._shard_view(table))
+        obs: list[Any] = [emit(INFO, "dist_world_size", self.world, ev)]
         self.alarm = False
         end = int(table[0][S_STEPS])
         start = int(table[0][S_START])
@@ -368,6 +519,17 @@ class RankProbe(Probe):
             # the job's data time (first in trust order: it replaces each rank's own figure).
             obs.append(emit(INFO, "data_time_fraction", min(data), {"by_rank": data}, ("MT-DATA-FRAC",)))
         self.obs = obs
+
+    def _shard_view(self, table: list[list[float]]) -> dict[str, Any]:
+        # Sharded parameters (FSDP): each rank holds a different slice by design, so there are no replicas to
+        # compare and no per-rank gradient to hold against the others; what the ranks' numbers give together is
+        # the whole model's gradient norm (each rank's squared shard norm, added up).
+        out: dict[str, Any] = {"parameters": "sharded"}
+        g = [r[S_G] for r in table]
+        if all(x >= 0 for x in g) and len({r[S_G_STEP] for r in table}) == 1:
+            out["grad_norm"] = math.sqrt(math.fsum(g)) if all(math.isfinite(x) for x in g) else math.nan
+            out["grad_norm_step"] = int(table[0][S_G_STEP])
+        return out
 
     def _sync(self, run: Any, table: list[list[float]], parallel: bool, start: int, end: int) -> list[Any]:
         import torch.distributed as dist

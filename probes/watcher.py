@@ -14,6 +14,7 @@ from probes.base import HOOKS, merge
 from probes.config_lint import loss_name
 from probes.exam import check_target
 from probes.nonfinite import tensors_in
+from probes.ranks import LocalShards
 
 log = logging.getLogger("trainopt.watch")
 
@@ -155,6 +156,7 @@ class Watch:
         self.empty_batches = 0
         self.opt_steps = 0
         self._plugin_classes = plugins
+        self.shards: Any = None  # this rank's shards of FSDP2 parameters (set on entry)
         self._pre_handle: Any = None
         self._post_handle: Any = None
         self.probes: list[Any] = []
@@ -208,6 +210,10 @@ class Watch:
             raise ProbeError("the optimizer holds no trainable parameters", hint="build it over model.parameters()")
         names = {id(p): n for n, p in self.model.named_parameters()}
         self.pnames = [names.get(id(p), f"param{i}") for i, p in enumerate(self.params)]
+        # FSDP2 (DTensor) parameters: the probes measure this rank's own shards (see probes.ranks.LocalShards)
+        self.shards = LocalShards.of(self.params, self.pnames)
+        if self.shards is not None:
+            self.params, self.pnames = self.shards.local, self.shards.names
         self.pmatrix = [p.ndim >= 2 for p in self.params]
         self.device = params[0].device
         self._reset_buf()
@@ -334,6 +340,8 @@ class Watch:
             self._pending = True
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
+        if self.shards is not None:
+            self.shards.sync()
         self.opt_steps += 1
         self._call(self._on_opt_pre)
 
@@ -394,6 +402,8 @@ class Watch:
         ``train_acc`` ...). Tensors stay on the device until the window ends. A step whose batch was empty is
         refused: its loss (NaN, the mean of nothing) is not the run's, and it is counted in ``empty_batches``.
         """
+        if self.shards is not None:
+            self.shards.sync()
         if self._empty_now:
             self._empty_now = False
             self.empty_batches += 1

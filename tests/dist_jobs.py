@@ -65,9 +65,10 @@ def _fit(rank: int, ddp: Any, loader: Any, epochs: int, *, set_epoch: bool = Tru
                     ctx = contextlib.nullcontext() if accum == 1 else (ddp.no_sync() if after == "nosync_all" or
                                                                        not last else contextlib.nullcontext())
                     with ctx:
-                        loss = loss_fn(ddp(x), y) / accum
+                        out = ddp(x)
+                        loss = loss_fn(out, y) / accum
                         if extra is not None:
-                            loss = loss + extra(rank, steps, ddp)
+                            loss = loss + extra(rank, steps, ddp, out)
                         loss.backward()
                     if last:
                         opt.step()
@@ -92,9 +93,37 @@ def _loader(ds: TensorDataset, bs: int, sampler: str, rank: int) -> DataLoader:
     return DataLoader(ds, batch_size=bs, shuffle=True, generator=g)
 
 
+def _fsdp(model: torch.nn.Module) -> torch.nn.Module:
+    """FSDP2 on the CPU: each linear layer a unit, then the root (its parameters become DTensor shards)."""
+    from torch.distributed.fsdp import fully_shard
+
+    for m in model:
+        if isinstance(m, torch.nn.Linear):
+            fully_shard(m)
+    return fully_shard(model)
+
+
 def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
     """Run one scenario on this rank."""
     ddp = torch.nn.parallel.DistributedDataParallel
+    if name == "fsdp_healthy":
+        return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, pass_loader=True)
+    if name == "fsdp_nan":
+        def poison_f(r: int, s: int, x: torch.Tensor) -> torch.Tensor:
+            if r == 1 and s == 25:  # one bad sample on rank 1 only
+                x = x.clone()
+                x[0, 0] = float("nan")
+            return x
+        return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=poison_f)
+    if name == "fsdp_nan_grad":
+        def sqrt0_f(r: int, s: int, m: Any, out: Any) -> Any:
+            if r == 1 and s == 25:  # a finite loss term whose gradient is not: rank 1's own gradients go NaN in
+                # backward, before the reduce-scatter (through the output: the sharded weights are DTensors here)
+                return 0.0 * (out - out.detach()).abs().sqrt().sum()
+            return 0.0
+        return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, extra=sqrt0_f)
+    if name == "fsdp_identical":
+        return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "same_seed", rank), 1)
     if name == "healthy":
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 3, pass_loader=True)
     if name == "desync":
@@ -111,7 +140,7 @@ def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
             return x
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=poison)
     if name == "nan_grad":
-        def sqrt0(r: int, s: int, m: Any) -> Any:
+        def sqrt0(r: int, s: int, m: Any, out: Any) -> Any:
             if r == 1 and s == 25:  # a finite loss term whose gradient is not: 0 * d sqrt(x)/dx at x = 0
                 b = m.module[2].bias
                 return 0.0 * (b - b.detach()).abs().sqrt().sum()
@@ -210,7 +239,7 @@ def rank_logs(rank: int, world: int, port: int, out: str) -> None:
 
 
 SCENARIOS = ("healthy", "desync", "nan", "nan_grad", "identical", "set_epoch", "uneven", "straggler", "nosync",
-             "batchnorm", "rank0_only")
+             "batchnorm", "fsdp_healthy", "fsdp_nan", "fsdp_nan_grad", "fsdp_identical", "rank0_only")
 """In this order: ``rank0_only`` opens a watch on one rank only, so it comes last (the ranks pair their n-th
 watches)."""
 

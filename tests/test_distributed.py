@@ -137,6 +137,44 @@ def test_a_watch_on_rank_zero_alone_stays_local_and_never_waits_for_the_others(r
     assert ranks[1]["rank0_only"]["steps"] == 20
 
 
+def test_an_fsdp2_job_stays_clean_and_its_shards_add_up_to_one_gradient_norm(ranks):
+    for r in ranks:
+        h = r["fsdp_healthy"]
+        assert h["status"] == "clean", h["findings"]
+        assert h["trips"] == []
+        assert _obs(h, "rank_data")["value"] == "distinct"
+        # sharded parameters are no replicas: no drift verdict is made on them
+        assert "replicas_in_sync" not in h["observations"]
+    ev = _obs(ranks[0]["fsdp_healthy"], "dist_world_size")["evidence"]
+    assert ev["parameters"] == "sharded"
+    assert ev["grad_norm"] > 0 and ev["grad_norm"] == _obs(ranks[1]["fsdp_healthy"], "dist_world_size")[
+        "evidence"]["grad_norm"]
+
+
+def test_under_fsdp2_a_nan_in_one_rank_s_batch_is_traced_to_that_rank(ranks):
+    for r in ranks:
+        n = r["fsdp_nan"]
+        assert _obs(n, "nonfinite_rank")["value"] == 1
+        assert _obs(n, "nan_location")["value"] == "inputs"
+        assert _obs(n, "nan_step")["value"] == 25
+        assert "MS-NAN-01" in _ids(n) and not {"MS-GRAD-01", "MS-NAN-03"} & _ids(n)
+
+
+def test_under_fsdp2_a_rank_s_own_nan_gradient_is_seen_before_the_reduce_scatter(ranks):
+    for r in ranks:
+        n = r["fsdp_nan_grad"]
+        assert _obs(n, "nonfinite_rank")["value"] == 1
+        assert _obs(n, "nan_location")["value"] == "gradients"
+        assert _obs(n, "nan_step")["value"] == 25
+        first = _obs(n, "nan_location")["evidence"]["first_step_by_rank"]["0"]
+        assert first is None or first > 25
+
+
+def test_under_fsdp2_the_same_data_on_every_rank_is_named(ranks):
+    assert _ids(ranks[0]["fsdp_identical"]) == {"DD-DATA-01"}
+    assert _obs(ranks[0]["fsdp_identical"], "rank_data")["value"] == "identical"
+
+
 def test_parameter_marks_match_a_naive_reference_and_see_a_shift_a_norm_misses():
     torch = pytest.importorskip("torch")
     from probes.ranks import differs, fingerprint, param_marks
@@ -156,3 +194,43 @@ def test_parameter_marks_match_a_naive_reference_and_see_a_shift_a_norm_misses()
     assert differs(before[0], after_sym[0], 1e-6) or differs(before[1], after_sym[1], 1e-6)
     assert differs(after_sym[0], shifted[0], 1e-6)
     assert not differs(float("nan"), 1.0, 1e-6)
+
+
+def test_a_batch_mark_tells_batches_apart_from_a_bounded_sample():
+    torch = pytest.importorskip("torch")
+    from probes.ranks import MARK_ROWS, MARK_VALUES, batch_mark
+
+    g = torch.Generator().manual_seed(0)
+    for shape in ((256, 64), (16, 3, 32, 32), (8, 128, 96), (5,)):
+        a = torch.randn(*shape, generator=g)
+        assert float(batch_mark(a)) == float(batch_mark(a.clone()))  # the same batch: the same mark
+        b = a.clone()
+        b[0].reshape(-1)[-1 if b.ndim == 1 else 0] += 1.0  # one value of the first sample
+        assert float(batch_mark(b)) != float(batch_mark(a))
+        assert float(batch_mark(torch.randn(*shape, generator=g))) != float(batch_mark(a))
+    # the mark reads a bounded part of a large batch: it equals the sum of the sampled values
+    big = torch.randn(64, 3, 224, 224, generator=g)
+    rows = big[::64 // MARK_ROWS][:MARK_ROWS]
+    assert float(batch_mark(big)) == pytest.approx(float(rows[:, :1, :MARK_VALUES // 224, :].sum()), rel=1e-5)
+    ids = torch.randint(0, 50000, (8, 512), generator=g)  # token ids: summed in float32, no overflow
+    assert float(batch_mark(ids)) == pytest.approx(float(ids[::2][:MARK_ROWS].double().sum()), rel=1e-6)
+
+
+def test_a_batch_mark_reads_the_same_sample_whatever_the_memory_layout():
+    torch = pytest.importorskip("torch")
+    from probes.ranks import MARK_ROWS, MARK_VALUES, batch_mark
+
+    def naive(x):
+        # the same sample taken by slicing: evenly spaced rows, then the innermost dims first within the budget
+        t = x[::max(1, x.shape[0] // MARK_ROWS)][:MARK_ROWS]
+        left = MARK_VALUES
+        for d in range(t.ndim - 1, 0, -1):
+            keep = min(t.shape[d], max(1, left))
+            t, left = t.narrow(d, 0, keep), left // keep
+        return float(t.double().sum())
+
+    g = torch.Generator().manual_seed(3)
+    base = torch.randn(10, 6, 40, 50, generator=g)
+    for x in (base, base[2:], base[:, :, 5:], base.transpose(2, 3), base.to(memory_format=torch.channels_last),
+              torch.randn(7, 5, generator=g).expand(9, 7, 5), torch.randn(300, generator=g)[::3]):
+        assert float(batch_mark(x)) == pytest.approx(naive(x), rel=1e-5, abs=1e-4)

@@ -100,10 +100,11 @@ def test_time_pressure_nan_is_acknowledged_and_still_asks_one_question():
 
 
 def test_time_pressure_fp16_nan_leads_with_precision_tentatively():
-    # where the NaN starts, what changed, the optimizer and the LR skipped; then the precision answered: fp16
-    s = consult(TIME_NAN, "skip", "skip", "skip", "skip", pick("Q-PRECISION", "fp16"), *SKIPS, fmt="json")
+    # where the NaN starts, what changed and the optimizer skipped; then the precision answered: fp16. (With the
+    # optimizer declined, the LR rows that need it cannot be settled, so the LR is no longer the next best split.)
+    s = consult(TIME_NAN, "skip", "skip", "skip", pick("Q-PRECISION", "fp16"), *SKIPS, fmt="json")
     d = s.data
-    assert s.asked[:5] == [text_of(q) for q in ("Q-NAN-LOCATION", "Q-CHANGE", "Q-OPTIMIZER", "Q-LR", "Q-PRECISION")]
+    assert s.asked[:4] == [text_of(q) for q in ("Q-NAN-LOCATION", "Q-CHANGE", "Q-OPTIMIZER", "Q-PRECISION")]
     assert "-> mixed_precision = 'fp16'" in s.conversation
     assert d["status"] == "diagnosed" and d["question"] is None
     # An fp16 run that turns NaN most likely overflows the format: precision leads, marked tentative, and the
@@ -142,7 +143,11 @@ def test_authority_pressure_flat_loss_routes_lr_not_the_suggested_optimizer():
     assert s.plan[:2] == [("learning-rate-scheduling", "primary"), ("optimization-algorithms", "secondary")]
     assert "[DX-MIS-02]" in s.report  # the user's frame (switch optimizer) is corrected with the evidence
     # the LR is the suspect the flat curve points at; the optimizer first, since what is too low depends on it
-    assert s.asked[1:3] == [text_of("Q-OPTIMIZER"), text_of("Q-LR")]
+    assert s.asked[1] == text_of("Q-OPTIMIZER") and text_of("Q-LR") in s.asked
+    # a user who skips the LR still gets the questions that split a flat loss: where zero_grad is called, does
+    # the step run, does the optimizer hold every trainable parameter
+    lr_at = s.asked.index(text_of("Q-LR"))
+    assert s.asked[lr_at + 1:lr_at + 4] == [text_of(q) for q in ("Q-ZERO-GRAD", "Q-OPT-STEP", "Q-OPT-PARAMS")]
     assert "Status: diagnosed" in s.report and "Answer Next" not in s.report
     assert s.result.exit_code == 1
 
@@ -238,9 +243,9 @@ def test_dpo_instability_is_joint_with_dynamics_here():
 
 
 def test_dpo_instability_in_bf16_adds_the_precision_branch():
-    # optimizer, LR and the epoch-boundary question skipped, then the precision answered
-    s = consult(DPO, "skip", "skip", "skip", pick("Q-PRECISION", "bf16"), *SKIPS, fmt="json")
-    assert s.asked[:4] == [text_of(q) for q in ("Q-OPTIMIZER", "Q-LR", "Q-EPOCH-JUMP", "Q-PRECISION")]
+    # the optimizer and the epoch-boundary question skipped, then the precision answered
+    s = consult(DPO, "skip", "skip", pick("Q-PRECISION", "bf16"), *SKIPS, fmt="json")
+    assert s.asked[:3] == [text_of(q) for q in ("Q-OPTIMIZER", "Q-EPOCH-JUMP", "Q-PRECISION")]
     d = s.data
     assert d["status"] == "diagnosed"
     assert d["plan"][0] == "gradient-management" and d["plan"][1] == "learning-rate-scheduling"

@@ -317,10 +317,13 @@ def test_the_engine_fires_exactly_the_rows_forward_chaining_says_hold(obs):
     c = consult(obs)
     assume(c is not None)
     values = {n: o.value for n, o in c.observations.items()}
-    fired = {f["rule"] for f in c.trace if f["kind"] in ("row", "join")}
+    # Leads of last resort wait until no question is pending; chain() reads rows, not questions, so they are
+    # held to their own test (tests/test_differential.py), not to this one.
+    last = {r.id for r in all_rows() if "question:*" in r.unless}
+    fired = {f["rule"] for f in c.trace if f["kind"] in ("row", "join")} - last
     expected = chain(all_rows(), values, ("origin:user",), all_joins())  # declared observations: a user's
-    assert fired == {r.id for r in expected.fired}, (sorted(fired - {r.id for r in expected.fired}),
-                                                     sorted({r.id for r in expected.fired} - fired))
+    want = {r.id for r in expected.fired} - last
+    assert fired == want, (sorted(fired - want), sorted(want - fired))
 
 
 def test_the_watch_trip_check_and_the_engine_agree_on_a_derived_symptom():

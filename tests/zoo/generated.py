@@ -475,7 +475,7 @@ FAULTS: tuple[Fault, ...] = (
           opts=("sgd_momentum", "nesterov")),
     Fault("dead_relu", {"dead": True}, (GRAD,), ("MS-DEAD-01",), archs=("mlp", "cnn")),
     Fault("frozen_layers", {"freeze": True}, (LOOP,), ("MS-FROZEN-01",)),
-    Fault("params_missing_from_optimizer", {"opt_subset": True}, ("optimization-algorithms",), ("MS-OPT-01",)),
+    Fault("params_missing_from_optimizer", {"opt_subset": True}, (LOOP,), ("MS-OPT-01",)),
     Fault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01",), modes=("watch",)),
     # loop-order faults: only a watch over the user's loop sees them (examine runs between the user's steps,
     # where the last step's gradient is normally still there, so a left-over gradient proves nothing)
