@@ -568,6 +568,9 @@ class _Reader:
             m = p.roles["m"]
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
+            if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],
+                                                                 ["one"], ["single"], ["any"]):
+                continue  # "never used for an update": the noun, not the weights' movement
             if m == "same" and self.lemmas(max(i, p.i - 2), p.i) in (["on", "the"], ["for", "the"], ["with", "the"],
                                                                       ["from", "the"], ["to", "the"], ["of", "the"]):
                 continue  # "predictions on the same input differ": the sameness is the input's, no movement
@@ -698,8 +701,11 @@ class _Reader:
             prev = q if q != "split_only" else prev
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
-            near = [t for t in self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)]
-                    if t.kind == "num" and t.start not in used]
+            # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
+            # 0.11 is the loss's)
+            others = {o.j for o, oq, _s in quantities if o is not p and oq != q}
+            near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
+                    if t.kind == "num" and t.start not in used and not (others & {k, k - 1})]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -1028,7 +1034,10 @@ class _Reader:
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
             return
-        quantities = [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
+        # whose numbers they are: the quantity said last before them ("lr=2e-5: loss goes from 15.5 to 1.43" is
+        # the loss's), else any the sentence names ("from 64 to 1024 for the batch size")
+        said = [q for _p, q, _s in self._quantities(self.parts_in(lo, b)) if q not in ("pronoun", "run", "model")]
+        quantities = said[-1:] or [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
         value = toks[a].number
         if value is None:
             return

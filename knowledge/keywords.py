@@ -240,9 +240,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:object\s+)?detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|detectron\w*|"
        r"mmdet\w*", _QR, 0, negatable=False, task="detection"),
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
-    _k(r"language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token", _QR, 0,
-       negatable=False, task="language_modeling"),
-    _k(r"regression", _QR, 0, negatable=False, task="regression"),
+    # ("sign-language model" is no language model)
+    _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token",
+       _QR, 0, negatable=False, task="language_modeling"),
+    # (not a detector's box-regression term: "regression loss", "bbox regression")
+    _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
+       task="regression"),
     _k(r"transformers?|vit|vision\s+transformer|bert\w*|gpt\w*|llama\w*|t5|attention\s+layers?|self[\s-]attention",
        _QR, 0, negatable=False, architecture="transformer"),
     _k(r"cnns?|convnets?|conv(?:olutional)?\s+(?:net\w*|layers?)|resnet\w*|vgg\w*|efficientnet\w*|unet|u-net|"

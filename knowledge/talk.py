@@ -574,7 +574,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
-          "!rare !minority !never !imbalanced !imbalance !differ !vary"),
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
          {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
