@@ -599,6 +599,8 @@ class _Reader:
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
                 # ("I printed the weights after each step and they never change": "they" are the weights)
                 chosen = state.get("last")
+                if chosen is not None and chosen[1] == "pronoun":
+                    chosen = None  # "it is so slow" with nothing named before: the run's movement
             if chosen is not None and chosen[1] == "split_only":
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
