@@ -726,7 +726,8 @@ class _Reader:
                 used.add(num.start)
                 metrics[split] = frac
                 self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
-            elif q.startswith("data_time") and (pct or value <= 1.0):
+            elif q.startswith("data_time") and (pct or value <= 1.0) and \
+                    after_num.split(" ", 1)[0] not in K.TIME_UNITS:  # "data_time 0.217 s per batch" is a time
                 used.add(num.start)
                 self.add({"data_time_fraction": frac}, *span)
                 if frac >= 0.3:
