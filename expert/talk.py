@@ -576,7 +576,10 @@ class _Reader:
                 continue  # "predictions on the same input differ": the sameness is the input's, no movement
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
-                continue  # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang
+                # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's
+                # hang in the rest of the sentence: "frozen ... on 16 GPUs" is no distributed hang)
+                self.claim(p.start, self.tokens[sent[1] - 1].end, ("symptom", "boundary_topic"))
+                continue
             if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
                 continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
             if m in ("up_bare", "down_bare"):

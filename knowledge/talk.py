@@ -519,8 +519,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # what changed between runs with the same seed, or between evaluations of one model
         (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
           "same-result"), {"nondeterminism": "training_runs"}),
+        # (not a run resumed from a checkpoint that goes on differently: that is the resume, not the evaluation)
         (("evaluate evaluation eval checkpoint", "twice again same", "different differ vary change "
-          "nondeterministic reproducible"), {"nondeterminism": "evaluation"}),
+          "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),

@@ -54,6 +54,7 @@ def obs(text: str) -> dict:
     # the thing that hangs is not the loss
     ("the progress bar is stuck at 0% and nothing happens", {"symptom": "hang"}),
     ("training froze after 3 epochs", {"symptom": "hang"}),
+    ("why is it so slow?", {"symptom": "slow_training"}),
     # the loop: evaluation left in training mode, frozen parameters the optimizer still moves
     ("the model is kept in train mode during evaluation", {"mode_switching": "validates_in_train_mode"}),
     ("I don't see model.eval() anywhere in the repo", {"mode_switching": "validates_in_train_mode"}),
@@ -117,6 +118,9 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("training the pose-based sign-language model, the loss doesn't go down", "task=language_modeling"),
     ("generation-based evaluation is 10x slower than with --prediction_loss_only", "predictions_constant"),
     ("it looks like the gradients of the last batches are never used for an update", "symptom"),
+    ("Is BatchNorm still frozen in the config even if I train on 16 GPUs?", "boundary_topic"),
+    ("when I resume from a checkpoint the learning rates differ from an uninterrupted run", "nondeterminism"),
+    ("about 3 it/s with data_time 0.217 s per batch", "data_time_fraction"),
     ("should I use bf16 or fp16?", "mixed_precision"),
     ("the authors train with bf16 and it diverges for me", "mixed_precision"),
     ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
