@@ -13,6 +13,8 @@ SECTIONS = ("bench.core", "bench.probes", "bench.distributed")
 
 
 def _fmt(s: float) -> str:
+    if abs(s) < 1e-3:
+        return f"{s * 1e6:8.0f} us"
     return f"{s * 1000:8.1f} ms" if s < 10 else f"{s:8.2f} s "
 
 

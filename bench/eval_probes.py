@@ -13,12 +13,14 @@ no threshold or rule is fitted by this benchmark, so every family is scored with
 it). And the held-out part: families and fault kinds fixed as held out before the probes for this suite were
 written (``HELD_OUT_FAMILIES``, ``HELD_OUT_FAULTS``), never run while developing: their figures come first.
 Targets: >= 95% routed right on the generated suite, 0 healthy runs warned anywhere. ``--quick`` runs a subset
-(CI).
+(CI) that keeps every fault kind. Each variant and mode is an independent run: they go to worker processes
+(``-j``), and the scores do not depend on how many.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import sys
@@ -76,39 +78,112 @@ def score(v: Any, c: Any) -> dict[str, Any]:
 
 
 def run(quick: bool = False, modes: tuple[str, ...] = ("watch", "examine"), only: str | None = None,
-        verbose: bool = False, suites: tuple[str, ...] = SUITES, held_out: bool = True) -> dict[str, Any]:
-    """Run every variant of the suites in every mode; return the scores and the misses."""
+        verbose: bool = False, suites: tuple[str, ...] = SUITES, held_out: bool = True,
+        jobs: int | None = None) -> dict[str, Any]:
+    """Run every variant of the suites in every mode; return the scores and the misses.
+
+    Args:
+        jobs: Worker processes (default :func:`default_jobs`); each variant and mode is one independent run, so
+            the scores do not depend on how many there are. 1 runs everything in this process.
+    """
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {"variants": 0, "suites": {}, "jobs": jobs}
+    tasks: list[tuple[str, bool, bool, str | None, int, str]] = []
+    for suite in suites:
+        vs = _variants(suite, quick, held_out, only)
+        out["variants"] += len(vs)
+        out["suites"][suite] = {"variants": len(vs), "modes": {}}
+        for mode in modes:
+            tasks += [(suite, quick, held_out, only, i, mode) for i, (v, _, _) in enumerate(vs) if _runs_in(v, mode)]
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    if jobs == 1:
+        _init_worker()
+        results: Any = map(_task, tasks)
+        rows = _collect(results, tasks, verbose)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # fork (where there is one): workers start with torch, the knowledge and the compiled rules already
+        # loaded; one intra-op thread and no parallel region run here before, so no thread pool is forked busy
+        _init_worker()
+        _preload()
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as ex:
+            rows = _collect(ex.map(_task, tasks, chunksize=2), tasks, verbose)
+    for suite in suites:
+        for mode in modes:
+            rs = rows.get((suite, mode), [])
+            out["suites"][suite]["modes"][mode] = _tally(rs, sum(r.pop("seconds", 0.0) for r in rs))
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def default_jobs() -> int:
+    """Worker processes by default: one per CPU this process may use, at most 4 (tiny models, one thread each)."""
+    import os
+
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(4, n))
+
+
+@functools.cache
+def _variants(suite: str, quick: bool, held_out: bool, only: str | None) -> list[tuple[Any, Any, Any]]:
+    # built the same way in every process: a task names its variant by index in this list
+    return [t for t in _suite_variants(suite, quick, held_out) if only is None or only in t[0].name]
+
+
+def _preload() -> None:
+    """Import what every run needs and compile the rules once, before the workers fork."""
+    from expert.consultation import Consultation
+    from probes import plugins
+
+    plugins()
+    Consultation().run()
+
+
+def _runs_in(v: Any, mode: str) -> bool:
+    return mode in (v.fault.modes if v.fault is not None else getattr(v, "modes", (mode,)))
+
+
+def _init_worker() -> None:
     import torch
 
     torch.set_num_threads(1)  # tiny models: threads only add contention on a shared machine
     logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
-    out: dict[str, Any] = {"variants": 0, "suites": {}}
-    for suite in suites:
-        vs = [t for t in _suite_variants(suite, quick, held_out) if only is None or only in t[0].name]
-        out["variants"] += len(vs)
-        out["suites"][suite] = {"variants": len(vs), "modes": {m: _run_mode(vs, m, verbose) for m in modes}}
-    return out
 
 
-def _run_mode(vs: list[tuple[Any, Any, Any]], mode: str, verbose: bool) -> dict[str, Any]:
-    rows = []
+def _task(task: tuple[str, bool, bool, str | None, int, str]) -> dict[str, Any]:
+    """Run one variant in one mode and score it (in a worker process, or in this one)."""
+    suite, quick, held_out, only, i, mode = task
+    v, wfn, efn = _variants(suite, quick, held_out, only)[i]
     t0 = time.perf_counter()
-    for v, wfn, efn in vs:
-        if mode not in (v.fault.modes if v.fault is not None else getattr(v, "modes", (mode,))):
-            continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                r = score(v, (wfn if mode == "watch" else efn)(v))
-        except Exception as exc:  # noqa: BLE001 - a crash is a miss, reported with its cause
-            r = {"variant": v.name, "healthy": v.healthy, "error": f"{type(exc).__name__}: {exc}",
-                 "family": getattr(v, "family", None) or v.cfg.arch, "held_out": _held(v),
-                 "routed": False, "named": False, "right": False, "warned": True,
-                 "fault": v.fault.name if v.fault else None}
-        rows.append(r)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = score(v, (wfn if mode == "watch" else efn)(v))
+    except Exception as exc:  # noqa: BLE001 - a crash is a miss, reported with its cause
+        r = {"variant": v.name, "healthy": v.healthy, "error": f"{type(exc).__name__}: {exc}",
+             "family": getattr(v, "family", None) or v.cfg.arch, "held_out": _held(v),
+             "routed": False, "named": False, "right": False, "warned": True,
+             "fault": v.fault.name if v.fault else None}
+    r["seconds"] = time.perf_counter() - t0
+    return r
+
+
+def _collect(results: Any, tasks: list[tuple[str, bool, bool, str | None, int, str]],
+             verbose: bool) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for task, r in zip(tasks, results, strict=True):
+        rows[(task[0], task[5])].append(r)
         if verbose:
-            print(mode, _line(r), file=sys.stderr)
-    return _tally(rows, time.perf_counter() - t0)
+            print(task[5], _line(r), file=sys.stderr)
+    return rows
 
 
 def _tally(rows: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
@@ -160,10 +235,11 @@ def _counts_line(c: dict[str, int]) -> str:
 
 def render(res: dict[str, Any], misses: bool = True) -> str:
     """The human table: per suite and mode, the held-out part first, then per family and per fault kind."""
-    lines = [f"probe evaluation: {res['variants']} variants"]
+    lines = [f"probe evaluation: {res['variants']} variants"
+             + (f", {res['seconds']:.0f} s wall with {res['jobs']} worker(s)" if "seconds" in res else "")]
     for suite, s in res["suites"].items():
         for mode, m in s["modes"].items():
-            lines.append(f"\n{suite} / {mode} ({m['seconds']:.0f} s)")
+            lines.append(f"\n{suite} / {mode} ({m['seconds']:.0f} s of runs)")
             if m["held_out"]["runs"] or m["held_out"]["healthy"]:
                 lines.append(f"  HELD OUT (families, fault kinds): {_counts_line(m['held_out'])}")
                 lines.append(f"  development part:                 {_counts_line(m['development'])}")
@@ -194,11 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="only variants whose name contains this text")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per variant on stderr")
     ap.add_argument("--suite", choices=SUITES, action="append", help="only this suite (repeatable)")
+    ap.add_argument("-j", "--jobs", type=int, default=None,
+                    help=f"worker processes (default: the CPUs available, at most 4; here {default_jobs()})")
     ap.add_argument("--no-held-out", action="store_true",
                     help="leave the held-out families and fault kinds out (while developing)")
     a = ap.parse_args(argv)
     res = run(a.quick, tuple(a.mode or ("watch", "examine")), a.only, a.verbose, tuple(a.suite or SUITES),
-              not a.no_held_out)
+              not a.no_held_out, a.jobs)
     print(json.dumps(res, indent=1, default=str) if a.json else render(res))
     return 0 if gates(res) else 1
 

@@ -46,9 +46,10 @@ from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
 from experta.conditionalelement import ConditionalElement  # noqa: E402
 from experta.matchers.rete import ReteMatcher  # noqa: E402
-from experta.matchers.rete.check import FeatureCheck, TypeCheck, WhereCheck  # noqa: E402
+from experta.matchers.rete.check import FeatureCheck, SameContextCheck, TypeCheck, WhereCheck  # noqa: E402
 from experta.matchers.rete.mixins import ChildNode  # noqa: E402
 from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, NotNode, OrdinaryMatchNode  # noqa: E402
+from experta.matchers.rete.token import Token, TokenInfo  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
 for _h in list(_root.handlers):
@@ -89,7 +90,10 @@ __all__ = [
     "P",
     "ReteMatcher",
     "Rule",
+    "SameContextCheck",
     "Strategy",
+    "Token",
+    "TokenInfo",
     "TypeCheck",
     "W",
     "WhereCheck",

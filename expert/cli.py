@@ -6,13 +6,13 @@ networkx) loads inside the commands that need it, and torch only inside probes.
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from expert import startup
 from knowledge.errors import (
     EXIT_ACTION,
     EXIT_INTERNAL,
@@ -344,6 +344,8 @@ def rule_detail(rule_id: str) -> dict[str, Any]:
     info = cat.get(rule_id) or cat.get(rule_id.upper())
     if info is None:
         ids = [*cat, *MEASURE_BY_ID]
+        import difflib
+
         near = (difflib.get_close_matches(rule_id.upper(), ids, n=5, cutoff=0.6)
                 or [r for r in ids if rule_id.upper() in r])
         hint = ("did you mean " + ", ".join(near[:5]) + "?") if near else "list them with `trainopt rules`"
@@ -476,6 +478,7 @@ def demo(replay: bool, example: str | None, list_: bool, fmt: str) -> None:
     """
     from expert.repl import DEFAULT_EXAMPLE, list_examples
 
+    startup.settle()  # it trains a model
     if list_:
         for name in list_examples():
             click.echo(name)
@@ -509,6 +512,8 @@ def examine(script: str, fmt: str) -> None:
 
     from expert.consultation import Consultation
     from probes.exam import user_call
+
+    startup.settle()  # the user's script builds and runs a model
 
     # Errors in the user's script (an import error, a failing factory) are theirs: exit 2 with the failing
     # call and the last frame in their code, never "a bug in trainopt".
@@ -637,7 +642,8 @@ def schema(which: str) -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (the cyclic collector paused while the command starts: ``expert.startup``)."""
+    startup.hold()
     try:
         cli(prog_name="trainopt")
     except KeyboardInterrupt:  # before a command runs (while modules load) or after it returned

@@ -13,7 +13,6 @@ from expert.explain import Explanation, explain
 from expert.facts import Context, Declined, Obs
 from expert.kb import engine
 from expert.report import as_json, render
-from expert.text import parse_complaint
 from knowledge import all_questions, question
 from knowledge.errors import ContradictionError, InputError, VocabularyError, excerpt
 from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
@@ -198,6 +197,8 @@ class Consultation:
             raise InputError(f"complaint too long ({len(text):,} characters)",
                              context=f"field 'complaint'; allowed: at most {MAX_TEXT:,} characters",
                              hint="describe the problem in a few sentences; give an error as error_text")
+        from expert.text import parse_complaint  # its cue tables load only when there is text to read
+
         found = parse_complaint(text)
         # Text never overrides what the user answered or a probe measured.
         keep = [o for o in found if o.name not in self._obs or self._obs[o.name].source.startswith("text:")]

@@ -28,7 +28,10 @@ def _run(out: Callable[[str], Any]) -> Any:
     c = Consultation()
     with watch(model, opt, consultation=c, every=10, loss_fn=loss_fn, num_classes=4) as w:
         for step in range(40):
-            xb, yb = x[(step * 64) % 512:][:64], y[(step * 64) % 512:][:64]
+            if step % 8 == 0:
+                order = torch.randperm(512, generator=g)  # a loader that reshuffles every epoch
+            i = order[(step % 8) * 64:][:64]
+            xb, yb = x[i], y[i]
             loss = loss_fn(model(xb), yb)  # the fault: no opt.zero_grad() before backward
             loss.backward()
             opt.step()

@@ -212,6 +212,7 @@ class AuditedEngine(KnowledgeEngine):
     """The knowledge rows that can be candidate causes (what a question is weighed against)."""
     questions: dict[str, QuestionRow] = {}
     """The compiled question rows by id."""
+    _retracted: list[Any] | None = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -227,6 +228,35 @@ class AuditedEngine(KnowledgeEngine):
         super().reset(**kwargs)
         self.trail = []
         self.skipped_stale = 0
+
+    # experta finds its rules and deffacts with ``inspect.getmembers(self)`` (every attribute of a class of
+    # ~450 rules, bound one by one) at construction and again at every ``reset``: the names are the class's,
+    # found once; the members are bound to this engine as experta binds them, in the same (name) order.
+
+    @classmethod
+    def _member_names(cls, kind: type) -> tuple[str, ...]:
+        names = cls.__dict__.get("_members_of")
+        if names is None:
+            names = {}
+            cls._members_of = names
+        if kind not in names:
+            names[kind] = tuple(n for n in dir(cls) if isinstance(getattr(cls, n, None), kind))
+        return names[kind]
+
+    def _get_by_type(self, wanted_type: type) -> Iterable[Any]:
+        for name in self._member_names(wanted_type):
+            obj = getattr(self, name)
+            obj.ke = self
+            yield obj
+
+    def retract(self, idx_or_declared_fact: Any) -> Any:
+        """Retract a fact (experta's), noting it for the firing whose right-hand side retracts it."""
+        idx = idx_or_declared_fact if isinstance(idx_or_declared_fact, int) else idx_or_declared_fact.__factid__
+        fact = self.facts.get(idx)
+        out = super().retract(idx_or_declared_fact)
+        if fact is not None and self._retracted is not None:
+            self._retracted.append(fact)
+        return out
 
     def _holds(self, act: Any) -> bool:
         for f in act.facts:
@@ -257,7 +287,8 @@ class AuditedEngine(KnowledgeEngine):
                     raise KnowledgeError(f"more than {MAX_FIRINGS} rule firings; the knowledge loops",
                                          context=f"last rule: {self.trail[-1].rule}")
                 info = _info(act.rule)
-                before = dict(self.facts)
+                first_new = self.facts.last_index  # fact ids only grow: what the firing asserts is above it
+                self._retracted = []
                 rec = Firing(len(self.trail) + 1, info.id, info.kind, info.family,
                              info.cite.as_dict() if info.cite else None,
                              [plain(f) for f in sorted(act.facts, key=lambda f: f["__factid__"])
@@ -265,12 +296,24 @@ class AuditedEngine(KnowledgeEngine):
                 self.trail.append(rec)
                 self._firing = rec
                 act.rule(self, **{k: v for k, v in act.context.items() if not k.startswith("__")})
-                rec.asserted = [plain(f) for k, f in self.facts.items() if k not in before]
-                rec.retracted = [plain(f) for k, f in before.items() if k not in self.facts]
+                rec.asserted = [plain(f) for f in self._declared_since(first_new)]
+                rec.retracted = [plain(f) for f in sorted(self._retracted, key=lambda f: f["__factid__"])
+                                 if f["__factid__"] < first_new]
                 steps -= 1
         finally:
             self.running = False
             self._firing = None
+            self._retracted = None
+
+    def _declared_since(self, first: int) -> list[Any]:
+        """The facts now held whose ids are ``first`` or above, in id order (the fact list's own order)."""
+        out = []
+        for k in reversed(self.facts):
+            if k < first:
+                break
+            out.append(self.facts[k])
+        out.reverse()
+        return out
 
     @classmethod
     def core_ids(cls) -> list[str]:

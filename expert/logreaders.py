@@ -1021,9 +1021,9 @@ def _read_tensorboard(path: Path, sink: Any, progress: Progress | None, damage: 
         notes.append(f"{len(over)} tags not read (more than {MAX_COLUMNS}, or names over {MAX_TAG_CHARS} characters)")
     if not rows:
         if damage:
-            raise InputError(f"no readable scalar events in {path.name}", context="; ".join(damage.notes()),
-                             hint="a damaged or truncated event file? copy it again")
-        raise InputError(f"no scalar events in {path.name}",
+            raise InputError(f"no readable scalar events in {excerpt(str(path), 200)}",
+                             context="; ".join(damage.notes()), hint="a damaged or truncated event file? copy it again")
+        raise InputError(f"no scalar events in {excerpt(str(path), 200)}",
                          hint="not a TensorBoard event file, or the run logged no scalars (add_scalar)")
     for tag in list(bufs):
         flush(tag)
@@ -1137,7 +1137,8 @@ def read_series(path: Path, *, progress: Progress | None = None, capacity: int =
             exc.context = f"file {excerpt(str(p), 200)}" + (f"; {exc.context}" if exc.context else "")
         raise
     if not series and damage:
-        raise InputError(f"nothing readable in {p.name}", context="; ".join(damage.notes()),
+        shown = p.name if p == path else excerpt(str(p), 200)  # found in a folder: which file of it
+        raise InputError(f"nothing readable in {shown}", context="; ".join(damage.notes()),
                          hint="a damaged or truncated copy? copy the log again")
     for s in series.values():
         s.finish()

@@ -244,6 +244,8 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     """
     got = read_series(Path(path), progress=progress, capacity=capacity, follow_links=follow_links)
     p, kind, series, columns, rows, notes = got.path, got.kind, got.series, got.columns, got.rows, got.notes
+    # Found in a folder: name the file by its whole path (a run folder may hold several metrics.csv).
+    shown = p.name if p == Path(path) else excerpt(str(p), 200)
     step = _find_step(columns)
     by_role: dict[str, list[str]] = {}
     unrecognised = []
@@ -260,11 +262,11 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
         if role not in ROLES:
             raise InputError(f"unknown role {excerpt(role)}", hint=f"roles: {', '.join(ROLES)}")
         if col not in series:
-            raise InputError(f"no numeric column {excerpt(col)} in {p.name}",
+            raise InputError(f"no numeric column {excerpt(col)} in {shown}",
                              context="columns: " + ", ".join(sorted(series)[:30]))
         roles[role] = col
     if "loss" not in roles:
-        raise InputError(f"no training-loss column in {p.name}",
+        raise InputError(f"no training-loss column in {shown}",
                          context="numeric columns: " + (", ".join(sorted(series)[:30]) or "(none)"),
                          hint="name it loss or train_loss, or map it: --map loss=COLUMN")
     extra = sorted(t for r, tags in by_role.items() for t in tags if t != roles.get(r))

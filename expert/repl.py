@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from expert import startup
 from knowledge.errors import InputError, TrainoptError
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ def read_line(prompt: str, write: Write) -> str:
         Leave: The input ended (EOF, Ctrl-D).
     """
     _enable_editing()
+    startup.settle()  # a session waits on a person and may run long: collect as usual from here
     while True:
         try:
             if getattr(write, "stdout", False) and sys.stdin.isatty() and sys.stdout.isatty():

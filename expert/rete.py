@@ -16,6 +16,11 @@ Three things experta 1.9.4 does on every use that cost more than they need (``sh
   tests of one kind (the fact's type; one field equal to a literal) are replaced by one lookup in a table from
   the value to the tests that value passes (``_Dispatch``): the same tests run, on the facts they pass.
 
+* its nodes copy every token they receive (re-validating each of its facts) and log every test through its
+  watcher loggers, whether anyone listens or not. Here a node copies a token only to change it (a test that
+  binds variables), joins and negations read arriving tokens in place and build joined ones from facts that
+  are valid by construction, and a test on one plain field of a fact reads that field directly (``_Field``).
+
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
 """
@@ -42,6 +47,9 @@ from expert._experta import (
     OrdinaryMatchNode,
     ReteMatcher,
     Rule,
+    SameContextCheck,
+    Token,
+    TokenInfo,
     TypeCheck,
     WhereCheck,
 )
@@ -257,18 +265,22 @@ def _copy(token: Any) -> Any:
 
 
 class _Tester(FeatureTesterNode):
-    """experta's feature-test node, testing before it copies the token (most tokens fail the test)."""
+    """experta's feature-test node, testing before it copies the token (most tokens fail the test).
+
+    A test that binds nothing passes the token itself: every node a token reaches copies it before it changes
+    it (this class, the joins, negations and experta's own where-nodes) or only reads it (conflict sets).
+    """
 
     __slots__ = ()
 
     def activate(self, token: Any) -> None:
-        """Test the token's one fact; on a match, pass a copy with the match's bindings to the children."""
+        """Test the token's one fact; on a match, pass it (with a copy holding the match's bindings) on."""
         (fact,) = token.data
         match = self.matcher(fact)
         if not match:
             return
-        token = _copy(token)
         if isinstance(match, Mapping):
+            token = _copy(token)
             context = token.context
             for key, value in match.items():  # experta's rules for bindings that disagree with the context
                 if isinstance(key, tuple):
@@ -282,6 +294,36 @@ class _Tester(FeatureTesterNode):
             context.update(match)
         for child in self.children:
             child.callback(token)
+
+
+class _Field:
+    """experta's ``FeatureCheck`` on one plain field of a fact, without its per-call work.
+
+    ``FeatureCheck.__call__`` splits the field name on ``__`` for every fact it tests and logs every result
+    through experta's watcher loggers; for a plain name (no ``__``, not a number) the split is the name itself,
+    so reading ``fact[what]`` and applying the same check function to the same expected value is the same
+    test. Set on the loaded network's test nodes (``CachedReteMatcher._index``), never stored in the cache.
+    """
+
+    __slots__ = ("what", "check", "expected")
+
+    def __init__(self, feature: Any) -> None:
+        self.what, self.check, self.expected = feature.what, feature.check, feature.expected
+
+    @staticmethod
+    def applies(matcher: Any) -> bool:
+        """Whether ``matcher`` is a feature check on a plain field name."""
+        if type(matcher) is not FeatureCheck:
+            return False
+        what = matcher.what
+        return isinstance(what, str) and bool(what) and "__" not in what and not what.isnumeric()
+
+    def __call__(self, fact: Any) -> Any:
+        try:
+            record = fact[self.what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return self.check(record, self.expected)
 
 
 class _TrackedCSN(ConflictSetNode):
@@ -298,32 +340,120 @@ class _TrackedCSN(ConflictSetNode):
         self.dirty.add(self)  # type: ignore[attr-defined]
 
 
+_VALID = Token.TagType.VALID
+
+
+def _info(token: Any) -> Any:
+    # experta's Token.to_info, without the namedtuple constructor's detour
+    return tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(token.context.items())))
+
+
+def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
+    """Whether the bindings of both sides agree (and no negated one matches), as experta's ``SameContextCheck``."""
+    for key, value in left.items():
+        if key[0] is False:
+            raise RuntimeError(f'Negated value "{key[1]}" present before capture.')
+        if key in right and value != right[key]:
+            return False
+        if (False, key) in right and value == right[(False, key)]:
+            return False
+    return True
+
+
 class _Join(OrdinaryMatchNode):
-    """experta's join node, copying arriving tokens without re-validating their facts."""
+    """experta's join node, reading arriving tokens without copying or re-validating them.
+
+    The same joins in the same order as ``OrdinaryMatchNode``: an arriving token is only read (its facts and
+    context go into a new token), so no copy is needed; the joined token is built from facts that are valid by
+    construction. Only networks whose join test is experta's ``SameContextCheck`` take this class.
+    """
 
     __slots__ = ()
 
     def activate_left(self, token: Any) -> None:
         """Join a token from the left input."""
-        self._activate_left(_copy(token))
+        self._join(token, self.left_memory, self.right_memory, True)
 
     def activate_right(self, token: Any) -> None:
         """Join a token from the right input."""
-        self._activate_right(_copy(token))
+        self._join(token, self.right_memory, self.left_memory, False)
+
+    def _join(self, token: Any, branch: list[Any], other: list[Any], is_left: bool) -> None:
+        if token.tag is _VALID:
+            branch.append(_info(token))
+        else:
+            try:
+                branch.remove(_info(token))
+            except ValueError:
+                pass
+        context = token.context
+        for other_data, other_context in other:
+            other_context = dict(other_context)
+            if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
+                continue
+            new = {k: v for k, v in context.items() if isinstance(k, str)}
+            for k, v in other_context.items():
+                if not isinstance(k, tuple):
+                    new[k] = v
+            joined = tuple.__new__(Token, (token.tag, token.data | other_data, new))
+            for child in self.children:
+                child.callback(joined)
 
 
 class _Not(NotNode):
-    """experta's negation node, copying arriving tokens without re-validating their facts."""
+    """experta's negation node, reading arriving tokens without copying or re-validating them.
+
+    The same counts and the same tokens passed on, in the same order, as ``NotNode``; only networks whose test
+    is experta's ``SameContextCheck`` take this class.
+    """
 
     __slots__ = ()
 
     def activate_left(self, token: Any) -> None:
         """Count the right-input matches of a token from the left input."""
-        self._activate_left(_copy(token))
+        valid = token.tag is _VALID
+        if not self.right_memory:
+            if valid:
+                self.left_memory[_info(token)] = 0
+            else:
+                del self.left_memory[_info(token)]
+            for child in self.children:
+                child.callback(token)
+            return
+        context = token.context
+        count = 0
+        for _, right_context in self.right_memory:
+            if _same_context(context, dict(right_context)):
+                count += 1
+                if not valid:
+                    break
+        if count == 0:
+            for child in self.children:
+                child.callback(token)
+        if valid:
+            self.left_memory[_info(token)] = count
+        else:
+            del self.left_memory[_info(token)]
 
     def activate_right(self, token: Any) -> None:
         """Update the counts of the left tokens a right-input token matches."""
-        self._activate_right(_copy(token))
+        if token.tag is _VALID:
+            self.right_memory.append(_info(token))
+            inc = 1
+        else:
+            inc = -1
+            self.right_memory.remove(_info(token))
+        context = token.context
+        memory = self.left_memory
+        for left in memory:
+            if not left.context or _same_context(dict(left.context), context):
+                memory[left] += inc
+                count = memory[left]
+                if (count == 0 and inc == -1) or (count == 1 and inc == 1):
+                    new = tuple.__new__(Token, (_VALID if inc == -1 else Token.TagType.INVALID, set(left.data),
+                                                dict(left.context)))
+                    for child in self.children:
+                        child.callback(new)
 
 
 _FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not}
@@ -371,7 +501,7 @@ def _optimise(root: Any) -> None:
     nodes = _walk(root)
     for node in nodes:
         fast = _FAST.get(type(node))
-        if fast is not None:
+        if fast is not None and (fast not in (_Join, _Not) or type(node.matcher) is SameContextCheck):
             node.__class__ = fast
     for node in nodes:  # callbacks were bound to the old classes' methods
         node.children = [ChildNode(c.node, getattr(c.node, c.callback.__name__))
@@ -431,6 +561,8 @@ class CachedReteMatcher(ReteMatcher):
                 self.order[node] = len(self.order)
             elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
                 self.always.append(node)
+            elif type(node) is _Tester and _Field.applies(node.matcher):
+                node.matcher = _Field(node.matcher)
             if hasattr(node, "memory") or hasattr(node, "left_memory"):
                 self.memories.append(node)
 

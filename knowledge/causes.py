@@ -143,7 +143,7 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
         "PyTorch adds every backward into .grad; without zeroing on the optimizer (or model) that owns these "
         "parameters, the effective step grows each iteration.",
-        _LOOP, unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE,
+        _LOOP, unless=("finding:MS-ZERO-01", "finding:MS-ZERO-03"), salience=Salience.CAUSE,
         fix=Fix("Zero the gradients of the optimizer that steps these parameters, once per optimizer step.",
                 "for x, y in loader:\n"
                 "    optimizer.zero_grad(set_to_none=True)\n"

@@ -17,6 +17,9 @@ _SGD = Is("sgd", "sgd_momentum")
 _ADAM = Cite("002", "Optimizers: Adam and AdamW", "default betas (0.9, 0.999) and eps 1e-8")
 # measured causes fire before the update-ratio rows (Salience.CAUSE + 1) that yield to them
 _FIRST = Salience.CAUSE + 2
+# gradients never zeroed: the clip probe reads the carried sum (a constant norm once the loss converges, or the clip
+# cutting it every step); what clipping does then is an effect of the missing zero_grad, never its own finding
+_NO_ZERO = ("finding:MS-ZERO-01", "finding:MS-ZERO-03", "finding:LP-ZERO-01")
 _CONTRACT_FINDINGS = tuple(f"finding:{i}" for i in (
     "MS-RANGE-01", "MS-RANGE-02", "MS-DIM-01", "MS-TGT-01", "MS-RED-01", "MS-EPS-02", "MS-BETA-01", "MS-MOM-01",
     "MS-WD-01", "MS-CLIP-01", "MS-BN-01", "MS-DROP-01", "MS-LR0-01", "MS-LR0-02", "MS-ORDER-01"))
@@ -73,6 +76,20 @@ ROWS = (
                 "loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, multi_hot.float())\n"
                 "pred = torch.sigmoid(logits) > 0.5"),
         avoid=("normalising the multi-hot rows to sum to one: the classes still compete",)),
+    # the targets' dtype, a set-up choice: a lint note (counts and ratings are integers too)
+    Row("MS-TGT-02", {"target_kind": "integer"},
+        (Find("Loss", "info", "the targets are integers (an integer dtype) given to a regression loss: right for "
+              "counts or ratings, wrong for class labels, which it regresses as numbers (class 3 'closer' to 2 "
+              "than to 0)", kind="lint"),
+         RouteTo("loss-functions-and-objectives", "primary", "a loss that matches what the targets are")),
+        "MSELoss and L1Loss take integer targets without complaint and fit the label's value; labels of classes "
+        "have no order, so the model learns the wrong task. Counts and ratings are numbers, so this is a note.",
+        Cite("003", _DX, "not learning: what does the loss equal exactly?"), salience=_FIRST,
+        fix=Fix("For class labels, give the model one output per class and use CrossEntropyLoss with the integer "
+                "labels; for real numeric targets, cast them to float to say so.",
+                "model.head = torch.nn.Linear(hidden, num_classes)\nloss_fn = torch.nn.CrossEntropyLoss()  # y: "
+                "int64 class indices\n# numeric targets: y = y.float()"),
+        avoid=("tuning the LR of a regression fitted to class ids",)),
     Row("MS-RED-01", {"loss_reduction": "sum", "optimizer": _SGD},
         (Find("Loss", "warning", "the loss is summed over the batch, not averaged, and SGD's step scales with it: "
               "the effective LR is the set LR times the batch size (and changes whenever the batch does)",
@@ -140,7 +157,7 @@ ROWS = (
          RouteTo("gradient-management", "primary", "a clip threshold near the typical gradient norm")),
         "clip_grad_norm_ rescales the whole gradient to max_norm whenever its norm is larger; with a threshold far "
         "below the usual norm every SGD step has length lr * max_norm, however the LR is tuned.",
-        Cite("002", "Gradient Clipping", "By global norm: threshold typically 1.0"), salience=_FIRST,
+        Cite("002", "Gradient Clipping", "By global norm: threshold typically 1.0"), unless=_NO_ZERO, salience=_FIRST,
         fix=Fix("Log the unclipped norm (clip_grad_norm_ returns it) and set max_norm near its typical value, so "
                 "only spikes are cut.",
                 "norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
@@ -154,7 +171,8 @@ ROWS = (
         "With norm clipping active, an SGD step is at most lr * max_norm long, so a high LR with a tight clip "
         "(PyTorch's word-language-model example: LR 20, max_norm 0.25) is stable by construction; a too-high LR "
         "shows as a loss that diverges, spikes or oscillates, and then this note does not stand.",
-        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
+        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), unless=_NO_ZERO,
+        salience=_FIRST),
     Row("MS-CLIP-03", {"grad_clip_active": "every_step", "optimizer": _SGD, "probe_scope": "one_batch",
                        "update_ratio": ge("MT-UPD-HIGH")},
         (Find("Gradients", "info", "the loop's clip cuts every examined step to lr x max_norm: a large update ratio "
@@ -162,7 +180,8 @@ ROWS = (
               "(run watch)"),),
         "Examined with the loop's max_norm, SGD's step has a fixed length; one batch shows no loss curve, so the "
         "high ratio alone does not say the LR is too high.",
-        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), salience=_FIRST),
+        Cite("002", "Gradient Clipping", "By global norm: bounds the magnitude"), unless=_NO_ZERO,
+        salience=_FIRST),
     # --- normalisation and regularisation -------------------------------------------------------------
     Row("MS-BN-01", {"bn_batch": le("MT-BN-BATCH")},
         (Find("Normalization", "warning", "BatchNorm trains on a handful of examples per device: its batch "
@@ -227,6 +246,26 @@ ROWS = (
         fix=Fix("Shuffle the training loader (or use a sampler that mixes classes).",
                 "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True)"),
         avoid=("lowering the LR to damp the swings that sorted batches cause",)),
+    # a loader setting seen in the run: a lint note, whose route follows any cause or symptom of the run itself
+    Row("MS-ORDER-02", {"batch_order": "same_each_epoch"},
+        (Find("Data", "info", "the same training batches come back in the same order every epoch (the loader "
+              "does not shuffle, or its generator is re-seeded each epoch): fine for data whose order is the "
+              "recipe (truncated BPTT over a text stream, time series), otherwise each epoch repeats the last",
+              kind="lint"),
+         RouteTo("training-loop-architecture", "primary", "shuffle the training data every epoch")),
+        "A DataLoader without shuffle=True, or torch.manual_seed / a sampler's generator seeded again at the start "
+        "of every epoch, hands the model identical batches in an identical order each epoch; SGD's noise then "
+        "repeats too, the loss curve repeats its epoch pattern and generalisation suffers. A language model "
+        "trained with truncated backpropagation through time needs its stream in order, so this is a note, not a "
+        "warning.", Cite("003", "Scope boundaries", "training loop issues"),
+        # class-sorted batches are the same cause seen worse, and a DistributedSampler never given set_epoch the
+        # same cause on several ranks (its fix is the specific one): one finding, theirs
+        unless=("finding:MS-ORDER-01", "finding:DD-EPOCH-01"), salience=Salience.CAUSE - 1,
+        fix=Fix("Shuffle every epoch, and seed the generator once (not at each epoch) so runs stay reproducible.",
+                "g = torch.Generator().manual_seed(0)          # once, before the epochs\n"
+                "loader = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True, generator=g)\n"
+                "# DistributedSampler: sampler.set_epoch(epoch) at the start of each epoch"),
+        avoid=("torch.manual_seed(...) inside the epoch loop: it replays the same shuffle every epoch",)),
     # --- a flat loss at chance while the weights move at a working rate ---------------------------------
     Row("MS-CHANCE-03",
         {"loss_behavior": "flat_from_start",
@@ -245,7 +284,8 @@ ROWS = (
         unless=("finding:MS-CHANCE-01", "finding:MS-CHANCE-02", "finding:MS-DEAD-01", "finding:MS-FROZEN-01",
                 "finding:MS-SAT-01", "finding:MS-GRAD-02", "finding:MS-ACT-01", "finding:MS-ACT-02",
                 "finding:MS-ACT-03", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:MS-ZERO-01",
-                "finding:MS-ZERO-02", "finding:MS-EVAL-01", "finding:LP-STEP-01", *_CONTRACT_FINDINGS),
+                "finding:MS-ZERO-03", "finding:MS-ZERO-02", "finding:MS-EVAL-01", "finding:LP-STEP-01",
+                *_CONTRACT_FINDINGS),
         salience=Salience.AFTER,
         fix=Fix("Verify input-label pairing (show a few samples with their labels) and overfit one small batch: "
                 "a model that cannot fit 32 examples with a working LR is fed labels that do not follow the inputs.",

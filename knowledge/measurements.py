@@ -410,6 +410,28 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-CLIP-MIN", 4, "sampled steps needed before a constant clipped norm is trusted",
             "two windows of two sampled steps; our count", Cite("003", "Step 3: route to fix",
                                                                   "gradient explosion: clip max_norm")),
+    Measure("MT-RESET-MIN", 3,
+            "sampled intervals between optimizer steps (each with a backward pass seen) needed before a verdict on "
+            "whether .grad is cleared between steps",
+            "three sampled steps, the first window's worth at the default sampling; our count",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-RESET-NEVER", 0.9,
+            "at this fraction of the sampled intervals or more, every backward pass found the last step's gradient "
+            "still in .grad (never None, never zeros): gradients are never reset between steps",
+            "PyTorch adds each backward into .grad until zero_grad clears it; a loop that zeroes (once per step or "
+            "once per accumulated group) shows a cleared .grad in every interval, so any carried interval is "
+            "already unusual and nine in ten is our margin for an occasional skipped clear",
+            Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-REPEAT", 0.9,
+            "at this fraction or more of the training forwards from the second epoch on, the batch is exactly the "
+            "one seen one epoch earlier (the commonest gap): the batches repeat in the same order every epoch",
+            "a loader that reshuffles each epoch practically never repeats a whole batch (same examples, same "
+            "order); a fixed order repeats every one; nine in ten leaves room for a last partial batch or an "
+            "extra forward per epoch; our bound", Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-REPEAT-MIN", 8,
+            "forwards fingerprinted, and batches seen coming back one epoch later, needed before the order is "
+            "judged", "half an epoch of a 16-batch dataset seen twice; our count",
+            Cite("003", "Scope boundaries", "training loop issues")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",
@@ -600,7 +622,8 @@ ROWS = (
         "dividing the loss (AP-12: k times the step).",
         Cite("003", "Step 3: route to fix", "LR too high: decrease LR, add warmup"),
         # weights shrunk by decay make every update a large fraction of them: the decay explains the ratio
-        unless=("finding:MS-ZERO-01", "finding:AP-12", "finding:MS-WNORM-01", "finding:MS-WNORM-02",
+        unless=("finding:MS-ZERO-01", "finding:MS-ZERO-03", "finding:AP-12", "finding:MS-WNORM-01",
+                "finding:MS-WNORM-02",
                 # clipping bounds every SGD step (a tight-clip recipe), or summed losses scale the step
                 "finding:MS-CLIP-02", "finding:MS-CLIP-03", "finding:MS-RED-01"),
         salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
@@ -698,6 +721,23 @@ ROWS = (
         fix=Fix("Zero the gradients once per optimizer step.",
                 "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
         avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
+    Row("MS-ZERO-03", {"grad_reset": "never"},
+        (Find("Training Loop", "critical", "the gradients are never reset between optimizer steps: every backward "
+              "pass finds the last step's gradient still in .grad (zero_grad is missing), so each step applies the "
+              "sum of all past gradients, whatever clipping then does to its length"),
+         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
+         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
+        "PyTorch adds each backward into .grad until zero_grad clears it. Gradient clipping rescales the carried "
+        "sum to max_norm in place, so the carried gradient never looks larger than a fresh one; the direction is "
+        "still the sum of every past gradient, and the clip (seen cutting the same norm every step) is an effect "
+        "of the missing zero_grad, not a setting to tune.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        # the same cause as MS-ZERO-01 measured another way: one finding
+        unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE + 4,
+        fix=Fix("Zero the gradients once per optimizer step (before the forward pass, or right after the step).",
+                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\n"
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\noptimizer.step()"),
+        avoid=("tightening the clip or lowering the LR to tame steps that carry every past gradient",)),
     Row("MS-ZERO-02", {"step_grads": Is("none", "zero")},
         (Find("Training Loop", "critical", "the optimizer steps with no gradient: the gradients are cleared "
               "(zero_grad) between backward and step, or backward never runs before it, so no step moves the weights"),

@@ -9,6 +9,7 @@ the vocabulary's values (``optimizer``, ``lr_schedule``) or, for losses, the fun
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # ---------------------------------------------------------------------------------------------------
 # optimizers (canonical = the vocabulary's ``optimizer`` values)
@@ -137,7 +138,14 @@ ADVICE_ACTIONS: dict[str, str] = {
 """Action -> pattern over advice text (case-insensitive)."""
 
 
-def actions_in(text: str) -> set[str]:
+def actions_in(text: str) -> frozenset[str]:
     """The advice actions a fix or avoid text names (``lower_lr``, ``switch_optimizer``, ...)."""
+    return _actions_in(text)
+
+
+@lru_cache(maxsize=4096)
+def _actions_in(text: str) -> frozenset[str]:
+    # The texts are the knowledge's own (fixes, avoid entries, route reasons): a report reads the same few
+    # hundred again and again, six patterns each, so each text is read once per process.
     low = text.lower()
-    return {a for a, rx in ADVICE_ACTIONS.items() if re.search(rx, low)}
+    return frozenset(a for a, rx in ADVICE_ACTIONS.items() if re.search(rx, low))

@@ -396,9 +396,9 @@ SPECS: tuple[Spec, ...] = (
     _e("output_norm_dim", "class other",
        "The dimension a softmax or log-softmax at the model output normalises: the class dimension (1) the loss "
        "reads, or another one (the batch or the time axis).", group="probe"),
-    _e("target_kind", "class_index one_hot probabilities multi_hot continuous",
+    _e("target_kind", "class_index one_hot probabilities multi_hot integer continuous",
        "What the loss's targets are: class indices, one-hot rows, probability rows, multi-hot rows (several "
-       "classes at once) or continuous values.", group="probe"),
+       "classes at once), integers given to a regression loss, or continuous values.", group="probe"),
     _e("loss_reduction", "mean sum", "How the loss reduces over the batch: a mean, or a sum that grows with the "
        "batch size.", group="probe"),
     _e("adam_betas", "usual swapped beta2_low",
@@ -422,6 +422,12 @@ SPECS: tuple[Spec, ...] = (
     _e("probe_scope", "one_batch loop",
        "What the probes saw: one batch at one moment (examine) or the training loop over steps (watch).",
        group="probe"),
+    _e("grad_reset", "each_step sometimes never",
+       "Whether .grad is cleared between optimizer steps: in every sampled interval some backward pass found it "
+       "cleared (each_step), in some, or never (the last step's gradient is always still there).", group="probe"),
+    _e("batch_order", "no_repeat repeats same_each_epoch",
+       "Whether the training batches come back: never (a fresh order each epoch), some, or every one exactly "
+       "one epoch later (the same batches in the same order every epoch).", group="probe"),
     _f("label_sortedness", "How much purer in one class the training batches are than the data overall (0: as "
        "mixed as the data, 1: each batch a single class).", low=0.0, high=1.0, group="probe"),
 )

@@ -132,8 +132,9 @@ def check_target(model: Any, loss_fn: Any = None) -> list[torch.nn.Parameter]:
     if not isinstance(model, torch.nn.Module):
         raise ProbeError(f"expected a torch.nn.Module, got {type(model).__name__}", hint="pass the model object")
     params = list(model.parameters())
+    quantised = [n for n, m in model.named_modules() if ".quantized" in type(m).__module__]
+    quantised = [n for n in quantised if not any(n.startswith(f"{q}.") for q in quantised if q != n and q)]
     if not params:
-        quantised = [n for n, m in model.named_modules() if ".quantized" in type(m).__module__]
         if quantised:
             raise ProbeError("the model is quantised: its weights are packed, not parameters, and cannot be probed",
                              context=f"{len(quantised)} quantised module(s), e.g. {quantised[0] or 'the model'}",
@@ -154,6 +155,13 @@ def check_target(model: Any, loss_fn: Any = None) -> list[torch.nn.Parameter]:
                          hint="materialize the model first (model.to_empty(device=...) and load weights)")
     if loss_fn is not None and not callable(loss_fn):
         raise ProbeError("loss_fn must be callable as loss_fn(output, target)")
+    if quantised:
+        import warnings
+
+        # A float head on a quantised backbone trains: its parameters are measured, the packed weights not.
+        warnings.warn(f"trainopt: {len(quantised)} quantised module(s) ({quantised[0]}...) hold packed weights, "
+                      "not parameters: they are not measured (only the float parameters are)", RuntimeWarning,
+                      stacklevel=3)
     return params
 
 
@@ -175,8 +183,9 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
 
     Everything is restored afterwards: parameters, buffers, gradients, optimizer state, hyperparameters and
     private flags (attributes a scheduler sets, such as ``_opt_called``, are removed again), ``requires_grad``,
-    train/eval modes, GradScaler attributes, every module's Python attributes (counters, caches, old-style
-    ``weight_norm``'s derived ``weight``; one that cannot be put back is named in a RuntimeWarning), a loader's
+    train/eval modes, GradScaler attributes, the Python-side state reachable from every module, at any depth
+    (counters, caches and histories in nested containers and helper objects, old-style ``weight_norm``'s
+    derived ``weight``, generators; what cannot be copied is named in a RuntimeWarning), a loader's
     generators and the torch CPU/CUDA, numpy and ``random`` RNGs. What cannot be restored is what a ``loader``
     yields: examine draws up to ``throughput.LOADER_BATCHES`` (5) batches from a fresh ``iter(loader)``, so a
     generator or a one-shot iterator loses those batches. The scheduler is read, never

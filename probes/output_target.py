@@ -65,9 +65,15 @@ def normalised_dims(out: torch.Tensor) -> list[int]:
 
 
 def target_kind(out: torch.Tensor, y: torch.Tensor, kind: str | None) -> str | None:
-    """class_index, one_hot, probabilities, multi_hot or continuous (None when it cannot be told)."""
+    """class_index, one_hot, probabilities, multi_hot, integer or continuous (None when it cannot be told).
+
+    ``integer``: targets of an integer dtype given to a loss that is not a class loss (a regression loss computes
+    on them silently; torch's class losses need them, its binary ones refuse them).
+    """
     if not y.is_floating_point():
-        return "class_index" if kind in CLASS_LOSSES else "continuous"
+        if kind in CLASS_LOSSES:
+            return "class_index"
+        return "integer" if y.dtype != torch.bool and kind in REGRESSION_LOSSES else "continuous"
     t = y.detach().float()
     if not bool(torch.isfinite(t).all()):
         return None
@@ -126,7 +132,8 @@ def contract(out: Any, y: Any, kind: str | None, model: torch.nn.Module | None =
     if not isinstance(out, torch.Tensor) or not isinstance(y, torch.Tensor) or not out.is_floating_point() \
             or out.numel() == 0 or y.numel() == 0:
         return res
-    shapes = {"output": list(out.shape), "target": list(y.shape)}
+    shapes = {"output": list(out.shape), "target": list(y.shape), "output_dtype": str(out.dtype).replace("torch.", ""),
+              "target_dtype": str(y.dtype).replace("torch.", "")}
     if kind in REGRESSION_LOSSES or kind in BINARY_LOSSES:
         try:
             b = list(torch.broadcast_shapes(out.shape, y.shape))

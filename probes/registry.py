@@ -7,7 +7,8 @@ PLUGINS = ("ranks:RankProbe", "nonfinite:NonfiniteProbe", "config_lint:ConfigLin
            "generalization:GeneralizationProbe", "throughput:ThroughputProbe", "activations:ActivationsProbe",
            "loss_scale:LossScaleProbe", "weight_norm:WeightNormProbe", "loop_lint:LoopLintProbe",
            "target_scale:TargetScaleProbe", "output_target:OutputTargetProbe", "opt_hparams:OptHparamsProbe",
-           "layer_lint:LayerLintProbe", "lr_applied:LrAppliedProbe", "clipping:ClippingProbe")
+           "layer_lint:LayerLintProbe", "lr_applied:LrAppliedProbe", "clipping:ClippingProbe",
+           "grad_reset:GradResetProbe", "batch_order:BatchOrderProbe")
 """The plugins ``watch`` and ``examine`` run, as ``module:Class`` in ``probes/``, in order of trust: when two
 probes emit the same observation name, the one listed first wins."""
 

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import collections
 import copy
+import enum
+import functools
+import io
+import logging
 import random
+import re
+import sys
+import types
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,83 +50,212 @@ class Snapshot:
     scaler_state: dict[str, Any] | None = None
     rng: dict[str, Any] = field(default_factory=dict)
     grad_enabled: bool = True
-    attrs: list[tuple[torch.nn.Module, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
-    """Per module: its Python attributes as found (the objects) and copies of the mutable ones."""
+    attrs: list[tuple[str, Any, Any]] = field(default_factory=list)
+    """Python-side state: (kind, object, shallow copy) for every mutable object reachable from the modules."""
     generators: list[tuple[torch.Generator, torch.Tensor]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """What could not be recorded for an exact restore (an attribute that cannot be copied)."""
 
 
 _MODULE_BASE = frozenset(vars(torch.nn.Module()))
-"""Attributes every module has (parameters, buffers, hooks, mode): restored field by field, not as Python state."""
-_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, range, type)
+"""Attributes every module has (parameters, buffers, submodules, hooks, mode)."""
+
+MAX_PYTHON_OBJECTS = 200_000
+"""Objects of Python-side state recorded per examination; deeper state is named in a note, not recorded."""
+MAX_PYTHON_TENSOR_BYTES = 64 << 20
+"""Bytes of plain tensors (not parameters or buffers) copied from Python-side state, such as a cache or old-style
+``weight_norm``'s derived weight; a larger one is named in a note instead of copied."""
+
+_LEAVES = (int, float, complex, str, bytes, bool, type(None), frozenset, range, type, enum.Enum, torch.dtype,
+           torch.device, torch.layout, torch.memory_format, types.ModuleType, types.FunctionType,
+           types.BuiltinFunctionType, types.MethodType, types.MethodWrapperType, types.WrapperDescriptorType,
+           functools.partial, weakref.ref, logging.Logger, logging.Handler, io.IOBase, re.Pattern, torch.ScriptObject)
+"""Values walked past: immutable, or code, loggers, files and weak references that a forward pass uses without
+owning (their state is the process's, not the model's); and TorchScript objects, such as a quantised layer's
+packed weights (examine names those as not measured)."""
+_RUNTIME_MODULES = ("lightning", "pytorch_lightning", "lightning_fabric", "accelerate", "deepspeed", "torch._dynamo",
+                    "torch.distributed", "torch.utils.data", "torch.optim", "torch.cuda", "threading", "_thread",
+                    "queue", "concurrent", "multiprocessing", "asyncio", "socket", "subprocess", "tensorboard",
+                    "torch.utils.tensorboard", "wandb", "mlflow")
+"""Packages whose objects a model may hold a reference to without owning them: a training framework's runtime
+(a trainer, its strategy and loggers), data pipelines, optimizers and schedulers, threads and processes. A
+forward pass does not update them; walking them would copy the run around the model (its dataset included)."""
+MAX_DEPTH = 12
+"""References followed from a module's attribute; state deeper than this is not recorded (and is named)."""
+_MISSING = object()
 
 
-def _immutable(v: Any) -> bool:
-    if isinstance(v, tuple):
-        return all(_immutable(x) for x in v)
-    return isinstance(v, _IMMUTABLE) or callable(v) and not hasattr(v, "__dict__")
+def _runtime(v: Any) -> bool:
+    mod = type(v).__module__ or ""
+    return mod.startswith(_RUNTIME_MODULES) and any(mod == m or mod.startswith(m + ".") for m in _RUNTIME_MODULES)
 
 
-def _python_state(mod: torch.nn.Module, notes: list[str], name: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A module's own Python attributes and copies of those that can change in place.
+def _slots(obj: Any) -> list[str]:
+    names: list[str] = []
+    for klass in type(obj).__mro__:
+        sl = klass.__dict__.get("__slots__", ())
+        for n in (sl,) if isinstance(sl, str) else sl:
+            if n not in ("__dict__", "__weakref__") and n not in names:
+                names.append(n)
+    return names
 
-    These are what ``forward`` may update: counters, caches, histories, and derived weights such as old-style
-    ``weight_norm``'s ``weight``.
+
+class _Recorder:
+    """Walks the Python-side state reachable from the model's modules and records each mutable object once.
+
+    Each record is a shallow copy (a list's items, a dict's items in order, an object's ``__dict__`` and slots,
+    a tensor's value, a generator's state). Shallow copies keep the identity of what they hold, so putting
+    every recorded object back in place restores the whole graph exactly: nested lists and dicts, counters on
+    objects held in a list, a cache dict inside a helper object; and every object is the same object as before.
     """
-    found = {k: v for k, v in vars(mod).items() if k not in _MODULE_BASE}
-    copies: dict[str, Any] = {}
-    for k, v in found.items():
-        # Shallow copies: cheap, never refused, and they keep the identity of what the containers hold; they
-        # undo appends, removals and rebinding (a counter, a history, a cache), not changes deeper inside.
+
+    def __init__(self, skip: set[int], notes: list[str]) -> None:
+        self.skip = skip
+        self.notes = notes
+        self.records: list[tuple[str, Any, Any]] = []
+        self.seen: set[int] = set()
+        self.tensor_bytes = 0
+        self.unrecorded: list[str] = []
+
+    def walk(self, roots: list[tuple[Any, str]]) -> None:
+        stack = [(v, where, 0) for v, where in reversed(roots)]
+        while stack:
+            v, where, depth = stack.pop()
+            if isinstance(v, _LEAVES) or id(v) in self.seen or id(v) in self.skip or _runtime(v):
+                continue
+            if depth > MAX_DEPTH:
+                self.unrecorded.append(f"{where} (more than {MAX_DEPTH} references deep)")
+                continue
+            self.seen.add(id(v))
+            if len(self.seen) > MAX_PYTHON_OBJECTS:
+                self.notes.append(f"more than {MAX_PYTHON_OBJECTS:,} objects of Python-side state under the model "
+                                  f"(at {where}): if forward changes state past them, examine cannot put it back")
+                return
+            children = self._record(v, where)
+            stack.extend((c, w, depth + 1) for c, w in reversed(children))
+
+    def _record(self, v: Any, where: str) -> list[tuple[Any, str]]:
+        """Record one object; return what it holds, to walk next."""
+        if isinstance(v, tuple):
+            return [(x, f"{where}[{i}]") for i, x in enumerate(v)]
         if isinstance(v, torch.Tensor):
-            copies[k] = (v._version, v.detach().clone())
-        elif isinstance(v, torch.nn.Module) or _immutable(v):
-            continue
-        elif isinstance(v, (list, bytearray)):
-            copies[k] = list(v) if isinstance(v, list) else bytearray(v)
-        elif isinstance(v, (dict, set)):
-            copies[k] = v.copy()
-        elif isinstance(getattr(v, "__dict__", None), dict):
-            copies[k] = dict(v.__dict__)
-        else:
-            notes.append(f"{name or 'model'}.{k} ({type(v).__name__}): if forward changes it in place, examine "
-                         "cannot put it back")
-    return found, copies
+            size = v.numel() * v.element_size() if v.layout == torch.strided else 0
+            if v.is_meta or v.layout != torch.strided or v.is_quantized:
+                self.unrecorded.append(f"{where} ({v.layout}, {v.dtype} tensor)")
+            elif self.tensor_bytes + size > MAX_PYTHON_TENSOR_BYTES:
+                self.unrecorded.append(f"{where} (a {size >> 20} MiB tensor, not copied)")
+            else:
+                self.tensor_bytes += size
+                self.records.append(("tensor", v, (v._version, v.detach().clone())))
+            return []
+        if isinstance(v, torch.Generator):
+            self.records.append(("torch_rng", v, v.get_state()))
+            return []
+        if isinstance(v, random.Random):
+            self.records.append(("random", v, v.getstate()))
+            return [(x, f"{where}.{k}") for k, x in vars(v).items()]
+        np = sys.modules.get("numpy")
+        if np is not None:
+            if isinstance(v, np.ndarray):
+                if v.dtype.hasobject or not v.flags.writeable:
+                    return [] if not v.dtype.hasobject else [(x, f"{where}[...]") for x in v.flat]
+                self.records.append(("ndarray", v, v.copy()))
+                return []
+            if isinstance(v, np.random.Generator):
+                self.records.append(("np_rng", v.bit_generator, v.bit_generator.state))
+                return []
+            if isinstance(v, np.random.RandomState):
+                self.records.append(("np_state", v, v.get_state()))
+                return []
+        if isinstance(v, list):
+            self.records.append(("list", v, list(v)))
+            return [(x, f"{where}[{i}]") for i, x in enumerate(v)]
+        if isinstance(v, collections.deque):
+            self.records.append(("deque", v, list(v)))
+            return [(x, f"{where}[{i}]") for i, x in enumerate(v)]
+        if isinstance(v, bytearray):
+            self.records.append(("bytearray", v, bytes(v)))
+            return []
+        if isinstance(v, dict):
+            self.records.append(("dict", v, list(dict.items(v))))
+            return [(x, f"{where}[{k!r}]") for k, x in dict.items(v)]
+        if isinstance(v, (set, frozenset)):
+            if isinstance(v, set):
+                self.records.append(("set", v, set(v)))
+            return []
+        children: list[tuple[Any, str]] = []
+        d = getattr(v, "__dict__", None)
+        slots = _slots(v)
+        if isinstance(d, dict):
+            self.records.append(("object", v, dict(d)))
+            children += [(x, f"{where}.{k}") for k, x in d.items()]
+        if slots:
+            saved = {n: getattr(v, n, _MISSING) for n in slots}
+            self.records.append(("slots", v, saved))
+            children += [(x, f"{where}.{k}") for k, x in saved.items() if x is not _MISSING]
+        if not isinstance(d, dict) and not slots and not callable(v):
+            self.unrecorded.append(f"{where} ({type(v).__name__})")
+        return children
 
 
-def _restore_python_state(mod: torch.nn.Module, found: dict[str, Any], copies: dict[str, Any]) -> None:
-    d = vars(mod)
-    for k in [k for k in d if k not in _MODULE_BASE and k not in found]:
-        del d[k]  # added by the examination (a cache, a counter that did not exist)
-    for k, v in found.items():
-        d[k] = v  # the same object as before, even where forward rebound the name
-        saved = copies.get(k)
-        if saved is None:
-            continue
-        if isinstance(v, torch.Tensor):
-            version, value = saved
-            if v._version != version:
-                with torch.no_grad():
+def _put_back(kind: str, v: Any, saved: Any) -> None:
+    """Restore one recorded object in place (writing only where it differs)."""
+    if kind == "tensor":
+        version, value = saved
+        if v._version != version:
+            with torch.no_grad():
+                if v.shape == value.shape:
                     v.copy_(value)
-        elif isinstance(v, (list, bytearray)):
-            # by identity, element by element: == on tensors inside a list would compare values
-            if len(v) != len(saved) or any(a is not b for a, b in zip(v, saved)):
-                v[:] = saved
-        elif isinstance(v, (dict, set)):
-            if v.keys() != saved.keys() if isinstance(v, dict) else v != saved:
+                else:  # resized in place
+                    v.set_(value.clone())
+    elif kind == "torch_rng":
+        v.set_state(saved)
+    elif kind == "random":
+        v.setstate(saved)
+    elif kind == "ndarray":
+        if v.shape == saved.shape and not (v == saved).all():
+            v[...] = saved
+    elif kind == "np_rng":
+        v.state = saved
+    elif kind == "np_state":
+        v.set_state(saved)
+    elif kind in ("list", "deque"):
+        # by identity, element by element: == on tensors inside a list would compare values
+        if len(v) != len(saved) or any(a is not b for a, b in zip(v, saved)):
+            if kind == "list":
+                list.__setitem__(v, slice(None), saved)
+            else:
                 v.clear()
-                v.update(saved)
-            elif isinstance(v, dict):
-                for kk, vv in saved.items():
-                    if v[kk] is not vv:
-                        v[kk] = vv
-        elif isinstance(getattr(v, "__dict__", None), dict):
-            for kk in [kk for kk in v.__dict__ if kk not in saved]:
-                del v.__dict__[kk]
-            for kk, vv in saved.items():
-                if v.__dict__.get(kk, saved) is not vv:
-                    v.__dict__[kk] = vv
+                v.extend(saved)
+    elif kind == "bytearray":
+        if v != saved:
+            v[:] = saved
+    elif kind == "dict":
+        now = list(dict.items(v))
+        if len(now) != len(saved) or any(a is not c or b is not d for (a, b), (c, d) in zip(now, saved)):
+            # dict's own methods: a subclass may refuse deletion (transformers' ModelOutput does)
+            dict.clear(v)
+            dict.update(v, saved)
+    elif kind == "set":
+        if v != saved:
+            set.clear(v)
+            set.update(v, saved)
+    elif kind == "object":
+        d = v.__dict__
+        for k in [k for k in d if k not in saved]:
+            del d[k]
+        for k, x in saved.items():
+            if d.get(k, _MISSING) is not x:
+                d[k] = x
+    elif kind == "slots":
+        for k, x in saved.items():
+            now = getattr(v, k, _MISSING)
+            if now is x:
+                continue
+            if x is _MISSING:
+                object.__delattr__(v, k)
+            else:
+                object.__setattr__(v, k, x)
 
 
 def loader_generators(loader: Any) -> list[torch.Generator]:
@@ -131,6 +269,44 @@ def loader_generators(loader: Any) -> list[torch.Generator]:
     return out
 
 
+def _record_python_state(s: Snapshot, model: torch.nn.Module, optimizer: Any, scaler: Any, loader: Any) -> None:
+    """Record every module's Python-side state, nested containers and helper objects included.
+
+    What is restored field by field elsewhere is not walked: parameters, buffers and their gradients, the
+    optimizer (and its state), the scaler, the loader.
+    """
+    skip: set[int] = {id(x) for x in (optimizer, scaler, loader) if x is not None}
+    mods = dict(model.named_modules(remove_duplicate=True))
+    skip |= {id(m) for m in mods.values()}
+    for p in model.parameters():
+        skip.add(id(p))
+        if p.grad is not None:
+            skip.add(id(p.grad))
+    skip |= {id(b) for b in model.buffers()}
+    if optimizer is not None:
+        skip |= {id(t) for st in getattr(optimizer, "state", {}).values() for t in st.values()}
+    rec = _Recorder(skip, s.notes)
+    roots: list[tuple[Any, str]] = []
+    for name, mod in mods.items():
+        where = name or "model"
+        # The module's own attribute dict: rebinding, additions (a cache, a lazily built submodule) and removals.
+        rec.records.append(("object", mod, dict(vars(mod))))
+        for k, v in vars(mod).items():
+            if k in _MODULE_BASE:
+                if isinstance(v, dict):  # hooks, parameters, buffers, submodules: which entries, not their values
+                    rec.records.append(("dict", v, list(dict.items(v))))
+                    rec.seen.add(id(v))
+                continue
+            roots.append((v, f"{where}.{k}"))
+    rec.walk(roots)
+    s.attrs = rec.records
+    if rec.unrecorded:
+        shown = ", ".join(rec.unrecorded[:5]) + (f" and {len(rec.unrecorded) - 5} more" if len(rec.unrecorded) > 5
+                                                  else "")
+        s.notes.append(f"Python-side state examine cannot copy: {shown}; if forward changes it in place, examine "
+                       "cannot put it back")
+
+
 def take(model: torch.nn.Module, optimizer: Any | None = None, scaler: Any | None = None,
          loader: Any | None = None) -> Snapshot:
     """Record the state (clones of every tensor; the grad objects themselves are kept for re-attachment).
@@ -139,11 +315,8 @@ def take(model: torch.nn.Module, optimizer: Any | None = None, scaler: Any | Non
     ``loader`` shuffles with; what cannot be copied is listed in ``notes``.
     """
     s = Snapshot()
-    for name, mod in model.named_modules():
-        found, copies = _python_state(mod, s.notes, name)
-        if found:
-            s.attrs.append((mod, found, copies))
     s.generators = [(g, g.get_state()) for g in loader_generators(loader)] if loader is not None else []
+    _record_python_state(s, model, optimizer, scaler, loader)
     for p in model.parameters():
         g = p.grad
         s.params.append((p, p.detach().clone(), g, None if g is None else g.detach().clone(), p.requires_grad))
@@ -214,8 +387,8 @@ def restore(s: Snapshot, optimizer: Any | None = None, scaler: Any | None = None
     if scaler is not None and s.scaler_state is not None:
         for k, v in s.scaler_state.items():
             setattr(scaler, k, _clone(v))
-    for mod, found, copies in s.attrs:
-        _restore_python_state(mod, found, copies)
+    for kind, obj, saved in s.attrs:
+        _put_back(kind, obj, saved)
     for g, state in s.generators:
         g.set_state(state)
     torch.set_rng_state(s.rng["torch"])

@@ -140,7 +140,9 @@ class Watch:
         if not isinstance(every, int) or every < 2:
             raise ProbeError("every must be an integer >= 2 (steps per window)")
         if optimizer is None or not hasattr(optimizer, "register_step_pre_hook"):
-            raise ProbeError("watch needs the torch optimizer (it hooks optimizer steps)")
+            raise ProbeError("watch needs the torch optimizer (it hooks optimizer steps)",
+                             context=f"got {type(optimizer).__name__}",
+                             hint="pass the optimizer your loop steps: watch(model, optimizer)")
         self.model, self.optimizer, self.consultation = model, optimizer, consultation
         self.every, self.on_trip = every, on_trip
         self.loss_fn, self.given_classes, self.scaler, self.scheduler = loss_fn, num_classes, scaler, scheduler

@@ -1,15 +1,94 @@
-"""Hostile inputs for the fuzz tests: valid logs of every format, ways to damage them, and hostile folders.
+"""Hostile inputs for the fuzz tests: valid logs of every format, ways to damage them, and hostile folders;
+and the fuzz harness: a per-example hang watchdog and a tally of examples per surface.
 
-Shared by tests/test_hostile_logs.py (bounded example counts) and `make fuzz` (TRAINOPT_FUZZ scales them).
+Shared by tests/test_hostile_logs.py, tests/test_hostile_inputs.py and tests/test_fuzz.py (bounded example
+counts) and `make fuzz` (TRAINOPT_FUZZ scales them; TRAINOPT_FUZZ_REPORT=FILE writes the tally there).
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
+import signal
 import struct
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+SCALE = max(1, int(os.environ.get("TRAINOPT_FUZZ", "1") or 1))
+"""Multiplies every fuzz property's example count (1 in CI; `make fuzz` runs 100)."""
+
+
+def examples(ci: int, nightly: int) -> int:
+    """Examples for one fuzz property: ``ci`` at scale 1 (CI), ``nightly`` at scale 100 (`make fuzz`)."""
+    return ci if SCALE == 1 else max(ci, nightly * SCALE // 100)
+
+
+HANG_S = float(os.environ.get("TRAINOPT_FUZZ_HANG_S", "60"))
+"""One example running longer than this is a hang (the slowest healthy example takes a few seconds)."""
+
+
+class Hang(BaseException):
+    """Raised by the watchdog inside an example that ran past ``HANG_S``.
+
+    A BaseException, so that no ``except Exception`` in trainopt (or click's test runner) can swallow it.
+    """
+
+
+TALLY: dict[str, Counter[str]] = {}
+SLOWEST: dict[str, float] = {}
+
+
+@contextmanager
+def watchdog(surface: str) -> Iterator[Callable[[Any], None]]:
+    """Run one fuzz example under a hang alarm and count it for ``surface``.
+
+    Yields a function to record the example's outcome (an exit code, or any short label); an example that
+    raises (a failed assertion) is not counted, since the test fails.
+    """
+    def hang(signum: int, frame: Any) -> None:
+        raise Hang(f"{surface}: an example ran over {HANG_S:g} s")
+
+    old = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, HANG_S)
+    outcome: list[Any] = []
+    t = time.perf_counter()
+    try:
+        yield outcome.append
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    took = time.perf_counter() - t
+    tally = TALLY.setdefault(surface, Counter())
+    tally["examples"] += 1
+    for o in outcome:
+        tally[f"exit {o}" if isinstance(o, int) else str(o)] += 1
+    SLOWEST[surface] = max(SLOWEST.get(surface, 0.0), took)
+
+
+def _write_tally() -> None:
+    out = os.environ.get("TRAINOPT_FUZZ_REPORT")
+    if not out or not TALLY:
+        return
+    path = Path(out)
+    old = json.loads(path.read_text()) if path.exists() else {}
+    for surface, tally in TALLY.items():
+        entry = old.setdefault(surface, {"examples": 0, "outcomes": {}, "slowest_s": 0.0})
+        for k, v in tally.items():
+            if k == "examples":
+                entry["examples"] += v
+            else:
+                entry["outcomes"][k] = entry["outcomes"].get(k, 0) + v
+        entry["slowest_s"] = round(max(entry["slowest_s"], SLOWEST.get(surface, 0.0)), 3)
+    path.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
+
+
+atexit.register(_write_tally)
 
 FORMATS = ("csv", "lightning_csv", "jsonl", "hf_trainer_state", "tensorboard")
 
@@ -106,16 +185,18 @@ def damage(data: bytes, ops: list[tuple[str, float, int]]) -> bytes:
     return bytes(b)
 
 
-def hostile_folder(root: Path, entries: list[tuple[str, int]], secret: Path, fmt: str) -> Path:
-    """A run folder with a valid log and hostile neighbours: dangling links, links out of the folder (to a
-    file holding a secret, to /dev/zero), a FIFO named like a log, a link loop, odd file names, nested runs."""
+def hostile_folder(root: Path, entries: list[tuple[str, int]], secret: Path, fmt: str, top: str = "log") -> Path:
+    """A run folder with hostile neighbours: dangling links, links out of the folder (to a file holding a
+    secret, to /dev/zero), a FIFO named like a log, a link loop, odd file names, nested runs; and at its top
+    (``top``) a valid log, none, an empty file, a log that goes NaN, or one cut mid-record."""
     run = root / "run"
     run.mkdir()
-    name, data = log_bytes(fmt)
+    name, data = log_bytes(fmt, nan_from=100 if top == "nan" else None)
     for kind, k in entries:
         sub = run / f"d{k % 3}"
         sub.mkdir(exist_ok=True)
-        target = sub / ["metrics.csv", "trainer_state.json", "events.out.tfevents.9.x", "x.jsonl", "y.csv"][k % 5]
+        target = sub / (name if kind == "log" else ["metrics.csv", "trainer_state.json", "events.out.tfevents.9.x",
+                                                     "x.jsonl", "y.csv"][k % 5])
         if target.exists() or target.is_symlink():
             continue
         if kind == "dangling":
@@ -132,8 +213,9 @@ def hostile_folder(root: Path, entries: list[tuple[str, int]], secret: Path, fmt
         elif kind == "oddname":
             (sub / os.fsdecode(b"bad\xff\x1b[31m" + str(k).encode() + b".csv")).write_bytes(data)
         elif kind == "log":
-            (sub / name).write_bytes(data)
+            target.write_bytes(data)
         elif kind == "selflink":
             target.symlink_to(target)
-    (run / name).write_bytes(data)
+    if top != "none":
+        (run / name).write_bytes({"empty": b"", "cut": data[: len(data) * 2 // 3]}.get(top, data))
     return run

@@ -13,6 +13,7 @@ import pytest
 
 from expert._experta import AS, Activation, Fact, KnowledgeEngine, Rule
 from expert.engine import MAX_FIRINGS, AuditedEngine, TotalOrderStrategy, hand_rule
+from expert.facts import plain
 from knowledge.errors import KnowledgeError
 from knowledge.schema import Cite, Gt, Lt
 
@@ -262,10 +263,38 @@ def test_trail_records_rule_row_matched_facts_and_assertions():
     assert [f["seq"] for f in c.trace] == list(range(1, len(c.trace) + 1))
 
 
+def test_each_firing_records_exactly_what_it_changed_in_the_fact_list():
+    """The trail's asserted/retracted (tracked as the right-hand side runs) equal a diff of the fact list taken
+    around that one firing, for runs whose guards retract routes, findings and boundaries."""
+    from expert.facts import Context, Obs
+    from expert.kb import engine
+
+    e = engine()
+    retractions = 0
+    for data in ({"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_onset": "after_steps",
+                  "mixed_precision": "fp16", "learning_rate": 1e-3, "grad_scaler": False},
+                 {"symptom": "overfitting", "train_loss_trend": "decreasing", "val_loss_trend": "increasing"},
+                 {"symptom": "not_learning", "loss_behavior": "flat_from_start", "learning_rate": 10.0}):
+        e.reset()
+        e.declare(Context(origin="user"), *(Obs(name=k, value=v, source="declared") for k, v in sorted(data.items())))
+        while True:
+            before = dict(e.facts)
+            fired = len(e.trail)
+            e.run(steps=1)
+            if len(e.trail) == fired:
+                break
+            rec = e.trail[-1]
+            assert rec.asserted == [plain(f) for k, f in e.facts.items() if k not in before]
+            assert rec.retracted == [plain(f) for k, f in before.items() if k not in e.facts]
+            retractions += len(rec.retracted)
+    assert retractions, "no firing retracted anything: the test did not exercise retraction"
+
+
 # Deferred imports that are not there to dodge a cycle: a leaf module whose own imports are too heavy for the
 # paths every consultation takes (the first consult prompt must stay fast).
 DEFERRED_FOR_COST = {
     ("consultation", "add_log", "expert.logs"): "the log reader imports numpy (about 0.25 s)",
+    ("consultation", "complain", "expert.text"): "the cue tables (a few ms) load only when there is text to read",
     ("explain", "rich_tree", "rich.text"): "rich is for terminals only; the consult prompt must not import it",
     ("explain", "rich_tree", "rich.tree"): "rich is for terminals only; the consult prompt must not import it",
 }

@@ -43,3 +43,25 @@ def test_the_catalogue_meets_its_breadth() -> None:
     assert all(any(f.applies(fam) for fam in F.FAMILIES) for f in F.F_FAULTS)
     # the quick subset keeps every fault kind
     assert {v.fault.name for v in F.variants(quick=True) if v.fault} == {f.name for f in F.F_FAULTS}
+
+
+def test_the_quick_generated_subset_keeps_every_fault_kind_on_every_architecture_it_applies_to() -> None:
+    from tests.zoo import generated as G
+
+    quick = G.variants(quick=True)
+    assert {v.fault.name for v in quick if v.fault} == {f.name for f in G.FAULTS}
+    for f in G.FAULTS:
+        archs = {a for a in f.archs if a in G.ARCHS or a == "rnn"}
+        assert {v.cfg.arch for v in quick if v.fault is f} == archs, f.name
+    assert {n for n, _ in G.HEALTHY} == {v.name.split("/")[0].split(":")[1] for v in quick if not v.fault}
+    assert len(quick) < len(G.variants()) / 2
+
+
+def test_worker_processes_score_the_same_runs_as_one_process() -> None:
+    from bench.eval_probes import run
+
+    kw = dict(modes=("examine",), only="adam_eps_huge/audio_cnn1d", suites=("families",))
+    one, two = run(jobs=1, **kw), run(jobs=2, **kw)
+    a, b = one["suites"]["families"]["modes"]["examine"], two["suites"]["families"]["modes"]["examine"]
+    assert a["faults"] == b["faults"] == 1 and a["right"] == b["right"] == 1
+    assert a["per_fault"] == b["per_fault"] and two["jobs"] == 2

@@ -6,14 +6,14 @@ containers, megabyte strings). What must hold: nothing ends in anything but a tr
 command line, never exit 3); every refusal names the field and what is allowed; a refusal changes nothing;
 a consultation rebuilt from its own JSON report has the same status and plan.
 
-The example counts are bounded so that the whole file runs in well under a minute.
+The example counts are bounded so that the whole file runs in well under a minute; `make fuzz` (TRAINOPT_FUZZ=100)
+runs thousands per surface, each example under a hang watchdog (tests/hostile.py).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 
 import pytest
 from click.testing import CliRunner
@@ -25,13 +25,13 @@ from expert.consultation import STATUSES, Consultation
 from knowledge import all_questions
 from knowledge.errors import InputError, TrainoptError, VocabularyError
 from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, validate
+from tests.hostile import examples, watchdog
 
 NAMES = sorted(VOCABULARY)
 QUESTION_IDS = sorted(q.id for q in all_questions())
-# TRAINOPT_FUZZ=10 runs ten times as many examples (a long local run); CI keeps the default.
-SCALE = max(1, int(os.environ.get("TRAINOPT_FUZZ", "1") or 1))
-FUZZ = settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=list(HealthCheck))
-FEW = settings(max_examples=15 * SCALE, deadline=None, suppress_health_check=list(HealthCheck))
+# CI runs the first count; `make fuzz` (TRAINOPT_FUZZ=100) the second.
+FUZZ = settings(max_examples=examples(60, 3000), deadline=None, suppress_health_check=list(HealthCheck))
+FEW = settings(max_examples=examples(15, 1500), deadline=None, suppress_health_check=list(HealthCheck))
 
 # Text a person (or a broken pipeline) might hand over for a value.
 TRICKY_TEXT = ["²", "١٢", "٣.٥", "½", "NaN", "nan", "inf", "-Infinity", "1e400", "-1e-400", "1e-320", "0x10",
@@ -190,12 +190,15 @@ def documents(draw):
 @FUZZ
 @given(documents())
 def test_from_json_builds_or_refuses_and_rebuilds_from_its_report(doc):
-    try:
-        c = Consultation.from_json(doc)
-    except TrainoptError as e:
-        assert e.render().startswith("error: ")
-        return
-    d = c.run()
+    with watchdog("diagnose JSON (documents through the API)") as record:
+        try:
+            c = Consultation.from_json(doc)
+        except TrainoptError as e:
+            assert e.render().startswith("error: ")
+            record("refused")
+            return
+        d = c.run()
+        record(d.status)
     assert d.status in STATUSES
     for fmt in ("text", "markdown"):
         c.report(fmt)
@@ -215,7 +218,9 @@ def run_diagnose(payload: str | bytes):
                  st.sampled_from(['"symptom"', "null", "42", "[]", '{"symptom": "unstable"}garbage',
                                   '{"batch_size": ' + "9" * 5000 + "}"])))
 def test_diagnose_never_exits_3(payload):
-    r = run_diagnose(payload)
+    with watchdog("diagnose JSON (documents and bytes on stdin)") as record:
+        r = run_diagnose(payload)
+        record(r.exit_code)
     assert r.exit_code in (0, 1, 2), r.output[-2000:]
     if r.exit_code == 2:
         assert r.stderr.startswith("error: ") and r.stdout == ""
@@ -237,7 +242,9 @@ KEYS = ["1", "2", "3", "9", "99", "0", "²", "١", "-1", "unstable", "overfittin
 @given(st.sampled_from(["", "loss explodes with fp16", "my model overfits", "loss is flat", "which optimizer?"]),
        st.lists(st.sampled_from(KEYS), max_size=12), st.sampled_from(["text", "json"]))
 def test_repl_keystrokes_never_crash(complaint, keys, fmt):
-    r = CliRunner().invoke(cli, ["consult", "--format", fmt], input="\n".join([complaint, *keys]) + "\n")
+    with watchdog("consult keystrokes (text)") as record:
+        r = CliRunner().invoke(cli, ["consult", "--format", fmt], input="\n".join([complaint, *keys]) + "\n")
+        record(r.exit_code)
     assert r.exit_code in (0, 1), r.output[-2000:]
     assert "internal error" not in r.output and "Traceback" not in r.output
     assert "Training Diagnosis" in r.stdout or fmt == "json"
@@ -328,7 +335,8 @@ def test_explain_never_exits_3(doc, skill, why_not):
 # megabyte complaints: pasted logs and tracebacks are read (in linear time), not refused
 # ---------------------------------------------------------------------------------------------------
 
-MB = settings(max_examples=3 * SCALE, deadline=None, suppress_health_check=list(HealthCheck))
+# Seconds per example: a dozen in the nightly run covers the sizes and mixes.
+MB = settings(max_examples=examples(3, 12), deadline=None, suppress_health_check=list(HealthCheck))
 PIECES = ["loss goes NaN with fp16 after 2000 steps. ", "my model overfits, val loss rises\n", "lr=3e-4 batch size 32 ",
           "epoch 3 step 1200 loss=nan lr=1e-3 grad_norm=inf\n", "RuntimeError: CUDA out of memory.\n",
           "it isn't overfitting, ", "²½ﬁİſ损失 “fp16” … ", "x" * 5000, "\x00\u202e🙂 ", "should I switch to SGD? ",

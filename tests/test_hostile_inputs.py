@@ -7,6 +7,7 @@ The fuzz properties run a bounded number of examples (TRAINOPT_FUZZ=N runs N tim
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import signal
@@ -23,10 +24,11 @@ from hypothesis import strategies as st
 from expert.cli import cli
 from expert.consultation import STATUSES
 from knowledge.errors import EXIT_INTERRUPTED, EXIT_SCRIPT_EXITED
+from tests.hostile import SCALE, examples, watchdog
 
 ROOT = Path(__file__).resolve().parent.parent
-SCALE = max(1, int(os.environ.get("TRAINOPT_FUZZ", "1") or 1))
-FUZZ = settings(max_examples=20 * SCALE, deadline=None, suppress_health_check=list(HealthCheck), derandomize=SCALE == 1)
+FUZZ = settings(max_examples=examples(20, 2000), deadline=None, suppress_health_check=list(HealthCheck),
+                derandomize=SCALE == 1, database=None)
 
 
 def strict_json(text: str) -> dict:
@@ -93,7 +95,9 @@ def test_diagnose_with_hostile_text_and_numbers_never_exits_3(complaint, evidenc
     doc = {"loss_behavior": {"value": "spiking", "source": source, "evidence": evidence}}
     if complaint is not None:
         doc["complaint"] = complaint
-    r = CliRunner().invoke(cli, ["diagnose", "-", "--format", fmt], input=json.dumps(doc, allow_nan=True))
+    with watchdog("diagnose JSON (hostile text, numbers, provenance)") as record:
+        r = CliRunner().invoke(cli, ["diagnose", "-", "--format", fmt], input=json.dumps(doc, allow_nan=True))
+        record(r.exit_code)
     assert r.exit_code in (0, 1, 2), r.output[-2000:]
     encodable(r.output)
     if r.exit_code == 2:
@@ -114,57 +118,88 @@ KEY_BYTES = [b"1", b"2", b"9", b"back", b"skip", b"?", b"why", b"forget symptom"
        end=st.sampled_from([b"\n", b"", b"\r\n"]), fmt=st.sampled_from(["text", "json"]))
 def test_consult_keystroke_bytes_never_crash(complaint, keys, end, fmt):
     data = b"\n".join([complaint, *keys]) + end  # input may end mid-line (EOF without a newline)
-    r = CliRunner().invoke(cli, ["consult", "--format", fmt], input=data)
+    with watchdog("consult keystroke bytes") as record:
+        r = CliRunner().invoke(cli, ["consult", "--format", fmt], input=data)
+        record(r.exit_code)
     assert r.exit_code in (0, 1), r.output[-2000:]
     assert "internal error" not in r.output and "Traceback" not in r.output
     if fmt == "json":
         assert strict_json(r.stdout)["status"] in STATUSES
 
 
-INTERRUPT_AT = ["expert.consultation.Consultation.run", "expert.consultation.Consultation.complain",
-                "expert.consultation.Consultation.answer", "expert.report.render", "expert.repl.show_question",
-                "expert.cli._emit_report"]
+_GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_HARNESS = f"{os.sep}hypothesis{os.sep}"
+
+
+class _CtrlC:
+    """Raise KeyboardInterrupt at the ``nth`` Python function call once the consult command has started.
+
+    A real SIGINT lands between any two bytecodes; a call boundary anywhere (trainopt, the engine, click, json,
+    the standard library) is the same thing at a grain a test can choose and replay. A trace function that
+    raises is switched off by Python, so exactly one interrupt is delivered. Generator frames are not counted:
+    one is also entered when the collector closes it, where Python itself drops any exception ("Exception
+    ignored in"), a limit of the interpreter rather than of trainopt; so are the test harness's own frames
+    (hypothesis runs a garbage-collector callback, where an exception is dropped the same way).
+    """
+
+    def __init__(self, nth: int) -> None:
+        self.nth, self.calls, self.started, self.where = nth, 0, False, ""
+
+    def __call__(self, frame, event, arg):
+        if event != "call" or frame.f_code.co_flags & _GENERATOR_FLAGS or _HARNESS in frame.f_code.co_filename:
+            return None
+        if not self.started:
+            self.started = frame.f_code.co_name == "consult" and frame.f_code.co_filename.endswith("cli.py")
+            if not self.started:
+                return None
+        self.calls += 1
+        if self.calls == self.nth:
+            self.where = f"{frame.f_code.co_filename}:{frame.f_code.co_name}"
+            raise KeyboardInterrupt
+        return None
+
+
+CTRL_C_KEYS = ["1", "2", "3", "back", "skip", "?", "why", "known", "forget symptom", "3e-4", "yes", "", "nan", "95%"]
 
 
 @FUZZ
-@given(where=st.sampled_from(INTERRUPT_AT), nth=st.integers(1, 3), fmt=st.sampled_from(["text", "json"]))
-def test_ctrl_c_anywhere_in_consult_exits_130_without_a_traceback(where, nth, fmt):
-    import importlib
-
-    mod_name, _, attr = where.rpartition(".")
-    owner_name, _, cls_attr = mod_name.rpartition(".")
-    try:
-        owner = importlib.import_module(mod_name)
-        name = attr
-    except ModuleNotFoundError:
-        owner = getattr(importlib.import_module(owner_name), cls_attr)
-        name = attr
-    real = getattr(owner, name)
-    calls = [0]
-
-    def interrupted(*a, **k):
-        calls[0] += 1
-        if calls[0] == nth:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    setattr(owner, name, interrupted)
-    try:
-        r = CliRunner().invoke(cli, ["consult", "--format", fmt], input="loss goes nan with fp16\n1\n2\n1\n")
-    finally:
-        setattr(owner, name, real)
-    assert "Traceback" not in r.output and "internal error" not in r.output, r.output[-2000:]
-    if calls[0] >= nth:
-        assert r.exit_code == EXIT_INTERRUPTED and "interrupted." in r.stderr, (where, nth, r.output[-1500:])
+@given(nth=st.one_of(st.integers(1, 45_000), st.integers(1, 300)),
+       complaint=st.sampled_from(["loss goes nan with fp16", "my model overfits", "", "loss is flat", "slow"]),
+       keys=st.lists(st.sampled_from(CTRL_C_KEYS), max_size=6), fmt=st.sampled_from(["text", "json"]))
+def test_ctrl_c_anywhere_in_consult_exits_130_without_a_traceback(nth, complaint, keys, fmt):
+    trace = _CtrlC(nth)
+    data = "\n".join([complaint, *keys]) + "\n"
+    before = sys.gettrace()  # a coverage tracer, if any, comes back afterwards
+    with watchdog("consult Ctrl-C") as record:
+        sys.settrace(trace)
+        try:
+            r = CliRunner().invoke(cli, ["consult", "--format", fmt], input=data)
+        finally:
+            sys.settrace(before)
+        record("interrupted" if trace.where else "ran to the end")
+    assert "Traceback" not in r.output and "internal error" not in r.output, (trace.where, r.output[-2000:])
+    assert "Exception ignored" not in r.output, (trace.where, r.output[-2000:])
+    if trace.where:
+        assert r.exit_code == EXIT_INTERRUPTED and "interrupted." in r.stderr, (trace.where, r.output[-1500:])
     else:
-        assert r.exit_code in (0, 1)
+        assert r.exit_code in (0, 1), r.output[-1500:]
+
+
+@pytest.mark.parametrize("data", [b"loss goes nan \xff with fp16\n1\n", b"loss goes nan with fp16\n\xff\xfe\n1\nskip\n",
+                                  b"my model overfits\n" + b"caf\xe9 " * 1000 + b"\n", b"\x80" * 50])
+def test_bytes_that_are_not_utf8_on_a_strict_stdin_are_read_leniently(data):
+    # The issue's case: a terminal or pipe decoding strictly made one such byte an internal error (exit 3).
+    r = subprocess.run([sys.executable, "-m", "trainopt", "consult"], input=data, capture_output=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8:strict"}, timeout=120)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr
 
 
 def test_a_real_sigint_during_consult_exits_130(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "trainopt", "consult"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8:strict"})
-    p.stdin.write(b"loss goes nan \xff with fp16\n")
+    p.stdin.write(b"loss goes nan with fp16\n")
     p.stdin.flush()
     deadline = time.monotonic() + 60
     out = b""

@@ -8,6 +8,7 @@ runs; never a crash inside the user's loop.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -93,6 +94,10 @@ def old_weight_norm() -> nn.Module:
         return nn.Sequential(nn.utils.weight_norm(nn.Linear(4, 4)), nn.ReLU(), nn.Linear(4, 3))
 
 
+def new_weight_norm() -> nn.Module:
+    return nn.Sequential(nn.utils.parametrizations.weight_norm(nn.Linear(4, 4)), nn.ReLU(), nn.Linear(4, 3))
+
+
 def compiled() -> nn.Module:
     # The eager backend keeps the test fast and compiler-free; the wrapper (OptimizedModule) is what matters.
     return torch.compile(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)), backend="eager")
@@ -106,6 +111,7 @@ CASES = {
     "tied": (tied, lambda m: torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9), batch),
     "stateful": (Stateful, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), batch),
     "old_weight_norm": (old_weight_norm, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), batch),
+    "new_weight_norm": (new_weight_norm, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), batch),
     "compiled": (compiled, lambda m: torch.optim.Adam(m.parameters(), lr=1e-3), batch),
 }
 
@@ -163,11 +169,12 @@ def test_a_loaders_own_generator_shuffles_the_same_after_examine():
     assert all(torch.equal(a, b) for a, b in zip(order(False), order(True)))
 
 
-@pytest.mark.parametrize("case", ["sparse_sgd", "sparse_adam", "complex", "parametrised", "tied", "compiled"])
+@pytest.mark.parametrize("case", ["sparse_sgd", "sparse_adam", "complex", "parametrised", "tied", "compiled",
+                                  "old_weight_norm", "new_weight_norm", "stateful"])
 def test_watch_never_changes_what_the_users_loop_computes(case):
     make, make_opt, make_batch = CASES[case]
 
-    def train(watched: bool) -> dict:
+    def train(watched: bool) -> tuple[dict, list]:
         torch.manual_seed(0)
         m = make()
         opt = make_opt(m)
@@ -187,9 +194,9 @@ def test_watch_never_changes_what_the_users_loop_computes(case):
                 loop(w)
         else:
             loop()
-        return fingerprint(m, opt)
+        return fingerprint(m, opt), values(graph(m))
 
-    assert train(True) == train(False)
+    assert train(True) == train(False)  # tensors, optimizer, RNGs, and the Python state forward keeps
 
 
 def lazy() -> nn.Module:
@@ -258,3 +265,309 @@ def test_a_probe_that_fails_on_a_model_is_switched_off_and_the_loop_goes_on(capl
     assert "fragile" in w.switched_off and "NotImplementedError" in w.switched_off["fragile"]
     assert "switched off" in caplog.text
     assert fp == train(None)[0]
+
+
+# ---------------------------------------------------------------------------------------- deep Python-side state
+
+
+class Counter:
+    """A helper object held in a list: forward bumps its counter and grows its log."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.log: list[int] = []
+
+
+class Slotted:
+    __slots__ = ("hits", "last")
+
+    def __init__(self) -> None:
+        self.hits = 0
+
+
+class Tracker(nn.Module):
+    """A submodule whose forward changes nested, shared, cyclic and in-place state of every common kind."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import collections
+        import random
+
+        import numpy as np
+
+        self.lin = nn.Linear(4, 3)
+        self.nested = [[1, 2], {"seen": [0]}, (["in a tuple"],)]
+        self.stats = {"calls": [0], "by_size": collections.defaultdict(list), "running": torch.zeros(3)}
+        self.helpers = [Counter(), Counter()]
+        self.shared = self.helpers[0]  # the same object reached twice
+        self.recent = collections.deque(maxlen=3)
+        self.tags = {"start"}
+        self.slotted = Slotted()
+        self.np_hist = np.zeros(4)
+        self.gen = torch.Generator().manual_seed(5)
+        self.py_rng = random.Random(7)
+        self.np_rng = np.random.default_rng(9)
+        self.loop: dict = {}
+        self.loop["self"] = self.loop  # a cycle
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.nested[0].append(len(self.nested[0]))
+        self.nested[1]["seen"].append(x.shape[0])
+        self.nested[1]["new"] = True
+        self.nested[2][0].append("more")
+        self.stats["calls"][0] += 1
+        self.stats["by_size"][x.shape[0]].append(1)
+        with torch.no_grad():
+            self.stats["running"].add_(1.0)
+        for h in self.helpers:
+            h.n += 1
+            h.log.append(h.n)
+        self.shared.extra = "added"
+        self.recent.append(x.shape[0])
+        self.tags.add(f"t{len(self.tags)}")
+        self.slotted.hits += 1
+        self.slotted.last = x.shape[0]
+        self.np_hist[x.shape[0] % 4] += 1
+        noise = torch.rand(1, generator=self.gen).item() + self.py_rng.random() + float(self.np_rng.random())
+        self.loop.setdefault("k", []).append(noise)
+        return self.lin(x)
+
+
+class DeepState(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = Tracker()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def graph(root) -> list:
+    """Every object reachable from ``root``'s Python state: (path, identity, type, value), for exact comparison."""
+    import collections
+
+    import numpy as np
+
+    out, seen, stack = [], set(), [(root, "")]
+    while stack:
+        v, path = stack.pop()
+        if callable(v) and not isinstance(v, nn.Module):
+            continue  # code (and what torch.compile hangs on it), not state
+        if isinstance(v, (int, float, str, bool, type(None))):
+            out.append((path, type(v).__name__, v))
+            continue
+        out.append((path, id(v), type(v).__name__))
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, nn.Module):
+            # parameters and buffers are the fingerprint's; hook registries are keyed by a process-wide counter
+            # and torch.compile stamps an id(): neither is the model's state, and both differ between two builds
+            stack += [(x, f"{path}.{k}") for k, x in vars(v).items()
+                      if k not in ("_parameters", "_buffers") and "hook" not in k and not k.startswith("_torchdynamo")]
+        elif isinstance(v, torch.Generator):
+            out.append((path, "state", bytes(v.get_state().numpy())))
+        elif isinstance(v, torch.Tensor):
+            out.append((path, "value", v.detach().numpy().tobytes()))
+        elif isinstance(v, np.ndarray):
+            out.append((path, "value", v.tobytes()))
+        elif isinstance(v, np.random.Generator):
+            out.append((path, "state", repr(v.bit_generator.state)))
+        elif hasattr(v, "getstate"):
+            out.append((path, "state", v.getstate()))
+        elif isinstance(v, dict):
+            out.append((path, "keys", [repr(k) for k in v]))
+            stack += [(x, f"{path}[{k!r}]") for k, x in v.items()]
+        elif isinstance(v, (list, tuple, collections.deque)):
+            out.append((path, "len", len(v)))
+            stack += [(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        elif isinstance(v, set):
+            out.append((path, "items", sorted(v)))
+        elif hasattr(v, "__slots__"):
+            stack += [(getattr(v, n, "<unset>"), f"{path}.{n}") for n in v.__slots__]
+        elif hasattr(v, "__dict__"):
+            stack += [(x, f"{path}.{k}") for k, x in vars(v).items()]
+    return out
+
+
+def test_nested_and_in_place_python_state_is_put_back_exactly():
+    m = DeepState()
+    x, y = batch()
+    m(x)  # state as a training script leaves it after a step
+    before = graph(m)
+    obs = examine(m, LOSS, (x, y), optimizer=torch.optim.SGD(m.parameters(), lr=0.1))
+    assert {o.name for o in obs} & {"loss_at_init", "loss_behavior"}
+    after = graph(m)
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after) and not changed, changed[:5]
+    # and the model goes on exactly as an unexamined copy does: the generators drew nothing
+    twin = DeepState()
+    twin.load_state_dict(m.state_dict())
+    twin(x)
+    twin.body.gen.set_state(m.body.gen.get_state())
+    twin.body.py_rng.setstate(m.body.py_rng.getstate())
+    twin.body.np_rng.bit_generator.state = m.body.np_rng.bit_generator.state
+    assert m(x).tolist() == twin(x).tolist() and m.body.loop["k"][-1] == twin.body.loop["k"][-1]
+
+
+def test_what_examine_cannot_copy_is_named_before_it_runs():
+    import threading
+
+    m = DeepState()
+    m.body.handle = memoryview(bytearray(b"abc"))  # no __dict__, no slots: cannot be recorded
+    m.body.lock = threading.Lock()  # the process's, not the model's: walked past silently
+    with pytest.warns(RuntimeWarning, match=r"body\.handle \(memoryview\)") as caught:
+        examine(m, LOSS, batch(), optimizer=torch.optim.SGD(m.parameters(), lr=0.1))
+    assert not any("lock" in str(w.message) for w in caught)
+
+
+def values(g: list) -> list:
+    """A ``graph`` without object identities, to compare two runs built apart."""
+    return [e if not (len(e) == 3 and isinstance(e[1], int) and not isinstance(e[1], bool)) else (e[0], e[2])
+            for e in g]
+
+
+def test_watch_leaves_deep_python_state_as_the_loop_leaves_it():
+    def train(watched: bool) -> list:
+        torch.manual_seed(0)
+        m = DeepState()
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        x, y = batch()
+
+        def loop(w=None):
+            for _ in range(6):
+                opt.zero_grad()
+                loss = LOSS(m(x), y)
+                loss.backward()
+                opt.step()
+                if w is not None:
+                    w.step(loss)
+
+        if watched:
+            with watch(m, opt) as w:
+                loop(w)
+        else:
+            loop()
+        return [fingerprint(m, opt), values(graph(m))]
+
+    assert train(True) == train(False)
+
+
+# ---------------------------------------------------------------------------------------- refused, and untouched
+
+
+def quantised() -> nn.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return torch.ao.quantization.quantize_dynamic(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)),
+                                                      {nn.Linear}, dtype=torch.qint8)
+
+
+def state_bytes(m: nn.Module) -> list:
+    """Every entry of the state dict as bytes (packed quantised weights unpacked), meta tensors by shape."""
+    out = []
+    for k, v in m.state_dict().items():
+        if isinstance(v, tuple):  # packed params: (weight, bias)
+            v = v[0]
+        if isinstance(v, torch.Tensor):
+            if v.is_meta or isinstance(v, nn.parameter.UninitializedParameter):
+                out.append((k, type(v).__name__, str(v.dtype)))
+            else:
+                t = v.dequantize() if v.is_quantized else v
+                out.append((k, t.detach().contiguous().numpy().tobytes()))
+        else:
+            out.append((k, repr(v)))
+    return out
+
+
+REFUSED = {
+    "lazy": (lazy, "lazy parameters"),
+    "meta": (lambda: nn.Sequential(nn.Linear(4, 8, device="meta"), nn.ReLU(), nn.Linear(8, 3, device="meta")),
+             "meta device"),
+    "quantised": (quantised, "quantised"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+@pytest.mark.parametrize("how", ["examine", "watch"])
+def test_refused_models_are_refused_with_a_reason_and_left_untouched(case, how):
+    make, msg = REFUSED[case]
+    m = make()
+    params = list(m.parameters())
+    opt = torch.optim.SGD(params, lr=0.1) if params else None
+    calls = []
+    m.register_forward_hook(lambda *a: calls.append(1))
+    before = (state_bytes(m), [type(p).__name__ for p in m.parameters()], m.training, torch.get_rng_state())
+    with pytest.raises(ProbeError) as e:
+        if how == "examine":
+            examine(m, LOSS, batch(), optimizer=opt)
+        else:
+            with watch(m, opt):
+                pass
+    text = e.value.render()
+    assert text.startswith("error: ") and (msg in text or how == "watch" and opt is None and "optimizer" in text)
+    assert e.value.hint  # what to do instead
+    assert not calls  # nothing ran: a lazy module stays lazy
+    assert (state_bytes(m), [type(p).__name__ for p in m.parameters()], m.training) == before[:3]
+    assert torch.equal(torch.get_rng_state(), before[3])
+    assert opt is None or not opt.state
+
+
+def test_a_float_head_on_a_quantised_backbone_is_measured_and_the_packed_part_named():
+    back = quantised()[:2]
+    m = nn.Sequential(back, nn.Linear(8, 3))
+    opt = torch.optim.SGD(m[1].parameters(), lr=0.1, momentum=0.9)
+    x, y = batch()
+    m(x)
+    before, packed = fingerprint(m, opt), state_bytes(m)
+    with pytest.warns(RuntimeWarning, match=r"1 quantised module.*not measured"):
+        obs = examine(m, LOSS, (x, y), optimizer=opt)
+    assert {"loss_at_init", "update_ratio"} <= {o.name for o in obs}
+    assert fingerprint(m, opt) == before and state_bytes(m) == packed
+
+
+# ---------------------------------------------------------------------------------------- through the command line
+
+SCRIPT = """
+import warnings
+import torch
+from torch import nn
+from tests.test_hostile_models import {make}, {batch}
+
+
+def trainopt_target():
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = {make}()
+    params = [p for p in model.parameters() if not isinstance(p, nn.parameter.UninitializedParameter)]
+    opt = torch.optim.SGD(params or model.parameters(), lr=0.1) if list(model.parameters()) else None
+    return dict(model=model, loss_fn=nn.CrossEntropyLoss(), batch={batch}(), optimizer=opt)
+"""
+
+
+@pytest.mark.parametrize("make,batch_fn,codes,said", [
+    ("lazy", "batch", {2}, "lazy parameters"),
+    ("quantised", "batch", {2}, "quantised"),
+    ("meta_model", "batch", {2}, "meta device"),
+    ("Bag", "bag_batch", {0, 1}, ""),
+    ("new_weight_norm", "batch", {0, 1}, ""),
+    ("DeepState", "batch", {0, 1}, ""),
+])
+def test_trainopt_examine_on_odd_models_never_exits_3(tmp_path, monkeypatch, make, batch_fn, codes, said):
+    from click.testing import CliRunner
+
+    from expert.cli import cli
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent))
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT.format(make=make, batch=batch_fn))
+    r = CliRunner().invoke(cli, ["examine", str(script)])
+    assert r.exit_code in codes, r.output[-2000:]
+    assert "Traceback" not in r.output and "internal error" not in r.output
+    if said:
+        assert r.stderr.startswith("error:") and said in r.stderr, r.stderr
+
+
+def meta_model() -> nn.Module:
+    return REFUSED["meta"][0]()

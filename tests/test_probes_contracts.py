@@ -69,6 +69,14 @@ def test_target_kinds() -> None:
     assert output_target.target_kind(out, multi, "cross_entropy") == "multi_hot"
     assert output_target.target_kind(out, torch.softmax(torch.randn(6, 5), 1), "cross_entropy") == "probabilities"
     assert output_target.target_kind(out, torch.arange(6) % 5, "cross_entropy") == "class_index"
+    # integer labels into a regression loss: MSELoss computes on them silently (class ids fitted as numbers)
+    col = torch.randn(6, 1, requires_grad=True)
+    labels = (torch.arange(6) % 3).unsqueeze(1)
+    torch.nn.functional.mse_loss(col, labels).backward()  # no error: the fault is silent
+    assert output_target.target_kind(col, labels, "mse") == "integer"
+    assert output_target.target_kind(col, labels.float(), "mse") == "continuous"
+    res = output_target.contract(col.detach(), labels, "mse")
+    assert res["target_kind"][1]["target_dtype"] == "int64" and res["target_kind"][1]["output_dtype"] == "float32"
 
 
 def test_reduction_from_the_module_and_from_the_function() -> None:

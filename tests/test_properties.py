@@ -22,6 +22,7 @@ TEXTS = ["CUDA out of memory. Tried to allocate 2.00 GiB", "adamw", "lion", "cro
          "I think it's the optimizer", "RuntimeError: Expected to have finished reduction in the prior iteration",
          "Missing key(s) in state_dict", "mse"]
 PRESSURE_ONLY = {"pressure", "self_diagnosis"}
+LAST_RESORT = "DF-LOOP-AUDIT"
 
 
 def value_strategy(spec):
@@ -112,6 +113,8 @@ def test_engine_terminates_within_bounded_firings_and_holds_at_most_one_question
 @given(observation_sets())
 # a route that rests on a flag derived from a measured number (the train/val gap) rests on that number
 @example(obs={"symptom": "not_learning", "generalization_gap": 1.0})
+# a symptom with no route of its own (out_of_scope) ends at the lead of last resort, which is exempt (below)
+@example(obs={"symptom": "out_of_scope"})
 def test_no_route_without_supporting_evidence(obs):
     c = consult(obs)
     assume(c is not None)
@@ -126,6 +129,12 @@ def test_no_route_without_supporting_evidence(obs):
                     m["name"] for m in f["matched"] if m["kind"] == "Obs")
     for route in c.diagnosis.routes:
         firings = by_rule[route["skill"]]
+        if {f["rule"] for f in firings} == {LAST_RESORT}:
+            # never give up: the lead of last resort routes on nothing by design, and says so (a tentative lead
+            # whose text asks for what the run does); it stands only when no question is left and nothing routes
+            assert [f["id"] for f in c.diagnosis.findings] == [LAST_RESORT]
+            assert c.diagnosis.findings[0].get("kind") == "suspect"
+            continue
         support = {m["name"] for f in firings for m in f["matched"] if m["kind"] == "Obs"}
         support |= {n for f in firings for m in f["matched"] if m["kind"] == "Flag"
                     for n in flagged_from.get(m["name"], ())}

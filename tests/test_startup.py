@@ -50,3 +50,43 @@ def test_console_script_help_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-m", "expert.cli", "--help"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0 and "Usage:" in out.stdout
+
+
+GC_SCRIPT = """
+import gc, json, sys
+from expert import startup
+out = {}
+if sys.argv[1] == "caller-disabled":
+    gc.disable()
+startup.hold()
+out["held"] = not gc.isenabled()
+frozen = gc.get_freeze_count()
+startup.settle()
+out["after"] = gc.isenabled()
+out["froze"] = gc.get_freeze_count() > frozen
+startup.settle()  # a second settle changes nothing
+out["again"] = gc.isenabled()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("case", ["enabled", "caller-disabled"])
+def test_the_start_up_collector_pause_ends_at_settle_and_leaves_a_callers_own_setting(case):
+    out = subprocess.run([sys.executable, "-c", GC_SCRIPT, case], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    if case == "enabled":  # paused for the start-up, then collecting again with start-up's objects frozen
+        assert got == {"held": True, "after": True, "froze": True, "again": True}
+    else:  # the caller had switched it off: it stays off, nothing is frozen
+        assert got == {"held": True, "after": False, "froze": False, "again": False}
+
+
+def test_a_consultation_collects_as_usual_once_it_waits_on_a_person():
+    script = ("import gc, sys\nfrom expert import cli\nfrom expert.repl import read_line\n"
+              "cli.startup.hold()\nassert not gc.isenabled()\nread_line('> ', lambda t: None)\n"
+              "print(gc.isenabled())\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, input="hello\n", capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "True"

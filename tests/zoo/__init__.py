@@ -61,15 +61,20 @@ class SlowData:
 
 
 class Batches:
-    """Cycling minibatches over tensors."""
+    """Cycling minibatches over tensors: the stored (random) order first, then a new order every epoch, as a
+    ``DataLoader(shuffle=True)`` gives them (the same batches every epoch is a fault of its own)."""
 
     def __init__(self, x: torch.Tensor, y: Any, bs: int) -> None:
         self.x, self.y, self.bs = x, y, bs
 
     def __iter__(self) -> Any:
+        g = torch.Generator().manual_seed(4321)
+        idx: Any = None
         while True:
             for i in range(0, len(self.x) - self.bs + 1, self.bs):
-                yield self.x[i:i + self.bs], self.y[i:i + self.bs]
+                sl = slice(i, i + self.bs) if idx is None else idx[i:i + self.bs]
+                yield self.x[sl], self.y[sl]
+            idx = torch.randperm(len(self.x), generator=g)
 
 
 @dataclass

@@ -373,6 +373,8 @@ class Family:
         bn: Whether it normalises with BatchNorm.
         clip: The max_norm its recipe clips gradients to (None: no clipping).
         steps: Steps its recipe trains for (a fault's or recipe's own step count is scaled by steps / 60).
+        order: How its loader orders the batches: ``shuffled`` (a new order each epoch) or ``fixed`` (the same
+            batches in the same order every epoch: a text stream read in order for truncated BPTT).
     """
 
     name: str
@@ -386,6 +388,7 @@ class Family:
     bn: bool = False
     clip: float | None = None
     steps: int = 60
+    order: str = "shuffled"
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -394,7 +397,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("segmentation", "vision", "dense", SegNet, _seg, 3, "adamw", 5e-3),
     Family("char_lm", "language", "seq", CharLM, _lm, 8, "adamw", 1e-2),
     Family("tagger", "sequence", "seq", Tagger, _tags, 3, "adamw", 5e-3),
-    Family("word_lm", "language", "seq", WordLM, _words, 200, "sgd", 20.0, clip=0.25, steps=150),
+    Family("word_lm", "language", "seq", WordLM, _words, 200, "sgd", 20.0, clip=0.25, steps=150, order="fixed"),
     Family("gcn", "graphs", "clf", GCN, _graphs, 4, "adamw", 1e-2),
     Family("text_bag", "language", "clf", TextBag, _text, 4, "adamw", 5e-3),
     Family("tab_regression", "tabular", "reg", lambda c, d: _mlp(8, c, d), _tabreg, 1, "adamw", 3e-3),
@@ -442,7 +445,7 @@ class FConfig:
     clip: float | None = None  # None: the family's recipe; 0: no clipping
     schedule: str | None = None  # warmup_cosine | per_batch_step | int_div_warmup | endless_warmup | cosine
     step: str = "ok"  # ok | missing | twice
-    order: str = "shuffled"  # shuffled | sorted
+    order: str | None = None  # None: the family's loader; shuffled | fixed | sorted
     zero_grad: str = "ok"  # ok | missing
     accum: int = 1
     amp: str | None = None  # fp16_scaler
@@ -561,11 +564,21 @@ def _take(x: Any, sl: slice) -> Any:
 
 
 def batches(run: FRun) -> Iterator[tuple[Any, Any]]:
-    """Cycling minibatches in the dataset's order (a fixed shuffle was applied when the data was drawn)."""
+    """Cycling minibatches as the run's loader gives them.
+
+    The data is drawn in random order, so the first epoch takes it as stored; a ``shuffled`` loader then draws a
+    new order every epoch (``DataLoader(shuffle=True)``), a ``fixed`` or ``sorted`` one repeats the stored order.
+    """
     n, bs = len(run.y), run.cfg.bs
+    order = run.cfg.order or run.fam.order
+    g = torch.Generator().manual_seed(7 + run.cfg.seed)
+    idx: Any = None
     while True:
         for i in range(0, n - bs + 1, bs):
-            yield _take(run.x, slice(i, i + bs)), run.y[i:i + bs]
+            sl = slice(i, i + bs) if idx is None else idx[i:i + bs]
+            yield _take(run.x, sl), run.y[sl]
+        if order == "shuffled":
+            idx = torch.randperm(n, generator=g)
 
 
 def targets_for(run: FRun, x: Any, y: torch.Tensor) -> torch.Tensor:
@@ -744,6 +757,9 @@ F_FAULTS: tuple[FFault, ...] = (
     FFault("labels_sorted_no_shuffle", {"order": "sorted"}, (LOOP, "data-augmentation-strategies"),
            ("MS-ORDER-01",), _task("clf"), modes=("watch",),
            thread="DataLoader without shuffle over a class-sorted dataset"),
+    # shuffle=False over a randomly stored dataset, or a generator re-seeded every epoch: identical epochs
+    FFault("same_batches_each_epoch", {"order": "fixed"}, (LOOP,), ("MS-ORDER-02",), _any, modes=("watch",),
+           thread="torch.manual_seed inside the epoch loop / DataLoader without shuffle: the loss repeats by epoch"),
     FFault("regression_targets_raw_units", {"target_tf": "raw_units"}, (LOSS,), ("DT-TGT-01",), _task("reg"),
            modes=("examine",), thread="house prices in dollars as MSE targets; loss in the millions"),
     # kinds of the generated benchmark, injected into the new families too
@@ -753,7 +769,12 @@ F_FAULTS: tuple[FFault, ...] = (
     FFault("shuffled_labels", {"shuffle_labels": True}, (LOOP,), ("MS-CHANCE-01", "MS-CHANCE-02", "MS-CHANCE-03"),
            _task("clf"), modes=("watch",)),
     FFault("eval_mode_left_on", {"eval_mode": True}, (LOOP,), ("MS-EVAL-01",), lambda f: f.bn or _dropout(f)),
-    FFault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01",), _any, modes=("watch",)),
+    FFault("missing_zero_grad", {"zero_grad": "missing"}, (LOOP,), ("MS-ZERO-01", "MS-ZERO-03"), _any,
+           modes=("watch",)),
+    # the clip rescales the carried sum every step: the left-over never looks larger than a fresh gradient
+    FFault("missing_zero_grad_tight_clip", {"zero_grad": "missing", "clip": 0.05}, (LOOP,),
+           ("MS-ZERO-01", "MS-ZERO-03"), _any, modes=("watch",),
+           thread="zero_grad forgotten in a loop that clips: loss noisy, no explosion"),
     FFault("double_softmax", {"out_act": "softmax"}, (LOSS,), ("MS-ACT-01",), _task("clf", "seq", "dense")),
 )
 

@@ -549,19 +549,29 @@ def _fix_habits(cfg: Config) -> Config:
     return cfg
 
 
+def _one_per_arch(combos: list[tuple[str, str, int]], turn: int) -> list[tuple[str, str, int]]:
+    """The quick subset of a fault's (arch, optimizer, seed) combinations: one per architecture, the optimizer and
+    seed rotating with the architecture and the fault (every architecture and optimizer stays covered)."""
+    by_arch: dict[str, list[tuple[str, str, int]]] = {}
+    for c in combos:
+        by_arch.setdefault(c[0], []).append(c)
+    return [cs[(turn + j) % len(cs)] for j, cs in enumerate(by_arch.values())]
+
+
 def variants(seeds: tuple[int, ...] = (0, 1), archs: tuple[str, ...] = ARCHS, quick: bool = False) -> list[Variant]:
     """Every fault in every architecture, optimizer and seed it applies to, plus the healthy habits."""
     out: list[Variant] = []
-    for f in FAULTS:
+    for fi, f in enumerate(FAULTS):
         fa = [a for a in f.archs if a in archs or a == "rnn"]
         combos = list(itertools.product(fa, f.opts, seeds))
         if quick:
-            combos = combos[::3] or combos[:1]
+            combos = _one_per_arch(combos, fi)
         for arch, opt, seed in combos:
             cfg = _fix_habits(replace(Config(arch=arch, opt=opt, seed=seed), **f.change))
             out.append(Variant(f"{f.name}/{arch}/{cfg.opt}/s{seed}", cfg, f))
-    for name, change in HEALTHY:
-        for arch in archs:
+    for hi, (name, change) in enumerate(HEALTHY):
+        # quick: each habit on two architectures, rotating, so that every architecture meets most habits
+        for arch in ([archs[(hi + k) % len(archs)] for k in (0, len(archs) // 2)] if quick else archs):
             if arch == "lstm" and "amp" in change:
                 continue  # CPU autocast has no LSTM kernel (oneDNN cannot build one): not a habit on this machine
             for seed in (seeds[:1] if quick else seeds):

@@ -1,0 +1,123 @@
+"""Batch order on real DataLoaders: the same batches in the same order every epoch are seen (shuffle off, or a
+generator re-seeded each epoch), and a loader that reshuffles, full-batch training or fresh augmentation are not."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+import pytest
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+from expert.consultation import Consultation
+from knowledge.measurements import threshold
+from probes import batch_order
+from probes.watcher import Window
+from trainopt import watch
+
+
+@pytest.fixture(autouse=True)
+def _quiet_watch():
+    log = logging.getLogger("trainopt.watch")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    yield
+    log.setLevel(level)
+
+
+def _set(n: int = 192) -> TensorDataset:
+    g = torch.Generator().manual_seed(5)
+    y = torch.randint(0, 3, (n,), generator=g)
+    return TensorDataset(torch.randn(3, 8, generator=g)[y] + torch.randn(n, 8, generator=g), y)
+
+
+def _run(loader_for_epoch, epochs: int = 4, noise: float = 0.0) -> Consultation:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 3))
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    loss_fn = nn.CrossEntropyLoss()
+    c = Consultation()
+    with watch(model, opt, consultation=c, every=10, loss_fn=loss_fn, num_classes=3) as w:
+        for epoch in range(epochs):
+            for x, y in loader_for_epoch(epoch):
+                if noise:
+                    x = x + noise * torch.randn_like(x)  # augmentation drawn afresh each time
+                opt.zero_grad(set_to_none=True)
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                opt.step()
+                w.step(loss.detach())
+    c.run()
+    return c
+
+
+def _order(c: Consultation) -> str | None:
+    o = c.observations.get("batch_order")
+    return None if o is None else o.value
+
+
+def _ids(c: Consultation) -> set[str]:
+    return {f["id"] for f in c.diagnosis.findings}
+
+
+def test_a_loader_without_shuffle_repeats_every_epoch_and_gets_the_note_with_its_route():
+    ds = _set()
+    c = _run(lambda e: DataLoader(ds, batch_size=16, shuffle=False))
+    assert _order(c) == "same_each_epoch"
+    ev = c.observations["batch_order"].evidence
+    assert ev["epoch_forwards"] == 12 and ev["repeat_fraction"] == 1.0
+    f = [x for x in c.diagnosis.findings if x["id"] == "MS-ORDER-02"]
+    assert f and f[0]["severity"] == "info"  # fine for in-order streams: never a warning
+    assert "training-loop-architecture" in {r["skill"] for r in c.diagnosis.routes if r["role"] == "primary"}
+
+
+def test_a_generator_re_seeded_each_epoch_replays_the_same_shuffle():
+    ds = _set()
+
+    def loader(epoch: int) -> DataLoader:
+        torch.manual_seed(0)  # the habit: seeding inside the epoch loop
+        return DataLoader(ds, batch_size=16, shuffle=True)
+
+    assert _order(_run(loader)) == "same_each_epoch"
+
+
+def test_a_loader_that_reshuffles_is_no_repeat_and_no_finding():
+    ds = _set()
+    g = torch.Generator().manual_seed(0)
+    loader = DataLoader(ds, batch_size=16, shuffle=True, generator=g)
+    c = _run(lambda e: loader)
+    assert _order(c) == "no_repeat" and "MS-ORDER-02" not in _ids(c)
+
+
+def test_fresh_augmentation_on_a_fixed_order_is_not_a_repeat():
+    ds = _set()
+    assert _order(_run(lambda e: DataLoader(ds, batch_size=16), noise=0.1)) == "no_repeat"
+
+
+def test_full_batch_training_is_not_an_epoch_repeated():
+    ds = _set(64)
+    c = _run(lambda e: DataLoader(ds, batch_size=64), epochs=30)
+    assert _order(c) == "repeats" and "MS-ORDER-02" not in _ids(c)
+
+
+def test_judge_needs_enough_forwards_and_a_gap_above_one():
+    n = int(threshold("MT-REPEAT-MIN"))
+    assert batch_order.judge(n - 1, Counter()) is None
+    assert batch_order.judge(n, Counter())["value"] == "no_repeat"
+    assert batch_order.judge(40, Counter({10: 30}))["value"] == "same_each_epoch"
+    assert batch_order.judge(40, Counter({1: 39}))["value"] == "repeats"
+    assert batch_order.judge(40, Counter({10: 5}))["value"] == "repeats"  # a few collisions, not an epoch
+
+
+def test_the_store_stays_bounded_and_still_finds_repeats_of_a_long_epoch(monkeypatch):
+    monkeypatch.setattr(batch_order, "KEEP", 64)
+    p = batch_order.BatchOrderProbe()
+    p.attach(None)
+    epoch = [float(i) * 1.37 + 0.5 for i in range(300)]  # 300 distinct batches, far more than the store keeps
+    for e in range(3):
+        p.accumulate(None, Window(0, 0, {"order:fp": [(e * 300 + i, [v]) for i, v in enumerate(epoch)]}))
+        assert len(p.store) <= 64 + 1
+    j = batch_order.judge(p.seen, p.repeats, p.mod)
+    assert p.mod > 1 and j["value"] == "same_each_epoch" and j["evidence"]["epoch_forwards"] == 300
