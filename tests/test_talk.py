@@ -55,6 +55,8 @@ def obs(text: str) -> dict:
     ("the progress bar is stuck at 0% and nothing happens", {"symptom": "hang"}),
     ("training froze after 3 epochs", {"symptom": "hang"}),
     ("why is it so slow?", {"symptom": "slow_training"}),
+    # a schedule running ahead of itself
+    ("it looks like the warmup finishes far too early", {"scheduler_pace": "too_fast"}),
     # the loop: evaluation left in training mode, frozen parameters the optimizer still moves
     ("the model is kept in train mode during evaluation", {"mode_switching": "validates_in_train_mode"}),
     ("I don't see model.eval() anywhere in the repo", {"mode_switching": "validates_in_train_mode"}),
@@ -121,6 +123,7 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("Is BatchNorm still frozen in the config even if I train on 16 GPUs?", "boundary_topic"),
     ("when I resume from a checkpoint the learning rates differ from an uninterrupted run", "nondeterminism"),
     ("about 3 it/s with data_time 0.217 s per batch", "data_time_fraction"),
+    ("the loss decays too fast", "scheduler_pace"),
     ("should I use bf16 or fp16?", "mixed_precision"),
     ("the authors train with bf16 and it diverges for me", "mixed_precision"),
     ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
