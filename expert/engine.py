@@ -57,6 +57,7 @@ from knowledge.schema import (
     Row,
     effective_conditions,
     joined,
+    yields_to,
 )
 from knowledge.schema import Block as BlockAction
 from knowledge.schema import Flag as FlagAction
@@ -179,6 +180,12 @@ class Firing:
                 "matched": self.matched, "asserted": self.asserted, "retracted": self.retracted}
 
 
+
+
+YIELDS_TO: dict[str, frozenset[str]] = {}
+"""Row id -> the rows whose finding explains it away (``knowledge.schema.yields_to``), for every compiled row.
+
+Ids name the same row in every engine class built in a process, so one table serves them all."""
 
 
 def _guarded(basis: Any) -> bool:
@@ -405,6 +412,18 @@ class AuditedEngine(KnowledgeEngine):
         self.declare(Route(**{k: v for k, v in d.items() if not str(k).startswith("__")}))
 
 
+    # a cause supersedes the reading it explains, whichever fired first ----------------------------------
+
+    @Rule(AS.effect << Finding(id=MATCH.eid), Finding(id=MATCH.cid),
+          TEST(lambda eid, cid: cid in YIELDS_TO.get(eid, ())), salience=960)
+    def core_cause_supersedes(self, effect: Fact, eid: str) -> None:
+        """Withdraw a finding, with its routes, boundaries and guards, once a finding that explains it stands."""
+        rid = eid
+        self.retract(effect)
+        for fid, f in list(self.facts.items()):
+            if isinstance(f, (Route, Boundary, Block)) and f.get("rule") == rid:
+                self.retract(fid)
+
     # an evidenced cause supersedes the symptom tables -----------------------------------------------
 
     @Rule(Finding(finding_kind="cause", severity=P(_acts), explains=MATCH.explains),
@@ -471,6 +490,11 @@ AuditedEngine.core_mixed_boundary._wrapped._trainopt = AuditedEngine.core_mixed_
 
 
 for _name, _id, _why, _row in (
+    ("core_cause_supersedes", "CORE-CAUSE-05",
+     "A finding whose row yields to another's (its unless names that finding: the cause explains this reading) "
+     "is withdrawn with its routes once that finding stands, whichever fired first: the relation decides, not "
+     "the firing order.",
+     "the root cause, not its effect"),
     ("core_cause_explains", "CORE-CAUSE-00",
      "A root cause that needs action and can explain the stated symptom makes the symptom explained.",
      "the root cause explains the symptom"),
@@ -646,6 +670,7 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], jo
             raise KnowledgeError(f"duplicate rule id {q.id}")
         seen.add(q.id)
         ns["ask_" + q.id.replace("-", "_")] = compile_question(q)
+    YIELDS_TO.update(yields_to(rows))
     ns["pooled"] = pool(rows)
     ns["questions"] = {q.id: q for q in questions}
     return type("TrainoptEngine", (*mixins, AuditedEngine), ns)

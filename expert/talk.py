@@ -59,6 +59,13 @@ _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
+                      "util utilization usage load".split())
+"""Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
+_RATE = re.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
+                   r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
+                   r"/(?:s|sec|second)")
+"""A rate of training as progress bars and logs print it ("1.2 s/it", "3.4 it/s", "850 samples/sec")."""
 _IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remain"], ["become"], ["exactly"],
              ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
              ["display"], ["give"], ["get"])
@@ -104,6 +111,8 @@ class Reading:
         evidence: Read from pasted evidence (an error line, a log).
         fallback: A weaker reading that counts only when nothing else is read ("it crashes" with no error
             family named).
+        named: A setting named in passing ("with fp16"): whose setting it is (this run's, someone else's, one
+            being weighed) is for the reader of the whole text to say.
     """
 
     name: str
@@ -114,6 +123,7 @@ class Reading:
     hedged: bool = False
     evidence: bool = False
     fallback: bool = False
+    named: bool = False
 
 
 @dataclass
@@ -164,7 +174,7 @@ def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
     table: dict[tuple[str, ...], dict[str, str]] = {}
     for role, source in (("q", K.QUANTITIES), ("s", K.SPLITS), ("m", K.MOVEMENTS), ("t", K.TIMES),
                          ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS}),
-                         ("neutral", {k: k for k in K.NEUTRAL})):
+                         ("neutral", {k: k for k in K.NEUTRAL}), ("set", {k: k for k in K.SETTING_NAMES})):
         for phrase, value in source.items():
             key = tuple(_lemma(w) for w in phrase.split())
             table.setdefault(key, {})[role] = value
@@ -192,10 +202,10 @@ def _lemma(word: str) -> str:
 def _corrected(word: str) -> str:
     """The lexicon word a slip of ``word`` stands for ("gradiant", "oscilating"), else ``word``.
 
-    Only words of six letters or more are corrected, by one edit (two from nine letters), keeping the first
-    letter: short words have too many real neighbours ("stack" is not "stuck").
+    Only words of seven letters or more are corrected, by one edit (two from nine letters), keeping the first
+    letter: short words have too many real neighbours ("stack" is not "stuck", "floats" is not "flats").
     """
-    if len(word) < 6 or not word.isalpha():
+    if len(word) < 7 or not word.isalpha():
         return word
     try:
         from rapidfuzz.distance import Levenshtein
@@ -382,9 +392,9 @@ class _Reader:
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
-            evidence: bool = False, fallback: bool = False) -> None:
+            evidence: bool = False, fallback: bool = False, named: bool = False) -> None:
         for name, value in sets.items():
-            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence, fallback))
+            self.u.readings.append(Reading(name, value, start, end, strong, hedged, evidence, fallback, named))
 
     def claim(self, start: int, end: int, names: Any) -> None:
         self.u.claims.append((start, end, frozenset(names)))
@@ -550,12 +560,28 @@ class _Reader:
             tags = {"all"}
         # "update" is a quantity ("the update size") unless a quantity before it is what is updated
         first_q = min((q[0].i for q in quantities if q[0].roles.get("q") != "update"), default=None)
+        # ("never updates" with nothing named before it is a movement all the same: the run's)
         movements = [p for p in parts if "m" in p.roles and not (
-            "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i))]
+            "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i)
+            and not self._negated(p.i, i))]
         for n, p in enumerate(movements):
             m = p.roles["m"]
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
+            if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],
+                                                                 ["one"], ["single"], ["any"]):
+                continue  # "never used for an update": the noun, not the weights' movement
+            if m == "same" and self.lemmas(max(i, p.i - 2), p.i) in (["on", "the"], ["for", "the"], ["with", "the"],
+                                                                      ["from", "the"], ["to", "the"], ["of", "the"]):
+                continue  # "predictions on the same input differ": the sameness is the input's, no movement
+            if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
+                                     for t in self.tokens[i:j]):
+                # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's
+                # hang in the rest of the sentence: "frozen ... on 16 GPUs" is no distributed hang)
+                self.claim(p.start, self.tokens[sent[1] - 1].end, ("symptom", "boundary_topic"))
+                continue
+            if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
+                continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
             if m in ("up_bare", "down_bare"):
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
@@ -576,6 +602,8 @@ class _Reader:
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
                 # ("I printed the weights after each step and they never change": "they" are the weights)
                 chosen = state.get("last")
+                if chosen is not None and chosen[1] == "pronoun":
+                    chosen = None  # "it is so slow" with nothing named before: the run's movement
             if chosen is not None and chosen[1] == "split_only":
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
@@ -584,14 +612,18 @@ class _Reader:
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
+            if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
+                continue  # "it got slower" compares speeds; a loss is not slower
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "spike", "nowhere",
-                                                          "oscillate", "slow", "plateau", "flat", "converge",
-                                                          "learn", "improve"):
+                                                          "spike", "nowhere", "overfit", "generalize",
+                                                          "unstable", "oscillate", "slow", "plateau", "flat",
+                                                          "flatline", "converge", "learn", "improve"):
                 continue
             if quantity in ("run", "model"):
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
                 quantity = None if m not in ("hang", "freeze", "stuck") or quantity == "model" else quantity
+                if quantity is None and m not in ("hang", "freeze", "stuck"):
+                    chosen = None  # "my model is overfitting": the words that say it are the movement's
                 if quantity == "model" and m == "stuck":
                     quantity = None
             if quantity == "run" and m == "stuck":
@@ -601,17 +633,19 @@ class _Reader:
                 else:
                     self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "
                                                     "is the run frozen (no progress, no output)?"))
+                    # until answered, the likelier reading (most who say training is stuck mean the loss), weakly
+                    self.add({"symptom": "not_learning"}, p.start, p.end, strong=False, hedged=True)
                     continue
             if slow and m in ("down", "improve", "learn", "converge"):
                 m = f"slow-{m}"
             elif m == "slow" and quantity in (None, "loss"):
                 if quantity is None and not (lemmas & {"learn", "converge", "decrease", "drop", "improve", "loss"}):
-                    continue
+                    quantity = "run"  # "it's so slow": the run is slow
             if negated:
                 m = f"not-{m}"
             at = p.i
             time, step = self._time(i, j, sent[0], sent[1], at)
-            if m in ("plateau", "stuck", "flat", "not-down", "not-improve", "stay") and time != "start" \
+            if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and self._after_learning(sent[0], at):
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
@@ -619,6 +653,16 @@ class _Reader:
             sets = self._compose(quantity, split, m, time, tags)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags)
+            if sets is None and m in K.RUN_MOVEMENTS and chosen is not None and quantity is not None and \
+                    not (i <= chosen[0].i < p.i):
+                # "it hangs with 4 GPUs", "300 steps or fewer doesn't learn": a quantity said after the movement
+                # or in an earlier clause that it does not fit is not its subject; the run (or its loss) is
+                sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
+                chosen = None if sets is not None else chosen
+            if sets is None and m in K.SELF_MOVEMENTS and quantity is not None:
+                # "with batch 32 it overfits": the run overfits, whatever setting was named near it
+                sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
+                chosen = None
             if sets is None:
                 continue
             lo = min(p.start, chosen[0].start) if chosen and chosen[0].i >= i else p.start
@@ -662,8 +706,11 @@ class _Reader:
             prev = q if q != "split_only" else prev
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
-            near = [t for t in self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)]
-                    if t.kind == "num" and t.start not in used]
+            # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
+            # 0.11 is the loss's)
+            others = {o.j for o, oq, _s in quantities if o is not p and oq != q}
+            near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
+                    if t.kind == "num" and t.start not in used and not (others & {k, k - 1})]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -682,7 +729,8 @@ class _Reader:
                 used.add(num.start)
                 metrics[split] = frac
                 self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
-            elif q.startswith("data_time") and (pct or value <= 1.0):
+            elif q.startswith("data_time") and (pct or value <= 1.0) and \
+                    after_num.split(" ", 1)[0] not in K.TIME_UNITS:  # "data_time 0.217 s per batch" is a time
                 used.add(num.start)
                 self.add({"data_time_fraction": frac}, *span)
                 if frac >= 0.3:
@@ -693,9 +741,11 @@ class _Reader:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
         self._huge_norm(lo, hi, quantities)
+        self._loss_scale(lo, hi, quantities)
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
         self._durations(lo, hi)
+        self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
 
     def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5) -> Token | None:
@@ -726,6 +776,10 @@ class _Reader:
             if q != "gpu_util" or self.lemmas(p.i - 1, p.i) == ["cpu"]:
                 continue
             num = self._nearest_pct(lo, hi, p)
+            between = [t for t in self.tokens[p.j:min(hi, p.j + 5)] if t.end <= num.start] if num else []
+            if num is not None and self.lemmas(p.i, p.j) == ["gpu"] and (num.start < p.start or not between or any(
+                    t.kind != "word" or t.lemma not in _GPU_LINK for t in between)):
+                continue  # a bare "GPU": only a figure said of it ("the GPU sits at 30%"), not "3 GPUs 29%"
             value = num.number if num is not None else None
             if value is None or num.start in used or not 0.0 <= value <= 100.0:
                 continue
@@ -735,6 +789,18 @@ class _Reader:
             if value < 50.0:
                 self.add({"symptom": "slow_training"}, *span, strong=False)
             return
+
+    def _loss_scale(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"the loss scale drops to 1e-4": a loss scale below 1 has collapsed (it starts at 2**16)."""
+        for p, q, _split in quantities:
+            if q != "loss_scale":
+                continue
+            nums = [t for k, t in enumerate(self.tokens[p.j:min(hi, p.j + 6)], p.j) if t.kind == "num" and
+                    not t.unit and self.tokens[k - 1].lemma in ("to", "=", ":", "be", "at", "of", "reach", "hit")]
+            value = nums[0].number if nums else None
+            if value is not None and 0.0 <= value < 1.0:
+                self.add({"symptom": "unstable", "loss_scale_issue": True}, p.start, nums[0].end)
+                return
 
     def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
         """"grad norm is like 1e5": a gradient norm in the thousands is an exploding one."""
@@ -790,9 +856,32 @@ class _Reader:
             if not unit or unit[0] not in K.TIME_UNITS:
                 continue
             per = self.lemmas(k + 2, min(hi, k + 5))
+            # "3 hours per epoch", or "each epoch takes 3 hours"
+            said_of = self.lemmas(max(lo, k - 4), k)
             if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
-                                                                     "for"}:
-                self.add({"symptom": "slow_training"}, t.start, self.tokens[min(hi, k + 5) - 1].end, strong=False)
+                                                                     "for"} or \
+                    set(said_of) & (_STEP_WORDS | _EPOCH_WORDS) and set(said_of) & {"each", "every", "one", "an",
+                                                                                    "per", "single"}:
+                self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
+                         self.tokens[min(hi - 1, k + 1)].end, strong=False)
+                return
+
+    def _rates(self, lo: int, hi: int) -> None:
+        """"0.75 s/it", "3 it/s", "120 samples/sec": a speed quoted as a rate is a complaint of the time a step takes.
+
+        Only a fallback (read when nothing else is): a rate quoted beside another complaint is its context.
+        """
+        for k in range(lo, hi - 1):
+            t = self.tokens[k]
+            if t.kind != "num":
+                continue
+            nxt = self.tokens[k + 1].text.lower()
+            after = self.lemmas(k + 2, k + 3)
+            split_rate = nxt in K.TIME_UNITS and bool(after) and after[0] in _STEP_WORDS and \
+                self.text[self.tokens[k + 1].end:self.tokens[k + 2].start] == "/"  # "s/iteration"
+            if _RATE.fullmatch(nxt) or split_rate:
+                self.add({"symptom": "slow_training", "slow_kind": "per_step"}, t.start,
+                         self.tokens[k + (2 if split_rate else 1)].end, strong=False, fallback=True)
                 return
 
     def _repeats(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
@@ -951,7 +1040,10 @@ class _Reader:
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
             return
-        quantities = [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
+        # whose numbers they are: the quantity said last before them ("lr=2e-5: loss goes from 15.5 to 1.43" is
+        # the loss's), else any the sentence names ("from 64 to 1024 for the batch size")
+        said = [q for _p, q, _s in self._quantities(self.parts_in(lo, b)) if q not in ("pronoun", "run", "model")]
+        quantities = said[-1:] or [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
         value = toks[a].number
         if value is None:
             return
@@ -995,11 +1087,27 @@ class _Reader:
             self._values(lo, hi)
         self.evidence()
         self._chance()
+        self._named_settings()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
                 s < r.end and r.start < e for s, e in self.error_spans)]
         return self.u
+
+    def _named_settings(self) -> None:
+        """Settings named in passing (``knowledge.talk.SETTING_NAMES``), unless negated, asked about or changed.
+
+        Runs after every sentence is read: a question or a change claims its words for the settings it names.
+        """
+        self.u._index = None  # claims were added while reading: the index is rebuilt once here
+        for p in self.parts:
+            key = p.roles.get("set")
+            if key is None or self._negated(p.i, max(0, p.i - 3)):
+                continue
+            sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if sets:
+                self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
+        self.u._index = None
 
     def _chance(self) -> None:
         """An accuracy at chance (about 1/classes) is a model that has learned nothing."""
@@ -1100,7 +1208,8 @@ def _crash_named() -> re.Pattern[str]:
     return re.compile(K.CRASH_NAMED)
 
 
-_LOSS_VALUE = re.compile(r"loss['\"]?\s*[:=]?\s*(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
+_LOSS_VALUE = re.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
+                         r"(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
 _SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
 
 
@@ -1141,9 +1250,13 @@ def _log_series(r: _Reader) -> None:
         # "ep1 train 1.2 val 1.1 / ep5 ...": curves logged by their split's name alone
         hits += [(m.start(), m.group("value"), m) for m in _SERIES_KEY.finditer(text)]
         hits.sort(key=lambda h: h[0])
+    # a value quoted with its epoch ("at epoch 3 val_loss was 0.61") takes that place in its curve, wherever said
+    train_at: list[float | None] = []
+    val_at: list[float | None] = []
     for start, raw, key in hits:
         split = (key.group("split") if key else "train")[:2]
         is_val = split in ("va", "ev", "te")
+
         if raw in ("nan", "inf", "-inf"):
             if not is_val and nan_at is None:
                 lo = text.rfind("\n", 0, start) + 1
@@ -1160,6 +1273,8 @@ def _log_series(r: _Reader) -> None:
             (val if is_val else train).append(float(raw))
         except ValueError:
             continue
+        said = list(_EPOCH.finditer(text, max(0, start - 80), start))
+        (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
     if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
         s, e, st, later = nan_at
         sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",
@@ -1170,7 +1285,12 @@ def _log_series(r: _Reader) -> None:
     lr = _DICT_LR.search(text)
     if lr is not None:
         r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)
-    if len(val) >= 2 and max(val[-2:]) > min(val) * 1.1 and val[-1] > val[0] and (not train or train[-1] < train[0]):
+    for series, at in ((train, train_at), (val, val_at)):
+        if len(series) >= 2 and all(e is not None for e in at):
+            series[:] = [v for _e, v in sorted(zip(at, series), key=lambda ev: ev[0])]
+    # (one training value says nothing of its trend: the validation curve speaks alone)
+    if len(val) >= 2 and max(val[-2:]) > min(val) * 1.1 and val[-1] > val[0] and \
+            (len(train) < 2 or train[-1] < train[0]):
         first = next(s for s, _v, k in hits if k and k.group("split")[:2] in ("va", "ev", "te"))
         r.add({"symptom": "overfitting", "val_loss_rising": True}, first, first + 4)
 

@@ -427,17 +427,25 @@ def read_text(text: str) -> list[TextReading]:
             if name not in best or key < best[name][0]:
                 best[name] = (key, TextReading(obs, phrase.strip()))
     composed: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
+    # a symptom read with a curve shape ranks as that shape does: a transient spike is weaker evidence of
+    # instability than NaN, and loses to overfitting or a plateau said alongside
+    shape_rank = {(r.start, r.end): LOSS_BEHAVIOR_PRIORITY[r.value] for r in u.readings
+                  if r.name == "loss_behavior" and r.value in LOSS_BEHAVIOR_PRIORITY}
     for r in u.readings:
         if r.fallback and (best or any(not f.fallback for f in u.readings)):
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
             continue
+        if r.named and r.name in OTHERS_NAMES:
+            worked, considered, others = ctx.attribution(r.start)
+            if others or (r.name in CONFIG_NAMES and (worked or considered)):
+                continue  # what worked before, what the user weighs, what others use: not this run's
         try:
             phrase = nt.source(dt.offset(r.start), dt.offset(r.end)).strip()
             obs = Observation.make(r.name, r.value, f"text:{phrase}")
         except (TrainoptError, ValueError, TypeError, OverflowError):
             continue
-        prio = SYMPTOM_PRIORITY.get(r.value, 0) if r.name == "symptom" else \
+        prio = shape_rank.get((r.start, r.end), SYMPTOM_PRIORITY.get(r.value, 0)) if r.name == "symptom" else \
             LOSS_BEHAVIOR_PRIORITY.get(r.value, 0) if r.name == "loss_behavior" else 0
         # a composed reading beats a cue of the same priority (tie-break 0 < 1); a weak one (a bare error
         # line's crash) only fills a gap

@@ -9,7 +9,7 @@ symptom-driven choice with its own hyperparameter scale.
 from __future__ import annotations
 
 from knowledge.measurements import ge, gt, le
-from knowledge.schema import Cite, Cross, Find, Fix, Gt, Is, RouteTo, Row, Salience
+from knowledge.schema import Cite, Cross, Find, Fix, Gt, Is, RouteTo, Row, Salience, measured_form
 
 _A = "Anti-patterns: what not to do"
 _C = "Configuration"
@@ -24,6 +24,32 @@ def _lint(severity: str, issue: str) -> Find:
     """Build a configuration-lint finding (it routes, but a cause or symptom of the run leads the plan)."""
     return Find(_C, severity, issue, kind="lint")
 
+
+# FP16 without loss scaling is one cause whether the user says so or the probe measures the underflow it
+# produces: one entry, two kinds of evidence (``knowledge.schema.measured_form``). It is a defect of the run,
+# not a style lint, so it leads like any evidenced cause (listed with the causes, ``knowledge.causes``).
+AP_03 = Row(
+    "AP-03", {"mixed_precision": "fp16", "grad_scaler": False},
+    (Find("Precision", "critical", "FP16 training without loss scaling: small gradients underflow to exactly "
+          "zero and training silently degrades"),
+     RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
+     RouteTo("gradient-management", "secondary", "gradient scaling"),
+     Cross("pytorch-engineering", "the autocast / GradScaler API itself lives there; the precision strategy "
+           "stays here", joint=True, target="mixed-precision-and-optimization")),
+    "FP16's narrow exponent range flushes small gradients to zero unless the loss is scaled.",
+    _c(_A, "do not use FP16 without loss scaling"), salience=Salience.CAUSE,
+    fix=Fix("Use a dynamic GradScaler (or switch to BF16, which needs none).",
+            "scaler = torch.amp.GradScaler(\"cuda\")\n"
+            "with torch.autocast(\"cuda\", dtype=torch.float16):\n"
+            "    loss = loss_fn(model(x), y)\n"
+            "scaler.scale(loss).backward()\n"
+            "scaler.unscale_(opt); torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
+            "scaler.step(opt); scaler.update(); opt.zero_grad(set_to_none=True)"),
+    unless=("finding:MS-FP16-01",), avoid=("FP16 autocast without a GradScaler",
+                                           "training pure FP16 weights without scaling"))
+MS_FP16_01 = measured_form(
+    AP_03, "MS-FP16-01", {"grad_underflow_fraction": gt("MT-UNDERFLOW"), "mixed_precision": "fp16"},
+    cite=Cite("002", "anti-patterns", "FP16 without loss scaling: the underflowed gradient fraction"))
 
 ROWS = (
     Row("AP-01", {"optimizer": "adam", "weight_decay": Gt(0, source="002 · any non-zero weight decay with Adam "
@@ -52,22 +78,6 @@ ROWS = (
                 "decay = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total_steps - warmup_steps)\n"
                 "sched = torch.optim.lr_scheduler.SequentialLR(opt, [warm, decay], milestones=[warmup_steps])"),
         avoid=("starting a transformer at its peak LR from step 0",)),
-    Row("AP-03", {"mixed_precision": "fp16", "grad_scaler": False},
-        (_lint("critical", "FP16 training without loss scaling: small gradients underflow to zero and training "
-              "silently degrades"),
-         RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
-         Cross("pytorch-engineering", "the autocast / GradScaler API itself lives there; the precision strategy "
-               "stays here", joint=True, target="mixed-precision-and-optimization")),
-        "FP16's narrow exponent range flushes small gradients to zero unless the loss is scaled.",
-        _c(_A, "do not use FP16 without loss scaling"),
-        fix=Fix("Use a dynamic GradScaler (or switch to BF16, which needs none).",
-                "scaler = torch.amp.GradScaler(\"cuda\")\n"
-                "with torch.autocast(\"cuda\", dtype=torch.float16):\n"
-                "    loss = loss_fn(model(x), y)\n"
-                "scaler.scale(loss).backward()\n"
-                "scaler.unscale_(opt); torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
-                "scaler.step(opt); scaler.update(); opt.zero_grad(set_to_none=True)"),
-        unless=("finding:MS-FP16-01",), avoid=("FP16 autocast without a GradScaler",)),
     Row("AP-04", {"mixed_precision": "fp16", "bf16_supported": True},
         (_lint("info", "FP16 on hardware that supports BF16: BF16 has FP32's exponent range, needs no loss scaling "
               "and is the default"),
@@ -179,8 +189,7 @@ ROWS = (
                 "    if (i + 1) % accum_steps == 0:\n"
                 "        opt.step(); opt.zero_grad(set_to_none=True)"),
         avoid=("summing accumulated gradients and keeping the single-batch LR",),
-        # before MS-UPD-01 (issue 9): k summed micro-batch gradients inflate the update ratio, not the LR
-        salience=Salience.CAUSE + 5),
+        salience=Salience.CAUSE),
     Row("AP-13", {"mixed_precision": "none", "bf16_supported": True},
         (_lint("info", "training in FP32 on hardware with BF16: BF16 autocast is the default and roughly halves "
               "activation memory and step time"),

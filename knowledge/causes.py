@@ -9,7 +9,8 @@ same cause (``MS-ZERO-01``, ``MS-EVAL-01``) the declared row yields to the measu
 
 from __future__ import annotations
 
-from knowledge.measurements import ge, lt
+from knowledge.antipatterns import AP_03, MS_FP16_01
+from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
     Block,
     Cite,
@@ -64,14 +65,57 @@ LP_MODE_01 = Row(
             "    model.eval()\n    with torch.no_grad():\n        evaluate(model, val_loader)"),
     avoid=("removing dropout to make training and validation agree",))
 
-# The same two causes as a probe measures them: one entry each, the measurement as a second kind of evidence, so
+LP_ZERO_01 = Row("LP-ZERO-01", {"zero_grad_call": Is("missing", "once_per_epoch", "wrong_object")},
+    (Find("Training Loop", "critical", "gradients are not zeroed before every step (missing, once per epoch, "
+          "or called on an object that does not hold these parameters): each step applies the sum of past "
+          "gradients", explains=_LOOP_PROBLEMS),
+     RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
+     RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
+    "PyTorch adds every backward into .grad; without zeroing on the optimizer (or model) that owns these "
+    "parameters, the effective step grows each iteration.",
+    _LOOP, unless=("finding:MS-ZERO-01", "finding:MS-ZERO-03"), salience=Salience.CAUSE,
+    fix=Fix("Zero the gradients of the optimizer that steps these parameters, once per optimizer step.",
+            "for x, y in loader:\n"
+            "    optimizer.zero_grad(set_to_none=True)\n"
+            "    loss = loss_fn(model(x), y)\n"
+            "    loss.backward()\n"
+            "    optimizer.step()"),
+    avoid=("lowering the LR to tame steps that grow because gradients pile up",))
+
+LP_ZERO_02 = Row("LP-ZERO-02", {"zero_grad_call": "between_backward_and_step"},
+    (Find("Training Loop", "critical", "the optimizer steps with an empty gradient: zero_grad runs between "
+          "backward and step (or backward does not run before it), so no step moves the weights",
+          explains=_LOOP_PROBLEMS),
+     RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
+    "Zeroing after backward discards the gradient just computed; the step then moves nothing (or only "
+    "weight decay).",
+    _LOOP, unless=("finding:MS-ZERO-02",), salience=Salience.CAUSE,
+    fix=Fix("Zero before the forward pass (or right after the step), never between backward and step.",
+            "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
+            "optimizer.step()"),
+    avoid=("raising the LR of a loop that throws its gradients away",))
+
+# The same causes as a probe measures them: one entry each, the measurement as a second kind of evidence, so
 # the declared and the measured form lead to the same first stop with the same fix (``measured_form``).
 MS_OPT_01 = measured_form(
     LP_OPT_02, "MS-OPT-01", {"params_missing_from_optimizer": Ge(1, source="seed 003: check gradients and params")},
     cite=Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
     unless=("finding:LP-OPT-01",))  # a replaced layer: the stale-tensor finding already names these parameters
 MS_EVAL_01 = measured_form(LP_MODE_01, "MS-EVAL-01", {"model_eval_mode": True})
-TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01))
+MS_ZERO_01 = measured_form(
+    LP_ZERO_01, "MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
+    cite=Cite("003", "Scope boundaries", "training loop issues: gradients carried over between steps"))
+# The same missing zero_grad measured a second way: .grad never reset between steps. Clipping rescales the carried
+# sum to max_norm in place, so the carry-over ratio can look normal; the clip cutting every step is its effect.
+MS_ZERO_03 = measured_form(
+    LP_ZERO_01, "MS-ZERO-03", {"grad_reset": "never"},
+    cite=Cite("003", "Scope boundaries", "training loop issues: .grad never reset between optimizer steps"),
+    unless=("finding:MS-ZERO-01",))  # measured both ways: one finding
+MS_ZERO_02 = measured_form(
+    LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
+    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
+TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_01, MS_ZERO_03),
+         (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
 
 ROWS = (
@@ -135,33 +179,13 @@ ROWS = (
                 "print(torch.bincount(y) if y.dtype == torch.long else (y.mean().item(), y.std().item()))"),
         avoid=("changing the model or optimizer before looking at the batches",)),
     # --- training-loop correctness -----------------------------------------------------------------------
-    Row("LP-ZERO-01", {"zero_grad_call": Is("missing", "once_per_epoch", "wrong_object")},
-        (Find("Training Loop", "critical", "gradients are not zeroed before every step (missing, once per epoch, "
-              "or called on an object that does not hold these parameters): each step applies the sum of past "
-              "gradients", explains=_LOOP_PROBLEMS),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
-         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
-        "PyTorch adds every backward into .grad; without zeroing on the optimizer (or model) that owns these "
-        "parameters, the effective step grows each iteration.",
-        _LOOP, unless=("finding:MS-ZERO-01", "finding:MS-ZERO-03"), salience=Salience.CAUSE,
-        fix=Fix("Zero the gradients of the optimizer that steps these parameters, once per optimizer step.",
-                "for x, y in loader:\n"
-                "    optimizer.zero_grad(set_to_none=True)\n"
-                "    loss = loss_fn(model(x), y)\n"
-                "    loss.backward()\n"
-                "    optimizer.step()"),
-        avoid=("lowering the LR to tame steps that grow because gradients pile up",)),
-    Row("LP-ZERO-02", {"zero_grad_call": "between_backward_and_step"},
-        (Find("Training Loop", "critical", "zero_grad runs between backward and the optimizer step: every step "
-              "applies a zero gradient and nothing learns", explains=_LOOP_PROBLEMS),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
-        "Zeroing after backward discards the gradient just computed; the step then moves nothing (or only "
-        "weight decay).",
-        _LOOP, unless=("finding:MS-ZERO-02",), salience=Salience.CAUSE,
-        fix=Fix("Zero before the forward pass (or right after the step), never between backward and step.",
-                "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
-                "optimizer.step()"),
-        avoid=("raising the LR of a loop that throws its gradients away",)),
+    LP_ZERO_01,
+    MS_ZERO_01,
+    MS_ZERO_03,
+    LP_ZERO_02,
+    MS_ZERO_02,
+    AP_03,
+    MS_FP16_01,
     Row("LP-ZERO-03", {"zero_grad_call": "every_micro_batch",
                        "grad_accum_steps": Gt(1, source="002 · accumulation over more than one micro-batch")},
         (Find("Training Loop", "warning", "gradient accumulation zeroes the gradients every micro-batch: only the "
@@ -328,6 +352,36 @@ ROWS = (
                 "running += loss.item()\npreds.append(out.detach().cpu())\n"
                 "with torch.no_grad():\n    val_out = model(x_val)"),
         avoid=("shrinking the batch to hide a leak that grows every step",)),
+    # The same boundary, the other direction: a staircase down is the model recognising last epoch's examples.
+    Row("DT-EPOCH-01", {"epoch_start_drop": True},
+        (Find("Generalization", "warning", "the training loss steps down at the start of every epoch: the model "
+              "recognises the examples it saw one epoch ago, i.e. it is memorising the training set (a large "
+              "model on a small dataset, several epochs); the drop is not a loop bug and not real progress",
+              explains=("overfitting", "metrics_wrong", "unstable", "convergence")),
+         RouteTo("overfitting-prevention", "primary", "fewer epochs, early stopping on validation, regularisation "
+                 "or more data"),
+         RouteTo("experiment-tracking", "secondary", "judge the run by the validation loss per epoch, not the "
+                 "training staircase")),
+        "Within an epoch every batch is new to the model; at the next epoch the same examples return and a model "
+        "with the capacity to memorise them scores them better than anything it has not seen: the loss falls at "
+        "the boundary and stays flat in between. It is the train/validation gap showing up inside the training "
+        "curve.",
+        Cite("000", "Symptom: overfitting", "train/val gap, memorizing training data"), salience=Salience.CAUSE,
+        fix=Fix("Compare with the validation loss per epoch and stop (or regularise) where it turns up; for "
+                "fine-tuning, one to three epochs is usually enough.",
+                "best, bad, patience = float('inf'), 0, 2\n"
+                "for epoch in range(max_epochs):\n"
+                "    train_one_epoch(model, loader, opt)\n"
+                "    val = evaluate(model, val_loader)\n"
+                "    if val < best - 1e-4:\n"
+                "        best, bad = val, 0\n"
+                "        torch.save(model.state_dict(), 'best.pt')\n"
+                "    else:\n"
+                "        bad += 1\n"
+                "        if bad >= patience:\n"
+                "            break"),
+        avoid=("hunting a data-loader or optimizer bug for a staircase that memorisation explains",
+               "training more epochs because the training loss keeps stepping down")),
     Row("LP-EPOCH-01", {"epoch_start_jump": True},
         (Find("Training Loop", "warning", "the loss jumps at the start of every epoch: something the loop does "
               "between epochs (a re-created optimizer or scheduler, a model left in eval mode by validation, data "
@@ -429,7 +483,7 @@ ROWS = (
         "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
         "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
-        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE - 1,  # after the measured gap's reading, its unless
+        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE,
         fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
                 "training subset; weaken the augmentation only if that clean training score is still low.",
                 "model.eval()\nwith torch.no_grad():\n"

@@ -193,7 +193,7 @@ ROWS = (
         "that the error grows sharply (Wu & He, 2018), and the running averages used at evaluation disagree.",
         Cite("Wu & He, Group Normalization (ECCV 2018)", "Figure 1", "BatchNorm error against images per GPU"),
         # on several ranks the same cause is DD-BN-01 (its fix, SyncBatchNorm, is the specific one): one finding
-        unless=("finding:DD-BN-01",), salience=Salience.CAUSE - 1,
+        unless=("finding:DD-BN-01",), salience=Salience.CAUSE,
         fix=Fix("Raise the per-device batch (accumulation does not help BatchNorm), use SyncBatchNorm across "
                 "devices, or replace BatchNorm with GroupNorm.",
                 "model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)   # several GPUs\n"

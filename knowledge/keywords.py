@@ -87,90 +87,15 @@ def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **se
 
 
 KEYWORDS: tuple[Keyword, ...] = (
-    # --- not learning ------------------------------------------------------------------------------------
-    _k(r"stuck|flat(?:\s+loss|lined?|lining)?|loss\s+(?:is\s+|stays\s+|remains\s+)?flat|no\s+progress",
-       _NL, P_NOT_LEARNING, symptom="not_learning"),
-    _k(rf"{NEG}\s+(?:really\s+|even\s+|actually\s+)?(?:learn\w*|improv\w*|decreas\w*|go(?:ing)?\s+down|fall\w*|dropp\w*|updat\w*|"
-       r"budg\w*|mov(?:e|es|ing))",
-       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
-    _k(rf"(?:accuracy|acc|metric|score)\s+(?:is\s+)?{NEG}\s+(?:increas\w*|improv\w*|going\s+up|ris\w*)",
-       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
-    _k(r"(?:flat|stuck|constant|unchanged)\s+(?:right\s+)?(?:from|since)\s+(?:the\s+)?(?:very\s+)?"
-       r"(?:start|beginning|first\s+(?:step|epoch|iteration)|epoch\s+0|step\s+0|init\w*)",
-       _NL, P_NOT_LEARNING + 5, symptom="not_learning", loss_behavior="flat_from_start"),
-    _k(r"(?:decreas\w*|dropp\w*|improv\w*|going\s+down|learn\w*)\s+(?:very\s+|really\s+|extremely\s+|so\s+|too\s+)?"
-       r"slow(?:ly)?|barely\s+(?:mov\w*|decreas\w*|improv\w*|chang\w*)|slowly\s+decreas\w*",
-       _NL, P_NOT_LEARNING + 1, symptom="not_learning", loss_behavior="decreasing_slowly"),
-    # --- convergence -------------------------------------------------------------------------------------
-    _k(r"plateau(?:s|ed|ing)?|stall(?:s|ed|ing)?|stopped\s+(?:improving|learning|decreasing)|"
-       r"was\s+learning\s+(?:and\s+|but\s+)?then",
-       _CV, P_CONVERGENCE + 6, symptom="convergence", loss_behavior="plateau_after_learning"),
-    _k(r"local\s+minim(?:a|um)|convergence\s+(?:issues?|problems?)|slow\s+(?:to\s+)?converg\w*|"
-       r"converg\w*\s+(?:very\s+|too\s+)?slowly",
-       _CV, P_CONVERGENCE, symptom="convergence"),
-    # --- instability -------------------------------------------------------------------------------------
-    _k(r"nans?|inf|infinity|infinite\s+loss|not\s+a\s+number",
-       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="nan_or_inf"),
-    _k(r"(?:nans?|inf)\s+(?:\w+\s+){0,3}?(?:after|at|around|from|by)\s+(?:about\s+|around\s+|roughly\s+)?"
-       r"(?:(?:step|epoch|iteration)\s+\d[\d,]*|\d[\d,]*k?|a\s+few|several|some|many|a\s+couple\s+of|a\s+while)"
-       r"(?:\s+(?:steps|epochs|iterations|iters|batches|hours))?",
-       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="nan_or_inf", nan_onset="after_steps"),
-    _k(r"(?:nans?|inf)\s+(?:\w+\s+){0,3}?(?:immediately|right\s+away|instantly|from\s+the\s+(?:very\s+)?"
-       r"(?:start|first\s+step|beginning)|(?:at|on)\s+the\s+first\s+(?:step|batch|iteration))|"
-       r"(?:immediately|right\s+away|instantly)\s+(?:\w+\s+){0,2}?(?:nans?|inf)",
-       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="nan_or_inf", nan_onset="immediate"),
-    _k(r"diverg\w*|loss\s+(?:explod\w*|blows?\s+up|blew\s+up)|(?:explod\w*|blow\w*\s+up)\s+loss",
-       _UN, P_UNSTABLE, symptom="unstable", loss_behavior="diverging"),
-    _k(r"explod\w*|blows?\s+up|blew\s+up|unstable|instabilit(?:y|ies)",
-       _UN, P_UNSTABLE, symptom="unstable"),
-    _k(r"(?:explod\w*|huge|large)\s+grad(?:ient)?s?(?:\s+norms?)?|grad(?:ient)?s?(?:\s+norms?)?\s+(?:are\s+)?"
-       r"explod\w*|gradient\s+explosion",
-       _UN, P_UNSTABLE, symptom="unstable", grad_norm_trend="exploding"),
-    _k(r"vanishing\s+grad(?:ient)?s?|grad(?:ient)?s?\s+(?:are\s+)?vanish\w*",
-       _CV, P_CONVERGENCE, grad_norm_trend="vanishing"),
-    # A spike is transient: a stall or plateau named alongside describes the run's state and wins.
-    _k(r"spik(?:e|es|ed|ing|y)|loss\s+jumps?", _UN, P_CONVERGENCE + 5, symptom="unstable", loss_behavior="spiking"),
-    _k(r"oscillat\w*|bounc\w*\s+(?:around|up\s+and\s+down)|jump\w*\s+(?:around|up\s+and\s+down)|zig-?zag\w*|"
-       r"all\s+over\s+the\s+place",
-       _UN, P_UNSTABLE - 6, symptom="unstable", loss_behavior="oscillating"),
-    _k(r"fp8\s+underflow\w*", _UN, P_UNSTABLE, symptom="unstable", mixed_precision="fp8"),
-    _k(r"underflow\w*|overflow\w*|loss[\s-]+scal(?:e|es|ing|er)", _UN, P_UNSTABLE, symptom="unstable"),
-    _k(r"grad[\s-]?scaler", _UN, 0, grad_scaler=True),
+    # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
+    # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
+    # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
-    # --- overfitting -------------------------------------------------------------------------------------
-    _k(r"over-?fit\w*|memori[sz]\w*", _OF, P_OVERFIT, symptom="overfitting"),
-    _k(r"train(?:ing)?[\s/-]*(?:vs\.?\s+|and\s+|/)?val(?:idation)?\s+gap|generali[sz]ation\s+gap|"
-       r"gap\s+between\s+train\w*\s+and\s+(?:val\w*|test)|"
-       r"poor(?:ly)?\s+generali[sz]\w*|generali[sz]es\s+(?:poorly|badly)|"
-       r"(?:doesn't|does\s+not|don't|fails\s+to)\s+generali[sz]e|"
-       r"val(?:idation)?\s+loss\s+(?:is\s+|keeps\s+)?(?:going\s+up|increas\w*|ris\w*|climb\w*)",
-       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
-    # --- slow training -----------------------------------------------------------------------------------
-    _k(r"slow|sluggish|takes?\s+(?:too|so|very|forever|ages)(?:\s+long)?|taking\s+(?:too|so)\s+long|"
-       r"time\s+per\s+epoch|epochs?\s+takes?\s+\w+|speed\s+up\s+(?:the\s+)?training|too\s+long\s+to\s+train",
-       _SL, P_SLOW, symptom="slow_training"),
-    _k(r"low\s+gpu\s+util\w*|gpu\s+(?:is\s+)?(?:idle|idling|underutili[sz]ed|starv\w*)|"
-       r"data\s*load\w*\s+(?:is\s+)?(?:the\s+)?(?:slow|bottleneck\w*)|(?:dataloader|input\s+pipeline)\s+"
-       r"(?:is\s+)?(?:the\s+)?bottleneck\w*",
-       _SL, P_SLOW, symptom="slow_training"),
-    _k(r"(?:each|every|per|one)\s+(?:training\s+)?(?:step|iteration|batch)\s+(?:is\s+|takes\s+)?"
-       r"(?:slow|too\s+long|ages|forever)|(?:low|poor|bad)\s+throughput",
-       _SL, P_SLOW, symptom="slow_training", slow_kind="per_step"),
-    _k(r"(?:too|so)\s+many\s+(?:steps|epochs|iterations)|needs?\s+(?:too\s+|so\s+)?many\s+(?:steps|epochs)",
-       _SL, P_SLOW, symptom="slow_training", slow_kind="many_steps"),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
        r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?",
        _SL, 0, memory_limited=True),
-    # --- experiment tracking -----------------------------------------------------------------------------
-    _k(r"experiment\s+tracking|track(?:ing)?\s+(?:my\s+|our\s+|the\s+)?(?:experiments?|runs?)|mlflow|wandb|"
-       r"weights\s*(?:&|and)\s*biases|w&b|tensorboard|neptune|compar(?:e|ing)\s+(?:my\s+|the\s+)?runs|"
-       r"log(?:ging)?\s+metrics",
-       _TR, P_TRACKING, symptom="experiment_tracking"),
-    _k(r"model\s+registry|registry|lineage|model\s+versioning|artifact\s+(?:tracking|versioning|lifecycle)",
-       Cite("001", "Symptom: need to track experiments", "cross-pack: registry / lineage"), P_TRACKING,
-       symptom="experiment_tracking", tracking_scope="registry"),
     # --- modern landscape: what the user considers switching to ----------------------------------------
     _k(rf"(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
@@ -194,14 +119,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"adamw[-_\s]?8[-\s]?bit|8[-\s]?bit\s+adamw?", _QR, 1, optimizer="adamw_8bit"),
     _k(r"paged\s+adamw?(?:[-_\s]?(?:8[-\s]?bit|32[-\s]?bit))?", _QR, 1, optimizer="paged_adamw"),
     # --- precision in use --------------------------------------------------------------------------------
-    # Lightning and Keras name formats by bit width: precision=16 / "16-mixed" / "16-bit precision" is fp16.
-    _k(r"fp16|float16|half[\s-]precision|16[\s-]?bit(?:\s+(?:mixed\s+)?precision)?|precision\s*=\s*['\"]?16\b"
+    # Formats named by name (fp16, bf16, AMP...), the grad scaler and clipping are read by the parser
+    # (knowledge.talk.SETTING_NAMES). Lightning and Keras name formats by bit width in config syntax, which stays
+    # here: precision=16 / "16-mixed" / "16-bit precision" is fp16.
+    _k(r"16[\s-]?bit(?:\s+(?:mixed\s+)?precision)?|precision\s*=\s*['\"]?16\b"
        r"(?:-mixed)?|16-mixed", _UN, 2, mixed_precision="fp16"),
-    _k(r"bf16|bfloat16", _UN, 2, mixed_precision="bf16"),
-    _k(r"fp8|float8", _UN, 2, mixed_precision="fp8"),
-    _k(r"fp32|float32|full[\s-]precision", _UN, 2, mixed_precision="none"),
-    # Plain "AMP" / "mixed precision" names no format; torch's CUDA autocast defaults to float16.
-    _k(r"amp|autocast|mixed[\s-]precision", _UN, 1, mixed_precision="fp16"),
     # --- direct "which X should I use?" questions --------------------------------------------------------
     _k(rf"{_WHICH}optimi[sz]ers?|(?:how\s+(?:do\s+i|to|should\s+i)\s+)?(?:choose|pick)\s+(?:an?\s+|the\s+)?"
        r"optimi[sz]er",
@@ -262,23 +184,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"val(?:idation)?\s+acc(?:uracy)?\s*(?:(?:of|is|=|:|at|was|only|just|stays\s+at)\s*){0,3}"
        r"(?P<val_metric>\d+(?:\.\d+)?\s*%?)",
        _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
-    # --- issue 8: what users write that the seed lists do not spell out -------------------------------------
-    _k(rf"{NEG}\s+(?:really\s+|even\s+)?converg\w*|(?:would|will|did|does|do)n'?t\s+converge|"
-       r"fail(?:s|ed|ing)?\s+to\s+(?:learn|converge|train|fit)|never\s+(?:learns?|converges?|improves?)|"
-       r"(?:nothing|not\s+much)\s+(?:is\s+)?(?:being\s+)?learn\w*|learns?\s+nothing",
-       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
     _k(r"loss\s+(?:is\s+|goes\s+|becomes\s+|went\s+|turns\s+|gets\s+|became\s+)?negative|negative\s+(?:\w+\s+)?loss",
        _UN, 0, negative_loss=True),
-    _k(r"(?:loss|it)\s+(?:suddenly\s+)?jump(?:s|ed)?(?:\s+up)?|jump(?:s|ed)?\s+(?:up\s+)?in\s+(?:the\s+)?loss|"
-       r"sudden\s+(?:jump|rise|increase)\s+in\s+(?:the\s+)?loss",
-       _UN, P_CONVERGENCE + 5, symptom="unstable", loss_behavior="spiking"),
-    _k(r"(?:got|gets|getting|became|becomes|is|runs?|ran)\s+(?:much\s+|a\s+lot\s+|way\s+|\d+x\s+)?slower|"
-       r"slow(?:ed|s)?\s+down|(?:epoch|step|iteration)\s+time\s+(?:went\s+up|increased|doubled)",
-       _SL, P_SLOW, symptom="slow_training"),
-    _k(r"val(?:idation)?\s+loss\s+(?:starts?|started|begins?|began)\s+(?:to\s+)?(?:go\s+up|going\s+up|increas\w*|"
-       r"ris\w*|climb\w*|grow\w*)|val(?:idation)?\s+(?:loss\s+)?(?:goes|went|going)\s+up\s+(?:while|but|as)\s+"
-       r"train\w*\s+(?:loss\s+)?(?:keeps?\s+)?(?:going\s+)?(?:down|decreas\w*)",
-       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
     # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
     _k(rf"val(?:idation)?(?:\s+acc(?:uracy)?)?\s+(?:is\s+)?(?:about\s+|around\s+|roughly\s+|~)?"
        rf"(?P<generalization_gap>{NUM})\s*(?:%|percentage\s+points?|points?|pts|pp)\s+(?:below|lower\s+than|under|"
@@ -317,10 +224,6 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
-    _k(r"(?:grad(?:ient)?\s+)?clipping|clip_grad\w*|clip(?:ped|ping)?\s+(?:the\s+)?grad\w*|max_grad_norm|"
-       r"gradient_clip_val|grad(?:ient)?\s+clip\w*",
-       _QR, 0, grad_clipping=True),
-    _k(r"(?:no|without(?:\s+any)?)\s+(?:grad(?:ient)?\s+)?clipping", _QR, 1, negatable=False, grad_clipping=False),
     _k(r"multi-?gpu|multigpu|multiple\s+gpus|several\s+gpus|(?:[2-9]|\d\d+)\s*(?:x\s*)?gpus|ddp|fsdp|deepspeed|"
        r"distributeddataparallel|dataparallel|multinode",
        _QR, 0, multi_gpu=True),
@@ -337,9 +240,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:object\s+)?detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|detectron\w*|"
        r"mmdet\w*", _QR, 0, negatable=False, task="detection"),
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
-    _k(r"language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token", _QR, 0,
-       negatable=False, task="language_modeling"),
-    _k(r"regression", _QR, 0, negatable=False, task="regression"),
+    # ("sign-language model" is no language model)
+    _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token",
+       _QR, 0, negatable=False, task="language_modeling"),
+    # (not a detector's box-regression term: "regression loss", "bbox regression")
+    _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
+       task="regression"),
     _k(r"transformers?|vit|vision\s+transformer|bert\w*|gpt\w*|llama\w*|t5|attention\s+layers?|self[\s-]attention",
        _QR, 0, negatable=False, architecture="transformer"),
     _k(r"cnns?|convnets?|conv(?:olutional)?\s+(?:net\w*|layers?)|resnet\w*|vgg\w*|efficientnet\w*|unet|u-net|"
@@ -347,26 +253,6 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"lstms?|grus?|rnns?|recurrent", _QR, 0, negatable=False, architecture="rnn"),
     _k(r"mlps?|fully[\s-]connected|feed[\s-]?forward\s+net\w*", _QR, 0, negatable=False, architecture="mlp"),
     _k(r"gnns?|graph\s+neural|gcn|graph\s+conv\w*", _QR, 0, negatable=False, architecture="gnn"),
-    # generalisation described in words
-    _k(r"val(?:idation)?\s+(?:acc\w*|auc|score|metric|f1|miou|map|iou|performance)(?P<gap1>[^.!?\n]{0,100}?)"
-       r"(?:drop\w*|decreas\w*|goes\s+down|gets\s+worse|degrad\w*|falls?|fell|worsen\w*)(?P<gap2>[^.!?\n]{0,60}?)"
-       r"(?:while|but|as|whereas)\s+(?:the\s+)?train\w*\s+(?:loss\s+|acc\w*\s+)?(?:keeps?\s+)?(?:going\s+(?:down|up)|"
-       r"decreas\w*|improv\w*|falling|dropping|ris\w*)",
-       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
-    _k(r"train\w*\s+(?:acc\w*|loss|performance|results?|metrics?)\s+(?:looks?\s+|is\s+|are\s+|seems?\s+)?(?:okay|ok|"
-       r"good|fine|great|high|decent|reasonable)(?P<gap1>[^.!?\n]{0,40}?)(?:but|while|whereas|yet)\s+(?:the\s+|my\s+)?"
-       r"(?:val\w*|test\w*|eval\w*)\s+(?:acc\w*|performance|results?|metrics?)\s+(?:is\s+|are\s+)?(?:very\s+|really\s+|"
-       r"much\s+|so\s+|still\s+)?(?:low|bad|poor|terrible|worse)",
-       _OF, P_OVERFIT, negatable=False, symptom="overfitting"),
-    # a model that does not learn, described by its outputs or a metric that does not move
-    _k(r"(?:predicts?|outputs?|returns?|gives?|produces?)\s+(?:always\s+)?(?:the\s+|exactly\s+the\s+)?(?:same|one|a\s+"
-       r"single|constant)\s+(?:label|class|value|output|prediction|answer|token)",
-       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
-    _k(rf"(?:acc(?:uracy)?|loss|metric|score|reward)\s+(?:just\s+|always\s+)?(?:stays?|stuck|remains?|sits?)\s+"
-       rf"(?:at|around|near|on)\s+(?:about\s+|around\s+|~)?(?:{NUM})",
-       _NL, P_NOT_LEARNING + 2, negatable=False, symptom="not_learning", loss_behavior="flat_from_start"),
-    _k(r"barely\s+(?:make|making|makes|made)\s+(?:any\s+)?progress|(?:really\s+|very\s+)?hard\s+to\s+train",
-       _NL, P_NOT_LEARNING, negatable=False, symptom="not_learning"),
     # "why doesn't mixed precision speed anything up?" is a precision-strategy question
     _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"
        r"(?:no\s+(?:speed\w*|difference)|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
@@ -441,12 +327,6 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"without\s+(?:torch\.)?no_grad|(?:forg[eo]t|never\s+used|didn'?t\s+use|no)\s+(?:to\s+(?:use|wrap\s+\w+\s+in)\s+)?"
        r"(?:with\s+)?torch\.no_grad\(\)",
        _LOOP, negatable=False, kept_graphs="eval_with_grad"),
-    # loss jumps at epoch boundaries
-    _k(r"(?:jump\w*|spik\w*|goes\s+up|went\s+up|increas\w*|ris(?:es|ing)|rose)(?:\s+up)?\s+(?:sharply\s+|suddenly\s+)?"
-       r"(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:each|every)\s+(?:new\s+)?epoch|(?:every|each)\s+time\s+(?:a\s+)?"
-       r"(?:new\s+)?epoch\s+(?:starts|begins)|whenever\s+(?:a\s+)?(?:new\s+)?epoch\s+(?:starts|begins)|(?:at|on)\s+"
-       r"(?:each|every)\s+(?:new\s+)?epoch\s+(?:start|boundary|boundaries))",
-       _UN, P_UNSTABLE, epoch_start_jump=True, symptom="unstable", loss_behavior="spiking"),
     # the run's own stable LR: lowering the LR removes the instability, or raising it brought it on
     _k(r"(?:lower(?:ing|ed)?|reduc(?:e|ed|ing)|decreas(?:e|ed|ing)|drop(?:ped|ping)?|cut(?:ting)?)\s+(?:the\s+|my\s+)?"
        r"(?:base[\s_.-]?)?(?:lr|learning[\s-]rate)\s+" + _NO_NEG_GAP + r"{0,4}?"
@@ -591,12 +471,6 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:target|label)s?\s+(?:and|vs\.?)\s+(?:output|prediction|input)s?\s+(?:have\s+)?(?:different|mismatched)\s+"
        r"shapes?(?P<gap2>[^.!?\n]{0,40}?)broadcast\w*|broadcast\w*\s+(?:in|inside)\s+(?:the\s+)?(?:mse|l1|loss)",
        _NL, 0, negatable=False, target_shape="broadcast"),
-    # a loss that is exactly zero from the start
-    _k(r"(?:loss\w*|loss_\w+)\s*(?:=|is|are|was|stays?|shows?)\s*(?:exactly\s+)?(?:0(?:\.0+)?|zero)\b(?![.,]\d|\s+point)(?P<gap1>[^.!?\n]{0,60}?)"
-       r"(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning|first\s+(?:step|iteration|epoch))|(?:loss\w*|loss_\w+)\s+"
-       r"(?:is\s+)?(?:exactly\s+)?(?:0(?:\.0+)?|zero)\s+(?:right\s+)?from\s+the\s+(?:very\s+)?(?:start|beginning|first)",
-       _NL, P_NOT_LEARNING + 3, negatable=False, loss_zero_from_start=True, symptom="not_learning",
-       loss_behavior="flat_from_start"),
     # a perfect score on held-out data, as users quote it
     _k(r"(?:test|val(?:idation)?|eval(?:uation)?|held[\s-]out)\b(?P<gap1>[^.!?\n]{0,40}?)\b100(?:\.0+)?\s*%\s+acc(?:uracy)?|"
        r"(?:test|val(?:idation)?|eval(?:uation)?)\s+acc(?:uracy)?\s+(?:of\s+|is\s+|=\s*|reaches\s+|hits\s+)?100(?:\.0+)?\s*%",

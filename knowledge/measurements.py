@@ -567,7 +567,7 @@ ROWS = (
          RouteTo("learning-rate-scheduling", "secondary", "lower LR / warmup once gradients are bounded")),
         "Gradient norms in the hundreds make single steps overshoot; recurrent nets are the classic case.",
         Cite("003", "Step 3: route to fix", "gradient explosion: add clipping"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Clip the global norm before the optimizer step.",
                 "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\noptimizer.step()"),
         avoid=("Do not just lower the LR: the gradient spikes remain.",)),
@@ -578,7 +578,7 @@ ROWS = (
         "Saturating activations stacked deep shrink the gradient geometrically; early layers stop learning.",
         Cite("003", "Step 3: route to fix", "vanishing gradients: check architecture, init"),
         unless=("finding:MS-WNORM-01", "finding:MS-WNORM-02"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Use ReLU/GELU with Kaiming init (or add normalization / residual connections).",
                 "torch.nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')"),
         avoid=("Do not raise the LR to push the early layers: the later layers blow up first.",)),
@@ -606,7 +606,7 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "which parameters the loop trains")),
         "Frozen parameters are a root cause of a flat loss in the seed's symptom table.",
         Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Unfreeze what should learn and rebuild the optimizer over it.",
                 "for p in model.parameters():\n    p.requires_grad_(True)"),
         avoid=("Do not raise the LR for a frozen network: nothing moves.",)),
@@ -626,7 +626,7 @@ ROWS = (
                 "finding:MS-WNORM-02",
                 # clipping bounds every SGD step (a tight-clip recipe), or summed losses scale the step
                 "finding:MS-CLIP-02", "finding:MS-CLIP-03", "finding:MS-RED-01"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Lower the LR by 10x or more and add warmup; run an LR range test.",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 0.1"),
         avoid=("Do not switch optimizers: the LR is the problem.",)),
@@ -645,7 +645,7 @@ ROWS = (
         Cite("003", "Step 2: investigate with commands", "check that gradients flow and that parameters change"),
         unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-OPT-01", "finding:MS-ZERO-02",
                 "finding:LP-OPT-02", "finding:MS-FROZEN-01", "finding:PR-FP16W-01"),
-        salience=Salience.CAUSE - 1,  # after the rows that name why the step misses the weights (its unless)
+        salience=Salience.CAUSE,
         fix=Fix("Check, for one step, which trainable parameters have a gradient, are in the optimizer and change.",
                 "held = {id(p) for g in opt.param_groups for p in g['params']}\n"
                 "before = {n: p.detach().clone() for n, p in model.named_parameters()}\n"
@@ -663,7 +663,7 @@ ROWS = (
         # what sets the step size instead of the LR: an applied LR of 0 or near it, a clip that cuts every step,
         # a huge Adam eps
         unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01", "finding:MS-EPS-02"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
+        salience=Salience.CAUSE,
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),
         avoid=("Do not train for more epochs: a flat loss is not underfitting.",)),
@@ -710,47 +710,6 @@ ROWS = (
                 "torch.nn.init.xavier_uniform_(layer.weight)"),
         avoid=("Do not raise the LR: saturated units ignore it.",)),
     # --- loop faults -------------------------------------------------------------------------------------
-    Row("MS-ZERO-01", {"grad_carryover": gt("MT-CARRYOVER")},
-        (Find("Training Loop", "critical", "gradients accumulate across steps: zero_grad is missing, so each step "
-              "applies the sum of all past gradients"),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
-         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
-        "PyTorch adds each backward into .grad; without zeroing the effective step grows every iteration.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        salience=Salience.CAUSE + 5,  # before the update-ratio rows, whose reading a missing zero_grad distorts
-        fix=Fix("Zero the gradients once per optimizer step.",
-                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\noptimizer.step()"),
-        avoid=("Do not lower the LR to tame it: the step still grows each iteration.",)),
-    Row("MS-ZERO-03", {"grad_reset": "never"},
-        (Find("Training Loop", "critical", "the gradients are never reset between optimizer steps: every backward "
-              "pass finds the last step's gradient still in .grad (zero_grad is missing), so each step applies the "
-              "sum of all past gradients, whatever clipping then does to its length"),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step"),
-         RouteTo("gradient-management", "secondary", "deliberate accumulation divides the loss and zeroes after")),
-        "PyTorch adds each backward into .grad until zero_grad clears it. Gradient clipping rescales the carried "
-        "sum to max_norm in place, so the carried gradient never looks larger than a fresh one; the direction is "
-        "still the sum of every past gradient, and the clip (seen cutting the same norm every step) is an effect "
-        "of the missing zero_grad, not a setting to tune.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        # the same cause as MS-ZERO-01 measured another way: one finding
-        unless=("finding:MS-ZERO-01",), salience=Salience.CAUSE + 4,
-        fix=Fix("Zero the gradients once per optimizer step (before the forward pass, or right after the step).",
-                "optimizer.zero_grad(set_to_none=True)\nloss.backward()\n"
-                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\noptimizer.step()"),
-        avoid=("tightening the clip or lowering the LR to tame steps that carry every past gradient",)),
-    Row("MS-ZERO-02", {"step_grads": Is("none", "zero")},
-        (Find("Training Loop", "critical", "the optimizer steps with no gradient: the gradients are cleared "
-              "(zero_grad) between backward and step, or backward never runs before it, so no step moves the weights"),
-         RouteTo("training-loop-architecture", "primary", "the step order: zero_grad, forward, backward, step")),
-        "step() reads .grad; a zero_grad after backward empties it first, so every step applies nothing (or only "
-        "weight decay), and the loss stays where it started whatever the LR.",
-        Cite("003", "Scope boundaries", "training loop issues"),
-        salience=Salience.CAUSE + 5,  # before the rows that read the still weights as an LR or gradient-flow fault
-        fix=Fix("Zero the gradients before the forward pass (or right after the step), never between backward and "
-                "step.",
-                "optimizer.zero_grad(set_to_none=True)\nloss = loss_fn(model(x), y)\nloss.backward()\n"
-                "optimizer.step()"),
-        avoid=("raising the LR of a loop that throws its gradients away",)),
     Row("MS-INPUT-01", {"input_scale": gt("MT-INPUT-SCALE")},
         (Find("Data", "warning", "inputs are far from normalized (large mean or spread): the first layers start "
               "saturated or with huge gradients"),
@@ -886,20 +845,8 @@ ROWS = (
         fix=Fix("Keep optimizer state in FP32 (AMP does) or raise eps to 1e-6 or more.",
                 "torch.optim.AdamW(model.parameters(), lr=3e-4, eps=1e-6)"),
         avoid=("Do not cast the optimizer state to FP16.",)),
-    Row("MS-FP16-01", {"grad_underflow_fraction": gt("MT-UNDERFLOW"), "mixed_precision": "fp16"},
-        (Find("Precision", "critical", "most FP16 gradient elements underflow to exactly zero: FP16 without loss "
-              "scaling"),
-         RouteTo("batch-size-and-memory-tradeoffs", "primary", "loss scaling or BF16", section="precision"),
-         RouteTo("gradient-management", "secondary", "gradient scaling")),
-        "FP16 cannot hold small gradients; a loss scaler shifts them into range.",
-        Cite("002", "anti-patterns", "FP16 without loss scaling"),
-        salience=Salience.CAUSE + 1,  # the measured twin of a declared row, which yields to it
-        fix=Fix("Use autocast with a GradScaler (FP32 master weights), or BF16 where supported.",
-                "scaler = torch.amp.GradScaler()\nwith torch.autocast('cuda', dtype=torch.float16):\n"
-                "    loss = loss_fn(model(x), y)\nscaler.scale(loss).backward()\nscaler.step(optimizer)\n"
-                "scaler.update()"),
-        avoid=("Do not keep training pure FP16 weights without scaling.",)),
 )
+
 
 def threshold_detail(mid: str) -> dict[str, Any]:
     """Everything about threshold ``mid``, shaped as ``trainopt rule ID`` shows a rule.

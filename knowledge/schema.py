@@ -451,11 +451,12 @@ def measured_form(declared: Row, rid: str, when: dict[str, CondLike], cite: Cite
         when: The measured evidence.
         cite: Where the measurement comes from (default: the declared row's source).
         unless: Facts that rule the measured form out.
-        salience: Its firing band (default: one above the declared row's, so a measurement speaks first).
+        salience: Its firing band (default: the declared row's; which of the two stands is the declared
+            row's ``unless``, applied whichever fires first, not an order of firing).
     """
     return dataclasses.replace(declared, id=rid, when=dict(when), cite=cite or declared.cite, need=(),
                                unless=tuple(unless),
-                               salience=declared.salience + 1 if salience is None else salience, family="")
+                               salience=declared.salience if salience is None else salience, family="")
 
 
 @dataclass(frozen=True)
@@ -570,7 +571,9 @@ class Salience:
     CLARIFY = 40
     """Clarification: evidence markers and holds on vague queries (40..53)."""
     CAUSE = 20
-    """Root-cause findings (a cause that explains another one away sits a few points above it)."""
+    """Root-cause findings. Between a cause and a reading it explains the relation decides, not this number: the
+    reading's row names the cause's finding in ``unless``, and the engine withdraws it whichever fired first
+    (``yields_to``, ``CORE-CAUSE-05``)."""
     SYMPTOM = 0
     """Symptom-table routing: what the engine falls back to when no root cause is evidenced."""
     AFTER = -5
@@ -710,6 +713,32 @@ SUPERSEDED = ("symptom", "suspect")
 leads."""
 
 
+def yields_to(rows: Iterable[Row]) -> dict[str, frozenset[str]]:
+    """Row id -> the rows whose finding explains its reading away (the ``finding:`` ids in its ``unless``).
+
+    The relation between a cause and the effect it explains, read from the rows: a row that names another's
+    finding in ``unless`` is an effect of it (dead units read as a small update ratio, a missing zero_grad read
+    as exploding steps) or restates it more weakly. The engine and ``chain`` apply it whichever of the two
+    fires first, so no salience number decides between a cause and its effect.
+    """
+    rows = tuple(rows)
+    ids = {r.id for r in rows}
+    out = {}
+    for r in rows:
+        causes = frozenset(ref.partition(":")[2] for ref in r.unless if ref.startswith("finding:"))
+        if causes & ids:
+            out[r.id] = causes & ids
+    return out
+
+
+def _explained_away(facts: list[tuple[str, str, dict[str, Any]]], yields: Mapping[str, frozenset[str]]) -> None:
+    """Drop, in place, every fact of a row whose finding another standing finding explains away."""
+    standing = {key for k, key, _ in facts if k == "finding"}
+    gone = {rid for rid in standing if yields.get(rid, frozenset()) & standing}
+    if gone:
+        facts[:] = [f for f in facts if f[2].get("rule") not in gone]
+
+
 @dataclass
 class Chain:
     """What forward chaining over rows and joins establishes from a set of observations (``chain``'s result).
@@ -746,15 +775,16 @@ def _asserts(row: Row) -> list[tuple[str, str, dict[str, Any]]]:
     out: list[tuple[str, str, dict[str, Any]]] = []
     for a in row.then:
         if isinstance(a, Find):
-            out.append(("finding", row.id, {"kind": a.kind, "severity": a.severity, "explains": a.explains}))
+            out.append(("finding", row.id, {"kind": a.kind, "severity": a.severity, "explains": a.explains,
+                                            "rule": row.id}))
         elif isinstance(a, Flag):
             out.append(("flag", a.name, {}))
         elif isinstance(a, RouteTo):
-            out.append(("route", a.skill, {"basis": row.basis}))
+            out.append(("route", a.skill, {"basis": row.basis, "rule": row.id}))
         elif isinstance(a, Cross):
-            out.append(("boundary", a.pack, {"joint": a.joint}))
+            out.append(("boundary", a.pack, {"joint": a.joint, "rule": row.id}))
         elif isinstance(a, Block):
-            out.append(("block", a.skill, {"role": a.role}))
+            out.append(("block", a.skill, {"role": a.role, "rule": row.id}))
     return out
 
 
@@ -787,7 +817,8 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
     The engine's semantics on plain data: of the rows and joins whose conditions hold now (``holds``, the one
     check every reader of a row uses), the one of highest salience fires next (ties: the lower id), its
     derived observations and facts join the state, the policy of causes over symptoms applies, and so on
-    until none is left. A row fires at most once. The engine compiles the same rows into experta rules; a
+    until none is left; a finding that another standing one explains away (``yields_to``) goes with its
+    routes. A row fires at most once. The engine compiles the same rows into experta rules; a
     property test holds the two to the same firings.
 
     Args:
@@ -802,6 +833,7 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
         kind, _, key = ref.partition(":")
         facts.append((kind, key, {}))
     pending: list[Row | Join] = sorted((*rows, *joins), key=lambda r: (-r.salience, r.id))
+    yields = yields_to(r for r in pending if isinstance(r, Row))
     fired: list[Row | Join] = []
 
     def has(ref: str) -> bool:
@@ -821,6 +853,7 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
                 if isinstance(a, Derive):
                     values.setdefault(a.name, a.value)
             facts.extend(_asserts(nxt))
+        _explained_away(facts, yields)
         _settle(facts, values)
     return Chain(fired, values, facts)
 

@@ -50,7 +50,8 @@ QUANTITIES: dict[str, str] = {
     "training error": "loss", "train error": "loss", "error rate": "loss", "wer": "loss", "cer": "loss",
     "rmse": "loss", "mse": "loss", "mae": "loss", "tokens/sec": "throughput", "token per second": "throughput",
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
-    "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "step_time_weak",
+    "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
+    "time per epoch": "epoch_time",
     # what the model outputs
     "prediction": "predictions", "output": "predictions", "predict": "predictions_verb",
     # what can hang
@@ -59,6 +60,8 @@ QUANTITIES: dict[str, str] = {
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
+    "loss scale": "loss_scale", "loss scaler": "loss_scale", "loss scaling": "loss_scale", "scale": "loss_scale_weak",
+    "gpu": "gpu_util",
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
@@ -84,10 +87,11 @@ MOVEMENTS: dict[str, str] = {
     "keep grow": "up", "balloon": "up", "higher": "up", "go higher": "up", "up": "up_bare",
     "decrease": "down", "drop": "down", "fall": "down", "go down": "down", "decline": "down", "shrink": "down",
     "reduce": "down", "come down": "down", "get smaller": "down", "get lower": "down", "down": "down_bare",
-    "converge": "converge", "improve": "improve", "get better": "improve", "learn": "learn",
+    "converge": "converge", "improve": "improve", "get better": "improve", "learn": "learn", "learning": "learn",
     "decay": "down",
     # flat and frozen
-    "flat": "flat", "constant": "flat", "unchanged": "flat", "same": "same", "identical": "flat",
+    "flat": "flatline", "flat line": "flatline", "constant": "flat", "unchanged": "flat", "same": "same",
+    "identical": "flat",
     "stay the same": "flat", "remain the same": "flat", "static": "flat", "stagnant": "flat",
     "stuck": "stuck", "stick": "stuck", "change": "change", "move": "change", "budge": "change",
     "get update": "change", "be update": "change", "update": "change_verb", "stay": "stay", "remain": "stay",
@@ -117,7 +121,7 @@ MOVEMENTS: dict[str, str] = {
     "leak": "up",
     # more ways of saying the same movements
     "go through the roof": "up", "shoot through the roof": "up", "tank": "down", "plummet": "down",
-    "nosedive": "down", "stagnate": "flat", "flatline": "flat", "hover": "flat", "hover around": "flat",
+    "nosedive": "down", "stagnate": "flat", "flatline": "flatline", "hover": "flat", "hover around": "flat",
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
     "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
     "become nan": "nan",
@@ -133,6 +137,26 @@ MOVEMENTS: dict[str, str] = {
     "bad": "bad", "poor": "bad", "terrible": "bad", "awful": "bad", "horrible": "bad", "disappointing": "bad",
     "too high": "high", "very high": "high", "too low": "low", "very low": "low", "mediocre": "bad",
     "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
+    # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
+    "overfit": "overfit", "overfitting": "overfit", "over-fit": "overfit", "over-fitting": "overfit",
+    "overtrain": "overfit", "overtrained": "overfit", "overtraining": "overfit",
+    "memorize": "overfit", "memorise": "overfit", "memorization": "overfit", "memorisation": "overfit",
+    "generalize poorly": "overfit", "generalise poorly": "overfit", "generalize badly": "overfit",
+    "poor generalization": "overfit", "poor generalisation": "overfit", "bad generalization": "overfit",
+    "poorly generalize": "overfit", "generalization gap": "overfit", "generalisation gap": "overfit",
+    "train-val gap": "overfit", "train/val gap": "overfit", "train val gap": "overfit",
+    "gap between train and val": "overfit", "gap between train and validation": "overfit",
+    "gap between training and validation": "overfit", "gap between train and test": "overfit",
+    "gap between training and test": "overfit", "generalize": "generalize", "generalise": "generalize",
+    "unstable": "unstable", "instability": "unstable", "instable": "unstable",
+    "sluggish": "slow", "slow down": "slow", "underutilized": "low", "underutilised": "low", "idling": "low",
+    "under-utilized": "low", "overflow": "overflow", "underflow": "overflow", "collapse": "vanish",
+    "be bottleneck": "slow", "be the bottleneck": "slow", "bottleneck by": "slow",
+    "get bottleneck": "slow", "bottleneck on": "slow",
+    # a figure at the level of guessing
+    "chance": "chance", "chance level": "chance",
+    "at chance": "chance", "above chance": "above_chance", "better than chance": "above_chance",
+    "better than random": "above_chance",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -163,7 +187,13 @@ TIMES: dict[str, str] = {
     "every new epoch": "each_epoch", "epoch boundary": "each_epoch", "start of every epoch": "epoch_start",
     "start of each epoch": "epoch_start", "beginning of each epoch": "epoch_start",
     "beginning of every epoch": "epoch_start", "every epoch start": "epoch_start", "each epoch start": "epoch_start",
-    "new epoch begin": "epoch_start", "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
+    "new epoch begin": "epoch_start", "epoch begin": "epoch_start", "start of a new epoch": "epoch_start",
+    "start of every new epoch": "epoch_start", "start of each new epoch": "epoch_start",
+    "beginning of every new epoch": "epoch_start", "beginning of each new epoch": "epoch_start",
+    **{f"at the {w} of {e} {n}epoch": "epoch_start" for w in ("start", "beginning") for e in ("every", "each")
+       for n in ("", "new ")}, "new epoch start": "epoch_start", "epoch start": "epoch_start",
+    "every time a new epoch": "epoch_start", "whenever a new epoch": "epoch_start",
+    "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
@@ -199,12 +229,18 @@ TOPICS: dict[str, str] = {
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
 
-NEUTRAL = frozenset({"fine tune", "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
+NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "reinforcement learning",
+                     "contrastive learning", "self-supervised learning", "federated learning", "metric learning",
+                     "representation learning", "curriculum learning", "multi-task learning", "fine tune",
+                     "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
                      "zero point", "loss function", "loss fn", "cost function", "objective function",
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
                      "switch off", "set off", "wrong label", "wrong class", "wrong dtype", "wrong device",
-                     "wrong shape", "bad label", "poor man"})
+                     "wrong shape", "bad label", "poor man",
+                     # an overflow line that says the step was skipped is the loss scaler calibrating itself
+                     *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
+                       for what in ("step", "iteration", "update", "batch"))})
 """Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
 
 TOPIC_VALUES: dict[str, str] = {
@@ -218,8 +254,66 @@ TOPIC_VALUES: dict[str, str] = {
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
+SETTING_NAMES: dict[str, dict[str, Any]] = {
+    # the numeric format (a format named outright beats "AMP" / "mixed precision", which name none: see
+    # GENERIC_SETTINGS)
+    "fp16": {"mixed_precision": "fp16"}, "float16": {"mixed_precision": "fp16"},
+    "half precision": {"mixed_precision": "fp16"}, "half-precision": {"mixed_precision": "fp16"},
+    "bf16": {"mixed_precision": "bf16"}, "bfloat16": {"mixed_precision": "bf16"},
+    "fp8": {"mixed_precision": "fp8"}, "float8": {"mixed_precision": "fp8"},
+    "fp32": {"mixed_precision": "none"}, "float32": {"mixed_precision": "none"},
+    "full precision": {"mixed_precision": "none"}, "full-precision": {"mixed_precision": "none"},
+    # torch's CUDA autocast defaults to float16
+    "amp": {"mixed_precision": "fp16"}, "autocast": {"mixed_precision": "fp16"},
+    "mixed precision": {"mixed_precision": "fp16"}, "mixed-precision": {"mixed_precision": "fp16"},
+    # the loss scaler and gradient clipping, named in passing
+    "grad scaler": {"grad_scaler": True}, "gradscaler": {"grad_scaler": True}, "gradient scaler": {"grad_scaler": True},
+    "grad-scaler": {"grad_scaler": True},
+    "clipping": {"grad_clipping": True}, "gradient clipping": {"grad_clipping": True},
+    "grad clipping": {"grad_clipping": True}, "clip grad": {"grad_clipping": True},
+    "clip grad norm": {"grad_clipping": True}, "clip grad value": {"grad_clipping": True},
+    "max grad norm": {"grad_clipping": True}, "gradient clip val": {"grad_clipping": True},
+    "clip the gradient": {"grad_clipping": True}, "clip gradient": {"grad_clipping": True},
+    "clip the grad": {"grad_clipping": True}, "gradient clip": {"grad_clipping": True},
+    "grad clip": {"grad_clipping": True},
+}
+"""Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
+asked about, the before-side of a change, or someone else's."""
+
+GENERIC_SETTINGS = frozenset({"amp", "autocast", "mixed precision", "mixed-precision"})
+"""Names of a setting that leave its exact value open: a more exact name in the same text wins."""
+
 IDIOMS: dict[str, dict[str, Any]] = {
     "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "so many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "so many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "need many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "need many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    "local minimum": {"symptom": "convergence"}, "local minima": {"symptom": "convergence"},
+    "convergence issue": {"symptom": "convergence"}, "convergence problem": {"symptom": "convergence"},
+    "speed up training": {"symptom": "slow_training"}, "speed up the training": {"symptom": "slow_training"},
+    "speed up my training": {"symptom": "slow_training"}, "too long to train": {"symptom": "slow_training"},
+    "make training faster": {"symptom": "slow_training"}, "faster training": {"symptom": "slow_training"},
+    "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
+    "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
+    "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
+    "experiment tracking": {"symptom": "experiment_tracking"}, "track experiment": {"symptom": "experiment_tracking"},
+    "track my experiment": {"symptom": "experiment_tracking"}, "track run": {"symptom": "experiment_tracking"},
+    "track my run": {"symptom": "experiment_tracking"}, "compare run": {"symptom": "experiment_tracking"},
+    "compare my run": {"symptom": "experiment_tracking"}, "log metric": {"symptom": "experiment_tracking"},
+    "model registry": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
+    "registry": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
+    "lineage": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
+    "model versioning": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
+    "artifact tracking": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
+    "artifact versioning": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
+    "fp8 underflow": {"symptom": "unstable", "mixed_precision": "fp8"},
+    # a tracker named: a tracking request, unless any other symptom is said (it has the lowest priority but one)
+    "wandb": {"symptom": "experiment_tracking"}, "weight & bias": {"symptom": "experiment_tracking"},
+    "weight and bias": {"symptom": "experiment_tracking"}, "w&b": {"symptom": "experiment_tracking"},
+    "mlflow": {"symptom": "experiment_tracking"}, "tensorboard": {"symptom": "experiment_tracking"},
+    "neptune": {"symptom": "experiment_tracking"}, "comet": {"symptom": "experiment_tracking"},
+
     "too many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "too many iteration": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "hundred of epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
@@ -253,11 +347,26 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "segmentation fault": {"symptom": "crash"}, "segfault": {"symptom": "crash"}, "core dump": {"symptom": "crash"},
     "illegal memory access": {"symptom": "crash"},
     # a model that will not train
+    "fail to train": {"symptom": "not_learning"}, "fail to fit": {"symptom": "not_learning"},
     **{f"{who} {neg} {verb}": {"symptom": "not_learning"} for who in ("model", "network", "net")
        for neg in ("not", "be not", "do not", "fail to", "refuse to", "just not", "be just not", "still not",
                    "be still not") for verb in ("train", "training")},
 }
 """Whole phrases (lemmas) that state observations by themselves."""
+
+SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
+
+FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
+                         "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
+                         "blocks tower stem statistic statistics stats feature features extractor norm".split())
+"""Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
+("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
+
+RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-learn", "not-converge", "not-change_verb", "not-improve",
+                                  "nowhere"}
+"""Movements that, said with no fitting quantity in their own clause, are the run's ("it hangs with 4 GPUs",
+"300 steps or fewer doesn't learn")."""
+"""Movements of the run itself: said next to a setting ("with batch 32 it overfits"), they are still the run's."""
 
 IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
     "segmentation fault": ("task",), "core dump": ("task",),
@@ -311,6 +420,7 @@ _NAN = {"symptom": "unstable", "loss_behavior": "nan_or_inf"}
 _NL = {"symptom": "not_learning"}
 _FLAT_START = {"symptom": "not_learning", "loss_behavior": "flat_from_start"}
 _PLATEAU = {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}
+_EPOCH_JUMP = {"epoch_start_jump": True, "symptom": "unstable", "loss_behavior": "spiking"}
 
 COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the loss ---------------------------------------------------------------------------------------
@@ -318,20 +428,30 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)
     + _c("loss", "diverge explode", {"symptom": "unstable", "loss_behavior": "diverging"}, implicit=True)
+    + _c("loss", "overfit not-generalize", {"symptom": "overfitting"}, implicit=True)
+    + _c("loss", "unstable overflow", {"symptom": "unstable"}, implicit=True)
+    + _c("loss", "spike jump up", _EPOCH_JUMP, time="epoch_start", implicit=True)
+    + _c("loss", "spike jump", _EPOCH_JUMP, time="each_epoch", implicit=True)
+    # a step down as each epoch begins: the model meets examples it has already seen and recognises them
+    + _c("loss", "down", {"symptom": "overfitting"}, time="epoch_start", implicit=True)
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
-    + _c("loss", "spike jump", {"epoch_start_jump": True}, time="epoch_start")
-    + _c("loss", "spike jump", {"epoch_start_jump": True}, time="each_epoch")
     + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
-    + _c("loss", "jump", {"symptom": "unstable", "loss_behavior": "spiking"})
-    + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating"})
-    + _c("loss", "flat same stuck not-change not-down not-improve not-converge not-learn stay", _FLAT_START,
-         time="start")
-    + _c("loss", "plateau stuck flat not-down not-improve stay", _PLATEAU, time="after_learning")
-    + _c("loss", "plateau", _PLATEAU)
-    + _c("loss", "flat stuck not-change not-down not-improve not-learn", _NL)
+    + _c("loss", "jump", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
+    + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating"}, implicit=True)
+    # (said with no quantity, only the words that can only mean a curve: "stuck", "flatlines", "doesn't improve";
+    # "identical" or "same" alone may be said of anything)
+    + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn", _FLAT_START,
+         time="start", implicit=True)
+    + _c("loss", "flat same stay", _FLAT_START, time="start")
+    + _c("loss", "plateau stuck flatline not-down not-improve", _PLATEAU, time="after_learning", implicit=True)
+    + _c("loss", "flat stay", _PLATEAU, time="after_learning")
+    + _c("loss", "plateau", _PLATEAU, implicit=True)
+    + _c("loss", "flatline stuck not-change not-down not-improve not-learn not-converge not-change_verb", _NL,
+         implicit=True)
+    + _c("loss", "flat", _NL)
     + _c("loss", "slow-down slow-improve slow-learn slow-converge slow",
-         {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"})
+         {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, implicit=True)
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="always")
     + _c("loss", "negative", {"negative_loss": True})
@@ -342,12 +462,12 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- validation against training ----------------------------------------------------------------------
     + _c("loss", "up worse", {"symptom": "overfitting", "val_loss_rising": True}, split="val")
     # --- accuracy and other metrics -------------------------------------------------------------------------
-    + _c("accuracy", "flat stuck not-up not-improve not-change not-increase stay chance", {**_NL,
-                                                                                          "metric_kind": "accuracy"})
+    + _c("accuracy", "flat flatline stuck not-up not-improve not-change not-increase stay chance not-above_chance",
+         {**_NL, "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
-    + _c("reward", "flat stuck not-up not-improve down", {"task": "rl"})
+    + _c("reward", "flat flatline stuck not-up not-improve down", {"task": "rl"})
     + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
     # --- gradients --------------------------------------------------------------------------------------------
     + _c("grad", "explode huge up", {"symptom": "unstable", "grad_norm_trend": "exploding"})
@@ -362,20 +482,23 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
     + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
     # --- weights ------------------------------------------------------------------------------------------------
-    + _c("weights", "flat same not-change stay not-change_verb stuck", {"symptom": "not_learning", "update_ratio": 0.0})
+    + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
+         {"symptom": "not_learning", "update_ratio": 0.0})
     + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
-    + _c("gpu_util", "low", {"symptom": "slow_training"})
-    + _c("throughput", "low slow", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("gpu_util", "low slow", {"symptom": "slow_training"})
+    + _c("throughput", "low slow down", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("loss_scale", "vanish zero", {"symptom": "unstable", "loss_scale_issue": True})
     + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("step_count", "slow", {"symptom": "slow_training", "slow_kind": "many_steps"})
     + _c("run", "slow", {"symptom": "slow_training"})
-    + _c("step_time", "slow high", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("step_time", "slow high up", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("epoch_time", "slow high up huge", {"symptom": "slow_training"})
     + _c("data_time", "slow", {"symptom": "slow_training"})
-    + _c("predictions", "same flat zero", {"symptom": "not_learning", "predictions_constant": True})
-    + _c("predictions_verb", "same flat", {"symptom": "not_learning", "predictions_constant": True})
-    + _c("progress", "stuck hang freeze flat not-change", {"symptom": "hang"})
+    + _c("predictions", "same flat flatline zero", {"symptom": "not_learning", "predictions_constant": True})
+    + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
+    + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
     + _c("run", "freeze", {"symptom": "hang"})
 )
@@ -396,8 +519,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # what changed between runs with the same seed, or between evaluations of one model
         (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
           "same-result"), {"nondeterminism": "training_runs"}),
+        # (not a run resumed from a checkpoint that goes on differently: that is the resume, not the evaluation)
         (("evaluate evaluation eval checkpoint", "twice again same", "different differ vary change "
-          "nondeterministic reproducible"), {"nondeterminism": "evaluation"}),
+          "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
@@ -414,16 +538,25 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
         # the loop
-        (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient zero"),
+        (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
         (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),
         (("eval", "~back ~return ~revert", "train training"), {"mode_switching": "never_calls_train"}),
+        # evaluation run with the model still in training mode (dropout on, BatchNorm using batch statistics)
+        (("train training", "mode", "keep stay remain leave still", "evaluation eval evaluate inference test "
+          "validation validate"), {"mode_switching": "validates_in_train_mode"}),
+        (("~eval", "model"), {"mode_switching": "validates_in_train_mode"}),
+        # parameters frozen on purpose that the optimizer still moves
+        (("freeze frozen", "still", "change update modify move differ", "!not !never !nothing"),
+         {"optimizer_params": "frozen_held"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
         (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
          {"scaler_skips": "persistent", "grad_scaler": True}),
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
+        # a schedule said to run ahead of itself: stepped more often than it was defined for
+        (("schedule scheduler warmup", "too", "fast early soon quickly"), {"scheduler_pace": "too_fast"}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate",
           "~help still same ~fix ~solve ~work ~stop even"),
@@ -432,7 +565,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "~diverge"), {"lower_lr_stable": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
-        (("~clip ~clipping",), {"grad_clipping": False}),
+        # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
+        # ... not clipped at all")
+        (("~clip ~clipping", "!anything !effect !val !cap"),
+         {"grad_clipping": False}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
         (("rare minority", "class"), {"class_imbalance": True}),
@@ -441,7 +577,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
-          "!rare !minority !never !imbalanced !imbalance"),
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
          {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
@@ -451,8 +587,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
           "up increase improve rise climb", "acc accuracy f1 score metric", "!loss"),
          {"symptom": "overfitting", "metric_kind": "accuracy"}),
+        (("val validation test eval", "drop decrease fall worse decline degrade", "while whereas but",
+          "train training", "loss", "auc acc accuracy f1 score metric map iou miou bleu performance"),
+         {"symptom": "overfitting"}),
         # training that looks fine while held-out data does badly
-        (("fine good great ok okay perfect", "train training", "but", "bad poor useless terrible awful garbage",
+        (("fine good great ok okay perfect", "train training", "but",
+          "bad poor useless terrible awful garbage low worse",
           "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"}),
         # a tracker that shows only some of what was logged
         (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",

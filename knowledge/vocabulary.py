@@ -300,6 +300,8 @@ SPECS: tuple[Spec, ...] = (
        "goes away when it is lowered.", question="Q-LOWER-LR", group="judgement"),
     _b("epoch_start_jump", "The training loss jumps up at the start of every epoch and then recovers.",
        question="Q-EPOCH-JUMP", group="loop"),
+    _b("epoch_start_drop", "The training loss drops sharply at the start of every new epoch (a staircase: a step "
+       "down at each epoch boundary, nearly flat within an epoch).", group="loop"),
     _e("label_check", "ok not_zero_based misaligned",
        "What a look at the labels shows: class ids 0..C-1 paired with their inputs ('ok'), ids that do not start "
        "at 0 or skip values, or labels no longer paired with their inputs.", question="Q-LABELS", group="data"),

@@ -91,15 +91,19 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
     threshold is the ``generalization_gap`` flag that the overfitting row needs).
     """
     from knowledge.causes import ROWS as CAUSES
+    from knowledge.causes import TWINS
     from knowledge.contracts import ROWS as CONTRACTS
     from knowledge.derive import ROWS as DERIVED
     from knowledge.distributed import ROWS as DISTRIBUTED
     from knowledge.measurements import ROWS
     from knowledge.schema import Find
 
-    caused = [r for r in (*CAUSES, *DISTRIBUTED) if r.when and any(set(r.when) <= set(m) for m in own)]
+    twins = {m.id for _, m in TWINS}
+    caused = [r for r in (*CAUSES, *DISTRIBUTED)
+              if r.when and r.id not in twins and any(set(r.when) <= set(m) for m in own)]
     # the contract rows are measurement rows too (outputs vs targets, settings, the applied LR, clipping, order)
-    measured = (*ROWS, *CONTRACTS)
+    # and so are the measured forms of declared causes (one entry per cause, listed with the causes)
+    measured = (*ROWS, *CONTRACTS, *(m for _, m in TWINS))
     alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
     return (*DERIVED, *measured, *caused), alarms

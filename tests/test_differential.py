@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -9,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from expert import Consultation
+from knowledge import all_joins, all_rows
 from knowledge.causes import TWINS
-from knowledge.schema import ACTS, Between, Cond, Find, Ge, Gt, Is, Le, Lt, Present, RouteTo, Row
+from knowledge.schema import ACTS, Between, Cond, Find, Ge, Gt, Is, Le, Lt, Present, RouteTo, Row, chain, yields_to
 from knowledge.vocabulary import BOOL, ENUM, INT, VOCABULARY
 
 
@@ -120,3 +122,57 @@ def test_no_consultation_ends_without_a_lead_once_asking_is_over() -> None:
             declined.append(d.question.id)
         assert d.question is None
         assert d.plan or d.boundary, (start, d.status)
+
+
+def _effect_pairs() -> list[tuple[Row, Row]]:
+    """(cause row, effect row) for every effect row that yields to a cause, both with plain, compatible evidence."""
+    rows = {r.id: r for r in all_rows()}
+    out = []
+    for eid, causes in sorted(yields_to(rows.values()).items()):
+        effect = rows[eid]
+        for cid in sorted(causes):
+            cause = rows[cid]
+            if effect.need or cause.need:
+                continue
+            try:
+                ev_c, ev_e = _evidence(cause), _evidence(effect)
+            except AssertionError:
+                continue
+            if any(ev_c[k] != ev_e[k] for k in set(ev_c) & set(ev_e)):
+                continue
+            out.append((cause, effect))
+    return out
+
+
+EFFECT_PAIRS = _effect_pairs()
+
+
+def test_there_are_row_pairs_of_cause_and_effect() -> None:
+    assert len(EFFECT_PAIRS) > 30
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(EFFECT_PAIRS))
+def test_a_cause_outranks_the_row_reading_its_effect(pair: tuple[Row, Row]) -> None:
+    """With the evidence of a cause and of a reading it explains, the reading never stands beside the cause."""
+    cause, effect = pair
+    d = Consultation.from_json({**_evidence(effect), **_evidence(cause), "declined": ["Q-SYMPTOM"]}).run()
+    ids = [f["id"] for f in d.findings]
+    if cause.id in ids:
+        assert effect.id not in ids, (cause.id, effect.id, ids)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(EFFECT_PAIRS))
+def test_salience_does_not_decide_between_a_cause_and_its_effect(pair: tuple[Row, Row]) -> None:
+    """Firing the effect's row first or last leaves the same findings and routes: the relation decides."""
+    cause, effect = pair
+    values = {**_evidence(effect), **_evidence(cause)}
+    rows = all_rows()
+    outcomes = []
+    for effect_salience in (cause.salience + 50, cause.salience - 50):
+        swapped = [dataclasses.replace(r, salience=effect_salience) if r.id == effect.id else r for r in rows]
+        facts = chain(swapped, values, (), all_joins()).facts
+        outcomes.append(sorted((k, key) for k, key, _ in facts if k in ("finding", "route")))
+    assert outcomes[0] == outcomes[1], (cause.id, effect.id)
+    assert ("finding", effect.id) not in outcomes[0] or ("finding", cause.id) not in outcomes[0]
