@@ -128,8 +128,7 @@ class NonfiniteProbe(Probe):
             zeros = self._zeros_for(first)
             if zeros is not None:
                 # a CPU batch: one BLAS dot with zeros, about a third of an aminmax (see ZERO_DOT_MAX)
-                x = first.detach() if first.requires_grad else first
-                run.record("nf:inz", torch.dot(x.view(-1), zeros))
+                run.record("nf:inz", torch.dot(first.detach().view(-1), zeros))
                 fin = False
         if fin and fout and first.device == out.device:
             run.record("nf:io", (*torch.aminmax(first.detach() if first.requires_grad else first),
@@ -154,7 +153,7 @@ class NonfiniteProbe(Probe):
         z = self._zeros.get(x.dtype)
         if z is None or z.numel() < n:
             z = self._zeros[x.dtype] = torch.zeros(n, dtype=x.dtype)
-        return z if z.numel() == n else z[:n]  # the usual batch: no slicing op in the step
+        return z[:n]
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Note the first step whose input or output held a non-finite value."""
