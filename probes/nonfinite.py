@@ -12,9 +12,6 @@ from probes.base import Probe, ProbeInfo, emit
 INFO = ProbeInfo("nonfinite", "expensive", "forward", ("nan_location", "nan_step", "nonfinite_module",
                                                        "loss_behavior", "nan_onset"))
 
-ZERO_DOT_MAX = 1 << 20
-"""Largest CPU input (entries) checked with a dot against zeros: the kept zero buffer stays under 8 MB."""
-
 # Pipeline order: the earliest place a non-finite value shows up is the one reported.
 ORDER = ("inputs", "labels", "weights", "optimizer_state", "activations", "loss", "gradients")
 
@@ -100,8 +97,7 @@ class NonfiniteProbe(Probe):
     """Plugin: where and at which step something first went non-finite.
 
     Per training step, one read-only reduction each of the first input and the first output (``aminmax``: a
-    NaN propagates into min and max, an Inf is an extreme; on the CPU the input's is a dot with zeros, NaN
-    exactly when an entry is not finite), kept on the device until the window end. Other
+    NaN propagates into min and max, an Inf is an extreme), kept on the device until the window end. Other
     probes report their own first non-finite step into ``run.nonfinite_at`` (the loss, the gradients); the
     earliest place in pipeline order is the one reported. After a trip, one forward with a hook on every module
     names the first module whose output is non-finite.
@@ -114,22 +110,15 @@ class NonfiniteProbe(Probe):
         """Start with nothing located."""
         self.module: str | None = None
         self._bad: list[str] = []
-        self._zeros: dict[Any, torch.Tensor] = {}  # by dtype: the longest zero vector the input check needed
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """Queue a finiteness reduction of the first input and of the first output as 0-d tensors.
+        """Queue min and max of the first input and of the first output as 0-d tensors.
 
         The window end stacks everything queued in one call; a stack here would be one more kernel launch in
         every training step, which costs more.
         """
         fin = first is not None and first.is_floating_point() and first.numel() > 0
         fout = out is not None and out.is_floating_point() and out.numel() > 0
-        if fin:
-            zeros = self._zeros_for(first)
-            if zeros is not None:
-                # a CPU batch: one BLAS dot with zeros, about a third of an aminmax (see ZERO_DOT_MAX)
-                run.record("nf:inz", torch.dot(first.detach().view(-1), zeros))
-                fin = False
         if fin and fout and first.device == out.device:
             run.record("nf:io", (*torch.aminmax(first.detach() if first.requires_grad else first),
                                  *torch.aminmax(out.detach())))
@@ -138,22 +127,6 @@ class NonfiniteProbe(Probe):
                 run.record("nf:in", tuple(torch.aminmax(first.detach())))
             if fout:
                 run.record("nf:out", tuple(torch.aminmax(out.detach())))
-
-    def _zeros_for(self, x: torch.Tensor) -> torch.Tensor | None:
-        """A zero vector as long as ``x`` (a view of one kept buffer), or None where the dot does not apply.
-
-        ``x . 0`` is 0 when every entry is finite and NaN when one is NaN or infinite (IEEE: inf * 0 is NaN), and
-        it cannot overflow: the same verdict as min + max. Only contiguous float32/float64 CPU tensors of at
-        most ``ZERO_DOT_MAX`` entries: there BLAS makes it the cheapest full read, and the buffer stays small.
-        """
-        n = x.numel()
-        if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64) or n > ZERO_DOT_MAX \
-                or not x.is_contiguous():
-            return None
-        z = self._zeros.get(x.dtype)
-        if z is None or z.numel() < n:
-            z = self._zeros[x.dtype] = torch.zeros(n, dtype=x.dtype)
-        return z[:n]
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Note the first step whose input or output held a non-finite value."""
@@ -165,8 +138,6 @@ class NonfiniteProbe(Probe):
                 continue
             # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window
             items = [(s, v[sl]) for s, v in io] + [(s, v) for s, v in window.get(key)]
-            if place == "inputs":
-                items += [(s, v + v) for s, v in window.get("nf:inz")]  # [x . 0] * 2: the same finiteness
             if not math.isfinite(sum(v[0] + v[1] for _, v in items)):
                 run.nonfinite_at[place] = min(s for s, v in items if not math.isfinite(v[0] + v[1]))
 
