@@ -20,7 +20,7 @@ def _run(bad_at: int | None, value: float, dtype: torch.dtype = torch.float32, s
         for i in range(steps):
             x = torch.randn(16, 8, dtype=dtype)
             if i == bad_at:
-                x[3, 2] = value
+                x[3, 2:4] = value  # two entries: two huge finite ones overflow a float32 sum
             opt.zero_grad()
             loss = m(x).pow(2).mean()
             if i != bad_at:  # the bad batch is only looked at: weights stay finite, the input is the one place
