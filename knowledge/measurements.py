@@ -119,6 +119,14 @@ MEASURES: tuple[Measure, ...] = (
             "data loading takes more than this fraction of the step: the loop is input-bound",
             "seed 003: data time above compute time means a data-loading bottleneck",
             Cite("003", _DX, "training slow: data loading vs compute")),
+    Measure("MT-DATA-MIN-MS", 2.0,
+            "a data wait shorter than this many milliseconds per step is not read as an input bottleneck",
+            "a DataLoader worker hands each batch over through a queue (pickling and inter-process transfer, "
+            "around a millisecond a batch), and a framework's own per-step bookkeeping costs as much: a shorter "
+            "wait is what any loader pays, which more workers or pinned memory cannot remove; tiny in-memory "
+            "batches reach half of a tiny step through it alone (a healthy 2-process toy run did under load); "
+            "our bound",
+            Cite("003", _DX, "training slow: data loading vs compute")),
     Measure("MT-FROZEN", 0.5, "more than this fraction of parameters frozen",
             "seed 003 lists frozen parameters as a cause of a flat loss; our fraction",
             Cite("003", "Step 1: symptom table", "loss flat from epoch 0: frozen params")),

@@ -6,6 +6,7 @@ import time
 from collections import deque
 from typing import Any
 
+from knowledge.measurements import threshold
 from probes.base import Probe, ProbeInfo, emit
 
 INFO = ProbeInfo("throughput", "cheap", "forward_pre+optimizer_step", ("data_time_fraction", "gpu_utilization_pct"))
@@ -41,10 +42,14 @@ def gpu_utilization(device: Any = None) -> float | None:
 
 
 def observe(data_s: float, compute_s: float, steps: int, device: Any = None) -> list:
-    """``data_time_fraction`` (and ``gpu_utilization_pct`` when measurable)."""
+    """``data_time_fraction`` (and ``gpu_utilization_pct`` when measurable).
+
+    The fraction is left out when the wait per step is under ``MT-DATA-MIN-MS``: such a wait is the per-batch
+    cost every loader pays, not a bottleneck a loader change can remove, however small the step beside it.
+    """
     out = []
     f = fraction(data_s, compute_s)
-    if f is not None and steps > 0:
+    if f is not None and steps > 0 and 1000 * data_s / steps >= threshold("MT-DATA-MIN-MS"):
         out.append(emit(INFO, "data_time_fraction", f, {"data_s": data_s, "compute_s": compute_s, "steps": steps,
                                                         "data_ms_per_step": 1000 * data_s / steps},
                         ("MT-DATA-FRAC",)))

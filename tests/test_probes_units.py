@@ -358,3 +358,15 @@ def test_a_tiny_late_gradient_jump_in_a_converged_run_is_not_a_spike():
     assert grad_flow.count_spikes(norms)["spikes"] == 0
     norms[120] = 3.0  # back at the starting scale out of a converged stretch: a spike
     assert grad_flow.count_spikes(norms)["spikes"] == 1
+
+
+def test_a_data_wait_below_the_loaders_own_cost_is_no_bottleneck_however_small_the_step():
+    """A healthy toy run's sub-millisecond fetch is half its step under load; a real 30 ms wait still reads."""
+    from probes import throughput
+
+    floor_s = threshold("MT-DATA-MIN-MS") / 1000
+    # 100 steps at 0.6 of the floor a step beside a smaller compute: a fraction far above MT-DATA-FRAC, not read
+    assert throughput.observe(100 * 0.6 * floor_s, 100 * 0.2 * floor_s, 100) == []
+    # the same fraction at ten times the floor a step is an input-bound loop
+    (o,) = throughput.observe(100 * 10 * floor_s, 100 * 3 * floor_s, 100)
+    assert o.name == "data_time_fraction" and o.value > threshold("MT-DATA-FRAC")

@@ -213,7 +213,9 @@ def test_hf_healthy_transformers_are_clean_through_the_callback_and_the_trainer_
     agree(live, from_log(state), loss_behavior="decreasing_normally", clean=True)
     # no false alarms: gradients reach the first block, and an in-memory dataset is not waited on
     assert live.observations["grad_norm_trend"].value == "normal", live.report("text")
-    assert live.observations["data_time_fraction"].value < 0.5
+    # (the fraction is not observed at all when the wait is below what any loader pays a batch)
+    data = live.observations.get("data_time_fraction")
+    assert data is None or data.value < 0.5, data
 
 
 def test_hf_nan_hidden_by_the_trainer_filter_is_found_through_the_callback_and_the_trainer_state(tmp_path):
