@@ -173,30 +173,8 @@ def test_a_loaders_own_generator_shuffles_the_same_after_examine():
                                   "old_weight_norm", "new_weight_norm", "stateful"])
 def test_watch_never_changes_what_the_users_loop_computes(case):
     make, make_opt, make_batch = CASES[case]
-
-    def train(watched: bool) -> tuple[dict, list]:
-        torch.manual_seed(0)
-        m = make()
-        opt = make_opt(m)
-        x, y = make_batch()
-
-        def loop(w=None):
-            for _ in range(12):
-                opt.zero_grad()
-                loss = LOSS(m(x), y)
-                loss.backward()
-                opt.step()
-                if w is not None:
-                    w.step(loss)
-
-        if watched:
-            with watch(m, opt) as w:
-                loop(w)
-        else:
-            loop()
-        return fingerprint(m, opt), values(graph(m))
-
-    assert train(True) == train(False)  # tensors, optimizer, RNGs, and the Python state forward keeps
+    # tensors, optimizer, RNGs, and the Python state forward keeps
+    assert trained(make, make_opt, make_batch, 12, True) == trained(make, make_opt, make_batch, 12, False)
 
 
 def lazy() -> nn.Module:
@@ -427,30 +405,35 @@ def values(g: list) -> list:
             for e in g]
 
 
+def trained(make, make_opt, make_batch, steps: int, watched: bool) -> list:
+    """Train a fresh model with the user's plain loop, under ``watch`` or not; what it left behind."""
+    torch.manual_seed(0)
+    m = make()
+    opt = make_opt(m)
+    x, y = make_batch()
+
+    def loop(w=None):
+        for _ in range(steps):
+            opt.zero_grad()
+            loss = LOSS(m(x), y)
+            loss.backward()
+            opt.step()
+            if w is not None:
+                w.step(loss)
+
+    if watched:
+        with watch(m, opt) as w:
+            loop(w)
+    else:
+        loop()
+    return [fingerprint(m, opt), values(graph(m))]
+
+
 def test_watch_leaves_deep_python_state_as_the_loop_leaves_it():
-    def train(watched: bool) -> list:
-        torch.manual_seed(0)
-        m = DeepState()
-        opt = torch.optim.SGD(m.parameters(), lr=0.1)
-        x, y = batch()
+    def sgd(m: nn.Module) -> torch.optim.Optimizer:
+        return torch.optim.SGD(m.parameters(), lr=0.1)
 
-        def loop(w=None):
-            for _ in range(6):
-                opt.zero_grad()
-                loss = LOSS(m(x), y)
-                loss.backward()
-                opt.step()
-                if w is not None:
-                    w.step(loss)
-
-        if watched:
-            with watch(m, opt) as w:
-                loop(w)
-        else:
-            loop()
-        return [fingerprint(m, opt), values(graph(m))]
-
-    assert train(True) == train(False)
+    assert trained(DeepState, sgd, batch, 6, True) == trained(DeepState, sgd, batch, 6, False)
 
 
 # ---------------------------------------------------------------------------------------- refused, and untouched
