@@ -7,6 +7,7 @@ test_schema.py), so a new observation name does not break unrelated tests. Skipp
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import shutil
 import tempfile
@@ -43,3 +44,13 @@ def _reports_match_the_schema():
     expert.report.as_json = checked
     yield
     expert.report.as_json = original
+
+
+@pytest.fixture
+def quiet_watch():
+    """The watch's logger at ERROR for one test, then as it was (its trip warnings are expected output)."""
+    log = logging.getLogger("trainopt.watch")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    yield
+    log.setLevel(level)

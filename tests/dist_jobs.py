@@ -103,18 +103,21 @@ def _fsdp(model: torch.nn.Module) -> torch.nn.Module:
     return fully_shard(model)
 
 
+def _poison(r: int, s: int, x: torch.Tensor) -> torch.Tensor:
+    """One bad sample on rank 1 only, at step 25 (a DDP or an FSDP job's input)."""
+    if r == 1 and s == 25:
+        x = x.clone()
+        x[0, 0] = float("nan")
+    return x
+
+
 def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
     """Run one scenario on this rank."""
     ddp = torch.nn.parallel.DistributedDataParallel
     if name == "fsdp_healthy":
         return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, pass_loader=True)
     if name == "fsdp_nan":
-        def poison_f(r: int, s: int, x: torch.Tensor) -> torch.Tensor:
-            if r == 1 and s == 25:  # one bad sample on rank 1 only
-                x = x.clone()
-                x[0, 0] = float("nan")
-            return x
-        return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=poison_f)
+        return _fit(rank, _fsdp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=_poison)
     if name == "fsdp_nan_grad":
         def sqrt0_f(r: int, s: int, m: Any, out: Any) -> Any:
             if r == 1 and s == 25:  # a finite loss term whose gradient is not: rank 1's own gradients go NaN in
@@ -133,12 +136,7 @@ def scenario(name: str, rank: int, world: int) -> dict[str, Any]:
                     m.module[2].bias.add_(0.01)
         return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, after=nudge)
     if name == "nan":
-        def poison(r: int, s: int, x: torch.Tensor) -> torch.Tensor:
-            if r == 1 and s == 25:  # one bad sample on rank 1 only
-                x = x.clone()
-                x[0, 0] = float("nan")
-            return x
-        return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=poison)
+        return _fit(rank, ddp(_model()), _loader(_data(640, 1), 16, "distributed", rank), 2, before=_poison)
     if name == "nan_grad":
         def sqrt0(r: int, s: int, m: Any, out: Any) -> Any:
             if r == 1 and s == 25:  # a finite loss term whose gradient is not: 0 * d sqrt(x)/dx at x = 0

@@ -3,7 +3,6 @@ generator re-seeded each epoch), and a loader that reshuffles, full-batch traini
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 
 import pytest
@@ -17,14 +16,7 @@ from probes import batch_order
 from probes.watcher import Window
 from trainopt import watch
 
-
-@pytest.fixture(autouse=True)
-def _quiet_watch():
-    log = logging.getLogger("trainopt.watch")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    yield
-    log.setLevel(level)
+pytestmark = pytest.mark.usefixtures("quiet_watch")
 
 
 def _set(n: int = 192) -> TensorDataset:

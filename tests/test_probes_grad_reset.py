@@ -3,8 +3,6 @@ loops that zero (once per step, per accumulated group, in place, or a GAN's othe
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 import torch
 from torch import nn
@@ -14,14 +12,7 @@ from knowledge.measurements import threshold
 from probes import grad_reset
 from trainopt import watch
 
-
-@pytest.fixture(autouse=True)
-def _quiet_watch():
-    log = logging.getLogger("trainopt.watch")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    yield
-    log.setLevel(level)
+pytestmark = pytest.mark.usefixtures("quiet_watch")
 
 
 def _data(n: int = 256) -> tuple[torch.Tensor, torch.Tensor]:
