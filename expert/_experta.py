@@ -48,7 +48,13 @@ from experta.conditionalelement import ConditionalElement  # noqa: E402
 from experta.matchers.rete import ReteMatcher  # noqa: E402
 from experta.matchers.rete.check import FeatureCheck, SameContextCheck, TypeCheck, WhereCheck  # noqa: E402
 from experta.matchers.rete.mixins import ChildNode  # noqa: E402
-from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, NotNode, OrdinaryMatchNode  # noqa: E402
+from experta.matchers.rete.nodes import (  # noqa: E402
+    ConflictSetNode,
+    FeatureTesterNode,
+    NotNode,
+    OrdinaryMatchNode,
+    WhereNode,
+)
 from experta.matchers.rete.token import Token, TokenInfo  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
@@ -97,4 +103,5 @@ __all__ = [
     "TypeCheck",
     "W",
     "WhereCheck",
+    "WhereNode",
 ]

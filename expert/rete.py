@@ -45,6 +45,7 @@ from expert._experta import (
     L,
     NotNode,
     OrdinaryMatchNode,
+    P,
     ReteMatcher,
     Rule,
     SameContextCheck,
@@ -52,7 +53,9 @@ from expert._experta import (
     TokenInfo,
     TypeCheck,
     WhereCheck,
+    WhereNode,
 )
+from knowledge.schema import Absent, Holds
 
 log = logging.getLogger("trainopt.cache")
 
@@ -279,7 +282,7 @@ class _Tester(FeatureTesterNode):
         match = self.matcher(fact)
         if not match:
             return
-        if isinstance(match, Mapping):
+        if match is not True and isinstance(match, Mapping):  # most tests answer a plain bool
             token = _copy(token)
             context = token.context
             for key, value in match.items():  # experta's rules for bindings that disagree with the context
@@ -318,12 +321,98 @@ class _Field:
         what = matcher.what
         return isinstance(what, str) and bool(what) and "__" not in what and not what.isnumeric()
 
+    @staticmethod
+    def of(feature: Any) -> _Field:
+        """The reader for ``feature``: one that compares or calls directly when the check binds nothing."""
+        how = feature.how
+        if getattr(how, "__bind__", True) is None:
+            if type(how) is L:
+                return _Equal(feature)
+            if type(how) is P:
+                return _Predicate(feature)
+        return _Field(feature)
+
     def __call__(self, fact: Any) -> Any:
         try:
             record = fact[self.what]
         except (IndexError, KeyError, TypeError):
             return False
         return self.check(record, self.expected)
+
+
+class _Equal(_Field):
+    """``fact[what] == literal`` with nothing to bind: experta's ``equal_literal`` answers True or False."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, feature: Any) -> None:
+        super().__init__(feature)
+        self.value = feature.how.value
+
+    def __call__(self, fact: Any) -> Any:
+        try:
+            record = fact[self.what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return True if self.value == record else False  # noqa: SIM210 - experta's own test, operand order kept
+
+
+class _Predicate(_Field):
+    """``P(test)`` on ``fact[what]`` with nothing to bind: experta's ``match_predicate`` answers True or False.
+
+    A knowledge condition (``knowledge.schema.Holds``, never ``Absent``: absence compiles to a negation) is
+    called as ``cond.test``, which is what ``Holds`` calls for a known value.
+    """
+
+    __slots__ = ("test",)
+
+    def __init__(self, feature: Any) -> None:
+        super().__init__(feature)
+        test = feature.how.match
+        if type(test) is Holds and not isinstance(test.cond, Absent):
+            test = test.cond.test
+        self.test = test
+
+    def __call__(self, fact: Any) -> Any:
+        try:
+            record = fact[self.what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return True if self.test(record) else False
+
+
+class _Test:
+    """experta's ``WhereCheck`` (a ``TEST`` over bound variables), without its per-call logging.
+
+    ``WhereCheck.__call__`` reads the test's parameters from the token's context (``None`` when unbound), calls
+    the test and logs the result through experta's watcher loggers; this does the same minus the log. Set on the
+    loaded network's where-nodes (``CachedReteMatcher._index``), never stored in the cache.
+    """
+
+    __slots__ = ("test", "parameters")
+
+    def __init__(self, check: Any) -> None:
+        self.test, self.parameters = check.test, tuple(check.parameters)
+
+    def __call__(self, context: Any) -> Any:
+        get = context.get
+        return self.test(**{k: get(k) for k in self.parameters})
+
+
+class _Where(WhereNode):
+    """experta's where-node (a ``TEST``), reading the token in place: the test only reads its context.
+
+    experta copies every token a where-node receives (re-validating each of its facts) although it never
+    changes it; its children copy what they change (see ``_Tester``).
+    """
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Pass the token on when the test holds over its bindings."""
+        if self.matcher(token.context):
+            for child in self.children:
+                child.callback(token)
 
 
 class _TrackedCSN(ConflictSetNode):
@@ -343,9 +432,13 @@ class _TrackedCSN(ConflictSetNode):
 _VALID = Token.TagType.VALID
 
 
+_NO_CONTEXT: frozenset[Any] = frozenset()
+
+
 def _info(token: Any) -> Any:
-    # experta's Token.to_info, without the namedtuple constructor's detour
-    return tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(token.context.items())))
+    # experta's Token.to_info, without the namedtuple constructor's detour (most tokens bind nothing)
+    context = token.context
+    return tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(context.items()) if context else _NO_CONTEXT))
 
 
 def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
@@ -456,7 +549,8 @@ class _Not(NotNode):
                         child.callback(new)
 
 
-_FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not}
+_FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not,
+         WhereNode: _Where}
 _PORTS = ("activate", "activate_left", "activate_right")
 
 
@@ -562,7 +656,9 @@ class CachedReteMatcher(ReteMatcher):
             elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
                 self.always.append(node)
             elif type(node) is _Tester and _Field.applies(node.matcher):
-                node.matcher = _Field(node.matcher)
+                node.matcher = _Field.of(node.matcher)
+            elif type(node) is _Where and type(node.matcher) is WhereCheck:
+                node.matcher = _Test(node.matcher)
             if hasattr(node, "memory") or hasattr(node, "left_memory"):
                 self.memories.append(node)
 
