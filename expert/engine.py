@@ -187,6 +187,19 @@ YIELDS_TO: dict[str, frozenset[str]] = {}
 
 Ids name the same row in every engine class built in a process, so one table serves them all."""
 
+YIELDED: set[str] = set()
+"""Every row id some row yields to (the values of ``YIELDS_TO``, together)."""
+
+
+def _yields(eid: Any) -> bool:
+    """A finding that some other finding can explain away."""
+    return eid in YIELDS_TO
+
+
+def _yielded(cid: Any) -> bool:
+    """A finding that can explain another away."""
+    return cid in YIELDED
+
 
 def _guarded(basis: Any) -> bool:
     """Guards correct symptom-table routing; routes from an evidenced cause or a lint are not theirs to move."""
@@ -414,7 +427,9 @@ class AuditedEngine(KnowledgeEngine):
 
     # a cause supersedes the reading it explains, whichever fired first ----------------------------------
 
-    @Rule(AS.effect << Finding(id=MATCH.eid), Finding(id=MATCH.cid),
+    # Each side keeps only the findings that take part in the relation (the test implies both), so the join
+    # pairs a handful of findings, not every finding with every other (quadratic in the findings).
+    @Rule(AS.effect << Finding(id=MATCH.eid & P(_yields)), Finding(id=MATCH.cid & P(_yielded)),
           TEST(lambda eid, cid: cid in YIELDS_TO.get(eid, ())), salience=960)
     def core_cause_supersedes(self, effect: Fact, eid: str) -> None:
         """Withdraw a finding, with its routes, boundaries and guards, once a finding that explains it stands."""
@@ -671,6 +686,7 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], jo
         seen.add(q.id)
         ns["ask_" + q.id.replace("-", "_")] = compile_question(q)
     YIELDS_TO.update(yields_to(rows))
+    YIELDED.update(*YIELDS_TO.values())
     ns["pooled"] = pool(rows)
     ns["questions"] = {q.id: q for q in questions}
     return type("TrainoptEngine", (*mixins, AuditedEngine), ns)
