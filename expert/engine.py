@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import inspect
 import math
 from collections.abc import Callable, Iterable
@@ -558,6 +559,18 @@ def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str])
     return pats
 
 
+def _rule(patterns: list[Any], salience: int, rhs: Callable[..., None]) -> Rule:
+    """``Rule(*patterns, salience=salience)(rhs)`` for a right-hand side that takes ``**kwargs``.
+
+    experta's decorator reads the function's signature (``inspect.signature``, the larger part of compiling a
+    row) only to learn which keyword arguments to pass; a function with ``**kwargs`` gets them all, which is
+    what an empty ``_wrapped_args`` means, so the signature need not be read.
+    """
+    rule = Rule(*patterns, salience=salience)
+    rule._wrapped = rhs
+    return functools.update_wrapper(rule, rhs)
+
+
 def compile_row(row: Row) -> Rule:
     """Compile one knowledge row into one experta rule (one rule = one row)."""
     conds = effective_conditions(row)  # derive only what is unknown, so it cannot loop
@@ -583,7 +596,7 @@ def compile_row(row: Row) -> Rule:
 
     rhs.__name__ = "row_" + row.id.replace("-", "_")
     rhs._trainopt = RuleInfo(row.id, "row", row.family, row.rationale, row.cite, row)  # type: ignore[attr-defined]
-    return Rule(*_patterns(conds, row.need, row.unless), salience=row.salience)(rhs)
+    return _rule(_patterns(conds, row.need, row.unless), row.salience, rhs)
 
 
 class _JoinTest:
@@ -615,7 +628,7 @@ def compile_join(join: Join) -> Rule:
 
     rhs.__name__ = "join_" + join.id.replace("-", "_")
     rhs._trainopt = RuleInfo(join.id, "join", join.family, join.rationale, join.cite)  # type: ignore[attr-defined]
-    return Rule(*pats, salience=join.salience)(rhs)
+    return _rule(pats, join.salience, rhs)
 
 
 def _waived(q: QuestionRow, values: dict[str, Any]) -> bool:
@@ -651,7 +664,7 @@ def compile_question(q: QuestionRow) -> Rule:
     # Questions discriminate between candidate causes; once a cause that needs action is evidenced, the
     # diagnosis stands on it and the symptom's questions have nothing left to decide.
     pats.append(NOT(Flag(name=EXPLAINED)))
-    return Rule(*pats, salience=QUESTION_SALIENCE - q.rank)(rhs)
+    return _rule(pats, QUESTION_SALIENCE - q.rank, rhs)
 
 
 def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], joins: Iterable[Join] = (),

@@ -164,7 +164,7 @@ class _Unpickler(pickle.Unpickler):
         super().__init__(f)
         self._rules = {_rule_id(r): r for r in rules}
         self._twins: dict[str, Any] = {}
-        self._fns = _function_table(rules)
+        self._fns: dict[str, list[Any]] = {}  # rule id -> its tests, listed when the network first names one
 
     def find_class(self, module: str, name: str) -> Any:
         # The cache is our own file, but it sits where other programs can write: only the classes a network is
@@ -181,19 +181,23 @@ class _Unpickler(pickle.Unpickler):
                 twin = self._twins[pid[1]] = _twin(self._rules[pid[1]])
             return twin
         if pid[0] == "fn":
-            return self._fns[(pid[1], pid[2])]
+            fns = self._fns.get(pid[1])
+            if fns is None:  # the same listing as ``_function_table``, for this rule alone
+                fns = self._fns[pid[1]] = []
+                _callables(tuple(self._rules[pid[1]]), fns)
+            return fns[pid[2]]
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 
 def dump_network(root: Any, rules: list[Any]) -> bytes:
-    """Serialise a freshly built (empty) network."""
+    """Serialise a freshly built (empty) network, with its nodes in ``_walk`` order (a load need not walk it)."""
     buf = io.BytesIO()
-    _Pickler(buf, rules).dump(root)
+    _Pickler(buf, rules).dump((root, _walk(root)))
     return buf.getvalue()
 
 
-def load_network(blob: bytes, rules: list[Any]) -> Any:
-    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own)."""
+def load_network(blob: bytes, rules: list[Any]) -> tuple[Any, list[Any]]:
+    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own): its root and its nodes."""
     # Thousands of new container objects and no garbage: collections here would only walk them (a third of
     # the load's time)
     enabled = gc.isenabled()
@@ -617,8 +621,8 @@ class CachedReteMatcher(ReteMatcher):
             blob = cache.load(name)
         if blob is not None:
             try:
-                root = load_network(blob, rules)
-                foreign = {type(n).__module__ for n in _walk(root)} - {__name__, ConflictSetNode.__module__}
+                root, nodes = load_network(blob, rules)
+                foreign = {type(n).__module__ for n in nodes} - {__name__, ConflictSetNode.__module__}
                 if foreign:  # nodes of another copy of this module (a private copy's entry): not ours to use
                     raise pickle.UnpicklingError(f"nodes from {sorted(foreign)}")
             except Exception as exc:  # noqa: BLE001 - a cache entry that does not load is rebuilt, never trusted
@@ -628,6 +632,7 @@ class CachedReteMatcher(ReteMatcher):
             super().build_network()
             root = self.root_node
             _optimise(root)
+            nodes = _walk(root)
             if name:
                 try:
                     blob = dump_network(root, rules)
@@ -639,15 +644,19 @@ class CachedReteMatcher(ReteMatcher):
         if name and blob is not None:
             cls._rete_blob = blob  # the next engine of this class (another thread) loads from memory
         self.root_node = root
-        self._index()
+        self._index(nodes)
 
-    def _index(self) -> None:
-        """Number the conflict-set nodes in experta's order and list the nodes that have a memory."""
+    def _index(self, nodes: list[Any]) -> None:
+        """Number the conflict-set nodes in experta's order and list the nodes that have a memory.
+
+        Args:
+            nodes: Every node of the network, in ``_walk`` order.
+        """
         self.dirty: set[Any] = set()
         self.order: dict[Any, int] = {}
         self.memories: list[Any] = []
         self.always: list[Any] = []
-        for node in _walk(self.root_node):
+        for node in nodes:
             if type(node) is ConflictSetNode:
                 node.__class__ = _TrackedCSN
             if isinstance(node, _TrackedCSN):
