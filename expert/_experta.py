@@ -56,6 +56,7 @@ from experta.matchers.rete.nodes import (  # noqa: E402
     WhereNode,
 )
 from experta.matchers.rete.token import Token, TokenInfo  # noqa: E402
+from experta.utils import unfreeze  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
 for _h in list(_root.handlers):
@@ -104,4 +105,5 @@ __all__ = [
     "W",
     "WhereCheck",
     "WhereNode",
+    "unfreeze",
 ]

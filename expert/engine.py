@@ -127,6 +127,15 @@ def _sig(act: Any) -> tuple[Any, ...]:
             frozenset((k, _hashable(v)) for k, v in act.context.items()))
 
 
+def _sig_of(act: Any) -> tuple[Any, ...]:
+    """``_sig(act)``, kept on the activation (its rule, facts and bindings never change)."""
+    try:
+        return act.sig
+    except AttributeError:
+        act.sig = sig = _sig(act)
+        return sig
+
+
 def _hashable(v: Any) -> Any:
     try:
         hash(v)
@@ -150,8 +159,9 @@ class TotalOrderStrategy(Strategy):
     def _update_agenda(self, agenda: Any, added: Iterable[Any], removed: Iterable[Any]) -> None:
         gone = {_sig(a) for a in removed}
         if gone:
-            # Scan everything: experta's bisect-and-neighbours removal misses equal keys further away.
-            agenda.activations = [a for a in agenda.activations if _sig(a) not in gone]
+            # Scan everything: experta's bisect-and-neighbours removal misses equal keys further away. An
+            # activation's rule, facts and bindings never change, so its signature is computed once.
+            agenda.activations = [a for a in agenda.activations if _sig_of(a) not in gone]
         for act in added:
             act.key = self.get_key(act)
             bisect.insort(agenda.activations, act)

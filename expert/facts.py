@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from expert._experta import Fact
+from expert._experta import Fact, unfreeze
 
 
 class Obs(Fact):
@@ -73,12 +73,20 @@ def ref_pattern(ref: str) -> Fact:
     return cls() if key in ("", "*") else cls(**{field: key})
 
 
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+"""Values experta stores as they are (its ``unfreeze`` returns them unchanged)."""
+
+
 def plain(fact: Fact) -> dict[str, Any]:
-    """A JSON-ready dict of a fact (frozendict values are not serialisable)."""
+    """A JSON-ready dict of a fact (frozendict values are not serialisable).
+
+    The fact's fields as ``Fact.as_dict`` gives them (values unfrozen), less every key that is not a name or
+    starts with ``__``: read in one pass, with plain values taken as they are.
+    """
     out: dict[str, Any] = {"kind": type(fact).__name__}
-    for k, v in fact.as_dict().items():
+    for k, v in fact.items():
         if isinstance(k, str) and not k.startswith("__"):
-            out[k] = v
+            out[k] = v if type(v) in _PLAIN_TYPES else unfreeze(v)
     return out
 
 
