@@ -7,43 +7,62 @@ from typing import Any
 
 from expert._experta import Fact, unfreeze
 
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+"""Values experta stores as they are (its ``freeze`` and ``unfreeze`` return them unchanged)."""
 
-class Obs(Fact):
+
+class _Fact(Fact):
+    """experta's ``Fact``, built in one step when every value is plain (a name, a number, a flag, None).
+
+    ``Fact.__init__`` stores field by field through ``__setitem__``, which checks the fact is not declared yet
+    and freezes each value (a dispatch on its type); a fact being built is never declared and a plain value
+    freezes to itself, so the same dict results. Anything else (patterns, containers) takes experta's way.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or any(type(v) not in _PLAIN_TYPES for v in kwargs.values()):
+            super().__init__(*args, **kwargs)
+            return
+        dict.update(self, kwargs)
+        self._Fact__defaults = {}
+
+
+class Obs(_Fact):
     """An observation: ``name``, ``value``, ``source`` (provenance)."""
 
 
-class Finding(Fact):
+class Finding(_Fact):
     """A finding: ``id`` (the row id), ``category``, ``severity``, ``issue``, ``finding_kind``, ``explains``.
 
     ``finding_kind`` is cause, lint, symptom or note; ``explains`` the symptoms a cause can explain.
     """
 
 
-class Route(Fact):
+class Route(_Fact):
     """A route: ``skill``, ``role``, ``pack``, ``rule``, ``why``, ``section``."""
 
 
-class Question(Fact):
+class Question(_Fact):
     """The single pending question: ``id``, ``sets``, ``rule``."""
 
 
-class Declined(Fact):
+class Declined(_Fact):
     """The user declined to answer ``question`` (so it is not asked again)."""
 
 
-class Boundary(Fact):
+class Boundary(_Fact):
     """A cross-pack boundary: ``pack``, ``rule``, ``why``, ``joint``, ``target``."""
 
 
-class Block(Fact):
+class Block(_Fact):
     """A guard against a known routing mistake: ``skill``, ``role`` (``any``/``primary``), ``rule``, ``reason``."""
 
 
-class Flag(Fact):
+class Flag(_Fact):
     """A named marker: ``name``, ``rule``, ``detail``."""
 
 
-class Context(Fact):
+class Context(_Fact):
     """Facts about the consultation itself: ``origin`` (``user`` or ``probe``)."""
 
 
@@ -71,10 +90,6 @@ def ref_pattern(ref: str) -> Fact:
         raise ValueError(f"unknown fact reference {ref!r}; kinds: {', '.join(KINDS)}")
     cls, field = KINDS[kind]
     return cls() if key in ("", "*") else cls(**{field: key})
-
-
-_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
-"""Values experta stores as they are (its ``unfreeze`` returns them unchanged)."""
 
 
 def plain(fact: Fact) -> dict[str, Any]:
