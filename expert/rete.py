@@ -439,10 +439,22 @@ _VALID = Token.TagType.VALID
 _NO_CONTEXT: frozenset[Any] = frozenset()
 
 
+_INFOS: dict[int, tuple[Any, Any]] = {}
+"""id(token) -> (token, its info) while one change passes through the network (``CachedReteMatcher.changes``
+empties it). A token reaches many memories as it is (sibling negations, chains of them: every node that changes
+a token copies it first), and each used to rebuild the same frozensets; the token is kept with its info, so its
+id cannot be reused meanwhile."""
+
+
 def _info(token: Any) -> Any:
     # experta's Token.to_info, without the namedtuple constructor's detour (most tokens bind nothing)
+    hit = _INFOS.get(id(token))
+    if hit is not None and hit[0] is token:
+        return hit[1]
     context = token.context
-    return tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(context.items()) if context else _NO_CONTEXT))
+    info = tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(context.items()) if context else _NO_CONTEXT))
+    _INFOS[id(token)] = (token, info)
+    return info
 
 
 def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
@@ -673,12 +685,15 @@ class CachedReteMatcher(ReteMatcher):
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
-        if deleting is not None:
-            for fact in deleting:
-                self.root_node.remove(fact)
-        if adding is not None:
-            for fact in adding:
-                self.root_node.add(fact)
+        try:
+            if deleting is not None:
+                for fact in deleting:
+                    self.root_node.remove(fact)
+            if adding is not None:
+                for fact in adding:
+                    self.root_node.add(fact)
+        finally:
+            _INFOS.clear()
         added: list[Any] = []
         removed: list[Any] = []
         for node in self.always:
