@@ -46,7 +46,13 @@ from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
 from experta.conditionalelement import ConditionalElement  # noqa: E402
 from experta.matchers.rete import ReteMatcher  # noqa: E402
-from experta.matchers.rete.check import FeatureCheck, SameContextCheck, TypeCheck, WhereCheck  # noqa: E402
+from experta.matchers.rete.check import (  # noqa: E402
+    FactCapture,
+    FeatureCheck,
+    SameContextCheck,
+    TypeCheck,
+    WhereCheck,
+)
 from experta.matchers.rete.mixins import ChildNode  # noqa: E402
 from experta.matchers.rete.nodes import (  # noqa: E402
     ConflictSetNode,
@@ -78,6 +84,7 @@ __all__ = [
     "ChildNode",
     "ConditionalElement",
     "ConflictSetNode",
+    "FactCapture",
     "FeatureCheck",
     "FeatureTesterNode",
     "MATCH",

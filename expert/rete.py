@@ -37,9 +37,11 @@ from typing import Any
 
 from expert import cache
 from expert._experta import (
+    Activation,
     ChildNode,
     ConditionalElement,
     ConflictSetNode,
+    FactCapture,
     FeatureCheck,
     FeatureTesterNode,
     L,
@@ -100,9 +102,23 @@ def _function_table(rules: list[Any]) -> dict[tuple[str, int], Any]:
     return table
 
 
+class _Twin(Rule):
+    """A conflict-set node's rule: experta's ``Rule`` whose hash (over every pattern) is computed once.
+
+    experta hashes the rule of every activation it records or looks up; a twin never changes once made (no
+    engine binds it), so its hash is kept.
+    """
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_twin_hash")
+        if h is None:
+            h = self.__dict__["_twin_hash"] = Rule.__hash__(self)
+        return h
+
+
 def _twin(rule: Any) -> Any:
     """A copy of a rule unbound from any engine: what experta's preparation puts in a conflict-set node."""
-    new = Rule.__new__(type(rule), *rule, salience=rule.salience)
+    new = Rule.__new__(_Twin if type(rule) is Rule else type(rule), *rule, salience=rule.salience)
     new.__dict__.update(rule.__dict__)
     new._wrapped_self = None
     new.__dict__.pop("ke", None)
@@ -429,8 +445,51 @@ class _TrackedCSN(ConflictSetNode):
         self._activate(token)
 
     def _activate(self, token: Any) -> None:
-        super()._activate(token)
+        # experta's ConflictSetNode._activate, step for step, with the token's info from ``_info``
+        info = _info(token)
+        activation = Activation(self.rule, frozenset(info.data), {k: v for k, v in info.context if isinstance(k, str)})
+        if token.tag is _VALID:
+            if info not in self.memory:
+                self.memory.add(info)
+                if activation in self.removed:
+                    self.removed.remove(activation)
+                else:
+                    self.added.add(activation)
+        else:
+            try:
+                self.memory.remove(info)
+            except ValueError:  # experta's own (a set raises KeyError: a missing token is an error there too)
+                pass
+            else:
+                if activation in self.added:
+                    self.added.remove(activation)
+                else:
+                    self.removed.add(activation)
         self.dirty.add(self)  # type: ignore[attr-defined]
+
+
+class _Type:
+    """experta's ``TypeCheck`` (``type(fact) == T``) without its per-call logging; set on loaded networks only."""
+
+    __slots__ = ("fact_type",)
+
+    def __init__(self, check: Any) -> None:
+        self.fact_type = check.fact_type
+
+    def __call__(self, fact: Any) -> bool:
+        return type(fact) == self.fact_type  # noqa: E721 - experta's own comparison
+
+
+class _Capture:
+    """experta's ``FactCapture`` (``name << Pattern``: bind the fact) without its per-call logging."""
+
+    __slots__ = ("bind",)
+
+    def __init__(self, check: Any) -> None:
+        self.bind = check.bind
+
+    def __call__(self, fact: Any) -> dict[Any, Any]:
+        return {self.bind: fact}
 
 
 _VALID = Token.TagType.VALID
@@ -678,6 +737,10 @@ class CachedReteMatcher(ReteMatcher):
                 self.always.append(node)
             elif type(node) is _Tester and _Field.applies(node.matcher):
                 node.matcher = _Field.of(node.matcher)
+            elif type(node) is _Tester and type(node.matcher) is TypeCheck:
+                node.matcher = _Type(node.matcher)
+            elif type(node) is _Tester and type(node.matcher) is FactCapture:
+                node.matcher = _Capture(node.matcher)
             elif type(node) is _Where and type(node.matcher) is WhereCheck:
                 node.matcher = _Test(node.matcher)
             if hasattr(node, "memory") or hasattr(node, "left_memory"):
