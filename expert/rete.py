@@ -1,6 +1,6 @@
 """experta's Rete matcher, built once per source (``expert.cache``) and polled only where something changed.
 
-Three things experta 1.9.4 does on every use that cost more than they need (``shared/design/EXPERTA.md``):
+What experta 1.9.4 does on every use that costs more than it needs (``shared/design/EXPERTA.md``):
 
 * it compiles the network from the rules in every process (~0.15-0.3 s for ~400 rules). ``CachedReteMatcher``
   stores the compiled network of the knowledge base's engine class in the user's cache (``expert.cache``) and
@@ -18,8 +18,17 @@ Three things experta 1.9.4 does on every use that cost more than they need (``sh
 
 * its nodes copy every token they receive (re-validating each of its facts) and log every test through its
   watcher loggers, whether anyone listens or not. Here a node copies a token only to change it (a test that
-  binds variables), joins and negations read arriving tokens in place and build joined ones from facts that
-  are valid by construction, and a test on one plain field of a fact reads that field directly (``_Field``).
+  binds variables), joins, negations, where-nodes (``TEST``) and conflict-set nodes read arriving tokens in
+  place and build joined ones from facts that are valid by construction, and the tests of a loaded network
+  skip the logging: a test on one plain field reads that field directly and, when it binds nothing, compares
+  or calls the condition's own test (``_Field``, ``_Equal``, ``_Predicate``); type, capture and ``TEST``
+  checks likewise (``_Type``, ``_Capture``, ``_Test``).
+* every memory a token reaches (a join's, a negation's, a conflict set's) keys it by its facts and bindings,
+  frozen anew each time; here a token's key is built once per change (``_info``), and a conflict-set node's
+  rule keeps its hash (``_Twin``), which experta recomputes over every pattern for each activation.
+
+What a load costs: the entry's digest and the unpickling of ~3,000 nodes (the node order is stored with them,
+so nothing is walked), then each rule's tests are looked up by position as the network names them.
 
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
