@@ -300,7 +300,7 @@ class _Tester(FeatureTesterNode):
     """experta's feature-test node, testing before it copies the token (most tokens fail the test).
 
     A test that binds nothing passes the token itself: every node a token reaches copies it before it changes
-    it (this class, the joins, negations and experta's own where-nodes) or only reads it (conflict sets).
+    it (this class) or only reads it (joins and negations build new tokens; where-nodes and conflict sets read).
     """
 
     __slots__ = ()
@@ -311,7 +311,7 @@ class _Tester(FeatureTesterNode):
         match = self.matcher(fact)
         if not match:
             return
-        if match is not True and isinstance(match, Mapping):  # most tests answer a plain bool
+        if match is not True and (type(match) is dict or isinstance(match, Mapping)):  # most answer a plain bool
             token = _copy(token)
             context = token.context
             for key, value in match.items():  # experta's rules for bindings that disagree with the context
@@ -653,8 +653,65 @@ def _walk(root: Any) -> list[Any]:
     return order
 
 
+def _unbound(child: Any, kind: type) -> bool:
+    """Whether a child is a plain test of one field against an ``L`` or ``P`` (``kind``) that binds nothing.
+
+    Plain: experta's own feature-test node, reached by its ``activate``, on a field name with no ``__`` in it.
+    """
+    node = child.node
+    if type(node) is not FeatureTesterNode or getattr(child.callback, "__self__", None) is not node or \
+            getattr(child.callback, "__name__", None) != "activate":
+        return False
+    check = node.matcher
+    if type(check) is not FeatureCheck or type(check.how) is not kind or check.how.__bind__ is not None:
+        return False
+    what = check.what
+    return isinstance(what, str) and bool(what) and "__" not in what and not what.startswith("_") \
+        and not what.endswith("_")
+
+
+def _hoist_literals(root: Any) -> None:
+    """Put a pattern's literal tests before its predicate tests (``name == "lr"`` before ``value > 0.1``).
+
+    experta orders a pattern's tests as it finds them, and for some patterns that puts a predicate on ``value``
+    straight below the fact-type test, with the ``name`` test under it: every observation of any name then runs
+    that predicate. Both bind nothing, so their order does not change what passes: a predicate test whose
+    children are all literal tests becomes, per child, the literal test with a copy of the predicate under it
+    (then the literal tests join their siblings' lookup table, ``_Dispatch``).
+    """
+    nodes = _walk(root)
+    parents: dict[int, int] = {}
+    for node in nodes:
+        for c in node.children:
+            parents[id(c.node)] = parents.get(id(c.node), 0) + 1
+    for node in nodes:
+        out: list[Any] = []
+        changed = False
+        for child in node.children:
+            pred = child.node
+            if _unbound(child, P) and parents[id(pred)] == 1 and pred.children and \
+                    all(_unbound(c, L) and parents[id(c.node)] == 1 for c in pred.children):
+                for c in pred.children:
+                    literal = c.node
+                    below = FeatureTesterNode(pred.matcher)
+                    below.children = list(literal.children)
+                    above = FeatureTesterNode(literal.matcher)
+                    above.children = [ChildNode(below, below.activate)]
+                    out.append(ChildNode(above, above.activate))
+                changed = True
+            else:
+                out.append(child)
+        if changed:
+            node.children = out
+
+
 def _optimise(root: Any) -> None:
-    """Sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes take the classes above."""
+    """Rewrite a freshly built network for speed, keeping what it matches.
+
+    Literal tests go first; sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes
+    take the classes above.
+    """
+    _hoist_literals(root)
     for node in _walk(root):
         if isinstance(node, _Dispatch):
             continue
