@@ -653,8 +653,8 @@ def _walk(root: Any) -> list[Any]:
     return order
 
 
-def _unbound(child: Any, kind: type) -> bool:
-    """Whether a child is a plain test of one field against an ``L`` or ``P`` (``kind``) that binds nothing.
+def _plain_test(child: Any) -> bool:
+    """Whether a child is a plain test of one field of the fact.
 
     Plain: experta's own feature-test node, reached by its ``activate``, on a field name with no ``__`` in it.
     """
@@ -663,11 +663,19 @@ def _unbound(child: Any, kind: type) -> bool:
             getattr(child.callback, "__name__", None) != "activate":
         return False
     check = node.matcher
-    if type(check) is not FeatureCheck or type(check.how) is not kind or check.how.__bind__ is not None:
+    if type(check) is not FeatureCheck:
         return False
     what = check.what
     return isinstance(what, str) and bool(what) and "__" not in what and not what.startswith("_") \
         and not what.endswith("_")
+
+
+def _literal(child: Any) -> bool:
+    """A plain test of one field against a literal, binding nothing (``name == "lr"``)."""
+    if not _plain_test(child):
+        return False
+    how = child.node.matcher.how
+    return type(how) is L and how.__bind__ is None
 
 
 def _hoist_literals(root: Any) -> None:
@@ -675,9 +683,10 @@ def _hoist_literals(root: Any) -> None:
 
     experta orders a pattern's tests as it finds them, and for some patterns that puts a predicate on ``value``
     straight below the fact-type test, with the ``name`` test under it: every observation of any name then runs
-    that predicate. Both bind nothing, so their order does not change what passes: a predicate test whose
-    children are all literal tests becomes, per child, the literal test with a copy of the predicate under it
-    (then the literal tests join their siblings' lookup table, ``_Dispatch``).
+    that predicate (likewise a test that binds the value, ``value << MATCH.v``, for a join). A literal test binds
+    nothing and leaves the token as it is, so the order does not change what passes or what is bound: a test
+    (other than a literal) whose children are all literal tests becomes, per child, the literal test with a
+    copy of the test under it (then the literal tests join their siblings' lookup table, ``_Dispatch``).
     """
     nodes = _walk(root)
     parents: dict[int, int] = {}
@@ -689,8 +698,8 @@ def _hoist_literals(root: Any) -> None:
         changed = False
         for child in node.children:
             pred = child.node
-            if _unbound(child, P) and parents[id(pred)] == 1 and pred.children and \
-                    all(_unbound(c, L) and parents[id(c.node)] == 1 for c in pred.children):
+            if _plain_test(child) and not _literal(child) and parents[id(pred)] == 1 and pred.children and \
+                    all(_literal(c) and parents[id(c.node)] == 1 for c in pred.children):
                 for c in pred.children:
                     literal = c.node
                     below = FeatureTesterNode(pred.matcher)
