@@ -114,8 +114,9 @@ def _function_table(rules: list[Any]) -> dict[tuple[str, int], Any]:
 class _Twin(Rule):
     """A conflict-set node's rule: experta's ``Rule`` whose hash (over every pattern) is computed once.
 
-    experta hashes the rule of every activation it records or looks up; a twin never changes once made (no
-    engine binds it), so its hash is kept.
+    experta hashes the rule of every activation it records or looks up; a conflict-set node's rule (the twin a
+    loaded network is given, or the copy experta's build makes) never changes once made, as no engine binds it,
+    so its hash is kept.
     """
 
     def __hash__(self) -> int:
@@ -808,6 +809,8 @@ class CachedReteMatcher(ReteMatcher):
             if isinstance(node, _TrackedCSN):
                 node.dirty = self.dirty
                 self.order[node] = len(self.order)
+                if type(node.rule) is Rule:  # a network built here holds experta's own copy: hash it once too
+                    node.rule.__class__ = _Twin
             elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
                 self.always.append(node)
             elif type(node) is _Tester and _Field.applies(node.matcher):
