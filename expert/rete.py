@@ -66,7 +66,6 @@ from expert._experta import (
     WhereCheck,
     WhereNode,
 )
-from knowledge.schema import Absent, Holds
 
 log = logging.getLogger("trainopt.cache")
 
@@ -390,18 +389,15 @@ class _Equal(_Field):
 class _Predicate(_Field):
     """``P(test)`` on ``fact[what]`` with nothing to bind: experta's ``match_predicate`` answers True or False.
 
-    A knowledge condition (``knowledge.schema.Holds``, never ``Absent``: absence compiles to a negation) is
-    called as ``cond.test``, which is what ``Holds`` calls for a known value.
+    The test itself is called as it is (a knowledge condition's is ``knowledge.schema.Holds``: the one check
+    the engine, explain and the probes share).
     """
 
     __slots__ = ("test",)
 
     def __init__(self, feature: Any) -> None:
         super().__init__(feature)
-        test = feature.how.match
-        if type(test) is Holds and not isinstance(test.cond, Absent):
-            test = test.cond.test
-        self.test = test
+        self.test = feature.how.match
 
     def __call__(self, fact: Any) -> Any:
         try:
