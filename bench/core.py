@@ -114,7 +114,8 @@ def measure_pipeline(roots: list[Path], repeats: int) -> dict[str, dict[str, flo
                 for name in order:
                     cmd, stdin = calls[name]
                     times[key][name].append(_child_cpu(cmd, env, stdin))
-                cold = dict(env, TRAINOPT_CACHE_DIR=str(work / f"cold{rep}-{len(times[key]['diagnose, cold'])}"))
+                # a folder of its own per tree and repeat: trees with the same sources would share one entry
+                cold = dict(env, TRAINOPT_CACHE_DIR=str(work / f"cold{list(envs).index(key)}-{rep}"))
                 times[key]["diagnose, cold"].append(_child_cpu(calls["diagnose"][0], cold))
         return {k: {n: statistics.median(v) for n, v in t.items()} for k, t in times.items()}
     finally:
@@ -123,9 +124,11 @@ def measure_pipeline(roots: list[Path], repeats: int) -> dict[str, dict[str, flo
 
 def pipeline(repeats: int) -> list[Result]:
     """Pipeline calls in CPU time against a bare interpreter start (issue 21: at most ``PIPELINE_RATIO`` times)."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     m = measure_pipeline([ROOT], max(repeats, 5))[str(ROOT)]
     bare = m["bare"]
-    out = [Result("pipeline: python -c pass (CPU)", bare, note="bare interpreter start, CPU time")]
+    out = [Result("pipeline: python -c pass (CPU)", bare,
+                  note=f"bare interpreter start, CPU time (load average {load:.2f} when it began)")]
     for name, label in (("diagnose", "trainopt diagnose obs.json"), ("consult", "trainopt consult start-up"),
                         ("logs", "trainopt logs small.csv")):
         out.append(Result(f"pipeline: {label} (CPU)", m[name], PIPELINE_RATIO * bare,
@@ -331,3 +334,27 @@ def run(repeats: int) -> list[Result]:
     """Every measurement of this section."""
     return [*startup(repeats), *pipeline(repeats), *construction(repeats), *latency(repeats), *scaling(repeats),
             *complaint_parsing(repeats)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.core``: this section alone, in the table ``python -m bench`` prints."""
+    import argparse
+
+    from bench.__main__ import _fmt
+
+    ap = argparse.ArgumentParser(prog="python -m bench.core", description=__doc__)
+    ap.add_argument("--repeats", type=int, default=7, help="repeats per measurement (median is reported)")
+    args = ap.parse_args(argv)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else ()
+    print(f"load average {' '.join(f'{x:.2f}' for x in load)}; {os.cpu_count()} CPUs")
+    print(f"{'measurement':<52} {'median':>11} {'target':>11}  verdict  note")
+    for r in run(args.repeats):
+        target = _fmt(r.target) if r.target is not None else " " * 11
+        print(f"{r.name:<52} {_fmt(r.seconds)} {target}  {r.verdict:<7}  {r.note}")
+    load = os.getloadavg() if hasattr(os, "getloadavg") else ()
+    print(f"load average {' '.join(f'{x:.2f}' for x in load)} at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -46,10 +46,23 @@ from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
 from experta.conditionalelement import ConditionalElement  # noqa: E402
 from experta.matchers.rete import ReteMatcher  # noqa: E402
-from experta.matchers.rete.check import FeatureCheck, SameContextCheck, TypeCheck, WhereCheck  # noqa: E402
+from experta.matchers.rete.check import (  # noqa: E402
+    FactCapture,
+    FeatureCheck,
+    SameContextCheck,
+    TypeCheck,
+    WhereCheck,
+)
 from experta.matchers.rete.mixins import ChildNode  # noqa: E402
-from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, NotNode, OrdinaryMatchNode  # noqa: E402
+from experta.matchers.rete.nodes import (  # noqa: E402
+    ConflictSetNode,
+    FeatureTesterNode,
+    NotNode,
+    OrdinaryMatchNode,
+    WhereNode,
+)
 from experta.matchers.rete.token import Token, TokenInfo  # noqa: E402
+from experta.utils import unfreeze  # noqa: E402
 
 # Undo the handler experta's import-time basicConfig() added, unless the application configured one.
 for _h in list(_root.handlers):
@@ -71,6 +84,7 @@ __all__ = [
     "ChildNode",
     "ConditionalElement",
     "ConflictSetNode",
+    "FactCapture",
     "FeatureCheck",
     "FeatureTesterNode",
     "MATCH",
@@ -97,4 +111,6 @@ __all__ = [
     "TypeCheck",
     "W",
     "WhereCheck",
+    "WhereNode",
+    "unfreeze",
 ]

@@ -11,7 +11,7 @@ Design:
   ``knowledge/`` and ``expert/`` (the knowledge, its compiler, the engine, trainopt's version). Any edit,
   upgrade or another checkout gives another key, hence another file name: a stale entry is never read, only left behind
   (writing an entry prunes the oldest of its kind beyond ``KEEP``, so a few checkouts can share the folder).
-* **Trust**: an entry is our own file, written by this module: magic, key, the SHA-256 of the payload, then the
+* **Trust**: an entry is our own file, written by this module: magic, key, the BLAKE2b digest of the payload, then the
   payload. It is read only when it is a regular file owned by the current user and not writable by others,
   its magic and key match, and the digest of what follows matches; anything else (truncated, corrupt, foreign,
   another version) is ignored and rebuilt. Nothing a user passes as input ever reaches it.
@@ -24,7 +24,6 @@ Design:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import stat
@@ -32,9 +31,14 @@ import sys
 from functools import cache
 from pathlib import Path
 
+try:  # hashlib's own BLAKE2, without the OpenSSL bindings ``import hashlib`` loads first (~2 ms of every start)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b
+
 log = logging.getLogger("trainopt.cache")
 
-MAGIC = b"TRAINOPT-CACHE-1\n"
+MAGIC = b"TRAINOPT-CACHE-2\n"
 ROOT = Path(__file__).resolve().parent.parent
 KEEP = 8
 """Entries kept per artifact: a few checkouts or versions side by side without rebuilding each other's."""
@@ -63,7 +67,7 @@ def source_key() -> str:
 
     trainopt's version is in ``expert/__init__.py``, one of the files hashed.
     """
-    h = hashlib.sha256()
+    h = blake2b(digest_size=32)
     # __name__: trainopt's private copy (trainopt._isolated.*, see trainopt._boot) pickles its own classes
     h.update(f"{__name__}\0{sys.version}\0{_experta_version()}\0".encode())
     for folder in SOURCES:
@@ -89,6 +93,11 @@ def _experta_version() -> str:
         return "?"
     version = next((line for line in text.splitlines() if "__version__" in line), "")
     return f"{origin}\0{version}"
+
+
+def _digest(data: bytes) -> bytes:
+    """The 32-byte BLAKE2b digest an entry carries of its header and payload."""
+    return blake2b(data, digest_size=32).digest()
 
 
 def _path(name: str) -> Path:
@@ -125,7 +134,7 @@ def load(name: str) -> bytes | None:
         _debug("%s: not an entry of these sources", path)
         return None
     digest, payload = data[len(header):len(header) + 32], data[len(header) + 32:]
-    if hashlib.sha256(header + payload).digest() != digest:
+    if _digest(header + payload) != digest:
         _debug("%s: digest mismatch (corrupt or truncated)", path)
         return None
     return payload
@@ -139,7 +148,7 @@ def store(name: str, payload: bytes) -> bool:
 
     path = _path(name)
     header = MAGIC + source_key().encode() + b"\n"
-    blob = header + hashlib.sha256(header + payload).digest() + payload
+    blob = header + _digest(header + payload) + payload
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from expert.assemble import assemble
 from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, Outcome, QuestionView, choices_for
-from expert.explain import Explanation, explain
 from expert.facts import Context, Declined, Obs
 from expert.kb import engine
 from expert.report import as_json, render
@@ -27,6 +26,9 @@ from knowledge.vocabulary import (
     spec,
     validate,
 )
+
+if TYPE_CHECKING:  # explain loads with the first explanation asked for: a diagnosis never needs it
+    from expert.explain import Explanation
 
 
 @dataclass(frozen=True)
@@ -391,6 +393,8 @@ class Consultation:
 
     def explain(self, skill: str, why_not: bool = False) -> Explanation:
         """Why ``skill`` was routed (the derivation tree), or with ``why_not`` why it was not."""
+        from expert.explain import explain
+
         return explain(self.outcome(), skill, why_not=why_not)
 
     # ------------------------------------------------------------------ persistence

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import inspect
 import math
 from collections.abc import Callable, Iterable
@@ -126,6 +127,15 @@ def _sig(act: Any) -> tuple[Any, ...]:
             frozenset((k, _hashable(v)) for k, v in act.context.items()))
 
 
+def _sig_of(act: Any) -> tuple[Any, ...]:
+    """``_sig(act)``, kept on the activation (its rule, facts and bindings never change)."""
+    try:
+        return act.sig
+    except AttributeError:
+        act.sig = sig = _sig(act)
+        return sig
+
+
 def _hashable(v: Any) -> Any:
     try:
         hash(v)
@@ -149,8 +159,9 @@ class TotalOrderStrategy(Strategy):
     def _update_agenda(self, agenda: Any, added: Iterable[Any], removed: Iterable[Any]) -> None:
         gone = {_sig(a) for a in removed}
         if gone:
-            # Scan everything: experta's bisect-and-neighbours removal misses equal keys further away.
-            agenda.activations = [a for a in agenda.activations if _sig(a) not in gone]
+            # Scan everything: experta's bisect-and-neighbours removal misses equal keys further away. An
+            # activation's rule, facts and bindings never change, so its signature is computed once.
+            agenda.activations = [a for a in agenda.activations if _sig_of(a) not in gone]
         for act in added:
             act.key = self.get_key(act)
             bisect.insort(agenda.activations, act)
@@ -186,6 +197,19 @@ YIELDS_TO: dict[str, frozenset[str]] = {}
 """Row id -> the rows whose finding explains it away (``knowledge.schema.yields_to``), for every compiled row.
 
 Ids name the same row in every engine class built in a process, so one table serves them all."""
+
+YIELDED: set[str] = set()
+"""Every row id some row yields to (the values of ``YIELDS_TO``, together)."""
+
+
+def _yields(eid: Any) -> bool:
+    """A finding that some other finding can explain away."""
+    return eid in YIELDS_TO
+
+
+def _yielded(cid: Any) -> bool:
+    """A finding that can explain another away."""
+    return cid in YIELDED
 
 
 def _guarded(basis: Any) -> bool:
@@ -414,7 +438,9 @@ class AuditedEngine(KnowledgeEngine):
 
     # a cause supersedes the reading it explains, whichever fired first ----------------------------------
 
-    @Rule(AS.effect << Finding(id=MATCH.eid), Finding(id=MATCH.cid),
+    # Each side keeps only the findings that take part in the relation (the test implies both), so the join
+    # pairs a handful of findings, not every finding with every other (quadratic in the findings).
+    @Rule(AS.effect << Finding(id=MATCH.eid & P(_yields)), Finding(id=MATCH.cid & P(_yielded)),
           TEST(lambda eid, cid: cid in YIELDS_TO.get(eid, ())), salience=960)
     def core_cause_supersedes(self, effect: Fact, eid: str) -> None:
         """Withdraw a finding, with its routes, boundaries and guards, once a finding that explains it stands."""
@@ -543,6 +569,18 @@ def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str])
     return pats
 
 
+def _rule(patterns: list[Any], salience: int, rhs: Callable[..., None]) -> Rule:
+    """``Rule(*patterns, salience=salience)(rhs)`` for a right-hand side that takes ``**kwargs``.
+
+    experta's decorator reads the function's signature (``inspect.signature``, the larger part of compiling a
+    row) only to learn which keyword arguments to pass; a function with ``**kwargs`` gets them all, which is
+    what an empty ``_wrapped_args`` means, so the signature need not be read.
+    """
+    rule = Rule(*patterns, salience=salience)
+    rule._wrapped = rhs
+    return functools.update_wrapper(rule, rhs)
+
+
 def compile_row(row: Row) -> Rule:
     """Compile one knowledge row into one experta rule (one rule = one row)."""
     conds = effective_conditions(row)  # derive only what is unknown, so it cannot loop
@@ -568,7 +606,7 @@ def compile_row(row: Row) -> Rule:
 
     rhs.__name__ = "row_" + row.id.replace("-", "_")
     rhs._trainopt = RuleInfo(row.id, "row", row.family, row.rationale, row.cite, row)  # type: ignore[attr-defined]
-    return Rule(*_patterns(conds, row.need, row.unless), salience=row.salience)(rhs)
+    return _rule(_patterns(conds, row.need, row.unless), row.salience, rhs)
 
 
 class _JoinTest:
@@ -600,7 +638,7 @@ def compile_join(join: Join) -> Rule:
 
     rhs.__name__ = "join_" + join.id.replace("-", "_")
     rhs._trainopt = RuleInfo(join.id, "join", join.family, join.rationale, join.cite)  # type: ignore[attr-defined]
-    return Rule(*pats, salience=join.salience)(rhs)
+    return _rule(pats, join.salience, rhs)
 
 
 def _waived(q: QuestionRow, values: dict[str, Any]) -> bool:
@@ -636,7 +674,7 @@ def compile_question(q: QuestionRow) -> Rule:
     # Questions discriminate between candidate causes; once a cause that needs action is evidenced, the
     # diagnosis stands on it and the symptom's questions have nothing left to decide.
     pats.append(NOT(Flag(name=EXPLAINED)))
-    return Rule(*pats, salience=QUESTION_SALIENCE - q.rank)(rhs)
+    return _rule(pats, QUESTION_SALIENCE - q.rank, rhs)
 
 
 def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], joins: Iterable[Join] = (),
@@ -671,6 +709,7 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], jo
         seen.add(q.id)
         ns["ask_" + q.id.replace("-", "_")] = compile_question(q)
     YIELDS_TO.update(yields_to(rows))
+    YIELDED.update(*YIELDS_TO.values())
     ns["pooled"] = pool(rows)
     ns["questions"] = {q.id: q for q in questions}
     return type("TrainoptEngine", (*mixins, AuditedEngine), ns)

@@ -5,45 +5,64 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from expert._experta import Fact
+from expert._experta import Fact, unfreeze
+
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+"""Values experta stores as they are (its ``freeze`` and ``unfreeze`` return them unchanged)."""
 
 
-class Obs(Fact):
+class _Fact(Fact):
+    """experta's ``Fact``, built in one step when every value is plain (a name, a number, a flag, None).
+
+    ``Fact.__init__`` stores field by field through ``__setitem__``, which checks the fact is not declared yet
+    and freezes each value (a dispatch on its type); a fact being built is never declared and a plain value
+    freezes to itself, so the same dict results. Anything else (patterns, containers) takes experta's way.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or any(type(v) not in _PLAIN_TYPES for v in kwargs.values()):
+            super().__init__(*args, **kwargs)
+            return
+        dict.update(self, kwargs)
+        self._Fact__defaults = {}
+
+
+class Obs(_Fact):
     """An observation: ``name``, ``value``, ``source`` (provenance)."""
 
 
-class Finding(Fact):
+class Finding(_Fact):
     """A finding: ``id`` (the row id), ``category``, ``severity``, ``issue``, ``finding_kind``, ``explains``.
 
     ``finding_kind`` is cause, lint, symptom or note; ``explains`` the symptoms a cause can explain.
     """
 
 
-class Route(Fact):
+class Route(_Fact):
     """A route: ``skill``, ``role``, ``pack``, ``rule``, ``why``, ``section``."""
 
 
-class Question(Fact):
+class Question(_Fact):
     """The single pending question: ``id``, ``sets``, ``rule``."""
 
 
-class Declined(Fact):
+class Declined(_Fact):
     """The user declined to answer ``question`` (so it is not asked again)."""
 
 
-class Boundary(Fact):
+class Boundary(_Fact):
     """A cross-pack boundary: ``pack``, ``rule``, ``why``, ``joint``, ``target``."""
 
 
-class Block(Fact):
+class Block(_Fact):
     """A guard against a known routing mistake: ``skill``, ``role`` (``any``/``primary``), ``rule``, ``reason``."""
 
 
-class Flag(Fact):
+class Flag(_Fact):
     """A named marker: ``name``, ``rule``, ``detail``."""
 
 
-class Context(Fact):
+class Context(_Fact):
     """Facts about the consultation itself: ``origin`` (``user`` or ``probe``)."""
 
 
@@ -74,11 +93,15 @@ def ref_pattern(ref: str) -> Fact:
 
 
 def plain(fact: Fact) -> dict[str, Any]:
-    """A JSON-ready dict of a fact (frozendict values are not serialisable)."""
+    """A JSON-ready dict of a fact (frozendict values are not serialisable).
+
+    The fact's fields as ``Fact.as_dict`` gives them (values unfrozen), less every key that is not a name or
+    starts with ``__``: read in one pass, with plain values taken as they are.
+    """
     out: dict[str, Any] = {"kind": type(fact).__name__}
-    for k, v in fact.as_dict().items():
+    for k, v in fact.items():
         if isinstance(k, str) and not k.startswith("__"):
-            out[k] = v
+            out[k] = v if type(v) in _PLAIN_TYPES else unfreeze(v)
     return out
 
 

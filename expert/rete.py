@@ -1,6 +1,6 @@
 """experta's Rete matcher, built once per source (``expert.cache``) and polled only where something changed.
 
-Three things experta 1.9.4 does on every use that cost more than they need (``shared/design/EXPERTA.md``):
+What experta 1.9.4 does on every use that costs more than it needs (``shared/design/EXPERTA.md``):
 
 * it compiles the network from the rules in every process (~0.15-0.3 s for ~400 rules). ``CachedReteMatcher``
   stores the compiled network of the knowledge base's engine class in the user's cache (``expert.cache``) and
@@ -18,8 +18,17 @@ Three things experta 1.9.4 does on every use that cost more than they need (``sh
 
 * its nodes copy every token they receive (re-validating each of its facts) and log every test through its
   watcher loggers, whether anyone listens or not. Here a node copies a token only to change it (a test that
-  binds variables), joins and negations read arriving tokens in place and build joined ones from facts that
-  are valid by construction, and a test on one plain field of a fact reads that field directly (``_Field``).
+  binds variables), joins, negations, where-nodes (``TEST``) and conflict-set nodes read arriving tokens in
+  place and build joined ones from facts that are valid by construction, and the tests of a loaded network
+  skip the logging: a test on one plain field reads that field directly and, when it binds nothing, compares
+  or calls the condition's own test (``_Field``, ``_Equal``, ``_Predicate``); type, capture and ``TEST``
+  checks likewise (``_Type``, ``_Capture``, ``_Test``).
+* every memory a token reaches (a join's, a negation's, a conflict set's) keys it by its facts and bindings,
+  frozen anew each time; here a token's key is built once per change (``_info``), and a conflict-set node's
+  rule keeps its hash (``_Twin``), which experta recomputes over every pattern for each activation.
+
+What a load costs: the entry's digest and the unpickling of ~3,000 nodes (the node order is stored with them,
+so nothing is walked), then each rule's tests are looked up by position as the network names them.
 
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
@@ -37,14 +46,17 @@ from typing import Any
 
 from expert import cache
 from expert._experta import (
+    Activation,
     ChildNode,
     ConditionalElement,
     ConflictSetNode,
+    FactCapture,
     FeatureCheck,
     FeatureTesterNode,
     L,
     NotNode,
     OrdinaryMatchNode,
+    P,
     ReteMatcher,
     Rule,
     SameContextCheck,
@@ -52,6 +64,7 @@ from expert._experta import (
     TokenInfo,
     TypeCheck,
     WhereCheck,
+    WhereNode,
 )
 
 log = logging.getLogger("trainopt.cache")
@@ -97,9 +110,24 @@ def _function_table(rules: list[Any]) -> dict[tuple[str, int], Any]:
     return table
 
 
+class _Twin(Rule):
+    """A conflict-set node's rule: experta's ``Rule`` whose hash (over every pattern) is computed once.
+
+    experta hashes the rule of every activation it records or looks up; a conflict-set node's rule (the twin a
+    loaded network is given, or the copy experta's build makes) never changes once made, as no engine binds it,
+    so its hash is kept.
+    """
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_twin_hash")
+        if h is None:
+            h = self.__dict__["_twin_hash"] = Rule.__hash__(self)
+        return h
+
+
 def _twin(rule: Any) -> Any:
     """A copy of a rule unbound from any engine: what experta's preparation puts in a conflict-set node."""
-    new = Rule.__new__(type(rule), *rule, salience=rule.salience)
+    new = Rule.__new__(_Twin if type(rule) is Rule else type(rule), *rule, salience=rule.salience)
     new.__dict__.update(rule.__dict__)
     new._wrapped_self = None
     new.__dict__.pop("ke", None)
@@ -161,7 +189,7 @@ class _Unpickler(pickle.Unpickler):
         super().__init__(f)
         self._rules = {_rule_id(r): r for r in rules}
         self._twins: dict[str, Any] = {}
-        self._fns = _function_table(rules)
+        self._fns: dict[str, list[Any]] = {}  # rule id -> its tests, listed when the network first names one
 
     def find_class(self, module: str, name: str) -> Any:
         # The cache is our own file, but it sits where other programs can write: only the classes a network is
@@ -178,19 +206,23 @@ class _Unpickler(pickle.Unpickler):
                 twin = self._twins[pid[1]] = _twin(self._rules[pid[1]])
             return twin
         if pid[0] == "fn":
-            return self._fns[(pid[1], pid[2])]
+            fns = self._fns.get(pid[1])
+            if fns is None:  # the same listing as ``_function_table``, for this rule alone
+                fns = self._fns[pid[1]] = []
+                _callables(tuple(self._rules[pid[1]]), fns)
+            return fns[pid[2]]
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 
 def dump_network(root: Any, rules: list[Any]) -> bytes:
-    """Serialise a freshly built (empty) network."""
+    """Serialise a freshly built (empty) network, with its nodes in ``_walk`` order (a load need not walk it)."""
     buf = io.BytesIO()
-    _Pickler(buf, rules).dump(root)
+    _Pickler(buf, rules).dump((root, _walk(root)))
     return buf.getvalue()
 
 
-def load_network(blob: bytes, rules: list[Any]) -> Any:
-    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own)."""
+def load_network(blob: bytes, rules: list[Any]) -> tuple[Any, list[Any]]:
+    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own): its root and its nodes."""
     # Thousands of new container objects and no garbage: collections here would only walk them (a third of
     # the load's time)
     enabled = gc.isenabled()
@@ -268,7 +300,7 @@ class _Tester(FeatureTesterNode):
     """experta's feature-test node, testing before it copies the token (most tokens fail the test).
 
     A test that binds nothing passes the token itself: every node a token reaches copies it before it changes
-    it (this class, the joins, negations and experta's own where-nodes) or only reads it (conflict sets).
+    it (this class) or only reads it (joins and negations build new tokens; where-nodes and conflict sets read).
     """
 
     __slots__ = ()
@@ -279,7 +311,7 @@ class _Tester(FeatureTesterNode):
         match = self.matcher(fact)
         if not match:
             return
-        if isinstance(match, Mapping):
+        if match is not True and (type(match) is dict or isinstance(match, Mapping)):  # most answer a plain bool
             token = _copy(token)
             context = token.context
             for key, value in match.items():  # experta's rules for bindings that disagree with the context
@@ -318,12 +350,95 @@ class _Field:
         what = matcher.what
         return isinstance(what, str) and bool(what) and "__" not in what and not what.isnumeric()
 
+    @staticmethod
+    def of(feature: Any) -> _Field:
+        """The reader for ``feature``: one that compares or calls directly when the check binds nothing."""
+        how = feature.how
+        if getattr(how, "__bind__", True) is None:
+            if type(how) is L:
+                return _Equal(feature)
+            if type(how) is P:
+                return _Predicate(feature)
+        return _Field(feature)
+
     def __call__(self, fact: Any) -> Any:
         try:
             record = fact[self.what]
         except (IndexError, KeyError, TypeError):
             return False
         return self.check(record, self.expected)
+
+
+class _Equal(_Field):
+    """``fact[what] == literal`` with nothing to bind: experta's ``equal_literal`` answers True or False."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, feature: Any) -> None:
+        super().__init__(feature)
+        self.value = feature.how.value
+
+    def __call__(self, fact: Any) -> Any:
+        try:
+            record = fact[self.what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return True if self.value == record else False  # noqa: SIM210 - experta's own test, operand order kept
+
+
+class _Predicate(_Field):
+    """``P(test)`` on ``fact[what]`` with nothing to bind: experta's ``match_predicate`` answers True or False.
+
+    The test itself is called as it is (a knowledge condition's is ``knowledge.schema.Holds``: the one check
+    the engine, explain and the probes share).
+    """
+
+    __slots__ = ("test",)
+
+    def __init__(self, feature: Any) -> None:
+        super().__init__(feature)
+        self.test = feature.how.match
+
+    def __call__(self, fact: Any) -> Any:
+        try:
+            record = fact[self.what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return True if self.test(record) else False
+
+
+class _Test:
+    """experta's ``WhereCheck`` (a ``TEST`` over bound variables), without its per-call logging.
+
+    ``WhereCheck.__call__`` reads the test's parameters from the token's context (``None`` when unbound), calls
+    the test and logs the result through experta's watcher loggers; this does the same minus the log. Set on the
+    loaded network's where-nodes (``CachedReteMatcher._index``), never stored in the cache.
+    """
+
+    __slots__ = ("test", "parameters")
+
+    def __init__(self, check: Any) -> None:
+        self.test, self.parameters = check.test, tuple(check.parameters)
+
+    def __call__(self, context: Any) -> Any:
+        get = context.get
+        return self.test(**{k: get(k) for k in self.parameters})
+
+
+class _Where(WhereNode):
+    """experta's where-node (a ``TEST``), reading the token in place: the test only reads its context.
+
+    experta copies every token a where-node receives (re-validating each of its facts) although it never
+    changes it; its children copy what they change (see ``_Tester``).
+    """
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Pass the token on when the test holds over its bindings."""
+        if self.matcher(token.context):
+            for child in self.children:
+                child.callback(token)
 
 
 class _TrackedCSN(ConflictSetNode):
@@ -336,16 +451,75 @@ class _TrackedCSN(ConflictSetNode):
         self._activate(token)
 
     def _activate(self, token: Any) -> None:
-        super()._activate(token)
+        # experta's ConflictSetNode._activate, step for step, with the token's info from ``_info``
+        info = _info(token)
+        activation = Activation(self.rule, frozenset(info.data), {k: v for k, v in info.context if isinstance(k, str)})
+        if token.tag is _VALID:
+            if info not in self.memory:
+                self.memory.add(info)
+                if activation in self.removed:
+                    self.removed.remove(activation)
+                else:
+                    self.added.add(activation)
+        else:
+            try:
+                self.memory.remove(info)
+            except ValueError:  # experta's own (a set raises KeyError: a missing token is an error there too)
+                pass
+            else:
+                if activation in self.added:
+                    self.added.remove(activation)
+                else:
+                    self.removed.add(activation)
         self.dirty.add(self)  # type: ignore[attr-defined]
+
+
+class _Type:
+    """experta's ``TypeCheck`` (``type(fact) == T``) without its per-call logging; set on loaded networks only."""
+
+    __slots__ = ("fact_type",)
+
+    def __init__(self, check: Any) -> None:
+        self.fact_type = check.fact_type
+
+    def __call__(self, fact: Any) -> bool:
+        return type(fact) == self.fact_type  # noqa: E721 - experta's own comparison
+
+
+class _Capture:
+    """experta's ``FactCapture`` (``name << Pattern``: bind the fact) without its per-call logging."""
+
+    __slots__ = ("bind",)
+
+    def __init__(self, check: Any) -> None:
+        self.bind = check.bind
+
+    def __call__(self, fact: Any) -> dict[Any, Any]:
+        return {self.bind: fact}
 
 
 _VALID = Token.TagType.VALID
 
 
+_NO_CONTEXT: frozenset[Any] = frozenset()
+
+
+_INFOS: dict[int, tuple[Any, Any]] = {}
+"""id(token) -> (token, its info) while one change passes through the network (``CachedReteMatcher.changes``
+empties it). A token reaches many memories as it is (sibling negations, chains of them: every node that changes
+a token copies it first), and each used to rebuild the same frozensets; the token is kept with its info, so its
+id cannot be reused meanwhile."""
+
+
 def _info(token: Any) -> Any:
-    # experta's Token.to_info, without the namedtuple constructor's detour
-    return tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(token.context.items())))
+    # experta's Token.to_info, without the namedtuple constructor's detour (most tokens bind nothing)
+    hit = _INFOS.get(id(token))
+    if hit is not None and hit[0] is token:
+        return hit[1]
+    context = token.context
+    info = tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(context.items()) if context else _NO_CONTEXT))
+    _INFOS[id(token)] = (token, info)
+    return info
 
 
 def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
@@ -456,7 +630,8 @@ class _Not(NotNode):
                         child.callback(new)
 
 
-_FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not}
+_FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not,
+         WhereNode: _Where}
 _PORTS = ("activate", "activate_left", "activate_right")
 
 
@@ -475,8 +650,74 @@ def _walk(root: Any) -> list[Any]:
     return order
 
 
+def _plain_test(child: Any) -> bool:
+    """Whether a child is a plain test of one field of the fact.
+
+    Plain: experta's own feature-test node, reached by its ``activate``, on a field name with no ``__`` in it.
+    """
+    node = child.node
+    if type(node) is not FeatureTesterNode or getattr(child.callback, "__self__", None) is not node or \
+            getattr(child.callback, "__name__", None) != "activate":
+        return False
+    check = node.matcher
+    if type(check) is not FeatureCheck:
+        return False
+    what = check.what
+    return isinstance(what, str) and bool(what) and "__" not in what and not what.startswith("_") \
+        and not what.endswith("_")
+
+
+def _literal(child: Any) -> bool:
+    """A plain test of one field against a literal, binding nothing (``name == "lr"``)."""
+    if not _plain_test(child):
+        return False
+    how = child.node.matcher.how
+    return type(how) is L and how.__bind__ is None
+
+
+def _hoist_literals(root: Any) -> None:
+    """Put a pattern's literal tests before its predicate tests (``name == "lr"`` before ``value > 0.1``).
+
+    experta orders a pattern's tests as it finds them, and for some patterns that puts a predicate on ``value``
+    straight below the fact-type test, with the ``name`` test under it: every observation of any name then runs
+    that predicate (likewise a test that binds the value, ``value << MATCH.v``, for a join). A literal test binds
+    nothing and leaves the token as it is, so the order does not change what passes or what is bound: a test
+    (other than a literal) whose children are all literal tests becomes, per child, the literal test with a
+    copy of the test under it (then the literal tests join their siblings' lookup table, ``_Dispatch``).
+    """
+    nodes = _walk(root)
+    parents: dict[int, int] = {}
+    for node in nodes:
+        for c in node.children:
+            parents[id(c.node)] = parents.get(id(c.node), 0) + 1
+    for node in nodes:
+        out: list[Any] = []
+        changed = False
+        for child in node.children:
+            pred = child.node
+            if _plain_test(child) and not _literal(child) and parents[id(pred)] == 1 and pred.children and \
+                    all(_literal(c) and parents[id(c.node)] == 1 for c in pred.children):
+                for c in pred.children:
+                    literal = c.node
+                    below = FeatureTesterNode(pred.matcher)
+                    below.children = list(literal.children)
+                    above = FeatureTesterNode(literal.matcher)
+                    above.children = [ChildNode(below, below.activate)]
+                    out.append(ChildNode(above, above.activate))
+                changed = True
+            else:
+                out.append(child)
+        if changed:
+            node.children = out
+
+
 def _optimise(root: Any) -> None:
-    """Sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes take the classes above."""
+    """Rewrite a freshly built network for speed, keeping what it matches.
+
+    Literal tests go first; sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes
+    take the classes above.
+    """
+    _hoist_literals(root)
     for node in _walk(root):
         if isinstance(node, _Dispatch):
             continue
@@ -523,8 +764,8 @@ class CachedReteMatcher(ReteMatcher):
             blob = cache.load(name)
         if blob is not None:
             try:
-                root = load_network(blob, rules)
-                foreign = {type(n).__module__ for n in _walk(root)} - {__name__, ConflictSetNode.__module__}
+                root, nodes = load_network(blob, rules)
+                foreign = {type(n).__module__ for n in nodes} - {__name__, ConflictSetNode.__module__}
                 if foreign:  # nodes of another copy of this module (a private copy's entry): not ours to use
                     raise pickle.UnpicklingError(f"nodes from {sorted(foreign)}")
             except Exception as exc:  # noqa: BLE001 - a cache entry that does not load is rebuilt, never trusted
@@ -534,6 +775,7 @@ class CachedReteMatcher(ReteMatcher):
             super().build_network()
             root = self.root_node
             _optimise(root)
+            nodes = _walk(root)
             if name:
                 try:
                     blob = dump_network(root, rules)
@@ -545,35 +787,50 @@ class CachedReteMatcher(ReteMatcher):
         if name and blob is not None:
             cls._rete_blob = blob  # the next engine of this class (another thread) loads from memory
         self.root_node = root
-        self._index()
+        self._index(nodes)
 
-    def _index(self) -> None:
-        """Number the conflict-set nodes in experta's order and list the nodes that have a memory."""
+    def _index(self, nodes: list[Any]) -> None:
+        """Number the conflict-set nodes in experta's order and list the nodes that have a memory.
+
+        Args:
+            nodes: Every node of the network, in ``_walk`` order.
+        """
         self.dirty: set[Any] = set()
         self.order: dict[Any, int] = {}
         self.memories: list[Any] = []
         self.always: list[Any] = []
-        for node in _walk(self.root_node):
+        for node in nodes:
             if type(node) is ConflictSetNode:
                 node.__class__ = _TrackedCSN
             if isinstance(node, _TrackedCSN):
                 node.dirty = self.dirty
                 self.order[node] = len(self.order)
+                if type(node.rule) is Rule:  # a network built here holds experta's own copy: hash it once too
+                    node.rule.__class__ = _Twin
             elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
                 self.always.append(node)
             elif type(node) is _Tester and _Field.applies(node.matcher):
-                node.matcher = _Field(node.matcher)
+                node.matcher = _Field.of(node.matcher)
+            elif type(node) is _Tester and type(node.matcher) is TypeCheck:
+                node.matcher = _Type(node.matcher)
+            elif type(node) is _Tester and type(node.matcher) is FactCapture:
+                node.matcher = _Capture(node.matcher)
+            elif type(node) is _Where and type(node.matcher) is WhereCheck:
+                node.matcher = _Test(node.matcher)
             if hasattr(node, "memory") or hasattr(node, "left_memory"):
                 self.memories.append(node)
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
-        if deleting is not None:
-            for fact in deleting:
-                self.root_node.remove(fact)
-        if adding is not None:
-            for fact in adding:
-                self.root_node.add(fact)
+        try:
+            if deleting is not None:
+                for fact in deleting:
+                    self.root_node.remove(fact)
+            if adding is not None:
+                for fact in adding:
+                    self.root_node.add(fact)
+        finally:
+            _INFOS.clear()
         added: list[Any] = []
         removed: list[Any] = []
         for node in self.always:

@@ -7,7 +7,6 @@ heavy: ``trainopt --help`` and ``trainopt facts`` must stay fast.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Mapping
@@ -464,6 +463,8 @@ def spec(name: str) -> Spec:
     except KeyError:
         # Typos ("symtom") by edit similarity, then names that contain or are contained in it ("lr" in "learning_rate").
         key = name if isinstance(name, str) else str(name)
+        import difflib  # only for a name that is not in the vocabulary
+
         near = difflib.get_close_matches(key, VOCABULARY, n=3, cutoff=0.75)
         near += sorted(n for n in VOCABULARY if key and (key in n or n in key) and n not in near)
         hint = "run `trainopt facts` to list every observation name"
