@@ -10,6 +10,7 @@ same cause (``MS-ZERO-01``, ``MS-EVAL-01``) the declared row yields to the measu
 from __future__ import annotations
 
 from knowledge.antipatterns import AP_03, MS_FP16_01
+from knowledge.contracts import LP_LR_02, MS_LR0_02
 from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
     Block,
@@ -115,7 +116,7 @@ MS_ZERO_02 = measured_form(
     LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
     cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
 TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_01, MS_ZERO_03),
-         (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01))
+         (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01), (LP_LR_02, MS_LR0_02))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
 
 ROWS = (
@@ -628,6 +629,25 @@ ROWS = (
                 "scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=steps)\n"
                 "# in the loop, right after optimizer.step():\nscheduler.step()"),
         avoid=("retuning the peak LR while the schedule's length is wrong",)),
+    # The LR set is not the LR applied: the user sees the logged LR sit still (a scheduler never stepped, attached to
+    # another optimizer, or configured in a way the framework ignores; a value overridden by a restored checkpoint).
+    Row("LP-LR-01", {"lr_observed": "stuck"},
+        (Find("Schedule", "warning", "the learning rate the optimizer applies never moves although a schedule (or "
+              "a new value) was set: the scheduler is not stepped, steps another optimizer, is configured in a way "
+              "the framework ignores, or a restored checkpoint brings back its own LR and scheduler",
+              explains=("convergence", "not_learning", "unstable", "experiment_tracking", "metrics_wrong")),
+         RouteTo("learning-rate-scheduling", "primary", "the LR each step actually gets, against the schedule set"),
+         RouteTo("training-loop-architecture", "secondary", "where scheduler.step() runs and what a resume restores")),
+        "A scheduler changes the LR only through its own step() calls on the optimizer it was built with; a "
+        "framework applies it only when returned in the form it expects (Lightning: the scheduler dict with its "
+        "'interval'), and a resume that loads the optimizer and scheduler state restores their LR over the new one.",
+        Cite("000", "Quick reference", "which LR: schedule type and length"), salience=Salience.CAUSE,
+        fix=Fix("Read the LR from the optimizer each step, then step the scheduler that was built on that optimizer "
+                "once per optimizer step (or return it in the form your framework expects).",
+                "print(step, optimizer.param_groups[0]['lr'])   # the LR actually applied\n"
+                "# plain PyTorch: optimizer.step(); scheduler.step()\n"
+                "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
+        avoid=("tuning the LR value while the LR that is applied never changes",)),
     # --- issue 7: precision hygiene ------------------------------------------------------------------------
     Row("PR-SKIP-01", {"scaler_skips": "occasional"},
         (Find("Precision", "info", "the GradScaler skips an occasional step on inf/NaN gradients: this is how "
@@ -878,6 +898,16 @@ QUESTIONS = (
         cite=_LOOP_Q,
         choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
                  "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+    QuestionRow(
+        "Q-LR-TRACE", "lr_observed",
+        "Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) follow the "
+        "value and schedule you set?",
+        # after the pace question: a schedule stepped in its own units can still never be applied, or reach 0
+        {"scheduler_pace": "matches", "symptom": Is("convergence", "not_learning")}, rank=40,
+        why="A schedule that is never stepped, or one that drives the LR to zero, leaves the weights barely moving "
+            "whatever the set LR is.",
+        cite=_LOOP_Q,
+        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"))),
     QuestionRow(
         "Q-ZERO-LOSS", "loss_zero_from_start",
         "Is the loss (or one of its terms) exactly zero from the first steps?",

@@ -114,7 +114,7 @@ MOVEMENTS: dict[str, str] = {
     "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
     "negative": "negative", "below zero": "negative", "less than zero": "negative",
     # speed and hangs
-    "slow": "slow", "slowly": "slow", "barely": "slow", "super slow": "slow", "too slow": "slow",
+    "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
     "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
     "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
@@ -485,6 +485,12 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})
     + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights"})
+    # --- the learning rate as the user watches it (logged, printed): the LR applied is not the LR set ----------------
+    # ("constant", "the same", "not change" are left out: "a constant lr", "kept the lr the same", "I did not change
+    # the lr" describe a setting the user chose, not the trace of the LR applied)
+    + _c("lr", "flatline stay stuck not-down not-up", {"lr_observed": "stuck"})
+    + _c("lr", "zero vanish", {"lr_observed": "near_zero"})
+    + _c("lr", "slow slow-up slow-down slow-change", {"scheduler_pace": "too_slow"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
@@ -537,6 +543,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
+        # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
+        (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "
+          "flat unchanged", "!loss !accuracy !acc !metric"), {"lr_observed": "stuck"}),
+        (("lr rate scheduler schedule", "should expect expected supposed but however", "same constant unchanged "
+          "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !tried !lower !higher"),
+         {"lr_observed": "stuck"}),
+        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"}),
+        # a schedule that only moves at epoch ends where a per-step schedule was meant
+        (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay"),
+         {"scheduler_pace": "too_slow"}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),

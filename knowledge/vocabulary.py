@@ -340,6 +340,10 @@ SPECS: tuple[Spec, ...] = (
        "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
        "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
        question="Q-SCHED-PACE", group="loop"),
+    _e("lr_observed", "as_set stuck near_zero",
+       "The learning rate the optimizer actually applies (param_groups' lr, or the logged lr) against the one set: "
+       "'as_set' (it follows the value and schedule set), 'stuck' (it never moves although a schedule or a new "
+       "value was set), 'near_zero' (it falls to about 0 and stays there).", question="Q-LR-TRACE", group="loop"),
     # --- issue 19: what people say about their runs that had no name -----------------------------------
     _b("predictions_constant", "The model gives the same prediction (one class, one value) for every input.",
        group="metrics"),
