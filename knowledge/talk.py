@@ -543,6 +543,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # what changed just before the trouble began (the differential's DF-CHG-* rows): a library upgrade, a version
+        # or an older commit that trained, precision switched on, a resume (not a change the user only considers)
+        (("upgrade downgrade", "!should !want !plan !whether !worth !consider !considering !planning"),
+         {"recent_change": "library_upgrade"}),
+        (("version commit release", "old older previous earlier last", "fine work ok okay normal train normally"),
+         {"recent_change": "library_upgrade"}),
+        (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
+        # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
+        # overflow that DF-CHG-PREC names)
+        (("switch enable turn move add", "fp16 amp autocast half float16", "since after when once",
+          "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
+        (("resume resumed resuming", "since after when once checkpoint", "!should !want !whether !how"),
+         {"recent_change": "resume"}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "
