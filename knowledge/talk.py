@@ -294,6 +294,7 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "speed up training": {"symptom": "slow_training"}, "speed up the training": {"symptom": "slow_training"},
     "speed up my training": {"symptom": "slow_training"}, "too long to train": {"symptom": "slow_training"},
     "make training faster": {"symptom": "slow_training"}, "faster training": {"symptom": "slow_training"},
+    "not stable": {"symptom": "unstable"}, "never stable": {"symptom": "unstable"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
@@ -682,7 +683,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"device-side assert|device side assert|assertion `t >= 0 && t < n_classes` failed",
      {"boundary_topic": "cuda_assert"}),
     # memory
-    (r"cuda out of memory|outofmemoryerror|out of memory|\boom\b", {"boundary_topic": "cuda_oom"}),
+    (r"cuda out of memory|outofmemoryerror|out of (?:(?:cuda|gpu|vram|device|video)\s+)?memory|\booms?\b|"
+     r"\boom(?:'?d|ed|ing)\b", {"boundary_topic": "cuda_oom"}),
     # distributed
     (r"watchdog caught collective operation timeout|nccl (?:watchdog )?time ?out|collective operation timeout|"
      r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",
