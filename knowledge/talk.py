@@ -491,7 +491,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # the lr" describe a setting the user chose, not the trace of the LR applied)
     + _c("lr", "flatline stay stuck not-down not-up", {"lr_observed": "stuck"})
     + _c("lr", "zero vanish", {"lr_observed": "near_zero"})
-    + _c("lr", "slow slow-up slow-down slow-change", {"scheduler_pace": "too_slow"})
+    # (only a rise: "the loss drops slowly at lr 1e-5" puts the manner next to the LR but it is the loss's)
+    + _c("lr", "slow-up", {"scheduler_pace": "too_slow"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
