@@ -96,6 +96,23 @@ ROWS = (
         "non-finite is first of all a number-range problem, which clipping or a lower LR does not touch.",
         _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
         avoid=("clipping the gradients to hide an overflow of the number format",)),
+    # --- where the first non-finite value appears, under a hand-written loss ---------------------------------
+    # The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
+    # the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
+    # classic source of NaN that shows up first in the gradients, and clipping cannot remove a NaN.
+    Row("DF-NAN-LOSS",
+        {"nan_location": "gradients", "custom_loss": True},
+        (Find("Numerical", "critical", "the first non-finite values appear in the gradients of a hand-written loss "
+              "whose value is still finite: its backward divides by zero (the derivative of sqrt or a norm at 0, of "
+              "log at 0, of a ratio whose denominator vanishes)", explains=("unstable", "not_learning")),
+         RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
+                 "norms and logs"),
+         RouteTo("gradient-management", "secondary", "trace which layer's gradient turns non-finite first")),
+        "A NaN born in the backward of the loss is the loss's: its derivative is infinite at a point the forward "
+        "value hides (sqrt(0) is 0, its slope is not).",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+        fix=FIX_LOSS_NUMERICS, salience=Salience.CAUSE,
+        avoid=("clipping the gradients to hide a NaN the loss's backward produces: the clip keeps the NaN",)),
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},
