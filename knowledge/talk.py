@@ -549,21 +549,26 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # or an older commit that trained, precision switched on, a resume (not a change the user only considers)
         (("upgrade downgrade", "!should !want !plan !whether !worth !consider !considering !planning"),
          {"recent_change": "library_upgrade"}),
-        (("version commit release", "old older previous earlier last", "fine work ok okay normal train normally"),
+        (("version commit release", "old older previous early last", "fine work ok okay normal train normally"),
          {"recent_change": "library_upgrade"}),
         (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
         (("switch enable turn move add", "fp16 amp autocast half float16", "since after when once",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
-        (("resume resumed resuming", "since after when once checkpoint", "!should !want !whether !how"),
+        (("resume", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
+        # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
+        # LR was used as it stands, unscaled for the smaller global batch
+        (("stock default original provided official reference", "config configuration cfg yaml",
+          "one two single 1 2 few less", "gpu", "!scale !rescale !adjust"),
+         {"world_size_changed": True, "lr_world_scaling": "unchanged"}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "
           "flat unchanged", "!loss !accuracy !acc !metric"), {"lr_observed": "stuck"}),
-        (("lr rate scheduler schedule", "should expect expected supposed but however", "same constant unchanged "
-          "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !tried !lower !higher"),
+        (("lr rate scheduler schedule", "should expect supposed but however", "same constant unchanged "
+          "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !lower !higher"),
          {"lr_observed": "stuck"}),
         (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"}),
         # a schedule that only moves at epoch ends where a per-step schedule was meant
