@@ -383,6 +383,28 @@ ROWS = (
                 "            break"),
         avoid=("hunting a data-loader or optimizer bug for a staircase that memorisation explains",
                "training more epochs because the training loss keeps stepping down")),
+    # A curve that repeats itself on a fixed period is driven by something periodic in the loop: the order of the
+    # batches (the same sequence every epoch, batches grouped by length or source, class-sorted data), or a schedule
+    # with restarts; gradient spikes from the optimizer come at random steps. The named forms (jumps at epoch
+    # starts, a measured batch order) are the more specific entries and stand instead.
+    Row("LP-PERIOD-01", {"loss_periodic": True},
+        (Find("Training Loop", "warning", "the loss repeats one pattern with a fixed period: the order in which the "
+              "loop feeds the data (the same batch sequence every epoch, batches grouped by length, source or "
+              "class) or a schedule that restarts drives it, not the optimizer's noise",
+              explains=("unstable", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "how batches are ordered and grouped between epochs"),
+         RouteTo("learning-rate-scheduling", "secondary", "a schedule with warm restarts repeats too")),
+        "Randomly shuffled batches give spikes at random steps; a period in the curve means the inputs (or the LR) "
+        "repeat with that period: length-grouped or bucketed batches alternate easy and hard stretches, an "
+        "unshuffled loader replays the same sequence, a cyclic schedule rises again.",
+        _LOOP, unless=("finding:LP-EPOCH-01", "finding:MS-ORDER-01", "finding:MS-ORDER-02", "finding:DD-EPOCH-01",
+                       "finding:LP-MODE-01", "finding:MS-EVAL-01"), salience=Salience.CAUSE - 1,
+        fix=Fix("Find what repeats with the period: shuffle every epoch, mix lengths or sources within a batch "
+                "(turn off length grouping to test), and plot the LR next to the loss.",
+                "loader = DataLoader(train_set, batch_size=64, shuffle=True)   # a fresh order each epoch\n"
+                "# HF Trainer: TrainingArguments(group_by_length=False) to test whether the period goes away\n"
+                "print(step, optimizer.param_groups[0]['lr'])"),
+        avoid=("clipping harder or lowering the LR to flatten a pattern the data order makes",)),
     Row("LP-EPOCH-01", {"epoch_start_jump": True},
         (Find("Training Loop", "warning", "the loss jumps at the start of every epoch: something the loop does "
               "between epochs (a re-created optimizer or scheduler, a model left in eval mode by validation, data "

@@ -563,6 +563,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("stock default original provided official reference", "config configuration cfg yaml",
           "one two single 1 2 few less", "gpu", "!scale !rescale !adjust"),
          {"world_size_changed": True, "lr_world_scaling": "unchanged"}),
+        # a curve that repeats on a fixed period (not spikes at random steps)
+        (("periodic cyclic cyclical sawtooth", "spike oscillate swing jump fluctuate pattern loss "
+          "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        (("period", "fix regular same constant", "spike oscillate swing jump fluctuate loss curve",
+          "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "

@@ -298,6 +298,8 @@ SPECS: tuple[Spec, ...] = (
        "with autograd on ('none': only Python numbers).", question="Q-KEPT-GRAPHS", group="loop"),
     _b("lower_lr_stable", "A lower learning rate trained stably: the instability appeared when the LR was raised, or "
        "goes away when it is lowered.", question="Q-LOWER-LR", group="judgement"),
+    _b("loss_periodic", "The loss (or every metric) repeats one pattern with a fixed period: regular spikes or "
+       "swings every so many steps.", group="metrics"),
     _b("epoch_start_jump", "The training loss jumps up at the start of every epoch and then recovers.",
        question="Q-EPOCH-JUMP", group="loop"),
     _b("epoch_start_drop", "The training loss drops sharply at the start of every new epoch (a staircase: a step "
