@@ -617,11 +617,32 @@ ROWS = (
          RouteTo("loss-functions-and-objectives", "secondary", "ignore_index and how the loss treats empty targets")),
         "A fresh model cannot have zero loss on real targets; zero means the loss sees nothing to fit (or a leak "
         "hands it the answer).",
-        Cite("003", _MS, "not learning: what does the loss equal exactly?"), salience=Salience.CAUSE + 2,
+        Cite("003", _MS, "not learning: what does the loss equal exactly?"), unless=("finding:LS-ONE-01",),
+        salience=Salience.CAUSE + 2,
         fix=Fix("Count the targets that reach the loss in one batch, and check the dataset's class list.",
                 "x, y = next(iter(train_loader))\nprint(y.shape, torch.unique(y, return_counts=True))\n"
                 "# detection: len(targets[0]['boxes']) > 0 ?  segmentation: (y != ignore_index).sum() > 0 ?"),
         avoid=("raising the LR of a loss that has nothing to learn from",)),
+    # A softmax over one logit is always 1, so a cross-entropy over a single output is exactly 0 whatever the label:
+    # the head has one output (num_labels=1) while the loss is the multi-class one (problem_type
+    # 'single_label_classification'). The loss has nothing to compute, like an empty target, but the fix is the
+    # loss/head contract, so it stands instead of the general zero-loss entry.
+    Row("LS-ONE-01", {"num_outputs": 1, "loss_zero_from_start": True},
+        (Find("Loss Function", "critical", "the head has a single output and the loss is a softmax cross-entropy: "
+              "the softmax of one logit is 1, so the loss is exactly 0 for every label and nothing is learned",
+              explains=("not_learning", "convergence", "metrics_wrong")),
+         RouteTo("loss-functions-and-objectives", "primary", "match the loss to the head: two logits with "
+                 "cross-entropy, or one logit with BCEWithLogitsLoss")),
+        "Cross-entropy normalises over the class dimension; with one class the normalised probability is 1 and "
+        "its log is 0. Binary tasks need two outputs for cross-entropy, or one output with a sigmoid loss.",
+        Cite("000", "Symptom: model not learning", "loss-functions-and-objectives: the loss matches the task"),
+        salience=Salience.CAUSE + 2,
+        fix=Fix("Give the head one output per class for cross-entropy (num_labels=2 for a binary task), or keep "
+                "one output and use a binary loss on it.",
+                "model = AutoModelForSequenceClassification.from_pretrained(name, num_labels=2)   # cross-entropy\n"
+                "# or one logit: loss = torch.nn.functional.binary_cross_entropy_with_logits(logits.squeeze(-1), "
+                "y.float())"),
+        avoid=("raising the LR of a loss that is identically zero",)),
     # Only when the user already finds the metrics suspicious: easy tasks (and the healthy controls of the probe
     # benchmarks) do reach 100%, and a warning on a healthy run is worse than a miss.
     Row("DT-PERFECT-01", {"val_metric": ge("MT-PERFECT-ACC"), "metric_kind": "accuracy", "symptom": "metrics_wrong"},

@@ -186,6 +186,8 @@ SPECS: tuple[Spec, ...] = (
     _s("loss_fn", "Loss function in use (e.g. cross_entropy, mse, custom).", question="Q-LOSS-FN"),
     _b("custom_loss", "A hand-written loss function is used.", question="Q-CUSTOM-LOSS"),
     _i("num_classes", "Number of classes (classification).", low=2, group="data"),
+    _i("num_outputs", "How many outputs (logits) the model's head gives per example (Hugging Face num_labels, the "
+       "last layer's out_features).", low=1, group="data"),
     _f("loss_at_init", "Loss value at initialization (first steps).", group="metrics"),
     _i("model_params", "Number of trainable parameters.", low=0, group="data"),
     _e("architecture", "cnn transformer rnn mlp gnn other", "Model family.", question="Q-ARCHITECTURE",
