@@ -692,6 +692,26 @@ ROWS = (
                 "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
         avoid=("tuning the LR value while the LR that is applied never changes",)),
     # --- issue 7: precision hygiene ------------------------------------------------------------------------
+    # Clipping the gradients GradScaler still holds multiplied by the loss scale: the norm compared with max_norm is
+    # scale (2**16 at first) times too large, so a usual threshold cuts almost every step to nothing, and the value
+    # that "works" drifts with the scale.
+    Row("PR-CLIP-01", {"clip_order": "before_unscale", "grad_clipping": True},
+        (Find("Precision", "warning", "the gradients are clipped while still multiplied by the loss scale (no "
+              "scaler.unscale_ before clip_grad_norm_): the clip compares a norm tens of thousands of times too "
+              "large with max_norm, so a usual threshold all but stops training and the threshold that seems to "
+              "work moves with the scale", explains=("not_learning", "convergence", "unstable")),
+         Cross("pytorch-engineering", "the GradScaler API: unscale_ before clipping, then step and update",
+               joint=True, target="mixed-precision-and-optimization"),
+         RouteTo("gradient-management", "primary", "clip the true (unscaled) gradient norm")),
+        "scaler.scale(loss).backward() leaves every gradient multiplied by the current scale; clip_grad_norm_ sees "
+        "that product unless scaler.unscale_(optimizer) runs first.",
+        Cite("002", "FP16 training", "dynamic loss scaling: unscale before clipping"), salience=Salience.CAUSE,
+        fix=Fix("Unscale the gradients before clipping them, then step through the scaler.",
+                "scaler.scale(loss).backward()\n"
+                "scaler.unscale_(optimizer)\n"
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
+                "scaler.step(optimizer)\nscaler.update()"),
+        avoid=("raising max_norm until clipping stops hurting: it then clips nothing once the scale changes",)),
     Row("PR-SKIP-01", {"scaler_skips": "occasional"},
         (Find("Precision", "info", "the GradScaler skips an occasional step on inf/NaN gradients: this is how "
               "dynamic loss scaling calibrates, not a fault", kind="note"),
@@ -941,6 +961,14 @@ QUESTIONS = (
         cite=_LOOP_Q,
         choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
                  "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+    QuestionRow(
+        "Q-CLIP-ORDER", "clip_order",
+        "With the GradScaler, do you call scaler.unscale_(optimizer) before clipping the gradients?",
+        {"grad_clipping": True, "grad_scaler": True, "symptom": Is("not_learning", "convergence", "unstable")},
+        rank=41,
+        why="Clipping gradients still multiplied by the loss scale makes any usual max_norm cut almost everything.",
+        cite=Cite("002", "FP16 training", "dynamic loss scaling: unscale before clipping"),
+        choices=(("after_unscale", "yes, unscale_ then clip"), ("before_unscale", "no, clip right after backward"))),
     QuestionRow(
         "Q-LR-TRACE", "lr_observed",
         "Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) follow the "

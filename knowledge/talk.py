@@ -554,7 +554,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
-        (("switch enable turn move add", "fp16 amp autocast half float16", "since after when once",
+        (("switch move", "fp16 amp autocast half float16", "since after when once",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
         (("resume", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
@@ -568,6 +568,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
         (("period", "fix regular same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        # clipping gradients the GradScaler has not unscaled yet
+        (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "

@@ -340,6 +340,9 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TARGET-SHAPE", group="data"),
     _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
        question="Q-ZERO-LOSS", group="metrics"),
+    _e("clip_order", "after_unscale before_unscale",
+       "With a GradScaler, whether gradients are clipped after scaler.unscale_(optimizer) or while still multiplied "
+       "by the loss scale.", question="Q-CLIP-ORDER", group="loop"),
     _e("scheduler_pace", "matches too_fast too_slow",
        "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
        "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
