@@ -623,6 +623,25 @@ ROWS = (
                 "x, y = next(iter(train_loader))\nprint(y.shape, torch.unique(y, return_counts=True))\n"
                 "# detection: len(targets[0]['boxes']) > 0 ?  segmentation: (y != ignore_index).sum() > 0 ?"),
         avoid=("raising the LR of a loss that has nothing to learn from",)),
+    # A weighted term of the loss whose weight changes nothing sends no gradient: it is built from values cut out of
+    # the graph, or does not depend on the parameters at all.
+    Row("LS-TERM-01", {"loss_term_inert": True},
+        (Find("Loss Function", "warning", "one term of the loss sends no gradient, so its weight cannot matter: it is "
+              "computed from values cut out of the graph (.detach(), .item(), numpy, argmax, torch.no_grad()) or "
+              "does not depend on the parameters", explains=("not_learning", "convergence", "multi_task")),
+         RouteTo("loss-functions-and-objectives", "primary", "build every term from differentiable outputs"),
+         RouteTo("training-loop-architecture", "secondary", "where the term's inputs leave the autograd graph")),
+        "A term multiplied by beta changes the gradient by beta times its own gradient; when updates stay identical "
+        "for every beta, that gradient is zero: the term is a constant as far as autograd can see.",
+        Cite("003", "Step 2: investigate", "not learning: check that gradients are flowing"),
+        salience=Salience.CAUSE,
+        fix=Fix("Check that the term has a gradient path to the parameters, and build it from logits, not from "
+                "argmax or detached values.",
+                "aux = aux_loss(outputs, targets)\n"
+                "print(aux.requires_grad, aux.grad_fn)   # False / None: the term is cut from the graph\n"
+                "g = torch.autograd.grad(aux, [p for p in model.parameters() if p.requires_grad], allow_unused=True)\n"
+                "print(sum(x.abs().sum() for x in g if x is not None))   # 0: it moves nothing"),
+        avoid=("tuning the term's weight over orders of magnitude while it has no gradient",)),
     # A softmax over one logit is always 1, so a cross-entropy over a single output is exactly 0 whatever the label:
     # the head has one output (num_labels=1) while the loss is the multi-class one (problem_type
     # 'single_label_classification'). The loss has nothing to compute, like an empty target, but the fix is the

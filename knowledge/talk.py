@@ -570,6 +570,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
+        # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
+        (("weight coefficient beta lambda alpha factor", "loss term", "whatever regardless", "same identical nothing "
+          "~effect ~change ~difference ~affect", "!lr !rate"), {"loss_term_inert": True}),
+        (("weight coefficient beta lambda alpha factor", "loss term", "~effect ~difference ~affect", "change vary "
+          "set", "!lr !rate"), {"loss_term_inert": True}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "
