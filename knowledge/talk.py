@@ -575,6 +575,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "~effect ~change ~difference ~affect", "!lr !rate"), {"loss_term_inert": True}),
         (("weight coefficient beta lambda alpha factor", "loss term", "~effect ~difference ~affect", "change vary "
           "set", "!lr !rate"), {"loss_term_inert": True}),
+        # weights found at their initial values after training: no step reached them
+        (("weight parameter param", "initial init", "still exactly remain stay equal unchanged", "after end "
+          "training", "!lr !rate !load !pretrained !checkpoint"), {"update_ratio": 0.0, "symptom": "not_learning"}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "
