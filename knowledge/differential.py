@@ -82,6 +82,24 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- a working reference: the same model trains elsewhere ------------------------------------------------
+    Row("DF-SUS-PORT",
+        {"reference_works": True},
+        (Find("Training Loop", "warning", "the same model trains in another implementation: what differs between the "
+              "two loops (how the optimizer is stepped, closures and defaults, the data pipeline, train/eval "
+              "switching, the loss and its reduction) is the likeliest cause; diffing them confirms it",
+              kind="suspect"),
+         RouteTo("training-loop-architecture", "primary", "diff the failing loop against the working one")),
+        "With model and data held fixed, a run that trains in one implementation and not in the other is explained "
+        "by their difference, ahead of any hyperparameter both share.",
+        Cite("003", "Scope boundaries", "training loop issues -> training-loop-architecture"),
+        fix=Fix("Run both implementations on one fixed batch and compare loss, gradients and the parameters after "
+                "one step; the first value that differs names the difference.",
+                "torch.manual_seed(0); x, y = next(iter(loader))\n"
+                "loss_a = step(reference_model, x, y); loss_b = step(ported_model, x, y)\n"
+                "print(loss_a.item(), loss_b.item())   # then compare p.grad and p after optimizer.step()"),
+        avoid=("retuning hyperparameters that the working implementation trains with unchanged",),
+        salience=Salience.CAUSE - 2),
     # --- where the first non-finite value appears, in a half-precision run --------------------------------
     Row("DF-NAN-HALF",
         {"nan_location": Is("activations", "gradients", "weights"), "mixed_precision": Is("fp16", "fp8")},

@@ -578,6 +578,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # weights found at their initial values after training: no step reached them
         (("weight parameter param", "initial init", "still exactly remain stay equal unchanged", "after end "
           "training", "!lr !rate !load !pretrained !checkpoint"), {"update_ratio": 0.0, "symptom": "not_learning"}),
+        # a reference implementation that trains: plain PyTorch, the original repo, the non-framework script
+        (("plain vanilla pure original reference", "pytorch torch loop implementation repo code script version",
+          "converge work train learn reach fine", "!slow !fast !speed !memory"),
+         {"reference_works": True}),
+        (("non", "while whereas but", "converge work train learn reach fine", "!slow !fast !speed "
+          "!memory"), {"reference_works": True}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "

@@ -340,6 +340,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TARGET-SHAPE", group="data"),
     _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
        question="Q-ZERO-LOSS", group="metrics"),
+    _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
+       "original repository, another framework) and fails only in this one.", group="judgement"),
     _b("loss_term_inert", "Changing the weight of one term of the loss changes nothing (the updates, the curves and "
        "the results stay the same): that term sends no gradient.", group="metrics"),
     _e("clip_order", "after_unscale before_unscale",
