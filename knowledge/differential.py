@@ -82,6 +82,25 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- a NaN the attention mask makes: softmax over a row with nothing to attend to ---------------------------
+    Row("DF-NAN-MASK",
+        {"attention_mask_empty": True, "loss_behavior": Is("nan_or_inf")},
+        (Find("Numerical", "critical", "rows whose attention mask is zero everywhere (padding that leaves a sequence "
+              "or a query with nothing to attend to) give a softmax over only -inf scores: 0/0, NaN in the "
+              "outputs and then the loss", explains=("unstable", "not_learning")),
+         Cross("llm-specialist", "padding side, attention masks and the model's attention implementation",
+               joint=True),
+         RouteTo("loss-functions-and-objectives", "secondary", "keep fully padded rows out of the loss")),
+        "Masked scores are set to -inf before the softmax; a row where every score is masked normalises 0 by 0. "
+        "Left padding with a causal mask, or an all-padding sequence, produces such rows; clipping and the LR do "
+        "not reach a NaN made in the forward pass.",
+        Cite("001", "Symptom: training unstable", "NaN: check the inputs and the forward pass first"),
+        fix=Fix("Make sure every query row attends to at least one position (pad on the side the model expects, "
+                "drop empty sequences), or mask the NaN rows out before they reach the loss.",
+                "tokenizer.padding_side = 'right'            # training a causal LM\n"
+                "assert (batch['attention_mask'].sum(-1) > 0).all(), 'an all-padding sequence'"),
+        avoid=("clipping gradients or lowering the LR against a NaN the attention softmax makes",),
+        salience=Salience.CAUSE),
     # --- a working reference: the same model trains elsewhere ------------------------------------------------
     Row("DF-SUS-PORT",
         {"reference_works": True},

@@ -342,6 +342,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-ZERO-LOSS", group="metrics"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
+    _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
+       "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("loss_term_inert", "Changing the weight of one term of the loss changes nothing (the updates, the curves and "
        "the results stay the same): that term sends no gradient.", group="metrics"),
     _e("clip_order", "after_unscale before_unscale",
