@@ -711,6 +711,29 @@ ROWS = (
                 "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
         avoid=("tuning the LR value while the LR that is applied never changes",)),
     # --- issue 7: precision hygiene ------------------------------------------------------------------------
+    # Clipping that is set and never acts is called where it cannot reach the gradient the optimizer applies.
+    Row("LP-CLIP-01", {"clip_ineffective": True},
+        (Find("Training Loop", "warning", "gradient clipping is configured but never acts: it runs where it cannot "
+              "reach the gradient the optimizer applies (before backward fills .grad, after the step, on other "
+              "parameters, inside a framework's training_step before the framework's own backward) or the "
+              "framework ignores the setting (Lightning's gradient_clip_val under manual optimization)",
+              explains=("unstable", "not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "clip between backward and step, on the stepped "
+                 "parameters"),
+         RouteTo("gradient-management", "secondary", "the clipping threshold once it acts")),
+        "clip_grad_norm_ rescales the .grad that exists when it is called; called before backward it clips the "
+        "previous step's (or nothing), and a framework that runs backward after training_step returns overwrites "
+        "it. Under manual optimization the framework no longer clips for you.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Clip after backward and before the optimizer step, on the parameters the optimizer holds (in "
+                "Lightning: use gradient_clip_val with automatic optimization, or clip_gradients in manual "
+                "optimization).",
+                "loss.backward()\n"
+                "total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)  # returns the norm before\n"
+                "optimizer.step()\n"
+                "# Lightning, manual optimization:\n"
+                "# self.manual_backward(loss); self.clip_gradients(opt, gradient_clip_val=1.0); opt.step()"),
+        avoid=("lowering max_norm further while the clip never runs at the right point",)),
     # Clipping the gradients GradScaler still holds multiplied by the loss scale: the norm compared with max_norm is
     # scale (2**16 at first) times too large, so a usual threshold cuts almost every step to nothing, and the value
     # that "works" drifts with the scale.

@@ -587,6 +587,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # an attention mask that leaves a row with nothing to attend to
         (("attention_mask mask", "all entirely fully only", "zero 0 padding pad", "!not"),
          {"attention_mask_empty": True}),
+        # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
+        (("clip clipping", "~anything ~effect ~cap ~apply"), {"clip_ineffective": True}),
+        (("~clip", "val max"), {"clip_ineffective": True}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
         (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "

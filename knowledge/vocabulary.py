@@ -344,6 +344,8 @@ SPECS: tuple[Spec, ...] = (
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
+    _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "
+       "threshold is set.", group="loop"),
     _b("loss_term_inert", "Changing the weight of one term of the loss changes nothing (the updates, the curves and "
        "the results stay the same): that term sends no gradient.", group="metrics"),
     _e("clip_order", "after_unscale before_unscale",
