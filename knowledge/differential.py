@@ -15,7 +15,20 @@ live here:
 from __future__ import annotations
 
 from knowledge.fixes import FIX_BATCH_LR, FIX_LR_DOWN
-from knowledge.schema import Absent, Cite, Cross, Find, Fix, Gt, Is, Present, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import (
+    Absent,
+    Cite,
+    Cross,
+    Find,
+    Fix,
+    Gt,
+    Is,
+    Present,
+    QuestionRow,
+    RouteTo,
+    Row,
+    Salience,
+)
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
@@ -82,6 +95,22 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- a loss that collapses to exactly 0 in half precision --------------------------------------------------
+    # Trainers and loggers show a step whose loss or gradients overflowed as 0 (the scaler skips it, the NaN is
+    # masked or replaced); a run in fp16 whose loss was positive and then reads 0 has overflowed, not converged.
+    Row("DF-ZERO-HALF",
+        {"loss_collapses_zero": True, "mixed_precision": Is("fp16", "fp8")},
+        (Find("Numerical", "critical", "the loss drops to exactly 0 after training starts in a half-precision run: "
+              "the values overflowed the format and the non-finite steps are shown as 0 (often with a NaN "
+              "grad_norm), which no model reaches by learning", explains=("unstable", "not_learning",
+                                                                           "metrics_wrong")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, fp32 master weights, "
+                 "loss scaling", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
+        "A loss of exactly 0 on real data is not a minimum a model reaches in a few steps; in fp16 it is the trace "
+        "of an overflow that the loss scaler skipped or the logger zeroed.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
+        avoid=("celebrating a zero loss, or lowering the LR, before checking the run for non-finite values",)),
     # --- a NaN the attention mask makes: softmax over a row with nothing to attend to ---------------------------
     Row("DF-NAN-MASK",
         {"attention_mask_empty": True, "loss_behavior": Is("nan_or_inf")},

@@ -455,6 +455,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
          {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, implicit=True)
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="always")
+    # a loss that was positive and then reads exactly 0: a non-finite step shown as 0, or targets that vanished
+    + _c("loss", "zero", {"loss_collapses_zero": True}, time="later")
     + _c("loss", "negative", {"negative_loss": True})
     + _c("loss", "same", _NL, tags=frozenset({"all"}))
     + _c("loss", "nowhere", _NL, implicit=True)

@@ -346,6 +346,8 @@ SPECS: tuple[Spec, ...] = (
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "
        "threshold is set.", group="loop"),
+    _b("loss_collapses_zero", "The loss was positive at first and then reads exactly 0 from some step on (often with "
+       "a non-finite grad_norm beside it).", group="metrics"),
     _b("loss_term_inert", "Changing the weight of one term of the loss changes nothing (the updates, the curves and "
        "the results stay the same): that term sends no gradient.", group="metrics"),
     _e("clip_order", "after_unscale before_unscale",
