@@ -58,6 +58,7 @@ from knowledge.schema import (
     Row,
     effective_conditions,
     joined,
+    refinements,
     yields_to,
 )
 from knowledge.schema import Block as BlockAction
@@ -647,11 +648,16 @@ def _waived(q: QuestionRow, values: dict[str, Any]) -> bool:
                for n, c in q.conditions().items())
 
 
-def compile_question(q: QuestionRow) -> Rule:
+def compile_question(q: QuestionRow, refines: Iterable[str] = ()) -> Rule:
     """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope.
 
     Of the questions that apply, ``AuditedEngine.resolve_questions`` lets the most useful fire first; its
     ``Question`` fact carries why (the open causes it separates, the others considered).
+
+    Args:
+        q: The question row.
+        refines: Causes whose standing this question's answer can refine into a more specific cause
+            (``knowledge.schema.refinements``): while one of them stands, the question is still worth asking.
     """
     conds = effective_conditions(q)
     conds[q.sets] = Absent()
@@ -672,8 +678,13 @@ def compile_question(q: QuestionRow) -> Rule:
     # An exclusive cross-pack boundary means there is nothing of ours to ask about.
     pats.append(NOT(Boundary(joint=False)))
     # Questions discriminate between candidate causes; once a cause that needs action is evidenced, the
-    # diagnosis stands on it and the symptom's questions have nothing left to decide.
-    pats.append(NOT(Flag(name=EXPLAINED)))
+    # diagnosis stands on it and the symptom's questions have nothing left to decide, except the one that asks
+    # whether a more specific cause explains the same evidence (where the NaN starts, then: in whose code).
+    refines = tuple(sorted(refines))
+    if refines:
+        pats.append(OR(NOT(Flag(name=EXPLAINED)), *(Finding(id=rid) for rid in refines)))
+    else:
+        pats.append(NOT(Flag(name=EXPLAINED)))
     return _rule(pats, QUESTION_SALIENCE - q.rank, rhs)
 
 
@@ -703,11 +714,12 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], jo
             raise KnowledgeError(f"duplicate rule id {j.id}")
         seen.add(j.id)
         ns["join_" + j.id.replace("-", "_")] = compile_join(j)
+    refined = refinements(rows)
     for q in questions:
         if q.id in seen:
             raise KnowledgeError(f"duplicate rule id {q.id}")
         seen.add(q.id)
-        ns["ask_" + q.id.replace("-", "_")] = compile_question(q)
+        ns["ask_" + q.id.replace("-", "_")] = compile_question(q, refined.get(q.sets, ()))
     YIELDS_TO.update(yields_to(rows))
     YIELDED.update(*YIELDS_TO.values())
     ns["pooled"] = pool(rows)

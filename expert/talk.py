@@ -48,7 +48,7 @@ FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
 _TOKEN = re.compile(
-    r"(?P<num>[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>%|k\b|x\b)?"
+    r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>%|k\b|x\b)?"
     r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
     r"|(?P<arrow>-+>|=>|→|⟶)"
     r"|(?P<punct>[?!.;,:()\[\]{}|=<>/\n])"
@@ -636,7 +636,8 @@ class _Reader:
                     # until answered, the likelier reading (most who say training is stuck mean the loss), weakly
                     self.add({"symptom": "not_learning"}, p.start, p.end, strong=False, hedged=True)
                     continue
-            if slow and m in ("down", "improve", "learn", "converge"):
+            if slow and (m in ("down", "improve", "learn", "converge") or (m == "up" and quantity == "lr")):
+                # ("the LR barely rises" during warmup: a pace; "the loss slowly goes up" stays a rise)
                 m = f"slow-{m}"
             elif m == "slow" and quantity in (None, "loss"):
                 if quantity is None and not (lemmas & {"learn", "converge", "decrease", "drop", "improve", "loss"}):

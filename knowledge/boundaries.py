@@ -340,7 +340,14 @@ _KE = Cite("001", _T, "real error messages of each row")
 
 KEYWORDS = (
     # concerns described in words
-    Keyword(r"out of memory|\boom\b|oom error|ran out of (?:gpu )?memory", {"concern": "cuda_oom"}, _KC),
+    # ("runs out of CUDA memory", "OOMs", "OOM'd": the same failure in other words)
+    Keyword(r"out of (?:(?:cuda|gpu|vram|device|video)\s+)?memory|\booms?\b|\boom(?:'?d|ed|ing)\b|oom error",
+            {"concern": "cuda_oom"}, _KC),
+    # a multi-GPU launch that runs on one device: the launcher or the environment, not the training
+    Keyword(r"only (?:uses?|using|used|sees?|detects?|runs? on|utili[sz]es?) (?:one|1|a single) (?:gpu|device)|"
+            r"(?:only|just) (?:one|1) (?:of (?:my|the) \d+ )?gpus? (?:is|are|gets?|was) (?:used|utili[sz]ed|busy|"
+            r"working)|num_processes (?:shows?|is|stays?) 1\b",
+            {"concern": "distributed_api", "multi_gpu": True}, _KC, negatable=False),
     Keyword(r"(?:ddp|fsdp|distributed(?: training)?|deepspeed) (?:is )?(?:not working|doesn'?t work|hangs?|hanging|"
             r"crash(?:es|ing)?|fails?|failing|errors?)", {"concern": "distributed_api"}, _KC, negatable=False),
     Keyword(r"torch\.compile (?:errors?|fails?|failing|crash(?:es)?|breaks?)|(?:error|fails?) (?:in|with) "

@@ -10,6 +10,7 @@ same cause (``MS-ZERO-01``, ``MS-EVAL-01``) the declared row yields to the measu
 from __future__ import annotations
 
 from knowledge.antipatterns import AP_03, MS_FP16_01
+from knowledge.contracts import LP_LR_02, MS_LR0_02
 from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
     Block,
@@ -115,7 +116,7 @@ MS_ZERO_02 = measured_form(
     LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
     cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
 TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_01, MS_ZERO_03),
-         (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01))
+         (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01), (LP_LR_02, MS_LR0_02))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
 
 ROWS = (
@@ -382,6 +383,28 @@ ROWS = (
                 "            break"),
         avoid=("hunting a data-loader or optimizer bug for a staircase that memorisation explains",
                "training more epochs because the training loss keeps stepping down")),
+    # A curve that repeats itself on a fixed period is driven by something periodic in the loop: the order of the
+    # batches (the same sequence every epoch, batches grouped by length or source, class-sorted data), or a schedule
+    # with restarts; gradient spikes from the optimizer come at random steps. The named forms (jumps at epoch
+    # starts, a measured batch order) are the more specific entries and stand instead.
+    Row("LP-PERIOD-01", {"loss_periodic": True},
+        (Find("Training Loop", "warning", "the loss repeats one pattern with a fixed period: the order in which the "
+              "loop feeds the data (the same batch sequence every epoch, batches grouped by length, source or "
+              "class) or a schedule that restarts drives it, not the optimizer's noise",
+              explains=("unstable", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "how batches are ordered and grouped between epochs"),
+         RouteTo("learning-rate-scheduling", "secondary", "a schedule with warm restarts repeats too")),
+        "Randomly shuffled batches give spikes at random steps; a period in the curve means the inputs (or the LR) "
+        "repeat with that period: length-grouped or bucketed batches alternate easy and hard stretches, an "
+        "unshuffled loader replays the same sequence, a cyclic schedule rises again.",
+        _LOOP, unless=("finding:LP-EPOCH-01", "finding:MS-ORDER-01", "finding:MS-ORDER-02", "finding:DD-EPOCH-01",
+                       "finding:LP-MODE-01", "finding:MS-EVAL-01"), salience=Salience.CAUSE - 1,
+        fix=Fix("Find what repeats with the period: shuffle every epoch, mix lengths or sources within a batch "
+                "(turn off length grouping to test), and plot the LR next to the loss.",
+                "loader = DataLoader(train_set, batch_size=64, shuffle=True)   # a fresh order each epoch\n"
+                "# HF Trainer: TrainingArguments(group_by_length=False) to test whether the period goes away\n"
+                "print(step, optimizer.param_groups[0]['lr'])"),
+        avoid=("clipping harder or lowering the LR to flatten a pattern the data order makes",)),
     Row("LP-EPOCH-01", {"epoch_start_jump": True},
         (Find("Training Loop", "warning", "the loss jumps at the start of every epoch: something the loop does "
               "between epochs (a re-created optimizer or scheduler, a model left in eval mode by validation, data "
@@ -594,11 +617,51 @@ ROWS = (
          RouteTo("loss-functions-and-objectives", "secondary", "ignore_index and how the loss treats empty targets")),
         "A fresh model cannot have zero loss on real targets; zero means the loss sees nothing to fit (or a leak "
         "hands it the answer).",
-        Cite("003", _MS, "not learning: what does the loss equal exactly?"), salience=Salience.CAUSE + 2,
+        Cite("003", _MS, "not learning: what does the loss equal exactly?"), unless=("finding:LS-ONE-01",),
+        salience=Salience.CAUSE + 2,
         fix=Fix("Count the targets that reach the loss in one batch, and check the dataset's class list.",
                 "x, y = next(iter(train_loader))\nprint(y.shape, torch.unique(y, return_counts=True))\n"
                 "# detection: len(targets[0]['boxes']) > 0 ?  segmentation: (y != ignore_index).sum() > 0 ?"),
         avoid=("raising the LR of a loss that has nothing to learn from",)),
+    # A weighted term of the loss whose weight changes nothing sends no gradient: it is built from values cut out of
+    # the graph, or does not depend on the parameters at all.
+    Row("LS-TERM-01", {"loss_term_inert": True},
+        (Find("Loss Function", "warning", "one term of the loss sends no gradient, so its weight cannot matter: it is "
+              "computed from values cut out of the graph (.detach(), .item(), numpy, argmax, torch.no_grad()) or "
+              "does not depend on the parameters", explains=("not_learning", "convergence", "multi_task")),
+         RouteTo("loss-functions-and-objectives", "primary", "build every term from differentiable outputs"),
+         RouteTo("training-loop-architecture", "secondary", "where the term's inputs leave the autograd graph")),
+        "A term multiplied by beta changes the gradient by beta times its own gradient; when updates stay identical "
+        "for every beta, that gradient is zero: the term is a constant as far as autograd can see.",
+        Cite("003", "Step 2: investigate", "not learning: check that gradients are flowing"),
+        salience=Salience.CAUSE,
+        fix=Fix("Check that the term has a gradient path to the parameters, and build it from logits, not from "
+                "argmax or detached values.",
+                "aux = aux_loss(outputs, targets)\n"
+                "print(aux.requires_grad, aux.grad_fn)   # False / None: the term is cut from the graph\n"
+                "g = torch.autograd.grad(aux, [p for p in model.parameters() if p.requires_grad], allow_unused=True)\n"
+                "print(sum(x.abs().sum() for x in g if x is not None))   # 0: it moves nothing"),
+        avoid=("tuning the term's weight over orders of magnitude while it has no gradient",)),
+    # A softmax over one logit is always 1, so a cross-entropy over a single output is exactly 0 whatever the label:
+    # the head has one output (num_labels=1) while the loss is the multi-class one (problem_type
+    # 'single_label_classification'). The loss has nothing to compute, like an empty target, but the fix is the
+    # loss/head contract, so it stands instead of the general zero-loss entry.
+    Row("LS-ONE-01", {"num_outputs": 1, "loss_zero_from_start": True},
+        (Find("Loss Function", "critical", "the head has a single output and the loss is a softmax cross-entropy: "
+              "the softmax of one logit is 1, so the loss is exactly 0 for every label and nothing is learned",
+              explains=("not_learning", "convergence", "metrics_wrong")),
+         RouteTo("loss-functions-and-objectives", "primary", "match the loss to the head: two logits with "
+                 "cross-entropy, or one logit with BCEWithLogitsLoss")),
+        "Cross-entropy normalises over the class dimension; with one class the normalised probability is 1 and "
+        "its log is 0. Binary tasks need two outputs for cross-entropy, or one output with a sigmoid loss.",
+        Cite("000", "Symptom: model not learning", "loss-functions-and-objectives: the loss matches the task"),
+        salience=Salience.CAUSE + 2,
+        fix=Fix("Give the head one output per class for cross-entropy (num_labels=2 for a binary task), or keep "
+                "one output and use a binary loss on it.",
+                "model = AutoModelForSequenceClassification.from_pretrained(name, num_labels=2)   # cross-entropy\n"
+                "# or one logit: loss = torch.nn.functional.binary_cross_entropy_with_logits(logits.squeeze(-1), "
+                "y.float())"),
+        avoid=("raising the LR of a loss that is identically zero",)),
     # Only when the user already finds the metrics suspicious: easy tasks (and the healthy controls of the probe
     # benchmarks) do reach 100%, and a warning on a healthy run is worse than a miss.
     Row("DT-PERFECT-01", {"val_metric": ge("MT-PERFECT-ACC"), "metric_kind": "accuracy", "symptom": "metrics_wrong"},
@@ -628,7 +691,69 @@ ROWS = (
                 "scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=steps)\n"
                 "# in the loop, right after optimizer.step():\nscheduler.step()"),
         avoid=("retuning the peak LR while the schedule's length is wrong",)),
+    # The LR set is not the LR applied: the user sees the logged LR sit still (a scheduler never stepped, attached to
+    # another optimizer, or configured in a way the framework ignores; a value overridden by a restored checkpoint).
+    Row("LP-LR-01", {"lr_observed": "stuck"},
+        (Find("Schedule", "warning", "the learning rate the optimizer applies never moves although a schedule (or "
+              "a new value) was set: the scheduler is not stepped, steps another optimizer, is configured in a way "
+              "the framework ignores, or a restored checkpoint brings back its own LR and scheduler",
+              explains=("convergence", "not_learning", "unstable", "experiment_tracking", "metrics_wrong")),
+         RouteTo("learning-rate-scheduling", "primary", "the LR each step actually gets, against the schedule set"),
+         RouteTo("training-loop-architecture", "secondary", "where scheduler.step() runs and what a resume restores")),
+        "A scheduler changes the LR only through its own step() calls on the optimizer it was built with; a "
+        "framework applies it only when returned in the form it expects (Lightning: the scheduler dict with its "
+        "'interval'), and a resume that loads the optimizer and scheduler state restores their LR over the new one.",
+        Cite("000", "Quick reference", "which LR: schedule type and length"), salience=Salience.CAUSE,
+        fix=Fix("Read the LR from the optimizer each step, then step the scheduler that was built on that optimizer "
+                "once per optimizer step (or return it in the form your framework expects).",
+                "print(step, optimizer.param_groups[0]['lr'])   # the LR actually applied\n"
+                "# plain PyTorch: optimizer.step(); scheduler.step()\n"
+                "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
+        avoid=("tuning the LR value while the LR that is applied never changes",)),
     # --- issue 7: precision hygiene ------------------------------------------------------------------------
+    # Clipping that is set and never acts is called where it cannot reach the gradient the optimizer applies.
+    Row("LP-CLIP-01", {"clip_ineffective": True},
+        (Find("Training Loop", "warning", "gradient clipping is configured but never acts: it runs where it cannot "
+              "reach the gradient the optimizer applies (before backward fills .grad, after the step, on other "
+              "parameters, inside a framework's training_step before the framework's own backward) or the "
+              "framework ignores the setting (Lightning's gradient_clip_val under manual optimization)",
+              explains=("unstable", "not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "clip between backward and step, on the stepped "
+                 "parameters"),
+         RouteTo("gradient-management", "secondary", "the clipping threshold once it acts")),
+        "clip_grad_norm_ rescales the .grad that exists when it is called; called before backward it clips the "
+        "previous step's (or nothing), and a framework that runs backward after training_step returns overwrites "
+        "it. Under manual optimization the framework no longer clips for you.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Clip after backward and before the optimizer step, on the parameters the optimizer holds (in "
+                "Lightning: use gradient_clip_val with automatic optimization, or clip_gradients in manual "
+                "optimization).",
+                "loss.backward()\n"
+                "total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)  # returns the norm before\n"
+                "optimizer.step()\n"
+                "# Lightning, manual optimization:\n"
+                "# self.manual_backward(loss); self.clip_gradients(opt, gradient_clip_val=1.0); opt.step()"),
+        avoid=("lowering max_norm further while the clip never runs at the right point",)),
+    # Clipping the gradients GradScaler still holds multiplied by the loss scale: the norm compared with max_norm is
+    # scale (2**16 at first) times too large, so a usual threshold cuts almost every step to nothing, and the value
+    # that "works" drifts with the scale.
+    Row("PR-CLIP-01", {"clip_order": "before_unscale", "grad_clipping": True},
+        (Find("Precision", "warning", "the gradients are clipped while still multiplied by the loss scale (no "
+              "scaler.unscale_ before clip_grad_norm_): the clip compares a norm tens of thousands of times too "
+              "large with max_norm, so a usual threshold all but stops training and the threshold that seems to "
+              "work moves with the scale", explains=("not_learning", "convergence", "unstable")),
+         Cross("pytorch-engineering", "the GradScaler API: unscale_ before clipping, then step and update",
+               joint=True, target="mixed-precision-and-optimization"),
+         RouteTo("gradient-management", "primary", "clip the true (unscaled) gradient norm")),
+        "scaler.scale(loss).backward() leaves every gradient multiplied by the current scale; clip_grad_norm_ sees "
+        "that product unless scaler.unscale_(optimizer) runs first.",
+        Cite("002", "FP16 training", "dynamic loss scaling: unscale before clipping"), salience=Salience.CAUSE,
+        fix=Fix("Unscale the gradients before clipping them, then step through the scaler.",
+                "scaler.scale(loss).backward()\n"
+                "scaler.unscale_(optimizer)\n"
+                "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
+                "scaler.step(optimizer)\nscaler.update()"),
+        avoid=("raising max_norm until clipping stops hurting: it then clips nothing once the scale changes",)),
     Row("PR-SKIP-01", {"scaler_skips": "occasional"},
         (Find("Precision", "info", "the GradScaler skips an occasional step on inf/NaN gradients: this is how "
               "dynamic loss scaling calibrates, not a fault", kind="note"),
@@ -878,6 +1003,24 @@ QUESTIONS = (
         cite=_LOOP_Q,
         choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
                  "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+    QuestionRow(
+        "Q-CLIP-ORDER", "clip_order",
+        "With the GradScaler, do you call scaler.unscale_(optimizer) before clipping the gradients?",
+        {"grad_clipping": True, "grad_scaler": True, "symptom": Is("not_learning", "convergence", "unstable")},
+        rank=41,
+        why="Clipping gradients still multiplied by the loss scale makes any usual max_norm cut almost everything.",
+        cite=Cite("002", "FP16 training", "dynamic loss scaling: unscale before clipping"),
+        choices=(("after_unscale", "yes, unscale_ then clip"), ("before_unscale", "no, clip right after backward"))),
+    QuestionRow(
+        "Q-LR-TRACE", "lr_observed",
+        "Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) follow the "
+        "value and schedule you set?",
+        # after the pace question: a schedule stepped in its own units can still never be applied, or reach 0
+        {"scheduler_pace": "matches", "symptom": Is("convergence", "not_learning")}, rank=40,
+        why="A schedule that is never stepped, or one that drives the LR to zero, leaves the weights barely moving "
+            "whatever the set LR is.",
+        cite=_LOOP_Q,
+        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"))),
     QuestionRow(
         "Q-ZERO-LOSS", "loss_zero_from_start",
         "Is the loss (or one of its terms) exactly zero from the first steps?",

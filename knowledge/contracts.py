@@ -9,7 +9,7 @@ that would otherwise blame the LR (``MS-UPD-0x``) yield to these where they expl
 from __future__ import annotations
 
 from knowledge.measurements import ge, le, measure_source, threshold
-from knowledge.schema import Between, Cite, Find, Fix, Flag, Is, RouteTo, Row, Salience
+from knowledge.schema import Between, Cite, Find, Fix, Flag, Is, RouteTo, Row, Salience, measured_form
 
 _EXPLAINS = ("not_learning", "convergence", "unstable", "data_problem", "metrics_wrong")
 _DX = "Step 2: investigation commands"
@@ -23,6 +23,30 @@ _NO_ZERO = ("finding:MS-ZERO-01", "finding:MS-ZERO-03", "finding:LP-ZERO-01")
 _CONTRACT_FINDINGS = tuple(f"finding:{i}" for i in (
     "MS-RANGE-01", "MS-RANGE-02", "MS-DIM-01", "MS-TGT-01", "MS-RED-01", "MS-EPS-02", "MS-BETA-01", "MS-MOM-01",
     "MS-WD-01", "MS-CLIP-01", "MS-BN-01", "MS-DROP-01", "MS-LR0-01", "MS-LR0-02", "MS-ORDER-01"))
+
+# The applied LR far below the one set, for most of the run: one cause, said by the user ("the logged lr falls to
+# 1e-31 and then shows 0") or measured by the LR probe; both lead to the schedule with the same fix.
+LP_LR_02 = Row(
+    "LP-LR-02", {"lr_observed": "near_zero"},
+    (Find("Schedule", "warning", "the learning rate actually applied sits near 0 for most of the run (far below "
+          "the LR the optimizer was built with): the schedule advances far faster than it was written for, decays "
+          "to its floor (a plateau scheduler cutting it again and again), or a warmup runs far slower",
+          explains=("not_learning", "convergence")),
+     RouteTo("learning-rate-scheduling", "primary", "the LR the schedule produces at each step")),
+    "A schedule defined in epochs but stepped every batch (StepLR, CosineAnnealingLR), a ReduceLROnPlateau with no "
+    "min_lr that keeps cutting, or a warmup given in samples where steps were meant keeps the LR near zero; the "
+    "weights then barely move whatever the gradients say.",
+    Cite("003", "Step 3: route to fix", "LR schedule"), unless=("finding:MS-LR0-01", "finding:MS-LR0-02"),
+    salience=_FIRST,
+    fix=Fix("Print the LR the optimizer applies each step; step the scheduler in the unit its length is written in "
+            "(or give its length in optimizer steps), and give a plateau scheduler a floor.",
+            "print(optimizer.param_groups[0]['lr'])\n"
+            "scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.5, patience=5, min_lr=1e-6)\n"
+            "for epoch in range(epochs):\n    for x, y in loader:\n        ...; optimizer.step()\n"
+            "    scheduler.step(val_loss)   # once per epoch, on the validation metric"),
+    avoid=("raising the base LR to compensate for a schedule that drives it to zero",))
+MS_LR0_02 = measured_form(LP_LR_02, "MS-LR0-02", {"lr_low_fraction": ge("MT-LR-LOW-FRAC")},
+                          unless=("finding:MS-LR0-01",))
 
 ROWS = (
     # --- outputs against targets ---------------------------------------------------------------------
@@ -222,19 +246,8 @@ ROWS = (
                 "print(optimizer.param_groups[0]['lr'])\n"
                 "warmup = lambda s: min(1.0, (s + 1) / warmup_steps)   # float division, never 0"),
         avoid=("raising the base LR: zero times anything is zero",)),
-    Row("MS-LR0-02", {"lr_low_fraction": ge("MT-LR-LOW-FRAC")},
-        (Find("Schedule", "warning", "the learning rate actually applied sat below 1% of the LR the optimizer was "
-              "built with for most of the run: the schedule advances far faster (or a warmup far slower) than it "
-              "was written for", explains=("not_learning", "convergence")),
-         RouteTo("learning-rate-scheduling", "primary", "the schedule's length in the unit it is stepped in")),
-        "A schedule defined in epochs but stepped every batch (StepLR, CosineAnnealingLR), or a warmup given in "
-        "samples where steps were meant, keeps the LR near zero for most of the run.",
-        Cite("003", "Step 3: route to fix", "LR schedule"), unless=("finding:MS-LR0-01",), salience=_FIRST,
-        fix=Fix("Step the scheduler in the unit its length is written in (once per epoch for epoch counts), or "
-                "give its length in optimizer steps.",
-                "for epoch in range(epochs):\n    for x, y in loader:\n        ...; optimizer.step()\n"
-                "    scheduler.step()   # StepLR(step_size=30) counts epochs"),
-        avoid=("raising the base LR to compensate for a schedule that runs too fast",)),
+    MS_LR0_02,
+    LP_LR_02,
     # --- batch order ----------------------------------------------------------------------------------
     Row("MS-ORDER-01", {"label_sortedness": ge("MT-SORTED")},
         (Find("Data", "warning", "the training batches arrive sorted by label (each holds almost one class): the "

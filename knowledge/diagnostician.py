@@ -112,7 +112,8 @@ ROWS = (
          RouteTo("learning-rate-scheduling", "secondary", "a too-high LR diverges even when clipped")),
         "NaN gradients with finite loss is the explosion case; clip and trace the layer.",
         Cite("003", _F, "gradient explosion -> add clipping (max_norm=1.0)"), fix=FIX_CLIP,
-        avoid=("lowering the LR alone without bounding the gradient norm",), unless=("finding:DF-NAN-HALF",)),
+        avoid=("lowering the LR alone without bounding the gradient norm",),
+        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-LOSS")),
     Row("DX-NAN-06", {"nan_location": "weights"},
         (Find("Explosion", "critical", "the weights became non-finite after an optimizer step: the update was too "
               "large (LR too high or unbounded gradients)"),

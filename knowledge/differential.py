@@ -15,7 +15,20 @@ live here:
 from __future__ import annotations
 
 from knowledge.fixes import FIX_BATCH_LR, FIX_LR_DOWN
-from knowledge.schema import Absent, Cite, Cross, Find, Fix, Gt, Is, Present, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import (
+    Absent,
+    Cite,
+    Cross,
+    Find,
+    Fix,
+    Gt,
+    Is,
+    Present,
+    QuestionRow,
+    RouteTo,
+    Row,
+    Salience,
+)
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
@@ -82,6 +95,59 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- a loss that collapses to exactly 0 in half precision --------------------------------------------------
+    # Trainers and loggers show a step whose loss or gradients overflowed as 0 (the scaler skips it, the NaN is
+    # masked or replaced); a run in fp16 whose loss was positive and then reads 0 has overflowed, not converged.
+    Row("DF-ZERO-HALF",
+        {"loss_collapses_zero": True, "mixed_precision": Is("fp16", "fp8")},
+        (Find("Numerical", "critical", "the loss drops to exactly 0 after training starts in a half-precision run: "
+              "the values overflowed the format and the non-finite steps are shown as 0 (often with a NaN "
+              "grad_norm), which no model reaches by learning", explains=("unstable", "not_learning",
+                                                                           "metrics_wrong")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, fp32 master weights, "
+                 "loss scaling", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
+        "A loss of exactly 0 on real data is not a minimum a model reaches in a few steps; in fp16 it is the trace "
+        "of an overflow that the loss scaler skipped or the logger zeroed.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
+        avoid=("celebrating a zero loss, or lowering the LR, before checking the run for non-finite values",)),
+    # --- a NaN the attention mask makes: softmax over a row with nothing to attend to ---------------------------
+    Row("DF-NAN-MASK",
+        {"attention_mask_empty": True, "loss_behavior": Is("nan_or_inf")},
+        (Find("Numerical", "critical", "rows whose attention mask is zero everywhere (padding that leaves a sequence "
+              "or a query with nothing to attend to) give a softmax over only -inf scores: 0/0, NaN in the "
+              "outputs and then the loss", explains=("unstable", "not_learning")),
+         Cross("llm-specialist", "padding side, attention masks and the model's attention implementation",
+               joint=True),
+         RouteTo("loss-functions-and-objectives", "secondary", "keep fully padded rows out of the loss")),
+        "Masked scores are set to -inf before the softmax; a row where every score is masked normalises 0 by 0. "
+        "Left padding with a causal mask, or an all-padding sequence, produces such rows; clipping and the LR do "
+        "not reach a NaN made in the forward pass.",
+        Cite("001", "Symptom: training unstable", "NaN: check the inputs and the forward pass first"),
+        fix=Fix("Make sure every query row attends to at least one position (pad on the side the model expects, "
+                "drop empty sequences), or mask the NaN rows out before they reach the loss.",
+                "tokenizer.padding_side = 'right'            # training a causal LM\n"
+                "assert (batch['attention_mask'].sum(-1) > 0).all(), 'an all-padding sequence'"),
+        avoid=("clipping gradients or lowering the LR against a NaN the attention softmax makes",),
+        salience=Salience.CAUSE),
+    # --- a working reference: the same model trains elsewhere ------------------------------------------------
+    Row("DF-SUS-PORT",
+        {"reference_works": True},
+        (Find("Training Loop", "warning", "the same model trains in another implementation: what differs between the "
+              "two loops (how the optimizer is stepped, closures and defaults, the data pipeline, train/eval "
+              "switching, the loss and its reduction) is the likeliest cause; diffing them confirms it",
+              kind="suspect"),
+         RouteTo("training-loop-architecture", "primary", "diff the failing loop against the working one")),
+        "With model and data held fixed, a run that trains in one implementation and not in the other is explained "
+        "by their difference, ahead of any hyperparameter both share.",
+        Cite("003", "Scope boundaries", "training loop issues -> training-loop-architecture"),
+        fix=Fix("Run both implementations on one fixed batch and compare loss, gradients and the parameters after "
+                "one step; the first value that differs names the difference.",
+                "torch.manual_seed(0); x, y = next(iter(loader))\n"
+                "loss_a = step(reference_model, x, y); loss_b = step(ported_model, x, y)\n"
+                "print(loss_a.item(), loss_b.item())   # then compare p.grad and p after optimizer.step()"),
+        avoid=("retuning hyperparameters that the working implementation trains with unchanged",),
+        salience=Salience.CAUSE - 2),
     # --- where the first non-finite value appears, in a half-precision run --------------------------------
     Row("DF-NAN-HALF",
         {"nan_location": Is("activations", "gradients", "weights"), "mixed_precision": Is("fp16", "fp8")},
@@ -96,6 +162,23 @@ ROWS = (
         "non-finite is first of all a number-range problem, which clipping or a lower LR does not touch.",
         _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
         avoid=("clipping the gradients to hide an overflow of the number format",)),
+    # --- where the first non-finite value appears, under a hand-written loss ---------------------------------
+    # The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
+    # the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
+    # classic source of NaN that shows up first in the gradients, and clipping cannot remove a NaN.
+    Row("DF-NAN-LOSS",
+        {"nan_location": "gradients", "custom_loss": True},
+        (Find("Numerical", "critical", "the first non-finite values appear in the gradients of a hand-written loss "
+              "whose value is still finite: its backward divides by zero (the derivative of sqrt or a norm at 0, of "
+              "log at 0, of a ratio whose denominator vanishes)", explains=("unstable", "not_learning")),
+         RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
+                 "norms and logs"),
+         RouteTo("gradient-management", "secondary", "trace which layer's gradient turns non-finite first")),
+        "A NaN born in the backward of the loss is the loss's: its derivative is infinite at a point the forward "
+        "value hides (sqrt(0) is 0, its slope is not).",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+        fix=FIX_LOSS_NUMERICS, salience=Salience.CAUSE,
+        avoid=("clipping the gradients to hide a NaN the loss's backward produces: the clip keeps the NaN",)),
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},

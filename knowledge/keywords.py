@@ -172,6 +172,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, learning_rate="$num"),
     _k(r"(?:batch[\s_-]?size|bs)\s*(?:of|is|=|:|was)?\s*(?P<batch_size>\d[\d,]*)",
        _QR, 0, negatable=False, batch_size="$int"),
+    # the width of the classification head as Hugging Face users set it
+    _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),

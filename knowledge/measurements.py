@@ -651,8 +651,10 @@ ROWS = (
         "A learning rate too low still changes the weights a little each step; no change at all means the update "
         "is not applied to those parameters, whatever the LR.",
         Cite("003", "Step 2: investigate with commands", "check that gradients flow and that parameters change"),
-        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-OPT-01", "finding:MS-ZERO-02",
-                "finding:LP-OPT-02", "finding:MS-FROZEN-01", "finding:PR-FP16W-01"),
+        # (a loss term found inert explains updates that stay identical whatever its weight: same words, its reading)
+        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:LP-LR-02", "finding:MS-OPT-01",
+                "finding:MS-ZERO-02", "finding:LP-OPT-02", "finding:MS-FROZEN-01", "finding:PR-FP16W-01",
+                "finding:LS-TERM-01"),
         salience=Salience.CAUSE,
         fix=Fix("Check, for one step, which trainable parameters have a gradient, are in the optimizer and change.",
                 "held = {id(p) for g in opt.param_groups for p in g['params']}\n"

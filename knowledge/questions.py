@@ -33,6 +33,9 @@ WAIVED_ON_DECLINE: dict[str, tuple[str, ...]] = {
     "learning_rate": ("Q-LR",),
     "zero_grad_call": ("Q-ZERO-GRAD",),
     "optimizer_step_call": ("Q-OPT-STEP",),
+    # a user who cannot say which autocast format runs may still know the weights were loaded in half precision
+    # (model.half(), torch_dtype=torch.float16): the question about the weights no longer waits for the format
+    "mixed_precision": ("Q-PRECISION",),
 }
 """Gates a question drops once the user declines the question that asks for them (observation -> questions).
 

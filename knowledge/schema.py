@@ -731,6 +731,45 @@ def yields_to(rows: Iterable[Row]) -> dict[str, frozenset[str]]:
     return out
 
 
+def _within(general: Cond, specific: Cond) -> bool:
+    """Whether every value ``general`` accepts, ``specific`` accepts too (equal conditions, or value sets nested)."""
+    if general == specific:
+        return True
+    return isinstance(general, Is) and isinstance(specific, Is) and set(general.values) <= set(specific.values)
+
+
+def refinements(rows: Iterable[Row]) -> dict[str, frozenset[str]]:
+    """Observation name -> the causes whose standing a more specific cause, waiting on that observation, refines.
+
+    A cause entry C refines a cause R when C holds wherever R does plus at least one more observation, and leads
+    to another first stop: "the first NaN is in the gradients" (R, clip them) against "... in the gradients of a
+    hand-written loss" (C, fix the loss). Once R stands the symptom's questions stop, but the one that asks for
+    C's extra observation still separates R from C: the question stays open for it. Read from the entries, so no
+    question names the causes it may refine.
+    """
+    def is_cause(r: Row) -> bool:
+        return any(isinstance(a, Find) and a.kind == "cause" and a.severity in ACTS for a in r.then)
+
+    def first_stops(r: Row) -> frozenset[str]:
+        return frozenset(a.skill for a in r.then if isinstance(a, RouteTo) and a.role == "primary")
+
+    causes = [r for r in rows if is_cause(r) and not r.need]
+    out: dict[str, set[str]] = {}
+    for general in causes:
+        gc = general.conditions()
+        if not gc:
+            continue
+        for specific in causes:
+            sc = specific.conditions()
+            if specific is general or len(sc) <= len(gc) or not first_stops(specific) \
+                    or first_stops(specific) == first_stops(general):
+                continue
+            if all(name in sc and _within(cond, sc[name]) for name, cond in gc.items()):
+                for name in set(sc) - set(gc):
+                    out.setdefault(name, set()).add(general.id)
+    return {name: frozenset(ids) for name, ids in out.items()}
+
+
 def _explained_away(facts: list[tuple[str, str, dict[str, Any]]], yields: Mapping[str, frozenset[str]]) -> None:
     """Drop, in place, every fact of a row whose finding another standing finding explains away."""
     standing = {key for k, key, _ in facts if k == "finding"}

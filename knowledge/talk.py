@@ -114,7 +114,7 @@ MOVEMENTS: dict[str, str] = {
     "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
     "negative": "negative", "below zero": "negative", "less than zero": "negative",
     # speed and hangs
-    "slow": "slow", "slowly": "slow", "barely": "slow", "super slow": "slow", "too slow": "slow",
+    "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
     "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
     "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
@@ -294,6 +294,7 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "speed up training": {"symptom": "slow_training"}, "speed up the training": {"symptom": "slow_training"},
     "speed up my training": {"symptom": "slow_training"}, "too long to train": {"symptom": "slow_training"},
     "make training faster": {"symptom": "slow_training"}, "faster training": {"symptom": "slow_training"},
+    "not stable": {"symptom": "unstable"}, "never stable": {"symptom": "unstable"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
@@ -454,6 +455,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
          {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, implicit=True)
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="always")
+    # a loss that was positive and then reads exactly 0: a non-finite step shown as 0, or targets that vanished
+    + _c("loss", "zero", {"loss_collapses_zero": True}, time="later")
     + _c("loss", "negative", {"negative_loss": True})
     + _c("loss", "same", _NL, tags=frozenset({"all"}))
     + _c("loss", "nowhere", _NL, implicit=True)
@@ -485,6 +488,13 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})
     + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights"})
+    # --- the learning rate as the user watches it (logged, printed): the LR applied is not the LR set ----------------
+    # ("constant", "the same", "not change" are left out: "a constant lr", "kept the lr the same", "I did not change
+    # the lr" describe a setting the user chose, not the trace of the LR applied)
+    + _c("lr", "flatline stay stuck not-down not-up", {"lr_observed": "stuck"})
+    + _c("lr", "zero vanish", {"lr_observed": "near_zero"})
+    # (only a rise: "the loss drops slowly at lr 1e-5" puts the manner next to the LR but it is the loss's)
+    + _c("lr", "slow-up", {"scheduler_pace": "too_slow"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
@@ -537,6 +547,62 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # what changed just before the trouble began (the differential's DF-CHG-* rows): a library upgrade, a version
+        # or an older commit that trained, precision switched on, a resume (not a change the user only considers)
+        (("upgrade downgrade", "!should !want !plan !whether !worth !consider !considering !planning"),
+         {"recent_change": "library_upgrade"}),
+        (("version commit release", "old older previous early last", "fine work ok okay normal train normally"),
+         {"recent_change": "library_upgrade"}),
+        (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
+        # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
+        # overflow that DF-CHG-PREC names)
+        (("switch move", "fp16 amp autocast half float16", "since after when once",
+          "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
+        (("resume", "since after when once checkpoint", "!should !want !whether !how"),
+         {"recent_change": "resume"}),
+        # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
+        # LR was used as it stands, unscaled for the smaller global batch
+        (("stock default original provided official reference", "config configuration cfg yaml",
+          "one two single 1 2 few less", "gpu", "!scale !rescale !adjust"),
+         {"world_size_changed": True, "lr_world_scaling": "unchanged"}),
+        # a curve that repeats on a fixed period (not spikes at random steps)
+        (("periodic cyclic cyclical sawtooth", "spike oscillate swing jump fluctuate pattern loss "
+          "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        (("period", "fix regular same constant", "spike oscillate swing jump fluctuate loss curve",
+          "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        # clipping gradients the GradScaler has not unscaled yet
+        (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
+        # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
+        (("weight coefficient beta lambda alpha factor", "loss term", "whatever regardless", "same identical nothing "
+          "~effect ~change ~difference ~affect", "!lr !rate"), {"loss_term_inert": True}),
+        (("weight coefficient beta lambda alpha factor", "loss term", "~effect ~difference ~affect", "change vary "
+          "set", "!lr !rate"), {"loss_term_inert": True}),
+        # weights found at their initial values after training: no step reached them
+        (("weight parameter param", "initial init", "still exactly remain stay equal unchanged", "after end "
+          "training", "!lr !rate !load !pretrained !checkpoint"), {"update_ratio": 0.0, "symptom": "not_learning"}),
+        # a reference implementation that trains: plain PyTorch, the original repo, the non-framework script
+        (("plain vanilla pure original reference", "pytorch torch loop implementation repo code script version",
+          "converge work train learn reach fine", "!slow !fast !speed !memory"),
+         {"reference_works": True}),
+        (("non", "while whereas but", "converge work train learn reach fine", "!slow !fast !speed "
+          "!memory"), {"reference_works": True}),
+        # an attention mask that leaves a row with nothing to attend to
+        (("attention_mask mask", "all entirely fully only", "zero 0 padding pad", "!not"),
+         {"attention_mask_empty": True}),
+        # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
+        (("clip clipping", "~anything ~effect ~cap ~apply"), {"clip_ineffective": True}),
+        (("~clip", "val max"), {"clip_ineffective": True}),
+        # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
+        # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
+        (("tensorboard wandb log plot chart graph print display monitor", "lr rate", "constant same "
+          "flat unchanged", "!loss !accuracy !acc !metric"), {"lr_observed": "stuck"}),
+        (("lr rate scheduler schedule", "should expect supposed but however", "same constant unchanged "
+          "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !lower !higher"),
+         {"lr_observed": "stuck"}),
+        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"}),
+        # a schedule that only moves at epoch ends where a per-step schedule was meant
+        (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay"),
+         {"scheduler_pace": "too_slow"}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
@@ -652,7 +718,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"device-side assert|device side assert|assertion `t >= 0 && t < n_classes` failed",
      {"boundary_topic": "cuda_assert"}),
     # memory
-    (r"cuda out of memory|outofmemoryerror|out of memory|\boom\b", {"boundary_topic": "cuda_oom"}),
+    (r"cuda out of memory|outofmemoryerror|out of (?:(?:cuda|gpu|vram|device|video)\s+)?memory|\booms?\b|"
+     r"\boom(?:'?d|ed|ing)\b", {"boundary_topic": "cuda_oom"}),
     # distributed
     (r"watchdog caught collective operation timeout|nccl (?:watchdog )?time ?out|collective operation timeout|"
      r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",

@@ -185,6 +185,8 @@ SPECS: tuple[Spec, ...] = (
     _s("loss_fn", "Loss function in use (e.g. cross_entropy, mse, custom).", question="Q-LOSS-FN"),
     _b("custom_loss", "A hand-written loss function is used.", question="Q-CUSTOM-LOSS"),
     _i("num_classes", "Number of classes (classification).", low=2, group="data"),
+    _i("num_outputs", "How many outputs (logits) the model's head gives per example (Hugging Face num_labels, the "
+       "last layer's out_features).", low=1, group="data"),
     _f("loss_at_init", "Loss value at initialization (first steps).", group="metrics"),
     _i("model_params", "Number of trainable parameters.", low=0, group="data"),
     _e("architecture", "cnn transformer rnn mlp gnn other", "Model family.", question="Q-ARCHITECTURE",
@@ -297,6 +299,8 @@ SPECS: tuple[Spec, ...] = (
        "with autograd on ('none': only Python numbers).", question="Q-KEPT-GRAPHS", group="loop"),
     _b("lower_lr_stable", "A lower learning rate trained stably: the instability appeared when the LR was raised, or "
        "goes away when it is lowered.", question="Q-LOWER-LR", group="judgement"),
+    _b("loss_periodic", "The loss (or every metric) repeats one pattern with a fixed period: regular spikes or "
+       "swings every so many steps.", group="metrics"),
     _b("epoch_start_jump", "The training loss jumps up at the start of every epoch and then recovers.",
        question="Q-EPOCH-JUMP", group="loop"),
     _b("epoch_start_drop", "The training loss drops sharply at the start of every new epoch (a staircase: a step "
@@ -335,10 +339,27 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TARGET-SHAPE", group="data"),
     _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
        question="Q-ZERO-LOSS", group="metrics"),
+    _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
+       "original repository, another framework) and fails only in this one.", group="judgement"),
+    _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
+       "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
+    _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "
+       "threshold is set.", group="loop"),
+    _b("loss_collapses_zero", "The loss was positive at first and then reads exactly 0 from some step on (often with "
+       "a non-finite grad_norm beside it).", group="metrics"),
+    _b("loss_term_inert", "Changing the weight of one term of the loss changes nothing (the updates, the curves and "
+       "the results stay the same): that term sends no gradient.", group="metrics"),
+    _e("clip_order", "after_unscale before_unscale",
+       "With a GradScaler, whether gradients are clipped after scaler.unscale_(optimizer) or while still multiplied "
+       "by the loss scale.", question="Q-CLIP-ORDER", group="loop"),
     _e("scheduler_pace", "matches too_fast too_slow",
        "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
        "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
        question="Q-SCHED-PACE", group="loop"),
+    _e("lr_observed", "as_set stuck near_zero",
+       "The learning rate the optimizer actually applies (param_groups' lr, or the logged lr) against the one set: "
+       "'as_set' (it follows the value and schedule set), 'stuck' (it never moves although a schedule or a new "
+       "value was set), 'near_zero' (it falls to about 0 and stays there).", question="Q-LR-TRACE", group="loop"),
     # --- issue 19: what people say about their runs that had no name -----------------------------------
     _b("predictions_constant", "The model gives the same prediction (one class, one value) for every input.",
        group="metrics"),

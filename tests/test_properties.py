@@ -13,9 +13,9 @@ from expert.consultation import Consultation
 from expert.engine import MAX_FIRINGS
 from expert.explain import final_facts
 from expert.facts import KINDS
-from knowledge import all_questions
+from knowledge import all_questions, all_rows
 from knowledge.errors import ContradictionError, TrainoptError
-from knowledge.schema import holds
+from knowledge.schema import holds, refinements
 from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY, Observation
 
 TEXTS = ["CUDA out of memory. Tried to allocate 2.00 GiB", "adamw", "lion", "cross_entropy", "custom",
@@ -213,13 +213,17 @@ def _facts_view(c: Consultation) -> tuple[dict, Callable[[str], bool]]:
 
 def _applicable(c: Consultation) -> list[str]:
     """Questions whose conditions hold (the shared check), unanswered and not declined, where questions are asked
-    at all (no cause already explains the symptom, no exclusive cross-pack boundary)."""
+    at all (no exclusive cross-pack boundary; once a cause explains the symptom, only a question whose answer can
+    refine a standing cause into a more specific one, ``knowledge.schema.refinements``)."""
     values, has = _facts_view(c)
-    if has("flag:symptom_explained") or any(b["joint"] is False for b in c.diagnosis.boundary):
+    if any(b["joint"] is False for b in c.diagnosis.boundary):
         return []
+    explained = has("flag:symptom_explained")
+    refined = refinements(all_rows())
     declined = {a["question"] for a in c.asked if a["answer"] is None}
     return [q.id for q in all_questions()
-            if q.sets not in values and q.id not in declined and holds(q, values, has)]
+            if q.sets not in values and q.id not in declined and holds(q, values, has)
+            and (not explained or any(has(f"finding:{rid}") for rid in refined.get(q.sets, ())))]
 
 
 @SETTINGS
