@@ -57,6 +57,10 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
+NEGATION_REACH = 4
+"""Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
+_LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
+"""Words that do not count in the reach of a negation."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
@@ -442,9 +446,18 @@ class _Reader:
             self.tokens[p.i - 1].lemma in ("after", "at", "per", "for", "in", "on", "during", "before", "every", "each")
 
     def _negated(self, i: int, lo: int) -> bool:
-        """A negator among the (up to) four words before token ``i``, not before ``lo``."""
-        for k in range(i - 1, max(lo, i - 4) - 1, -1):
+        """A negator among the (up to) four words before token ``i``, not before ``lo``.
+
+        Light words ("the", "my", "any", "get", "make") are not counted: "can't get the model to converge" and
+        "didn't make the training any faster" negate the movement as "doesn't converge" does.
+        """
+        seen = 0
+        for k in range(i - 1, max(lo, i - 2 * NEGATION_REACH) - 1, -1):
             t = self.tokens[k]
+            if t.lemma not in _LIGHT:
+                seen += 1
+                if seen > NEGATION_REACH:
+                    return False
             if t.lemma in K.NEGATORS or t.lemma == "not":
                 return True
             if t.lemma in K.SCOPE_VERBS and k < i - 1:
@@ -481,7 +494,7 @@ class _Reader:
             elif nums and t.lemma in _EPOCH_WORDS:
                 value = nums[0].number
                 if value is not None:
-                    found = "start" if value == 0 or (value == 1 and "from" in lead) else (found or "later")
+                    found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
             elif before and "after" in lead | set(self.lemmas(k - 4, k)):
                 found = "later"
@@ -505,6 +518,8 @@ class _Reader:
                 v = p.roles.get("t")
                 if v in ("start", "epoch_start", "each_epoch"):
                     return v, step
+                if v == "start_soft" and self.lemmas(p.i - 1, p.i) in (["since"], ["from"]):
+                    return "start", step  # "NaN, since epoch 1": from the first epoch on
                 if v in ("later", "after", "then") and p.i < at:
                     found = "later"
         return found, step
@@ -595,8 +610,9 @@ class _Reader:
             before = [q for q in quantities if q[0].j <= p.i]
             after = [q for q in quantities if q[0].i >= p.j]
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
-            candidates = before[::-1] + after
-            fitting = [q for q in candidates if self._fits(q[1], m)]
+            # (after the movement only the nearest quantity can be its subject: in "raising the batch size the loss
+            # goes NaN" the rise is the batch size's, never the loss's)
+            fitting = [q for q in before[::-1] + after[:1] if self._fits(q[1], m)]
             chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else None
             if chosen is None or chosen[1] == "pronoun":
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
@@ -614,8 +630,11 @@ class _Reader:
             split = chosen[2] if chosen else None
             if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
                 continue  # "it got slower" compares speeds; a loss is not slower
+            if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
+                    self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
+                quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "spike", "nowhere", "overfit", "generalize",
+                                                          "fast", "spike", "nowhere", "overfit", "generalize",
                                                           "unstable", "oscillate", "slow", "plateau", "flat",
                                                           "flatline", "converge", "learn", "improve"):
                 continue
@@ -628,7 +647,8 @@ class _Reader:
                     quantity = None
             if quantity == "run" and m == "stuck":
                 if lemmas & {"forever", "error", "output", "happen", "bar", "progress", "iteration", "batch",
-                             "log", "freeze", "hang", "epoch"}:
+                             "log", "freeze", "hang", "epoch", "step", "hour", "minute", "startup", "init",
+                             "initialize", "initialization", "init_process_group"}:
                     m = "hang"
                 else:
                     self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "
@@ -686,7 +706,8 @@ class _Reader:
 
     def _idioms(self, parts: list[Part]) -> None:
         for p in parts:
-            if "idiom" in p.roles and not self._negated(p.i, max(0, p.i - 3)):
+            if "idiom" in p.roles and (p.roles["idiom"] in K.IDIOMS_UNDER_NEGATION or
+                                       not self._negated(p.i, max(0, p.i - 3))):
                 self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
                 if p.roles["idiom"] in K.IDIOM_CLAIMS:
                     self.claim(p.start, p.end, K.IDIOM_CLAIMS[p.roles["idiom"]])
@@ -997,6 +1018,8 @@ class _Reader:
                 if not before or not after:
                     continue
                 b, a = before[0], after[0]
+                if t.kind == "arrow" and toks[a].kind != "num" and self._setting_value(a) is None:
+                    continue  # "batch size changed to 1024 -> loss spikes": the arrow leads to what followed
                 named = self._setting_value(b)
                 if named is not None and t.kind != "arrow":
                     b = named[2]
@@ -1088,6 +1111,7 @@ class _Reader:
         self.evidence()
         self._chance()
         self._named_settings()
+        self._quoted_settings()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
@@ -1108,6 +1132,72 @@ class _Reader:
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _quoted_settings(self) -> None:
+        """Settings quoted with their number ("lr 3e-4", "batch size of 64", "a batch of 1024", "4 GPUs").
+
+        The number follows its quantity across linking words ("lr was set to 1e-3", "batch_size = 32"), or stands
+        right before it ("32 batch size"). A number a change claims for its before-side ("from 64 to 1024") is
+        passed over: the after-value is the run's. Runs after every sentence is read (a change claims its words).
+        """
+        self.u._index = None
+        toks = self.tokens
+        for p in self.parts:
+            q = p.roles.get("q")
+            if q == "gpu_util" and self.lemmas(p.i, p.j) == ["gpu"]:
+                self._gpu_count(p)
+                continue
+            name = K.QUOTED_SETTINGS.get(q or "")
+            if name is None or "topic" in p.roles and q is None:
+                continue
+            if p.i > 0 and self.text[toks[p.i - 1].end:p.start] in ("", "_", "-") and \
+                    toks[p.i - 1].lemma in K.OTHER_RATES:
+                continue  # "min_lr 1e-6", "warmup_lr": another rate than the run's
+            bare = self.lemmas(p.i, p.j) == ["batch"]
+            found, linked = None, False
+            for k in range(p.j, min(len(toks), p.j + 6)):
+                t = toks[k]
+                if t.kind == "num":
+                    if self.u.claimed(t.start, t.end, name):
+                        continue  # the before-side of a change
+                    found = t
+                    # "a batch (1024 instead of 128)", "batch 64 -> 1024": a change says it is the size
+                    linked = linked or (k + 1 < len(toks) and (toks[k + 1].lemma == "instead" or
+                                                              toks[k + 1].kind == "arrow"))
+                    break
+                if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→"):
+                    linked = linked or t.lemma not in ("(",)
+                    continue
+                break
+            if found is None and not bare and p.i > 0 and toks[p.i - 1].kind == "num" and not toks[p.i - 1].unit:
+                found = toks[p.i - 1]  # "32 batch size"
+            elif found is not None and bare and not linked:
+                found = None  # "batch 3 gives NaN" is a batch's index; "a batch of 1024", "batch=64" its size
+            if found is None or found.unit == "%" or self.u.claimed(found.start, found.end, name):
+                continue
+            value = found.number
+            if value is None:
+                continue
+            if found.unit == "k":
+                value *= 1000
+            if name == "batch_size":
+                if value != int(value):
+                    continue
+                value = int(value)
+            span = (min(p.start, found.start), max(p.end, found.end))
+            self.add({name: value}, *span, named=True)
+
+    def _gpu_count(self, p: Part) -> None:
+        """"4 GPUs", "2x GPU", "two gpus": more than one device is a multi-GPU run."""
+        if p.i == 0:
+            return
+        prev = self.tokens[p.i - 1]
+        if prev.kind == "num":
+            value = prev.number
+        else:
+            value = K.NUMBER_WORDS.get(prev.lemma)
+        if value is not None and value >= 2 and value == int(value):
+            self.add({"multi_gpu": True}, prev.start, p.end)
 
     def _chance(self) -> None:
         """An accuracy at chance (about 1/classes) is a model that has learned nothing."""
@@ -1266,7 +1356,10 @@ def _log_series(r: _Reader) -> None:
                 ep = _EPOCH.search(line)
                 step = int(st.group("step").replace(",", "")) if st else None
                 epoch = float(ep.group("epoch")) if ep else None
-                later = bool(train) or bool(step) or bool(epoch is not None and epoch >= 1)
+                # (step 1 of a log counting from 1 is still the first step)
+                # (nor is epoch 1 of a log counting epochs from 1; "epoch 1.0" of a fractional count is later)
+                later = bool(train) or bool(step and step > 1) or bool(epoch is not None and (
+                    epoch > 1 or (epoch == 1 and "." in ep.group("epoch"))))
                 nan_at = (start, start + len(raw) + 5, step, later)
             continue
         try:

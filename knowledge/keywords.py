@@ -167,11 +167,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"combined\s+loss|sum\s+of\s+(?:\w+\s+)?losses|(?:task|loss)\s+weight(?:s|ing)?",
        _SC, P_MULTI_TASK, symptom="multi_task"),
     # --- numbers users quote -----------------------------------------------------------------------------
-    _k(rf"(?:lr|learning[\s-]rate)\s*(?:of|is|=|:|at|was|set\s+to|to)?\s*(?:~|about|around|roughly)?\s*"
-       rf"(?P<learning_rate>{NUM})",
-       _QR, 0, negatable=False, learning_rate="$num"),
-    _k(r"(?:batch[\s_-]?size|bs)\s*(?:of|is|=|:|was)?\s*(?P<batch_size>\d[\d,]*)",
-       _QR, 0, negatable=False, batch_size="$int"),
+    # (the learning rate and the batch size quoted with their number are read by the parser of training talk:
+    # knowledge.talk.QUOTED_SETTINGS)
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
@@ -224,9 +221,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
-    _k(r"multi-?gpu|multigpu|multiple\s+gpus|several\s+gpus|(?:[2-9]|\d\d+)\s*(?:x\s*)?gpus|ddp|fsdp|deepspeed|"
-       r"distributeddataparallel|dataparallel|multinode",
-       _QR, 0, multi_gpu=True),
+    # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
        r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>\d+)",
        _QR, 0, negatable=False, grad_accum_steps="$int"),

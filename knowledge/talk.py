@@ -124,7 +124,14 @@ MOVEMENTS: dict[str, str] = {
     "nosedive": "down", "stagnate": "flat", "flatline": "flatline", "hover": "flat", "hover around": "flat",
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
     "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
-    "become nan": "nan",
+    "become nan": "nan", "go nan": "nan", "go inf": "nan",
+    # a floor the curve does not pass ("won't go below 2.0" is a loss that does not go down)
+    "go below": "down", "get below": "down", "drop below": "down", "fall below": "down",
+    "convergence": "converge",
+    # speed compared ("not any faster", "no speedup", "doesn't speed up"): said of the run
+    "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
+    # a run that never gets going ("the script just sits there", "never starts training")
+    "sit there": "hang", "never start": "hang", "never begin": "hang",
     # "jumps up", "spikes up": the jump, not a steady rise
     "jump up": "jump", "spike up": "spike",
     # speed said as duration
@@ -276,6 +283,12 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
     "clip the gradient": {"grad_clipping": True}, "clip gradient": {"grad_clipping": True},
     "clip the grad": {"grad_clipping": True}, "gradient clip": {"grad_clipping": True},
     "grad clip": {"grad_clipping": True},
+    # several devices (a count of GPUs is read with its number: "4 GPUs", "2x GPU")
+    **{k: {"multi_gpu": True} for k in (
+        "ddp", "fsdp", "deepspeed", "distributeddataparallel", "dataparallel", "data parallel", "multi gpu",
+        "multi-gpu", "multigpu", "multiple gpu", "several gpu", "more gpu", "many gpu", "multi node", "multi-node",
+        "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
+        "distributed setup", "nproc per node", "nproc_per_node")},
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
 asked about, the before-side of a change, or someone else's."""
@@ -354,6 +367,11 @@ IDIOMS: dict[str, dict[str, Any]] = {
 }
 """Whole phrases (lemmas) that state observations by themselves."""
 
+IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
+                                   "make training faster", "faster training"})
+"""Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
+training") both say the run is too slow."""
+
 SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
@@ -383,6 +401,20 @@ TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
 SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precision", "lr_schedule", "loss_fn",
                       "weight_decay", "grad_scaler", "tuning_method", "warmup"})
 """Observations that are settings of the run (a question or the before-side of a change does not set them)."""
+
+QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "batch": "batch_size"}
+"""Quantities that are settings of the run: a number quoted with them is their value ("lr 3e-4", "bs=32")."""
+
+SETTING_LINKS = frozenset("of be = : at to set change up down increase raise reduce lower decrease bump around "
+                          "about roughly only just now still currently was is approx approximately ~ (".split())
+"""Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024")."""
+
+OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split())
+"""Words joined to "lr" that name another rate than the run's peak ("min_lr", "warmup_lr", "eta_min")."""
+
+NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                                "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
+"""Counts said in words ("two GPUs", "multiple GPUs")."""
 
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
@@ -500,6 +532,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
+    # "not any faster", "no speedup": the run's speed is the complaint
+    + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
+    + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("run", "freeze", {"symptom": "hang"})
 )
 """The composition table: the first row that fits a reading states its observations."""
@@ -581,6 +616,16 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
+        # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
+        (("gpu ddp distributed parallel node torchrun fsdp", "~fast ~faster ~speedup ~quick", "!hang !freeze !stuck "
+          "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        (("gpu ddp distributed parallel node torchrun fsdp", "slow", "single one", "!hang !freeze !stuck "
+          "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # runs that differ although nothing was changed ("the results are different every time I run it")
+        (("result outcome", "different differ vary", "every each rerun", "!lr !rate !batch !optimizer "
+          "!hyperparameter !config"), {"nondeterminism": "training_runs"}),
+        # the loader's share of the time
+        (("dataloader loader loading", "most majority bulk", "time"), {"symptom": "slow_training"}),
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
         # held-out accuracy falling while the training figure still improves
