@@ -209,8 +209,12 @@ def _corrected(word: str) -> str:
     Only words of seven letters or more are corrected, by one edit (two from nine letters), keeping the first
     letter: short words have too many real neighbours ("stack" is not "stuck", "floats" is not "flats").
     """
-    if len(word) < 7 or not word.isalpha():
+    if not word.isalpha() or len(word) < 5:
         return word
+    if len(word) < 7:
+        # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
+        grown = [c for c in _known() if len(c) == len(word) + 1 and c.startswith(word)]
+        return grown[0] if len(grown) == 1 else word
     try:
         from rapidfuzz.distance import Levenshtein
         from rapidfuzz.process import extractOne
@@ -601,7 +605,7 @@ class _Reader:
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
                 prev = self.lemmas(p.i - 1, p.i)
-                if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move",
+                if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move", "back",
                                                "keep", "is", "be", "climb", "fall", "jump", "spike"):
                     continue
             negated = self._negated(p.i, i)
@@ -746,6 +750,9 @@ class _Reader:
             if not 0.0 <= frac <= 1.0:
                 continue
             span = (min(p.start, num.start), max(p.end, num.end))
+            if q == "accuracy" and split is None and any(oq == "accuracy" and os_ == "val"
+                                                         for _o, oq, os_ in quantities):
+                split = "train"  # "loss: 0.01 - accuracy: 0.99 - val_accuracy: 0.62": the bare one is training's
             if q == "accuracy" and split in ("train", "val"):
                 used.add(num.start)
                 metrics[split] = frac
@@ -876,7 +883,7 @@ class _Reader:
             unit = self.lemmas(k + 1, k + 2)
             if not unit or unit[0] not in K.TIME_UNITS:
                 continue
-            per = self.lemmas(k + 2, min(hi, k + 5))
+            per = self.lemmas(k + 2, min(hi, k + 6))  # "2 days to train one epoch"
             # "3 hours per epoch", or "each epoch takes 3 hours"
             said_of = self.lemmas(max(lo, k - 4), k)
             if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
@@ -1368,6 +1375,9 @@ def _log_series(r: _Reader) -> None:
             continue
         said = list(_EPOCH.finditer(text, max(0, start - 80), start))
         (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
+    if len(train) >= 3 and nan_at is None and len(set(train)) == 1 and train[0] != 0.0:
+        # "epoch 1 loss 2.3 epoch 2 loss 2.3 epoch 3 loss 2.3": a logged loss that never moves
+        r.add({"symptom": "not_learning"}, hits[0][0], hits[-1][0] + 4, strong=False)
     if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
         s, e, st, later = nan_at
         sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",

@@ -132,6 +132,11 @@ MOVEMENTS: dict[str, str] = {
     "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
     # a run that never gets going ("the script just sits there", "never starts training")
     "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # arrows typed for a direction ("val loss ↑ train loss ↓")
+    "↑": "up", "↓": "down", "⬆": "up", "⬇": "down",
+    # a value the curve stays at ("loss stays at 0.69") is a curve that does not move
+    "stay at": "stuck", "remain at": "stuck", "stay around": "stuck", "remain around": "stuck",
+    "too much time": "slow", "so much time": "slow", "variance": "oscillate", "high variance": "oscillate",
     # "jumps up", "spikes up": the jump, not a steady rise
     "jump up": "jump", "spike up": "spike",
     # speed said as duration
@@ -520,7 +525,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
-    + _c("throughput", "low slow down", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("throughput", "low slow down bad", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("loss_scale", "vanish zero", {"symptom": "unstable", "loss_scale_issue": True})
     + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("step_count", "slow", {"symptom": "slow_training", "slow_kind": "many_steps"})
@@ -614,6 +619,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
          {"predictions_constant": True, "symptom": "not_learning"}),
+        # everything put in one class ("everything is classified as background", "all images are predicted as 0")
+        (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
+          "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")

@@ -310,3 +310,48 @@ def test_floor_is_checked_both_ways() -> None:
     assert eval_text.below_floor(figures, {"held_back": {"recall": 0.8, "wrong": 0.03}}) == [
         "held_back recall 0.700 below 0.8", "held_back wrong 0.050 above 0.03"]
     assert eval_text.below_floor(figures, {"held_back": {"recall": 0.6}}) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # settings quoted with their number, across linking words; a change's after-value; another rate is not the run's
+    ("learning rate was set to 1e-3 and bs=32", {"learning_rate": 1e-3, "batch_size": 32}),
+    ("per_device_train_batch_size=8, learning_rate=2e-5", {"batch_size": 8, "learning_rate": 2e-5}),
+    ("training with a batch of 1024 diverges", {"batch_size": 1024}),
+    ("bigger batch (1024 instead of 128) makes training unstable", {"batch_size": 1024}),
+    ("batch size changed to 1024 -> loss spikes", {"batch_size": 1024, "loss_behavior": "spiking"}),
+    ("with min_lr 1e-6 and lr 1e-3", {"learning_rate": 1e-3}),
+    ("32 batch size with adam", {"batch_size": 32}),
+    # devices named or counted, and speed that more of them did not bring
+    ("torchrun with 4 gpus gets stuck forever after initializing the process group",
+     {"multi_gpu": True, "symptom": "hang"}),
+    ("with nproc_per_node=2 the script never starts training, it just sits there",
+     {"multi_gpu": True, "symptom": "hang"}),
+    ("training on 4 GPUs is not faster than on 1 GPU", {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+    ("adding more GPUs didn't make the training any faster", {"multi_gpu": True, "symptom": "slow_training"}),
+    # negations reach past light words; floors not passed; a cut-short word; arrows for directions
+    ("can't get the model to converge", {"symptom": "not_learning"}),
+    ("Training loss won't go below 2.0 no matter what I try", {"symptom": "not_learning"}),
+    ("loss explod after few epoch", {"loss_behavior": "diverging"}),
+    ("val loss ↑ train loss ↓", {"symptom": "overfitting"}),
+    ("after raising batch_size to 1024 the loss goes nan", {"loss_behavior": "nan_or_inf", "batch_size": 1024}),
+    # logs: step 1 is the first step; a loss logged unchanged; Keras' bare accuracy beside val_accuracy
+    ("step 1 | loss: nan\nstep 2 | loss: nan", {"nan_onset": "immediate"}),
+    ("loss is nan since epoch 1 batch 1", {"nan_onset": "immediate"}),
+    ("epoch 1 loss 2.3 epoch 2 loss 2.3 epoch 3 loss 2.3", {"symptom": "not_learning"}),
+    ("Epoch 10/50 - loss: 0.0123 - accuracy: 0.9987 - val_loss: 1.8 - val_accuracy: 0.62",
+     {"train_metric": 0.9987, "val_metric": 0.62, "symptom": "overfitting"}),
+    ("everything is classified as background", {"predictions_constant": True}),
+])
+def test_composed_settings_devices_and_logs(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("batch 3 gives nan", "batch_size"),  # a batch's index, not its size
+    ("warmup_lr 1e-6 then cosine", "learning_rate"),
+    ("on a single GPU it trains fine", "multi_gpu"),
+    ("training without ddp on one gpu", "multi_gpu"),
+])
+def test_quoted_settings_are_not_guessed(text: str, absent: str) -> None:
+    assert absent not in obs(text)
