@@ -57,6 +57,9 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
+QUOTED_CAP = 8
+"""Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
+quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
 NEGATION_REACH = 4
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
@@ -1149,13 +1152,14 @@ class _Reader:
         """
         self.u._index = None
         toks = self.tokens
+        read: dict[str, int] = {}
         for p in self.parts:
             q = p.roles.get("q")
             if q == "gpu_util" and self.lemmas(p.i, p.j) == ["gpu"]:
                 self._gpu_count(p)
                 continue
             name = K.QUOTED_SETTINGS.get(q or "")
-            if name is None or "topic" in p.roles and q is None:
+            if name is None or read.get(name, 0) >= QUOTED_CAP:
                 continue
             if p.i > 0 and self.text[toks[p.i - 1].end:p.start] in ("", "_", "-") and \
                     toks[p.i - 1].lemma in K.OTHER_RATES:
@@ -1193,6 +1197,7 @@ class _Reader:
                 value = int(value)
             span = (min(p.start, found.start), max(p.end, found.end))
             self.add({name: value}, *span, named=True)
+            read[name] = read.get(name, 0) + 1
 
     def _gpu_count(self, p: Part) -> None:
         """"4 GPUs", "2x GPU", "two gpus": more than one device is a multi-GPU run."""
