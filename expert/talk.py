@@ -64,6 +64,9 @@ NEGATION_REACH = 4
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
+_COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
+                     "layer".split())
+"""Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
@@ -301,7 +304,11 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
             word = word.lstrip(".")
         if not word:
             continue
-        parts = [word] if (_lemma(word),) in phrases else [p for p in re.split(r"[._/-]", word) if p]
+        # an identifier is split at its dots first, then each piece that the lexicon does not know at "_" and "-"
+        # ("optimizer.zero_grad" -> optimizer, zero_grad; "val_loss" -> val, loss)
+        parts = [word] if (_lemma(word),) in phrases else [
+            q for piece in re.split(r"[./]", word) if piece
+            for q in ([piece] if (_lemma(piece),) in phrases else re.split(r"[_-]", piece)) if q]
         pos = m.start()
         for part in parts:
             at = text.find(part, pos, m.end())
@@ -737,8 +744,10 @@ class _Reader:
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
             others = {o.j for o, oq, _s in quantities if o is not p and oq != q}
+            # (nor a count of something else: "not increasing since 10 epochs", "5 classes")
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
-                    if t.kind == "num" and t.start not in used and not (others & {k, k - 1})]
+                    if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
+                    not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED)]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -772,6 +781,7 @@ class _Reader:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
         self._huge_norm(lo, hi, quantities)
+        self._huge_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
@@ -831,6 +841,17 @@ class _Reader:
             value = nums[0].number if nums else None
             if value is not None and 0.0 <= value < 1.0:
                 self.add({"symptom": "unstable", "loss_scale_issue": True}, p.start, nums[0].end)
+                return
+
+    def _huge_loss(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"loss values like 1e+20": a loss in the millions has diverged."""
+        for p, q, split in quantities:
+            if q != "loss" or split == "val":
+                continue
+            nums = [t for t in self.tokens[p.j:min(hi, p.j + 5)] if t.kind == "num" and not t.unit]
+            value = nums[0].number if nums else None
+            if value is not None and value >= K.HUGE_LOSS:
+                self.add({"symptom": "unstable", "loss_behavior": "diverging"}, p.start, nums[0].end)
                 return
 
     def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
@@ -944,8 +965,11 @@ class _Reader:
             if t.kind == "word" and "than" not in self.lemmas(k + 1, k + 2) and t.text not in ("<", ">") \
                     and t.lemma not in ("below", "under", "above", "over"):
                 continue
-            left = [q for q in quantities if q[0].j <= k]
+            left = [q for q in quantities if q[0].j <= k and q[1] != "split_only"]
             right = [q for q in quantities if q[0].i > k]
+            if left and not right:
+                # "accuracy on the test set is much worse than on train": the split alone names the other curve
+                right = [(p, "split_only", p.roles["s"]) for p in parts if p.i > k and p.i <= k + 4 and "s" in p.roles]
             if not left or not right:
                 continue
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
@@ -953,8 +977,11 @@ class _Reader:
                 rq = lq
             if lq != rq or lq not in ("loss", "accuracy") or {ls, rs} != {"train", "val"}:
                 continue
-            val_lower = (rel == "lt") == (ls == "val")
-            val_better = val_lower if lq == "loss" else not val_lower
+            if rel in ("better", "worse"):
+                val_better = (rel == "better") == (ls == "val")
+            else:
+                val_lower = (rel == "lt") == (ls == "val")
+                val_better = val_lower if lq == "loss" else not val_lower
             span = (lp.start, rp.end)
             if val_better:
                 self.add({"val_better_than_train": True}, *span)

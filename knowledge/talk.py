@@ -249,7 +249,7 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
                      "switch off", "set off", "wrong label", "wrong class", "wrong dtype", "wrong device",
-                     "wrong shape", "bad label", "poor man",
+                     "wrong shape", "bad label", "poor man", "zero_grad",
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
                        for what in ("step", "iteration", "update", "batch"))})
@@ -461,7 +461,11 @@ _EPOCH_JUMP = {"epoch_start_jump": True, "symptom": "unstable", "loss_behavior":
 
 COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the loss ---------------------------------------------------------------------------------------
-    _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
+    # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
+    # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
+    _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau", {},
+       split="val")
+    + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)
     + _c("loss", "diverge explode", {"symptom": "unstable", "loss_behavior": "diverging"}, implicit=True)
@@ -643,6 +647,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("val validation test eval", "drop decrease fall worse decline degrade", "while whereas but",
           "train training", "loss", "auc acc accuracy f1 score metric map iou miou bleu performance"),
          {"symptom": "overfitting"}),
+        # the validation loss stalls while the training loss still falls
+        (("val validation", "~decrease ~improve ~drop ~fall stuck flat plateau stagnate stall", "train training",
+          "decrease drop improve fall", "loss", "!acc !accuracy"), {"symptom": "overfitting"}),
         # training that looks fine while held-out data does badly
         (("fine good great ok okay perfect", "train training", "but",
           "bad poor useless terrible awful garbage low worse",
@@ -756,6 +763,10 @@ class ("RuntimeError"), an error line ("error:") or "an error" said of the run, 
 
 CLASS_NOUNS = frozenset("class categories category label".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
+
+HUGE_LOSS = 1e6
+"""A training loss said to be this large or more has diverged (losses of classification and regression start at
+order 1-100 on standardized targets)."""
 
 HUGE_GRAD_NORM = 1e3
 """A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order
