@@ -708,6 +708,10 @@ class _Reader:
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
             self.add(sets, lo, hi, hedged=hedged)
+            if quantity == "loss" and split is None and m == "up" and sets.get("loss_behavior") == "diverging":
+                # most who say "the loss goes up" mean the training loss; some mean the validation loss (overfitting)
+                self.u.confirm.append(("loss up", "You said the loss goes up: the training loss, or only the "
+                                                  "validation loss (the training loss still falling)?"))
             if m in K.CLAIMS_BY_MOVEMENT:
                 self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.CLAIMS_BY_MOVEMENT[m])
             if "symptom" in sets or "loss_behavior" in sets:

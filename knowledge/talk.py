@@ -132,6 +132,8 @@ MOVEMENTS: dict[str, str] = {
     "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
     # a run that never gets going ("the script just sits there", "never starts training")
     "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # shorthand of a log reader ("trn loss dec, val loss inc")
+    "inc": "up", "incr": "up", "dec": "down", "decr": "down",
     # arrows typed for a direction ("val loss ↑ train loss ↓")
     "↑": "up", "↓": "down", "⬆": "up", "⬇": "down",
     # a value the curve stays at ("loss stays at 0.69") is a curve that does not move
@@ -761,7 +763,7 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
 
-CLASS_NOUNS = frozenset("class categories category label".split())
+CLASS_NOUNS = frozenset("class categories category label cls".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
 
 HUGE_LOSS = 1e6

@@ -355,3 +355,23 @@ def test_composed_settings_devices_and_logs(text: str, expected: dict) -> None:
 ])
 def test_quoted_settings_are_not_guessed(text: str, absent: str) -> None:
     assert absent not in obs(text)
+
+
+def test_a_loss_going_up_without_its_split_is_confirmed() -> None:
+    assert any("validation loss" in q for q in confirmations("my loss keeps increasing"))
+    assert not any("validation loss" in q for q in confirmations("the training loss keeps increasing"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("trn loss dec, val loss inc", {"symptom": "overfitting"}),
+    ("acc stuck 0.25 (4 cls)", {"num_classes": 4}),
+    ("the accuracy on the test set is much worse than on train", {"symptom": "overfitting"}),
+    ("validation loss stuck while train loss decreases", {"symptom": "overfitting"}),
+    ("I'm getting loss values like 1e+20", {"loss_behavior": "diverging"}),
+    ("i use adam lr 0.0001, is normal?", {"optimizer": "adam", "considering": None}),
+    ("the validation accuracy is not increasing since 10 epochs", {"val_metric": None}),
+    ("did I forget optimizer.zero_grad()? the loss goes crazy", {"zero_grad_call": "missing", "step_grads": None}),
+])
+def test_shorthand_comparisons_and_counts(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
