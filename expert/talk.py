@@ -1170,9 +1170,27 @@ class _Reader:
             if key is None or self._negated(p.i, max(0, p.i - 3)):
                 continue
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if sets.get("optimizer") in K.OPTIMIZER_OPTIONS:
+                sets["optimizer"] = self._with_option(p, sets["optimizer"])
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _with_option(self, p: Part, name: str) -> str:
+        """The optimizer an option said right after its name makes of it ("SGD(momentum=0.9)" is SGD with momentum)."""
+        options, becomes = K.OPTIMIZER_OPTIONS[name]
+        toks = self.tokens
+        for k in range(p.j, min(len(toks), p.j + K.OPTION_REACH)):
+            t = toks[k]
+            if t.kind == "punct" and t.text in (".", "?", "!", "\n"):
+                break
+            if t.lemma in options:
+                value = next((u.number for u in toks[k + 1:k + 3] if u.kind == "num"), None)
+                off = next((u for u in toks[k + 1:k + 3] if u.lemma in ("false", "none", "off", "no")), None)
+                if value == 0 or off is not None or self._negated(k, p.j):
+                    return name
+                return becomes
+        return name
 
     def _quoted_settings(self) -> None:
         """Settings quoted with their number ("lr 3e-4", "batch size of 64", "a batch of 1024", "4 GPUs").

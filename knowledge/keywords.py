@@ -102,22 +102,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than)\s+adamw?|"
        rf"adamw?\s+(?:vs\.?|versus|or)\s+(?P<v>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
-    # --- optimizer in use (a bare name; a switch cue around it takes precedence) -----------------------
-    _k(r"adamw", _QR, 0, optimizer="adamw"),
-    _k(r"adam", _QR, 0, optimizer="adam"),
-    _k(r"sgd\s*(?:with|\+|and)\s*(?:nesterov\s+)?momentum|momentum\s+sgd|nesterov", _QR, 1,
-       optimizer="sgd_momentum"),
-    _k(r"sgd", _QR, 0, optimizer="sgd"),
-    _k(r"lamb", _QR, 0, optimizer="lamb"),
-    _k(r"lion", _QR, 0, optimizer="lion"),
-    _k(r"sophia", _QR, 0, optimizer="sophia"),
-    _k(r"muon", _QR, 0, optimizer="muon"),
-    _k(r"shampoo", _QR, 0, optimizer="shampoo"),
-    _k(r"ademamix", _QR, 0, optimizer="ademamix"),
-    _k(r"schedule[-\s]?free(?:\s+adamw?)?", _QR, 0, optimizer="schedule_free"),
-    _k(r"prodigy", _QR, 0, optimizer="prodigy"),
-    _k(r"adamw[-_\s]?8[-\s]?bit|8[-\s]?bit\s+adamw?", _QR, 1, optimizer="adamw_8bit"),
-    _k(r"paged\s+adamw?(?:[-_\s]?(?:8[-\s]?bit|32[-\s]?bit))?", _QR, 1, optimizer="paged_adamw"),
+    # --- optimizer in use: named by the parser of training talk (knowledge.talk.SETTING_NAMES, with an option
+    # said after the name: OPTIMIZER_OPTIONS); a switch cue around a name takes precedence (expert.text) ---------
     # --- precision in use --------------------------------------------------------------------------------
     # Formats named by name (fp16, bf16, AMP...), the grad scaler and clipping are read by the parser
     # (knowledge.talk.SETTING_NAMES). Lightning and Keras name formats by bit width in config syntax, which stays
@@ -217,7 +203,6 @@ KEYWORDS: tuple[Keyword, ...] = (
     # settings users quote (class names and library spellings are canonicalised by knowledge.terms)
     _k(LOSS_NAMES, _QR, 0, negatable=False, loss_fn="$loss"),
     _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
-    _k(r"rmsprop|adagrad|adadelta|adafactor|radam|nadam|adamax|lbfgs", _QR, 0, optimizer="other"),
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),

@@ -290,6 +290,26 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
     "clip the gradient": {"grad_clipping": True}, "clip gradient": {"grad_clipping": True},
     "clip the grad": {"grad_clipping": True}, "gradient clip": {"grad_clipping": True},
     "grad clip": {"grad_clipping": True},
+    # the optimizer (a name with its option is read whole: "SGD with momentum"; an option said after the name,
+    # "SGD(momentum=0.9)", is read by OPTIMIZER_OPTIONS)
+    "adam": {"optimizer": "adam"}, "adamw": {"optimizer": "adamw"}, "adam w": {"optimizer": "adamw"},
+    "sgd": {"optimizer": "sgd"}, "lamb": {"optimizer": "lamb"}, "lion": {"optimizer": "lion"},
+    "sophia": {"optimizer": "sophia"}, "sophiag": {"optimizer": "sophia"}, "muon": {"optimizer": "muon"},
+    "shampoo": {"optimizer": "shampoo"}, "ademamix": {"optimizer": "ademamix"}, "prodigy": {"optimizer": "prodigy"},
+    **{f"{a} {b}".strip(): {"optimizer": "schedule_free"} for a in ("schedule free", "schedule-free", "schedulefree")
+       for b in ("", "adam", "adamw", "sgd")},
+    **{k: {"optimizer": "sgd_momentum"} for k in (
+        "sgd with momentum", "sgd + momentum", "sgd and momentum", "sgd momentum", "momentum sgd", "nesterov",
+        "sgd with nesterov momentum", "sgd + nesterov", "sgd with nesterov", "nesterov sgd")},
+    # ("8bit" is one word inside an identifier, "8 bit" or "8 - bit" in prose: the tokens a number leaves)
+    **{k.replace("8bit", bits): {"optimizer": "adamw_8bit"} for bits in ("8bit", "8 bit", "8 - bit") for k in (
+        "adamw 8bit", "adamw8bit", "8bit adamw", "8bit adam", "adam 8bit", "adam8bit", "adamw bnb 8bit",
+        "bnb adamw 8bit")},
+    **{k.replace("Nbit", bits): {"optimizer": "paged_adamw"} for bits in ("8bit", "8 bit", "8 - bit", "32bit",
+                                                                         "32 bit", "32 - bit") for k in (
+        "paged adamw", "paged adam", "paged adamw Nbit", "paged_adamw")},
+    **{k: {"optimizer": "other"} for k in (
+        "rmsprop", "adagrad", "adadelta", "adafactor", "radam", "nadam", "adamax", "lbfgs", "l-bfgs")},
     # several devices (a count of GPUs is read with its number: "4 GPUs", "2x GPU")
     **{k: {"multi_gpu": True} for k in (
         "ddp", "fsdp", "deepspeed", "distributeddataparallel", "dataparallel", "data parallel", "multi gpu",
@@ -299,6 +319,16 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
 asked about, the before-side of a change, or someone else's."""
+
+OPTIMIZER_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    "sgd": (frozenset({"momentum", "nesterov"}), "sgd_momentum"),
+}
+"""An option said right after an optimizer's name that makes it another optimizer of the vocabulary ("SGD
+(momentum=0.9)", "sgd, nesterov=True"); a zero value of the option ("momentum=0") leaves it as it was."""
+
+OPTION_REACH = 24
+"""Tokens after an optimizer's name in which its option is looked for (the arguments of its constructor:
+"SGD(model.parameters(), lr=0.1, momentum=0.9)"), up to the sentence's end."""
 
 GENERIC_SETTINGS = frozenset({"amp", "autocast", "mixed precision", "mixed-precision"})
 """Names of a setting that leave its exact value open: a more exact name in the same text wins."""

@@ -375,3 +375,20 @@ def test_a_loss_going_up_without_its_split_is_confirmed() -> None:
 def test_shorthand_comparisons_and_counts(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the optimizer is a setting named in passing: with its option, negated, weighed or someone else's
+    ("optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)", {"optimizer": "sgd_momentum"}),
+    ("SGD(momentum=0)", {"optimizer": "sgd"}),
+    ("I use Adam with lr 1e-3 and the loss diverges", {"optimizer": "adam", "considering": None}),
+    ("I'm not using adam, I use sgd", {"optimizer": "sgd"}),
+    ("AdamW 8bit from bitsandbytes, loss nan", {"optimizer": "adamw_8bit"}),
+    ("paged_adamw_32bit in the HF trainer", {"optimizer": "paged_adamw"}),
+    ("the paper uses AdamW but I use Adam", {"optimizer": "adam"}),
+    ("thinking of switching to Lion, currently AdamW", {"optimizer": "adamw", "considering": "lion"}),
+    ("does lion help with memory?", {"optimizer": None}),
+])
+def test_the_optimizer_as_a_named_setting(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
