@@ -64,6 +64,8 @@ NEGATION_REACH = 4
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
+_FAMILY = re.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
+"""A model's name: its family's stem, then nothing, a plural "s", or a size or version ("resnet50", "gpt4o")."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
@@ -238,6 +240,9 @@ def _triggers() -> frozenset[str]:
     """Words without which a line of a long text holds no movement, idiom or comparison to compose."""
     lemmas = {w for source in (K.MOVEMENTS, K.IDIOMS) for phrase in source for w in phrase.split()[:1]}
     lemmas |= set(_COMPARE)
+    # (and the settings a line may name: "optimizer: AdamW, lr=1e-3" in a pasted config)
+    lemmas |= {w for phrase in K.SETTING_NAMES for w in phrase.split()[:1]} | set(K.MODEL_FAMILIES)
+    lemmas |= {w for phrase, q in K.QUANTITIES.items() if q in K.QUOTED_SETTINGS for w in phrase.split()[:1]}
     words = {w for w in lemmas if w.isalpha()} | {f for f, lem in FORMS.items() if lem in lemmas}
     return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
 
@@ -1153,6 +1158,7 @@ class _Reader:
         self._chance()
         self._named_settings()
         self._quoted_settings()
+        self._model_families()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
@@ -1191,6 +1197,26 @@ class _Reader:
                     return name
                 return becomes
         return name
+
+    def _model_families(self) -> None:
+        """The model family a name states ("resnet50", "a BERT model", "gpt-2", "LSTMs"): the first one said."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            if t.kind != "word":
+                continue
+            word = t.text.lower()
+            m = None if word in K.MODEL_FAMILIES else _FAMILY.fullmatch(word)
+            stem, size = (word, "") if m is None else (m.group("stem"), m.group("size"))
+            if stem not in K.MODEL_FAMILIES:
+                continue
+            joined = k + 1 < len(toks) and toks[k + 1].start == t.end + 1 and \
+                self.text[t.end] in "-_" and toks[k + 1].text[:1].isdigit()
+            if stem in K.LOOSE_STEMS and not (size and size[0].isdigit()) and not joined:
+                continue
+            if size == "s" and stem in K.LOOSE_STEMS:
+                continue
+            self.add({"architecture": K.MODEL_FAMILIES[stem]}, t.start, t.end, named=True)
+            return
 
     def _quoted_settings(self) -> None:
         """Settings quoted with their number ("lr 3e-4", "batch size of 64", "a batch of 1024", "4 GPUs").

@@ -226,13 +226,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
        task="regression"),
-    _k(r"transformers?|vit|vision\s+transformer|bert\w*|gpt\w*|llama\w*|t5|attention\s+layers?|self[\s-]attention",
-       _QR, 0, negatable=False, architecture="transformer"),
-    _k(r"cnns?|convnets?|conv(?:olutional)?\s+(?:net\w*|layers?)|resnet\w*|vgg\w*|efficientnet\w*|unet|u-net|"
-       r"mobilenet\w*|densenet\w*|convnext\w*", _QR, 0, negatable=False, architecture="cnn"),
-    _k(r"lstms?|grus?|rnns?|recurrent", _QR, 0, negatable=False, architecture="rnn"),
-    _k(r"mlps?|fully[\s-]connected|feed[\s-]?forward\s+net\w*", _QR, 0, negatable=False, architecture="mlp"),
-    _k(r"gnns?|graph\s+neural|gcn|graph\s+conv\w*", _QR, 0, negatable=False, architecture="gnn"),
+    # (the model family is read by the parser of training talk: knowledge.talk.MODEL_FAMILIES and SETTING_NAMES)
     # "why doesn't mixed precision speed anything up?" is a precision-strategy question
     _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"
        r"(?:no\s+(?:speed\w*|difference)|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"

@@ -310,6 +310,18 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "paged adamw", "paged adam", "paged adamw Nbit", "paged_adamw")},
     **{k: {"optimizer": "other"} for k in (
         "rmsprop", "adagrad", "adadelta", "adafactor", "radam", "nadam", "adamax", "lbfgs", "l-bfgs")},
+    # the model family said in words (a family's name with its size, "resnet50", "gpt-2", is MODEL_FAMILIES')
+    **{k: {"architecture": "transformer"} for k in (
+        "transformer", "vision transformer", "attention layer", "self attention", "self-attention")},
+    **{k: {"architecture": "cnn"} for k in (
+        "conv net", "convolutional net", "convolutional network", "convolutional neural network", "conv layer",
+        "convolutional layer", "u-net", "u net")},
+    **{k: {"architecture": "rnn"} for k in ("recurrent", "recurrent network", "recurrent neural network")},
+    **{k: {"architecture": "mlp"} for k in (
+        "fully connected", "fully-connected", "feed forward network", "feedforward network", "feed-forward network",
+        "feed forward net", "feedforward net")},
+    **{k: {"architecture": "gnn"} for k in ("graph neural", "graph neural network", "graph conv",
+                                            "graph convolution", "graph convolutional")},
     # several devices (a count of GPUs is read with its number: "4 GPUs", "2x GPU")
     **{k: {"multi_gpu": True} for k in (
         "ddp", "fsdp", "deepspeed", "distributeddataparallel", "dataparallel", "data parallel", "multi gpu",
@@ -319,6 +331,24 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
 asked about, the before-side of a change, or someone else's."""
+
+MODEL_FAMILIES: dict[str, str] = {
+    **dict.fromkeys(("transformer", "transformers", "vit", "bert", "gpt", "llama", "t5", "roberta", "deberta",
+                     "distilbert", "bart",
+                     "swin", "deit", "mistral", "qwen", "gemma", "whisper", "opt", "bloom", "falcon", "phi"),
+                    "transformer"),
+    **dict.fromkeys(("cnn", "convnet", "resnet", "vgg", "efficientnet", "unet", "mobilenet", "densenet", "convnext",
+                     "resnext", "alexnet", "lenet", "inception", "wideresnet", "wrn"), "cnn"),
+    **dict.fromkeys(("lstm", "gru", "rnn", "bilstm"), "rnn"),
+    **dict.fromkeys(("mlp",), "mlp"),
+    **dict.fromkeys(("gnn", "gcn", "gat", "graphsage"), "gnn"),
+}
+"""Model families by the stem of their names: a word that is the stem, its plural, or the stem with a size or
+version ("resnet50", "vgg16", "gpt2", "llama3"; "gpt-2" and "resnet-50" are split into the stem and the number)
+names the architecture."""
+
+LOOSE_STEMS = frozenset({"opt", "phi", "gat", "bloom", "falcon", "inception"})
+"""Stems that are ordinary words too: they name a family only with a number joined to them ("opt-1.3b", "phi2")."""
 
 OPTIMIZER_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
     "sgd": (frozenset({"momentum", "nesterov"}), "sgd_momentum"),

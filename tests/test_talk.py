@@ -392,3 +392,18 @@ def test_shorthand_comparisons_and_counts(text: str, expected: dict) -> None:
 def test_the_optimizer_as_a_named_setting(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the model family from a name with its size or version, or said in words
+    ("fine-tuning bert-base-uncased, loss flat", "transformer"),
+    ("my resnet50 overfits", "cnn"),
+    ("training LSTMs on text", "rnn"),
+    ("gpt-2 small from scratch", "transformer"),
+    ("my conv net does not learn", "cnn"),
+    ("a GCN on cora", "gnn"),
+    ("options are limited", None),
+    ("I opt for adam", None),
+])
+def test_the_model_family_from_its_name(text: str, expected: str | None) -> None:
+    assert obs(text).get("architecture") == expected
