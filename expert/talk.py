@@ -653,8 +653,8 @@ class _Reader:
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "fast", "spike", "nowhere", "overfit", "generalize",
-                                                          "unstable", "oscillate", "slow", "plateau", "flat",
+                                                          "fast", "progress", "spike", "nowhere", "overfit",
+                                                          "generalize", "unstable", "oscillate", "slow", "plateau", "flat",
                                                           "flatline", "converge", "learn", "improve"):
                 continue
             if quantity in ("run", "model"):
@@ -667,7 +667,8 @@ class _Reader:
             if quantity == "run" and m == "stuck":
                 if lemmas & {"forever", "error", "output", "happen", "bar", "progress", "iteration", "batch",
                              "log", "freeze", "hang", "epoch", "step", "hour", "minute", "startup", "init",
-                             "initialize", "initialization", "init_process_group"}:
+                             "initialize", "initialization", "init_process_group", "kill", "during", "alive",
+                             "respond", "restart"}:
                     m = "hang"
                 else:
                     self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "

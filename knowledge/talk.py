@@ -132,6 +132,8 @@ MOVEMENTS: dict[str, str] = {
     "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
     # a run that never gets going ("the script just sits there", "never starts training")
     "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # a run that does not advance ("nothing progresses") hangs; a model that makes no progress does not learn
+    "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
     # shorthand of a log reader ("trn loss dec, val loss inc")
     "inc": "up", "incr": "up", "dec": "down", "decr": "down",
     # arrows typed for a direction ("val loss ↑ train loss ↓")
@@ -374,6 +376,7 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "speed up training": {"symptom": "slow_training"}, "speed up the training": {"symptom": "slow_training"},
     "speed up my training": {"symptom": "slow_training"}, "too long to train": {"symptom": "slow_training"},
     "make training faster": {"symptom": "slow_training"}, "faster training": {"symptom": "slow_training"},
+    "train faster": {"symptom": "slow_training"}, "training faster": {"symptom": "slow_training"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
@@ -435,7 +438,7 @@ IDIOMS: dict[str, dict[str, Any]] = {
 """Whole phrases (lemmas) that state observations by themselves."""
 
 IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
-                                   "make training faster", "faster training"})
+                                   "make training faster", "faster training", "train faster", "training faster"})
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
 training") both say the run is too slow."""
 
@@ -447,8 +450,8 @@ FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parame
 """Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
 ("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
 
-RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-learn", "not-converge", "not-change_verb", "not-improve",
-                                  "nowhere"}
+RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn", "not-converge", "not-change_verb",
+                                  "not-improve", "nowhere"}
 """Movements that, said with no fitting quantity in their own clause, are the run's ("it hangs with 4 GPUs",
 "300 steps or fewer doesn't learn")."""
 """Movements of the run itself: said next to a setting ("with batch 32 it overfits"), they are still the run's."""
@@ -603,6 +606,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
+    + _c("run", "not-progress", {"symptom": "hang"}, implicit=True)
     # "not any faster", "no speedup": the run's speed is the complaint
     + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
     + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
@@ -658,7 +662,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"optimizer_params": "frozen_held"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
-        (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
+        (("scaler scale", "halve collapse tiny zero decrease drop reduce down", "keep always every until"),
          {"scaler_skips": "persistent", "grad_scaler": True}),
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a schedule said to run ahead of itself: stepped more often than it was defined for

@@ -407,3 +407,15 @@ def test_the_optimizer_as_a_named_setting(text: str, expected: dict) -> None:
 ])
 def test_the_model_family_from_its_name(text: str, expected: str | None) -> None:
     assert obs(text).get("architecture") == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("training stalls after some hours, nvidia-smi shows 100% util but nothing progresses", {"symptom": "hang"}),
+    ("training gets stuck during validation, have to kill it", {"symptom": "hang"}),
+    ("my model doesn't make any progress", {"symptom": "not_learning"}),
+    ("i want to train faster, what can i do", {"symptom": "slow_training"}),
+    ("the loss scale keeps going down and down", {"scaler_skips": "persistent"}),
+])
+def test_runs_that_do_not_advance_and_wishes_for_speed(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
