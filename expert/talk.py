@@ -654,8 +654,8 @@ class _Reader:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
                                                           "fast", "progress", "spike", "nowhere", "overfit",
-                                                          "generalize", "unstable", "oscillate", "slow", "plateau", "flat",
-                                                          "flatline", "converge", "learn", "improve"):
+                                                          "generalize", "unstable", "oscillate", "slow", "plateau",
+                                                          "flat", "flatline", "converge", "learn", "improve"):
                 continue
             if quantity in ("run", "model"):
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
