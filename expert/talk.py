@@ -66,6 +66,10 @@ _LIGHT = frozenset("the a an my our your its this that any to get make really ev
 """Words that do not count in the reach of a negation."""
 _FAMILY = re.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
 """A model's name: its family's stem, then nothing, a plural "s", or a size or version ("resnet50", "gpt4o")."""
+_ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatline", "oscillate", "unstable", "low",
+                                  "high", "slow", "negative", "tiny", "same"})
+"""Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
+verb ("increases each step") is said of the quantity before it."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
@@ -626,12 +630,16 @@ class _Reader:
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
             # the quantity: nearest before, else after, else the sentence's last one
-            before = [q for q in quantities if q[0].j <= p.i]
-            after = [q for q in quantities if q[0].i >= p.j]
+            before = [q for q in quantities if q[0].j <= p.i and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
+            after = [q for q in quantities if q[0].i >= p.j and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
             # (after the movement only the nearest quantity can be its subject: in "raising the batch size the loss
             # goes NaN" the rise is the batch size's, never the loss's)
             fitting = [q for q in before[::-1] + after[:1] if self._fits(q[1], m)]
+            word = self.tokens[p.j - 1]
+            if after and after[0][0].i == p.j and self._fits(after[0][1], m) and word.kind == "word" and (
+                    word.text.endswith(("ing", "ed", "y")) or m in _ADJECTIVE_MOVEMENTS):
+                fitting = after[:1]  # "NaN loss", "exploding gradients": a movement said as the quantity's adjective
             chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else None
             if chosen is None or chosen[1] == "pronoun":
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time

@@ -52,6 +52,9 @@ QUANTITIES: dict[str, str] = {
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
     "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
     "time per epoch": "epoch_time",
+    # the inputs (a value found in them: "NaN in my input features")
+    "input": "inputs", "input data": "inputs", "input feature": "inputs", "feature": "inputs", "input tensor": "inputs",
+    "input image": "inputs", "pixel": "inputs", "dataset": "inputs", "csv": "inputs",
     # what the model outputs
     "prediction": "predictions", "output": "predictions", "predict": "predictions_verb",
     # what can hang
@@ -442,6 +445,10 @@ IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training",
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
 training") both say the run is too slow."""
 
+ONLY_FITTING = frozenset({"inputs"})
+"""Quantities that are a movement's subject only when some composition speaks of them moving that way: in "the
+dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the NaN is the inputs'."""
+
 SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
@@ -587,6 +594,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
     + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
+    # --- the inputs -------------------------------------------------------------------------------------------
+    + _c("inputs", "nan", {"nan_location": "inputs"})
     # --- weights ------------------------------------------------------------------------------------------------
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})
@@ -692,6 +701,21 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
+        # the model's output squashed before a loss that expects logits ("softmax then CrossEntropyLoss")
+        (("softmax", "crossentropyloss crossentropy cross_entropy entropy ce nll nllloss end last final",
+          "!log !logsoftmax !log_softmax !log-softmax"), {"output_activation": "softmax"}),
+        # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one")
+        (("label target class id", "start begin index based go", "1 one",
+          "!0 !zero !dominate"), {"label_check": "not_zero_based"}),
+        # regression targets left in their raw units
+        # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
+        # negation too)
+        (("~normalize ~normalized ~scale ~scaling ~standardize unnormalized unscaled raw", "target y label",
+          "!input !feature !image !logit !pixel"), {"targets_unscaled": True}),
+        # one class for everything, said with the class ("always predicts the majority class", "only class 0")
+        (("predict prediction output say classify", "always only every everything all",
+          "majority dominant negative 0 background normal", "!rare !minority !never"),
+         {"predictions_constant": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")

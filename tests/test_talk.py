@@ -419,3 +419,23 @@ def test_the_model_family_from_its_name(text: str, expected: str | None) -> None
 def test_runs_that_do_not_advance_and_wishes_for_speed(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # values found in the inputs, output activations before a logits loss, class ids from one, raw targets
+    ("the inputs contain NaNs so the loss is nan", {"nan_location": "inputs", "loss_behavior": "nan_or_inf"}),
+    ("NaN in the dataset -> nan loss", {"nan_location": "inputs", "loss_behavior": "nan_or_inf"}),
+    ("the dataset is the bottleneck", {"nan_location": None, "symptom": "slow_training"}),
+    ("the last layer is nn.Softmax(dim=1) followed by CrossEntropyLoss", {"output_activation": "softmax"}),
+    ("log_softmax then NLLLoss", {"output_activation": None}),
+    ("my labels are 1-based", {"label_check": "not_zero_based"}),
+    ("val_acc is stuck at 0.049 - about 1/n for my number of classes", {"label_check": None}),
+    ("predicting raw prices without normalizing the targets", {"targets_unscaled": True}),
+    ("I pass raw logits and labels to the loss", {"targets_unscaled": None}),
+    ("my dataset is heavily imbalanced and the model always predicts the majority class",
+     {"predictions_constant": True, "class_imbalance": True}),
+    ("memory usage increases each step, there must be a leak", {"symptom": "memory_growth"}),
+])
+def test_inputs_outputs_labels_and_targets(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
