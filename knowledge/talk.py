@@ -137,6 +137,13 @@ MOVEMENTS: dict[str, str] = {
     "sit there": "hang", "never start": "hang", "never begin": "hang",
     # a run that does not advance ("nothing progresses") hangs; a model that makes no progress does not learn
     "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
+    # more ways to say a curve rises, falls, swings or stops
+    "rocket": "up", "soar": "up", "drift up": "up", "drift upward": "up", "inch up": "up", "tick up": "up",
+    "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
+    "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
+    "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
+    "max out": "plateau", "cap": "plateau", "get past": "up", "go past": "up", "get above": "up", "go above": "up",
+    "small": "vanish", "very small": "vanish", "super small": "vanish", "too small": "vanish",
     # shorthand of a log reader ("trn loss dec, val loss inc")
     "inc": "up", "incr": "up", "dec": "down", "decr": "down",
     # arrows typed for a direction ("val loss ↑ train loss ↓")
@@ -563,6 +570,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "flatline stuck not-change not-down not-improve not-learn not-converge not-change_verb", _NL,
          implicit=True)
     + _c("loss", "flat", _NL)
+    + _c("loss", "freeze", _NL)
     + _c("loss", "slow-down slow-improve slow-learn slow-converge slow",
          {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, implicit=True)
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
@@ -600,6 +608,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})
     + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights"})
+    + _c("weights", "explode", {"symptom": "unstable"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})

@@ -439,3 +439,18 @@ def test_runs_that_do_not_advance_and_wishes_for_speed(text: str, expected: dict
 def test_inputs_outputs_labels_and_targets(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the loss bottoms out at 0.4", {"loss_behavior": "plateau_after_learning"}),
+    ("accuracy tops out at 70%", {"symptom": "convergence"}),
+    ("accuracy can't get past 50%", {"symptom": "not_learning"}),
+    ("validation loss rockets after epoch 8", {"val_loss_rising": True}),
+    ("the loss wobbles a lot", {"loss_behavior": "oscillating"}),
+    ("the loss is frozen at 2.30", {"symptom": "not_learning"}),
+    ("my grads are super small", {"grad_norm_trend": "vanishing"}),
+    ("a small batch of 8", {"grad_norm_trend": None}),
+])
+def test_more_ways_to_say_a_curve_moves(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
