@@ -70,6 +70,10 @@ _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatli
                                   "high", "slow", "negative", "tiny", "same"})
 """Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
 verb ("increases each step") is said of the quantity before it."""
+_THEN = frozenset("before expected usual normal earlier previously yesterday last it i we should what at in with "
+                  "the a".split())
+"""Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
+should be"), not with another quantity or model."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
@@ -604,6 +608,11 @@ class _Reader:
             and not self._negated(p.i, i))]
         for n, p in enumerate(movements):
             m = p.roles["m"]
+            than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
+            if than is not None and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
+                # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
+                # movement; "higher than before" is one
+                continue
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
             if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],

@@ -586,6 +586,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "flat flatline stuck not-up not-improve not-change not-increase stay chance not-above_chance",
          {**_NL, "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    # a held-out accuracy that falls is the model losing what generalised
+    + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat flatline stuck not-up not-improve down", {"task": "rl"})

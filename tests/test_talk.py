@@ -454,3 +454,13 @@ def test_inputs_outputs_labels_and_targets(text: str, expected: dict) -> None:
 def test_more_ways_to_say_a_curve_moves(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the val loss doesn't go up, but the val accuracy drops", {"symptom": "overfitting"}),
+    ("the vision transformer gets lower validation accuracy than ResNet18", {"symptom": None}),
+    ("the loss is higher than before", {"not_working_aspect": None, "symptom": "unstable"}),
+])
+def test_a_comparison_with_another_model_is_no_movement(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
