@@ -647,7 +647,9 @@ class _Reader:
             fitting = [q for q in before[::-1] + after[:1] if self._fits(q[1], m)]
             word = self.tokens[p.j - 1]
             if after and after[0][0].i == p.j and self._fits(after[0][1], m) and word.kind == "word" and (
-                    word.text.endswith(("ing", "ed", "y")) or m in _ADJECTIVE_MOVEMENTS):
+                    m in _ADJECTIVE_MOVEMENTS or (word.text.endswith(("ing", "ed", "y")) and not any(
+                        i <= q[0].i and self._fits(q[1], m) for q in before))):
+                # (a participle after a quantity it fits is that quantity's verb: "memory growing every step")
                 fitting = after[:1]  # "NaN loss", "exploding gradients": a movement said as the quantity's adjective
             chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else None
             if chosen is None or chosen[1] == "pronoun":

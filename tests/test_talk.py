@@ -464,3 +464,12 @@ def test_more_ways_to_say_a_curve_moves(text: str, expected: dict) -> None:
 def test_a_comparison_with_another_model_is_no_movement(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("memory keeps growing every step", {"symptom": "memory_growth", "slow_kind": None}),
+    ("there is no gpu memory leak, but training is slow", {"boundary_topic": None, "symptom": "slow_training"}),
+])
+def test_participles_and_negated_boundaries(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
