@@ -1405,6 +1405,11 @@ def _crash_named() -> re.Pattern[str]:
     return re.compile(K.CRASH_NAMED)
 
 
+FLAT_SERIES = 0.01
+"""A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
+RISING_SERIES = 1.3
+"""A logged training loss that only rises and ends this many times its first value is diverging."""
+
 _LOSS_VALUE = re.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
                          r"(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
 _SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
@@ -1475,9 +1480,14 @@ def _log_series(r: _Reader) -> None:
             continue
         said = list(_EPOCH.finditer(text, max(0, start - 80), start))
         (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
-    if len(train) >= 3 and nan_at is None and len(set(train)) == 1 and train[0] != 0.0:
-        # "epoch 1 loss 2.3 epoch 2 loss 2.3 epoch 3 loss 2.3": a logged loss that never moves
+    if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
+            max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
+        # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move
         r.add({"symptom": "not_learning"}, hits[0][0], hits[-1][0] + 4, strong=False)
+    elif len(train) >= 2 and nan_at is None and not val and train[0] > 0.0 and train[-1] >= RISING_SERIES * train[0] \
+            and all(b >= a for a, b in zip(train, train[1:])):
+        # "| epoch 003 | loss 7.21 ... | epoch 004 | loss 9.85": a logged training loss that only climbs
+        r.add({"symptom": "unstable", "loss_behavior": "diverging"}, hits[0][0], hits[-1][0] + 4, strong=False)
     if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
         s, e, st, later = nan_at
         sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",

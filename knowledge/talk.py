@@ -413,6 +413,8 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},
+    # a loss curve drawn as steps down, one at each epoch ("a staircase")
+    "staircase": {"epoch_start_drop": True}, "stair": {"epoch_start_drop": True},
     "run out of memory": {"boundary_topic": "cuda_oom"},
     "binary classification": {"num_classes": 2}, "binary task": {"num_classes": 2},
     "binary classifier": {"num_classes": 2}, "cifar10": {"num_classes": 10}, "cifar-10": {"num_classes": 10},

@@ -473,3 +473,16 @@ def test_a_comparison_with_another_model_is_no_movement(text: str, expected: dic
 def test_participles_and_negated_boundaries(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("iter 100: loss 4.21, time 350ms\niter 200: loss 4.19, time 352ms\niter 300: loss 4.20, time 349ms",
+     {"symptom": "not_learning"}),
+    ("| epoch 003 | loss 7.21 | ppl 148.2 | lr 0.0005\n| epoch 004 | loss 9.85 | ppl 1890.5 | lr 0.0005",
+     {"loss_behavior": "diverging", "learning_rate": 0.0005}),
+    ("step 100 | loss: 2.31\nstep 200 | loss: 1.87\nstep 300 | loss: 1.52", {"symptom": None, "loss_behavior": None}),
+    ("my loss curve looks like a staircase", {"epoch_start_drop": True}),
+])
+def test_logged_series_that_do_not_move_or_only_climb(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
