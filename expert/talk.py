@@ -1405,6 +1405,7 @@ def _crash_named() -> re.Pattern[str]:
     return re.compile(K.CRASH_NAMED)
 
 
+_NONFINITE_NORM = re.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
 FLAT_SERIES = 0.01
 """A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
 RISING_SERIES = 1.3
@@ -1495,6 +1496,13 @@ def _log_series(r: _Reader) -> None:
         if st:
             sets["nan_step"] = st
         r.add(sets, s, e)
+    if nan_at is None:
+        # a gradient norm logged as non-finite ("'grad_norm': nan") after finite losses: the gradients went first
+        g = _NONFINITE_NORM.search(text)
+        if g is not None:
+            before = [v for at, v, _k in hits if at < g.start() and v not in ("nan", "inf", "-inf")]
+            r.add({"symptom": "unstable", "nan_location": "gradients",
+                   "nan_onset": "after_steps" if before else "immediate"}, g.start(), g.end(), strong=False)
     lr = _DICT_LR.search(text)
     if lr is not None:
         r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)

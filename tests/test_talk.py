@@ -486,3 +486,8 @@ def test_participles_and_negated_boundaries(text: str, expected: dict) -> None:
 def test_logged_series_that_do_not_move_or_only_climb(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() -> None:
+    got = obs("{'loss': 0.81, 'grad_norm': 3.1, 'epoch': 0.2}\n{'loss': 0.0, 'grad_norm': nan, 'epoch': 0.4}")
+    assert (got.get("nan_onset"), got.get("nan_location")) == ("after_steps", "gradients"), got
