@@ -26,7 +26,7 @@ def lexicon_words() -> list[str]:
     words |= set(talk.SCOPE_VERBS) | set(talk.DATA_NOUNS) | set(talk.TIME_UNITS) | set(talk.CLASS_NOUNS)
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",
                                                            "call", "use", "zero", "reset", "forget", "switch", "fail",
-                                                           "refuse"}
+                                                           "refuse", "node", "layer"}
     return sorted(w for w in words if w.isalpha())
 
 

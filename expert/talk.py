@@ -57,6 +57,26 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
+QUOTED_CAP = 8
+"""Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
+quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
+NEGATION_REACH = 4
+"""Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
+_LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
+"""Words that do not count in the reach of a negation."""
+_FAMILY = re.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
+"""A model's name: its family's stem, then nothing, a plural "s", or a size or version ("resnet50", "gpt4o")."""
+_ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatline", "oscillate", "unstable", "low",
+                                  "high", "slow", "negative", "tiny", "same"})
+"""Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
+verb ("increases each step") is said of the quantity before it."""
+_THEN = frozenset("before expected usual normal earlier previously yesterday last it i we should what at in with "
+                  "the a".split())
+"""Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
+should be"), not with another quantity or model."""
+_COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
+                     "layer".split())
+"""Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
@@ -205,8 +225,12 @@ def _corrected(word: str) -> str:
     Only words of seven letters or more are corrected, by one edit (two from nine letters), keeping the first
     letter: short words have too many real neighbours ("stack" is not "stuck", "floats" is not "flats").
     """
-    if len(word) < 7 or not word.isalpha():
+    if not word.isalpha() or len(word) < 5:
         return word
+    if len(word) < 7:
+        # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
+        grown = [c for c in _known() if len(c) == len(word) + 1 and c.startswith(word)]
+        return grown[0] if len(grown) == 1 else word
     try:
         from rapidfuzz.distance import Levenshtein
         from rapidfuzz.process import extractOne
@@ -224,6 +248,9 @@ def _triggers() -> frozenset[str]:
     """Words without which a line of a long text holds no movement, idiom or comparison to compose."""
     lemmas = {w for source in (K.MOVEMENTS, K.IDIOMS) for phrase in source for w in phrase.split()[:1]}
     lemmas |= set(_COMPARE)
+    # (and the settings a line may name: "optimizer: AdamW, lr=1e-3" in a pasted config)
+    lemmas |= {w for phrase in K.SETTING_NAMES for w in phrase.split()[:1]} | set(K.MODEL_FAMILIES)
+    lemmas |= {w for phrase, q in K.QUANTITIES.items() if q in K.QUOTED_SETTINGS for w in phrase.split()[:1]}
     words = {w for w in lemmas if w.isalpha()} | {f for f, lem in FORMS.items() if lem in lemmas}
     return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
 
@@ -290,7 +317,11 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
             word = word.lstrip(".")
         if not word:
             continue
-        parts = [word] if (_lemma(word),) in phrases else [p for p in re.split(r"[._/-]", word) if p]
+        # an identifier is split at its dots first, then each piece that the lexicon does not know at "_" and "-"
+        # ("optimizer.zero_grad" -> optimizer, zero_grad; "val_loss" -> val, loss)
+        parts = [word] if (_lemma(word),) in phrases else [
+            q for piece in re.split(r"[./]", word) if piece
+            for q in ([piece] if (_lemma(piece),) in phrases else re.split(r"[_-]", piece)) if q]
         pos = m.start()
         for part in parts:
             at = text.find(part, pos, m.end())
@@ -442,9 +473,18 @@ class _Reader:
             self.tokens[p.i - 1].lemma in ("after", "at", "per", "for", "in", "on", "during", "before", "every", "each")
 
     def _negated(self, i: int, lo: int) -> bool:
-        """A negator among the (up to) four words before token ``i``, not before ``lo``."""
-        for k in range(i - 1, max(lo, i - 4) - 1, -1):
+        """A negator among the (up to) four words before token ``i``, not before ``lo``.
+
+        Light words ("the", "my", "any", "get", "make") are not counted: "can't get the model to converge" and
+        "didn't make the training any faster" negate the movement as "doesn't converge" does.
+        """
+        seen = 0
+        for k in range(i - 1, max(lo, i - 2 * NEGATION_REACH) - 1, -1):
             t = self.tokens[k]
+            if t.lemma not in _LIGHT:
+                seen += 1
+                if seen > NEGATION_REACH:
+                    return False
             if t.lemma in K.NEGATORS or t.lemma == "not":
                 return True
             if t.lemma in K.SCOPE_VERBS and k < i - 1:
@@ -481,7 +521,7 @@ class _Reader:
             elif nums and t.lemma in _EPOCH_WORDS:
                 value = nums[0].number
                 if value is not None:
-                    found = "start" if value == 0 or (value == 1 and "from" in lead) else (found or "later")
+                    found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
             elif before and "after" in lead | set(self.lemmas(k - 4, k)):
                 found = "later"
@@ -505,6 +545,8 @@ class _Reader:
                 v = p.roles.get("t")
                 if v in ("start", "epoch_start", "each_epoch"):
                     return v, step
+                if v == "start_soft" and self.lemmas(p.i - 1, p.i) in (["since"], ["from"]):
+                    return "start", step  # "NaN, since epoch 1": from the first epoch on
                 if v in ("later", "after", "then") and p.i < at:
                     found = "later"
         return found, step
@@ -566,6 +608,11 @@ class _Reader:
             and not self._negated(p.i, i))]
         for n, p in enumerate(movements):
             m = p.roles["m"]
+            than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
+            if than is not None and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
+                # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
+                # movement; "higher than before" is one
+                continue
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
             if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],
@@ -586,17 +633,24 @@ class _Reader:
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
                 prev = self.lemmas(p.i - 1, p.i)
-                if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move",
+                if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move", "back",
                                                "keep", "is", "be", "climb", "fall", "jump", "spike"):
                     continue
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
             # the quantity: nearest before, else after, else the sentence's last one
-            before = [q for q in quantities if q[0].j <= p.i]
-            after = [q for q in quantities if q[0].i >= p.j]
+            before = [q for q in quantities if q[0].j <= p.i and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
+            after = [q for q in quantities if q[0].i >= p.j and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
-            candidates = before[::-1] + after
-            fitting = [q for q in candidates if self._fits(q[1], m)]
+            # (after the movement only the nearest quantity can be its subject: in "raising the batch size the loss
+            # goes NaN" the rise is the batch size's, never the loss's)
+            fitting = [q for q in before[::-1] + after[:1] if self._fits(q[1], m)]
+            word = self.tokens[p.j - 1]
+            if after and after[0][0].i == p.j and self._fits(after[0][1], m) and word.kind == "word" and (
+                    m in _ADJECTIVE_MOVEMENTS or (word.text.endswith(("ing", "ed", "y")) and not any(
+                        i <= q[0].i and self._fits(q[1], m) for q in before))):
+                # (a participle after a quantity it fits is that quantity's verb: "memory growing every step")
+                fitting = after[:1]  # "NaN loss", "exploding gradients": a movement said as the quantity's adjective
             chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else None
             if chosen is None or chosen[1] == "pronoun":
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
@@ -614,10 +668,13 @@ class _Reader:
             split = chosen[2] if chosen else None
             if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
                 continue  # "it got slower" compares speeds; a loss is not slower
+            if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
+                    self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
+                quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
             if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "spike", "nowhere", "overfit", "generalize",
-                                                          "unstable", "oscillate", "slow", "plateau", "flat",
-                                                          "flatline", "converge", "learn", "improve"):
+                                                          "fast", "progress", "spike", "nowhere", "overfit",
+                                                          "generalize", "unstable", "oscillate", "slow", "plateau",
+                                                          "flat", "flatline", "converge", "learn", "improve"):
                 continue
             if quantity in ("run", "model"):
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
@@ -628,7 +685,9 @@ class _Reader:
                     quantity = None
             if quantity == "run" and m == "stuck":
                 if lemmas & {"forever", "error", "output", "happen", "bar", "progress", "iteration", "batch",
-                             "log", "freeze", "hang", "epoch"}:
+                             "log", "freeze", "hang", "epoch", "step", "hour", "minute", "startup", "init",
+                             "initialize", "initialization", "init_process_group", "kill", "during", "alive",
+                             "respond", "restart"}:
                     m = "hang"
                 else:
                     self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "
@@ -675,6 +734,10 @@ class _Reader:
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
             self.add(sets, lo, hi, hedged=hedged)
+            if quantity == "loss" and split is None and m == "up" and sets.get("loss_behavior") == "diverging":
+                # most who say "the loss goes up" mean the training loss; some mean the validation loss (overfitting)
+                self.u.confirm.append(("loss up", "You said the loss goes up: the training loss, or only the "
+                                                  "validation loss (the training loss still falling)?"))
             if m in K.CLAIMS_BY_MOVEMENT:
                 self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.CLAIMS_BY_MOVEMENT[m])
             if "symptom" in sets or "loss_behavior" in sets:
@@ -687,7 +750,8 @@ class _Reader:
 
     def _idioms(self, parts: list[Part]) -> None:
         for p in parts:
-            if "idiom" in p.roles and not self._negated(p.i, max(0, p.i - 3)):
+            if "idiom" in p.roles and (p.roles["idiom"] in K.IDIOMS_UNDER_NEGATION or
+                                       not self._negated(p.i, max(0, p.i - 3))):
                 self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
                 if p.roles["idiom"] in K.IDIOM_CLAIMS:
                     self.claim(p.start, p.end, K.IDIOM_CLAIMS[p.roles["idiom"]])
@@ -710,8 +774,10 @@ class _Reader:
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
             others = {o.j for o, oq, _s in quantities if o is not p and oq != q}
+            # (nor a count of something else: "not increasing since 10 epochs", "5 classes")
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
-                    if t.kind == "num" and t.start not in used and not (others & {k, k - 1})]
+                    if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
+                    not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED)]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -726,6 +792,9 @@ class _Reader:
             if not 0.0 <= frac <= 1.0:
                 continue
             span = (min(p.start, num.start), max(p.end, num.end))
+            if q == "accuracy" and split is None and any(oq == "accuracy" and os_ == "val"
+                                                         for _o, oq, os_ in quantities):
+                split = "train"  # "loss: 0.01 - accuracy: 0.99 - val_accuracy: 0.62": the bare one is training's
             if q == "accuracy" and split in ("train", "val"):
                 used.add(num.start)
                 metrics[split] = frac
@@ -742,6 +811,7 @@ class _Reader:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
         self._huge_norm(lo, hi, quantities)
+        self._huge_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
@@ -803,6 +873,17 @@ class _Reader:
                 self.add({"symptom": "unstable", "loss_scale_issue": True}, p.start, nums[0].end)
                 return
 
+    def _huge_loss(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"loss values like 1e+20": a loss in the millions has diverged."""
+        for p, q, split in quantities:
+            if q != "loss" or split == "val":
+                continue
+            nums = [t for t in self.tokens[p.j:min(hi, p.j + 5)] if t.kind == "num" and not t.unit]
+            value = nums[0].number if nums else None
+            if value is not None and value >= K.HUGE_LOSS:
+                self.add({"symptom": "unstable", "loss_behavior": "diverging"}, p.start, nums[0].end)
+                return
+
     def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
         """"grad norm is like 1e5": a gradient norm in the thousands is an exploding one."""
         for p, q, _split in quantities:
@@ -856,7 +937,7 @@ class _Reader:
             unit = self.lemmas(k + 1, k + 2)
             if not unit or unit[0] not in K.TIME_UNITS:
                 continue
-            per = self.lemmas(k + 2, min(hi, k + 5))
+            per = self.lemmas(k + 2, min(hi, k + 6))  # "2 days to train one epoch"
             # "3 hours per epoch", or "each epoch takes 3 hours"
             said_of = self.lemmas(max(lo, k - 4), k)
             if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
@@ -914,8 +995,11 @@ class _Reader:
             if t.kind == "word" and "than" not in self.lemmas(k + 1, k + 2) and t.text not in ("<", ">") \
                     and t.lemma not in ("below", "under", "above", "over"):
                 continue
-            left = [q for q in quantities if q[0].j <= k]
+            left = [q for q in quantities if q[0].j <= k and q[1] != "split_only"]
             right = [q for q in quantities if q[0].i > k]
+            if left and not right:
+                # "accuracy on the test set is much worse than on train": the split alone names the other curve
+                right = [(p, "split_only", p.roles["s"]) for p in parts if p.i > k and p.i <= k + 4 and "s" in p.roles]
             if not left or not right:
                 continue
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
@@ -923,8 +1007,11 @@ class _Reader:
                 rq = lq
             if lq != rq or lq not in ("loss", "accuracy") or {ls, rs} != {"train", "val"}:
                 continue
-            val_lower = (rel == "lt") == (ls == "val")
-            val_better = val_lower if lq == "loss" else not val_lower
+            if rel in ("better", "worse"):
+                val_better = (rel == "better") == (ls == "val")
+            else:
+                val_lower = (rel == "lt") == (ls == "val")
+                val_better = val_lower if lq == "loss" else not val_lower
             span = (lp.start, rp.end)
             if val_better:
                 self.add({"val_better_than_train": True}, *span)
@@ -998,6 +1085,8 @@ class _Reader:
                 if not before or not after:
                     continue
                 b, a = before[0], after[0]
+                if t.kind == "arrow" and toks[a].kind != "num" and self._setting_value(a) is None:
+                    continue  # "batch size changed to 1024 -> loss spikes": the arrow leads to what followed
                 named = self._setting_value(b)
                 if named is not None and t.kind != "arrow":
                     b = named[2]
@@ -1089,6 +1178,8 @@ class _Reader:
         self.evidence()
         self._chance()
         self._named_settings()
+        self._quoted_settings()
+        self._model_families()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
@@ -1106,9 +1197,115 @@ class _Reader:
             if key is None or self._negated(p.i, max(0, p.i - 3)):
                 continue
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if sets.get("optimizer") in K.OPTIMIZER_OPTIONS:
+                sets["optimizer"] = self._with_option(p, sets["optimizer"])
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _with_option(self, p: Part, name: str) -> str:
+        """The optimizer an option said right after its name makes of it ("SGD(momentum=0.9)" is SGD with momentum)."""
+        options, becomes = K.OPTIMIZER_OPTIONS[name]
+        toks = self.tokens
+        for k in range(p.j, min(len(toks), p.j + K.OPTION_REACH)):
+            t = toks[k]
+            if t.kind == "punct" and t.text in (".", "?", "!", "\n"):
+                break
+            if t.lemma in options:
+                value = next((u.number for u in toks[k + 1:k + 3] if u.kind == "num"), None)
+                off = next((u for u in toks[k + 1:k + 3] if u.lemma in ("false", "none", "off", "no")), None)
+                if value == 0 or off is not None or self._negated(k, p.j):
+                    return name
+                return becomes
+        return name
+
+    def _model_families(self) -> None:
+        """The model family a name states ("resnet50", "a BERT model", "gpt-2", "LSTMs"): the first one said."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            if t.kind != "word":
+                continue
+            word = t.text.lower()
+            m = None if word in K.MODEL_FAMILIES else _FAMILY.fullmatch(word)
+            stem, size = (word, "") if m is None else (m.group("stem"), m.group("size"))
+            if stem not in K.MODEL_FAMILIES:
+                continue
+            joined = k + 1 < len(toks) and toks[k + 1].start == t.end + 1 and \
+                self.text[t.end] in "-_" and toks[k + 1].text[:1].isdigit()
+            if stem in K.LOOSE_STEMS and not (size and size[0].isdigit()) and not joined:
+                continue
+            if size == "s" and stem in K.LOOSE_STEMS:
+                continue
+            self.add({"architecture": K.MODEL_FAMILIES[stem]}, t.start, t.end, named=True)
+            return
+
+    def _quoted_settings(self) -> None:
+        """Settings quoted with their number ("lr 3e-4", "batch size of 64", "a batch of 1024", "4 GPUs").
+
+        The number follows its quantity across linking words ("lr was set to 1e-3", "batch_size = 32"), or stands
+        right before it ("32 batch size"). A number a change claims for its before-side ("from 64 to 1024") is
+        passed over: the after-value is the run's. Runs after every sentence is read (a change claims its words).
+        """
+        self.u._index = None
+        toks = self.tokens
+        read: dict[str, int] = {}
+        for p in self.parts:
+            q = p.roles.get("q")
+            if q == "gpu_util" and self.lemmas(p.i, p.j) == ["gpu"]:
+                self._gpu_count(p)
+                continue
+            name = K.QUOTED_SETTINGS.get(q or "")
+            if name is None or read.get(name, 0) >= QUOTED_CAP:
+                continue
+            if p.i > 0 and self.text[toks[p.i - 1].end:p.start] in ("", "_", "-") and \
+                    toks[p.i - 1].lemma in K.OTHER_RATES:
+                continue  # "min_lr 1e-6", "warmup_lr": another rate than the run's
+            bare = self.lemmas(p.i, p.j) == ["batch"]
+            found, linked = None, False
+            for k in range(p.j, min(len(toks), p.j + 6)):
+                t = toks[k]
+                if t.kind == "num":
+                    if self.u.claimed(t.start, t.end, name):
+                        continue  # the before-side of a change
+                    found = t
+                    # "a batch (1024 instead of 128)", "batch 64 -> 1024": a change says it is the size
+                    linked = linked or (k + 1 < len(toks) and (toks[k + 1].lemma == "instead" or
+                                                              toks[k + 1].kind == "arrow"))
+                    break
+                if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→"):
+                    linked = linked or t.lemma not in ("(",)
+                    continue
+                break
+            if found is None and not bare and p.i > 0 and toks[p.i - 1].kind == "num" and not toks[p.i - 1].unit:
+                found = toks[p.i - 1]  # "32 batch size"
+            elif found is not None and bare and not linked:
+                found = None  # "batch 3 gives NaN" is a batch's index; "a batch of 1024", "batch=64" its size
+            if found is None or found.unit == "%" or self.u.claimed(found.start, found.end, name):
+                continue
+            value = found.number
+            if value is None:
+                continue
+            if found.unit == "k":
+                value *= 1000
+            if name == "batch_size":
+                if value != int(value):
+                    continue
+                value = int(value)
+            span = (min(p.start, found.start), max(p.end, found.end))
+            self.add({name: value}, *span, named=True)
+            read[name] = read.get(name, 0) + 1
+
+    def _gpu_count(self, p: Part) -> None:
+        """"4 GPUs", "2x GPU", "two gpus": more than one device is a multi-GPU run."""
+        if p.i == 0:
+            return
+        prev = self.tokens[p.i - 1]
+        if prev.kind == "num":
+            value = prev.number
+        else:
+            value = K.NUMBER_WORDS.get(prev.lemma)
+        if value is not None and value >= 2 and value == int(value):
+            self.add({"multi_gpu": True}, prev.start, p.end)
 
     def _chance(self) -> None:
         """An accuracy at chance (about 1/classes) is a model that has learned nothing."""
@@ -1209,6 +1406,12 @@ def _crash_named() -> re.Pattern[str]:
     return re.compile(K.CRASH_NAMED)
 
 
+_NONFINITE_NORM = re.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
+FLAT_SERIES = 0.01
+"""A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
+RISING_SERIES = 1.3
+"""A logged training loss that only rises and ends this many times its first value is diverging."""
+
 _LOSS_VALUE = re.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
                          r"(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
 _SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
@@ -1267,7 +1470,10 @@ def _log_series(r: _Reader) -> None:
                 ep = _EPOCH.search(line)
                 step = int(st.group("step").replace(",", "")) if st else None
                 epoch = float(ep.group("epoch")) if ep else None
-                later = bool(train) or bool(step) or bool(epoch is not None and epoch >= 1)
+                # (step 1 of a log counting from 1 is still the first step)
+                # (nor is epoch 1 of a log counting epochs from 1; "epoch 1.0" of a fractional count is later)
+                later = bool(train) or bool(step and step > 1) or bool(epoch is not None and (
+                    epoch > 1 or (epoch == 1 and "." in ep.group("epoch"))))
                 nan_at = (start, start + len(raw) + 5, step, later)
             continue
         try:
@@ -1276,6 +1482,14 @@ def _log_series(r: _Reader) -> None:
             continue
         said = list(_EPOCH.finditer(text, max(0, start - 80), start))
         (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
+    if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
+            max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
+        # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move
+        r.add({"symptom": "not_learning"}, hits[0][0], hits[-1][0] + 4, strong=False)
+    elif len(train) >= 2 and nan_at is None and not val and train[0] > 0.0 and train[-1] >= RISING_SERIES * train[0] \
+            and all(b >= a for a, b in zip(train, train[1:])):
+        # "| epoch 003 | loss 7.21 ... | epoch 004 | loss 9.85": a logged training loss that only climbs
+        r.add({"symptom": "unstable", "loss_behavior": "diverging"}, hits[0][0], hits[-1][0] + 4, strong=False)
     if nan_at is not None and ("\n" in text or " / " in text or "{" in text or train or nan_at[3]):
         s, e, st, later = nan_at
         sets: dict[str, Any] = {"symptom": "unstable", "loss_behavior": "nan_or_inf",
@@ -1283,6 +1497,13 @@ def _log_series(r: _Reader) -> None:
         if st:
             sets["nan_step"] = st
         r.add(sets, s, e)
+    if nan_at is None:
+        # a gradient norm logged as non-finite ("'grad_norm': nan") after finite losses: the gradients went first
+        g = _NONFINITE_NORM.search(text)
+        if g is not None:
+            before = [v for at, v, _k in hits if at < g.start() and v not in ("nan", "inf", "-inf")]
+            r.add({"symptom": "unstable", "nan_location": "gradients",
+                   "nan_onset": "after_steps" if before else "immediate"}, g.start(), g.end(), strong=False)
     lr = _DICT_LR.search(text)
     if lr is not None:
         r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)

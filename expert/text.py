@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -84,6 +84,33 @@ _CONSIDER = re.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
     r"switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
     r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
+
+
+WEIGHING_NAMES = frozenset({"considering", "question_topic"})
+"""Observations of cues that weigh a setting ("switch to Lion", "should I use AdamW?"): a setting named inside such a
+cue is the one weighed, not the run's (as a shorter cue inside a longer one is dropped)."""
+
+
+class _Spans:
+    """Spans, asked whether a span lies strictly inside one of them (sorted once, each question a bisection)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        spans = sorted(spans)
+        self.starts = [s for s, _e in spans]
+        self.reach: list[int] = []
+        self.longest: dict[int, int] = {}
+        best = -1
+        for s, e in spans:
+            best = max(best, e)
+            self.reach.append(best)
+            self.longest[s] = max(self.longest.get(s, -1), e)
+
+    def inside(self, start: int, end: int) -> bool:
+        """Whether some span holds ``[start, end)`` and is longer than it."""
+        k = bisect_left(self.starts, start)  # the spans that start strictly before
+        if k > 0 and self.reach[k - 1] >= end:
+            return True
+        return self.longest.get(start, -1) > end
 
 
 @dataclass(frozen=True)
@@ -402,7 +429,9 @@ def read_text(text: str) -> list[TextReading]:
     u = understand(dt.text)
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
-    for h in sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start):
+    kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
+    weighing = _Spans([(h.start, h.end) for h in kept if set(h.keyword.sets) & WEIGHING_NAMES])
+    for h in kept:
         if all((h.order, name) in settled for name in h.keyword.sets):
             continue  # this cue has set all it sets: a later match of it changes nothing
         if not dt.seamless(h.start, h.end):
@@ -436,6 +465,8 @@ def read_text(text: str) -> list[TextReading]:
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
             continue
+        if r.named and weighing.inside(r.start, r.end):
+            continue  # "switch to Lion", "does Lion help": a setting inside a cue that weighs it is not the run's
         if r.named and r.name in OTHERS_NAMES:
             worked, considered, others = ctx.attribution(r.start)
             if others or (r.name in CONFIG_NAMES and (worked or considered)):

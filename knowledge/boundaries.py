@@ -327,7 +327,7 @@ def _area_keywords() -> tuple[Keyword, ...]:
             kws.append(Keyword("", {"boundary_topic": a.topic}, _KE, negatable=False, priority=a.priority + 5,
                                phrases=tuple(a.errors)))
         if a.words:
-            kws.append(Keyword(a.words, {"boundary_topic": a.topic}, _KC, negatable=False, priority=a.priority))
+            kws.append(Keyword(a.words, {"boundary_topic": a.topic}, _KC, negatable=True, priority=a.priority))
     return tuple(kws)
 
 

@@ -102,22 +102,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than)\s+adamw?|"
        rf"adamw?\s+(?:vs\.?|versus|or)\s+(?P<v>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
-    # --- optimizer in use (a bare name; a switch cue around it takes precedence) -----------------------
-    _k(r"adamw", _QR, 0, optimizer="adamw"),
-    _k(r"adam", _QR, 0, optimizer="adam"),
-    _k(r"sgd\s*(?:with|\+|and)\s*(?:nesterov\s+)?momentum|momentum\s+sgd|nesterov", _QR, 1,
-       optimizer="sgd_momentum"),
-    _k(r"sgd", _QR, 0, optimizer="sgd"),
-    _k(r"lamb", _QR, 0, optimizer="lamb"),
-    _k(r"lion", _QR, 0, optimizer="lion"),
-    _k(r"sophia", _QR, 0, optimizer="sophia"),
-    _k(r"muon", _QR, 0, optimizer="muon"),
-    _k(r"shampoo", _QR, 0, optimizer="shampoo"),
-    _k(r"ademamix", _QR, 0, optimizer="ademamix"),
-    _k(r"schedule[-\s]?free(?:\s+adamw?)?", _QR, 0, optimizer="schedule_free"),
-    _k(r"prodigy", _QR, 0, optimizer="prodigy"),
-    _k(r"adamw[-_\s]?8[-\s]?bit|8[-\s]?bit\s+adamw?", _QR, 1, optimizer="adamw_8bit"),
-    _k(r"paged\s+adamw?(?:[-_\s]?(?:8[-\s]?bit|32[-\s]?bit))?", _QR, 1, optimizer="paged_adamw"),
+    # --- optimizer in use: named by the parser of training talk (knowledge.talk.SETTING_NAMES, with an option
+    # said after the name: OPTIMIZER_OPTIONS); a switch cue around a name takes precedence (expert.text) ---------
     # --- precision in use --------------------------------------------------------------------------------
     # Formats named by name (fp16, bf16, AMP...), the grad scaler and clipping are read by the parser
     # (knowledge.talk.SETTING_NAMES). Lightning and Keras name formats by bit width in config syntax, which stays
@@ -167,11 +153,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"combined\s+loss|sum\s+of\s+(?:\w+\s+)?losses|(?:task|loss)\s+weight(?:s|ing)?",
        _SC, P_MULTI_TASK, symptom="multi_task"),
     # --- numbers users quote -----------------------------------------------------------------------------
-    _k(rf"(?:lr|learning[\s-]rate)\s*(?:of|is|=|:|at|was|set\s+to|to)?\s*(?:~|about|around|roughly)?\s*"
-       rf"(?P<learning_rate>{NUM})",
-       _QR, 0, negatable=False, learning_rate="$num"),
-    _k(r"(?:batch[\s_-]?size|bs)\s*(?:of|is|=|:|was)?\s*(?P<batch_size>\d[\d,]*)",
-       _QR, 0, negatable=False, batch_size="$int"),
+    # (the learning rate and the batch size quoted with their number are read by the parser of training talk:
+    # knowledge.talk.QUOTED_SETTINGS)
     # the width of the classification head as Hugging Face users set it
     _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
@@ -222,13 +205,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     # settings users quote (class names and library spellings are canonicalised by knowledge.terms)
     _k(LOSS_NAMES, _QR, 0, negatable=False, loss_fn="$loss"),
     _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
-    _k(r"rmsprop|adagrad|adadelta|adafactor|radam|nadam|adamax|lbfgs", _QR, 0, optimizer="other"),
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
-    _k(r"multi-?gpu|multigpu|multiple\s+gpus|several\s+gpus|(?:[2-9]|\d\d+)\s*(?:x\s*)?gpus|ddp|fsdp|deepspeed|"
-       r"distributeddataparallel|dataparallel|multinode",
-       _QR, 0, multi_gpu=True),
+    # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
        r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>\d+)",
        _QR, 0, negatable=False, grad_accum_steps="$int"),
@@ -248,13 +228,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
        task="regression"),
-    _k(r"transformers?|vit|vision\s+transformer|bert\w*|gpt\w*|llama\w*|t5|attention\s+layers?|self[\s-]attention",
-       _QR, 0, negatable=False, architecture="transformer"),
-    _k(r"cnns?|convnets?|conv(?:olutional)?\s+(?:net\w*|layers?)|resnet\w*|vgg\w*|efficientnet\w*|unet|u-net|"
-       r"mobilenet\w*|densenet\w*|convnext\w*", _QR, 0, negatable=False, architecture="cnn"),
-    _k(r"lstms?|grus?|rnns?|recurrent", _QR, 0, negatable=False, architecture="rnn"),
-    _k(r"mlps?|fully[\s-]connected|feed[\s-]?forward\s+net\w*", _QR, 0, negatable=False, architecture="mlp"),
-    _k(r"gnns?|graph\s+neural|gcn|graph\s+conv\w*", _QR, 0, negatable=False, architecture="gnn"),
+    # (the model family is read by the parser of training talk: knowledge.talk.MODEL_FAMILIES and SETTING_NAMES)
     # "why doesn't mixed precision speed anything up?" is a precision-strategy question
     _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"
        r"(?:no\s+(?:speed\w*|difference)|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"

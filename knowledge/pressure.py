@@ -148,7 +148,9 @@ KEYWORDS = (
             {"pressure": "authority"}, _KA, priority=3),
     Keyword(r"(?:optimi[sz]er change|change (?:the )?optimi[sz]er|switch(?:ing)? optimi[sz]ers?|(?:a )?different "
             r"optimi[sz]er)", {"considering": "optimizer change"}, _KA),
-    *(Keyword(rf"(?:use|using|switch(?:ing)? to|try(?:ing)?|move to|go with|change to) {name}",
+    # ("I use adam" is the run's optimizer: only a use someone asks for or weighs is a switch)
+    *(Keyword(rf"(?:(?:to|should|must|just|says?|said|wants?|would|could) use|switch(?:ing)? to|try(?:ing)?|"
+              rf"move to|go with|change to) {name}",
               {"considering": name}, _KA, priority=1) for name in _OPT_NAMES),
     # self-diagnosis
     Keyword(r"(?:i (?:think|guess|bet|suspect)|i(?:'m| am) (?:sure|certain|convinced)) (?:that )?(?:it'?s|it is) the "

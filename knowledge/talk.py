@@ -52,6 +52,9 @@ QUANTITIES: dict[str, str] = {
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
     "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
     "time per epoch": "epoch_time",
+    # the inputs (a value found in them: "NaN in my input features")
+    "input": "inputs", "input data": "inputs", "input feature": "inputs", "feature": "inputs", "input tensor": "inputs",
+    "input image": "inputs", "pixel": "inputs", "dataset": "inputs", "csv": "inputs",
     # what the model outputs
     "prediction": "predictions", "output": "predictions", "predict": "predictions_verb",
     # what can hang
@@ -124,7 +127,30 @@ MOVEMENTS: dict[str, str] = {
     "nosedive": "down", "stagnate": "flat", "flatline": "flatline", "hover": "flat", "hover around": "flat",
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
     "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
-    "become nan": "nan",
+    "become nan": "nan", "go nan": "nan", "go inf": "nan",
+    # a floor the curve does not pass ("won't go below 2.0" is a loss that does not go down)
+    "go below": "down", "get below": "down", "drop below": "down", "fall below": "down",
+    "convergence": "converge",
+    # speed compared ("not any faster", "no speedup", "doesn't speed up"): said of the run
+    "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
+    # a run that never gets going ("the script just sits there", "never starts training")
+    "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # a run that does not advance ("nothing progresses") hangs; a model that makes no progress does not learn
+    "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
+    # more ways to say a curve rises, falls, swings or stops
+    "rocket": "up", "soar": "up", "drift up": "up", "drift upward": "up", "inch up": "up", "tick up": "up",
+    "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
+    "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
+    "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
+    "max out": "plateau", "cap": "plateau", "get past": "up", "go past": "up", "get above": "up", "go above": "up",
+    "small": "vanish", "very small": "vanish", "super small": "vanish", "too small": "vanish",
+    # shorthand of a log reader ("trn loss dec, val loss inc")
+    "inc": "up", "incr": "up", "dec": "down", "decr": "down",
+    # arrows typed for a direction ("val loss ↑ train loss ↓")
+    "↑": "up", "↓": "down", "⬆": "up", "⬇": "down",
+    # a value the curve stays at ("loss stays at 0.69") is a curve that does not move
+    "stay at": "stuck", "remain at": "stuck", "stay around": "stuck", "remain around": "stuck",
+    "too much time": "slow", "so much time": "slow", "variance": "oscillate", "high variance": "oscillate",
     # "jumps up", "spikes up": the jump, not a steady rise
     "jump up": "jump", "spike up": "spike",
     # speed said as duration
@@ -237,7 +263,7 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
                      "switch off", "set off", "wrong label", "wrong class", "wrong dtype", "wrong device",
-                     "wrong shape", "bad label", "poor man",
+                     "wrong shape", "bad label", "poor man", "zero_grad",
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
                        for what in ("step", "iteration", "update", "batch"))})
@@ -276,9 +302,75 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
     "clip the gradient": {"grad_clipping": True}, "clip gradient": {"grad_clipping": True},
     "clip the grad": {"grad_clipping": True}, "gradient clip": {"grad_clipping": True},
     "grad clip": {"grad_clipping": True},
+    # the optimizer (a name with its option is read whole: "SGD with momentum"; an option said after the name,
+    # "SGD(momentum=0.9)", is read by OPTIMIZER_OPTIONS)
+    "adam": {"optimizer": "adam"}, "adamw": {"optimizer": "adamw"}, "adam w": {"optimizer": "adamw"},
+    "sgd": {"optimizer": "sgd"}, "lamb": {"optimizer": "lamb"}, "lion": {"optimizer": "lion"},
+    "sophia": {"optimizer": "sophia"}, "sophiag": {"optimizer": "sophia"}, "muon": {"optimizer": "muon"},
+    "shampoo": {"optimizer": "shampoo"}, "ademamix": {"optimizer": "ademamix"}, "prodigy": {"optimizer": "prodigy"},
+    **{f"{a} {b}".strip(): {"optimizer": "schedule_free"} for a in ("schedule free", "schedule-free", "schedulefree")
+       for b in ("", "adam", "adamw", "sgd")},
+    **{k: {"optimizer": "sgd_momentum"} for k in (
+        "sgd with momentum", "sgd + momentum", "sgd and momentum", "sgd momentum", "momentum sgd", "nesterov",
+        "sgd with nesterov momentum", "sgd + nesterov", "sgd with nesterov", "nesterov sgd")},
+    # ("8bit" is one word inside an identifier, "8 bit" or "8 - bit" in prose: the tokens a number leaves)
+    **{k.replace("8bit", bits): {"optimizer": "adamw_8bit"} for bits in ("8bit", "8 bit", "8 - bit") for k in (
+        "adamw 8bit", "adamw8bit", "8bit adamw", "8bit adam", "adam 8bit", "adam8bit", "adamw bnb 8bit",
+        "bnb adamw 8bit")},
+    **{k.replace("Nbit", bits): {"optimizer": "paged_adamw"} for bits in ("8bit", "8 bit", "8 - bit", "32bit",
+                                                                         "32 bit", "32 - bit") for k in (
+        "paged adamw", "paged adam", "paged adamw Nbit", "paged_adamw")},
+    **{k: {"optimizer": "other"} for k in (
+        "rmsprop", "adagrad", "adadelta", "adafactor", "radam", "nadam", "adamax", "lbfgs", "l-bfgs")},
+    # the model family said in words (a family's name with its size, "resnet50", "gpt-2", is MODEL_FAMILIES')
+    **{k: {"architecture": "transformer"} for k in (
+        "transformer", "vision transformer", "attention layer", "self attention", "self-attention")},
+    **{k: {"architecture": "cnn"} for k in (
+        "conv net", "convolutional net", "convolutional network", "convolutional neural network", "conv layer",
+        "convolutional layer", "u-net", "u net")},
+    **{k: {"architecture": "rnn"} for k in ("recurrent", "recurrent network", "recurrent neural network")},
+    **{k: {"architecture": "mlp"} for k in (
+        "fully connected", "fully-connected", "feed forward network", "feedforward network", "feed-forward network",
+        "feed forward net", "feedforward net")},
+    **{k: {"architecture": "gnn"} for k in ("graph neural", "graph neural network", "graph conv",
+                                            "graph convolution", "graph convolutional")},
+    # several devices (a count of GPUs is read with its number: "4 GPUs", "2x GPU")
+    **{k: {"multi_gpu": True} for k in (
+        "ddp", "fsdp", "deepspeed", "distributeddataparallel", "dataparallel", "data parallel", "multi gpu",
+        "multi-gpu", "multigpu", "multiple gpu", "several gpu", "more gpu", "many gpu", "multi node", "multi-node",
+        "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
+        "distributed setup", "nproc per node", "nproc_per_node")},
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
 asked about, the before-side of a change, or someone else's."""
+
+MODEL_FAMILIES: dict[str, str] = {
+    **dict.fromkeys(("transformer", "transformers", "vit", "bert", "gpt", "llama", "t5", "roberta", "deberta",
+                     "distilbert", "bart",
+                     "swin", "deit", "mistral", "qwen", "gemma", "whisper", "opt", "bloom", "falcon", "phi"),
+                    "transformer"),
+    **dict.fromkeys(("cnn", "convnet", "resnet", "vgg", "efficientnet", "unet", "mobilenet", "densenet", "convnext",
+                     "resnext", "alexnet", "lenet", "inception", "wideresnet", "wrn"), "cnn"),
+    **dict.fromkeys(("lstm", "gru", "rnn", "bilstm"), "rnn"),
+    **dict.fromkeys(("mlp",), "mlp"),
+    **dict.fromkeys(("gnn", "gcn", "gat", "graphsage"), "gnn"),
+}
+"""Model families by the stem of their names: a word that is the stem, its plural, or the stem with a size or
+version ("resnet50", "vgg16", "gpt2", "llama3"; "gpt-2" and "resnet-50" are split into the stem and the number)
+names the architecture."""
+
+LOOSE_STEMS = frozenset({"opt", "phi", "gat", "bloom", "falcon", "inception"})
+"""Stems that are ordinary words too: they name a family only with a number joined to them ("opt-1.3b", "phi2")."""
+
+OPTIMIZER_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    "sgd": (frozenset({"momentum", "nesterov"}), "sgd_momentum"),
+}
+"""An option said right after an optimizer's name that makes it another optimizer of the vocabulary ("SGD
+(momentum=0.9)", "sgd, nesterov=True"); a zero value of the option ("momentum=0") leaves it as it was."""
+
+OPTION_REACH = 24
+"""Tokens after an optimizer's name in which its option is looked for (the arguments of its constructor:
+"SGD(model.parameters(), lr=0.1, momentum=0.9)"), up to the sentence's end."""
 
 GENERIC_SETTINGS = frozenset({"amp", "autocast", "mixed precision", "mixed-precision"})
 """Names of a setting that leave its exact value open: a more exact name in the same text wins."""
@@ -295,6 +387,7 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "speed up my training": {"symptom": "slow_training"}, "too long to train": {"symptom": "slow_training"},
     "make training faster": {"symptom": "slow_training"}, "faster training": {"symptom": "slow_training"},
     "not stable": {"symptom": "unstable"}, "never stable": {"symptom": "unstable"},
+    "train faster": {"symptom": "slow_training"}, "training faster": {"symptom": "slow_training"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
@@ -321,6 +414,8 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},
+    # a loss curve drawn as steps down, one at each epoch ("a staircase")
+    "staircase": {"epoch_start_drop": True}, "stair": {"epoch_start_drop": True},
     "run out of memory": {"boundary_topic": "cuda_oom"},
     "binary classification": {"num_classes": 2}, "binary task": {"num_classes": 2},
     "binary classifier": {"num_classes": 2}, "cifar10": {"num_classes": 10}, "cifar-10": {"num_classes": 10},
@@ -355,6 +450,15 @@ IDIOMS: dict[str, dict[str, Any]] = {
 }
 """Whole phrases (lemmas) that state observations by themselves."""
 
+IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
+                                   "make training faster", "faster training", "train faster", "training faster"})
+"""Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
+training") both say the run is too slow."""
+
+ONLY_FITTING = frozenset({"inputs"})
+"""Quantities that are a movement's subject only when some composition speaks of them moving that way: in "the
+dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the NaN is the inputs'."""
+
 SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
@@ -363,8 +467,8 @@ FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parame
 """Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
 ("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
 
-RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-learn", "not-converge", "not-change_verb", "not-improve",
-                                  "nowhere"}
+RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn", "not-converge", "not-change_verb",
+                                  "not-improve", "nowhere"}
 """Movements that, said with no fitting quantity in their own clause, are the run's ("it hangs with 4 GPUs",
 "300 steps or fewer doesn't learn")."""
 """Movements of the run itself: said next to a setting ("with batch 32 it overfits"), they are still the run's."""
@@ -384,6 +488,20 @@ TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
 SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precision", "lr_schedule", "loss_fn",
                       "weight_decay", "grad_scaler", "tuning_method", "warmup"})
 """Observations that are settings of the run (a question or the before-side of a change does not set them)."""
+
+QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "batch": "batch_size"}
+"""Quantities that are settings of the run: a number quoted with them is their value ("lr 3e-4", "bs=32")."""
+
+SETTING_LINKS = frozenset("of be = : at to set change up down increase raise reduce lower decrease bump around "
+                          "about roughly only just now still currently was is approx approximately ~ (".split())
+"""Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024")."""
+
+OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split())
+"""Words joined to "lr" that name another rate than the run's peak ("min_lr", "warmup_lr", "eta_min")."""
+
+NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                                "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
+"""Counts said in words ("two GPUs", "multiple GPUs")."""
 
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
@@ -425,7 +543,11 @@ _EPOCH_JUMP = {"epoch_start_jump": True, "symptom": "unstable", "loss_behavior":
 
 COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the loss ---------------------------------------------------------------------------------------
-    _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
+    # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
+    # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
+    _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau", {},
+       split="val")
+    + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)
     + _c("loss", "diverge explode", {"symptom": "unstable", "loss_behavior": "diverging"}, implicit=True)
@@ -451,6 +573,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "flatline stuck not-change not-down not-improve not-learn not-converge not-change_verb", _NL,
          implicit=True)
     + _c("loss", "flat", _NL)
+    + _c("loss", "freeze", _NL)
     + _c("loss", "slow-down slow-improve slow-learn slow-converge slow",
          {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, implicit=True)
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
@@ -468,6 +591,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "flat flatline stuck not-up not-improve not-change not-increase stay chance not-above_chance",
          {**_NL, "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    # a held-out accuracy that falls is the model losing what generalised
+    + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat flatline stuck not-up not-improve down", {"task": "rl"})
@@ -484,6 +609,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
     + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
+    # --- the inputs -------------------------------------------------------------------------------------------
+    + _c("inputs", "nan", {"nan_location": "inputs"})
     # --- weights ------------------------------------------------------------------------------------------------
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})
@@ -495,10 +622,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("lr", "zero vanish", {"lr_observed": "near_zero"})
     # (only a rise: "the loss drops slowly at lr 1e-5" puts the manner next to the LR but it is the loss's)
     + _c("lr", "slow-up", {"scheduler_pace": "too_slow"})
+    + _c("weights", "explode", {"symptom": "unstable"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
-    + _c("throughput", "low slow down", {"symptom": "slow_training", "slow_kind": "per_step"})
+    + _c("throughput", "low slow down bad", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("loss_scale", "vanish zero", {"symptom": "unstable", "loss_scale_issue": True})
     + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("step_count", "slow", {"symptom": "slow_training", "slow_kind": "many_steps"})
@@ -510,6 +638,10 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
+    + _c("run", "not-progress", {"symptom": "hang"}, implicit=True)
+    # "not any faster", "no speedup": the run's speed is the complaint
+    + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
+    + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("run", "freeze", {"symptom": "hang"})
 )
 """The composition table: the first row that fits a reading states its observations."""
@@ -618,7 +750,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"optimizer_params": "frozen_held"}),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
-        (("scaler scale", "halve collapse tiny zero decrease drop reduce", "keep always every until"),
+        (("scaler scale", "halve collapse tiny zero decrease drop reduce down", "keep always every until"),
          {"scaler_skips": "persistent", "grad_scaler": True}),
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a schedule said to run ahead of itself: stepped more often than it was defined for
@@ -645,8 +777,36 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
          {"predictions_constant": True, "symptom": "not_learning"}),
+        # everything put in one class ("everything is classified as background", "all images are predicted as 0")
+        (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
+          "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
+        # the model's output squashed before a loss that expects logits ("softmax then CrossEntropyLoss")
+        (("softmax", "crossentropyloss crossentropy cross_entropy entropy ce nll nllloss end last final",
+          "!log !logsoftmax !log_softmax !log-softmax"), {"output_activation": "softmax"}),
+        # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one")
+        (("label target class id", "start begin index based go", "1 one",
+          "!0 !zero !dominate"), {"label_check": "not_zero_based"}),
+        # regression targets left in their raw units
+        # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
+        # negation too)
+        (("~normalize ~normalized ~scale ~scaling ~standardize unnormalized unscaled raw", "target y label",
+          "!input !feature !image !logit !pixel"), {"targets_unscaled": True}),
+        # one class for everything, said with the class ("always predicts the majority class", "only class 0")
+        (("predict prediction output say classify", "always only every everything all",
+          "majority dominant negative 0 background normal", "!rare !minority !never"),
+         {"predictions_constant": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
+        # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
+        (("gpu ddp distributed parallel node torchrun fsdp", "~fast ~faster ~speedup ~quick", "!hang !freeze !stuck "
+          "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        (("gpu ddp distributed parallel node torchrun fsdp", "slow", "single one", "!hang !freeze !stuck "
+          "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # runs that differ although nothing was changed ("the results are different every time I run it")
+        (("result outcome", "different differ vary", "every each rerun", "!lr !rate !batch !optimizer "
+          "!hyperparameter !config"), {"nondeterminism": "training_runs"}),
+        # the loader's share of the time
+        (("dataloader loader loading", "most majority bulk", "time"), {"symptom": "slow_training"}),
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
         # held-out accuracy falling while the training figure still improves
@@ -656,6 +816,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("val validation test eval", "drop decrease fall worse decline degrade", "while whereas but",
           "train training", "loss", "auc acc accuracy f1 score metric map iou miou bleu performance"),
          {"symptom": "overfitting"}),
+        # the validation loss stalls while the training loss still falls
+        (("val validation", "~decrease ~improve ~drop ~fall stuck flat plateau stagnate stall", "train training",
+          "decrease drop improve fall", "loss", "!acc !accuracy"), {"symptom": "overfitting"}),
         # training that looks fine while held-out data does badly
         (("fine good great ok okay perfect", "train training", "but",
           "bad poor useless terrible awful garbage low worse",
@@ -768,8 +931,12 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
 
-CLASS_NOUNS = frozenset("class categories category label".split())
+CLASS_NOUNS = frozenset("class categories category label cls".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
+
+HUGE_LOSS = 1e6
+"""A training loss said to be this large or more has diverged (losses of classification and regression start at
+order 1-100 on standardized targets)."""
 
 HUGE_GRAD_NORM = 1e3
 """A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order

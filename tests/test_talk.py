@@ -310,3 +310,184 @@ def test_floor_is_checked_both_ways() -> None:
     assert eval_text.below_floor(figures, {"held_back": {"recall": 0.8, "wrong": 0.03}}) == [
         "held_back recall 0.700 below 0.8", "held_back wrong 0.050 above 0.03"]
     assert eval_text.below_floor(figures, {"held_back": {"recall": 0.6}}) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # settings quoted with their number, across linking words; a change's after-value; another rate is not the run's
+    ("learning rate was set to 1e-3 and bs=32", {"learning_rate": 1e-3, "batch_size": 32}),
+    ("per_device_train_batch_size=8, learning_rate=2e-5", {"batch_size": 8, "learning_rate": 2e-5}),
+    ("training with a batch of 1024 diverges", {"batch_size": 1024}),
+    ("bigger batch (1024 instead of 128) makes training unstable", {"batch_size": 1024}),
+    ("batch size changed to 1024 -> loss spikes", {"batch_size": 1024, "loss_behavior": "spiking"}),
+    ("with min_lr 1e-6 and lr 1e-3", {"learning_rate": 1e-3}),
+    ("32 batch size with adam", {"batch_size": 32}),
+    # devices named or counted, and speed that more of them did not bring
+    ("torchrun with 4 gpus gets stuck forever after initializing the process group",
+     {"multi_gpu": True, "symptom": "hang"}),
+    ("with nproc_per_node=2 the script never starts training, it just sits there",
+     {"multi_gpu": True, "symptom": "hang"}),
+    ("training on 4 GPUs is not faster than on 1 GPU", {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+    ("adding more GPUs didn't make the training any faster", {"multi_gpu": True, "symptom": "slow_training"}),
+    # negations reach past light words; floors not passed; a cut-short word; arrows for directions
+    ("can't get the model to converge", {"symptom": "not_learning"}),
+    ("Training loss won't go below 2.0 no matter what I try", {"symptom": "not_learning"}),
+    ("loss explod after few epoch", {"loss_behavior": "diverging"}),
+    ("val loss ↑ train loss ↓", {"symptom": "overfitting"}),
+    ("after raising batch_size to 1024 the loss goes nan", {"loss_behavior": "nan_or_inf", "batch_size": 1024}),
+    # logs: step 1 is the first step; a loss logged unchanged; Keras' bare accuracy beside val_accuracy
+    ("step 1 | loss: nan\nstep 2 | loss: nan", {"nan_onset": "immediate"}),
+    ("loss is nan since epoch 1 batch 1", {"nan_onset": "immediate"}),
+    ("epoch 1 loss 2.3 epoch 2 loss 2.3 epoch 3 loss 2.3", {"symptom": "not_learning"}),
+    ("Epoch 10/50 - loss: 0.0123 - accuracy: 0.9987 - val_loss: 1.8 - val_accuracy: 0.62",
+     {"train_metric": 0.9987, "val_metric": 0.62, "symptom": "overfitting"}),
+    ("everything is classified as background", {"predictions_constant": True}),
+])
+def test_composed_settings_devices_and_logs(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("batch 3 gives nan", "batch_size"),  # a batch's index, not its size
+    ("warmup_lr 1e-6 then cosine", "learning_rate"),
+    ("on a single GPU it trains fine", "multi_gpu"),
+    ("training without ddp on one gpu", "multi_gpu"),
+])
+def test_quoted_settings_are_not_guessed(text: str, absent: str) -> None:
+    assert absent not in obs(text)
+
+
+def test_a_loss_going_up_without_its_split_is_confirmed() -> None:
+    assert any("validation loss" in q for q in confirmations("my loss keeps increasing"))
+    assert not any("validation loss" in q for q in confirmations("the training loss keeps increasing"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("trn loss dec, val loss inc", {"symptom": "overfitting"}),
+    ("acc stuck 0.25 (4 cls)", {"num_classes": 4}),
+    ("the accuracy on the test set is much worse than on train", {"symptom": "overfitting"}),
+    ("validation loss stuck while train loss decreases", {"symptom": "overfitting"}),
+    ("I'm getting loss values like 1e+20", {"loss_behavior": "diverging"}),
+    ("i use adam lr 0.0001, is normal?", {"optimizer": "adam", "considering": None}),
+    ("the validation accuracy is not increasing since 10 epochs", {"val_metric": None}),
+    ("did I forget optimizer.zero_grad()? the loss goes crazy", {"zero_grad_call": "missing", "step_grads": None}),
+])
+def test_shorthand_comparisons_and_counts(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the optimizer is a setting named in passing: with its option, negated, weighed or someone else's
+    ("optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)", {"optimizer": "sgd_momentum"}),
+    ("SGD(momentum=0)", {"optimizer": "sgd"}),
+    ("I use Adam with lr 1e-3 and the loss diverges", {"optimizer": "adam", "considering": None}),
+    ("I'm not using adam, I use sgd", {"optimizer": "sgd"}),
+    ("AdamW 8bit from bitsandbytes, loss nan", {"optimizer": "adamw_8bit"}),
+    ("paged_adamw_32bit in the HF trainer", {"optimizer": "paged_adamw"}),
+    ("the paper uses AdamW but I use Adam", {"optimizer": "adam"}),
+    ("thinking of switching to Lion, currently AdamW", {"optimizer": "adamw", "considering": "lion"}),
+    ("does lion help with memory?", {"optimizer": None}),
+])
+def test_the_optimizer_as_a_named_setting(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the model family from a name with its size or version, or said in words
+    ("fine-tuning bert-base-uncased, loss flat", "transformer"),
+    ("my resnet50 overfits", "cnn"),
+    ("training LSTMs on text", "rnn"),
+    ("gpt-2 small from scratch", "transformer"),
+    ("my conv net does not learn", "cnn"),
+    ("a GCN on cora", "gnn"),
+    ("options are limited", None),
+    ("I opt for adam", None),
+])
+def test_the_model_family_from_its_name(text: str, expected: str | None) -> None:
+    assert obs(text).get("architecture") == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("training stalls after some hours, nvidia-smi shows 100% util but nothing progresses", {"symptom": "hang"}),
+    ("training gets stuck during validation, have to kill it", {"symptom": "hang"}),
+    ("my model doesn't make any progress", {"symptom": "not_learning"}),
+    ("i want to train faster, what can i do", {"symptom": "slow_training"}),
+    ("the loss scale keeps going down and down", {"scaler_skips": "persistent"}),
+])
+def test_runs_that_do_not_advance_and_wishes_for_speed(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # values found in the inputs, output activations before a logits loss, class ids from one, raw targets
+    ("the inputs contain NaNs so the loss is nan", {"nan_location": "inputs", "loss_behavior": "nan_or_inf"}),
+    ("NaN in the dataset -> nan loss", {"nan_location": "inputs", "loss_behavior": "nan_or_inf"}),
+    ("the dataset is the bottleneck", {"nan_location": None, "symptom": "slow_training"}),
+    ("the last layer is nn.Softmax(dim=1) followed by CrossEntropyLoss", {"output_activation": "softmax"}),
+    ("log_softmax then NLLLoss", {"output_activation": None}),
+    ("my labels are 1-based", {"label_check": "not_zero_based"}),
+    ("val_acc is stuck at 0.049 - about 1/n for my number of classes", {"label_check": None}),
+    ("predicting raw prices without normalizing the targets", {"targets_unscaled": True}),
+    ("I pass raw logits and labels to the loss", {"targets_unscaled": None}),
+    ("my dataset is heavily imbalanced and the model always predicts the majority class",
+     {"predictions_constant": True, "class_imbalance": True}),
+    ("memory usage increases each step, there must be a leak", {"symptom": "memory_growth"}),
+])
+def test_inputs_outputs_labels_and_targets(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the loss bottoms out at 0.4", {"loss_behavior": "plateau_after_learning"}),
+    ("accuracy tops out at 70%", {"symptom": "convergence"}),
+    ("accuracy can't get past 50%", {"symptom": "not_learning"}),
+    ("validation loss rockets after epoch 8", {"val_loss_rising": True}),
+    ("the loss wobbles a lot", {"loss_behavior": "oscillating"}),
+    ("the loss is frozen at 2.30", {"symptom": "not_learning"}),
+    ("my grads are super small", {"grad_norm_trend": "vanishing"}),
+    ("a small batch of 8", {"grad_norm_trend": None}),
+])
+def test_more_ways_to_say_a_curve_moves(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the val loss doesn't go up, but the val accuracy drops", {"symptom": "overfitting"}),
+    ("the vision transformer gets lower validation accuracy than ResNet18", {"symptom": None}),
+    ("the loss is higher than before", {"not_working_aspect": None, "symptom": "unstable"}),
+])
+def test_a_comparison_with_another_model_is_no_movement(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("memory keeps growing every step", {"symptom": "memory_growth", "slow_kind": None}),
+    ("there is no gpu memory leak, but training is slow", {"boundary_topic": None, "symptom": "slow_training"}),
+])
+def test_participles_and_negated_boundaries(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("iter 100: loss 4.21, time 350ms\niter 200: loss 4.19, time 352ms\niter 300: loss 4.20, time 349ms",
+     {"symptom": "not_learning"}),
+    ("| epoch 003 | loss 7.21 | ppl 148.2 | lr 0.0005\n| epoch 004 | loss 9.85 | ppl 1890.5 | lr 0.0005",
+     {"loss_behavior": "diverging", "learning_rate": 0.0005}),
+    ("step 100 | loss: 2.31\nstep 200 | loss: 1.87\nstep 300 | loss: 1.52", {"symptom": None, "loss_behavior": None}),
+    ("my loss curve looks like a staircase", {"epoch_start_drop": True}),
+])
+def test_logged_series_that_do_not_move_or_only_climb(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() -> None:
+    got = obs("{'loss': 0.81, 'grad_norm': 3.1, 'epoch': 0.2}\n{'loss': 0.0, 'grad_norm': nan, 'epoch': 0.4}")
+    assert (got.get("nan_onset"), got.get("nan_location")) == ("after_steps", "gradients"), got
