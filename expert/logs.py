@@ -10,7 +10,7 @@ by the probes' classifier (numpy only: reading a log never imports torch).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from expert.logreaders import (
     read_series,
 )
 from knowledge.errors import InputError, excerpt
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 ROLES = ("loss", "val_loss", "val_acc", "train_acc", "lr", "grad_norm", "throughput")

@@ -30,12 +30,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
 from knowledge import talk as K
 from knowledge.forms import FORMS
+from knowledge.record import dataclass
 
 MAX_CLAUSE = 60
 """Tokens in one clause at most (a longer run without a break is cut)."""

@@ -34,12 +34,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from expert.nlp import Normalised, Scanner, lower_aligned, normalise
 from knowledge.errors import TrainoptError
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 MAX_CHARS = 16_000_000
