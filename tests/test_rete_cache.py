@@ -227,3 +227,19 @@ def test_stored_error_signature_words_read_alike(cache_dir, monkeypatch):
     talk._stored_needed.cache_clear()
     assert talk._stored_needed() == stored  # a damaged entry is worked out again
     talk._stored_needed.cache_clear()
+
+
+def test_stored_cue_patterns_are_the_ones_the_phrases_give(cache_dir):
+    """The cue patterns read back from the cache are exactly those normalising the keywords' phrases gives."""
+    from expert import text
+    from knowledge import all_keywords
+
+    keywords = all_keywords()
+    assert text._stored_cues(keywords) is None  # nothing stored yet
+    fresh = [text._with_pattern(k).pattern for k in keywords]
+    text._store_analysis(fresh, text.Scanner(fresh))
+    patterns, analysis = text._stored_cues(keywords)
+    assert patterns == fresh and analysis == text.Scanner(fresh).analysis()
+    assert text._stored_cues(keywords[:-1]) is None  # stored for other keywords: not used
+    cache.store(text.CUES_CACHE, b"{not json")
+    assert text._stored_cues(keywords) is None
