@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from knowledge.record import dataclass
 from knowledge.schema import (
     Absent,
     Between,

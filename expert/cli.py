@@ -586,6 +586,10 @@ def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, fol
 
     from expert.consultation import Consultation
 
+    if "numpy" not in sys.modules:
+        # numpy's BLAS starts a thread per core as it loads (~15 ms of CPU on two cores, more on larger machines);
+        # reading a log does no linear algebra a thread pool would speed up. The user's own setting stands.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     name = os.path.basename(os.path.normpath(path)) or path
     if not name.isprintable() or len(name) > 60:
         name = excerpt(name, 60)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from expert.assemble import assemble
@@ -14,6 +13,7 @@ from expert.kb import engine
 from expert.report import as_json, render
 from knowledge import all_questions, question
 from knowledge.errors import ContradictionError, InputError, VocabularyError, excerpt
+from knowledge.record import dataclass
 from knowledge.terms import canonical_loss, canonical_optimizer, canonical_schedule
 from knowledge.vocabulary import (
     MAX_TEXT,

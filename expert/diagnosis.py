@@ -7,9 +7,10 @@ others, so the flow stays one-way (consultation -> engine -> assemble -> Diagnos
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from knowledge.record import dataclass
 from knowledge.vocabulary import BOOL, ENUM, Observation, spec
 
 SCHEMA_VERSION = "1.0"

@@ -18,7 +18,7 @@ import functools
 import inspect
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from expert._experta import AND, AS, MATCH, NOT, OR, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
@@ -41,6 +41,7 @@ from expert.facts import (
 from expert.rete import CachedReteMatcher
 from knowledge.errors import KnowledgeError
 from knowledge.questions import WAIVED_ON_DECLINE, WAIVED_QUESTIONS_MAX
+from knowledge.record import dataclass
 from knowledge.schema import (
     ACTS,
     EXPLAINED,

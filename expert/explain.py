@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from expert.facts import KINDS
@@ -12,6 +12,7 @@ from expert.kb import rule_catalogue
 from expert.wording import fact_short
 from knowledge import all_rows, question
 from knowledge.errors import InputError
+from knowledge.record import dataclass
 from knowledge.schema import Absent, Between, Cross, Ge, Gt, Le, Lt, Present, RouteTo, unmet
 from knowledge.skills import SKILL_BY_NAME
 from knowledge.vocabulary import MEASURED_SOURCES, VOCABULARY

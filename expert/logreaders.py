@@ -15,7 +15,6 @@ import re
 import stat
 import struct
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ import numpy as np
 
 from expert.safeio import _kind_of_mode, open_regular
 from knowledge.errors import InputError, excerpt
+from knowledge.record import dataclass
 
 STEP_NAMES = ("step", "global_step", "_step", "steps", "iteration", "iter", "trainer/global_step")
 

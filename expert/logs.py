@@ -10,7 +10,7 @@ by the probes' classifier (numpy only: reading a log never imports torch).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from expert.logreaders import (
     read_series,
 )
 from knowledge.errors import InputError, excerpt
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 ROLES = ("loss", "val_loss", "val_acc", "train_acc", "lr", "grad_norm", "throughput")
@@ -202,11 +203,12 @@ class LogRun:
         if mean.size < 6:
             return out
         from probes.loss_curve import count_spikes
+        from probes.medians import median_along
 
         # The classifier's own count over the same bucket means: the plot marks exactly what the report counts.
         k = 5
         pad = np.pad(mean, k // 2, mode="edge")
-        base = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)[: mean.size]
+        base = median_along(np.lib.stride_tricks.sliding_window_view(pad, k), 1)[: mean.size]
         out["spikes"] = [int(steps[i]) for i in count_spikes(mean).positions]
         if out["label"] == "plateau_after_learning":
             half = mean.size // 2
@@ -280,7 +282,9 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
         if m.size >= 2 and m[0] > 0:
             # No vocabulary entry takes a raw rate (the slow-training rows reason over data-wait fraction and
             # GPU utilisation), so the rate is reported for a person to read.
-            notes.append(f"throughput ({tp.tag}): median {float(np.median(m)):.4g}, last/first "
+            from probes.medians import median
+
+            notes.append(f"throughput ({tp.tag}): median {median(m):.4g}, last/first "
                          f"{float(m[-1] / m[0]):.2f}")
     return LogRun(p, kind, series, roles, sorted(unrecognised), rows, notes, got.damage.notes())
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from typing import Any
+
+from knowledge.record import dataclass
 
 try:  # Python >= 3.11 keeps the pattern parser here; 3.10 has it as a top-level module
     import re._constants as _sre_c  # type: ignore[import-not-found]

@@ -11,10 +11,11 @@ observations carry the provenance ``log:<file>`` with the per-rank numbers as ev
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 _RANK_NAME = re.compile(r"(?:^|[^a-z0-9])(?:rank|worker|proc|process|gpu|node)[-_.]?(\d{1,4})(?![0-9])", re.I)

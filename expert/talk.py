@@ -30,12 +30,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
 from knowledge import talk as K
 from knowledge.forms import FORMS
+from knowledge.record import dataclass
 
 MAX_CLAUSE = 60
 """Tokens in one clause at most (a longer run without a break is cut)."""
@@ -1356,10 +1357,11 @@ class _Reader:
     def evidence(self) -> None:
         low = self.text
         first: tuple[int, dict[str, Any], int, int] | None = None
+        stored = _stored_needed()
         for order, (_pattern, sets) in enumerate(K.ERROR_SIGNATURES):
-            # on a long text, skip a signature none of whose required words occur (working them out costs more
-            # than searching a complaint a person typed)
-            needed = _needed(order) if len(low) > FUZZY_LIMIT else None
+            # skip a signature none of whose required words occur: always when they are stored, else on a long
+            # text (working them out, or compiling the signature, costs more than searching a typed complaint)
+            needed = stored[order] if stored is not None else _needed(order) if len(low) > FUZZY_LIMIT else None
             if needed is not None and not any(w in low for w in needed):
                 continue  # none of the words every match holds is in the text
             for n, m in enumerate(_signature(order).finditer(low)):
@@ -1382,6 +1384,37 @@ class _Reader:
             if topic in K.CRASH_TOPICS or crash:
                 self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
         _log_series(self)
+
+
+SIGNATURES_CACHE = "signatures"
+
+
+@lru_cache(maxsize=1)
+def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
+    """Every error signature's required words, kept in the user's cache (``expert.cache``); None without one.
+
+    Stored, they let a short complaint skip compiling the signatures it cannot match (most of them): the
+    same test a long text makes, so the same matches. Worked out and stored on the first call.
+    """
+    import json
+
+    from expert import cache
+
+    if not cache.enabled():
+        return None
+    patterns = [p for p, _ in K.ERROR_SIGNATURES]
+    blob = cache.load(SIGNATURES_CACHE)
+    if blob is not None:
+        try:
+            data = json.loads(blob)
+            if data["patterns"] == patterns:
+                return tuple(None if w is None else frozenset(w) for w in data["needed"])
+        except (ValueError, KeyError, TypeError):
+            pass  # not what we write: work them out (and overwrite it)
+    needed = tuple(_needed(i) for i in range(len(patterns)))
+    cache.store(SIGNATURES_CACHE, json.dumps(
+        {"patterns": patterns, "needed": [None if w is None else sorted(w) for w in needed]}).encode())
+    return needed
 
 
 @lru_cache(maxsize=64)

@@ -34,12 +34,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from expert.nlp import Normalised, Scanner, lower_aligned, normalise
 from knowledge.errors import TrainoptError
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 MAX_CHARS = 16_000_000
@@ -134,9 +134,16 @@ class _Hit:
 def _compiled() -> tuple[tuple[Any, ...], Scanner]:
     from knowledge import all_keywords
 
-    kws = tuple(_with_pattern(k) for k in all_keywords())
-    patterns = [k.pattern for k in kws]
-    analysis = _stored_analysis(patterns)
+    keywords = all_keywords()
+    stored = _stored_cues(keywords)
+    if stored is not None:
+        # the entry holds the patterns these sources give (the cache key hashes them): no phrase to normalise
+        patterns, analysis = stored
+        kws = tuple(dataclasses.replace(k, pattern=p) if k.phrases else k for k, p in zip(keywords, patterns))
+    else:
+        kws = tuple(_with_pattern(k) for k in keywords)
+        patterns = [k.pattern for k in kws]
+        analysis = _stored_analysis(patterns)
     scanner = Scanner(patterns, analysis)
     if analysis is None:
         _store_analysis(patterns, scanner)
@@ -144,6 +151,32 @@ def _compiled() -> tuple[tuple[Any, ...], Scanner]:
 
 
 CUES_CACHE = "cues"
+
+
+def _stored_cues(keywords: list[Any]) -> tuple[list[str], list[tuple[Any, Any]]] | None:
+    """The cues' patterns and analysis as stored for the current sources, or None.
+
+    An entry's key is a hash of the sources (``expert.cache``), and the patterns follow from them: a keyword
+    given as a pattern must read the same, and one given as phrases takes the stored pattern.
+    """
+    import json
+
+    from expert import cache
+
+    blob = cache.load(CUES_CACHE)
+    if blob is None:
+        return None
+    try:
+        data = json.loads(blob)
+        patterns, analysis = data["patterns"], data["analysis"]
+        if len(patterns) != len(keywords) or len(analysis) != len(keywords) \
+                or any(not k.phrases and p != k.pattern for k, p in zip(keywords, patterns)) \
+                or not all(type(p) is str for p in patterns):
+            return None
+        return patterns, [(None if a is None else frozenset(a), None if b is None else frozenset(b))
+                          for a, b in analysis]
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _stored_analysis(patterns: list[str]) -> list[tuple[frozenset[str] | None, frozenset[str] | None]] | None:

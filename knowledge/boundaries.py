@@ -12,9 +12,9 @@ An exclusive boundary turns joint when the complaint also carries a training sym
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from knowledge.record import dataclass
 from knowledge.schema import Cite, Contains, Cross, Is, Keyword, RouteTo, Row
 
 _T = "When not to use the training-optimization pack"

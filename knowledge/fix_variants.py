@@ -10,10 +10,11 @@ variant whose conditions hold wins; conditions are read by the one check every r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from knowledge.fixes import FIX_CLIP, FIX_LOADER, FIX_LR_DOWN, FIX_VANISH
+from knowledge.record import dataclass
 from knowledge.schema import Cond, CondLike, Fix, as_cond, cond_holds
 
 

@@ -10,11 +10,11 @@ that applies its own) and take their numeric conditions from the same table.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from knowledge import all_rows
 from knowledge.fixes import FIX_LOADER
+from knowledge.record import dataclass
 from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Le, Lt, RouteTo, Row, Salience
 
 KARPATHY = "Karpathy, 'A Recipe for Training Neural Networks' (2019)"

@@ -14,11 +14,11 @@ the rules that enforce it and the property test in ``tests/test_judgement.py`` t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from knowledge.clarification import EVIDENCE, HOLD_SALIENCE, hold
 from knowledge.questions import LOSS_BEHAVIOR_CHOICES
+from knowledge.record import dataclass
 from knowledge.schema import Absent, Cite, Cond, Contains, Flag, Is, Keyword, Present, QuestionRow, Row
 
 _P25 = "Pressure resistance"

@@ -13,9 +13,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from typing import Any, Union
+
+from knowledge.record import dataclass
 
 # ---------------------------------------------------------------------------------------------------
 # Sources

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from knowledge.record import dataclass
 from knowledge.schema import Cite
 
 HERE = "training-optimization"

@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from knowledge.errors import VocabularyError
+from knowledge.record import dataclass
 
 ENUM, FLOAT, INT, BOOL, STR = "enum", "float", "int", "bool", "str"
 

@@ -87,6 +87,8 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
     """
     import numpy as np
 
+    from probes.medians import median
+
     vs = np.asarray(val_steps, dtype=np.float64)
     vl = np.asarray(val_loss, dtype=np.float64)
     ok = np.isfinite(vl) & np.isfinite(vs)
@@ -99,7 +101,7 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
         return None
     best = int(np.argmin(vl))
     d = np.diff(vl)
-    noise = float(np.median(np.abs(d - np.median(d)))) * 1.4826 / np.sqrt(2.0)
+    noise = median(np.abs(d - median(d))) * 1.4826 / np.sqrt(2.0)
     after = float(vl[-2:].min())
     rise = after - float(vl[best])
     need = max(threshold("MT-VAL-RISE") * abs(float(vl[best])), 3.0 * noise)
@@ -108,12 +110,12 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
     # the training loss's own step-to-step noise (first differences: a steep fall is trend, not noise), so a
     # sparsely logged run whose few points near the best evaluation span a steep stretch is not read as noisy
     dt = np.diff(tl)
-    t_noise = float(np.median(np.abs(dt - np.median(dt)))) * 1.4826 / np.sqrt(2.0) if dt.size >= 2 else 0.0
+    t_noise = median(np.abs(dt - median(dt))) * 1.4826 / np.sqrt(2.0) if dt.size >= 2 else 0.0
 
     def train_at(step: float) -> tuple[float, float]:
         near = tl[np.abs(ts - step) <= win]
         near = near if near.size >= 3 else tl[np.argsort(np.abs(ts - step))[:3]]
-        return float(np.median(near)), t_noise / np.sqrt(near.size)
+        return median(near), t_noise / np.sqrt(near.size)
 
     t_best, se_best = train_at(float(vs[best]))
     t_end, se_end = train_at(float(ts[-1]))

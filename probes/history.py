@@ -18,6 +18,7 @@ import numpy as np
 
 from knowledge.measurements import threshold
 from knowledge.vocabulary import Observation
+from probes.medians import median
 
 SOURCE = "probe:history"
 
@@ -168,11 +169,11 @@ def grad_norm_observations(gn: Curve) -> list[Observation]:
         return []
     mean = gn.values
     hi = gn.hi if gn.hi is not None else mean
-    med = float(np.median(mean))
+    med = median(mean)
     # spikes: a point whose maximum exceeds MT-GRAD-SPIKE times the running median of the points before it
     spikes = 0
     if mean.size >= 8:
-        run = np.array([np.median(mean[max(0, i - 64):i]) for i in range(4, mean.size)])
+        run = np.array([median(mean[max(0, i - 64):i]) for i in range(4, mean.size)])
         spikes = int(np.sum(hi[4:] > threshold("MT-GRAD-SPIKE") * np.maximum(run, 1e-12)))
     if med > threshold("MT-GRAD-EXPLODE-ABS"):
         trend = "exploding"

@@ -188,3 +188,58 @@ def test_cue_analysis_from_the_cache_scans_alike(cache_dir):
     assert spans and spans == [(i, m.span()) for i, m in Scanner(patterns, stored).scan(sample)]
     cache.store(text.CUES_CACHE, b"{not json")
     assert text._stored_analysis(patterns) is None
+
+
+ERROR_SAMPLES = (
+    "loss goes NaN after 3 epochs with fp16, AdamW lr 3e-4",
+    "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB when I raised the batch size",
+    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+    "my job hangs then: Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE)",
+    "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn",
+    "Error(s) in loading state_dict for ResNet: Missing key(s) in state_dict: fc.weight",
+    "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised an error, the model trains fine without",
+    "val loss rises after epoch 10 while train loss keeps falling; no errors, no OOM, dataloader is fine",
+    "ValueError: Expected input batch_size (32) to match target batch_size (64)",
+)
+
+
+def test_stored_error_signature_words_read_alike(cache_dir, monkeypatch):
+    """Stored signature words let a short complaint skip signatures it cannot match: the same observations."""
+    from expert import talk
+    from expert.text import parse_complaint
+
+    def parsed():
+        return [[(o.name, o.value, o.source) for o in parse_complaint(s)] for s in ERROR_SAMPLES]
+
+    monkeypatch.setenv("TRAINOPT_NO_CACHE", "1")
+    talk._stored_needed.cache_clear()
+    assert talk._stored_needed() is None
+    fresh = parsed()
+    monkeypatch.delenv("TRAINOPT_NO_CACHE")
+    talk._stored_needed.cache_clear()
+    stored = talk._stored_needed()  # worked out and stored
+    assert stored is not None and len(stored) == len(talk.K.ERROR_SIGNATURES)
+    talk._stored_needed.cache_clear()
+    assert talk._stored_needed() == stored  # read back
+    assert parsed() == fresh
+    assert any(o[0] == "boundary_topic" for obs in fresh for o in obs)  # the samples reach the signatures
+    cache.store(talk.SIGNATURES_CACHE, b"{not json")
+    talk._stored_needed.cache_clear()
+    assert talk._stored_needed() == stored  # a damaged entry is worked out again
+    talk._stored_needed.cache_clear()
+
+
+def test_stored_cue_patterns_are_the_ones_the_phrases_give(cache_dir):
+    """The cue patterns read back from the cache are exactly those normalising the keywords' phrases gives."""
+    from expert import text
+    from knowledge import all_keywords
+
+    keywords = all_keywords()
+    assert text._stored_cues(keywords) is None  # nothing stored yet
+    fresh = [text._with_pattern(k).pattern for k in keywords]
+    text._store_analysis(fresh, text.Scanner(fresh))
+    patterns, analysis = text._stored_cues(keywords)
+    assert patterns == fresh and analysis == text.Scanner(fresh).analysis()
+    assert text._stored_cues(keywords[:-1]) is None  # stored for other keywords: not used
+    cache.store(text.CUES_CACHE, b"{not json")
+    assert text._stored_cues(keywords) is None
