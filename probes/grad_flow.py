@@ -323,6 +323,7 @@ class GradFlowProbe(Probe):
         self.per_param: list[float] | None = None
         self.underflow: float | None = None
         self._count = -1
+        self._dense = True
         self._named: list[tuple[str, torch.Tensor]] = []  # (name, parameter) with a gradient: shapes only
         self.no_grad: list[str] = []
         self._one_device = len({p.device for p in run.params}) == 1
@@ -330,12 +331,17 @@ class GradFlowProbe(Probe):
 
     def optimizer_pre(self, run: Any) -> None:
         """Queue the per-parameter gradient norms (one foreach kernel; no sync)."""
-        grads = [stored(g) for g in [p.grad for p in run.params] if g is not None]
+        grads = [g for g in [p.grad for p in run.params] if g is not None]
         if len(grads) != self._count:
             # which parameters have a gradient changes rarely: names are recomputed only when the count does
             self._count = len(grads)
             self._named = [(n, p) for n, p in zip(run.pnames, run.params) if p.grad is not None]
             self.no_grad = [n for n, p in zip(run.pnames, run.params) if p.grad is None]
+            # a gradient's layout is its module's (a sparse embedding's), fixed: looked at only here, not in
+            # every step (a call per parameter per step costs more than the foreach norm's launch)
+            self._dense = all(g.layout == torch.strided for g in grads)
+        if not self._dense:
+            grads = [stored(g) for g in grads]
         if not grads:
             return
         if not self._one_device:
