@@ -255,6 +255,9 @@ class Watch:
                 on["step_end"]
             self._on_window = [p for p in self.probes if "window" in p.hooks]
             self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
+            # One-time set-up of the trip check (the knowledge tables it reads, loaded and ordered): paid here,
+            # when the watch opens, not at the first window end inside the training loop (tens of ms there).
+            tripped_rows({}, self.probes)
             # The forward hook always runs: it finds training forwards, empty batches and the first output.
             self._handles = [self.model.register_forward_hook(self._fwd_post),
                              self.optimizer.register_step_pre_hook(self._opt_pre)]
