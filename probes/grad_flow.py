@@ -307,6 +307,13 @@ class GradFlowProbe(Probe):
     window end gets them in the one stacked read and takes each step's global norm on the host. The per-layer
     picture (first/last layer ratio, the largest layers) is the latest sampled step's; low-precision
     underflow is measured on sampled steps only.
+
+    The per-step norm is the largest part of the watch's cost on a CPU (issue 21: about 50 us on the small MLP's
+    1.6 MB of gradients when they are in cache, 100-140 us when the step has pushed them out, on the 2-core
+    reference machine): it reads every gradient once. It stays on every step: a spike is a one-step event, and
+    a gradient that turns non-finite while the loss is finite would be seen one step late, in the next step's
+    output, and reported as the activations' fault. It is already one foreach kernel whose result carries any
+    NaN or Inf, so no separate finiteness check runs beside it.
     """
 
     info = INFO
