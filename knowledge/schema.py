@@ -830,7 +830,7 @@ def _agenda(items: tuple[Row | Join, ...]) -> tuple[tuple[Row | Join, ...], dict
     """``items`` in firing order (salience, then id) and their ``yields_to``, built once per set of row objects.
 
     A watch chains the same rows at every window end: sorting them and reading the explains-away relation
-    again each time was a third of its trip check. Rows and joins are immutable tables, keyed by identity; the
+    again each time repeated the same work. Rows and joins are immutable tables, keyed by identity; the
     cache holds the objects themselves, so no id in a key can be reused by another object while it is cached.
     """
     key = tuple(map(id, items))
