@@ -679,15 +679,22 @@ def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
     return out
 
 
-_COMPILED: dict[int, tuple[Row | QuestionRow, tuple[tuple[str, Cond], ...]]] = {}
+_COMPILED: dict[int, tuple[Row | QuestionRow, tuple[tuple[str, Cond], ...], frozenset[str], frozenset[str]]] = {}
 
 
 def _compiled(row: Row | QuestionRow) -> tuple[tuple[str, Cond], ...]:
     """``effective_conditions(row)`` as pairs, built once per row object (rows are immutable tables)."""
+    return _compile(row)[1]
+
+
+def _compile(row: Row | QuestionRow) -> tuple[Any, tuple[tuple[str, Cond], ...], frozenset[str], frozenset[str]]:
+    """(row, condition pairs, names that must be known, names that must not be), built once per row object."""
     hit = _COMPILED.get(id(row))
     if hit is None or hit[0] is not row:
-        hit = _COMPILED[id(row)] = (row, tuple(sorted(effective_conditions(row).items())))
-    return hit[1]
+        pairs = tuple(sorted(effective_conditions(row).items()))
+        hit = _COMPILED[id(row)] = (row, pairs, frozenset(n for n, c in pairs if not isinstance(c, Absent)),
+                                    frozenset(n for n, c in pairs if isinstance(c, Absent)))
+    return hit
 
 
 def holds(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str], bool] | None = None) -> bool:
@@ -695,7 +702,13 @@ def holds(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
 
     The same verdict as ``not unmet(...)``, without building the explanations: a watch asks at every window end.
     """
-    for name, cond in _compiled(row):
+    _, pairs, known, absent = _compile(row)
+    # Most rows read an observation that is not known: one set comparison rules them out before any condition
+    # is tested (the same verdict: a condition on an unknown observation fails, as does "not known" on a known
+    # one). A watch chains every measurement row at each window end.
+    if not values.keys() >= known or (absent and not values.keys().isdisjoint(absent)):
+        return False
+    for name, cond in pairs:
         if not cond_holds(cond, name in values, values.get(name)):
             return False
     if has is not None:
@@ -851,6 +864,28 @@ def _settle(facts: list[tuple[str, str, dict[str, Any]]], values: Mapping[str, A
                 if not (f[0] == "route" and f[1] in blocked and f[2]["basis"] not in ("cause", "lint"))]
 
 
+_AGENDAS: dict[tuple[int, ...], tuple[tuple[Row | Join, ...], tuple[Row | Join, ...], dict[str, frozenset[str]]]] = {}
+
+
+def _agenda(items: tuple[Row | Join, ...]) -> tuple[tuple[Row | Join, ...], dict[str, frozenset[str]]]:
+    """``items`` in firing order (salience, then id) and their ``yields_to``, built once per set of row objects.
+
+    A watch chains the same rows at every window end: sorting them and reading the explains-away relation
+    again each time repeated the same work. Rows and joins are immutable tables, keyed by identity; the
+    cache holds the objects themselves, so no id in a key can be reused by another object while it is cached.
+    """
+    key = tuple(map(id, items))
+    hit = _AGENDAS.get(key)
+    if hit is not None:
+        return hit[1], hit[2]
+    order = tuple(sorted(items, key=lambda r: (-r.salience, r.id)))
+    yields = yields_to(r for r in order if isinstance(r, Row))
+    if len(_AGENDAS) >= 64:  # a few row sets in practice (the watch's, tests'); never grows without bound
+        _AGENDAS.clear()
+    _AGENDAS[key] = (items, order, yields)
+    return order, yields
+
+
 def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] = (),
           joins: Iterable[Join] = ()) -> Chain:
     """Forward-chain ``rows`` and ``joins`` over ``values`` without the engine: what fires, and in what order.
@@ -873,8 +908,8 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
     for ref in known:
         kind, _, key = ref.partition(":")
         facts.append((kind, key, {}))
-    pending: list[Row | Join] = sorted((*rows, *joins), key=lambda r: (-r.salience, r.id))
-    yields = yields_to(r for r in pending if isinstance(r, Row))
+    order, yields = _agenda((*rows, *joins))
+    pending: list[Row | Join] = list(order)
     fired: list[Row | Join] = []
 
     def has(ref: str) -> bool:

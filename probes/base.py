@@ -17,6 +17,8 @@ The plugin declares:
 and implements what it declared, each receiving the scheduler (``run``: a ``Watch`` or an ``Exam``):
 
 * ``attach(run)`` / ``detach(run)``: set up its (bounded) state; remove anything it registered itself.
+  ``attach`` may narrow ``self.hooks`` to the events this run needs (the watch reads them after attaching):
+  a plugin with nothing to do on this run, e.g. the rank probe in a single process, then costs nothing per step.
 * step events: ``forward`` (every training forward: the first input and output tensors), ``optimizer_pre``
   (every optimizer step: gradients final), ``step_end`` (``w.step`` done), and, on sampled steps only,
   ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler

@@ -208,9 +208,11 @@ class LoopLintProbe(Probe):
 
     def optimizer_pre(self, run: Any) -> None:
         """Count a step that bypasses ``scaler.step``; note one that finds no gradient (host attributes only)."""
-        self.direct_steps += stepped_outside_scaler(run.scaler, run.optimizer)
-        # a healthy step stops at the first parameter with a gradient
-        self._empty_pre = self._empty_pre or not has_grad(run.params)
+        if run.scaler is not None:
+            self.direct_steps += stepped_outside_scaler(run.scaler, run.optimizer)
+        # a healthy step stops at the first parameter with a gradient (looked at inline: this runs every step)
+        if not self._empty_pre and run.params[0].grad is None:
+            self._empty_pre = not has_grad(run.params)
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """A forward after a gradient-free step began: the step's closure computes the gradients (LBFGS)."""

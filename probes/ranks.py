@@ -241,6 +241,7 @@ class RankProbe(Probe):
         self._find: Any = None
         self._batch: Any = None  # this step's input until its mark is queued (held from forward to backward)
         if not self.active:
+            self.hooks = ()  # one process: no per-step event to handle (the watch reads this after attach)
             return
         import torch.distributed as dist
 

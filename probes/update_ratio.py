@@ -14,17 +14,29 @@ from probes.base import Probe, ProbeInfo, emit, median, median_rows
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
 
-def update_norms(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor]) -> torch.Tensor:
+def update_norms(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor], consume: bool = False
+                 ) -> torch.Tensor:
     """``[|after - before| per tensor..., |before| per tensor...]`` stacked on the device (no sync).
 
     The division is left to :func:`host_ratios` on host floats: on the device it would cost a handful of kernel
     launches a sample.
+
+    Args:
+        before: The weights before the step (a copy).
+        after: The weights after it.
+        consume: ``before`` is a copy of the caller's that is not needed afterwards: the differences are written
+            into it (``before - after``, the same norm) instead of a new copy of the whole model.
     """
     if not before:
         return torch.zeros(0)
     with torch.no_grad():
-        deltas = torch._foreach_sub(list(after), list(before))
-        return torch.stack((*torch._foreach_norm(deltas), *torch._foreach_norm(list(before))))
+        weights = torch._foreach_norm(list(before))
+        if consume:
+            torch._foreach_sub_(list(before), list(after))
+            deltas = list(before)
+        else:
+            deltas = torch._foreach_sub(list(after), list(before))
+        return torch.stack((*torch._foreach_norm(deltas), *weights))
 
 
 def host_ratios(norms: Sequence[float]) -> list[float]:
@@ -270,7 +282,7 @@ class UpdateRatioProbe(Probe):
         """Queue the norms of the sampled step's updates and of the weights before it (divided at the window end)."""
         if self._before is None:
             return
-        run.record("upd:norms", update_norms(self._before, run.params))
+        run.record("upd:norms", update_norms(self._before, run.params, consume=True))
         self._before = None
         if self._lr_now is not None:
             self._lr_low = min(self._lr_low, self._lr_now)

@@ -238,19 +238,26 @@ class Watch:
 
         classes = self._plugin_classes if self._plugin_classes is not None else plugins()
         self.probes = [c() for c in classes]
-        on = {h: [getattr(p, h) for p in self.probes if h in p.hooks] for h in HOOKS if h not in ("window",
-                                                                                                   "escalate")}
-        self._on_fwd_pre, self._on_fwd, self._on_bw = on["forward_pre"], on["forward"], on["backward"]
-        self._on_opt_pre, self._on_opt_post, self._on_step_end = on["optimizer_pre"], on["optimizer_post"], \
-            on["step_end"]
-        self._on_window = [p for p in self.probes if "window" in p.hooks]
-        self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
+        self._on_fwd_pre, self._on_fwd, self._on_bw, self._on_opt_pre, self._on_opt_post, self._on_step_end, \
+            self._on_window, self._on_escalate = [], [], [], [], [], [], [], []
         # the window's one collective under torch.distributed (the rank probe): after the local trip check
         self._on_exchange = [p for p in self.probes if hasattr(p, "exchange")]
         self._collective_trip = False
         try:
             for p in self.probes:
                 p.attach(self)
+            # The event tables are read after attach: a plugin may narrow its own ``hooks`` there to what this
+            # run needs (the rank probe outside torch.distributed needs none), so it costs nothing per step.
+            on = {h: [getattr(p, h) for p in self.probes if h in p.hooks] for h in HOOKS if h not in ("window",
+                                                                                                       "escalate")}
+            self._on_fwd_pre, self._on_fwd, self._on_bw = on["forward_pre"], on["forward"], on["backward"]
+            self._on_opt_pre, self._on_opt_post, self._on_step_end = on["optimizer_pre"], on["optimizer_post"], \
+                on["step_end"]
+            self._on_window = [p for p in self.probes if "window" in p.hooks]
+            self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
+            # One-time set-up of the trip check (the knowledge tables it reads, loaded and ordered): paid here,
+            # when the watch opens, not at the first window end inside the training loop (tens of ms there).
+            tripped_rows({}, self.probes)
             # The forward hook always runs: it finds training forwards, empty batches and the first output.
             self._handles = [self.model.register_forward_hook(self._fwd_post),
                              self.optimizer.register_step_pre_hook(self._opt_pre)]
