@@ -768,20 +768,19 @@ def refinements(rows: Iterable[Row]) -> dict[str, frozenset[str]]:
     def first_stops(r: Row) -> frozenset[str]:
         return frozenset(a.skill for a in r.then if isinstance(a, RouteTo) and a.role == "primary")
 
-    causes = [r for r in rows if is_cause(r) and not r.need]
+    # Each entry's conditions and first stops are read once: the pairs are many (every cause against every other,
+    # at each engine build), and ``Row.conditions()`` builds a new mapping per call.
+    causes = [(r.id, r.conditions(), first_stops(r)) for r in rows if is_cause(r) and not r.need]
     out: dict[str, set[str]] = {}
-    for general in causes:
-        gc = general.conditions()
+    for gid, gc, gstops in causes:
         if not gc:
             continue
-        for specific in causes:
-            sc = specific.conditions()
-            if specific is general or len(sc) <= len(gc) or not first_stops(specific) \
-                    or first_stops(specific) == first_stops(general):
+        for sid, sc, sstops in causes:
+            if sid == gid or len(sc) <= len(gc) or not sstops or sstops == gstops:
                 continue
             if all(name in sc and _within(cond, sc[name]) for name, cond in gc.items()):
                 for name in set(sc) - set(gc):
-                    out.setdefault(name, set()).add(general.id)
+                    out.setdefault(name, set()).add(gid)
     return {name: frozenset(ids) for name, ids in out.items()}
 
 
