@@ -672,12 +672,14 @@ class _Reader:
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
-            if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
+            if quantity in ("run", "model") and m in K.VAGUE_MOVEMENTS:
+                pass  # "training is broken", "my model is trash": the vague complaint about the run or model itself
+            elif quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
                                                           "fast", "progress", "spike", "nowhere", "overfit",
                                                           "generalize", "unstable", "oscillate", "slow", "plateau",
                                                           "flat", "flatline", "converge", "learn", "improve"):
                 continue
-            if quantity in ("run", "model"):
+            if quantity in ("run", "model") and m not in K.VAGUE_MOVEMENTS:
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
                 quantity = None if m not in ("hang", "freeze", "stuck") or quantity == "model" else quantity
                 if quantity is None and m not in ("hang", "freeze", "stuck"):
@@ -734,7 +736,7 @@ class _Reader:
             sets = dict(sets)
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
-            self.add(sets, lo, hi, hedged=hedged)
+            self.add(sets, lo, hi, hedged=hedged, fallback=set(sets) <= K.FALLBACK_NAMES)
             if quantity == "loss" and split is None and m == "up" and sets.get("loss_behavior") == "diverging":
                 # most who say "the loss goes up" mean the training loss; some mean the validation loss (overfitting)
                 self.u.confirm.append(("loss up", "You said the loss goes up: the training loss, or only the "

@@ -63,6 +63,7 @@ QUANTITIES: dict[str, str] = {
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
+    "result": "results", "performance": "results", "model performance": "results", "outcome": "results",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
     "loss scale": "loss_scale", "loss scaler": "loss_scale", "loss scaling": "loss_scale", "scale": "loss_scale_weak",
     "gpu": "gpu_util",
@@ -164,6 +165,12 @@ MOVEMENTS: dict[str, str] = {
     "bad": "bad", "poor": "bad", "terrible": "bad", "awful": "bad", "horrible": "bad", "disappointing": "bad",
     "too high": "high", "very high": "high", "too low": "low", "very low": "low", "mediocre": "bad",
     "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
+    # slang for a bad result ("accuracy sucks", "my model is trash")
+    "suck": "bad", "trash": "bad", "crap": "bad", "crappy": "bad", "rubbish": "bad", "junk": "bad",
+    "lousy": "bad", "dismal": "bad", "abysmal": "bad", "pathetic": "bad", "meh": "bad", "subpar": "bad",
+    "sub-par": "bad", "worse": "worse", "wrong": "wrong",
+    # a run or model said to be broken without a symptom ("training is broken"): the vague complaint
+    "broken": "broken", "break": "broken",
     # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
     "overfit": "overfit", "overfitting": "overfit", "over-fit": "overfit", "over-fitting": "overfit",
     "overtrain": "overfit", "overtrained": "overfit", "overtraining": "overfit",
@@ -451,6 +458,12 @@ IDIOMS: dict[str, dict[str, Any]] = {
 }
 """Whole phrases (lemmas) that state observations by themselves."""
 
+VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong"})
+"""Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
+FALLBACK_NAMES = frozenset({"vague_query"})
+"""Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
+a symptom is that symptom's complaint)."""
+
 IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
                                    "make training faster", "faster training", "train faster", "training faster"})
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
@@ -595,6 +608,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
+    # (a fall of an accuracy said of no split: which split is unknown, the figure that is not working is)
+    + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="none")
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat flatline stuck not-up not-improve down", {"task": "rl"})
     + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
@@ -644,6 +659,13 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
     + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("run", "freeze", {"symptom": "hang"})
+    # --- the vague complaint: a model, its results or the run judged bad with no symptom named ("my model is
+    # garbage", "results got worse", "training is broken"); a fallback, read only when nothing else is, and it
+    # asks the clarifying question rather than guess a symptom
+    + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
+    + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
+    + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
+    + _c("run", "bad worse broken", {"vague_query": "not_working_well"})
 )
 """The composition table: the first row that fits a reading states its observations."""
 
@@ -693,6 +715,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
         (("resume", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
+        # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
+        # "accuracy dropped after I changed the lr"): the change, not one weighed or planned
+        (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once",
+          "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
+          "!rate !lr"), {"recent_change": "batch_size"}),
+        (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
+          "since after once", "!should !want !whether !worth !consider !considering !planning !plan !would "
+          "!could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau"),
+         {"recent_change": "learning_rate"}),
         # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
         # LR was used as it stands, unscaled for the smaller global batch
         (("stock default original provided official reference", "config configuration cfg yaml",
