@@ -630,6 +630,8 @@ class _Reader:
                 continue
             if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
                 continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
+            if m in K.FALLBACK_MOVEMENTS and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 3 for o in parts):
+                continue  # "weird spikes", "goes up in a strange way": the other movement says how
             if m in ("up_bare", "down_bare"):
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
@@ -736,7 +738,13 @@ class _Reader:
             sets = dict(sets)
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
-            self.add(sets, lo, hi, hedged=hedged, fallback=set(sets) <= K.FALLBACK_NAMES)
+            self.add(sets, lo, hi, hedged=hedged, fallback=set(sets) <= K.FALLBACK_NAMES or m in K.FALLBACK_MOVEMENTS)
+            if m == "weird":
+                # odd how? a curve that does not behave, or a figure computed wrong: the user says which
+                what = "accuracy" if quantity == "accuracy" else "loss"
+                self.u.confirm.append(("weird", f"You said the {what} looks odd: does it not move as it should "
+                                                f"(stuck, rising, jumping), or does its value look computed wrong "
+                                                f"(impossible, or not matching what the model does)?"))
             if quantity == "loss" and split is None and m == "up" and sets.get("loss_behavior") == "diverging":
                 # most who say "the loss goes up" mean the training loss; some mean the validation loss (overfitting)
                 self.u.confirm.append(("loss up", "You said the loss goes up: the training loss, or only the "
@@ -755,7 +763,8 @@ class _Reader:
         for p in parts:
             if "idiom" in p.roles and (p.roles["idiom"] in K.IDIOMS_UNDER_NEGATION or
                                        not self._negated(p.i, max(0, p.i - 3))):
-                self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
+                sets = K.IDIOMS[p.roles["idiom"]]
+                self.add(sets, p.start, p.end, fallback=set(sets) <= K.FALLBACK_NAMES)
                 if p.roles["idiom"] in K.IDIOM_CLAIMS:
                     self.claim(p.start, p.end, K.IDIOM_CLAIMS[p.roles["idiom"]])
 
@@ -981,7 +990,12 @@ class _Reader:
                 elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | {"then", "and", "still"}:
                     break
             values = [t.number for t in nums]
-            if len(values) >= 3 and all(v is not None and v == values[0] for v in values) and values[0] != 0:
+            if any(v is None for v in values):
+                continue
+            # (four or more values within 1% of each other, well above zero, are as flat as three equal ones:
+            # "2.31 2.30 2.30 2.30" is a printed loss that does not move)
+            near = len(values) >= 4 and min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
+            if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
 
@@ -1176,7 +1190,9 @@ class _Reader:
             self.compare(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
-            self.frames(lo, hi)
+            # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
+            lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
+            self.frames(lead, hi)
             self._values(lo, hi)
         self.evidence()
         self._chance()

@@ -168,7 +168,10 @@ MOVEMENTS: dict[str, str] = {
     # slang for a bad result ("accuracy sucks", "my model is trash")
     "suck": "bad", "trash": "bad", "crap": "bad", "crappy": "bad", "rubbish": "bad", "junk": "bad",
     "lousy": "bad", "dismal": "bad", "abysmal": "bad", "pathetic": "bad", "meh": "bad", "subpar": "bad",
-    "sub-par": "bad", "worse": "worse", "wrong": "wrong",
+    # a figure that looks odd: not working, but how is the user's to say (a question asks)
+    "weird": "weird", "strange": "weird", "odd": "weird", "funny": "weird", "unusual": "weird",
+    "suspicious": "weird", "fishy": "weird",
+    "sub-par": "bad", "gibberish": "bad", "nonsense": "bad", "worse": "worse", "wrong": "wrong",
     # a run or model said to be broken without a symptom ("training is broken"): the vague complaint
     "broken": "broken", "break": "broken",
     # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
@@ -384,6 +387,12 @@ GENERIC_SETTINGS = frozenset({"amp", "autocast", "mixed precision", "mixed-preci
 """Names of a setting that leave its exact value open: a more exact name in the same text wins."""
 
 IDIOMS: dict[str, dict[str, Any]] = {
+    # a request for help that names no symptom ("what am I doing wrong?", "how do I make it better?"): the vague
+    # query, read only when nothing else is (``FALLBACK_NAMES``), so the clarifying question comes first
+    "do wrong": {"vague_query": "fix_training"}, "go wrong": {"vague_query": "fix_training"},
+    "make it work": {"vague_query": "fix_training"}, "get it to work": {"vague_query": "fix_training"},
+    "make it better": {"vague_query": "improve_model"}, "make it good": {"vague_query": "improve_model"},
+    "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
     "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
@@ -460,6 +469,8 @@ IDIOMS: dict[str, dict[str, Any]] = {
 
 VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong"})
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
+FALLBACK_MOVEMENTS = frozenset({"weird"})
+"""Movements whose reading is a fallback too: "the loss looks weird" beside a shape says no more than the shape."""
 FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
 a symptom is that symptom's complaint)."""
@@ -599,6 +610,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "nowhere", _NL, implicit=True)
     # a figure judged without its shape: at least which figure is not working
     + _c("loss", "high bad", {"not_working_aspect": "loss"})
+    + _c("loss", "weird", {"not_working_aspect": "loss"})
     # --- validation against training ----------------------------------------------------------------------
     + _c("loss", "up worse", {"symptom": "overfitting", "val_loss_rising": True}, split="val")
     # --- accuracy and other metrics -------------------------------------------------------------------------
@@ -608,6 +620,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
+    + _c("accuracy", "weird", {"not_working_aspect": "accuracy"})
     # (a fall of an accuracy said of no split: which split is unknown, the figure that is not working is)
     + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="none")
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
@@ -666,6 +679,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
     + _c("run", "bad worse broken", {"vague_query": "not_working_well"})
+    + _c("run", "broken", {"vague_query": "not_working_well"}, implicit=True)
 )
 """The composition table: the first row that fits a reading states its observations."""
 
