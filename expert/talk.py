@@ -80,6 +80,9 @@ _COUNTED = frozenset("epoch step iteration iter batch class sample example image
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
+"""Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
+"my loss values are ...")."""
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
                       "util utilization usage load".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
@@ -715,6 +718,11 @@ class _Reader:
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
                 time = None
+            judgement = K.JUDGEMENTS.get((quantity, m))
+            if judgement is not None and split in ("train", "val") and "judged" in state:
+                # a figure judged without a shape, on one side of the split: the sentence may hold the other side
+                lo_j = min(p.start, chosen[0].start) if chosen else p.start
+                state["judged"].setdefault(f"{split}_{judgement}", (lo_j, max(p.end, chosen[0].end if chosen else p.end)))
             sets = self._compose(quantity, split, m, time, tags)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags)
@@ -758,6 +766,15 @@ class _Reader:
         if things:
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _judged_gap(self, judged: dict[str, tuple[int, int]]) -> None:
+        """A figure judged good on the training data and bad on held-out data in one sentence is overfitting.
+
+        "train acc is great but val acc is trash": neither judgement has a shape, together they are the gap.
+        """
+        if "train_good" in judged and "val_bad" in judged:
+            (a, b), (c, d) = judged["train_good"], judged["val_bad"]
+            self.add({"symptom": "overfitting"}, min(a, c), max(b, d))
 
     def _idioms(self, parts: list[Part]) -> None:
         for p in parts:
@@ -987,7 +1004,7 @@ class _Reader:
             for t in self.tokens[p.j:min(hi, p.j + 24)]:
                 if t.kind == "num":
                     nums.append(t)
-                elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | {"then", "and", "still"}:
+                elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | _SERIES_WORDS:
                     break
             values = [t.number for t in nums]
             if any(v is None for v in values):
@@ -1185,8 +1202,10 @@ class _Reader:
         for clauses in sentences.values():
             lo, hi = clauses[0][0], clauses[-1][1]
             state.pop("last", None)
+            state["judged"] = {}
             for i, j in clauses:
                 self.read_clause((lo, hi), i, j, state)
+            self._judged_gap(state["judged"])
             self.compare(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)

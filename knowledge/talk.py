@@ -171,6 +171,9 @@ MOVEMENTS: dict[str, str] = {
     # a figure that looks odd: not working, but how is the user's to say (a question asks)
     "weird": "weird", "strange": "weird", "odd": "weird", "funny": "weird", "unusual": "weird",
     "suspicious": "weird", "fishy": "weird",
+    # a figure judged good (only with its split: "train acc is great but val acc is trash", see JUDGEMENTS)
+    "good": "good", "great": "good", "perfect": "good", "awesome": "good", "excellent": "good", "amazing": "good",
+    "nail": "good", "crush": "good", "near perfect": "good", "almost perfect": "good",
     "sub-par": "bad", "gibberish": "bad", "nonsense": "bad", "worse": "worse", "wrong": "wrong",
     # a run or model said to be broken without a symptom ("training is broken"): the vague complaint
     "broken": "broken", "break": "broken",
@@ -466,6 +469,14 @@ IDIOMS: dict[str, dict[str, Any]] = {
                    "be still not") for verb in ("train", "training")},
 }
 """Whole phrases (lemmas) that state observations by themselves."""
+
+JUDGEMENTS: dict[tuple[str, str], str] = {
+    **{("accuracy", m): "good" for m in ("good", "high")}, **{("accuracy", m): "bad" for m in ("bad", "low", "down")},
+    ("loss", "good"): "good", ("loss", "low"): "good", ("loss", "zero"): "good",
+    **{("loss", m): "bad" for m in ("bad", "high", "up")},
+}
+"""A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
+held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
 VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong"})
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
