@@ -721,8 +721,8 @@ class _Reader:
             judgement = K.JUDGEMENTS.get((quantity, m))
             if judgement is not None and split in ("train", "val") and "judged" in state:
                 # a figure judged without a shape, on one side of the split: the sentence may hold the other side
-                lo_j = min(p.start, chosen[0].start) if chosen else p.start
-                state["judged"].setdefault(f"{split}_{judgement}", (lo_j, max(p.end, chosen[0].end if chosen else p.end)))
+                span = (min(p.start, chosen[0].start), max(p.end, chosen[0].end)) if chosen else (p.start, p.end)
+                state["judged"].setdefault(f"{split}_{judgement}", span)
             sets = self._compose(quantity, split, m, time, tags)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags)
