@@ -176,7 +176,7 @@ MOVEMENTS: dict[str, str] = {
     "nail": "good", "crush": "good", "near perfect": "good", "almost perfect": "good",
     "sub-par": "bad", "gibberish": "bad", "nonsense": "bad", "worse": "worse", "wrong": "wrong",
     # a run or model said to be broken without a symptom ("training is broken"): the vague complaint
-    "broken": "broken", "break": "broken",
+    "broken": "broken", "break": "break",  # (the verb, "I broke it into shards", is no complaint)
     # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
     "overfit": "overfit", "overfitting": "overfit", "over-fit": "overfit", "over-fitting": "overfit",
     "overtrain": "overfit", "overtrained": "overfit", "overtraining": "overfit",
