@@ -71,8 +71,8 @@ _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatli
                                   "high", "slow", "negative", "tiny", "same"})
 """Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
 verb ("increases each step") is said of the quantity before it."""
-_THEN = frozenset("before expected usual normal earlier previously yesterday last it i we should what at in with "
-                  "the a".split())
+_THEN = frozenset("before expected expect usual normal earlier previously yesterday last it i we should what at in "
+                  "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "

@@ -176,7 +176,7 @@ MOVEMENTS: dict[str, str] = {
     "nail": "good", "crush": "good", "near perfect": "good", "almost perfect": "good",
     "sub-par": "bad", "gibberish": "bad", "nonsense": "bad", "worse": "worse", "wrong": "wrong",
     # a run or model said to be broken without a symptom ("training is broken"): the vague complaint
-    "broken": "broken", "break": "break",  # (the verb, "I broke it into shards", is no complaint)
+    "broken": "broken", "break": "break", "work": "work",  # (the verb, "I broke it into shards", is no complaint)
     # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
     "overfit": "overfit", "overfitting": "overfit", "over-fit": "overfit", "over-fitting": "overfit",
     "overtrain": "overfit", "overtrained": "overfit", "overtraining": "overfit",
@@ -194,7 +194,7 @@ MOVEMENTS: dict[str, str] = {
     "be bottleneck": "slow", "be the bottleneck": "slow", "bottleneck by": "slow",
     "get bottleneck": "slow", "bottleneck on": "slow",
     # a figure at the level of guessing
-    "chance": "chance", "chance level": "chance",
+    "chance": "chance", "chance level": "chance", "random": "chance", "look random": "chance",
     "at chance": "chance", "above chance": "above_chance", "better than chance": "above_chance",
     "better than random": "above_chance",
 }
@@ -478,7 +478,7 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
-VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong"})
+VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work"})
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
 FALLBACK_MOVEMENTS = frozenset({"weird"})
 """Movements whose reading is a fallback too: "the loss looks weird" beside a shape says no more than the shape."""
@@ -675,6 +675,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("epoch_time", "slow high up huge", {"symptom": "slow_training"})
     + _c("data_time", "slow", {"symptom": "slow_training"})
     + _c("predictions", "same flat flatline zero", {"symptom": "not_learning", "predictions_constant": True})
+    # predictions no better than a guess: the model has learned nothing
+    + _c("predictions", "chance", {"symptom": "not_learning"})
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
@@ -691,6 +693,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
     + _c("run", "bad worse broken", {"vague_query": "not_working_well"})
     + _c("run", "broken", {"vague_query": "not_working_well"}, implicit=True)
+    # "training just doesn't work", "nothing works": the vague complaint, said with its negation
+    + _c("run", "not-work", {"vague_query": "not_working_well"}, implicit=True)
+    + _c("model", "not-work", {"vague_query": "not_working_well"})
 )
 """The composition table: the first row that fits a reading states its observations."""
 
