@@ -424,6 +424,7 @@ class _Reader:
         self.u = Understanding()
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
+        self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -719,10 +720,16 @@ class _Reader:
             if m == "spike" and time in ("start_soft",):
                 time = None
             judgement = K.JUDGEMENTS.get((quantity, m))
-            if judgement is not None and split in ("train", "val") and "judged" in state:
+            if judgement is None and m in ("good", "bad") and quantity in (None, "run", "model"):
+                # "it does great on train data and awful on validation data": the data named right after says whose
+                on = next((o for o in parts if "s" in o.roles and "q" not in o.roles and 0 <= o.i - p.j <= 2 and
+                           set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None)
+                if on is not None:
+                    judgement, split, chosen = m, on.roles["s"], (on, "split_only", on.roles["s"])
+            if judgement is not None and split in ("train", "val"):
                 # a figure judged without a shape, on one side of the split: the sentence may hold the other side
                 span = (min(p.start, chosen[0].start), max(p.end, chosen[0].end)) if chosen else (p.start, p.end)
-                state["judged"].setdefault(f"{split}_{judgement}", span)
+                self._judged.setdefault(f"{split}_{judgement}", span)
             sets = self._compose(quantity, split, m, time, tags)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags)
@@ -828,6 +835,8 @@ class _Reader:
                 used.add(num.start)
                 metrics[split] = frac
                 self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
+                if split == "train" and frac >= 0.9:
+                    self._judged.setdefault("train_good", span)  # "training accuracy 99%, validation sucks"
             elif q.startswith("data_time") and (pct or value <= 1.0) and \
                     after_num.split(" ", 1)[0] not in K.TIME_UNITS:  # "data_time 0.217 s per batch" is a time
                 used.add(num.start)
@@ -1202,10 +1211,9 @@ class _Reader:
         for clauses in sentences.values():
             lo, hi = clauses[0][0], clauses[-1][1]
             state.pop("last", None)
-            state["judged"] = {}
+            self._judged = {}
             for i, j in clauses:
                 self.read_clause((lo, hi), i, j, state)
-            self._judged_gap(state["judged"])
             self.compare(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
@@ -1213,6 +1221,7 @@ class _Reader:
             lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
             self.frames(lead, hi)
             self._values(lo, hi)
+            self._judged_gap(self._judged)
         self.evidence()
         self._chance()
         self._named_settings()
