@@ -681,7 +681,7 @@ class _Reader:
             if quantity in ("run", "model") and m in K.VAGUE_MOVEMENTS:
                 pass  # "training is broken", "my model is trash": the vague complaint about the run or model itself
             elif quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "fast", "progress", "spike", "nowhere", "overfit",
+                                                          "fast", "progress", "spike", "nowhere", "overfit", "underfit",
                                                           "generalize", "unstable", "oscillate", "slow", "plateau",
                                                           "flat", "flatline", "converge", "learn", "improve"):
                 continue

@@ -164,6 +164,7 @@ MOVEMENTS: dict[str, str] = {
     # (not "weird" or "wrong": a figure that looks wrong may be computed wrong)
     "bad": "bad", "poor": "bad", "terrible": "bad", "awful": "bad", "horrible": "bad", "disappointing": "bad",
     "too high": "high", "very high": "high", "too low": "low", "very low": "low", "mediocre": "bad",
+    "big": "high", "very big": "high", "too big": "high",
     "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
     # slang for a bad result ("accuracy sucks", "my model is trash")
     "suck": "bad", "trash": "bad", "crap": "bad", "crappy": "bad", "rubbish": "bad", "junk": "bad",
@@ -188,6 +189,10 @@ MOVEMENTS: dict[str, str] = {
     "gap between train and val": "overfit", "gap between train and validation": "overfit",
     "gap between training and validation": "overfit", "gap between train and test": "overfit",
     "gap between training and test": "overfit", "generalize": "generalize", "generalise": "generalize",
+    # the opposite gap: the model does not fit even the training data
+    "underfit": "underfit", "underfitting": "underfit", "under-fit": "underfit", "under-fitting": "underfit",
+    # a judgement against an expectation, no shape ("it underperforms the baseline")
+    "underperform": "underperform", "underperforming": "underperform",
     "unstable": "unstable", "instability": "unstable", "instable": "unstable",
     "sluggish": "slow", "slow down": "slow", "underutilized": "low", "underutilised": "low", "idling": "low",
     "under-utilized": "low", "overflow": "overflow", "underflow": "overflow", "collapse": "vanish",
@@ -478,7 +483,7 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
-VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work"})
+VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work", "underperform"})
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
 FALLBACK_MOVEMENTS = frozenset({"weird"})
 """Movements whose reading is a fallback too: "the loss looks weird" beside a shape says no more than the shape."""
@@ -495,7 +500,7 @@ ONLY_FITTING = frozenset({"inputs"})
 """Quantities that are a movement's subject only when some composition speaks of them moving that way: in "the
 dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the NaN is the inputs'."""
 
-SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
+SELF_MOVEMENTS = frozenset({"underfit", "overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
                          "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
@@ -588,6 +593,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "nan", _NAN, implicit=True)
     + _c("loss", "diverge explode", {"symptom": "unstable", "loss_behavior": "diverging"}, implicit=True)
     + _c("loss", "overfit not-generalize", {"symptom": "overfitting"}, implicit=True)
+    + _c("loss", "underfit", _NL, implicit=True)
     + _c("loss", "unstable overflow", {"symptom": "unstable"}, implicit=True)
     + _c("loss", "spike jump up", _EPOCH_JUMP, time="epoch_start", implicit=True)
     + _c("loss", "spike jump", _EPOCH_JUMP, time="each_epoch", implicit=True)
@@ -691,7 +697,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
     + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
-    + _c("run", "bad worse broken", {"vague_query": "not_working_well"})
+    + _c("run", "bad worse broken wrong", {"vague_query": "not_working_well"})
+    + _c("run", "underperform", {"vague_query": "performs_poorly"}, implicit=True)
+    + _c("model", "underperform", {"vague_query": "performs_poorly"})
     + _c("run", "broken", {"vague_query": "not_working_well"}, implicit=True)
     # "training just doesn't work", "nothing works": the vague complaint, said with its negation
     + _c("run", "not-work", {"vague_query": "not_working_well"}, implicit=True)

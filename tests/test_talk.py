@@ -504,6 +504,9 @@ def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() ->
     ("accuracy sucks", {"not_working_aspect": "accuracy"}),
     ("accuracy tanked", {"not_working_aspect": "accuracy"}),
     ("predictions look random", {"symptom": "not_learning"}),
+    ("the model is underfitting", {"symptom": "not_learning"}),
+    ("the model underperforms the baseline", {"vague_query": "performs_poorly"}),
+    ("something wrong with my training", {"vague_query": "not_working_well"}),
     # a change made just before the trouble, never one weighed
     ("performance dropped after I changed the batch size", {"recent_change": "batch_size"}),
     ("since I doubled the learning rate the loss explodes", {"recent_change": "learning_rate",
