@@ -754,13 +754,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("resume", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
-        # "accuracy dropped after I changed the lr"): the change, not one weighed or planned
+        # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
         (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once",
           "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
-          "!rate !lr"), {"recent_change": "batch_size"}),
+          "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
         (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
           "since after once", "!should !want !whether !worth !consider !considering !planning !plan !would "
-          "!could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau"),
+          "!could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve !help "
+          "!resolve"),
          {"recent_change": "learning_rate"}),
         # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
         # LR was used as it stands, unscaled for the smaller global batch
