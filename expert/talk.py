@@ -71,8 +71,8 @@ _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatli
                                   "high", "slow", "negative", "tiny", "same"})
 """Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
 verb ("increases each step") is said of the quantity before it."""
-_THEN = frozenset("before expected usual normal earlier previously yesterday last it i we should what at in with "
-                  "the a".split())
+_THEN = frozenset("before expected expect usual normal earlier previously yesterday last it i we should what at in "
+                  "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
@@ -80,6 +80,9 @@ _COUNTED = frozenset("epoch step iteration iter batch class sample example image
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
+"""Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
+"my loss values are ...")."""
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
                       "util utilization usage load".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
@@ -421,6 +424,7 @@ class _Reader:
         self.u = Understanding()
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
+        self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -630,6 +634,8 @@ class _Reader:
                 continue
             if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
                 continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
+            if m in K.FALLBACK_MOVEMENTS and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 3 for o in parts):
+                continue  # "weird spikes", "goes up in a strange way": the other movement says how
             if m in ("up_bare", "down_bare"):
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
@@ -672,12 +678,14 @@ class _Reader:
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
-            if quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
-                                                          "fast", "progress", "spike", "nowhere", "overfit",
+            if quantity in ("run", "model") and m in K.VAGUE_MOVEMENTS:
+                pass  # "training is broken", "my model is trash": the vague complaint about the run or model itself
+            elif quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
+                                                          "fast", "progress", "spike", "nowhere", "overfit", "underfit",
                                                           "generalize", "unstable", "oscillate", "slow", "plateau",
                                                           "flat", "flatline", "converge", "learn", "improve"):
                 continue
-            if quantity in ("run", "model"):
+            if quantity in ("run", "model") and m not in K.VAGUE_MOVEMENTS:
                 # "training diverges", "the model doesn't learn": the run's movements are the loss's, except a hang
                 quantity = None if m not in ("hang", "freeze", "stuck") or quantity == "model" else quantity
                 if quantity is None and m not in ("hang", "freeze", "stuck"):
@@ -711,6 +719,17 @@ class _Reader:
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
                 time = None
+            judgement = K.JUDGEMENTS.get((quantity, m))
+            if judgement is None and m in ("good", "bad") and quantity in (None, "run", "model"):
+                # "it does great on train data and awful on validation data": the data named right after says whose
+                on = next((o for o in parts if "s" in o.roles and "q" not in o.roles and 0 <= o.i - p.j <= 2 and
+                           set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None)
+                if on is not None:
+                    judgement, split, chosen = m, on.roles["s"], (on, "split_only", on.roles["s"])
+            if judgement is not None and split in ("train", "val"):
+                # a figure judged without a shape, on one side of the split: the sentence may hold the other side
+                span = (min(p.start, chosen[0].start), max(p.end, chosen[0].end)) if chosen else (p.start, p.end)
+                self._judged.setdefault(f"{split}_{judgement}", span)
             sets = self._compose(quantity, split, m, time, tags)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags)
@@ -734,7 +753,13 @@ class _Reader:
             sets = dict(sets)
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
-            self.add(sets, lo, hi, hedged=hedged)
+            self.add(sets, lo, hi, hedged=hedged, fallback=set(sets) <= K.FALLBACK_NAMES or m in K.FALLBACK_MOVEMENTS)
+            if m == "weird":
+                # odd how? a curve that does not behave, or a figure computed wrong: the user says which
+                what = "accuracy" if quantity == "accuracy" else "loss"
+                self.u.confirm.append(("weird", f"You said the {what} looks odd: does it not move as it should "
+                                                f"(stuck, rising, jumping), or does its value look computed wrong "
+                                                f"(impossible, or not matching what the model does)?"))
             if quantity == "loss" and split is None and m == "up" and sets.get("loss_behavior") == "diverging":
                 # most who say "the loss goes up" mean the training loss; some mean the validation loss (overfitting)
                 self.u.confirm.append(("loss up", "You said the loss goes up: the training loss, or only the "
@@ -749,11 +774,21 @@ class _Reader:
             state["last"] = things[-1]
         self._idioms(parts)
 
+    def _judged_gap(self, judged: dict[str, tuple[int, int]]) -> None:
+        """A figure judged good on the training data and bad on held-out data in one sentence is overfitting.
+
+        "train acc is great but val acc is trash": neither judgement has a shape, together they are the gap.
+        """
+        if "train_good" in judged and "val_bad" in judged:
+            (a, b), (c, d) = judged["train_good"], judged["val_bad"]
+            self.add({"symptom": "overfitting"}, min(a, c), max(b, d))
+
     def _idioms(self, parts: list[Part]) -> None:
         for p in parts:
             if "idiom" in p.roles and (p.roles["idiom"] in K.IDIOMS_UNDER_NEGATION or
                                        not self._negated(p.i, max(0, p.i - 3))):
-                self.add(K.IDIOMS[p.roles["idiom"]], p.start, p.end)
+                sets = K.IDIOMS[p.roles["idiom"]]
+                self.add(sets, p.start, p.end, fallback=set(sets) <= K.FALLBACK_NAMES)
                 if p.roles["idiom"] in K.IDIOM_CLAIMS:
                     self.claim(p.start, p.end, K.IDIOM_CLAIMS[p.roles["idiom"]])
 
@@ -800,6 +835,8 @@ class _Reader:
                 used.add(num.start)
                 metrics[split] = frac
                 self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
+                if split == "train" and frac >= 0.9:
+                    self._judged.setdefault("train_good", span)  # "training accuracy 99%, validation sucks"
             elif q.startswith("data_time") and (pct or value <= 1.0) and \
                     after_num.split(" ", 1)[0] not in K.TIME_UNITS:  # "data_time 0.217 s per batch" is a time
                 used.add(num.start)
@@ -976,10 +1013,15 @@ class _Reader:
             for t in self.tokens[p.j:min(hi, p.j + 24)]:
                 if t.kind == "num":
                     nums.append(t)
-                elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | {"then", "and", "still"}:
+                elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | _SERIES_WORDS:
                     break
             values = [t.number for t in nums]
-            if len(values) >= 3 and all(v is not None and v == values[0] for v in values) and values[0] != 0:
+            if any(v is None for v in values):
+                continue
+            # (four or more values within 1% of each other, well above zero, are as flat as three equal ones:
+            # "2.31 2.30 2.30 2.30" is a printed loss that does not move)
+            near = len(values) >= 4 and min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
+            if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
 
@@ -1169,13 +1211,17 @@ class _Reader:
         for clauses in sentences.values():
             lo, hi = clauses[0][0], clauses[-1][1]
             state.pop("last", None)
+            self._judged = {}
             for i, j in clauses:
                 self.read_clause((lo, hi), i, j, state)
             self.compare(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
-            self.frames(lo, hi)
+            # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
+            lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
+            self.frames(lead, hi)
             self._values(lo, hi)
+            self._judged_gap(self._judged)
         self.evidence()
         self._chance()
         self._named_settings()

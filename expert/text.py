@@ -82,7 +82,7 @@ _WORKED = re.compile(
     r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
 _CONSIDER = re.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
-    r"switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
+    r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
     r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
 
 

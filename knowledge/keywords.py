@@ -42,6 +42,8 @@ _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing
          r"should\s+(?:i|we)\s+(?:use|try|switch\s+to|go\s+(?:with|for)|move\s+to)|mov(?:e|ing)\s+to|"
          r"migrat\w*\s+to|thinking\s+(?:of|about)(?:\s+using)?|worth\s+(?:using|trying)|"
          r"(?:does|would|will|can|could)\s+(?:using\s+)?")
+_DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
+"""Not after a word that makes the lead a change already made ("after switching to")."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
 MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?)?|prodigy|adamw[-_\s]?8[-\s]?bit|"
               r"8[-\s]?bit\s+adamw?|paged\s+adamw?|lamb|adamw?|sgd")
@@ -97,7 +99,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?",
        _SL, 0, memory_limited=True),
     # --- modern landscape: what the user considers switching to ----------------------------------------
-    _k(rf"(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
+    # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
+    _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than)\s+adamw?|"
        rf"adamw?\s+(?:vs\.?|versus|or)\s+(?P<v>{MODERN})",

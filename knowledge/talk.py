@@ -63,6 +63,7 @@ QUANTITIES: dict[str, str] = {
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
+    "result": "results", "performance": "results", "model performance": "results", "outcome": "results",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
     "loss scale": "loss_scale", "loss scaler": "loss_scale", "loss scaling": "loss_scale", "scale": "loss_scale_weak",
     "gpu": "gpu_util",
@@ -163,7 +164,20 @@ MOVEMENTS: dict[str, str] = {
     # (not "weird" or "wrong": a figure that looks wrong may be computed wrong)
     "bad": "bad", "poor": "bad", "terrible": "bad", "awful": "bad", "horrible": "bad", "disappointing": "bad",
     "too high": "high", "very high": "high", "too low": "low", "very low": "low", "mediocre": "bad",
+    "big": "high", "very big": "high", "too big": "high",
     "not good": "bad", "not great": "bad", "really bad": "bad", "garbage": "bad", "useless": "bad",
+    # slang for a bad result ("accuracy sucks", "my model is trash")
+    "suck": "bad", "trash": "bad", "crap": "bad", "crappy": "bad", "rubbish": "bad", "junk": "bad",
+    "lousy": "bad", "dismal": "bad", "abysmal": "bad", "pathetic": "bad", "meh": "bad", "subpar": "bad",
+    # a figure that looks odd: not working, but how is the user's to say (a question asks)
+    "weird": "weird", "strange": "weird", "odd": "weird", "funny": "weird", "unusual": "weird",
+    "suspicious": "weird", "fishy": "weird",
+    # a figure judged good (only with its split: "train acc is great but val acc is trash", see JUDGEMENTS)
+    "good": "good", "great": "good", "perfect": "good", "awesome": "good", "excellent": "good", "amazing": "good",
+    "nail": "good", "crush": "good", "near perfect": "good", "almost perfect": "good",
+    "sub-par": "bad", "gibberish": "bad", "nonsense": "bad", "worse": "worse", "wrong": "wrong",
+    # a run or model said to be broken without a symptom ("training is broken"): the vague complaint
+    "broken": "broken", "break": "break", "work": "work",  # (the verb, "I broke it into shards", is no complaint)
     # the symptom said of the run itself ("it overfits", "training is unstable", "the model memorizes")
     "overfit": "overfit", "overfitting": "overfit", "over-fit": "overfit", "over-fitting": "overfit",
     "overtrain": "overfit", "overtrained": "overfit", "overtraining": "overfit",
@@ -175,13 +189,17 @@ MOVEMENTS: dict[str, str] = {
     "gap between train and val": "overfit", "gap between train and validation": "overfit",
     "gap between training and validation": "overfit", "gap between train and test": "overfit",
     "gap between training and test": "overfit", "generalize": "generalize", "generalise": "generalize",
+    # the opposite gap: the model does not fit even the training data
+    "underfit": "underfit", "underfitting": "underfit", "under-fit": "underfit", "under-fitting": "underfit",
+    # a judgement against an expectation, no shape ("it underperforms the baseline")
+    "underperform": "underperform", "underperforming": "underperform",
     "unstable": "unstable", "instability": "unstable", "instable": "unstable",
     "sluggish": "slow", "slow down": "slow", "underutilized": "low", "underutilised": "low", "idling": "low",
     "under-utilized": "low", "overflow": "overflow", "underflow": "overflow", "collapse": "vanish",
     "be bottleneck": "slow", "be the bottleneck": "slow", "bottleneck by": "slow",
     "get bottleneck": "slow", "bottleneck on": "slow",
     # a figure at the level of guessing
-    "chance": "chance", "chance level": "chance",
+    "chance": "chance", "chance level": "chance", "random": "chance", "look random": "chance",
     "at chance": "chance", "above chance": "above_chance", "better than chance": "above_chance",
     "better than random": "above_chance",
 }
@@ -377,6 +395,12 @@ GENERIC_SETTINGS = frozenset({"amp", "autocast", "mixed precision", "mixed-preci
 """Names of a setting that leave its exact value open: a more exact name in the same text wins."""
 
 IDIOMS: dict[str, dict[str, Any]] = {
+    # a request for help that names no symptom ("what am I doing wrong?", "how do I make it better?"): the vague
+    # query, read only when nothing else is (``FALLBACK_NAMES``), so the clarifying question comes first
+    "do wrong": {"vague_query": "fix_training"}, "go wrong": {"vague_query": "fix_training"},
+    "make it work": {"vague_query": "fix_training"}, "get it to work": {"vague_query": "fix_training"},
+    "make it better": {"vague_query": "improve_model"}, "make it good": {"vague_query": "improve_model"},
+    "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
     "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
@@ -451,6 +475,22 @@ IDIOMS: dict[str, dict[str, Any]] = {
 }
 """Whole phrases (lemmas) that state observations by themselves."""
 
+JUDGEMENTS: dict[tuple[str, str], str] = {
+    **{("accuracy", m): "good" for m in ("good", "high")}, **{("accuracy", m): "bad" for m in ("bad", "low", "down")},
+    ("loss", "good"): "good", ("loss", "low"): "good", ("loss", "zero"): "good",
+    **{("loss", m): "bad" for m in ("bad", "high", "up")},
+}
+"""A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
+held-out data the other in one sentence, the two judgements are overfitting's gap."""
+
+VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work", "underperform"})
+"""Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
+FALLBACK_MOVEMENTS = frozenset({"weird"})
+"""Movements whose reading is a fallback too: "the loss looks weird" beside a shape says no more than the shape."""
+FALLBACK_NAMES = frozenset({"vague_query"})
+"""Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
+a symptom is that symptom's complaint)."""
+
 IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
                                    "make training faster", "faster training", "train faster", "training faster"})
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
@@ -460,7 +500,7 @@ ONLY_FITTING = frozenset({"inputs"})
 """Quantities that are a movement's subject only when some composition speaks of them moving that way: in "the
 dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the NaN is the inputs'."""
 
-SELF_MOVEMENTS = frozenset({"overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
+SELF_MOVEMENTS = frozenset({"underfit", "overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
                          "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
@@ -553,6 +593,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "nan", _NAN, implicit=True)
     + _c("loss", "diverge explode", {"symptom": "unstable", "loss_behavior": "diverging"}, implicit=True)
     + _c("loss", "overfit not-generalize", {"symptom": "overfitting"}, implicit=True)
+    + _c("loss", "underfit", _NL, implicit=True)
     + _c("loss", "unstable overflow", {"symptom": "unstable"}, implicit=True)
     + _c("loss", "spike jump up", _EPOCH_JUMP, time="epoch_start", implicit=True)
     + _c("loss", "spike jump", _EPOCH_JUMP, time="each_epoch", implicit=True)
@@ -586,6 +627,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "nowhere", _NL, implicit=True)
     # a figure judged without its shape: at least which figure is not working
     + _c("loss", "high bad", {"not_working_aspect": "loss"})
+    + _c("loss", "weird", {"not_working_aspect": "loss"})
     # --- validation against training ----------------------------------------------------------------------
     + _c("loss", "up worse", {"symptom": "overfitting", "val_loss_rising": True}, split="val")
     # --- accuracy and other metrics -------------------------------------------------------------------------
@@ -595,6 +637,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
+    + _c("accuracy", "weird", {"not_working_aspect": "accuracy"})
+    # (a fall of an accuracy said of no split: which split is unknown, the figure that is not working is)
+    + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="none")
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat flatline stuck not-up not-improve down", {"task": "rl"})
     + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
@@ -636,6 +681,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("epoch_time", "slow high up huge", {"symptom": "slow_training"})
     + _c("data_time", "slow", {"symptom": "slow_training"})
     + _c("predictions", "same flat flatline zero", {"symptom": "not_learning", "predictions_constant": True})
+    # predictions no better than a guess: the model has learned nothing
+    + _c("predictions", "chance", {"symptom": "not_learning"})
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
@@ -644,6 +691,19 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
     + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("run", "freeze", {"symptom": "hang"})
+    # --- the vague complaint: a model, its results or the run judged bad with no symptom named ("my model is
+    # garbage", "results got worse", "training is broken"); a fallback, read only when nothing else is, and it
+    # asks the clarifying question rather than guess a symptom
+    + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
+    + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
+    + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
+    + _c("run", "bad worse broken wrong", {"vague_query": "not_working_well"})
+    + _c("run", "underperform", {"vague_query": "performs_poorly"}, implicit=True)
+    + _c("model", "underperform", {"vague_query": "performs_poorly"})
+    + _c("run", "broken", {"vague_query": "not_working_well"}, implicit=True)
+    # "training just doesn't work", "nothing works": the vague complaint, said with its negation
+    + _c("run", "not-work", {"vague_query": "not_working_well"}, implicit=True)
+    + _c("model", "not-work", {"vague_query": "not_working_well"})
 )
 """The composition table: the first row that fits a reading states its observations."""
 
@@ -693,6 +753,16 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
         (("resume", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
+        # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
+        # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
+        (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once",
+          "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
+          "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
+        (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
+          "since after once", "!should !want !whether !worth !consider !considering !planning !plan !would "
+          "!could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve !help "
+          "!resolve"),
+         {"recent_change": "learning_rate"}),
         # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
         # LR was used as it stands, unscaled for the smaller global batch
         (("stock default original provided official reference", "config configuration cfg yaml",

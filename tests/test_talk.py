@@ -491,3 +491,54 @@ def test_logged_series_that_do_not_move_or_only_climb(text: str, expected: dict)
 def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() -> None:
     got = obs("{'loss': 0.81, 'grad_norm': 3.1, 'epoch': 0.2}\n{'loss': 0.0, 'grad_norm': nan, 'epoch': 0.4}")
     assert (got.get("nan_onset"), got.get("nan_location")) == ("after_steps", "gradients"), got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a model, its results or the run judged bad with no symptom: the vague query (the clarifying question first)
+    ("my model is garbage", {"vague_query": "performs_poorly"}),
+    ("the results are terrible", {"vague_query": "performs_poorly"}),
+    ("training is broken", {"vague_query": "not_working_well"}),
+    ("nothing works", {"vague_query": "not_working_well"}),
+    ("what am I doing wrong?", {"vague_query": "fix_training"}),
+    ("how do I make it better?", {"vague_query": "improve_model"}),
+    ("accuracy sucks", {"not_working_aspect": "accuracy"}),
+    ("accuracy tanked", {"not_working_aspect": "accuracy"}),
+    ("predictions look random", {"symptom": "not_learning"}),
+    ("the model is underfitting", {"symptom": "not_learning"}),
+    ("the model underperforms the baseline", {"vague_query": "performs_poorly"}),
+    ("something wrong with my training", {"vague_query": "not_working_well"}),
+    # a change made just before the trouble, never one weighed
+    ("performance dropped after I changed the batch size", {"recent_change": "batch_size"}),
+    ("since I doubled the learning rate the loss explodes", {"recent_change": "learning_rate",
+                                                             "loss_behavior": "diverging"}),
+    ("since switching to fp16 the loss is nan", {"recent_change": "precision", "mixed_precision": "fp16",
+                                                 "considering": None}),
+    ("accuracy went down after switching to bf16", {"mixed_precision": "bf16", "considering": None}),
+    ("should I switch to bf16?", {"considering": "bf16", "mixed_precision": None}),
+    ("should I increase the batch size after warmup?", {"recent_change": None}),
+    # a figure judged good on training data and bad on held-out data is the gap
+    ("train acc is great but val acc is trash", {"symptom": "overfitting"}),
+    ("val accuracy is not bad and train accuracy is great", {"symptom": None}),
+    # a printed loss within 1% of itself is flat; a falling one is not
+    ("loss: 2.31 2.30 2.30 2.30 2.30 2.30", {"symptom": "not_learning"}),
+    ("loss 2.3 2.1 1.9 1.7", {"symptom": None}),
+])
+def test_vague_and_everyday_complaints(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("my model is garbage and the loss is nan from the first step", "vague_query"),  # a fallback only
+    ("I broke my dataset into shards", "vague_query"),  # the verb, no complaint
+    ("the model is good, thanks", "vague_query"),
+    ("the loss does weird spikes", "not_working_aspect"),  # the spikes say how
+])
+def test_vague_readings_never_speak_over_a_symptom(text: str, absent: str) -> None:
+    assert absent not in obs(text), obs(text)
+
+
+def test_an_odd_looking_figure_asks_how_it_is_odd() -> None:
+    assert obs("the loss looks weird") == {"not_working_aspect": "loss"}
+    assert any("looks odd" in q for q in confirmations("the loss looks weird"))
+    assert confirmations("the loss does weird spikes") == []
