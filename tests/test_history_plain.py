@@ -65,3 +65,60 @@ def test_a_step_schedule_is_read_from_plain_lists_and_arrays_alike() -> None:
     b = lr_observations(Curve(np.arange(30.0), np.array(lr)))
     assert a == b
     assert {o.name: o.value for o in a}["lr_schedule"] == "step"
+
+
+def varied_curves() -> dict[str, list[float]]:
+    """Healthy, overfitting-shaped, flat, spiky, noisy, diverging, plateau, heavy-tailed and 8-point curves."""
+    r = np.random.default_rng(7)
+    out = {}
+    for n in (8, 30, 300, 2000):
+        t = np.arange(n)
+        out[f"healthy{n}"] = 2 * np.exp(-t / (n / 4)) + 0.1 + 0.02 * r.normal(size=n)
+        out[f"flat{n}"] = 2.3 + 0.01 * r.normal(size=n)
+        y = 2 * np.exp(-t / (n / 4)) + 0.1 + 0.02 * r.normal(size=n)
+        y[r.integers(0, n, size=max(1, n // 50))] += 3
+        out[f"spiky{n}"] = y
+        out[f"noisy{n}"] = 2 * np.exp(-t / (n / 3)) + 0.5 + 0.4 * r.normal(size=n)
+        out[f"diverging{n}"] = 1 + 3 * (t / n) ** 2 + 0.02 * r.normal(size=n)
+        out[f"plateau{n}"] = np.where(t < n / 2, 2 * np.exp(-t / (n / 10)) + 0.8, 0.8) + 0.01 * r.normal(size=n)
+        out[f"overfit{n}"] = 0.2 + np.abs(t / n - 0.4) + 0.01 * r.normal(size=n)
+        out[f"cauchy{n}"] = np.abs(r.standard_cauchy(size=n))
+    return {k: v.tolist() for k, v in out.items()}
+
+
+@pytest.mark.parametrize("name", sorted(varied_curves()))
+def test_noise_rows_are_the_same_vectorized_or_not(name: str) -> None:
+    from probes.loss_curve import _noise_rows, noise_level
+
+    y = varied_curves()[name]
+    ends = list(range(1, len(y) + 1))
+    plain = [noise_level(y[max(0, e - 64):e]) for e in ends]
+    assert _noise_rows(y, ends, 64) == plain  # numpy is loaded here: the full windows go vectorized
+
+
+CLASSIFY = """
+import json, sys
+from probes.loss_curve import classify, count_spikes
+curves = json.loads(sys.stdin.read())
+out = {k: [classify(v), count_spikes(v).positions] for k, v in curves.items()}
+assert "numpy" not in sys.modules, "the classifier imported numpy"
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_the_classifier_runs_without_numpy_and_reads_every_curve_alike() -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from probes.loss_curve import classify, count_spikes
+
+    curves = varied_curves()
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    got = subprocess.run([sys.executable, "-c", CLASSIFY], input=json.dumps(curves), capture_output=True,
+                         text=True, env=env, check=True).stdout
+    want = {k: [classify(np.array(v)), count_spikes(v).positions] for k, v in curves.items()}
+    assert json.loads(got) == json.loads(json.dumps(want, sort_keys=True))
+    labels = {v[0]["label"] for v in want.values()}
+    assert {"decreasing_normally", "flat_from_start", "spiking", "diverging"} <= labels
