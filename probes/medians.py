@@ -15,9 +15,11 @@ from typing import Any
 
 def median(values: Any) -> float:
     """``float(numpy.median(values))`` over all values (an array is flattened), in plain Python."""
-    v = values.ravel().tolist() if hasattr(values, "ravel") else [float(x) for x in values]
+    v = values.ravel().tolist() if hasattr(values, "ravel") else list(values)
     n = len(v)
-    if not n or any(x != x for x in v):  # numpy: NaN for no values or any NaN
+    # numpy: NaN for no values or any NaN (a NaN makes the sum NaN; so does inf - inf, hence the second look)
+    total = sum(v) if n else 0.0
+    if not n or (total != total and any(map(math.isnan, v))):
         return math.nan
     v.sort()
     mid = n // 2

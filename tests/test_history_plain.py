@@ -96,6 +96,19 @@ def test_noise_rows_are_the_same_vectorized_or_not(name: str) -> None:
     assert _noise_rows(y, ends, 64) == plain  # numpy is loaded here: the full windows go vectorized
 
 
+@pytest.mark.parametrize("name", sorted(varied_curves()))
+def test_rolling_medians_are_the_same_vectorized_or_not(name: str) -> None:
+    from probes.loss_curve import _rolling_median
+
+    y = varied_curves()[name]
+    for k in (3, 5):
+        rows = range(len(y))
+        pad = k // 2
+        plain = [sorted((y[pad:0:-1] + y + y[-2:-pad - 2:-1])[i:i + k])[pad] for i in rows]
+        assert _rolling_median(y, k, rows) == plain  # numpy is loaded here: vectorized
+        assert _rolling_median(y, k, range(1, 4)) == plain[1:4]  # few rows: the plain loop
+
+
 CLASSIFY = """
 import json, sys
 from probes.loss_curve import classify, count_spikes
