@@ -53,7 +53,8 @@ def logs(tmp_path: Path) -> list[Path]:
             lr = np.where(np.arange(n) < n // 2, 1e-3, 1e-4)
             p = tmp_path / f"{name}{n}.csv"
             p.write_text("step,loss,lr,grad_norm,note\n" + "".join(
-                f"{i},{cell(v)},{float(lr[i])!r},{float(1 + r.random())!r},{'x' if i == 3 else ''}\n" for i, v in enumerate(y)))
+                f"{i},{cell(v)},{float(lr[i])!r},{float(1 + r.random())!r},{'x' if i == 3 else ''}\n"
+                for i, v in enumerate(y)))
             out.append(p)
             p = tmp_path / f"{name}{n}.jsonl"
             p.write_text("".join(json.dumps({"step": i * 10, "train_loss": None if not math.isfinite(v) else v,
