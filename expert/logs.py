@@ -4,7 +4,8 @@ A log is streamed in chunks and every series is downsampled on the fly into at m
 buckets (mean, min, max per bucket; the first non-finite step kept exactly), so a 10-million-row CSV is
 read in bounded memory. Recognised columns (loss, val_loss, val_acc, train_acc, lr, grad_norm,
 throughput) become observations with the provenance ``log:<file>:<column>``; the loss curve is labelled
-by the probes' classifier (numpy only: reading a log never imports torch).
+by the probes' classifier. Reading a log never imports torch, and a small one (up to
+``expert.logreaders.SMALL`` rows) never imports numpy: its series and their analysis stay plain Python.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ import os
 from dataclasses import field
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from expert.logreaders import (
     CHUNK,
@@ -109,6 +108,8 @@ class LogRun:
             metrics: ``{column: values}`` or ``{column: (steps, values)}``; columns are recognised by name.
             capacity: Buckets kept per series.
         """
+        import numpy as np  # a live run's (torch has loaded it)
+
         series: dict[str, Series] = {}
 
         def put(tag: str, st: Any, vals: Any) -> None:
@@ -200,13 +201,16 @@ class LogRun:
         nan = r.get("first_nonfinite_step", s.first_nonfinite_step)  # a filtered loss's, from its grad norm
         out["nan_step"] = _int(nan if r.get("label") == "nan_or_inf" else s.first_nonfinite_step)
         steps, mean, _, hi = s.curve()
-        if mean.size < 6:
+        if len(mean) < 6:
             return out
+        import numpy as np  # the plot's (matplotlib has loaded it)
+
         from probes.loss_curve import count_spikes
         from probes.medians import median_along
 
         # The classifier's own count over the same bucket means: the plot marks exactly what the report counts.
         k = 5
+        mean = np.asarray(mean, dtype=np.float64)
         pad = np.pad(mean, k // 2, mode="edge")
         base = median_along(np.lib.stride_tricks.sliding_window_view(pad, k), 1)[: mean.size]
         out["spikes"] = [int(steps[i]) for i in count_spikes(mean).positions]
@@ -279,7 +283,7 @@ def read_log(path: str | os.PathLike[str], *, mapping: dict[str, str] | None = N
     tp = series.get(roles.get("throughput", ""))
     if tp is not None:
         _, m, _, _ = tp.curve()
-        if m.size >= 2 and m[0] > 0:
+        if len(m) >= 2 and m[0] > 0:
             # No vocabulary entry takes a raw rate (the slow-training rows reason over data-wait fraction and
             # GPU utilisation), so the rate is reported for a person to read.
             from probes.medians import median

@@ -15,6 +15,13 @@ COLORS = {"loss": "#1f77b4", "val_loss": "#ff7f0e", "val_acc": "#2ca02c", "train
           "lr": "#7f7f7f", "grad_norm": "#8c564b"}
 
 
+def _arrays(series: Any) -> tuple[Any, ...]:
+    """A series' steps, means, minima and maxima as float64 arrays (a small log's series holds plain lists)."""
+    import numpy as np
+
+    return tuple(np.asarray(a, dtype=np.float64) for a in series.curve())
+
+
 def plot_run(run: LogRun, out: str | os.PathLike[str], *, title: str | None = None,
              status: str | None = None) -> Path:
     """Draw the run and save it (PNG, SVG or PDF by the file's suffix).
@@ -62,7 +69,7 @@ def plot_run(run: LogRun, out: str | os.PathLike[str], *, title: str | None = No
         s = run.get(role)
         if s is None:
             return
-        x, m, lo, hi = s.curve()
+        x, m, lo, hi = _arrays(s)
         if not m.size:
             return
         ax.plot(x, m, color=COLORS[role], lw=1.2, marker=marker, ms=3, label=f"{label} ({s.tag})")
@@ -72,10 +79,10 @@ def plot_run(run: LogRun, out: str | os.PathLike[str], *, title: str | None = No
     ax = axes[0]
     line(ax, "loss", "training loss")
     vs = run.get("val_loss")
-    line(ax, "val_loss", "validation loss", marker="o" if vs is not None and vs.curve()[1].size < 200 else None)
+    line(ax, "val_loss", "validation loss", marker="o" if vs is not None and _arrays(vs)[1].size < 200 else None)
     loss = run.get("loss")
     if loss is not None:
-        x, m, lo, hi = loss.curve()
+        x, m, lo, hi = _arrays(loss)
         if m.size and np.all(m > 0) and (hi.max() / max(lo.min(), 1e-300)) > 50:
             ax.set_yscale("log")
         if reg["plateau"]:
@@ -113,7 +120,7 @@ def plot_run(run: LogRun, out: str | os.PathLike[str], *, title: str | None = No
         gn = run.get("grad_norm")
         if gn is not None:
             a.set_ylabel("grad norm")
-            _, _, glo, ghi = gn.curve()
+            _, _, glo, ghi = _arrays(gn)
             if glo.size and glo.min() > 0 and ghi.max() / glo.min() > 20:
                 a.set_yscale("log")
             a.legend(fontsize=8, loc="upper left")

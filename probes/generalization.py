@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -9,6 +11,7 @@ from typing import Any
 from knowledge.measurements import threshold
 from knowledge.vocabulary import Observation
 from probes.base import Probe, ProbeInfo, emit, finite_or_none
+from probes.medians import amin
 
 INFO = ProbeInfo("generalization", "free", "metrics",
                  ("train_metric", "val_metric", "metric_kind", "generalization_gap", "gap_trend",
@@ -25,12 +28,14 @@ def gap_trend(gaps: Sequence[float], tol: float = 0.02) -> str | None:
 
     narrowing; None with fewer than 3 points.
     """
-    import numpy as np
-
-    g = np.asarray([x for x in gaps if finite_or_none(x) is not None], dtype=np.float64)
-    if g.size < 3:
+    g = [float(x) for x in gaps if finite_or_none(x) is not None]
+    n = len(g)
+    if n < 3:
         return None
-    slope = np.polyfit(np.arange(g.size, dtype=np.float64), g, 1)[0] * (g.size - 1)
+    # the least-squares slope against 0 .. n-1, centred (what a degree-1 fit gives, without numpy)
+    xm, gm = (n - 1) / 2.0, math.fsum(g) / n
+    slope = math.fsum((i - xm) * (x - gm) for i, x in enumerate(g)) / math.fsum((i - xm) ** 2 for i in range(n))
+    slope *= n - 1
     return "widening" if slope > tol else "narrowing" if slope < -tol else "stable"
 
 
@@ -85,45 +90,45 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
         train_steps: Steps of the training-loss points (a watch's bounded history).
         train_loss: The training losses.
     """
-    import numpy as np
-
     from probes.medians import median
 
-    vs = np.asarray(val_steps, dtype=np.float64)
-    vl = np.asarray(val_loss, dtype=np.float64)
-    ok = np.isfinite(vl) & np.isfinite(vs)
-    vs, vl = vs[ok], vl[ok]
-    ts = np.asarray(train_steps, dtype=np.float64)
-    tl = np.asarray(train_loss, dtype=np.float64)
-    tok = np.isfinite(tl) & np.isfinite(ts)
-    ts, tl = ts[tok], tl[tok]
-    if vl.size < 4 or tl.size < 6:
+    def finite(steps: Sequence[float], values: Sequence[float]) -> tuple[list[float], list[float]]:
+        kept = [(float(a), float(b)) for a, b in zip(steps, values) if math.isfinite(a) and math.isfinite(b)]
+        return [a for a, _ in kept], [b for _, b in kept]
+
+    def noise_of(y: list[float]) -> float:
+        d = [b - a for a, b in zip(y, y[1:])]
+        md = median(d)
+        return median([abs(x - md) for x in d]) * 1.4826 / math.sqrt(2.0)
+
+    vs, vl = finite(val_steps, val_loss)
+    ts, tl = finite(train_steps, train_loss)
+    if len(vl) < 4 or len(tl) < 6:
         return None
-    best = int(np.argmin(vl))
-    d = np.diff(vl)
-    noise = median(np.abs(d - median(d))) * 1.4826 / np.sqrt(2.0)
-    after = float(vl[-2:].min())
-    rise = after - float(vl[best])
-    need = max(threshold("MT-VAL-RISE") * abs(float(vl[best])), 3.0 * noise)
-    win = max(1.0, 0.05 * float(ts[-1] - ts[0]))
+    best = min(range(len(vl)), key=vl.__getitem__)  # the first lowest, as an argmin finds it
+    noise = noise_of(vl)
+    after = min(vl[-2:])
+    rise = after - vl[best]
+    need = max(threshold("MT-VAL-RISE") * abs(vl[best]), 3.0 * noise)
+    win = max(1.0, 0.05 * (ts[-1] - ts[0]))
 
     # the training loss's own step-to-step noise (first differences: a steep fall is trend, not noise), so a
     # sparsely logged run whose few points near the best evaluation span a steep stretch is not read as noisy
-    dt = np.diff(tl)
-    t_noise = median(np.abs(dt - median(dt))) * 1.4826 / np.sqrt(2.0) if dt.size >= 2 else 0.0
+    t_noise = noise_of(tl) if len(tl) >= 3 else 0.0
 
     def train_at(step: float) -> tuple[float, float]:
-        near = tl[np.abs(ts - step) <= win]
-        near = near if near.size >= 3 else tl[np.argsort(np.abs(ts - step))[:3]]
-        return median(near), t_noise / np.sqrt(near.size)
+        near = [v for s, v in zip(ts, tl) if abs(s - step) <= win]
+        if len(near) < 3:  # the three nearest points
+            near = [tl[i] for i in sorted(range(len(ts)), key=lambda i: abs(ts[i] - step))[:3]]
+        return median(near), t_noise / math.sqrt(len(near))
 
-    t_best, se_best = train_at(float(vs[best]))
-    t_end, se_end = train_at(float(ts[-1]))
+    t_best, se_best = train_at(vs[best])
+    t_end, se_end = train_at(ts[-1])
     falling = t_end < t_best - 3.0 * max(se_best, se_end, 1e-12)
-    rising = best <= vl.size - 3 and rise > need
-    return {"rising": bool(rising and falling), "best_val": float(vl[best]), "best_step": float(vs[best]),
-            "val_now": float(vl[-1]), "rise": rise, "needed": need, "train_at_best": t_best, "train_now": t_end,
-            "train_falling": bool(falling), "evaluations": int(vl.size)}
+    rising = best <= len(vl) - 3 and rise > need
+    return {"rising": bool(rising and falling), "best_val": vl[best], "best_step": vs[best],
+            "val_now": vl[-1], "rise": rise, "needed": need, "train_at_best": t_best, "train_now": t_end,
+            "train_falling": bool(falling), "evaluations": len(vl)}
 
 
 def observe_val_loss(val_steps: Sequence[float], val_loss: Sequence[float], train_steps: Sequence[float],
@@ -139,12 +144,41 @@ Pair = tuple[Any, Any]
 """(steps, values) of a series' finite points."""
 
 
-def _at(steps: Any, series: Pair) -> Any:
-    """The series' values at ``steps`` (linear interpolation between its points, held at its ends)."""
-    import numpy as np
+def _at(steps: Sequence[float], series: Pair) -> list[float]:
+    """The series' values at ``steps``: linear interpolation between its points, held at its ends.
 
-    return np.interp(np.asarray(steps, dtype=np.float64), np.asarray(series[0], dtype=np.float64),
-                     np.asarray(series[1], dtype=np.float64))
+    Computed as ``numpy.interp`` computes it (the segment's slope times the distance from its left point, plus
+    that point's value; a step on a point takes the point's value), so the numbers are the same without numpy.
+    """
+    xp = [float(x) for x in series[0]]
+    fp = [float(x) for x in series[1]]
+    last = len(xp) - 1
+    if not last:  # one point: its value everywhere (a NaN step included, as numpy has it)
+        return [fp[0] for _ in steps]
+    out = []
+    for x in steps:
+        x = float(x)
+        if x != x:
+            out.append(x)
+            continue
+        if x < xp[0]:
+            out.append(fp[0])
+            continue
+        if x > xp[last]:
+            out.append(fp[last])
+            continue
+        j = bisect_right(xp, x) - 1
+        if j == last or xp[j] == x:
+            out.append(fp[j])
+            continue
+        slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j])
+        y = slope * (x - xp[j]) + fp[j]
+        if y != y:  # NaN one way: try from the right-hand point
+            y = slope * (x - xp[j + 1]) + fp[j + 1]
+            if y != y and fp[j] == fp[j + 1]:
+                y = fp[j]
+        out.append(y)
+    return out
 
 
 def _fraction(series: Pair | None) -> Pair | None:
@@ -175,28 +209,26 @@ def observe_series(*, loss: Pair | None = None, val_loss: Pair | None = None, va
         val_best: ``(step, value)`` of the best validation loss when ``val_loss`` keeps only recent points.
         num_classes: For accuracy over chance.
     """
-    import numpy as np
-
     val_acc, train_acc = _fraction(val_acc), _fraction(train_acc)
     out: list = []
     if val_acc is not None and train_acc is not None:
-        out = observe(train_acc=_at(val_acc[0], train_acc).tolist(), val_acc=list(val_acc[1]),
+        out = observe(train_acc=_at(val_acc[0], train_acc), val_acc=list(val_acc[1]),
                       num_classes=num_classes)
     elif val_loss is not None and (train_loss_at_val is not None or loss is not None):
-        tl = np.asarray(train_loss_at_val[1] if train_loss_at_val is not None else _at(val_loss[0], loss))
-        vl = np.asarray(val_loss[1], dtype=np.float64)
+        tl = [float(x) for x in (train_loss_at_val[1] if train_loss_at_val is not None else _at(val_loss[0], loss))]
+        vl = [float(x) for x in val_loss[1]]
         n = min(len(tl), len(vl))
-        out = observe(train_loss=tl[-n:].tolist(), val_loss=vl[-n:].tolist(), num_classes=num_classes)
+        out = observe(train_loss=tl[-n:], val_loss=vl[-n:], num_classes=num_classes)
         if val_acc is not None:
             out += [o for o in observe(val_acc=list(val_acc[1]), num_classes=num_classes)
                     if o.name == "val_acc_over_chance"]
     elif val_acc is not None:
         out = observe(val_acc=list(val_acc[1]), num_classes=num_classes)
     if val_loss is not None and loss is not None:
-        vs, vl = np.asarray(val_loss[0], dtype=np.float64), np.asarray(val_loss[1], dtype=np.float64)
-        if val_best is not None and val_best[1] < float(vl.min()) and val_best[0] < float(vs[0]):
-            vs, vl = np.r_[val_best[0], vs], np.r_[val_best[1], vl]  # the best evaluation fell out of the window
-        out += observe_val_loss(vs.tolist(), vl.tolist(), list(loss[0]), list(loss[1]))
+        vs, vl = [float(x) for x in val_loss[0]], [float(x) for x in val_loss[1]]
+        if val_best is not None and val_best[1] < amin(vl) and val_best[0] < vs[0]:
+            vs, vl = [float(val_best[0]), *vs], [float(val_best[1]), *vl]  # the best evaluation fell out of the window
+        out += observe_val_loss(vs, vl, list(loss[0]), list(loss[1]))
     return out
 
 

@@ -3,8 +3,8 @@
 A run reaches trainopt three ways: live through ``watch`` (the Lightning and Hugging Face callbacks feed a
 watch), or afterwards as a log file. Whichever way it arrives, its series (training loss, validation loss and
 accuracy, gradient norm, learning rate) go through the functions here, so the same run gets the same
-``loss_behavior``, NaN step, generalization and overfitting verdicts. numpy only: reading a log never imports
-torch.
+``loss_behavior``, NaN step, generalization and overfitting verdicts. Plain Python over any sequence (lists, or
+the arrays a large log's reader has): reading a log never imports torch, and this module never imports numpy.
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from knowledge.measurements import threshold
 from knowledge.vocabulary import Observation
-from probes.medians import median
+from probes.medians import amin, median
 
 SOURCE = "probe:history"
 
@@ -36,26 +34,25 @@ class Curve:
         hi: Per-point maxima when downsampled (spikes live in the maxima), else None.
     """
 
-    steps: np.ndarray
-    values: np.ndarray
+    steps: Sequence[float]
+    values: Sequence[float]
     first_nonfinite: float | None = None
     nonfinite: int = 0
     points: int = 0
-    hi: np.ndarray | None = None
+    hi: Sequence[float] | None = None
 
     @classmethod
     def of(cls, steps: Any, values: Any) -> Curve:
         """A curve from raw points (NaN/Inf values located and counted, None entries skipped)."""
-        v = np.asarray([np.nan if x is None else float(x) for x in values], dtype=np.float64)
-        s = np.arange(v.size, dtype=np.float64) if steps is None else np.asarray(steps, dtype=np.float64)
-        known = np.asarray([x is not None for x in values], dtype=bool)
-        s, v = s[known], v[known]
-        bad = ~np.isfinite(v)
-        first = float(s[int(np.argmax(bad))]) if bad.any() else None
-        return cls(s[~bad], v[~bad], first, int(bad.sum()), int(v.size))
+        values = list(values)
+        steps = range(len(values)) if steps is None else list(steps)
+        known = [(float(s), float(x)) for s, x in zip(steps, values) if x is not None]
+        bad = [s for s, x in known if not math.isfinite(x)]
+        good = [(s, x) for s, x in known if math.isfinite(x)]
+        return cls([s for s, _ in good], [x for _, x in good], bad[0] if bad else None, len(bad), len(known))
 
     def __len__(self) -> int:
-        return int(self.values.size)
+        return len(self.values)
 
 
 # --------------------------------------------------------------------------------------- NaN hidden by a filter
@@ -126,7 +123,7 @@ def loss_observations(loss: Curve, *, spikes: Any = None, floor: float = 0.0, ch
             for o in observe(loss.values, spikes=spikes, floor=floor, chance=chance)]
 
 
-def _pair(c: Curve | None) -> tuple[np.ndarray, np.ndarray] | None:
+def _pair(c: Curve | None) -> tuple[Sequence[float], Sequence[float]] | None:
     return None if c is None or not len(c) else (c.steps, c.values)
 
 
@@ -172,9 +169,9 @@ def grad_norm_observations(gn: Curve) -> list[Observation]:
     med = median(mean)
     # spikes: a point whose maximum exceeds MT-GRAD-SPIKE times the running median of the points before it
     spikes = 0
-    if mean.size >= 8:
-        run = np.array([median(mean[max(0, i - 64):i]) for i in range(4, mean.size)])
-        spikes = int(np.sum(hi[4:] > threshold("MT-GRAD-SPIKE") * np.maximum(run, 1e-12)))
+    if len(mean) >= 8:
+        k = threshold("MT-GRAD-SPIKE")
+        spikes = sum(1 for i in range(4, len(mean)) if hi[i] > k * max(median(mean[max(0, i - 64):i]), 1e-12))
     if med > threshold("MT-GRAD-EXPLODE-ABS"):
         trend = "exploding"
     elif med < threshold("MT-GRAD-VANISH-ABS"):
@@ -186,7 +183,14 @@ def grad_norm_observations(gn: Curve) -> list[Observation]:
             _emit("grad_norm_global", med, {"median_over_points": gn.points})]
 
 
-def lr_observations(lr: Curve, *, lo: np.ndarray | None = None, width: int = 1) -> list[Observation]:
+def _round(x: float, decimals: int) -> float:
+    """``numpy.round(x, decimals)``: scale, round half to even, scale back (Python's ``round`` rounds exactly)."""
+    scale = 10.0 ** decimals
+    y = x * scale
+    return float(round(y)) / scale if math.isfinite(y) else y / scale
+
+
+def lr_observations(lr: Curve, *, lo: Sequence[float] | None = None, width: int = 1) -> list[Observation]:
     """Peak ``learning_rate``, ``warmup`` and a constant or step ``lr_schedule`` from a logged LR series.
 
     Args:
@@ -197,30 +201,30 @@ def lr_observations(lr: Curve, *, lo: np.ndarray | None = None, width: int = 1) 
     mean = lr.values
     hi = lr.hi if lr.hi is not None else mean
     lo = lo if lo is not None else mean
-    fin = hi[np.isfinite(hi) & (hi > 0)]
-    if not fin.size:
+    fin = [float(x) for x in hi if math.isfinite(x) and x > 0]
+    if not fin:
         return []
-    peak = float(fin.max())
+    peak = max(fin)
     out = []
     if 0 < peak <= 10:
         out.append(_emit("learning_rate", peak, {"peak": peak, "first": float(mean[0]), "last": float(mean[-1])}))
-    if mean.size >= 3:
-        first_peak = int(np.argmax(mean >= 0.999 * peak))
+    if len(mean) >= 3:
+        first_peak = next((i for i, x in enumerate(mean) if x >= 0.999 * peak), 0)
         out.append(_emit("warmup", bool(first_peak > 0 and mean[0] < 0.5 * peak),
                          {"steps_to_peak_bucket": first_peak, "bucket_width": width}))
-        if float(lo.min()) >= 0.9999 * peak:
+        if amin(lo) >= 0.9999 * peak:
             out.append(_emit("lr_schedule", "none", {"constant": peak}))
         else:
             # a few flat levels, each lower than the one before: a step schedule
-            levels = np.unique(np.round(mean, 12))
-            if levels.size <= 6 and np.all(np.diff(mean) <= 1e-15 * peak) and levels.size > 1:
-                out.append(_emit("lr_schedule", "step", {"levels": levels.tolist()[::-1]}))
+            levels = sorted({_round(float(x), 12) for x in mean})
+            if 1 < len(levels) <= 6 and all(b - a <= 1e-15 * peak for a, b in zip(mean, mean[1:])):
+                out.append(_emit("lr_schedule", "step", {"levels": levels[::-1]}))
     return out
 
 
 def analyse(*, loss: Curve, val_loss: Curve | None = None, val_acc: Curve | None = None,
             train_acc: Curve | None = None, grad_norm: Curve | None = None, lr: Curve | None = None,
-            nan_filter: bool = False, lr_lo: np.ndarray | None = None, lr_width: int = 1) -> dict[str, list]:
+            nan_filter: bool = False, lr_lo: Sequence[float] | None = None, lr_width: int = 1) -> dict[str, list]:
     """Every verdict a run history supports, by the series (role) it rests on.
 
     Args:
@@ -245,8 +249,9 @@ def analyse(*, loss: Curve, val_loss: Curve | None = None, val_acc: Curve | None
             and grad_norm.first_nonfinite is not None:
         # the loss logged after that step is the filter's stand-in (0.0 or an old mean), not the run's loss
         cut = grad_norm.first_nonfinite
-        keep = loss.steps < cut
-        loss = Curve(loss.steps[keep], loss.values[keep], cut, grad_norm.nonfinite, loss.points)
+        keep = [i for i, s in enumerate(loss.steps) if s < cut]
+        loss = Curve([loss.steps[i] for i in keep], [loss.values[i] for i in keep], cut, grad_norm.nonfinite,
+                     loss.points)
         why = "grad_norm non-finite at this step; the Trainer's NaN filter hides non-finite losses"
     out["loss"] = loss_observations(loss, why=why)
     if why:

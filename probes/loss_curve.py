@@ -3,61 +3,83 @@
 from __future__ import annotations
 
 import math
+import operator
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, median, median_rows
+from probes.base import Probe, ProbeInfo, emit, median_rows
+from probes.medians import median
 
 INFO = ProbeInfo("loss_curve", "cheap", "history", ("loss_behavior", "nan_step"))
 MIN_POINTS = 6
 
 
-def as_array(history: Any) -> np.ndarray:
-    """Accept a list, a tuple, a numpy array, a torch tensor or a dataframe-like column; return float64."""
+def as_list(history: Any) -> list[float]:
+    """Accept a list, a tuple, a numpy array, a torch tensor or a dataframe-like column; return its floats, flat."""
     if hasattr(history, "to_numpy"):  # pandas / polars series
         history = history.to_numpy()
     elif hasattr(history, "detach"):  # torch tensor
         history = history.detach().to("cpu").double().numpy()
     elif hasattr(history, "values") and not isinstance(history, dict) and not callable(history.values):
         history = history.values
-    arr = np.asarray(history, dtype=np.float64).reshape(-1)
-    return arr
+    if hasattr(history, "ravel"):  # an array: flat, as Python floats
+        history = history.ravel().tolist()
+    return [float(x) for x in history]
 
 
-def _rolling_median(y: np.ndarray, k: int) -> np.ndarray:
-    """Centred rolling median of odd width ``k`` (a sort per row: ``numpy.median`` with an axis is slower)."""
+def _rolling_median(y: list[float], k: int, rows: range) -> list[float]:
+    """Centred rolling median of odd width ``k`` (3 or 5) at ``rows``: a sort of ``k`` values per row.
+
+    Vectorized like :func:`_noise_rows` when numpy is already loaded and the rows are many (same numbers).
+    """
     pad = k // 2
     # reflect, not edge: an edge pad repeats a spike in the last point and hides it
-    if y.size > pad:
-        yp = np.concatenate((y[pad:0:-1], y, y[-2:-pad - 2:-1]))
-    else:
-        yp = np.concatenate((np.repeat(y[:1], pad), y, np.repeat(y[-1:], pad)))
-    return np.sort(np.lib.stride_tricks.sliding_window_view(yp, k), axis=1)[: len(y), pad]
+    yp = y[pad:0:-1] + y + y[-2:-pad - 2:-1] if len(y) > pad else [y[0]] * pad + y + [y[-1]] * pad
+    np = sys.modules.get("numpy")
+    if np is not None and len(rows) >= _VECTOR_ROWS:
+        win = np.lib.stride_tricks.sliding_window_view(np.asarray(yp, dtype=np.float64), k)
+        return np.sort(win[rows.start:rows.stop], axis=1)[:, pad].tolist()
+    return [sorted(yp[i:i + k])[pad] for i in rows]
 
 
-def noise_level(y: np.ndarray) -> float:
+def noise_level(y: Any) -> float:
     """Robust step-to-step noise of a curve: MAD of its first differences, as a standard deviation."""
-    if y.size < 3:
+    if len(y) < 3:
         return 0.0
-    d = np.diff(y)
-    return median(np.abs(d - median(d))) * 1.4826 / math.sqrt(2.0)
+    d = list(map(operator.sub, y[1:], y[:-1]))
+    md = median(d)
+    return median([abs(x - md) for x in d]) * 1.4826 / math.sqrt(2.0)
 
 
-def _noise_rows(y: np.ndarray, ends: np.ndarray, width: int) -> np.ndarray:
-    """``noise_level`` of ``y[max(0, e - width):e]`` for each end ``e`` (vectorized where the window is full)."""
-    out = np.empty(ends.size)
-    full = ends >= width
+def _noise_rows(y: list[float], ends: Any, width: int) -> list[float]:
+    """``noise_level`` of ``y[max(0, e - width):e]`` for each end ``e``.
+
+    A sort of ``width`` values per end in plain Python; when numpy is already loaded (``watch``: torch brings it;
+    a large log's reader) the full windows go through one vectorized sort instead. Same numbers either way
+    (``tests/test_history_plain.py``); only the cost differs, and a small log never imports numpy for it.
+    """
+    ends = [int(e) for e in ends]
+    np = sys.modules.get("numpy")
+    if np is None or len(ends) < _VECTOR_ROWS:
+        return [noise_level(y[max(0, e - width):e]) for e in ends]
+    arr = np.asarray(y, dtype=np.float64)
+    e = np.asarray(ends)
+    out = np.empty(e.size)
+    full = e >= width
     if full.any():
-        win = np.lib.stride_tricks.sliding_window_view(y, width)[ends[full] - width]
+        win = np.lib.stride_tricks.sliding_window_view(arr, width)[e[full] - width]
         d = np.diff(win, axis=1)
         med = median_rows(d, 1)
         out[full] = median_rows(np.abs(d - med[:, None]), 1) * 1.4826 / math.sqrt(2.0)
     for i in np.flatnonzero(~full):
         out[i] = noise_level(y[: ends[i]])
-    return out
+    return out.tolist()
+
+
+_VECTOR_ROWS = 8
+"""Below this many rows the plain loop beats numpy's call overhead even with numpy loaded."""
 
 
 @dataclass
@@ -103,58 +125,60 @@ class SpikeCounter:
 
     def update(self, values: Any) -> None:
         """Count spikes among the points fed so far (cost: the window and ``TAIL`` points, not the history)."""
-        v = np.asarray(values, dtype=np.float64).reshape(-1)
-        v = v[np.isfinite(v)]
-        if v.size == 0:
+        v = [x for x in as_list(values) if math.isfinite(x)]
+        if not v:
             return
         if not self._fixed and len(self._first) < self.SCALE:
-            self._first += v[: self.SCALE - len(self._first)].tolist()
-            self.scale = max(median(np.abs(np.asarray(self._first))), 1e-12)
-        y = np.r_[np.asarray(self._tail, dtype=np.float64), v]
+            self._first += v[: self.SCALE - len(self._first)]
+            self.scale = max(median([abs(x) for x in self._first]), 1e-12)
+        y = self._tail + v
         y0 = self.steps - len(self._tail)  # index of y[0] in the stream
-        self.steps += int(v.size)
+        self.steps += len(v)
         still = []
         for idx, base, res in self._pending:  # spikes waiting for the points after them
             after = y[idx + 1 - y0: idx + 1 + self.RECOVER - y0]
-            if after.size and float(after.min()) <= base + 0.5 * res:
+            if after and min(after) <= base + 0.5 * res:
                 self.recovered += 1
             elif idx + self.RECOVER >= self.steps:
                 still.append((idx, base, res))
         self._pending = still
         lo, hi = self._judged, self.steps - self.HALF
-        if hi > lo and y.size >= 3:
-            base = _rolling_median(y, 5 if y.size >= 5 else 3)
-            j = np.arange(lo, hi) - y0
-            noise = _noise_rows(y, j + self.HALF + 1, self.TAIL)
-            tol = np.maximum(threshold("MT-CURVE-SPIKE") * noise, threshold("MT-CURVE-SPIKE-ABS") * self.scale)
-            for i in j[(y[j] - base[j]) > tol]:
+        if hi > lo and len(y) >= 3:
+            rows = range(lo - y0, hi - y0)
+            base = _rolling_median(y, 5 if len(y) >= 5 else 3, rows)
+            noise = _noise_rows(y, [i + self.HALF + 1 for i in rows], self.TAIL)
+            rel, floor = threshold("MT-CURVE-SPIKE"), threshold("MT-CURVE-SPIKE-ABS") * self.scale
+            for i, b, nz in zip(rows, base, noise):
+                if not y[i] - b > max(rel * nz, floor):
+                    continue
                 self.spikes += 1
-                self.last_spike = y0 + int(i)
+                self.last_spike = y0 + i
                 if len(self.positions) < self.MAX_POSITIONS:
                     self.positions.append(self.last_spike)
-                res, after = float(y[i] - base[i]), y[i + 1: i + 1 + self.RECOVER]
-                if after.size and float(after.min()) <= float(base[i]) + 0.5 * res:
+                res, after = y[i] - b, y[i + 1: i + 1 + self.RECOVER]
+                if after and min(after) <= b + 0.5 * res:
                     self.recovered += 1
-                elif after.size < self.RECOVER:
-                    self._pending.append((y0 + int(i), float(base[i]), res))
+                elif len(after) < self.RECOVER:
+                    self._pending.append((y0 + i, b, res))
             self._judged = hi
-        self._tail = y[-self.TAIL:].tolist()
+        self._tail = y[-self.TAIL:]
 
     def open_end(self) -> list[int]:
         """Spikes among the last points, not judged yet: read with the curve reflected at its end, uncommitted.
 
         Their right-hand neighbours have not arrived, and the stream may go on. Returns their point indices.
         """
-        y = np.asarray(self._tail, dtype=np.float64)
-        y0 = self.steps - y.size
+        y = self._tail
+        y0 = self.steps - len(y)
         lo = self._judged - y0
-        if y.size < 3 or lo >= y.size or self.scale is None:
+        if len(y) < 3 or lo >= len(y) or self.scale is None:
             return []
-        base = _rolling_median(y, 5 if y.size >= 5 else 3)
-        j = np.arange(max(lo, 0), y.size)
-        tol = np.maximum(threshold("MT-CURVE-SPIKE") * _noise_rows(y, np.full(j.size, y.size), self.TAIL),
-                         threshold("MT-CURVE-SPIKE-ABS") * self.scale)
-        return [y0 + int(i) for i in j[(y[j] - base[j]) > tol]]
+        rows = range(max(lo, 0), len(y))
+        base = _rolling_median(y, 5 if len(y) >= 5 else 3, rows)
+        # every row's noise window ends at the last point: one measurement (the tail is at most TAIL points)
+        tol = max(threshold("MT-CURVE-SPIKE") * noise_level(y[-self.TAIL:]),
+                  threshold("MT-CURVE-SPIKE-ABS") * self.scale)
+        return [y0 + i for i, b in zip(rows, base) if y[i] - b > tol]
 
     def totals(self) -> tuple[int, int]:
         """(spikes, recovered) so far, the run's last points included (a spike the run ends on is unrecovered)."""
@@ -189,11 +213,15 @@ class History:
                 self.values.append(self._sum / self.stride)
                 self._sum, self._n = 0.0, 0
                 if len(self.values) >= 2 * self.cap:
+                    import numpy as np  # the watch's (torch has loaded it)
+
                     self.values = np.asarray(self.values, dtype=np.float64).reshape(-1, 2).mean(1).tolist()
                     self.stride *= 2
 
-    def array(self) -> np.ndarray:
-        """The points, plus the partial one being accumulated."""
+    def array(self) -> Any:
+        """The points, plus the partial one being accumulated (a float64 array)."""
+        import numpy as np  # the watch's (torch has loaded it)
+
         tail = [self._sum / self._n] if self._n else []
         return np.asarray(self.values + tail, dtype=np.float64)
 
@@ -231,9 +259,8 @@ def count_spikes(y: Any) -> SpikeCounter:
     A plot of the same history marks ``positions`` (the run's last points included), so the markers and the
     report's count agree.
     """
-    y = np.asarray(y, dtype=np.float64)
     spikes = SpikeCounter()
-    spikes.update(y[np.isfinite(y)])
+    spikes.update([x for x in as_list(y) if math.isfinite(x)])
     spikes.positions += spikes.open_end()[: max(0, spikes.MAX_POSITIONS - len(spikes.positions))]
     return spikes
 
@@ -258,37 +285,38 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         ``{"label": <loss_behavior or None>, "first_nonfinite": int | None, ...measured numbers}``; the label
         is None when fewer than ``MIN_POINTS`` finite values exist.
     """
-    y = as_array(history)
-    n = int(y.size)
-    bad = ~np.isfinite(y)
-    if bad.any():
-        first = int(np.argmax(bad))
+    y = as_list(history)
+    n = len(y)
+    first = next((i for i, x in enumerate(y) if not math.isfinite(x)), None)
+    if first is not None:
         return {"label": "nan_or_inf", "first_nonfinite": first, "points": n}
     if n < MIN_POINTS:
         return {"label": None, "first_nonfinite": None, "points": n}
     k = int(min(10, max(3, n // 6)))
-    chunks = np.array_split(y, k)
+    size, extra = divmod(n, k)  # numpy.array_split's chunks: the first ``extra`` one point longer
+    cuts = [i * size + min(i, extra) for i in range(k + 1)]
+    chunks = [y[a:b] for a, b in zip(cuts, cuts[1:])]
     # the level the run started from: its first few points (a fast first drop is progress, not the baseline)
     start0 = median(y[: max(3, min(8, n // 20))])
     if spikes is None:
         spikes = count_spikes(y)
-    m = np.array([median(c) for c in chunks])
-    start, end = float(m[0]), float(m[-1])
+    m = [median(c) for c in chunks]
+    start, end = m[0], m[-1]
     scale = max(abs(start - floor) if 0 < floor < start else abs(start), 1e-12)
     noise = noise_level(y)
     # a chunk median's standard error; three of them is a change the noise cannot produce
     se = 3.0 * 1.2533 * noise / math.sqrt(max(1, n // k))
     drop = (start - end) / scale
     half = k // 2
-    late_drop = (float(m[half]) - end) / scale
+    late_drop = (m[half] - end) / scale
     progress = converged_fraction(start0, end, floor)
-    swing = median(np.abs(np.diff(y))) / max(median(np.abs(y)), 1e-12)
+    swing = median([abs(b - a) for a, b in zip(y[:-1], y[1:])]) / max(median([abs(x) for x in y]), 1e-12)
     n_spikes, n_recovered = spikes.totals()
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
                            "spikes": n_spikes, "recovered_spikes": n_recovered, "swing": swing,
                            "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}
     rise = end - start
-    if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= float(m.max()) - 1e-12 * scale:
+    if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= max(m) - 1e-12 * scale:
         out["label"] = "diverging"
     elif swing > threshold("MT-CURVE-OSC") and drop < threshold("MT-CURVE-SLOW"):
         out["label"] = "oscillating"
@@ -299,15 +327,15 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         # flat or slow only because there is nothing left to learn (a resumed or converged run)
         out["label"] = "decreasing_normally"
         out["note"] = "at its floor from the start: fitted (a converged or resumed run), not stalled"
-    elif (start - float(m.min())) < max(threshold("MT-CURVE-FLAT") * scale, se):
+    elif (start - min(m)) < max(threshold("MT-CURVE-FLAT") * scale, se):
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop < threshold("MT-CURVE-SLOW"):
         out["label"] = "decreasing_slowly"
-    elif stalled(float(m[half]) - end, se, scale) and progress < threshold("MT-CURVE-CONVERGED"):
+    elif stalled(m[half] - end, se, scale) and progress < threshold("MT-CURVE-CONVERGED"):
         out["label"] = "plateau_after_learning"
     else:
         out["label"] = "decreasing_normally"
-        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(float(m[half]) - end, se, scale):
+        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(m[half] - end, se, scale):
             out["note"] = "converged: most of the way from the start to the floor, then flat (healthy)"
     if n_spikes and out["label"] != "spiking":
         out["note"] = "loss spikes the run recovered from (info)"
