@@ -228,18 +228,6 @@ def norms(tensors: Any) -> Any:
         return torch.stack([t.detach().float().norm().to(dev) for t in tensors])
 
 
-def median(values: Any) -> float:
-    """Median of a small 1-D array of finite floats, as ``numpy.median`` gives it, at a fraction of its cost.
-
-    Window ends take a dozen medians of a few dozen points; ``numpy.median`` spends most of its time on
-    argument handling there. Same result: the middle value, or the mean of the two middle ones.
-    """
-    import numpy as np
-
-    v = np.ravel(np.asarray(values, dtype=np.float64))
-    return float(median_rows(v, 0)) if v.size else math.nan
-
-
 def median_rows(a: Any, axis: int) -> Any:
     """``numpy.median(a, axis=axis)`` for finite values, by one sort (same values, less overhead)."""
     import numpy as np

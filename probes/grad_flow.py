@@ -10,7 +10,8 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, finite_or_none, median, median_rows, norms, stored
+from probes.base import Probe, ProbeInfo, emit, finite_or_none, median_rows, norms, stored
+from probes.medians import median
 
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
                  ("grad_norm_global", "grad_layer_ratio", "grad_norm_trend", "params_without_grad",

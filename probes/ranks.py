@@ -32,7 +32,8 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, median
+from probes.base import Probe, ProbeInfo, emit
+from probes.medians import median
 
 log = logging.getLogger("trainopt.watch")
 

@@ -9,7 +9,8 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit, median, median_rows
+from probes.base import Probe, ProbeInfo, emit, median_rows
+from probes.medians import median
 
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
