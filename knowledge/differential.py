@@ -95,6 +95,37 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- a detector whose loss goes non-finite: the LR for the set-up first --------------------------------------
+    # Detection frameworks state their base LR for a total batch (GPUs x images per GPU); a config run on fewer
+    # GPUs, a linearly scaled LR at a very large batch, or too short a warmup leaves the LR too large for the
+    # set-up, and the box-regression loss is the first to blow up. Their own FAQs list, in this order: lower or
+    # rescale the LR, lengthen the warmup, check for degenerate boxes, clip. Below the loss and precision leads:
+    # a hand-written loss or fp16 explains a NaN more specifically than the task does.
+    Row("DF-SUS-LR-DET",
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "task": "detection",
+         "nan_location": Absent()},
+        (Find("Instability", "warning", "in an object detector, a learning rate too large for the set-up (a base "
+              "LR meant for a larger total batch or more GPUs, or too short a warmup) is the commonest confirmed "
+              "cause of a loss that turns NaN or inf; degenerate boxes in the annotations come next. A run with "
+              "the LR rescaled to the total batch, or a longer warmup, that stays finite confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "rescale the base LR to the total batch (GPUs x images "
+                 "per GPU) and lengthen the warmup"),
+         RouteTo("gradient-management", "secondary", "clip the box-regression gradients while the LR is brought "
+                 "down")),
+        "A detector's box-regression loss is unbounded and grows fast under a step that is too large; the base LR "
+        "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
+        "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
+        Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
+                "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
+                "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
+                "lr = ref_lr * (num_gpus * imgs_per_gpu) / ref_batch\n"
+                "warmup_iters = 1000                          # longer for a larger batch\n"
+                "assert ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all(), 'degenerate box'"),
+        avoid=("keeping a base LR tuned for another total batch", "clipping alone while the LR stays too large"),
+        salience=Salience.CAUSE - 3),
     # --- a loss that collapses to exactly 0 in half precision --------------------------------------------------
     # Trainers and loggers show a step whose loss or gradients overflowed as 0 (the scaler skips it, the NaN is
     # masked or replaced); a run in fp16 whose loss was positive and then reads 0 has overflowed, not converged.

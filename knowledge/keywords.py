@@ -222,8 +222,13 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
     # what the model is and does
     _k(r"segment\w*", _QR, 0, negatable=False, task="segmentation"),
-    _k(r"(?:object\s+)?detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|detectron\w*|"
-       r"mmdet\w*", _QR, 0, negatable=False, task="detection"),
+    # A detector's own loss terms and model names say detection; it outranks "classification" (priority 1),
+    # since every detector has a classification loss beside its box loss. ("anomaly detection" is the autograd
+    # tool, and an SSD without a detector's name is a disk.)
+    _k(r"(?:object\s+)?(?<!anomaly\s)detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|"
+       r"detectron\w*|mmdet\w*|(?:vgg\w*|mobilenet\w*)[\s-]+ssd\w*|ssd[\s_-]?(?:300|512|lite)\w*|"
+       r"loss_(?:box_reg|bbox|rpn\w*)|(?:bounding[\s-]?box|b?box)[\s_-]+(?:regression|reg)\b|\brpn\b|"
+       r"\bfcos\b|\bdetr\b|efficientdet\w*|centernet\w*", _QR, 1, negatable=False, task="detection"),
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
     # ("sign-language model" is no language model)
     _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token",

@@ -63,6 +63,23 @@ def test_paraphrases(text, name, value):
     assert obs(text).get(name) == value, obs(text)
 
 
+@pytest.mark.parametrize("text, task", [
+    # a detector's loss terms and names say detection, even beside its classification loss
+    ("the box regression loss goes to inf and the classification loss to nan", "detection"),
+    ("loss_cls is nan and loss_box_reg is huge", "detection"),
+    ("training a MobileNet SSD on my data", "detection"),
+    ("fine-tuning a YOLOv8 classifier head", "detection"),
+    # the autograd tool is no detector
+    ("I turned on anomaly detection and the classifier's loss is NaN", "classification"),
+])
+def test_task_from_the_model_and_its_losses(text, task):
+    assert obs(text).get("task") == task, obs(text)
+
+
+def test_a_disk_is_no_detector():
+    assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
+
+
 @pytest.mark.parametrize("text, name", [
     ("no NaN so far", "loss_behavior"),
     ("loss is not NaN", "loss_behavior"),
