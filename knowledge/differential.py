@@ -345,6 +345,18 @@ TOPICS = (*TOPICS, DF_LOOP_AUDIT)
 ROWS = ROWS + TOPICS
 
 QUESTIONS = (
+    # A loss that was positive and then reads exactly 0 is an overflow shown as 0 in half precision and a real
+    # data or loss fault otherwise: the format splits the two, whatever symptom the user named (often "the
+    # metrics look wrong", which does not gate Q-PRECISION).
+    QuestionRow(
+        "Q-PRECISION-ZERO", "mixed_precision",
+        "Is the run in half precision (fp16 autocast or fp16 weights), bf16, fp8 or plain fp32?",
+        {"loss_collapses_zero": True}, rank=10,
+        why="A loss that drops to exactly 0 after starting positive is, in fp16, the trace of overflowed steps that "
+            "the scaler skipped or the logger zeroed, not a model that learned everything.",
+        cite=_PREC,
+        choices=(("none", "no, full FP32"), ("fp16", "FP16 (AMP or fp16 weights)"), ("bf16", "BF16"),
+                 ("fp8", "FP8"))),
     QuestionRow(
         "Q-NAN-LOCATION", "nan_location",
         "Where does the first non-finite value (NaN/Inf) show up: in the inputs or labels, the activations, "

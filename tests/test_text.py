@@ -76,6 +76,15 @@ def test_task_from_the_model_and_its_losses(text, task):
     assert obs(text).get("task") == task, obs(text)
 
 
+@pytest.mark.parametrize("text, name", [
+    ("the training loss is exactly zero from the second step onwards", "loss_collapses_zero"),
+    ("loss becomes 0 after the first epoch", "loss_collapses_zero"),
+    ("loss is zero from the first step", "loss_zero_from_start"),
+])
+def test_when_a_loss_reads_zero(text, name):
+    assert obs(text).get(name) is True, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
