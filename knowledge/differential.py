@@ -253,6 +253,24 @@ ROWS = (
         "each make the first steps after a resume behave like a new, badly tuned run.",
         Cite("003", "Step 2: investigate", "instability: NaN after N epochs points at state that evolves (LR, scale)"),
         fix=FIX_RESUME_STATE, salience=Salience.CAUSE),
+    # An upgrade that breaks a half-precision run most often changes what is computed in that format (a mask
+    # filled with the dtype's minimum, an op no longer upcast to fp32, a new fused kernel): the NaN is an overflow
+    # the new version lets happen. Precision is the fix that works at once; pinning the old version confirms it.
+    Row("DF-CHG-LIB-HALF",
+        {"symptom": RUN_TROUBLE, "recent_change": "library_upgrade", "mixed_precision": Is("fp16", "fp8"),
+         "loss_behavior": Is("nan_or_inf", "diverging")},
+        (Find("Numerical", "warning", "the half-precision run turned non-finite with a library upgrade: the new "
+              "version computes something in fp16 that overflows (a mask or padding value at the dtype's minimum, "
+              "an op no longer kept in fp32), so the format's range, not the optimizer, broke", explains=("unstable",
+                                                                                              "not_learning")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, or fp32 for the part "
+                 "that overflows", section="precision"),
+         Cross("pytorch-engineering", "the version that changed: pin the previous one to confirm, then report the "
+               "regression", joint=True)),
+        "Same code and data in fp16, a new library version, a NaN: the version decided which values reach the "
+        "format's limit. Moving that computation to bf16 or fp32 fixes the run; the old version confirms why.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE + 1,
+        avoid=("lowering the LR or clipping harder against an overflow the new version introduced",)),
     Row("DF-CHG-LIB",
         {"symptom": RUN_TROUBLE, "recent_change": "library_upgrade"},
         (Find("Tooling", "warning", "the trouble started with a library upgrade: a changed default or a "
@@ -261,7 +279,7 @@ ROWS = (
                "the framework's tools; pin the old version to confirm", joint=True)),
         "Same code and data, a new library version, a new behaviour: the version is the variable to test first.",
         Cite("000", "Cross-pack boundaries", "PyTorch errors -> pytorch-engineering"),
-        fix=FIX_PIN_VERSION, salience=Salience.CAUSE),
+        fix=FIX_PIN_VERSION, salience=Salience.CAUSE, unless=("finding:DF-CHG-LIB-HALF",)),
 )
 
 # --- never give up: a tentative lead from whatever is known, once no question is left ---------------------

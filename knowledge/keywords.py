@@ -248,6 +248,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        rf"(?:the\s+|my\s+|good\s+)?(?:{MODERN_OPT}|optimi[sz]er)(?:'s)?\s+(?:hyper-?param\w*|settings|betas?|"
        r"eps(?:ilon)?|momentum\s+values?)",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="optimizer"),
+    # two versions of one library set side by side, the older one training: "NaN on PyTorch 1.5; on 1.4 the loss
+    # decreases normally" is a regression the upgrade brought (the DF-CHG-LIB rows), said without "upgrade"
+    _k(r"(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
+       r"\d+\.\d+(?:\.\d+)?\b(?P<gap1>[^!?\n]{0,120}?)\b(?:on|with|under|in|using)\s+(?:v|version\s+)?\d+\.\d+"
+       r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
+       r"trains?|trained|decreas\w*|converg\w*)\b",
+       _UN, 0, negatable=False, recent_change="library_upgrade"),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"

@@ -85,6 +85,16 @@ def test_when_a_loss_reads_zero(text, name):
     assert obs(text).get(name) is True, obs(text)
 
 
+@pytest.mark.parametrize("text, changed", [
+    ("gradients become nan after the first iteration on PyTorch 1.5; on 1.4 the loss decreases normally", True),
+    ("with torch 2.1 the loss is nan, with 2.0 it works fine", True),
+    ("on torch 2.1 it is nan and on 2.0 it doesn't work either", False),
+    ("I use torch 2.1 with lr 1.5 and it trains fine", False),
+])
+def test_two_versions_side_by_side_are_an_upgrade(text, changed):
+    assert (obs(text).get("recent_change") == "library_upgrade") is changed, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
