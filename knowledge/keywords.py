@@ -255,6 +255,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
        r"trains?|trained|decreas\w*|converg\w*)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
+    # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
+    # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)
+    _k(r"(?:while|whereas|but)\s+(?:the\s+|my\s+|a\s+|an\s+)?non-?(?:pyg|geometric|lightning|hf|hugging\s?face|"
+       r"trainer|framework|accelerate|deepspeed|keras|tf|tensorflow|jax|fastai|mmcv|mmdet\w*|detectron\w*|pytorch|"
+       r"torch)[\w.-]*\s+(?:[\w.]+\s+){0,3}?"
+       r"(?:reach\w*|trains?|trained|works?|worked|converg\w*|learns?|learned|hits?|gets?\s+to)\b",
+       _NL, 0, negatable=False, reference_works=True),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"

@@ -95,6 +95,15 @@ def test_two_versions_side_by_side_are_an_upgrade(text, changed):
     assert (obs(text).get("recent_change") == "library_upgrade") is changed, obs(text)
 
 
+@pytest.mark.parametrize("text, works", [
+    ("accuracy is stuck at 15%, while the non-PyG train.py reaches 98%", True),
+    ("the loss is flat, whereas the non-Lightning loop converges", True),
+    ("loss is flat while the nonlinear model trains", False),
+])
+def test_a_version_without_the_framework_that_trains(text, works):
+    assert (obs(text).get("reference_works") is True) is works, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
