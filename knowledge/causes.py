@@ -112,9 +112,12 @@ MS_ZERO_03 = measured_form(
     LP_ZERO_01, "MS-ZERO-03", {"grad_reset": "never"},
     cite=Cite("003", "Scope boundaries", "training loop issues: .grad never reset between optimizer steps"),
     unless=("finding:MS-ZERO-01",))  # measured both ways: one finding
+# Gradients that are None or zero at the step are also what a cut graph and a checkpoint over grad-less inputs
+# leave: where either is evidenced it names the cause, and the misplaced zero_grad is not a second finding.
 MS_ZERO_02 = measured_form(
     LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
-    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
+    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"),
+    unless=("finding:LP-GRAPH-01", "finding:LP-GRAPH-02", "finding:LP-GCKPT-01"))
 TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_01, MS_ZERO_03),
          (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01), (LP_LR_02, MS_LR0_02))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
@@ -231,6 +234,26 @@ ROWS = (
                 "out = model(x)\nloss = loss_fn(out, y)          # a tensor with grad_fn\n"
                 "loss.backward()\nlog(loss.item())                # the float is for the logger only"),
         avoid=("tuning the LR of parameters that get no gradient at all",)),
+    # Reentrant checkpointing (torch.utils.checkpoint's old default, and what gradient_checkpointing_enable() used)
+    # reruns a segment in backward only if one of its inputs requires grad. With the embeddings frozen (LoRA,
+    # adapters, a frozen backbone) none does: the segment's parameters get no gradient, torch only warns, and the
+    # run trains differently (or not at all) with checkpointing on.
+    Row("LP-GCKPT-01", {"checkpoint_inputs_no_grad": True},
+        (Find("Training Loop", "critical", "gradient checkpointing runs over inputs that do not require grad (frozen "
+              "embeddings or backbone under LoRA or adapters): the checkpointed blocks are recomputed without "
+              "autograd, so the parameters inside them receive no gradient",
+              explains=(*_LOOP_PROBLEMS, "metrics_wrong")),
+         Cross("pytorch-engineering", "torch.utils.checkpoint's reentrant variant and the framework switch that "
+               "turns it on (use_reentrant=False, enable_input_require_grads)", joint=True)),
+        "The reentrant checkpoint function records a backward only when an input requires grad; a frozen input "
+        "layer leaves every checkpointed block outside the graph.",
+        Cite("003", _MS, "not learning: check that gradients are flowing"), salience=Salience.CAUSE + 2,
+        fix=Fix("Make the checkpointed blocks' inputs require grad, or use the non-reentrant checkpoint.",
+                "model.enable_input_require_grads()          # Hugging Face / PEFT with frozen embeddings\n"
+                "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})\n"
+                "# plain PyTorch: torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)"),
+        avoid=("turning checkpointing off and buying the memory elsewhere before the inputs are fixed",
+               "raising the LR of blocks that get no gradient")),
     Row("LP-GRAPH-02", {"graph_cut": "python_list"},
         (Find("Training Loop", "critical", "submodules kept in a plain Python list are not registered: their "
               "parameters are missing from model.parameters(), the optimizer and .to(device)",

@@ -940,6 +940,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"backward through the graph a second time|saved tensors after they have already been freed",
      {"boundary_topic": "autograd_error"}),
     (r"modified by an inplace operation", {"boundary_topic": "autograd_error"}),
+    # torch.utils.checkpoint's warning (reentrant variant): the checkpointed segment's inputs carry no grad
+    (r"none of the inputs have requires_grad=true", {"checkpoint_inputs_no_grad": True, "symptom": "not_learning"}),
     # devices, dtypes and shapes
     (r"expected all tensors to be on the same device|found at least two devices|"
      r"input type \(torch\.(?:cuda\.)?\w+\) and weight type \(torch\.(?:cuda\.)?\w+\) should be the same|"

@@ -104,6 +104,12 @@ def test_a_version_without_the_framework_that_trains(text, works):
     assert (obs(text).get("reference_works") is True) is works, obs(text)
 
 
+def test_the_checkpoint_warning_names_grad_less_inputs():
+    got = obs("with gradient checkpointing on, torch warns: None of the inputs have requires_grad=True. "
+              "Gradients will be None")
+    assert got.get("checkpoint_inputs_no_grad") is True and got.get("symptom") == "not_learning", got
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
