@@ -336,6 +336,27 @@ ROWS = (
                 "scaler.scale(loss).backward()\nscaler.unscale_(optimizer)          # only if you clip\n"
                 "torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\nscaler.step(optimizer)\nscaler.update()"),
         avoid=("calling optimizer.step() next to scaler.step(optimizer)",)),
+    # In a multi-GPU run the usual way an optimizer ends up holding tensors the model no longer trains is the
+    # sharding wrapper: FSDP flattens parameters (use_orig_params=False) and DeepSpeed or accelerate's prepare()
+    # replace them, so an optimizer built before (or over the originals) steps nothing the wrapped model uses. DDP
+    # keeps the same Parameter objects and is not this. The order and flags are the framework's API.
+    Row("LP-OPT-04", {"optimizer_params": "stale", "multi_gpu": True},
+        (Find("Training Loop", "critical", "in a multi-GPU run the optimizer holds parameters the sharding wrapper "
+              "replaced (FSDP's flattened parameters with use_orig_params=False, DeepSpeed or accelerate preparing "
+              "the model after the optimizer was built): its steps never reach the wrapped model",
+              explains=_LOOP_PROBLEMS),
+         Cross("pytorch-engineering", "the wrapper's API: wrap or prepare first, then build the optimizer over the "
+               "wrapped model's parameters (FSDP use_orig_params=True)", joint=True)),
+        "FSDP and DeepSpeed replace the Parameter objects they shard; an optimizer holding the originals updates "
+        "tensors that no forward pass reads any more.",
+        Cite("000", "Cross-pack boundaries", "DDP / FSDP not working -> pytorch-engineering"),
+        salience=Salience.CAUSE + 3,
+        fix=Fix("Wrap (or prepare) the model first and build the optimizer over the wrapped parameters; with FSDP "
+                "keep the original parameters visible.",
+                "model = FSDP(model, use_orig_params=True)              # wrap first\n"
+                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)\n"
+                "# accelerate: model, optimizer = accelerator.prepare(model, optimizer)  (fsdp_use_orig_params: true)"),
+        avoid=("tuning the LR of a model whose optimizer steps other tensors",)),
     Row("LP-OPT-01", {"optimizer_params": "stale"},
         (Find("Training Loop", "critical", "the optimizer holds tensors the model no longer uses (the model or a "
               "layer was re-created, replaced or wrapped after the optimizer was built): the trained layers are "
@@ -344,7 +365,7 @@ ROWS = (
         "An optimizer keeps references to the Parameter objects it was given. Replacing a head, re-instantiating "
         "the model, loading with assign=True or wrapping it in FSDP after that leaves the optimizer stepping the "
         "old tensors. (.to(device), .cuda() and .half() convert parameters in place and are not this fault.)",
-        _LOOP, salience=Salience.CAUSE + 2,
+        _LOOP, salience=Salience.CAUSE + 2, unless=("finding:LP-OPT-04",),
         fix=Fix("Finish building the model (new head, wrappers, loaded weights), then create the optimizer.",
                 "model.fc = torch.nn.Linear(model.fc.in_features, num_classes)  # first change the model\n"
                 "model = model.to(device)\n"

@@ -126,6 +126,30 @@ ROWS = (
                 "assert ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all(), 'degenerate box'"),
         avoid=("keeping a base LR tuned for another total batch", "clipping alone while the LR stays too large"),
         salience=Salience.CAUSE - 3),
+    # --- a segmentation loss that is NaN from the first steps: the masks' class ids --------------------------------
+    # Segmentation masks carry values the loss must be told about: a 255 border or "void" label, ids numbered for
+    # another class list, a class count edited in one place and not the other. Read at the first batch, an id
+    # outside [0, C) without ignore_index gives a NaN (or a device-side assert), before any step could diverge.
+    Row("DF-SUS-SEG-LABELS",
+        {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_onset": "immediate", "task": "segmentation",
+         "nan_location": Absent()},
+        (Find("Data", "warning", "a segmentation loss that is NaN from the first steps most often reads mask values "
+              "outside 0..C-1: a 255 border or void label without ignore_index, or a class count that no longer "
+              "matches the label ids; the unique values of a few masks confirm it", kind="suspect",
+              explains=("unstable",)),
+         RouteTo("loss-functions-and-objectives", "primary", "the class-index targets the loss expects and its "
+                 "ignore_index"),
+         RouteTo("data-augmentation-strategies", "secondary", "the label pipeline that builds the masks")),
+        "Class-index losses index the logits with each target; a mask value equal to or above the class count "
+        "reads past them, and the first batch already shows it. An LR or an explosion needs steps to go wrong.",
+        Cite("003", "Step 2: investigation commands", "not learning: check data and labels"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        fix=Fix("Print the values the masks hold, then make the class count and ignore_index match them.",
+                "vals = torch.unique(torch.cat([m.flatten() for _, m in itertools.islice(loader, 20)]))\n"
+                "print(vals)                                  # e.g. tensor([0, 1, 255])\n"
+                "loss_fn = torch.nn.CrossEntropyLoss(ignore_index=255)   # and num_classes = number of real ids"),
+        avoid=("lowering the LR or clipping against a NaN the first batch's labels produce",),
+        salience=Salience.CAUSE - 3),
     # --- a loss that collapses to exactly 0 in half precision --------------------------------------------------
     # Trainers and loggers show a step whose loss or gradients overflowed as 0 (the scaler skips it, the NaN is
     # masked or replaced); a run in fp16 whose loss was positive and then reads 0 has overflowed, not converged.

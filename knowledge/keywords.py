@@ -221,7 +221,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),
     _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
     # what the model is and does
-    _k(r"segment\w*", _QR, 0, negatable=False, task="segmentation"),
+    # (segmentation models and datasets by name; not U-Net, which diffusion models are built on too)
+    _k(r"segment\w*|deeplab\w*|bisenet\w*|pspnet\w*|segformer\w*|mask2former\w*|maskformer\w*|segnet\w*|"
+       r"cityscapes\w*|ade20k\w*", _QR, 0, negatable=False, task="segmentation"),
     # A detector's own loss terms and model names say detection; it outranks "classification" (priority 1),
     # since every detector has a classification loss beside its box loss. ("anomaly detection" is the autograd
     # tool, and an SSD without a detector's name is a disk.)

@@ -71,6 +71,9 @@ def test_paraphrases(text, name, value):
     ("fine-tuning a YOLOv8 classifier head", "detection"),
     # the autograd tool is no detector
     ("I turned on anomaly detection and the classifier's loss is NaN", "classification"),
+    # segmentation models and datasets by name
+    ("training BiSeNet on Cityscapes", "segmentation"),
+    ("fine-tuning DeepLabV3 on my masks", "segmentation"),
 ])
 def test_task_from_the_model_and_its_losses(text, task):
     assert obs(text).get("task") == task, obs(text)
@@ -108,6 +111,10 @@ def test_the_checkpoint_warning_names_grad_less_inputs():
     got = obs("with gradient checkpointing on, torch warns: None of the inputs have requires_grad=True. "
               "Gradients will be None")
     assert got.get("checkpoint_inputs_no_grad") is True and got.get("symptom") == "not_learning", got
+
+
+def test_a_unet_is_no_segmentation_task_by_itself():
+    assert obs("fine-tuning the Stable Diffusion UNet, the loss is NaN").get("task") != "segmentation"
 
 
 def test_a_disk_is_no_detector():
