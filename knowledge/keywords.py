@@ -146,7 +146,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        _DQ, P_DIRECT, symptom="direct_question", question_topic="preference_method"),
     _k(r"8[-\s]?bit\s+optimi[sz]ers?|paged\s+optimi[sz]ers?|bitsandbytes", _DQ, P_DIRECT,
        symptom="direct_question", question_topic="memory_optimizer"),
-    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning", _MO, 0, task="preference_tuning"),
+    # (above the RL cue: RLHF runs PPO on a language model, and TRL / trlx are libraries for exactly that)
+    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b", _MO, 1, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
     _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"
        r"(?:new\s+)?training|first\s+time\s+train\w*|from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"

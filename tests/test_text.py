@@ -117,6 +117,11 @@ def test_a_unet_is_no_segmentation_task_by_itself():
     assert obs("fine-tuning the Stable Diffusion UNet, the loss is NaN").get("task") != "segmentation"
 
 
+def test_rlhf_with_ppo_is_preference_tuning():
+    assert obs("PPO training with the trlx summarization_rlhf example").get("task") == "preference_tuning"
+    assert obs("PPO on CartPole, the reward stays flat").get("task") == "rl"
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
