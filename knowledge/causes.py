@@ -690,6 +690,28 @@ ROWS = (
     # the head has one output (num_labels=1) while the loss is the multi-class one (problem_type
     # 'single_label_classification'). The loss has nothing to compute, like an empty target, but the fix is the
     # loss/head contract, so it stands instead of the general zero-loss entry.
+    # A causal-LM loss shifts the labels by one inside itself (Hugging Face heads do it for labels=input_ids); a
+    # caller, a collator or a decoder that shifts them as well makes position t predict token t+2, and a head that
+    # does not shift compares each position with the token it already reads. Both train a task other than the one
+    # meant; a one-token input is the tell (no next token: an empty loss, or one that should not exist).
+    Row("LS-SHIFT-01", {"label_shift": Is("double", "missing")},
+        (Find("Loss Function", "critical", "the language-model loss pairs positions with the wrong targets: the "
+              "labels are shifted twice (by the caller, the collator or the decoder inputs, and again inside the "
+              "loss) or not at all (each position scored against its own token), so the model trains on another "
+              "task than next-token prediction", explains=("not_learning", "convergence", "metrics_wrong",
+                                                            "unstable")),
+         RouteTo("loss-functions-and-objectives", "primary", "one shift between logits and labels, in one place"),
+         Cross("llm-specialist", "how the model family's head and collator handle labels", joint=True)),
+        "Next-token prediction needs exactly one offset between the logits and the labels; two offsets or none "
+        "give a loss that can look plausible while the model learns the wrong mapping.",
+        Cite("000", "Symptom: model not learning", "loss-functions-and-objectives: the loss matches the task"),
+        salience=Salience.CAUSE + 2,
+        fix=Fix("Shift once: give a Hugging Face causal-LM head labels=input_ids unshifted (it shifts inside), or "
+                "shift yourself and compute a plain cross-entropy.",
+                "out = model(input_ids=ids, attention_mask=mask, labels=ids)   # HF shifts inside: do not pre-shift\n"
+                "# by hand, exactly once:\n"
+                "loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), ids[:, 1:].flatten(), ignore_index=-100)"),
+        avoid=("tuning the LR or the schedule of a model trained on the wrong targets",)),
     Row("LS-ONE-01", {"num_outputs": 1, "loss_zero_from_start": True},
         (Find("Loss Function", "critical", "the head has a single output and the loss is a softmax cross-entropy: "
               "the softmax of one logit is 1, so the loss is exactly 0 for every label and nothing is learned",

@@ -266,6 +266,15 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"torch)[\w.-]*\s+(?:[\w.]+\s+){0,3}?"
        r"(?:reach\w*|trains?|trained|works?|worked|converg\w*|learns?|learned|hits?|gets?\s+to)\b",
        _NL, 0, negatable=False, reference_works=True),
+    # the offset between a language model's logits and its labels, as users find it (the row is LS-SHIFT-01)
+    _k(r"(?:shift\w*\s+(?:the\s+)?labels?|labels?\s+(?:are\s+|get\s+|is\s+)?shifted)(?P<gap1>[^.!?\n]{0,80}?)\b(?:twice|"
+       r"again|a\s+second\s+time)\b|double[\s-]shift\w*|shifted\s+twice|token\s+after\s+the\s+next(?:\s+one)?|"
+       r"(?:trained|computed|compared|scored)\s+(?:\w+\s+){0,2}?against\s+labels\s*\[\s*(?:\.\.\.|:)\s*,\s*1\s*:",
+       _NL, 0, negatable=False, label_shift="double"),
+    _k(r"(?:computed|compared|scored)\s+(?:straight|directly)\s+against\s+the\s+labels|"
+       r"(?:no|without(?:\s+any)?|never\s+does\s+the|doesn'?t\s+do\s+the)\s+(?:internal\s+)?(?:label\s+)?shift(?:ing)?"
+       r"(?:\s+of\s+the\s+labels)?|labels?\s+(?:are\s+|is\s+)?(?:not|never)\s+shifted",
+       _NL, 0, negatable=False, label_shift="missing"),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"

@@ -342,6 +342,10 @@ SPECS: tuple[Spec, ...] = (
        question="Q-ZERO-LOSS", group="metrics"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
+    _e("label_shift", "once double missing",
+       "How a language-model loss pairs positions with targets: shifted once (position t predicts token t+1), "
+       "twice (the labels shifted by the caller or the decoder inputs and again inside the loss) or not at all (each "
+       "position compared with its own token).", group="loop"),
     _b("checkpoint_inputs_no_grad", "Gradient checkpointing runs over inputs that do not require grad (frozen "
        "embeddings or backbone under LoRA/adapters); torch warns 'None of the inputs have requires_grad=True'.",
        group="loop"),

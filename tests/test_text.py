@@ -122,6 +122,18 @@ def test_rlhf_with_ppo_is_preference_tuning():
     assert obs("PPO on CartPole, the reward stays flat").get("task") == "rl"
 
 
+@pytest.mark.parametrize("text, shift", [
+    ("the decoder shifts the labels and the causal-LM loss shifts them again", "double"),
+    ("it seems the model is trained against labels[..., 1:] rather than the labels I pass", "double"),
+    ("it learns to predict the token after the next one", "double"),
+    ("the LM loss is computed straight against the labels, with no internal shift", "missing"),
+    ("the labels are not shifted inside the head", "missing"),
+    ("I shift the labels by one myself and the loss looks fine", None),
+])
+def test_how_users_find_a_wrong_label_shift(text, shift):
+    assert obs(text).get("label_shift") == shift, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
