@@ -275,6 +275,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:no|without(?:\s+any)?|never\s+does\s+the|doesn'?t\s+do\s+the)\s+(?:internal\s+)?(?:label\s+)?shift(?:ing)?"
        r"(?:\s+of\s+the\s+labels)?|labels?\s+(?:are\s+|is\s+)?(?:not|never)\s+shifted",
        _NL, 0, negatable=False, label_shift="missing"),
+    # a progress bar whose count looks wrong (jumps, half the batches, a total that does not match) is a question
+    # about what the display counts, not about training ("stuck" or "frozen" bars are hangs, read elsewhere)
+    _k(r"progress[\s-]?bar\w*(?P<gap1>[^.!?\n]{0,80}?)\b(?:jump\w*|skip\w*|wrong\s+(?:total|count|number)|"
+       r"(?:total|count)\s+(?:is\s+|looks\s+)?(?:wrong|off)|half(?:[\s-]?way)?|twice|doubl\w*)\b",
+       _TR, P_TRACKING + 1, negatable=False, symptom="metrics_wrong"),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"

@@ -134,6 +134,15 @@ def test_how_users_find_a_wrong_label_shift(text, shift):
     assert obs(text).get("label_shift") == shift, obs(text)
 
 
+@pytest.mark.parametrize("text, symptom", [
+    ("the epoch progress bar goes to about half way and then jumps after validation", "metrics_wrong"),
+    ("the tqdm progress bar total is wrong with gradient accumulation", "metrics_wrong"),
+    ("the progress bar is stuck at 0% and nothing happens", "hang"),
+])
+def test_a_progress_bar_that_counts_wrong_is_a_display_question(text, symptom):
+    assert obs(text).get("symptom") == symptom, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
