@@ -280,6 +280,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"progress[\s-]?bar\w*(?P<gap1>[^.!?\n]{0,80}?)\b(?:jump\w*|skip\w*|wrong\s+(?:total|count|number)|"
        r"(?:total|count)\s+(?:is\s+|looks\s+)?(?:wrong|off)|half(?:[\s-]?way)?|twice|doubl\w*)\b",
        _TR, P_TRACKING + 1, negatable=False, symptom="metrics_wrong"),
+    # clipping that is configured and never acts, said with its negation on the clip itself ("the gradients are
+    # not clipped at all"), which the parser's frame for LP-CLIP-01 cannot anchor on
+    _k(r"(?:grad(?:ient)?s?|(?:grad(?:ient)?[\s_-]?)?norms?)\s+(?:are|were|is|get|got)\s+(?:not|never)\s+(?:being\s+|actually\s+)?"
+       r"clipped|(?:clipping|gradient_clip_val|clip_grad\w*)\s+(?:is\s+|was\s+|gets\s+)?(?:never|not)\s+(?:being\s+|actually\s+)?"
+       r"appl(?:ied|y)|no\s+clipping\s+(?:happens|(?:is|gets)\s+(?:done|applied))",
+       _LOOP, 0, negatable=False, clip_ineffective=True),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"

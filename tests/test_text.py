@@ -143,6 +143,15 @@ def test_a_progress_bar_that_counts_wrong_is_a_display_question(text, symptom):
     assert obs(text).get("symptom") == symptom, obs(text)
 
 
+@pytest.mark.parametrize("text", [
+    "with manual optimization and Trainer(gradient_clip_val=1.0) the gradients are not clipped at all",
+    "gradient_clip_val is never applied",
+    "the grad norms are never clipped",
+])
+def test_clipping_that_never_acts(text):
+    assert obs(text).get("clip_ineffective") is True, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
