@@ -104,14 +104,12 @@ ROWS = (
          RouteTo("data-augmentation-strategies", "secondary", "more effective data narrows the gap")),
         "A measured train/validation gap is poor generalization: regularize first, augment next.",
         _c("poor generalization"), need=("flag:generalization_gap",)),
-    # (only while the loss curve is unknown too: a described curve has its own row, and a run that learned and
-    # then plateaued is no stability problem to start from)
     Row("RT-QR-15",
-        {"symptom": "convergence", "grad_norm_trend": Absent(), "loss_behavior": Absent()},
+        {"symptom": "convergence", "grad_norm_trend": Absent()},
         (RouteTo("gradient-management", "primary", "check gradient norms first"),
          RouteTo("learning-rate-scheduling", "secondary", "then the LR schedule")),
-        "Without gradient norms or a loss curve, the summary's convergence plan starts in its stability-first "
-        "order; the optimizer comes into question only once the gradients have been checked.",
+        "Without gradient norms, the summary's convergence plan starts in its stability-first order; the "
+        "optimizer comes into question only once the gradients have been checked.",
         _c("convergence issues"), need=("declined:Q-GRAD-NORMS",)),
     Row("RT-QR-16",
         {"symptom": Is("unstable", "not_learning", "convergence"), "task": "preference_tuning"},
