@@ -483,6 +483,27 @@ ROWS = (
                 "y = torch.tensor([index[c] for c in labels])\nassert 0 <= y.min() and y.max() < num_classes\n"
                 "mask = (mask > 127).long()  # a 0/255 binary mask becomes classes 0/1"),
         avoid=("raising num_classes to silence the out-of-range error",)),
+    # In a language-model fine-tune the usual way labels come apart from their tokens is padding: the tokenizer pads
+    # input_ids on one side (Llama-family tokenizers on the left) while the collator builds the label or loss mask
+    # for the other, or masks the prompt before truncation. Padding sides, chat templates and label masks are the
+    # LLM pack's; the generic "shuffled apart" reading does not apply.
+    Row("DT-LABEL-03", {"label_check": "misaligned", "task": Is("language_modeling", "preference_tuning")},
+        (Find("Data", "critical", "the label (loss) mask of a language-model fine-tune is out of line with the padded "
+              "tokens: input_ids padded on one side and the labels or their mask built for the other (left-padding "
+              "tokenizers), or a prompt mask computed before truncation, so the loss scores the wrong positions",
+              explains=(*_DATA_PROBLEMS, "unstable")),
+         Cross("llm-specialist", "padding side, the collator's label mask and chat templates for fine-tuning",
+               joint=True)),
+        "Positions in the labels must be the positions in input_ids; padding the two on different sides shifts every "
+        "label of a short sequence by its padding length.",
+        Cite("001", "Cross-pack boundaries (bidirectional)", "LLM fine-tuning, RLHF/DPO -> llm-specialist"),
+        salience=Salience.CAUSE + 2,
+        fix=Fix("Pad inputs and labels on the same side (right for training), and check a decoded batch.",
+                "tokenizer.padding_side = 'right'\n"
+                "batch = collator(examples)\n"
+                "keep = batch['labels'][0] != -100\n"
+                "print(tokenizer.decode(batch['input_ids'][0][keep]))   # must read as the answer tokens"),
+        avoid=("changing the model or the LR before the loss reads the right tokens",)),
     Row("DT-LABEL-02", {"label_check": "misaligned"},
         (Find("Data", "critical", "labels are no longer paired with their inputs (shuffled or sorted separately, "
               "an off-by-one index): the model learns noise and validation stays at chance",
@@ -490,7 +511,7 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "keep inputs and labels in one dataset, shuffled together"),
          RouteTo("data-augmentation-strategies", "secondary", "transforms applied to input and label together")),
         "A model cannot beat chance on labels unrelated to the inputs; training loss may still fall by memorizing.",
-        Cite("003", _MS, "not learning: check data and labels"), unless=("finding:MS-CHANCE-01",),
+        Cite("003", _MS, "not learning: check data and labels"), unless=("finding:MS-CHANCE-01", "finding:DT-LABEL-03"),
         salience=Salience.CAUSE + 1,
         fix=Fix("Keep each input with its label in one Dataset and let the DataLoader shuffle the pairs.",
                 "dataset = torch.utils.data.TensorDataset(x, y)        # pairs stay together\n"

@@ -391,7 +391,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:shuffled|sorted|permuted)\s+(?:separately|independently)|"
        r"shuffl\w+\s+(?:only\s+)?(?:the\s+)?(?:inputs?|images?|features|samples|x)\s+(?:but\s+)?not\s+(?:the\s+)?"
        r"(?:labels?|targets?|y)|(?:labels?|targets?)\s+(?:are\s+|were\s+)?(?:mismatched|misaligned|out\s+of\s+sync|"
-       r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)",
+       r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)|"
+       # (said with the negation on the alignment: "the label masks don't line up with the padded inputs")
+       r"(?:label[\s_-]?masks?|loss[\s_-]?masks?|labels?|targets?)\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|"
+       r"(?:are|is)\s+not|aren'?t|isn'?t)\s+(?:line\s+up|lined\s+up|align(?:ed)?|match(?:ed)?)\s+(?:with\s+)?(?:the\s+)?"
+       r"(?:padded\s+)?(?:inputs?|input_ids|tokens|images?|samples|features)",
        _NL, 0, negatable=False, label_check="misaligned"),
     _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"

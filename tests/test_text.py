@@ -152,6 +152,16 @@ def test_clipping_that_never_acts(text):
     assert obs(text).get("clip_ineffective") is True, obs(text)
 
 
+@pytest.mark.parametrize("text, misaligned", [
+    ("decoding input_ids[label_mask] shows the wrong tokens: the label masks don't line up with the padded inputs",
+     True),
+    ("my labels are not aligned with the images any more after the crop", True),
+    ("I checked that the labels match the inputs", False),
+])
+def test_labels_out_of_line_with_their_inputs(text, misaligned):
+    assert (obs(text).get("label_check") == "misaligned") is misaligned, obs(text)
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
