@@ -144,6 +144,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
        r"(?:which|what)\s+preference[-\s](?:tuning\s+)?(?:method|algorithm|objective|loss)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="preference_method"),
+    # the LR finder (range test) and what it suggests: a question about choosing the LR. The sweep raises the LR
+    # until the loss blows up, so the spikes and divergence said of it are the sweep's, not the run's (above the
+    # unstable cue for that reason)
+    _k(r"(?:lr|learning[\s-]rate)[\s_-]?finder|lr_find\w*|(?:lr|learning[\s-]rate)\s+range\s+test|tuner\.lr_find",
+       _DQ, P_UNSTABLE + 1, negatable=False, symptom="direct_question", question_topic="learning_rate"),
     _k(r"8[-\s]?bit\s+optimi[sz]ers?|paged\s+optimi[sz]ers?|bitsandbytes", _DQ, P_DIRECT,
        symptom="direct_question", question_topic="memory_optimizer"),
     # (above the RL cue: RLHF runs PPO on a language model, and TRL / trlx are libraries for exactly that)

@@ -162,6 +162,15 @@ def test_labels_out_of_line_with_their_inputs(text, misaligned):
     assert (obs(text).get("label_check") == "misaligned") is misaligned, obs(text)
 
 
+@pytest.mark.parametrize("text", [
+    "the learning rate finder picks a learning rate that is clearly wrong: it is fooled by a spike early in the sweep",
+    "I ran an LR range test and the loss explodes at 1e-2, which LR should I use?",
+])
+def test_the_lr_finder_is_a_question_about_the_lr(text):
+    got = obs(text)
+    assert got.get("symptom") == "direct_question" and got.get("question_topic") == "learning_rate", got
+
+
 def test_a_disk_is_no_detector():
     assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
 
