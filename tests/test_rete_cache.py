@@ -14,7 +14,7 @@ import pytest
 import expert.consultation
 from expert import cache
 from expert._experta import ReteMatcher
-from expert.kb import engine_class
+from expert.kb import KB_CACHE, engine_class
 from expert.rete import CACHE_NAME, CachedReteMatcher
 from tests.golden_runner import load_cases
 
@@ -130,13 +130,13 @@ def _diagnose(env):
 
 
 def test_processes_store_reuse_and_repair_the_network(tmp_path):
-    """A first process stores the network and plan ranks, the next loads them, a corrupt entry is rebuilt and
-    rewritten; the report is the same every time (and the same as with the cache off)."""
+    """A first process stores the compiled knowledge, the network and plan ranks, the next loads them, a corrupt
+    entry is rebuilt and rewritten; the report is the same every time (and the same as with the cache off)."""
     env = dict(os.environ, TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
     env.pop("TRAINOPT_NO_CACHE", None)
     first = _diagnose(env)
     entries = {p.name.split("-")[0]: p for p in tmp_path.glob("*.bin")}
-    assert set(entries) == {CACHE_NAME, "plan"}
+    assert set(entries) == {KB_CACHE, CACHE_NAME, "plan"}
     assert _diagnose(env) == first
     for p in entries.values():
         p.write_bytes(p.read_bytes()[:-100] + b"\0" * 100)
@@ -144,9 +144,10 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     key = entries[CACHE_NAME].name.split("-")[1][:-4]
     env_check = dict(env, PYTHONPATH=str(ROOT))
     check = subprocess.run([sys.executable, "-c", "from expert import cache; print(cache.source_key(), "
-                            "cache.load('rete') is not None, cache.load('plan') is not None)"],
+                            "cache.load('rete') is not None, cache.load('plan') is not None, "
+                            "cache.load('kb') is not None)"],
                            capture_output=True, text=True, cwd=ROOT, env=env_check, timeout=60)
-    assert check.stdout.split() == [key, "True", "True"]
+    assert check.stdout.split() == [key, "True", "True", "True"]
     assert _diagnose(dict(env, TRAINOPT_NO_CACHE="1")) == first
 
 
@@ -243,3 +244,91 @@ def test_stored_cue_patterns_are_the_ones_the_phrases_give(cache_dir):
     assert text._stored_cues(keywords[:-1]) is None  # stored for other keywords: not used
     cache.store(text.CUES_CACHE, b"{not json")
     assert text._stored_cues(keywords) is None
+
+
+# ------------------------------------------------------------------------------- the compiled knowledge (kb)
+
+
+def _plain(rule):
+    """A rule's patterns, a join's test (which compares by identity) as the join it tests."""
+    from expert.engine import _JoinTest
+
+    return [p[0].join if type(p).__name__ == "TEST" and isinstance(p[0], _JoinTest) else p for p in rule]
+
+
+def test_stored_knowledge_base_round_trips_and_diagnoses_alike(monkeypatch):
+    """The families and engine namespace read back from an entry equal what the modules give, and an engine
+    built from them reports and traces every golden case as the compiled one does."""
+    from expert.engine import engine_class_from, engine_namespace
+    from expert.kb import dump_kb, load_kb
+    from knowledge import all_joins, all_questions, all_rows, families
+
+    ns = engine_namespace(all_rows(), all_questions(), all_joins())
+    fams, loaded = load_kb(dump_kb(families(), ns))
+    assert fams == families()
+    assert loaded.keys() == ns.keys() and loaded["questions"] == ns["questions"]
+    assert loaded["yields_to"] == ns["yields_to"] and loaded["pooled"] == ns["pooled"]
+    for name, rule in ns.items():
+        if name.startswith(("row_", "join_", "ask_")):
+            twin = loaded[name]
+            assert _plain(twin) == _plain(rule) and twin.salience == rule.salience, name
+            assert twin._trainopt == rule._trainopt and twin.__name__ == rule.__name__ == name
+    compiled = type("Compiled", (engine_class_from(ns),), {"cache_name": None})()
+    stored = type("Stored", (engine_class_from(loaded),), {"cache_name": None})()
+    for case in load_cases():
+        assert _report(case, stored, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
+
+
+class _Evil:
+    """Unpickled by a plain unpickler, it makes a folder (the test then sees that it ran)."""
+
+    def __init__(self, where):
+        self.where = where
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.where),))
+
+
+@pytest.mark.parametrize("payload", ["garbage", "foreign", "shape", "truncated"])
+def test_a_damaged_or_foreign_knowledge_entry_is_rebuilt_never_run(cache_dir, payload):
+    """What the kb entry holds is only read as our own data: anything else is ignored (and nothing in it runs)."""
+    import pickle
+
+    from expert import kb
+    from knowledge import families
+
+    ran = cache_dir / "ran"
+    blob = {"garbage": b"\x80\x05not a pickle",
+            "foreign": pickle.dumps((_Evil(ran),)),
+            "shape": pickle.dumps(((1, 2), {"pooled": ()})),
+            "truncated": kb.dump_kb(families(), {"pooled": (), "questions": {}, "yields_to": {}})[:-40]}[payload]
+    cache.store(kb.KB_CACHE, blob)
+    assert cache.load(kb.KB_CACHE) == blob  # a valid entry of these sources, holding what we never write
+    assert kb._stored() is None and not ran.exists()
+    cls = kb.engine_class.__wrapped__()  # rebuilt and stored again
+    assert kb._stored() is not None and cls.questions == engine_class().questions
+
+
+_STARTS = """
+import json, sys
+from expert.kb import engine_class
+cls = engine_class()
+from knowledge import _load, families
+print(json.dumps({"families_imported": "knowledge.causes" in sys.modules, "same": families() == _load(),
+                  "rules": len([n for n in vars(cls) if n.startswith(("row_", "join_", "ask_"))])}))
+"""
+
+
+def test_a_process_with_the_entry_imports_no_family_module_and_sees_the_same_knowledge(tmp_path):
+    """Read from the entry, the knowledge is what the family modules give (checked against them afterwards),
+    and the modules were not imported to get it; concurrent first processes all store a loadable entry."""
+    env = dict(os.environ, TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("TRAINOPT_NO_CACHE", None)
+    procs = [subprocess.Popen([sys.executable, "-c", _STARTS], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+             for _ in range(3)]  # an empty cache, three first processes at once: each compiles and stores
+    cold = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    assert all(p.returncode == 0 for p in procs) and not list(tmp_path.glob("*.tmp"))
+    warm = json.loads(subprocess.run([sys.executable, "-c", _STARTS], env=env, cwd=ROOT, capture_output=True,
+                                     text=True, timeout=120).stdout)
+    assert all(c["families_imported"] and c["same"] for c in cold)
+    assert warm == {"families_imported": False, "same": True, "rules": cold[0]["rules"]}
