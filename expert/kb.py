@@ -1,22 +1,20 @@
 """The assembled knowledge base: the engine class built once per process, one instance per thread.
 
 The class is compiled from the knowledge's rows, joins and questions, or read from the user's cache
-(``expert.cache``, entry ``kb``), where the first process stores what it compiled: the families as
-``knowledge.families()`` gives them and the class's namespace (the compiled rules, the pooled causes, the
-question rows, the yields-to relation). A process that reads it neither imports the family modules nor compiles
-a rule; its Rete network then comes from the ``rete`` entry (``expert.rete``), resolved against these rules.
+(``expert.cache``, entry ``kb``), where the first process stores what it compiled: the class's namespace (the
+compiled rules, the pooled causes, the question rows, the yields-to relation). A process that reads it compiles
+no rule, and takes the families themselves from their own entry (``expert.stored``), so it imports no family
+module either; its Rete network then comes from the ``rete`` entry (``expert.rete``), resolved against these
+rules.
 
 The entry is keyed, like every entry, by a hash of the sources and versions it follows from, and is pickled
-plain data: rules whose right-hand sides are objects of ``expert.engine`` (no code), joins by family and id
-(their tests are the knowledge's own functions, found in their modules), and only classes of our packages and
-experta's load (``_KBUnpickler.find_class``). Anything that does not load is rebuilt and stored again.
+plain data: rules whose right-hand sides are objects of ``expert.engine`` (no code), the knowledge's rows,
+questions and joins by id (resolved against the families), and only classes of our packages and experta's
+load (``expert.stored.StoredUnpickler``). Anything that does not load is rebuilt and stored again.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import gc
-import importlib
 import io
 import logging
 import pickle
@@ -24,17 +22,18 @@ import threading
 from functools import lru_cache
 from typing import Any
 
-from expert import cache
+from expert import cache, stored
 from expert._experta import ConditionalElement, Fact
 from expert.engine import AuditedEngine, RuleInfo, engine_class_from, engine_namespace
-from expert.rete import _LOADABLE, CACHE_NAME, _element
-from knowledge import FAMILIES, adopt, all_joins, all_questions, all_rows, families
-from knowledge.schema import Family, Join
+from expert.rete import CACHE_NAME, _element
+from knowledge.schema import Family, Join, QuestionRow, Row
 
 log = logging.getLogger("trainopt.cache")
 
 KB_CACHE = "kb"
 """The cache entry of the compiled knowledge base."""
+
+_KINDS = {Row: "rows", QuestionRow: "questions", Join: "joins"}
 
 _local = threading.local()
 
@@ -47,8 +46,17 @@ def _fact(cls: type, items: dict[str, Any], state: dict[str, Any]) -> Any:
     return fact
 
 
-class _KBPickler(pickle.Pickler):
-    """Pickles the knowledge base: experta's tuples and facts by their contents, joins by family and id."""
+def _index(families: tuple[Family, ...]) -> dict[tuple[str, str], Any]:
+    """``(kind, id) -> row`` for every row, question and join of the families."""
+    return {(kind, r.id): r for f in families for kind in _KINDS.values() for r in getattr(f, kind)}
+
+
+class _KBPickler(stored.StoredPickler):
+    """Pickles the engine namespace: experta's tuples and facts by contents, the families' rows by id."""
+
+    def __init__(self, f: Any, families: tuple[Family, ...]) -> None:
+        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        self._rows = _index(families)
 
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Fact):
@@ -58,86 +66,66 @@ class _KBPickler(pickle.Pickler):
         return NotImplemented
 
     def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is Join:  # its test and detail are functions of its module, often lambdas
-            return ("join", obj.family, obj.id)
-        return None
+        kind = _KINDS.get(type(obj))
+        if kind is not None and self._rows.get((kind, obj.id)) is obj:
+            return ("row", kind, obj.id)
+        return super().persistent_id(obj)
 
 
-class _KBUnpickler(pickle.Unpickler):
-    """Loads what ``_KBPickler`` wrote: only our classes and experta's; joins from their family modules."""
+class _KBUnpickler(stored.StoredUnpickler):
+    """Loads what ``_KBPickler`` wrote, its rows from the families."""
 
-    def __init__(self, f: Any) -> None:
-        super().__init__(f)
-        self._joins: dict[tuple[str, str], Any] = {}
-
-    def find_class(self, module: str, name: str) -> Any:
-        if module.split(".")[0] not in _LOADABLE:
-            raise pickle.UnpicklingError(f"the stored knowledge names {module}.{name}, which it never holds")
-        return super().find_class(module, name)
+    rows: dict[tuple[str, str], Any] = {}
 
     def persistent_load(self, pid: Any) -> Any:
-        if pid[0] != "join" or len(pid) != 3:
-            raise pickle.UnpicklingError(f"unknown reference {pid!r}")
-        key = (pid[1], pid[2])
-        join = self._joins.get(key)
-        if join is None:
-            if pid[1] not in FAMILIES:
-                raise pickle.UnpicklingError(f"no knowledge family {pid[1]!r}")
-            mod = importlib.import_module(f"knowledge.{pid[1]}")
-            found = [j for j in getattr(mod, "JOINS", ()) if j.id == pid[2]]
-            if len(found) != 1:
-                raise pickle.UnpicklingError(f"no join {pid[2]!r} in knowledge.{pid[1]}")
-            # as ``knowledge.families`` stamps it
-            join = self._joins[key] = dataclasses.replace(found[0], family=pid[1])
-        return join
+        """Resolve a row's reference (kind, id) against the families; a join's as ``expert.stored`` does."""
+        if type(pid) is tuple and len(pid) == 3 and pid[0] == "row":
+            try:
+                return self.rows[(pid[1], pid[2])]
+            except KeyError:
+                raise pickle.UnpicklingError(f"no {pid[1]} {pid[2]!r} in the knowledge") from None
+        return super().persistent_load(pid)
 
 
-def dump_kb(families: tuple[Any, ...], ns: dict[str, Any]) -> bytes:
-    """The knowledge base's families and engine namespace (``expert.engine.engine_namespace``), serialised."""
+def dump_kb(families: tuple[Family, ...], ns: dict[str, Any]) -> bytes:
+    """An engine namespace (``expert.engine.engine_namespace``) of ``families``' rows, serialised."""
     buf = io.BytesIO()
-    _KBPickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump((families, ns))
+    _KBPickler(buf, families).dump(ns)
     return buf.getvalue()
 
 
-def load_kb(blob: bytes) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """What ``dump_kb`` wrote: the families and the engine namespace.
+def load_kb(blob: bytes, families: tuple[Family, ...]) -> dict[str, Any]:
+    """What ``dump_kb`` wrote, its rows resolved against ``families`` (those of the same sources).
 
     Raises:
         Exception: Anything but what ``dump_kb`` writes (the caller rebuilds).
     """
-    enabled = gc.isenabled()
-    gc.disable()  # tens of thousands of new objects and no garbage: a collection would only walk them
-    try:
-        families, ns = _KBUnpickler(io.BytesIO(blob)).load()
-    finally:
-        if enabled:
-            gc.enable()
-    if type(families) is not tuple or not all(type(f) is Family for f in families) or type(ns) is not dict \
-            or not {"pooled", "questions", "yields_to"} <= ns.keys():
+    unpickler = type("_Resolving", (_KBUnpickler,), {"rows": _index(families)})
+    ns = stored.unpickle(blob, unpickler)
+    if type(ns) is not dict or not {"pooled", "questions", "yields_to"} <= ns.keys():
         raise pickle.UnpicklingError("not a stored knowledge base")
-    return families, ns
+    return ns
 
 
-def _stored() -> dict[str, Any] | None:
-    """The engine namespace from the user's cache (the families adopted), or None (absent, stale, unreadable)."""
+def _stored(families: tuple[Family, ...]) -> dict[str, Any] | None:
+    """The engine namespace from the user's cache, or None (absent, stale, unreadable)."""
     blob = cache.load(KB_CACHE)
     if blob is None:
         return None
     try:
-        families, ns = load_kb(blob)
+        return load_kb(blob, families)
     except Exception as exc:  # noqa: BLE001 - an entry that does not load is rebuilt, never trusted
         log.debug("trainopt cache: the stored knowledge base did not load (%s); rebuilding", exc)
         return None
-    adopt(families)
-    return ns
 
 
-def _compiled() -> dict[str, Any]:
-    """Compile the knowledge's engine namespace here, and store it with the families for the next process."""
-    ns = engine_namespace(all_rows(), all_questions(), all_joins())
+def _compiled(families: tuple[Family, ...]) -> dict[str, Any]:
+    """Compile the knowledge's engine namespace here, and store it for the next process."""
+    ns = engine_namespace([r for f in families for r in f.rows], [q for f in families for q in f.questions],
+                          [j for f in families for j in f.joins])
     if cache.enabled():
         try:
-            blob = dump_kb(families(), ns)
+            blob = dump_kb(families, ns)
         except Exception as exc:  # noqa: BLE001 - something unpicklable: compile in every process
             log.debug("trainopt cache: the knowledge base cannot be stored (%s)", exc)
         else:
@@ -148,8 +136,9 @@ def _compiled() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def engine_class() -> type[AuditedEngine]:
     """Compile every family's rows, joins and questions (once per process; from the user's cache when stored)."""
-    ns = _stored()
-    cls = engine_class_from(ns if ns is not None else _compiled())
+    families = stored.families()
+    ns = _stored(families)
+    cls = engine_class_from(ns if ns is not None else _compiled(families))
     # the class the sources define: its network can be stored under their hash (``expert.cache``)
     cls.cache_name = CACHE_NAME
     return cls

@@ -66,6 +66,7 @@ from expert._experta import (
     WhereCheck,
     WhereNode,
 )
+from expert.stored import LOADABLE as _LOADABLE
 
 log = logging.getLogger("trainopt.cache")
 
@@ -175,11 +176,6 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, ConditionalElement):
             return _element, (type(obj), tuple(obj), dict(obj.__dict__) or None)
         return NotImplemented
-
-
-_LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "builtins", "collections", "copyreg",
-                       "frozendict", "functools", "_functools", "operator", "re", "schema"})
-"""Top-level modules whose classes a cached network may name."""
 
 
 class _Unpickler(pickle.Unpickler):

@@ -16,6 +16,7 @@ from expert import cache
 from expert._experta import ReteMatcher
 from expert.kb import KB_CACHE, engine_class
 from expert.rete import CACHE_NAME, CachedReteMatcher
+from expert.stored import FAMILIES_CACHE
 from tests.golden_runner import load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +137,7 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     env.pop("TRAINOPT_NO_CACHE", None)
     first = _diagnose(env)
     entries = {p.name.split("-")[0]: p for p in tmp_path.glob("*.bin")}
-    assert set(entries) == {KB_CACHE, CACHE_NAME, "plan"}
+    assert set(entries) == {FAMILIES_CACHE, KB_CACHE, CACHE_NAME, "plan"}
     assert _diagnose(env) == first
     for p in entries.values():
         p.write_bytes(p.read_bytes()[:-100] + b"\0" * 100)
@@ -145,9 +146,9 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     env_check = dict(env, PYTHONPATH=str(ROOT))
     check = subprocess.run([sys.executable, "-c", "from expert import cache; print(cache.source_key(), "
                             "cache.load('rete') is not None, cache.load('plan') is not None, "
-                            "cache.load('kb') is not None)"],
+                            "cache.load('kb') is not None, cache.load('knowledge') is not None)"],
                            capture_output=True, text=True, cwd=ROOT, env=env_check, timeout=60)
-    assert check.stdout.split() == [key, "True", "True", "True"]
+    assert check.stdout.split() == [key, "True", "True", "True", "True"]
     assert _diagnose(dict(env, TRAINOPT_NO_CACHE="1")) == first
 
 
@@ -257,26 +258,31 @@ def _plain(rule):
 
 
 def test_stored_knowledge_base_round_trips_and_diagnoses_alike(monkeypatch):
-    """The families and engine namespace read back from an entry equal what the modules give, and an engine
+    """The families and engine namespace read back from their entries equal what the modules give, and an engine
     built from them reports and traces every golden case as the compiled one does."""
+    from expert import stored
     from expert.engine import engine_class_from, engine_namespace
     from expert.kb import dump_kb, load_kb
     from knowledge import all_joins, all_questions, all_rows, families
 
+    fams = stored.load_families_blob(stored.dump_families(families()))
+    assert fams == families() and fams is not families()
     ns = engine_namespace(all_rows(), all_questions(), all_joins())
-    fams, loaded = load_kb(dump_kb(families(), ns))
-    assert fams == families()
+    loaded = load_kb(dump_kb(families(), ns), fams)
     assert loaded.keys() == ns.keys() and loaded["questions"] == ns["questions"]
     assert loaded["yields_to"] == ns["yields_to"] and loaded["pooled"] == ns["pooled"]
+    rows = {r.id: r for f in fams for r in (*f.rows, *f.questions, *f.joins)}
     for name, rule in ns.items():
         if name.startswith(("row_", "join_", "ask_")):
             twin = loaded[name]
             assert _plain(twin) == _plain(rule) and twin.salience == rule.salience, name
             assert twin._trainopt == rule._trainopt and twin.__name__ == rule.__name__ == name
+            if twin._trainopt.row is not None:  # the stored rule holds the families' own row, not a copy
+                assert twin._trainopt.row is rows[twin._trainopt.id]
     compiled = type("Compiled", (engine_class_from(ns),), {"cache_name": None})()
-    stored = type("Stored", (engine_class_from(loaded),), {"cache_name": None})()
+    stored_ = type("Stored", (engine_class_from(loaded),), {"cache_name": None})()
     for case in load_cases():
-        assert _report(case, stored, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
+        assert _report(case, stored_, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
 
 
 class _Evil:
@@ -289,24 +295,41 @@ class _Evil:
         return (os.mkdir, (str(self.where),))
 
 
+@pytest.mark.parametrize("entry", ["kb", "knowledge"])
 @pytest.mark.parametrize("payload", ["garbage", "foreign", "shape", "truncated"])
-def test_a_damaged_or_foreign_knowledge_entry_is_rebuilt_never_run(cache_dir, payload):
-    """What the kb entry holds is only read as our own data: anything else is ignored (and nothing in it runs)."""
+def test_a_damaged_or_foreign_knowledge_entry_is_rebuilt_never_run(cache_dir, payload, entry):
+    """What the kb and knowledge entries hold is only read as our own data: anything else is ignored (and
+    nothing in it runs), and the next build stores a good entry again."""
     import pickle
 
-    from expert import kb
+    from expert import kb, stored
     from knowledge import families
 
     ran = cache_dir / "ran"
+    good = {"kb": lambda: kb.dump_kb(families(), {"pooled": (), "questions": {}, "yields_to": {}}),
+            "knowledge": lambda: stored.dump_families(families())}[entry]
     blob = {"garbage": b"\x80\x05not a pickle",
             "foreign": pickle.dumps((_Evil(ran),)),
             "shape": pickle.dumps(((1, 2), {"pooled": ()})),
-            "truncated": kb.dump_kb(families(), {"pooled": (), "questions": {}, "yields_to": {}})[:-40]}[payload]
-    cache.store(kb.KB_CACHE, blob)
-    assert cache.load(kb.KB_CACHE) == blob  # a valid entry of these sources, holding what we never write
-    assert kb._stored() is None and not ran.exists()
-    cls = kb.engine_class.__wrapped__()  # rebuilt and stored again
-    assert kb._stored() is not None and cls.questions == engine_class().questions
+            "truncated": good()[:-40]}[payload]
+    name = {"kb": KB_CACHE, "knowledge": FAMILIES_CACHE}[entry]
+    cache.store(name, blob)
+    assert cache.load(name) == blob  # a valid entry of these sources, holding what we never write
+    if entry == "kb":
+        assert kb._stored(families()) is None and not ran.exists()
+        cls = kb.engine_class.__wrapped__()  # rebuilt and stored again
+        assert kb._stored(families()) is not None and cls.questions == engine_class().questions
+    else:
+        with pytest.raises((pickle.UnpicklingError, EOFError)):
+            stored.load_families_blob(blob)
+        assert not ran.exists()
+        code = ("from expert import stored; from knowledge import _load; "
+                "assert stored.families() == _load(); print(stored.load_families_blob("
+                "stored.cache.load(stored.FAMILIES_CACHE)) == _load())")
+        env = dict(os.environ, TRAINOPT_CACHE_DIR=str(cache_dir), PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr  # rebuilt and stored again
 
 
 _STARTS = """
