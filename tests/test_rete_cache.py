@@ -355,3 +355,39 @@ def test_a_process_with_the_entry_imports_no_family_module_and_sees_the_same_kno
                                      text=True, timeout=120).stdout)
     assert all(c["families_imported"] and c["same"] for c in cold)
     assert warm == {"families_imported": False, "same": True, "rules": cold[0]["rules"]}
+
+
+def test_the_key_follows_every_write_to_a_source(tmp_path, monkeypatch):
+    """An edit that keeps the size and puts the modification time back, a new file and a removed one each give
+    another key; the key is read from the file system's status of the sources, not their contents."""
+    import time
+
+    for folder in cache.SOURCES:
+        (tmp_path / folder / "sub").mkdir(parents=True)
+        (tmp_path / folder / "a.py").write_text("x = 1\n")
+        (tmp_path / folder / "sub" / "b.py").write_text("y = 2\n")
+    monkeypatch.setattr(cache, "ROOT", tmp_path)
+
+    def key():
+        cache.source_key.cache_clear()
+        try:
+            return cache.source_key()
+        finally:
+            cache.source_key.cache_clear()
+
+    first = key()
+    assert key() == first  # nothing changed
+    time.sleep(0.05)  # past the kernel's timestamp granularity
+    src = tmp_path / "knowledge" / "sub" / "b.py"
+    st = src.stat()
+    src.write_text("y = 3\n")  # same size
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))  # modification time put back, as `cp -p` or tar would
+    edited = key()
+    assert edited != first
+    (tmp_path / "expert" / "c.py").write_text("")
+    added = key()
+    assert added not in (first, edited)
+    (tmp_path / "expert" / "c.py").unlink()
+    assert key() == edited  # the new file removed: the sources are as they were after the edit
+    (tmp_path / "expert" / "notes.txt").write_text("not a source")
+    assert key() == edited
