@@ -25,7 +25,7 @@ from typing import Any
 from expert import cache, stored
 from expert._experta import ConditionalElement, Fact
 from expert.engine import AuditedEngine, RuleInfo, engine_class_from, engine_namespace
-from expert.rete import CACHE_NAME, _element
+from expert.rete import CACHE_NAME, _element_reduce
 from knowledge.schema import Family, Join, QuestionRow, Row
 
 log = logging.getLogger("trainopt.cache")
@@ -62,7 +62,7 @@ class _KBPickler(stored.StoredPickler):
         if isinstance(obj, Fact):
             return _fact, (type(obj), dict(obj), dict(obj.__dict__))
         if isinstance(obj, ConditionalElement):
-            return _element, (type(obj), tuple(obj), dict(obj.__dict__) or None)
+            return _element_reduce(obj)
         return NotImplemented
 
     def persistent_id(self, obj: Any) -> Any:
