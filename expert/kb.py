@@ -26,6 +26,7 @@ from expert import cache, stored
 from expert._experta import ConditionalElement, Fact
 from expert.engine import AuditedEngine, RuleInfo, engine_class_from, engine_namespace
 from expert.rete import CACHE_NAME, _element_reduce
+from knowledge import all_joins, all_questions, all_rows
 from knowledge.schema import Family, Join, QuestionRow, Row
 
 log = logging.getLogger("trainopt.cache")
@@ -121,8 +122,8 @@ def _stored(families: tuple[Family, ...]) -> dict[str, Any] | None:
 
 def _compiled(families: tuple[Family, ...]) -> dict[str, Any]:
     """Compile the knowledge's engine namespace here, and store it for the next process."""
-    ns = engine_namespace([r for f in families for r in f.rows], [q for f in families for q in f.questions],
-                          [j for f in families for j in f.joins])
+    # the knowledge's own lists, of the families in use (``stored.families`` adopted them)
+    ns = engine_namespace(all_rows(), all_questions(), all_joins())
     if cache.enabled():
         try:
             blob = dump_kb(families, ns)
