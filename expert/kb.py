@@ -56,7 +56,7 @@ class _KBPickler(stored.StoredPickler):
     """Pickles the engine namespace: experta's tuples and facts by contents, the families' rows by id."""
 
     def __init__(self, f: Any, families: tuple[Family, ...]) -> None:
-        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        super().__init__(f)
         self._rows = _index(families)
 
     def reducer_override(self, obj: Any) -> Any:
@@ -79,7 +79,7 @@ class _KBUnpickler(stored.StoredUnpickler):
     rows: dict[tuple[str, str], Any] = {}
 
     def persistent_load(self, pid: Any) -> Any:
-        """Resolve a row's reference (kind, id) against the families; a join's as ``expert.stored`` does."""
+        """Resolve a row's reference (kind, id) against the families; others as ``expert.stored`` does."""
         if type(pid) is tuple and len(pid) == 3 and pid[0] == "row":
             try:
                 return self.rows[(pid[1], pid[2])]

@@ -5,15 +5,15 @@ tenth of a pipeline call. What it returns is plain data that follows from the so
 process stores it and the next ones read it back (``families``), the family modules left unimported. The
 entry's key is a hash of the sources (``expert.cache``): an edited family is another key, never a stale read.
 
-The entry is pickled: rows, questions and keywords by value, joins by family and id (their tests and details
-are functions of their modules, often lambdas, found there on load). Only classes of our packages and
-experta's load (``StoredUnpickler.find_class``); anything that does not load is rebuilt and stored again.
+The entry is pickled: rows, questions, keywords and joins by value, a join's test and detail by reference
+(they are functions of its module, often lambdas: ``Deferred`` finds them there when the join is first read).
+Only classes of our packages and experta's load (``StoredUnpickler.find_class``); anything that does not load is
+rebuilt and stored again.
 ``expert.kb`` stores the compiled engine beside it, referring to these rows by id.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import importlib
 import io
@@ -36,22 +36,64 @@ LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "builtins", 
 """Top-level modules whose classes a stored entry may name (a network's, the knowledge's, plain containers)."""
 
 
+class Deferred:
+    """A join's test or detail as stored: found in the join's family module when first called or compared.
+
+    A join's functions are often lambdas, which pickle cannot store; and importing their modules as the entry
+    loads would cost what the entry saves. A join is read only when its observations are both known, so its
+    module is imported then, once (the same function objects ``knowledge.families()`` holds).
+    """
+
+    __slots__ = ("family", "join", "attr", "_fn")
+
+    def __init__(self, family: str, join: str, attr: str) -> None:
+        self.family, self.join, self.attr = family, join, attr
+        self._fn: Any = None
+
+    def resolved(self) -> Any:
+        """The function itself, from ``knowledge.<family>``'s ``JOINS``."""
+        fn = self._fn
+        if fn is None:
+            found = [j for j in getattr(importlib.import_module(f"knowledge.{self.family}"), "JOINS", ())
+                     if j.id == self.join]
+            if len(found) != 1 or self.attr not in ("test", "detail"):
+                raise LookupError(f"no join {self.join!r} in knowledge.{self.family}: the stored knowledge is not "
+                                  "of these sources (remove the trainopt cache folder)")
+            fn = self._fn = getattr(found[0], self.attr)
+        return fn
+
+    def __call__(self, *args: Any) -> Any:
+        """Call the function itself."""
+        return self.resolved()(*args)
+
+    def __eq__(self, other: object) -> bool:
+        return self.resolved() == (other.resolved() if isinstance(other, Deferred) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.resolved())
+
+    def __repr__(self) -> str:
+        return f"<{self.attr} of join {self.join} (knowledge.{self.family})>"
+
+
 class StoredPickler(pickle.Pickler):
-    """Pickles knowledge: joins by family and id (``persistent_id`` of subclasses may name more)."""
+    """Pickles knowledge: a join's test and detail as references (``Deferred``), all else by value."""
+
+    def __init__(self, f: Any, protocol: int = pickle.HIGHEST_PROTOCOL) -> None:
+        super().__init__(f, protocol=protocol)
+        self._join_fns: dict[int, tuple[str, str, str, str]] = {}
 
     def persistent_id(self, obj: Any) -> Any:
-        """A join's reference (family, id); None for everything pickled by value."""
-        if type(obj) is Join:  # its test and detail are functions of its module, often lambdas
-            return ("join", obj.family, obj.id)
-        return None
+        """A join's function's reference (family, join id, which); None for everything pickled by value."""
+        if type(obj) is Join:  # pickled by value, but its test and detail (often lambdas) by reference
+            for attr in ("test", "detail"):
+                self._join_fns.setdefault(id(getattr(obj, attr)), ("fn", obj.family, obj.id, attr))
+            return None
+        return self._join_fns.get(id(obj)) if callable(obj) else None
 
 
 class StoredUnpickler(pickle.Unpickler):
-    """Loads what ``StoredPickler`` wrote: only our classes and experta's; joins from their family modules."""
-
-    def __init__(self, f: Any) -> None:
-        super().__init__(f)
-        self._joins: dict[tuple[str, str], Any] = {}
+    """Loads what ``StoredPickler`` wrote: only our classes and experta's; joins' functions as ``Deferred``."""
 
     def find_class(self, module: str, name: str) -> Any:
         """A class the entry names, refused outside ``LOADABLE``."""
@@ -63,21 +105,9 @@ class StoredUnpickler(pickle.Unpickler):
 
     def persistent_load(self, pid: Any) -> Any:
         """Resolve a reference ``persistent_id`` wrote."""
-        if type(pid) is tuple and len(pid) == 3 and pid[0] == "join":
-            return self._join(pid[1], pid[2])
+        if type(pid) is tuple and len(pid) == 4 and pid[0] == "fn" and pid[1] in FAMILIES:
+            return Deferred(pid[1], pid[2], pid[3])
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
-
-    def _join(self, family: str, jid: str) -> Any:
-        key = (family, jid)
-        join = self._joins.get(key)
-        if join is None:
-            if family not in FAMILIES:
-                raise pickle.UnpicklingError(f"no knowledge family {family!r}")
-            found = [j for j in getattr(importlib.import_module(f"knowledge.{family}"), "JOINS", ()) if j.id == jid]
-            if len(found) != 1:
-                raise pickle.UnpicklingError(f"no join {jid!r} in knowledge.{family}")
-            join = self._joins[key] = dataclasses.replace(found[0], family=family)  # as knowledge.families stamps it
-        return join
 
 
 def unpickle(blob: bytes, unpickler: type[StoredUnpickler] = StoredUnpickler) -> Any:
@@ -94,7 +124,7 @@ def unpickle(blob: bytes, unpickler: type[StoredUnpickler] = StoredUnpickler) ->
 def dump_families(found: tuple[Family, ...]) -> bytes:
     """``knowledge.families()``'s result, serialised."""
     buf = io.BytesIO()
-    StoredPickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(found)
+    StoredPickler(buf).dump(found)
     return buf.getvalue()
 
 
@@ -131,5 +161,5 @@ def families() -> tuple[Family, ...]:
     return found
 
 
-__all__ = ["FAMILIES_CACHE", "LOADABLE", "StoredPickler", "StoredUnpickler", "dump_families", "families",
+__all__ = ["FAMILIES_CACHE", "LOADABLE", "Deferred", "StoredPickler", "StoredUnpickler", "dump_families", "families",
            "load_families_blob", "unpickle"]

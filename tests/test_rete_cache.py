@@ -267,6 +267,8 @@ def test_stored_knowledge_base_round_trips_and_diagnoses_alike(monkeypatch):
 
     fams = stored.load_families_blob(stored.dump_families(families()))
     assert fams == families() and fams is not families()
+    joins = [j for f in fams for j in f.joins]
+    assert joins and all(type(j.test) is stored.Deferred for j in joins)  # found in their modules when read
     ns = engine_namespace(all_rows(), all_questions(), all_joins())
     loaded = load_kb(dump_kb(families(), ns), fams)
     assert loaded.keys() == ns.keys() and loaded["questions"] == ns["questions"]
@@ -283,6 +285,24 @@ def test_stored_knowledge_base_round_trips_and_diagnoses_alike(monkeypatch):
     stored_ = type("Stored", (engine_class_from(loaded),), {"cache_name": None})()
     for case in load_cases():
         assert _report(case, stored_, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
+
+
+def test_a_stored_join_finds_its_functions_in_its_module_when_first_read():
+    """A stored join's test and detail are its module's own functions, found on first use: same results, equal
+    and hashing alike; a join its module no longer has is an error that says what to do, never a wrong answer."""
+    from expert import stored
+    from knowledge import all_joins
+
+    for join in all_joins():
+        test = stored.Deferred(join.family, join.id, "test")
+        detail = stored.Deferred(join.family, join.id, "detail")
+        assert test.resolved() is join.test and detail.resolved() is join.detail
+        assert test == join.test and join.test == test and hash(test) == hash(join.test)
+        assert test == stored.Deferred(join.family, join.id, "test") and test != detail
+    gap = stored.Deferred("derive", "DV-GAP-01", "test")
+    assert gap(0.99, 0.6) is True and gap(0.9, 0.85) is False
+    with pytest.raises(LookupError, match="cache folder"):
+        stored.Deferred("derive", "DV-NOPE", "test")(1, 2)
 
 
 class _Evil:
