@@ -100,8 +100,9 @@ def measure_pipeline(roots: list[Path], repeats: int) -> dict[str, dict[str, flo
                  "logs": ([sys.executable, "-m", "trainopt", "logs", str(log)], "")}
         envs = {}
         for i, root in enumerate(roots):
-            subprocess.run([sys.executable, "-m", "compileall", "-q", "trainopt", "expert", "knowledge"], cwd=root,
-                           stdout=subprocess.DEVNULL, check=False,
+            # every package an install compiles: ``logs`` imports probes (its curve readers)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", "trainopt", "expert", "knowledge", "probes"],
+                           cwd=root, stdout=subprocess.DEVNULL, check=False,
                            env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
             env = dict(os.environ, PYTHONPATH=str(root), TRAINOPT_CACHE_DIR=str(work / f"cache{i}"), _ROOT=str(root))
             env.pop("TRAINOPT_NO_CACHE", None)

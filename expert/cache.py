@@ -7,9 +7,10 @@ Design:
 
 * **Where**: ``$TRAINOPT_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/trainopt``, else ``~/.cache/trainopt``.
   ``TRAINOPT_NO_CACHE=1`` turns the cache off (everything is built in the process, as before).
-* **Key**: a hash of the Python and experta versions and of the contents of every ``.py`` file under
-  ``knowledge/`` and ``expert/`` (the knowledge, its compiler, the engine, trainopt's version). Any edit,
-  upgrade or another checkout gives another key, hence another file name: a stale entry is never read, only left behind
+* **Key**: a hash of the Python and experta versions, of where the sources are, and of the status of every ``.py``
+  file under ``knowledge/`` and ``expert/`` (the knowledge, its compiler, the engine, trainopt's version): path,
+  size, inode, modification and change times (``source_key`` says why that is enough). Any edit, upgrade or
+  another checkout gives another key, hence another file name: a stale entry is never read, only left behind
   (writing an entry prunes the oldest of its kind beyond ``KEEP``, so a few checkouts can share the folder).
 * **Trust**: an entry is our own file, written by this module: magic, key, the BLAKE2b digest of the payload, then the
   payload. It is read only when it is a regular file owned by the current user and not writable by others,
@@ -63,20 +64,38 @@ def cache_dir() -> Path:
 
 @cache
 def source_key() -> str:
-    """A hash of everything the compiled artifacts depend on: versions and the sources' contents.
+    """A hash of everything the compiled artifacts depend on: versions, and the sources as the file system has them.
 
-    trainopt's version is in ``expert/__init__.py``, one of the files hashed.
+    Each ``.py`` file counts by its path, size, inode, modification and change times, as Python's own bytecode
+    cache counts a source by its modification time and size (reading and hashing a megabyte of sources cost a
+    few ms of every process). The change time is the kernel's, set by every write and by no tool (``touch``,
+    ``cp -p`` and unpacking an archive set the modification time only), so an edited, replaced or reinstalled
+    file is another key even where modification times are fixed (reproducible builds); an unchanged file
+    touched or checked out again is another key too, and the next process builds once more. trainopt's version
+    is in ``expert/__init__.py``, one of the files counted.
     """
     h = blake2b(digest_size=32)
     # __name__: trainopt's private copy (trainopt._isolated.*, see trainopt._boot) pickles its own classes
-    h.update(f"{__name__}\0{sys.version}\0{_experta_version()}\0".encode())
+    h.update(f"{__name__}\0{sys.version}\0{_experta_version()}\0{ROOT}\0".encode())
     for folder in SOURCES:
-        base = ROOT / folder
-        for path in sorted(base.rglob("*.py")):
-            h.update(str(path.relative_to(ROOT)).encode() + b"\0")
-            h.update(path.read_bytes())
-            h.update(b"\0")
+        for rel, st in _sources(ROOT / folder, folder):
+            h.update(f"{rel}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0".encode())
     return h.hexdigest()[:32]
+
+
+def _sources(folder: Path, rel: str) -> list[tuple[str, os.stat_result]]:
+    """Every ``.py`` file under ``folder`` with its status, by path (``rel``: the folder's name in the key)."""
+    out: list[tuple[str, os.stat_result]] = []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return out
+    for e in entries:
+        if e.name.endswith(".py") and e.is_file():
+            out.append((f"{rel}/{e.name}", e.stat()))
+        elif e.is_dir() and e.name != "__pycache__":
+            out.extend(_sources(Path(e.path), f"{rel}/{e.name}"))
+    return out
 
 
 def _experta_version() -> str:

@@ -646,13 +646,19 @@ def schema(which: str) -> None:
 
 
 def main() -> None:
-    """Console-script entry point (the cyclic collector paused while the command starts: ``expert.startup``)."""
+    """Console-script entry point.
+
+    The cyclic collector is paused while the command starts, and its objects are left out of the interpreter's
+    final collection (``expert.startup``).
+    """
     startup.hold()
     try:
         cli(prog_name="trainopt")
     except KeyboardInterrupt:  # before a command runs (while modules load) or after it returned
         sys.stderr.write("\ninterrupted.\n")
         sys.exit(EXIT_INTERRUPTED)
+    finally:
+        startup.finish()  # the process exits next (click ends every command with SystemExit)
 
 
 if __name__ == "__main__":

@@ -571,7 +571,7 @@ def _patterns(conds: dict[str, Any], need: Iterable[str], unless: Iterable[str])
     return pats
 
 
-def _rule(patterns: list[Any], salience: int, rhs: Callable[..., None]) -> Rule:
+def _rule(patterns: list[Any], salience: int, rhs: _Action) -> Rule:
     """``Rule(*patterns, salience=salience)(rhs)`` for a right-hand side that takes ``**kwargs``.
 
     experta's decorator reads the function's signature (``inspect.signature``, the larger part of compiling a
@@ -583,11 +583,31 @@ def _rule(patterns: list[Any], salience: int, rhs: Callable[..., None]) -> Rule:
     return functools.update_wrapper(rule, rhs)
 
 
-def compile_row(row: Row) -> Rule:
-    """Compile one knowledge row into one experta rule (one rule = one row)."""
-    conds = effective_conditions(row)  # derive only what is unknown, so it cannot loop
+class _Action:
+    """A compiled rule's right-hand side, an object of this module rather than a closure.
 
-    def rhs(engine: AuditedEngine, **_: Any) -> None:
+    So a compiled rule can be stored in the user's cache (``expert.kb``). It carries what a decorated function
+    gives the rule wrapping it (and experta's copy of that rule): its name and its ``_trainopt`` metadata.
+    """
+
+    __slots__ = ("__dict__",)
+
+    def __init__(self, name: str, info: RuleInfo) -> None:
+        self.__dict__.update(__name__=name, __qualname__=name, __doc__=None, _trainopt=info)
+
+
+class _Conclude(_Action):
+    """A row's right-hand side: declare what the row concludes (routes, findings, boundaries, guards...)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: Row) -> None:
+        super().__init__("row_" + row.id.replace("-", "_"), RuleInfo(row.id, "row", row.family, row.rationale,
+                                                                      row.cite, row))
+        self.row = row
+
+    def __call__(self, engine: AuditedEngine, **_: Any) -> None:
+        row = self.row
         for a in row.then:
             if isinstance(a, RouteTo):
                 pack = SKILL_BY_NAME[a.skill].pack
@@ -606,9 +626,41 @@ def compile_row(row: Row) -> Rule:
             elif isinstance(a, FlagAction):
                 engine.declare(Flag(name=a.name, rule=row.id, detail=a.detail))
 
-    rhs.__name__ = "row_" + row.id.replace("-", "_")
-    rhs._trainopt = RuleInfo(row.id, "row", row.family, row.rationale, row.cite, row)  # type: ignore[attr-defined]
-    return _rule(_patterns(conds, row.need, row.unless), row.salience, rhs)
+
+class _Mark(_Action):
+    """A join's right-hand side: mark its flag, with the joined values' evidence line."""
+
+    __slots__ = ("join",)
+
+    def __init__(self, join: Join) -> None:
+        super().__init__("join_" + join.id.replace("-", "_"), RuleInfo(join.id, "join", join.family,
+                                                                        join.rationale, join.cite))
+        self.join = join
+
+    def __call__(self, engine: AuditedEngine, **ctx: Any) -> None:
+        join = self.join
+        vals = [ctx[_var(n)] for n in join.inputs]
+        engine.declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
+
+
+class _Ask(_Action):
+    """A question's right-hand side: declare it pending, with why it was chosen."""
+
+    __slots__ = ("question",)
+
+    def __init__(self, q: QuestionRow) -> None:
+        super().__init__("ask_" + q.id.replace("-", "_"), RuleInfo(q.id, "question", q.family, q.why, q.cite, q))
+        self.question = q
+
+    def __call__(self, engine: AuditedEngine, **_: Any) -> None:
+        q = self.question
+        engine.declare(Question(id=q.id, sets=q.sets, rule=q.id, **engine.choice_for(q.id)))
+
+
+def compile_row(row: Row) -> Rule:
+    """Compile one knowledge row into one experta rule (one rule = one row)."""
+    conds = effective_conditions(row)  # derive only what is unknown, so it cannot loop
+    return _rule(_patterns(conds, row.need, row.unless), row.salience, _Conclude(row))
 
 
 class _JoinTest:
@@ -622,6 +674,9 @@ class _JoinTest:
     def __call__(self, **values: Any) -> bool:
         return joined(self.join.test, *(values[_var(n)] for n in self.join.inputs))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _JoinTest, (self.join,)
+
 
 def _var(name: str) -> str:
     return "v_" + name
@@ -633,14 +688,7 @@ def compile_join(join: Join) -> Rule:
     pats = _patterns(conds, (), (f"flag:{join.flag}",))
     pats.extend(Obs(name=n, value=getattr(MATCH, _var(n))) for n in join.inputs)
     pats.append(TEST(_JoinTest(join)))
-
-    def rhs(engine: AuditedEngine, **ctx: Any) -> None:
-        vals = [ctx[_var(n)] for n in join.inputs]
-        engine.declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
-
-    rhs.__name__ = "join_" + join.id.replace("-", "_")
-    rhs._trainopt = RuleInfo(join.id, "join", join.family, join.rationale, join.cite)  # type: ignore[attr-defined]
-    return _rule(pats, join.salience, rhs)
+    return _rule(pats, join.salience, _Mark(join))
 
 
 def _waived(q: QuestionRow, values: dict[str, Any]) -> bool:
@@ -663,12 +711,6 @@ def compile_question(q: QuestionRow, refines: Iterable[str] = ()) -> Rule:
     conds = effective_conditions(q)
     conds[q.sets] = Absent()
     unless = (*q.unless, f"declined:{q.id}", "question:*")
-
-    def rhs(engine: AuditedEngine, **_: Any) -> None:
-        engine.declare(Question(id=q.id, sets=q.sets, rule=q.id, **engine.choice_for(q.id)))
-
-    rhs.__name__ = "ask_" + q.id.replace("-", "_")
-    rhs._trainopt = RuleInfo(q.id, "question", q.family, q.why, q.cite, q)  # type: ignore[attr-defined]
     # A gate whose own question the user declined no longer holds the question back (WAIVED_ON_DECLINE).
     waived = {n: conds.pop(n) for n in sorted(conds) if n in WAIVED_ON_DECLINE and n != q.sets
               and q.rank >= 0 and not isinstance(conds[n], Absent)}
@@ -686,16 +728,20 @@ def compile_question(q: QuestionRow, refines: Iterable[str] = ()) -> Rule:
         pats.append(OR(NOT(Flag(name=EXPLAINED)), *(Finding(id=rid) for rid in refines)))
     else:
         pats.append(NOT(Flag(name=EXPLAINED)))
-    return _rule(pats, QUESTION_SALIENCE - q.rank, rhs)
+    return _rule(pats, QUESTION_SALIENCE - q.rank, _Ask(q))
 
 
-def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], joins: Iterable[Join] = (),
-                       mixins: Iterable[type] = ()) -> type[AuditedEngine]:
-    """Assemble the engine class: compiled rows, joins and questions (and hand-written mixins, for tests)."""
+def engine_namespace(rows: Iterable[Row], questions: Iterable[QuestionRow], joins: Iterable[Join] = (),
+                     mixins: Iterable[type] = ()) -> dict[str, Any]:
+    """What the engine class holds beyond ``AuditedEngine``, and the yields-to relation of its rows.
+
+    Keys: the compiled rows, joins and questions by attribute name, ``pooled`` and ``questions``, and
+    ``yields_to`` (for ``YIELDS_TO``; not a class attribute). Plain data and rules whose right-hand sides
+    are objects of this module: ``expert.kb`` stores it.
+    """
     rows, questions = tuple(rows), tuple(questions)
     ns: dict[str, Any] = {}
     seen: set[str] = set(AuditedEngine.core_ids())
-    mixins = tuple(mixins)
     for m in mixins:
         for attr in vars(m).values():
             if isinstance(attr, Rule):
@@ -721,11 +767,25 @@ def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], jo
             raise KnowledgeError(f"duplicate rule id {q.id}")
         seen.add(q.id)
         ns["ask_" + q.id.replace("-", "_")] = compile_question(q, refined.get(q.sets, ()))
-    YIELDS_TO.update(yields_to(rows))
-    YIELDED.update(*YIELDS_TO.values())
     ns["pooled"] = pool(rows)
     ns["questions"] = {q.id: q for q in questions}
-    return type("TrainoptEngine", (*mixins, AuditedEngine), ns)
+    ns["yields_to"] = yields_to(rows)
+    return ns
+
+
+def engine_class_from(ns: dict[str, Any], mixins: Iterable[type] = ()) -> type[AuditedEngine]:
+    """The engine class of an ``engine_namespace``: ``AuditedEngine`` (after ``mixins``) with its attributes."""
+    ns = dict(ns)
+    YIELDS_TO.update(ns.pop("yields_to"))
+    YIELDED.update(*YIELDS_TO.values())
+    return type("TrainoptEngine", (*tuple(mixins), AuditedEngine), ns)
+
+
+def build_engine_class(rows: Iterable[Row], questions: Iterable[QuestionRow], joins: Iterable[Join] = (),
+                       mixins: Iterable[type] = ()) -> type[AuditedEngine]:
+    """Assemble the engine class: compiled rows, joins and questions (and hand-written mixins, for tests)."""
+    mixins = tuple(mixins)
+    return engine_class_from(engine_namespace(rows, questions, joins, mixins), mixins)
 
 
 __all__ = [
@@ -744,6 +804,8 @@ __all__ = [
     "RuleInfo",
     "TotalOrderStrategy",
     "build_engine_class",
+    "engine_class_from",
+    "engine_namespace",
     "compile_join",
     "compile_question",
     "compile_row",

@@ -1,21 +1,145 @@
-"""The assembled knowledge base: the engine class built once per process, one instance per thread."""
+"""The assembled knowledge base: the engine class built once per process, one instance per thread.
+
+The class is compiled from the knowledge's rows, joins and questions, or read from the user's cache
+(``expert.cache``, entry ``kb``), where the first process stores what it compiled: the class's namespace (the
+compiled rules, the pooled causes, the question rows, the yields-to relation). A process that reads it compiles
+no rule, and takes the families themselves from their own entry (``expert.stored``), so it imports no family
+module either; its Rete network then comes from the ``rete`` entry (``expert.rete``), resolved against these
+rules.
+
+The entry is keyed, like every entry, by a hash of the sources and versions it follows from, and is pickled
+plain data: rules whose right-hand sides are objects of ``expert.engine`` (no code), the knowledge's rows,
+questions and joins by id (resolved against the families), and only classes of our packages and experta's
+load (``expert.stored.StoredUnpickler``). Anything that does not load is rebuilt and stored again.
+"""
 
 from __future__ import annotations
 
+import io
+import logging
+import pickle
 import threading
 from functools import lru_cache
+from typing import Any
 
-from expert.engine import AuditedEngine, RuleInfo, build_engine_class
-from expert.rete import CACHE_NAME
+from expert import cache, stored
+from expert._experta import ConditionalElement, Fact
+from expert.engine import AuditedEngine, RuleInfo, engine_class_from, engine_namespace
+from expert.rete import CACHE_NAME, _element_reduce
 from knowledge import all_joins, all_questions, all_rows
+from knowledge.schema import Family, Join, QuestionRow, Row
+
+log = logging.getLogger("trainopt.cache")
+
+KB_CACHE = "kb"
+"""The cache entry of the compiled knowledge base."""
+
+_KINDS = {Row: "rows", QuestionRow: "questions", Join: "joins"}
 
 _local = threading.local()
 
 
+def _fact(cls: type, items: dict[str, Any], state: dict[str, Any]) -> Any:
+    """A fact (a pattern of a rule) as it was: its fields and its attributes, not declared anywhere."""
+    fact = dict.__new__(cls)
+    dict.update(fact, items)
+    fact.__dict__.update(state)
+    return fact
+
+
+def _index(families: tuple[Family, ...]) -> dict[tuple[str, str], Any]:
+    """``(kind, id) -> row`` for every row, question and join of the families."""
+    return {(kind, r.id): r for f in families for kind in _KINDS.values() for r in getattr(f, kind)}
+
+
+class _KBPickler(stored.StoredPickler):
+    """Pickles the engine namespace: experta's tuples and facts by contents, the families' rows by id."""
+
+    def __init__(self, f: Any, families: tuple[Family, ...]) -> None:
+        super().__init__(f)
+        self._rows = _index(families)
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Fact):
+            return _fact, (type(obj), dict(obj), dict(obj.__dict__))
+        if isinstance(obj, ConditionalElement):
+            return _element_reduce(obj)
+        return NotImplemented
+
+    def persistent_id(self, obj: Any) -> Any:
+        kind = _KINDS.get(type(obj))
+        if kind is not None and self._rows.get((kind, obj.id)) is obj:
+            return ("row", kind, obj.id)
+        return super().persistent_id(obj)
+
+
+class _KBUnpickler(stored.StoredUnpickler):
+    """Loads what ``_KBPickler`` wrote, its rows from the families."""
+
+    rows: dict[tuple[str, str], Any] = {}
+
+    def persistent_load(self, pid: Any) -> Any:
+        """Resolve a row's reference (kind, id) against the families; others as ``expert.stored`` does."""
+        if type(pid) is tuple and len(pid) == 3 and pid[0] == "row":
+            try:
+                return self.rows[(pid[1], pid[2])]
+            except KeyError:
+                raise pickle.UnpicklingError(f"no {pid[1]} {pid[2]!r} in the knowledge") from None
+        return super().persistent_load(pid)
+
+
+def dump_kb(families: tuple[Family, ...], ns: dict[str, Any]) -> bytes:
+    """An engine namespace (``expert.engine.engine_namespace``) of ``families``' rows, serialised."""
+    buf = io.BytesIO()
+    _KBPickler(buf, families).dump(ns)
+    return buf.getvalue()
+
+
+def load_kb(blob: bytes, families: tuple[Family, ...]) -> dict[str, Any]:
+    """What ``dump_kb`` wrote, its rows resolved against ``families`` (those of the same sources).
+
+    Raises:
+        Exception: Anything but what ``dump_kb`` writes (the caller rebuilds).
+    """
+    unpickler = type("_Resolving", (_KBUnpickler,), {"rows": _index(families)})
+    ns = stored.unpickle(blob, unpickler)
+    if type(ns) is not dict or not {"pooled", "questions", "yields_to"} <= ns.keys():
+        raise pickle.UnpicklingError("not a stored knowledge base")
+    return ns
+
+
+def _stored(families: tuple[Family, ...]) -> dict[str, Any] | None:
+    """The engine namespace from the user's cache, or None (absent, stale, unreadable)."""
+    blob = cache.load(KB_CACHE)
+    if blob is None:
+        return None
+    try:
+        return load_kb(blob, families)
+    except Exception as exc:  # noqa: BLE001 - an entry that does not load is rebuilt, never trusted
+        log.debug("trainopt cache: the stored knowledge base did not load (%s); rebuilding", exc)
+        return None
+
+
+def _compiled(families: tuple[Family, ...]) -> dict[str, Any]:
+    """Compile the knowledge's engine namespace here, and store it for the next process."""
+    # the knowledge's own lists, of the families in use (``stored.families`` adopted them)
+    ns = engine_namespace(all_rows(), all_questions(), all_joins())
+    if cache.enabled():
+        try:
+            blob = dump_kb(families, ns)
+        except Exception as exc:  # noqa: BLE001 - something unpicklable: compile in every process
+            log.debug("trainopt cache: the knowledge base cannot be stored (%s)", exc)
+        else:
+            cache.store(KB_CACHE, blob)
+    return ns
+
+
 @lru_cache(maxsize=1)
 def engine_class() -> type[AuditedEngine]:
-    """Compile every family's rows, joins and questions (once per process)."""
-    cls = build_engine_class(all_rows(), all_questions(), all_joins())
+    """Compile every family's rows, joins and questions (once per process; from the user's cache when stored)."""
+    families = stored.families()
+    ns = _stored(families)
+    cls = engine_class_from(ns if ns is not None else _compiled(families))
     # the class the sources define: its network can be stored under their hash (``expert.cache``)
     cls.cache_name = CACHE_NAME
     return cls

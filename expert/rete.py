@@ -63,9 +63,11 @@ from expert._experta import (
     Token,
     TokenInfo,
     TypeCheck,
+    W,
     WhereCheck,
     WhereNode,
 )
+from expert.stored import LOADABLE as _LOADABLE
 
 log = logging.getLogger("trainopt.cache")
 
@@ -127,24 +129,38 @@ class _Twin(Rule):
 
 def _twin(rule: Any) -> Any:
     """A copy of a rule unbound from any engine: what experta's preparation puts in a conflict-set node."""
-    new = Rule.__new__(_Twin if type(rule) is Rule else type(rule), *rule, salience=rule.salience)
+    # Rule.__new__ only sets attributes every rule has: its copy of them follows
+    new = tuple.__new__(_Twin if type(rule) is Rule else type(rule), tuple(rule))
     new.__dict__.update(rule.__dict__)
     new._wrapped_self = None
     new.__dict__.pop("ke", None)
     return new
 
 
+_PLAIN_CHECKS: dict[type, Any] = {}
+"""experta's check function of a literal, predicate or wildcard test, by its kind: each reads only its arguments
+(the tested value and the test itself), so one serves every test of its kind."""
+
+
 def _feature_check(what: Any, how: Any) -> Any:
     # FeatureCheck's own constructor keeps every check it makes in a class-wide registry; rebuild without it
+    kind = type(how)
+    check = _PLAIN_CHECKS.get(kind)
+    if check is not None:
+        return tuple.__new__(FeatureCheck, (what, how, check, how))
     fn = FeatureCheck.get_check_function(how, what)
+    if kind in (L, P, W):
+        _PLAIN_CHECKS[kind] = fn.check
     return tuple.__new__(FeatureCheck, (what, how, fn.check, fn.expected))
 
 
-def _element(cls: type, items: tuple[Any, ...], state: dict[str, Any] | None) -> Any:
-    obj = tuple.__new__(cls, items)
-    if state:
-        obj.__dict__.update(state)
-    return obj
+def _element_reduce(obj: Any) -> tuple[Any, ...]:
+    """How one of experta's tuples (a rule, a pattern, a test) pickles, loaded without a call into Python.
+
+    Built by ``tuple.__new__`` from its items, its attributes set as state.
+    """
+    state = dict(obj.__dict__)
+    return (tuple.__new__, (type(obj), tuple(obj)), state or None)
 
 
 class _Pickler(pickle.Pickler):
@@ -173,13 +189,8 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, WhereCheck):
             return WhereCheck, (obj.test,)
         if isinstance(obj, ConditionalElement):
-            return _element, (type(obj), tuple(obj), dict(obj.__dict__) or None)
+            return _element_reduce(obj)
         return NotImplemented
-
-
-_LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "builtins", "collections", "copyreg",
-                       "frozendict", "functools", "_functools", "operator", "re", "schema"})
-"""Top-level modules whose classes a cached network may name."""
 
 
 class _Unpickler(pickle.Unpickler):

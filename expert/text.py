@@ -132,9 +132,9 @@ class _Hit:
 
 @lru_cache(maxsize=1)
 def _compiled() -> tuple[tuple[Any, ...], Scanner]:
-    from knowledge import all_keywords
+    from expert.stored import families
 
-    keywords = all_keywords()
+    keywords = [k for f in families() for k in f.keywords]  # knowledge.all_keywords(), from the cache when stored
     stored = _stored_cues(keywords)
     if stored is not None:
         # the entry holds the patterns these sources give (the cache key hashes them): no phrase to normalise

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from functools import cache
 
 from knowledge.schema import Family, Join, Keyword, QuestionRow, Row
 
@@ -39,9 +38,19 @@ FAMILIES: tuple[str, ...] = (
 )
 
 
-@cache
+_FAMILIES: tuple[Family, ...] | None = None
+"""Every family, loaded: by ``families()`` from the modules, or handed over by ``adopt``."""
+
+
 def families() -> tuple[Family, ...]:
     """Load every family module once, stamping each row with its family name."""
+    global _FAMILIES
+    if _FAMILIES is None:
+        _FAMILIES = _load()
+    return _FAMILIES
+
+
+def _load() -> tuple[Family, ...]:
     out = []
     for name in FAMILIES:
         mod = importlib.import_module(f"knowledge.{name}")
@@ -52,6 +61,23 @@ def families() -> tuple[Family, ...]:
         fam.joins = [dataclasses.replace(j, family=name) for j in getattr(mod, "JOINS", ())]
         out.append(fam)
     return tuple(out)
+
+
+def loaded() -> bool:
+    """Whether the families are loaded in this process (by ``families()`` or ``adopt``)."""
+    return _FAMILIES is not None
+
+
+def adopt(found: tuple[Family, ...]) -> tuple[Family, ...]:
+    """Take ``found`` as what ``families()`` gives, unless the families are loaded already; return those in use.
+
+    For a caller that kept ``families()``'s result for these very sources (``expert.kb`` stores it in the
+    user's cache, keyed by a hash of this package's files): importing the family modules is skipped.
+    """
+    global _FAMILIES
+    if _FAMILIES is None:
+        _FAMILIES = found
+    return _FAMILIES
 
 
 def all_rows() -> list[Row]:

@@ -5,17 +5,20 @@ a frozen class's ``__setattr__``/``__delattr__``) as source text and compiles it
 frozen class. A command's start-up defines some sixty data classes (the knowledge's rows and conditions, the
 engine's and the diagnosis's records): a tenth of a ``trainopt diagnose`` process went to compiling them.
 
-Here the standard decorator still writes ``__init__`` (and a frozen class's ``__setattr__``/``__delattr__``),
-where a shared function would make every instance slower to build, and ``__repr__``, ``__eq__`` and
-``__hash__`` are shared functions reading the fields through one ``operator.attrgetter``. They behave as the
-generated ones do: the same fields (``repr=``, ``compare=``, ``hash=`` of a field honoured), the same results,
-``NotImplemented`` against another class, a method the class defines itself left alone, and the standard rule
-for when ``__hash__`` is added, set to None or kept. ``tests/test_record.py`` compares them with the standard
-decorator's.
+Here the standard decorator still writes ``__init__``, where a shared function would make every instance slower
+to build, and ``__repr__``, ``__eq__`` and ``__hash__`` are shared functions reading the fields through one
+``operator.attrgetter``; a frozen class's ``__setattr__``/``__delattr__`` (which only ever raise for a field, and
+run on no instance built by ``__init__``) are closures over the class and its field names, the same code the
+standard decorator compiles from text (``_frozen_methods``; two thirds of the functions a frozen class needs).
+They behave as the generated ones do: the same fields (``repr=``, ``compare=``, ``hash=`` of a field honoured),
+the same results, ``NotImplemented`` against another class, a method the class defines itself left alone, the
+standard rule for when ``__hash__`` is added, set to None or kept, and the same ``FrozenInstanceError``.
+``tests/test_record.py`` compares them with the standard decorator's.
 """
 
 from __future__ import annotations
 
+import _thread
 import dataclasses
 import reprlib
 from collections.abc import Callable
@@ -65,13 +68,50 @@ def _hash(names: list[str]) -> Callable[[Any], int]:
     return __hash__
 
 
+def _frozen_methods(cls: type, fields: list[Any], globals: dict[str, Any]) -> tuple[Callable[..., None], ...]:
+    """``dataclasses._frozen_get_del_attr``'s two methods, as closures rather than compiled from source text."""
+    names = tuple(f.name for f in fields)
+    error = dataclasses.FrozenInstanceError
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise error(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise error(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    return __setattr__, __delattr__
+
+
+_STANDARD_FROZEN = getattr(dataclasses, "_frozen_get_del_attr", None)
+"""The standard decorator's maker of a frozen class's methods, which ``_standard`` stands in for while it runs."""
+if getattr(getattr(_STANDARD_FROZEN, "__code__", None), "co_varnames", ())[:3] != ("cls", "fields", "globals"):
+    _STANDARD_FROZEN = None  # another interpreter's decorator (3.12 adds them through a builder): left alone
+_swap = _thread.RLock()
+
+
+def _standard(cls: T, frozen: bool, **kw: Any) -> T:
+    """``dataclasses.dataclass(cls, frozen=frozen, **kw)``, a frozen class's methods made by ``_frozen_methods``."""
+    if not frozen or _STANDARD_FROZEN is None:
+        return dataclasses.dataclass(cls, frozen=frozen, **kw)
+    with _swap:
+        dataclasses._frozen_get_del_attr = _frozen_methods  # type: ignore[attr-defined]
+        try:
+            return dataclasses.dataclass(cls, frozen=True, **kw)
+        finally:
+            dataclasses._frozen_get_del_attr = _STANDARD_FROZEN  # type: ignore[attr-defined]
+
+
 def _decorate(cls: T, frozen: bool, repr: bool, eq: bool, unsafe_hash: bool, **kw: Any) -> T:
     if kw.get("order") or unsafe_hash:  # not used here: the standard decorator, unchanged
         return dataclasses.dataclass(cls, frozen=frozen, repr=repr, eq=eq, unsafe_hash=unsafe_hash, **kw)
     # the standard rule's test, made before anything is added: a class body with __eq__ and no __hash__ has None
     own_hash = cls.__dict__.get("__hash__", dataclasses.MISSING)
     explicit_hash = not (own_hash is dataclasses.MISSING or (own_hash is None and "__eq__" in cls.__dict__))
-    cls = dataclasses.dataclass(cls, frozen=frozen, repr=False, eq=False, **kw)
+    cls = _standard(cls, frozen, repr=False, eq=False, **kw)
     fields = dataclasses.fields(cls)
     if repr and "__repr__" not in cls.__dict__:
         cls.__repr__ = _repr([f.name for f in fields if f.repr])  # type: ignore[assignment]

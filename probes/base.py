@@ -79,10 +79,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from knowledge.measurements import MEASURE_BY_ID
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 TIERS = ("free", "cheap", "expensive")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from knowledge.measurements import threshold
+from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 from probes.medians import amin, median
 

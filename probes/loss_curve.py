@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 import operator
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from knowledge.measurements import threshold
+from knowledge.record import dataclass
 from probes.base import Probe, ProbeInfo, emit, median_rows
 from probes.medians import median
 

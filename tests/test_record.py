@@ -131,3 +131,35 @@ def test_recursive_repr_does_not_loop() -> None:
     s = STD["Mutable"]()
     s.items.append(s)
     assert repr(m) == repr(s)
+
+
+@pytest.mark.parametrize("name", ["Base", "Child", "Empty", "Options"])
+def test_frozen_classes_refuse_assignment_and_deletion_as_the_standard_ones(name: str) -> None:
+    """Same errors, same messages; attributes that are not fields of a subclass instance still go through."""
+    std, ours = STD[name](*ARGS[name][0][0]), OURS[name](*ARGS[name][0][0])
+    for attr in ("a", "b", "c", "note", "other"):
+        for act in (lambda o, a=attr: setattr(o, a, 1), lambda o, a=attr: delattr(o, a)):
+            errors = []
+            for obj in (std, ours):
+                try:
+                    act(obj)
+                    errors.append(None)
+                except Exception as exc:  # noqa: BLE001 - the exception itself is compared
+                    errors.append((type(exc), str(exc)))
+            assert errors[0] == errors[1], (name, attr)
+    # a subclass that is no dataclass may set attributes of its own, as the standard methods allow
+    sub_std, sub_ours = type("S", (STD[name],), {}), type("S", (OURS[name],), {})
+    for cls in (sub_std, sub_ours):
+        obj = cls(*ARGS[name][0][0])
+        obj.extra = 1
+        del obj.extra
+
+
+def test_frozen_methods_are_not_compiled_per_class() -> None:
+    """A frozen class's ``__setattr__``/``__delattr__`` are the shared closures, not text compiled per class."""
+    if record._STANDARD_FROZEN is None:
+        pytest.skip("this interpreter's decorator makes them another way: left alone")
+    for name in ("Base", "Child", "Options"):
+        assert OURS[name].__setattr__.__code__ is record._frozen_methods(OURS[name], [], {})[0].__code__
+        assert STD[name].__setattr__.__code__ is not OURS[name].__setattr__.__code__
+    assert dataclasses._frozen_get_del_attr is record._STANDARD_FROZEN  # the standard decorator is left as it was

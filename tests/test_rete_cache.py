@@ -14,8 +14,9 @@ import pytest
 import expert.consultation
 from expert import cache
 from expert._experta import ReteMatcher
-from expert.kb import engine_class
+from expert.kb import KB_CACHE, engine_class
 from expert.rete import CACHE_NAME, CachedReteMatcher
+from expert.stored import FAMILIES_CACHE
 from tests.golden_runner import load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,13 +131,13 @@ def _diagnose(env):
 
 
 def test_processes_store_reuse_and_repair_the_network(tmp_path):
-    """A first process stores the network and plan ranks, the next loads them, a corrupt entry is rebuilt and
-    rewritten; the report is the same every time (and the same as with the cache off)."""
+    """A first process stores the compiled knowledge, the network and plan ranks, the next loads them, a corrupt
+    entry is rebuilt and rewritten; the report is the same every time (and the same as with the cache off)."""
     env = dict(os.environ, TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
     env.pop("TRAINOPT_NO_CACHE", None)
     first = _diagnose(env)
     entries = {p.name.split("-")[0]: p for p in tmp_path.glob("*.bin")}
-    assert set(entries) == {CACHE_NAME, "plan"}
+    assert set(entries) == {FAMILIES_CACHE, KB_CACHE, CACHE_NAME, "plan"}
     assert _diagnose(env) == first
     for p in entries.values():
         p.write_bytes(p.read_bytes()[:-100] + b"\0" * 100)
@@ -144,9 +145,10 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     key = entries[CACHE_NAME].name.split("-")[1][:-4]
     env_check = dict(env, PYTHONPATH=str(ROOT))
     check = subprocess.run([sys.executable, "-c", "from expert import cache; print(cache.source_key(), "
-                            "cache.load('rete') is not None, cache.load('plan') is not None)"],
+                            "cache.load('rete') is not None, cache.load('plan') is not None, "
+                            "cache.load('kb') is not None, cache.load('knowledge') is not None)"],
                            capture_output=True, text=True, cwd=ROOT, env=env_check, timeout=60)
-    assert check.stdout.split() == [key, "True", "True"]
+    assert check.stdout.split() == [key, "True", "True", "True", "True"]
     assert _diagnose(dict(env, TRAINOPT_NO_CACHE="1")) == first
 
 
@@ -243,3 +245,169 @@ def test_stored_cue_patterns_are_the_ones_the_phrases_give(cache_dir):
     assert text._stored_cues(keywords[:-1]) is None  # stored for other keywords: not used
     cache.store(text.CUES_CACHE, b"{not json")
     assert text._stored_cues(keywords) is None
+
+
+# ------------------------------------------------------------------------------- the compiled knowledge (kb)
+
+
+def _plain(rule):
+    """A rule's patterns, a join's test (which compares by identity) as the join it tests."""
+    from expert.engine import _JoinTest
+
+    return [p[0].join if type(p).__name__ == "TEST" and isinstance(p[0], _JoinTest) else p for p in rule]
+
+
+def test_stored_knowledge_base_round_trips_and_diagnoses_alike(monkeypatch):
+    """The families and engine namespace read back from their entries equal what the modules give, and an engine
+    built from them reports and traces every golden case as the compiled one does."""
+    from expert import stored
+    from expert.engine import engine_class_from, engine_namespace
+    from expert.kb import dump_kb, load_kb
+    from knowledge import all_joins, all_questions, all_rows, families
+
+    fams = stored.load_families_blob(stored.dump_families(families()))
+    assert fams == families() and fams is not families()
+    joins = [j for f in fams for j in f.joins]
+    assert joins and all(type(j.test) is stored.Deferred for j in joins)  # found in their modules when read
+    ns = engine_namespace(all_rows(), all_questions(), all_joins())
+    loaded = load_kb(dump_kb(families(), ns), fams)
+    assert loaded.keys() == ns.keys() and loaded["questions"] == ns["questions"]
+    assert loaded["yields_to"] == ns["yields_to"] and loaded["pooled"] == ns["pooled"]
+    rows = {r.id: r for f in fams for r in (*f.rows, *f.questions, *f.joins)}
+    for name, rule in ns.items():
+        if name.startswith(("row_", "join_", "ask_")):
+            twin = loaded[name]
+            assert _plain(twin) == _plain(rule) and twin.salience == rule.salience, name
+            assert twin._trainopt == rule._trainopt and twin.__name__ == rule.__name__ == name
+            if twin._trainopt.row is not None:  # the stored rule holds the families' own row, not a copy
+                assert twin._trainopt.row is rows[twin._trainopt.id]
+    compiled = type("Compiled", (engine_class_from(ns),), {"cache_name": None})()
+    stored_ = type("Stored", (engine_class_from(loaded),), {"cache_name": None})()
+    for case in load_cases():
+        assert _report(case, stored_, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
+
+
+def test_a_stored_join_finds_its_functions_in_its_module_when_first_read():
+    """A stored join's test and detail are its module's own functions, found on first use: same results, equal
+    and hashing alike; a join its module no longer has is an error that says what to do, never a wrong answer."""
+    from expert import stored
+    from knowledge import all_joins
+
+    for join in all_joins():
+        test = stored.Deferred(join.family, join.id, "test")
+        detail = stored.Deferred(join.family, join.id, "detail")
+        assert test.resolved() is join.test and detail.resolved() is join.detail
+        assert test == join.test and join.test == test and hash(test) == hash(join.test)
+        assert test == stored.Deferred(join.family, join.id, "test") and test != detail
+    gap = stored.Deferred("derive", "DV-GAP-01", "test")
+    assert gap(0.99, 0.6) is True and gap(0.9, 0.85) is False
+    with pytest.raises(LookupError, match="cache folder"):
+        stored.Deferred("derive", "DV-NOPE", "test")(1, 2)
+
+
+class _Evil:
+    """Unpickled by a plain unpickler, it makes a folder (the test then sees that it ran)."""
+
+    def __init__(self, where):
+        self.where = where
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.where),))
+
+
+@pytest.mark.parametrize("entry", ["kb", "knowledge"])
+@pytest.mark.parametrize("payload", ["garbage", "foreign", "shape", "truncated"])
+def test_a_damaged_or_foreign_knowledge_entry_is_rebuilt_never_run(cache_dir, payload, entry):
+    """What the kb and knowledge entries hold is only read as our own data: anything else is ignored (and
+    nothing in it runs), and the next build stores a good entry again."""
+    import pickle
+
+    from expert import kb, stored
+    from knowledge import families
+
+    ran = cache_dir / "ran"
+    good = {"kb": lambda: kb.dump_kb(families(), {"pooled": (), "questions": {}, "yields_to": {}}),
+            "knowledge": lambda: stored.dump_families(families())}[entry]
+    blob = {"garbage": b"\x80\x05not a pickle",
+            "foreign": pickle.dumps((_Evil(ran),)),
+            "shape": pickle.dumps(((1, 2), {"pooled": ()})),
+            "truncated": good()[:-40]}[payload]
+    name = {"kb": KB_CACHE, "knowledge": FAMILIES_CACHE}[entry]
+    cache.store(name, blob)
+    assert cache.load(name) == blob  # a valid entry of these sources, holding what we never write
+    if entry == "kb":
+        assert kb._stored(families()) is None and not ran.exists()
+        cls = kb.engine_class.__wrapped__()  # rebuilt and stored again
+        assert kb._stored(families()) is not None and cls.questions == engine_class().questions
+    else:
+        with pytest.raises((pickle.UnpicklingError, EOFError)):
+            stored.load_families_blob(blob)
+        assert not ran.exists()
+        code = ("from expert import stored; from knowledge import _load; "
+                "assert stored.families() == _load(); print(stored.load_families_blob("
+                "stored.cache.load(stored.FAMILIES_CACHE)) == _load())")
+        env = dict(os.environ, TRAINOPT_CACHE_DIR=str(cache_dir), PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr  # rebuilt and stored again
+
+
+_STARTS = """
+import json, sys
+from expert.kb import engine_class
+cls = engine_class()
+from knowledge import _load, families
+print(json.dumps({"families_imported": "knowledge.causes" in sys.modules, "same": families() == _load(),
+                  "rules": len([n for n in vars(cls) if n.startswith(("row_", "join_", "ask_"))])}))
+"""
+
+
+def test_a_process_with_the_entry_imports_no_family_module_and_sees_the_same_knowledge(tmp_path):
+    """Read from the entry, the knowledge is what the family modules give (checked against them afterwards),
+    and the modules were not imported to get it; concurrent first processes all store a loadable entry."""
+    env = dict(os.environ, TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("TRAINOPT_NO_CACHE", None)
+    procs = [subprocess.Popen([sys.executable, "-c", _STARTS], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+             for _ in range(3)]  # an empty cache, three first processes at once: each compiles and stores
+    cold = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    assert all(p.returncode == 0 for p in procs) and not list(tmp_path.glob("*.tmp"))
+    warm = json.loads(subprocess.run([sys.executable, "-c", _STARTS], env=env, cwd=ROOT, capture_output=True,
+                                     text=True, timeout=120).stdout)
+    assert all(c["families_imported"] and c["same"] for c in cold)
+    assert warm == {"families_imported": False, "same": True, "rules": cold[0]["rules"]}
+
+
+def test_the_key_follows_every_write_to_a_source(tmp_path, monkeypatch):
+    """An edit that keeps the size and puts the modification time back, a new file and a removed one each give
+    another key; the key is read from the file system's status of the sources, not their contents."""
+    import time
+
+    for folder in cache.SOURCES:
+        (tmp_path / folder / "sub").mkdir(parents=True)
+        (tmp_path / folder / "a.py").write_text("x = 1\n")
+        (tmp_path / folder / "sub" / "b.py").write_text("y = 2\n")
+    monkeypatch.setattr(cache, "ROOT", tmp_path)
+
+    def key():
+        cache.source_key.cache_clear()
+        try:
+            return cache.source_key()
+        finally:
+            cache.source_key.cache_clear()
+
+    first = key()
+    assert key() == first  # nothing changed
+    time.sleep(0.05)  # past the kernel's timestamp granularity
+    src = tmp_path / "knowledge" / "sub" / "b.py"
+    st = src.stat()
+    src.write_text("y = 3\n")  # same size
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))  # modification time put back, as `cp -p` or tar would
+    edited = key()
+    assert edited != first
+    (tmp_path / "expert" / "c.py").write_text("")
+    added = key()
+    assert added not in (first, edited)
+    (tmp_path / "expert" / "c.py").unlink()
+    assert key() == edited  # the new file removed: the sources are as they were after the edit
+    (tmp_path / "expert" / "notes.txt").write_text("not a source")
+    assert key() == edited

@@ -90,3 +90,38 @@ def test_a_consultation_collects_as_usual_once_it_waits_on_a_person():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "True"
+
+
+FINISH_SCRIPT = """
+import gc, json, sys
+from expert import startup
+if sys.argv[1] == "caller-disabled":
+    gc.disable()
+startup.hold()
+if sys.argv[1] == "settled":
+    startup.settle()
+kept = [[i] for i in range(1000)]  # tracked objects made after start-up (and after settle)
+frozen = gc.get_freeze_count()
+startup.finish()
+grew = gc.get_freeze_count() - frozen
+startup.finish()  # a second finish changes nothing
+print(json.dumps({"froze": grew >= len(kept), "again": gc.get_freeze_count() - frozen == grew}))
+"""
+
+
+@pytest.mark.parametrize("case", ["one-shot", "settled", "caller-disabled"])
+def test_a_command_ends_with_its_objects_out_of_the_final_collection(case):
+    """At a command's end everything is frozen (the final collection would find no garbage in it), unless the
+    caller had the collector off before the command line paused it."""
+    out = subprocess.run([sys.executable, "-c", FINISH_SCRIPT, case], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"froze": case != "caller-disabled", "again": True}
+
+
+def test_the_command_line_freezes_at_its_end():
+    script = ("import gc, sys\nfrom expert import cli\nsys.argv = ['trainopt', 'facts', '--format', 'json']\n"
+              "try:\n    cli.main()\nexcept SystemExit as e:\n"
+              "    print('froze', e.code, gc.get_freeze_count() > 0, file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stderr.strip().splitlines()[-1] == "froze 0 True"
