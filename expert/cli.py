@@ -661,5 +661,18 @@ def main() -> None:
         startup.finish()  # the process exits next (click ends every command with SystemExit)
 
 
+def entry() -> None:
+    """The program's entry point (the ``trainopt`` script, ``python -m trainopt``): ``main``, then a quick exit.
+
+    The process ends here, its exit code and output kept, without the interpreter's teardown
+    (``expert.startup.leave``). A library caller uses ``main``, which ends in ``SystemExit`` as click does.
+    """
+    try:
+        main()
+    except SystemExit as stop:
+        startup.leave(stop.code)
+    startup.leave(0)
+
+
 if __name__ == "__main__":
-    main()
+    entry()

@@ -8,13 +8,21 @@ collects as usual from there. A one-shot command (diagnose, logs, explain...) en
 
 At the end (``finish``) whatever is left is frozen too: the interpreter's shutdown runs one last full collection
 whether the collector is paused or not, and it would walk every object start-up made once more (a sixth of a
-``trainopt diagnose`` process) only to find no garbage. Frozen objects are still freed as the interpreter exits;
-the exit itself (``atexit`` handlers, flushed streams) is unchanged.
+``trainopt diagnose`` process) only to find no garbage. Frozen objects are still freed as the interpreter exits.
+
+A process that ran the command line as its program (``leave``, from ``expert.cli.entry``) then exits at once: the
+standard streams flushed, the ``atexit`` handlers run (``weakref.finalize`` and ``tempfile`` clean-ups among them),
+the exit code kept, but the interpreter's teardown (unloading every module, freeing every object one by one: a
+tenth of a ``trainopt diagnose`` process) skipped, as the operating system reclaims the memory whole. Only where
+nothing else can still be running or writing: with another Python thread alive, torch loaded (its native teardown
+is its own), or a stream that will not flush, the usual exit runs instead.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
+from typing import NoReturn
 
 _held = False
 """The collector is paused by ``hold`` (until ``settle``)."""
@@ -48,3 +56,40 @@ def finish() -> None:
     if _began:
         _held = _began = False
         gc.freeze()
+
+
+def _flushed() -> bool:
+    """Flush the standard streams; False when one will not (a closed pipe: the usual exit reports it)."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            return False
+    return True
+
+
+def leave(code: object) -> NoReturn:
+    """End the process with ``code`` as ``sys.exit`` would, without the interpreter's teardown when that is safe.
+
+    For a program's entry point only (never a library call: the process ends here). Falls back to
+    ``SystemExit(code)`` for a code that is no integer (a message to print), another live Python thread, torch
+    loaded, or a stream that will not flush.
+
+    Args:
+        code: The exit code, as ``SystemExit.code`` holds it (None is 0).
+    """
+    import threading
+
+    if code is None:
+        code = 0
+    if (isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= 255
+            and threading.active_count() == 1 and "torch" not in sys.modules and _flushed()):
+        import atexit
+        import os
+
+        atexit._run_exitfuncs()  # what the usual exit runs first: registered handlers, finalizers, temp clean-up
+        if _flushed():  # a handler may have written
+            os._exit(code)
+    raise SystemExit(code)

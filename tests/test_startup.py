@@ -125,3 +125,62 @@ def test_the_command_line_freezes_at_its_end():
               "    print('froze', e.code, gc.get_freeze_count() > 0, file=sys.stderr)\n")
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.stderr.strip().splitlines()[-1] == "froze 0 True"
+
+
+LEAVE_SCRIPT = """
+import atexit, sys, tempfile, threading, weakref
+from expert import startup
+case = sys.argv[1]
+holder = tempfile.TemporaryDirectory()  # its clean-up is a weakref.finalize, run through atexit
+print(holder.name)
+atexit.register(lambda: print("handler ran", flush=False))
+sys.stdout.write("buffered, not flushed")
+if case == "thread":
+    threading.Thread(target=lambda: None, daemon=False).start()
+    threading.Thread(target=threading.Event().wait, args=(0.5,)).start()
+if case == "finalizer":
+    class Box:
+        pass
+    box = Box()
+    weakref.finalize(box, print, "finalizer ran")
+startup.leave(None if case == "none" else 3)
+"""
+
+
+@pytest.mark.parametrize("case", ["plain", "none", "thread", "finalizer"])
+def test_leave_keeps_output_handlers_clean_up_and_the_exit_code(case):
+    """The quick exit flushes what was written, runs atexit handlers and finalizers (a temporary folder is
+    removed), and exits with the code given; with another thread alive the usual exit runs, with the same result."""
+    out = subprocess.run([sys.executable, "-c", LEAVE_SCRIPT, case], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == (0 if case == "none" else 3), out.stderr
+    lines = out.stdout.splitlines()
+    assert "buffered, not flushedhandler ran" in lines
+    assert not Path(lines[0]).exists()  # TemporaryDirectory's finalizer ran
+    if case == "finalizer":
+        assert "finalizer ran" in lines
+    assert out.stderr == ""
+
+
+@pytest.mark.parametrize("command", [["diagnose", "obs.json"], ["diagnose", "obs.json", "--format", "json"],
+                                     ["rules"], ["nonsense"]])
+def test_the_program_exits_as_before_with_its_output_whole(tmp_path, command):
+    """`python -m trainopt` (the quick exit) and `main` under the usual exit give the same output and code."""
+    (tmp_path / "obs.json").write_text('{"symptom": "unstable", "loss_behavior": "nan_or_inf", '
+                                       '"mixed_precision": "fp16"}')
+    env = {"PYTHONPATH": str(ROOT), "TRAINOPT_NO_CACHE": "1", "PATH": "/usr/bin:/bin"}
+    quick = subprocess.run([sys.executable, "-m", "trainopt", *command], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=120, env=env)
+    usual = subprocess.run([sys.executable, "-c", "import sys; from expert.cli import main; sys.argv[0] = 'trainopt'; "
+                            "main()", *command], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    assert (quick.returncode, quick.stdout, quick.stderr) == (usual.returncode, usual.stdout, usual.stderr)
+    assert quick.returncode == {"diagnose": 1, "rules": 0, "nonsense": 2}[command[0]]
+    assert quick.stdout or quick.stderr
+
+
+def test_the_quick_exit_into_a_closed_pipe_is_quiet():
+    """`trainopt rules | head -1`: the reader leaves early; the first line arrives and nothing is reported."""
+    out = subprocess.run(f"'{sys.executable}' -m trainopt rules | head -1", shell=True, cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert len(out.stdout.splitlines()) == 1
+    assert "Error" not in out.stderr and "Exception" not in out.stderr

@@ -6,8 +6,8 @@ from trainopt._boot import internal
 
 
 def main() -> None:
-    """Run the command line."""
-    internal("expert.cli").main()
+    """Run the command line as this process's program (it exits at the end)."""
+    internal("expert.cli").entry()
 
 
 if __name__ == "__main__":
