@@ -411,3 +411,44 @@ def test_the_key_follows_every_write_to_a_source(tmp_path, monkeypatch):
     assert key() == edited  # the new file removed: the sources are as they were after the edit
     (tmp_path / "expert" / "notes.txt").write_text("not a source")
     assert key() == edited
+
+
+def test_negations_without_their_unread_captures_match_as_experta_does():
+    """The capture experta gives a negated pattern (read by no one) is dropped from the built network, and the
+    rules still fire as with experta's own matcher: a negation with a shared binding, one without, and a
+    pattern bound by name, as facts come and go."""
+    from expert._experta import MATCH, NOT, KnowledgeEngine, Rule
+    from expert.facts import Obs, Route
+    from expert.rete import _Pass, _walk
+
+    class Rules(KnowledgeEngine):
+        @Rule(Obs(name=MATCH.n), NOT(Route(skill=MATCH.n)))
+        def unrouted(self, n):
+            self.fired.append(("unrouted", n))
+
+        @Rule(Obs(name="x"), NOT(Route()), NOT(Route(role="primary")))
+        def nothing_routed(self):
+            self.fired.append(("nothing_routed",))
+
+        @Rule(Obs(name="y"), NOT(Obs(name="x")))
+        def y_without_x(self):
+            self.fired.append(("y_without_x",))
+
+    ours = type("Ours", (Rules,), {"__matcher__": CachedReteMatcher, "cache_name": None})()
+    stock = type("Stock", (Rules,), {"__matcher__": ReteMatcher})()
+    assert sum(type(getattr(n, "matcher", None)) is _Pass for n in _walk(ours.matcher.root_node)) >= 3
+    for facts in ([Obs(name="x")], [Obs(name="x"), Route(skill="x", role="primary")],
+                  [Obs(name="x"), Obs(name="y"), Route(skill="y", role="secondary")], [Obs(name="y")]):
+        runs = []
+        for e in (ours, stock):
+            e.reset()
+            e.fired = []
+            e.declare(*(f.copy() for f in facts))
+            e.run()
+            routes = [i for i, f in e.facts.items() if isinstance(f, Route)]
+            for i in routes:  # a route taken back: the negations hold again
+                e.retract(i)
+            e.run()
+            runs.append(sorted(e.fired))
+        assert runs[0] == runs[1], facts
+        assert runs[0]
