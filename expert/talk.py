@@ -1417,8 +1417,12 @@ class _Reader:
                 if first is None or m.start() < first[0]:
                     first = (m.start(), sets, m.start(), m.end())
         if first is None:
-            # no known error family: an error or crash named in words is still a crash (a weak reading)
-            crash = _crash_named().search(low)
+            # no known error family: an error or crash named in words is still a crash (a weak reading); as for
+            # the signatures, a text without any word every such mention holds is not searched (nor the
+            # pattern compiled)
+            named = len(K.ERROR_SIGNATURES)
+            needed = stored[named] if stored is not None else _needed(named) if len(low) > FUZZY_LIMIT else None
+            crash = _crash_named().search(low) if needed is None or any(w in low for w in needed) else None
             if crash is not None:
                 self.add({"symptom": "crash"}, crash.start(), crash.end(), strong=False, evidence=True,
                          fallback=True)
@@ -1437,8 +1441,9 @@ SIGNATURES_CACHE = "signatures"
 
 @lru_cache(maxsize=1)
 def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
-    """Every error signature's required words, kept in the user's cache (``expert.cache``); None without one.
+    """Every error signature's required words, then a crash named in words' (``CRASH_NAMED``); None uncached.
 
+    Kept in the user's cache (``expert.cache``).
     Stored, they let a short complaint skip compiling the signatures it cannot match (most of them): the
     same test a long text makes, so the same matches. Worked out and stored on the first call.
     """
@@ -1448,7 +1453,7 @@ def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
 
     if not cache.enabled():
         return None
-    patterns = [p for p, _ in K.ERROR_SIGNATURES]
+    patterns = [_pattern(i) for i in range(len(K.ERROR_SIGNATURES) + 1)]
     blob = cache.load(SIGNATURES_CACHE)
     if blob is not None:
         try:
@@ -1463,11 +1468,16 @@ def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
     return needed
 
 
+def _pattern(order: int) -> str:
+    """Error signature ``order``'s pattern; one past the last, the crash named in words (``CRASH_NAMED``)."""
+    return K.ERROR_SIGNATURES[order][0] if order < len(K.ERROR_SIGNATURES) else K.CRASH_NAMED
+
+
 @lru_cache(maxsize=64)
 def _needed(order: int) -> frozenset[str] | None:
     from expert.nlp import required_words
 
-    return required_words(K.ERROR_SIGNATURES[order][0])
+    return required_words(_pattern(order))
 
 
 @lru_cache(maxsize=64)

@@ -201,12 +201,14 @@ ERROR_SAMPLES = (
     "Error(s) in loading state_dict for ResNet: Missing key(s) in state_dict: fc.weight",
     "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised an error, the model trains fine without",
     "val loss rises after epoch 10 while train loss keeps falling; no errors, no OOM, dataloader is fine",
+    "the training script crashed on the second night with a weird exception I had never seen",
     "ValueError: Expected input batch_size (32) to match target batch_size (64)",
 )
 
 
 def test_stored_error_signature_words_read_alike(cache_dir, monkeypatch):
-    """Stored signature words let a short complaint skip signatures it cannot match: the same observations."""
+    """Stored signature words let a short complaint skip signatures it cannot match, and the search for a crash
+    named in words: the same observations."""
     from expert import talk
     from expert.text import parse_complaint
 
@@ -220,11 +222,12 @@ def test_stored_error_signature_words_read_alike(cache_dir, monkeypatch):
     monkeypatch.delenv("TRAINOPT_NO_CACHE")
     talk._stored_needed.cache_clear()
     stored = talk._stored_needed()  # worked out and stored
-    assert stored is not None and len(stored) == len(talk.K.ERROR_SIGNATURES)
+    assert stored is not None and len(stored) == len(talk.K.ERROR_SIGNATURES) + 1  # and the crash named in words
     talk._stored_needed.cache_clear()
     assert talk._stored_needed() == stored  # read back
     assert parsed() == fresh
     assert any(o[0] == "boundary_topic" for obs in fresh for o in obs)  # the samples reach the signatures
+    assert ("symptom", "crash") in [o[:2] for o in fresh[-1]]  # and the crash named in words
     cache.store(talk.SIGNATURES_CACHE, b"{not json")
     talk._stored_needed.cache_clear()
     assert talk._stored_needed() == stored  # a damaged entry is worked out again
