@@ -1443,9 +1443,9 @@ SIGNATURES_CACHE = "signatures"
 def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
     """Every error signature's required words, then a crash named in words' (``CRASH_NAMED``); None uncached.
 
-    Kept in the user's cache (``expert.cache``).
-    Stored, they let a short complaint skip compiling the signatures it cannot match (most of them): the
-    same test a long text makes, so the same matches. Worked out and stored on the first call.
+    Kept in the user's cache (``expert.cache``), they let a short complaint skip compiling the signatures it
+    cannot match (most of them): the same test a long text makes, so the same matches. Worked out and stored on
+    the first call.
     """
     import json
 
