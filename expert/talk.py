@@ -58,6 +58,8 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
+_BIND_BREAKS = frozenset({",", ";", ":", "|"})
+"""Punctuation that separates what two words are said of (brackets are a call's, not a clause's)."""
 QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
@@ -1366,26 +1368,41 @@ class _Reader:
                 return
 
     def frames(self, lo: int, hi: int) -> None:
-        """Concepts said together in one sentence (``knowledge.talk.FRAMES``)."""
+        """Concepts said together in one sentence (``knowledge.talk.FRAMES``), each word bound where it must be."""
         toks = self.tokens[lo:hi]
         plain: dict[str, int] = {}
         negated: dict[str, int] = {}
+        where: dict[str, list[int]] = {}
+        breaks = [0]  # clause breaks before each token (a binding weighs a break as ``K.BIND_BREAK`` words)
         for k, t in enumerate(toks):
+            breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
                 continue
             target = negated if self._negated(lo + k, lo) else plain
             target.setdefault(t.lemma, k)
             target.setdefault(t.text, k)
+            where.setdefault(t.lemma, []).append(k)
+            if t.text != t.lemma:
+                where.setdefault(t.text, []).append(k)
+
+        def spots(group: frozenset[str] | str) -> list[int]:
+            words = group.split() if isinstance(group, str) else group
+            return [k for w in words if w[0] != "!" for k in where.get(w.lstrip("~="), ())]
+
+        def distance(a: int, others: list[int]) -> float:
+            return min((abs(a - b) + K.BIND_BREAK * abs(breaks[a] - breaks[b]) for b in others if b != a),
+                       default=float("inf"))
+
         done: set[str] = set()
-        for groups, sets in K.FRAMES:
+        for groups, sets, binds in K.FRAMES:
             if set(sets) <= done:
                 continue
             at: list[int] = []
             for n, g in enumerate(groups):
                 # the anchor group must be said as it is (a plain word unnegated); the others may sit in a negated
                 # stretch ("I don't call zero_grad": "grad" is under the "don't" too)
-                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w) if n == 0 else plain.get(w, negated.get(w))
-                        for w in g if w[0] != "!"]
+                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w[1:]) if w[0] == "=" else plain.get(w)
+                        if n == 0 else plain.get(w, negated.get(w)) for w in g if w[0] != "!"]
                 hits = [h for h in hits if h is not None]
                 if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
                     break
@@ -1394,6 +1411,12 @@ class _Reader:
                 at.extend(sorted(hits)[:1])  # the earliest word of the group (never the set's order)
             else:
                 if not at:
+                    continue
+                # each bound word is said of its own group's word, not of the rival's ("val acc great, train acc
+                # bad": "great" is the validation figure's)
+                if any(not any(distance(x, spots(b if isinstance(b, str) else groups[b])) <
+                               distance(x, spots(c if isinstance(c, str) else groups[c])) for x in spots(groups[a]))
+                       for a, b, c in binds):
                     continue
                 sets = {k: v for k, v in sets.items() if k not in done}
                 self.add(sets, toks[min(at)].start, toks[max(at)].end)

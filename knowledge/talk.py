@@ -717,8 +717,12 @@ SETTING_VALUES: dict[str, tuple[str, Any]] = {
 }
 """Values of a setting a change names ("from fp32 to bf16"): the after-value is the run's setting."""
 
-FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
-    (tuple(frozenset(g.split()) for g in groups), sets) for groups, sets in (
+Bind = tuple[int, int | str, int | str]
+"""A frame's binding: a word of group ``a`` is said of group ``b``'s word, not of ``c``'s (see ``FRAMES``)."""
+
+FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]], ...] = tuple(
+    (tuple(frozenset(g.split()) for g in entry[0]), entry[1], tuple(entry[2]) if len(entry) > 2 else ())
+    for entry in (
         # what changed between runs with the same seed, or between evaluations of one model
         (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
           "same-result"), {"nondeterminism": "training_runs"}),
@@ -809,6 +813,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
+        # the call left out is eval(), around validation ("my val loop never calls model.eval()")
+        (("val validation validate validating evaluation", "forget never without ~call ~use ~switch ~put",
+          "eval"), {"mode_switching": "validates_in_train_mode"}, ((1, 2, "train training"),)),
         (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),
         (("eval", "~back ~return ~revert", "train training"), {"mode_switching": "never_calls_train"}),
@@ -881,19 +888,22 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
         # held-out accuracy falling while the training figure still improves
+        # (each movement bound to its own split: "val acc rises while train acc drops" is no overfitting)
         (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
           "up increase improve rise climb", "acc accuracy f1 score metric", "!loss"),
-         {"symptom": "overfitting", "metric_kind": "accuracy"}),
+         {"symptom": "overfitting", "metric_kind": "accuracy"}, ((1, 0, 3), (4, 3, 0))),
         (("val validation test eval", "drop decrease fall worse decline degrade", "while whereas but",
           "train training", "loss", "auc acc accuracy f1 score metric map iou miou bleu performance"),
-         {"symptom": "overfitting"}),
+         {"symptom": "overfitting"}, ((1, 0, 3),)),
         # the validation loss stalls while the training loss still falls
         (("val validation", "~decrease ~improve ~drop ~fall stuck flat plateau stagnate stall", "train training",
-          "decrease drop improve fall", "loss", "!acc !accuracy"), {"symptom": "overfitting"}),
-        # training that looks fine while held-out data does badly
-        (("fine good great ok okay perfect", "train training", "but",
-          "bad poor useless terrible awful garbage low worse",
-          "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"}),
+          "decrease drop improve fall", "loss", "!acc !accuracy"), {"symptom": "overfitting"}, ((1, 0, 2), (3, 2, 0))),
+        # training that looks fine while held-out data does badly (the good word the training data's, the bad word
+        # the held-out data's: "val accuracy is great but train accuracy is bad" is the opposite gap)
+        (("fine good great ok okay perfect nail", "train training", "but and while whereas yet",
+          "=bad =poor =useless =terrible =awful =garbage =low =worse",
+          "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"},
+         ((0, 1, 4), (3, 4, 1))),
         # a tracker that shows only some of what was logged
         (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",
           "step point log value"), {"metrics_dropped": True}),
@@ -902,10 +912,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"symptom": "slow_training", "slow_kind": "many_steps"}),
     ))
 """Concepts that state an observation when all their groups are said in one sentence, in any order (a word
-``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). The first
-group is the frame's anchor: a plain word of it must be said without a negation ("there is no class imbalance"
-states nothing). One frame fires at most once per sentence, and the first frame that sets an
-observation in a sentence is the one that counts."""
+``~w``: said under a negation, "I don't use warmup"; ``=w``: said without one, "not bad" is no "bad"; ``!w``: a
+word the sentence must not hold). The first group is the frame's anchor: a plain word of it must be said without a
+negation ("there is no class imbalance" states nothing). A frame may bind its words (``(a, b, c)``: a word of group
+``a`` stands nearer a word of group ``b`` than any word of group ``c``, a clause break counting as ``BIND_BREAK``
+words; ``b`` or ``c`` may be words of their own, that the sentence need not hold): the order-free frame then still
+says whose value each word is ("great" is the training data's only when it is said of it). One frame fires at most
+once per sentence, and the first frame that sets an observation in a sentence is the one that counts."""
+
+BIND_BREAK = 8
+"""How many words a clause break between two words counts as, for a frame's bindings ("train acc is great, val acc
+is bad": "great" is nearer "train" than "val")."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these

@@ -224,7 +224,7 @@ def test_repl_refuses_a_correction_of_nothing_read() -> None:
 
 
 def test_every_composition_states_vocabulary_values() -> None:
-    tables = [c.sets for c in talk.COMPOSITIONS] + [s for _g, s in talk.FRAMES] + list(talk.IDIOMS.values())
+    tables = [c.sets for c in talk.COMPOSITIONS] + [s for _g, s, _b in talk.FRAMES] + list(talk.IDIOMS.values())
     tables += [dict([v]) for v in talk.SETTING_VALUES.values()]
     tables += [s for _p, s in talk.ERROR_SIGNATURES]
     for sets in tables:
@@ -519,6 +519,15 @@ def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() ->
     # a figure judged good on training data and bad on held-out data is the gap
     ("train acc is great but val acc is trash", {"symptom": "overfitting"}),
     ("val accuracy is not bad and train accuracy is great", {"symptom": None}),
+    # each judgement is said of its own split: the opposite gap is no overfitting
+    ("it does great on train data and awful on validation data", {"symptom": "overfitting"}),
+    ("val accuracy great but train accuracy bad", {"symptom": None}),
+    ("val accuracy drops while train accuracy goes up", {"symptom": "overfitting"}),
+    ("val accuracy goes up while train accuracy drops", {"symptom": None}),
+    # the call left out decides which mode is wrong
+    ("my val loop never calls model.eval(), the model stays in training mode",
+     {"mode_switching": "validates_in_train_mode"}),
+    ("after validation I forgot model.train()", {"mode_switching": "never_calls_train"}),
     # a printed loss within 1% of itself is flat; a falling one is not
     ("loss: 2.31 2.30 2.30 2.30 2.30 2.30", {"symptom": "not_learning"}),
     ("loss 2.3 2.1 1.9 1.7", {"symptom": None}),
