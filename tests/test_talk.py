@@ -524,6 +524,9 @@ def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() ->
     ("val accuracy great but train accuracy bad", {"symptom": None}),
     ("val accuracy drops while train accuracy goes up", {"symptom": "overfitting"}),
     ("val accuracy goes up while train accuracy drops", {"symptom": None}),
+    # "more epochs" is weighed only when wished for; said of what happened, it is a time
+    ("the model gets worse after more epochs", {"considering": None}),
+    ("I think it just needs more epochs", {"considering": "more epochs"}),
     # the call left out decides which mode is wrong
     ("my val loop never calls model.eval(), the model stays in training mode",
      {"mode_switching": "validates_in_train_mode"}),
