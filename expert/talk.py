@@ -1222,6 +1222,7 @@ class _Reader:
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
             lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
             self.frames(lead, hi)
+            self.order(lo, hi)
             self._values(lo, hi)
             self._judged_gap(self._judged)
         self.evidence()
@@ -1373,12 +1374,15 @@ class _Reader:
         plain: dict[str, int] = {}
         negated: dict[str, int] = {}
         where: dict[str, list[int]] = {}
+        under: set[int] = set()  # the words said under a negation
         breaks = [0]  # clause breaks before each token (a binding weighs a break as ``K.BIND_BREAK`` words)
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
                 continue
             target = negated if self._negated(lo + k, lo) else plain
+            if target is negated:
+                under.add(k)
             target.setdefault(t.lemma, k)
             target.setdefault(t.text, k)
             where.setdefault(t.lemma, []).append(k)
@@ -1387,7 +1391,8 @@ class _Reader:
 
         def spots(group: frozenset[str] | str) -> list[int]:
             words = group.split() if isinstance(group, str) else group
-            return [k for w in words if w[0] != "!" for k in where.get(w.lstrip("~="), ())]
+            return [k for w in words if w[0] != "!" for k in where.get(w.lstrip("~="), ())
+                    if (k in under) == (w[0] == "~") or w[0] not in "~="]
 
         def distance(a: int, others: list[int]) -> float:
             return min((abs(a - b) + K.BIND_BREAK * abs(breaks[a] - breaks[b]) for b in others if b != a),
@@ -1421,6 +1426,80 @@ class _Reader:
                 sets = {k: v for k, v in sets.items() if k not in done}
                 self.add(sets, toks[min(at)].start, toks[max(at)].end)
                 done |= set(sets)
+
+    # -- the loop's calls ---------------------------------------------------------------------------------
+    def _calls(self, lo: int, hi: int) -> list[tuple[int, int, str]]:
+        """The loop's calls named in a sentence: ``(first token, one past last, call)``, longest phrase first."""
+        toks, out, k = self.tokens, [], lo
+        texts = [t.text.lower() for t in toks[lo:hi]]
+        while k < hi:
+            for n in (4, 3, 2, 1):
+                name = K.LOOP_CALLS.get(" ".join(texts[k - lo:k - lo + n])) if k + n <= hi else None
+                if name is not None:
+                    break
+            else:
+                k += 1
+                continue
+            if name == "step":
+                prev = toks[k - 1] if k > lo else None
+                nxt = toks[k + 1] if k + 1 < hi else None
+                owned = prev is not None and prev.text.lower() in K.STEP_OWNERS
+                called = nxt is not None and nxt.text == "("
+                counted = (prev is not None and prev.kind == "num") or (nxt is not None and nxt.kind == "num")
+                others = {K.LOOP_CALLS.get(x) for x in texts} - {None, "step"}
+                if counted or not (owned or called or len(others) >= 2 or (prev is not None and prev.lemma in (
+                        "then", "call", ">", "->"))):
+                    k += n
+                    continue
+            out.append((k, k + n, name))
+            k += n
+        return out
+
+    def order(self, lo: int, hi: int) -> None:
+        """The order a sentence says the loop's calls run in (``knowledge.talk.CALL_ORDERS``).
+
+        The first call named is the sentence's subject: a later call after "after" ran before it, after "before"
+        ran after it, after "between" (and the next one) around it; any other call runs after every one so far
+        ("backward(); zero_grad(); step()", "backward, then zero_grad, then step").
+        """
+        calls = self._calls(lo, hi)
+        if len({c for _i, _j, c in calls}) < 2:
+            return
+        when: dict[str, int] = {}
+        negated: set[str] = set()
+        first = last = 0
+        around = 0  # after "between": the next two calls lie one before, one after the subject
+        prev_end = calls[0][1]
+        for n, (i, j, call) in enumerate(calls):
+            if self._negated(i, max(lo, i - 3)):
+                negated.add(call)
+                prev_end = j
+                continue
+            gap = {t.lemma for t in self.tokens[prev_end:i]} if n else set()
+            if n == 0:
+                t = 0
+            elif around == 2 or (gap & K.ORDER_BETWEEN):
+                t, around = first - 1, 1
+            elif around == 1:
+                t, around = last + 1, 0
+            elif gap & K.ORDER_AFTER and "then" not in gap:
+                t = first - 1
+            else:
+                t = last + 1  # in sequence ("then", "->", ";", "followed by", "before" the subject's next)
+            if n and gap & K.ORDER_BETWEEN:
+                around = 1
+            when.setdefault(call, t)
+            first, last = min(first, t), max(last, t)
+            prev_end = j
+        span = (self.tokens[calls[0][0]].start, self.tokens[calls[-1][1] - 1].end)
+        for seq, sets in K.CALL_ORDERS:
+            if all(c in when for c in seq) and all(when[a] < when[b] for a, b in zip(seq, seq[1:])):
+                self.add(sets, *span)
+                return
+        for done, left_out, sets in K.CALLS_LEFT_OUT:
+            if done in when and left_out in negated and left_out not in when:
+                self.add(sets, *span)
+                return
 
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:

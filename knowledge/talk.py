@@ -944,6 +944,50 @@ SYMPTOM_PRIORITY: dict[str, int] = {
 """Which symptom a composed reading states wins when readings disagree (stability first, as for the cues; a
 plateau after learning is more specific than "not learning"; a crash only when nothing else is said)."""
 
+# ------------------------------------------------------------------------------------------ the loop's calls
+# The calls of a training step, as people name them in prose or code ("loss.backward()", "zero the grads",
+# "scaler.unscale_(opt)", "clip_grad_norm_"), and what the order they are said to run in states.
+
+LOOP_CALLS: dict[str, str] = {
+    "backward": "backward", "backward pass": "backward", "backprop": "backward", "backpropagation": "backward",
+    "zero_grad": "zero_grad", "zero grad": "zero_grad", "zero the grad": "zero_grad", "zero the gradient": "zero_grad",
+    "zero the grads": "zero_grad", "zero the gradients": "zero_grad", "zeroing grad": "zero_grad",
+    "zeroing grads": "zero_grad", "zeroing the grads": "zero_grad", "zeroing the gradients": "zero_grad",
+    "zeroing gradients": "zero_grad", "zero gradients": "zero_grad", "zero grads": "zero_grad",
+    "reset the gradients": "zero_grad", "clear the gradients": "zero_grad", "set_to_none": "zero_grad",
+    "unscale": "unscale", "unscale_": "unscale", "unscaling": "unscale",
+    "clip": "clip", "clipping": "clip", "clip grad norm": "clip", "clip grad value": "clip", "clip_grad_norm_": "clip",
+    "clip_grad_norm": "clip", "clip_grad_value_": "clip", "clip the grads": "clip", "clip the gradients": "clip",
+    "step": "step",
+}
+"""Phrases (as typed, lower case) naming a call of the training step. A bare "step" is the optimizer's only as a
+call ("opt.step()", "then step") and never beside a number ("after 100 steps")."""
+
+STEP_OWNERS = frozenset("optimizer opt optim scaler sched".split())
+"""Words before "step" that make it a call ("optimizer.step()", "scaler.step(opt)")."""
+
+ORDER_AFTER = frozenset("after following".split())
+"""Words before a call saying the call just named runs after it ("zero_grad after backward")."""
+ORDER_BEFORE = frozenset("before prior".split())
+"""Words before a call saying the call just named runs before it ("clip before unscale_")."""
+ORDER_BETWEEN = frozenset({"between"})
+"""A word placing the call just named between the two calls that follow ("zero_grad is between backward and step")."""
+
+CALL_ORDERS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    # the gradients cleared after backward() filled them and before the step read them: every step is lost
+    (("backward", "zero_grad", "step"), {"zero_grad_call": "between_backward_and_step"}),
+    # gradients clipped while the GradScaler's scale still multiplies them
+    (("clip", "unscale"), {"clip_order": "before_unscale", "grad_scaler": True}),
+    (("unscale", "clip"), {"clip_order": "after_unscale", "grad_scaler": True}),
+)
+"""Calls said to run in this order (each strictly after the one before it) and what that states."""
+
+CALLS_LEFT_OUT: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # clipping with the unscale said not to happen ("I never call unscale_")
+    ("clip", "unscale", {"clip_order": "before_unscale", "grad_scaler": True}),
+)
+"""A call said to run while another is said not to (negated), and what that states."""
+
 # ------------------------------------------------------------------------------------------ pasted evidence
 
 ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (

@@ -554,3 +554,24 @@ def test_an_odd_looking_figure_asks_how_it_is_odd() -> None:
     assert obs("the loss looks weird") == {"not_working_aspect": "loss"}
     assert any("looks odd" in q for q in confirmations("the loss looks weird"))
     assert confirmations("the loss does weird spikes") == []
+
+
+# --------------------------------------------------------------------------------------------- the loop's calls
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I call optimizer.zero_grad() after loss.backward() and before optimizer.step()",
+     {"zero_grad_call": "between_backward_and_step"}),
+    ("loss.backward(); optimizer.zero_grad(); optimizer.step()", {"zero_grad_call": "between_backward_and_step"}),
+    ("zero_grad sits between backward and step", {"zero_grad_call": "between_backward_and_step"}),
+    ("backward -> zero_grad -> step", {"zero_grad_call": "between_backward_and_step"}),
+    # the right order, or no order at all, states nothing
+    ("optimizer.zero_grad(); loss.backward(); optimizer.step()", {"zero_grad_call": None}),
+    ("after 100 steps I call zero_grad then backward", {"zero_grad_call": None}),
+    ("I clip the grads before scaler.unscale_(opt)", {"clip_order": "before_unscale", "grad_scaler": True}),
+    ("scaler.unscale_(opt), then clip_grad_norm_", {"clip_order": "after_unscale"}),
+    ("clip_grad_norm_ then scaler.step(opt), I never call unscale_", {"clip_order": "before_unscale"}),
+])
+def test_the_order_of_the_loops_calls(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
