@@ -407,6 +407,12 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
         yield sentence, start, len(tokens)
 
 
+def _breaks(t: Token) -> bool:
+    """Whether a token ends a clause (punctuation or a linking word)."""
+    return (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _BIND_BREAKS)) or \
+        (t.kind == "word" and t.lemma in _BREAK_WORDS)
+
+
 # ------------------------------------------------------------------------------------------------ reading
 
 
@@ -1077,6 +1083,11 @@ class _Reader:
         if not asks:
             return
         parts = self.parts_in(lo, hi)
+        # a topic named in the question's own clause is the one asked about: "I use gradient clipping, what
+        # learning rate should I use?" asks about the learning rate
+        asking = [p for p in parts if ("topic" in p.roles or "tv" in p.roles) and self._asks_in_clause(p, lo, hi)]
+        if asking and len(asking) < len([p for p in parts if "topic" in p.roles or "tv" in p.roles]):
+            parts = [p for p in parts if not ("topic" in p.roles or "tv" in p.roles) or p in asking]
         topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
         values = [p.roles["tv"] for p in parts if "tv" in p.roles]
         named = topics or values
@@ -1105,6 +1116,18 @@ class _Reader:
         if len(values) >= 2 and set(lemmas) & {"or", "vs", "versus", "vs."}:
             names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
         self.claim(start, end, names)
+
+    def _asks_in_clause(self, p: Part, lo: int, hi: int) -> bool:
+        """Whether the clause around a part holds a question or choice word (or ends the question)."""
+        a = p.i
+        while a > lo and not _breaks(self.tokens[a - 1]):
+            a -= 1
+        b = p.j
+        while b < hi and not _breaks(self.tokens[b]):
+            b += 1
+        words = {t.lemma for t in self.tokens[a:b]}
+        ends_question = b < len(self.tokens) and self.tokens[b].text == "?"
+        return bool(words & (K.QUESTION_LEADS | K.CHOICE_WORDS)) or ends_question
 
     def changes(self, lo: int, hi: int) -> None:
         """"batch 64 -> 1024", "from fp32 to bf16", "1024 (was 64)", "1024 instead of 128": the after-value."""

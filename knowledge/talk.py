@@ -257,7 +257,7 @@ QUESTION_LEADS = frozenset("which what should shall would is are does do can cou
 """Words that open a question."""
 
 CHOICE_WORDS = frozenset("which should best better recommend recommended vs versus choose pick or worth need "
-                         "reasonable good right optimal ideal enable".split())
+                         "reasonable good right optimal ideal enable necessary sensible default typical".split())
 """Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
 
 TOPICS: dict[str, str] = {
@@ -270,6 +270,14 @@ TOPICS: dict[str, str] = {
     "lr scheduler": "schedule", "learning rate schedule": "schedule", "learning rate scheduler": "schedule",
     "track": "tracking", "keep track": "tracking", "log": "tracking", "compare": "tracking",
     "experiment tracking": "tracking",
+    # gradient clipping and its threshold ("what max_grad_norm?", "should I clip gradients at 1.0 or 5.0?")
+    "clipping": "clipping", "gradient clipping": "clipping", "grad clipping": "clipping", "clip": "clipping",
+    "clip gradient": "clipping", "clip grad": "clipping", "clip grad norm": "clipping", "max norm": "clipping",
+    "max grad norm": "clipping", "max_grad_norm": "clipping", "max_norm": "clipping", "clip value": "clipping",
+    "clipping threshold": "clipping", "clip threshold": "clipping", "grad clip": "clipping",
+    # data augmentation and the architecture (the latter another pack's: the boundary says so)
+    "augmentation": "augmentation", "data augmentation": "augmentation", "augment": "augmentation",
+    "architecture": "architecture", "model architecture": "architecture",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -295,7 +303,8 @@ TOPIC_VALUES: dict[str, str] = {
     "step decay": "schedule", "linear decay": "schedule", "cosine annealing": "schedule", "fp16": "precision",
     "bf16": "precision", "fp8": "precision", "fp32": "precision", "bfloat16": "precision", "float16": "precision",
     "amp": "precision", "optuna": "tuning", "bayesian optimization": "tuning", "wandb": "tracking",
-    "mlflow": "tracking", "tensorboard": "tracking",
+    "mlflow": "tracking", "tensorboard": "tracking", "mixup": "augmentation", "cutmix": "augmentation",
+    "randaugment": "augmentation", "autoaugment": "augmentation", "trivialaugment": "augmentation",
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
@@ -522,7 +531,7 @@ IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
 TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
     "optimizer": ("optimizer",), "learning_rate": ("learning_rate",),
     "schedule": ("lr_schedule",), "batch_size": ("batch_size",), "precision": ("mixed_precision", "grad_scaler"),
-    "tuning": ("tuning_method",),
+    "tuning": ("tuning_method",), "clipping": ("grad_clipping",), "augmentation": ("heavy_augmentation",),
 }
 """Settings a question about a topic names without setting them ("should I use adam or sgd")."""
 

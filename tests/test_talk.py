@@ -575,3 +575,15 @@ def test_an_odd_looking_figure_asks_how_it_is_odd() -> None:
 def test_the_order_of_the_loops_calls(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("is gradient clipping necessary for my lstm?", "clipping"),
+    ("what's a sensible max_grad_norm?", "clipping"),
+    ("should I use mixup or cutmix?", "augmentation"),
+    # the topic of the question's own clause, not a setting named beside it
+    ("I use gradient clipping, what learning rate should I use?", "learning_rate"),
+    ("the loss is nan even with gradient clipping, why?", None),
+])
+def test_question_topics(text: str, topic: str | None) -> None:
+    assert obs(text).get("question_topic") == topic
