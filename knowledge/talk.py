@@ -760,6 +760,22 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("version commit release", "old older previous early last", "fine work ok okay normal train normally"),
          {"recent_change": "library_upgrade"}),
         (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
+        # a library updated by name ("since I updated transformers", "the newer torch version", "bumped lightning")
+        (("update upgrade bump new late", "torch pytorch transformers cuda cudnn library lib package lightning "
+          "accelerate peft deepspeed timm diffusers driver trl xformers", "!should !want !whether !worth !consider "
+          "!considering !planning !plan !how !if"), {"recent_change": "library_upgrade"}),
+        # the input pipeline changed just before the trouble ("since I rewrote the preprocessing the loss is stuck")
+        (("change switch replace rewrite refactor modify move new swap", "pipeline dataloader loader preprocessing "
+          "preprocess augmentation dataset loading shard webdataset tfrecord parquet", "since after now once worse "
+          "break broken drop stop lower fall different", "!should !want !whether !worth !consider !considering "
+          "!planning !plan !how !if !faster !speed !slow !worker !num_workers !throughput"),
+         {"recent_change": "data_pipeline"}),
+        # more (or fewer) GPUs than the run was tuned on, and worse results since ("went from 1 GPU to 8, accuracy is
+        # worse"): not a speed complaint, which is the devices' own
+        (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
+          "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
+          "!memory !should !want !how !whether"),
+         {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
         (("switch move", "fp16 amp autocast half float16", "since after when once",
@@ -823,7 +839,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
         # the call left out is eval(), around validation ("my val loop never calls model.eval()")
-        (("val validation validate validating evaluation", "forget never without ~call ~use ~switch ~put",
+        (("val validation validate evaluation", "forget never without ~call ~use ~switch ~put",
           "eval"), {"mode_switching": "validates_in_train_mode"}, ((1, 2, "train training"),)),
         (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),

@@ -516,6 +516,13 @@ def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() ->
     ("accuracy went down after switching to bf16", {"mixed_precision": "bf16", "considering": None}),
     ("should I switch to bf16?", {"considering": "bf16", "mixed_precision": None}),
     ("should I increase the batch size after warmup?", {"recent_change": None}),
+    ("since I updated transformers my loss doesn't go down", {"recent_change": "library_upgrade"}),
+    ("should I update torch?", {"recent_change": None}),
+    ("I rewrote the preprocessing and since then the loss is stuck", {"recent_change": "data_pipeline"}),
+    ("I changed the dataloader num_workers and it got faster", {"recent_change": None}),
+    ("went from 1 gpu to 8 gpus and now the accuracy is worse", {"recent_change": "gpu_count",
+                                                                 "world_size_changed": True, "multi_gpu": True}),
+    ("went from 1 gpu to 8 gpus and it is no faster", {"recent_change": None}),
     # a figure judged good on training data and bad on held-out data is the gap
     ("train acc is great but val acc is trash", {"symptom": "overfitting"}),
     ("val accuracy is not bad and train accuracy is great", {"symptom": None}),
