@@ -448,6 +448,9 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},
+    # targets with several classes on at once ("multi-label", "multi-hot vectors")
+    "multi label": {"target_kind": "multi_hot"}, "multilabel": {"target_kind": "multi_hot"},
+    "multi hot": {"target_kind": "multi_hot"}, "multihot": {"target_kind": "multi_hot"},
     # a loss curve drawn as steps down, one at each epoch ("a staircase")
     "staircase": {"epoch_start_drop": True}, "stair": {"epoch_start_drop": True},
     "run out of memory": {"boundary_topic": "cuda_oom"},
@@ -797,6 +800,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("stock default original provided official reference", "config configuration cfg yaml",
           "one two single 1 2 few less", "gpu", "!scale !rescale !adjust"),
          {"world_size_changed": True, "lr_world_scaling": "unchanged"}),
+        # several classes on at once for one example ("each image can belong to several classes")
+        (("several multiple", "class label tag category", "once same per each sample example image row",
+          "!gpu !node !worker !loss !run !seed"), {"target_kind": "multi_hot"}),
+        # the model's own parameters cast to half precision ("model.half()", "I cast the model to fp16"): not autocast,
+        # which keeps them in fp32
+        (("half fp16 float16", "model network net weight parameter param", "convert cast put use",
+          "!autocast !amp !scaler !gradscaler !mixed !bf16 !bfloat16 !input !image"),
+         {"weights_dtype": "fp16"}),
         # a curve that repeats on a fixed period (not spikes at random steps)
         (("periodic cyclic cyclical sawtooth", "spike oscillate swing jump fluctuate pattern loss "
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
@@ -1048,6 +1059,15 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|"
      r"workers? (?:keep )?(?:dying|died|crash)|"
      r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
+    # an object a worker process or a spawned rank cannot receive
+    (r"can'?t pickle|cannot pickle|\bpicklingerror\b|\bpickling error\b|not picklable|unpicklable",
+     {"boundary_topic": "pickling"}),
+    # DDP's check that every parameter got its gradient reduced in the step before (a branch left unused)
+    (r"expected to have finished reduction|finished reduction in the prior iteration|"
+     r"prior iteration(?:'s)? reduction|reduction (?:was |is )?not finished",
+     {"collective_failure": "unfinished_reduction", "multi_gpu": True, "symptom": "crash"}),
+    # dynamo recompiling (the cache limit), before any other compile error: the more specific family
+    (r"recompil\w*|cache_size_limit|recompile_limit|torch\._dynamo hit config", {"boundary_topic": "recompile_limit"}),
     # compilation
     (r"torch\._dynamo|torch\._inductor|inductorerror|backendcompilerfailed|torch\.compile\b[^.\n]{0,40}"
      r"(?:fail|error|crash|throw)|(?:fail|error|crash)\w*[^.\n]{0,30}torch\.compile|inductor compilation failed",
@@ -1066,7 +1086,7 @@ CRASH_SIGNS = (r"traceback \(most recent call last\)|\b\w*(?:error|exception):|\
 """Words and lines showing the run stopped with an error (``symptom=crash``)."""
 
 CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
-                          "cuda_oom", "collective_timeout", "dataloader_failure"})
+                          "cuda_oom", "collective_timeout", "dataloader_failure", "pickling"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""
 
 SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())

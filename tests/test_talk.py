@@ -594,3 +594,23 @@ def test_the_order_of_the_loops_calls(text: str, expected: dict) -> None:
 ])
 def test_question_topics(text: str, topic: str | None) -> None:
     assert obs(text).get("question_topic") == topic
+
+
+@pytest.mark.parametrize("text, expected", [
+    # pasted errors: the family, and the crash it is
+    ("AttributeError: Can't pickle local object 'main.<locals>.<lambda>' with num_workers=4",
+     {"boundary_topic": "pickling", "symptom": "crash"}),
+    ("RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one",
+     {"collective_failure": "unfinished_reduction", "symptom": "crash", "multi_gpu": True}),
+    ("torch.compile keeps recompiling with dynamic shapes", {"boundary_topic": "recompile_limit"}),
+    # targets and weights said in words
+    ("multi-label problem and I'm using CrossEntropyLoss", {"target_kind": "multi_hot"}),
+    ("each image can belong to several classes at once", {"target_kind": "multi_hot"}),
+    ("it is not a multi-label task", {"target_kind": None}),
+    ("I cast the model to half and the loss is nan", {"weights_dtype": "fp16"}),
+    ("fp16 autocast with the model in fp32", {"weights_dtype": None}),
+    ("after finetuning qwen the answers repeat", {"task": "language_modeling"}),
+])
+def test_errors_targets_and_weights(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
