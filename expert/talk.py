@@ -1083,11 +1083,12 @@ class _Reader:
         if not asks:
             return
         parts = self.parts_in(lo, hi)
-        # a topic named in the question's own clause is the one asked about: "I use gradient clipping, what
-        # learning rate should I use?" asks about the learning rate
-        asking = [p for p in parts if ("topic" in p.roles or "tv" in p.roles) and self._asks_in_clause(p, lo, hi)]
-        if asking and len(asking) < len([p for p in parts if "topic" in p.roles or "tv" in p.roles]):
-            parts = [p for p in parts if not ("topic" in p.roles or "tv" in p.roles) or p in asking]
+        # a setting said in use in a clause of its own is not what the question asks about: "I use gradient
+        # clipping, what learning rate should I use?" asks about the learning rate
+        named = [p for p in parts if "topic" in p.roles or "tv" in p.roles]
+        in_use = [p for p in named if self._in_use_clause(p, lo, hi)]
+        if in_use and len(in_use) < len(named):
+            parts = [p for p in parts if p not in in_use]
         topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
         values = [p.roles["tv"] for p in parts if "tv" in p.roles]
         named = topics or values
@@ -1117,8 +1118,8 @@ class _Reader:
             names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
         self.claim(start, end, names)
 
-    def _asks_in_clause(self, p: Part, lo: int, hi: int) -> bool:
-        """Whether the clause around a part holds a question or choice word (or ends the question)."""
+    def _in_use_clause(self, p: Part, lo: int, hi: int) -> bool:
+        """Whether the clause around a part says it is in use ("I use X", "with X") and asks nothing."""
         a = p.i
         while a > lo and not _breaks(self.tokens[a - 1]):
             a -= 1
@@ -1126,8 +1127,9 @@ class _Reader:
         while b < hi and not _breaks(self.tokens[b]):
             b += 1
         words = {t.lemma for t in self.tokens[a:b]}
-        ends_question = b < len(self.tokens) and self.tokens[b].text == "?"
-        return bool(words & (K.QUESTION_LEADS | K.CHOICE_WORDS)) or ends_question
+        if (b < len(self.tokens) and self.tokens[b].text == "?") or words & (K.QUESTION_LEADS | K.CHOICE_WORDS):
+            return False
+        return bool(words & K.IN_USE_WORDS)
 
     def changes(self, lo: int, hi: int) -> None:
         """"batch 64 -> 1024", "from fp32 to bf16", "1024 (was 64)", "1024 instead of 128": the after-value."""

@@ -260,6 +260,10 @@ CHOICE_WORDS = frozenset("which should best better recommend recommended vs vers
                          "reasonable good right optimal ideal enable necessary sensible default typical".split())
 """Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
 
+IN_USE_WORDS = frozenset("use with have set run enable turn apply".split())
+"""Words saying a setting is the run's ("I use gradient clipping", "with AdamW"): said in a clause of their own
+beside a question, the setting is not what the question asks about."""
+
 TOPICS: dict[str, str] = {
     "optimizer": "optimizer", "optimiser": "optimizer", "learning rate": "learning_rate", "lr": "learning_rate",
     "schedule": "schedule", "scheduler": "schedule", "lr schedule": "schedule",

@@ -591,6 +591,7 @@ def test_the_order_of_the_loops_calls(text: str, expected: dict) -> None:
     # the topic of the question's own clause, not a setting named beside it
     ("I use gradient clipping, what learning rate should I use?", "learning_rate"),
     ("the loss is nan even with gradient clipping, why?", None),
+    ("which hyperparameters, above all the learning rate, would you suggest?", "learning_rate"),
 ])
 def test_question_topics(text: str, topic: str | None) -> None:
     assert obs(text).get("question_topic") == topic
