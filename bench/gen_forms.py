@@ -19,7 +19,7 @@ def lexicon_words() -> list[str]:
     from knowledge import talk
 
     tables = (talk.QUANTITIES, talk.SPLITS, talk.MOVEMENTS, talk.TIMES, talk.TOPICS, talk.TOPIC_VALUES,
-              talk.IDIOMS)
+              talk.IDIOMS, talk.CONCEPTS)
     words = {w for t in tables for phrase in t for w in phrase.split()}
     words |= {w.lstrip("~!=") for groups, _sets, _binds in talk.FRAMES for g in groups for w in g}
     words |= {w for phrase in talk.SETTING_VALUES for w in phrase.split()}

@@ -583,8 +583,10 @@ class _Reader:
                    for c in K.COMPOSITIONS)
 
     def _compose(self, quantity: str | None, split: str | None, movement: str, time: str | None,
-                 tags: set[str]) -> dict[str, Any] | None:
+                 tags: set[str], subject: bool = False) -> dict[str, Any] | None:
         for c in K.COMPOSITIONS:
+            if c.subject and not subject:
+                continue
             if quantity is None:
                 if not c.implicit:
                     continue
@@ -738,9 +740,13 @@ class _Reader:
                 # a figure judged without a shape, on one side of the split: the sentence may hold the other side
                 span = (min(p.start, chosen[0].start), max(p.end, chosen[0].end)) if chosen else (p.start, p.end)
                 self._judged.setdefault(f"{split}_{judgement}", span)
-            sets = self._compose(quantity, split, m, time, tags)
+            # the quantity is the clause's subject: said before the movement, no person before it ("the LR never
+            # changes", not "I did not change the LR")
+            subject = chosen is not None and i <= chosen[0].i < p.i and not any(
+                t.lemma in K.AGENTS for t in self.tokens[i:chosen[0].i])
+            sets = self._compose(quantity, split, m, time, tags, subject)
             if sets is None and time is not None:
-                sets = self._compose(quantity, split, m, None, tags)
+                sets = self._compose(quantity, split, m, None, tags, subject)
             if sets is None and m in K.RUN_MOVEMENTS and chosen is not None and quantity is not None and \
                     not (i <= chosen[0].i < p.i):
                 # "it hangs with 4 GPUs", "300 steps or fewer doesn't learn": a quantity said after the movement
@@ -1413,6 +1419,15 @@ class _Reader:
             where.setdefault(t.lemma, []).append(k)
             if t.text != t.lemma:
                 where.setdefault(t.text, []).append(k)
+        # a phrase a frame names by one word ("has no effect": ``inert``), said plainly (it holds its negation)
+        lem = [t.lemma for t in toks]
+        for k in range(len(toks)):
+            for n in range(min(K.CONCEPT_REACH, len(toks) - k), 0, -1):
+                concept = K.CONCEPTS.get(" ".join(lem[k:k + n]))
+                if concept is not None:
+                    plain.setdefault(concept, k)
+                    where.setdefault(concept, []).append(k)
+                    break
 
         def spots(group: frozenset[str] | str) -> list[int]:
             words = group.split() if isinstance(group, str) else group

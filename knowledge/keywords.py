@@ -474,6 +474,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:every|each|per)\s+(?:batch|step|iteration)",
        _LOOP, negatable=False, scheduler_pace="too_fast"),
     _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
-       r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:barely|never)\s+(?:decays?|changes?|moves?)",
+       # ("the LR never changes" is an LR that does not follow its schedule at all: lr_observed, not the pace)
+       r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+barely\s+(?:decays?|changes?|moves?)",
        _LOOP, negatable=False, scheduler_pace="too_slow"),
 )

@@ -260,6 +260,9 @@ CHOICE_WORDS = frozenset("which should best better recommend recommended vs vers
                          "reasonable good right optimal ideal enable necessary sensible default typical".split())
 """Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
 
+AGENTS = frozenset("i we you they he she someone".split())
+"""Persons: one said before a quantity makes it the object of what they did ("I kept the LR the same")."""
+
 IN_USE_WORDS = frozenset("use with have set run enable turn apply".split())
 """Words saying a setting is the run's ("I use gradient clipping", "with AdamW"): said in a clause of their own
 beside a question, the setting is not what the question asks about."""
@@ -577,6 +580,10 @@ class Composition:
         split: Only for this split of the quantity (``train``, ``val``; None: any, ``none``: unsplit only).
         time: Only at this time (``TIMES`` values or ``later``, ``start``; None: any time).
         implicit: The quantity may be left unsaid ("it diverges", "NaN after 3 epochs" are about the loss).
+        tags: Only when the clause says this much of it (``all``, ``some``).
+        subject: Only when the quantity is the clause's subject: said before the movement, with no person before it
+            ("the LR never changes" is the LR's trace; "I did not change the LR" and "I kept the LR the same" are the
+            user's setting).
     """
 
     quantity: str
@@ -586,6 +593,7 @@ class Composition:
     time: str | None = None
     implicit: bool = False
     tags: frozenset[str] = field(default_factory=frozenset)
+    subject: bool = False
 
 
 def _c(quantity: str, movements: str, sets: dict[str, Any], **kw: Any) -> list[Composition]:
@@ -681,6 +689,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # ("constant", "the same", "not change" are left out: "a constant lr", "kept the lr the same", "I did not change
     # the lr" describe a setting the user chose, not the trace of the LR applied)
     + _c("lr", "flatline stay stuck not-down not-up", {"lr_observed": "stuck"})
+    + _c("lr", "not-change not-change_verb", {"lr_observed": "stuck"}, subject=True)
+    + _c("lr", "same flat", {"lr_observed": "stuck"}, time="always", subject=True)
     + _c("lr", "zero vanish", {"lr_observed": "near_zero"})
     # (only a rise: "the loss drops slowly at lr 1e-5" puts the manner next to the LR but it is the loss's)
     + _c("lr", "slow-up", {"scheduler_pace": "too_slow"})
@@ -820,8 +830,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
         # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
+        (("weight coefficient beta lambda alpha factor w", "loss term part component", "inert same "
+          "identical", "!lr !rate !decay !lora"), {"loss_term_inert": True}),
         (("weight coefficient beta lambda alpha factor", "loss term", "whatever regardless", "same identical nothing "
           "~effect ~change ~difference ~affect", "!lr !rate"), {"loss_term_inert": True}),
+        # a schedule set that does nothing to the LR ("the scheduler seems to do nothing", "milestones have no effect")
+        (("scheduler milestone", "inert", "!loss !accuracy !acc !metric !result !curve !try"),
+         {"lr_observed": "stuck"}),
         (("weight coefficient beta lambda alpha factor", "loss term", "~effect ~difference ~affect", "change vary "
           "set", "!lr !rate"), {"loss_term_inert": True}),
         # weights found at their initial values after training: no step reached them
@@ -959,6 +974,23 @@ negation ("there is no class imbalance" states nothing). A frame may bind its wo
 words; ``b`` or ``c`` may be words of their own, that the sentence need not hold): the order-free frame then still
 says whose value each word is ("great" is the training data's only when it is said of it). One frame fires at most
 once per sentence, and the first frame that sets an observation in a sentence is the one that counts."""
+
+CONCEPTS: dict[str, str] = {
+    # a change that changes nothing ("it has no effect", "doesn't matter", "nothing changed")
+    **dict.fromkeys((
+        "no effect", "zero effect", "not have any effect", "not have an effect", "not have much effect",
+        "nothing change", "change nothing", "change absolutely nothing", "not change anything", "not change a thing",
+        "no difference", "not make a difference", "not make any difference", "make no difference", "do nothing",
+        "not do anything", "no change", "not matter", "not affect", "not affect anything", "same result",
+        "identical result", "exactly the same"), "inert"),
+    # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
+    **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
+}
+"""Phrases (lemmas) a frame may name by one word: ``inert`` (a change with no effect), ``regardless`` (whatever the
+value). The phrase holds its own negation, so its word is said plainly."""
+
+CONCEPT_REACH = 5
+"""Words in the longest ``CONCEPTS`` phrase."""
 
 BIND_BREAK = 8
 """How many words a clause break between two words counts as, for a frame's bindings ("train acc is great, val acc

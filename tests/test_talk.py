@@ -615,3 +615,21 @@ def test_question_topics(text: str, topic: str | None) -> None:
 def test_errors_targets_and_weights(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the LR as the subject that does not move is its trace; the LR the user left alone is a setting
+    ("the learning rate never changes during training", {"lr_observed": "stuck"}),
+    ("param_groups lr is always the same value", {"lr_observed": "stuck"}),
+    ("I did not change the lr", {"lr_observed": None}),
+    ("I kept the lr the same and the loss exploded", {"lr_observed": None}),
+    # a change that changes nothing, said in any of its ways
+    ("the kl term weight has no effect on training", {"loss_term_inert": True}),
+    ("the weight of the second loss does not matter", {"loss_term_inert": True}),
+    ("the weight decay does not matter", {"loss_term_inert": None}),
+    ("the scheduler seems to do nothing", {"lr_observed": "stuck"}),
+    ("the scheduler has no effect on the final accuracy", {"lr_observed": None}),
+])
+def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
