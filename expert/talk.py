@@ -744,6 +744,8 @@ class _Reader:
             # changes", not "I did not change the LR")
             subject = chosen is not None and i <= chosen[0].i < p.i and not any(
                 t.lemma in K.AGENTS for t in self.tokens[i:chosen[0].i])
+            if m == "hang" and quantity in ("loss", "accuracy"):
+                m = "plateau"  # a curve that "sits there" after a rise stops moving; only a run hangs
             sets = self._compose(quantity, split, m, time, tags, subject)
             if sets is None and time is not None:
                 sets = self._compose(quantity, split, m, None, tags, subject)
@@ -1406,7 +1408,7 @@ class _Reader:
         negated: dict[str, int] = {}
         where: dict[str, list[int]] = {}
         under: set[int] = set()  # the words said under a negation
-        breaks = [0]  # clause breaks before each token (a binding weighs a break as ``K.BIND_BREAK`` words)
+        breaks = [0]  # clause breaks before each token (two words after as many breaks share a clause)
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
@@ -1434,9 +1436,20 @@ class _Reader:
             return [k for w in words if w[0] != "!" for k in where.get(w.lstrip("~="), ())
                     if (k in under) == (w[0] == "~") or w[0] not in "~="]
 
-        def distance(a: int, others: list[int]) -> float:
-            return min((abs(a - b) + K.BIND_BREAK * abs(breaks[a] - breaks[b]) for b in others if b != a),
-                       default=float("inf"))
+        def attached(a: int, own: list[int], rival: list[int]) -> bool:
+            """Whether the word at ``a`` is said of ``own`` rather than ``rival``.
+
+            Of the nearest of them before it in its clause (its subject), else after it in its clause ("great on
+            train data"), else before it in the sentence (a subject carried over: "val acc goes up, then drops"),
+            else after it.
+            """
+            both = [(b, b in own) for b in set(own) | set(rival) if b != a]
+            same = [(b, o) for b, o in both if breaks[b] == breaks[a]]
+            for pool, before in ((same, True), (same, False), (both, True), (both, False)):
+                side = [(b, o) for b, o in pool if (b < a) == before]
+                if side:
+                    return min(side, key=lambda bo: abs(bo[0] - a))[1]
+            return False
 
         done: set[str] = set()
         for groups, sets, binds in K.FRAMES:
@@ -1459,8 +1472,8 @@ class _Reader:
                     continue
                 # each bound word is said of its own group's word, not of the rival's ("val acc great, train acc
                 # bad": "great" is the validation figure's)
-                if any(not any(distance(x, spots(b if isinstance(b, str) else groups[b])) <
-                               distance(x, spots(c if isinstance(c, str) else groups[c])) for x in spots(groups[a]))
+                if any(not any(attached(x, spots(b if isinstance(b, str) else groups[b]),
+                                        spots(c if isinstance(c, str) else groups[c])) for x in spots(groups[a]))
                        for a, b, c in binds):
                     continue
                 sets = {k: v for k, v in sets.items() if k not in done}

@@ -970,10 +970,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
 ``~w``: said under a negation, "I don't use warmup"; ``=w``: said without one, "not bad" is no "bad"; ``!w``: a
 word the sentence must not hold). The first group is the frame's anchor: a plain word of it must be said without a
 negation ("there is no class imbalance" states nothing). A frame may bind its words (``(a, b, c)``: a word of group
-``a`` stands nearer a word of group ``b`` than any word of group ``c``, a clause break counting as ``BIND_BREAK``
-words; ``b`` or ``c`` may be words of their own, that the sentence need not hold): the order-free frame then still
-says whose value each word is ("great" is the training data's only when it is said of it). One frame fires at most
-once per sentence, and the first frame that sets an observation in a sentence is the one that counts."""
+``a`` is said of a word of group ``b``, not of group ``c``: of the nearest of them before it in its clause, else after
+it in its clause, else before it in the sentence; ``b`` or ``c`` may be words of their own, that the sentence need
+not hold): the order-free frame then still says whose value each word is ("great" is the training data's only when
+it is said of it). One frame fires at most once per sentence, and the first frame that sets an observation in a
+sentence is the one that counts."""
 
 CONCEPTS: dict[str, str] = {
     # a change that changes nothing ("it has no effect", "doesn't matter", "nothing changed")
@@ -991,10 +992,6 @@ value). The phrase holds its own negation, so its word is said plainly."""
 
 CONCEPT_REACH = 5
 """Words in the longest ``CONCEPTS`` phrase."""
-
-BIND_BREAK = 8
-"""How many words a clause break between two words counts as, for a frame's bindings ("train acc is great, val acc
-is bad": "great" is nearer "train" than "val")."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these

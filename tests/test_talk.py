@@ -633,3 +633,10 @@ def test_errors_targets_and_weights(text: str, expected: dict) -> None:
 def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_movement_carried_over_is_its_subjects() -> None:
+    # "then starts dropping" is the validation accuracy's, said two clauses before; "sits there" is a curve's pause
+    got = obs("val accuracy goes up to 85% by epoch 10, sits there, then drops while train acc keeps climbing")
+    assert got.get("symptom") == "overfitting"
+    assert obs("val accuracy goes up, then train accuracy drops while val acc keeps climbing").get("symptom") is None
