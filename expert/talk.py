@@ -465,7 +465,12 @@ class _Reader:
             nxt = parts[k + 1] if k + 1 < len(parts) else None
             if "s" in p.roles and nxt is not None and "q" in nxt.roles and nxt.i - p.j <= 1 \
                     and nxt.roles["q"] not in ("run", "pronoun", "model"):
-                out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"], p.roles["s"]))
+                # "training and validation loss": both curves, neither split alone
+                prev = self.by_token.get(p.i - 2) if p.i >= 2 else None
+                both = prev is not None and "s" in prev.roles and prev.roles["s"] != p.roles["s"] and \
+                    self.tokens[p.i - 1].lemma in ("and", "&", "/", "or")
+                out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"],
+                            None if both else p.roles["s"]))
                 k += 2
                 continue
             if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
@@ -650,8 +655,9 @@ class _Reader:
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
                 prev = self.lemmas(p.i - 1, p.i)
+                # ("goes down then up again": the verb of the movement before it carries over)
                 if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move", "back",
-                                               "keep", "is", "be", "climb", "fall", "jump", "spike"):
+                                               "keep", "is", "be", "climb", "fall", "jump", "spike", "then"):
                     continue
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)

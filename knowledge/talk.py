@@ -753,7 +753,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
           "same-result"), {"nondeterminism": "training_runs"}),
         # (not a run resumed from a checkpoint that goes on differently: that is the resume, not the evaluation)
-        (("evaluate evaluation eval checkpoint", "twice again same", "different differ vary change "
+        (("evaluate evaluation eval checkpoint", "twice again same every each", "different differ vary change "
           "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
@@ -797,7 +797,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # overflow that DF-CHG-PREC names)
         (("switch move", "fp16 amp autocast half float16", "since after when once",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
-        (("resume", "since after when once checkpoint", "!should !want !whether !how"),
+        (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
         # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it

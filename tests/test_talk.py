@@ -635,6 +635,18 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     assert {k: got.get(k) for k in expected} == expected, got
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("training and validation loss both stuck around 4.6", {"symptom": "not_learning"}),  # both curves
+    ("train and val loss go up", {"loss_behavior": "diverging", "val_loss_rising": None}),
+    ("loss goes down then up again", {"loss_behavior": "diverging"}),
+    ("model gives different results every time I evaluate it", {"nondeterminism": "evaluation"}),
+    ("After resuming from checkpoint the loss jumps up", {"recent_change": "resume"}),
+])
+def test_both_splits_carried_verbs_and_repeats(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
 def test_a_movement_carried_over_is_its_subjects() -> None:
     # "then starts dropping" is the validation accuracy's, said two clauses before; "sits there" is a curve's pause
     got = obs("val accuracy goes up to 85% by epoch 10, sits there, then drops while train acc keeps climbing")
