@@ -1340,7 +1340,8 @@ class _Reader:
         read: dict[str, int] = {}
         for p in self.parts:
             q = p.roles.get("q")
-            if q == "gpu_util" and self.lemmas(p.i, p.j) == ["gpu"]:
+            if q == "gpu_util" and (self.lemmas(p.i, p.j) == ["gpu"] or
+                                    (p.j - p.i == 1 and self.tokens[p.i].lemma in K.GPU_NAMES)):
                 self._gpu_count(p)
                 continue
             name = K.QUOTED_SETTINGS.get(q or "")

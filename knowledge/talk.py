@@ -67,12 +67,19 @@ QUANTITIES: dict[str, str] = {
     "model": "model", "network": "model", "net": "model", "classifier": "model",
     "loss scale": "loss_scale", "loss scaler": "loss_scale", "loss scaling": "loss_scale", "scale": "loss_scale_weak",
     "gpu": "gpu_util",
+    # the devices by name ("4 A100s", "my 2 3090s"): counted like "GPUs"
+    # (the plural written out: names with digits have no inflections from the lemmatiser)
+    **dict.fromkeys((f"{n}{s}" for n in ("a100", "h100", "h200", "v100", "a10g", "l40s", "t4", "p100", "k80", "a6000",
+                                         "3090", "4090", "2080ti", "3080") for s in ("", "s")), "gpu_util"),
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
     "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
+
+GPU_NAMES = frozenset(k for k, v in QUANTITIES.items() if v == "gpu_util" and any(c.isdigit() for c in k))
+"""Devices named by their model ("A100"): a count before one is a count of GPUs."""
 
 SPLITS: dict[str, str] = {
     "train": "train", "training": "train", "trn": "train", "tr": "train",
@@ -118,6 +125,10 @@ MOVEMENTS: dict[str, str] = {
     "nan": "nan", "inf": "nan", "infinity": "nan", "infinite": "nan", "-inf": "nan", "not a number": "nan",
     "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
     "negative": "negative", "below zero": "negative", "less than zero": "negative",
+    # nearly zero is a value shrinking, not exactly zero ("the grad norm decays towards zero")
+    "towards zero": "vanish", "toward zero": "vanish", "near zero": "vanish", "close to zero": "vanish",
+    "almost zero": "vanish", "nearly zero": "vanish", "approach zero": "vanish", "tend to zero": "vanish",
+    "virtually zero": "vanish", "practically zero": "vanish",
     # speed and hangs
     "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
@@ -675,6 +686,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad_norm", "vanish down", {"grad_norm_trend": "vanishing"})
     + _c("grad", "spike jump", {"grad_norm_trend": "spiky"})
     + _c("grad_norm", "spike jump", {"grad_norm_trend": "spiky"})
+    # a gradient norm logged as exactly 0: every gradient is zero
+    + _c("grad_norm", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "none", {"symptom": "not_learning", "step_grads": "none"})
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
@@ -723,6 +736,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
     + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
+    + _c("predictions_verb", "bad", {"vague_query": "performs_poorly"})
     + _c("run", "bad worse broken wrong", {"vague_query": "not_working_well"})
     + _c("run", "underperform", {"vague_query": "performs_poorly"}, implicit=True)
     + _c("model", "underperform", {"vague_query": "performs_poorly"})
@@ -931,9 +945,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
-        (("gpu ddp distributed parallel node torchrun fsdp", "~fast ~faster ~speedup ~quick", "!hang !freeze !stuck "
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "~fast ~faster ~speedup ~quick",
+          "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
-        (("gpu ddp distributed parallel node torchrun fsdp", "slow", "single one", "!hang !freeze !stuck "
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
+          "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
         # runs that differ although nothing was changed ("the results are different every time I run it")
         (("result outcome", "different differ vary", "every each rerun", "!lr !rate !batch !optimizer "

@@ -641,6 +641,10 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("loss goes down then up again", {"loss_behavior": "diverging"}),
     ("model gives different results every time I evaluate it", {"nondeterminism": "evaluation"}),
     ("After resuming from checkpoint the loss jumps up", {"recent_change": "resume"}),
+    ("training on 8 V100s", {"multi_gpu": True}),
+    ("on a single A100 it takes 3h per epoch", {"multi_gpu": None}),
+    ("grad norm is always 0.0 in the logs", {"step_grads": "zero"}),
+    ("gradient norm decays towards zero", {"step_grads": None, "grad_norm_trend": "vanishing"}),
 ])
 def test_both_splits_carried_verbs_and_repeats(text: str, expected: dict) -> None:
     got = obs(text)
