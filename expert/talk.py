@@ -96,6 +96,8 @@ _IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remai
              ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
              ["display"], ["give"], ["get"])
 """Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0")."""
+_VALUED = frozenset({"lr", "loss", "grad_norm", "accuracy"})
+"""Quantities a number right after them is the value of ("lr 0", "grad_norm 0.0")."""
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
@@ -480,7 +482,9 @@ class _Reader:
                         set(self.lemmas(p.j, nxt.i)) <= {"on", "the", "for", "of"} and nxt.i > p.j:
                     split = nxt.roles["s"]
                 out.append((p, p.roles["q"], split))
-            elif "s" in p.roles and p.roles["s"] in ("val",) and "q" not in p.roles:
+            elif "s" in p.roles and "q" not in p.roles and (p.roles["s"] == "val" or (
+                    p.j < len(self.tokens) and self.tokens[p.j].kind == "num")):
+                # ("train 98": the split said with its figure; a bare "train" is most often the verb)
                 out.append((p, "split_only", p.roles["s"]))
             k += 1
         return out
@@ -685,7 +689,8 @@ class _Reader:
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
             if m == "zero" and self.tokens[p.i].kind == "num" and not (
-                    chosen and i <= chosen[0].i < j and self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE):
+                    chosen and i <= chosen[0].i < j and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
+                        chosen[0].j == p.i and chosen[1] in _VALUED))):
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None

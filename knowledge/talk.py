@@ -784,6 +784,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # early stopping that fires while the validation loss still improves
+        (("early earlystopping", "stop", "although while though when but", "loss", "still", "decrease improve down "
+          "drop fall"), {"monitor_mode": "wrong_direction"}),
         # what changed just before the trouble began (the differential's DF-CHG-* rows): a library upgrade, a version
         # or an older commit that trained, precision switched on, a resume (not a change the user only considers)
         (("upgrade downgrade", "!should !want !plan !whether !worth !consider !considering !planning"),
@@ -951,6 +954,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
           "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # two runs said to be the same that still differ ("why do my two identical runs give different curves?")
+        (("run", "identical same two", "different differ vary", "!lr !rate !batch !optimizer !hyperparameter !config "
+          "!gpu !speed !time !seed"), {"nondeterminism": "training_runs"}),
         # runs that differ although nothing was changed ("the results are different every time I run it")
         (("result outcome", "different differ vary", "every each rerun", "!lr !rate !batch !optimizer "
           "!hyperparameter !config"), {"nondeterminism": "training_runs"}),

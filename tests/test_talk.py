@@ -645,6 +645,12 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("on a single A100 it takes 3h per epoch", {"multi_gpu": None}),
     ("grad norm is always 0.0 in the logs", {"step_grads": "zero"}),
     ("gradient norm decays towards zero", {"step_grads": None, "grad_norm_trend": "vanishing"}),
+    ("val acc still 60 while train 98", {"train_metric": 0.98, "symptom": "overfitting"}),
+    ("I train 10 epochs", {"train_metric": None}),
+    ("tensorboard shows lr 0 the whole run", {"lr_observed": "near_zero"}),
+    ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
+    ("Early stopping stopped my training at epoch 3 although val loss was still decreasing",
+     {"monitor_mode": "wrong_direction"}),
 ])
 def test_both_splits_carried_verbs_and_repeats(text: str, expected: dict) -> None:
     got = obs(text)
