@@ -49,7 +49,7 @@ FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
 _TOKEN = re.compile(
-    r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>%|k\b|x\b)?"
+    r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
     r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
     r"|(?P<arrow>-+>|=>|→|⟶)"
     r"|(?P<punct>[?!.;,:()\[\]{}|=<>/\n])"
@@ -221,6 +221,12 @@ def _known() -> tuple[str, ...]:
     return tuple(sorted(words | {f for f in FORMS if len(f) >= 5}))
 
 
+@lru_cache(maxsize=1)
+def _words() -> frozenset[str]:
+    """Every single word of the lexicon and its inflected forms (the words a slip may be corrected to)."""
+    return frozenset({w for k in _phrases() for w in k if w.isalpha() and len(w) >= 3} | set(FORMS))
+
+
 def _lemma(word: str) -> str:
     w = word.lower()
     return FORMS.get(w, w)
@@ -235,6 +241,13 @@ def _corrected(word: str) -> str:
     """
     if not word.isalpha() or len(word) < 5:
         return word
+    words = _words()
+    # a key held down once too long ("losss", "gradd") or a plural -s on a word that takes none ("stucks")
+    for k in range(1, len(word)):
+        if word[k] == word[k - 1] and word[:k] + word[k + 1:] in words:
+            return word[:k] + word[k + 1:]
+    if word.endswith("s") and word[:-1] in words:
+        return word[:-1]
     if len(word) < 7:
         # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
         grown = [c for c in _known() if len(c) == len(word) + 1 and c.startswith(word)]
@@ -311,7 +324,7 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
     phrases = _phrases()
     for m in _TOKEN.finditer(text, lo, hi):
         if m.group("num") is not None:
-            yield Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or ""))
+            yield Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or "").strip())
             continue
         word = m.group("word")
         if word is None:

@@ -621,8 +621,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the loss ---------------------------------------------------------------------------------------
     # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
-    _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau", {},
-       split="val")
+    # (alone, it says at least which figure is not working)
+    _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
+       {"not_working_aspect": "loss"}, split="val")
     + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)
@@ -671,6 +672,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
+    + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="train")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
     + _c("accuracy", "weird", {"not_working_aspect": "accuracy"})
     # (a fall of an accuracy said of no split: which split is unknown, the figure that is not working is)

@@ -648,6 +648,12 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("val acc still 60 while train 98", {"train_metric": 0.98, "symptom": "overfitting"}),
     ("I train 10 epochs", {"train_metric": None}),
     ("tensorboard shows lr 0 the whole run", {"lr_observed": "near_zero"}),
+    # slips a lemmatiser cannot undo: a key held too long, a plural -s on a word that takes none, "10 %"
+    ("the losss is increasing", {"loss_behavior": "diverging"}),
+    ("loss stucks at 0.25", {"symptom": "not_learning"}),
+    ("my gpu utilisation is only 10 %", {"gpu_utilization_pct": 10.0, "symptom": "slow_training"}),
+    ("val loss doesnt decrease", {"not_working_aspect": "loss", "symptom": None}),
+    ("when using dropout the training acc drops a lot", {"not_working_aspect": "accuracy"}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
     ("Early stopping stopped my training at epoch 3 although val loss was still decreasing",
      {"monitor_mode": "wrong_direction"}),
