@@ -255,6 +255,9 @@ TIMES: dict[str, str] = {
     "for every batch": "always", "all the time": "always",
 }
 """Phrases placing a movement in time."""
+# the same phrases with the article left out, as many type them ("from first epoch", "since beginning")
+TIMES.update({k.replace("the ", "", 1): v for k, v in list(TIMES.items()) if " the " in f" {k} "
+              and k.replace("the ", "", 1) not in TIMES})
 
 NEGATORS = frozenset("not no never n't nothing none without nor neither cannot cant dont doesnt didnt isnt "
                      "arent wasnt werent wont havent hasnt hadnt".split())
@@ -926,9 +929,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # what the model outputs
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
+        # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
-         {"predictions_constant": True, "symptom": "not_learning"}),
+         {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),

@@ -654,6 +654,10 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("my gpu utilisation is only 10 %", {"gpu_utilization_pct": 10.0, "symptom": "slow_training"}),
     ("val loss doesnt decrease", {"not_working_aspect": "loss", "symptom": None}),
     ("when using dropout the training acc drops a lot", {"not_working_aspect": "accuracy"}),
+    # the article left out of a time; a sameness said of the loss is not the outputs'
+    ("The loss is constant at 0.6931 from first epoch, sigmoid output with BCELoss",
+     {"loss_behavior": "flat_from_start", "predictions_constant": None}),
+    ("the model output is constant but the loss goes down", {"predictions_constant": True}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
     ("Early stopping stopped my training at epoch 3 although val loss was still decreasing",
      {"monitor_mode": "wrong_direction"}),
