@@ -59,6 +59,7 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _BIND_BREAKS = frozenset({",", ";", ":", "|"})
+_CONTRASTS = frozenset({"but", "however", "although", "though", "yet", "while", "whereas"})
 """Punctuation that separates what two words are said of (brackets are a call's, not a clause's)."""
 QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
@@ -516,6 +517,8 @@ class _Reader:
         seen = 0
         for k in range(i - 1, max(lo, i - 2 * NEGATION_REACH) - 1, -1):
             t = self.tokens[k]
+            if t.text in _BIND_BREAKS or t.lemma in _CONTRASTS:
+                return False  # a negation does not reach past its clause ("without unscaling first, amp with fp16")
             if t.lemma not in _LIGHT:
                 seen += 1
                 if seen > NEGATION_REACH:
@@ -1202,6 +1205,14 @@ class _Reader:
                 if nxt:
                     b = nxt[0]
                     self.claim(toks[b].start, toks[b].end, K.SETTINGS)
+                    # "lr was 1e-4, now 1e-3": the value said after "now" is the setting's
+                    now = next((u for u in range(b + 1, min(hi, b + 4)) if toks[u].lemma in ("now", "currently")),
+                               None)
+                    a = next((u for u in range(now + 1, min(hi, now + 4)) if toks[u].kind in ("num", "word") and
+                              toks[u].lemma not in ("it", "be", "is", "the", "a", "set", "at", "to")), None) \
+                        if now is not None else None
+                    if a is not None and toks[a].kind == toks[b].kind:
+                        self._change(lo, hi, b, a)
         # "to 1024 from 128", "moving to bf16 from fp32"
         for k in range(lo, hi):
             if toks[k].lemma == "from" and k > lo and "to" in self.lemmas(k - 4, k):

@@ -883,7 +883,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("lr rate scheduler schedule", "should expect supposed but however", "same constant unchanged "
           "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !lower !higher"),
          {"lr_observed": "stuck"}),
-        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"}),
+        # (the fall is the LR's: in "Adam(lr=1e-3, weight_decay=0)" the decay is the weights')
+        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"},
+         ((1, 0, "weight"),)),
         # a schedule that only moves at epoch ends where a per-step schedule was meant
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay"),
          {"scheduler_pace": "too_slow"}),
@@ -918,6 +920,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "~diverge"), {"lower_lr_stable": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
+        (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),
         # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
         # ... not clipped at all")
         (("~clip ~clipping", "!anything !effect !val !cap"),

@@ -658,6 +658,13 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("The loss is constant at 0.6931 from first epoch, sigmoid output with BCELoss",
      {"loss_behavior": "flat_from_start", "predictions_constant": None}),
     ("the model output is constant but the loss goes down", {"predictions_constant": True}),
+    # a setting's before and after; a fall said of another setting; a schedule said not to be used
+    ("lr was 1e-4, now 1e-3 and it diverges", {"learning_rate": 0.001}),
+    ("Adam(lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0)", {"lr_observed": None, "learning_rate": 0.001}),
+    ("we don't use any lr scheduler", {"lr_schedule": "none"}),
+    ("I don't think the scheduler is the issue", {"lr_schedule": None}),
+    # a negation stays in its clause
+    ("clipping without unscaling first, amp with float16", {"mixed_precision": "fp16"}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
     ("Early stopping stopped my training at epoch 3 although val loss was still decreasing",
      {"monitor_mode": "wrong_direction"}),
