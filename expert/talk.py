@@ -771,6 +771,9 @@ class _Reader:
             # changes", not "I did not change the LR")
             subject = chosen is not None and i <= chosen[0].i < p.i and not any(
                 t.lemma in K.AGENTS for t in self.tokens[i:chosen[0].i])
+            if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
+                    {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
+                continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
             if m == "hang" and quantity in ("loss", "accuracy"):
                 m = "plateau"  # a curve that "sits there" after a rise stops moving; only a run hangs
             sets = self._compose(quantity, split, m, time, tags, subject)

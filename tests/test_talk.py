@@ -663,6 +663,9 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("Adam(lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0)", {"lr_observed": None, "learning_rate": 0.001}),
     ("we don't use any lr scheduler", {"lr_schedule": "none"}),
     ("I don't think the scheduler is the issue", {"lr_schedule": None}),
+    # an attempt that changed nothing names no flat curve; a curve said not to change does
+    ("tried adamw instead of adam, no change", {"symptom": None}),
+    ("tried lowering the lr, the loss still does not change", {"symptom": "not_learning"}),
     # a negation stays in its clause
     ("clipping without unscaling first, amp with float16", {"mixed_precision": "fp16"}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
