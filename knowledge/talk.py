@@ -250,6 +250,11 @@ TIMES: dict[str, str] = {
        for n in ("", "new ")}, "new epoch start": "epoch_start", "epoch start": "epoch_start",
     "every time a new epoch": "epoch_start", "whenever a new epoch": "epoch_start",
     "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
+    # the boundary said as a change of epoch ("every time the epoch changes", "when a new epoch starts")
+    "every time the epoch change": "epoch_start", "each time the epoch change": "epoch_start",
+    "when the epoch change": "epoch_start", "whenever the epoch change": "epoch_start",
+    "when a new epoch start": "epoch_start", "every time a new epoch start": "epoch_start",
+    "epoch change": "epoch_start",
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
@@ -624,9 +629,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the loss ---------------------------------------------------------------------------------------
     # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
+    # a noisy validation curve says nothing of the training curve's stability
+    _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
     # (alone, it says at least which figure is not working)
-    _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
-       {"not_working_aspect": "loss"}, split="val")
+    + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
+         {"not_working_aspect": "loss"}, split="val")
     + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)

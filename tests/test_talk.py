@@ -666,6 +666,9 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     # an attempt that changed nothing names no flat curve; a curve said not to change does
     ("tried adamw instead of adam, no change", {"symptom": None}),
     ("tried lowering the lr, the loss still does not change", {"symptom": "not_learning"}),
+    # the epoch boundary said as a change; a noisy validation curve is no unstable training
+    ("loss curve has big jump every time the epoch changes", {"epoch_start_jump": True}),
+    ("the val loss oscillates a lot", {"loss_behavior": None, "not_working_aspect": "loss"}),
     # a negation stays in its clause
     ("clipping without unscaling first, amp with float16", {"mixed_precision": "fp16"}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
