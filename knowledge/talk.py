@@ -434,7 +434,18 @@ IDIOMS: dict[str, dict[str, Any]] = {
     # query, read only when nothing else is (``FALLBACK_NAMES``), so the clarifying question comes first
     "do wrong": {"vague_query": "fix_training"}, "go wrong": {"vague_query": "fix_training"},
     "make it work": {"vague_query": "fix_training"}, "get it to work": {"vague_query": "fix_training"},
-    "make it better": {"vague_query": "improve_model"}, "make it good": {"vague_query": "improve_model"},
+    "make it better": {"vague_query": "improve_model"},
+    # something amiss, no symptom named ("something is off with my training")
+    "something be off": {"vague_query": "not_working_well"}, "something off": {"vague_query": "not_working_well"},
+    "something be wrong": {"vague_query": "not_working_well"},
+    # results below the paper's, or below what was expected
+    "reproduce the paper": {"vague_query": "performs_poorly"},
+    "reproduce the result": {"vague_query": "performs_poorly"},
+    "match the paper": {"vague_query": "performs_poorly"}, "worse than expect": {"vague_query": "performs_poorly"},
+    "not as good as": {"vague_query": "performs_poorly"}, "below the paper": {"vague_query": "performs_poorly"},
+    # a notebook kernel that dies is the run stopping
+    "kernel die": {"symptom": "crash"}, "kernel crash": {"symptom": "crash"}, "kernel restart": {"symptom": "crash"},
+    "make it good": {"vague_query": "improve_model"},
     "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
     "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
@@ -529,7 +540,9 @@ FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
 a symptom is that symptom's complaint)."""
 
-IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
+IDIOMS_UNDER_NEGATION = frozenset({"reproduce the paper", "reproduce the result", "match the paper",
+                                   "not as good as",
+                                   "speed up training", "speed up the training", "speed up my training",
                                    "make training faster", "faster training", "train faster", "training faster"})
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
 training") both say the run is too slow."""
@@ -925,6 +938,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
+        # a batch or model said not to fit in memory: memory caps the batch
+        (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
         (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),

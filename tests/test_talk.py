@@ -669,6 +669,12 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     # the epoch boundary said as a change; a noisy validation curve is no unstable training
     ("loss curve has big jump every time the epoch changes", {"epoch_start_jump": True}),
     ("the val loss oscillates a lot", {"loss_behavior": None, "not_working_aspect": "loss"}),
+    # vague complaints and a notebook's dying kernel
+    ("something is off with my training", {"vague_query": "not_working_well"}),
+    ("I can't reproduce the paper's accuracy", {"vague_query": "performs_poorly"}),
+    ("the jupyter kernel restarts when training starts", {"symptom": "crash"}),
+    ("can't fit batch size 64 in memory", {"memory_limited": True}),
+    ("the model fits in memory fine", {"memory_limited": None}),
     # a negation stays in its clause
     ("clipping without unscaling first, amp with float16", {"mixed_precision": "fp16"}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
