@@ -97,6 +97,8 @@ _IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remai
              ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
              ["display"], ["give"], ["get"])
 """Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0")."""
+_CALL_HEADS = frozenset(k.split()[0] for k in K.LOOP_CALLS)
+"""The first words of the loop's calls (a sentence without one names no call)."""
 _VALUED = frozenset({"lr", "loss", "grad_norm", "accuracy"})
 """Quantities a number right after them is the value of ("lr 0", "grad_norm 0.0")."""
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
@@ -1524,6 +1526,9 @@ class _Reader:
         """The loop's calls named in a sentence: ``(first token, one past last, call)``, longest phrase first."""
         toks, out, k = self.tokens, [], lo
         texts = [t.text.lower() for t in toks[lo:hi]]
+        if not any(x in _CALL_HEADS for x in texts):
+            return out  # (most sentences name no call: one look at each word)
+        others = {K.LOOP_CALLS.get(x) for x in texts} - {None, "step"}  # the calls besides "step"
         while k < hi:
             for n in (4, 3, 2, 1):
                 name = K.LOOP_CALLS.get(" ".join(texts[k - lo:k - lo + n])) if k + n <= hi else None
@@ -1538,7 +1543,6 @@ class _Reader:
                 owned = prev is not None and prev.text.lower() in K.STEP_OWNERS
                 called = nxt is not None and nxt.text == "("
                 counted = (prev is not None and prev.kind == "num") or (nxt is not None and nxt.kind == "num")
-                others = {K.LOOP_CALLS.get(x) for x in texts} - {None, "step"}
                 if counted or not (owned or called or len(others) >= 2 or (prev is not None and prev.lemma in (
                         "then", "call", ">", "->"))):
                     k += n
