@@ -762,7 +762,13 @@ class _Reader:
             if judgement is None and m in ("good", "bad") and quantity in (None, "run", "model"):
                 # "it does great on train data and awful on validation data": the data named right after says whose
                 on = next((o for o in parts if "s" in o.roles and "q" not in o.roles and 0 <= o.i - p.j <= 2 and
-                           set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None)
+                           set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None) or next(
+                    # ("on unseen data it's really bad": the data said first, in the judgement's clause)
+                    (o for o in parts if "s" in o.roles and "q" not in o.roles and i < o.i < p.i and
+                     (self.tokens[o.i - 1].lemma in ("on", "for") or (self.tokens[o.i - 1].lemma in ("the", "my")
+                                                                      and self.lemmas(o.i - 2, o.i - 1) in (["on"],
+                                                                                                            ["for"])))),
+                    None)
                 if on is not None:
                     judgement, split, chosen = m, on.roles["s"], (on, "split_only", on.roles["s"])
             if judgement is not None and split in ("train", "val"):
@@ -924,6 +930,8 @@ class _Reader:
                 continue
             found[split] = (value / 100.0, num.start, num.end)
             self._split_span = (min(p.start, num.start), max(p.end, num.end))
+            if split == "train" and value >= 90.0:
+                self._judged.setdefault("train_good", self._split_span)  # "near 100% on the training data"
             self.add({f"{split}_metric": value / 100.0, "metric_kind": "accuracy"}, *self._split_span)
         return {k: v[0] for k, v in found.items()}
 
@@ -1053,8 +1061,15 @@ class _Reader:
                 return
 
     def _repeats(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
-        """"loss: 0.693 0.693 0.693": the same value said again and again is a flat curve."""
-        for p, q, _split in quantities:
+        """"loss: 0.693 0.693 0.693": the same value said again and again is a flat curve.
+
+        A series that peaks and then falls back ("val_acc: 0.81 0.86 0.86 0.83 0.80") moves down (a validation
+        loss that dips and climbs back, up).
+        """
+        for p, q, split in quantities:
+            if q == "accuracy" or (q == "loss" and split == "val"):
+                self._series_turn(p, q, split, hi)
+                continue
             if q != "loss":
                 continue
             nums = []
@@ -1072,6 +1087,29 @@ class _Reader:
             if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
+
+    def _series_turn(self, p: Part, q: str, split: str | None, hi: int) -> None:
+        """A printed series of a curve that turns: rises to a peak then falls well below it (or the reverse)."""
+        values = []
+        for t in self.tokens[p.j:min(hi, p.j + 24)]:
+            if t.kind == "num" and t.number is not None:
+                values.append(t.number)
+            elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | _SERIES_WORDS:
+                break
+        if len(values) < 4:
+            return
+        peak = max(range(len(values)), key=lambda n: values[n]) if q == "accuracy" else \
+            min(range(len(values)), key=lambda n: values[n])
+        first, best, last = values[0], values[peak], values[-1]
+        if not 0 < peak < len(values) - 1 or best == 0:
+            return
+        turned = (last <= best - K.SERIES_TURN * abs(best)) if q == "accuracy" else \
+            (last >= best + K.SERIES_TURN * abs(best))
+        improved = best > first if q == "accuracy" else best < first
+        if turned and improved:
+            sets = self._compose(q, split, "down" if q == "accuracy" else "up", None, {"all"})
+            if sets:
+                self.add(dict(sets), p.start, self.tokens[min(hi, p.j + 24) - 1].end)
 
     # -- comparisons and series -----------------------------------------------------------------------
     def compare(self, lo: int, hi: int) -> None:

@@ -152,6 +152,8 @@ MOVEMENTS: dict[str, str] = {
     "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
     # more ways to say a curve rises, falls, swings or stops
     "rocket": "up", "soar": "up", "drift up": "up", "drift upward": "up", "inch up": "up", "tick up": "up",
+    "slide": "down", "slide down": "down", "slip": "down", "erode": "down", "go back down": "down",
+    "hit a ceiling": "plateau", "reach a ceiling": "plateau", "hit a plateau": "plateau", "peak out": "plateau",
     "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
     "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
     "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
@@ -1196,6 +1198,9 @@ class ("RuntimeError"), an error line ("error:") or "an error" said of the run, 
 
 CLASS_NOUNS = frozenset("class categories category label cls".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
+
+SERIES_TURN = 0.05
+"""How far (relative) a printed series must fall back from its best value to have turned ("val_acc 0.86 ... 0.80")."""
 
 HUGE_LOSS = 1e6
 """A training loss said to be this large or more has diverged (losses of classification and regression start at

@@ -675,6 +675,13 @@ def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
     ("the jupyter kernel restarts when training starts", {"symptom": "crash"}),
     ("can't fit batch size 64 in memory", {"memory_limited": True}),
     ("the model fits in memory fine", {"memory_limited": None}),
+    # a printed series that turns; a judgement said after the data it is about
+    ("val_acc: 0.81 0.84 0.86 0.86 0.85 0.83 0.80, train acc still increasing", {"symptom": "overfitting"}),
+    ("val_loss: 0.9 0.7 0.6 0.65 0.8 0.95", {"val_loss_rising": True}),
+    ("accuracy: 0.2 0.4 0.6 0.7 0.72", {"symptom": None}),
+    ("on the training set it is great, on the test set it is awful", {"symptom": "overfitting"}),
+    ("on the test set it is great, on the training set it is awful", {"symptom": None}),
+    ("hit a ceiling on val accuracy then it slides down", {"symptom": "overfitting"}),
     # a negation stays in its clause
     ("clipping without unscaling first, amp with float16", {"mixed_precision": "fp16"}),
     ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
