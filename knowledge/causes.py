@@ -112,9 +112,12 @@ MS_ZERO_03 = measured_form(
     LP_ZERO_01, "MS-ZERO-03", {"grad_reset": "never"},
     cite=Cite("003", "Scope boundaries", "training loop issues: .grad never reset between optimizer steps"),
     unless=("finding:MS-ZERO-01",))  # measured both ways: one finding
+# Gradients that are None or zero at the step are also what a cut graph and a checkpoint over grad-less inputs
+# leave: where either is evidenced it names the cause, and the misplaced zero_grad is not a second finding.
 MS_ZERO_02 = measured_form(
     LP_ZERO_02, "MS-ZERO-02", {"step_grads": Is("none", "zero")},
-    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"))
+    cite=Cite("003", "Scope boundaries", "training loop issues: the optimizer steps with an empty gradient"),
+    unless=("finding:LP-GRAPH-01", "finding:LP-GRAPH-02", "finding:LP-GCKPT-01"))
 TWINS = ((LP_OPT_02, MS_OPT_01), (LP_MODE_01, MS_EVAL_01), (LP_ZERO_01, MS_ZERO_01), (LP_ZERO_01, MS_ZERO_03),
          (LP_ZERO_02, MS_ZERO_02), (AP_03, MS_FP16_01), (LP_LR_02, MS_LR0_02))
 """(declared, measured) forms of one cause: they must route alike (``tests/test_differential.py``)."""
@@ -231,6 +234,26 @@ ROWS = (
                 "out = model(x)\nloss = loss_fn(out, y)          # a tensor with grad_fn\n"
                 "loss.backward()\nlog(loss.item())                # the float is for the logger only"),
         avoid=("tuning the LR of parameters that get no gradient at all",)),
+    # Reentrant checkpointing (torch.utils.checkpoint's old default, and what gradient_checkpointing_enable() used)
+    # reruns a segment in backward only if one of its inputs requires grad. With the embeddings frozen (LoRA,
+    # adapters, a frozen backbone) none does: the segment's parameters get no gradient, torch only warns, and the
+    # run trains differently (or not at all) with checkpointing on.
+    Row("LP-GCKPT-01", {"checkpoint_inputs_no_grad": True},
+        (Find("Training Loop", "critical", "gradient checkpointing runs over inputs that do not require grad (frozen "
+              "embeddings or backbone under LoRA or adapters): the checkpointed blocks are recomputed without "
+              "autograd, so the parameters inside them receive no gradient",
+              explains=(*_LOOP_PROBLEMS, "metrics_wrong")),
+         Cross("pytorch-engineering", "torch.utils.checkpoint's reentrant variant and the framework switch that "
+               "turns it on (use_reentrant=False, enable_input_require_grads)", joint=True)),
+        "The reentrant checkpoint function records a backward only when an input requires grad; a frozen input "
+        "layer leaves every checkpointed block outside the graph.",
+        Cite("003", _MS, "not learning: check that gradients are flowing"), salience=Salience.CAUSE + 2,
+        fix=Fix("Make the checkpointed blocks' inputs require grad, or use the non-reentrant checkpoint.",
+                "model.enable_input_require_grads()          # Hugging Face / PEFT with frozen embeddings\n"
+                "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})\n"
+                "# plain PyTorch: torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)"),
+        avoid=("turning checkpointing off and buying the memory elsewhere before the inputs are fixed",
+               "raising the LR of blocks that get no gradient")),
     Row("LP-GRAPH-02", {"graph_cut": "python_list"},
         (Find("Training Loop", "critical", "submodules kept in a plain Python list are not registered: their "
               "parameters are missing from model.parameters(), the optimizer and .to(device)",
@@ -313,6 +336,27 @@ ROWS = (
                 "scaler.scale(loss).backward()\nscaler.unscale_(optimizer)          # only if you clip\n"
                 "torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\nscaler.step(optimizer)\nscaler.update()"),
         avoid=("calling optimizer.step() next to scaler.step(optimizer)",)),
+    # In a multi-GPU run the usual way an optimizer ends up holding tensors the model no longer trains is the
+    # sharding wrapper: FSDP flattens parameters (use_orig_params=False) and DeepSpeed or accelerate's prepare()
+    # replace them, so an optimizer built before (or over the originals) steps nothing the wrapped model uses. DDP
+    # keeps the same Parameter objects and is not this. The order and flags are the framework's API.
+    Row("LP-OPT-04", {"optimizer_params": "stale", "multi_gpu": True},
+        (Find("Training Loop", "critical", "in a multi-GPU run the optimizer holds parameters the sharding wrapper "
+              "replaced (FSDP's flattened parameters with use_orig_params=False, DeepSpeed or accelerate preparing "
+              "the model after the optimizer was built): its steps never reach the wrapped model",
+              explains=_LOOP_PROBLEMS),
+         Cross("pytorch-engineering", "the wrapper's API: wrap or prepare first, then build the optimizer over the "
+               "wrapped model's parameters (FSDP use_orig_params=True)", joint=True)),
+        "FSDP and DeepSpeed replace the Parameter objects they shard; an optimizer holding the originals updates "
+        "tensors that no forward pass reads any more.",
+        Cite("000", "Cross-pack boundaries", "DDP / FSDP not working -> pytorch-engineering"),
+        salience=Salience.CAUSE + 3,
+        fix=Fix("Wrap (or prepare) the model first and build the optimizer over the wrapped parameters; with FSDP "
+                "keep the original parameters visible.",
+                "model = FSDP(model, use_orig_params=True)              # wrap first\n"
+                "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)\n"
+                "# accelerate: model, optimizer = accelerator.prepare(model, optimizer)  (fsdp_use_orig_params: true)"),
+        avoid=("tuning the LR of a model whose optimizer steps other tensors",)),
     Row("LP-OPT-01", {"optimizer_params": "stale"},
         (Find("Training Loop", "critical", "the optimizer holds tensors the model no longer uses (the model or a "
               "layer was re-created, replaced or wrapped after the optimizer was built): the trained layers are "
@@ -321,7 +365,7 @@ ROWS = (
         "An optimizer keeps references to the Parameter objects it was given. Replacing a head, re-instantiating "
         "the model, loading with assign=True or wrapping it in FSDP after that leaves the optimizer stepping the "
         "old tensors. (.to(device), .cuda() and .half() convert parameters in place and are not this fault.)",
-        _LOOP, salience=Salience.CAUSE + 2,
+        _LOOP, salience=Salience.CAUSE + 2, unless=("finding:LP-OPT-04",),
         fix=Fix("Finish building the model (new head, wrappers, loaded weights), then create the optimizer.",
                 "model.fc = torch.nn.Linear(model.fc.in_features, num_classes)  # first change the model\n"
                 "model = model.to(device)\n"
@@ -439,6 +483,27 @@ ROWS = (
                 "y = torch.tensor([index[c] for c in labels])\nassert 0 <= y.min() and y.max() < num_classes\n"
                 "mask = (mask > 127).long()  # a 0/255 binary mask becomes classes 0/1"),
         avoid=("raising num_classes to silence the out-of-range error",)),
+    # In a language-model fine-tune the usual way labels come apart from their tokens is padding: the tokenizer pads
+    # input_ids on one side (Llama-family tokenizers on the left) while the collator builds the label or loss mask
+    # for the other, or masks the prompt before truncation. Padding sides, chat templates and label masks are the
+    # LLM pack's; the generic "shuffled apart" reading does not apply.
+    Row("DT-LABEL-03", {"label_check": "misaligned", "task": Is("language_modeling", "preference_tuning")},
+        (Find("Data", "critical", "the label (loss) mask of a language-model fine-tune is out of line with the padded "
+              "tokens: input_ids padded on one side and the labels or their mask built for the other (left-padding "
+              "tokenizers), or a prompt mask computed before truncation, so the loss scores the wrong positions",
+              explains=(*_DATA_PROBLEMS, "unstable")),
+         Cross("llm-specialist", "padding side, the collator's label mask and chat templates for fine-tuning",
+               joint=True)),
+        "Positions in the labels must be the positions in input_ids; padding the two on different sides shifts every "
+        "label of a short sequence by its padding length.",
+        Cite("001", "Cross-pack boundaries (bidirectional)", "LLM fine-tuning, RLHF/DPO -> llm-specialist"),
+        salience=Salience.CAUSE + 2,
+        fix=Fix("Pad inputs and labels on the same side (right for training), and check a decoded batch.",
+                "tokenizer.padding_side = 'right'\n"
+                "batch = collator(examples)\n"
+                "keep = batch['labels'][0] != -100\n"
+                "print(tokenizer.decode(batch['input_ids'][0][keep]))   # must read as the answer tokens"),
+        avoid=("changing the model or the LR before the loss reads the right tokens",)),
     Row("DT-LABEL-02", {"label_check": "misaligned"},
         (Find("Data", "critical", "labels are no longer paired with their inputs (shuffled or sorted separately, "
               "an off-by-one index): the model learns noise and validation stays at chance",
@@ -446,7 +511,7 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "keep inputs and labels in one dataset, shuffled together"),
          RouteTo("data-augmentation-strategies", "secondary", "transforms applied to input and label together")),
         "A model cannot beat chance on labels unrelated to the inputs; training loss may still fall by memorizing.",
-        Cite("003", _MS, "not learning: check data and labels"), unless=("finding:MS-CHANCE-01",),
+        Cite("003", _MS, "not learning: check data and labels"), unless=("finding:MS-CHANCE-01", "finding:DT-LABEL-03"),
         salience=Salience.CAUSE + 1,
         fix=Fix("Keep each input with its label in one Dataset and let the DataLoader shuffle the pairs.",
                 "dataset = torch.utils.data.TensorDataset(x, y)        # pairs stay together\n"
@@ -646,6 +711,28 @@ ROWS = (
     # the head has one output (num_labels=1) while the loss is the multi-class one (problem_type
     # 'single_label_classification'). The loss has nothing to compute, like an empty target, but the fix is the
     # loss/head contract, so it stands instead of the general zero-loss entry.
+    # A causal-LM loss shifts the labels by one inside itself (Hugging Face heads do it for labels=input_ids); a
+    # caller, a collator or a decoder that shifts them as well makes position t predict token t+2, and a head that
+    # does not shift compares each position with the token it already reads. Both train a task other than the one
+    # meant; a one-token input is the tell (no next token: an empty loss, or one that should not exist).
+    Row("LS-SHIFT-01", {"label_shift": Is("double", "missing")},
+        (Find("Loss Function", "critical", "the language-model loss pairs positions with the wrong targets: the "
+              "labels are shifted twice (by the caller, the collator or the decoder inputs, and again inside the "
+              "loss) or not at all (each position scored against its own token), so the model trains on another "
+              "task than next-token prediction", explains=("not_learning", "convergence", "metrics_wrong",
+                                                            "unstable")),
+         RouteTo("loss-functions-and-objectives", "primary", "one shift between logits and labels, in one place"),
+         Cross("llm-specialist", "how the model family's head and collator handle labels", joint=True)),
+        "Next-token prediction needs exactly one offset between the logits and the labels; two offsets or none "
+        "give a loss that can look plausible while the model learns the wrong mapping.",
+        Cite("000", "Symptom: model not learning", "loss-functions-and-objectives: the loss matches the task"),
+        salience=Salience.CAUSE + 2,
+        fix=Fix("Shift once: give a Hugging Face causal-LM head labels=input_ids unshifted (it shifts inside), or "
+                "shift yourself and compute a plain cross-entropy.",
+                "out = model(input_ids=ids, attention_mask=mask, labels=ids)   # HF shifts inside: do not pre-shift\n"
+                "# by hand, exactly once:\n"
+                "loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), ids[:, 1:].flatten(), ignore_index=-100)"),
+        avoid=("tuning the LR or the schedule of a model trained on the wrong targets",)),
     Row("LS-ONE-01", {"num_outputs": 1, "loss_zero_from_start": True},
         (Find("Loss Function", "critical", "the head has a single output and the loss is a softmax cross-entropy: "
               "the softmax of one logit is 1, so the loss is exactly 0 for every label and nothing is learned",

@@ -95,6 +95,61 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # --- a detector whose loss goes non-finite: the LR for the set-up first --------------------------------------
+    # Detection frameworks state their base LR for a total batch (GPUs x images per GPU); a config run on fewer
+    # GPUs, a linearly scaled LR at a very large batch, or too short a warmup leaves the LR too large for the
+    # set-up, and the box-regression loss is the first to blow up. Their own FAQs list, in this order: lower or
+    # rescale the LR, lengthen the warmup, check for degenerate boxes, clip. Below the loss and precision leads:
+    # a hand-written loss or fp16 explains a NaN more specifically than the task does.
+    Row("DF-SUS-LR-DET",
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "task": "detection",
+         "nan_location": Absent()},
+        (Find("Instability", "warning", "in an object detector, a learning rate too large for the set-up (a base "
+              "LR meant for a larger total batch or more GPUs, or too short a warmup) is the commonest confirmed "
+              "cause of a loss that turns NaN or inf; degenerate boxes in the annotations come next. A run with "
+              "the LR rescaled to the total batch, or a longer warmup, that stays finite confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "rescale the base LR to the total batch (GPUs x images "
+                 "per GPU) and lengthen the warmup"),
+         RouteTo("gradient-management", "secondary", "clip the box-regression gradients while the LR is brought "
+                 "down")),
+        "A detector's box-regression loss is unbounded and grows fast under a step that is too large; the base LR "
+        "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
+        "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
+        Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
+                "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
+                "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
+                "lr = ref_lr * (num_gpus * imgs_per_gpu) / ref_batch\n"
+                "warmup_iters = 1000                          # longer for a larger batch\n"
+                "assert ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all(), 'degenerate box'"),
+        avoid=("keeping a base LR tuned for another total batch", "clipping alone while the LR stays too large"),
+        salience=Salience.CAUSE - 3),
+    # --- a segmentation loss that is NaN from the first steps: the masks' class ids --------------------------------
+    # Segmentation masks carry values the loss must be told about: a 255 border or "void" label, ids numbered for
+    # another class list, a class count edited in one place and not the other. Read at the first batch, an id
+    # outside [0, C) without ignore_index gives a NaN (or a device-side assert), before any step could diverge.
+    Row("DF-SUS-SEG-LABELS",
+        {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_onset": "immediate", "task": "segmentation",
+         "nan_location": Absent()},
+        (Find("Data", "warning", "a segmentation loss that is NaN from the first steps most often reads mask values "
+              "outside 0..C-1: a 255 border or void label without ignore_index, or a class count that no longer "
+              "matches the label ids; the unique values of a few masks confirm it", kind="suspect",
+              explains=("unstable",)),
+         RouteTo("loss-functions-and-objectives", "primary", "the class-index targets the loss expects and its "
+                 "ignore_index"),
+         RouteTo("data-augmentation-strategies", "secondary", "the label pipeline that builds the masks")),
+        "Class-index losses index the logits with each target; a mask value equal to or above the class count "
+        "reads past them, and the first batch already shows it. An LR or an explosion needs steps to go wrong.",
+        Cite("003", "Step 2: investigation commands", "not learning: check data and labels"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        fix=Fix("Print the values the masks hold, then make the class count and ignore_index match them.",
+                "vals = torch.unique(torch.cat([m.flatten() for _, m in itertools.islice(loader, 20)]))\n"
+                "print(vals)                                  # e.g. tensor([0, 1, 255])\n"
+                "loss_fn = torch.nn.CrossEntropyLoss(ignore_index=255)   # and num_classes = number of real ids"),
+        avoid=("lowering the LR or clipping against a NaN the first batch's labels produce",),
+        salience=Salience.CAUSE - 3),
     # --- a loss that collapses to exactly 0 in half precision --------------------------------------------------
     # Trainers and loggers show a step whose loss or gradients overflowed as 0 (the scaler skips it, the NaN is
     # masked or replaced); a run in fp16 whose loss was positive and then reads 0 has overflowed, not converged.
@@ -222,6 +277,24 @@ ROWS = (
         "each make the first steps after a resume behave like a new, badly tuned run.",
         Cite("003", "Step 2: investigate", "instability: NaN after N epochs points at state that evolves (LR, scale)"),
         fix=FIX_RESUME_STATE, salience=Salience.CAUSE),
+    # An upgrade that breaks a half-precision run most often changes what is computed in that format (a mask
+    # filled with the dtype's minimum, an op no longer upcast to fp32, a new fused kernel): the NaN is an overflow
+    # the new version lets happen. Precision is the fix that works at once; pinning the old version confirms it.
+    Row("DF-CHG-LIB-HALF",
+        {"symptom": RUN_TROUBLE, "recent_change": "library_upgrade", "mixed_precision": Is("fp16", "fp8"),
+         "loss_behavior": Is("nan_or_inf", "diverging")},
+        (Find("Numerical", "warning", "the half-precision run turned non-finite with a library upgrade: the new "
+              "version computes something in fp16 that overflows (a mask or padding value at the dtype's minimum, "
+              "an op no longer kept in fp32), so the format's range, not the optimizer, broke", explains=("unstable",
+                                                                                              "not_learning")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16, or fp32 for the part "
+                 "that overflows", section="precision"),
+         Cross("pytorch-engineering", "the version that changed: pin the previous one to confirm, then report the "
+               "regression", joint=True)),
+        "Same code and data in fp16, a new library version, a NaN: the version decided which values reach the "
+        "format's limit. Moving that computation to bf16 or fp32 fixes the run; the old version confirms why.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE + 1,
+        avoid=("lowering the LR or clipping harder against an overflow the new version introduced",)),
     Row("DF-CHG-LIB",
         {"symptom": RUN_TROUBLE, "recent_change": "library_upgrade"},
         (Find("Tooling", "warning", "the trouble started with a library upgrade: a changed default or a "
@@ -230,7 +303,7 @@ ROWS = (
                "the framework's tools; pin the old version to confirm", joint=True)),
         "Same code and data, a new library version, a new behaviour: the version is the variable to test first.",
         Cite("000", "Cross-pack boundaries", "PyTorch errors -> pytorch-engineering"),
-        fix=FIX_PIN_VERSION, salience=Salience.CAUSE),
+        fix=FIX_PIN_VERSION, salience=Salience.CAUSE, unless=("finding:DF-CHG-LIB-HALF",)),
 )
 
 # --- never give up: a tentative lead from whatever is known, once no question is left ---------------------
@@ -314,6 +387,18 @@ TOPICS = (*TOPICS, DF_LOOP_AUDIT)
 ROWS = ROWS + TOPICS
 
 QUESTIONS = (
+    # A loss that was positive and then reads exactly 0 is an overflow shown as 0 in half precision and a real
+    # data or loss fault otherwise: the format splits the two, whatever symptom the user named (often "the
+    # metrics look wrong", which does not gate Q-PRECISION).
+    QuestionRow(
+        "Q-PRECISION-ZERO", "mixed_precision",
+        "Is the run in half precision (fp16 autocast or fp16 weights), bf16, fp8 or plain fp32?",
+        {"loss_collapses_zero": True}, rank=10,
+        why="A loss that drops to exactly 0 after starting positive is, in fp16, the trace of overflowed steps that "
+            "the scaler skipped or the logger zeroed, not a model that learned everything.",
+        cite=_PREC,
+        choices=(("none", "no, full FP32"), ("fp16", "FP16 (AMP or fp16 weights)"), ("bf16", "BF16"),
+                 ("fp8", "FP8"))),
     QuestionRow(
         "Q-NAN-LOCATION", "nan_location",
         "Where does the first non-finite value (NaN/Inf) show up: in the inputs or labels, the activations, "

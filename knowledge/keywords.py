@@ -144,9 +144,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
        r"(?:which|what)\s+preference[-\s](?:tuning\s+)?(?:method|algorithm|objective|loss)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="preference_method"),
+    # the LR finder (range test) and what it suggests: a question about choosing the LR. The sweep raises the LR
+    # until the loss blows up, so the spikes and divergence said of it are the sweep's, not the run's (above the
+    # unstable cue for that reason)
+    _k(r"(?:lr|learning[\s-]rate)[\s_-]?finder|lr_find\w*|(?:lr|learning[\s-]rate)\s+range\s+test|tuner\.lr_find",
+       _DQ, P_UNSTABLE + 1, negatable=False, symptom="direct_question", question_topic="learning_rate"),
     _k(r"8[-\s]?bit\s+optimi[sz]ers?|paged\s+optimi[sz]ers?|bitsandbytes", _DQ, P_DIRECT,
        symptom="direct_question", question_topic="memory_optimizer"),
-    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning", _MO, 0, task="preference_tuning"),
+    # (above the RL cue: RLHF runs PPO on a language model, and TRL / trlx are libraries for exactly that)
+    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b", _MO, 1, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
     _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"
        r"(?:new\s+)?training|first\s+time\s+train\w*|from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
@@ -221,9 +227,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),
     _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
     # what the model is and does
-    _k(r"segment\w*", _QR, 0, negatable=False, task="segmentation"),
-    _k(r"(?:object\s+)?detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|detectron\w*|"
-       r"mmdet\w*", _QR, 0, negatable=False, task="detection"),
+    # (segmentation models and datasets by name; not U-Net, which diffusion models are built on too)
+    _k(r"segment\w*|deeplab\w*|bisenet\w*|pspnet\w*|segformer\w*|mask2former\w*|maskformer\w*|segnet\w*|"
+       r"cityscapes\w*|ade20k\w*", _QR, 0, negatable=False, task="segmentation"),
+    # A detector's own loss terms and model names say detection; it outranks "classification" (priority 1),
+    # since every detector has a classification loss beside its box loss. ("anomaly detection" is the autograd
+    # tool, and an SSD without a detector's name is a disk.)
+    _k(r"(?:object\s+)?(?<!anomaly\s)detect(?:ion|or|ors)|yolo\w*|faster[\s-]?r-?cnn|mask[\s-]?r-?cnn|retinanet|"
+       r"detectron\w*|mmdet\w*|(?:vgg\w*|mobilenet\w*)[\s-]+ssd\w*|ssd[\s_-]?(?:300|512|lite)\w*|"
+       r"loss_(?:box_reg|bbox|rpn\w*)|(?:bounding[\s-]?box|b?box)[\s_-]+(?:regression|reg)\b|\brpn\b|"
+       r"\bfcos\b|\bdetr\b|efficientdet\w*|centernet\w*", _QR, 1, negatable=False, task="detection"),
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
     # ("sign-language model" is no language model)
     _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token|"
@@ -244,6 +257,41 @@ KEYWORDS: tuple[Keyword, ...] = (
        rf"(?:the\s+|my\s+|good\s+)?(?:{MODERN_OPT}|optimi[sz]er)(?:'s)?\s+(?:hyper-?param\w*|settings|betas?|"
        r"eps(?:ilon)?|momentum\s+values?)",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="optimizer"),
+    # two versions of one library set side by side, the older one training: "NaN on PyTorch 1.5; on 1.4 the loss
+    # decreases normally" is a regression the upgrade brought (the DF-CHG-LIB rows), said without "upgrade"
+    _k(r"(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
+       r"\d+\.\d+(?:\.\d+)?\b(?P<gap1>[^!?\n]{0,120}?)\b(?:on|with|under|in|using)\s+(?:v|version\s+)?\d+\.\d+"
+       r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
+       r"trains?|trained|decreas\w*|converg\w*)\b",
+       _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
+    # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
+    # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)
+    _k(r"(?:while|whereas|but)\s+(?:the\s+|my\s+|a\s+|an\s+)?non-?(?:pyg|geometric|lightning|hf|hugging\s?face|"
+       r"trainer|framework|accelerate|deepspeed|keras|tf|tensorflow|jax|fastai|mmcv|mmdet\w*|detectron\w*|pytorch|"
+       r"torch)[\w.-]*\s+(?:[\w.]+\s+){0,3}?"
+       r"(?:reach\w*|trains?|trained|works?|worked|converg\w*|learns?|learned|hits?|gets?\s+to)\b",
+       _NL, 0, negatable=False, reference_works=True),
+    # the offset between a language model's logits and its labels, as users find it (the row is LS-SHIFT-01)
+    _k(r"(?:shift\w*\s+(?:the\s+)?labels?|labels?\s+(?:are\s+|get\s+|is\s+)?shifted)(?P<gap1>[^.!?\n]{0,80}?)\b(?:twice|"
+       r"again|a\s+second\s+time)\b|double[\s-]shift\w*|shifted\s+twice|token\s+after\s+the\s+next(?:\s+one)?|"
+       r"(?:trained|computed|compared|scored)\s+(?:\w+\s+){0,2}?against\s+labels\s*\[\s*(?:\.\.\.|:)\s*,\s*1\s*:",
+       _NL, 0, negatable=False, label_shift="double"),
+    _k(r"(?:computed|compared|scored)\s+(?:straight|directly)\s+against\s+the\s+labels|"
+       r"(?:no|without(?:\s+any)?|never\s+does\s+the|doesn'?t\s+do\s+the)\s+(?:internal\s+)?(?:label\s+)?shift(?:ing)?"
+       r"(?:\s+of\s+the\s+labels)?|labels?\s+(?:are\s+|is\s+)?(?:not|never)\s+shifted",
+       _NL, 0, negatable=False, label_shift="missing"),
+    # a progress bar whose count looks wrong (jumps, half the batches, a total that does not match) is a question
+    # about what the display counts, not about training ("stuck" or "frozen" bars are hangs, read elsewhere)
+    _k(r"progress[\s-]?bar\w*(?P<gap1>[^.!?\n]{0,80}?)\b(?:jump\w*|skip\w*|wrong\s+(?:total|count|number)|"
+       r"(?:total|count)\s+(?:is\s+|looks\s+)?(?:wrong|off)|half(?:[\s-]?way)?|twice|doubl\w*)\b",
+       _TR, P_TRACKING + 1, negatable=False, symptom="metrics_wrong"),
+    # clipping that is configured and never acts, said with its negation on the clip itself ("the gradients are
+    # not clipped at all"), which the parser's frame for LP-CLIP-01 cannot anchor on
+    _k(r"(?:grad(?:ient)?s?|(?:grad(?:ient)?[\s_-]?)?norms?)\s+(?:are|were|is|get|got)\s+(?:not|never)\s+(?:being\s+|actually\s+)?"
+       r"clipped|(?:clipping|gradient_clip_val|clip_grad\w*)\s+(?:is\s+|was\s+|gets\s+)?(?:never|not)\s+(?:being\s+|actually\s+)?"
+       r"appl(?:ied|y)|no\s+clipping\s+(?:happens|(?:is|gets)\s+(?:done|applied))",
+       _LOOP, 0, negatable=False, clip_ineffective=True),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"
@@ -349,7 +397,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:shuffled|sorted|permuted)\s+(?:separately|independently)|"
        r"shuffl\w+\s+(?:only\s+)?(?:the\s+)?(?:inputs?|images?|features|samples|x)\s+(?:but\s+)?not\s+(?:the\s+)?"
        r"(?:labels?|targets?|y)|(?:labels?|targets?)\s+(?:are\s+|were\s+)?(?:mismatched|misaligned|out\s+of\s+sync|"
-       r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)",
+       r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)|"
+       # (said with the negation on the alignment: "the label masks don't line up with the padded inputs")
+       r"(?:label[\s_-]?masks?|loss[\s_-]?masks?|labels?|targets?)\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|"
+       r"(?:are|is)\s+not|aren'?t|isn'?t)\s+(?:line\s+up|lined\s+up|align(?:ed)?|match(?:ed)?)\s+(?:with\s+)?(?:the\s+)?"
+       r"(?:padded\s+)?(?:inputs?|input_ids|tokens|images?|samples|features)",
        _NL, 0, negatable=False, label_check="misaligned"),
     _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"

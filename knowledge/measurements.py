@@ -504,6 +504,22 @@ ROWS = (
         # a (log-)softmax over the wrong dimension makes the first loss far above ln(C) too: that is its cause
         unless=("finding:MS-DIM-01",),
         avoid=("Do not lower the LR to hide a bad init: fix the init.",)),
+    # A policy-gradient or PPO objective is an advantage-weighted log-probability (minus an entropy bonus): it has no
+    # floor at 0, and with unnormalised rewards it is often negative. In an RL or RLHF run a negative loss is the
+    # objective's scale, not probabilities fed to a log-loss.
+    Row("MS-LOSS-02", {"negative_loss": True, "task": Is("rl", "preference_tuning")},
+        (Find("Loss", "info", "a negative loss in a reinforcement-learning or RLHF run is expected: policy-gradient "
+              "and PPO objectives are advantage-weighted and have no floor at 0 (a negative mean reward makes it "
+              "likelier); what matters is whether the reward improves", kind="note"),),
+        "The clipped PPO surrogate and REINFORCE losses are -advantage x ratio (or log-probability); their sign "
+        "follows the advantages, so a negative value says nothing about a mismatch between output and loss.",
+        Cite("003", _DX, "not learning: what does loss equal exactly?"),
+        fix=Fix("Watch the reward (and the KL to the reference) instead of the policy loss's sign; normalise rewards "
+                "or advantages so their scale stays stable.",
+                "adv = (adv - adv.mean()) / (adv.std() + 1e-8)     # per batch\n"
+                "# TRL: PPOConfig(..., whiten_rewards=True) or a running reward normaliser"),
+        avoid=("matching the policy's outputs to a log-loss because its value is negative",),
+        salience=1),  # before MS-LOSS-01, which it rules out
     Row("MS-LOSS-01", {"negative_loss": True},
         (Find("Loss", "critical", "a loss that cannot be negative was measured below zero: the model output does "
               "not match what the loss expects (probabilities or log-probabilities mixed up)"),
@@ -511,6 +527,7 @@ ROWS = (
         "Cross-entropy, NLL, BCE and MSE are non-negative by construction; a negative value means e.g. "
         "probabilities fed to NLLLoss, which expects log-probabilities.",
         Cite("003", _DX, "not learning: what does loss equal exactly?"),
+        unless=("finding:MS-LOSS-02",),
         fix=Fix("Feed NLLLoss log-probabilities (log_softmax), or give raw logits to CrossEntropyLoss.",
                 "loss = torch.nn.functional.cross_entropy(logits, target)  # no softmax before it"),
         avoid=("Do not clamp the loss to zero: the gradients are still wrong.",)),

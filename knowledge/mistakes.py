@@ -34,12 +34,18 @@ ROWS = (
         "Not learning is diagnosed from the loss curve before any optimizer change.",
         _c("not learning -> optimization-algorithms is wrong: diagnose loss behaviour"), salience=GUARD,
         avoid=("changing the optimizer of a run that does not learn before looking at the loss curve",)),
+    # A rule against the LR as the *default* answer to NaN, not against evidence for it: it fires below the
+    # tentative leads' band and stands down when one of them exists (a detector's NaN, where an LR too large
+    # for the set-up is the commonest confirmed cause; a hand-written loss; half precision), since each names
+    # its own first stop from what is known rather than from the symptom alone.
     Row("MR-03", {"loss_behavior": "nan_or_inf"},
         (Block("learning-rate-scheduling", "NaN is first a gradient problem (explosion is the most common cause), "
                "then a loss-scale problem; the LR may follow but never leads", role="primary"),),
-        "For NaN the gradients come first; the LR schedule is at most a secondary suspect.",
+        "For NaN the gradients come first; the LR schedule is at most a secondary suspect, unless the evidence "
+        "itself points at the LR.",
         _c("loss NaN -> learning-rate-scheduling is wrong: gradient-management first, then FP8/AMP loss scale"),
-        salience=GUARD, avoid=("lowering the LR as the first response to NaN",)),
+        unless=("finding_kind:suspect",), salience=Salience.CAUSE - 4,
+        avoid=("lowering the LR as the first response to NaN",)),
     Row("MR-04", {"symptom": "overfitting"},
         (RouteTo("data-augmentation-strategies", "secondary", "overfitting needs more than regularization: "
                  "augmentation enlarges the effective dataset"),),

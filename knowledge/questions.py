@@ -36,6 +36,9 @@ WAIVED_ON_DECLINE: dict[str, tuple[str, ...]] = {
     # a user who cannot say which autocast format runs may still know the weights were loaded in half precision
     # (model.half(), torch_dtype=torch.float16): the question about the weights no longer waits for the format
     "mixed_precision": ("Q-PRECISION",),
+    # a user who cannot say when the NaN began may still know what changed just before it (a new batch size, GPU
+    # count, precision or library version): the change question no longer waits for the onset
+    "nan_onset": ("Q-NAN-ONSET",),
 }
 """Gates a question drops once the user declines the question that asks for them (observation -> questions).
 

@@ -236,6 +236,10 @@ TIMES: dict[str, str] = {
     "towards the end": "later", "late in training": "later", "after resume": "later", "after resuming": "later",
     "after the warmup": "later", "after warmup": "later", "after": "after", "later": "later", "later on": "later",
     "after a while": "later", "after some time": "later",
+    # (a run that started fine and changed one step or epoch in: no longer "from the start"; keys are lemmas)
+    **{f"{lead} {o} {u}": "later" for lead in ("from the", "since the", "as of the")
+       for o in ("second", "2nd", "third", "3rd") for u in ("step", "batch", "iteration", "epoch")},
+    **{f"after the first {n}{u}": "later" for n in ("", "few ") for u in ("step", "batch", "iteration", "epoch")},
     "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
     "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start",
     "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
@@ -1121,6 +1125,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"backward through the graph a second time|saved tensors after they have already been freed",
      {"boundary_topic": "autograd_error"}),
     (r"modified by an inplace operation", {"boundary_topic": "autograd_error"}),
+    # torch.utils.checkpoint's warning (reentrant variant): the checkpointed segment's inputs carry no grad
+    (r"none of the inputs have requires_grad=true", {"checkpoint_inputs_no_grad": True, "symptom": "not_learning"}),
     # devices, dtypes and shapes
     (r"expected all tensors to be on the same device|found at least two devices|"
      r"input type \(torch\.(?:cuda\.)?\w+\) and weight type \(torch\.(?:cuda\.)?\w+\) should be the same|"

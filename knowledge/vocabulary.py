@@ -342,6 +342,13 @@ SPECS: tuple[Spec, ...] = (
        question="Q-ZERO-LOSS", group="metrics"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
+    _e("label_shift", "once double missing",
+       "How a language-model loss pairs positions with targets: shifted once (position t predicts token t+1), "
+       "twice (the labels shifted by the caller or the decoder inputs and again inside the loss) or not at all (each "
+       "position compared with its own token).", group="loop"),
+    _b("checkpoint_inputs_no_grad", "Gradient checkpointing runs over inputs that do not require grad (frozen "
+       "embeddings or backbone under LoRA/adapters); torch warns 'None of the inputs have requires_grad=True'.",
+       group="loop"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "

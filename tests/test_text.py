@@ -63,6 +63,118 @@ def test_paraphrases(text, name, value):
     assert obs(text).get(name) == value, obs(text)
 
 
+@pytest.mark.parametrize("text, task", [
+    # a detector's loss terms and names say detection, even beside its classification loss
+    ("the box regression loss goes to inf and the classification loss to nan", "detection"),
+    ("loss_cls is nan and loss_box_reg is huge", "detection"),
+    ("training a MobileNet SSD on my data", "detection"),
+    ("fine-tuning a YOLOv8 classifier head", "detection"),
+    # the autograd tool is no detector
+    ("I turned on anomaly detection and the classifier's loss is NaN", "classification"),
+    # segmentation models and datasets by name
+    ("training BiSeNet on Cityscapes", "segmentation"),
+    ("fine-tuning DeepLabV3 on my masks", "segmentation"),
+])
+def test_task_from_the_model_and_its_losses(text, task):
+    assert obs(text).get("task") == task, obs(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("the training loss is exactly zero from the second step onwards", "loss_collapses_zero"),
+    ("loss becomes 0 after the first epoch", "loss_collapses_zero"),
+    ("loss is zero from the first step", "loss_zero_from_start"),
+])
+def test_when_a_loss_reads_zero(text, name):
+    assert obs(text).get(name) is True, obs(text)
+
+
+@pytest.mark.parametrize("text, changed", [
+    ("gradients become nan after the first iteration on PyTorch 1.5; on 1.4 the loss decreases normally", True),
+    ("with torch 2.1 the loss is nan, with 2.0 it works fine", True),
+    ("on torch 2.1 it is nan and on 2.0 it doesn't work either", False),
+    ("I use torch 2.1 with lr 1.5 and it trains fine", False),
+])
+def test_two_versions_side_by_side_are_an_upgrade(text, changed):
+    assert (obs(text).get("recent_change") == "library_upgrade") is changed, obs(text)
+
+
+@pytest.mark.parametrize("text, works", [
+    ("accuracy is stuck at 15%, while the non-PyG train.py reaches 98%", True),
+    ("the loss is flat, whereas the non-Lightning loop converges", True),
+    ("loss is flat while the nonlinear model trains", False),
+])
+def test_a_version_without_the_framework_that_trains(text, works):
+    assert (obs(text).get("reference_works") is True) is works, obs(text)
+
+
+def test_the_checkpoint_warning_names_grad_less_inputs():
+    got = obs("with gradient checkpointing on, torch warns: None of the inputs have requires_grad=True. "
+              "Gradients will be None")
+    assert got.get("checkpoint_inputs_no_grad") is True and got.get("symptom") == "not_learning", got
+
+
+def test_a_unet_is_no_segmentation_task_by_itself():
+    assert obs("fine-tuning the Stable Diffusion UNet, the loss is NaN").get("task") != "segmentation"
+
+
+def test_rlhf_with_ppo_is_preference_tuning():
+    assert obs("PPO training with the trlx summarization_rlhf example").get("task") == "preference_tuning"
+    assert obs("PPO on CartPole, the reward stays flat").get("task") == "rl"
+
+
+@pytest.mark.parametrize("text, shift", [
+    ("the decoder shifts the labels and the causal-LM loss shifts them again", "double"),
+    ("it seems the model is trained against labels[..., 1:] rather than the labels I pass", "double"),
+    ("it learns to predict the token after the next one", "double"),
+    ("the LM loss is computed straight against the labels, with no internal shift", "missing"),
+    ("the labels are not shifted inside the head", "missing"),
+    ("I shift the labels by one myself and the loss looks fine", None),
+])
+def test_how_users_find_a_wrong_label_shift(text, shift):
+    assert obs(text).get("label_shift") == shift, obs(text)
+
+
+@pytest.mark.parametrize("text, symptom", [
+    ("the epoch progress bar goes to about half way and then jumps after validation", "metrics_wrong"),
+    ("the tqdm progress bar total is wrong with gradient accumulation", "metrics_wrong"),
+    ("the progress bar is stuck at 0% and nothing happens", "hang"),
+])
+def test_a_progress_bar_that_counts_wrong_is_a_display_question(text, symptom):
+    assert obs(text).get("symptom") == symptom, obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "with manual optimization and Trainer(gradient_clip_val=1.0) the gradients are not clipped at all",
+    "gradient_clip_val is never applied",
+    "the grad norms are never clipped",
+])
+def test_clipping_that_never_acts(text):
+    assert obs(text).get("clip_ineffective") is True, obs(text)
+
+
+@pytest.mark.parametrize("text, misaligned", [
+    ("decoding input_ids[label_mask] shows the wrong tokens: the label masks don't line up with the padded inputs",
+     True),
+    ("my labels are not aligned with the images any more after the crop", True),
+    ("I checked that the labels match the inputs", False),
+])
+def test_labels_out_of_line_with_their_inputs(text, misaligned):
+    assert (obs(text).get("label_check") == "misaligned") is misaligned, obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the learning rate finder picks a learning rate that is clearly wrong: it is fooled by a spike early in the sweep",
+    "I ran an LR range test and the loss explodes at 1e-2, which LR should I use?",
+])
+def test_the_lr_finder_is_a_question_about_the_lr(text):
+    got = obs(text)
+    assert got.get("symptom") == "direct_question" and got.get("question_topic") == "learning_rate", got
+
+
+def test_a_disk_is_no_detector():
+    assert obs("the dataset sits on an SSD and each epoch is slow").get("task") != "detection"
+
+
 @pytest.mark.parametrize("text, name", [
     ("no NaN so far", "loss_behavior"),
     ("loss is not NaN", "loss_behavior"),
