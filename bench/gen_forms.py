@@ -19,9 +19,9 @@ def lexicon_words() -> list[str]:
     from knowledge import talk
 
     tables = (talk.QUANTITIES, talk.SPLITS, talk.MOVEMENTS, talk.TIMES, talk.TOPICS, talk.TOPIC_VALUES,
-              talk.IDIOMS)
+              talk.IDIOMS, talk.CONCEPTS)
     words = {w for t in tables for phrase in t for w in phrase.split()}
-    words |= {w.lstrip("~!") for groups, _sets in talk.FRAMES for g in groups for w in g}
+    words |= {w.lstrip("~!=") for groups, _sets, _binds in talk.FRAMES for g in groups for w in g}
     words |= {w for phrase in talk.SETTING_VALUES for w in phrase.split()}
     words |= set(talk.SCOPE_VERBS) | set(talk.DATA_NOUNS) | set(talk.TIME_UNITS) | set(talk.CLASS_NOUNS)
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",

@@ -49,7 +49,7 @@ FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
 _TOKEN = re.compile(
-    r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>%|k\b|x\b)?"
+    r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
     r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
     r"|(?P<arrow>-+>|=>|→|⟶)"
     r"|(?P<punct>[?!.;,:()\[\]{}|=<>/\n])"
@@ -58,6 +58,9 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
+_BIND_BREAKS = frozenset({",", ";", ":", "|"})
+_CONTRASTS = frozenset({"but", "however", "although", "though", "yet", "while", "whereas"})
+"""Punctuation that separates what two words are said of (brackets are a call's, not a clause's)."""
 QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
@@ -94,6 +97,10 @@ _IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remai
              ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
              ["display"], ["give"], ["get"])
 """Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0")."""
+_CALL_HEADS = frozenset(k.split()[0] for k in K.LOOP_CALLS)
+"""The first words of the loop's calls (a sentence without one names no call)."""
+_VALUED = frozenset({"lr", "loss", "grad_norm", "accuracy"})
+"""Quantities a number right after them is the value of ("lr 0", "grad_norm 0.0")."""
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
@@ -217,6 +224,12 @@ def _known() -> tuple[str, ...]:
     return tuple(sorted(words | {f for f in FORMS if len(f) >= 5}))
 
 
+@lru_cache(maxsize=1)
+def _words() -> frozenset[str]:
+    """Every single word of the lexicon and its inflected forms (the words a slip may be corrected to)."""
+    return frozenset({w for k in _phrases() for w in k if w.isalpha() and len(w) >= 3} | set(FORMS))
+
+
 def _lemma(word: str) -> str:
     w = word.lower()
     return FORMS.get(w, w)
@@ -231,6 +244,13 @@ def _corrected(word: str) -> str:
     """
     if not word.isalpha() or len(word) < 5:
         return word
+    words = _words()
+    # a key held down once too long ("losss", "gradd") or a plural -s on a word that takes none ("stucks")
+    for k in range(1, len(word)):
+        if word[k] == word[k - 1] and word[:k] + word[k + 1:] in words:
+            return word[:k] + word[k + 1:]
+    if word.endswith("s") and word[:-1] in words:
+        return word[:-1]
     if len(word) < 7:
         # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
         grown = [c for c in _known() if len(c) == len(word) + 1 and c.startswith(word)]
@@ -307,7 +327,7 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
     phrases = _phrases()
     for m in _TOKEN.finditer(text, lo, hi):
         if m.group("num") is not None:
-            yield Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or ""))
+            yield Token(m.group("num"), m.group("num"), m.start(), m.end("num"), "num", (m.group("unit") or "").strip())
             continue
         word = m.group("word")
         if word is None:
@@ -405,6 +425,12 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
         yield sentence, start, len(tokens)
 
 
+def _breaks(t: Token) -> bool:
+    """Whether a token ends a clause (punctuation or a linking word)."""
+    return (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _BIND_BREAKS)) or \
+        (t.kind == "word" and t.lemma in _BREAK_WORDS)
+
+
 # ------------------------------------------------------------------------------------------------ reading
 
 
@@ -457,7 +483,12 @@ class _Reader:
             nxt = parts[k + 1] if k + 1 < len(parts) else None
             if "s" in p.roles and nxt is not None and "q" in nxt.roles and nxt.i - p.j <= 1 \
                     and nxt.roles["q"] not in ("run", "pronoun", "model"):
-                out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"], p.roles["s"]))
+                # "training and validation loss": both curves, neither split alone
+                prev = self.by_token.get(p.i - 2) if p.i >= 2 else None
+                both = prev is not None and "s" in prev.roles and prev.roles["s"] != p.roles["s"] and \
+                    self.tokens[p.i - 1].lemma in ("and", "&", "/", "or")
+                out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"],
+                            None if both else p.roles["s"]))
                 k += 2
                 continue
             if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
@@ -467,7 +498,9 @@ class _Reader:
                         set(self.lemmas(p.j, nxt.i)) <= {"on", "the", "for", "of"} and nxt.i > p.j:
                     split = nxt.roles["s"]
                 out.append((p, p.roles["q"], split))
-            elif "s" in p.roles and p.roles["s"] in ("val",) and "q" not in p.roles:
+            elif "s" in p.roles and "q" not in p.roles and (p.roles["s"] == "val" or (
+                    p.j < len(self.tokens) and self.tokens[p.j].kind == "num")):
+                # ("train 98": the split said with its figure; a bare "train" is most often the verb)
                 out.append((p, "split_only", p.roles["s"]))
             k += 1
         return out
@@ -486,6 +519,8 @@ class _Reader:
         seen = 0
         for k in range(i - 1, max(lo, i - 2 * NEGATION_REACH) - 1, -1):
             t = self.tokens[k]
+            if t.text in _BIND_BREAKS or t.lemma in _CONTRASTS:
+                return False  # a negation does not reach past its clause ("without unscaling first, amp with fp16")
             if t.lemma not in _LIGHT:
                 seen += 1
                 if seen > NEGATION_REACH:
@@ -575,8 +610,10 @@ class _Reader:
                    for c in K.COMPOSITIONS)
 
     def _compose(self, quantity: str | None, split: str | None, movement: str, time: str | None,
-                 tags: set[str]) -> dict[str, Any] | None:
+                 tags: set[str], subject: bool = False) -> dict[str, Any] | None:
         for c in K.COMPOSITIONS:
+            if c.subject and not subject:
+                continue
             if quantity is None:
                 if not c.implicit:
                     continue
@@ -640,8 +677,9 @@ class _Reader:
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
                 prev = self.lemmas(p.i - 1, p.i)
+                # ("goes down then up again": the verb of the movement before it carries over)
                 if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move", "back",
-                                               "keep", "is", "be", "climb", "fall", "jump", "spike"):
+                                               "keep", "is", "be", "climb", "fall", "jump", "spike", "then"):
                     continue
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
@@ -669,7 +707,8 @@ class _Reader:
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
             if m == "zero" and self.tokens[p.i].kind == "num" and not (
-                    chosen and i <= chosen[0].i < j and self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE):
+                    chosen and i <= chosen[0].i < j and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
+                        chosen[0].j == p.i and chosen[1] in _VALUED))):
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
@@ -723,16 +762,31 @@ class _Reader:
             if judgement is None and m in ("good", "bad") and quantity in (None, "run", "model"):
                 # "it does great on train data and awful on validation data": the data named right after says whose
                 on = next((o for o in parts if "s" in o.roles and "q" not in o.roles and 0 <= o.i - p.j <= 2 and
-                           set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None)
+                           set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None) or next(
+                    # ("on unseen data it's really bad": the data said first, in the judgement's clause)
+                    (o for o in parts if "s" in o.roles and "q" not in o.roles and i < o.i < p.i and
+                     (self.tokens[o.i - 1].lemma in ("on", "for") or (self.tokens[o.i - 1].lemma in ("the", "my")
+                                                                      and self.lemmas(o.i - 2, o.i - 1) in (["on"],
+                                                                                                            ["for"])))),
+                    None)
                 if on is not None:
                     judgement, split, chosen = m, on.roles["s"], (on, "split_only", on.roles["s"])
             if judgement is not None and split in ("train", "val"):
                 # a figure judged without a shape, on one side of the split: the sentence may hold the other side
                 span = (min(p.start, chosen[0].start), max(p.end, chosen[0].end)) if chosen else (p.start, p.end)
                 self._judged.setdefault(f"{split}_{judgement}", span)
-            sets = self._compose(quantity, split, m, time, tags)
+            # the quantity is the clause's subject: said before the movement, no person before it ("the LR never
+            # changes", not "I did not change the LR")
+            subject = chosen is not None and i <= chosen[0].i < p.i and not any(
+                t.lemma in K.AGENTS for t in self.tokens[i:chosen[0].i])
+            if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
+                    {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
+                continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+            if m == "hang" and quantity in ("loss", "accuracy"):
+                m = "plateau"  # a curve that "sits there" after a rise stops moving; only a run hangs
+            sets = self._compose(quantity, split, m, time, tags, subject)
             if sets is None and time is not None:
-                sets = self._compose(quantity, split, m, None, tags)
+                sets = self._compose(quantity, split, m, None, tags, subject)
             if sets is None and m in K.RUN_MOVEMENTS and chosen is not None and quantity is not None and \
                     not (i <= chosen[0].i < p.i):
                 # "it hangs with 4 GPUs", "300 steps or fewer doesn't learn": a quantity said after the movement
@@ -876,6 +930,8 @@ class _Reader:
                 continue
             found[split] = (value / 100.0, num.start, num.end)
             self._split_span = (min(p.start, num.start), max(p.end, num.end))
+            if split == "train" and value >= 90.0:
+                self._judged.setdefault("train_good", self._split_span)  # "near 100% on the training data"
             self.add({f"{split}_metric": value / 100.0, "metric_kind": "accuracy"}, *self._split_span)
         return {k: v[0] for k, v in found.items()}
 
@@ -1005,8 +1061,15 @@ class _Reader:
                 return
 
     def _repeats(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
-        """"loss: 0.693 0.693 0.693": the same value said again and again is a flat curve."""
-        for p, q, _split in quantities:
+        """"loss: 0.693 0.693 0.693": the same value said again and again is a flat curve.
+
+        A series that peaks and then falls back ("val_acc: 0.81 0.86 0.86 0.83 0.80") moves down (a validation
+        loss that dips and climbs back, up).
+        """
+        for p, q, split in quantities:
+            if q == "accuracy" or (q == "loss" and split == "val"):
+                self._series_turn(p, q, split, hi)
+                continue
             if q != "loss":
                 continue
             nums = []
@@ -1024,6 +1087,29 @@ class _Reader:
             if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
+
+    def _series_turn(self, p: Part, q: str, split: str | None, hi: int) -> None:
+        """A printed series of a curve that turns: rises to a peak then falls well below it (or the reverse)."""
+        values = []
+        for t in self.tokens[p.j:min(hi, p.j + 24)]:
+            if t.kind == "num" and t.number is not None:
+                values.append(t.number)
+            elif t.kind == "word" and t.lemma not in _STEP_WORDS | _EPOCH_WORDS | _SERIES_WORDS:
+                break
+        if len(values) < 4:
+            return
+        peak = max(range(len(values)), key=lambda n: values[n]) if q == "accuracy" else \
+            min(range(len(values)), key=lambda n: values[n])
+        first, best, last = values[0], values[peak], values[-1]
+        if not 0 < peak < len(values) - 1 or best == 0:
+            return
+        turned = (last <= best - K.SERIES_TURN * abs(best)) if q == "accuracy" else \
+            (last >= best + K.SERIES_TURN * abs(best))
+        improved = best > first if q == "accuracy" else best < first
+        if turned and improved:
+            sets = self._compose(q, split, "down" if q == "accuracy" else "up", None, {"all"})
+            if sets:
+                self.add(dict(sets), p.start, self.tokens[min(hi, p.j + 24) - 1].end)
 
     # -- comparisons and series -----------------------------------------------------------------------
     def compare(self, lo: int, hi: int) -> None:
@@ -1075,6 +1161,12 @@ class _Reader:
         if not asks:
             return
         parts = self.parts_in(lo, hi)
+        # a setting said in use in a clause of its own is not what the question asks about: "I use gradient
+        # clipping, what learning rate should I use?" asks about the learning rate
+        named = [p for p in parts if "topic" in p.roles or "tv" in p.roles]
+        in_use = [p for p in named if self._in_use_clause(p, lo, hi)]
+        if in_use and len(in_use) < len(named):
+            parts = [p for p in parts if p not in in_use]
         topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
         values = [p.roles["tv"] for p in parts if "tv" in p.roles]
         named = topics or values
@@ -1103,6 +1195,19 @@ class _Reader:
         if len(values) >= 2 and set(lemmas) & {"or", "vs", "versus", "vs."}:
             names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
         self.claim(start, end, names)
+
+    def _in_use_clause(self, p: Part, lo: int, hi: int) -> bool:
+        """Whether the clause around a part says it is in use ("I use X", "with X") and asks nothing."""
+        a = p.i
+        while a > lo and not _breaks(self.tokens[a - 1]):
+            a -= 1
+        b = p.j
+        while b < hi and not _breaks(self.tokens[b]):
+            b += 1
+        words = {t.lemma for t in self.tokens[a:b]}
+        if (b < len(self.tokens) and self.tokens[b].text == "?") or words & (K.QUESTION_LEADS | K.CHOICE_WORDS):
+            return False
+        return bool(words & K.IN_USE_WORDS)
 
     def changes(self, lo: int, hi: int) -> None:
         """"batch 64 -> 1024", "from fp32 to bf16", "1024 (was 64)", "1024 instead of 128": the after-value."""
@@ -1143,6 +1248,14 @@ class _Reader:
                 if nxt:
                     b = nxt[0]
                     self.claim(toks[b].start, toks[b].end, K.SETTINGS)
+                    # "lr was 1e-4, now 1e-3": the value said after "now" is the setting's
+                    now = next((u for u in range(b + 1, min(hi, b + 4)) if toks[u].lemma in ("now", "currently")),
+                               None)
+                    a = next((u for u in range(now + 1, min(hi, now + 4)) if toks[u].kind in ("num", "word") and
+                              toks[u].lemma not in ("it", "be", "is", "the", "a", "set", "at", "to")), None) \
+                        if now is not None else None
+                    if a is not None and toks[a].kind == toks[b].kind:
+                        self._change(lo, hi, b, a)
         # "to 1024 from 128", "moving to bf16 from fp32"
         for k in range(lo, hi):
             if toks[k].lemma == "from" and k > lo and "to" in self.lemmas(k - 4, k):
@@ -1220,6 +1333,7 @@ class _Reader:
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
             lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
             self.frames(lead, hi)
+            self.order(lo, hi)
             self._values(lo, hi)
             self._judged_gap(self._judged)
         self.evidence()
@@ -1298,7 +1412,8 @@ class _Reader:
         read: dict[str, int] = {}
         for p in self.parts:
             q = p.roles.get("q")
-            if q == "gpu_util" and self.lemmas(p.i, p.j) == ["gpu"]:
+            if q == "gpu_util" and (self.lemmas(p.i, p.j) == ["gpu"] or
+                                    (p.j - p.i == 1 and self.tokens[p.i].lemma in K.GPU_NAMES)):
                 self._gpu_count(p)
                 continue
             name = K.QUOTED_SETTINGS.get(q or "")
@@ -1366,26 +1481,65 @@ class _Reader:
                 return
 
     def frames(self, lo: int, hi: int) -> None:
-        """Concepts said together in one sentence (``knowledge.talk.FRAMES``)."""
+        """Concepts said together in one sentence (``knowledge.talk.FRAMES``), each word bound where it must be."""
         toks = self.tokens[lo:hi]
         plain: dict[str, int] = {}
         negated: dict[str, int] = {}
+        where: dict[str, list[int]] = {}
+        under: set[int] = set()  # the words said under a negation
+        breaks = [0]  # clause breaks before each token (two words after as many breaks share a clause)
         for k, t in enumerate(toks):
+            breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
                 continue
             target = negated if self._negated(lo + k, lo) else plain
+            if target is negated:
+                under.add(k)
             target.setdefault(t.lemma, k)
             target.setdefault(t.text, k)
+            where.setdefault(t.lemma, []).append(k)
+            if t.text != t.lemma:
+                where.setdefault(t.text, []).append(k)
+        # a phrase a frame names by one word ("has no effect": ``inert``), said plainly (it holds its negation)
+        lem = [t.lemma for t in toks]
+        for k in range(len(toks)):
+            for n in range(min(K.CONCEPT_REACH, len(toks) - k), 0, -1):
+                concept = K.CONCEPTS.get(" ".join(lem[k:k + n]))
+                if concept is not None:
+                    plain.setdefault(concept, k)
+                    where.setdefault(concept, []).append(k)
+                    break
+
+        def spots(group: frozenset[str] | str) -> list[int]:
+            words = group.split() if isinstance(group, str) else group
+            return [k for w in words if w[0] != "!" for k in where.get(w.lstrip("~="), ())
+                    if (k in under) == (w[0] == "~") or w[0] not in "~="]
+
+        def attached(a: int, own: list[int], rival: list[int]) -> bool:
+            """Whether the word at ``a`` is said of ``own`` rather than ``rival``.
+
+            Of the nearest of them before it in its clause (its subject), else after it in its clause ("great on
+            train data"), else before it in the sentence (a subject carried over: "val acc goes up, then drops"),
+            else after it.
+            """
+            both = [(b, b in own) for b in set(own) | set(rival) if b != a]
+            same = [(b, o) for b, o in both if breaks[b] == breaks[a]]
+            for pool, before in ((same, True), (same, False), (both, True), (both, False)):
+                side = [(b, o) for b, o in pool if (b < a) == before]
+                if side:
+                    return min(side, key=lambda bo: abs(bo[0] - a))[1]
+            return False
+
         done: set[str] = set()
-        for groups, sets in K.FRAMES:
+        for groups, sets, binds in K.FRAMES:
             if set(sets) <= done:
                 continue
             at: list[int] = []
             for n, g in enumerate(groups):
                 # the anchor group must be said as it is (a plain word unnegated); the others may sit in a negated
                 # stretch ("I don't call zero_grad": "grad" is under the "don't" too)
-                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w) if n == 0 else plain.get(w, negated.get(w))
-                        for w in g if w[0] != "!"]
+                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w[1:]) if w[0] == "=" else plain.get(w)
+                        if n == 0 else plain.get(w, negated.get(w)) for w in g if w[0] != "!"]
                 hits = [h for h in hits if h is not None]
                 if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
                     break
@@ -1395,9 +1549,91 @@ class _Reader:
             else:
                 if not at:
                     continue
+                # each bound word is said of its own group's word, not of the rival's ("val acc great, train acc
+                # bad": "great" is the validation figure's)
+                if any(not any(attached(x, spots(b if isinstance(b, str) else groups[b]),
+                                        spots(c if isinstance(c, str) else groups[c])) for x in spots(groups[a]))
+                       for a, b, c in binds):
+                    continue
                 sets = {k: v for k, v in sets.items() if k not in done}
                 self.add(sets, toks[min(at)].start, toks[max(at)].end)
                 done |= set(sets)
+
+    # -- the loop's calls ---------------------------------------------------------------------------------
+    def _calls(self, lo: int, hi: int) -> list[tuple[int, int, str]]:
+        """The loop's calls named in a sentence: ``(first token, one past last, call)``, longest phrase first."""
+        toks, out, k = self.tokens, [], lo
+        texts = [t.text.lower() for t in toks[lo:hi]]
+        if not any(x in _CALL_HEADS for x in texts):
+            return out  # (most sentences name no call: one look at each word)
+        others = {K.LOOP_CALLS.get(x) for x in texts} - {None, "step"}  # the calls besides "step"
+        while k < hi:
+            for n in (4, 3, 2, 1):
+                name = K.LOOP_CALLS.get(" ".join(texts[k - lo:k - lo + n])) if k + n <= hi else None
+                if name is not None:
+                    break
+            else:
+                k += 1
+                continue
+            if name == "step":
+                prev = toks[k - 1] if k > lo else None
+                nxt = toks[k + 1] if k + 1 < hi else None
+                owned = prev is not None and prev.text.lower() in K.STEP_OWNERS
+                called = nxt is not None and nxt.text == "("
+                counted = (prev is not None and prev.kind == "num") or (nxt is not None and nxt.kind == "num")
+                if counted or not (owned or called or len(others) >= 2 or (prev is not None and prev.lemma in (
+                        "then", "call", ">", "->"))):
+                    k += n
+                    continue
+            out.append((k, k + n, name))
+            k += n
+        return out
+
+    def order(self, lo: int, hi: int) -> None:
+        """The order a sentence says the loop's calls run in (``knowledge.talk.CALL_ORDERS``).
+
+        The first call named is the sentence's subject: a later call after "after" ran before it, after "before"
+        ran after it, after "between" (and the next one) around it; any other call runs after every one so far
+        ("backward(); zero_grad(); step()", "backward, then zero_grad, then step").
+        """
+        calls = self._calls(lo, hi)
+        if len({c for _i, _j, c in calls}) < 2:
+            return
+        when: dict[str, int] = {}
+        negated: set[str] = set()
+        first = last = 0
+        around = 0  # after "between": the next two calls lie one before, one after the subject
+        prev_end = calls[0][1]
+        for n, (i, j, call) in enumerate(calls):
+            if self._negated(i, max(lo, i - 3)):
+                negated.add(call)
+                prev_end = j
+                continue
+            gap = {t.lemma for t in self.tokens[prev_end:i]} if n else set()
+            if n == 0:
+                t = 0
+            elif around == 2 or (gap & K.ORDER_BETWEEN):
+                t, around = first - 1, 1
+            elif around == 1:
+                t, around = last + 1, 0
+            elif gap & K.ORDER_AFTER and "then" not in gap:
+                t = first - 1
+            else:
+                t = last + 1  # in sequence ("then", "->", ";", "followed by", "before" the subject's next)
+            if n and gap & K.ORDER_BETWEEN:
+                around = 1
+            when.setdefault(call, t)
+            first, last = min(first, t), max(last, t)
+            prev_end = j
+        span = (self.tokens[calls[0][0]].start, self.tokens[calls[-1][1] - 1].end)
+        for seq, sets in K.CALL_ORDERS:
+            if all(c in when for c in seq) and all(when[a] < when[b] for a, b in zip(seq, seq[1:])):
+                self.add(sets, *span)
+                return
+        for done, left_out, sets in K.CALLS_LEFT_OUT:
+            if done in when and left_out in negated and left_out not in when:
+                self.add(sets, *span)
+                return
 
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:

@@ -254,8 +254,10 @@ AREAS: tuple[Area, ...] = (
          "dynamo recompilations, graph breaks and the recompile cache limit are torch.compile behaviour",
          "treating a compiler problem as a training-dynamics problem", "torch.compile errors",
          errors=("cache_size_limit", "recompile_limit", "recompiling function", "graph break", "recompilation",
-                 "torch._dynamo hit config", "exceeded the recompile limit"),
-         words=r"(?:keeps?\s+)?recompil\w*|graph\s+breaks?", priority=9),
+                 "torch._dynamo hit config", "exceeded the recompile limit", "recompiling", "recompiles",
+                 "recompiled", "recompile"),
+         # (above the compile errors: a recompiling model is also a compiled one, and the recompiles are its trouble)
+         words=r"recompil\w*|graph\s+breaks?", priority=11),
     Area("cuda_graphs", _PT, _TC,
          "CUDA-graph capture and re-recording (static shapes, overwritten outputs) are a compile/runtime API issue",
          "treating a CUDA-graph problem as a training-dynamics problem", "torch.compile errors",

@@ -239,7 +239,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\bfcos\b|\bdetr\b|efficientdet\w*|centernet\w*", _QR, 1, negatable=False, task="detection"),
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
     # ("sign-language model" is no language model)
-    _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token",
+    _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token|"
+       r"qwen\w*|gemma\w*|phi-?\d\w*|falcon-?\d+\w*|starcoder\w*|deepseek\w*|vicuna\w*|mixtral\w*|decoder[\s-]only",
        _QR, 0, negatable=False, task="language_modeling"),
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
@@ -525,6 +526,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:every|each|per)\s+(?:batch|step|iteration)",
        _LOOP, negatable=False, scheduler_pace="too_fast"),
     _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
-       r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:barely|never)\s+(?:decays?|changes?|moves?)",
+       # ("the LR never changes" is an LR that does not follow its schedule at all: lr_observed, not the pace)
+       r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+barely\s+(?:decays?|changes?|moves?)",
        _LOOP, negatable=False, scheduler_pace="too_slow"),
 )

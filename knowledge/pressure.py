@@ -169,7 +169,10 @@ KEYWORDS = (
             {"self_diagnosis": "batch size too small"}, _KM),
     Keyword(r"model (?:is )?too small|need (?:a )?(?:bigger|larger) model|more (?:parameters|capacity)",
             {"self_diagnosis": "model too small", "considering": "bigger model"}, _KM),
-    Keyword(r"need (?:more|additional) epochs|train (?:it |for )?longer|more epochs",
+    # (a wish or a plan: "worse after more epochs", "with more epochs it overfits" tell what happened, not a wish)
+    Keyword(r"(?:need|needs|needed|should|could|would|will|must|want|wants|try|trying|just|maybe|perhaps|"
+            r"(?:to|for|add|adding|run|running)(?: it| the model| them)?)\s+(?:\w+\s+){0,2}?(?:more|additional|extra) "
+            r"epochs|train (?:it |for )?longer|more epochs\s*\?",
             {"considering": "more epochs"}, _KM),
     Keyword(r"random(?:ly)? (?:search|tun\w+|sweep)|tune (?:the )?(?:lr|learning rate) randomly|hyper-?parameter sweep",
             {"considering": "random search"}, _KM),

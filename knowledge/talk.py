@@ -67,12 +67,19 @@ QUANTITIES: dict[str, str] = {
     "model": "model", "network": "model", "net": "model", "classifier": "model",
     "loss scale": "loss_scale", "loss scaler": "loss_scale", "loss scaling": "loss_scale", "scale": "loss_scale_weak",
     "gpu": "gpu_util",
+    # the devices by name ("4 A100s", "my 2 3090s"): counted like "GPUs"
+    # (the plural written out: names with digits have no inflections from the lemmatiser)
+    **dict.fromkeys((f"{n}{s}" for n in ("a100", "h100", "h200", "v100", "a10g", "l40s", "t4", "p100", "k80", "a6000",
+                                         "3090", "4090", "2080ti", "3080") for s in ("", "s")), "gpu_util"),
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
     "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
+
+GPU_NAMES = frozenset(k for k, v in QUANTITIES.items() if v == "gpu_util" and any(c.isdigit() for c in k))
+"""Devices named by their model ("A100"): a count before one is a count of GPUs."""
 
 SPLITS: dict[str, str] = {
     "train": "train", "training": "train", "trn": "train", "tr": "train",
@@ -118,6 +125,10 @@ MOVEMENTS: dict[str, str] = {
     "nan": "nan", "inf": "nan", "infinity": "nan", "infinite": "nan", "-inf": "nan", "not a number": "nan",
     "zero": "zero", "0": "zero", "0.0": "zero", "0.0000": "zero", "0.000": "zero", "none": "none",
     "negative": "negative", "below zero": "negative", "less than zero": "negative",
+    # nearly zero is a value shrinking, not exactly zero ("the grad norm decays towards zero")
+    "towards zero": "vanish", "toward zero": "vanish", "near zero": "vanish", "close to zero": "vanish",
+    "almost zero": "vanish", "nearly zero": "vanish", "approach zero": "vanish", "tend to zero": "vanish",
+    "virtually zero": "vanish", "practically zero": "vanish",
     # speed and hangs
     "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
@@ -141,6 +152,8 @@ MOVEMENTS: dict[str, str] = {
     "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
     # more ways to say a curve rises, falls, swings or stops
     "rocket": "up", "soar": "up", "drift up": "up", "drift upward": "up", "inch up": "up", "tick up": "up",
+    "slide": "down", "slide down": "down", "slip": "down", "erode": "down", "go back down": "down",
+    "hit a ceiling": "plateau", "reach a ceiling": "plateau", "hit a plateau": "plateau", "peak out": "plateau",
     "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
     "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
     "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
@@ -243,11 +256,19 @@ TIMES: dict[str, str] = {
        for n in ("", "new ")}, "new epoch start": "epoch_start", "epoch start": "epoch_start",
     "every time a new epoch": "epoch_start", "whenever a new epoch": "epoch_start",
     "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
+    # the boundary said as a change of epoch ("every time the epoch changes", "when a new epoch starts")
+    "every time the epoch change": "epoch_start", "each time the epoch change": "epoch_start",
+    "when the epoch change": "epoch_start", "whenever the epoch change": "epoch_start",
+    "when a new epoch start": "epoch_start", "every time a new epoch start": "epoch_start",
+    "epoch change": "epoch_start",
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
 }
 """Phrases placing a movement in time."""
+# the same phrases with the article left out, as many type them ("from first epoch", "since beginning")
+TIMES.update({k.replace("the ", "", 1): v for k, v in list(TIMES.items()) if " the " in f" {k} "
+              and k.replace("the ", "", 1) not in TIMES})
 
 NEGATORS = frozenset("not no never n't nothing none without nor neither cannot cant dont doesnt didnt isnt "
                      "arent wasnt werent wont havent hasnt hadnt".split())
@@ -261,8 +282,15 @@ QUESTION_LEADS = frozenset("which what should shall would is are does do can cou
 """Words that open a question."""
 
 CHOICE_WORDS = frozenset("which should best better recommend recommended vs versus choose pick or worth need "
-                         "reasonable good right optimal ideal enable".split())
+                         "reasonable good right optimal ideal enable necessary sensible default typical".split())
 """Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
+
+AGENTS = frozenset("i we you they he she someone".split())
+"""Persons: one said before a quantity makes it the object of what they did ("I kept the LR the same")."""
+
+IN_USE_WORDS = frozenset("use with have set run enable turn apply".split())
+"""Words saying a setting is the run's ("I use gradient clipping", "with AdamW"): said in a clause of their own
+beside a question, the setting is not what the question asks about."""
 
 TOPICS: dict[str, str] = {
     "optimizer": "optimizer", "optimiser": "optimizer", "learning rate": "learning_rate", "lr": "learning_rate",
@@ -274,6 +302,14 @@ TOPICS: dict[str, str] = {
     "lr scheduler": "schedule", "learning rate schedule": "schedule", "learning rate scheduler": "schedule",
     "track": "tracking", "keep track": "tracking", "log": "tracking", "compare": "tracking",
     "experiment tracking": "tracking",
+    # gradient clipping and its threshold ("what max_grad_norm?", "should I clip gradients at 1.0 or 5.0?")
+    "clipping": "clipping", "gradient clipping": "clipping", "grad clipping": "clipping", "clip": "clipping",
+    "clip gradient": "clipping", "clip grad": "clipping", "clip grad norm": "clipping", "max norm": "clipping",
+    "max grad norm": "clipping", "max_grad_norm": "clipping", "max_norm": "clipping", "clip value": "clipping",
+    "clipping threshold": "clipping", "clip threshold": "clipping", "grad clip": "clipping",
+    # data augmentation and the architecture (the latter another pack's: the boundary says so)
+    "augmentation": "augmentation", "data augmentation": "augmentation", "augment": "augmentation",
+    "architecture": "architecture", "model architecture": "architecture",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -299,7 +335,8 @@ TOPIC_VALUES: dict[str, str] = {
     "step decay": "schedule", "linear decay": "schedule", "cosine annealing": "schedule", "fp16": "precision",
     "bf16": "precision", "fp8": "precision", "fp32": "precision", "bfloat16": "precision", "float16": "precision",
     "amp": "precision", "optuna": "tuning", "bayesian optimization": "tuning", "wandb": "tracking",
-    "mlflow": "tracking", "tensorboard": "tracking",
+    "mlflow": "tracking", "tensorboard": "tracking", "mixup": "augmentation", "cutmix": "augmentation",
+    "randaugment": "augmentation", "autoaugment": "augmentation", "trivialaugment": "augmentation",
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
@@ -403,7 +440,18 @@ IDIOMS: dict[str, dict[str, Any]] = {
     # query, read only when nothing else is (``FALLBACK_NAMES``), so the clarifying question comes first
     "do wrong": {"vague_query": "fix_training"}, "go wrong": {"vague_query": "fix_training"},
     "make it work": {"vague_query": "fix_training"}, "get it to work": {"vague_query": "fix_training"},
-    "make it better": {"vague_query": "improve_model"}, "make it good": {"vague_query": "improve_model"},
+    "make it better": {"vague_query": "improve_model"},
+    # something amiss, no symptom named ("something is off with my training")
+    "something be off": {"vague_query": "not_working_well"}, "something off": {"vague_query": "not_working_well"},
+    "something be wrong": {"vague_query": "not_working_well"},
+    # results below the paper's, or below what was expected
+    "reproduce the paper": {"vague_query": "performs_poorly"},
+    "reproduce the result": {"vague_query": "performs_poorly"},
+    "match the paper": {"vague_query": "performs_poorly"}, "worse than expect": {"vague_query": "performs_poorly"},
+    "not as good as": {"vague_query": "performs_poorly"}, "below the paper": {"vague_query": "performs_poorly"},
+    # a notebook kernel that dies is the run stopping
+    "kernel die": {"symptom": "crash"}, "kernel crash": {"symptom": "crash"}, "kernel restart": {"symptom": "crash"},
+    "make it good": {"vague_query": "improve_model"},
     "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
     "too many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "so many epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
@@ -443,6 +491,9 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},
+    # targets with several classes on at once ("multi-label", "multi-hot vectors")
+    "multi label": {"target_kind": "multi_hot"}, "multilabel": {"target_kind": "multi_hot"},
+    "multi hot": {"target_kind": "multi_hot"}, "multihot": {"target_kind": "multi_hot"},
     # a loss curve drawn as steps down, one at each epoch ("a staircase")
     "staircase": {"epoch_start_drop": True}, "stair": {"epoch_start_drop": True},
     "run out of memory": {"boundary_topic": "cuda_oom"},
@@ -495,7 +546,9 @@ FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
 a symptom is that symptom's complaint)."""
 
-IDIOMS_UNDER_NEGATION = frozenset({"speed up training", "speed up the training", "speed up my training",
+IDIOMS_UNDER_NEGATION = frozenset({"reproduce the paper", "reproduce the result", "match the paper",
+                                   "not as good as",
+                                   "speed up training", "speed up the training", "speed up my training",
                                    "make training faster", "faster training", "train faster", "training faster"})
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
 training") both say the run is too slow."""
@@ -526,7 +579,7 @@ IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
 TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
     "optimizer": ("optimizer",), "learning_rate": ("learning_rate",),
     "schedule": ("lr_schedule",), "batch_size": ("batch_size",), "precision": ("mixed_precision", "grad_scaler"),
-    "tuning": ("tuning_method",),
+    "tuning": ("tuning_method",), "clipping": ("grad_clipping",), "augmentation": ("heavy_augmentation",),
 }
 """Settings a question about a topic names without setting them ("should I use adam or sgd")."""
 
@@ -565,6 +618,10 @@ class Composition:
         split: Only for this split of the quantity (``train``, ``val``; None: any, ``none``: unsplit only).
         time: Only at this time (``TIMES`` values or ``later``, ``start``; None: any time).
         implicit: The quantity may be left unsaid ("it diverges", "NaN after 3 epochs" are about the loss).
+        tags: Only when the clause says this much of it (``all``, ``some``).
+        subject: Only when the quantity is the clause's subject: said before the movement, with no person before it
+            ("the LR never changes" is the LR's trace; "I did not change the LR" and "I kept the LR the same" are the
+            user's setting).
     """
 
     quantity: str
@@ -574,6 +631,7 @@ class Composition:
     time: str | None = None
     implicit: bool = False
     tags: frozenset[str] = field(default_factory=frozenset)
+    subject: bool = False
 
 
 def _c(quantity: str, movements: str, sets: dict[str, Any], **kw: Any) -> list[Composition]:
@@ -590,8 +648,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the loss ---------------------------------------------------------------------------------------
     # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
-    _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau", {},
-       split="val")
+    # a noisy validation curve says nothing of the training curve's stability
+    _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
+    # (alone, it says at least which figure is not working)
+    + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
+         {"not_working_aspect": "loss"}, split="val")
     + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)
@@ -640,6 +701,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
+    + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="train")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
     + _c("accuracy", "weird", {"not_working_aspect": "accuracy"})
     # (a fall of an accuracy said of no split: which split is unknown, the figure that is not working is)
@@ -655,6 +717,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad_norm", "vanish down", {"grad_norm_trend": "vanishing"})
     + _c("grad", "spike jump", {"grad_norm_trend": "spiky"})
     + _c("grad_norm", "spike jump", {"grad_norm_trend": "spiky"})
+    # a gradient norm logged as exactly 0: every gradient is zero
+    + _c("grad_norm", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "none", {"symptom": "not_learning", "step_grads": "none"})
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
@@ -669,6 +733,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # ("constant", "the same", "not change" are left out: "a constant lr", "kept the lr the same", "I did not change
     # the lr" describe a setting the user chose, not the trace of the LR applied)
     + _c("lr", "flatline stay stuck not-down not-up", {"lr_observed": "stuck"})
+    + _c("lr", "not-change not-change_verb", {"lr_observed": "stuck"}, subject=True)
+    + _c("lr", "same flat", {"lr_observed": "stuck"}, time="always", subject=True)
     + _c("lr", "zero vanish", {"lr_observed": "near_zero"})
     # (only a rise: "the loss drops slowly at lr 1e-5" puts the manner next to the LR but it is the loss's)
     + _c("lr", "slow-up", {"scheduler_pace": "too_slow"})
@@ -701,6 +767,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
     + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
+    + _c("predictions_verb", "bad", {"vague_query": "performs_poorly"})
     + _c("run", "bad worse broken wrong", {"vague_query": "not_working_well"})
     + _c("run", "underperform", {"vague_query": "performs_poorly"}, implicit=True)
     + _c("model", "underperform", {"vague_query": "performs_poorly"})
@@ -721,13 +788,17 @@ SETTING_VALUES: dict[str, tuple[str, Any]] = {
 }
 """Values of a setting a change names ("from fp32 to bf16"): the after-value is the run's setting."""
 
-FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
-    (tuple(frozenset(g.split()) for g in groups), sets) for groups, sets in (
+Bind = tuple[int, int | str, int | str]
+"""A frame's binding: a word of group ``a`` is said of group ``b``'s word, not of ``c``'s (see ``FRAMES``)."""
+
+FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]], ...] = tuple(
+    (tuple(frozenset(g.split()) for g in entry[0]), entry[1], tuple(entry[2]) if len(entry) > 2 else ())
+    for entry in (
         # what changed between runs with the same seed, or between evaluations of one model
         (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
           "same-result"), {"nondeterminism": "training_runs"}),
         # (not a run resumed from a checkpoint that goes on differently: that is the resume, not the evaluation)
-        (("evaluate evaluation eval checkpoint", "twice again same", "different differ vary change "
+        (("evaluate evaluation eval checkpoint", "twice again same every each", "different differ vary change "
           "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
@@ -744,6 +815,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # early stopping that fires while the validation loss still improves
+        (("early earlystopping", "stop", "although while though when but", "loss", "still", "decrease improve down "
+          "drop fall"), {"monitor_mode": "wrong_direction"}),
         # what changed just before the trouble began (the differential's DF-CHG-* rows): a library upgrade, a version
         # or an older commit that trained, precision switched on, a resume (not a change the user only considers)
         (("upgrade downgrade", "!should !want !plan !whether !worth !consider !considering !planning"),
@@ -751,11 +825,27 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("version commit release", "old older previous early last", "fine work ok okay normal train normally"),
          {"recent_change": "library_upgrade"}),
         (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
+        # a library updated by name ("since I updated transformers", "the newer torch version", "bumped lightning")
+        (("update upgrade bump new late", "torch pytorch transformers cuda cudnn library lib package lightning "
+          "accelerate peft deepspeed timm diffusers driver trl xformers", "!should !want !whether !worth !consider "
+          "!considering !planning !plan !how !if"), {"recent_change": "library_upgrade"}),
+        # the input pipeline changed just before the trouble ("since I rewrote the preprocessing the loss is stuck")
+        (("change switch replace rewrite refactor modify move new swap", "pipeline dataloader loader preprocessing "
+          "preprocess augmentation dataset loading shard webdataset tfrecord parquet", "since after now once worse "
+          "break broken drop stop lower fall different", "!should !want !whether !worth !consider !considering "
+          "!planning !plan !how !if !faster !speed !slow !worker !num_workers !throughput"),
+         {"recent_change": "data_pipeline"}),
+        # more (or fewer) GPUs than the run was tuned on, and worse results since ("went from 1 GPU to 8, accuracy is
+        # worse"): not a speed complaint, which is the devices' own
+        (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
+          "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
+          "!memory !should !want !how !whether"),
+         {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
         (("switch move", "fp16 amp autocast half float16", "since after when once",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
-        (("resume", "since after when once checkpoint", "!should !want !whether !how"),
+        (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
         # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
@@ -772,6 +862,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("stock default original provided official reference", "config configuration cfg yaml",
           "one two single 1 2 few less", "gpu", "!scale !rescale !adjust"),
          {"world_size_changed": True, "lr_world_scaling": "unchanged"}),
+        # several classes on at once for one example ("each image can belong to several classes")
+        (("several multiple", "class label tag category", "once same per each sample example image row",
+          "!gpu !node !worker !loss !run !seed"), {"target_kind": "multi_hot"}),
+        # the model's own parameters cast to half precision ("model.half()", "I cast the model to fp16"): not autocast,
+        # which keeps them in fp32
+        (("half fp16 float16", "model network net weight parameter param", "convert cast put use",
+          "!autocast !amp !scaler !gradscaler !mixed !bf16 !bfloat16 !input !image"),
+         {"weights_dtype": "fp16"}),
         # a curve that repeats on a fixed period (not spikes at random steps)
         (("periodic cyclic cyclical sawtooth", "spike oscillate swing jump fluctuate pattern loss "
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
@@ -780,8 +878,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
         # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
+        (("weight coefficient beta lambda alpha factor w", "loss term part component", "inert same "
+          "identical", "!lr !rate !decay !lora"), {"loss_term_inert": True}),
         (("weight coefficient beta lambda alpha factor", "loss term", "whatever regardless", "same identical nothing "
           "~effect ~change ~difference ~affect", "!lr !rate"), {"loss_term_inert": True}),
+        # a schedule set that does nothing to the LR ("the scheduler seems to do nothing", "milestones have no effect")
+        (("scheduler milestone", "inert", "!loss !accuracy !acc !metric !result !curve !try"),
+         {"lr_observed": "stuck"}),
         (("weight coefficient beta lambda alpha factor", "loss term", "~effect ~difference ~affect", "change vary "
           "set", "!lr !rate"), {"loss_term_inert": True}),
         # weights found at their initial values after training: no step reached them
@@ -806,13 +909,18 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         (("lr rate scheduler schedule", "should expect supposed but however", "same constant unchanged "
           "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !lower !higher"),
          {"lr_observed": "stuck"}),
-        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"}),
+        # (the fall is the LR's: in "Adam(lr=1e-3, weight_decay=0)" the decay is the weights')
+        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"},
+         ((1, 0, "weight"),)),
         # a schedule that only moves at epoch ends where a per-step schedule was meant
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay"),
          {"scheduler_pace": "too_slow"}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
+        # the call left out is eval(), around validation ("my val loop never calls model.eval()")
+        (("val validation validate evaluation", "forget never without ~call ~use ~switch ~put",
+          "eval"), {"mode_switching": "validates_in_train_mode"}, ((1, 2, "train training"),)),
         (("mode model", "eval validation evaluate", "forget ~back ~switch ~call remain never", "train training"),
          {"mode_switching": "never_calls_train"}),
         (("eval", "~back ~return ~revert", "train training"), {"mode_switching": "never_calls_train"}),
@@ -836,8 +944,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
+        # a batch or model said not to fit in memory: memory caps the batch
+        (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
+        (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),
         # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
         # ... not clipped at all")
         (("~clip ~clipping", "!anything !effect !val !cap"),
@@ -849,9 +960,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # what the model outputs
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
+        # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
-         {"predictions_constant": True, "symptom": "not_learning"}),
+         {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
@@ -873,10 +985,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
-        (("gpu ddp distributed parallel node torchrun fsdp", "~fast ~faster ~speedup ~quick", "!hang !freeze !stuck "
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "~fast ~faster ~speedup ~quick",
+          "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
-        (("gpu ddp distributed parallel node torchrun fsdp", "slow", "single one", "!hang !freeze !stuck "
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
+          "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # two runs said to be the same that still differ ("why do my two identical runs give different curves?")
+        (("run", "identical same two", "different differ vary", "!lr !rate !batch !optimizer !hyperparameter !config "
+          "!gpu !speed !time !seed"), {"nondeterminism": "training_runs"}),
         # runs that differ although nothing was changed ("the results are different every time I run it")
         (("result outcome", "different differ vary", "every each rerun", "!lr !rate !batch !optimizer "
           "!hyperparameter !config"), {"nondeterminism": "training_runs"}),
@@ -885,19 +1002,22 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
         # held-out accuracy falling while the training figure still improves
+        # (each movement bound to its own split: "val acc rises while train acc drops" is no overfitting)
         (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
           "up increase improve rise climb", "acc accuracy f1 score metric", "!loss"),
-         {"symptom": "overfitting", "metric_kind": "accuracy"}),
+         {"symptom": "overfitting", "metric_kind": "accuracy"}, ((1, 0, 3), (4, 3, 0))),
         (("val validation test eval", "drop decrease fall worse decline degrade", "while whereas but",
           "train training", "loss", "auc acc accuracy f1 score metric map iou miou bleu performance"),
-         {"symptom": "overfitting"}),
+         {"symptom": "overfitting"}, ((1, 0, 3),)),
         # the validation loss stalls while the training loss still falls
         (("val validation", "~decrease ~improve ~drop ~fall stuck flat plateau stagnate stall", "train training",
-          "decrease drop improve fall", "loss", "!acc !accuracy"), {"symptom": "overfitting"}),
-        # training that looks fine while held-out data does badly
-        (("fine good great ok okay perfect", "train training", "but",
-          "bad poor useless terrible awful garbage low worse",
-          "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"}),
+          "decrease drop improve fall", "loss", "!acc !accuracy"), {"symptom": "overfitting"}, ((1, 0, 2), (3, 2, 0))),
+        # training that looks fine while held-out data does badly (the good word the training data's, the bad word
+        # the held-out data's: "val accuracy is great but train accuracy is bad" is the opposite gap)
+        (("fine good great ok okay perfect nail", "train training", "but and while whereas yet",
+          "=bad =poor =useless =terrible =awful =garbage =low =worse",
+          "val validation test unseen new eval", "!slow !speed !time !fast"), {"symptom": "overfitting"},
+         ((0, 1, 4), (3, 4, 1))),
         # a tracker that shows only some of what was logged
         (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",
           "step point log value"), {"metrics_dropped": True}),
@@ -906,10 +1026,31 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any]], ...] = tuple(
          {"symptom": "slow_training", "slow_kind": "many_steps"}),
     ))
 """Concepts that state an observation when all their groups are said in one sentence, in any order (a word
-``~w``: said under a negation, "I don't use warmup"; ``!w``: a word the sentence must not hold). The first
-group is the frame's anchor: a plain word of it must be said without a negation ("there is no class imbalance"
-states nothing). One frame fires at most once per sentence, and the first frame that sets an
-observation in a sentence is the one that counts."""
+``~w``: said under a negation, "I don't use warmup"; ``=w``: said without one, "not bad" is no "bad"; ``!w``: a
+word the sentence must not hold). The first group is the frame's anchor: a plain word of it must be said without a
+negation ("there is no class imbalance" states nothing). A frame may bind its words (``(a, b, c)``: a word of group
+``a`` is said of a word of group ``b``, not of group ``c``: of the nearest of them before it in its clause, else after
+it in its clause, else before it in the sentence; ``b`` or ``c`` may be words of their own, that the sentence need
+not hold): the order-free frame then still says whose value each word is ("great" is the training data's only when
+it is said of it). One frame fires at most once per sentence, and the first frame that sets an observation in a
+sentence is the one that counts."""
+
+CONCEPTS: dict[str, str] = {
+    # a change that changes nothing ("it has no effect", "doesn't matter", "nothing changed")
+    **dict.fromkeys((
+        "no effect", "zero effect", "not have any effect", "not have an effect", "not have much effect",
+        "nothing change", "change nothing", "change absolutely nothing", "not change anything", "not change a thing",
+        "no difference", "not make a difference", "not make any difference", "make no difference", "do nothing",
+        "not do anything", "no change", "not matter", "not affect", "not affect anything", "same result",
+        "identical result", "exactly the same"), "inert"),
+    # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
+    **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
+}
+"""Phrases (lemmas) a frame may name by one word: ``inert`` (a change with no effect), ``regardless`` (whatever the
+value). The phrase holds its own negation, so its word is said plainly."""
+
+CONCEPT_REACH = 5
+"""Words in the longest ``CONCEPTS`` phrase."""
 
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these
@@ -930,6 +1071,50 @@ SYMPTOM_PRIORITY: dict[str, int] = {
 }
 """Which symptom a composed reading states wins when readings disagree (stability first, as for the cues; a
 plateau after learning is more specific than "not learning"; a crash only when nothing else is said)."""
+
+# ------------------------------------------------------------------------------------------ the loop's calls
+# The calls of a training step, as people name them in prose or code ("loss.backward()", "zero the grads",
+# "scaler.unscale_(opt)", "clip_grad_norm_"), and what the order they are said to run in states.
+
+LOOP_CALLS: dict[str, str] = {
+    "backward": "backward", "backward pass": "backward", "backprop": "backward", "backpropagation": "backward",
+    "zero_grad": "zero_grad", "zero grad": "zero_grad", "zero the grad": "zero_grad", "zero the gradient": "zero_grad",
+    "zero the grads": "zero_grad", "zero the gradients": "zero_grad", "zeroing grad": "zero_grad",
+    "zeroing grads": "zero_grad", "zeroing the grads": "zero_grad", "zeroing the gradients": "zero_grad",
+    "zeroing gradients": "zero_grad", "zero gradients": "zero_grad", "zero grads": "zero_grad",
+    "reset the gradients": "zero_grad", "clear the gradients": "zero_grad", "set_to_none": "zero_grad",
+    "unscale": "unscale", "unscale_": "unscale", "unscaling": "unscale",
+    "clip": "clip", "clipping": "clip", "clip grad norm": "clip", "clip grad value": "clip", "clip_grad_norm_": "clip",
+    "clip_grad_norm": "clip", "clip_grad_value_": "clip", "clip the grads": "clip", "clip the gradients": "clip",
+    "step": "step",
+}
+"""Phrases (as typed, lower case) naming a call of the training step. A bare "step" is the optimizer's only as a
+call ("opt.step()", "then step") and never beside a number ("after 100 steps")."""
+
+STEP_OWNERS = frozenset("optimizer opt optim scaler sched".split())
+"""Words before "step" that make it a call ("optimizer.step()", "scaler.step(opt)")."""
+
+ORDER_AFTER = frozenset("after following".split())
+"""Words before a call saying the call just named runs after it ("zero_grad after backward")."""
+ORDER_BEFORE = frozenset("before prior".split())
+"""Words before a call saying the call just named runs before it ("clip before unscale_")."""
+ORDER_BETWEEN = frozenset({"between"})
+"""A word placing the call just named between the two calls that follow ("zero_grad is between backward and step")."""
+
+CALL_ORDERS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    # the gradients cleared after backward() filled them and before the step read them: every step is lost
+    (("backward", "zero_grad", "step"), {"zero_grad_call": "between_backward_and_step"}),
+    # gradients clipped while the GradScaler's scale still multiplies them
+    (("clip", "unscale"), {"clip_order": "before_unscale", "grad_scaler": True}),
+    (("unscale", "clip"), {"clip_order": "after_unscale", "grad_scaler": True}),
+)
+"""Calls said to run in this order (each strictly after the one before it) and what that states."""
+
+CALLS_LEFT_OUT: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # clipping with the unscale said not to happen ("I never call unscale_")
+    ("clip", "unscale", {"clip_order": "before_unscale", "grad_scaler": True}),
+)
+"""A call said to run while another is said not to (negated), and what that states."""
 
 # ------------------------------------------------------------------------------------------ pasted evidence
 
@@ -968,6 +1153,15 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|"
      r"workers? (?:keep )?(?:dying|died|crash)|"
      r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
+    # an object a worker process or a spawned rank cannot receive
+    (r"can'?t pickle|cannot pickle|\bpicklingerror\b|\bpickling error\b|not picklable|unpicklable",
+     {"boundary_topic": "pickling"}),
+    # DDP's check that every parameter got its gradient reduced in the step before (a branch left unused)
+    (r"expected to have finished reduction|finished reduction in the prior iteration|"
+     r"prior iteration(?:'s)? reduction|reduction (?:was |is )?not finished",
+     {"collective_failure": "unfinished_reduction", "multi_gpu": True, "symptom": "crash"}),
+    # dynamo recompiling (the cache limit), before any other compile error: the more specific family
+    (r"recompil\w*|cache_size_limit|recompile_limit|torch\._dynamo hit config", {"boundary_topic": "recompile_limit"}),
     # compilation
     (r"torch\._dynamo|torch\._inductor|inductorerror|backendcompilerfailed|torch\.compile\b[^.\n]{0,40}"
      r"(?:fail|error|crash|throw)|(?:fail|error|crash)\w*[^.\n]{0,30}torch\.compile|inductor compilation failed",
@@ -986,7 +1180,7 @@ CRASH_SIGNS = (r"traceback \(most recent call last\)|\b\w*(?:error|exception):|\
 """Words and lines showing the run stopped with an error (``symptom=crash``)."""
 
 CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
-                          "cuda_oom", "collective_timeout", "dataloader_failure"})
+                          "cuda_oom", "collective_timeout", "dataloader_failure", "pickling"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""
 
 SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
@@ -1010,6 +1204,9 @@ class ("RuntimeError"), an error line ("error:") or "an error" said of the run, 
 
 CLASS_NOUNS = frozenset("class categories category label cls".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
+
+SERIES_TURN = 0.05
+"""How far (relative) a printed series must fall back from its best value to have turned ("val_acc 0.86 ... 0.80")."""
 
 HUGE_LOSS = 1e6
 """A training loss said to be this large or more has diverged (losses of classification and regression start at

@@ -224,7 +224,7 @@ def test_repl_refuses_a_correction_of_nothing_read() -> None:
 
 
 def test_every_composition_states_vocabulary_values() -> None:
-    tables = [c.sets for c in talk.COMPOSITIONS] + [s for _g, s in talk.FRAMES] + list(talk.IDIOMS.values())
+    tables = [c.sets for c in talk.COMPOSITIONS] + [s for _g, s, _b in talk.FRAMES] + list(talk.IDIOMS.values())
     tables += [dict([v]) for v in talk.SETTING_VALUES.values()]
     tables += [s for _p, s in talk.ERROR_SIGNATURES]
     for sets in tables:
@@ -516,9 +516,28 @@ def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() ->
     ("accuracy went down after switching to bf16", {"mixed_precision": "bf16", "considering": None}),
     ("should I switch to bf16?", {"considering": "bf16", "mixed_precision": None}),
     ("should I increase the batch size after warmup?", {"recent_change": None}),
+    ("since I updated transformers my loss doesn't go down", {"recent_change": "library_upgrade"}),
+    ("should I update torch?", {"recent_change": None}),
+    ("I rewrote the preprocessing and since then the loss is stuck", {"recent_change": "data_pipeline"}),
+    ("I changed the dataloader num_workers and it got faster", {"recent_change": None}),
+    ("went from 1 gpu to 8 gpus and now the accuracy is worse", {"recent_change": "gpu_count",
+                                                                 "world_size_changed": True, "multi_gpu": True}),
+    ("went from 1 gpu to 8 gpus and it is no faster", {"recent_change": None}),
     # a figure judged good on training data and bad on held-out data is the gap
     ("train acc is great but val acc is trash", {"symptom": "overfitting"}),
     ("val accuracy is not bad and train accuracy is great", {"symptom": None}),
+    # each judgement is said of its own split: the opposite gap is no overfitting
+    ("it does great on train data and awful on validation data", {"symptom": "overfitting"}),
+    ("val accuracy great but train accuracy bad", {"symptom": None}),
+    ("val accuracy drops while train accuracy goes up", {"symptom": "overfitting"}),
+    ("val accuracy goes up while train accuracy drops", {"symptom": None}),
+    # "more epochs" is weighed only when wished for; said of what happened, it is a time
+    ("the model gets worse after more epochs", {"considering": None}),
+    ("I think it just needs more epochs", {"considering": "more epochs"}),
+    # the call left out decides which mode is wrong
+    ("my val loop never calls model.eval(), the model stays in training mode",
+     {"mode_switching": "validates_in_train_mode"}),
+    ("after validation I forgot model.train()", {"mode_switching": "never_calls_train"}),
     # a printed loss within 1% of itself is flat; a falling one is not
     ("loss: 2.31 2.30 2.30 2.30 2.30 2.30", {"symptom": "not_learning"}),
     ("loss 2.3 2.1 1.9 1.7", {"symptom": None}),
@@ -542,3 +561,140 @@ def test_an_odd_looking_figure_asks_how_it_is_odd() -> None:
     assert obs("the loss looks weird") == {"not_working_aspect": "loss"}
     assert any("looks odd" in q for q in confirmations("the loss looks weird"))
     assert confirmations("the loss does weird spikes") == []
+
+
+# --------------------------------------------------------------------------------------------- the loop's calls
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I call optimizer.zero_grad() after loss.backward() and before optimizer.step()",
+     {"zero_grad_call": "between_backward_and_step"}),
+    ("loss.backward(); optimizer.zero_grad(); optimizer.step()", {"zero_grad_call": "between_backward_and_step"}),
+    ("zero_grad sits between backward and step", {"zero_grad_call": "between_backward_and_step"}),
+    ("backward -> zero_grad -> step", {"zero_grad_call": "between_backward_and_step"}),
+    # the right order, or no order at all, states nothing
+    ("optimizer.zero_grad(); loss.backward(); optimizer.step()", {"zero_grad_call": None}),
+    ("after 100 steps I call zero_grad then backward", {"zero_grad_call": None}),
+    ("I clip the grads before scaler.unscale_(opt)", {"clip_order": "before_unscale", "grad_scaler": True}),
+    ("scaler.unscale_(opt), then clip_grad_norm_", {"clip_order": "after_unscale"}),
+    ("clip_grad_norm_ then scaler.step(opt), I never call unscale_", {"clip_order": "before_unscale"}),
+])
+def test_the_order_of_the_loops_calls(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("is gradient clipping necessary for my lstm?", "clipping"),
+    ("what's a sensible max_grad_norm?", "clipping"),
+    ("should I use mixup or cutmix?", "augmentation"),
+    # the topic of the question's own clause, not a setting named beside it
+    ("I use gradient clipping, what learning rate should I use?", "learning_rate"),
+    ("the loss is nan even with gradient clipping, why?", None),
+    ("which hyperparameters, above all the learning rate, would you suggest?", "learning_rate"),
+])
+def test_question_topics(text: str, topic: str | None) -> None:
+    assert obs(text).get("question_topic") == topic
+
+
+@pytest.mark.parametrize("text, expected", [
+    # pasted errors: the family, and the crash it is
+    ("AttributeError: Can't pickle local object 'main.<locals>.<lambda>' with num_workers=4",
+     {"boundary_topic": "pickling", "symptom": "crash"}),
+    ("RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one",
+     {"collective_failure": "unfinished_reduction", "symptom": "crash", "multi_gpu": True}),
+    ("torch.compile keeps recompiling with dynamic shapes", {"boundary_topic": "recompile_limit"}),
+    # targets and weights said in words
+    ("multi-label problem and I'm using CrossEntropyLoss", {"target_kind": "multi_hot"}),
+    ("each image can belong to several classes at once", {"target_kind": "multi_hot"}),
+    ("it is not a multi-label task", {"target_kind": None}),
+    ("I cast the model to half and the loss is nan", {"weights_dtype": "fp16"}),
+    ("fp16 autocast with the model in fp32", {"weights_dtype": None}),
+    ("after finetuning qwen the answers repeat", {"task": "language_modeling"}),
+])
+def test_errors_targets_and_weights(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the LR as the subject that does not move is its trace; the LR the user left alone is a setting
+    ("the learning rate never changes during training", {"lr_observed": "stuck"}),
+    ("param_groups lr is always the same value", {"lr_observed": "stuck"}),
+    ("I did not change the lr", {"lr_observed": None}),
+    ("I kept the lr the same and the loss exploded", {"lr_observed": None}),
+    # a change that changes nothing, said in any of its ways
+    ("the kl term weight has no effect on training", {"loss_term_inert": True}),
+    ("the weight of the second loss does not matter", {"loss_term_inert": True}),
+    ("the weight decay does not matter", {"loss_term_inert": None}),
+    ("the scheduler seems to do nothing", {"lr_observed": "stuck"}),
+    ("the scheduler has no effect on the final accuracy", {"lr_observed": None}),
+])
+def test_subjects_and_changes_without_effect(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("training and validation loss both stuck around 4.6", {"symptom": "not_learning"}),  # both curves
+    ("train and val loss go up", {"loss_behavior": "diverging", "val_loss_rising": None}),
+    ("loss goes down then up again", {"loss_behavior": "diverging"}),
+    ("model gives different results every time I evaluate it", {"nondeterminism": "evaluation"}),
+    ("After resuming from checkpoint the loss jumps up", {"recent_change": "resume"}),
+    ("training on 8 V100s", {"multi_gpu": True}),
+    ("on a single A100 it takes 3h per epoch", {"multi_gpu": None}),
+    ("grad norm is always 0.0 in the logs", {"step_grads": "zero"}),
+    ("gradient norm decays towards zero", {"step_grads": None, "grad_norm_trend": "vanishing"}),
+    ("val acc still 60 while train 98", {"train_metric": 0.98, "symptom": "overfitting"}),
+    ("I train 10 epochs", {"train_metric": None}),
+    ("tensorboard shows lr 0 the whole run", {"lr_observed": "near_zero"}),
+    # slips a lemmatiser cannot undo: a key held too long, a plural -s on a word that takes none, "10 %"
+    ("the losss is increasing", {"loss_behavior": "diverging"}),
+    ("loss stucks at 0.25", {"symptom": "not_learning"}),
+    ("my gpu utilisation is only 10 %", {"gpu_utilization_pct": 10.0, "symptom": "slow_training"}),
+    ("val loss doesnt decrease", {"not_working_aspect": "loss", "symptom": None}),
+    ("when using dropout the training acc drops a lot", {"not_working_aspect": "accuracy"}),
+    # the article left out of a time; a sameness said of the loss is not the outputs'
+    ("The loss is constant at 0.6931 from first epoch, sigmoid output with BCELoss",
+     {"loss_behavior": "flat_from_start", "predictions_constant": None}),
+    ("the model output is constant but the loss goes down", {"predictions_constant": True}),
+    # a setting's before and after; a fall said of another setting; a schedule said not to be used
+    ("lr was 1e-4, now 1e-3 and it diverges", {"learning_rate": 0.001}),
+    ("Adam(lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0)", {"lr_observed": None, "learning_rate": 0.001}),
+    ("we don't use any lr scheduler", {"lr_schedule": "none"}),
+    ("I don't think the scheduler is the issue", {"lr_schedule": None}),
+    # an attempt that changed nothing names no flat curve; a curve said not to change does
+    ("tried adamw instead of adam, no change", {"symptom": None}),
+    ("tried lowering the lr, the loss still does not change", {"symptom": "not_learning"}),
+    # the epoch boundary said as a change; a noisy validation curve is no unstable training
+    ("loss curve has big jump every time the epoch changes", {"epoch_start_jump": True}),
+    ("the val loss oscillates a lot", {"loss_behavior": None, "not_working_aspect": "loss"}),
+    # vague complaints and a notebook's dying kernel
+    ("something is off with my training", {"vague_query": "not_working_well"}),
+    ("I can't reproduce the paper's accuracy", {"vague_query": "performs_poorly"}),
+    ("the jupyter kernel restarts when training starts", {"symptom": "crash"}),
+    ("can't fit batch size 64 in memory", {"memory_limited": True}),
+    ("the model fits in memory fine", {"memory_limited": None}),
+    # a printed series that turns; a judgement said after the data it is about
+    ("val_acc: 0.81 0.84 0.86 0.86 0.85 0.83 0.80, train acc still increasing", {"symptom": "overfitting"}),
+    ("val_loss: 0.9 0.7 0.6 0.65 0.8 0.95", {"val_loss_rising": True}),
+    ("accuracy: 0.2 0.4 0.6 0.7 0.72", {"symptom": None}),
+    ("on the training set it is great, on the test set it is awful", {"symptom": "overfitting"}),
+    ("on the test set it is great, on the training set it is awful", {"symptom": None}),
+    ("hit a ceiling on val accuracy then it slides down", {"symptom": "overfitting"}),
+    # a negation stays in its clause
+    ("clipping without unscaling first, amp with float16", {"mixed_precision": "fp16"}),
+    ("why do my two identical runs give different loss curves?", {"nondeterminism": "training_runs"}),
+    ("Early stopping stopped my training at epoch 3 although val loss was still decreasing",
+     {"monitor_mode": "wrong_direction"}),
+])
+def test_both_splits_carried_verbs_and_repeats(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_movement_carried_over_is_its_subjects() -> None:
+    # "then starts dropping" is the validation accuracy's, said two clauses before; "sits there" is a curve's pause
+    got = obs("val accuracy goes up to 85% by epoch 10, sits there, then drops while train acc keeps climbing")
+    assert got.get("symptom") == "overfitting"
+    assert obs("val accuracy goes up, then train accuracy drops while val acc keeps climbing").get("symptom") is None
