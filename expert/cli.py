@@ -675,4 +675,5 @@ def entry() -> None:
 
 
 if __name__ == "__main__":
-    entry()
+    # the process's program (``python -m expert.cli``), or run by another program in its process (runpy)
+    entry() if getattr(sys.modules.get("__main__"), "__dict__", None) is globals() else main()

@@ -4,6 +4,7 @@ never import torch. Each check runs in a fresh interpreter so earlier imports ca
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,21 @@ def test_the_quick_exit_into_a_closed_pipe_is_quiet():
                          capture_output=True, text=True, timeout=120)
     assert len(out.stdout.splitlines()) == 1
     assert "Error" not in out.stderr and "Exception" not in out.stderr
+
+
+def test_the_program_takes_the_quick_exit_and_a_host_program_goes_on(tmp_path):
+    """`python -m trainopt` ends through os._exit with its exit code; run by another program in its process
+    (runpy), the command line ends in SystemExit and that program goes on."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os, sys\nreal = os._exit\n"
+        "def spy(code):\n    sys.stderr.write(f'[quick exit {code}]'); sys.stderr.flush(); real(code)\n"
+        "os._exit = spy\n")
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "PATH": "/usr/bin:/bin", "TRAINOPT_NO_CACHE": "1"}
+    quick = subprocess.run([sys.executable, "-m", "trainopt", "rules"], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120, env=env)
+    assert quick.returncode == 0 and quick.stderr.endswith("[quick exit 0]") and "AP-01" in quick.stdout
+    host = subprocess.run([sys.executable, "-c", "import runpy, sys\nsys.argv = ['trainopt', 'rules']\n"
+                           "try:\n    runpy.run_module('trainopt', run_name='__main__')\n"
+                           "except SystemExit as e:\n    print('went on', e.code)\n"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    assert host.stdout.splitlines()[-1] == "went on 0" and "[quick exit" not in host.stderr
