@@ -41,7 +41,7 @@ import io
 import logging
 import pickle
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from expert import cache
@@ -513,7 +513,6 @@ _VALID = Token.TagType.VALID
 
 
 _NO_CONTEXT: frozenset[Any] = frozenset()
-_NO_BINDINGS: Mapping[Any, Any] = types.MappingProxyType({})
 
 
 _INFOS: dict[int, tuple[Any, Any]] = {}
@@ -537,18 +536,6 @@ def _info(token: Any) -> Any:
 def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
     """Whether the bindings of both sides agree (and no negated one matches), as experta's ``SameContextCheck``."""
     for key, value in left.items():
-        if key[0] is False:
-            raise RuntimeError(f'Negated value "{key[1]}" present before capture.')
-        if key in right and value != right[key]:
-            return False
-        if (False, key) in right and value == right[(False, key)]:
-            return False
-    return True
-
-
-def _same_items(left: Iterable[tuple[Any, Any]], right: Mapping[Any, Any]) -> bool:
-    """``_same_context`` for a left side held as its items (a token info's context), without a dict of them."""
-    for key, value in left:
         if key[0] is False:
             raise RuntimeError(f'Negated value "{key[1]}" present before capture.')
         if key in right and value != right[key]:
@@ -585,16 +572,12 @@ class _Join(OrdinaryMatchNode):
             except ValueError:
                 pass
         context = token.context
-        # The other side's context stays the frozenset of its items where it is only walked (experta makes a
-        # dict of each: the same items in the same order); a dict only where it is looked up in.
-        for other_data, other_items in other:
-            if is_left:
-                if context and not _same_context(context, dict(other_items)):
-                    continue
-            elif not _same_items(other_items, context):
+        for other_data, other_context in other:
+            other_context = dict(other_context)
+            if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
                 continue
             new = {k: v for k, v in context.items() if isinstance(k, str)}
-            for k, v in other_items:
+            for k, v in other_context.items():
                 if not isinstance(k, tuple):
                     new[k] = v
             joined = tuple.__new__(Token, (token.tag, token.data | other_data, new))
@@ -623,15 +606,12 @@ class _Not(NotNode):
                 child.callback(token)
             return
         context = token.context
-        if not context:  # nothing bound on the left: every right token agrees with it
-            count = len(self.right_memory) if valid else 1
-        else:
-            count = 0
-            for _, right_context in self.right_memory:
-                if _same_context(context, dict(right_context) if right_context else _NO_BINDINGS):
-                    count += 1
-                    if not valid:
-                        break
+        count = 0
+        for _, right_context in self.right_memory:
+            if _same_context(context, dict(right_context)):
+                count += 1
+                if not valid:
+                    break
         if count == 0:
             for child in self.children:
                 child.callback(token)
@@ -651,7 +631,7 @@ class _Not(NotNode):
         context = token.context
         memory = self.left_memory
         for left in memory:
-            if not left.context or _same_items(left.context, context):
+            if not left.context or _same_context(dict(left.context), context):
                 memory[left] += inc
                 count = memory[left]
                 if (count == 0 and inc == -1) or (count == 1 and inc == 1):
@@ -742,50 +722,13 @@ def _hoist_literals(root: Any) -> None:
             node.children = out
 
 
-class _Pass:
-    """A test every fact passes, binding nothing: stands for a capture no one reads (``_drop_unread_captures``)."""
-
-    __slots__ = ()
-
-    def __call__(self, fact: Any) -> bool:
-        return True
-
-
-def _drop_unread_captures(root: Any) -> None:
-    """Drop the fact capture experta gives a negated pattern's fact, where nothing can read it.
-
-    experta binds every pattern's fact under a name of its own (``__pattern_<id>__``), a negated pattern's too.
-    A negation node reads its right input's bindings only to compare them with the same names on its left
-    tokens (``_same_context``), and passes on left tokens alone; a name that only this capture binds is on no
-    left token, so the comparison cannot turn on it. Without the binding the fact's token is passed as it is,
-    not copied: the sibling negations that test the same fact (the ``unless`` of many rows) then share one
-    token and its memory entry (``_info``). Only captures whose every child is a negation's right input.
-    """
-    nodes = _walk(root)
-    binds: dict[Any, int] = {}
-    for node in nodes:
-        if isinstance(node, FeatureTesterNode) and type(node.matcher) is FactCapture:
-            binds[node.matcher.bind] = binds.get(node.matcher.bind, 0) + 1
-    for node in nodes:
-        if type(node) is not FeatureTesterNode or type(node.matcher) is not FactCapture or not node.children:
-            continue
-        bind = node.matcher.bind
-        if not (isinstance(bind, str) and bind.startswith("__pattern_") and binds[bind] == 1):
-            continue
-        if all(type(c.node) is NotNode and type(c.node.matcher) is SameContextCheck
-               and getattr(c.callback, "__self__", None) is c.node and c.callback.__name__ == "activate_right"
-               for c in node.children):
-            node.matcher = _Pass()
-
-
 def _optimise(root: Any) -> None:
     """Rewrite a freshly built network for speed, keeping what it matches.
 
-    Literal tests go first; captures no one reads go; sibling tests of one kind become one ``_Dispatch``; tests
-    and conflict-set nodes take the classes above.
+    Literal tests go first; sibling tests of one kind become one ``_Dispatch``; tests and conflict-set nodes
+    take the classes above.
     """
     _hoist_literals(root)
-    _drop_unread_captures(root)
     for node in _walk(root):
         if isinstance(node, _Dispatch):
             continue
