@@ -494,7 +494,10 @@ def read_text(text: str) -> list[TextReading]:
     shape_rank = {(r.start, r.end): LOSS_BEHAVIOR_PRIORITY[r.value] for r in u.readings
                   if r.name == "loss_behavior" and r.value in LOSS_BEHAVIOR_PRIORITY}
     for r in u.readings:
-        if r.fallback and (best or any(not f.fallback for f in u.readings)):
+        if r.fallback and r.name == "symptom" and r.value == "crash":
+            if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings):
+                continue  # an error named in words is the complaint only when no other symptom is said
+        elif r.fallback and (best or any(not f.fallback for f in u.readings)):
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
             continue
