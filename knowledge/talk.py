@@ -897,6 +897,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
+        # (the gradients said to be still scaled when clipped: "I clip the still scaled grads")
+        (("clip clipping", "still", "scale"), {"clip_order": "before_unscale", "grad_scaler": True}),
         # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
         (("weight coefficient beta lambda alpha factor w", "loss term part component", "inert same "
           "identical", "!lr !rate !decay !lora"), {"loss_term_inert": True}),
@@ -1060,6 +1062,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # a tracker that shows only some of what was logged
         (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",
           "step point log value"), {"metrics_dropped": True}),
+        # more GPUs and an epoch that takes as long as before: the run is no faster ("went from 1 to 2 GPUs and the
+        # epoch time stayed the same")
+        (("gpu card node torchrun ddp", "same long", "time take", "!loss !accuracy !acc !result !worse !better "
+          "!lr !batch !converge !metric"), {"symptom": "slow_training"}),
         # each step is quick, the run still needs too many of them
         (("fast quick", "step iteration", "forever many long ages slow converge convergence"),
          {"symptom": "slow_training", "slow_kind": "many_steps"}),
@@ -1094,6 +1100,12 @@ CONCEPT_REACH = 5
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these
 ("the progress bar is stuck" is a hang, not a flat loss)."""
+
+VALUE_PRIORITY: dict[str, dict[Any, int]] = {
+    # a norm that spikes and keeps climbing is exploding: the trend outranks the transient
+    "grad_norm_trend": {"exploding": 2, "vanishing": 1, "spiky": 0},
+}
+"""Which value wins when one text states two for an observation other than the symptom and the loss's shape."""
 
 LOSS_BEHAVIOR_PRIORITY: dict[str, int] = {
     "nan_or_inf": P_UNSTABLE, "diverging": P_UNSTABLE, "oscillating": P_UNSTABLE - 6,
@@ -1144,14 +1156,15 @@ CALL_ORDERS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     # the gradients cleared after backward() filled them and before the step read them: every step is lost
     (("backward", "zero_grad", "step"), {"zero_grad_call": "between_backward_and_step"}),
     # gradients clipped while the GradScaler's scale still multiplies them
-    (("clip", "unscale"), {"clip_order": "before_unscale", "grad_scaler": True}),
-    (("unscale", "clip"), {"clip_order": "after_unscale", "grad_scaler": True}),
+    # (a clip said to run in an order is clipping in use)
+    (("clip", "unscale"), {"clip_order": "before_unscale", "grad_scaler": True, "grad_clipping": True}),
+    (("unscale", "clip"), {"clip_order": "after_unscale", "grad_scaler": True, "grad_clipping": True}),
 )
 """Calls said to run in this order (each strictly after the one before it) and what that states."""
 
 CALLS_LEFT_OUT: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # clipping with the unscale said not to happen ("I never call unscale_")
-    ("clip", "unscale", {"clip_order": "before_unscale", "grad_scaler": True}),
+    ("clip", "unscale", {"clip_order": "before_unscale", "grad_scaler": True, "grad_clipping": True}),
 )
 """A call said to run while another is said not to (negated), and what that states."""
 

@@ -497,3 +497,20 @@ def test_a_word_of_english_is_no_slip_of_a_lexicon_word():
 def test_an_option_named_warmup_is_no_warmup_and_a_baseline_is_no_setting():
     assert "warmup" not in obs("Adafactor(model.parameters(), lr=1e-3, relative_step=False, warmup_init=True)")
     assert obs("each step is slower than plain float32 with bf16 autocast").get("mixed_precision") == "bf16"
+
+
+@pytest.mark.parametrize("text,name,value", [
+    # more GPUs and an epoch as long as before: no faster
+    ("I went from 1 to 2 GPUs and the epoch time stayed the same", "symptom", "slow_training"),
+    # a norm that spikes and keeps climbing is exploding (the trend outranks the transient)
+    ("grad norm spikes to very large values and keeps climbing", "grad_norm_trend", "exploding"),
+    # clipping said to run before the unscale, or on still scaled gradients
+    ("in float16 training with GradScaler I clip before calling unscale_", "grad_clipping", True),
+    ("i do gradient clipping on the still scaled grads in my fp16 amp loop", "clip_order", "before_unscale"),
+])
+def test_everyday_complaints_third_set_more(text, name, value):
+    assert obs(text).get(name) == value
+
+
+def test_the_clip_model_is_no_clipping():
+    assert "grad_clipping" not in obs("Training open_clip with a timm image tower, CLIP mean/std in preprocessing")
