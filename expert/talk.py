@@ -824,6 +824,9 @@ class _Reader:
             if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
                     {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
                 continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+            if m == "hang" and quantity is None and self.lemmas(p.i, p.j) == ["nothing", "happen"] and any(
+                    q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
+                continue  # "nothing happens, the loss stays at 2.3": what does not happen is the curve's, no hang
             if m == "hang" and quantity in ("loss", "accuracy"):
                 m = "plateau"  # a curve that "sits there" after a rise stops moving; only a run hangs
             sets = self._compose(quantity, split, m, time, tags, subject)

@@ -514,3 +514,9 @@ def test_everyday_complaints_third_set_more(text, name, value):
 
 def test_the_clip_model_is_no_clipping():
     assert "grad_clipping" not in obs("Training open_clip with a timm image tower, CLIP mean/std in preprocessing")
+
+
+def test_nothing_happens_beside_a_loss_is_the_curves():
+    got = obs("during the warm up phase nothing happens, loss stays at 2.3 for 8k iterations")
+    assert got.get("symptom") == "not_learning"
+    assert obs("i launch the script and nothing happens").get("symptom") == "hang"
