@@ -74,6 +74,8 @@ _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatli
                                   "high", "slow", "negative", "tiny", "same"})
 """Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
 verb ("increases each step") is said of the quantity before it."""
+_BASELINE_FILLERS = frozenset("plain normal regular full usual standard the a pure vanilla".split())
+"""Words between "than" and the setting a run is compared with ("slower than plain fp32")."""
 _THEN = frozenset("before expected expect usual normal earlier previously yesterday last it i we should what at in "
                   "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
@@ -225,6 +227,12 @@ def _known() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def _lexicon_lemmas() -> frozenset[str]:
+    """The lexicon's own single words of five letters or more (no inflected forms): what a slipped stem may be."""
+    return frozenset(w for k in _phrases() for w in k if w.isalpha() and len(w) >= 5)
+
+
+@lru_cache(maxsize=1)
 def _words() -> frozenset[str]:
     """Every single word of the lexicon and its inflected forms (the words a slip may be corrected to)."""
     return frozenset({w for k in _phrases() for w in k if w.isalpha() and len(w) >= 3} | set(FORMS))
@@ -233,6 +241,10 @@ def _words() -> frozenset[str]:
 def _lemma(word: str) -> str:
     w = word.lower()
     return FORMS.get(w, w)
+
+
+_INFLECTIONS = ("ing", "ed")
+"""Endings of an inflected form that a spelling slip leaves in place."""
 
 
 @lru_cache(maxsize=4096)
@@ -256,11 +268,26 @@ def _corrected(word: str) -> str:
         grown = [c for c in _known() if len(c) == len(word) + 1 and c.startswith(word)]
         return grown[0] if len(grown) == 1 else word
     try:
-        from rapidfuzz.distance import Levenshtein
+        from rapidfuzz.distance import Indel, Levenshtein
         from rapidfuzz.process import extractOne
     except ImportError:  # pragma: no cover - a required dependency; without it slips are simply not matched
         return word
 
+    ending = next((e for e in _INFLECTIONS if word.endswith(e)), "")
+    if ending and word not in _words():
+        # a slip keeps the word's inflection: its stem is matched against the lexicon's own words, never against
+        # inflections made up for words that take none ("installed" is no slip of "instabled", made from
+        # "instable"; "oscilating" is a slip of "oscillate")
+        stem = word[:-len(ending)]
+        cutoff = 2 if len(stem) >= 9 else 1
+        lemmas = _lexicon_lemmas()
+        for guess in (stem, stem + "e"):
+            if guess in lemmas:
+                return guess
+        choices = [c for c in lemmas if c[0] == stem[0] and abs(len(c) - len(stem)) <= cutoff + 1]
+        # (letters dropped or doubled only: a substituted letter makes another word, "installe" is no "instable")
+        best = min(((Indel.distance(g, c), c) for g in (stem, stem + "e") for c in choices), default=None)
+        return best[1] if best is not None and best[0] <= cutoff else word
     cutoff = 2 if len(word) >= 9 else 1
     choices = [c for c in _known() if c[0] == word[0] and abs(len(c) - len(word)) <= cutoff]
     hit = extractOne(word, choices, scorer=Levenshtein.distance, score_cutoff=cutoff)
@@ -412,7 +439,7 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
                 sentence, sentence_start = sentence + 1, k
         if t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT):
             # a dot inside a number or an identifier is no end: the tokeniser keeps those whole
-            brk = True
+            brk = not _empty_call(tokens, k)
         elif t.kind == "word" and t.lemma in _BREAK_WORDS and k not in inside:
             brk = True
         if brk:
@@ -423,6 +450,14 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
                 sentence, sentence_start = sentence + 1, k + 1
     if start < len(tokens):
         yield sentence, start, len(tokens)
+
+
+def _empty_call(tokens: list[Token], k: int) -> bool:
+    """Whether the bracket at ``k`` is half of an empty call joined to a name ("memory_allocated() grows")."""
+    t = tokens[k]
+    if t.text == "(":
+        return 0 < k < len(tokens) - 1 and tokens[k + 1].text == ")" and tokens[k - 1].end == t.start
+    return t.text == ")" and k > 1 and tokens[k - 1].text == "(" and tokens[k - 2].end == tokens[k - 1].start
 
 
 def _breaks(t: Token) -> bool:
@@ -651,9 +686,10 @@ class _Reader:
         for n, p in enumerate(movements):
             m = p.roles["m"]
             than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
-            if than is not None and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
+            if than is not None and m != "slow" and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
                 # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
-                # movement; "higher than before" is one
+                # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
+                # whatever it is compared with)
                 continue
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
@@ -677,9 +713,15 @@ class _Reader:
                 m = m[:-5]
                 # "go up" is a phrase; a bare "up" only counts after a verb of motion or "way"
                 prev = self.lemmas(p.i - 1, p.i)
+                nxt = self.tokens[p.j] if p.j < len(self.tokens) else None
+                # ("val loss up, val acc up": a telegraphic report, the direction right after the quantity and
+                # nothing after it in its clause; not "the batch size up to 1024")
+                terse = any(q[0].j == p.i for q in quantities) and (
+                    nxt is None or nxt.kind == "punct" or nxt.lemma in ("and", "but", "while", "whereas"))
                 # ("goes down then up again": the verb of the movement before it carries over)
-                if not prev or prev[0] not in ("go", "shoot", "creep", "come", "way", "goes", "went", "move", "back",
-                                               "keep", "is", "be", "climb", "fall", "jump", "spike", "then"):
+                if not terse and (not prev or prev[0] not in (
+                        "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
+                        "climb", "fall", "jump", "spike", "then")):
                     continue
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
@@ -782,6 +824,9 @@ class _Reader:
             if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
                     {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
                 continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+            if m == "hang" and quantity is None and self.lemmas(p.i, p.j) == ["nothing", "happen"] and any(
+                    q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
+                continue  # "nothing happens, the loss stays at 2.3": what does not happen is the curve's, no hang
             if m == "hang" and quantity in ("loss", "accuracy"):
                 m = "plateau"  # a curve that "sits there" after a rise stops moving; only a run hangs
             sets = self._compose(quantity, split, m, time, tags, subject)
@@ -1355,7 +1400,7 @@ class _Reader:
         self.u._index = None  # claims were added while reading: the index is rebuilt once here
         for p in self.parts:
             key = p.roles.get("set")
-            if key is None or self._negated(p.i, max(0, p.i - 3)):
+            if key is None or self._negated(p.i, max(0, p.i - 3)) or self._baseline(p):
                 continue
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
             if sets.get("optimizer") in K.OPTIMIZER_OPTIONS:
@@ -1363,6 +1408,18 @@ class _Reader:
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _baseline(self, p: Part) -> bool:
+        """Whether a setting is named as what the run is compared with ("slower than fp32", "compared to SGD").
+
+        The setting after "than", "vs" or "compared to" (a word such as "plain" between them) is the baseline the
+        user measures against, not the run's own.
+        """
+        before = self.lemmas(max(0, p.i - 3), p.i)
+        while before and before[-1] in _BASELINE_FILLERS:
+            before.pop()
+        return bool(before) and (before[-1] in ("than", "vs", "versus") or before[-2:] in (["compare", "to"],
+                                                                                          ["compare", "with"]))
 
     def _with_option(self, p: Part, name: str) -> str:
         """The optimizer an option said right after its name makes of it ("SGD(momentum=0.9)" is SGD with momentum)."""

@@ -457,7 +457,7 @@ def read_text(text: str) -> list[TextReading]:
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
     from expert.talk import understand
-    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, SYMPTOM_PRIORITY
+    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, SYMPTOM_PRIORITY, VALUE_PRIORITY
 
     u = understand(dt.text)
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
@@ -494,7 +494,10 @@ def read_text(text: str) -> list[TextReading]:
     shape_rank = {(r.start, r.end): LOSS_BEHAVIOR_PRIORITY[r.value] for r in u.readings
                   if r.name == "loss_behavior" and r.value in LOSS_BEHAVIOR_PRIORITY}
     for r in u.readings:
-        if r.fallback and (best or any(not f.fallback for f in u.readings)):
+        if r.fallback and r.name == "symptom" and r.value == "crash":
+            if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings):
+                continue  # an error named in words is the complaint only when no other symptom is said
+        elif r.fallback and (best or any(not f.fallback for f in u.readings)):
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
             continue
@@ -510,7 +513,8 @@ def read_text(text: str) -> list[TextReading]:
         except (TrainoptError, ValueError, TypeError, OverflowError):
             continue
         prio = shape_rank.get((r.start, r.end), SYMPTOM_PRIORITY.get(r.value, 0)) if r.name == "symptom" else \
-            LOSS_BEHAVIOR_PRIORITY.get(r.value, 0) if r.name == "loss_behavior" else 0
+            LOSS_BEHAVIOR_PRIORITY.get(r.value, 0) if r.name == "loss_behavior" else \
+            VALUE_PRIORITY.get(r.name, {}).get(r.value, 0)
         # a composed reading beats a cue of the same priority (tie-break 0 < 1); a weak one (a bare error
         # line's crash) only fills a gap
         key = (-prio, 0 if r.strong else 2, r.start, "")

@@ -245,6 +245,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
        task="regression"),
+    # the model named by its task ("my regressor", "regressors")
+    _k(r"regressors?\b", _QR, 0, negatable=False, task="regression"),
+    # evaluation run with autograd on: torch.no_grad() said to be missing around the validation / test loop
+    _k(r"(?:without|forg[eo]t\w*|no|missing|not\s+(?:use|using|wrap\w*)|don'?t\s+use)\s+(?:the\s+|any\s+)?"
+       r"(?:torch\.)?no_grad(?:\(\))?[^.!?\n]{0,60}?\b(?:eval|valid|test|inference)|"
+       r"\b(?:eval|valid|test|inference)\w*[^.!?\n]{0,60}?(?:without|no|missing|forg[eo]t\w*|not\s+(?:use|using|"
+       r"wrap\w*)|don'?t\s+use)\s+(?:the\s+|any\s+)?(?:torch\.)?no_grad", _UN, 0, negatable=False,
+       kept_graphs="eval_with_grad"),
     # (the model family is read by the parser of training talk: knowledge.talk.MODEL_FAMILIES and SETTING_NAMES)
     # "why doesn't mixed precision speed anything up?" is a precision-strategy question
     _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"

@@ -36,7 +36,7 @@ QUANTITIES: dict[str, str] = {
     "model parameter": "weights", "update": "update", "update size": "update",
     # settings users report moving
     "learning rate": "lr", "lr": "lr", "batch size": "batch", "batch_size": "batch", "bs": "batch",
-    "batch": "batch",
+    "batchsize": "batch", "batch": "batch",
     # systems
     "gpu util": "gpu_util", "gpu utilization": "gpu_util", "gpu usage": "gpu_util", "gpu-util": "gpu_util",
     "volatile gpu-util": "gpu_util", "utilization": "gpu_util", "util": "gpu_util",
@@ -115,6 +115,9 @@ MOVEMENTS: dict[str, str] = {
     "oscillate": "oscillate", "fluctuate": "oscillate", "bounce": "oscillate", "zigzag": "oscillate",
     "noisy": "oscillate", "erratic": "oscillate", "jumpy": "oscillate", "up and down": "oscillate",
     "go up and down": "oscillate", "jump around": "oscillate", "bounce around": "oscillate",
+    # (a jump both ways is a swing, not a spike: "the loss jumps up and down")
+    "jump up and down": "oscillate", "bounce up and down": "oscillate", "swing up and down": "oscillate",
+    "zig zag": "oscillate", "zig-zag": "oscillate",
     "all over the place": "oscillate", "wild": "oscillate", "wildly": "oscillate",
     "spike": "spike", "spiky": "spike", "jump": "jump", "peak": "spike", "shoot": "spike",
     "explode": "explode", "blow up": "explode", "explosion": "explode", "huge": "huge", "large": "huge",
@@ -165,11 +168,14 @@ MOVEMENTS: dict[str, str] = {
     "↑": "up", "↓": "down", "⬆": "up", "⬇": "down",
     # a value the curve stays at ("loss stays at 0.69") is a curve that does not move
     "stay at": "stuck", "remain at": "stuck", "stay around": "stuck", "remain around": "stuck",
-    "too much time": "slow", "so much time": "slow", "variance": "oscillate", "high variance": "oscillate",
+    "too much time": "slow", "so much time": "slow", "high variance": "oscillate",
+    # (not bare "variance": "MSE equals the variance of the targets" is a value, not a swing)
     # "jumps up", "spikes up": the jump, not a steady rise
     "jump up": "jump", "spike up": "spike",
     # speed said as duration
     "take forever": "slow", "take age": "slow", "take too long": "slow", "take so long": "slow",
+    # ("takes longer than before", "one epoch takes hours": the duration is the complaint)
+    "take long": "slow", "take hour": "slow", "take day": "slow",
     "take way too long": "slow", "take very long": "slow", "crawl": "slow",
     # going nowhere: the run makes no progress
     "go nowhere": "nowhere", "get nowhere": "nowhere", "not go anywhere": "nowhere",
@@ -361,7 +367,12 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
     "max grad norm": {"grad_clipping": True}, "gradient clip val": {"grad_clipping": True},
     "clip the gradient": {"grad_clipping": True}, "clip gradient": {"grad_clipping": True},
     "clip the grad": {"grad_clipping": True}, "gradient clip": {"grad_clipping": True},
-    "grad clip": {"grad_clipping": True},
+    "grad clip": {"grad_clipping": True}, "clipping threshold": {"grad_clipping": True},
+    "clip threshold": {"grad_clipping": True},
+    # a learning-rate warmup named in passing ("num_warmup_steps=2000", "the warm up phase", "warmup_ratio=0.1"); not
+    # bare "warmup", which may be another option's piece ("Adafactor(warmup_init=True)"): the cue list reads it alone
+    **{k: {"warmup": True} for k in ("warm up", "lr warmup", "linear warmup", "warmup step", "warmup ratio",
+                                     "warmup phase", "warmup period", "warmup epoch", "warm up phase", "warm up step")},
     # the optimizer (a name with its option is read whole: "SGD with momentum"; an option said after the name,
     # "SGD(momentum=0.9)", is read by OPTIMIZER_OPTIONS)
     "adam": {"optimizer": "adam"}, "adamw": {"optimizer": "adamw"}, "adam w": {"optimizer": "adamw"},
@@ -578,7 +589,8 @@ IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
 
 TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
     "optimizer": ("optimizer",), "learning_rate": ("learning_rate",),
-    "schedule": ("lr_schedule",), "batch_size": ("batch_size",), "precision": ("mixed_precision", "grad_scaler"),
+    "schedule": ("lr_schedule", "warmup"), "batch_size": ("batch_size",),
+    "precision": ("mixed_precision", "grad_scaler"),
     "tuning": ("tuning_method",), "clipping": ("grad_clipping",), "augmentation": ("heavy_augmentation",),
 }
 """Settings a question about a topic names without setting them ("should I use adam or sgd")."""
@@ -591,7 +603,8 @@ QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "batch": "batch_size"}
 """Quantities that are settings of the run: a number quoted with them is their value ("lr 3e-4", "bs=32")."""
 
 SETTING_LINKS = frozenset("of be = : at to set change up down increase raise reduce lower decrease bump around "
-                          "about roughly only just now still currently was is approx approximately ~ (".split())
+                          "about roughly only just now still currently was is approx approximately ~ ( "
+                          "hit reach".split())
 """Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024")."""
 
 OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split())
@@ -847,6 +860,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
+        # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
+        # checkpoint", "reloaded it after a crash"): a resume, not a checkpoint that fails to load
+        (("resume restart reload restore continue load loading", "checkpoint ckpt crash epoch state",
+          "again back reset initial start beginning over forget top", "!should !want !whether !how !fail !error "
+          "!missing !unexpected !mismatch !later"), {"recent_change": "resume"}),
+        (("resume", "at from", "epoch step iteration", "!should !want !whether !how !later"),
+         {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
         # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
         (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once",
@@ -877,6 +897,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
+        # (the gradients said to be still scaled when clipped: "I clip the still scaled grads")
+        (("clip clipping", "still", "scale"), {"clip_order": "before_unscale", "grad_scaler": True}),
         # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
         (("weight coefficient beta lambda alpha factor w", "loss term part component", "inert same "
           "identical", "!lr !rate !decay !lora"), {"loss_term_inert": True}),
@@ -900,7 +922,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("attention_mask mask", "all entirely fully only", "zero 0 padding pad", "!not"),
          {"attention_mask_empty": True}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
-        (("clip clipping", "~anything ~effect ~cap ~apply"), {"clip_ineffective": True}),
+        (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
+        # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")
+        (("clip clipping", "still even", "norm grad gradient", "huge large high big above exceed explode "
+          "past beyond way"), {"clip_ineffective": True}, ((3, 2, "loss lr weight"),)),
+        # clipping said to be on and said not to clip ("my grad clipping isn't clipping")
+        (("=clip =clipping", "~clip ~clipping ~cap"), {"clip_ineffective": True}),
         (("~clip", "val max"), {"clip_ineffective": True}),
         # the LR as logged or printed, against the schedule set: a plot of it that does not move, one that falls to
         # 0, a schedule expected to move it that does not (not the loss or a metric said to stay the same)
@@ -928,6 +955,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("train training", "mode", "keep stay remain leave still", "evaluation eval evaluate inference test "
           "validation validate"), {"mode_switching": "validates_in_train_mode"}),
         (("~eval", "model"), {"mode_switching": "validates_in_train_mode"}),
+        # parameters made trainable (or added) after the optimizer was built, that never move: the optimizer does
+        # not hold them ("I unfreeze the backbone at epoch 5 but its weights don't change")
+        (("unfreeze unfroze unfrozen", "~change ~update ~train ~learn ~move ~improve same identical stay still "
+          "frozen only optimizer", "!should !want !how !whether !when"), {"optimizer_params": "missing"}),
+        (("add new", "layer module head parameter param block", "after", "optimizer", "~learn ~train ~update "
+          "~change never same"), {"optimizer_params": "missing"}),
+        (("requires_grad", "true", "optimizer", "~learn ~train ~update ~change still same"),
+         {"optimizer_params": "missing"}),
         # parameters frozen on purpose that the optimizer still moves
         (("freeze frozen", "still", "change update modify move differ", "!not !never !nothing"),
          {"optimizer_params": "frozen_held"}),
@@ -964,6 +999,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
+        # predictions at the mean of the targets: a regression model that outputs one number
+        (("predict prediction output regressor", "mean average", "target label y value price"),
+         {"task": "regression"}),
+        # one number whatever the input ("gives the same number no matter the input")
+        (("same constant identical", "number value", "regardless", "!loss !lr !rate !accuracy !acc !seed !metric"),
+         {"predictions_constant": True, "symptom": "not_learning"}),
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
@@ -1021,6 +1062,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # a tracker that shows only some of what was logged
         (("wandb tensorboard mlflow dashboard chart plot graph", "only", "part partial some subset fraction half",
           "step point log value"), {"metrics_dropped": True}),
+        # more GPUs and an epoch that takes as long as before: the run is no faster ("went from 1 to 2 GPUs and the
+        # epoch time stayed the same")
+        (("gpu card node torchrun ddp", "same long", "time take", "!loss !accuracy !acc !result !worse !better "
+          "!lr !batch !converge !metric"), {"symptom": "slow_training"}),
         # each step is quick, the run still needs too many of them
         (("fast quick", "step iteration", "forever many long ages slow converge convergence"),
          {"symptom": "slow_training", "slow_kind": "many_steps"}),
@@ -1055,6 +1100,12 @@ CONCEPT_REACH = 5
 CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_behavior")}
 """Observations a reading of this movement owns in its words: a cue inside them reads nothing else for these
 ("the progress bar is stuck" is a hang, not a flat loss)."""
+
+VALUE_PRIORITY: dict[str, dict[Any, int]] = {
+    # a norm that spikes and keeps climbing is exploding: the trend outranks the transient
+    "grad_norm_trend": {"exploding": 2, "vanishing": 1, "spiky": 0},
+}
+"""Which value wins when one text states two for an observation other than the symptom and the loss's shape."""
 
 LOSS_BEHAVIOR_PRIORITY: dict[str, int] = {
     "nan_or_inf": P_UNSTABLE, "diverging": P_UNSTABLE, "oscillating": P_UNSTABLE - 6,
@@ -1105,14 +1156,15 @@ CALL_ORDERS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     # the gradients cleared after backward() filled them and before the step read them: every step is lost
     (("backward", "zero_grad", "step"), {"zero_grad_call": "between_backward_and_step"}),
     # gradients clipped while the GradScaler's scale still multiplies them
-    (("clip", "unscale"), {"clip_order": "before_unscale", "grad_scaler": True}),
-    (("unscale", "clip"), {"clip_order": "after_unscale", "grad_scaler": True}),
+    # (a clip said to run in an order is clipping in use)
+    (("clip", "unscale"), {"clip_order": "before_unscale", "grad_scaler": True, "grad_clipping": True}),
+    (("unscale", "clip"), {"clip_order": "after_unscale", "grad_scaler": True, "grad_clipping": True}),
 )
 """Calls said to run in this order (each strictly after the one before it) and what that states."""
 
 CALLS_LEFT_OUT: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # clipping with the unscale said not to happen ("I never call unscale_")
-    ("clip", "unscale", {"clip_order": "before_unscale", "grad_scaler": True}),
+    ("clip", "unscale", {"clip_order": "before_unscale", "grad_scaler": True, "grad_clipping": True}),
 )
 """A call said to run while another is said not to (negated), and what that states."""
 
@@ -1196,6 +1248,10 @@ TIME_UNITS = frozenset("hour hr h day minute min second sec s ms".split())
 """Units of a duration ("3 hours per epoch", "2 s per step")."""
 
 CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)\b|\berror:|"
+               r"\b(?:value|type|runtime|index|key|assertion|attribute) error\b|"
+               # ("batchnorm error when the batch size is 1"; not a metric: "training error with dropout")
+               r"(?<!training )(?<!train )(?<!test )(?<!validation )(?<!val )(?<!reconstruction )(?<!squared )"
+               r"(?<!absolute )(?<!prediction )(?<!relative )\berror (?:when|whenever|with|from|inside|during)\b|"
                r"\b(?:an|this|that|the following|weird|strange|cryptic) (?:error|exception)\b|"
                r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
                r"\bexits? with (?:code|status)\b|\bexited with\b")

@@ -19,6 +19,8 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
 * ``attach(run)`` / ``detach(run)``: set up its (bounded) state; remove anything it registered itself.
   ``attach`` may narrow ``self.hooks`` to the events this run needs (the watch reads them after attaching):
   a plugin with nothing to do on this run, e.g. the rank probe in a single process, then costs nothing per step.
+  ``sampled_hooks`` names the events among ``forward``, ``optimizer_pre`` and ``step_end`` whose handler acts
+  only when ``run.sampled``: the scheduler skips those calls on the other steps.
 * step events: ``forward`` (every training forward: the first input and output tensors), ``optimizer_pre``
   (every optimizer step: gradients final), ``step_end`` (``w.step`` done), and, on sampled steps only,
   ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler
@@ -130,6 +132,10 @@ class Probe:
     info: ClassVar[ProbeInfo]
     hooks: ClassVar[tuple[str, ...]] = ()
     thresholds: ClassVar[tuple[str, ...]] = ()
+    sampled_hooks: ClassVar[tuple[str, ...]] = ()
+    """Events of ``hooks`` (``forward``, ``optimizer_pre``, ``step_end``) whose handler does nothing unless
+    ``run.sampled``: ``watch`` calls them on sampled steps only (a call is a cost paid inside every training
+    step). The handler keeps its own check, so ``examine`` or a caller that ignores this gets the same result."""
     trips_causes: ClassVar[bool] = False
     """Whether cause rows (``knowledge.causes``) that read only this probe's observations trip ``watch`` like
     measurement rows do (a loop fault the probe measures outright)."""

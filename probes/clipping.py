@@ -52,6 +52,7 @@ class ClippingProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "window")
+    sampled_hooks = ("optimizer_pre",)
     thresholds = ("MT-CLIP-TOL", "MT-CLIP-MIN")
 
     def attach(self, run: Any) -> None:

@@ -258,6 +258,7 @@ class ConfigLintProbe(Probe):
 
     info = INFO
     hooks = ("forward", "backward", "optimizer_pre", "step_end", "window")
+    sampled_hooks = ("optimizer_pre", "step_end")
     thresholds = ("MT-EPS-FP16", "MT-INPUT-SCALE", "MT-CARRYOVER")
 
     def attach(self, run: Any) -> None:

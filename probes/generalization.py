@@ -306,6 +306,13 @@ class GeneralizationProbe(Probe):
         from probes.base import at_step
 
         def series(steps: Any, values: Any) -> Pair | None:
+            try:
+                # the usual case, every value a finite number: the pairs as they are, without a call per value
+                # (the loss history is up to 512 points, read at every window end)
+                if values and len(steps) == len(values) and all(map(math.isfinite, values)):
+                    return list(steps), list(values)
+            except TypeError:
+                pass  # something that is not a number: sorted out one by one below
             kept = [(s, v) for s, v in zip(steps, values) if finite_or_none(v) is not None]
             return ([s for s, _ in kept], [v for _, v in kept]) if kept else None
 

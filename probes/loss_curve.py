@@ -26,7 +26,10 @@ def as_list(history: Any) -> list[float]:
     elif hasattr(history, "values") and not isinstance(history, dict) and not callable(history.values):
         history = history.values
     if hasattr(history, "ravel"):  # an array: flat, as Python floats
-        history = history.ravel().tolist()
+        flat = history.ravel()
+        history = flat.tolist()
+        if getattr(getattr(flat, "dtype", None), "kind", "") == "f":
+            return history  # a float array's tolist() gives Python floats already
     return [float(x) for x in history]
 
 
@@ -49,6 +52,12 @@ def noise_level(y: Any) -> float:
     """Robust step-to-step noise of a curve: MAD of its first differences, as a standard deviation."""
     if len(y) < 3:
         return 0.0
+    np = sys.modules.get("numpy")
+    if np is not None and len(y) >= _VECTOR_POINTS:
+        # the same differences and deviations, elementwise in numpy (the watch reads up to 512 points a window)
+        dv = np.diff(np.asarray(y, dtype=np.float64))
+        md = median(dv)
+        return median(np.abs(dv - md)) * 1.4826 / math.sqrt(2.0)
     d = list(map(operator.sub, y[1:], y[:-1]))
     md = median(d)
     return median([abs(x - md) for x in d]) * 1.4826 / math.sqrt(2.0)
@@ -81,6 +90,8 @@ def _noise_rows(y: list[float], ends: Any, width: int) -> list[float]:
 
 _VECTOR_ROWS = 8
 """Below this many rows the plain loop beats numpy's call overhead even with numpy loaded."""
+_VECTOR_POINTS = 64
+"""Below this many points a curve's differences are taken in plain Python even with numpy loaded."""
 
 
 @dataclass
@@ -219,6 +230,10 @@ class History:
                     self.values = np.asarray(self.values, dtype=np.float64).reshape(-1, 2).mean(1).tolist()
                     self.stride *= 2
 
+    def points(self) -> list[float]:
+        """The points, plus the partial one being accumulated (a new list of floats: what ``array`` holds)."""
+        return self.values + [self._sum / self._n] if self._n else list(self.values)
+
     def array(self) -> Any:
         """The points, plus the partial one being accumulated (a float64 array)."""
         import numpy as np  # the watch's (torch has loaded it)
@@ -288,7 +303,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     """
     y = as_list(history)
     n = len(y)
-    first = next((i for i, x in enumerate(y) if not math.isfinite(x)), None)
+    first = None if all(map(math.isfinite, y)) else next(i for i, x in enumerate(y) if not math.isfinite(x))
     if first is not None:
         return {"label": "nan_or_inf", "first_nonfinite": first, "points": n}
     if n < MIN_POINTS:
@@ -311,7 +326,12 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     half = k // 2
     late_drop = (m[half] - end) / scale
     progress = converged_fraction(start0, end, floor)
-    swing = median([abs(b - a) for a, b in zip(y[:-1], y[1:])]) / max(median([abs(x) for x in y]), 1e-12)
+    np = sys.modules.get("numpy")
+    if np is not None and n >= _VECTOR_POINTS:  # the same numbers, elementwise in numpy
+        arr = np.asarray(y, dtype=np.float64)
+        swing = median(np.abs(np.diff(arr))) / max(median(np.abs(arr)), 1e-12)
+    else:
+        swing = median([abs(b - a) for a, b in zip(y[:-1], y[1:])]) / max(median([abs(x) for x in y]), 1e-12)
     n_spikes, n_recovered = spikes.totals()
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
                            "spikes": n_spikes, "recovered_spikes": n_recovered, "swing": swing,
@@ -395,7 +415,7 @@ class LossCurveProbe(Probe):
 
     def loss_history(self) -> tuple[list[float], list[float]]:
         """(steps, values) of the bounded history; a point stands for ``stride`` steps, placed at their middle."""
-        values = self.history.array().tolist()
+        values = self.history.points()
         stride = self.history.stride
         return [i * stride + (stride - 1) / 2 for i in range(len(values))], values
 

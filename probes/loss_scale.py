@@ -100,6 +100,7 @@ class LossScaleProbe(Probe):
 
     info = INFO
     hooks = ("forward", "window")
+    sampled_hooks = ("forward",)
     thresholds = ()
     KEEP = 64
 

@@ -64,6 +64,7 @@ class LrAppliedProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "window")
+    sampled_hooks = ("optimizer_pre",)
     thresholds = ("MT-LR-ZERO-FRAC", "MT-LR-LOW-FACTOR", "MT-LR-LOW-FRAC")
 
     def attach(self, run: Any) -> None:

@@ -258,6 +258,7 @@ class UpdateRatioProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "optimizer_post", "window")
+    sampled_hooks = ("optimizer_pre",)
     thresholds = ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-HIGH-LAYER", "MT-UPD-LR-PEAK",
                   "MT-UPD-WORKING")
 

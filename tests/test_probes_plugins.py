@@ -32,6 +32,8 @@ def test_every_listed_plugin_declares_its_contract(spec):
     assert cls.info is mod.INFO, "a plugin reports as its file's probe"
     assert mod.__name__ == f"probes.{cls.info.id}", "one probe = one file, named by its id"
     assert set(cls.hooks) <= set(HOOKS), f"unknown hooks {set(cls.hooks) - set(HOOKS)}"
+    # events skipped on steps that are not sampled: declared ones among those the scheduler gates
+    assert set(cls.sampled_hooks) <= set(cls.hooks) & {"forward", "optimizer_pre", "step_end"}, cls.sampled_hooks
     assert set(cls.thresholds) <= set(MEASURE_BY_ID), f"unknown thresholds {set(cls.thresholds) - set(MEASURE_BY_ID)}"
     assert set(cls.info.measures) <= set(VOCABULARY), "it measures vocabulary names"
     for h in cls.hooks:
@@ -87,6 +89,43 @@ def test_a_new_probe_is_one_class_given_to_the_schedulers():
     assert obs["batch_size"].step == 8  # the latest sampled step of 12 (0, 4, 8), read at the exit's flush
     ex = {o.name: o for o in examine(m, nn.CrossEntropyLoss(), (x, y), opt, probes=[*plugins(), _Toy])}
     assert ex["batch_size"].value == 32 and "update_ratio" in ex
+
+
+class _Counts(Probe):
+    """Counts its calls, and the sampled ones among them."""
+
+    info = ProbeInfo("toy", "cheap", "forward", ("batch_size",))
+    hooks = ("forward", "optimizer_pre", "step_end")
+
+    def attach(self, run: Any) -> None:
+        self.calls = {h: [0, 0] for h in self.hooks}
+
+    def _count(self, run: Any, h: str) -> None:
+        self.calls[h][0] += 1
+        self.calls[h][1] += run.sampled
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        self._count(run, "forward")
+
+    def optimizer_pre(self, run: Any) -> None:
+        self._count(run, "optimizer_pre")
+
+    def step_end(self, run: Any) -> None:
+        self._count(run, "step_end")
+
+
+class _CountsSampled(_Counts):
+    sampled_hooks = ("forward", "optimizer_pre", "step_end")
+
+
+def test_sampled_hooks_are_called_on_the_sampled_steps_only():
+    m, opt, x, y = _mlp()
+    with watch(m, opt, every=6, update_every=3, plugins=[_Counts, _CountsSampled]) as w:
+        fit_batch(m, opt, x, y, 12, w)
+    every, sampled = w.probes
+    # 12 steps, sampled every 3rd: the steps 0, 3, 6, 9 (step_end looks at the next one: 3, 6, 9, 12)
+    assert every.calls == {h: [12, 4] for h in every.hooks}
+    assert sampled.calls == {h: [4, 4] for h in sampled.hooks}
 
 
 class _Reads(TorchDispatchMode):

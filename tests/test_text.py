@@ -449,3 +449,74 @@ def test_loop_bugs_as_users_describe_them(text, name, value):
 def test_a_loop_done_right_sets_no_loop_bug(text):
     names = {o.name for o in parse_complaint(text)}
     assert not names & {"zero_grad_call", "mode_switching"}
+
+
+@pytest.mark.parametrize("text,name,value", [
+    # a telegraphic report: the direction right after the quantity
+    ("weird: val loss up, val acc up at the same time", "val_loss_rising", True),
+    # a speed compared with a baseline is still a speed complaint, and the baseline is not the run's setting
+    ("mixed precision training is slower than fp32 for me", "symptom", "slow_training"),
+    ("mixed precision training is slower than fp32 for me", "mixed_precision", "fp16"),
+    ("enabled fp16 and the run takes longer than before", "symptom", "slow_training"),
+    # an error named in words is a crash beside a setting
+    ("batchnorm error when the batch size is 1", "symptom", "crash"),
+    ("My model fails with a value error inside batch norm when I use bs 1", "symptom", "crash"),
+    # an empty call joined to a name does not cut its clause
+    ("torch.cuda.memory_allocated() grows on each val step", "symptom", "memory_growth"),
+    ("GPU memory keeps increasing during validation, I forgot torch.no_grad in the eval loop", "kept_graphs",
+     "eval_with_grad"),
+    # layers made trainable after the optimizer was built
+    ("I unfreeze the backbone after 5 epochs but its weights don't change at all", "optimizer_params", "missing"),
+    ("I add a new layer to the model after creating the optimizer and it never learns", "optimizer_params",
+     "missing"),
+    # clipping set that does not cap the norm
+    ("I clip gradients with max_norm=1 but the logged gradient norm is still huge", "clip_ineffective", True),
+    ("my grad clipping isn't clipping", "clip_ineffective", True),
+    # a run continued from a checkpoint
+    ("resumed at epoch 30 but the lr schedule started over like it's epoch 0", "recent_change", "resume"),
+    ("after loading the checkpoint my scheduler forgets where it was", "recent_change", "resume"),
+    # a warmup named by its settings
+    ("I set num_warmup_steps=20000 with 3 epochs of training", "warmup", True),
+    ("during the warm up phase nothing happens", "warmup", True),
+    ("with batch size 2 my loss jumps up and down a lot", "loss_behavior", "oscillating"),
+    ("all my predictions are ~3.2 which is just the mean of the training labels", "task", "regression"),
+    ("My regressor collapses to a constant prediction", "task", "regression"),
+    ("training is fine for 2000 steps and diverges when the lr hits 5e-4", "learning_rate", 5e-4),
+])
+def test_everyday_complaints_third_set(text, name, value):
+    got = obs(text)
+    assert got.get(name) == (pytest.approx(value) if isinstance(value, float) else value)
+
+
+def test_a_word_of_english_is_no_slip_of_a_lexicon_word():
+    # "installed" is one substitution from a made-up inflection of "instable": it is no unstable run
+    assert obs("installed torch but training runs on CPU only").get("symptom") != "unstable"
+    assert obs("the mse equals the variance of the targets").get("loss_behavior") != "oscillating"
+
+
+def test_an_option_named_warmup_is_no_warmup_and_a_baseline_is_no_setting():
+    assert "warmup" not in obs("Adafactor(model.parameters(), lr=1e-3, relative_step=False, warmup_init=True)")
+    assert obs("each step is slower than plain float32 with bf16 autocast").get("mixed_precision") == "bf16"
+
+
+@pytest.mark.parametrize("text,name,value", [
+    # more GPUs and an epoch as long as before: no faster
+    ("I went from 1 to 2 GPUs and the epoch time stayed the same", "symptom", "slow_training"),
+    # a norm that spikes and keeps climbing is exploding (the trend outranks the transient)
+    ("grad norm spikes to very large values and keeps climbing", "grad_norm_trend", "exploding"),
+    # clipping said to run before the unscale, or on still scaled gradients
+    ("in float16 training with GradScaler I clip before calling unscale_", "grad_clipping", True),
+    ("i do gradient clipping on the still scaled grads in my fp16 amp loop", "clip_order", "before_unscale"),
+])
+def test_everyday_complaints_third_set_more(text, name, value):
+    assert obs(text).get(name) == value
+
+
+def test_the_clip_model_is_no_clipping():
+    assert "grad_clipping" not in obs("Training open_clip with a timm image tower, CLIP mean/std in preprocessing")
+
+
+def test_nothing_happens_beside_a_loss_is_the_curves():
+    got = obs("during the warm up phase nothing happens, loss stays at 2.3 for 8k iterations")
+    assert got.get("symptom") == "not_learning"
+    assert obs("i launch the script and nothing happens").get("symptom") == "hang"
