@@ -15,6 +15,7 @@ from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
     Block,
     Cite,
+    Contains,
     Cross,
     Derive,
     Find,
@@ -254,6 +255,31 @@ ROWS = (
                 "# plain PyTorch: torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)"),
         avoid=("turning checkpointing off and buying the memory elsewhere before the inputs are fixed",
                "raising the LR of blocks that get no gradient")),
+    # A streamed or iterable dataset has no len(): a trainer that counts epochs (Hugging Face, Lightning's progress
+    # and validation interval) or a schedule sized as epochs x len(loader) cannot know where the run ends. The fix
+    # is the run's length in optimizer steps, which the LR schedule then follows.
+    Row("LP-LEN-01", {"data_length_unknown": True},
+        (Find("Training Loop", "warning", "the training data has no length (a streaming dataset, an IterableDataset "
+              "or a generator), so the trainer cannot derive the number of steps from epochs: the run's length "
+              "has to be given in optimizer steps (max_steps)", explains=("crash", "metrics_wrong")),
+         RouteTo("training-loop-architecture", "primary", "the run's length in steps for data without a length"),
+         RouteTo("learning-rate-scheduling", "secondary", "a schedule sized from max_steps, not epochs x len(loader)")),
+        "Epoch-based settings need len(train_dataloader); an iterable or streaming dataset has none, so the total "
+        "number of steps (for the loop, the progress bar and the LR schedule) must be stated explicitly.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Give the run's length in optimizer steps; size the schedule (and evaluation/saving intervals) in "
+                "steps too.",
+                "steps = tokens_or_examples_to_see // (per_device_batch * grad_accum * world_size)\n"
+                "args = TrainingArguments(..., max_steps=steps, eval_strategy='steps', eval_steps=1000)\n"
+                "# Lightning: Trainer(max_steps=steps, val_check_interval=1000)\n"
+                "# plain PyTorch: scheduler = get_cosine_schedule_with_warmup(opt, warmup_steps, steps)"),
+        avoid=("materialising a huge streamed dataset just to give it a length",)),
+    # the same cause from a declared or answered error message
+    Row("DV-LEN-01", {"error_text": Contains("max_steps must be", "when streaming is set to true",
+                                             "does not have a length", "iterabledataset' has no len()")},
+        (Derive("data_length_unknown", True),),
+        "Hugging Face's and PyTorch's messages for data without a length name the cause as plainly as a description.",
+        _LOOP, salience=Salience.DERIVE),
     Row("LP-GRAPH-02", {"graph_cut": "python_list"},
         (Find("Training Loop", "critical", "submodules kept in a plain Python list are not registered: their "
               "parameters are missing from model.parameters(), the optimizer and .to(device)",

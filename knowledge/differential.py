@@ -95,6 +95,32 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
+    # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
+    # sequence axis (CRNN captcha/OCR heads, speech encoders) hit it once the input shrinks or the labels grow; a
+    # lower LR or another batch size only moves the step at which an impossible sample first comes up.
+    Row("DF-SUS-CTC",
+        {"loss_fn": "ctc", "loss_behavior": Is("nan_or_inf", "diverging"), "nan_location": Absent()},
+        (Find("Loss", "warning", "with CTC, an infinite or NaN loss most often means some output sequence is "
+              "shorter than its target needs (the label's length plus a blank between repeated symbols): no "
+              "alignment exists and the loss is inf; comparing input_lengths with target_lengths confirms it",
+              kind="suspect"),
+         RouteTo("loss-functions-and-objectives", "primary", "the CTC contract: output frames against label length"),
+         RouteTo("neural-architectures", "secondary", "how much the model downsamples along the sequence axis")),
+        "CTC needs T >= L + repeats for every sample (T output frames, L target symbols); a model that pools the "
+        "time or width axis too much, a changed input size, or longer labels break it for some samples only, so "
+        "the loss turns inf at a random step whatever the LR.",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: the loss's numerical contract"),
+        fix=Fix("Check that every output sequence can hold its label; keep more frames (less pooling or stride along "
+                "the sequence axis, a wider input) and pass the true per-sample lengths. zero_infinity=True only "
+                "drops the impossible samples from the gradient.",
+                "T = log_probs.size(0)   # (T, N, C) log-softmax output\n"
+                "repeats = [sum(a == b for a, b in zip(t[:-1], t[1:])) for t in targets_list]\n"
+                "need = torch.tensor([len(t) + r for t, r in zip(targets_list, repeats)])\n"
+                "assert (input_lengths >= need).all(), (input_lengths.min(), need.max())\n"
+                "loss_fn = torch.nn.CTCLoss(blank=0, zero_infinity=True)"),
+        avoid=("lowering the LR or clipping harder: an impossible alignment is infinite at any step size",),
+        salience=Salience.CAUSE - 2),
     # --- a detector whose loss goes non-finite: the LR for the set-up first --------------------------------------
     # Detection frameworks state their base LR for a total batch (GPUs x images per GPU); a config run on fewer
     # GPUs, a linearly scaled LR at a very large batch, or too short a warmup leaves the LR too large for the

@@ -213,6 +213,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        _TR, P_TRACKING - 1, tracking_scope="in_flight"),
     # settings users quote (class names and library spellings are canonicalised by knowledge.terms)
     _k(LOSS_NAMES, _QR, 0, negatable=False, loss_fn="$loss"),
+    # CTC is only ever a loss (and its decoder): a model or repository named for it trains with it ("Wav2Vec2ForCTC",
+    # "crnn_ctc", "ctc_pytorch"), where the name hides the word from the loss names above
+    _k(r"[a-z0-9]*forctc|ctc_[a-z0-9_]+|[a-z0-9]+_ctc", _QR, 0, negatable=False, loss_fn="ctc"),
     _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",

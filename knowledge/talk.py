@@ -912,9 +912,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the fall is the LR's: in "Adam(lr=1e-3, weight_decay=0)" the decay is the weights')
         (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"},
          ((1, 0, "weight"),)),
-        # a schedule that only moves at epoch ends where a per-step schedule was meant
-        (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay"),
-         {"scheduler_pace": "too_slow"}),
+        # a schedule that only moves at epoch ends where a per-step schedule was meant (not a remedy tried on the
+        # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
+        (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",
+          "!delay !postpone"), {"scheduler_pace": "too_slow"}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
@@ -1160,6 +1161,12 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"expected to have finished reduction|finished reduction in the prior iteration|"
      r"prior iteration(?:'s)? reduction|reduction (?:was |is )?not finished",
      {"collective_failure": "unfinished_reduction", "multi_gpu": True, "symptom": "crash"}),
+    # data with no length (streaming, IterableDataset, a generator) where the trainer or a schedule needs the step
+    # count: Hugging Face asks for max_steps, len() fails on the loader
+    (r"max_steps must be (?:set|specified|a (?:positive|non-negative)|> ?0)|when streaming is set to true|"
+     r"(?:dataloader|dataset|iterable) does not have a length|"
+     r"(?:iterabledataset|iterable_dataset|generator|_iterabledatasetfetcher)'? has no len\(\)",
+     {"data_length_unknown": True, "symptom": "crash"}),
     # dynamo recompiling (the cache limit), before any other compile error: the more specific family
     (r"recompil\w*|cache_size_limit|recompile_limit|torch\._dynamo hit config", {"boundary_topic": "recompile_limit"}),
     # compilation

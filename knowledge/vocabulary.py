@@ -349,6 +349,9 @@ SPECS: tuple[Spec, ...] = (
     _b("checkpoint_inputs_no_grad", "Gradient checkpointing runs over inputs that do not require grad (frozen "
        "embeddings or backbone under LoRA/adapters); torch warns 'None of the inputs have requires_grad=True'.",
        group="loop"),
+    _b("data_length_unknown", "The training data has no length the loop can read (an IterableDataset, a streaming "
+       "dataset, a generator) while the trainer or the LR schedule needs the number of steps in advance.",
+       group="data"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "
