@@ -597,7 +597,7 @@ ROWS = (
         "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
         "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
-        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE,
+        unless=("finding:DT-AUG-01", "finding:ME-MIX-01"), salience=Salience.CAUSE,
         fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
                 "training subset; weaken the augmentation only if that clean training score is still low.",
                 "model.eval()\nwith torch.no_grad():\n"
@@ -605,6 +605,28 @@ ROWS = (
                 "model.train()"),
         avoid=("reading validation above training as a data leak or a bug before measuring both the same way",)),
     # --- issue 7: measurement integrity --------------------------------------------------------------------
+    # Mixup and cutmix train on blends of two examples with a blended target; an accuracy that takes the argmax of
+    # the output on a blend and compares it with one of the two hard labels measures neither the model nor the
+    # task. It sits far below validation accuracy and does not track learning; the loss on the mixed targets does.
+    Row("ME-MIX-01", {"train_metric_mixed": True},
+        (Find("Measurement", "warning", "the training accuracy is scored on mixed batches (mixup, cutmix) against "
+              "one of the two original labels: it is not the model's training accuracy, sits below validation and "
+              "says little about learning; the loss on the mixed targets, or a clean pass over training data, does",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "not_learning", "data_problem")),
+         RouteTo("experiment-tracking", "primary", "which training metric to log under mixing"),
+         RouteTo("data-augmentation-strategies", "secondary", "the mixing strength, once it is measured right")),
+        "A blend of two inputs has a blended target; its argmax matches the first label only as often as the blend "
+        "leans that way, so accuracy on mixed batches is capped well below the clean figure whatever the model "
+        "knows.",
+        Cite("000", "Symptom: need to track experiments", "what to log and how to read it"),
+        salience=Salience.CAUSE + 1,
+        fix=Fix("Log the mixed loss as the training curve; for a training accuracy, score unmixed training "
+                "examples in eval mode (or weight the hits by the mixing coefficient).",
+                "logits = model(x_mix)\nloss = lam * ce(logits, y_a) + (1 - lam) * ce(logits, y_b)   # log this\n"
+                "pred = logits.argmax(1)\n"
+                "acc = lam * (pred == y_a).float().mean() + (1 - lam) * (pred == y_b).float().mean()\n"
+                "# or: model.eval(); accuracy on a fixed, unaugmented training subset"),
+        avoid=("turning mixup off (or tuning the LR) to raise a training accuracy that cannot measure the model",)),
     Row("ME-LOG-01", {"logged_loss": Is("scaled_by_accum", "wrong_denominator")},
         (Find("Measurement", "warning", "the logged loss is not the per-example mean (divided or summed by the "
               "accumulation steps, or averaged over the wrong count): the curve's scale is wrong, not the model",

@@ -963,7 +963,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
-          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
+          # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
@@ -983,6 +984,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("predict prediction output say classify", "always only every everything all",
           "majority dominant negative 0 background normal", "!rare !minority !never"),
          {"predictions_constant": True}),
+        # a training metric scored on mixed batches (mixup, cutmix, manifold mixup) against one of the hard labels
+        (("mixup cutmix", "train training", "accuracy acc metric"), {"train_metric_mixed": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")

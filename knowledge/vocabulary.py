@@ -352,6 +352,8 @@ SPECS: tuple[Spec, ...] = (
     _b("data_length_unknown", "The training data has no length the loop can read (an IterableDataset, a streaming "
        "dataset, a generator) while the trainer or the LR schedule needs the number of steps in advance.",
        group="data"),
+    _b("train_metric_mixed", "The training metric (accuracy) is computed on mixed batches (mixup, cutmix, manifold "
+       "mixup) against one of the original hard labels.", group="metrics"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "

@@ -151,6 +151,7 @@ def _read(text: str) -> dict:
     ("RuntimeError: When streaming is set to True, max_steps must be a non-negative integer", "data_length_unknown",
      True),
     ("TypeError: object of type 'IterableDataset' has no len()", "data_length_unknown", True),
+    ("with cutmix my training accuracy is 40% but validation is 80%", "train_metric_mixed", True),
     ("how should I structure my training loop?", "question_topic", "training_loop"),
     ("what max_norm should I use for gradient clipping?", "question_topic", "clipping"),
     ("Bayesian optimization vs random search for lr and dropout?", "question_topic", "tuning"),
