@@ -710,6 +710,30 @@ ROWS = (
                 "patience=5)\n# transformers: TrainingArguments(metric_for_best_model='eval_x_loss', "
                 "greater_is_better=False)"),
         avoid=("retraining longer to get a better 'best' checkpoint picked the wrong way",)),
+    # Selecting the best checkpoint (or stopping early) needs the monitored metric at the moment of the decision:
+    # transformers refuses load_best_model_at_end unless every save has an evaluation of the same schedule behind
+    # it, and Lightning's callbacks stop when the monitored key was never logged under that name.
+    Row("LP-CKPT-02", {"monitor_mode": "unavailable"},
+        (Find("Training Loop", "warning", "checkpoint selection or early stopping monitors a metric that does not "
+              "exist where it runs: evaluation is off or on another schedule than saving, or the metric is logged "
+              "under another name", explains=("crash", "metrics_wrong", "experiment_tracking", "overfitting")),
+         RouteTo("training-loop-architecture", "primary", "evaluation and checkpoint schedules that line up"),
+         RouteTo("experiment-tracking", "secondary", "the exact name and place the monitored metric is logged")),
+        "Best-model selection compares the monitored metric at every save; with evaluation disabled, on a different "
+        "interval, or under another key there is nothing to compare, so the frameworks refuse or stop.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Evaluate on the schedule you save on and monitor the key exactly as logged.",
+                "TrainingArguments(..., eval_strategy='epoch', save_strategy='epoch', load_best_model_at_end=True,\n"
+                "                  metric_for_best_model='eval_loss', greater_is_better=False)\n"
+                "# steps: save_steps a multiple of eval_steps\n"
+                "# Lightning: self.log('val_loss', loss) in validation_step; ModelCheckpoint(monitor='val_loss')"),
+        avoid=("turning off load_best_model_at_end (or early stopping) to silence the check",)),
+    Row("DV-CKPT-02", {"error_text": Contains("load_best_model_at_end requires", "save and eval strategy to match",
+                                              "round multiple of the evaluation steps",
+                                              "could not find the monitored key", "early stopping conditioned on metric")},
+        (Derive("monitor_mode", "unavailable"),),
+        "The frameworks' own checks for best-model selection without a matching evaluation name the cause.",
+        _LOOP, salience=Salience.DERIVE),
     Row("DT-SHAPE-01", {"target_shape": "broadcast"},
         (Find("Loss", "critical", "prediction and target shapes differ ([N] against [N, 1]) and the loss broadcasts "
               "them to an N x N matrix: it optimizes the wrong objective without an error",
@@ -1119,7 +1143,8 @@ QUESTIONS = (
         {"regularization": Is("early_stopping", "several"), "symptom": Is("overfitting", "metrics_wrong")}, rank=15,
         why="A loss monitored as higher-is-better keeps the worst checkpoint and stops on improvement.",
         cite=_LOOP_Q,
-        choices=(("right", "yes"), ("wrong_direction", "no (e.g. mode='max' on a loss)"))),
+        choices=(("right", "yes"), ("wrong_direction", "no (e.g. mode='max' on a loss)"),
+                 ("unavailable", "it finds no such metric (no evaluation then, or logged under another name)"))),
     QuestionRow(
         "Q-TARGET-SHAPE", "target_shape",
         "Do the prediction and the target have exactly the same shape in the loss (e.g. both [N], not [N] and "

@@ -1164,6 +1164,11 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"expected to have finished reduction|finished reduction in the prior iteration|"
      r"prior iteration(?:'s)? reduction|reduction (?:was |is )?not finished",
      {"collective_failure": "unfinished_reduction", "multi_gpu": True, "symptom": "crash"}),
+    # best-checkpoint selection or early stopping with no metric to select on where it runs: evaluation off, on
+    # another schedule than saving, or the monitored name never logged (transformers' and Lightning's checks)
+    (r"load_best_model_at_end requires|save and eval strategy to match|round multiple of the evaluation steps|"
+     r"could not find the monitored key|early stopping conditioned on metric|"
+     r"metric_for_best_model[^.\n]{0,80}not found", {"monitor_mode": "unavailable", "symptom": "crash"}),
     # data with no length (streaming, IterableDataset, a generator) where the trainer or a schedule needs the step
     # count: Hugging Face asks for max_steps, len() fails on the loader
     (r"max_steps must be (?:set|specified|a (?:positive|non-negative)|> ?0)|when streaming is set to true|"

@@ -332,9 +332,11 @@ SPECS: tuple[Spec, ...] = (
        "calibration; every step is a collapsing loss scale.", question="Q-SCALER-SKIPS", group="config"),
     _e("capacity_vs_data", "fits too_large", "Whether the model is large for the amount of training data.",
        question="Q-CAPACITY", group="data"),
-    _e("monitor_mode", "right wrong_direction",
+    _e("monitor_mode", "right wrong_direction unavailable",
        "Whether checkpoint selection / early stopping compares the monitored metric in the right direction (min for "
-       "a loss, max for accuracy).", question="Q-MONITOR", group="loop"),
+       "a loss, max for accuracy), or finds no such metric where it runs (no evaluation at that point, evaluation "
+       "and saving on different schedules, or the metric logged under another name).", question="Q-MONITOR",
+       group="loop"),
     _e("target_shape", "matches broadcast",
        "Whether prediction and target shapes match in the loss, or differ and broadcast (e.g. [N] against [N, 1]).",
        question="Q-TARGET-SHAPE", group="data"),

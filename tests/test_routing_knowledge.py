@@ -152,6 +152,8 @@ def _read(text: str) -> dict:
      True),
     ("TypeError: object of type 'IterableDataset' has no len()", "data_length_unknown", True),
     ("with cutmix my training accuracy is 40% but validation is 80%", "train_metric_mixed", True),
+    ("ModelCheckpoint(monitor='val_acc') could not find the monitored key in the returned metrics", "monitor_mode",
+     "unavailable"),
     ("how should I structure my training loop?", "question_topic", "training_loop"),
     ("what max_norm should I use for gradient clipping?", "question_topic", "clipping"),
     ("Bayesian optimization vs random search for lr and dropout?", "question_topic", "tuning"),
