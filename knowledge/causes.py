@@ -833,9 +833,31 @@ ROWS = (
         "Perfect accuracy on held-out data is far likelier a pipeline bug (duplicates across the split, a folder "
         "layout that assigns one label, a metric over the wrong tensor) than a perfect model.",
         Cite("003", _MS, "overfitting: check the train/val split"), salience=Salience.CAUSE,
+        unless=("finding:DT-LEAK-01",),  # a leak named explains the perfect score
         fix=Fix("Check the split for overlap and the label distribution of the validation set.",
                 "overlap = set(train_ids) & set(val_ids)\nprint(len(overlap), torch.bincount(val_labels))"),
         avoid=("celebrating (or tuning against) a perfect validation score before checking the pipeline",)),
+    # Validation that leaks into training: duplicates across the split, an unseeded split drawn in code that runs on
+    # every process (Lightning's setup(), a script under torchrun) or every run, augmented copies split after the
+    # augmentation. Validation then scores memorised examples and says nothing about generalisation.
+    Row("DT-LEAK-01", {"val_in_train": True},
+        (Find("Data", "warning", "validation examples also reach training (duplicates across the split, a split "
+              "drawn separately on each process or run, copies split after augmentation): the validation score "
+              "measures memory, not generalisation",
+              explains=("metrics_wrong", "overfitting", "data_problem", "experiment_tracking")),
+         RouteTo("training-loop-architecture", "primary", "build the split once, seeded, before any process or "
+                 "augmentation touches it"),
+         RouteTo("overfitting-prevention", "secondary", "judge generalisation only on a clean held-out set")),
+        "A split drawn with an unseeded generator in code every process runs gives each rank its own train/val "
+        "partition, so the union of the training shards covers the validation set; duplicates and augmented copies "
+        "do the same on one GPU.",
+        Cite("003", _MS, "overfitting: check the train/val split"), salience=Salience.CAUSE + 1,
+        fix=Fix("Split once with a fixed seed (or save the split to disk) and check that no example is on both sides.",
+                "g = torch.Generator().manual_seed(42)\n"
+                "train_ds, val_ds = torch.utils.data.random_split(full_ds, [0.9, 0.1], generator=g)\n"
+                "# Lightning: seed_everything(42) before the Trainer, or split in prepare_data and save it\n"
+                "assert not set(train_ds.indices) & set(val_ds.indices)"),
+        avoid=("tuning regularization against a validation score that includes training examples",)),
     Row("LP-SCHED-01", {"scheduler_pace": Is("too_fast", "too_slow")},
         (Find("Training Loop", "warning", "the LR schedule is stepped in other units than it was defined in (per "
               "batch for a schedule in epochs, per micro-batch or per process for one in optimizer steps, or per "

@@ -93,6 +93,16 @@ KEYWORDS: tuple[Keyword, ...] = (
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # validation data reaching training: said as a leak, an overlap, training on the validation data, or a split
+    # drawn separately on every process
+    _k(r"(?:data|label|test|validation|val)\s+leak\w*|leak\w*\s+(?:of\s+)?(?:the\s+|my\s+)?(?:test|validation|val)\b|"
+       r"train(?:ed|ing|s)?\s+on\s+(?:(?:my|the|some|part\s+of\s+(?:my|the))\s+)?(?:validation|val|test)\s+"
+       r"(?:data|set|samples|examples|images)|"
+       r"overlap\w*\s+between\s+(?:the\s+|my\s+)?(?:train\w*|val\w*|test)\s+(?:and|&)\s+(?:the\s+)?(?:train\w*|val\w*|test)|"
+       r"(?:different|own|separate)\s+(?:train[/\s-]*(?:val|test)\s+)?splits?\s+(?:on|for|per|in)\s+(?:each|every)\s+"
+       r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
+       r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",
+       _OF, 0, val_in_train=True),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
