@@ -228,6 +228,29 @@ ROWS = (
                 "loss_a = step(reference_model, x, y); loss_b = step(ported_model, x, y)\n"
                 "print(loss_a.item(), loss_b.item())   # then compare p.grad and p after optimizer.step()"),
         avoid=("retuning hyperparameters that the working implementation trains with unchanged",),
+        unless=("finding:DF-PORT-SCHED",),  # the schedule named is the more specific difference
+        salience=Salience.CAUSE - 2),
+    # Of the differences between two loops, a schedule sized in steps is the one a port most often gets wrong: its
+    # length is recomputed in the new code (len(dataset) for len(loader), before accumulation or sharding) and the
+    # framework steps it on its own clock (Lightning per epoch unless interval='step'; a scheduler stepped on every
+    # process or micro-batch). The port then runs the same schedule stretched or squeezed.
+    Row("DF-PORT-SCHED",
+        {"reference_works": True, "lr_schedule": Is("onecycle", "cosine", "linear", "wsd")},
+        (Find("Schedule", "warning", "the same model trains in the other implementation and the schedule is sized in "
+              "steps: its length or stepping interval in the port (steps per epoch from the dataset instead of the "
+              "loader, stepped per epoch or per micro-batch) is the likeliest difference; logging the LR each step "
+              "in both confirms it", kind="suspect"),
+         RouteTo("learning-rate-scheduling", "primary", "the schedule's total steps and when it is stepped"),
+         RouteTo("training-loop-architecture", "secondary", "the rest of the diff between the two loops")),
+        "OneCycle, cosine, linear and WSD schedules are defined over a total number of optimizer steps; a port that "
+        "recomputes that total differently or steps the scheduler on another clock trains with another LR curve "
+        "from the first step, with model, data and peak LR unchanged.",
+        Cite("000", "Quick reference", "which LR: schedule type and length"),
+        fix=Fix("Log the LR per optimizer step in both implementations and give the port the same total and interval.",
+                "steps_per_epoch = math.ceil(len(train_loader) / accum_steps)   # the loader, not the dataset\n"
+                "sched = OneCycleLR(opt, max_lr=lr, epochs=epochs, steps_per_epoch=steps_per_epoch)\n"
+                "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
+        avoid=("retuning the peak LR while the two runs follow different LR curves",),
         salience=Salience.CAUSE - 2),
     # --- where the first non-finite value appears, in a half-precision run --------------------------------
     Row("DF-NAN-HALF",
