@@ -132,6 +132,22 @@ ROWS = (
         "DDP, torch.compile) take over once it is pasted, and then this route would only restate them.",
         Cite("000", "Cross-pack boundaries", "PyTorch errors and infrastructure -> pytorch-engineering"),
         unless=("boundary:pytorch-engineering",), salience=Salience.SYMPTOM - 1),
+    # A stall at every epoch start with normal steps inside the epoch: the DataLoader shuts its worker processes down
+    # at the end of each pass and starts new ones (each re-running the dataset's setup and copying it) for the next.
+    Row("DL-EPOCH-01", {"epoch_start_stall": True},
+        (Find("Performance", "warning", "every epoch starts with a long pause: the DataLoader re-creates its worker "
+              "processes (each re-importing and copying the dataset) for every pass over the data",
+              explains=("slow_training",)),
+         RouteTo("pytorch-engineering", "primary", "DataLoader worker lifetime and start-up cost"),
+         RouteTo("training-loop-architecture", "secondary", "anything else the loop does once per epoch")),
+        "Without persistent workers, iterating a DataLoader again spawns num_workers fresh processes; a dataset "
+        "that loads annotations or indexes in __init__ pays that cost once per worker per epoch.",
+        Cite("000", "Cross-pack boundaries", "data loading issues -> pytorch-engineering"), salience=Salience.CAUSE,
+        fix=Fix("Keep the workers alive across epochs and make the dataset cheap to copy.",
+                "loader = DataLoader(ds, batch_size=bs, num_workers=8, persistent_workers=True, prefetch_factor=4)\n"
+                "# Hugging Face: TrainingArguments(dataloader_persistent_workers=True)\n"
+                "# mmengine/mmpose config: train_dataloader = dict(persistent_workers=True, ...)"),
+        avoid=("lowering num_workers to shorten the pause: every step then waits for data",)),
     Row("SY-HANG-01", {"symptom": "hang"},
         (RouteTo("pytorch-engineering", "primary", "a hang is a process waiting: DataLoader workers, a "
                  "distributed collective some rank never reaches, a deadlocked queue"),),

@@ -103,6 +103,15 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
        r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",
        _OF, 0, val_in_train=True),
+    # a pause at every epoch's start, before its first step: the input pipeline starting again
+    _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
+       r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|before\s+(?:the\s+)?first\s+(?:iteration|batch|"
+       r"step)\s+of\s+(?:every|each)\s+epoch)|"
+       r"first\s+(?:iteration|batch|step)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is\s+|takes\s+)?(?:very\s+|so\s+|"
+       r"really\s+|extremely\s+)?(?:slow|long|ages|forever|\d+\s*(?:min\w*|s\b|sec\w*))|"
+       r"(?:long|big|huge)\s+(?:pause|stall|delay|gap|wait)\s+(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:every|each)\s+"
+       r"epoch|between\s+(?:the\s+)?epochs)",
+       _SL, 0, epoch_start_stall=True, symptom="slow_training"),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"

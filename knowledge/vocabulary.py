@@ -358,6 +358,8 @@ SPECS: tuple[Spec, ...] = (
        "mixup) against one of the original hard labels.", group="metrics"),
     _b("val_in_train", "Validation (or test) examples also reach training: duplicates across the split, a split "
        "drawn differently on each process or run, or copies split after augmentation.", group="data"),
+    _b("epoch_start_stall", "Every epoch begins with a long pause before its first step, while the steps inside the "
+       "epoch run at normal speed.", group="data"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "

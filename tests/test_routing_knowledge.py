@@ -153,6 +153,8 @@ def _read(text: str) -> dict:
     ("TypeError: object of type 'IterableDataset' has no len()", "data_length_unknown", True),
     ("with cutmix my training accuracy is 40% but validation is 80%", "train_metric_mixed", True),
     ("I think each GPU ends up with a different train/val split", "val_in_train", True),
+    ("it wastes about 3 minutes at the start of every epoch before the first iteration", "epoch_start_stall", True),
+    ("the first batch of every epoch takes 2 minutes", "epoch_start_stall", True),
     ("the model was partly trained on my validation data", "val_in_train", True),
     ("I suspect data leakage between the splits", "val_in_train", True),
     ("ModelCheckpoint(monitor='val_acc') could not find the monitored key in the returned metrics", "monitor_mode",

@@ -125,6 +125,7 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("about 3 it/s with data_time 0.217 s per batch", "data_time_fraction"),
     ("the loss decays too fast", "scheduler_pace"),
     ("I checked and there is no data leakage", "val_in_train"),
+    ("the loss spikes at the start of every epoch", "epoch_start_stall"),
     # a remedy tried on the LR that only postpones the trouble says nothing of the schedule's pace
     ("changing batch size or lr only delays it by about 2 epochs", "scheduler_pace"),
     # outputs compared with one target rather than another are no constant prediction
