@@ -608,8 +608,10 @@ ROWS = (
               "alike: training metrics come from augmented inputs with dropout (and label smoothing) active, "
               "averaged over an epoch while the model improves; validation runs clean, in eval mode, at the end",
               explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
-         RouteTo("data-augmentation-strategies", "primary", "how much the augmentation hardens the training task"),
-         RouteTo("experiment-tracking", "secondary", "compare train and validation measured the same way")),
+         # (the threads that bring it ask how to read their curves: the measurement is the first stop, the
+         # augmentation's strength only once both are measured alike)
+         RouteTo("experiment-tracking", "primary", "compare train and validation measured the same way"),
+         RouteTo("data-augmentation-strategies", "secondary", "how much the augmentation hardens the training task")),
         "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
         "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
