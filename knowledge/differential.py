@@ -252,6 +252,27 @@ ROWS = (
                 "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
         avoid=("retuning the peak LR while the two runs follow different LR curves",),
         salience=Salience.CAUSE - 2),
+    # An overfitting run whose owner asks about augmentation (whether the reference used it, how much it matters):
+    # the training data's variety is the question, and for the image, audio and small-data runs that bring it,
+    # augmentation is the regularizer that closes most of the gap before weight decay or dropout are tuned.
+    Row("DF-OVF-AUG",
+        {"symptom": "overfitting", "question_topic": "augmentation", "regularization": Is("none", "dropout",
+                                                                                          "weight_decay")},
+        (Find("Overfitting", "warning", "the run overfits and the augmentation is what is in question: training "
+              "without (or with weaker) augmentation than the reference is the likeliest gap; training with the "
+              "reference's augmentation confirms it", kind="suspect"),
+         RouteTo("data-augmentation-strategies", "primary", "the augmentation the reference results rely on"),
+         RouteTo("overfitting-prevention", "secondary", "the rest of the regularization once augmentation is on")),
+        "Reported numbers on small datasets (CIFAR, a few thousand images, short audio sets) usually include strong "
+        "augmentation; without it the same model overfits early whatever the optimizer.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        fix=Fix("Train with the augmentation the reference used (or a standard policy) before tuning other "
+                "regularization.",
+                "train_tf = T.Compose([T.RandomCrop(32, padding=4), T.RandomHorizontalFlip(), T.RandAugment(2, 9),\n"
+                "                      T.ToTensor(), T.Normalize(mean, std)])\n"
+                "val_tf = T.Compose([T.ToTensor(), T.Normalize(mean, std)])   # same normalization, no augmentation"),
+        avoid=("growing dropout and weight decay to make up for augmentation the reference used",),
+        salience=Salience.CAUSE - 2),
     # --- where the first non-finite value appears, in a half-precision run --------------------------------
     Row("DF-NAN-HALF",
         {"nan_location": Is("activations", "gradients", "weights"), "mixed_precision": Is("fp16", "fp8")},
