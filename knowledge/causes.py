@@ -648,7 +648,8 @@ ROWS = (
     Row("ME-LOG-01", {"logged_loss": Is("scaled_by_accum", "wrong_denominator")},
         (Find("Measurement", "warning", "the logged loss is not the per-example mean (divided or summed by the "
               "accumulation steps, or averaged over the wrong count): the curve's scale is wrong, not the model",
-              explains=("metrics_wrong", "experiment_tracking")),
+              # (a loss that "grows" with the accumulation setting is this scale, not a run that diverges)
+              explains=("metrics_wrong", "experiment_tracking", "unstable")),
          RouteTo("experiment-tracking", "primary", "log the per-example mean at each optimizer step"),
          RouteTo("training-loop-architecture", "secondary", "where the loop scales the loss for accumulation")),
         "Under accumulation the loss is divided by the micro-batch count for backward only; logging that value, "

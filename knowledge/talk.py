@@ -805,6 +805,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
         (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
           "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
+        # the loss's size said to follow the accumulation setting ("the loss grows as I raise
+        # gradient_accumulation_steps", "the loss is 4x higher with accumulation"): the scale, not the run, moves
+        (("loss", "accumulation accum accumulate gradient_accumulation_steps accum_steps", "raise increase higher "
+          "larger bigger proportional proportionally", "!nan !memory !oom !vram !speed "
+          "!slow !fast"), {"logged_loss": "scaled_by_accum"}),
         # train and evaluation preprocessing that differ
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",

@@ -155,6 +155,7 @@ def _read(text: str) -> dict:
     ("I think each GPU ends up with a different train/val split", "val_in_train", True),
     ("it wastes about 3 minutes at the start of every epoch before the first iteration", "epoch_start_stall", True),
     ("the first batch of every epoch takes 2 minutes", "epoch_start_stall", True),
+    ("the training loss I see grows as I raise gradient_accumulation_steps", "logged_loss", "scaled_by_accum"),
     ("the model was partly trained on my validation data", "val_in_train", True),
     ("I suspect data leakage between the splits", "val_in_train", True),
     ("ModelCheckpoint(monitor='val_acc') could not find the monitored key in the returned metrics", "monitor_mode",

@@ -126,6 +126,7 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("the loss decays too fast", "scheduler_pace"),
     ("I checked and there is no data leakage", "val_in_train"),
     ("the loss spikes at the start of every epoch", "epoch_start_stall"),
+    ("I increased gradient accumulation to fit more memory and now the loss diverges", "logged_loss"),
     # a remedy tried on the LR that only postpones the trouble says nothing of the schedule's pace
     ("changing batch size or lr only delays it by about 2 epochs", "scheduler_pace"),
     # outputs compared with one target rather than another are no constant prediction
