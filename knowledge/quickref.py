@@ -110,9 +110,7 @@ ROWS = (
          RouteTo("learning-rate-scheduling", "secondary", "then the LR schedule")),
         "Without gradient norms, the summary's convergence plan starts in its stability-first order; the "
         "optimizer comes into question only once the gradients have been checked.",
-        # (a plateau after learning is the seeds' own case for LR decay: the run learned stably, so its shape, not
-        # the stability-first default, names the first stop)
-        _c("convergence issues"), need=("declined:Q-GRAD-NORMS",), unless=("finding:RT-LOSS-02",)),
+        _c("convergence issues"), need=("declined:Q-GRAD-NORMS",)),
     Row("RT-QR-16",
         {"symptom": Is("unstable", "not_learning", "convergence"), "task": "preference_tuning"},
         (Cross("llm-specialist", "a preference-tuning run: the method side (beta, pairs, reference model) is "
