@@ -15,6 +15,7 @@ from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
     Block,
     Cite,
+    Contains,
     Cross,
     Derive,
     Find,
@@ -131,6 +132,22 @@ ROWS = (
         "DDP, torch.compile) take over once it is pasted, and then this route would only restate them.",
         Cite("000", "Cross-pack boundaries", "PyTorch errors and infrastructure -> pytorch-engineering"),
         unless=("boundary:pytorch-engineering",), salience=Salience.SYMPTOM - 1),
+    # A stall at every epoch start with normal steps inside the epoch: the DataLoader shuts its worker processes down
+    # at the end of each pass and starts new ones (each re-running the dataset's setup and copying it) for the next.
+    Row("DL-EPOCH-01", {"epoch_start_stall": True},
+        (Find("Performance", "warning", "every epoch starts with a long pause: the DataLoader re-creates its worker "
+              "processes (each re-importing and copying the dataset) for every pass over the data",
+              explains=("slow_training",)),
+         RouteTo("pytorch-engineering", "primary", "DataLoader worker lifetime and start-up cost"),
+         RouteTo("training-loop-architecture", "secondary", "anything else the loop does once per epoch")),
+        "Without persistent workers, iterating a DataLoader again spawns num_workers fresh processes; a dataset "
+        "that loads annotations or indexes in __init__ pays that cost once per worker per epoch.",
+        Cite("000", "Cross-pack boundaries", "data loading issues -> pytorch-engineering"), salience=Salience.CAUSE,
+        fix=Fix("Keep the workers alive across epochs and make the dataset cheap to copy.",
+                "loader = DataLoader(ds, batch_size=bs, num_workers=8, persistent_workers=True, prefetch_factor=4)\n"
+                "# Hugging Face: TrainingArguments(dataloader_persistent_workers=True)\n"
+                "# mmengine/mmpose config: train_dataloader = dict(persistent_workers=True, ...)"),
+        avoid=("lowering num_workers to shorten the pause: every step then waits for data",)),
     Row("SY-HANG-01", {"symptom": "hang"},
         (RouteTo("pytorch-engineering", "primary", "a hang is a process waiting: DataLoader workers, a "
                  "distributed collective some rank never reaches, a deadlocked queue"),),
@@ -254,6 +271,31 @@ ROWS = (
                 "# plain PyTorch: torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)"),
         avoid=("turning checkpointing off and buying the memory elsewhere before the inputs are fixed",
                "raising the LR of blocks that get no gradient")),
+    # A streamed or iterable dataset has no len(): a trainer that counts epochs (Hugging Face, Lightning's progress
+    # and validation interval) or a schedule sized as epochs x len(loader) cannot know where the run ends. The fix
+    # is the run's length in optimizer steps, which the LR schedule then follows.
+    Row("LP-LEN-01", {"data_length_unknown": True},
+        (Find("Training Loop", "warning", "the training data has no length (a streaming dataset, an IterableDataset "
+              "or a generator), so the trainer cannot derive the number of steps from epochs: the run's length "
+              "has to be given in optimizer steps (max_steps)", explains=("crash", "metrics_wrong")),
+         RouteTo("training-loop-architecture", "primary", "the run's length in steps for data without a length"),
+         RouteTo("learning-rate-scheduling", "secondary", "a schedule sized from max_steps, not epochs x len(loader)")),
+        "Epoch-based settings need len(train_dataloader); an iterable or streaming dataset has none, so the total "
+        "number of steps (for the loop, the progress bar and the LR schedule) must be stated explicitly.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Give the run's length in optimizer steps; size the schedule (and evaluation/saving intervals) in "
+                "steps too.",
+                "steps = tokens_or_examples_to_see // (per_device_batch * grad_accum * world_size)\n"
+                "args = TrainingArguments(..., max_steps=steps, eval_strategy='steps', eval_steps=1000)\n"
+                "# Lightning: Trainer(max_steps=steps, val_check_interval=1000)\n"
+                "# plain PyTorch: scheduler = get_cosine_schedule_with_warmup(opt, warmup_steps, steps)"),
+        avoid=("materialising a huge streamed dataset just to give it a length",)),
+    # the same cause from a declared or answered error message
+    Row("DV-LEN-01", {"error_text": Contains("max_steps must be", "when streaming is set to true",
+                                             "does not have a length", "iterabledataset' has no len()")},
+        (Derive("data_length_unknown", True),),
+        "Hugging Face's and PyTorch's messages for data without a length name the cause as plainly as a description.",
+        _LOOP, salience=Salience.DERIVE),
     Row("LP-GRAPH-02", {"graph_cut": "python_list"},
         (Find("Training Loop", "critical", "submodules kept in a plain Python list are not registered: their "
               "parameters are missing from model.parameters(), the optimizer and .to(device)",
@@ -566,12 +608,14 @@ ROWS = (
               "alike: training metrics come from augmented inputs with dropout (and label smoothing) active, "
               "averaged over an epoch while the model improves; validation runs clean, in eval mode, at the end",
               explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
-         RouteTo("data-augmentation-strategies", "primary", "how much the augmentation hardens the training task"),
-         RouteTo("experiment-tracking", "secondary", "compare train and validation measured the same way")),
+         # (the threads that bring it ask how to read their curves: the measurement is the first stop, the
+         # augmentation's strength only once both are measured alike)
+         RouteTo("experiment-tracking", "primary", "compare train and validation measured the same way"),
+         RouteTo("data-augmentation-strategies", "secondary", "how much the augmentation hardens the training task")),
         "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
         "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
-        unless=("finding:DT-AUG-01",), salience=Salience.CAUSE,
+        unless=("finding:DT-AUG-01", "finding:ME-MIX-01"), salience=Salience.CAUSE,
         fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
                 "training subset; weaken the augmentation only if that clean training score is still low.",
                 "model.eval()\nwith torch.no_grad():\n"
@@ -579,10 +623,33 @@ ROWS = (
                 "model.train()"),
         avoid=("reading validation above training as a data leak or a bug before measuring both the same way",)),
     # --- issue 7: measurement integrity --------------------------------------------------------------------
+    # Mixup and cutmix train on blends of two examples with a blended target; an accuracy that takes the argmax of
+    # the output on a blend and compares it with one of the two hard labels measures neither the model nor the
+    # task. It sits far below validation accuracy and does not track learning; the loss on the mixed targets does.
+    Row("ME-MIX-01", {"train_metric_mixed": True},
+        (Find("Measurement", "warning", "the training accuracy is scored on mixed batches (mixup, cutmix) against "
+              "one of the two original labels: it is not the model's training accuracy, sits below validation and "
+              "says little about learning; the loss on the mixed targets, or a clean pass over training data, does",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "not_learning", "data_problem")),
+         RouteTo("experiment-tracking", "primary", "which training metric to log under mixing"),
+         RouteTo("data-augmentation-strategies", "secondary", "the mixing strength, once it is measured right")),
+        "A blend of two inputs has a blended target; its argmax matches the first label only as often as the blend "
+        "leans that way, so accuracy on mixed batches is capped well below the clean figure whatever the model "
+        "knows.",
+        Cite("000", "Symptom: need to track experiments", "what to log and how to read it"),
+        salience=Salience.CAUSE + 1,
+        fix=Fix("Log the mixed loss as the training curve; for a training accuracy, score unmixed training "
+                "examples in eval mode (or weight the hits by the mixing coefficient).",
+                "logits = model(x_mix)\nloss = lam * ce(logits, y_a) + (1 - lam) * ce(logits, y_b)   # log this\n"
+                "pred = logits.argmax(1)\n"
+                "acc = lam * (pred == y_a).float().mean() + (1 - lam) * (pred == y_b).float().mean()\n"
+                "# or: model.eval(); accuracy on a fixed, unaugmented training subset"),
+        avoid=("turning mixup off (or tuning the LR) to raise a training accuracy that cannot measure the model",)),
     Row("ME-LOG-01", {"logged_loss": Is("scaled_by_accum", "wrong_denominator")},
         (Find("Measurement", "warning", "the logged loss is not the per-example mean (divided or summed by the "
               "accumulation steps, or averaged over the wrong count): the curve's scale is wrong, not the model",
-              explains=("metrics_wrong", "experiment_tracking")),
+              # (a loss that "grows" with the accumulation setting is this scale, not a run that diverges)
+              explains=("metrics_wrong", "experiment_tracking", "unstable")),
          RouteTo("experiment-tracking", "primary", "log the per-example mean at each optimizer step"),
          RouteTo("training-loop-architecture", "secondary", "where the loop scales the loss for accumulation")),
         "Under accumulation the loss is divided by the micro-batch count for backward only; logging that value, "
@@ -662,6 +729,31 @@ ROWS = (
                 "patience=5)\n# transformers: TrainingArguments(metric_for_best_model='eval_x_loss', "
                 "greater_is_better=False)"),
         avoid=("retraining longer to get a better 'best' checkpoint picked the wrong way",)),
+    # Selecting the best checkpoint (or stopping early) needs the monitored metric at the moment of the decision:
+    # transformers refuses load_best_model_at_end unless every save has an evaluation of the same schedule behind
+    # it, and Lightning's callbacks stop when the monitored key was never logged under that name.
+    Row("LP-CKPT-02", {"monitor_mode": "unavailable"},
+        (Find("Training Loop", "warning", "checkpoint selection or early stopping monitors a metric that does not "
+              "exist where it runs: evaluation is off or on another schedule than saving, or the metric is logged "
+              "under another name", explains=("crash", "metrics_wrong", "experiment_tracking", "overfitting")),
+         RouteTo("training-loop-architecture", "primary", "evaluation and checkpoint schedules that line up"),
+         RouteTo("experiment-tracking", "secondary", "the exact name and place the monitored metric is logged")),
+        "Best-model selection compares the monitored metric at every save; with evaluation disabled, on a different "
+        "interval, or under another key there is nothing to compare, so the frameworks refuse or stop.",
+        _LOOP, salience=Salience.CAUSE,
+        fix=Fix("Evaluate on the schedule you save on and monitor the key exactly as logged.",
+                "TrainingArguments(..., eval_strategy='epoch', save_strategy='epoch', load_best_model_at_end=True,\n"
+                "                  metric_for_best_model='eval_loss', greater_is_better=False)\n"
+                "# steps: save_steps a multiple of eval_steps\n"
+                "# Lightning: self.log('val_loss', loss) in validation_step; ModelCheckpoint(monitor='val_loss')"),
+        avoid=("turning off load_best_model_at_end (or early stopping) to silence the check",)),
+    Row("DV-CKPT-02", {"error_text": Contains("load_best_model_at_end requires", "save and eval strategy to match",
+                                              "round multiple of the evaluation steps",
+                                              "could not find the monitored key",
+                                              "early stopping conditioned on metric")},
+        (Derive("monitor_mode", "unavailable"),),
+        "The frameworks' own checks for best-model selection without a matching evaluation name the cause.",
+        _LOOP, salience=Salience.DERIVE),
     Row("DT-SHAPE-01", {"target_shape": "broadcast"},
         (Find("Loss", "critical", "prediction and target shapes differ ([N] against [N, 1]) and the loss broadcasts "
               "them to an N x N matrix: it optimizes the wrong objective without an error",
@@ -760,9 +852,31 @@ ROWS = (
         "Perfect accuracy on held-out data is far likelier a pipeline bug (duplicates across the split, a folder "
         "layout that assigns one label, a metric over the wrong tensor) than a perfect model.",
         Cite("003", _MS, "overfitting: check the train/val split"), salience=Salience.CAUSE,
+        unless=("finding:DT-LEAK-01",),  # a leak named explains the perfect score
         fix=Fix("Check the split for overlap and the label distribution of the validation set.",
                 "overlap = set(train_ids) & set(val_ids)\nprint(len(overlap), torch.bincount(val_labels))"),
         avoid=("celebrating (or tuning against) a perfect validation score before checking the pipeline",)),
+    # Validation that leaks into training: duplicates across the split, an unseeded split drawn in code that runs on
+    # every process (Lightning's setup(), a script under torchrun) or every run, augmented copies split after the
+    # augmentation. Validation then scores memorised examples and says nothing about generalisation.
+    Row("DT-LEAK-01", {"val_in_train": True},
+        (Find("Data", "warning", "validation examples also reach training (duplicates across the split, a split "
+              "drawn separately on each process or run, copies split after augmentation): the validation score "
+              "measures memory, not generalisation",
+              explains=("metrics_wrong", "overfitting", "data_problem", "experiment_tracking")),
+         RouteTo("training-loop-architecture", "primary", "build the split once, seeded, before any process or "
+                 "augmentation touches it"),
+         RouteTo("overfitting-prevention", "secondary", "judge generalisation only on a clean held-out set")),
+        "A split drawn with an unseeded generator in code every process runs gives each rank its own train/val "
+        "partition, so the union of the training shards covers the validation set; duplicates and augmented copies "
+        "do the same on one GPU.",
+        Cite("003", _MS, "overfitting: check the train/val split"), salience=Salience.CAUSE + 1,
+        fix=Fix("Split once with a fixed seed (or save the split to disk) and check that no example is on both sides.",
+                "g = torch.Generator().manual_seed(42)\n"
+                "train_ds, val_ds = torch.utils.data.random_split(full_ds, [0.9, 0.1], generator=g)\n"
+                "# Lightning: seed_everything(42) before the Trainer, or split in prepare_data and save it\n"
+                "assert not set(train_ds.indices) & set(val_ds.indices)"),
+        avoid=("tuning regularization against a validation score that includes training examples",)),
     Row("LP-SCHED-01", {"scheduler_pace": Is("too_fast", "too_slow")},
         (Find("Training Loop", "warning", "the LR schedule is stepped in other units than it was defined in (per "
               "batch for a schedule in epochs, per micro-batch or per process for one in optimizer steps, or per "
@@ -1071,7 +1185,8 @@ QUESTIONS = (
         {"regularization": Is("early_stopping", "several"), "symptom": Is("overfitting", "metrics_wrong")}, rank=15,
         why="A loss monitored as higher-is-better keeps the worst checkpoint and stops on improvement.",
         cite=_LOOP_Q,
-        choices=(("right", "yes"), ("wrong_direction", "no (e.g. mode='max' on a loss)"))),
+        choices=(("right", "yes"), ("wrong_direction", "no (e.g. mode='max' on a loss)"),
+                 ("unavailable", "it finds no such metric (no evaluation then, or logged under another name)"))),
     QuestionRow(
         "Q-TARGET-SHAPE", "target_shape",
         "Do the prediction and the target have exactly the same shape in the loss (e.g. both [N], not [N] and "

@@ -7,8 +7,8 @@ longer apply). A derived symptom never replaces one the user gave: ``Derive`` on
 
 from __future__ import annotations
 
-from knowledge.measurements import gt, le
-from knowledge.schema import Cite, Derive, Flag, Is, Join, Present, Row, Salience
+from knowledge.measurements import gt, le, lt
+from knowledge.schema import Absent, Cite, Derive, Flag, Is, Join, Present, Row, Salience
 
 GAP_THRESHOLD = gt("MT-GAP")
 """The diagnostician's severe-overfitting gap (train accuracy minus validation accuracy, as fractions)."""
@@ -107,3 +107,28 @@ JOINS = (
          when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 10),
 )
 """The generalization-gap join (train metric minus validation metric), which a single row cannot express."""
+
+TRAIN_BELOW_VAL = lt("MT-TRAIN-BELOW-VAL")
+"""Training accuracy this far under validation accuracy (as fractions) is validation scoring better than training."""
+
+# Validation above training said in numbers ("train acc 50%, test acc 90%") is the same observation as said in words
+# ("my validation accuracy is higher than my training accuracy"): both reach the causes that explain it.
+JOINS = JOINS + (
+    Join("DV-GAP-04", ("train_metric", "val_metric"),
+         lambda train, val: TRAIN_BELOW_VAL.test(train - val), "train_below_val",
+         lambda train, val: f"train {train:.1%} vs val {val:.1%}: training {val - train:.1%} below validation",
+         "Training accuracy clearly below validation accuracy is validation scoring better than training.",
+         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength"),
+         when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 10),
+)
+ROWS = ROWS + (
+    # (only in a complaint about the metrics: a healthy run, probed, routinely shows training a little under
+    # validation, and that is no finding to warn about)
+    Row("DV-GAP-05", {"val_better_than_train": Absent(),
+                      "symptom": Is("overfitting", "metrics_wrong", "experiment_tracking", "data_problem")},
+        (Derive("val_better_than_train", True),),
+        "Training accuracy measured below validation accuracy, in a complaint about the metrics, states that "
+        "validation scores better than training.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength"),
+        need=("flag:train_below_val",), salience=Salience.DERIVE + 5),
+)

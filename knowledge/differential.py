@@ -95,6 +95,32 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
+    # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
+    # sequence axis (CRNN captcha/OCR heads, speech encoders) hit it once the input shrinks or the labels grow; a
+    # lower LR or another batch size only moves the step at which an impossible sample first comes up.
+    Row("DF-SUS-CTC",
+        {"loss_fn": "ctc", "loss_behavior": Is("nan_or_inf", "diverging"), "nan_location": Absent()},
+        (Find("Loss", "warning", "with CTC, an infinite or NaN loss most often means some output sequence is "
+              "shorter than its target needs (the label's length plus a blank between repeated symbols): no "
+              "alignment exists and the loss is inf; comparing input_lengths with target_lengths confirms it",
+              kind="suspect"),
+         RouteTo("loss-functions-and-objectives", "primary", "the CTC contract: output frames against label length"),
+         RouteTo("neural-architectures", "secondary", "how much the model downsamples along the sequence axis")),
+        "CTC needs T >= L + repeats for every sample (T output frames, L target symbols); a model that pools the "
+        "time or width axis too much, a changed input size, or longer labels break it for some samples only, so "
+        "the loss turns inf at a random step whatever the LR.",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: the loss's numerical contract"),
+        fix=Fix("Check that every output sequence can hold its label; keep more frames (less pooling or stride along "
+                "the sequence axis, a wider input) and pass the true per-sample lengths. zero_infinity=True only "
+                "drops the impossible samples from the gradient.",
+                "T = log_probs.size(0)   # (T, N, C) log-softmax output\n"
+                "repeats = [sum(a == b for a, b in zip(t[:-1], t[1:])) for t in targets_list]\n"
+                "need = torch.tensor([len(t) + r for t, r in zip(targets_list, repeats)])\n"
+                "assert (input_lengths >= need).all(), (input_lengths.min(), need.max())\n"
+                "loss_fn = torch.nn.CTCLoss(blank=0, zero_infinity=True)"),
+        avoid=("lowering the LR or clipping harder: an impossible alignment is infinite at any step size",),
+        salience=Salience.CAUSE - 2),
     # --- a detector whose loss goes non-finite: the LR for the set-up first --------------------------------------
     # Detection frameworks state their base LR for a total batch (GPUs x images per GPU); a config run on fewer
     # GPUs, a linearly scaled LR at a very large batch, or too short a warmup leaves the LR too large for the
@@ -202,6 +228,50 @@ ROWS = (
                 "loss_a = step(reference_model, x, y); loss_b = step(ported_model, x, y)\n"
                 "print(loss_a.item(), loss_b.item())   # then compare p.grad and p after optimizer.step()"),
         avoid=("retuning hyperparameters that the working implementation trains with unchanged",),
+        unless=("finding:DF-PORT-SCHED",),  # the schedule named is the more specific difference
+        salience=Salience.CAUSE - 2),
+    # Of the differences between two loops, a schedule sized in steps is the one a port most often gets wrong: its
+    # length is recomputed in the new code (len(dataset) for len(loader), before accumulation or sharding) and the
+    # framework steps it on its own clock (Lightning per epoch unless interval='step'; a scheduler stepped on every
+    # process or micro-batch). The port then runs the same schedule stretched or squeezed.
+    Row("DF-PORT-SCHED",
+        {"reference_works": True, "lr_schedule": Is("onecycle", "cosine", "linear", "wsd")},
+        (Find("Schedule", "warning", "the same model trains in the other implementation and the schedule is sized in "
+              "steps: its length or stepping interval in the port (steps per epoch from the dataset instead of the "
+              "loader, stepped per epoch or per micro-batch) is the likeliest difference; logging the LR each step "
+              "in both confirms it", kind="suspect"),
+         RouteTo("learning-rate-scheduling", "primary", "the schedule's total steps and when it is stepped"),
+         RouteTo("training-loop-architecture", "secondary", "the rest of the diff between the two loops")),
+        "OneCycle, cosine, linear and WSD schedules are defined over a total number of optimizer steps; a port that "
+        "recomputes that total differently or steps the scheduler on another clock trains with another LR curve "
+        "from the first step, with model, data and peak LR unchanged.",
+        Cite("000", "Quick reference", "which LR: schedule type and length"),
+        fix=Fix("Log the LR per optimizer step in both implementations and give the port the same total and interval.",
+                "steps_per_epoch = math.ceil(len(train_loader) / accum_steps)   # the loader, not the dataset\n"
+                "sched = OneCycleLR(opt, max_lr=lr, epochs=epochs, steps_per_epoch=steps_per_epoch)\n"
+                "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
+        avoid=("retuning the peak LR while the two runs follow different LR curves",),
+        salience=Salience.CAUSE - 2),
+    # An overfitting run whose owner asks about augmentation (whether the reference used it, how much it matters):
+    # the training data's variety is the question, and for the image, audio and small-data runs that bring it,
+    # augmentation is the regularizer that closes most of the gap before weight decay or dropout are tuned.
+    Row("DF-OVF-AUG",
+        {"symptom": "overfitting", "question_topic": "augmentation", "regularization": Is("none", "dropout",
+                                                                                          "weight_decay")},
+        (Find("Overfitting", "warning", "the run overfits and the augmentation is what is in question: training "
+              "without (or with weaker) augmentation than the reference is the likeliest gap; training with the "
+              "reference's augmentation confirms it", kind="suspect"),
+         RouteTo("data-augmentation-strategies", "primary", "the augmentation the reference results rely on"),
+         RouteTo("overfitting-prevention", "secondary", "the rest of the regularization once augmentation is on")),
+        "Reported numbers on small datasets (CIFAR, a few thousand images, short audio sets) usually include strong "
+        "augmentation; without it the same model overfits early whatever the optimizer.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        fix=Fix("Train with the augmentation the reference used (or a standard policy) before tuning other "
+                "regularization.",
+                "train_tf = T.Compose([T.RandomCrop(32, padding=4), T.RandomHorizontalFlip(), T.RandAugment(2, 9),\n"
+                "                      T.ToTensor(), T.Normalize(mean, std)])\n"
+                "val_tf = T.Compose([T.ToTensor(), T.Normalize(mean, std)])   # same normalization, no augmentation"),
+        avoid=("growing dropout and weight decay to make up for augmentation the reference used",),
         salience=Salience.CAUSE - 2),
     # --- where the first non-finite value appears, in a half-precision run --------------------------------
     Row("DF-NAN-HALF",

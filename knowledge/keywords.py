@@ -93,6 +93,25 @@ KEYWORDS: tuple[Keyword, ...] = (
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # validation data reaching training: said as a leak, an overlap, training on the validation data, or a split
+    # drawn separately on every process
+    _k(r"(?:data|label|test|validation|val)\s+leak\w*|leak\w*\s+(?:of\s+)?(?:the\s+|my\s+)?(?:test|validation|val)\b|"
+       r"train(?:ed|ing|s)?\s+on\s+(?:(?:my|the|some|part\s+of\s+(?:my|the))\s+)?(?:validation|val|test)\s+"
+       r"(?:data|set|samples|examples|images)|"
+       r"overlap\w*\s+between\s+(?:the\s+|my\s+)?(?:train\w*|val\w*|test)\s+(?:and|&)\s+(?:the\s+)?(?:train\w*|val\w*|test)|"
+       r"(?:different|own|separate)\s+(?:train[/\s-]*(?:val|test)\s+)?splits?\s+(?:on|for|per|in)\s+(?:each|every)\s+"
+       r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
+       r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",
+       _OF, 0, val_in_train=True),
+    # a pause at every epoch's start, before its first step: the input pipeline starting again
+    _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
+       r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|before\s+(?:the\s+)?first\s+(?:iteration|batch|"
+       r"step)\s+of\s+(?:every|each)\s+epoch)|"
+       r"first\s+(?:iteration|batch|step)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is\s+|takes\s+)?(?:very\s+|so\s+|"
+       r"really\s+|extremely\s+)?(?:slow|long|ages|forever|\d+\s*(?:min\w*|s\b|sec\w*))|"
+       r"(?:long|big|huge)\s+(?:pause|stall|delay|gap|wait)\s+(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:every|each)\s+"
+       r"epoch|between\s+(?:the\s+)?epochs)",
+       _SL, 0, epoch_start_stall=True, symptom="slow_training"),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
@@ -213,6 +232,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        _TR, P_TRACKING - 1, tracking_scope="in_flight"),
     # settings users quote (class names and library spellings are canonicalised by knowledge.terms)
     _k(LOSS_NAMES, _QR, 0, negatable=False, loss_fn="$loss"),
+    # CTC is only ever a loss (and its decoder): a model or repository named for it trains with it ("Wav2Vec2ForCTC",
+    # "crnn_ctc", "ctc_pytorch"), where the name hides the word from the loss names above
+    _k(r"[a-z0-9]*forctc|ctc_[a-z0-9_]+|[a-z0-9]+_ctc", _QR, 0, negatable=False, loss_fn="ctc"),
     _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",

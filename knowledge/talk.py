@@ -818,6 +818,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
         (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
           "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
+        # the loss's size said to follow the accumulation setting ("the loss grows as I raise
+        # gradient_accumulation_steps", "the loss is 4x higher with accumulation"): the scale, not the run, moves
+        (("loss", "accumulation accum accumulate gradient_accumulation_steps accum_steps", "raise increase higher "
+          "larger bigger proportional proportionally", "!nan !memory !oom !vram !speed "
+          "!slow !fast"), {"logged_loss": "scaled_by_accum"}),
         # train and evaluation preprocessing that differ
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",
@@ -939,9 +944,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the fall is the LR's: in "Adam(lr=1e-3, weight_decay=0)" the decay is the weights')
         (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"},
          ((1, 0, "weight"),)),
-        # a schedule that only moves at epoch ends where a per-step schedule was meant
-        (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay"),
-         {"scheduler_pace": "too_slow"}),
+        # a schedule that only moves at epoch ends where a per-step schedule was meant (not a remedy tried on the
+        # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
+        (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",
+          "!delay !postpone"), {"scheduler_pace": "too_slow"}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
@@ -997,7 +1003,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
-          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed"),
+          # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
         (("predict prediction output regressor", "mean average", "target label y value price"),
@@ -1023,6 +1030,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("predict prediction output say classify", "always only every everything all",
           "majority dominant negative 0 background normal", "!rare !minority !never"),
          {"predictions_constant": True}),
+        # a training metric scored on mixed batches (mixup, cutmix, manifold mixup) against one of the hard labels
+        (("mixup cutmix", "train training", "accuracy acc metric"), {"train_metric_mixed": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
@@ -1212,6 +1221,17 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"expected to have finished reduction|finished reduction in the prior iteration|"
      r"prior iteration(?:'s)? reduction|reduction (?:was |is )?not finished",
      {"collective_failure": "unfinished_reduction", "multi_gpu": True, "symptom": "crash"}),
+    # best-checkpoint selection or early stopping with no metric to select on where it runs: evaluation off, on
+    # another schedule than saving, or the monitored name never logged (transformers' and Lightning's checks)
+    (r"load_best_model_at_end requires|save and eval strategy to match|round multiple of the evaluation steps|"
+     r"could not find the monitored key|early stopping conditioned on metric|"
+     r"metric_for_best_model[^.\n]{0,80}not found", {"monitor_mode": "unavailable", "symptom": "crash"}),
+    # data with no length (streaming, IterableDataset, a generator) where the trainer or a schedule needs the step
+    # count: Hugging Face asks for max_steps, len() fails on the loader
+    (r"max_steps must be (?:set|specified|a (?:positive|non-negative)|> ?0)|when streaming is set to true|"
+     r"(?:dataloader|dataset|iterable) does not have a length|"
+     r"(?:iterabledataset|iterable_dataset|generator|_iterabledatasetfetcher)'? has no len\(\)",
+     {"data_length_unknown": True, "symptom": "crash"}),
     # dynamo recompiling (the cache limit), before any other compile error: the more specific family
     (r"recompil\w*|cache_size_limit|recompile_limit|torch\._dynamo hit config", {"boundary_topic": "recompile_limit"}),
     # compilation

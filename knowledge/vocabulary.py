@@ -332,9 +332,11 @@ SPECS: tuple[Spec, ...] = (
        "calibration; every step is a collapsing loss scale.", question="Q-SCALER-SKIPS", group="config"),
     _e("capacity_vs_data", "fits too_large", "Whether the model is large for the amount of training data.",
        question="Q-CAPACITY", group="data"),
-    _e("monitor_mode", "right wrong_direction",
+    _e("monitor_mode", "right wrong_direction unavailable",
        "Whether checkpoint selection / early stopping compares the monitored metric in the right direction (min for "
-       "a loss, max for accuracy).", question="Q-MONITOR", group="loop"),
+       "a loss, max for accuracy), or finds no such metric where it runs (no evaluation at that point, evaluation "
+       "and saving on different schedules, or the metric logged under another name).", question="Q-MONITOR",
+       group="loop"),
     _e("target_shape", "matches broadcast",
        "Whether prediction and target shapes match in the loss, or differ and broadcast (e.g. [N] against [N, 1]).",
        question="Q-TARGET-SHAPE", group="data"),
@@ -349,6 +351,15 @@ SPECS: tuple[Spec, ...] = (
     _b("checkpoint_inputs_no_grad", "Gradient checkpointing runs over inputs that do not require grad (frozen "
        "embeddings or backbone under LoRA/adapters); torch warns 'None of the inputs have requires_grad=True'.",
        group="loop"),
+    _b("data_length_unknown", "The training data has no length the loop can read (an IterableDataset, a streaming "
+       "dataset, a generator) while the trainer or the LR schedule needs the number of steps in advance.",
+       group="data"),
+    _b("train_metric_mixed", "The training metric (accuracy) is computed on mixed batches (mixup, cutmix, manifold "
+       "mixup) against one of the original hard labels.", group="metrics"),
+    _b("val_in_train", "Validation (or test) examples also reach training: duplicates across the split, a split "
+       "drawn differently on each process or run, or copies split after augmentation.", group="data"),
+    _b("epoch_start_stall", "Every epoch begins with a long pause before its first step, while the steps inside the "
+       "epoch run at normal speed.", group="data"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "

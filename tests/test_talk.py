@@ -124,6 +124,14 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("when I resume from a checkpoint the learning rates differ from an uninterrupted run", "nondeterminism"),
     ("about 3 it/s with data_time 0.217 s per batch", "data_time_fraction"),
     ("the loss decays too fast", "scheduler_pace"),
+    ("I checked and there is no data leakage", "val_in_train"),
+    ("the loss spikes at the start of every epoch", "epoch_start_stall"),
+    ("I increased gradient accumulation to fit more memory and now the loss diverges", "logged_loss"),
+    # a remedy tried on the LR that only postpones the trouble says nothing of the schedule's pace
+    ("changing batch size or lr only delays it by about 2 epochs", "scheduler_pace"),
+    # outputs compared with one target rather than another are no constant prediction
+    ("the accuracy compares the outputs with the original targets rather than the re-weighted ones",
+     "predictions_constant"),
     ("should I use bf16 or fp16?", "mixed_precision"),
     ("the authors train with bf16 and it diverges for me", "mixed_precision"),
     ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
