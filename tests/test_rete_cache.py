@@ -376,7 +376,9 @@ def test_a_process_with_the_entry_imports_no_family_module_and_sees_the_same_kno
     assert all(p.returncode == 0 for p in procs) and not list(tmp_path.glob("*.tmp"))
     warm = json.loads(subprocess.run([sys.executable, "-c", _STARTS], env=env, cwd=ROOT, capture_output=True,
                                      text=True, timeout=120).stdout)
-    assert all(c["families_imported"] and c["same"] for c in cold)
+    # a first process that starts after another has stored the entry reads it (a race the cache allows), so
+    # only one is sure to compile; every one of them must see the same knowledge
+    assert all(c["same"] for c in cold) and any(c["families_imported"] for c in cold)
     assert warm == {"families_imported": False, "same": True, "rules": cold[0]["rules"]}
 
 
