@@ -682,11 +682,6 @@ def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
 _COMPILED: dict[int, tuple[Row | QuestionRow, tuple[tuple[str, Cond], ...], frozenset[str], frozenset[str]]] = {}
 
 
-def _compiled(row: Row | QuestionRow) -> tuple[tuple[str, Cond], ...]:
-    """``effective_conditions(row)`` as pairs, built once per row object (rows are immutable tables)."""
-    return _compile(row)[1]
-
-
 def _compile(row: Row | QuestionRow) -> tuple[Any, tuple[tuple[str, Cond], ...], frozenset[str], frozenset[str]]:
     """(row, condition pairs, names that must be known, names that must not be), built once per row object."""
     hit = _COMPILED.get(id(row))

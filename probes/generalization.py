@@ -90,23 +90,19 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
         train_steps: Steps of the training-loss points (a watch's bounded history).
         train_loss: The training losses.
     """
+    from probes.loss_curve import noise_level
     from probes.medians import median
 
     def finite(steps: Sequence[float], values: Sequence[float]) -> tuple[list[float], list[float]]:
         kept = [(float(a), float(b)) for a, b in zip(steps, values) if math.isfinite(a) and math.isfinite(b)]
         return [a for a, _ in kept], [b for _, b in kept]
 
-    def noise_of(y: list[float]) -> float:
-        d = [b - a for a, b in zip(y, y[1:])]
-        md = median(d)
-        return median([abs(x - md) for x in d]) * 1.4826 / math.sqrt(2.0)
-
     vs, vl = finite(val_steps, val_loss)
     ts, tl = finite(train_steps, train_loss)
     if len(vl) < 4 or len(tl) < 6:
         return None
     best = min(range(len(vl)), key=vl.__getitem__)  # the first lowest, as an argmin finds it
-    noise = noise_of(vl)
+    noise = noise_level(vl)
     after = min(vl[-2:])
     rise = after - vl[best]
     need = max(threshold("MT-VAL-RISE") * abs(vl[best]), 3.0 * noise)
@@ -114,7 +110,7 @@ def val_loss_rise(val_steps: Sequence[float], val_loss: Sequence[float], train_s
 
     # the training loss's own step-to-step noise (first differences: a steep fall is trend, not noise), so a
     # sparsely logged run whose few points near the best evaluation span a steep stretch is not read as noisy
-    t_noise = noise_of(tl) if len(tl) >= 3 else 0.0
+    t_noise = noise_level(tl)  # 0 below three points
 
     def train_at(step: float) -> tuple[float, float]:
         near = [v for s, v in zip(ts, tl) if abs(s - step) <= win]

@@ -430,4 +430,4 @@ class LossCurveProbe(Probe):
         floor = loss_floor(run.loss_fn, nc)
         chance = math.log(nc) if nc and nc >= 2 and run.loss_fn is not None \
             and loss_name(run.loss_fn) in ("cross_entropy", "nll") else None
-        return at_step(observe(self.history.array(), spikes=self.spikes, floor=floor, chance=chance), run.steps)
+        return at_step(observe(self.history.points(), spikes=self.spikes, floor=floor, chance=chance), run.steps)
