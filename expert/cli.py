@@ -676,4 +676,4 @@ def entry() -> None:
 
 if __name__ == "__main__":
     # the process's program (``python -m expert.cli``), or run by another program in its process (runpy)
-    entry() if getattr(sys.modules.get("__main__"), "__dict__", None) is globals() else main()
+    entry() if startup.is_program(globals()) else main()

@@ -70,6 +70,15 @@ def _flushed() -> bool:
     return True
 
 
+def is_program(namespace: dict[str, object]) -> bool:
+    """Whether ``namespace`` (a ``__main__`` module's globals) is the process's own program.
+
+    Not so when another program runs it in its process (``runpy``) and must go on after it: only the process's
+    own program may ``leave``.
+    """
+    return getattr(sys.modules.get("__main__"), "__dict__", None) is namespace
+
+
 def leave(code: object) -> NoReturn:
     """End the process with ``code`` as ``sys.exit`` would, without the interpreter's teardown when that is safe.
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 from trainopt._boot import internal
 
 
@@ -14,8 +12,7 @@ def main() -> None:
     ``SystemExit`` as click does, and that program goes on (``expert.cli.entry`` and ``main``).
     """
     cli = internal("expert.cli")
-    program = getattr(sys.modules.get("__main__"), "__dict__", None) is globals()
-    (cli.entry if program else cli.main)()
+    (cli.entry if internal("expert.startup").is_program(globals()) else cli.main)()
 
 
 if __name__ == "__main__":
