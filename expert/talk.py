@@ -59,8 +59,9 @@ _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "howe
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _BIND_BREAKS = frozenset({",", ";", ":", "|"})
-_CONTRASTS = frozenset({"but", "however", "although", "though", "yet", "while", "whereas"})
 """Punctuation that separates what two words are said of (brackets are a call's, not a clause's)."""
+_CONTRASTS = frozenset({"but", "however", "although", "though", "yet", "while", "whereas"})
+"""Contrast words: like the punctuation above, they end what a bound word is said of (a new subject follows)."""
 QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
@@ -265,7 +266,13 @@ def _corrected(word: str) -> str:
         return word[:-1]
     if len(word) < 7:
         # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
-        grown = [c for c in _known() if len(c) == len(word) + 1 and c.startswith(word)]
+        known = _known()  # sorted: the words it begins lie together from where it would go
+        grown = []
+        for c in known[bisect_left(known, word):]:
+            if not c.startswith(word):
+                break
+            if len(c) == len(word) + 1:
+                grown.append(c)
         return grown[0] if len(grown) == 1 else word
     try:
         from rapidfuzz.distance import Indel, Levenshtein

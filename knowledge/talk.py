@@ -1156,8 +1156,6 @@ STEP_OWNERS = frozenset("optimizer opt optim scaler sched".split())
 
 ORDER_AFTER = frozenset("after following".split())
 """Words before a call saying the call just named runs after it ("zero_grad after backward")."""
-ORDER_BEFORE = frozenset("before prior".split())
-"""Words before a call saying the call just named runs before it ("clip before unscale_")."""
 ORDER_BETWEEN = frozenset({"between"})
 """A word placing the call just named between the two calls that follow ("zero_grad is between backward and step")."""
 
