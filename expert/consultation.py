@@ -235,6 +235,14 @@ class Consultation:
         else:
             v, note = normalise(q.sets, canonical_term(q.sets, value))
             new, notes = [Observation(q.sets, v, source)], [note] if note else []
+        if q.sets == "error_text" and isinstance(new[0].value, str):
+            # A pasted error says more than its family: "Target 25 is out of bounds" is a label outside the
+            # classes, "Loss became infinite or NaN" an instability. It is read as a complaint would be, for what
+            # nothing answered or measured has settled yet (the answer itself stays the error text).
+            from expert.text import parse_complaint
+
+            new += [o for o in parse_complaint(new[0].value) if o.name != q.sets
+                    and (o.name not in self._obs or self._obs[o.name].source.startswith("text:"))]
         before = {o.name: self._obs.get(o.name) for o in new}
         self.add(new)
         self.last_note = "; ".join(notes)
