@@ -195,8 +195,45 @@ def load_cases(directory: Path) -> tuple[list[Case], list[str]]:
 
 # --------------------------------------------------------------------------------------------------- consulting
 
-def consult(case: Case, max_questions: int = MAX_QUESTIONS, why_not: bool = False) -> Outcome:
+def dialogue(case: Case, max_questions: int = MAX_QUESTIONS) -> tuple[Any, Any, int, int]:
     """Consult trainopt on one case as an honest user: answer from the facts, decline the rest.
+
+    Returns:
+        The consultation, its final diagnosis, how many questions were asked and how many answered.
+
+    Raises:
+        Exception: Whatever trainopt raised (``consult`` scores it as a failure).
+    """
+    from expert import Consultation
+    from knowledge.errors import TrainoptError
+
+    c = Consultation()
+    asked = answered = 0
+    try:
+        c.complain(case.complaint)
+    except TrainoptError as exc:
+        # A complaint trainopt cannot read is its failure to score, not the harness's; go on with questions.
+        if "empty" not in str(exc):
+            raise
+    d = c.run()
+    while d.question is not None and asked < max_questions:
+        q = d.question
+        asked += 1
+        if q.sets in case.facts:
+            try:
+                c.answer(q.id, case.facts[q.sets])
+                answered += 1
+            except TrainoptError:
+                # A fact the vocabulary refuses is a fact the user could not have typed: decline.
+                c.decline(q.id)
+        else:
+            c.decline(q.id)
+        d = c.run()
+    return c, d, asked, answered
+
+
+def consult(case: Case, max_questions: int = MAX_QUESTIONS, why_not: bool = False) -> Outcome:
+    """Consult trainopt on one case as an honest user (``dialogue``) and score what it leads with.
 
     Args:
         case: The case.
@@ -206,34 +243,10 @@ def consult(case: Case, max_questions: int = MAX_QUESTIONS, why_not: bool = Fals
     Returns:
         The outcome; a consultation that raises is an outcome with status ``error``, never an exception.
     """
-    from expert import Consultation
-    from knowledge.errors import TrainoptError
-
-    c = Consultation()
-    asked = answered = 0
     try:
-        try:
-            c.complain(case.complaint)
-        except TrainoptError as exc:
-            # A complaint trainopt cannot read is its failure to score, not the harness's; go on with questions.
-            if "empty" not in str(exc):
-                raise
-        d = c.run()
-        while d.question is not None and asked < max_questions:
-            q = d.question
-            asked += 1
-            if q.sets in case.facts:
-                try:
-                    c.answer(q.id, case.facts[q.sets])
-                    answered += 1
-                except TrainoptError:
-                    # A fact the vocabulary refuses is a fact the user could not have typed: decline.
-                    c.decline(q.id)
-            else:
-                c.decline(q.id)
-            d = c.run()
+        c, d, asked, answered = dialogue(case, max_questions)
     except Exception as exc:  # noqa: BLE001 - any crash is a scored failure, reported with its text
-        return Outcome(case, "error", None, [], [], asked, answered, 0, error=f"{type(exc).__name__}: {exc}")
+        return Outcome(case, "error", None, [], [], 0, 0, 0, error=f"{type(exc).__name__}: {exc}")
     boundary = [(b["pack"], b.get("target") or "", bool(b["joint"])) for b in d.boundary]
     lead = d.plan[0] if d.plan else (boundary[0][0] if boundary else None)
     out = Outcome(case, d.status, lead, list(d.plan), boundary, asked, answered, len(d.findings))

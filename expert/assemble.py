@@ -10,6 +10,8 @@ from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.facts import established, has_ref
 from expert.kb import engine_class, rule_catalogue
 from expert.plan import order_plan
+from expert.priors import first_stop as prior_first_stop
+from expert.priors import is_default
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
 from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row
@@ -221,9 +223,15 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     plan = order_plan(((r["skill"], r["role"]) for r in merged.values()), symptom_value)
     lead = next((r["skill"] for r in by_kind.get("Route", []) if r["rule"] == (primary_cause or tentative)
                  and r["role"] == "primary"), None)
+    if lead is None and plan and primary_cause is None and tentative is None \
+            and is_default(merged[plan[0]]["rules"], cat):
+        # Nothing evidenced chose the first stop: the symptom's default did. Where the dev threads that reached
+        # the same default clearly confirmed another of the routed skills, that one leads (expert.priors).
+        blocked = {b["skill"] for b in by_kind.get("Block", [])}
+        lead = prior_first_stop(plan, symptom_value, blocked)
     if lead in plan:
-        # The first stop is where the best-evidenced cause (or the leading suspect) is fixed; the graph orders
-        # the rest.
+        # The first stop is where the best-evidenced cause (or the leading suspect, or the prior) is fixed; the
+        # graph orders the rest.
         plan = [lead] + [s for s in plan if s != lead]
     routes = [merged[s] for s in plan]
 
