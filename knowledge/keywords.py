@@ -374,6 +374,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"backbone)\s+(?:still\s+|keep\s+)?(?:change|changing|get\s+updated|are\s+updated|move|moving|keep\s+changing)|"
        r"chang\w*\s+in\s+(?:the\s+)?(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s)",
        _LOOP, negatable=False, optimizer_params="frozen_held"),
+    # a count of trainable parameters that is zero (PEFT's print_trainable_parameters, a parameter summary): every
+    # parameter is frozen, whatever the adapter or wrapper that was meant to train
+    _k(r"trainable\s+param(?:eter)?s?\s*(?:count\s*)?(?:[:=]|is|are|of)?\s*0(?![\d.,])|(?:\b0|\bzero|\bno)\s+trainable\s+"
+       r"param(?:eter)?s?\b",
+       _LOOP, negatable=False, frozen_fraction=1.0),
     # graphs kept between steps
     _k(r"(?:total|running|epoch|train|cumulative|sum)_?loss\s*\+=\s*loss(?!\s*\.\s*item)(?:\b|$)|(?:summ|accumulat|add)\w*\s+"
        r"(?:up\s+)?(?:the\s+)?loss(?:es)?\s+(?:tensors?\s+)?without\s+(?:calling\s+)?\.?item",
