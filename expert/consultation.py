@@ -238,11 +238,11 @@ class Consultation:
         if q.sets == "error_text" and isinstance(new[0].value, str):
             # A pasted error says more than its family: "Target 25 is out of bounds" is a label outside the
             # classes, "Loss became infinite or NaN" an instability. It is read as a complaint would be, for what
-            # nothing answered or measured has settled yet (the answer itself stays the error text).
+            # nothing known yet says (the complaint, an answer or a probe keeps its value; the answer itself
+            # stays the error text).
             from expert.text import parse_complaint
 
-            new += [o for o in parse_complaint(new[0].value) if o.name != q.sets
-                    and (o.name not in self._obs or self._obs[o.name].source.startswith("text:"))]
+            new += [o for o in parse_complaint(new[0].value) if o.name != q.sets and o.name not in self._obs]
         before = {o.name: self._obs.get(o.name) for o in new}
         self.add(new)
         self.last_note = "; ".join(notes)

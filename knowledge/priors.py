@@ -14,7 +14,7 @@ SEED_WEIGHT = 1.5
 """The seeds' own first stop counts as this many confirming threads: a prior must beat it clearly."""
 
 
-# estimated from 60 dev cases that ended on a default (60 threads)
+# estimated from 59 dev cases that ended on a default (59 threads)
 PRIORS: dict[str, dict[str, int]] = {
     'convergence': {
         'learning-rate-scheduling': 1,
@@ -45,7 +45,6 @@ PRIORS: dict[str, dict[str, int]] = {
         'deep-rl': 3,
         'llm-specialist': 3,
         'batch-size-and-memory-tradeoffs': 1,
-        'training-loop-architecture': 1,
     },
     'overfitting': {
         'overfitting-prevention': 4,

@@ -93,3 +93,11 @@ def test_pasted_error_never_overrides_an_answer() -> None:
     c.answer("Q-LABELS", "ok")
     c.answer("Q-ERROR-TEXT", "IndexError: Target 12 is out of bounds.")
     assert c.observations["label_check"].value == "ok"
+
+
+def test_pasted_error_never_overrides_the_complaint() -> None:
+    c = Consultation()
+    c.complain("the loss does not decrease at all, it stays flat")
+    before = c.observations["symptom"].value
+    c.answer("Q-ERROR-TEXT", "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB")
+    assert c.observations["symptom"].value == before
