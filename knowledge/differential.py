@@ -152,6 +152,28 @@ ROWS = (
                 "assert ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all(), 'degenerate box'"),
         avoid=("keeping a base LR tuned for another total batch", "clipping alone while the LR stays too large"),
         salience=Salience.CAUSE - 3),
+    # --- an adapter or SFT fine-tune whose loss spikes or climbs back: the LR for fine-tuning first -----------------
+    # A pretrained model is already near a good minimum; LoRA/QLoRA and SFT recipes quote peak LRs (1e-4 to 2e-4 for
+    # small adapter ranks) that are too large for larger ranks, longer runs or smaller datasets, and the loss then
+    # falls, turns and climbs or spikes, usually after an epoch or more. In the corpus's dev threads of this shape
+    # (LLM/LoRA fine-tunes whose loss spikes or diverges, not NaN) the confirmed fix was a lower LR, 10x as a rule;
+    # a NaN stays with the gradients first (MR-03), and a hand-written loss or half precision explains more.
+    Row("DF-SUS-LR-FT",
+        {"symptom": "unstable", "loss_behavior": Is("spiking", "diverging"), "boundary_topic": "llm_finetuning",
+         "nan_location": Absent(), "lower_lr_stable": Absent()},
+        (Find("Instability", "warning", "in an LLM or adapter (LoRA/QLoRA, SFT) fine-tune, a loss that spikes or "
+              "climbs back after learning most often means a peak learning rate too large for fine-tuning this "
+              "model, rank and dataset; a run with the LR lowered 3-10x that stays smooth confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "a fine-tuning peak LR (3-10x lower) with warmup and decay"),
+         RouteTo("gradient-management", "secondary", "clip while the LR is brought down")),
+        "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
+        "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
+        Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        fix=FIX_LR_DOWN,
+        avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
+        salience=Salience.CAUSE - 3),
     # --- a segmentation loss that is NaN from the first steps: the masks' class ids --------------------------------
     # Segmentation masks carry values the loss must be told about: a 255 border or "void" label, ids numbered for
     # another class list, a class count edited in one place and not the other. Read at the first batch, an id
