@@ -295,6 +295,7 @@ def test_each_firing_records_exactly_what_it_changed_in_the_fact_list():
 DEFERRED_FOR_COST = {
     ("consultation", "add_log", "expert.logs"): "the log reader imports numpy (about 0.25 s)",
     ("consultation", "complain", "expert.text"): "the cue tables (a few ms) load only when there is text to read",
+    ("consultation", "answer", "expert.text"): "a pasted error is read with the same cue tables, loaded only then",
     ("consultation", "explain", "expert.explain"): "loads with the first explanation asked for, never for a diagnosis",
     ("explain", "rich_tree", "rich.text"): "rich is for terminals only; the consult prompt must not import it",
     ("explain", "rich_tree", "rich.tree"): "rich is for terminals only; the consult prompt must not import it",
