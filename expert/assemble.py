@@ -12,6 +12,7 @@ from expert.kb import engine_class, rule_catalogue
 from expert.plan import order_plan
 from expert.priors import first_stop as prior_first_stop
 from expert.priors import is_default
+from expert.priors import table as prior_table
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
 from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row
@@ -229,6 +230,10 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         # the same default clearly confirmed another of the routed skills, that one leads (expert.priors).
         blocked = {b["skill"] for b in by_kind.get("Block", [])}
         lead = prior_first_stop(plan, symptom_value, blocked)
+        if lead is not None:
+            votes = prior_table().get(symptom_value or "", {})
+            merged[lead]["why"] += (f" (first: {votes.get(lead, 0)} real threads that reached this symptom's default "
+                                    f"confirmed it, against {votes.get(plan[0], 0)} for {plan[0]})")
     if lead in plan:
         # The first stop is where the best-evidenced cause (or the leading suspect, or the prior) is fixed; the
         # graph orders the rest.

@@ -101,3 +101,14 @@ def test_pasted_error_never_overrides_the_complaint() -> None:
     before = c.observations["symptom"].value
     c.answer("Q-ERROR-TEXT", "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB")
     assert c.observations["symptom"].value == before
+
+
+def test_a_reordered_first_stop_says_why() -> None:
+    with priors.using({}):
+        seed = _declined(METRICS).run()
+    other = seed.plan[1]
+    with priors.using({"metrics_wrong": {other: 9}}):
+        moved = _declined(METRICS).run()
+    why = next(r["why"] for r in moved.routes if r["skill"] == other)
+    assert "9 real threads" in why and seed.plan[0] in why
+    assert "real threads" not in next(r["why"] for r in seed.routes if r["skill"] == seed.plan[0])
