@@ -463,7 +463,9 @@ def read_text(text: str) -> list[TextReading]:
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
     kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
-    weighing = _Spans([(h.start, h.end) for h in kept if set(h.keyword.sets) & WEIGHING_NAMES])
+    # a weighing cue hides the settings in its anchors only: its free-text gap ("fp16 <training with adamw and
+    # 4 GPUs> does not speed up") is the user's own run, as _unsubsumed keeps the cues inside a gap
+    weighing = _Spans([span for h in kept if set(h.keyword.sets) & WEIGHING_NAMES for span in _cover(h)])
     for h in kept:
         if all((h.order, name) in settled for name in h.keyword.sets):
             continue  # this cue has set all it sets: a later match of it changes nothing
