@@ -605,6 +605,10 @@ class _Reader:
                 if value is not None:
                     found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
+            elif k - 2 >= i and self.tokens[k - 1].kind == "num" and self.tokens[k - 2].lemma in ("every", "each"):
+                # "every 500 steps", "each 2 epochs": a movement that comes back on a fixed interval
+                found = "periodic"
+                self._time_span = (self.tokens[k - 2].start, t.end)
             elif before and "after" in lead | set(self.lemmas(k - 4, k)):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
@@ -612,7 +616,7 @@ class _Reader:
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
         for value, p in times:
-            if value in ("start", "epoch_start", "each_epoch", "always"):
+            if value in ("start", "epoch_start", "each_epoch", "always", "periodic"):
                 self._time_span = (p.start, p.end)
                 return value, step
             if value == "start_bare" and found is None:
@@ -755,8 +759,11 @@ class _Reader:
             if chosen is not None and chosen[1] == "split_only":
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
+            # (a pronoun of this clause stands for the quantity it resolved to: "then it became exactly 0.0")
+            said_here = chosen is not None and (i <= chosen[0].i < j or any(
+                q[1] == "pronoun" and i <= q[0].i < p.i for q in quantities))
             if m == "zero" and self.tokens[p.i].kind == "num" and not (
-                    chosen and i <= chosen[0].i < j and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
+                    said_here and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
                         chosen[0].j == p.i and chosen[1] in _VALUED))):
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None

@@ -151,6 +151,9 @@ MOVEMENTS: dict[str, str] = {
     "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
     # a run that never gets going ("the script just sits there", "never starts training")
     "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # a wait before the run goes on at speed ("a long pause before the first batch"): composes only with a time
+    "pause": "pause", "long pause": "pause", "delay": "pause", "long delay": "pause", "big delay": "pause",
+    "long wait": "pause", "wait": "pause", "lag": "pause",
     # a run that does not advance ("nothing progresses") hangs; a model that makes no progress does not learn
     "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
     # more ways to say a curve rises, falls, swings or stops
@@ -252,7 +255,7 @@ TIMES: dict[str, str] = {
     "first few": "at_first",
     # epoch boundaries
     "every epoch": "each_epoch", "each epoch": "each_epoch", "each new epoch": "each_epoch",
-    "every new epoch": "each_epoch", "epoch boundary": "each_epoch", "start of every epoch": "epoch_start",
+    "every new epoch": "each_epoch", "epoch boundary": "epoch_start", "start of every epoch": "epoch_start",
     "start of each epoch": "epoch_start", "beginning of each epoch": "epoch_start",
     "beginning of every epoch": "epoch_start", "every epoch start": "epoch_start", "each epoch start": "epoch_start",
     "new epoch begin": "epoch_start", "epoch begin": "epoch_start", "start of a new epoch": "epoch_start",
@@ -267,6 +270,12 @@ TIMES: dict[str, str] = {
     "when the epoch change": "epoch_start", "whenever the epoch change": "epoch_start",
     "when a new epoch start": "epoch_start", "every time a new epoch start": "epoch_start",
     "epoch change": "epoch_start",
+    # on a fixed interval ("at regular intervals", "periodically"; "every 500 steps" is read with its number)
+    "at regular interval": "periodic", "regular interval": "periodic", "at a regular interval": "periodic",
+    "at a fixed interval": "periodic", "fixed interval": "periodic", "regularly": "periodic",
+    "periodically": "periodic", "like clockwork": "periodic", "at fixed interval": "periodic",
+    # the boundary said as a transition ("at epoch transitions", "when the dataloader restarts")
+    "epoch transition": "epoch_start", "at each epoch transition": "epoch_start", "at epoch transition": "epoch_start",
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
@@ -656,13 +665,20 @@ _NL = {"symptom": "not_learning"}
 _FLAT_START = {"symptom": "not_learning", "loss_behavior": "flat_from_start"}
 _PLATEAU = {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}
 _EPOCH_JUMP = {"epoch_start_jump": True, "symptom": "unstable", "loss_behavior": "spiking"}
+_EPOCH_STALL = {"epoch_start_stall": True, "symptom": "slow_training"}
 
 COMPOSITIONS: tuple[Composition, ...] = tuple(
+    # --- the run at each epoch's start ------------------------------------------------------------------------
+    # a run that waits, pauses or freezes as every epoch begins and then runs at speed is no hang: the epoch's
+    # start is slow (workers re-created, the dataset re-read), and only the run's or the loader's pause says it
+    _c("run", "pause hang freeze stuck plateau slow", _EPOCH_STALL, time="epoch_start", implicit=True)
+    + _c("data_time", "pause hang freeze stuck slow", _EPOCH_STALL, time="epoch_start")
+    + _c("step_time", "pause hang freeze stuck slow high", _EPOCH_STALL, time="epoch_start")
     # --- the loss ---------------------------------------------------------------------------------------
     # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
     # a noisy validation curve says nothing of the training curve's stability
-    _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
+    + _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
     # (alone, it says at least which figure is not working)
     + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
          {"not_working_aspect": "loss"}, split="val")
@@ -676,7 +692,13 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "spike jump up", _EPOCH_JUMP, time="epoch_start", implicit=True)
     + _c("loss", "spike jump", _EPOCH_JUMP, time="each_epoch", implicit=True)
     # a step down as each epoch begins: the model meets examples it has already seen and recognises them
-    + _c("loss", "down", {"symptom": "overfitting"}, time="epoch_start", implicit=True)
+    + _c("loss", "down", {"symptom": "overfitting", "epoch_start_drop": True}, time="epoch_start", implicit=True)
+    # a curve that comes back on a fixed interval ("spikes every 500 steps", "at regular intervals"): a cycle of
+    # the loop or the data, not random instability
+    + _c("loss", "spike jump up", {"symptom": "unstable", "loss_behavior": "spiking", "loss_periodic": True},
+         time="periodic", implicit=True)
+    + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating", "loss_periodic": True},
+         time="periodic", implicit=True)
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
     + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)

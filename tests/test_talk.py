@@ -706,3 +706,27 @@ def test_a_movement_carried_over_is_its_subjects() -> None:
     got = obs("val accuracy goes up to 85% by epoch 10, sits there, then drops while train acc keeps climbing")
     assert got.get("symptom") == "overfitting"
     assert obs("val accuracy goes up, then train accuracy drops while val acc keeps climbing").get("symptom") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a movement on a fixed interval: "every N steps" (with its number), "at regular intervals"
+    ("the loss spikes every 500 steps", {"loss_periodic": True, "symptom": "unstable"}),
+    ("my loss jumps up at regular intervals", {"loss_periodic": True}),
+    ("the loss spikes once after 500 steps", {"loss_periodic": None, "symptom": "unstable"}),
+    ("I log the loss every 100 steps and it goes down nicely", {"loss_periodic": None, "symptom": None}),
+    # a run that pauses as each epoch begins is slow there, not hung; the loss stepping down there is a staircase
+    ("at the beginning of every epoch training freezes for a minute, then runs at normal speed",
+     {"symptom": "slow_training", "epoch_start_stall": True}),
+    ("each epoch starts with a long pause before the first batch", {"epoch_start_stall": True}),
+    ("training freezes after 3 epochs", {"symptom": "hang", "epoch_start_stall": None}),
+    ("a long pause at step 100", {"epoch_start_stall": None}),
+    ("the loss drops sharply whenever a new epoch begins", {"epoch_start_drop": True}),
+    ("the loss goes down every epoch", {"epoch_start_drop": None}),
+    # a pronoun in its own clause is the quantity it stands for: "then it became 0.0"
+    ("the loss was fine at first and then at step 3000 it suddenly became exactly 0.0",
+     {"loss_collapses_zero": True}),
+    ("the loss was fine and then I set the weight to 0", {"loss_collapses_zero": None}),
+])
+def test_intervals_epoch_starts_and_pronoun_values(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
