@@ -970,6 +970,63 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",
           "!delay !postpone"), {"scheduler_pace": "too_slow"}),
+        # --- how the data reaches each process (the distributed rows DD-DATA, DD-EPOCH, DD-UNEVEN) ---
+        # (words in their base forms: the lemmatiser brings the plurals; a plural listed here would become a lemma
+        # of its own and hide the base form elsewhere)
+        # every process given the same batches ("each rank sees the same data", "all GPUs get identical batches"): the
+        # sameness is the anchor, said plainly ("the ranks don't see the same data" states nothing)
+        (("same identical", "rank ranks process gpu device worker node replica", "batch minibatch data sample "
+          "example id index", "!order !sequence !epoch !number !count !size !length !speed !time !result !loss "
+          "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
+        # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
+        # epochs", "the same batches epoch after epoch")
+        (("same identical repeat", "order sequence", "epoch", "!speed !time !loss !accuracy !number !count !size"),
+         {"epoch_data_order": "repeated"}),
+        (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
+          "!time !speed !rank !ranks !process !gpu"), {"epoch_data_order": "repeated"}),
+        (("~reshuffle ~shuffle", "epoch", "!should !want !how !whether"), {"epoch_data_order": "repeated"}),
+        # processes that run out of batches at different times ("the ranks have a different number of batches",
+        # "uneven shards per GPU"): the one left waits in a collective no other process joins
+        (("rank ranks process gpu shard worker node", "number count length size len", "batch step iteration sample "
+          "shard data", "differ different uneven unequal ~same ~equal", "!speed !throughput !memory !oom !lr !rate "
+          "!loss !accuracy !class !label"), {"rank_batch_counts": "uneven"}),
+        (("uneven unequal", "batch shard data input split rank ranks", "!class !label !memory"),
+         {"rank_batch_counts": "uneven"}),
+        # DDP's search for unused parameters switched on ("find_unused_parameters=True",
+        # "ddp_find_unused_parameters_true"); not DDP's error that suggests it
+        (("find", "unused", "parameter param", "true enable turn pass set use add always", "!false !reduction "
+          "!expected"), {"ddp_find_unused": True}),
+        # --- the data and its targets ---
+        # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
+        # dataset, the scheduler needs the total steps")
+        (("iterabledataset iterable stream streaming generator webdataset", "len length max step total number",
+          "!speed !slow !fast !memory !hang !worker !duplicate !sequence !token !seq"), {"data_length_unknown": True}),
+        (("dataset data loader dataloader iterabledataset", "~len ~length unknown", "!sequence !seq !token !pad "
+          "!padding !max_length !context !shape"), {"data_length_unknown": True}),
+        # inputs and labels no longer paired ("the labels don't match their images", "shuffled X and y separately");
+        # not a shape, size or dtype that differs between output and target
+        (("label target y", "input feature image x sample example row", "~match ~align ~pair misaligned mismatch "
+          "separately independently mixed", "!shape !size !dimension !dim !dtype !type !long !float !distribution "
+          "!batch !expected !smoothing !noise !noisy !mixup !cutmix !augmentation !class"),
+         {"label_check": "misaligned"}),
+        # binary cross-entropy given targets outside [0, 1] ("BCE with masks of 0 and 255", "labels -1 and +1",
+        # "the targets are not between 0 and 1", and the negative loss that follows)
+        (("bce bceloss bcewithlogitsloss binary_cross_entropy", "target label mask", "255 -1 100 outside ~between "
+          "negative ~normalize ~scale ~divide"), {"target_range": "outside_loss"}),
+        # the output normalised along another axis than the classes ("softmax over dim=0", "over the batch
+        # dimension", "normalising over the time axis")
+        (("softmax log_softmax logsoftmax", "dim dimension axis", "0 wrong", "!class"), {"output_norm_dim": "other"}),
+        (("softmax log_softmax logsoftmax normalize normalise", "over across along", "batch time column step",
+          "dim dimension axis"), {"output_norm_dim": "other"}),
+        # the loss tensor kept (summed or listed for logging) while memory grows: each step's graph stays alive
+        (("memory vram mem ram", "loss", "total running append list tensor graph", "!gradient !grad !accumulation "
+          "!accum !micro !eval !validation !val !inference"), {"kept_graphs": "running_loss_tensor"}),
+        (("loss", "~item", "memory vram mem ram leak", "!eval !validation !val !inference"),
+         {"kept_graphs": "running_loss_tensor"}),
+        # activation checkpointing over inputs that need no gradient (frozen embeddings or backbone under
+        # LoRA/adapters): the checkpointed blocks give no gradient to what they hold
+        (("checkpointing", "frozen freeze ~require ~requires_grad none", "embedding input adapter lora backbone base",
+          "!load !save !resume"), {"checkpoint_inputs_no_grad": True}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
