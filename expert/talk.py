@@ -1404,7 +1404,29 @@ class _Reader:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
                 s < r.end and r.start < e for s, e in self.error_spans)]
+        if not self.u.readings:
+            self._quantity_fallback()
         return self.u
+
+    def _quantity_fallback(self) -> None:
+        """Nothing composed: the first training quantity named (``QUANTITY_FALLBACKS``) gives a weak reading.
+
+        "the train loss goes down in steps at each new epoch" names the loss and a movement no composition knows;
+        rather than nothing, the figure the complaint is about is read, weakly, and a question asks how it moves.
+        """
+        for p in self.parts:
+            q = p.roles.get("q")
+            if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
+                    any(s <= p.start < e for s, e in self.error_spans):
+                continue
+            if self._negated(p.i, max(0, p.i - 2 * NEGATION_REACH)):
+                continue  # "no loss curve yet": nothing is said of it
+            sets, what = K.QUANTITY_FALLBACKS[q]
+            self.add(dict(sets), p.start, p.end, strong=False, fallback=True)
+            self.u.confirm.append((f"fallback:{q}", f"You mentioned {what}, but I could not tell how it behaves: "
+                                                    f"is it stuck, rising, jumping, NaN, or slow? (say it in other "
+                                                    f"words)"))
+            return
 
     def _named_settings(self) -> None:
         """Settings named in passing (``knowledge.talk.SETTING_NAMES``), unless negated, asked about or changed.

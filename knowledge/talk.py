@@ -419,7 +419,12 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "ddp", "fsdp", "deepspeed", "distributeddataparallel", "dataparallel", "data parallel", "multi gpu",
         "multi-gpu", "multigpu", "multiple gpu", "several gpu", "more gpu", "many gpu", "multi node", "multi-node",
         "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
-        "distributed setup", "nproc per node", "nproc_per_node")},
+        "distributed setup", "nproc per node", "nproc_per_node",
+        # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
+        "distributedsampler", "distributed sampler", "nccl", "allreduce", "all-reduce", "all reduce",
+        "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
+        "the other ranks", "both rank", "both ranks", "both gpu", "each gpu", "every gpu", "all gpu", "all the gpu")},
+    # (not "each process": a DataLoader's workers are processes too)
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
 asked about, the before-side of a change, or someone else's."""
@@ -562,6 +567,20 @@ VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work", "underpe
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
 FALLBACK_MOVEMENTS = frozenset({"weird"})
 """Movements whose reading is a fallback too: "the loss looks weird" beside a shape says no more than the shape."""
+QUANTITY_FALLBACKS: dict[str, tuple[dict[str, Any], str]] = {
+    "loss": ({"not_working_aspect": "loss"}, "the loss"),
+    "accuracy": ({"not_working_aspect": "accuracy"}, "the accuracy (or another metric)"),
+    "recall": ({"not_working_aspect": "accuracy"}, "a metric"),
+    "throughput": ({"symptom": "slow_training"}, "the speed"),
+    "step_time": ({"symptom": "slow_training"}, "the time per step"),
+    "epoch_time": ({"symptom": "slow_training"}, "the time per epoch"),
+    "data_time": ({"symptom": "slow_training"}, "the data loading"),
+}
+"""What a complaint states, weakly, when it names one of these quantities and nothing composes a reading ("the train
+loss goes down in steps", "the speed after the change"): the figure that is not working (or, for a speed, that
+the run is slow), offered with a question (how does it move?) rather than nothing. Only the first quantity named,
+never negated, never said as a time ("after each step"), and only when the text gives no other reading."""
+
 FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
 a symptom is that symptom's complaint)."""

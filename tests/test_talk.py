@@ -730,3 +730,17 @@ def test_a_movement_carried_over_is_its_subjects() -> None:
 def test_intervals_epoch_starts_and_pronoun_values(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_named_quantity_with_nothing_composed_is_read_weakly_and_asked_about() -> None:
+    text = "the train loss goes down in steps, one big step at each new epoch"
+    readings = read_text(text)
+    assert [(r.observation.name, r.observation.value, r.weak) for r in readings] == [
+        ("not_working_aspect", "loss", True)]
+    assert any("could not tell how it behaves" in q for q in confirmations(text))
+    # anything else read wins, and then no fallback question is asked
+    assert "not_working_aspect" not in obs("the loss is nan")
+    assert not any("could not tell" in q for q in confirmations("the loss is nan"))
+    # a negated or absent quantity gives nothing
+    assert obs("no loss curve yet, I just started") == {}
+    assert obs("the weather is nice") == {}
