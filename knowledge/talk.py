@@ -272,10 +272,9 @@ TIMES: dict[str, str] = {
     "epoch change": "epoch_start",
     # on a fixed interval ("at regular intervals", "periodically"; "every 500 steps" is read with its number)
     "at regular interval": "periodic", "regular interval": "periodic", "at a regular interval": "periodic",
-    "at a fixed interval": "periodic", "fixed interval": "periodic", "regularly": "periodic",
-    "periodically": "periodic", "like clockwork": "periodic", "at fixed interval": "periodic",
-    # the boundary said as a transition ("at epoch transitions", "when the dataloader restarts")
-    "epoch transition": "epoch_start", "at each epoch transition": "epoch_start", "at epoch transition": "epoch_start",
+    "at a fix interval": "periodic", "fix interval": "periodic", "regularly": "periodic",
+    "periodically": "periodic", "like clockwork": "periodic", "at fix interval": "periodic",
+    # (keys are lemmas: "fixed" is read as "fix"; a key holding "fixed" would make it a lemma of its own)
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
@@ -421,7 +420,7 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
         "distributed setup", "nproc per node", "nproc_per_node",
         # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
-        "distributedsampler", "distributed sampler", "nccl", "allreduce", "all-reduce", "all reduce",
+        "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
         "the other ranks", "both rank", "both ranks", "both gpu", "each gpu", "every gpu", "all gpu", "all the gpu")},
     # (not "each process": a DataLoader's workers are processes too)
@@ -572,9 +571,8 @@ QUANTITY_FALLBACKS: dict[str, tuple[dict[str, Any], str]] = {
     "accuracy": ({"not_working_aspect": "accuracy"}, "the accuracy (or another metric)"),
     "recall": ({"not_working_aspect": "accuracy"}, "a metric"),
     "throughput": ({"symptom": "slow_training"}, "the speed"),
-    "step_time": ({"symptom": "slow_training"}, "the time per step"),
     "epoch_time": ({"symptom": "slow_training"}, "the time per epoch"),
-    "data_time": ({"symptom": "slow_training"}, "the data loading"),
+    # (not the step or the loader: "each step", "the training steps", "my dataloader" name them, not their speed)
 }
 """What a complaint states, weakly, when it names one of these quantities and nothing composes a reading ("the train
 loss goes down in steps", "the speed after the change"): the figure that is not working (or, for a speed, that
@@ -939,7 +937,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # a curve that repeats on a fixed period (not spikes at random steps)
         (("periodic cyclic cyclical sawtooth", "spike oscillate swing jump fluctuate pattern loss "
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
-        (("period", "fix regular same constant", "spike oscillate swing jump fluctuate loss curve",
+        (("period", "fix regular regularly same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
@@ -995,14 +993,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # every process given the same batches ("each rank sees the same data", "all GPUs get identical batches"): the
         # sameness is the anchor, said plainly ("the ranks don't see the same data" states nothing)
         (("same identical", "rank ranks process gpu device worker node replica", "batch minibatch data sample "
-          "example id index", "!order !sequence !epoch !number !count !size !length !speed !time !result !loss "
+          "example id index", "!order !epoch !number !count !size !length !speed !time !result !loss "
           "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
-        (("same identical repeat", "order sequence", "epoch", "!speed !time !loss !accuracy !number !count !size"),
+        (("same identical repeat", "order", "epoch", "!speed !time !loss !accuracy !number !count !size"),
          {"epoch_data_order": "repeated"}),
         (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
-          "!time !speed !rank !ranks !process !gpu"), {"epoch_data_order": "repeated"}),
+          "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
+         {"epoch_data_order": "repeated"}, ((0, 1, "logit output prediction predict"),)),
         (("~reshuffle ~shuffle", "epoch", "!should !want !how !whether"), {"epoch_data_order": "repeated"}),
         # processes that run out of batches at different times ("the ranks have a different number of batches",
         # "uneven shards per GPU"): the one left waits in a collective no other process joins
@@ -1018,10 +1017,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # --- the data and its targets ---
         # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
         # dataset, the scheduler needs the total steps")
-        (("iterabledataset iterable stream streaming generator webdataset", "len length max step total number",
-          "!speed !slow !fast !memory !hang !worker !duplicate !sequence !token !seq"), {"data_length_unknown": True}),
-        (("dataset data loader dataloader iterabledataset", "~len ~length unknown", "!sequence !seq !token !pad "
-          "!padding !max_length !context !shape"), {"data_length_unknown": True}),
+        (("iterabledataset iterable stream streaming webdataset", "len length max step total number", "!speed !slow "
+          "!fast !memory !hang !worker !duplicate !token"), {"data_length_unknown": True}),
+        (("dataset data loader dataloader iterabledataset", "~len ~length unknown", "!token !pad !padding "
+          "!max_length !context !shape"), {"data_length_unknown": True}),
         # inputs and labels no longer paired ("the labels don't match their images", "shuffled X and y separately");
         # not a shape, size or dtype that differs between output and target
         (("label target y", "input feature image x sample example row", "~match ~align ~pair misaligned mismatch "
@@ -1035,10 +1034,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the output normalised along another axis than the classes ("softmax over dim=0", "over the batch
         # dimension", "normalising over the time axis")
         (("softmax log_softmax logsoftmax", "dim dimension axis", "0 wrong", "!class"), {"output_norm_dim": "other"}),
-        (("softmax log_softmax logsoftmax normalize normalise", "over across along", "batch time column step",
+        (("softmax log_softmax logsoftmax normalize", "over across along", "batch time column step",
           "dim dimension axis"), {"output_norm_dim": "other"}),
         # the loss tensor kept (summed or listed for logging) while memory grows: each step's graph stays alive
-        (("memory vram mem ram", "loss", "total running append list tensor graph", "!gradient !grad !accumulation "
+        (("memory vram mem ram", "loss", "total append list tensor graph", "!gradient !grad !accumulation "
           "!accum !micro !eval !validation !val !inference"), {"kept_graphs": "running_loss_tensor"}),
         (("loss", "~item", "memory vram mem ram leak", "!eval !validation !val !inference"),
          {"kept_graphs": "running_loss_tensor"}),
