@@ -84,6 +84,9 @@ should be"), not with another quantity or model."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
+_RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
+"""Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
+may be said, the first step, any epoch, a fixed interval, every time)."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
@@ -96,9 +99,7 @@ _RATE = re.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
                    r"/(?:s|sec|second)")
 """A rate of training as progress bars and logs print it ("1.2 s/it", "3.4 it/s", "850 samples/sec")."""
-_IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remain"], ["become"], ["exactly"],
-             ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
-             ["display"], ["give"], ["get"])
+_IS_VALUE = tuple([w] for w in K.VALUE_WORDS)
 """Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0")."""
 _CALL_HEADS = frozenset(k.split()[0] for k in K.LOOP_CALLS)
 """The first words of the loop's calls (a sentence without one names no call)."""
@@ -615,10 +616,13 @@ class _Reader:
             elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
+        # a recurring time named by its event beats a bare "every time" ("every time an epoch begins")
+        recurring = sorted((t for t in times if t[0] in _RECURRING), key=lambda t: _RECURRING.index(t[0]))
+        if recurring:
+            value, p = recurring[0]
+            self._time_span = (p.start, p.end)
+            return value, step
         for value, p in times:
-            if value in ("start", "epoch_start", "each_epoch", "always", "periodic"):
-                self._time_span = (p.start, p.end)
-                return value, step
             if value == "start_bare" and found is None:
                 found = "start"
                 self._time_span = (p.start, p.end)

@@ -640,6 +640,11 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
                                 "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
 """Counts said in words ("two GPUs", "multiple GPUs")."""
 
+VALUE_WORDS = ("be", "at", "=", ":", "always", "to", "stay", "remain", "become", "exactly", "just", "all", "still",
+               "show", "print", "log", "report", "read", "hit", "reach", "display", "give", "get")
+"""Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0", "the loss
+reads 0.0"); lemmas, their inflections ("reads", "printed") come from ``knowledge.forms``."""
+
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
 
@@ -775,6 +780,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
     + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
+    # (a norm logged as NaN is the gradients', not the loss's: "the loss reads 0.0, grad_norm shows nan")
+    + _c("grad_norm", "nan", {"symptom": "unstable", "nan_location": "gradients"})
     # --- the inputs -------------------------------------------------------------------------------------------
     + _c("inputs", "nan", {"nan_location": "inputs"})
     # --- weights ------------------------------------------------------------------------------------------------

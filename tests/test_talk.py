@@ -744,3 +744,15 @@ def test_a_named_quantity_with_nothing_composed_is_read_weakly_and_asked_about()
     # a negated or absent quantity gives nothing
     assert obs("no loss curve yet, I just started") == {}
     assert obs("the weather is nice") == {}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a norm logged as NaN is the gradients', not the loss's
+    ("after some steps the training loss reads 0.0000 every step, grad_norm shows nan next to it",
+     {"loss_collapses_zero": True, "nan_location": "gradients", "loss_behavior": None}),
+    # a recurring time named by its event beats a bare "every time"
+    ("every time an epoch begins the loss decreases a lot", {"epoch_start_drop": True}),
+])
+def test_value_verbs_norms_and_recurring_times(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
