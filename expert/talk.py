@@ -66,6 +66,8 @@ QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
 NEGATION_REACH = 4
+RESUME_REACH = 8
+"""Words after "then" in which a pause may be said to end ("then the progress bar jumps quickly through")."""
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
@@ -862,6 +864,9 @@ class _Reader:
                 chosen = None
             if sets is None:
                 continue
+            if sets.get("symptom") == "hang" and self._resumes(p.j, sent[1]):
+                # "nothing happens for a minute, then it runs fast": a pause that ends is a slow stretch, no hang
+                sets = {"symptom": "slow_training"}
             lo = min(p.start, chosen[0].start) if chosen and chosen[0].i >= i else p.start
             hi = max(p.end, chosen[0].end) if chosen and chosen[0].i >= i else p.end
             if time is not None and self._time_span is not None:
@@ -890,6 +895,12 @@ class _Reader:
         if things:
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _resumes(self, k: int, hi: int) -> bool:
+        """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``)."""
+        then = next((n for n in range(k, hi) if self.tokens[n].lemma in ("then", "afterwards", "after")), None)
+        return then is not None and any(self.tokens[n].lemma in K.RESUME_WORDS and not self._negated(n, then)
+                                        for n in range(then + 1, min(hi, then + 1 + RESUME_REACH)))
 
     def _judged_gap(self, judged: dict[str, tuple[int, int]]) -> None:
         """A figure judged good on the training data and bad on held-out data in one sentence is overfitting.

@@ -265,6 +265,7 @@ TIMES: dict[str, str] = {
        for n in ("", "new ")}, "new epoch start": "epoch_start", "epoch start": "epoch_start",
     "every time a new epoch": "epoch_start", "whenever a new epoch": "epoch_start",
     "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
+    **{f"{e} epoch boundary": "epoch_start" for e in ("every", "each", "at every", "at each", "at the")},
     # the boundary said as a change of epoch ("every time the epoch changes", "when a new epoch starts")
     "every time the epoch change": "epoch_start", "each time the epoch change": "epoch_start",
     "when the epoch change": "epoch_start", "whenever the epoch change": "epoch_start",
@@ -639,6 +640,10 @@ OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split()
 NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                                 "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
 """Counts said in words ("two GPUs", "multiple GPUs")."""
+
+RESUME_WORDS = frozenset("fast faster quick quickly normal normally continue proceed".split())
+"""Words saying a paused run moves on again ("then it runs at normal speed", "then the bar moves quickly"): the
+pause said before them is a slow stretch, not a hang."""
 
 VALUE_WORDS = ("be", "at", "=", ":", "always", "to", "stay", "remain", "become", "exactly", "just", "all", "still",
                "show", "print", "log", "report", "read", "hit", "reach", "display", "give", "get")

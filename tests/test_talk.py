@@ -756,3 +756,13 @@ def test_a_named_quantity_with_nothing_composed_is_read_weakly_and_asked_about()
 def test_value_verbs_norms_and_recurring_times(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, symptom", [
+    # a pause that the sentence then says ends is a slow stretch, not a hang
+    ("nothing happens for about 60 s, then the progress bar jumps quickly through the batches", "slow_training"),
+    ("training hangs and then I have to kill it", "hang"),
+    ("it hangs, then nothing moves quickly", "hang"),
+])
+def test_a_pause_that_ends_is_no_hang(text: str, symptom: str) -> None:
+    assert obs(text).get("symptom") == symptom
