@@ -1221,6 +1221,36 @@ class _Reader:
             else:
                 self.add({"symptom": "overfitting", "metric_kind": lq}, *span)
 
+    def correlative(self, lo: int, hi: int) -> None:
+        """"the longer I train, the lower my val accuracy gets": a quantity that moves as training goes on.
+
+        The first half must be training's own length ("the longer", "the more epochs"); the second names the
+        quantity and its direction by a comparative, composed as that movement later in the run ("the bigger the
+        batch, the worse the accuracy" is about the batch, not the run's course, and reads nothing).
+        """
+        k = lo
+        while k + 1 < hi:
+            lead = self.tokens[k + 1:min(hi, k + 5)]
+            if self.tokens[k].lemma != "the" or self.tokens[k + 1].text not in K.CORRELATIVE_LEADS or \
+                    not {w for t in lead for w in (t.text, t.lemma)} & K.TRAINING_LENGTH:
+                k += 1
+                continue
+            second = next((n for n in range(k + 2, min(hi, k + 10)) if self.tokens[n].lemma == "the" and n + 1 < hi
+                           and self.tokens[n + 1].text in K.CORRELATIVE_MOVES), None)
+            if second is None:
+                return
+            move = K.CORRELATIVE_MOVES[self.tokens[second + 1].text]
+            said = [q for q in self._quantities(self.parts_in(second + 2, min(hi, second + 8)))
+                    if q[1] not in ("pronoun", "run", "model", "split_only")]
+            if not said:
+                return
+            part, quantity, split = said[0]
+            sets = self._compose(quantity, split, move, "later", {"all"}) or \
+                self._compose(quantity, split, move, None, {"all"})
+            if sets:
+                self.add(dict(sets), self.tokens[k].start, part.end)
+            return
+
     # -- questions, changes ---------------------------------------------------------------------------------
     def question(self, lo: int, hi: int) -> None:
         """A sentence asking which setting to use states a topic and claims the settings it names."""
@@ -1402,6 +1432,7 @@ class _Reader:
             for i, j in clauses:
                 self.read_clause((lo, hi), i, j, state)
             self.compare(lo, hi)
+            self.correlative(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)

@@ -641,6 +641,15 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
                                 "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
 """Counts said in words ("two GPUs", "multiple GPUs")."""
 
+CORRELATIVE_LEADS = frozenset("longer more further".split())
+TRAINING_LENGTH = frozenset("longer train training epoch step iteration iter time".split())
+CORRELATIVE_MOVES: dict[str, str] = {"lower": "down", "smaller": "down", "less": "down", "worse": "worse",
+                                     "higher": "up", "bigger": "up", "larger": "up", "greater": "up",
+                                     "better": "improve"}
+"""The correlative "the longer I train, the lower my val accuracy gets": its lead (a comparative of the run's length,
+said with one of ``TRAINING_LENGTH``) and the comparative of the second half, as the movement it says. The
+comparatives are matched as typed, not as lemmas (they are no lexicon words: "longer" would hide "long")."""
+
 RESUME_WORDS = frozenset("fast faster quick quickly normal normally continue proceed".split())
 """Words saying a paused run moves on again ("then it runs at normal speed", "then the bar moves quickly"): the
 pause said before them is a slow stretch, not a hang."""
@@ -912,7 +921,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
-        (("switch move", "fp16 amp autocast half float16", "since after when once",
+        (("switch move enable turn", "fp16 amp autocast half float16", "since after when once now before_now",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
@@ -925,12 +934,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
         # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
-        (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once",
+        (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once now "
+          "before_now",
           "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
           "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
         (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
-          "since after once", "!should !want !whether !worth !consider !considering !planning !plan !would "
-          "!could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve !help "
+          "since after once now before_now", "!should !want !whether !worth !consider !considering !planning !plan "
+          "!would !could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve !help "
           "!resolve"),
          {"recent_change": "learning_rate"}),
         # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
@@ -1206,6 +1216,9 @@ CONCEPTS: dict[str, str] = {
         "no difference", "not make a difference", "not make any difference", "make no difference", "do nothing",
         "not do anything", "no change", "not matter", "not affect", "not affect anything", "same result",
         "identical result", "exactly the same"), "inert"),
+    # a state compared with the one before a change ("slower than before", "than it used to"): a before -> after
+    **dict.fromkeys(("than before", "than it use to", "compare to before", "than previously", "than it be before",
+                     "than it be"), "before_now"),
     # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
     **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
 }

@@ -766,3 +766,18 @@ def test_value_verbs_norms_and_recurring_times(text: str, expected: dict) -> Non
 ])
 def test_a_pause_that_ends_is_no_hang(text: str, symptom: str) -> None:
     assert obs(text).get("symptom") == symptom
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the correlative: training's own length, then a quantity's comparative
+    ("the longer I train the lower my val accuracy gets", {"symptom": "overfitting", "metric_kind": "accuracy"}),
+    ("the more epochs, the worse the validation loss", {"val_loss_rising": True}),
+    ("the bigger the batch, the worse the accuracy", {"symptom": None}),
+    # a before -> after said with "now" or "than before"
+    ("enabled fp16=True in TrainingArguments and the run takes longer than before", {"recent_change": "precision"}),
+    ("I doubled the batch size and now the loss diverges", {"recent_change": "batch_size"}),
+    ("should I enable fp16 now?", {"recent_change": None}),
+])
+def test_correlatives_and_before_after_changes(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
