@@ -940,8 +940,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
         (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
           "since after once now before_now", "!should !want !whether !worth !consider !considering !planning !plan "
-          "!would !could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve !help "
-          "!resolve"),
+          "!would !could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve "
+          "!help !resolve"),
          {"recent_change": "learning_rate"}),
         # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
         # LR was used as it stands, unscaled for the smaller global batch
