@@ -1460,6 +1460,8 @@ class _Reader:
         "the train loss goes down in steps at each new epoch" names the loss and a movement no composition knows;
         rather than nothing, the figure the complaint is about is read, weakly, and a question asks how it moves.
         """
+        if any(p.roles.get("m") == "good" for p in self.parts):
+            return  # "the training loss is great": a figure judged good is not the trouble
         for p in self.parts:
             q = p.roles.get("q")
             if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \

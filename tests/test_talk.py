@@ -744,6 +744,8 @@ def test_a_named_quantity_with_nothing_composed_is_read_weakly_and_asked_about()
     # a negated or absent quantity gives nothing
     assert obs("no loss curve yet, I just started") == {}
     assert obs("the weather is nice") == {}
+    # a figure judged fine is not the trouble
+    assert obs("training loss is great") == {}
 
 
 @pytest.mark.parametrize("text, expected", [
