@@ -24,6 +24,8 @@ def lexicon_words() -> list[str]:
     words |= {w.lstrip("~!=") for groups, _sets, _binds in talk.FRAMES for g in groups for w in g}
     words |= {w for phrase in talk.SETTING_VALUES for w in phrase.split()}
     words |= set(talk.SCOPE_VERBS) | set(talk.DATA_NOUNS) | set(talk.TIME_UNITS) | set(talk.CLASS_NOUNS)
+    # (not the correlative's comparatives: read by their text, as lemmas they would hide "long" and "much")
+    words |= set(talk.VALUE_WORDS) | set(talk.RESUME_WORDS)
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",
                                                            "call", "use", "zero", "reset", "forget", "switch", "fail",
                                                            "refuse", "node", "layer"}

@@ -66,6 +66,8 @@ QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
 NEGATION_REACH = 4
+RESUME_REACH = 8
+"""Words after "then" in which a pause may be said to end ("then the progress bar jumps quickly through")."""
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
@@ -84,6 +86,9 @@ should be"), not with another quantity or model."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
+_RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
+"""Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
+may be said, the first step, any epoch, a fixed interval, every time)."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
@@ -96,9 +101,7 @@ _RATE = re.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
                    r"/(?:s|sec|second)")
 """A rate of training as progress bars and logs print it ("1.2 s/it", "3.4 it/s", "850 samples/sec")."""
-_IS_VALUE = (["be"], ["at"], ["="], [":"], ["always"], ["to"], ["stay"], ["remain"], ["become"], ["exactly"],
-             ["just"], ["all"], ["still"], ["show"], ["print"], ["log"], ["report"], ["read"], ["hit"], ["reach"],
-             ["display"], ["give"], ["get"])
+_IS_VALUE = tuple([w] for w in K.VALUE_WORDS)
 """Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0")."""
 _CALL_HEADS = frozenset(k.split()[0] for k in K.LOOP_CALLS)
 """The first words of the loop's calls (a sentence without one names no call)."""
@@ -605,16 +608,23 @@ class _Reader:
                 if value is not None:
                     found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
+            elif k - 2 >= i and self.tokens[k - 1].kind == "num" and self.tokens[k - 2].lemma in ("every", "each"):
+                # "every 500 steps", "each 2 epochs": a movement that comes back on a fixed interval
+                found = "periodic"
+                self._time_span = (self.tokens[k - 2].start, t.end)
             elif before and "after" in lead | set(self.lemmas(k - 4, k)):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
             elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
+        # a recurring time named by its event beats a bare "every time" ("every time an epoch begins")
+        recurring = sorted((t for t in times if t[0] in _RECURRING), key=lambda t: _RECURRING.index(t[0]))
+        if recurring:
+            value, p = recurring[0]
+            self._time_span = (p.start, p.end)
+            return value, step
         for value, p in times:
-            if value in ("start", "epoch_start", "each_epoch", "always"):
-                self._time_span = (p.start, p.end)
-                return value, step
             if value == "start_bare" and found is None:
                 found = "start"
                 self._time_span = (p.start, p.end)
@@ -755,8 +765,11 @@ class _Reader:
             if chosen is not None and chosen[1] == "split_only":
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
+            # (a pronoun of this clause stands for the quantity it resolved to: "then it became exactly 0.0")
+            said_here = chosen is not None and (i <= chosen[0].i < j or any(
+                q[1] == "pronoun" and i <= q[0].i < p.i for q in quantities))
             if m == "zero" and self.tokens[p.i].kind == "num" and not (
-                    chosen and i <= chosen[0].i < j and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
+                    said_here and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
                         chosen[0].j == p.i and chosen[1] in _VALUED))):
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
@@ -851,6 +864,9 @@ class _Reader:
                 chosen = None
             if sets is None:
                 continue
+            if sets.get("symptom") == "hang" and self._resumes(p.j, sent[1]):
+                # "nothing happens for a minute, then it runs fast": a pause that ends is a slow stretch, no hang
+                sets = {"symptom": "slow_training"}
             lo = min(p.start, chosen[0].start) if chosen and chosen[0].i >= i else p.start
             hi = max(p.end, chosen[0].end) if chosen and chosen[0].i >= i else p.end
             if time is not None and self._time_span is not None:
@@ -879,6 +895,12 @@ class _Reader:
         if things:
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _resumes(self, k: int, hi: int) -> bool:
+        """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``)."""
+        then = next((n for n in range(k, hi) if self.tokens[n].lemma in ("then", "afterwards", "after")), None)
+        return then is not None and any(self.tokens[n].lemma in K.RESUME_WORDS and not self._negated(n, then)
+                                        for n in range(then + 1, min(hi, then + 1 + RESUME_REACH)))
 
     def _judged_gap(self, judged: dict[str, tuple[int, int]]) -> None:
         """A figure judged good on the training data and bad on held-out data in one sentence is overfitting.
@@ -1199,6 +1221,36 @@ class _Reader:
             else:
                 self.add({"symptom": "overfitting", "metric_kind": lq}, *span)
 
+    def correlative(self, lo: int, hi: int) -> None:
+        """"the longer I train, the lower my val accuracy gets": a quantity that moves as training goes on.
+
+        The first half must be training's own length ("the longer", "the more epochs"); the second names the
+        quantity and its direction by a comparative, composed as that movement later in the run ("the bigger the
+        batch, the worse the accuracy" is about the batch, not the run's course, and reads nothing).
+        """
+        k = lo
+        while k + 1 < hi:
+            lead = self.tokens[k + 1:min(hi, k + 5)]
+            if self.tokens[k].lemma != "the" or self.tokens[k + 1].text not in K.CORRELATIVE_LEADS or \
+                    not {w for t in lead for w in (t.text, t.lemma)} & K.TRAINING_LENGTH:
+                k += 1
+                continue
+            second = next((n for n in range(k + 2, min(hi, k + 10)) if self.tokens[n].lemma == "the" and n + 1 < hi
+                           and self.tokens[n + 1].text in K.CORRELATIVE_MOVES), None)
+            if second is None:
+                return
+            move = K.CORRELATIVE_MOVES[self.tokens[second + 1].text]
+            said = [q for q in self._quantities(self.parts_in(second + 2, min(hi, second + 8)))
+                    if q[1] not in ("pronoun", "run", "model", "split_only")]
+            if not said:
+                return
+            part, quantity, split = said[0]
+            sets = self._compose(quantity, split, move, "later", {"all"}) or \
+                self._compose(quantity, split, move, None, {"all"})
+            if sets:
+                self.add(dict(sets), self.tokens[k].start, part.end)
+            return
+
     # -- questions, changes ---------------------------------------------------------------------------------
     def question(self, lo: int, hi: int) -> None:
         """A sentence asking which setting to use states a topic and claims the settings it names."""
@@ -1380,6 +1432,7 @@ class _Reader:
             for i, j in clauses:
                 self.read_clause((lo, hi), i, j, state)
             self.compare(lo, hi)
+            self.correlative(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
@@ -1397,7 +1450,31 @@ class _Reader:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
                 s < r.end and r.start < e for s, e in self.error_spans)]
+        if not self.u.readings:
+            self._quantity_fallback()
         return self.u
+
+    def _quantity_fallback(self) -> None:
+        """Nothing composed: the first training quantity named (``QUANTITY_FALLBACKS``) gives a weak reading.
+
+        "the train loss goes down in steps at each new epoch" names the loss and a movement no composition knows;
+        rather than nothing, the figure the complaint is about is read, weakly, and a question asks how it moves.
+        """
+        if any(p.roles.get("m") == "good" for p in self.parts):
+            return  # "the training loss is great": a figure judged good is not the trouble
+        for p in self.parts:
+            q = p.roles.get("q")
+            if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
+                    any(s <= p.start < e for s, e in self.error_spans):
+                continue
+            if self._negated(p.i, max(0, p.i - 2 * NEGATION_REACH)):
+                continue  # "no loss curve yet": nothing is said of it
+            sets, what = K.QUANTITY_FALLBACKS[q]
+            self.add(dict(sets), p.start, p.end, strong=False, fallback=True)
+            self.u.confirm.append((f"fallback:{q}", f"You mentioned {what}, but I could not tell how it behaves: "
+                                                    f"is it stuck, rising, jumping, NaN, or slow? (say it in other "
+                                                    f"words)"))
+            return
 
     def _named_settings(self) -> None:
         """Settings named in passing (``knowledge.talk.SETTING_NAMES``), unless negated, asked about or changed.

@@ -435,12 +435,14 @@ class TextReading:
         words: The words as typed.
         composed: Read from parts (a quantity and its movement, evidence) rather than from a single cue.
         hedged: The user was unsure of it ("maybe", "I think").
+        weak: A fallback, read because nothing else was (a quantity named with no movement understood).
     """
 
     observation: Observation
     words: str
     composed: bool = False
     hedged: bool = False
+    weak: bool = False
 
 
 def read_text(text: str) -> list[TextReading]:
@@ -463,7 +465,9 @@ def read_text(text: str) -> list[TextReading]:
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
     kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
-    weighing = _Spans([(h.start, h.end) for h in kept if set(h.keyword.sets) & WEIGHING_NAMES])
+    # a weighing cue hides the settings in its anchors only: its free-text gap ("fp16 <training with adamw and
+    # 4 GPUs> does not speed up") is the user's own run, as _unsubsumed keeps the cues inside a gap
+    weighing = _Spans([span for h in kept if set(h.keyword.sets) & WEIGHING_NAMES for span in _cover(h)])
     for h in kept:
         if all((h.order, name) in settled for name in h.keyword.sets):
             continue  # this cue has set all it sets: a later match of it changes nothing
@@ -519,7 +523,7 @@ def read_text(text: str) -> list[TextReading]:
         # line's crash) only fills a gap
         key = (-prio, 0 if r.strong else 2, r.start, "")
         if r.name not in composed or key < composed[r.name][0]:
-            composed[r.name] = (key, TextReading(obs, phrase, composed=True, hedged=r.hedged))
+            composed[r.name] = (key, TextReading(obs, phrase, composed=True, hedged=r.hedged, weak=r.fallback))
     for name, (key, reading) in composed.items():
         if name not in best:
             best[name] = (key, reading)
@@ -543,8 +547,11 @@ def confirmations(text: str) -> list[str]:
 
     nt = normalise(text[:MAX_CHARS])
     u = understand(distinct_segments(nt.text).text)
-    out = [q for _word, q in u.confirm]
-    for r in read_text(text):
+    readings = read_text(text)
+    weak = any(r.weak for r in readings)
+    # (a fallback's question only when the fallback is what was read: a cue may have read the text instead)
+    out = [q for word, q in u.confirm if weak or not word.startswith("fallback:")]
+    for r in readings:
         if r.hedged:
             o = r.observation
             out.append(f"You sounded unsure about \"{r.words}\" ({o.name}={o.value}): is that what you see? "

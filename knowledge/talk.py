@@ -151,6 +151,9 @@ MOVEMENTS: dict[str, str] = {
     "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
     # a run that never gets going ("the script just sits there", "never starts training")
     "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # a wait before the run goes on at speed ("a long pause before the first batch"): composes only with a time
+    "pause": "pause", "long pause": "pause", "delay": "pause", "long delay": "pause", "big delay": "pause",
+    "long wait": "pause", "wait": "pause", "lag": "pause",
     # a run that does not advance ("nothing progresses") hangs; a model that makes no progress does not learn
     "progress": "progress", "make progress": "learn", "make any progress": "learn", "make much progress": "learn",
     # more ways to say a curve rises, falls, swings or stops
@@ -252,7 +255,7 @@ TIMES: dict[str, str] = {
     "first few": "at_first",
     # epoch boundaries
     "every epoch": "each_epoch", "each epoch": "each_epoch", "each new epoch": "each_epoch",
-    "every new epoch": "each_epoch", "epoch boundary": "each_epoch", "start of every epoch": "epoch_start",
+    "every new epoch": "each_epoch", "epoch boundary": "epoch_start", "start of every epoch": "epoch_start",
     "start of each epoch": "epoch_start", "beginning of each epoch": "epoch_start",
     "beginning of every epoch": "epoch_start", "every epoch start": "epoch_start", "each epoch start": "epoch_start",
     "new epoch begin": "epoch_start", "epoch begin": "epoch_start", "start of a new epoch": "epoch_start",
@@ -262,11 +265,17 @@ TIMES: dict[str, str] = {
        for n in ("", "new ")}, "new epoch start": "epoch_start", "epoch start": "epoch_start",
     "every time a new epoch": "epoch_start", "whenever a new epoch": "epoch_start",
     "at each epoch boundary": "epoch_start", "new epoch": "each_epoch",
+    **{f"{e} epoch boundary": "epoch_start" for e in ("every", "each", "at every", "at each", "at the")},
     # the boundary said as a change of epoch ("every time the epoch changes", "when a new epoch starts")
     "every time the epoch change": "epoch_start", "each time the epoch change": "epoch_start",
     "when the epoch change": "epoch_start", "whenever the epoch change": "epoch_start",
     "when a new epoch start": "epoch_start", "every time a new epoch start": "epoch_start",
     "epoch change": "epoch_start",
+    # on a fixed interval ("at regular intervals", "periodically"; "every 500 steps" is read with its number)
+    "at regular interval": "periodic", "regular interval": "periodic", "at a regular interval": "periodic",
+    "at a fix interval": "periodic", "fix interval": "periodic", "regularly": "periodic",
+    "periodically": "periodic", "like clockwork": "periodic", "at fix interval": "periodic",
+    # (keys are lemmas: "fixed" is read as "fix"; a key holding "fixed" would make it a lemma of its own)
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
@@ -410,7 +419,12 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "ddp", "fsdp", "deepspeed", "distributeddataparallel", "dataparallel", "data parallel", "multi gpu",
         "multi-gpu", "multigpu", "multiple gpu", "several gpu", "more gpu", "many gpu", "multi node", "multi-node",
         "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
-        "distributed setup", "nproc per node", "nproc_per_node")},
+        "distributed setup", "nproc per node", "nproc_per_node",
+        # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
+        "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
+        "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
+        "the other ranks", "both rank", "both ranks", "both gpu", "each gpu", "every gpu", "all gpu", "all the gpu")},
+    # (not "each process": a DataLoader's workers are processes too)
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
 asked about, the before-side of a change, or someone else's."""
@@ -553,6 +567,19 @@ VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work", "underpe
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
 FALLBACK_MOVEMENTS = frozenset({"weird"})
 """Movements whose reading is a fallback too: "the loss looks weird" beside a shape says no more than the shape."""
+QUANTITY_FALLBACKS: dict[str, tuple[dict[str, Any], str]] = {
+    "loss": ({"not_working_aspect": "loss"}, "the loss"),
+    "accuracy": ({"not_working_aspect": "accuracy"}, "the accuracy (or another metric)"),
+    "recall": ({"not_working_aspect": "accuracy"}, "a metric"),
+    "throughput": ({"symptom": "slow_training"}, "the speed"),
+    "epoch_time": ({"symptom": "slow_training"}, "the time per epoch"),
+    # (not the step or the loader: "each step", "the training steps", "my dataloader" name them, not their speed)
+}
+"""What a complaint states, weakly, when it names one of these quantities and nothing composes a reading ("the train
+loss goes down in steps", "the speed after the change"): the figure that is not working (or, for a speed, that
+the run is slow), offered with a question (how does it move?) rather than nothing. Only the first quantity named,
+never negated, never said as a time ("after each step"), and only when the text gives no other reading."""
+
 FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
 a symptom is that symptom's complaint)."""
@@ -614,6 +641,24 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
                                 "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
 """Counts said in words ("two GPUs", "multiple GPUs")."""
 
+CORRELATIVE_LEADS = frozenset("longer more further".split())
+TRAINING_LENGTH = frozenset("longer train training epoch step iteration iter time".split())
+CORRELATIVE_MOVES: dict[str, str] = {"lower": "down", "smaller": "down", "less": "down", "worse": "worse",
+                                     "higher": "up", "bigger": "up", "larger": "up", "greater": "up",
+                                     "better": "improve"}
+"""The correlative "the longer I train, the lower my val accuracy gets": its lead (a comparative of the run's length,
+said with one of ``TRAINING_LENGTH``) and the comparative of the second half, as the movement it says. The
+comparatives are matched as typed, not as lemmas (they are no lexicon words: "longer" would hide "long")."""
+
+RESUME_WORDS = frozenset("fast faster quick quickly normal normally continue proceed".split())
+"""Words saying a paused run moves on again ("then it runs at normal speed", "then the bar moves quickly"): the
+pause said before them is a slow stretch, not a hang."""
+
+VALUE_WORDS = ("be", "at", "=", ":", "always", "to", "stay", "remain", "become", "exactly", "just", "all", "still",
+               "show", "print", "log", "report", "read", "hit", "reach", "display", "give", "get")
+"""Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0", "the loss
+reads 0.0"); lemmas, their inflections ("reads", "printed") come from ``knowledge.forms``."""
+
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
 
@@ -656,13 +701,20 @@ _NL = {"symptom": "not_learning"}
 _FLAT_START = {"symptom": "not_learning", "loss_behavior": "flat_from_start"}
 _PLATEAU = {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}
 _EPOCH_JUMP = {"epoch_start_jump": True, "symptom": "unstable", "loss_behavior": "spiking"}
+_EPOCH_STALL = {"epoch_start_stall": True, "symptom": "slow_training"}
 
 COMPOSITIONS: tuple[Composition, ...] = tuple(
+    # --- the run at each epoch's start ------------------------------------------------------------------------
+    # a run that waits, pauses or freezes as every epoch begins and then runs at speed is no hang: the epoch's
+    # start is slow (workers re-created, the dataset re-read), and only the run's or the loader's pause says it
+    _c("run", "pause hang freeze stuck plateau slow", _EPOCH_STALL, time="epoch_start", implicit=True)
+    + _c("data_time", "pause hang freeze stuck slow", _EPOCH_STALL, time="epoch_start")
+    + _c("step_time", "pause hang freeze stuck slow high", _EPOCH_STALL, time="epoch_start")
     # --- the loss ---------------------------------------------------------------------------------------
     # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
     # a noisy validation curve says nothing of the training curve's stability
-    _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
+    + _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
     # (alone, it says at least which figure is not working)
     + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
          {"not_working_aspect": "loss"}, split="val")
@@ -676,7 +728,13 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "spike jump up", _EPOCH_JUMP, time="epoch_start", implicit=True)
     + _c("loss", "spike jump", _EPOCH_JUMP, time="each_epoch", implicit=True)
     # a step down as each epoch begins: the model meets examples it has already seen and recognises them
-    + _c("loss", "down", {"symptom": "overfitting"}, time="epoch_start", implicit=True)
+    + _c("loss", "down", {"symptom": "overfitting", "epoch_start_drop": True}, time="epoch_start", implicit=True)
+    # a curve that comes back on a fixed interval ("spikes every 500 steps", "at regular intervals"): a cycle of
+    # the loop or the data, not random instability
+    + _c("loss", "spike jump up", {"symptom": "unstable", "loss_behavior": "spiking", "loss_periodic": True},
+         time="periodic", implicit=True)
+    + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating", "loss_periodic": True},
+         time="periodic", implicit=True)
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
     + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
     + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
@@ -736,6 +794,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
     + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
+    # (a norm logged as NaN is the gradients', not the loss's: "the loss reads 0.0, grad_norm shows nan")
+    + _c("grad_norm", "nan", {"symptom": "unstable", "nan_location": "gradients"})
     # --- the inputs -------------------------------------------------------------------------------------------
     + _c("inputs", "nan", {"nan_location": "inputs"})
     # --- weights ------------------------------------------------------------------------------------------------
@@ -861,7 +921,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
-        (("switch move", "fp16 amp autocast half float16", "since after when once",
+        (("switch move enable turn", "fp16 amp autocast half float16", "since after when once now before_now",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
@@ -874,13 +934,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
         # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
-        (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once",
+        (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once now "
+          "before_now",
           "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
           "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
         (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
-          "since after once", "!should !want !whether !worth !consider !considering !planning !plan !would "
-          "!could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve !help "
-          "!resolve"),
+          "since after once now before_now", "!should !want !whether !worth !consider !considering !planning !plan "
+          "!would !could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve "
+          "!help !resolve"),
          {"recent_change": "learning_rate"}),
         # a stock config (tuned for its authors' GPU count) run on fewer GPUs: the world changed and the config's
         # LR was used as it stands, unscaled for the smaller global batch
@@ -898,7 +959,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # a curve that repeats on a fixed period (not spikes at random steps)
         (("periodic cyclic cyclical sawtooth", "spike oscillate swing jump fluctuate pattern loss "
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
-        (("period", "fix regular same constant", "spike oscillate swing jump fluctuate loss curve",
+        (("period", "fix regular regularly same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
@@ -948,6 +1009,64 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",
           "!delay !postpone"), {"scheduler_pace": "too_slow"}),
+        # --- how the data reaches each process (the distributed rows DD-DATA, DD-EPOCH, DD-UNEVEN) ---
+        # (words in their base forms: the lemmatiser brings the plurals; a plural listed here would become a lemma
+        # of its own and hide the base form elsewhere)
+        # every process given the same batches ("each rank sees the same data", "all GPUs get identical batches"): the
+        # sameness is the anchor, said plainly ("the ranks don't see the same data" states nothing)
+        (("same identical", "rank ranks process gpu device worker node replica", "batch minibatch data sample "
+          "example id index", "!order !epoch !number !count !size !length !speed !time !result !loss "
+          "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
+        # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
+        # epochs", "the same batches epoch after epoch")
+        (("same identical repeat", "order", "epoch", "!speed !time !loss !accuracy !number !count !size"),
+         {"epoch_data_order": "repeated"}),
+        (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
+          "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
+         {"epoch_data_order": "repeated"}, ((0, 1, "logit output prediction predict"),)),
+        (("~reshuffle ~shuffle", "epoch", "!should !want !how !whether"), {"epoch_data_order": "repeated"}),
+        # processes that run out of batches at different times ("the ranks have a different number of batches",
+        # "uneven shards per GPU"): the one left waits in a collective no other process joins
+        (("rank ranks process gpu shard worker node", "number count length size len", "batch step iteration sample "
+          "shard data", "differ different uneven unequal ~same ~equal", "!speed !throughput !memory !oom !lr !rate "
+          "!loss !accuracy !class !label"), {"rank_batch_counts": "uneven"}),
+        (("uneven unequal", "batch shard data input split rank ranks", "!class !label !memory"),
+         {"rank_batch_counts": "uneven"}),
+        # DDP's search for unused parameters switched on ("find_unused_parameters=True",
+        # "ddp_find_unused_parameters_true"); not DDP's error that suggests it
+        (("find", "unused", "parameter param", "true enable turn pass set use add always", "!false !reduction "
+          "!expected"), {"ddp_find_unused": True}),
+        # --- the data and its targets ---
+        # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
+        # dataset, the scheduler needs the total steps")
+        (("iterabledataset iterable stream streaming webdataset", "len length max step total number", "!speed !slow "
+          "!fast !memory !hang !worker !duplicate !token"), {"data_length_unknown": True}),
+        (("dataset data loader dataloader iterabledataset", "~len ~length unknown", "!token !pad !padding "
+          "!max_length !context !shape"), {"data_length_unknown": True}),
+        # inputs and labels no longer paired ("the labels don't match their images", "shuffled X and y separately");
+        # not a shape, size or dtype that differs between output and target
+        (("label target y", "input feature image x sample example row", "~match ~align ~pair misaligned mismatch "
+          "separately independently mixed", "!shape !size !dimension !dim !dtype !type !long !float !distribution "
+          "!batch !expected !smoothing !noise !noisy !mixup !cutmix !augmentation !class"),
+         {"label_check": "misaligned"}),
+        # binary cross-entropy given targets outside [0, 1] ("BCE with masks of 0 and 255", "labels -1 and +1",
+        # "the targets are not between 0 and 1", and the negative loss that follows)
+        (("bce bceloss bcewithlogitsloss binary_cross_entropy", "target label mask", "255 -1 100 outside ~between "
+          "negative ~normalize ~scale ~divide"), {"target_range": "outside_loss"}),
+        # the output normalised along another axis than the classes ("softmax over dim=0", "over the batch
+        # dimension", "normalising over the time axis")
+        (("softmax log_softmax logsoftmax", "dim dimension axis", "0 wrong", "!class"), {"output_norm_dim": "other"}),
+        (("softmax log_softmax logsoftmax normalize", "over across along", "batch time column step",
+          "dim dimension axis"), {"output_norm_dim": "other"}),
+        # the loss tensor kept (summed or listed for logging) while memory grows: each step's graph stays alive
+        (("memory vram mem ram", "loss", "total append list tensor graph", "!gradient !grad !accumulation "
+          "!accum !micro !eval !validation !val !inference"), {"kept_graphs": "running_loss_tensor"}),
+        (("loss", "~item", "memory vram mem ram leak", "!eval !validation !val !inference"),
+         {"kept_graphs": "running_loss_tensor"}),
+        # activation checkpointing over inputs that need no gradient (frozen embeddings or backbone under
+        # LoRA/adapters): the checkpointed blocks give no gradient to what they hold
+        (("checkpointing", "frozen freeze ~require ~requires_grad none", "embedding input adapter lora backbone base",
+          "!load !save !resume"), {"checkpoint_inputs_no_grad": True}),
         # the loop
         (("~zero_grad ~zero ~zeroing ~reset forget missing", "zero_grad grad gradient"),
          {"zero_grad_call": "missing"}),
@@ -1097,6 +1216,9 @@ CONCEPTS: dict[str, str] = {
         "no difference", "not make a difference", "not make any difference", "make no difference", "do nothing",
         "not do anything", "no change", "not matter", "not affect", "not affect anything", "same result",
         "identical result", "exactly the same"), "inert"),
+    # a state compared with the one before a change ("slower than before", "than it used to"): a before -> after
+    **dict.fromkeys(("than before", "than it use to", "compare to before", "than previously", "than it be before",
+                     "than it be"), "before_now"),
     # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
     **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
 }

@@ -706,3 +706,80 @@ def test_a_movement_carried_over_is_its_subjects() -> None:
     got = obs("val accuracy goes up to 85% by epoch 10, sits there, then drops while train acc keeps climbing")
     assert got.get("symptom") == "overfitting"
     assert obs("val accuracy goes up, then train accuracy drops while val acc keeps climbing").get("symptom") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a movement on a fixed interval: "every N steps" (with its number), "at regular intervals"
+    ("the loss spikes every 500 steps", {"loss_periodic": True, "symptom": "unstable"}),
+    ("my loss jumps up at regular intervals", {"loss_periodic": True}),
+    ("the loss spikes once after 500 steps", {"loss_periodic": None, "symptom": "unstable"}),
+    ("I log the loss every 100 steps and it goes down nicely", {"loss_periodic": None, "symptom": None}),
+    # a run that pauses as each epoch begins is slow there, not hung; the loss stepping down there is a staircase
+    ("at the beginning of every epoch training freezes for a minute, then runs at normal speed",
+     {"symptom": "slow_training", "epoch_start_stall": True}),
+    ("each epoch starts with a long pause before the first batch", {"epoch_start_stall": True}),
+    ("training freezes after 3 epochs", {"symptom": "hang", "epoch_start_stall": None}),
+    ("a long pause at step 100", {"epoch_start_stall": None}),
+    ("the loss drops sharply whenever a new epoch begins", {"epoch_start_drop": True}),
+    ("the loss goes down every epoch", {"epoch_start_drop": None}),
+    # a pronoun in its own clause is the quantity it stands for: "then it became 0.0"
+    ("the loss was fine at first and then at step 3000 it suddenly became exactly 0.0",
+     {"loss_collapses_zero": True}),
+    ("the loss was fine and then I set the weight to 0", {"loss_collapses_zero": None}),
+])
+def test_intervals_epoch_starts_and_pronoun_values(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_named_quantity_with_nothing_composed_is_read_weakly_and_asked_about() -> None:
+    text = "the train loss goes down in steps, one big step at each new epoch"
+    readings = read_text(text)
+    assert [(r.observation.name, r.observation.value, r.weak) for r in readings] == [
+        ("not_working_aspect", "loss", True)]
+    assert any("could not tell how it behaves" in q for q in confirmations(text))
+    # anything else read wins, and then no fallback question is asked
+    assert "not_working_aspect" not in obs("the loss is nan")
+    assert not any("could not tell" in q for q in confirmations("the loss is nan"))
+    # a negated or absent quantity gives nothing
+    assert obs("no loss curve yet, I just started") == {}
+    assert obs("the weather is nice") == {}
+    # a figure judged fine is not the trouble
+    assert obs("training loss is great") == {}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a norm logged as NaN is the gradients', not the loss's
+    ("after some steps the training loss reads 0.0000 every step, grad_norm shows nan next to it",
+     {"loss_collapses_zero": True, "nan_location": "gradients", "loss_behavior": None}),
+    # a recurring time named by its event beats a bare "every time"
+    ("every time an epoch begins the loss decreases a lot", {"epoch_start_drop": True}),
+])
+def test_value_verbs_norms_and_recurring_times(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, symptom", [
+    # a pause that the sentence then says ends is a slow stretch, not a hang
+    ("nothing happens for about 60 s, then the progress bar jumps quickly through the batches", "slow_training"),
+    ("training hangs and then I have to kill it", "hang"),
+    ("it hangs, then nothing moves quickly", "hang"),
+])
+def test_a_pause_that_ends_is_no_hang(text: str, symptom: str) -> None:
+    assert obs(text).get("symptom") == symptom
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the correlative: training's own length, then a quantity's comparative
+    ("the longer I train the lower my val accuracy gets", {"symptom": "overfitting", "metric_kind": "accuracy"}),
+    ("the more epochs, the worse the validation loss", {"val_loss_rising": True}),
+    ("the bigger the batch, the worse the accuracy", {"symptom": None}),
+    # a before -> after said with "now" or "than before"
+    ("enabled fp16=True in TrainingArguments and the run takes longer than before", {"recent_change": "precision"}),
+    ("I doubled the batch size and now the loss diverges", {"recent_change": "batch_size"}),
+    ("should I enable fp16 now?", {"recent_change": None}),
+])
+def test_correlatives_and_before_after_changes(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got

@@ -335,6 +335,13 @@ def test_gap_in_points_is_not_the_val_accuracy():
     assert "val_metric" not in obs("val acc is 20 points below train")
 
 
+def test_settings_in_a_weighing_cues_free_text_gap_are_the_runs_own():
+    # the cue weighs precision ("fp16 ... does not speed up"); what lies in its gap is said of the run itself
+    got = obs("fp16 training with adamw and 4 GPUs does not speed anything up")
+    assert got["optimizer"] == "adamw" and got["multi_gpu"] is True
+    assert got["question_topic"] == "precision"
+
+
 def test_informational_question_is_no_switch():
     got = obs("when does Lion beat AdamW?")
     assert "considering" not in got and "optimizer" not in got
