@@ -52,6 +52,7 @@ fuzz: $(STAMP)  ## nightly-size fuzzing of every surface (logs, folders, diagnos
 # EVAL_ARGS passes options through, e.g. make eval EVAL_ARGS="--cases DIR --families".
 eval: $(STAMP)  ## route accuracy on the real-case corpus, then text understanding on the phrasing suite (held back first)
 	$(PY) -m bench.eval --floor bench/corpus/floor.json $(EVAL_ARGS)
+	$(PY) -m bench.gen_priors --check  # the priors table is generated from the dev cases: stale fails
 	$(PY) -m bench.eval_text --floor bench/phrasings/floor.json
 
 eval-probes: $(STAMP)  ## score watch and examine on generated faulty and healthy runs (QUICK=1: CI subset)
