@@ -22,6 +22,10 @@ def lexicon_words() -> list[str]:
               talk.IDIOMS, talk.CONCEPTS)
     words = {w for t in tables for phrase in t for w in phrase.split()}
     words |= {w.lstrip("~!=") for groups, _sets, _binds in talk.FRAMES for g in groups for w in g}
+    # (and the words a frame binds to by name, which the sentence need not hold)
+    words |= {w for _groups, _sets, binds in talk.FRAMES for bind in binds for side in bind[1:]
+              if isinstance(side, str) for w in side.split()}
+    words |= set(talk.SETTING_WORDS)
     words |= {w for phrase in talk.SETTING_VALUES for w in phrase.split()}
     words |= set(talk.SCOPE_VERBS) | set(talk.DATA_NOUNS) | set(talk.TIME_UNITS) | set(talk.CLASS_NOUNS)
     # (not the correlative's comparatives: read by their text, as lemmas they would hide "long" and "much")

@@ -83,7 +83,7 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
                   "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
-_COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu "
+_COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
@@ -941,7 +941,8 @@ class _Reader:
             # (nor a count of something else: "not increasing since 10 epochs", "5 classes")
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
-                    not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED)]
+                    not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
+                    not self._setting_number(k, lo, p)]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -984,6 +985,23 @@ class _Reader:
         self._durations(lo, hi)
         self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
+
+    def _setting_number(self, k: int, lo: int, own: Part) -> bool:
+        """Whether the number at token ``k`` is a setting's value, not a figure of the quantity ``own``.
+
+        Walking back over links and the other numbers of a change ("num_workers > 0", "batch size of 64",
+        "NUM_WORKERS from 1 to 4"), the first word is a setting's name (``knowledge.talk.SETTING_WORDS``) or a
+        config key (a word joined by "_" or "." to the next): the number is that setting's.
+        """
+        for n in range(k - 1, max(lo, k - 7) - 1, -1):
+            t = self.tokens[n]
+            if t.kind == "num" or t.text in K.SETTING_NUMBER_LINKS or t.lemma in K.SETTING_NUMBER_LINKS:
+                continue
+            if own.i <= n < own.j or t.kind != "word":
+                return False
+            joined = self.text[max(0, t.start - 1):t.start] in ("_", ".") or self.text[t.end:t.end + 1] in ("_", ".")
+            return t.lemma in K.SETTING_WORDS or (joined and self.text[t.end:t.end + 1] != ".")
+        return False
 
     def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5) -> Token | None:
         """The percentage nearest a part, within ``reach`` tokens either side ("30%", "30 percent")."""

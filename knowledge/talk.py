@@ -659,6 +659,14 @@ VALUE_WORDS = ("be", "at", "=", ":", "always", "to", "stay", "remain", "become",
 """Words before a bare "0" that make it the value of what was just named ("loss is 0", "drops to 0", "the loss
 reads 0.0"); lemmas, their inflections ("reads", "printed") come from ``knowledge.forms``."""
 
+SETTING_WORDS = frozenset("worker batch size bs seed accumulation accum prefetch factor lr rate momentum decay "
+                          "dropout warmup beta eps epsilon patience".split())
+"""Words naming a setting of the run (lemmas): a number said as their value ("batch size 64", "num_workers > 0",
+"NUM_WORKERS from 1 to 4") is the setting's, never a figure of a quantity measured nearby (the data-time share)."""
+
+SETTING_NUMBER_LINKS = frozenset("= : > < >= <= == != of be set at from to -> → ~ ( , around about".split())
+"""Tokens between a setting's name and its number, or between the numbers of a changed setting ("from 1 to 4")."""
+
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
 
@@ -861,6 +869,12 @@ SETTING_VALUES: dict[str, tuple[str, Any]] = {
 }
 """Values of a setting a change names ("from fp32 to bf16"): the after-value is the run's setting."""
 
+_LIBRARIES = ("torch pytorch transformers cuda cudnn library lib package lightning accelerate peft deepspeed timm "
+              "diffusers driver trl xformers")
+"""Libraries whose update is a change to the run (``FRAMES``)."""
+_STEP_UPDATES = "gradient grad weight parameter param optimizer scaler"
+"""What the training step itself updates: an "update" said of them is the step's, not a library's."""
+
 Bind = tuple[int, int | str, int | str]
 """A frame's binding: a word of group ``a`` is said of group ``b``'s word, not of ``c``'s (see ``FRAMES``)."""
 
@@ -871,8 +885,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("seed", "different differ vary mismatch reproduce reproducible deterministic nondeterministic match "
           "same-result"), {"nondeterminism": "training_runs"}),
         # (not a run resumed from a checkpoint that goes on differently: that is the resume, not the evaluation)
+        # (the difference said of what the evaluation gives, not of what the user varied between tries: "every
+        # fine-tune I try, different sizes, ends the same way", nor of weights that training changes: "the weights
+        # still change at every step"; "the same weights give different results" is the output's, by its verb)
         (("evaluate evaluation eval checkpoint", "twice again same every each", "different differ vary change "
-          "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"}),
+          "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"},
+         ((2, "output result prediction metric score accuracy acc loss number value logit answer evaluate evaluation "
+              "eval checkpoint give get produce return yield predict", "size dataset setting config configuration "
+              "gpu lr rate batch type version weight parameter param llm method"),)),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
@@ -903,10 +923,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("version commit release", "old older previous early last", "fine work ok okay normal train normally"),
          {"recent_change": "library_upgrade"}),
         (("version", "fine work ok okay normally", "but however whereas while"), {"recent_change": "library_upgrade"}),
-        # a library updated by name ("since I updated transformers", "the newer torch version", "bumped lightning")
-        (("update upgrade bump new late", "torch pytorch transformers cuda cudnn library lib package lightning "
-          "accelerate peft deepspeed timm diffusers driver trl xformers", "!should !want !whether !worth !consider "
-          "!considering !planning !plan !how !if"), {"recent_change": "library_upgrade"}),
+        # a library updated by name ("since I updated transformers", "bumped lightning"): the change word said of the
+        # library, not of the training step's own updates ("gradient updates", "the optimizer's last update()")
+        (("update upgrade bump", _LIBRARIES, "!should !want !whether !worth !consider !considering !planning !plan "
+          "!how !if"), {"recent_change": "library_upgrade"}, ((0, 1, _STEP_UPDATES),)),
+        # a newer release named as such ("the newer torch version", "latest lightning release"; not "new to DDP")
+        (("new late", _LIBRARIES, "version release", "!should !want !whether !worth !consider !considering !planning "
+          "!plan !how !if"), {"recent_change": "library_upgrade"}),
         # the input pipeline changed just before the trouble ("since I rewrote the preprocessing the loss is stuck")
         (("change switch replace rewrite refactor modify move new swap", "pipeline dataloader loader preprocessing "
           "preprocess augmentation dataset loading shard webdataset tfrecord parquet", "since after now once worse "

@@ -783,3 +783,42 @@ def test_a_pause_that_ends_is_no_hang(text: str, symptom: str) -> None:
 def test_correlatives_and_before_after_changes(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a number said as a setting's value is the setting's, not the data-time share said nearby
+    ("my data loader freezes whenever num_workers > 0", {"data_time_fraction": None}),
+    ("bumped cfg.DATALOADER.NUM_WORKERS from 2 to 8 and the data loader got slower", {"data_time_fraction": None}),
+    ("the dataloader is slow even with batch size 32", {"data_time_fraction": None}),
+    # a figure said of the quantity is still read
+    ("data loading takes 45% of every step with batch size 32", {"data_time_fraction": 0.45}),
+    ("data_time 0.55 of the iteration", {"data_time_fraction": 0.55}),
+])
+def test_a_settings_number_is_no_measurement(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, change", [
+    # the training step's own updates, and the user new to something, are no library upgrade
+    ("the learning curve in wandb counts micro batches instead of weight updates under lightning", None),
+    ("new to deepspeed here: what does my config need for 4 gpus", None),
+    ("torch crashes with 'optimizer step called twice since the last update()'", None),
+    # a library updated by name, or its newer release, is
+    ("since I updated lightning my validation loop is skipped", "library_upgrade"),
+    ("with the latest transformers release the loss is nan", "library_upgrade"),
+])
+def test_library_upgrade_is_said_of_a_library(text: str, change: str | None) -> None:
+    assert obs(text).get("recent_change") == change
+
+
+@pytest.mark.parametrize("text, nondeterminism", [
+    # sameness across tries, and weights that training changes, are no evaluation nondeterminism
+    ("I tried different learning rates and every evaluation looks the same: flat", None),
+    ("the frozen encoder's weights still change each step even though I call eval() on it", None),
+    # outputs that differ between evaluations are
+    ("evaluating one checkpoint twice returns different scores", "evaluation"),
+    ("my eval accuracy differs every time I run it on the same checkpoint", "evaluation"),
+])
+def test_evaluation_nondeterminism_is_said_of_the_output(text: str, nondeterminism: str | None) -> None:
+    assert obs(text).get("nondeterminism") == nondeterminism
