@@ -1818,7 +1818,10 @@ class _Reader:
             named = len(K.ERROR_SIGNATURES)
             needed = stored[named] if stored is not None else _needed(named) if len(low) > FUZZY_LIMIT else None
             crash = _crash_named().search(low) if needed is None or any(w in low for w in needed) else None
-            if crash is not None:
+            pasted = _pasted().search(low) if crash is not None else None
+            if pasted is not None:  # an exception line pasted with its message is a crash shown, not named
+                self.add({"symptom": "crash"}, pasted.start(), pasted.end(), strong=False, evidence=True)
+            elif crash is not None:
                 self.add({"symptom": "crash"}, crash.start(), crash.end(), strong=False, evidence=True,
                          fallback=True)
         if first is not None:
@@ -1883,6 +1886,11 @@ def _signature(order: int) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _crash() -> re.Pattern[str]:
     return re.compile(K.CRASH_SIGNS)
+
+
+@lru_cache(maxsize=1)
+def _pasted() -> re.Pattern[str]:
+    return re.compile(K.PASTED_EXCEPTION)
 
 
 @lru_cache(maxsize=1)

@@ -459,7 +459,7 @@ def read_text(text: str) -> list[TextReading]:
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
     from expert.talk import understand
-    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, SYMPTOM_PRIORITY, VALUE_PRIORITY
+    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, PASTED_CRASH_PRIORITY, SYMPTOM_PRIORITY, VALUE_PRIORITY
 
     u = understand(dt.text)
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
@@ -516,7 +516,10 @@ def read_text(text: str) -> list[TextReading]:
             obs = Observation.make(r.name, r.value, f"text:{phrase}")
         except (TrainoptError, ValueError, TypeError, OverflowError):
             continue
-        prio = shape_rank.get((r.start, r.end), SYMPTOM_PRIORITY.get(r.value, 0)) if r.name == "symptom" else \
+        # (a crash shown by pasted evidence outranks a tracker's name or a question said beside it)
+        sym = PASTED_CRASH_PRIORITY if r.value == "crash" and r.evidence and not r.fallback else \
+            SYMPTOM_PRIORITY.get(r.value, 0)
+        prio = shape_rank.get((r.start, r.end), sym) if r.name == "symptom" else \
             LOSS_BEHAVIOR_PRIORITY.get(r.value, 0) if r.name == "loss_behavior" else \
             VALUE_PRIORITY.get(r.name, {}).get(r.value, 0)
         # a composed reading beats a cue of the same priority (tie-break 0 < 1); a weak one (a bare error

@@ -1394,6 +1394,15 @@ CRASH_SIGNS = (r"traceback \(most recent call last\)|\b\w*(?:error|exception):|\
                r"\berror\b|\bdies\b|\bdied\b|\bexited unexpectedly\b")
 """Words and lines showing the run stopped with an error (``symptom=crash``)."""
 
+PASTED_EXCEPTION = r"traceback \(most recent call last\)|\b[a-z_.]*(?:error|exception): *[`'\"]?[a-z0-9_]"
+"""A pasted exception line (its class, a colon, its message: "RuntimeError: no `loss` value ...") or a traceback:
+the run stopped there, whatever else the sentence names."""
+
+PASTED_CRASH_PRIORITY = 8
+"""The symptom priority of a crash shown by pasted evidence: above a tracker's name and a question said beside it
+(``keywords.P_TRACKING``, ``P_DIRECT``: "training_step returns {'log': tensorboard_logs} and raises RuntimeError:
+..." is a crash), below every behaviour of a run that trains (a crash is 1 when only named in words)."""
+
 CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
                           "cuda_oom", "collective_timeout", "dataloader_failure", "pickling"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""

@@ -822,3 +822,16 @@ def test_library_upgrade_is_said_of_a_library(text: str, change: str | None) -> 
 ])
 def test_evaluation_nondeterminism_is_said_of_the_output(text: str, nondeterminism: str | None) -> None:
     assert obs(text).get("nondeterminism") == nondeterminism
+
+
+@pytest.mark.parametrize("text, symptom", [
+    # a pasted exception line is a crash shown: it outranks a tracker or a question named beside it
+    ("my step logs {'acc': acc, 'board': tensorboard_writer} and then fails: KeyError: 'val_acc'", "crash"),
+    ("how should I pick the optimizer here? right now it stops with TypeError: 'NoneType' object", "crash"),
+    # a crash only named in words stays the weakest reading
+    ("I log everything to wandb and it crashes sometimes", "experiment_tracking"),
+    # and a run that trains badly before the error is still that
+    ("the loss turns into nan and then it stops with ValueError: input contains nan", "unstable"),
+])
+def test_a_pasted_exception_is_a_crash(text: str, symptom: str) -> None:
+    assert obs(text).get("symptom") == symptom
