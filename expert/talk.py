@@ -1487,12 +1487,40 @@ class _Reader:
                 continue
             if self._negated(p.i, max(0, p.i - 2 * NEGATION_REACH)):
                 continue  # "no loss curve yet": nothing is said of it
+            if self._judged_fine(p):
+                continue  # "the loss looks fine", "it fits in memory": named as what is not the trouble
+            measures = K.FALLBACK_MEASURES.get(q)
+            if measures is not None and not any(t.lemma in measures or t.text in measures
+                                                for t in self.tokens[p.i:p.j + 1]):
+                continue  # "the training steps", "my GPU": a thing named, not its speed ("data loading time": its)
             sets, what = K.QUANTITY_FALLBACKS[q]
             self.add(dict(sets), p.start, p.end, strong=False, fallback=True)
             self.u.confirm.append((f"fallback:{q}", f"You mentioned {what}, but I could not tell how it behaves: "
                                                     f"is it stuck, rising, jumping, NaN, or slow? (say it in other "
                                                     f"words)"))
             return
+
+    def _judged_fine(self, p: Part, reach: int = 5) -> bool:
+        """Whether the clause of ``p`` judges it as it should be (``FALLBACK_CONTENT``, said without a negation)."""
+        def fine(k: int) -> bool:
+            t = self.tokens[k]
+            return t.kind == "word" and t.lemma in K.FALLBACK_CONTENT and not self._negated(k, max(0, k - 3))
+
+        def ends(k: int) -> bool:
+            t = self.tokens[k]
+            return t.text in _BIND_BREAKS or t.text in _SENTENCE_END or (t.kind == "word" and t.lemma in _BREAK_WORDS)
+
+        for k in range(p.j, min(len(self.tokens), p.j + reach)):
+            if ends(k):
+                break
+            if fine(k):
+                return True
+        for k in range(p.i - 1, max(-1, p.i - 1 - reach), -1):
+            if ends(k):
+                break
+            if fine(k):
+                return True
+        return False
 
     def _named_settings(self) -> None:
         """Settings named in passing (``knowledge.talk.SETTING_NAMES``), unless negated, asked about or changed.

@@ -573,12 +573,29 @@ QUANTITY_FALLBACKS: dict[str, tuple[dict[str, Any], str]] = {
     "recall": ({"not_working_aspect": "accuracy"}, "a metric"),
     "throughput": ({"symptom": "slow_training"}, "the speed"),
     "epoch_time": ({"symptom": "slow_training"}, "the time per epoch"),
-    # (not the step or the loader: "each step", "the training steps", "my dataloader" name them, not their speed)
+    # (not the step or the loader: "each step", "the training steps", "my dataloader" name them, not their speed;
+    # their time, the GPU's use and the data-loading time are figures of speed, said with a word of measure
+    # (FALLBACK_MEASURES): "the step time looks off", "GPU utilization is weird")
+    "step_time": ({"symptom": "slow_training"}, "the time per step"),
+    "gpu_util": ({"symptom": "slow_training"}, "the GPU's use"),
+    "data_time": ({"symptom": "slow_training"}, "the data loading"),
+    # the memory a run takes bounds its batch ("uses much more memory than I expected")
+    "memory": ({"memory_limited": True}, "the memory"),
 }
 """What a complaint states, weakly, when it names one of these quantities and nothing composes a reading ("the train
 loss goes down in steps", "the speed after the change"): the figure that is not working (or, for a speed, that
 the run is slow), offered with a question (how does it move?) rather than nothing. Only the first quantity named,
 never negated, never said as a time ("after each step"), and only when the text gives no other reading."""
+
+FALLBACK_MEASURES: dict[str, frozenset[str]] = {
+    q: frozenset("time util utilization usage utilisation second s/it duration".split())
+    for q in ("step_time", "gpu_util", "data_time")}
+"""Quantities whose name is a fallback only with a word of measure in it ("step time", "GPU usage"): their bare
+names ("each step", "the GPU", "the dataloader") name a thing, not its speed."""
+
+FALLBACK_CONTENT = frozenset("fine ok okay normal fit good great well healthy reasonable expected".split())
+"""Words that judge a figure as it should be ("the loss looks fine", "it fits in memory"): said plainly in the
+quantity's clause, the quantity gives no fallback reading (it is named as what is not the trouble)."""
 
 FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside

@@ -835,3 +835,35 @@ def test_evaluation_nondeterminism_is_said_of_the_output(text: str, nondetermini
 ])
 def test_a_pasted_exception_is_a_crash(text: str, symptom: str) -> None:
     assert obs(text).get("symptom") == symptom
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a figure of speed named with nothing composed: the weak speed reading, with a question
+    ("the step time looks odd once I use two nodes", {"symptom": "slow_training"}),
+    ("GPU usage is kind of strange during training", {"symptom": "slow_training"}),
+    # the memory a run takes: what bounds its batch
+    ("the eval loop uses way more memory than the train loop", {"memory_limited": True}),
+    # the things themselves, named without a measure, say nothing of speed
+    ("the remaining training steps of the epoch seem to do nothing", {"symptom": None}),
+    ("my GPU is a 4090", {"symptom": None}),
+])
+def test_fallback_for_speed_and_memory_figures(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_speed_fallback_asks_how_it_behaves() -> None:
+    assert any("time per step" in q for q in confirmations("the step time looks odd once I use two nodes"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a figure judged as it should be is named as what is not the trouble: no fallback reading
+    ("honestly the training loss looks fine to me", {"not_working_aspect": None}),
+    ("everything fits in GPU memory", {"memory_limited": None}),
+    # judged otherwise, or the judgement another figure's, the fallback stays
+    ("the val loss is not fine at all", {"not_working_aspect": "loss"}),
+    ("the accuracy curve is odd although the lr is fine", {"not_working_aspect": "accuracy"}),
+])
+def test_no_fallback_for_a_figure_judged_fine(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
