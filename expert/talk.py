@@ -1278,9 +1278,11 @@ class _Reader:
         lemmas = [t.lemma for t in toks]
         asks = toks[-1].text == "?" or lemmas[0] in K.QUESTION_LEADS or (len(lemmas) > 2 and lemmas[1] in
                                                                           ("should", "do", "can"))
+        # (a question opened by a form of "be": "is it worth ...", whose lemma is no question word)
+        opens = asks or toks[0].text in K.QUESTION_LEADS
         choice = set(lemmas) & K.CHOICE_WORDS or "vs" in lemmas or "which" in lemmas or "what" in lemmas or \
             "how" in lemmas
-        if not asks:
+        if not opens:
             return
         parts = self.parts_in(lo, hi)
         # a setting said in use in a clause of its own is not what the question asks about: "I use gradient
@@ -1292,7 +1294,16 @@ class _Reader:
         topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
         values = [p.roles["tv"] for p in parts if "tv" in p.roles]
         named = topics or values
-        if not named:
+        if not named or not asks:
+            if named:
+                return
+            # a choice asked about no setting the lexicon knows ("should I freeze the backbone first?", "what
+            # dropout should I use"): the config question, weakly, unless the text says a symptom
+            if lemmas[0] != "why" and set(lemmas) & K.OPEN_CHOICE_WORDS:
+                self.add({"symptom": "direct_question"}, toks[0].start, toks[-1].end, strong=False, fallback=True)
+                self.u.confirm.append(("fallback:question", "You asked which setting to use: about what? (the "
+                                                            "optimizer, the learning rate, its schedule, the batch "
+                                                            "size, regularization, precision...)"))
             return
         if len(values) < 2 and not topics and not (set(lemmas) & {"should", "worth", "better", "enable", "need",
                                                                   "which", "vs", "recommend"}):
@@ -1487,6 +1498,8 @@ class _Reader:
                 continue
             if self._negated(p.i, max(0, p.i - 2 * NEGATION_REACH)):
                 continue  # "no loss curve yet": nothing is said of it
+            if q in K.JUDGED_FALLBACKS and not self._judged_at_all(p):
+                continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p):
                 continue  # "the loss looks fine", "it fits in memory": named as what is not the trouble
             measures = K.FALLBACK_MEASURES.get(q)
@@ -1499,6 +1512,16 @@ class _Reader:
                                                     f"is it stuck, rising, jumping, NaN, or slow? (say it in other "
                                                     f"words)"))
             return
+
+    def _judged_at_all(self, p: Part, reach: int = 8) -> bool:
+        """Whether the sentence of ``p`` says a movement or a comparison near it (``COMPARING_WORDS``)."""
+        lo, hi = p.i, p.j
+        while lo > max(0, p.i - reach) and self.tokens[lo - 1].text not in _SENTENCE_END:
+            lo -= 1
+        while hi < min(len(self.tokens), p.j + reach) and self.tokens[hi].text not in _SENTENCE_END:
+            hi += 1
+        return any("m" in o.roles for o in self.parts_in(lo, hi)) or \
+            any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in self.tokens[lo:hi])
 
     def _judged_fine(self, p: Part, reach: int = 5) -> bool:
         """Whether the clause of ``p`` judges it as it should be (``FALLBACK_CONTENT``, said without a negation)."""

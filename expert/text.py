@@ -498,9 +498,12 @@ def read_text(text: str) -> list[TextReading]:
     shape_rank = {(r.start, r.end): LOSS_BEHAVIOR_PRIORITY[r.value] for r in u.readings
                   if r.name == "loss_behavior" and r.value in LOSS_BEHAVIOR_PRIORITY}
     for r in u.readings:
-        if r.fallback and r.name == "symptom" and r.value == "crash":
-            if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings):
-                continue  # an error named in words is the complaint only when no other symptom is said
+        if r.fallback and r.name == "symptom" and r.value in ("crash", "direct_question"):
+            if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings) or \
+                    (r.value == "direct_question" and any(f.name == "symptom" and f.value == "crash"
+                                                          for f in u.readings)):
+                continue  # an error named in words, a question of no known topic: the complaint only when no
+                # other symptom is said (a crash named beside the question is the complaint)
         elif r.fallback and (best or any(not f.fallback for f in u.readings)):
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):

@@ -300,6 +300,11 @@ CHOICE_WORDS = frozenset("which should best better recommend recommended vs vers
                          "reasonable good right optimal ideal enable necessary sensible default typical".split())
 """Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
 
+OPEN_CHOICE_WORDS = frozenset("should worth recommend recommended need best".split())
+"""Words that make a question (a sentence ending in "?" or opening with a question word) a choice of setting even
+when it names none the lexicon knows ("is it worth using label smoothing?", "what dropout should I use"): the
+config question, as a fallback. Not "which" alone: "which one is right?" asks about what was just said."""
+
 AGENTS = frozenset("i we you they he she someone".split())
 """Persons: one said before a quantity makes it the object of what they did ("I kept the LR the same")."""
 
@@ -592,6 +597,12 @@ FALLBACK_MEASURES: dict[str, frozenset[str]] = {
     for q in ("step_time", "gpu_util", "data_time")}
 """Quantities whose name is a fallback only with a word of measure in it ("step time", "GPU usage"): their bare
 names ("each step", "the GPU", "the dataloader") name a thing, not its speed."""
+
+JUDGED_FALLBACKS = frozenset({"step_time", "gpu_util", "data_time", "memory"})
+"""Quantities that give their fallback only when their sentence judges or compares something (a movement, or one
+of ``COMPARING_WORDS``): "gpu util" alone, a name in a pasted list, says nothing of it."""
+COMPARING_WORDS = frozenset("more less much higher lower bigger smaller larger than too way".split())
+"""Words of comparison or excess ("uses much more memory than training")."""
 
 FALLBACK_CONTENT = frozenset("fine ok okay normal fit good great well healthy reasonable expected".split())
 """Words that judge a figure as it should be ("the loss looks fine", "it fits in memory"): said plainly in the

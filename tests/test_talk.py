@@ -867,3 +867,22 @@ def test_a_speed_fallback_asks_how_it_behaves() -> None:
 def test_no_fallback_for_a_figure_judged_fine(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, symptom", [
+    # a choice asked about a setting the lexicon does not know: the config question, weakly
+    ("should we unfreeze the encoder after two epochs?", "direct_question"),
+    ("is it worth adding stochastic depth to my model", "direct_question"),
+    # not a question about what was just said, nor a why-question, nor one beside a symptom
+    ("the bar and my own log disagree. Which one is correct?", None),
+    ("why does my model do this?", None),
+    ("should I be worried? the loss went to nan", "unstable"),
+    # a figure of speed named alone says nothing of it
+    ("step time", None),
+])
+def test_an_open_choice_question_is_the_config_question(text: str, symptom: str | None) -> None:
+    assert obs(text).get("symptom") == symptom
+
+
+def test_an_open_question_asks_its_topic() -> None:
+    assert any("which setting" in q for q in confirmations("should we unfreeze the encoder after two epochs?"))
