@@ -586,6 +586,9 @@ QUANTITY_FALLBACKS: dict[str, tuple[dict[str, Any], str]] = {
     "data_time": ({"symptom": "slow_training"}, "the data loading"),
     # the memory a run takes bounds its batch ("uses much more memory than I expected")
     "memory": ({"memory_limited": True}, "the memory"),
+    # gradients judged without a shape ("the gradient norm looks odd"): they are watched, how they move is asked
+    "grad_norm": ({"grad_norm_monitored": True}, "the gradient norm"),
+    "grad": ({"grad_norm_monitored": True}, "the gradients"),
 }
 """What a complaint states, weakly, when it names one of these quantities and nothing composes a reading ("the train
 loss goes down in steps", "the speed after the change"): the figure that is not working (or, for a speed, that
@@ -598,11 +601,12 @@ FALLBACK_MEASURES: dict[str, frozenset[str]] = {
 """Quantities whose name is a fallback only with a word of measure in it ("step time", "GPU usage"): their bare
 names ("each step", "the GPU", "the dataloader") name a thing, not its speed."""
 
-JUDGED_FALLBACKS = frozenset({"step_time", "gpu_util", "data_time", "memory"})
+JUDGED_FALLBACKS = frozenset({"step_time", "gpu_util", "data_time", "memory", "grad_norm", "grad"})
 """Quantities that give their fallback only when their sentence judges or compares something (a movement, or one
 of ``COMPARING_WORDS``): "gpu util" alone, a name in a pasted list, says nothing of it."""
-COMPARING_WORDS = frozenset("more less much higher lower bigger smaller larger than too way".split())
-"""Words of comparison or excess ("uses much more memory than training")."""
+COMPARING_WORDS = frozenset("more less much higher lower bigger smaller larger than too way off odd weird strange "
+                            "wrong bad suspicious unusual abnormal fishy funny different change".split())
+"""Words of comparison, excess or judgement ("uses much more memory than training", "the grad norm looks off")."""
 
 FALLBACK_CONTENT = frozenset("fine ok okay normal fit good great well healthy reasonable expected".split())
 """Words that judge a figure as it should be ("the loss looks fine", "it fits in memory"): said plainly in the

@@ -886,3 +886,14 @@ def test_an_open_choice_question_is_the_config_question(text: str, symptom: str 
 
 def test_an_open_question_asks_its_topic() -> None:
     assert any("which setting" in q for q in confirmations("should we unfreeze the encoder after two epochs?"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # gradients judged without a shape: watched, and their movement asked
+    ("the gradient norm of the decoder looks off to me", {"grad_norm_monitored": True, "grad_norm_trend": None}),
+    # with a shape, the shape is read
+    ("the grad norm keeps exploding after warmup", {"grad_norm_trend": "exploding"}),
+])
+def test_gradients_judged_without_a_shape(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
