@@ -519,6 +519,20 @@ class _Reader:
         return out
 
     # -- the pieces of one clause ---------------------------------------------------------------------
+    def _weighted(self, p: Part) -> bool:
+        """Whether a quantity is named only as what a setting weighs (``knowledge.talk.TERM_WEIGHTS``).
+
+        "loss weight", "the weight of my auxiliary loss", "lambda for the KL loss": the head is the weight, and a
+        number or a change said of the phrase is the weight's.
+        """
+        if p.j < len(self.tokens) and self.tokens[p.j].lemma in K.TERM_WEIGHTS:
+            return True
+        k = p.i - 1
+        while k >= max(0, p.i - 4) and self.tokens[k].kind == "word" and \
+                self.tokens[k].lemma not in ("of", "for", "on") and p.i - k <= 3:
+            k -= 1
+        return k >= 1 and self.tokens[k].lemma in ("of", "for", "on") and self.tokens[k - 1].lemma in K.TERM_WEIGHTS
+
     def _quantities(self, parts: list[Part]) -> list[tuple[Part, str, str | None]]:
         """(part, quantity, split) of each quantity mention; a split word before a quantity qualifies it."""
         out: list[tuple[Part, str, str | None]] = []
@@ -535,6 +549,9 @@ class _Reader:
                 out.append((Part(p.i, nxt.j, nxt.roles, p.start, nxt.end), nxt.roles["q"],
                             None if both else p.roles["s"]))
                 k += 2
+                continue
+            if "q" in p.roles and self._weighted(p):
+                k += 1  # "the weight of my aux loss", "loss coefficient": a setting of the loss, not the loss
                 continue
             if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
                 split = None

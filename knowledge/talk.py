@@ -608,6 +608,10 @@ COMPARING_WORDS = frozenset("more less much higher lower bigger smaller larger t
                             "wrong bad suspicious unusual abnormal fishy funny different change".split())
 """Words of comparison, excess or judgement ("uses much more memory than training", "the grad norm looks off")."""
 
+TERM_WEIGHTS = frozenset("weight weighting coefficient coef lambda factor multiplier".split())
+"""Nouns naming what weighs a loss or a metric in a sum ("loss weight", "the weight of the aux loss"): the phrase
+names the weight, a setting, not the quantity (its numbers and changes are the weight's)."""
+
 FALLBACK_CONTENT = frozenset("fine ok okay normal fit good great well healthy reasonable expected".split())
 """Words that judge a figure as it should be ("the loss looks fine", "it fits in memory"): said plainly in the
 quantity's clause, the quantity gives no fallback reading (it is named as what is not the trouble)."""

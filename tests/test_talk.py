@@ -897,3 +897,15 @@ def test_an_open_question_asks_its_topic() -> None:
 def test_gradients_judged_without_a_shape(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a loss named as what a weight weighs: the numbers and the change are the weight's
+    ("raising the coefficient of the contrastive loss from 0.5 to 20 did nothing", {"loss_behavior": None}),
+    ("the reconstruction loss weight went from 1 to 50, no difference", {"loss_behavior": None}),
+    # the loss itself moving from one number to another still moves
+    ("my contrastive loss went from 0.5 to 20 within a few steps", {"loss_behavior": "diverging"}),
+])
+def test_a_weighted_loss_is_the_weights(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
