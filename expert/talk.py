@@ -1010,12 +1010,16 @@ class _Reader:
         "NUM_WORKERS from 1 to 4"), the first word is a setting's name (``knowledge.talk.SETTING_WORDS``) or a
         config key (a word joined by "_" or "." to the next): the number is that setting's.
         """
+        strict = True  # only a change's own links so far ("gpus (1 -> 4)"), no verb such as "is"
         for n in range(k - 1, max(lo, k - 7) - 1, -1):
             t = self.tokens[n]
             if t.kind == "num" or t.text in K.SETTING_NUMBER_LINKS or t.lemma in K.SETTING_NUMBER_LINKS:
+                strict = strict and (t.kind == "num" or t.text in K.CHANGE_LINKS or t.lemma in K.CHANGE_LINKS)
                 continue
             if own.i <= n < own.j or t.kind != "word":
                 return False
+            if strict and t.lemma in K.COUNTED_SETTINGS:
+                return True  # "more gpus (1 -> 4)": the count of devices changed
             joined = self.text[max(0, t.start - 1):t.start] in ("_", ".") or self.text[t.end:t.end + 1] in ("_", ".")
             return t.lemma in K.SETTING_WORDS or (joined and self.text[t.end:t.end + 1] != ".")
         return False

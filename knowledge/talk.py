@@ -703,6 +703,12 @@ SETTING_WORDS = frozenset("worker batch size bs seed accumulation accum prefetch
 SETTING_NUMBER_LINKS = frozenset("= : > < >= <= == != of be set at from to -> → ~ ( , around about".split())
 """Tokens between a setting's name and its number, or between the numbers of a changed setting ("from 1 to 4")."""
 
+COUNTED_SETTINGS = frozenset("gpu node worker rank process device card".split())
+"""Things the run has a number of: a change of their count said right after them ("gpus (1 -> 4)", "workers:
+2 -> 8") is the setting's, never a figure of a metric said nearby."""
+CHANGE_LINKS = frozenset("( -> → => : = from to".split())
+"""The tokens of a changed count ("(1 -> 4)", "from 1 to 4")."""
+
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
 

@@ -909,3 +909,15 @@ def test_gradients_judged_without_a_shape(text: str, expected: dict) -> None:
 def test_a_weighted_loss_is_the_weights(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a changed count of devices said right after them is theirs, not the accuracy's
+    ("after going to more nodes (2 -> 6) my val accuracy went down",
+     {"val_metric": None, "recent_change": "gpu_count"}),
+    # a figure said of the accuracy is still read
+    ("val accuracy 0.64 with gpus = 8", {"val_metric": 0.64}),
+])
+def test_a_changed_device_count_is_no_metric(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
