@@ -1433,6 +1433,11 @@ class _Reader:
     def _change(self, lo: int, hi: int, b: int, a: int, claim_from: int | None = None) -> None:
         toks = self.tokens
         self.claim(toks[claim_from if claim_from is not None else b].start, toks[b].end, K.SETTINGS)
+        start = claim_from if claim_from is not None else b
+        if any(t.lemma in K.TRIED_WORDS for t in toks[max(lo, start - 6):start]):
+            # "I tried learning rates from 2e-5 down to 1e-8": a range tried, neither end is the run's setting
+            self.claim(toks[start].start, toks[a].end, K.SETTINGS)
+            return
         before_v, after_v = self._setting_value(b), self._setting_value(a)
         if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
             name, value, last = after_v

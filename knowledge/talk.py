@@ -703,6 +703,9 @@ SETTING_WORDS = frozenset("worker batch size bs seed accumulation accum prefetch
 SETTING_NUMBER_LINKS = frozenset("= : > < >= <= == != of be set at from to -> → ~ ( , around about".split())
 """Tokens between a setting's name and its number, or between the numbers of a changed setting ("from 1 to 4")."""
 
+TRIED_WORDS = frozenset("try sweep test experiment vary".split())
+"""Verbs that make a range of values ("tried lr from 1e-3 to 1e-6") the values tried, not a change of the run."""
+
 COUNTED_SETTINGS = frozenset("gpu node worker rank process device card".split())
 """Things the run has a number of: a change of their count said right after them ("gpus (1 -> 4)", "workers:
 2 -> 8") is the setting's, never a figure of a metric said nearby."""

@@ -921,3 +921,15 @@ def test_a_weighted_loss_is_the_weights(text: str, expected: dict) -> None:
 def test_a_changed_device_count_is_no_metric(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a range of values tried is neither end the run's setting
+    ("we tested learning rates from 1e-3 down to 1e-6 and nothing helps", {"learning_rate": None}),
+    ("tried batch sizes from 8 to 512, no difference", {"batch_size": None}),
+    # a change of the run's setting still sets the after-value
+    ("I lowered the lr from 1e-3 to 3e-4 and now it diverges", {"learning_rate": 3e-4}),
+])
+def test_a_range_tried_is_no_setting(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
