@@ -445,6 +445,17 @@ class TextReading:
     weak: bool = False
 
 
+def _troubled(names: Any) -> bool:
+    """Whether any of these observations says what the complaint is, or weighs a setting.
+
+    What the complaint is: the vocabulary's ``symptom`` group (a symptom, a vague request, a question's topic);
+    a setting weighed: ``considering``.
+    """
+    from knowledge.vocabulary import VOCABULARY
+
+    return any(n == "considering" or (n in VOCABULARY and VOCABULARY[n].group == "symptom") for n in names)
+
+
 def read_text(text: str) -> list[TextReading]:
     """Read a complaint into observations, each with the words that gave it (see :func:`parse_complaint`).
 
@@ -498,12 +509,14 @@ def read_text(text: str) -> list[TextReading]:
     shape_rank = {(r.start, r.end): LOSS_BEHAVIOR_PRIORITY[r.value] for r in u.readings
                   if r.name == "loss_behavior" and r.value in LOSS_BEHAVIOR_PRIORITY}
     for r in u.readings:
-        if r.fallback and r.name == "symptom" and r.value in ("crash", "direct_question"):
-            if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings) or \
-                    (r.value == "direct_question" and any(f.name == "symptom" and f.value == "crash"
-                                                          for f in u.readings)):
-                continue  # an error named in words, a question of no known topic: the complaint only when no
-                # other symptom is said (a crash named beside the question is the complaint)
+        if r.fallback and r.name == "symptom" and r.value == "direct_question":
+            if _troubled(best) or _troubled(f.name for f in u.readings if not f.fallback) or \
+                    any(f.name == "symptom" and f.value == "crash" for f in u.readings):
+                continue  # a question of no known topic: the complaint only when nothing else of the kind is said
+                # (a symptom, a request, a setting weighed, a crash named beside it)
+        elif r.fallback and r.name == "symptom" and r.value == "crash":
+            if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings):
+                continue  # an error named in words is the complaint only when no other symptom is said
         elif r.fallback and (best or any(not f.fallback for f in u.readings)):
             continue  # a fallback speaks only when nothing else is read
         if not dt.seamless(r.start, r.end):
