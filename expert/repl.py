@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expert import startup
+from expert import rx, startup
 from knowledge.errors import InputError, TrainoptError
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ COMMANDS = (
 )
 
 Write = Callable[[str], None]
-_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+_DIGITS = rx.compile(r"[0-9]+", re.ASCII)
 
 
 class Leave(Exception):
@@ -219,7 +219,7 @@ def _confirm(c: Consultation, write: Write) -> None:
         write("press Enter to keep the reading, or type `not X, Y`\n")
 
 
-_CORRECTION = re.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
+_CORRECTION = rx.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
                          r"(?P<right>\S.*?)\s*$",
                          re.IGNORECASE)
 

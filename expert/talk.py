@@ -34,6 +34,7 @@ from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
+from expert import rx
 from knowledge import talk as K
 from knowledge.forms import FORMS
 from knowledge.record import dataclass
@@ -48,7 +49,7 @@ a complaint a person types is far shorter, and pasted logs are read in full by t
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
-_TOKEN = re.compile(
+_TOKEN = rx.compile(
     r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
     r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
     r"|(?P<arrow>-+>|=>|→|⟶)"
@@ -69,7 +70,7 @@ NEGATION_REACH = 4
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
-_FAMILY = re.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
+_FAMILY = rx.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
 """A model's name: its family's stem, then nothing, a plural "s", or a size or version ("resnet50", "gpt4o")."""
 _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatline", "oscillate", "unstable", "low",
                                   "high", "slow", "negative", "tiny", "same"})
@@ -92,7 +93,7 @@ _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
                       "util utilization usage load".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
-_RATE = re.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
+_RATE = rx.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
                    r"/(?:s|sec|second)")
 """A rate of training as progress bars and logs print it ("1.2 s/it", "3.4 it/s", "850 samples/sec")."""
@@ -313,7 +314,7 @@ def _triggers() -> frozenset[str]:
     return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
 
 
-_WORDS = re.compile(r"[a-z]+")
+_WORDS = rx.compile(r"[a-z]+")
 
 
 def _ranges(text: str) -> list[tuple[int, int]]:
@@ -1782,26 +1783,26 @@ def _needed(order: int) -> frozenset[str] | None:
 
 @lru_cache(maxsize=64)
 def _signature(order: int) -> re.Pattern[str]:
-    return re.compile(K.ERROR_SIGNATURES[order][0])
+    return rx.compile(K.ERROR_SIGNATURES[order][0])
 
 
 @lru_cache(maxsize=1)
 def _crash() -> re.Pattern[str]:
-    return re.compile(K.CRASH_SIGNS)
+    return rx.compile(K.CRASH_SIGNS)
 
 
 @lru_cache(maxsize=1)
 def _crash_named() -> re.Pattern[str]:
-    return re.compile(K.CRASH_NAMED)
+    return rx.compile(K.CRASH_NAMED)
 
 
-_NONFINITE_NORM = re.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
+_NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
 FLAT_SERIES = 0.01
 """A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
 RISING_SERIES = 1.3
 """A logged training loss that only rises and ends this many times its first value is diverging."""
 
-_LOSS_VALUE = re.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
+_LOSS_VALUE = rx.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
                          r"(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
 _SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
 
@@ -1822,10 +1823,10 @@ def _loss_key(text: str, at: int) -> _Key | None:
         if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
             return _Key(key)
     return None
-_STEP = re.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
-_EPOCH = re.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
-_DICT_LR = re.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
-_SERIES_KEY = re.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
+_STEP = rx.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
+_EPOCH = rx.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
+_DICT_LR = rx.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+_SERIES_KEY = rx.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
 
 
 def _log_series(r: _Reader) -> None:

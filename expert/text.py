@@ -37,6 +37,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Any
 
+from expert import rx
 from expert.nlp import Normalised, Scanner, lower_aligned, normalise
 from knowledge.errors import TrainoptError
 from knowledge.record import dataclass
@@ -59,28 +60,28 @@ _NEGATORS = frozenset({
 })
 # A clause ends at punctuation or at a contrasting / joining word; a negation does not reach past it. A dot
 # or colon ends a clause only before a blank, so "cfg.SOLVER.BASE_LR" and "lr=1e-3:" stay whole.
-_CLAUSE_BREAK = re.compile(r"[;!?,()\[\]\n]|[.:](?=\s|$)|\b(?:but|and|or|however|although|though|yet|while|"
+_CLAUSE_BREAK = rx.compile(r"[;!?,()\[\]\n]|[.:](?=\s|$)|\b(?:but|and|or|however|although|though|yet|while|"
                            r"whereas|except|then|so|whereas|unlike)\b", re.IGNORECASE)
-_WORD = re.compile(r"[\w']+")
-_NUMBER = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
+_WORD = rx.compile(r"[\w']+")
+_NUMBER = rx.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
 
 # Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
 CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_precision", "lr_schedule", "loss_fn",
                           "weight_decay"})
 # Settings someone else uses ("you use AdamW in your paper", "the authors train with lr 0.1") are theirs.
-_OTHERS = re.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
+_OTHERS = rx.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
                      r"config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
                      r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
 OTHERS_NAMES = CONFIG_NAMES | {"considering"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
-_WORKED = re.compile(
+_WORKED = rx.compile(
     rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:fine|well|ok|okay|great|perfectly)|(?:it|that|this|which)\s+worked|"
     rf"(?:is|was|ran|runs|run|trains?|trained|behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+"
     r"(?:just\s+)?(?:fine|ok|okay|well|normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+"
     r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
-_CONSIDER = re.compile(
+_CONSIDER = rx.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
     r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
     r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
@@ -256,7 +257,7 @@ def _value(hit: _Hit, name: str, value: Any) -> Any:
     return _convert(value[1:], raw)
 
 
-_SEGMENT_END = re.compile(r"\n|[.!?] ")
+_SEGMENT_END = rx.compile(r"\n|[.!?] ")
 
 
 @dataclass(frozen=True)
