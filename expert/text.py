@@ -444,6 +444,11 @@ class TextReading:
     hedged: bool = False
 
 
+_LAST: tuple[str, Any, tuple[TextReading, ...]] | None = None
+"""The last text read, what ``expert.talk`` understood of it and the readings: a consultation reads a complaint,
+then asks what it left open (``confirmations``), which would read the same text again."""
+
+
 def read_text(text: str) -> list[TextReading]:
     """Read a complaint into observations, each with the words that gave it (see :func:`parse_complaint`).
 
@@ -452,8 +457,19 @@ def read_text(text: str) -> list[TextReading]:
     a cue for the same observation, and owns its words: a cue inside them does not set what it claims (in
     "the progress bar is stuck", "stuck" is no flat loss). For the symptom, priorities decide (stability first).
     """
+    global _LAST
     if not isinstance(text, str) or not text.strip():
         return []
+    last = _LAST
+    if last is not None and last[0] == text:
+        return list(last[2])
+    u, readings = _read(text)
+    _LAST = (text, u, tuple(readings))
+    return readings
+
+
+def _read(text: str) -> tuple[Any, list[TextReading]]:
+    """``read_text``'s work: what ``expert.talk`` understood of the text, and the readings."""
     nt = normalise(text[:MAX_CHARS])
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
@@ -529,7 +545,7 @@ def read_text(text: str) -> list[TextReading]:
                 best[name] = (key, reading)
         elif key[1] == 0:
             best[name] = (key, reading)
-    return [best[n][1] for n in sorted(best)]
+    return u, [best[n][1] for n in sorted(best)]
 
 
 def confirmations(text: str) -> list[str]:
@@ -540,12 +556,16 @@ def confirmations(text: str) -> list[str]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    from expert.talk import understand
+    readings = read_text(text)
+    last = _LAST
+    if last is not None and last[0] == text:
+        u = last[1]
+    else:
+        from expert.talk import understand
 
-    nt = normalise(text[:MAX_CHARS])
-    u = understand(distinct_segments(nt.text).text)
+        u = understand(distinct_segments(normalise(text[:MAX_CHARS]).text).text)
     out = [q for _word, q in u.confirm]
-    for r in read_text(text):
+    for r in readings:
         if r.hedged:
             o = r.observation
             out.append(f"You sounded unsure about \"{r.words}\" ({o.name}={o.value}): is that what you see? "
