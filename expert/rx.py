@@ -13,8 +13,8 @@ Design:
   parser and code generator, then ``_sre.compile``) and noted; at exit, a process that noted any adds them to the
   stored table (``expert.cache``: atomic, keyed by the sources and the Python version, digest-checked).
 * The stored table maps ``(pattern, flags)`` to the arguments ``_sre.compile`` takes after the pattern, the code
-  packed as bytes (unpacked only for the patterns a process uses). It is pickled plain data, loaded by an
-  unpickler that refuses every class; ``_sre.compile`` validates the code it is given.
+  packed as bytes (unpacked only for the patterns a process uses). It is plain data (``expert.cache.load_plain``
+  refuses every class); ``_sre.compile`` validates the code it is given.
 * Anything unexpected (another interpreter's ``re`` internals, an entry that does not load, code the engine
   refuses) means plain ``re.compile``: the cache is an optimisation, never a different pattern. The first pattern
   a process compiles itself is checked against ``re.compile``'s; a mismatch turns the table off for the process.
@@ -23,8 +23,6 @@ Design:
 
 from __future__ import annotations
 
-import io
-import pickle
 import re
 import threading
 from array import array
@@ -54,13 +52,6 @@ _registered = False
 _off = _sre is None or array(_CODE).itemsize != 4
 
 
-class _PlainUnpickler(pickle.Unpickler):
-    """Loads containers, strings, numbers and bytes; refuses every class (the table holds no other kind)."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"the stored patterns name {module}.{name}, which they never hold")
-
-
 def _valid(table: Any) -> bool:
     if type(table) is not dict:
         return False
@@ -76,13 +67,7 @@ def _load() -> dict[tuple[str, int], tuple[Any, ...]]:
     """The stored table (empty when absent, unreadable or not a table)."""
     from expert import cache
 
-    blob = cache.load(CACHE_NAME)
-    if blob is None:
-        return {}
-    try:
-        table = _PlainUnpickler(io.BytesIO(blob)).load()
-    except Exception:  # noqa: BLE001 - an entry that does not load is rebuilt, never trusted
-        return {}
+    table = cache.load_plain(CACHE_NAME)
     return table if _valid(table) else {}
 
 
@@ -95,11 +80,7 @@ def _store() -> None:
 
         table = {**_load(), **_new}
         _new.clear()
-        try:
-            blob = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # noqa: BLE001 - nothing to store is no error
-            return
-        cache.store(CACHE_NAME, blob)
+        cache.store_plain(CACHE_NAME, table)
 
 
 def _build(pattern: str, flags: int) -> tuple[re.Pattern[str], tuple[Any, ...]]:

@@ -203,9 +203,11 @@ class Understanding:
 # ------------------------------------------------------------------------------------------------ lexicon
 
 
-@lru_cache(maxsize=1)
-def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
-    """Lemma sequence -> {role: value} for every phrase of the talk tables."""
+LEXICON_CACHE = "lexicon"
+"""The cache entry of the lexicon's tables (``_lexicon``)."""
+
+
+def _phrase_table() -> dict[tuple[str, ...], dict[str, str]]:
     table: dict[tuple[str, ...], dict[str, str]] = {}
     for role, source in (("q", K.QUANTITIES), ("s", K.SPLITS), ("m", K.MOVEMENTS), ("t", K.TIMES),
                          ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS}),
@@ -216,28 +218,63 @@ def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
     return table
 
 
+def _lexicon_tables() -> tuple[Any, ...]:
+    """``_lexicon``'s tables, worked out from the talk tables and the word forms."""
+    phrases = _phrase_table()
+    single = {w for k in phrases for w in k if w.isalpha()}
+    lemmas = frozenset(w for w in single if len(w) >= 5)
+    known = tuple(sorted(lemmas | {f for f in FORMS if len(f) >= 5}))
+    words = frozenset({w for w in single if len(w) >= 3} | set(FORMS))
+    return phrases, known, lemmas, words
+
+
+def _lexicon_shape(data: Any) -> bool:
+    return (type(data) is tuple and len(data) == 4 and type(data[0]) is dict and type(data[1]) is tuple
+            and type(data[2]) is frozenset and type(data[3]) is frozenset
+            and all(type(k) is tuple and type(v) is dict for k, v in data[0].items()))
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> tuple[Any, ...]:
+    """(phrases, known, lexicon lemmas, words): see the functions below; kept in the user's cache.
+
+    They follow from the talk tables and the word forms alone, and working them out cost a tenth of reading a
+    first complaint: the first process stores them (``expert.cache``), the next ones read them back.
+    """
+    from expert import cache
+
+    stored = cache.load_plain(LEXICON_CACHE) if cache.enabled() else None
+    if stored is not None and _lexicon_shape(stored):
+        return stored
+    tables = _lexicon_tables()
+    if cache.enabled():
+        cache.store_plain(LEXICON_CACHE, tables)
+    return tables
+
+
+def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
+    """Lemma sequence -> {role: value} for every phrase of the talk tables."""
+    return _lexicon()[0]
+
+
 @lru_cache(maxsize=1)
 def _max_len() -> int:
     return max(len(k) for k in _phrases())
 
 
-@lru_cache(maxsize=1)
 def _known() -> tuple[str, ...]:
-    """Single words worth correcting a slip to (lexicon words of five letters or more)."""
-    words = {w for k in _phrases() for w in k if w.isalpha() and len(w) >= 5}
-    return tuple(sorted(words | {f for f in FORMS if len(f) >= 5}))
+    """Single words worth correcting a slip to (lexicon words of five letters or more), sorted."""
+    return _lexicon()[1]
 
 
-@lru_cache(maxsize=1)
 def _lexicon_lemmas() -> frozenset[str]:
     """The lexicon's own single words of five letters or more (no inflected forms): what a slipped stem may be."""
-    return frozenset(w for k in _phrases() for w in k if w.isalpha() and len(w) >= 5)
+    return _lexicon()[2]
 
 
-@lru_cache(maxsize=1)
 def _words() -> frozenset[str]:
     """Every single word of the lexicon and its inflected forms (the words a slip may be corrected to)."""
-    return frozenset({w for k in _phrases() for w in k if w.isalpha() and len(w) >= 3} | set(FORMS))
+    return _lexicon()[3]
 
 
 def _lemma(word: str) -> str:

@@ -469,3 +469,22 @@ def test_negations_of_patterns_that_bind_nothing_are_gated_and_match_as_experta_
     for e in (ours, stock):
         e.reset()
     assert agenda(ours) == agenda(stock)
+
+
+@pytest.mark.parametrize("damage", [None, b"not a pickle", b"\x80\x05]\x94."])
+def test_the_lexicon_tables_stored_are_the_ones_worked_out(cache_dir, damage):
+    """The complaint parser's lexicon (expert.talk._lexicon) read back from the cache equals the one worked out
+    from the talk tables; a damaged or foreign entry is worked out again."""
+    from expert import talk
+
+    talk._lexicon.cache_clear()
+    try:
+        if damage is not None:
+            cache.store(talk.LEXICON_CACHE, damage)
+        first = talk._lexicon()  # worked out (and stored)
+        talk._lexicon.cache_clear()
+        again = talk._lexicon()  # read back
+        assert first == again == talk._lexicon_tables() and first is not again
+        assert cache.load_plain(talk.LEXICON_CACHE) == first
+    finally:
+        talk._lexicon.cache_clear()
