@@ -516,6 +516,7 @@ class _Capture:
 
 
 _VALID = Token.TagType.VALID
+_INVALID = Token.TagType.INVALID
 
 
 _NO_CONTEXT: frozenset[Any] = frozenset()
@@ -799,7 +800,7 @@ def _gate_negations(root: Any) -> None:
             return None
         return capture
 
-    presences: dict[int, _Presence] = {}
+    presences: dict[int, tuple[Any, _Presence]] = {}
     for head in nodes:
         if source(head) is None:
             continue
@@ -822,14 +823,23 @@ def _gate_negations(root: Any) -> None:
         gate = _Gate([], list(run[-1].children))
         for n in run:
             capture = source(n)
-            presence = presences.get(id(capture))
-            if presence is None:
-                presence = presences[id(capture)] = _Presence()
+            found = presences.get(id(capture))
+            if found is None:
+                presence = _Presence()
+                presences[id(capture)] = (capture, presence)
                 capture.children.append(ChildNode(presence, presence.activate))
+            else:
+                presence = found[1]
             capture.children = [c for c in capture.children if c.node is not n]
             presence.gates.append(gate)
             gate.presences.append(presence)
         left.children = [ChildNode(gate, gate.activate_left) if c.node is head else c for c in left.children]
+    # A capture left with its presence alone binds a name nobody reads: the presence counts the facts one test up
+    for key, (capture, presence) in presences.items():
+        above = parents[key]
+        if len(above) == 1 and [c.node for c in capture.children] == [presence]:
+            above[0].children = [ChildNode(presence, presence.activate) if c.node is capture else c
+                                 for c in above[0].children]
 
 
 _FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not,
@@ -1025,13 +1035,20 @@ class CachedReteMatcher(ReteMatcher):
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
+        # experta's bus node (``root_node.add``/``remove``): a token of the one fact to each child, built here
+        # without ``Token.__new__``'s checks of what is a fact by construction, nor its debug log
+        children = self.root_node.children
         try:
             if deleting is not None:
                 for fact in deleting:
-                    self.root_node.remove(fact)
+                    token = tuple.__new__(Token, (_INVALID, {fact}, {}))
+                    for child in children:
+                        child.callback(token)
             if adding is not None:
                 for fact in adding:
-                    self.root_node.add(fact)
+                    token = tuple.__new__(Token, (_VALID, {fact}, {}))
+                    for child in children:
+                        child.callback(token)
         finally:
             _INFOS.clear()
         added: list[Any] = []
