@@ -445,8 +445,8 @@ class TextReading:
 
 
 _LAST: tuple[str, Any, tuple[TextReading, ...]] | None = None
-"""The last text read, what ``expert.talk`` understood of it and the readings: a consultation reads a complaint,
-then asks what it left open (``confirmations``), which would read the same text again."""
+"""The last text ``read_text`` read, what ``expert.talk`` understood of it and the readings: a consultation reads a
+complaint, then asks what it left open (``confirmations``), which would read the same text again."""
 
 
 def read_text(text: str) -> list[TextReading]:
@@ -460,9 +460,6 @@ def read_text(text: str) -> list[TextReading]:
     global _LAST
     if not isinstance(text, str) or not text.strip():
         return []
-    last = _LAST
-    if last is not None and last[0] == text:
-        return list(last[2])
     u, readings = _read(text)
     _LAST = (text, u, tuple(readings))
     return readings
@@ -556,14 +553,11 @@ def confirmations(text: str) -> list[str]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    readings = read_text(text)
     last = _LAST
     if last is not None and last[0] == text:
-        u = last[1]
+        u, readings = last[1], list(last[2])
     else:
-        from expert.talk import understand
-
-        u = understand(distinct_segments(normalise(text[:MAX_CHARS]).text).text)
+        u, readings = _read(text)
     out = [q for _word, q in u.confirm]
     for r in readings:
         if r.hedged:
