@@ -229,6 +229,7 @@ class Watch:
         self.first_output: Any = None
         self.first_output_shape: tuple[int, ...] | None = None
         self._first_forward_done = False
+        self.forward_serial = 0
         self._nc: Any = _UNSET
         self._escalate = False
         self._expensive: list[Any] = []
@@ -343,6 +344,7 @@ class Watch:
     def _fwd_post(self, m: torch.nn.Module, args: tuple[Any, ...], out: Any) -> None:
         if not torch.is_grad_enabled():
             return  # evaluation passes are not training steps
+        self.forward_serial += 1  # tells plugins sharing a per-forward quantity (base.input_digest) apart
         first = args[0] if args and type(args[0]) is torch.Tensor else next(tensors_in(args), None)
         if first is not None and first.ndim and first.shape[0] == 0:
             self._empty_now = True  # shapes are host metadata: checking them costs no sync
