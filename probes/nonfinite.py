@@ -110,6 +110,10 @@ class NonfiniteProbe(Probe):
         """Start with nothing located."""
         self.module: str | None = None
         self._bad: list[str] = []
+        from probes.config_lint import loss_name
+
+        lf = getattr(run, "loss_fn", None)
+        self._builtin_loss = lf is not None and loss_name(lf) not in ("custom", "")
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """Queue the input's digest (or its min and max) and the output's min and max, as 0-d tensors.
@@ -122,7 +126,11 @@ class NonfiniteProbe(Probe):
         (``tests/test_probes_nonfinite_watch.py``), a float64 sum costs as much as the aminmax.
         """
         fin = first is not None and first.is_floating_point() and first.numel() > 0
-        fout = out is not None and out.is_floating_point() and out.numel() > 0
+        # A built-in loss over a non-finite output is non-finite, and the summary places a built-in loss's first
+        # non-finite value at the activations: while ``w.step`` is given the loss every step, the loss already
+        # says what the output's min and max would (one reduction a step saved).
+        fout = out is not None and not (self._builtin_loss and run.loss_step == run.steps - 1) \
+            and out.is_floating_point() and out.numel() > 0
         d = input_digest(run, first) if fin else None
         if d is not None:
             if fout and first.device == out.device:

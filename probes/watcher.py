@@ -230,6 +230,7 @@ class Watch:
         self.first_output_shape: tuple[int, ...] | None = None
         self._first_forward_done = False
         self.forward_serial = 0
+        self.loss_step = -2  # the last step whose w.step was given the loss (the non-finite probe reads it)
         self._nc: Any = _UNSET
         self._escalate = False
         self._expensive: list[Any] = []
@@ -437,6 +438,7 @@ class Watch:
                 log.warning("trainopt watch: step %d: an empty batch was trained on; its loss is ignored",
                             self.steps)
         elif type(loss) is torch.Tensor or isinstance(loss, torch.Tensor):
+            self.loss_step = self.steps
             if loss.ndim == 0:
                 self._buf.append(("loss", self._i, loss.detach()))
             elif loss.numel() == 0:
@@ -444,6 +446,7 @@ class Watch:
             else:
                 self._buf.append(("loss", self._i, loss.detach().reshape(-1)[0]))
         elif loss is not None:
+            self.loss_step = self.steps
             self._hostbuf.append(("loss", self._i, float(loss)))
         for k, v in metrics.items():
             if isinstance(v, torch.Tensor):
