@@ -31,6 +31,7 @@ import stat
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 try:  # hashlib's own BLAKE2, without the OpenSSL bindings ``import hashlib`` loads first (~2 ms of every start)
     from _blake2 import blake2b
@@ -189,6 +190,46 @@ def store(name: str, payload: bytes) -> bool:
     return True
 
 
+@cache
+def _plain_unpickler() -> Any:
+    """An unpickler that refuses every class (made on first use: ``pickle`` loads when plain data is read)."""
+    import pickle
+
+    class Plain(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            raise pickle.UnpicklingError(f"a plain entry names {module}.{name}, which it never holds")
+
+    return Plain
+
+
+def load_plain(name: str) -> Any:
+    """The plain data (containers, strings, numbers, bytes: no class) stored under ``name`` by ``store_plain``.
+
+    None when absent, unreadable or not plain data; the caller checks the shape it expects.
+    """
+    payload = load(name)
+    if payload is None:
+        return None
+    import io
+
+    try:
+        return _plain_unpickler()(io.BytesIO(payload)).load()
+    except Exception:  # noqa: BLE001 - not what store_plain writes: the caller rebuilds
+        _debug("%s: not plain data", name)
+        return None
+
+
+def store_plain(name: str, data: Any) -> bool:
+    """Store plain data (pickled; ``load_plain`` refuses any class) under ``name``; False when it could not."""
+    import pickle
+
+    try:
+        payload = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - nothing stored is no error
+        return False
+    return store(name, payload)
+
+
 def prune(name: str) -> None:
     """Remove the oldest entries of ``name`` beyond the ``KEEP`` most recently written (other sources' entries)."""
     try:
@@ -202,4 +243,4 @@ def prune(name: str) -> None:
             pass
 
 
-__all__ = ["cache_dir", "enabled", "load", "prune", "source_key", "store"]
+__all__ = ["cache_dir", "enabled", "load", "load_plain", "prune", "source_key", "store", "store_plain"]

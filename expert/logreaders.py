@@ -20,6 +20,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
+from expert import rx
 from expert.safeio import _kind_of_mode, open_regular
 from knowledge.errors import InputError, excerpt
 from knowledge.record import dataclass
@@ -714,7 +715,7 @@ class _JsonStream:
     caller decides whether that is damage to skip or a refusal. Places are given as line numbers.
     """
 
-    _WS = re.compile(r"[ \t\n\r]*")
+    _WS = rx.compile(r"[ \t\n\r]*")
 
     def __init__(self, fh: io.FileIO, path: Path, progress: Progress | None) -> None:
         import codecs
@@ -794,7 +795,7 @@ class _JsonStream:
                 return False
 
 
-_NEXT_ENTRY = re.compile(r"\}\s*,\s*(?=\{)")
+_NEXT_ENTRY = rx.compile(r"\}\s*,\s*(?=\{)")
 
 
 def _hf_entries(js: _JsonStream, damage: Damage) -> Iterator[tuple[int, Any]]:

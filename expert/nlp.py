@@ -25,6 +25,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from expert import rx
 from knowledge.record import dataclass
 
 try:  # Python >= 3.11 keeps the pattern parser here; 3.10 has it as a top-level module
@@ -51,15 +52,15 @@ _UE_STEMS = frozenset("catalog dialog".split())
 _COMPOUND_HEADS = frozenset("over under pre re non multi mini warm cool sub co mis auto".split())
 _REWRITES: tuple[tuple[re.Pattern[str], frozenset[str] | None, Callable[[str], str]], ...] = (
     # blank runs -> one space (a newline where the run had one, as it ends a clause); single spaces are kept
-    (re.compile(r"[^\S ]\s*|\s{2,}"), None, lambda t: "\n" if "\n" in t else " "),
-    (re.compile(r"is(?:e|ed|es|er|ers|ing|ation|ations|able)\b"), _IS_STEMS, lambda t: "iz" + t[2:]),
-    (re.compile(r"ys(?:e|ed|es|ing)\b"), frozenset({"anal", "paral", "catal"}), lambda t: "yz" + t[2:]),
-    (re.compile(r"our(?:s|ed|ing|al|ally)?\b"), _OUR_STEMS, lambda t: "or" + t[3:]),
-    (re.compile(r"ll(?:ed|ing|er|ers)\b"), _LL_STEMS, lambda t: t[1:]),
-    (re.compile(r"res?\b"), _RE_STEMS, lambda t: "er" + t[2:]),
-    (re.compile(r"ues?\b"), _UE_STEMS, lambda t: t[2:]),
+    (rx.compile(r"[^\S ]\s*|\s{2,}"), None, lambda t: "\n" if "\n" in t else " "),
+    (rx.compile(r"is(?:e|ed|es|er|ers|ing|ation|ations|able)\b"), _IS_STEMS, lambda t: "iz" + t[2:]),
+    (rx.compile(r"ys(?:e|ed|es|ing)\b"), frozenset({"anal", "paral", "catal"}), lambda t: "yz" + t[2:]),
+    (rx.compile(r"our(?:s|ed|ing|al|ally)?\b"), _OUR_STEMS, lambda t: "or" + t[3:]),
+    (rx.compile(r"ll(?:ed|ing|er|ers)\b"), _LL_STEMS, lambda t: t[1:]),
+    (rx.compile(r"res?\b"), _RE_STEMS, lambda t: "er" + t[2:]),
+    (rx.compile(r"ues?\b"), _UE_STEMS, lambda t: t[2:]),
     # closed compounds: "over-fitting", "warm-up", "pre-trained", "non-finite", "multi-gpu", "re-run"
-    (re.compile(r"-(?=[a-z])"), _COMPOUND_HEADS, lambda t: ""),
+    (rx.compile(r"-(?=[a-z])"), _COMPOUND_HEADS, lambda t: ""),
 )
 _UNICODE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
                           "\u2014": "-", "\u2010": "-", "\u2011": "-", "\u2212": "-", "\u00a0": " ",
@@ -128,8 +129,8 @@ def normalise(text: str) -> Normalised:
     original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
     low = lower_aligned(original)
     edits: list[tuple[int, int, str]] = []
-    for rx, stems, repl in _REWRITES:
-        for m in rx.finditer(low):
+    for rewrite, stems, repl in _REWRITES:
+        for m in rewrite.finditer(low):
             if stems is not None and _stem_before(low, m.start()) not in stems:
                 continue
             rep = repl(m.group(0))
@@ -161,8 +162,8 @@ PREFIX_LEN = 3
 _MAX_PREFIXES = 400
 """A cue with more possible prefixes than this is scanned the ordinary way."""
 
-_WORD_CHAR = re.compile(r"\w")
-_WORD_START = re.compile(r"(?<!\w)\w")
+_WORD_CHAR = rx.compile(r"\w")
+_WORD_START = rx.compile(r"(?<!\w)\w")
 
 
 class _Unbounded(Exception):
@@ -274,7 +275,7 @@ _REQ_LIMIT = 32
 """Largest set of alternative strings tracked for one part of a pattern; beyond it the part says nothing."""
 _REPEATS = tuple(op for op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT, getattr(_sre_c, "POSSESSIVE_REPEAT", None))
                  if op is not None)
-_WORD_PIECE = re.compile(r"\w+", re.ASCII)
+_WORD_PIECE = rx.compile(r"\w+", re.ASCII)
 # Characters outside ASCII that a case-insensitive pattern takes for an ASCII letter (checked against the regex
 # engine by tests/test_nlp.py). The text a required word is looked up in is folded the same way.
 IGNORECASE_FOLDS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
@@ -381,7 +382,7 @@ def required_words(pattern: str) -> frozenset[str] | None:
     return frozenset(words)
 
 
-_TEXT_WORD = re.compile(r"\w+")
+_TEXT_WORD = rx.compile(r"\w+")
 _MAX_WORD_LIST = 20_000
 """Above this many characters of distinct words (a text of mostly unique tokens) no cue is skipped."""
 
@@ -447,7 +448,7 @@ class Scanner:
         pat = cache[i]
         if pat is None:
             lead = r"(?<!\w)" if guarded else ""
-            pat = cache[i] = re.compile(rf"{lead}(?:{self._patterns[i]})(?!\w)", re.IGNORECASE)
+            pat = cache[i] = rx.compile(rf"{lead}(?:{self._patterns[i]})(?!\w)", re.IGNORECASE)
         return pat
 
     @staticmethod

@@ -15,20 +15,21 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from expert import rx
 from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
-_RANK_NAME = re.compile(r"(?:^|[^a-z0-9])(?:rank|worker|proc|process|gpu|node)[-_.]?(\d{1,4})(?![0-9])", re.I)
-_STEP = re.compile(r"\b(?:global[_\s]?step|step|iter(?:ation)?|it)\b\s*[=:#]?\s*\[?(\d+)", re.I)
-_ERROR = re.compile(r"\b([A-Za-z_.]*(?:Error|Exception)):\s*(.+)")
-_LOSS = re.compile(r"\bloss\b\s*[=:]?\s*(-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?))", re.I)
+_RANK_NAME = rx.compile(r"(?:^|[^a-z0-9])(?:rank|worker|proc|process|gpu|node)[-_.]?(\d{1,4})(?![0-9])", re.I)
+_STEP = rx.compile(r"\b(?:global[_\s]?step|step|iter(?:ation)?|it)\b\s*[=:#]?\s*\[?(\d+)", re.I)
+_ERROR = rx.compile(r"\b([A-Za-z_.]*(?:Error|Exception)):\s*(.+)")
+_LOSS = rx.compile(r"\bloss\b\s*[=:]?\s*(-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?))", re.I)
 FAILURES = (
-    ("timeout", re.compile(r"watchdog caught collective operation timeout|collective operation timeout|"
+    ("timeout", rx.compile(r"watchdog caught collective operation timeout|collective operation timeout|"
                            r"timed out (?:in|waiting for) (?:a )?(?:collective|all_?reduce|barrier)|"
                            r"timed out waiting \d+\s*ms for (?:recv|send) operation|"
                            r"connection (?:closed|reset) by peer|(?:nccl|gloo)\w* (?:\w+ )?timeout", re.I)),
-    ("unfinished_reduction", re.compile(r"expected to have finished reduction in the prior iteration", re.I)),
-    ("mismatch", re.compile(r"detected mismatch between collectives|collective (?:sequence )?mismatch", re.I)),
+    ("unfinished_reduction", rx.compile(r"expected to have finished reduction in the prior iteration", re.I)),
+    ("mismatch", rx.compile(r"detected mismatch between collectives|collective (?:sequence )?mismatch", re.I)),
 )
 """Messages a rank's log can end with, and the ``collective_failure`` value each one is."""
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expert import startup
+from expert import rx, startup
 from knowledge.errors import InputError, TrainoptError
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ COMMANDS = (
 )
 
 Write = Callable[[str], None]
-_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+_DIGITS = rx.compile(r"[0-9]+", re.ASCII)
 
 
 class Leave(Exception):
@@ -219,7 +219,7 @@ def _confirm(c: Consultation, write: Write) -> None:
         write("press Enter to keep the reading, or type `not X, Y`\n")
 
 
-_CORRECTION = re.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
+_CORRECTION = rx.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
                          r"(?P<right>\S.*?)\s*$",
                          re.IGNORECASE)
 
@@ -304,6 +304,19 @@ def _forget(c: Consultation, arg: str, write: Write) -> bool:
     return True
 
 
+def _prepare() -> None:
+    """Load what every consultation reads (the knowledge, the engine) before the first prompt.
+
+    Until then the start-up's collector pause holds (``expert.startup``), and the first prompt freezes what was
+    loaded out of the collector's walks: loaded after it, the engine's hundred thousand objects would be walked
+    by every collection of the conversation (about a twentieth of a short ``consult``). Nothing here is wasted:
+    even a consultation left at once ends with a report, which runs the engine.
+    """
+    from expert.kb import engine
+
+    engine()
+
+
 def consult(c: Consultation, write: Write) -> Consultation:
     """Run the interactive consultation on stdin until no question is pending.
 
@@ -321,6 +334,7 @@ def consult(c: Consultation, write: Write) -> Consultation:
 
     write("trainopt consult: describe the training problem in a sentence (or press Enter to answer "
           "questions instead).\n")
+    _prepare()
     _read_complaint(c, write)
 
     asked = 0

@@ -23,6 +23,12 @@ What experta 1.9.4 does on every use that costs more than it needs (``shared/des
   skip the logging: a test on one plain field reads that field directly and, when it binds nothing, compares
   or calls the condition's own test (``_Field``, ``_Equal``, ``_Predicate``); type, capture and ``TEST``
   checks likewise (``_Type``, ``_Capture``, ``_Test``).
+* it gives every rule its own negation node per ``NOT(...)`` of its left-hand side, and a fact such a pattern
+  matches reaches each of them (``NOT(Route())`` in a dozen rules of last resort, ``NOT(Question())`` in every
+  question: a hundred right activations, each passing its left tokens on or back, then down the rest of the
+  rule's chain of negations). When a negated pattern binds nothing a rule reads, its negation holds or fails for
+  every left token alike: whether a fact matches it is counted once for all rules (``_Presence``), and a rule's
+  run of such negations is one node (``_Gate``) that hears only when one of them starts or stops matching.
 * every memory a token reaches (a join's, a negation's, a conflict set's) keys it by its facts and bindings,
   frozen anew each time; here a token's key is built once per change (``_info``), and a conflict-set node's
   rule keeps its hash (``_Twin``), which experta recomputes over every pattern for each activation.
@@ -510,6 +516,7 @@ class _Capture:
 
 
 _VALID = Token.TagType.VALID
+_INVALID = Token.TagType.INVALID
 
 
 _NO_CONTEXT: frozenset[Any] = frozenset()
@@ -641,6 +648,200 @@ class _Not(NotNode):
                         child.callback(new)
 
 
+class _Presence:
+    """Whether a pattern that binds nothing matches some fact now: the right input of every negation of it.
+
+    experta gives each rule its own negation node per ``NOT(...)``, and a fact such a pattern matches reaches
+    every one of them (``NOT(Route())`` in a dozen rules: a dozen right activations, each passing its left
+    tokens on or back). A pattern that binds nothing matches every left token alike, so whether it holds is one
+    count, kept here once for all of them; the runs of such negations (``_Gate``) hear only when it starts or
+    stops matching. Its memory holds the matched facts, as a negation node's right memory does.
+    """
+
+    __slots__ = ("memory", "gates", "children")
+
+    def __init__(self) -> None:
+        self.memory: list[Any] = []
+        self.gates: list[_Gate] = []  # a gate negating it twice is listed twice
+        self.children: list[Any] = []  # none: it tells its gates directly
+
+    def _reset(self) -> None:
+        self.memory = []
+
+    def reset(self) -> None:
+        """Forget the matched facts (a gate resets its own count)."""
+        self._reset()
+
+    def activate(self, token: Any) -> None:
+        """Count a fact the pattern matched (or no longer matches); tell the gates when it starts or stops."""
+        if token.tag is _VALID:
+            self.memory.append(_info(token))
+            if len(self.memory) == 1:
+                for gate in self.gates:
+                    gate.block(1)
+        else:
+            self.memory.remove(_info(token))
+            if not self.memory:
+                for gate in self.gates:
+                    gate.block(-1)
+
+
+class _Gate:
+    """A run of negations of patterns that bind nothing, on one rule's path: ``NOT(Route()), NOT(Boundary())...``.
+
+    experta chains one negation node per pattern, each passing a left token on while no fact matches its
+    pattern; a token leaves the chain when none of the patterns matches. Each pattern binds nothing, so that is
+    one test for every token: none of the gate's ``_Presence`` counts is above zero (``blocked`` counts those
+    that are). The same tokens are passed on and back, to the same children, as the chain passes them.
+    """
+
+    __slots__ = ("left_memory", "presences", "blocked", "children")
+
+    def __init__(self, presences: list[_Presence], children: list[Any]) -> None:
+        self.left_memory: dict[Any, None] = {}
+        self.presences = presences
+        self.blocked = 0
+        self.children = children
+
+    def _reset(self) -> None:
+        self.left_memory = {}
+        self.blocked = 0
+
+    def reset(self) -> None:
+        """Reset its memory and, as experta's recursive reset does, its children's."""
+        self._reset()
+        for child in self.children:
+            child.node.reset()
+
+    def activate_left(self, token: Any) -> None:
+        """Keep a token from the left; pass it on while nothing matches any of the negated patterns."""
+        if token.tag is _VALID:
+            self.left_memory[_info(token)] = None
+        else:
+            del self.left_memory[_info(token)]
+        if not self.blocked:
+            for child in self.children:
+                child.callback(token)
+
+    def block(self, inc: int) -> None:
+        """One negated pattern started (``1``) or stopped (``-1``) matching: withdraw or pass the kept tokens."""
+        self.blocked += inc
+        if (inc == 1 and self.blocked == 1) or (inc == -1 and self.blocked == 0):
+            tag = _VALID if inc == -1 else Token.TagType.INVALID
+            for left in self.left_memory:
+                new = tuple.__new__(Token, (tag, set(left.data), dict(left.context)))
+                for child in self.children:
+                    child.callback(new)
+
+
+def _bindings_above(node: Any, parents: dict[int, list[Any]], root: Any) -> set[Any] | None:
+    """The names a token reaching ``node`` may have bound (every test above it).
+
+    None when a test above binds in a way not read here (then nothing is assumed about it).
+    """
+    names: set[Any] = set()
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen or n is root:
+            continue
+        seen.add(id(n))
+        if type(n) is _Tester:
+            m = n.matcher
+            if type(m) is FactCapture:
+                names.add(m.bind)
+            elif type(m) is FeatureCheck and type(m.how) in (L, P, W):
+                if m.how.__bind__ is not None:
+                    names.add(m.how.__bind__)
+            elif type(m) is not TypeCheck:
+                return None
+        elif type(n) not in (_Dispatch, _Join, _Not, _Where, _Gate):
+            return None
+        above = parents.get(id(n))
+        if not above:
+            return None
+        stack.extend(above)
+    return names
+
+
+def _gate_negations(root: Any) -> None:
+    """Replace each run of negations of patterns that bind nothing by one ``_Gate`` over shared ``_Presence``s.
+
+    experta tests a pattern ``NOT(Route())`` with a negation node whose right input is the pattern's alpha node:
+    the fact's type and field tests, then the capture of the fact under the pattern's own name (one node for
+    every rule that negates the same pattern). When nothing else binds on that path and the name is bound
+    nowhere on a rule's left (checked), the negation's test (experta's ``SameContextCheck``) holds for every left
+    token against every such fact: the negation passes a token exactly while no fact reaches the capture. That
+    is counted once (``_Presence``, under the capture, for every rule), and a run of such negations, each the
+    only child of the one before, becomes one ``_Gate`` on the rule's path.
+    """
+    nodes = _walk(root)
+    parents: dict[int, list[Any]] = {}
+    lefts: dict[int, list[Any]] = {}
+    rights: dict[int, list[Any]] = {}
+    for node in nodes:
+        for c in node.children:
+            port = getattr(c.callback, "__name__", None)
+            parents.setdefault(id(c.node), []).append(node)
+            if port == "activate_left":
+                lefts.setdefault(id(c.node), []).append(node)
+            elif port == "activate_right":
+                rights.setdefault(id(c.node), []).append(node)
+
+    def source(n: Any) -> Any:
+        """The capture a negation's right input is, when nothing above it binds; else None."""
+        if type(n) is not _Not or len(lefts.get(id(n), ())) != 1 or len(rights.get(id(n), ())) != 1 or \
+                len(parents[id(n)]) != 2:
+            return None
+        capture = rights[id(n)][0]
+        if type(capture) is not _Tester or type(capture.matcher) is not FactCapture or \
+                _bindings_above(capture, parents, root) != {capture.matcher.bind}:
+            return None
+        return capture
+
+    presences: dict[int, tuple[Any, _Presence]] = {}
+    for head in nodes:
+        if source(head) is None:
+            continue
+        left = lefts[id(head)][0]
+        if source(left) is not None and len(left.children) == 1:
+            continue  # inside a run: its head gates it
+        bound = _bindings_above(left, parents, root)
+        if bound is None:
+            continue
+        run = [head]
+        while len(run[-1].children) == 1:
+            nxt = run[-1].children[0]
+            if nxt.callback.__name__ != "activate_left" or source(nxt.node) is None:
+                break
+            run.append(nxt.node)
+        # a capture name bound on the left would make the negation's test read it: the run ends before it
+        run = run[:next((i for i, n in enumerate(run) if rights[id(n)][0].matcher.bind in bound), len(run))]
+        if not run:
+            continue
+        gate = _Gate([], list(run[-1].children))
+        for n in run:
+            capture = source(n)
+            found = presences.get(id(capture))
+            if found is None:
+                presence = _Presence()
+                presences[id(capture)] = (capture, presence)
+                capture.children.append(ChildNode(presence, presence.activate))
+            else:
+                presence = found[1]
+            capture.children = [c for c in capture.children if c.node is not n]
+            presence.gates.append(gate)
+            gate.presences.append(presence)
+        left.children = [ChildNode(gate, gate.activate_left) if c.node is head else c for c in left.children]
+    # A capture left with its presence alone binds a name nobody reads: the presence counts the facts one test up
+    for key, (capture, presence) in presences.items():
+        above = parents[key]
+        if len(above) == 1 and [c.node for c in capture.children] == [presence]:
+            above[0].children = [ChildNode(presence, presence.activate) if c.node is capture else c
+                                 for c in above[0].children]
+
+
 _FAST = {FeatureTesterNode: _Tester, ConflictSetNode: _TrackedCSN, OrdinaryMatchNode: _Join, NotNode: _Not,
          WhereNode: _Where}
 _PORTS = ("activate", "activate_left", "activate_right")
@@ -759,6 +960,7 @@ def _optimise(root: Any) -> None:
         node.children = [ChildNode(c.node, getattr(c.node, c.callback.__name__))
                          if getattr(c.callback, "__self__", None) is c.node and c.callback.__name__ in _PORTS
                          else c for c in node.children]
+    _gate_negations(root)
 
 
 class CachedReteMatcher(ReteMatcher):
@@ -833,13 +1035,20 @@ class CachedReteMatcher(ReteMatcher):
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
+        # experta's bus node (``root_node.add``/``remove``): a token of the one fact to each child, built here
+        # without ``Token.__new__``'s checks of what is a fact by construction, nor its debug log
+        children = self.root_node.children
         try:
             if deleting is not None:
                 for fact in deleting:
-                    self.root_node.remove(fact)
+                    token = tuple.__new__(Token, (_INVALID, {fact}, {}))
+                    for child in children:
+                        child.callback(token)
             if adding is not None:
                 for fact in adding:
-                    self.root_node.add(fact)
+                    token = tuple.__new__(Token, (_VALID, {fact}, {}))
+                    for child in children:
+                        child.callback(token)
         finally:
             _INFOS.clear()
         added: list[Any] = []

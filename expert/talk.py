@@ -34,6 +34,7 @@ from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
+from expert import rx
 from knowledge import talk as K
 from knowledge.forms import FORMS
 from knowledge.record import dataclass
@@ -48,7 +49,7 @@ a complaint a person types is far shorter, and pasted logs are read in full by t
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
-_TOKEN = re.compile(
+_TOKEN = rx.compile(
     r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
     r"|(?P<word>(?:[a-z_]|\.(?=[a-z_]))[a-z0-9_]*(?:['./-][a-z0-9_]+)*'?)"
     r"|(?P<arrow>-+>|=>|→|⟶)"
@@ -71,7 +72,7 @@ RESUME_REACH = 8
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
-_FAMILY = re.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
+_FAMILY = rx.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
 """A model's name: its family's stem, then nothing, a plural "s", or a size or version ("resnet50", "gpt4o")."""
 _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatline", "oscillate", "unstable", "low",
                                   "high", "slow", "negative", "tiny", "same"})
@@ -97,7 +98,7 @@ _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
                       "util utilization usage load".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
-_RATE = re.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
+_RATE = rx.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
                    r"/(?:s|sec|second)")
 """A rate of training as progress bars and logs print it ("1.2 s/it", "3.4 it/s", "850 samples/sec")."""
@@ -205,9 +206,11 @@ class Understanding:
 # ------------------------------------------------------------------------------------------------ lexicon
 
 
-@lru_cache(maxsize=1)
-def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
-    """Lemma sequence -> {role: value} for every phrase of the talk tables."""
+LEXICON_CACHE = "lexicon"
+"""The cache entry of the lexicon's tables (``_lexicon``)."""
+
+
+def _phrase_table() -> dict[tuple[str, ...], dict[str, str]]:
     table: dict[tuple[str, ...], dict[str, str]] = {}
     for role, source in (("q", K.QUANTITIES), ("s", K.SPLITS), ("m", K.MOVEMENTS), ("t", K.TIMES),
                          ("topic", K.TOPICS), ("tv", K.TOPIC_VALUES), ("idiom", {k: k for k in K.IDIOMS}),
@@ -218,28 +221,63 @@ def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
     return table
 
 
+def _lexicon_tables() -> tuple[Any, ...]:
+    """``_lexicon``'s tables, worked out from the talk tables and the word forms."""
+    phrases = _phrase_table()
+    single = {w for k in phrases for w in k if w.isalpha()}
+    lemmas = frozenset(w for w in single if len(w) >= 5)
+    known = tuple(sorted(lemmas | {f for f in FORMS if len(f) >= 5}))
+    words = frozenset({w for w in single if len(w) >= 3} | set(FORMS))
+    return phrases, known, lemmas, words
+
+
+def _lexicon_shape(data: Any) -> bool:
+    return (type(data) is tuple and len(data) == 4 and type(data[0]) is dict and type(data[1]) is tuple
+            and type(data[2]) is frozenset and type(data[3]) is frozenset
+            and all(type(k) is tuple and type(v) is dict for k, v in data[0].items()))
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> tuple[Any, ...]:
+    """(phrases, known, lexicon lemmas, words): see the functions below; kept in the user's cache.
+
+    They follow from the talk tables and the word forms alone, and working them out cost a tenth of reading a
+    first complaint: the first process stores them (``expert.cache``), the next ones read them back.
+    """
+    from expert import cache
+
+    stored = cache.load_plain(LEXICON_CACHE) if cache.enabled() else None
+    if stored is not None and _lexicon_shape(stored):
+        return stored
+    tables = _lexicon_tables()
+    if cache.enabled():
+        cache.store_plain(LEXICON_CACHE, tables)
+    return tables
+
+
+def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
+    """Lemma sequence -> {role: value} for every phrase of the talk tables."""
+    return _lexicon()[0]
+
+
 @lru_cache(maxsize=1)
 def _max_len() -> int:
     return max(len(k) for k in _phrases())
 
 
-@lru_cache(maxsize=1)
 def _known() -> tuple[str, ...]:
-    """Single words worth correcting a slip to (lexicon words of five letters or more)."""
-    words = {w for k in _phrases() for w in k if w.isalpha() and len(w) >= 5}
-    return tuple(sorted(words | {f for f in FORMS if len(f) >= 5}))
+    """Single words worth correcting a slip to (lexicon words of five letters or more), sorted."""
+    return _lexicon()[1]
 
 
-@lru_cache(maxsize=1)
 def _lexicon_lemmas() -> frozenset[str]:
     """The lexicon's own single words of five letters or more (no inflected forms): what a slipped stem may be."""
-    return frozenset(w for k in _phrases() for w in k if w.isalpha() and len(w) >= 5)
+    return _lexicon()[2]
 
 
-@lru_cache(maxsize=1)
 def _words() -> frozenset[str]:
     """Every single word of the lexicon and its inflected forms (the words a slip may be corrected to)."""
-    return frozenset({w for k in _phrases() for w in k if w.isalpha() and len(w) >= 3} | set(FORMS))
+    return _lexicon()[3]
 
 
 def _lemma(word: str) -> str:
@@ -316,7 +354,7 @@ def _triggers() -> frozenset[str]:
     return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
 
 
-_WORDS = re.compile(r"[a-z]+")
+_WORDS = rx.compile(r"[a-z]+")
 
 
 def _ranges(text: str) -> list[tuple[int, int]]:
@@ -1957,12 +1995,12 @@ def _needed(order: int) -> frozenset[str] | None:
 
 @lru_cache(maxsize=64)
 def _signature(order: int) -> re.Pattern[str]:
-    return re.compile(K.ERROR_SIGNATURES[order][0])
+    return rx.compile(K.ERROR_SIGNATURES[order][0])
 
 
 @lru_cache(maxsize=1)
 def _crash() -> re.Pattern[str]:
-    return re.compile(K.CRASH_SIGNS)
+    return rx.compile(K.CRASH_SIGNS)
 
 
 @lru_cache(maxsize=1)
@@ -1972,16 +2010,16 @@ def _pasted() -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _crash_named() -> re.Pattern[str]:
-    return re.compile(K.CRASH_NAMED)
+    return rx.compile(K.CRASH_NAMED)
 
 
-_NONFINITE_NORM = re.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
+_NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
 FLAT_SERIES = 0.01
 """A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
 RISING_SERIES = 1.3
 """A logged training loss that only rises and ends this many times its first value is diverging."""
 
-_LOSS_VALUE = re.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
+_LOSS_VALUE = rx.compile(r"loss['\"]?\s*(?:[:=]|\s(?:was|is|of)\s)?\s*"
                          r"(?P<value>nan|-?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?|\d+(?=[\s,|}\]]))\b")
 _SPLIT_KEYS = ("train", "training", "trn", "val", "validation", "valid", "eval", "test")
 
@@ -2002,10 +2040,10 @@ def _loss_key(text: str, at: int) -> _Key | None:
         if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
             return _Key(key)
     return None
-_STEP = re.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
-_EPOCH = re.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
-_DICT_LR = re.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
-_SERIES_KEY = re.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
+_STEP = rx.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
+_EPOCH = rx.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
+_DICT_LR = rx.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+_SERIES_KEY = rx.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
 
 
 def _log_series(r: _Reader) -> None:

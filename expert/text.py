@@ -37,6 +37,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Any
 
+from expert import rx
 from expert.nlp import Normalised, Scanner, lower_aligned, normalise
 from knowledge.errors import TrainoptError
 from knowledge.record import dataclass
@@ -59,28 +60,28 @@ _NEGATORS = frozenset({
 })
 # A clause ends at punctuation or at a contrasting / joining word; a negation does not reach past it. A dot
 # or colon ends a clause only before a blank, so "cfg.SOLVER.BASE_LR" and "lr=1e-3:" stay whole.
-_CLAUSE_BREAK = re.compile(r"[;!?,()\[\]\n]|[.:](?=\s|$)|\b(?:but|and|or|however|although|though|yet|while|"
+_CLAUSE_BREAK = rx.compile(r"[;!?,()\[\]\n]|[.:](?=\s|$)|\b(?:but|and|or|however|although|though|yet|while|"
                            r"whereas|except|then|so|whereas|unlike)\b", re.IGNORECASE)
-_WORD = re.compile(r"[\w']+")
-_NUMBER = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
+_WORD = rx.compile(r"[\w']+")
+_NUMBER = rx.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
 
 # Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
 CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_precision", "lr_schedule", "loss_fn",
                           "weight_decay"})
 # Settings someone else uses ("you use AdamW in your paper", "the authors train with lr 0.1") are theirs.
-_OTHERS = re.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
+_OTHERS = rx.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
                      r"config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
                      r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
 OTHERS_NAMES = CONFIG_NAMES | {"considering"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
-_WORKED = re.compile(
+_WORKED = rx.compile(
     rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:fine|well|ok|okay|great|perfectly)|(?:it|that|this|which)\s+worked|"
     rf"(?:is|was|ran|runs|run|trains?|trained|behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+"
     r"(?:just\s+)?(?:fine|ok|okay|well|normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+"
     r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
-_CONSIDER = re.compile(
+_CONSIDER = rx.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
     r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
     r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
@@ -256,7 +257,7 @@ def _value(hit: _Hit, name: str, value: Any) -> Any:
     return _convert(value[1:], raw)
 
 
-_SEGMENT_END = re.compile(r"\n|[.!?] ")
+_SEGMENT_END = rx.compile(r"\n|[.!?] ")
 
 
 @dataclass(frozen=True)
@@ -456,6 +457,11 @@ def _troubled(names: Any) -> bool:
     return any(n == "considering" or (n in VOCABULARY and VOCABULARY[n].group == "symptom") for n in names)
 
 
+_LAST: tuple[str, Any, tuple[TextReading, ...]] | None = None
+"""The last text ``read_text`` read, what ``expert.talk`` understood of it and the readings: a consultation reads a
+complaint, then asks what it left open (``confirmations``), which would read the same text again."""
+
+
 def read_text(text: str) -> list[TextReading]:
     """Read a complaint into observations, each with the words that gave it (see :func:`parse_complaint`).
 
@@ -464,8 +470,16 @@ def read_text(text: str) -> list[TextReading]:
     a cue for the same observation, and owns its words: a cue inside them does not set what it claims (in
     "the progress bar is stuck", "stuck" is no flat loss). For the symptom, priorities decide (stability first).
     """
+    global _LAST
     if not isinstance(text, str) or not text.strip():
         return []
+    u, readings = _read(text)
+    _LAST = (text, u, tuple(readings))
+    return readings
+
+
+def _read(text: str) -> tuple[Any, list[TextReading]]:
+    """``read_text``'s work: what ``expert.talk`` understood of the text, and the readings."""
     nt = normalise(text[:MAX_CHARS])
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
@@ -551,7 +565,7 @@ def read_text(text: str) -> list[TextReading]:
                 best[name] = (key, reading)
         elif key[1] == 0:
             best[name] = (key, reading)
-    return [best[n][1] for n in sorted(best)]
+    return u, [best[n][1] for n in sorted(best)]
 
 
 def confirmations(text: str) -> list[str]:
@@ -562,11 +576,11 @@ def confirmations(text: str) -> list[str]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    from expert.talk import understand
-
-    nt = normalise(text[:MAX_CHARS])
-    u = understand(distinct_segments(nt.text).text)
-    readings = read_text(text)
+    last = _LAST
+    if last is not None and last[0] == text:
+        u, readings = last[1], list(last[2])
+    else:
+        u, readings = _read(text)
     weak = any(r.weak for r in readings)
     # (a fallback's question only when the fallback is what was read: a cue may have read the text instead)
     out = [q for word, q in u.confirm if weak or not word.startswith("fallback:")]

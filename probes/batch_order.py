@@ -3,9 +3,11 @@
 A loader that shuffles draws a new order each epoch, so the exact same batch (the same examples in the same order)
 practically never comes back. Without ``shuffle=True``, or with the generator (or ``torch.manual_seed``) re-seeded
 at the start of every epoch, every epoch repeats the previous one batch for batch: each batch recurs exactly one
-epoch later. That is read here from a fingerprint of each training forward's first input: a fixed random
-projection of at most 64 evenly spaced elements (two small device ops per forward, queued, no host read). At the
-window end the fingerprints are matched against those seen before: a batch seen before, and the gap since.
+epoch later. That is read here from a fingerprint of each training forward's first input: for a float input its
+digest (``probes.base.input_digest``: a fixed weighting of every element, one op shared with the non-finite
+probe), else a fixed random projection of at most 64 evenly spaced elements (two small device ops per forward);
+queued, no host read. At the window end the fingerprints are matched against those seen before: a batch seen
+before, and the gap since.
 
 Memory is bounded: at most ``KEEP`` fingerprints are remembered. When the store is full, only fingerprints in a
 value-chosen subset are kept (one in two, then one in four...); the same batch always falls in or out of the
@@ -26,7 +28,7 @@ from typing import Any
 import torch
 
 from knowledge.measurements import threshold
-from probes.base import Probe, ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit, input_digest
 
 INFO = ProbeInfo("batch_order", "cheap", "forward", ("batch_order",))
 
@@ -107,7 +109,10 @@ class BatchOrderProbe(Probe):
         """Queue the fingerprint of this training forward's first input (no host read)."""
         if first is None or first.numel() == 0 or first.is_sparse:
             return
-        run.record("order:fp", fingerprint(first, self._weights))
+        # a float input's digest (every element, shared with the non-finite probe: no op of its own here); other
+        # inputs (token ids, half precision, very large batches) get the sampled projection
+        d = input_digest(run, first)
+        run.record("order:fp", fingerprint(first, self._weights) if d is None else d)
 
     def _weights(self, n: int, dtype: Any, device: Any) -> torch.Tensor:
         # fixed weights in [0.5, 1.5), made once per length, dtype and device (never inside a step again)

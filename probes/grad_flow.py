@@ -23,6 +23,14 @@ LOW_PRECISION = (torch.float16, torch.bfloat16)
 # are stacked in the step. Measured on CPU: a stack launched inside a training step costs about as much as
 # stacking 15-20 queued tensors at the window end, where the work runs in one tight call.
 STACK_AT_WINDOW_END = 16
+# The per-step gradient norm reads every gradient once: on a CPU it is most of what the watch costs a step (issue
+# 21: 100-180 us on the small MLP's 1.6 MB of gradients when the step has pushed them out of cache). It runs on
+# every optimizer step while the run is young (the spike reference is the median of the previous PAST norms, and
+# the run's scale its first norms), then on a stride chosen so that each window still gets NORMS_PER_WINDOW norms
+# or more (a window's median and trend need a handful, not fifty), and always on the sampled steps (the
+# per-layer picture). A short window (``every`` <= 2 * NORMS_PER_WINDOW) keeps the norm on every step.
+NORMS_PER_WINDOW = 5
+DENSE_STEPS = 64  # = NormStats.PAST: every optimizer step's norm until the spike reference is full
 
 
 def global_norm(per_param: torch.Tensor) -> torch.Tensor:
@@ -311,10 +319,13 @@ class GradFlowProbe(Probe):
 
     The per-step norm is the largest part of the watch's cost on a CPU (issue 21: about 50 us on the small MLP's
     1.6 MB of gradients when they are in cache, 100-140 us when the step has pushed them out, on the 2-core
-    reference machine): it reads every gradient once. It stays on every step: a spike is a one-step event, and
-    a gradient that turns non-finite while the loss is finite would be seen one step late, in the next step's
-    output, and reported as the activations' fault. It is already one foreach kernel whose result carries any
-    NaN or Inf, so no separate finiteness check runs beside it.
+    reference machine): it reads every gradient once. It runs on every optimizer step for the first
+    ``DENSE_STEPS`` (init and LR faults show there, and the spike reference fills), then on a stride that leaves
+    ``NORMS_PER_WINDOW`` or more a window, and on every sampled step. The price, after the dense start: a one-step
+    spike is seen when it falls on a measured step, and a gradient that turns non-finite while the loss is finite
+    is located at the next forward's output (activations) unless that step was measured. A sustained blow-up or
+    collapse, which is what the trend rows judge, is seen within the stride. The norm is one foreach kernel whose
+    result carries any NaN or Inf, so no separate finiteness check runs beside it.
     """
 
     info = INFO
@@ -336,9 +347,13 @@ class GradFlowProbe(Probe):
         self.no_grad: list[str] = []
         self._one_device = len({p.device for p in run.params}) == 1
         self.flowed: dict[str, Any] | None = None  # the highest layer ratio a window end has seen
+        every = getattr(run, "every", 0)
+        self._stride = max(1, every // NORMS_PER_WINDOW) if every > 2 * NORMS_PER_WINDOW else 1
 
     def optimizer_pre(self, run: Any) -> None:
-        """Queue the per-parameter gradient norms (one foreach kernel; no sync)."""
+        """Queue the per-parameter gradient norms (one foreach kernel; no sync) on the steps that take them."""
+        if run.opt_steps > DENSE_STEPS and run.steps % self._stride and run.steps % run.update_every:
+            return
         grads = [g for g in [p.grad for p in run.params] if g is not None]
         if len(grads) != self._count:
             # which parameters have a gradient changes rarely: names are recomputed only when the count does

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from probes.base import Probe, ProbeInfo, emit
+from probes.base import Probe, ProbeInfo, emit, input_digest
 
 INFO = ProbeInfo("nonfinite", "expensive", "forward", ("nan_location", "nan_step", "nonfinite_module",
                                                        "loss_behavior", "nan_onset"))
@@ -110,18 +110,36 @@ class NonfiniteProbe(Probe):
         """Start with nothing located."""
         self.module: str | None = None
         self._bad: list[str] = []
+        from probes.config_lint import loss_name
+
+        lf = getattr(run, "loss_fn", None)
+        self._builtin_loss = lf is not None and loss_name(lf) not in ("custom", "")
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """Queue min and max of the first input and of the first output as 0-d tensors.
+        """Queue the input's digest (or its min and max) and the output's min and max, as 0-d tensors.
 
         The window end stacks everything queued in one call; a stack here would be one more kernel launch in
-        every training step, which costs more. Cheaper one-op checks of the input were measured and dropped
-        (issue 21): a float32 sum overflows on huge finite inputs (``tests/test_probes_nonfinite_watch.py``), a
-        float64 sum costs as much as the aminmax, and a dot with a kept zero vector (NaN exactly when an entry
-        is not finite) measured slower inside the training loop than on its own.
+        every training step, which costs more. The input is read through ``input_digest`` (one op over every
+        element, shared with the batch-order probe: non-finite exactly when an entry is, and it cannot overflow
+        on huge finite inputs); an input it does not cover gets ``aminmax``. Cheaper one-op checks of the input
+        were measured and dropped (issue 21): a float32 sum overflows on huge finite inputs
+        (``tests/test_probes_nonfinite_watch.py``), a float64 sum costs as much as the aminmax.
         """
         fin = first is not None and first.is_floating_point() and first.numel() > 0
-        fout = out is not None and out.is_floating_point() and out.numel() > 0
+        # A built-in loss over a non-finite output is non-finite, and the summary places a built-in loss's first
+        # non-finite value at the activations: while ``w.step`` is given the loss every step, the loss already
+        # says what the output's min and max would (one reduction a step saved).
+        fout = out is not None and not (self._builtin_loss and run.loss_step == run.steps - 1) \
+            and out.is_floating_point() and out.numel() > 0
+        d = input_digest(run, first) if fin else None
+        if d is not None:
+            if fout and first.device == out.device:
+                run.record("nf:dio", (d, *torch.aminmax(out.detach())))
+            else:
+                run.record("nf:din", d)
+                if fout:
+                    run.record("nf:out", tuple(torch.aminmax(out.detach())))
+            return
         if fin and fout and first.device == out.device:
             run.record("nf:io", (*torch.aminmax(first.detach() if first.requires_grad else first),
                                  *torch.aminmax(out.detach())))
@@ -135,12 +153,15 @@ class NonfiniteProbe(Probe):
         """Note the first step whose input or output held a non-finite value."""
         import math
 
-        io = window.get("nf:io")
-        for place, key, sl in (("inputs", "nf:in", slice(0, 2)), ("activations", "nf:out", slice(2, 4))):
-            if place in run.nonfinite_at:
+        io, dio = window.get("nf:io"), window.get("nf:dio")
+        # (the digest rides as its own min and max: one value, finite exactly when the input is)
+        digests = [(s, (v[0], v[0])) for s, v in dio] + [(s, (v[0], v[0])) for s, v in window.get("nf:din")]
+        for place, items in (("inputs", [(s, v[0:2]) for s, v in io] + window.get("nf:in") + digests),
+                             ("activations", [(s, v[2:4]) for s, v in io] + [(s, v[1:3]) for s, v in dio]
+                              + window.get("nf:out"))):
+            if place in run.nonfinite_at or not items:
                 continue
             # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window
-            items = [(s, v[sl]) for s, v in io] + [(s, v) for s, v in window.get(key)]
             if not math.isfinite(sum(v[0] + v[1] for _, v in items)):
                 run.nonfinite_at[place] = min(s for s, v in items if not math.isfinite(v[0] + v[1]))
 

@@ -229,6 +229,8 @@ class Watch:
         self.first_output: Any = None
         self.first_output_shape: tuple[int, ...] | None = None
         self._first_forward_done = False
+        self.forward_serial = 0
+        self.loss_step = -2  # the last step whose w.step was given the loss (the non-finite probe reads it)
         self._nc: Any = _UNSET
         self._escalate = False
         self._expensive: list[Any] = []
@@ -343,6 +345,7 @@ class Watch:
     def _fwd_post(self, m: torch.nn.Module, args: tuple[Any, ...], out: Any) -> None:
         if not torch.is_grad_enabled():
             return  # evaluation passes are not training steps
+        self.forward_serial += 1  # tells plugins sharing a per-forward quantity (base.input_digest) apart
         first = args[0] if args and type(args[0]) is torch.Tensor else next(tensors_in(args), None)
         if first is not None and first.ndim and first.shape[0] == 0:
             self._empty_now = True  # shapes are host metadata: checking them costs no sync
@@ -435,6 +438,7 @@ class Watch:
                 log.warning("trainopt watch: step %d: an empty batch was trained on; its loss is ignored",
                             self.steps)
         elif type(loss) is torch.Tensor or isinstance(loss, torch.Tensor):
+            self.loss_step = self.steps
             if loss.ndim == 0:
                 self._buf.append(("loss", self._i, loss.detach()))
             elif loss.numel() == 0:
@@ -442,6 +446,7 @@ class Watch:
             else:
                 self._buf.append(("loss", self._i, loss.detach().reshape(-1)[0]))
         elif loss is not None:
+            self.loss_step = self.steps
             self._hostbuf.append(("loss", self._i, float(loss)))
         for k, v in metrics.items():
             if isinstance(v, torch.Tensor):

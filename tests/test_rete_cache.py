@@ -416,3 +416,75 @@ def test_the_key_follows_every_write_to_a_source(tmp_path, monkeypatch):
     assert key() == edited  # the new file removed: the sources are as they were after the edit
     (tmp_path / "expert" / "notes.txt").write_text("not a source")
     assert key() == edited
+
+
+def test_negations_of_patterns_that_bind_nothing_are_gated_and_match_as_experta_does():
+    """Runs of ``NOT(...)`` over patterns that bind nothing become one gate per rule over shared counts
+    (expert.rete._Gate, _Presence); a negation whose pattern binds a variable the rule reads stays experta's.
+    Through declares and retracts that block, unblock and re-block, the activations equal the stock matcher's."""
+    from expert import rete
+    from expert._experta import MATCH, NOT, Fact, KnowledgeEngine, Rule
+
+    class A(Fact):
+        pass
+
+    class B(Fact):
+        pass
+
+    class C(Fact):
+        pass
+
+    def rule(name, *patterns):
+        def fn(self, **_):
+            pass
+
+        fn.__name__ = name
+        return Rule(*patterns)(fn)
+
+    ns = {"r1": rule("r1", A(k=1), NOT(B()), NOT(C(kind="x"))),
+          "r2": rule("r2", A(k=MATCH.k), NOT(B()), NOT(C(kind=MATCH.k))),  # the second reads k: not gated
+          "r3": rule("r3", NOT(B())),
+          "r4": rule("r4", A(), NOT(C(kind="x")), NOT(C(kind="x")))}
+    ours = type("Ours", (KnowledgeEngine,), {**ns, "__matcher__": CachedReteMatcher})()
+    stock = type("Stock", (KnowledgeEngine,), dict(ns))()
+    kinds = {type(n).__name__ for n in rete._walk(ours.matcher.root_node)}
+    assert {"_Gate", "_Presence", "_Not"} <= kinds
+
+    def agenda(e):
+        return sorted((a.rule.__name__, sorted(f["__factid__"] for f in a.facts)) for a in e.agenda.activations)
+
+    for e in (ours, stock):
+        e.reset()
+    steps = [("declare", A(k=1)), ("declare", A(k=2)), ("declare", C(kind="x")), ("declare", B()),
+             ("declare", C(kind=2)), ("retract", 3), ("retract", 4), ("declare", B()), ("retract", 6),
+             ("retract", 5), ("declare", C(kind="x")), ("declare", C(kind="x", n=2)), ("retract", 7)]
+    for op, arg in steps:
+        for e in (ours, stock):
+            if op == "declare":
+                e.declare(arg.copy())
+            else:
+                e.retract(arg)
+            e.strategy.update_agenda(e.agenda, *e.get_activations())
+        assert agenda(ours) == agenda(stock), (op, arg)
+    for e in (ours, stock):
+        e.reset()
+    assert agenda(ours) == agenda(stock)
+
+
+@pytest.mark.parametrize("damage", [None, b"not a pickle", b"\x80\x05]\x94."])
+def test_the_lexicon_tables_stored_are_the_ones_worked_out(cache_dir, damage):
+    """The complaint parser's lexicon (expert.talk._lexicon) read back from the cache equals the one worked out
+    from the talk tables; a damaged or foreign entry is worked out again."""
+    from expert import talk
+
+    talk._lexicon.cache_clear()
+    try:
+        if damage is not None:
+            cache.store(talk.LEXICON_CACHE, damage)
+        first = talk._lexicon()  # worked out (and stored)
+        talk._lexicon.cache_clear()
+        again = talk._lexicon()  # read back
+        assert first == again == talk._lexicon_tables() and first is not again
+        assert cache.load_plain(talk.LEXICON_CACHE) == first
+    finally:
+        talk._lexicon.cache_clear()

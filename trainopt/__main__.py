@@ -1,8 +1,26 @@
-"""``python -m trainopt``: the ``trainopt`` command line, reached clash-safe (see ``trainopt._boot``)."""
+"""``python -m trainopt`` and the ``trainopt`` script: the command line, reached clash-safe (see ``trainopt._boot``)."""
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from trainopt._boot import internal
+
+
+def _command_line() -> ModuleType:
+    """``expert.cli``, imported with the start-up's collector pause already on (``expert.startup.hold``).
+
+    The command line's own imports (click, the knowledge's schema) make only long-lived objects, as the rest of
+    the start-up does: collections while they load would only walk them (about a twentieth of a pipeline call).
+    ``expert.cli.main`` holds the pause too; here it begins before that module loads.
+    """
+    startup = internal("expert.startup")
+    startup.hold()
+    try:
+        return internal("expert.cli")
+    except BaseException:
+        startup.settle()  # no command will run: collect as usual again
+        raise
 
 
 def main() -> None:
@@ -11,8 +29,13 @@ def main() -> None:
     Run in a process of another program (``runpy.run_module("trainopt", run_name="__main__")``), it ends in
     ``SystemExit`` as click does, and that program goes on (``expert.cli.entry`` and ``main``).
     """
-    cli = internal("expert.cli")
+    cli = _command_line()
     (cli.entry if internal("expert.startup").is_program(globals()) else cli.main)()
+
+
+def entry() -> None:
+    """The ``trainopt`` console script: the process's own program, as ``expert.cli.entry`` is (a quick exit)."""
+    _command_line().entry()
 
 
 if __name__ == "__main__":
