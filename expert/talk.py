@@ -67,9 +67,9 @@ QUOTED_CAP = 8
 """Readings of one setting quoted with its number, the first ones: the earliest the run owns wins, and a pasted log
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
 NEGATION_REACH = 4
+"""Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 RESUME_REACH = 8
 """Words after "then" in which a pause may be said to end ("then the progress bar jumps quickly through")."""
-"""Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
 """Words that do not count in the reach of a negation."""
 _FAMILY = rx.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
@@ -111,6 +111,10 @@ _VALUED = frozenset({"lr", "loss", "grad_norm", "accuracy"})
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
+
+
+_WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
+"""``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
 
 
 @dataclass(frozen=True)
@@ -563,13 +567,14 @@ class _Reader:
         "loss weight", "the weight of my auxiliary loss", "lambda for the KL loss": the head is the weight, and a
         number or a change said of the phrase is the weight's.
         """
-        if p.j < len(self.tokens) and self.tokens[p.j].lemma in K.TERM_WEIGHTS:
+        # the token's own text, nouns only: a lemma would make "loss weighted by class frequency" the weight's
+        if p.j < len(self.tokens) and self.tokens[p.j].text in _WEIGHT_NOUNS:
             return True
         k = p.i - 1
         while k >= max(0, p.i - 4) and self.tokens[k].kind == "word" and \
                 self.tokens[k].lemma not in ("of", "for", "on") and p.i - k <= 3:
             k -= 1
-        return k >= 1 and self.tokens[k].lemma in ("of", "for", "on") and self.tokens[k - 1].lemma in K.TERM_WEIGHTS
+        return k >= 1 and self.tokens[k].lemma in ("of", "for", "on") and self.tokens[k - 1].text in _WEIGHT_NOUNS
 
     def _quantities(self, parts: list[Part]) -> list[tuple[Part, str, str | None]]:
         """(part, quantity, split) of each quantity mention; a split word before a quantity qualifies it."""
@@ -952,8 +957,11 @@ class _Reader:
         self._idioms(parts)
 
     def _resumes(self, k: int, hi: int) -> bool:
-        """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``)."""
-        then = next((n for n in range(k, hi) if self.tokens[n].lemma in ("then", "afterwards", "after")), None)
+        """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``).
+
+        Only "then"/"afterwards" open that: "freezes after epoch 1" places the freeze, it says no resumption.
+        """
+        then = next((n for n in range(k, hi) if self.tokens[n].lemma in ("then", "afterwards")), None)
         return then is not None and any(self.tokens[n].lemma in K.RESUME_WORDS and not self._negated(n, then)
                                         for n in range(then + 1, min(hi, then + 1 + RESUME_REACH)))
 
@@ -1307,7 +1315,8 @@ class _Reader:
         """
         k = lo
         while k + 1 < hi:
-            lead = self.tokens[k + 1:min(hi, k + 5)]
+            # the words after the comparative: in "the longer the sequence, ..." nothing says the run's length
+            lead = self.tokens[k + 2:min(hi, k + 5)]
             if self.tokens[k].lemma != "the" or self.tokens[k + 1].text not in K.CORRELATIVE_LEADS or \
                     not {w for t in lead for w in (t.text, t.lemma)} & K.TRAINING_LENGTH:
                 k += 1
@@ -1358,7 +1367,9 @@ class _Reader:
                 return
             # a choice asked about no setting the lexicon knows ("should I freeze the backbone first?", "what
             # dropout should I use"): the config question, weakly, unless the text says a symptom
-            if lemmas[0] != "why" and set(lemmas) & K.OPEN_CHOICE_WORDS:
+            # (asked outright: a "?" or a question word first; "I should add that I use 4 GPUs" asks nothing)
+            outright = toks[-1].text == "?" or lemmas[0] in K.QUESTION_LEADS or toks[0].text in K.QUESTION_LEADS
+            if outright and lemmas[0] != "why" and set(lemmas) & K.OPEN_CHOICE_WORDS:
                 self.add({"symptom": "direct_question"}, toks[0].start, toks[-1].end, strong=False, fallback=True)
                 self.u.confirm.append(("fallback:question", "You asked which setting to use: about what? (the "
                                                             "optimizer, the learning rate, its schedule, the batch "
@@ -1472,7 +1483,9 @@ class _Reader:
         toks = self.tokens
         self.claim(toks[claim_from if claim_from is not None else b].start, toks[b].end, K.SETTINGS)
         start = claim_from if claim_from is not None else b
-        if any(t.lemma in K.TRIED_WORDS for t in toks[max(lo, start - 6):start]):
+        window = toks[max(lo, start - 6):start]
+        brk = max((n for n, t in enumerate(window) if t.kind == "punct"), default=-1)
+        if any(t.text in K.TRIED_WORDS for t in window[brk + 1:]):  # in this clause only
             # "I tried learning rates from 2e-5 down to 1e-8": a range tried, neither end is the run's setting
             self.claim(toks[start].start, toks[a].end, K.SETTINGS)
             return
@@ -2005,7 +2018,7 @@ def _crash() -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _pasted() -> re.Pattern[str]:
-    return re.compile(K.PASTED_EXCEPTION)
+    return rx.compile(K.PASTED_EXCEPTION)
 
 
 @lru_cache(maxsize=1)

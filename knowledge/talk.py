@@ -273,7 +273,7 @@ TIMES: dict[str, str] = {
     "epoch change": "epoch_start",
     # on a fixed interval ("at regular intervals", "periodically"; "every 500 steps" is read with its number)
     "at regular interval": "periodic", "regular interval": "periodic", "at a regular interval": "periodic",
-    "at a fix interval": "periodic", "fix interval": "periodic", "regularly": "periodic",
+    "at a fix interval": "periodic", "fix interval": "periodic",
     "periodically": "periodic", "like clockwork": "periodic", "at fix interval": "periodic",
     # (keys are lemmas: "fixed" is read as "fix"; a key holding "fixed" would make it a lemma of its own)
     # always
@@ -428,7 +428,8 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
-        "the other ranks", "both rank", "both ranks", "both gpu", "each gpu", "every gpu", "all gpu", "all the gpu")},
+        "the other ranks", "both rank", "both ranks", "both gpu")},
+    # (not "each/every/all the gpu": "takes all the GPU memory", "each GPU step takes 2 s" on one card)
     # (not "each process": a DataLoader's workers are processes too)
 }
 """Settings of the run named in passing ("fine-tuning with fp16", "I use gradient clipping"): read unless negated,
@@ -678,7 +679,7 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
 """Counts said in words ("two GPUs", "multiple GPUs")."""
 
 CORRELATIVE_LEADS = frozenset("longer more further".split())
-TRAINING_LENGTH = frozenset("longer train training epoch step iteration iter time".split())
+TRAINING_LENGTH = frozenset("train training epoch step iteration iter time".split())
 CORRELATIVE_MOVES: dict[str, str] = {"lower": "down", "smaller": "down", "less": "down", "worse": "worse",
                                      "higher": "up", "bigger": "up", "larger": "up", "greater": "up",
                                      "better": "improve"}
@@ -686,9 +687,10 @@ CORRELATIVE_MOVES: dict[str, str] = {"lower": "down", "smaller": "down", "less":
 said with one of ``TRAINING_LENGTH``) and the comparative of the second half, as the movement it says. The
 comparatives are matched as typed, not as lemmas (they are no lexicon words: "longer" would hide "long")."""
 
-RESUME_WORDS = frozenset("fast faster quick quickly normal normally continue proceed".split())
+RESUME_WORDS = frozenset("fast faster quick quickly normally proceed".split())
 """Words saying a paused run moves on again ("then it runs at normal speed", "then the bar moves quickly"): the
-pause said before them is a slow stretch, not a hang."""
+pause said before them is a slow stretch, not a hang. Not "continue" or "normal": "then I have to continue it by
+hand" and "then crashes with normal output" say nothing of the run moving on."""
 
 VALUE_WORDS = ("be", "at", "=", ":", "always", "to", "stay", "remain", "become", "exactly", "just", "all", "still",
                "show", "print", "log", "report", "read", "hit", "reach", "display", "give", "get")
@@ -703,8 +705,9 @@ SETTING_WORDS = frozenset("worker batch size bs seed accumulation accum prefetch
 SETTING_NUMBER_LINKS = frozenset("= : > < >= <= == != of be set at from to -> → ~ ( , around about".split())
 """Tokens between a setting's name and its number, or between the numbers of a changed setting ("from 1 to 4")."""
 
-TRIED_WORDS = frozenset("try sweep test experiment vary".split())
-"""Verbs that make a range of values ("tried lr from 1e-3 to 1e-6") the values tried, not a change of the run."""
+TRIED_WORDS = frozenset("try tried trying swept sweeping tested testing experimented varied varying".split())
+"""Verb forms (the text, not lemmas) that make a range of values ("tried lr from 1e-3 to 1e-6") the values tried,
+not a change of the run. Not "test" or "sweep": as nouns ("on the test set I changed lr ...") they try nothing."""
 
 COUNTED_SETTINGS = frozenset("gpu node worker rank process device card".split())
 """Things the run has a number of: a change of their count said right after them ("gpus (1 -> 4)", "workers:
@@ -1439,9 +1442,11 @@ CRASH_SIGNS = (r"traceback \(most recent call last\)|\b\w*(?:error|exception):|\
                r"\berror\b|\bdies\b|\bdied\b|\bexited unexpectedly\b")
 """Words and lines showing the run stopped with an error (``symptom=crash``)."""
 
-PASTED_EXCEPTION = r"traceback \(most recent call last\)|\b[a-z_.]*(?:error|exception): *[`'\"]?[a-z0-9_]"
+PASTED_EXCEPTION = r"traceback \(most recent call last\)|(?<![\w.])[a-z_.]{0,120}(?:error|exception): *[`'\"]?[a-z_]"
 """A pasted exception line (its class, a colon, its message: "RuntimeError: no `loss` value ...") or a traceback:
-the run stopped there, whatever else the sentence names."""
+the run stopped there, whatever else the sentence names. The class name starts after a non-name character and is
+bounded (a dotted run of any length tried from each of its characters is quadratic), and the message starts with a
+letter: "train error: 0.12" is a metric, not an exception."""
 
 PASTED_CRASH_PRIORITY = 8
 """The symptom priority of a crash shown by pasted evidence: above a tracker's name and a question said beside it

@@ -268,6 +268,46 @@ def test_parsing_stays_linear() -> None:
     assert cost(big) < 20 * max(cost(small), 0.01)
 
 
+def test_a_dotted_run_before_an_error_word_stays_linear() -> None:
+    """A pasted exception's class name is bounded: each dotted run is tried once, not from each of its characters."""
+    def cost(n: int) -> float:
+        text = "error " + "a." * n + " error: x"
+        best = float("inf")
+        for _ in range(2):
+            t = time.process_time()
+            parse_complaint(text)
+            best = min(best, time.process_time() - t)
+        return best
+
+    assert cost(40_000) < 20 * max(cost(4_000), 0.01)
+
+
+@pytest.mark.parametrize(("text", "absent", "present"), [
+    # a metric named "error" is no pasted exception
+    ("train error: 0.12, val error: 0.45. which optimizer should I use?", {("symptom", "crash")},
+     {("symptom", "direct_question")}),
+    # "after" places a freeze, "continue"/"normal" say nothing of the run moving on
+    ("the job freezes after epoch 1, then I have to continue it manually", {("symptom", "slow_training")},
+     {("symptom", "hang")}),
+    ("the script hangs after loading, then crashes with normal output", {("symptom", "slow_training")}, set()),
+    # "weighted" is no weight: the loss is the run's
+    ("loss weighted by class frequency keeps going up", set(), {("loss_behavior", "diverging")}),
+    # "test" as a noun tries nothing: the change is the run's
+    ("On the test set I changed lr from 1e-3 to 1e-2 and it diverges", set(), {("learning_rate", 0.01)}),
+    # one card's memory or step is no multi-GPU run
+    ("my model takes all the GPU memory and then OOMs", {("multi_gpu", True)}, set()),
+    ("each GPU step takes 2 seconds on my single 3090", {("multi_gpu", True)}, set()),
+    # a modal in second place asks nothing
+    ("I should add that I use 4 GPUs.", {("symptom", "direct_question")}, set()),
+    # "regularly" is often, not on a fixed period
+    ("the loss regularly jumps around", {("loss_periodic", True)}, set()),
+])
+def test_readings_the_review_found_wrong(text: str, absent: set, present: set) -> None:
+    got = {(r.observation.name, r.observation.value) for r in read_text(text)}
+    assert not got & absent, got
+    assert present <= got, got
+
+
 # --------------------------------------------------------------------------------------------- the suite
 
 
