@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from knowledge.priors import DEFAULT_READS, PRIORS, SEED_WEIGHT
 from knowledge.schema import Absent, Row, effective_conditions
 
-_override: list[Mapping[str, Mapping[str, int]]] = []
-"""A table in force instead of ``PRIORS`` (leave-one-thread-out validation; empty disables priors)."""
+_OVERRIDE: ContextVar[Mapping[str, Mapping[str, int]] | None] = ContextVar("trainopt_priors", default=None)
+"""A table in force instead of ``PRIORS`` (leave-one-thread-out validation; ``{}`` disables priors). A context
+variable: one thread's validation never changes another thread's consultations."""
 
 
 @contextmanager
@@ -34,16 +36,17 @@ def using(table: Mapping[str, Mapping[str, int]]) -> Iterator[None]:
     Used to validate the priors honestly: a case's own thread must not have voted in the table it is scored
     with (``bench.priors_cv``), and the table itself is counted with priors off (``bench.gen_priors``).
     """
-    _override.append(table)
+    token = _OVERRIDE.set(table)
     try:
         yield
     finally:
-        _override.pop()
+        _OVERRIDE.reset(token)
 
 
 def table() -> Mapping[str, Mapping[str, int]]:
     """The priors in force: an override, else the shipped ``PRIORS``."""
-    return _override[-1] if _override else PRIORS
+    override = _OVERRIDE.get()
+    return PRIORS if override is None else override
 
 
 def is_default(rules: Sequence[str], catalogue: Mapping[str, Any]) -> bool:

@@ -123,12 +123,16 @@ def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:  # 
     try:
         compiled, args = _build(pattern, flags)
         if not _checked:
-            if compiled != re.compile(pattern, flags):  # this interpreter's re works otherwise: do as it does
+            ref = re.compile(pattern, flags)
+            # (Pattern equality compares the code, not the group names: checked apart)
+            if compiled != ref or compiled.groupindex != ref.groupindex:  # this re works otherwise: do as it does
                 _off = True
-                return re.compile(pattern, flags)
+                return ref
             _checked = True
     except re.error:
         raise
+    except (ValueError, TypeError, OverflowError):
+        return re.compile(pattern, flags)  # the pattern's or the flags' own fault: re says so; the table stays on
     except Exception:  # noqa: BLE001 - re's internals are not what they were: plain re
         _off = True
         return re.compile(pattern, flags)

@@ -30,7 +30,6 @@ STACK_AT_WINDOW_END = 16
 # or more (a window's median and trend need a handful, not fifty), and always on the sampled steps (the
 # per-layer picture). A short window (``every`` <= 2 * NORMS_PER_WINDOW) keeps the norm on every step.
 NORMS_PER_WINDOW = 5
-DENSE_STEPS = 64  # = NormStats.PAST: every optimizer step's norm until the spike reference is full
 
 
 def global_norm(per_param: torch.Tensor) -> torch.Tensor:
@@ -200,6 +199,10 @@ class NormStats:
         return self.last_median, self.last_step
 
 
+DENSE_STEPS = NormStats.PAST
+"""Every optimizer step's norm is taken until the spike reference (the previous ``PAST`` norms) is full."""
+
+
 def flow_ratio(latest: dict[str, Any] | None, best: dict[str, Any] | None) -> dict[str, Any] | None:
     """The layer ratio a run's gradient-flow verdict rests on (pure).
 
@@ -349,11 +352,15 @@ class GradFlowProbe(Probe):
         self.flowed: dict[str, Any] | None = None  # the highest layer ratio a window end has seen
         every = getattr(run, "every", 0)
         self._stride = max(1, every // NORMS_PER_WINDOW) if every > 2 * NORMS_PER_WINDOW else 1
+        self._last = 0  # the step count of the last norm taken
 
     def optimizer_pre(self, run: Any) -> None:
         """Queue the per-parameter gradient norms (one foreach kernel; no sync) on the steps that take them."""
-        if run.opt_steps > DENSE_STEPS and run.steps % self._stride and run.steps % run.update_every:
+        # the stride counts from the last norm taken, not ``steps % stride``: under gradient accumulation the
+        # optimizer steps fall on every k-th ``w.step`` and a modulus could miss all of them
+        if run.opt_steps > DENSE_STEPS and run.steps - self._last < self._stride and run.steps % run.update_every:
             return
+        self._last = run.steps
         grads = [g for g in [p.grad for p in run.params] if g is not None]
         if len(grads) != self._count:
             # which parameters have a gradient changes rarely: names are recomputed only when the count does

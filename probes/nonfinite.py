@@ -128,8 +128,10 @@ class NonfiniteProbe(Probe):
         fin = first is not None and first.is_floating_point() and first.numel() > 0
         # A built-in loss over a non-finite output is non-finite, and the summary places a built-in loss's first
         # non-finite value at the activations: while ``w.step`` is given the loss every step, the loss already
-        # says what the output's min and max would (one reduction a step saved).
-        fout = out is not None and not (self._builtin_loss and run.loss_step == run.steps - 1) \
+        # says what the output's min and max would (one reduction a step saved). Not on sampled steps: a loss
+        # that skips rows (ignore_index, padding, a mask) does not see a NaN there, so the output is still read.
+        fout = out is not None and not (self._builtin_loss and run.loss_step == run.steps - 1
+                                        and run.steps % run.update_every) \
             and out.is_floating_point() and out.numel() > 0
         d = input_digest(run, first) if fin else None
         if d is not None:

@@ -45,3 +45,28 @@ def test_the_same_run_without_the_fault_stays_quiet():
     w = _train("none")
     assert not w.trips
     assert not [f for f in w.consultation.diagnosis.findings if f["severity"] in ("critical", "warning")]
+
+
+def test_under_gradient_accumulation_the_norm_keeps_its_stride():
+    """Two micro-batches a step: optimizer steps fall on every other ``w.step``; the norm still comes on its stride."""
+    from probes.grad_flow import DENSE_STEPS, NORMS_PER_WINDOW
+
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(20, 32), torch.nn.ReLU(), torch.nn.Linear(32, 5))
+    opt = torch.optim.SGD(m.parameters(), lr=0.05)
+    x_all, loss_fn = torch.randn(256, 20), torch.nn.CrossEntropyLoss()
+    y_all = x_all[:, :5].argmax(1)
+    taken: set[int] = set()
+    with watch(m, opt, every=50, loss_fn=loss_fn, num_classes=5) as w:
+        probe = w.probe("grad_flow")
+        for step in range(800):
+            i = torch.randint(0, 256, (16,))
+            (loss_fn(m(x_all[i]), y_all[i]) / 2).backward()
+            if step % 2 == 1:
+                opt.step()
+                opt.zero_grad()
+            w.step(loss_fn(m(x_all[i]), y_all[i]).detach())
+            taken.add(probe._last)
+    late = [s for s in taken if s > 2 * DENSE_STEPS + 100]
+    windows = (800 - (2 * DENSE_STEPS + 100)) / 50
+    assert len(late) >= NORMS_PER_WINDOW * windows - 1, sorted(late)
