@@ -82,9 +82,14 @@ class Case:
     source: str = ""
 
     @property
+    def thread(self) -> str:
+        """The case's source thread (``thread_of``), or its id when it names no source."""
+        return thread_of(self.source) if self.source else self.id
+
+    @property
     def split(self) -> str:
         """``dev`` or ``held_back``, by the case's source thread (by its id when it names no source)."""
-        return split_of(thread_of(self.source) if self.source else self.id)
+        return split_of(self.thread)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from bench.eval import DEFAULT_CASES, Case, dialogue, load_cases, thread_of
+from bench.eval import DEFAULT_CASES, Case, dialogue, load_cases
 
 TARGET = Path(__file__).resolve().parent.parent / "knowledge" / "priors.py"
 
@@ -56,7 +56,7 @@ def count(cases: Iterable[Case], votes: dict[str, str | None] | None = None) -> 
         symptom = votes[case.id] if votes is not None and case.id in votes else default_vote(case)
         if symptom is None:
             continue
-        key = (thread_of(case.source) if case.source else case.id, symptom, case.expected_primary)
+        key = (case.thread, symptom, case.expected_primary)
         if key in seen:
             continue
         seen.add(key)
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     votes = {c.id: default_vote(c) for c in cases if c.split == "dev"}
     table = count(cases, votes)
     voting = [c for c in cases if c.split == "dev" and votes.get(c.id)]
-    text = render(table, len(voting), len({thread_of(c.source) if c.source else c.id for c in voting}))
+    text = render(table, len(voting), len({c.thread for c in voting}))
     if args.check:
         if TARGET.read_text(encoding="utf-8") != text:
             print(f"{TARGET} is out of date: run python -m bench.gen_priors", file=sys.stderr)

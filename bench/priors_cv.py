@@ -17,12 +17,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from bench.eval import DEFAULT_CASES, Case, consult, load_cases, thread_of
+from bench.eval import DEFAULT_CASES, Case, consult, load_cases
 from bench.gen_priors import count, default_vote
-
-
-def _thread(case: Case) -> str:
-    return thread_of(case.source) if case.source else case.id
 
 
 def cross_validate(cases: list[Case]) -> dict[str, object]:
@@ -44,8 +40,8 @@ def cross_validate(cases: list[Case]) -> dict[str, object]:
             base = consult(case)
         with priors.using(full):
             ins = consult(case)
-        own = _thread(case)
-        with priors.using(count([c for c in dev if _thread(c) != own], votes)):
+        own = case.thread
+        with priors.using(count([c for c in dev if c.thread != own], votes)):
             out = consult(case)
         seeds += base.primary_right
         in_sample += ins.primary_right

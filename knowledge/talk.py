@@ -702,8 +702,12 @@ SETTING_WORDS = frozenset("worker batch size bs seed accumulation accum prefetch
 """Words naming a setting of the run (lemmas): a number said as their value ("batch size 64", "num_workers > 0",
 "NUM_WORKERS from 1 to 4") is the setting's, never a figure of a quantity measured nearby (the data-time share)."""
 
-SETTING_NUMBER_LINKS = frozenset("= : > < >= <= == != of be set at from to -> → ~ ( , around about".split())
-"""Tokens between a setting's name and its number, or between the numbers of a changed setting ("from 1 to 4")."""
+CHANGE_LINKS = frozenset("( -> → => : = from to".split())
+"""The tokens of a changed count ("(1 -> 4)", "from 1 to 4")."""
+
+SETTING_NUMBER_LINKS = CHANGE_LINKS | frozenset("> < >= <= == != of be set at ~ , around about".split())
+"""Tokens between a setting's name and its number, or between the numbers of a changed setting ("from 1 to 4"):
+a changed count's links and the words of a value."""
 
 TRIED_WORDS = frozenset("try tried trying swept sweeping tested testing experimented varied varying".split())
 """Verb forms (the text, not lemmas) that make a range of values ("tried lr from 1e-3 to 1e-6") the values tried,
@@ -712,8 +716,6 @@ not a change of the run. Not "test" or "sweep": as nouns ("on the test set I cha
 COUNTED_SETTINGS = frozenset("gpu node worker rank process device card".split())
 """Things the run has a number of: a change of their count said right after them ("gpus (1 -> 4)", "workers:
 2 -> 8") is the setting's, never a figure of a metric said nearby."""
-CHANGE_LINKS = frozenset("( -> → => : = from to".split())
-"""The tokens of a changed count ("(1 -> 4)", "from 1 to 4")."""
 
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""

@@ -254,7 +254,7 @@ def input_digest(run: Any, x: Any) -> Any:
     callers then measure it their own way.
     """
     serial = getattr(run, "forward_serial", None)
-    memo = getattr(run, "_digest", None)
+    memo = getattr(run, "digest_memo", None)
     key = id(x)
     if memo is not None and memo[0] == serial and memo[1] == key and serial is not None:
         return memo[2]
@@ -265,7 +265,7 @@ def input_digest(run: Any, x: Any) -> Any:
             x = x.detach()
         d = _dot()(x.view(-1), _digest_weights(run, n, x.dtype, x.device))
     if serial is not None:
-        run._digest = (serial, key, d)  # the input's id, not the input: nothing is kept alive
+        run.digest_memo = (serial, key, d)  # the input's id, not the input: nothing is kept alive
     return d
 
 
@@ -294,7 +294,9 @@ def _digest_weights(run: Any, n: int, dtype: Any, device: Any) -> Any:
     """The first ``n`` digest weights, kept per dtype and device on ``run`` (grown to a power of two as needed)."""
     import torch
 
-    cache = run.__dict__.setdefault("_digest_w", {})
+    cache = getattr(run, "digest_weights", None)
+    if cache is None:  # a run other than the Watch (which declares it)
+        cache = run.digest_weights = {}
     key = (dtype, device)
     w = cache.get(key)
     if w is None or w.numel() < n:

@@ -230,6 +230,10 @@ class Watch:
         self.first_output_shape: tuple[int, ...] | None = None
         self._first_forward_done = False
         self.forward_serial = 0
+        # base.input_digest's: (forward_serial, id of the input, digest) of the last forward, and its weights per
+        # (dtype, device), shared by the probes that read the digest
+        self.digest_memo: tuple[int, int, Any] | None = None
+        self.digest_weights: dict[tuple[Any, Any], Any] = {}
         self.loss_step = -2  # the last step whose w.step was given the loss (the non-finite probe reads it)
         self._nc: Any = _UNSET
         self._escalate = False
