@@ -1000,7 +1000,9 @@ class _Reader:
                 continue
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
-            others = {o.j for o, oq, _s in quantities if o is not p and oq != q}
+            # (a counted thing, "4 gpus", is no quantity a figure after it belongs to)
+            others = {o.j for o, oq, _s in quantities if o is not p and oq != q and not (
+                o.i > lo and self.tokens[o.i - 1].kind == "num" and self.tokens[o.j - 1].lemma in _COUNTED)}
             # (nor a count of something else: "not increasing since 10 epochs", "5 classes")
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
@@ -1066,6 +1068,8 @@ class _Reader:
                 return False
             if strict and t.lemma in K.COUNTED_SETTINGS:
                 return True  # "more gpus (1 -> 4)": the count of devices changed
+            if t.lemma in _COUNTED and n > lo and self.tokens[n - 1].kind == "num":
+                return False  # "on 4 gpus is 80%": the noun has its count already, the later figure is not it
             joined = self.text[max(0, t.start - 1):t.start] in ("_", ".") or self.text[t.end:t.end + 1] in ("_", ".")
             return t.lemma in K.SETTING_WORDS or (joined and self.text[t.end:t.end + 1] != ".")
         return False
@@ -1104,6 +1108,10 @@ class _Reader:
             if num is not None and self.lemmas(p.i, p.j) == ["gpu"] and (num.start < p.start or not between or any(
                     t.kind != "word" or t.lemma not in _GPU_LINK for t in between)):
                 continue  # a bare "GPU": only a figure said of it ("the GPU sits at 30%"), not "3 GPUs 29%"
+            if p.i > lo and self.tokens[p.i - 1].kind == "num" and any(
+                    oq in ("accuracy", "loss", "split_only") for o, oq, _s in quantities if o is not p):
+                # "test accuracy on 8 GPUs is 91%": a device count said beside a metric, the figure is the metric's
+                continue
             value = num.number if num is not None else None
             if value is None or num.start in used or not 0.0 <= value <= 100.0:
                 continue

@@ -973,3 +973,17 @@ def test_a_changed_device_count_is_no_metric(text: str, expected: dict) -> None:
 def test_a_range_tried_is_no_setting(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a metric's figure said beside a device count is the metric's, not the devices' utilization
+    ("val accuracy on 4 gpus is 80%", {"val_metric": 0.8, "gpu_utilization_pct": None}),
+    ("the validation accuracy with 2 GPUs is 55 percent", {"val_metric": 0.55, "gpu_utilization_pct": None}),
+    ("with 8 GPUs the test accuracy is 65%", {"val_metric": 0.65, "gpu_utilization_pct": None}),
+    # (a utilization said with its count stays the devices')
+    ("on 4 gpus the utilization is only 30%", {"gpu_utilization_pct": 30.0, "val_metric": None}),
+    ("GPU utilisation is 80%", {"gpu_utilization_pct": 80.0}),
+])
+def test_a_metric_beside_a_device_count(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
