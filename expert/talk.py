@@ -839,6 +839,13 @@ class _Reader:
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
+            if quantity == "run" and chosen is not None and i <= chosen[0].i < p.i and not any(
+                    q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))) and (
+                    (m == "plateau" and set(self.lemmas(p.i, p.j)) & K.STALL_WORDS) or (
+                        m == "stuck" and self.tokens[chosen[0].j - 1].lemma in K.PROGRAM_WORDS)):
+                # "the job stalls", "the script gets stuck": the run named as its subject and no curve said
+                # in the sentence, the program stops (a hang); "the loss stalls" stays the curve's plateau
+                m = "hang"
             if quantity in ("run", "model") and m in K.VAGUE_MOVEMENTS:
                 pass  # "training is broken", "my model is trash": the vague complaint about the run or model itself
             elif quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",

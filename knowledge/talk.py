@@ -569,6 +569,11 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
+PROGRAM_WORDS = frozenset({"script", "job", "process", "program", "code"})
+"""Names of the run as a program: when one of these is stuck, it is the program that hangs (no curve is meant)."""
+STALL_WORDS = frozenset({"stall"})
+"""Verbs of stopping said of the run itself ("the job stalls"): a hang; said of a curve ("the loss stalls"), a
+plateau."""
 VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work", "underperform"})
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
 FALLBACK_MOVEMENTS = frozenset({"weird"})

@@ -987,3 +987,17 @@ def test_a_range_tried_is_no_setting(text: str, expected: dict) -> None:
 def test_a_metric_beside_a_device_count(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the run as the subject of a stall, no curve named: the program stops
+    ("the script stalls after a few hundred steps", {"symptom": "hang", "loss_behavior": None}),
+    ("our training stalls somewhere in the third epoch", {"symptom": "hang", "loss_behavior": None}),
+    ("the process gets stuck when loading the checkpoint", {"symptom": "hang"}),
+    # (a curve that stalls is a plateau, and a run stalling at a metric is the metric's)
+    ("the loss stalls around 1.1", {"loss_behavior": "plateau_after_learning", "symptom": "convergence"}),
+    ("training stalls at 60% accuracy", {"symptom": "convergence"}),
+])
+def test_a_stalled_run_is_a_hang(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
