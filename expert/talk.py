@@ -84,6 +84,10 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
                   "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
+_MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
+"""Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
+_SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
+"""Movements that say a curve stays where it is."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
@@ -711,6 +715,11 @@ class _Reader:
             m = p.roles.get("m")
             if m in ("down", "down_bare", "learn", "improve", "converge") and not self._negated(p.i, sent_lo):
                 return True
+            if m in _MOVES_TO and p.j + 1 < at and self.tokens[p.j].lemma == "to" and \
+                    self.tokens[p.j + 1].kind == "num":
+                # "jumps to 4.2 and then stays there": a move to a level and a state after it; the level the
+                # curve ends on, not the one-off move, is what it does
+                return True
         return False
 
     # -- composition -------------------------------------------------------------------------------------
@@ -800,6 +809,11 @@ class _Reader:
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
                         "climb", "fall", "jump", "spike", "then")):
                     continue
+            if m in _MOVES_TO and p.j + 1 < sent[1] and self.tokens[p.j].lemma == "to" and \
+                    self.tokens[p.j + 1].kind == "num" and any(
+                        o.roles.get("m") in _SETTLED for o in self.parts_in(p.j + 2, sent[1])) and \
+                    not self._negated(p.i, i):
+                continue  # "shot up to 3.5 and remained flat": the level it moved to and stayed at is the reading
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
             # the quantity: nearest before, else after, else the sentence's last one
@@ -816,6 +830,9 @@ class _Reader:
                 # (a participle after a quantity it fits is that quantity's verb: "memory growing every step")
                 fitting = after[:1]  # "NaN loss", "exploding gradients": a movement said as the quantity's adjective
             chosen = fitting[0] if fitting else before[-1] if before else after[0] if after else None
+            if chosen is not None and chosen[1] == "run" and chosen[0].i >= p.j and state.get("last") is not None \
+                    and self.tokens[chosen[0].i - 1].lemma in ("of", "during", "throughout"):
+                chosen = None  # "stayed the same for the rest of training": the run said after it is a time
             if chosen is None or chosen[1] == "pronoun":
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
                 # ("I printed the weights after each step and they never change": "they" are the weights)

@@ -1001,3 +1001,19 @@ def test_a_metric_beside_a_device_count(text: str, expected: dict) -> None:
 def test_a_stalled_run_is_a_hang(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a move to a level and a state after it: the level the curve ends on is the reading, not a one-off move
+    ("the loss jumps to 4.2 and then stays there", {"loss_behavior": "plateau_after_learning"}),
+    ("my loss jumped to 7 and then stayed the same for the rest of training",
+     {"loss_behavior": "plateau_after_learning"}),
+    ("at step 2k the training loss shot up to 3.5 and remained flat afterwards",
+     {"loss_behavior": "plateau_after_learning", "symptom": "convergence"}),
+    # (a move to a level with nothing after it, or one that comes back, stays a spike)
+    ("the loss jumps to 9 at step 300", {"loss_behavior": "spiking"}),
+    ("the loss spikes to 5 and then comes back down", {"loss_behavior": "spiking"}),
+])
+def test_the_level_a_curve_settles_at(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
