@@ -853,6 +853,9 @@ class _Reader:
             split = chosen[2] if chosen else None
             if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
                 continue  # "it got slower" compares speeds; a loss is not slower
+            if m == "worse" and quantity == "loss" and split in (None, "train") and \
+                    not set(self.lemmas(p.i, p.j)) & K.WORSENING_WORDS:
+                continue  # "the loss is worse than with Adam": a level judged, no rise (the fallback asks how)
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
@@ -966,7 +969,8 @@ class _Reader:
                 self.u.confirm.append(("weird", f"You said the {what} looks odd: does it not move as it should "
                                                 f"(stuck, rising, jumping), or does its value look computed wrong "
                                                 f"(impossible, or not matching what the model does)?"))
-            if quantity == "loss" and split is None and m == "up" and sets.get("loss_behavior") == "diverging":
+            if quantity == "loss" and split is None and m in ("up", "worse") and \
+                    sets.get("loss_behavior") == "diverging":
                 # most who say "the loss goes up" mean the training loss; some mean the validation loss (overfitting)
                 self.u.confirm.append(("loss up", "You said the loss goes up: the training loss, or only the "
                                                   "validation loss (the training loss still falling)?"))

@@ -569,6 +569,8 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
+WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
+"""Words that make "worse" a change over time ("got worse", "worsens"), not a level judged ("is worse")."""
 PROGRAM_WORDS = frozenset({"script", "job", "process", "program", "code"})
 """Names of the run as a program: when one of these is stuck, it is the program that hangs (no curve is meant)."""
 STALL_WORDS = frozenset({"stall"})
@@ -798,8 +800,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
          time="periodic", implicit=True)
     + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating", "loss_periodic": True},
          time="periodic", implicit=True)
-    + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
-    + _c("loss", "up", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
+    # (a loss judged worse with no shape said is a higher loss: it rises, as "goes up" does)
+    + _c("loss", "up worse", {"symptom": "unstable", "loss_behavior": "diverging"}, split="train")
+    + _c("loss", "up worse", {"symptom": "unstable", "loss_behavior": "diverging"}, split="none")
     + _c("loss", "spike", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
     + _c("loss", "jump", {"symptom": "unstable", "loss_behavior": "spiking"}, implicit=True)
     + _c("loss", "oscillate", {"symptom": "unstable", "loss_behavior": "oscillating"}, implicit=True)

@@ -1017,3 +1017,21 @@ def test_a_stalled_run_is_a_hang(text: str, expected: dict) -> None:
 def test_the_level_a_curve_settles_at(text: str, expected: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a loss that gets worse, no shape said, is a loss that rises
+    ("the loss got worse", {"loss_behavior": "diverging"}),
+    ("my training loss keeps getting worse every epoch", {"loss_behavior": "diverging"}),
+    ("the loss worsens after the lr drop", {"loss_behavior": "diverging"}),
+    # (the validation loss getting worse is overfitting; a level judged worse than another run is no rise)
+    ("my validation loss is getting worse", {"symptom": "overfitting", "loss_behavior": None}),
+    ("the loss is worse than with adam", {"loss_behavior": None}),
+])
+def test_a_loss_getting_worse_rises(text: str, expected: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+def test_a_loss_getting_worse_asks_which_loss() -> None:
+    assert any("goes up" in q for q in confirmations("the loss got worse"))
