@@ -18,7 +18,6 @@ SEED_WEIGHT = 1.5
 PRIORS: dict[str, dict[str, int]] = {
     'convergence': {
         'learning-rate-scheduling': 1,
-        'pytorch-engineering': 1,
     },
     'crash': {
         'pytorch-engineering': 2,
@@ -28,7 +27,7 @@ PRIORS: dict[str, dict[str, int]] = {
         'experiment-tracking': 3,
     },
     'hang': {
-        'pytorch-engineering': 7,
+        'pytorch-engineering': 8,
     },
     'memory_growth': {
         'pytorch-engineering': 6,
