@@ -1615,9 +1615,8 @@ class _Reader:
                 continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p):
                 continue  # "the loss looks fine", "it fits in memory": named as what is not the trouble
-            measures = K.FALLBACK_MEASURES.get(q)
-            if measures is not None and not any(t.lemma in measures or t.text in measures
-                                                for t in self.tokens[p.i:p.j + 1]):
+            if q in K.MEASURED_FALLBACKS and not any(t.lemma in K.MEASURE_WORDS or t.text in K.MEASURE_WORDS
+                                                     for t in self.tokens[p.i:p.j + 1]):
                 continue  # "the training steps", "my GPU": a thing named, not its speed ("data loading time": its)
             sets, what = K.QUANTITY_FALLBACKS[q]
             self.add(dict(sets), p.start, p.end, strong=False, fallback=True)

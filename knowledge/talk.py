@@ -588,7 +588,7 @@ QUANTITY_FALLBACKS: dict[str, tuple[dict[str, Any], str]] = {
     "epoch_time": ({"symptom": "slow_training"}, "the time per epoch"),
     # (not the step or the loader: "each step", "the training steps", "my dataloader" name them, not their speed;
     # their time, the GPU's use and the data-loading time are figures of speed, said with a word of measure
-    # (FALLBACK_MEASURES): "the step time looks off", "GPU utilization is weird")
+    # (MEASURED_FALLBACKS): "the step time looks off", "GPU utilization is weird")
     "step_time": ({"symptom": "slow_training"}, "the time per step"),
     "gpu_util": ({"symptom": "slow_training"}, "the GPU's use"),
     "data_time": ({"symptom": "slow_training"}, "the data loading"),
@@ -603,11 +603,11 @@ loss goes down in steps", "the speed after the change"): the figure that is not 
 the run is slow), offered with a question (how does it move?) rather than nothing. Only the first quantity named,
 never negated, never said as a time ("after each step"), and only when the text gives no other reading."""
 
-FALLBACK_MEASURES: dict[str, frozenset[str]] = {
-    q: frozenset("time util utilization usage utilisation second s/it duration".split())
-    for q in ("step_time", "gpu_util", "data_time")}
-"""Quantities whose name is a fallback only with a word of measure in it ("step time", "GPU usage"): their bare
-names ("each step", "the GPU", "the dataloader") name a thing, not its speed."""
+MEASURED_FALLBACKS = frozenset({"step_time", "gpu_util", "data_time"})
+"""Quantities whose name is a fallback only with one of ``MEASURE_WORDS`` in it ("step time", "GPU usage"): their
+bare names ("each step", "the GPU", "the dataloader") name a thing, not its speed."""
+MEASURE_WORDS = frozenset("time util utilization usage utilisation second s/it duration".split())
+"""Words of measure that make a ``MEASURED_FALLBACKS`` quantity's name a figure of speed."""
 
 JUDGED_FALLBACKS = frozenset({"step_time", "gpu_util", "data_time", "memory", "grad_norm", "grad"})
 """Quantities that give their fallback only when their sentence judges or compares something (a movement, or one
