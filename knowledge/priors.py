@@ -14,20 +14,20 @@ SEED_WEIGHT = 1.5
 """The seeds' own first stop counts as this many confirming threads: a prior must beat it clearly."""
 
 
-# estimated from 57 dev cases that ended on a default (57 threads)
+# estimated from 63 dev cases that ended on a default (63 threads)
 PRIORS: dict[str, dict[str, int]] = {
     'convergence': {
         'learning-rate-scheduling': 1,
     },
     'crash': {
+        'training-loop-architecture': 3,
         'pytorch-engineering': 2,
-        'training-loop-architecture': 1,
     },
     'experiment_tracking': {
         'experiment-tracking': 3,
     },
     'hang': {
-        'pytorch-engineering': 8,
+        'pytorch-engineering': 10,
     },
     'memory_growth': {
         'pytorch-engineering': 6,
@@ -51,6 +51,8 @@ PRIORS: dict[str, dict[str, int]] = {
     },
     'unstable': {
         'deep-rl': 1,
+        'learning-rate-scheduling': 1,
         'optimization-algorithms': 1,
+        'pytorch-engineering': 1,
     },
 }
