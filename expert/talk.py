@@ -695,6 +695,10 @@ class _Reader:
             elif value in ("later", "after", "then") and found is None:
                 found = "later"
                 self._time_span = (p.start, p.end) if value != "then" else None
+        if found is None and any(v == "within_epoch" for v, _ in times):
+            # the clause puts its movement inside an epoch ("within an epoch the loss goes down, but at the next
+            # epoch's start it jumps"): the boundary said in the other clause is not this movement's time
+            return None, step
         if found is None:
             # a time said elsewhere in the sentence ("at first ... then", "after 3 epochs, ...")
             for p in self.parts_in(sent_lo, sent_hi):
@@ -853,8 +857,9 @@ class _Reader:
             split = chosen[2] if chosen else None
             if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
                 continue  # "it got slower" compares speeds; a loss is not slower
+            # (the change verb may stand an adverb or two before it: "the loss gets clearly / much worse")
             if m == "worse" and quantity == "loss" and split in (None, "train") and \
-                    not set(self.lemmas(p.i, p.j)) & K.WORSENING_WORDS:
+                    not set(self.lemmas(max(p.i - 2, chosen[0].j if chosen else 0), p.j)) & K.WORSENING_WORDS:
                 continue  # "the loss is worse than with Adam": a level judged, no rise (the fallback asks how)
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:

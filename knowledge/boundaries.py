@@ -390,6 +390,11 @@ KEYWORDS = (
             {"error_text": "torch._dynamo BackendCompilerFailed"}, _KE, negatable=False, priority=3),
     Keyword(r"unscale_\(\) has already been called|attempting to unscale fp16 gradients",
             {"error_text": "GradScaler: unscale_() error"}, _KE, negatable=False, priority=3),
+    # the trainers' refusals when the step hands back no loss (Hugging Face's model output without a loss,
+    # Lightning's dict without the key, or its training_step returning None): one message, one cause (LP-NOLOSS-02)
+    Keyword(r"did not return a loss|no [`'\"]?loss[`'\"]? value in the dictionary|training_step(?:\(\))?[`'\"]? "
+            r"returned [`'\"]?none", {"error_text": "The training step did not return a loss"}, _KE, negatable=False,
+            priority=3),
     Keyword(r"error\(s\) in loading state_dict|missing key\(s\) in state_dict|unexpected key\(s\) in state_dict|"
             r"size mismatch for", {"error_text": "Error(s) in loading state_dict"}, _KE, negatable=False,
             priority=3),

@@ -911,6 +911,62 @@ ROWS = (
                 "# plain PyTorch: optimizer.step(); scheduler.step()\n"
                 "# Lightning: return {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, 'interval': 'step'}}"),
         avoid=("tuning the LR value while the LR that is applied never changes",)),
+    # The LR seen jumping back to its starting value mid-run: a schedule that began again at step 0. A resume is the
+    # usual way (the scheduler rebuilt from the config, its state not saved or loaded after construction; a LambdaLR
+    # whose last_epoch is assigned after the constructor already reset the LR), another a scheduler re-created inside
+    # the loop. Either way the loop's handling of the scheduler is at fault, not the schedule's shape; stated about the
+    # LR it is more specific than the generic resume finding, which yields to it.
+    Row("LP-LR-03", {"lr_observed": "reset"},
+        (Find("Schedule", "warning", "the learning rate jumped back to its starting value in the middle of the run: "
+              "the schedule started again at step 0 (a resumed run whose scheduler was rebuilt without its saved "
+              "state, or constructed before its step count was restored)",
+              # (a jump back mid-run worsens a run that was learning: not a loss flat from the first step)
+              explains=("convergence", "unstable")),
+         RouteTo("training-loop-architecture", "primary", "save and restore the scheduler with the optimizer, and "
+                 "build it once"),
+         RouteTo("learning-rate-scheduling", "secondary", "the LR the schedule should give at the resumed step")),
+        "A scheduler knows the step it is at only from its own state: rebuilt on resume it starts at step 0 and sets "
+        "the initial (warm-up or peak) LR again, so the trained weights take large steps and the loss gets worse.",
+        Cite("000", "Quick reference", "which LR: schedule type and length"), salience=Salience.CAUSE + 1,
+        fix=Fix("Checkpoint the scheduler with the optimizer and load both after constructing them (or build the "
+                "scheduler with the step it resumes at).",
+                "torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'sched': sched.state_dict(), "
+                "'epoch': epoch}, path)\n"
+                "ck = torch.load(path)\nopt.load_state_dict(ck['opt'])\n"
+                "sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda=lf)   # build, then restore its state\n"
+                "sched.load_state_dict(ck['sched'])"),
+        avoid=("lowering the peak LR to soften the jump instead of restoring the schedule's position",)),
+    # Trainers minimise what the step hands back; when nothing usable comes back they either refuse (Hugging Face:
+    # "The model did not return a loss", Lightning: "No `loss` value in the dictionary") or, for a Lightning
+    # training_step returning None, silently skip the optimizer step.
+    Row("LP-NOLOSS-01", {"trainer_loss": "missing"},
+        (Find("Training Loop", "critical", "the trainer gets no loss to minimise: the batch reaches the model without "
+              "labels (so it returns only logits), the model has no task head, or the training step returns "
+              "nothing or a dict without the 'loss' key",
+              explains=("crash", "not_learning", "convergence")),
+         RouteTo("training-loop-architecture", "primary", "the contract between the trainer, the batch and the "
+                 "model: labels in, a loss out"),
+         RouteTo("loss-functions-and-objectives", "secondary", "computing the loss yourself when the model has "
+                 "none")),
+        "The Hugging Face Trainer backpropagates outputs.loss, which a model computes only when the batch carries "
+        "labels (and only a model with a task head can); Lightning backpropagates the tensor training_step returns "
+        "or the value under 'loss', and skips the step when it returns None.",
+        _LOOP, salience=Salience.CAUSE + 1,
+        fix=Fix("Make the step return the loss: put the targets in the batch under the name the model takes "
+                "('labels'), use a model class with a head, or compute the loss yourself.",
+                "# Hugging Face: batch = {'input_ids': ..., 'attention_mask': ..., 'labels': ...}\n"
+                "#   (AutoModelForCausalLM / ...ForSequenceClassification, not the bare AutoModel)\n"
+                "# or: class MyTrainer(Trainer):\n"
+                "#         def compute_loss(self, model, inputs, return_outputs=False, **kw): ...\n"
+                "# Lightning:\ndef training_step(self, batch, batch_idx):\n    loss = self.loss_fn(self(batch['x']), "
+                "batch['y'])\n    self.log('train_loss', loss)\n    return loss   # or {'loss': loss}"),
+        avoid=("setting remove_unused_columns or renaming keys until the error goes away without checking that a "
+               "loss is computed",)),
+    Row("LP-NOLOSS-02", {"error_text": Contains("did not return a loss", "no `loss` value", "no loss value",
+                                                "training_step returned none", "training_step` returned `none`")},
+        (Derive("trainer_loss", "missing"),),
+        "The trainers' own messages when the step hands back no loss name the cause.",
+        _LOOP, salience=Salience.DERIVE),
     # --- issue 7: precision hygiene ------------------------------------------------------------------------
     # Clipping that is set and never acts is called where it cannot reach the gradient the optimizer applies.
     Row("LP-CLIP-01", {"clip_ineffective": True},
@@ -1222,7 +1278,8 @@ QUESTIONS = (
         why="A schedule that is never stepped, or one that drives the LR to zero, leaves the weights barely moving "
             "whatever the set LR is.",
         cite=_LOOP_Q,
-        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"))),
+        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"),
+                 ("reset", "no: mid-run it jumped back to its starting value"))),
     QuestionRow(
         "Q-ZERO-LOSS", "loss_zero_from_start",
         "Is the loss (or one of its terms) exactly zero from the first steps?",

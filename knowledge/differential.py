@@ -59,6 +59,14 @@ FIX_RESUME_STATE = Fix(
     "ck = torch.load(path)\n"
     "model.load_state_dict(ck[\"model\"]); opt.load_state_dict(ck[\"opt\"])\n"
     "sched.load_state_dict(ck[\"sched\"]); scaler.load_state_dict(ck[\"scaler\"]); step = ck[\"step\"]")
+FIX_EXTEND = Fix(
+    "Give the schedule the run's full length from the start, or continue from the LR the run ended with (a "
+    "constant or short-decay tail, or a WSD schedule) instead of stretching the old curve.",
+    "# continuing a finished run: keep its last LR and decay over the extra steps only\n"
+    "last_lr = optimizer.param_groups[0]['lr']\n"
+    "for g in optimizer.param_groups:\n    g['lr'] = last_lr\n"
+    "scheduler = torch.optim.lr_scheduler.LinearLR(optimizer, 1.0, 0.1, total_iters=extra_steps)\n"
+    "# planning to extend later: torch.optim.lr_scheduler.SequentialLR with a constant phase, or WSD")
 FIX_PIN_VERSION = Fix(
     "Confirm the regression by pinning the previous version (same seed, same data): if the old version trains, "
     "read the new version's release notes for the changed default or file an issue with a minimal repro.",
@@ -368,7 +376,27 @@ ROWS = (
         "Weights alone do not resume a run: fresh Adam moments, a schedule back at step 0 or a reset loss scale "
         "each make the first steps after a resume behave like a new, badly tuned run.",
         Cite("003", "Step 2: investigate", "instability: NaN after N epochs points at state that evolves (LR, scale)"),
-        fix=FIX_RESUME_STATE, salience=Salience.CAUSE),
+        fix=FIX_RESUME_STATE, salience=Salience.CAUSE, unless=("finding:LP-LR-03",)),
+    # A run that finished its planned epochs and is continued for more: the schedules people use are functions of
+    # the fraction of the run done (cosine, linear and polynomial decay), so raising the total moves the run back to
+    # an earlier, higher point of the curve and the LR jumps up at the restart. Nothing was lost from the checkpoint.
+    Row("DF-CHG-EXTEND",
+        # (a jump back up worsens or stalls a run that had learned: not a loss that never moved)
+        {"symptom": Is("unstable", "convergence"), "recent_change": "extended"},
+        (Find("Schedule", "warning", "the trouble started when a finished run was continued for more epochs or "
+              "steps: a schedule defined over the run's total length (cosine, linear, polynomial decay) recomputes "
+              "its position for the new total, so the learning rate jumps back up at the restart",
+              explains=("unstable", "convergence")),
+         RouteTo("learning-rate-scheduling", "primary", "a schedule that can be extended: the full length from the "
+                 "start, or a constant / WSD tail that continues from the last LR"),
+         RouteTo("training-loop-architecture", "secondary", "what a resume restores and what it recomputes")),
+        "A decay schedule reaches its minimum at the end of the length it was given; asked for more epochs it is at "
+        "an earlier fraction of the run, so a near-zero LR becomes a large one and the converged weights are knocked "
+        "out of their minimum.",
+        Cite("001", "Symptom: which X should I use? (direct questions)",
+             "which LR / WSD vs cosine: will you resume training?"),
+        fix=FIX_EXTEND, salience=Salience.CAUSE + 1,
+        avoid=("lowering the peak LR or clipping harder as if the model had become unstable",)),
     # An upgrade that breaks a half-precision run most often changes what is computed in that format (a mask
     # filled with the dtype's minimum, an op no longer upcast to fp32, a new fused kernel): the NaN is an overflow
     # the new version lets happen. Precision is the fix that works at once; pinning the old version confirms it.
@@ -514,7 +542,9 @@ QUESTIONS = (
         choices=(("learning_rate", "the learning rate was raised"),
                  ("batch_size", "the batch size changed"), ("gpu_count", "the number of GPUs changed"),
                  ("precision", "the precision changed (fp32 -> fp16/bf16/fp8)"),
-                 ("resume", "resumed from a checkpoint"), ("library_upgrade", "a library was upgraded"),
+                 ("resume", "resumed from a checkpoint"),
+                 ("extended", "a finished run was continued for more epochs or steps"),
+                 ("library_upgrade", "a library was upgraded"),
                  ("data_pipeline", "the data or its preprocessing changed"), ("model", "the model changed"),
                  ("none", "nothing changed: it was always like this"))),
 )

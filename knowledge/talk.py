@@ -271,6 +271,11 @@ TIMES: dict[str, str] = {
     "when the epoch change": "epoch_start", "whenever the epoch change": "epoch_start",
     "when a new epoch start": "epoch_start", "every time a new epoch start": "epoch_start",
     "epoch change": "epoch_start",
+    **{f"{w} of the next epoch": "epoch_start" for w in ("start", "beginning")},
+    # inside an epoch, between its boundaries ("within an epoch the loss goes down, then it jumps at the next one"):
+    # the movement is the epoch's own course, not what happens at the boundary
+    **{f"{p} {e} epoch": "within_epoch" for p in ("within", "during", "inside", "over", "throughout")
+       for e in ("an", "each", "every", "the", "one")},
     # on a fixed interval ("at regular intervals", "periodically"; "every 500 steps" is read with its number)
     "at regular interval": "periodic", "regular interval": "periodic", "at a regular interval": "periodic",
     "at a fix interval": "periodic", "fix interval": "periodic",
@@ -966,8 +971,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "normalized", "train training", "val validation test eval evaluation inference",
           "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
         # checkpoint selection or early stopping in the wrong direction
-        (("early earlystopping checkpoint modelcheckpoint best save", "max highest", "loss val_loss"),
-         {"monitor_mode": "wrong_direction"}),
+        # ("max" of the metric's mode, not of a length: "raised max_epochs and resumed from the checkpoint" is read
+        # as "max epochs", and a run continued from a checkpoint is not a checkpoint being selected)
+        (("early earlystopping checkpoint modelcheckpoint best save", "max highest", "loss val_loss",
+          "!resume !resuming !continue !maximum"), {"monitor_mode": "wrong_direction"}),
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
@@ -1004,13 +1011,20 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # overflow that DF-CHG-PREC names)
         (("switch move enable turn", "fp16 amp autocast half float16", "since after when once now before_now",
           "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
+        # a finished run continued for more epochs or steps than planned ("raised the max epochs and continued
+        # training", "resumed for 6 more epochs"): the run's length changed, not only its state (before the resume
+        # frames: the first frame read for a name in a sentence stands)
+        # (keys are lemmas: "more" is read as "much")
+        (("raise increase extend much add bump", "epoch max_epochs num_epochs max_epoch step max_steps iteration",
+          "continue resume resuming restart", "!should !want !whether !how !if !plan !planning !later"),
+         {"recent_change": "extended"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
         # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
         # checkpoint", "reloaded it after a crash"): a resume, not a checkpoint that fails to load
         (("resume restart reload restore continue load loading", "checkpoint ckpt crash epoch state",
           "again back reset initial start beginning over forget top", "!should !want !whether !how !fail !error "
-          "!missing !unexpected !mismatch !later"), {"recent_change": "resume"}),
+          "!missing !unexpected !mismatch !later !warm !sgdr"), {"recent_change": "resume"}),
         (("resume", "at from", "epoch step iteration", "!should !want !whether !how !later"),
          {"recent_change": "resume"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
@@ -1086,6 +1100,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the fall is the LR's: in "Adam(lr=1e-3, weight_decay=0)" the decay is the weights')
         (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"},
          ((1, 0, "weight"),)),
+        # the LR seen going back to where it began, mid-run ("the learning rate is reset to 0.01 at the first epoch
+        # after resuming", "the lr went back to its starting value"): the schedule started over (not a reset the user
+        # asks how to do, nor a warm-restart schedule chosen on purpose)
+        (("lr rate", "reset", "!should !want !how !whether !restart !warm !cosineannealingwarmrestarts !sgdr"),
+         {"lr_observed": "reset"}),
+        (("lr rate", "back again", "initial start original beginning", "!should !want !how !whether "
+          "!warm !sgdr"), {"lr_observed": "reset"}),
+        (("lr rate schedule scheduler", "start restart begin", "over anew scratch", "!should !want !how !whether "
+          "!warm !sgdr"), {"lr_observed": "reset"}),
+        # a training step that hands the trainer nothing ("my training_step returned nothing", "training_step
+        # returns None"): no loss reaches the optimizer (a question about what to return is not the step's trace)
+        (("training_step", "return", "nothing none", "!should !must !need !how !what !whether"),
+         {"trainer_loss": "missing"}),
         # a schedule that only moves at epoch ends where a per-step schedule was meant (not a remedy tried on the
         # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",

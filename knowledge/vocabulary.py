@@ -133,9 +133,10 @@ SPECS: tuple[Spec, ...] = (
     _i("nan_step", "The step at which NaN/Inf first appeared.", low=0, unit="steps", group="symptom"),
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
-    _e("recent_change", "learning_rate batch_size gpu_count precision resume library_upgrade data_pipeline model "
-       "none",
-       "What changed just before the problem started ('none': it was always like this).", question="Q-CHANGE",
+    _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
+       "model none",
+       "What changed just before the problem started ('extended': a finished run continued for more epochs or steps "
+       "than it was planned for; 'none': it was always like this).", question="Q-CHANGE",
        group="judgement"),
     _e("slow_kind", "per_step many_steps",
        "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
@@ -375,10 +376,16 @@ SPECS: tuple[Spec, ...] = (
        "Whether the LR schedule advances at the pace it was defined for: 'too_fast' (defined in epochs or optimizer "
        "steps but stepped per batch, micro-batch or process), 'too_slow' (defined in steps but stepped per epoch).",
        question="Q-SCHED-PACE", group="loop"),
-    _e("lr_observed", "as_set stuck near_zero",
+    _e("lr_observed", "as_set stuck near_zero reset",
        "The learning rate the optimizer actually applies (param_groups' lr, or the logged lr) against the one set: "
        "'as_set' (it follows the value and schedule set), 'stuck' (it never moves although a schedule or a new "
-       "value was set), 'near_zero' (it falls to about 0 and stays there).", question="Q-LR-TRACE", group="loop"),
+       "value was set), 'near_zero' (it falls to about 0 and stays there), 'reset' (mid-run it jumps back to its "
+       "starting value, as a resumed run's schedule does when it starts again at step 0).", question="Q-LR-TRACE",
+       group="loop"),
+    _e("trainer_loss", "returned missing",
+       "What the training step hands the trainer to minimise: the loss ('returned'), or none ('missing': the batch "
+       "carries no labels so the model returns only logits, a base model without a task head, a Lightning "
+       "training_step that returns None or a dict without the 'loss' key).", group="loop"),
     # --- issue 19: what people say about their runs that had no name -----------------------------------
     _b("predictions_constant", "The model gives the same prediction (one class, one value) for every input.",
        group="metrics"),

@@ -1010,3 +1010,47 @@ def test_a_loss_getting_worse_rises(text: str, expected: dict) -> None:
 
 def test_a_loss_getting_worse_asks_which_loss() -> None:
     assert any("goes up" in q for q in confirmations("the loss got worse"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a finished run continued for more epochs: the run's length changed, not only its state
+    ("So I raised the maximum number of epochs and continued training with -c.", {"recent_change": "extended"}),
+    ("I increased max_epochs from 100 to 200 and resumed from the last checkpoint; the loss jumped up",
+     {"recent_change": "extended", "monitor_mode": None}),  # ("max" of a length, not of the checkpoint's mode)
+    ("resumed from the last checkpoint for 6 more epochs", {"recent_change": "extended"}),
+    ("should I resume for more epochs?", {"recent_change": None}),
+    ("After resuming from checkpoint the loss jumps up", {"recent_change": "resume"}),
+    # the LR seen going back to where it began: the schedule started over
+    ("after resuming, the learning rate went back to its starting value", {"lr_observed": "reset"}),
+    ("when I resume, the learning rate will be reset to 0.01 at the first epoch", {"lr_observed": "reset"}),
+    ("resumed at epoch 30 but the lr schedule started over like it's epoch 0",
+     {"lr_observed": "reset", "recent_change": "resume"}),
+    ("how do I reset the learning rate when I resume?", {"lr_observed": None}),
+    ("my cosine schedule with warm restarts starts over every 10 epochs",
+     {"lr_observed": None, "recent_change": None}),
+    # a training step that hands the trainer nothing, and the trainers' messages for it
+    ("my training_step returned nothing and it ran without errors", {"trainer_loss": "missing"}),
+    ("what should training_step return?", {"trainer_loss": None}),
+    ("ValueError: The model did not return a loss from the inputs, only the following keys: logits",
+     {"error_text": "The training step did not return a loss"}),
+    ("RuntimeError: No `loss` value in the dictionary returned from `model.training_step()`",
+     {"error_text": "The training step did not return a loss"}),
+    # a worsening verb an adverb away from "worse" is still a rise; a level judged is not
+    ("right after resuming the loss gets clearly worse", {"loss_behavior": "diverging"}),
+    ("the loss is worse than with Adam", {"loss_behavior": None}),
+    # a movement placed inside an epoch does not borrow the boundary time of another clause
+    ("during each epoch the loss decreases, then at every epoch start it spikes",
+     {"epoch_start_drop": None, "epoch_start_jump": True}),
+])
+def test_resumes_extensions_and_missing_losses(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a checkpoint selected on the wrong extreme is still read with an epoch in the sentence ...
+    ("the checkpoint callback picks the epoch with the highest loss", {"monitor_mode": "wrong_direction"}),
+    # ... but a "max" of the run's length, continued from a checkpoint, is not a selection mode
+    ("I raised max_epochs and resumed from the best checkpoint, now the loss is up", {"monitor_mode": None}),
+])
+def test_max_of_a_length_is_no_monitor_mode(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
