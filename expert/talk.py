@@ -684,6 +684,11 @@ class _Reader:
                 self._time_span = (self.tokens[lead_at].start, t.end)
         # a recurring time named by its event beats a bare "every time" ("every time an epoch begins")
         recurring = sorted((t for t in times if t[0] in _RECURRING), key=lambda t: _RECURRING.index(t[0]))
+        inside = [p for v, p in times if v == "within_epoch"]
+        if recurring and inside and min(abs(p.i - at) for p in inside) < abs(recurring[0][1].i - at):
+            # "within an epoch the loss goes down, but at the start of the next epoch it jumps": the nearer time
+            # phrase is this movement's; the boundary belongs to the other movement of the clause
+            return None, step
         if recurring:
             value, p = recurring[0]
             self._time_span = (p.start, p.end)

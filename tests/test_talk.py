@@ -1041,6 +1041,9 @@ def test_a_loss_getting_worse_asks_which_loss() -> None:
     # a movement placed inside an epoch does not borrow the boundary time of another clause
     ("during each epoch the loss decreases, then at every epoch start it spikes",
      {"epoch_start_drop": None, "epoch_start_jump": True}),
+    ("within an epoch the loss goes down, but at every epoch start it jumps",
+     {"epoch_start_drop": None, "epoch_start_jump": True}),  # (one clause: the nearer time is the movement's)
+    ("the loss drops at the start of every epoch", {"epoch_start_drop": True}),
 ])
 def test_resumes_extensions_and_missing_losses(text: str, expected: dict) -> None:
     assert_reads(text, expected)
