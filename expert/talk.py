@@ -1529,6 +1529,9 @@ class _Reader:
         if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
             name, value, last = after_v
             self.add({name: value}, toks[a].start, toks[last].end)
+            if before_v is not None and before_v[1] != value and \
+                    " ".join(t.lemma for t in toks[a:last + 1]) not in K.UNCHANGED_FORMATS:
+                self._changed(lo, hi, name, toks[b].start, toks[last].end)
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
             return
@@ -1543,10 +1546,92 @@ class _Reader:
         # a quantity moving from one number to another ("val_loss from 0.5 to 1.2")
         if "batch" in quantities and value == int(value):
             self.add({"batch_size": int(value)}, toks[b].start, toks[a].end)
+            if before is not None and before != value:
+                self._changed(lo, hi, "batch_size", toks[b].start, toks[a].end)
         elif "lr" in quantities:
             self.add({"learning_rate": value}, toks[b].start, toks[a].end)
+            if before is not None and before != value:
+                self._changed(lo, hi, "learning_rate", toks[b].start, toks[a].end)
         elif before is not None and quantities:
             self._moved(lo, b, before, value, toks[b].start, toks[a].end)
+
+    def change_verbs(self, lo: int, hi: int) -> None:
+        """A change verb said of a setting: what changed (``CHANGE_VERBS`` and ``CHANGE_OBJECTS``).
+
+        "since doubling the lr", "I switched to fp16", "upgraded torch": the object follows the verb in its clause
+        (up to a preposition, ``CHANGE_STOPS``); a batch or a precision may also precede a past form ("batch size
+        changed to 1024"; an LR said to fall is the schedule's). A change negated ("without changing the lr"), a
+        noun ("the weight updates"), or one the sentence only weighs or tried as a remedy (``_weighed_change``),
+        changed nothing that started the trouble.
+        """
+        toks = self.tokens
+        if self._weighed_change(lo, hi):
+            return
+        for k in range(lo, hi):
+            verb = toks[k]
+            upgrade = verb.lemma == "install" and any(t.lemma in K.UPGRADE_FLAGS for t in toks[k + 1:min(hi, k + 4)])
+            if verb.kind != "word" or (verb.lemma not in K.CHANGE_VERBS and not upgrade):
+                continue
+            if any(t.lemma in K.NEGATORS for t in toks[max(lo, k - 3):k]) or \
+                    (k > lo and toks[k - 1].lemma in K.NOUN_MARKERS):
+                continue
+            found = self._change_object(k + 1, min(hi, k + 7))
+            if found is None and verb.text.endswith("ed"):
+                # the passive or the bare past after its object: "batch size changed to 1024", "bs doubled"
+                found = self._change_object(max(lo, k - 3), k, before_verb=True)
+            if found is None:
+                continue
+            kind, end = found
+            if kind == "library_upgrade" and verb.lemma not in K.LIBRARY_CHANGE_VERBS and not upgrade:
+                continue
+            if kind == "data_pipeline" and any(t.lemma in K.LOADING_SPEED_WORDS for t in toks[lo:hi]):
+                continue
+            if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
+                continue
+            self.add({"recent_change": kind}, verb.start, toks[end].end)
+            return
+
+    def _change_object(self, i: int, j: int, before_verb: bool = False) -> tuple[str, int] | None:
+        """The first object of a change in tokens ``i:j``: what changed, and its last token.
+
+        The search stops at a clause break or a preposition (``CHANGE_STOPS``).
+        """
+        toks = self.tokens
+        k = i
+        while k < j:
+            if k > i and _breaks(toks[k]) or (toks[k].kind == "punct" and toks[k].text not in "-_"):
+                return None
+            for n in (3, 2, 1):
+                key = " ".join(t.lemma for t in toks[k:k + n])
+                kind = K.CHANGE_OBJECTS.get(key)
+                if kind is None or k + n > len(toks):
+                    continue
+                if before_verb and kind not in ("batch_size", "precision"):
+                    return None
+                if k + n < len(toks) and toks[k + n].lemma in K.CHANGE_OBJECT_BLOCKERS:
+                    return None  # "the lr schedule": the schedule's change
+                return kind, k + n - 1
+            if toks[k].lemma in K.CHANGE_STOPS and not before_verb:
+                return None  # a preposition: what follows is another thing's, not the change's object
+            k += 1
+        return None
+
+    def _changed(self, lo: int, hi: int, setting: str, start: int, end: int) -> None:
+        """A setting said with a before and an after value was changed: what changed (``CHANGED_SETTINGS``)."""
+        kind = K.CHANGED_SETTINGS.get(setting)
+        if kind is not None and not self._weighed_change(lo, hi):
+            self.add({"recent_change": kind}, start, end)
+
+    def _weighed_change(self, lo: int, hi: int) -> bool:
+        """Whether the sentence ``lo:hi`` says a change only weighed, asked about or tried as a remedy.
+
+        "should I go from 64 to 1024?", "how do I change the lr" (``CHANGE_HYPOTHETICALS``, ``HOW_ASKS``) changed
+        nothing in the run; "changing the lr only delays it" (``REMEDY_WORDS``) did not start the trouble.
+        """
+        toks = self.tokens
+        return (hi < len(toks) and toks[hi].text == "?") or \
+            any(t.lemma in K.CHANGE_HYPOTHETICALS or t.lemma in K.REMEDY_WORDS or t.text == "?" for t in toks[lo:hi]) \
+            or any(t.lemma == "how" and u.lemma in K.HOW_ASKS for t, u in zip(toks[lo:hi], toks[lo + 1:hi]))
 
     def _moved(self, lo: int, b: int, before: float, after: float, start: int, end: int) -> None:
         """A quantity said to go from one number to another moves up or down: compose that movement."""
@@ -1577,6 +1662,7 @@ class _Reader:
             self.correlative(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
+            self.change_verbs(lo, hi)
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
             lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
             self.frames(lead, hi)
