@@ -1588,7 +1588,7 @@ class _Reader:
                 continue
             if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
                 continue
-            self.add({"recent_change": kind}, verb.start, toks[end].end)
+            self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
 
     def _change_object(self, i: int, j: int, before_verb: bool = False) -> tuple[str, int] | None:
@@ -1616,11 +1616,74 @@ class _Reader:
             k += 1
         return None
 
+    def _then_now(self) -> None:
+        """A sentence that sets an earlier state against "now": the old setting is not the run's, the change is.
+
+        "I used to use batch size 32, now 256" reads batch_size=256 (not 32) and recent_change=batch_size; "used to
+        train on 1 GPU, now 4 GPUs" a change of the GPU count (``THEN_MARKERS``, ``NOW_MARKERS``). Runs once the
+        whole text is read, over the readings each side of "now" gave.
+        """
+        toks = self.tokens
+        starts = [t.start for t in toks]
+        for lo, hi in self._sentences():
+            then = next((k for k in range(lo, hi) if toks[k].lemma in K.THEN_MARKERS and (
+                toks[k].lemma != "use" or (k + 1 < hi and toks[k + 1].lemma == "to"))), None)
+            now = next((k for k in range(then + 1, hi) if toks[k].lemma in K.NOW_MARKERS), None) \
+                if then is not None else None
+            if now is None or self._weighed_change(lo, hi):
+                continue
+            cut, end = toks[now].start, toks[hi - 1].end
+            old_side = [r for r in self.u.readings if toks[lo].start <= r.start < cut]
+            new_side = [r for r in self.u.readings if cut <= r.start < end]
+            for setting, kind in K.CHANGED_SETTINGS.items():
+                before = [r for r in old_side if r.name == setting]
+                after = [r for r in new_side if r.name == setting]
+                if not before:
+                    continue
+                nxt = bisect_left(starts, cut) + 1
+                if not after and setting != "mixed_precision" and nxt < hi and toks[nxt].number is not None:
+                    # "batch size 32, now 256": the bare number after "now" is the setting's new value
+                    value = toks[nxt].number
+                    self.add({setting: int(value) if setting == "batch_size" else value}, toks[nxt].start,
+                             toks[nxt].end)
+                    after = [self.u.readings[-1]]
+                if after and any(a.value != b.value for a in after for b in before):
+                    self.u.readings = [r for r in self.u.readings if r not in before]
+                    if not (kind == "precision" and after[-1].value == "bf16"):  # (UNCHANGED_FORMATS)
+                        self._read_change({"recent_change": kind}, toks[then].start, after[-1].end)
+            # one device then, several now: the GPU count changed
+            said = {t.lemma for t in toks[lo:now]}
+            devices_then = any(t.lemma in K.SINGLE_DEVICE and u.lemma in K.COUNTED_SETTINGS
+                               for t, u in zip(toks[lo:now], toks[lo + 1:now]))
+            several_now = any(r.name == "multi_gpu" and r.value is True for r in new_side)
+            if devices_then and several_now and "gpu" in said:
+                self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, toks[then].start, end)
+
+    def _sentences(self) -> list[tuple[int, int]]:
+        """``(first token, one past last)`` of each sentence."""
+        spans: dict[int, tuple[int, int]] = {}
+        for s, i, j in _clauses(self.tokens, self.parts):
+            lo, _hi = spans.get(s, (i, j))
+            spans[s] = (lo, j)
+        return list(spans.values())
+
     def _changed(self, lo: int, hi: int, setting: str, start: int, end: int) -> None:
         """A setting said with a before and an after value was changed: what changed (``CHANGED_SETTINGS``)."""
         kind = K.CHANGED_SETTINGS.get(setting)
         if kind is not None and not self._weighed_change(lo, hi):
-            self.add({"recent_change": kind}, start, end)
+            self._read_change({"recent_change": kind}, start, end)
+
+    def _read_change(self, sets: dict[str, Any], start: int, end: int) -> None:
+        """Read what changed, and offer the link the text only implies as a question to confirm.
+
+        That the setting changed is said; that the change started the trouble is how the differential reads it
+        (DF-CHG-*), so the user is asked rather than the link guessed silently.
+        """
+        self.add(sets, start, end)
+        what = K.CHANGE_NAMES.get(sets["recent_change"], "a setting")
+        self.u.confirm.append((f"change:{sets['recent_change']}",
+                               f"You said {what} changed: did the trouble start right after that change? "
+                               f"(`forget recent_change` if it was there before)"))
 
     def _weighed_change(self, lo: int, hi: int) -> bool:
         """Whether the sentence ``lo:hi`` says a change only weighed, asked about or tried as a remedy.
@@ -1674,6 +1737,7 @@ class _Reader:
         self._named_settings()
         self._quoted_settings()
         self._model_families()
+        self._then_now()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(

@@ -737,6 +737,23 @@ REMEDY_WORDS = frozenset("help fix solve resolve delay only nothing matter impro
 """Words that make a change said in the sentence a remedy tried rather than what started the trouble ("changing
 batch size or lr only delays it", "lowering the lr does not help"): no ``recent_change`` from it."""
 
+CHANGE_NAMES: dict[str, str] = {"batch_size": "the batch size", "learning_rate": "the learning rate",
+                                "precision": "the precision", "gpu_count": "the number of GPUs",
+                                "data_pipeline": "the data pipeline", "library_upgrade": "a library version"}
+"""How a confirmation question names what changed (a change read from the text is certain; that it started the
+trouble is what the user is asked to confirm)."""
+
+THEN_MARKERS = frozenset("before previously earlier originally formerly initially use".split())
+"""Words that set a sentence's earlier state against what follows "now" (``NOW_MARKERS``): "used to train on 1
+GPU, now 4", "we used fp32 before, now amp". ("use" counts only as "used to".)"""
+
+NOW_MARKERS = frozenset("now currently nowadays".split())
+"""Words that open the present state of a then/now sentence: a setting said after them is the run's, one said
+before them (its old value) is not, and the difference is what changed."""
+
+SINGLE_DEVICE = frozenset("1 one single a".split())
+"""Words counting one device ("on 1 GPU", "a single GPU"): the then-side of a move to several."""
+
 UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
 """Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
 keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the

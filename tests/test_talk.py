@@ -875,6 +875,29 @@ def test_a_change_keeps_its_after_value() -> None:
 
 
 @pytest.mark.parametrize("text, expected", [
+    # an earlier state set against "now": the new value is the run's, the old one is not, and it changed
+    ("I used to use batch size 32, now 256 and training is unstable",
+     {"batch_size": 256, "recent_change": "batch_size"}),
+    ("we used fp32 before, now amp and the loss is nan", {"mixed_precision": "fp16", "recent_change": "precision"}),
+    ("before I had lr 1e-4, now 1e-3 and it diverges", {"learning_rate": 0.001, "recent_change": "learning_rate"}),
+    ("used to train on 1 GPU, now 4 GPUs with ddp, model is worse",
+     {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
+    # "now" alone sets nothing against anything
+    ("I use adam now and the loss is fine", {"optimizer": "adam", "recent_change": None}),
+])
+def test_then_and_now_is_a_change(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+def test_a_change_read_asks_whether_it_started_the_trouble() -> None:
+    from expert.text import confirmations
+
+    asked = confirmations("after doubling the lr, loss shoots to inf within the first epoch")
+    assert any("learning rate changed" in q and "forget recent_change" in q for q in asked), asked
+    assert not any("changed" in q for q in confirmations("should I double the lr?"))
+
+
+@pytest.mark.parametrize("text, expected", [
     # predictions stuck at one value are the same prediction for every input
     ("all predictions stick at 1", {"predictions_constant": True}),
     ("the predictions are stuck at 0.5 for every input", {"predictions_constant": True}),
