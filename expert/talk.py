@@ -1215,26 +1215,29 @@ class _Reader:
                 return
 
     def _durations(self, lo: int, hi: int) -> None:
-        """"takes 3 hours per epoch", "each step takes 2 s": a complaint of the time a unit of training takes."""
-        lemmas = self.lemmas(lo, hi)
-        if "take" not in lemmas:
-            return
+        """"takes 3 hours per epoch", "each step takes 2 s": a complaint of the time a unit of training takes.
+
+        Said without "take" ("1 epoch is 3 hours", "each epoch 45 minutes", "one epoch = 5h") the duration is the
+        same figure, but a weaker complaint: a fallback, read only when nothing else is (beside another complaint
+        it is context).
+        """
+        took = "take" in self.lemmas(lo, hi)
         for k in range(lo, hi):
             t = self.tokens[k]
             if t.kind != "num":
                 continue
-            unit = self.lemmas(k + 1, k + 2)
+            unit = [t.unit] if t.unit in K.TIME_UNITS else self.lemmas(k + 1, k + 2)
             if not unit or unit[0] not in K.TIME_UNITS:
                 continue
             per = self.lemmas(k + 2, min(hi, k + 6))  # "2 days to train one epoch"
-            # "3 hours per epoch", or "each epoch takes 3 hours"
+            # "3 hours per epoch", or "each epoch takes 3 hours" ("1 epoch is 3 hours": a count of one)
             said_of = self.lemmas(max(lo, k - 4), k)
             if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
                                                                      "for"} or \
                     set(said_of) & (_STEP_WORDS | _EPOCH_WORDS) and set(said_of) & {"each", "every", "one", "an",
-                                                                                    "per", "single"}:
+                                                                                    "per", "single", "1"}:
                 self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
-                         self.tokens[min(hi - 1, k + 1)].end, strong=False)
+                         self.tokens[min(hi - 1, k + 1)].end, strong=False, fallback=not took)
                 return
 
     def _rates(self, lo: int, hi: int) -> None:

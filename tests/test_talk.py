@@ -904,6 +904,10 @@ def test_a_change_read_asks_whether_it_started_the_trouble() -> None:
     # an error said to happen in a part of the run is a crash; a training error is a figure
     ("error in backward of my custom Function: it returned an incorrect number of gradients", {"symptom": "crash"}),
     ("the training error in epoch 5 is 0.3", {"symptom": None}),
+    # the time one epoch takes, said without "take", is a weak complaint of speed, and only when nothing else is
+    ("1 epoch is 3 hours on a 4090", {"symptom": "slow_training"}),
+    ("training runs on CPU only, each epoch 45 minutes", {"symptom": "slow_training"}),
+    ("the loss is nan after 3 epochs, each epoch 10 minutes", {"symptom": "unstable"}),
 ])
 def test_nothing_understood_falls_back_on_what_is_said(text: str, expected: dict) -> None:
     assert_reads(text, expected)
