@@ -1029,13 +1029,20 @@ class _Reader:
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
             # (a counted thing, "4 gpus", is no quantity a figure after it belongs to)
-            others = {o.j for o, oq, _s in quantities if o is not p and oq != q and not (
-                o.i > lo and self.tokens[o.i - 1].kind == "num" and self.tokens[o.j - 1].lemma in _COUNTED)}
+            def counted(o: Part) -> bool:
+                return o.i > lo and self.tokens[o.i - 1].kind == "num" and self.tokens[o.j - 1].lemma in _COUNTED
+
+            others = {o.j for o, oq, _s in quantities if o is not p and oq != q and not counted(o)}
             # (nor a count of something else: "not increasing since 10 epochs", "5 classes")
+            # (nor a number with another quantity between it and this one: in "a new dataloader, and the accuracy
+            # dropped from 90% to 60%" the figures are the accuracy's, the nearer quantity's)
+            between = [(o.i, o.j) for o, oq, _s in quantities
+                       if o is not p and oq not in (q, "pronoun", "run", "model") and not counted(o)]
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
-                    not self._setting_number(k, lo, p)]
+                    not self._setting_number(k, lo, p) and
+                    not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between)]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))

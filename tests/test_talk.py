@@ -908,6 +908,9 @@ def test_a_change_read_asks_whether_it_started_the_trouble() -> None:
     ("1 epoch is 3 hours on a 4090", {"symptom": "slow_training"}),
     ("training runs on CPU only, each epoch 45 minutes", {"symptom": "slow_training"}),
     ("the loss is nan after 3 epochs, each epoch 10 minutes", {"symptom": "unstable"}),
+    # a figure belongs to the nearer quantity: another one between them claims it
+    ("after switching to a new dataloader the accuracy dropped from 90% to 60%", {"data_time_fraction": None}),
+    ("the dataloader is 60% of the step time", {"data_time_fraction": 0.6}),
 ])
 def test_nothing_understood_falls_back_on_what_is_said(text: str, expected: dict) -> None:
     assert_reads(text, expected)
