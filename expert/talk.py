@@ -1497,6 +1497,11 @@ class _Reader:
                 if nxt:
                     b = nxt[0]
                     self.claim(toks[b].start, toks[b].end, K.SETTINGS)
+                    # "1024 instead of 128": the number before "instead" is the after-value of the same change
+                    prev = next((u for u in range(k - 1, max(lo, k - 3) - 1, -1) if toks[u].kind == "num"), None)
+                    if t.lemma == "instead" and prev is not None and toks[b].kind == "num":
+                        self._change(lo, hi, b, prev)
+                        continue
                     # "lr was 1e-4, now 1e-3": the value said after "now" is the setting's
                     now = next((u for u in range(b + 1, min(hi, b + 4)) if toks[u].lemma in ("now", "currently")),
                                None)

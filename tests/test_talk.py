@@ -842,6 +842,7 @@ def test_library_upgrade_is_said_of_a_library(text: str, change: str | None) -> 
     ("batch size 64 => 1024 and the loss got worse", "batch_size"),
     ("lr 1e-4 -> 1e-3 and the loss explodes", "learning_rate"),
     ("went from fp32 to fp16 and now the loss is nan", "precision"),
+    ("bigger batch (1024 instead of 128) makes training unstable", "batch_size"),
     # a change verb said of a setting (active, gerund or passive), or an installer's upgrade of a library
     ("after doubling the lr, loss shoots to inf within the first epoch", "learning_rate"),
     ("scaled the batch up to 1024 and now the loss blows up", "batch_size"),
