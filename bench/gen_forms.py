@@ -30,6 +30,7 @@ def lexicon_words() -> list[str]:
     words |= set(talk.SCOPE_VERBS) | set(talk.DATA_NOUNS) | set(talk.TIME_UNITS) | set(talk.CLASS_NOUNS)
     # (not the correlative's comparatives: read by their text, as lemmas they would hide "long" and "much")
     words |= set(talk.VALUE_WORDS) | set(talk.RESUME_WORDS)
+    words |= set(talk.CHANGE_VERBS) | {w for phrase in talk.CHANGE_OBJECTS for w in phrase.split()}
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",
                                                            "call", "use", "zero", "reset", "forget", "switch", "fail",
                                                            "refuse", "node", "layer"}

@@ -1039,13 +1039,20 @@ class _Reader:
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
             # (a counted thing, "4 gpus", is no quantity a figure after it belongs to)
-            others = {o.j for o, oq, _s in quantities if o is not p and oq != q and not (
-                o.i > lo and self.tokens[o.i - 1].kind == "num" and self.tokens[o.j - 1].lemma in _COUNTED)}
+            def counted(o: Part) -> bool:
+                return o.i > lo and self.tokens[o.i - 1].kind == "num" and self.tokens[o.j - 1].lemma in _COUNTED
+
+            others = {o.j for o, oq, _s in quantities if o is not p and oq != q and not counted(o)}
             # (nor a count of something else: "not increasing since 10 epochs", "5 classes")
+            # (nor a number with another quantity between it and this one: in "a new dataloader, and the accuracy
+            # dropped from 90% to 60%" the figures are the accuracy's, the nearer quantity's)
+            between = [(o.i, o.j) for o, oq, _s in quantities
+                       if o is not p and oq not in (q, "pronoun", "run", "model") and not counted(o)]
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
-                    not self._setting_number(k, lo, p)]
+                    not self._setting_number(k, lo, p) and
+                    not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between)]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -1225,26 +1232,29 @@ class _Reader:
                 return
 
     def _durations(self, lo: int, hi: int) -> None:
-        """"takes 3 hours per epoch", "each step takes 2 s": a complaint of the time a unit of training takes."""
-        lemmas = self.lemmas(lo, hi)
-        if "take" not in lemmas:
-            return
+        """"takes 3 hours per epoch", "each step takes 2 s": a complaint of the time a unit of training takes.
+
+        Said without "take" ("1 epoch is 3 hours", "each epoch 45 minutes", "one epoch = 5h") the duration is the
+        same figure, but a weaker complaint: a fallback, read only when nothing else is (beside another complaint
+        it is context).
+        """
+        took = "take" in self.lemmas(lo, hi)
         for k in range(lo, hi):
             t = self.tokens[k]
             if t.kind != "num":
                 continue
-            unit = self.lemmas(k + 1, k + 2)
+            unit = [t.unit] if t.unit in K.TIME_UNITS else self.lemmas(k + 1, k + 2)
             if not unit or unit[0] not in K.TIME_UNITS:
                 continue
             per = self.lemmas(k + 2, min(hi, k + 6))  # "2 days to train one epoch"
-            # "3 hours per epoch", or "each epoch takes 3 hours"
+            # "3 hours per epoch", or "each epoch takes 3 hours" ("1 epoch is 3 hours": a count of one)
             said_of = self.lemmas(max(lo, k - 4), k)
             if set(per) & (_STEP_WORDS | _EPOCH_WORDS) and set(per) & {"per", "a", "an", "each", "every", "one",
                                                                      "for"} or \
                     set(said_of) & (_STEP_WORDS | _EPOCH_WORDS) and set(said_of) & {"each", "every", "one", "an",
-                                                                                    "per", "single"}:
+                                                                                    "per", "single", "1"}:
                 self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
-                         self.tokens[min(hi - 1, k + 1)].end, strong=False)
+                         self.tokens[min(hi - 1, k + 1)].end, strong=False, fallback=not took)
                 return
 
     def _rates(self, lo: int, hi: int) -> None:
@@ -1497,6 +1507,11 @@ class _Reader:
                 if nxt:
                     b = nxt[0]
                     self.claim(toks[b].start, toks[b].end, K.SETTINGS)
+                    # "1024 instead of 128": the number before "instead" is the after-value of the same change
+                    prev = next((u for u in range(k - 1, max(lo, k - 3) - 1, -1) if toks[u].kind == "num"), None)
+                    if t.lemma == "instead" and prev is not None and toks[b].kind == "num":
+                        self._change(lo, hi, b, prev)
+                        continue
                     # "lr was 1e-4, now 1e-3": the value said after "now" is the setting's
                     now = next((u for u in range(b + 1, min(hi, b + 4)) if toks[u].lemma in ("now", "currently")),
                                None)
@@ -1539,6 +1554,9 @@ class _Reader:
         if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
             name, value, last = after_v
             self.add({name: value}, toks[a].start, toks[last].end)
+            if before_v is not None and before_v[1] != value and \
+                    " ".join(t.lemma for t in toks[a:last + 1]) not in K.UNCHANGED_FORMATS:
+                self._changed(lo, hi, name, toks[b].start, toks[last].end)
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
             return
@@ -1553,10 +1571,155 @@ class _Reader:
         # a quantity moving from one number to another ("val_loss from 0.5 to 1.2")
         if "batch" in quantities and value == int(value):
             self.add({"batch_size": int(value)}, toks[b].start, toks[a].end)
+            if before is not None and before != value:
+                self._changed(lo, hi, "batch_size", toks[b].start, toks[a].end)
         elif "lr" in quantities:
             self.add({"learning_rate": value}, toks[b].start, toks[a].end)
+            if before is not None and before != value:
+                self._changed(lo, hi, "learning_rate", toks[b].start, toks[a].end)
         elif before is not None and quantities:
             self._moved(lo, b, before, value, toks[b].start, toks[a].end)
+
+    def change_verbs(self, lo: int, hi: int) -> None:
+        """A change verb said of a setting: what changed (``CHANGE_VERBS`` and ``CHANGE_OBJECTS``).
+
+        "since doubling the lr", "I switched to fp16", "upgraded torch": the object follows the verb in its clause
+        (up to a preposition, ``CHANGE_STOPS``); a batch or a precision may also precede a past form ("batch size
+        changed to 1024"; an LR said to fall is the schedule's). A change negated ("without changing the lr"), a
+        noun ("the weight updates"), or one the sentence only weighs or tried as a remedy (``_weighed_change``),
+        changed nothing that started the trouble.
+        """
+        toks = self.tokens
+        if self._weighed_change(lo, hi):
+            return
+        for k in range(lo, hi):
+            verb = toks[k]
+            upgrade = verb.lemma == "install" and any(t.lemma in K.UPGRADE_FLAGS for t in toks[k + 1:min(hi, k + 4)])
+            if verb.kind != "word" or (verb.lemma not in K.CHANGE_VERBS and not upgrade):
+                continue
+            if any(t.lemma in K.NEGATORS for t in toks[max(lo, k - 3):k]) or \
+                    (k > lo and toks[k - 1].lemma in K.NOUN_MARKERS):
+                continue
+            found = self._change_object(k + 1, min(hi, k + 7))
+            if found is None and verb.text.endswith("ed"):
+                # the passive or the bare past after its object: "batch size changed to 1024", "bs doubled"
+                found = self._change_object(max(lo, k - 3), k, before_verb=True)
+            if found is None:
+                continue
+            kind, end = found
+            if kind == "library_upgrade" and verb.lemma not in K.LIBRARY_CHANGE_VERBS and not upgrade:
+                continue
+            if kind == "data_pipeline" and any(t.lemma in K.LOADING_SPEED_WORDS for t in toks[lo:hi]):
+                continue
+            if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
+                continue
+            self._read_change({"recent_change": kind}, verb.start, toks[end].end)
+            return
+
+    def _change_object(self, i: int, j: int, before_verb: bool = False) -> tuple[str, int] | None:
+        """The first object of a change in tokens ``i:j``: what changed, and its last token.
+
+        The search stops at a clause break or a preposition (``CHANGE_STOPS``).
+        """
+        toks = self.tokens
+        k = i
+        while k < j:
+            if k > i and _breaks(toks[k]) or (toks[k].kind == "punct" and toks[k].text not in "-_"):
+                return None
+            for n in (3, 2, 1):
+                key = " ".join(t.lemma for t in toks[k:k + n])
+                kind = K.CHANGE_OBJECTS.get(key)
+                if kind is None or k + n > len(toks):
+                    continue
+                if before_verb and kind not in ("batch_size", "precision"):
+                    return None
+                if k + n < len(toks) and toks[k + n].lemma in K.CHANGE_OBJECT_BLOCKERS:
+                    return None  # "the lr schedule": the schedule's change
+                return kind, k + n - 1
+            if toks[k].lemma in K.CHANGE_STOPS and not before_verb:
+                return None  # a preposition: what follows is another thing's, not the change's object
+            k += 1
+        return None
+
+    def _then_now(self) -> None:
+        """A sentence that sets an earlier state against "now": the old setting is not the run's, the change is.
+
+        "I used to use batch size 32, now 256" reads batch_size=256 (not 32) and recent_change=batch_size; "used to
+        train on 1 GPU, now 4 GPUs" a change of the GPU count (``THEN_MARKERS``, ``NOW_MARKERS``). Runs once the
+        whole text is read, over the readings each side of "now" gave.
+        """
+        toks = self.tokens
+        starts = [t.start for t in toks]
+        for lo, hi in self._sentences():
+            then = next((k for k in range(lo, hi) if toks[k].lemma in K.THEN_MARKERS and (
+                toks[k].lemma != "use" or (k + 1 < hi and toks[k + 1].lemma == "to"))), None)
+            now = next((k for k in range(then + 1, hi) if toks[k].lemma in K.NOW_MARKERS), None) \
+                if then is not None else None
+            if now is None or self._weighed_change(lo, hi):
+                continue
+            cut, end = toks[now].start, toks[hi - 1].end
+            old_side = [r for r in self.u.readings if toks[lo].start <= r.start < cut]
+            new_side = [r for r in self.u.readings if cut <= r.start < end]
+            for setting, kind in K.CHANGED_SETTINGS.items():
+                before = [r for r in old_side if r.name == setting]
+                after = [r for r in new_side if r.name == setting]
+                if not before:
+                    continue
+                nxt = bisect_left(starts, cut) + 1
+                if not after and setting != "mixed_precision" and nxt < hi and toks[nxt].number is not None:
+                    # "batch size 32, now 256": the bare number after "now" is the setting's new value
+                    value = toks[nxt].number
+                    self.add({setting: int(value) if setting == "batch_size" else value}, toks[nxt].start,
+                             toks[nxt].end)
+                    after = [self.u.readings[-1]]
+                if after and any(a.value != b.value for a in after for b in before):
+                    self.u.readings = [r for r in self.u.readings if r not in before]
+                    if not (kind == "precision" and after[-1].value == "bf16"):  # (UNCHANGED_FORMATS)
+                        self._read_change({"recent_change": kind}, toks[then].start, after[-1].end)
+            # one device then, several now: the GPU count changed
+            said = {t.lemma for t in toks[lo:now]}
+            devices_then = any(t.lemma in K.SINGLE_DEVICE and u.lemma in K.COUNTED_SETTINGS
+                               for t, u in zip(toks[lo:now], toks[lo + 1:now]))
+            several_now = any(r.name == "multi_gpu" and r.value is True for r in new_side)
+            if devices_then and several_now and "gpu" in said:
+                self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, toks[then].start, end)
+
+    def _sentences(self) -> list[tuple[int, int]]:
+        """``(first token, one past last)`` of each sentence."""
+        spans: dict[int, tuple[int, int]] = {}
+        for s, i, j in _clauses(self.tokens, self.parts):
+            lo, _hi = spans.get(s, (i, j))
+            spans[s] = (lo, j)
+        return list(spans.values())
+
+    def _changed(self, lo: int, hi: int, setting: str, start: int, end: int) -> None:
+        """A setting said with a before and an after value was changed: what changed (``CHANGED_SETTINGS``)."""
+        kind = K.CHANGED_SETTINGS.get(setting)
+        if kind is not None and not self._weighed_change(lo, hi):
+            self._read_change({"recent_change": kind}, start, end)
+
+    def _read_change(self, sets: dict[str, Any], start: int, end: int) -> None:
+        """Read what changed, and offer the link the text only implies as a question to confirm.
+
+        That the setting changed is said; that the change started the trouble is how the differential reads it
+        (DF-CHG-*), so the user is asked rather than the link guessed silently.
+        """
+        self.add(sets, start, end)
+        what = K.CHANGE_NAMES.get(sets["recent_change"], "a setting")
+        self.u.confirm.append((f"change:{sets['recent_change']}",
+                               f"You said {what} changed: did the trouble start right after that change? "
+                               f"(`forget recent_change` if it was there before)"))
+
+    def _weighed_change(self, lo: int, hi: int) -> bool:
+        """Whether the sentence ``lo:hi`` says a change only weighed, asked about or tried as a remedy.
+
+        "should I go from 64 to 1024?", "how do I change the lr" (``CHANGE_HYPOTHETICALS``, ``HOW_ASKS``) changed
+        nothing in the run; "changing the lr only delays it" (``REMEDY_WORDS``) did not start the trouble.
+        """
+        toks = self.tokens
+        return (hi < len(toks) and toks[hi].text == "?") or \
+            any(t.lemma in K.CHANGE_HYPOTHETICALS or t.lemma in K.REMEDY_WORDS or t.text == "?" for t in toks[lo:hi]) \
+            or any(t.lemma == "how" and u.lemma in K.HOW_ASKS for t, u in zip(toks[lo:hi], toks[lo + 1:hi]))
 
     def _moved(self, lo: int, b: int, before: float, after: float, start: int, end: int) -> None:
         """A quantity said to go from one number to another moves up or down: compose that movement."""
@@ -1587,6 +1750,7 @@ class _Reader:
             self.correlative(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
             self.changes(lo, hi)
+            self.change_verbs(lo, hi)
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)
             lead = lo - 1 if lo > 0 and self.tokens[lo - 1].lemma in _BREAK_WORDS else lo
             self.frames(lead, hi)
@@ -1598,6 +1762,7 @@ class _Reader:
         self._named_settings()
         self._quoted_settings()
         self._model_families()
+        self._then_now()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(

@@ -67,6 +67,14 @@ FIX_EXTEND = Fix(
     "for g in optimizer.param_groups:\n    g['lr'] = last_lr\n"
     "scheduler = torch.optim.lr_scheduler.LinearLR(optimizer, 1.0, 0.1, total_iters=extra_steps)\n"
     "# planning to extend later: torch.optim.lr_scheduler.SequentialLR with a constant phase, or WSD")
+FIX_PIPELINE_DIFF = Fix(
+    "Put one batch from the old pipeline beside one from the new (same example ids): compare the inputs' dtype, "
+    "range and normalisation, the labels paired with each input, and the order; keep the old pipeline until they "
+    "match.",
+    "xb_old, yb_old = next(iter(old_loader)); xb_new, yb_new = next(iter(new_loader))\n"
+    "for name, a, b in ((\"x\", xb_old, xb_new), (\"y\", yb_old, yb_new)):\n"
+    "    print(name, a.dtype, b.dtype, a.shape, b.shape, a.float().mean().item(), b.float().mean().item())\n"
+    "assert torch.equal(yb_old, yb_new), \"labels differ for the same examples\"")
 FIX_PIN_VERSION = Fix(
     "Confirm the regression by pinning the previous version (same seed, same data): if the old version trains, "
     "read the new version's release notes for the changed default or file an issue with a minimal repro.",
@@ -397,6 +405,23 @@ ROWS = (
              "which LR / WSD vs cosine: will you resume training?"),
         fix=FIX_EXTEND, salience=Salience.CAUSE + 1,
         avoid=("lowering the peak LR or clipping harder as if the model had become unstable",)),
+    # A run that broke when its input pipeline was replaced (a new loader, format, preprocessing or augmentation)
+    # is first of all fed something else: labels unpaired from their inputs, another normalisation or dtype, an
+    # order that no longer shuffles. The loop's data path is where both pipelines can be compared batch by batch.
+    Row("DF-CHG-DATA",
+        {"symptom": RUN_TROUBLE, "recent_change": "data_pipeline"},
+        (Find("Data", "warning", "the trouble started when the input pipeline changed: the new pipeline most likely "
+              "feeds something different (labels no longer paired with their inputs, another normalisation, range or "
+              "dtype, an order that no longer shuffles)"),
+         RouteTo("training-loop-architecture", "primary", "compare a batch of the new pipeline with one of the old, "
+                 "example by example"),
+         RouteTo("data-augmentation-strategies", "secondary", "the transforms and normalisation the new pipeline "
+                 "applies")),
+        "Same model and settings, a new way of loading the data, a new behaviour: the data the loop now receives "
+        "is the variable to check first, before any hyperparameter.",
+        Cite("003", _DX, "check the inputs and the labels' range where the trouble starts"),
+        fix=FIX_PIPELINE_DIFF, salience=Salience.CAUSE,
+        avoid=("retuning the learning rate or the optimizer for a run whose only change was its input pipeline",)),
     # An upgrade that breaks a half-precision run most often changes what is computed in that format (a mask
     # filled with the dtype's minimum, an op no longer upcast to fp32, a new fused kernel): the NaN is an overflow
     # the new version lets happen. Precision is the fix that works at once; pinning the old version confirms it.

@@ -731,6 +731,98 @@ COUNTED_SETTINGS = frozenset("gpu node worker rank process device card".split())
 2 -> 8") is the setting's, never a figure of a metric said nearby."""
 
 CHANGE_MARKERS = frozenset({"->", "→", "=>", "-->", "to", "into", "instead"})
+
+CHANGED_SETTINGS: dict[str, str] = {"batch_size": "batch_size", "learning_rate": "learning_rate",
+                                    "mixed_precision": "precision"}
+"""A setting said with its before and after values ("batch 64 -> 1024", "moved from fp32 to bf16", "lr 1e-4 =>
+1e-3") is a change made to the run: the ``recent_change`` each such setting gives (the differential's DF-CHG-*
+rows read what changed, whatever the words of the change)."""
+
+REMEDY_WORDS = frozenset("help fix solve resolve delay only nothing matter improve cure prevent avoid disappear away "
+                          "stable stabilize".split())
+"""Words that make a change said in the sentence a remedy tried rather than what started the trouble ("changing
+batch size or lr only delays it", "lowering the lr does not help"): no ``recent_change`` from it."""
+
+CHANGE_NAMES: dict[str, str] = {"batch_size": "the batch size", "learning_rate": "the learning rate",
+                                "precision": "the precision", "gpu_count": "the number of GPUs",
+                                "data_pipeline": "the data pipeline", "library_upgrade": "a library version"}
+"""How a confirmation question names what changed (a change read from the text is certain; that it started the
+trouble is what the user is asked to confirm)."""
+
+THEN_MARKERS = frozenset("before previously earlier originally formerly initially use".split())
+"""Words that set a sentence's earlier state against what follows "now" (``NOW_MARKERS``): "used to train on 1
+GPU, now 4", "we used fp32 before, now amp". ("use" counts only as "used to".)"""
+
+NOW_MARKERS = frozenset("now currently nowadays".split())
+"""Words that open the present state of a then/now sentence: a setting said after them is the run's, one said
+before them (its old value) is not, and the difference is what changed."""
+
+SINGLE_DEVICE = frozenset("1 one single a".split())
+"""Words counting one device ("on 1 GPU", "a single GPU"): the then-side of a move to several."""
+
+UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
+"""Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
+keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the
+differential's DF-CHG-PREC names; the format itself is still read as the run's setting."""
+
+CHANGE_VERBS = frozenset("change switch move increase decrease raise lower reduce double halve triple quadruple scale "
+                          "bump cut enlarge adjust modify tweak replace rewrite swap update upgrade refactor go "
+                          "downgrade".split())
+"""Verbs (lemmas; their forms come from ``knowledge.forms``) that say a setting of the run was changed when their
+object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched to fp16", "after raising
+batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
+DF-CHG-* rows read; a change only weighed or asked about changes nothing (``CHANGE_HYPOTHETICALS``)."""
+
+CHANGE_OBJECTS: dict[str, str] = {
+    **dict.fromkeys(("batch", "batch size", "batch_size", "bs", "batchsize", "micro batch", "global batch"),
+                    "batch_size"),
+    **dict.fromkeys(("lr", "learning rate", "learning_rate"), "learning_rate"),
+    **dict.fromkeys(("precision", "fp16", "float16", "half precision", "bf16", "bfloat16", "fp8", "amp", "autocast",
+                     "mixed precision", "mixed-precision"), "precision"),
+    **dict.fromkeys(("dataloader", "data loader", "data loading", "data pipeline", "input pipeline", "pipeline",
+                     "preprocessing", "data format", "tfrecord", "parquet", "webdataset", "how the data"),
+                    "data_pipeline"),
+    **dict.fromkeys(("torch", "pytorch", "transformers", "cuda", "cudnn", "lightning", "accelerate", "peft",
+                     "deepspeed", "timm", "diffusers", "library", "package", "driver", "trl", "xformers"),
+                    "library_upgrade"),
+}
+"""The objects of a change verb and what changed with them (``recent_change``). A library is changed only by an
+update ("upgraded torch", "bumped transformers"), never by a switch ("switched to pytorch")."""
+
+CHANGE_STOPS = frozenset("under with for in on at by of during while than".split())
+"""Prepositions that end the search for a change verb's object: what follows them is another thing's ("weight
+updates under lightning" change nothing of lightning; "changed the seed for the lr finder")."""
+
+NOUN_MARKERS = frozenset("the a an my our this that each every weight gradient grad parameter param optimizer "
+                         "scaler".split())
+"""Words before a change word that make it a noun ("an update", "the weight updates", "each optimizer update"):
+a noun says no change was made."""
+
+LIBRARY_CHANGE_VERBS = frozenset("update upgrade bump downgrade".split())
+"""The change verbs that say a library's version changed (``CHANGE_OBJECTS``' ``library_upgrade``)."""
+
+CHANGE_OBJECT_BLOCKERS = frozenset("schedule scheduler warmup decay worker num_workers prefetch pin_memory "
+                                   "persistent_workers finder".split())
+"""Words right after a change's object that make it another thing's: "changed the lr schedule" changes the
+schedule, not the LR."""
+
+LOADING_SPEED_WORDS = frozenset("worker num_workers prefetch prefetch_factor pin_memory persistent_workers fast "
+                                "faster slow slower speed throughput".split())
+"""Words that make a changed data loader a change of its speed ("increased num_workers of the dataloader and it
+is faster"), not of what the run is fed: no ``data_pipeline`` change where the sentence has one."""
+
+UPGRADE_FLAGS = frozenset({"u", "upgrade"})
+"""What makes "pip install" an update of the library named after it ("pip install -U torch", "--upgrade")."""
+
+CHANGE_HYPOTHETICALS = frozenset("should want whether worth consider considering plan planning would could if "
+                                 "thinking will might try tried trying suggest recommend".split())
+"""Words that make a before -> after change one weighed, planned or asked about, not one made ("should I go from
+64 to 1024?", "planning to move from fp32 to bf16"): the after-value is still the setting asked about, but
+nothing changed in the run. ("how" asks only before an auxiliary, ``HOW_ASKS``: "changed how the data is loaded"
+is a change made.)"""
+
+HOW_ASKS = frozenset("do does did can could should would to".split())
+"""Words after "how" that make it a question ("how do I change the lr", "how to switch to bf16")."""
 """Tokens that separate a before value from an after value ("from fp32 to bf16", "64 -> 1024")."""
 
 # ------------------------------------------------------------------------------------------ compositions
@@ -895,7 +987,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("step_time", "slow high up", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("epoch_time", "slow high up huge", {"symptom": "slow_training"})
     + _c("data_time", "slow", {"symptom": "slow_training"})
-    + _c("predictions", "same flat flatline zero", {"symptom": "not_learning", "predictions_constant": True})
+    # (stuck at one value: "all predictions stick at 1", "the outputs are stuck at 0.5")
+    + _c("predictions", "same flat flatline zero stuck", {"symptom": "not_learning", "predictions_constant": True})
     # predictions no better than a guess: the model has learned nothing
     + _c("predictions", "chance", {"symptom": "not_learning"})
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
@@ -1511,7 +1604,7 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                r"\b(?:value|type|runtime|index|key|assertion|attribute) error\b|"
                # ("batchnorm error when the batch size is 1"; not a metric: "training error with dropout")
                r"(?<!training )(?<!train )(?<!test )(?<!validation )(?<!val )(?<!reconstruction )(?<!squared )"
-               r"(?<!absolute )(?<!prediction )(?<!relative )\berror (?:when|whenever|with|from|inside|during)\b|"
+               r"(?<!absolute )(?<!prediction )(?<!relative )\berror (?:when|whenever|with|from|inside|during|in)\b|"
                r"\b(?:an|this|that|the following|weird|strange|cryptic) (?:error|exception)\b|"
                r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
                r"\bexits? with (?:code|status)\b|\bexited with\b")

@@ -837,6 +837,86 @@ def test_library_upgrade_is_said_of_a_library(text: str, change: str | None) -> 
     assert obs(text).get("recent_change") == change
 
 
+@pytest.mark.parametrize("text, change", [
+    # a setting said with its before and after values was changed, whatever the words of the change
+    ("batch size 64 => 1024 and the loss got worse", "batch_size"),
+    ("lr 1e-4 -> 1e-3 and the loss explodes", "learning_rate"),
+    ("went from fp32 to fp16 and now the loss is nan", "precision"),
+    ("bigger batch (1024 instead of 128) makes training unstable", "batch_size"),
+    # a change verb said of a setting (active, gerund or passive), or an installer's upgrade of a library
+    ("after doubling the lr, loss shoots to inf within the first epoch", "learning_rate"),
+    ("scaled the batch up to 1024 and now the loss blows up", "batch_size"),
+    ("batch size changed to 1024 -> loss spikes", "batch_size"),
+    ("I switched to fp16 and the loss is nan", "precision"),
+    ("changed how the data is loaded (tfrecords -> parquet) and the loss behaves differently", "data_pipeline"),
+    ("pip install -U torch and now the loss is nan", "library_upgrade"),
+    # a change weighed, asked about, negated, tried as a remedy, or a noun, is no change of the run
+    ("should I go from batch 64 to 1024?", None),
+    ("I am planning to move from fp32 to fp16, is it safe", None),
+    ("how do I change the lr when the batch is bigger", None),
+    ("without changing the lr the loss goes nan", None),
+    ("changing batch size or lr only delays the nan by 2 epochs", None),
+    ("instability disappears when I decrease the lr by 10x", None),
+    ("tried batch sizes from 16 to 256, nothing helps", None),
+    # what a change verb's object is not: the schedule, the loader's speed, a library switched to
+    ("I changed the lr schedule to cosine and now it plateaus", None),
+    ("I increased num_workers of the dataloader and now it is faster", None),
+    ("switched to pytorch from tensorflow and the model doesnt learn", None),
+    # a move to bf16 keeps fp32's range: the format is read, no precision change (DF-CHG-PREC's overflow)
+    ("moved from fp32 to bf16 and now the training is unstable", None),
+])
+def test_a_change_of_the_run_is_what_changed(text: str, change: str | None) -> None:
+    assert obs(text).get("recent_change") == change
+
+
+def test_a_change_keeps_its_after_value() -> None:
+    assert_reads("I increased the batch size from 64 to 1024 and now the loss diverges",
+                 {"batch_size": 1024, "recent_change": "batch_size", "symptom": "unstable"})
+    assert_reads("moved from fp32 to bf16 and now the loss is nan", {"mixed_precision": "bf16", "recent_change": None})
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an earlier state set against "now": the new value is the run's, the old one is not, and it changed
+    ("I used to use batch size 32, now 256 and training is unstable",
+     {"batch_size": 256, "recent_change": "batch_size"}),
+    ("we used fp32 before, now amp and the loss is nan", {"mixed_precision": "fp16", "recent_change": "precision"}),
+    ("before I had lr 1e-4, now 1e-3 and it diverges", {"learning_rate": 0.001, "recent_change": "learning_rate"}),
+    ("used to train on 1 GPU, now 4 GPUs with ddp, model is worse",
+     {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
+    # "now" alone sets nothing against anything
+    ("I use adam now and the loss is fine", {"optimizer": "adam", "recent_change": None}),
+])
+def test_then_and_now_is_a_change(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+def test_a_change_read_asks_whether_it_started_the_trouble() -> None:
+    from expert.text import confirmations
+
+    asked = confirmations("after doubling the lr, loss shoots to inf within the first epoch")
+    assert any("learning rate changed" in q and "forget recent_change" in q for q in asked), asked
+    assert not any("changed" in q for q in confirmations("should I double the lr?"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # predictions stuck at one value are the same prediction for every input
+    ("all predictions stick at 1", {"predictions_constant": True}),
+    ("the predictions are stuck at 0.5 for every input", {"predictions_constant": True}),
+    # an error said to happen in a part of the run is a crash; a training error is a figure
+    ("error in backward of my custom Function: it returned an incorrect number of gradients", {"symptom": "crash"}),
+    ("the training error in epoch 5 is 0.3", {"symptom": None}),
+    # the time one epoch takes, said without "take", is a weak complaint of speed, and only when nothing else is
+    ("1 epoch is 3 hours on a 4090", {"symptom": "slow_training"}),
+    ("training runs on CPU only, each epoch 45 minutes", {"symptom": "slow_training"}),
+    ("the loss is nan after 3 epochs, each epoch 10 minutes", {"symptom": "unstable"}),
+    # a figure belongs to the nearer quantity: another one between them claims it
+    ("after switching to a new dataloader the accuracy dropped from 90% to 60%", {"data_time_fraction": None}),
+    ("the dataloader is 60% of the step time", {"data_time_fraction": 0.6}),
+])
+def test_nothing_understood_falls_back_on_what_is_said(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
 @pytest.mark.parametrize("text, nondeterminism", [
     # sameness across tries, and weights that training changes, are no evaluation nondeterminism
     ("I tried different learning rates and every evaluation looks the same: flat", None),
