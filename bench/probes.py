@@ -120,6 +120,17 @@ def _loop(m: Any, opt: Any, x: Any, y: Any, steps: int, w: Any = None, autocast:
     return (clock() - t) / steps
 
 
+def _resume(w: Any) -> None:
+    """The watched loop resumes after a plain chunk: that chunk was the bench's work, not the loop's data wait.
+
+    Without this the loader-timing probe reads the plain chunk as a data wait (a sampled step often falls on a
+    chunk's first step) and trips, and the diagnosis it pays for lands in the watched time.
+    """
+    tp = w.probe("throughput")
+    if tp is not None:
+        tp.restart()
+
+
 def _twin(m: Any, opt: Any) -> tuple[Any, Any]:
     """A copy of the model and a fresh optimizer of the same kind: the watched run's own."""
     import inspect
@@ -205,6 +216,7 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
             for i in range(steps // chunk):  # interleaved chunks, so drift hits both alike
                 if i % plain_every == 0 and i % 2:
                     plain.append(_loop(m, opt, x, y, chunk))
+                _resume(w)
                 watched.append(_loop(m2, opt2, x, y, chunk, w))
                 if i % plain_every == 0 and not i % 2:  # which goes first alternates
                     plain.append(_loop(m, opt, x, y, chunk))
@@ -335,6 +347,7 @@ def _gpu_one(name: str, build: Callable[[], tuple[Any, Any, Any, Any]], steps: i
     with watch(m2, opt2) as w:
         for i in range(steps // chunk):
             plain.append(_loop(m, opt, x, y, chunk, autocast=_bf16, sync=True))
+            _resume(w)
             watched.append(_loop(m2, opt2, x, y, chunk, w, autocast=_bf16, sync=True))
             if i % 3 == 0:
                 with torch.autograd.detect_anomaly(check_nan=True):
