@@ -170,3 +170,25 @@ def test_memory_stays_flat_over_a_long_run():
             tracemalloc.stop()
     assert grown < 256 * 1024, grown  # a few window buffers at most, not a per-step history
     assert not w.trips
+
+
+def test_a_nan_micro_batch_before_a_finite_loss_is_still_placed():
+    """Two forwards in a step: the one loss given cannot vouch for the first input, so both are measured."""
+    m, opt, x_all, y_all = _setup()
+    loss_fn = nn.CrossEntropyLoss()
+    g = torch.Generator().manual_seed(3)
+    with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
+        for step in range(300):
+            opt.zero_grad()
+            for micro in range(2):
+                i = torch.randint(0, 512, (16,), generator=g)
+                x = x_all[i]
+                if step == 250 and micro == 0:
+                    x = x.clone()
+                    x[0, 0] = float("inf")
+                loss = loss_fn(m(x), y_all[i])
+                if not (step == 250 and micro == 0):  # looked at only: the weights stay finite
+                    loss.backward()
+            opt.step()
+            w.step(loss)  # the last micro-batch's loss: finite
+    assert w.nonfinite_at.get("inputs") == 250, w.nonfinite_at
