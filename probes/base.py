@@ -34,6 +34,10 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
   (``run.sampled``, every ``run.update_every`` steps). ``backward`` is declared by a plugin that registers its
   own tensor hook (``run.params[-1].register_hook``) for the steps it needs: a hook on every backward pass
   costs a call from autograd into Python each time.
+* ``unsound_loss``: called in ``w.step`` when the step's loss was not read on the host as a finite number (none
+  given, a loss on an accelerator, or a NaN/Inf on the CPU), before the step is counted: what it records is this
+  step's. A check that a finite host loss makes needless waits here instead of running in every step (the
+  non-finite probe's look at a CPU input).
 * ``accumulate(run, window)``: the window end. ``window.get(key)`` gives this window's values of a key as
   ``(step, [floats])`` in step order: the scheduler has read every queued tensor in one stacked transfer.
   Update bounded summaries here; the cost must be the window's, not the history's.
@@ -88,8 +92,8 @@ from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 TIERS = ("free", "cheap", "expensive")
-HOOKS = ("forward_pre", "forward", "backward", "optimizer_pre", "optimizer_post", "step_end", "window",
-         "escalate")
+HOOKS = ("forward_pre", "forward", "backward", "optimizer_pre", "optimizer_post", "step_end", "unsound_loss",
+         "window", "escalate")
 """Scheduler events a plugin may declare (``window`` = ``accumulate`` at each window end)."""
 
 
@@ -173,6 +177,9 @@ class Probe:
 
     def step_end(self, run: Any) -> None:
         """``w.step()`` finished (the user's bookkeeping for the step is done)."""
+
+    def unsound_loss(self, run: Any) -> None:
+        """``w.step`` of a step whose loss was not read as a finite host number (before the step is counted)."""
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Window end: fold the window's host values into bounded summaries."""

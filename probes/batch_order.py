@@ -16,8 +16,14 @@ subset, so repeats of the kept ones are still found, however long the epoch.
 Full-batch training (the same batch every step, a gap of one) and a single batch reused while debugging are not
 this fault and give no verdict.
 
-Every training forward is fingerprinted (issue 21 weighed a stride): fingerprinting every k-th forward would find
-an epoch repeated only when its length in forwards is a multiple of k, and the two ops cost a few microseconds.
+The first ``DENSE_FORWARDS`` training forwards are all fingerprinted; after them, only the forwards whose index
+modulo ``PERIOD`` is one of ``MARKS`` (one in eight; issue 21: a read of the whole input costs about 70 us a step
+on a CPU whose cache the step has flushed, most of what the watch may add). A plain stride would not do:
+fingerprinting every k-th forward finds an epoch repeated only when its length is a multiple of k. ``MARKS`` is a
+perfect difference set modulo ``PERIOD``: every gap that is not a multiple of ``PERIOD`` is the difference of
+exactly one pair of marks, so a batch and its repeat one epoch later are both fingerprinted once per ``PERIOD``
+forwards, whatever the epoch's length; the verdict compares the repeats found with the pairs that were
+fingerprinted (:func:`pairs`, exact, not an expectation).
 """
 
 from __future__ import annotations
@@ -34,6 +40,34 @@ INFO = ProbeInfo("batch_order", "cheap", "forward", ("batch_order",))
 
 SAMPLE = 64  # input elements projected per forward
 KEEP = 8192  # fingerprints remembered at most
+DENSE_FORWARDS = 256  # forwards all fingerprinted first: short runs (and the generated benchmarks) keep every one
+PERIOD = 73
+MARKS = frozenset((1, 2, 4, 8, 16, 32, 37, 55, 64))
+"""Past the dense start, a forward is fingerprinted when its index modulo ``PERIOD`` is in ``MARKS``: the powers
+of two modulo 73, a perfect (73, 9, 1) difference set (Singer's construction): the 72 differences of two marks
+are the 72 non-zero residues, each once (``tests/test_probes_batch_order.py`` checks it)."""
+
+
+def _residues(lo: int, hi: int, r: int, k: int) -> int:
+    """How many integers in ``[lo, hi)`` are ``r`` modulo ``k``."""
+    return (hi - 1 - r) // k - (lo - 1 - r) // k if hi > lo else 0
+
+
+def pairs(gap: int, forwards: int, dense: int = DENSE_FORWARDS) -> int:
+    """Forward pairs ``(i - gap, i)`` among the first ``forwards`` that were both fingerprinted.
+
+    Every forward below ``dense`` is fingerprinted, then those marked (``MARKS`` modulo ``PERIOD``). With every
+    forward fingerprinted (``forwards <= dense``) it is ``forwards - gap``.
+    """
+    if gap <= 0 or forwards <= gap:
+        return 0
+    n = max(0, min(dense, forwards) - gap)  # i below the dense end: both fingerprinted
+    lo, far = max(dense, gap), max(dense, gap, dense + gap)
+    for r in MARKS:  # i marked, past the dense end
+        n += _residues(lo, min(forwards, dense + gap), r, PERIOD)  # i - gap below the dense end
+        if (r - gap) % PERIOD in MARKS:
+            n += _residues(far, forwards, r, PERIOD)  # i - gap marked too
+    return n
 
 
 def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
@@ -63,13 +97,15 @@ def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
     return torch.dot(sample, weights(m, sample.dtype, sample.device))
 
 
-def judge(seen: int, repeats: Counter, mod: int = 1) -> dict[str, Any] | None:
+def judge(seen: int, repeats: Counter, mod: int = 1, forwards: int | None = None) -> dict[str, Any] | None:
     """The verdict from the forwards fingerprinted and the gaps at which batches came back.
 
     Args:
         seen: Forwards fingerprinted.
         repeats: Gap (in forwards) between a batch and its last sighting -> count.
         mod: One in ``mod`` batches is remembered (the bounded store's subset): the repeats to expect scale down.
+        forwards: Training forwards in all, fingerprinted or not (gaps count them); None: ``seen`` (every forward
+            was fingerprinted).
 
     Returns:
         ``value`` (``same_each_epoch``, ``repeats`` or ``no_repeat``) and evidence; None before
@@ -81,7 +117,7 @@ def judge(seen: int, repeats: Counter, mod: int = 1) -> dict[str, Any] | None:
         return {"value": "no_repeat", "evidence": {"forwards": seen, "repeated": 0}}
     gap, at_gap = repeats.most_common(1)[0]
     # every forward from one epoch on could repeat the one an epoch before it (one in mod is remembered)
-    eligible = max(1.0, (seen - gap) / mod)
+    eligible = max(1.0, (seen - gap if forwards is None else pairs(gap, forwards)) / mod)
     frac = min(1.0, at_gap / eligible)
     ev = {"forwards": seen, "repeated": sum(repeats.values()), "epoch_forwards": gap,
           "repeated_one_epoch_later": at_gap, "repeat_fraction": frac, "remembered_one_in": mod}
@@ -104,11 +140,20 @@ class BatchOrderProbe(Probe):
         self.seen = 0
         self.repeats: Counter = Counter()
         self._w: dict[tuple[Any, ...], torch.Tensor] = {}
+        self.forwards = 0  # training forwards with an input, fingerprinted or not
+        self.read = 0  # forwards up to the last fingerprint read at a window end
+        self._index: list[int] = []  # the forward index of each fingerprint queued and not yet read
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """Queue the fingerprint of this training forward's first input (no host read)."""
-        if first is None or first.numel() == 0 or first.is_sparse:
+        """Queue the fingerprint of this training forward's first input (no host read), if it is marked."""
+        if first is None:
             return
+        i = self.forwards
+        self.forwards += 1
+        # the mark first: on most forwards past the dense start it is the only look at the input
+        if i >= DENSE_FORWARDS and i % PERIOD not in MARKS or first.numel() == 0 or first.is_sparse:
+            return
+        self._index.append(i)
         # a float input's digest (every element, shared with the non-finite probe: no op of its own here); other
         # inputs (token ids, half precision, very large batches) get the sampled projection
         d = input_digest(run, first)
@@ -125,10 +170,13 @@ class BatchOrderProbe(Probe):
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Match this window's fingerprints with those seen before (bounded store, value-chosen subset)."""
-        for _, v in window.get("order:fp"):
+        items = window.get("order:fp")
+        index, self._index = self._index[:len(items)], self._index[len(items):]
+        for k, (_, v) in enumerate(items):
             fp = v[0]
-            i = self.seen
+            i = index[k] if k < len(index) else self.read  # (fingerprints queued by hand: one per forward)
             self.seen += 1
+            self.read = i + 1
             if fp != fp:
                 continue  # a non-finite input: no fingerprint (the non-finite probe reports it)
             if hash(fp) % self.mod:
@@ -145,7 +193,7 @@ class BatchOrderProbe(Probe):
 
     def summarise(self, run: Any) -> list:
         """``batch_order`` with the gap (the epoch length, in forwards) and how many batches came back."""
-        j = judge(self.seen, self.repeats, self.mod)
+        j = judge(self.seen, self.repeats, self.mod, self.read if self.read > DENSE_FORWARDS else None)
         if j is None:
             return []
         return [emit(INFO, "batch_order", j["value"], j["evidence"], ("MT-REPEAT", "MT-REPEAT-MIN"), step=run.steps)]

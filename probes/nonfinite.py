@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -104,12 +105,13 @@ class NonfiniteProbe(Probe):
     """
 
     info = INFO
-    hooks = ("forward", "window", "escalate")
+    hooks = ("forward", "unsound_loss", "window", "escalate")
 
     def attach(self, run: Any) -> None:
         """Start with nothing located."""
         self.module: str | None = None
         self._bad: list[str] = []
+        self._held: tuple[int, Any, Any] | None = None
         from probes.config_lint import loss_name
 
         lf = getattr(run, "loss_fn", None)
@@ -125,6 +127,42 @@ class NonfiniteProbe(Probe):
         were measured and dropped (issue 21): a float32 sum overflows on huge finite inputs
         (``tests/test_probes_nonfinite_watch.py``), a float64 sum costs as much as the aminmax.
         """
+        held = self._held
+        if held is not None:
+            self._held = None  # an earlier step's, vouched for by its finite loss: dropped
+        if held is not None and held[0] == run.steps:
+            # a second training forward before w.step (micro-batches, an extra pass): the step's one loss cannot
+            # vouch for both inputs, so the held one and this one are measured now
+            self._measure(run, held[1], held[2])
+        elif first is not None and first.is_cpu and run.steps % run.update_every and \
+                (out is None or type(out) is not torch.Tensor or out.is_cpu):
+            # On the CPU a read of the input is a pass over memory the step has pushed out of the cache (about
+            # 70 us a step on the small MLP, issue 21). A NaN or Inf input makes the loss non-finite, and w.step
+            # reads a CPU loss on the host: the input (and output) are looked at only when that loss is not a
+            # finite number, or none was given (``unsound_loss``). Held until then: a reference for this step only.
+            self._held = (run.steps, first, out)
+            return
+        self._measure(run, first, out)
+
+    def detach(self, run: Any) -> None:
+        """Drop the held input and output."""
+        self._held = None
+
+    def unsound_loss(self, run: Any) -> None:
+        """The step's loss was not read as a finite host number: look at the input and output held for it now."""
+        held = self._held
+        if held is None:
+            return
+        self._held = None
+        _, first, out = held
+        # on the CPU: a host read costs no device wait
+        if first is not None and first.is_floating_point() and first.numel() > 0:
+            run.record_host("nf:hin", 0.0 if all_finite(first) else math.nan)
+        if out is not None and type(out) is torch.Tensor and out.is_floating_point() and out.numel() > 0:
+            run.record_host("nf:hout", 0.0 if all_finite(out) else math.nan)
+
+    def _measure(self, run: Any, first: Any, out: Any) -> None:
+        """Queue the device reads of a forward's input and output (see ``forward``)."""
         fin = first is not None and first.is_floating_point() and first.numel() > 0
         # A built-in loss over a non-finite output is non-finite, and the summary places a built-in loss's first
         # non-finite value at the activations: while ``w.step`` is given the loss every step, the loss already
@@ -153,14 +191,13 @@ class NonfiniteProbe(Probe):
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Note the first step whose input or output held a non-finite value."""
-        import math
-
         io, dio = window.get("nf:io"), window.get("nf:dio")
         # (the digest rides as its own min and max: one value, finite exactly when the input is)
         digests = [(s, (v[0], v[0])) for s, v in dio] + [(s, (v[0], v[0])) for s, v in window.get("nf:din")]
+        digests += [(s, (v[0], v[0])) for s, v in window.get("nf:hin")]  # the host looks: 0 or NaN, as a digest
         for place, items in (("inputs", [(s, v[0:2]) for s, v in io] + window.get("nf:in") + digests),
                              ("activations", [(s, v[2:4]) for s, v in io] + [(s, v[1:3]) for s, v in dio]
-                              + window.get("nf:out"))):
+                              + window.get("nf:out") + [(s, (v[0], v[0])) for s, v in window.get("nf:hout")])):
             if place in run.nonfinite_at or not items:
                 continue
             # min + max of float32/16 values cannot overflow a double: a finite window sum means a clean window

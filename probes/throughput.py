@@ -96,6 +96,7 @@ class ThroughputProbe(Probe):
 
     info = INFO
     hooks = ("forward_pre", "optimizer_post", "step_end")
+    sampled_hooks = ("step_end",)
     thresholds = ("MT-DATA-FRAC",)
     KEEP = 256
 
@@ -111,6 +112,7 @@ class ThroughputProbe(Probe):
         now = time.perf_counter()
         if self._t_end is not None:
             self.data.append(now - self._t_end)
+            self._t_end = None  # one wait per sampled step (step_end is not called on the steps between)
         self._t_fwd = now
 
     def optimizer_post(self, run: Any) -> None:
@@ -121,7 +123,7 @@ class ThroughputProbe(Probe):
 
     def step_end(self, run: Any) -> None:
         """Before a sampled step, start the data clock: the user's bookkeeping up to here is not data loading."""
-        self._t_end = time.perf_counter() if run.sampled else None
+        self._t_end = time.perf_counter() if run.sampled else None  # (the watch calls it before sampled steps)
 
     def restart(self) -> None:
         """Restart a running data clock: the time since the last step was the caller's own work, not data.

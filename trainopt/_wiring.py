@@ -7,7 +7,7 @@ from typing import Any
 from trainopt._boot import internal
 
 
-def watch(model: Any, optimizer: Any, consultation: Any = None, every: int = 50, on_trip: str = "log",
+def watch(model: Any, optimizer: Any, consultation: Any = None, every: int = 200, on_trip: str = "log",
           **options: Any) -> Any:
     """Watch a training loop and diagnose it: ``probes.watch`` handed a ``Consultation`` (a new one when None).
 

@@ -1,0 +1,194 @@
+"""The watch at its default window and strides (issue 21), on runs past every dense start.
+
+The generated probe benchmark trains 60 steps with 10-step windows, where every forward is fingerprinted and every
+input looked at. These runs use ``watch``'s defaults (a 200-step window, the sampled steps, the gradient norm's
+stride, the batch-order marks) and last long enough that the faults arrive between samples: each must still be
+named, at its step where the watch names one, and the same runs without the fault stay quiet. The watch must
+also leave the training exactly as it would have gone without it, and hold no more memory late in a run than
+early.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+import torch
+from torch import nn
+
+from probes import batch_order
+from probes.watcher import WINDOW
+from trainopt import watch
+
+pytestmark = pytest.mark.usefixtures("quiet_watch")
+
+
+def _setup(seed: int = 0, n: int = 512) -> tuple[nn.Module, torch.optim.Optimizer, torch.Tensor, torch.Tensor]:
+    torch.manual_seed(seed)
+    m = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 5))
+    x = torch.randn(n, 20)
+    return m, torch.optim.SGD(m.parameters(), lr=0.05), x, x[:, :5].argmax(1)
+
+
+def _train(fault: str, steps: int, give_loss: bool = True, order: str = "shuffled") -> object:
+    m, opt, x_all, y_all = _setup()
+    loss_fn = nn.CrossEntropyLoss()
+    g = torch.Generator().manual_seed(1)
+    with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
+        for step in range(steps):
+            if order == "fixed":
+                i = torch.arange(step % 300, step % 300 + 1)  # 300 one-example batches, the same order each epoch
+                i = torch.cat([i, (i + 300) % 512])
+            else:
+                i = torch.randint(0, 512, (32,), generator=g)
+            x = x_all[i]
+            if fault == "nan_input" and step == 437:
+                x = x.clone()
+                x[3, 7] = float("nan")  # one bad entry, on a step that is neither sampled nor the dense start
+            if fault == "lr_blowup" and step == 500:
+                for group in opt.param_groups:
+                    group["lr"] = 50.0
+            loss = loss_fn(m(x), y_all[i])
+            opt.zero_grad()
+            if fault != "nan_input" or step != 437:
+                loss.backward()  # the bad batch is only looked at: the input stays the one non-finite place
+                opt.step()
+            w.step(loss if give_loss else None)
+    return w
+
+
+def _warned(w: object) -> set[str]:
+    return {f["id"] for f in w.consultation.diagnosis.findings if f["severity"] in ("warning", "critical")}
+
+
+def test_the_defaults_are_the_long_window():
+    w = watch(*_setup()[:2])
+    assert w.every == WINDOW == 200 and w.update_every == WINDOW // 2
+
+
+@pytest.mark.parametrize("give_loss", [True, False], ids=["loss given", "no loss"])
+def test_a_nan_input_between_samples_is_placed_at_its_step(give_loss):
+    """Given a finite CPU loss a step's input is not read; a NaN loss (or none) makes the watch read it then."""
+    w = _train("nan_input", 520, give_loss=give_loss)
+    assert w.nonfinite_at.get("inputs") == 437, w.nonfinite_at
+    obs = w.consultation.observations
+    assert obs["nan_location"].value == "inputs" and obs["nan_step"].value == 437
+
+
+def test_a_late_lr_blowup_is_caught_at_the_default_window():
+    w = _train("lr_blowup", 800)
+    assert any(t["step"] > 500 for t in w.trips), w.trips
+    assert _warned(w) & {"MS-GRAD-01", "RT-UNST-01", "MS-UPD-01"}, _warned(w)  # gradients, curve or update size
+
+
+def test_batches_repeated_each_epoch_are_found_past_the_dense_start():
+    """A 300-batch epoch is longer than the dense start: only the marked forwards can pair up, and do."""
+    w = _train("none", 1100, order="fixed")
+    o = w.consultation.observations["batch_order"]
+    assert o.value == "same_each_epoch" and o.evidence["epoch_forwards"] == 300, o.evidence
+    assert o.evidence["repeat_fraction"] == 1.0  # every pair both fingerprinted was found: nothing by chance
+
+
+def test_the_healthy_run_at_the_defaults_trips_nothing_and_repeats_nothing():
+    w = _train("none", 1100)
+    assert not w.trips and not _warned(w), (w.trips, _warned(w))
+    assert w.consultation.observations["batch_order"].value == "no_repeat"
+    assert w.nonfinite_at == {}
+
+
+def test_the_marks_pair_every_gap_once_a_period():
+    marks = sorted(batch_order.MARKS)
+    gaps = sorted((a - b) % batch_order.PERIOD for a in marks for b in marks if a != b)
+    assert gaps == list(range(1, batch_order.PERIOD))  # a perfect difference set
+    dense = batch_order.DENSE_FORWARDS
+
+    def fingerprinted(j: int) -> bool:
+        return j < dense or j % batch_order.PERIOD in batch_order.MARKS
+
+    for gap, forwards in ((1, 100), (5, 300), (73, 1000), (300, 1100), (411, 2000), (999, 999)):
+        brute = sum(fingerprinted(i) and fingerprinted(i - gap) for i in range(gap, forwards))
+        assert batch_order.pairs(gap, forwards) == brute, (gap, forwards)
+
+
+def test_the_watch_leaves_the_training_exactly_as_it_would_have_gone():
+    """Weights, gradients, optimizer state and the RNG after a watched run equal an unwatched twin's, bit for bit."""
+
+    def run(watched: bool) -> tuple[list[torch.Tensor], list[torch.Tensor], dict, torch.Tensor]:
+        m, opt, x_all, y_all = _setup(3)
+        m = nn.Sequential(m, nn.Dropout(0.1))  # draws from the global RNG every step
+        opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+        torch.manual_seed(7)
+        loss_fn = nn.CrossEntropyLoss()
+        ctx = watch(m, opt, loss_fn=loss_fn, num_classes=5) if watched else None
+        w = ctx.__enter__() if ctx else None
+        try:
+            for _ in range(450):  # past a window end and several sampled steps
+                i = torch.randint(0, 512, (32,))
+                opt.zero_grad()
+                loss = loss_fn(m(x_all[i]), y_all[i])
+                loss.backward()
+                opt.step()
+                if w is not None:
+                    w.step(loss)
+        finally:
+            if ctx:
+                ctx.__exit__(None, None, None)
+        state = {k: [v.clone() if torch.is_tensor(v) else v for v in s.values()] for k, s in opt.state.items()}
+        return [p.detach().clone() for p in m.parameters()], [p.grad.clone() for p in m.parameters()], \
+            state, torch.get_rng_state()
+
+    plain, watched = run(False), run(True)
+    for a, b in zip(plain[0] + plain[1], watched[0] + watched[1]):
+        assert torch.equal(a, b)
+    for sa, sb in zip(plain[2].values(), watched[2].values()):
+        assert all(torch.equal(a, b) if torch.is_tensor(a) else a == b for a, b in zip(sa, sb))
+    assert torch.equal(plain[3], watched[3])
+
+
+def test_memory_stays_flat_over_a_long_run():
+    """What the watch holds after 3,000 steps is what it held after 600: its summaries are bounded."""
+    m, opt, x_all, y_all = _setup()
+    loss_fn = nn.CrossEntropyLoss()
+    g = torch.Generator().manual_seed(2)
+
+    def steps(w: object, n: int) -> None:
+        for _ in range(n):
+            i = torch.randint(0, 512, (32,), generator=g)
+            opt.zero_grad()
+            loss = loss_fn(m(x_all[i]), y_all[i])
+            loss.backward()
+            opt.step()
+            w.step(loss)
+
+    with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
+        steps(w, 600)  # past every dense start and a few window ends
+        tracemalloc.start()
+        try:
+            steps(w, 2400)
+            grown = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+    assert grown < 256 * 1024, grown  # a few window buffers at most, not a per-step history
+    assert not w.trips
+
+
+def test_a_nan_micro_batch_before_a_finite_loss_is_still_placed():
+    """Two forwards in a step: the one loss given cannot vouch for the first input, so both are measured."""
+    m, opt, x_all, y_all = _setup()
+    loss_fn = nn.CrossEntropyLoss()
+    g = torch.Generator().manual_seed(3)
+    with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
+        for step in range(300):
+            opt.zero_grad()
+            for micro in range(2):
+                i = torch.randint(0, 512, (16,), generator=g)
+                x = x_all[i]
+                if step == 250 and micro == 0:
+                    x = x.clone()
+                    x[0, 0] = float("inf")
+                loss = loss_fn(m(x), y_all[i])
+                if not (step == 250 and micro == 0):  # looked at only: the weights stay finite
+                    loss.backward()
+            opt.step()
+            w.step(loss)  # the last micro-batch's loss: finite
+    assert w.nonfinite_at.get("inputs") == 250, w.nonfinite_at
