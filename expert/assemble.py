@@ -16,7 +16,7 @@ from expert.priors import table as prior_table
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
 from knowledge.questions import WAIVED_ON_DECLINE
-from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row, unmet
+from knowledge.schema import Absent, Between, Cross, Find, Ge, Gt, Le, Lt, Row, unmet
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
 from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
@@ -113,6 +113,20 @@ def _why_first(lead: dict[str, Any], runner: dict[str, Any] | None, sym_value: A
     if measured and not any(str(e["source"]).startswith("probe:") for e in runner["evidence"]):
         return f"it rests on a measurement, {runner['id']} on what was said"
     return f"equal evidence; the earlier entry in the knowledge leads ({runner['id']} follows)"
+
+
+DEFERRING_READS = frozenset({"task", "question_topic"})
+"""What a boundary may read to take the first stop from a symptom's default: what the run is or is about."""
+
+
+def _defers(info: Any, pack: str) -> bool:
+    """Whether a rule's row draws an exclusive boundary to ``pack`` from what the run is (``DEFERRING_READS``)."""
+    row = getattr(info, "row", None)
+    if not isinstance(row, Row):
+        return False
+    reads = {n for n, c in row.conditions().items() if not isinstance(c, Absent)}
+    return bool(reads) and reads <= DEFERRING_READS and any(
+        isinstance(a, Cross) and a.pack == pack and not a.joint for a in row.then)
 
 
 def _waived_gate(u: Any, declined: set[str]) -> bool:
@@ -265,6 +279,18 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
             same["rules"].append(b["rule"])
             same["target"] = same["target"] or b["target"]
 
+    # A plan whose every stop is the symptom table's default (no cause, no suspect chose any of it) is a guess about
+    # causes of ours. A boundary the seeds draw as exclusive from what the run *is* (an RL task: "RL training issues:
+    # defer to deep-rl") reads something more specific than the symptom; it stays joint only because a training
+    # symptom was described alongside. Then the deferral is the first stop and the guesses give way to it. (A
+    # boundary drawn from what the run *shows*, an error message, is often the symptom's own consequence, an OOM
+    # after memory growth, and does not displace the symptom's route.)
+    deferred = [b for b in boundary if any(_defers(cat.get(r), b["pack"]) for r in b["rules"])]
+    if plan and deferred and primary_cause is None and tentative is None \
+            and all(is_default(merged[s]["rules"], cat) for s in plan):
+        plan, routes = [], []
+        boundary = deferred + [b for b in boundary if b not in deferred]
+
     # question ---------------------------------------------------------------------------------------
     qv = None
     qf = by_kind.get("Question", [])
@@ -309,7 +335,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     exclusive = [b for b in boundary if not b["joint"]]
     if qv is not None:
         status = "needs_answer"
-    elif exclusive and not any(r["pack"] == HERE for r in routes):
+    elif (exclusive or (deferred and not plan)) and not any(r["pack"] == HERE for r in routes):
         # Routes that only point at other packs restate the boundary; nothing here is ours to diagnose.
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):
