@@ -16,7 +16,7 @@ from expert.priors import table as prior_table
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
 from knowledge.questions import WAIVED_ON_DECLINE
-from knowledge.schema import Absent, Between, Cross, Find, Ge, Gt, Le, Lt, Row, unmet
+from knowledge.schema import Between, Cross, Find, Ge, Gt, Le, Lt, Row, unmet
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
 from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
@@ -115,17 +115,15 @@ def _why_first(lead: dict[str, Any], runner: dict[str, Any] | None, sym_value: A
     return f"equal evidence; the earlier entry in the knowledge leads ({runner['id']} follows)"
 
 
-DEFERRING_READS = frozenset({"task", "question_topic"})
-"""What a boundary may read to take the first stop from a symptom's default: what the run is or is about."""
+RUN_KIND_PACKS = frozenset({"deep-rl", "llm-specialist"})
+"""Packs that own a kind of training run (RL, language-model fine-tuning), not a kind of failure: a boundary to one
+of them, drawn from what the run is, may take the first stop from a symptom's default."""
 
 
 def _defers(info: Any, pack: str) -> bool:
-    """Whether a rule's row draws an exclusive boundary to ``pack`` from what the run is (``DEFERRING_READS``)."""
+    """Whether a rule's row draws an exclusive boundary to ``pack``, a pack that owns the kind of run."""
     row = getattr(info, "row", None)
-    if not isinstance(row, Row):
-        return False
-    reads = {n for n, c in row.conditions().items() if not isinstance(c, Absent)}
-    return bool(reads) and reads <= DEFERRING_READS and any(
+    return pack in RUN_KIND_PACKS and isinstance(row, Row) and any(
         isinstance(a, Cross) and a.pack == pack and not a.joint for a in row.then)
 
 
@@ -280,13 +278,14 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
             same["target"] = same["target"] or b["target"]
 
     # A plan whose every stop is the symptom table's default (no cause, no suspect chose any of it) is a guess about
-    # causes of ours. A boundary the seeds draw as exclusive from what the run *is* (an RL task: "RL training issues:
-    # defer to deep-rl") reads something more specific than the symptom; it stays joint only because a training
-    # symptom was described alongside. Then the deferral is the first stop and the guesses give way to it. (A
-    # boundary drawn from what the run *shows*, an error message, is often the symptom's own consequence, an OOM
-    # after memory growth, and does not displace the symptom's route.)
+    # causes of ours. A boundary the seeds draw as exclusive to a pack that owns the kind of run (an RL task: "RL
+    # training issues: defer to deep-rl"; an LLM fine-tune) reads something more specific than the symptom; it stays
+    # joint only because a training symptom was described alongside. Then the deferral is the first stop and the
+    # guesses give way to it. Not for an unstable run: a NaN or a divergence is training dynamics, which those
+    # boundaries leave here. (A boundary to a pack that owns a kind of failure, an OOM after memory growth, is often
+    # the symptom's own consequence and does not displace the symptom's route.)
     deferred = [b for b in boundary if any(_defers(cat.get(r), b["pack"]) for r in b["rules"])]
-    if plan and deferred and primary_cause is None and tentative is None \
+    if plan and deferred and primary_cause is None and tentative is None and symptom_value != "unstable" \
             and all(is_default(merged[s]["rules"], cat) for s in plan):
         plan, routes = [], []
         boundary = deferred + [b for b in boundary if b not in deferred]
