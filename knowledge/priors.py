@@ -14,7 +14,7 @@ SEED_WEIGHT = 1.5
 """The seeds' own first stop counts as this many confirming threads: a prior must beat it clearly."""
 
 
-# estimated from 54 dev cases that ended on a default (54 threads)
+# estimated from 52 dev cases that ended on a default (52 threads)
 PRIORS: dict[str, dict[str, int]] = {
     'convergence': {
         'learning-rate-scheduling': 1,
@@ -38,7 +38,6 @@ PRIORS: dict[str, dict[str, int]] = {
     },
     'not_learning': {
         'learning-rate-scheduling': 5,
-        'llm-specialist': 3,
         'batch-size-and-memory-tradeoffs': 1,
         'deep-rl': 1,
     },
@@ -50,6 +49,7 @@ PRIORS: dict[str, dict[str, int]] = {
         'pytorch-engineering': 14,
     },
     'unstable': {
+        'deep-rl': 1,
         'optimization-algorithms': 1,
     },
 }
