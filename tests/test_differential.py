@@ -218,3 +218,18 @@ def test_a_known_value_that_meets_a_condition_keeps_a_cause_open() -> None:
     assert supported(p, {"symptom": "unstable"}, applicable={"custom_loss", "nan_location"})
     assert not supported(p, {"symptom": "hang"}, applicable={"custom_loss", "nan_location"})
     assert not supported(p, {"custom_loss": False}, applicable=())       # a known value against it is not for it
+
+
+@pytest.mark.parametrize("complaint, lead", [
+    # where the evidence points away from the gradients, a NaN does not default to gradient management
+    ("I take the log of the predicted probabilities in my loss and it goes nan after a while",
+     "loss-functions-and-objectives"),
+    ("after adding torch.sqrt of a distance to my loss, the gradients become nan", "loss-functions-and-objectives"),
+    ("after switching to fp16 the loss becomes nan", "batch-size-and-memory-tradeoffs"),
+    ("loss became nan after I increased the batch size from 32 to 256", "learning-rate-scheduling"),
+    ("loss goes nan after I raised the learning rate to 1e-2", "learning-rate-scheduling"),
+    ("loss becomes nan after resuming from a checkpoint", "training-loop-architecture"),
+])
+def test_a_nan_leads_where_its_evidence_points(complaint: str, lead: str) -> None:
+    d, _ = _open(complaint, decline_all=True)
+    assert d.plan and d.plan[0] == lead, d.plan
