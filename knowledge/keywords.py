@@ -306,6 +306,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
        r"trains?|trained|decreas\w*|converg\w*)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # the same said the other way round: the version that trains first, then the one that does not ("it worked
+    # with torch 1.13 but not with 2.0", "trains fine on transformers 4.20, fails on 4.21")
+    _k(r"\b(?:works?|worked|fine|trains?|trained|converg\w*)\b[^.!?\n]{0,30}?\b(?:on|with|under|in|using)\s+"
+       r"(?:(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?|v|"
+       r"version\s+)\d+\.\d+(?:\.\d+)?\b[^.!?\n]{0,40}?\b(?:but\s+not|not\s+(?:on|with|in|under|using)|fails?|failed|breaks?|"
+       r"broke|nan|diverg\w*)\b",
+       _UN, 0, negatable=False, recent_change="library_upgrade"),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
     # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
     # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)

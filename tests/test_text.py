@@ -544,3 +544,16 @@ def test_nothing_happens_beside_a_loss_is_the_curves():
 ])
 def test_a_loss_formula_written_out_is_a_hand_written_loss(text, custom):
     assert obs(text).get("custom_loss") == custom, obs(text)
+
+
+@pytest.mark.parametrize("text, change", [
+    # the version that trains said first, then the one that does not: a regression the upgrade brought
+    ("it worked with torch 1.13 but not with 2.0", "library_upgrade"),
+    ("trains fine on transformers 4.20, fails on 4.21", "library_upgrade"),
+    ("works with version 0.9 but fails with 1.0", "library_upgrade"),
+    # a number that is no version (an LR, a batch) is no upgrade
+    ("trained with 0.1 but diverges", None),
+    ("converges with lr 1e-3 but diverges with 1e-2", None),
+])
+def test_a_version_that_trained_before_one_that_fails_is_an_upgrade(text, change):
+    assert obs(text).get("recent_change") == change, obs(text)
