@@ -57,16 +57,6 @@ ROWS = (
         (Derive("symptom", "slow_training"),),
         "When the step waits on data longer than it computes, the run is slow for an input-pipeline reason.",
         Cite("003", _SYM, "training slow: data loading or batch size"), salience=Salience.DERIVE + 4),
-    # A train/validation gap that keeps widening is the overfitting curve itself, named or not (a gap that merely
-    # exists can be a measurement problem; one that grows as training goes on is not).
-    Row("DV-SYM-10",
-        # (with the gap measured, its size decides: a small one that widens is MS-GAP-02's early note, not a symptom;
-        # and a run whose validation loss was checked and is not rising is not overfitting yet, however the gap moves)
-        {"gap_trend": "widening", "generalization_gap": Absent(), "val_loss_rising": Absent()},
-        (Derive("symptom", "overfitting"),),
-        "A train/validation gap that widens as training goes on is the overfitting curve.",
-        Cite("003", _SYM, "train good, val bad: overfitting"),
-        salience=Salience.DERIVE + 2),
     Row("DV-SYM-07",
         {"question_topic": Present()},
         (Derive("symptom", "direct_question"),),
