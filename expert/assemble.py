@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from expert.choose import askable_now, candidates
+from expert.choose import askable_now, candidates, supported
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.facts import established, has_ref
 from expert.kb import engine_class, rule_catalogue
@@ -15,7 +15,8 @@ from expert.priors import is_default
 from expert.priors import table as prior_table
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
-from knowledge.schema import Between, Find, Ge, Gt, Le, Lt, Row
+from knowledge.questions import WAIVED_ON_DECLINE
+from knowledge.schema import Between, Cross, Find, Ge, Gt, Le, Lt, Row, unmet
 from knowledge.skills import HERE
 from knowledge.terms import actions_in
 from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
@@ -114,6 +115,23 @@ def _why_first(lead: dict[str, Any], runner: dict[str, Any] | None, sym_value: A
     return f"equal evidence; the earlier entry in the knowledge leads ({runner['id']} follows)"
 
 
+RUN_KIND_PACKS = frozenset({"deep-rl", "llm-specialist"})
+"""Packs that own a kind of training run (RL, language-model fine-tuning), not a kind of failure: a boundary to one
+of them, drawn from what the run is, may take the first stop from a symptom's default."""
+
+
+def _defers(info: Any, pack: str) -> bool:
+    """Whether a rule's row draws an exclusive boundary to ``pack``, a pack that owns the kind of run."""
+    row = getattr(info, "row", None)
+    return pack in RUN_KIND_PACKS and isinstance(row, Row) and any(
+        isinstance(a, Cross) and a.pack == pack and not a.joint for a in row.then)
+
+
+def _waived_gate(u: Any, declined: set[str]) -> bool:
+    """Whether an unmet gate of a question is one the user waived by declining its own question."""
+    return not u.known and not u.ref and any(q in declined for q in WAIVED_ON_DECLINE.get(u.name, ()))
+
+
 def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: Mapping[str, Any],
                   facts: list[Any], sym_value: Any, limit: int = 3) -> list[dict[str, Any]]:
     """The leading causes: those the evidence supports, the leader first, then the open candidates.
@@ -146,9 +164,16 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     for q in eng.questions.values():
         asks.setdefault(q.sets, []).append(q.id)
     shown = {e["id"] for e in out}
+    # Only candidates something known speaks for (``expert.choose.supported``): one that merely waits on
+    # questions whose own gates are unmet is possible for any run.
+    applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.id not in declined
+                  and not [u for u in unmet(q, values, has) if not _waived_gate(u, declined)]}
     opened = [p for p in candidates(eng.pooled, values, has, askable) if p.row.id not in shown
-              and (sym_value is None or not p.explains or sym_value in p.explains)]
-    opened.sort(key=lambda p: (-p.weight, p.row.id))
+              and (sym_value is None or not p.explains or sym_value in p.explains)
+              and supported(p, values, applicable)]
+    # The causes the pending question decides come first: they are what its answer will confirm or rule out.
+    pending = {f["sets"] for f in facts if type(f).__name__ == "Question"}
+    opened.sort(key=lambda p: (not (p.names & pending), -p.weight, p.row.id))
     for p in opened[:limit]:
         missing = sorted(n for n in p.names if n not in values)
         finds = [a for a in p.row.then if isinstance(a, Find)]
@@ -252,6 +277,19 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
             same["rules"].append(b["rule"])
             same["target"] = same["target"] or b["target"]
 
+    # A plan whose every stop is the symptom table's default (no cause, no suspect chose any of it) is a guess about
+    # causes of ours. A boundary the seeds draw as exclusive to a pack that owns the kind of run (an RL task: "RL
+    # training issues: defer to deep-rl"; an LLM fine-tune) reads something more specific than the symptom; it stays
+    # joint only because a training symptom was described alongside. Then the deferral is the first stop and the
+    # guesses give way to it. Not for an unstable run: a NaN or a divergence is training dynamics, which those
+    # boundaries leave here. (A boundary to a pack that owns a kind of failure, an OOM after memory growth, is often
+    # the symptom's own consequence and does not displace the symptom's route.)
+    deferred = [b for b in boundary if any(_defers(cat.get(r), b["pack"]) for r in b["rules"])]
+    if plan and deferred and primary_cause is None and tentative is None and symptom_value != "unstable" \
+            and all(is_default(merged[s]["rules"], cat) for s in plan):
+        plan, routes = [], []
+        boundary = deferred + [b for b in boundary if b not in deferred]
+
     # question ---------------------------------------------------------------------------------------
     qv = None
     qf = by_kind.get("Question", [])
@@ -296,7 +334,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     exclusive = [b for b in boundary if not b["joint"]]
     if qv is not None:
         status = "needs_answer"
-    elif exclusive and not any(r["pack"] == HERE for r in routes):
+    elif (exclusive or (deferred and not plan)) and not any(r["pack"] == HERE for r in routes):
         # Routes that only point at other packs restate the boundary; nothing here is ours to diagnose.
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):

@@ -59,6 +59,9 @@ SECONDARY_WEIGHT = 0.5
 OTHER_WEIGHT = 1.0
 """The weight of "a cause no row names yet": it predicts every answer equally."""
 
+SYMPTOM_READS = frozenset({"symptom", "loss_behavior"})
+"""What the complaint's symptom says: every cause of that symptom fits it, so it is not evidence for one of them."""
+
 _OTHER = "\x00another value"
 """A text answer that no condition looks for (no phrase of a row contains a NUL)."""
 
@@ -229,6 +232,31 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
     return out
 
 
+def supported(p: Pooled, values: Mapping[str, Any], applicable: Collection[str]) -> bool:
+    """Whether an open candidate belongs in the differential now.
+
+    It does when a known value beyond the complaint's symptom meets one of its conditions (part of its evidence is
+    in), or when it fits the symptom and every observation it still waits on is asked by a question that applies
+    now (the next answers can confirm it). The symptom and the loss curve alone fit every cause of that symptom,
+    so they do not single one out. A candidate that only waits on questions whose own gates are unmet (a
+    clarification of a vague request, a preference-tuning detail, the regression-target question of a run whose
+    task is unknown) is possible for any run: listed beside a hang or a NaN it is noise, not a competing cause.
+
+    Args:
+        p: The candidate (from ``candidates``).
+        values: Known observations, name -> value.
+        applicable: The observations set by the questions that apply now.
+    """
+    if any(name in values and name not in SYMPTOM_READS and not isinstance(cond, Absent)
+           and cond_holds(cond, True, values[name]) for name, cond in p.conds.items()):
+        return True
+    symptom = values.get("symptom")
+    fits = [cond_holds(p.conds[n], True, values[n]) for n in SYMPTOM_READS if n in p.conds and n in values]
+    if not (fits and all(fits)) and (symptom is None or symptom not in p.explains):
+        return False
+    return all(name in applicable for name in p.names if name not in values)
+
+
 def _representatives(name: str, conds: Sequence[Cond]) -> list[Any]:
     """One answer per kind of value the conditions can tell apart (plus one none of them looks for)."""
     s = VOCABULARY.get(name)
@@ -331,4 +359,4 @@ def rank_questions(questions: Iterable[QuestionRow], open_: Sequence[Pooled]) ->
 
 
 __all__ = ["OTHER_WEIGHT", "SECONDARY_WEIGHT", "SEVERITY_WEIGHT", "Pooled", "Value", "askable_now", "candidates",
-           "confusion", "pool", "rank_questions", "value"]
+           "confusion", "pool", "rank_questions", "supported", "value"]

@@ -531,6 +531,16 @@ DF_LOOP_AUDIT = Row(
 TOPICS = (*TOPICS, DF_LOOP_AUDIT)
 ROWS = ROWS + TOPICS
 
+CHANGE_CHOICES = (("learning_rate", "the learning rate was raised"),
+                  ("batch_size", "the batch size changed"), ("gpu_count", "the number of GPUs changed"),
+                  ("precision", "the precision changed (fp32 -> fp16/bf16/fp8)"),
+                  ("resume", "resumed from a checkpoint"),
+                  ("extended", "a finished run was continued for more epochs or steps"),
+                  ("library_upgrade", "a library was upgraded"),
+                  ("data_pipeline", "the data or its preprocessing changed"), ("model", "the model changed"),
+                  ("none", "nothing changed: it was always like this"))
+"""The changes a user can name (``recent_change``), shared by the questions that ask for one."""
+
 QUESTIONS = (
     # A loss that was positive and then reads exactly 0 is an overflow shown as 0 in half precision and a real
     # data or loss fault otherwise: the format splits the two, whatever symptom the user named (often "the
@@ -564,13 +574,20 @@ QUESTIONS = (
             "needs a rescaled LR, a new precision changes the number range, a resume can drop optimizer state, "
             "an upgrade can change a default.",
         cite=_UN,
-        choices=(("learning_rate", "the learning rate was raised"),
-                 ("batch_size", "the batch size changed"), ("gpu_count", "the number of GPUs changed"),
-                 ("precision", "the precision changed (fp32 -> fp16/bf16/fp8)"),
-                 ("resume", "resumed from a checkpoint"),
-                 ("extended", "a finished run was continued for more epochs or steps"),
-                 ("library_upgrade", "a library was upgraded"),
-                 ("data_pipeline", "the data or its preprocessing changed"), ("model", "the model changed"),
-                 ("none", "nothing changed: it was always like this"))),
+        choices=CHANGE_CHOICES),
+    # The same question for a curve that went wrong after training had worked (a divergence, spikes, swings, a
+    # plateau): a run that broke usually broke with a change, whatever its curve shows. Asked once the LR is known
+    # (or declined, WAIVED_ON_DECLINE): the seeds start these curves with the LR, and a change is looked for after it.
+    QuestionRow(
+        "Q-CHANGE-CURVE", "recent_change",
+        "Did this start right after a change? If so, which one?",
+        {"symptom": RUN_TROUBLE, "loss_behavior": Is("diverging", "spiking", "oscillating", "plateau_after_learning"),
+         "learning_rate": Present()},
+        rank=14,
+        why="A curve that turned bad after the run had trained often turned with a change: a new batch size or GPU "
+            "count needs a rescaled LR, a raised LR passes the stable edge, a resume can drop optimizer state, an "
+            "upgrade can change a default.",
+        cite=_UN,
+        choices=CHANGE_CHOICES),
 )
 

@@ -93,6 +93,18 @@ KEYWORDS: tuple[Keyword, ...] = (
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # A loss whose formula the user writes out (a log, a square root, a division taken by hand) is a hand-written
+    # loss, the usual home of log(0), sqrt'(0) and x/0: said as code (torch.log(...), p.sqrt()) or in words
+    # ("I take the log of the probabilities", "my loss divides by the number of positives"). Fused built-ins
+    # (log_softmax, logsigmoid) and logging calls (self.log(...), wandb.log) are not formulas.
+    # (the log of the loss itself, for a plot or a log-scale axis, is no formula of it)
+    _k(r"(?:torch|math|np|numpy)\.(?:log|log1p|log2|log10|sqrt|rsqrt)\b|\w\)?\.(?:log|sqrt)\(\)|"
+       r"(?:tak(?:e|es|ing)|comput(?:e|es|ing)|appl(?:y|ies|ying)|us(?:e|es|ing))\s+(?:the\s+|a\s+)?"
+       r"(?:log(?:arithm)?|square\s+root|sqrt)\s+of\b(?!\s+(?:the\s+|my\s+)?(?:loss(?:es)?|curves?|plots?|lr|"
+       r"learning\s+rate)\b)|"
+       r"\bloss\b[^.!?\n]{0,40}?\bdivid(?:e|es|ed|ing)\s+by\b|\bdivid(?:e|es|ed|ing)\s+by\b[^.!?\n]{0,40}?\bin\s+"
+       r"(?:my|the|our)\s+loss\b",
+       _UN, 0, custom_loss=True),
     # validation data reaching training: said as a leak, an overlap, training on the validation data, or a split
     # drawn separately on every process
     _k(r"(?:data|label|test|validation|val)\s+leak\w*|leak\w*\s+(?:of\s+)?(?:the\s+|my\s+)?(?:test|validation|val)\b|"
@@ -293,6 +305,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\d+\.\d+(?:\.\d+)?\b(?P<gap1>[^!?\n]{0,120}?)\b(?:on|with|under|in|using)\s+(?:v|version\s+)?\d+\.\d+"
        r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
        r"trains?|trained|decreas\w*|converg\w*)\b",
+       _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # the same said the other way round: the version that trains first, then the one that does not ("it worked
+    # with torch 1.13 but not with 2.0", "trains fine on transformers 4.20, fails on 4.21")
+    _k(r"\b(?:works?|worked|fine|trains?|trained|converg\w*)\b[^.!?\n]{0,30}?\b(?:on|with|under|in|using)\s+"
+       r"(?:(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?|v|"
+       r"version\s+)\d+\.\d+(?:\.\d+)?\b[^.!?\n]{0,40}?\b(?:but\s+not|not\s+(?:on|with|in|under|using)|fails?|failed|breaks?|"
+       r"broke|nan|diverg\w*)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
     # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no

@@ -58,6 +58,13 @@ QUANTITIES: dict[str, str] = {
     "input image": "inputs", "pixel": "inputs", "dataset": "inputs", "csv": "inputs",
     # what the model outputs
     "prediction": "predictions", "output": "predictions", "predict": "predictions_verb",
+    "logit": "predictions", "model output": "predictions",
+    # where else a first non-finite value is found: inside the forward pass, in the targets, in the optimizer
+    "activation": "activations", "hidden state": "activations", "intermediate output": "activations",
+    "attention score": "activations", "attention weight": "activations", "feature map": "activations",
+    "label": "labels", "target value": "labels", "ground truth": "labels",
+    "optimizer state": "optimizer_state", "adam state": "optimizer_state", "optimizer moment": "optimizer_state",
+    "exp_avg_sq": "optimizer_state", "exp_avg": "optimizer_state", "second moment": "optimizer_state",
     # what can hang
     "progress bar": "progress", "tqdm": "progress", "tqdm bar": "progress", "bar": "progress",
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
@@ -641,7 +648,7 @@ IDIOMS_UNDER_NEGATION = frozenset({"reproduce the paper", "reproduce the result"
 """Idioms that state the same thing negated: a wish for speed and its failure ("adding GPUs didn't speed up
 training") both say the run is too slow."""
 
-ONLY_FITTING = frozenset({"inputs"})
+ONLY_FITTING = frozenset({"inputs", "activations", "labels", "optimizer_state"})
 """Quantities that are a movement's subject only when some composition speaks of them moving that way: in "the
 dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the NaN is the inputs'."""
 
@@ -860,6 +867,7 @@ def _c(quantity: str, movements: str, sets: dict[str, Any], **kw: Any) -> list[C
 
 
 _NAN = {"symptom": "unstable", "loss_behavior": "nan_or_inf"}
+_NAN_FWD = {"symptom": "unstable", "nan_location": "activations"}
 _NL = {"symptom": "not_learning"}
 _FLAT_START = {"symptom": "not_learning", "loss_behavior": "flat_from_start"}
 _PLATEAU = {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}
@@ -962,6 +970,17 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad_norm", "nan", {"symptom": "unstable", "nan_location": "gradients"})
     # --- the inputs -------------------------------------------------------------------------------------------
     + _c("inputs", "nan", {"nan_location": "inputs"})
+    # --- where else the first non-finite value shows: the forward pass, the targets, the optimizer's state ----------
+    # (outputs that turn NaN name the forward pass as where it is first seen; a NaN found in the inputs, said
+    # beside it, is the earlier place and wins as the more specific reading of the same run)
+    + _c("predictions", "nan", {**_NAN_FWD, "nan_onset": "immediate"}, time="start")
+    + _c("predictions", "nan", {**_NAN_FWD, "nan_onset": "after_steps"}, time="later")
+    + _c("predictions", "nan", _NAN_FWD)
+    + _c("activations", "nan overflow", {**_NAN_FWD, "nan_onset": "immediate"}, time="start")
+    + _c("activations", "nan overflow", {**_NAN_FWD, "nan_onset": "after_steps"}, time="later")
+    + _c("activations", "nan overflow", _NAN_FWD)
+    + _c("labels", "nan", {"nan_location": "labels"})
+    + _c("optimizer_state", "nan", {"symptom": "unstable", "nan_location": "optimizer_state"})
     # --- weights ------------------------------------------------------------------------------------------------
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})

@@ -176,3 +176,60 @@ def test_salience_does_not_decide_between_a_cause_and_its_effect(pair: tuple[Row
         outcomes.append(sorted((k, key) for k, key, _ in facts if k in ("finding", "route")))
     assert outcomes[0] == outcomes[1], (cause.id, effect.id)
     assert ("finding", effect.id) not in outcomes[0] or ("finding", cause.id) not in outcomes[0]
+
+
+# --- open candidates: only those something known speaks for --------------------------------------------------
+
+def _open(complaint: str, decline_all: bool = False) -> tuple[Any, list[dict[str, Any]]]:
+    c = Consultation()
+    c.complain(complaint)
+    d = c.run()
+    while decline_all and d.question is not None:
+        c.decline(d.question.id)
+        d = c.run()
+    return d, [e for e in d.differential if e["standing"] == "open"]
+
+
+def test_a_plain_hang_lists_no_unrelated_open_causes() -> None:
+    # Clarifications of other requests (preference tuning, a switch of optimizer) wait only on questions whose
+    # own gates are unmet: possible for any run, evidence for none.
+    d, opened = _open("training hangs")
+    assert d.plan and d.plan[0] == "pytorch-engineering"
+    assert opened == []
+
+
+def test_open_causes_are_those_the_pending_question_can_confirm() -> None:
+    d, opened = _open("my training loss becomes nan after a few epochs")
+    assert d.question is not None and d.question.id == "Q-NAN-LOCATION"
+    assert opened, "the causes the NaN's location would settle are the differential while it is asked"
+    assert all("nan_location" in e["needs"] for e in opened)
+    assert not any(e["id"].startswith("CL-") for e in opened)
+
+
+def test_a_known_value_that_meets_a_condition_keeps_a_cause_open() -> None:
+    from expert.choose import Pooled, supported
+
+    row = Row("X-1", {"custom_loss": True, "nan_location": "loss"},
+              (Find("Loss", "warning", "x", explains=("unstable",)),), "r", None)
+    p = Pooled(row, "loss-functions-and-objectives", 2.0, ("unstable",), row.conditions(),
+               frozenset(row.conditions()))
+    assert supported(p, {"custom_loss": True}, applicable=())            # part of its evidence is in
+    assert not supported(p, {"symptom": "unstable"}, applicable=())      # fits the symptom, nothing can ask
+    assert supported(p, {"symptom": "unstable"}, applicable={"custom_loss", "nan_location"})
+    assert not supported(p, {"symptom": "hang"}, applicable={"custom_loss", "nan_location"})
+    assert not supported(p, {"custom_loss": False}, applicable=())       # a known value against it is not for it
+
+
+@pytest.mark.parametrize("complaint, lead", [
+    # where the evidence points away from the gradients, a NaN does not default to gradient management
+    ("I take the log of the predicted probabilities in my loss and it goes nan after a while",
+     "loss-functions-and-objectives"),
+    ("after adding torch.sqrt of a distance to my loss, the gradients become nan", "loss-functions-and-objectives"),
+    ("after switching to fp16 the loss becomes nan", "batch-size-and-memory-tradeoffs"),
+    ("loss became nan after I increased the batch size from 32 to 256", "learning-rate-scheduling"),
+    ("loss goes nan after I raised the learning rate to 1e-2", "learning-rate-scheduling"),
+    ("loss becomes nan after resuming from a checkpoint", "training-loop-architecture"),
+])
+def test_a_nan_leads_where_its_evidence_points(complaint: str, lead: str) -> None:
+    d, _ = _open(complaint, decline_all=True)
+    assert d.plan and d.plan[0] == lead, d.plan

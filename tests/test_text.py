@@ -527,3 +527,33 @@ def test_nothing_happens_beside_a_loss_is_the_curves():
     got = obs("during the warm up phase nothing happens, loss stays at 2.3 for 8k iterations")
     assert got.get("symptom") == "not_learning"
     assert obs("i launch the script and nothing happens").get("symptom") == "hang"
+
+
+@pytest.mark.parametrize("text, custom", [
+    # a loss whose formula the user writes out by hand: the usual home of log(0), sqrt'(0) and x/0
+    ("I take the log of the predicted probabilities in my loss and it goes nan after a while", True),
+    ("my loss divides by the number of positive pixels and becomes nan on some batches", True),
+    ("after adding torch.sqrt of a distance to my loss, the gradients become nan", True),
+    ("loss = -(y * p.log()).mean() gives nan", True),
+    ("I compute the square root of the pairwise distances for a contrastive term", True),
+    # fused built-ins, logging calls and the log of the loss curve are not formulas of a loss
+    ("I use torch.log_softmax and nll_loss and the loss is nan", None),
+    ("I log the loss with self.log('train_loss', loss) and it is nan", None),
+    ("wandb.log shows a nan loss", None),
+    ("I take the log of the loss to plot it", None),
+])
+def test_a_loss_formula_written_out_is_a_hand_written_loss(text, custom):
+    assert obs(text).get("custom_loss") == custom, obs(text)
+
+
+@pytest.mark.parametrize("text, change", [
+    # the version that trains said first, then the one that does not: a regression the upgrade brought
+    ("it worked with torch 1.13 but not with 2.0", "library_upgrade"),
+    ("trains fine on transformers 4.20, fails on 4.21", "library_upgrade"),
+    ("works with version 0.9 but fails with 1.0", "library_upgrade"),
+    # a number that is no version (an LR, a batch) is no upgrade
+    ("trained with 0.1 but diverges", None),
+    ("converges with lr 1e-3 but diverges with 1e-2", None),
+])
+def test_a_version_that_trained_before_one_that_fails_is_an_upgrade(text, change):
+    assert obs(text).get("recent_change") == change, obs(text)
