@@ -42,10 +42,10 @@ it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the
 
 from __future__ import annotations
 
+import _pickle as pickle  # the C pickler ``pickle`` wraps: its Python half costs ~1 ms of every start
 import gc
 import io
 import logging
-import pickle
 import types
 from collections.abc import Mapping
 from typing import Any
@@ -73,6 +73,7 @@ from expert._experta import (
     WhereCheck,
     WhereNode,
 )
+from expert.stored import HIGHEST_PROTOCOL
 from expert.stored import LOADABLE as _LOADABLE
 
 log = logging.getLogger("trainopt.cache")
@@ -173,7 +174,7 @@ class _Pickler(pickle.Pickler):
     """Pickles a network with rules and anonymous functions as references, experta's tuples by their items."""
 
     def __init__(self, f: Any, rules: list[Any]) -> None:
-        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        super().__init__(f, protocol=HIGHEST_PROTOCOL)
         self._fns = {id(fn): key for key, fn in _function_table(rules).items()}
 
     def persistent_id(self, obj: Any) -> Any:
