@@ -138,3 +138,30 @@ def test_echo_writes_as_click_does(encoding, text, click_used, expected):
                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     got = json.loads(out.stdout)
     assert got == {"out": expected, "click": click_used}
+
+
+WARM = """
+import runpy, sys
+sys.argv = ["trainopt", *sys.argv[1:]]
+try:
+    runpy.run_module("trainopt", run_name="__main__")
+except SystemExit:
+    pass
+sys.stderr.write("\\n[imported: %s]" % sorted(m for m in ("click", "pickle", "torch", "networkx") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("args, stdin", [(["diagnose", "obs.json"], ""), (["logs", "train.csv"], ""),
+                                         (["consult"], "loss goes NaN with fp16\nquit\n")])
+def test_a_plain_call_with_its_knowledge_stored_imports_no_parser_pickler_or_torch(tmp_path, args, stdin):
+    """Reading the stored knowledge needs the C pickler alone (``pickle.py`` is for writing plain entries)."""
+    (tmp_path / "obs.json").write_text(OBS)
+    _log(tmp_path / "train.csv")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRAINOPT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TRAINOPT_NO_CACHE", None)
+    runs = [subprocess.run([sys.executable, "-c", WARM, *args], cwd=tmp_path, input=stdin, capture_output=True,
+                           text=True, timeout=120, env=env) for _ in range(2)]
+    assert "networkx" in runs[0].stderr.rsplit("[imported: ", 1)[1]  # the first call compiled and stored
+    assert {p.name.split("-")[0] for p in (tmp_path / "cache").glob("*.bin")} >= {"knowledge", "kb", "rete", "plan"}
+    assert runs[1].stderr.endswith("\n[imported: []]"), runs[1].stderr[-300:]
+    assert runs[1].stdout == runs[0].stdout
