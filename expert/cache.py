@@ -193,7 +193,7 @@ def store(name: str, payload: bytes) -> bool:
 @cache
 def _plain_unpickler() -> Any:
     """An unpickler that refuses every class (made on first use: ``pickle`` loads when plain data is read)."""
-    import pickle
+    import _pickle as pickle  # the C pickler ``pickle`` wraps (its Python half is not needed to read)
 
     class Plain(pickle.Unpickler):
         def find_class(self, module: str, name: str) -> Any:

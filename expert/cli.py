@@ -1,7 +1,8 @@
 """The ``trainopt`` command line: consult, diagnose, explain, facts, rules, rule, skills, demo.
 
 Start-up stays cheap: this module imports only click and the error classes; the engine (experta,
-networkx) loads inside the commands that need it, and torch only inside probes.
+networkx) loads inside the commands that need it, and torch only inside probes. The pipeline commands' bodies
+(consult, diagnose, logs) are ``expert.pipeline``'s, which the program runs without click for a plain call.
 """
 
 from __future__ import annotations
@@ -12,17 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from expert import startup
-from knowledge.errors import (
-    EXIT_ACTION,
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    InputError,
-    TrainoptError,
-    excerpt,
-    shorten_part,
-)
+from expert import pipeline, startup
+from expert.pipeline import emit_report, failure, read_json
+from expert.pipeline import exit_code_for as exit_code_for  # tests and callers import it from here
+from knowledge.errors import EXIT_ACTION, EXIT_INTERRUPTED, InputError, excerpt, shorten_part
 
 if TYPE_CHECKING:
     from expert.consultation import Consultation
@@ -31,57 +25,23 @@ FORMAT = click.Choice(["text", "markdown", "json"])
 PLAIN_FORMAT = click.Choice(["text", "json"])
 
 
-def exit_code_for(c: Consultation) -> int:
-    """Exit code of a finished run: 0 diagnosed/clean/out of scope without a warning-level finding, else 1."""
-    d = c.diagnosis
-    if d.status in ("needs_answer", "insufficient") or d.needs_action:
-        return EXIT_ACTION
-    return EXIT_OK
-
-
 class _Group(click.Group):
     """Maps trainopt errors to their exit codes and anything unexpected to the internal-error code."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except TrainoptError as e:
-            click.echo(e.render(), err=True)
-            ctx.exit(e.exit_code)
-        except KeyboardInterrupt:
-            # Ctrl-C anywhere in a command (the engine, a report, a probe): one line and 130, never a traceback.
-            click.echo("\ninterrupted.", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
         except click.ClickException as e:
             # click quotes the offending argument whole (an invalid choice, a path): keep it short and printable.
             e.message = shorten_part(e.message)
             raise
         except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
-        except BrokenPipeError:
-            # The reader went away (`trainopt rules | head`): stop quietly, and keep Python's exit-time
-            # flush from raising again on the closed pipe.
-            import os
-
-            try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            except (OSError, ValueError):
-                pass
-            ctx.exit(EXIT_OK)
-        except Exception as e:  # noqa: BLE001 - the last line of defence: report, never a bare traceback
-            from expert.extras import missing_extra
-
-            # An optional dependency (torch, matplotlib, ...) is missing: a usage error naming the extra.
-            extra = missing_extra(e, f"trainopt {ctx.invoked_subcommand or ''}".strip())
-            if extra is not None:
-                click.echo(extra.render(), err=True)
-                ctx.exit(extra.exit_code)
-            import traceback
-
-            click.echo(f"internal error: {type(e).__name__}: {e}", err=True)
-            click.echo("  hint: this is a bug in trainopt; please report it with the traceback below", err=True)
-            click.echo(traceback.format_exc(), err=True)
-            ctx.exit(EXIT_INTERNAL)
+        except BaseException as e:  # noqa: BLE001 - reported as a plain call reports it (``expert.pipeline``)
+            code = failure(e, ctx.invoked_subcommand)
+            if code is None:
+                raise
+            ctx.exit(code)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,50 +52,6 @@ def cli() -> None:
     Exit codes: 0 diagnosed or clean, 1 findings that need action or a question still open,
     2 usage or input error, 3 internal error, 4 the examined script called sys.exit (130: interrupted).
     """
-
-
-MAX_JSON_INPUT = 64 << 20
-"""The largest observations document read (a saved report with its trail is a few hundred kilobytes)."""
-
-
-def _read_json(path: str) -> Any:
-    """Read one JSON object from a file or ``-`` (stdin).
-
-    Raises:
-        InputError: Unreadable file, malformed JSON, or a JSON value that is not an object.
-    """
-    from expert.consultation import _json_type, parse_json
-
-    if path == "-":
-        # Bounded: a stream with no end (`trainopt diagnose - < /dev/zero`) is refused, never held whole.
-        data = sys.stdin.buffer.read(MAX_JSON_INPUT + 1) if hasattr(sys.stdin, "buffer") else \
-            sys.stdin.read(MAX_JSON_INPUT + 1)
-        if len(data) > MAX_JSON_INPUT:
-            raise InputError(f"stdin holds over {MAX_JSON_INPUT >> 20} MiB",
-                             hint="observations are a small JSON object")
-        where = "stdin"
-    else:
-        from expert.safeio import read_bounded
-
-        try:
-            data = read_bounded(path, MAX_JSON_INPUT, "a JSON object of observations")
-        except OSError as exc:
-            raise InputError(f"cannot read {excerpt(path)}: {exc.strerror}",
-                             hint="give a JSON file or - for stdin") from None
-        where = path
-    value = parse_json(data, where)
-    # Checked here, not left to from_json: a JSON string such as "symptom" is valid JSON but no object, and
-    # from_json would take it for JSON text to parse again.
-    if not isinstance(value, dict):
-        raise InputError(f"expected a JSON object of observations in {where}, got {_json_type(value)}",
-                         hint='e.g. {"symptom": "unstable", "loss_behavior": "nan_or_inf"}')
-    return value
-
-
-def _emit_report(c: Consultation, fmt: str, verbose: bool = False) -> None:
-    from expert.report import print_report
-
-    print_report(c.outcome(), fmt, verbose=verbose)
 
 
 VERBOSE = click.option("--verbose", "-v", is_flag=True,
@@ -157,34 +73,7 @@ def consult(fmt: str, verbose: bool) -> None:
     `why` shows the reasoning so far, `back` undoes the last answer (or the complaint), `forget NAME` drops a
     misread value, `skip` declines, `quit` stops. Lines can be edited, with history, at a terminal.
     """
-    from expert.consultation import Consultation
-    from expert.repl import Leave
-    from expert.repl import consult as run_consult
-
-    # With JSON on stdout, the conversation moves to stderr so stdout stays machine-readable.
-    err = fmt == "json"
-
-    def write(s: str) -> None:
-        click.echo(s, nl=False, err=err)
-
-    write.stdout = not err  # type: ignore[attr-defined]  # read_line lets readline draw the prompt there
-
-    c = Consultation()
-    try:
-        run_consult(c, write)
-    except Leave as stop:
-        write(f"\n{stop.reason}: leaving the consultation; the report below is what is known so far.\n")
-    except KeyboardInterrupt:
-        # Leave at once (exit 130), but keep what was answered: it is one `trainopt diagnose -` away.
-        click.echo("\ninterrupted.", err=True)
-        if c.observations:
-            saved = {n: o.value for n, o in sorted(c.observations.items())}
-            click.echo("  what you had told trainopt (resume with `trainopt diagnose -`):\n  "
-                       + json.dumps(saved), err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    write("\n")
-    _emit_report(c, fmt, verbose)
-    sys.exit(exit_code_for(c))
+    pipeline.consult(fmt, verbose)
 
 
 @cli.command()
@@ -197,14 +86,7 @@ def diagnose(source: str, fmt: str, verbose: bool) -> None:
     The object maps observation names to values (see `trainopt facts`); an optional "complaint" holds free
     text and "declined" lists question ids to skip. A pending question is reported as what to answer next.
     """
-    from expert.consultation import Consultation
-
-    c = Consultation.from_json(_read_json(source))
-    d = c.run()
-    click.echo(f"trainopt: {len(c.observations)} observation(s) from {'stdin' if source == '-' else source}; "
-               f"status: {d.status}", err=True)
-    _emit_report(c, fmt, verbose)
-    sys.exit(exit_code_for(c))
+    pipeline.diagnose(source, fmt, verbose)
 
 
 def _consultation_from(report: str | None, observations: str | None) -> Consultation:
@@ -213,8 +95,8 @@ def _consultation_from(report: str | None, observations: str | None) -> Consulta
     if (report is None) == (observations is None):
         raise click.UsageError("give exactly one of --report FILE or --observations FILE|-")
     if observations is not None:
-        return Consultation.from_json(_read_json(observations))
-    data = _read_json(report)  # type: ignore[arg-type]
+        return Consultation.from_json(read_json(observations))
+    data = read_json(report)  # type: ignore[arg-type]
     if not isinstance(data, dict) or not isinstance(data.get("observations"), dict):
         raise InputError("not a trainopt JSON report (no 'observations' object)",
                          hint="save one with `trainopt diagnose --format json FILE > report.json`")
@@ -538,7 +420,7 @@ def examine(script: str, fmt: str) -> None:
     c = Consultation()
     c.add(probe_examine(model, loss_fn, batch, **t))
     d = c.run()
-    _emit_report(c, fmt)
+    emit_report(c, fmt)
     if d.needs_action:
         sys.exit(EXIT_ACTION)
 
@@ -547,18 +429,8 @@ def examine(script: str, fmt: str) -> None:
 # logs (issue 11): offline training logs, optional plot
 # ---------------------------------------------------------------------------------------------------
 
-PROGRESS_FROM_BYTES = 32 << 20
-"""Files at least this large show a progress line on stderr while they are read."""
-
-
-def _role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for p in pairs:
-        role, sep, col = p.partition("=")
-        if not sep or not role.strip() or not col.strip():
-            raise InputError(f"bad --map {excerpt(p)}", hint="use --map ROLE=COLUMN, e.g. --map loss=train/loss")
-        out[role.strip()] = col.strip()
-    return out
+PROGRESS_FROM_BYTES = pipeline.PROGRESS_FROM_BYTES
+"""Files at least this large show a progress line on stderr while they are read (read at each call: tests lower it)."""
 
 
 @cli.command()
@@ -582,58 +454,7 @@ def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, fol
     and the verdict then says the evidence is incomplete: a damaged log is never reported clean. Links in a
     run folder that lead out of it are skipped unless --follow-links; pipes, devices and sockets are refused.
     """
-    import os
-
-    from expert.consultation import Consultation
-
-    if "numpy" not in sys.modules:
-        # numpy's BLAS starts a thread per core as it loads (~15 ms of CPU on two cores, more on larger machines);
-        # reading a log does no linear algebra a thread pool would speed up. The user's own setting stands.
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    name = os.path.basename(os.path.normpath(path)) or path
-    if not name.isprintable() or len(name) > 60:
-        name = excerpt(name, 60)
-    shown = [False]
-
-    def progress(done: int, total: int) -> None:
-        # Files and folders alike: the readers report bytes over the whole log; small logs stay quiet.
-        if total < PROGRESS_FROM_BYTES:
-            return
-        shown[0] = True
-        click.echo(f"\rtrainopt: reading {name}: {100 * done // max(total, 1):3d}%", err=True, nl=done >= total)
-
-    c = Consultation()
-    if os.path.isdir(path):
-        from expert.ranklogs import read_rank_logs
-
-        ranked = read_rank_logs(path)
-        if ranked is not None:  # one log per rank of a distributed run: the ranks compared (issue 20)
-            obs, lines = ranked
-            c.add(obs)
-            d = c.run()
-            click.echo(f"trainopt: {len(lines)} per-rank logs in {path}; status: {d.status}", err=True)
-            for line in lines:
-                click.echo(f"  {line}", err=True)
-            _emit_report(c, fmt)
-            sys.exit(exit_code_for(c))
-    run = c.add_log(path, mapping=_role_mapping(mapping), progress=progress, follow_links=follow_links)
-    d = c.run()
-    roles = ", ".join(f"{r}={col}" for r, col in sorted(run.roles.items()))
-    click.echo(f"trainopt: {run.kind} log {run.path}: {run.rows} rows; columns used: {roles}; "
-               f"{len(c.observations)} observation(s); status: {d.status}", err=True)
-    for note in run.notes:
-        click.echo(f"  note: {note}", err=True)
-    for note in run.damage:
-        click.echo(f"  note: {note} (the evidence is incomplete)", err=True)
-    if plot_to:
-        from expert.plot import plot_run
-
-        # The title says what the report says: its status, the symptom it settled on, and a gap in the evidence.
-        verdict = d.status + (f": {d.symptom['label']}" if d.symptom else "") \
-            + ("; evidence incomplete" if d.incomplete else "")
-        click.echo(f"trainopt: plot written to {plot_run(run, plot_to, status=verdict)}", err=True)
-    _emit_report(c, fmt)
-    sys.exit(exit_code_for(c))
+    pipeline.logs(path, plot_to, mapping, fmt, follow_links, progress_from=PROGRESS_FROM_BYTES)
 
 
 @cli.command()

@@ -15,9 +15,9 @@ load (``expert.stored.StoredUnpickler``). Anything that does not load is rebuilt
 
 from __future__ import annotations
 
+import _pickle as pickle  # the C pickler ``pickle`` wraps: its Python half costs ~1 ms of every start
 import io
 import logging
-import pickle
 import threading
 from functools import lru_cache
 from typing import Any

@@ -129,12 +129,12 @@ def print_report(c: Outcome, fmt: str, *, verbose: bool = False, err: bool = Fal
     """
     import sys
 
-    import click
+    from expert.stdio import echo
 
     stream = sys.stderr if err else sys.stdout
     tty = fmt == "text" and hasattr(stream, "isatty") and stream.isatty()
     if not tty:
-        click.echo(render(c, fmt, verbose=verbose), nl=False, err=err)
+        echo(render(c, fmt, verbose=verbose), nl=False, err=err)
         return
     import os
 

@@ -42,10 +42,10 @@ it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the
 
 from __future__ import annotations
 
+import _pickle as pickle  # the C pickler ``pickle`` wraps: its Python half costs ~1 ms of every start
 import gc
 import io
 import logging
-import pickle
 import types
 from collections.abc import Mapping
 from typing import Any
@@ -73,6 +73,7 @@ from expert._experta import (
     WhereCheck,
     WhereNode,
 )
+from expert.stored import HIGHEST_PROTOCOL
 from expert.stored import LOADABLE as _LOADABLE
 
 log = logging.getLogger("trainopt.cache")
@@ -173,7 +174,7 @@ class _Pickler(pickle.Pickler):
     """Pickles a network with rules and anonymous functions as references, experta's tuples by their items."""
 
     def __init__(self, f: Any, rules: list[Any]) -> None:
-        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        super().__init__(f, protocol=HIGHEST_PROTOCOL)
         self._fns = {id(fn): key for key, fn in _function_table(rules).items()}
 
     def persistent_id(self, obj: Any) -> Any:
@@ -232,23 +233,35 @@ class _Unpickler(pickle.Unpickler):
 
 
 def dump_network(root: Any, rules: list[Any]) -> bytes:
-    """Serialise a freshly built (empty) network, with its nodes in ``_walk`` order (a load need not walk it)."""
+    """Serialise a freshly built (empty) and finished (``_finish``) network.
+
+    With it go its nodes in ``_walk`` order and the lists ``CachedReteMatcher._index`` reads (``_lists``): a
+    load neither walks it nor looks at each node.
+    """
+    nodes = _walk(root)
     buf = io.BytesIO()
-    _Pickler(buf, rules).dump((root, _walk(root)))
+    _Pickler(buf, rules).dump((root, nodes, *_lists(nodes)))
     return buf.getvalue()
 
 
-def load_network(blob: bytes, rules: list[Any]) -> tuple[Any, list[Any]]:
-    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own): its root and its nodes."""
+def load_network(blob: bytes, rules: list[Any]) -> tuple[Any, ...]:
+    """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own).
+
+    Returns:
+        Its root, its nodes, and ``_lists``' three lists of them.
+    """
     # Thousands of new container objects and no garbage: collections here would only walk them (a third of
     # the load's time)
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _Unpickler(io.BytesIO(blob), rules).load()
+        loaded = _Unpickler(io.BytesIO(blob), rules).load()
     finally:
         if enabled:
             gc.enable()
+    if type(loaded) is not tuple or len(loaded) != 5 or not all(type(x) is list for x in loaded[1:]):
+        raise pickle.UnpicklingError("not a stored network")
+    return loaded
 
 
 def _dispatch_key(child: Any) -> tuple[str, Any, Any] | None:
@@ -351,13 +364,14 @@ class _Field:
     ``FeatureCheck.__call__`` splits the field name on ``__`` for every fact it tests and logs every result
     through experta's watcher loggers; for a plain name (no ``__``, not a number) the split is the name itself,
     so reading ``fact[what]`` and applying the same check function to the same expected value is the same
-    test. Set on the loaded network's test nodes (``CachedReteMatcher._index``), never stored in the cache.
+    test. Set on a network's test nodes as it is built (``_finish``), and stored with it: experta's check
+    function (a nested function, which pickle cannot name) is found again from the test when it loads.
     """
 
-    __slots__ = ("what", "check", "expected")
+    __slots__ = ("what", "how", "check", "expected")
 
     def __init__(self, feature: Any) -> None:
-        self.what, self.check, self.expected = feature.what, feature.check, feature.expected
+        self.what, self.how, self.check, self.expected = feature.what, feature.how, feature.check, feature.expected
 
     @staticmethod
     def applies(matcher: Any) -> bool:
@@ -368,7 +382,7 @@ class _Field:
         return isinstance(what, str) and bool(what) and "__" not in what and not what.isnumeric()
 
     @staticmethod
-    def of(feature: Any) -> _Field:
+    def of(feature: Any) -> _Field | _Equal | _Predicate:
         """The reader for ``feature``: one that compares or calls directly when the check binds nothing."""
         how = feature.how
         if getattr(how, "__bind__", True) is None:
@@ -378,6 +392,9 @@ class _Field:
                 return _Predicate(feature)
         return _Field(feature)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _field, (self.what, self.how)
+
     def __call__(self, fact: Any) -> Any:
         try:
             record = fact[self.what]
@@ -386,14 +403,21 @@ class _Field:
         return self.check(record, self.expected)
 
 
-class _Equal(_Field):
-    """``fact[what] == literal`` with nothing to bind: experta's ``equal_literal`` answers True or False."""
+def _field(what: Any, how: Any) -> _Field:
+    """A stored ``_Field``: its check (and the value it is given) made again from the test, as experta makes it."""
+    return _Field(_feature_check(what, how))
 
-    __slots__ = ("value",)
+
+class _Equal:
+    """``fact[what] == literal`` with nothing to bind: experta's ``equal_literal`` answers True or False.
+
+    Only the field and the value are kept (what the test reads), so a stored network loads it without a call.
+    """
+
+    __slots__ = ("what", "value")
 
     def __init__(self, feature: Any) -> None:
-        super().__init__(feature)
-        self.value = feature.how.value
+        self.what, self.value = feature.what, feature.how.value
 
     def __call__(self, fact: Any) -> Any:
         try:
@@ -403,18 +427,17 @@ class _Equal(_Field):
         return True if self.value == record else False  # noqa: SIM210 - experta's own test, operand order kept
 
 
-class _Predicate(_Field):
+class _Predicate:
     """``P(test)`` on ``fact[what]`` with nothing to bind: experta's ``match_predicate`` answers True or False.
 
     The test itself is called as it is (a knowledge condition's is ``knowledge.schema.Holds``: the one check
-    the engine, explain and the probes share).
+    the engine, explain and the probes share); stored as a reference to the rule's own test.
     """
 
-    __slots__ = ("test",)
+    __slots__ = ("what", "test")
 
     def __init__(self, feature: Any) -> None:
-        super().__init__(feature)
-        self.test = feature.how.match
+        self.what, self.test = feature.what, feature.how.match
 
     def __call__(self, fact: Any) -> Any:
         try:
@@ -428,8 +451,8 @@ class _Test:
     """experta's ``WhereCheck`` (a ``TEST`` over bound variables), without its per-call logging.
 
     ``WhereCheck.__call__`` reads the test's parameters from the token's context (``None`` when unbound), calls
-    the test and logs the result through experta's watcher loggers; this does the same minus the log. Set on the
-    loaded network's where-nodes (``CachedReteMatcher._index``), never stored in the cache.
+    the test and logs the result through experta's watcher loggers; this does the same minus the log. Set on a
+    network's where-nodes as it is built (``_finish``).
     """
 
     __slots__ = ("test", "parameters")
@@ -492,7 +515,7 @@ class _TrackedCSN(ConflictSetNode):
 
 
 class _Type:
-    """experta's ``TypeCheck`` (``type(fact) == T``) without its per-call logging; set on loaded networks only."""
+    """experta's ``TypeCheck`` (``type(fact) == T``) without its per-call logging (set by ``_finish``)."""
 
     __slots__ = ("fact_type",)
 
@@ -963,6 +986,48 @@ def _optimise(root: Any) -> None:
     _gate_negations(root)
 
 
+def _finish(nodes: list[Any]) -> None:
+    """Give a built network's nodes and tests the classes above (``_optimise``'s last step, before it is stored).
+
+    Conflict-set nodes report themselves (``_TrackedCSN``) and keep their rule's hash (``_Twin``); tests on one
+    plain field, on the fact's type, captures and ``TEST`` checks read without experta's per-call work.
+    """
+    for node in nodes:
+        if type(node) is ConflictSetNode:
+            node.__class__ = _TrackedCSN
+        if isinstance(node, _TrackedCSN):
+            if type(node.rule) is Rule:  # experta's own copy of the rule: hashed once too
+                node.rule.__class__ = _Twin
+        elif type(node) is _Tester and _Field.applies(node.matcher):
+            node.matcher = _Field.of(node.matcher)
+        elif type(node) is _Tester and type(node.matcher) is TypeCheck:
+            node.matcher = _Type(node.matcher)
+        elif type(node) is _Tester and type(node.matcher) is FactCapture:
+            node.matcher = _Capture(node.matcher)
+        elif type(node) is _Where and type(node.matcher) is WhereCheck:
+            node.matcher = _Test(node.matcher)
+
+
+def _lists(nodes: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
+    """What a matcher indexes of a finished network's nodes.
+
+    Returns:
+        The conflict-set nodes that report themselves (in ``nodes``' order, experta's), the other conflict-set
+        nodes (asked every time, as experta does), and the nodes that have a memory.
+    """
+    tracked: list[Any] = []
+    always: list[Any] = []
+    memories: list[Any] = []
+    for node in nodes:
+        if isinstance(node, _TrackedCSN):
+            tracked.append(node)
+        elif isinstance(node, ConflictSetNode):
+            always.append(node)
+        if hasattr(node, "memory") or hasattr(node, "left_memory"):
+            memories.append(node)
+    return tracked, always, memories
+
+
 class CachedReteMatcher(ReteMatcher):
     """experta's Rete matcher: network from the cache when the engine class allows, change polling by node."""
 
@@ -977,7 +1042,7 @@ class CachedReteMatcher(ReteMatcher):
             blob = cache.load(name)
         if blob is not None:
             try:
-                root, nodes = load_network(blob, rules)
+                root, nodes, *lists = load_network(blob, rules)
                 foreign = {type(n).__module__ for n in nodes} - {__name__, ConflictSetNode.__module__}
                 if foreign:  # nodes of another copy of this module (a private copy's entry): not ours to use
                     raise pickle.UnpicklingError(f"nodes from {sorted(foreign)}")
@@ -988,7 +1053,7 @@ class CachedReteMatcher(ReteMatcher):
             super().build_network()
             root = self.root_node
             _optimise(root)
-            nodes = _walk(root)
+            _finish(_walk(root))
             if name:
                 try:
                     blob = dump_network(root, rules)
@@ -997,41 +1062,26 @@ class CachedReteMatcher(ReteMatcher):
                     blob = None
                 if blob is not None:
                     cache.store(name, blob)
+            lists = _lists(_walk(root))
         if name and blob is not None:
             cls._rete_blob = blob  # the next engine of this class (another thread) loads from memory
         self.root_node = root
-        self._index(nodes)
+        self._index(*lists)
 
-    def _index(self, nodes: list[Any]) -> None:
-        """Number the conflict-set nodes in experta's order and list the nodes that have a memory.
+    def _index(self, conflict_sets: list[Any], always: list[Any], memories: list[Any]) -> None:
+        """Hand the conflict-set nodes this matcher's set of changed nodes and number them in experta's order.
 
         Args:
-            nodes: Every node of the network, in ``_walk`` order.
+            conflict_sets: The ``_TrackedCSN`` nodes, in ``_walk`` order (``_lists``).
+            always: The other conflict-set nodes, asked every time.
+            memories: The nodes that have a memory (cleared by ``reset``).
         """
         self.dirty: set[Any] = set()
-        self.order: dict[Any, int] = {}
-        self.memories: list[Any] = []
-        self.always: list[Any] = []
-        for node in nodes:
-            if type(node) is ConflictSetNode:
-                node.__class__ = _TrackedCSN
-            if isinstance(node, _TrackedCSN):
-                node.dirty = self.dirty
-                self.order[node] = len(self.order)
-                if type(node.rule) is Rule:  # a network built here holds experta's own copy: hash it once too
-                    node.rule.__class__ = _Twin
-            elif isinstance(node, ConflictSetNode):  # another subclass: asked every time, as experta does
-                self.always.append(node)
-            elif type(node) is _Tester and _Field.applies(node.matcher):
-                node.matcher = _Field.of(node.matcher)
-            elif type(node) is _Tester and type(node.matcher) is TypeCheck:
-                node.matcher = _Type(node.matcher)
-            elif type(node) is _Tester and type(node.matcher) is FactCapture:
-                node.matcher = _Capture(node.matcher)
-            elif type(node) is _Where and type(node.matcher) is WhereCheck:
-                node.matcher = _Test(node.matcher)
-            if hasattr(node, "memory") or hasattr(node, "left_memory"):
-                self.memories.append(node)
+        for node in conflict_sets:
+            node.dirty = self.dirty
+        self.order: dict[Any, int] = dict(zip(conflict_sets, range(len(conflict_sets))))
+        self.always: list[Any] = always
+        self.memories: list[Any] = memories
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""

@@ -14,11 +14,11 @@ rebuilt and stored again.
 
 from __future__ import annotations
 
+import _pickle as pickle  # the C pickler ``pickle`` wraps: its Python half costs ~1 ms of every start
 import gc
 import importlib
 import io
 import logging
-import pickle
 from typing import Any
 
 from expert import cache
@@ -27,6 +27,9 @@ from knowledge import families as load_families
 from knowledge.schema import Family, Join
 
 log = logging.getLogger("trainopt.cache")
+
+HIGHEST_PROTOCOL = -1
+"""The pickle protocol entries are written in: the newest this Python has (``pickle.HIGHEST_PROTOCOL``)."""
 
 FAMILIES_CACHE = "knowledge"
 """The cache entry of the knowledge families."""
@@ -79,7 +82,7 @@ class Deferred:
 class StoredPickler(pickle.Pickler):
     """Pickles knowledge: a join's test and detail as references (``Deferred``), all else by value."""
 
-    def __init__(self, f: Any, protocol: int = pickle.HIGHEST_PROTOCOL) -> None:
+    def __init__(self, f: Any, protocol: int = HIGHEST_PROTOCOL) -> None:
         super().__init__(f, protocol=protocol)
         self._join_fns: dict[int, tuple[str, str, str, str]] = {}
 

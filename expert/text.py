@@ -116,6 +116,8 @@ class _Spans:
 
 @dataclass(frozen=True)
 class _Hit:
+    """One cue found in the text: where, the match, its keyword and its place in the knowledge base."""
+
     start: int
     end: int
     match: re.Match[str]

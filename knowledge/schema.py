@@ -107,6 +107,8 @@ class Not(Cond):
 
 @dataclass(frozen=True)
 class _Bound(Cond):
+    """A number compared with a limit (the comparisons below); ``source`` says where the limit comes from."""
+
     limit: float
     source: str = ""
 

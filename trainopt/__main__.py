@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import sys
 from types import ModuleType
 
 from trainopt._boot import internal
 
 
 def _command_line() -> ModuleType:
-    """``expert.cli``, imported with the start-up's collector pause already on (``expert.startup.hold``).
+    """What runs the arguments: ``expert.pipeline`` for a plain pipeline call, else ``expert.cli`` (click).
 
-    The command line's own imports (click, the knowledge's schema) make only long-lived objects, as the rest of
-    the start-up does: collections while they load would only walk them (about a twentieth of a pipeline call).
-    ``expert.cli.main`` holds the pause too; here it begins before that module loads.
+    A plain call (``trainopt diagnose obs.json``, ``trainopt consult``, ``trainopt logs PATH``: no option) needs
+    no argument parser, and importing click cost about a tenth of it; both modules run a call alike (their
+    ``main`` and ``entry``). Imported with the start-up's collector pause already on (``expert.startup.hold``):
+    the command line's own imports (click, the knowledge's schema) make only long-lived objects, as the rest of
+    the start-up does, and collections while they load would only walk them (about a twentieth of a pipeline
+    call). ``main`` holds the pause too; here it begins before those modules load.
     """
     startup = internal("expert.startup")
     startup.hold()
     try:
+        pipeline = internal("expert.pipeline")
+        if pipeline.plain(sys.argv[1:]) is not None:
+            return pipeline
         return internal("expert.cli")
     except BaseException:
         startup.settle()  # no command will run: collect as usual again
