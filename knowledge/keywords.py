@@ -111,6 +111,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"train(?:ed|ing|s)?\s+on\s+(?:(?:my|the|some|part\s+of\s+(?:my|the))\s+)?(?:validation|val|test)\s+"
        r"(?:data|set|samples|examples|images)|"
        r"overlap\w*\s+between\s+(?:the\s+|my\s+)?(?:train\w*|val\w*|test)\s+(?:and|&)\s+(?:the\s+)?(?:train\w*|val\w*|test)|"
+       r"(?:validation|val|test|eval)\s+(?:split|set|data|samples|examples|rows)\s+(?:also\s+|might\s+|may\s+)?"
+       r"(?:overlap\w*|shar\w*|duplicat\w*)\s+(?:(?:rows|examples|samples|images|items)\s+)?(?:with\s+)?"
+       r"(?:the\s+|my\s+)?train\w*|"
+       r"train\w*\s+(?:split|set|data)\s+(?:also\s+|might\s+|may\s+)?(?:overlap\w*|shar\w*)\s+(?:with\s+)?"
+       r"(?:the\s+|my\s+)?(?:validation|val|test|eval)\b|"
        r"(?:different|own|separate)\s+(?:train[/\s-]*(?:val|test)\s+)?splits?\s+(?:on|for|per|in)\s+(?:each|every)\s+"
        r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
        r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",

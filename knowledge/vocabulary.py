@@ -194,7 +194,7 @@ SPECS: tuple[Spec, ...] = (
     _e("architecture", "cnn transformer rnn mlp gnn other", "Model family.", question="Q-ARCHITECTURE",
        group="data"),
     _e("task", "classification regression language_modeling rl preference_tuning detection segmentation "
-       "generation other", "Task type.", group="data"),
+       "generation other", "Task type.", question="Q-TASK", group="data"),
     # --- measurements (user-reported or probed) ----------------------------------------------------
     _f("gpu_utilization_pct", "GPU utilization during training.", low=0.0, high=100.0, unit="%",
        question="Q-GPU-UTIL", group="metrics"),
