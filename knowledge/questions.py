@@ -105,6 +105,13 @@ QUESTIONS = (
                  ("detection", "object detection"), ("segmentation", "segmentation"),
                  ("generation", "image or audio generation"), ("other", "something else"))),
     QuestionRow(
+        "Q-MULTI-GPU", "multi_gpu",
+        "Does the run use several GPUs or processes (DDP, FSDP, DeepSpeed, accelerate, torchrun)?",
+        {"symptom": Absent(), "multi_gpu": Absent()}, rank=4, need=("declined:Q-SYMPTOM",),
+        why="Without a named problem, a distributed run is placed by the distribution itself: ranks out of "
+            "step, a sampler per process, collective hangs and per-rank memory are the framework's ground.",
+        cite=Cite("000", "Cross-pack boundaries", "distributed training")),
+    QuestionRow(
         "Q-LOSS-BEHAVIOR", "loss_behavior",
         "How does the training loss behave over time?",
         {"symptom": NEEDS_LOSS_CURVE}, rank=10,

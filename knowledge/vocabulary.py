@@ -177,7 +177,7 @@ SPECS: tuple[Spec, ...] = (
        "Regularization currently in use.", question="Q-REGULARIZATION"),
     _b("heavy_augmentation", "Heavy (CPU-bound) data augmentation is in use.", question="Q-AUGMENTATION"),
     _b("resume_training", "Training will be resumed or extended later (favours WSD/schedule-free)."),
-    _b("multi_gpu", "Training runs on several GPUs."),
+    _b("multi_gpu", "Training runs on several GPUs.", question="Q-MULTI-GPU"),
     # --- data and model ----------------------------------------------------------------------------
     _i("dataset_size", "Number of training examples.", low=0, question="Q-DATASET-SIZE", group="data"),
     _f("train_metric", "Training metric (accuracy in [0, 1] or a loss).", low=0.0, group="metrics",
