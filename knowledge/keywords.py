@@ -93,6 +93,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # a loss the user took as code rather than from the library ("this focal loss implementation", "I implemented
+    # a dice loss"): its formula is theirs to check, like a hand-written one
+    # (matched beside the loss's name, not over it, so the name is still read)
+    _k(r"(?<=loss\s)implementation\b(?!\s+(?:in|from|of)\s+(?:torch|pytorch|keras|tensorflow|the\s+library))|"
+       r"implement(?:ed|ing)\b(?=\s+(?:an?\s+|my\s+own\s+|our\s+own\s+)?(?:[\w-]+\s+){0,2}loss\b)",
+       _UN, 0, custom_loss=True),
     # A loss whose formula the user writes out (a log, a square root, a division taken by hand) is a hand-written
     # loss, the usual home of log(0), sqrt'(0) and x/0: said as code (torch.log(...), p.sqrt()) or in words
     # ("I take the log of the probabilities", "my loss divides by the number of positives"). Fused built-ins

@@ -1358,6 +1358,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the model's output squashed before a loss that expects logits ("softmax then CrossEntropyLoss")
         (("softmax", "crossentropyloss crossentropy cross_entropy entropy ce nll nllloss end last final",
           "!log !logsoftmax !log_softmax !log-softmax"), {"output_activation": "softmax"}),
+        # the same with a sigmoid in front of a loss ("the prediction goes through a sigmoid before the loss"); only a
+        # loss that takes logits makes it a defect, which the cause's own condition checks
+        (("sigmoid", "before into then", "loss bcewithlogitsloss bcewithlogits bce_with_logits",
+          "!log !logsigmoid !log_sigmoid !log-sigmoid"), {"output_activation": "sigmoid"}),
         # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one")
         (("label target class id", "start begin index based go", "1 one",
           "!0 !zero !dominate"), {"label_check": "not_zero_based"}),
