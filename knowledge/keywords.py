@@ -109,7 +109,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:log(?:arithm)?|square\s+root|sqrt)\s+of\b(?!\s+(?:the\s+|my\s+)?(?:loss(?:es)?|curves?|plots?|lr|"
        r"learning\s+rate)\b)|"
        r"\bloss\b[^.!?\n]{0,40}?\bdivid(?:e|es|ed|ing)\s+by\b|\bdivid(?:e|es|ed|ing)\s+by\b[^.!?\n]{0,40}?\bin\s+"
-       r"(?:my|the|our)\s+loss\b",
+       r"(?:my|the|our)\s+loss\b|"
+       # anomaly detection naming a formula op whose backward gave NaN ("SqrtBackward0 returned nan values"):
+       # sqrt, log, a division or a power taken by hand at its singularity
+       r"\b(?:sqrt|rsqrt|log|log1p|log2|div|pow|acos|asin|atan2)backward\d*'?\s+returned\s+nan",
        _UN, 0, custom_loss=True),
     # validation data reaching training: said as a leak, an overlap, training on the validation data, or a split
     # drawn separately on every process
