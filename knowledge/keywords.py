@@ -483,10 +483,18 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        augmentation_strength="strong"),
     # measurement integrity
+    # (an odd-looking loss is asked about, not read: it may be the run's behaviour; an odd *logged* value is the log's)
     _k(r"(?:metrics?|accuracy|loss|numbers?|values?|curves?|results?)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:wrong|off|"
-       r"impossible|too\s+good\s+to\s+be\s+true|suspicious)|(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be\s+"
-       r"(?:right|correct|true)|(?:logged|reported|printed|displayed|shown)\s+(?:\w+\s+){0,3}(?:doesn'?t|does\s+not|"
-       r"don'?t|do\s+not)\s+match",
+       r"impossible|too\s+good\s+to\s+be\s+true|suspicious)|(?:values?|numbers?|metrics?)\s+(?:i|we)\s+(?:log|logged|"
+       r"print|printed|report|reported)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:strange|weird|odd)|(?:can'?t|cannot|couldn'?t)\s+"
+       r"(?:possibly\s+)?be\s+(?:right|correct|true)|(?:logged|reported|printed|displayed|shown)\s+(?:\w+\s+){0,4}"
+       r"(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+match|"
+       # predictions read back from a run ("the predicted labels printed at the end look wrong")
+       r"(?:predictions|predicted\s+(?:labels|classes|values))\b[^.!?\n]{0,60}?\b(?:looks?|seems?)\s+(?:wrong|off|"
+       r"strange|weird)|"
+       # whether a logged number is reduced over the processes ("is the val_acc I log averaged over the GPUs?")
+       r"(?:logged|logs?|metrics?|accuracy|acc|numbers?|values?)\b[^.!?\n]{0,60}?\b(?:averaged|reduced|synced|"
+       r"synchroni[sz]ed|aggregated|gathered)\s+(?:over|across)\s+(?:the\s+|all\s+)?(?:gpus|ranks|processes|devices)\b",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"

@@ -23,7 +23,7 @@ PRIORS: dict[str, dict[str, int]] = {
         'pytorch-engineering': 2,
     },
     'experiment_tracking': {
-        'experiment-tracking': 3,
+        'experiment-tracking': 1,
     },
     'hang': {
         'pytorch-engineering': 10,
@@ -32,7 +32,7 @@ PRIORS: dict[str, dict[str, int]] = {
         'pytorch-engineering': 6,
     },
     'metrics_wrong': {
-        'experiment-tracking': 3,
+        'experiment-tracking': 5,
         'training-loop-architecture': 2,
     },
     'not_learning': {
