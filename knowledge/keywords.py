@@ -131,7 +131,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        _OF, 0, val_in_train=True),
     # a pause at every epoch's start, before its first step: the input pipeline starting again
     _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
-       r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|before\s+(?:the\s+)?first\s+(?:iteration|batch|"
+       r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|(?:every|each)\s+epoch\s+(?:transition|boundary|"
+       r"switch|change)|before\s+(?:the\s+)?first\s+(?:iteration|batch|"
        r"step)\s+of\s+(?:every|each)\s+epoch)|"
        r"first\s+(?:iteration|batch|step)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is\s+|takes\s+)?(?:very\s+|so\s+|"
        r"really\s+|extremely\s+)?(?:slow|long|ages|forever|\d+\s*(?:min\w*|s\b|sec\w*))|"

@@ -178,6 +178,8 @@ MOVEMENTS: dict[str, str] = {
     "↑": "up", "↓": "down", "⬆": "up", "⬇": "down",
     # a value the curve stays at ("loss stays at 0.69") is a curve that does not move
     "stay at": "stuck", "remain at": "stuck", "stay around": "stuck", "remain around": "stuck",
+    # (or a narrow band it stays in: "the loss stays between 14.9 and 15")
+    "stay between": "stuck", "remain between": "stuck",
     "too much time": "slow", "so much time": "slow", "high variance": "oscillate",
     # (not bare "variance": "MSE equals the variance of the targets" is a value, not a swing)
     # "jumps up", "spikes up": the jump, not a steady rise
