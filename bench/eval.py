@@ -14,6 +14,12 @@ boundary) is scored against the case's ``expected_primary`` and ``acceptable`` r
 Besides primary and acceptable accuracy, each split counts the cases that end with no route at all (no plan
 and no cross-pack boundary).
 
+``--ablate complaint`` consults every case without its complaint (the facts alone, reached only through
+questions), ``--ablate facts`` with the complaint alone (every question declined). Dev is nearly saturated on
+full cases; the ablated dev runs score close to the held-back figures, so their misses show general gaps
+(routing knowledge, questions never asked, wrong defaults, an unread complaint) rather than recall. Held-back
+figures are summarised as always; their misses stay hidden.
+
 ``--floor FILE`` names a JSON object of minimum ratios per split (``{"dev": {"primary": 0.4}}``); the
 command exits 1 when any figure falls below its floor, so CI can hold the line.
 """
@@ -28,7 +34,7 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +50,8 @@ HEADLINE = SPLITS[0]
 RATIOS = ("primary", "acceptable", "still_asking", "no_route")
 """Ratios a floor file may hold (``still_asking`` and ``no_route`` are ceilings: lower is better)."""
 CEILINGS = ("still_asking", "no_route")
+ABLATIONS = ("complaint", "facts")
+"""What ``--ablate`` may remove from every case: its complaint text, or its facts."""
 
 
 def thread_of(source: str) -> str:
@@ -160,6 +168,29 @@ class Outcome:
 
 # --------------------------------------------------------------------------------------------------- loading
 
+def ablate(case: Case, part: str | None) -> Case:
+    """The case with one part removed, to see what each source of evidence carries on its own.
+
+    Args:
+        case: The case.
+        part: ``complaint`` (no free text; questions answered from the facts), ``facts`` (the complaint
+            alone; every question declined) or None (the case unchanged).
+
+    Returns:
+        A copy of the case without that part.
+
+    Raises:
+        ValueError: ``part`` is not one of ``ABLATIONS`` (or None).
+    """
+    if part is None:
+        return case
+    if part == "complaint":
+        return replace(case, complaint="")
+    if part == "facts":
+        return replace(case, facts={})
+    raise ValueError(f"ablate: unknown part {part!r} (expected {', '.join(ABLATIONS)})")
+
+
 def load_cases(directory: Path) -> tuple[list[Case], list[str]]:
     """Read every ``*.json`` case in ``directory``, sorted by id.
 
@@ -214,12 +245,13 @@ def dialogue(case: Case, max_questions: int = MAX_QUESTIONS) -> tuple[Any, Any, 
 
     c = Consultation()
     asked = answered = 0
-    try:
-        c.complain(case.complaint)
-    except TrainoptError as exc:
-        # A complaint trainopt cannot read is its failure to score, not the harness's; go on with questions.
-        if "empty" not in str(exc):
-            raise
+    if case.complaint:  # an ablated case has none: the consultation starts from questions alone
+        try:
+            c.complain(case.complaint)
+        except TrainoptError as exc:
+            # A complaint trainopt cannot read is its failure to score, not the harness's; go on with questions.
+            if "empty" not in str(exc):
+                raise
     d = c.run()
     while d.question is not None and asked < max_questions:
         q = d.question
@@ -352,18 +384,20 @@ def below_floor(figures: Mapping[str, Mapping[str, Any]], floor: Mapping[str, An
     return misses
 
 
-def evaluate(cases: Sequence[Case], why_not: bool = True, max_questions: int = MAX_QUESTIONS
-             ) -> tuple[dict[str, dict[str, Any]], list[Outcome]]:
+def evaluate(cases: Sequence[Case], why_not: bool = True, max_questions: int = MAX_QUESTIONS,
+             ablation: str | None = None) -> tuple[dict[str, dict[str, Any]], list[Outcome]]:
     """Consult every case and summarise per split.
 
     Args:
         cases: The corpus.
         why_not: Record ``explain --why-not`` for misses.
         max_questions: The question bound per consultation.
+        ablation: Remove this part of every case first (``ablate``); None keeps cases whole.
 
     Returns:
         (figures per split, outcomes in case order).
     """
+    cases = [ablate(c, ablation) for c in cases]
     outcomes = [consult(c, max_questions=max_questions, why_not=why_not) for c in cases]
     baseline = majority_route(c for c in cases if c.split == "dev")
     figures = {s: summarise([o for o in outcomes if o.case.split == s], baseline) for s in SPLITS}
@@ -414,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="also list held-back misses (only to report, never to tune on)")
     ap.add_argument("--max-questions", type=int, default=MAX_QUESTIONS, help="question bound per case")
     ap.add_argument("--families", action="store_true", help="also print dev figures per symptom family")
+    ap.add_argument("--ablate", choices=ABLATIONS,
+                    help="consult without the complaint (facts via questions) or without the facts (complaint "
+                         "alone): dev misses then show general gaps")
     args = ap.parse_args(argv)
 
     if not args.cases.is_dir():
@@ -434,19 +471,22 @@ def main(argv: list[str] | None = None) -> int:
     cases, problems = load_cases(args.cases)
     for p in problems:
         print(f"warning: skipped {p}", file=sys.stderr)
-    figures, outcomes = evaluate(cases, why_not=True, max_questions=args.max_questions)
+    figures, outcomes = evaluate(cases, why_not=True, max_questions=args.max_questions, ablation=args.ablate)
     dev_misses = [o for o in outcomes if o.case.split == "dev" and not o.primary_right]
     held_misses = [o for o in outcomes if o.case.split == "held_back" and not o.primary_right]
 
     if args.json:
         shown = [o for o in outcomes if o.case.split == "dev" or args.show_heldout_misses]
         doc = {"schema_version": "1.0", "cases_dir": str(args.cases), "skipped": problems, "headline": HEADLINE,
-               "splits": figures,
+               "ablation": args.ablate, "splits": figures,
                "families_dev": by_family([o for o in outcomes if o.case.split == "dev"]),
                "outcomes": [o.as_dict() for o in shown]}
         print(json.dumps(doc, indent=2))
     else:
         h = figures[HEADLINE]
+        if args.ablate:
+            kept = "facts only, via questions" if args.ablate == "complaint" else "complaint only, questions declined"
+            print(f"ablation: without the {args.ablate} ({kept})")
         print(f"{HEADLINE} (headline, never tuned on): primary right {h['primary_right']}/{h['cases']} "
               f"{h['primary']:.0%}, acceptable {h['acceptable_right']}/{h['cases']} {h['acceptable']:.0%}, "
               f"no route {h['no_route_count']}/{h['cases']}")

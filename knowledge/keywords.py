@@ -93,6 +93,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
     _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # a loss the user took as code rather than from the library ("this focal loss implementation", "I implemented
+    # a dice loss"): its formula is theirs to check, like a hand-written one
+    # (matched beside the loss's name, not over it, so the name is still read)
+    _k(r"(?<=loss\s)implementation\b(?!\s+(?:in|from|of)\s+(?:torch|pytorch|keras|tensorflow|the\s+library))|"
+       r"implement(?:ed|ing)\b(?=\s+(?:an?\s+|my\s+own\s+|our\s+own\s+)?(?:[\w-]+\s+){0,2}loss\b)",
+       _UN, 0, custom_loss=True),
     # A loss whose formula the user writes out (a log, a square root, a division taken by hand) is a hand-written
     # loss, the usual home of log(0), sqrt'(0) and x/0: said as code (torch.log(...), p.sqrt()) or in words
     # ("I take the log of the probabilities", "my loss divides by the number of positives"). Fused built-ins
@@ -103,7 +109,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:log(?:arithm)?|square\s+root|sqrt)\s+of\b(?!\s+(?:the\s+|my\s+)?(?:loss(?:es)?|curves?|plots?|lr|"
        r"learning\s+rate)\b)|"
        r"\bloss\b[^.!?\n]{0,40}?\bdivid(?:e|es|ed|ing)\s+by\b|\bdivid(?:e|es|ed|ing)\s+by\b[^.!?\n]{0,40}?\bin\s+"
-       r"(?:my|the|our)\s+loss\b",
+       r"(?:my|the|our)\s+loss\b|"
+       # anomaly detection naming a formula op whose backward gave NaN ("SqrtBackward0 returned nan values"):
+       # sqrt, log, a division or a power taken by hand at its singularity
+       r"\b(?:sqrt|rsqrt|log|log1p|log2|div|pow|acos|asin|atan2)backward\d*'?\s+returned\s+nan",
        _UN, 0, custom_loss=True),
     # validation data reaching training: said as a leak, an overlap, training on the validation data, or a split
     # drawn separately on every process
@@ -111,13 +120,19 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"train(?:ed|ing|s)?\s+on\s+(?:(?:my|the|some|part\s+of\s+(?:my|the))\s+)?(?:validation|val|test)\s+"
        r"(?:data|set|samples|examples|images)|"
        r"overlap\w*\s+between\s+(?:the\s+|my\s+)?(?:train\w*|val\w*|test)\s+(?:and|&)\s+(?:the\s+)?(?:train\w*|val\w*|test)|"
+       r"(?:validation|val|test|eval)\s+(?:split|set|data|samples|examples|rows)\s+(?:also\s+|might\s+|may\s+)?"
+       r"(?:overlap\w*|shar\w*|duplicat\w*)\s+(?:(?:rows|examples|samples|images|items)\s+)?(?:with\s+)?"
+       r"(?:the\s+|my\s+)?train\w*|"
+       r"train\w*\s+(?:split|set|data)\s+(?:also\s+|might\s+|may\s+)?(?:overlap\w*|shar\w*)\s+(?:with\s+)?"
+       r"(?:the\s+|my\s+)?(?:validation|val|test|eval)\b|"
        r"(?:different|own|separate)\s+(?:train[/\s-]*(?:val|test)\s+)?splits?\s+(?:on|for|per|in)\s+(?:each|every)\s+"
        r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
        r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",
        _OF, 0, val_in_train=True),
     # a pause at every epoch's start, before its first step: the input pipeline starting again
     _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
-       r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|before\s+(?:the\s+)?first\s+(?:iteration|batch|"
+       r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|(?:every|each)\s+epoch\s+(?:transition|boundary|"
+       r"switch|change)|before\s+(?:the\s+)?first\s+(?:iteration|batch|"
        r"step)\s+of\s+(?:every|each)\s+epoch)|"
        r"first\s+(?:iteration|batch|step)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is\s+|takes\s+)?(?:very\s+|so\s+|"
        r"really\s+|extremely\s+)?(?:slow|long|ages|forever|\d+\s*(?:min\w*|s\b|sec\w*))|"
@@ -469,10 +484,18 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        augmentation_strength="strong"),
     # measurement integrity
+    # (an odd-looking loss is asked about, not read: it may be the run's behaviour; an odd *logged* value is the log's)
     _k(r"(?:metrics?|accuracy|loss|numbers?|values?|curves?|results?)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:wrong|off|"
-       r"impossible|too\s+good\s+to\s+be\s+true|suspicious)|(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be\s+"
-       r"(?:right|correct|true)|(?:logged|reported|printed|displayed|shown)\s+(?:\w+\s+){0,3}(?:doesn'?t|does\s+not|"
-       r"don'?t|do\s+not)\s+match",
+       r"impossible|too\s+good\s+to\s+be\s+true|suspicious)|(?:values?|numbers?|metrics?)\s+(?:i|we)\s+(?:log|logged|"
+       r"print|printed|report|reported)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:strange|weird|odd)|(?:can'?t|cannot|couldn'?t)\s+"
+       r"(?:possibly\s+)?be\s+(?:right|correct|true)|(?:logged|reported|printed|displayed|shown)\s+(?:\w+\s+){0,4}"
+       r"(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+match|"
+       # predictions read back from a run ("the predicted labels printed at the end look wrong")
+       r"(?:predictions|predicted\s+(?:labels|classes|values))\b[^.!?\n]{0,60}?\b(?:looks?|seems?)\s+(?:wrong|off|"
+       r"strange|weird)|"
+       # whether a logged number is reduced over the processes ("is the val_acc I log averaged over the GPUs?")
+       r"(?:logged|logs?|metrics?|accuracy|acc|numbers?|values?)\b[^.!?\n]{0,60}?\b(?:averaged|reduced|synced|"
+       r"synchroni[sz]ed|aggregated|gathered)\s+(?:over|across)\s+(?:the\s+|all\s+)?(?:gpus|ranks|processes|devices)\b",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"

@@ -93,6 +93,25 @@ QUESTIONS = (
             "the run (a crash, out of memory, a distributed or compile failure).",
         cite=Cite("000", "Cross-pack boundaries", "error messages")),
     QuestionRow(
+        "Q-TASK", "task",
+        "What is the model trained to do?",
+        {"symptom": Absent(), "task": Absent()}, rank=3, need=("declined:Q-SYMPTOM",),
+        why="Without a named problem the kind of run still places it: language models, preference tuning and "
+            "reinforcement learning have their own specialists, whatever the symptom turns out to be.",
+        cite=Cite("000", "Cross-pack boundaries", "LLM and RL runs"),
+        choices=(("classification", "classification"), ("regression", "regression"),
+                 ("language_modeling", "language modelling / LLM fine-tuning"), ("rl", "reinforcement learning"),
+                 ("preference_tuning", "preference tuning (DPO, RLHF, reward model)"),
+                 ("detection", "object detection"), ("segmentation", "segmentation"),
+                 ("generation", "image or audio generation"), ("other", "something else"))),
+    QuestionRow(
+        "Q-MULTI-GPU", "multi_gpu",
+        "Does the run use several GPUs or processes (DDP, FSDP, DeepSpeed, accelerate, torchrun)?",
+        {"symptom": Absent(), "multi_gpu": Absent()}, rank=4, need=("declined:Q-SYMPTOM",),
+        why="Without a named problem, a distributed run is placed by the distribution itself: ranks out of "
+            "step, a sampler per process, collective hangs and per-rank memory are the framework's ground.",
+        cite=Cite("000", "Cross-pack boundaries", "distributed training")),
+    QuestionRow(
         "Q-LOSS-BEHAVIOR", "loss_behavior",
         "How does the training loss behave over time?",
         {"symptom": NEEDS_LOSS_CURVE}, rank=10,

@@ -178,6 +178,8 @@ MOVEMENTS: dict[str, str] = {
     "↑": "up", "↓": "down", "⬆": "up", "⬇": "down",
     # a value the curve stays at ("loss stays at 0.69") is a curve that does not move
     "stay at": "stuck", "remain at": "stuck", "stay around": "stuck", "remain around": "stuck",
+    # (or a narrow band it stays in: "the loss stays between 14.9 and 15")
+    "stay between": "stuck", "remain between": "stuck",
     "too much time": "slow", "so much time": "slow", "high variance": "oscillate",
     # (not bare "variance": "MSE equals the variance of the targets" is a value, not a swing)
     # "jumps up", "spikes up": the jump, not a steady rise
@@ -1358,6 +1360,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the model's output squashed before a loss that expects logits ("softmax then CrossEntropyLoss")
         (("softmax", "crossentropyloss crossentropy cross_entropy entropy ce nll nllloss end last final",
           "!log !logsoftmax !log_softmax !log-softmax"), {"output_activation": "softmax"}),
+        # the same with a sigmoid in front of a loss ("the prediction goes through a sigmoid before the loss"); only a
+        # loss that takes logits makes it a defect, which the cause's own condition checks
+        (("sigmoid", "before into then", "loss bcewithlogitsloss bcewithlogits bce_with_logits",
+          "!log !logsigmoid !log_sigmoid !log-sigmoid"), {"output_activation": "sigmoid"}),
         # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one")
         (("label target class id", "start begin index based go", "1 one",
           "!0 !zero !dominate"), {"label_check": "not_zero_based"}),

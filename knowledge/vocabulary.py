@@ -177,7 +177,7 @@ SPECS: tuple[Spec, ...] = (
        "Regularization currently in use.", question="Q-REGULARIZATION"),
     _b("heavy_augmentation", "Heavy (CPU-bound) data augmentation is in use.", question="Q-AUGMENTATION"),
     _b("resume_training", "Training will be resumed or extended later (favours WSD/schedule-free)."),
-    _b("multi_gpu", "Training runs on several GPUs."),
+    _b("multi_gpu", "Training runs on several GPUs.", question="Q-MULTI-GPU"),
     # --- data and model ----------------------------------------------------------------------------
     _i("dataset_size", "Number of training examples.", low=0, question="Q-DATASET-SIZE", group="data"),
     _f("train_metric", "Training metric (accuracy in [0, 1] or a loss).", low=0.0, group="metrics",
@@ -194,7 +194,7 @@ SPECS: tuple[Spec, ...] = (
     _e("architecture", "cnn transformer rnn mlp gnn other", "Model family.", question="Q-ARCHITECTURE",
        group="data"),
     _e("task", "classification regression language_modeling rl preference_tuning detection segmentation "
-       "generation other", "Task type.", group="data"),
+       "generation other", "Task type.", question="Q-TASK", group="data"),
     # --- measurements (user-reported or probed) ----------------------------------------------------
     _f("gpu_utilization_pct", "GPU utilization during training.", low=0.0, high=100.0, unit="%",
        question="Q-GPU-UTIL", group="metrics"),

@@ -214,3 +214,35 @@ def test_informational_optimizer_question_routes_the_optimizer_skill():
 def test_experiment_tracking_request_routes_experiment_tracking():
     out = ev.consult(ev.Case("t-001", "I need experiment tracking for this project", {}, "experiment-tracking", ()))
     assert out.lead == "experiment-tracking" and out.questions == 0, out
+
+
+def test_ablation_removes_one_part_of_every_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = ev.Case("t-001", OOM, {"error_text": OOM}, "pytorch-engineering", ())
+    assert ev.ablate(case, None) is case
+    assert ev.ablate(case, "complaint").complaint == "" and ev.ablate(case, "complaint").facts == case.facts
+    assert ev.ablate(case, "facts").facts == {} and ev.ablate(case, "facts").complaint == OOM
+    with pytest.raises(ValueError, match="unknown part"):
+        ev.ablate(case, "source")
+    # the facts alone reach the same route only through questions; the complaint alone answers none
+    unstable = "my training loss is unstable"
+    c = Consultation()
+    c.complain(unstable)
+    q = c.run().question
+    assert q is not None
+    value = q.choices[0][0] if q.choices else "yes"
+    both = ev.Case("t-001", unstable, {q.sets: value}, "gradient-management", ())
+    _, outcomes = ev.evaluate([both], ablation="facts")
+    assert outcomes[0].answered == 0 and outcomes[0].questions >= 1
+    # an OOM known only from its complaint is lost without it
+    _, outcomes = ev.evaluate([ev.Case("t-001", OOM, {}, "pytorch-engineering", ())], ablation="complaint")
+    assert not outcomes[0].primary_right and outcomes[0].answered == 0
+    _, outcomes = ev.evaluate([ev.Case("t-001", OOM, {}, "pytorch-engineering", ())])
+    assert outcomes[0].primary_right
+    # the command line names the ablation and still keeps held-back misses hidden
+    d = _write(tmp_path / "cases", _case("t-001", OOM, "pytorch-engineering", thread=2),
+               _case("t-002", OOM, "deep-rl", thread=1))
+    assert ev.main(["--cases", str(d), "--ablate", "complaint"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ablation: without the complaint") and "t-001" in out and "t-002" not in out
+    assert ev.main(["--cases", str(d), "--ablate", "facts", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ablation"] == "facts"
