@@ -1695,9 +1695,11 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
                               r"\bfor predictions?\b|\bdeploy\w*"),
     CodeIdiom("CI-MEMORY", r"\b(?:v?ram|memory|mem|oom|out of memory|memory_allocated)\b"),
     CodeIdiom("CI-DDP", r"\bddp\b|distributeddataparallel|\bdistributed\b|\bmulti[- ]?gpu\b|\btorchrun\b"),
-    CodeIdiom("CI-LOSS-WORD", r"\bloss(?:es)?\b"),
+    CodeIdiom("CI-LOSS-WORD", r"\bloss(?:es)?\b|"
+                              r"\b(?:metric|objective) (?:i|we) (?:optimi[sz]e|minimi[sz]e|train on)\b"),
     CodeIdiom("CI-LOSS-MADE", r"\bloss\w* *= *torch\.(?:tensor|from_numpy|as_tensor)\(|\bbackward\b|"
-                              r"requires_grad *= *true|requires_grad_\(|\bcompute[sd]?\b|\bcalculat\w+|\bbased\b"),
+                              r"requires_grad *= *true|requires_grad_\(|\bcompute[sd]?\b|\bcalculat\w+|\bbased\b|"
+                              r"\bgo(?:es)? through\b|\bconverted back\b|\bback to (?:a )?(?:torch )?tensor\b"),
     CodeIdiom("CI-ITEM-ADDED", r"\+= *\w+\.item\(\)(?! *\*)|\badds? (?:the )?loss\.item\(\)|\bloss\.item\(\) "
                                r"(?:per|each|every) batch|"
                                r"\bsum\w* (?:of )?(?:the )?(?:batch )?mean(?:s| loss(?:es)?)?\b|"
@@ -1733,6 +1735,17 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     # -- graphs kept alive between steps
     CodeIdiom("CI-RUNNING-TENSOR", r"\+= *(?:loss\b(?! *\.(?:item|detach|cpu|tolist|data|numpy))|"
                                    rf"{_LOSS_CALL} *\()", sets={"kept_graphs": "running_loss_tensor"}),
+    # (the same said in words: "I keep the predictions in a list", with the memory that grows from it)
+    CodeIdiom("CI-KEPT-IN-DETACHED", r"\.detach\(|\.item\(|\.cpu\(|\.tolist\(|\.numpy\(|\bdetach\w*"),
+    CodeIdiom("CI-LISTED-OUTPUTS", r"\b(?:append|stor|keep|kept|collect|sav|accumulat|gather)\w* (?:[\w']+ ){0,4}?"
+                                   r"(?:outputs?|preds?|predictions|logits|output tensors)\b[^.\n]{0,40}?\b"
+                                   r"(?:in|to|into) (?:a |the |my )?(?:python )?(?:lists?|self\.\w+)\b|"
+                                   r"\b(?:keep|store|save|build|make)\w* a list of (?:the )?(?:model )?"
+                                   r"(?:outputs?|preds?|predictions|logits)\b",
+              sets={"kept_graphs": "stored_outputs"}, needs=("CI-MEMORY",), unless=("CI-KEPT-IN-DETACHED",)),
+    CodeIdiom("CI-LOSS-SUM-TENSOR", r"\b(?:sum|total) of (?:the )?loss(?:es)? as (?:a )?tensors?\b|"
+                                    r"\bloss(?:es)? (?:summed|accumulated|added up) as (?:a )?tensors?\b",
+              sets={"kept_graphs": "running_loss_tensor"}),
     CodeIdiom("CI-APPEND-TENSOR", rf"\.(?:append|extend)\( *{_HELD} *\)", sets={"kept_graphs": "stored_outputs"}),
     # -- where the graph between the loss and the weights is cut
     CodeIdiom("CI-NUMPY", r"\.numpy\(\)|\btorch\.from_numpy\b|\bnumpy\b|\bnp\.\w+\(|\bscipy\b|\bsklearn\b",
@@ -1784,6 +1797,17 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     CodeIdiom("CI-SHIFTED-TWICE", r"\b(?:label |target )?shift\w* (?:is |was )?(?:done |applied )?twice\b|"
                                   r"\bdouble[- ]shift\w*", sets={"label_shift": "double"},
               unless=("CI-SHIFT-QUESTION",)),
+    CodeIdiom("CI-WRONG-COUNT", r"\b(?:number|count) of (?:examples|samples|images) instead of (?:the )?(?:number of )?"
+                                r"batches\b|"
+                                r"\bdivided by (?:the )?(?:dataset size|number of (?:samples|examples|images))"
+                                r"[^.\n]{0,20}?\b(?:not|instead of) (?:by )?(?:the )?(?:number of )?batches\b",
+              sets={"logged_loss": "wrong_denominator"}),
+    # -- torch's warning of a target that broadcasts, quoted or told
+    CodeIdiom("CI-TARGET-SIZE-WARNING", r"\busing a target size\b|\bdifferent to the input size\b|"
+                                        r"\btarget size (?:being |is )?different\b|"
+                                        r"\bextra dim(?:ension)? of (?:size )?1\b|"
+                                        r"\bone column\b[^.\n]{0,40}\bflat vector\b",
+              sets={"target_shape": "broadcast"}),
     # -- the shapes of a prediction and its target said side by side, differing by a trailing 1 ("[64, 1] vs
     # [64]", "(N,1) ... (N)"): a regression loss broadcasts them; a classification loss takes [N, C] against [N]
     CodeIdiom("CI-SHAPE-BROADCAST", r"[\[(] *(?P<a>\w+) *, *1 *[\])][^\n]{0,80}?[\[(] *(?P=a) *,? *[\])]|"

@@ -127,3 +127,24 @@ def test_code_reading_is_bounded_on_a_megabyte_of_pasted_code() -> None:
 def test_a_grad_scaler_said_in_use_is_not_read_as_left_out() -> None:
     assert obs("autocast with a GradScaler, the loss is nan").get("grad_scaler") is True
     assert obs("autocast in fp16 without a GradScaler, the loss is nan").get("grad_scaler") is False
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("I store preds in a python list for metrics later and memory keeps increasing", "kept_graphs", "stored_outputs"),
+    ("I keep a sum of the losses as a tensor for the progress bar", "kept_graphs", "running_loss_tensor"),
+    ("the loss goes through numpy for the sorting step", "graph_cut", "numpy"),
+    ("the train loss was divided by the dataset size, not by the number of batches", "logged_loss",
+     "wrong_denominator"),
+    ('nn.MSELoss warns "different to the input size"', "target_shape", "broadcast"),
+])
+def test_the_same_idioms_told_in_words(text: str, name: str, value: object) -> None:
+    assert code_reads(text).get(name) == value, code_reads(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("I keep the predictions in a list after .detach().cpu() and memory grows", "kept_graphs"),
+    ("I store the predictions in a list for the confusion matrix", "kept_graphs"),  # no memory said to grow
+    ("I convert the loss to numpy for logging", "graph_cut"),
+])
+def test_words_that_keep_nothing_alive_state_nothing(text: str, name: str) -> None:
+    assert name not in code_reads(text), code_reads(text)
