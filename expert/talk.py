@@ -2154,7 +2154,7 @@ class _Reader:
             for n, m in enumerate(found):
                 if n >= K.CODE_HITS:
                     break
-                negated = self._code_negated(m.start(), m.end())
+                negated = self._code_negated(m.start(), m.end(), idiom.inner_negation)
                 if not negated:
                     ran.setdefault(idiom.id, []).append(m.start())
                 if idiom.sets or idiom.absent:
@@ -2178,11 +2178,12 @@ class _Reader:
                 self.add(dict(sets), start, end)
                 done.add(idiom.id)
 
-    def _code_negated(self, start: int, end: int) -> bool:
+    def _code_negated(self, start: int, end: int, inner: bool = False) -> bool:
         """Whether a call at ``[start, end)`` is said not to run.
 
         Negated before it ("never call set_epoch", "without no_grad", "forgot zero_grad"), with the reader's shared
-        negation, or after it ("zero_grad() is missing", "set_epoch is never called").
+        negation, or after it ("zero_grad() is missing", "set_epoch is never called"); with ``inner``, inside it
+        too ("the warmup does not end too early").
         """
         toks = self.tokens
         k = bisect_left(self._token_starts, start)
@@ -2196,6 +2197,8 @@ class _Reader:
             return True
         j = k
         while j < len(toks) and toks[j].start < end:
+            if inner and (toks[j].lemma in K.NEGATORS or toks[j].lemma == "not"):
+                return True
             j += 1
         after = [t for t in toks[j:j + 6]]
         for n, t in enumerate(after):

@@ -1667,6 +1667,8 @@ class CodeIdiom:
         needs: Groups of idiom ids (``"CI-A|CI-B"``); one of each group must be said to run within ``reach``.
         unless: Idiom ids that, said to run within ``reach``, make it state nothing (the fix already there).
         reach: Characters either side in which the ``needs`` and ``unless`` are looked for.
+        inner_negation: A negation inside the match negates it (an idiom told in words: "the warmup does not end
+            too early"); code idioms hold no negation of their own.
     """
 
     id: str
@@ -1676,6 +1678,7 @@ class CodeIdiom:
     needs: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
     reach: int = 200
+    inner_negation: bool = False
 
 
 _LOSS_CALL = r"(?:criterion|loss_fn|loss_func\w*|lossfn|crit|loss_function|f\.\w+_loss|nn\.functional\.\w+_loss)"
@@ -1742,10 +1745,11 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
                                    r"(?:in|to|into) (?:a |the |my )?(?:python )?(?:lists?|self\.\w+)\b|"
                                    r"\b(?:keep|store|save|build|make)\w* a list of (?:the )?(?:model )?"
                                    r"(?:outputs?|preds?|predictions|logits)\b",
-              sets={"kept_graphs": "stored_outputs"}, needs=("CI-MEMORY",), unless=("CI-KEPT-IN-DETACHED",)),
+              sets={"kept_graphs": "stored_outputs"}, needs=("CI-MEMORY",), unless=("CI-KEPT-IN-DETACHED",),
+              inner_negation=True),
     CodeIdiom("CI-LOSS-SUM-TENSOR", r"\b(?:sum|total) of (?:the )?loss(?:es)? as (?:a )?tensors?\b|"
                                     r"\bloss(?:es)? (?:summed|accumulated|added up) as (?:a )?tensors?\b",
-              sets={"kept_graphs": "running_loss_tensor"}),
+              sets={"kept_graphs": "running_loss_tensor"}, inner_negation=True),
     CodeIdiom("CI-APPEND-TENSOR", rf"\.(?:append|extend)\( *{_HELD} *\)", sets={"kept_graphs": "stored_outputs"}),
     # -- where the graph between the loss and the weights is cut
     CodeIdiom("CI-NUMPY", r"\.numpy\(\)|\btorch\.from_numpy\b|\bnumpy\b|\bnp\.\w+\(|\bscipy\b|\bsklearn\b",
@@ -1776,6 +1780,11 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     CodeIdiom("CI-STEP-SCHEDULE", r"\bonecyclelr\b|\btotal_steps\b|\bnum_training_steps\b|"
                                   r"\bget_\w+_schedule_with_warmup\b|\bsteps_per_epoch\b|\bt_max *= *[^,)\n]{0,30}"
                                   r"(?:len\(|steps)"),
+    # (the same told by its effect: a warmup or decay said to end far too early has been stepped too often)
+    CodeIdiom("CI-SCHEDULE-ENDS-EARLY", r"\b(?:warm-?up|schedule|scheduler|decay|annealing)\w* (?:\w+ ){0,2}?"
+                                        r"(?:finish|end|complet|is over|runs? out|ran out|reach)\w* (?:\w+ ){0,2}?"
+                                        r"(?:far |much |way )?(?:too (?:early|soon|fast|quickly)|long before)\b",
+              sets={"scheduler_pace": "too_fast"}, unless=("CI-YES-NO-QUESTION",), reach=80, inner_negation=True),
     CodeIdiom("CI-SCHED-PER-BATCH", r"\b\w*sched\w*\.step\(\)", sets={"scheduler_pace": "too_fast"},
               needs=("CI-PER-BATCH", "CI-EPOCH-SCHEDULE"), unless=("CI-STEP-SCHEDULE", "CI-PER-EPOCH")),
     CodeIdiom("CI-SCHED-PER-EPOCH", r"\b\w*sched\w*\.step\(\)", sets={"scheduler_pace": "too_slow"},
@@ -1787,6 +1796,7 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
                                 r"(?:shifts|will shift|computes)\b|"
                                 r"\bshifts? (?:them |the labels |the targets )?(?:again|internally|inside)\b|"
                                 r"\b(?:give|pass) (?:the )?(?:labels|targets) to the model\b|\bwhich shifts\b"),
+    CodeIdiom("CI-YES-NO-QUESTION", r"(?:^|[.!?\n] *)(?:does|do|will|would|could|can|should|is|are)\b"),
     CodeIdiom("CI-SHIFT-QUESTION", r"\b(?:do|should) (?:i|we) (?:need to |have to )?shift\b|\bwhether\b|\bor does\b"),
     CodeIdiom("CI-MANUAL-SHIFT", r"\b(?:labels?|targets?|input_ids)\w* *\[ *(?:\.\.\.|:) *, *1 *: *\]|"
                                  r"\bshift\w* (?:the )?(?:labels|targets)(?: by one)? (?:myself|manually|by hand)\b|"

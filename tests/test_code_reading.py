@@ -148,3 +148,13 @@ def test_the_same_idioms_told_in_words(text: str, name: str, value: object) -> N
 ])
 def test_words_that_keep_nothing_alive_state_nothing(text: str, name: str) -> None:
     assert name not in code_reads(text), code_reads(text)
+
+
+def test_a_schedule_said_to_end_far_too_early_was_stepped_too_often() -> None:
+    text = "with accumulate_grad_batches=16 the warmup finishes far too early, after about 1000 optimizer steps"
+    assert code_reads(text).get("scheduler_pace") == "too_fast"
+    assert obs(text).get("scheduler_pace") == "too_fast"
+
+
+def test_a_negation_inside_an_idiom_told_in_words_negates_it() -> None:
+    assert "kept_graphs" not in code_reads("I don't keep the predictions in a list, memory still grows")
