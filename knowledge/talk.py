@@ -1767,6 +1767,11 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
               reach=160),
     CodeIdiom("CI-REWRAPPED", rf"\b(?:loss\w*|pred\w*|out\w*|y_?hat) *= *torch\.(?:tensor|as_tensor)\( *{_HELD} *[,)]",
               sets={"graph_cut": "detach"}),
+    # -- every parameter frozen in code (a whole model set not to require grad), unless some are unfrozen again
+    CodeIdiom("CI-UNFROZEN", r"requires_grad *= *true|requires_grad_\( *(?:true)? *\)|\bunfreez\w*"),
+    CodeIdiom("CI-ALL-FROZEN", r"\bfor \w+ in (?:self\.)?model\.parameters\(\) *: *\w+\.requires_grad *= *false\b|"
+                               r"\b(?:self\.)?model\.requires_grad_\( *false *\)",
+              sets={"frozen_fraction": 1.0}, unless=("CI-UNFROZEN",), reach=300),
     # -- a GradScaler said to be left out of an fp16 loop
     CodeIdiom("CI-GRAD-SCALER", r"\bgradscaler\b|\bgrad scaler\b|\bloss scaler\b", absent={"grad_scaler": False}),
     # -- an LR schedule stepped in other units than it was defined in (a per-epoch schedule stepped each batch,

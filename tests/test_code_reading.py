@@ -158,3 +158,14 @@ def test_a_schedule_said_to_end_far_too_early_was_stepped_too_often() -> None:
 
 def test_a_negation_inside_an_idiom_told_in_words_negates_it() -> None:
     assert "kept_graphs" not in code_reads("I don't keep the predictions in a list, memory still grows")
+
+
+def test_a_whole_model_frozen_in_code() -> None:
+    assert code_reads("for p in model.parameters(): p.requires_grad = False\nloss does not move").get(
+        "frozen_fraction") == 1.0
+    assert code_reads("model.requires_grad_(False) and the loss is flat").get("frozen_fraction") == 1.0
+    # frozen, then the head unfrozen; a backbone only
+    assert "frozen_fraction" not in code_reads(
+        "for p in model.parameters(): p.requires_grad = False\nfor p in model.fc.parameters(): p.requires_grad = True")
+    assert "frozen_fraction" not in code_reads(
+        "for p in model.backbone.parameters(): p.requires_grad = False")
