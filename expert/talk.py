@@ -531,7 +531,8 @@ class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         long = len(text) > FUZZY_LIMIT
-        self.tokens = tokenise(text, fuzzy=not long, ranges=_ranges(text) if long else None)
+        self._spans = _ranges(text) if long else None
+        self.tokens = tokenise(text, fuzzy=not long, ranges=self._spans)
         self.parts = _parts(self.tokens)
         self.part_starts = [p.i for p in self.parts]
         self.by_token: dict[int, Part] = {}
@@ -539,6 +540,7 @@ class _Reader:
             for k in range(p.i, p.j):
                 self.by_token[k] = p
         self.u = Understanding()
+        self._token_starts = [t.start for t in self.tokens]
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
@@ -1758,6 +1760,7 @@ class _Reader:
             self._values(lo, hi)
             self._judged_gap(self._judged)
         self.evidence()
+        self.code()
         self._chance()
         self._named_settings()
         self._quoted_settings()
@@ -2132,6 +2135,82 @@ class _Reader:
                 self.add(sets, *span)
                 return
 
+    # -- code pasted or named ---------------------------------------------------------------------------------
+    def code(self) -> None:
+        """What the code a text pastes or names states (``knowledge.talk.CODE_IDIOMS``).
+
+        Every idiom is matched on its own (they overlap: "loss = torch.tensor(...)" is a loss named and a loss
+        rebuilt), each match is said to run or not (the shared negation before it, ``_absent_after`` after it),
+        and an idiom states its observations when the idioms it needs are said to run within its reach and none
+        of those that undo it are.
+        """
+        ran: dict[str, list[int]] = {}
+        hits: list[tuple[int, int, K.CodeIdiom, bool]] = []
+        # a long text is a pasted log: its code is read in the lines that are composed (``_ranges``), which keeps
+        # the forty patterns' work bounded whatever the length
+        spans = self._spans if self._spans is not None else [(0, len(self.text))]
+        for idiom, pattern in zip(K.CODE_IDIOMS, _code_patterns()):
+            found = (m for lo, hi in spans for m in pattern.finditer(self.text, lo, hi))
+            for n, m in enumerate(found):
+                if n >= K.CODE_HITS:
+                    break
+                negated = self._code_negated(m.start(), m.end(), idiom.inner_negation)
+                if not negated:
+                    ran.setdefault(idiom.id, []).append(m.start())
+                if idiom.sets or idiom.absent:
+                    hits.append((m.start(), m.end(), idiom, negated))
+
+        def near(ids: str, at: int, reach: int) -> bool:
+            for name in ids.split("|"):
+                starts = ran.get(name, [])
+                k = bisect_left(starts, at - reach)
+                if k < len(starts) and starts[k] <= at + reach:
+                    return True
+            return False
+
+        done: set[str] = set()
+        for start, end, idiom, negated in hits:
+            sets = idiom.absent if negated else idiom.sets
+            if not sets or idiom.id in done:
+                continue
+            if all(near(group, start, idiom.reach) for group in idiom.needs) and \
+                    not any(near(u, start, idiom.reach) for u in idiom.unless):
+                self.add(dict(sets), start, end)
+                done.add(idiom.id)
+
+    def _code_negated(self, start: int, end: int, inner: bool = False) -> bool:
+        """Whether a call at ``[start, end)`` is said not to run.
+
+        Negated before it ("never call set_epoch", "without no_grad", "forgot zero_grad"), with the reader's shared
+        negation, or after it ("zero_grad() is missing", "set_epoch is never called"); with ``inner``, inside it
+        too ("the warmup does not end too early").
+        """
+        toks = self.tokens
+        k = bisect_left(self._token_starts, start)
+        if k >= len(toks) or toks[k].start >= end:
+            return False  # (a long text's line that was not tokenised: read as said)
+        lo = k
+        while lo > 0 and k - lo < 2 * NEGATION_REACH and toks[lo - 1].text not in _SENTENCE_END:
+            lo -= 1
+        if self._negated(k, lo) or any(t.lemma in K.CODE_ABSENT_LEADS or t.text in K.CODE_ABSENT_LEADS
+                                       for t in toks[max(lo, k - 3):k]):
+            return True
+        j = k
+        while j < len(toks) and toks[j].start < end:
+            if inner and (toks[j].lemma in K.NEGATORS or toks[j].lemma == "not"):
+                return True
+            j += 1
+        after = [t for t in toks[j:j + 6]]
+        for n, t in enumerate(after):
+            if _breaks(t) and t.text not in (":",):
+                break
+            if t.lemma in K.CODE_ABSENT_AFTER or t.text in K.CODE_ABSENT_AFTER:
+                return True
+            if (t.lemma in K.NEGATORS or t.lemma == "not") and any(
+                    u.lemma in K.CODE_CALL_VERBS for u in after[n + 1:n + 3]):
+                return True
+        return False
+
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:
         low = self.text
@@ -2170,6 +2249,12 @@ class _Reader:
             if topic in K.CRASH_TOPICS or crash:
                 self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
         _log_series(self)
+
+
+@lru_cache(maxsize=1)
+def _code_patterns() -> tuple[re.Pattern[str], ...]:
+    """The compiled pattern of each code idiom (``knowledge.talk.CODE_IDIOMS``), in order."""
+    return tuple(re.compile(idiom.pattern) for idiom in K.CODE_IDIOMS)
 
 
 SIGNATURES_CACHE = "signatures"

@@ -1357,13 +1357,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
-        # the model's output squashed before a loss that expects logits ("softmax then CrossEntropyLoss")
+        # the model's output squashed before a loss that expects logits ("softmax then CrossEntropyLoss"; a softmax
+        # kept for inference squashes nothing the loss sees)
         (("softmax", "crossentropyloss crossentropy cross_entropy entropy ce nll nllloss end last final",
-          "!log !logsoftmax !log_softmax !log-softmax"), {"output_activation": "softmax"}),
+          "!log !logsoftmax !log_softmax !log-softmax !inference"), {"output_activation": "softmax"}),
         # the same with a sigmoid in front of a loss ("the prediction goes through a sigmoid before the loss"); only a
         # loss that takes logits makes it a defect, which the cause's own condition checks
         (("sigmoid", "before into then", "loss bcewithlogitsloss bcewithlogits bce_with_logits",
-          "!log !logsigmoid !log_sigmoid !log-sigmoid"), {"output_activation": "sigmoid"}),
+          "!log !logsigmoid !log_sigmoid !log-sigmoid !inference"), {"output_activation": "sigmoid"}),
         # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one")
         (("label target class id", "start begin index based go", "1 one",
           "!0 !zero !dominate"), {"label_check": "not_zero_based"}),
@@ -1649,3 +1650,199 @@ order 1-100 on standardized targets)."""
 HUGE_GRAD_NORM = 1e3
 """A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order
 0.1-10; clipping thresholds are set at about 1)."""
+
+# ------------------------------------------------------------------------------------------ code in a complaint
+# Users paste lines of their loop and name API calls ("I do `running_loss += loss`", "nn.Softmax before
+# CrossEntropyLoss", "without torch.no_grad() for eval"): the code itself states what the loop does. Each idiom
+# below is one entry: the code as typed (a pattern over the lower-cased text, bounded so one pass stays linear),
+# what it states when it is said to run, what it states when it is said NOT to run ("I never call
+# sampler.set_epoch", "validation without no_grad"; the negation is the reader's shared one, see
+# ``expert.talk._Reader._negated``), and the other idioms it needs within reach (a softmax states a double
+# softmax only beside a loss that applies its own). An idiom without observations is context for the others.
+
+
+@dataclass(frozen=True)
+class CodeIdiom:
+    """One code idiom of a training loop and the observations it states.
+
+    Attributes:
+        id: Stable id (``CI-...``).
+        pattern: A regular expression over the lower-cased text; bounded gaps only.
+        sets: What the idiom states when it is said to run ({}: context only).
+        absent: What it states when it is said not to run (negated before it, or "... is never called" after).
+        needs: Groups of idiom ids (``"CI-A|CI-B"``); one of each group must be said to run within ``reach``.
+        unless: Idiom ids that, said to run within ``reach``, make it state nothing (the fix already there).
+        reach: Characters either side in which the ``needs`` and ``unless`` are looked for.
+        inner_negation: A negation inside the match negates it (an idiom told in words: "the warmup does not end
+            too early"); code idioms hold no negation of their own.
+    """
+
+    id: str
+    pattern: str
+    sets: dict[str, Any] = field(default_factory=dict)
+    absent: dict[str, Any] = field(default_factory=dict)
+    needs: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    reach: int = 200
+    inner_negation: bool = False
+
+
+_LOSS_CALL = r"(?:criterion|loss_fn|loss_func\w*|lossfn|crit|loss_function|f\.\w+_loss|nn\.functional\.\w+_loss)"
+"""A loss computed in code ("criterion(out, y)", "F.mse_loss(...)")."""
+_HELD = (r"(?:\w+_)?(?:outputs?|out|preds?|predictions?|logits|loss(?:es)?|y_?hat|yp|scores?|probs?|"
+         r"embeddings?)")
+"""A tensor a loop may keep: an output, a prediction or a loss, bare (no ``.item()``, ``.detach()``)."""
+
+CODE_IDIOMS: tuple[CodeIdiom, ...] = (
+    # -- context: what the code around an idiom is about
+    CodeIdiom("CI-CE", r"crossentropyloss|\bf\.cross_entropy\b|\bcross_entropy\(|\bcross[- ]entropy\b|\bce loss\b"),
+    CodeIdiom("CI-NLL", r"\bnllloss\b|\bnll_loss\b|\bnll loss\b"),
+    CodeIdiom("CI-BCE-LOGITS", r"bcewithlogitsloss|binary_cross_entropy_with_logits|\bbce with logits\b"),
+    CodeIdiom("CI-EVAL-CONTEXT", r"\bmodel\.eval\(\)|\bval(?:idation|idate)?\b|\beval(?:uation|uate)?\b|"
+                                 r"\btest(?:ing)? (?:loop|step|set)\b|\binference\b"),
+    CodeIdiom("CI-INFERENCE", r"\binference\b|\b(?:at|for) (?:test|prediction|predict) time\b|\bwhen predicting\b|"
+                              r"\bfor predictions?\b|\bdeploy\w*"),
+    CodeIdiom("CI-MEMORY", r"\b(?:v?ram|memory|mem|oom|out of memory|memory_allocated)\b"),
+    CodeIdiom("CI-DDP", r"\bddp\b|distributeddataparallel|\bdistributed\b|\bmulti[- ]?gpu\b|\btorchrun\b"),
+    CodeIdiom("CI-LOSS-WORD", r"\bloss(?:es)?\b|"
+                              r"\b(?:metric|objective) (?:i|we) (?:optimi[sz]e|minimi[sz]e|train on)\b"),
+    CodeIdiom("CI-LOSS-MADE", r"\bloss\w* *= *torch\.(?:tensor|from_numpy|as_tensor)\(|\bbackward\b|"
+                              r"requires_grad *= *true|requires_grad_\(|\bcompute[sd]?\b|\bcalculat\w+|\bbased\b|"
+                              r"\bgo(?:es)? through\b|\bconverted back\b|\bback to (?:a )?(?:torch )?tensor\b"),
+    CodeIdiom("CI-ITEM-ADDED", r"\+= *\w+\.item\(\)(?! *\*)|\badds? (?:the )?loss\.item\(\)|\bloss\.item\(\) "
+                               r"(?:per|each|every) batch|"
+                               r"\bsum\w* (?:of )?(?:the )?(?:batch )?mean(?:s| loss(?:es)?)?\b|"
+                               r"\bmean (?:batch )?loss(?:es)? summed\b|\bsum of (?:the )?batch losses\b"),
+    CodeIdiom("CI-PER-EXAMPLE-SUM", r"\.item\(\) *\* *\w+(?:\.size\(0\)|\.shape\[0\]|_size)|"
+                                    r"\bmultipl\w* (?:it |them |each )?by (?:the )?batch[ _]?size\b"),
+    # -- the loop's calls and their absence
+    CodeIdiom("CI-ZERO-GRAD", r"\bzero_grad\b", absent={"zero_grad_call": "missing"}),
+    CodeIdiom("CI-SET-EPOCH", r"\bset_epoch\b", absent={"epoch_data_order": "repeated"}),
+    CodeIdiom("CI-DIST-SAMPLER", r"\bdistributedsampler\b|\bdistributed sampler\b",
+              absent={"rank_data": "identical"}, needs=("CI-DDP",)),
+    CodeIdiom("CI-EVAL-CALL", r"\.eval\(\)", absent={"mode_switching": "validates_in_train_mode"},
+              needs=("CI-EVAL-CONTEXT",)),
+    CodeIdiom("CI-TRAIN-CALL", r"\bmodel\.train\(\)|\.train\(\)(?! *(?:loop|step|function))",
+              absent={"mode_switching": "never_calls_train"}, needs=("CI-EVAL-CALL",)),
+    # an evaluation run with autograd on: every batch's graph kept until the loop moves on
+    CodeIdiom("CI-NO-GRAD", r"\bno_grad\b|\binference_mode\b", absent={"kept_graphs": "eval_with_grad"},
+              needs=("CI-EVAL-CONTEXT",)),
+    # -- an activation in front of a loss that applies its own
+    CodeIdiom("CI-SOFTMAX", r"(?<!log)(?<!log_)(?<!log-)\bsoftmax\b(?! *\(dim *= *0)",
+              sets={"output_activation": "softmax", "loss_fn": "cross_entropy"}, needs=("CI-CE",),
+              unless=("CI-LOG-SOFTMAX", "CI-INFERENCE"), reach=120),
+    # (a log-softmax before NLLLoss is the loss's own pairing: it is said only when normalising the wrong axis)
+    CodeIdiom("CI-LOG-SOFTMAX", r"\blog_?softmax\b", sets={"output_activation": "log_softmax"},
+              needs=("CI-NORM-DIM",), unless=("CI-INFERENCE",), reach=40),
+    CodeIdiom("CI-NORM-DIM", r"\blog_?softmax\([^)\n]{0,40}dim *= *0\b|\bsoftmax\([^)\n]{0,40}dim *= *0\b",
+              sets={"output_norm_dim": "other"}),
+    CodeIdiom("CI-SIGMOID", r"\bsigmoid\b", sets={"output_activation": "sigmoid", "loss_fn": "bce_with_logits"},
+              needs=("CI-BCE-LOGITS",), unless=("CI-INFERENCE",), reach=120),
+    # -- how the loss reduces
+    CodeIdiom("CI-SUM-REDUCTION", r"reduction *= *['\"]sum['\"]|size_average *= *false",
+              sets={"loss_reduction": "sum"}),
+    # -- graphs kept alive between steps
+    CodeIdiom("CI-RUNNING-TENSOR", r"\+= *(?:loss\b(?! *\.(?:item|detach|cpu|tolist|data|numpy))|"
+                                   rf"{_LOSS_CALL} *\()", sets={"kept_graphs": "running_loss_tensor"}),
+    # (the same said in words: "I keep the predictions in a list", with the memory that grows from it)
+    CodeIdiom("CI-KEPT-IN-DETACHED", r"\.detach\(|\.item\(|\.cpu\(|\.tolist\(|\.numpy\(|\bdetach\w*"),
+    CodeIdiom("CI-LISTED-OUTPUTS", r"\b(?:append|stor|keep|kept|collect|sav|accumulat|gather)\w* (?:[\w']+ ){0,4}?"
+                                   r"(?:outputs?|preds?|predictions|logits|output tensors)\b[^.\n]{0,40}?\b"
+                                   r"(?:in|to|into) (?:a |the |my )?(?:python )?(?:lists?|self\.\w+)\b|"
+                                   r"\b(?:keep|store|save|build|make)\w* a list of (?:the )?(?:model )?"
+                                   r"(?:outputs?|preds?|predictions|logits)\b",
+              sets={"kept_graphs": "stored_outputs"}, needs=("CI-MEMORY",), unless=("CI-KEPT-IN-DETACHED",),
+              inner_negation=True),
+    CodeIdiom("CI-LOSS-SUM-TENSOR", r"\b(?:sum|total) of (?:the )?loss(?:es)? as (?:a )?tensors?\b|"
+                                    r"\bloss(?:es)? (?:summed|accumulated|added up) as (?:a )?tensors?\b",
+              sets={"kept_graphs": "running_loss_tensor"}, inner_negation=True),
+    CodeIdiom("CI-APPEND-TENSOR", rf"\.(?:append|extend)\( *{_HELD} *\)", sets={"kept_graphs": "stored_outputs"}),
+    # -- where the graph between the loss and the weights is cut
+    CodeIdiom("CI-NUMPY", r"\.numpy\(\)|\btorch\.from_numpy\b|\bnumpy\b|\bnp\.\w+\(|\bscipy\b|\bsklearn\b",
+              sets={"graph_cut": "numpy"}, needs=("CI-LOSS-WORD", "CI-LOSS-MADE"), unless=("CI-EVAL-CONTEXT",),
+              reach=100),
+    CodeIdiom("CI-DETACHED-LOSS", rf"\bloss\w* *= *{_LOSS_CALL}\([^)\n]{{0,60}}\.detach\(\)",
+              sets={"graph_cut": "detach"}),
+    CodeIdiom("CI-ITEM-REWRAPPED", r"torch\.tensor\([^)\n]{0,40}\.item\(\)", sets={"graph_cut": "item"}),
+    # -- a running loss averaged over the wrong count (a sum of batch means over the number of examples)
+    CodeIdiom("CI-OVER-DATASET", r"/ *len\( *[\w.]*dataset *\)|/ *(?:num|n|total)_(?:samples|examples|images)\b|"
+                                 r"\bdivid\w* [^.\n]{0,60}?by (?:the )?(?:total )?(?:number of (?:samples|examples|"
+                                 r"images|items|data points)|(?:dataset|data set) size|size of the dataset|"
+                                 r"sample count|len\( *[\w.]*dataset)",
+              sets={"logged_loss": "wrong_denominator"}, needs=("CI-ITEM-ADDED",), unless=("CI-PER-EXAMPLE-SUM",),
+              reach=160),
+    CodeIdiom("CI-REWRAPPED", rf"\b(?:loss\w*|pred\w*|out\w*|y_?hat) *= *torch\.(?:tensor|as_tensor)\( *{_HELD} *[,)]",
+              sets={"graph_cut": "detach"}),
+    # -- every parameter frozen in code (a whole model set not to require grad), unless some are unfrozen again
+    CodeIdiom("CI-UNFROZEN", r"requires_grad *= *true|requires_grad_\( *(?:true)? *\)|\bunfreez\w*"),
+    CodeIdiom("CI-ALL-FROZEN", r"\bfor \w+ in (?:self\.)?model\.parameters\(\) *: *\w+\.requires_grad *= *false\b|"
+                               r"\b(?:self\.)?model\.requires_grad_\( *false *\)",
+              sets={"frozen_fraction": 1.0}, unless=("CI-UNFROZEN",), reach=300),
+    # -- a GradScaler said to be left out of an fp16 loop
+    CodeIdiom("CI-GRAD-SCALER", r"\bgradscaler\b|\bgrad scaler\b|\bloss scaler\b", absent={"grad_scaler": False}),
+    # -- an LR schedule stepped in other units than it was defined in (a per-epoch schedule stepped each batch,
+    # a schedule counted in steps stepped once an epoch)
+    CodeIdiom("CI-PER-BATCH", r"\b(?:every|each|per) (?:batch|iteration|iter|mini-?batch|training step)\b|"
+                              r"\b(?:inside|in) the (?:batch|inner|training|train|step) loop\b"),
+    CodeIdiom("CI-PER-EPOCH", r"\b(?:once )?(?:per|each|every) epoch\b|\bat the end of (?:each|every|the) epoch\b|"
+                              r"\b(?:in|inside) the epoch loop\b"),
+    CodeIdiom("CI-EPOCH-SCHEDULE", r"\bsteplr\b|\bmultisteplr\b|\bexponentiallr\b|\bt_max *= *\w*epoch|"
+                                   r"\bstep_size *= *\d+\b|\bmilestones *="),
+    CodeIdiom("CI-STEP-SCHEDULE", r"\bonecyclelr\b|\btotal_steps\b|\bnum_training_steps\b|"
+                                  r"\bget_\w+_schedule_with_warmup\b|\bsteps_per_epoch\b|\bt_max *= *[^,)\n]{0,30}"
+                                  r"(?:len\(|steps)"),
+    # (the same told by its effect: a warmup or decay said to end far too early has been stepped too often)
+    CodeIdiom("CI-SCHEDULE-ENDS-EARLY", r"\b(?:warm-?up|schedule|scheduler|decay|annealing)\w* (?:\w+ ){0,2}?"
+                                        r"(?:finish|end|complet|is over|runs? out|ran out|reach)\w* (?:\w+ ){0,2}?"
+                                        r"(?:far |much |way )?(?:too (?:early|soon|fast|quickly)|long before)\b",
+              sets={"scheduler_pace": "too_fast"}, unless=("CI-YES-NO-QUESTION",), reach=80, inner_negation=True),
+    CodeIdiom("CI-SCHED-PER-BATCH", r"\b\w*sched\w*\.step\(\)", sets={"scheduler_pace": "too_fast"},
+              needs=("CI-PER-BATCH", "CI-EPOCH-SCHEDULE"), unless=("CI-STEP-SCHEDULE", "CI-PER-EPOCH")),
+    CodeIdiom("CI-SCHED-PER-EPOCH", r"\b\w*sched\w*\.step\(\)", sets={"scheduler_pace": "too_slow"},
+              needs=("CI-PER-EPOCH", "CI-STEP-SCHEDULE"), unless=("CI-PER-BATCH", "CI-EPOCH-SCHEDULE")),
+    # -- a language model's labels shifted twice: by the user's code, and again inside a model given the labels
+    CodeIdiom("CI-MODEL-SHIFT", r"\([^()\n]{0,60}?\blabels *= *[^,)\n]{1,30}[,)]|\bwith labels *=|"
+                                r"\b\w+forcausallm\b|\b\w*lmheadmodel\b|"
+                                r"\b(?:model|it|forward|loss)(?:'s \w+)?(?: also| then)? "
+                                r"(?:shifts|will shift|computes)\b|"
+                                r"\bshifts? (?:them |the labels |the targets )?(?:again|internally|inside)\b|"
+                                r"\b(?:give|pass) (?:the )?(?:labels|targets) to the model\b|\bwhich shifts\b"),
+    CodeIdiom("CI-YES-NO-QUESTION", r"(?:^|[.!?\n] *)(?:does|do|will|would|could|can|should|is|are)\b"),
+    CodeIdiom("CI-SHIFT-QUESTION", r"\b(?:do|should) (?:i|we) (?:need to |have to )?shift\b|\bwhether\b|\bor does\b"),
+    CodeIdiom("CI-MANUAL-SHIFT", r"\b(?:labels?|targets?|input_ids)\w* *\[ *(?:\.\.\.|:) *, *1 *: *\]|"
+                                 r"\bshift\w* (?:the )?(?:labels|targets)(?: by one)? (?:myself|manually|by hand)\b|"
+                                 r"\b(?:labels|targets) (?:are |were )?(?:already )?(?:shifted|offset) (?:by one|"
+                                 r"manually|myself)\b|\bshifted (?:the )?(?:labels|targets) manually\b|"
+                                 r"\b(?:labels|targets) shifted manually\b",
+              sets={"label_shift": "double"}, needs=("CI-MODEL-SHIFT",), unless=("CI-SHIFT-QUESTION",), reach=160),
+    CodeIdiom("CI-SHIFTED-TWICE", r"\b(?:label |target )?shift\w* (?:is |was )?(?:done |applied )?twice\b|"
+                                  r"\bdouble[- ]shift\w*", sets={"label_shift": "double"},
+              unless=("CI-SHIFT-QUESTION",)),
+    CodeIdiom("CI-WRONG-COUNT", r"\b(?:number|count) of (?:examples|samples|images) instead of (?:the )?(?:number of )?"
+                                r"batches\b|"
+                                r"\bdivided by (?:the )?(?:dataset size|number of (?:samples|examples|images))"
+                                r"[^.\n]{0,20}?\b(?:not|instead of) (?:by )?(?:the )?(?:number of )?batches\b",
+              sets={"logged_loss": "wrong_denominator"}),
+    # -- torch's warning of a target that broadcasts, quoted or told
+    CodeIdiom("CI-TARGET-SIZE-WARNING", r"\busing a target size\b|\bdifferent to the input size\b|"
+                                        r"\btarget size (?:being |is )?different\b|"
+                                        r"\bextra dim(?:ension)? of (?:size )?1\b|"
+                                        r"\bone column\b[^.\n]{0,40}\bflat vector\b",
+              sets={"target_shape": "broadcast"}),
+    # -- the shapes of a prediction and its target said side by side, differing by a trailing 1 ("[64, 1] vs
+    # [64]", "(N,1) ... (N)"): a regression loss broadcasts them; a classification loss takes [N, C] against [N]
+    CodeIdiom("CI-SHAPE-BROADCAST", r"[\[(] *(?P<a>\w+) *, *1 *[\])][^\n]{0,80}?[\[(] *(?P=a) *,? *[\])]|"
+                                    r"[\[(] *(?P<b>\w+) *,? *[\])][^\n]{0,80}?[\[(] *(?P=b) *, *1 *[\])]",
+              sets={"target_shape": "broadcast"}, needs=("CI-LOSS-WORD",), unless=("CI-CE", "CI-NLL"), reach=160),
+)
+"""Code idioms of a training loop (``expert.talk`` reads them all in one pass)."""
+
+CODE_ABSENT_AFTER = frozenset("missing absent".split())
+"""Words after a call saying it is not there ("zero_grad() is missing")."""
+CODE_CALL_VERBS = frozenset("call use run apply set do invoke include wrap there".split())
+"""Verbs that, negated after a call ("set_epoch is never called"), say it does not run."""
+CODE_ABSENT_LEADS = frozenset("forget forgot forgotten miss omit skip lack".split())
+"""Words before a call saying it was left out ("I forgot model.train()")."""
+CODE_HITS = 256
+"""Matches of one idiom read at most: a pasted log repeating one line has said all it says long before."""
+
