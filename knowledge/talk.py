@@ -1320,7 +1320,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"scaler_skips": "persistent", "grad_scaler": True}),
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a schedule said to run ahead of itself: stepped more often than it was defined for
-        (("schedule scheduler warmup", "too", "fast early soon quickly"), {"scheduler_pace": "too_fast"}),
+        (("schedule scheduler warmup", "=too", "fast early soon quickly"), {"scheduler_pace": "too_fast"}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate",
           "~help still same ~fix ~solve ~work ~stop even"),

@@ -139,6 +139,9 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     ("should I use bf16 or fp16?", "mixed_precision"),
     ("the authors train with bf16 and it diverges for me", "mixed_precision"),
     ("the LR curve doesn't get to zero at the end of training", "zero_grad_call"),
+    # a pace denied is no pace read: the negation after the schedule still scopes over "too early"
+    ("my warmup does not finish too early", "scheduler_pace"),
+    ("the warmup isn't too short and the loss still spikes", "scheduler_pace"),
 ])
 def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
     got = obs(text)
