@@ -285,8 +285,10 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     # boundaries leave here. (A boundary to a pack that owns a kind of failure, an OOM after memory growth, is often
     # the symptom's own consequence and does not displace the symptom's route.)
     deferred = [b for b in boundary if any(_defers(cat.get(r), b["pack"]) for r in b["rules"])]
-    if plan and deferred and primary_cause is None and tentative is None and symptom_value != "unstable" \
-            and all(is_default(merged[s]["rules"], cat) for s in plan):
+    deferred_over_default = bool(plan and deferred and primary_cause is None and tentative is None
+                                 and symptom_value != "unstable"
+                                 and all(is_default(merged[s]["rules"], cat) for s in plan))
+    if deferred_over_default:
         plan, routes = [], []
         boundary = deferred + [b for b in boundary if b not in deferred]
 
@@ -334,7 +336,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     exclusive = [b for b in boundary if not b["joint"]]
     if qv is not None:
         status = "needs_answer"
-    elif (exclusive or (deferred and not plan)) and not any(r["pack"] == HERE for r in routes):
+    elif (exclusive or deferred_over_default) and not any(r["pack"] == HERE for r in routes):
         # Routes that only point at other packs restate the boundary; nothing here is ours to diagnose.
         status = "out_of_scope"
     elif routes or any(f["severity"] in ("warning", "critical") for f in findings):

@@ -199,7 +199,7 @@ def role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 def logs(path: str, plot_to: str | None = None, mapping: tuple[str, ...] = (), fmt: str = "text",
-         follow_links: bool = False, progress_from: int = PROGRESS_FROM_BYTES) -> NoReturn:
+         follow_links: bool = False, progress_from: int | None = None) -> NoReturn:
     """``trainopt logs PATH``: the report on a finished run's logs; exits.
 
     Args:
@@ -208,7 +208,8 @@ def logs(path: str, plot_to: str | None = None, mapping: tuple[str, ...] = (), f
         mapping: ``ROLE=COLUMN`` pairs.
         fmt: Report format.
         follow_links: Read links that lead out of a run folder.
-        progress_from: Logs at least this large (bytes) show a progress line on stderr.
+        progress_from: Logs at least this large (bytes) show a progress line on stderr; by default
+            ``PROGRESS_FROM_BYTES``, read at the call (not bound when the module loads, so both ways in agree).
     """
     from expert.consultation import Consultation
 
@@ -220,10 +221,11 @@ def logs(path: str, plot_to: str | None = None, mapping: tuple[str, ...] = (), f
     if not name.isprintable() or len(name) > 60:
         name = excerpt(name, 60)
     shown = [False]
+    limit = PROGRESS_FROM_BYTES if progress_from is None else progress_from
 
     def progress(done: int, total: int) -> None:
         # Files and folders alike: the readers report bytes over the whole log; small logs stay quiet.
-        if total < progress_from:
+        if total < limit:
             return
         shown[0] = True
         echo(f"\rtrainopt: reading {name}: {100 * done // max(total, 1):3d}%", err=True, nl=done >= total)
