@@ -20,7 +20,12 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
   ``attach`` may narrow ``self.hooks`` to the events this run needs (the watch reads them after attaching):
   a plugin with nothing to do on this run, e.g. the rank probe in a single process, then costs nothing per step.
   ``sampled_hooks`` names the events among ``forward``, ``optimizer_pre`` and ``step_end`` whose handler acts
-  only when ``run.sampled``: the scheduler skips those calls on the other steps.
+  only when ``run.sampled``: the scheduler skips those calls on the other steps. ``woken_hooks`` names those
+  whose handler acts only on occurrences it asks for: the scheduler calls it only when woken
+  (``run.wake(event, handler, at)``: once, at the first occurrence of the event whose clock has reached ``at``;
+  the clock is ``run.forward_serial`` for ``forward``, ``run.steps`` for the others), and on sampled steps too
+  when the event is also in ``sampled_hooks``. A handler woken on the steps it samples costs nothing on the
+  others (a Python call inside every training step costs about a microsecond, a registered hook more).
 * step events: ``forward`` (every training forward: the first input and output tensors), ``optimizer_pre``
   (every optimizer step: gradients final), ``step_end`` (``w.step`` done), and, on sampled steps only,
   ``forward_pre`` (a training forward begins) and ``optimizer_post`` (the step is taken): the scheduler
@@ -92,6 +97,12 @@ from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
 
 TIERS = ("free", "cheap", "expensive")
+WINDOW = 200
+"""Default steps per watch window, for ``watch`` and the framework callbacks alike. A window end reads the queue,
+folds it into the summaries, summarises and runs the trip check: about 3 ms on the 2-core reference machine,
+whatever the model. At 200 steps that is under 20 us a step amortised (issue 21: at most 60 us a step added on the
+small MLP, window ends included); a fault is still seen within 200 steps, and a run's exit always reads its last,
+partial window."""
 HOOKS = ("forward_pre", "forward", "backward", "optimizer_pre", "optimizer_post", "step_end", "unsound_loss",
          "window", "escalate")
 """Scheduler events a plugin may declare (``window`` = ``accumulate`` at each window end)."""
@@ -140,6 +151,10 @@ class Probe:
     """Events of ``hooks`` (``forward``, ``optimizer_pre``, ``step_end``) whose handler does nothing unless
     ``run.sampled``: ``watch`` calls them on sampled steps only (a call is a cost paid inside every training
     step). The handler keeps its own check, so ``examine`` or a caller that ignores this gets the same result."""
+    woken_hooks: ClassVar[tuple[str, ...]] = ()
+    """Events of ``hooks`` (``forward``, ``optimizer_pre``, ``step_end``) whose handler acts only on the
+    occurrences it asks for with ``run.wake`` (the first request goes in ``attach``): ``watch`` calls it then
+    only (and on sampled steps when the event is also in ``sampled_hooks``)."""
     trips_causes: ClassVar[bool] = False
     """Whether cause rows (``knowledge.causes``) that read only this probe's observations trip ``watch`` like
     measurement rows do (a loop fault the probe measures outright)."""

@@ -70,6 +70,19 @@ def pairs(gap: int, forwards: int, dense: int = DENSE_FORWARDS) -> int:
     return n
 
 
+def marked(i: int) -> bool:
+    """Whether training forward ``i`` (from 0) is fingerprinted: every one in the dense start, then the marks."""
+    return i < DENSE_FORWARDS or i % PERIOD in MARKS
+
+
+def next_marked(i: int) -> int:
+    """The first forward after ``i`` that is fingerprinted (the watch wakes the probe for it, not before)."""
+    j = i + 1
+    while not marked(j):
+        j += 1
+    return j
+
+
 def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
     """A 0-d device tensor, equal for equal batches: a projection of up to ``SAMPLE`` evenly spaced elements.
 
@@ -131,6 +144,7 @@ class BatchOrderProbe(Probe):
 
     info = INFO
     hooks = ("forward", "window")
+    woken_hooks = ("forward",)  # woken for the marked forwards only (every one in the dense start)
     thresholds = ("MT-REPEAT", "MT-REPEAT-MIN")
 
     def attach(self, run: Any) -> None:
@@ -140,18 +154,16 @@ class BatchOrderProbe(Probe):
         self.seen = 0
         self.repeats: Counter = Counter()
         self._w: dict[tuple[Any, ...], torch.Tensor] = {}
-        self.forwards = 0  # training forwards with an input, fingerprinted or not
+        if hasattr(run, "wake"):
+            run.wake("forward", self.forward, 1)  # the first training forward
         self.read = 0  # forwards up to the last fingerprint read at a window end
         self._index: list[int] = []  # the forward index of each fingerprint queued and not yet read
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """Queue the fingerprint of this training forward's first input (no host read), if it is marked."""
-        if first is None:
-            return
-        i = self.forwards
-        self.forwards += 1
-        # the mark first: on most forwards past the dense start it is the only look at the input
-        if i >= DENSE_FORWARDS and i % PERIOD not in MARKS or first.numel() == 0 or first.is_sparse:
+        i = run.forward_serial - 1  # this training forward's index (the scheduler counts them all)
+        run.wake("forward", self.forward, next_marked(i) + 1)
+        if first is None or first.numel() == 0 or first.is_sparse or not marked(i):
             return
         self._index.append(i)
         # a float input's digest (every element, shared with the non-finite probe: no op of its own here); other

@@ -333,6 +333,9 @@ class GradFlowProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "window")
+    # called on sampled steps and on the steps it wakes itself for (every step of the dense start, then the
+    # stride): the steps between cost nothing
+    sampled_hooks = woken_hooks = ("optimizer_pre",)
     thresholds = ("MT-FROZEN", "MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-VANISH-RATIO",
                   "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW")
 
@@ -353,14 +356,21 @@ class GradFlowProbe(Probe):
         every = getattr(run, "every", 0)
         self._stride = max(1, every // NORMS_PER_WINDOW) if every > 2 * NORMS_PER_WINDOW else 1
         self._last = 0  # the step count of the last norm taken
+        if hasattr(run, "wake"):
+            run.wake("optimizer_pre", self.optimizer_pre, 0)
 
     def optimizer_pre(self, run: Any) -> None:
         """Queue the per-parameter gradient norms (one foreach kernel; no sync) on the steps that take them."""
         # the stride counts from the last norm taken, not ``steps % stride``: under gradient accumulation the
         # optimizer steps fall on every k-th ``w.step`` and a modulus could miss all of them
         if run.opt_steps > DENSE_STEPS and run.steps - self._last < self._stride and run.steps % run.update_every:
+            run.wake("optimizer_pre", self.optimizer_pre, self._last + self._stride)
             return
         self._last = run.steps
+        # the next call: the very next optimizer step in the dense start, else a stride on (sampled steps come
+        # anyway); the same steps as a check here on every step would pick
+        run.wake("optimizer_pre", self.optimizer_pre,
+                 run.steps if run.opt_steps < DENSE_STEPS else self._last + self._stride)
         grads = [g for g in [p.grad for p in run.params] if g is not None]
         if len(grads) != self._count:
             # which parameters have a gradient changes rarely: names are recomputed only when the count does

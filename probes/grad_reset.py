@@ -51,6 +51,7 @@ class GradResetProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "optimizer_post", "window")
+    woken_hooks = ("optimizer_pre",)  # woken by the sampled step's optimizer_post: the next step closes it
     thresholds = ("MT-RESET-MIN", "MT-RESET-NEVER")
     trips_causes = True  # a loop fault measured outright
 
@@ -74,6 +75,7 @@ class GradResetProbe(Probe):
             p = run.params[-1]
             self._seen, self._cleared = [], False
             self._hook = p.register_hook(lambda g, p=p: self._backward(p))
+            run.wake("optimizer_pre", self.optimizer_pre, run.steps)  # the next optimizer step closes the interval
 
     def _backward(self, p: torch.Tensor) -> None:
         # a tensor hook runs before the new gradient is added: p.grad is what the loop left there

@@ -194,6 +194,8 @@ class LoopLintProbe(Probe):
 
     info = INFO
     hooks = ("optimizer_pre", "forward", "step_end")
+    # the forward (a closure's) and the step's end matter only after a step that found no gradient: woken then
+    woken_hooks = ("forward", "step_end")
     thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT", "MT-STEP-NOGRAD",
                   "MT-STEP-NOGRAD-MIN")
     trips_causes = True
@@ -213,6 +215,9 @@ class LoopLintProbe(Probe):
         # a healthy step stops at the first parameter with a gradient (looked at inline: this runs every step)
         if not self._empty_pre and run.params[0].grad is None:
             self._empty_pre = not has_grad(run.params)
+            if self._empty_pre:
+                run.wake("forward", self.forward, run.forward_serial + 1)
+                run.wake("step_end", self.step_end, run.steps)
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """A forward after a gradient-free step began: the step's closure computes the gradients (LBFGS)."""

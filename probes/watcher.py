@@ -10,7 +10,7 @@ import torch
 
 from knowledge.errors import ContradictionError, ProbeError
 from knowledge.vocabulary import Observation
-from probes.base import HOOKS, merge
+from probes.base import HOOKS, WINDOW, merge
 from probes.config_lint import loss_name
 from probes.exam import check_target
 from probes.nonfinite import tensors_in
@@ -20,11 +20,7 @@ log = logging.getLogger("trainopt.watch")
 
 _UNSET = object()
 SYMPTOMATIC_CURVES = ("flat_from_start", "oscillating", "spiking", "diverging", "nan_or_inf")
-WINDOW = 200
-"""Default steps per window. A window end reads the queue, folds it into the summaries, summarises and runs the
-trip check: about 3 ms on the 2-core reference machine, whatever the model. At 200 steps that is under 20 us a
-step amortised (issue 21: at most 60 us a step added on a 6-ms step, window ends included); a fault is still
-seen within 200 steps, and a run's exit always reads its last, partial window."""
+NEVER = 1 << 62  # a wake-up clock no run reaches: nothing woken for that event
 
 
 class TrainingTripped(ProbeError):
@@ -212,6 +208,27 @@ class Watch:
         """The attached plugin with this id, or None."""
         return next((p for p in self.probes if p.info.id == probe_id), None)
 
+    def wake(self, event: str, handler: Any, at: int) -> None:
+        """Call ``handler`` (a plugin's handler of ``event``, declared in its ``woken_hooks``) once, at ``at``.
+
+        At the first occurrence of ``event`` whose clock has reached ``at`` (``forward``: ``forward_serial``,
+        counted before the handlers run, so the next forward is ``forward_serial + 1``; ``optimizer_pre`` and
+        ``step_end``: ``steps``, so ``at=steps`` is the next occurrence). One wake-up per handler and event: a new
+        request replaces an earlier one. Between wake-ups the handler costs the step nothing.
+        """
+        due = self._woken[event]
+        due[handler] = at
+        self._wake_at[event] = min(due.values())
+
+    def _due(self, event: str, clock: int, fns: list[Any]) -> list[Any]:
+        """``fns`` and the handlers of ``event`` woken at ``clock`` (taken off the table: a wake-up is once)."""
+        due = self._woken[event]
+        now = [f for f, at in due.items() if at <= clock]
+        for f in now:
+            del due[f]
+        self._wake_at[event] = min(due.values(), default=NEVER)
+        return fns + [f for f in now if f not in fns]
+
     # ------------------------------------------------------------------ set-up
 
     def __enter__(self) -> Watch:
@@ -253,6 +270,9 @@ class Watch:
             self._on_window, self._on_escalate = [], [], [], [], [], [], [], []
         self._on_fwd_rest, self._on_opt_pre_rest, self._on_step_end_rest = [], [], []
         self._on_unsound: list[Any] = []
+        # handlers woken for given occurrences only (``wake``; requested from ``attach`` on): handler -> clock
+        self._woken: dict[str, dict[Any, int]] = {"forward": {}, "optimizer_pre": {}, "step_end": {}}
+        self._wake_at = dict.fromkeys(self._woken, NEVER)
         # the window's one collective under torch.distributed (the rank probe): after the local trip check
         self._on_exchange = [p for p in self.probes if hasattr(p, "exchange")]
         self._collective_trip = False
@@ -261,16 +281,18 @@ class Watch:
                 p.attach(self)
             # The event tables are read after attach: a plugin may narrow its own ``hooks`` there to what this
             # run needs (the rank probe outside torch.distributed needs none), so it costs nothing per step.
-            on = {h: [getattr(p, h) for p in self.probes if h in p.hooks] for h in HOOKS if h not in ("window",
-                                                                                                       "escalate")}
+            # (a woken handler is called when woken, and on sampled steps when it is a sampled one too)
+            on = {h: [getattr(p, h) for p in self.probes if h in p.hooks
+                      and (h not in p.woken_hooks or h in p.sampled_hooks)]
+                  for h in HOOKS if h not in ("window", "escalate")}
             self._on_fwd_pre, self._on_fwd, self._on_bw = on["forward_pre"], on["forward"], on["backward"]
             self._on_opt_pre, self._on_opt_post, self._on_step_end = on["optimizer_pre"], on["optimizer_post"], \
                 on["step_end"]
             self._on_unsound = on["unsound_loss"]
             # the same events on the steps that are not sampled: without the handlers that act on sampled steps
             # only (same order; a call costs about a microsecond inside the step even when it returns at once)
-            rest = {h: [getattr(p, h) for p in self.probes if h in p.hooks and h not in p.sampled_hooks]
-                    for h in ("forward", "optimizer_pre", "step_end")}
+            rest = {h: [getattr(p, h) for p in self.probes if h in p.hooks and h not in p.sampled_hooks
+                        and h not in p.woken_hooks] for h in ("forward", "optimizer_pre", "step_end")}
             self._on_fwd_rest, self._on_opt_pre_rest, self._on_step_end_rest = rest["forward"], \
                 rest["optimizer_pre"], rest["step_end"]
             self._on_window = [p for p in self.probes if "window" in p.hooks]
@@ -369,6 +391,8 @@ class Watch:
             self.first_output = keep_sample(t)
             self.first_output_shape = tuple(t.shape) if t is not None else None
         fns = self._on_fwd if self.steps % self.update_every == 0 else self._on_fwd_rest
+        if self.forward_serial >= self._wake_at["forward"]:
+            fns = self._due("forward", self.forward_serial, fns)
         if fns:
             self._call(fns, m, first, t)
         if self._expensive:
@@ -380,6 +404,8 @@ class Watch:
             self.shards.sync()
         self.opt_steps += 1
         fns = self._on_opt_pre if self.steps % self.update_every == 0 else self._on_opt_pre_rest
+        if self.steps >= self._wake_at["optimizer_pre"]:
+            fns = self._due("optimizer_pre", self.steps, fns)
         if fns:
             self._call(fns)
 
@@ -411,6 +437,10 @@ class Watch:
                       self._on_step_end, self._on_fwd_rest, self._on_opt_pre_rest, self._on_step_end_rest,
                       self._on_unsound):
             hooks[:] = [f for f in hooks if getattr(f, "__self__", None) is not probe]
+        for event, due in self._woken.items():
+            for f in [f for f in due if getattr(f, "__self__", None) is probe]:
+                del due[f]
+            self._wake_at[event] = min(due.values(), default=NEVER)
         self._on_window[:] = [p for p in self._on_window if p is not probe]
         self._on_escalate[:] = [p for p in self._on_escalate if p is not probe]
         self.probes[:] = [p for p in self.probes if p is not probe]
@@ -489,6 +519,8 @@ class Watch:
         finally:
             sampled = self.steps % self.update_every == 0  # the next step's (``sampled``, inlined)
             fns = self._on_step_end if sampled else self._on_step_end_rest
+            if self.steps >= self._wake_at["step_end"]:
+                fns = self._due("step_end", self.steps, fns)
             if fns:
                 self._call(fns)
             if self._post_handle is not None and not sampled:
@@ -677,4 +709,4 @@ def watch(model: torch.nn.Module, optimizer: Any, consultation: Any = None, ever
     return Watch(model, optimizer, consultation, every, on_trip, **options)
 
 
-__all__ = ["TrainingTripped", "Watch", "watch", "tripped_rows"]
+__all__ = ["WINDOW", "TrainingTripped", "Watch", "watch", "tripped_rows"]

@@ -34,6 +34,7 @@ def test_every_listed_plugin_declares_its_contract(spec):
     assert set(cls.hooks) <= set(HOOKS), f"unknown hooks {set(cls.hooks) - set(HOOKS)}"
     # events skipped on steps that are not sampled: declared ones among those the scheduler gates
     assert set(cls.sampled_hooks) <= set(cls.hooks) & {"forward", "optimizer_pre", "step_end"}, cls.sampled_hooks
+    assert set(cls.woken_hooks) <= set(cls.hooks) & {"forward", "optimizer_pre", "step_end"}, cls.woken_hooks
     assert set(cls.thresholds) <= set(MEASURE_BY_ID), f"unknown thresholds {set(cls.thresholds) - set(MEASURE_BY_ID)}"
     assert set(cls.info.measures) <= set(VOCABULARY), "it measures vocabulary names"
     for h in cls.hooks:
@@ -116,6 +117,49 @@ class _Counts(Probe):
 
 class _CountsSampled(_Counts):
     sampled_hooks = ("forward", "optimizer_pre", "step_end")
+
+
+class _Woken(_Counts):
+    """Woken for the forwards 2 and 5, the optimizer step of step 4 (then each second step), one step end."""
+
+    hooks = ("forward", "optimizer_pre", "step_end")
+    woken_hooks = hooks
+
+    def attach(self, run: Any) -> None:
+        super().attach(run)
+        self.at: dict[str, list[int]] = {h: [] for h in self.hooks}
+        run.wake("forward", self.forward, 2)
+        run.wake("forward", self.forward, 99)  # replaced: one wake-up per handler and event
+        run.wake("forward", self.forward, 2)
+        run.wake("optimizer_pre", self.optimizer_pre, 4)
+        run.wake("step_end", self.step_end, 7)
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        self.at["forward"].append(run.forward_serial)
+        if run.forward_serial == 2:
+            run.wake("forward", self.forward, 5)
+
+    def optimizer_pre(self, run: Any) -> None:
+        self.at["optimizer_pre"].append(run.steps)
+        run.wake("optimizer_pre", self.optimizer_pre, run.steps + 2)
+
+    def step_end(self, run: Any) -> None:
+        self.at["step_end"].append(run.steps)
+
+
+class _WokenSampled(_Woken):
+    sampled_hooks = ("optimizer_pre",)
+
+
+def test_woken_hooks_are_called_when_woken_only():
+    m, opt, x, y = _mlp()
+    with watch(m, opt, every=6, update_every=3, plugins=[_Woken, _WokenSampled]) as w:
+        fit_batch(m, opt, x, y, 12, w)
+    woken, sampled = w.probes
+    # the forward clock counts training forwards from 1; the others count steps (step_end: after the count)
+    assert woken.at == {"forward": [2, 5], "optimizer_pre": [4, 6, 8, 10], "step_end": [7]}
+    # sampled too: the sampled steps 0, 3, 6, 9 as well, and a sampled call that wakes itself moves its wake-up
+    assert sampled.at["optimizer_pre"] == [0, 2, 3, 5, 6, 8, 9, 11], sampled.at
 
 
 def test_sampled_hooks_are_called_on_the_sampled_steps_only():

@@ -192,3 +192,72 @@ def test_a_nan_micro_batch_before_a_finite_loss_is_still_placed():
             opt.step()
             w.step(loss)  # the last micro-batch's loss: finite
     assert w.nonfinite_at.get("inputs") == 250, w.nonfinite_at
+
+
+def _loop(w: object, m: nn.Module, opt: torch.optim.Optimizer, x_all: torch.Tensor, y_all: torch.Tensor,
+          steps: int) -> None:
+    loss_fn = nn.CrossEntropyLoss()
+    g = torch.Generator().manual_seed(4)
+    for _ in range(steps):
+        i = torch.randint(0, 512, (32,), generator=g)
+        opt.zero_grad()
+        loss = loss_fn(m(x_all[i]), y_all[i])
+        loss.backward()
+        opt.step()
+        w.step(loss)
+
+
+def test_a_plain_step_past_the_dense_starts_calls_only_the_every_step_handlers():
+    """Step 302: not sampled nor just after one, no batch-order mark, between two gradient norms (300 and 340).
+
+    The handlers that act on some steps only (marks, strides, a step after a sampled one, a step that found no
+    gradient) are woken for those: on this step the plugins' per-step handlers are the three that look at every
+    step, each one Python call.
+    """
+    import sys
+
+    m, opt, x_all, y_all = _setup()
+    called: list[tuple[str, str]] = []
+    handlers = {"forward", "forward_pre", "optimizer_pre", "optimizer_post", "step_end", "unsound_loss"}
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        code = frame.f_code  # type: ignore[attr-defined]
+        if event == "call" and code.co_name in handlers and "/probes/" in code.co_filename \
+                and not code.co_filename.endswith("watcher.py"):
+            called.append((code.co_filename.rsplit("/", 1)[1], code.co_name))
+
+    with watch(m, opt, loss_fn=nn.CrossEntropyLoss(), num_classes=5) as w:
+        _loop(w, m, opt, x_all, y_all, 302)
+        assert w.steps == 302 and w.forward_serial == 302 and 302 % batch_order.PERIOD not in batch_order.MARKS
+        sys.setprofile(profile)
+        try:
+            _loop(w, m, opt, x_all, y_all, 1)
+        finally:
+            sys.setprofile(None)
+    assert sorted(called) == [("config_lint.py", "forward"), ("loop_lint.py", "optimizer_pre"),
+                              ("nonfinite.py", "forward")], called
+
+
+def test_the_gradient_norm_is_taken_on_the_steps_of_its_rule():
+    """Dense for the first optimizer steps, then a stride from the last norm taken, and every sampled step."""
+    from probes.grad_flow import DENSE_STEPS, NORMS_PER_WINDOW
+
+    m, opt, x_all, y_all = _setup()
+    with watch(m, opt, loss_fn=nn.CrossEntropyLoss(), num_classes=5) as w:
+        taken: list[int] = []
+        record = w.record
+
+        def spy(key: str, value: object) -> None:
+            if key == "gf:norms":
+                taken.append(w.steps)
+            record(key, value)
+
+        w.record = spy
+        _loop(w, m, opt, x_all, y_all, 700)
+    stride, last, expected = WINDOW // NORMS_PER_WINDOW, 0, []
+    for step in range(700):  # the rule as a check on every step would apply it
+        if step + 1 > DENSE_STEPS and step - last < stride and step % w.update_every:
+            continue
+        last = step
+        expected.append(step)
+    assert taken == expected

@@ -6,8 +6,10 @@ from typing import Any
 
 from trainopt._boot import internal
 
+WINDOW: int = internal("probes.base").WINDOW  # steps per window: one default for watch and the callbacks
 
-def watch(model: Any, optimizer: Any, consultation: Any = None, every: int = 200, on_trip: str = "log",
+
+def watch(model: Any, optimizer: Any, consultation: Any = None, every: int = WINDOW, on_trip: str = "log",
           **options: Any) -> Any:
     """Watch a training loop and diagnose it: ``probes.watch`` handed a ``Consultation`` (a new one when None).
 

@@ -26,6 +26,7 @@ from trainopt._callback import (  # noqa: E402
     summary_metrics,
     unwrap_optimizer,
 )
+from trainopt._wiring import WINDOW  # noqa: E402 - the watch's own default window
 
 log = logging.getLogger("trainopt.hf")
 
@@ -48,7 +49,8 @@ class TrainoptCallback(TrainerCallback):
     Args:
         stop_on_trip: Stop training when a trip needs action and still holds after two windows.
         num_classes: For classification (loss at init vs chance).
-        every: Optimizer steps per watch window.
+        every: Optimizer steps per watch window (default ``WINDOW``, as ``watch``: one host read and one stop
+            vote per window).
         consultation: Where observations go (a new ``trainopt.Consultation`` by default).
 
     Attributes:
@@ -58,7 +60,7 @@ class TrainoptCallback(TrainerCallback):
         report_paths: Files written to ``args.output_dir``.
     """
 
-    def __init__(self, *, stop_on_trip: bool = False, num_classes: int | None = None, every: int = 50,
+    def __init__(self, *, stop_on_trip: bool = False, num_classes: int | None = None, every: int = WINDOW,
                  consultation: Any = None) -> None:
         self.stop_on_trip, self.num_classes, self.every = stop_on_trip, num_classes, every
         self.consultation = consultation

@@ -25,6 +25,7 @@ from trainopt._callback import (  # noqa: E402
     summary_metrics,
     unwrap_optimizer,
 )
+from trainopt._wiring import WINDOW  # noqa: E402 - the watch's own default window
 
 log = logging.getLogger("trainopt.lightning")
 
@@ -52,7 +53,8 @@ class TrainoptCallback(pl.Callback):
             noisy loss is not enough evidence to end a run).
         loss_fn: The loss function (enables the output/loss lint: softmax before cross-entropy...).
         num_classes: For classification (loss at init vs chance).
-        every: Steps per watch window (one host read per window).
+        every: Steps per watch window (default ``WINDOW``, as ``watch``: one host read and one stop vote per
+            window).
         module: Attribute of the LightningModule to hook for forward passes (default: the module itself).
         consultation: Where observations go (a new ``trainopt.Consultation`` by default).
 
@@ -64,7 +66,7 @@ class TrainoptCallback(pl.Callback):
     """
 
     def __init__(self, *, stop_on_trip: bool = False, loss_fn: Any = None, num_classes: int | None = None,
-                 every: int = 50, module: str | None = None, consultation: Any = None) -> None:
+                 every: int = WINDOW, module: str | None = None, consultation: Any = None) -> None:
         super().__init__()
         self.stop_on_trip, self.loss_fn, self.num_classes = stop_on_trip, loss_fn, num_classes
         self.every, self.module = every, module
