@@ -45,7 +45,8 @@ PERIOD = 73
 MARKS = frozenset((1, 2, 4, 8, 16, 32, 37, 55, 64))
 """Past the dense start, a forward is fingerprinted when its index modulo ``PERIOD`` is in ``MARKS``: the powers
 of two modulo 73, a perfect (73, 9, 1) difference set (Singer's construction): the 72 differences of two marks
-are the 72 non-zero residues, each once (``tests/test_probes_batch_order.py`` checks it)."""
+are the 72 non-zero residues, each once (``test_the_marks_pair_every_gap_once_a_period`` in
+``tests/test_watch_defaults.py`` checks it)."""
 
 
 def _residues(lo: int, hi: int, r: int, k: int) -> int:

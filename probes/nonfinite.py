@@ -151,8 +151,8 @@ class NonfiniteProbe(Probe):
     def unsound_loss(self, run: Any) -> None:
         """The step's loss was not read as a finite host number: look at the input and output held for it now."""
         held = self._held
-        if held is None:
-            return
+        if held is None or held[0] != run.steps:
+            return  # nothing held, or an earlier step's, which its finite loss vouched for
         self._held = None
         _, first, out = held
         # on the CPU: a host read costs no device wait

@@ -327,7 +327,12 @@ class Watch:
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:
             self._remove_expensive()
-            if self._i:
+            if self.forward_serial > self.steps and self._on_unsound:
+                # The loop left after a training forward whose w.step never came (``if isnan(loss): break``): no
+                # finite loss vouched for that forward, so what was held for it is looked at now, as a step whose
+                # loss was not read would be. Recorded in this (partial) window's row for that step.
+                self._call(self._on_unsound)
+            if self._i or self._buf or self._hostbuf:
                 # a partial last window stays local: ranks may leave their loops at different steps, and a
                 # collective here would wait for a rank that has already finished
                 self._flush(final=True)

@@ -10,6 +10,7 @@ early.
 
 from __future__ import annotations
 
+import gc
 import tracemalloc
 
 import pytest
@@ -160,15 +161,25 @@ def test_memory_stays_flat_over_a_long_run():
             opt.step()
             w.step(loss)
 
+    def live_tensors() -> int:
+        # torch's CPU allocator is invisible to tracemalloc: a tensor kept per step shows as a few hundred bytes of
+        # Python objects there, so the tensors themselves are counted
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if issubclass(type(o), torch.Tensor))
+
     with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
         steps(w, 600)  # past every dense start and a few window ends
+        tensors = live_tensors()
         tracemalloc.start()
         try:
             steps(w, 2400)
             grown = tracemalloc.get_traced_memory()[0]
         finally:
             tracemalloc.stop()
+        tensors_grown = live_tensors() - tensors
     assert grown < 256 * 1024, grown  # a few window buffers at most, not a per-step history
+    # a window's queue at most (one window end lies on either side of both counts): not one tensor per step
+    assert tensors_grown < 200, tensors_grown
     assert not w.trips
 
 
@@ -261,3 +272,32 @@ def test_the_gradient_norm_is_taken_on_the_steps_of_its_rule():
         last = step
         expected.append(step)
     assert taken == expected
+
+
+def test_a_loop_that_breaks_on_a_nan_loss_before_w_step_still_places_the_nan():
+    """``if isnan(loss): break`` leaves before ``w.step``: the held input of that forward is looked at on exit.
+
+    On the CPU the input is held until a finite loss vouches for it; a loop that stops on the NaN never hands
+    that loss over, so without the look on exit the run would end "clean" with a NaN input in its last batch.
+    """
+    import math
+
+    m, opt, x_all, y_all = _setup()
+    loss_fn = nn.CrossEntropyLoss()
+    g = torch.Generator().manual_seed(3)
+    with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
+        for step in range(520):
+            i = torch.randint(0, 512, (32,), generator=g)
+            x = x_all[i].clone()
+            if step == 437:
+                x[3, 7] = float("nan")
+            opt.zero_grad()
+            loss = loss_fn(m(x), y_all[i])
+            if math.isnan(loss.item()):
+                break
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    assert w.steps == 437
+    assert w.nonfinite_at.get("inputs") == 437, w.nonfinite_at
+    assert w.diagnosis is not None and w.diagnosis.status != "clean"
