@@ -544,6 +544,7 @@ class _Reader:
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
+        self._lowered_lr: tuple[int, int] | None = None  # where the text says the LR was lowered
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -1512,7 +1513,8 @@ class _Reader:
                     # "1024 instead of 128": the number before "instead" is the after-value of the same change
                     prev = next((u for u in range(k - 1, max(lo, k - 3) - 1, -1) if toks[u].kind == "num"), None)
                     if t.lemma == "instead" and prev is not None and toks[b].kind == "num":
-                        self._change(lo, hi, b, prev)
+                        # ("lr 1e-3 instead of 1e-2" is a choice against another value, no change in time)
+                        self._change(lo, hi, b, prev, timed=self._said_as_change(lo, hi))
                         continue
                     # "lr was 1e-4, now 1e-3": the value said after "now" is the setting's
                     now = next((u for u in range(b + 1, min(hi, b + 4)) if toks[u].lemma in ("now", "currently")),
@@ -1542,7 +1544,29 @@ class _Reader:
                 return name, value, k + n - 1
         return None
 
-    def _change(self, lo: int, hi: int, b: int, a: int, claim_from: int | None = None) -> None:
+    def _said_as_change(self, lo: int, hi: int) -> bool:
+        """Whether the sentence ``lo:hi`` says something changed in time.
+
+        A change verb (a motion verb with its "to" or "from", ``MOTION_VERBS``), a "now" / "since" that sets the
+        present against the past, or a comparative that sets the value against the run's old one
+        (``CHANGE_COMPARATIVES``).
+        """
+        toks = self.tokens
+        return any(t.lemma in K.NOW_MARKERS or t.lemma == "since" or t.text.lower() in K.CHANGE_COMPARATIVES or
+                   (t.lemma in K.CHANGE_VERBS and (t.lemma not in K.MOTION_VERBS or self._goes_somewhere(k + 1, hi)))
+                   for k, t in enumerate(toks[lo:hi], lo))
+
+    def _goes_somewhere(self, i: int, hi: int) -> bool:
+        """Whether a motion verb before token ``i`` has a "to" or "from" in its clause (``MOTION_COMPLEMENTS``)."""
+        for t in self.tokens[i:min(hi, i + 8)]:
+            if _breaks(t):
+                return False
+            if t.lemma in K.MOTION_COMPLEMENTS:
+                return True
+        return False
+
+    def _change(self, lo: int, hi: int, b: int, a: int, claim_from: int | None = None, timed: bool = True) -> None:
+        """A value ``b`` set against ``a``: ``a`` is the setting's, and (when ``timed``) the difference a change."""
         toks = self.tokens
         self.claim(toks[claim_from if claim_from is not None else b].start, toks[b].end, K.SETTINGS)
         start = claim_from if claim_from is not None else b
@@ -1556,7 +1580,7 @@ class _Reader:
         if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
             name, value, last = after_v
             self.add({name: value}, toks[a].start, toks[last].end)
-            if before_v is not None and before_v[1] != value and \
+            if timed and before_v is not None and before_v[1] != value and \
                     " ".join(t.lemma for t in toks[a:last + 1]) not in K.UNCHANGED_FORMATS:
                 self._changed(lo, hi, name, toks[b].start, toks[last].end)
             return
@@ -1573,12 +1597,12 @@ class _Reader:
         # a quantity moving from one number to another ("val_loss from 0.5 to 1.2")
         if "batch" in quantities and value == int(value):
             self.add({"batch_size": int(value)}, toks[b].start, toks[a].end)
-            if before is not None and before != value:
+            if timed and before is not None and before != value:
                 self._changed(lo, hi, "batch_size", toks[b].start, toks[a].end)
         elif "lr" in quantities:
             self.add({"learning_rate": value}, toks[b].start, toks[a].end)
-            if before is not None and before != value:
-                self._changed(lo, hi, "learning_rate", toks[b].start, toks[a].end)
+            if timed and before is not None and before != value:
+                self._changed(lo, hi, "learning_rate", toks[b].start, toks[a].end, before, value)
         elif before is not None and quantities:
             self._moved(lo, b, before, value, toks[b].start, toks[a].end)
 
@@ -1602,6 +1626,8 @@ class _Reader:
             if any(t.lemma in K.NEGATORS for t in toks[max(lo, k - 3):k]) or \
                     (k > lo and toks[k - 1].lemma in K.NOUN_MARKERS):
                 continue
+            if verb.lemma in K.MOTION_VERBS and not self._goes_somewhere(k + 1, hi):
+                continue  # "each batch goes through the dataloader": motion, not a change
             found = self._change_object(k + 1, min(hi, k + 7))
             if found is None and verb.text.endswith("ed"):
                 # the passive or the bare past after its object: "batch size changed to 1024", "bs doubled"
@@ -1614,6 +1640,11 @@ class _Reader:
             if kind == "data_pipeline" and any(t.lemma in K.LOADING_SPEED_WORDS for t in toks[lo:hi]):
                 continue
             if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
+                continue
+            if kind == "learning_rate" and verb.lemma not in K.LR_RAISE_VERBS:
+                # a lowered LR is no raise; an LR "changed" or "adjusted" says no way, and is left to the question
+                if verb.lemma in K.LR_LOWER_VERBS:
+                    self._lowered_lr = (verb.start, toks[end].end)
                 continue
             self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
@@ -1640,6 +1671,8 @@ class _Reader:
                 return kind, k + n - 1
             if toks[k].lemma in K.CHANGE_STOPS and not before_verb:
                 return None  # a preposition: what follows is another thing's, not the change's object
+            if toks[k].lemma in K.CHANGE_OBJECT_BLOCKERS or toks[k].text in K.CHANGE_OBJECT_BLOCKERS:
+                return None  # "update the model parameters every batch": the parameters are what is updated
             k += 1
         return None
 
@@ -1676,7 +1709,9 @@ class _Reader:
                     after = [self.u.readings[-1]]
                 if after and any(a.value != b.value for a in after for b in before):
                     self.u.readings = [r for r in self.u.readings if r not in before]
-                    if not (kind == "precision" and after[-1].value == "bf16"):  # (UNCHANGED_FORMATS)
+                    if kind == "learning_rate":
+                        self._lr_moved(before[-1].value, after[-1].value, toks[then].start, after[-1].end)
+                    elif not (kind == "precision" and after[-1].value == "bf16"):  # (UNCHANGED_FORMATS)
                         self._read_change({"recent_change": kind}, toks[then].start, after[-1].end)
             # one device then, several now: the GPU count changed
             said = {t.lemma for t in toks[lo:now]}
@@ -1694,11 +1729,42 @@ class _Reader:
             spans[s] = (lo, j)
         return list(spans.values())
 
-    def _changed(self, lo: int, hi: int, setting: str, start: int, end: int) -> None:
-        """A setting said with a before and an after value was changed: what changed (``CHANGED_SETTINGS``)."""
+    def _changed(self, lo: int, hi: int, setting: str, start: int, end: int, before: Any = None,
+                 after: Any = None) -> None:
+        """A setting said with a before and an after value was changed: what changed (``CHANGED_SETTINGS``).
+
+        A learning rate changed by its values is read by their order (``_lr_moved``).
+        """
         kind = K.CHANGED_SETTINGS.get(setting)
-        if kind is not None and not self._weighed_change(lo, hi):
+        if kind is None or self._weighed_change(lo, hi):
+            return
+        if kind == "learning_rate":
+            self._lr_moved(before, after, start, end)
+        else:
             self._read_change({"recent_change": kind}, start, end)
+
+    def _lr_moved(self, before: Any, after: Any, start: int, end: int) -> None:
+        """An LR that went from ``before`` to ``after``: what its order says.
+
+        A raise is ``recent_change=learning_rate`` (DF-CHG-LR's "the LR was raised"); a cut is kept for
+        ``_lowered_lr_unstable``; values that cannot be ordered say neither.
+        """
+        if not isinstance(before, (int, float)) or not isinstance(after, (int, float)):
+            return
+        if after > before:
+            self._read_change({"recent_change": "learning_rate"}, start, end)
+        elif after < before and self._lowered_lr is None:
+            self._lowered_lr = (start, end)
+
+    def _lowered_lr_unstable(self) -> None:
+        """A lowered LR in a text whose loss is unstable: the lower LR did not train stably.
+
+        Reads ``lower_lr_stable`` false, unless the text already judged it (``INSTABILITY_BEHAVIORS``).
+        """
+        if self._lowered_lr is None or any(r.name == "lower_lr_stable" for r in self.u.readings):
+            return
+        if any(r.name == "loss_behavior" and r.value in K.INSTABILITY_BEHAVIORS for r in self.u.readings):
+            self.add({"lower_lr_stable": False}, *self._lowered_lr)
 
     def _read_change(self, sets: dict[str, Any], start: int, end: int) -> None:
         """Read what changed, and offer the link the text only implies as a question to confirm.
@@ -1766,6 +1832,7 @@ class _Reader:
         self._quoted_settings()
         self._model_families()
         self._then_now()
+        self._lowered_lr_unstable()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
@@ -2022,6 +2089,9 @@ class _Reader:
             train data"), else before it in the sentence (a subject carried over: "val acc goes up, then drops"),
             else after it.
             """
+            # (a word right before a rival is its modifier, the rival the head: "update torch weights" updates the
+            # weights, not torch)
+            own = [b for b in own if b + 1 not in rival]
             both = [(b, b in own) for b in set(own) | set(rival) if b != a]
             same = [(b, o) for b, o in both if breaks[b] == breaks[a]]
             for pool, before in ((same, True), (same, False), (both, True), (both, False)):

@@ -365,6 +365,8 @@ ROWS = (
         "optimizer, changed.",
         _PREC,
         fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE),
+    # (``recent_change=learning_rate`` is a raised LR, as the change question's choice says: the parser reads it
+    # only from a raise, by its verb or by its values in time order; a lowered LR is ``lower_lr_stable``'s)
     Row("DF-CHG-LR",
         {"symptom": RUN_TROUBLE, "recent_change": "learning_rate", "loss_behavior": NONFINITE},
         (Find("Instability", "warning", "the run became unstable when the learning rate was raised: the new "

@@ -798,7 +798,30 @@ CHANGE_OBJECTS: dict[str, str] = {
 """The objects of a change verb and what changed with them (``recent_change``). A library is changed only by an
 update ("upgraded torch", "bumped transformers"), never by a switch ("switched to pytorch")."""
 
-CHANGE_STOPS = frozenset("under with for in on at by of during while than".split())
+MOTION_VERBS = frozenset("go move switch".split())
+"""Change verbs that say a change only with somewhere to go: a "to" or "from" after them ("switched to fp16",
+"moved the data pipeline to webdataset", "went from 64 to 1024"). Without one they are motion, not change: "each batch
+goes through the dataloader", "went with lr 1e-3"."""
+
+MOTION_COMPLEMENTS = frozenset("to from".split())
+"""What makes a motion verb (``MOTION_VERBS``) a change: the place it goes to or leaves."""
+
+CHANGE_COMPARATIVES = frozenset("bigger larger higher smaller lower fewer".split())
+"""Comparatives that set a value against the run's own old one: "bigger batch (1024 instead of 128)" is a change,
+where "lr 1e-3 instead of 1e-2" alone is only a choice against another value."""
+
+LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge".split())
+"""Change verbs that say a setting went up: said of the learning rate, it is a raised LR (DF-CHG-LR's case)."""
+
+LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut".split())
+"""Change verbs that say a setting went down: a lowered learning rate is no raise. Trouble at the lower LR says a
+lower LR did not train stably (``lower_lr_stable`` false), not that the LR passed the stable edge."""
+
+INSTABILITY_BEHAVIORS = frozenset("nan_or_inf diverging spiking oscillating".split())
+"""Loss behaviours that make trouble after a lowered LR an instability the lower LR did not cure (``lower_lr_stable``
+false); a plateau or slow run after lowering it is no such judgement."""
+
+CHANGE_STOPS = frozenset("under with for in on at by of during while than through into over via".split())
 """Prepositions that end the search for a change verb's object: what follows them is another thing's ("weight
 updates under lightning" change nothing of lightning; "changed the seed for the lr finder")."""
 
@@ -811,9 +834,10 @@ LIBRARY_CHANGE_VERBS = frozenset("update upgrade bump downgrade".split())
 """The change verbs that say a library's version changed (``CHANGE_OBJECTS``' ``library_upgrade``)."""
 
 CHANGE_OBJECT_BLOCKERS = frozenset("schedule scheduler warmup decay worker num_workers prefetch pin_memory "
-                                   "persistent_workers finder".split())
+                                   "persistent_workers finder weight weights parameter parameters param params tensor "
+                                   "tensors gradient gradients grad grads model module layer".split())
 """Words right after a change's object that make it another thing's: "changed the lr schedule" changes the
-schedule, not the LR."""
+schedule, not the LR; "update torch weights each step" updates the weights (an optimizer step), not torch."""
 
 LOADING_SPEED_WORDS = frozenset("worker num_workers prefetch prefetch_factor pin_memory persistent_workers fast "
                                 "faster slow slower speed throughput".split())
@@ -1050,7 +1074,7 @@ SETTING_VALUES: dict[str, tuple[str, Any]] = {
 _LIBRARIES = ("torch pytorch transformers cuda cudnn library lib package lightning accelerate peft deepspeed timm "
               "diffusers driver trl xformers")
 """Libraries whose update is a change to the run (``FRAMES``)."""
-_STEP_UPDATES = "gradient grad weight parameter param optimizer scaler"
+_STEP_UPDATES = "gradient grad weight parameter param optimizer scaler tensor model"
 """What the training step itself updates: an "update" said of them is the step's, not a library's."""
 
 Bind = tuple[int, int | str, int | str]
@@ -1148,7 +1172,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "before_now",
           "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
           "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
-        (("change switch increase double raise bump halve reduce decrease lower", "lr rate",
+        # (a raise only: DF-CHG-LR reads a raised LR; a lowered one is ``lower_lr_stable``'s, and an LR "changed"
+        # says no way and is left to the question)
+        (("increase double raise bump triple quadruple", "lr rate",
           "since after once now before_now", "!should !want !whether !worth !consider !considering !planning !plan "
           "!would !could !try !how !if !batch !schedule !scheduler !warmup !decay !epoch !plateau !stable !fix !solve "
           "!help !resolve"),

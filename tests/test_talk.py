@@ -142,6 +142,20 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     # a pace denied is no pace read: the negation after the schedule still scopes over "too early"
     ("my warmup does not finish too early", "scheduler_pace"),
     ("the warmup isn't too short and the loss still spikes", "scheduler_pace"),
+    # a motion verb is a change only with somewhere to go ("to" / "from"): a batch going through the loader is none
+    ("each batch goes through the dataloader and then the loss is nan after 3 epochs", "recent_change"),
+    ("we went with the default dataloader and the loss is nan", "recent_change"),
+    # what the training step updates is no library, even named with one ("torch weights", "transformers model")
+    ("i update torch weights each step", "recent_change"),
+    ("we update the transformers model parameters every batch and the loss is nan", "recent_change"),
+    # a lowered LR is no raise, and an LR "changed" says no way: neither is DF-CHG-LR's change
+    ("after lowering the lr from 1e-3 to 1e-5 the loss became nan", "recent_change"),
+    ("I used lr 1e-3 before, now 1e-5 and the loss is nan", "recent_change"),
+    ("since I reduced the learning rate the loss diverges", "recent_change"),
+    ("after I changed the lr the loss is nan", "recent_change"),
+    # a value chosen against another, with no time order, changed nothing
+    ("lr 1e-3 instead of 1e-2 and the loss is nan", "recent_change"),
+    ("batch 1024 instead of 128, and it diverges", "recent_change"),
 ])
 def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
     got = obs(text)
@@ -577,6 +591,20 @@ def test_a_gradient_norm_logged_as_nan_after_finite_losses_is_a_later_onset() ->
     ("went from 1 gpu to 8 gpus and now the accuracy is worse", {"recent_change": "gpu_count",
                                                                  "world_size_changed": True, "multi_gpu": True}),
     ("went from 1 gpu to 8 gpus and it is no faster", {"recent_change": None}),
+    # a library changed is one updated by its version, the motion verbs with somewhere to go
+    ("updated torch to 2.1 and now the loss is nan", {"recent_change": "library_upgrade"}),
+    ("I moved the data pipeline to webdataset and since then the loss is stuck", {"recent_change": "data_pipeline"}),
+    # an LR raised, by its verb or by its values in time order, is DF-CHG-LR's change; a cut is a lower LR that
+    # did not train stably
+    ("since I raised the lr from 1e-4 to 1e-3 the loss is nan", {"recent_change": "learning_rate"}),
+    ("since I switched to lr 1e-2 instead of 1e-3 the loss is nan", {"recent_change": "learning_rate",
+                                                                     "learning_rate": 0.01}),
+    ("after lowering the lr from 1e-3 to 1e-5 the loss became nan", {"learning_rate": 1e-5,
+                                                                     "lower_lr_stable": False}),
+    ("I used lr 1e-3 before, now 1e-5 and the loss is nan", {"learning_rate": 1e-5, "lower_lr_stable": False}),
+    ("lr 1e-3 instead of 1e-2 and the loss is nan", {"learning_rate": 0.001, "lower_lr_stable": None}),
+    # (a lowered LR and a slow or flat run is no judgement on stability)
+    ("I lowered the lr and now the loss barely moves", {"lower_lr_stable": None, "recent_change": None}),
     # a figure judged good on training data and bad on held-out data is the gap
     ("train acc is great but val acc is trash", {"symptom": "overfitting"}),
     ("val accuracy is not bad and train accuracy is great", {"symptom": None}),
