@@ -180,11 +180,14 @@ class Understanding:
         readings: Observations with the words that gave each.
         claims: ``(start, end, names)``: a single-word cue inside the span may not set these observations.
         confirm: Confirmation questions for words read two ways (the word, the question).
+        asked: ``(start, end)`` of each yes/no question ("does the warmup end too early?"): a cause read inside
+            one is the user's hypothesis, offered to confirm rather than read (``knowledge.talk.YES_NO_LEADS``).
     """
 
     readings: list[Reading] = field(default_factory=list)
     claims: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     confirm: list[tuple[str, str]] = field(default_factory=list)
+    asked: list[tuple[int, int]] = field(default_factory=list)
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
@@ -1458,6 +1461,25 @@ class _Reader:
             names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
         self.claim(start, end, names)
 
+    def yes_no(self, clauses: list[tuple[int, int]], hi: int) -> None:
+        """Mark a yes/no question: from the clause that opens it ("is", "does", "could" or a hedge) to its "?".
+
+        "does the warmup end too early?", "loss is flat, is my lr too high?", "maybe the labels are shuffled?"
+        state what the user suspects; "why does my loss go nan?" (a question word) and "is it normal that val
+        loss is lower?" (``PRESUPPOSING_WORDS``) take what they say as given, and are not marked.
+        """
+        if hi >= len(self.tokens) or self.tokens[hi].text != "?":
+            return
+        for i, j in clauses:
+            lead = self.tokens[i].lemma
+            if lead in K.YES_NO_LEADS or lead in K.HEDGES:
+                if any(t.lemma in K.PRESUPPOSING_WORDS for t in self.tokens[i:j]):
+                    return
+                self.u.asked.append((self.tokens[i].start, self.tokens[hi].end))
+                return
+            if lead in K.QUESTION_LEADS:
+                return  # "why is ... ?", "what ... ?": an open question about the state, its words are read
+
     def _in_use_clause(self, p: Part, lo: int, hi: int) -> bool:
         """Whether the clause around a part says it is in use ("I use X", "with X") and asks nothing."""
         a = p.i
@@ -1817,6 +1839,7 @@ class _Reader:
             self.compare(lo, hi)
             self.correlative(lo, hi)
             self.question(lo, hi + (1 if hi < len(self.tokens) and self.tokens[hi].text == "?" else 0))
+            self.yes_no(clauses, hi)
             self.changes(lo, hi)
             self.change_verbs(lo, hi)
             # (a sentence opened by a linking word, "since switching to fp16 ...", keeps it for its frames)

@@ -489,6 +489,16 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, PASTED_CRASH_PRIORITY, SYMPTOM_PRIORITY, VALUE_PRIORITY
 
     u = understand(dt.text)
+    asked = _Spans(u.asked)
+    held: dict[tuple[str, Any], str] = {}  # causes asked about: (name, value) -> the words, offered to confirm
+
+    def hypothesis(name: str, value: Any, start: int, end: int, phrase: str) -> bool:
+        """Whether a reading is a cause said only inside a yes/no question (then it is held, to confirm)."""
+        if not _hypothesis(name) or not asked.inside(start, end):
+            return False
+        held.setdefault((name, value), phrase)
+        return True
+
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
     kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
@@ -515,6 +525,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                 obs = Observation.make(name, value, f"text:{phrase.strip()}")
             except (TrainoptError, ValueError, TypeError, OverflowError):
                 continue  # a number out of range, an unknown unit: the phrase says nothing usable
+            if hypothesis(name, obs.value, h.start, h.end, phrase.strip()):
+                continue
             settled.add((h.order, name))
             key = (-h.keyword.priority, 1, h.start, h.keyword.pattern)
             if name not in best or key < best[name][0]:
@@ -548,6 +560,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             obs = Observation.make(r.name, r.value, f"text:{phrase}")
         except (TrainoptError, ValueError, TypeError, OverflowError):
             continue
+        if hypothesis(r.name, obs.value, r.start, r.end, phrase):
+            continue
         # (a crash shown by pasted evidence outranks a tracker's name or a question said beside it)
         sym = PASTED_CRASH_PRIORITY if r.value == "crash" and r.evidence and not r.fallback else \
             SYMPTOM_PRIORITY.get(r.value, 0)
@@ -567,7 +581,19 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                 best[name] = (key, reading)
         elif key[1] == 0:
             best[name] = (key, reading)
+    for (name, value), words in held.items():
+        if name not in best:  # said as seen elsewhere in the text: read there, nothing to ask
+            u.confirm.append((f"asked:{name}", f"You asked about \"{words}\" ({name}={value}): do you see it in your "
+                                               f"run? (say it as a statement to record it)"))
     return u, [best[n][1] for n in sorted(best)]
+
+
+def _hypothesis(name: str) -> bool:
+    """Whether an observation names a cause (``knowledge.talk.HYPOTHESIS_GROUPS``, ``HYPOTHESIS_NAMES``)."""
+    from knowledge.talk import HYPOTHESIS_GROUPS, HYPOTHESIS_NAMES
+    from knowledge.vocabulary import VOCABULARY
+
+    return name in HYPOTHESIS_NAMES or (name in VOCABULARY and VOCABULARY[name].group in HYPOTHESIS_GROUPS)
 
 
 def confirmations(text: str) -> list[str]:

@@ -310,6 +310,28 @@ HEDGES = frozenset("maybe perhaps probably possibly might seem seems seemingly a
 QUESTION_LEADS = frozenset("which what should shall would is are does do can could how why when whether".split())
 """Words that open a question."""
 
+YES_NO_LEADS = frozenset("be do can could would should might may will have shall".split())
+"""Lemmas of the verbs that open a yes/no question ("is it ...?", "does the warmup ...?", "could it be that ...?"):
+what such a question says of a cause is the user's hypothesis, not what they saw. A "?" after a hedge ("maybe the
+labels are shuffled?") asks the same."""
+
+PRESUPPOSING_WORDS = frozenset("normal expected usual common ok okay fine if".split())
+"""Words of a yes/no question that takes its content as given: "is it normal that val loss is lower than train
+loss?" says that it is, and asks only whether that is fine; "is it overfitting if val loss goes up?" states the
+condition it asks about."""
+
+HYPOTHESIS_GROUPS = frozenset({"loop", "probe", "distributed"})
+"""Vocabulary groups whose observations say what is wrong in the code, the optimisation or across processes: a
+cause. Asked in a yes/no question they are offered to confirm, not read (see ``HYPOTHESIS_NAMES``)."""
+
+HYPOTHESIS_NAMES = frozenset({"loss_scale_issue"})
+"""Observations outside ``HYPOTHESIS_GROUPS`` that also name a cause (a collapsing loss scale). The state a
+question describes (the symptom, the loss curve, metric values) and the settings it presupposes (the optimizer,
+the batch size) are read as usual: "why is val acc 50%?", "is a batch of 8 too small?". (``self_diagnosis`` is
+itself the user's hypothesis, and read as one.) Data faults asked about ("can the val split overlap the training
+data?") are still read: holding them lost a dev route (a leak asked about beside suspiciously good validation
+numbers); whether to hold them too is left open."""
+
 CHOICE_WORDS = frozenset("which should best better recommend recommended vs versus choose pick or worth need "
                          "reasonable good right optimal ideal enable necessary sensible default typical".split())
 """Words that make a question a choice of setting ("which X should I use", "X or Y?")."""
