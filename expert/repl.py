@@ -195,23 +195,38 @@ def _read_complaint(c: Consultation, write: Write) -> None:
                     "the whole complaint back)\n")
         else:
             write("(no known symptom words in that; the questions will narrow it down)\n")
-        from expert.text import confirmations
+        from expert.text import confirmations, offered
 
         checks = confirmations(text)
         for line in checks:
             write(f"check: {line}\n")
         if checks:
-            _confirm(c, write)
+            _confirm(c, write, offered(text))
         return
 
 
-def _confirm(c: Consultation, write: Write) -> None:
-    """After a reading left open: Enter keeps what was read, `not X, Y` corrects one reading in place."""
-    write("  (Enter keeps the reading; `not X, Y` corrects it, e.g. `not hang, the loss`)\n")
+def _confirm(c: Consultation, write: Write, asked: list | None = None) -> None:
+    """After a reading left open: Enter keeps what was read, `not X, Y` corrects one reading in place.
+
+    ``asked`` holds the causes the user only asked about (not read): `yes` records them, Enter leaves them out.
+    """
+    if asked:
+        write("  (`yes` records what you asked about; Enter leaves it out and keeps the readings; `not X, Y` "
+              "corrects one)\n")
+    else:
+        write("  (Enter keeps the reading; `not X, Y` corrects it, e.g. `not hang, the loss`)\n")
     for _ in range(3):
         reply = read_line("check> ", write)
         if reply.lower() in ("quit", "exit", "q"):
             raise Leave("quit")
+        if asked and reply.lower() in ("y", "yes"):
+            try:
+                c.add(asked)
+            except TrainoptError as e:  # contradicts what is known: nothing changes
+                write(e.render() + "\n")
+                return
+            write("recorded: " + ", ".join(f"{o.name}={o.value}" for o in asked) + "\n")
+            return
         if not reply or reply.lower() in ("y", "yes", "ok", "keep"):
             return
         if correct(c, reply, write) is not None:

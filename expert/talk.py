@@ -182,12 +182,15 @@ class Understanding:
         confirm: Confirmation questions for words read two ways (the word, the question).
         asked: ``(start, end)`` of each yes/no question ("does the warmup end too early?"): a cause read inside
             one is the user's hypothesis, offered to confirm rather than read (``knowledge.talk.YES_NO_LEADS``).
+        offered: The observations of those hypotheses (filled by ``expert.text``): a `yes` to their confirmation
+            records them.
     """
 
     readings: list[Reading] = field(default_factory=list)
     claims: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     confirm: list[tuple[str, str]] = field(default_factory=list)
     asked: list[tuple[int, int]] = field(default_factory=list)
+    offered: list[Any] = field(default_factory=list)
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:

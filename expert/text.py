@@ -584,7 +584,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     for (name, value), words in held.items():
         if name not in best:  # said as seen elsewhere in the text: read there, nothing to ask
             u.confirm.append((f"asked:{name}", f"You asked about \"{words}\" ({name}={value}): do you see it in your "
-                                               f"run? (say it as a statement to record it)"))
+                                               f"run? (`yes` records it)"))
+            # (the value was valid when held: it went through Observation.make above)
+            u.offered.append(Observation.make(name, value, f"text:{words} (confirmed)"))
     return u, [best[n][1] for n in sorted(best)]
 
 
@@ -618,6 +620,18 @@ def confirmations(text: str) -> list[str]:
             out.append(f"You sounded unsure about \"{r.words}\" ({o.name}={o.value}): is that what you see? "
                        f"(`forget {o.name}` drops it)")
     return list(dict.fromkeys(out))
+
+
+def offered(text: str) -> list[Observation]:
+    """The causes a text only asked about ("does the warmup end too early?"), as the observations a `yes` records.
+
+    They are not read from the text (a question is no observation); ``confirmations`` asks about each.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return []
+    last = _LAST
+    u = last[1] if last is not None and last[0] == text else _read(text)[0]
+    return list(u.offered)
 
 
 def reread(words: str, quantity: str) -> list[Observation]:

@@ -246,6 +246,17 @@ def test_repl_corrects_one_reading_in_place() -> None:
     assert "corrected: symptom='hang'" in result.output
 
 
+@pytest.mark.parametrize("reply, recorded", [("yes", True), ("", False)])
+def test_repl_records_a_cause_asked_about_only_on_yes(reply: str, recorded: bool) -> None:
+    """A cause the user only asked about is offered, not read: `yes` records it, Enter leaves it out."""
+    result = CliRunner().invoke(cli, ["consult", "--format", "json"],
+                                input=f"does the warmup end too early? loss is flat\n{reply}\nquit\n")
+    assert "check: You asked about" in result.output
+    assert ("recorded: scheduler_pace=too_fast" in result.output) is recorded
+    report = result.output[result.output.index("{"):]
+    assert ('"scheduler_pace"' in report) is recorded, report[:400]
+
+
 def test_repl_refuses_a_correction_of_nothing_read() -> None:
     result = CliRunner().invoke(cli, ["consult"], input="training seems stuck\nnot adam, sgd\n\nquit\n")
     assert "nothing read from the complaint is 'adam'" in result.output
