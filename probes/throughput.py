@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -59,6 +61,51 @@ def observe(data_s: float, compute_s: float, steps: int, device: Any = None) -> 
     return out
 
 
+class _RunQueue:
+    """Nanoseconds the calling thread has spent runnable but waiting for a CPU (Linux ``schedstat``), else 0.
+
+    On a host whose cores are shared (ranks of one job, other jobs) the scheduler preempts the training thread at
+    random moments; a preemption between a step's end and the next forward reads as time waiting on data, though
+    the loop was ready. The kernel counts that run-queue time per thread: it is taken out of each data wait. A
+    loop that does wait on its loader sleeps on the workers' queue, which is not run-queue time, and keeps its
+    wait. One ``pread`` of an open file (under a microsecond), on sampled steps only.
+    """
+
+    def __init__(self) -> None:
+        self._fd: int | None = None
+        self._tid: int | None = None
+
+    def ns(self) -> int:
+        """The thread's run-queue time so far (0 where the kernel does not say).
+
+        Differences of two readings mean something only when the same thread took both (``same``).
+        """
+        tid = threading.get_native_id()
+        if tid != self._tid:  # first use, or another thread runs the steps: its own counter
+            self.close()
+            self._tid = tid
+            try:
+                self._fd = os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:  # not Linux, or no schedstat: waits stay as measured
+                self._fd = None
+        if self._fd is None:
+            return 0
+        try:
+            return int(os.pread(self._fd, 64, 0).split()[1])
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    def same(self) -> bool:
+        """Whether the calling thread is the one the last reading was taken in."""
+        return threading.get_native_id() == self._tid
+
+    def close(self) -> None:
+        """Close the counter's file."""
+        if self._fd is not None:
+            os.close(self._fd)
+        self._fd = self._tid = None
+
+
 LOADER_BATCHES = 5
 """Batches ``examine`` draws from a loader to time it."""
 
@@ -105,13 +152,21 @@ class ThroughputProbe(Probe):
         self.data: deque[float] = deque(maxlen=self.KEEP)
         self.compute: deque[float] = deque(maxlen=self.KEEP)
         self._t_end: float | None = None
+        self._q_end = 0
         self._t_fwd: float | None = None
+        self._queue = _RunQueue()
+
+    def detach(self, run: Any) -> None:
+        """Close the run-queue clock."""
+        self._queue.close()
 
     def forward_pre(self, run: Any, module: Any) -> None:
         """The first training forward of a sampled step ends its data wait."""
         now = time.perf_counter()
         if self._t_end is not None:
-            self.data.append(now - self._t_end)
+            # time the thread sat runnable but preempted (other processes on its cores) is no wait for data
+            queued = (self._queue.ns() - self._q_end) * 1e-9 if self._queue.same() else 0.0
+            self.data.append(max(0.0, now - self._t_end - queued))
             self._t_end = None  # one wait per sampled step (step_end is not called on the steps between)
         self._t_fwd = now
 
@@ -124,6 +179,8 @@ class ThroughputProbe(Probe):
     def step_end(self, run: Any) -> None:
         """Before a sampled step, start the data clock: the user's bookkeeping up to here is not data loading."""
         self._t_end = time.perf_counter() if run.sampled else None  # (the watch calls it before sampled steps)
+        if self._t_end is not None:
+            self._q_end = self._queue.ns()
 
     def restart(self) -> None:
         """Restart a running data clock: the time since the last step was the caller's own work, not data.
@@ -134,6 +191,7 @@ class ThroughputProbe(Probe):
         """
         if self._t_end is not None:
             self._t_end = time.perf_counter()
+            self._q_end = self._queue.ns()
 
     def summarise(self, run: Any) -> list:
         """``data_time_fraction`` from median data and compute times per step."""

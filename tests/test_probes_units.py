@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -370,3 +371,51 @@ def test_a_data_wait_below_the_loaders_own_cost_is_no_bottleneck_however_small_t
     # the same fraction at ten times the floor a step is an input-bound loop
     (o,) = throughput.observe(100 * 10 * floor_s, 100 * 3 * floor_s, 100)
     assert o.name == "data_time_fraction" and o.value > threshold("MT-DATA-FRAC")
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or not os.path.exists("/proc/self/schedstat"),
+                    reason="needs Linux run-queue accounting and CPU affinity")
+def test_time_preempted_by_another_process_is_no_data_wait() -> None:
+    """A thread kept off its CPU by a competitor (a shared host) was ready to train: that time is not data waiting.
+
+    The probe's clock runs from a sampled step's end to the next forward. Here the "loop" spins on one CPU that a
+    busy child process shares, so about half of the wall time is spent runnable but preempted; the kernel's
+    run-queue count takes it out, and what is left is the spin's own time.
+    """
+    import multiprocessing as mp
+    import time
+    from types import SimpleNamespace
+
+    from probes.throughput import ThroughputProbe
+
+    cpu = min(os.sched_getaffinity(0))
+    before = os.sched_getaffinity(0)
+    ctx = mp.get_context("fork")
+    stop = ctx.Event()
+    child = ctx.Process(target=_spin_on, args=(cpu, stop), daemon=True)
+    child.start()
+    os.sched_setaffinity(0, {cpu})
+    try:
+        time.sleep(0.05)  # the child is spinning on the same CPU
+        p = ThroughputProbe()
+        run = SimpleNamespace(sampled=True)
+        p.attach(run)
+        p.step_end(run)
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 0.2:
+            pass
+        p.forward_pre(run, None)
+        wall = time.perf_counter() - t0
+        p.detach(run)
+    finally:
+        os.sched_setaffinity(0, before)
+        stop.set()
+        child.join(5)
+    # sharing one CPU with a spinner, about half the wall time is preempted (the kernel's slices vary)
+    assert p.data[-1] < 0.8 * wall, (p.data[-1], wall)
+
+
+def _spin_on(cpu: int, stop: object) -> None:
+    os.sched_setaffinity(0, {cpu})
+    while not stop.is_set():  # type: ignore[attr-defined]
+        pass
