@@ -429,10 +429,6 @@ def examine(script: str, fmt: str) -> None:
 # logs (issue 11): offline training logs, optional plot
 # ---------------------------------------------------------------------------------------------------
 
-PROGRESS_FROM_BYTES = pipeline.PROGRESS_FROM_BYTES
-"""Files at least this large show a progress line on stderr while they are read (read at each call: tests lower it)."""
-
-
 @cli.command()
 @click.argument("path", metavar="PATH", type=click.Path())
 @click.option("--plot", "plot_to", metavar="OUT.png", type=click.Path(dir_okay=False),
@@ -454,7 +450,7 @@ def logs(path: str, plot_to: str | None, mapping: tuple[str, ...], fmt: str, fol
     and the verdict then says the evidence is incomplete: a damaged log is never reported clean. Links in a
     run folder that lead out of it are skipped unless --follow-links; pipes, devices and sockets are refused.
     """
-    pipeline.logs(path, plot_to, mapping, fmt, follow_links, progress_from=PROGRESS_FROM_BYTES)
+    pipeline.logs(path, plot_to, mapping, fmt, follow_links)
 
 
 @cli.command()

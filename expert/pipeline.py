@@ -199,7 +199,7 @@ def role_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 def logs(path: str, plot_to: str | None = None, mapping: tuple[str, ...] = (), fmt: str = "text",
-         follow_links: bool = False, progress_from: int | None = None) -> NoReturn:
+         follow_links: bool = False) -> NoReturn:
     """``trainopt logs PATH``: the report on a finished run's logs; exits.
 
     Args:
@@ -208,8 +208,6 @@ def logs(path: str, plot_to: str | None = None, mapping: tuple[str, ...] = (), f
         mapping: ``ROLE=COLUMN`` pairs.
         fmt: Report format.
         follow_links: Read links that lead out of a run folder.
-        progress_from: Logs at least this large (bytes) show a progress line on stderr; by default
-            ``PROGRESS_FROM_BYTES``, read at the call (not bound when the module loads, so both ways in agree).
     """
     from expert.consultation import Consultation
 
@@ -221,11 +219,10 @@ def logs(path: str, plot_to: str | None = None, mapping: tuple[str, ...] = (), f
     if not name.isprintable() or len(name) > 60:
         name = excerpt(name, 60)
     shown = [False]
-    limit = PROGRESS_FROM_BYTES if progress_from is None else progress_from
 
     def progress(done: int, total: int) -> None:
         # Files and folders alike: the readers report bytes over the whole log; small logs stay quiet.
-        if total < limit:
+        if total < PROGRESS_FROM_BYTES:  # (read at each call: both ways in share the one constant)
             return
         shown[0] = True
         echo(f"\rtrainopt: reading {name}: {100 * done // max(total, 1):3d}%", err=True, nl=done >= total)

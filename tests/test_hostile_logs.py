@@ -371,9 +371,9 @@ def test_the_plot_marks_the_spikes_the_report_counts(tmp_path):
 
 
 def test_progress_is_shown_for_a_folder_too(tmp_path, monkeypatch):
-    import expert.cli as cli_mod
+    import expert.pipeline as pipeline_mod
 
-    monkeypatch.setattr(cli_mod, "PROGRESS_FROM_BYTES", 1)
+    monkeypatch.setattr(pipeline_mod, "PROGRESS_FROM_BYTES", 1)
     for fmt in FORMATS:
         d = tmp_path / fmt
         d.mkdir()

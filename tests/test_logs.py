@@ -265,9 +265,9 @@ def test_bad_map_is_a_usage_error(tmp_path):
 
 
 def test_progress_is_reported_on_large_files(tmp_path, monkeypatch):
-    import expert.cli as cli_mod
+    import expert.pipeline as pipeline_mod
 
-    monkeypatch.setattr(cli_mod, "PROGRESS_FROM_BYTES", 1)
+    monkeypatch.setattr(pipeline_mod, "PROGRESS_FROM_BYTES", 1)
     p = write_csv(tmp_path / "x.csv", "step,loss", [f"{i},{v}" for i, v in enumerate(healthy(20_000))])
     r = CliRunner().invoke(cli, ["logs", str(p)])
     assert r.exit_code == 0 and "reading x.csv: 100%" in r.stderr
