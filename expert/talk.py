@@ -2296,9 +2296,9 @@ class _Reader:
             if inner and (toks[j].lemma in K.NEGATORS or toks[j].lemma == "not"):
                 return True
             j += 1
-        after = [t for t in toks[j:j + 6]]
+        after = toks[j:j + 6]
         for n, t in enumerate(after):
-            if _breaks(t) and t.text not in (":",):
+            if _breaks(t) and t.text != ":":
                 break
             if t.lemma in K.CODE_ABSENT_AFTER or t.text in K.CODE_ABSENT_AFTER:
                 return True

@@ -464,6 +464,14 @@ _LAST: tuple[str, Any, tuple[TextReading, ...]] | None = None
 complaint, then asks what it left open (``confirmations``), which would read the same text again."""
 
 
+def _understood(text: str) -> tuple[Any, list[TextReading]]:
+    """What ``read_text`` last understood of ``text`` and its readings, else the text read now."""
+    last = _LAST
+    if last is not None and last[0] == text:
+        return last[1], list(last[2])
+    return _read(text)
+
+
 def read_text(text: str) -> list[TextReading]:
     """Read a complaint into observations, each with the words that gave it (see :func:`parse_complaint`).
 
@@ -606,11 +614,7 @@ def confirmations(text: str) -> list[str]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    last = _LAST
-    if last is not None and last[0] == text:
-        u, readings = last[1], list(last[2])
-    else:
-        u, readings = _read(text)
+    u, readings = _understood(text)
     weak = any(r.weak for r in readings)
     # (a fallback's question only when the fallback is what was read: a cue may have read the text instead)
     out = [q for word, q in u.confirm if weak or not word.startswith("fallback:")]
@@ -629,9 +633,7 @@ def offered(text: str) -> list[Observation]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    last = _LAST
-    u = last[1] if last is not None and last[0] == text else _read(text)[0]
-    return list(u.offered)
+    return list(_understood(text)[0].offered)
 
 
 def reread(words: str, quantity: str) -> list[Observation]:

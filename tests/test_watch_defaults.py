@@ -149,17 +149,10 @@ def test_the_watch_leaves_the_training_exactly_as_it_would_have_gone():
 def test_memory_stays_flat_over_a_long_run():
     """What the watch holds after 3,000 steps is what it held after 600: its summaries are bounded."""
     m, opt, x_all, y_all = _setup()
-    loss_fn = nn.CrossEntropyLoss()
     g = torch.Generator().manual_seed(2)
 
     def steps(w: object, n: int) -> None:
-        for _ in range(n):
-            i = torch.randint(0, 512, (32,), generator=g)
-            opt.zero_grad()
-            loss = loss_fn(m(x_all[i]), y_all[i])
-            loss.backward()
-            opt.step()
-            w.step(loss)
+        _loop(w, m, opt, x_all, y_all, n, g)
 
     def live_tensors() -> int:
         # torch's CPU allocator is invisible to tracemalloc: a tensor kept per step shows as a few hundred bytes of
@@ -167,7 +160,7 @@ def test_memory_stays_flat_over_a_long_run():
         gc.collect()
         return sum(1 for o in gc.get_objects() if issubclass(type(o), torch.Tensor))
 
-    with watch(m, opt, loss_fn=loss_fn, num_classes=5) as w:
+    with watch(m, opt, loss_fn=nn.CrossEntropyLoss(), num_classes=5) as w:
         steps(w, 600)  # past every dense start and a few window ends
         tensors = live_tensors()
         tracemalloc.start()
@@ -206,9 +199,10 @@ def test_a_nan_micro_batch_before_a_finite_loss_is_still_placed():
 
 
 def _loop(w: object, m: nn.Module, opt: torch.optim.Optimizer, x_all: torch.Tensor, y_all: torch.Tensor,
-          steps: int) -> None:
+          steps: int, g: torch.Generator | None = None) -> None:
+    """``steps`` healthy training steps of 32 random examples, drawn from ``g`` (a fresh seed-4 one by default)."""
     loss_fn = nn.CrossEntropyLoss()
-    g = torch.Generator().manual_seed(4)
+    g = torch.Generator().manual_seed(4) if g is None else g
     for _ in range(steps):
         i = torch.randint(0, 512, (32,), generator=g)
         opt.zero_grad()
