@@ -1139,6 +1139,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # the monitored metric absent where the callback checks it ("early stopping runs where the monitored metric
+        # hasn't been logged yet", "ModelCheckpoint can't find the monitored key")
+        (("monitor", "early earlystopping stopping checkpoint modelcheckpoint callback", "~log ~exist ~available "
+          "~find ~compute missing unavailable"), {"monitor_mode": "unavailable"}),
         # early stopping that fires while the validation loss still improves
         (("early earlystopping", "stop", "although while though when but", "loss", "still", "decrease improve down "
           "drop fall"), {"monitor_mode": "wrong_direction"}),
@@ -1209,6 +1213,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # several classes on at once for one example ("each image can belong to several classes")
         (("several multiple", "class label tag category", "once same per each sample example image row",
           "!gpu !node !worker !loss !run !seed"), {"target_kind": "multi_hot"}),
+        # labels said to be "multi-target" (several classes per example; not the error message of that name, which
+        # also comes from one-hot rows and from an extra target dimension)
+        (("multi multi-target multitarget", "target multi-target multitarget", "label",
+          "!support !supported !regression !continuous !class !multi-class !multiclass !gpu !task !node"),
+         {"target_kind": "multi_hot"}),
         # the model's own parameters cast to half precision ("model.half()", "I cast the model to fp16"): not autocast,
         # which keeps them in fp32
         (("half fp16 float16", "model network net weight parameter param", "convert cast put use",
@@ -1421,12 +1430,18 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # negation too)
         (("~normalize ~normalized ~scale ~scaling ~standardize unnormalized unscaled raw", "target y label",
           "!input !feature !image !logit !pixel"), {"targets_unscaled": True}),
+        # whether to scale the targets, asked: they are still in raw units ("would it help to normalize the target
+        # too?", "should I standardize y?")
+        (("normalize normalise standardize scale rescale", "target y", "should would help need worth",
+          "!input !feature !image !logit !pixel !already !label"), {"targets_unscaled": True}),
         # one class for everything, said with the class ("always predicts the majority class", "only class 0")
         (("predict prediction output say classify", "always only every everything all",
           "majority dominant negative 0 background normal", "!rare !minority !never"),
          {"predictions_constant": True}),
         # a training metric scored on mixed batches (mixup, cutmix, manifold mixup) against one of the hard labels
-        (("mixup cutmix", "train training", "accuracy acc metric"), {"train_metric_mixed": True}),
+        # (the accuracy said as the training figure, "train acc", "training accuracy": a run "trained with mixup"
+        # whose test accuracy disappoints scores nothing on mixed batches)
+        (("mixup cutmix", "train_accuracy"), {"train_metric_mixed": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
@@ -1497,9 +1512,13 @@ CONCEPTS: dict[str, str] = {
                      "than it be"), "before_now"),
     # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
     **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
+    # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
+    **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
+                     "training metric", "accuracy on the training", "accuracy on train", "accuracy during training",
+                     "accuracy in training", "train set accuracy", "training set accuracy"), "train_accuracy"),
 }
 """Phrases (lemmas) a frame may name by one word: ``inert`` (a change with no effect), ``regardless`` (whatever the
-value). The phrase holds its own negation, so its word is said plainly."""
+value), ``train_accuracy`` (the training figure). The phrase holds its own negation, so its word is said plainly."""
 
 CONCEPT_REACH = 5
 """Words in the longest ``CONCEPTS`` phrase."""
