@@ -21,7 +21,6 @@ from knowledge.schema import (
     Cross,
     Find,
     Fix,
-    Gt,
     Is,
     Present,
     QuestionRow,
@@ -159,7 +158,7 @@ ROWS = (
         "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01"),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -481,7 +480,7 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 TOPICS = (
     _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
     _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
-    _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},
+    _topic("DF-TOPIC-ACCUM", {"grad_accumulation": True},
            "training-loop-architecture", "gradient accumulation", 7),
     _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),
     _topic("DF-TOPIC-PREC", {"mixed_precision": Is("fp16", "bf16", "fp8")}, "batch-size-and-memory-tradeoffs",

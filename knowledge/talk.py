@@ -1442,6 +1442,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the accuracy said as the training figure, "train acc", "training accuracy": a run "trained with mixup"
         # whose test accuracy disappoints scores nothing on mixed batches)
         (("mixup cutmix", "train_accuracy"), {"train_metric_mixed": True}),
+        # an augmentation that does not pay off ("the accuracy with mixup is not better than plain training",
+        # "cutmix made my test accuracy worse"); the training figure under mixing is the line above
+        (("mixup cutmix randaugment autoaugment augmentation", "accuracy acc result performance score",
+          "worse lower below drop hurt degrade ~better ~improve ~help", "!train_accuracy"),
+         {"augmentation_hurts": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
