@@ -950,6 +950,9 @@ class _Reader:
             if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
                     {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
                 continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+            if quantity is None and m in ("not-change", "not-change_verb") and \
+                    self.lemmas(p.j, min(p.j + 1, sent[1])) in (["it"], ["this"], ["that"], ["anything"]):
+                continue  # "drop_last=True doesn't change it": a remedy that changed nothing, no curve is named
             if m == "hang" and quantity is None and self.lemmas(p.i, p.j) == ["nothing", "happen"] and any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 continue  # "nothing happens, the loss stays at 2.3": what does not happen is the curve's, no hang

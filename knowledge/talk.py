@@ -1141,7 +1141,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
         # the monitored metric absent where the callback checks it ("early stopping runs where the monitored metric
         # hasn't been logged yet", "ModelCheckpoint can't find the monitored key")
-        (("monitor", "early earlystopping stopping checkpoint modelcheckpoint callback", "~log ~exist ~available "
+        (("monitor", "early earlystopping stop checkpoint modelcheckpoint callback", "~log ~exist ~available "
           "~find ~compute missing unavailable"), {"monitor_mode": "unavailable"}),
         # early stopping that fires while the validation loss still improves
         (("early earlystopping", "stop", "although while though when but", "loss", "still", "decrease improve down "
@@ -1442,10 +1442,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the accuracy said as the training figure, "train acc", "training accuracy": a run "trained with mixup"
         # whose test accuracy disappoints scores nothing on mixed batches)
         (("mixup cutmix", "train_accuracy"), {"train_metric_mixed": True}),
+        # why BatchNorm is kept in eval mode (frozen) while the rest trains: its batch statistics need more examples
+        # per device than the run has, a batch-size question ("why are the BN layers frozen during training?", "is it
+        # to keep BatchNorm unchanged?")
+        (("batchnorm bn batch_norm batchnorm2d frozenbatchnorm2d", "freeze frozen fix unchanged",
+          "why purpose", "!never !forget !miss !missing"),
+         {"symptom": "direct_question", "question_topic": "batch_size"}),
         # an augmentation that does not pay off ("the accuracy with mixup is not better than plain training",
         # "cutmix made my test accuracy worse"); the training figure under mixing is the line above
         (("mixup cutmix randaugment autoaugment augmentation", "accuracy acc result performance score",
-          "worse lower below drop hurt degrade ~better ~improve ~help", "!train_accuracy"),
+          "worse lower below drop hurt degrade ~better ~improve ~help",
+          "!train_accuracy !replace !change !switch !new"),
          {"augmentation_hurts": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
@@ -1517,13 +1524,16 @@ CONCEPTS: dict[str, str] = {
                      "than it be"), "before_now"),
     # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
     **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
+    # a purpose asked ("is it to keep ...", "is this for ...")
+    **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
     # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
     **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
                      "training metric", "accuracy on the training", "accuracy on train", "accuracy during training",
                      "accuracy in training", "train set accuracy", "training set accuracy"), "train_accuracy"),
 }
 """Phrases (lemmas) a frame may name by one word: ``inert`` (a change with no effect), ``regardless`` (whatever the
-value), ``train_accuracy`` (the training figure). The phrase holds its own negation, so its word is said plainly."""
+value), ``train_accuracy`` (the training figure), ``purpose`` (a purpose asked). The phrase holds its own
+negation, so its word is said plainly."""
 
 CONCEPT_REACH = 5
 """Words in the longest ``CONCEPTS`` phrase."""
