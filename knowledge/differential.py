@@ -21,6 +21,7 @@ from knowledge.schema import (
     Cross,
     Find,
     Fix,
+    Gt,
     Is,
     Present,
     QuestionRow,
@@ -480,7 +481,9 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 TOPICS = (
     _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
     _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
-    _topic("DF-TOPIC-ACCUM", {"grad_accumulation": True},
+    # (the count, not the flag a passing mention of accumulation gives: said beside precision or a loss, the
+    # mention is context, and the more specific topic keeps the lead)
+    _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},
            "training-loop-architecture", "gradient accumulation", 7),
     _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),
     _topic("DF-TOPIC-PREC", {"mixed_precision": Is("fp16", "bf16", "fp8")}, "batch-size-and-memory-tradeoffs",
