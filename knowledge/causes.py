@@ -922,16 +922,12 @@ ROWS = (
               "state, or constructed before its step count was restored)",
               # (a jump back mid-run worsens a run that was learning: not a loss flat from the first step)
               explains=("convergence", "unstable")),
-         # (the schedule's position across a resume is the LR skill's: seed 001 asks "will you resume training?"
-         # when choosing the schedule; the loop's checkpoint code follows)
-         RouteTo("learning-rate-scheduling", "primary", "the LR the schedule should give at the resumed step, and "
-                 "restoring its position"),
-         RouteTo("training-loop-architecture", "secondary", "save and restore the scheduler with the optimizer, and "
-                 "build it once")),
+         RouteTo("training-loop-architecture", "primary", "save and restore the scheduler with the optimizer, and "
+                 "build it once"),
+         RouteTo("learning-rate-scheduling", "secondary", "the LR the schedule should give at the resumed step")),
         "A scheduler knows the step it is at only from its own state: rebuilt on resume it starts at step 0 and sets "
         "the initial (warm-up or peak) LR again, so the trained weights take large steps and the loss gets worse.",
-        # (above both resume findings, which yield to it: the LR seen jumping back names the state that was lost)
-        Cite("000", "Quick reference", "which LR: schedule type and length"), salience=Salience.CAUSE + 2,
+        Cite("000", "Quick reference", "which LR: schedule type and length"), salience=Salience.CAUSE + 1,
         fix=Fix("Checkpoint the scheduler with the optimizer and load both after constructing them (or build the "
                 "scheduler with the step it resumes at).",
                 "torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'sched': sched.state_dict(), "

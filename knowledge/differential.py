@@ -439,31 +439,7 @@ ROWS = (
         "Weights alone do not resume a run: fresh Adam moments, a schedule back at step 0 or a reset loss scale "
         "each make the first steps after a resume behave like a new, badly tuned run.",
         Cite("003", "Step 2: investigate", "instability: NaN after N epochs points at state that evolves (LR, scale)"),
-        fix=FIX_RESUME_STATE, salience=Salience.CAUSE, unless=("finding:LP-LR-03", "finding:DF-CHG-RESUME-SCHED")),
-    # Of the state a resume can lose, the schedule's position is the one whose loss shows most: a run with a
-    # schedule that moves the LR (warmup, decay, plateau reductions) rebuilt at step 0 sets the warm-up or peak LR
-    # again on weights that had settled under a small one, and the loss jumps at once. Fresh Adam moments or a
-    # reset loss scale cost a few noisy steps; a run with no schedule can only lose those. Seed 001 files "will you
-    # resume training?" under the LR-schedule question, so the schedule's handling across a resume leads.
-    Row("DF-CHG-RESUME-SCHED",
-        {"symptom": RUN_TROUBLE, "recent_change": "resume",
-         "lr_schedule": Is("step", "cosine", "wsd", "linear", "onecycle", "plateau", "exponential", "other")},
-        (Find("Schedule", "warning", "the trouble started on resuming a run that follows an LR schedule: the "
-              "likeliest state lost is the schedule's position (a scheduler rebuilt at step 0 sets the warm-up or "
-              "peak LR again on weights that had settled under a small one); the LR logged right after the resume "
-              "confirms it",
-              # (a schedule thrown back to step 0 worsens a run that was learning: not a loss flat from the start)
-              explains=("unstable", "convergence")),
-         RouteTo("learning-rate-scheduling", "primary", "restore the schedule's position: the LR the resumed step "
-                 "should have"),
-         RouteTo("training-loop-architecture", "secondary", "checkpoint every piece of training state")),
-        "A schedule knows its step only from its own state; rebuilt on resume it starts again at step 0, and the "
-        "jump from a decayed LR back to the initial one is larger than anything fresh optimizer moments do.",
-        Cite("001", "Symptom: which X should I use? (direct questions)",
-             "which LR / WSD vs cosine: will you resume training?"),
-        # (ahead of the generic resume finding, which yields to it)
-        fix=FIX_RESUME_STATE, salience=Salience.CAUSE + 1, unless=("finding:LP-LR-03",),
-        avoid=("lowering the peak LR to soften the jump instead of restoring the schedule's position",)),
+        fix=FIX_RESUME_STATE, salience=Salience.CAUSE, unless=("finding:LP-LR-03",)),
     # A run that finished its planned epochs and is continued for more: the schedules people use are functions of
     # the fraction of the run done (cosine, linear and polynomial decay), so raising the total moves the run back to
     # an earlier, higher point of the curve and the LR jumps up at the restart. Nothing was lost from the checkpoint.

@@ -251,15 +251,6 @@ QUESTIONS = (
         {"symptom": "unstable", "nan_onset": "after_steps"}, rank=14,
         why="NaN that appears only later often follows a schedule that raises the LR (long warmup, restarts).",
         cite=_UN),
-    # After a resume, whether a schedule moves the LR separates a lost schedule position from lost optimizer state.
-    QuestionRow(
-        "Q-SCHEDULE-RESUME", "lr_schedule",
-        "Does the run follow a learning-rate schedule (warmup, decay, plateau reductions), and which one?",
-        {"recent_change": "resume"}, rank=14,
-        why="A resumed run with a schedule most often lost the schedule's position; without one, the optimizer's "
-            "state is the likelier loss.",
-        cite=Cite("001", "Symptom: which X should I use? (direct questions)",
-                  "which LR / WSD vs cosine: will you resume training?")),
     QuestionRow(
         "Q-BATCH-SIZE", "batch_size",
         "What batch size do you train with now?",
