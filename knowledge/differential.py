@@ -111,25 +111,6 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW, unless=("finding:DF-NAN-EVAL",),
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
-    # A NaN that survives a much lower LR (and clipping) does not follow the step size: what is left is the forward
-    # pass's arithmetic. With the number format unknown, overflow of a half-precision format is the commonest such
-    # cause in the threads (values past fp16's 65504 do not shrink with the LR); the loss formula comes next. Once
-    # the format is known, DF-SUS-HALF (fp16/fp8) or where the NaN starts takes over.
-    Row("DF-SUS-NOTLR",
-        {"symptom": "unstable", "loss_behavior": "nan_or_inf", "lower_lr_stable": False, "mixed_precision": Absent(),
-         "nan_location": Absent()},
-        (Find("Numerical", "warning", "the NaN stays when the learning rate is lowered, so the step size is not its "
-              "cause: the forward pass's arithmetic is, most often values overflowing a half-precision format "
-              "(fp16 autocast, weights loaded in fp16), else the loss formula (a log or division at 0); a run in "
-              "bf16 or fp32 that stays finite confirms the format", kind="suspect", explains=("unstable",)),
-         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16 or fp32 for the parts that "
-                 "overflow", section="precision"),
-         RouteTo("loss-functions-and-objectives", "secondary", "a loss formula that is unsafe at 0")),
-        "An LR too high makes a NaN that comes later or not at all at a smaller LR; one that appears at any LR is "
-        "made in the forward pass, where the number format's range and the loss's formula decide.",
-        _PREC, fix=FIX_HALF_OVERFLOW, unless=("finding:DF-SUS-LOSS", "finding:DF-NAN-EVAL"),
-        avoid=("lowering the LR further or clipping harder: the NaN did not follow the step size",),
-        salience=Salience.CAUSE - 2),
     # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
     # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
     # sequence axis (CRNN captcha/OCR heads, speech encoders) hit it once the input shrinks or the labels grow; a
@@ -178,7 +159,7 @@ ROWS = (
         "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-SUS-NOTLR"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL"),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -205,7 +186,7 @@ ROWS = (
         "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
         "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-SUS-NOTLR"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL"),
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
@@ -226,7 +207,7 @@ ROWS = (
         "Class-index losses index the logits with each target; a mask value equal to or above the class count "
         "reads past them, and the first batch already shows it. An LR or an explosion needs steps to go wrong.",
         Cite("003", "Step 2: investigation commands", "not learning: check data and labels"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-SUS-NOTLR"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL"),
         fix=Fix("Print the values the masks hold, then make the class count and ignore_index match them.",
                 "vals = torch.unique(torch.cat([m.flatten() for _, m in itertools.islice(loader, 20)]))\n"
                 "print(vals)                                  # e.g. tensor([0, 1, 255])\n"
