@@ -348,6 +348,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TARGET-SHAPE", group="data"),
     _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
        question="Q-ZERO-LOSS", group="metrics"),
+    _b("device_specific", "The same code and data run correctly on another device (the CPU, other GPUs or GPU "
+       "models) and fail only on this one.", group="judgement"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _e("label_shift", "once double missing",
