@@ -78,6 +78,8 @@ def assert_reads(text: str, expected: dict) -> None:
     # a validation or eval loss that turns NaN is the evaluation pass's; the onset said with it is kept
     ("my eval loss comes out as nan while training looks normal", {"nan_phase": "evaluation"}),
     ("val loss goes to nan after a few epochs", {"nan_phase": "evaluation", "nan_onset": "after_steps"}),
+    # the same code fine on another device
+    ("the loss is nan on my GTX card, the same code works on other GPUs and on CPU", {"device_specific": True}),
 ])
 def test_compositions(text: str, expected: dict) -> None:
     assert_reads(text, expected)
