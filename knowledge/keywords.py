@@ -345,6 +345,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"version\s+)\d+\.\d+(?:\.\d+)?\b[^.!?\n]{0,40}?\b(?:but\s+not|not\s+(?:on|with|in|under|using)|fails?|failed|breaks?|"
        r"broke|nan|diverg\w*)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # the same code fine on another device ("works on other GPUs and on CPU", "trains fine on the CPU"): what fails is
+    # this device's arithmetic, not the code
+    # (a bare "runs on CPU" is where the run is, not a device it is fine on: a fine run must be said)
+    _k(r"\b(?:works?|worked|(?:runs?|ran|trains?|trained)\s+(?:fine|normally|ok|well)|is\s+fine|was\s+fine)\b"
+       r"(?:\s+fine|\s+normally|\s+ok)?\s+"
+       r"(?:on|with)\s+(?:the\s+|a\s+|my\s+)?(?:cpu|other\s+(?:gpus?|cards|machines)|another\s+(?:gpu|card|machine)|"
+       r"(?:a\s+)?different\s+(?:gpus?|cards?))\b",
+       _UN, 0, negatable=False, device_specific=True),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
     # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
     # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)

@@ -937,6 +937,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # (alone, it says at least which figure is not working)
     + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
          {"not_working_aspect": "loss"}, split="val")
+    # a validation, test or eval loss that turns NaN is the evaluation pass's ("train and val loss are NaN" names
+    # both splits, and is read as the unsplit loss)
+    + _c("loss", "nan", {**_NAN, "nan_phase": "evaluation", "nan_onset": "immediate"}, split="val", time="start")
+    + _c("loss", "nan", {**_NAN, "nan_phase": "evaluation", "nan_onset": "after_steps"}, split="val", time="later")
+    + _c("loss", "nan", {**_NAN, "nan_phase": "evaluation"}, split="val")
     + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)

@@ -131,6 +131,10 @@ SPECS: tuple[Spec, ...] = (
     _e("nan_onset", "immediate after_steps", "When NaN/Inf first appears.", question="Q-NAN-ONSET",
        group="symptom"),
     _i("nan_step", "The step at which NaN/Inf first appeared.", low=0, unit="steps", group="symptom"),
+    _e("nan_phase", "training evaluation",
+       "Which pass shows the NaN/Inf: 'training' (the training loss or step), or 'evaluation' only (validation, "
+       "test or inference loss or metrics, while the training loss stays finite); said or declared, not asked: "
+       "the questions on where the NaN starts come first.", group="symptom"),
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
@@ -354,6 +358,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TARGET-SHAPE", group="data"),
     _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
        question="Q-ZERO-LOSS", group="metrics"),
+    _b("device_specific", "The same code and data run correctly on another device (the CPU, other GPUs or GPU "
+       "models) and fail only on this one.", group="judgement"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _e("label_shift", "once double missing",
