@@ -36,8 +36,11 @@ from typing import Any
 
 from expert import rx
 from knowledge import talk as K
+from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.forms import FORMS
 from knowledge.record import dataclass
+from knowledge.terms import canonical_optimizer
+from knowledge.vocabulary import Observation
 
 MAX_CLAUSE = 60
 """Tokens in one clause at most (a longer run without a break is cut)."""
@@ -116,6 +119,8 @@ _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under"
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
 
+
+_ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
 """``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
@@ -1746,6 +1751,278 @@ class _Reader:
             if devices_then and several_now and "gpu" in said:
                 self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, toks[then].start, end)
 
+    def _optimizer_at(self, k: int) -> str | None:
+        """The optimizer a word at token ``k`` names ("AdamW", "lion"), or None (a plain word, an unnamed kind)."""
+        if not 0 <= k < len(self.tokens) or self.tokens[k].kind != "word":
+            return None
+        t = self.tokens[k]
+        if t.lemma in ("momentum", "nesterov"):
+            return None  # a setting of SGD before it is an optimizer's name
+        name = canonical_optimizer(t.text)
+        return None if name in (None, "other") else name
+
+    def _substitutions(self) -> None:
+        """A switch of optimizer the user only weighs: the new one is ``considering``, the old one the run's.
+
+        "I want to switch from AdamW to Lion", "should I replace Adam with SGD?", "Lion instead of AdamW?", "is
+        Lion a good replacement for AdamW?", "would switching the optimizer to Lion help?" (``SUBSTITUTE_VERBS``,
+        ``REPLACEMENT_WORDS``) in a sentence that weighs it (``WEIGHING_MARKERS`` or a "?"). A switch reported as
+        made ("I switched from Adam to SGD and it diverges") is left to the change readers. The reason given for the
+        switch is read too (``_switch_reason``).
+        """
+        toks = self.tokens
+        weighed_any = False
+        for lo, hi in self._sentences():
+            end = hi + 1 if hi < len(toks) and toks[hi].text == "?" else hi
+            if not any(t.lemma in K.WEIGHING_MARKERS or t.text.lower() in K.WEIGHING_MARKERS or t.text == "?"
+                       for t in toks[lo:end]):
+                continue
+            for a in range(lo, hi):
+                new = self._optimizer_at(a)
+                if new is None or {t.lemma for t in toks[max(lo, a - 2):min(hi, a + 3)]} & _ALTERNATIVES:
+                    continue  # "adam or sgd?": a choice between two, the user is set on neither
+                old_at = self._substituted(a, lo, hi)
+                if old_at is None:
+                    continue
+                weighed_any = True
+                old = self._optimizer_at(old_at) if old_at >= 0 else None
+                self.u.readings = [r for r in self.u.readings if not (
+                    r.name == "optimizer" and r.value == new and toks[a].start <= r.start < toks[a].end + 1)]
+                self.claim(toks[a].start, toks[a].end, {"optimizer"})
+                self.u._index = None
+                self.add({"considering": new}, toks[a].start, toks[a].end)
+                if old is not None and old != new:
+                    self.add({"optimizer": old}, toks[old_at].start, toks[old_at].end)
+                break
+        if weighed_any:
+            self._switch_reason()
+
+    def _substituted(self, a: int, lo: int, hi: int) -> int | None:
+        """Whether the optimizer at token ``a`` is put in another's place: the old one's token, -1 when unnamed.
+
+        None when no substitution frame holds the name.
+        """
+        toks = self.tokens
+        lem = [t.lemma for t in toks]
+        before = range(max(lo, a - 5), a)
+        if a > lo and lem[a - 1] == "to":
+            # "from X to Y"
+            old = next((b for b in before if b > lo and lem[b - 1] == "from" and self._optimizer_at(b)), None)
+            if old is not None:
+                return old
+            # "switch (the optimizer) to Y"
+            if any(lem[b] in K.SUBSTITUTE_VERBS for b in before):
+                return -1
+        if a > lo + 1 and lem[a - 1] == "the" and lem[a - 2] == "to" and \
+                any(lem[b] in K.SUBSTITUTE_VERBS for b in range(max(lo, a - 6), a - 2)):
+            return -1  # "moving to the Lion optimizer"
+        if a > lo and lem[a - 1] in ("with", "by"):
+            # "replace X with Y"
+            for b in before:
+                if self._optimizer_at(b) and any(lem[v] in K.SUBSTITUTE_VERBS for v in range(max(lo, b - 3), b)):
+                    return b
+        verb = a - 1 if a > lo and lem[a - 1] != "the" else a - 2
+        if verb >= lo and lem[verb] in ("use", "try") and \
+                any(lem[v] in K.WEIGHING_LEADS for v in range(max(lo, verb - 3), verb)):
+            return -1  # "can I just use Lion?", "planning to try Lion"
+        if a > lo and lem[a - 1] in K.WEIGHING_LEADS and "help" in lem[a + 1:min(hi, a + 8)]:
+            return -1  # "would Lion help?"
+        after = range(a + 1, min(hi, a + 7))
+        for c in after:
+            # "Y instead of X", "Y as a replacement for X", "Y a good alternative to X"
+            if lem[c] == "instead" and c + 1 < hi and lem[c + 1] == "of":
+                return next((d for d in range(c + 2, min(hi, c + 5)) if self._optimizer_at(d)), -1)
+            if lem[c] in K.REPLACEMENT_WORDS:
+                return next((d for d in range(c + 1, min(hi, c + 4)) if self._optimizer_at(d)), -1)
+        return None
+
+    def _switch_reason(self) -> None:
+        """Why a weighed switch is wanted, from a reason noun beside a reason marker (``SWITCH_REASONS``)."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            reason = K.SWITCH_REASONS.get(t.lemma) or K.SWITCH_REASONS.get(t.text.lower())
+            if reason is None:
+                continue
+            marked = False
+            for u in reversed(toks[max(0, k - 4):k]):
+                if u.kind == "punct":
+                    break  # a marker in another clause is not this noun's
+                marked = marked or u.lemma in K.REASON_MARKERS
+            head = [u.lemma for u in toks[k + 1:k + 5]]
+            while head and head[0] in ("be", "the", "main", "only", "real", "biggest", "my", "our"):
+                head.pop(0)
+            if marked or (head and head[0] in K.REASON_HEADS):
+                self.add({"switch_reason": reason}, t.start, t.end)
+                return
+
+    def _suspected(self) -> None:
+        """A setting the user suspects of causing the trouble: ``self_diagnosis``, a hypothesis to check.
+
+        "could it be the lr?", "is it my scheduler?" (a yes/no question that puts the setting after "be"), "maybe
+        the batch size is too small", "I suspect the scheduler" (``SUSPECT_VERBS`` before it in its clause), "the lr
+        might be the culprit" (``SUSPECT_HEADS`` after it). A choice asked about ("is a scheduler necessary?",
+        ``CHOICE_WORDS``) and a suspicion denied ("it's not the lr") suspect nothing. The first one said is read,
+        and the user is told it will be checked rather than taken as the diagnosis.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            asked = hi < len(toks) and toks[hi].text == "?"
+            choice = bool({t.lemma for t in toks[lo:hi]} & K.CHOICE_WORDS)
+            for p in self.parts_in(lo, hi):
+                topic = p.roles.get("topic") or K.TOPIC_VALUES.get(" ".join(self.lemmas(p.i, p.j))) \
+                    if "topic" in p.roles or "tv" in p.roles else None
+                name = K.SUSPECT_NAMES.get(topic or "")
+                if name is None or self._negated(p.i, lo):
+                    continue
+                a = p.i
+                while a > lo and not _breaks(toks[a - 1]):
+                    a -= 1
+                # a yes/no question opened in the setting's own clause: "(loss explodes,) could it be the lr?"
+                opens = asked and not choice and (toks[a].lemma in K.YES_NO_LEADS or toks[a].text in K.QUESTION_LEADS)
+                k = p.i - 1
+                while k > a and toks[k].lemma in ("the", "my", "our", "a", "an", "this", "that", "it", "just"):
+                    k -= 1
+                near = [toks[k].lemma] if k >= a else []  # the verb right before the setting
+                head = [w for w in self.lemmas(p.j, min(hi, p.j + 6)) if w not in ("the", "a", "real", "main")]
+                # "is it my scheduler?", "could it be the lr?"; "could the batch size be too small?"
+                judged = head[1:2] and (head[1] in K.SUSPECT_JUDGEMENTS or head[1] in K.SUSPECT_HEADS)
+                framed = (opens and (("be" in near and not self._valued(p.j, hi)) or (head[:1] == ["be"] and judged))) \
+                    or \
+                    any(w in K.SUSPECT_VERBS or w in K.HEDGES for w in self.lemmas(a, p.i)) or \
+                    (len(head) > 1 and head[0] in ("be", "could", "might", "may", "must") and
+                     any(w in K.SUSPECT_HEADS for w in head[1:4]))
+                if not framed:
+                    continue
+                if any((r.name == "symptom" and PROBLEM_SYMPTOMS.test(r.value)) or r.name == "loss_behavior"
+                       for r in self.u.readings if not r.fallback):
+                    # (itself the user's hypothesis: no "you sounded unsure" line beside this one)
+                    self.add({"self_diagnosis": name}, p.start, p.end)
+                    self.u.confirm.append((f"suspect:{name}", f"You suspect the {name}: it is checked against what "
+                                                              f"the run shows before anything is changed "
+                                                              f"(`forget self_diagnosis` drops it)"))
+                else:
+                    # no trouble said beside it (the evidence of CL-EVID-*): a suspicion alone would hold every
+                    # route (PR-HOLD-02), so it is offered to confirm instead, and the rest of the text routes
+                    words = self.text[p.start:p.end]
+                    self.u.confirm.append(("asked:self_diagnosis", f"You suspect the {name}: what do you see in "
+                                                                    f"the run that points to it? (`yes` records the "
+                                                                    f"suspicion)"))
+                    self.u.offered.append(Observation.make("self_diagnosis", name, f"text:{words} (confirmed)"))
+                return
+
+    def _valued(self, k: int, hi: int) -> bool:
+        """Whether a number follows token ``k`` closely ("is the lr 1e-3?" asks a value, suspects nothing)."""
+        return any(t.kind == "num" for t in self.tokens[k:min(hi, k + 2)])
+
+    def _contrasted_runs(self) -> None:
+        """Two runs set side by side in one sentence, one judged healthy and one in trouble.
+
+        "with bs 1024 it blows up, with 64 it's fine", "fp32 ok, fp16 nan", "on 1 GPU fine, on 4 it diverges",
+        "a batch of 1024 diverges, smaller batches are fine": the troubled clause is the run asked about, the
+        healthy one its baseline. The baseline's setting is not the run's; the setting the two differ in is what
+        set the trouble off, read as the change it amounts to (``_read_change``, which asks the user to confirm),
+        and a lower LR that trained stably is ``lower_lr_stable``. A bare number in one half stands for the setting
+        the other half names (``ELLIPSIS_LEADS``). Runs once the whole text is read, over its readings.
+        """
+        by_sentence: dict[int, list[tuple[int, int]]] = {}
+        for s, i, j in _clauses(self.tokens, self.parts):
+            by_sentence.setdefault(s, []).append((i, j))
+        for clauses in by_sentence.values():
+            if len(clauses) < 2 or self._weighed_change(clauses[0][0], clauses[-1][1]):
+                continue
+            fine = [c for c in clauses if self._fine_clause(*c)]
+            bad = [c for c in clauses if c not in fine and self._troubled_clause(*c)]
+            if fine and bad:
+                self._contrast(fine[0], bad[0])
+
+    def _span(self, i: int, j: int) -> tuple[int, int]:
+        return self.tokens[i].start, self.tokens[j - 1].end
+
+    def _fine_clause(self, i: int, j: int) -> bool:
+        """Whether clause ``[i, j)`` judges its run healthy (``CONTRAST_FINE``, not negated, no trouble read in it)."""
+        toks = self.tokens
+        judged = any(t.kind == "word" and t.lemma in K.CONTRAST_FINE and not self._negated(k, i) and
+                     not (t.lemma == "fine" and k + 1 < j and toks[k + 1].lemma.startswith("tun"))
+                     for k, t in enumerate(toks[i:j], i))
+        return judged and not self._troubled_clause(i, j)
+
+    def _troubled_clause(self, i: int, j: int) -> bool:
+        """Whether a symptom or a loss behaviour was read from words inside clause ``[i, j)``."""
+        lo, hi = self._span(i, j)
+        return any(r.name in ("symptom", "loss_behavior") and lo <= r.start < hi and r.end <= hi
+                   for r in self.u.readings)
+
+    def _bare_number(self, i: int, j: int) -> Token | None:
+        """A number said alone after a preposition in clause ``[i, j)`` ("with 64", "on 4"): an elided setting."""
+        toks = self.tokens
+        quantities = [p for p in self.parts_in(i, j) if {"q", "set", "t"} & set(p.roles) and
+                      p.roles.get("q") not in ("pronoun", "run", "model")]
+        for k in range(i + 1, j):
+            t = toks[k]
+            if t.kind != "num" or t.unit or toks[k - 1].lemma not in K.ELLIPSIS_LEADS:
+                continue
+            nxt = toks[k + 1] if k + 1 < j else None
+            if any(p.i <= k + 1 < p.j for p in quantities) or (nxt is not None and (nxt.kind == "num" or (
+                    nxt.kind == "word" and nxt.text not in K.ELLIPSIS_FOLLOWERS and
+                    nxt.lemma not in K.ELLIPSIS_FOLLOWERS and nxt.lemma not in K.CONTRAST_FINE))):
+                return None  # "with 64 workers", "at 500 steps": the number is another quantity's
+            return t
+        return None
+
+    def _contrast(self, good: tuple[int, int], bad: tuple[int, int]) -> None:
+        """Read what one healthy clause ``good`` and one troubled clause ``bad`` differ in (``_contrasted_runs``)."""
+        toks = self.tokens
+        g_lo, g_hi = self._span(*good)
+        b_lo, b_hi = self._span(*bad)
+        start, end = min(g_lo, b_lo), max(g_hi, b_hi)
+        unstable = any(b_lo <= r.start < b_hi and (r.value == "unstable" or r.value in K.INSTABILITY_BEHAVIORS)
+                       for r in self.u.readings if r.name in ("symptom", "loss_behavior"))
+        for name, kind in K.CHANGED_SETTINGS.items():
+            g_said = [r for r in self.u.readings if r.name == name and g_lo <= r.start < g_hi]
+            b_said = [r for r in self.u.readings if r.name == name and b_lo <= r.start < b_hi]
+            g_value = g_said[0].value if g_said else None
+            b_value = b_said[0].value if b_said else None
+            numeric = name != "mixed_precision"
+            if numeric and g_value is None and b_value is not None:
+                n = self._bare_number(*good)
+                g_value = None if n is None else n.number
+            elif numeric and b_value is None and g_value is not None:
+                n = self._bare_number(*bad)
+                if n is not None and n.number is not None:
+                    b_value = int(n.number) if name == "batch_size" else n.number
+                    if name != "batch_size" or b_value == n.number:
+                        self.add({name: b_value}, n.start, n.end)
+            if b_value is None:
+                continue
+            quantity = next((q for q, n in K.QUOTED_SETTINGS.items() if n == name), None)
+            lower = g_value is None and quantity is not None and any(
+                p.roles.get("q") == quantity and p.i > 0 and toks[p.i - 1].lemma in K.CONTRAST_LOWER
+                for p in self.parts_in(*good))
+            if g_value is None and not lower:
+                continue
+            if g_value is not None and g_value == b_value:
+                continue
+            # the healthy run's value is the baseline: neither read as the run's nor left for a cue to read
+            self.u.readings = [r for r in self.u.readings if r not in g_said]
+            self.claim(g_lo, g_hi, {name})
+            self.u._index = None
+            if kind == "learning_rate":
+                if unstable and (lower or (isinstance(g_value, (int, float)) and g_value < b_value)):
+                    self.add({"lower_lr_stable": True}, start, end)
+            elif not (kind == "precision" and b_value == "bf16"):  # (UNCHANGED_FORMATS)
+                self._read_change({"recent_change": kind}, start, end)
+        # one device healthy, several in trouble: the GPU count is what differs
+        one = any(t.lemma in K.SINGLE_DEVICE and u.lemma in K.COUNTED_SETTINGS
+                  for t, u in zip(toks[good[0]:good[1]], toks[good[0] + 1:good[1]]))
+        several = any(r.name == "multi_gpu" and r.value is True and b_lo <= r.start < b_hi for r in self.u.readings)
+        if one and not several:
+            n = self._bare_number(*bad)
+            if n is not None and n.number is not None and n.number >= 2 and n.number == int(n.number):
+                self.add({"multi_gpu": True}, n.start, n.end)
+                several = True
+        if one and several:
+            self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, start, end)
+
     def _sentences(self) -> list[tuple[int, int]]:
         """``(first token, one past last)`` of each sentence."""
         spans: dict[int, tuple[int, int]] = {}
@@ -1858,6 +2135,9 @@ class _Reader:
         self._quoted_settings()
         self._model_families()
         self._then_now()
+        self._contrasted_runs()
+        self._substitutions()
+        self._suspected()
         self._lowered_lr_unstable()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)

@@ -791,6 +791,76 @@ before them (its old value) is not, and the difference is what changed."""
 SINGLE_DEVICE = frozenset("1 one single a".split())
 """Words counting one device ("on 1 GPU", "a single GPU"): the then-side of a move to several."""
 
+CONTRAST_FINE = FALLBACK_CONTENT | frozenset("stable work converge".split())
+"""Words that judge one of two runs set side by side as healthy ("with 64 it's fine", "fp32 ok", "on 1 GPU it
+works"), said without a negation in a clause of their own. The other clause of the sentence, the one that states
+the trouble, is the run being asked about (``_Reader._contrasted_runs``)."""
+
+ELLIPSIS_LEADS = frozenset("with at on using for of".split())
+"""Words before a bare number that stands for the setting the other half of a contrast names: "with bs 1024 it
+blows up, with 64 it's fine" (64 is a batch size), "on 1 GPU fine, on 4 it diverges" (4 GPUs)."""
+
+ELLIPSIS_FOLLOWERS = frozenset("it it's its everything all things be is was seem seems look looks still too just "
+                                "then".split())
+"""Words that may follow such a bare number in its clause: "with 64 it's fine", "on 4 everything diverges". Any other
+word after it is the number's own noun ("with 4 workers", "at 500 steps"): the number is that thing's."""
+
+CONTRAST_LOWER = frozenset("small smaller low lower less fewer tiny".split())
+"""Comparatives that set the healthy run's setting below the troubled one's without a number ("smaller batches are
+fine", "a lower lr works")."""
+
+SUBSTITUTE_VERBS = frozenset("switch move go change replace swap migrate".split())
+"""Verbs that put one optimizer in another's place ("switch from AdamW to Lion", "replace Adam with SGD", "switching
+the optimizer to Lion"). Said in a sentence that only weighs it (``WEIGHING_MARKERS``), the new one is the one
+considered and the old one the run's (``_Reader._substitutions``)."""
+
+REPLACEMENT_WORDS = frozenset("replacement alternative substitute".split())
+"""Nouns that set a new optimizer against the run's: "is Lion a good replacement for AdamW?"."""
+
+WEIGHING_MARKERS = frozenset("should want whether worth consider considering plan planning would could if thinking "
+                             "suggest recommend wonder i'd we'd".split())
+"""Words that make a sentence weigh a switch rather than report one made (a "?" does too). ``CHANGE_HYPOTHETICALS``
+without the words of a thing tried: "tried switching to SGD" reports a run that was made."""
+
+WEIGHING_LEADS = WEIGHING_MARKERS | frozenset("can may might".split())
+"""Words before "use" or "try" (or before a name that is asked to "help") that make the optimizer after them one
+weighed: "can I just use Lion?", "planning to try Lion", "would Lion help?"."""
+
+SWITCH_REASONS: dict[str, str] = {
+    **dict.fromkeys("memory vram ram footprint oom".split(), "memory"),
+    **dict.fromkeys("instability unstable spike spikes divergence diverge".split(), "instability"),
+    **dict.fromkeys("tuning retuning".split(), "tuning_cost"),
+}
+"""What a wish to switch optimizer is for, by the noun that says it (``switch_reason``): "to save memory", "because
+of the instability", "to avoid all the tuning". Read only with a reason marker beside it (``REASON_MARKERS``)."""
+
+REASON_MARKERS = frozenset("save reduce cut lower free fit because due since reason about much lot short less "
+                           "smaller avoid".split())
+"""Words before a reason noun that make it the purpose or cause of a switch ("to save memory", "because of memory",
+"too much memory", "short on memory", "care about lower memory usage")."""
+
+REASON_HEADS = frozenset("reason bottleneck limit limitation problem issue concern constraint".split())
+"""Nouns after a reason noun that make it the cause ("VRAM is the bottleneck", "memory is the main reason")."""
+
+SUSPECT_NAMES: dict[str, str] = {
+    "optimizer": "optimizer", "learning_rate": "learning rate", "schedule": "lr schedule", "batch_size": "batch size",
+    "precision": "precision", "tuning": "hyperparameters", "clipping": "gradient clipping",
+    "augmentation": "data augmentation", "architecture": "model architecture",
+}
+"""How ``self_diagnosis`` names a setting the user suspects, by its question topic (``TOPICS``): "could it be the
+lr?", "is it my scheduler?", "maybe the batch is too small", "I think adam is the problem". A suspicion is the
+user's hypothesis: the diagnosis checks it against the evidence (DX-MIS-*, PR-HOLD-02) rather than route on it."""
+
+SUSPECT_HEADS = frozenset("problem issue culprit cause reason".split())
+"""Nouns that make a setting said before them ("the lr might be the culprit") the suspected cause."""
+
+SUSPECT_JUDGEMENTS = frozenset("too wrong bad off high low small large big broken responsible fault".split())
+"""Words after "be" that make a yes/no question about a setting a suspicion ("could the batch size be too small?"),
+where a value after it asks only about the value ("can the lr be 1e-3 with adamw?")."""
+
+SUSPECT_VERBS = frozenset("think guess suspect bet wonder maybe perhaps probably possibly might".split())
+"""Words before a setting, in its clause, that make it suspected rather than stated ("I suspect the scheduler")."""
+
 UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
 """Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
 keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the

@@ -1,0 +1,143 @@
+"""Grammar of training talk (issue 19): constructions, not words.
+
+Two runs set side by side, one healthy and one in trouble; a switch of optimizer only weighed, with the reason for
+it; hypotheses asked about. Every sentence here was invented for these tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from expert.text import confirmations, offered, parse_complaint
+
+
+def obs(text: str) -> dict:
+    return {o.name: o.value for o in parse_complaint(text)}
+
+
+def assert_reads(text: str, expected: dict) -> None:
+    """The text reads each expected name as its value (None: not read at all); other readings may come too."""
+    got = obs(text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+# -- two runs side by side: the troubled one is the run, what they differ in is what set it off ----------------
+@pytest.mark.parametrize("text, expected", [
+    # an elided setting: the bare number in the healthy half is the same setting
+    ("with bs 512 it blows up, with 32 it's fine", {"batch_size": 512, "recent_change": "batch_size"}),
+    ("with 32 it trains fine but with a batch of 512 the loss diverges",
+     {"batch_size": 512, "recent_change": "batch_size"}),
+    ("batch size 2048 gives nan, at 128 everything is ok", {"batch_size": 2048, "recent_change": "batch_size"}),
+    # a comparative instead of a number
+    ("a batch of 4096 diverges, smaller batches are fine", {"batch_size": 4096, "recent_change": "batch_size"}),
+    # the learning rate: a lower one trained stably
+    ("with lr 3e-2 the loss explodes, with 3e-4 it trains fine",
+     {"learning_rate": 0.03, "lower_lr_stable": True, "recent_change": None}),
+    ("lr 0.5 gives nan while a lower lr is stable", {"learning_rate": 0.5, "lower_lr_stable": True}),
+    # precision: the healthy format is the baseline, not the run's
+    ("fp32 ok, fp16 nan", {"mixed_precision": "fp16", "recent_change": "precision"}),
+    ("bf16 fine, fp16 gives nan after a while", {"mixed_precision": "fp16", "recent_change": "precision"}),
+    # a move to bf16 is no precision change the differential names (UNCHANGED_FORMATS), the format still is read
+    ("fp32 works, bf16 diverges", {"mixed_precision": "bf16", "recent_change": None}),
+    # the device count
+    ("on 1 GPU fine, on 8 it diverges", {"multi_gpu": True, "world_size_changed": True,
+                                         "recent_change": "gpu_count"}),
+    ("on a single gpu it converges, with 4 gpus the loss blows up",
+     {"multi_gpu": True, "recent_change": "gpu_count"}),
+])
+def test_contrasted_runs(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, absent", [
+    # one run only: nothing is contrasted
+    ("with bs 512 the loss diverges", ("recent_change",)),
+    # both halves healthy, or both in trouble: no baseline to set against
+    ("with bs 512 it's fine, with 32 it's fine too", ("recent_change",)),
+    ("with bs 512 it diverges, with 32 it diverges too", ("recent_change",)),
+    # the number in the healthy half is another quantity's (a step, workers): no elided batch size
+    ("at step 500 it was fine, then with a batch of 512 the loss went nan", ("recent_change",)),
+    ("with 4 workers it is fine, with a batch of 512 it diverges", ("recent_change",)),
+    # "fine-tuning" is no judgement
+    ("fine-tuning with bs 64, with bs 512 it diverges", ("recent_change",)),
+    # a healthy loss beside a setting is no contrast of runs
+    ("the loss looks fine, the val accuracy is low with batch size 64", ("recent_change",)),
+])
+def test_no_contrast_without_two_runs(text: str, absent: tuple[str, ...]) -> None:
+    got = obs(text)
+    assert not set(absent) & set(got), got
+
+
+def test_contrast_keeps_the_troubled_setting_and_asks_to_confirm() -> None:
+    got = obs("with batch size 64 it was fine, with batch size 1024 it is unstable")
+    assert got["batch_size"] == 1024
+    assert any("batch size changed" in q for q in confirmations(
+        "with batch size 64 it was fine, with batch size 1024 it is unstable"))
+
+
+# -- a switch weighed, not made -----------------------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("I'd like to switch from AdamW to Lion to save memory", {"considering": "lion", "optimizer": "adamw",
+                                                               "switch_reason": "memory"}),
+    ("should I replace Adam with SGD?", {"considering": "sgd", "optimizer": "adam"}),
+    ("would it be better to go from sgd to adamw?", {"considering": "adamw", "optimizer": "sgd"}),
+    ("is Lion a decent replacement for AdamW if VRAM is the bottleneck?",
+     {"considering": "lion", "optimizer": "adamw", "switch_reason": "memory"}),
+    ("thinking of Lion instead of AdamW because AdamW needs too much memory",
+     {"considering": "lion", "optimizer": "adamw", "switch_reason": "memory"}),
+    ("planning to try Lion to avoid all the retuning", {"considering": "lion", "switch_reason": "tuning_cost"}),
+    ("can I just use lion? adam spikes too much and I want less instability",
+     {"considering": "lion", "switch_reason": "instability"}),
+])
+def test_weighed_switch(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a switch made: the new optimizer is the run's, nothing is weighed
+    ("I switched from adam to sgd and now the loss diverges", {"optimizer": "sgd", "considering": None}),
+    # a reason noun with no marker is no reason for a switch ("memory" here is a symptom)
+    ("should I switch to lion? memory grows every step", {"considering": "lion", "switch_reason": None}),
+    # no switch weighed: a reason phrase alone says nothing of one
+    ("I use adam and want to save memory", {"switch_reason": None}),
+])
+def test_switch_not_weighed(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+# -- a setting suspected: the user's hypothesis, checked rather than routed on ---------------------------------
+@pytest.mark.parametrize("text, suspect", [
+    ("the loss blows up after 2 epochs, could it be the lr?", "learning rate"),
+    ("val loss goes nan at some point. is it my scheduler?", "lr schedule"),
+    ("loss is flat from the start. could the batch size be too small?", "batch size"),
+    ("the loss oscillates a lot, I suspect the optimizer", "optimizer"),
+    ("the lr might be the culprit, the loss spikes every few hundred steps", "learning rate"),
+])
+def test_a_suspicion_beside_a_symptom_is_read_as_one(text: str, suspect: str) -> None:
+    got = obs(text)
+    assert got.get("self_diagnosis") == suspect, got
+    assert "symptom" in got, got  # the trouble said beside it is still read
+    assert any(suspect in q for q in confirmations(text))
+
+
+@pytest.mark.parametrize("text, suspect", [
+    ("is my lr too high?", "learning rate"),
+    ("could it be my scheduler?", "lr schedule"),
+])
+def test_a_suspicion_alone_is_offered_not_read(text: str, suspect: str) -> None:
+    # alone it would hold every route: offered to confirm (a `yes` records it), never silently dropped
+    assert "self_diagnosis" not in obs(text)
+    assert [o.value for o in offered(text) if o.name == "self_diagnosis"] == [suspect]
+    assert any(suspect in q for q in confirmations(text))
+
+
+@pytest.mark.parametrize("text", [
+    "which lr should I use for adamw?",            # a choice asked about
+    "is a scheduler necessary for fine-tuning?",   # a choice word
+    "can the lr be 1e-3 with adamw?",              # a value asked about
+    "the loss diverges. it's not the lr, I tried 1e-6 already",  # a suspicion denied
+    "the loss diverges with lr 1e-2",              # a setting stated
+])
+def test_no_suspicion_without_its_frame(text: str) -> None:
+    assert "self_diagnosis" not in obs(text)
+    assert not [o for o in offered(text) if o.name == "self_diagnosis"]
