@@ -1914,6 +1914,93 @@ class _Reader:
         """Whether a number follows token ``k`` closely ("is the lr 1e-3?" asks a value, suspects nothing)."""
         return any(t.kind == "num" for t in self.tokens[k:min(hi, k + 2)])
 
+    def _bounded_output(self) -> tuple[float, float] | None:
+        """The interval of a bounded activation the text puts at the model's output (``BOUNDED_OUTPUTS``)."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            bounds = K.BOUNDED_OUTPUTS.get(t.lemma)
+            if bounds is None or self._negated(k, max(0, k - 4)):
+                continue
+            lo, hi = k, k + 1
+            while lo > max(0, k - 5) and toks[lo - 1].text not in _SENTENCE_END:
+                lo -= 1
+            while hi < min(len(toks), k + 6) and toks[hi].text not in _SENTENCE_END:
+                hi += 1
+            if any(u.lemma in K.OUTPUT_MARKERS or u.text in K.OUTPUT_MARKERS for u in toks[lo:hi]):
+                return bounds
+        return None
+
+    def _inside_number(self, k: int) -> bool:
+        """Whether a dot at token ``k`` joins two numbers ("0..255"): no sentence ends there."""
+        toks = self.tokens
+        return 0 < k < len(toks) - 1 and toks[k].text == "." and toks[k - 1].end == toks[k].start and \
+            toks[k + 1].start == toks[k].end and toks[k + 1].kind == "num"
+
+    def _range_values(self, i: int, j: int) -> list[float]:
+        """The numbers of ranges and value pairs in tokens ``[i, j)``.
+
+        "0 to 255", "0-90", "0..255", "between 100 and 5000", "1 or 2", "up to 50" (``RANGE_LINKS``,
+        ``RANGE_CAPS``). A number said alone is none.
+        """
+        toks = self.tokens
+        out: list[float] = []
+        for k in range(i, j):
+            t = toks[k]
+            if t.kind != "num" or t.unit or t.number is None:
+                continue
+            value = t.number
+            prev = toks[k - 1] if k > i else None
+            glued = prev is not None and prev.end == t.start and t.text[:1] in "-." and \
+                (prev.kind == "num" or prev.text == ".")
+            if glued:
+                # "0-90", "280-310", "0..255": the tokeniser reads the upper end as signed or as a fraction
+                value = float(t.text.lstrip("-.")) if t.text.lstrip("-.").replace(".", "", 1).isdigit() else value
+                out.append(value)
+                continue
+            nxt = toks[k + 1] if k + 1 < j else None
+            after = toks[k + 2] if k + 2 < j else None
+            linked = nxt is not None and (nxt.lemma in K.RANGE_LINKS or nxt.text in K.RANGE_LINKS) and \
+                after is not None and after.kind == "num"
+            joined = prev is not None and (prev.lemma in K.RANGE_LINKS or prev.text in K.RANGE_LINKS) and \
+                k - 2 >= i and toks[k - 2].kind == "num"
+            capped = prev is not None and (prev.lemma in K.RANGE_CAPS or
+                                           (prev.lemma == "to" and k - 2 >= i and toks[k - 2].lemma == "up"))
+            if linked or joined or capped:
+                out.append(value)
+        return out
+
+    def _targets_out_of_reach(self) -> None:
+        """Targets given as a range the output activation cannot reach: ``target_range=outside_activation``.
+
+        "my last layer is a sigmoid but the targets are prices between 100 and 5000", "tanh at the end, targets go up
+        to 50": a bounded activation at the output (``_bounded_output``) and, after a word naming the targets
+        (``TARGET_ANCHORS``), a range (``_range_values``) that leaves its interval. The range runs until another
+        quantity is named ("the model outputs 0.99 everywhere" is the output's).
+        """
+        bounds = self._bounded_output()
+        if bounds is None:
+            return
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            if t.lemma not in K.TARGET_ANCHORS and t.text.lower() not in K.TARGET_ANCHORS:
+                continue
+            if self._negated(k, max(0, k - 3)):
+                continue
+            end = k + 1
+            while end < min(len(toks), k + 20) and (toks[end].text not in _SENTENCE_END or self._inside_number(end)):
+                part = self.by_token.get(end)
+                q = part.roles.get("q", "") if part is not None else ""
+                # (a quantity right after the anchor is what the targets are: "label = pixel values")
+                other = q and q not in ("labels", "pronoun", "run", "model") and not q.endswith("_weak") and \
+                    end > k + 3
+                if other or toks[end].lemma in K.OUTPUT_MARKERS or toks[end].lemma in K.BOUNDED_OUTPUTS:
+                    break  # another quantity's numbers ("the model outputs 0.99")
+                end += 1
+            values = self._range_values(k + 1, end)
+            if any(v < bounds[0] or v > bounds[1] for v in values):
+                self.add({"target_range": "outside_activation"}, t.start, toks[end - 1].end)
+                return
+
     def _contrasted_runs(self) -> None:
         """Two runs set side by side in one sentence, one judged healthy and one in trouble.
 
@@ -2138,6 +2225,7 @@ class _Reader:
         self._contrasted_runs()
         self._substitutions()
         self._suspected()
+        self._targets_out_of_reach()
         self._lowered_lr_unstable()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)

@@ -861,6 +861,24 @@ where a value after it asks only about the value ("can the lr be 1e-3 with adamw
 SUSPECT_VERBS = frozenset("think guess suspect bet wonder maybe perhaps probably possibly might".split())
 """Words before a setting, in its clause, that make it suspected rather than stated ("I suspect the scheduler")."""
 
+BOUNDED_OUTPUTS: dict[str, tuple[float, float]] = {"sigmoid": (0.0, 1.0), "tanh": (-1.0, 1.0)}
+"""Output activations whose values lie in a fixed interval: a target outside it cannot be reached
+(``target_range=outside_activation``, MS-RANGE-01)."""
+
+OUTPUT_MARKERS = frozenset("output outputs out end last final head top".split())
+"""Words that put an activation at the model's output ("sigmoid at the end", "tanh output head", "my last layer is a
+sigmoid"), said within a few words of it; an activation without one may be a hidden layer's."""
+
+TARGET_ANCHORS = frozenset("target label y predict gt groundtruth regress".split())
+"""Words after which a range of numbers is the targets' ("targets are prices between 100 and 5000", "predict ages
+(0-90 years)", "labels in the range 0..255"), until another quantity is named ("the model outputs 0.99")."""
+
+RANGE_LINKS = frozenset("to and or - .. / ~".split())
+"""Words joining the two ends of a range or a pair of values ("0 to 255", "between 100 and 5000", "1 or 2")."""
+
+RANGE_CAPS = frozenset("up max maximum upto as".split())
+"""Words before a single bound that make it the top of a range ("up to 50", "max 300", "as high as 1000")."""
+
 UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
 """Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
 keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the

@@ -141,3 +141,27 @@ def test_a_suspicion_alone_is_offered_not_read(text: str, suspect: str) -> None:
 def test_no_suspicion_without_its_frame(text: str) -> None:
     assert "self_diagnosis" not in obs(text)
     assert not [o for o in offered(text) if o.name == "self_diagnosis"]
+
+
+# -- a range of targets a bounded output cannot reach ------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "the head ends in a sigmoid and my targets are rents between 300 and 4000 euros",
+    "tanh on the last layer, the labels range from -5 to 5",
+    "sigmoid output, I predict scores (0-10) and everything comes out as 1",
+    "final activation is sigmoid; targets are grey values 0..255",
+    "my y goes up to 800 and the model output passes through torch.sigmoid",
+])
+def test_targets_a_bounded_output_cannot_reach(text: str) -> None:
+    assert obs(text).get("target_range") == "outside_activation", obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "sigmoid output and the labels are 0 or 1, the loss sits at 0.69",   # inside [0, 1]
+    "tanh at the end, targets scaled to -1 to 1",                        # inside [-1, 1]
+    "tanh in the hidden layers, the targets are between 0 and 500",      # a hidden activation, not the output's
+    "sigmoid output, 10 classes, label 3 is predicted for everything",   # one number alone is no range
+    "the targets are between 0 and 500 and the loss is huge",            # no bounded output said
+    "sigmoid at the output, targets in [0, 1], the model outputs 0 to 40 before the sigmoid",  # the output's range
+])
+def test_no_out_of_reach_targets_without_both(text: str) -> None:
+    assert "target_range" not in obs(text), obs(text)
