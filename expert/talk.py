@@ -629,9 +629,17 @@ class _Reader:
         return out
 
     def _as_time(self, p: Part) -> bool:
-        """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of."""
-        return p.roles.get("q", "").startswith("step_time") and bool(self.lemmas(p.i - 1, p.i)) and \
-            self.tokens[p.i - 1].lemma in ("after", "at", "per", "for", "in", "on", "during", "before", "every", "each")
+        """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of.
+
+        A count may stand between the preposition and the noun: "after a few hundred steps", "within the first
+        2k iterations", "for about 300 batches" (``TIME_COUNTS``).
+        """
+        if not p.roles.get("q", "").startswith("step_time"):
+            return False
+        k = p.i - 1
+        while k >= max(0, p.i - 5) and (self.tokens[k].kind == "num" or self.tokens[k].lemma in K.TIME_COUNTS):
+            k -= 1
+        return k >= 0 and self.tokens[k].lemma in K.TIME_PREPOSITIONS
 
     def _negated(self, i: int, lo: int) -> bool:
         """A negator among the (up to) four words before token ``i``, not before ``lo``.
@@ -840,8 +848,10 @@ class _Reader:
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
             # the quantity: nearest before, else after, else the sentence's last one
-            before = [q for q in quantities if q[0].j <= p.i and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
-            after = [q for q in quantities if q[0].i >= p.j and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
+            # (a step or batch said as a time is when it moved, not what moved: "go crazy after a few hundred steps")
+            own = [q for q in quantities if not self._as_time(q[0])]
+            before = [q for q in own if q[0].j <= p.i and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
+            after = [q for q in own if q[0].i >= p.j and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
             # (after the movement only the nearest quantity can be its subject: in "raising the batch size the loss
             # goes NaN" the rise is the batch size's, never the loss's)

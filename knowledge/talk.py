@@ -879,6 +879,15 @@ RANGE_LINKS = frozenset("to and or - .. / ~".split())
 RANGE_CAPS = frozenset("up max maximum upto as".split())
 """Words before a single bound that make it the top of a range ("up to 50", "max 300", "as high as 1000")."""
 
+TIME_PREPOSITIONS = frozenset("after at per for in on during before every each within until till by over".split())
+"""Prepositions that make a step, batch or iteration phrase after them a time ("after each step", "within 500
+iterations"): a movement said beside it is not the steps' own (their speed), but the run's."""
+
+TIME_COUNTS = frozenset("a an the few couple of hundred hundreds thousand thousands first last some several many "
+                        "about around roughly approximately ~ maybe like just only another more".split())
+"""Words of a count that may stand between such a preposition and its noun ("after a few hundred steps", "for
+about 300 batches"); numbers are counts too."""
+
 UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
 """Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
 keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the

@@ -165,3 +165,16 @@ def test_targets_a_bounded_output_cannot_reach(text: str) -> None:
 ])
 def test_no_out_of_reach_targets_without_both(text: str) -> None:
     assert "target_range" not in obs(text), obs(text)
+
+
+# -- a step or batch count said as a time is when something moved, not what moved ---------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("the numbers go crazy after a few hundred steps", {"symptom": "unstable"}),
+    ("everything goes haywire after about 300 iterations", {"symptom": "unstable"}),
+    ("it blows up within the first 2k iterations", {"symptom": "unstable"}),
+    ("it hangs after a couple of thousand batches", {"symptom": "hang"}),
+    # the steps' own time still moves when the steps are the subject
+    ("the step time goes up after a few hundred steps", {"symptom": "slow_training"}),
+])
+def test_counted_times(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
