@@ -301,7 +301,14 @@ def _words() -> frozenset[str]:
 
 def _lemma(word: str) -> str:
     w = word.lower()
-    return FORMS.get(w, w)
+    if w in FORMS:
+        return FORMS[w]
+    if w.endswith("ly") and len(w) > 4:
+        # an adverb of a judgement is that judgement: "does badly on new data", "performs terribly on test"
+        for stem in (w[:-2], w[:-3] + "le" if w.endswith("bly") else "", w[:-3] + "y" if w.endswith("ily") else ""):
+            if stem and K.MOVEMENTS.get(stem) in K.ADVERB_JUDGEMENTS:
+                return stem
+    return w
 
 
 _INFLECTIONS = ("ing", "ed")
@@ -479,6 +486,8 @@ def _parts(tokens: list[Token]) -> list[Part]:
             if key in phrases:
                 found = (k, phrases[key])
                 break
+        if found is None and longest > 1 and any(t.lemma in K.PHRASE_FILLERS for t in tokens[i + 1:i + longest]):
+            found = _with_fillers(tokens, i, phrases, longest)
         if found:
             k, roles = found
             out.append(Part(i, i + k, dict(roles), tokens[i].start, tokens[i + k - 1].end))
@@ -486,6 +495,33 @@ def _parts(tokens: list[Token]) -> list[Part]:
         else:
             i += 1
     return out
+
+
+def _with_fillers(tokens: list[Token], i: int, phrases: Any, longest: int) -> tuple[int, Any] | None:
+    """A phrase at token ``i`` said with degree or polarity words inside it (``PHRASE_FILLERS``).
+
+    "isn't getting any better", "doesn't go down much further": the phrase ("get better") holds without them.
+    Returns the tokens spanned (fillers included) and the phrase's roles, or None.
+    """
+    kept: list[int] = [i]
+    k = i + 1
+    skipped = False
+    while k < len(tokens) and len(kept) < longest and k - i < 2 * longest:
+        t = tokens[k]
+        if t.kind != "word":
+            break
+        if t.lemma in K.PHRASE_FILLERS:
+            skipped = True
+        else:
+            kept.append(k)
+        k += 1
+    if not skipped:
+        return None
+    for n in range(len(kept), 1, -1):
+        key = tuple(tokens[x].lemma for x in kept[:n])
+        if key in phrases and kept[n - 1] - i + 1 > n:
+            return kept[n - 1] - i + 1, phrases[key]
+    return None
 
 
 def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int, int]]:
@@ -942,7 +978,10 @@ class _Reader:
             if m == "spike" and time in ("start_soft",):
                 time = None
             judgement = K.JUDGEMENTS.get((quantity, m))
-            if judgement is None and m in ("good", "bad") and quantity in (None, "run", "model"):
+            # ("train acc is great but it does badly on new data": "it" is the model, the data named after says whose)
+            resolved = chosen is not None and not i <= chosen[0].i < j
+            if m in ("good", "bad") and ((judgement is None and quantity in (None, "run", "model", "pronoun")) or
+                                         resolved):
                 # "it does great on train data and awful on validation data": the data named right after says whose
                 on = next((o for o in parts if "s" in o.roles and "q" not in o.roles and 0 <= o.i - p.j <= 2 and
                            set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None) or next(

@@ -888,6 +888,14 @@ TIME_COUNTS = frozenset("a an the few couple of hundred hundreds thousand thousa
 """Words of a count that may stand between such a preposition and its noun ("after a few hundred steps", "for
 about 300 batches"); numbers are counts too."""
 
+PHRASE_FILLERS = frozenset("any much really very even quite so that too".split())
+"""Degree and polarity words that may stand inside a lexicon phrase without changing it: "isn't getting any better"
+is "get better" negated, "doesn't go down very much" is "go down". (Only inside a phrase, never its first word.)"""
+
+ADVERB_JUDGEMENTS = frozenset({"bad"})
+"""Judgements (``MOVEMENTS`` values) whose adverb in -ly stands for the adjective: "does badly", "performs poorly",
+"generalises horribly". (Not "good": "greatly" and "perfectly" say how much, not how well.)"""
+
 UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
 """Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
 keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the

@@ -178,3 +178,19 @@ def test_no_out_of_reach_targets_without_both(text: str) -> None:
 ])
 def test_counted_times(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+# -- degree and polarity words inside a phrase; a judgement said as an adverb --------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("the network isn't getting any better however long it trains", {"symptom": "not_learning"}),
+    ("my loss won't go down very much", {"symptom": "not_learning"}),
+    ("train accuracy looks great but it does badly on unseen data", {"symptom": "overfitting"}),
+    ("it does great on the training set and horribly on the test set", {"symptom": "overfitting"}),
+])
+def test_fillers_and_adverbs(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+def test_an_adverb_of_degree_is_no_judgement() -> None:
+    # "greatly" and "perfectly" say how much: no judgement of the data is read from them
+    assert obs("the val accuracy greatly exceeds the training accuracy").get("symptom") != "overfitting"
