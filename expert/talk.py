@@ -2489,6 +2489,21 @@ class _Reader:
                     r.value <= 1.25 / classes + 0.02:
                 self.add({"symptom": "not_learning"}, r.start, r.end, strong=False)
                 return
+        # an accuracy quoted with no split named ("acc 10% with 10 classes"): its figure right after it
+        toks = self.tokens
+        for p in self.parts:
+            if p.roles.get("q") != "accuracy":
+                continue
+            k = p.j
+            while k < min(len(toks), p.j + 4) and toks[k].kind != "num" and (
+                    toks[k].lemma in K.VALUE_WORDS or toks[k].text in K.VALUE_WORDS or toks[k].lemma in K.TIME_COUNTS):
+                k += 1
+            if k >= len(toks) or toks[k].kind != "num" or toks[k].number is None:
+                continue
+            value = toks[k].number / 100 if toks[k].unit == "%" or toks[k].number > 1 else toks[k].number
+            if 0 < value <= 1.25 / classes + 0.02:
+                self.add({"symptom": "not_learning", "metric_kind": "accuracy"}, p.start, toks[k].end, strong=False)
+                return
 
     def frames(self, lo: int, hi: int) -> None:
         """Concepts said together in one sentence (``knowledge.talk.FRAMES``), each word bound where it must be."""

@@ -194,3 +194,14 @@ def test_fillers_and_adverbs(text: str, expected: dict) -> None:
 def test_an_adverb_of_degree_is_no_judgement() -> None:
     # "greatly" and "perfectly" say how much: no judgement of the data is read from them
     assert obs("the val accuracy greatly exceeds the training accuracy").get("symptom") != "overfitting"
+
+
+# -- an accuracy quoted at chance, whatever split -------------------------------------------------------------------
+@pytest.mark.parametrize("text, learning", [
+    ("acc 20% with 5 classes, basically guessing", False),
+    ("accuracy is about 0.1 on my 10 classes", False),
+    ("accuracy 85% with 10 classes, I want more", True),
+])
+def test_accuracy_quoted_at_chance(text: str, learning: bool) -> None:
+    got = obs(text)
+    assert (got.get("symptom") == "not_learning") is not learning, got
