@@ -2050,6 +2050,54 @@ class _Reader:
                 self.add({"target_range": "outside_activation"}, t.start, toks[end - 1].end)
                 return
 
+    def _uneven_ranks(self) -> None:
+        """Ranks compared by how much work they have: ``rank_batch_counts=uneven``.
+
+        "one rank has fewer batches than the others", "rank 0 still has 3 more batches to go" (a comparative before a
+        count noun, ``UNEVEN_WORDS``, ``COUNT_NOUNS``), "rank 0 has 1250 batches and rank 1 has 1248" (two counts
+        that differ), "one process finishes its batches earlier than the others" (``EARLY_WORDS``). The comparison
+        must be between ranks: a rank singled out ("rank 0", "one process") or "than the others"; "with 4 GPUs the
+        epoch has fewer steps than on 1 GPU" compares runs, and a sentence that weighs or asks compares nothing.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            end = hi + 1 if hi < len(toks) and toks[hi].text == "?" else hi
+            words = {t.lemma for t in toks[lo:end]} | {t.text.lower() for t in toks[lo:end]}
+            if not words & K.RANK_WORDS or "?" in words or words & K.WEIGHING_MARKERS:
+                continue
+            singled = [k for k in range(lo, hi) if toks[k].lemma in K.RANK_WORDS and (
+                (k + 1 < hi and toks[k + 1].kind == "num") or
+                (k > lo and toks[k - 1].lemma in ("one", "some", "another", "single", "last", "slow", "slowest")))]
+            found = None
+            for k in range(lo, hi):
+                w = toks[k].lemma if toks[k].lemma in K.UNEVEN_WORDS | K.EARLY_WORDS else toks[k].text.lower()
+                nxt = self.lemmas(k + 1, min(hi, k + 4))
+                than = next((n for n in range(k + 1, min(hi, k + 5)) if toks[n].lemma == "than"), None)
+                # "than the others", "than rank 1": ranks compared; "than on 1 GPU": runs compared
+                others = False
+                if than is not None:
+                    n = than + 1
+                    while n < hi and toks[n].lemma in ("the", "all", "any"):
+                        n += 1
+                    others = n < hi and (toks[n].lemma in ("other", "others", "rest") or (
+                        toks[n].lemma in K.RANK_WORDS and n + 1 < hi and toks[n + 1].kind == "num"))
+                between = others or (than is None and bool(singled))
+                counted = any(n in K.COUNT_NOUNS for n in nxt)
+                if (w in K.UNEVEN_WORDS and counted and between and not self._negated(k, lo)) or \
+                        (w in K.EARLY_WORDS and others and any(
+                            u.lemma in ("finish", "run", "exhaust", "end", "done") for u in toks[max(lo, k - 6):k])):
+                    found = k
+                    break
+            if found is None and len(singled) >= 2:
+                # "rank 0 has 1250 batches and rank 1 has 1248": the counts each rank is said to have
+                counts = {toks[k + 1].number for k in range(lo, hi - 1) if toks[k].lemma in ("have", "get", "see")
+                          and toks[k + 1].kind == "num"}
+                if len(counts) >= 2:
+                    found = singled[0]
+            if found is not None:
+                self.add({"rank_batch_counts": "uneven", "multi_gpu": True}, toks[found].start, toks[hi - 1].end)
+                return
+
     def _contrasted_runs(self) -> None:
         """Two runs set side by side in one sentence, one judged healthy and one in trouble.
 
@@ -2275,6 +2323,7 @@ class _Reader:
         self._substitutions()
         self._suspected()
         self._targets_out_of_reach()
+        self._uneven_ranks()
         self._lowered_lr_unstable()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)

@@ -888,6 +888,20 @@ TIME_COUNTS = frozenset("a an the few couple of hundred hundreds thousand thousa
 """Words of a count that may stand between such a preposition and its noun ("after a few hundred steps", "for
 about 300 batches"); numbers are counts too."""
 
+RANK_WORDS = frozenset("rank ranks process processes gpu gpus worker workers node nodes device devices replica "
+                        "replicas shard shards".split())
+"""Words for one member of a distributed job: counts of work compared between them say whether they are even."""
+
+COUNT_NOUNS = frozenset("batch batches step steps iteration iterations iter iters sample samples example examples "
+                        "length lengths size sizes".split())
+"""What a rank has a number of in an epoch (batches, steps, samples; a shard's length)."""
+
+UNEVEN_WORDS = frozenset("fewer more less different unequal uneven".split())
+"""Comparatives that set one rank's count against another's ("one rank has fewer batches than the others")."""
+
+EARLY_WORDS = frozenset("earlier first sooner before".split())
+"""Words that say one rank ran out of its work before the others ("finishes its batches earlier than the others")."""
+
 PHRASE_FILLERS = frozenset("any much really very even quite so that too".split())
 """Degree and polarity words that may stand inside a lexicon phrase without changing it: "isn't getting any better"
 is "get better" negated, "doesn't go down very much" is "go down". (Only inside a phrase, never its first word.)"""

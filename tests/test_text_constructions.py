@@ -205,3 +205,24 @@ def test_an_adverb_of_degree_is_no_judgement() -> None:
 def test_accuracy_quoted_at_chance(text: str, learning: bool) -> None:
     got = obs(text)
     assert (got.get("symptom") == "not_learning") is not learning, got
+
+
+# -- ranks compared by how much work they have ---------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "the job freezes at epoch end; one worker process has fewer samples than the rest",
+    "rank 2 has 811 batches and rank 3 has 809, then everything stalls",
+    "the slowest rank still has 5 more steps to go when the others are done",
+    "one gpu runs out of batches earlier than the others and the others wait forever",
+])
+def test_uneven_ranks(text: str) -> None:
+    assert obs(text).get("rank_batch_counts") == "uneven", obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "with 8 gpus an epoch has fewer steps than on 1 gpu",          # runs compared, not ranks
+    "rank 0 has 400 batches and rank 1 has 400 batches",           # the same count
+    "should each gpu get fewer batches when I add more gpus?",     # weighed
+    "I have 4 workers and 2 gpus, fewer workers make it slower",   # no rank singled out
+])
+def test_no_uneven_ranks(text: str) -> None:
+    assert "rank_batch_counts" not in obs(text), obs(text)
