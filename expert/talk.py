@@ -852,6 +852,9 @@ class _Reader:
             if m == "same" and self.lemmas(max(i, p.i - 2), p.i) in (["on", "the"], ["for", "the"], ["with", "the"],
                                                                       ["from", "the"], ["to", "the"], ["of", "the"]):
                 continue  # "predictions on the same input differ": the sameness is the input's, no movement
+            if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
+                    "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
+                continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
                 # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's

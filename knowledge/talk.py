@@ -902,6 +902,10 @@ UNEVEN_WORDS = frozenset("fewer more less different unequal uneven".split())
 EARLY_WORDS = frozenset("earlier first sooner before".split())
 """Words that say one rank ran out of its work before the others ("finishes its batches earlier than the others")."""
 
+PATTERN_NOUNS = frozenset("pattern shape period cycle bump wave curve form".split())
+"""Nouns after "same" that make it a shape recurring ("the same bump pattern again and again"), not a curve that
+stays the same; a movement noun after it does too ("the same spike every 500 steps")."""
+
 PHRASE_FILLERS = frozenset("any much really very even quite so that too".split())
 """Degree and polarity words that may stand inside a lexicon phrase without changing it: "isn't getting any better"
 is "get better" negated, "doesn't go down very much" is "go down". (Only inside a phrase, never its first word.)"""

@@ -226,3 +226,13 @@ def test_uneven_ranks(text: str) -> None:
 ])
 def test_no_uneven_ranks(text: str) -> None:
     assert "rank_batch_counts" not in obs(text), obs(text)
+
+
+# -- "the same" before a shape is a recurring shape, not a curve that stays the same ---------------------------------
+@pytest.mark.parametrize("text, flat", [
+    ("the train loss draws the same wave pattern every 200 batches", False),
+    ("the loss shows the same jump at every epoch start", False),
+    ("the loss stays exactly the same for days", True),
+])
+def test_the_same_shape(text: str, flat: bool) -> None:
+    assert (obs(text).get("symptom") == "not_learning") is flat, obs(text)
