@@ -2101,6 +2101,89 @@ class _Reader:
                 self.add({"rank_batch_counts": "uneven", "multi_gpu": True}, toks[found].start, toks[hi - 1].end)
                 return
 
+    def _measure(self, k: int) -> tuple[str, float] | None:
+        """A timing at number token ``k``: ("cost", seconds per unit of work) for a duration or a rate.
+
+        "14 min", "0.7 s/it" are costs; "2 it/s", "850 samples/s" are throughputs, read as their inverse.
+        """
+        toks = self.tokens
+        t = toks[k]
+        if t.kind != "num" or t.number is None or t.number <= 0 or k + 1 >= len(toks):
+            return None
+        unit = t.unit if t.unit in K.UNIT_SECONDS else toks[k + 1].lemma
+        if unit in K.UNIT_SECONDS:
+            return "cost", t.number * K.UNIT_SECONDS[unit]
+        rate = toks[k + 1].text.lower()
+        if _RATE.fullmatch(rate):
+            per, _, over = rate.partition("/")
+            if per in K.UNIT_SECONDS:
+                return "cost", t.number * K.UNIT_SECONDS[per]
+            return "cost", K.UNIT_SECONDS.get(over, 1.0) / t.number
+        return None
+
+    def _devices(self, i: int, j: int) -> int | None:
+        """The GPU count said in tokens ``[i, j)`` ("on 4 GPUs", "a single GPU", "1 gpu:"), or None."""
+        toks = self.tokens
+        for k in range(i + 1, j):
+            if toks[k].lemma not in ("gpu", "card", "device") and toks[k].text.lower() not in K.GPU_NAMES:
+                continue
+            prev = toks[k - 1]
+            if prev.kind == "num" and prev.number is not None and prev.number == int(prev.number):
+                return int(prev.number)
+            if prev.lemma in K.SINGLE_DEVICE:
+                return 1
+            if prev.lemma in K.NUMBER_WORDS:
+                return K.NUMBER_WORDS[prev.lemma]
+        return None
+
+    def _timed_pairs(self) -> None:
+        """Two timings set side by side in one sentence: what the faster-meant side did to the speed.
+
+        "it runs at 2 it/s on one GPU and 2.1 it/s on 4 GPUs" (the speed-up against the GPU count,
+        ``SPEEDUP_FLAT``, ``SPEEDUP_PARTIAL``); "with amp my epoch takes 14 min, without it 10 min", "0.5 s/it with
+        fp32 and 0.7 s/it with fp16" (a lower precision that did not speed the run up is slow training). Each
+        timing's side is the words from its half of the sentence (split between the two timings).
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            timed = [(k, m[1]) for k in range(lo, hi) if (m := self._measure(k)) is not None]
+            if len(timed) != 2:
+                continue
+            (a, cost_a), (b, cost_b) = timed
+            cut = next((n for n in range(a + 2, b) if _breaks(toks[n])), b - 1 if b - 1 > a + 1 else b)
+            sides = ((lo, cut), (cut, hi))
+            gpus = [self._devices(*side) for side in sides]
+            if gpus[0] and gpus[1] and gpus[0] != gpus[1]:
+                (few, c_few), (many, c_many) = sorted(((gpus[0], cost_a), (gpus[1], cost_b)))
+                speedup = c_few / c_many
+                start, end = toks[a].start, toks[hi - 1].end
+                self.add({"multi_gpu": True}, start, end)
+                if speedup <= K.SPEEDUP_FLAT:
+                    self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, start, end)
+                elif speedup < K.SPEEDUP_PARTIAL * many / few:
+                    self.add({"multi_gpu_speedup": "partial", "symptom": "slow_training"}, start, end)
+                return
+            # a lower precision (or a feature said "with", the other side "without it") that is not faster
+            low = [any(r.name == "mixed_precision" and r.value not in ("none", None) and
+                       toks[side[0]].start <= r.start < (toks[side[1]].start if side[1] < len(toks) else r.end + 1)
+                       for r in self.u.readings) for side in sides]
+            without = ["without" in self.lemmas(*side) for side in sides]
+            faster_meant = 0 if (low[0] and not low[1]) or without[1] else 1 if (low[1] and not low[0]) or \
+                without[0] else None
+            if faster_meant is None or (low[0] and low[1]):
+                continue
+            costs = (cost_a, cost_b)
+            if costs[faster_meant] >= costs[1 - faster_meant] * 0.95:
+                self.add({"symptom": "slow_training"}, toks[a].start, toks[hi - 1].end)
+                # the other side's precision is the baseline measured against, not the run's
+                b_lo, b_hi = sides[1 - faster_meant]
+                span = (toks[b_lo].start, toks[b_hi - 1].end)
+                self.u.readings = [r for r in self.u.readings if not (
+                    r.name == "mixed_precision" and span[0] <= r.start < span[1])]
+                self.claim(*span, {"mixed_precision"})
+                self.u._index = None
+                return
+
     def _contrasted_runs(self) -> None:
         """Two runs set side by side in one sentence, one judged healthy and one in trouble.
 
@@ -2327,6 +2410,7 @@ class _Reader:
         self._suspected()
         self._targets_out_of_reach()
         self._uneven_ranks()
+        self._timed_pairs()
         self._lowered_lr_unstable()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)

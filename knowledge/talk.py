@@ -906,6 +906,18 @@ PATTERN_NOUNS = frozenset("pattern shape period cycle bump wave curve form".spli
 """Nouns after "same" that make it a shape recurring ("the same bump pattern again and again"), not a curve that
 stays the same; a movement noun after it does too ("the same spike every 500 steps")."""
 
+UNIT_SECONDS: dict[str, float] = {"ms": 0.001, "s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0,
+                                  "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "day": 86400.0}
+"""Seconds in each duration unit (``TIME_UNITS``): two measured durations are compared in one unit."""
+
+SPEEDUP_FLAT = 1.1
+"""Measured against fewer GPUs, a speed-up at or below this factor is none at all (``multi_gpu_speedup=none``):
+within the noise of two timings. Engineering judgement."""
+
+SPEEDUP_PARTIAL = 0.6
+"""A speed-up below this share of the linear one (4 GPUs: below 2.4x) is far below linear (``partial``); above it,
+scaling is as good as data parallelism usually gets. Engineering judgement (all-reduce and input costs)."""
+
 PHRASE_FILLERS = frozenset("any much really very even quite so that too".split())
 """Degree and polarity words that may stand inside a lexicon phrase without changing it: "isn't getting any better"
 is "get better" negated, "doesn't go down very much" is "go down". (Only inside a phrase, never its first word.)"""
