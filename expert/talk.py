@@ -39,7 +39,7 @@ from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.forms import FORMS
 from knowledge.record import dataclass
-from knowledge.terms import canonical_optimizer
+from knowledge.terms import canonical_loss, canonical_optimizer
 from knowledge.vocabulary import Observation
 
 MAX_CLAUSE = 60
@@ -2017,21 +2017,40 @@ class _Reader:
                 k - 2 >= i and toks[k - 2].kind == "num"
             capped = prev is not None and (prev.lemma in K.RANGE_CAPS or
                                            (prev.lemma == "to" and k - 2 >= i and toks[k - 2].lemma == "up"))
-            if linked or joined or capped:
+            if prev is not None and prev.lemma in K.RANGE_BEYOND:
+                out.append(value * 1.01 + 0.01)  # "go above 1": past the number itself
+            elif linked or joined or capped:
                 out.append(value)
         return out
 
+    def _bounded_loss(self) -> bool:
+        """Whether the text names a loss taking targets in [0, 1] only (binary cross-entropy, ``BOUNDED_LOSSES``)."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            if t.kind != "word":
+                continue
+            if canonical_loss(t.text) in K.BOUNDED_LOSSES or (
+                    t.lemma == "binary" and self.lemmas(k + 1, k + 3) in (["cross", "entropy"], ["crossentropy"])):
+                return True
+        return False
+
     def _targets_out_of_reach(self) -> None:
-        """Targets given as a range the output activation cannot reach: ``target_range=outside_activation``.
+        """Targets given as a range their consumer cannot take: ``target_range``.
 
         "my last layer is a sigmoid but the targets are prices between 100 and 5000", "tanh at the end, targets go up
         to 50": a bounded activation at the output (``_bounded_output``) and, after a word naming the targets
-        (``TARGET_ANCHORS``), a range (``_range_values``) that leaves its interval. The range runs until another
-        quantity is named ("the model outputs 0.99 everywhere" is the output's).
+        (``TARGET_ANCHORS``), a range (``_range_values``) that leaves its interval (``outside_activation``). "targets
+        for the binary cross entropy are 1 and 2": a loss that takes [0, 1] only (``_bounded_loss``,
+        ``outside_loss``). The range runs until another quantity is named ("the model outputs 0.99 everywhere" is
+        the output's).
         """
-        bounds = self._bounded_output()
-        if bounds is None:
-            return
+        if self._bounded_loss():
+            bounds, value = (0.0, 1.0), "outside_loss"
+        else:
+            found = self._bounded_output()
+            if found is None:
+                return
+            bounds, value = found, "outside_activation"
         toks = self.tokens
         for k, t in enumerate(toks):
             if t.lemma not in K.TARGET_ANCHORS and t.text.lower() not in K.TARGET_ANCHORS:
@@ -2050,7 +2069,7 @@ class _Reader:
                 end += 1
             values = self._range_values(k + 1, end)
             if any(v < bounds[0] or v > bounds[1] for v in values):
-                self.add({"target_range": "outside_activation"}, t.start, toks[end - 1].end)
+                self.add({"target_range": value}, t.start, toks[end - 1].end)
                 return
 
     def _uneven_ranks(self) -> None:

@@ -876,6 +876,13 @@ TARGET_ANCHORS = frozenset("target label y predict gt groundtruth regress".split
 RANGE_LINKS = frozenset("to and or - .. / ~".split())
 """Words joining the two ends of a range or a pair of values ("0 to 255", "between 100 and 5000", "1 or 2")."""
 
+RANGE_BEYOND = frozenset("above over beyond exceed exceeds exceeding".split())
+"""Words before a number that put the values past it ("soft labels go above 1")."""
+
+BOUNDED_LOSSES = frozenset({"bce", "bce_with_logits"})
+"""Losses (``knowledge.terms`` names) whose targets must lie in [0, 1]: targets outside are
+``target_range=outside_loss``."""
+
 RANGE_CAPS = frozenset("up max maximum upto as".split())
 """Words before a single bound that make it the top of a range ("up to 50", "max 300", "as high as 1000")."""
 

@@ -257,3 +257,12 @@ def test_timed_pairs(text: str, expected: dict) -> None:
 def test_timed_pairs_that_are_fine(text: str) -> None:
     got = obs(text)
     assert got.get("symptom") != "slow_training" and "multi_gpu_speedup" not in got, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my targets for BCEWithLogitsLoss are 0 or 100 (percent)", "outside_loss"),
+    ("binary cross entropy with labels -1 and 1", "outside_loss"),
+    ("nn.BCELoss and the targets are 0 and 1", None),
+])
+def test_targets_a_bounded_loss_cannot_take(text: str, expected: str | None) -> None:
+    assert obs(text).get("target_range") == expected, obs(text)
