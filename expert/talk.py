@@ -89,6 +89,9 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
 should be"), not with another quantity or model."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
+_RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
+"""Movements after which a fall "again" or "back" is the curve's return, not a drop of its own."""
+
 _SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
 """Movements that say a curve stays where it is."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
@@ -852,6 +855,10 @@ class _Reader:
             if m == "same" and self.lemmas(max(i, p.i - 2), p.i) in (["on", "the"], ["for", "the"], ["with", "the"],
                                                                       ["from", "the"], ["to", "the"], ["of", "the"]):
                 continue  # "predictions on the same input differ": the sameness is the input's, no movement
+            if m == "down" and (self.lemmas(p.j, p.j + 1) in (["again"], ["back"]) or
+                                self.lemmas(p.i - 1, p.i) == ["back"]) and \
+                    any(o.roles.get("m") in _RISES for o in self.parts_in(sent[0], p.i)):
+                continue  # "goes up by a lot and falls again": the return from the rise, no drop of its own
             if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
                     "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
                 continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape

@@ -266,3 +266,10 @@ def test_timed_pairs_that_are_fine(text: str) -> None:
 ])
 def test_targets_a_bounded_loss_cannot_take(text: str, expected: str | None) -> None:
     assert obs(text).get("target_range") == expected, obs(text)
+
+
+def test_a_fall_after_a_rise_is_its_return() -> None:
+    # the loss comes back after its rise: no drop at the epoch start of its own (nor overfitting from one)
+    got = obs("every new epoch the training loss shoots up and drops back within a couple hundred batches")
+    assert got.get("epoch_start_drop") is None and got.get("symptom") != "overfitting", got
+    assert obs("the loss drops again at every epoch start").get("epoch_start_drop") is True
