@@ -2041,6 +2041,51 @@ class _Reader:
                 return True
         return False
 
+    def _listed_ids(self, k: int, hi: int) -> list[float]:
+        """Class ids listed after token ``k`` up to a negation or "instead" ("1,2,3 not 0,1,2": the first list).
+
+        A number written with commas that are no thousands separators ("1,2,3") is a list; "[1, num_classes]" a
+        range from its first number; ranges and pairs as ``_range_values`` reads them.
+        """
+        toks = self.tokens
+        end = k + 1
+        while end < min(hi, k + 12) and toks[end].lemma not in K.NEGATORS and toks[end].lemma not in (
+                "not", "instead", "rather", "but"):
+            end += 1
+        out: list[float] = []
+        for n in range(k + 1, end):
+            t = toks[n]
+            pieces = t.text.split(",")
+            if t.kind == "num" and len(pieces) > 1 and any(len(x) != 3 for x in pieces[1:]) and \
+                    all(x.isdigit() for x in pieces):
+                out += [float(x) for x in pieces]
+            elif t.kind == "num" and n > 0 and toks[n - 1].text == "[" and t.number is not None:
+                out.append(t.number)
+        return out + self._range_values(k + 1, end)
+
+    def _one_based_ids(self) -> None:
+        """Class ids said to start at 1: ``label_check=not_zero_based``.
+
+        "my targets are 1,2,3 not 0,1,2", "labels are in [1, num_classes]": ids listed after a word naming them
+        (``CLASS_ID_ANCHORS``) whose least is 1, with no 0 among them, in a text about classes
+        (``CLASS_CONTEXT``, a cross-entropy loss, or the ids' own word "class").
+        """
+        toks = self.tokens
+        words = {t.lemma for t in toks} | {t.text.lower() for t in toks}
+        context = bool(words & K.CLASS_CONTEXT) or any(canonical_loss(t.text) in ("cross_entropy", "nll")
+                                                       for t in toks if t.kind == "word")
+        for lo, hi in self._sentences():
+            for k in range(lo, hi):
+                if toks[k].lemma not in K.CLASS_ID_ANCHORS and toks[k].text.lower() not in K.CLASS_ID_ANCHORS:
+                    continue
+                ids = self._listed_ids(k, hi)
+                listed = len(ids) >= 2 or any(t.text == "[" for t in toks[k + 1:min(hi, k + 5)])
+                # ("1,2,3 not 0,1,2": the ids it should be, from 0, set against them say they are class ids too)
+                zero_said = any(t.kind == "num" and t.text.startswith("0,") for t in toks[lo:hi])
+                if ids and listed and min(ids) == 1 and all(v == int(v) for v in ids) and (context or zero_said):
+                    self.add({"label_check": "not_zero_based"}, toks[k].start, toks[min(hi, k + 6) - 1].end)
+                    return
+
     def _targets_out_of_reach(self) -> None:
         """Targets given as a range their consumer cannot take: ``target_range``.
 
@@ -2435,6 +2480,7 @@ class _Reader:
         self._substitutions()
         self._suspected()
         self._targets_out_of_reach()
+        self._one_based_ids()
         self._uneven_ranks()
         self._timed_pairs()
         self._lowered_lr_unstable()

@@ -876,6 +876,12 @@ TARGET_ANCHORS = frozenset("target label y predict gt groundtruth regress".split
 RANGE_LINKS = frozenset("to and or - .. / ~".split())
 """Words joining the two ends of a range or a pair of values ("0 to 255", "between 100 and 5000", "1 or 2")."""
 
+CLASS_ID_ANCHORS = frozenset("label labels target targets class classes id ids".split())
+"""Words after which the numbers listed are class ids ("my targets are 1,2,3", "labels are in [1, num_classes]")."""
+
+CLASS_CONTEXT = frozenset("class classes category categories classification classifier index assert".split())
+"""Words that make listed ids class indices (a classification run), not regression values."""
+
 RANGE_BEYOND = frozenset("above over beyond exceed exceeds exceeding".split())
 """Words before a number that put the values past it ("soft labels go above 1")."""
 

@@ -273,3 +273,15 @@ def test_a_fall_after_a_rise_is_its_return() -> None:
     got = obs("every new epoch the training loss shoots up and drops back within a couple hundred batches")
     assert got.get("epoch_start_drop") is None and got.get("symptom") != "overfitting", got
     assert obs("the loss drops again at every epoch start").get("epoch_start_drop") is True
+
+
+# -- class ids listed from 1 --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("my class ids are 1,2,3,4,5 and the CrossEntropyLoss throws", "not_zero_based"),
+    ("targets in [1, n_classes], cross entropy fails with an index error", "not_zero_based"),
+    ("the labels are 1,2,3 instead of 0,1,2", "not_zero_based"),
+    ("my class ids are 0,1,2,3 and the loss is nan", None),
+    ("regression targets between 1 and 10, mse is high", None),
+])
+def test_one_based_ids(text: str, expected: str | None) -> None:
+    assert obs(text).get("label_check") == expected, obs(text)
