@@ -15,8 +15,9 @@ long enough that window ends are paid for):
   (tracemalloc: held at 10% and at 100% of the run, and the peak) in a separate untimed run: flat means it
   does not grow with the steps. Both arms train the same model and optimizer (the watch's hooks are off during
   a plain chunk, see ``_pause``), and the process's malloc keeps freed buffers (``_steady_malloc``): two
-  copies of a model, or glibc returning a step's buffers to the kernel and faulting them back in, made two
-  identical plain loops differ by 1-15% on the 2-core reference machine (issue 21), more than the watch costs;
+  copies of a model (15% apart in one run of the slow MLP), or glibc returning a step's buffers to the kernel
+  and faulting them back in (1% on one model), made two identical plain loops differ on the 2-core reference
+  machine (issue 21) by more than the watch costs;
 * GPU runs, only where CUDA is available: a ResNet-18 at 224 px, batch 64, bf16 autocast, and a GPT-2-small
   sized transformer (12 layers, width 768, 50,257 tokens), with the host syncs outside window ends counted by
   ``torch.cuda.set_sync_debug_mode`` (target: none).
@@ -144,9 +145,9 @@ def _pause(w: Any) -> None:
     """Take the watch's hooks off its model and optimizer: the next chunk is a plain loop of the same model.
 
     The plain arm trains the watched model itself, so both arms run the same tensors at the same addresses: a
-    copy of the model (``copy.deepcopy``) ran 1-15% slower or faster than the original in plain loops on the
-    2-core reference machine, a layout effect larger than the watch's cost (issue 21). The watch counts nothing
-    while paused; the chunk's steps are not its steps.
+    copy of the model (``copy.deepcopy``) ran 15% slower than the original in a plain-against-plain run of the
+    slow MLP on the 2-core reference machine, a layout effect larger than the watch's cost (issue 21). The watch
+    counts nothing while paused; the chunk's steps are not its steps.
     """
     for h in w._handles + [w._pre_handle, w._post_handle]:
         if h is not None:
