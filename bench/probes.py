@@ -8,12 +8,16 @@ long enough that window ends are paid for):
   of the pair ratios;
 * long runs: 10,000 steps of the small MLP and CNN on CPU under one watch (target 1.05x, and at most 60 us added a
   step on the small MLP), and of the small MLP at batch 512 (a step of 10 ms or more: target 1.02x), with a plain
-  chunk of 100 steps beside every watched one (the whole-run ratio is the sum of the watched chunks over the sum of
+  chunk of 20 steps beside every watched one (the whole-run ratio is the sum of the watched chunks over the sum of
   the plain ones); then 10,000 steps of a tiny MLP and CNN (about a millisecond a
   step: the watch's fixed per-step and per-window costs, worst case, no target) with a plain chunk beside every
   watched one; the median chunk ratio and the whole-run ratio, and for the tiny ones the watch's memory
   (tracemalloc: held at 10% and at 100% of the run, and the peak) in a separate untimed run: flat means it
-  does not grow with the steps;
+  does not grow with the steps. Both arms train the same model and optimizer (the watch's hooks are off during
+  a plain chunk, see ``_pause``), and the process's malloc keeps freed buffers (``_steady_malloc``): two
+  copies of a model (15% apart in one run of the slow MLP), or glibc returning a step's buffers to the kernel
+  and faulting them back in (1% on one model), made two identical plain loops differ on the 2-core reference
+  machine (issue 21) by more than the watch costs;
 * GPU runs, only where CUDA is available: a ResNet-18 at 224 px, batch 64, bf16 autocast, and a GPT-2-small
   sized transformer (12 layers, width 768, 50,257 tokens), with the host syncs outside window ends counted by
   ``torch.cuda.set_sync_debug_mode`` (target: none).
@@ -44,7 +48,8 @@ SLOW_STEP = 0.010  # issue 21: a step of 10 ms or more is judged against GPU_TAR
 EVERY = 200  # the watch's default window (probes.watcher.WINDOW; not imported here: torch loads with it)
 STEPS = 2 * EVERY
 LONG_STEPS = 10_000
-CHUNK = 100  # fine interleaving: the machine's drift over a chunk is what a ratio's noise is made of
+CHUNK = 20  # fine interleaving: the machine's drift over a chunk is what a ratio's noise is made of (a tenth of a
+# window: every tenth watched chunk holds a window end, and the whole-run ratio pays for each)
 GPU_STEPS = 3 * EVERY
 GPU_CHUNK = 50
 
@@ -124,11 +129,51 @@ def _resume(w: Any) -> None:
     """The watched loop resumes after a plain chunk: that chunk was the bench's work, not the loop's data wait.
 
     Without this the loader-timing probe reads the plain chunk as a data wait (a sampled step often falls on a
-    chunk's first step) and trips, and the diagnosis it pays for lands in the watched time.
+    chunk's first step) and trips, and the diagnosis it pays for lands in the watched time. A watch paused by
+    ``_pause`` gets its two always-on hooks back (and the sampled step's, when the next step is one).
     """
+    if not w._handles:
+        w._handles = [w.model.register_forward_hook(w._fwd_post),
+                      w.optimizer.register_step_pre_hook(w._opt_pre)]
+        w._arm()
     tp = w.probe("throughput")
     if tp is not None:
         tp.restart()
+
+
+def _pause(w: Any) -> None:
+    """Take the watch's hooks off its model and optimizer: the next chunk is a plain loop of the same model.
+
+    The plain arm trains the watched model itself, so both arms run the same tensors at the same addresses: a
+    copy of the model (``copy.deepcopy``) ran 15% slower than the original in a plain-against-plain run of the
+    slow MLP on the 2-core reference machine, a layout effect larger than the watch's cost (issue 21). The watch
+    counts nothing while paused; the chunk's steps are not its steps.
+    """
+    for h in w._handles + [w._pre_handle, w._post_handle]:
+        if h is not None:
+            h.remove()
+    w._handles = []
+    w._pre_handle = w._post_handle = None
+
+
+def _steady_malloc() -> None:
+    """Make glibc keep freed buffers in the heap: a step's allocations then cost the same in both arms.
+
+    By default glibc serves large blocks with ``mmap`` and gives the top of the heap back to the kernel past a
+    threshold that moves with what was freed last, so whether a step's activations and gradients fault their
+    pages in again (about 250 faults a step on the slow MLP) depends on where other, unrelated allocations
+    happened to land: two identical plain loops differed by about 1% on that alone (issue 21). Fixed
+    thresholds end the lottery for both arms. A no-op off glibc.
+    """
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GiB of free heap
+        libc.mallopt(-3, 1 << 28)  # M_MMAP_THRESHOLD: blocks below 256 MiB come from the heap (fixed, not dynamic)
+    except (OSError, AttributeError):
+        pass
 
 
 def _twin(m: Any, opt: Any) -> tuple[Any, Any]:
@@ -190,8 +235,9 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
 
     Args:
         steps: Watched steps (window ends every ``EVERY``).
-        chunk: Steps per timed chunk; a plain chunk of the twin model runs before every ``plain_every``-th
-            watched chunk (the ratio of a chunk pair is the watched chunk's time per step over the plain one's).
+        chunk: Steps per timed chunk; a plain chunk of the same model (the watch paused) runs beside every
+            ``plain_every``-th watched chunk (the ratio of a chunk pair is the watched chunk's time per step over
+            the plain one's).
         names: Models from ``_models``.
         plain_every: 1 times a plain chunk beside every watched one; more saves time on the slower models.
         memory: Also run the watch under tracemalloc, untimed (its memory at 10% and at 100% of the run).
@@ -208,21 +254,22 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
     for name in names:
         torch.manual_seed(0)
         m, opt, x, y = models[name]()
-        m2, opt2 = _twin(m, opt)
         _loop(m, opt, x, y, 5)
-        _loop(m2, opt2, x, y, 5)
         plain, watched, pairs, anomaly = [], [], [], []
-        with watch(m2, opt2, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        # one model for both arms (see _pause): the watch's hooks are off in the plain and anomaly chunks
+        with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+            _pause(w)
             for i in range(steps // chunk):  # interleaved chunks, so drift hits both alike
                 if i % plain_every == 0 and i % 2:
                     plain.append(_loop(m, opt, x, y, chunk))
                 _resume(w)
-                watched.append(_loop(m2, opt2, x, y, chunk, w))
+                watched.append(_loop(m, opt, x, y, chunk, w))
+                _pause(w)
                 if i % plain_every == 0 and not i % 2:  # which goes first alternates
                     plain.append(_loop(m, opt, x, y, chunk))
                 if i % plain_every == 0:
                     pairs.append(watched[-1] / plain[-1])
-                if i % (5 * plain_every) == 0:
+                if i % (25 * plain_every) == 0:
                     with torch.autograd.detect_anomaly(check_nan=True):
                         anomaly.append(_loop(m, opt, x, y, 20))
         windows = w.steps // w.every
@@ -231,7 +278,7 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
              "watch_ratio_total": statistics.fmean(watched) / statistics.fmean(plain),
              "anomaly_ratio": statistics.median(anomaly) / p, "windows": windows, "trips": len(w.trips)}
         if memory:  # a separate, untimed watched run under tracemalloc
-            m3, opt3 = _twin(m2, opt2)
+            m3, opt3 = _twin(m, opt)
             tracemalloc.start()
             with watch(m3, opt3) as w3:
                 _loop(m3, opt3, x, y, steps // 10, w3)
@@ -450,6 +497,7 @@ def run(repeats: int = 5) -> list[Result]:
     import torch
 
     torch.set_num_threads(1)
+    _steady_malloc()
     res = []
     for r in measure(max(3, min(repeats, 7))):
         res.append(Result(f"watch step, {r['model']} (ratio to plain x plain)", r["watch_s"],
@@ -500,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(1)
+    _steady_malloc()
     if args.breakdown:
         plain, parts = breakdown(args.breakdown, max(args.long_steps, EVERY) if args.long_steps else 1000)
         print(f"{args.breakdown}: plain step {plain * 1e3:.2f} ms CPU; the watch's parts in place, CPU us per step "

@@ -5,9 +5,10 @@ practically never comes back. Without ``shuffle=True``, or with the generator (o
 at the start of every epoch, every epoch repeats the previous one batch for batch: each batch recurs exactly one
 epoch later. That is read here from a fingerprint of each training forward's first input: for a float input its
 digest (``probes.base.input_digest``: a fixed weighting of every element, one op shared with the non-finite
-probe), else a fixed random projection of at most 64 evenly spaced elements (two small device ops per forward);
-queued, no host read. At the window end the fingerprints are matched against those seen before: a batch seen
-before, and the gap since.
+probe), except a large one on the CPU (more than ``FULL_READ_MAX`` elements), which gets a fixed random projection
+of ``SPREAD`` elements spread over every position of its last dimension; other inputs (token ids, half precision)
+a projection of at most 64 evenly spaced elements (two small device ops per forward); queued, no host read. At
+the window end the fingerprints are matched against those seen before: a batch seen before, and the gap since.
 
 Memory is bounded: at most ``KEEP`` fingerprints are remembered. When the store is full, only fingerprints in a
 value-chosen subset are kept (one in two, then one in four...); the same batch always falls in or out of the
@@ -28,6 +29,7 @@ fingerprinted (:func:`pairs`, exact, not an expectation).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -39,6 +41,16 @@ from probes.base import Probe, ProbeInfo, emit, input_digest
 INFO = ProbeInfo("batch_order", "cheap", "forward", ("batch_order",))
 
 SAMPLE = 64  # input elements projected per forward
+SPREAD = 1024  # elements projected from a large float input on the CPU
+FULL_READ_MAX = 32768
+"""Largest float input (elements) the CPU fingerprints by its whole digest. On the CPU no other probe reads the
+input's digest on most steps (the non-finite probe looks at it only when the loss is not finite), and a read of
+the whole input there is a pass over memory the step has pushed out of the cache: 66 us a marked forward on the
+bench's small MLP (256 x 256), 114 us on its slow MLP (512 x 256), 14 and 24 us a step amortised (issue 21).
+Past 128 KB (float32) ``SPREAD`` elements read instead touch at most a quarter of the input's cache lines, and
+a thousand values from every position of a row tell real batches apart as the whole input does. Measured in the
+loop, a marked forward of the slow MLP went from 117-150 us to 82-103 us: what remains is mostly the two ops'
+dispatch in caches the step has flushed (an op costs 20-40 us there whatever its size), not the data."""
 KEEP = 8192  # fingerprints remembered at most
 DENSE_FORWARDS = 256  # forwards all fingerprinted first: short runs (and the generated benchmarks) keep every one
 PERIOD = 73
@@ -84,17 +96,23 @@ def next_marked(i: int) -> int:
     return j
 
 
-def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
-    """A 0-d device tensor, equal for equal batches: a projection of up to ``SAMPLE`` evenly spaced elements.
+def fingerprint(x: torch.Tensor, weights: Any, sample: int = SAMPLE, spread: bool = False) -> torch.Tensor:
+    """A 0-d device tensor, equal for equal batches: a projection of up to ``sample`` evenly spaced elements.
 
     Two ops for a contiguous float batch (a strided view, a dot product), one more to cast other dtypes; no copy
     of the batch. An input that requires grad is detached first, so nothing is recorded for autograd (a
     ``no_grad`` block would do the same, but entering and leaving it costs more than the two ops in a training
     step: measured at about 16 us on the 2-core reference machine, issue 21).
 
+    With ``spread`` the stride is coprime to the last dimension, so the elements fall on every position of a row
+    (an image's columns, a sequence's tokens): a stride that divides a row's length reads the same position of
+    every row, a border pixel or a padding token, identical in every batch.
+
     Args:
         x: The forward's first input (any dtype, any device; not modified).
         weights: ``weights(n, dtype, device)`` -> ``n`` fixed weights (cached by the caller).
+        sample: Elements projected at most.
+        spread: Choose the stride coprime to the last dimension.
     """
     if x.requires_grad:
         x = x.detach()
@@ -102,8 +120,13 @@ def fingerprint(x: torch.Tensor, weights: Any) -> torch.Tensor:
         # a strided view of a few entries per dimension first: flattening the whole batch would copy it
         x = x[tuple(slice(None, None, max(1, d // 4)) for d in x.shape)].contiguous()
     n = x.numel()
-    k = max(1, n // SAMPLE)
-    m = min(SAMPLE, n)
+    k = max(1, n // sample)
+    m = min(sample, n)
+    if spread and m > 1:
+        k = max(1, (n - 1) // (m - 1))
+        row = x.shape[-1] if x.ndim else 1
+        while k > 1 and math.gcd(k, row) != 1:
+            k -= 1
     sample = torch.as_strided(x, (m,), (k,), x.storage_offset())  # every k-th element, within the batch
     if sample.dtype not in (torch.float32, torch.float64):
         # float32 holds token ids below 2**24 and 8-bit pixels exactly (and exists on every device)
@@ -167,8 +190,12 @@ class BatchOrderProbe(Probe):
         if first is None or first.numel() == 0 or first.is_sparse or not marked(i):
             return
         self._index.append(i)
-        # a float input's digest (every element, shared with the non-finite probe: no op of its own here); other
-        # inputs (token ids, half precision, very large batches) get the sampled projection
+        # a float input's digest (every element, shared with the non-finite probe: no op of its own here), but a
+        # large one on the CPU a spread projection (FULL_READ_MAX); other inputs (token ids, half precision, very
+        # large batches) get the sampled projection. One rule per input kind: a batch and its repeat read alike.
+        if first.is_cpu and first.numel() > FULL_READ_MAX and first.dtype in (torch.float32, torch.float64):
+            run.record("order:fp", fingerprint(first, self._weights, SPREAD, spread=True))
+            return
         d = input_digest(run, first)
         run.record("order:fp", fingerprint(first, self._weights) if d is None else d)
 

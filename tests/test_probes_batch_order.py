@@ -113,3 +113,61 @@ def test_the_store_stays_bounded_and_still_finds_repeats_of_a_long_epoch(monkeyp
         assert len(p.store) <= 64 + 1
     j = batch_order.judge(p.seen, p.repeats, p.mod)
     assert p.mod > 1 and j["value"] == "same_each_epoch" and j["evidence"]["epoch_forwards"] == 300
+
+
+def _images(n: int = 640) -> TensorDataset:
+    """Zero-bordered 28 x 28 images (an MNIST layout): only the columns 4-23 hold the digit."""
+    g = torch.Generator().manual_seed(7)
+    y = torch.randint(0, 3, (n,), generator=g)
+    x = torch.zeros(n, 1, 28, 28)
+    x[:, :, 4:24, 4:24] = torch.randn(n, 1, 20, 20, generator=g) + y.view(-1, 1, 1, 1).float()
+    return TensorDataset(x, y)
+
+
+def _run_images(loader_for_epoch, epochs: int = 4) -> Consultation:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Flatten(), nn.Linear(784, 3))
+    opt = torch.optim.SGD(model.parameters(), lr=1e-2)
+    loss_fn = nn.CrossEntropyLoss()
+    c = Consultation()
+    with watch(model, opt, consultation=c, every=10, loss_fn=loss_fn, num_classes=3) as w:
+        for epoch in range(epochs):
+            for x, y in loader_for_epoch(epoch):
+                opt.zero_grad(set_to_none=True)
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                opt.step()
+                w.step(loss.detach())
+    c.run()
+    return c
+
+
+def test_a_large_cpu_batch_is_fingerprinted_by_a_spread_sample_and_its_repeats_still_found(monkeypatch):
+    ds = _images()
+    assert 64 * 784 > batch_order.FULL_READ_MAX  # the spread projection, not the whole digest
+    whole = []
+    monkeypatch.setattr(batch_order, "input_digest", lambda run, x: whole.append(x) or None)
+    c = _run_images(lambda e: DataLoader(ds, batch_size=64, shuffle=False))
+    assert not whole  # the input was never read whole for its fingerprint
+    assert _order(c) == "same_each_epoch" and c.observations["batch_order"].evidence["epoch_forwards"] == 10
+    g = torch.Generator().manual_seed(0)
+    loader = DataLoader(ds, batch_size=64, shuffle=True, generator=g)
+    assert _order(_run_images(lambda e: loader)) == "no_repeat"
+
+
+def test_the_spread_sample_reaches_every_column_of_a_row():
+    # batches that differ only in one column of their rows: an even stride (49 here: every 7th column) reads
+    # a border column in every row, the same in every batch; a stride coprime to the row reads them all
+    g = torch.Generator().manual_seed(3)
+    base = torch.zeros(64, 1, 28, 28)
+    probe = batch_order.BatchOrderProbe()
+    probe.attach(None)
+    weights = probe._weights
+    for col in (1, 5, 26):
+        a, b = base.clone(), base.clone()
+        a[..., col] = torch.randn(64, 1, 28, generator=g)
+        b[..., col] = torch.randn(64, 1, 28, generator=g)
+        fa = batch_order.fingerprint(a, weights, batch_order.SPREAD, spread=True)
+        fb = batch_order.fingerprint(b, weights, batch_order.SPREAD, spread=True)
+        assert float(fa) != float(fb)
+        assert float(fa) == float(batch_order.fingerprint(a.clone(), weights, batch_order.SPREAD, spread=True))
