@@ -51,6 +51,8 @@ MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?
 _NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
 """One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
+_PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
+"""Preference-tuning methods by the names users weigh them with ("DPO or PPO?")."""
 """An accuracy as users type it: 0.95, .95, 95 or 95%."""
 
 
@@ -188,7 +190,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|sharding\s+strateg\w*",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
-       r"(?:which|what)\s+preference[-\s](?:tuning\s+)?(?:method|algorithm|objective|loss)",
+       r"(?:which|what)\s+preference[-\s](?:tuning\s+|alignment\s+|optimi[sz]ation\s+)?(?:method|algorithm|objective|"
+       r"loss|approach|technique)|"
+       # two preference methods weighed against each other, however it is said ("GRPO better than DPO?", "PPO with
+       # a reward model or just DPO", "choosing between DPO and IPO") or one judged as enough ("is DPO good enough")
+       rf"between\s+{_PREF}\s+(?:and|or|vs\.?)\s+{_PREF}|"
+       rf"{_PREF}\b[^.?!\n]{{0,40}}?\b(?:better|worse|simpler)\s+than\s+(?:just\s+|plain\s+)?{_PREF}|"
+       rf"{_PREF}\b[^.?!\n]{{0,40}}?\bor\b[^.?!\n]{{0,30}}?{_PREF}\b[^.!\n]{{0,40}}\?|"
+       rf"(?:is|would|will)\s+{_PREF}\s+(?:good\s+enough|enough|better|worth\s+it|the\s+better\s+choice)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="preference_method"),
     # the LR finder (range test) and what it suggests: a question about choosing the LR. The sweep raises the LR
     # until the loss blows up, so the spikes and divergence said of it are the sweep's, not the run's (above the

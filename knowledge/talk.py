@@ -233,6 +233,12 @@ MOVEMENTS: dict[str, str] = {
     "chance": "chance", "chance level": "chance", "random": "chance", "look random": "chance",
     "at chance": "chance", "above chance": "above_chance", "better than chance": "above_chance",
     "better than random": "above_chance",
+    # guessing said as such ("it's basically flipping a coin", "coin-toss accuracy", "the model just guesses")
+    "coin flip": "chance", "coin-flip": "chance", "coin toss": "chance", "coin-toss": "chance",
+    "flip a coin": "chance", "toss a coin": "chance", "random guess": "chance",
+    "guess randomly": "chance", "randomly guess": "chance", "just guess": "chance", "guess at random": "chance",
+    # a curve that leaves its level upward all at once ("the val loss takes off after epoch 4")
+    "take off": "up", "shoot off": "up",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -259,7 +265,16 @@ TIMES: dict[str, str] = {
        for o in ("second", "2nd", "third", "3rd") for u in ("step", "batch", "iteration", "epoch")},
     **{f"after the first {n}{u}": "later" for n in ("", "few ") for u in ("step", "batch", "iteration", "epoch")},
     "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
-    "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start",
+    "out of nowhere": "later",
+    # (somewhere inside the run: "it goes NaN mid-training", "partway through the epoch")
+    "mid-training": "later", "mid training": "later", "midway through": "later", "partway through": "later",
+    "part way through": "later", "in the middle of training": "later", "in the middle of the run": "later",
+    # (from the outset, as people say it: "straight away", "from the get-go", "since epoch one")
+    "straight away": "start", "straightaway": "start", "from the get-go": "start", "from the get go": "start",
+    "from the outset": "start", "from the word go": "start", "from epoch one": "start", "since epoch one": "start",
+    "since epoch 1": "start", "since step one": "start", "since the first step": "start",
+    "since the first batch": "start", "since the first epoch": "start",
+    "start at": "start", "start out": "start", "start with": "start",
     "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
     "first few": "at_first",
     # epoch boundaries
@@ -590,6 +605,11 @@ IDIOMS: dict[str, dict[str, Any]] = {
     # a crash named by its kind (the word "segmentation" in it is no task)
     "segmentation fault": {"symptom": "crash"}, "segfault": {"symptom": "crash"}, "core dump": {"symptom": "crash"},
     "illegal memory access": {"symptom": "crash"},
+    # a model said to guess ("the model is just guessing", "my net is basically flipping a coin"): the curves are
+    # at chance, whatever the user's words for them (not "I guess", a hedge: the phrases hold the guessing itself)
+    **dict.fromkeys(("just guess", "randomly guess", "guess randomly", "guess at random", "random guess",
+                     "coin flip", "coin-flip", "coin toss", "coin-toss", "flip a coin", "flip coin",
+                     "toss a coin"), {"symptom": "not_learning"}),
     # a model that will not train
     "fail to train": {"symptom": "not_learning"}, "fail to fit": {"symptom": "not_learning"},
     **{f"{who} {neg} {verb}": {"symptom": "not_learning"} for who in ("model", "network", "net")
@@ -1058,6 +1078,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("predictions", "same flat flatline zero stuck", {"symptom": "not_learning", "predictions_constant": True})
     # predictions no better than a guess: the model has learned nothing
     + _c("predictions", "chance", {"symptom": "not_learning"})
+    # the model itself said to guess ("the model is just guessing", "my net is basically a coin flip")
+    + _c("model", "chance", {"symptom": "not_learning"})
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
@@ -1131,6 +1153,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",
           "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
+        # the metric that early stopping or checkpointing watches is not there when it looks ("the monitored
+        # metric val_loss is not available", "the callback can't find 'val_f1'", "the monitor key is missing")
+        (("monitor earlystopping modelcheckpoint callback", "metric key quantity val_loss val_acc val_f1 value",
+          "~available ~present ~find ~found missing ~exist ~there ~log ~return absent", "!should !how !want"),
+         {"monitor_mode": "unavailable"}),
+        (("earlystopping modelcheckpoint callback monitor", "~find ~available ~present missing", "!file !path "
+          "!checkpoint_path !directory !dir !folder !should !how"), {"monitor_mode": "unavailable"}),
         # checkpoint selection or early stopping in the wrong direction
         # ("max" of the metric's mode, not of a length: "raised max_epochs and resumed from the checkpoint" is read
         # as "max epochs", and a run continued from a checkpoint is not a checkpoint being selected)
@@ -1375,6 +1404,24 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
+        # an optimizer change weighed for its memory ("switch to Lion to save optimizer memory", "AdamW's states eat
+        # 30 GB, would Lion help?"): the reason for the switch, read next to a newer optimizer's name
+        # (the optimizer's name anchors it: the memory may sit under a negation, "the states don't fit in memory")
+        (("lion sophia adafactor muon shampoo prodigy ademamix schedulefree adamw8bit 8bit 8-bit",
+          "memory vram footprint", "switch replace move try consider considering instead vs versus save reduce help "
+          "would worth plan planning think thinking", "!oom !leak !grow !growth !increase !creep"),
+         {"switch_reason": "memory"}),
+        # inference speed: latency, serving, a model too slow in production ("reduce latency in production",
+        # "make predictions faster at inference time"), not the training run's speed
+        (("latency", "!nccl !network !communication !allreduce !all-reduce !disk !io !data !loading !dataloader "
+          "!loader !worker !gpu !cpu !training !epoch !step"), {"concern": "inference_speed"}),
+        (("inference serve serving production deployed", "fast faster slow slowly speed speedup quick quickly long "
+          "latency", "!train !training !epoch !dataloader !loader !worker !throughput !converge !convergence !loss "
+          "!accuracy !learn !val !validation !eval !evaluation"), {"concern": "inference_speed"}),
+        # logging each micro-batch as a step under gradient accumulation ("I log every micro batch", "the x axis
+        # counts micro-batches"): the curves' axis, not the run's speed
+        (("micro micro-batch microbatch micro-step microstep", "log logging logged plot curve axis x-axis global_step "
+          "dashboard tensorboard wandb", "!memory !oom !size !fit"), {"step_axis": "per_micro_batch"}),
         # a batch or model said not to fit in memory: memory caps the batch
         (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
@@ -1386,6 +1433,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"grad_clipping": False}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
+        # a long tail of classes ("long-tailed labels", "the tail classes are never predicted")
+        (("tail", "class category label dataset data distribution", "!loss !curve !latency !time !end"),
+         {"class_imbalance": True}),
         (("rare minority", "class"), {"class_imbalance": True}),
         (("most majority", "label sample example data", "class"), {"class_imbalance": True}),
         # what the model outputs
