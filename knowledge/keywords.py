@@ -41,7 +41,11 @@ MODERN = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free|prodigy|adamw[-
 _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing)?|"
          r"should\s+(?:i|we)\s+(?:use|try|switch\s+to|go\s+(?:with|for)|move\s+to)|mov(?:e|ing)\s+to|"
          r"migrat\w*\s+to|thinking\s+(?:of|about)(?:\s+using)?|worth\s+(?:using|trying)|"
-         r"(?:does|would|will|can|could)\s+(?:using\s+)?")
+         r"(?:does|would|will|can|could)\s+(?:using\s+)?|"
+         # the switch said with what it leaves ("switch from AdamW to Lion", "replace AdamW with Lion", "switching
+         # the optimizer to Lion")
+         r"switch(?:ing)?\s+(?:over\s+)?from\s+[\w-]+\s+to|switch(?:ing)?\s+(?:the\s+|my\s+|our\s+)?optimi[sz]er\s+"
+         r"to|replac(?:e|ing)\s+(?:the\s+|my\s+)?[\w-]+\s+(?:optimi[sz]er\s+)?(?:with|by)")
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
@@ -139,7 +143,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"first\s+(?:iteration|batch|step)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is\s+|takes\s+)?(?:very\s+|so\s+|"
        r"really\s+|extremely\s+)?(?:slow|long|ages|forever|\d+\s*(?:min\w*|s\b|sec\w*))|"
        r"(?:long|big|huge)\s+(?:pause|stall|delay|gap|wait)\s+(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:every|each)\s+"
-       r"epoch|between\s+(?:the\s+)?epochs)",
+       r"epoch|between\s+(?:the\s+)?epochs)|"
+       # the start of every epoch said to be slow ("slow to start every epoch", "startup of each epoch takes
+       # forever", "each new epoch waits a minute before the first batch", "epoch 3 begins and nothing happens")
+       r"(?:slow|long)\s+to\s+(?:start|begin|get\s+going)\s+(?:at\s+)?(?:every|each)\s+(?:new\s+)?epoch|"
+       r"(?:start(?:up)?|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is|takes)\s+(?:very\s+|so\s+|"
+       r"really\s+|extremely\s+)?(?:slow|long|ages|forever)|(?:every|each)\s+(?:new\s+)?epoch\s+(?:waits?|stalls?|"
+       r"pauses?|hangs?)\b[^.!?\n]{0,40}?before\s+(?:the\s+)?first\s+(?:batch|step|iteration)|epoch\s+\d+\s+"
+       r"(?:begins|starts)\s+and\s+nothing\s+happens",
        _SL, 0, epoch_start_stall=True, symptom="slow_training"),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
@@ -150,7 +161,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
     _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
-    _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than)\s+adamw?|"
+    _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than|(?:an?\s+)?(?:good\s+|"
+       r"reasonable\s+|drop-in\s+|better\s+)?(?:replacement|substitute|alternative)\s+(?:for|to))\s+adamw?|"
        rf"adamw?\s+(?:vs\.?|versus|or)\s+(?P<v>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
     # --- optimizer in use: named by the parser of training talk (knowledge.talk.SETTING_NAMES, with an option
@@ -472,7 +484,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:masks?|labels?|annotations?|ground[\s-]truth)\b(?P<gap3>[^.!?\n]{0,40}?)\b0\s+(?:for\s+(?:the\s+)?\w+\s+)?"
        r"and\s+255\b|255\s+(?:for|as)\s+(?:the\s+)?(?:foreground|target|object|positive)\s*(?:class|pixels?)?",
        _NL, 0, negatable=False, label_check="not_zero_based"),
+    # class ids counted from one, said by their values ("labels are in [1, num_classes]", "targets are 1,2,3 not 0,1,2")
+    _k(r"(?:labels?|targets?|classes|class\s+ids)\s+(?:are\s+)?(?:in|within)\s+(?:the\s+range\s+)?\[\s*1\s*,|"
+       r"(?:labels?|targets?|classes)\s+(?:are\s+)?1\s*,\s*2\s*,\s*3\b[^.!?\n]{0,20}?\bnot\s+0\s*,\s*1\b",
+       _NL, 0, negatable=False, label_check="not_zero_based"),
     _k(r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:shuffled|sorted|permuted)\s+(?:separately|independently)|"
+       # one side reordered and not the other ("I sorted the labels but not the inputs", "sorted the file list but
+       # not the label list")
+       r"(?:shuffl|sort|permut|reorder)\w*\s+(?:only\s+)?(?:the\s+|my\s+)?(?:labels?|targets?|y|inputs?|images?|"
+       r"features|samples|x|files?|file\s+(?:list|names|paths)|image\s+(?:list|paths))(?:\s+list)?\s+(?:but\s+)?not\s+"
+       r"(?:the\s+|my\s+)?(?:labels?|targets?|y|inputs?|images?|features|samples|x|files?)\b|"
        r"shuffl\w+\s+(?:only\s+)?(?:the\s+)?(?:inputs?|images?|features|samples|x)\s+(?:but\s+)?not\s+(?:the\s+)?"
        r"(?:labels?|targets?|y)|(?:labels?|targets?)\s+(?:are\s+|were\s+)?(?:mismatched|misaligned|out\s+of\s+sync|"
        r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)|"

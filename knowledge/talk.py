@@ -125,7 +125,8 @@ MOVEMENTS: dict[str, str] = {
     # (a jump both ways is a swing, not a spike: "the loss jumps up and down")
     "jump up and down": "oscillate", "bounce up and down": "oscillate", "swing up and down": "oscillate",
     "zig zag": "oscillate", "zig-zag": "oscillate",
-    "all over the place": "oscillate", "wild": "oscillate", "wildly": "oscillate",
+    "all over the place": "oscillate", "wild": "oscillate", "wildly": "oscillate", "all over the map": "oscillate",
+    "all over the shop": "oscillate", "fall off a cliff": "down", "drop off a cliff": "down",
     "spike": "spike", "spiky": "spike", "jump": "jump", "peak": "spike", "shoot": "spike",
     "explode": "explode", "blow up": "explode", "explosion": "explode", "huge": "huge", "large": "huge",
     "diverge": "diverge", "divergence": "diverge",
@@ -185,7 +186,9 @@ MOVEMENTS: dict[str, str] = {
     # "jumps up", "spikes up": the jump, not a steady rise
     "jump up": "jump", "spike up": "spike",
     # speed said as duration
-    "take forever": "slow", "take age": "slow", "take too long": "slow", "take so long": "slow",
+    "take forever": "slow", "take age": "slow",
+    # ("ages" is a word of its own here, kept from the lemmatiser by a frame that names it)
+    "take ages": "slow", "take too long": "slow", "take so long": "slow",
     # ("takes longer than before", "one epoch takes hours": the duration is the complaint)
     "take long": "slow", "take hour": "slow", "take day": "slow",
     "take way too long": "slow", "take very long": "slow", "crawl": "slow",
@@ -533,6 +536,18 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "match the paper": {"vague_query": "performs_poorly"}, "worse than expect": {"vague_query": "performs_poorly"},
     "not as good as": {"vague_query": "performs_poorly"}, "below the paper": {"vague_query": "performs_poorly"},
     # a notebook kernel that dies is the run stopping
+    # labels suspected of being wrong ("noisy labels", "a lot of mislabeled images", "annotation errors"): the data,
+    # not the run's curve ("noisy" here is no oscillation, see IDIOM_CLAIMS)
+    **dict.fromkeys(("noisy label", "label noise", "label be noisy", "label be wrong", "label be incorrect",
+                     "incorrect label", "mislabel", "mislabeled", "mislabelled", "label error", "annotation error",
+                     "noisy annotation", "bad annotation", "wrong annotation", "annotation be wrong", "dirty data",
+                     "dirty label"), {"symptom": "data_problem"}),
+    # an epoch said to last too long ("each epoch takes ages", "one epoch takes forever")
+    # (the run is slow; whether each step is slow or the epoch has many steps, a question asks)
+    **{f"{lead}epoch {v}": {"symptom": "slow_training"}
+       for lead in ("", "each ", "every ", "an ", "a single ")
+       for v in ("take age", "take ages", "take forever", "take hour", "take day", "take so long", "take too long",
+                 "take way too long", "take very long")},
     "kernel die": {"symptom": "crash"}, "kernel crash": {"symptom": "crash"}, "kernel restart": {"symptom": "crash"},
     "make it good": {"vague_query": "improve_model"},
     "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
@@ -712,6 +727,8 @@ RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn",
 
 IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
     "segmentation fault": ("task",), "core dump": ("task",),
+    # (noisy labels are wrong labels, not a curve that swings)
+    **dict.fromkeys(("noisy label", "label noise", "label be noisy", "noisy annotation"), ("loss_behavior",)),
 }
 """Observations a single-word cue inside an idiom may not set ("segmentation fault" names no segmentation task)."""
 
@@ -1156,7 +1173,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the metric that early stopping or checkpointing watches is not there when it looks ("the monitored
         # metric val_loss is not available", "the callback can't find 'val_f1'", "the monitor key is missing")
         (("monitor earlystopping modelcheckpoint callback", "metric key quantity val_loss val_acc val_f1 value",
-          "~available ~present ~find ~found missing ~exist ~there ~log ~return absent", "!should !how !want"),
+          "~available ~present ~find missing ~exist ~there ~log ~return absent", "!should !how !want"),
          {"monitor_mode": "unavailable"}),
         (("earlystopping modelcheckpoint callback monitor", "~find ~available ~present missing", "!file !path "
           "!checkpoint_path !directory !dir !folder !should !how"), {"monitor_mode": "unavailable"}),
@@ -1199,8 +1216,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
+        # ("by half" is a fraction, not the format: "throughput fell by half after enabling checkpointing")
         (("switch move enable turn", "fp16 amp autocast half float16", "since after when once now before_now",
-          "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
+          "!should !want !whether !worth !consider !bf16 !bfloat16 !checkpointing"), {"recent_change": "precision"}),
         # a finished run continued for more epochs or steps than planned ("raised the max epochs and continued
         # training", "resumed for 6 more epochs"): the run's length changed, not only its state (before the resume
         # frames: the first frame read for a name in a sentence stands)
@@ -1319,7 +1337,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
-        (("same identical repeat", "order", "epoch", "!speed !time !loss !accuracy !number !count !size"),
+        (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
+          "!count !size"),
          {"epoch_data_order": "repeated"}),
         (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
           "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
@@ -1327,6 +1346,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("~reshuffle ~shuffle", "epoch", "!should !want !how !whether"), {"epoch_data_order": "repeated"}),
         # processes that run out of batches at different times ("the ranks have a different number of batches",
         # "uneven shards per GPU"): the one left waits in a collective no other process joins
+        # (one process said to run out before the others: "rank 1 has fewer batches than the others", "one process
+        # finishes its batches earlier than the rest")
+        (("rank ranks process gpu worker", "batch step iteration", "few much less early soon late later extra",
+          "other others rest another", "!speed !throughput !memory !oom !lr !rate !loss !accuracy !class !label !fast "
+          "!slow !time"), {"rank_batch_counts": "uneven"}),
         (("rank ranks process gpu shard worker node", "number count length size len", "batch step iteration sample "
           "shard data", "differ different uneven unequal ~same ~equal", "!speed !throughput !memory !oom !lr !rate "
           "!loss !accuracy !class !label"), {"rank_batch_counts": "uneven"}),
@@ -1345,9 +1369,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!max_length !context !shape"), {"data_length_unknown": True}),
         # inputs and labels no longer paired ("the labels don't match their images", "shuffled X and y separately");
         # not a shape, size or dtype that differs between output and target
-        (("label target y", "input feature image x sample example row", "~match ~align ~pair misaligned mismatch "
-          "separately independently mixed", "!shape !size !dimension !dim !dtype !type !long !float !distribution "
-          "!batch !expected !smoothing !noise !noisy !mixup !cutmix !augmentation !class"),
+        # (segmentation masks and annotations are labels too: "the images and masks don't line up"; an attention or
+        # padding mask is not)
+        (("label target y mask annotation", "input feature image x sample example row", "~match ~align ~pair ~line "
+          "misaligned mismatch separately independently mixed belong", "!shape !size !dimension !dim !dtype !type "
+          "!int64 !float !distribution !batch !expected !smoothing !noise !noisy !mixup !cutmix !augmentation !class "
+          "!attention !pad !padding !length !token !loss"),
          {"label_check": "misaligned"}),
         # binary cross-entropy given targets outside [0, 1] ("BCE with masks of 0 and 255", "labels -1 and +1",
         # "the targets are not between 0 and 1", and the negative loss that follows)
@@ -1408,8 +1435,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # 30 GB, would Lion help?"): the reason for the switch, read next to a newer optimizer's name
         # (the optimizer's name anchors it: the memory may sit under a negation, "the states don't fit in memory")
         (("lion sophia adafactor muon shampoo prodigy ademamix schedulefree adamw8bit 8bit 8-bit",
-          "memory vram footprint", "switch replace move try consider considering instead vs versus save reduce help "
-          "would worth plan planning think thinking", "!oom !leak !grow !growth !increase !creep"),
+          "memory vram footprint", "switch replace replacement substitute alternative move try consider "
+          "considering instead vs versus save reduce help would worth plan planning think care",
+          "!oom !leak !grow !growth !increase !creep"),
          {"switch_reason": "memory"}),
         # inference speed: latency, serving, a model too slow in production ("reduce latency in production",
         # "make predictions faster at inference time"), not the training run's speed
@@ -1420,7 +1448,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!accuracy !learn !val !validation !eval !evaluation"), {"concern": "inference_speed"}),
         # logging each micro-batch as a step under gradient accumulation ("I log every micro batch", "the x axis
         # counts micro-batches"): the curves' axis, not the run's speed
-        (("micro micro-batch microbatch micro-step microstep", "log logging logged plot curve axis x-axis global_step "
+        (("micro micro-batch microbatch micro-step microstep", "log plot curve axis x-axis global_step "
           "dashboard tensorboard wandb", "!memory !oom !size !fit"), {"step_axis": "per_micro_batch"}),
         # a batch or model said not to fit in memory: memory caps the batch
         (("memory vram", "~fit"), {"memory_limited": True}),
@@ -1672,6 +1700,9 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"load_best_model_at_end requires|save and eval strategy to match|round multiple of the evaluation steps|"
      r"could not find the monitored key|early stopping conditioned on metric|"
      r"metric_for_best_model[^.\n]{0,80}not found", {"monitor_mode": "unavailable", "symptom": "crash"}),
+    # binary cross-entropy's own check on its targets (BCELoss refuses values outside [0, 1])
+    (r"all elements of (?:the )?target should be between 0 and 1",
+     {"target_range": "outside_loss", "symptom": "crash"}),
     # data with no length (streaming, IterableDataset, a generator) where the trainer or a schedule needs the step
     # count: Hugging Face asks for max_steps, len() fails on the loader
     (r"max_steps must be (?:set|specified|a (?:positive|non-negative)|> ?0)|when streaming is set to true|"

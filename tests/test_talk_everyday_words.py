@@ -86,3 +86,104 @@ def test_everyday_words(text: str, expected: dict) -> None:
 def test_everyday_words_no_false_reading(text: str, absent: str) -> None:
     got = obs(text)
     assert absent not in got or (absent == "symptom" and got[absent] != "not_learning"), got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # labels suspected of being wrong: the data, not a swinging curve
+    ("I'm fairly sure a third of the labels are wrong", {"symptom": "data_problem", "loss_behavior": None}),
+    ("our crowd-sourced labels are noisy", {"symptom": "data_problem", "loss_behavior": None}),
+    ("there are many mislabeled x-rays in the set", {"symptom": "data_problem"}),
+    # an epoch that lasts too long is a slow run
+    ("every epoch takes ages on the cluster", {"symptom": "slow_training"}),
+    ("epochs take forever since I moved to the bigger model", {"symptom": "slow_training"}),
+    # a metric that falls off a cliff, a curve all over the map
+    ("the training accuracy fell off a cliff at epoch 9", {"not_working_aspect": "accuracy"}),
+    ("my training loss is all over the map", {"symptom": "unstable", "loss_behavior": "oscillating"}),
+    # segmentation masks out of step with their images
+    ("the masks and the images don't line up anymore after my custom flip", {"label_check": "misaligned"}),
+])
+def test_everyday_words_data_and_speed(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, absent", [
+    # an attention or padding mask that does not match is no label pairing
+    ("the attention mask does not match the input length", "label_check"),
+    # a fraction is not a precision format
+    ("throughput dropped by half after enabling gradient checkpointing", "recent_change"),
+    # a wrong prediction is the model's answer, not a wrong label in the data
+    ("the model predicts the wrong label for most cats", "symptom"),
+])
+def test_everyday_words_data_no_false_reading(text: str, absent: str) -> None:
+    got = obs(text)
+    assert absent not in got or got[absent] != "data_problem" and absent == "symptom", got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # inputs and labels no longer paired, said many ways
+    ("the targets are no longer paired with their images since I sorted the folder", {"label_check": "misaligned"}),
+    ("I shuffled the images but not the labels", {"label_check": "misaligned"}),
+    ("I sorted the file list but not the label list", {"label_check": "misaligned"}),
+    # class ids counted from one, said by their values
+    ("the targets are in [1, 20] with 20 classes", {"label_check": "not_zero_based"}),
+    ("my labels are 1,2,3 not 0,1,2 like the docs say", {"label_check": "not_zero_based"}),
+    # BCE's check on its targets, pasted
+    ("ValueError? no: RuntimeError: all elements of target should be between 0 and 1",
+     {"target_range": "outside_loss"}),
+    # a slow start of every epoch
+    ("the loader is slow to start each epoch, after that it flies", {"epoch_start_stall": True}),
+    ("every new epoch hangs for 40 s before the first batch shows up", {"epoch_start_stall": True}),
+    # one process out of batches before the others
+    ("rank 3 runs out with fewer batches than the other ranks and then everything hangs",
+     {"rank_batch_counts": "uneven"}),
+    # the same sequence each epoch
+    ("the sampler yields an identical sequence every epoch", {"epoch_data_order": "repeated"}),
+])
+def test_everyday_words_pipeline(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, absent", [
+    # fewer batches per rank than on one GPU is how sharding works, not an uneven split
+    ("with 4 gpus each rank gets fewer batches than with 1 gpu, is that expected?", "rank_batch_counts"),
+    # labels naming their classes are not misaligned
+    ("the labels belong to 10 classes", "label_check"),
+    # labels counted from zero are fine
+    ("labels are in [0, 9] for the 10 digits", "label_check"),
+])
+def test_everyday_words_pipeline_no_false_reading(text: str, absent: str) -> None:
+    assert absent not in obs(text)
+
+
+def test_new_words_keep_the_lemmas_of_old_ones() -> None:
+    """Words added to the tables must not turn common inflections into lemmas of their own ("more" is "much",
+    "thinking" is "think", "logged" is "log", "slower" is "slow")."""
+    from knowledge.forms import FORMS
+
+    for form, lemma in {"more": "much", "thinking": "think", "logged": "log", "logging": "log", "found": "find",
+                        "fewer": "few", "earlier": "early", "slower": "slow", "guessing": "guess",
+                        "labeling": "label"}.items():
+        assert FORMS.get(form) == lemma, form
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a switch weighed, said with what it leaves
+    ("should I switch from AdamW to Sophia for pretraining?", {"considering": "sophia"}),
+    ("thinking to replace adamw with muon in my nanoGPT run", {"considering": "muon"}),
+    ("would Prodigy be a decent replacement for AdamW here?", {"considering": "prodigy"}),
+    ("is Lion a drop-in substitute for adamw if memory is what I care about?",
+     {"considering": "lion", "switch_reason": "memory"}),
+])
+def test_switch_weighed(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    # a switch already made is the run's optimizer, not one weighed
+    "I switched from AdamW to Lion and now the loss diverges",
+    "after switching from adamw to lion the loss is nan",
+    # a format in use is no switch
+    "I just use fp16 and the loss is nan",
+])
+def test_switch_made_is_not_weighed(text: str) -> None:
+    assert "considering" not in obs(text)
