@@ -69,6 +69,7 @@ QUANTITIES: dict[str, str] = {
     "progress bar": "progress", "tqdm": "progress", "tqdm bar": "progress", "bar": "progress",
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
+    "loop": "run", "training loop": "run", "train loop": "run",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
     "result": "results", "performance": "results", "model performance": "results", "outcome": "results",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
@@ -117,6 +118,9 @@ MOVEMENTS: dict[str, str] = {
     "plateau": "plateau", "stall": "plateau", "level off": "plateau", "flatten out": "plateau",
     "stop improve": "plateau", "stop decrease": "plateau", "stop learn": "plateau", "stop go down": "plateau",
     "stop drop": "plateau", "stop get better": "plateau",
+    # ("learning" is a word of its own here, so the phrase is spelled with it: "the model stops learning")
+    "stop learning": "plateau", "quit learning": "plateau", "stop get any better": "plateau",
+    "get any better": "improve",
     "flatten": "plateau", "saturate": "plateau",
     # unstable shapes
     "oscillate": "oscillate", "fluctuate": "oscillate", "bounce": "oscillate", "zigzag": "oscillate",
@@ -143,7 +147,11 @@ MOVEMENTS: dict[str, str] = {
     # speed and hangs
     "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
-    "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
+    "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang",
+    # a run that stops without an error ("training grinds to a halt", "stops doing anything", "stops responding";
+    # not bare "halt", which people do to runs: "I halted it after 3 epochs")
+    "come to a halt": "hang", "grind to a halt": "hang", "stop do anything": "hang",
+    "stop respond": "hang", "unresponsive": "hang", "become unresponsive": "hang", "never finish": "hang",
     "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
     "leak": "up",
     # more ways of saying the same movements
@@ -192,6 +200,7 @@ MOVEMENTS: dict[str, str] = {
     # ("takes longer than before", "one epoch takes hours": the duration is the complaint)
     "take long": "slow", "take hour": "slow", "take day": "slow",
     "take way too long": "slow", "take very long": "slow", "crawl": "slow",
+    "snail pace": "slow", "snail's pace": "slow", "at a snail's pace": "slow", "at a crawl": "slow",
     # going nowhere: the run makes no progress
     "go nowhere": "nowhere", "get nowhere": "nowhere", "not go anywhere": "nowhere",
     # a judgement of a figure without its shape ("loss is too high", "accuracy is bad"): what is not working
@@ -586,6 +595,9 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "too many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "too many iteration": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "hundred of epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    **{f"{n} of {u}": {"symptom": "slow_training", "slow_kind": "many_steps"}
+       for n in ("hundred", "thousand", "million") for u in ("step", "iteration", "epoch")
+       if (n, u) != ("hundred", "epoch")},
     "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},

@@ -187,3 +187,31 @@ def test_switch_weighed(text: str, expected: dict) -> None:
 ])
 def test_switch_made_is_not_weighed(text: str) -> None:
     assert "considering" not in obs(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a model that stops learning after a good start ("learning" is its own word in the lexicon)
+    ("my classifier stops learning after about six epochs", {"symptom": "convergence"}),
+    ("the net is not getting any better after the first day", {"symptom": "not_learning"}),
+    # runs that stop without an error
+    ("the whole job grinds to a halt after epoch 2, no traceback", {"symptom": "hang"}),
+    ("the training loop freezes right after validation", {"symptom": "hang"}),
+    ("the run stops doing anything after a few hours, no error", {"symptom": "hang"}),
+    # slowness said as a pace or a count of steps
+    ("the loss goes down at a snail's pace", {"loss_behavior": "decreasing_slowly"}),
+    ("it needs thousands of iterations before the loss moves", {"symptom": "slow_training",
+                                                                "slow_kind": "many_steps"}),
+])
+def test_everyday_words_stops(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, absent", [
+    # a run halted by its user is no hang
+    ("I halted the run after 3 epochs to change the lr", "symptom"),
+    # a count of images per second is throughput, not a count of steps
+    ("thousands of images per second, throughput looks fine", "slow_kind"),
+])
+def test_everyday_words_stops_no_false_reading(text: str, absent: str) -> None:
+    got = obs(text)
+    assert got.get(absent) not in ("hang", "many_steps"), got
