@@ -574,10 +574,16 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "train faster": {"symptom": "slow_training"}, "training faster": {"symptom": "slow_training"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
+    # ("learning" is a word of its own in the lexicon: the progressive is spelled with it)
+    "learning nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
     "experiment tracking": {"symptom": "experiment_tracking"}, "track experiment": {"symptom": "experiment_tracking"},
     "track my experiment": {"symptom": "experiment_tracking"}, "track run": {"symptom": "experiment_tracking"},
-    "track my run": {"symptom": "experiment_tracking"}, "compare run": {"symptom": "experiment_tracking"},
+    "track my run": {"symptom": "experiment_tracking"},
+    # (and with "tracking", a word of its own: "what do you use for tracking my experiments?")
+    **dict.fromkeys(("tracking experiment", "tracking my experiment", "tracking run", "tracking my run",
+                     "tracking our experiment", "tracking the experiment"), {"symptom": "experiment_tracking"}),
+    "compare run": {"symptom": "experiment_tracking"},
     "compare my run": {"symptom": "experiment_tracking"}, "log metric": {"symptom": "experiment_tracking"},
     "model registry": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
     "registry": {"symptom": "experiment_tracking", "tracking_scope": "registry"},

@@ -215,3 +215,12 @@ def test_everyday_words_stops(text: str, expected: dict) -> None:
 def test_everyday_words_stops_no_false_reading(text: str, absent: str) -> None:
     got = obs(text)
     assert got.get(absent) not in ("hang", "many_steps"), got
+
+
+@pytest.mark.parametrize("text, expected", [
+    # progressive forms of words the lexicon holds as their own ("learning", "tracking")
+    ("honestly the transformer is learning nothing", {"symptom": "not_learning"}),
+    ("which tool is good for tracking my experiments across machines?", {"symptom": "experiment_tracking"}),
+])
+def test_progressive_spellings(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
