@@ -56,6 +56,20 @@ _NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
 """One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
 _PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
+_GAP = r"(?:(?!\.\s)[^!?\n])"
+"""One character inside a sentence (a dot only when no space follows: "0..255", "1.0")."""
+_VALUE_GAP = r"(?:(?!\.\s|batch|bs\b|epoch|lr\b|step|dim|class|seed|worker)[^!?\n])"
+"""One character between a target and its value, not past another setting's name ("labels 0/1, batch 64")."""
+_SQUASH = (r"(?:(?:output|last\s+layer|final\s+layer|top|head|end(?:s|ed)?\s+(?:in|with))\b(?:(?!\.\s)[^!?\n]){0,30}?"
+           r"\b(?:nn\.|torch\.|f\.)?(?:sigmoid|tanh)\b|(?:nn\.|torch\.|f\.)?(?:sigmoid|tanh)\b(?:(?!\.\s)[^!?\n]){0,25}?\b(?:at\s+the\s+end|"
+           r"output|head|last\s+layer|final\s+layer|regressor))")
+"""A sigmoid or tanh said to be the network's output ("last layer is a sigmoid", "tanh output head")."""
+_TARGET = (r"\b(?<!multi-)(?<!multi\s)(?:targets?|labels?|y(?:\s+values)?|ground[\s-]?truth|prices?|ages|counts|"
+           r"distances?|temperatures?|pixel\s+values|target\s+values|regress\w*|predicting)\b")
+"""What a regression is asked to reach, as users name it."""
+_BEYOND = (r"(?<!\d)(?<!\d\.)(?:[2-9]|\d{2,})(?:,\d{3})*(?:\.\d+)?(?!\d)(?!\s*(?:classes|categories|class|labels?|"
+           r"epochs?|steps?|%|percent|gb|samples|images|dim\w*|outputs?|units|neurons|tags|layers|features|columns|k\b))")
+"""A value of 2 or more (not a count of classes, steps, units...): beyond a sigmoid's or a tanh's reach."""
 """Preference-tuning methods by the names users weigh them with ("DPO or PPO?")."""
 """An accuracy as users type it: 0.95, .95, 95 or 95%."""
 
@@ -489,6 +503,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:labels?|targets?|classes)\s+(?:are\s+)?1\s*,\s*2\s*,\s*3\b[^.!?\n]{0,20}?\bnot\s+0\s*,\s*1\b",
        _NL, 0, negatable=False, label_check="not_zero_based"),
     _k(r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:shuffled|sorted|permuted)\s+(?:separately|independently)|"
+       # the pairing named as one ("image/label mismatch", "input-target misalignment")
+       r"(?:images?|inputs?|samples?|data|features?|x)\s*[/-]\s*(?:labels?|targets?|masks?|annotations?|y)\s+"
+       r"(?:mismatch\w*|misalign\w*)|(?:labels?|targets?|masks?|y)\s*[/-]\s*(?:images?|inputs?|samples?|x)\s+"
+       r"(?:mismatch\w*|misalign\w*)|"
        # one side reordered and not the other ("I sorted the labels but not the inputs", "sorted the file list but
        # not the label list")
        r"(?:shuffl|sort|permut|reorder)\w*\s+(?:only\s+)?(?:the\s+|my\s+)?(?:labels?|targets?|y|inputs?|images?|"
@@ -511,6 +529,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:the\s+|my\s+)?(?:regression\s+)?(?:targets?|labels?)|(?:targets?|labels?)\s+(?:range\s+|ranging\s+|go\s+|are\s+)?"
        r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)",
        _QR, 0, negatable=False, targets_unscaled=True),
+    # a squashing output (sigmoid, tanh) asked for targets beyond its range ("sigmoid at the end, targets go up to
+    # 300", "ages 0-90 with a sigmoid output neuron"): the output said as the network's last, a target with a value
+    # of 2 or more in the same sentence
+    _k(rf"{_SQUASH}{_GAP}{{0,80}}?{_TARGET}{_VALUE_GAP}{{0,40}}?{_BEYOND}|{_TARGET}{_VALUE_GAP}{{0,40}}?{_BEYOND}"
+       rf"{_GAP}{{0,80}}?{_SQUASH}",
+       _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        augmentation_strength="strong"),
     # measurement integrity

@@ -1490,7 +1490,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
-          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather"),
+          # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
         (("predict prediction output regressor", "mean average", "target label y value price"),

@@ -224,3 +224,31 @@ def test_everyday_words_stops_no_false_reading(text: str, absent: str) -> None:
 ])
 def test_progressive_spellings(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a squashing output asked for targets beyond its reach
+    ("the final layer is torch.sigmoid and I regress house sizes of 40 to 400 square meters",
+     {"target_range": "outside_activation"}),
+    ("tanh at the end of the network, and the rent targets run up to 3,000 a month",
+     {"target_range": "outside_activation"}),
+    ("depth targets between 0.5 and 80 m but the head ends in a sigmoid", {"target_range": "outside_activation"}),
+    # the pairing of inputs and labels named as one
+    ("I think I have an image/label mismatch after my custom sampler", {"label_check": "misaligned"}),
+])
+def test_targets_and_pairing(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, absent", [
+    # targets inside the sigmoid's range, or numbers that are other settings
+    ("sigmoid output with BCE, labels are 0 and 1, batch 64", "target_range"),
+    ("last layer sigmoid, trained for 20 epochs, labels smoothed to 0.9", "target_range"),
+    ("sigmoid output for a multi-label head with 80 labels", "target_range"),
+    # a hidden tanh is not the output
+    ("tanh activations in the hidden layers, the targets are prices up to 5000", "target_range"),
+    # one-hot targets are no constant prediction
+    ("sigmoid output layer, 10 classes, targets one-hot", "predictions_constant"),
+])
+def test_targets_no_false_reading(text: str, absent: str) -> None:
+    assert absent not in obs(text)
