@@ -643,6 +643,14 @@ IDIOMS: dict[str, dict[str, Any]] = {
     **dict.fromkeys(("just guess", "randomly guess", "guess randomly", "guess at random", "random guess",
                      "coin flip", "coin-flip", "coin toss", "coin-toss", "flip a coin", "flip coin",
                      "toss a coin"), {"symptom": "not_learning"}),
+    # generated text that repeats ("spits out the same token over and over", "stuck repeating", "repetitive
+    # output"): a language model's generation, not a model stuck on one class
+    **dict.fromkeys((*(f"{how} {noun}{tail}" for noun in ("token", "word", "phrase", "sentence", "line")
+                       for how, tail in (("same", " over and over"), ("same", " again and again"),
+                                         ("repeat the same", ""), ("loop the same", ""))),
+                     "stuck repeat", "keep repeat the same", "repetitive output", "repetitive text",
+                     "repetitive generation", "repetitive answer", "degenerate into repetition", "repetition loop"),
+                    {"task": "language_modeling"}),
     # a model that will not train
     "fail to train": {"symptom": "not_learning"}, "fail to fit": {"symptom": "not_learning"},
     **{f"{who} {neg} {verb}": {"symptom": "not_learning"} for who in ("model", "network", "net")
@@ -1284,6 +1292,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
         (("period", "fix regular regularly same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        # the curve said to repeat its shape ("the loss curve repeats the same bump pattern again and again"): a
+        # swing with a period, not a flat curve (its "same" is the pattern's)
+        (("repeat", "pattern bump shape cycle wave", "loss curve metric", "!schedule !scheduler !restart !token "
+          "!word !phrase !util !utilization !gpu !memory"), {"loss_periodic": True, "symptom": "unstable"}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
         # (the gradients said to be still scaled when clipped: "I clip the still scaled grads")
@@ -1485,13 +1497,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("rare minority", "class"), {"class_imbalance": True}),
         (("most majority", "label sample example data", "class"), {"class_imbalance": True}),
         # what the model outputs
+        # (text generated in a loop is a language model's repetition, not a classifier's one answer: "the same
+        # answer again and again", "repeats the same line")
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
-          "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
+          "!example !again !repeat !repetition !repetitive !loop"), {"predictions_constant": True,
+                                                                     "symptom": "not_learning"}),
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
           # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
-          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot"),
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot !again !repeat "
+          "!repetition !repetitive !loop"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
         (("predict prediction output regressor", "mean average", "target label y value price"),

@@ -252,3 +252,27 @@ def test_targets_and_pairing(text: str, expected: dict) -> None:
 ])
 def test_targets_no_false_reading(text: str, absent: str) -> None:
     assert absent not in obs(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # generated text that loops is a language model's repetition, not one class for everything
+    ("after SFT my model spits out the same token over and over",
+     {"task": "language_modeling", "predictions_constant": None}),
+    ("the chatbot keeps repeating the same sentence after fine-tuning", {"task": "language_modeling"}),
+    ("my summariser is stuck repeating", {"task": "language_modeling", "symptom": None}),
+    # a curve that repeats its shape swings with a period
+    ("the train loss repeats the same wave shape every few hundred steps",
+     {"loss_periodic": True, "symptom": "unstable"}),
+])
+def test_repetition(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a classifier's one answer stays a constant prediction
+    ("the classifier outputs the same class for every image", {"predictions_constant": True}),
+    # a repeating pattern in the GPU's utilization is not the loss's period
+    ("the gpu util repeats a pattern of 0 then 100 percent", {"loss_periodic": None}),
+])
+def test_repetition_kept_apart(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
