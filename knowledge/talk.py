@@ -393,6 +393,11 @@ TOPICS: dict[str, str] = {
     # data augmentation and the architecture (the latter another pack's: the boundary says so)
     "augmentation": "augmentation", "data augmentation": "augmentation", "augment": "augmentation",
     "architecture": "architecture", "model architecture": "architecture",
+    # regularization asked about by its knobs ("what's a good dropout rate?", "how much weight decay?", "is label
+    # smoothing worth it?"): the overfitting specialist's question
+    "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting",
+    "regularization": "overfitting", "regularisation": "overfitting", "early stop": "overfitting",
+    "label smoothing": "overfitting", "l2 regularization": "overfitting", "l2 penalty": "overfitting",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -550,6 +555,10 @@ IDIOMS: dict[str, dict[str, Any]] = {
     **dict.fromkeys(("noisy label", "label noise", "label be noisy", "label be wrong", "label be incorrect",
                      "incorrect label", "mislabel", "mislabeled", "mislabelled", "label error", "annotation error",
                      "noisy annotation", "bad annotation", "wrong annotation", "annotation be wrong", "dirty data",
+                     "noisy data", "noisy dataset", "noisy sample", "noisy image", "noisy input",
+                     *(f"{what} be {how}noisy" for what in ("data", "dataset", "input", "sample", "image", "label",
+                                                             "annotation", "record", "measurement")
+                       for how in ("", "very ", "quite ", "really ", "extremely ", "pretty ", "super ")),
                      "dirty label"), {"symptom": "data_problem"}),
     # an epoch said to last too long ("each epoch takes ages", "one epoch takes forever")
     # (the run is slow; whether each step is slow or the epoch has many steps, a question asks)

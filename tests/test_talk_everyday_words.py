@@ -93,6 +93,8 @@ def test_everyday_words_no_false_reading(text: str, absent: str) -> None:
     ("I'm fairly sure a third of the labels are wrong", {"symptom": "data_problem", "loss_behavior": None}),
     ("our crowd-sourced labels are noisy", {"symptom": "data_problem", "loss_behavior": None}),
     ("there are many mislabeled x-rays in the set", {"symptom": "data_problem"}),
+    ("the sensor data is very noisy and the model struggles", {"loss_behavior": None}),
+    ("we scraped a noisy dataset from the web", {"symptom": "data_problem", "loss_behavior": None}),
     # an epoch that lasts too long is a slow run
     ("every epoch takes ages on the cluster", {"symptom": "slow_training"}),
     ("epochs take forever since I moved to the bigger model", {"symptom": "slow_training"}),
@@ -162,7 +164,7 @@ def test_new_words_keep_the_lemmas_of_old_ones() -> None:
 
     for form, lemma in {"more": "much", "thinking": "think", "logged": "log", "logging": "log", "found": "find",
                         "fewer": "few", "earlier": "early", "slower": "slow", "guessing": "guess",
-                        "labeling": "label"}.items():
+                        "labeling": "label", "stopping": "stop", "recording": "record"}.items():
         assert FORMS.get(form) == lemma, form
 
 
@@ -276,3 +278,19 @@ def test_repetition(text: str, expected: dict) -> None:
 ])
 def test_repetition_kept_apart(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    "how much weight decay should I use with AdamW on ViT?",
+    "what dropout rate is sensible for a small MLP?",
+    "is label smoothing worth it for a noisy dataset?",
+    "should I add early stopping or just train longer?",
+])
+def test_regularization_questions(text: str) -> None:
+    assert_reads(text, {"symptom": "direct_question", "question_topic": "overfitting"})
+
+
+def test_regularization_named_in_a_complaint_is_no_question() -> None:
+    # a setting said in passing, with a symptom, is the run's setting: the symptom leads
+    assert_reads("I use dropout 0.5 and weight decay 0.01, val loss goes up after epoch 3",
+                 {"symptom": "overfitting", "question_topic": None})
