@@ -398,8 +398,25 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"grad(?:ient)?s?\s+(?:are\s+|were\s+|get\s+)?never\s+(?:cleared|zeroed|reset)|"
        r"(?:not|never)\s+(?:clearing|zeroing|resetting)\s+(?:the\s+)?grad(?:ient)?s?",
        _LOOP, negatable=False, zero_grad_call="missing"),
-    _k(r"zero_?grad(?:\(\))?\s+(?:only\s+)?once\s+(?:per|an?|each|every)\s+epoch",
+    _k(r"zero_?grad(?:\(\))?\s+(?:only\s+)?once\s+(?:per|an?|each|every)\s+epoch|"
+       # (said with the verb: "I zero the gradients once per epoch", "clear the grads only at the start of each epoch")
+       r"(?:zero\w*|clear\w*|reset\w*)\s+(?:out\s+)?(?:the\s+|my\s+)?grad(?:ient)?s?\s+(?:only\s+)?(?:once\s+(?:per|an?|each|"
+       r"every)\s+epoch|(?:at\s+the\s+(?:start|beginning)\s+of\s+)(?:each|every)\s+epoch)",
        _LOOP, negatable=False, zero_grad_call="once_per_epoch"),
+    # gradients cleared at every micro-batch under accumulation: nothing accumulates ("I zero the grads every
+    # micro batch", "zero_grad() inside the accumulation loop")
+    _k(r"(?:zero\w*|clear\w*|reset\w*)\s+(?:out\s+)?(?:the\s+|my\s+)?grad(?:ient)?s?\s+(?:on\s+|at\s+|in\s+|after\s+)?"
+       r"(?:every|each)\s+micro[\s-]?(?:batch|step)|zero_?grad(?:\(\))?\s+(?:on\s+|at\s+|in\s+|after\s+)?(?:every|each)\s+"
+       r"micro[\s-]?(?:batch|step)|zero_?grad(?:\(\))?\s+inside\s+(?:the\s+)?(?:accumulation|micro[\s-]?batch)\s+loop",
+       _LOOP, negatable=False, zero_grad_call="every_micro_batch"),
+    # accumulation without dividing the loss: the gradients are summed ("I don't divide the loss by 4", "the loss
+    # is never scaled by the accumulation steps")
+    _k(r"(?:don'?t|do\s+not|didn'?t|did\s+not|never|forg[eo]t\s+to|without)\s+(?:divid\w*|scal\w*|normali[sz]\w*|"
+       r"averag\w*)\s+(?:the\s+|my\s+)?loss(?:es)?\s+by\s+(?:the\s+)?(?:number\s+of\s+)?(?:grad\w*\s+)?(?:accum\w*|"
+       r"\d+\b|micro[\s-]?(?:batches|steps))|loss(?:es)?\s+(?:is\s+|are\s+|was\s+)?(?:not|never)\s+(?:divided|scaled|"
+       r"normali[sz]ed|averaged)\s+by\s+(?:the\s+)?(?:number\s+of\s+)?(?:grad\w*\s+)?(?:accum\w*|\d+\b|micro[\s-]?"
+       r"(?:batches|steps))",
+       _LOOP, negatable=False, loss_scaled_for_accum=False),
     _k(r"(?:never|forg[eo]t\s+to|didn'?t|did\s+not)\s+(?:call\s+|switch\s+back\s+to\s+|put\s+(?:it\s+)?back\s+(?:in(?:to)?\s+)?)?"
        r"model\.train\(\)|(?:left|stays?|stuck)\s+(?:the\s+model\s+)?in\s+eval\s+mode",
        _LOOP, negatable=False, mode_switching="never_calls_train"),
@@ -598,7 +615,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:the\s+|my\s+|this\s+|such\s+a\s+)?"
        r"(?:small\s+)?(?:data(?:set)?|amount\s+of\s+data)|(?:huge|large|big|very\s+deep)\s+(?:model|network)\s+(?:on|with|"
        r"for)\s+(?:a\s+|very\s+|such\s+a\s+)?(?:small|tiny|little)\s+(?:data(?:set)?|amount\s+of\s+data)|"
-       r"(?:many|far|way|much)\s+more\s+param(?:eter)?s\s+than\s+(?:training\s+)?(?:examples|samples|images|data\s*points)",
+       r"(?:many|far|way|much)\s+more\s+param(?:eter)?s\s+than\s+(?:training\s+)?(?:examples|samples|images|data\s*points)|"
+       # (the data counted: "the model is way too big for 500 training images")
+       r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:only\s+|just\s+)?"
+       r"\d[\d,]*k?\s+(?:training\s+)?(?:images|samples|examples|rows|sentences|data\s*points|records)",
        _OF, 0, negatable=False, capacity_vs_data="too_large"),
     _k(r"(?:which|what)\s+(?:model\s+)?(?:variant|backbone|model\s+size|depth|width)\s+(?:should|to|is\s+best)|"
        r"compar\w+\s+(?:two\s+|different\s+|several\s+|these\s+)?(?:model\s+)?(?:variants|architectures|backbones|"
@@ -644,12 +664,42 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"modules|blocks)\s+)?instead\s+of\s+(?:an?\s+)?(?:nn\.)?module_?list",
        _LOOP, negatable=False, graph_cut="python_list"),
     _k(r"(?:loss|targets?|outputs?|predictions)\s+(?:is\s+|are\s+)?(?:computed|calculated|done)\s+(?:with|in|using)\s+numpy|"
-       r"(?:convert\w*|turn\w*)\s+(?:the\s+)?(?:outputs?|predictions|logits)\s+to\s+numpy\s+(?:before|to\s+compute)\s+"
-       r"(?:the\s+)?loss|\w+\.detach\(\)\.(?:cpu\(\)\.)?numpy\(\)(?P<gap1>[^.!?\n]{0,40}?)(?:loss|backward)",
+       r"(?:convert\w*|turn\w*|cast\w*)\s+(?:the\s+|my\s+)?(?:outputs?|predictions|preds|logits)\s+(?:to|into)\s+numpy"
+       r"\s+(?:arrays?\s+)?(?:before|to\s+compute|for)\s+(?:comput\w*\s+|calculat\w*\s+)?(?:the\s+)?loss|\w+\.detach\(\)\.(?:cpu\(\)\.)?numpy\(\)(?P<gap1>[^.!?\n]{0,40}?)(?:loss|backward)",
        _LOOP, negatable=False, graph_cut="numpy"),
-    _k(r"torch\.tensor\(\s*loss\.item\(\)|loss\s*=\s*torch\.tensor\([^)\n]{0,40}\.item\(\)|(?:wrapp?\w*|re-?creat\w*)\s+"
+    _k(r"loss\.item\(\)\s+(?:and\s+)?(?:then\s+)?(?:call\w*\s+)?\.?backward|backward\w*\s+on\s+(?:the\s+)?"
+       r"(?:loss\.)?item\(\)|torch\.tensor\(\s*loss\.item\(\)|loss\s*=\s*torch\.tensor\([^)\n]{0,40}\.item\(\)|(?:wrapp?\w*|re-?creat\w*)\s+"
        r"(?:the\s+)?loss\s+(?:value\s+)?(?:in|as)\s+(?:a\s+)?(?:new\s+)?torch\.tensor",
        _LOOP, negatable=False, graph_cut="item"),
+    # the output detached before the loss, said in words ("I detach the output before the loss by accident")
+    _k(r"detach\w*\s+(?:the\s+|my\s+)?(?:outputs?|predictions|preds|logits)\s+(?:\w+\s+){0,2}?(?:before|prior\s+to)\s+"
+       r"(?:comput\w*\s+|calculat\w*\s+)?(?:the\s+)?loss",
+       _LOOP, negatable=False, graph_cut="detach"),
+    # Adam's betas out of order or range, as users quote them ("betas=(0.999, 0.9)", "beta2 = 0.9")
+    _k(r"betas?\s*(?:=|:|are|is|of)?\s*[(\[]\s*0?\.99\d*\s*,\s*0?\.9\d?\s*[)\]]|beta_?1\s*(?:=|:|of|is)\s*0?\.999|"
+       r"(?:swapped|switched|reversed)\s+(?:the\s+)?(?:adam\s+)?betas|betas?\s+(?:are\s+|were\s+)?(?:swapped|reversed)",
+       _LOOP, negatable=False, adam_betas="swapped"),
+    _k(r"beta_?2\s*(?:=|:|of|is|to)\s*0?\.(?:[0-8]\d*|9)(?![\d])", _LOOP, negatable=False, adam_betas="beta2_low"),
+    # DDP gradients never all-reduced (every backward under no_sync, or the unwrapped module stepped)
+    _k(r"grad(?:ient)?s?\s+(?:are\s+|were\s+|get\s+|got\s+)?(?:never|not)\s+(?:get\s+|being\s+)?(?:synced|synchroni[sz]ed|"
+       r"all-?reduced|averaged\s+across)|no_sync\(?\)?\s+(?:on|for|around)\s+(?:every|each|all)\s+(?:the\s+)?(?:micro[\s-]?"
+       r"batch|step|backward)\w*|(?:every|each|all)\s+(?:the\s+)?backward\w*\s+(?:\w+\s+)?(?:inside|in|under)\s+no_sync",
+       _LOOP, negatable=False, grads_synced="unsynced", multi_gpu=True),
+    # the LR and the number of devices ("scaled the lr linearly with the number of gpus"; "did not scale the lr
+    # when going from 1 to 8 gpus")
+    _k(r"(?<!not\s)(?<!n't\s)(?<!never\s)scal(?:e|ed|ing)\s+(?:the\s+|my\s+)?(?:lr|learning[\s-]rate)\s+(?:up\s+)?"
+       r"(?:linearly\s+)?(?:with|by)\s+(?:the\s+)?(?:number\s+of\s+|#\s*)?(?:gpus|devices|world[\s_]size|ranks|nodes)|"
+       r"linear(?:ly)?\s+scal\w*\s+(?:of\s+)?(?:the\s+)?(?:lr|learning[\s-]rate)\s+(?:with|by|to)\s+(?:the\s+)?"
+       r"(?:number\s+of\s+)?(?:gpus|devices|world[\s_]size)",
+       _LOOP, negatable=False, lr_world_scaling="scaled", multi_gpu=True),
+    _k(r"(?:didn'?t|did\s+not|never|without)\s+(?:re)?scal\w*\s+(?:the\s+|my\s+)?(?:lr|learning[\s-]rate)"
+       r"(?P<gap1>[^.!?\n]{0,60}?)\b(?:gpus?|devices|world[\s_]size|ranks|nodes)\b",
+       _LOOP, negatable=False, lr_world_scaling="unchanged", multi_gpu=True),
+    # the loss summed over the batch instead of averaged (its scale then grows with the batch size)
+    _k(r"loss(?:es)?\s+(?:is\s+|are\s+|gets\s+|was\s+)?summed\s+(?:instead\s+of\s+(?:averaged|the\s+mean)|over\s+(?:the\s+)?"
+       r"batch)|sum\s+(?:the\s+)?loss(?:es)?\s+(?:over|across)\s+(?:the\s+)?batch\s+instead\s+of\s+(?:averaging|the\s+"
+       r"mean)",
+       _NL, 0, negatable=False, loss_reduction="sum"),
     # an LR schedule stepped in other units than it was defined in
     _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"
        r"went|runs?\s+out|ran\s+out|ends?|ended)\s+(?:\w+\s+){0,4}?(?:(?:much\s+|way\s+|far\s+)?too\s+(?:early|fast|soon|quickly)|"

@@ -411,6 +411,9 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
                      "switch off", "set off", "wrong label", "wrong class", "wrong dtype", "wrong device",
                      "wrong shape", "bad label", "poor man", "zero_grad",
+                     # "zero" as the verb of clearing gradients ("I zero the grads every step") is no zero gradient
+                     "zero the grad", "zero the gradient", "zero out the grad", "zero out the gradient",
+                     "zero my grad", "zero all the grad", "zero all grad",
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")

@@ -294,3 +294,38 @@ def test_regularization_named_in_a_complaint_is_no_question() -> None:
     # a setting said in passing, with a symptom, is the run's setting: the symptom leads
     assert_reads("I use dropout 0.5 and weight decay 0.01, val loss goes up after epoch 3",
                  {"symptom": "overfitting", "question_topic": None})
+
+
+@pytest.mark.parametrize("text, expected", [
+    # loop bugs said in words
+    ("I clear the gradients once per epoch, not every step", {"zero_grad_call": "once_per_epoch"}),
+    ("accumulating 16 micro batches but I reset the grads on every micro-batch",
+     {"zero_grad_call": "every_micro_batch"}),
+    ("with accumulation I never divide the loss by the accumulation steps", {"loss_scaled_for_accum": False}),
+    ("by mistake I detach the logits right before the loss", {"graph_cut": "detach"}),
+    ("I cast the predictions to numpy to compute the loss", {"graph_cut": "numpy"}),
+    ("my AdamW has betas=(0.99, 0.9), is that a problem?", {"adam_betas": "swapped"}),
+    ("adam with beta2 = 0.8 because a blog said so", {"adam_betas": "beta2_low"}),
+    ("the grads are never all-reduced since every backward runs inside no_sync", {"grads_synced": "unsynced"}),
+    ("I scale the learning rate linearly with the number of gpus", {"lr_world_scaling": "scaled"}),
+    ("I never rescaled the lr after moving to 8 gpus", {"lr_world_scaling": "unchanged"}),
+    ("the losses are summed over the batch instead of averaged", {"loss_reduction": "sum"}),
+    ("the model is far too big for 300 training images", {"capacity_vs_data": "too_large"}),
+])
+def test_loop_bugs_in_words(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, absent", [
+    # "zero" the verb is no zero gradient
+    ("I zero the grads every step and then call step", "step_grads"),
+    # usual betas are no finding
+    ("betas=(0.9, 0.999), lr 3e-4", "adam_betas"),
+    ("beta2 = 0.95 for the 1B model", "adam_betas"),
+    # an LR not rescaled, with no devices in sight, says nothing of the world size
+    ("I did not scale the lr", "lr_world_scaling"),
+    # a loss summed over heads is not a batch reduction
+    ("the loss is summed over the two heads", "loss_reduction"),
+])
+def test_loop_bugs_no_false_reading(text: str, absent: str) -> None:
+    assert absent not in obs(text)
