@@ -149,6 +149,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
        r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",
        _OF, 0, val_in_train=True),
+    # held-out examples said to sit in the training data too ("some test images are also in the train set",
+    # "duplicates between train and val")
+    _k(r"(?:test|val\w*|eval\w*|held[\s-]?out)\s+(?:images?|samples?|examples?|data|set|rows?|sentences?)\s+(?:are\s+|is\s+)?"
+       r"also\s+(?:in|part\s+of)\s+(?:the\s+|my\s+)?train\w*|duplicat\w*\s+(?:\w+\s+){0,2}?(?:between|across)\s+(?:the\s+)?"
+       r"train\w*\s+(?:and|&)\s+(?:the\s+)?(?:test|val\w*|eval\w*)",
+       _OF, 0, negatable=False, val_in_train=True),
     # a pause at every epoch's start, before its first step: the input pipeline starting again
     _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
        r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|(?:every|each)\s+epoch\s+(?:transition|boundary|"

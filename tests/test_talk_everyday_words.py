@@ -329,3 +329,19 @@ def test_loop_bugs_in_words(text: str, expected: dict) -> None:
 ])
 def test_loop_bugs_no_false_reading(text: str, absent: str) -> None:
     assert absent not in obs(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("half the validation images are also in the training set", {"val_in_train": True}),
+    ("found duplicates between the train and test splits", {"val_in_train": True}),
+    ("the gpus end up with different weights after an hour", {"replicas_in_sync": "diverged"}),
+    ("rank 5 goes nan first and then everything is nan", {"nonfinite_rank": 5}),
+    ("the first inf appears on rank 1", {"nonfinite_rank": 1}),
+])
+def test_data_and_ranks_in_words(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+def test_ranks_with_their_own_losses_are_normal() -> None:
+    # each rank sees other data, so its loss differs: no drift of the replicas
+    assert "replicas_in_sync" not in obs("the ranks have different losses at each step")
