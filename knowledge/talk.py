@@ -1481,13 +1481,6 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "considering instead vs versus save reduce help would worth plan planning think care",
           "!oom !leak !grow !growth !increase !creep"),
          {"switch_reason": "memory"}),
-        # inference speed: latency, serving, a model too slow in production ("reduce latency in production",
-        # "make predictions faster at inference time"), not the training run's speed
-        (("latency", "!nccl !network !communication !allreduce !all-reduce !disk !io !data !loading !dataloader "
-          "!loader !worker !gpu !cpu !training !epoch !step"), {"concern": "inference_speed"}),
-        (("inference serve serving production deployed", "fast faster slow slowly speed speedup quick quickly long "
-          "latency", "!train !training !epoch !dataloader !loader !worker !throughput !converge !convergence !loss "
-          "!accuracy !learn !val !validation !eval !evaluation"), {"concern": "inference_speed"}),
         # logging each micro-batch as a step under gradient accumulation ("I log every micro batch", "the x axis
         # counts micro-batches"): the curves' axis, not the run's speed
         (("micro micro-batch microbatch micro-step microstep", "log plot curve axis x-axis global_step "
