@@ -41,6 +41,8 @@ _local = threading.local()
 
 def _fact(cls: type, items: dict[str, Any], state: dict[str, Any]) -> Any:
     """A fact (a pattern of a rule) as it was: its fields and its attributes, not declared anywhere."""
+    if not (isinstance(cls, type) and issubclass(cls, Fact) and type(items) is dict and type(state) is dict):
+        raise pickle.UnpicklingError(f"not a fact: {cls!r}")
     fact = dict.__new__(cls)
     dict.update(fact, items)
     fact.__dict__.update(state)

@@ -74,7 +74,7 @@ from expert._experta import (
     WhereNode,
 )
 from expert.stored import HIGHEST_PROTOCOL
-from expert.stored import LOADABLE as _LOADABLE
+from expert.stored import loadable as _loadable
 
 log = logging.getLogger("trainopt.cache")
 
@@ -164,10 +164,33 @@ def _feature_check(what: Any, how: Any) -> Any:
 def _element_reduce(obj: Any) -> tuple[Any, ...]:
     """How one of experta's tuples (a rule, a pattern, a test) pickles, loaded without a call into Python.
 
-    Built by ``tuple.__new__`` from its items, its attributes set as state.
+    Built by ``_new_element`` from its items, its attributes set as state.
     """
     state = dict(obj.__dict__)
-    return (tuple.__new__, (type(obj), tuple(obj)), state or None)
+    return (_new_element, (type(obj), tuple(obj)), state or None)
+
+
+_CALLBACKS = frozenset({"activate", "activate_left", "activate_right"})
+"""The bound methods a network holds: a node's children are its successors' activations."""
+
+
+def _callback(node: Any, name: str) -> Any:
+    """A node's activation as the network held it (pickled, a bound method would load through ``getattr``)."""
+    module = type(node).__module__
+    if name not in _CALLBACKS or not (module == __name__ or module.startswith("experta.matchers.rete")):
+        raise pickle.UnpicklingError(f"not a node's activation: {type(node).__name__}.{name}")
+    return getattr(node, name)
+
+
+def _new_element(cls: type, items: tuple[Any, ...]) -> Any:
+    """One of experta's tuples of class ``cls`` holding ``items``, as ``_element_reduce`` stored it.
+
+    ``tuple.__new__`` itself would pickle as ``getattr(tuple, "__new__")``, and a loader that lets ``getattr``
+    through lets anything through; this one builds only experta's conditional elements.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, ConditionalElement) and type(items) is tuple):
+        raise pickle.UnpicklingError(f"not one of experta's conditional elements: {cls!r}")
+    return tuple.__new__(cls, items)
 
 
 class _Pickler(pickle.Pickler):
@@ -191,6 +214,8 @@ class _Pickler(pickle.Pickler):
         return None
 
     def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is types.MethodType and obj.__func__.__name__ in _CALLBACKS:
+            return _callback, (obj.__self__, obj.__func__.__name__)
         if isinstance(obj, FeatureCheck):
             return _feature_check, (obj.what, obj.how)
         if isinstance(obj, WhereCheck):
@@ -213,7 +238,7 @@ class _Unpickler(pickle.Unpickler):
         # The cache is our own file, but it sits where other programs can write: only the classes a network is
         # made of load (experta's nodes and checks, our facts and conditions, plain containers), never a callable
         # of some other module that unpickling would run.
-        if module.split(".")[0] not in _LOADABLE:
+        if not _loadable(module, name):
             raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which a network never holds")
         return super().find_class(module, name)
 

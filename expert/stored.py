@@ -19,6 +19,7 @@ import gc
 import importlib
 import io
 import logging
+import sys
 from typing import Any
 
 from expert import cache
@@ -34,9 +35,40 @@ HIGHEST_PROTOCOL = -1
 FAMILIES_CACHE = "knowledge"
 """The cache entry of the knowledge families."""
 
-LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "builtins", "collections", "copyreg",
-                      "frozendict", "functools", "_functools", "operator", "re", "schema"})
-"""Top-level modules whose classes a stored entry may name (a network's, the knowledge's, plain containers)."""
+LOADABLE = frozenset({"experta", "expert", "knowledge", "trainopt", "collections", "frozendict", "schema"})
+"""Top-level modules whose classes a stored entry may name (a network's, the knowledge's, containers)."""
+
+PLAIN_BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "bool", "int", "float", "complex", "str",
+                            "bytes", "bytearray", "slice", "range", "object"})
+"""The builtins a stored entry may name: containers and scalars, no function (``getattr``, ``eval``, ...)."""
+
+BUILDERS = frozenset({"expert.kb._fact", "expert.rete._feature_check", "expert.rete._new_element",
+                      "expert.rete._callback", "expert.rete._field"})
+"""The only functions a stored entry may name: ours, each checking what it is given before it builds."""
+
+
+def loadable(module: str, name: str) -> bool:
+    """Whether a stored entry may name ``module.name`` (``find_class`` of every cache unpickler).
+
+    A class defined in one of ``LOADABLE``'s packages (not one imported there: ``expert.stored.importlib``
+    must not reach ``importlib.import_module``), a plain builtin type, or one of ``BUILDERS``. No dotted name
+    (an attribute of a class, a module's module) and no other function: unpickling calls what it names.
+    """
+    if "." in name or name.startswith("__"):
+        return False
+    if module == "builtins":
+        return name in PLAIN_BUILTINS
+    if f"{module}.{name}" in BUILDERS:
+        return True
+    if module.split(".")[0] not in LOADABLE:
+        return False
+    found = getattr(sys.modules.get(module), name, None)
+    if found is None:  # not imported yet: import only a module of an allowed package, then look again
+        try:
+            found = getattr(importlib.import_module(module), name, None)
+        except ImportError:
+            return False
+    return isinstance(found, type) and found.__module__ == module and found.__qualname__ == name
 
 
 class Deferred:
@@ -102,7 +134,7 @@ class StoredUnpickler(pickle.Unpickler):
         """A class the entry names, refused outside ``LOADABLE``."""
         # The entry is our own file, but it sits where other programs can write: only the classes knowledge is
         # made of load, never a callable of some other module that unpickling would run.
-        if module.split(".")[0] not in LOADABLE:
+        if not loadable(module, name):
             raise pickle.UnpicklingError(f"the stored entry names {module}.{name}, which it never holds")
         return super().find_class(module, name)
 

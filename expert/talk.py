@@ -36,8 +36,11 @@ from typing import Any
 
 from expert import rx
 from knowledge import talk as K
+from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.forms import FORMS
 from knowledge.record import dataclass
+from knowledge.terms import canonical_loss, canonical_optimizer
+from knowledge.vocabulary import Observation
 
 MAX_CLAUSE = 60
 """Tokens in one clause at most (a longer run without a break is cut)."""
@@ -86,6 +89,9 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
 should be"), not with another quantity or model."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
+_RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
+"""Movements after which a fall "again" or "back" is the curve's return, not a drop of its own."""
+
 _SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
 """Movements that say a curve stays where it is."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
@@ -116,6 +122,8 @@ _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under"
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
 
+
+_ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
 """``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
@@ -296,7 +304,14 @@ def _words() -> frozenset[str]:
 
 def _lemma(word: str) -> str:
     w = word.lower()
-    return FORMS.get(w, w)
+    if w in FORMS:
+        return FORMS[w]
+    if w.endswith("ly") and len(w) > 4:
+        # an adverb of a judgement is that judgement: "does badly on new data", "performs terribly on test"
+        for stem in (w[:-2], w[:-3] + "le" if w.endswith("bly") else "", w[:-3] + "y" if w.endswith("ily") else ""):
+            if stem and K.MOVEMENTS.get(stem) in K.ADVERB_JUDGEMENTS:
+                return stem
+    return w
 
 
 _INFLECTIONS = ("ing", "ed")
@@ -474,6 +489,8 @@ def _parts(tokens: list[Token]) -> list[Part]:
             if key in phrases:
                 found = (k, phrases[key])
                 break
+        if found is None and longest > 1 and any(t.lemma in K.PHRASE_FILLERS for t in tokens[i + 1:i + longest]):
+            found = _with_fillers(tokens, i, phrases, longest)
         if found:
             k, roles = found
             out.append(Part(i, i + k, dict(roles), tokens[i].start, tokens[i + k - 1].end))
@@ -481,6 +498,33 @@ def _parts(tokens: list[Token]) -> list[Part]:
         else:
             i += 1
     return out
+
+
+def _with_fillers(tokens: list[Token], i: int, phrases: Any, longest: int) -> tuple[int, Any] | None:
+    """A phrase at token ``i`` said with degree or polarity words inside it (``PHRASE_FILLERS``).
+
+    "isn't getting any better", "doesn't go down much further": the phrase ("get better") holds without them.
+    Returns the tokens spanned (fillers included) and the phrase's roles, or None.
+    """
+    kept: list[int] = [i]
+    k = i + 1
+    skipped = False
+    while k < len(tokens) and len(kept) < longest and k - i < 2 * longest:
+        t = tokens[k]
+        if t.kind != "word":
+            break
+        if t.lemma in K.PHRASE_FILLERS:
+            skipped = True
+        else:
+            kept.append(k)
+        k += 1
+    if not skipped:
+        return None
+    for n in range(len(kept), 1, -1):
+        key = tuple(tokens[x].lemma for x in kept[:n])
+        if key in phrases and kept[n - 1] - i + 1 > n:
+            return kept[n - 1] - i + 1, phrases[key]
+    return None
 
 
 def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int, int]]:
@@ -624,9 +668,17 @@ class _Reader:
         return out
 
     def _as_time(self, p: Part) -> bool:
-        """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of."""
-        return p.roles.get("q", "").startswith("step_time") and bool(self.lemmas(p.i - 1, p.i)) and \
-            self.tokens[p.i - 1].lemma in ("after", "at", "per", "for", "in", "on", "during", "before", "every", "each")
+        """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of.
+
+        A count may stand between the preposition and the noun: "after a few hundred steps", "within the first
+        2k iterations", "for about 300 batches" (``TIME_COUNTS``).
+        """
+        if not p.roles.get("q", "").startswith("step_time"):
+            return False
+        k = p.i - 1
+        while k >= max(0, p.i - 5) and (self.tokens[k].kind == "num" or self.tokens[k].lemma in K.TIME_COUNTS):
+            k -= 1
+        return k >= 0 and self.tokens[k].lemma in K.TIME_PREPOSITIONS
 
     def _negated(self, i: int, lo: int) -> bool:
         """A negator among the (up to) four words before token ``i``, not before ``lo``.
@@ -803,6 +855,13 @@ class _Reader:
             if m == "same" and self.lemmas(max(i, p.i - 2), p.i) in (["on", "the"], ["for", "the"], ["with", "the"],
                                                                       ["from", "the"], ["to", "the"], ["of", "the"]):
                 continue  # "predictions on the same input differ": the sameness is the input's, no movement
+            if m == "down" and (self.lemmas(p.j, p.j + 1) in (["again"], ["back"]) or
+                                self.lemmas(p.i - 1, p.i) == ["back"]) and \
+                    any(o.roles.get("m") in _RISES for o in self.parts_in(sent[0], p.i)):
+                continue  # "goes up by a lot and falls again": the return from the rise, no drop of its own
+            if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
+                    "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
+                continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
                 # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's
@@ -835,8 +894,10 @@ class _Reader:
             negated = self._negated(p.i, i)
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
             # the quantity: nearest before, else after, else the sentence's last one
-            before = [q for q in quantities if q[0].j <= p.i and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
-            after = [q for q in quantities if q[0].i >= p.j and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
+            # (a step or batch said as a time is when it moved, not what moved: "go crazy after a few hundred steps")
+            own = [q for q in quantities if not self._as_time(q[0])]
+            before = [q for q in own if q[0].j <= p.i and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
+            after = [q for q in own if q[0].i >= p.j and (q[1] not in K.ONLY_FITTING or self._fits(q[1], m))]
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
             # (after the movement only the nearest quantity can be its subject: in "raising the batch size the loss
             # goes NaN" the rise is the batch size's, never the loss's)
@@ -927,7 +988,10 @@ class _Reader:
             if m == "spike" and time in ("start_soft",):
                 time = None
             judgement = K.JUDGEMENTS.get((quantity, m))
-            if judgement is None and m in ("good", "bad") and quantity in (None, "run", "model"):
+            # ("train acc is great but it does badly on new data": "it" is the model, the data named after says whose)
+            resolved = chosen is not None and not i <= chosen[0].i < j
+            if m in ("good", "bad") and ((judgement is None and quantity in (None, "run", "model", "pronoun")) or
+                                         resolved):
                 # "it does great on train data and awful on validation data": the data named right after says whose
                 on = next((o for o in parts if "s" in o.roles and "q" not in o.roles and 0 <= o.i - p.j <= 2 and
                            set(self.lemmas(p.j, o.i)) <= {"on", "the", "for", "with", "in", "at"}), None) or next(
@@ -950,6 +1014,9 @@ class _Reader:
             if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
                     {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
                 continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+            if quantity is None and m in ("not-change", "not-change_verb") and \
+                    self.lemmas(p.j, min(p.j + 1, sent[1])) in (["it"], ["this"], ["that"], ["anything"]):
+                continue  # "drop_last=True doesn't change it": a remedy that changed nothing, no curve is named
             if m == "hang" and quantity is None and self.lemmas(p.i, p.j) == ["nothing", "happen"] and any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 continue  # "nothing happens, the loss stays at 2.3": what does not happen is the curve's, no hang
@@ -1746,6 +1813,560 @@ class _Reader:
             if devices_then and several_now and "gpu" in said:
                 self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, toks[then].start, end)
 
+    def _optimizer_at(self, k: int) -> str | None:
+        """The optimizer a word at token ``k`` names ("AdamW", "lion"), or None (a plain word, an unnamed kind)."""
+        if not 0 <= k < len(self.tokens) or self.tokens[k].kind != "word":
+            return None
+        t = self.tokens[k]
+        if t.lemma in ("momentum", "nesterov"):
+            return None  # a setting of SGD before it is an optimizer's name
+        name = canonical_optimizer(t.text)
+        return None if name in (None, "other") else name
+
+    def _substitutions(self) -> None:
+        """A switch of optimizer the user only weighs: the new one is ``considering``, the old one the run's.
+
+        "I want to switch from AdamW to Lion", "should I replace Adam with SGD?", "Lion instead of AdamW?", "is
+        Lion a good replacement for AdamW?", "would switching the optimizer to Lion help?" (``SUBSTITUTE_VERBS``,
+        ``REPLACEMENT_WORDS``) in a sentence that weighs it (``WEIGHING_MARKERS`` or a "?"). A switch reported as
+        made ("I switched from Adam to SGD and it diverges") is left to the change readers. The reason given for the
+        switch is read too (``_switch_reason``).
+        """
+        toks = self.tokens
+        weighed_any = False
+        for lo, hi in self._sentences():
+            end = hi + 1 if hi < len(toks) and toks[hi].text == "?" else hi
+            if not any(t.lemma in K.WEIGHING_MARKERS or t.text.lower() in K.WEIGHING_MARKERS or t.text == "?"
+                       for t in toks[lo:end]):
+                continue
+            for a in range(lo, hi):
+                new = self._optimizer_at(a)
+                if new is None or {t.lemma for t in toks[max(lo, a - 2):min(hi, a + 3)]} & _ALTERNATIVES:
+                    continue  # "adam or sgd?": a choice between two, the user is set on neither
+                old_at = self._substituted(a, lo, hi)
+                if old_at is None:
+                    continue
+                weighed_any = True
+                old = self._optimizer_at(old_at) if old_at >= 0 else None
+                self.u.readings = [r for r in self.u.readings if not (
+                    r.name == "optimizer" and r.value == new and toks[a].start <= r.start < toks[a].end + 1)]
+                self.claim(toks[a].start, toks[a].end, {"optimizer"})
+                self.u._index = None
+                self.add({"considering": new}, toks[a].start, toks[a].end)
+                if old is not None and old != new:
+                    self.add({"optimizer": old}, toks[old_at].start, toks[old_at].end)
+                break
+        if weighed_any:
+            self._switch_reason()
+
+    def _substituted(self, a: int, lo: int, hi: int) -> int | None:
+        """Whether the optimizer at token ``a`` is put in another's place: the old one's token, -1 when unnamed.
+
+        None when no substitution frame holds the name.
+        """
+        toks = self.tokens
+        lem = [t.lemma for t in toks]
+        before = range(max(lo, a - 5), a)
+        if a > lo and lem[a - 1] == "to":
+            # "from X to Y"
+            old = next((b for b in before if b > lo and lem[b - 1] == "from" and self._optimizer_at(b)), None)
+            if old is not None:
+                return old
+            # "switch (the optimizer) to Y"
+            if any(lem[b] in K.SUBSTITUTE_VERBS for b in before):
+                return -1
+        if a > lo + 1 and lem[a - 1] == "the" and lem[a - 2] == "to" and \
+                any(lem[b] in K.SUBSTITUTE_VERBS for b in range(max(lo, a - 6), a - 2)):
+            return -1  # "moving to the Lion optimizer"
+        if a > lo and lem[a - 1] in ("with", "by"):
+            # "replace X with Y"
+            for b in before:
+                if self._optimizer_at(b) and any(lem[v] in K.SUBSTITUTE_VERBS for v in range(max(lo, b - 3), b)):
+                    return b
+        verb = a - 1 if a > lo and lem[a - 1] != "the" else a - 2
+        if verb >= lo and lem[verb] in ("use", "try") and \
+                any(lem[v] in K.WEIGHING_LEADS for v in range(max(lo, verb - 3), verb)):
+            return -1  # "can I just use Lion?", "planning to try Lion"
+        if a > lo and lem[a - 1] in K.WEIGHING_LEADS and "help" in lem[a + 1:min(hi, a + 8)]:
+            return -1  # "would Lion help?"
+        after = range(a + 1, min(hi, a + 7))
+        for c in after:
+            # "Y instead of X", "Y as a replacement for X", "Y a good alternative to X"
+            if lem[c] == "instead" and c + 1 < hi and lem[c + 1] == "of":
+                return next((d for d in range(c + 2, min(hi, c + 5)) if self._optimizer_at(d)), -1)
+            if lem[c] in K.REPLACEMENT_WORDS:
+                return next((d for d in range(c + 1, min(hi, c + 4)) if self._optimizer_at(d)), -1)
+        return None
+
+    def _switch_reason(self) -> None:
+        """Why a weighed switch is wanted, from a reason noun beside a reason marker (``SWITCH_REASONS``)."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            reason = K.SWITCH_REASONS.get(t.lemma) or K.SWITCH_REASONS.get(t.text.lower())
+            if reason is None:
+                continue
+            marked = False
+            for u in reversed(toks[max(0, k - 4):k]):
+                if u.kind == "punct":
+                    break  # a marker in another clause is not this noun's
+                marked = marked or u.lemma in K.REASON_MARKERS
+            head = [u.lemma for u in toks[k + 1:k + 5]]
+            while head and head[0] in ("be", "the", "main", "only", "real", "biggest", "my", "our"):
+                head.pop(0)
+            if marked or (head and head[0] in K.REASON_HEADS):
+                self.add({"switch_reason": reason}, t.start, t.end)
+                return
+
+    def _suspected(self) -> None:
+        """A setting the user suspects of causing the trouble: ``self_diagnosis``, a hypothesis to check.
+
+        "could it be the lr?", "is it my scheduler?" (a yes/no question that puts the setting after "be"), "maybe
+        the batch size is too small", "I suspect the scheduler" (``SUSPECT_VERBS`` before it in its clause), "the lr
+        might be the culprit" (``SUSPECT_HEADS`` after it). A choice asked about ("is a scheduler necessary?",
+        ``CHOICE_WORDS``) and a suspicion denied ("it's not the lr") suspect nothing. The first one said is read,
+        and the user is told it will be checked rather than taken as the diagnosis.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            asked = hi < len(toks) and toks[hi].text == "?"
+            choice = bool({t.lemma for t in toks[lo:hi]} & K.CHOICE_WORDS)
+            for p in self.parts_in(lo, hi):
+                topic = p.roles.get("topic") or K.TOPIC_VALUES.get(" ".join(self.lemmas(p.i, p.j))) \
+                    if "topic" in p.roles or "tv" in p.roles else None
+                name = K.SUSPECT_NAMES.get(topic or "")
+                if name is None or self._negated(p.i, lo):
+                    continue
+                a = p.i
+                while a > lo and not _breaks(toks[a - 1]):
+                    a -= 1
+                # a yes/no question opened in the setting's own clause: "(loss explodes,) could it be the lr?"
+                opens = asked and not choice and (toks[a].lemma in K.YES_NO_LEADS or toks[a].text in K.QUESTION_LEADS)
+                k = p.i - 1
+                while k > a and toks[k].lemma in ("the", "my", "our", "a", "an", "this", "that", "it", "just"):
+                    k -= 1
+                near = [toks[k].lemma] if k >= a else []  # the verb right before the setting
+                head = [w for w in self.lemmas(p.j, min(hi, p.j + 6)) if w not in ("the", "a", "real", "main")]
+                # "is it my scheduler?", "could it be the lr?"; "could the batch size be too small?"
+                judged = head[1:2] and (head[1] in K.SUSPECT_JUDGEMENTS or head[1] in K.SUSPECT_HEADS)
+                framed = (opens and (("be" in near and not self._valued(p.j, hi)) or (head[:1] == ["be"] and judged))) \
+                    or \
+                    any(w in K.SUSPECT_VERBS or w in K.HEDGES for w in self.lemmas(a, p.i)) or \
+                    (len(head) > 1 and head[0] in ("be", "could", "might", "may", "must") and
+                     any(w in K.SUSPECT_HEADS for w in head[1:4]))
+                if not framed:
+                    continue
+                if any((r.name == "symptom" and PROBLEM_SYMPTOMS.test(r.value)) or r.name == "loss_behavior"
+                       for r in self.u.readings if not r.fallback):
+                    # (itself the user's hypothesis: no "you sounded unsure" line beside this one)
+                    self.add({"self_diagnosis": name}, p.start, p.end)
+                    self.u.confirm.append((f"suspect:{name}", f"You suspect the {name}: it is checked against what "
+                                                              f"the run shows before anything is changed "
+                                                              f"(`forget self_diagnosis` drops it)"))
+                else:
+                    # no trouble said beside it (the evidence of CL-EVID-*): a suspicion alone would hold every
+                    # route (PR-HOLD-02), so it is offered to confirm instead, and the rest of the text routes
+                    words = self.text[p.start:p.end]
+                    self.u.confirm.append(("asked:self_diagnosis", f"You suspect the {name}: what do you see in "
+                                                                    f"the run that points to it? (`yes` records the "
+                                                                    f"suspicion)"))
+                    self.u.offered.append(Observation.make("self_diagnosis", name, f"text:{words} (confirmed)"))
+                return
+
+    def _valued(self, k: int, hi: int) -> bool:
+        """Whether a number follows token ``k`` closely ("is the lr 1e-3?" asks a value, suspects nothing)."""
+        return any(t.kind == "num" for t in self.tokens[k:min(hi, k + 2)])
+
+    def _bounded_output(self) -> tuple[float, float] | None:
+        """The interval of a bounded activation the text puts at the model's output (``BOUNDED_OUTPUTS``)."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            bounds = K.BOUNDED_OUTPUTS.get(t.lemma)
+            if bounds is None or self._negated(k, max(0, k - 4)):
+                continue
+            lo, hi = k, k + 1
+            while lo > max(0, k - 5) and toks[lo - 1].text not in _SENTENCE_END:
+                lo -= 1
+            while hi < min(len(toks), k + 6) and toks[hi].text not in _SENTENCE_END:
+                hi += 1
+            if any(u.lemma in K.OUTPUT_MARKERS or u.text in K.OUTPUT_MARKERS for u in toks[lo:hi]):
+                return bounds
+        return None
+
+    def _inside_number(self, k: int) -> bool:
+        """Whether a dot at token ``k`` joins two numbers ("0..255"): no sentence ends there."""
+        toks = self.tokens
+        return 0 < k < len(toks) - 1 and toks[k].text == "." and toks[k - 1].end == toks[k].start and \
+            toks[k + 1].start == toks[k].end and toks[k + 1].kind == "num"
+
+    def _range_values(self, i: int, j: int) -> list[float]:
+        """The numbers of ranges and value pairs in tokens ``[i, j)``.
+
+        "0 to 255", "0-90", "0..255", "between 100 and 5000", "1 or 2", "up to 50" (``RANGE_LINKS``,
+        ``RANGE_CAPS``). A number said alone is none.
+        """
+        toks = self.tokens
+        out: list[float] = []
+        for k in range(i, j):
+            t = toks[k]
+            if t.kind != "num" or t.unit or t.number is None:
+                continue
+            value = t.number
+            prev = toks[k - 1] if k > i else None
+            glued = prev is not None and prev.end == t.start and t.text[:1] in "-." and \
+                (prev.kind == "num" or prev.text == ".")
+            if glued:
+                # "0-90", "280-310", "0..255": the tokeniser reads the upper end as signed or as a fraction
+                value = float(t.text.lstrip("-.")) if t.text.lstrip("-.").replace(".", "", 1).isdigit() else value
+                out.append(value)
+                continue
+            nxt = toks[k + 1] if k + 1 < j else None
+            after = toks[k + 2] if k + 2 < j else None
+            linked = nxt is not None and (nxt.lemma in K.RANGE_LINKS or nxt.text in K.RANGE_LINKS) and \
+                after is not None and after.kind == "num"
+            joined = prev is not None and (prev.lemma in K.RANGE_LINKS or prev.text in K.RANGE_LINKS) and \
+                k - 2 >= i and toks[k - 2].kind == "num"
+            capped = prev is not None and (prev.lemma in K.RANGE_CAPS or
+                                           (prev.lemma == "to" and k - 2 >= i and toks[k - 2].lemma == "up"))
+            if prev is not None and prev.lemma in K.RANGE_BEYOND:
+                out.append(value * 1.01 + 0.01)  # "go above 1": past the number itself
+            elif linked or joined or capped:
+                out.append(value)
+        return out
+
+    def _bounded_loss(self) -> bool:
+        """Whether the text names a loss taking targets in [0, 1] only (binary cross-entropy, ``BOUNDED_LOSSES``)."""
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            if t.kind != "word":
+                continue
+            if canonical_loss(t.text) in K.BOUNDED_LOSSES or (
+                    t.lemma == "binary" and self.lemmas(k + 1, k + 3) in (["cross", "entropy"], ["crossentropy"])):
+                return True
+        return False
+
+    def _listed_ids(self, k: int, hi: int) -> list[float]:
+        """Class ids listed after token ``k`` up to a negation or "instead" ("1,2,3 not 0,1,2": the first list).
+
+        A number written with commas that are no thousands separators ("1,2,3") is a list; "[1, num_classes]" a
+        range from its first number; ranges and pairs as ``_range_values`` reads them.
+        """
+        toks = self.tokens
+        end = k + 1
+        while end < min(hi, k + 12) and toks[end].lemma not in K.NEGATORS and toks[end].lemma not in (
+                "not", "instead", "rather", "but"):
+            end += 1
+        out: list[float] = []
+        for n in range(k + 1, end):
+            t = toks[n]
+            pieces = t.text.split(",")
+            if t.kind == "num" and len(pieces) > 1 and any(len(x) != 3 for x in pieces[1:]) and \
+                    all(x.isdigit() for x in pieces):
+                out += [float(x) for x in pieces]
+            elif t.kind == "num" and n > 0 and toks[n - 1].text == "[" and t.number is not None:
+                out.append(t.number)
+        return out + self._range_values(k + 1, end)
+
+    def _one_based_ids(self) -> None:
+        """Class ids said to start at 1: ``label_check=not_zero_based``.
+
+        "my targets are 1,2,3 not 0,1,2", "labels are in [1, num_classes]": ids listed after a word naming them
+        (``CLASS_ID_ANCHORS``) whose least is 1, with no 0 among them, in a text about classes
+        (``CLASS_CONTEXT``, a cross-entropy loss, or the ids' own word "class").
+        """
+        toks = self.tokens
+        words = {t.lemma for t in toks} | {t.text.lower() for t in toks}
+        context = bool(words & K.CLASS_CONTEXT) or any(canonical_loss(t.text) in ("cross_entropy", "nll")
+                                                       for t in toks if t.kind == "word")
+        for lo, hi in self._sentences():
+            for k in range(lo, hi):
+                if toks[k].lemma not in K.CLASS_ID_ANCHORS and toks[k].text.lower() not in K.CLASS_ID_ANCHORS:
+                    continue
+                ids = self._listed_ids(k, hi)
+                listed = len(ids) >= 2 or any(t.text == "[" for t in toks[k + 1:min(hi, k + 5)])
+                # ("1,2,3 not 0,1,2": the ids it should be, from 0, set against them say they are class ids too)
+                zero_said = any(t.kind == "num" and t.text.startswith("0,") for t in toks[lo:hi])
+                if ids and listed and min(ids) == 1 and all(v == int(v) for v in ids) and (context or zero_said):
+                    self.add({"label_check": "not_zero_based"}, toks[k].start, toks[min(hi, k + 6) - 1].end)
+                    return
+
+    def _targets_out_of_reach(self) -> None:
+        """Targets given as a range their consumer cannot take: ``target_range``.
+
+        "my last layer is a sigmoid but the targets are prices between 100 and 5000", "tanh at the end, targets go up
+        to 50": a bounded activation at the output (``_bounded_output``) and, after a word naming the targets
+        (``TARGET_ANCHORS``), a range (``_range_values``) that leaves its interval (``outside_activation``). "targets
+        for the binary cross entropy are 1 and 2": a loss that takes [0, 1] only (``_bounded_loss``,
+        ``outside_loss``). The range runs until another quantity is named ("the model outputs 0.99 everywhere" is
+        the output's).
+        """
+        if self._bounded_loss():
+            bounds, value = (0.0, 1.0), "outside_loss"
+        else:
+            found = self._bounded_output()
+            if found is None:
+                return
+            bounds, value = found, "outside_activation"
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            if t.lemma not in K.TARGET_ANCHORS and t.text.lower() not in K.TARGET_ANCHORS:
+                continue
+            if self._negated(k, max(0, k - 3)):
+                continue
+            end = k + 1
+            while end < min(len(toks), k + 20) and (toks[end].text not in _SENTENCE_END or self._inside_number(end)):
+                part = self.by_token.get(end)
+                q = part.roles.get("q", "") if part is not None else ""
+                # (a quantity right after the anchor is what the targets are: "label = pixel values")
+                other = q and q not in ("labels", "pronoun", "run", "model") and not q.endswith("_weak") and \
+                    end > k + 3
+                if other or toks[end].lemma in K.OUTPUT_MARKERS or toks[end].lemma in K.BOUNDED_OUTPUTS:
+                    break  # another quantity's numbers ("the model outputs 0.99")
+                end += 1
+            values = self._range_values(k + 1, end)
+            if any(v < bounds[0] or v > bounds[1] for v in values):
+                self.add({"target_range": value}, t.start, toks[end - 1].end)
+                return
+
+    def _uneven_ranks(self) -> None:
+        """Ranks compared by how much work they have: ``rank_batch_counts=uneven``.
+
+        "one rank has fewer batches than the others", "rank 0 still has 3 more batches to go" (a comparative before a
+        count noun, ``UNEVEN_WORDS``, ``COUNT_NOUNS``), "rank 0 has 1250 batches and rank 1 has 1248" (two counts
+        that differ), "one process finishes its batches earlier than the others" (``EARLY_WORDS``). The comparison
+        must be between ranks: a rank singled out ("rank 0", "one process") or "than the others"; "with 4 GPUs the
+        epoch has fewer steps than on 1 GPU" compares runs, and a sentence that weighs or asks compares nothing.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            end = hi + 1 if hi < len(toks) and toks[hi].text == "?" else hi
+            words = {t.lemma for t in toks[lo:end]} | {t.text.lower() for t in toks[lo:end]}
+            if not words & K.RANK_WORDS or "?" in words or words & K.WEIGHING_MARKERS:
+                continue
+            singled = [k for k in range(lo, hi) if toks[k].lemma in K.RANK_WORDS and (
+                (k + 1 < hi and toks[k + 1].kind == "num") or
+                (k > lo and toks[k - 1].lemma in ("one", "some", "another", "single", "last", "slow", "slowest")))]
+            found = None
+            for k in range(lo, hi):
+                w = toks[k].lemma if toks[k].lemma in K.UNEVEN_WORDS | K.EARLY_WORDS else toks[k].text.lower()
+                nxt = self.lemmas(k + 1, min(hi, k + 4))
+                than = next((n for n in range(k + 1, min(hi, k + 5)) if toks[n].lemma == "than"), None)
+                # "than the others", "than rank 1": ranks compared; "than on 1 GPU": runs compared
+                others = False
+                if than is not None:
+                    n = than + 1
+                    while n < hi and toks[n].lemma in ("the", "all", "any"):
+                        n += 1
+                    others = n < hi and (toks[n].lemma in ("other", "others", "rest") or (
+                        toks[n].lemma in K.RANK_WORDS and n + 1 < hi and toks[n + 1].kind == "num"))
+                between = others or (than is None and bool(singled))
+                counted = any(n in K.COUNT_NOUNS for n in nxt)
+                if (w in K.UNEVEN_WORDS and counted and between and not self._negated(k, lo)) or \
+                        (w in K.EARLY_WORDS and others and any(
+                            u.lemma in ("finish", "run", "exhaust", "end", "done") for u in toks[max(lo, k - 6):k])):
+                    found = k
+                    break
+            if found is None and len(singled) >= 2:
+                # "rank 0 has 1250 batches and rank 1 has 1248": the counts each rank is said to have
+                counts = {toks[k + 1].number for k in range(lo, hi - 1) if toks[k].lemma in ("have", "get", "see")
+                          and toks[k + 1].kind == "num"}
+                if len(counts) >= 2:
+                    found = singled[0]
+            if found is not None:
+                self.add({"rank_batch_counts": "uneven", "multi_gpu": True}, toks[found].start, toks[hi - 1].end)
+                return
+
+    def _measure(self, k: int) -> tuple[str, float] | None:
+        """A timing at number token ``k``: ("cost", seconds per unit of work) for a duration or a rate.
+
+        "14 min", "0.7 s/it" are costs; "2 it/s", "850 samples/s" are throughputs, read as their inverse.
+        """
+        toks = self.tokens
+        t = toks[k]
+        if t.kind != "num" or t.number is None or t.number <= 0 or k + 1 >= len(toks):
+            return None
+        unit = t.unit if t.unit in K.UNIT_SECONDS else toks[k + 1].lemma
+        if unit in K.UNIT_SECONDS:
+            return "cost", t.number * K.UNIT_SECONDS[unit]
+        rate = toks[k + 1].text.lower()
+        if _RATE.fullmatch(rate):
+            per, _, over = rate.partition("/")
+            if per in K.UNIT_SECONDS:
+                return "cost", t.number * K.UNIT_SECONDS[per]
+            return "cost", K.UNIT_SECONDS.get(over, 1.0) / t.number
+        return None
+
+    def _devices(self, i: int, j: int) -> int | None:
+        """The GPU count said in tokens ``[i, j)`` ("on 4 GPUs", "a single GPU", "1 gpu:"), or None."""
+        toks = self.tokens
+        for k in range(i + 1, j):
+            if toks[k].lemma not in ("gpu", "card", "device") and toks[k].text.lower() not in K.GPU_NAMES:
+                continue
+            prev = toks[k - 1]
+            if prev.kind == "num" and prev.number is not None and prev.number == int(prev.number):
+                return int(prev.number)
+            if prev.lemma in K.SINGLE_DEVICE:
+                return 1
+            if prev.lemma in K.NUMBER_WORDS:
+                return K.NUMBER_WORDS[prev.lemma]
+        return None
+
+    def _timed_pairs(self) -> None:
+        """Two timings set side by side in one sentence: what the faster-meant side did to the speed.
+
+        "it runs at 2 it/s on one GPU and 2.1 it/s on 4 GPUs" (the speed-up against the GPU count,
+        ``SPEEDUP_FLAT``, ``SPEEDUP_PARTIAL``); "with amp my epoch takes 14 min, without it 10 min", "0.5 s/it with
+        fp32 and 0.7 s/it with fp16" (a lower precision that did not speed the run up is slow training). Each
+        timing's side is the words from its half of the sentence (split between the two timings).
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            timed = [(k, m[1]) for k in range(lo, hi) if (m := self._measure(k)) is not None]
+            if len(timed) != 2:
+                continue
+            (a, cost_a), (b, cost_b) = timed
+            cut = next((n for n in range(a + 2, b) if _breaks(toks[n])), b - 1 if b - 1 > a + 1 else b)
+            sides = ((lo, cut), (cut, hi))
+            gpus = [self._devices(*side) for side in sides]
+            if gpus[0] and gpus[1] and gpus[0] != gpus[1]:
+                (few, c_few), (many, c_many) = sorted(((gpus[0], cost_a), (gpus[1], cost_b)))
+                speedup = c_few / c_many
+                start, end = toks[a].start, toks[hi - 1].end
+                self.add({"multi_gpu": True}, start, end)
+                if speedup <= K.SPEEDUP_FLAT:
+                    self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, start, end)
+                elif speedup < K.SPEEDUP_PARTIAL * many / few:
+                    self.add({"multi_gpu_speedup": "partial", "symptom": "slow_training"}, start, end)
+                return
+            # a lower precision (or a feature said "with", the other side "without it") that is not faster
+            low = [any(r.name == "mixed_precision" and r.value not in ("none", None) and
+                       toks[side[0]].start <= r.start < (toks[side[1]].start if side[1] < len(toks) else r.end + 1)
+                       for r in self.u.readings) for side in sides]
+            without = ["without" in self.lemmas(*side) for side in sides]
+            faster_meant = 0 if (low[0] and not low[1]) or without[1] else 1 if (low[1] and not low[0]) or \
+                without[0] else None
+            if faster_meant is None or (low[0] and low[1]):
+                continue
+            costs = (cost_a, cost_b)
+            if costs[faster_meant] >= costs[1 - faster_meant] * 0.95:
+                self.add({"symptom": "slow_training"}, toks[a].start, toks[hi - 1].end)
+                # the other side's precision is the baseline measured against, not the run's
+                b_lo, b_hi = sides[1 - faster_meant]
+                span = (toks[b_lo].start, toks[b_hi - 1].end)
+                self.u.readings = [r for r in self.u.readings if not (
+                    r.name == "mixed_precision" and span[0] <= r.start < span[1])]
+                self.claim(*span, {"mixed_precision"})
+                self.u._index = None
+                return
+
+    def _contrasted_runs(self) -> None:
+        """Two runs set side by side in one sentence, one judged healthy and one in trouble.
+
+        "with bs 1024 it blows up, with 64 it's fine", "fp32 ok, fp16 nan", "on 1 GPU fine, on 4 it diverges",
+        "a batch of 1024 diverges, smaller batches are fine": the troubled clause is the run asked about, the
+        healthy one its baseline. The baseline's setting is not the run's; the setting the two differ in is what
+        set the trouble off, read as the change it amounts to (``_read_change``, which asks the user to confirm),
+        and a lower LR that trained stably is ``lower_lr_stable``. A bare number in one half stands for the setting
+        the other half names (``ELLIPSIS_LEADS``). Runs once the whole text is read, over its readings.
+        """
+        by_sentence: dict[int, list[tuple[int, int]]] = {}
+        for s, i, j in _clauses(self.tokens, self.parts):
+            by_sentence.setdefault(s, []).append((i, j))
+        for clauses in by_sentence.values():
+            if len(clauses) < 2 or self._weighed_change(clauses[0][0], clauses[-1][1]):
+                continue
+            fine = [c for c in clauses if self._fine_clause(*c)]
+            bad = [c for c in clauses if c not in fine and self._troubled_clause(*c)]
+            if fine and bad:
+                self._contrast(fine[0], bad[0])
+
+    def _span(self, i: int, j: int) -> tuple[int, int]:
+        return self.tokens[i].start, self.tokens[j - 1].end
+
+    def _fine_clause(self, i: int, j: int) -> bool:
+        """Whether clause ``[i, j)`` judges its run healthy (``CONTRAST_FINE``, not negated, no trouble read in it)."""
+        toks = self.tokens
+        judged = any(t.kind == "word" and t.lemma in K.CONTRAST_FINE and not self._negated(k, i) and
+                     not (t.lemma == "fine" and k + 1 < j and toks[k + 1].lemma.startswith("tun"))
+                     for k, t in enumerate(toks[i:j], i))
+        return judged and not self._troubled_clause(i, j)
+
+    def _troubled_clause(self, i: int, j: int) -> bool:
+        """Whether a symptom or a loss behaviour was read from words inside clause ``[i, j)``."""
+        lo, hi = self._span(i, j)
+        return any(r.name in ("symptom", "loss_behavior") and lo <= r.start < hi and r.end <= hi
+                   for r in self.u.readings)
+
+    def _bare_number(self, i: int, j: int) -> Token | None:
+        """A number said alone after a preposition in clause ``[i, j)`` ("with 64", "on 4"): an elided setting."""
+        toks = self.tokens
+        quantities = [p for p in self.parts_in(i, j) if {"q", "set", "t"} & set(p.roles) and
+                      p.roles.get("q") not in ("pronoun", "run", "model")]
+        for k in range(i + 1, j):
+            t = toks[k]
+            if t.kind != "num" or t.unit or toks[k - 1].lemma not in K.ELLIPSIS_LEADS:
+                continue
+            nxt = toks[k + 1] if k + 1 < j else None
+            if any(p.i <= k + 1 < p.j for p in quantities) or (nxt is not None and (nxt.kind == "num" or (
+                    nxt.kind == "word" and nxt.text not in K.ELLIPSIS_FOLLOWERS and
+                    nxt.lemma not in K.ELLIPSIS_FOLLOWERS and nxt.lemma not in K.CONTRAST_FINE))):
+                return None  # "with 64 workers", "at 500 steps": the number is another quantity's
+            return t
+        return None
+
+    def _contrast(self, good: tuple[int, int], bad: tuple[int, int]) -> None:
+        """Read what one healthy clause ``good`` and one troubled clause ``bad`` differ in (``_contrasted_runs``)."""
+        toks = self.tokens
+        g_lo, g_hi = self._span(*good)
+        b_lo, b_hi = self._span(*bad)
+        start, end = min(g_lo, b_lo), max(g_hi, b_hi)
+        unstable = any(b_lo <= r.start < b_hi and (r.value == "unstable" or r.value in K.INSTABILITY_BEHAVIORS)
+                       for r in self.u.readings if r.name in ("symptom", "loss_behavior"))
+        for name, kind in K.CHANGED_SETTINGS.items():
+            g_said = [r for r in self.u.readings if r.name == name and g_lo <= r.start < g_hi]
+            b_said = [r for r in self.u.readings if r.name == name and b_lo <= r.start < b_hi]
+            g_value = g_said[0].value if g_said else None
+            b_value = b_said[0].value if b_said else None
+            numeric = name != "mixed_precision"
+            if numeric and g_value is None and b_value is not None:
+                n = self._bare_number(*good)
+                g_value = None if n is None else n.number
+            elif numeric and b_value is None and g_value is not None:
+                n = self._bare_number(*bad)
+                if n is not None and n.number is not None:
+                    b_value = int(n.number) if name == "batch_size" else n.number
+                    if name != "batch_size" or b_value == n.number:
+                        self.add({name: b_value}, n.start, n.end)
+            if b_value is None:
+                continue
+            quantity = next((q for q, n in K.QUOTED_SETTINGS.items() if n == name), None)
+            lower = g_value is None and quantity is not None and any(
+                p.roles.get("q") == quantity and p.i > 0 and toks[p.i - 1].lemma in K.CONTRAST_LOWER
+                for p in self.parts_in(*good))
+            if g_value is None and not lower:
+                continue
+            if g_value is not None and g_value == b_value:
+                continue
+            # the healthy run's value is the baseline: neither read as the run's nor left for a cue to read
+            self.u.readings = [r for r in self.u.readings if r not in g_said]
+            self.claim(g_lo, g_hi, {name})
+            self.u._index = None
+            if kind == "learning_rate":
+                if unstable and (lower or (isinstance(g_value, (int, float)) and g_value < b_value)):
+                    self.add({"lower_lr_stable": True}, start, end)
+            elif not (kind == "precision" and b_value == "bf16"):  # (UNCHANGED_FORMATS)
+                self._read_change({"recent_change": kind}, start, end)
+        # one device healthy, several in trouble: the GPU count is what differs
+        one = any(t.lemma in K.SINGLE_DEVICE and u.lemma in K.COUNTED_SETTINGS
+                  for t, u in zip(toks[good[0]:good[1]], toks[good[0] + 1:good[1]]))
+        several = any(r.name == "multi_gpu" and r.value is True and b_lo <= r.start < b_hi for r in self.u.readings)
+        if one and not several:
+            n = self._bare_number(*bad)
+            if n is not None and n.number is not None and n.number >= 2 and n.number == int(n.number):
+                self.add({"multi_gpu": True}, n.start, n.end)
+                several = True
+        if one and several:
+            self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, start, end)
+
     def _sentences(self) -> list[tuple[int, int]]:
         """``(first token, one past last)`` of each sentence."""
         spans: dict[int, tuple[int, int]] = {}
@@ -1858,6 +2479,13 @@ class _Reader:
         self._quoted_settings()
         self._model_families()
         self._then_now()
+        self._contrasted_runs()
+        self._substitutions()
+        self._suspected()
+        self._targets_out_of_reach()
+        self._one_based_ids()
+        self._uneven_ranks()
+        self._timed_pairs()
         self._lowered_lr_unstable()
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
@@ -2071,6 +2699,21 @@ class _Reader:
             if r.name in ("train_metric", "val_metric") and isinstance(r.value, float) and \
                     r.value <= 1.25 / classes + 0.02:
                 self.add({"symptom": "not_learning"}, r.start, r.end, strong=False)
+                return
+        # an accuracy quoted with no split named ("acc 10% with 10 classes"): its figure right after it
+        toks = self.tokens
+        for p in self.parts:
+            if p.roles.get("q") != "accuracy":
+                continue
+            k = p.j
+            while k < min(len(toks), p.j + 4) and toks[k].kind != "num" and (
+                    toks[k].lemma in K.VALUE_WORDS or toks[k].text in K.VALUE_WORDS or toks[k].lemma in K.TIME_COUNTS):
+                k += 1
+            if k >= len(toks) or toks[k].kind != "num" or toks[k].number is None:
+                continue
+            value = toks[k].number / 100 if toks[k].unit == "%" or toks[k].number > 1 else toks[k].number
+            if 0 < value <= 1.25 / classes + 0.02:
+                self.add({"symptom": "not_learning", "metric_kind": "accuracy"}, p.start, toks[k].end, strong=False)
                 return
 
     def frames(self, lo: int, hi: int) -> None:

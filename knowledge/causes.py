@@ -13,6 +13,7 @@ from knowledge.antipatterns import AP_03, MS_FP16_01
 from knowledge.contracts import LP_LR_02, MS_LR0_02
 from knowledge.measurements import ge, gt, lt
 from knowledge.schema import (
+    Absent,
     Block,
     Cite,
     Contains,
@@ -31,6 +32,7 @@ from knowledge.schema import (
     Salience,
     measured_form,
 )
+from knowledge.terms import REGRESSION_LOSSES
 
 _LOOP = Cite("003", "Scope boundaries", "training loop issues -> training-loop-architecture")
 _MS = "Step 2: investigation commands"
@@ -224,6 +226,38 @@ ROWS = (
                 "        optimizer.step()\n"
                 "        optimizer.zero_grad(set_to_none=True)"),
         avoid=("raising the batch size in memory to make up for accumulation that does not accumulate",)),
+    # A count of micro-batches above one is accumulation; rows and questions about how it is wired read the flag,
+    # which a user who says "I accumulate gradients" without the count also gives.
+    Row("DV-ACCUM-01", {"grad_accum_steps": Gt(1, source="more than one micro-batch per optimizer step")},
+        (Derive("grad_accumulation", True),),
+        "More than one micro-batch per optimizer step is gradient accumulation, whatever else is said.",
+        Cite("002", "Gradient accumulation", "effective batch = micro-batch x accumulation steps"),
+        salience=Salience.DERIVE),
+    # Framework accumulation helpers (accelerate's accumulate(), DDP's no_sync) decide at the moment the context is
+    # entered whether this micro-batch syncs gradients and lets the optimizer step: they keep a counter that moves
+    # once per entry. Entered once around the whole loop, the counter never moves, so every batch is handled as the
+    # same micro-batch: the wrapped optimizer steps (or skips) and the gradients sync (or not) on the wrong batches.
+    Row("LP-ACCUM-01", {"accum_wiring": "around_loop"},
+        (Find("Training Loop", "warning", "the accumulation context (accelerator.accumulate, no_sync) is entered "
+              "once around the whole loop instead of once per micro-batch: its step and sync decision never "
+              "advances, so the optimizer steps and the gradients sync on the wrong micro-batches",
+              explains=_LOOP_PROBLEMS),
+         RouteTo("training-loop-architecture", "primary", "one accumulation context per micro-batch, inside the "
+                 "loop"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "gradient accumulation done right")),
+        "accumulate() and no_sync() decide on entry whether this is a step boundary; a with-block around the "
+        "for-loop is entered once, so the per-batch bookkeeping the helper relies on never happens.",
+        Cite("002", "Gradient accumulation", "step and sync only at the last micro-batch of each group"),
+        salience=Salience.CAUSE,
+        fix=Fix("Enter the accumulation context once per batch, inside the loop, around forward, backward, step "
+                "and zero_grad.",
+                "for batch in loader:\n"
+                "    with accelerator.accumulate(model):      # one entry per micro-batch\n"
+                "        loss = model(**batch).loss\n"
+                "        accelerator.backward(loss)\n"
+                "        optimizer.step()\n"
+                "        optimizer.zero_grad()"),
+        avoid=("tuning the LR of a run whose optimizer steps on the wrong micro-batches",)),
     LP_MODE_01,
     MS_EVAL_01,
     Row("LP-MODE-02", {"mode_switching": "validates_in_train_mode"},
@@ -587,6 +621,28 @@ ROWS = (
                 "mu, sigma = y_train.mean(), y_train.std()\nloss = loss_fn(model(x), (y - mu) / sigma)\n"
                 "pred = model(x_new) * sigma + mu"),
         avoid=("lowering the LR until the raw-unit loss stops exploding",)),
+    # Box-regression targets are encoded against the anchor or proposal as offsets scaled by its size and log
+    # ratios of widths and heights: a ground-truth box of zero (or negative) width or height gives log(0) or the
+    # log of a negative number, and a box reaching outside the image is clipped by the model's own boxes but not by
+    # the annotation, so the regression target and its loss turn inf or NaN at the first batch that samples it.
+    Row("DT-BOX-01", {"boxes_invalid": True},
+        (Find("Data", "critical", "some ground-truth boxes are degenerate (zero or negative width or height) or "
+              "reach outside the image: their box-regression targets (log width and height ratios) are inf or NaN, "
+              "and the box loss turns non-finite when a batch samples them",
+              explains=("unstable", "not_learning", "data_problem")),
+         RouteTo("loss-functions-and-objectives", "primary", "the box-regression targets and their encoding"),
+         RouteTo("gradient-management", "secondary", "clipping only hides a target that is already inf")),
+        "The box coder divides by the anchor's size and takes log(w_gt / w_anchor); a box with x_max <= x_min "
+        "or y_max <= y_min makes that log undefined, whatever the learning rate.",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: the loss's numerical contract"),
+        salience=Salience.CAUSE,
+        fix=Fix("Clamp every box to the image and drop boxes without positive width and height when the dataset "
+                "builds its targets.",
+                "boxes[:, 0::2] = boxes[:, 0::2].clamp(0, width)\n"
+                "boxes[:, 1::2] = boxes[:, 1::2].clamp(0, height)\n"
+                "keep = (boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])\n"
+                "target = {'boxes': boxes[keep], 'labels': labels[keep]}"),
+        avoid=("lowering the LR or clipping gradients against a box target that is already infinite",)),
     Row("DT-AUG-01", {"augmentation_strength": "strong", "generalization_gap": lt("MT-TRAIN-BELOW-VAL")},
         (Find("Data", "warning", "training accuracy sits below validation accuracy under strong augmentation: the "
               "training task is harder than the real one, so the model underfits it",
@@ -601,6 +657,28 @@ ROWS = (
                 "train_tf = T.Compose([T.RandomResizedCrop(224, scale=(0.35, 1.0)),  # was (0.08, 1.0)\n"
                 "                      T.RandomHorizontalFlip(), T.ToTensor(), normalize])"),
         avoid=("adding more regularization to a model that underfits its augmented data",)),
+    # An augmentation is a regulariser: it pays off only when the model overfits without it. A small model (or a
+    # short schedule) that cannot fit the mixed or distorted task ends below the run without it; mixup's alpha or
+    # RandAugment's magnitude is then too strong for that capacity, as mixup's authors answer its users.
+    Row("DT-AUG-03", {"augmentation_hurts": True},
+        (Find("Data", "warning", "the augmentation does not pay off: accuracy with it is no better or below the run "
+              "without it, the sign of a regulariser too strong for the model's capacity or the training length "
+              "(the model underfits the mixed or distorted task)",
+              explains=("not_learning", "convergence", "metrics_wrong", "data_problem")),
+         RouteTo("data-augmentation-strategies", "primary", "augmentation strength matched to model capacity and "
+                 "schedule (mixup alpha 0.1-0.4, a lower magnitude)"),
+         RouteTo("hyperparameter-tuning", "secondary", "tune the augmentation strength with the schedule length")),
+        "Mixing or distorting inputs makes the training task harder; a high-capacity model trained long enough "
+        "gains from it, a small one or a short run loses more fit than it gains in generalization.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        unless=("finding:DT-AUG-01", "finding:ME-MIX-01"), salience=Salience.CAUSE,
+        fix=Fix("Weaken the augmentation for this model (mixup alpha 0.1-0.4 instead of 1.0, a lower magnitude or "
+                "probability), or keep it and use a larger model or a longer schedule; compare on clean validation "
+                "accuracy.",
+                "lam = np.random.beta(0.2, 0.2)             # was beta(1.0, 1.0): much weaker mixing\n"
+                "x_mix = lam * x + (1 - lam) * x[perm]\n"
+                "loss = lam * ce(model(x_mix), y) + (1 - lam) * ce(model(x_mix), y[perm])"),
+        avoid=("adding more regularization (dropout, weight decay) to a model that already underfits",)),
     # Validation better than training, said in words (the measured form is the negative generalization gap that
     # DT-AUG-01 reads with the augmentation strength): the training pass is the harder one, not the model odd.
     Row("DT-AUG-02", {"val_better_than_train": True},
@@ -707,6 +785,9 @@ ROWS = (
         "Metrics vanish when a logger is not flushed before exit, logs only on rank 0 without reducing, logs "
         "inside a branch that is skipped, or reuses a step number the backend drops.",
         Cite("000", "Symptom: need to track experiments", "what to log"), salience=Salience.CAUSE,
+        # a monitored metric missing where the callback checks it is the callback's schedule (LP-CKPT-02): the same
+        # words are not a second, logging finding
+        unless=("finding:LP-CKPT-02",),
         fix=Fix("Log from one place each step with an increasing step, reduce across processes, and close the "
                 "logger at the end.",
                 "if dist.is_initialized():\n    dist.all_reduce(metric_t, op=dist.ReduceOp.AVG)\n"
@@ -1179,6 +1260,32 @@ QUESTIONS = (
         "Are the regression targets used in raw units with a large range (not standardized)?",
         {"task": "regression", "symptom": Is("not_learning", "unstable", "convergence", "data_problem")}, rank=33,
         why="Raw-unit targets make the loss and gradients huge and the LR impossible to set.",
+        cite=Cite("003", _MS, "not learning: check data and labels")),
+    # The same question when the task was not said but the loss is a regression loss: a run trained with MSE or L1
+    # that does not learn is most often a regression whose targets were never scaled.
+    QuestionRow(
+        "Q-ACCUM-WIRING", "accum_wiring",
+        "Where is the accumulation context (accelerator.accumulate(model), no_sync()) entered: once per micro-batch "
+        "inside the loop, or once around the whole loop?",
+        {"grad_accumulation": True, "symptom": Is(*_LOOP_PROBLEMS)}, rank=14,
+        why="The helper decides on entry whether a micro-batch steps and syncs; entered once, it never advances.",
+        cite=Cite("002", "Gradient accumulation", "step and sync only at the last micro-batch of each group"),
+        choices=(("per_micro_batch", "once per micro-batch, inside the loop"),
+                 ("around_loop", "once, around the whole loop"))),
+    QuestionRow(
+        "Q-BOXES", "boxes_invalid",
+        "Do any ground-truth boxes have zero (or negative) width or height, or reach outside the image?",
+        {"task": "detection", "loss_behavior": Is("nan_or_inf", "diverging")}, rank=12,
+        why="A degenerate box makes the box-regression target a log of zero: the box loss turns NaN at any LR.",
+        cite=Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: the loss's numerical "
+                  "contract")),
+    QuestionRow(
+        "Q-TARGET-SCALE-LOSS", "targets_unscaled",
+        "Are the targets the regression loss compares against used in raw units with a large range (not "
+        "standardized)?",
+        {"loss_fn": Is(*sorted(REGRESSION_LOSSES)), "task": Absent(),
+         "symptom": Is("not_learning", "unstable", "convergence", "data_problem")}, rank=33,
+        why="A regression loss on raw-unit targets makes the loss and gradients huge and the LR impossible to set.",
         cite=Cite("003", _MS, "not learning: check data and labels")),
     QuestionRow(
         "Q-AUG-STRENGTH", "augmentation_strength",

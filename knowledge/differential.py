@@ -94,7 +94,7 @@ ROWS = (
         "themselves; the seed routes numerical loss problems to the loss skill, ahead of clipping the gradients "
         "they produce.",
         Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
-        fix=FIX_LOSS_NUMERICS,
+        fix=FIX_LOSS_NUMERICS, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
         avoid=("clipping gradients to hide a NaN the loss produces: the clip does not remove non-finite values",),
         salience=Salience.CAUSE - 2),
     Row("DF-SUS-HALF",
@@ -109,7 +109,7 @@ ROWS = (
         "fp16 overflows at 65504 and fp8 much sooner; a run that goes non-finite in these formats most often "
         "overflows in an activation, the softmax or the loss rather than exploding through its gradients.",
         _PREC,
-        fix=FIX_HALF_OVERFLOW,
+        fix=FIX_HALF_OVERFLOW, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
     # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
     # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
@@ -159,7 +159,8 @@ ROWS = (
         "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", "finding:DF-NAN-EVAL",
+                "finding:DF-NAN-DEVICE"),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -186,7 +187,7 @@ ROWS = (
         "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
         "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
@@ -207,7 +208,7 @@ ROWS = (
         "Class-index losses index the logits with each target; a mask value equal to or above the class count "
         "reads past them, and the first batch already shows it. An LR or an explosion needs steps to go wrong.",
         Cite("003", "Step 2: investigation commands", "not learning: check data and labels"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
         fix=Fix("Print the values the masks hold, then make the class count and ignore_index match them.",
                 "vals = torch.unique(torch.cat([m.flatten() for _, m in itertools.islice(loader, 20)]))\n"
                 "print(vals)                                  # e.g. tensor([0, 1, 255])\n"
@@ -325,6 +326,65 @@ ROWS = (
         "non-finite is first of all a number-range problem, which clipping or a lower LR does not touch.",
         _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
         avoid=("clipping the gradients to hide an overflow of the number format",)),
+    # --- non-finite values in evaluation only -------------------------------------------------------------
+    # A training loss that stays finite rules out what training shares with evaluation (the weights, the data's
+    # values, the LR): the evaluation pass itself computes differently. Trainers run it in its own precision
+    # (fp16 full-eval, a model trained in bf16 or fp32 loaded in fp16 for a quick forward or a baseline), without
+    # the GradScaler, over inputs training never sees (longer or fully padded sequences, another resolution), and
+    # reduce it in code of its own (a metric that divides by a count that can be zero: a class absent from the
+    # split, no predictions above a threshold). The number format is the commonest of these in the threads.
+    Row("DF-NAN-EVAL",
+        {"nan_phase": "evaluation", "nan_location": Absent()},
+        (Find("Numerical", "warning", "the non-finite values appear only in evaluation while the training loss stays "
+              "finite: what training shares with evaluation (weights, LR, data values) is not the cause; the "
+              "evaluation pass computes differently, most often in a narrower number format (fp16 full-eval, a model "
+              "trained in bf16 or fp32 run in fp16, no loss scaling), else over inputs training never sees (longer "
+              "or fully padded sequences) or in a metric that divides by a count that can be zero; where the first "
+              "NaN of the evaluation pass appears confirms which", kind="suspect",
+              explains=("unstable", "metrics_wrong")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "evaluate in the precision the model trained in "
+                 "(bf16 or fp32), not fp16", section="precision"),
+         RouteTo("loss-functions-and-objectives", "secondary", "the evaluation loss's and metric's reductions: "
+                 "fp32 sums, no division by an empty count")),
+        "Evaluation shares the weights and the data with training but not the code path: precision flags that apply "
+        "only to evaluation, a model loaded for inference in fp16, and metric code of its own. A model whose "
+        "activations stay within bf16's range can exceed fp16's 65504 on the very same inputs.",
+        # (a lead ahead of the suspects that training's NaN would support, which yield to it; where the NaN starts
+        # names the cause once known: the loss's formula, an overflowing activation)
+        _PREC, salience=Salience.CAUSE - 1,
+        fix=Fix("Run evaluation in the precision the model trained in (bf16 or fp32; drop fp16 full-eval and the "
+                "fp16 load), keep sums over a vocabulary or a dataset in fp32, and guard metric denominators.",
+                "model = AutoModel.from_pretrained(name, torch_dtype='auto')   # its saved dtype, not float16\n"
+                "with torch.no_grad(), torch.autocast('cuda', dtype=torch.bfloat16):\n"
+                "    logits = model(x).float()                      # reduce in fp32\n"
+                "    loss = F.cross_entropy(logits, y)\n"
+                "iou = inter / union.clamp_min(1)                     # a class absent from the split: no 0/0"),
+        avoid=("lowering the LR or clipping gradients: training is finite, evaluation is what overflows",)),
+    # --- non-finite values on one device only ------------------------------------------------------------
+    # The same code and data finite on the CPU or on other GPUs rule out the loss formula, the data and the LR: what
+    # differs is the device's arithmetic. Mixed precision is where devices differ most (fp16 autocast kernels that
+    # overflow or are unsupported on some consumer and older cards; trainers that enable AMP by default), so the
+    # precision strategy leads; the card's kernel and driver support is the engineering pack's.
+    Row("DF-NAN-DEVICE",
+        {"device_specific": True, "loss_behavior": "nan_or_inf", "nan_location": Absent()},
+        (Find("Numerical", "warning", "the NaN appears on this device only while the same code stays finite on the CPU "
+              "or other GPUs: not the loss formula, the data or the LR, but the device's arithmetic, most often its "
+              "half-precision (AMP/fp16) path; a run on this device with mixed precision off that stays finite "
+              "confirms it", kind="suspect", explains=("unstable",)),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy on this card: fp32 (AMP off) or "
+                 "bf16 where supported", section="precision"),
+         Cross("pytorch-engineering", "the card's kernel, driver and autocast support", joint=True,
+               target="mixed-precision-and-optimization")),
+        "What a device changes is the arithmetic, not the model: autocast picks per-device kernels, and fp16 on some "
+        "cards overflows or is unsupported where fp32 on the CPU and other GPUs is fine.",
+        _PREC, salience=Salience.CAUSE - 1,
+        fix=Fix("Turn mixed precision off on this device (or use bf16 where the card supports it) and check that the "
+                "run stays finite; keep AMP where the card handles it.",
+                "use_amp = torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 8  # bf16-capable\n"
+                "with torch.autocast('cuda', dtype=torch.bfloat16, enabled=use_amp):\n"
+                "    loss = loss_fn(model(x), y)\n"
+                "# trainers: amp=False / precision='32-true' on a card whose fp16 path produces NaN"),
+        avoid=("lowering the LR or clipping against a NaN that only this device produces",)),
     # --- where the first non-finite value appears, under a hand-written loss ---------------------------------
     # The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
     # the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
@@ -481,6 +541,8 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 TOPICS = (
     _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
     _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
+    # (the count, not the flag a passing mention of accumulation gives: said beside precision or a loss, the
+    # mention is context, and the more specific topic keeps the lead)
     _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},
            "training-loop-architecture", "gradient accumulation", 7),
     _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),

@@ -224,6 +224,29 @@ ROWS = (
                 "torch.cuda.set_device(local_rank)\n"
                 "dist.init_process_group('nccl', device_id=torch.device('cuda', local_rank))"),
         avoid=("changing the model or batch size for a job that never connected",)),
+    # DistributedSampler gives every rank ceil(N / world) examples: when the world size does not divide N it pads
+    # the last shards with examples from the start of the set (drop_last on the loader does not change this; the
+    # sampler's own drop_last trims instead). A metric reduced across ranks then counts those examples twice.
+    Row("DD-PAD-01", {"eval_sample_count": "padded"},
+        (Find("Distributed", "warning", "the distributed evaluation scores more examples than the set holds: the "
+              "sampler pads the ranks' shards to one length by repeating examples from the start, so a metric "
+              "averaged across ranks counts those examples twice and is not the exact validation figure",
+              explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo(_PT, "primary", "gather per-example results across ranks and drop the sampler's padding"),
+         RouteTo("experiment-tracking", "secondary", "log the de-duplicated metric once, from one process")),
+        "With N examples on W ranks each rank gets ceil(N / W); the W * ceil(N / W) - N extra slots are filled "
+        "by repeating the first examples, and sync_dist or all_reduce then averages over the repeats too.",
+        _SAMPLER, salience=Salience.CAUSE,
+        fix=Fix("Gather each example's result with its index across ranks and keep each index once before "
+                "averaging (or evaluate on one rank, or use a sampler that does not pad).",
+                "idx, loss = torch.tensor(indices, device=dev), torch.tensor(per_example_loss, device=dev)\n"
+                "all_idx = [torch.zeros_like(idx) for _ in range(world)]\n"
+                "all_loss = [torch.zeros_like(loss) for _ in range(world)]\n"
+                "dist.all_gather(all_idx, idx); dist.all_gather(all_loss, loss)\n"
+                "by_idx = dict(zip(torch.cat(all_idx).tolist(), torch.cat(all_loss).tolist()))  # repeats collapse\n"
+                "val_loss = sum(by_idx.values()) / len(by_idx)"),
+        avoid=("drop_last=True on the loader as the fix: the sampler pads before the loader batches",
+               "comparing runs on different GPU counts by a padded validation metric")),
     Row("DD-SPEED-01", {"multi_gpu_speedup": Is("none", "partial")},
         (Find("Performance", "warning", "more GPUs did not make training faster: each rank is held up by data "
               "loading, communication or the same per-rank work as before", kind="symptom", explains=_SPEED),
@@ -244,6 +267,15 @@ QUESTIONS = (
             "the same ratio.",
         cite=_GOYAL,
         choices=(("scaled", "yes, rescaled for the new global batch"), ("unchanged", "no, same LR as before"))),
+    QuestionRow(
+        "Q-EVAL-PADDING", "eval_sample_count",
+        "Summed over the ranks, does the validation pass score more examples than the validation set holds (some "
+        "scored twice)?",
+        {"multi_gpu": True, "symptom": Is("metrics_wrong", "experiment_tracking")}, rank=17,
+        why="The distributed sampler pads every rank to the same count by repeating examples; a metric reduced "
+            "across ranks then counts them twice.",
+        cite=_SAMPLER,
+        choices=(("exact", "no, each example once"), ("padded", "yes, more than the set holds"))),
 )
 
 _KT = Cite("issue 20", "distributed runs", "phrases users write about multi-GPU trouble")
@@ -288,6 +320,15 @@ KEYWORDS = (
             r"(?:first|before\s+(?:the\s+)?others)|(?:first|only)\s+(?:nan|inf|non-?finite)\w*\s+(?:\w+\s+){0,3}?(?:on|in|"
             r"from|at)\s+(?:rank|gpu|process|device)\s*#?(?P<v>\d+)",
             {"nonfinite_rank": "$int", "multi_gpu": True}, _KT, negatable=False, priority=4),
+    # validation examples scored more than once across ranks ("14 validation tracks but 16 get evaluated",
+    # "DistributedSampler duplicates some validation samples", "val samples counted twice with DDP")
+    Keyword(r"\d+\s+(?:validation|val|eval|evaluation|test)\s+(?:samples|examples|tracks|items|images|files|clips|"
+            r"sequences|utterances)\b[^.;]{0,40}?\bbut\s+\d+\s+(?:(?:get|got|are|were)\s+)?(?:evaluated|"
+            r"validated|scored|processed|counted)|"
+            r"distributed\s?sampler\s+(?:pads|padded|duplicates|duplicated|repeats|repeated|adds)|"
+            r"(?:validation|val|eval|evaluation|test)\s+(?:samples?|examples?|tracks?|items?|images?)\s+"
+            r"(?:are\s+|get\s+|were\s+)?(?:duplicated|repeated|counted\s+twice|evaluated\s+twice|scored\s+twice)",
+            {"eval_sample_count": "padded", "symptom": "metrics_wrong"}, _KT, negatable=False, priority=6),
     Keyword(r"uneven\s+(?:inputs|batch(?:es)?|batch\s+counts|number\s+of\s+batches|shards?)|"
             r"(?:ranks?|gpus?)\s+(?:have|get)\s+(?:a\s+)?different\s+(?:number\s+of\s+batches|dataset\s+sizes?)",
             {"rank_batch_counts": "uneven"}, _KT, negatable=False, priority=4),

@@ -311,6 +311,23 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
        r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>\d+)",
        _QR, 0, negatable=False, grad_accum_steps="$int"),
+    # boxes said to be degenerate or outside the image ("some boxes have zero width", "xmax <= xmin", "bounding
+    # boxes outside the image")
+    _k(r"(?:degenerate|invalid|empty|zero[\s-]area|negative)\s+(?:bounding\s+|gt\s+|ground[\s-]truth\s+)?boxe?s?\b|"
+       r"boxe?s?\s+(?:with|of|having|has|have)\s+(?:a\s+)?(?:zero|negative|0)\s+(?:width|height|area)|"
+       r"(?:x_?max|x2)\s*<=?\s*(?:x_?min|x1)|(?:y_?max|y2)\s*<=?\s*(?:y_?min|y1)|"
+       r"boxe?s?\s+(?:that\s+)?(?:go|goes|going|are|extend|extends|reach|reaches|lie)\s+(?:partly\s+)?"
+       r"(?:outside|out\s+of|beyond)\s+(?:the\s+)?image",
+       _UN, 0, boxes_invalid=True),
+    # accumulation said without its count ("I'm doing gradient accumulation", "with accelerator.accumulate(model)")
+    _k(r"grad(?:ient)?[\s_-]?accumulat\w*|accumulat\w*\s+(?:the\s+)?grad(?:ient)?s?\b|accelerator\.accumulate|"
+       r"accumulate_grad_batches|gradient_accumulation_steps",
+       _QR, 0, grad_accumulation=True),
+    # the accumulation context wrapped around the loop rather than entered per batch ("the with
+    # accelerator.accumulate(model): block wrapped around the for loop", "no_sync() outside the loop")
+    _k(r"(?:accumulate|no_sync)\b(?:(?!\binside\b|\bnot\b|n't\b)[^.;]){0,40}?\b(?:around|outside(?:\s+of)?)\s+(?:the\s+)?(?:whole\s+|entire\s+)?"
+       r"(?:for\s+)?(?:training\s+|batch\s+)?(?:loop|epoch)",
+       _LOOP, 2, accum_wiring="around_loop", grad_accumulation=True),
     _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:of|=|:|is|at)?\s*(?P<weight_decay>{NUM})", _QR, 0, negatable=False,
        weight_decay="$num"),
     _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"
@@ -369,6 +386,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"version\s+)\d+\.\d+(?:\.\d+)?\b[^.!?\n]{0,40}?\b(?:but\s+not|not\s+(?:on|with|in|under|using)|fails?|failed|breaks?|"
        r"broke|nan|diverg\w*)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # the same code fine on another device ("works on other GPUs and on CPU", "trains fine on the CPU"): what fails is
+    # this device's arithmetic, not the code
+    # (a bare "runs on CPU" is where the run is, not a device it is fine on: a fine run must be said)
+    _k(r"\b(?:works?|worked|(?:runs?|ran|trains?|trained)\s+(?:fine|normally|ok|well)|is\s+fine|was\s+fine)\b"
+       r"(?:\s+fine|\s+normally|\s+ok)?\s+"
+       r"(?:on|with)\s+(?:the\s+|a\s+|my\s+)?(?:cpu|other\s+(?:gpus?|cards|machines)|another\s+(?:gpu|card|machine)|"
+       r"(?:a\s+)?different\s+(?:gpus?|cards?))\b",
+       _UN, 0, negatable=False, device_specific=True),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
     # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
     # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)

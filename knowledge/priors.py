@@ -26,7 +26,7 @@ PRIORS: dict[str, dict[str, int]] = {
         'experiment-tracking': 1,
     },
     'hang': {
-        'pytorch-engineering': 10,
+        'pytorch-engineering': 11,
     },
     'memory_growth': {
         'pytorch-engineering': 6,
@@ -50,6 +50,5 @@ PRIORS: dict[str, dict[str, int]] = {
     'unstable': {
         'deep-rl': 1,
         'optimization-algorithms': 1,
-        'pytorch-engineering': 1,
     },
 }

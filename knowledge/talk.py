@@ -118,8 +118,9 @@ MOVEMENTS: dict[str, str] = {
     "plateau": "plateau", "stall": "plateau", "level off": "plateau", "flatten out": "plateau",
     "stop improve": "plateau", "stop decrease": "plateau", "stop learn": "plateau", "stop go down": "plateau",
     "stop drop": "plateau", "stop get better": "plateau",
-    # ("learning" is a word of its own here, so the phrase is spelled with it: "the model stops learning")
-    "stop learning": "plateau", "quit learning": "plateau", "stop get any better": "plateau",
+    # ("learning" is a word of its own here, so the phrase is spelled with it: "the model stops learning"; a model
+    # said to stop learning is read as one that learns nothing more, as "goes nowhere")
+    "stop learning": "nowhere", "quit learning": "nowhere", "stop get any better": "plateau",
     "get any better": "improve",
     "flatten": "plateau", "saturate": "plateau",
     # unstable shapes
@@ -866,6 +867,154 @@ before them (its old value) is not, and the difference is what changed."""
 SINGLE_DEVICE = frozenset("1 one single a".split())
 """Words counting one device ("on 1 GPU", "a single GPU"): the then-side of a move to several."""
 
+CONTRAST_FINE = FALLBACK_CONTENT | frozenset("stable work converge".split())
+"""Words that judge one of two runs set side by side as healthy ("with 64 it's fine", "fp32 ok", "on 1 GPU it
+works"), said without a negation in a clause of their own. The other clause of the sentence, the one that states
+the trouble, is the run being asked about (``_Reader._contrasted_runs``)."""
+
+ELLIPSIS_LEADS = frozenset("with at on using for of".split())
+"""Words before a bare number that stands for the setting the other half of a contrast names: "with bs 1024 it
+blows up, with 64 it's fine" (64 is a batch size), "on 1 GPU fine, on 4 it diverges" (4 GPUs)."""
+
+ELLIPSIS_FOLLOWERS = frozenset("it it's its everything all things be is was seem seems look looks still too just "
+                                "then".split())
+"""Words that may follow such a bare number in its clause: "with 64 it's fine", "on 4 everything diverges". Any other
+word after it is the number's own noun ("with 4 workers", "at 500 steps"): the number is that thing's."""
+
+CONTRAST_LOWER = frozenset("small smaller low lower less fewer tiny".split())
+"""Comparatives that set the healthy run's setting below the troubled one's without a number ("smaller batches are
+fine", "a lower lr works")."""
+
+SUBSTITUTE_VERBS = frozenset("switch move go change replace swap migrate".split())
+"""Verbs that put one optimizer in another's place ("switch from AdamW to Lion", "replace Adam with SGD", "switching
+the optimizer to Lion"). Said in a sentence that only weighs it (``WEIGHING_MARKERS``), the new one is the one
+considered and the old one the run's (``_Reader._substitutions``)."""
+
+REPLACEMENT_WORDS = frozenset("replacement alternative substitute".split())
+"""Nouns that set a new optimizer against the run's: "is Lion a good replacement for AdamW?"."""
+
+WEIGHING_MARKERS = frozenset("should want whether worth consider considering plan planning would could if thinking "
+                             "suggest recommend wonder i'd we'd".split())
+"""Words that make a sentence weigh a switch rather than report one made (a "?" does too). ``CHANGE_HYPOTHETICALS``
+without the words of a thing tried: "tried switching to SGD" reports a run that was made."""
+
+WEIGHING_LEADS = WEIGHING_MARKERS | frozenset("can may might".split())
+"""Words before "use" or "try" (or before a name that is asked to "help") that make the optimizer after them one
+weighed: "can I just use Lion?", "planning to try Lion", "would Lion help?"."""
+
+SWITCH_REASONS: dict[str, str] = {
+    **dict.fromkeys("memory vram ram footprint oom".split(), "memory"),
+    **dict.fromkeys("instability unstable spike spikes divergence diverge".split(), "instability"),
+    **dict.fromkeys("tuning retuning".split(), "tuning_cost"),
+}
+"""What a wish to switch optimizer is for, by the noun that says it (``switch_reason``): "to save memory", "because
+of the instability", "to avoid all the tuning". Read only with a reason marker beside it (``REASON_MARKERS``)."""
+
+REASON_MARKERS = frozenset("save reduce cut lower free fit because due since reason about much lot short less "
+                           "smaller avoid".split())
+"""Words before a reason noun that make it the purpose or cause of a switch ("to save memory", "because of memory",
+"too much memory", "short on memory", "care about lower memory usage")."""
+
+REASON_HEADS = frozenset("reason bottleneck limit limitation problem issue concern constraint".split())
+"""Nouns after a reason noun that make it the cause ("VRAM is the bottleneck", "memory is the main reason")."""
+
+SUSPECT_NAMES: dict[str, str] = {
+    "optimizer": "optimizer", "learning_rate": "learning rate", "schedule": "lr schedule", "batch_size": "batch size",
+    "precision": "precision", "tuning": "hyperparameters", "clipping": "gradient clipping",
+    "augmentation": "data augmentation", "architecture": "model architecture",
+}
+"""How ``self_diagnosis`` names a setting the user suspects, by its question topic (``TOPICS``): "could it be the
+lr?", "is it my scheduler?", "maybe the batch is too small", "I think adam is the problem". A suspicion is the
+user's hypothesis: the diagnosis checks it against the evidence (DX-MIS-*, PR-HOLD-02) rather than route on it."""
+
+SUSPECT_HEADS = frozenset("problem issue culprit cause reason".split())
+"""Nouns that make a setting said before them ("the lr might be the culprit") the suspected cause."""
+
+SUSPECT_JUDGEMENTS = frozenset("too wrong bad off high low small large big broken responsible fault".split())
+"""Words after "be" that make a yes/no question about a setting a suspicion ("could the batch size be too small?"),
+where a value after it asks only about the value ("can the lr be 1e-3 with adamw?")."""
+
+SUSPECT_VERBS = frozenset("think guess suspect bet wonder maybe perhaps probably possibly might".split())
+"""Words before a setting, in its clause, that make it suspected rather than stated ("I suspect the scheduler")."""
+
+BOUNDED_OUTPUTS: dict[str, tuple[float, float]] = {"sigmoid": (0.0, 1.0), "tanh": (-1.0, 1.0)}
+"""Output activations whose values lie in a fixed interval: a target outside it cannot be reached
+(``target_range=outside_activation``, MS-RANGE-01)."""
+
+OUTPUT_MARKERS = frozenset("output outputs out end last final head top".split())
+"""Words that put an activation at the model's output ("sigmoid at the end", "tanh output head", "my last layer is a
+sigmoid"), said within a few words of it; an activation without one may be a hidden layer's."""
+
+TARGET_ANCHORS = frozenset("target label y predict gt groundtruth regress".split())
+"""Words after which a range of numbers is the targets' ("targets are prices between 100 and 5000", "predict ages
+(0-90 years)", "labels in the range 0..255"), until another quantity is named ("the model outputs 0.99")."""
+
+RANGE_LINKS = frozenset("to and or - .. / ~".split())
+"""Words joining the two ends of a range or a pair of values ("0 to 255", "between 100 and 5000", "1 or 2")."""
+
+CLASS_ID_ANCHORS = frozenset("label labels target targets class classes id ids".split())
+"""Words after which the numbers listed are class ids ("my targets are 1,2,3", "labels are in [1, num_classes]")."""
+
+CLASS_CONTEXT = frozenset("class classes category categories classification classifier index assert".split())
+"""Words that make listed ids class indices (a classification run), not regression values."""
+
+RANGE_BEYOND = frozenset("above over beyond exceed exceeds exceeding".split())
+"""Words before a number that put the values past it ("soft labels go above 1")."""
+
+BOUNDED_LOSSES = frozenset({"bce", "bce_with_logits"})
+"""Losses (``knowledge.terms`` names) whose targets must lie in [0, 1]: targets outside are
+``target_range=outside_loss``."""
+
+RANGE_CAPS = frozenset("up max maximum upto as".split())
+"""Words before a single bound that make it the top of a range ("up to 50", "max 300", "as high as 1000")."""
+
+TIME_PREPOSITIONS = frozenset("after at per for in on during before every each within until till by over".split())
+"""Prepositions that make a step, batch or iteration phrase after them a time ("after each step", "within 500
+iterations"): a movement said beside it is not the steps' own (their speed), but the run's."""
+
+TIME_COUNTS = frozenset("a an the few couple of hundred hundreds thousand thousands first last some several many "
+                        "about around roughly approximately ~ maybe like just only another more".split())
+"""Words of a count that may stand between such a preposition and its noun ("after a few hundred steps", "for
+about 300 batches"); numbers are counts too."""
+
+RANK_WORDS = frozenset("rank ranks process processes gpu gpus worker workers node nodes device devices replica "
+                        "replicas shard shards".split())
+"""Words for one member of a distributed job: counts of work compared between them say whether they are even."""
+
+COUNT_NOUNS = frozenset("batch batches step steps iteration iterations iter iters sample samples example examples "
+                        "length lengths size sizes".split())
+"""What a rank has a number of in an epoch (batches, steps, samples; a shard's length)."""
+
+UNEVEN_WORDS = frozenset("fewer more less different unequal uneven".split())
+"""Comparatives that set one rank's count against another's ("one rank has fewer batches than the others")."""
+
+EARLY_WORDS = frozenset("earlier first sooner before".split())
+"""Words that say one rank ran out of its work before the others ("finishes its batches earlier than the others")."""
+
+PATTERN_NOUNS = frozenset("pattern shape period cycle bump wave curve form".split())
+"""Nouns after "same" that make it a shape recurring ("the same bump pattern again and again"), not a curve that
+stays the same; a movement noun after it does too ("the same spike every 500 steps")."""
+
+UNIT_SECONDS: dict[str, float] = {"ms": 0.001, "s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0,
+                                  "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "day": 86400.0}
+"""Seconds in each duration unit (``TIME_UNITS``): two measured durations are compared in one unit."""
+
+SPEEDUP_FLAT = 1.1
+"""Measured against fewer GPUs, a speed-up at or below this factor is none at all (``multi_gpu_speedup=none``):
+within the noise of two timings. Engineering judgement."""
+
+SPEEDUP_PARTIAL = 0.6
+"""A speed-up below this share of the linear one (4 GPUs: below 2.4x) is far below linear (``partial``); above it,
+scaling is as good as data parallelism usually gets. Engineering judgement (all-reduce and input costs)."""
+
+PHRASE_FILLERS = frozenset("any much really very even quite so that too".split())
+"""Degree and polarity words that may stand inside a lexicon phrase without changing it: "isn't getting any better"
+is "get better" negated, "doesn't go down very much" is "go down". (Only inside a phrase, never its first word.)"""
+
+ADVERB_JUDGEMENTS = frozenset({"bad"})
+"""Judgements (``MOVEMENTS`` values) whose adverb in -ly stands for the adjective: "does badly", "performs poorly",
+"generalises horribly". (Not "good": "greatly" and "perfectly" say how much, not how well.)"""
+
 UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
 """Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
 keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the
@@ -1012,6 +1161,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # (alone, it says at least which figure is not working)
     + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
          {"not_working_aspect": "loss"}, split="val")
+    # a validation, test or eval loss that turns NaN is the evaluation pass's ("train and val loss are NaN" names
+    # both splits, and is read as the unsplit loss)
+    + _c("loss", "nan", {**_NAN, "nan_phase": "evaluation", "nan_onset": "immediate"}, split="val", time="start")
+    + _c("loss", "nan", {**_NAN, "nan_phase": "evaluation", "nan_onset": "after_steps"}, split="val", time="later")
+    + _c("loss", "nan", {**_NAN, "nan_phase": "evaluation"}, split="val")
     + _c("loss", "nan", {**_NAN, "nan_onset": "immediate"}, time="start", implicit=True)
     + _c("loss", "nan", {**_NAN, "nan_onset": "after_steps"}, time="later", implicit=True)
     + _c("loss", "nan", _NAN, implicit=True)
@@ -1223,6 +1377,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("early earlystopping checkpoint modelcheckpoint best save", "min lowest", "accuracy"),
          {"monitor_mode": "wrong_direction"}),
         (("checkpoint best", "worst"), {"monitor_mode": "wrong_direction"}),
+        # the monitored metric absent where the callback checks it ("early stopping runs where the monitored metric
+        # hasn't been logged yet", "ModelCheckpoint can't find the monitored key")
+        (("monitor", "early earlystopping stop checkpoint modelcheckpoint callback", "~log ~exist ~available "
+          "~find ~compute missing unavailable"), {"monitor_mode": "unavailable"}),
         # early stopping that fires while the validation loss still improves
         (("early earlystopping", "stop", "although while though when but", "loss", "still", "decrease improve down "
           "drop fall"), {"monitor_mode": "wrong_direction"}),
@@ -1294,6 +1452,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # several classes on at once for one example ("each image can belong to several classes")
         (("several multiple", "class label tag category", "once same per each sample example image row",
           "!gpu !node !worker !loss !run !seed"), {"target_kind": "multi_hot"}),
+        # labels said to be "multi-target" (several classes per example; not the error message of that name, which
+        # also comes from one-hot rows and from an extra target dimension)
+        (("multi multi-target multitarget", "target multi-target multitarget", "label",
+          "!support !supported !regression !continuous !class !multi-class !multiclass !gpu !task !node"),
+         {"target_kind": "multi_hot"}),
         # the model's own parameters cast to half precision ("model.half()", "I cast the model to fp16"): not autocast,
         # which keeps them in fp32
         (("half fp16 float16", "model network net weight parameter param", "convert cast put use",
@@ -1539,12 +1702,30 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # negation too)
         (("~normalize ~normalized ~scale ~scaling ~standardize unnormalized unscaled raw", "target y label",
           "!input !feature !image !logit !pixel"), {"targets_unscaled": True}),
+        # whether to scale the targets, asked: they are still in raw units ("would it help to normalize the target
+        # too?", "should I standardize y?")
+        (("normalize normalise standardize scale rescale", "target y", "should would help need worth",
+          "!input !feature !image !logit !pixel !already !label"), {"targets_unscaled": True}),
         # one class for everything, said with the class ("always predicts the majority class", "only class 0")
         (("predict prediction output say classify", "always only every everything all",
           "majority dominant negative 0 background normal", "!rare !minority !never"),
          {"predictions_constant": True}),
         # a training metric scored on mixed batches (mixup, cutmix, manifold mixup) against one of the hard labels
-        (("mixup cutmix", "train training", "accuracy acc metric"), {"train_metric_mixed": True}),
+        # (the accuracy said as the training figure, "train acc", "training accuracy": a run "trained with mixup"
+        # whose test accuracy disappoints scores nothing on mixed batches)
+        (("mixup cutmix", "train_accuracy"), {"train_metric_mixed": True}),
+        # why BatchNorm is kept in eval mode (frozen) while the rest trains: its batch statistics need more examples
+        # per device than the run has, a batch-size question ("why are the BN layers frozen during training?", "is it
+        # to keep BatchNorm unchanged?")
+        (("batchnorm bn batch_norm batchnorm2d frozenbatchnorm2d", "freeze frozen fix unchanged",
+          "why purpose", "!never !forget !miss !missing"),
+         {"symptom": "direct_question", "question_topic": "batch_size"}),
+        # an augmentation that does not pay off ("the accuracy with mixup is not better than plain training",
+        # "cutmix made my test accuracy worse"); the training figure under mixing is the line above
+        (("mixup cutmix randaugment autoaugment augmentation", "accuracy acc result performance score",
+          "worse lower below drop hurt degrade ~better ~improve ~help",
+          "!train_accuracy !replace !change !switch !new"),
+         {"augmentation_hurts": True}),
         # waiting for data
         (("wait waiting starve bottleneck", "dataloader loader data loading"), {"symptom": "slow_training"}),
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
@@ -1615,9 +1796,16 @@ CONCEPTS: dict[str, str] = {
                      "than it be"), "before_now"),
     # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
     **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
+    # a purpose asked ("is it to keep ...", "is this for ...")
+    **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
+    # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
+    **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
+                     "training metric", "accuracy on the training", "accuracy on train", "accuracy during training",
+                     "accuracy in training", "train set accuracy", "training set accuracy"), "train_accuracy"),
 }
 """Phrases (lemmas) a frame may name by one word: ``inert`` (a change with no effect), ``regardless`` (whatever the
-value). The phrase holds its own negation, so its word is said plainly."""
+value), ``train_accuracy`` (the training figure), ``purpose`` (a purpose asked). The phrase holds its own
+negation, so its word is said plainly."""
 
 CONCEPT_REACH = 5
 """Words in the longest ``CONCEPTS`` phrase."""

@@ -131,6 +131,10 @@ SPECS: tuple[Spec, ...] = (
     _e("nan_onset", "immediate after_steps", "When NaN/Inf first appears.", question="Q-NAN-ONSET",
        group="symptom"),
     _i("nan_step", "The step at which NaN/Inf first appeared.", low=0, unit="steps", group="symptom"),
+    _e("nan_phase", "training evaluation",
+       "Which pass shows the NaN/Inf: 'training' (the training loss or step), or 'evaluation' only (validation, "
+       "test or inference loss or metrics, while the training loss stays finite); said or declared, not asked: "
+       "the questions on where the NaN starts come first.", group="symptom"),
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
@@ -170,6 +174,12 @@ SPECS: tuple[Spec, ...] = (
     _b("grad_norm_monitored", "Gradient norms are logged/monitored."),
     _i("grad_accum_steps", "Gradient-accumulation micro-steps per optimizer step.", low=1),
     _b("loss_scaled_for_accum", "The loss is divided by the accumulation steps."),
+    _b("grad_accumulation", "Gradients are accumulated over several micro-batches per optimizer step (the count "
+       "need not be known)."),
+    _e("accum_wiring", "per_micro_batch around_loop",
+       "Where the accumulation context of a framework (accelerator.accumulate, DDP no_sync) is entered: once per "
+       "micro-batch inside the loop, or once around the whole loop ('around_loop': its step and sync bookkeeping "
+       "never advances).", question="Q-ACCUM-WIRING", group="loop"),
     _e("init_scheme", "default kaiming xavier orthogonal normal uniform other", "Weight initialization."),
     _e("activation", "relu leaky_relu gelu silu tanh sigmoid other", "Dominant hidden activation."),
     _e("tuning_method", "one_at_a_time grid random bayesian pbt manual none",
@@ -315,8 +325,12 @@ SPECS: tuple[Spec, ...] = (
        group="data"),
     _b("targets_unscaled", "Regression targets are used in raw units with a large range (not standardized).",
        question="Q-TARGET-SCALE", group="data"),
+    _b("boxes_invalid", "Some ground-truth boxes are degenerate (zero or negative width or height) or reach "
+       "outside the image.", question="Q-BOXES", group="data"),
     _e("augmentation_strength", "none light strong", "How strong the training-time data augmentation is.",
        question="Q-AUG-STRENGTH", group="data"),
+    _b("augmentation_hurts", "Accuracy with the training-time augmentation (mixup, cutmix, strong transforms) is no "
+       "better, or worse, than without it.", group="data"),
     _e("logged_loss", "per_example_mean scaled_by_accum wrong_denominator",
        "How the logged training loss is computed: the per-example mean is right; 'scaled_by_accum' logs the loss "
        "divided (or summed) by the accumulation steps, 'wrong_denominator' averages over the wrong count.",
@@ -344,6 +358,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-TARGET-SHAPE", group="data"),
     _b("loss_zero_from_start", "The training loss (or a loss term) is exactly zero from the first steps.",
        question="Q-ZERO-LOSS", group="metrics"),
+    _b("device_specific", "The same code and data run correctly on another device (the CPU, other GPUs or GPU "
+       "models) and fail only on this one.", group="judgement"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _e("label_shift", "once double missing",
@@ -406,6 +422,10 @@ SPECS: tuple[Spec, ...] = (
     _e("epoch_data_order", "reshuffled repeated",
        "Whether each epoch visits the training data in a new order ('repeated': the same order every epoch, as "
        "with a DistributedSampler whose set_epoch is never called).", group="distributed"),
+    _e("eval_sample_count", "exact padded",
+       "Whether a distributed evaluation scores each example once ('padded': the sampler pads the ranks' shards to "
+       "one length by repeating examples, so more are scored than the set holds).", question="Q-EVAL-PADDING",
+       group="distributed"),
     _e("rank_batch_counts", "equal uneven",
        "Whether every rank has the same number of batches per epoch ('uneven': some rank runs out first and the "
        "others wait in a collective it never joins).", group="distributed"),

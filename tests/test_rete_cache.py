@@ -488,3 +488,47 @@ def test_the_lexicon_tables_stored_are_the_ones_worked_out(cache_dir, damage):
         assert cache.load_plain(talk.LEXICON_CACHE) == first
     finally:
         talk._lexicon.cache_clear()
+
+
+@pytest.mark.parametrize("module,name", [
+    ("builtins", "getattr"), ("builtins", "eval"), ("builtins", "__import__"), ("os", "system"),
+    ("expert.stored", "importlib"),  # a module our module imports: its functions are not ours
+    ("expert.cache", "os"), ("expert.stored", "Deferred.resolved"), ("expert.stored", "unpickle"),
+    ("knowledge", "families"), ("expert.rete", "__builtins__"),
+])
+def test_stored_entries_name_only_our_classes_and_builders(module, name):
+    """Every cache unpickler refuses a function, a re-exported module or a dotted name, even under our packages:
+    unpickling calls what an entry names, and the cache folder is writable by other programs of the user."""
+    from expert import stored
+
+    assert not stored.loadable(module, name)
+
+
+def test_stored_entries_load_with_nothing_but_their_classes_and_builders(cache_dir, monkeypatch):
+    """What the engine's entries really name passes ``loadable``; the builders refuse what is not theirs."""
+    import pickle
+
+    from expert import kb, rete, stored
+    from knowledge import families
+
+    fams = families()
+    named: list[tuple[str, str]] = []
+
+    class Recording(stored.StoredUnpickler):
+        def find_class(self, module, name):
+            named.append((module, name))
+            return super().find_class(module, name)
+
+    stored.unpickle(stored.dump_families(fams), Recording)
+    engine = kb.engine_class.__wrapped__()()
+    blob = type(engine)._rete_blob
+    monkeypatch.setattr(rete, "_loadable", lambda m, n: named.append((m, n)) or stored.loadable(m, n))
+    assert rete.load_network(blob, engine.get_rules())[0] is not None
+    assert named and all(stored.loadable(m, n) for m, n in named)
+    assert ("builtins", "getattr") not in named
+    with pytest.raises(pickle.UnpicklingError):
+        rete._new_element(dict, ())
+    with pytest.raises(pickle.UnpicklingError):
+        kb._fact(dict, {}, {})
+    with pytest.raises(pickle.UnpicklingError):
+        rete._callback(engine, "activate")  # not a node

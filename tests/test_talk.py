@@ -75,6 +75,11 @@ def assert_reads(text: str, expected: dict) -> None:
      {"mixed_precision": "fp16", "grad_scaler": True, "grad_clipping": True}),
     ("autocast in bf16, the loss spikes", {"mixed_precision": "bf16"}),
     ("it worked fine in fp32, but with fp16 the loss is nan", {"mixed_precision": "fp16"}),
+    # a validation or eval loss that turns NaN is the evaluation pass's; the onset said with it is kept
+    ("my eval loss comes out as nan while training looks normal", {"nan_phase": "evaluation"}),
+    ("val loss goes to nan after a few epochs", {"nan_phase": "evaluation", "nan_onset": "after_steps"}),
+    # the same code fine on another device
+    ("the loss is nan on my GTX card, the same code works on other GPUs and on CPU", {"device_specific": True}),
 ])
 def test_compositions(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -156,6 +161,9 @@ def test_weaker_and_valued_readings(text: str, expected: dict) -> None:
     # a value chosen against another, with no time order, changed nothing
     ("lr 1e-3 instead of 1e-2 and the loss is nan", "recent_change"),
     ("batch 1024 instead of 128, and it diverges", "recent_change"),
+    # both splits NaN is no evaluation-only NaN, and a training loss NaN says nothing of evaluation
+    ("both train and validation loss are NaN", "nan_phase"),
+    ("training loss becomes nan after 3 epochs", "nan_phase"),
 ])
 def test_weaker_readings_are_not_guesses(text: str, absent: str) -> None:
     got = obs(text)

@@ -193,7 +193,7 @@ def test_switch_made_is_not_weighed(text: str) -> None:
 
 @pytest.mark.parametrize("text, expected", [
     # a model that stops learning after a good start ("learning" is its own word in the lexicon)
-    ("my classifier stops learning after about six epochs", {"symptom": "convergence"}),
+    ("my classifier stops learning after about six epochs", {"symptom": "not_learning"}),
     ("the net is not getting any better after the first day", {"symptom": "not_learning"}),
     # runs that stop without an error
     ("the whole job grinds to a halt after epoch 2, no traceback", {"symptom": "hang"}),
