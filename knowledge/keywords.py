@@ -58,14 +58,17 @@ PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
 _PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
 _GAP = r"(?:(?!\.\s)[^!?\n])"
 """One character inside a sentence (a dot only when no space follows: "0..255", "1.0")."""
-_VALUE_GAP = r"(?:(?!\.\s|batch|bs\b|epoch|lr\b|step|dim|class|seed|worker)[^!?\n])"
-"""One character between a target and its value, not past another setting's name ("labels 0/1, batch 64")."""
+_VALUE_GAP = r"(?:(?!\.\s|batch|bs\b|epoch|lr\b|step|dim|class|seed|worker|output|logit|\[)[^!?\n])"
+"""One character between a target and its value, not past another setting's name ("labels 0/1, batch 64"), the
+outputs' own values ("targets in [0, 1], the model outputs 0 to 40") or a bracketed range."""
 _SQUASH = (r"(?:(?:output|last\s+layer|final\s+layer|top|head|end(?:s|ed)?\s+(?:in|with))\b(?:(?!\.\s)[^!?\n]){0,30}?"
            r"\b(?:nn\.|torch\.|f\.)?(?:sigmoid|tanh)\b|(?:nn\.|torch\.|f\.)?(?:sigmoid|tanh)\b(?:(?!\.\s)[^!?\n]){0,25}?\b(?:at\s+the\s+end|"
            r"output|head|last\s+layer|final\s+layer|regressor))")
 """A sigmoid or tanh said to be the network's output ("last layer is a sigmoid", "tanh output head")."""
 _TARGET = (r"\b(?<!multi-)(?<!multi\s)(?:targets?|labels?|y(?:\s+values)?|ground[\s-]?truth|prices?|ages|counts|"
-           r"distances?|temperatures?|pixel\s+values|target\s+values|regress\w*|predicting)\b")
+           r"distances?|temperatures?|pixel\s+values|target\s+values|regress\w*|predicting)\b"
+           # (not a class id named as a label: "label 3 is predicted for everything")
+           r"(?!\s*[#=:]?\s*\d+\s+(?:is|are|was|were|gets?|got)\b)")
 """What a regression is asked to reach, as users name it."""
 _BEYOND = (r"(?<!\d)(?<!\d\.)(?:[2-9]|\d{2,})(?:,\d{3})*(?:\.\d+)?(?!\d)(?!\s*(?:classes|categories|class|labels?|"
            r"epochs?|steps?|%|percent|gb|samples|images|dim\w*|outputs?|units|neurons|tags|layers|features|columns|k\b))")
