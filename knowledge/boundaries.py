@@ -362,7 +362,19 @@ KEYWORDS = (
             r"(?:can'?t|cannot|unable to|fail(?:s|ed)? to) load (?:the |my )?(?:model|checkpoint|weights)",
             {"concern": "model_wont_load"}, _KC, negatable=False),
     Keyword(r"inference (?:is )?(?:too |very )?slow|slow inference|inference (?:latency|speed|throughput)|serving "
-            r"latency", {"concern": "inference_speed"}, _KC, priority=2),
+            r"latency|"
+            # inference speed in other words: at inference time, when serving, in production, latency per request
+            # ("make the model faster at inference time", "predictions take too long when serving", "reduce
+            # latency in production"); not the training run's own speed
+            r"(?:fast|faster|quicker|speed\s*up|slow|slower|too\s+long|latency)\b(?:(?!train|epoch|,)[^.!?\n]){0,40}?\b"
+            r"(?:at\s+inference|"
+            r"for\s+inference|during\s+inference|in\s+production|when\s+serv\w+|in\s+(?:the\s+|my\s+|our\s+)?app\b|"
+            r"behind\s+an?\s+api)|(?:at\s+inference(?:\s+time)?|in\s+production|when\s+serv\w+|(?:our|my|the)\s+serving"
+            r"(?:\s+endpoint)?|deployed\s+(?:model|classifier|network))\b(?:(?!train|epoch|,)[^.!?\n]){0,40}?\b(?:fast|"
+            r"faster|slow|slower|too\s+long|latency)|(?<!loading\s)(?<!loader\s)(?<!data\s)(?:high|low(?:er)?|reduce|p\d\d)"
+            r"\s+(?:the\s+)?latency|(?<!loading\s)(?<!loader\s)(?<!data\s)latency\s+(?:of\s+(?:my|the|our)\s+model|per\s+"
+            r"(?:request|query|sample|image)|must|under|below)\b",
+            {"concern": "inference_speed"}, _KC, priority=2),
     Keyword(r"deploy(?:ing|ment)? (?:the |my |a )?model|how (?:do i|to) deploy|put (?:it|the model) in production",
             {"concern": "deployment"}, _KC),
     Keyword(r"model registry|model lineage|register (?:the |my )?model", {"concern": "model_registry"}, _KC),

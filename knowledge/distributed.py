@@ -308,6 +308,18 @@ KEYWORDS = (
     Keyword(r"(?:replicas?|ranks?|weights?|models?)\s+(?:are\s+|have\s+)?(?:out\s+of\s+sync|drift(?:ed|ing)?\s+apart|"
             r"diverg(?:ed|ing)\s+(?:across|between)\s+ranks)",
             {"replicas_in_sync": "diverged"}, _KT, negatable=False, priority=4),
+    # (the same said of the parameters: "the ranks have different weights after a few steps", "parameter values
+    # differ between GPUs")
+    Keyword(r"(?:ranks?|replicas?|gpus?|processes|workers)\s+(?:have|hold|end\s+up\s+with|show)\s+(?:\w+\s+)?different\s+"
+            r"(?:parameters?|param(?:eter)?\s+values|weights?|model\s+weights)|(?:parameters?|param(?:eter)?\s+values|"
+            r"weights?)\s+(?:are\s+|become\s+)?(?:differ(?:ent)?|not\s+(?:the\s+)?same|out\s+of\s+sync)\s+(?:across|"
+            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)",
+            {"replicas_in_sync": "diverged", "multi_gpu": True}, _KT, negatable=False, priority=4),
+    # the rank where a NaN shows up first ("rank 2 hits nan first", "the first inf appears on gpu 3")
+    Keyword(r"(?:rank|gpu|process|device)\s*#?(?P<nonfinite_rank>\d+)\s+(?:\w+\s+){0,3}?(?:nan|inf|non-?finite)\w*\s+"
+            r"(?:first|before\s+(?:the\s+)?others)|(?:first|only)\s+(?:nan|inf|non-?finite)\w*\s+(?:\w+\s+){0,3}?(?:on|in|"
+            r"from|at)\s+(?:rank|gpu|process|device)\s*#?(?P<v>\d+)",
+            {"nonfinite_rank": "$int", "multi_gpu": True}, _KT, negatable=False, priority=4),
     # validation examples scored more than once across ranks ("14 validation tracks but 16 get evaluated",
     # "DistributedSampler duplicates some validation samples", "val samples counted twice with DDP")
     Keyword(r"\d+\s+(?:validation|val|eval|evaluation|test)\s+(?:samples|examples|tracks|items|images|files|clips|"

@@ -41,7 +41,11 @@ MODERN = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free|prodigy|adamw[-
 _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing)?|"
          r"should\s+(?:i|we)\s+(?:use|try|switch\s+to|go\s+(?:with|for)|move\s+to)|mov(?:e|ing)\s+to|"
          r"migrat\w*\s+to|thinking\s+(?:of|about)(?:\s+using)?|worth\s+(?:using|trying)|"
-         r"(?:does|would|will|can|could)\s+(?:using\s+)?")
+         r"(?:does|would|will|can|could)\s+(?:using\s+)?|"
+         # the switch said with what it leaves ("switch from AdamW to Lion", "replace AdamW with Lion", "switching
+         # the optimizer to Lion")
+         r"switch(?:ing)?\s+(?:over\s+)?from\s+[\w-]+\s+to|switch(?:ing)?\s+(?:the\s+|my\s+|our\s+)?optimi[sz]er\s+"
+         r"to|replac(?:e|ing)\s+(?:the\s+|my\s+)?[\w-]+\s+(?:optimi[sz]er\s+)?(?:with|by)")
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
@@ -51,6 +55,25 @@ MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?
 _NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
 """One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
+_PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
+_GAP = r"(?:(?!\.\s)[^!?\n])"
+"""One character inside a sentence (a dot only when no space follows: "0..255", "1.0")."""
+_VALUE_GAP = r"(?:(?!\.\s|batch|bs\b|epoch|lr\b|step|dim|class|seed|worker|output|logit|\[)[^!?\n])"
+"""One character between a target and its value, not past another setting's name ("labels 0/1, batch 64"), the
+outputs' own values ("targets in [0, 1], the model outputs 0 to 40") or a bracketed range."""
+_SQUASH = (r"(?:(?:output|last\s+layer|final\s+layer|top|head|end(?:s|ed)?\s+(?:in|with))\b(?:(?!\.\s)[^!?\n]){0,30}?"
+           r"\b(?:nn\.|torch\.|f\.)?(?:sigmoid|tanh)\b|(?:nn\.|torch\.|f\.)?(?:sigmoid|tanh)\b(?:(?!\.\s)[^!?\n]){0,25}?\b(?:at\s+the\s+end|"
+           r"output|head|last\s+layer|final\s+layer|regressor))")
+"""A sigmoid or tanh said to be the network's output ("last layer is a sigmoid", "tanh output head")."""
+_TARGET = (r"\b(?<!multi-)(?<!multi\s)(?:targets?|labels?|y(?:\s+values)?|ground[\s-]?truth|prices?|ages|counts|"
+           r"distances?|temperatures?|pixel\s+values|target\s+values|regress\w*|predicting)\b"
+           # (not a class id named as a label: "label 3 is predicted for everything")
+           r"(?!\s*[#=:]?\s*\d+\s+(?:is|are|was|were|gets?|got)\b)")
+"""What a regression is asked to reach, as users name it."""
+_BEYOND = (r"(?<!\d)(?<!\d\.)(?:[2-9]|\d{2,})(?:,\d{3})*(?:\.\d+)?(?!\d)(?!\s*(?:classes|categories|class|labels?|"
+           r"epochs?|steps?|%|percent|gb|samples|images|dim\w*|outputs?|units|neurons|tags|layers|features|columns|k\b))")
+"""A value of 2 or more (not a count of classes, steps, units...): beyond a sigmoid's or a tanh's reach."""
+"""Preference-tuning methods by the names users weigh them with ("DPO or PPO?")."""
 """An accuracy as users type it: 0.95, .95, 95 or 95%."""
 
 
@@ -129,6 +152,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:gpu|rank|process|device|node)|(?:each|every)\s+(?:gpu|rank|process|device)\s+(?:ends\s+up\s+with|gets?|has|"
        r"draws?|uses?|makes?)\s+(?:a\s+)?(?:different|its\s+own)\s+(?:train[/\s-]*(?:val|test)\s+)?split",
        _OF, 0, val_in_train=True),
+    # held-out examples said to sit in the training data too ("some test images are also in the train set",
+    # "duplicates between train and val")
+    _k(r"(?:test|val\w*|eval\w*|held[\s-]?out)\s+(?:images?|samples?|examples?|data|set|rows?|sentences?)\s+(?:are\s+|is\s+)?"
+       r"also\s+(?:in|part\s+of)\s+(?:the\s+|my\s+)?train\w*|duplicat\w*\s+(?:\w+\s+){0,2}?(?:between|across)\s+(?:the\s+)?"
+       r"train\w*\s+(?:and|&)\s+(?:the\s+)?(?:test|val\w*|eval\w*)",
+       _OF, 0, negatable=False, val_in_train=True),
     # a pause at every epoch's start, before its first step: the input pipeline starting again
     _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
        r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|(?:every|each)\s+epoch\s+(?:transition|boundary|"
@@ -137,7 +166,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"first\s+(?:iteration|batch|step)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is\s+|takes\s+)?(?:very\s+|so\s+|"
        r"really\s+|extremely\s+)?(?:slow|long|ages|forever|\d+\s*(?:min\w*|s\b|sec\w*))|"
        r"(?:long|big|huge)\s+(?:pause|stall|delay|gap|wait)\s+(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:every|each)\s+"
-       r"epoch|between\s+(?:the\s+)?epochs)",
+       r"epoch|between\s+(?:the\s+)?epochs)|"
+       # the start of every epoch said to be slow ("slow to start every epoch", "startup of each epoch takes
+       # forever", "each new epoch waits a minute before the first batch", "epoch 3 begins and nothing happens")
+       r"(?:slow|long)\s+to\s+(?:start|begin|get\s+going)\s+(?:at\s+)?(?:every|each)\s+(?:new\s+)?epoch|"
+       r"(?:start(?:up)?|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch\s+(?:is|takes)\s+(?:very\s+|so\s+|"
+       r"really\s+|extremely\s+)?(?:slow|long|ages|forever)|(?:every|each)\s+(?:new\s+)?epoch\s+(?:waits?|stalls?|"
+       r"pauses?|hangs?)\b[^.!?\n]{0,40}?before\s+(?:the\s+)?first\s+(?:batch|step|iteration)|epoch\s+\d+\s+"
+       r"(?:begins|starts)\s+and\s+nothing\s+happens",
        _SL, 0, epoch_start_stall=True, symptom="slow_training"),
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
@@ -148,7 +184,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
     _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
-    _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than)\s+adamw?|"
+    _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than|(?:an?\s+)?(?:good\s+|"
+       r"reasonable\s+|drop-in\s+|better\s+)?(?:replacement|substitute|alternative)\s+(?:for|to))\s+adamw?|"
        rf"adamw?\s+(?:vs\.?|versus|or)\s+(?P<v>{MODERN})",
        _MO, P_DIRECT, considering="$text"),
     # --- optimizer in use: named by the parser of training talk (knowledge.talk.SETTING_NAMES, with an option
@@ -188,7 +225,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|sharding\s+strateg\w*",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
-       r"(?:which|what)\s+preference[-\s](?:tuning\s+)?(?:method|algorithm|objective|loss)",
+       r"(?:which|what)\s+preference[-\s](?:tuning\s+|alignment\s+|optimi[sz]ation\s+)?(?:method|algorithm|objective|"
+       r"loss|approach|technique)|"
+       # two preference methods weighed against each other, however it is said ("GRPO better than DPO?", "PPO with
+       # a reward model or just DPO", "choosing between DPO and IPO") or one judged as enough ("is DPO good enough")
+       rf"between\s+{_PREF}\s+(?:and|or|vs\.?)\s+{_PREF}|"
+       rf"{_PREF}\b[^.?!\n]{{0,40}}?\b(?:better|worse|simpler)\s+than\s+(?:just\s+|plain\s+)?{_PREF}|"
+       rf"{_PREF}\b[^.?!\n]{{0,40}}?\bor\b[^.?!\n]{{0,30}}?{_PREF}\b[^.!\n]{{0,40}}\?|"
+       rf"(?:is|would|will)\s+{_PREF}\s+(?:good\s+enough|enough|better|worth\s+it|the\s+better\s+choice)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="preference_method"),
     # the LR finder (range test) and what it suggests: a question about choosing the LR. The sweep raises the LR
     # until the loss blows up, so the spikes and divergence said of it are the sweep's, not the run's (above the
@@ -388,8 +432,25 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"grad(?:ient)?s?\s+(?:are\s+|were\s+|get\s+)?never\s+(?:cleared|zeroed|reset)|"
        r"(?:not|never)\s+(?:clearing|zeroing|resetting)\s+(?:the\s+)?grad(?:ient)?s?",
        _LOOP, negatable=False, zero_grad_call="missing"),
-    _k(r"zero_?grad(?:\(\))?\s+(?:only\s+)?once\s+(?:per|an?|each|every)\s+epoch",
+    _k(r"zero_?grad(?:\(\))?\s+(?:only\s+)?once\s+(?:per|an?|each|every)\s+epoch|"
+       # (said with the verb: "I zero the gradients once per epoch", "clear the grads only at the start of each epoch")
+       r"(?:zero\w*|clear\w*|reset\w*)\s+(?:out\s+)?(?:the\s+|my\s+)?grad(?:ient)?s?\s+(?:only\s+)?(?:once\s+(?:per|an?|each|"
+       r"every)\s+epoch|(?:at\s+the\s+(?:start|beginning)\s+of\s+)(?:each|every)\s+epoch)",
        _LOOP, negatable=False, zero_grad_call="once_per_epoch"),
+    # gradients cleared at every micro-batch under accumulation: nothing accumulates ("I zero the grads every
+    # micro batch", "zero_grad() inside the accumulation loop")
+    _k(r"(?:zero\w*|clear\w*|reset\w*)\s+(?:out\s+)?(?:the\s+|my\s+)?grad(?:ient)?s?\s+(?:on\s+|at\s+|in\s+|after\s+)?"
+       r"(?:every|each)\s+micro[\s-]?(?:batch|step)|zero_?grad(?:\(\))?\s+(?:on\s+|at\s+|in\s+|after\s+)?(?:every|each)\s+"
+       r"micro[\s-]?(?:batch|step)|zero_?grad(?:\(\))?\s+inside\s+(?:the\s+)?(?:accumulation|micro[\s-]?batch)\s+loop",
+       _LOOP, negatable=False, zero_grad_call="every_micro_batch"),
+    # accumulation without dividing the loss: the gradients are summed ("I don't divide the loss by 4", "the loss
+    # is never scaled by the accumulation steps")
+    _k(r"(?:don'?t|do\s+not|didn'?t|did\s+not|never|forg[eo]t\s+to|without)\s+(?:divid\w*|scal\w*|normali[sz]\w*|"
+       r"averag\w*)\s+(?:the\s+|my\s+)?loss(?:es)?\s+by\s+(?:the\s+)?(?:number\s+of\s+)?(?:grad\w*\s+)?(?:accum\w*|"
+       r"\d+\b|micro[\s-]?(?:batches|steps))|loss(?:es)?\s+(?:is\s+|are\s+|was\s+)?(?:not|never)\s+(?:divided|scaled|"
+       r"normali[sz]ed|averaged)\s+by\s+(?:the\s+)?(?:number\s+of\s+)?(?:grad\w*\s+)?(?:accum\w*|\d+\b|micro[\s-]?"
+       r"(?:batches|steps))",
+       _LOOP, negatable=False, loss_scaled_for_accum=False),
     _k(r"(?:never|forg[eo]t\s+to|didn'?t|did\s+not)\s+(?:call\s+|switch\s+back\s+to\s+|put\s+(?:it\s+)?back\s+(?:in(?:to)?\s+)?)?"
        r"model\.train\(\)|(?:left|stays?|stuck)\s+(?:the\s+model\s+)?in\s+eval\s+mode",
        _LOOP, negatable=False, mode_switching="never_calls_train"),
@@ -488,7 +549,20 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:masks?|labels?|annotations?|ground[\s-]truth)\b(?P<gap3>[^.!?\n]{0,40}?)\b0\s+(?:for\s+(?:the\s+)?\w+\s+)?"
        r"and\s+255\b|255\s+(?:for|as)\s+(?:the\s+)?(?:foreground|target|object|positive)\s*(?:class|pixels?)?",
        _NL, 0, negatable=False, label_check="not_zero_based"),
+    # class ids counted from one, said by their values ("labels are in [1, num_classes]", "targets are 1,2,3 not 0,1,2")
+    _k(r"(?:labels?|targets?|classes|class\s+ids)\s+(?:are\s+)?(?:in|within)\s+(?:the\s+range\s+)?\[\s*1\s*,|"
+       r"(?:labels?|targets?|classes)\s+(?:are\s+)?1\s*,\s*2\s*,\s*3\b[^.!?\n]{0,20}?\bnot\s+0\s*,\s*1\b",
+       _NL, 0, negatable=False, label_check="not_zero_based"),
     _k(r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:shuffled|sorted|permuted)\s+(?:separately|independently)|"
+       # the pairing named as one ("image/label mismatch", "input-target misalignment")
+       r"(?:images?|inputs?|samples?|data|features?|x)\s*[/-]\s*(?:labels?|targets?|masks?|annotations?|y)\s+"
+       r"(?:mismatch\w*|misalign\w*)|(?:labels?|targets?|masks?|y)\s*[/-]\s*(?:images?|inputs?|samples?|x)\s+"
+       r"(?:mismatch\w*|misalign\w*)|"
+       # one side reordered and not the other ("I sorted the labels but not the inputs", "sorted the file list but
+       # not the label list")
+       r"(?:shuffl|sort|permut|reorder)\w*\s+(?:only\s+)?(?:the\s+|my\s+)?(?:labels?|targets?|y|inputs?|images?|"
+       r"features|samples|x|files?|file\s+(?:list|names|paths)|image\s+(?:list|paths))(?:\s+list)?\s+(?:but\s+)?not\s+"
+       r"(?:the\s+|my\s+)?(?:labels?|targets?|y|inputs?|images?|features|samples|x|files?)\b|"
        r"shuffl\w+\s+(?:only\s+)?(?:the\s+)?(?:inputs?|images?|features|samples|x)\s+(?:but\s+)?not\s+(?:the\s+)?"
        r"(?:labels?|targets?|y)|(?:labels?|targets?)\s+(?:are\s+|were\s+)?(?:mismatched|misaligned|out\s+of\s+sync|"
        r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)|"
@@ -506,6 +580,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:the\s+|my\s+)?(?:regression\s+)?(?:targets?|labels?)|(?:targets?|labels?)\s+(?:range\s+|ranging\s+|go\s+|are\s+)?"
        r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)",
        _QR, 0, negatable=False, targets_unscaled=True),
+    # a squashing output (sigmoid, tanh) asked for targets beyond its range ("sigmoid at the end, targets go up to
+    # 300", "ages 0-90 with a sigmoid output neuron"): the output said as the network's last, a target with a value
+    # of 2 or more in the same sentence
+    _k(rf"{_SQUASH}{_GAP}{{0,80}}?{_TARGET}{_VALUE_GAP}{{0,40}}?{_BEYOND}|{_TARGET}{_VALUE_GAP}{{0,40}}?{_BEYOND}"
+       rf"{_GAP}{{0,80}}?{_SQUASH}",
+       _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        augmentation_strength="strong"),
     # measurement integrity
@@ -569,7 +649,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:the\s+|my\s+|this\s+|such\s+a\s+)?"
        r"(?:small\s+)?(?:data(?:set)?|amount\s+of\s+data)|(?:huge|large|big|very\s+deep)\s+(?:model|network)\s+(?:on|with|"
        r"for)\s+(?:a\s+|very\s+|such\s+a\s+)?(?:small|tiny|little)\s+(?:data(?:set)?|amount\s+of\s+data)|"
-       r"(?:many|far|way|much)\s+more\s+param(?:eter)?s\s+than\s+(?:training\s+)?(?:examples|samples|images|data\s*points)",
+       r"(?:many|far|way|much)\s+more\s+param(?:eter)?s\s+than\s+(?:training\s+)?(?:examples|samples|images|data\s*points)|"
+       # (the data counted: "the model is way too big for 500 training images")
+       r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:only\s+|just\s+)?"
+       r"\d[\d,]*k?\s+(?:training\s+)?(?:images|samples|examples|rows|sentences|data\s*points|records)",
        _OF, 0, negatable=False, capacity_vs_data="too_large"),
     _k(r"(?:which|what)\s+(?:model\s+)?(?:variant|backbone|model\s+size|depth|width)\s+(?:should|to|is\s+best)|"
        r"compar\w+\s+(?:two\s+|different\s+|several\s+|these\s+)?(?:model\s+)?(?:variants|architectures|backbones|"
@@ -615,12 +698,42 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"modules|blocks)\s+)?instead\s+of\s+(?:an?\s+)?(?:nn\.)?module_?list",
        _LOOP, negatable=False, graph_cut="python_list"),
     _k(r"(?:loss|targets?|outputs?|predictions)\s+(?:is\s+|are\s+)?(?:computed|calculated|done)\s+(?:with|in|using)\s+numpy|"
-       r"(?:convert\w*|turn\w*)\s+(?:the\s+)?(?:outputs?|predictions|logits)\s+to\s+numpy\s+(?:before|to\s+compute)\s+"
-       r"(?:the\s+)?loss|\w+\.detach\(\)\.(?:cpu\(\)\.)?numpy\(\)(?P<gap1>[^.!?\n]{0,40}?)(?:loss|backward)",
+       r"(?:convert\w*|turn\w*|cast\w*)\s+(?:the\s+|my\s+)?(?:outputs?|predictions|preds|logits)\s+(?:to|into)\s+numpy"
+       r"\s+(?:arrays?\s+)?(?:before|to\s+compute|for)\s+(?:comput\w*\s+|calculat\w*\s+)?(?:the\s+)?loss|\w+\.detach\(\)\.(?:cpu\(\)\.)?numpy\(\)(?P<gap1>[^.!?\n]{0,40}?)(?:loss|backward)",
        _LOOP, negatable=False, graph_cut="numpy"),
-    _k(r"torch\.tensor\(\s*loss\.item\(\)|loss\s*=\s*torch\.tensor\([^)\n]{0,40}\.item\(\)|(?:wrapp?\w*|re-?creat\w*)\s+"
+    _k(r"loss\.item\(\)\s+(?:and\s+)?(?:then\s+)?(?:call\w*\s+)?\.?backward|backward\w*\s+on\s+(?:the\s+)?"
+       r"(?:loss\.)?item\(\)|torch\.tensor\(\s*loss\.item\(\)|loss\s*=\s*torch\.tensor\([^)\n]{0,40}\.item\(\)|(?:wrapp?\w*|re-?creat\w*)\s+"
        r"(?:the\s+)?loss\s+(?:value\s+)?(?:in|as)\s+(?:a\s+)?(?:new\s+)?torch\.tensor",
        _LOOP, negatable=False, graph_cut="item"),
+    # the output detached before the loss, said in words ("I detach the output before the loss by accident")
+    _k(r"detach\w*\s+(?:the\s+|my\s+)?(?:outputs?|predictions|preds|logits)\s+(?:\w+\s+){0,2}?(?:before|prior\s+to)\s+"
+       r"(?:comput\w*\s+|calculat\w*\s+)?(?:the\s+)?loss",
+       _LOOP, negatable=False, graph_cut="detach"),
+    # Adam's betas out of order or range, as users quote them ("betas=(0.999, 0.9)", "beta2 = 0.9")
+    _k(r"betas?\s*(?:=|:|are|is|of)?\s*[(\[]\s*0?\.99\d*\s*,\s*0?\.9\d?\s*[)\]]|beta_?1\s*(?:=|:|of|is)\s*0?\.999|"
+       r"(?:swapped|switched|reversed)\s+(?:the\s+)?(?:adam\s+)?betas|betas?\s+(?:are\s+|were\s+)?(?:swapped|reversed)",
+       _LOOP, negatable=False, adam_betas="swapped"),
+    _k(r"beta_?2\s*(?:=|:|of|is|to)\s*0?\.(?:[0-8]\d*|9)(?![\d])", _LOOP, negatable=False, adam_betas="beta2_low"),
+    # DDP gradients never all-reduced (every backward under no_sync, or the unwrapped module stepped)
+    _k(r"grad(?:ient)?s?\s+(?:are\s+|were\s+|get\s+|got\s+)?(?:never|not)\s+(?:get\s+|being\s+)?(?:synced|synchroni[sz]ed|"
+       r"all-?reduced|averaged\s+across)|no_sync\(?\)?\s+(?:on|for|around)\s+(?:every|each|all)\s+(?:the\s+)?(?:micro[\s-]?"
+       r"batch|step|backward)\w*|(?:every|each|all)\s+(?:the\s+)?backward\w*\s+(?:\w+\s+)?(?:inside|in|under)\s+no_sync",
+       _LOOP, negatable=False, grads_synced="unsynced", multi_gpu=True),
+    # the LR and the number of devices ("scaled the lr linearly with the number of gpus"; "did not scale the lr
+    # when going from 1 to 8 gpus")
+    _k(r"(?<!not\s)(?<!n't\s)(?<!never\s)scal(?:e|ed|ing)\s+(?:the\s+|my\s+)?(?:lr|learning[\s-]rate)\s+(?:up\s+)?"
+       r"(?:linearly\s+)?(?:with|by)\s+(?:the\s+)?(?:number\s+of\s+|#\s*)?(?:gpus|devices|world[\s_]size|ranks|nodes)|"
+       r"linear(?:ly)?\s+scal\w*\s+(?:of\s+)?(?:the\s+)?(?:lr|learning[\s-]rate)\s+(?:with|by|to)\s+(?:the\s+)?"
+       r"(?:number\s+of\s+)?(?:gpus|devices|world[\s_]size)",
+       _LOOP, negatable=False, lr_world_scaling="scaled", multi_gpu=True),
+    _k(r"(?:didn'?t|did\s+not|never|without)\s+(?:re)?scal\w*\s+(?:the\s+|my\s+)?(?:lr|learning[\s-]rate)"
+       r"(?P<gap1>[^.!?\n]{0,60}?)\b(?:gpus?|devices|world[\s_]size|ranks|nodes)\b",
+       _LOOP, negatable=False, lr_world_scaling="unchanged", multi_gpu=True),
+    # the loss summed over the batch instead of averaged (its scale then grows with the batch size)
+    _k(r"loss(?:es)?\s+(?:is\s+|are\s+|gets\s+|was\s+)?summed\s+(?:instead\s+of\s+(?:averaged|the\s+mean)|over\s+(?:the\s+)?"
+       r"batch)|sum\s+(?:the\s+)?loss(?:es)?\s+(?:over|across)\s+(?:the\s+)?batch\s+instead\s+of\s+(?:averaging|the\s+"
+       r"mean)",
+       _NL, 0, negatable=False, loss_reduction="sum"),
     # an LR schedule stepped in other units than it was defined in
     _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"
        r"went|runs?\s+out|ran\s+out|ends?|ended)\s+(?:\w+\s+){0,4}?(?:(?:much\s+|way\s+|far\s+)?too\s+(?:early|fast|soon|quickly)|"

@@ -69,6 +69,7 @@ QUANTITIES: dict[str, str] = {
     "progress bar": "progress", "tqdm": "progress", "tqdm bar": "progress", "bar": "progress",
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
+    "loop": "run", "training loop": "run", "train loop": "run",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
     "result": "results", "performance": "results", "model performance": "results", "outcome": "results",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
@@ -117,6 +118,10 @@ MOVEMENTS: dict[str, str] = {
     "plateau": "plateau", "stall": "plateau", "level off": "plateau", "flatten out": "plateau",
     "stop improve": "plateau", "stop decrease": "plateau", "stop learn": "plateau", "stop go down": "plateau",
     "stop drop": "plateau", "stop get better": "plateau",
+    # ("learning" is a word of its own here, so the phrase is spelled with it: "the model stops learning"; a model
+    # said to stop learning is read as one that learns nothing more, as "goes nowhere")
+    "stop learning": "nowhere", "quit learning": "nowhere", "stop get any better": "plateau",
+    "get any better": "improve",
     "flatten": "plateau", "saturate": "plateau",
     # unstable shapes
     "oscillate": "oscillate", "fluctuate": "oscillate", "bounce": "oscillate", "zigzag": "oscillate",
@@ -125,7 +130,8 @@ MOVEMENTS: dict[str, str] = {
     # (a jump both ways is a swing, not a spike: "the loss jumps up and down")
     "jump up and down": "oscillate", "bounce up and down": "oscillate", "swing up and down": "oscillate",
     "zig zag": "oscillate", "zig-zag": "oscillate",
-    "all over the place": "oscillate", "wild": "oscillate", "wildly": "oscillate",
+    "all over the place": "oscillate", "wild": "oscillate", "wildly": "oscillate", "all over the map": "oscillate",
+    "all over the shop": "oscillate", "fall off a cliff": "down", "drop off a cliff": "down",
     "spike": "spike", "spiky": "spike", "jump": "jump", "peak": "spike", "shoot": "spike",
     "explode": "explode", "blow up": "explode", "explosion": "explode", "huge": "huge", "large": "huge",
     "diverge": "diverge", "divergence": "diverge",
@@ -142,7 +148,11 @@ MOVEMENTS: dict[str, str] = {
     # speed and hangs
     "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
-    "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang", "never finish": "hang",
+    "hang": "hang", "freeze": "freeze", "frozen": "freeze", "deadlock": "hang",
+    # a run that stops without an error ("training grinds to a halt", "stops doing anything", "stops responding";
+    # not bare "halt", which people do to runs: "I halted it after 3 epochs")
+    "come to a halt": "hang", "grind to a halt": "hang", "stop do anything": "hang",
+    "stop respond": "hang", "unresponsive": "hang", "become unresponsive": "hang", "never finish": "hang",
     "nothing happen": "hang", "stop move": "hang", "no output": "hang", "no progress": "hang",
     "leak": "up",
     # more ways of saying the same movements
@@ -185,10 +195,13 @@ MOVEMENTS: dict[str, str] = {
     # "jumps up", "spikes up": the jump, not a steady rise
     "jump up": "jump", "spike up": "spike",
     # speed said as duration
-    "take forever": "slow", "take age": "slow", "take too long": "slow", "take so long": "slow",
+    "take forever": "slow", "take age": "slow",
+    # ("ages" is a word of its own here, kept from the lemmatiser by a frame that names it)
+    "take ages": "slow", "take too long": "slow", "take so long": "slow",
     # ("takes longer than before", "one epoch takes hours": the duration is the complaint)
     "take long": "slow", "take hour": "slow", "take day": "slow",
     "take way too long": "slow", "take very long": "slow", "crawl": "slow",
+    "snail pace": "slow", "snail's pace": "slow", "at a snail's pace": "slow", "at a crawl": "slow",
     # going nowhere: the run makes no progress
     "go nowhere": "nowhere", "get nowhere": "nowhere", "not go anywhere": "nowhere",
     # a judgement of a figure without its shape ("loss is too high", "accuracy is bad"): what is not working
@@ -233,6 +246,12 @@ MOVEMENTS: dict[str, str] = {
     "chance": "chance", "chance level": "chance", "random": "chance", "look random": "chance",
     "at chance": "chance", "above chance": "above_chance", "better than chance": "above_chance",
     "better than random": "above_chance",
+    # guessing said as such ("it's basically flipping a coin", "coin-toss accuracy", "the model just guesses")
+    "coin flip": "chance", "coin-flip": "chance", "coin toss": "chance", "coin-toss": "chance",
+    "flip a coin": "chance", "toss a coin": "chance", "random guess": "chance",
+    "guess randomly": "chance", "randomly guess": "chance", "just guess": "chance", "guess at random": "chance",
+    # a curve that leaves its level upward all at once ("the val loss takes off after epoch 4")
+    "take off": "up", "shoot off": "up",
 }
 """Phrases naming how a quantity moves or what value it takes."""
 
@@ -259,7 +278,16 @@ TIMES: dict[str, str] = {
        for o in ("second", "2nd", "third", "3rd") for u in ("step", "batch", "iteration", "epoch")},
     **{f"after the first {n}{u}": "later" for n in ("", "few ") for u in ("step", "batch", "iteration", "epoch")},
     "halfway": "later", "mid-run": "later", "midway": "later", "suddenly": "later", "then": "then",
-    "out of nowhere": "later", "start at": "start", "start out": "start", "start with": "start",
+    "out of nowhere": "later",
+    # (somewhere inside the run: "it goes NaN mid-training", "partway through the epoch")
+    "mid-training": "later", "mid training": "later", "midway through": "later", "partway through": "later",
+    "part way through": "later", "in the middle of training": "later", "in the middle of the run": "later",
+    # (from the outset, as people say it: "straight away", "from the get-go", "since epoch one")
+    "straight away": "start", "straightaway": "start", "from the get-go": "start", "from the get go": "start",
+    "from the outset": "start", "from the word go": "start", "from epoch one": "start", "since epoch one": "start",
+    "since epoch 1": "start", "since step one": "start", "since the first step": "start",
+    "since the first batch": "start", "since the first epoch": "start",
+    "start at": "start", "start out": "start", "start with": "start",
     "at first": "at_first", "initially": "at_first", "in the beginning": "at_first",
     "first few": "at_first",
     # epoch boundaries
@@ -366,6 +394,11 @@ TOPICS: dict[str, str] = {
     # data augmentation and the architecture (the latter another pack's: the boundary says so)
     "augmentation": "augmentation", "data augmentation": "augmentation", "augment": "augmentation",
     "architecture": "architecture", "model architecture": "architecture",
+    # regularization asked about by its knobs ("what's a good dropout rate?", "how much weight decay?", "is label
+    # smoothing worth it?"): the overfitting specialist's question
+    "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting",
+    "regularization": "overfitting", "regularisation": "overfitting", "early stop": "overfitting",
+    "label smoothing": "overfitting", "l2 regularization": "overfitting", "l2 penalty": "overfitting",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -379,6 +412,9 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
                      "switch off", "set off", "wrong label", "wrong class", "wrong dtype", "wrong device",
                      "wrong shape", "bad label", "poor man", "zero_grad",
+                     # "zero" as the verb of clearing gradients ("I zero the grads every step") is no zero gradient
+                     "zero the grad", "zero the gradient", "zero out the grad", "zero out the gradient",
+                     "zero my grad", "zero all the grad", "zero all grad",
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
@@ -518,6 +554,22 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "match the paper": {"vague_query": "performs_poorly"}, "worse than expect": {"vague_query": "performs_poorly"},
     "not as good as": {"vague_query": "performs_poorly"}, "below the paper": {"vague_query": "performs_poorly"},
     # a notebook kernel that dies is the run stopping
+    # labels suspected of being wrong ("noisy labels", "a lot of mislabeled images", "annotation errors"): the data,
+    # not the run's curve ("noisy" here is no oscillation, see IDIOM_CLAIMS)
+    **dict.fromkeys(("noisy label", "label noise", "label be noisy", "label be wrong", "label be incorrect",
+                     "incorrect label", "mislabel", "mislabeled", "mislabelled", "label error", "annotation error",
+                     "noisy annotation", "bad annotation", "wrong annotation", "annotation be wrong", "dirty data",
+                     "noisy data", "noisy dataset", "noisy sample", "noisy image", "noisy input",
+                     *(f"{what} be {how}noisy" for what in ("data", "dataset", "input", "sample", "image", "label",
+                                                             "annotation", "record", "measurement")
+                       for how in ("", "very ", "quite ", "really ", "extremely ", "pretty ", "super ")),
+                     "dirty label"), {"symptom": "data_problem"}),
+    # an epoch said to last too long ("each epoch takes ages", "one epoch takes forever")
+    # (the run is slow; whether each step is slow or the epoch has many steps, a question asks)
+    **{f"{lead}epoch {v}": {"symptom": "slow_training"}
+       for lead in ("", "each ", "every ", "an ", "a single ")
+       for v in ("take age", "take ages", "take forever", "take hour", "take day", "take so long", "take too long",
+                 "take way too long", "take very long")},
     "kernel die": {"symptom": "crash"}, "kernel crash": {"symptom": "crash"}, "kernel restart": {"symptom": "crash"},
     "make it good": {"vague_query": "improve_model"},
     "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
@@ -535,10 +587,16 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "train faster": {"symptom": "slow_training"}, "training faster": {"symptom": "slow_training"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
+    # ("learning" is a word of its own in the lexicon: the progressive is spelled with it)
+    "learning nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
     "experiment tracking": {"symptom": "experiment_tracking"}, "track experiment": {"symptom": "experiment_tracking"},
     "track my experiment": {"symptom": "experiment_tracking"}, "track run": {"symptom": "experiment_tracking"},
-    "track my run": {"symptom": "experiment_tracking"}, "compare run": {"symptom": "experiment_tracking"},
+    "track my run": {"symptom": "experiment_tracking"},
+    # (and with "tracking", a word of its own: "what do you use for tracking my experiments?")
+    **dict.fromkeys(("tracking experiment", "tracking my experiment", "tracking run", "tracking my run",
+                     "tracking our experiment", "tracking the experiment"), {"symptom": "experiment_tracking"}),
+    "compare run": {"symptom": "experiment_tracking"},
     "compare my run": {"symptom": "experiment_tracking"}, "log metric": {"symptom": "experiment_tracking"},
     "model registry": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
     "registry": {"symptom": "experiment_tracking", "tracking_scope": "registry"},
@@ -556,6 +614,9 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "too many step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "too many iteration": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "hundred of epoch": {"symptom": "slow_training", "slow_kind": "many_steps"},
+    **{f"{n} of {u}": {"symptom": "slow_training", "slow_kind": "many_steps"}
+       for n in ("hundred", "thousand", "million") for u in ("step", "iteration", "epoch")
+       if (n, u) != ("hundred", "epoch")},
     "huge number of step": {"symptom": "slow_training", "slow_kind": "many_steps"},
     "lose track": {"symptom": "experiment_tracking"},
     "memory leak": {"symptom": "memory_growth"},
@@ -590,6 +651,19 @@ IDIOMS: dict[str, dict[str, Any]] = {
     # a crash named by its kind (the word "segmentation" in it is no task)
     "segmentation fault": {"symptom": "crash"}, "segfault": {"symptom": "crash"}, "core dump": {"symptom": "crash"},
     "illegal memory access": {"symptom": "crash"},
+    # a model said to guess ("the model is just guessing", "my net is basically flipping a coin"): the curves are
+    # at chance, whatever the user's words for them (not "I guess", a hedge: the phrases hold the guessing itself)
+    **dict.fromkeys(("just guess", "randomly guess", "guess randomly", "guess at random", "random guess",
+                     "coin flip", "coin-flip", "coin toss", "coin-toss", "flip a coin", "flip coin",
+                     "toss a coin"), {"symptom": "not_learning"}),
+    # generated text that repeats ("spits out the same token over and over", "stuck repeating", "repetitive
+    # output"): a language model's generation, not a model stuck on one class
+    **dict.fromkeys((*(f"{how} {noun}{tail}" for noun in ("token", "word", "phrase", "sentence", "line")
+                       for how, tail in (("same", " over and over"), ("same", " again and again"),
+                                         ("repeat the same", ""), ("loop the same", ""))),
+                     "stuck repeat", "keep repeat the same", "repetitive output", "repetitive text",
+                     "repetitive generation", "repetitive answer", "degenerate into repetition", "repetition loop"),
+                    {"task": "language_modeling"}),
     # a model that will not train
     "fail to train": {"symptom": "not_learning"}, "fail to fit": {"symptom": "not_learning"},
     **{f"{who} {neg} {verb}": {"symptom": "not_learning"} for who in ("model", "network", "net")
@@ -692,6 +766,8 @@ RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn",
 
 IDIOM_CLAIMS: dict[str, tuple[str, ...]] = {
     "segmentation fault": ("task",), "core dump": ("task",),
+    # (noisy labels are wrong labels, not a curve that swings)
+    **dict.fromkeys(("noisy label", "label noise", "label be noisy", "noisy annotation"), ("loss_behavior",)),
 }
 """Observations a single-word cue inside an idiom may not set ("segmentation fault" names no segmentation task)."""
 
@@ -1211,6 +1287,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("predictions", "same flat flatline zero stuck", {"symptom": "not_learning", "predictions_constant": True})
     # predictions no better than a guess: the model has learned nothing
     + _c("predictions", "chance", {"symptom": "not_learning"})
+    # the model itself said to guess ("the model is just guessing", "my net is basically a coin flip")
+    + _c("model", "chance", {"symptom": "not_learning"})
     + _c("predictions_verb", "same flat flatline", {"symptom": "not_learning", "predictions_constant": True})
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
@@ -1284,6 +1362,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",
           "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
+        # the metric that early stopping or checkpointing watches is not there when it looks ("the monitored
+        # metric val_loss is not available", "the callback can't find 'val_f1'", "the monitor key is missing")
+        (("monitor earlystopping modelcheckpoint callback", "metric key quantity val_loss val_acc val_f1 value",
+          "~available ~present ~find missing ~exist ~there ~log ~return absent", "!should !how !want"),
+         {"monitor_mode": "unavailable"}),
+        (("earlystopping modelcheckpoint callback monitor", "~find ~available ~present missing", "!file !path "
+          "!checkpoint_path !directory !dir !folder !should !how"), {"monitor_mode": "unavailable"}),
         # checkpoint selection or early stopping in the wrong direction
         # ("max" of the metric's mode, not of a length: "raised max_epochs and resumed from the checkpoint" is read
         # as "max epochs", and a run continued from a checkpoint is not a checkpoint being selected)
@@ -1327,8 +1412,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
+        # ("by half" is a fraction, not the format: "throughput fell by half after enabling checkpointing")
         (("switch move enable turn", "fp16 amp autocast half float16", "since after when once now before_now",
-          "!should !want !whether !worth !consider !bf16 !bfloat16"), {"recent_change": "precision"}),
+          "!should !want !whether !worth !consider !bf16 !bfloat16 !checkpointing"), {"recent_change": "precision"}),
         # a finished run continued for more epochs or steps than planned ("raised the max epochs and continued
         # training", "resumed for 6 more epochs"): the run's length changed, not only its state (before the resume
         # frames: the first frame read for a name in a sentence stands)
@@ -1381,6 +1467,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
         (("period", "fix regular regularly same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        # the curve said to repeat its shape ("the loss curve repeats the same bump pattern again and again"): a
+        # swing with a period, not a flat curve (its "same" is the pattern's)
+        (("repeat", "pattern bump shape cycle wave", "loss curve metric", "!schedule !scheduler !restart !token "
+          "!word !phrase !util !utilization !gpu !memory"), {"loss_periodic": True, "symptom": "unstable"}),
         # clipping gradients the GradScaler has not unscaled yet
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
         # (the gradients said to be still scaled when clipped: "I clip the still scaled grads")
@@ -1452,7 +1542,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
-        (("same identical repeat", "order", "epoch", "!speed !time !loss !accuracy !number !count !size"),
+        (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
+          "!count !size"),
          {"epoch_data_order": "repeated"}),
         (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
           "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
@@ -1460,6 +1551,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("~reshuffle ~shuffle", "epoch", "!should !want !how !whether"), {"epoch_data_order": "repeated"}),
         # processes that run out of batches at different times ("the ranks have a different number of batches",
         # "uneven shards per GPU"): the one left waits in a collective no other process joins
+        # (one process said to run out before the others: "rank 1 has fewer batches than the others", "one process
+        # finishes its batches earlier than the rest")
+        (("rank ranks process gpu worker", "batch step iteration", "few much less early soon late later extra",
+          "other others rest another", "!speed !throughput !memory !oom !lr !rate !loss !accuracy !class !label !fast "
+          "!slow !time"), {"rank_batch_counts": "uneven"}),
         (("rank ranks process gpu shard worker node", "number count length size len", "batch step iteration sample "
           "shard data", "differ different uneven unequal ~same ~equal", "!speed !throughput !memory !oom !lr !rate "
           "!loss !accuracy !class !label"), {"rank_batch_counts": "uneven"}),
@@ -1478,9 +1574,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!max_length !context !shape"), {"data_length_unknown": True}),
         # inputs and labels no longer paired ("the labels don't match their images", "shuffled X and y separately");
         # not a shape, size or dtype that differs between output and target
-        (("label target y", "input feature image x sample example row", "~match ~align ~pair misaligned mismatch "
-          "separately independently mixed", "!shape !size !dimension !dim !dtype !type !long !float !distribution "
-          "!batch !expected !smoothing !noise !noisy !mixup !cutmix !augmentation !class"),
+        # (segmentation masks and annotations are labels too: "the images and masks don't line up"; an attention or
+        # padding mask is not)
+        (("label target y mask annotation", "input feature image x sample example row", "~match ~align ~pair ~line "
+          "misaligned mismatch separately independently mixed belong", "!shape !size !dimension !dim !dtype !type "
+          "!int64 !float !distribution !batch !expected !smoothing !noise !noisy !mixup !cutmix !augmentation !class "
+          "!attention !pad !padding !length !token !loss"),
          {"label_check": "misaligned"}),
         # binary cross-entropy given targets outside [0, 1] ("BCE with masks of 0 and 255", "labels -1 and +1",
         # "the targets are not between 0 and 1", and the negative loss that follows)
@@ -1537,6 +1636,18 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
+        # an optimizer change weighed for its memory ("switch to Lion to save optimizer memory", "AdamW's states eat
+        # 30 GB, would Lion help?"): the reason for the switch, read next to a newer optimizer's name
+        # (the optimizer's name anchors it: the memory may sit under a negation, "the states don't fit in memory")
+        (("lion sophia adafactor muon shampoo prodigy ademamix schedulefree adamw8bit 8bit 8-bit",
+          "memory vram footprint", "switch replace replacement substitute alternative move try consider "
+          "considering instead vs versus save reduce help would worth plan planning think care",
+          "!oom !leak !grow !growth !increase !creep"),
+         {"switch_reason": "memory"}),
+        # logging each micro-batch as a step under gradient accumulation ("I log every micro batch", "the x axis
+        # counts micro-batches"): the curves' axis, not the run's speed
+        (("micro micro-batch microbatch micro-step microstep", "log plot curve axis x-axis global_step "
+          "dashboard tensorboard wandb", "!memory !oom !size !fit"), {"step_axis": "per_micro_batch"}),
         # a batch or model said not to fit in memory: memory caps the batch
         (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
@@ -1548,15 +1659,23 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"grad_clipping": False}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
+        # a long tail of classes ("long-tailed labels", "the tail classes are never predicted")
+        (("tail", "class category label dataset data distribution", "!loss !curve !latency !time !end"),
+         {"class_imbalance": True}),
         (("rare minority", "class"), {"class_imbalance": True}),
         (("most majority", "label sample example data", "class"), {"class_imbalance": True}),
         # what the model outputs
+        # (text generated in a loop is a language model's repetition, not a classifier's one answer: "the same
+        # answer again and again", "repeats the same line")
         (("same", "label class answer", "get always every regardless matter", "!rare !minority !imbalanced !sample "
-          "!example"), {"predictions_constant": True, "symptom": "not_learning"}),
+          "!example !again !repeat !repetition !repetitive !loop"), {"predictions_constant": True,
+                                                                     "symptom": "not_learning"}),
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
-          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather"),
+          # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
+          "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot !again !repeat "
+          "!repetition !repetitive !loop"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
         (("predict prediction output regressor", "mean average", "target label y value price"),
@@ -1809,6 +1928,9 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"load_best_model_at_end requires|save and eval strategy to match|round multiple of the evaluation steps|"
      r"could not find the monitored key|early stopping conditioned on metric|"
      r"metric_for_best_model[^.\n]{0,80}not found", {"monitor_mode": "unavailable", "symptom": "crash"}),
+    # binary cross-entropy's own check on its targets (BCELoss refuses values outside [0, 1])
+    (r"all elements of (?:the )?target should be between 0 and 1",
+     {"target_range": "outside_loss", "symptom": "crash"}),
     # data with no length (streaming, IterableDataset, a generator) where the trainer or a schedule needs the step
     # count: Hugging Face asks for max_steps, len() fails on the loader
     (r"max_steps must be (?:set|specified|a (?:positive|non-negative)|> ?0)|when streaming is set to true|"
