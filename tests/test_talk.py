@@ -91,6 +91,11 @@ def assert_reads(text: str, expected: dict) -> None:
     ("bs=2 with BN, the eval accuracy is much worse than train", {"bn_batch": 2}),
     ("batch of 1 per card, the BN layers make eval outputs garbage", {"bn_batch": 1}),
     ("I use 2 images per GPU on 8 GPUs", {"bn_batch": None}),
+    # whether to unfreeze BatchNorm is the per-device batch question; a BN that stays frozen by mistake is not
+    ("should I unfreeze the BatchNorm layers when I fine-tune on 8 GPUs?",
+     {"symptom": "direct_question", "question_topic": "batch_size"}),
+    ("my BN layers stay frozen even though I call model.train(), the accuracy would not improve",
+     {"question_topic": None}),
     # one architecture family worse than another on the same data is an architecture question
     ("my vision transformer is worse than the CNN baseline on 5000 images", {"concern": "architecture_choice"}),
     ("a ResNet-18 beats my Swin on this small dataset", {"concern": "architecture_choice"}),
