@@ -340,6 +340,12 @@ ROWS = ROWS + _area_rows()
 _KC = Cite("001", _T, "symptom column")
 _KE = Cite("001", _T, "real error messages of each row")
 
+_ATTN = r"\b(?:vit\w*|vision\s+transformers?|(?:vision\s+)?transformers?|swin\w*|deit\w*|beit\w*)\b"
+"""Attention-based vision models by their names."""
+_CONV = (r"\b(?:cnns?|convnets?|conv(?:olutional)?\s+(?:nets?|networks?|models?)|resnet\w*|efficientnet\w*|vgg\w*|"
+         r"mobilenet\w*|convnext\w*|densenet\w*|regnet\w*)\b")
+"""Convolutional models by their names."""
+
 KEYWORDS = (
     # concerns described in words
     # ("runs out of CUDA memory", "OOMs", "OOM'd": the same failure in other words)
@@ -358,6 +364,18 @@ KEYWORDS = (
             r"(?:torch\.amp|gradscaler|autocast)", {"concern": "amp_api"}, _KC, negatable=False),
     Keyword(r"which (?:model )?architecture|what architecture should|choose an? architecture|resnet or (?:a )?vit|"
             r"cnn or (?:a )?transformer", {"concern": "architecture_choice"}, _KC),
+    # one family of architecture doing worse than another on the same data ("ViT-B is much worse than ResNet18 on
+    # small datasets", "the CNN beats my vision transformer"): which architecture suits the data is the question,
+    # most often a transformer's missing inductive bias on a few thousand images
+    Keyword(rf"{_ATTN}(?:[^.!?\n]{{0,60}}?)\b(?:worse|lower|less\s+accura\w*|underperform\w*|(?:is|are|gets?|got)\s+"
+            rf"(?:beaten|outperformed)\s+by|loses?\s+to|lags?\s+(?:behind\s+)?)[^.!?\n]{{0,40}}?{_CONV}|"
+            rf"{_CONV}(?:[^.!?\n]{{0,60}}?)\b(?:worse|lower|less\s+accura\w*|underperform\w*|(?:is|are|gets?|got)\s+"
+            rf"(?:beaten|outperformed)\s+by|loses?\s+to|lags?\s+(?:behind\s+)?)[^.!?\n]{{0,40}}?{_ATTN}|"
+            rf"{_CONV}(?:[^.!?\n]{{0,40}}?)\b(?:beats?|outperforms?|does\s+better\s+than|is\s+better\s+than)"
+            rf"[^.!?\n]{{0,40}}?{_ATTN}|"
+            rf"{_ATTN}(?:[^.!?\n]{{0,40}}?)\b(?:beats?|outperforms?|does\s+better\s+than|is\s+better\s+than)"
+            rf"[^.!?\n]{{0,40}}?{_CONV}",
+            {"concern": "architecture_choice"}, _KC, negatable=False),
     Keyword(r"(?:model|checkpoint|weights|state_dict) (?:won'?t|will not|doesn'?t|does not|can'?t|cannot) load|"
             r"(?:can'?t|cannot|unable to|fail(?:s|ed)? to) load (?:the |my )?(?:model|checkpoint|weights)",
             {"concern": "model_wont_load"}, _KC, negatable=False),

@@ -94,7 +94,7 @@ ROWS = (
         "themselves; the seed routes numerical loss problems to the loss skill, ahead of clipping the gradients "
         "they produce.",
         Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
-        fix=FIX_LOSS_NUMERICS, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
+        fix=FIX_LOSS_NUMERICS, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT"),
         avoid=("clipping gradients to hide a NaN the loss produces: the clip does not remove non-finite values",),
         salience=Salience.CAUSE - 2),
     Row("DF-SUS-HALF",
@@ -109,7 +109,7 @@ ROWS = (
         "fp16 overflows at 65504 and fp8 much sooner; a run that goes non-finite in these formats most often "
         "overflows in an activation, the softmax or the loss rather than exploding through its gradients.",
         _PREC,
-        fix=FIX_HALF_OVERFLOW, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
+        fix=FIX_HALF_OVERFLOW, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT"),
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
     # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
     # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
@@ -160,7 +160,7 @@ ROWS = (
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
         unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", "finding:DF-NAN-EVAL",
-                "finding:DF-NAN-DEVICE"),
+                "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT"),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -187,7 +187,8 @@ ROWS = (
         "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
         "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
+                "finding:DF-NAN-CKPT"),
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
@@ -208,7 +209,8 @@ ROWS = (
         "Class-index losses index the logits with each target; a mask value equal to or above the class count "
         "reads past them, and the first batch already shows it. An LR or an explosion needs steps to go wrong.",
         Cite("003", "Step 2: investigation commands", "not learning: check data and labels"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
+                "finding:DF-NAN-CKPT"),
         fix=Fix("Print the values the masks hold, then make the class count and ignore_index match them.",
                 "vals = torch.unique(torch.cat([m.flatten() for _, m in itertools.islice(loader, 20)]))\n"
                 "print(vals)                                  # e.g. tensor([0, 1, 255])\n"
@@ -267,7 +269,8 @@ ROWS = (
                 "loss_a = step(reference_model, x, y); loss_b = step(ported_model, x, y)\n"
                 "print(loss_a.item(), loss_b.item())   # then compare p.grad and p after optimizer.step()"),
         avoid=("retuning hyperparameters that the working implementation trains with unchanged",),
-        unless=("finding:DF-PORT-SCHED",),  # the schedule named is the more specific difference
+        # the schedule named is the more specific difference; a NaN only from another checkpoint is the weights'
+        unless=("finding:DF-PORT-SCHED", "finding:DF-NAN-CKPT"),
         salience=Salience.CAUSE - 2),
     # Of the differences between two loops, a schedule sized in steps is the one a port most often gets wrong: its
     # length is recomputed in the new code (len(dataset) for len(loader), before accumulation or sharding) and the
@@ -385,6 +388,33 @@ ROWS = (
                 "    loss = loss_fn(model(x), y)\n"
                 "# trainers: amp=False / precision='32-true' on a card whose fp16 path produces NaN"),
         avoid=("lowering the LR or clipping against a NaN that only this device produces",)),
+    # --- non-finite values from one checkpoint only -------------------------------------------------------
+    # The same code finite from the original (base) weights and non-finite from a fine-tuned, converted, merged or
+    # derived checkpoint rules out the loop, the data and the LR, which both runs share: what differs is the weights.
+    # Most often they were saved in bf16 (or trained to larger activations) and are run in fp16, whose range they
+    # exceed; less often the conversion left inf/NaN or extreme values in a tensor, or the checkpoint's config
+    # (vocabulary size, norm epsilon, positional scaling) does not match the code that loads it.
+    Row("DF-NAN-CKPT",
+        {"checkpoint_specific": True, "loss_behavior": "nan_or_inf", "nan_location": Absent()},
+        (Find("Numerical", "warning", "the loss is finite from the original weights and non-finite from this "
+              "checkpoint only: not the loop, the data or the LR, but the checkpoint itself, most often run in a "
+              "number format narrower than the one it was saved in (bf16 weights in fp16), else weights holding "
+              "inf/NaN or extreme values, or a config that does not match it; loading it in its saved dtype and "
+              "scanning its tensors confirms which", kind="suspect", explains=("unstable",)),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy for this checkpoint: its saved "
+                 "dtype (bf16) or fp32, not fp16", section="precision"),
+         Cross("pytorch-engineering", "how the checkpoint was converted, saved and loaded (dtype, config, state "
+               "dict)", joint=True, target="checkpointing")),
+        "Two runs that share code, data and LR and differ only in the starting weights are told apart by the "
+        "weights: their saved dtype, their value range and the config that comes with them.",
+        _PREC, salience=Salience.CAUSE - 1,
+        fix=Fix("Load the checkpoint in the dtype it was saved in (bf16 or fp32, not fp16), and scan its tensors "
+                "for non-finite or extreme values; compare its config with the base model's.",
+                "model = AutoModelForCausalLM.from_pretrained(path, torch_dtype='auto')   # the saved dtype\n"
+                "for name, t in model.state_dict().items():\n"
+                "    if t.is_floating_point() and (not torch.isfinite(t).all() or t.abs().max() > 6e4):\n"
+                "        print(name, t.abs().max().item())   # beyond fp16's 65504: fp16 overflows here"),
+        avoid=("lowering the LR or clipping against a NaN that the base weights do not produce",)),
     # --- where the first non-finite value appears, under a hand-written loss ---------------------------------
     # The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
     # the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the

@@ -77,6 +77,21 @@ _BEYOND = (r"(?<!\d)(?<!\d\.)(?:[2-9]|\d{2,})(?:,\d{3})*(?:\.\d+)?(?!\d)(?!\s*(?
 """An accuracy as users type it: 0.95, .95, 95 or 95%."""
 
 
+_FINE = r"(?:is|was|are|were|runs?|ran|trains?|trained)\s+(?:fine|normally|ok(?:ay)?|well)"
+"""A run said to go well ("trains fine", "was ok")."""
+_BASE_WEIGHTS = (r"(?:(?:original|base|official|upstream|stock|vanilla|pretrained)\s+(?:[\w./-]+\s+){0,3}?"
+                 r"(?:weights|checkpoints?|ckpts?)|base\s+(?:[\w./-]+\s+){0,2}?models?)")
+"""The weights a model started from, named as such ("the original Llama weights", "the base model")."""
+
+
+_BN = r"\b(?:batch[\s_-]?norm\w*|bn|sync[\s_-]?bn|frozen[\s_-]?bn)\b"
+"""BatchNorm by its names."""
+_DEVICE_BATCH = (r"(?:\b(?P<bn_batch>\d+)\s+(?:images?|imgs?|samples?|examples?|clips?|volumes?)\s+(?:per|each|a|/)\s*"
+                 r"(?:gpu|card|device|rank)\b|\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<v>\d+)\s+(?:per|on\s+each|"
+                 r"each)\s+(?:gpu|card|device|rank)\b)")
+"""A per-device batch said with its number ("2 images per GPU", "batch of 1 per card")."""
+
+
 def _names(table: dict[str, str], skip: frozenset[str]) -> str:
     """A pattern for the spellings of ``terms`` (``_`` as an optional separator), longest first."""
     keys = sorted({k for k in table if len(k) > 2 and k not in skip}, key=lambda k: (-len(k), k))
@@ -397,6 +412,19 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:on|with)\s+(?:the\s+|a\s+|my\s+)?(?:cpu|other\s+(?:gpus?|cards|machines)|another\s+(?:gpu|card|machine)|"
        r"(?:a\s+)?different\s+(?:gpus?|cards?))\b",
        _UN, 0, negatable=False, device_specific=True),
+    # the same code fine from the original weights ("works with the original Llama weights", "the base checkpoint
+    # trains fine"): what fails is the other checkpoint, not the code (the NaN row needs the failure said too).
+    # "model" counts only after "base": "the original model works" is as often another implementation.
+    _k(rf"\b(?:works?|worked|{_FINE})(?:\s+(?:fine|normally|ok(?:ay)?|well))?\s+(?:with|from|on|using)\s+(?:the\s+)?"
+       rf"{_BASE_WEIGHTS}|\b{_BASE_WEIGHTS}\s+(?:works?|worked|{_FINE})\b",
+       _UN, 0, negatable=False, checkpoint_specific=True),
+    # a few examples per device said beside BatchNorm ("2 images per GPU is too small for BN", "bs=2 with
+    # BatchNorm", "batch of 1 per card ... BN layers"): the batch BatchNorm normalises over (MS-BN-01 judges its
+    # size). Without BatchNorm named the same batch says nothing about normalisation (LayerNorm models).
+    _k(rf"{_BN}(?P<gap1>[^.!?\n]{{0,80}}?){_DEVICE_BATCH}", _QR, 0, negatable=False, bn_batch="$int"),
+    _k(rf"{_DEVICE_BATCH}(?P<gap1>[^.!?\n]{{0,80}}?){_BN}", _QR, 0, negatable=False, bn_batch="$int"),
+    _k(rf"\b(?:bs|batch[\s_-]?size)\s*(?:=|:|of|is)?\s*(?P<bn_batch>\d+)\s+(?:with|and|using|under)\s+(?:the\s+)?"
+       rf"{_BN}", _QR, 0, negatable=False, bn_batch="$int"),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
     # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
     # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)

@@ -1720,6 +1720,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("batchnorm bn batch_norm batchnorm2d frozenbatchnorm2d", "freeze frozen fix unchanged",
           "why purpose", "!never !forget !miss !missing"),
          {"symptom": "direct_question", "question_topic": "batch_size"}),
+        # (whether to unfreeze it: "would unfreezing BN give better results on 16 GPUs?", "should I train the frozen
+        # BatchNorm?": the same per-device batch question)
+        (("batchnorm bn batch_norm batchnorm2d frozenbatchnorm2d", "unfreeze unfrozen frozen freeze",
+          "should would better worth", "!never !forget !miss !missing !eval !mode !call"),
+         {"symptom": "direct_question", "question_topic": "batch_size"}),
         # an augmentation that does not pay off ("the accuracy with mixup is not better than plain training",
         # "cutmix made my test accuracy worse"); the training figure under mixing is the line above
         (("mixup cutmix randaugment autoaugment augmentation", "accuracy acc result performance score",

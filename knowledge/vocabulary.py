@@ -360,6 +360,8 @@ SPECS: tuple[Spec, ...] = (
        question="Q-ZERO-LOSS", group="metrics"),
     _b("device_specific", "The same code and data run correctly on another device (the CPU, other GPUs or GPU "
        "models) and fail only on this one.", group="judgement"),
+    _b("checkpoint_specific", "The same code trains correctly from the original (base) weights and fails only from "
+       "another checkpoint: a fine-tuned, converted, merged or otherwise derived model.", group="judgement"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _e("label_shift", "once double missing",

@@ -229,6 +229,12 @@ def test_a_known_value_that_meets_a_condition_keeps_a_cause_open() -> None:
     ("loss became nan after I increased the batch size from 32 to 256", "learning-rate-scheduling"),
     ("loss goes nan after I raised the learning rate to 1e-2", "learning-rate-scheduling"),
     ("loss becomes nan after resuming from a checkpoint", "training-loop-architecture"),
+    # finite from the base weights, NaN from a derived checkpoint: the checkpoint's dtype and values, not the port
+    ("the official script works with the original pretrained weights, but with my converted checkpoint the loss "
+     "turns to nan", "batch-size-and-memory-tradeoffs"),
+    # BatchNorm on a few examples per device: the per-device batch, not the LR
+    ("my UNet with BatchNorm trains with 2 images per GPU and the loss goes nan after a while",
+     "batch-size-and-memory-tradeoffs"),
 ])
 def test_a_nan_leads_where_its_evidence_points(complaint: str, lead: str) -> None:
     d, _ = _open(complaint, decline_all=True)

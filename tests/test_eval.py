@@ -192,6 +192,7 @@ def test_an_empty_split_is_not_held_to_its_floor(tmp_path: Path) -> None:
     ("torch._dynamo hit config.cache_size_limit (8), my model keeps recompiling", "pytorch-engineering"),
     ("what LoRA rank and alpha should I use to fine-tune Mistral 7B?", "llm-specialist"),
     ("my PPO agent's episode reward goes down over training", "deep-rl"),
+    ("on our 4000 images the vision transformer is far worse than a ResNet-50, why?", "neural-architectures"),
 ])
 def test_boundaries_lead_when_nothing_in_pack_is_evidenced(complaint, pack):
     out = ev.consult(ev.Case("t-001", complaint, {}, pack, ()))

@@ -80,6 +80,26 @@ def assert_reads(text: str, expected: dict) -> None:
     ("val loss goes to nan after a few epochs", {"nan_phase": "evaluation", "nan_onset": "after_steps"}),
     # the same code fine on another device
     ("the loss is nan on my GTX card, the same code works on other GPUs and on CPU", {"device_specific": True}),
+    # the same code fine from the original weights, failing from another checkpoint ("model" only after "base")
+    ("the loss is nan with my converted checkpoint, it works fine with the base weights",
+     {"checkpoint_specific": True, "loss_behavior": "nan_or_inf"}),
+    ("the base model trains fine but my fine-tuned checkpoint gives nan loss", {"checkpoint_specific": True}),
+    ("the original model works but my modified one gives nan", {"checkpoint_specific": None}),
+    ("I fine-tune from the base model and the loss goes nan", {"checkpoint_specific": None}),
+    # a per-device batch said beside BatchNorm is the batch BatchNorm normalises over; without BatchNorm, nothing
+    ("my ResNet with BatchNorm trains with 2 images per GPU and the val mAP jumps around", {"bn_batch": 2}),
+    ("bs=2 with BN, the eval accuracy is much worse than train", {"bn_batch": 2}),
+    ("batch of 1 per card, the BN layers make eval outputs garbage", {"bn_batch": 1}),
+    ("I use 2 images per GPU on 8 GPUs", {"bn_batch": None}),
+    # whether to unfreeze BatchNorm is the per-device batch question; a BN that stays frozen by mistake is not
+    ("should I unfreeze the BatchNorm layers when I fine-tune on 8 GPUs?",
+     {"symptom": "direct_question", "question_topic": "batch_size"}),
+    ("my BN layers stay frozen even though I call model.train(), the accuracy would not improve",
+     {"question_topic": None}),
+    # one architecture family worse than another on the same data is an architecture question
+    ("my vision transformer is worse than the CNN baseline on 5000 images", {"concern": "architecture_choice"}),
+    ("a ResNet-18 beats my Swin on this small dataset", {"concern": "architecture_choice"}),
+    ("my resnet50 is worse than the reference resnet50", {"concern": None}),
 ])
 def test_compositions(text: str, expected: dict) -> None:
     assert_reads(text, expected)
