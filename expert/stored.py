@@ -47,6 +47,10 @@ BUILDERS = frozenset({"expert.kb._fact", "expert.rete._feature_check", "expert.r
 """The only functions a stored entry may name: ours, each checking what it is given before it builds."""
 
 
+PRIVATE = "trainopt._isolated."
+"""Where trainopt's private copy of its internals lives (``trainopt._names.PREFIX``; a test holds them equal)."""
+
+
 def loadable(module: str, name: str) -> bool:
     """Whether a stored entry may name ``module.name`` (``find_class`` of every cache unpickler).
 
@@ -58,7 +62,7 @@ def loadable(module: str, name: str) -> bool:
         return False
     if module == "builtins":
         return name in PLAIN_BUILTINS
-    if f"{module}.{name}" in BUILDERS:
+    if f"{module.removeprefix(PRIVATE)}.{name}" in BUILDERS:  # the private copy names them under its prefix
         return True
     if module.split(".")[0] not in LOADABLE:
         return False

@@ -532,3 +532,22 @@ def test_stored_entries_load_with_nothing_but_their_classes_and_builders(cache_d
         kb._fact(dict, {}, {})
     with pytest.raises(pickle.UnpicklingError):
         rete._callback(engine, "activate")  # not a node
+
+
+def test_the_private_copy_reads_back_the_entries_it_stored(tmp_path):
+    """Under ``TRAINOPT_ISOLATE`` the internals live under ``trainopt._isolated.``: the builders an entry names
+    carry that prefix, and a second start loads the entries rather than refusing and rebuilding them."""
+    from expert import stored
+    from trainopt._names import PREFIX
+
+    assert stored.PRIVATE == PREFIX
+    code = ("import logging, trainopt\n"
+            "logging.basicConfig(level=logging.DEBUG, format='%(name)s %(message)s')\n"
+            "c = trainopt.Consultation(); c.observe(symptom='unstable', loss_behavior='nan_or_inf'); c.to_json()\n"
+            "print('isolated', trainopt.ISOLATED)\n")
+    env = dict(os.environ, TRAINOPT_ISOLATE="1", TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300) for _ in range(2)]
+    assert all(r.returncode == 0 and "isolated True" in r.stdout for r in runs), runs[-1].stderr
+    refused = [line for line in runs[1].stderr.splitlines() if "did not load" in line or "never holds" in line]
+    assert not refused, refused
