@@ -633,6 +633,7 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
     a clarifying question naming them (a guess between them would as likely be wrong). None: ``None``.
     """
     from knowledge.talk import (
+        COARSE_CHARS,
         COARSE_FAMILIES,
         COARSE_HEALTHY,
         COARSE_NEGATION_REACH,
@@ -642,7 +643,7 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
         COARSE_TOPIC_TOGETHER,
     )
 
-    low = text.lower()
+    low = text[:COARSE_CHARS].lower()
     toks = [(m.group().replace("'", ""), m.start(), m.end()) for m in _COARSE_TOKEN.finditer(low)]
     words = [w for w, _s, _e in toks]
     # the sentence each token is in (a "needs" word, a pair's two words and a negation must share it)

@@ -2109,6 +2109,9 @@ COARSE_NEGATORS = frozenset("no not never without nor none nothing isnt arent wa
 """Words that negate the cue after them (within ``COARSE_NEGATION_REACH`` words): "no nan" says nothing unstable."""
 COARSE_NEGATION_REACH = 3
 """Words before a cue a negation may stand in (as the cue reader's window, a little shorter: the text is coarse)."""
+COARSE_CHARS = 4000
+"""Characters of a text the coarse reading looks at: a complaint's words, not a pasted log's (whose lines the
+evidence readers own), so a megabyte of unread log costs the fallback no more than a long message."""
 COARSE_PAIR_REACH = 6
 """Words between a subject and its direction word for a pair cue ("the val loss ... keeps going up")."""
 

@@ -54,3 +54,12 @@ def test_the_guess_never_overrides_what_the_reader_understood() -> None:
     # the reader reads this one (a stated NaN); the coarse words for slowness beside it add nothing
     readings = read_text("the loss is nan after 3 epochs and training is slow")
     assert not any(r.observation.source.endswith("(a guess)") for r in readings)
+
+
+def test_a_long_unread_text_is_read_quickly_and_never_raises() -> None:
+    import time
+
+    text = "zz qq model blows? up\x00 ' '' ... \n" * 40_000
+    start = time.perf_counter()
+    parse_complaint(text)
+    assert time.perf_counter() - start < 5.0
