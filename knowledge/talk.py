@@ -2158,12 +2158,16 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                                "not converg*, doesnt converg*, never converg*, wont converg*, not going down, "
                                "doesnt go down, wont go down, not decreas*, doesnt decreas*, not moving, "
                                "doesnt move, doesnt change, not changing, no progress, random guess*, chance level, "
-                               "same prediction*, same output*, same class"),
+                               "same prediction*, same output*, same class, always predict*, always says, "
+                               "always output*, always return*"),
                  subjects=_METRIC_WORDS,
                  directions=frozenset("stuck same flat constant stagnat* plateau* stall* unchanged".split())),
     CoarseFamily("instability (spikes, NaN, divergence)", {"symptom": "unstable"},
                  phrases=_seqs("nan, nans, inf, explod*, blow* up, blew up, spik*, diverg*, unstabl*, instabil*, "
-                               "erratic*, fluctuat*, oscillat*, all over the place, jump* around, goes crazy")),
+                               "erratic*, fluctuat*, oscillat*, all over the place, jump* around, goes crazy"),
+                 # (weights, gradients or outputs said to grow huge: values running away, as a diverging loss does)
+                 subjects=frozenset("weights gradients grads grad activations logits outputs".split()),
+                 directions=frozenset("huge enormous massive gigantic astronomical".split())),
     CoarseFamily("overfitting (training fine, validation worse)", {"symptom": "overfitting"},
                  phrases=_seqs("overfit*, over fit*, memoriz*, generaliz*"),
                  subjects=frozenset("val validation valid test eval evaluation dev holdout unseen".split()),

@@ -15,6 +15,8 @@ def _guess(text: str) -> dict[str, object]:
 
 @pytest.mark.parametrize(("text", "name", "value"), [
     ("my network output blows up after some hundred iterations", "symptom", "unstable"),
+    ("the weights become huge after a few epochs", "symptom", "unstable"),
+    ("whatever I feed it the model always says cat", "symptom", "not_learning"),
     ("the decoder layers still do not train even though I unfroze them", "symptom", "not_learning"),
     ("image/label mismatch in the dataset, sample 4 has the class of sample 5", "label_check", "misaligned"),
     ("my labels are no longer paired with their images since I sorted one list", "label_check", "misaligned"),
