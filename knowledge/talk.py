@@ -2159,9 +2159,11 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                                "doesnt go down, wont go down, not decreas*, doesnt decreas*, not moving, "
                                "doesnt move, doesnt change, not changing, no progress, random guess*, chance level, "
                                "same prediction*, same output*, same class, always predict*, always says, "
-                               "always output*, always return*"),
+                               "always output*, always return*, stay* the same, stayed the same, remain* the same, "
+                               "same every*, same value*, same number*"),
+                 # ("same" only in a phrase: "the same loss function as the paper" is no loss standing still)
                  subjects=_METRIC_WORDS,
-                 directions=frozenset("stuck same flat constant stagnat* plateau* stall* unchanged".split())),
+                 directions=frozenset("stuck flat constant stagnat* plateau* stall* unchanged".split())),
     CoarseFamily("instability (spikes, NaN, divergence)", {"symptom": "unstable"},
                  phrases=_seqs("nan, nans, inf, explod*, blow* up, blew up, spik*, diverg*, unstabl*, instabil*, "
                                "erratic*, fluctuat*, oscillat*, all over the place, jump* around, goes crazy"),

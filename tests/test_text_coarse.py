@@ -37,6 +37,7 @@ def test_a_training_complaint_nothing_else_reads_gets_a_tentative_family(text: s
     "the model output looks fine, no nan, nothing blows up",  # a healthy run
     "the model output never blows up after warmup",  # negated
     "each epoch takes about three hours and the results look good",  # a healthy run, its time only quoted
+    "my loss function is the same as the one in the paper",  # "same" names the function, no stall
     "what does the mean squared error column of the model log show",  # a metric's name, no error raised
     "how do I load a checkpoint into the model with a different number of classes",  # an API question
     "my cat knocked the labels off the jars and they do not match anymore",  # labels, but no training words
