@@ -589,6 +589,23 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                 best[name] = (key, reading)
         elif key[1] == 0:
             best[name] = (key, reading)
+    if not best and not held:
+        # nothing at all understood: a coarse, tentative reading of the family the words point to (or a question)
+        coarse = _coarse(dt.text)
+        if isinstance(coarse, str):
+            u.confirm.append(("coarse:families", coarse))
+        elif coarse is not None:
+            name, value, start, end, family = coarse
+            try:
+                phrase = nt.source(dt.offset(start), dt.offset(end)).strip()
+                obs = Observation.make(name, value, f"text:{phrase} (a guess)")
+            except (TrainoptError, ValueError, TypeError):
+                obs = None
+            if obs is not None:
+                best[name] = ((0, 3, start, ""), TextReading(obs, phrase, weak=True))
+                u.confirm.append(("fallback:coarse", f"I could not read your message exactly; from \"{phrase}\" I "
+                                                     f"guessed it is about {family}: is that right? (`forget {name}` "
+                                                     f"drops the guess, or say it in other words)"))
     for (name, value), words in held.items():
         if name not in best:  # said as seen elsewhere in the text: read there, nothing to ask
             u.confirm.append((f"asked:{name}", f"You asked about \"{words}\" ({name}={value}): do you see it in your "
@@ -596,6 +613,91 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # (the value was valid when held: it went through Observation.make above)
             u.offered.append(Observation.make(name, value, f"text:{words} (confirmed)"))
     return u, [best[n][1] for n in sorted(best)]
+
+
+_COARSE_TOKEN = rx.compile(r"[a-z0-9_]+(?:'[a-z]+)?")
+_COARSE_SENTENCE = rx.compile(r"[!?\n]|\.(?=\s|$)")
+
+
+def _stem_in(word: str, stems: Any) -> bool:
+    """Whether ``word`` is one of ``stems`` (a stem ending in ``*`` takes any ending)."""
+    return word in stems or any(s.endswith("*") and word.startswith(s[:-1]) for s in stems)
+
+
+def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
+    """The last resort when nothing was read: the symptom family the general words of a training complaint suggest.
+
+    Only a text about training (``COARSE_TOPIC``) that calls nothing healthy (``COARSE_HEALTHY``) is read. Each
+    family of ``COARSE_FAMILIES`` is suggested by its phrases, or by a subject near a direction word, unless a
+    negation precedes the cue. One family suggested: its observation, the cue's span and the family's name. Several:
+    a clarifying question naming them (a guess between them would as likely be wrong). None: ``None``.
+    """
+    from knowledge.talk import (
+        COARSE_CHARS,
+        COARSE_FAMILIES,
+        COARSE_HEALTHY,
+        COARSE_NEGATION_REACH,
+        COARSE_NEGATORS,
+        COARSE_PAIR_REACH,
+        COARSE_TOPIC,
+        COARSE_TOPIC_TOGETHER,
+    )
+
+    low = text[:COARSE_CHARS].lower()
+    toks = [(m.group().replace("'", ""), m.start(), m.end()) for m in _COARSE_TOKEN.finditer(low)]
+    words = [w for w, _s, _e in toks]
+    # the sentence each token is in (a "needs" word, a pair's two words and a negation must share it)
+    ends = [m.start() for m in _COARSE_SENTENCE.finditer(low)]
+    sent_ids = [bisect_left(ends, s) for _w, s, _e in toks]
+    if not any(_stem_in(w, COARSE_TOPIC) for w in words) and \
+            not all(any(_stem_in(w, group) for w in words) for group in COARSE_TOPIC_TOGETHER):
+        return None  # not about training: say nothing rather than guess
+
+    def negated(i: int) -> bool:
+        return any(words[k] in COARSE_NEGATORS and sent_ids[k] == sent_ids[i]
+                   for k in range(max(0, i - COARSE_NEGATION_REACH), i))
+
+    if any(_stem_in(w, COARSE_HEALTHY) and not negated(i) for i, w in enumerate(words)):
+        return None  # "the loss goes down fine": a run described as healthy gets no symptom
+    found: list[tuple[int, int, Any]] = []  # (first token, last token, family)
+    for fam in COARSE_FAMILIES:
+        if fam.unless_words and any(_stem_in(w, fam.unless_words) for w in words):
+            continue
+        hit = None
+        for i in range(len(words)):
+            for seq in fam.phrases:
+                j = i + len(seq)
+                if j > len(words) or not all(_stem_in(words[i + n], (s,)) for n, s in enumerate(seq)):
+                    continue
+                if seq[0] not in COARSE_NEGATORS and negated(i):
+                    continue
+                if (not fam.guarded or seq[0] in fam.guarded) and (
+                        (j < len(words) and words[j] in fam.unless_next) or (i and words[i - 1] in fam.unless_prev)):
+                    continue  # "error rate", "test error": a metric named, no error raised
+                hit = (i, j - 1)
+                break
+            if hit is None and fam.subjects and _stem_in(words[i], fam.subjects):
+                for j in range(max(0, i - COARSE_PAIR_REACH), min(len(words), i + COARSE_PAIR_REACH + 1)):
+                    if j != i and sent_ids[j] == sent_ids[i] and _stem_in(words[j], fam.directions) and \
+                            not negated(j):
+                        hit = (min(i, j), max(i, j))
+                        break
+            if hit is not None and fam.needs and not any(
+                    _stem_in(w, fam.needs) for n, w in enumerate(words) if sent_ids[n] == sent_ids[hit[0]]):
+                hit = None
+            if hit is not None:
+                break
+        if hit is not None:
+            found.append((*hit, fam))
+    if len(found) == 1:
+        i, j, fam = found[0]
+        (name, value), = fam.sets.items()
+        return name, value, toks[i][1], toks[j][2], fam.family
+    if found:
+        names = [fam.family for _i, _j, fam in found]
+        return ("I could not read your message exactly: is it about " + ", ".join(names[:-1]) +
+                f" or {names[-1]}? (say which in your own words)")
+    return None
 
 
 def _hypothesis(name: str) -> bool:

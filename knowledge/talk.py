@@ -2208,3 +2208,136 @@ CODE_ABSENT_LEADS = frozenset("forget forgot forgotten miss omit skip lack".spli
 CODE_HITS = 256
 """Matches of one idiom read at most: a pasted log repeating one line has said all it says long before."""
 
+
+# -- the coarse reading: the last resort of the text reader (``expert.text``), read only when neither the cue list
+# nor the composed readings understood anything. Words are written as stems: a trailing ``*`` matches any ending,
+# an apostrophe is dropped before matching ("doesn't" is "doesnt"). The families and their cue words come from how
+# the seeds describe each symptom family (not learning, unstable, overfitting, slow, crash, memory) and from the
+# general words of the dev phrasings; none is a phrase of a known complaint.
+
+COARSE_TOPIC = frozenset(
+    "loss losses accuracy acc metric* score* f1 auc bleu wer iou train training trained trains finetun* model models "
+    "network net nets epoch* gpu* cuda batch* optimizer* optimiser* gradient* grad grads layer* weights params "
+    "parameters lr learning checkpoint* iteration* dataset* dataloader* validation val torch pytorch lightning "
+    "transformer* encoder* decoder*".split())
+"""Words that make a text about a training run: without one, the coarse reading stays silent (off-topic text)."""
+COARSE_TOPIC_TOGETHER = (frozenset("label* annotation*".split()),
+                         frozenset("sample* example* input* image* class* dataset*".split()))
+"""Words that make a text about training data only together: labels of samples (a jar's label is not)."""
+
+COARSE_CONTENT = frozenset("inference serving serve served deploy* latency production predict* api endpoint*".split())
+"""Words of a model in use, not in training: a complaint about its speed is no slow training run."""
+
+COARSE_HEALTHY = frozenset("fine well normal normally nicely healthy expected good great ok okay smoothly".split())
+"""Words that describe a run as healthy: unnegated, the coarse reading stays silent (no false alarm)."""
+
+COARSE_NEGATORS = frozenset("no not never without nor none nothing isnt arent wasnt werent doesnt dont didnt hasnt "
+                            "havent wont cant cannot couldnt".split())
+"""Words that negate the cue after them (within ``COARSE_NEGATION_REACH`` words): "no nan" says nothing unstable."""
+COARSE_NEGATION_REACH = 3
+"""Words before a cue a negation may stand in (as the cue reader's window, a little shorter: the text is coarse)."""
+COARSE_CHARS = 4000
+"""Characters of a text the coarse reading looks at: a complaint's words, not a pasted log's (whose lines the
+evidence readers own), so a megabyte of unread log costs the fallback no more than a long message."""
+COARSE_PAIR_REACH = 6
+"""Words between a subject and its direction word for a pair cue ("the val loss ... keeps going up")."""
+
+
+@dataclass(frozen=True)
+class CoarseFamily:
+    """One symptom family the coarse reading can name, with the general words that suggest it.
+
+    Attributes:
+        family: The family's name, as the clarifying question says it.
+        sets: The observation read when this family alone is suggested.
+        phrases: Word sequences (stems) that suggest it; one starting with a negator is read as a whole.
+        subjects: With ``directions``: a subject near a direction word suggests it ("memory ... grows").
+        directions: See ``subjects``.
+        needs: Words of which one must appear in the same sentence ("validation" beside "train").
+        unless_next: Words after a phrase's last word that make it another thing ("error rate" is a metric).
+        unless_prev: Words before a phrase's first word that make it another thing ("test error").
+        unless_words: Words anywhere in the text that make the family another concern (a model served).
+        guarded: The phrases' first words ``unless_next`` and ``unless_prev`` guard (empty: all of them).
+    """
+
+    family: str
+    sets: dict[str, Any]
+    phrases: tuple[tuple[str, ...], ...] = ()
+    subjects: frozenset[str] = frozenset()
+    directions: frozenset[str] = frozenset()
+    needs: frozenset[str] = frozenset()
+    unless_next: frozenset[str] = frozenset()
+    unless_prev: frozenset[str] = frozenset()
+    unless_words: frozenset[str] = frozenset()
+    guarded: frozenset[str] = frozenset()
+
+
+def _seqs(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p.split()) for p in text.split(","))
+
+
+_METRIC_WORDS = frozenset("loss losses accuracy acc metric* score* f1 auc bleu wer iou dice map".split())
+
+COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
+    CoarseFamily("the loss or accuracy not improving", {"symptom": "not_learning"},
+                 phrases=_seqs("not learn*, doesnt learn*, dont learn*, didnt learn*, never learn*, not train, "
+                               "dont train, doesnt train, not improv*, doesnt improv*, dont improv*, no improvement, "
+                               "not converg*, doesnt converg*, never converg*, wont converg*, not going down, "
+                               "doesnt go down, wont go down, not decreas*, doesnt decreas*, not moving, "
+                               "doesnt move, doesnt change, not changing, no progress, random guess*, chance level, "
+                               "same prediction*, same output*, same class, always predict*, always says, "
+                               "always output*, always return*, stay* the same, stayed the same, remain* the same, "
+                               "same every*, same value*, same number*"),
+                 # ("same" only in a phrase: "the same loss function as the paper" is no loss standing still)
+                 subjects=_METRIC_WORDS,
+                 directions=frozenset("stuck flat constant stagnat* plateau* stall* unchanged".split())),
+    CoarseFamily("instability (spikes, NaN, divergence)", {"symptom": "unstable"},
+                 phrases=_seqs("nan, nans, inf, explod*, blow* up, blew up, spik*, diverg*, unstabl*, instabil*, "
+                               "erratic*, fluctuat*, oscillat*, all over the place, jump* around, goes crazy"),
+                 # (weights, gradients or outputs said to grow huge: values running away, as a diverging loss does)
+                 subjects=frozenset("weights gradients grads grad activations logits outputs".split()),
+                 directions=frozenset("huge enormous massive gigantic astronomical".split())),
+    CoarseFamily("overfitting (training fine, validation worse)", {"symptom": "overfitting"},
+                 phrases=_seqs("overfit*, over fit*, memoriz*, generaliz*"),
+                 subjects=frozenset("val validation valid test eval evaluation dev holdout unseen".split()),
+                 directions=frozenset("worse gap drop* diverg* poor* bad badly".split()),
+                 needs=frozenset("train training trained".split())),
+    CoarseFamily("slow training", {"symptom": "slow_training"},
+                 phrases=_seqs("slow*, sluggish, takes forever, too long, speed up, forever"),
+                 # (an epoch or a run said to take hours or days: a duration people quote when it is too long)
+                 subjects=frozenset("epoch epochs step steps iteration* training run".split()),
+                 directions=frozenset("hours hrs days ages".split()),
+                 unless_words=COARSE_CONTENT),
+    CoarseFamily("an error or crash", {"symptom": "crash"},
+                 phrases=_seqs("error*, exception*, traceback, crash*, segfault*, segmentation fault, killed, "
+                               "abort*, throws, raised"),
+                 unless_next=frozenset("rate rates metric bar bars analysis".split()),
+                 unless_prev=frozenset("train training test val validation mean squared absolute "
+                                       "reconstruction".split()),
+                 guarded=frozenset({"error*"})),
+    CoarseFamily("a model or batch too big for the GPU's memory", {"concern": "cuda_oom"},
+                 phrases=_seqs("doesnt fit, does not fit, dont fit, do not fit, not fit, wont fit, too big, "
+                               "too large"),
+                 needs=frozenset("gpu gpus card vram memory cuda".split())),
+    CoarseFamily("memory growing", {"symptom": "memory_growth"},
+                 phrases=_seqs("memory leak*"),
+                 subjects=frozenset("memory ram vram mem".split()),
+                 directions=frozenset("grow* increas* climb* rising rises accumulat* creep*".split())),
+    # (labels no longer paired with their inputs: what a look at them would show, not a generic data problem, whose
+    # route is the augmentation skill's)
+    CoarseFamily("labels that do not match their inputs", {"label_check": "misaligned"},
+                 phrases=_seqs("mislabel*, label noise, noisy label*, wrong label*, no longer paired, not paired, "
+                               "dont match, do not match, doesnt match, no longer match*"),
+                 needs=frozenset("label* annotation* target* class* mislabel*".split()),
+                 subjects=frozenset("label labels annotation* target targets class classes".split()),
+                 directions=frozenset("mismatch* misalign* wrong swapped mixed shuffl* corrupt* belong*".split())),
+    CoarseFamily("model copies that differ between GPUs", {"replicas_in_sync": "diverged"},
+                 phrases=_seqs("out of sync, not in sync, no longer in sync"),
+                 subjects=frozenset("weights parameters params replica* copies checksum*".split()),
+                 directions=frozenset("differ* different mismatch* diverg* drift*".split()),
+                 needs=frozenset("rank ranks replica* gpus nodes processes workers".split())),
+    CoarseFamily("the speed of a model in use (inference, serving)", {"concern": "inference_speed"},
+                 phrases=_seqs("slow*, faster, too long, latency, speed up"),
+                 needs=COARSE_CONTENT),
+)
+"""The coarse reading's families, in the order the clarifying question names them."""
