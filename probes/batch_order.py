@@ -215,8 +215,13 @@ class BatchOrderProbe(Probe):
         for k, (_, v) in enumerate(items):
             fp = v[0]
             i = index[k] if k < len(index) else self.read  # (fingerprints queued by hand: one per forward)
-            self.seen += 1
             self.read = i + 1
+            if fp == 0.0:
+                # every element projected is zero: a sparse input (bag of words, one-hot) whose spread sample missed
+                # its few non-zeros, or an all-zero batch. It names no batch: matched, all such batches would be
+                # one batch coming back at every gap (false repeats, and a true period drowned among them)
+                continue
+            self.seen += 1
             if fp != fp:
                 continue  # a non-finite input: no fingerprint (the non-finite probe reports it)
             if hash(fp) % self.mod:

@@ -171,3 +171,44 @@ def test_the_spread_sample_reaches_every_column_of_a_row():
         fb = batch_order.fingerprint(b, weights, batch_order.SPREAD, spread=True)
         assert float(fa) != float(fb)
         assert float(fa) == float(batch_order.fingerprint(a.clone(), weights, batch_order.SPREAD, spread=True))
+
+
+def _bags(n: int = 2048, width: int = 10000, hot: int = 20) -> TensorDataset:
+    # bag-of-words rows: ``hot`` ones among ``width`` zeros, so the spread sample often holds no non-zero at all
+    g = torch.Generator().manual_seed(11)
+    x = torch.zeros(n, width)
+    x.scatter_(1, torch.randint(0, width, (n, hot), generator=g), 1.0)
+    return TensorDataset(x, torch.randint(0, 3, (n,), generator=g))
+
+
+def test_a_sparse_input_whose_samples_are_all_zero_neither_hides_nor_invents_a_repeat():
+    ds = _bags()
+    weights = batch_order.SPREAD
+    zero = sum(float(batch_order.fingerprint(x, lambda n, d, dev: torch.ones(n, dtype=d), weights, spread=True)) == 0
+               for x, _ in DataLoader(ds, batch_size=64))
+    assert zero >= 2  # the situation under test: some batches' spread samples are all zero
+
+    def run(loader_for_epoch):
+        torch.manual_seed(0)
+        model = nn.Linear(10000, 3)
+        opt = torch.optim.SGD(model.parameters(), lr=1e-2)
+        loss_fn = nn.CrossEntropyLoss()
+        c = Consultation()
+        with watch(model, opt, consultation=c, every=10, loss_fn=loss_fn, num_classes=3) as w:
+            for epoch in range(4):
+                for x, y in loader_for_epoch(epoch):
+                    opt.zero_grad(set_to_none=True)
+                    loss = loss_fn(model(x), y)
+                    loss.backward()
+                    opt.step()
+                    w.step(loss.detach())
+        c.run()
+        return c
+
+    fixed = run(lambda e: DataLoader(ds, batch_size=64, shuffle=False))
+    assert _order(fixed) == "same_each_epoch" and "MS-ORDER-02" in _ids(fixed)
+    g = torch.Generator().manual_seed(0)
+    loader = DataLoader(ds, batch_size=64, shuffle=True, generator=g)
+    shuffled = run(lambda e: loader)
+    # a sample holding one non-zero can meet another batch's (a stray gap, ``repeats``): never an epoch repeated
+    assert _order(shuffled) in ("no_repeat", "repeats") and "MS-ORDER-02" not in _ids(shuffled)
