@@ -546,8 +546,13 @@ class Watch:
             if self._i >= self.every:
                 self._flush()
         finally:
-            sampled = self._choose_tables()  # the next step's
-            fns = self._on_step_end if sampled else self._on_step_end_rest
+            # the next step's tables (``_choose_tables``, inlined: this runs in every step)
+            if self.steps % self.update_every == 0:
+                sampled, fns = True, self._on_step_end
+                self._fwd_now, self._opt_now = self._on_fwd, self._on_opt_pre
+            else:
+                sampled, fns = False, self._on_step_end_rest
+                self._fwd_now, self._opt_now = self._on_fwd_rest, self._on_opt_pre_rest
             if self.steps >= self._wake_end:
                 fns = self._due("step_end", self.steps, fns)
             if fns:
