@@ -88,12 +88,19 @@ def marked(i: int) -> bool:
     return i < DENSE_FORWARDS or i % PERIOD in MARKS
 
 
+def _gaps() -> tuple[int, ...]:
+    """For each residue ``r`` modulo ``PERIOD``: how far the next marked residue after it is (1 to ``PERIOD``)."""
+    return tuple(next(d for d in range(1, PERIOD + 1) if (r + d) % PERIOD in MARKS) for r in range(PERIOD))
+
+
+GAPS = _gaps()
+"""``next_marked``'s table, made once: the probe looks the next marked forward up instead of stepping to it (up to
+16 tests of ``marked`` inside a training forward)."""
+
+
 def next_marked(i: int) -> int:
     """The first forward after ``i`` that is fingerprinted (the watch wakes the probe for it, not before)."""
-    j = i + 1
-    while not marked(j):
-        j += 1
-    return j
+    return i + 1 if i + 1 < DENSE_FORWARDS else i + GAPS[i % PERIOD]
 
 
 def fingerprint(x: torch.Tensor, weights: Any, sample: int = SAMPLE, spread: bool = False) -> torch.Tensor:

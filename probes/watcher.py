@@ -21,6 +21,8 @@ log = logging.getLogger("trainopt.watch")
 _UNSET = object()
 SYMPTOMATIC_CURVES = ("flat_from_start", "oscillating", "spiking", "diverging", "nan_or_inf")
 NEVER = 1 << 62  # a wake-up clock no run reaches: nothing woken for that event
+_WAKE = {"forward": "_wake_fwd", "optimizer_pre": "_wake_opt", "step_end": "_wake_end"}
+"""The attribute holding each woken event's earliest wake-up clock."""
 
 
 class TrainingTripped(ProbeError):
@@ -218,15 +220,23 @@ class Watch:
         """
         due = self._woken[event]
         due[handler] = at
-        self._wake_at[event] = min(due.values())
+        setattr(self, _WAKE[event], min(due.values()))
 
     def _due(self, event: str, clock: int, fns: list[Any]) -> list[Any]:
         """``fns`` and the handlers of ``event`` woken at ``clock`` (taken off the table: a wake-up is once)."""
         due = self._woken[event]
+        if len(due) == 1:
+            # one handler waiting (the usual case: the batch-order probe on a marked forward): no scan
+            (f, at), = due.items()
+            if at > clock:
+                return fns
+            del due[f]
+            setattr(self, _WAKE[event], NEVER)
+            return fns if f in fns else fns + [f]
         now = [f for f, at in due.items() if at <= clock]
         for f in now:
             del due[f]
-        self._wake_at[event] = min(due.values(), default=NEVER)
+        setattr(self, _WAKE[event], min(due.values(), default=NEVER))
         return fns + [f for f in now if f not in fns]
 
     # ------------------------------------------------------------------ set-up
@@ -272,7 +282,8 @@ class Watch:
         self._on_unsound: list[Any] = []
         # handlers woken for given occurrences only (``wake``; requested from ``attach`` on): handler -> clock
         self._woken: dict[str, dict[Any, int]] = {"forward": {}, "optimizer_pre": {}, "step_end": {}}
-        self._wake_at = dict.fromkeys(self._woken, NEVER)
+        # the earliest wake-up clock of each event, as a plain attribute (``_WAKE``): a hook compares one integer
+        self._wake_fwd = self._wake_opt = self._wake_end = NEVER
         # the window's one collective under torch.distributed (the rank probe): after the local trip check
         self._on_exchange = [p for p in self.probes if hasattr(p, "exchange")]
         self._collective_trip = False
@@ -295,6 +306,7 @@ class Watch:
                         and h not in p.woken_hooks] for h in ("forward", "optimizer_pre", "step_end")}
             self._on_fwd_rest, self._on_opt_pre_rest, self._on_step_end_rest = rest["forward"], \
                 rest["optimizer_pre"], rest["step_end"]
+            self._choose_tables()
             self._on_window = [p for p in self.probes if "window" in p.hooks]
             self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
             # One-time set-up of the trip check (the knowledge tables it reads, loaded and ordered): paid here,
@@ -395,8 +407,8 @@ class Watch:
             self.first_input = keep_sample(first)
             self.first_output = keep_sample(t)
             self.first_output_shape = tuple(t.shape) if t is not None else None
-        fns = self._on_fwd if self.steps % self.update_every == 0 else self._on_fwd_rest
-        if self.forward_serial >= self._wake_at["forward"]:
+        fns = self._fwd_now
+        if self.forward_serial >= self._wake_fwd:
             fns = self._due("forward", self.forward_serial, fns)
         if fns:
             self._call(fns, m, first, t)
@@ -408,8 +420,8 @@ class Watch:
         if self.shards is not None:
             self.shards.sync()
         self.opt_steps += 1
-        fns = self._on_opt_pre if self.steps % self.update_every == 0 else self._on_opt_pre_rest
-        if self.steps >= self._wake_at["optimizer_pre"]:
+        fns = self._opt_now
+        if self.steps >= self._wake_opt:
             fns = self._due("optimizer_pre", self.steps, fns)
         if fns:
             self._call(fns)
@@ -418,6 +430,18 @@ class Watch:
         # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
         if self.sampled:
             self._call(self._on_opt_post)
+
+    def _choose_tables(self) -> bool:
+        """Pick the forward and optimizer handler tables for the step now counted; return whether it is sampled.
+
+        Chosen once a step, in ``w.step`` (and on entry): the two hooks then read a table instead of working out
+        whether the step is sampled each time (both run inside every training step). The tables are the lists
+        that ``_switch_off`` edits in place, so a probe switched off leaves them too.
+        """
+        sampled = self.steps % self.update_every == 0
+        self._fwd_now = self._on_fwd if sampled else self._on_fwd_rest
+        self._opt_now = self._on_opt_pre if sampled else self._on_opt_pre_rest
+        return sampled
 
     def _call(self, fns: list[Any], *args: Any) -> None:
         """Run plugin hooks; a probe that raises on this model is switched off (with a warning), never the loop.
@@ -445,7 +469,7 @@ class Watch:
         for event, due in self._woken.items():
             for f in [f for f in due if getattr(f, "__self__", None) is probe]:
                 del due[f]
-            self._wake_at[event] = min(due.values(), default=NEVER)
+            setattr(self, _WAKE[event], min(due.values(), default=NEVER))
         self._on_window[:] = [p for p in self._on_window if p is not probe]
         self._on_escalate[:] = [p for p in self._on_escalate if p is not probe]
         self.probes[:] = [p for p in self.probes if p is not probe]
@@ -522,9 +546,14 @@ class Watch:
             if self._i >= self.every:
                 self._flush()
         finally:
-            sampled = self.steps % self.update_every == 0  # the next step's (``sampled``, inlined)
-            fns = self._on_step_end if sampled else self._on_step_end_rest
-            if self.steps >= self._wake_at["step_end"]:
+            # the next step's tables (``_choose_tables``, inlined: this runs in every step)
+            if self.steps % self.update_every == 0:
+                sampled, fns = True, self._on_step_end
+                self._fwd_now, self._opt_now = self._on_fwd, self._on_opt_pre
+            else:
+                sampled, fns = False, self._on_step_end_rest
+                self._fwd_now, self._opt_now = self._on_fwd_rest, self._on_opt_pre_rest
+            if self.steps >= self._wake_end:
                 fns = self._due("step_end", self.steps, fns)
             if fns:
                 self._call(fns)

@@ -111,6 +111,15 @@ def test_the_marks_pair_every_gap_once_a_period():
         assert batch_order.pairs(gap, forwards) == brute, (gap, forwards)
 
 
+def test_the_next_marked_forward_is_the_first_one_fingerprinted_after():
+    # the table lookup agrees with stepping forward one forward at a time, across the dense end and many periods
+    for i in range(-1, batch_order.DENSE_FORWARDS + 5 * batch_order.PERIOD):
+        j = i + 1
+        while not batch_order.marked(j):
+            j += 1
+        assert batch_order.next_marked(i) == j, i
+
+
 def test_the_watch_leaves_the_training_exactly_as_it_would_have_gone():
     """Weights, gradients, optimizer state and the RNG after a watched run equal an unwatched twin's, bit for bit."""
 
