@@ -38,6 +38,7 @@ from expert import rx
 from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.forms import FORMS
+from knowledge.measurements import threshold
 from knowledge.record import dataclass
 from knowledge.terms import canonical_loss, canonical_optimizer
 from knowledge.vocabulary import Observation
@@ -595,6 +596,7 @@ class _Reader:
         self._time_span: tuple[int, int] | None = None
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
         self._lowered_lr: tuple[int, int] | None = None  # where the text says the LR was lowered
+        self._train_unstable = False  # whether the text reads the training loss non-finite or diverging
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -1048,6 +1050,8 @@ class _Reader:
             sets = dict(sets)
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
+            if quantity == "loss" and split == "train" and sets.get("loss_behavior") in ("nan_or_inf", "diverging"):
+                self._train_unstable = True
             self.add(sets, lo, hi, hedged=hedged, fallback=set(sets) <= K.FALLBACK_NAMES or m in K.FALLBACK_MOVEMENTS)
             if m == "weird":
                 # odd how? a curve that does not behave, or a figure computed wrong: the user says which
@@ -1948,9 +1952,12 @@ class _Reader:
                 head = [w for w in self.lemmas(p.j, min(hi, p.j + 6)) if w not in ("the", "a", "real", "main")]
                 # "is it my scheduler?", "could it be the lr?"; "could the batch size be too small?"
                 judged = head[1:2] and (head[1] in K.SUSPECT_JUDGEMENTS or head[1] in K.SUSPECT_HEADS)
+                if self._cleared(a, p, hi):
+                    continue
                 framed = (opens and (("be" in near and not self._valued(p.j, hi)) or (head[:1] == ["be"] and judged))) \
                     or \
-                    any(w in K.SUSPECT_VERBS or w in K.HEDGES for w in self.lemmas(a, p.i)) or \
+                    (any(w in K.SUSPECT_VERBS or w in K.HEDGES for w in self.lemmas(a, p.i)) and
+                     not self._stated(a, p, hi)) or \
                     (len(head) > 1 and head[0] in ("be", "could", "might", "may", "must") and
                      any(w in K.SUSPECT_HEADS for w in head[1:4]))
                 if not framed:
@@ -1971,6 +1978,44 @@ class _Reader:
                                                                     f"suspicion)"))
                     self.u.offered.append(Observation.make("self_diagnosis", name, f"text:{words} (confirmed)"))
                 return
+
+    def _cleared(self, a: int, p: Part, hi: int) -> bool:
+        """Whether the setting at ``p`` is cleared rather than suspected.
+
+        "I doubt the batch size is the issue", "ruled out the lr" (``SUSPECT_DENIALS`` in its clause) and "the lr
+        is not the culprit" (a negation before a ``SUSPECT_HEADS`` noun after the setting) deny the suspicion.
+        """
+        toks = self.tokens
+        if any(t.lemma in K.SUSPECT_DENIALS for t in toks[a:min(hi, p.j + 6)]):
+            return True
+        for k in range(p.j, min(hi, p.j + 6)):
+            if _breaks(toks[k]):
+                break
+            if toks[k].lemma in K.SUSPECT_HEADS:
+                return self._negated(k, p.j)
+        return False
+
+    def _stated(self, a: int, p: Part, hi: int) -> bool:
+        """Whether the setting at ``p`` is given a value or judged fine, not suspected, after a hedge.
+
+        "I think the batch size is 32", "probably lr 3e-4", "I think the optimizer is adam", "probably the batch
+        size is fine": the hedge is about the value or clears it; "maybe the batch size is too small" suspects.
+        """
+        toks = self.tokens
+        if "tv" in p.roles and any("topic" in o.roles for o in self.parts_in(a, p.i)):
+            return True  # the value itself, said after its setting ("I think the optimizer is adam")
+        k = p.j
+        if k < hi and toks[k].lemma == "be":
+            k += 1
+        while k < hi and toks[k].lemma in ("the", "a", "an", "just", "set", "to", "="):
+            k += 1
+        if k >= hi:
+            return False
+        if toks[k].kind == "num" or toks[k].lemma in K.CONTRAST_FINE:
+            return True
+        q = self.by_token.get(k)
+        # (a value of the setting named after it: "the optimizer is adam")
+        return k > p.j and q is not None and q.i == k and "tv" in q.roles
 
     def _valued(self, k: int, hi: int) -> bool:
         """Whether a number follows token ``k`` closely ("is the lr 1e-3?" asks a value, suspects nothing)."""
@@ -2142,6 +2187,9 @@ class _Reader:
             words = {t.lemma for t in toks[lo:end]} | {t.text.lower() for t in toks[lo:end]}
             if not words & K.RANK_WORDS or "?" in words or words & K.WEIGHING_MARKERS:
                 continue
+            if not words & K.RANK_HANG_WORDS and any(
+                    toks[k].lemma in K.CONTRAST_FINE and not self._negated(k, lo) for k in range(lo, hi)):
+                continue  # "one gpu has more samples than the others but training works fine": nothing stalls
             singled = [k for k in range(lo, hi) if toks[k].lemma in K.RANK_WORDS and (
                 (k + 1 < hi and toks[k + 1].kind == "num") or
                 (k > lo and toks[k - 1].lemma in ("one", "some", "another", "single", "last", "slow", "slowest")))]
@@ -2159,7 +2207,9 @@ class _Reader:
                     others = n < hi and (toks[n].lemma in ("other", "others", "rest") or (
                         toks[n].lemma in K.RANK_WORDS and n + 1 < hi and toks[n + 1].kind == "num"))
                 between = others or (than is None and bool(singled))
-                counted = any(n in K.COUNT_NOUNS for n in nxt)
+                # the count right after the comparative ("fewer batches", "a different number of steps"): "different
+                # time per step" compares times, not counts
+                counted = next((n for n in nxt if n not in K.COUNT_LEADS), None) in K.COUNT_NOUNS
                 if (w in K.UNEVEN_WORDS and counted and between and not self._negated(k, lo)) or \
                         (w in K.EARLY_WORDS and others and any(
                             u.lemma in ("finish", "run", "exhaust", "end", "done") for u in toks[max(lo, k - 6):k])):
@@ -2176,9 +2226,11 @@ class _Reader:
                 return
 
     def _measure(self, k: int) -> tuple[str, float] | None:
-        """A timing at number token ``k``: ("cost", seconds per unit of work) for a duration or a rate.
+        """A timing at number token ``k``: (kind, seconds per unit of work) for a duration or a rate.
 
-        "14 min", "0.7 s/it" are costs; "2 it/s", "850 samples/s" are throughputs, read as their inverse.
+        "14 min" after "an epoch takes", "850 samples/s" are ``"run"`` timings (a data throughput's inverse);
+        "0.7 s/it", "2 it/s", "a step takes 200 ms" are ``"step"`` timings (``STEP_TIME_WORDS``): with data
+        parallelism a step on more GPUs does more work, so only run timings compare speeds across GPU counts.
         """
         toks = self.tokens
         t = toks[k]
@@ -2186,14 +2238,32 @@ class _Reader:
             return None
         unit = t.unit if t.unit in K.UNIT_SECONDS else toks[k + 1].lemma
         if unit in K.UNIT_SECONDS:
-            return "cost", t.number * K.UNIT_SECONDS[unit]
+            return self._timing_kind(k), t.number * K.UNIT_SECONDS[unit]
         rate = toks[k + 1].text.lower()
+        if k + 2 < len(toks) and self.text[toks[k + 1].end:toks[k + 2].start] == "/":
+            rate = f"{rate}/{toks[k + 2].text.lower()}"  # "samples/s" split at the slash by the tokeniser
         if _RATE.fullmatch(rate):
             per, _, over = rate.partition("/")
             if per in K.UNIT_SECONDS:
-                return "cost", t.number * K.UNIT_SECONDS[per]
-            return "cost", K.UNIT_SECONDS.get(over, 1.0) / t.number
+                return "step", t.number * K.UNIT_SECONDS[per]
+            kind = "step" if per.rstrip("s") in K.STEP_TIME_WORDS | {"batche"} else "run"
+            return kind, K.UNIT_SECONDS.get(over, 1.0) / t.number
         return None
+
+    def _timing_kind(self, k: int) -> str:
+        """Whether the duration at token ``k`` is a step's or a run's: the nearest timing word before it."""
+        toks = self.tokens
+        after = self.lemmas(k + 2, min(len(toks), k + 4))
+        if after[:1] == ["per"] and after[1:] and after[1] in K.STEP_TIME_WORDS | K.RUN_TIME_WORDS:
+            return "step" if after[1] in K.STEP_TIME_WORDS else "run"  # "40 min per epoch", "200 ms per step"
+        for n in range(k - 1, max(-1, k - 7), -1):
+            if toks[n].text in _SENTENCE_END:
+                break
+            if toks[n].lemma in K.STEP_TIME_WORDS or toks[n].text.lower() in ("per-step", "per-iteration"):
+                return "step"
+            if toks[n].lemma in K.RUN_TIME_WORDS:
+                return "run"
+        return "run"
 
     def _devices(self, i: int, j: int) -> int | None:
         """The GPU count said in tokens ``[i, j)`` ("on 4 GPUs", "a single GPU", "1 gpu:"), or None."""
@@ -2213,28 +2283,39 @@ class _Reader:
     def _timed_pairs(self) -> None:
         """Two timings set side by side in one sentence: what the faster-meant side did to the speed.
 
-        "it runs at 2 it/s on one GPU and 2.1 it/s on 4 GPUs" (the speed-up against the GPU count,
-        ``SPEEDUP_FLAT``, ``SPEEDUP_PARTIAL``); "with amp my epoch takes 14 min, without it 10 min", "0.5 s/it with
-        fp32 and 0.7 s/it with fp16" (a lower precision that did not speed the run up is slow training). Each
+        "an epoch takes 10 min on one GPU and 9 min on 4 GPUs", "800 samples/s on 1 GPU, 850 samples/s on 4 GPUs"
+        (the speed-up of run or data-throughput timings against the GPU count, MT-SPEEDUP-FLAT, MT-SPEEDUP-PARTIAL;
+        per-step timings and it/s give none unless the global batch is said fixed, since each GPU takes a batch of
+        its own); "with amp my epoch takes 14 min, without it 10 min", "0.5 s/it with fp32 and 0.7 s/it with fp16"
+        (a lower precision that did not speed the run up is slow training, MT-SPEEDUP-PRECISION). Each
         timing's side is the words from its half of the sentence (split between the two timings).
         """
         toks = self.tokens
         for lo, hi in self._sentences():
-            timed = [(k, m[1]) for k in range(lo, hi) if (m := self._measure(k)) is not None]
-            if len(timed) != 2:
+            measured = [(k, m) for k in range(lo, hi) if (m := self._measure(k)) is not None]
+            if len(measured) != 2:
                 continue
-            (a, cost_a), (b, cost_b) = timed
+            (a, (kind_a, cost_a)), (b, (kind_b, cost_b)) = measured
+            words = set(self.lemmas(lo, hi))
+            # per-step timings compare speeds only where each step covers the same data on any GPU count
+            fixed = "global" in words and bool(words & K.GLOBAL_BATCH_FIXED)
+            runs = fixed or (kind_a == "run" and kind_b == "run")
             cut = next((n for n in range(a + 2, b) if _breaks(toks[n])), b - 1 if b - 1 > a + 1 else b)
             sides = ((lo, cut), (cut, hi))
             gpus = [self._devices(*side) for side in sides]
             if gpus[0] and gpus[1] and gpus[0] != gpus[1]:
+                if not runs:
+                    # "a step takes 200 ms on 1 GPU and 210 ms on 4": each GPU took its own batch, 4x the data
+                    # in about the same time, no slowness said
+                    self.add({"multi_gpu": True}, toks[a].start, toks[hi - 1].end)
+                    return
                 (few, c_few), (many, c_many) = sorted(((gpus[0], cost_a), (gpus[1], cost_b)))
                 speedup = c_few / c_many
                 start, end = toks[a].start, toks[hi - 1].end
                 self.add({"multi_gpu": True}, start, end)
-                if speedup <= K.SPEEDUP_FLAT:
+                if speedup <= threshold("MT-SPEEDUP-FLAT"):
                     self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, start, end)
-                elif speedup < K.SPEEDUP_PARTIAL * many / few:
+                elif speedup < threshold("MT-SPEEDUP-PARTIAL") * many / few:
                     self.add({"multi_gpu_speedup": "partial", "symptom": "slow_training"}, start, end)
                 return
             # a lower precision (or a feature said "with", the other side "without it") that is not faster
@@ -2247,7 +2328,7 @@ class _Reader:
             if faster_meant is None or (low[0] and low[1]):
                 continue
             costs = (cost_a, cost_b)
-            if costs[faster_meant] >= costs[1 - faster_meant] * 0.95:
+            if costs[faster_meant] >= costs[1 - faster_meant] * threshold("MT-SPEEDUP-PRECISION"):
                 self.add({"symptom": "slow_training"}, toks[a].start, toks[hi - 1].end)
                 # the other side's precision is the baseline measured against, not the run's
                 b_lo, b_hi = sides[1 - faster_meant]
@@ -2301,9 +2382,12 @@ class _Reader:
         toks = self.tokens
         quantities = [p for p in self.parts_in(i, j) if {"q", "set", "t"} & set(p.roles) and
                       p.roles.get("q") not in ("pronoun", "run", "model")]
-        for k in range(i + 1, j):
+        for k in range(i, j):
             t = toks[k]
-            if t.kind != "num" or t.unit or toks[k - 1].lemma not in K.ELLIPSIS_LEADS:
+            # after a preposition ("with 64"), or opening its clause ("(with 128 it explodes,) but 32 is fine")
+            led = k > i and toks[k - 1].lemma in K.ELLIPSIS_LEADS
+            opens = all(u.lemma in K.ELLIPSIS_OPENERS for u in toks[i:k])
+            if t.kind != "num" or t.unit or not (led or opens):
                 continue
             nxt = toks[k + 1] if k + 1 < j else None
             if any(p.i <= k + 1 < p.j for p in quantities) or (nxt is not None and (nxt.kind == "num" or (
@@ -2359,6 +2443,10 @@ class _Reader:
         one = any(t.lemma in K.SINGLE_DEVICE and u.lemma in K.COUNTED_SETTINGS
                   for t, u in zip(toks[good[0]:good[1]], toks[good[0] + 1:good[1]]))
         several = any(r.name == "multi_gpu" and r.value is True and b_lo <= r.start < b_hi for r in self.u.readings)
+        if several and not one:
+            # "on 4 GPUs it diverges, on 1 it's fine": the healthy half's bare 1 is one GPU
+            n = self._bare_number(*good)
+            one = n is not None and n.number == 1
         if one and not several:
             n = self._bare_number(*bad)
             if n is not None and n.number is not None and n.number >= 2 and n.number == int(n.number):
@@ -2487,6 +2575,10 @@ class _Reader:
         self._uneven_ranks()
         self._timed_pairs()
         self._lowered_lr_unstable()
+        if self._train_unstable:
+            # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the
+            # NaN is not the evaluation pass's own
+            self.u.readings = [r for r in self.u.readings if not (r.name == "nan_phase" and r.value == "evaluation")]
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
@@ -2544,10 +2636,11 @@ class _Reader:
             t = self.tokens[k]
             return t.text in _BIND_BREAKS or t.text in _SENTENCE_END or (t.kind == "word" and t.lemma in _BREAK_WORDS)
 
-        for k in range(p.j, min(len(self.tokens), p.j + reach)):
-            if ends(k):
-                break
-            if fine(k):
+        toks = self.tokens
+        for k in range(p.j, min(len(toks), p.j + 2 * reach)):
+            if ends(k) and not (toks[k].lemma == "and" and k + 1 < len(toks) and toks[k + 1].lemma in K.LINK_VERBS):
+                break  # ("went from 2.3 to 0.1 and looks healthy": the same subject goes on, judged)
+            if fine(k) and (k < p.j + reach or any(t.lemma in K.LINK_VERBS for t in toks[p.j:k])):
                 return True
         for k in range(p.i - 1, max(-1, p.i - 1 - reach), -1):
             if ends(k):

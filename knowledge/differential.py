@@ -23,6 +23,7 @@ from knowledge.schema import (
     Fix,
     Gt,
     Is,
+    Not,
     Present,
     QuestionRow,
     RouteTo,
@@ -337,7 +338,8 @@ ROWS = (
     # reduce it in code of its own (a metric that divides by a count that can be zero: a class absent from the
     # split, no predictions above a threshold). The number format is the commonest of these in the threads.
     Row("DF-NAN-EVAL",
-        {"nan_phase": "evaluation", "nan_location": Absent()},
+        # (a training loss read as diverging is no finite training: the NaN of evaluation follows from it)
+        {"nan_phase": "evaluation", "nan_location": Absent(), "loss_behavior": Not("diverging")},
         (Find("Numerical", "warning", "the non-finite values appear only in evaluation while the training loss stays "
               "finite: what training shares with evaluation (weights, LR, data values) is not the cause; the "
               "evaluation pass computes differently, most often in a narrower number format (fp16 full-eval, a model "

@@ -217,6 +217,23 @@ MEASURES: tuple[Measure, ...] = (
             "GPU utilization at or above this percentage: compute-bound (batch size, precision, scale-out)",
             "seeds 000/001 slow-training table: above 80% but still slow is compute-bound",
             Cite("001", "Symptom: training too slow", "> 80% but still slow")),
+    # speed compared between two timed runs (the text reader) ----------------------------------------------
+    Measure("MT-SPEEDUP-FLAT", 1.1,
+            "measured against fewer GPUs, a data throughput gained by at most this factor is no speed-up at all "
+            "(multi_gpu_speedup=none): within the noise of two timings",
+            "seeds 000/001 slow-training table (scale-out is the compute-bound remedy); our noise margin for two "
+            "timings a user reads off a progress bar",
+            Cite("001", "Symptom: training too slow", "> 80% but still slow")),
+    Measure("MT-SPEEDUP-PARTIAL", 0.6,
+            "a multi-GPU speed-up below this share of the linear one (4 GPUs: below 2.4x) is far below linear "
+            "(multi_gpu_speedup=partial); above it, scaling is as good as data parallelism usually gets",
+            "seeds 000/001 slow-training table; our share, leaving room for all-reduce and input costs",
+            Cite("001", "Symptom: training too slow", "> 80% but still slow")),
+    Measure("MT-SPEEDUP-PRECISION", 0.95,
+            "a lower-precision (or feature-on) timing at or above this share of the baseline's is no faster: the "
+            "change meant to speed the run up did not",
+            "seed 002: half precision gives about 2x on Tensor Core GPUs; our margin for timing noise",
+            Cite("002", "Mixed Precision Training", "Approximately 2x speedup")),
     Measure("MT-DATA-SMALL", 1000,
             "fewer training examples than this: augmentation is critical against overfitting",
             "seed 000 overfitting decision factors: a small dataset is under 1K examples",

@@ -731,6 +731,10 @@ TERM_WEIGHTS = frozenset("weight weighting coefficient coef lambda factor multip
 """Nouns naming what weighs a loss or a metric in a sum ("loss weight", "the weight of the aux loss"): the phrase
 names the weight, a setting, not the quantity (its numbers and changes are the weight's)."""
 
+LINK_VERBS = frozenset("look seem be appear stay remain feel".split())
+"""Verbs that carry a judgement back to the subject of the clause ("the loss went from 2.3 to 0.1 and looks
+healthy"): a subject-less "and looks ..." goes on speaking of the same figure."""
+
 FALLBACK_CONTENT = frozenset("fine ok okay normal fit good great well healthy reasonable expected".split())
 """Words that judge a figure as it should be ("the loss looks fine", "it fits in memory"): said plainly in the
 quantity's clause, the quantity gives no fallback reading (it is named as what is not the trouble)."""
@@ -876,6 +880,9 @@ ELLIPSIS_LEADS = frozenset("with at on using for of".split())
 """Words before a bare number that stands for the setting the other half of a contrast names: "with bs 1024 it
 blows up, with 64 it's fine" (64 is a batch size), "on 1 GPU fine, on 4 it diverges" (4 GPUs)."""
 
+ELLIPSIS_OPENERS = frozenset("but and while whereas yet though although".split())
+"""Linking words that may open a clause before its bare number: "with bs 128 it explodes, but 32 is fine"."""
+
 ELLIPSIS_FOLLOWERS = frozenset("it it's its everything all things be is was seem seems look looks still too just "
                                 "then".split())
 """Words that may follow such a bare number in its clause: "with 64 it's fine", "on 4 everything diverges". Any other
@@ -934,6 +941,10 @@ SUSPECT_JUDGEMENTS = frozenset("too wrong bad off high low small large big broke
 """Words after "be" that make a yes/no question about a setting a suspicion ("could the batch size be too small?"),
 where a value after it asks only about the value ("can the lr be 1e-3 with adamw?")."""
 
+SUSPECT_DENIALS = frozenset("doubt rule".split())
+"""Words that clear a setting named beside them ("I doubt the lr is the issue", "ruled out the batch size"):
+what follows is no suspicion, whatever hedge or head noun it carries."""
+
 SUSPECT_VERBS = frozenset("think guess suspect bet wonder maybe perhaps probably possibly might".split())
 """Words before a setting, in its clause, that make it suspected rather than stated ("I suspect the scheduler")."""
 
@@ -977,9 +988,16 @@ TIME_COUNTS = frozenset("a an the few couple of hundred hundreds thousand thousa
 """Words of a count that may stand between such a preposition and its noun ("after a few hundred steps", "for
 about 300 batches"); numbers are counts too."""
 
-RANK_WORDS = frozenset("rank ranks process processes gpu gpus worker workers node nodes device devices replica "
+RANK_WORDS = frozenset("rank ranks process processes gpu gpus node nodes device devices replica "
                         "replicas shard shards".split())
-"""Words for one member of a distributed job: counts of work compared between them say whether they are even."""
+"""Words for one member of a distributed job: counts of work compared between them say whether they are even.
+(Not a data loader's workers: they share one rank's batches, and no collective waits on them.)"""
+
+COUNT_LEADS = frozenset("number numbers amount of".split())
+"""Words that may stand between a comparative and its count noun ("a different number of batches")."""
+
+RANK_HANG_WORDS = frozenset("hang hangs hung stuck freeze freezes deadlock timeout wait waits block".split())
+"""Words that say a job stalls: uneven counts said of a run otherwise judged fine are read only beside them."""
 
 COUNT_NOUNS = frozenset("batch batches step steps iteration iterations iter iters sample samples example examples "
                         "length lengths size sizes".split())
@@ -999,13 +1017,17 @@ UNIT_SECONDS: dict[str, float] = {"ms": 0.001, "s": 1.0, "sec": 1.0, "second": 1
                                   "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "day": 86400.0}
 """Seconds in each duration unit (``TIME_UNITS``): two measured durations are compared in one unit."""
 
-SPEEDUP_FLAT = 1.1
-"""Measured against fewer GPUs, a speed-up at or below this factor is none at all (``multi_gpu_speedup=none``):
-within the noise of two timings. Engineering judgement."""
+STEP_TIME_WORDS = frozenset("step iteration iter it batch".split())
+"""Words that make a timing one step's ("a step takes 200 ms", "iteration time 1 s", "2 it/s"): with data
+parallelism each GPU takes its own batch, so a step's time compares no run speeds unless the global batch is
+fixed (``GLOBAL_BATCH_FIXED``)."""
 
-SPEEDUP_PARTIAL = 0.6
-"""A speed-up below this share of the linear one (4 GPUs: below 2.4x) is far below linear (``partial``); above it,
-scaling is as good as data parallelism usually gets. Engineering judgement (all-reduce and input costs)."""
+RUN_TIME_WORDS = frozenset("epoch run training total whole".split())
+"""Words that make a timing the whole run's or an epoch's ("an epoch takes 14 min"): a speed comparable across
+GPU counts."""
+
+GLOBAL_BATCH_FIXED = frozenset("fix fixed same constant".split())
+"""Words that, beside "global batch", say each GPU takes a share of one batch: per-step timings then compare."""
 
 PHRASE_FILLERS = frozenset("any much really very even quite so that too".split())
 """Degree and polarity words that may stand inside a lexicon phrase without changing it: "isn't getting any better"
@@ -1553,10 +1575,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # "uneven shards per GPU"): the one left waits in a collective no other process joins
         # (one process said to run out before the others: "rank 1 has fewer batches than the others", "one process
         # finishes its batches earlier than the rest")
-        (("rank ranks process gpu worker", "batch step iteration", "few much less early soon late later extra",
+        # (a loader's workers are no ranks: they split one process's batches)
+        (("rank ranks process gpu", "batch step iteration", "few much less early soon late later extra",
           "other others rest another", "!speed !throughput !memory !oom !lr !rate !loss !accuracy !class !label !fast "
           "!slow !time"), {"rank_batch_counts": "uneven"}),
-        (("rank ranks process gpu shard worker node", "number count length size len", "batch step iteration sample "
+        (("rank ranks process gpu shard node", "number count length size len", "batch step iteration sample "
           "shard data", "differ different uneven unequal ~same ~equal", "!speed !throughput !memory !oom !lr !rate "
           "!loss !accuracy !class !label"), {"rank_batch_counts": "uneven"}),
         (("uneven unequal", "batch shard data input split rank ranks", "!class !label !memory"),
@@ -1694,9 +1717,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # loss that takes logits makes it a defect, which the cause's own condition checks
         (("sigmoid", "before into then", "loss bcewithlogitsloss bcewithlogits bce_with_logits",
           "!log !logsigmoid !log_sigmoid !log-sigmoid !inference"), {"output_activation": "sigmoid"}),
-        # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one")
+        # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one"); targets
+        # that go below zero or feed a regression loss are values, not class ids ("targets go from -1 to 1, MSE")
         (("label target class id", "start begin index based go", "1 one",
-          "!0 !zero !dominate"), {"label_check": "not_zero_based"}),
+          "!0 !zero !dominate !-1 !negative !minus !mse !regression"), {"label_check": "not_zero_based"}),
         # regression targets left in their raw units
         # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
         # negation too)
