@@ -277,7 +277,7 @@ def test_a_fall_after_a_rise_is_its_return() -> None:
     assert obs("the loss drops again at every epoch start").get("epoch_start_drop") is True
 
 
-# -- class ids listed from 1 --------------------------------------------------------------------------------------------
+# -- class ids listed from 1 ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, expected", [
     ("my class ids are 1,2,3,4,5 and the CrossEntropyLoss throws", "not_zero_based"),
     ("targets in [1, n_classes], cross entropy fails with an index error", "not_zero_based"),
