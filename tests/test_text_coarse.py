@@ -18,13 +18,12 @@ def _guess(text: str) -> dict[str, object]:
     ("the weights become huge after a few epochs", "symptom", "unstable"),
     ("whatever I feed it the model always says cat", "symptom", "not_learning"),
     ("the decoder layers still do not train even though I unfroze them", "symptom", "not_learning"),
-    ("image/label mismatch in the dataset, sample 4 has the class of sample 5", "label_check", "misaligned"),
-    ("my labels are no longer paired with their images since I sorted one list", "label_check", "misaligned"),
+    ("each label seems to belong to the next photo in my training data", "label_check", "misaligned"),
     ("the training throws something about shapes", "symptom", "crash"),
     ("each epoch takes three hours on a single v100", "symptom", "slow_training"),
     ("the model is huge and does not fit on my card", "concern", "cuda_oom"),
     ("after a while the params on the two ranks differ from each other", "replicas_in_sync", "diverged"),
-    ("how do I get my model faster at inference time, latency has to be low", "concern", "inference_speed"),
+    ("prediction latency of the deployed network is high", "concern", "inference_speed"),
 ])
 def test_a_training_complaint_nothing_else_reads_gets_a_tentative_family(text: str, name: str, value: str) -> None:
     assert _guess(text) == {name: value}
@@ -57,6 +56,17 @@ def test_the_guess_never_overrides_what_the_reader_understood() -> None:
     # the reader reads this one (a stated NaN); the coarse words for slowness beside it add nothing
     readings = read_text("the loss is nan after 3 epochs and training is slow")
     assert not any(r.observation.source.endswith("(a guess)") for r in readings)
+
+
+@pytest.mark.parametrize(("text", "name", "value"), [
+    ("image/label mismatch in the dataset, sample 4 has the class of sample 5", "label_check", "misaligned"),
+    ("my labels are no longer paired with their images since I sorted one list", "label_check", "misaligned"),
+    ("how do I get my model faster at inference time, latency has to be low", "concern", "inference_speed"),
+])
+def test_what_the_lexicon_reads_is_read_for_sure_and_not_guessed(text: str, name: str, value: str) -> None:
+    readings = read_text(text)
+    assert {r.observation.name: r.observation.value for r in readings}.get(name) == value
+    assert not _guess(text)
 
 
 def test_a_long_unread_text_is_read_quickly_and_never_raises() -> None:
