@@ -607,6 +607,14 @@ class _Reader:
     def claim(self, start: int, end: int, names: Any) -> None:
         self.u.claims.append((start, end, frozenset(names)))
 
+    def _manner(self, move: Part, slow: Part) -> bool:
+        """Whether ``slow``, said after ``move`` with only fillers between, says how it moves ("learns, just slowly").
+
+        The fillers (``knowledge.talk.MANNER_FILLERS``) may cross a clause break: "it learns, but slowly".
+        """
+        return move.j <= slow.i and all(t.lemma in K.MANNER_FILLERS or t.text in K.MANNER_FILLERS
+                                        for t in self.tokens[move.j:slow.i])
+
     def lemmas(self, i: int, j: int) -> list[str]:
         return [t.lemma for t in self.tokens[max(0, i):j]]
 
@@ -870,7 +878,8 @@ class _Reader:
                 # hang in the rest of the sentence: "frozen ... on 16 GPUs" is no distributed hang)
                 self.claim(p.start, self.tokens[sent[1] - 1].end, ("symptom", "boundary_topic"))
                 continue
-            if m == "slow" and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts):
+            if m == "slow" and (any("m" in o.roles and o is not p and abs(o.i - p.i) <= 2 for o in parts) or any(
+                    "m" in o.roles and self._manner(o, p) for o in self.parts_in(sent[0], p.i))):
                 continue  # "slowly goes up", "decreasing very slowly": the manner of the other movement
             if m in K.FALLBACK_MOVEMENTS and any("m" in o.roles and o is not p and abs(o.i - p.i) <= 3 for o in parts):
                 continue  # "weird spikes", "goes up in a strange way": the other movement says how
@@ -894,7 +903,8 @@ class _Reader:
                     not self._negated(p.i, i):
                 continue  # "shot up to 3.5 and remained flat": the level it moved to and stayed at is the reading
             negated = self._negated(p.i, i)
-            slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3)
+            slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3) or any(
+                q.roles.get("m") == "slow" and self._manner(p, q) for q in self.parts_in(p.j, sent[1]))
             # the quantity: nearest before, else after, else the sentence's last one
             # (a step or batch said as a time is when it moved, not what moved: "go crazy after a few hundred steps")
             own = [q for q in quantities if not self._as_time(q[0])]

@@ -494,7 +494,13 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
     from expert.talk import understand
-    from knowledge.talk import LOSS_BEHAVIOR_PRIORITY, PASTED_CRASH_PRIORITY, SYMPTOM_PRIORITY, VALUE_PRIORITY
+    from knowledge.talk import (
+        FALLBACK_BYSTANDERS,
+        LOSS_BEHAVIOR_PRIORITY,
+        PASTED_CRASH_PRIORITY,
+        SYMPTOM_PRIORITY,
+        VALUE_PRIORITY,
+    )
 
     u = understand(dt.text)
     asked = _Spans(u.asked)
@@ -553,8 +559,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         elif r.fallback and r.name == "symptom" and r.value == "crash":
             if "symptom" in best or any(f.name == "symptom" and not f.fallback for f in u.readings):
                 continue  # an error named in words is the complaint only when no other symptom is said
-        elif r.fallback and (best or any(not f.fallback for f in u.readings)):
-            continue  # a fallback speaks only when nothing else is read
+        elif r.fallback and (set(best) - FALLBACK_BYSTANDERS or any(
+                not f.fallback and f.name not in FALLBACK_BYSTANDERS for f in u.readings)):
+            continue  # a fallback speaks only when nothing else is read (but the run's measured context)
         if not dt.seamless(r.start, r.end):
             continue
         if r.named and weighing.inside(r.start, r.end):

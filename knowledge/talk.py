@@ -107,6 +107,8 @@ MOVEMENTS: dict[str, str] = {
     "keep grow": "up", "balloon": "up", "higher": "up", "go higher": "up", "up": "up_bare",
     "decrease": "down", "drop": "down", "fall": "down", "go down": "down", "decline": "down", "shrink": "down",
     "reduce": "down", "come down": "down", "get smaller": "down", "get lower": "down", "down": "down_bare",
+    # (a fall in one go, as a stair: "the loss steps down at each epoch")
+    "step down": "down",
     "converge": "converge", "improve": "improve", "get better": "improve", "learn": "learn", "learning": "learn",
     "decay": "down",
     # flat and frozen
@@ -309,6 +311,16 @@ TIMES: dict[str, str] = {
     "when a new epoch start": "epoch_start", "every time a new epoch start": "epoch_start",
     "epoch change": "epoch_start",
     **{f"{w} of the next epoch": "epoch_start" for w in ("start", "beginning")},
+    # the boundary as a passage from one epoch to the next, as the first batches of an epoch, or as the loader
+    # starting its pass over the data again ("at epoch transitions", "the first batches of each epoch", "each time
+    # the dataloader restarts")
+    **{f"{e}epoch transition": "epoch_start" for e in ("", "each ", "every ", "at each ", "at every ")},
+    "transition between epoch": "epoch_start",
+    **{f"{t}first {b} of {e} {n}epoch": "epoch_start" for t in ("", "the ")
+       for b in ("batch", "step", "iteration", "few batch", "few step")
+       for e in ("each", "every", "a", "the") for n in ("", "new ")},
+    **{f"{e}{w} restart": "epoch_start" for w in ("dataloader", "data loader", "loader")
+       for e in ("", "each time the ", "every time the ", "when the ", "whenever the ")},
     # inside an epoch, between its boundaries ("within an epoch the loss goes down, then it jumps at the next one"):
     # the movement is the epoch's own course, not what happens at the boundary
     **{f"{p} {e} epoch": "within_epoch" for p in ("within", "during", "inside", "over", "throughout")
@@ -570,6 +582,11 @@ IDIOMS: dict[str, dict[str, Any]] = {
        for lead in ("", "each ", "every ", "an ", "a single ")
        for v in ("take age", "take ages", "take forever", "take hour", "take day", "take so long", "take too long",
                  "take way too long", "take very long")},
+    # the whole run's length foretold ("40 epochs will take a week", "training would take months"): a run too slow
+    # to finish, said before it does (a week or a month is no length anyone plans one run for on purpose)
+    **{f"{what} {aux} take {v}": {"symptom": "slow_training"}
+       for what in ("epoch", "training") for aux in ("will", "would")
+       for v in ("a week", "week", "a month", "month", "forever", "age", "ages")},
     "kernel die": {"symptom": "crash"}, "kernel crash": {"symptom": "crash"}, "kernel restart": {"symptom": "crash"},
     "make it good": {"vague_query": "improve_model"},
     "better result": {"vague_query": "improve_model"}, "any tip": {"vague_query": "improve_model"},
@@ -738,6 +755,16 @@ healthy"): a subject-less "and looks ..." goes on speaking of the same figure.""
 FALLBACK_CONTENT = frozenset("fine ok okay normal fit good great well healthy reasonable expected".split())
 """Words that judge a figure as it should be ("the loss looks fine", "it fits in memory"): said plainly in the
 quantity's clause, the quantity gives no fallback reading (it is named as what is not the trouble)."""
+
+MANNER_FILLERS = frozenset("just but only very really so extremely super quite incredibly painfully too , "
+                           "although though yet".split())
+"""Words that may stand between a movement and the "slowly" said after it, which still says how it moves: "it does
+learn, just very very slowly", "it learns, but slowly" (the loss falls slowly, the run is not slow)."""
+
+FALLBACK_BYSTANDERS = frozenset({"gpu_utilization_pct", "dataset_size"})
+"""Measurements that do not silence a fallback complaint beside them: "util 97%, but 1 epoch = 5h on 2M images"
+or "GPU-Util 96%, still only 3 it/s" is still a slow run (a busy GPU or a big dataset is the run's context, not
+another complaint that the duration or rate would only be the context of)."""
 
 FALLBACK_NAMES = frozenset({"vague_query"})
 """Observations a composition states only as a fallback: read when nothing else is (a vague complaint said beside
