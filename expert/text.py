@@ -644,6 +644,7 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
         COARSE_HEDGES,
         COARSE_NEGATION_REACH,
         COARSE_NEGATORS,
+        COARSE_NO,
         COARSE_PAIR_REACH,
         COARSE_TOPIC,
         COARSE_TOPIC_TOGETHER,
@@ -680,6 +681,8 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
         if end < len(low) and low[end] == "?" and words[first] not in COARSE_ASKING:
             return True
         after = [w for k, w in enumerate(words) if sent_ids[k] == sent + 1][:5]
+        if after and after[0] in COARSE_NO[0] and (len(after) == 1 or after[1] in COARSE_NO[1]):
+            return True
         return any(after[m:m + len(d)] == list(d) for d in COARSE_DENIALS for m in range(len(after)))
 
     def negated(i: int) -> bool:

@@ -281,7 +281,7 @@ QUESTIONS = (
 _KT = Cite("issue 20", "distributed runs", "phrases users write about multi-GPU trouble")
 
 _NOT_ASKED_OR_DENIED = (r"(?![^.!?\n]*\?)(?![^.!?\n]*[.!;]\s*(?:[\w,']+\s+){0,3}?(?:they\s+(?:do\s+not|don'?t|"
-                        r"aren'?t|are\s+not|didn'?t|did\s+not)\b|no\b|nope\b|they'?re\s+(?:all\s+)?(?:the\s+)?same|"
+                        r"aren'?t|are\s+not|didn'?t|did\s+not)\b|(?:no|nope)(?:\s*[,.!]|\s*$|\s+(?:they|it|all|the\s+same))|they'?re\s+(?:all\s+)?(?:the\s+)?same|"
                         r"they\s+are\s+(?:all\s+)?(?:the\s+)?same))")
 """A replica-drift clause that is no claim: asked ("the weights differ between ranks?") or denied right after
 ("... I checked, they don't", "no, they're the same")."""

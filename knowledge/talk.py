@@ -2269,8 +2269,11 @@ COARSE_ASKING = frozenset("why how what where when which who whats hows is are d
 in a question mark without one ("the weights differ between ranks?") only asks whether it is so."""
 COARSE_DENIALS = (("they", "dont"), ("they", "do", "not"), ("they", "arent"), ("they", "are", "not"),
                   ("theyre", "the", "same"), ("they", "are", "the", "same"), ("it", "doesnt"), ("it", "isnt"),
-                  ("no",), ("nope",))
+)
 """Words that, opening the next sentence (or near its start: "I checked, they don't"), deny the one before."""
+COARSE_NO = (frozenset("no nope".split()), frozenset("they theyre it its thats all everything same".split()))
+"""A bare "no" opening the next sentence denies only alone or before what it denies ("No, they're the same");
+"No idea why" denies nothing."""
 COARSE_DOUBTS = frozenset("doubt unsure".split())
 """Words of doubt that deny what follows in their sentence without a negation ("I doubt the loss diverges")."""
 COARSE_CHARS = 4000

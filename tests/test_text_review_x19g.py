@@ -88,8 +88,13 @@ def test_replica_drift_asked_or_denied_is_not_read(text: str) -> None:
     assert "DD-SYNC-01" not in _finding_ids(text)
 
 
-def test_replica_drift_said_is_still_read() -> None:
-    assert _read("The weights differ between ranks after a few steps.").get("replicas_in_sync") == "diverged"
+@pytest.mark.parametrize("text", [
+    "The weights differ between ranks after a few steps.",
+    "The weights differ between ranks after a few steps. No idea why.",
+])
+def test_replica_drift_said_is_still_read(text: str) -> None:
+    firm = {r.observation.name: r.observation.value for r in read_text(text) if not r.weak}
+    assert firm.get("replicas_in_sync") == "diverged"
 
 
 # 4. a belief denied reaches the whole sentence after it in the coarse reading
