@@ -51,6 +51,8 @@ matched this often in one complaint (a pasted log repeating "lr=...") has long b
 matches are not looked for. Below the cap (any complaint a person types) the result is exact."""
 
 NEGATION_WINDOW = 4
+_WH_WORDS = frozenset("why what how where when which who".split())
+"""Words after "not sure" that ask about a thing said, rather than doubt it ("not sure why it diverges")."""
 """How many words before a cue a negation may stand ("no", "not any", "without any real")."""
 
 _NEGATORS = frozenset({
@@ -640,11 +642,16 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
     a clarifying question naming them (a guess between them would as likely be wrong). None: ``None``.
     """
     from knowledge.talk import (
+        COARSE_ASKING,
         COARSE_CHARS,
+        COARSE_DENIALS,
+        COARSE_DOUBTS,
         COARSE_FAMILIES,
         COARSE_HEALTHY,
+        COARSE_HEDGES,
         COARSE_NEGATION_REACH,
         COARSE_NEGATORS,
+        COARSE_NO,
         COARSE_PAIR_REACH,
         COARSE_TOPIC,
         COARSE_TOPIC_TOGETHER,
@@ -660,9 +667,44 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
             not all(any(_stem_in(w, group) for w in words) for group in COARSE_TOPIC_TOGETHER):
         return None  # not about training: say nothing rather than guess
 
+    def denied_belief(k: int) -> bool:
+        """Whether word ``k`` is a belief denied ("dont really think", "not sure") or a doubt ("unsure")."""
+        if k + 1 < len(words) and words[k + 1] in _WH_WORDS:
+            return False  # "not sure why the loss explodes": the explosion is said, its cause is not known
+        if words[k] in COARSE_DOUBTS:
+            return True
+        return words[k] in COARSE_HEDGES and any(words[m] in COARSE_NEGATORS and sent_ids[m] == sent_ids[k]
+                                                 for m in range(max(0, k - COARSE_NEGATION_REACH), k))
+
+    def unclaimed(sent: int) -> bool:
+        """Whether sentence ``sent`` is a statement only asked, or one the next sentence denies.
+
+        "the weights differ between ranks?" asks; "... I checked, they don't" denies: neither says it is so.
+        """
+        first = next((k for k in range(len(words)) if sent_ids[k] == sent), None)
+        if first is None:
+            return False
+        end = ends[sent] if sent < len(ends) else len(low)
+        if end < len(low) and low[end] == "?" and words[first] not in COARSE_ASKING:
+            return True
+        after = [w for k, w in enumerate(words) if sent_ids[k] == sent + 1][:5]
+        if after and after[0] in COARSE_NO[0] and (len(after) == 1 or after[1] in COARSE_NO[1]):
+            return True
+        return any(after[m:m + len(d)] == list(d) for d in COARSE_DENIALS for m in range(len(after)))
+
     def negated(i: int) -> bool:
-        return any(words[k] in COARSE_NEGATORS and sent_ids[k] == sent_ids[i]
-                   for k in range(max(0, i - COARSE_NEGATION_REACH), i))
+        if any(words[k] in COARSE_NEGATORS and sent_ids[k] == sent_ids[i]
+               for k in range(max(0, i - COARSE_NEGATION_REACH), i)):
+            return True
+        if unclaimed(sent_ids[i]):
+            return True
+        # a denied belief reaches the rest of its sentence: "I don't think <the loss is exploding>"
+        k = i - 1
+        while k >= 0 and sent_ids[k] == sent_ids[i]:
+            if denied_belief(k):
+                return True
+            k -= 1
+        return False
 
     if any(_stem_in(w, COARSE_HEALTHY) and not negated(i) for i, w in enumerate(words)):
         return None  # "the loss goes down fine": a run described as healthy gets no symptom

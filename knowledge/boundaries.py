@@ -345,6 +345,14 @@ _ATTN = r"\b(?:vit\w*|vision\s+transformers?|(?:vision\s+)?transformers?|swin\w*
 _CONV = (r"\b(?:cnns?|convnets?|conv(?:olutional)?\s+(?:nets?|networks?|models?)|resnet\w*|efficientnet\w*|vgg\w*|"
          r"mobilenet\w*|convnext\w*|densenet\w*|regnet\w*)\b")
 """Convolutional models by their names."""
+_CMP_GAP = r"(?:(?!\b(?:not|no|never|nor)\b|n't\b|\bnt\b)[^.!?\n])"
+"""One character between the two architectures where no negation stands."""
+_WORSE = (r"(?:worse|lower\s+(?:\w+\s+)?(?:accuracy|acc|score|scores|metrics?|map|miou|iou|f1|top-?[15]|auc|"
+          r"precision|recall)|less\s+accura\w*|underperform\w*|(?:is|are|gets?|got)\s+(?:beaten|outperformed)\s+by|"
+          r"loses?\s+to|lags?\s+(?:behind\s+)?)")
+"""A model said to do worse than another (a lower quality measure, not a lower cost)."""
+_BETTER = r"(?:beats?|outperforms?|does\s+better\s+than|is\s+better\s+than)"
+"""A model said to do better than another."""
 
 KEYWORDS = (
     # concerns described in words
@@ -367,15 +375,14 @@ KEYWORDS = (
     # one family of architecture doing worse than another on the same data ("ViT-B is much worse than ResNet18 on
     # small datasets", "the CNN beats my vision transformer"): which architecture suits the data is the question,
     # most often a transformer's missing inductive bias on a few thousand images
-    Keyword(rf"{_ATTN}(?:[^.!?\n]{{0,60}}?)\b(?:worse|lower|less\s+accura\w*|underperform\w*|(?:is|are|gets?|got)\s+"
-            rf"(?:beaten|outperformed)\s+by|loses?\s+to|lags?\s+(?:behind\s+)?)[^.!?\n]{{0,40}}?{_CONV}|"
-            rf"{_CONV}(?:[^.!?\n]{{0,60}}?)\b(?:worse|lower|less\s+accura\w*|underperform\w*|(?:is|are|gets?|got)\s+"
-            rf"(?:beaten|outperformed)\s+by|loses?\s+to|lags?\s+(?:behind\s+)?)[^.!?\n]{{0,40}}?{_ATTN}|"
-            rf"{_CONV}(?:[^.!?\n]{{0,40}}?)\b(?:beats?|outperforms?|does\s+better\s+than|is\s+better\s+than)"
-            rf"[^.!?\n]{{0,40}}?{_ATTN}|"
-            rf"{_ATTN}(?:[^.!?\n]{{0,40}}?)\b(?:beats?|outperforms?|does\s+better\s+than|is\s+better\s+than)"
-            rf"[^.!?\n]{{0,40}}?{_CONV}",
-            {"concern": "architecture_choice"}, _KC, negatable=False),
+    # (a comparison denied in its gap, "the ViT is not worse than the ResNet", or called expected is no concern;
+    # "lower" counts only of a quality, "lower latency" or "lower loss" is a CNN doing better, not worse)
+    Keyword(rf"(?:{_ATTN}(?:{_CMP_GAP}{{0,60}}?)\b{_WORSE}{_CMP_GAP}{{0,40}}?{_CONV}|"
+            rf"{_CONV}(?:{_CMP_GAP}{{0,60}}?)\b{_WORSE}{_CMP_GAP}{{0,40}}?{_ATTN}|"
+            rf"{_CONV}(?:{_CMP_GAP}{{0,40}}?)\b{_BETTER}{_CMP_GAP}{{0,40}}?{_ATTN}|"
+            rf"{_ATTN}(?:{_CMP_GAP}{{0,40}}?)\b{_BETTER}{_CMP_GAP}{{0,40}}?{_CONV})"
+            r"(?![^.!?\n]*\b(?:expected|as\s+it\s+should))",
+            {"concern": "architecture_choice"}, _KC),
     Keyword(r"(?:model|checkpoint|weights|state_dict) (?:won'?t|will not|doesn'?t|does not|can'?t|cannot) load|"
             r"(?:can'?t|cannot|unable to|fail(?:s|ed)? to) load (?:the |my )?(?:model|checkpoint|weights)",
             {"concern": "model_wont_load"}, _KC, negatable=False),

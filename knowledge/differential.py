@@ -397,7 +397,10 @@ ROWS = (
     # exceed; less often the conversion left inf/NaN or extreme values in a tensor, or the checkpoint's config
     # (vocabulary size, norm epsilon, positional scaling) does not match the code that loads it.
     Row("DF-NAN-CKPT",
-        {"checkpoint_specific": True, "loss_behavior": "nan_or_inf", "nan_location": Absent()},
+        # (a learning rate or a recent change said is a lead the two runs need not share: then the checkpoint
+        # lead does not stand alone and silence the LR and change rows, which name their own suspects)
+        {"checkpoint_specific": True, "loss_behavior": "nan_or_inf", "nan_location": Absent(),
+         "learning_rate": Absent(), "recent_change": Absent()},
         (Find("Numerical", "warning", "the loss is finite from the original weights and non-finite from this "
               "checkpoint only: not the loop, the data or the LR, but the checkpoint itself, most often run in a "
               "number format narrower than the one it was saved in (bf16 weights in fp16), else weights holding "

@@ -86,6 +86,21 @@ _BASE_WEIGHTS = (r"(?:(?:original|base|official|upstream|stock|vanilla|pretraine
 
 _BN = r"\b(?:batch[\s_-]?norm\w*|bn|sync[\s_-]?bn|frozen[\s_-]?bn)\b"
 """BatchNorm by its names."""
+_BN_LOCAL = (r"(?<!sync\s)(?<!sync-)(?<!sync_)(?<!replaced\s)(?<!replace\s)(?<!removed\s)(?<!remove\s)"
+             r"(?<!instead\sof\s)(?<!without\s)(?<!\bno\s)"
+             r"\b(?:batch[\s_-]?norm\w*|bn|frozen[\s_-]?bn)\b")
+"""BatchNorm that normalises over one device's batch: not SyncBN, not named as removed or replaced."""
+_BN_GAP = (r"(?:(?!\b(?:layer|group|instance)[\s_-]?norm|\b(?:ln|gn)\b|\binstead\b|\breplac\w*|\bremov\w*|"
+           r"\bswap\w*|\bsync[\s_-]?(?:bn|batch))[^.!?\n])")
+"""One character of the words between BatchNorm and a per-device batch, where no other norm or replacement stands."""
+_BASE_FINE = rf"(?:\b(?:works?|worked|{_FINE})(?:\s+(?:fine|normally|ok(?:ay)?|well))?\s+(?:with|from|on|using)\s+" \
+             rf"(?:the\s+)?{_BASE_WEIGHTS}|\b{_BASE_WEIGHTS}\s+(?:works?|worked|{_FINE})\b)"
+"""The original weights said to work ("works fine with the base weights", "the base model trains fine")."""
+_OTHER_CKPT = (r"(?:\b(?:fine[\s-]?tuned|finetuned|converted|merged|quantized|quantised|exported|derived|modified|"
+               r"saved|new|own|my|our)\s+(?:[\w./-]+\s+){0,2}?(?:checkpoints?|ckpts?|weights|models?)\b)")
+"""Another checkpoint than the base, named as such ("my fine-tuned checkpoint", "the converted weights")."""
+_ANY_CKPT = r"\b(?:regardless|either|any\s+(?:checkpoints?|weights|models?)|also\s+with|with\s+any)\b"
+"""Words that say a failure of any weights alike: no one checkpoint's."""
 _DEVICE_BATCH = (r"(?:\b(?P<bn_batch>\d+)\s+(?:images?|imgs?|samples?|examples?|clips?|volumes?)\s+(?:per|each|a|/)\s*"
                  r"(?:gpu|card|device|rank)\b|\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<v>\d+)\s+(?:per|on\s+each|"
                  r"each)\s+(?:gpu|card|device|rank)\b)")
@@ -415,16 +430,22 @@ KEYWORDS: tuple[Keyword, ...] = (
     # the same code fine from the original weights ("works with the original Llama weights", "the base checkpoint
     # trains fine"): what fails is the other checkpoint, not the code (the NaN row needs the failure said too).
     # "model" counts only after "base": "the original model works" is as often another implementation.
-    _k(rf"\b(?:works?|worked|{_FINE})(?:\s+(?:fine|normally|ok(?:ay)?|well))?\s+(?:with|from|on|using)\s+(?:the\s+)?"
-       rf"{_BASE_WEIGHTS}|\b{_BASE_WEIGHTS}\s+(?:works?|worked|{_FINE})\b",
+    # Only a failure tied to another checkpoint counts ("... but my fine-tuned checkpoint gives nan"): steps of
+    # fine-tuning from the base ("works, but after 2000 steps of fine-tuning the loss is nan") share the weights'
+    # start, and a failure said of any weights ("regardless of checkpoint", "with either") is no checkpoint's.
+    _k(rf"{_BASE_FINE}(?P<gap1>(?:(?!{_ANY_CKPT})[^\n]){{0,120}}?){_OTHER_CKPT}|"
+       rf"{_OTHER_CKPT}(?P<gap2>(?:(?!{_ANY_CKPT})[^\n]){{0,120}}?){_BASE_FINE}",
        _UN, 0, negatable=False, checkpoint_specific=True),
     # a few examples per device said beside BatchNorm ("2 images per GPU is too small for BN", "bs=2 with
     # BatchNorm", "batch of 1 per card ... BN layers"): the batch BatchNorm normalises over (MS-BN-01 judges its
     # size). Without BatchNorm named the same batch says nothing about normalisation (LayerNorm models).
-    _k(rf"{_BN}(?P<gap1>[^.!?\n]{{0,80}}?){_DEVICE_BATCH}", _QR, 0, negatable=False, bn_batch="$int"),
-    _k(rf"{_DEVICE_BATCH}(?P<gap1>[^.!?\n]{{0,80}}?){_BN}", _QR, 0, negatable=False, bn_batch="$int"),
+    # BatchNorm said absent or replaced ("I don't use BatchNorm", "replaced BatchNorm with LayerNorm", "GroupNorm
+    # instead of BatchNorm") normalises nothing: a negation before it cancels, and a replacement word or another
+    # norm in the gap breaks the pair. SyncBN (_BN_LOCAL leaves it out) already normalises over all devices.
+    _k(rf"{_BN_LOCAL}(?P<gap1>{_BN_GAP}{{0,80}}?){_DEVICE_BATCH}", _QR, 0, bn_batch="$int"),
+    _k(rf"{_DEVICE_BATCH}(?P<gap1>{_BN_GAP}{{0,80}}?){_BN_LOCAL}", _QR, 0, bn_batch="$int"),
     _k(rf"\b(?:bs|batch[\s_-]?size)\s*(?:=|:|of|is)?\s*(?P<bn_batch>\d+)\s+(?:with|and|using|under)\s+(?:the\s+)?"
-       rf"{_BN}", _QR, 0, negatable=False, bn_batch="$int"),
+       rf"{_BN_LOCAL}", _QR, 0, bn_batch="$int"),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for
     # a reference implementation reads "non" as a word, which the closed compound "non-PyG" (read "nonpyg") no
     # longer has; only frameworks follow "non" here ("the nonlinear model trains" is no reference)

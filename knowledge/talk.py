@@ -2287,6 +2287,22 @@ COARSE_NEGATORS = frozenset("no not never without nor none nothing isnt arent wa
 """Words that negate the cue after them (within ``COARSE_NEGATION_REACH`` words): "no nan" says nothing unstable."""
 COARSE_NEGATION_REACH = 3
 """Words before a cue a negation may stand in (as the cue reader's window, a little shorter: the text is coarse)."""
+COARSE_HEDGES = frozenset("think thought believe sure certain convinced".split())
+"""Verbs of belief: negated ("I don't think", "I'm not sure") they deny all that follows in the sentence, however
+far ("I don't really think the loss is exploding"), so a coarse cue after them is no symptom said."""
+COARSE_ASKING = frozenset("why how what where when which who whats hows is are does do did can could should would "
+                          "will has have any anyone".split())
+"""Words a real question opens with ("why does the loss explode?" still says it explodes); a statement that ends
+in a question mark without one ("the weights differ between ranks?") only asks whether it is so."""
+COARSE_DENIALS = (("they", "dont"), ("they", "do", "not"), ("they", "arent"), ("they", "are", "not"),
+                  ("theyre", "the", "same"), ("they", "are", "the", "same"), ("it", "doesnt"), ("it", "isnt"),
+)
+"""Words that, opening the next sentence (or near its start: "I checked, they don't"), deny the one before."""
+COARSE_NO = (frozenset("no nope".split()), frozenset("they theyre it its thats all everything same".split()))
+"""A bare "no" opening the next sentence denies only alone or before what it denies ("No, they're the same");
+"No idea why" denies nothing."""
+COARSE_DOUBTS = frozenset("doubt unsure".split())
+"""Words of doubt that deny what follows in their sentence without a negation ("I doubt the loss diverges")."""
 COARSE_CHARS = 4000
 """Characters of a text the coarse reading looks at: a complaint's words, not a pasted log's (whose lines the
 evidence readers own), so a megabyte of unread log costs the fallback no more than a long message."""
