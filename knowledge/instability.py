@@ -44,8 +44,10 @@ ROWS = (
         "Reduced precision adds loss-scale underflow and overflow to the causes; the strategy is ours, the API "
         "is PyTorch's.",
         Cite("001", _T, "batch-size-and-memory-tradeoffs (precision section) + cross-pack note")),
+    # (a collapsing loss scale, when it is what the user saw, already names the precision strategy as the first
+    # stop (MR-11): the provisional gradient stop is for a bare "unstable" and does not lead over it)
     Row("RT-UNST-08",
-        {"symptom": "unstable", "loss_behavior": Absent()},
+        {"symptom": "unstable", "loss_behavior": Absent(), "loss_scale_issue": Absent()},
         (RouteTo("gradient-management", "primary", "provisional first stop: whatever the loss curve shows, the "
                  "priority order starts at the gradients"),),
         "The symptom alone fixes the first stop of the instability order (gradient management), so the plan "

@@ -1411,6 +1411,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",
           "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
+        # the same held-out images scored outside the validation loop do better ("evaluating the val images by
+        # hand gives much better results", "predicting the test images one by one they come out right"): the
+        # model has learned; what the loop feeds it differs from what training fed it
+        # (the scoring named: images checked or labelled by hand are the user's look at the data, not the model's)
+        (("hand manually manual individually one-by-one", "val validation test held-out", "image sample example "
+          "picture", "evaluate evaluation predict prediction infer inference classify score", "better higher "
+          "correct right", "!worse !label !labeled !labelled"), {"preprocessing_mismatch": True}),
         # the metric that early stopping or checkpointing watches is not there when it looks ("the monitored
         # metric val_loss is not available", "the callback can't find 'val_f1'", "the monitor key is missing")
         (("monitor earlystopping modelcheckpoint callback", "metric key quantity val_loss val_acc val_f1 value",

@@ -239,3 +239,14 @@ def test_a_known_value_that_meets_a_condition_keeps_a_cause_open() -> None:
 def test_a_nan_leads_where_its_evidence_points(complaint: str, lead: str) -> None:
     d, _ = _open(complaint, decline_all=True)
     assert d.plan and d.plan[0] == lead, d.plan
+
+
+@pytest.mark.parametrize("complaint, lead", [
+    # a loss scale seen collapsing names the precision strategy; the provisional gradient stop does not lead it
+    ("the loss scale drops to 1e-4 and training stops with fp16", "batch-size-and-memory-tradeoffs"),
+    # a bare instability still starts at the gradients
+    ("my training is unstable", "gradient-management"),
+])
+def test_a_collapsing_loss_scale_leads_to_the_precision_strategy(complaint: str, lead: str) -> None:
+    d, _ = _open(complaint, decline_all=True)
+    assert d.plan and d.plan[0] == lead, d.plan

@@ -162,6 +162,19 @@ def test_labels_out_of_line_with_their_inputs(text, misaligned):
     assert (obs(text).get("label_check") == "misaligned") is misaligned, obs(text)
 
 
+# The same held-out images scored by hand do better than the validation loop says: the loop's inputs differ from
+# training's; a look at the data by hand (labels checked, images inspected) says nothing of the pipeline.
+@pytest.mark.parametrize("text, mismatch", [
+    ("Train accuracy is 0.93 but val accuracy sits at 0.06; scoring the validation images manually gives much "
+     "better predictions.", True),
+    ("If I predict the test samples by hand one at a time they come out right, yet the test accuracy is awful", True),
+    ("I checked the validation images by hand and the labels look right", False),
+    ("I labeled the validation images by hand and the accuracy got better", False),
+])
+def test_held_out_images_scored_by_hand_do_better(text, mismatch):
+    assert (obs(text).get("preprocessing_mismatch") is True) is mismatch, obs(text)
+
+
 @pytest.mark.parametrize("text", [
     "the learning rate finder picks a learning rate that is clearly wrong: it is fooled by a spike early in the sweep",
     "I ran an LR range test and the loss explodes at 1e-2, which LR should I use?",
