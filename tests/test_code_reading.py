@@ -9,12 +9,8 @@ import pytest
 
 import expert  # noqa: F401 - the experta shim
 from expert.talk import understand
-from expert.text import parse_complaint
 from knowledge import talk as K
-
-
-def obs(text: str) -> dict:
-    return {o.name: o.value for o in parse_complaint(text)}
+from tests.reading import obs
 
 
 def code_reads(text: str) -> dict:

@@ -12,16 +12,7 @@ from expert.cli import cli
 from expert.text import confirmations, parse_complaint, read_text, reread
 from knowledge import talk
 from knowledge.vocabulary import VOCABULARY, validate
-
-
-def obs(text: str) -> dict:
-    return {o.name: o.value for o in parse_complaint(text)}
-
-
-def assert_reads(text: str, expected: dict) -> None:
-    """The text reads each expected name as its value (None: not read at all); other readings may come too."""
-    got = obs(text)
-    assert {k: got.get(k) for k in expected} == expected, got
+from tests.reading import assert_reads, obs
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -7,17 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from expert.text import parse_complaint
-
-
-def obs(text: str) -> dict:
-    return {o.name: o.value for o in parse_complaint(text)}
-
-
-def assert_reads(text: str, expected: dict) -> None:
-    """The text reads each expected name as its value (None: not read at all); other readings may come too."""
-    got = obs(text)
-    assert {k: got.get(k) for k in expected} == expected, got
+from tests.reading import assert_reads, obs
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -11,10 +11,7 @@ from hypothesis import strategies as st
 from expert.text import parse_complaint
 from knowledge import all_keywords
 from knowledge.vocabulary import validate
-
-
-def obs(text: str) -> dict:
-    return {o.name: o.value for o in parse_complaint(text)}
+from tests.reading import obs
 
 
 @pytest.mark.parametrize("text, name, value", [

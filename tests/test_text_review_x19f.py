@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from expert import Consultation
-from expert.text import parse_complaint
 from knowledge.differential import ROWS
 from knowledge.schema import Not
-
-
-def _read(text: str) -> dict[str, Any]:
-    return {o.name: o.value for o in parse_complaint(text)}
-
-
-def _finding_ids(text: str) -> set[str]:
-    c = Consultation()
-    c.complain(text)
-    d = c.run()
-    while d.question is not None:
-        c.decline(d.question.id)
-        d = c.run()
-    return {f["id"] for f in d.findings}
+from tests.reading import finding_ids as _finding_ids
+from tests.reading import obs as _read
 
 
 # 1. a NaN in evaluation is the evaluation pass's own only where training stays finite

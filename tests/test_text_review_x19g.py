@@ -8,21 +8,12 @@ import pytest
 
 from expert import Consultation
 from expert.text import read_text
+from tests.reading import finding_ids as _finding_ids
 
 
 def _read(text: str) -> dict[str, Any]:
     """Every reading, firm or guessed (a guess reaches the rules as well)."""
     return {r.observation.name: r.observation.value for r in read_text(text)}
-
-
-def _finding_ids(text: str) -> set[str]:
-    c = Consultation()
-    c.complain(text)
-    d = c.run()
-    while d.question is not None:
-        c.decline(d.question.id)
-        d = c.run()
-    return {f["id"] for f in d.findings}
 
 
 # 1. BatchNorm named as absent, replaced or already synchronised says nothing of a per-device BN batch
