@@ -350,6 +350,10 @@ HEDGES = frozenset("maybe perhaps probably possibly might seem seems seemingly a
 QUESTION_LEADS = frozenset("which what should shall would is are does do can could how why when whether".split())
 """Words that open a question."""
 
+WISH_VERBS = frozenset("want like wish".split())
+"""Lemmas that, before "to" and a setting ("I want to augment the masks too", "I'd like to weight the loss"), ask
+how to do it: a request about that setting, said without a question."""
+
 YES_NO_LEADS = frozenset("be do can could would should might may will have shall".split())
 """Lemmas of the verbs that open a yes/no question ("is it ...?", "does the warmup ...?", "could it be that ...?"):
 what such a question says of a cause is the user's hypothesis, not what they saw. A "?" after a hedge ("maybe the
