@@ -87,3 +87,19 @@ def test_asking_how_to_weight_the_loss_is_a_loss_question(text: str) -> None:
 
 def test_a_weighted_loss_in_use_beside_a_symptom_is_no_question() -> None:
     assert _read("I weight the samples in the loss by frequency and the loss is nan").get("symptom") == "unstable"
+
+
+def test_the_crash_a_run_was_restarted_from_is_no_crash_and_a_schedule_begun_again_is_a_reset() -> None:
+    read = _read("I saved the model every epoch and reloaded it after a crash, now the cosine schedule begins "
+                 "again from the top")
+    assert read.get("symptom") != "crash"
+    assert (read.get("recent_change"), read.get("lr_observed")) == ("resume", "reset")
+
+
+@pytest.mark.parametrize("text", ["training crashes after a few epochs", "my script crashed"])
+def test_a_crash_of_the_run_is_still_a_crash(text: str) -> None:
+    assert _read(text).get("symptom") == "crash"
+
+
+def test_a_warm_restart_schedule_is_no_reset() -> None:
+    assert "lr_observed" not in _read("the schedule starts again with a warm restart")
