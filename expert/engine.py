@@ -391,6 +391,8 @@ class AuditedEngine(KnowledgeEngine):
             if not ranked:
                 return
         # They come after every question that applies in its own right (the seeds' protocol goes first).
+        # A late question (context such as the kind of run) waits until nothing else applies, waived ones included.
+        ranked = [v for v in ranked if not self.questions[v.question].late] or ranked
         own = [v for v in ranked if not _waived(self.questions[v.question], values)]
         ranked = own or ranked
         best = ranked[0]

@@ -1492,10 +1492,17 @@ class _Reader:
         lemmas = [t.lemma for t in toks]
         asks = toks[-1].text == "?" or lemmas[0] in K.QUESTION_LEADS or (len(lemmas) > 2 and lemmas[1] in
                                                                           ("should", "do", "can"))
+        # a wish to do something with a setting is a request about it as much as a question ("I want to augment
+        # my images and masks with imgaug", "I'd like to weight the loss"): the topic must follow the wish
+        wish = next((n + 2 for n in range(len(lemmas) - 2) if lemmas[n] in K.WISH_VERBS and lemmas[n + 1] == "to"
+                     and not (n and lemmas[n - 1] in K.NEGATORS)), None)
+        if wish is not None and not asks and any("topic" in p.roles and p.i >= lo + wish
+                                                 for p in self.parts_in(lo, hi)):
+            asks = True
         # (a question opened by a form of "be": "is it worth ...", whose lemma is no question word)
         opens = asks or toks[0].text in K.QUESTION_LEADS
         choice = set(lemmas) & K.CHOICE_WORDS or "vs" in lemmas or "which" in lemmas or "what" in lemmas or \
-            "how" in lemmas
+            "how" in lemmas or wish is not None
         if not opens:
             return
         parts = self.parts_in(lo, hi)
@@ -1695,7 +1702,10 @@ class _Reader:
         # whose numbers they are: the quantity said last before them ("lr=2e-5: loss goes from 15.5 to 1.43" is
         # the loss's), else any the sentence names ("from 64 to 1024 for the batch size")
         said = [q for _p, q, _s in self._quantities(self.parts_in(lo, b)) if q not in ("pronoun", "run", "model")]
-        quantities = said[-1:] or [q for _p, q, _s in self._quantities(self.parts_in(lo, hi))]
+        # (one named after the numbers that heads a change of its own, "num_classes from 2 to 5 and the batch size
+        # from 2 to 3", owns that change's numbers, not these)
+        quantities = said[-1:] or [q for p, q, _s in self._quantities(self.parts_in(lo, hi))
+                                   if not (p.i > a and "from" in self.lemmas(p.j, p.j + 3))]
         value = toks[a].number
         if value is None:
             return

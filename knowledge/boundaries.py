@@ -282,6 +282,12 @@ AREAS: tuple[Area, ...] = (
          "infrastructure", "tuning the optimizer while the GPU waits for data", "Data loading issues",
          words=r"data\s*loading\s+(?:is\s+)?(?:very\s+|too\s+|so\s+)?(?:slow|the\s+bottleneck|bottleneck\w*)|"
                r"slow\s+data\s*load\w*|(?:dataloader|data\s+loader)\s+(?:is\s+)?(?:very\s+|too\s+|so\s+)?slow|"
+               # a wish for a faster loader ("how do I speed up the data loader?", "make the dataloader faster")
+               # and the time loading takes ("data loading takes 20-30 minutes")
+               r"(?:speed\s+up|accelerate)\s+(?:the\s+|my\s+|our\s+)?(?:data\s*loader|data\s*loading|input\s+pipeline)|"
+               r"make\s+(?:the\s+|my\s+|our\s+)?(?:data\s*loader|data\s*loading|input\s+pipeline)\s+faster|"
+               r"data\s*loading\s+(?:takes?|took|taking)\s+(?:\S+\s+){0,2}?(?:minutes?|mins?|hours?|hrs?)\b|"
+               r"(?:minutes?|mins?|hours?|hrs?)\s+of\s+data\s*loading|"
                r"cpu\s+(?:usage\s+|utilization\s+|load\s+)?(?:is\s+|sits\s+|stays\s+)?(?:at\s+|near\s+|around\s+)?"
                r"100\s*%",
          priority=4),

@@ -242,6 +242,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        _DQ, P_DIRECT, symptom="direct_question", question_topic="precision"),
     _k(rf"{_WHICH}loss(?:\s+function)?(?!\s+(?:behaviou?r|curve))",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="loss_function"),
+    # asking how to weight the loss by example or class ("could I weight training samples in the loss so the rare
+    # ones count more?", "how do I reweight the classes?"): a question about the objective, not a symptom
+    _k(r"(?:(?:could|can|should|shall)\s+i|how\s+(?:do\s+i|to|can\s+i|should\s+i))\s+(?:re-?)?weight\s+(?:the\s+|my\s+)?"
+       r"(?:training\s+)?(?:samples?|examples?|classes|images?|instances?|losses|loss)\b",
+       _DQ, P_DIRECT, symptom="direct_question", question_topic="loss_function"),
     _k(r"how\s+(?:do\s+i|to|can\s+i|should\s+i)\s+(?:prevent|avoid|reduce|stop|fix)\s+over-?fit\w*",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="overfitting"),
     _k(rf"{_WHICH}(?:data\s+)?augmentations?", _DQ, P_DIRECT, symptom="direct_question",

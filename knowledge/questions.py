@@ -28,6 +28,12 @@ LOSS_BEHAVIOR_CHOICES = (("flat_from_start", "flat from the very start"),
 
 NEEDS_LOSS_CURVE = Is("not_learning", "unstable", "convergence")
 
+TASK_CHOICES = (("classification", "classification"), ("regression", "regression"),
+                ("language_modeling", "language modelling / LLM fine-tuning"), ("rl", "reinforcement learning"),
+                ("preference_tuning", "preference tuning (DPO, RLHF, reward model)"),
+                ("detection", "object detection"), ("segmentation", "segmentation"),
+                ("generation", "image or audio generation"), ("other", "something else"))
+
 WAIVED_ON_DECLINE: dict[str, tuple[str, ...]] = {
     "symptom": ("Q-SYMPTOM",),
     "learning_rate": ("Q-LR",),
@@ -99,11 +105,7 @@ QUESTIONS = (
         why="Without a named problem the kind of run still places it: language models, preference tuning and "
             "reinforcement learning have their own specialists, whatever the symptom turns out to be.",
         cite=Cite("000", "Cross-pack boundaries", "LLM and RL runs"),
-        choices=(("classification", "classification"), ("regression", "regression"),
-                 ("language_modeling", "language modelling / LLM fine-tuning"), ("rl", "reinforcement learning"),
-                 ("preference_tuning", "preference tuning (DPO, RLHF, reward model)"),
-                 ("detection", "object detection"), ("segmentation", "segmentation"),
-                 ("generation", "image or audio generation"), ("other", "something else"))),
+        choices=TASK_CHOICES),
     QuestionRow(
         "Q-MULTI-GPU", "multi_gpu",
         "Does the run use several GPUs or processes (DDP, FSDP, DeepSpeed, accelerate, torchrun)?",
@@ -111,6 +113,19 @@ QUESTIONS = (
         why="Without a named problem, a distributed run is placed by the distribution itself: ranks out of "
             "step, a sampler per process, collective hangs and per-rank memory are the framework's ground.",
         cite=Cite("000", "Cross-pack boundaries", "distributed training")),
+    # The same question once a run in trouble is named but not what it trains: a reinforcement-learning, language-
+    # model or detection run that does not learn is checked first where such runs go wrong (the environment and
+    # the reward, the label masking, the boxes), and the loss that fits the task is judged against it. Asked late:
+    # the symptom's own questions (the curve, where the NaN starts, the precision) come first, as the seeds order.
+    QuestionRow(
+        "Q-TASK-RUN", "task",
+        "What is the model trained to do?",
+        {"symptom": NEEDS_LOSS_CURVE, "task": Absent()}, rank=15,
+        why="The kind of run decides where a stalled or unstable run is checked first: reinforcement learning and "
+            "language-model fine-tuning have their own specialists, and the loss is judged against the task.",
+        cite=Cite("003", "Scope boundaries", "RL training issues: defer to deep-rl"),
+        # (a cross-pack boundary already places the run: the question would only restate it)
+        choices=TASK_CHOICES, unless=("boundary:*",), late=True),
     QuestionRow(
         "Q-LOSS-BEHAVIOR", "loss_behavior",
         "How does the training loss behave over time?",

@@ -478,6 +478,8 @@ class QuestionRow:
         choices: Display choices as (value, label); empty means the vocabulary's choices or free input.
         need: Other facts that must exist (``kind:key``).
         unless: Facts that must not exist.
+        late: Asked only once no other question applies: context that places the run (what it trains) rather
+            than a test of an open cause, so the symptom's own diagnostic questions keep their order.
         family: Filled in by the registry.
     """
 
@@ -491,6 +493,7 @@ class QuestionRow:
     choices: tuple[tuple[str, str], ...] = ()
     need: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
+    late: bool = False
     family: str = ""
 
     def conditions(self) -> dict[str, Cond]:

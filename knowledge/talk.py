@@ -350,6 +350,10 @@ HEDGES = frozenset("maybe perhaps probably possibly might seem seems seemingly a
 QUESTION_LEADS = frozenset("which what should shall would is are does do can could how why when whether".split())
 """Words that open a question."""
 
+WISH_VERBS = frozenset("want like wish".split())
+"""Lemmas that, before "to" and a setting ("I want to augment the masks too", "I'd like to weight the loss"), ask
+how to do it: a request about that setting, said without a question."""
+
 YES_NO_LEADS = frozenset("be do can could would should might may will have shall".split())
 """Lemmas of the verbs that open a yes/no question ("is it ...?", "does the warmup ...?", "could it be that ...?"):
 what such a question says of a cause is the user's hypothesis, not what they saw. A "?" after a hedge ("maybe the
@@ -1578,8 +1582,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"lr_observed": "reset"}),
         (("lr rate", "back again", "initial start original beginning", "!should !want !how !whether "
           "!warm !sgdr"), {"lr_observed": "reset"}),
-        (("lr rate schedule scheduler", "start restart begin", "over anew scratch", "!should !want !how !whether "
-          "!warm !sgdr"), {"lr_observed": "reset"}),
+        (("lr rate schedule scheduler", "start restart begin", "over anew scratch again top", "!should !want !how "
+          "!whether !warm !sgdr"), {"lr_observed": "reset"}),
         # a training step that hands the trainer nothing ("my training_step returned nothing", "training_step
         # returns None"): no loss reaches the optimizer (a question about what to return is not the step's trace)
         (("training_step", "return", "nothing none", "!should !must !need !how !what !whether"),
@@ -2052,6 +2056,8 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                r"(?<!training )(?<!train )(?<!test )(?<!validation )(?<!val )(?<!reconstruction )(?<!squared )"
                r"(?<!absolute )(?<!prediction )(?<!relative )\berror (?:when|whenever|with|from|inside|during|in)\b|"
                r"\b(?:an|this|that|the following|weird|strange|cryptic) (?:error|exception)\b|"
+               # (not the crash a run was restarted from: "reloaded the checkpoint after a crash" is a resume's history)
+               r"(?<!after a )(?<!after the )(?<!from a )(?<!from the )"
                r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
                r"\bexits? with (?:code|status)\b|\bexited with\b")
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
