@@ -163,6 +163,9 @@ MOVEMENTS: dict[str, str] = {
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
     "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
     "become nan": "nan", "go nan": "nan", "go inf": "nan",
+    # a value the curve never gets away from ("the DPO loss never leaves 0.693", "accuracy never leaves 0.5"): not
+    # bare "leave", whose past "left" is padding's side
+    "never leave": "flat",
     # a floor the curve does not pass ("won't go below 2.0" is a loss that does not go down)
     "go below": "down", "get below": "down", "drop below": "down", "fall below": "down",
     "convergence": "converge",
@@ -411,6 +414,14 @@ TOPICS: dict[str, str] = {
     "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting",
     "regularization": "overfitting", "regularisation": "overfitting", "early stop": "overfitting",
     "label smoothing": "overfitting", "l2 regularization": "overfitting", "l2 penalty": "overfitting",
+    # the warmup asked about by its length or share ("how many warmup steps?", "what warmup ratio?", "how long a
+    # warm-up phase?"): these phrases also name the run's warmup (SETTING_NAMES), which a question claims
+    **dict.fromkeys(("warm up", "lr warmup", "linear warmup", "warmup step", "warmup ratio", "warmup phase",
+                     "warmup period", "warmup epoch", "warm up phase", "warm up step", "warmup length",
+                     "warmup iteration", "warm up iteration", "warm up period", "length of warmup",
+                     "length of the warmup"), "schedule"),
+    # the loss asked about as a choice ("loss choice for an unbalanced dataset?", "choice of loss?")
+    "loss choice": "loss_function", "choice of loss": "loss_function", "choice of the loss": "loss_function",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -442,6 +453,13 @@ TOPIC_VALUES: dict[str, str] = {
     "amp": "precision", "optuna": "tuning", "bayesian optimization": "tuning", "wandb": "tracking",
     "mlflow": "tracking", "tensorboard": "tracking", "mixup": "augmentation", "cutmix": "augmentation",
     "randaugment": "augmentation", "autoaugment": "augmentation", "trivialaugment": "augmentation",
+    # losses weighed against each other ("focal loss or weighted cross entropy?", "is dice better than CE here?",
+    # "pos_weight enough, or should I switch to focal?"): the question is the objective's (the kind alone, never
+    # "<kind> loss" or "class weight" as one phrase, which would hide the quantity "loss" or "weight" they hold:
+    # "my contrastive loss went from 0.5 to 20")
+    **dict.fromkeys(("focal", "dice", "tversky", "lovasz", "huber", "cross entropy", "cross-entropy",
+                     "crossentropyloss", "bce", "bcewithlogitsloss", "bcewithlogits", "mse", "mae", "smooth l1",
+                     "pos_weight", "weighted ce", "weighted cross entropy", "nllloss", "infonce"), "loss_function"),
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
@@ -1785,8 +1803,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"symptom": "direct_question", "question_topic": "batch_size"}),
         # an augmentation that does not pay off ("the accuracy with mixup is not better than plain training",
         # "cutmix made my test accuracy worse"); the training figure under mixing is the line above
-        (("mixup cutmix randaugment autoaugment augmentation", "accuracy acc result performance score",
-          "worse lower below drop hurt degrade ~better ~improve ~help",
+        # (the transforms by name: "accuracy dropped after I added color jitter"; the model said to get worse: "with
+        # the augmentations on, the model gets worse on the test set")
+        (("mixup cutmix randaugment autoaugment trivialaugment augmix augmentation augment jitter colorjitter "
+          "randomresizedcrop", "accuracy acc result performance score model",
+          "worse lower below drop hurt degrade reduce decrease down ~better ~improve ~help",
           "!train_accuracy !replace !change !switch !new"),
          {"augmentation_hurts": True}),
         # waiting for data

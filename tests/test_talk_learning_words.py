@@ -1,0 +1,117 @@
+"""Words for learning dynamics and fine-tuning (issue 19, everyday9): warmup and loss choices asked about, one loss
+term drowning the others, the parts of a preference-tuning run by name (reward models, TRL trainers), a loss of
+the user's own with its kind named, an augmentation that makes things worse, and a curve that never leaves a value.
+Each sentence is invented here; the guards are sentences that use the same words for something else."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reading import assert_reads, obs
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the warmup asked about by its length or share
+    ("how many warmup steps should I use when fine-tuning?", {"symptom": "direct_question",
+                                                              "question_topic": "schedule"}),
+    ("what warmup ratio is sensible for a 20k step run?", {"question_topic": "schedule"}),
+    ("how long should the warmup phase be for a ViT?", {"question_topic": "schedule"}),
+    ("is a linear warmup needed with adamw, and how long?", {"question_topic": "schedule"}),
+    # losses weighed against each other, or the choice of the loss asked outright
+    ("should I use focal loss or weighted cross entropy?", {"symptom": "direct_question",
+                                                            "question_topic": "loss_function"}),
+    ("is dice loss better than cross entropy for tiny foreground masks?", {"question_topic": "loss_function"}),
+    ("focal vs class weights for a skewed label distribution, which one?", {"question_topic": "loss_function"}),
+    ("loss choice for an unbalanced dataset, weighted CE or focal?", {"question_topic": "loss_function"}),
+])
+def test_a_question_about_warmup_or_the_loss_states_its_topic(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    # the warmup in use beside a question about something else, or said without any question
+    "I use linear warmup, what lr should I use?",
+    "with 500 warmup steps the loss still spikes at step 600",
+    # a loss named as the run's, not weighed
+    "my focal loss goes nan after 100 steps",
+    "I train with weighted cross entropy and the minority recall is 0",
+])
+def test_warmup_or_a_loss_named_outside_a_choice_asks_nothing(text: str) -> None:
+    assert obs(text).get("question_topic") not in ("schedule", "loss_function")
+
+
+@pytest.mark.parametrize("text", [
+    "I have two losses and the regression one is 1000x bigger, so the classifier head never learns",
+    "total loss = loss_a + loss_b, but loss_b is tiny compared to loss_a and that task gets ignored",
+    "the second task of my multi-task network does not improve, its loss is 100 times smaller",
+    "the segmentation loss dominates and the depth head hardly moves",
+    "how should I weight my three task losses? one of them overwhelms the others",
+    "shared backbone with two heads: one loss swamps the other",
+    "combining a reconstruction loss and a kl term, the reconstruction term drowns everything",
+])
+def test_one_loss_term_drowning_the_others_is_a_multi_task_balance(text: str) -> None:
+    assert_reads(text, {"symptom": "multi_task"})
+
+
+@pytest.mark.parametrize("text, symptom", [
+    # one loss, nothing to balance: the curve's own symptom
+    ("the loss is 10x higher than yesterday and keeps going up", "unstable"),
+    ("my model never learns, the loss is flat from the start", "not_learning"),
+    # several heads of attention are no tasks
+    ("multi-head attention with two heads, the loss is nan after 3 epochs", "unstable"),
+])
+def test_one_loss_or_attention_heads_are_no_multi_task(text: str, symptom: str) -> None:
+    assert obs(text).get("symptom") == symptom
+
+
+@pytest.mark.parametrize("text", [
+    "my reward model accuracy on the chosen/rejected pairs is stuck at 50%",
+    "training a reward model with RewardTrainer, the loss stays near 0.69",
+    "running DPOTrainer on my preference pairs",
+    "my direct preference optimization run does nothing",
+    "rm training: loss 0.693 after 5000 steps",
+])
+def test_the_parts_of_a_preference_tuning_run_name_it(text: str) -> None:
+    assert_reads(text, {"task": "preference_tuning"})
+
+
+@pytest.mark.parametrize("text", [
+    "rm -rf the checkpoint dir and restart, the loss still goes nan",
+    "the environment's reward goes up slowly in my PPO agent",
+])
+def test_no_preference_run_without_its_parts(text: str) -> None:
+    assert "task" not in obs(text) or obs(text)["task"] != "preference_tuning"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my handwritten dice loss turns into nan after a few iterations", {"custom_loss": True}),
+    ("the self-written loss produces nan values during training", {"custom_loss": True}),
+    ("a homemade contrastive loss goes nan in epoch one", {"custom_loss": True}),
+    # the user's own loop or data is no loss of theirs
+    ("my own training loop, the loss is nan after 3 epochs", {"custom_loss": None}),
+    ("custom dataset and the loss is nan from the first step", {"custom_loss": None}),
+])
+def test_a_loss_of_the_users_own_with_its_kind_named(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("when I turn on the augmentations the model gets worse on the test set", {"augmentation_hurts": True}),
+    ("my accuracy dropped after I added color jitter", {"augmentation_hurts": True}),
+    ("augmentation reduced my validation score by 3 points", {"augmentation_hurts": True}),
+    ("with autoaugment on, val acc went down instead of up", {"augmentation_hurts": True}),
+    # a loss that falls with augmentation is no harm, and a training figure under mixing is another reading
+    ("with augmentation the val loss went down", {"augmentation_hurts": None}),
+])
+def test_an_augmentation_that_makes_things_worse(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the DPO loss never leaves 0.693", {"symptom": "not_learning"}),
+    ("accuracy never leaves 0.5 on a balanced binary set", {"symptom": "not_learning"}),
+    # "left" is padding's side, not a curve leaving a value
+    ("left padding makes the loss nan", {"symptom": "unstable"}),
+])
+def test_a_curve_that_never_leaves_a_value_is_stuck(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
