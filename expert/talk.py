@@ -94,6 +94,8 @@ _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
 """Movements after which a fall "again" or "back" is the curve's return, not a drop of its own."""
 
 _SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
+_COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day second sec".split())
+"""What a number after "stays" counts when it is a span, not the value held ("stayed 3 epochs at 0.7")."""
 """Movements that say a curve stays where it is."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
@@ -897,6 +899,9 @@ class _Reader:
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
                         "climb", "fall", "jump", "spike", "then")):
                     continue
+            if m == "stay" and p.j < j and self.tokens[p.j].kind == "num" and not (
+                    p.j + 1 < len(self.tokens) and self.tokens[p.j + 1].lemma in _COUNTED_SPANS):
+                m = "stuck"  # "the DPO loss remains 0.693", "stays 10.8": held at a value, as "stays at" says
             if m in _MOVES_TO and p.j + 1 < sent[1] and self.tokens[p.j].lemma == "to" and \
                     self.tokens[p.j + 1].kind == "num" and any(
                         o.roles.get("m") in _SETTLED for o in self.parts_in(p.j + 2, sent[1])) and \

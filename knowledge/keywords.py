@@ -315,6 +315,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:does\s*n[o']?t|doesn't|doesnt|don't|dont)\s+(?:improve|learn|move)|stays?\s+(?:bad|where\s+it\s+started)|"
        r"(?:hardly|barely)\s+moves?)",
        _SC, P_NOT_LEARNING + 1, negatable=False, symptom="multi_task"),
+    # several classes on at once for one example, said with the verb of membership ("each sample can belong to
+    # several classes at once", "an image may be assigned more than one label"), whatever the sentence says of the
+    # loss beside it (the FRAMES reading of the same idea stays silent beside a loss)
+    _k(r"(?:belong\w*|assigned|tagged|labell?ed)\s+(?:to\s+|with\s+)?(?:several|multiple|more\s+than\s+one|many)\s+"
+       r"(?:class(?:es)?|labels?|categor(?:y|ies)|tags?)\b|(?:several|multiple|more\s+than\s+one)\s+"
+       r"(?:labels?|class(?:es)?|tags?)\s+"
+       r"(?:per\s+(?:sample|example|image|row|item)|at\s+once|at\s+the\s+same\s+time)",
+       _QR, 0, target_kind="multi_hot"),
     # --- numbers users quote -----------------------------------------------------------------------------
     # the share of ReLU units that never fire, as users count it ("90% of the relu units output zero", "about 70
     # percent of neurons in layer 3 never activate", "most ReLUs died (85% always zero)"): the probe's
@@ -667,6 +675,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"
        r"the\s+majority\s+class|some\s+(?:classes|objects|categories)\s+(?:are\s+)?under-?represented",
+       _QR, 0, class_imbalance=True),
+    # a class counted as a small share, under 10% ("only 2% positives", "0.5% fraud cases", "the foreground class is
+    # only 2% of the pixels", "defects make up 3% of the images"): the majority class dominates the labels
+    _k(r"(?<![\d.])(?:\d|0?\.\d+|\d\.\d+)\s*%\s+(?:of\s+(?:the\s+|my\s+)?(?:data(?:set)?|samples|examples|labels|pixels|"
+       r"images|rows|records)\s+(?:are\s+)?)?(?:positives?\b|positive\s+(?:class|samples|examples|labels)|fraud\w*|"
+       r"anomal\w*|defect\w*|minority)|"
+       r"(?:positives?|foreground|minority|rare|fraud\w*|anomal\w*|defects?)\s+(?:class\s+|cases?\s+|samples?\s+|examples?\s+)?"
+       r"(?:is|are|makes?\s+up|account\s+for)\s+(?:only\s+|just\s+|about\s+|around\s+|~\s*)?"
+       r"(?:\d|0?\.\d+|\d\.\d+)\s*%(?!\d)",
        _QR, 0, class_imbalance=True),
     _k(r"(?:unnormali[sz]ed|un-?scaled|non-?normali[sz]ed|not\s+normali[sz]ed|raw)\s+(?:regression\s+)?(?:targets?|"
        r"labels?|y\s+values)|(?:forg[eo]t|didn'?t|did\s+not|never)\s+(?:to\s+)?(?:scale|normali[sz]e|standardi[sz]e)\s+"

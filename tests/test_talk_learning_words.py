@@ -115,3 +115,63 @@ def test_an_augmentation_that_makes_things_worse(text: str, expected: dict) -> N
 ])
 def test_a_curve_that_never_leaves_a_value_is_stuck(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("why does the DPO loss remain 0.693 the whole run?", {"symptom": "not_learning"}),
+    ("the loss stays 2.30 from the first epoch on", {"symptom": "not_learning"}),
+    ("accuracy stays 50% however long I train", {"symptom": "not_learning"}),
+    # a span after "stays" is how long, not the value held; a held value denied is no stuck curve
+    ("the loss stayed 3 epochs near 0.7 and then fell", {"symptom": None}),
+    ("the loss does not stay 0.69, it drops fine", {"symptom": None}),
+])
+def test_a_curve_said_to_stay_a_value_is_stuck(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, fraction", [
+    ("90% of the relu units output zero for every input", 0.9),
+    ("about 70 percent of neurons in layer 3 never activate", 0.7),
+    ("most ReLUs died (85% always zero) after the lr spike", 0.85),
+    ("95% of the ReLU outputs are exactly 0 on all samples", 0.95),
+    ("60% of my ReLU neurons are dead", 0.6),
+])
+def test_the_share_of_dead_relus_counted_in_words(text: str, fraction: float) -> None:
+    assert obs(text).get("dead_relu_fraction") == pytest.approx(fraction)
+
+
+@pytest.mark.parametrize("text", [
+    "90% of the outputs are zero",  # outputs not said ReLU's: the predictions, not dead units
+    "30% of the neurons are pruned",
+    "dropout zeroes 50% of the neurons at random",
+])
+def test_no_dead_relu_share_without_dead_units(text: str) -> None:
+    assert "dead_relu_fraction" not in obs(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("98% accuracy by predicting negative every time, only 2% positives", {"class_imbalance": True}),
+    ("the foreground class is only 2% of the pixels", {"class_imbalance": True}),
+    ("fraud detection with 0.5% fraud cases", {"class_imbalance": True}),
+    ("defects make up 3% of the images", {"class_imbalance": True}),
+    # a figure of a class, or a share that is no minority, says nothing of the balance
+    ("the positive class accuracy is 5%", {"class_imbalance": None}),
+    ("5% of the positives are misclassified", {"class_imbalance": None}),
+    ("about 40% positives and 60% negatives", {"class_imbalance": None}),
+])
+def test_a_class_counted_as_a_small_share_is_an_imbalance(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("using CE loss for a multi-label task", {"loss_fn": "cross_entropy", "target_kind": "multi_hot"}),
+    ("each sample can belong to several classes at once, loss is CrossEntropyLoss",
+     {"target_kind": "multi_hot", "loss_fn": "cross_entropy"}),
+    ("an image may be assigned more than one label", {"target_kind": "multi_hot"}),
+    # one class per example, a membership denied, or classes counted per device: no multi-hot targets
+    ("each image belongs to exactly one class", {"target_kind": None}),
+    ("it does not belong to multiple classes, every image has one label", {"target_kind": None}),
+    ("I train on multiple classes per GPU", {"target_kind": None}),
+])
+def test_several_classes_for_one_example_and_the_ce_loss_by_its_initials(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
