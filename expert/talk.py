@@ -679,6 +679,14 @@ class _Reader:
             k += 1
         return out
 
+    def _eval_phase(self, p: Part) -> bool:
+        """Whether a split word names the evaluation pass as a time: "during/in/at validation", "at eval time"."""
+        if p.roles.get("s") != "val" or "q" in p.roles:
+            return False
+        lead = self.lemmas(p.i - 1, p.i)
+        return lead in (["during"], ["while"]) or (lead in (["at"], ["in"]) and p.j < len(self.tokens) and
+                                                   self.tokens[p.j].lemma in ("time", "phase", "mode"))
+
     def _as_time(self, p: Part) -> bool:
         """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of.
 
@@ -838,6 +846,11 @@ class _Reader:
     def read_clause(self, sent: tuple[int, int], i: int, j: int, state: dict[str, Any]) -> None:
         parts = self.parts_in(i, j)
         quantities = self._quantities(parts)
+        if any(self._eval_phase(p) for p in parts):
+            # the evaluation pass said as the clause's time ("only at eval time I get a nan loss", "the loss is nan
+            # only during validation"): its curves with no split of their own are the evaluation's
+            quantities = [(q, name, "val" if split is None and name in ("loss", "accuracy") else split)
+                          for q, name, split in quantities]
         hedged = any(t.lemma in K.HEDGES for t in self.tokens[i:j])
         lemmas = set(self.lemmas(i, j))
         tags = {"all"} if lemmas & {"all", "every", "each", "always", "exactly", "just", "only"} else set()

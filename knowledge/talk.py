@@ -430,6 +430,9 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "contrastive learning", "self-supervised learning", "federated learning", "metric learning",
                      "representation learning", "curriculum learning", "multi-task learning", "fine tune",
                      "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
+                     # (other kinds of training run named "tuning": no hyperparameter search either)
+                     "preference tuning", "preference-tuning", "instruction tuning", "instruction-tuning",
+                     "prompt tuning", "prefix tuning",
                      "zero point", "loss function", "loss fn", "cost function", "objective function",
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
@@ -803,7 +806,9 @@ SELF_MOVEMENTS = frozenset({"underfit", "overfit", "not-generalize", "unstable",
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
                          "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
-                         "blocks tower stem statistic statistics stats feature features extractor norm".split())
+                         "blocks tower stem statistic statistics stats feature features extractor norm "
+                         # (what is trained beside a frozen base model: "an adapter on a frozen 7b model")
+                         "adapter adapters lora peft".split())
 """Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
 ("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
 
@@ -1732,6 +1737,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # ... not clipped at all")
         (("~clip ~clipping", "!anything !effect !val !cap"),
          {"grad_clipping": False}),
+        # a preference-tuning method named: its reward is a language model's, not an RL environment's ("GRPO
+        # training: the reward stays flat"; outranks the reward's own reading, VALUE_PRIORITY)
+        (("grpo dpo rlhf rlaif simpo orpo kto trl trlx",), {"task": "preference_tuning"}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
         # a long tail of classes ("long-tailed labels", "the tail classes are never predicted")
@@ -1901,6 +1909,8 @@ CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_beha
 VALUE_PRIORITY: dict[str, dict[Any, int]] = {
     # a norm that spikes and keeps climbing is exploding: the trend outranks the transient
     "grad_norm_trend": {"exploding": 2, "vanishing": 1, "spiky": 0},
+    # a preference method named beside a reward: the reward is the language model's (FRAMES)
+    "task": {"preference_tuning": 1},
 }
 """Which value wins when one text states two for an observation other than the symptom and the loss's shape."""
 

@@ -175,3 +175,45 @@ def test_a_class_counted_as_a_small_share_is_an_imbalance(text: str, expected: d
 ])
 def test_several_classes_for_one_example_and_the_ce_loss_by_its_initials(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("only at eval time i get nan loss, the train step never has nan", {"nan_phase": "evaluation"}),
+    ("during evaluation i get nan loss", {"nan_phase": "evaluation"}),
+    ("the loss is nan only during validation", {"nan_phase": "evaluation"}),
+    # the evaluation said fine in a clause of its own, or the training curve named: the NaN is training's
+    ("the loss is nan, but at test time it is fine", {"loss_behavior": "nan_or_inf", "nan_phase": None}),
+    ("the train loss is nan during evaluation too", {"nan_phase": None}),
+])
+def test_the_evaluation_pass_said_as_a_time_owns_the_clauses_curve(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a kind of training run named "tuning" is no hyperparameter search
+    ("which preference tuning method should I pick, DPO or KTO?", {"question_topic": "preference_method"}),
+    ("instruction tuning: which learning rate should I use?", {"question_topic": "learning_rate"}),
+    # the search itself asked about beside it still is
+    ("how should I tune my hyperparameters for instruction tuning?", {"question_topic": "tuning"}),
+])
+def test_a_run_named_tuning_is_no_hyperparameter_search(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a preference method named beside a reward: the language model's reward, not an environment's
+    ("GRPO training: reward stays flat", {"task": "preference_tuning"}),
+    ("my PPO agent's reward stays flat on cartpole", {"task": "rl"}),
+    ("the episode reward does not go up", {"task": "rl"}),
+])
+def test_a_reward_beside_a_preference_method_is_the_language_models(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, symptom", [
+    # what is trained beside a frozen base model: "frozen" is the base's, not a hang
+    ("training an adapter on a frozen 7b model, the loss is flat", "not_learning"),
+    ("the training froze after 300 steps", "hang"),
+])
+def test_a_frozen_base_under_an_adapter_is_no_hang(text: str, symptom: str) -> None:
+    assert obs(text).get("symptom") == symptom
