@@ -94,6 +94,8 @@ _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
 """Movements after which a fall "again" or "back" is the curve's return, not a drop of its own."""
 
 _SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
+_COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day second sec".split())
+"""What a number after "stays" counts when it is a span, not the value held ("stayed 3 epochs at 0.7")."""
 """Movements that say a curve stays where it is."""
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
@@ -677,6 +679,14 @@ class _Reader:
             k += 1
         return out
 
+    def _eval_phase(self, p: Part) -> bool:
+        """Whether a split word names the evaluation pass as a time: "during/in/at validation", "at eval time"."""
+        if p.roles.get("s") != "val" or "q" in p.roles:
+            return False
+        lead = self.lemmas(p.i - 1, p.i)
+        return lead in (["during"], ["while"]) or (lead in (["at"], ["in"]) and p.j < len(self.tokens) and
+                                                   self.tokens[p.j].lemma in ("time", "phase", "mode"))
+
     def _as_time(self, p: Part) -> bool:
         """Whether a step or batch phrase is said as a time ("after each step"), not as the thing spoken of.
 
@@ -836,6 +846,11 @@ class _Reader:
     def read_clause(self, sent: tuple[int, int], i: int, j: int, state: dict[str, Any]) -> None:
         parts = self.parts_in(i, j)
         quantities = self._quantities(parts)
+        if any(self._eval_phase(p) for p in parts):
+            # the evaluation pass said as the clause's time ("only at eval time I get a nan loss", "the loss is nan
+            # only during validation"): its curves with no split of their own are the evaluation's
+            quantities = [(q, name, "val" if split is None and name in ("loss", "accuracy") else split)
+                          for q, name, split in quantities]
         hedged = any(t.lemma in K.HEDGES for t in self.tokens[i:j])
         lemmas = set(self.lemmas(i, j))
         tags = {"all"} if lemmas & {"all", "every", "each", "always", "exactly", "just", "only"} else set()
@@ -897,6 +912,9 @@ class _Reader:
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
                         "climb", "fall", "jump", "spike", "then")):
                     continue
+            if m == "stay" and p.j < j and self.tokens[p.j].kind == "num" and not (
+                    p.j + 1 < len(self.tokens) and self.tokens[p.j + 1].lemma in _COUNTED_SPANS):
+                m = "stuck"  # "the DPO loss remains 0.693", "stays 10.8": held at a value, as "stays at" says
             if m in _MOVES_TO and p.j + 1 < sent[1] and self.tokens[p.j].lemma == "to" and \
                     self.tokens[p.j + 1].kind == "num" and any(
                         o.roles.get("m") in _SETTLED for o in self.parts_in(p.j + 2, sent[1])) and \

@@ -145,7 +145,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
     # a quantity moving a way, at a time, under its qualifiers. Only settings named in passing stay here.
-    _k(r"(?:custom|hand[-\s]?written|my\s+own)\s+loss(?:\s+function)?", _UN, 0, custom_loss=True),
+    # (the loss's kind may sit between: "my handwritten dice loss", "a self-written contrastive loss"; not the
+    # data's or the loop's: "my own training loop, the loss ...")
+    _k(r"(?:custom|hand[-\s]?written|self[-\s]?written|self[-\s]?made|home[-\s]?made|my\s+own)\s+"
+       r"(?:(?!(?:training|train|loop|dataset|data|model|and|but|the|so|with)\b)[\w-]+\s+){0,2}?loss(?:\s+function)?",
+       _UN, 0, custom_loss=True),
     # a loss the user took as code rather than from the library ("this focal loss implementation", "I implemented
     # a dice loss"): its formula is theirs to check, like a hand-written one
     # (matched beside the loss's name, not over it, so the name is still read)
@@ -277,16 +281,64 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"8[-\s]?bit\s+optimi[sz]ers?|paged\s+optimi[sz]ers?|bitsandbytes", _DQ, P_DIRECT,
        symptom="direct_question", question_topic="memory_optimizer"),
     # (above the RL cue: RLHF runs PPO on a language model, and TRL / trlx are libraries for exactly that)
-    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b", _MO, 1, task="preference_tuning"),
+    # (and the parts of such a run by name: the reward model trained on chosen/rejected pairs, TRL's trainers,
+    # DPO spelt out)
+    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b|"
+       r"reward[-\s]?model(?:s|l?ing)?\b|rewardtrainer|(?:dpo|grpo|orpo|kto|ppo)trainer|"
+       r"direct\s+preference\s+optimi[sz]ation|chosen\s*(?:/|and|vs\.?|versus)\s*rejected|"
+       r"preference\s+(?:pairs|data(?:set)?|model)\b|\brm\s+(?:training|stage|checkpoint|accuracy)\b",
+       _MO, 1, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
     _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"
        r"(?:new\s+)?training|first\s+time\s+train\w*|from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
        r"(?:training|project|model)",
        _SC, P_NEW_SETUP, symptom="new_setup"),
     _k(r"multi[-\s]?task|multiple\s+(?:tasks|objectives|losses|heads)|auxiliary\s+loss(?:es)?|"
-       r"combined\s+loss|sum\s+of\s+(?:\w+\s+)?losses|(?:task|loss)\s+weight(?:s|ing)?",
+       r"combined\s+loss|sum\s+of\s+(?:\w+\s+)?losses|(?:task|loss)\s+weight(?:s|ing)?|"
+       # several losses or heads counted ("two losses", "my 3 task losses", "shared backbone with two heads"), a
+       # loss summed from named terms ("total loss = loss_a + loss_b"), two losses combined, the losses weighted
+       r"(?<!attention\s)(?:two|three|four|2|3|4|several)\s+(?:different\s+|separate\s+)?(?:task\s+)?"
+       r"(?:losses|loss\s+terms|heads|objectives)\b|"
+       r"\bloss\w*\s*=\s*\w*loss\w*\s*\+\s*\w*loss|"
+       r"combin\w*\s+(?:an?\s+|the\s+|two\s+|my\s+)?[\w-]+\s+loss\s+(?:and|with)\s+(?:an?\s+|the\s+)?[\w-]+\s+"
+       r"(?:loss|term)|weight\w*\s+(?:my\s+|the\s+|these\s+)?(?:\w+\s+)?(?:task\s+)?losses",
        _SC, P_MULTI_TASK, symptom="multi_task"),
+    # one loss term drowning the others ("the regression loss is 1000x bigger and swamps the classifier's", "one
+    # of them overwhelms the others", "the big loss takes over the gradients"): the combined objective's balance,
+    # read before what the neglected task is said to do ("the other head never learns")
+    _k(r"\b(?:loss(?:es)?|term|task)\b[^.!?\n]{0,60}?\b(?:dominat\w*|swamp\w*|overwhelm\w*|drown\w*|"
+       r"overshadow\w*|take\w*\s+over|took\s+over)\b|"
+       r"(?:one|each)\s+of\s+them\s+(?:dominat\w*|swamp\w*|overwhelm\w*|drown\w*)",
+       _SC, P_NOT_LEARNING + 1, symptom="multi_task"),
+    # several losses or tasks, then one of them said far smaller or larger than another, or neglected ("two losses,
+    # the regression one is 1000x bigger so the classifier never learns", "loss_b is tiny compared to loss_a",
+    # "the second task of my multi-task net does not improve"): the balance of the combined objective again
+    _k(r"(?:multi[-\s]?task\w*|(?:two|three|2|3|several|multiple)\s+(?:\w+\s+)?(?:losses|heads|tasks|objectives)|"
+       r"auxiliary\s+loss|loss_?\w+\s*\+\s*loss_?\w+)[^.!?\n]{0,120}?"
+       r"(?:(?:\d+\s*x|\d+\s+times|orders?\s+of\s+magnitude|much|way|far)\s+(?:bigger|larger|smaller|greater|higher|"
+       r"lower)|tiny\s+compared|(?:gets?|is|being)\s+ignored|never\s+learns?|"
+       r"(?:does\s*n[o']?t|doesn't|doesnt|don't|dont)\s+(?:improve|learn|move)|stays?\s+(?:bad|where\s+it\s+started)|"
+       r"(?:hardly|barely)\s+moves?)",
+       _SC, P_NOT_LEARNING + 1, negatable=False, symptom="multi_task"),
+    # several classes on at once for one example, said with the verb of membership ("each sample can belong to
+    # several classes at once", "an image may be assigned more than one label"), whatever the sentence says of the
+    # loss beside it (the FRAMES reading of the same idea stays silent beside a loss)
+    _k(r"(?:belong\w*|assigned|tagged|labell?ed)\s+(?:to\s+|with\s+)?(?:several|multiple|more\s+than\s+one|many)\s+"
+       r"(?:class(?:es)?|labels?|categor(?:y|ies)|tags?)\b|(?:several|multiple|more\s+than\s+one)\s+"
+       r"(?:labels?|class(?:es)?|tags?)\s+"
+       r"(?:per\s+(?:sample|example|image|row|item)|at\s+once|at\s+the\s+same\s+time)",
+       _QR, 0, target_kind="multi_hot"),
     # --- numbers users quote -----------------------------------------------------------------------------
+    # the share of ReLU units that never fire, as users count it ("90% of the relu units output zero", "about 70
+    # percent of neurons in layer 3 never activate", "most ReLUs died (85% always zero)"): the probe's
+    # dead_relu_fraction said in words (units, neurons or ReLUs; outputs and activations only when said ReLU's)
+    _k(r"(?P<dead_relu_fraction>\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(?:the\s+|my\s+|all\s+)?(?:hidden\s+)?"
+       r"(?:relu\s+(?:units|neurons|outputs|activations)|relus|units|neurons)\b[^.!?\n]{0,40}?"
+       r"\b(?:are\s+dead|dead|died|output\s+(?:zero|0)|(?:are|is)\s+(?:exactly\s+|always\s+)?(?:zero|0)\b|"
+       r"never\s+(?:fire|fires|activate|activates))|"
+       r"\b(?:relus|relu\s+units|neurons)\s+(?:are\s+)?(?:dead|died)\s*\(\s*(?P<v>\d+(?:\.\d+)?)\s*%\s*"
+       r"(?:always\s+zero|dead|never\s+fire)",
+       _NL, 0, negatable=False, dead_relu_fraction="$frac"),
     # (the learning rate and the batch size quoted with their number are read by the parser of training talk:
     # knowledge.talk.QUOTED_SETTINGS)
     # the width of the classification head as Hugging Face users set it
@@ -628,6 +680,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"
        r"the\s+majority\s+class|some\s+(?:classes|objects|categories)\s+(?:are\s+)?under-?represented",
+       _QR, 0, class_imbalance=True),
+    # a class counted as a small share, under 10% ("only 2% positives", "0.5% fraud cases", "the foreground class is
+    # only 2% of the pixels", "defects make up 3% of the images"): the majority class dominates the labels
+    _k(r"(?<![\d.])(?:\d|0?\.\d+|\d\.\d+)\s*%\s+(?:of\s+(?:the\s+|my\s+)?(?:data(?:set)?|samples|examples|labels|pixels|"
+       r"images|rows|records)\s+(?:are\s+)?)?(?:positives?\b|positive\s+(?:class|samples|examples|labels)|fraud\w*|"
+       r"anomal\w*|defect\w*|minority)|"
+       r"(?:positives?|foreground|minority|rare|fraud\w*|anomal\w*|defects?)\s+(?:class\s+|cases?\s+|samples?\s+|examples?\s+)?"
+       r"(?:is|are|makes?\s+up|account\s+for)\s+(?:only\s+|just\s+|about\s+|around\s+|~\s*)?"
+       r"(?:\d|0?\.\d+|\d\.\d+)\s*%(?!\d)",
        _QR, 0, class_imbalance=True),
     _k(r"(?:unnormali[sz]ed|un-?scaled|non-?normali[sz]ed|not\s+normali[sz]ed|raw)\s+(?:regression\s+)?(?:targets?|"
        r"labels?|y\s+values)|(?:forg[eo]t|didn'?t|did\s+not|never)\s+(?:to\s+)?(?:scale|normali[sz]e|standardi[sz]e)\s+"

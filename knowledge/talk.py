@@ -163,6 +163,9 @@ MOVEMENTS: dict[str, str] = {
     "sit at": "flat", "jitter": "oscillate", "go crazy": "oscillate", "worsen": "worse", "degrade": "worse",
     "deteriorate": "worse", "go haywire": "oscillate", "go to nan": "nan", "nan out": "nan", "turn nan": "nan",
     "become nan": "nan", "go nan": "nan", "go inf": "nan",
+    # a value the curve never gets away from ("the DPO loss never leaves 0.693", "accuracy never leaves 0.5"): not
+    # bare "leave", whose past "left" is padding's side
+    "never leave": "flat",
     # a floor the curve does not pass ("won't go below 2.0" is a loss that does not go down)
     "go below": "down", "get below": "down", "drop below": "down", "fall below": "down",
     "convergence": "converge",
@@ -415,6 +418,14 @@ TOPICS: dict[str, str] = {
     "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting",
     "regularization": "overfitting", "regularisation": "overfitting", "early stop": "overfitting",
     "label smoothing": "overfitting", "l2 regularization": "overfitting", "l2 penalty": "overfitting",
+    # the warmup asked about by its length or share ("how many warmup steps?", "what warmup ratio?", "how long a
+    # warm-up phase?"): these phrases also name the run's warmup (SETTING_NAMES), which a question claims
+    **dict.fromkeys(("warm up", "lr warmup", "linear warmup", "warmup step", "warmup ratio", "warmup phase",
+                     "warmup period", "warmup epoch", "warm up phase", "warm up step", "warmup length",
+                     "warmup iteration", "warm up iteration", "warm up period", "length of warmup",
+                     "length of the warmup"), "schedule"),
+    # the loss asked about as a choice ("loss choice for an unbalanced dataset?", "choice of loss?")
+    "loss choice": "loss_function", "choice of loss": "loss_function", "choice of the loss": "loss_function",
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -423,6 +434,9 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "contrastive learning", "self-supervised learning", "federated learning", "metric learning",
                      "representation learning", "curriculum learning", "multi-task learning", "fine tune",
                      "fine tuning", "fine-tune", "fine-tuning", "finetune", "finetuning",
+                     # (other kinds of training run named "tuning": no hyperparameter search either)
+                     "preference tuning", "preference-tuning", "instruction tuning", "instruction-tuning",
+                     "prompt tuning", "prefix tuning",
                      "zero point", "loss function", "loss fn", "cost function", "objective function",
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
@@ -446,6 +460,13 @@ TOPIC_VALUES: dict[str, str] = {
     "amp": "precision", "optuna": "tuning", "bayesian optimization": "tuning", "wandb": "tracking",
     "mlflow": "tracking", "tensorboard": "tracking", "mixup": "augmentation", "cutmix": "augmentation",
     "randaugment": "augmentation", "autoaugment": "augmentation", "trivialaugment": "augmentation",
+    # losses weighed against each other ("focal loss or weighted cross entropy?", "is dice better than CE here?",
+    # "pos_weight enough, or should I switch to focal?"): the question is the objective's (the kind alone, never
+    # "<kind> loss" or "class weight" as one phrase, which would hide the quantity "loss" or "weight" they hold:
+    # "my contrastive loss went from 0.5 to 20")
+    **dict.fromkeys(("focal", "dice", "tversky", "lovasz", "huber", "cross entropy", "cross-entropy",
+                     "crossentropyloss", "bce", "bcewithlogitsloss", "bcewithlogits", "mse", "mae", "smooth l1",
+                     "pos_weight", "weighted ce", "weighted cross entropy", "nllloss", "infonce"), "loss_function"),
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
@@ -789,7 +810,9 @@ SELF_MOVEMENTS = frozenset({"underfit", "overfit", "not-generalize", "unstable",
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
                          "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
-                         "blocks tower stem statistic statistics stats feature features extractor norm".split())
+                         "blocks tower stem statistic statistics stats feature features extractor norm "
+                         # (what is trained beside a frozen base model: "an adapter on a frozen 7b model")
+                         "adapter adapters lora peft".split())
 """Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
 ("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
 
@@ -1718,6 +1741,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # ... not clipped at all")
         (("~clip ~clipping", "!anything !effect !val !cap"),
          {"grad_clipping": False}),
+        # a preference-tuning method named: its reward is a language model's, not an RL environment's ("GRPO
+        # training: the reward stays flat"; outranks the reward's own reading, VALUE_PRIORITY)
+        (("grpo dpo rlhf rlaif simpo orpo kto trl trlx",), {"task": "preference_tuning"}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
         # a long tail of classes ("long-tailed labels", "the tail classes are never predicted")
@@ -1789,8 +1815,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"symptom": "direct_question", "question_topic": "batch_size"}),
         # an augmentation that does not pay off ("the accuracy with mixup is not better than plain training",
         # "cutmix made my test accuracy worse"); the training figure under mixing is the line above
-        (("mixup cutmix randaugment autoaugment augmentation", "accuracy acc result performance score",
-          "worse lower below drop hurt degrade ~better ~improve ~help",
+        # (the transforms by name: "accuracy dropped after I added color jitter"; the model said to get worse: "with
+        # the augmentations on, the model gets worse on the test set")
+        (("mixup cutmix randaugment autoaugment trivialaugment augmix augmentation augment jitter colorjitter "
+          "randomresizedcrop", "accuracy acc result performance score model",
+          "worse lower below drop hurt degrade reduce decrease down ~better ~improve ~help",
           "!train_accuracy !replace !change !switch !new"),
          {"augmentation_hurts": True}),
         # waiting for data
@@ -1884,6 +1913,8 @@ CLAIMS_BY_MOVEMENT: dict[str, tuple[str, ...]] = {"hang": ("symptom", "loss_beha
 VALUE_PRIORITY: dict[str, dict[Any, int]] = {
     # a norm that spikes and keeps climbing is exploding: the trend outranks the transient
     "grad_norm_trend": {"exploding": 2, "vanishing": 1, "spiky": 0},
+    # a preference method named beside a reward: the reward is the language model's (FRAMES)
+    "task": {"preference_tuning": 1},
 }
 """Which value wins when one text states two for an observation other than the symptom and the loss's shape."""
 

@@ -44,7 +44,7 @@ OPTIMIZER_SPELLINGS: dict[str, str] = {
 LOSS_SPELLINGS: dict[str, str] = {
     "crossentropyloss": "cross_entropy", "cross_entropy": "cross_entropy", "crossentropy": "cross_entropy",
     "categorical_crossentropy": "cross_entropy", "sparse_categorical_crossentropy": "cross_entropy",
-    "ce": "cross_entropy",
+    "ce": "cross_entropy", "ce_loss": "cross_entropy",  # ("CE loss": safe with its noun, unlike a bare "ce")
     "nllloss": "nll", "nll_loss": "nll", "nll": "nll", "negative_log_likelihood": "nll",
     "bcewithlogitsloss": "bce_with_logits", "binary_cross_entropy_with_logits": "bce_with_logits",
     "bce_with_logits": "bce_with_logits", "bcewithlogits": "bce_with_logits",
