@@ -1478,6 +1478,16 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("raise increase extend much add bump", "epoch max_epochs num_epochs max_epoch step max_steps iteration",
           "continue resume resuming restart", "!should !want !whether !how !if !plan !planning !later"),
          {"recent_change": "extended"}),
+        # (the run's length said changed without a resume word: "extended training by another 20k steps", "kept
+        # training longer after the schedule ended", "trained 30 more epochs on top of a finished run")
+        (("extend", "training train run epoch step iteration", "!should !want !whether !how !if !plan !planning "
+          "!later !dataset !data !vocabulary !vocab !context !sequence !window !model"), {"recent_change": "extended"}),
+        (("keep continue", "train training", "long", "!should !want !whether !how !if !take !slow !time"),
+         {"recent_change": "extended"}),
+        (("much extra another additional", "epoch step iteration", "finish complete end plan final",
+          "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
+        (("continue keep train training", "past beyond", "end plan finish schedule max_epochs",
+          "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
         # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
@@ -1798,6 +1808,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
           "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
+        # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100 card multi-gpu", "only just barely "
+          "slightly merely marginally", "fast faster speedup speed-up quick", "!hang !freeze !stuck !nan "
+          "!crash !oom !single-gpu"), {"multi_gpu_speedup": "partial", "symptom": "slow_training"}),
+        # hardware said to lack bf16 ("my V100 doesn't support bf16", "bf16 isn't supported on the T4", "a card
+        # without bf16 support", "the GPU can't do bf16"): the format, not a speed or precision choice; another
+        # format said beside it is what the sentence is about ("no fp8 support, only bf16")
+        (("bf16 bfloat16", "~support ~supported ~compatible ~available", "!fp8 !fp4 !int8 !flash !tf32"),
+         {"bf16_supported": False}),
+        (("gpu card hardware device v100 t4 p100 k80 2080ti", "~bf16 ~bfloat16", "!fp8 !fp4 "
+          "!int8 !flash !tf32"), {"bf16_supported": False}),
+        (("lack", "bf16 bfloat16", "support"), {"bf16_supported": False}),
         # two runs said to be the same that still differ ("why do my two identical runs give different curves?")
         (("run", "identical same two", "different differ vary", "!lr !rate !batch !optimizer !hyperparameter !config "
           "!gpu !speed !time !seed"), {"nondeterminism": "training_runs"}),

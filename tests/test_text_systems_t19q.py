@@ -1,0 +1,130 @@
+"""Systems talk read from everyday phrasings (issue 19, everyday8): hardware without bf16, partial multi-GPU
+speedup, BatchNorm left per device and the per-rank batch, the accumulation context around the loop, collectives
+that differ between ranks, a finished run extended. Each reading is checked where it must fire and where a
+negation, a question or another subject must keep it silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reading import assert_reads
+
+
+@pytest.mark.parametrize("text", [
+    "my V100 doesn't support bf16, what should I use instead?",
+    "bf16 isn't supported on my T4",
+    "my gpu has no bfloat16 support (it is a 2080 Ti)",
+    "colab gave me a T4 which lacks bf16 support",
+    "which precision should I train in when the gpu can't do bf16? it's a P100",
+])
+def test_hardware_without_bf16(text: str) -> None:
+    assert_reads(text, {"bf16_supported": False})
+
+
+@pytest.mark.parametrize("text", [
+    "does my gpu support bf16?",
+    "my A100 supports bf16, should I use it?",
+    "no fp8 support on my gpu, only bf16",
+    "I train in bf16 on an H100",
+])
+def test_bf16_support_not_denied(text: str) -> None:
+    assert_reads(text, {"bf16_supported": None})
+
+
+@pytest.mark.parametrize("text", [
+    "4 gpus only give me 1.5x speedup over one gpu, expected close to 4x",
+    "with 8 GPUs training is only about 2x faster than a single GPU",
+    "ddp scaling is poor: 2 gpus 1.6x, 4 gpus 2.1x",
+    "the speedup on 4 cards is far from linear",
+    "adding more gpus gives diminishing returns",
+])
+def test_partial_multi_gpu_speedup(text: str) -> None:
+    assert_reads(text, {"multi_gpu_speedup": "partial", "symptom": "slow_training"})
+
+
+@pytest.mark.parametrize("text", [
+    "4 gpus give a 3.9x speedup, nearly linear",
+    "is the speedup from 8 gpus linear?",
+    "the learning rate scaling is far from linear across 8 gpus",
+])
+def test_speedup_not_partial(text: str) -> None:
+    assert_reads(text, {"multi_gpu_speedup": None})
+
+
+def test_no_speedup_stays_none() -> None:
+    assert_reads("4 gpus are not faster than 1", {"multi_gpu_speedup": "none"})
+
+
+@pytest.mark.parametrize(("text", "batch"), [
+    ("running ddp without syncbn, batch of 2 per process", 2),
+    ("I dont use SyncBN, each of my 4 GPUs has 4 samples", 4),
+    ("multi gpu training, bn layers not converted to sync batchnorm, per gpu batch is 2", 2),
+    ("currently plain BN on 8 gpus with 2 images each", 2),
+    ("BatchNorm with only 2 images per GPU on 8 GPUs, no SyncBatchNorm", 2),
+])
+def test_local_batchnorm_and_rank_batch(text: str, batch: int) -> None:
+    assert_reads(text, {"batchnorm_sync": "local", "per_rank_batch": batch})
+
+
+@pytest.mark.parametrize("text", [
+    "not sure if SyncBN would help with ddp",
+    "I use SyncBatchNorm on 8 gpus",
+    "is there no syncbn in fsdp?",
+    "I replaced BatchNorm with GroupNorm",
+])
+def test_batchnorm_not_said_local(text: str) -> None:
+    assert_reads(text, {"batchnorm_sync": None})
+
+
+def test_hf_per_device_batch_is_the_rank_batch() -> None:
+    assert_reads("per_device_train_batch_size=8 on 4 gpus", {"per_rank_batch": 8})
+
+
+@pytest.mark.parametrize("text", [
+    "with accelerate I wrapped the entire for loop in with accelerator.accumulate(model):",
+    "grad accumulation via accelerator.accumulate but the context manager wraps the full epoch loop",
+    "I call accumulate once for the entire loop and the optimizer steps every batch",
+])
+def test_accumulation_context_around_loop(text: str) -> None:
+    assert_reads(text, {"accum_wiring": "around_loop"})
+
+
+@pytest.mark.parametrize("text", [
+    "I use accelerator.accumulate(model) inside the loop, once per batch",
+    "I did not wrap the whole loop with accelerator.accumulate, it is inside",
+])
+def test_accumulation_context_per_batch(text: str) -> None:
+    assert_reads(text, {"accum_wiring": None})
+
+
+@pytest.mark.parametrize("text", [
+    "TORCH_DISTRIBUTED_DEBUG=DETAIL says the ranks call different collectives",
+    "the collectives between ranks do not match",
+    "desync between ranks: one process calls barrier, the others allreduce",
+])
+def test_collective_mismatch_in_words(text: str) -> None:
+    assert_reads(text, {"collective_failure": "mismatch"})
+
+
+def test_collectives_that_match_are_no_mismatch() -> None:
+    assert_reads("the collectives between ranks match, it still hangs", {"collective_failure": None})
+
+
+@pytest.mark.parametrize("text", [
+    "I extended training by another 20k steps from the final checkpoint and the loss jumped",
+    "after the cosine schedule ended I kept training longer, the loss suddenly spikes",
+    "trained for 30 more epochs on top of a finished run",
+    "continued training past the planned end (added 10 epochs) and the loss blew up",
+])
+def test_finished_run_extended(text: str) -> None:
+    assert_reads(text, {"recent_change": "extended"})
+
+
+@pytest.mark.parametrize("text", [
+    "should I extend the training by 10 epochs?",
+    "training takes longer than planned",
+    "I extended the dataset with 2k more images and accuracy dropped",
+    "I don't want to extend the run",
+])
+def test_not_an_extended_run(text: str) -> None:
+    assert_reads(text, {"recent_change": None})
