@@ -1692,6 +1692,11 @@ class _Reader:
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
             return
+        # numbers that count the noun right after them ("went from 1 gpu to 8 gpus with the same lr") are that
+        # noun's count, no setting's value
+        if any(n + 1 < hi and (toks[n + 1].lemma in K.COUNTED_SETTINGS or toks[n + 1].text.lower() in K.GPU_NAMES)
+               for n in (a, b)):
+            return
         # whose numbers they are: the quantity said last before them ("lr=2e-5: loss goes from 15.5 to 1.43" is
         # the loss's), else any the sentence names ("from 64 to 1024 for the batch size")
         said = [q for _p, q, _s in self._quantities(self.parts_in(lo, b)) if q not in ("pronoun", "run", "model")]

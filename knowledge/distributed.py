@@ -299,6 +299,12 @@ _EXAMPLES = r"(?:images?|imgs?|samples?|examples?|clips?|volumes?|sequences?|cro
 
 # Free-text cues for distributed trouble: words map to observations, never to causes.
 KEYWORDS = (
+    # several processes said by their count or by two of their ranks ("eval on 8 ranks", "across 2 nodes", "the
+    # weights on rank 0 and rank 1 differ"); graph nodes come in larger counts and without "on/across"
+    Keyword(r"\b(?:[2-9]|[1-9]\d{1,3}|two|three|four|eight|sixteen|several|multiple)\s+ranks\b|"
+            r"\b(?:on|across|over|to|from)\s+(?:[2-9]|[1-5]\d|64|two|three|four|eight|several|multiple)\s+"
+            r"(?:nodes|machines|hosts)\b|\brank\s*#?\d+\s+(?:and|vs\.?|or|versus)\s+(?:rank\s*)?#?\d+\b",
+            {"multi_gpu": True}, _KT, priority=2),
     # more devices, some more speed but far less than they multiply ("the speedup is far from linear", "DDP
     # scaling is poor", "more GPUs give diminishing returns"); not the LR's scaling rule
     Keyword(r"(?<!lr\s)(?<!rate\s)\b(?:speed-?up|scaling)\s+(?:(?:on|with|from|of|across)\s+(?:[\w-]+\s+){1,3}?)?"
@@ -365,7 +371,11 @@ KEYWORDS = (
     Keyword(r"(?:ranks?|replicas?|gpus?|processes|workers)\s+(?:have|hold|end\s+up\s+with|show)\s+(?:\w+\s+)?different\s+"
             r"(?:parameters?|param(?:eter)?\s+values|weights?|model\s+weights)|(?:parameters?|param(?:eter)?\s+values|"
             r"weights?)\s+(?:are\s+|become\s+)?(?:differ(?:ent)?|not\s+(?:the\s+)?same|out\s+of\s+sync)\s+(?:across|"
-            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)" + _NOT_ASKED_OR_DENIED,
+            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)|"
+            # (two ranks named: "the weights on rank 0 and rank 1 are different")
+            r"(?:parameters?|params?|weights?)\s+(?:on|of|in)\s+(?:rank|gpu|replica|device)\s*#?\d+\s+(?:and|vs\.?)\s+"
+            r"(?:rank|gpu|replica|device)?\s*#?\d+\s+(?:are\s+|become\s+|look\s+)?(?:different|differ|not\s+(?:the\s+)?"
+            r"same|out\s+of\s+sync)" + _NOT_ASKED_OR_DENIED,
             {"replicas_in_sync": "diverged", "multi_gpu": True}, _KT, negatable=False, priority=4),
     # the rank where a NaN shows up first ("rank 2 hits nan first", "the first inf appears on gpu 3")
     Keyword(r"(?:rank|gpu|process|device)\s*#?(?P<nonfinite_rank>\d+)\s+(?:\w+\s+){0,3}?(?:nan|inf|non-?finite)\w*\s+"

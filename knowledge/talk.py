@@ -1466,6 +1466,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
           "!memory !should !want !how !whether"),
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
+        # the LR left as it was when the GPU count changed ("moved from 1 gpu to 8, kept the same learning rate",
+        # "scaled to four nodes but left the lr unchanged", "didn't touch the learning rate"): the global batch grew,
+        # the LR was not rescaled for it; the sameness said of the LR, not of the batch or the config beside it
+        (("gpu node card", "from much move switch scale go add ->", "lr rate", "same unchanged ~touch ~adjust "
+          "~scale ~rescale ~change ~modify ~increase ~raise", "!should !would !whether !how !if !error !sample "
+          "!frame !success"),
+         {"lr_world_scaling": "unchanged", "world_size_changed": True, "multi_gpu": True},
+         ((3, 2, "batch config configuration hyperparameter hparam setting seed data dataset code"),)),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
         # ("by half" is a fraction, not the format: "throughput fell by half after enabling checkpointing")
@@ -1974,6 +1982,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"backward through the graph a second time|saved tensors after they have already been freed",
      {"boundary_topic": "autograd_error"}),
     (r"modified by an inplace operation", {"boundary_topic": "autograd_error"}),
+    # a custom autograd Function whose backward returns another number of gradients than forward took inputs
+    (r"incorrect number of gradients|returned an invalid gradient at index", {"boundary_topic": "custom_autograd"}),
     # torch.utils.checkpoint's warning (reentrant variant): the checkpointed segment's inputs carry no grad
     (r"none of the inputs have requires_grad=true", {"checkpoint_inputs_no_grad": True, "symptom": "not_learning"}),
     # devices, dtypes and shapes
@@ -2054,7 +2064,7 @@ PASTED_CRASH_PRIORITY = 8
 ..." is a crash), below every behaviour of a run that trains (a crash is 1 when only named in words)."""
 
 CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
-                          "cuda_oom", "collective_timeout", "dataloader_failure", "pickling"})
+                          "cuda_oom", "collective_timeout", "dataloader_failure", "pickling", "custom_autograd"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""
 
 SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())

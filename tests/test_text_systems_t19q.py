@@ -128,3 +128,62 @@ def test_finished_run_extended(text: str) -> None:
 ])
 def test_not_an_extended_run(text: str) -> None:
     assert_reads(text, {"recent_change": None})
+
+
+@pytest.mark.parametrize("text", [
+    "moved from 1 gpu to 8 gpus with DDP, kept the same learning rate, now the model trains worse",
+    "I scaled from one node to four nodes but left the lr unchanged; results got noticeably worse",
+    "went from a single gpu to 4 gpus and didn't touch the learning rate",
+    "Same config, more GPUs (1 -> 16), lr not adjusted, and the final loss is higher than before",
+])
+def test_lr_left_unscaled_when_gpus_changed(text: str) -> None:
+    assert_reads(text, {"lr_world_scaling": "unchanged", "world_size_changed": True})
+
+
+@pytest.mark.parametrize("text", [
+    "should I keep the same lr when moving from 1 to 8 gpus?",
+    "I moved from 1 to 8 gpus and scaled the lr by 8",
+    "moved from 1 gpu to 8 and scaled the lr linearly, same batch per gpu",
+])
+def test_lr_scaled_or_only_weighed(text: str) -> None:
+    assert_reads(text, {"lr_world_scaling": None})
+
+
+def test_gpu_counts_of_a_change_are_no_learning_rate() -> None:
+    # "from 1 gpu to 8 gpus" counts devices: the LR named beside it takes no value from it
+    assert_reads("went from 1 gpu to 8 gpus with the same lr", {"learning_rate": None, "multi_gpu": True})
+    assert_reads("lr from 1e-3 to 1e-4", {"learning_rate": 1e-4})
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: function MyReLUBackward returned an incorrect number of gradients (expected 2, got 1)",
+    "implementing a custom Function for quantization-aware rounding, backward crashes: incorrect number of gradients",
+])
+def test_custom_function_gradient_count_error(text: str) -> None:
+    assert_reads(text, {"boundary_topic": "custom_autograd", "symptom": "crash"})
+
+
+def test_quantization_for_serving_stays_quantization() -> None:
+    assert_reads("I want to quantize my model to int8 for serving", {"boundary_topic": "quantization"})
+
+
+@pytest.mark.parametrize("text", [
+    "running eval on 8 ranks",
+    "we train across 2 nodes with 8 gpus each",
+])
+def test_ranks_and_nodes_counted_are_several_processes(text: str) -> None:
+    assert_reads(text, {"multi_gpu": True})
+
+
+@pytest.mark.parametrize("text", [
+    "my GNN has 5000 nodes and 20000 edges",
+    "I train LoRA with rank 8 and alpha 16",
+])
+def test_graph_nodes_and_lora_rank_are_no_devices(text: str) -> None:
+    assert_reads(text, {"multi_gpu": None})
+
+
+def test_two_ranks_with_different_weights() -> None:
+    assert_reads("after some steps the weights on rank 0 and rank 1 are different",
+                 {"replicas_in_sync": "diverged", "multi_gpu": True})
+    assert_reads("are the weights on rank 0 and rank 1 different?", {"replicas_in_sync": None})
