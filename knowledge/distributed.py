@@ -378,8 +378,9 @@ KEYWORDS = (
             r"same|out\s+of\s+sync)" + _NOT_ASKED_OR_DENIED,
             {"replicas_in_sync": "diverged", "multi_gpu": True}, _KT, negatable=False, priority=4),
     # the rank where a NaN shows up first ("rank 2 hits nan first", "the first inf appears on gpu 3")
+    # ("rank 0 sees nan in its own loss first": where the value was seen may come between)
     Keyword(r"(?:rank|gpu|process|device)\s*#?(?P<nonfinite_rank>\d+)\s+(?:\w+\s+){0,3}?(?:nan|inf|non-?finite)\w*\s+"
-            r"(?:first|before\s+(?:the\s+)?others)|(?:first|only)\s+(?:nan|inf|non-?finite)\w*\s+(?:\w+\s+){0,3}?(?:on|in|"
+            r"(?:(?:in|on|at|for)\s+(?:\w+\s+){1,3}?)?(?:first|before\s+(?:the\s+)?others)|(?:first|only)\s+(?:nan|inf|non-?finite)\w*\s+(?:\w+\s+){0,3}?(?:on|in|"
             r"from|at)\s+(?:rank|gpu|process|device)\s*#?(?P<v>\d+)",
             {"nonfinite_rank": "$int", "multi_gpu": True}, _KT, negatable=False, priority=4),
     # validation examples scored more than once across ranks ("14 validation tracks but 16 get evaluated",
@@ -388,6 +389,10 @@ KEYWORDS = (
             r"sequences|utterances)\b[^.;]{0,40}?\bbut\s+\d+\s+(?:(?:get|got|are|were)\s+)?(?:evaluated|"
             r"validated|scored|processed|counted)|"
             r"distributed\s?sampler\s+(?:pads|padded|duplicates|duplicated|repeats|repeated|adds)|"
+            # (the sampler of a validation under DDP, unnamed: "when I validate with ddp the sampler duplicates a
+            # few samples"; not a training sampler drawing with replacement)
+            r"(?:validat\w*|\beval\w*|\bval\b|\btest(?:ing)?\b)(?P<gap1>[^.!?\n]{0,60}?)\bsampler\s+(?:pads|padded|"
+            r"duplicates|duplicated|repeats|repeated)\b|"
             r"(?:validation|val|eval|evaluation|test)\s+(?:samples?|examples?|tracks?|items?|images?)\s+"
             r"(?:are\s+|get\s+|were\s+)?(?:duplicated|repeated|counted\s+twice|evaluated\s+twice|scored\s+twice)",
             {"eval_sample_count": "padded", "symptom": "metrics_wrong"}, _KT, negatable=False, priority=6),

@@ -187,3 +187,22 @@ def test_two_ranks_with_different_weights() -> None:
     assert_reads("after some steps the weights on rank 0 and rank 1 are different",
                  {"replicas_in_sync": "diverged", "multi_gpu": True})
     assert_reads("are the weights on rank 0 and rank 1 different?", {"replicas_in_sync": None})
+
+
+def test_rank_that_sees_nan_first_with_where_between() -> None:
+    assert_reads("NaN loss with DDP. I checked, only rank 0 sees nan in its own loss first", {"nonfinite_rank": 0})
+    assert_reads("rank 2 sees nan in its loss too, like the others", {"nonfinite_rank": None})
+
+
+def test_validation_sampler_that_duplicates() -> None:
+    assert_reads("when I validate with ddp the sampler duplicates a handful of samples",
+                 {"eval_sample_count": "padded"})
+    assert_reads("my weighted sampler repeats minority samples during training", {"eval_sample_count": None})
+
+
+def test_figure_in_another_clause_is_not_the_loaders() -> None:
+    # the 95% is the GPU's, said in its own clause; the loader is named only to be ruled out
+    assert_reads("GPU is fully used (~95%), dataloader is not the issue, training is just slow",
+                 {"data_time_fraction": None})
+    assert_reads("the dataloader takes 70% of each step, gpu util is 30%", {"data_time_fraction": 0.7})
+    assert_reads("profiling shows 60% of the time in data loading", {"data_time_fraction": 0.6})
