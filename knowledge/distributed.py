@@ -300,8 +300,9 @@ _EXAMPLES = r"(?:images?|imgs?|samples?|examples?|clips?|volumes?|sequences?|cro
 # Free-text cues for distributed trouble: words map to observations, never to causes.
 KEYWORDS = (
     # several processes said by their count or by two of their ranks ("eval on 8 ranks", "across 2 nodes", "the
-    # weights on rank 0 and rank 1 differ"); graph nodes come in larger counts and without "on/across"
-    Keyword(r"\b(?:[2-9]|[1-9]\d{1,3}|two|three|four|eight|sixteen|several|multiple)\s+ranks\b|"
+    # weights on rank 0 and rank 1 differ"); graph nodes come in larger counts and without "on/across" (ranks
+    # counted in digits, as launch logs give them: "the two ranks" of a sentence is left to what it says of them)
+    Keyword(r"\b(?:[2-9]|[1-9]\d{1,3})\s+ranks\b|"
             r"\b(?:on|across|over|to|from)\s+(?:[2-9]|[1-5]\d|64|two|three|four|eight|several|multiple)\s+"
             r"(?:nodes|machines|hosts)\b|\brank\s*#?\d+\s+(?:and|vs\.?|or|versus)\s+(?:rank\s*)?#?\d+\b",
             {"multi_gpu": True}, _KT, priority=2),
@@ -371,7 +372,7 @@ KEYWORDS = (
     Keyword(r"(?:ranks?|replicas?|gpus?|processes|workers)\s+(?:have|hold|end\s+up\s+with|show)\s+(?:\w+\s+)?different\s+"
             r"(?:parameters?|param(?:eter)?\s+values|weights?|model\s+weights)|(?:parameters?|param(?:eter)?\s+values|"
             r"weights?)\s+(?:are\s+|become\s+)?(?:differ(?:ent)?|not\s+(?:the\s+)?same|out\s+of\s+sync)\s+(?:across|"
-            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)|"
+            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)" + _NOT_ASKED_OR_DENIED + r"|"
             # (two ranks named: "the weights on rank 0 and rank 1 are different")
             r"(?:parameters?|params?|weights?)\s+(?:on|of|in)\s+(?:rank|gpu|replica|device)\s*#?\d+\s+(?:and|vs\.?)\s+"
             r"(?:rank|gpu|replica|device)?\s*#?\d+\s+(?:are\s+|become\s+|look\s+)?(?:different|differ|not\s+(?:the\s+)?"

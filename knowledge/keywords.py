@@ -358,6 +358,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"grad(?:ient)?[\s_-]?accumulat\w*|accumulat\w*\s+(?:the\s+)?grad(?:ient)?s?\b|accelerator\.accumulate|"
        r"accumulate_grad_batches|gradient_accumulation_steps",
        _QR, 0, grad_accumulation=True),
+    # a finished run trained further ("trained for 30 more epochs on top of a finished run", "10 extra epochs after
+    # the final checkpoint"): the run's length changed (recent_change=extended), not asked
+    _k(r"\b\d+[k]?\s+(?:more|extra|additional)\s+(?:epochs?|steps?|iterations?)\s+(?:on\s+top\s+of|after|past|beyond)"
+       r"\s+(?:the\s+|a\s+|an\s+|my\s+)?(?:already\s+)?(?:finished|completed|final|planned|end|full|converged)\b"
+       r"(?![^.!?\n]*\?)", _QR, 0, recent_change="extended"),
     # the accumulation context wrapped around the loop rather than entered per batch ("the with
     # accelerator.accumulate(model): block wrapped around the for loop", "no_sync() outside the loop")
     # ("wraps the full epoch loop", "called once for the entire loop", "I wrapped the whole for loop in

@@ -1487,13 +1487,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "continue resume resuming restart", "!should !want !whether !how !if !plan !planning !later"),
          {"recent_change": "extended"}),
         # (the run's length said changed without a resume word: "extended training by another 20k steps", "kept
-        # training longer after the schedule ended", "trained 30 more epochs on top of a finished run")
+        # training longer after the schedule ended"; "30 more epochs on top of a finished run" is a cue in
+        # knowledge.keywords, its words being too common for a frame: "a much higher loss than at the epoch's end")
         (("extend", "training train run epoch step iteration", "!should !want !whether !how !if !plan !planning "
           "!later !dataset !data !vocabulary !vocab !context !sequence !window !model"), {"recent_change": "extended"}),
         (("keep continue", "train training", "long", "!should !want !whether !how !if !take !slow !time"),
          {"recent_change": "extended"}),
-        (("much extra another additional", "epoch step iteration", "finish complete end plan final",
-          "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
         (("continue keep train training", "past beyond", "end plan finish schedule max_epochs",
           "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),

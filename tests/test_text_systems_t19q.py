@@ -206,3 +206,10 @@ def test_figure_in_another_clause_is_not_the_loaders() -> None:
                  {"data_time_fraction": None})
     assert_reads("the dataloader takes 70% of each step, gpu util is 30%", {"data_time_fraction": 0.7})
     assert_reads("profiling shows 60% of the time in data loading", {"data_time_fraction": 0.6})
+
+
+def test_more_said_of_a_loss_is_no_extended_run() -> None:
+    # "a much higher loss than the end of the previous epoch" compares losses; nothing was trained further
+    assert_reads("the first batches of each epoch always have a much higher loss than the end of the previous epoch",
+                 {"recent_change": None})
+    assert_reads("should I train 10 more epochs after the finished run?", {"recent_change": None})
