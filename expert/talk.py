@@ -1140,12 +1140,14 @@ class _Reader:
                        if o is not p and oq not in (q, "pronoun", "run", "model") and not counted(o)]
             # (nor a number in another clause whose own quantity it sits beside: in "GPU is fully used (~95%),
             # dataloader is not the issue" the 95% is the GPU's)
+            # (only a figure said before this quantity, across a clause break that is no "name: value" colon: a log
+            # line's "accuracy: 0.99 - val_loss: 1.8" keeps its figures after their names)
             def cut(a: int, b: int) -> bool:
-                return any(_breaks(self.tokens[n]) for n in range(min(a, b) + 1, max(a, b)))
+                return any(_breaks(self.tokens[n]) and self.tokens[n].text != ":"
+                           for n in range(min(a, b) + 1, max(a, b)))
 
             def elsewhere(k: int, p: Part = p, between: list[tuple[int, int]] = between) -> bool:
-                return cut(k, p.i if k < p.i else p.j - 1) and any(
-                    not cut(k, i if k < i else j - 1) for i, j in between)
+                return k < p.i and cut(k, p.i) and any(not cut(k, i if k < i else j - 1) for i, j in between)
 
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
