@@ -1156,11 +1156,22 @@ class _Reader:
             # dropped from 90% to 60%" the figures are the accuracy's, the nearer quantity's)
             between = [(o.i, o.j) for o, oq, _s in quantities
                        if o is not p and oq not in (q, "pronoun", "run", "model") and not counted(o)]
+            # (nor a number in another clause whose own quantity it sits beside: in "GPU is fully used (~95%),
+            # dataloader is not the issue" the 95% is the GPU's)
+            # (only a figure said before this quantity, across a clause break that is no "name: value" colon: a log
+            # line's "accuracy: 0.99 - val_loss: 1.8" keeps its figures after their names)
+            def cut(a: int, b: int) -> bool:
+                return any(_breaks(self.tokens[n]) and self.tokens[n].text != ":"
+                           for n in range(min(a, b) + 1, max(a, b)))
+
+            def elsewhere(k: int, p: Part = p, between: list[tuple[int, int]] = between) -> bool:
+                return k < p.i and cut(k, p.i) and any(not cut(k, i if k < i else j - 1) for i, j in between)
+
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
                     not self._setting_number(k, lo, p) and
-                    not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between)]
+                    not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between) and not elsewhere(k)]
             if not near:
                 continue
             num = min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end)))
@@ -1716,6 +1727,11 @@ class _Reader:
                 self._changed(lo, hi, name, toks[b].start, toks[last].end)
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
+            return
+        # numbers that count the noun right after them ("went from 1 gpu to 8 gpus with the same lr") are that
+        # noun's count, no setting's value
+        if any(n + 1 < hi and (toks[n + 1].lemma in K.COUNTED_SETTINGS or toks[n + 1].text.lower() in K.GPU_NAMES)
+               for n in (a, b)):
             return
         # whose numbers they are: the quantity said last before them ("lr=2e-5: loss goes from 15.5 to 1.43" is
         # the loss's), else any the sentence names ("from 64 to 1024 for the batch size")

@@ -294,7 +294,8 @@ AREAS: tuple[Area, ...] = (
     Area("custom_autograd", _PT, "",
          "writing a custom autograd Function (forward/backward, ctx, gradcheck) is PyTorch API work",
          "answering an autograd API question with training advice", "PyTorch implementation bugs",
-         errors=("torch.autograd.function", "autograd.function", "save_for_backward"),
+         errors=("torch.autograd.function", "autograd.function", "save_for_backward",
+                 "incorrect number of gradients"),
          words=r"custom\s+(?:autograd(?:\s+function)?|backward(?:\s+pass)?|gradient\s+function)|"
                r"(?:write|implement|define)\s+(?:my\s+own\s+|a\s+custom\s+|the\s+)?backward",
          priority=5),

@@ -286,8 +286,55 @@ _NOT_ASKED_OR_DENIED = (r"(?![^.!?\n]*\?)(?![^.!?\n]*[.!;]\s*(?:[\w,']+\s+){0,3}
 """A replica-drift clause that is no claim: asked ("the weights differ between ranks?") or denied right after
 ("... I checked, they don't", "no, they're the same")."""
 
+_SYNCBN = r"(?:sync(?:hroni[sz]ed)?[\s_-]?(?:batch[\s_-]?norm\w*|bn)|syncbatchnorm\w*|syncbn)"
+"""SyncBatchNorm by its spellings ("SyncBN", "sync batchnorm", "nn.SyncBatchNorm")."""
+_PLAIN_BN = (r"(?:plain|regular|normal|vanilla|ordinary|standard|unsynced|non-synced|local)\s+"
+             r"(?:batch[\s_-]?norm\w*|bn)\b")
+"""BatchNorm named as the per-device kind ("plain BatchNorm", "regular BN")."""
+_DATA_PARALLEL = (r"\b(?:ddp|fsdp|gpus|ranks|multi[\s-]?gpu|distributed|data[\s-]parallel|per[\s-](?:gpu|device|rank|"
+                  r"process)|each\s+(?:gpu|device|rank|process))\b")
+"""Words placing a sentence in data-parallel training."""
+_EXAMPLES = r"(?:images?|imgs?|samples?|examples?|clips?|volumes?|sequences?|crops?|patches|patch)"
+"""What a per-device batch counts."""
+
 # Free-text cues for distributed trouble: words map to observations, never to causes.
 KEYWORDS = (
+    # several processes said by their count or by two of their ranks ("eval on 8 ranks", "across 2 nodes", "the
+    # weights on rank 0 and rank 1 differ"); graph nodes come in larger counts and without "on/across" (ranks
+    # counted in digits, as launch logs give them: "the two ranks" of a sentence is left to what it says of them)
+    Keyword(r"\b(?:[2-9]|[1-9]\d{1,3})\s+ranks\b|"
+            r"\b(?:on|across|over|to|from)\s+(?:[2-9]|[1-5]\d|64|two|three|four|eight|several|multiple)\s+"
+            r"(?:nodes|machines|hosts)\b|\brank\s*#?\d+\s+(?:and|vs\.?|or|versus)\s+(?:rank\s*)?#?\d+\b",
+            {"multi_gpu": True}, _KT, priority=2),
+    # more devices, some more speed but far less than they multiply ("the speedup is far from linear", "DDP
+    # scaling is poor", "more GPUs give diminishing returns"); not the LR's scaling rule
+    Keyword(r"(?<!lr\s)(?<!rate\s)\b(?:speed-?up|scaling)\s+(?:(?:on|with|from|of|across)\s+(?:[\w-]+\s+){1,3}?)?"
+            r"(?:is\s+|was\s+|seems\s+)?(?:very\s+|really\s+)?(?:far\s+"
+            r"(?:from|below)\s+linear|sub-?linear|poor|bad|disappointing|terrible)|(?<!lr\s)\bscales?\s+(?:very\s+)?"
+            r"(?:poorly|badly|sub-?linearly)|(?:more|extra|additional)\s+(?:gpus|cards|nodes|ranks)\s+(?:\w+\s+){0,2}?"
+            r"diminishing\s+returns?" + _NOT_ASKED_OR_DENIED,
+            {"multi_gpu_speedup": "partial", "symptom": "slow_training"}, _KT, negatable=True, priority=10),
+    # BatchNorm left per device under data parallelism ("no SyncBatchNorm", "I don't use SyncBN", "running DDP
+    # without syncbn", "plain BN on 8 GPUs", "the BN statistics are computed per GPU"): not asked, and "not sure
+    # whether SyncBN ..." is no denial of it
+    Keyword(rf"(?:\bno|\bnot(?!\s+sure)|n't|\bdont|\bdidnt|\bnever|\bwithout)\s+(?:[\w-]+\s+){{0,3}}?{_SYNCBN}"
+            rf"(?![^.!?\n]*\?)|{_DATA_PARALLEL}[^.!?\n]{{0,60}}?\b{_PLAIN_BN}|{_PLAIN_BN}(?=[^.!?\n]{{0,60}}?"
+            rf"{_DATA_PARALLEL})|\b(?:batch[\s_-]?norm\w*|bn)\s+(?:stats|statistics)\s+(?:are\s+)?(?:computed\s+|"
+            r"calculated\s+|collected\s+)?(?:separately\s+)?(?:per|on\s+each)\s+(?:gpu|device|rank|process)",
+            {"batchnorm_sync": "local"}, _KT, negatable=False, priority=4),
+    # the examples each rank takes in one forward pass ("2 images per GPU", "batch size 1 per gpu", "per-gpu batch
+    # is 2", "each GPU sees 3 images", "8 GPUs with 2 images each", per_device_train_batch_size=8)
+    *(Keyword(p, {"per_rank_batch": "$int"}, _KT, priority=3) for p in (
+        rf"\b(?P<per_rank_batch>\d+)\s+{_EXAMPLES}\s+(?:per|each|a|/)\s*(?:gpu|card|device|rank|process)\b",
+        r"\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<per_rank_batch>\d+)\s+(?:per|on\s+each|each)\s+(?:gpu|card|"
+        r"device|rank|process)\b",
+        r"\bper[\s_-](?:gpu|device|rank|process)\s+batch(?:[\s_-]?size)?\s*(?:is|of|=|:)?\s*(?P<per_rank_batch>\d+)\b",
+        rf"\beach\s+(?:gpu|card|device|rank|process)\s+(?:sees|gets|has|processes|takes|receives)\s+(?:only\s+)?"
+        rf"(?P<per_rank_batch>\d+)\s+{_EXAMPLES}",
+        rf"\beach\s+of\s+(?:my|the)\s+\d+\s+(?:gpus|cards|devices|ranks)\s+(?:has|gets|sees|processes|takes)\s+"
+        rf"(?:only\s+)?(?P<per_rank_batch>\d+)\s+{_EXAMPLES}",
+        rf"\b(?:gpus|cards|devices|ranks)\s+(?:with|having|at)\s+(?P<per_rank_batch>\d+)\s+{_EXAMPLES}\s+each\b",
+        r"per_device_train_batch_size\s*=?\s*(?P<per_rank_batch>\d+)")),
     Keyword(r"watchdog\s+caught\s+collective\s+operation\s+timeout|collective\s+operation\s+timeout|"
             r"(?:nccl|gloo|collective|all[-_\s]?reduce|all[-_\s]?gather|barrier)\s+(?:\w+\s+)?timed?\s*out|"
             r"timed\s+out\s+(?:in|waiting\s+for)\s+(?:an?\s+)?(?:collective|all[-_\s]?reduce|barrier)",
@@ -296,7 +343,13 @@ KEYWORDS = (
             {"collective_failure": "unfinished_reduction"}, _KT, negatable=False, priority=5),
     Keyword(r"detected\s+mismatch\s+between\s+collectives|collective\s+(?:sequence\s+)?mismatch|"
             r"(?:desync|de-sync)\s+(?:debug|report)|ranks?\s+\d+\s+(?:is|are)\s+(?:running|waiting\s+for)\s+"
-            r"(?:a\s+)?(?:different|collective)|flight\s+recorder",
+            r"(?:a\s+)?(?:different|collective)|flight\s+recorder|"
+            # (the mismatch told in words: "the ranks call different collectives", "the collectives between ranks
+            # do not match", "a desync between ranks")
+            r"(?:ranks?|processes|gpus)\s+(?:call|calls|calling|run|runs|running|issue|issues|enter|entering)\s+"
+            r"(?:different|mismatched)\s+collectives?|collectives?\s+(?:between|across|on)\s+(?:the\s+)?(?:ranks|"
+            r"processes|gpus)\s+(?:do\s+not|don'?t|does\s+not|doesn'?t)\s+match|(?:desync|de-sync|"
+            r"desynchroni[sz]ation)\s+(?:between|across)\s+(?:the\s+)?(?:ranks|processes|gpus)",
             {"collective_failure": "mismatch"}, _KT, negatable=False, priority=4),
     Keyword(r"(?:hangs?|hanging|hung|stuck|freezes?|blocks?)\s+(?:at|on|in)\s+(?:the\s+)?(?:very\s+)?first\s+"
             r"(?:all[-_\s]?reduce|collective|barrier|broadcast|step|iteration)|"
@@ -319,11 +372,16 @@ KEYWORDS = (
     Keyword(r"(?:ranks?|replicas?|gpus?|processes|workers)\s+(?:have|hold|end\s+up\s+with|show)\s+(?:\w+\s+)?different\s+"
             r"(?:parameters?|param(?:eter)?\s+values|weights?|model\s+weights)|(?:parameters?|param(?:eter)?\s+values|"
             r"weights?)\s+(?:are\s+|become\s+)?(?:differ(?:ent)?|not\s+(?:the\s+)?same|out\s+of\s+sync)\s+(?:across|"
-            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)" + _NOT_ASKED_OR_DENIED,
+            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)" + _NOT_ASKED_OR_DENIED + r"|"
+            # (two ranks named: "the weights on rank 0 and rank 1 are different")
+            r"(?:parameters?|params?|weights?)\s+(?:on|of|in)\s+(?:rank|gpu|replica|device)\s*#?\d+\s+(?:and|vs\.?)\s+"
+            r"(?:rank|gpu|replica|device)?\s*#?\d+\s+(?:are\s+|become\s+|look\s+)?(?:different|differ|not\s+(?:the\s+)?"
+            r"same|out\s+of\s+sync)" + _NOT_ASKED_OR_DENIED,
             {"replicas_in_sync": "diverged", "multi_gpu": True}, _KT, negatable=False, priority=4),
     # the rank where a NaN shows up first ("rank 2 hits nan first", "the first inf appears on gpu 3")
+    # ("rank 0 sees nan in its own loss first": where the value was seen may come between)
     Keyword(r"(?:rank|gpu|process|device)\s*#?(?P<nonfinite_rank>\d+)\s+(?:\w+\s+){0,3}?(?:nan|inf|non-?finite)\w*\s+"
-            r"(?:first|before\s+(?:the\s+)?others)|(?:first|only)\s+(?:nan|inf|non-?finite)\w*\s+(?:\w+\s+){0,3}?(?:on|in|"
+            r"(?:(?:in|on|at|for)\s+(?:\w+\s+){1,3}?)?(?:first|before\s+(?:the\s+)?others)|(?:first|only)\s+(?:nan|inf|non-?finite)\w*\s+(?:\w+\s+){0,3}?(?:on|in|"
             r"from|at)\s+(?:rank|gpu|process|device)\s*#?(?P<v>\d+)",
             {"nonfinite_rank": "$int", "multi_gpu": True}, _KT, negatable=False, priority=4),
     # validation examples scored more than once across ranks ("14 validation tracks but 16 get evaluated",
@@ -332,6 +390,10 @@ KEYWORDS = (
             r"sequences|utterances)\b[^.;]{0,40}?\bbut\s+\d+\s+(?:(?:get|got|are|were)\s+)?(?:evaluated|"
             r"validated|scored|processed|counted)|"
             r"distributed\s?sampler\s+(?:pads|padded|duplicates|duplicated|repeats|repeated|adds)|"
+            # (the sampler of a validation under DDP, unnamed: "when I validate with ddp the sampler duplicates a
+            # few samples"; not a training sampler drawing with replacement)
+            r"(?:validat\w*|\beval\w*|\bval\b|\btest(?:ing)?\b)(?P<gap1>[^.!?\n]{0,60}?)\bsampler\s+(?:pads|padded|"
+            r"duplicates|duplicated|repeats|repeated)\b|"
             r"(?:validation|val|eval|evaluation|test)\s+(?:samples?|examples?|tracks?|items?|images?)\s+"
             r"(?:are\s+|get\s+|were\s+)?(?:duplicated|repeated|counted\s+twice|evaluated\s+twice|scored\s+twice)",
             {"eval_sample_count": "padded", "symptom": "metrics_wrong"}, _KT, negatable=False, priority=6),

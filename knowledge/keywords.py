@@ -105,6 +105,8 @@ _DEVICE_BATCH = (r"(?:\b(?P<bn_batch>\d+)\s+(?:images?|imgs?|samples?|examples?|
                  r"(?:gpu|card|device|rank)\b|\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<v>\d+)\s+(?:per|on\s+each|"
                  r"each)\s+(?:gpu|card|device|rank)\b)")
 """A per-device batch said with its number ("2 images per GPU", "batch of 1 per card")."""
+_RANK_BATCH = _DEVICE_BATCH.replace("?P<bn_batch>", "?P<per_rank_batch>")
+"""The same per-device batch, its number read as the rank's batch."""
 
 
 def _names(table: dict[str, str], skip: frozenset[str]) -> str:
@@ -413,10 +415,20 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"grad(?:ient)?[\s_-]?accumulat\w*|accumulat\w*\s+(?:the\s+)?grad(?:ient)?s?\b|accelerator\.accumulate|"
        r"accumulate_grad_batches|gradient_accumulation_steps",
        _QR, 0, grad_accumulation=True),
+    # a finished run trained further ("trained for 30 more epochs on top of a finished run", "10 extra epochs after
+    # the final checkpoint"): the run's length changed (recent_change=extended), not asked
+    _k(r"\b\d+[k]?\s+(?:more|extra|additional)\s+(?:epochs?|steps?|iterations?)\s+(?:on\s+top\s+of|after|past|beyond)"
+       r"\s+(?:the\s+|a\s+|an\s+|my\s+)?(?:already\s+)?(?:finished|completed|final|planned|end|full|converged)\b"
+       r"(?![^.!?\n]*\?)", _QR, 0, recent_change="extended"),
     # the accumulation context wrapped around the loop rather than entered per batch ("the with
     # accelerator.accumulate(model): block wrapped around the for loop", "no_sync() outside the loop")
-    _k(r"(?:accumulate|no_sync)\b(?:(?!\binside\b|\bnot\b|n't\b)[^.;]){0,40}?\b(?:around|outside(?:\s+of)?)\s+(?:the\s+)?(?:whole\s+|entire\s+)?"
-       r"(?:for\s+)?(?:training\s+|batch\s+)?(?:loop|epoch)",
+    # ("wraps the full epoch loop", "called once for the entire loop", "I wrapped the whole for loop in
+    # accelerator.accumulate")
+    _k(r"(?:accumulate|no_sync)\b(?:(?!\binside\b|\bnot\b|n't\b)[^.;]){0,40}?\b(?:around|outside(?:\s+of)?|wraps?|"
+       r"wrapping|once\s+(?:for|over))\s+(?:the\s+)?(?:whole\s+|entire\s+|full\s+)?"
+       r"(?:for\s+)?(?:training\s+|batch\s+|epoch\s+|dataloader\s+)?(?:loop|epoch)|"
+       r"\bwrap\w*\s+(?:the\s+)?(?:whole|entire|full)\s+(?:for\s+|training\s+|epoch\s+|dataloader\s+|batch\s+){0,2}"
+       r"(?:loop|epoch)\b(?:(?!\bnot\b|n't\b)[^.;]){0,40}?\b(?:\w+\.)?(?:accumulate|no_sync)",
        _LOOP, 2, accum_wiring="around_loop", grad_accumulation=True),
     _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:of|=|:|is|at)?\s*(?P<weight_decay>{NUM})", _QR, 0, negatable=False,
        weight_decay="$num"),
@@ -501,6 +513,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     # norm in the gap breaks the pair. SyncBN (_BN_LOCAL leaves it out) already normalises over all devices.
     _k(rf"{_BN_LOCAL}(?P<gap1>{_BN_GAP}{{0,80}}?){_DEVICE_BATCH}", _QR, 0, bn_batch="$int"),
     _k(rf"{_DEVICE_BATCH}(?P<gap1>{_BN_GAP}{{0,80}}?){_BN_LOCAL}", _QR, 0, bn_batch="$int"),
+    # (the same per-device batch is the rank's own batch: read beside it, over the same words, for the
+    # data-parallel rows; a lone "bs=2 with BatchNorm" may be a global batch and is left to bn_batch)
+    _k(rf"{_BN_LOCAL}(?P<gap1>{_BN_GAP}{{0,80}}?){_RANK_BATCH}", _QR, 0, per_rank_batch="$int"),
+    _k(rf"{_RANK_BATCH}(?P<gap1>{_BN_GAP}{{0,80}}?){_BN_LOCAL}", _QR, 0, per_rank_batch="$int"),
     _k(rf"\b(?:bs|batch[\s_-]?size)\s*(?:=|:|of|is)?\s*(?P<bn_batch>\d+)\s+(?:with|and|using|under)\s+(?:the\s+)?"
        rf"{_BN_LOCAL}", _QR, 0, bn_batch="$int"),
     # a version without the framework that trains ("while the non-PyG train.py reaches 98%"): the parser's frame for

@@ -1493,6 +1493,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
           "!memory !should !want !how !whether"),
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
+        # the LR left as it was when the GPU count changed ("moved from 1 gpu to 8, kept the same learning rate",
+        # "scaled to four nodes but left the lr unchanged", "didn't touch the learning rate"): the global batch grew,
+        # the LR was not rescaled for it; the sameness said of the LR, not of the batch or the config beside it
+        (("gpu node card", "from much move switch scale go add ->", "lr rate", "same unchanged ~touch ~adjust "
+          "~scale ~rescale ~change ~modify ~increase ~raise", "!should !would !whether !how !if !error !sample "
+          "!frame !success"),
+         {"lr_world_scaling": "unchanged", "world_size_changed": True, "multi_gpu": True},
+         ((3, 2, "batch config configuration hyperparameter hparam setting seed data dataset code"),)),
         # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
         # overflow that DF-CHG-PREC names)
         # ("by half" is a fraction, not the format: "throughput fell by half after enabling checkpointing")
@@ -1505,6 +1513,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("raise increase extend much add bump", "epoch max_epochs num_epochs max_epoch step max_steps iteration",
           "continue resume resuming restart", "!should !want !whether !how !if !plan !planning !later"),
          {"recent_change": "extended"}),
+        # (the run's length said changed without a resume word: "extended training by another 20k steps", "kept
+        # training longer after the schedule ended"; "30 more epochs on top of a finished run" is a cue in
+        # knowledge.keywords, its words being too common for a frame: "a much higher loss than at the epoch's end")
+        (("extend", "training train run epoch step iteration", "!should !want !whether !how !if !plan !planning "
+          "!later !dataset !data !vocabulary !vocab !context !sequence !window !model"), {"recent_change": "extended"}),
+        (("keep continue", "train training", "long", "!should !want !whether !how !if !take !slow !time"),
+         {"recent_change": "extended"}),
+        (("continue keep train training", "past beyond", "end plan finish schedule max_epochs",
+          "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
         (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
          {"recent_change": "resume"}),
         # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
@@ -1831,6 +1848,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
           "!hang !freeze !stuck "
           "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
+        # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100 card multi-gpu", "only just barely "
+          "slightly merely marginally", "fast faster speedup speed-up quick", "!hang !freeze !stuck !nan "
+          "!crash !oom !single-gpu"), {"multi_gpu_speedup": "partial", "symptom": "slow_training"}),
+        # hardware said to lack bf16 ("my V100 doesn't support bf16", "bf16 isn't supported on the T4", "a card
+        # without bf16 support", "the GPU can't do bf16"): the format, not a speed or precision choice; another
+        # format said beside it is what the sentence is about ("no fp8 support, only bf16")
+        (("bf16 bfloat16", "~support ~supported ~compatible ~available", "!fp8 !fp4 !int8 !flash !tf32"),
+         {"bf16_supported": False}),
+        (("gpu card hardware device v100 t4 p100 k80 2080ti", "~bf16 ~bfloat16", "!fp8 !fp4 "
+          "!int8 !flash !tf32"), {"bf16_supported": False}),
+        (("lack", "bf16 bfloat16", "support"), {"bf16_supported": False}),
         # two runs said to be the same that still differ ("why do my two identical runs give different curves?")
         (("run", "identical same two", "different differ vary", "!lr !rate !batch !optimizer !hyperparameter !config "
           "!gpu !speed !time !seed"), {"nondeterminism": "training_runs"}),
@@ -1986,6 +2016,8 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"backward through the graph a second time|saved tensors after they have already been freed",
      {"boundary_topic": "autograd_error"}),
     (r"modified by an inplace operation", {"boundary_topic": "autograd_error"}),
+    # a custom autograd Function whose backward returns another number of gradients than forward took inputs
+    (r"incorrect number of gradients|returned an invalid gradient at index", {"boundary_topic": "custom_autograd"}),
     # torch.utils.checkpoint's warning (reentrant variant): the checkpointed segment's inputs carry no grad
     (r"none of the inputs have requires_grad=true", {"checkpoint_inputs_no_grad": True, "symptom": "not_learning"}),
     # devices, dtypes and shapes
@@ -2066,7 +2098,7 @@ PASTED_CRASH_PRIORITY = 8
 ..." is a crash), below every behaviour of a run that trains (a crash is 1 when only named in words)."""
 
 CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch", "shape_mismatch", "cuda_assert",
-                          "cuda_oom", "collective_timeout", "dataloader_failure", "pickling"})
+                          "cuda_oom", "collective_timeout", "dataloader_failure", "pickling", "custom_autograd"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""
 
 SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
