@@ -410,8 +410,16 @@ class Watch:
         fns = self._fwd_now
         if self.forward_serial >= self._wake_fwd:
             fns = self._due("forward", self.forward_serial, fns)
-        if fns:
-            self._call(fns, m, first, t)
+        # the handlers called here, not through ``_call``: this runs in every training forward, where one more
+        # Python frame and a copy of the table cost more than the handlers themselves (``_rescue`` on a failure)
+        fn = None
+        try:
+            for fn in fns:
+                fn(self, m, first, t)
+        except TrainingTripped:
+            raise
+        except Exception as exc:  # noqa: BLE001 - as in _call
+            self._rescue(fns, fn, exc, m, first, t)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
@@ -423,8 +431,14 @@ class Watch:
         fns = self._opt_now
         if self.steps >= self._wake_opt:
             fns = self._due("optimizer_pre", self.steps, fns)
-        if fns:
-            self._call(fns)
+        fn = None
+        try:  # inline, as in _fwd_post
+            for fn in fns:
+                fn(self)
+        except TrainingTripped:
+            raise
+        except Exception as exc:  # noqa: BLE001 - as in _call
+            self._rescue(fns, fn, exc)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
@@ -456,6 +470,13 @@ class Watch:
                 raise
             except Exception as exc:  # noqa: BLE001 - see above
                 self._switch_off(getattr(fn, "__self__", None), exc)
+
+    def _rescue(self, fns: list[Any], failed: Any, exc: Exception, *args: Any) -> None:
+        """A handler called inline from a hook raised: switch its probe off, then call the handlers after it."""
+        rest = list(fns)
+        rest = rest[rest.index(failed) + 1:] if failed in rest else []
+        self._switch_off(getattr(failed, "__self__", None), exc)
+        self._call(rest, *args)
 
     def _switch_off(self, probe: Any, exc: BaseException) -> None:
         pid = getattr(getattr(probe, "info", None), "id", type(probe).__name__)
@@ -555,8 +576,14 @@ class Watch:
                 self._fwd_now, self._opt_now = self._on_fwd_rest, self._on_opt_pre_rest
             if self.steps >= self._wake_end:
                 fns = self._due("step_end", self.steps, fns)
-            if fns:
-                self._call(fns)
+            fn = None
+            try:  # inline, as in _fwd_post
+                for fn in fns:
+                    fn(self)
+            except TrainingTripped:
+                raise
+            except Exception as exc:  # noqa: BLE001 - as in _call
+                self._rescue(fns, fn, exc)
             if self._post_handle is not None and not sampled:
                 self._post_handle.remove()
                 self._post_handle = None
