@@ -6,8 +6,10 @@ long enough that window ends are paid for):
 
 * short runs: the small MLP, CNN and transformer, ``repeats`` interleaved pairs of two windows each; the median
   of the pair ratios;
-* long runs: 10,000 steps of the small MLP and CNN on CPU under one watch (target 1.05x, and at most 60 us added a
-  step on the small MLP), and of the small MLP at batch 512 (a step of 10 ms or more: target 1.02x), with a plain
+* long runs, in two rounds (``ROUNDS``: round 1 over every model, then round 2; both rounds reported, and their
+  pooled ratio judged): 10,000 steps in all of the small MLP and CNN on CPU, each round under one watch (target
+  1.05x, and at most 60 us added a step on the small MLP), and of the small MLP at batch 512 (a step of 10 ms or
+  more: target 1.02x), with a plain
   chunk of 20 steps beside every watched one (the whole-run ratio is the sum of the watched chunks over the sum of
   the plain ones); then 10,000 steps of a tiny MLP and CNN (about a millisecond a
   step: the watch's fixed per-step and per-window costs, worst case, no target) with a plain chunk beside every
@@ -276,6 +278,7 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
         p = statistics.median(plain)
         r = {"model": name, "steps": steps, "plain_ms": 1e3 * p, "watch_ratio": statistics.median(pairs),
              "watch_ratio_total": statistics.fmean(watched) / statistics.fmean(plain),
+             "plain_mean_ms": 1e3 * statistics.fmean(plain), "watch_mean_ms": 1e3 * statistics.fmean(watched),
              "anomaly_ratio": statistics.median(anomaly) / p, "windows": windows, "trips": len(w.trips)}
         if memory:  # a separate, untimed watched run under tracemalloc
             m3, opt3 = _twin(m, opt)
@@ -290,6 +293,46 @@ def measure_long(steps: int = LONG_STEPS, chunk: int = CHUNK, names: tuple[str, 
                       "peak_kb": peak / 1024})
         out.append(r)
     return out
+
+
+ROUNDS = 2
+"""The long runs are measured in this many rounds, each over every model in turn (a round's steps are the run's
+divided among them): the watch measured twice, both figures reported, so a ratio that one round's drift made is
+seen as such beside the other (issue 21), in the time one round of the full length took."""
+
+
+def measure_rounds(steps: int = LONG_STEPS, rounds: int = ROUNDS) -> list[list[dict[str, Any]]]:
+    """The long runs, ``rounds`` times in turn (round 1 over every model, then round 2...): each model's rows.
+
+    Each round runs ``steps // rounds`` watched steps of each model (window ends every ``EVERY``); the tiny
+    models' memory is measured in the last round only. Returns, per model (``LONG_MODELS`` then
+    ``FIXED_COST_MODELS``), its rounds' results in order; :func:`pooled` combines them.
+    """
+    per = max(EVERY, steps // max(1, rounds))
+    done: list[list[dict[str, Any]]] = []
+    for k in range(rounds):
+        last = k == rounds - 1
+        done.append(measure_long(per, names=LONG_MODELS, memory=False)
+                    + measure_long(per, names=FIXED_COST_MODELS, memory=last))
+    return [list(rs) for rs in zip(*done)]
+
+
+def pooled(rs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One model's rounds as one run: the whole-run ratio over every round's chunks (equal counts per round)."""
+    r = dict(rs[-1])
+    r["steps"] = sum(x["steps"] for x in rs)
+    r["plain_ms"] = statistics.median(x["plain_ms"] for x in rs)
+    r["watch_ratio"] = statistics.median(x["watch_ratio"] for x in rs)
+    r["watch_ratio_total"] = sum(x["watch_mean_ms"] for x in rs) / sum(x["plain_mean_ms"] for x in rs)
+    r["anomaly_ratio"] = statistics.median(x["anomaly_ratio"] for x in rs)
+    r["trips"] = sum(x["trips"] for x in rs)
+    # each round's whole-run ratio and microseconds added per step (its median plain step times the excess)
+    r["rounds"] = [(x["watch_ratio_total"], x["plain_ms"] * (x["watch_ratio_total"] - 1) * 1e3) for x in rs]
+    return r
+
+
+def _rounds_note(r: dict[str, Any]) -> str:
+    return "rounds " + ", ".join(f"{ratio:.3f}x ({us:.0f} us)" for ratio, us in r.get("rounds", ()))
 
 
 def _mem(r: dict[str, Any]) -> str:
@@ -505,23 +548,25 @@ def run(repeats: int = 5) -> list[Result]:
                           note=f"{r['watch_ratio']:.3f}x plain; detect_anomaly {r['anomaly_ratio']:.2f}x"))
         res.append(Result(f"examine, {r['model']}", r["examine_s"],
                           note=f"= {r['examine_steps']:.1f} training steps"))
-    for r in measure_long(names=LONG_MODELS, memory=False) + measure_long(names=FIXED_COST_MODELS):
+    for r in map(pooled, measure_rounds()):
         p = r["plain_ms"] / 1e3
         long = r["model"] in LONG_MODELS
         added = p * (r["watch_ratio_total"] - 1)
         # judged over the whole run, as the target says (window ends and any trip's diagnosis included); the
         # median chunk pair is beside it; a step of SLOW_STEP or more is held to GPU_TARGET
         limit = GPU_TARGET if p >= SLOW_STEP else LONG_TARGET
-        res.append(Result(f"watch step, {r['model']}, {r['steps']} steps", p * r["watch_ratio_total"],
+        res.append(Result(f"watch step, {r['model']}, {r['steps']} steps ({len(r['rounds'])} rounds)",
+                          p * r["watch_ratio_total"],
                           target=p * limit if long else None,
                           note=f"{r['watch_ratio_total']:.3f}x plain over the whole run ("
                                + (f"target {limit}x; " if long else "")
                                + f"median chunk pair {r['watch_ratio']:.3f}x); {added * 1e6:.0f} us added per step; "
-                               f"detect_anomaly {r['anomaly_ratio']:.2f}x; {_mem(r)}"
+                               f"{_rounds_note(r)}; detect_anomaly {r['anomaly_ratio']:.2f}x; {_mem(r)}"
                                + ("" if long else "; fixed costs, worst case: no target")))
         if r["model"] == "small MLP":
             res.append(Result(f"watch added per step, small MLP, {r['steps']} steps", added, target=ADDED_TARGET,
-                              note=f"whole run, window ends in; plain step {p * 1e3:.2f} ms (CPU, one thread)"))
+                              note=f"whole run, window ends in; {_rounds_note(r)}; plain step {p * 1e3:.2f} ms "
+                                   "(CPU, one thread)"))
     gpu = measure_gpu()
     for r in gpu:
         p = r["plain_ms"] / 1e3
@@ -541,6 +586,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--steps", type=int, default=STEPS)
     ap.add_argument("--long-steps", type=int, default=LONG_STEPS, help="0 skips the long runs")
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help="rounds the long runs' steps are divided into (each "
+                    "over every model in turn; both reported)")
     ap.add_argument("--gpu-steps", type=int, default=GPU_STEPS, help="0 skips the GPU runs")
     ap.add_argument("--breakdown", metavar="MODEL", help="only where the watch's time goes on this model, in place "
                     "(e.g. 'small MLP', 'tiny MLP'): microseconds per step of its hooks and plugin handlers")
@@ -572,17 +619,22 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['anomaly_ratio']:>11.2f}{r['examine_steps']:>17.1f}")
     print(f"target: watch <= {WATCH_TARGET}x plain; examine a few steps")
     if args.long_steps:
-        print(f"\nlong runs ({args.long_steps} steps, CPU, window every {EVERY}, window ends included; watch x: "
-              f"median of {CHUNK}-step chunk pairs, whole-run ratio beside it)")
-        print(f"{'model':<12}{'plain ms':>9}{'watch x':>9}{'(whole)':>9}{'us/step':>9}{'anomaly x':>11}{'mem 10%':>10}"
-              f"{'mem 100%':>10}{'peak 10%':>10}{'peak':>9}{'trips':>7}")
-        rows = measure_long(args.long_steps, names=LONG_MODELS, memory=False) + \
-            measure_long(args.long_steps, names=FIXED_COST_MODELS)
+        print(f"\nlong runs ({args.long_steps} steps in {args.rounds} round(s), each round over every model in turn; "
+              f"CPU, window every {EVERY}, window ends included; watch x: median of {CHUNK}-step chunk pairs, "
+              "whole-run ratio beside it; 'all' pools the rounds)")
+        print(f"{'model':<12}{'round':>6}{'plain ms':>9}{'watch x':>9}{'(whole)':>9}{'us/step':>9}{'anomaly x':>11}"
+              f"{'mem 10%':>10}{'mem 100%':>10}{'peak 10%':>10}{'peak':>9}{'trips':>7}")
+        rows = []
+        for rs in measure_rounds(args.long_steps, args.rounds):
+            rows += [dict(r, round=str(k + 1)) for k, r in enumerate(rs)]
+            if len(rs) > 1:
+                rows.append(dict(pooled(rs), round="all"))
         for r in rows:
             mem = (f"{r['mem_early_kb']:>7.0f} KB{r['mem_late_kb']:>7.0f} KB{r['peak_early_kb']:>7.0f} KB"
                    f"{r['peak_kb']:>6.0f} KB") if "mem_early_kb" in r else f"{'-':>10}{'-':>10}{'-':>10}{'-':>9}"
             added = 1e3 * r["plain_ms"] * (r["watch_ratio_total"] - 1)  # whole run, window ends in
-            print(f"{r['model']:<12}{r['plain_ms']:>9.2f}{r['watch_ratio']:>9.3f}{r['watch_ratio_total']:>9.3f}"
+            print(f"{r['model']:<12}{r['round']:>6}{r['plain_ms']:>9.2f}{r['watch_ratio']:>9.3f}"
+                  f"{r['watch_ratio_total']:>9.3f}"
                   f"{added:>9.0f}{r['anomaly_ratio']:>11.2f}{mem}{r['trips']:>7d}")
         print(f"target: {', '.join(LONG_MODELS)}: watch <= {LONG_TARGET}x plain over the whole run ({GPU_TARGET}x "
               f"for a step of {SLOW_STEP * 1e3:.0f} ms or more; a trip runs the "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
+from itertools import groupby, repeat
 from typing import Any
 
 import torch
@@ -110,6 +112,14 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
     alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
     return (*DERIVED, *measured, *caused), alarms
+
+
+_KEY, _ROW, _VALUE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)  # a queued entry's parts
+
+
+def _first(item: tuple[int, Any]) -> int:
+    """A window row's step (its sort key)."""
+    return item[0]
 
 
 class Window:
@@ -410,8 +420,16 @@ class Watch:
         fns = self._fwd_now
         if self.forward_serial >= self._wake_fwd:
             fns = self._due("forward", self.forward_serial, fns)
-        if fns:
-            self._call(fns, m, first, t)
+        # the handlers called here, not through ``_call``: this runs in every training forward, where one more
+        # Python frame and a copy of the table cost more than the handlers themselves (``_rescue`` on a failure)
+        fn = None
+        try:
+            for fn in fns:
+                fn(self, m, first, t)
+        except TrainingTripped:
+            raise
+        except Exception as exc:  # noqa: BLE001 - as in _call
+            self._rescue(fns, fn, exc, m, first, t)
         if self._expensive:
             self._remove_expensive()
             self._pending = True
@@ -423,8 +441,14 @@ class Watch:
         fns = self._opt_now
         if self.steps >= self._wake_opt:
             fns = self._due("optimizer_pre", self.steps, fns)
-        if fns:
-            self._call(fns)
+        fn = None
+        try:  # inline, as in _fwd_post
+            for fn in fns:
+                fn(self)
+        except TrainingTripped:
+            raise
+        except Exception as exc:  # noqa: BLE001 - as in _call
+            self._rescue(fns, fn, exc)
 
     def _opt_post(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         # (removed by w.step, not here: the optimizer is iterating over its hooks while it calls this one)
@@ -456,6 +480,13 @@ class Watch:
                 raise
             except Exception as exc:  # noqa: BLE001 - see above
                 self._switch_off(getattr(fn, "__self__", None), exc)
+
+    def _rescue(self, fns: list[Any], failed: Any, exc: Exception, *args: Any) -> None:
+        """A handler called inline from a hook raised: switch its probe off, then call the handlers after it."""
+        rest = list(fns)
+        rest = rest[rest.index(failed) + 1:] if failed in rest else []
+        self._switch_off(getattr(failed, "__self__", None), exc)
+        self._call(rest, *args)
 
     def _switch_off(self, probe: Any, exc: BaseException) -> None:
         pid = getattr(getattr(probe, "info", None), "id", type(probe).__name__)
@@ -555,8 +586,14 @@ class Watch:
                 self._fwd_now, self._opt_now = self._on_fwd_rest, self._on_opt_pre_rest
             if self.steps >= self._wake_end:
                 fns = self._due("step_end", self.steps, fns)
-            if fns:
-                self._call(fns)
+            fn = None
+            try:  # inline, as in _fwd_post
+                for fn in fns:
+                    fn(self)
+            except TrainingTripped:
+                raise
+            except Exception as exc:  # noqa: BLE001 - as in _call
+                self._rescue(fns, fn, exc)
             if self._post_handle is not None and not sampled:
                 self._post_handle.remove()
                 self._post_handle = None
@@ -595,10 +632,18 @@ class Watch:
                 v, ks = vals[ks:ks + size], ks + size
             items.setdefault(key, []).append((start + row, v))
         if hostbuf:
-            for key, row, x in hostbuf:
-                items.setdefault(key, []).append((start + row, [x]))
-            for key in {k for k, _, _ in hostbuf}:
-                items[key].sort(key=lambda it: it[0])
+            # host numbers were queued in step order: only a key that has device values too needs a (stable) sort
+            # to interleave them (a CPU loss, 200 a window, goes straight in)
+            device = [(key, len(got)) for key, got in items.items()]  # a few keys
+            # each key's rows (step, [x]) in queue order, built in C (a stable sort by key, then a group per key):
+            # a CPU loss is 200 rows a window, and a Python line per row was a sixth of the window end's bytecodes
+            for key, group in groupby(sorted(hostbuf, key=_KEY), _KEY):
+                g = list(group)
+                items.setdefault(key, []).extend(
+                    zip(map(operator.add, repeat(start), map(_ROW, g)), map(list, zip(map(_VALUE, g)))))
+            for key, n in device:
+                if len(items[key]) != n:
+                    items[key].sort(key=_first)
         return Window(start, self.steps, items)
 
     def _read(self, scalars: list[torch.Tensor], vectors: list[torch.Tensor]) -> list[float]:
