@@ -1195,6 +1195,23 @@ class _Reader:
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
+            if m == "slow" and not self._negated(p.i, i) and quantity in K.IN_USE_SUBJECTS and \
+                    self._in_use(sent, i, j):
+                # "the model answers slowly once deployed", "prediction is slow on the server": the speed of the
+                # model in use (the ml-production boundary), no slow training run
+                self.add({"concern": "inference_speed"}, p.start, p.end)
+                self.claim(self.tokens[sent[0]].start, self.tokens[sent[1] - 1].end, ("symptom",))
+                continue
+            if m == "nan" and quantity in (None, "pronoun", "run", "model") and self._range_bound(p, *sent):
+                # "targets are between nan and 5", "values range from 0 to nan": a NaN among a range of data values
+                # is a fault of the data (whose: the data noun said beside it), no loss going NaN
+                owner = next((K.NAN_RANGE_OWNERS[t.lemma] for t in self.tokens[sent[0]:sent[1]]
+                              if t.lemma in K.NAN_RANGE_OWNERS), None)
+                if owner is not None:
+                    self.add({"nan_location": owner}, self.tokens[i].start, p.end)
+                self.claim(self.tokens[sent[0]].start, self.tokens[sent[1] - 1].end,
+                           ("symptom", "loss_behavior", "nan_onset", "nan_step"))
+                continue
             if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
                 continue  # "it got slower" compares speeds; a loss is not slower
             # (the change verb may stand an adverb or two before it: "the loss gets clearly / much worse")
@@ -1336,6 +1353,34 @@ class _Reader:
         if things:
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _in_use(self, sent: tuple[int, int], i: int, j: int) -> bool:
+        """Whether a speed said in clause ``[i, j)`` is of the model in use.
+
+        The sentence names serving or inference (``SERVING_WORDS``) and the clause no training (``TRAINING_WORDS``).
+        """
+        def said(t: Token, stems: frozenset[str]) -> bool:
+            return any(w in stems or any(s.endswith("*") and w.startswith(s[:-1]) for s in stems)
+                       for w in (t.text, t.lemma))
+
+        return any(said(t, K.SERVING_WORDS) for t in self.tokens[sent[0]:sent[1]]) and \
+            not any(t.lemma in K.TRAINING_WORDS for t in self.tokens[i:j])
+
+    def _range_bound(self, p: Part, i: int, j: int) -> bool:
+        """Whether the NaN word ``p`` is one end of a range of values ("between nan and 5", "from 0 to nan").
+
+        Looked for in tokens ``[i, j)``, its sentence ("and" cuts clauses). The other end is a number or another
+        non-finite word, joined by a range link (``RANGE_LINKS``).
+        """
+        toks = self.tokens
+
+        def value(k: int) -> bool:
+            return i <= k < j and (toks[k].kind == "num" or toks[k].lemma in K.NONFINITE_WORDS)
+
+        before = p.i - 1 >= i and (toks[p.i - 1].lemma in K.RANGE_LINKS or toks[p.i - 1].text in K.RANGE_LINKS) \
+            and value(p.i - 2)
+        after = p.j < j and (toks[p.j].lemma in K.RANGE_LINKS or toks[p.j].text in K.RANGE_LINKS) and value(p.j + 1)
+        return before or after
 
     def _resumes(self, k: int, hi: int) -> bool:
         """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``).
@@ -2010,11 +2055,14 @@ class _Reader:
                 continue
             if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
                 continue
-            if kind == "learning_rate" and verb.lemma not in K.LR_RAISE_VERBS:
-                # a lowered LR is no raise; an LR "changed" or "adjusted" says no way, and is left to the question
+            if kind == "learning_rate" and verb.lemma not in K.LR_RAISE_VERBS | K.LR_CHANGE_VERBS:
+                # a lowered LR is no raise (``lower_lr_stable`` is its observation); an LR "changed" or "adjusted"
+                # says no way and reads as the change the vocabulary names, as a raise does
                 if verb.lemma in K.LR_LOWER_VERBS:
                     self._lowered_lr = (verb.start, toks[end].end)
                 continue
+            if kind == "learning_rate" and verb.lemma in K.LR_CHANGE_VERBS and not verb.text.endswith(("ed", "ing")):
+                continue  # "the scheduler changes the lr every epoch": how the run goes, no change made to it
             self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
 

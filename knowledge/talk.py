@@ -1030,6 +1030,13 @@ BOUNDED_LOSSES = frozenset({"bce", "bce_with_logits"})
 """Losses (``knowledge.terms`` names) whose targets must lie in [0, 1]: targets outside are
 ``target_range=outside_loss``."""
 
+NONFINITE_WORDS = frozenset("nan inf infinity -inf".split())
+"""Words of a non-finite value: one end of a range of values may be one ("between nan and 5")."""
+NAN_RANGE_OWNERS = {"target": "labels", "label": "labels", "input": "inputs", "feature": "inputs",
+                    "pixel": "inputs", "image": "inputs", "sample": "inputs", "data": "inputs"}
+"""Data nouns whose values a range with a NaN end belongs to (``nan_location``): "targets are between nan and 5" is
+a NaN in the labels; a range of no named data ("values range from 0 to nan") says only that it is no loss going
+NaN."""
 RANGE_CAPS = frozenset("up max maximum upto as".split())
 """Words before a single bound that make it the top of a range ("up to 50", "max 300", "as high as 1000")."""
 
@@ -1135,6 +1142,9 @@ where "lr 1e-3 instead of 1e-2" alone is only a choice against another value."""
 LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge".split())
 """Change verbs that say a setting went up: said of the learning rate, it is a raised LR (DF-CHG-LR's case)."""
 
+LR_CHANGE_VERBS = frozenset("change adjust modify tweak alter retune".split())
+"""Change verbs that say no way: said of the learning rate, the LR changed just before the trouble (``recent_change=
+learning_rate``, as a raise; a lowered LR is ``LR_LOWER_VERBS``'s)."""
 LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut".split())
 """Change verbs that say a setting went down: a lowered learning rate is no raise. Trouble at the lower LR says a
 lower LR did not train stably (``lower_lr_stable`` false), not that the LR passed the stable edge."""
@@ -2324,6 +2334,12 @@ SERVING_WORDS = frozenset("inference serving serve served deploy* production pre
                           "answer* respond* reply replies replied".split())
 """Words of a model in use, not in training (stems, as the coarse words are written): a slowness said beside one is
 the model's speed in use (the ml-production boundary), no slow training run."""
+TRAINING_WORDS = frozenset("train training trainer epoch step iteration iter fit finetune fine-tune batch "
+                          "dataloader loader".split())
+"""Words of a training run (lemmas): a speed said in a clause with one is the run's, whatever else is named."""
+IN_USE_SUBJECTS = frozenset({None, "pronoun", "run", "model", "predictions"})
+"""Quantities a speed said beside serving words is the model-in-use's speed of ("the model answers slowly once
+deployed", "predictions are slow on the server"); a named curve keeps its own reading."""
 COARSE_CONTENT = SERVING_WORDS
 """The coarse reading's name for ``SERVING_WORDS``."""
 
