@@ -155,6 +155,7 @@ def test_training_speed_and_denied_slowness(text: str, symptom: str | None) -> N
     "I tweaked the learning rate yesterday and now the loss explodes",
     "I adjusted the LR and since then the loss spikes",
     "I raised the lr and the loss started to diverge",
+    "after I changed the lr the loss is nan",
 ])
 def test_a_learning_rate_changed_is_the_recent_change(text: str) -> None:
     assert obs(text).get("recent_change") == "learning_rate"
