@@ -482,7 +482,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     nt = normalise(text[:MAX_CHARS])
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
-    from expert.talk import ASKED, NEGATED, PAST, ClauseStatus, understand
+    from expert.talk import ASKED, HEDGED, NEGATED, PAST, ClauseStatus, understand
     from knowledge.talk import (
         FALLBACK_BYSTANDERS,
         HISTORY_NAMES,
@@ -516,7 +516,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             continue  # this cue has set all it sets: a later match of it changes nothing
         if not dt.seamless(h.start, h.end):
             continue  # spans the place of a dropped repeat: the full text has no such phrase
-        said = status.of(h.start, h.end, negatable=h.keyword.negatable)
+        said = status.of(h.start, h.end, hedge=True, negatable=h.keyword.negatable)
         if said == NEGATED:
             continue  # "no NaN", "I don't think it diverges", "... ? No, they're the same"
         if said == ASKED and not h.keyword.asked_reads:
@@ -549,7 +549,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # "we had OOM last week, solved by lowering batch": history, not the run now (kept aside)
             into = history if said == PAST and name in HISTORY_NAMES else best
             if name not in into or key < into[name][0]:
-                into[name] = (key, TextReading(obs, phrase.strip()))
+                into[name] = (key, TextReading(obs, phrase.strip(), hedged=said == HEDGED))
     composed: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     # a symptom read with a curve shape ranks as that shape does: a transient spike is weaker evidence of
     # instability than NaN, and loses to overfitting or a plateau said alongside

@@ -187,3 +187,17 @@ def test_the_coarse_guess_honours_the_clause_status(text: str) -> None:
 def test_the_coarse_guess_still_reads_what_is_stated() -> None:
     assert _guess("after a while the params on the two ranks differ from each other") == \
         {"replicas_in_sync": "diverged"}
+
+
+# -- a hedge marks a cue's reading as it marks a composed one ----------------------------------------------------
+@pytest.mark.parametrize(("text", "name"), [
+    ("maybe it is an OOM", "concern"),
+    ("I think the problem is CUDA out of memory", "boundary_topic"),
+    ("maybe the gradients explode", "symptom"),
+])
+def test_a_hedged_reading_is_offered_to_confirm_whatever_read_it(text: str, name: str) -> None:
+    assert any("unsure" in q and f"({name}=" in q for q in confirmations(text))
+
+
+def test_a_plain_reading_is_not_offered_as_unsure() -> None:
+    assert not any("unsure" in q for q in confirmations("it is an OOM and the gradients explode"))
