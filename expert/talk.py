@@ -62,6 +62,8 @@ _TOKEN = rx.compile(
 _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "however", "yet", "because", "since",
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
+SENTENCE_END = _SENTENCE_END
+"""Tokens that end a sentence (for the readers that tokenise with :func:`tokenise`)."""
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _BIND_BREAKS = frozenset({",", ";", ":", "|"})
 """Punctuation that separates what two words are said of (brackets are a call's, not a clause's)."""
@@ -1369,18 +1371,18 @@ class _Reader:
     def _range_bound(self, p: Part, i: int, j: int) -> bool:
         """Whether the NaN word ``p`` is one end of a range of values ("between nan and 5", "from 0 to nan").
 
-        Looked for in tokens ``[i, j)``, its sentence ("and" cuts clauses). The other end is a number or another
-        non-finite word, joined by a range link (``RANGE_LINKS``).
+        Looked for in tokens ``[i, j)``, its sentence ("and" cuts clauses). The other end is a number, joined by a
+        range link (``NAN_RANGE_LINKS``): "NaN or Inf" is no range.
         """
         toks = self.tokens
 
         def value(k: int) -> bool:
-            return i <= k < j and (toks[k].kind == "num" or toks[k].lemma in K.NONFINITE_WORDS)
+            return i <= k < j and toks[k].kind == "num"
 
-        before = p.i - 1 >= i and (toks[p.i - 1].lemma in K.RANGE_LINKS or toks[p.i - 1].text in K.RANGE_LINKS) \
-            and value(p.i - 2)
-        after = p.j < j and (toks[p.j].lemma in K.RANGE_LINKS or toks[p.j].text in K.RANGE_LINKS) and value(p.j + 1)
-        return before or after
+        def link(k: int) -> bool:
+            return i <= k < j and toks[k].text in K.NAN_RANGE_LINKS
+
+        return (link(p.i - 1) and value(p.i - 2)) or (link(p.j) and value(p.j + 1))
 
     def _resumes(self, k: int, hi: int) -> bool:
         """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``).

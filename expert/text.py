@@ -645,8 +645,6 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
 _ASKS = rx.compile(r"\?|\b(?:why|how|what|whether|should|any\s+idea)\b", re.IGNORECASE)
 """Words of a text that asks something: a trouble it says was fixed is then what it asks about."""
 
-_COARSE_TOKEN = rx.compile(r"[a-z0-9_]+(?:'[a-z]+)?")
-_COARSE_SENTENCE = rx.compile(r"[!?\n]|\.(?=\s|$)")
 
 
 def _stem_in(word: str, stems: Any) -> bool:
@@ -667,7 +665,7 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
         text: The normalised text.
         status: Its :class:`expert.talk.ClauseStatus` (made here when None).
     """
-    from expert.talk import STATED, ClauseStatus
+    from expert.talk import SENTENCE_END, STATED, ClauseStatus, tokenise
     from knowledge.talk import (
         COARSE_CHARS,
         COARSE_FAMILIES,
@@ -680,11 +678,18 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
 
     status = ClauseStatus(text) if status is None else status
     low = text[:COARSE_CHARS].lower()
-    toks = [(m.group().replace("'", ""), m.start(), m.end()) for m in _COARSE_TOKEN.finditer(low)]
+    # the reader's own tokens (words as typed, apostrophes dropped), each with the sentence it is in (a "needs" word
+    # and a pair's two words must share it)
+    toks: list[tuple[str, int, int]] = []
+    sent_ids: list[int] = []
+    sentence = 0
+    for t in tokenise(low, fuzzy=False):
+        if t.text in SENTENCE_END:
+            sentence += 1
+        elif t.kind in ("word", "num"):
+            toks.append((t.text.replace("'", ""), t.start, t.end))
+            sent_ids.append(sentence)
     words = [w for w, _s, _e in toks]
-    # the sentence each token is in (a "needs" word and a pair's two words must share it)
-    ends = [m.start() for m in _COARSE_SENTENCE.finditer(low)]
-    sent_ids = [bisect_left(ends, s) for _w, s, _e in toks]
     if not any(_stem_in(w, COARSE_TOPIC) for w in words) and \
             not all(any(_stem_in(w, group) for w in words) for group in COARSE_TOPIC_TOGETHER):
         return None  # not about training: say nothing rather than guess

@@ -1030,8 +1030,9 @@ BOUNDED_LOSSES = frozenset({"bce", "bce_with_logits"})
 """Losses (``knowledge.terms`` names) whose targets must lie in [0, 1]: targets outside are
 ``target_range=outside_loss``."""
 
-NONFINITE_WORDS = frozenset("nan inf infinity -inf".split())
-"""Words of a non-finite value: one end of a range of values may be one ("between nan and 5")."""
+NAN_RANGE_LINKS = frozenset("to and - .. ~".split())
+"""Words joining a NaN to a number as the two ends of a range of values ("between nan and 5", "from 0 to nan");
+not "or" ("NaN or Inf", "nan or 0": values named, no range)."""
 NAN_RANGE_OWNERS = {"target": "labels", "label": "labels", "input": "inputs", "feature": "inputs",
                     "pixel": "inputs", "image": "inputs", "sample": "inputs", "data": "inputs"}
 """Data nouns whose values a range with a NaN end belongs to (``nan_location``): "targets are between nan and 5" is

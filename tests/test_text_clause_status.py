@@ -115,6 +115,8 @@ def test_a_nan_among_data_values_is_a_data_fault(text: str, location: str | None
     "the loss jumps from 2.3 to nan after 3 epochs",
     "my targets are between 0 and 5 but the loss goes nan",
     "values range from 0 to 1 and the loss is nan",
+    "NaN or Inf appears in the loss",
+    "the loss is nan or inf after 3 epochs",
 ])
 def test_a_loss_going_nan_is_still_read(text: str) -> None:
     assert obs(text).get("loss_behavior") == "nan_or_inf"
