@@ -62,6 +62,8 @@ _TOKEN = rx.compile(
 _BREAK_WORDS = frozenset({"but", "while", "whereas", "although", "though", "however", "yet", "because", "since",
                           "so", "and", "when", "whilst", "unlike", "except"})
 _SENTENCE_END = frozenset({".", "?", "!", "\n"})
+SENTENCE_END = _SENTENCE_END
+"""Tokens that end a sentence (for the readers that tokenise with :func:`tokenise`)."""
 _CLAUSE_PUNCT = frozenset({",", ";", ":", "(", ")", "[", "]", "{", "}", "|"})
 _BIND_BREAKS = frozenset({",", ";", ":", "|"})
 """Punctuation that separates what two words are said of (brackets are a call's, not a clause's)."""
@@ -575,6 +577,260 @@ def _breaks(t: Token) -> bool:
         (t.kind == "word" and t.lemma in _BREAK_WORDS)
 
 
+# ------------------------------------------------------------------------------------------------ clause status
+
+
+STATED, NEGATED, ASKED, HEDGED, PAST = "stated", "negated", "asked", "hedged", "past"
+"""What a clause does with what it says (:func:`clause_status`): says it, denies it, only asks whether it is so,
+says it unsure, or says it was so and is fixed."""
+
+
+def _plain(t: Token) -> str:
+    """A word as typed, lower-case, apostrophes dropped ("doesn't" -> "doesnt"), as the status tables write it."""
+    return t.text.lower().replace("'", "")
+
+
+def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
+    """A negator among the (up to ``NEGATION_REACH``) words before token ``i``, not before ``lo`` (its clause start).
+
+    Light words ("the", "my", "any", "get", "make") are not counted: "can't get the model to converge" and
+    "didn't make the training any faster" negate the movement as "doesn't converge" does.
+    """
+    seen = 0
+    for k in range(i - 1, max(lo, i - 2 * NEGATION_REACH) - 1, -1):
+        t = tokens[k]
+        if t.text in _BIND_BREAKS or t.lemma in _CONTRASTS:
+            return False  # a negation does not reach past its clause ("without unscaling first, amp with fp16")
+        if t.lemma in K.WH_WORDS or t.lemma in K.SUBORDINATORS:
+            return False  # nor into a clause a question word or "until" opens ("not sure why the gradients explode")
+        if t.lemma not in _LIGHT:
+            seen += 1
+            if seen > NEGATION_REACH:
+                return False
+        if t.lemma in K.NEGATORS or t.lemma == "not":
+            return True
+        if t.lemma in K.SCOPE_VERBS and k < i - 1:
+            return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
+        # "fails to decrease", "refuses to go down" negate like "does not"
+        if t.lemma in ("fail", "refuse") and k + 1 < len(tokens) and tokens[k + 1].lemma == "to":
+            return True
+    return False
+
+
+def _sentence_bounds(tokens: list[Token], i: int) -> tuple[int, int]:
+    """``[first, end)`` of the sentence holding token ``i``; ``end`` is its closing mark's index (or the text's end)."""
+    lo = i
+    while lo > 0 and tokens[lo - 1].text not in _SENTENCE_END:
+        lo -= 1
+    hi = i
+    while hi < len(tokens) and tokens[hi].text not in _SENTENCE_END:
+        hi += 1
+    return lo, hi
+
+
+def clause_start(tokens: list[Token], i: int) -> int:
+    """The first token of the clause holding token ``i`` (the break rule of the reader's clauses)."""
+    k = i
+    while k > 0:
+        t = tokens[k - 1]
+        if (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT) and
+                not _empty_call(tokens, k - 1)) or (t.kind == "word" and t.lemma in _BREAK_WORDS):
+            break
+        k -= 1
+    return k
+
+
+def _belief_denied(tokens: list[Token], lo: int, i: int) -> bool:
+    """Whether a belief denied ("I don't think", "not sure") or a doubt ("I doubt") opens what token ``i`` says.
+
+    It reaches the rest of its sentence: "I don't really think <the loss is exploding>"; "not sure why it
+    diverges" asks about a thing said, and denies nothing.
+    """
+    for k in range(lo, i):
+        word = _plain(tokens[k])
+        if k + 1 < len(tokens) and tokens[k + 1].lemma in K.WH_WORDS:
+            continue
+        if word in K.DOUBT_WORDS:
+            return True
+        if word in K.BELIEF_WORDS and any(tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not"
+                                          for m in range(max(lo, k - 3), k)):
+            return True
+    return False
+
+
+def _denied_next(tokens: list[Token], hi: int) -> bool:
+    """Whether the sentence after the one closing at ``hi`` opens by denying it ("I checked, they don't")."""
+    end = next((n for n, t in enumerate(tokens[hi + 1:], hi + 1) if t.text in _SENTENCE_END), len(tokens))
+    after = [_plain(t) for t in tokens[hi + 1:end] if t.kind == "word"][:K.NEXT_DENIAL_WORDS]
+    if after and after[0] in K.NEXT_NO[0] and (len(after) == 1 or after[1] in K.NEXT_NO[1]):
+        return True
+    return any(after[m:m + len(d)] == list(d) for d in K.NEXT_DENIALS for m in range(len(after)))
+
+
+def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None) -> bool:
+    """Whether the sentence ``[lo, hi)`` only asks whether what its last clause says is so.
+
+    A statement closed by "?" ("the weights differ between ranks?"), not a question opened by a question word
+    ("why does the loss explode?"), nor a request after a statement ("the loss is NaN, any idea?"), nor one that
+    takes what it says as given ("..., is that normal?"). With ``i``: only when token ``i`` is in that last clause.
+    """
+    if hi >= len(tokens) or tokens[hi].text != "?" or lo >= hi:
+        return False
+    last = clause_start(tokens, hi - 1)
+    if i is not None and i < last:
+        return False
+    return _plain(tokens[lo]) not in K.ASKING_OPENERS and _plain(tokens[max(lo, last)]) not in K.ASKING_OPENERS \
+        and not any(t.lemma in K.PRESUPPOSING_WORDS for t in tokens[lo:hi])
+
+
+def _resolved_at(tokens: list[Token], k: int, lo: int) -> int:
+    """How many tokens at ``k`` say a trouble is over (0: none): "went away", or "fixed" said of the trouble.
+
+    "fixed it by clipping", "that's fixed now", ", solved by lowering batch" are; "fixed the seed", "the lr was
+    fixed", "a fixed lr" are not (said of another thing, ``RESOLVED_OBJECTS``, ``RESOLVED_SUBJECTS``).
+    """
+    for phrase in K.RESOLVED_PHRASES:
+        if [_plain(t) for t in tokens[k:k + len(phrase)]] == list(phrase):
+            return len(phrase)
+    if _plain(tokens[k]) not in K.RESOLVED_FORMS or negated_at(tokens, k, lo):
+        return 0
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    if nxt is not None and nxt.kind == "word" and _plain(nxt) not in K.RESOLVED_OBJECTS:
+        return 0  # "fixed the seed", "solved a bug": said of another thing
+    if nxt is not None and _plain(nxt) in K.RESOLVED_PRONOUNS:
+        return 1  # "fixed it", "solved that"
+    # passive: its subject is the trouble ("that's fixed", "it got solved") or left out (", solved by ...")
+    m = k - 1
+    while m >= lo and _plain(tokens[m]) in K.RESOLVED_AUX:
+        m -= 1
+    return 1 if m < lo or _plain(tokens[m]) in K.RESOLVED_SUBJECTS else 0
+
+
+def _past(tokens: list[Token], i: int, lo: int, hi: int) -> bool:
+    """Whether what token ``i`` says is history, not the run now.
+
+    Said after "used to"; or said in the past ("had", "was", "last week", a past form) and followed in its sentence
+    (or at the next one's opening) by its resolution ("we had OOM last week, solved by lowering batch"), with no
+    relapse after it.
+    """
+    clause = clause_start(tokens, i)
+    words = [_plain(t) for t in tokens[clause:_clause_end(tokens, i)]]
+    if any(words[m:m + len(h)] == list(h) for h in K.PAST_HABIT for m in range(len(words))):
+        return True
+    if any(t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS for t in tokens[clause:i + 1]):
+        return False  # "the loss still goes NaN"
+    if not any(_plain(t) in K.PAST_MARKERS or (t.text.endswith("ed") and t.lemma != t.text)
+               for t in tokens[clause:_clause_end(tokens, i)]):
+        return False  # "training unstable; lowering the lr solved it": the trouble said as the run's, its remedy found
+    end = next((n for n, t in enumerate(tokens[hi + 1:], hi + 1) if t.text in _SENTENCE_END), len(tokens))
+    # the rest of its sentence, and the opening words of the next ("... NaN at step 500. Fixed it by clipping.")
+    stop = min(end, hi + 1 + K.NEXT_DENIAL_WORDS)
+    for k in list(range(i + 1, hi)) + list(range(hi + 1, stop)):
+        n = _resolved_at(tokens, k, clause_start(tokens, k))
+        if n:
+            tail = tokens[k + n:end]
+            return not any(t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS for t in tail)
+    return False
+
+
+def clause_status(tokens: list[Token], i: int, j: int | None = None, lo: int | None = None,
+                  hedge: bool = True, negatable: bool = True) -> str:
+    """What the clause holding tokens ``[i, j)`` does with them: stated, negated, asked, hedged or past.
+
+    The one judgement every reading path asks (the composed readings, the cue list, the coarse fallback); the
+    first of these that holds:
+
+    * negated: a negator before it in its clause ("no NaN", "isn't overfitting"), a belief denied or a doubt
+      before it in its sentence ("I don't think the loss explodes"), or the next sentence denies it ("I checked,
+      they don't");
+    * past: said after "used to", or followed by its resolution ("was NaN last week, fixed it by clipping");
+    * asked: its sentence is a statement closed by "?" ("the weights differ between ranks?");
+    * hedged: its clause holds a hedge ("maybe", "I think") (only when ``hedge``).
+
+    Args:
+        tokens: The text's tokens.
+        i: The first token of what is said.
+        j: One past its last token (``i + 1`` when None).
+        lo: Where its clause starts, when the caller knows (else found by the clause break rule).
+        hedge: Look for hedges.
+        negatable: Whether a negation before it in its sentence denies it (False for words that hold their own
+            negation, "no speed-up", "doesn't learn": only a denial in the next sentence does).
+    """
+    if not tokens or not 0 <= i < len(tokens):
+        return STATED
+    j = i + 1 if j is None else j
+    lo = clause_start(tokens, i) if lo is None else lo
+    s_lo, s_hi = _sentence_bounds(tokens, i)
+    if (negatable and (negated_at(tokens, i, lo) or _belief_denied(tokens, s_lo, i))) or \
+            (s_hi < len(tokens) and _denied_next(tokens, s_hi)):
+        return NEGATED
+    if _past(tokens, i, lo, s_hi):
+        return PAST
+    if _asked(tokens, s_lo, s_hi, i):
+        return ASKED
+    if hedge and hedged_in(tokens, lo, _clause_end(tokens, i)):
+        return HEDGED
+    return STATED
+
+
+def hedged_in(tokens: list[Token], lo: int, hi: int) -> bool:
+    """Whether tokens ``[lo, hi)`` hold a hedge ("maybe", "I think", ``knowledge.talk.HEDGES``)."""
+    return any(t.lemma in K.HEDGES for t in tokens[lo:hi])
+
+
+def _clause_end(tokens: list[Token], i: int) -> int:
+    """One past the last token of the clause holding token ``i``."""
+    k = i + 1
+    while k < len(tokens) and not ((tokens[k].kind == "punct" and (tokens[k].text in _SENTENCE_END or
+                                    tokens[k].text in _CLAUSE_PUNCT)) or
+                                   (tokens[k].kind == "word" and tokens[k].lemma in _BREAK_WORDS)):
+        k += 1
+    return k
+
+
+_STATUS_SENTENCE = rx.compile(r"\n|[.!?](?=\s|$)")
+STATUS_REACH = 600
+"""Characters around a position that :class:`ClauseStatus` reads: its sentence and the next one's opening (a
+longer sentence is cut there, as the reader cuts a clause)."""
+
+
+class ClauseStatus:
+    """:func:`clause_status` asked by character offsets.
+
+    For the readers that match text rather than tokens (the cue list, the coarse fallback). Only the sentences asked
+    about are tokenised, so the cost follows the matches read, not the length of the text.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._windows: dict[tuple[int, int], list[Token]] = {}
+
+    def _tokens(self, start: int, end: int) -> list[Token]:
+        text = self.text
+        lo = max(0, start - STATUS_REACH)
+        for m in _STATUS_SENTENCE.finditer(text, lo, start):
+            lo = m.end()
+        ends = [m.end() for m, _ in zip(_STATUS_SENTENCE.finditer(text, end, min(len(text), end + STATUS_REACH)),
+                                        range(2))]
+        hi = ends[-1] if len(ends) == 2 else min(len(text), end + STATUS_REACH)
+        key = (lo, hi)
+        if key not in self._windows:
+            if len(self._windows) > 4096:
+                self._windows.clear()
+            self._windows[key] = list(_tokens(text, lo, hi, False))
+        return self._windows[key]
+
+    def of(self, start: int, end: int, hedge: bool = False, negatable: bool = True) -> str:
+        """The status of the words at ``[start, end)`` of the text (``STATED`` when they hold no token)."""
+        tokens = self._tokens(start, end)
+        starts = [t.start for t in tokens]
+        i = bisect_left(starts, start)
+        if i >= len(tokens) or tokens[i].start >= end:
+            return STATED
+        j = bisect_left(starts, end)
+        return clause_status(tokens, i, j, hedge=hedge, negatable=negatable)
+
+
 # ------------------------------------------------------------------------------------------------ reading
 
 
@@ -701,28 +957,8 @@ class _Reader:
         return k >= 0 and self.tokens[k].lemma in K.TIME_PREPOSITIONS
 
     def _negated(self, i: int, lo: int) -> bool:
-        """A negator among the (up to) four words before token ``i``, not before ``lo``.
-
-        Light words ("the", "my", "any", "get", "make") are not counted: "can't get the model to converge" and
-        "didn't make the training any faster" negate the movement as "doesn't converge" does.
-        """
-        seen = 0
-        for k in range(i - 1, max(lo, i - 2 * NEGATION_REACH) - 1, -1):
-            t = self.tokens[k]
-            if t.text in _BIND_BREAKS or t.lemma in _CONTRASTS:
-                return False  # a negation does not reach past its clause ("without unscaling first, amp with fp16")
-            if t.lemma not in _LIGHT:
-                seen += 1
-                if seen > NEGATION_REACH:
-                    return False
-            if t.lemma in K.NEGATORS or t.lemma == "not":
-                return True
-            if t.lemma in K.SCOPE_VERBS and k < i - 1:
-                return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
-            # "fails to decrease", "refuses to go down" negate like "does not"
-            if t.lemma in ("fail", "refuse") and k + 1 < len(self.tokens) and self.tokens[k + 1].lemma == "to":
-                return True
-        return False
+        """A negator before token ``i`` in its clause, not before ``lo`` (:func:`negated_at`)."""
+        return negated_at(self.tokens, i, lo)
 
     def _time(self, i: int, j: int, sent_lo: int, sent_hi: int, at: int) -> tuple[str | None, int | None]:
         """The time of a movement at token ``at`` in clause ``[i, j)``, and a step number when one is said.
@@ -851,7 +1087,7 @@ class _Reader:
             # only during validation"): its curves with no split of their own are the evaluation's
             quantities = [(q, name, "val" if split is None and name in ("loss", "accuracy") else split)
                           for q, name, split in quantities]
-        hedged = any(t.lemma in K.HEDGES for t in self.tokens[i:j])
+        hedged = hedged_in(self.tokens, i, j)
         lemmas = set(self.lemmas(i, j))
         tags = {"all"} if lemmas & {"all", "every", "each", "always", "exactly", "just", "only"} else set()
         if lemmas & {"first", "early", "earlier", "some", "lower", "bottom"} and "all" not in lemmas:
@@ -920,7 +1156,8 @@ class _Reader:
                         o.roles.get("m") in _SETTLED for o in self.parts_in(p.j + 2, sent[1])) and \
                     not self._negated(p.i, i):
                 continue  # "shot up to 3.5 and remained flat": the level it moved to and stayed at is the reading
-            negated = self._negated(p.i, i)
+            # (a movement said as past and fixed is composed all the same: the text reader keeps it only as history)
+            negated = clause_status(self.tokens, p.i, p.j, i, hedge=False) == NEGATED
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3) or any(
                 q.roles.get("m") == "slow" and self._manner(p, q) for q in self.parts_in(p.j, sent[1]))
             # the quantity: nearest before, else after, else the sentence's last one
@@ -960,6 +1197,23 @@ class _Reader:
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
+            if m == "slow" and not self._negated(p.i, i) and quantity in K.IN_USE_SUBJECTS and \
+                    self._in_use(sent, i, j):
+                # "the model answers slowly once deployed", "prediction is slow on the server": the speed of the
+                # model in use (the ml-production boundary), no slow training run
+                self.add({"concern": "inference_speed"}, p.start, p.end)
+                self.claim(self.tokens[sent[0]].start, self.tokens[sent[1] - 1].end, ("symptom",))
+                continue
+            if m == "nan" and quantity in (None, "pronoun", "run", "model") and self._range_bound(p, *sent):
+                # "targets are between nan and 5", "values range from 0 to nan": a NaN among a range of data values
+                # is a fault of the data (whose: the data noun said beside it), no loss going NaN
+                owner = next((K.NAN_RANGE_OWNERS[t.lemma] for t in self.tokens[sent[0]:sent[1]]
+                              if t.lemma in K.NAN_RANGE_OWNERS), None)
+                if owner is not None:
+                    self.add({"nan_location": owner}, self.tokens[i].start, p.end)
+                self.claim(self.tokens[sent[0]].start, self.tokens[sent[1] - 1].end,
+                           ("symptom", "loss_behavior", "nan_onset", "nan_step"))
+                continue
             if m == "slow" and quantity == "loss" and self.tokens[p.i].text == "slower":
                 continue  # "it got slower" compares speeds; a loss is not slower
             # (the change verb may stand an adverb or two before it: "the loss gets clearly / much worse")
@@ -1101,6 +1355,34 @@ class _Reader:
         if things:
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _in_use(self, sent: tuple[int, int], i: int, j: int) -> bool:
+        """Whether a speed said in clause ``[i, j)`` is of the model in use.
+
+        The sentence names serving or inference (``SERVING_WORDS``) and the clause no training (``TRAINING_WORDS``).
+        """
+        def said(t: Token, stems: frozenset[str]) -> bool:
+            return any(w in stems or any(s.endswith("*") and w.startswith(s[:-1]) for s in stems)
+                       for w in (t.text, t.lemma))
+
+        return any(said(t, K.SERVING_WORDS) for t in self.tokens[sent[0]:sent[1]]) and \
+            not any(t.lemma in K.TRAINING_WORDS for t in self.tokens[i:j])
+
+    def _range_bound(self, p: Part, i: int, j: int) -> bool:
+        """Whether the NaN word ``p`` is one end of a range of values ("between nan and 5", "from 0 to nan").
+
+        Looked for in tokens ``[i, j)``, its sentence ("and" cuts clauses). The other end is a number, joined by a
+        range link (``NAN_RANGE_LINKS``): "NaN or Inf" is no range.
+        """
+        toks = self.tokens
+
+        def value(k: int) -> bool:
+            return i <= k < j and toks[k].kind == "num"
+
+        def link(k: int) -> bool:
+            return i <= k < j and toks[k].text in K.NAN_RANGE_LINKS
+
+        return (link(p.i - 1) and value(p.i - 2)) or (link(p.j) and value(p.j + 1))
 
     def _resumes(self, k: int, hi: int) -> bool:
         """Whether the sentence goes on, after token ``k``, to say the run then moves on (``RESUME_WORDS``).
@@ -1791,11 +2073,14 @@ class _Reader:
                 continue
             if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
                 continue
-            if kind == "learning_rate" and verb.lemma not in K.LR_RAISE_VERBS:
-                # a lowered LR is no raise; an LR "changed" or "adjusted" says no way, and is left to the question
+            if kind == "learning_rate" and verb.lemma not in K.LR_RAISE_VERBS | K.LR_CHANGE_VERBS:
+                # a lowered LR is no raise (``lower_lr_stable`` is its observation); an LR "changed" or "adjusted"
+                # says no way and reads as the change the vocabulary names, as a raise does
                 if verb.lemma in K.LR_LOWER_VERBS:
                     self._lowered_lr = (verb.start, toks[end].end)
                 continue
+            if kind == "learning_rate" and verb.lemma in K.LR_CHANGE_VERBS and not verb.text.endswith(("ed", "ing")):
+                continue  # "the scheduler changes the lr every epoch": how the run goes, no change made to it
             self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
 
@@ -2654,8 +2939,8 @@ class _Reader:
             if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
                     any(s <= p.start < e for s, e in self.error_spans):
                 continue
-            if self._negated(p.i, max(0, p.i - 2 * NEGATION_REACH)):
-                continue  # "no loss curve yet": nothing is said of it
+            if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
+                continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
             if q in K.JUDGED_FALLBACKS and not self._judged_at_all(p):
                 continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p):

@@ -11,8 +11,12 @@ is a ``Keyword`` row gathered by ``knowledge.all_keywords()``. The procedure, in
    ``CUE_CAP`` matches of one cue are read);
 3. drop a match that lies strictly inside a longer match of another cue ("should I use Lion" is about
    switching, so the bare optimizer name inside it does not also count as the optimizer in use);
-4. drop a negatable match that a negation in the same clause precedes ("no NaN", "loss is not NaN",
-   "without any NaN", "isn't overfitting", "never diverges");
+4. ask the reader's one clause status (``expert.talk.clause_status``, which the composed readings and the coarse
+   fallback ask too): drop a negatable match that its clause negates ("no NaN", "loss is not NaN", "without any
+   NaN", "isn't overfitting", "I don't think it diverges") and any match the next sentence denies ("... I checked,
+   they don't"); a trouble said as past and fixed ("we had OOM last week, solved by lowering batch") sets nothing
+   of the trouble; a cue of a state users ask about (``Keyword.asked_reads`` false) said in a statement closed by
+   "?" is offered to confirm, not read;
 5. attribute configuration values: a setting named in a clause that says it *worked* ("with lr 1e-3 it
    trained fine") or that the user only *considers* ("should I switch to SGD?") is not the run's setting;
 6. turn each surviving match into values; a value written ``$conv`` is read from the match (the named
@@ -50,21 +54,11 @@ CUE_CAP = 256
 matched this often in one complaint (a pasted log repeating "lr=...") has long been decided, so its later
 matches are not looked for. Below the cap (any complaint a person types) the result is exact."""
 
-NEGATION_WINDOW = 4
-_WH_WORDS = frozenset("why what how where when which who".split())
-"""Words after "not sure" that ask about a thing said, rather than doubt it ("not sure why it diverges")."""
-"""How many words before a cue a negation may stand ("no", "not any", "without any real")."""
-
-_NEGATORS = frozenset({
-    "no", "not", "never", "without", "nor", "neither", "none", "nothing", "zero", "cannot",
-    "isnt", "arent", "wasnt", "werent", "doesnt", "dont", "didnt", "hasnt", "havent", "hadnt", "wont", "cant",
-    "couldnt", "shouldnt", "wouldnt", "aint",
-})
-# A clause ends at punctuation or at a contrasting / joining word; a negation does not reach past it. A dot
-# or colon ends a clause only before a blank, so "cfg.SOLVER.BASE_LR" and "lr=1e-3:" stay whole.
+# A clause ends at punctuation or at a contrasting / joining word: what the clause says worked or is weighed is
+# looked for in it alone. A dot or colon ends a clause only before a blank, so "cfg.SOLVER.BASE_LR" and "lr=1e-3:"
+# stay whole. (Whether a clause negates, asks or puts in the past what it says is ``expert.talk.clause_status``'s.)
 _CLAUSE_BREAK = rx.compile(r"[;!?,()\[\]\n]|[.:](?=\s|$)|\b(?:but|and|or|however|although|though|yet|while|"
                            r"whereas|except|then|so|whereas|unlike)\b", re.IGNORECASE)
-_WORD = rx.compile(r"[\w']+")
 _NUMBER = rx.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
 
 # Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
@@ -399,13 +393,6 @@ class _Context:
                 return m.end()
         return len(self.text)
 
-    def negated(self, start: int) -> bool:
-        # only the last few words matter; a bounded slice keeps this constant-time per hit
-        lo = max(0, start - 120)
-        window = self.text[max(self.clause_start(start), lo):start]
-        words = [w.replace("'", "").lower() for w in _WORD.findall(window)][-NEGATION_WINDOW:]
-        return any(w in _NEGATORS for w in words)
-
     def attribution(self, start: int) -> tuple[bool, bool, bool]:
         """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
         a = self.clause_start(start)
@@ -495,9 +482,10 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     nt = normalise(text[:MAX_CHARS])
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
-    from expert.talk import understand
+    from expert.talk import ASKED, HEDGED, NEGATED, PAST, ClauseStatus, understand
     from knowledge.talk import (
         FALLBACK_BYSTANDERS,
+        HISTORY_NAMES,
         LOSS_BEHAVIOR_PRIORITY,
         PASTED_CRASH_PRIORITY,
         SYMPTOM_PRIORITY,
@@ -505,6 +493,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     )
 
     u = understand(dt.text)
+    status = ClauseStatus(dt.text)  # one judgement of negation, denial and history for every path below
     asked = _Spans(u.asked)
     held: dict[tuple[str, Any], str] = {}  # causes asked about: (name, value) -> the words, offered to confirm
 
@@ -516,6 +505,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         return True
 
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
+    history: dict[str, tuple[tuple[Any, ...], TextReading]] = {}  # the trouble said as past and fixed
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
     kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
     # a weighing cue hides the settings in its anchors only: its free-text gap ("fp16 <training with adamw and
@@ -526,7 +516,18 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             continue  # this cue has set all it sets: a later match of it changes nothing
         if not dt.seamless(h.start, h.end):
             continue  # spans the place of a dropped repeat: the full text has no such phrase
-        if h.keyword.negatable and ctx.negated(h.start):
+        said = status.of(h.start, h.end, hedge=True, negatable=h.keyword.negatable)
+        if said == NEGATED:
+            continue  # "no NaN", "I don't think it diverges", "... ? No, they're the same"
+        if said == ASKED and not h.keyword.asked_reads:
+            for name, raw_value in h.keyword.sets.items():
+                if _hypothesis(name) and not str(raw_value).startswith("$"):
+                    phrase = nt.source(dt.offset(h.start), dt.offset(h.end)).strip()
+                    try:
+                        Observation.make(name, raw_value, f"text:{phrase}")
+                    except (TrainoptError, ValueError, TypeError):
+                        continue
+                    held.setdefault((name, raw_value), phrase)  # "the weights differ between ranks?": to confirm
             continue
         for name, raw_value in h.keyword.sets.items():
             if (h.order, name) in settled or u.claimed(h.start, h.end, name):
@@ -545,8 +546,10 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                 continue
             settled.add((h.order, name))
             key = (-h.keyword.priority, 1, h.start, h.keyword.pattern)
-            if name not in best or key < best[name][0]:
-                best[name] = (key, TextReading(obs, phrase.strip()))
+            # "we had OOM last week, solved by lowering batch": history, not the run now (kept aside)
+            into = history if said == PAST and name in HISTORY_NAMES else best
+            if name not in into or key < into[name][0]:
+                into[name] = (key, TextReading(obs, phrase.strip(), hedged=said == HEDGED))
     composed: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     # a symptom read with a curve shape ranks as that shape does: a transient spike is weaker evidence of
     # instability than NaN, and loses to overfitting or a plateau said alongside
@@ -588,6 +591,11 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         # a composed reading beats a cue of the same priority (tie-break 0 < 1); a weak one (a bare error
         # line's crash) only fills a gap
         key = (-prio, 0 if r.strong else 2, r.start, "")
+        if r.name in HISTORY_NAMES and status.of(r.start, r.end) == PAST:
+            # an error or a curve said as past and fixed ("the loss used to go NaN"): history, kept aside
+            if r.name not in history or key < history[r.name][0]:
+                history[r.name] = (key, TextReading(obs, phrase, composed=True, weak=r.fallback))
+            continue
         if r.name not in composed or key < composed[r.name][0]:
             composed[r.name] = (key, TextReading(obs, phrase, composed=True, hedged=r.hedged, weak=r.fallback))
     for name, (key, reading) in composed.items():
@@ -598,9 +606,19 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                 best[name] = (key, reading)
         elif key[1] == 0:
             best[name] = (key, reading)
+    if history and not _troubled(best):
+        if _ASKS.search(dt.text):
+            # a trouble said as fixed, and nothing else wrong, but asked about ("had NaN, fixed it by lowering the
+            # lr: is that the right fix?"): the history is what the user asks about
+            for name, item in history.items():
+                best.setdefault(name, item)
+        else:
+            words = min(history.values(), key=lambda item: item[0])[1].words
+            u.confirm.append(("history", f"You said \"{words}\" is past and fixed: is anything still wrong? (say "
+                                         f"what you see now)"))
     if not best and not held:
         # nothing at all understood: a coarse, tentative reading of the family the words point to (or a question)
-        coarse = _coarse(dt.text)
+        coarse = _coarse(dt.text, status)
         if isinstance(coarse, str):
             u.confirm.append(("coarse:families", coarse))
         elif coarse is not None:
@@ -624,8 +642,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     return u, [best[n][1] for n in sorted(best)]
 
 
-_COARSE_TOKEN = rx.compile(r"[a-z0-9_]+(?:'[a-z]+)?")
-_COARSE_SENTENCE = rx.compile(r"[!?\n]|\.(?=\s|$)")
+_ASKS = rx.compile(r"\?|\b(?:why|how|what|whether|should|any\s+idea)\b", re.IGNORECASE)
+"""Words of a text that asks something: a trouble it says was fixed is then what it asks about."""
+
 
 
 def _stem_in(word: str, stems: Any) -> bool:
@@ -633,78 +652,53 @@ def _stem_in(word: str, stems: Any) -> bool:
     return word in stems or any(s.endswith("*") and word.startswith(s[:-1]) for s in stems)
 
 
-def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
+def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | str | None:
     """The last resort when nothing was read: the symptom family the general words of a training complaint suggest.
 
     Only a text about training (``COARSE_TOPIC``) that calls nothing healthy (``COARSE_HEALTHY``) is read. Each
-    family of ``COARSE_FAMILIES`` is suggested by its phrases, or by a subject near a direction word, unless a
-    negation precedes the cue. One family suggested: its observation, the cue's span and the family's name. Several:
-    a clarifying question naming them (a guess between them would as likely be wrong). None: ``None``.
+    family of ``COARSE_FAMILIES`` is suggested by its phrases, or by a subject near a direction word, unless the
+    clause says it only as negated, asked, denied or past (``expert.talk.clause_status``, the judgement the other
+    readers use). One family suggested: its observation, the cue's span and the family's name. Several: a
+    clarifying question naming them (a guess between them would as likely be wrong). None: ``None``.
+
+    Args:
+        text: The normalised text.
+        status: Its :class:`expert.talk.ClauseStatus` (made here when None).
     """
+    from expert.talk import SENTENCE_END, STATED, ClauseStatus, tokenise
     from knowledge.talk import (
-        COARSE_ASKING,
         COARSE_CHARS,
-        COARSE_DENIALS,
-        COARSE_DOUBTS,
         COARSE_FAMILIES,
         COARSE_HEALTHY,
-        COARSE_HEDGES,
-        COARSE_NEGATION_REACH,
-        COARSE_NEGATORS,
-        COARSE_NO,
         COARSE_PAIR_REACH,
         COARSE_TOPIC,
         COARSE_TOPIC_TOGETHER,
+        NEGATORS,
     )
 
+    status = ClauseStatus(text) if status is None else status
     low = text[:COARSE_CHARS].lower()
-    toks = [(m.group().replace("'", ""), m.start(), m.end()) for m in _COARSE_TOKEN.finditer(low)]
+    # the reader's own tokens (words as typed, apostrophes dropped), each with the sentence it is in (a "needs" word
+    # and a pair's two words must share it)
+    toks: list[tuple[str, int, int]] = []
+    sent_ids: list[int] = []
+    sentence = 0
+    for t in tokenise(low, fuzzy=False):
+        if t.text in SENTENCE_END:
+            sentence += 1
+        elif t.kind in ("word", "num"):
+            toks.append((t.text.replace("'", ""), t.start, t.end))
+            sent_ids.append(sentence)
     words = [w for w, _s, _e in toks]
-    # the sentence each token is in (a "needs" word, a pair's two words and a negation must share it)
-    ends = [m.start() for m in _COARSE_SENTENCE.finditer(low)]
-    sent_ids = [bisect_left(ends, s) for _w, s, _e in toks]
     if not any(_stem_in(w, COARSE_TOPIC) for w in words) and \
             not all(any(_stem_in(w, group) for w in words) for group in COARSE_TOPIC_TOGETHER):
         return None  # not about training: say nothing rather than guess
+    if len(low) != len(text[:COARSE_CHARS]):
+        return None  # (a lower-casing that moved the offsets: the status could not be asked about these words)
 
-    def denied_belief(k: int) -> bool:
-        """Whether word ``k`` is a belief denied ("dont really think", "not sure") or a doubt ("unsure")."""
-        if k + 1 < len(words) and words[k + 1] in _WH_WORDS:
-            return False  # "not sure why the loss explodes": the explosion is said, its cause is not known
-        if words[k] in COARSE_DOUBTS:
-            return True
-        return words[k] in COARSE_HEDGES and any(words[m] in COARSE_NEGATORS and sent_ids[m] == sent_ids[k]
-                                                 for m in range(max(0, k - COARSE_NEGATION_REACH), k))
-
-    def unclaimed(sent: int) -> bool:
-        """Whether sentence ``sent`` is a statement only asked, or one the next sentence denies.
-
-        "the weights differ between ranks?" asks; "... I checked, they don't" denies: neither says it is so.
-        """
-        first = next((k for k in range(len(words)) if sent_ids[k] == sent), None)
-        if first is None:
-            return False
-        end = ends[sent] if sent < len(ends) else len(low)
-        if end < len(low) and low[end] == "?" and words[first] not in COARSE_ASKING:
-            return True
-        after = [w for k, w in enumerate(words) if sent_ids[k] == sent + 1][:5]
-        if after and after[0] in COARSE_NO[0] and (len(after) == 1 or after[1] in COARSE_NO[1]):
-            return True
-        return any(after[m:m + len(d)] == list(d) for d in COARSE_DENIALS for m in range(len(after)))
-
-    def negated(i: int) -> bool:
-        if any(words[k] in COARSE_NEGATORS and sent_ids[k] == sent_ids[i]
-               for k in range(max(0, i - COARSE_NEGATION_REACH), i)):
-            return True
-        if unclaimed(sent_ids[i]):
-            return True
-        # a denied belief reaches the rest of its sentence: "I don't think <the loss is exploding>"
-        k = i - 1
-        while k >= 0 and sent_ids[k] == sent_ids[i]:
-            if denied_belief(k):
-                return True
-            k -= 1
-        return False
+    def negated(i: int, own: bool = False) -> bool:
+        """Whether word ``i`` is said other than as stated (``own``: the words hold their own negation)."""
+        return status.of(toks[i][1], toks[i][2], negatable=not own) != STATED
 
     if any(_stem_in(w, COARSE_HEALTHY) and not negated(i) for i, w in enumerate(words)):
         return None  # "the loss goes down fine": a run described as healthy gets no symptom
@@ -718,7 +712,7 @@ def _coarse(text: str) -> tuple[str, Any, int, int, str] | str | None:
                 j = i + len(seq)
                 if j > len(words) or not all(_stem_in(words[i + n], (s,)) for n, s in enumerate(seq)):
                     continue
-                if seq[0] not in COARSE_NEGATORS and negated(i):
+                if negated(i, own=seq[0] in NEGATORS):
                     continue
                 if (not fam.guarded or seq[0] in fam.guarded) and (
                         (j < len(words) and words[j] in fam.unless_next) or (i and words[i - 1] in fam.unless_prev)):

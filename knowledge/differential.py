@@ -460,12 +460,14 @@ ROWS = (
         "optimizer, changed.",
         _PREC,
         fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE),
-    # (``recent_change=learning_rate`` is a raised LR, as the change question's choice says: the parser reads it
-    # only from a raise, by its verb or by its values in time order; a lowered LR is ``lower_lr_stable``'s)
+    # (``recent_change=learning_rate`` is a raised LR, as the change question's choice says, or one changed without
+    # saying which way, of which a raise is by far the likelier before an instability: the parser reads it from a
+    # raise or an unspecified change, by its verb or by its values in time order; a lowered LR is
+    # ``lower_lr_stable``'s)
     Row("DF-CHG-LR",
         {"symptom": RUN_TROUBLE, "recent_change": "learning_rate", "loss_behavior": NONFINITE},
-        (Find("Instability", "warning", "the run became unstable when the learning rate was raised: the new "
-              "LR is past the stable edge"),
+        (Find("Instability", "warning", "the run became unstable when the learning rate was raised (or "
+              "changed, the way not said): the new LR is past the stable edge"),
          RouteTo("learning-rate-scheduling", "primary", "bring the peak LR back under the stable edge, with "
                  "warmup")),
         "An instability that appears with a higher LR and not before is the LR's; clipping only hides it.",

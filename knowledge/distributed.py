@@ -280,12 +280,6 @@ QUESTIONS = (
 
 _KT = Cite("issue 20", "distributed runs", "phrases users write about multi-GPU trouble")
 
-_NOT_ASKED_OR_DENIED = (r"(?![^.!?\n]*\?)(?![^.!?\n]*[.!;]\s*(?:[\w,']+\s+){0,3}?(?:they\s+(?:do\s+not|don'?t|"
-                        r"aren'?t|are\s+not|didn'?t|did\s+not)\b|(?:no|nope)(?:\s*[,.!]|\s*$|\s+(?:they|it|all|the\s+same))|they'?re\s+(?:all\s+)?(?:the\s+)?same|"
-                        r"they\s+are\s+(?:all\s+)?(?:the\s+)?same))")
-"""A replica-drift clause that is no claim: asked ("the weights differ between ranks?") or denied right after
-("... I checked, they don't", "no, they're the same")."""
-
 _SYNCBN = r"(?:sync(?:hroni[sz]ed)?[\s_-]?(?:batch[\s_-]?norm\w*|bn)|syncbatchnorm\w*|syncbn)"
 """SyncBatchNorm by its spellings ("SyncBN", "sync batchnorm", "nn.SyncBatchNorm")."""
 _PLAIN_BN = (r"(?:plain|regular|normal|vanilla|ordinary|standard|unsynced|non-synced|local)\s+"
@@ -312,7 +306,7 @@ KEYWORDS = (
             r"(?:is\s+|was\s+|seems\s+)?(?:very\s+|really\s+)?(?:far\s+"
             r"(?:from|below)\s+linear|sub-?linear|poor|bad|disappointing|terrible)|(?<!lr\s)\bscales?\s+(?:very\s+)?"
             r"(?:poorly|badly|sub-?linearly)|(?:more|extra|additional)\s+(?:gpus|cards|nodes|ranks)\s+(?:\w+\s+){0,2}?"
-            r"diminishing\s+returns?" + _NOT_ASKED_OR_DENIED,
+            r"diminishing\s+returns?",
             {"multi_gpu_speedup": "partial", "symptom": "slow_training"}, _KT, negatable=True, priority=10),
     # BatchNorm left per device under data parallelism ("no SyncBatchNorm", "I don't use SyncBN", "running DDP
     # without syncbn", "plain BN on 8 GPUs", "the BN statistics are computed per GPU"): not asked, and "not sure
@@ -364,20 +358,23 @@ KEYWORDS = (
             {"rank_data": "identical"}, _KT, negatable=False, priority=4),
     Keyword(r"(?:never|forgot\s+to|didn'?t|did\s+not|without)\s+(?:call(?:ing)?\s+)?(?:sampler\.)?set_epoch",
             {"epoch_data_order": "repeated"}, _KT, negatable=False, priority=4),
+    # (drift only asked about, "the weights differ between ranks?", is offered to confirm, not read; denied right
+    # after, "... I checked, they don't", it is no claim: the reader's clause status says both, as for every cue)
     Keyword(r"(?:replicas?|ranks?|weights?|models?)\s+(?:are\s+|have\s+)?(?:out\s+of\s+sync|drift(?:ed|ing)?\s+apart|"
-            r"diverg(?:ed|ing)\s+(?:across|between)\s+ranks)" + _NOT_ASKED_OR_DENIED,
-            {"replicas_in_sync": "diverged"}, _KT, negatable=False, priority=4),
+            r"diverg(?:ed|ing)\s+(?:across|between)\s+ranks)",
+            {"replicas_in_sync": "diverged"}, _KT, negatable=False, priority=4, asked_reads=False),
     # (the same said of the parameters: "the ranks have different weights after a few steps", "parameter values
     # differ between GPUs")
     Keyword(r"(?:ranks?|replicas?|gpus?|processes|workers)\s+(?:have|hold|end\s+up\s+with|show)\s+(?:\w+\s+)?different\s+"
             r"(?:parameters?|param(?:eter)?\s+values|weights?|model\s+weights)|(?:parameters?|param(?:eter)?\s+values|"
             r"weights?)\s+(?:are\s+|become\s+)?(?:differ(?:ent)?|not\s+(?:the\s+)?same|out\s+of\s+sync)\s+(?:across|"
-            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)" + _NOT_ASKED_OR_DENIED + r"|"
+            r"between|on)\s+(?:the\s+)?(?:ranks|replicas|gpus|processes|devices)" + r"|"
             # (two ranks named: "the weights on rank 0 and rank 1 are different")
             r"(?:parameters?|params?|weights?)\s+(?:on|of|in)\s+(?:rank|gpu|replica|device)\s*#?\d+\s+(?:and|vs\.?)\s+"
             r"(?:rank|gpu|replica|device)?\s*#?\d+\s+(?:are\s+|become\s+|look\s+)?(?:different|differ|not\s+(?:the\s+)?"
-            r"same|out\s+of\s+sync)" + _NOT_ASKED_OR_DENIED,
-            {"replicas_in_sync": "diverged", "multi_gpu": True}, _KT, negatable=False, priority=4),
+            r"same|out\s+of\s+sync)",
+            {"replicas_in_sync": "diverged", "multi_gpu": True}, _KT, negatable=False, priority=4,
+            asked_reads=False),
     # the rank where a NaN shows up first ("rank 2 hits nan first", "the first inf appears on gpu 3")
     # ("rank 0 sees nan in its own loss first": where the value was seen may come between)
     Keyword(r"(?:rank|gpu|process|device)\s*#?(?P<nonfinite_rank>\d+)\s+(?:\w+\s+){0,3}?(?:nan|inf|non-?finite)\w*\s+"

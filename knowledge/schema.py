@@ -947,6 +947,9 @@ class Keyword:
             (e.g. NaN beats "slow" for the symptom: stability first).
         phrases: Literal phrases (real error messages) matched after the same normalisation as the text they
             are looked for in; the language layer turns them into the pattern, longest first.
+        asked_reads: Whether the cue reads in a statement closed by "?" (the reader's clause status ``asked``).
+            False for a state users ask about before checking it ("the weights differ between ranks?"): asked,
+            it is offered to confirm, not read.
     """
 
     pattern: str
@@ -955,6 +958,7 @@ class Keyword:
     negatable: bool = True
     priority: int = 0
     phrases: tuple[str, ...] = ()
+    asked_reads: bool = True
 
 
 @dataclass

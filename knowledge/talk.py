@@ -1030,6 +1030,14 @@ BOUNDED_LOSSES = frozenset({"bce", "bce_with_logits"})
 """Losses (``knowledge.terms`` names) whose targets must lie in [0, 1]: targets outside are
 ``target_range=outside_loss``."""
 
+NAN_RANGE_LINKS = frozenset("to and - .. ~".split())
+"""Words joining a NaN to a number as the two ends of a range of values ("between nan and 5", "from 0 to nan");
+not "or" ("NaN or Inf", "nan or 0": values named, no range)."""
+NAN_RANGE_OWNERS = {"target": "labels", "label": "labels", "input": "inputs", "feature": "inputs",
+                    "pixel": "inputs", "image": "inputs", "sample": "inputs", "data": "inputs"}
+"""Data nouns whose values a range with a NaN end belongs to (``nan_location``): "targets are between nan and 5" is
+a NaN in the labels; a range of no named data ("values range from 0 to nan") says only that it is no loss going
+NaN."""
 RANGE_CAPS = frozenset("up max maximum upto as".split())
 """Words before a single bound that make it the top of a range ("up to 50", "max 300", "as high as 1000")."""
 
@@ -1135,6 +1143,9 @@ where "lr 1e-3 instead of 1e-2" alone is only a choice against another value."""
 LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge".split())
 """Change verbs that say a setting went up: said of the learning rate, it is a raised LR (DF-CHG-LR's case)."""
 
+LR_CHANGE_VERBS = frozenset("change adjust modify tweak alter retune".split())
+"""Change verbs that say no way: said of the learning rate, the LR changed just before the trouble (``recent_change=
+learning_rate``, as a raise; a lowered LR is ``LR_LOWER_VERBS``'s)."""
 LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut".split())
 """Change verbs that say a setting went down: a lowered learning rate is no raise. Trouble at the lower LR says a
 lower LR did not train stably (``lower_lr_stable`` false), not that the LR passed the stable edge."""
@@ -2352,33 +2363,79 @@ COARSE_TOPIC_TOGETHER = (frozenset("label* annotation*".split()),
                          frozenset("sample* example* input* image* class* dataset*".split()))
 """Words that make a text about training data only together: labels of samples (a jar's label is not)."""
 
-COARSE_CONTENT = frozenset("inference serving serve served deploy* latency production predict* api endpoint*".split())
-"""Words of a model in use, not in training: a complaint about its speed is no slow training run."""
+SERVING_WORDS = frozenset("inference serving serve served deploy* production predict* api endpoint* latency "
+                          "answer* respond* reply replies replied".split())
+"""Words of a model in use, not in training (stems, as the coarse words are written): a slowness said beside one is
+the model's speed in use (the ml-production boundary), no slow training run."""
+TRAINING_WORDS = frozenset("train training trainer epoch step iteration iter fit finetune fine-tune batch "
+                          "dataloader loader".split())
+"""Words of a training run (lemmas): a speed said in a clause with one is the run's, whatever else is named."""
+IN_USE_SUBJECTS = frozenset({None, "pronoun", "run", "model", "predictions"})
+"""Quantities a speed said beside serving words is the model-in-use's speed of ("the model answers slowly once
+deployed", "predictions are slow on the server"); a named curve keeps its own reading."""
+COARSE_CONTENT = SERVING_WORDS
+"""The coarse reading's name for ``SERVING_WORDS``."""
 
 COARSE_HEALTHY = frozenset("fine well normal normally nicely healthy expected good great ok okay smoothly".split())
 """Words that describe a run as healthy: unnegated, the coarse reading stays silent (no false alarm)."""
 
-COARSE_NEGATORS = frozenset("no not never without nor none nothing isnt arent wasnt werent doesnt dont didnt hasnt "
-                            "havent wont cant cannot couldnt".split())
-"""Words that negate the cue after them (within ``COARSE_NEGATION_REACH`` words): "no nan" says nothing unstable."""
-COARSE_NEGATION_REACH = 3
-"""Words before a cue a negation may stand in (as the cue reader's window, a little shorter: the text is coarse)."""
-COARSE_HEDGES = frozenset("think thought believe sure certain convinced".split())
+# -- the status of a clause (``expert.talk.clause_status``), one judgement for every reading path: the composed
+# readings, the cue list and the coarse fallback. What a clause says is stated, negated, asked, hedged, or past and
+# fixed; the words below decide which.
+BELIEF_WORDS = frozenset("think thought believe sure certain convinced".split())
 """Verbs of belief: negated ("I don't think", "I'm not sure") they deny all that follows in the sentence, however
-far ("I don't really think the loss is exploding"), so a coarse cue after them is no symptom said."""
-COARSE_ASKING = frozenset("why how what where when which who whats hows is are does do did can could should would "
-                          "will has have any anyone".split())
+far ("I don't really think the loss is exploding")."""
+DOUBT_WORDS = frozenset("doubt unsure".split())
+"""Words of doubt that deny what follows in their sentence without a negation ("I doubt the loss diverges")."""
+WH_WORDS = frozenset("why what how where when which who".split())
+"""Words after "not sure" that ask about a thing said rather than doubt it ("not sure why it diverges")."""
+SUBORDINATORS = frozenset("until unless once if after before because".split())
+"""Words that open a clause of their own inside a sentence: a negation before one does not reach past it ("grows
+without limit until I get out of memory", "doesn't converge unless I lower the lr")."""
+ASKING_OPENERS = frozenset("why how what where when which who whats hows is are does do did can could should would "
+                           "will has have any anyone help idea ideas thoughts suggestions".split())
 """Words a real question opens with ("why does the loss explode?" still says it explodes); a statement that ends
 in a question mark without one ("the weights differ between ranks?") only asks whether it is so."""
-COARSE_DENIALS = (("they", "dont"), ("they", "do", "not"), ("they", "arent"), ("they", "are", "not"),
-                  ("theyre", "the", "same"), ("they", "are", "the", "same"), ("it", "doesnt"), ("it", "isnt"),
-)
-"""Words that, opening the next sentence (or near its start: "I checked, they don't"), deny the one before."""
-COARSE_NO = (frozenset("no nope".split()), frozenset("they theyre it its thats all everything same".split()))
+NEXT_DENIALS = (("they", "dont"), ("they", "do", "not"), ("they", "arent"), ("they", "are", "not"),
+                ("theyre", "the", "same"), ("they", "are", "the", "same"), ("it", "doesnt"), ("it", "isnt"),
+                ("they", "didnt"), ("they", "did", "not"), ("theyre", "all", "the", "same"),
+                ("they", "are", "all", "the", "same"))
+"""Words that, opening the next sentence (or near its start: "I checked, they don't"), deny the one before
+(apostrophes dropped)."""
+NEXT_NO = (frozenset("no nope".split()), frozenset("they theyre it its thats all everything same".split()))
 """A bare "no" opening the next sentence denies only alone or before what it denies ("No, they're the same");
 "No idea why" denies nothing."""
-COARSE_DOUBTS = frozenset("doubt unsure".split())
-"""Words of doubt that deny what follows in their sentence without a negation ("I doubt the loss diverges")."""
+NEXT_DENIAL_WORDS = 5
+"""Words of the next sentence a denial is looked for in."""
+RESOLVED_FORMS = frozenset("fixed solved resolved".split())
+"""Past forms that say a trouble is over ("that's fixed now", "solved by lowering the batch"): said after the
+trouble, unnegated and of the trouble itself, they make it history. (Not "gone" or "vanished": "the gradients
+vanished" is a trouble.)"""
+RESOLVED_PHRASES = (("went", "away"), ("got", "rid"), ("no", "longer", "happens"), ("not", "anymore"))
+"""Phrases that say the same (as typed, apostrophes dropped)."""
+RESOLVED_OBJECTS = frozenset("it that this them these those by with after when since now already for".split())
+"""Words that may follow a past form of ``RESOLVED_FORMS`` when it is said of the trouble ("fixed it by ...",
+"solved by ..."); any other ("fixed the seed", "fixed a bug") makes it said of another thing."""
+RESOLVED_PRONOUNS = frozenset("it that this them these those".split())
+"""Objects after "fixed" that stand for the trouble said before ("fixed it by clipping")."""
+RESOLVED_SUBJECTS = frozenset("it its that thats this which they theyre everything problem issue".split())
+"""Subjects of a passive "fixed" that are the trouble ("that's fixed now"); "the lr was fixed" is the LR's."""
+RESOLVED_AUX = frozenset("is was been be got gets get has have had now finally mostly all also seems".split())
+"""Words between a passive "fixed" and its subject ("it has finally been fixed")."""
+RELAPSE_WORDS = frozenset("still again back return returns returned reappear reappears reappeared recur recurs "
+                          "recurred".split())
+"""Words after a resolution that say the trouble came back ("fixed it, but it comes back after 1k steps")."""
+PAST_MARKERS = frozenset("had was were been went got became used last yesterday earlier previously before ago "
+                          "once initially originally".split())
+"""Words that put a clause in the past (as do past forms, "exploded"): only a trouble said in the past is made
+history by a resolution after it; "training unstable; lowering the lr solved it" says the run's trouble and its
+remedy."""
+PAST_HABIT = (("used", "to"),)
+"""Words that say a state was once and is no longer ("the loss used to go NaN"): what follows them is history."""
+HISTORY_NAMES = frozenset({"symptom", "loss_behavior", "nan_onset", "nan_step", "nan_phase", "concern",
+                           "boundary_topic", "error_text"})
+"""Observations of the trouble itself: a clause that says it is past and fixed sets none of them."""
+
 COARSE_CHARS = 4000
 """Characters of a text the coarse reading looks at: a complaint's words, not a pasted log's (whose lines the
 evidence readers own), so a megabyte of unread log costs the fallback no more than a long message."""

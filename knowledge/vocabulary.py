@@ -139,9 +139,9 @@ SPECS: tuple[Spec, ...] = (
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
        "model none",
-       "What changed just before the problem started ('learning_rate': the LR was raised, a lowered one being no "
-       "such change; 'extended': a finished run continued for more epochs or steps than it was planned for; "
-       "'none': it was always like this).", question="Q-CHANGE",
+       "What changed just before the problem started ('learning_rate': the LR was raised, or changed without "
+       "saying which way, a lowered one being no such change; 'extended': a finished run continued for more "
+       "epochs or steps than it was planned for; 'none': it was always like this).", question="Q-CHANGE",
        group="judgement"),
     _e("slow_kind", "per_step many_steps",
        "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
