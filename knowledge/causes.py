@@ -685,7 +685,10 @@ ROWS = (
         (Find("Measurement", "warning", "validation scores better than training because the two are not measured "
               "alike: training metrics come from augmented inputs with dropout (and label smoothing) active, "
               "averaged over an epoch while the model improves; validation runs clean, in eval mode, at the end",
-              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
+              # (a training figure that "stays below 90%" while validation is higher is the same measurement read as
+              # a run that does not learn: validation proves the model learns)
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem", "not_learning",
+                        "convergence")),
          # (the threads that bring it ask how to read their curves: the measurement is the first stop, the
          # augmentation's strength only once both are measured alike)
          RouteTo("experiment-tracking", "primary", "compare train and validation measured the same way"),

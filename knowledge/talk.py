@@ -1553,11 +1553,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # an attention mask that leaves a row with nothing to attend to
         (("attention_mask mask", "all entirely fully only", "zero 0 padding pad", "!not"),
          {"attention_mask_empty": True}),
+        # a piece of the loop's code added just before the trouble ("I added a scheduler and now the loss doesn't
+        # come down", "since I implemented gradient accumulation it stopped learning"): the loop was edited (not a
+        # remedy tried or weighed: "should I add a scheduler?", "adding a scheduler didn't help")
+        (("add introduce implement insert wire", "scheduler accumulation optimizer discriminator", "now since after "
+          "when then", "!should !how !whether !want !could !would !help !fix !solve !try !recommend !need !better "
+          "!improve"), {"recent_change": "training_loop"}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
         (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
         # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")
+        # (not the run clipping fails to save: "gradient clipping doesn't stop it, it still explodes" is clipping
+        # that acts and a divergence it cannot prevent, the LR's or warmup's, not a clip that never engages)
         (("clip clipping", "still even", "norm grad gradient", "huge large high big above exceed explode "
-          "past beyond way"), {"clip_ineffective": True}, ((3, 2, "loss lr weight"),)),
+          "past beyond way"), {"clip_ineffective": True}, ((3, 2, "loss lr weight it training run model"),)),
         # clipping said to be on and said not to clip ("my grad clipping isn't clipping")
         (("=clip =clipping", "~clip ~clipping ~cap"), {"clip_ineffective": True}),
         (("~clip", "val max"), {"clip_ineffective": True}),

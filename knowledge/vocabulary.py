@@ -138,10 +138,11 @@ SPECS: tuple[Spec, ...] = (
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
-       "model none",
+       "model training_loop none",
        "What changed just before the problem started ('learning_rate': the LR was raised, a lowered one being no "
        "such change; 'extended': a finished run continued for more epochs or steps than it was planned for; "
-       "'none': it was always like this).", question="Q-CHANGE",
+       "'training_loop': the loop's code was edited, e.g. a scheduler, accumulation or a second optimizer wired "
+       "in; 'none': it was always like this).", question="Q-CHANGE",
        group="judgement"),
     _e("slow_kind", "per_step many_steps",
        "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
