@@ -319,9 +319,11 @@ SPECS: tuple[Spec, ...] = (
        question="Q-EPOCH-JUMP", group="loop"),
     _b("epoch_start_drop", "The training loss drops sharply at the start of every new epoch (a staircase: a step "
        "down at each epoch boundary, nearly flat within an epoch).", group="loop"),
-    _e("label_check", "ok not_zero_based misaligned",
+    _e("label_check", "ok not_zero_based misaligned class_order",
        "What a look at the labels shows: class ids 0..C-1 paired with their inputs ('ok'), ids that do not start "
-       "at 0 or skip values, or labels no longer paired with their inputs.", question="Q-LABELS", group="data"),
+       "at 0 or skip values, labels no longer paired with their inputs, or class ids assigned in another order "
+       "where the model is evaluated than where it was trained ('class_order': folders sorted as strings, a class "
+       "missing from one split, a different class list).", question="Q-LABELS", group="data"),
     _b("class_imbalance", "One class dominates the labels (most examples belong to it).", question="Q-IMBALANCE",
        group="data"),
     _b("targets_unscaled", "Regression targets are used in raw units with a large range (not standardized).",
@@ -336,8 +338,10 @@ SPECS: tuple[Spec, ...] = (
        "How the logged training loss is computed: the per-example mean is right; 'scaled_by_accum' logs the loss "
        "divided (or summed) by the accumulation steps, 'wrong_denominator' averages over the wrong count.",
        question="Q-LOGGED-LOSS", group="metrics"),
-    _e("step_axis", "optimizer_step per_micro_batch per_epoch mixed",
-       "What the x-axis of the logged curves counts: optimizer steps are comparable across runs.",
+    _e("step_axis", "optimizer_step per_micro_batch per_epoch mixed per_optimizer_call",
+       "What the x-axis of the logged curves counts: optimizer steps are comparable across runs "
+       "('per_optimizer_call': the step counter moves once per optimizer.step() call, so several optimizers "
+       "stepped in one batch move it several times per batch).",
        question="Q-STEP-AXIS", group="metrics"),
     _e("nondeterminism", "none evaluation training_runs",
        "Results that change between runs: of evaluating one trained model ('evaluation'), or of training runs "
