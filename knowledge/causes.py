@@ -781,8 +781,8 @@ ROWS = (
     # a GAN or any module that steps two optimizers per batch under manual optimization advances it twice per batch,
     # so an interval set in steps (log_every_n_steps, val_check_interval, max_steps, checkpoint every n steps) is
     # reached every other batch, and the run ends after half the batches max_steps seemed to ask for.
-    Row("ME-STEP-02", {"step_axis": "per_optimizer_call"},
-        (Find("Measurement", "info", "the step counter counts optimizer.step() calls, not batches: with several "
+    Row("ME-STEP-02", {"step_counter_multi": True},
+        (Find("Measurement", "warning", "the step counter counts optimizer.step() calls, not batches: with several "
               "optimizers stepped per batch (a GAN's generator and discriminator under manual optimization) it "
               "advances several times per batch, so intervals set in steps (logging every n steps, validation, "
               "max_steps) are reached every other batch", explains=("metrics_wrong", "experiment_tracking")),
@@ -1358,8 +1358,7 @@ QUESTIONS = (
         why="Curves against micro-batches or epochs cannot be compared across runs.",
         cite=Cite("000", "Symptom: need to track experiments", "compare runs"),
         choices=(("optimizer_step", "optimizer steps"), ("per_micro_batch", "micro-batches (forward passes)"),
-                 ("per_epoch", "epochs"), ("mixed", "different metrics use different counters"),
-                 ("per_optimizer_call", "the step counter moves by more than one per batch"))),
+                 ("per_epoch", "epochs"), ("mixed", "different metrics use different counters"))),
     QuestionRow(
         "Q-NONDETERMINISM", "nondeterminism",
         "Do results change between runs: evaluating the same trained model, or training with the same seed?",

@@ -1729,7 +1729,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # step count increases twice per iteration"): it counts optimizer steps, several per batch
         (("global_step global step counter", "2 two twice double", "batch iteration training_step",
           "move jump increase advance increment skip go count", "!should !how !whether !micro !accumulation "
-          "!accumulate"), {"step_axis": "per_optimizer_call"}),
+          "!accumulate"), {"step_counter_multi": True}),
         # metrics that reach the logger only every k steps although asked for each one ("the logs only appear every
         # 2 steps", "metrics get logged every other step"): what the logging interval counts
         (("log metric", "appear show record write only", "every each", "2 two other second "

@@ -338,14 +338,14 @@ SPECS: tuple[Spec, ...] = (
        "How the logged training loss is computed: the per-example mean is right; 'scaled_by_accum' logs the loss "
        "divided (or summed) by the accumulation steps, 'wrong_denominator' averages over the wrong count.",
        question="Q-LOGGED-LOSS", group="metrics"),
-    _e("step_axis", "optimizer_step per_micro_batch per_epoch mixed per_optimizer_call",
-       "What the x-axis of the logged curves counts: optimizer steps are comparable across runs "
-       "('per_optimizer_call': the step counter moves once per optimizer.step() call, so several optimizers "
-       "stepped in one batch move it several times per batch).",
+    _e("step_axis", "optimizer_step per_micro_batch per_epoch mixed",
+       "What the x-axis of the logged curves counts: optimizer steps are comparable across runs.",
        question="Q-STEP-AXIS", group="metrics"),
     _e("nondeterminism", "none evaluation training_runs",
        "Results that change between runs: of evaluating one trained model ('evaluation'), or of training runs "
        "with the same seed ('training_runs').", question="Q-NONDETERMINISM", group="metrics"),
+    _b("step_counter_multi", "The trainer's step counter (Lightning's global_step) advances more than once per "
+       "batch: it counts optimizer.step() calls and several optimizers are stepped per batch.", group="metrics"),
     _b("metrics_dropped", "Logged metrics or points are missing (steps, epochs, processes or whole metrics).",
        question="Q-METRICS-DROPPED", group="metrics"),
     _e("scaler_skips", "none occasional persistent",
