@@ -193,26 +193,6 @@ ROWS = (
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
-    # A loss that spikes or climbs while gradient clipping is on and acting: clipping bounds the length of each
-    # step, not how many steps go the wrong way, so a run that still diverges under it is stepping too far for its
-    # curvature, the peak LR or a warmup too short to reach it. (A clip that never acts is LP-CLIP-01's.)
-    Row("DF-SUS-LR-CLIP",
-        {"symptom": "unstable", "loss_behavior": Is("spiking", "diverging"), "grad_clipping": True,
-         "clip_ineffective": Absent(), "nan_location": Absent(), "lower_lr_stable": Absent()},
-        (Find("Instability", "warning", "the loss spikes or diverges with gradient clipping on: clipping caps each "
-              "step's length but not the direction, so a run that still blows up under it most often has a peak "
-              "learning rate too high or a warmup too short; a run with the LR lowered (or the warmup lengthened) "
-              "that stays smooth confirms it", kind="suspect", explains=("unstable",)),
-         RouteTo("learning-rate-scheduling", "primary", "a lower peak LR and a longer warmup"),
-         RouteTo("gradient-management", "secondary", "keep clipping while the LR is brought down")),
-        "Clipping rescales an oversized gradient; it cannot make a step of the right length point downhill, so "
-        "divergence that survives it is the LR's.",
-        Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
-                "finding:DF-NAN-CKPT", "finding:DF-SUS-LR-FT"),
-        fix=FIX_LR_DOWN,
-        avoid=("lowering the clipping threshold further while the LR stays too large",),
-        salience=Salience.CAUSE - 3),
     # --- a segmentation loss that is NaN from the first steps: the masks' class ids --------------------------------
     # Segmentation masks carry values the loss must be told about: a 255 border or "void" label, ids numbered for
     # another class list, a class count edited in one place and not the other. Read at the first batch, an id
