@@ -80,6 +80,8 @@ _LIGHT = frozenset("the a an my our your its this that any to get make really ev
 """Words that do not count in the reach of a negation."""
 _FAMILY = rx.compile(r"(?P<stem>[a-z]+?)(?P<size>s|\d[\d.]*[a-z]{0,2}\d*|)")
 """A model's name: its family's stem, then nothing, a plural "s", or a size or version ("resnet50", "gpt4o")."""
+_COORDINATION = frozenset({"and", "&", "/", "the", "my", "its", "their", "as", "well", ","})
+"""Words that may stand between two coordinated quantities ("the train loss and the val loss", "train / val loss")."""
 _ADJECTIVE_MOVEMENTS = frozenset({"nan", "zero", "none", "huge", "flat", "flatline", "oscillate", "unstable", "low",
                                   "high", "slow", "negative", "tiny", "same"})
 """Movements whose words stand before a noun as its adjective ("NaN loss", "flat accuracy", "noisy gradients"); a
@@ -538,6 +540,7 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
     for p in parts:
         if p.j - p.i > 1:
             inside.update(range(p.i + 1, p.j))  # a break word inside a phrase ("up and down") does not cut it
+    inside.update(_coordinating(tokens, parts))
     sentence, start, sentence_start = 0, 0, 0
     for k, t in enumerate(tokens):
         brk = False
@@ -561,6 +564,35 @@ def _clauses(tokens: list[Token], parts: list[Part]) -> Iterator[tuple[int, int,
                 sentence, sentence_start = sentence + 1, k + 1
     if start < len(tokens):
         yield sentence, start, len(tokens)
+
+
+def _coordinating(tokens: list[Token], parts: list[Part]) -> set[int]:
+    """Where an "and" joins two curves of one quantity ("the training loss and the validation loss").
+
+    The two are one subject: cutting the clause there would leave the movement after them to the second curve
+    alone (``_Reader._coordinated`` reads them together).
+    """
+    by_start = {p.i: p for p in parts}
+    by_end = {p.j: p for p in parts}
+    out: set[int] = set()
+    for k, t in enumerate(tokens):
+        if t.kind != "word" or t.lemma != "and":
+            continue
+        left = by_end.get(k)
+        if left is None or "q" not in left.roles:
+            continue
+        before = by_end.get(left.i)
+        if "s" not in left.roles and (before is None or "s" not in before.roles):
+            continue  # only curves said with their split ("train loss"): "loss and accuracy" are two subjects
+        n = k + 1
+        while n < len(tokens) and tokens[n].lemma in ("the", "my", "its", "their", "both"):
+            n += 1
+        right = by_start.get(n)
+        if right is not None and "s" in right.roles and "q" not in right.roles:
+            right = by_start.get(right.j)
+        if right is not None and right.roles.get("q") == left.roles["q"]:
+            out.add(k)
+    return out
 
 
 def _empty_call(tokens: list[Token], k: int) -> bool:
@@ -933,6 +965,22 @@ class _Reader:
                 # ("train 98": the split said with its figure; a bare "train" is most often the verb)
                 out.append((p, "split_only", p.roles["s"]))
             k += 1
+        return self._coordinated(out)
+
+    def _coordinated(self, out: list[tuple[Part, str, str | None]]) -> list[tuple[Part, str, str | None]]:
+        """Read "the training loss and the validation loss" as both curves: neither split alone.
+
+        A movement said of two coordinated curves of different splits is both curves' ("train loss and val loss
+        rise together" is the training curve rising too, not a validation curve rising alone); the movement takes
+        the nearest quantity, so both are read as the unsplit quantity, as "train and val loss" already is.
+        """
+        for n in range(len(out) - 1):
+            (a, qa, sa), (b, qb, sb) = out[n], out[n + 1]
+            if qa != qb or sa is None or sb is None or sa == sb or b.i < a.j:
+                continue
+            between = self.lemmas(a.j, b.i)
+            if between and set(between) <= _COORDINATION and set(between) & {"and", "&", "/"}:
+                out[n], out[n + 1] = (a, qa, None), (b, qb, None)
         return out
 
     def _eval_phase(self, p: Part) -> bool:
@@ -1078,6 +1126,14 @@ class _Reader:
                 continue
             return c.sets
         return None
+
+    def _returns(self, p: Part, end: int) -> bool:
+        """Whether the curve that rises at ``p`` comes back later in its sentence ("then comes back down")."""
+        for o in self.parts_in(p.j, end):
+            if o.roles.get("m") in ("down", "down_bare") and not self._negated(o.i, p.j) and (
+                    self.lemmas(o.j, o.j + 1) in (["again"], ["back"]) or self.lemmas(o.i - 1, o.i) == ["back"]):
+                return True
+        return False
 
     def read_clause(self, sent: tuple[int, int], i: int, j: int, state: dict[str, Any]) -> None:
         parts = self.parts_in(i, j)
@@ -1262,6 +1318,8 @@ class _Reader:
             elif m == "slow" and quantity in (None, "loss"):
                 if quantity is None and not (lemmas & {"learn", "converge", "decrease", "drop", "improve", "loss"}):
                     quantity = "run"  # "it's so slow": the run is slow
+            if m == "up" and quantity in (None, "loss") and not negated and self._returns(p, sent[1]):
+                m = "spike"  # "rises sharply, then comes back down": a transient rise is a spike, not a divergence
             if negated:
                 m = f"not-{m}"
             at = p.i

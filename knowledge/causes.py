@@ -593,6 +593,29 @@ ROWS = (
                 "dataset = torch.utils.data.TensorDataset(x, y)        # pairs stay together\n"
                 "loader = torch.utils.data.DataLoader(dataset, batch_size=64, shuffle=True)"),
         avoid=("tuning hyperparameters while labels may be wrong",)),
+    # Class ids are usually assigned by enumerating the class folders (or label names) in sorted order, once per
+    # dataset object: folder names sorted as strings put '10' before '2', and a split that lacks one class numbers
+    # every later class one lower. The model's output index then means one class in training and another where it
+    # is scored, so a run that reports a good accuracy scores near zero in the user's own evaluation.
+    Row("DT-LABEL-04", {"label_check": "class_order"},
+        (Find("Data", "critical", "the class ids differ between training and evaluation: each split (or the "
+              "user's own evaluation) numbers the classes by its own sorted list (folder names sorted as strings, "
+              "a class missing from one split), so output index k names one class in training and another where "
+              "it is scored", explains=(*_DATA_PROBLEMS, "not_learning")),
+         RouteTo("loss-functions-and-objectives", "primary", "one class-to-index mapping for the targets of every "
+                 "split and for reading predictions back"),
+         RouteTo("training-loop-architecture", "secondary", "the evaluation path: map predicted indices through "
+                 "the training set's class list")),
+        "An index is only a class through the list that numbered it; two lists built separately agree only when "
+        "they hold the same names sorted the same way.",
+        Cite("003", _MS, "not learning: check data and labels"), salience=Salience.CAUSE + 1,
+        fix=Fix("Build the class-to-index mapping once from the training set and reuse it for every split and for "
+                "decoding predictions.",
+                "class_to_idx = train_set.class_to_idx            # e.g. {'0': 0, '1': 1, '10': 2, ...}\n"
+                "idx_to_class = {i: c for c, i in class_to_idx.items()}\n"
+                "pred_class = [idx_to_class[i] for i in logits.argmax(1).tolist()]\n"
+                "# other splits: ImageFolder(..., ) then remap targets through class_to_idx by folder name"),
+        avoid=("retraining or tuning a model whose predictions are decoded through another class list",)),
     Row("DT-IMB-01", {"class_imbalance": True},
         (Find("Data", "warning", "one class dominates the labels: accuracy near the majority share is reached by "
               "predicting that class alone, and the loss is driven by it",
@@ -685,7 +708,10 @@ ROWS = (
         (Find("Measurement", "warning", "validation scores better than training because the two are not measured "
               "alike: training metrics come from augmented inputs with dropout (and label smoothing) active, "
               "averaged over an epoch while the model improves; validation runs clean, in eval mode, at the end",
-              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
+              # (a training figure that "stays below 90%" while validation is higher is the same measurement read as
+              # a run that does not learn: validation proves the model learns)
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem", "not_learning",
+                        "convergence")),
          # (the threads that bring it ask how to read their curves: the measurement is the first stop, the
          # augmentation's strength only once both are measured alike)
          RouteTo("experiment-tracking", "primary", "compare train and validation measured the same way"),
@@ -751,6 +777,27 @@ ROWS = (
         fix=Fix("Log every metric against the optimizer step (and examples seen, for runs with other batches).",
                 "logger.log({'train_loss': loss_value, 'examples': opt_step * global_batch}, step=opt_step)"),
         avoid=("comparing runs plotted on different step axes",)),
+    # Lightning's global_step (like any counter bumped inside optimizer.step()) counts optimizer steps, not batches:
+    # a GAN or any module that steps two optimizers per batch under manual optimization advances it twice per batch,
+    # so an interval set in steps (log_every_n_steps, val_check_interval, max_steps, checkpoint every n steps) is
+    # reached every other batch, and the run ends after half the batches max_steps seemed to ask for.
+    Row("ME-STEP-02", {"step_counter_multi": True},
+        (Find("Measurement", "warning", "the step counter counts optimizer.step() calls, not batches: with several "
+              "optimizers stepped per batch (a GAN's generator and discriminator under manual optimization) it "
+              "advances several times per batch, so intervals set in steps (logging every n steps, validation, "
+              "max_steps) are reached every other batch", explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("experiment-tracking", "primary", "log against the batch index (or divide the interval by the "
+                 "optimizers stepped per batch)"),
+         RouteTo("training-loop-architecture", "secondary", "what the trainer's step counter counts under manual "
+                 "optimization")),
+        "A counter that each optimizer step increments moves by the number of optimizers stepped per batch; every "
+        "interval expressed in that counter shrinks by the same factor.",
+        Cite("000", "Symptom: need to track experiments", "compare runs"), salience=Salience.CAUSE,
+        fix=Fix("Count batches for logging, or scale every step-based setting by the optimizers stepped per batch.",
+                "# Lightning, two optimizers stepped per batch under manual optimization\n"
+                "trainer = Trainer(log_every_n_steps=2 * n, max_steps=2 * total_batches)\n"
+                "self.log('g_loss', g_loss, on_step=True)   # x-axis: global_step = optimizer steps"),
+        avoid=("treating a counter that moves by two per batch as skipped batches or a logging bug",)),
     Row("ME-DET-01", {"nondeterminism": "evaluation"},
         (Find("Measurement", "warning", "evaluating the same trained model gives different results each time: "
               "evaluation runs with dropout active or BatchNorm updating (train mode)",
@@ -1247,7 +1294,8 @@ QUESTIONS = (
         cite=Cite("003", _MS, "not learning: check data and labels"),
         choices=(("ok", "yes: ids 0..C-1, paired with their inputs"),
                  ("not_zero_based", "ids start at 1 or have gaps"),
-                 ("misaligned", "labels are not paired with their inputs"))),
+                 ("misaligned", "labels are not paired with their inputs"),
+                 ("class_order", "the evaluation numbers the classes differently from training"))),
     QuestionRow(
         "Q-IMBALANCE", "class_imbalance",
         "Does one class hold most of the examples?",

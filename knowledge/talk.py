@@ -1608,11 +1608,31 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # an attention mask that leaves a row with nothing to attend to
         (("attention_mask mask", "all entirely fully only", "zero 0 padding pad", "!not"),
          {"attention_mask_empty": True}),
+        # a figure the trainer reports against the user's own scoring of the same model ("the training log says 60%
+        # test accuracy, but when I run the model myself only 27 of 7000 are right"): the two measure differently
+        # (the class numbering, the preprocessing), not a model that learned nothing
+        (("myself own manually manual separately", "run evaluate evaluation eval inference test predict compare score "
+          "script",
+          "report log show say print display output trainer", "accuracy acc metric right correct score",
+          "!should !how !whether !want"), {"symptom": "metrics_wrong"}),
+        # class ids numbered by the order of folders or names rather than by what they name ("the classes are
+        # assigned by folder order, not by folder name", "ImageFolder sorted my numeric folders as strings")
+        (("folder directory subfolder dir", "order sort alphabetical alphabetically lexicographic lexicographically "
+          "string", "class label index id category", "!should !how !whether !want"),
+         {"label_check": "class_order"}),
+        # a piece of the loop's code added just before the trouble ("I added a scheduler and now the loss doesn't
+        # come down", "since I implemented gradient accumulation it stopped learning"): the loop was edited (not a
+        # remedy tried or weighed: "should I add a scheduler?", "adding a scheduler didn't help")
+        (("add introduce implement insert wire", "scheduler accumulation optimizer discriminator", "now since after "
+          "when then", "!should !how !whether !want !could !would !help !fix !solve !try !recommend !need !better "
+          "!improve"), {"recent_change": "training_loop"}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
         (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
         # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")
+        # (not the run clipping fails to save: "gradient clipping doesn't stop it, it still explodes" is clipping
+        # that acts and a divergence it cannot prevent, the LR's or warmup's, not a clip that never engages)
         (("clip clipping", "still even", "norm grad gradient", "huge large high big above exceed explode "
-          "past beyond way"), {"clip_ineffective": True}, ((3, 2, "loss lr weight"),)),
+          "past beyond way"), {"clip_ineffective": True}, ((3, 2, "loss lr weight it training run model"),)),
         # clipping said to be on and said not to clip ("my grad clipping isn't clipping")
         (("=clip =clipping", "~clip ~clipping ~cap"), {"clip_ineffective": True}),
         (("~clip", "val max"), {"clip_ineffective": True}),
@@ -1760,6 +1780,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # counts micro-batches"): the curves' axis, not the run's speed
         (("micro micro-batch microbatch micro-step microstep", "log plot curve axis x-axis global_step "
           "dashboard tensorboard wandb", "!memory !oom !size !fit"), {"step_axis": "per_micro_batch"}),
+        # the trainer's step counter moving by more than one per batch ("global_step moves by 2 per batch", "the
+        # step count increases twice per iteration"): it counts optimizer steps, several per batch
+        (("global_step global step counter", "2 two twice double", "batch iteration training_step",
+          "move jump increase advance increment skip go count", "!should !how !whether !micro !accumulation "
+          "!accumulate"), {"step_counter_multi": True}),
+        # metrics that reach the logger only every k steps although asked for each one ("the logs only appear every
+        # 2 steps", "metrics get logged every other step"): what the logging interval counts
+        (("log metric", "appear show record write only", "every each", "2 two other second "
+          "third", "!should !how !whether"), {"symptom": "metrics_wrong"}),
         # a batch or model said not to fit in memory: memory caps the batch
         (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
@@ -1789,8 +1818,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("predict prediction output", "same constant identical one regardless everything always only mean average",
           # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
           # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
+          # (nor a count of hits: "only 27 of 7000 are right" scores the predictions, it does not say they agree)
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot !again !repeat "
-          "!repetition !repetitive !loop"),
+          "!repetition !repetitive !loop !right !correct !correctly"),
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
         (("predict prediction output regressor", "mean average", "target label y value price"),

@@ -138,10 +138,11 @@ SPECS: tuple[Spec, ...] = (
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
-       "model none",
+       "model training_loop none",
        "What changed just before the problem started ('learning_rate': the LR was raised, or changed without "
        "saying which way, a lowered one being no such change; 'extended': a finished run continued for more "
-       "epochs or steps than it was planned for; 'none': it was always like this).", question="Q-CHANGE",
+       "epochs or steps than it was planned for; 'training_loop': the loop's code was edited, e.g. a scheduler, "
+       "accumulation or a second optimizer wired in; 'none': it was always like this).", question="Q-CHANGE",
        group="judgement"),
     _e("slow_kind", "per_step many_steps",
        "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
@@ -318,9 +319,11 @@ SPECS: tuple[Spec, ...] = (
        question="Q-EPOCH-JUMP", group="loop"),
     _b("epoch_start_drop", "The training loss drops sharply at the start of every new epoch (a staircase: a step "
        "down at each epoch boundary, nearly flat within an epoch).", group="loop"),
-    _e("label_check", "ok not_zero_based misaligned",
+    _e("label_check", "ok not_zero_based misaligned class_order",
        "What a look at the labels shows: class ids 0..C-1 paired with their inputs ('ok'), ids that do not start "
-       "at 0 or skip values, or labels no longer paired with their inputs.", question="Q-LABELS", group="data"),
+       "at 0 or skip values, labels no longer paired with their inputs, or class ids assigned in another order "
+       "where the model is evaluated than where it was trained ('class_order': folders sorted as strings, a class "
+       "missing from one split, a different class list).", question="Q-LABELS", group="data"),
     _b("class_imbalance", "One class dominates the labels (most examples belong to it).", question="Q-IMBALANCE",
        group="data"),
     _b("targets_unscaled", "Regression targets are used in raw units with a large range (not standardized).",
@@ -341,6 +344,8 @@ SPECS: tuple[Spec, ...] = (
     _e("nondeterminism", "none evaluation training_runs",
        "Results that change between runs: of evaluating one trained model ('evaluation'), or of training runs "
        "with the same seed ('training_runs').", question="Q-NONDETERMINISM", group="metrics"),
+    _b("step_counter_multi", "The trainer's step counter (Lightning's global_step) advances more than once per "
+       "batch: it counts optimizer.step() calls and several optimizers are stepped per batch.", group="metrics"),
     _b("metrics_dropped", "Logged metrics or points are missing (steps, epochs, processes or whole metrics).",
        question="Q-METRICS-DROPPED", group="metrics"),
     _e("scaler_skips", "none occasional persistent",
