@@ -193,6 +193,58 @@ ROWS = (
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
+    # --- an instability that clipping does not stop, early in the run: the peak LR and its warmup -------------------
+    # Clipping caps the gradient's norm, not the step: with Adam-family optimizers the update is about LR-sized
+    # whatever the gradient's scale, so a peak LR or a warmup too short for the model still throws the weights out
+    # of the stable region with the clip on. It shows early, when the LR first reaches its peak (seed 002: early
+    # instability from large initial updates; the pretraining threads whose maintainers lengthened the warmup and
+    # lowered the LR). "It diverges although I clip", with no time said, stays with the gradients first (the clip
+    # itself may be misplaced or too loose: MR-03's order).
+    Row("DF-SUS-LR-EARLY",
+        {"symptom": "unstable", "loss_behavior": Is("spiking", "diverging"), "grad_clipping": True,
+         "unstable_early": True, "nan_location": Absent(), "lower_lr_stable": Absent()},
+        (Find("Instability", "warning", "a loss that spikes or diverges early in training although the gradients "
+              "are clipped most often means a peak learning rate too large, or a warmup too short, for the model: "
+              "clipping bounds the gradient, not the size of the step; a run with a longer warmup or a lower peak "
+              "LR that stays stable confirms it", kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "lengthen the warmup and lower the peak LR"),
+         RouteTo("gradient-management", "secondary", "keep the clip while the LR is brought down")),
+        "An adaptive optimizer's step is set by the LR, not by the gradient's norm, so clipping cannot prevent an "
+        "overshoot the LR makes; early in the run the warmup decides how fast the LR reaches a size the weights "
+        "cannot take yet.",
+        Cite("002", "anti-patterns", "skipping warmup: early instability from large initial updates"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
+                "finding:DF-NAN-CKPT"),
+        fix=FIX_LR_DOWN,
+        avoid=("clipping ever harder while the peak LR and the warmup stay as they are",),
+        salience=Salience.CAUSE - 3),
+    # --- training and validation loss jump together and recover: the step size, not an explosion ------------------
+    # An occasional spike of the training loss alone is one bad batch or one large gradient, the clip's job (seed
+    # 002, and RT-UNST-01 keeps it with the gradients). When the validation loss, scored on fixed data, jumps with it
+    # the weights themselves were thrown off, and a run that then comes back down on its own was not broken by
+    # non-finite gradients: the optimizer overshoots a sharp region at its current LR and settles again, the spikes
+    # large-model training logs cure with a lower peak LR or a longer warmup. A spike at every epoch's start, or on
+    # a fixed period, is the loop's or the data's (their rows explain more).
+    Row("DF-SUS-LR-SPIKE",
+        {"symptom": "unstable", "loss_behavior": "spiking", "spike_recovers": True, "val_spikes_with_train": True,
+         "epoch_start_jump": Absent(), "loss_periodic": Absent(), "nan_location": Absent(),
+         "lower_lr_stable": Absent()},
+        (Find("Instability", "warning", "training and validation loss that jump up together and then come back "
+              "down by themselves most often mean a learning rate too large for this model and data: the weights "
+              "overshoot and the run settles again; a run with a lower peak LR (or a longer warmup) without the "
+              "spikes confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "a lower peak LR, or a longer warmup"),
+         RouteTo("gradient-management", "secondary", "clip the gradient norm as a safety net")),
+        "A validation loss that jumps with the training loss says the weights moved too far; a run that recovers "
+        "unaided was not broken by non-finite gradients, and the overshoot comes back at the same LR, so the LR is "
+        "the lever.",
+        Cite("003", "Step 3: fix table", "LR too high -> decrease LR, add warmup"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
+                "finding:DF-NAN-CKPT", "finding:DF-SUS-LR-FT"),
+        fix=FIX_LR_DOWN,
+        avoid=("reading a spike that recovers as an explosion and only clipping harder",),
+        salience=Salience.CAUSE - 3),
     # --- a segmentation loss that is NaN from the first steps: the masks' class ids --------------------------------
     # Segmentation masks carry values the loss must be told about: a 255 border or "void" label, ids numbered for
     # another class list, a class count edited in one place and not the other. Read at the first batch, an id

@@ -1626,6 +1626,22 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("add introduce implement insert wire", "scheduler accumulation optimizer discriminator", "now since after "
           "when then", "!should !how !whether !want !could !would !help !fix !solve !try !recommend !need !better "
           "!improve"), {"recent_change": "training_loop"}),
+        # an instability said to come early ("after a short while the loss explodes", "it diverges early on", "the
+        # loss spikes right after the warmup"): the step is largest when the LR first reaches its peak
+        (("loss run training it", "explode diverge spike blow jump", "early soon shortly", "!late !later !end"),
+         {"unstable_early": True}),
+        (("loss run training it", "explode diverge spike blow jump", "short", "while", "!late !later"),
+         {"unstable_early": True}),
+        (("loss run training it", "explode diverge spike blow jump", "warmup warm-up", "during after end finish",
+          "!late !later !without !no !~warmup"), {"unstable_early": True}),
+        # a spike the run recovers from by itself ("it jumps up, then comes back down", "spikes and recovers"), said
+        # plainly ("it never comes back down" is a lasting divergence)
+        (("loss spike jump", "spike jump rise shoot surge up", "=back =recover =recovers =recovered =return",
+          "=down =normal =recover =recovers =recovered =drop =fall"), {"spike_recovers": True}),
+        # the training and the validation loss jumping together ("both train and val loss spike"): the weights were
+        # thrown off (not a validation loss rising while the training loss falls: overfitting)
+        (("train training", "val validation", "spike jump rise shoot surge explode", "both and", "!while !whereas "
+          "!but !decrease !fall !improve !overfit !gap"), {"val_spikes_with_train": True}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
         (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
         # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")

@@ -415,6 +415,13 @@ SPECS: tuple[Spec, ...] = (
        group="metrics"),
     _b("val_better_than_train", "The validation curve is better than the training curve (lower loss, higher "
        "accuracy) over the run.", group="metrics"),
+    # --- issue 17: when and how an instability shows (what separates the step size from the gradients) ----------
+    _b("unstable_early", "The loss spikes or diverges early in training: during the LR warmup or soon after the LR "
+       "reaches its peak, after only a short stretch of normal training.", group="symptom"),
+    _b("spike_recovers", "The loss jumps up sharply and then comes back down by itself (a transient spike the run "
+       "recovers from, not a lasting divergence).", group="symptom"),
+    _b("val_spikes_with_train", "The validation loss jumps up together with the training loss (the weights themselves "
+       "were thrown off, not one bad batch scored).", group="symptom"),
     # --- issue 20: distributed runs (measured across ranks by the rank probe, or read from text) ----------------
     _i("dist_world_size", "How many processes (ranks) train together in torch.distributed.", low=1,
        group="distributed"),

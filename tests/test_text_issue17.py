@@ -182,3 +182,64 @@ def test_accumulation_or_a_question_is_no_doubled_counter(text: str) -> None:
 def test_logs_every_other_step_are_a_metrics_complaint() -> None:
     assert _read("metrics are logged only every other step").get("symptom") == "metrics_wrong"
     assert _read("I want to log metrics every 100 steps").get("symptom") != "metrics_wrong"
+
+
+# 8. what separates the step size from the gradients in an instability: when it starts, and whether the validation
+# loss jumps with the training loss and the run comes back down by itself
+@pytest.mark.parametrize("text", [
+    "after a short while the loss starts exploding",
+    "the loss diverges early on",
+    "the loss spikes right after the warmup ends",
+])
+def test_an_early_instability_is_read(text: str) -> None:
+    assert _read(text).get("unstable_early") is True
+
+
+@pytest.mark.parametrize("text", [
+    "the loss diverges late in training",
+    "I added gradient clipping but the loss still diverges",
+    "transformer training diverges, I don't use any warmup",
+])
+def test_no_time_or_a_late_one_is_no_early_instability(text: str) -> None:
+    assert "unstable_early" not in _read(text)
+
+
+@pytest.mark.parametrize("text", [
+    "train loss and val loss both spike, then recover",
+    "both the training and the validation loss shoot up and then come back down",
+])
+def test_both_curves_jumping_and_recovering_are_read(text: str) -> None:
+    got = _read(text)
+    assert got.get("spike_recovers") is True
+    assert got.get("val_spikes_with_train") is True
+
+
+@pytest.mark.parametrize("text", [
+    "the loss spikes and never recovers",
+    "the loss goes up and doesn't come back down",
+])
+def test_a_spike_that_stays_does_not_recover(text: str) -> None:
+    assert "spike_recovers" not in _read(text)
+
+
+def test_validation_rising_while_training_falls_is_no_joint_spike() -> None:
+    assert "val_spikes_with_train" not in _read("the val loss rises while the train loss falls")
+
+
+@pytest.mark.parametrize("text", [
+    "pretraining a small GPT: after a short while the loss explodes, gradient clipping at 1.0 doesn't stop it",
+    "the loss diverges early on even though I clip gradients to 1.0",
+    "train loss and val loss both jump up around epoch 40 and then come back down",
+])
+def test_an_instability_the_step_size_explains_leads_with_the_lr(text: str) -> None:
+    assert _lead(text) == "learning-rate-scheduling"
+
+
+@pytest.mark.parametrize("text", [
+    "I added gradient clipping but the loss still diverges",
+    "the loss diverges despite gradient clipping",
+    "the loss spikes now and then and recovers",
+    "loss explodes right after the warmup ends",
+])
+def test_without_that_evidence_the_gradients_stay_first(text: str) -> None:
+    assert _lead(text) == "gradient-management"
