@@ -668,6 +668,7 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
     from expert.talk import SENTENCE_END, STATED, ClauseStatus, tokenise
     from knowledge.talk import (
         COARSE_CHARS,
+        COARSE_CONTRAST,
         COARSE_FAMILIES,
         COARSE_HEALTHY,
         COARSE_PAIR_REACH,
@@ -707,14 +708,22 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
         """Whether word ``i`` is said other than as stated (``own``: the words hold their own negation)."""
         return status.of(toks[i][1], toks[i][2], negatable=not own) != STATED
 
-    if any(is_(i, COARSE_HEALTHY) and not negated(i) for i in range(len(words))):
+    # a contrast after a healthy word in its sentence ("does well in training but bombs on test") turns to what is
+    # not: the healthy word silences nothing, and the words before the contrast are not read
+    turned = [next((k for k in range(i + 1, len(words)) if sent_ids[k] == sent_ids[i] and is_(k, COARSE_CONTRAST)),
+                   None) for i in range(len(words))]
+    if any(is_(i, COARSE_HEALTHY) and not negated(i) and turned[i] is None for i in range(len(words))):
         return None  # "the loss goes down fine": a run described as healthy gets no symptom
+    unread = {n for i in range(len(words)) if is_(i, COARSE_HEALTHY) and not negated(i)
+              for n in range(len(words)) if sent_ids[n] == sent_ids[i] and n < turned[i]}
     found: list[tuple[int, int, Any]] = []  # (first token, last token, family)
     for fam in COARSE_FAMILIES:
         if fam.unless_words and any(is_(i, fam.unless_words) for i in range(len(words))):
             continue
         hit = None
         for i in range(len(words)):
+            if i in unread:
+                continue
             for seq in fam.phrases:
                 j = i + len(seq)
                 if j > len(words) or not all(is_(i + n, (s,)) for n, s in enumerate(seq)):
@@ -728,7 +737,7 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
                 break
             if hit is None and fam.subjects and is_(i, fam.subjects):
                 for j in range(max(0, i - COARSE_PAIR_REACH), min(len(words), i + COARSE_PAIR_REACH + 1)):
-                    if j != i and sent_ids[j] == sent_ids[i] and is_(j, fam.directions) and \
+                    if j != i and j not in unread and sent_ids[j] == sent_ids[i] and is_(j, fam.directions) and \
                             not negated(j):
                         hit = (min(i, j), max(i, j))
                         break

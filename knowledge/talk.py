@@ -2409,6 +2409,9 @@ COARSE_CONTENT = SERVING_WORDS
 
 COARSE_HEALTHY = frozenset("fine well normal normally nicely healthy expected good great ok okay smoothly".split())
 """Words that describe a run as healthy: unnegated, the coarse reading stays silent (no false alarm)."""
+COARSE_CONTRAST = frozenset("but however whereas yet though although".split())
+"""Words that turn a sentence from what is healthy to what is not ("fine on train but bad on test"): a healthy word
+before one in its sentence silences nothing, and only what follows the contrast is read."""
 
 # -- the status of a clause (``expert.talk.clause_status``), one judgement for every reading path: the composed
 # readings, the cue list and the coarse fallback. What a clause says is stated, negated, asked, hedged, or past and
@@ -2578,6 +2581,11 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                  phrases=_seqs("suspiciously high, impossibly high"),
                  subjects=_METRIC_WORDS,
                  directions=frozenset("suspicious* impossibl* unrealistic* inflated bogus".split())),
+    CoarseFamily("a checkpoint or pretrained weights that do not load", {"concern": "model_wont_load"},
+                 phrases=_seqs("dont load, doesnt load, wont load, not load*, cant load, cannot load, "
+                               "couldnt load, unable to load, fail* to load, dont seem to load, "
+                               "doesnt seem to load"),
+                 needs=frozenset("checkpoint* weights pretrained state_dict ckpt".split())),
     CoarseFamily("a model or batch too big for the GPU's memory", {"concern": "cuda_oom"},
                  phrases=_seqs("doesnt fit, does not fit, dont fit, do not fit, not fit, wont fit, too big, "
                                "too large"),

@@ -32,6 +32,9 @@ GUESSED = [
     ("the labels in my dataset are messed up", "label_check", "misaligned"),
     ("the training dataset has lots of duplicates", "symptom", "data_problem"),
     ("my augmentations seem to ruin the training images", "symptom", "data_problem"),
+    ("the pretrained weights don't seem to load", "concern", "model_wont_load"),
+    # (a healthy word before a contrast silences nothing: what follows the "but" is read)
+    ("the model does well in training but bombs on the test set", "symptom", "overfitting"),
 ]
 
 # -- vague complaints the main reader already reads (the fallback must leave them be)
@@ -91,17 +94,15 @@ READ = [
     "my model is terrible",
 ]
 
-# -- complaints nothing reads yet (known gaps: a healthy word beside the trouble silences the fallback; no family
-# for a GPU left idle, forgetting after fine-tuning, or weights that do not load)
+# -- complaints nothing reads yet (known gaps: "new" is too common a word to name unseen data; no family for a GPU
+# left idle, a model that "fails", forgetting after fine-tuning, or a metric "too good to be true")
 NOT_YET = [
     "great on training data, terrible on anything new",
-    "the model does well in training but bombs on the test set",
     "the model fails as soon as I start training",
     "my f1 score seems too good to be true",
     "only one of my GPUs is used during training",
     "fine-tuning ruins the pretrained model",
     "after finetuning my model forgot everything it knew",
-    "the pretrained weights don't seem to load",
 ]
 
 # -- text that is no training complaint: nothing read at all
@@ -132,6 +133,8 @@ NOTHING = [
     "setting weight decay does nothing to my training",
     "the dataloader does not pick up my new files",
     "the new optimizer is no better than adam for training",
+    "training is fine but I want it faster",  # (a contrast to a wish: no trouble after the "but")
+    "it worked fine on train, but I wonder why the test loss is good",
 ]
 
 # -- concept questions: read as a question (its topic), never as a trouble
@@ -183,7 +186,7 @@ def test_known_gaps(text: str) -> None:
 def test_few_everyday_complaints_read_nothing() -> None:
     complaints = [t for t, _n, _v in GUESSED] + READ + NOT_YET
     nothing = [t for t in complaints if not obs(t)]
-    assert len(nothing) / len(complaints) <= 0.11, nothing
+    assert len(nothing) / len(complaints) <= 0.08, nothing
 
 
 @pytest.mark.parametrize("text", NOTHING)
