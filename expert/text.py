@@ -668,6 +668,7 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
     from expert.talk import SENTENCE_END, STATED, ClauseStatus, tokenise
     from knowledge.talk import (
         COARSE_CHARS,
+        COARSE_CONTRAST,
         COARSE_FAMILIES,
         COARSE_HEALTHY,
         COARSE_PAIR_REACH,
@@ -681,6 +682,7 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
     # the reader's own tokens (words as typed, apostrophes dropped), each with the sentence it is in (a "needs" word
     # and a pair's two words must share it)
     toks: list[tuple[str, int, int]] = []
+    lemmas: list[str] = []  # each word's lemma ("hung" -> hang, "dies" -> die): a stem matches either form
     sent_ids: list[int] = []
     sentence = 0
     for t in tokenise(low, fuzzy=False):
@@ -688,10 +690,16 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
             sentence += 1
         elif t.kind in ("word", "num"):
             toks.append((t.text.replace("'", ""), t.start, t.end))
+            lemmas.append(t.lemma if t.lemma != "not" else toks[-1][0])  # (a contraction keeps its own spelling)
             sent_ids.append(sentence)
     words = [w for w, _s, _e in toks]
-    if not any(_stem_in(w, COARSE_TOPIC) for w in words) and \
-            not all(any(_stem_in(w, group) for w in words) for group in COARSE_TOPIC_TOGETHER):
+
+    def is_(i: int, stems: Any) -> bool:
+        """Whether word ``i``, as typed or as its lemma, is one of ``stems``."""
+        return _stem_in(words[i], stems) or _stem_in(lemmas[i], stems)
+
+    if not any(is_(i, COARSE_TOPIC) for i in range(len(words))) and \
+            not all(any(is_(i, group) for i in range(len(words))) for group in COARSE_TOPIC_TOGETHER):
         return None  # not about training: say nothing rather than guess
     if len(low) != len(text[:COARSE_CHARS]):
         return None  # (a lower-casing that moved the offsets: the status could not be asked about these words)
@@ -700,17 +708,25 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
         """Whether word ``i`` is said other than as stated (``own``: the words hold their own negation)."""
         return status.of(toks[i][1], toks[i][2], negatable=not own) != STATED
 
-    if any(_stem_in(w, COARSE_HEALTHY) and not negated(i) for i, w in enumerate(words)):
+    # a contrast after a healthy word in its sentence ("does well in training but bombs on test") turns to what is
+    # not: the healthy word silences nothing, and the words before the contrast are not read
+    turned = [next((k for k in range(i + 1, len(words)) if sent_ids[k] == sent_ids[i] and is_(k, COARSE_CONTRAST)),
+                   None) for i in range(len(words))]
+    if any(is_(i, COARSE_HEALTHY) and not negated(i) and turned[i] is None for i in range(len(words))):
         return None  # "the loss goes down fine": a run described as healthy gets no symptom
+    unread = {n for i in range(len(words)) if is_(i, COARSE_HEALTHY) and not negated(i)
+              for n in range(len(words)) if sent_ids[n] == sent_ids[i] and n < turned[i]}
     found: list[tuple[int, int, Any]] = []  # (first token, last token, family)
     for fam in COARSE_FAMILIES:
-        if fam.unless_words and any(_stem_in(w, fam.unless_words) for w in words):
+        if fam.unless_words and any(is_(i, fam.unless_words) for i in range(len(words))):
             continue
         hit = None
         for i in range(len(words)):
+            if i in unread:
+                continue
             for seq in fam.phrases:
                 j = i + len(seq)
-                if j > len(words) or not all(_stem_in(words[i + n], (s,)) for n, s in enumerate(seq)):
+                if j > len(words) or not all(is_(i + n, (s,)) for n, s in enumerate(seq)):
                     continue
                 if negated(i, own=seq[0] in NEGATORS):
                     continue
@@ -719,19 +735,19 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
                     continue  # "error rate", "test error": a metric named, no error raised
                 hit = (i, j - 1)
                 break
-            if hit is None and fam.subjects and _stem_in(words[i], fam.subjects):
+            if hit is None and fam.subjects and is_(i, fam.subjects):
                 for j in range(max(0, i - COARSE_PAIR_REACH), min(len(words), i + COARSE_PAIR_REACH + 1)):
-                    if j != i and sent_ids[j] == sent_ids[i] and _stem_in(words[j], fam.directions) and \
+                    if j != i and j not in unread and sent_ids[j] == sent_ids[i] and is_(j, fam.directions) and \
                             not negated(j):
                         hit = (min(i, j), max(i, j))
                         break
             if hit is not None and fam.needs and not any(
-                    _stem_in(w, fam.needs) for n, w in enumerate(words) if sent_ids[n] == sent_ids[hit[0]]):
+                    is_(n, fam.needs) for n in range(len(words)) if sent_ids[n] == sent_ids[hit[0]]):
                 hit = None
             if hit is not None:
                 break
-        if hit is not None:
-            found.append((*hit, fam))
+        if hit is not None and all(f.family != fam.family for _i, _j, f in found):
+            found.append((*hit, fam))  # (a family written as two rows, each with its own guards, counts once)
     if len(found) == 1:
         i, j, fam = found[0]
         (name, value), = fam.sets.items()

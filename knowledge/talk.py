@@ -2395,7 +2395,8 @@ CODE_HITS = 256
 
 # -- the coarse reading: the last resort of the text reader (``expert.text``), read only when neither the cue list
 # nor the composed readings understood anything. Words are written as stems: a trailing ``*`` matches any ending,
-# an apostrophe is dropped before matching ("doesn't" is "doesnt"). The families and their cue words come from how
+# an apostrophe is dropped before matching ("doesn't" is "doesnt"), and a word matches as typed or as its lemma
+# (``knowledge.forms``: "died" and "dies" are "die", "hung" is "hang"). The families and their cue words come from how
 # the seeds describe each symptom family (not learning, unstable, overfitting, slow, crash, memory) and from the
 # general words of the dev phrasings; none is a phrase of a known complaint.
 
@@ -2424,6 +2425,9 @@ COARSE_CONTENT = SERVING_WORDS
 
 COARSE_HEALTHY = frozenset("fine well normal normally nicely healthy expected good great ok okay smoothly".split())
 """Words that describe a run as healthy: unnegated, the coarse reading stays silent (no false alarm)."""
+COARSE_CONTRAST = frozenset("but however whereas yet though although".split())
+"""Words that turn a sentence from what is healthy to what is not ("fine on train but bad on test"): a healthy word
+before one in its sentence silences nothing, and only what follows the contrast is read."""
 
 # -- the status of a clause (``expert.talk.clause_status``), one judgement for every reading path: the composed
 # readings, the cue list and the coarse fallback. What a clause says is stated, negated, asked, hedged, or past and
@@ -2533,26 +2537,35 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                                "doesnt move, doesnt change, not changing, no progress, random guess*, chance level, "
                                "same prediction*, same output*, same class, always predict*, always says, "
                                "always output*, always return*, stay* the same, stayed the same, remain* the same, "
-                               "same every*, same value*, same number*"),
+                               "same every*, same value*, same number*, barely budge*, doesnt budge, wont budge, "
+                               "not budg*, dont get better, doesnt get better, not get* better, never get* better, "
+                               "wont get better, not pick* anything up, doesnt pick anything up, "
+                               "not pick* up anything"),
+                 # (not "does nothing" or "no better": a setting or an optimizer is as often said so)
                  # ("same" only in a phrase: "the same loss function as the paper" is no loss standing still)
                  subjects=_METRIC_WORDS,
                  directions=frozenset("stuck flat constant stagnat* plateau* stall* unchanged".split())),
     CoarseFamily("instability (spikes, NaN, divergence)", {"symptom": "unstable"},
                  phrases=_seqs("nan, nans, inf, explod*, blow* up, blew up, spik*, diverg*, unstabl*, instabil*, "
-                               "erratic*, fluctuat*, oscillat*, all over the place, jump* around, goes crazy"),
+                               "erratic*, fluctuat*, oscillat*, all over the place, jump* around, goes crazy, "
+                               "go* haywire, out of hand, fall* apart, fell apart, go* wild, went wild, shoot* up, "
+                               "shot up, skyrocket*"),
                  # (weights, gradients or outputs said to grow huge: values running away, as a diverging loss does)
                  subjects=frozenset("weights gradients grads grad activations logits outputs".split()),
                  directions=frozenset("huge enormous massive gigantic astronomical".split())),
     CoarseFamily("overfitting (training fine, validation worse)", {"symptom": "overfitting"},
                  phrases=_seqs("overfit*, over fit*, memoriz*, generaliz*"),
                  subjects=frozenset("val validation valid test eval evaluation dev holdout unseen".split()),
-                 directions=frozenset("worse gap drop* diverg* poor* bad badly".split()),
+                 directions=frozenset("worse gap drop* diverg* poor* bad badly terribl* awful* horribl* bomb* "
+                                      "tank* collaps*".split()),
                  needs=frozenset("train training trained".split())),
     CoarseFamily("slow training", {"symptom": "slow_training"},
-                 phrases=_seqs("slow*, sluggish, takes forever, too long, speed up, forever"),
+                 phrases=_seqs("slow*, sluggish, takes forever, too long, speed up, forever, take longer, "
+                               "take way longer, take much longer, take so long, take ages, crawl, crawls, crawling, "
+                               "snail* pace"),
                  # (an epoch or a run said to take hours or days: a duration people quote when it is too long)
                  subjects=frozenset("epoch epochs step steps iteration* training run".split()),
-                 directions=frozenset("hours hrs days ages".split()),
+                 directions=frozenset("hours hrs days day week weeks overnight ages".split()),
                  unless_words=COARSE_CONTENT),
     CoarseFamily("an error or crash", {"symptom": "crash"},
                  phrases=_seqs("error*, exception*, traceback, crash*, segfault*, segmentation fault, killed, "
@@ -2561,6 +2574,34 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                  unless_prev=frozenset("train training test val validation mean squared absolute "
                                        "reconstruction".split()),
                  guarded=frozenset({"error*"})),
+    # (the same family in words that name a run dying rather than an error: "training dies", "the script quits";
+    # its own guards: the gradients or ReLUs that die leave the run alive)
+    CoarseFamily("an error or crash", {"symptom": "crash"},
+                 phrases=_seqs("die, keeps dying, quits, quit unexpectedly, keeps quitting, fall over, fell over"),
+                 unless_next=frozenset("down out off".split()),
+                 unless_prev=frozenset("relu relus neuron neurons unit units gradient gradients grad grads "
+                                       "activation activations".split())),
+    CoarseFamily("a run that hangs (no progress, no error)", {"symptom": "hang"},
+                 phrases=_seqs("hang, hangs, hanging, hung, lock up, locks up, locked up, deadlock*, unresponsive, "
+                               "stop responding, stopped responding, nothing happens, freeze up, froze up"),
+                 unless_next=frozenset("out around in".split())),
+    CoarseFamily("a problem with the training data", {"symptom": "data_problem"},
+                 phrases=_seqs("duplicat*"),
+                 subjects=frozenset("data dataset* sample* image* images augment* preprocess* "
+                                    "transform*".split()),
+                 directions=frozenset("corrupt* messed ruin* garbage destroy* mangl*".split()),
+                 needs=frozenset("data dataset* sample* image* augment* preprocess* transform*".split()),
+                 # (labels are the label family's; duplicates removed or filtered are a step taken, no trouble)
+                 unless_words=frozenset("label* annotation* mislabel* remov* dedup* filter* drop*".split())),
+    CoarseFamily("metrics that look wrong", {"symptom": "metrics_wrong"},
+                 phrases=_seqs("suspiciously high, impossibly high"),
+                 subjects=_METRIC_WORDS,
+                 directions=frozenset("suspicious* impossibl* unrealistic* inflated bogus".split())),
+    CoarseFamily("a checkpoint or pretrained weights that do not load", {"concern": "model_wont_load"},
+                 phrases=_seqs("dont load, doesnt load, wont load, not load*, cant load, cannot load, "
+                               "couldnt load, unable to load, fail* to load, dont seem to load, "
+                               "doesnt seem to load"),
+                 needs=frozenset("checkpoint* weights pretrained state_dict ckpt".split())),
     CoarseFamily("a model or batch too big for the GPU's memory", {"concern": "cuda_oom"},
                  phrases=_seqs("doesnt fit, does not fit, dont fit, do not fit, not fit, wont fit, too big, "
                                "too large"),
@@ -2568,7 +2609,8 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
     CoarseFamily("memory growing", {"symptom": "memory_growth"},
                  phrases=_seqs("memory leak*"),
                  subjects=frozenset("memory ram vram mem".split()),
-                 directions=frozenset("grow* increas* climb* rising rises accumulat* creep*".split())),
+                 directions=frozenset("grow* increas* climb* rising rises accumulat* creep* eat* ate hog* "
+                                      "balloon* skyrocket*".split())),
     # (labels no longer paired with their inputs: what a look at them would show, not a generic data problem, whose
     # route is the augmentation skill's)
     CoarseFamily("labels that do not match their inputs", {"label_check": "misaligned"},
@@ -2576,7 +2618,8 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                                "dont match, do not match, doesnt match, no longer match*"),
                  needs=frozenset("label* annotation* target* class* mislabel*".split()),
                  subjects=frozenset("label labels annotation* target targets class classes".split()),
-                 directions=frozenset("mismatch* misalign* wrong swapped mixed shuffl* corrupt* belong*".split())),
+                 directions=frozenset("mismatch* misalign* wrong swapped mixed shuffl* corrupt* belong* messed "
+                                      "incorrect*".split())),
     CoarseFamily("model copies that differ between GPUs", {"replicas_in_sync": "diverged"},
                  phrases=_seqs("out of sync, not in sync, no longer in sync"),
                  subjects=frozenset("weights parameters params replica* copies checksum*".split()),
