@@ -649,119 +649,276 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
     return False
 
 
+class _Index:
+    """Where each token's sentence and clause start and end, and where the words the status looks for stand.
+
+    Built once per token list (:func:`_index`), so that asking the status of every word of a long text costs
+    each ask a few look-ups, not a walk over its sentence (a 10 KB message with no full stop, a pasted log).
+    """
+
+    def __init__(self, tokens: list[Token]) -> None:
+        n = len(tokens)
+        self.n = n
+        self.sent_lo = [0] * n
+        self.sent_hi = [n] * n
+        self.clause_lo = [0] * n
+        self.clause_hi = [n] * n
+        for k in range(1, n):
+            t = tokens[k - 1]
+            self.sent_lo[k] = k if t.text in _SENTENCE_END else self.sent_lo[k - 1]
+            cut = (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT) and
+                   not _empty_call(tokens, k - 1)) or (t.kind == "word" and t.lemma in _BREAK_WORDS)
+            self.clause_lo[k] = k if cut else self.clause_lo[k - 1]
+        for k in range(n - 1, -1, -1):
+            if tokens[k].text in _SENTENCE_END:
+                self.sent_hi[k] = k
+            elif k + 1 < n:
+                self.sent_hi[k] = self.sent_hi[k + 1]
+            if k + 1 < n:
+                t = tokens[k + 1]
+                cut = (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT)) or \
+                    (t.kind == "word" and t.lemma in _BREAK_WORDS)
+                self.clause_hi[k] = k + 1 if cut else self.clause_hi[k + 1]
+        firsts = {p[0] for p in K.RESOLVED_PHRASES}
+        self.resolutions = [k for k, t in enumerate(tokens) if _plain(t) in K.RESOLVED_FORMS or _plain(t) in firsts]
+        self.relapses = [k for k, t in enumerate(tokens) if t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS]
+        self.habits = [k for k in range(n - 1) if (_plain(tokens[k]), _plain(tokens[k + 1])) in K.PAST_HABIT]
+        self._past_marks = self._counts(tokens, lambda t: _plain(t) in K.PAST_MARKERS or
+                                        (t.text.endswith("ed") and t.lemma != t.text))
+        self._presupposing = self._counts(tokens, lambda t: t.lemma in K.PRESUPPOSING_WORDS)
+        self._hedges = self._counts(tokens, lambda t: t.lemma in K.HEDGES)
+        self.denied = self._denials(tokens)
+
+    @staticmethod
+    def _counts(tokens: list[Token], test: Any) -> list[int]:
+        out = [0]
+        for t in tokens:
+            out.append(out[-1] + (1 if test(t) else 0))
+        return out
+
+    def past_marks(self, lo: int, hi: int) -> bool:
+        return self._past_marks[hi] > self._past_marks[lo]
+
+    def presupposing(self, lo: int, hi: int) -> bool:
+        return self._presupposing[hi] > self._presupposing[lo]
+
+    def hedged(self, lo: int, hi: int) -> bool:
+        return self._hedges[min(hi, self.n)] > self._hedges[max(0, lo)]
+
+    def _denials(self, tokens: list[Token]) -> list[bool]:
+        """Which tokens a denied belief or a doubt before them reaches.
+
+        It reaches what it is said of, up to the next clause break: "I don't think the loss is exploding, it just
+        plateaus" denies the explosion, not the plateau.
+        """
+        n = self.n
+        out = [False] * n
+        k = 0
+        while k < n:
+            word = _plain(tokens[k])
+            wh = k + 1 < n and tokens[k + 1].lemma in K.WH_WORDS
+            trigger = not wh and (word in K.DOUBT_WORDS or (word in K.BELIEF_WORDS and any(
+                tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not"
+                for m in range(max(self.sent_lo[k], k - 3), k))))
+            if not trigger:
+                k += 1
+                continue
+            m = k + 1
+            while m < n and not _denial_ends(tokens, m):
+                out[m] = True
+                m += 1
+            k = max(k + 1, m)
+        return out
+
+
+def _denial_ends(tokens: list[Token], m: int) -> bool:
+    """Whether token ``m`` ends what a denied belief before it is said of (``knowledge.talk.DENIAL_ENDS``)."""
+    t = tokens[m]
+    if t.text in _SENTENCE_END or t.text in _BIND_BREAKS or t.lemma in _CONTRASTS:
+        return True
+    return m + 1 < len(tokens) and (_plain(t), _plain(tokens[m + 1])) in K.DENIAL_ENDS
+
+
+_INDEXES: list[tuple[list[Token], _Index]] = []
+_INDEX_KEEP = 8
+
+
+def _index(tokens: list[Token]) -> _Index:
+    """The :class:`_Index` of a token list, built on first ask (the last few lists asked about are kept)."""
+    for held, ix in _INDEXES:
+        if held is tokens and ix.n == len(tokens):
+            return ix
+    ix = _Index(tokens)
+    _INDEXES.insert(0, (tokens, ix))
+    del _INDEXES[_INDEX_KEEP:]
+    return ix
+
+
 def _sentence_bounds(tokens: list[Token], i: int) -> tuple[int, int]:
     """``[first, end)`` of the sentence holding token ``i``; ``end`` is its closing mark's index (or the text's end)."""
-    lo = i
-    while lo > 0 and tokens[lo - 1].text not in _SENTENCE_END:
-        lo -= 1
-    hi = i
-    while hi < len(tokens) and tokens[hi].text not in _SENTENCE_END:
-        hi += 1
-    return lo, hi
+    ix = _index(tokens)
+    return ix.sent_lo[i], ix.sent_hi[i]
 
 
 def clause_start(tokens: list[Token], i: int) -> int:
     """The first token of the clause holding token ``i`` (the break rule of the reader's clauses)."""
-    k = i
-    while k > 0:
-        t = tokens[k - 1]
-        if (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT) and
-                not _empty_call(tokens, k - 1)) or (t.kind == "word" and t.lemma in _BREAK_WORDS):
-            break
-        k -= 1
-    return k
+    return _index(tokens).clause_lo[i] if i < len(tokens) else i
 
 
 def _belief_denied(tokens: list[Token], lo: int, i: int) -> bool:
     """Whether a belief denied ("I don't think", "not sure") or a doubt ("I doubt") opens what token ``i`` says.
 
-    It reaches the rest of its sentence: "I don't really think <the loss is exploding>"; "not sure why it
-    diverges" asks about a thing said, and denies nothing.
+    It reaches what follows up to the next clause break: "I don't really think <the loss is exploding>", but not
+    "..., it just plateaus"; "not sure why it diverges" asks about a thing said, and denies nothing.
     """
-    for k in range(lo, i):
-        word = _plain(tokens[k])
-        if k + 1 < len(tokens) and tokens[k + 1].lemma in K.WH_WORDS:
-            continue
-        if word in K.DOUBT_WORDS:
-            return True
-        if word in K.BELIEF_WORDS and any(tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not"
-                                          for m in range(max(lo, k - 3), k)):
-            return True
-    return False
+    return _index(tokens).denied[i]
 
 
 def _denied_next(tokens: list[Token], hi: int) -> bool:
     """Whether the sentence after the one closing at ``hi`` opens by denying it ("I checked, they don't")."""
-    end = next((n for n, t in enumerate(tokens[hi + 1:], hi + 1) if t.text in _SENTENCE_END), len(tokens))
-    after = [_plain(t) for t in tokens[hi + 1:end] if t.kind == "word"][:K.NEXT_DENIAL_WORDS]
+    end = _index(tokens).sent_hi[hi + 1] if hi + 1 < len(tokens) else len(tokens)
+    after = [_plain(t) for t in tokens[hi + 1:min(end, hi + 1 + 4 * K.NEXT_DENIAL_WORDS)]
+             if t.kind == "word"][:K.NEXT_DENIAL_WORDS]
     if after and after[0] in K.NEXT_NO[0] and (len(after) == 1 or after[1] in K.NEXT_NO[1]):
         return True
     return any(after[m:m + len(d)] == list(d) for d in K.NEXT_DENIALS for m in range(len(after)))
 
 
-def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None) -> bool:
+def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None, j: int | None = None) -> bool:
     """Whether the sentence ``[lo, hi)`` only asks whether what its last clause says is so.
 
     A statement closed by "?" ("the weights differ between ranks?"), not a question opened by a question word
     ("why does the loss explode?"), nor a request after a statement ("the loss is NaN, any idea?"), nor one that
-    takes what it says as given ("..., is that normal?"). With ``i``: only when token ``i`` is in that last clause.
+    takes what it says as given ("..., is that normal?"). With ``i`` (and ``j``, one past the end of what is
+    said): only when what is said ends in that last clause ("the weights on rank 0 and rank 1 are different?").
     """
     if hi >= len(tokens) or tokens[hi].text != "?" or lo >= hi:
         return False
-    last = clause_start(tokens, hi - 1)
-    if i is not None and i < last:
+    ix = _index(tokens)
+    last = ix.clause_lo[hi - 1]
+    if i is not None and min(hi, i + 1 if j is None else max(j, i + 1)) - 1 < last:
         return False
     return _plain(tokens[lo]) not in K.ASKING_OPENERS and _plain(tokens[max(lo, last)]) not in K.ASKING_OPENERS \
-        and not any(t.lemma in K.PRESUPPOSING_WORDS for t in tokens[lo:hi])
+        and not ix.presupposing(lo, hi)
 
 
 def _resolved_at(tokens: list[Token], k: int, lo: int) -> int:
     """How many tokens at ``k`` say a trouble is over (0: none): "went away", or "fixed" said of the trouble.
 
     "fixed it by clipping", "that's fixed now", ", solved by lowering batch" are; "fixed the seed", "the lr was
-    fixed", "a fixed lr" are not (said of another thing, ``RESOLVED_OBJECTS``, ``RESOLVED_SUBJECTS``).
+    fixed", "a fixed lr" are not (said of another thing, ``RESOLVED_OBJECTS``, ``RESOLVED_SUBJECTS``), nor a fix
+    said in a clause of time or concession, believed, or denied to anyone ("after I fixed it", "although
+    everything was fixed", "I thought I fixed it", "nobody has fixed it": ``UNRESOLVING_WORDS``).
     """
+    n = 0
     for phrase in K.RESOLVED_PHRASES:
         if [_plain(t) for t in tokens[k:k + len(phrase)]] == list(phrase):
-            return len(phrase)
-    if _plain(tokens[k]) not in K.RESOLVED_FORMS or negated_at(tokens, k, lo):
-        return 0
-    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
-    if nxt is not None and nxt.kind == "word" and _plain(nxt) not in K.RESOLVED_OBJECTS:
-        return 0  # "fixed the seed", "solved a bug": said of another thing
-    if nxt is not None and _plain(nxt) in K.RESOLVED_PRONOUNS:
-        return 1  # "fixed it", "solved that"
-    # passive: its subject is the trouble ("that's fixed", "it got solved") or left out (", solved by ...")
+            n = len(phrase)
+            break
+    if not n:
+        if _plain(tokens[k]) not in K.RESOLVED_FORMS or negated_at(tokens, k, lo):
+            return 0
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+        if nxt is not None and nxt.kind == "word" and _plain(nxt) not in K.RESOLVED_OBJECTS:
+            return 0  # "fixed the seed", "solved a bug": said of another thing
+        if nxt is None or _plain(nxt) not in K.RESOLVED_PRONOUNS:
+            # passive: its subject is the trouble ("that's fixed", "it got solved") or left out (", solved by ...")
+            m = k - 1
+            while m >= lo and _plain(tokens[m]) in K.RESOLVED_AUX:
+                m -= 1
+            if not (m < lo or _plain(tokens[m]) in K.RESOLVED_SUBJECTS):
+                return 0
+        n = 1
+    # what opens the fix's own words: "after I fixed it", "although everything was fixed", "nobody has fixed it"
     m = k - 1
-    while m >= lo and _plain(tokens[m]) in K.RESOLVED_AUX:
+    while m >= 0 and m >= k - 6 and tokens[m].kind == "word" and _plain(tokens[m]) in K.FIXER_WORDS:
         m -= 1
-    return 1 if m < lo or _plain(tokens[m]) in K.RESOLVED_SUBJECTS else 0
+    if m >= 0 and tokens[m].kind == "word" and (_plain(tokens[m]) in K.UNRESOLVING_WORDS or
+                                                 tokens[m].lemma in K.UNRESOLVING_WORDS):
+        return 0
+    return n
 
 
-def _past(tokens: list[Token], i: int, lo: int, hi: int) -> bool:
+def _relapse(tokens: list[Token], r: int, trouble: set[str]) -> bool:
+    """Whether the relapse word at ``r`` says the trouble came back ("but it comes back", "still goes NaN").
+
+    Not in a clause whose subject is another named thing: "..., the loss still plateaus" says another trouble is
+    live, not that the fixed one returned (a pronoun, the trouble's own words, or no subject keep it a relapse);
+    "back" only after a verb of coming or being ("it came back", not "lowering it back": ``RELAPSE_BACK_AFTER``).
+    """
+    lo = _index(tokens).clause_lo[r]
+    if _plain(tokens[r]) == "back" and (r == 0 or (_plain(tokens[r - 1]) not in K.RELAPSE_BACK_AFTER and
+                                                   tokens[r - 1].lemma not in K.RELAPSE_BACK_AFTER and
+                                                   not (r - 1 == lo and _plain(tokens[r - 1]) in K.RESOLVED_SUBJECTS))):
+        return False  # "it came back", "(it's) it back" as a clause's subject; not "lowering it back"
+    m = max(lo, r - 8)
+    if m >= r or _plain(tokens[m]) not in K.RELAPSE_DETERMINERS:
+        return True
+    while m < r and _plain(tokens[m]) in K.RELAPSE_DETERMINERS:
+        m += 1
+    return m >= r or tokens[m].kind != "word" or tokens[m].lemma in trouble or _plain(tokens[m]) in trouble
+
+
+def _habit(tokens: list[Token], ix: _Index, i: int, j: int) -> bool:
+    """Whether what tokens ``[i, j)`` say follows "used to" as its verb ("the loss used to go NaN").
+
+    The trouble's words must open right after "to", or after light verbs and adverbs only ("used to go NaN",
+    "used to be really slow": ``HABIT_FILLERS``), or be the subject just before "used": in "the script I used to
+    train the model crashes", "used" is the script's, and the crash is the run's now.
+    """
+    lo = ix.clause_lo[i]
+    k = bisect_left(ix.habits, max(lo, i - 8))
+    while k < len(ix.habits) and ix.habits[k] <= j:
+        u = ix.habits[k]
+        # the trouble's first word after "to" ("used to go NaN" said of "NaN", or of "the loss ... NaN" whole)
+        said = i if u + 2 <= i else j - 1
+        if u >= lo and (u == j or (u + 2 <= said and all(
+                tokens[m].kind == "word" and tokens[m].lemma in K.HABIT_FILLERS for m in range(u + 2, said)))):
+            return True
+        k += 1
+    return False
+
+
+def _past(tokens: list[Token], i: int, lo: int, hi: int, j: int | None = None) -> bool:
     """Whether what token ``i`` says is history, not the run now.
 
     Said after "used to"; or said in the past ("had", "was", "last week", a past form) and followed in its sentence
-    (or at the next one's opening) by its resolution ("we had OOM last week, solved by lowering batch"), with no
-    relapse after it.
+    (within ``RESOLUTION_REACH`` tokens of its clause, or at the next one's opening) by its resolution ("we had OOM
+    last week, solved by lowering batch"), with no relapse of it after that.
     """
-    clause = clause_start(tokens, i)
-    words = [_plain(t) for t in tokens[clause:_clause_end(tokens, i)]]
-    if any(words[m:m + len(h)] == list(h) for h in K.PAST_HABIT for m in range(len(words))):
+    ix = _index(tokens)
+    j = i + 1 if j is None else j
+    clause, c_end = ix.clause_lo[i], ix.clause_hi[i]
+    if _habit(tokens, ix, i, j):
         return True
-    if any(t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS for t in tokens[clause:i + 1]):
+    r = bisect_left(ix.relapses, clause)
+    if r < len(ix.relapses) and ix.relapses[r] <= i:
         return False  # "the loss still goes NaN"
-    if not any(_plain(t) in K.PAST_MARKERS or (t.text.endswith("ed") and t.lemma != t.text)
-               for t in tokens[clause:_clause_end(tokens, i)]):
+    if not ix.past_marks(clause, c_end):
         return False  # "training unstable; lowering the lr solved it": the trouble said as the run's, its remedy found
-    end = next((n for n, t in enumerate(tokens[hi + 1:], hi + 1) if t.text in _SENTENCE_END), len(tokens))
-    # the rest of its sentence, and the opening words of the next ("... NaN at step 500. Fixed it by clipping.")
+    n_tok = len(tokens)
+    end = ix.sent_hi[hi + 1] if hi + 1 < n_tok else n_tok
+    # the rest of its clause and the next few, and the opening words of the next sentence ("... NaN at step 500.
+    # Fixed it by clipping.")
+    near = min(hi, c_end + K.RESOLUTION_REACH)
     stop = min(end, hi + 1 + K.NEXT_DENIAL_WORDS)
-    for k in list(range(i + 1, hi)) + list(range(hi + 1, stop)):
-        n = _resolved_at(tokens, k, clause_start(tokens, k))
-        if n:
-            tail = tokens[k + n:end]
-            return not any(t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS for t in tail)
+    for a, b in ((i + 1, near), (hi + 1, stop)):
+        q = bisect_left(ix.resolutions, a)
+        while q < len(ix.resolutions) and ix.resolutions[q] < b:
+            k = ix.resolutions[q]
+            q += 1
+            n = _resolved_at(tokens, k, ix.clause_lo[k])
+            if not n:
+                continue
+            tail_end = min(end, k + n + K.RESOLUTION_REACH)
+            said = tokens[max(clause, i - K.RESOLUTION_REACH):min(c_end, j + K.RESOLUTION_REACH)]
+            trouble = {t.lemma for t in said if t.kind == "word"} | {_plain(t) for t in said if t.kind == "word"}
+            r = bisect_left(ix.relapses, k + n)
+            while r < len(ix.relapses) and ix.relapses[r] < tail_end:
+                if _relapse(tokens, ix.relapses[r], trouble):
+                    return False
+                r += 1
+            return True
     return False
 
 
@@ -796,11 +953,11 @@ def clause_status(tokens: list[Token], i: int, j: int | None = None, lo: int | N
     if (negatable and (negated_at(tokens, i, lo) or _belief_denied(tokens, s_lo, i))) or \
             (s_hi < len(tokens) and _denied_next(tokens, s_hi)):
         return NEGATED
-    if _past(tokens, i, lo, s_hi):
+    if _past(tokens, i, lo, s_hi, j):
         return PAST
-    if _asked(tokens, s_lo, s_hi, i):
+    if _asked(tokens, s_lo, s_hi, i, j):
         return ASKED
-    if hedge and hedged_in(tokens, lo, _clause_end(tokens, i)):
+    if hedge and _index(tokens).hedged(lo, _clause_end(tokens, i)):
         return HEDGED
     return STATED
 
@@ -812,6 +969,8 @@ def hedged_in(tokens: list[Token], lo: int, hi: int) -> bool:
 
 def _clause_end(tokens: list[Token], i: int) -> int:
     """One past the last token of the clause holding token ``i``."""
+    if i < len(tokens):
+        return _index(tokens).clause_hi[i]
     k = i + 1
     while k < len(tokens) and not ((tokens[k].kind == "punct" and (tokens[k].text in _SENTENCE_END or
                                     tokens[k].text in _CLAUSE_PUNCT)) or
@@ -824,6 +983,8 @@ _STATUS_SENTENCE = rx.compile(r"\n|[.!?](?=\s|$)")
 STATUS_REACH = 600
 """Characters around a position that :class:`ClauseStatus` reads: its sentence and the next one's opening (a
 longer sentence is cut there, as the reader cuts a clause)."""
+_STATUS_GRID = 256
+"""Characters to which a window's cut ends are rounded outward (the matches of one long sentence share windows)."""
 
 
 class ClauseStatus:
@@ -835,27 +996,29 @@ class ClauseStatus:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._windows: dict[tuple[int, int], list[Token]] = {}
+        self._windows: dict[tuple[int, int], tuple[list[Token], list[int]]] = {}
 
-    def _tokens(self, start: int, end: int) -> list[Token]:
+    def _tokens(self, start: int, end: int) -> tuple[list[Token], list[int]]:
+        """The tokens of the window around ``[start, end)``, and their start offsets."""
         text = self.text
-        lo = max(0, start - STATUS_REACH)
+        # the reach's ends snapped to a grid, so that the matches of one long sentence share their windows
+        lo = max(0, (start - STATUS_REACH) // _STATUS_GRID * _STATUS_GRID)
         for m in _STATUS_SENTENCE.finditer(text, lo, start):
             lo = m.end()
-        ends = [m.end() for m, _ in zip(_STATUS_SENTENCE.finditer(text, end, min(len(text), end + STATUS_REACH)),
-                                        range(2))]
-        hi = ends[-1] if len(ends) == 2 else min(len(text), end + STATUS_REACH)
+        far = min(len(text), -(-(end + STATUS_REACH) // _STATUS_GRID) * _STATUS_GRID)
+        ends = [m.end() for m, _ in zip(_STATUS_SENTENCE.finditer(text, end, far), range(2))]
+        hi = ends[-1] if len(ends) == 2 else far
         key = (lo, hi)
         if key not in self._windows:
             if len(self._windows) > 4096:
                 self._windows.clear()
-            self._windows[key] = list(_tokens(text, lo, hi, False))
+            tokens = list(_tokens(text, lo, hi, False))
+            self._windows[key] = (tokens, [t.start for t in tokens])
         return self._windows[key]
 
     def of(self, start: int, end: int, hedge: bool = False, negatable: bool = True) -> str:
         """The status of the words at ``[start, end)`` of the text (``STATED`` when they hold no token)."""
-        tokens = self._tokens(start, end)
-        starts = [t.start for t in tokens]
+        tokens, starts = self._tokens(start, end)
         i = bisect_left(starts, start)
         if i >= len(tokens) or tokens[i].start >= end:
             return STATED

@@ -2475,6 +2475,30 @@ RESOLVED_AUX = frozenset("is was been be got gets get has have had now finally m
 RELAPSE_WORDS = frozenset("still again back return returns returned reappear reappears reappeared recur recurs "
                           "recurred".split())
 """Words after a resolution that say the trouble came back ("fixed it, but it comes back after 1k steps")."""
+RELAPSE_BACK_AFTER = frozenset("come comes came coming be is are was were its thats theyre go goes went going get gets "
+                               "got".split())
+"""Words after which "back" says the trouble returned ("it came back", "it's back"); after any other ("lowering it
+back", "set the lr back") it says where a setting was put."""
+RELAPSE_DETERMINERS = frozenset("the a an my our your their his her".split())
+"""Words that open a named subject: a relapse word ("still") in a clause whose subject so named is not one of the
+trouble's words says another thing is live ("OOM is solved, the loss still plateaus"), not that the trouble came
+back. A pronoun or no subject ("but it still happens", "still does") keeps it a relapse."""
+RESOLUTION_REACH = 30
+"""Tokens after the trouble's clause that a resolution of it is looked for in (and, after a resolution, a relapse):
+a fix is said beside its trouble ("we had OOM last week, solved by lowering batch"), and the bound keeps a long
+message with no full stop from costing each word a walk to its end."""
+FIXER_WORDS = RESOLVED_SUBJECTS | RESOLVED_AUX | frozenset(
+    "i we you someone somebody finally already just actually eventually one".split())
+"""Words between what opens a fix's own clause and the fix ("after <I finally> fixed it", "although <everything
+was> fixed", "no <one has> fixed it")."""
+UNRESOLVING_WORDS = frozenset("after since once when whenever although though even if unless until before because "
+                              "think thought believe believed assumed hoped figured sure nobody noone no".split())
+"""Words that, opening a fix's own clause, keep it from saying the trouble is over: a time ("right after I fixed
+it"), a concession ("although everything was fixed"), a belief ("I thought I fixed it"), or no one ("nobody has
+fixed it")."""
+DENIAL_ENDS = frozenset({("it", "just"), ("its", "just"), ("it", "only"), ("they", "just"), ("theyre", "just")})
+"""Word pairs (apostrophes dropped) that end what a denied belief is said of, as a comma or "but" do: "I don't
+think the loss is exploding it just plateaus" denies the explosion only."""
 PAST_MARKERS = frozenset("had was were been went got became used last yesterday earlier previously before ago "
                           "once initially originally".split())
 """Words that put a clause in the past (as do past forms, "exploded"): only a trouble said in the past is made
@@ -2482,6 +2506,10 @@ history by a resolution after it; "training unstable; lowering the lr solved it"
 remedy."""
 PAST_HABIT = (("used", "to"),)
 """Words that say a state was once and is no longer ("the loss used to go NaN"): what follows them is history."""
+HABIT_FILLERS = frozenset("be get go become keep run take have always often sometimes randomly suddenly really very so "
+                          "quite pretty super extremely just constantly occasionally frequently".split())
+"""Lemmas that may stand between "used to" and the trouble it makes history ("used to be really slow", "used to
+randomly go NaN"); any other ("the script I used to train the model crashes") makes "used" another verb's."""
 HISTORY_NAMES = frozenset({"symptom", "loss_behavior", "nan_onset", "nan_step", "nan_phase", "concern",
                            "boundary_topic", "error_text"})
 """Observations of the trouble itself: a clause that says it is past and fixed sets none of them."""
