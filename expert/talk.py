@@ -3603,6 +3603,21 @@ class _Reader:
                 return True
         return False
 
+    def _said_absent(self, start: int) -> bool:
+        """Whether the words at character ``start`` are denied by a negator before them in their clause.
+
+        Only what comes before counts: an error message's own words ("does not require grad") are its text, not
+        the user's denial of it.
+        """
+        toks = self.tokens
+        k = bisect_left(self._token_starts, start)
+        if k >= len(toks) or k == 0:
+            return False  # (a long text's line that was not tokenised, or nothing before it: read as said)
+        lo = k
+        while lo > 0 and k - lo < 2 * NEGATION_REACH and toks[lo - 1].text not in _SENTENCE_END:
+            lo -= 1
+        return self._negated(k, lo)
+
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:
         low = self.text
@@ -3617,6 +3632,8 @@ class _Reader:
             for n, m in enumerate(_signature(order).finditer(low)):
                 if n >= 64:
                     break  # a log repeating one error: its first copies say all it says
+                if self._said_absent(m.start()):
+                    continue  # "no OOM errors", "I'm not getting any CUDA OOM": the error is denied, not shown
                 self.error_spans.append((m.start(), m.end()))
                 if first is None or m.start() < first[0]:
                     first = (m.start(), sets, m.start(), m.end())
@@ -3626,7 +3643,11 @@ class _Reader:
             # pattern compiled)
             named = len(K.ERROR_SIGNATURES)
             needed = stored[named] if stored is not None else _needed(named) if len(low) > FUZZY_LIMIT else None
-            crash = _crash_named().search(low) if needed is None or any(w in low for w in needed) else None
+            # (a crash denied is no crash: "no crash, no nan", "the run did not crash"; the first one said counts,
+            # "it never crashed before, now it crashes at step 100")
+            crash = next((m for n, m in enumerate(_crash_named().finditer(low))
+                          if n < 64 and not self._said_absent(m.start())), None) \
+                if needed is None or any(w in low for w in needed) else None
             pasted = _pasted().search(low) if crash is not None else None
             if pasted is not None:  # an exception line pasted with its message is a crash shown, not named
                 self.add({"symptom": "crash"}, pasted.start(), pasted.end(), strong=False, evidence=True)

@@ -203,3 +203,26 @@ def test_a_hedged_reading_is_offered_to_confirm_whatever_read_it(text: str, name
 
 def test_a_plain_reading_is_not_offered_as_unsure() -> None:
     assert not any("unsure" in q for q in confirmations("it is an OOM and the gradients explode"))
+
+
+# -- a crash or an error denied is no crash (the pasted-evidence path asks the same negation) --------------------
+@pytest.mark.parametrize("text", [
+    "no crash, no nan, the run finished",
+    "the run did not crash",
+    "no OOM errors",
+    "I am not getting any OOM",
+    "it never crashed",
+])
+def test_a_denied_crash_or_error_is_not_read(text):
+    assert obs(text).get("symptom") != "crash"
+    assert "boundary_topic" not in obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "it never crashed before but now it crashes at step 100",
+    "the kernel crashes, no idea why",
+    "I do not know why I get CUDA out of memory",
+    "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn",
+])
+def test_a_crash_said_beside_a_negation_is_still_read(text):
+    assert obs(text).get("symptom") == "crash"
