@@ -261,6 +261,21 @@ def test_declining_never_dead_ends_while_a_question_applies(obs):
         c.run()
 
 
+def test_declining_never_dead_ends_when_a_boundary_is_redeclared_joint():
+    """XB-MIXED-01 retracts CL-ANS-DPO-01's exclusive boundary and declares it joint (same pack and rule): the
+    replay must keep the joint one, or a question looks applicable that the engine rightly does not ask."""
+    c = consult({"poor_split": "train", "accum_wiring": "per_micro_batch", "preference_issue": "method_side"})
+    assert c is not None
+    boundaries = [f for f in final_facts(c) if f["kind"] == "Boundary"]
+    assert [(b["pack"], b["joint"]) for b in boundaries] == [("llm-specialist", True)]
+    for _ in range(6):
+        if c.question is None:
+            assert _applicable(c) == []
+            return
+        c.decline(c.question.id)
+        c.run()
+
+
 @SETTINGS
 @given(observation_sets(), st.randoms(use_true_random=False))
 def test_the_question_choice_does_not_depend_on_the_order_of_observations(obs, rnd):
