@@ -1622,10 +1622,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"label_check": "class_order"}),
         # a piece of the loop's code added just before the trouble ("I added a scheduler and now the loss doesn't
         # come down", "since I implemented gradient accumulation it stopped learning"): the loop was edited (not a
-        # remedy tried or weighed: "should I add a scheduler?", "adding a scheduler didn't help")
+        # remedy tried or weighed: "should I add a scheduler?", "adding a scheduler didn't help"; nor an edit said to
+        # go well: "I added a discriminator and now training is stable", "now the loss goes down nicely")
         (("add introduce implement insert wire", "scheduler accumulation optimizer discriminator", "now since after "
           "when then", "!should !how !whether !want !could !would !help !fix !solve !try !recommend !need !better "
-          "!improve"), {"recent_change": "training_loop"}),
+          "!improve !=fine !=nicely !=nice !=stable !=smooth !=smoothly !=work !=well !=good !=great"),
+         {"recent_change": "training_loop"}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
         (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
         # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")
