@@ -166,7 +166,8 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     shown = {e["id"] for e in out}
     # Only candidates something known speaks for (``expert.choose.supported``): one that merely waits on
     # questions whose own gates are unmet is possible for any run.
-    applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.id not in declined
+    refused = {q.sets for q in eng.questions.values() if q.id in declined}  # under any question that asks it
+    applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.sets not in refused
                   and not [u for u in unmet(q, values, has) if not _waived_gate(u, declined)]}
     opened = [p for p in candidates(eng.pooled, values, has, askable) if p.row.id not in shown
               and (sym_value is None or not p.explains or sym_value in p.explains)

@@ -699,7 +699,7 @@ def _waived(q: QuestionRow, values: dict[str, Any]) -> bool:
                for n, c in q.conditions().items())
 
 
-def compile_question(q: QuestionRow, refines: Iterable[str] = ()) -> Rule:
+def compile_question(q: QuestionRow, refines: Iterable[str] = (), siblings: Iterable[str] = ()) -> Rule:
     """Compile a question row: relevant, unanswered, not declined, no question pending yet, in scope.
 
     Of the questions that apply, ``AuditedEngine.resolve_questions`` lets the most useful fire first; its
@@ -709,10 +709,13 @@ def compile_question(q: QuestionRow, refines: Iterable[str] = ()) -> Rule:
         q: The question row.
         refines: Causes whose standing this question's answer can refine into a more specific cause
             (``knowledge.schema.refinements``): while one of them stands, the question is still worth asking.
+        siblings: The other questions that ask for the same observation: one the user declined is the
+            observation refused, so this one is not asked either (no "What is the model trained to do?" again,
+            under another id, once it was declined).
     """
     conds = effective_conditions(q)
     conds[q.sets] = Absent()
-    unless = (*q.unless, f"declined:{q.id}", "question:*")
+    unless = (*q.unless, f"declined:{q.id}", *(f"declined:{s}" for s in sorted(siblings)), "question:*")
     # A gate whose own question the user declined no longer holds the question back (WAIVED_ON_DECLINE).
     waived = {n: conds.pop(n) for n in sorted(conds) if n in WAIVED_ON_DECLINE and n != q.sets
               and q.rank >= 0 and not isinstance(conds[n], Absent)}
@@ -768,7 +771,8 @@ def engine_namespace(rows: Iterable[Row], questions: Iterable[QuestionRow], join
         if q.id in seen:
             raise KnowledgeError(f"duplicate rule id {q.id}")
         seen.add(q.id)
-        ns["ask_" + q.id.replace("-", "_")] = compile_question(q, refined.get(q.sets, ()))
+        ns["ask_" + q.id.replace("-", "_")] = compile_question(
+            q, refined.get(q.sets, ()), [o.id for o in questions if o.sets == q.sets and o.id != q.id])
     ns["pooled"] = pool(rows)
     ns["questions"] = {q.id: q for q in questions}
     ns["yields_to"] = yields_to(rows)

@@ -153,7 +153,12 @@ def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def final_facts(c: Outcome) -> list[dict[str, Any]]:
-    """Replay the trail: the consultation's observations, plus what firings asserted, minus what they retracted."""
+    """Replay the trail: the consultation's observations, plus what firings asserted, minus what they retracted.
+
+    Within one firing the retractions go first: a rule that replaces a fact (a boundary redeclared joint, under
+    the same pack and rule, which is all ``_same`` compares) retracts the old one and asserts the new one, and
+    replaying the assertion first would let the retraction delete the fact just asserted.
+    """
     facts: list[dict[str, Any]] = [{"kind": "Obs", **o.as_dict()} for _, o in sorted(c.observations.items())]
     probe_only = bool(facts) and all(f["source"].startswith(MEASURED_SOURCES) for f in facts)
     facts.append({"kind": "Context", "origin": "probe" if probe_only else "user"})
@@ -161,10 +166,10 @@ def final_facts(c: Outcome) -> list[dict[str, Any]]:
         if a["answer"] is None:
             facts.append({"kind": "Declined", "question": a["question"]})
     for f in c.trace:
-        for a in f["asserted"]:
-            facts.append(dict(a))
         for r in f["retracted"]:
             facts = [x for x in facts if not _same(x, r)]
+        for a in f["asserted"]:
+            facts.append(dict(a))
     return facts
 
 

@@ -3433,7 +3433,10 @@ class _Reader:
                 hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w[1:]) if w[0] == "=" else plain.get(w)
                         if n == 0 else plain.get(w, negated.get(w)) for w in g if w[0] != "!"]
                 hits = [h for h in hits if h is not None]
-                if any(w[0] == "!" and (w[1:] in plain or w[1:] in negated) for w in g):
+                # ("!w": the word rules the frame out, said or negated; "!=w": said plainly only, so "training
+                # is stable" rules a frame out where "training is not stable" does not)
+                if any(w[0] == "!" and (w[2:] in plain if w[1:2] == "=" else w[1:] in plain or w[1:] in negated)
+                       for w in g):
                     break
                 if not hits and any(w[0] != "!" for w in g):
                     break

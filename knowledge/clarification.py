@@ -17,6 +17,7 @@ How it works, in rows:
 
 from __future__ import annotations
 
+from knowledge.keywords import OTHER_TASK_AHEAD
 from knowledge.schema import (
     Absent,
     Block,
@@ -325,7 +326,7 @@ KEYWORDS = (
     Keyword(r"(?:dpo|grpo|simpo|orpo|kto|ipo|preference tuning)(?: run| training)? "
             r"(?:isn't|is not|not|doesn't|does not) work(?:ing)?",
             {"vague_query": "preference_not_working", "task": "preference_tuning"}, _KW, negatable=False),
-    Keyword(r"dpo|grpo|simpo|orpo|preference[- ]tuning", {"task": "preference_tuning"},
+    Keyword(rf"{OTHER_TASK_AHEAD}(?:dpo|grpo|simpo|orpo|preference[- ]tuning)", {"task": "preference_tuning"},
             Cite(_C26, "Modern landscape routing", "DPO / GRPO / SimPO ... (cross-pack)")),
     Keyword(r"because (?:it'?s|it is) (?:newer|new|modern|state[- ]of[- ]the[- ]art|sota|popular)|everyone (?:uses|is "
             r"using)", {"switch_reason": "none"},

@@ -14,6 +14,8 @@ live here:
 
 from __future__ import annotations
 
+import dataclasses
+
 from knowledge.fixes import FIX_BATCH_LR, FIX_LR_DOWN
 from knowledge.schema import (
     Absent,
@@ -81,6 +83,39 @@ FIX_PIN_VERSION = Fix(
     "read the new version's release notes for the changed default or file an issue with a minimal repro.",
     "pip install \"torch==<last good version>\"  # or transformers / lightning / accelerate\n"
     "python -c \"import torch; print(torch.__version__)\"")
+
+# A run that stops learning right after its loop was edited (a scheduler, gradient accumulation, a second
+# optimizer or a logging hook wired in) most often lost a call in the edit: scheduler.step() written where
+# optimizer.step() was, zero_grad moved into the accumulation branch, a step left inside a branch that never
+# runs. The edit, not the schedule's values, is the first suspect: a schedule alone cannot freeze the loss.
+# Only a loss that does not fall says a call was lost: one that learns and then plateaus, or goes down while a
+# validation figure lags, stepped the optimizer, so the edit did not freeze it (the convergence and
+# generalization tables read those). Two forms of the one cause: the run said to stop learning with its curve
+# unsaid, and the curve said flat from the start.
+DF_CHG_LOOP = Row(
+    "DF-CHG-LOOP",
+    {"symptom": "not_learning", "loss_behavior": Absent(), "recent_change": "training_loop"},
+    (Find("Training Loop", "warning", "the run stopped learning when the training loop was edited (a scheduler, "
+          "accumulation or another optimizer wired in): the edit most likely dropped or displaced a call "
+          "(scheduler.step() in place of optimizer.step(), zero_grad or the step moved into a branch that does "
+          "not run)", explains=("not_learning", "convergence")),
+     RouteTo("training-loop-architecture", "primary", "diff the edited loop against the one that trained: "
+             "backward, optimizer.step(), then scheduler.step(), every step"),
+     RouteTo("learning-rate-scheduling", "secondary", "the schedule's own values, once the loop steps")),
+    "scheduler.step() only sets the next learning rate; the weights move only in optimizer.step(). A loop that "
+    "trained before an edit and not after lost a call in the edit.",
+    Cite("003", _DX, "check the training loop before the hyperparameters"),
+    fix=Fix("Keep optimizer.step() in every iteration and call scheduler.step() after it (per step or per "
+            "epoch, as the schedule is defined).",
+            "loss.backward()\noptimizer.step()          # always: this is what moves the weights\n"
+            "optimizer.zero_grad(set_to_none=True)\nif scheduler is not None:\n    scheduler.step()"),
+    salience=Salience.CAUSE,
+    avoid=("retuning the new schedule's values while the loop may no longer step the optimizer",))
+DF_CHG_LOOP_FLAT = dataclasses.replace(
+    DF_CHG_LOOP, id="DF-CHG-LOOP-FLAT",
+    when={"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start",
+          "recent_change": "training_loop"})
+
 
 ROWS = (
     # --- tentative leads: the likeliest cause, before the question that confirms it -----------------------
@@ -573,28 +608,8 @@ ROWS = (
         Cite("003", _DX, "check the inputs and the labels' range where the trouble starts"),
         fix=FIX_PIPELINE_DIFF, salience=Salience.CAUSE,
         avoid=("retuning the learning rate or the optimizer for a run whose only change was its input pipeline",)),
-    # A run that stops learning right after its loop was edited (a scheduler, gradient accumulation, a second
-    # optimizer or a logging hook wired in) most often lost a call in the edit: scheduler.step() written where
-    # optimizer.step() was, zero_grad moved into the accumulation branch, a step left inside a branch that never
-    # runs. The edit, not the schedule's values, is the first suspect: a schedule alone cannot freeze the loss.
-    Row("DF-CHG-LOOP",
-        {"symptom": Is("not_learning", "convergence"), "recent_change": "training_loop"},
-        (Find("Training Loop", "warning", "the run stopped learning when the training loop was edited (a scheduler, "
-              "accumulation or another optimizer wired in): the edit most likely dropped or displaced a call "
-              "(scheduler.step() in place of optimizer.step(), zero_grad or the step moved into a branch that does "
-              "not run)", explains=("not_learning", "convergence")),
-         RouteTo("training-loop-architecture", "primary", "diff the edited loop against the one that trained: "
-                 "backward, optimizer.step(), then scheduler.step(), every step"),
-         RouteTo("learning-rate-scheduling", "secondary", "the schedule's own values, once the loop steps")),
-        "scheduler.step() only sets the next learning rate; the weights move only in optimizer.step(). A loop that "
-        "trained before an edit and not after lost a call in the edit.",
-        Cite("003", _DX, "check the training loop before the hyperparameters"),
-        fix=Fix("Keep optimizer.step() in every iteration and call scheduler.step() after it (per step or per "
-                "epoch, as the schedule is defined).",
-                "loss.backward()\noptimizer.step()          # always: this is what moves the weights\n"
-                "optimizer.zero_grad(set_to_none=True)\nif scheduler is not None:\n    scheduler.step()"),
-        salience=Salience.CAUSE,
-        avoid=("retuning the new schedule's values while the loop may no longer step the optimizer",)),
+    DF_CHG_LOOP,
+    DF_CHG_LOOP_FLAT,
     # An upgrade that breaks a half-precision run most often changes what is computed in that format (a mask
     # filled with the dtype's minimum, an op no longer upcast to fp32, a new fused kernel): the NaN is an overflow
     # the new version lets happen. Precision is the fix that works at once; pinning the old version confirms it.

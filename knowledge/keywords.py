@@ -139,6 +139,12 @@ _SEARCH = (r"bayesian\s+optimi[sz]ation|bayesian\s+search|grid\s+search|hyperban
 """Named hyperparameter search strategies (random search alone is left to the pressure cue)."""
 
 
+OTHER_TASK_AHEAD = (r"(?![^.?!\n]*\b(?:classifier|classification|detector|detection|segmentation|regression|"
+                     r"regressor)\b)")
+"""A lookahead: no other kind of run named later in the sentence (a preference method read about beside a
+classifier's run is not the run's task)."""
+
+
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **sets: Any) -> Keyword:
     return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority)
 
@@ -285,10 +291,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (above the RL cue: RLHF runs PPO on a language model, and TRL / trlx are libraries for exactly that)
     # (and the parts of such a run by name: the reward model trained on chosen/rejected pairs, TRL's trainers,
     # DPO spelt out)
-    _k(r"dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b|"
+    # (not a method named beside a run of another kind later in the sentence: "I read the DPO paper, my
+    # classifier loss is flat"; nor "rm accuracy" alone, which names a metric, not a reward model's run)
+    _k(rf"{OTHER_TASK_AHEAD}(?:dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b|"
        r"reward[-\s]?model(?:s|l?ing)?\b|rewardtrainer|(?:dpo|grpo|orpo|kto|ppo)trainer|"
        r"direct\s+preference\s+optimi[sz]ation|chosen\s*(?:/|and|vs\.?|versus)\s*rejected|"
-       r"preference\s+(?:pairs|data(?:set)?|model)\b|\brm\s+(?:training|stage|checkpoint|accuracy)\b",
+       r"preference\s+(?:pairs|data(?:set)?|model)\b|\brm\s+(?:training|stage|checkpoint)\b)",
        _MO, 1, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
     _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"

@@ -1420,6 +1420,10 @@ _STEP_UPDATES = "gradient grad weight parameter param optimizer scaler tensor mo
 Bind = tuple[int, int | str, int | str]
 """A frame's binding: a word of group ``a`` is said of group ``b``'s word, not of ``c``'s (see ``FRAMES``)."""
 
+_BF16_HARDWARE = ("gpu card hardware device cuda v100 t4 p100 k80 2080ti 1080ti 2080 1080 titan turing pascal volta "
+                  "colab kaggle")
+"""The hardware a lack of bf16 is said of: without it, a missing bf16 is a log's or the user's, not the card's."""
+
 FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]], ...] = tuple(
     (tuple(frozenset(g.split()) for g in entry[0]), entry[1], tuple(entry[2]) if len(entry) > 2 else ())
     for entry in (
@@ -1614,18 +1618,28 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("myself own manually manual separately", "run evaluate evaluation eval inference test predict compare score "
           "script",
           "report log show say print display output trainer", "accuracy acc metric right correct score",
-          "!should !how !whether !want"), {"symptom": "metrics_wrong"}),
+          # (a disagreement between the two: one figure of one's own script is no metric gone wrong, "I wrote my
+          # own evaluation script, the accuracy printed is 90%")
+          "but whereas while only differ different difference mismatch disagree inconsistent ~match ~agree "
+          "~same ~consistent", "!should !how !whether !want"), {"symptom": "metrics_wrong"}),
         # class ids numbered by the order of folders or names rather than by what they name ("the classes are
         # assigned by folder order, not by folder name", "ImageFolder sorted my numeric folders as strings")
+        # (the order said to mismatch: sorted as strings, "10" before "2", another order at evaluation or on
+        # another split, the user's own evaluation; folders read in order as ImageFolder does is no defect by itself)
         (("folder directory subfolder dir", "order sort alphabetical alphabetically lexicographic lexicographically "
-          "string", "class label index id category", "!should !how !whether !want"),
+          "string", "class label index id category", "string lexicographic lexicographically 10 before "
+          "mismatch differ different differently wrong swap inconsistent instead eval evaluation "
+          "inference test validation val own ~name ~match ~same ~consistent ~correspond",
+          "!should !how !whether !want"),
          {"label_check": "class_order"}),
         # a piece of the loop's code added just before the trouble ("I added a scheduler and now the loss doesn't
         # come down", "since I implemented gradient accumulation it stopped learning"): the loop was edited (not a
-        # remedy tried or weighed: "should I add a scheduler?", "adding a scheduler didn't help")
+        # remedy tried or weighed: "should I add a scheduler?", "adding a scheduler didn't help"; nor an edit said to
+        # go well: "I added a discriminator and now training is stable", "now the loss goes down nicely")
         (("add introduce implement insert wire", "scheduler accumulation optimizer discriminator", "now since after "
           "when then", "!should !how !whether !want !could !would !help !fix !solve !try !recommend !need !better "
-          "!improve"), {"recent_change": "training_loop"}),
+          "!improve !=fine !=nicely !=nice !=stable !=smooth !=smoothly !=work !=well !=good !=great"),
+         {"recent_change": "training_loop"}),
         # an instability said to come early ("after a short while the loss explodes", "it diverges early on", "the
         # loss spikes right after the warmup"): the step is largest when the LR first reaches its peak
         (("loss run training it", "explode diverge spike blow jump", "early soon shortly", "!late !later !end"),
@@ -1800,7 +1814,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # step count increases twice per iteration"): it counts optimizer steps, several per batch
         (("global_step global step counter", "2 two twice double", "batch iteration training_step",
           "move jump increase advance increment skip go count", "!should !how !whether !micro !accumulation "
-          "!accumulate"), {"step_counter_multi": True}),
+          "!accumulate"), {"step_counter_multi": True},
+         # (the count is the step's increment, not the devices': "global_step moves by 1 per batch, two gpus")
+         ((1, 3, "gpu card device rank process node"),)),
         # metrics that reach the logger only every k steps although asked for each one ("the logs only appear every
         # 2 steps", "metrics get logged every other step"): what the logging interval counts
         (("log metric", "appear show record write only", "every each", "2 two other second "
@@ -1816,7 +1832,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"grad_clipping": False}),
         # a preference-tuning method named: its reward is a language model's, not an RL environment's ("GRPO
         # training: the reward stays flat"; outranks the reward's own reading, VALUE_PRIORITY)
-        (("grpo dpo rlhf rlaif simpo orpo kto trl trlx",), {"task": "preference_tuning"}),
+        # (not a method only read about beside a run of another kind: "I read the DPO paper, my classifier loss is
+        # flat" trains a classifier)
+        (("grpo dpo rlhf rlaif simpo orpo kto trl trlx", "!classifier !classification !detection "
+          "!segmentation !regression !regressor"), {"task": "preference_tuning"}),
         # the data
         (("imbalance imbalanced unbalanced skewed",), {"class_imbalance": True}),
         # a long tail of classes ("long-tailed labels", "the tail classes are never predicted")
@@ -1901,23 +1920,29 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # more devices, no more speed ("4 GPUs are not faster than 1", "as slow on 8 GPUs as on a single one")
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "~fast ~faster ~speedup ~quick",
           "!hang !freeze !stuck "
-          "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+          "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
           "!hang !freeze !stuck "
-          "!nan !crash !oom"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+          "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
         # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
         # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
-        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100 card multi-gpu", "only just barely "
-          "slightly merely marginally", "fast faster speedup speed-up quick", "!hang !freeze !stuck !nan "
-          "!crash !oom !single-gpu"), {"multi_gpu_speedup": "partial", "symptom": "slow_training"}),
+        # (more than one device said: a count or a multi-device word; "my GPU is only slightly faster than my CPU"
+        # compares one device with a processor)
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100 card multi-gpu", "2 3 4 8 16 32 64 two "
+          "three four eight sixteen multiple several many ddp distributed parallel torchrun fsdp multi-gpu node",
+          "only just barely slightly merely marginally", "fast faster speedup speed-up quick", "!hang !freeze !stuck "
+          "!nan !crash !oom !single-gpu !cpu"), {"multi_gpu_speedup": "partial", "symptom": "slow_training"}),
         # hardware said to lack bf16 ("my V100 doesn't support bf16", "bf16 isn't supported on the T4", "a card
         # without bf16 support", "the GPU can't do bf16"): the format, not a speed or precision choice; another
         # format said beside it is what the sentence is about ("no fp8 support, only bf16")
-        (("bf16 bfloat16", "~support ~supported ~compatible ~available", "!fp8 !fp4 !int8 !flash !tf32"),
-         {"bf16_supported": False}),
+        # (the hardware said: "bf16 isn't available in my tensorboard logs", "I lack a good understanding of bf16
+        # support" say nothing of the card)
+        (("bf16 bfloat16", "~support ~supported ~compatible ~available", _BF16_HARDWARE,
+          "!fp8 !fp4 !int8 !flash !tf32"), {"bf16_supported": False}),
         (("gpu card hardware device v100 t4 p100 k80 2080ti", "~bf16 ~bfloat16", "!fp8 !fp4 "
           "!int8 !flash !tf32"), {"bf16_supported": False}),
-        (("lack", "bf16 bfloat16", "support"), {"bf16_supported": False}),
+        (("lack", "bf16 bfloat16", "support", _BF16_HARDWARE, "!understanding !understand"),
+         {"bf16_supported": False}),
         # two runs said to be the same that still differ ("why do my two identical runs give different curves?")
         (("run", "identical same two", "different differ vary", "!lr !rate !batch !optimizer !hyperparameter !config "
           "!gpu !speed !time !seed"), {"nondeterminism": "training_runs"}),

@@ -212,17 +212,19 @@ def _facts_view(c: Consultation) -> tuple[dict, Callable[[str], bool]]:
 
 
 def _applicable(c: Consultation) -> list[str]:
-    """Questions whose conditions hold (the shared check), unanswered and not declined, where questions are asked
-    at all (no exclusive cross-pack boundary; once a cause explains the symptom, only a question whose answer can
-    refine a standing cause into a more specific one, ``knowledge.schema.refinements``)."""
+    """Questions whose conditions hold (the shared check), unanswered and not declined (under any question of the
+    same observation), where questions are asked at all (no exclusive cross-pack boundary; once a cause explains
+    the symptom, only a question whose answer can refine a standing cause into a more specific one,
+    ``knowledge.schema.refinements``)."""
     values, has = _facts_view(c)
     if any(b["joint"] is False for b in c.diagnosis.boundary):
         return []
     explained = has("flag:symptom_explained")
     refined = refinements(all_rows())
     declined = {a["question"] for a in c.asked if a["answer"] is None}
+    refused = {q.sets for q in all_questions() if q.id in declined}  # declined under any question that asks it
     return [q.id for q in all_questions()
-            if q.sets not in values and q.id not in declined and holds(q, values, has)
+            if q.sets not in values and q.sets not in refused and holds(q, values, has)
             and (not explained or any(has(f"finding:{rid}") for rid in refined.get(q.sets, ())))]
 
 
@@ -259,6 +261,44 @@ def test_declining_never_dead_ends_while_a_question_applies(obs):
             return
         c.decline(c.question.id)
         c.run()
+
+
+def test_declining_never_dead_ends_when_a_boundary_is_redeclared_joint():
+    """XB-MIXED-01 retracts CL-ANS-DPO-01's exclusive boundary and declares it joint (same pack and rule): the
+    replay must keep the joint one, or a question looks applicable that the engine rightly does not ask."""
+    c = consult({"poor_split": "train", "accum_wiring": "per_micro_batch", "preference_issue": "method_side"})
+    assert c is not None
+    boundaries = [f for f in final_facts(c) if f["kind"] == "Boundary"]
+    assert [(b["pack"], b["joint"]) for b in boundaries] == [("llm-specialist", True)]
+    for _ in range(6):
+        if c.question is None:
+            assert _applicable(c) == []
+            return
+        c.decline(c.question.id)
+        c.run()
+
+
+def test_an_observation_declined_is_not_asked_again_under_another_question():
+    """Q-TASK declined (no symptom yet): once a symptom is given, Q-TASK-RUN (the same ``task``) is not asked."""
+    c = Consultation()
+    d = c.run()
+    seen = []
+    while d.question is not None and "Q-TASK" not in seen:
+        seen.append(d.question.id)
+        c.decline(d.question.id)
+        d = c.run()
+    assert "Q-TASK" in seen
+    c.observe(symptom="not_learning")
+    d = c.run()
+    asked = []
+    for _ in range(12):
+        if d.question is None:
+            break
+        asked.append(d.question.id)
+        c.decline(d.question.id)
+        d = c.run()
+    assert "Q-TASK-RUN" not in asked
+    assert _applicable(c) == []
 
 
 @SETTINGS

@@ -109,6 +109,29 @@ def test_a_scheduler_weighed_or_tried_as_a_remedy_is_no_loop_edit(text: str) -> 
     assert "DF-CHG-LOOP" not in _finding_ids(text)
 
 
+@pytest.mark.parametrize("text", [
+    "I added a scheduler and now the loss plateaus after 10 epochs",
+    "I added a scheduler and now the loss goes down nicely, but val accuracy is stuck at 60%",
+])
+def test_a_loop_edit_with_a_loss_that_falls_lost_no_call(text: str) -> None:
+    assert not {"DF-CHG-LOOP", "DF-CHG-LOOP-FLAT"} & set(_finding_ids(text))
+
+
+@pytest.mark.parametrize("text", [
+    "I added a discriminator and now training is stable",
+    "I added gradient accumulation and now it works fine",
+    "since I added the scheduler the loss goes down nicely",
+])
+def test_a_loop_edit_said_to_go_well_is_no_trouble_after_an_edit(text: str) -> None:
+    assert _read(text).get("recent_change") != "training_loop"
+
+
+def test_a_loop_edit_with_an_unhealthy_word_negated_is_still_read() -> None:
+    text = "I added gradient accumulation and now it doesn't work, the loss is flat"
+    assert _read(text).get("recent_change") == "training_loop"
+    assert "DF-CHG-LOOP" in _finding_ids(text)
+
+
 # 5. validation above training with a decent figure: the measurement, not a run that does not learn
 def test_training_accuracy_below_test_accuracy_is_not_a_stuck_run() -> None:
     text = ("test accuracy reaches 96.6% but the training accuracy stays below 90% the whole time. "
