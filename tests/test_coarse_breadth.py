@@ -135,6 +135,7 @@ NOTHING = [
     "the new optimizer is no better than adam for training",
     "training is fine but I want it faster",  # (a contrast to a wish: no trouble after the "but")
     "it worked fine on train, but I wonder why the test loss is good",
+    "no crash, no nan, the run finished",  # (a crash denied before it: the main reader's own negation)
 ]
 
 # -- concept questions: read as a question (its topic), never as a trouble
@@ -150,7 +151,6 @@ QUESTIONS = [
 MAIN_READER_FALSE_ALARMS = [
     "the coffee machine is broken again",
     "the loss went down nicely and validation improved too",
-    "no crash, no nan, the run finished",
     "the weather is slow to warm up this spring",
     "the printer throws an error every morning",
     "the stock market crashed today",
