@@ -3584,9 +3584,7 @@ class _Reader:
         k = bisect_left(self._token_starts, start)
         if k >= len(toks) or toks[k].start >= end:
             return False  # (a long text's line that was not tokenised: read as said)
-        lo = k
-        while lo > 0 and k - lo < 2 * NEGATION_REACH and toks[lo - 1].text not in _SENTENCE_END:
-            lo -= 1
+        lo = self._negation_floor(k)
         if self._negated(k, lo) or any(t.lemma in K.CODE_ABSENT_LEADS or t.text in K.CODE_ABSENT_LEADS
                                        for t in toks[max(lo, k - 3):k]):
             return True
@@ -3616,10 +3614,19 @@ class _Reader:
         k = bisect_left(self._token_starts, start)
         if k >= len(toks) or k == 0:
             return False  # (a long text's line that was not tokenised, or nothing before it: read as said)
+        return self._negated(k, self._negation_floor(k))
+
+    def _negation_floor(self, k: int) -> int:
+        """The first token a negator before token ``k`` may stand at.
+
+        Its sentence's start, at most twice the negation reach back: the floor :meth:`_code_negated` and
+        :meth:`_said_absent` hand to :meth:`_negated`.
+        """
+        toks = self.tokens
         lo = k
         while lo > 0 and k - lo < 2 * NEGATION_REACH and toks[lo - 1].text not in _SENTENCE_END:
             lo -= 1
-        return self._negated(k, lo)
+        return lo
 
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:
