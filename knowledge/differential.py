@@ -35,6 +35,12 @@ from knowledge.schema import (
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
+
+_NAN_PLACED = ("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT")
+"""A NaN placed by where it happens (only in evaluation, on one device, from another checkpoint): each is the more
+specific cause, so the general NaN and instability suspects give way to it."""
+_YIELDS_TO_LOSS_AND_NAN = ("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", *_NAN_PLACED)
+"""What an LR suspect of an instability gives way to: the loss's own numerics, half-precision overflow, a placed NaN."""
 _UN = Cite("001", "Symptom: training unstable", "diagnostic questions")
 RUN_TROUBLE = Is("unstable", "not_learning", "convergence")
 NONFINITE = Is("nan_or_inf", "diverging", "spiking")
@@ -130,7 +136,7 @@ ROWS = (
         "themselves; the seed routes numerical loss problems to the loss skill, ahead of clipping the gradients "
         "they produce.",
         Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
-        fix=FIX_LOSS_NUMERICS, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT"),
+        fix=FIX_LOSS_NUMERICS, unless=_NAN_PLACED,
         avoid=("clipping gradients to hide a NaN the loss produces: the clip does not remove non-finite values",),
         salience=Salience.CAUSE - 2),
     Row("DF-SUS-HALF",
@@ -145,7 +151,7 @@ ROWS = (
         "fp16 overflows at 65504 and fp8 much sooner; a run that goes non-finite in these formats most often "
         "overflows in an activation, the softmax or the loss rather than exploding through its gradients.",
         _PREC,
-        fix=FIX_HALF_OVERFLOW, unless=("finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT"),
+        fix=FIX_HALF_OVERFLOW, unless=_NAN_PLACED,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
     # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
     # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
@@ -195,8 +201,7 @@ ROWS = (
         "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", "finding:DF-NAN-EVAL",
-                "finding:DF-NAN-DEVICE", "finding:DF-NAN-CKPT"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", *_NAN_PLACED),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -223,8 +228,7 @@ ROWS = (
         "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
         "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
-                "finding:DF-NAN-CKPT"),
+        unless=_YIELDS_TO_LOSS_AND_NAN,
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
@@ -248,8 +252,7 @@ ROWS = (
         "overshoot the LR makes; early in the run the warmup decides how fast the LR reaches a size the weights "
         "cannot take yet.",
         Cite("002", "anti-patterns", "skipping warmup: early instability from large initial updates"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
-                "finding:DF-NAN-CKPT"),
+        unless=_YIELDS_TO_LOSS_AND_NAN,
         fix=FIX_LR_DOWN,
         avoid=("clipping ever harder while the peak LR and the warmup stay as they are",),
         salience=Salience.CAUSE - 3),
@@ -297,8 +300,7 @@ ROWS = (
         "Class-index losses index the logits with each target; a mask value equal to or above the class count "
         "reads past them, and the first batch already shows it. An LR or an explosion needs steps to go wrong.",
         Cite("003", "Step 2: investigation commands", "not learning: check data and labels"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DF-NAN-EVAL", "finding:DF-NAN-DEVICE",
-                "finding:DF-NAN-CKPT"),
+        unless=_YIELDS_TO_LOSS_AND_NAN,
         fix=Fix("Print the values the masks hold, then make the class count and ignore_index match them.",
                 "vals = torch.unique(torch.cat([m.flatten() for _, m in itertools.islice(loader, 20)]))\n"
                 "print(vals)                                  # e.g. tensor([0, 1, 255])\n"
