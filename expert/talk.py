@@ -199,6 +199,9 @@ class Understanding:
             one is the user's hypothesis, offered to confirm rather than read (``knowledge.talk.YES_NO_LEADS``).
         offered: The observations of those hypotheses (filled by ``expert.text``): a `yes` to their confirmation
             records them.
+        no_guess: The text says why no trouble is to be guessed when nothing is read: it describes a healthy run
+            ("the loss keeps dropping and val loss follows it") or asks what a thing is ("what are exploding
+            gradients?").
     """
 
     readings: list[Reading] = field(default_factory=list)
@@ -206,6 +209,7 @@ class Understanding:
     confirm: list[tuple[str, str]] = field(default_factory=list)
     asked: list[tuple[int, int]] = field(default_factory=list)
     offered: list[Any] = field(default_factory=list)
+    no_guess: bool = False
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
@@ -482,6 +486,26 @@ class Part:
     roles: dict[str, str]
     start: int
     end: int
+
+
+_NO_PART = Part(0, 0, {}, 0, 0)
+"""The part of a token no phrase holds (no roles)."""
+
+
+@lru_cache(maxsize=1)
+def _concept_claims() -> frozenset[str]:
+    """What a cue may not set inside a question asking what a thing is: every observation but the question's topic."""
+    from knowledge.vocabulary import VOCABULARY
+
+    return frozenset(VOCABULARY) - {"question_topic"}
+
+
+@lru_cache(maxsize=1)
+def _scope_stems() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The words of training (``COARSE_TOPIC``, ``SCOPE_WORDS``) as whole words and as prefixes (stems with ``*``)."""
+    stems = K.COARSE_TOPIC | K.SCOPE_WORDS
+    return (frozenset(s for s in stems if not s.endswith("*")),
+            tuple(sorted(s[:-1] for s in stems if s.endswith("*"))))
 
 
 def _parts(tokens: list[Token]) -> list[Part]:
@@ -1050,6 +1074,9 @@ class _Reader:
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
         self._lowered_lr: tuple[int, int] | None = None  # where the text says the LR was lowered
         self._train_unstable = False  # whether the text reads the training loss non-finite or diverging
+        self._topics: list[int] | None = None  # the tokens found to be words of training (``_on_topic``)
+        self._topic_scan = 0  # the first token ``_on_topic`` has not looked at
+        self._concepts: list[tuple[int, int]] = []  # sentences asking what a thing is (``_definition``)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -1070,6 +1097,78 @@ class _Reader:
 
     def lemmas(self, i: int, j: int) -> list[str]:
         return [t.lemma for t in self.tokens[max(0, i):j]]
+
+    # -- scope: whether words are said of a training run ------------------------------------------------
+    def _topic_at(self, k: int) -> bool:
+        """Whether token ``k`` is a word of training (``COARSE_TOPIC``, ``SCOPE_WORDS``; "my nan" is none)."""
+        t = self.tokens[k]
+        if t.kind != "word":
+            return False
+        if t.lemma in ("nan", "nans") and k and self.tokens[k - 1].lemma in K.NOUN_MARKERS - {"a", "an", "the"}:
+            return False  # "my nan", "his nan": a grandmother
+        exact, prefixes = _scope_stems()
+        return any(w in exact or w.startswith(prefixes) for w in (t.text, t.lemma))
+
+    def _on_topic(self, besides: tuple[int, int] = (0, 0)) -> bool:
+        """Whether the text names a training thing anywhere (outside tokens ``besides``).
+
+        The tokens are looked at in order until one is found outside ``besides`` (the first ones found are kept):
+        a pasted log names one early, and a text that names none is short.
+        """
+        if self._topics is None:
+            self._topics, self._topic_scan = [], 0
+        for k in self._topics:
+            if not besides[0] <= k < besides[1]:
+                return True
+        while self._topic_scan < len(self.tokens):
+            k = self._topic_scan
+            self._topic_scan += 1
+            if self._topic_at(k):
+                self._topics.append(k)
+                if not besides[0] <= k < besides[1]:
+                    return True
+        return False
+
+    def _other_subject(self, k: int, lo: int) -> bool:
+        """Whether the movement at token ``k`` is said of another thing than the run, or is itself a noun.
+
+        "the bus was stuck", "my mood is flat", "I feel stuck": something named before it in its clause that is no
+        training quantity; "my nan": a noun.
+
+        The nearest word before it that is no filler (``SUBJECT_FILLERS``: articles, auxiliaries, adverbs,
+        prepositions, hedges, negators; or an adverb in -ly, a number) is its subject: a word of the lexicon (a
+        quantity, a setting, a split) or a pronoun of the run (``RUN_PRONOUNS``) is the run's ("with bs 512 it
+        blows up", "it failed to learn"); no subject at all is the run's too ("keeps crashing"); any other word
+        (a person, "the bus") is something else's.
+        """
+        if k > lo and self.tokens[k - 1].lemma in K.NOUN_MARKERS:
+            return True
+        for n in range(k - 1, lo - 1, -1):
+            t = self.tokens[n]
+            if t.kind != "word" or self.by_token.get(n, _NO_PART).roles or t.lemma in K.RUN_PRONOUNS:
+                if t.kind == "word":
+                    return False  # (a word of the lexicon, or "it": the run's)
+                continue
+            if t.lemma in K.SUBJECT_FILLERS or t.text in K.SUBJECT_FILLERS or (t.text.endswith("ly") and
+                                                                                 len(t.text) > 4):
+                continue
+            return True
+        return False
+
+    def _off_scope(self, k: int, lo: int) -> bool:
+        """Whether a movement or a crash at token ``k``, said of no training quantity, is everyday English.
+
+        The text names nothing of training and the words are said of something else ("the stock market crashed").
+        """
+        return not self._on_topic() and self._other_subject(k, lo)
+
+    def _imperative(self, p: Part, sent_lo: int) -> bool:
+        """Whether a movement verb opens its sentence as an everyday imperative ("hang on", "hang in there")."""
+        word = self.tokens[p.i]
+        particles = K.IMPERATIVE_IDIOMS.get(word.text)
+        if particles is None or p.j >= len(self.tokens) or self.tokens[p.j].lemma not in particles:
+            return False
+        return all(t.lemma in K.IMPERATIVE_OPENERS or t.kind == "punct" for t in self.tokens[sent_lo:p.i])
 
     def parts_in(self, i: int, j: int) -> list[Part]:
         k = bisect_left(self.part_starts, i)
@@ -1321,6 +1420,8 @@ class _Reader:
             and not self._negated(p.i, i))]
         for n, p in enumerate(movements):
             m = p.roles["m"]
+            if self._imperative(p, sent[0]):
+                continue  # "hang on, ...", "hang in there": an everyday imperative, no movement of the run
             than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
             if than is not None and m != "slow" and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
                 # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
@@ -1407,6 +1508,11 @@ class _Reader:
             if chosen is not None and chosen[1] == "split_only":
                 prev_q = state.get("last")
                 chosen = (chosen[0], prev_q[1] if prev_q else "loss", chosen[2])
+            if chosen is None and self._off_scope(p.i, i):
+                # "the bus was stuck in traffic", "sales exploded", "my nan is visiting": said of no training
+                # quantity, of something else, in a text that names nothing of training (nor may a cue read it)
+                self.claim(p.start, p.end, ("symptom", "loss_behavior"))
+                continue
             # (a pronoun of this clause stands for the quantity it resolved to: "then it became exactly 0.0")
             said_here = chosen is not None and (i <= chosen[0].i < j or any(
                 q[1] == "pronoun" and i <= q[0].i < p.i for q in quantities))
@@ -3120,6 +3226,7 @@ class _Reader:
             self.order(lo, hi)
             self._values(lo, hi)
             self._judged_gap(self._judged)
+            self._definition(lo, hi)
         self.evidence()
         self.code()
         self._chance()
@@ -3158,7 +3265,7 @@ class _Reader:
         for p in self.parts:
             q = p.roles.get("q")
             if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
-                    any(s <= p.start < e for s, e in self.error_spans):
+                    any(s <= p.start < e for s, e in self.error_spans + self._concepts):
                 continue
             if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
@@ -3166,6 +3273,12 @@ class _Reader:
                 continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p):
                 continue  # "the loss looks fine", "it fits in memory": named as what is not the trouble
+            if self._healthy(p, q):
+                self.u.no_guess = True  # "the loss goes down steadily": a healthy run described
+                continue
+            if self.tokens[p.i].text in K.EVERYDAY_QUANTITY_WORDS and not self._on_topic((p.i, p.j)) and \
+                    not self._judged_at_all(p):
+                continue  # "sorry for your loss": an everyday word, judged of nothing, in a text of nothing else
             if q in K.MEASURED_FALLBACKS and not any(t.lemma in K.MEASURE_WORDS or t.text in K.MEASURE_WORDS
                                                      for t in self.tokens[p.i:p.j + 1]):
                 continue  # "the training steps", "my GPU": a thing named, not its speed ("data loading time": its)
@@ -3175,6 +3288,51 @@ class _Reader:
                                                     f"is it stuck, rising, jumping, NaN, or slow? (say it in other "
                                                     f"words)"))
             return
+
+    def _definition(self, lo: int, hi: int) -> None:
+        """A sentence asking what a thing is (``DEFINITION_LEADS``) names a concept: what it names is not the run's.
+
+        "what are exploding gradients?", "can you explain what a vanishing gradient is?": the readings composed in
+        it are dropped (but its question and topic), and a cue may set nothing in it; the question is left to the
+        readers of questions. A sentence that speaks of the user's own things ("what is causing my loss to
+        explode?") is a complaint asked as a question, and one that weighs a choice (``CHOICE_WORDS``: "what is the
+        right loss for imbalanced data?") a request: both are read.
+        """
+        toks = self.tokens[lo:hi]
+        k = 0
+        while k < len(toks) and toks[k].lemma in K.DEFINITION_OPENERS:
+            k += 1
+        lemmas = [t.lemma for t in toks[k:k + 4]]
+        if not any(tuple(lemmas[:len(lead)]) == lead for lead in K.DEFINITION_LEADS) or \
+                any(t.lemma in K.PERSONAL_WORDS or t.text in K.PERSONAL_WORDS or t.lemma in K.CHOICE_WORDS
+                    for t in toks):
+            return  # (the user's own run, or a choice asked: "what is the right loss for imbalanced data?")
+        start, end = toks[0].start, toks[-1].end
+        self.u.readings = [r for r in self.u.readings if not (start <= r.start and r.end <= end) or
+                           r.name == "question_topic" or (r.name, r.value) == ("symptom", "direct_question")]
+        self.claim(start, end, _concept_claims())
+        self._concepts.append((start, end))
+        self.u.no_guess = True
+
+    def _healthy(self, p: Part, q: str) -> bool:
+        """Whether the sentence of quantity ``p`` (``q``) describes a healthy run.
+
+        It moves ``q`` the way training wants (``HEALTHY_MOVES``: "the loss goes down steadily", "val accuracy
+        improved"), unnegated and with no shape to it (``SHAPE_WORDS`` after "in", "like" or "with": "goes down in
+        steps" is a shape to ask about); or it judges something fine ("the curves look healthy") and nothing odd,
+        off or compared (``COMPARING_WORDS``).
+        """
+        lo, hi = _sentence_bounds(self.tokens, p.i)
+        toks = self.tokens
+        if any(toks[k].text in K.SHAPE_WORDS and any(t.lemma in ("in", "like", "with") for t in toks[max(lo, k - 2):k])
+               for k in range(lo, hi)):
+            return False
+        if any((q, o.roles.get("m")) in K.HEALTHY_MOVES and not self._negated(o.i, lo)
+               for o in self.parts_in(lo, hi)):
+            return True
+        fine = any(t.kind == "word" and t.lemma in K.FALLBACK_CONTENT and not self._negated(k, max(lo, k - 3))
+                   for k, t in enumerate(toks[lo:hi], lo))
+        return fine and not any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in toks[lo:hi])
 
     def _judged_at_all(self, p: Part, reach: int = 8) -> bool:
         """Whether the sentence of ``p`` says a movement or a comparison near it (``COMPARING_WORDS``)."""
@@ -3219,6 +3377,8 @@ class _Reader:
             key = p.roles.get("set")
             if key is None or self._negated(p.i, max(0, p.i - 3)) or self._baseline(p):
                 continue
+            if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
+                continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
             if sets.get("optimizer") in K.OPTIMIZER_OPTIONS:
                 sets["optimizer"] = self._with_option(p, sets["optimizer"])
@@ -3616,6 +3776,14 @@ class _Reader:
             return False  # (a long text's line that was not tokenised, or nothing before it: read as said)
         return self._negated(k, self._negation_floor(k))
 
+    def _crash_off_scope(self, start: int) -> bool:
+        """Whether a crash named in words at character ``start`` is everyday English (see :meth:`_off_scope`).
+
+        "the printer throws an error", "the website crashed", in a text that names nothing of training.
+        """
+        k = bisect_left(self._token_starts, start)
+        return k < len(self.tokens) and self._off_scope(k, clause_start(self.tokens, k))
+
     def _negation_floor(self, k: int) -> int:
         """The first token a negator before token ``k`` may stand at.
 
@@ -3656,7 +3824,8 @@ class _Reader:
             # (a crash denied is no crash: "no crash, no nan", "the run did not crash"; the first one said counts,
             # "it never crashed before, now it crashes at step 100")
             crash = next((m for n, m in enumerate(_crash_named().finditer(low))
-                          if n < 64 and not self._said_absent(m.start())), None) \
+                          if n < 64 and not self._said_absent(m.start()) and not self._crash_off_scope(m.start())),
+                         None) \
                 if needed is None or any(w in low for w in needed) else None
             pasted = _pasted().search(low) if crash is not None else None
             if pasted is not None:  # an exception line pasted with its message is a crash shown, not named

@@ -64,11 +64,12 @@ _NUMBER = rx.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?", re.IGNO
 # Attribution. Settings a clause says worked, or that the user only considers, are not the run's settings.
 CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_precision", "lr_schedule", "loss_fn",
                           "weight_decay"})
-# Settings someone else uses ("you use AdamW in your paper", "the authors train with lr 0.1") are theirs.
-_OTHERS = rx.compile(r"\b(?:you|they|the\s+(?:paper|authors?|repo|original\s+\w+)|your\s+(?:paper|code|repo|"
-                     r"config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
+# Settings someone else uses ("you use AdamW in your paper", "the authors train with lr 0.1", "why do people use
+# warmup?") are theirs.
+_OTHERS = rx.compile(r"\b(?:you|they|people|everyone|everybody|folks|the\s+(?:paper|authors?|repo|"
+                     r"original\s+\w+)|your\s+(?:paper|code|repo|config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
                      r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
-OTHERS_NAMES = CONFIG_NAMES | {"considering"}
+OTHERS_NAMES = CONFIG_NAMES | {"considering", "warmup"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
@@ -616,8 +617,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             words = min(history.values(), key=lambda item: item[0])[1].words
             u.confirm.append(("history", f"You said \"{words}\" is past and fixed: is anything still wrong? (say "
                                          f"what you see now)"))
-    if not best and not held:
-        # nothing at all understood: a coarse, tentative reading of the family the words point to (or a question)
+    if not best and not held and not u.no_guess:
+        # nothing at all understood (and no healthy run described, no question of what a thing is): a coarse,
+        # tentative reading of the family the words point to (or a question)
         coarse = _coarse(dt.text, status)
         if isinstance(coarse, str):
             u.confirm.append(("coarse:families", coarse))

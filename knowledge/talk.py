@@ -729,6 +729,74 @@ PROGRAM_WORDS = frozenset({"script", "job", "process", "program", "code"})
 STALL_WORDS = frozenset({"stall"})
 """Verbs of stopping said of the run itself ("the job stalls"): a hang; said of a curve ("the loss stalls"), a
 plateau."""
+SCOPE_WORDS = frozenset(
+    "step* nan inf infs nans oom nccl tpu* node* cluster* colab kaggle notebook* jupyter kernel* container* docker "
+    "slurm rank* warmup lora peft finetun* fine-tun* fp16 bf16 amp torchrun deepspeed fsdp ddp tensorflow keras jax "
+    "huggingface hf trainer* backprop* backward forward startup init* all-reduce allreduce data overfit* underfit* "
+    "chatbot* llm* gpt* llama* bert* resnet* yolo* unet* vit lstm* rnn* cnn* mlp* gan gans diffusion".split())
+"""Words of training and its machinery (stems, as ``COARSE_TOPIC``'s are written) that, with ``COARSE_TOPIC``, make a
+text about a training run: a movement said of no training quantity ("stuck", "crashed", "exploded") is the run's
+only in such a text, or said of nothing else ("it hangs", "keeps crashing"). "the bus was stuck in traffic", "sales
+exploded" are everyday English. "nan" right after a person's possessive ("my nan") is a grandmother, no topic."""
+
+SUBJECT_FILLERS = frozenset(
+    "the a an my our your his her their its these those whole all just really still also always never ever even "
+    "again already now then sometimes often suddenly randomly constantly completely totally basically literally "
+    "kind sort of quite very so too pretty "
+    "be have do keep get start begin continue stop seem look appear end up go become fail refuse try manage tend "
+    "need want happen will would can could should might may must not no n't nt dont doesnt didnt isnt wont cant "
+    "cannot ok okay well yeah hi hello please help maybe perhaps probably think guess somehow "
+    "with without after before at on in during when whenever once since for from by to as if until than about "
+    "around".split())
+"""Words that may stand between a movement and its subject and are no subject themselves (articles, auxiliaries
+and verbs taking another verb, adverbs of time and manner, negators, hedges, prepositions): the nearest word
+before a movement that is none of these is what it is said of."""
+RUN_PRONOUNS = frozenset("it this that everything something anything nothing thing things which".split())
+"""Pronouns that, as a movement's subject, stand for the run ("it keeps crashing", "everything freezes")."""
+
+NOUN_MARKERS = frozenset("a an the my our your his her their".split())
+"""Words right before a movement word that make it a noun ("my nan", "a crash course", "the hang of it"): a thing
+named, the run's trouble only in a text about training."""
+
+IMPERATIVE_IDIOMS: dict[str, frozenset[str]] = {
+    "hang": frozenset({"on", "in", "tight", "out", "around", "up"}),
+}
+"""Movement verbs that, in their bare form opening a sentence and followed by one of these particles, are an
+everyday imperative ("hang on, ...", "hang in there", "hang tight"), no movement of the run."""
+IMPERATIVE_OPENERS = frozenset("just please so ok okay well oh".split())
+"""Words that may open a sentence before such an imperative ("just hang in there")."""
+
+DEFINITION_LEADS = (("what", "be"), ("what", "a"), ("what", "an"), ("explain", "what"), ("define",),
+                    ("what", "do", "it", "mean"))
+"""Lemmas that open a question asking what a thing is ("what are exploding gradients?", "can you explain what a
+vanishing gradient is?"), after an optional "can / could you (please)": the trouble it names is the concept asked
+about, not the run's, unless the question speaks of the user's own things (``PERSONAL_WORDS``)."""
+DEFINITION_OPENERS = frozenset("can could would you please pls so ok okay hi hey".split())
+"""Words that may come before a definition's lead ("could you please explain what ...")."""
+PERSONAL_WORDS = frozenset("i we my our me us mine ours im ive".split())
+"""Words that make a question about the user's own run ("what is causing my loss to explode?")."""
+
+EVERYDAY_QUANTITY_WORDS = frozenset("loss losses cost costs score scores".split())
+"""Names of a quantity that are everyday words too ("sorry for your loss", "the loss of my father"): with nothing
+said of them (no movement, no comparison) and no other word of training in the text, they give no fallback
+reading."""
+
+EVERYDAY_SETTING_NAMES = frozenset({"warm up"})
+"""Names of a setting (``SETTING_NAMES``) that are everyday words too ("the heater takes forever to warm up"): they
+name the setting only in a text about training (``SCOPE_WORDS``); "warmup" written as one word always does."""
+
+HEALTHY_MOVES = frozenset({("loss", "down"), ("loss", "down_bare"), ("loss", "improve"), ("loss", "converge"),
+                           ("accuracy", "up"), ("accuracy", "up_bare"), ("accuracy", "improve"),
+                           ("recall", "up"), ("recall", "improve"), ("reward", "up"), ("reward", "improve"),
+                           ("throughput", "up")})
+"""A quantity moving the way training wants it to (quantity, movement as the lexicon names it): "the loss goes down",
+"val accuracy improved". Said plainly of the quantity, not negated and with no shape word (``SHAPE_WORDS``), it is
+a healthy run described, and the quantity gives no fallback reading."""
+SHAPE_WORDS = frozenset("step steps stair stairs staircase wave waves bump bumps zigzag sawtooth jump jumps spike "
+                        "spikes pattern shape cycle cycles".split())
+"""Words that give a healthy direction a shape the reader has no composition for ("goes down in steps, one big step
+at each new epoch"): the quantity is still read weakly and asked about."""
+
 VAGUE_MOVEMENTS = frozenset({"bad", "worse", "broken", "wrong", "work", "underperform"})
 """Judgements without a shape ("bad", "broken"): said of the run or the model itself, they are its, not the loss's."""
 FALLBACK_MOVEMENTS = frozenset({"weird"})

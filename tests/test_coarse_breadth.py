@@ -136,6 +136,15 @@ NOTHING = [
     "training is fine but I want it faster",  # (a contrast to a wish: no trouble after the "but")
     "it worked fine on train, but I wonder why the test loss is good",
     "no crash, no nan, the run finished",  # (a crash denied before it: the main reader's own negation)
+    # (words of a trouble said of something that is no training quantity, in a text of no training; an everyday
+    # imperative; a healthy run described with the directions training wants)
+    "the coffee machine is broken again",
+    "the loss went down nicely and validation improved too",
+    "the weather is slow to warm up this spring",
+    "the printer throws an error every morning",
+    "the stock market crashed today",
+    "the bus was stuck in traffic for an hour",
+    "hang in there, the training will finish",
 ]
 
 # -- concept questions: read as a question (its topic), never as a trouble
@@ -148,15 +157,7 @@ QUESTIONS = [
 
 # -- no complaint, but the main reader (not the fallback) reads a trouble: known false alarms of the cue list and
 # the composed readings, left for their own fix
-MAIN_READER_FALSE_ALARMS = [
-    "the coffee machine is broken again",
-    "the loss went down nicely and validation improved too",
-    "the weather is slow to warm up this spring",
-    "the printer throws an error every morning",
-    "the stock market crashed today",
-    "the bus was stuck in traffic for an hour",
-    "hang in there, the training will finish",
-]
+MAIN_READER_FALSE_ALARMS: list[str] = []
 
 
 def _guess(text: str) -> dict[str, object]:
