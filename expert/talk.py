@@ -1129,7 +1129,7 @@ class _Reader:
                     return True
         return False
 
-    def _other_subject(self, k: int, lo: int) -> bool:
+    def _other_subject(self, k: int, lo: int, persons: frozenset[str] = frozenset()) -> bool:
         """Whether the movement at token ``k`` is said of another thing than the run, or is itself a noun.
 
         "the bus was stuck", "my mood is flat", "I feel stuck": something named before it in its clause that is no
@@ -1138,16 +1138,24 @@ class _Reader:
         The nearest word before it that is no filler (``SUBJECT_FILLERS``: articles, auxiliaries, adverbs,
         prepositions, hedges, negators; or an adverb in -ly, a number) is its subject: a word of the lexicon (a
         quantity, a setting, a split) or a pronoun of the run (``RUN_PRONOUNS``) is the run's ("with bs 512 it
-        blows up", "it failed to learn"); no subject at all is the run's too ("keeps crashing"); any other word
-        (a person, "the bus") is something else's.
+        blows up", "it failed to learn"); no subject at all is the run's too ("keeps crashing"), and so is a person
+        who observes it (``OBSERVING_VERBS``: "I see spikes"); any other word (a person, "the bus") is something
+        else's, but one of ``persons`` (given for a crash named in words, a noun by itself: "we got a crash").
         """
-        if k > lo and self.tokens[k - 1].lemma in K.NOUN_MARKERS:
-            return True
+        if not persons and k > lo and self.tokens[k - 1].lemma in K.NOUN_MARKERS:
+            return True  # (a crash named in words is a noun by itself: "we got a crash")
+        observed = False  # an observing verb passed: a person before it watches the run ("I see spikes")
         for n in range(k - 1, lo - 1, -1):
             t = self.tokens[n]
-            if t.kind != "word" or self.by_token.get(n, _NO_PART).roles or t.lemma in K.RUN_PRONOUNS:
+            if self.by_token.get(n, _NO_PART).j > k:
+                continue  # (the phrase of the words themselves: "ran" of "ran out of memory")
+            if t.kind != "word" or self.by_token.get(n, _NO_PART).roles or t.lemma in K.RUN_PRONOUNS or \
+                    t.lemma in persons or (observed and t.lemma in K.CRASH_RECEIVERS):
                 if t.kind == "word":
                     return False  # (a word of the lexicon, or "it": the run's)
+                continue
+            if t.lemma in K.OBSERVING_VERBS or t.text in K.OBSERVING_VERBS:
+                observed = True
                 continue
             if t.lemma in K.SUBJECT_FILLERS or t.text in K.SUBJECT_FILLERS or (t.text.endswith("ly") and
                                                                                  len(t.text) > 4):
@@ -1155,12 +1163,12 @@ class _Reader:
             return True
         return False
 
-    def _off_scope(self, k: int, lo: int) -> bool:
+    def _off_scope(self, k: int, lo: int, persons: frozenset[str] = frozenset()) -> bool:
         """Whether a movement or a crash at token ``k``, said of no training quantity, is everyday English.
 
         The text names nothing of training and the words are said of something else ("the stock market crashed").
         """
-        return not self._on_topic() and self._other_subject(k, lo)
+        return not self._on_topic() and self._other_subject(k, lo, persons)
 
     def _imperative(self, p: Part, sent_lo: int) -> bool:
         """Whether a movement verb opens its sentence as an everyday imperative ("hang on", "hang in there")."""
@@ -3779,10 +3787,11 @@ class _Reader:
     def _crash_off_scope(self, start: int) -> bool:
         """Whether a crash named in words at character ``start`` is everyday English (see :meth:`_off_scope`).
 
-        "the printer throws an error", "the website crashed", in a text that names nothing of training.
+        "the printer throws an error", "the website crashed", in a text that names nothing of training; "I keep
+        getting an error" is the user's run (``CRASH_RECEIVERS``).
         """
         k = bisect_left(self._token_starts, start)
-        return k < len(self.tokens) and self._off_scope(k, clause_start(self.tokens, k))
+        return k < len(self.tokens) and self._off_scope(k, clause_start(self.tokens, k), K.CRASH_RECEIVERS)
 
     def _negation_floor(self, k: int) -> int:
         """The first token a negator before token ``k`` may stand at.

@@ -733,7 +733,14 @@ SCOPE_WORDS = frozenset(
     "step* nan inf infs nans oom nccl tpu* node* cluster* colab kaggle notebook* jupyter kernel* container* docker "
     "slurm rank* warmup lora peft finetun* fine-tun* fp16 bf16 amp torchrun deepspeed fsdp ddp tensorflow keras jax "
     "huggingface hf trainer* backprop* backward forward startup init* all-reduce allreduce data overfit* underfit* "
-    "chatbot* llm* gpt* llama* bert* resnet* yolo* unet* vit lstm* rnn* cnn* mlp* gan gans diffusion".split())
+    "chatbot* llm* gpt* llama* bert* resnet* yolo* unet* vit lstm* rnn* cnn* mlp* gan gans diffusion "
+    # (the machinery a run is on, and the program's other steps: "my machine hangs", "pip install hangs")
+    "python pip install* download* tokeniz* inference eval* server* instance* pod pods worker* session* vm vms "
+    "computer* pc pcs mac laptop* gpu* cpu* value* number* tensor* logit* output* "
+    # (what a run's figures are drawn as, and the parts and figures of other kinds of training: reinforcement
+    # learning, segmentation, generation)
+    "curve* graph* plot* chart* dashboard* agent* critic* actor* policy policies env envs environment* "
+    "simulat* reward* kl miou dice psnr ssim fid rouge perplexity ppl".split())
 """Words of training and its machinery (stems, as ``COARSE_TOPIC``'s are written) that, with ``COARSE_TOPIC``, make a
 text about a training run: a movement said of no training quantity ("stuck", "crashed", "exploded") is the run's
 only in such a text, or said of nothing else ("it hangs", "keeps crashing"). "the bus was stuck in traffic", "sales
@@ -747,12 +754,20 @@ SUBJECT_FILLERS = frozenset(
     "need want happen will would can could should might may must not no n't nt dont doesnt didnt isnt wont cant "
     "cannot ok okay well yeah hi hello please help maybe perhaps probably think guess somehow "
     "with without after before at on in during when whenever once since for from by to as if until than about "
-    "around".split())
-"""Words that may stand between a movement and its subject and are no subject themselves (articles, auxiliaries
-and verbs taking another verb, adverbs of time and manner, negators, hedges, prepositions): the nearest word
+    "around some many most few several lot lots bunch half any each every both other others more much plenty "
+    "couple how what why which when where who whether".split())
+"""Words that may stand between a movement and its subject and are no subject themselves (articles, quantifiers,
+auxiliaries and verbs taking another verb, adverbs of time and manner, negators, hedges, prepositions, question
+words): the nearest word
 before a movement that is none of these is what it is said of."""
-RUN_PRONOUNS = frozenset("it this that everything something anything nothing thing things which".split())
-"""Pronouns that, as a movement's subject, stand for the run ("it keeps crashing", "everything freezes")."""
+RUN_PRONOUNS = frozenset("it this that everything something anything nothing thing things which mine".split())
+"""Pronouns that, as a movement's subject, stand for the run ("it keeps crashing", "everything freezes", "mine
+hangs too")."""
+OBSERVING_VERBS = frozenset("see saw seen seeing observe notice encounter experience face hit witness".split())
+"""Verbs by which the user reports what their run does ("I see spikes", "we observe divergence"): a person before one
+is the run's observer, and the movement after it is the run's."""
+CRASH_RECEIVERS = frozenset("i we".split())
+"""Persons who, as the subject of a crash named in words, get it from their run ("I keep getting an error")."""
 
 NOUN_MARKERS = frozenset("a an the my our your his her their".split())
 """Words right before a movement word that make it a noun ("my nan", "a crash course", "the hang of it"): a thing

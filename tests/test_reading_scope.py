@@ -7,7 +7,8 @@ near misses below say the same words of a training run and must still be read.
 
 The sentences are written for this file (none is from the phrasing suite or the corpus). On first contact (before
 the scope checks) the reader gave a trouble on 28 of the 55 texts that should give none (20 of 35 off-topic, 6 of 11
-healthy, 2 of 9 questions); the 19 near misses were all read.
+healthy, 2 of 9 questions); the 25 near misses were all read. (One off-topic sentence, a laptop that crashed during a
+movie, was replaced by a bike crash, also a false alarm then: a laptop is machinery a run may well be on.)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ NOTHING = [
     "I baked a batch of cookies and they came out burnt",
     "the kids exploded with laughter at the joke",
     "our opinions diverge on politics",
-    "my laptop crashed while I was watching a movie",
+    "my brother crashed his bike yesterday",
     "the party really blew up after midnight",
     "my phone keeps freezing when I open the camera app",
     "the traffic light is stuck on red",
@@ -106,6 +107,13 @@ MUST_READ = [
     ("my laptop crashes whenever I start training", "symptom", "crash"),
     ("the loss of my model is stuck at 0.69", "symptom", "not_learning"),
     ("the loss goes down and then goes up again", "symptom", "unstable"),
+    # (no word of training beside them, but said of the run's machinery, its curves, or watched by the user)
+    ("I keep getting an error", "symptom", "crash"),
+    ("python throws an error", "symptom", "crash"),
+    ("pip install hangs", "symptom", "hang"),
+    ("I see spikes", "symptom", "unstable"),
+    ("the curve goes crazy", "symptom", "unstable"),
+    ("the kl explodes", "symptom", "unstable"),
 ]
 
 _QUESTION_READINGS = {("symptom", "direct_question")}
