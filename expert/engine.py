@@ -22,7 +22,7 @@ from dataclasses import field
 from typing import Any
 
 from expert._experta import AND, AS, MATCH, NOT, OR, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
-from expert.choose import Pooled, askable_now, candidates, pool, rank_questions
+from expert.choose import Pooled, askable_now, candidates, pool, rank_questions, weigh
 from expert.facts import (
     Block,
     Boundary,
@@ -377,7 +377,7 @@ class AuditedEngine(KnowledgeEngine):
         est = self._established()
         open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
                            askable_now(self.questions.values(), values, declined))
-        ranked = rank_questions(rows, open_)
+        ranked = rank_questions(rows, weigh(open_, values))
         # A question that applies only because its gate was waived (the user declined to give the symptom) is
         # worth asking only when its answer separates open causes; one that separates nothing is dropped.
         # And a user who would not name the symptom answers a few such checks, not a questionnaire.
@@ -391,8 +391,11 @@ class AuditedEngine(KnowledgeEngine):
             if not ranked:
                 return
         # They come after every question that applies in its own right (the seeds' protocol goes first).
-        # A late question (context such as the kind of run) waits until nothing else applies, waived ones included.
-        ranked = [v for v in ranked if not self.questions[v.question].late] or ranked
+        # A late question (context such as the kind of run, or the loss once the symptom's own checks are done)
+        # waits until nothing else applies, waived ones included. Asked only because its gate was waived, it is one
+        # of the few checks left to a user who would not name the symptom, and competes with them by its value.
+        ranked = [v for v in ranked if not (self.questions[v.question].late
+                                            and not _waived(self.questions[v.question], values))] or ranked
         own = [v for v in ranked if not _waived(self.questions[v.question], values)]
         ranked = own or ranked
         best = ranked[0]
