@@ -245,6 +245,9 @@ class AuditedEngine(KnowledgeEngine):
     """The knowledge rows that can be candidate causes (what a question is weighed against)."""
     questions: dict[str, QuestionRow] = {}
     """The compiled question rows by id."""
+    suspected: frozenset[str] = frozenset()
+    """Observations whose questions check what the user suspects (set per run by the consultation): of the
+    questions that separate the open causes, one of these is asked first. A hypothesis is never an observation."""
     _retracted: list[Any] | None = None
 
     def __init__(self) -> None:
@@ -399,11 +402,20 @@ class AuditedEngine(KnowledgeEngine):
         own = [v for v in ranked if not _waived(self.questions[v.question], values)]
         ranked = own or ranked
         best = ranked[0]
+        # What the user suspects is checked first, once its question separates the open causes (it decides one of
+        # the leaders); a protocol step still comes before it, and a suspicion nothing open bears on waits its turn.
+        checks = [v for v in ranked if v.rank >= 0 and v.gain > 0 and self.questions[v.question].sets in self.suspected]
+        suspect = bool(checks) and best.rank >= 0
+        if suspect:
+            best = checks[0]
         chosen = pending[best.question]
         # A key above every other question's (still below every row: none is pending), so the agenda stays sorted.
         chosen.key = (max(a.key[0] for a in acts) + 1, *chosen.key[1:])
         acts.sort()
-        self._choice = {"id": best.question, "chosen": best.because(len(ranked)), "separates": best.separates,
+        why = best.because(len(ranked))
+        if suspect:
+            why = f"it checks what you suspect, and {why}"
+        self._choice = {"id": best.question, "chosen": why, "separates": best.separates,
                         "stops": best.stops, "gain": round(best.gain, 6),
                         "considered": tuple(v.question for v in ranked),
                         "gains": tuple(round(v.gain, 6) for v in ranked), "open_causes": len(open_)}

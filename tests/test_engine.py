@@ -425,6 +425,32 @@ def test_the_loss_and_the_output_before_it_are_asked_of_a_run_that_does_not_lear
     assert "Q-LOSS-FN" not in questions(symptom="slow_training")
 
 
+def test_what_the_user_only_suspects_is_checked_first_never_read_as_a_fact():
+    from expert import Consultation
+
+    plain = Consultation()
+    plain.complain("the loss is flat from the start with CrossEntropyLoss")
+    assert plain.question.id != "Q-OUTPUT-ACT" and not plain.suspects
+    c = Consultation()
+    c.complain("the loss is flat from the start with CrossEntropyLoss. could it be a softmax before the loss?")
+    assert [(o.name, o.value) for o in c.suspects] == [("output_activation", "softmax")]
+    assert "output_activation" not in c.observations  # a hypothesis, not what the user saw
+    assert c.question.id == "Q-OUTPUT-ACT"
+    ask = [f for f in c.trace if f["kind"] == "question"]
+    assert ask and "what you suspect" in str(ask[-1])
+    # the answer decides: "raw logits" clears the suspicion, and no finding stands on the hypothesis alone
+    c.answer("Q-OUTPUT-ACT", "none")
+    assert not any(f["id"].startswith("MS-ACT") for f in c.diagnosis.findings)
+    # taking the complaint back takes its hypotheses with it
+    c.back()
+    c.back()
+    assert not c.suspects and c.question.id == "Q-SYMPTOM"
+    # a suspicion no open cause bears on does not jump the queue: a hang is not asked about the loss's input
+    h = Consultation()
+    h.complain("training hangs at the first epoch with 4 GPUs, no error. could it be a softmax before the loss?")
+    assert h.question is None or h.question.id != "Q-OUTPUT-ACT"
+
+
 def test_candidates_are_judged_by_the_shared_condition_check():
     from expert.choose import candidates, pool
 
