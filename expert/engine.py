@@ -387,6 +387,9 @@ class AuditedEngine(KnowledgeEngine):
         spent = sum(qid in self.questions and _waived(self.questions[qid], values) for qid in declined)
         idle = {v.question for v in ranked if _waived(self.questions[v.question], values)
                 and (v.gain <= 0 or spent >= WAIVED_QUESTIONS_MAX)}
+        # A late question (context asked once the symptom's own checks are done) is worth that extra step only when
+        # its answer decides an open cause: the loss of a run whose loss causes are all ruled out is noise.
+        idle |= {v.question for v in ranked if self.questions[v.question].late and v.gain <= 0}
         if idle:
             for qid in idle:
                 acts.remove(pending[qid])

@@ -423,6 +423,11 @@ def test_the_loss_and_the_output_before_it_are_asked_of_a_run_that_does_not_lear
     assert any(f["id"] == "MS-ACT-02" for f in c.diagnosis.findings)
     assert "Q-LOSS-FN" not in questions(symptom="hang")
     assert "Q-LOSS-FN" not in questions(symptom="slow_training")
+    # late, it is asked only when its answer decides an open cause: with the output known to be raw logits and a
+    # task no loss mismatch is written for, no loss cause is left open and the question would be noise
+    plateau = {"symptom": "not_learning", "loss_behavior": "plateau_after_learning", "output_activation": "none"}
+    assert questions(**plateau, task="classification") == ["Q-LOSS-FN"]
+    assert "Q-LOSS-FN" not in questions(**plateau, task="other")
 
 
 def test_what_the_user_only_suspects_is_checked_first_never_read_as_a_fact():
