@@ -410,7 +410,7 @@ class Consultation:
     def outcome(self) -> Outcome:
         """Everything this consultation holds after a run, as plain data (runs the engine if needed)."""
         return Outcome(self.diagnosis, dict(self._obs), self.trace, self.asked, self.complaints,
-                       [dict(r) for r in self.revisions])
+                       [dict(r) for r in self.revisions], self.suspects)
 
     def report(self, fmt: str = "text") -> str:
         """Render the Training Diagnosis as ``text``, ``markdown`` or ``json``."""

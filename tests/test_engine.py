@@ -443,6 +443,10 @@ def test_what_the_user_only_suspects_is_checked_first_never_read_as_a_fact():
     assert c.question.id == "Q-OUTPUT-ACT"
     ask = [f for f in c.trace if f["kind"] == "question"]
     assert ask and "what you suspect" in str(ask[-1])
+    # the report keeps the hypothesis apart from the observations
+    doc = c.to_json()
+    assert [(s["name"], s["value"]) for s in doc["suspected"]] == [("output_activation", "softmax")]
+    assert "output_activation" not in doc["observations"] and "suspected" not in plain.to_json()
     # the answer decides: "raw logits" clears the suspicion, and no finding stands on the hypothesis alone
     c.answer("Q-OUTPUT-ACT", "none")
     assert not any(f["id"].startswith("MS-ACT") for f in c.diagnosis.findings)
