@@ -394,7 +394,8 @@ class Consultation:
         Each is the observation a `yes` would record ("could it be a softmax before the loss?":
         ``output_activation=softmax``); the question that checks it is asked first once it separates the open causes.
         """
-        return [o for _, o in sorted(self._suspects.items())]
+        # (one the user confirmed, or that an answer or a probe settled, is an observation now, no longer a hypothesis)
+        return [o for n, o in sorted(self._suspects.items()) if n not in self._obs]
 
     def _suspected(self) -> frozenset[str]:
         """The observations, still unknown, whose questions check what the user suspects (``text.checks_for``)."""
