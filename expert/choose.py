@@ -23,6 +23,7 @@ quick question under pressure); those come first, by rank.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
@@ -58,6 +59,11 @@ SECONDARY_WEIGHT = 0.5
 
 OTHER_WEIGHT = 1.0
 """The weight of "a cause no row names yet": it predicts every answer equally."""
+
+EVIDENCE_WEIGHT = 2.0
+"""How much more a candidate weighs for each of its conditions a known value already meets (beyond the symptom):
+the leaders of the differential are the causes part of whose evidence is in, and the question worth asking is the
+one that separates them, not one that rules on causes nothing known speaks for."""
 
 SYMPTOM_READS = frozenset({"symptom", "loss_behavior"})
 """What the complaint's symptom says: every cause of that symptom fits it, so it is not evidence for one of them."""
@@ -257,6 +263,32 @@ def supported(p: Pooled, values: Mapping[str, Any], applicable: Collection[str])
     return all(name in applicable for name in p.names if name not in values)
 
 
+def evidence(p: Pooled, values: Mapping[str, Any]) -> int:
+    """How many of a candidate's conditions known values already meet, beyond the complaint's symptom.
+
+    The symptom and the loss curve fit every cause of that symptom (``SYMPTOM_READS``), and a condition that needs
+    an observation unknown says nothing known speaks for the cause: neither counts.
+    """
+    return sum(1 for name, cond in p.conds.items()
+               if name in values and name not in SYMPTOM_READS and not isinstance(cond, Absent)
+               and cond_holds(cond, True, values[name]))
+
+
+def weigh(open_: Sequence[Pooled], values: Mapping[str, Any]) -> list[Pooled]:
+    """The open candidates weighed by the evidence already in: the leaders of the differential count more.
+
+    Each condition a known value meets multiplies a candidate's severity weight by ``1 + EVIDENCE_WEIGHT`` (once:
+    ``1 + EVIDENCE_WEIGHT * n``): "softmax before CrossEntropyLoss" weighs more once the loss is known to be
+    cross-entropy, so the question about the output (which settles it) outranks one about a cause nothing known
+    points to. Candidates without evidence keep their weight; their relative order is unchanged.
+    """
+    out = []
+    for p in open_:
+        n = evidence(p, values)
+        out.append(dataclasses.replace(p, weight=p.weight * (1.0 + EVIDENCE_WEIGHT * n)) if n else p)
+    return out
+
+
 def _representatives(name: str, conds: Sequence[Cond]) -> list[Any]:
     """One answer per kind of value the conditions can tell apart (plus one none of them looks for)."""
     s = VOCABULARY.get(name)
@@ -358,5 +390,5 @@ def rank_questions(questions: Iterable[QuestionRow], open_: Sequence[Pooled]) ->
     return sorted((value(q, open_) for q in questions), key=lambda v: v.key)
 
 
-__all__ = ["OTHER_WEIGHT", "SECONDARY_WEIGHT", "SEVERITY_WEIGHT", "Pooled", "Value", "askable_now", "candidates",
-           "confusion", "pool", "rank_questions", "supported", "value"]
+__all__ = ["EVIDENCE_WEIGHT", "OTHER_WEIGHT", "SECONDARY_WEIGHT", "SEVERITY_WEIGHT", "Pooled", "Value", "askable_now",
+           "candidates", "confusion", "evidence", "pool", "rank_questions", "supported", "value", "weigh"]

@@ -96,6 +96,8 @@ class Consultation:
         self._facts: list[Any] = []
         self.incomplete: list[str] = []
         """What a damaged log could not give (see ``add_log``): the status is never clean while it holds any."""
+        self._suspects: dict[str, Observation] = {}
+        self._checks: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ input
 
@@ -207,7 +209,15 @@ class Consultation:
         before = {o.name: self._obs.get(o.name) for o in keep}
         self.add(keep)
         self._complaints.append(text.strip())
-        self._undo.append({"kind": "complaint", "text": text.strip(), "before": before})
+        self._undo.append({"kind": "complaint", "text": text.strip(), "before": before,
+                           "suspects": (dict(self._suspects), self._checks)})
+        # What the user only asked about ("could it be that I never call zero_grad?") is their hypothesis: never an
+        # observation, but the question that checks it goes first once it separates the open causes.
+        from expert.text import checks_for, offered
+
+        self._suspects.update((o.name, o) for o in offered(text))
+        self._checks = self._checks | checks_for([*self._suspects.values(),
+                                                  *(o for o in found if o.name == "self_diagnosis")])
         self._diagnosis = None
         return keep
 
@@ -317,6 +327,7 @@ class Consultation:
         elif event["kind"] == "complaint":
             self._complaints.pop()
             undone["text"] = event["text"]
+            self._suspects, self._checks = event["suspects"]
         undone["took_back"] = {n: self._obs[n].value for n in event["before"] if n in self._obs}
         for name, old in event["before"].items():
             cur = self._obs.get(name)
@@ -339,6 +350,7 @@ class Consultation:
         """Run the engine over the current observations and return the diagnosis."""
         e = engine()
         e.reset()
+        e.suspected = self._suspected()
         origin = "probe" if self._obs and all(o.source.startswith(MEASURED_SOURCES) for o in self._obs.values()) \
             else "user"
         # One declare call (one agenda update), sorted by name: fact ids, and so the agenda and the trail, do
@@ -376,6 +388,20 @@ class Consultation:
         return [dict(a) for a in self._asked]
 
     @property
+    def suspects(self) -> list[Observation]:
+        """What the complaints only asked about or suspected: the user's hypotheses, never observations.
+
+        Each is the observation a `yes` would record ("could it be a softmax before the loss?":
+        ``output_activation=softmax``); the question that checks it is asked first once it separates the open causes.
+        """
+        # (one the user confirmed, or that an answer or a probe settled, is an observation now, no longer a hypothesis)
+        return [o for n, o in sorted(self._suspects.items()) if n not in self._obs]
+
+    def _suspected(self) -> frozenset[str]:
+        """The observations, still unknown, whose questions check what the user suspects (``text.checks_for``)."""
+        return frozenset(n for n in self._checks if n not in self._obs)
+
+    @property
     def complaints(self) -> list[str]:
         """The free-text complaints read so far."""
         return list(self._complaints)
@@ -385,7 +411,7 @@ class Consultation:
     def outcome(self) -> Outcome:
         """Everything this consultation holds after a run, as plain data (runs the engine if needed)."""
         return Outcome(self.diagnosis, dict(self._obs), self.trace, self.asked, self.complaints,
-                       [dict(r) for r in self.revisions])
+                       [dict(r) for r in self.revisions], self.suspects)
 
     def report(self, fmt: str = "text") -> str:
         """Render the Training Diagnosis as ``text``, ``markdown`` or ``json``."""

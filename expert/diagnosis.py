@@ -92,6 +92,8 @@ class Outcome:
     asked: list[dict[str, Any]]
     complaints: list[str]
     revisions: list[dict[str, Any]]
+    suspects: list[Observation] = field(default_factory=list)
+    """What the complaints only asked about or suspected: the user's hypotheses, never observations."""
 
 
 def choices_for(q: Any) -> tuple[tuple[str, str], ...]:

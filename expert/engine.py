@@ -22,7 +22,7 @@ from dataclasses import field
 from typing import Any
 
 from expert._experta import AND, AS, MATCH, NOT, OR, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
-from expert.choose import Pooled, askable_now, candidates, pool, rank_questions
+from expert.choose import Pooled, askable_now, candidates, pool, rank_questions, weigh
 from expert.facts import (
     Block,
     Boundary,
@@ -245,6 +245,9 @@ class AuditedEngine(KnowledgeEngine):
     """The knowledge rows that can be candidate causes (what a question is weighed against)."""
     questions: dict[str, QuestionRow] = {}
     """The compiled question rows by id."""
+    suspected: frozenset[str] = frozenset()
+    """Observations whose questions check what the user suspects (set per run by the consultation): of the
+    questions that separate the open causes, one of these is asked first. A hypothesis is never an observation."""
     _retracted: list[Any] | None = None
 
     def __init__(self) -> None:
@@ -377,13 +380,16 @@ class AuditedEngine(KnowledgeEngine):
         est = self._established()
         open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
                            askable_now(self.questions.values(), values, declined))
-        ranked = rank_questions(rows, open_)
+        ranked = rank_questions(rows, weigh(open_, values))
         # A question that applies only because its gate was waived (the user declined to give the symptom) is
         # worth asking only when its answer separates open causes; one that separates nothing is dropped.
         # And a user who would not name the symptom answers a few such checks, not a questionnaire.
         spent = sum(qid in self.questions and _waived(self.questions[qid], values) for qid in declined)
         idle = {v.question for v in ranked if _waived(self.questions[v.question], values)
                 and (v.gain <= 0 or spent >= WAIVED_QUESTIONS_MAX)}
+        # A late question (context asked once the symptom's own checks are done) is worth that extra step only when
+        # its answer decides an open cause: the loss of a run whose loss causes are all ruled out is noise.
+        idle |= {v.question for v in ranked if self.questions[v.question].late and v.gain <= 0}
         if idle:
             for qid in idle:
                 acts.remove(pending[qid])
@@ -391,16 +397,28 @@ class AuditedEngine(KnowledgeEngine):
             if not ranked:
                 return
         # They come after every question that applies in its own right (the seeds' protocol goes first).
-        # A late question (context such as the kind of run) waits until nothing else applies, waived ones included.
-        ranked = [v for v in ranked if not self.questions[v.question].late] or ranked
+        # A late question (context such as the kind of run, or the loss once the symptom's own checks are done)
+        # waits until nothing else applies, waived ones included. Asked only because its gate was waived, it is one
+        # of the few checks left to a user who would not name the symptom, and competes with them by its value.
+        ranked = [v for v in ranked if not (self.questions[v.question].late
+                                            and not _waived(self.questions[v.question], values))] or ranked
         own = [v for v in ranked if not _waived(self.questions[v.question], values)]
         ranked = own or ranked
         best = ranked[0]
+        # What the user suspects is checked first, once its question separates the open causes (it decides one of
+        # the leaders); a protocol step still comes before it, and a suspicion nothing open bears on waits its turn.
+        checks = [v for v in ranked if v.rank >= 0 and v.gain > 0 and self.questions[v.question].sets in self.suspected]
+        suspect = bool(checks) and best.rank >= 0
+        if suspect:
+            best = checks[0]
         chosen = pending[best.question]
         # A key above every other question's (still below every row: none is pending), so the agenda stays sorted.
         chosen.key = (max(a.key[0] for a in acts) + 1, *chosen.key[1:])
         acts.sort()
-        self._choice = {"id": best.question, "chosen": best.because(len(ranked)), "separates": best.separates,
+        why = best.because(len(ranked))
+        if suspect:
+            why = f"it checks what you suspect, and {why}"
+        self._choice = {"id": best.question, "chosen": why, "separates": best.separates,
                         "stops": best.stops, "gain": round(best.gain, 6),
                         "considered": tuple(v.question for v in ranked),
                         "gains": tuple(round(v.gain, 6) for v in ranked), "open_causes": len(open_)}

@@ -69,6 +69,9 @@ def as_json(c: Outcome) -> dict[str, Any]:
     }
     if d.incomplete:  # only when a damaged log left gaps (see the schema)
         out["evidence_incomplete"] = d.incomplete
+    suspects = getattr(c, "suspects", [])  # a consultation passed as its own outcome has them as a property
+    if suspects:  # only when a complaint asked about a cause or suspected a setting (see the schema)
+        out["suspected"] = [{"name": o.name, "value": o.value, "source": o.source} for o in suspects]
     return plain(out)
 
 

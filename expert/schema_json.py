@@ -159,6 +159,12 @@ def report_schema() -> dict[str, Any]:
             "evidence_incomplete": {
                 "description": "Present only when a log was damaged: what was skipped (lines, records, cells) and "
                                "where. The status is then never clean.", **strings},
+            "suspected": {
+                "description": "Present only when a complaint asked about a cause or suspected a setting ('could it "
+                               "be a softmax before the loss?'): the user's hypotheses, as the observation a yes "
+                               "would record. Never evidence: the question that checks one is asked first.",
+                "type": "array", "items": {"type": "object", "required": ["name", "value", "source"],
+                                           "properties": {"name": string, "value": {}, "source": string}}},
         },
     }
 

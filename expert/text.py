@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -797,6 +798,25 @@ def offered(text: str) -> list[Observation]:
     if not isinstance(text, str) or not text.strip():
         return []
     return list(_understood(text)[0].offered)
+
+
+def checks_for(observations: Iterable[Observation]) -> frozenset[str]:
+    """The observations whose questions check the user's hypotheses among ``observations``.
+
+    A cause only asked about (``offered``) is checked by the question that sets its own observation; a setting the
+    user suspects (``self_diagnosis``: "maybe it's the lr?") by the questions of that setting
+    (``knowledge.talk.TOPIC_SETTINGS``).
+    """
+    from knowledge.talk import SUSPECT_NAMES, TOPIC_SETTINGS
+
+    topics = {v: k for k, v in SUSPECT_NAMES.items()}
+    out: set[str] = set()
+    for o in observations:
+        if o.name == "self_diagnosis":
+            out.update(TOPIC_SETTINGS.get(topics.get(str(o.value), ""), ()))
+        else:
+            out.add(o.name)
+    return frozenset(out)
 
 
 def reread(words: str, quantity: str) -> list[Observation]:

@@ -245,9 +245,17 @@ QUESTIONS = (
     QuestionRow(
         "Q-LOSS-FN", "loss_fn",
         "Which loss function do you use (e.g. cross_entropy, mse, a custom one)?",
-        {"symptom": "not_learning", "loss_behavior": "flat_from_start", "task": Present()}, rank=32,
-        why="A loss that does not match the task (e.g. MSE on class labels) also keeps the loss flat.",
-        cite=_NL),
+        # Any run that does not learn (or whose numbers look wrong), whatever its curve: the loss decides both the
+        # task match (MSE on class labels) and which output it expects (logits, log-probabilities). Late: the
+        # symptom's own checks (curve, LR, optimizer, the loop) come first, as the seeds order them; for a user who
+        # would not name the symptom it is one of the few checks left, chosen by its value. A run that hangs,
+        # crashes or is slow never gets it.
+        {"symptom": Is("not_learning", "convergence", "metrics_wrong")}, rank=32,
+        why="A loss that does not match the task (MSE on class labels) or the model's output (probabilities fed to a "
+            "loss that applies its own softmax) keeps the loss from falling, whatever the LR.",
+        # (a reinforcement-learning or preference run already placed across the boundary has its method's own
+        # objective: which loss it uses is that pack's question)
+        cite=_NL, unless=("boundary:*",), late=True),
     QuestionRow(
         "Q-OUTPUT-ACT", "output_activation",
         "What does the model return just before the loss: raw logits, or outputs already passed through softmax, "

@@ -479,7 +479,9 @@ class QuestionRow:
         need: Other facts that must exist (``kind:key``).
         unless: Facts that must not exist.
         late: Asked only once no other question applies: context that places the run (what it trains) rather
-            than a test of an open cause, so the symptom's own diagnostic questions keep their order.
+            than a test of an open cause, so the symptom's own diagnostic questions keep their order; and only
+            when its answer decides an open cause (``expert.engine``). Asked only because a gate was waived, it
+            competes with the other waived checks by its value.
         family: Filled in by the registry.
     """
 

@@ -366,6 +366,100 @@ def test_ties_and_questions_that_separate_nothing_keep_the_seeds_order():
     assert ranked[0].question == "Q-P" and ranked[1].gain > 0
 
 
+def test_a_candidate_part_of_whose_evidence_is_in_weighs_more_than_one_nothing_known_points_to():
+    from expert.choose import EVIDENCE_WEIGHT, candidates, pool, rank_questions, weigh
+
+    # A waits on the output activation once the loss is known; E on the gradient norms, with nothing known for it;
+    # four other causes, each its own first stop, wait on the warmup
+    others = ("optimization-algorithms", "overfitting-prevention", "experiment-tracking", "hyperparameter-tuning")
+    rows = [_row("A", {"loss_fn": "cross_entropy", "output_activation": "softmax"}, "loss-functions-and-objectives"),
+            _row("E", {"grad_norm_trend": "exploding"}, "gradient-management"),
+            *(_row(f"B{i}", {"warmup": True}, skill) for i, skill in enumerate(others))]
+    known = {"loss_fn": "cross_entropy", "symptom": "not_learning"}
+    open_ = candidates(pool(rows), known, lambda ref: False, {"output_activation", "grad_norm_trend", "warmup"})
+    weighed = {p.row.id: p.weight for p in weigh(open_, known)}
+    assert weighed["A"] == 2.0 * (1 + EVIDENCE_WEIGHT) and weighed["E"] == weighed["B0"] == 2.0
+    qs = [_q("Q-G", "grad_norm_trend", 1), _q("Q-A", "output_activation", 2)]
+    # unweighed the two questions tie and the seeds' order asks the gradient norms; with the evidence in, the
+    # question that settles the leader comes first
+    plain = rank_questions(qs, open_)
+    assert [v.question for v in plain] == ["Q-G", "Q-A"] and plain[0].gain == pytest.approx(plain[1].gain)
+    assert rank_questions(qs, weigh(open_, known))[0].question == "Q-A"
+    # the symptom alone is no evidence for one cause of it
+    assert [p.weight for p in weigh(open_, {"symptom": "not_learning"})] == [p.weight for p in open_]
+
+
+def test_the_loss_and_the_output_before_it_are_asked_of_a_run_that_does_not_learn_not_of_a_hang():
+    from expert import Consultation
+
+    def questions(**obs):
+        c = Consultation()
+        c.observe(**obs)
+        seen = []
+        while c.question is not None and len(seen) < 15:
+            seen.append(c.question.id)
+            c.decline(c.question.id)
+        return seen
+
+    flat = questions(symptom="not_learning", loss_behavior="decreasing_slowly", task="classification")
+    assert "Q-LOSS-FN" in flat
+    # a user who would not name the symptom is asked for the loss among the few checks left, then (before those
+    # run out) for the output before it, once the loss is one that applies its own softmax or sigmoid
+    c = Consultation()
+    for q in ("Q-SYMPTOM", "Q-LOSS-CURVE", "Q-TASK", "Q-MULTI-GPU", "Q-ERROR-ANY"):
+        c.decline(q)
+    seen = []
+    while c.question is not None and "Q-LOSS-FN" not in seen and len(seen) < 6:
+        seen.append(c.question.id)
+        if c.question.id != "Q-LOSS-FN":
+            c.decline(c.question.id)
+    assert seen[-1] == "Q-LOSS-FN"
+    c.answer("Q-LOSS-FN", "bce_with_logits")
+    while c.question is not None and c.question.id != "Q-OUTPUT-ACT":
+        c.decline(c.question.id)
+    assert c.question is not None, "the output before the loss was never asked"
+    c.answer("Q-OUTPUT-ACT", "sigmoid")
+    assert c.diagnosis.plan[0] == "loss-functions-and-objectives"
+    assert any(f["id"] == "MS-ACT-02" for f in c.diagnosis.findings)
+    assert "Q-LOSS-FN" not in questions(symptom="hang")
+    assert "Q-LOSS-FN" not in questions(symptom="slow_training")
+    # late, it is asked only when its answer decides an open cause: with the output known to be raw logits and a
+    # task no loss mismatch is written for, no loss cause is left open and the question would be noise
+    plateau = {"symptom": "not_learning", "loss_behavior": "plateau_after_learning", "output_activation": "none"}
+    assert questions(**plateau, task="classification") == ["Q-LOSS-FN"]
+    assert "Q-LOSS-FN" not in questions(**plateau, task="other")
+
+
+def test_what_the_user_only_suspects_is_checked_first_never_read_as_a_fact():
+    from expert import Consultation
+
+    plain = Consultation()
+    plain.complain("the loss is flat from the start with CrossEntropyLoss")
+    assert plain.question.id != "Q-OUTPUT-ACT" and not plain.suspects
+    c = Consultation()
+    c.complain("the loss is flat from the start with CrossEntropyLoss. could it be a softmax before the loss?")
+    assert [(o.name, o.value) for o in c.suspects] == [("output_activation", "softmax")]
+    assert "output_activation" not in c.observations  # a hypothesis, not what the user saw
+    assert c.question.id == "Q-OUTPUT-ACT"
+    ask = [f for f in c.trace if f["kind"] == "question"]
+    assert ask and "what you suspect" in str(ask[-1])
+    # the report keeps the hypothesis apart from the observations
+    doc = c.to_json()
+    assert [(s["name"], s["value"]) for s in doc["suspected"]] == [("output_activation", "softmax")]
+    assert "output_activation" not in doc["observations"] and "suspected" not in plain.to_json()
+    # the answer decides: "raw logits" clears the suspicion, and no finding stands on the hypothesis alone
+    c.answer("Q-OUTPUT-ACT", "none")
+    assert not any(f["id"].startswith("MS-ACT") for f in c.diagnosis.findings)
+    # taking the complaint back takes its hypotheses with it
+    c.back()
+    c.back()
+    assert not c.suspects and c.question.id == "Q-SYMPTOM"
+    # a suspicion no open cause bears on does not jump the queue: a hang is not asked about the loss's input
+    h = Consultation()
+    h.complain("training hangs at the first epoch with 4 GPUs, no error. could it be a softmax before the loss?")
+    assert h.question is None or h.question.id != "Q-OUTPUT-ACT"
+
+
 def test_candidates_are_judged_by_the_shared_condition_check():
     from expert.choose import candidates, pool
 

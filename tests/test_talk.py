@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -272,8 +273,10 @@ def test_repl_records_a_cause_asked_about_only_on_yes(reply: str, recorded: bool
                                 input=f"does the warmup end too early? loss is flat\n{reply}\nquit\n")
     assert "check: You asked about" in result.output
     assert ("recorded: scheduler_pace=too_fast" in result.output) is recorded
-    report = result.output[result.output.index("{"):]
-    assert ('"scheduler_pace"' in report) is recorded, report[:400]
+    report = json.loads(result.output[result.output.index("{"):])
+    assert ("scheduler_pace" in report["observations"]) is recorded, report["observations"]
+    # not recorded, it stays the user's hypothesis: reported apart, never an observation
+    assert ([s["name"] for s in report.get("suspected", [])] == ["scheduler_pace"]) is not recorded
 
 
 def test_repl_refuses_a_correction_of_nothing_read() -> None:
