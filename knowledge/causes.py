@@ -841,6 +841,23 @@ ROWS = (
                 "if rank == 0:\n    logger.log({'val_acc': metric_t.item()}, step=opt_step)\n"
                 "logger.finish()  # flush before the process exits"),
         avoid=("tuning against a curve with missing points",)),
+    Row("ME-AGG-01", {"metric_batch_averaged": True},
+        (Find("Measurement", "warning", "the evaluation metric is averaged over batches although it is a ratio of "
+              "counts (Dice, IoU, F1, precision/recall) or a ranking (AUC): the epoch value depends on which examples "
+              "share a batch, so batch size, shuffling and the last short batch change the score of one model",
+              explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("experiment-tracking", "primary", "accumulate the metric's counts over the whole set, compute once"),
+         RouteTo("training-loop-architecture", "secondary", "where the evaluation loop reduces its per-batch values")),
+        "A mean of per-batch ratios is not the ratio over the set: a batch with few positives weighs as much as a "
+        "full one, and an empty-target batch can score 0 or 1 by convention. Only additive quantities (a summed "
+        "loss, correct counts) may be averaged batch by batch, and then weighted by batch size.",
+        Cite("000", "Symptom: need to track experiments", "what to log"), salience=Salience.CAUSE,
+        fix=Fix("Sum the metric's sufficient statistics (intersections and unions, TP/FP/FN) over every batch and "
+                "compute the metric once at the end of the epoch (torchmetrics objects do this with update/compute).",
+                "dice = torchmetrics.classification.BinaryF1Score().to(device)  # F1 == Dice on binary masks\n"
+                "for x, y in val_loader:\n    dice.update(model(x).sigmoid() > 0.5, y.int())\n"
+                "val_dice = dice.compute()  # over the whole set, independent of batching\ndice.reset()"),
+        avoid=("averaging a ratio metric over batches and comparing runs with different batch sizes",)),
     # --- issue 7: more causes from the threads users bring ----------------------------------------------------
     Row("LP-CKPT-01", {"monitor_mode": "wrong_direction"},
         (Find("Training Loop", "warning", "checkpoint selection or early stopping compares the monitored metric the "

@@ -299,8 +299,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"preference\s+(?:pairs|data(?:set)?|model)\b|\brm\s+(?:training|stage|checkpoint)\b)",
        _MO, 1, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
+    # (a run said to have been "trained from scratch" is one already made, set beside another such as a resumed
+    # one: the user describes it, they are not asking how to set one up)
     _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"
-       r"(?:new\s+)?training|first\s+time\s+train\w*|from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
+       r"(?:new\s+)?training|first\s+time\s+train\w*|(?<!trained\s)from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
        r"(?:training|project|model)",
        _SC, P_NEW_SETUP, symptom="new_setup"),
     _k(r"multi[-\s]?task|multiple\s+(?:tasks|objectives|losses|heads)|auxiliary\s+loss(?:es)?|"
@@ -758,6 +760,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:different|differ\w*|chang\w*|vary|varies|inconsistent|non-?deterministic)(?P<gap2>[^.!?\n]{0,40}?)"
        r"(?:from\s+run\s+to\s+run|each\s+time|every\s+time|between\s+runs|across\s+runs|on\s+every\s+run)",
        _TR, P_TRACKING + 3, nondeterminism="evaluation", symptom="metrics_wrong"),
+    # a ratio or ranking metric whose value moves with how the evaluation set is batched ("the val dice changes
+    # with shuffle=True or False", "my F1 depends on the batch size"): per-batch values averaged, not counts summed
+    # (not a loss of that name, whose batch dependence is the training objective's; not "mixed precision")
+    _k(r"\b(?:dice|iou|jaccard|f1|f-?score|f-?measure|precision\s*(?:/|and)\s*recall|auc|auroc|mean\s+average\s+"
+       r"precision|bleu)\b(?!\s*[-_]?\s*loss)(?P<gap1>[^.!?\n]{0,60}?)"
+       r"(?:chang\w*|differ\w*|depend\w*|var(?:y|ies|ied)|is\s+different|not\s+the\s+same)(?P<gap2>[^.!?\n]{0,60}?)"
+       r"(?:batch[\s_-]?size|shuffl\w*|batch\s+order|order\s+of\s+(?:the\s+)?batches|drop_last|last\s+batch)",
+       _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"
        r"(?:results?|runs?|training)\s+(?:are\s+|is\s+)?non-?deterministic",
