@@ -132,6 +132,7 @@ def _read(text: str) -> dict:
     ("the last epoch is never logged to wandb", "metrics_dropped", True),
     ("the val dice changes with shuffle=True or False on the val loader", "metric_batch_averaged", True),
     ("my validation F1 depends on the eval batch size", "metric_batch_averaged", True),
+    ("with AMP, gradient clipping at the usual 1.0 effectively halts training", "clip_order", "before_unscale"),
     ("Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768.0", "scaler_skips", "occasional"),
     ("Gradient overflow. Skipping step, reducing loss scale to 1.5e-20", "scaler_skips", "persistent"),
     ("I call model.half() and train with Adam", "weights_dtype", "fp16"),
@@ -179,6 +180,8 @@ def test_a_cause_described_in_words_sets_its_observation(text, name, value):
     ("I call optimizer.step() once per iteration", "optimizer_step_call"),
     ("the loss scale settles at 65536", "scaler_skips"),
     ("my dice loss depends on the batch size", "metric_batch_averaged"),
+    ("gradient clipping at 1.0 halts training", "clip_order"),
+    ("with amp the training freezes at epoch 2, I clip gradients at 1.0", "clip_order"),
     ("with mixed precision the loss changes with the batch size", "metric_batch_averaged"),
 ])
 def test_healthy_or_unrelated_wording_sets_no_fault(text, name):
