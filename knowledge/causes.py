@@ -805,10 +805,29 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "evaluate under model.eval() and torch.no_grad()")),
         "A trained model in eval mode is a deterministic function up to floating-point noise; visible run-to-run "
         "differences come from dropout sampling or normalization statistics updated by the evaluation batches.",
-        _LOOP, unless=("finding:LP-MODE-02",), salience=Salience.CAUSE,
+        # (eval() said to be called: then the mode is set and something in the forward ignores it, ME-DET-03)
+        _LOOP, unless=("finding:LP-MODE-02", "finding:ME-DET-03"), salience=Salience.CAUSE,
         fix=Fix("Put the model in eval mode for every evaluation (callbacks may leave it in train mode).",
                 "model.eval()\nwith torch.no_grad():\n    metrics = evaluate(model, loader)\nmodel.train()"),
         avoid=("averaging several noisy evaluations instead of switching to eval mode",)),
+    # Evaluation that still varies although eval() is called: the flag is set on the modules, so what samples is
+    # code that does not read it (functional dropout, a hand-written layer, an augmentation in the eval pipeline).
+    Row("ME-DET-03", {"nondeterminism": "evaluation", "mode_switching": "train_and_eval"},
+        (Find("Measurement", "warning", "evaluation of one model still varies although model.eval() is called: "
+              "something in the forward ignores the module's mode, typically F.dropout / F.batch_norm called "
+              "functionally (their training argument defaults to True, not to self.training), a custom layer with "
+              "its own flag, or a random transform left in the evaluation pipeline",
+              explains=("experiment_tracking",)),
+         RouteTo("pytorch-engineering", "primary", "functional ops must be passed training=self.training"),
+         RouteTo("training-loop-architecture", "secondary", "the evaluation path: eval(), no_grad, eval transforms")),
+        "model.eval() only flips each module's self.training; a functional call such as F.dropout(x, p) is "
+        "unaware of it and keeps sampling, so two forward passes on the same input differ in eval mode.",
+        Cite("003", "Scope boundaries", "PyTorch module behaviour -> pytorch-engineering"), salience=Salience.CAUSE,
+        fix=Fix("Use the nn.Dropout module, or pass the module's flag to the functional call; keep evaluation "
+                "transforms deterministic.",
+                "x = F.dropout(x, p=self.p, training=self.training)  # or self.drop = nn.Dropout(p) in __init__\n"
+                "model.eval()\nwith torch.no_grad():\n    assert torch.equal(model(x0), model(x0))"),
+        avoid=("calling model.eval() again or seeding the evaluation to hide the sampling",)),
     Row("ME-DET-02", {"nondeterminism": "training_runs"},
         (Find("Measurement", "info", "training runs with the same seed differ: GPU kernels (cuDNN autotuning, "
               "atomic adds) and unseeded DataLoader workers are non-deterministic unless told otherwise"),

@@ -589,6 +589,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:without|forg[eo]t\s+to\s+call|never\s+call(?:ed)?|didn'?t\s+call|did\s+not\s+call)\s+model\.eval\(\)|"
        r"validat\w*\s+(?:\w+\s+)?in\s+train(?:ing)?\s+mode",
        _LOOP, negatable=False, mode_switching="validates_in_train_mode"),
+    # eval() said to be called, as a concession ("even though I call .eval() on my model", "despite setting
+    # model.eval()"): the evaluation runs with the modules' mode switched
+    _k(r"(?:even\s+though|although|despite|in\s+spite\s+of)\s+(?:i\s+|we\s+)?(?:(?:do|did|have|had)\s+)?"
+       r"(?:call(?:ed|ing|s)?|us(?:e|ed|ing)|sett?(?:ing)?|putt?(?:ing)?|switch(?:ed|ing)?)\s+(?:\S+\s+){0,3}?"
+       r"(?:\w*\.)?eval\(\)",
+       _LOOP, negatable=False, mode_switching="train_and_eval"),
     # --- issue 7: the causes users hit, as they describe them (loop, data, measurement, precision) --------
     # optimizer steps
     _k(r"(?:grad(?:ient)?s?\s+(?:are\s+|get\s+|were\s+)?(?:set\s+to\s+zero|zeroed|cleared|reset)|zero_?grad(?:\(\))?\s+"

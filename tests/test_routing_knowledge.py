@@ -133,6 +133,8 @@ def _read(text: str) -> dict:
     ("the val dice changes with shuffle=True or False on the val loader", "metric_batch_averaged", True),
     ("my validation F1 depends on the eval batch size", "metric_batch_averaged", True),
     ("with AMP, gradient clipping at the usual 1.0 effectively halts training", "clip_order", "before_unscale"),
+    ("dropout still applies at test time even though I call .eval() on my model", "mode_switching",
+     "train_and_eval"),
     ("Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768.0", "scaler_skips", "occasional"),
     ("Gradient overflow. Skipping step, reducing loss scale to 1.5e-20", "scaler_skips", "persistent"),
     ("I call model.half() and train with Adam", "weights_dtype", "fp16"),
