@@ -233,6 +233,30 @@ ROWS = (
         "More than one micro-batch per optimizer step is gradient accumulation, whatever else is said.",
         Cite("002", "Gradient accumulation", "effective batch = micro-batch x accumulation steps"),
         salience=Salience.DERIVE),
+    # Accumulating per-micro-batch token means: the mean of means equals the big batch's token mean only when every
+    # micro-batch holds the same number of loss tokens; sequence models rarely do.
+    Row("LF-ACCUM-01", {"accum_token_mean": True},
+        (Find("Loss", "warning", "accumulated micro-batch losses are each a mean over their own tokens: with unequal "
+              "token counts the accumulated gradient is not the large batch's (a token in a short sequence weighs "
+              "more), so accumulation changes the objective, not only the memory",
+              explains=("convergence", "not_learning", "metrics_wrong", "unstable")),
+         RouteTo("loss-functions-and-objectives", "primary", "normalise the summed token loss by the tokens of the "
+                 "whole accumulated batch"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "what gradient accumulation does and does not "
+                 "reproduce")),
+        "A reduction='mean' loss divides by the micro-batch's own token count; averaging those means over the "
+        "accumulation steps weighs each micro-batch equally instead of each token. The large-batch gradient is the "
+        "sum of token losses over the whole window divided by its total token count.",
+        Cite("002", "Gradient accumulation", "divide the accumulated gradient by the steps"), salience=Salience.CAUSE,
+        fix=Fix("Sum the token losses of each micro-batch and divide by the number of loss tokens in the whole "
+                "accumulation window (the Hugging Face Trainer does this since 4.46 via num_items_in_batch).",
+                "n_tok = sum((b['labels'] != -100).sum() for b in window)  # tokens in the accumulated batch\n"
+                "for b in window:\n"
+                "    logits = model(**b).logits[:, :-1]\n"
+                "    loss = F.cross_entropy(logits.flatten(0, 1), b['labels'][:, 1:].flatten(), ignore_index=-100,\n"
+                "                           reduction='sum') / n_tok\n"
+                "    loss.backward()\noptimizer.step(); optimizer.zero_grad()"),
+        avoid=("dividing the mean losses by the accumulation steps and expecting the large batch's gradient",)),
     # Framework accumulation helpers (accelerate's accumulate(), DDP's no_sync) decide at the moment the context is
     # entered whether this micro-batch syncs gradients and lets the optimizer step: they keep a counter that moves
     # once per entry. Entered once around the whole loop, the counter never moves, so every batch is handled as the

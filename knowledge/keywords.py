@@ -589,6 +589,13 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:without|forg[eo]t\s+to\s+call|never\s+call(?:ed)?|didn'?t\s+call|did\s+not\s+call)\s+model\.eval\(\)|"
        r"validat\w*\s+(?:\w+\s+)?in\s+train(?:ing)?\s+mode",
        _LOOP, negatable=False, mode_switching="validates_in_train_mode"),
+    # accumulation said not to match the larger batch, with the sequences' token counts in view ("accumulation 2
+    # with batch 1 does not give the same gradient as batch 2 when my samples have 11 and 101 tokens")
+    _k(r"accumulat\w*[^.!?\n]{0,160}?(?:not\s+(?:give\s+|produce\s+|yield\s+)?(?:the\s+)?same|not\s+equivalent|"
+       r"isn'?t\s+equivalent|doesn'?t\s+match|does\s+not\s+match|differs?\s+from|(?:is|are|was|gives?)\s+"
+       r"different\s+(?:from|than))[^.!?\n]{0,160}?(?:\btokens?\b|"
+       r"sequence\s+lengths?|different\s+lengths|padding|padded)",
+       _LOOP, negatable=False, accum_token_mean=True, grad_accumulation=True),
     # eval() said to be called, as a concession ("even though I call .eval() on my model", "despite setting
     # model.eval()"): the evaluation runs with the modules' mode switched
     _k(r"(?:even\s+though|although|despite|in\s+spite\s+of)\s+(?:i\s+|we\s+)?(?:(?:do|did|have|had)\s+)?"

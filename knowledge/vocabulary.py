@@ -175,6 +175,9 @@ SPECS: tuple[Spec, ...] = (
     _b("grad_norm_monitored", "Gradient norms are logged/monitored."),
     _i("grad_accum_steps", "Gradient-accumulation micro-steps per optimizer step.", low=1),
     _b("loss_scaled_for_accum", "The loss is divided by the accumulation steps."),
+    _b("accum_token_mean", "Gradient accumulation does not reproduce the larger batch because each micro-batch's "
+       "loss is a mean over its own tokens (or labelled positions): with unequal counts (variable lengths, padding, "
+       "masked prompts) the tokens of a short micro-batch weigh more than in one large batch."),
     _b("grad_accumulation", "Gradients are accumulated over several micro-batches per optimizer step (the count "
        "need not be known)."),
     _e("accum_wiring", "per_micro_batch around_loop",

@@ -135,6 +135,8 @@ def _read(text: str) -> dict:
     ("with AMP, gradient clipping at the usual 1.0 effectively halts training", "clip_order", "before_unscale"),
     ("dropout still applies at test time even though I call .eval() on my model", "mode_switching",
      "train_and_eval"),
+    ("accumulating 4 micro-batches does not match batch 32 because my sequences have different lengths",
+     "accum_token_mean", True),
     ("Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768.0", "scaler_skips", "occasional"),
     ("Gradient overflow. Skipping step, reducing loss scale to 1.5e-20", "scaler_skips", "persistent"),
     ("I call model.half() and train with Adam", "weights_dtype", "fp16"),
@@ -183,6 +185,7 @@ def test_a_cause_described_in_words_sets_its_observation(text, name, value):
     ("the loss scale settles at 65536", "scaler_skips"),
     ("my dice loss depends on the batch size", "metric_batch_averaged"),
     ("gradient clipping at 1.0 halts training", "clip_order"),
+    ("gradient accumulation with samples of different lengths and the loss is nan", "accum_token_mean"),
     ("with amp the training freezes at epoch 2, I clip gradients at 1.0", "clip_order"),
     ("with mixed precision the loss changes with the batch size", "metric_batch_averaged"),
 ])
