@@ -756,6 +756,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:logged|logs?|metrics?|accuracy|acc|numbers?|values?)\b[^.!?\n]{0,60}?\b(?:averaged|reduced|synced|"
        r"synchroni[sz]ed|aggregated|gathered)\s+(?:over|across)\s+(?:the\s+|all\s+)?(?:gpus|ranks|processes|devices)\b",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    # a metric the user's code or the trainer reports, said to be wrong ("the accuracy my compute_metrics reports is
+    # off", "the reported F1 is incorrect"): the measurement's, not the model's (a model that is bad is "poor", "low")
+    _k(r"(?:metrics?|accuracy|acc|f1|scores?|precision|recall|auc)\b[^.!?\n]{0,50}?\b(?:reports?|returns?|gives?|"
+       r"computes?|logs?|prints?|shows?)\s+(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|off|incorrect)\b|"
+       r"(?:reported|logged|printed|displayed|computed)\s+(?:\w+\s+){0,2}(?:metrics?|accuracy|acc|f1|scores?)\s+"
+       r"(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|off|incorrect)\b",
+       _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
        r"accum\w*|accumulate_grad_batches|accumulation\s+(?:steps|factor))|loss\s+(?:is\s+|gets\s+)?(?:divided|scaled)\s+"

@@ -137,6 +137,8 @@ def _read(text: str) -> dict:
      "train_and_eval"),
     ("accumulating 4 micro-batches does not match batch 32 because my sequences have different lengths",
      "accum_token_mean", True),
+    ("the accuracy my compute_metrics reports is off", "symptom", "metrics_wrong"),
+    ("the logged F1 score was incorrect", "symptom", "metrics_wrong"),
     ("Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768.0", "scaler_skips", "occasional"),
     ("Gradient overflow. Skipping step, reducing loss scale to 1.5e-20", "scaler_skips", "persistent"),
     ("I call model.half() and train with Adam", "weights_dtype", "fp16"),
@@ -186,6 +188,7 @@ def test_a_cause_described_in_words_sets_its_observation(text, name, value):
     ("my dice loss depends on the batch size", "metric_batch_averaged"),
     ("gradient clipping at 1.0 halts training", "clip_order"),
     ("gradient accumulation with samples of different lengths and the loss is nan", "accum_token_mean"),
+    ("my accuracy is low", "symptom"),
     ("with amp the training freezes at epoch 2, I clip gradients at 1.0", "clip_order"),
     ("with mixed precision the loss changes with the batch size", "metric_batch_averaged"),
 ])
