@@ -233,6 +233,30 @@ ROWS = (
         "More than one micro-batch per optimizer step is gradient accumulation, whatever else is said.",
         Cite("002", "Gradient accumulation", "effective batch = micro-batch x accumulation steps"),
         salience=Salience.DERIVE),
+    # Accumulating per-micro-batch token means: the mean of means equals the big batch's token mean only when every
+    # micro-batch holds the same number of loss tokens; sequence models rarely do.
+    Row("LF-ACCUM-01", {"accum_token_mean": True},
+        (Find("Loss", "warning", "accumulated micro-batch losses are each a mean over their own tokens: with unequal "
+              "token counts the accumulated gradient is not the large batch's (a token in a short sequence weighs "
+              "more), so accumulation changes the objective, not only the memory",
+              explains=("convergence", "not_learning", "metrics_wrong", "unstable")),
+         RouteTo("loss-functions-and-objectives", "primary", "normalise the summed token loss by the tokens of the "
+                 "whole accumulated batch"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "what gradient accumulation does and does not "
+                 "reproduce")),
+        "A reduction='mean' loss divides by the micro-batch's own token count; averaging those means over the "
+        "accumulation steps weighs each micro-batch equally instead of each token. The large-batch gradient is the "
+        "sum of token losses over the whole window divided by its total token count.",
+        Cite("002", "Gradient accumulation", "divide the accumulated gradient by the steps"), salience=Salience.CAUSE,
+        fix=Fix("Sum the token losses of each micro-batch and divide by the number of loss tokens in the whole "
+                "accumulation window (the Hugging Face Trainer does this since 4.46 via num_items_in_batch).",
+                "n_tok = sum((b['labels'] != -100).sum() for b in window)  # tokens in the accumulated batch\n"
+                "for b in window:\n"
+                "    logits = model(**b).logits[:, :-1]\n"
+                "    loss = F.cross_entropy(logits.flatten(0, 1), b['labels'][:, 1:].flatten(), ignore_index=-100,\n"
+                "                           reduction='sum') / n_tok\n"
+                "    loss.backward()\noptimizer.step(); optimizer.zero_grad()"),
+        avoid=("dividing the mean losses by the accumulation steps and expecting the large batch's gradient",)),
     # Framework accumulation helpers (accelerate's accumulate(), DDP's no_sync) decide at the moment the context is
     # entered whether this micro-batch syncs gradients and lets the optimizer step: they keep a counter that moves
     # once per entry. Entered once around the whole loop, the counter never moves, so every batch is handled as the
@@ -805,10 +829,29 @@ ROWS = (
          RouteTo("training-loop-architecture", "primary", "evaluate under model.eval() and torch.no_grad()")),
         "A trained model in eval mode is a deterministic function up to floating-point noise; visible run-to-run "
         "differences come from dropout sampling or normalization statistics updated by the evaluation batches.",
-        _LOOP, unless=("finding:LP-MODE-02",), salience=Salience.CAUSE,
+        # (eval() said to be called: then the mode is set and something in the forward ignores it, ME-DET-03)
+        _LOOP, unless=("finding:LP-MODE-02", "finding:ME-DET-03"), salience=Salience.CAUSE,
         fix=Fix("Put the model in eval mode for every evaluation (callbacks may leave it in train mode).",
                 "model.eval()\nwith torch.no_grad():\n    metrics = evaluate(model, loader)\nmodel.train()"),
         avoid=("averaging several noisy evaluations instead of switching to eval mode",)),
+    # Evaluation that still varies although eval() is called: the flag is set on the modules, so what samples is
+    # code that does not read it (functional dropout, a hand-written layer, an augmentation in the eval pipeline).
+    Row("ME-DET-03", {"nondeterminism": "evaluation", "mode_switching": "train_and_eval"},
+        (Find("Measurement", "warning", "evaluation of one model still varies although model.eval() is called: "
+              "something in the forward ignores the module's mode, typically F.dropout / F.batch_norm called "
+              "functionally (their training argument defaults to True, not to self.training), a custom layer with "
+              "its own flag, or a random transform left in the evaluation pipeline",
+              explains=("experiment_tracking",)),
+         RouteTo("pytorch-engineering", "primary", "functional ops must be passed training=self.training"),
+         RouteTo("training-loop-architecture", "secondary", "the evaluation path: eval(), no_grad, eval transforms")),
+        "model.eval() only flips each module's self.training; a functional call such as F.dropout(x, p) is "
+        "unaware of it and keeps sampling, so two forward passes on the same input differ in eval mode.",
+        Cite("003", "Scope boundaries", "PyTorch module behaviour -> pytorch-engineering"), salience=Salience.CAUSE,
+        fix=Fix("Use the nn.Dropout module, or pass the module's flag to the functional call; keep evaluation "
+                "transforms deterministic.",
+                "x = F.dropout(x, p=self.p, training=self.training)  # or self.drop = nn.Dropout(p) in __init__\n"
+                "model.eval()\nwith torch.no_grad():\n    assert torch.equal(model(x0), model(x0))"),
+        avoid=("calling model.eval() again or seeding the evaluation to hide the sampling",)),
     Row("ME-DET-02", {"nondeterminism": "training_runs"},
         (Find("Measurement", "info", "training runs with the same seed differ: GPU kernels (cuDNN autotuning, "
               "atomic adds) and unseeded DataLoader workers are non-deterministic unless told otherwise"),
@@ -841,6 +884,23 @@ ROWS = (
                 "if rank == 0:\n    logger.log({'val_acc': metric_t.item()}, step=opt_step)\n"
                 "logger.finish()  # flush before the process exits"),
         avoid=("tuning against a curve with missing points",)),
+    Row("ME-AGG-01", {"metric_batch_averaged": True},
+        (Find("Measurement", "warning", "the evaluation metric is averaged over batches although it is a ratio of "
+              "counts (Dice, IoU, F1, precision/recall) or a ranking (AUC): the epoch value depends on which examples "
+              "share a batch, so batch size, shuffling and the last short batch change the score of one model",
+              explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("experiment-tracking", "primary", "accumulate the metric's counts over the whole set, compute once"),
+         RouteTo("training-loop-architecture", "secondary", "where the evaluation loop reduces its per-batch values")),
+        "A mean of per-batch ratios is not the ratio over the set: a batch with few positives weighs as much as a "
+        "full one, and an empty-target batch can score 0 or 1 by convention. Only additive quantities (a summed "
+        "loss, correct counts) may be averaged batch by batch, and then weighted by batch size.",
+        Cite("000", "Symptom: need to track experiments", "what to log"), salience=Salience.CAUSE,
+        fix=Fix("Sum the metric's sufficient statistics (intersections and unions, TP/FP/FN) over every batch and "
+                "compute the metric once at the end of the epoch (torchmetrics objects do this with update/compute).",
+                "dice = torchmetrics.classification.BinaryF1Score().to(device)  # F1 == Dice on binary masks\n"
+                "for x, y in val_loader:\n    dice.update(model(x).sigmoid() > 0.5, y.int())\n"
+                "val_dice = dice.compute()  # over the whole set, independent of batching\ndice.reset()"),
+        avoid=("averaging a ratio metric over batches and comparing runs with different batch sizes",)),
     # --- issue 7: more causes from the threads users bring ----------------------------------------------------
     Row("LP-CKPT-01", {"monitor_mode": "wrong_direction"},
         (Find("Training Loop", "warning", "checkpoint selection or early stopping compares the monitored metric the "

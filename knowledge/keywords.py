@@ -299,8 +299,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"preference\s+(?:pairs|data(?:set)?|model)\b|\brm\s+(?:training|stage|checkpoint)\b)",
        _MO, 1, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
+    # (a run said to have been "trained from scratch" is one already made, set beside another such as a resumed
+    # one: the user describes it, they are not asking how to set one up)
     _k(r"new\s+(?:training\s+)?(?:pipeline|project|setup)|set(?:ting)?\s+up\s+(?:a\s+|my\s+|the\s+|our\s+)?"
-       r"(?:new\s+)?training|first\s+time\s+train\w*|from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
+       r"(?:new\s+)?training|first\s+time\s+train\w*|(?<!trained\s)from\s+scratch|start(?:ing)?\s+(?:a\s+)?new\s+"
        r"(?:training|project|model)",
        _SC, P_NEW_SETUP, symptom="new_setup"),
     _k(r"multi[-\s]?task|multiple\s+(?:tasks|objectives|losses|heads)|auxiliary\s+loss(?:es)?|"
@@ -587,6 +589,19 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:without|forg[eo]t\s+to\s+call|never\s+call(?:ed)?|didn'?t\s+call|did\s+not\s+call)\s+model\.eval\(\)|"
        r"validat\w*\s+(?:\w+\s+)?in\s+train(?:ing)?\s+mode",
        _LOOP, negatable=False, mode_switching="validates_in_train_mode"),
+    # accumulation said not to match the larger batch, with the sequences' token counts in view ("accumulation 2
+    # with batch 1 does not give the same gradient as batch 2 when my samples have 11 and 101 tokens")
+    _k(r"accumulat\w*[^.!?\n]{0,160}?(?:not\s+(?:give\s+|produce\s+|yield\s+)?(?:the\s+)?same|not\s+equivalent|"
+       r"isn'?t\s+equivalent|doesn'?t\s+match|does\s+not\s+match|differs?\s+from|(?:is|are|was|gives?)\s+"
+       r"different\s+(?:from|than))[^.!?\n]{0,160}?(?:\btokens?\b|"
+       r"sequence\s+lengths?|different\s+lengths|padding|padded)",
+       _LOOP, negatable=False, accum_token_mean=True, grad_accumulation=True),
+    # eval() said to be called, as a concession ("even though I call .eval() on my model", "despite setting
+    # model.eval()"): the evaluation runs with the modules' mode switched
+    _k(r"(?:even\s+though|although|despite|in\s+spite\s+of)\s+(?:i\s+|we\s+)?(?:(?:do|did|have|had)\s+)?"
+       r"(?:call(?:ed|ing|s)?|us(?:e|ed|ing)|sett?(?:ing)?|putt?(?:ing)?|switch(?:ed|ing)?)\s+(?:\S+\s+){0,3}?"
+       r"(?:\w*\.)?eval\(\)",
+       _LOOP, negatable=False, mode_switching="train_and_eval"),
     # --- issue 7: the causes users hit, as they describe them (loop, data, measurement, precision) --------
     # optimizer steps
     _k(r"(?:grad(?:ient)?s?\s+(?:are\s+|get\s+|were\s+)?(?:set\s+to\s+zero|zeroed|cleared|reset)|zero_?grad(?:\(\))?\s+"
@@ -741,6 +756,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:logged|logs?|metrics?|accuracy|acc|numbers?|values?)\b[^.!?\n]{0,60}?\b(?:averaged|reduced|synced|"
        r"synchroni[sz]ed|aggregated|gathered)\s+(?:over|across)\s+(?:the\s+|all\s+)?(?:gpus|ranks|processes|devices)\b",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    # a metric the user's code or the trainer reports, said to be wrong ("the accuracy my compute_metrics reports is
+    # off", "the reported F1 is incorrect"): the measurement's, not the model's (a model that is bad is "poor", "low")
+    _k(r"(?:metrics?|accuracy|acc|f1|scores?|precision|recall|auc)\b[^.!?\n]{0,50}?\b(?:reports?|returns?|gives?|"
+       r"computes?|logs?|prints?|shows?)\s+(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|off|incorrect)\b|"
+       r"(?:reported|logged|printed|displayed|computed)\s+(?:\w+\s+){0,2}(?:metrics?|accuracy|acc|f1|scores?)\s+"
+       r"(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|off|incorrect)\b",
+       _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
        r"accum\w*|accumulate_grad_batches|accumulation\s+(?:steps|factor))|loss\s+(?:is\s+|gets\s+)?(?:divided|scaled)\s+"
@@ -758,6 +780,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:different|differ\w*|chang\w*|vary|varies|inconsistent|non-?deterministic)(?P<gap2>[^.!?\n]{0,40}?)"
        r"(?:from\s+run\s+to\s+run|each\s+time|every\s+time|between\s+runs|across\s+runs|on\s+every\s+run)",
        _TR, P_TRACKING + 3, nondeterminism="evaluation", symptom="metrics_wrong"),
+    # a ratio or ranking metric whose value moves with how the evaluation set is batched ("the val dice changes
+    # with shuffle=True or False", "my F1 depends on the batch size"): per-batch values averaged, not counts summed
+    # (not a loss of that name, whose batch dependence is the training objective's; not "mixed precision")
+    _k(r"\b(?:dice|iou|jaccard|f1|f-?score|f-?measure|precision\s*(?:/|and)\s*recall|auc|auroc|mean\s+average\s+"
+       r"precision|bleu)\b(?!\s*[-_]?\s*loss)(?P<gap1>[^.!?\n]{0,60}?)"
+       r"(?:chang\w*|differ\w*|depend\w*|var(?:y|ies|ied)|is\s+different|not\s+the\s+same)(?P<gap2>[^.!?\n]{0,60}?)"
+       r"(?:batch[\s_-]?size|shuffl\w*|batch\s+order|order\s+of\s+(?:the\s+)?batches|drop_last|last\s+batch)",
+       _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"
        r"(?:results?|runs?|training)\s+(?:are\s+|is\s+)?non-?deterministic",

@@ -1673,6 +1673,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("clip clipping", "unscale", "before without ~unscale no missing skip"), {"clip_order": "before_unscale"}),
         # (the gradients said to be still scaled when clipped: "I clip the still scaled grads")
         (("clip clipping", "still", "scale"), {"clip_order": "before_unscale", "grad_scaler": True}),
+        # a usual clip threshold that stops an AMP run dead ("with AMP, clip 1.0 effectively halts training"): the
+        # norm clipped is the loss-scaled one (without AMP a halting clip is only a tight one, so AMP is required)
+        # (halting or freezing the training, not a run that stops at some epoch with an error)
+        (("clip clipping clip_grad_norm clip_grad_scale max_norm gradient_clip_val", "halt freeze",
+          "amp fp16 float16 gradscaler scaler autocast mixed", "!unscale !bf16 !bfloat16 !oom !error !crash !hang "
+          "!epoch !memory"),
+         {"clip_order": "before_unscale", "grad_clipping": True}),
         # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
         (("weight coefficient beta lambda alpha factor w", "loss term part component", "inert same "
           "identical", "!lr !rate !decay !lora"), {"loss_term_inert": True}),

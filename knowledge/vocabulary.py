@@ -175,6 +175,9 @@ SPECS: tuple[Spec, ...] = (
     _b("grad_norm_monitored", "Gradient norms are logged/monitored."),
     _i("grad_accum_steps", "Gradient-accumulation micro-steps per optimizer step.", low=1),
     _b("loss_scaled_for_accum", "The loss is divided by the accumulation steps."),
+    _b("accum_token_mean", "Gradient accumulation does not reproduce the larger batch because each micro-batch's "
+       "loss is a mean over its own tokens (or labelled positions): with unequal counts (variable lengths, padding, "
+       "masked prompts) the tokens of a short micro-batch weigh more than in one large batch."),
     _b("grad_accumulation", "Gradients are accumulated over several micro-batches per optimizer step (the count "
        "need not be known)."),
     _e("accum_wiring", "per_micro_batch around_loop",
@@ -348,6 +351,9 @@ SPECS: tuple[Spec, ...] = (
        "batch: it counts optimizer.step() calls and several optimizers are stepped per batch.", group="metrics"),
     _b("metrics_dropped", "Logged metrics or points are missing (steps, epochs, processes or whole metrics).",
        question="Q-METRICS-DROPPED", group="metrics"),
+    _b("metric_batch_averaged", "The reported evaluation metric is the mean of per-batch values of a metric that "
+       "does not average over examples (Dice, IoU, F1, precision/recall, AUC, BLEU), so its value depends on how "
+       "the examples are batched: the batch size, shuffling, the last partial batch.", group="metrics"),
     _e("scaler_skips", "none occasional persistent",
        "How often the GradScaler skips optimizer steps for inf/NaN gradients: a few early skips are normal "
        "calibration; every step is a collapsing loss scale.", question="Q-SCALER-SKIPS", group="config"),

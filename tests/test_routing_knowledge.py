@@ -130,6 +130,15 @@ def _read(text: str) -> dict:
     ("evaluating the saved model gives different accuracy every time", "nondeterminism", "evaluation"),
     ("with the same seed the runs are not reproducible", "nondeterminism", "training_runs"),
     ("the last epoch is never logged to wandb", "metrics_dropped", True),
+    ("the val dice changes with shuffle=True or False on the val loader", "metric_batch_averaged", True),
+    ("my validation F1 depends on the eval batch size", "metric_batch_averaged", True),
+    ("with AMP, gradient clipping at the usual 1.0 effectively halts training", "clip_order", "before_unscale"),
+    ("dropout still applies at test time even though I call .eval() on my model", "mode_switching",
+     "train_and_eval"),
+    ("accumulating 4 micro-batches does not match batch 32 because my sequences have different lengths",
+     "accum_token_mean", True),
+    ("the accuracy my compute_metrics reports is off", "symptom", "metrics_wrong"),
+    ("the logged F1 score was incorrect", "symptom", "metrics_wrong"),
     ("Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768.0", "scaler_skips", "occasional"),
     ("Gradient overflow. Skipping step, reducing loss scale to 1.5e-20", "scaler_skips", "persistent"),
     ("I call model.half() and train with Adam", "weights_dtype", "fp16"),
@@ -176,10 +185,21 @@ def test_a_cause_described_in_words_sets_its_observation(text, name, value):
     ("validation accuracy is 95%", "val_metric"),
     ("I call optimizer.step() once per iteration", "optimizer_step_call"),
     ("the loss scale settles at 65536", "scaler_skips"),
+    ("my dice loss depends on the batch size", "metric_batch_averaged"),
+    ("gradient clipping at 1.0 halts training", "clip_order"),
+    ("gradient accumulation with samples of different lengths and the loss is nan", "accum_token_mean"),
+    ("my accuracy is low", "symptom"),
+    ("with amp the training freezes at epoch 2, I clip gradients at 1.0", "clip_order"),
+    ("with mixed precision the loss changes with the batch size", "metric_batch_averaged"),
 ])
 def test_healthy_or_unrelated_wording_sets_no_fault(text, name):
     read = _read(text)
     assert read.get(name) in (None, 0.95), read
+
+
+def test_a_batch_averaged_ratio_metric_routes_to_tracking_first():
+    plan = plan_of(metric_batch_averaged=True, symptom="metrics_wrong")
+    assert plan[:2] == ["experiment-tracking", "training-loop-architecture"], plan
 
 
 _LOOP_CAUSES = [("optimizer_step_call", "missing"), ("optimizer_step_call", "twice"),
