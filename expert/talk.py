@@ -745,6 +745,8 @@ _INDEX_KEEP = 8
 
 def _index(tokens: list[Token]) -> _Index:
     """The :class:`_Index` of a token list, built on first ask (the last few lists asked about are kept)."""
+    if isinstance(tokens, _Window):
+        return tokens.ix  # type: ignore[return-value]  # (a window of a stretch brings its own)
     for held, ix in _INDEXES:
         if held is tokens and ix.n == len(tokens):
             return ix
@@ -985,44 +987,259 @@ STATUS_REACH = 600
 longer sentence is cut there, as the reader cuts a clause)."""
 _STATUS_GRID = 256
 """Characters to which a window's cut ends are rounded outward (the matches of one long sentence share windows)."""
+_STATUS_BLOCK = 4096
+"""Characters of text per stretch that :class:`ClauseStatus` tokenises and indexes once (a window whose start is in
+the block is read from it)."""
+_STATUS_MARGIN = 2048
+"""Characters a block's stretch reaches past its end, so that the windows starting in it fit (a window is at most
+``2 * (STATUS_REACH + _STATUS_GRID)`` characters past the words asked about)."""
+_STATUS_CUT = rx.compile(r"\s(?!%)")
+"""A space no token holds (only a number's unit, "5 %", spans one): the tokens on either side of it are the same
+whether the text is tokenised whole or from there."""
+
+
+class _Stretch:
+    """The tokens of ``text[lo:hi]`` (``lo`` and ``hi`` where no token is cut) and their :class:`_Index`."""
+
+    __slots__ = ("lo", "hi", "tokens", "starts", "ends", "ix", "den_ends", "triggers")
+
+    def __init__(self, text: str, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+        self.tokens = list(_tokens(text, lo, hi, False))
+        self.starts = [t.start for t in self.tokens]
+        self.ends = [t.end for t in self.tokens]
+        self.ix = ix = _index(self.tokens)
+        tokens, n = self.tokens, len(self.tokens)
+        # where a denied belief stops, and the words that deny one, as _Index._denials finds them
+        self.den_ends = [m for m in range(n) if _denial_ends(tokens, m)]
+        self.triggers = [k for k in range(n) if _denial_trigger(tokens, k, ix.sent_lo[k], n)]
+
+
+def _denial_trigger(tokens: Any, k: int, lo: int, n: int) -> bool:
+    """Whether token ``k`` opens a denied belief or a doubt (``lo``: its sentence's first token; ``n``: the end)."""
+    word = _plain(tokens[k])
+    if k + 1 < n and tokens[k + 1].lemma in K.WH_WORDS:
+        return False
+    return word in K.DOUBT_WORDS or (word in K.BELIEF_WORDS and any(
+        tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not" for m in range(max(lo, k - 3), k)))
+
+
+class _Window:
+    """``tokens[a:b]`` of a :class:`_Stretch`, read as a token list of its own without copying or re-indexing.
+
+    It answers what the status asks of a token list (its length, a token, a slice) and carries its :class:`_View`
+    index: the stretch's index cut to ``[a, b)``, so a window costs each ask a few look-ups, not a tokenisation.
+    """
+
+    __slots__ = ("_tokens", "_a", "_n", "ix")
+
+    def __init__(self, stretch: _Stretch, a: int, b: int) -> None:
+        self._tokens, self._a, self._n = stretch.tokens, a, b - a
+        self.ix = _View(stretch, self, a, b)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            lo, hi, step = k.indices(self._n)
+            return self._tokens[self._a + lo:self._a + hi:step] if step > 0 else list(self)[k]
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        return self._tokens[self._a + k]
+
+    def __iter__(self) -> Iterator[Token]:
+        return iter(self._tokens[self._a:self._a + self._n])
+
+
+class _Shifted:
+    """The positions of ``values[lo:hi]`` less ``a`` (a stretch's sorted positions, as a window counts them)."""
+
+    __slots__ = ("_values", "_lo", "_n", "_a")
+
+    def __init__(self, values: list[int], lo: int, hi: int, a: int) -> None:
+        self._values, self._lo, self._n, self._a = values, lo, max(0, hi - lo), a
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, q: int) -> int:
+        if q < 0:
+            q += self._n
+        if not 0 <= q < self._n:
+            raise IndexError(q)
+        return self._values[self._lo + q] - self._a
+
+
+class _Lookup:
+    """A per-token table computed on ask (``f(k)``), for the :class:`_View` tables."""
+
+    __slots__ = ("_f",)
+
+    def __init__(self, f: Any) -> None:
+        self._f = f
+
+    def __getitem__(self, k: int) -> Any:
+        return self._f(k)
+
+
+class _View:
+    """The :class:`_Index` of a :class:`_Window`, answered from its stretch's for a few look-ups per ask.
+
+    The answers are those of an index built on the window's own token list (``tests/test_text_clause_status``
+    checks it). A window's bounds cut sentences and clauses (clamped to them), and change what the rules that look at a token's
+    neighbours see at its first and last tokens: those few are judged again here, on the window.
+    """
+
+    def __init__(self, stretch: _Stretch, window: _Window, a: int, b: int) -> None:
+        self._s, self._w, self._a, self._b = stretch, window, a, b
+        self.n = n = b - a
+        ix = stretch.ix
+        self.sent_lo = _Lookup(lambda k: max(0, ix.sent_lo[a + k] - a))
+        self.sent_hi = _Lookup(lambda k: min(n, ix.sent_hi[a + k] - a))
+        self.clause_hi = _Lookup(lambda k: min(n, ix.clause_hi[a + k] - a))
+        self.clause_lo = _Lookup(self._clause_lo)
+        self.denied = _Lookup(self._denied)
+        self.resolutions = self._shift(ix.resolutions, b)
+        self.relapses = self._shift(ix.relapses, b)
+        self.habits = self._shift(ix.habits, b - 1)  # a pair's second word must be in the window too
+
+    def _shift(self, values: list[int], hi: int) -> _Shifted:
+        return _Shifted(values, bisect_left(values, self._a), bisect_left(values, hi), self._a)
+
+    def _cut(self, p: int) -> bool:
+        """Whether a clause starts at window token ``p`` (the rule of :class:`_Index`, on the window)."""
+        t = self._w[p - 1]
+        return (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT) and
+                not _empty_call(self._w, p - 1)) or (t.kind == "word" and t.lemma in _BREAK_WORDS)
+
+    def _clause_lo(self, k: int) -> int:
+        g = self._s.ix.clause_lo[self._a + k] - self._a
+        if g >= 3:
+            return g  # (an empty call's brackets are judged by their neighbours: from the third token on, as whole)
+        for p in (2, 1):
+            if p <= k and self._cut(p):
+                return p
+        return 0
+
+    def _denied(self, k: int) -> bool:
+        # a token is denied when a trigger stands before it with no end of what it denies between
+        a, g, s = self._a, self._a + k, self._s
+        e = bisect_right(s.den_ends, g) - 1
+        if e >= 0 and s.den_ends[e] == self._b - 1 and not _denial_ends(self._w, k):
+            e -= 1  # (the window's last token: the word after it is not the window's)
+        first = max(a, s.den_ends[e]) if e >= 0 else a
+        t = bisect_left(s.triggers, max(first, a + 3))
+        if t < len(s.triggers) and s.triggers[t] < g:
+            return True
+        # the first three words: their negations before the window are not the window's
+        w = self._w
+        return any(_denial_trigger(w, m - a, self.sent_lo[m - a], self.n) for m in range(first, min(a + 3, g)))
+
+    def past_marks(self, lo: int, hi: int) -> bool:
+        marks = self._s.ix._past_marks
+        return marks[self._a + hi] > marks[self._a + lo]
+
+    def presupposing(self, lo: int, hi: int) -> bool:
+        marks = self._s.ix._presupposing
+        return marks[self._a + hi] > marks[self._a + lo]
+
+    def hedged(self, lo: int, hi: int) -> bool:
+        marks = self._s.ix._hedges
+        return marks[self._a + min(hi, self.n)] > marks[self._a + max(0, lo)]
 
 
 class ClauseStatus:
     """:func:`clause_status` asked by character offsets.
 
-    For the readers that match text rather than tokens (the cue list, the coarse fallback). Only the sentences asked
-    about are tokenised, so the cost follows the matches read, not the length of the text.
+    For the readers that match text rather than tokens (the cue list, the coarse fallback). The words asked about
+    are judged in a window of text around them (their sentence, cut to ``STATUS_REACH`` characters either side).
+    The text is tokenised and indexed once per stretch of ``_STATUS_BLOCK`` characters asked about, and each window
+    is read from its stretch: the cost follows the text read, not the number of matches times their windows.
     """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._windows: dict[tuple[int, int], tuple[list[Token], list[int]]] = {}
+        self._stretches: dict[int, _Stretch] = {}
+        self._marks: dict[int, list[int]] = {}  # the sentence marks of each block, found on first ask
 
-    def _tokens(self, start: int, end: int) -> tuple[list[Token], list[int]]:
-        """The tokens of the window around ``[start, end)``, and their start offsets."""
+    def _sentence_ends(self, lo: int, hi: int) -> list[int]:
+        """Where the sentence marks in ``[lo, hi)`` stand, as ``_STATUS_SENTENCE`` finds them in the whole text."""
+        out: list[int] = []
+        for block in range(lo // _STATUS_BLOCK, (hi - 1) // _STATUS_BLOCK + 1):
+            marks = self._marks.get(block)
+            if marks is None:
+                b_lo = block * _STATUS_BLOCK
+                b_hi = min(len(self.text), b_lo + _STATUS_BLOCK)
+                # (the text past the block is in view: a mark's look-ahead is the whole text's)
+                marks = [m.start() for m in _STATUS_SENTENCE.finditer(self.text, b_lo, min(len(self.text), b_hi + 1))
+                         if m.start() < b_hi]
+                self._marks[block] = marks
+            out.extend(marks[bisect_left(marks, lo):bisect_left(marks, hi)])
+        return out
+
+    def _window(self, start: int, end: int) -> tuple[int, int]:
+        """The characters ``[lo, hi)`` read around ``[start, end)``: its sentence and the next one's opening."""
         text = self.text
         # the reach's ends snapped to a grid, so that the matches of one long sentence share their windows
         lo = max(0, (start - STATUS_REACH) // _STATUS_GRID * _STATUS_GRID)
-        for m in _STATUS_SENTENCE.finditer(text, lo, start):
-            lo = m.end()
         far = min(len(text), -(-(end + STATUS_REACH) // _STATUS_GRID) * _STATUS_GRID)
-        ends = [m.end() for m, _ in zip(_STATUS_SENTENCE.finditer(text, end, far), range(2))]
-        hi = ends[-1] if len(ends) == 2 else far
-        key = (lo, hi)
-        if key not in self._windows:
-            if len(self._windows) > 4096:
-                self._windows.clear()
-            tokens = list(_tokens(text, lo, hi, False))
-            self._windows[key] = (tokens, [t.start for t in tokens])
-        return self._windows[key]
+        # (a mark at either end of a search counts whatever follows it, as "$" matches there)
+        if lo < start and text[start - 1] in ".!?":
+            lo = start
+        elif lo < start:
+            before = self._sentence_ends(lo, start)
+            lo = before[-1] + 1 if before else lo
+        ends = self._sentence_ends(end, far - 1)[:2] if end < far else []
+        if len(ends) < 2 and end < far and text[far - 1] in ".!?\n":
+            ends.append(far - 1)
+        return lo, ends[1] + 1 if len(ends) == 2 else far
+
+    def _cut_before(self, x: int) -> int:
+        """The last place at or before ``x`` where no token is cut (0 at worst)."""
+        reach = _STATUS_GRID
+        while x - reach > 0:
+            last = -1
+            for m in _STATUS_CUT.finditer(self.text, x - reach, x + 1):
+                if m.end() <= x:
+                    last = m.end()
+            if last >= 0:
+                return last
+            reach *= 4
+        return 0
+
+    def _cut_after(self, x: int) -> int:
+        """The first place at or after ``x`` where no token is cut (the text's end at worst)."""
+        if x <= 0:
+            return 0
+        m = _STATUS_CUT.search(self.text, x - 1)
+        return m.end() if m else len(self.text)
+
+    def _stretch(self, lo: int, hi: int) -> _Stretch:
+        """The stretch that holds the window ``[lo, hi)``: its block's, tokenised on first ask."""
+        block = lo // _STATUS_BLOCK
+        got = self._stretches.get(block)
+        if got is None or not got.lo <= lo <= hi <= got.hi:
+            base = block * _STATUS_BLOCK
+            got = _Stretch(self.text, self._cut_before(min(lo, base)),
+                           self._cut_after(max(hi, base + _STATUS_BLOCK + _STATUS_MARGIN)))
+            self._stretches[block] = got
+        return got
+
+    def window(self, start: int, end: int) -> tuple[_Window, int, int]:
+        """The tokens read around ``[start, end)``, and the first and one past the last of them in it."""
+        lo, hi = self._window(start, end)
+        s = self._stretch(lo, hi)
+        a, b = bisect_left(s.starts, lo), bisect_right(s.ends, hi)
+        return _Window(s, a, b), bisect_left(s.starts, start, a, b) - a, bisect_left(s.starts, end, a, b) - a
 
     def of(self, start: int, end: int, hedge: bool = False, negatable: bool = True) -> str:
         """The status of the words at ``[start, end)`` of the text (``STATED`` when they hold no token)."""
-        tokens, starts = self._tokens(start, end)
-        i = bisect_left(starts, start)
+        tokens, i, j = self.window(start, end)
         if i >= len(tokens) or tokens[i].start >= end:
             return STATED
-        j = bisect_left(starts, end)
         return clause_status(tokens, i, j, hedge=hedge, negatable=negatable)
 
 
