@@ -1089,8 +1089,8 @@ class _View:
     """The :class:`_Index` of a :class:`_Window`, answered from its stretch's for a few look-ups per ask.
 
     The answers are those of an index built on the window's own token list (``tests/test_text_clause_status``
-    checks it). A window's bounds cut sentences and clauses (clamped to them), and change what the rules that look at a token's
-    neighbours see at its first and last tokens: those few are judged again here, on the window.
+    checks it). A window's bounds cut sentences and clauses (clamped to them), and change what the rules that look
+    at a token's neighbours see at its first and last tokens: those few are judged again here, on the window.
     """
 
     def __init__(self, stretch: _Stretch, window: _Window, a: int, b: int) -> None:
@@ -1164,6 +1164,8 @@ class ClauseStatus:
         self.text = text
         self._stretches: dict[int, _Stretch] = {}
         self._marks: dict[int, list[int]] = {}  # the sentence marks of each block, found on first ask
+        # (the readings of one composition share their words: a long text asks the same span several times)
+        self._said: dict[tuple[int, int, bool, bool], str] = {}
 
     def _sentence_ends(self, lo: int, hi: int) -> list[int]:
         """Where the sentence marks in ``[lo, hi)`` stand, as ``_STATUS_SENTENCE`` finds them in the whole text."""
@@ -1237,13 +1239,52 @@ class ClauseStatus:
 
     def of(self, start: int, end: int, hedge: bool = False, negatable: bool = True) -> str:
         """The status of the words at ``[start, end)`` of the text (``STATED`` when they hold no token)."""
-        tokens, i, j = self.window(start, end)
-        if i >= len(tokens) or tokens[i].start >= end:
-            return STATED
-        return clause_status(tokens, i, j, hedge=hedge, negatable=negatable)
+        key = (start, end, hedge, negatable)
+        said = self._said.get(key)
+        if said is None:
+            tokens, i, j = self.window(start, end)
+            said = STATED if i >= len(tokens) or tokens[i].start >= end else \
+                clause_status(tokens, i, j, hedge=hedge, negatable=negatable)
+            self._said[key] = said
+        return said
 
 
 # ------------------------------------------------------------------------------------------------ reading
+
+
+@lru_cache(maxsize=1)
+def _frame_anchors() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """The frames (indexes into ``K.FRAMES``) by the words of their anchor group.
+
+    Three tables: by a word said plainly, by a word said negated, and the frames whose anchor group names no word
+    (they are tried in every sentence).
+    """
+    plain: dict[str, list[int]] = {}
+    negated: dict[str, list[int]] = {}
+    always: list[int] = []
+    for f, (groups, _sets, _binds) in enumerate(K.FRAMES):
+        words = [w for w in groups[0] if w[0] != "!"] if groups else []
+        if not words:
+            always.append(f)
+        for w in words:
+            (negated if w[0] == "~" else plain).setdefault(w[1:] if w[0] in "~=" else w, []).append(f)
+    return ({w: tuple(fs) for w, fs in plain.items()}, {w: tuple(fs) for w, fs in negated.items()}, tuple(always))
+
+
+def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
+    """The frames whose anchor group a sentence says, in ``K.FRAMES`` order.
+
+    A frame whose anchor is not said cannot fire (:meth:`_Reader.frames` stops at its first group), and a pasted
+    log's line says the anchor of almost none.
+    """
+    by_plain, by_negated, always = _frame_anchors()
+    found = set(always)
+    for words, table in ((plain, by_plain), (negated, by_negated)):
+        for w in words:
+            fs = table.get(w)
+            if fs is not None:
+                found.update(fs)
+    return sorted(found)
 
 
 class _Reader:
@@ -3640,7 +3681,8 @@ class _Reader:
             return False
 
         done: set[str] = set()
-        for groups, sets, binds in K.FRAMES:
+        for f in _frames_said(plain, negated):
+            groups, sets, binds = K.FRAMES[f]
             if set(sets) <= done:
                 continue
             at: list[int] = []
