@@ -19,10 +19,10 @@ Two problems are solved here, independent of any topic:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 from expert import rx
@@ -520,19 +520,23 @@ class Scanner:
             else:
                 starts = list(chain.from_iterable(runs))
                 starts.sort()
+            # the attempts run in C (a pasted log gives a cue tens of thousands of starts, most matching nothing);
+            # a start inside the previous match is tried too but not taken, as finditer would skip it
             match = self._compiled(i, False).match
-            reach = -1
-            for s in starts:
-                if s < reach:
-                    continue  # inside the previous match of this cue, as finditer would skip it
-                self.attempts += 1
-                m = match(text, s)
-                if m is not None and m.end() > m.start():
-                    reach = m.end()
-                    yield i, m
-                    found += 1
-                    if found >= limit:
-                        break
+            reach, skipped, tried = -1, 0, len(starts)
+            for m in filter(None, map(match, repeat(text), starts)):
+                at = m.start()
+                if at < reach or m.end() == at:
+                    continue
+                yield i, m
+                found += 1
+                if found >= limit:
+                    tried = bisect_right(starts, at)
+                    break
+                skipped += bisect_left(starts, m.end()) - bisect_right(starts, at)
+                reach = m.end()
+            # (the starts tried: those up to the last match taken, less those inside a match taken)
+            self.attempts += tried - skipped
 
 
 def clause_starts(text: str, breaks: re.Pattern[str]) -> list[int]:

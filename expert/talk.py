@@ -489,14 +489,17 @@ def _parts(tokens: list[Token]) -> list[Part]:
     phrases, longest = _phrases(), _max_len()
     out: list[Part] = []
     i, n = 0, len(tokens)
+    # (each token's lemma, and whether it is a filler, looked up once: every token starts up to ``longest`` keys)
+    lemmas = [t.lemma for t in tokens]
+    fillers = [lemma in K.PHRASE_FILLERS for lemma in lemmas]
     while i < n:
         found = None
         for k in range(min(longest, n - i), 0, -1):
-            key = tuple(t.lemma for t in tokens[i:i + k])
+            key = tuple(lemmas[i:i + k])
             if key in phrases:
                 found = (k, phrases[key])
                 break
-        if found is None and longest > 1 and any(t.lemma in K.PHRASE_FILLERS for t in tokens[i + 1:i + longest]):
+        if found is None and longest > 1 and any(fillers[i + 1:i + longest]):
             found = _with_fillers(tokens, i, phrases, longest)
         if found:
             k, roles = found
@@ -783,7 +786,12 @@ def _denied_next(tokens: list[Token], hi: int) -> bool:
              if t.kind == "word"][:K.NEXT_DENIAL_WORDS]
     if after and after[0] in K.NEXT_NO[0] and (len(after) == 1 or after[1] in K.NEXT_NO[1]):
         return True
+    if not any(w in _NEXT_DENIAL_FIRSTS for w in after):
+        return False  # (each denial opens with one of a few words: most sentences hold none of them)
     return any(after[m:m + len(d)] == list(d) for d in K.NEXT_DENIALS for m in range(len(after)))
+
+
+_NEXT_DENIAL_FIRSTS = frozenset(d[0] for d in K.NEXT_DENIALS)
 
 
 def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None, j: int | None = None) -> bool:
@@ -4080,8 +4088,12 @@ def _log_series(r: _Reader) -> None:
             (val if is_val else train).append(float(raw))
         except ValueError:
             continue
+        at = val_at if is_val else train_at
+        if at and at[-1] is None:
+            at.append(None)  # (a value of the curve with no epoch: the curve keeps its order, no more epochs needed)
+            continue
         said = list(_EPOCH.finditer(text, max(0, start - 80), start))
-        (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
+        at.append(float(said[-1].group("epoch")) if said else None)
     if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
             max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
         # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move
