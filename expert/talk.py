@@ -32,6 +32,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import field
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from expert import rx
@@ -683,21 +684,20 @@ class _Index:
                     (t.kind == "word" and t.lemma in _BREAK_WORDS)
                 self.clause_hi[k] = k + 1 if cut else self.clause_hi[k + 1]
         firsts = {p[0] for p in K.RESOLVED_PHRASES}
-        self.resolutions = [k for k, t in enumerate(tokens) if _plain(t) in K.RESOLVED_FORMS or _plain(t) in firsts]
-        self.relapses = [k for k, t in enumerate(tokens) if t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS]
-        self.habits = [k for k in range(n - 1) if (_plain(tokens[k]), _plain(tokens[k + 1])) in K.PAST_HABIT]
-        self._past_marks = self._counts(tokens, lambda t: _plain(t) in K.PAST_MARKERS or
-                                        (t.text.endswith("ed") and t.lemma != t.text))
-        self._presupposing = self._counts(tokens, lambda t: t.lemma in K.PRESUPPOSING_WORDS)
-        self._hedges = self._counts(tokens, lambda t: t.lemma in K.HEDGES)
+        plain = [_plain(t) for t in tokens]  # (each word's plain form, made once for the tables below)
+        self.resolutions = [k for k, w in enumerate(plain) if w in K.RESOLVED_FORMS or w in firsts]
+        self.relapses = [k for k, t in enumerate(tokens) if t.lemma in K.RELAPSE_WORDS or plain[k] in K.RELAPSE_WORDS]
+        self.habits = [k for k in range(n - 1) if (plain[k], plain[k + 1]) in K.PAST_HABIT]
+        self._past_marks = self._counts([w in K.PAST_MARKERS or (t.text.endswith("ed") and t.lemma != t.text)
+                                         for w, t in zip(plain, tokens)])
+        self._presupposing = self._counts([t.lemma in K.PRESUPPOSING_WORDS for t in tokens])
+        self._hedges = self._counts([t.lemma in K.HEDGES for t in tokens])
         self.denied = self._denials(tokens)
 
     @staticmethod
-    def _counts(tokens: list[Token], test: Any) -> list[int]:
-        out = [0]
-        for t in tokens:
-            out.append(out[-1] + (1 if test(t) else 0))
-        return out
+    def _counts(flags: list[bool]) -> list[int]:
+        """How many of the flags before each position are set (``len(flags) + 1`` counts, the first 0)."""
+        return list(accumulate(map(int, flags), initial=0))
 
     def past_marks(self, lo: int, hi: int) -> bool:
         return self._past_marks[hi] > self._past_marks[lo]
@@ -4037,6 +4037,8 @@ class _Key:
 
 def _loss_key(text: str, at: int) -> _Key | None:
     before = text[max(0, at - 12):at].rstrip("_ -")
+    if not before.endswith(_SPLIT_KEYS):
+        return None  # (most values of a pasted log follow no split's name: one test for all of them)
     for key in _SPLIT_KEYS:
         if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
             return _Key(key)
