@@ -626,6 +626,10 @@ def _plain(t: Token) -> str:
     return t.text.lower().replace("'", "")
 
 
+_NEGATING_VERBS = frozenset({"fail", "refuse"})
+"""Verbs that negate like "not" before "to" ("fails to decrease"): :func:`negated_at`."""
+
+
 def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
     """A negator among the (up to ``NEGATION_REACH``) words before token ``i``, not before ``lo`` (its clause start).
 
@@ -648,7 +652,7 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
         if t.lemma in K.SCOPE_VERBS and k < i - 1:
             return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
         # "fails to decrease", "refuses to go down" negate like "does not"
-        if t.lemma in ("fail", "refuse") and k + 1 < len(tokens) and tokens[k + 1].lemma == "to":
+        if t.lemma in _NEGATING_VERBS and k + 1 < len(tokens) and tokens[k + 1].lemma == "to":
             return True
     return False
 
@@ -1258,6 +1262,12 @@ class ClauseStatus:
 
 
 # ------------------------------------------------------------------------------------------------ reading
+
+
+@lru_cache(maxsize=1)
+def _concept_firsts() -> frozenset[str]:
+    """The first word of each phrase ``knowledge.talk.CONCEPTS`` names by one word."""
+    return frozenset(phrase.split(" ")[0] for phrase in K.CONCEPTS)
 
 
 @lru_cache(maxsize=1)
@@ -3643,11 +3653,14 @@ class _Reader:
         where: dict[str, list[int]] = {}
         under: set[int] = set()  # the words said under a negation
         breaks = [0]  # clause breaks before each token (two words after as many breaks share a clause)
+        # (no word can be negated before the sentence's first negating word: most log lines hold none)
+        first_neg = next((k for k, t in enumerate(toks) if t.lemma in K.NEGATORS or t.lemma in _NEGATING_VERBS or
+                          t.lemma == "not"), len(toks))
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
                 continue
-            target = negated if self._negated(lo + k, lo) else plain
+            target = negated if k > first_neg and self._negated(lo + k, lo) else plain
             if target is negated:
                 under.add(k)
             target.setdefault(t.lemma, k)
@@ -3657,7 +3670,10 @@ class _Reader:
                 where.setdefault(t.text, []).append(k)
         # a phrase a frame names by one word ("has no effect": ``inert``), said plainly (it holds its negation)
         lem = [t.lemma for t in toks]
+        firsts = _concept_firsts()
         for k in range(len(toks)):
+            if lem[k] not in firsts and " " not in lem[k]:
+                continue  # (no concept opens with this word)
             for n in range(min(K.CONCEPT_REACH, len(toks) - k), 0, -1):
                 concept = K.CONCEPTS.get(" ".join(lem[k:k + n]))
                 if concept is not None:
