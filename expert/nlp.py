@@ -389,7 +389,8 @@ _MAX_WORD_LIST = 20_000
 
 def _words_present(low: str) -> Callable[[str], bool] | None:
     """A test whether a required word occurs inside some word of ``low``; None when testing would not pay."""
-    distinct = {w for w in set(_TEXT_WORD.findall(low)) if not w.isdigit()}  # numbers are looked up apart
+    distinct = set(_TEXT_WORD.findall(low))
+    distinct -= set(filter(str.isdigit, distinct))  # numbers are looked up apart
     if not low.isascii():
         distinct = {w.translate(_FOLD) for w in distinct}
     joined = "\n".join(distinct)
