@@ -688,7 +688,7 @@ class _Index:
                     (t.kind == "word" and t.lemma in _BREAK_WORDS)
                 self.clause_hi[k] = k + 1 if cut else self.clause_hi[k + 1]
         firsts = {p[0] for p in K.RESOLVED_PHRASES}
-        plain = [_plain(t) for t in tokens]  # (each word's plain form, made once for the tables below)
+        self.plain = plain = [_plain(t) for t in tokens]  # (each word's plain form, made once for the tables below)
         self.resolutions = [k for k, w in enumerate(plain) if w in K.RESOLVED_FORMS or w in firsts]
         self.relapses = [k for k, t in enumerate(tokens) if t.lemma in K.RELAPSE_WORDS or plain[k] in K.RELAPSE_WORDS]
         self.habits = [k for k in range(n - 1) if (plain[k], plain[k + 1]) in K.PAST_HABIT]
@@ -721,20 +721,16 @@ class _Index:
         n = self.n
         out = [False] * n
         k = 0
-        while k < n:
-            word = _plain(tokens[k])
-            wh = k + 1 < n and tokens[k + 1].lemma in K.WH_WORDS
-            trigger = not wh and (word in K.DOUBT_WORDS or (word in K.BELIEF_WORDS and any(
-                tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not"
-                for m in range(max(self.sent_lo[k], k - 3), k))))
-            if not trigger:
-                k += 1
-                continue
-            m = k + 1
+        # (only a doubt or a belief word can open a denial: the others are passed over without a look)
+        openers = _denial_openers()[1]
+        for c in [c for c, w in enumerate(self.plain) if w in openers]:
+            if c < k or not _denial_trigger(tokens, c, self.sent_lo[c], n):
+                continue  # (inside the stretch the last denial reached, or no denial)
+            m = c + 1
             while m < n and not _denial_ends(tokens, m):
                 out[m] = True
                 m += 1
-            k = max(k + 1, m)
+            k = max(c + 1, m)
         return out
 
 
@@ -1022,9 +1018,19 @@ class _Stretch:
         self.ends = [t.end for t in self.tokens]
         self.ix = ix = _index(self.tokens)
         tokens, n = self.tokens, len(self.tokens)
-        # where a denied belief stops, and the words that deny one, as _Index._denials finds them
-        self.den_ends = [m for m in range(n) if _denial_ends(tokens, m)]
-        self.triggers = [k for k in range(n) if _denial_trigger(tokens, k, ix.sent_lo[k], n)]
+        # where a denied belief stops, and the words that deny one, as _Index._denials finds them (only a word
+        # that opens a denial ending, a doubt or a belief is looked at closer)
+        plain, openers = ix.plain, _denial_openers()
+        self.den_ends = [m for m in range(n) if (plain[m] in openers[0] or tokens[m].text in _SENTENCE_END or
+                                                 tokens[m].text in _BIND_BREAKS or tokens[m].lemma in _CONTRASTS)
+                         and _denial_ends(tokens, m)]
+        self.triggers = [k for k in range(n) if plain[k] in openers[1] and _denial_trigger(tokens, k, ix.sent_lo[k], n)]
+
+
+@lru_cache(maxsize=1)
+def _denial_openers() -> tuple[frozenset[str], frozenset[str]]:
+    """The first words of ``DENIAL_ENDS`` pairs, and the doubt and belief words (what may open a denial)."""
+    return frozenset(a for a, _b in K.DENIAL_ENDS), frozenset(K.DOUBT_WORDS) | frozenset(K.BELIEF_WORDS)
 
 
 def _denial_trigger(tokens: Any, k: int, lo: int, n: int) -> bool:
