@@ -3833,7 +3833,13 @@ class _Reader:
         # a long text is a pasted log: its code is read in the lines that are composed (``_ranges``), which keeps
         # the forty patterns' work bounded whatever the length
         spans = self._spans if self._spans is not None else [(0, len(self.text))]
-        for idiom, pattern in zip(K.CODE_IDIOMS, _code_patterns()):
+        # (in those lines, an idiom none of whose required words they hold cannot match, and is not searched; on
+        # ASCII lines, where case folding is exact)
+        said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else ""
+        needed = _code_needed() if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
+        for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
+            if words is not None and not any(w in said for w in words):
+                continue
             found = (m for lo, hi in spans for m in pattern.finditer(self.text, lo, hi))
             for n, m in enumerate(found):
                 if n >= K.CODE_HITS:
@@ -3970,6 +3976,14 @@ def _code_patterns() -> tuple[re.Pattern[str], ...]:
     Through ``expert.rx``, as the program's other patterns: about fifty compilations are a few ms of every start.
     """
     return tuple(rx.compile(idiom.pattern) for idiom in K.CODE_IDIOMS)
+
+
+@lru_cache(maxsize=1)
+def _code_needed() -> tuple[frozenset[str] | None, ...]:
+    """Each code idiom's required words (:func:`expert.nlp.required_words`; None: always searched), in order."""
+    from expert.nlp import required_words
+
+    return tuple(required_words(idiom.pattern) for idiom in K.CODE_IDIOMS)
 
 
 SIGNATURES_CACHE = "signatures"
