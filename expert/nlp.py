@@ -387,6 +387,23 @@ _MAX_WORD_LIST = 20_000
 """Above this many characters of distinct words (a text of mostly unique tokens) no cue is skipped."""
 
 
+_PRESENT: list[tuple[str, Callable[[str], bool] | None]] = []
+"""The last text :func:`words_present` was asked about, and its test."""
+
+
+def words_present(low: str) -> Callable[[str], bool] | None:
+    """A test whether a required word (:func:`required_words`) occurs inside some word of ``low``.
+
+    For an ASCII text the answer is ``word in low``'s. None when testing would not pay (a text of mostly unique
+    words). The last text's test is kept: the cue scan and the error signatures ask about the same text.
+    """
+    if _PRESENT and _PRESENT[0][0] == low:
+        return _PRESENT[0][1]
+    test = _words_present(low)
+    _PRESENT[:] = [(low, test)]
+    return test
+
+
 def _words_present(low: str) -> Callable[[str], bool] | None:
     """A test whether a required word occurs inside some word of ``low``; None when testing would not pay."""
     distinct = set(_TEXT_WORD.findall(low))
@@ -490,7 +507,7 @@ class Scanner:
         low = lower_aligned(text)
         if not low.isascii():
             low = low.translate(_FOLD)
-        present = _words_present(low)
+        present = words_present(low)
         live = [i for i, required in enumerate(self._required)
                 if present is None or required is None or any(map(present, required))]
         # (a cue none of whose required words is in the text is not tried at all)

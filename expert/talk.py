@@ -36,6 +36,7 @@ from itertools import accumulate
 from typing import Any
 
 from expert import rx
+from expert.nlp import words_present
 from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.forms import FORMS
@@ -3928,11 +3929,15 @@ class _Reader:
         low = self.text
         first: tuple[int, dict[str, Any], int, int] | None = None
         stored = _stored_needed()
+        # (whether a word is in a long ASCII text, asked of its distinct words, as the cue scan asked: not a search
+        # of the whole text per word)
+        present = words_present(low) if len(low) > FUZZY_LIMIT and low.isascii() else None
+        has = present if present is not None else low.__contains__
         for order, (_pattern, sets) in enumerate(K.ERROR_SIGNATURES):
             # skip a signature none of whose required words occur: always when they are stored, else on a long
             # text (working them out, or compiling the signature, costs more than searching a typed complaint)
             needed = stored[order] if stored is not None else _needed(order) if len(low) > FUZZY_LIMIT else None
-            if needed is not None and not any(w in low for w in needed):
+            if needed is not None and not any(map(has, needed)):
                 continue  # none of the words every match holds is in the text
             for n, m in enumerate(_signature(order).finditer(low)):
                 if n >= 64:
@@ -3952,7 +3957,7 @@ class _Reader:
             # "it never crashed before, now it crashes at step 100")
             crash = next((m for n, m in enumerate(_crash_named().finditer(low))
                           if n < 64 and not self._said_absent(m.start())), None) \
-                if needed is None or any(w in low for w in needed) else None
+                if needed is None or any(map(has, needed)) else None
             pasted = _pasted().search(low) if crash is not None else None
             if pasted is not None:  # an exception line pasted with its message is a crash shown, not named
                 self.add({"symptom": "crash"}, pasted.start(), pasted.end(), strong=False, evidence=True)
