@@ -111,6 +111,7 @@ _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 may be said, the first step, any epoch, a fixed interval, every time)."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_STEP_OR_EPOCH_WORDS = _STEP_WORDS | _EPOCH_WORDS
 _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
 """Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
 "my loss values are ...")."""
@@ -1330,6 +1331,7 @@ class _Reader:
         self._token_starts = [t.start for t in self.tokens]
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
+        self._clause_times: dict[tuple[int, int], Any] = {}  # (see _clause_time)
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
         self._lowered_lr: tuple[int, int] | None = None  # where the text says the LR was lowered
         self._train_unstable = False  # whether the text reads the training loss non-finite or diverging
@@ -1459,13 +1461,26 @@ class _Reader:
 
         The words that said it (in the clause) are left in ``self._time_span``.
         """
+        said = self._clause_times.get((i, j))
+        if said is None:
+            said = self._clause_times[(i, j)] = self._clause_time(i, j)
+        times, step, found, self._time_span = said
+        return self._movement_time(times, step, found, sent_lo, sent_hi, at)
+
+    def _clause_time(self, i: int, j: int) -> tuple[list[tuple[str, Part]], int | None, str | None,
+                                                     tuple[int, int] | None]:
+        """What clause ``[i, j)`` says of time whatever moves in it.
+
+        Its time phrases, the step, the time its step and epoch counts say, and their words: worked out once per
+        clause (a long clause holds many movements).
+        """
         times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles]
         step = None
         found: str | None = None
         self._time_span = None
         for k in range(i, j):
             t = self.tokens[k]
-            if t.kind != "word" or t.lemma not in _STEP_WORDS | _EPOCH_WORDS:
+            if t.kind != "word" or t.lemma not in _STEP_OR_EPOCH_WORDS:
                 continue
             nums = [u for u in self.tokens[k + 1:min(j, k + 3)] if u.kind == "num"]
             before = [u for u in self.tokens[max(i, k - 2):k] if u.kind == "num"]
@@ -1493,6 +1508,11 @@ class _Reader:
             elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
+        return times, step, found, self._time_span
+
+    def _movement_time(self, times: list[tuple[str, Part]], step: int | None, found: str | None, sent_lo: int,
+                       sent_hi: int, at: int) -> tuple[str | None, int | None]:
+        """:meth:`_time` for the movement at token ``at``, from what its clause says of time."""
         # a recurring time named by its event beats a bare "every time" ("every time an epoch begins")
         recurring = sorted((t for t in times if t[0] in _RECURRING), key=lambda t: _RECURRING.index(t[0]))
         inside = [p for v, p in times if v == "within_epoch"]
