@@ -1186,6 +1186,7 @@ class ClauseStatus:
         self._marks: dict[int, list[int]] = {}  # the sentence marks of each block, found on first ask
         # (the readings of one composition share their words: a long text asks the same span several times)
         self._said: dict[tuple[int, int, bool, bool], str] = {}
+        self._windows: dict[tuple[int, int], tuple[_Window, _Stretch, int, int]] = {}
 
     def _sentence_ends(self, lo: int, hi: int) -> list[int]:
         """Where the sentence marks in ``[lo, hi)`` stand, as ``_STATUS_SENTENCE`` finds them in the whole text."""
@@ -1253,9 +1254,14 @@ class ClauseStatus:
     def window(self, start: int, end: int) -> tuple[_Window, int, int]:
         """The tokens read around ``[start, end)``, and the first and one past the last of them in it."""
         lo, hi = self._window(start, end)
-        s = self._stretch(lo, hi)
-        a, b = bisect_left(s.starts, lo), bisect_right(s.ends, hi)
-        return _Window(s, a, b), bisect_left(s.starts, start, a, b) - a, bisect_left(s.starts, end, a, b) - a
+        got = self._windows.get((lo, hi))
+        if got is None:
+            # (the asks about one long sentence share their windows: each is cut from its stretch once)
+            s = self._stretch(lo, hi)
+            a, b = bisect_left(s.starts, lo), bisect_right(s.ends, hi)
+            got = self._windows[(lo, hi)] = (_Window(s, a, b), s, a, b)
+        window, s, a, b = got
+        return window, bisect_left(s.starts, start, a, b) - a, bisect_left(s.starts, end, a, b) - a
 
     def of(self, start: int, end: int, hedge: bool = False, negatable: bool = True) -> str:
         """The status of the words at ``[start, end)`` of the text (``STATED`` when they hold no token)."""
