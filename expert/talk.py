@@ -28,7 +28,7 @@ words that could mean two things.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator
 from dataclasses import field
 from functools import lru_cache
@@ -1338,6 +1338,7 @@ class _Reader:
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
         self._clause_times: dict[tuple[int, int], Any] = {}  # (see _clause_time)
+        self._troubles: list[Any] = [None, 0, []]  # (see _troubled_clause)
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
         self._lowered_lr: tuple[int, int] | None = None  # where the text says the LR was lowered
         self._train_unstable = False  # whether the text reads the training loss non-finite or diverging
@@ -3243,8 +3244,23 @@ class _Reader:
     def _troubled_clause(self, i: int, j: int) -> bool:
         """Whether a symptom or a loss behaviour was read from words inside clause ``[i, j)``."""
         lo, hi = self._span(i, j)
-        return any(r.name in ("symptom", "loss_behavior") and lo <= r.start < hi and r.end <= hi
-                   for r in self.u.readings)
+        # (the spans of those readings, sorted, kept up to date as readings are added: a long text has thousands,
+        # and every clause asks)
+        readings, held = self.u.readings, self._troubles
+        if held[0] is not readings or held[1] > len(readings):
+            held[:] = [readings, 0, []]
+        if held[1] < len(readings):
+            for r in readings[held[1]:]:
+                if r.name in ("symptom", "loss_behavior"):
+                    insort(held[2], (r.start, r.end))
+            held[1] = len(readings)
+        spans = held[2]
+        k = bisect_left(spans, (lo,))
+        while k < len(spans) and spans[k][0] < hi:
+            if spans[k][1] <= hi:
+                return True
+            k += 1
+        return False
 
     def _bare_number(self, i: int, j: int) -> Token | None:
         """A number said alone after a preposition in clause ``[i, j)`` ("with 64", "on 4"): an elided setting."""
