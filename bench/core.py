@@ -24,6 +24,11 @@ DIAGNOSIS_TARGET = 0.05
 PIPELINE_RATIO = 5.0  # issue 21: a pipeline call costs at most 5x a bare interpreter start, in CPU time
 LATENCY_TARGETS = {40: 0.010, 150: 0.020}  # issue 21: a diagnosis with the engine built
 COMPLAINT_MB_TARGET = 1.0  # issue 10: a 1 MB complaint parses in under a second
+# issue 19: one long unpunctuated line and a pasted log stay under the same second; a typical complaint in 5 ms
+LONG_TEXT_TARGET = 1.0
+TYPICAL_COMPLAINT_TARGET = 0.005
+TYPICAL_COMPLAINT = ("My loss becomes NaN after about 2000 steps with fp16, I use AdamW with lr 3e-4 and batch size "
+                     "32. Validation loss goes up while training loss keeps going down.")
 
 BASE = {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_onset": "after_steps",
         "mixed_precision": "fp16", "learning_rate": 1e-3}
@@ -311,6 +316,64 @@ def pasted_complaint(size: int) -> str:
     return (head + "".join(lines))[: max(0, size - len(tail))] + tail
 
 
+def unpunctuated_line(size: int) -> str:
+    """One line of ``size`` characters with no sentence mark: a log flattened by a chat box ("step 7 loss 1.25
+    was nan step 8 ..."), every clause a movement the reader composes and asks the clause status of."""
+    unit = "step {i} loss {x} was nan "
+    return "".join(unit.format(i=i, x=i % 5 + 0.25) for i in range(size // 20 + 1))[:size]
+
+
+def log_lines(size: int) -> str:
+    """``size`` characters of pasted log: Hugging Face Trainer dicts, ``step N | loss: x`` lines, and now and then
+    a traceback."""
+    lines, total, i = [], 0, 0
+    while total < size:
+        i += 1
+        if i % 3 == 0:
+            line = (f"{{'loss': {1 / (1 + i % 97):.4f}, 'grad_norm': {i % 13 / 3:.3f}, "
+                    f"'learning_rate': {5e-5 * (1 - i / 1e6):.3e}, 'epoch': {i / 5000:.2f}}}\n")
+        elif i % 3 == 1:
+            line = f"step {i * 10} | loss: {(i % 113) / 50:.2f} | lr {3e-4:.1e}\n"
+        else:
+            line = (f"{{'eval_loss': {i % 89 / 40:.4f}, 'eval_runtime': 12.3, 'eval_samples_per_second': 80.1, "
+                    f"'epoch': {i / 5000:.2f}}}\n")
+        if i % 500 == 0:
+            line += ('Traceback (most recent call last):\n  File "train.py", line 142, in <module>\n'
+                     "    loss.backward()\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+        lines.append(line)
+        total += len(line)
+    return "".join(lines)[:size]
+
+
+def _parse_time(text: str, repeats: int) -> tuple[float, int]:
+    """The median seconds ``parse_complaint`` takes on ``text``, and the observations it found."""
+    from expert.text import parse_complaint
+
+    times, found = [], []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        found = parse_complaint(text)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), len(found)
+
+
+def long_texts(repeats: int) -> list[Result]:
+    """Issue 19's texts: one long unpunctuated line (200 kB and 1 MB), 1 MB of log lines, a typical complaint."""
+    from expert.text import parse_complaint
+
+    parse_complaint("warm up")  # build the cue tables outside the timing
+    out = []
+    for label, text in (("200 kB one unpunctuated line", unpunctuated_line(200_000)),
+                        ("1 MB one unpunctuated line", unpunctuated_line(1_000_000)),
+                        ("1 MB of log lines", log_lines(1_000_000))):
+        seconds, n = _parse_time(text, max(3, min(repeats, 5)))
+        out.append(Result(f"complaint parsing, {label}", seconds, LONG_TEXT_TARGET, note=f"{n} observations"))
+    seconds, n = _parse_time(TYPICAL_COMPLAINT, max(20, repeats * 5))
+    out.append(Result("complaint parsing, a typical complaint", seconds, TYPICAL_COMPLAINT_TARGET,
+                      note=f"{n} observations, {len(TYPICAL_COMPLAINT)} characters"))
+    return out
+
+
 def complaint_parsing(repeats: int) -> list[Result]:
     """Free-text parsing of 10 kB, 100 kB and 1 MB pasted complaints (linear: each ten times the last)."""
     from expert.text import _compiled, parse_complaint
@@ -334,7 +397,7 @@ def complaint_parsing(repeats: int) -> list[Result]:
 def run(repeats: int) -> list[Result]:
     """Every measurement of this section."""
     return [*startup(repeats), *pipeline(repeats), *construction(repeats), *latency(repeats), *scaling(repeats),
-            *complaint_parsing(repeats)]
+            *complaint_parsing(repeats), *long_texts(repeats)]
 
 
 def main(argv: list[str] | None = None) -> int:

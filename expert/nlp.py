@@ -19,10 +19,10 @@ Two problems are solved here, independent of any topic:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 from expert import rx
@@ -387,9 +387,27 @@ _MAX_WORD_LIST = 20_000
 """Above this many characters of distinct words (a text of mostly unique tokens) no cue is skipped."""
 
 
+_PRESENT: list[tuple[str, Callable[[str], bool] | None]] = []
+"""The last text :func:`words_present` was asked about, and its test."""
+
+
+def words_present(low: str) -> Callable[[str], bool] | None:
+    """A test whether a required word (:func:`required_words`) occurs inside some word of ``low``.
+
+    For an ASCII text the answer is ``word in low``'s. None when testing would not pay (a text of mostly unique
+    words). The last text's test is kept: the cue scan and the error signatures ask about the same text.
+    """
+    if _PRESENT and _PRESENT[0][0] == low:
+        return _PRESENT[0][1]
+    test = _words_present(low)
+    _PRESENT[:] = [(low, test)]
+    return test
+
+
 def _words_present(low: str) -> Callable[[str], bool] | None:
     """A test whether a required word occurs inside some word of ``low``; None when testing would not pay."""
-    distinct = {w for w in set(_TEXT_WORD.findall(low)) if not w.isdigit()}  # numbers are looked up apart
+    distinct = set(_TEXT_WORD.findall(low))
+    distinct -= set(filter(str.isdigit, distinct))  # numbers are looked up apart
     if not low.isascii():
         distinct = {w.translate(_FOLD) for w in distinct}
     joined = "\n".join(distinct)
@@ -489,7 +507,7 @@ class Scanner:
         low = lower_aligned(text)
         if not low.isascii():
             low = low.translate(_FOLD)
-        present = _words_present(low)
+        present = words_present(low)
         live = [i for i, required in enumerate(self._required)
                 if present is None or required is None or any(map(present, required))]
         # (a cue none of whose required words is in the text is not tried at all)
@@ -520,19 +538,23 @@ class Scanner:
             else:
                 starts = list(chain.from_iterable(runs))
                 starts.sort()
+            # the attempts run in C (a pasted log gives a cue tens of thousands of starts, most matching nothing);
+            # a start inside the previous match is tried too but not taken, as finditer would skip it
             match = self._compiled(i, False).match
-            reach = -1
-            for s in starts:
-                if s < reach:
-                    continue  # inside the previous match of this cue, as finditer would skip it
-                self.attempts += 1
-                m = match(text, s)
-                if m is not None and m.end() > m.start():
-                    reach = m.end()
-                    yield i, m
-                    found += 1
-                    if found >= limit:
-                        break
+            reach, skipped, tried = -1, 0, len(starts)
+            for m in filter(None, map(match, repeat(text), starts)):
+                at = m.start()
+                if at < reach or m.end() == at:
+                    continue
+                yield i, m
+                found += 1
+                if found >= limit:
+                    tried = bisect_right(starts, at)
+                    break
+                skipped += bisect_left(starts, m.end()) - bisect_right(starts, at)
+                reach = m.end()
+            # (the starts tried: those up to the last match taken, less those inside a match taken)
+            self.attempts += tried - skipped
 
 
 def clause_starts(text: str, breaks: re.Pattern[str]) -> list[int]:

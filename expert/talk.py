@@ -28,13 +28,15 @@ words that could mean two things.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator
 from dataclasses import field
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from expert import rx
+from expert.nlp import words_present
 from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.forms import FORMS
@@ -109,6 +111,7 @@ _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 may be said, the first step, any epoch, a fixed interval, every time)."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_STEP_OR_EPOCH_WORDS = _STEP_WORDS | _EPOCH_WORDS
 _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
 """Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
 "my loss values are ...")."""
@@ -513,14 +516,17 @@ def _parts(tokens: list[Token]) -> list[Part]:
     phrases, longest = _phrases(), _max_len()
     out: list[Part] = []
     i, n = 0, len(tokens)
+    # (each token's lemma, and whether it is a filler, looked up once: every token starts up to ``longest`` keys)
+    lemmas = [t.lemma for t in tokens]
+    fillers = [lemma in K.PHRASE_FILLERS for lemma in lemmas]
     while i < n:
         found = None
         for k in range(min(longest, n - i), 0, -1):
-            key = tuple(t.lemma for t in tokens[i:i + k])
+            key = tuple(lemmas[i:i + k])
             if key in phrases:
                 found = (k, phrases[key])
                 break
-        if found is None and longest > 1 and any(t.lemma in K.PHRASE_FILLERS for t in tokens[i + 1:i + longest]):
+        if found is None and longest > 1 and any(fillers[i + 1:i + longest]):
             found = _with_fillers(tokens, i, phrases, longest)
         if found:
             k, roles = found
@@ -646,6 +652,10 @@ def _plain(t: Token) -> str:
     return t.text.lower().replace("'", "")
 
 
+_NEGATING_VERBS = frozenset({"fail", "refuse"})
+"""Verbs that negate like "not" before "to" ("fails to decrease"): :func:`negated_at`."""
+
+
 def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
     """A negator among the (up to ``NEGATION_REACH``) words before token ``i``, not before ``lo`` (its clause start).
 
@@ -668,7 +678,7 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
         if t.lemma in K.SCOPE_VERBS and k < i - 1:
             return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
         # "fails to decrease", "refuses to go down" negate like "does not"
-        if t.lemma in ("fail", "refuse") and k + 1 < len(tokens) and tokens[k + 1].lemma == "to":
+        if t.lemma in _NEGATING_VERBS and k + 1 < len(tokens) and tokens[k + 1].lemma == "to":
             return True
     return False
 
@@ -704,21 +714,20 @@ class _Index:
                     (t.kind == "word" and t.lemma in _BREAK_WORDS)
                 self.clause_hi[k] = k + 1 if cut else self.clause_hi[k + 1]
         firsts = {p[0] for p in K.RESOLVED_PHRASES}
-        self.resolutions = [k for k, t in enumerate(tokens) if _plain(t) in K.RESOLVED_FORMS or _plain(t) in firsts]
-        self.relapses = [k for k, t in enumerate(tokens) if t.lemma in K.RELAPSE_WORDS or _plain(t) in K.RELAPSE_WORDS]
-        self.habits = [k for k in range(n - 1) if (_plain(tokens[k]), _plain(tokens[k + 1])) in K.PAST_HABIT]
-        self._past_marks = self._counts(tokens, lambda t: _plain(t) in K.PAST_MARKERS or
-                                        (t.text.endswith("ed") and t.lemma != t.text))
-        self._presupposing = self._counts(tokens, lambda t: t.lemma in K.PRESUPPOSING_WORDS)
-        self._hedges = self._counts(tokens, lambda t: t.lemma in K.HEDGES)
+        self.plain = plain = [_plain(t) for t in tokens]  # (each word's plain form, made once for the tables below)
+        self.resolutions = [k for k, w in enumerate(plain) if w in K.RESOLVED_FORMS or w in firsts]
+        self.relapses = [k for k, t in enumerate(tokens) if t.lemma in K.RELAPSE_WORDS or plain[k] in K.RELAPSE_WORDS]
+        self.habits = [k for k in range(n - 1) if (plain[k], plain[k + 1]) in K.PAST_HABIT]
+        self._past_marks = self._counts([w in K.PAST_MARKERS or (t.text.endswith("ed") and t.lemma != t.text)
+                                         for w, t in zip(plain, tokens)])
+        self._presupposing = self._counts([t.lemma in K.PRESUPPOSING_WORDS for t in tokens])
+        self._hedges = self._counts([t.lemma in K.HEDGES for t in tokens])
         self.denied = self._denials(tokens)
 
     @staticmethod
-    def _counts(tokens: list[Token], test: Any) -> list[int]:
-        out = [0]
-        for t in tokens:
-            out.append(out[-1] + (1 if test(t) else 0))
-        return out
+    def _counts(flags: list[bool]) -> list[int]:
+        """How many of the flags before each position are set (``len(flags) + 1`` counts, the first 0)."""
+        return list(accumulate(map(int, flags), initial=0))
 
     def past_marks(self, lo: int, hi: int) -> bool:
         return self._past_marks[hi] > self._past_marks[lo]
@@ -738,20 +747,16 @@ class _Index:
         n = self.n
         out = [False] * n
         k = 0
-        while k < n:
-            word = _plain(tokens[k])
-            wh = k + 1 < n and tokens[k + 1].lemma in K.WH_WORDS
-            trigger = not wh and (word in K.DOUBT_WORDS or (word in K.BELIEF_WORDS and any(
-                tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not"
-                for m in range(max(self.sent_lo[k], k - 3), k))))
-            if not trigger:
-                k += 1
-                continue
-            m = k + 1
+        # (only a doubt or a belief word can open a denial: the others are passed over without a look)
+        openers = _denial_openers()[1]
+        for c in [c for c, w in enumerate(self.plain) if w in openers]:
+            if c < k or not _denial_trigger(tokens, c, self.sent_lo[c], n):
+                continue  # (inside the stretch the last denial reached, or no denial)
+            m = c + 1
             while m < n and not _denial_ends(tokens, m):
                 out[m] = True
                 m += 1
-            k = max(k + 1, m)
+            k = max(c + 1, m)
         return out
 
 
@@ -769,6 +774,8 @@ _INDEX_KEEP = 8
 
 def _index(tokens: list[Token]) -> _Index:
     """The :class:`_Index` of a token list, built on first ask (the last few lists asked about are kept)."""
+    if isinstance(tokens, _Window):
+        return tokens.ix  # type: ignore[return-value]  # (a window of a stretch brings its own)
     for held, ix in _INDEXES:
         if held is tokens and ix.n == len(tokens):
             return ix
@@ -805,7 +812,12 @@ def _denied_next(tokens: list[Token], hi: int) -> bool:
              if t.kind == "word"][:K.NEXT_DENIAL_WORDS]
     if after and after[0] in K.NEXT_NO[0] and (len(after) == 1 or after[1] in K.NEXT_NO[1]):
         return True
+    if not any(w in _NEXT_DENIAL_FIRSTS for w in after):
+        return False  # (each denial opens with one of a few words: most sentences hold none of them)
     return any(after[m:m + len(d)] == list(d) for d in K.NEXT_DENIALS for m in range(len(after)))
+
+
+_NEXT_DENIAL_FIRSTS = frozenset(d[0] for d in K.NEXT_DENIALS)
 
 
 def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None, j: int | None = None) -> bool:
@@ -1009,48 +1021,326 @@ STATUS_REACH = 600
 longer sentence is cut there, as the reader cuts a clause)."""
 _STATUS_GRID = 256
 """Characters to which a window's cut ends are rounded outward (the matches of one long sentence share windows)."""
+_STATUS_BLOCK = 4096
+"""Characters of text per stretch that :class:`ClauseStatus` tokenises and indexes once (a window whose start is in
+the block is read from it)."""
+_STATUS_MARGIN = 2048
+"""Characters a block's stretch reaches past its end, so that the windows starting in it fit (a window is at most
+``2 * (STATUS_REACH + _STATUS_GRID)`` characters past the words asked about)."""
+_STATUS_CUT = rx.compile(r"\s(?!%)")
+"""A space no token holds (only a number's unit, "5 %", spans one): the tokens on either side of it are the same
+whether the text is tokenised whole or from there."""
+
+
+class _Stretch:
+    """The tokens of ``text[lo:hi]`` (``lo`` and ``hi`` where no token is cut) and their :class:`_Index`."""
+
+    __slots__ = ("lo", "hi", "tokens", "starts", "ends", "ix", "den_ends", "triggers")
+
+    def __init__(self, text: str, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+        self.tokens = list(_tokens(text, lo, hi, False))
+        self.starts = [t.start for t in self.tokens]
+        self.ends = [t.end for t in self.tokens]
+        self.ix = ix = _index(self.tokens)
+        tokens, n = self.tokens, len(self.tokens)
+        # where a denied belief stops, and the words that deny one, as _Index._denials finds them (only a word
+        # that opens a denial ending, a doubt or a belief is looked at closer)
+        plain, openers = ix.plain, _denial_openers()
+        self.den_ends = [m for m in range(n) if (plain[m] in openers[0] or tokens[m].text in _SENTENCE_END or
+                                                 tokens[m].text in _BIND_BREAKS or tokens[m].lemma in _CONTRASTS)
+                         and _denial_ends(tokens, m)]
+        self.triggers = [k for k in range(n) if plain[k] in openers[1] and _denial_trigger(tokens, k, ix.sent_lo[k], n)]
+
+
+@lru_cache(maxsize=1)
+def _denial_openers() -> tuple[frozenset[str], frozenset[str]]:
+    """The first words of ``DENIAL_ENDS`` pairs, and the doubt and belief words (what may open a denial)."""
+    return frozenset(a for a, _b in K.DENIAL_ENDS), frozenset(K.DOUBT_WORDS) | frozenset(K.BELIEF_WORDS)
+
+
+def _denial_trigger(tokens: Any, k: int, lo: int, n: int) -> bool:
+    """Whether token ``k`` opens a denied belief or a doubt (``lo``: its sentence's first token; ``n``: the end)."""
+    word = _plain(tokens[k])
+    if k + 1 < n and tokens[k + 1].lemma in K.WH_WORDS:
+        return False
+    return word in K.DOUBT_WORDS or (word in K.BELIEF_WORDS and any(
+        tokens[m].lemma in K.NEGATORS or tokens[m].lemma == "not" for m in range(max(lo, k - 3), k)))
+
+
+class _Window:
+    """``tokens[a:b]`` of a :class:`_Stretch`, read as a token list of its own without copying or re-indexing.
+
+    It answers what the status asks of a token list (its length, a token, a slice) and carries its :class:`_View`
+    index: the stretch's index cut to ``[a, b)``, so a window costs each ask a few look-ups, not a tokenisation.
+    """
+
+    __slots__ = ("_tokens", "_a", "_n", "ix")
+
+    def __init__(self, stretch: _Stretch, a: int, b: int) -> None:
+        self._tokens, self._a, self._n = stretch.tokens, a, b - a
+        self.ix = _View(stretch, self, a, b)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            lo, hi, step = k.indices(self._n)
+            return self._tokens[self._a + lo:self._a + hi:step] if step > 0 else list(self)[k]
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        return self._tokens[self._a + k]
+
+    def __iter__(self) -> Iterator[Token]:
+        return iter(self._tokens[self._a:self._a + self._n])
+
+
+class _Shifted:
+    """The positions of ``values[lo:hi]`` less ``a`` (a stretch's sorted positions, as a window counts them)."""
+
+    __slots__ = ("_values", "_lo", "_n", "_a")
+
+    def __init__(self, values: list[int], lo: int, hi: int, a: int) -> None:
+        self._values, self._lo, self._n, self._a = values, lo, max(0, hi - lo), a
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, q: int) -> int:
+        if q < 0:
+            q += self._n
+        if not 0 <= q < self._n:
+            raise IndexError(q)
+        return self._values[self._lo + q] - self._a
+
+
+class _Lookup:
+    """A per-token table computed on ask (``f(k)``), for the :class:`_View` tables."""
+
+    __slots__ = ("_f",)
+
+    def __init__(self, f: Any) -> None:
+        self._f = f
+
+    def __getitem__(self, k: int) -> Any:
+        return self._f(k)
+
+
+class _View:
+    """The :class:`_Index` of a :class:`_Window`, answered from its stretch's for a few look-ups per ask.
+
+    The answers are those of an index built on the window's own token list (``tests/test_text_clause_status``
+    checks it). A window's bounds cut sentences and clauses (clamped to them), and change what the rules that look
+    at a token's neighbours see at its first and last tokens: those few are judged again here, on the window.
+    """
+
+    def __init__(self, stretch: _Stretch, window: _Window, a: int, b: int) -> None:
+        self._s, self._w, self._a, self._b = stretch, window, a, b
+        self.n = n = b - a
+        ix = stretch.ix
+        self.sent_lo = _Lookup(lambda k: max(0, ix.sent_lo[a + k] - a))
+        self.sent_hi = _Lookup(lambda k: min(n, ix.sent_hi[a + k] - a))
+        self.clause_hi = _Lookup(lambda k: min(n, ix.clause_hi[a + k] - a))
+        self.clause_lo = _Lookup(self._clause_lo)
+        self.denied = _Lookup(self._denied)
+        self.resolutions = self._shift(ix.resolutions, b)
+        self.relapses = self._shift(ix.relapses, b)
+        self.habits = self._shift(ix.habits, b - 1)  # a pair's second word must be in the window too
+
+    def _shift(self, values: list[int], hi: int) -> _Shifted:
+        return _Shifted(values, bisect_left(values, self._a), bisect_left(values, hi), self._a)
+
+    def _cut(self, p: int) -> bool:
+        """Whether a clause starts at window token ``p`` (the rule of :class:`_Index`, on the window)."""
+        t = self._w[p - 1]
+        return (t.kind == "punct" and (t.text in _SENTENCE_END or t.text in _CLAUSE_PUNCT) and
+                not _empty_call(self._w, p - 1)) or (t.kind == "word" and t.lemma in _BREAK_WORDS)
+
+    def _clause_lo(self, k: int) -> int:
+        g = self._s.ix.clause_lo[self._a + k] - self._a
+        if g >= 3:
+            return g  # (an empty call's brackets are judged by their neighbours: from the third token on, as whole)
+        for p in (2, 1):
+            if p <= k and self._cut(p):
+                return p
+        return 0
+
+    def _denied(self, k: int) -> bool:
+        # a token is denied when a trigger stands before it with no end of what it denies between
+        a, g, s = self._a, self._a + k, self._s
+        e = bisect_right(s.den_ends, g) - 1
+        if e >= 0 and s.den_ends[e] == self._b - 1 and not _denial_ends(self._w, k):
+            e -= 1  # (the window's last token: the word after it is not the window's)
+        first = max(a, s.den_ends[e]) if e >= 0 else a
+        t = bisect_left(s.triggers, max(first, a + 3))
+        if t < len(s.triggers) and s.triggers[t] < g:
+            return True
+        # the first three words: their negations before the window are not the window's
+        w = self._w
+        return any(_denial_trigger(w, m - a, self.sent_lo[m - a], self.n) for m in range(first, min(a + 3, g)))
+
+    def past_marks(self, lo: int, hi: int) -> bool:
+        marks = self._s.ix._past_marks
+        return marks[self._a + hi] > marks[self._a + lo]
+
+    def presupposing(self, lo: int, hi: int) -> bool:
+        marks = self._s.ix._presupposing
+        return marks[self._a + hi] > marks[self._a + lo]
+
+    def hedged(self, lo: int, hi: int) -> bool:
+        marks = self._s.ix._hedges
+        return marks[self._a + min(hi, self.n)] > marks[self._a + max(0, lo)]
 
 
 class ClauseStatus:
     """:func:`clause_status` asked by character offsets.
 
-    For the readers that match text rather than tokens (the cue list, the coarse fallback). Only the sentences asked
-    about are tokenised, so the cost follows the matches read, not the length of the text.
+    For the readers that match text rather than tokens (the cue list, the coarse fallback). The words asked about
+    are judged in a window of text around them (their sentence, cut to ``STATUS_REACH`` characters either side).
+    The text is tokenised and indexed once per stretch of ``_STATUS_BLOCK`` characters asked about, and each window
+    is read from its stretch: the cost follows the text read, not the number of matches times their windows.
     """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._windows: dict[tuple[int, int], tuple[list[Token], list[int]]] = {}
+        self._stretches: dict[int, _Stretch] = {}
+        self._marks: dict[int, list[int]] = {}  # the sentence marks of each block, found on first ask
+        # (the readings of one composition share their words: a long text asks the same span several times)
+        self._said: dict[tuple[int, int, bool, bool], str] = {}
+        self._windows: dict[tuple[int, int], tuple[_Window, _Stretch, int, int]] = {}
 
-    def _tokens(self, start: int, end: int) -> tuple[list[Token], list[int]]:
-        """The tokens of the window around ``[start, end)``, and their start offsets."""
+    def _sentence_ends(self, lo: int, hi: int) -> list[int]:
+        """Where the sentence marks in ``[lo, hi)`` stand, as ``_STATUS_SENTENCE`` finds them in the whole text."""
+        out: list[int] = []
+        for block in range(lo // _STATUS_BLOCK, (hi - 1) // _STATUS_BLOCK + 1):
+            marks = self._marks.get(block)
+            if marks is None:
+                b_lo = block * _STATUS_BLOCK
+                b_hi = min(len(self.text), b_lo + _STATUS_BLOCK)
+                # (the text past the block is in view: a mark's look-ahead is the whole text's)
+                marks = [m.start() for m in _STATUS_SENTENCE.finditer(self.text, b_lo, min(len(self.text), b_hi + 1))
+                         if m.start() < b_hi]
+                self._marks[block] = marks
+            out.extend(marks[bisect_left(marks, lo):bisect_left(marks, hi)])
+        return out
+
+    def _window(self, start: int, end: int) -> tuple[int, int]:
+        """The characters ``[lo, hi)`` read around ``[start, end)``: its sentence and the next one's opening."""
         text = self.text
         # the reach's ends snapped to a grid, so that the matches of one long sentence share their windows
         lo = max(0, (start - STATUS_REACH) // _STATUS_GRID * _STATUS_GRID)
-        for m in _STATUS_SENTENCE.finditer(text, lo, start):
-            lo = m.end()
         far = min(len(text), -(-(end + STATUS_REACH) // _STATUS_GRID) * _STATUS_GRID)
-        ends = [m.end() for m, _ in zip(_STATUS_SENTENCE.finditer(text, end, far), range(2))]
-        hi = ends[-1] if len(ends) == 2 else far
-        key = (lo, hi)
-        if key not in self._windows:
-            if len(self._windows) > 4096:
-                self._windows.clear()
-            tokens = list(_tokens(text, lo, hi, False))
-            self._windows[key] = (tokens, [t.start for t in tokens])
-        return self._windows[key]
+        # (a mark at either end of a search counts whatever follows it, as "$" matches there)
+        if lo < start and text[start - 1] in ".!?":
+            lo = start
+        elif lo < start:
+            before = self._sentence_ends(lo, start)
+            lo = before[-1] + 1 if before else lo
+        ends = self._sentence_ends(end, far - 1)[:2] if end < far else []
+        if len(ends) < 2 and end < far and text[far - 1] in ".!?\n":
+            ends.append(far - 1)
+        return lo, ends[1] + 1 if len(ends) == 2 else far
+
+    def _cut_before(self, x: int) -> int:
+        """The last place at or before ``x`` where no token is cut (0 at worst)."""
+        reach = _STATUS_GRID
+        while x - reach > 0:
+            last = -1
+            for m in _STATUS_CUT.finditer(self.text, x - reach, x + 1):
+                if m.end() <= x:
+                    last = m.end()
+            if last >= 0:
+                return last
+            reach *= 4
+        return 0
+
+    def _cut_after(self, x: int) -> int:
+        """The first place at or after ``x`` where no token is cut (the text's end at worst)."""
+        if x <= 0:
+            return 0
+        m = _STATUS_CUT.search(self.text, x - 1)
+        return m.end() if m else len(self.text)
+
+    def _stretch(self, lo: int, hi: int) -> _Stretch:
+        """The stretch that holds the window ``[lo, hi)``: its block's, tokenised on first ask."""
+        block = lo // _STATUS_BLOCK
+        got = self._stretches.get(block)
+        if got is None or not got.lo <= lo <= hi <= got.hi:
+            base = block * _STATUS_BLOCK
+            got = _Stretch(self.text, self._cut_before(min(lo, base)),
+                           self._cut_after(max(hi, base + _STATUS_BLOCK + _STATUS_MARGIN)))
+            self._stretches[block] = got
+        return got
+
+    def window(self, start: int, end: int) -> tuple[_Window, int, int]:
+        """The tokens read around ``[start, end)``, and the first and one past the last of them in it."""
+        lo, hi = self._window(start, end)
+        got = self._windows.get((lo, hi))
+        if got is None:
+            # (the asks about one long sentence share their windows: each is cut from its stretch once)
+            s = self._stretch(lo, hi)
+            a, b = bisect_left(s.starts, lo), bisect_right(s.ends, hi)
+            got = self._windows[(lo, hi)] = (_Window(s, a, b), s, a, b)
+        window, s, a, b = got
+        return window, bisect_left(s.starts, start, a, b) - a, bisect_left(s.starts, end, a, b) - a
 
     def of(self, start: int, end: int, hedge: bool = False, negatable: bool = True) -> str:
         """The status of the words at ``[start, end)`` of the text (``STATED`` when they hold no token)."""
-        tokens, starts = self._tokens(start, end)
-        i = bisect_left(starts, start)
-        if i >= len(tokens) or tokens[i].start >= end:
-            return STATED
-        j = bisect_left(starts, end)
-        return clause_status(tokens, i, j, hedge=hedge, negatable=negatable)
+        key = (start, end, hedge, negatable)
+        said = self._said.get(key)
+        if said is None:
+            tokens, i, j = self.window(start, end)
+            said = STATED if i >= len(tokens) or tokens[i].start >= end else \
+                clause_status(tokens, i, j, hedge=hedge, negatable=negatable)
+            self._said[key] = said
+        return said
 
 
 # ------------------------------------------------------------------------------------------------ reading
+
+
+@lru_cache(maxsize=1)
+def _concept_firsts() -> frozenset[str]:
+    """The first word of each phrase ``knowledge.talk.CONCEPTS`` names by one word."""
+    return frozenset(phrase.split(" ")[0] for phrase in K.CONCEPTS)
+
+
+@lru_cache(maxsize=1)
+def _frame_anchors() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """The frames (indexes into ``K.FRAMES``) by the words of their anchor group.
+
+    Three tables: by a word said plainly, by a word said negated, and the frames whose anchor group names no word
+    (they are tried in every sentence).
+    """
+    plain: dict[str, list[int]] = {}
+    negated: dict[str, list[int]] = {}
+    always: list[int] = []
+    for f, (groups, _sets, _binds) in enumerate(K.FRAMES):
+        words = [w for w in groups[0] if w[0] != "!"] if groups else []
+        if not words:
+            always.append(f)
+        for w in words:
+            (negated if w[0] == "~" else plain).setdefault(w[1:] if w[0] in "~=" else w, []).append(f)
+    return ({w: tuple(fs) for w, fs in plain.items()}, {w: tuple(fs) for w, fs in negated.items()}, tuple(always))
+
+
+def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
+    """The frames whose anchor group a sentence says, in ``K.FRAMES`` order.
+
+    A frame whose anchor is not said cannot fire (:meth:`_Reader.frames` stops at its first group), and a pasted
+    log's line says the anchor of almost none.
+    """
+    by_plain, by_negated, always = _frame_anchors()
+    found = set(always)
+    for words, table in ((plain, by_plain), (negated, by_negated)):
+        for w in words:
+            fs = table.get(w)
+            if fs is not None:
+                found.update(fs)
+    return sorted(found)
 
 
 class _Reader:
@@ -1071,6 +1361,8 @@ class _Reader:
         self._token_starts = [t.start for t in self.tokens]
         self.error_spans: list[tuple[int, int]] = []
         self._time_span: tuple[int, int] | None = None
+        self._clause_times: dict[tuple[int, int], Any] = {}  # (see _clause_time)
+        self._troubles: list[Any] = [None, 0, []]  # (see _troubled_clause)
         self._judged: dict[str, tuple[int, int]] = {}  # the sentence's figures judged good or bad, by split
         self._lowered_lr: tuple[int, int] | None = None  # where the text says the LR was lowered
         self._train_unstable = False  # whether the text reads the training loss non-finite or diverging
@@ -1283,13 +1575,26 @@ class _Reader:
 
         The words that said it (in the clause) are left in ``self._time_span``.
         """
+        said = self._clause_times.get((i, j))
+        if said is None:
+            said = self._clause_times[(i, j)] = self._clause_time(i, j)
+        times, step, found, self._time_span = said
+        return self._movement_time(times, step, found, sent_lo, sent_hi, at)
+
+    def _clause_time(self, i: int, j: int) -> tuple[list[tuple[str, Part]], int | None, str | None,
+                                                     tuple[int, int] | None]:
+        """What clause ``[i, j)`` says of time whatever moves in it.
+
+        Its time phrases, the step, the time its step and epoch counts say, and their words: worked out once per
+        clause (a long clause holds many movements).
+        """
         times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles]
         step = None
         found: str | None = None
         self._time_span = None
         for k in range(i, j):
             t = self.tokens[k]
-            if t.kind != "word" or t.lemma not in _STEP_WORDS | _EPOCH_WORDS:
+            if t.kind != "word" or t.lemma not in _STEP_OR_EPOCH_WORDS:
                 continue
             nums = [u for u in self.tokens[k + 1:min(j, k + 3)] if u.kind == "num"]
             before = [u for u in self.tokens[max(i, k - 2):k] if u.kind == "num"]
@@ -1317,6 +1622,11 @@ class _Reader:
             elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
+        return times, step, found, self._time_span
+
+    def _movement_time(self, times: list[tuple[str, Part]], step: int | None, found: str | None, sent_lo: int,
+                       sent_hi: int, at: int) -> tuple[str | None, int | None]:
+        """:meth:`_time` for the movement at token ``at``, from what its clause says of time."""
         # a recurring time named by its event beats a bare "every time" ("every time an epoch begins")
         recurring = sorted((t for t in times if t[0] in _RECURRING), key=lambda t: _RECURRING.index(t[0]))
         inside = [p for v, p in times if v == "within_epoch"]
@@ -3048,8 +3358,23 @@ class _Reader:
     def _troubled_clause(self, i: int, j: int) -> bool:
         """Whether a symptom or a loss behaviour was read from words inside clause ``[i, j)``."""
         lo, hi = self._span(i, j)
-        return any(r.name in ("symptom", "loss_behavior") and lo <= r.start < hi and r.end <= hi
-                   for r in self.u.readings)
+        # (the spans of those readings, sorted, kept up to date as readings are added: a long text has thousands,
+        # and every clause asks)
+        readings, held = self.u.readings, self._troubles
+        if held[0] is not readings or held[1] > len(readings):
+            held[:] = [readings, 0, []]
+        if held[1] < len(readings):
+            for r in readings[held[1]:]:
+                if r.name in ("symptom", "loss_behavior"):
+                    insort(held[2], (r.start, r.end))
+            held[1] = len(readings)
+        spans = held[2]
+        k = bisect_left(spans, (lo,))
+        while k < len(spans) and spans[k][0] < hi:
+            if spans[k][1] <= hi:
+                return True
+            k += 1
+        return False
 
     def _bare_number(self, i: int, j: int) -> Token | None:
         """A number said alone after a preposition in clause ``[i, j)`` ("with 64", "on 4"): an elided setting."""
@@ -3545,11 +3870,14 @@ class _Reader:
         where: dict[str, list[int]] = {}
         under: set[int] = set()  # the words said under a negation
         breaks = [0]  # clause breaks before each token (two words after as many breaks share a clause)
+        # (no word can be negated before the sentence's first negating word: most log lines hold none)
+        first_neg = next((k for k, t in enumerate(toks) if t.lemma in K.NEGATORS or t.lemma in _NEGATING_VERBS or
+                          t.lemma == "not"), len(toks))
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
                 continue
-            target = negated if self._negated(lo + k, lo) else plain
+            target = negated if k > first_neg and self._negated(lo + k, lo) else plain
             if target is negated:
                 under.add(k)
             target.setdefault(t.lemma, k)
@@ -3559,7 +3887,10 @@ class _Reader:
                 where.setdefault(t.text, []).append(k)
         # a phrase a frame names by one word ("has no effect": ``inert``), said plainly (it holds its negation)
         lem = [t.lemma for t in toks]
+        firsts = _concept_firsts()
         for k in range(len(toks)):
+            if lem[k] not in firsts and " " not in lem[k]:
+                continue  # (no concept opens with this word)
             for n in range(min(K.CONCEPT_REACH, len(toks) - k), 0, -1):
                 concept = K.CONCEPTS.get(" ".join(lem[k:k + n]))
                 if concept is not None:
@@ -3591,7 +3922,8 @@ class _Reader:
             return False
 
         done: set[str] = set()
-        for groups, sets, binds in K.FRAMES:
+        for f in _frames_said(plain, negated):
+            groups, sets, binds = K.FRAMES[f]
             if set(sets) <= done:
                 continue
             at: list[int] = []
@@ -3712,7 +4044,13 @@ class _Reader:
         # a long text is a pasted log: its code is read in the lines that are composed (``_ranges``), which keeps
         # the forty patterns' work bounded whatever the length
         spans = self._spans if self._spans is not None else [(0, len(self.text))]
-        for idiom, pattern in zip(K.CODE_IDIOMS, _code_patterns()):
+        # (in those lines, an idiom none of whose required words they hold cannot match, and is not searched; on
+        # ASCII lines, where case folding is exact)
+        said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else ""
+        needed = _code_needed() if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
+        for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
+            if words is not None and not any(w in said for w in words):
+                continue
             found = (m for lo, hi in spans for m in pattern.finditer(self.text, lo, hi))
             for n, m in enumerate(found):
                 if n >= K.CODE_HITS:
@@ -3810,11 +4148,15 @@ class _Reader:
         low = self.text
         first: tuple[int, dict[str, Any], int, int] | None = None
         stored = _stored_needed()
+        # (whether a word is in a long ASCII text, asked of its distinct words, as the cue scan asked: not a search
+        # of the whole text per word)
+        present = words_present(low) if len(low) > FUZZY_LIMIT and low.isascii() else None
+        has = present if present is not None else low.__contains__
         for order, (_pattern, sets) in enumerate(K.ERROR_SIGNATURES):
             # skip a signature none of whose required words occur: always when they are stored, else on a long
             # text (working them out, or compiling the signature, costs more than searching a typed complaint)
             needed = stored[order] if stored is not None else _needed(order) if len(low) > FUZZY_LIMIT else None
-            if needed is not None and not any(w in low for w in needed):
+            if needed is not None and not any(map(has, needed)):
                 continue  # none of the words every match holds is in the text
             for n, m in enumerate(_signature(order).finditer(low)):
                 if n >= 64:
@@ -3835,7 +4177,7 @@ class _Reader:
             crash = next((m for n, m in enumerate(_crash_named().finditer(low))
                           if n < 64 and not self._said_absent(m.start()) and not self._crash_off_scope(m.start())),
                          None) \
-                if needed is None or any(w in low for w in needed) else None
+                if needed is None or any(map(has, needed)) else None
             pasted = _pasted().search(low) if crash is not None else None
             if pasted is not None:  # an exception line pasted with its message is a crash shown, not named
                 self.add({"symptom": "crash"}, pasted.start(), pasted.end(), strong=False, evidence=True)
@@ -3859,6 +4201,14 @@ def _code_patterns() -> tuple[re.Pattern[str], ...]:
     Through ``expert.rx``, as the program's other patterns: about fifty compilations are a few ms of every start.
     """
     return tuple(rx.compile(idiom.pattern) for idiom in K.CODE_IDIOMS)
+
+
+@lru_cache(maxsize=1)
+def _code_needed() -> tuple[frozenset[str] | None, ...]:
+    """Each code idiom's required words (:func:`expert.nlp.required_words`; None: always searched), in order."""
+    from expert.nlp import required_words
+
+    return tuple(required_words(idiom.pattern) for idiom in K.CODE_IDIOMS)
 
 
 SIGNATURES_CACHE = "signatures"
@@ -3948,6 +4298,8 @@ class _Key:
 
 def _loss_key(text: str, at: int) -> _Key | None:
     before = text[max(0, at - 12):at].rstrip("_ -")
+    if not before.endswith(_SPLIT_KEYS):
+        return None  # (most values of a pasted log follow no split's name: one test for all of them)
     for key in _SPLIT_KEYS:
         if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
             return _Key(key)
@@ -3999,8 +4351,12 @@ def _log_series(r: _Reader) -> None:
             (val if is_val else train).append(float(raw))
         except ValueError:
             continue
+        at = val_at if is_val else train_at
+        if at and at[-1] is None:
+            at.append(None)  # (a value of the curve with no epoch: the curve keeps its order, no more epochs needed)
+            continue
         said = list(_EPOCH.finditer(text, max(0, start - 80), start))
-        (val_at if is_val else train_at).append(float(said[-1].group("epoch")) if said else None)
+        at.append(float(said[-1].group("epoch")) if said else None)
     if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
             max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
         # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move

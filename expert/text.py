@@ -681,7 +681,9 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
     )
 
     status = ClauseStatus(text) if status is None else status
-    low = text[:COARSE_CHARS].lower()
+    # (lower-cased in place: a character whose lower case is longer, "İ", stays, so that every word's offsets are
+    # the text's and the status can be asked about it)
+    low = lower_aligned(text[:COARSE_CHARS])
     # the reader's own tokens (words as typed, apostrophes dropped), each with the sentence it is in (a "needs" word
     # and a pair's two words must share it)
     toks: list[tuple[str, int, int]] = []
@@ -704,8 +706,6 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
     if not any(is_(i, COARSE_TOPIC) for i in range(len(words))) and \
             not all(any(is_(i, group) for i in range(len(words))) for group in COARSE_TOPIC_TOGETHER):
         return None  # not about training: say nothing rather than guess
-    if len(low) != len(text[:COARSE_CHARS]):
-        return None  # (a lower-casing that moved the offsets: the status could not be asked about these words)
 
     def negated(i: int, own: bool = False) -> bool:
         """Whether word ``i`` is said other than as stated (``own``: the words hold their own negation)."""

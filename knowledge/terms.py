@@ -92,6 +92,7 @@ SCHEDULE_SPELLINGS: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=4096)  # (a pasted log names the same few losses thousands of times)
 def _key(name: str) -> str:
     """Reduce a spelling to a lookup key: lower case, no module path, call parentheses, hyphens or spaces."""
     s = name.strip().lower()

@@ -211,3 +211,22 @@ def test_the_fallback_adds_no_guess_where_the_main_reader_misreads(text: str) ->
 @pytest.mark.xfail(strict=True, reason="a false alarm of the main reader (when fixed, move the text to NOTHING)")
 def test_main_reader_false_alarms(text: str) -> None:
     assert obs(text) == {}
+
+
+# -- a text whose lower case is longer than itself ("İ" lower-cases to two characters): the offsets stay the text's
+@pytest.mark.parametrize(("text", "name", "value"), [
+    ("İzmir lab here: the training process eats all the memory", "symptom", "memory_growth"),
+    ("my training script keeps dying, says İrem", "symptom", "crash"),
+    ("İİİ the model does well in training but bombs on the test set", "symptom", "overfitting"),
+])
+def test_a_text_whose_lower_case_grows_still_gets_its_guess(text: str, name: str, value: str) -> None:
+    assert len(text.lower()) > len(text)
+    assert _guess(text) == {name: value}
+    words = next(r.observation.source for r in read_text(text) if r.observation.name == name)
+    plain = text.replace("İ", "I")
+    # the guess names the same words as in the text without the character (the offsets were not shifted)
+    assert words == next(r.observation.source for r in read_text(plain) if r.observation.name == name)
+
+
+def test_a_negated_guess_in_a_text_whose_lower_case_grows_is_still_silent() -> None:
+    assert _guess("İzmir lab here: the training process does not eat all the memory") == {}

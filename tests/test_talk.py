@@ -302,11 +302,14 @@ def test_inflection_table_is_current() -> None:
     assert FORMS == gen_forms.forms(), "run `python -m bench.gen_forms` after changing knowledge/talk.py"
 
 
-def test_parsing_stays_linear() -> None:
+@pytest.mark.parametrize("unit", [
+    "step {i} | loss: {v:.4f} | lr=3e-4 | grad_norm {g:.2f}\n",  # log lines
+    "step {i} loss {v:.4f} was nan grad norm {g} ",  # one long unpunctuated line (clause status asked all along)
+])
+def test_parsing_stays_linear(unit: str) -> None:
     parse_complaint("warm up the tables")
-    line = "step {i} | loss: {v:.4f} | lr=3e-4 | grad_norm {g:.2f}\n"
-    small = "".join(line.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(2_000))
-    big = "".join(line.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(20_000))
+    small = "".join(unit.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(2_000))
+    big = "".join(unit.format(i=i, v=1 / (1 + i), g=i % 7) for i in range(20_000))
 
     def cost(text: str) -> float:
         # CPU time of the best of two runs: other processes on a shared machine do not count

@@ -226,3 +226,41 @@ def test_a_denied_crash_or_error_is_not_read(text):
 ])
 def test_a_crash_said_beside_a_negation_is_still_read(text):
     assert obs(text).get("symptom") == "crash"
+
+
+# -- the status of a long text: read from stretches tokenised once, each window the same as on its own ----------
+_WORDS = ("the loss is not going down maybe it was nan last week fixed it by clipping but it still explodes i don't "
+          "think it overfits val loss rises used to go nan with fp16 lr 3e-4 step 1200 never doubt whether why ( ) "
+          "foo() , ; : | solved went away came back now is that normal any idea ? . ! \n 5 % x.y val_loss").split(" ")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_window_read_from_its_stretch_is_judged_as_on_its_own(seed: int) -> None:
+    """Every window's status, read off the stretch's index, equals the status on the window's own token list."""
+    import random
+
+    from expert.talk import clause_status
+
+    rng = random.Random(seed)
+    punctuated = seed % 2 == 0  # (odd seeds: one long sentence, cut into windows mid-clause)
+    words = [w for w in (rng.choice(_WORDS) for _ in range(1500)) if punctuated or w not in {".", "!", "?", "\n"}]
+    text = " ".join(words).replace("  ", "", seed)
+    status = ClauseStatus(text)
+    for _ in range(400):
+        start = rng.randrange(len(text))
+        end = min(len(text), start + rng.randint(1, 20))
+        hedge, negatable = rng.random() < 0.5, rng.random() < 0.7
+        tokens, i, j = status.window(start, end)
+        own = STATED if i >= len(tokens) or tokens[i].start >= end else \
+            clause_status(list(tokens), i, j, hedge=hedge, negatable=negatable)
+        assert status.of(start, end, hedge, negatable) == own, (text[max(0, start - 60):end + 60], start, end)
+
+
+def test_the_status_of_a_word_far_into_a_long_line_sees_only_its_window() -> None:
+    """A relapse or a hedge kilobytes before, in the same unpunctuated line, is out of reach; nearby, it counts."""
+    tail = "the loss was nan fixed it by clipping"
+    for opening, near in (("the loss still goes up ", "stated"), ("maybe the loss goes up ", "hedged")):
+        far = opening + "step 1 loss 2 is nan " * 400 + tail
+        assert ClauseStatus(far).of(far.rindex("nan"), far.rindex("nan") + 3, hedge=True) == PAST
+        text = opening + "the loss is nan"
+        assert ClauseStatus(text).of(text.rindex("nan"), text.rindex("nan") + 3, hedge=True) == near
