@@ -95,6 +95,9 @@ should be"), not with another quantity or model."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
+_TERSE_AFTER = frozenset({"and", "but", "while", "whereas", "after", "since", "from", "every", "each", "over",
+                          "during", "until", "till"})
+"""Words that may follow a telegraphic "up"/"down" right after its quantity ("val loss up after epoch 2")."""
 """Movements after which a fall "again" or "back" is the curve's return, not a drop of its own."""
 
 _SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
@@ -1360,8 +1363,9 @@ class _Reader:
                 nxt = self.tokens[p.j] if p.j < len(self.tokens) else None
                 # ("val loss up, val acc up": a telegraphic report, the direction right after the quantity and
                 # nothing after it in its clause; not "the batch size up to 1024")
+                # ("val loss up after epoch 1", "loss down since step 200": the time it moved from comes right after)
                 terse = any(q[0].j == p.i for q in quantities) and (
-                    nxt is None or nxt.kind == "punct" or nxt.lemma in ("and", "but", "while", "whereas"))
+                    nxt is None or nxt.kind == "punct" or nxt.lemma in _TERSE_AFTER)
                 # ("goes down then up again": the verb of the movement before it carries over)
                 if not terse and (not prev or prev[0] not in (
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
@@ -1684,6 +1688,8 @@ class _Reader:
             after_num = self.text[num.end:num.end + 20].strip()
             if after_num.startswith(("point", "pp", "percentage point")):
                 continue  # "20 points below train" is a gap, not an accuracy
+            if self.text[max(0, num.start - 6):num.start].rstrip().lower().endswith(" than"):
+                continue  # "val accuracy comes out bigger than 1.0": the bound it is compared with, not its value
             pct = num.unit == "%" or after_num.startswith(("percent", "%"))
             frac = value / 100.0 if (pct or value > 1.0) else value
             if not 0.0 <= frac <= 1.0:

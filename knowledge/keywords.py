@@ -408,8 +408,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
     # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
+    # (a count above one is accumulation itself, said with its count: "accum_steps=16", "grad accumulation 8")
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
-       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>\d+)",
+       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*(?:[2-9]|[1-9]\d+))(?!\d)",
+       _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
+    _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
+       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*1)(?!\d)",
        _QR, 0, negatable=False, grad_accum_steps="$int"),
     # boxes said to be degenerate or outside the image ("some boxes have zero width", "xmax <= xmin", "bounding
     # boxes outside the image")
@@ -740,6 +744,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        # whether a logged number is reduced over the processes ("is the val_acc I log averaged over the GPUs?")
        r"(?:logged|logs?|metrics?|accuracy|acc|numbers?|values?)\b[^.!?\n]{0,60}?\b(?:averaged|reduced|synced|"
        r"synchroni[sz]ed|aggregated|gathered)\s+(?:over|across)\s+(?:the\s+|all\s+)?(?:gpus|ranks|processes|devices)\b",
+       _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    # an accuracy-like score outside [0, 1] ("accuracy prints 312%", "val acc is bigger than 1.0", "accuracy = 1.83",
+    # "accuracy above 100 percent"): a fraction or a percentage cannot get there, so the computation is wrong (the
+    # usual slip: correct counts summed over batches and divided by the number of batches); a decimal between 1 and
+    # 10 with no unit is not read as a percentage, the way an accuracy of "1.83" never is, while "85" or "85.2" is
+    _k(r"\b(?:acc(?:uracy)?|f1(?:[\s-]score)?|precision|recall)\b[^.!?\n]{0,40}?(?:"
+       r"(?<![\d.])(?:[1-9]\d{3,}|[2-9]\d\d|1\d[1-9]|1[1-9]\d)(?:\.\d+)?\s*(?:%|percent)|"
+       r"(?:above|over|greater\s+than|more\s+than|bigger\s+than|larger\s+than|higher\s+than|exceeds?|exceeding|"
+       r"beyond)\s+(?:1(?:\.0+)?(?![\d.%])|one\b|100\s*(?:%|percent)|a\s+hundred\s+percent)|"
+       r"(?:=|:|\bis|\bof|\bas|\blike)\s*[1-9]\.\d+(?!\s*(?:%|percent|pp\b|points?\b))(?![\d.]))",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"

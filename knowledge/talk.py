@@ -684,6 +684,8 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "trainingarguments": {"framework": "hf"}, "seq2seqtrainer": {"framework": "hf"},
     "seq2seqtrainingarguments": {"framework": "hf"}, "trainer.train": {"framework": "hf"},
     "sfttrainer": {"framework": "hf"}, "trl": {"framework": "hf"},
+    # ("transformers Trainer" reaches here in its lemmas)
+    "transformer trainer": {"framework": "hf"},
     # the hidden activation, when named as one ("sigmoid activations", "tanh everywhere")
     "sigmoid activation": {"activation": "sigmoid"}, "tanh activation": {"activation": "tanh"},
     "relu activation": {"activation": "relu"}, "gelu activation": {"activation": "gelu"},
@@ -1689,6 +1691,26 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # returns None"): no loss reaches the optimizer (a question about what to return is not the step's trace)
         (("training_step", "return", "nothing none", "!should !must !need !how !what !whether"),
          {"trainer_loss": "missing"}),
+        # (the same said as a return that is not there: "training_step has no return statement", "ends with
+        # self.log(...) but no return", "I forgot the return in training_step")
+        (("training_step", "~return", "!should !must !need !how !what !whether !to !back"),
+         {"trainer_loss": "missing"}),
+        (("training_step", "forget miss", "return", "!should !must !need !how !what !whether"),
+         {"trainer_loss": "missing"}),
+        # (what the step hands back is something else than the loss: "training_step gives back only the logits",
+        # "returns a dict with key 'train_loss' instead of 'loss'"; Lightning minimises only a tensor or the value
+        # under the key 'loss')
+        (("training_step", "return give", "logit output prediction dict dictionary", "only just instead ~loss",
+          "!should !must !need !how !what !whether"), {"trainer_loss": "missing"}),
+        # a Trainer that gets no loss from the model ("the model did not return a loss", "no loss was returned",
+        # "returns only logits, there is no label key in the batch"): without labels a Hugging Face model computes
+        # none (not a loss that "does not return" to an earlier level)
+        (("trainer training_step", "~return", "loss", "!to !back !level !previous !normal !before"),
+         {"trainer_loss": "missing"}),
+        (("trainer training_step", "return give output", "only just", "logit", "!should !how !what !whether"),
+         {"trainer_loss": "missing"}),
+        (("trainer", "~label", "batch dataset key input column", "!smoothing !noise !noisy !balance !imbalance"),
+         {"trainer_loss": "missing"}),
         # a schedule that only moves at epoch ends where a per-step schedule was meant (not a remedy tried on the
         # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",
@@ -2007,6 +2029,8 @@ CONCEPTS: dict[str, str] = {
     # a purpose asked ("is it to keep ...", "is this for ...")
     **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
     # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
+    # the training step of a trainer's module, written out ("my lightning training step returns nothing")
+    **dict.fromkeys(("training step", "train step", "training_step method"), "training_step"),
     **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
                      "training metric", "accuracy on the training", "accuracy on train", "accuracy during training",
                      "accuracy in training", "train set accuracy", "training set accuracy"), "train_accuracy"),
