@@ -461,7 +461,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
     # ("sign-language model" is no language model)
     _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token|"
-       r"qwen\w*|gemma\w*|phi-?\d\w*|falcon-?\d+\w*|starcoder\w*|deepseek\w*|vicuna\w*|mixtral\w*|decoder[\s-]only",
+       r"qwen\w*|gemma\w*|phi-?\d\w*|falcon-?\d+\w*|starcoder\w*|deepseek\w*|vicuna\w*|mixtral\w*|decoder[\s-]only|"
+       # (what only a text generator is tuned with: a chat template, instruction tuning, SFT on prompts and answers,
+       # an end-of-sequence token to learn, a causal-LM class)
+       r"chat[\s_-]?templates?|apply_chat_template|instruction[\s-]?(?:tun\w*|fine[\s-]?tun\w*)|\bsft\b|sfttrainer|"
+       r"\w*forcausallm\b|causal[\s-]+language|\bchat\s+model|eos[\s_]token|end[\s-]of[\s-](?:sequence|text)\s+token|"
+       r"\w+-instruct\b",
        _QR, 0, negatable=False, task="language_modeling"),
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,

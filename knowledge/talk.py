@@ -82,6 +82,9 @@ QUANTITIES: dict[str, str] = {
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
+    # (how many batches an epoch has is its step count, not the batch size: "1000 batches per epoch")
+    "number of batch": "step_count", "batch per epoch": "step_count", "batch in an epoch": "step_count",
+    "batch per gpu per epoch": "step_count",
     "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
@@ -1814,6 +1817,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a schedule said to run ahead of itself: stepped more often than it was defined for
         (("schedule scheduler warmup", "=too", "fast early soon quickly"), {"scheduler_pace": "too_fast"}),
+        # a schedule stepped with every micro-batch while the optimizer steps once per accumulation ("I step the
+        # scheduler every batch with accumulation 8", "scheduler.step() inside the micro-batch loop while
+        # accumulating"): it runs as many times too fast as there are micro-batches per step
+        (("scheduler schedule sched scheduler.step lr_scheduler lr_scheduler.step sched.step schedulre.step",
+          "every each per inside", "batch micro micro-batch microbatch iteration forward",
+          "accumulation accumulate accum accum_steps gradient_accumulation_steps",
+          "!should !how !whether !want !correct !correctly !right"), {"scheduler_pace": "too_fast"}),
+        # (told by its effect under accumulation: "the lr decays 16 times faster than planned with accum_steps=16")
+        (("lr rate schedule scheduler decay warmup cycle", "=faster", "accumulation accumulate accum accum_steps "
+          "gradient_accumulation_steps", "!should !how !whether !want !speed !throughput !training"),
+         {"scheduler_pace": "too_fast"}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate",
           "~help still same ~fix ~solve ~work ~stop even"),
@@ -1839,6 +1853,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!accumulate"), {"step_counter_multi": True},
          # (the count is the step's increment, not the devices': "global_step moves by 1 per batch, two gpus")
          ((1, 3, "gpu card device rank process node"),)),
+        # (said of the optimizers that each count: "global_step is double the batches since I added a second
+        # optimizer", "global_step = 2 x batch_idx with the discriminator's optimizer"; Lightning counts every
+        # optimizer.step(), so two optimizers stepped per batch count two steps)
+        (("global_step trainer.global_step", "2 two twice double second both", "optimizer discriminator "
+          "generator opt_g opt_d optimizer.step", "!should !how !whether !micro !accumulation !accumulate !gpu !rank "
+          "!device !node"), {"step_counter_multi": True}),
         # metrics that reach the logger only every k steps although asked for each one ("the logs only appear every
         # 2 steps", "metrics get logged every other step"): what the logging interval counts
         (("log metric", "appear show record write only", "every each", "2 two other second "
@@ -2029,6 +2049,8 @@ CONCEPTS: dict[str, str] = {
     # a purpose asked ("is it to keep ...", "is this for ...")
     **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
     # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
+    # the trainer's step counter written as words ("the global step doubles")
+    "global step": "global_step",
     # the training step of a trainer's module, written out ("my lightning training step returns nothing")
     **dict.fromkeys(("training step", "train step", "training_step method"), "training_step"),
     **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
