@@ -1969,6 +1969,15 @@ class _Reader:
                 continue
             left = [q for q in quantities if q[0].j <= k and q[1] != "split_only"]
             right = [q for q in quantities if q[0].i > k]
+            near = [p for p in parts if "s" in p.roles and k - 4 <= p.i < k and "q" not in p.roles]
+            if rel in ("better", "worse") and near and (not left or left[-1][0].j <= near[-1].i):
+                # "the validation is always better than training": two splits judged, whatever their figure (a
+                # better or worse curve says which is ahead without naming the loss or the accuracy), and the
+                # split right before the comparison is its subject, not a figure quoted earlier
+                other = [p for p in parts if "s" in p.roles and k < p.i <= k + 4]
+                if other and {near[-1].roles["s"], other[0].roles["s"]} == {"train", "val"}:
+                    left, right = [(near[-1], "results", near[-1].roles["s"])], \
+                        [(other[0], "results", other[0].roles["s"])]
             if left and not right:
                 # "accuracy on the test set is much worse than on train": the split alone names the other curve
                 right = [(p, "split_only", p.roles["s"]) for p in parts if p.i > k and p.i <= k + 4 and "s" in p.roles]
@@ -1977,7 +1986,9 @@ class _Reader:
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
             if rq == "split_only":
                 rq = lq
-            if lq != rq or lq not in ("loss", "accuracy") or {ls, rs} != {"train", "val"}:
+            if lq != rq or lq not in ("loss", "accuracy", "results") or {ls, rs} != {"train", "val"}:
+                continue
+            if lq == "results" and rel not in ("better", "worse"):
                 continue
             if rel in ("better", "worse"):
                 val_better = (rel == "better") == (ls == "val")
@@ -1987,6 +1998,8 @@ class _Reader:
             span = (lp.start, rp.end)
             if val_better:
                 self.add({"val_better_than_train": True}, *span)
+            elif lq == "results":
+                self.add({"symptom": "overfitting"}, *span)
             else:
                 self.add({"symptom": "overfitting", "metric_kind": lq}, *span)
 

@@ -471,6 +471,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
        task="regression"),
+    # a continuous quantity the model is said to predict ("predicting house prices", "forecast energy demand",
+    # "salary as the target"): a value, not a class, so a regression (a price class or an age group is not)
+    _k(r"\b(?:predict\w*|forecast\w*|estimat\w*)\s+(?:the\s+|a\s+|house\s+|housing\s+|stock\s+|future\s+|"
+       r"daily\s+|hourly\s+|energy\s+|electricity\s+)*(?:prices?|salar(?:y|ies)|costs?|temperatures?|sales|"
+       r"revenues?|demand|energy|consumption|ages?|income|rents?|durations?|quantit(?:y|ies)|(?:power\s+)?loads?)\b"
+       r"(?!\s+(?:class|classes|categor\w+|groups?|bins?|buckets?|ranges?|labels?)\b)|"
+       r"\b(?:prices?|salar(?:y|ies))\s+(?:as|are)\s+(?:the\s+|my\s+)?(?:labels?|targets?)\b",
+       _QR, 0, negatable=False, task="regression"),
     # the model named by its task ("my regressor", "regressors")
     _k(r"regressors?\b", _QR, 0, negatable=False, task="regression"),
     # evaluation run with autograd on: torch.no_grad() said to be missing around the validation / test loop
@@ -726,7 +734,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:unnormali[sz]ed|un-?scaled|non-?normali[sz]ed|not\s+normali[sz]ed|raw)\s+(?:regression\s+)?(?:targets?|"
        r"labels?|y\s+values)|(?:forg[eo]t|didn'?t|did\s+not|never)\s+(?:to\s+)?(?:scale|normali[sz]e|standardi[sz]e)\s+"
        r"(?:the\s+|my\s+)?(?:regression\s+)?(?:targets?|labels?)|(?:targets?|labels?)\s+(?:range\s+|ranging\s+|go\s+|are\s+)?"
-       r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)",
+       r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)|"
+       # (values kept in their units of measure: "predicting house prices in dollars", "the target is energy in kWh
+       # (0 to 20000)")
+       r"(?:prices?|salar(?:y|ies)|targets?|labels?|costs?|revenues?|energy|sales)\s+(?:\w+\s+){0,2}?in\s+"
+       r"(?:raw\s+)?(?:dollars|euros|usd|eur|cents|kwh|mwh|watts|raw\s+units)\b",
        _QR, 0, negatable=False, targets_unscaled=True),
     # a squashing output (sigmoid, tanh) asked for targets beyond its range ("sigmoid at the end, targets go up to
     # 300", "ages 0-90 with a sigmoid output neuron"): the output said as the network's last, a target with a value

@@ -1542,8 +1542,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "extended"}),
         (("continue keep train training", "past beyond", "end plan finish schedule max_epochs",
           "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
-        (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
+        (("resume resuming", "since after when once checkpoint ckpt from training train run", "!should !want "
+          "!whether !how !can !could !possible !able !support !supported"),
          {"recent_change": "resume"}),
+        # (the run restarted or continued from where a checkpoint left it: "restarting the run from my last
+        # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
+        (("restart continue", "from", "checkpoint ckpt", "!should !want !whether !how !can !could !inference "
+          "!finetune !fine-tune !pretrained"), {"recent_change": "resume"}),
         # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
         # checkpoint", "reloaded it after a crash"): a resume, not a checkpoint that fails to load
         (("resume restart reload restore continue load loading", "checkpoint ckpt crash epoch state",
