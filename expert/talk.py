@@ -1910,6 +1910,8 @@ class _Reader:
         loss that dips and climbs back, up).
         """
         for p, q, split in quantities:
+            if q in ("accuracy", "loss"):
+                self._series_trend(p, q, split, hi)
             if q == "accuracy" or (q == "loss" and split == "val"):
                 self._series_turn(p, q, split, hi)
                 continue
@@ -1930,6 +1932,28 @@ class _Reader:
             if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
+
+    def _series_trend(self, p: Part, q: str, split: str | None, hi: int) -> None:
+        """A printed series that moves one way at every value: the curve rises or falls, as if said in words.
+
+        "eval loss: 1.21, 1.25, 1.38, 1.52 per epoch" rises; "train loss goes 1.3, 0.9, 0.6, 0.4" falls.
+        """
+        values = []
+        for t in self.tokens[p.j:min(hi, p.j + 24)]:
+            if t.kind == "num" and t.number is not None:
+                values.append(t.number)
+            elif t.kind == "word" and t.lemma not in _SERIES_WORDS | {"go"}:
+                break
+        if len(values) < 3 or values[0] == 0:
+            return
+        steps = [b - a for a, b in zip(values, values[1:])]
+        if not (all(d > 0 for d in steps) or all(d < 0 for d in steps)):
+            return
+        if abs(values[-1] - values[0]) < K.SERIES_TREND * abs(values[0]):
+            return
+        sets = self._compose(q, split, "up" if steps[0] > 0 else "down", None, {"all"})
+        if sets:
+            self.add(dict(sets), p.start, p.end)
 
     def _series_turn(self, p: Part, q: str, split: str | None, hi: int) -> None:
         """A printed series of a curve that turns: rises to a peak then falls well below it (or the reverse)."""

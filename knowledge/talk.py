@@ -2265,6 +2265,10 @@ CLASS_NOUNS = frozenset("class categories category label cls".split())
 SERIES_TURN = 0.05
 """How far (relative) a printed series must fall back from its best value to have turned ("val_acc 0.86 ... 0.80")."""
 
+SERIES_TREND = 0.1
+"""How far (relative to its first value) a printed series moving one way throughout must get to be a rise or a fall
+("eval loss: 1.21, 1.25, 1.38, 1.52" rises; "2.30, 2.29, 2.28" is too little to say)."""
+
 HUGE_LOSS = 1e6
 """A training loss said to be this large or more has diverged (losses of classification and regression start at
 order 1-100 on standardized targets)."""
