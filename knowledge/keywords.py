@@ -404,6 +404,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     # "crnn_ctc", "ctc_pytorch"), where the name hides the word from the loss names above
     _k(r"[a-z0-9]*forctc|ctc_[a-z0-9_]+|[a-z0-9]+_ctc", _QR, 0, negatable=False, loss_fn="ctc"),
     _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
+    # a schedule counted in steps but stepped once an epoch ("my warmup is 2000 steps but I call scheduler.step()
+    # once per epoch", "num_training_steps is in steps and I call sched.step() outside the batch loop"): it runs as
+    # many times too slow as an epoch has steps
+    _k(r"\b(?:warm-?up|schedule|decay|cycle|num_training_steps|num_warmup_steps|total_steps|t_max)\w*\s+(?:is\s+|of\s+|"
+       r"for\s+|over\s+|=\s*|lasts\s+|(?:is\s+)?defined\s+over\s+)?\d+(?:\.\d+)?\s*k?\s+(?:optimizer\s+|training\s+)?"
+       r"steps\b[^.!?\n]{0,80}?\b\w*sched\w*(?:\.step\(\))?"
+       r"[^.!?\n]{0,20}?\b(?:only\s+)?(?:once\s+)?(?:per|each|every)\s+epoch\b|"
+       r"\b\w*sched\w*\.step\(\)\s+(?:only\s+)?outside\s+(?:of\s+)?(?:the\s+)?(?:batch|inner|step|training|train)\s+loop\b",
+       _LOOP, 0, negatable=False, scheduler_pace="too_slow"),
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),

@@ -35,7 +35,10 @@ QUANTITIES: dict[str, str] = {
     "weight": "weights", "parameter": "weights", "param": "weights", "model weight": "weights",
     "model parameter": "weights", "update": "update", "update size": "update",
     # settings users report moving
-    "learning rate": "lr", "lr": "lr", "batch size": "batch", "batch_size": "batch", "bs": "batch",
+    "learning rate": "lr", "lr": "lr",
+    # (the schedule's top value is a setting, not a spike: "the warmup takes forever to reach the peak lr")
+    "peak lr": "lr", "peak learning rate": "lr", "max lr": "lr", "max learning rate": "lr",
+    "batch size": "batch", "batch_size": "batch", "bs": "batch",
     "batchsize": "batch", "batch": "batch",
     # systems
     "gpu util": "gpu_util", "gpu utilization": "gpu_util", "gpu usage": "gpu_util", "gpu-util": "gpu_util",
@@ -1822,13 +1825,21 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a schedule said to run ahead of itself: stepped more often than it was defined for
         (("schedule scheduler warmup", "=too", "fast early soon quickly"), {"scheduler_pace": "too_fast"}),
+        # (and behind itself: "the lr schedule is way too slow", "the warmup goes far too slowly"; the slowness the
+        # schedule's, not the run's: "training is too slow, would a scheduler help?")
+        (("schedule scheduler warmup decay", "=too", "slow slowly", "!should !how !whether !would !help"),
+         {"scheduler_pace": "too_slow"}, ((2, 0, "training train speed throughput model gpu step epoch iteration "
+                                              "convergence"),)),
         # a schedule stepped with every micro-batch while the optimizer steps once per accumulation ("I step the
         # scheduler every batch with accumulation 8", "scheduler.step() inside the micro-batch loop while
         # accumulating"): it runs as many times too fast as there are micro-batches per step
         (("scheduler schedule sched scheduler.step lr_scheduler lr_scheduler.step sched.step schedulre.step",
           "every each per inside", "batch micro micro-batch microbatch iteration forward",
           "accumulation accumulate accum accum_steps gradient_accumulation_steps",
-          "!should !how !whether !want !correct !correctly !right"), {"scheduler_pace": "too_fast"}),
+          # (not when the optimizer steps every batch too: the schedule then keeps pace with it, and the wiring of
+          # the accumulation is the trouble)
+          "!should !how !whether !want !correct !correctly !right !optimizer !optimizer.step"),
+         {"scheduler_pace": "too_fast"}),
         # (told by its effect under accumulation: "the lr decays 16 times faster than planned with accum_steps=16")
         (("lr rate schedule scheduler decay warmup cycle", "=faster", "accumulation accumulate accum accum_steps "
           "gradient_accumulation_steps", "!should !how !whether !want !speed !throughput !training"),
