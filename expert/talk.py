@@ -1690,6 +1690,8 @@ class _Reader:
                 continue  # "20 points below train" is a gap, not an accuracy
             if self.text[max(0, num.start - 6):num.start].rstrip().lower().endswith(" than"):
                 continue  # "val accuracy comes out bigger than 1.0": the bound it is compared with, not its value
+            if after_num.lstrip("%").lstrip().startswith("|"):
+                continue  # "Validation DataLoader 0: 100%|█████| 50/50": a progress bar's share done, no metric
             pct = num.unit == "%" or after_num.startswith(("percent", "%"))
             frac = value / 100.0 if (pct or value > 1.0) else value
             if not 0.0 <= frac <= 1.0:
@@ -1705,7 +1707,10 @@ class _Reader:
                 if split == "train" and frac >= 0.9:
                     self._judged.setdefault("train_good", span)  # "training accuracy 99%, validation sucks"
             elif q.startswith("data_time") and (pct or value <= 1.0) and \
-                    after_num.split(" ", 1)[0] not in K.TIME_UNITS:  # "data_time 0.217 s per batch" is a time
+                    after_num.split(" ", 1)[0] not in K.TIME_UNITS and \
+                    not (num.start > p.end and not pct and after_num.startswith(":") and float(value).is_integer()):
+                # ("data_time 0.217 s per batch" is a time; Lightning's "Sanity Checking DataLoader 0: 100%" numbers
+                # the loader, a label's index and no share of the step)
                 used.add(num.start)
                 self.add({"data_time_fraction": frac}, *span)
                 if frac >= 0.3:
@@ -1764,6 +1769,8 @@ class _Reader:
             value = num.number if num is not None else None
             if value is None or not 0.0 <= value <= 100.0 or any(num.start == f[1] for f in found.values()):
                 continue
+            if self.text[num.end:num.end + 3].lstrip("% ").startswith("|"):
+                continue  # "Validation DataLoader 0: 100%|█████|": a progress bar's share done, no accuracy
             found[split] = (value / 100.0, num.start, num.end)
             self._split_span = (min(p.start, num.start), max(p.end, num.end))
             if split == "train" and value >= 90.0:

@@ -1872,7 +1872,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (said of the optimizers that each count: "global_step is double the batches since I added a second
         # optimizer", "global_step = 2 x batch_idx with the discriminator's optimizer"; Lightning counts every
         # optimizer.step(), so two optimizers stepped per batch count two steps)
-        (("global_step trainer.global_step", "2 two twice double second both", "optimizer discriminator "
+        (("global_step trainer.global_step step_counter", "2 two twice double second both", "optimizer discriminator "
           "generator opt_g opt_d optimizer.step", "!should !how !whether !micro !accumulation !accumulate !gpu !rank "
           "!device !node"), {"step_counter_multi": True}),
         # metrics that reach the logger only every k steps although asked for each one ("the logs only appear every
@@ -2065,8 +2065,9 @@ CONCEPTS: dict[str, str] = {
     # a purpose asked ("is it to keep ...", "is this for ...")
     **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
     # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
-    # the trainer's step counter written as words ("the global step doubles")
-    "global step": "global_step",
+    # the trainer's step counter ("trainer.global_step", "the global step"), for the frame of several optimizers
+    # counted in it
+    **dict.fromkeys(("global step", "global _ step", "global_step"), "step_counter"),
     # the training step of a trainer's module, written out ("my lightning training step returns nothing")
     **dict.fromkeys(("training step", "train step", "training_step method"), "training_step"),
     **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
