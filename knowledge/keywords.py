@@ -482,8 +482,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        task="regression"),
     # a continuous quantity the model is said to predict ("predicting house prices", "forecast energy demand",
     # "salary as the target"): a value, not a class, so a regression (a price class or an age group is not)
-    _k(r"\b(?:predict\w*|forecast\w*|estimat\w*)\s+(?:the\s+|a\s+|house\s+|housing\s+|stock\s+|future\s+|"
-       r"daily\s+|hourly\s+|energy\s+|electricity\s+)*(?:prices?|salar(?:y|ies)|costs?|temperatures?|sales|"
+    _k(r"\b(?:predict\w*|forecast\w*|estimat\w*)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:prices?|salar(?:y|ies)|costs?|temperatures?|sales|"
        r"revenues?|demand|energy|consumption|ages?|income|rents?|durations?|quantit(?:y|ies)|(?:power\s+)?loads?)\b"
        r"(?!\s+(?:class|classes|categor\w+|groups?|bins?|buckets?|ranges?|labels?)\b)|"
        r"\b(?:prices?|salar(?:y|ies))\s+(?:as|are)\s+(?:the\s+|my\s+)?(?:labels?|targets?)\b",

@@ -443,6 +443,10 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      # (other kinds of training run named "tuning": no hyperparameter search either)
                      "preference tuning", "preference-tuning", "instruction tuning", "instruction-tuning",
                      "prompt tuning", "prefix tuning",
+                     # (accumulation is a setting, its gradient no curve: "with gradient accumulation the decay ends
+                     # early" says nothing of the gradients' size)
+                     "gradient accumulation", "grad accumulation", "gradient accumulation step",
+                     "accumulate gradient", "accumulate the gradient",
                      "zero point", "loss function", "loss fn", "cost function", "objective function",
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
@@ -1842,7 +1846,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"scheduler_pace": "too_fast"}),
         # (told by its effect under accumulation: "the lr decays 16 times faster than planned with accum_steps=16")
         (("lr rate schedule scheduler decay warmup cycle", "=faster", "accumulation accumulate accum accum_steps "
-          "gradient_accumulation_steps", "!should !how !whether !want !speed !throughput !training"),
+          "gradient_accumulation_steps", "!how !whether !want !speed !throughput !training"),
          {"scheduler_pace": "too_fast"}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate",
