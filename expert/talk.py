@@ -116,8 +116,11 @@ _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "
 """Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
 "my loss values are ...")."""
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
-                      "util utilization usage load".split())
+                      "util utilization usage load work busy active".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
+_CHANGE_BY = ("faster", "slower", "more", "less", "higher", "lower", "better", "worse", "speedup", "speed-up",
+              "increase", "decrease", "improvement")
+"""Words after a percentage that make it a change by that share ("29% faster"), not a level."""
 _RATE = rx.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
                    r"/(?:s|sec|second)")
@@ -1795,6 +1798,8 @@ class _Reader:
             value = num.number if num is not None else None
             if value is None or num.start in used or not 0.0 <= value <= 100.0:
                 continue
+            if self.text[num.end:num.end + 12].lstrip("% ").lower().startswith(_CHANGE_BY):
+                continue  # "3 GPUs work 29% faster": a change by that share, no utilization
             used.add(num.start)
             span = (min(p.start, num.start), max(p.end, num.end))
             self.add({"gpu_utilization_pct": value}, *span)

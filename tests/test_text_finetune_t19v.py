@@ -95,3 +95,11 @@ def test_what_the_model_is_tuned_for(text: str, expected: dict) -> None:
 ])
 def test_comparisons_resumes_and_log_lines(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the gpu is only busy 35% of the time, the loader decodes jpegs", {"gpu_utilization_pct": 35.0}),
+    ("4 GPUs train 60% faster than one", {"gpu_utilization_pct": None}),
+])
+def test_a_gpu_share_said_as_its_work(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
