@@ -97,6 +97,9 @@ should be"), not with another quantity or model."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
+_TERSE_AFTER = frozenset({"and", "but", "while", "whereas", "after", "since", "from", "every", "each", "over",
+                          "during", "until", "till"})
+"""Words that may follow a telegraphic "up"/"down" right after its quantity ("val loss up after epoch 2")."""
 """Movements after which a fall "again" or "back" is the curve's return, not a drop of its own."""
 
 _SETTLED = frozenset({"stay", "flat", "flatline", "same", "stuck", "plateau"})
@@ -116,8 +119,11 @@ _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "
 """Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
 "my loss values are ...")."""
 _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly usually under below near "
-                      "util utilization usage load".split())
+                      "util utilization usage load work busy active".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
+_CHANGE_BY = ("faster", "slower", "more", "less", "higher", "lower", "better", "worse", "speedup", "speed-up",
+              "increase", "decrease", "improvement")
+"""Words after a percentage that make it a change by that share ("29% faster"), not a level."""
 _RATE = rx.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
                    r"/(?:s|sec|second)")
@@ -1779,8 +1785,9 @@ class _Reader:
                 nxt = self.tokens[p.j] if p.j < len(self.tokens) else None
                 # ("val loss up, val acc up": a telegraphic report, the direction right after the quantity and
                 # nothing after it in its clause; not "the batch size up to 1024")
+                # ("val loss up after epoch 1", "loss down since step 200": the time it moved from comes right after)
                 terse = any(q[0].j == p.i for q in quantities) and (
-                    nxt is None or nxt.kind == "punct" or nxt.lemma in ("and", "but", "while", "whereas"))
+                    nxt is None or nxt.kind == "punct" or nxt.lemma in _TERSE_AFTER)
                 # ("goes down then up again": the verb of the movement before it carries over)
                 if not terse and (not prev or prev[0] not in (
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
@@ -2108,6 +2115,10 @@ class _Reader:
             after_num = self.text[num.end:num.end + 20].strip()
             if after_num.startswith(("point", "pp", "percentage point")):
                 continue  # "20 points below train" is a gap, not an accuracy
+            if self.text[max(0, num.start - 6):num.start].rstrip().lower().endswith(" than"):
+                continue  # "val accuracy comes out bigger than 1.0": the bound it is compared with, not its value
+            if after_num.lstrip("%").lstrip().startswith("|"):
+                continue  # "Validation DataLoader 0: 100%|█████| 50/50": a progress bar's share done, no metric
             pct = num.unit == "%" or after_num.startswith(("percent", "%"))
             frac = value / 100.0 if (pct or value > 1.0) else value
             if not 0.0 <= frac <= 1.0:
@@ -2123,7 +2134,10 @@ class _Reader:
                 if split == "train" and frac >= 0.9:
                     self._judged.setdefault("train_good", span)  # "training accuracy 99%, validation sucks"
             elif q.startswith("data_time") and (pct or value <= 1.0) and \
-                    after_num.split(" ", 1)[0] not in K.TIME_UNITS:  # "data_time 0.217 s per batch" is a time
+                    after_num.split(" ", 1)[0] not in K.TIME_UNITS and \
+                    not (num.start > p.end and not pct and after_num.startswith(":") and float(value).is_integer()):
+                # ("data_time 0.217 s per batch" is a time; Lightning's "Sanity Checking DataLoader 0: 100%" numbers
+                # the loader, a label's index and no share of the step)
                 used.add(num.start)
                 self.add({"data_time_fraction": frac}, *span)
                 if frac >= 0.3:
@@ -2182,6 +2196,8 @@ class _Reader:
             value = num.number if num is not None else None
             if value is None or not 0.0 <= value <= 100.0 or any(num.start == f[1] for f in found.values()):
                 continue
+            if self.text[num.end:num.end + 3].lstrip("% ").startswith("|"):
+                continue  # "Validation DataLoader 0: 100%|█████|": a progress bar's share done, no accuracy
             found[split] = (value / 100.0, num.start, num.end)
             self._split_span = (min(p.start, num.start), max(p.end, num.end))
             if split == "train" and value >= 90.0:
@@ -2206,6 +2222,8 @@ class _Reader:
             value = num.number if num is not None else None
             if value is None or num.start in used or not 0.0 <= value <= 100.0:
                 continue
+            if self.text[num.end:num.end + 12].lstrip("% ").lower().startswith(_CHANGE_BY):
+                continue  # "3 GPUs work 29% faster": a change by that share, no utilization
             used.add(num.start)
             span = (min(p.start, num.start), max(p.end, num.end))
             self.add({"gpu_utilization_pct": value}, *span)
@@ -2328,6 +2346,8 @@ class _Reader:
         loss that dips and climbs back, up).
         """
         for p, q, split in quantities:
+            if q in ("accuracy", "loss"):
+                self._series_trend(p, q, split, hi)
             if q == "accuracy" or (q == "loss" and split == "val"):
                 self._series_turn(p, q, split, hi)
                 continue
@@ -2348,6 +2368,28 @@ class _Reader:
             if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
+
+    def _series_trend(self, p: Part, q: str, split: str | None, hi: int) -> None:
+        """A printed series that moves one way at every value: the curve rises or falls, as if said in words.
+
+        "eval loss: 1.21, 1.25, 1.38, 1.52 per epoch" rises; "train loss goes 1.3, 0.9, 0.6, 0.4" falls.
+        """
+        values = []
+        for t in self.tokens[p.j:min(hi, p.j + 24)]:
+            if t.kind == "num" and t.number is not None:
+                values.append(t.number)
+            elif t.kind == "word" and t.lemma not in _SERIES_WORDS | {"go"}:
+                break
+        if len(values) < 3 or values[0] == 0:
+            return
+        steps = [b - a for a, b in zip(values, values[1:])]
+        if not (all(d > 0 for d in steps) or all(d < 0 for d in steps)):
+            return
+        if abs(values[-1] - values[0]) < K.SERIES_TREND * abs(values[0]):
+            return
+        sets = self._compose(q, split, "up" if steps[0] > 0 else "down", None, {"all"})
+        if sets:
+            self.add(dict(sets), p.start, p.end)
 
     def _series_turn(self, p: Part, q: str, split: str | None, hi: int) -> None:
         """A printed series of a curve that turns: rises to a peak then falls well below it (or the reverse)."""
@@ -2387,6 +2429,15 @@ class _Reader:
                 continue
             left = [q for q in quantities if q[0].j <= k and q[1] != "split_only"]
             right = [q for q in quantities if q[0].i > k]
+            near = [p for p in parts if "s" in p.roles and k - 4 <= p.i < k and "q" not in p.roles]
+            if rel in ("better", "worse") and near and (not left or left[-1][0].j <= near[-1].i):
+                # "the validation is always better than training": two splits judged, whatever their figure (a
+                # better or worse curve says which is ahead without naming the loss or the accuracy), and the
+                # split right before the comparison is its subject, not a figure quoted earlier
+                other = [p for p in parts if "s" in p.roles and k < p.i <= k + 4]
+                if other and {near[-1].roles["s"], other[0].roles["s"]} == {"train", "val"}:
+                    left, right = [(near[-1], "results", near[-1].roles["s"])], \
+                        [(other[0], "results", other[0].roles["s"])]
             if left and not right:
                 # "accuracy on the test set is much worse than on train": the split alone names the other curve
                 right = [(p, "split_only", p.roles["s"]) for p in parts if p.i > k and p.i <= k + 4 and "s" in p.roles]
@@ -2395,7 +2446,9 @@ class _Reader:
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
             if rq == "split_only":
                 rq = lq
-            if lq != rq or lq not in ("loss", "accuracy") or {ls, rs} != {"train", "val"}:
+            if lq != rq or lq not in ("loss", "accuracy", "results") or {ls, rs} != {"train", "val"}:
+                continue
+            if lq == "results" and rel not in ("better", "worse"):
                 continue
             if rel in ("better", "worse"):
                 val_better = (rel == "better") == (ls == "val")
@@ -2405,6 +2458,8 @@ class _Reader:
             span = (lp.start, rp.end)
             if val_better:
                 self.add({"val_better_than_train": True}, *span)
+            elif lq == "results":
+                self.add({"symptom": "overfitting"}, *span)
             else:
                 self.add({"symptom": "overfitting", "metric_kind": lq}, *span)
 

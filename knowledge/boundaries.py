@@ -193,7 +193,10 @@ AREAS: tuple[Area, ...] = (
                  "tensors to be on the same device", "should be the same or input should be a mkldnn tensor",
                  "is on cpu, but expected", "expected all tensors to be on the same"),
          words=r"(?:tensors?|inputs?|model|weights?|labels?)\s+(?:are\s+|is\s+)?on\s+(?:different|the\s+wrong)\s+"
-               r"devices?|device\s+mismatch",
+               r"devices?|device\s+mismatch|"
+               # (a placement error named as such: "a device error (cpu vs cuda:1)"; the devices merely named
+               # against each other are not one: "on cpu vs cuda the results differ", "data on cpu, model on gpu")
+               r"device\s+(?:placement\s+)?error",
          priority=10),
     Area("dtype_mismatch", _PT, _TENSORS,
          "a dtype mismatch (float vs long, half vs float) is a tensor-API error",

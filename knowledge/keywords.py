@@ -406,12 +406,25 @@ KEYWORDS: tuple[Keyword, ...] = (
     # "crnn_ctc", "ctc_pytorch"), where the name hides the word from the loss names above
     _k(r"[a-z0-9]*forctc|ctc_[a-z0-9_]+|[a-z0-9]+_ctc", _QR, 0, negatable=False, loss_fn="ctc"),
     _k(SCHEDULE_NAMES, _QR, 0, lr_schedule="$schedule"),
+    # a schedule counted in steps but stepped once an epoch ("my warmup is 2000 steps but I call scheduler.step()
+    # once per epoch", "num_training_steps is in steps and I call sched.step() outside the batch loop"): it runs as
+    # many times too slow as an epoch has steps
+    _k(r"\b(?:warm-?up|schedule|decay|cycle|num_training_steps|num_warmup_steps|total_steps|t_max)\w*\s+(?:is\s+|of\s+|"
+       r"for\s+|over\s+|=\s*|lasts\s+|(?:is\s+)?defined\s+over\s+)?\d+(?:\.\d+)?\s*k?\s+(?:optimizer\s+|training\s+)?"
+       r"steps\b[^.!?\n]{0,80}?\b\w*sched\w*(?:\.step\(\))?"
+       r"[^.!?\n]{0,20}?\b(?:only\s+)?(?:once\s+)?(?:per|each|every)\s+epoch\b|"
+       r"\b\w*sched\w*\.step\(\)\s+(?:only\s+)?outside\s+(?:of\s+)?(?:the\s+)?(?:batch|inner|step|training|train)\s+loop\b",
+       _LOOP, 0, negatable=False, scheduler_pace="too_slow"),
     _k(r"warmup", _QR, 0, warmup=True),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
     # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
+    # (a count above one is accumulation itself, said with its count: "accum_steps=16", "grad accumulation 8")
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
-       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>\d+)",
+       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*(?:[2-9]|[1-9]\d+))(?!\d)",
+       _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
+    _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
+       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*1)(?!\d)",
        _QR, 0, negatable=False, grad_accum_steps="$int"),
     # boxes said to be degenerate or outside the image ("some boxes have zero width", "xmax <= xmin", "bounding
     # boxes outside the image")
@@ -459,11 +472,23 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"classif(?:ier|iers|ication|y|ying)", _QR, 0, negatable=False, task="classification"),
     # ("sign-language model" is no language model)
     _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token|"
-       r"qwen\w*|gemma\w*|phi-?\d\w*|falcon-?\d+\w*|starcoder\w*|deepseek\w*|vicuna\w*|mixtral\w*|decoder[\s-]only",
+       r"qwen\w*|gemma\w*|phi-?\d\w*|falcon-?\d+\w*|starcoder\w*|deepseek\w*|vicuna\w*|mixtral\w*|decoder[\s-]only|"
+       # (what only a text generator is tuned with: a chat template, instruction tuning, SFT on prompts and answers,
+       # an end-of-sequence token to learn, a causal-LM class)
+       r"chat[\s_-]?templates?|apply_chat_template|instruction[\s-]?(?:tun\w*|fine[\s-]?tun\w*)|\bsft\b|sfttrainer|"
+       r"\w*forcausallm\b|causal[\s-]+language|\bchat\s+model|eos[\s_]token|end[\s-]of[\s-](?:sequence|text)\s+token|"
+       r"\w+-instruct\b",
        _QR, 0, negatable=False, task="language_modeling"),
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
        task="regression"),
+    # a continuous quantity the model is said to predict ("predicting house prices", "forecast energy demand",
+    # "salary as the target"): a value, not a class, so a regression (a price class or an age group is not)
+    _k(r"\b(?:predict\w*|forecast\w*|estimat\w*)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:prices?|salar(?:y|ies)|costs?|temperatures?|sales|"
+       r"revenues?|demand|energy|consumption|ages?|income|rents?|durations?|quantit(?:y|ies)|(?:power\s+)?loads?)\b"
+       r"(?!\s+(?:class|classes|categor\w+|groups?|bins?|buckets?|ranges?|labels?)\b)|"
+       r"\b(?:prices?|salar(?:y|ies))\s+(?:as|are)\s+(?:the\s+|my\s+)?(?:labels?|targets?)\b",
+       _QR, 0, negatable=False, task="regression"),
     # the model named by its task ("my regressor", "regressors")
     _k(r"regressors?\b", _QR, 0, negatable=False, task="regression"),
     # evaluation run with autograd on: torch.no_grad() said to be missing around the validation / test loop
@@ -732,7 +757,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:unnormali[sz]ed|un-?scaled|non-?normali[sz]ed|not\s+normali[sz]ed|raw)\s+(?:regression\s+)?(?:targets?|"
        r"labels?|y\s+values)|(?:forg[eo]t|didn'?t|did\s+not|never)\s+(?:to\s+)?(?:scale|normali[sz]e|standardi[sz]e)\s+"
        r"(?:the\s+|my\s+)?(?:regression\s+)?(?:targets?|labels?)|(?:targets?|labels?)\s+(?:range\s+|ranging\s+|go\s+|are\s+)?"
-       r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)",
+       r"(?:from|between)\s+-?\d+\s+(?:and|to)\s+(?:\d{4,}|\d{1,3}(?:,\d{3})+|\d+\s*k\b)|"
+       # (values kept in their units of measure: "predicting house prices in dollars", "the target is energy in kWh
+       # (0 to 20000)")
+       r"(?:prices?|salar(?:y|ies)|targets?|labels?|costs?|revenues?|energy|sales)\s+(?:\w+\s+){0,2}?in\s+"
+       r"(?:raw\s+)?(?:dollars|euros|usd|eur|cents|kwh|mwh|watts|raw\s+units)\b",
        _QR, 0, negatable=False, targets_unscaled=True),
     # a squashing output (sigmoid, tanh) asked for targets beyond its range ("sigmoid at the end, targets go up to
     # 300", "ages 0-90 with a sigmoid output neuron"): the output said as the network's last, a target with a value
@@ -762,6 +791,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"computes?|logs?|prints?|shows?)\s+(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|off|incorrect)\b|"
        r"(?:reported|logged|printed|displayed|computed)\s+(?:\w+\s+){0,2}(?:metrics?|accuracy|acc|f1|scores?)\s+"
        r"(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|off|incorrect)\b",
+       _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    # an accuracy-like score outside [0, 1] ("accuracy prints 312%", "val acc is bigger than 1.0", "accuracy = 1.83",
+    # "accuracy above 100 percent"): a fraction or a percentage cannot get there, so the computation is wrong (the
+    # usual slip: correct counts summed over batches and divided by the number of batches); a decimal between 1 and
+    # 10 with no unit is not read as a percentage, the way an accuracy of "1.83" never is, while "85" or "85.2" is
+    _k(r"\b(?:acc(?:uracy)?|f1(?:[\s-]score)?|precision|recall)\b[^.!?\n]{0,40}?(?:"
+       r"(?<![\d.])(?:[1-9]\d{3,}|[2-9]\d\d|1\d[1-9]|1[1-9]\d)(?:\.\d+)?\s*(?:%|percent)|"
+       r"(?:above|over|greater\s+than|more\s+than|bigger\s+than|larger\s+than|higher\s+than|exceeds?|exceeding|"
+       r"beyond)\s+(?:1(?:\.0+)?(?![\d.%])|one\b|100\s*(?:%|percent)|a\s+hundred\s+percent)|"
+       r"(?:=|:|\bis|\bof|\bas|\blike)\s*[1-9]\.\d+(?!\s*(?:%|percent|pp\b|points?\b))(?![\d.]))",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"

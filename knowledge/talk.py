@@ -35,7 +35,10 @@ QUANTITIES: dict[str, str] = {
     "weight": "weights", "parameter": "weights", "param": "weights", "model weight": "weights",
     "model parameter": "weights", "update": "update", "update size": "update",
     # settings users report moving
-    "learning rate": "lr", "lr": "lr", "batch size": "batch", "batch_size": "batch", "bs": "batch",
+    "learning rate": "lr", "lr": "lr",
+    # (the schedule's top value is a setting, not a spike: "the warmup takes forever to reach the peak lr")
+    "peak lr": "lr", "peak learning rate": "lr", "max lr": "lr", "max learning rate": "lr",
+    "batch size": "batch", "batch_size": "batch", "bs": "batch",
     "batchsize": "batch", "batch": "batch",
     # systems
     "gpu util": "gpu_util", "gpu utilization": "gpu_util", "gpu usage": "gpu_util", "gpu-util": "gpu_util",
@@ -82,6 +85,9 @@ QUANTITIES: dict[str, str] = {
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
+    # (how many batches an epoch has is its step count, not the batch size: "1000 batches per epoch")
+    "number of batch": "step_count", "batch per epoch": "step_count", "batch in an epoch": "step_count",
+    "batch per gpu per epoch": "step_count",
     "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
@@ -437,6 +443,10 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      # (other kinds of training run named "tuning": no hyperparameter search either)
                      "preference tuning", "preference-tuning", "instruction tuning", "instruction-tuning",
                      "prompt tuning", "prefix tuning",
+                     # (accumulation is a setting, its gradient no curve: "with gradient accumulation the decay ends
+                     # early" says nothing of the gradients' size)
+                     "gradient accumulation", "grad accumulation", "gradient accumulation step",
+                     "accumulate gradient", "accumulate the gradient",
                      "zero point", "loss function", "loss fn", "cost function", "objective function",
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
@@ -684,6 +694,8 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "trainingarguments": {"framework": "hf"}, "seq2seqtrainer": {"framework": "hf"},
     "seq2seqtrainingarguments": {"framework": "hf"}, "trainer.train": {"framework": "hf"},
     "sfttrainer": {"framework": "hf"}, "trl": {"framework": "hf"},
+    # ("transformers Trainer" reaches here in its lemmas)
+    "transformer trainer": {"framework": "hf"},
     # the hidden activation, when named as one ("sigmoid activations", "tanh everywhere")
     "sigmoid activation": {"activation": "sigmoid"}, "tanh activation": {"activation": "tanh"},
     "relu activation": {"activation": "relu"}, "gelu activation": {"activation": "gelu"},
@@ -1620,8 +1632,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "extended"}),
         (("continue keep train training", "past beyond", "end plan finish schedule max_epochs",
           "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
-        (("resume resuming", "since after when once checkpoint", "!should !want !whether !how"),
+        (("resume resuming", "since after when once checkpoint ckpt from training train run", "!should !want "
+          "!whether !how !can !could !possible !able !support !supported"),
          {"recent_change": "resume"}),
+        # (the run restarted or continued from where a checkpoint left it: "restarting the run from my last
+        # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
+        (("restart continue", "from", "checkpoint ckpt", "!should !want !whether !how !can !could !inference "
+          "!finetune !fine-tune !pretrained"), {"recent_change": "resume"}),
         # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
         # checkpoint", "reloaded it after a crash"): a resume, not a checkpoint that fails to load
         (("resume restart reload restore continue load loading", "checkpoint ckpt crash epoch state",
@@ -1779,6 +1796,26 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # returns None"): no loss reaches the optimizer (a question about what to return is not the step's trace)
         (("training_step", "return", "nothing none", "!should !must !need !how !what !whether"),
          {"trainer_loss": "missing"}),
+        # (the same said as a return that is not there: "training_step has no return statement", "ends with
+        # self.log(...) but no return", "I forgot the return in training_step")
+        (("training_step", "~return", "!should !must !need !how !what !whether !to !back"),
+         {"trainer_loss": "missing"}),
+        (("training_step", "forget miss", "return", "!should !must !need !how !what !whether"),
+         {"trainer_loss": "missing"}),
+        # (what the step hands back is something else than the loss: "training_step gives back only the logits",
+        # "returns a dict with key 'train_loss' instead of 'loss'"; Lightning minimises only a tensor or the value
+        # under the key 'loss')
+        (("training_step", "return give", "logit output prediction dict dictionary", "only just instead ~loss",
+          "!should !must !need !how !what !whether"), {"trainer_loss": "missing"}),
+        # a Trainer that gets no loss from the model ("the model did not return a loss", "no loss was returned",
+        # "returns only logits, there is no label key in the batch"): without labels a Hugging Face model computes
+        # none (not a loss that "does not return" to an earlier level)
+        (("trainer training_step", "~return", "loss", "!to !back !level !previous !normal !before"),
+         {"trainer_loss": "missing"}),
+        (("trainer training_step", "return give output", "only just", "logit", "!should !how !what !whether"),
+         {"trainer_loss": "missing"}),
+        (("trainer", "~label", "batch dataset key input column", "!smoothing !noise !noisy !balance !imbalance"),
+         {"trainer_loss": "missing"}),
         # a schedule that only moves at epoch ends where a per-step schedule was meant (not a remedy tried on the
         # LR that "only delays" or "just postpones" the trouble by some epochs: the change is the user's)
         (("scheduler schedule lr rate", "only just", "epoch", "change update adjust step decay",
@@ -1882,6 +1919,25 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("scaler gradscaler", "inf nan overflow", "every all always each"), {"scaler_skips": "persistent"}),
         # a schedule said to run ahead of itself: stepped more often than it was defined for
         (("schedule scheduler warmup", "=too", "fast early soon quickly"), {"scheduler_pace": "too_fast"}),
+        # (and behind itself: "the lr schedule is way too slow", "the warmup goes far too slowly"; the slowness the
+        # schedule's, not the run's: "training is too slow, would a scheduler help?")
+        (("schedule scheduler warmup decay", "=too", "slow slowly", "!should !how !whether !would !help"),
+         {"scheduler_pace": "too_slow"}, ((2, 0, "training train speed throughput model gpu step epoch iteration "
+                                              "convergence"),)),
+        # a schedule stepped with every micro-batch while the optimizer steps once per accumulation ("I step the
+        # scheduler every batch with accumulation 8", "scheduler.step() inside the micro-batch loop while
+        # accumulating"): it runs as many times too fast as there are micro-batches per step
+        (("scheduler schedule sched scheduler.step lr_scheduler lr_scheduler.step sched.step schedulre.step",
+          "every each per inside", "batch micro micro-batch microbatch iteration forward",
+          "accumulation accumulate accum accum_steps gradient_accumulation_steps",
+          # (not when the optimizer steps every batch too: the schedule then keeps pace with it, and the wiring of
+          # the accumulation is the trouble)
+          "!should !how !whether !want !correct !correctly !right !optimizer !optimizer.step"),
+         {"scheduler_pace": "too_fast"}),
+        # (told by its effect under accumulation: "the lr decays 16 times faster than planned with accum_steps=16")
+        (("lr rate schedule scheduler decay warmup cycle", "=faster", "accumulation accumulate accum accum_steps "
+          "gradient_accumulation_steps", "!how !whether !want !speed !throughput !training"),
+         {"scheduler_pace": "too_fast"}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate",
           "~help still same ~fix ~solve ~work ~stop even"),
@@ -1907,6 +1963,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!accumulate"), {"step_counter_multi": True},
          # (the count is the step's increment, not the devices': "global_step moves by 1 per batch, two gpus")
          ((1, 3, "gpu card device rank process node"),)),
+        # (said of the optimizers that each count: "global_step is double the batches since I added a second
+        # optimizer", "global_step = 2 x batch_idx with the discriminator's optimizer"; Lightning counts every
+        # optimizer.step(), so two optimizers stepped per batch count two steps)
+        (("global_step trainer.global_step step_counter", "2 two twice double second both", "optimizer discriminator "
+          "generator opt_g opt_d optimizer.step", "!should !how !whether !micro !accumulation !accumulate !gpu !rank "
+          "!device !node"), {"step_counter_multi": True}),
         # metrics that reach the logger only every k steps although asked for each one ("the logs only appear every
         # 2 steps", "metrics get logged every other step"): what the logging interval counts
         (("log metric", "appear show record write only", "every each", "2 two other second "
@@ -2097,6 +2159,11 @@ CONCEPTS: dict[str, str] = {
     # a purpose asked ("is it to keep ...", "is this for ...")
     **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
     # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
+    # the trainer's step counter ("trainer.global_step", "the global step"), for the frame of several optimizers
+    # counted in it
+    **dict.fromkeys(("global step", "global _ step", "global_step"), "step_counter"),
+    # the training step of a trainer's module, written out ("my lightning training step returns nothing")
+    **dict.fromkeys(("training step", "train step", "training_step method"), "training_step"),
     **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
                      "training metric", "accuracy on the training", "accuracy on train", "accuracy during training",
                      "accuracy in training", "train set accuracy", "training set accuracy"), "train_accuracy"),
@@ -2303,6 +2370,10 @@ CLASS_NOUNS = frozenset("class categories category label cls".split())
 
 SERIES_TURN = 0.05
 """How far (relative) a printed series must fall back from its best value to have turned ("val_acc 0.86 ... 0.80")."""
+
+SERIES_TREND = 0.1
+"""How far (relative to its first value) a printed series moving one way throughout must get to be a rise or a fall
+("eval loss: 1.21, 1.25, 1.38, 1.52" rises; "2.30, 2.29, 2.28" is too little to say)."""
 
 HUGE_LOSS = 1e6
 """A training loss said to be this large or more has diverged (losses of classification and regression start at
