@@ -97,7 +97,6 @@ class Consultation:
         self.incomplete: list[str] = []
         """What a damaged log could not give (see ``add_log``): the status is never clean while it holds any."""
         self._suspects: dict[str, Observation] = {}
-        self._checks: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ input
 
@@ -210,16 +209,59 @@ class Consultation:
         self.add(keep)
         self._complaints.append(text.strip())
         self._undo.append({"kind": "complaint", "text": text.strip(), "before": before,
-                           "suspects": (dict(self._suspects), self._checks)})
+                           "suspects": dict(self._suspects)})
         # What the user only asked about ("could it be that I never call zero_grad?") is their hypothesis: never an
         # observation, but the question that checks it goes first once it separates the open causes.
-        from expert.text import checks_for, offered
+        from expert.text import offered
 
         self._suspects.update((o.name, o) for o in offered(text))
-        self._checks = self._checks | checks_for([*self._suspects.values(),
-                                                  *(o for o in found if o.name == "self_diagnosis")])
         self._diagnosis = None
         return keep
+
+    def confirm(self, names: Iterable[str] | None = None) -> list[Observation]:
+        """Record hypotheses the user confirmed (a `yes` to "do you see it in your run?") as observations.
+
+        Args:
+            names: The suspects to confirm (None: every one still open).
+
+        Returns:
+            The observations recorded, their provenance now ending ``(confirmed)`` instead of ``(suspected)``.
+
+        Raises:
+            ContradictionError: A confirmed hypothesis contradicts what is known (nothing changes).
+        """
+        chosen = [o for o in self.suspects if o.name in self._suspects and (names is None or o.name in names)]
+        new = [Observation.make(o.name, o.value, _confirmed(o.source), o.evidence, o.step) for o in chosen]
+        before = {o.name: self._obs.get(o.name) for o in new}
+        self.add(new)
+        self._undo.append({"kind": "confirm", "before": before, "suspects": dict(self._suspects)})
+        return new
+
+    def dismiss(self, names: Iterable[str] | None = None) -> list[Observation]:
+        """Drop hypotheses the user denied (a `no`): they are no longer listed, nor checked first.
+
+        A setting suspected in the complaint (``self_diagnosis`` read from the text) is dropped as ``forget`` drops
+        it; ``back`` restores what was dropped.
+
+        Args:
+            names: The suspects to drop (None: every one).
+
+        Returns:
+            The hypotheses dropped.
+        """
+        dropped = [o for o in self.suspects if names is None or o.name in names]
+        if not dropped:
+            return []
+        self._undo.append({"kind": "dismiss", "suspects": dict(self._suspects),
+                           "before": {o.name: o for o in dropped if self._obs.get(o.name) == o}})
+        for o in dropped:
+            self._suspects.pop(o.name, None)
+            if self._obs.get(o.name) == o:
+                del self._obs[o.name]
+                self.revisions.append({"name": o.name, "old": o.value, "old_source": o.source, "new": None,
+                                       "new_source": "dismiss"})
+        self._diagnosis = None
+        return dropped
 
     def answer(self, question_id: str, value: Any) -> Observation:
         """Answer a question; the value is validated against the observation the question sets.
@@ -304,15 +346,15 @@ class Consultation:
         return old
 
     def back(self) -> dict[str, Any] | None:
-        """Undo the last answer, skip, complaint or forget, restoring what it replaced.
+        """Undo the last answer, skip, complaint, forget, confirm or dismiss, restoring what it replaced.
 
         An undone answer's question is asked again; an undone complaint takes back every observation read
         from it (the phrases it matched), which is how a value misread from the complaint is removed.
 
         Returns:
-            What was undone: ``kind`` (``answer``, ``skip``, ``complaint``, ``forget``), ``took_back`` (the
-            values it removed) and ``restored`` (the values back in place, None where there was none), and
-            for answers and skips the ``question``, ``text``, ``sets`` and ``answer`` as in :attr:`asked`;
+            What was undone: ``kind`` (``answer``, ``skip``, ``complaint``, ``forget``, ``confirm``, ``dismiss``),
+            ``took_back`` (the values it removed) and ``restored`` (the values back in place, None where there was
+            none), and for answers and skips the ``question``, ``text``, ``sets`` and ``answer`` as in :attr:`asked`;
             None when there is nothing to undo.
         """
         if not self._undo:
@@ -327,7 +369,9 @@ class Consultation:
         elif event["kind"] == "complaint":
             self._complaints.pop()
             undone["text"] = event["text"]
-            self._suspects, self._checks = event["suspects"]
+            self._suspects = event["suspects"]
+        elif event["kind"] in ("confirm", "dismiss"):
+            self._suspects = event["suspects"]
         undone["took_back"] = {n: self._obs[n].value for n in event["before"] if n in self._obs}
         for name, old in event["before"].items():
             cur = self._obs.get(name)
@@ -389,17 +433,30 @@ class Consultation:
 
     @property
     def suspects(self) -> list[Observation]:
-        """What the complaints only asked about or suspected: the user's hypotheses, never observations.
+        """What the complaints only asked about or suspected: the user's hypotheses, never evidence of a cause.
 
         Each is the observation a `yes` would record ("could it be a softmax before the loss?":
         ``output_activation=softmax``); the question that checks it is asked first once it separates the open causes.
+        A setting suspected beside a described trouble ("maybe the lr is too low?") is read as ``self_diagnosis``,
+        itself a hypothesis, and listed too.
         """
         # (one the user confirmed, or that an answer or a probe settled, is an observation now, no longer a hypothesis)
-        return [o for n, o in sorted(self._suspects.items()) if n not in self._obs]
+        out = {n: o for n, o in self._suspects.items() if n not in self._obs}
+        said = self._obs.get("self_diagnosis")
+        if said is not None and said.source.startswith("text:"):
+            out[said.name] = said
+        return [o for _, o in sorted(out.items())]
 
     def _suspected(self) -> frozenset[str]:
         """The observations, still unknown, whose questions check what the user suspects (``text.checks_for``)."""
-        return frozenset(n for n in self._checks if n not in self._obs)
+        held = [*self._suspects.values(), *self.suspects]
+        if not held:
+            return frozenset()
+        from expert.text import checks_for  # the cue tables load only when a hypothesis is held
+
+        # (computed from what is held now, so a hypothesis dropped, forgotten or taken back no longer goes first)
+        checks = checks_for(held)
+        return frozenset(n for n in checks if n not in self._obs)
 
     @property
     def complaints(self) -> list[str]:
@@ -439,8 +496,8 @@ class Consultation:
 
         Accepts plain values (``{"symptom": "unstable"}``) or full observations
         (``{"symptom": {"value": "unstable", "source": "answer:Q-SYMPTOM"}}``), a ``declined`` list, and
-        a saved JSON report (its ``observations`` and ``declined`` rebuild the consultation). ``data`` may
-        be the JSON text itself.
+        a saved JSON report (its ``observations``, ``declined``, ``complaints`` and ``suspected`` rebuild the
+        consultation, so it asks the same next question). ``data`` may be the JSON text itself.
 
         Raises:
             InputError: Malformed JSON, not an object, or malformed entries.
@@ -452,9 +509,16 @@ class Consultation:
             raise InputError(f"expected a JSON object of observations, got {_json_type(data)}",
                              hint='e.g. {"symptom": "unstable", "loss_behavior": "nan_or_inf"}')
         data = dict(data)
+        said: Any = []
+        suspected: Any = []
         if "schema_version" in data and isinstance(data.get("observations"), Mapping):
-            # A saved report: what the user observed, not what the engine concluded from it.
+            # A saved report: what the user observed and said, and what they suspect, not what the engine
+            # concluded from it. The complaints are kept as said, not read again: their readings are among the
+            # observations (as corrected or forgotten since).
+            said, suspected = data.get("complaints", []), data.get("suspected", [])
             data = {**data["observations"], "declined": data.get("declined", [])}
+        if not isinstance(said, list) or not all(isinstance(t, str) for t in said):
+            raise InputError("'complaints' must be a list of texts", context=f"got {short(said)}")
         complaint = data.pop("complaint", None)
         declined = data.pop("declined", [])
         data.pop("schema_version", None)
@@ -488,11 +552,44 @@ class Consultation:
                 obs.append(Observation.make(name, canonical_term(name, v), "declared"))
         c = cls()
         c.add(obs)
+        c._complaints = [t.strip() for t in said if t.strip()]
+        c._suspects = _read_suspected(suspected, c._obs)
         if complaint is not None:
             c.complain(complaint)
         for q in declined:
             c.decline(q)
         return c
+
+
+def _read_suspected(entries: Any, known: Mapping[str, Observation]) -> dict[str, Observation]:
+    """The hypotheses of a saved report's ``suspected`` list, validated as observations are.
+
+    A setting suspected in the complaint (``self_diagnosis``) is listed there and among the observations too: it is
+    held once, as the observation.
+
+    Raises:
+        InputError: Not a list of {name, value, source} objects, or a bad source.
+        VocabularyError: Unknown names or bad values.
+    """
+    if not isinstance(entries, list):
+        raise InputError("'suspected' must be a list", context=f"got {_json_type(entries)}",
+                         hint='e.g. "suspected": [{"name": "output_activation", "value": "softmax", '
+                              '"source": "text:softmax (suspected)"}]')
+    out: dict[str, Observation] = {}
+    for e in entries:
+        if not isinstance(e, Mapping) or not isinstance(e.get("name"), str) or "value" not in e:
+            raise InputError(f"bad 'suspected' entry {short(e)}", context="each needs name, value and source")
+        name, source = e["name"], e.get("source", "declared")
+        _check_source(name, source)
+        o = Observation.make(name, canonical_term(name, e["value"]), source)
+        if known.get(name) != o:
+            out[name] = o
+    return out
+
+
+def _confirmed(source: str) -> str:
+    """The provenance of a hypothesis the user confirmed: ``text:<words> (confirmed)``."""
+    return source.removesuffix(" (suspected)").removesuffix(" (confirmed)") + " (confirmed)"
 
 
 SOURCE_KINDS = ("declared", "answer:", "probe:", "text:", "derived:", "log:")

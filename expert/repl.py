@@ -201,37 +201,54 @@ def _read_complaint(c: Consultation, write: Write) -> None:
         for line in checks:
             write(f"check: {line}\n")
         if checks:
-            _confirm(c, write, offered(text))
+            _confirm(c, write, offered(text), [o for o in found if o.name == "self_diagnosis"])
         return
 
 
-def _confirm(c: Consultation, write: Write, asked: list | None = None) -> None:
+_NO = ("n", "no", "nope", "not that", "no it isn't", "no it's not")
+"""Replies that deny a hypothesis at the check prompt."""
+
+
+def _confirm(c: Consultation, write: Write, asked: list | None = None, suspected: list | None = None) -> None:
     """After a reading left open: Enter keeps what was read, `not X, Y` corrects one reading in place.
 
     ``asked`` holds the causes the user only asked about (not read): `yes` records them, Enter leaves them out.
+    ``suspected`` holds the settings the complaint suspects (read as ``self_diagnosis``). A `no` drops both kinds of
+    hypothesis: they are no longer listed as suspected nor checked first.
     """
+    asked, suspected = list(asked or []), list(suspected or [])
+    hypotheses = asked + suspected
     if asked:
-        write("  (`yes` records what you asked about; Enter leaves it out and keeps the readings; `not X, Y` "
-              "corrects one)\n")
+        write("  (`yes` records what you asked about; `no` drops it; Enter leaves it out and keeps the readings; "
+              "`not X, Y` corrects one)\n")
+    elif suspected:
+        write("  (Enter keeps the reading; `no` drops the suspicion; `not X, Y` corrects it)\n")
     else:
         write("  (Enter keeps the reading; `not X, Y` corrects it, e.g. `not hang, the loss`)\n")
     for _ in range(3):
         reply = read_line("check> ", write)
-        if reply.lower() in ("quit", "exit", "q"):
+        low = reply.lower().strip(" .!")
+        if low in ("quit", "exit", "q"):
             raise Leave("quit")
-        if asked and reply.lower() in ("y", "yes"):
+        if asked and low in ("y", "yes"):
             try:
-                c.add(asked)
+                recorded = c.confirm([o.name for o in asked])
             except TrainoptError as e:  # contradicts what is known: nothing changes
                 write(e.render() + "\n")
                 return
-            write("recorded: " + ", ".join(f"{o.name}={o.value}" for o in asked) + "\n")
+            write("recorded: " + ", ".join(f"{o.name}={o.value}" for o in recorded) + "\n")
             return
-        if not reply or reply.lower() in ("y", "yes", "ok", "keep"):
+        if hypotheses and low in _NO:
+            dropped = c.dismiss([o.name for o in hypotheses])
+            write("dropped what you suspected: " + (", ".join(f"{o.name}={o.value}" for o in dropped) or "nothing")
+                  + "; it is no longer checked first (`back` restores it)\n")
+            return
+        if not reply or low in ("y", "yes", "ok", "keep"):
             return
         if correct(c, reply, write) is not None:
             return
-        write("press Enter to keep the reading, or type `not X, Y`\n")
+        write("press Enter to keep the reading, " + ("`no` to drop what you suspect, " if hypotheses else "")
+              + "or type `not X, Y`\n")
 
 
 _CORRECTION = rx.compile(r"^\s*not\s+(?P<wrong>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it'?s\s+|it\s+is\s+)?"
@@ -299,6 +316,11 @@ def _back(c: Consultation, write: Write) -> bool:
         return True
     if undone["kind"] == "forget":
         write(f"restored {undone['restored']}\n")
+        return False
+    if undone["kind"] in ("confirm", "dismiss"):
+        what = ", ".join(f"{o.name}={o.value}" for o in c.suspects) or "nothing"
+        said = "yes" if undone["kind"] == "confirm" else "no"
+        write(f"took back your `{said}`; suspected again: {what}\n")
         return False
     was = "skipped" if undone["answer"] is None else f"{undone['sets']}={undone['answer']!r}"
     write(f"revising: {undone['text']} (was {was})\n")

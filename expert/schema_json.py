@@ -161,8 +161,11 @@ def report_schema() -> dict[str, Any]:
                                "where. The status is then never clean.", **strings},
             "suspected": {
                 "description": "Present only when a complaint asked about a cause or suspected a setting ('could it "
-                               "be a softmax before the loss?'): the user's hypotheses, as the observation a yes "
-                               "would record. Never evidence: the question that checks one is asked first.",
+                               "be a softmax before the loss?', 'maybe the lr is too low?'): the user's hypotheses, "
+                               "as the observation a yes would record, its source ending '(suspected)' (a yes records "
+                               "it with '(confirmed)'; a no drops it). A setting suspected beside a described trouble "
+                               "is also among the observations, as self_diagnosis. Never evidence of a cause: the "
+                               "question that checks one is asked first. Read back with the report.",
                 "type": "array", "items": {"type": "object", "required": ["name", "value", "source"],
                                            "properties": {"name": string, "value": {}, "source": string}}},
         },

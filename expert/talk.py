@@ -3015,7 +3015,7 @@ class _Reader:
                     self.u.confirm.append(("asked:self_diagnosis", f"You suspect the {name}: what do you see in "
                                                                     f"the run that points to it? (`yes` records the "
                                                                     f"suspicion)"))
-                    self.u.offered.append(Observation.make("self_diagnosis", name, f"text:{words} (confirmed)"))
+                    self.u.offered.append(Observation.make("self_diagnosis", name, f"text:{words} (suspected)"))
                 return
 
     def _cleared(self, a: int, p: Part, hi: int) -> bool:

@@ -641,7 +641,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             u.confirm.append((f"asked:{name}", f"You asked about \"{words}\" ({name}={value}): do you see it in your "
                                                f"run? (`yes` records it)"))
             # (the value was valid when held: it went through Observation.make above)
-            u.offered.append(Observation.make(name, value, f"text:{words} (confirmed)"))
+            u.offered.append(Observation.make(name, value, f"text:{words} (suspected)"))
     return u, [best[n][1] for n in sorted(best)]
 
 

@@ -296,6 +296,7 @@ DEFERRED_FOR_COST = {
     ("consultation", "add_log", "expert.logs"): "the log reader imports numpy (about 0.25 s)",
     ("consultation", "complain", "expert.text"): "the cue tables (a few ms) load only when there is text to read",
     ("consultation", "answer", "expert.text"): "a pasted error is read with the same cue tables, loaded only then",
+    ("consultation", "_suspected", "expert.text"): "the cue tables load only when a hypothesis is held",
     ("consultation", "explain", "expert.explain"): "loads with the first explanation asked for, never for a diagnosis",
     ("explain", "rich_tree", "rich.text"): "rich is for terminals only; the consult prompt must not import it",
     ("explain", "rich_tree", "rich.tree"): "rich is for terminals only; the consult prompt must not import it",
@@ -454,10 +455,15 @@ def test_what_the_user_only_suspects_is_checked_first_never_read_as_a_fact():
     c.back()
     c.back()
     assert not c.suspects and c.question.id == "Q-SYMPTOM"
-    # a suspicion no open cause bears on does not jump the queue: a hang is not asked about the loss's input
+    # a suspicion no open cause bears on does not jump the queue: with the output's cause open (Q-OUTPUT-ACT is
+    # among the questions weighed), a flat loss on one run is not asked first about replicas drifting apart
     h = Consultation()
-    h.complain("training hangs at the first epoch with 4 GPUs, no error. could it be a softmax before the loss?")
-    assert h.question is None or h.question.id != "Q-OUTPUT-ACT"
+    h.complain("the loss is flat from the start with CrossEntropyLoss. could it be that the weights differ "
+               "between ranks?")
+    assert [(o.name, o.value) for o in h.suspects] == [("replicas_in_sync", "diverged")]
+    weighed = [f for f in h.trace if f["kind"] == "question"][-1]["asserted"][0]
+    assert "Q-OUTPUT-ACT" in weighed["considered"]
+    assert h.question.id == plain.question.id and "what you suspect" not in str(weighed)
 
 
 def test_candidates_are_judged_by_the_shared_condition_check():
