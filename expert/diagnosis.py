@@ -93,7 +93,8 @@ class Outcome:
     complaints: list[str]
     revisions: list[dict[str, Any]]
     suspects: list[Observation] = field(default_factory=list)
-    """What the complaints only asked about or suspected: the user's hypotheses, never observations."""
+    """What the complaints only asked about or suspected: the user's hypotheses, never evidence of a cause (a setting
+    suspected beside a trouble is also an observation, ``self_diagnosis``)."""
 
 
 def choices_for(q: Any) -> tuple[tuple[str, str], ...]:
