@@ -535,6 +535,75 @@ def breakdown(name: str = "small MLP", steps: int = 1000) -> tuple[float, dict[s
     return plain, {k: v / steps for k, v in spent.items()}
 
 
+def counts(name: str = "small MLP", steps: int = 1500) -> dict[str, float]:
+    """What the watch adds per step, counted rather than timed (the 2-core reference machine's timings drift).
+
+    A fresh watch over ``steps`` steps (its dense starts and window ends included, as a bench round has them):
+    torch ops dispatched (``TorchDispatchMode``) and Python bytecodes executed in every frame (torch's own
+    included: a registered hook sends ``nn.Module.__call__`` down its slow path), each per step, plain and
+    watched. Machine-independent, so a change's effect shows where timing noise hides it.
+    """
+    import collections
+    import sys
+
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from trainopt import watch
+
+    class Ops(TorchDispatchMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.n = 0
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            self.n += 1
+            return func(*args, **(kwargs or {}))
+
+    _quiet()
+    torch.manual_seed(0)
+    m, opt, x, y = _models()[name]()
+    _loop(m, opt, x, y, 5)
+    n = collections.Counter()
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "opcode":
+            n["bytecodes"] += 1
+        return local
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        return local
+
+    def count(k: int, w: Any = None) -> tuple[float, float]:
+        """Ops and bytecodes per step over ``k`` steps (two passes: the tracer would slow the op counter)."""
+        with Ops() as ops:
+            _loop(m, opt, x, y, k, w)
+        n.clear()
+        sys.settrace(trace)
+        try:
+            _loop(m, opt, x, y, k, w)
+        finally:
+            sys.settrace(None)
+        return ops.n / k, n["bytecodes"] / k
+
+    plain_ops, plain_bc = count(100)
+    # ops on one fresh watch, bytecodes on another: each pass sees what a bench round sees (the dense starts)
+    with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        with Ops() as ops:
+            _loop(m, opt, x, y, steps, w)
+    watched_ops = ops.n / steps
+    n.clear()
+    with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
+        sys.settrace(trace)
+        try:
+            _loop(m, opt, x, y, steps, w)
+        finally:
+            sys.settrace(None)
+    return {"plain_ops": plain_ops, "watched_ops": watched_ops, "plain_bytecodes": plain_bc,
+            "watched_bytecodes": n["bytecodes"] / steps}
+
+
 def run(repeats: int = 5) -> list[Result]:
     """The section for ``python -m bench``: short runs, the 10,000-step CPU runs, and the GPU runs with CUDA."""
     import torch
@@ -589,6 +658,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=ROUNDS, help="rounds the long runs' steps are divided into (each "
                     "over every model in turn; both reported)")
     ap.add_argument("--gpu-steps", type=int, default=GPU_STEPS, help="0 skips the GPU runs")
+    ap.add_argument("--counts", metavar="MODEL", help="only what the watch adds per step on this model, counted: torch "
+                    "ops and Python bytecodes (a fresh watch over --long-steps steps, 1500 when 0)")
     ap.add_argument("--breakdown", metavar="MODEL", help="only where the watch's time goes on this model, in place "
                     "(e.g. 'small MLP', 'tiny MLP'): microseconds per step of its hooks and plugin handlers")
     args = ap.parse_args(argv)
@@ -596,6 +667,12 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     _steady_malloc()
+    if args.counts:
+        c = counts(args.counts, args.long_steps if args.long_steps else 1500)
+        print(f"{args.counts}, per step: torch ops {c['plain_ops']:.2f} plain, {c['watched_ops']:.2f} watched "
+              f"(+{c['watched_ops'] - c['plain_ops']:.2f}); Python bytecodes {c['plain_bytecodes']:.0f} plain, "
+              f"{c['watched_bytecodes']:.0f} watched (+{c['watched_bytecodes'] - c['plain_bytecodes']:.0f})")
+        return 0
     if args.breakdown:
         plain, parts = breakdown(args.breakdown, max(args.long_steps, EVERY) if args.long_steps else 1000)
         print(f"{args.breakdown}: plain step {plain * 1e3:.2f} ms CPU; the watch's parts in place, CPU us per step "

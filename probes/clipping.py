@@ -5,12 +5,17 @@ whenever they are larger; the unclipped norms vary from batch to batch. So the g
 pre-step hook, equal on every sampled step to within ``MT-CLIP-TOL``, is clipping that cut every step, at that
 norm. For SGD, whose step is the LR times the (clipped) gradient, the step that clip allows is also measured against
 the weights: ``lr * max_norm / (1 - momentum) / |W|`` (``clip_step_ratio``), the update ratio the clip sets. Adam
-divides the gradient's scale out again, so clipping does not bound its step and no ratio is given. Two foreach
-norms and a stack on sampled steps only, queued on the device.
+divides the gradient's scale out again, so clipping does not bound its step and no ratio is given.
+
+The global norm is read from the per-parameter gradient norms the gradient-flow probe queues on every sampled
+step (``gf:norms``, the same gradients at the same hook): one pass over the gradients a sampled step, not two.
+Only when that probe is absent, or the gradients are not all dense (it reads a sparse one's stored values, which
+clipping leaves out), are the norms taken here. For SGD a foreach norm of the weights, on sampled steps only.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch
@@ -66,15 +71,27 @@ class ClippingProbe(Probe):
             return
         grads = [p.grad for p in run.params if p.grad is not None and not p.grad.is_sparse]
         if grads:
-            run.record("clip:norm", torch.linalg.vector_norm(norms(grads)))
+            if not self._shared(run, grads):
+                run.record("clip:norm", torch.linalg.vector_norm(norms(grads)))
             gain = sgd_gain(run.optimizer)
             if gain is not None:
                 run.record("clip:wnorm", torch.linalg.vector_norm(norms([p.detach() for p in run.params])))
                 run.record_host("clip:gain", gain)
 
+    def _shared(self, run: Any, grads: list[Any]) -> bool:
+        """Whether the gradient-flow probe queues this sampled step's per-parameter norms of exactly ``grads``."""
+        gf = run.probe("grad_flow") if hasattr(run, "probe") else None
+        return gf is not None and getattr(gf, "_dense", False) and getattr(gf, "_count", -1) == len(grads)
+
     def accumulate(self, run: Any, window: Any) -> None:
-        """Keep the last 256 sampled norms."""
-        self.values += [v[0] for _, v in window.get("clip:norm")]
+        """Keep the last 256 sampled norms (the global norm of the sampled steps' per-parameter norms, or ours)."""
+        ue = run.update_every
+        own = window.get("clip:norm")
+        shared = [(s, math.sqrt(math.fsum(x * x for x in v))) for s, v in window.get("gf:norms") if s % ue == 0]
+        if own and shared:  # both kinds in one window (the gradients' set changed): in step order
+            self.values += [v for _, v in sorted([(s, v[0]) for s, v in own] + shared, key=lambda r: r[0])]
+        else:
+            self.values += [v[0] for _, v in own] + [v for _, v in shared]
         self.values = self.values[-256:]
         for (_, w), (_, g) in zip(window.get("clip:wnorm"), window.get("clip:gain"), strict=False):
             if w[0] > 0:

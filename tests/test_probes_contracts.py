@@ -234,6 +234,36 @@ def test_watch_sees_a_clip_that_cuts_every_step() -> None:
     assert "MS-CLIP-01" in {f["id"] for f in w.consultation.diagnosis.findings}
 
 
+def test_clipping_reads_the_sampled_steps_global_norm_from_the_gradient_flow_norms() -> None:
+    """One pass over the gradients a sampled step: the clip norms are the global norms of grad_flow's per-parameter
+    norms, equal to a naive norm of the gradients the optimizer saw; alone, clipping measures them itself."""
+    from probes.registry import plugins
+    from trainopt import watch
+
+    seen: list[int] = []
+    for kinds in (None, ["clipping"]):
+        torch.manual_seed(0)
+        m = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 3))
+        opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+        x, y = torch.randn(16, 6), torch.randint(0, 3, (16,))
+        naive: list[float] = []
+        chosen = None if kinds is None else [c for c in plugins() if c.__module__.split(".")[-1] in kinds]
+        with watch(m, opt, every=8, update_every=4, plugins=chosen, loss_fn=nn.CrossEntropyLoss()) as w:
+            for step in range(16):
+                opt.zero_grad(set_to_none=True)
+                nn.functional.cross_entropy(m(x), y).backward()
+                nn.utils.clip_grad_norm_(m.parameters(), 1e-3)
+                if step % 4 == 0:
+                    naive.append(math.sqrt(sum(float(p.grad.double().pow(2).sum()) for p in m.parameters())))
+                opt.step()
+                w.step(1.0)
+            probe = w.probe("clipping")
+            assert (w.probe("grad_flow") is not None) == (kinds is None)
+        assert probe.values == pytest.approx(naive, rel=1e-5)
+        seen.append(len(probe.values))
+    assert seen == [4, 4]
+
+
 # ------------------------------------------------------------------------------------------ no false alarms
 
 
