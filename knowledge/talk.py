@@ -418,6 +418,9 @@ TOPICS: dict[str, str] = {
     "clipping threshold": "clipping", "clip threshold": "clipping", "grad clip": "clipping",
     # data augmentation and the architecture (the latter another pack's: the boundary says so)
     "augmentation": "augmentation", "data augmentation": "augmentation", "augment": "augmentation",
+    # (augmentation named by its randomness is still augmentation, and no accuracy "at random": "did you use random
+    # augmentation for those numbers?")
+    "random augmentation": "augmentation",
     "architecture": "architecture", "model architecture": "architecture",
     # regularization asked about by its knobs ("what's a good dropout rate?", "how much weight decay?", "is label
     # smoothing worth it?"): the overfitting specialist's question
@@ -458,11 +461,12 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
                      # an augmentation named by its transform ("random crop, color jitter"): no curve jitters
                      "color jitter", "colour jitter",
-                     # ... or by its randomness ("random crop", "random augmentation is still on for val"), and a split
-                     # drawn at random: no accuracy "at random" (chance) is said by them
+                     # ... or by its randomness ("random crop", "random transforms are still on for val"), and a split
+                     # drawn at random: no accuracy "at random" (chance) is said by them ("random augmentation" is a
+                     # topic, TOPICS)
                      "random crop", "random cropping", "random flip", "random flipping", "random horizontal flip",
                      "random vertical flip", "random resized crop", "random rotation", "random erasing",
-                     "random augmentation", "random transform", "random transformation", "random split",
+                     "random transform", "random transformation", "random split",
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
                        for what in ("step", "iteration", "update", "batch"))})

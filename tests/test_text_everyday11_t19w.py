@@ -103,6 +103,10 @@ def test_a_parameter_made_trainable_after_the_optimizer(text: str, expected: dic
 @pytest.mark.parametrize("text, expected", [
     ("I keep random crop and color jitter in the val transforms", {"loss_behavior": None, "symptom": None}),
     ("with random flip on, the val accuracy is lower", {"symptom": None}),
+    ("I evaluate one model three times and get three different accuracies, random transforms are still on for val",
+     {"symptom": None, "nondeterminism": "evaluation"}),
+    # augmentation named by its randomness is still a topic a question can ask about
+    ("did you train with random augmentation for the numbers in the paper?", {"question_topic": "augmentation"}),
     # an accuracy said to be random is still at chance
     ("val accuracy looks random after 10 epochs", {"symptom": "not_learning"}),
     ("the training loss jitters a lot", {"loss_behavior": "oscillating"}),
