@@ -2087,8 +2087,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # regression targets left in their raw units
         # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
         # negation too)
+        # (only a regression has targets with units to scale: "my targets are not normalized, up to 1e6" says the task)
         (("~normalize ~normalized ~scale ~scaling ~standardize unnormalized unscaled raw", "target y label",
-          "!input !feature !image !logit !pixel"), {"targets_unscaled": True}),
+          "!input !feature !image !logit !pixel !class !classification !string !text !token !category"),
+         {"targets_unscaled": True, "task": "regression"}),
         # whether to scale the targets, asked: they are still in raw units ("would it help to normalize the target
         # too?", "should I standardize y?")
         (("normalize normalise standardize scale rescale", "target y", "should would help need worth",

@@ -113,3 +113,13 @@ def test_a_parameter_made_trainable_after_the_optimizer(text: str, expected: dic
 ])
 def test_augmentations_named_by_randomness_or_jitter(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the target y is not standardized, it runs from 200 to 90000 kWh",
+     {"targets_unscaled": True, "task": "regression"}),
+    # class labels kept as raw strings are no targets with units
+    ("my raw class labels are strings like 'cat', I map them to ids", {"targets_unscaled": None, "task": None}),
+])
+def test_targets_left_in_their_units_are_a_regression(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
