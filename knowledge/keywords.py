@@ -164,6 +164,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?<=loss\s)implementation\b(?!\s+(?:in|from|of)\s+(?:torch|pytorch|keras|tensorflow|the\s+library))|"
        r"implement(?:ed|ing)\b(?=\s+(?:an?\s+|my\s+own\s+|our\s+own\s+)?(?:[\w-]+\s+){0,2}loss\b)",
        _UN, 0, custom_loss=True),
+    # a loss the user says they wrote ("I wrote a custom dice + log loss", "the loss I wrote myself", "implemented my
+    # own cross entropy"): its formula is theirs, like a hand-written one (not a training loop or script they wrote)
+    _k(r"\b(?:wrote|write|writing|written|coded)\s+(?:a|an|my|our|the)\s+(?:own\s+|custom\s+)?"
+       r"(?:(?!(?:training|train|loop|script|dataset|data|model)\b)[\w+-]+\s+){0,3}?loss\b|"
+       r"\bloss(?:\s+function)?\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:wrote|coded|implemented|made)\b|"
+       r"\b(?:custom|implement(?:ed|ing)\s+(?:my|our)\s+own)\s+(?:[\w-]+\s+)?[+&]\s+(?:[\w-]+\s+)?loss\b|"
+       r"\bimplement(?:ed|ing)\s+(?:my|our)\s+own\s+(?:cross[\s-]?entropy|focal|dice|contrastive|triplet|hinge|"
+       r"nll|bce|mse|kl[\s-]?divergence|softmax)\b",
+       _UN, 0, custom_loss=True),
     # A loss whose formula the user writes out (a log, a square root, a division taken by hand) is a hand-written
     # loss, the usual home of log(0), sqrt'(0) and x/0: said as code (torch.log(...), p.sqrt()) or in words
     # ("I take the log of the probabilities", "my loss divides by the number of positives"). Fused built-ins

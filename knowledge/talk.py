@@ -418,6 +418,9 @@ TOPICS: dict[str, str] = {
     "clipping threshold": "clipping", "clip threshold": "clipping", "grad clip": "clipping",
     # data augmentation and the architecture (the latter another pack's: the boundary says so)
     "augmentation": "augmentation", "data augmentation": "augmentation", "augment": "augmentation",
+    # (augmentation named by its randomness is still augmentation, and no accuracy "at random": "did you use random
+    # augmentation for those numbers?")
+    "random augmentation": "augmentation",
     "architecture": "architecture", "model architecture": "architecture",
     # regularization asked about by its knobs ("what's a good dropout rate?", "how much weight decay?", "is label
     # smoothing worth it?"): the overfitting specialist's question
@@ -456,6 +459,14 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "zero the grad", "zero the gradient", "zero out the grad", "zero out the gradient",
                      "zero my grad", "zero all the grad", "zero all grad",
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
+                     # an augmentation named by its transform ("random crop, color jitter"): no curve jitters
+                     "color jitter", "colour jitter",
+                     # ... or by its randomness ("random crop", "random transforms are still on for val"), and a split
+                     # drawn at random: no accuracy "at random" (chance) is said by them ("random augmentation" is a
+                     # topic, TOPICS)
+                     "random crop", "random cropping", "random flip", "random flipping", "random horizontal flip",
+                     "random vertical flip", "random resized crop", "random rotation", "random erasing",
+                     "random transform", "random transformation", "random split",
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
                        for what in ("step", "iteration", "update", "batch"))})
@@ -1529,11 +1540,16 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the difference said of what the evaluation gives, not of what the user varied between tries: "every
         # fine-tune I try, different sizes, ends the same way", nor of weights that training changes: "the weights
         # still change at every step"; "the same weights give different results" is the output's, by its verb)
-        (("evaluate evaluation eval checkpoint", "twice again same every each", "different differ vary change "
-          "nondeterministic reproducible", "!resume"), {"nondeterminism": "evaluation"},
+        # ("three times", "not deterministic": the repetition counted, the determinism denied)
+        (("evaluate evaluation eval checkpoint", "twice again same every each time", "different differ vary change "
+          "nondeterministic reproducible deterministic", "!resume"), {"nondeterminism": "evaluation"},
          ((2, "output result prediction metric score accuracy acc loss number value logit answer evaluate evaluation "
               "eval checkpoint give get produce return yield predict", "size dataset setting config configuration "
               "gpu lr rate batch type version weight parameter param llm method"),)),
+        # the evaluation itself said not to be deterministic ("evaluating one checkpoint is not deterministic"): not
+        # the training runs', whose seeds are another frame's
+        (("evaluate evaluation eval", "~deterministic ~reproducible nondeterministic", "!resume !train !training "
+          "!seed"), {"nondeterminism": "evaluation"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
@@ -1548,6 +1564,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("preprocess preprocessing normalize normalization transform tokenization resize preprocessed "
           "normalized", "train training", "val validation test eval evaluation inference",
           "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
+        # one side said to skip the step the other takes ("training uses the imagenet normalization and the
+        # inference code doesn't normalize", "trained on normalized inputs but predict on raw images"); not the
+        # targets' scale, which is the loss's concern (targets_unscaled)
+        (("normalize normalization normalized preprocess preprocessing preprocessed", "train training",
+          "val validation test eval evaluation inference predict deploy deployment production",
+          "~normalize ~normalization ~preprocess ~preprocessing raw", "!target !label !y !should !how !whether"),
+         {"preprocessing_mismatch": True}),
         # the same held-out images scored outside the validation loop do better ("evaluating the val images by
         # hand gives much better results", "predicting the test images one by one they come out right"): the
         # model has learned; what the loop feeds it differs from what training fed it
@@ -1828,6 +1851,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("same identical", "rank ranks process gpu device worker node replica", "batch minibatch data sample "
           "example id index", "!order !epoch !number !count !size !length !speed !time !result !loss "
           "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
+        # ... or by the loss every process logs, the same to the digit on each ("all 4 processes print the same loss
+        # at every step", "rank 0 and rank 1 log identical loss values"): only identical batches give that; said of
+        # the ranks (processes), not of GPU counts compared ("the same loss with 1 and 4 GPUs" compares runs)
+        (("identical same", "loss", "rank ranks process", "!order !speed !time !seed !lr !rate !single !one !count "
+          "!number !curve !run"), {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
         (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
@@ -1855,6 +1883,20 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("find", "unused", "parameter param", "true enable turn pass set use add always", "!false !reduction "
           "!expected"), {"ddp_find_unused": True}),
         # --- the data and its targets ---
+        # held-out examples that also sit in the training data, said as duplicates across the split ("the test rows
+        # are duplicates of training rows", "duplicates across my train and test split"): not the oversampling that
+        # duplicates training examples on purpose, nor a distributed sampler padding one split's shards
+        (("duplicate", "train training", "val validation test held-out holdout", "!oversample !oversampling "
+          "!upsample !upsampling !sampler !distributedsampler !rank !gpu !pad !padding !process"),
+         {"val_in_train": True}),
+        # ... or as the same items found in both splits ("the same images are in both train and val", "the same
+        # patients appear in train and validation", "copies of one photo ended up in both"): the sameness said of
+        # examples, not of settings or figures the two splits share
+        (("same identical near-identical", "image photo picture sample example row patient frame record item file "
+          "sentence document clip copy", "train training", "val validation test held-out holdout",
+          "both also appear end land",
+          "!size !shape !resolution !preprocessing !preprocess !transform !normalization !normalize !distribution "
+          "!order !seed !sampler !rank !gpu"), {"val_in_train": True}),
         # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
         # dataset, the scheduler needs the total steps")
         (("iterabledataset iterable stream streaming webdataset", "len length max step total number", "!speed !slow "
@@ -2015,6 +2057,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # one number whatever the input ("gives the same number no matter the input")
         (("same constant identical", "number value", "regardless", "!loss !lr !rate !accuracy !acc !seed !metric"),
          {"predictions_constant": True, "symptom": "not_learning"}),
+        # one answer given to every input ("gives one label for all test images", "outputs a single class for every
+        # sample"); not one label per example, which is the data's format
+        (("one single", "label class prediction answer", "all every", "input image sample example picture",
+          "give predict output return assign", "!rare !minority !per !each !correct !correctly !right !wrong !have"
+          " !multi !multiple"), {"predictions_constant": True, "symptom": "not_learning"}),
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
@@ -2028,13 +2075,22 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!log !logsigmoid !log_sigmoid !log-sigmoid !inference"), {"output_activation": "sigmoid"}),
         # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one"); targets
         # that go below zero or feed a regression loss are values, not class ids ("targets go from -1 to 1, MSE")
+        # (not a curve that goes down beside one answer given to all: "gives one label for all images and the loss
+        # doesn't go down")
         (("label target class id", "start begin index based go", "1 one",
-          "!0 !zero !dominate !-1 !negative !minus !mse !regression"), {"label_check": "not_zero_based"}),
+          "!0 !zero !dominate !-1 !negative !minus !mse !regression !down !all !every"),
+         {"label_check": "not_zero_based"}),
+        # ... set against the zero they should start from ("the label ids start from 1, not from 0"): the zero under
+        # the negation is the start they lack
+        (("label target class id", "start begin", "1 one", "~0 ~zero", "!dominate !-1 !negative !minus !mse "
+          "!regression"), {"label_check": "not_zero_based"}),
         # regression targets left in their raw units
         # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
         # negation too)
+        # (only a regression has targets with units to scale: "my targets are not normalized, up to 1e6" says the task)
         (("~normalize ~normalized ~scale ~scaling ~standardize unnormalized unscaled raw", "target y label",
-          "!input !feature !image !logit !pixel"), {"targets_unscaled": True}),
+          "!input !feature !image !logit !pixel !class !classification !string !text !token !category"),
+         {"targets_unscaled": True, "task": "regression"}),
         # whether to scale the targets, asked: they are still in raw units ("would it help to normalize the target
         # too?", "should I standardize y?")
         (("normalize normalise standardize scale rescale", "target y", "should would help need worth",
@@ -2144,6 +2200,8 @@ it is said of it). One frame fires at most once per sentence, and the first fram
 sentence is the one that counts."""
 
 CONCEPTS: dict[str, str] = {
+    # the flag that makes a parameter trainable, which the tokens split ("requires_grad=True" is "requires", "grad")
+    "require grad": "requires_grad",
     # a change that changes nothing ("it has no effect", "doesn't matter", "nothing changed")
     **dict.fromkeys((
         "no effect", "zero effect", "not have any effect", "not have an effect", "not have much effect",
