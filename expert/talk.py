@@ -517,6 +517,25 @@ def _scope_stems() -> tuple[frozenset[str], tuple[str, ...]]:
             tuple(sorted(s[:-1] for s in stems if s.endswith("*"))))
 
 
+@lru_cache(maxsize=4096)
+def _near_topic_word(word: str) -> bool:
+    """Whether ``word`` is a slip of a training quantity ("los", "lose", "modle", "accuarcy"): said as a subject.
+
+    One edit (a transposition counts as one) from a word of ``SLIP_TARGETS``, two from eight letters, keeping the
+    first letter; never a short word, a non-word or an English word that close (``EVERYDAY_NEAR_WORDS``: "the mode",
+    "my nose" is no node, and no target either).
+    """
+    if len(word) < 3 or not word.isalpha() or word in K.EVERYDAY_NEAR_WORDS:
+        return False
+    try:
+        from rapidfuzz.distance import OSA
+    except ImportError:  # pragma: no cover - a required dependency; without it slips are simply not matched
+        return False
+    cutoff = 2 if len(word) >= 8 else 1
+    return any(c[0] == word[0] and abs(len(c) - len(word)) <= cutoff and
+               OSA.distance(word, c, score_cutoff=cutoff) <= cutoff for c in K.SLIP_TARGETS)
+
+
 def _parts(tokens: list[Token]) -> list[Part]:
     """Greedy longest match of lexicon phrases over the lemmas."""
     phrases, longest = _phrases(), _max_len()
@@ -1352,8 +1371,9 @@ def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
 class _Reader:
     """Reads one text (see the module docstring)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, cues: tuple[tuple[int, int], ...] = ()) -> None:
         self.text = text
+        self._cues = cues  # the spans the keyword layer read a cue in (``_on_topic``)
         long = len(text) > FUZZY_LIMIT
         self._spans = _ranges(text) if long else None
         self.tokens = tokenise(text, fuzzy=not long, ranges=self._spans)
@@ -1405,7 +1425,24 @@ class _Reader:
         if t.lemma in ("nan", "nans") and k and self.tokens[k - 1].lemma in K.NOUN_MARKERS - {"a", "an", "the"}:
             return False  # "my nan", "his nan": a grandmother
         exact, prefixes = _scope_stems()
-        return any(w in exact or w.startswith(prefixes) for w in (t.text, t.lemma))
+        return any(w in exact or w.startswith(prefixes) for w in (t.text, t.lemma)) or self._family_at(k) is not None
+
+    def _family_at(self, k: int) -> str | None:
+        """The model family token ``k`` names ("resnet50", "t5", "roberta"), as ``_model_families`` reads it."""
+        toks = self.tokens
+        t = toks[k]
+        word = t.text.lower()
+        m = None if word in K.MODEL_FAMILIES else _FAMILY.fullmatch(word)
+        stem, size = (word, "") if m is None else (m.group("stem"), m.group("size"))
+        if stem not in K.MODEL_FAMILIES:
+            return None
+        joined = k + 1 < len(toks) and toks[k + 1].start == t.end + 1 and \
+            self.text[t.end] in "-_" and toks[k + 1].text[:1].isdigit()
+        if stem in K.LOOSE_STEMS and not (size and size[0].isdigit()) and not joined:
+            return None
+        if size == "s" and stem in K.LOOSE_STEMS:
+            return None
+        return K.MODEL_FAMILIES[stem]
 
     def _on_topic(self, besides: tuple[int, int] = (0, 0)) -> bool:
         """Whether the text names a training thing anywhere (outside tokens ``besides``).
@@ -1413,6 +1450,14 @@ class _Reader:
         The tokens are looked at in order until one is found outside ``besides`` (the first ones found are kept):
         a pasted log names one early, and a text that names none is short.
         """
+        if self._cues:
+            # a cue the keyword layer read ("qwen", "quantization", "detectron2") names the run's setting or task:
+            # the text speaks of training, though no word of ``SCOPE_WORDS`` says so
+            if besides == (0, 0) or besides[0] >= besides[1]:
+                return True
+            lo, hi = self.tokens[besides[0]].start, self.tokens[besides[1] - 1].end
+            if any(e <= lo or s >= hi for s, e in self._cues):
+                return True
         if self._topics is None:
             self._topics, self._topic_scan = [], 0
         for k in self._topics:
@@ -1458,7 +1503,11 @@ class _Reader:
             if t.lemma in K.SUBJECT_FILLERS or t.text in K.SUBJECT_FILLERS or (t.text.endswith("ly") and
                                                                                  len(t.text) > 4):
                 continue
-            return True
+            # a slip of a training quantity ("the los is stuck", "modle is stuck", "accuarcy stuck"), or a step of
+            # the program ("fit hangs", "compile hangs"): the run's
+            # ("the oil pipeline exploded": a step named with another thing before it is that thing's)
+            return not (_near_topic_word(t.text) or t.text in K.SUBJECT_SCOPE_WORDS and (
+                n == lo or self.tokens[n - 1].kind != "word" or self.tokens[n - 1].lemma in K.SUBJECT_FILLERS))
         return False
 
     def _off_scope(self, k: int, lo: int, persons: frozenset[str] = frozenset()) -> bool:
@@ -1474,6 +1523,12 @@ class _Reader:
         particles = K.IMPERATIVE_IDIOMS.get(word.text)
         if particles is None or p.j >= len(self.tokens) or self.tokens[p.j].lemma not in particles:
             return False
+        after = p.j + 1
+        if after + 1 < len(self.tokens) and self.tokens[after].lemma in ("the", "a", "an"):
+            after += 1  # ("hang on the all-reduce": what follows the article)
+        if after < len(self.tokens) and (self.tokens[after].kind == "num" or self._topic_at(after) or
+                                         self.tokens[after].lemma in K.IDIOM_RUN_OBJECTS):
+            return False  # "hang on first batch", "hang on step 0": where the run hangs, no "hang on, ..."
         return all(t.lemma in K.IMPERATIVE_OPENERS or t.kind == "punct" for t in self.tokens[sent_lo:p.i])
 
     def parts_in(self, i: int, j: int) -> list[Part]:
@@ -3691,16 +3746,59 @@ class _Reader:
         while k < len(toks) and toks[k].lemma in K.DEFINITION_OPENERS:
             k += 1
         lemmas = [t.lemma for t in toks[k:k + 4]]
-        if not any(tuple(lemmas[:len(lead)]) == lead for lead in K.DEFINITION_LEADS) or \
+        lead = next((lead for lead in K.DEFINITION_LEADS if tuple(lemmas[:len(lead)]) == lead), None)
+        if lead is None or \
                 any(t.lemma in K.PERSONAL_WORDS or t.text in K.PERSONAL_WORDS or t.lemma in K.CHOICE_WORDS
-                    for t in toks):
+                    or t.text in K.RUN_TALK_WORDS for t in toks) or \
+                any(a.text == "going" and b.text == "on" for a, b in zip(toks, toks[1:])):
             return  # (the user's own run, or a choice asked: "what is the right loss for imbalanced data?")
+        if self._definite_movement(lo + k + len(lead), hi):
+            return  # "explain what the loss spikes mean": a movement of the run's own curve, asked about
         start, end = toks[0].start, toks[-1].end
         self.u.readings = [r for r in self.u.readings if not (start <= r.start and r.end <= end) or
                            r.name == "question_topic" or (r.name, r.value) == ("symptom", "direct_question")]
         self.claim(start, end, _concept_claims())
         self._concepts.append((start, end))
         self.u.no_guess = True
+
+    def _definite_movement(self, lo: int, hi: int) -> bool:
+        """Whether the words after a definition's lead (tokens ``lo``..``hi``) open with "the" and move a quantity.
+
+        "explain what the loss spikes mean": the quantity is the user's curve, and it moves ("spikes" after "loss");
+        "what is the difference between an epoch and a step?" moves nothing, and "what is the vanishing gradient
+        problem" names a movement before its quantity (a concept's name).
+        """
+        if lo >= hi or self.tokens[lo].lemma != "the":
+            return False
+        parts = self.parts_in(lo, hi)
+        return any("q" in a.roles and "m" in b.roles and b.i >= a.j for a in parts for b in parts)
+
+    def _unhealthy_detail(self, lo: int, hi: int) -> bool:
+        """Whether the sentence (tokens ``lo``..``hi``) says more of a wanted movement than that it happens.
+
+        A value or target it moves to ("converges to 0.69", "drops to zero"; not "from 2.3 to 0.4"), a word that
+        limits or doubts it (``UNHEALTHY_DETAIL_WORDS``: "only", "suspiciously", "fast", "then stops"), "too"
+        before another word ("too fast"), or a second movement no quantity should make ("goes down and then goes
+        up"): then the sentence is no healthy run described, and the coarse reading may guess.
+        """
+        toks = self.tokens
+        for k in range(lo, hi):
+            t = toks[k]
+            if t.text in K.UNHEALTHY_DETAIL_WORDS or t.text.startswith("suspicious"):
+                return True
+            if t.text == "too" and k + 1 < hi and toks[k + 1].kind == "word":
+                return True
+            value = k + 1 < hi and (toks[k + 1].kind == "num" or toks[k + 1].text in ("zero", "nothing"))
+            if t.text == "to" and value and not any(toks[n].text == "from" for n in range(max(lo, k - 4), k)):
+                return True
+        last_q = None
+        for o in self.parts_in(lo, hi):
+            if "q" in o.roles:
+                last_q = o.roles["q"]
+            elif "m" in o.roles and o.roles["m"] not in K.HEALTHY_COMPANIONS and \
+                    (last_q, o.roles["m"]) not in K.HEALTHY_MOVES:
+                return True
+        return False
 
     def _healthy(self, p: Part, q: str) -> bool:
         """Whether the sentence of quantity ``p`` (``q``) describes a healthy run.
@@ -3717,7 +3815,7 @@ class _Reader:
             return False
         if any((q, o.roles.get("m")) in K.HEALTHY_MOVES and not self._negated(o.i, lo)
                for o in self.parts_in(lo, hi)):
-            return True
+            return not self._unhealthy_detail(lo, hi)
         fine = any(t.kind == "word" and t.lemma in K.FALLBACK_CONTENT and not self._negated(k, max(lo, k - 3))
                    for k, t in enumerate(toks[lo:hi], lo))
         return fine and not any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in toks[lo:hi])
@@ -3808,19 +3906,10 @@ class _Reader:
         for k, t in enumerate(toks):
             if t.kind != "word":
                 continue
-            word = t.text.lower()
-            m = None if word in K.MODEL_FAMILIES else _FAMILY.fullmatch(word)
-            stem, size = (word, "") if m is None else (m.group("stem"), m.group("size"))
-            if stem not in K.MODEL_FAMILIES:
-                continue
-            joined = k + 1 < len(toks) and toks[k + 1].start == t.end + 1 and \
-                self.text[t.end] in "-_" and toks[k + 1].text[:1].isdigit()
-            if stem in K.LOOSE_STEMS and not (size and size[0].isdigit()) and not joined:
-                continue
-            if size == "s" and stem in K.LOOSE_STEMS:
-                continue
-            self.add({"architecture": K.MODEL_FAMILIES[stem]}, t.start, t.end, named=True)
-            return
+            family = self._family_at(k)
+            if family is not None:
+                self.add({"architecture": family}, t.start, t.end, named=True)
+                return
 
     def _quoted_settings(self) -> None:
         """Settings quoted with their number ("lr 3e-4", "batch size of 64", "a batch of 1024", "4 GPUs").
@@ -4447,8 +4536,14 @@ def _log_series(r: _Reader) -> None:
         r.add({"symptom": "overfitting", "val_loss_rising": True}, first, first + 4)
 
 
-def understand(text: str) -> Understanding:
-    """Read normalised (lower-case) text into an :class:`Understanding` (never raises on any text)."""
+def understand(text: str, cues: tuple[tuple[int, int], ...] = ()) -> Understanding:
+    """Read normalised (lower-case) text into an :class:`Understanding` (never raises on any text).
+
+    Args:
+        text: The normalised text.
+        cues: The ``(start, end)`` spans of the keyword cues read in it (each names something of training, so a
+            movement said in the text is the run's: "qwen crashes", "quantization crashes").
+    """
     if not text:
         return Understanding()
-    return _Reader(text).read()
+    return _Reader(text, cues).read()

@@ -494,8 +494,13 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         VALUE_PRIORITY,
     )
 
-    u = understand(dt.text)
     status = ClauseStatus(dt.text)  # one judgement of negation, denial and history for every path below
+    kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
+    # the cues said (not negated) name training things: the reader's scope check counts the text on topic by them
+    # ("qwen crashes", "quantization crashes": a model or a topic the keyword layer knows, no word of training)
+    cues = tuple((h.start, h.end) for h in kept if dt.seamless(h.start, h.end) and
+                 status.of(h.start, h.end, hedge=True, negatable=h.keyword.negatable) != NEGATED)
+    u = understand(dt.text, cues)
     asked = _Spans(u.asked)
     held: dict[tuple[str, Any], str] = {}  # causes asked about: (name, value) -> the words, offered to confirm
 
@@ -509,7 +514,6 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     history: dict[str, tuple[tuple[Any, ...], TextReading]] = {}  # the trouble said as past and fixed
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
-    kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
     # a weighing cue hides the settings in its anchors only: its free-text gap ("fp16 <training with adamw and
     # 4 GPUs> does not speed up") is the user's own run, as _unsubsumed keeps the cues inside a gap
     weighing = _Spans([span for h in kept if set(h.keyword.sets) & WEIGHING_NAMES for span in _cover(h)])

@@ -29,6 +29,16 @@ _SC = Cite("000", "Cross-cutting multi-skill scenarios", "scenario names")
 _QR = Cite("001", "Quick reference", "diagnostic question column (values users quote)")
 _CV = Cite("000", "When to use", "convergence issues (slow learning, plateaus, local minima)")
 
+# A ratio or ranking metric named, and a change said of it (the cues of a metric averaged over evaluation batches).
+_METRIC_NAMES = (r"\b(?:dice|iou|jaccard|f1|f-?score|f-?measure|precision\s*(?:/|and)\s*recall|auc|auroc|mean\s+"
+                 r"average\s+precision|bleu)\b(?!\s*[-_]?\s*loss)")
+_METRIC_MOVES = r"(?:chang\w*|differ\w*|depend\w*|var(?:y|ies|ied)|is\s+different|not\s+the\s+same)"
+# The evaluation's batch size: named as the evaluation's ("eval batch size", "the batch size of the val loader"),
+# not a batch size one trains with ("when I train with a larger batch size", "the batch size I train with").
+_EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader[\s_-]+)?batch[\s_-]?size|"
+               r"batch[\s_-]?size\s+(?:\w+\s+){0,2}?(?:for|of|in|during|at|when)\s+(?:the\s+)?(?:eval\w*|"
+               r"val\w*|test\w*|inference|predict\w*|scoring)")
+
 # Negations built into a cue ("not learning"): spelled out so the cue itself carries them.
 NEG = (r"(?:not|never|no\s+longer|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|wasn't|aren't|hasn't|"
        r"haven't|didn't|can't|cannot)")
@@ -625,10 +635,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        _LOOP, negatable=False, mode_switching="validates_in_train_mode"),
     # accumulation said not to match the larger batch, with the sequences' token counts in view ("accumulation 2
     # with batch 1 does not give the same gradient as batch 2 when my samples have 11 and 101 tokens")
-    _k(r"accumulat\w*[^.!?\n]{0,160}?(?:not\s+(?:give\s+|produce\s+|yield\s+)?(?:the\s+)?same|not\s+equivalent|"
+    # (the token counts named, not padding alone: padded images are no token mean; a batch-norm layer's batch
+    # dependence is another reason accumulation differs, and no token count's)
+    _k(r"accumulat\w*(?![^.!?\n]{0,320}\b(?:batch[\s_-]?norm\w*|bn)\b)[^.!?\n]{0,160}?(?:not\s+(?:give\s+|"
+       r"produce\s+|yield\s+)?(?:the\s+)?same|not\s+equivalent|"
        r"isn'?t\s+equivalent|doesn'?t\s+match|does\s+not\s+match|differs?\s+from|(?:is|are|was|gives?)\s+"
        r"different\s+(?:from|than))[^.!?\n]{0,160}?(?:\btokens?\b|"
-       r"sequence\s+lengths?|different\s+lengths|padding|padded)",
+       r"sequence\s+lengths?|(?:different|varying|variable)\s+(?:sequence\s+|token\s+)?lengths)",
        _LOOP, negatable=False, accum_token_mean=True, grad_accumulation=True),
     # eval() said to be called, as a concession ("even though I call .eval() on my model", "despite setting
     # model.eval()"): the evaluation runs with the modules' mode switched
@@ -829,12 +842,17 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:from\s+run\s+to\s+run|each\s+time|every\s+time|between\s+runs|across\s+runs|on\s+every\s+run)",
        _TR, P_TRACKING + 3, nondeterminism="evaluation", symptom="metrics_wrong"),
     # a ratio or ranking metric whose value moves with how the evaluation set is batched ("the val dice changes
-    # with shuffle=True or False", "my F1 depends on the batch size"): per-batch values averaged, not counts summed
-    # (not a loss of that name, whose batch dependence is the training objective's; not "mixed precision")
-    _k(r"\b(?:dice|iou|jaccard|f1|f-?score|f-?measure|precision\s*(?:/|and)\s*recall|auc|auroc|mean\s+average\s+"
-       r"precision|bleu)\b(?!\s*[-_]?\s*loss)(?P<gap1>[^.!?\n]{0,60}?)"
-       r"(?:chang\w*|differ\w*|depend\w*|var(?:y|ies|ied)|is\s+different|not\s+the\s+same)(?P<gap2>[^.!?\n]{0,60}?)"
-       r"(?:batch[\s_-]?size|shuffl\w*|batch\s+order|order\s+of\s+(?:the\s+)?batches|drop_last|last\s+batch)",
+    # with shuffle=True or False", "my F1 depends on the eval batch size"): per-batch values averaged, not counts
+    # summed (not a loss of that name, whose batch dependence is the training objective's; not "mixed precision").
+    # The batch size must be the evaluation's (eval/val/test batch size, the val loader's, one checkpoint scored
+    # twice): a model trained with another batch size is another model, its metric rightly differs.
+    _k(_METRIC_NAMES + r"(?P<gap1>[^.!?\n]{0,60}?)" + _METRIC_MOVES + r"(?P<gap2>[^.!?\n]{0,60}?)"
+       r"(?:" + _EVAL_BATCH + r"|shuffl\w*|batch\s+order|order\s+of\s+(?:the\s+)?batches|drop_last|last\s+batch)",
+       _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
+    # (the evaluation named between: "my f1 changes when I evaluate the same checkpoint with a larger batch size")
+    _k(_METRIC_NAMES + r"(?P<gap1>[^.!?\n]{0,60}?)" + _METRIC_MOVES + r"(?P<gap2>[^.!?\n]{0,40}?\b(?:evaluat\w*|"
+       r"validat\w*|val|eval|test(?:ing)?|inference|score[sd]?|scoring|same\s+(?:checkpoint|model|weights))\b"
+       r"(?![^.!?\n]{0,30}?\btrain)[^.!?\n]{0,30}?)batch[\s_-]?size",
        _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"

@@ -763,11 +763,33 @@ SCOPE_WORDS = frozenset(
     # (what a run's figures are drawn as, and the parts and figures of other kinds of training: reinforcement
     # learning, segmentation, generation)
     "curve* graph* plot* chart* dashboard* agent* critic* actor* policy policies env envs environment* "
-    "simulat* reward* kl miou dice psnr ssim fid rouge perplexity ppl".split())
+    "simulat* reward* kl miou dice psnr ssim fid rouge perplexity ppl "
+    # (a network, a run's other names and steps, the accelerator a run is on, the libraries training is done with:
+    # "my NN is stuck", "my experiments keep crashing", "compile hangs", "my rtx 3090 crashes", "vllm crashes")
+    "nn nns experiment* rtx a100 a100s h100 h100s h200 v100 t4 a10 a10g l4 l40s mps "
+    "rocm vllm unsloth xgboost lightgbm catboost sklearn scikit* megatron trl axolotl onnx* tensorrt triton wandb "
+    "mlflow tensorboard".split())
 """Words of training and its machinery (stems, as ``COARSE_TOPIC``'s are written) that, with ``COARSE_TOPIC``, make a
 text about a training run: a movement said of no training quantity ("stuck", "crashed", "exploded") is the run's
 only in such a text, or said of nothing else ("it hangs", "keeps crashing"). "the bus was stuck in traffic", "sales
 exploded" are everyday English. "nan" right after a person's possessive ("my nan") is a grandmother, no topic."""
+
+SUBJECT_SCOPE_WORDS = frozenset("fit fitting export exporting compile compiling compilation pipeline pipelines "
+                                 "build".split())
+"""Steps of a training program that are everyday words elsewhere ("the jeans don't fit", "exports fell"): they make
+a movement the run's only as its subject ("fit hangs", "compile hangs", "the pipeline crashes"), and do not make the
+whole text one about training (``SCOPE_WORDS``)."""
+SLIP_TARGETS = frozenset("loss accuracy model network gradient training validation metric epoch batch dataset "
+                         "optimizer checkpoint weights learning".split())
+"""The quantities and things a misspelt subject may stand for ("the los is stuck", "modle is stuck", "accuarcy
+stuck at 10%"): one edit away (a swap of two letters is one), two from eight letters, same first letter."""
+EVERYDAY_NEAR_WORDS = frozenset(
+    "lass less lots lost lows logs lobs lops mode modes modal modem motel bath bitch botch butch accurate leaning "
+    "leanings leaching leaguing leashing leavening meteoric metrical valuation variation weighty wrights tracking "
+    "trailing trapping trashing trawling tramping tainting triaging trialing".split())
+"""English words that lie that close to a ``SLIP_TARGETS`` word and are no slip of it ("the mode is stuck", "lots
+crashed"), listed from an English lemma lexicon (lemminflect's) once; a verb that cannot be a subject ("the lose is
+stuck") is left out on purpose: said as a subject it is a slip of "loss"."""
 
 SUBJECT_FILLERS = frozenset(
     "the a an my our your his her their its these those whole all just really still also always never ever even "
@@ -802,6 +824,10 @@ IMPERATIVE_IDIOMS: dict[str, frozenset[str]] = {
 """Movement verbs that, in their bare form opening a sentence and followed by one of these particles, are an
 everyday imperative ("hang on, ...", "hang in there", "hang tight"), no movement of the run."""
 IMPERATIVE_OPENERS = frozenset("just please so ok okay well oh".split())
+IDIOM_RUN_OBJECTS = frozenset("first step steps batch batches epoch epochs iteration iter startup start init "
+                              "initialization".split())
+"""Words that, right after an idiom's particle, say where the run stops ("hang on first batch", "hang on step 0",
+"hang on the all-reduce"): then the verb is the run's hang, no everyday imperative ("hang on, let me ...")."""
 """Words that may open a sentence before such an imperative ("just hang in there")."""
 
 DEFINITION_LEADS = (("what", "be"), ("what", "a"), ("what", "an"), ("explain", "what"), ("define",),
@@ -813,6 +839,10 @@ DEFINITION_OPENERS = frozenset("can could would you please pls so ok okay hi hey
 """Words that may come before a definition's lead ("could you please explain what ...")."""
 PERSONAL_WORDS = frozenset("i we my our me us mine ours im ive".split())
 """Words that make a question about the user's own run ("what is causing my loss to explode?")."""
+RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
+"""Words (as typed) that make a "what is ..." question about something seen in the user's run, not a concept:
+"what is causing the nan?", "what is wrong with the training", "what are these spikes in the loss" (and "going
+on", two words, checked beside them). A concept is asked as "what is a/an X" or "what are Xs"."""
 
 EVERYDAY_QUANTITY_WORDS = frozenset("loss losses cost costs score scores".split())
 """Names of a quantity that are everyday words too ("sorry for your loss", "the loss of my father"): with nothing
@@ -830,6 +860,14 @@ HEALTHY_MOVES = frozenset({("loss", "down"), ("loss", "down_bare"), ("loss", "im
 """A quantity moving the way training wants it to (quantity, movement as the lexicon names it): "the loss goes down",
 "val accuracy improved". Said plainly of the quantity, not negated and with no shape word (``SHAPE_WORDS``), it is
 a healthy run described, and the quantity gives no fallback reading."""
+UNHEALTHY_DETAIL_WORDS = frozenset("only just barely stop stops stopped stopping stall stalls stalled fast quickly "
+                                   "instantly immediately".split())
+"""Words that, said beside a wanted movement, limit or doubt it ("improves only to 60% then stops", "goes down
+suspiciously fast", "drops to zero immediately"): no healthy run described (``suspicious*`` is checked too)."""
+HEALTHY_COMPANIONS = frozenset({"good", "down", "down_bare", "up", "up_bare", "improve", "converge", "smooth",
+                                "steady"})
+"""Movements that may follow a wanted one in a healthy sentence of another quantity ("the loss goes down and the
+accuracy keeps climbing"); any other second movement ("... then goes up again") is a shape to ask about."""
 SHAPE_WORDS = frozenset("step steps stair stairs staircase wave waves bump bumps zigzag sawtooth jump jumps spike "
                         "spikes pattern shape cycle cycles".split())
 """Words that give a healthy direction a shape the reader has no composition for ("goes down in steps, one big step
@@ -1716,9 +1754,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # a usual clip threshold that stops an AMP run dead ("with AMP, clip 1.0 effectively halts training"): the
         # norm clipped is the loss-scaled one (without AMP a halting clip is only a tight one, so AMP is required)
         # (halting or freezing the training, not a run that stops at some epoch with an error)
+        # (what halts is the learning: "training", "the loss", "the updates"; a frozen machine, GPU or screen is a
+        # hang of the system, no clipped norm)
         (("clip clipping clip_grad_norm clip_grad_scale max_norm gradient_clip_val", "halt freeze",
-          "amp fp16 float16 gradscaler scaler autocast mixed", "!unscale !bf16 !bfloat16 !oom !error !crash !hang "
-          "!epoch !memory"),
+          "amp fp16 float16 gradscaler scaler autocast mixed", "train training learn learning loss update progress "
+          "weight", "!unscale !bf16 !bfloat16 !oom !error !crash !hang !epoch !memory !machine "
+          "!gpu !computer !system !process !script !screen !pc !laptop !server !node !display !desktop"),
          {"clip_order": "before_unscale", "grad_clipping": True}),
         # a weighted loss term whose weight changes nothing (not the model's weights or the LR)
         (("weight coefficient beta lambda alpha factor w", "loss term part component", "inert same "

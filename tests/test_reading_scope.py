@@ -55,6 +55,18 @@ NOTHING = [
     "the picture hangs crooked on the wall",
     "the dishwasher throws an error code every time",
     "the fridge is making a humming noise",
+    # (everyday words one slip away from a training quantity, everyday steps named with another thing, and the
+    # idiom said of a phone line: the review x27a's scope and slip rules keep these silent)
+    "the mode is stuck on eco",
+    "my nose is stuck",
+    "the date is stuck",
+    "trading crashed today",
+    "these jeans don't fit, I'm stuck",
+    "exports crashed after the tariffs",
+    "the oil pipeline exploded last night",
+    "hang on the line please",
+    "what is causing the traffic jam?",
+    "what is going on here",
 ]
 
 # -- a healthy run described with movement words: no trouble read (its measured figures may be read as context)
@@ -114,6 +126,43 @@ MUST_READ = [
     ("I see spikes", "symptom", "unstable"),
     ("the curve goes crazy", "symptom", "unstable"),
     ("the kl explodes", "symptom", "unstable"),
+    # (review x27a) a "what is ..." question about something seen in the run: causing, wrong, these, the curve moving
+    ("what is causing the nan?", "loss_behavior", "nan_or_inf"),
+    ("what is wrong with the training, loss is nan", "loss_behavior", "nan_or_inf"),
+    ("what are these spikes in the loss", "loss_behavior", "spiking"),
+    ("explain what the loss spikes mean", "loss_behavior", "spiking"),
+    # (review x27a) a model, task or topic the readers name is a word of training ("qwen", "detectron2")
+    ("my t5 crashes", "symptom", "crash"),
+    ("qwen crashes", "symptom", "crash"),
+    ("roberta is stuck", "symptom", "not_learning"),
+    ("convnext hangs", "symptom", "hang"),
+    ("detectron2 hangs", "symptom", "hang"),
+    ("quantization crashes", "symptom", "crash"),
+    # (review x27a) a slip of a training quantity as the subject, and the run's other names, machines and libraries
+    ("the los is stuck", "symptom", "not_learning"),
+    ("the lose is stuck", "symptom", "not_learning"),
+    ("modle is stuck", "symptom", "not_learning"),
+    ("accuarcy stuck at 10%", "symptom", "not_learning"),
+    ("my NN is stuck", "symptom", "not_learning"),
+    ("vllm crashes", "symptom", "crash"),
+    ("unsloth crashes", "symptom", "crash"),
+    ("xgboost hangs", "symptom", "hang"),
+    ("fit hangs", "symptom", "hang"),
+    ("my experiments keep crashing", "symptom", "crash"),
+    ("the pipeline crashes", "symptom", "crash"),
+    ("my rtx 3090 crashes", "symptom", "crash"),
+    ("compile hangs", "symptom", "hang"),
+    # (review x27a) "hang on" followed by where the run stops is no everyday imperative
+    ("hang on first batch when using ddp", "symptom", "hang"),
+    ("Hang on step 0 with 2 gpus", "symptom", "hang"),
+]
+
+# -- a wanted movement with a value, a limit or a doubt said of it: not a healthy run, something is read
+NOT_HEALTHY = [
+    "the loss converges to 0.69",
+    "loss drops to zero in the first epoch",
+    "accuracy improves only to 60% then stops",
+    "the loss goes down suspiciously fast",
 ]
 
 _QUESTION_READINGS = {("symptom", "direct_question")}
@@ -147,3 +196,8 @@ def test_a_concept_question_reads_no_trouble_and_no_setting_of_the_run(text: str
 @pytest.mark.parametrize(("text", "name", "value"), MUST_READ)
 def test_a_near_miss_about_training_is_read(text: str, name: str, value: str) -> None:
     assert obs(text).get(name) == value, obs(text)
+
+
+@pytest.mark.parametrize("text", NOT_HEALTHY)
+def test_a_wanted_movement_with_a_value_limit_or_doubt_is_still_read(text: str) -> None:
+    assert obs(text) != {}

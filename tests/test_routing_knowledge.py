@@ -132,6 +132,8 @@ def _read(text: str) -> dict:
     ("the last epoch is never logged to wandb", "metrics_dropped", True),
     ("the val dice changes with shuffle=True or False on the val loader", "metric_batch_averaged", True),
     ("my validation F1 depends on the eval batch size", "metric_batch_averaged", True),
+    ("my f1 changes when I evaluate the same checkpoint with a larger batch size", "metric_batch_averaged", True),
+    ("the val f1 changes with the batch size of the val loader", "metric_batch_averaged", True),
     ("with AMP, gradient clipping at the usual 1.0 effectively halts training", "clip_order", "before_unscale"),
     ("dropout still applies at test time even though I call .eval() on my model", "mode_switching",
      "train_and_eval"),
@@ -191,6 +193,13 @@ def test_a_cause_described_in_words_sets_its_observation(text, name, value):
     ("my accuracy is low", "symptom"),
     ("with amp the training freezes at epoch 2, I clip gradients at 1.0", "clip_order"),
     ("with mixed precision the loss changes with the batch size", "metric_batch_averaged"),
+    # (review x27a) a batch size one trains with, a machine that freezes, batch norm and padded images
+    ("my val f1 changes a lot when I train with a larger batch size", "metric_batch_averaged"),
+    ("the auc depends on the batch size I train with", "metric_batch_averaged"),
+    ("with amp and clip_grad_norm 1.0 the whole machine freezes", "clip_order"),
+    ("with amp and clip_grad_norm 1.0 the gpu freezes", "clip_order"),
+    ("gradient accumulation is not equivalent to a larger batch because of batchnorm; my images are padded",
+     "accum_token_mean"),
 ])
 def test_healthy_or_unrelated_wording_sets_no_fault(text, name):
     read = _read(text)
