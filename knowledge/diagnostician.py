@@ -115,7 +115,8 @@ ROWS = (
         avoid=("lowering the LR alone without bounding the gradient norm",),
         # (a backward that turns non-finite only on a new library version is a changed op's backward: the
         # version explains where the NaN appears, not an explosion)
-        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-LOSS", "finding:DF-CHG-LIB", "finding:DF-CHG-LIB-HALF")),
+        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-LOSS", "finding:DF-NAN-LOSS-NAMED", "finding:DF-CHG-LIB",
+                "finding:DF-CHG-LIB-HALF")),
     Row("DX-NAN-06", {"nan_location": "weights"},
         (Find("Explosion", "critical", "the weights became non-finite after an optimizer step: the update was too "
               "large (LR too high or unbounded gradients)"),

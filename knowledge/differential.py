@@ -32,6 +32,7 @@ from knowledge.schema import (
     Row,
     Salience,
 )
+from knowledge.terms import SINGULAR_LOSSES
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
@@ -121,6 +122,39 @@ DF_CHG_LOOP_FLAT = dataclasses.replace(
     DF_CHG_LOOP, id="DF-CHG-LOOP-FLAT",
     when={"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start",
           "recent_change": "training_loop"})
+
+
+# --- where the first non-finite value appears, under a hand-written loss ---------------------------------
+# The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
+# the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
+# classic source of NaN that shows up first in the gradients, and clipping cannot remove a NaN.
+DF_NAN_LOSS = Row(
+    "DF-NAN-LOSS",
+    {"nan_location": "gradients", "custom_loss": True},
+    (Find("Numerical", "critical", "the first non-finite values appear in the gradients of a hand-written loss "
+          "whose value is still finite: its backward divides by zero (the derivative of sqrt or a norm at 0, of "
+          "log at 0, of a ratio whose denominator vanishes)", explains=("unstable", "not_learning")),
+     RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
+             "norms and logs"),
+     RouteTo("gradient-management", "secondary", "trace which layer's gradient turns non-finite first")),
+    "A NaN born in the backward of the loss is the loss's: its derivative is infinite at a point the forward "
+    "value hides (sqrt(0) is 0, its slope is not).",
+    Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+    fix=FIX_LOSS_NUMERICS, salience=Salience.CAUSE,
+    avoid=("clipping the gradients to hide a NaN the loss's backward produces: the clip keeps the NaN",))
+# The same cause where the loss is not hand-written but one whose formula has such a point by construction: a loss
+# made from a quality metric (an intelligibility or signal-to-distortion score, a box overlap, a mask overlap, a
+# structural similarity) takes a sqrt, a norm, a log or a ratio of quantities a batch can drive to exactly 0 (a
+# silent frame, an empty mask, a degenerate box). Coming from a library does not make its backward finite there.
+DF_NAN_LOSS_NAMED = dataclasses.replace(
+    DF_NAN_LOSS, id="DF-NAN-LOSS-NAMED",
+    when={"nan_location": "gradients", "loss_fn": Is(*sorted(SINGULAR_LOSSES))},
+    then=(Find("Numerical", "critical", "the first non-finite values appear in the gradients under a loss made "
+               "from a metric whose formula takes a sqrt, a norm, a log or a ratio (STOI, SI-SDR, IoU, Dice, SSIM): "
+               "at an input that makes that quantity exactly 0 its value is finite and its derivative is not",
+               explains=("unstable", "not_learning")),
+          *DF_NAN_LOSS.then[1:]),
+    unless=("finding:DF-NAN-LOSS",))  # said hand-written too: one finding
 
 
 ROWS = (
@@ -509,23 +543,8 @@ ROWS = (
                 "    if t.is_floating_point() and (not torch.isfinite(t).all() or t.abs().max() > 6e4):\n"
                 "        print(name, t.abs().max().item())   # beyond fp16's 65504: fp16 overflows here"),
         avoid=("lowering the LR or clipping against a NaN that the base weights do not produce",)),
-    # --- where the first non-finite value appears, under a hand-written loss ---------------------------------
-    # The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
-    # the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
-    # classic source of NaN that shows up first in the gradients, and clipping cannot remove a NaN.
-    Row("DF-NAN-LOSS",
-        {"nan_location": "gradients", "custom_loss": True},
-        (Find("Numerical", "critical", "the first non-finite values appear in the gradients of a hand-written loss "
-              "whose value is still finite: its backward divides by zero (the derivative of sqrt or a norm at 0, of "
-              "log at 0, of a ratio whose denominator vanishes)", explains=("unstable", "not_learning")),
-         RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
-                 "norms and logs"),
-         RouteTo("gradient-management", "secondary", "trace which layer's gradient turns non-finite first")),
-        "A NaN born in the backward of the loss is the loss's: its derivative is infinite at a point the forward "
-        "value hides (sqrt(0) is 0, its slope is not).",
-        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
-        fix=FIX_LOSS_NUMERICS, salience=Salience.CAUSE,
-        avoid=("clipping the gradients to hide a NaN the loss's backward produces: the clip keeps the NaN",)),
+    DF_NAN_LOSS,
+    DF_NAN_LOSS_NAMED,
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},

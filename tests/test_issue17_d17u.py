@@ -1,0 +1,43 @@
+"""Issue 17 (d17u): general causes read from dev misses, checked from complaints as users write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from expert import Consultation
+from knowledge.terms import canonical_loss
+
+
+def _lead(text: str, **facts: object) -> list[str]:
+    c = Consultation()
+    c.complain(text)
+    if facts:
+        c.observe(**facts)
+    return c.run().plan
+
+
+@pytest.mark.parametrize(("spelling", "canonical"), [
+    ("torch_stoi loss", "stoi"), ("SI-SDR loss", "si_sdr"), ("GIoU loss", "iou"), ("ms_ssim_loss", "ssim"),
+    ("CrossEntropyLoss", "cross_entropy"), ("mse loss", "mse")])
+def test_metric_built_losses_have_canonical_names(spelling: str, canonical: str) -> None:
+    assert canonical_loss(spelling) == canonical
+
+
+def test_unknown_name_before_loss_stays_unknown() -> None:
+    assert canonical_loss("my_fancy loss") is None
+
+
+def test_nan_gradients_under_a_metric_built_loss_lead_to_the_loss() -> None:
+    plan = _lead("Training a denoiser with the torch_stoi loss, the gradients turn NaN after a few thousand steps.")
+    assert plan[:2] == ["loss-functions-and-objectives", "gradient-management"]
+
+
+def test_nan_gradients_under_cross_entropy_stay_gradient_management() -> None:
+    plan = _lead("Training a classifier with CrossEntropyLoss, the gradients turn NaN after a few thousand steps.")
+    assert plan[0] == "gradient-management"
+
+
+def test_a_metric_named_as_a_score_is_no_loss() -> None:
+    c = Consultation()
+    c.complain("The SSIM of my reconstructions reaches 0.91 and the IoU of the boxes is 0.7.")
+    assert "loss_fn" not in c.observations
