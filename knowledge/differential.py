@@ -357,6 +357,27 @@ ROWS = (
         "of an overflow that the loss scaler skipped or the logger zeroed.",
         _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
         avoid=("celebrating a zero loss, or lowering the LR, before checking the run for non-finite values",)),
+    # The same zero with the format unsaid. Of the ways a positive loss turns into exactly 0 within a few steps,
+    # overflowed steps shown as 0 are the common one: fine-tuning recipes and trainers run half precision by default
+    # or by a flag a config leaves out, and a NaN grad_norm beside the zero is that overflow's other trace, not an
+    # explosion to clip. A tentative lead: the format question stays open and its answer decides (fp32 or bf16
+    # leave it; fp16 makes it DF-ZERO-HALF).
+    Row("DF-SUS-ZERO",
+        # (a run said to train badly; one said to be measured wrongly keeps its measurement lead while the format
+        # question is open)
+        {"loss_collapses_zero": True, "mixed_precision": Absent(), "symptom": RUN_TROUBLE},
+        (Find("Numerical", "warning", "a loss that was positive and reads exactly 0 after a few steps is most often "
+              "overflow in half precision shown as 0 (the scaler skipped the step, or the logger zeroed a NaN; a "
+              "NaN grad_norm beside it is the same overflow): which number format the run uses confirms it",
+              kind="suspect", explains=("unstable", "not_learning", "convergence")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16 (or fp32) instead of fp16, "
+                 "loss scaling", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
+        "No model reaches exactly 0 on real data in a few steps; a format too narrow for the values, whose overflowed "
+        "steps are skipped or logged as 0, does, and a config that leaves the precision flag out runs another format "
+        "than the one the recipe was tuned in.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE - 1,
+        avoid=("celebrating a zero loss, or clipping a NaN grad_norm, before checking the run's number format",)),
     # --- a NaN the attention mask makes: softmax over a row with nothing to attend to ---------------------------
     Row("DF-NAN-MASK",
         {"attention_mask_empty": True, "loss_behavior": Is("nan_or_inf")},

@@ -41,3 +41,22 @@ def test_a_metric_named_as_a_score_is_no_loss() -> None:
     c = Consultation()
     c.complain("The SSIM of my reconstructions reaches 0.91 and the IoU of the boxes is 0.7.")
     assert "loss_fn" not in c.observations
+
+
+def test_lora_loss_collapsing_to_zero_with_format_unsaid_leads_to_precision() -> None:
+    plan = _lead("LoRA fine-tune of Mistral: the training loss falls to 0 after 10 steps and the model learns nothing.")
+    assert plan[0] == "batch-size-and-memory-tradeoffs"
+
+
+def test_zero_loss_beside_nan_grad_norm_is_not_an_explosion_to_clip() -> None:
+    plan = _lead("Fine-tuning llama with LoRA, after 50 steps the loss is 0.0 and grad_norm is nan.")
+    assert plan[0] == "batch-size-and-memory-tradeoffs"
+
+
+def test_zero_loss_in_plain_fp32_does_not_suspect_the_format() -> None:
+    c = Consultation()
+    c.complain("Fine-tuning llama with LoRA, after 50 steps the loss is 0.0 and grad_norm is nan.")
+    c.observe(mixed_precision="none")
+    d = c.run()
+    assert "DF-SUS-ZERO" not in [f["id"] for f in d.findings]
+    assert d.plan[0] == "gradient-management"
