@@ -771,6 +771,20 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        augmentation_strength="strong"),
+    # training on the raw data said outright ("no data augmentation", "without any augmentation", "I don't augment")
+    # ("no augmentation helped": none of those tried, not a run without any; "with and without augmentation" is a
+    # comparison)
+    _k(r"(?<!with\sand\s)(?<!with\sor\s)\b(?:no|without(?:\s+any)?|zero)\s+(?:data\s+|image\s+)?augment\w*(?!\s+(?:\w+\s+)?(?:help\w*|work\w*|fix\w*|"
+       r"made|makes|chang\w*|improv\w*|did|does|do)\b)|"
+       r"\b(?:don't|do\s+not|didn't|did\s+not|never)\s+(?:use\s+(?:any\s+)?(?:data\s+)?augmentation|augment)\b",
+       _QR, 0, negatable=False, augmentation_strength="none"),
+    # only flips and crops as the augmentation ("the only augmentation is random flips", "augmentation: just a
+    # horizontal flip and a random crop"), with no stronger transform named in the rest of the clause
+    _k(r"\bonly\s+augment\w*\s+(?:is|are|i\s+use)\s+(?:a\s+|the\s+)?(?:random\s+)?(?:horizontal\s+)?(?:flip|crop)\w*|"
+       r"\baugment\w*\s*(?:is|are|:)?\s*(?:only|just)\s+(?:a\s+|the\s+)?(?:random\s+)?(?:horizontal\s+)?"
+       r"(?:flip|crop)\w*(?:\s+(?:and|\+|&)\s+(?:a\s+)?(?:random\s+)?(?:horizontal\s+)?(?:flip|crop)\w*)?"
+       r"(?![^.;!?\n]{0,60}?\b(?:colou?r|scale|mixup|cutmix|randaug\w*|autoaug\w*|rotation|jitter))",
+       _QR, 0, negatable=False, augmentation_strength="light"),
     # measurement integrity
     # (an odd-looking loss is asked about, not read: it may be the run's behaviour; an odd *logged* value is the log's)
     _k(r"(?:metrics?|accuracy|loss|numbers?|values?|curves?|results?)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:wrong|off|"

@@ -60,3 +60,30 @@ def test_zero_loss_in_plain_fp32_does_not_suspect_the_format() -> None:
     d = c.run()
     assert "DF-SUS-ZERO" not in [f["id"] for f in d.findings]
     assert d.plan[0] == "gradient-management"
+
+
+@pytest.mark.parametrize(("text", "strength"), [
+    ("I use no data augmentation and the model overfits.", "none"),
+    ("I train without any augmentation.", "none"),
+    ("The only augmentation is random horizontal flips.", "light"),
+    ("augmentation: just random crop and flip", "light")])
+def test_light_or_absent_augmentation_is_read(text: str, strength: str) -> None:
+    c = Consultation()
+    c.complain(text)
+    assert c.observations["augmentation_strength"].value == strength
+
+
+@pytest.mark.parametrize("text", [
+    "No augmentation helped, the loss is flat.",
+    "I tried with and without augmentation, no difference.",
+    "augmentation: just random crop and flip, plus colour jitter and mixup"])
+def test_other_talk_of_augmentation_sets_no_light_strength(text: str) -> None:
+    c = Consultation()
+    c.complain(text)
+    assert c.observations.get("augmentation_strength") is None or \
+        c.observations["augmentation_strength"].value not in ("none", "light")
+
+
+def test_overfitting_without_augmentation_leads_with_augmentation() -> None:
+    plan = _lead("My ResNet overfits: train accuracy 99%, validation 70%. I use no data augmentation.")
+    assert plan[:2] == ["data-augmentation-strategies", "overfitting-prevention"]
