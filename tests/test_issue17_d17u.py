@@ -87,3 +87,17 @@ def test_other_talk_of_augmentation_sets_no_light_strength(text: str) -> None:
 def test_overfitting_without_augmentation_leads_with_augmentation() -> None:
     plan = _lead("My ResNet overfits: train accuracy 99%, validation 70%. I use no data augmentation.")
     assert plan[:2] == ["data-augmentation-strategies", "overfitting-prevention"]
+
+
+def test_per_rank_count_over_whole_dataset_leads_to_the_loop() -> None:
+    plan = _lead("DDP training: my training accuracy drops as I add GPUs. I count correct predictions per batch and "
+                 "divide by len(train_dataset) at the end of the epoch.")
+    assert plan[0] == "training-loop-architecture"
+
+
+def test_dividing_by_the_dataset_on_one_gpu_is_no_finding() -> None:
+    c = Consultation()
+    c.complain("I count correct predictions and divide by len(train_dataset) at the end of the epoch.")
+    d = c.run()
+    assert c.observations["metric_denominator"].value == "dataset_size"
+    assert "DD-METRIC-01" not in [f["id"] for f in d.findings]
