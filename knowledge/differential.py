@@ -360,16 +360,15 @@ ROWS = (
     # The same zero with the format unsaid. Of the ways a positive loss turns into exactly 0 within a few steps,
     # overflowed steps shown as 0 are the common one: fine-tuning recipes and trainers run half precision by default
     # or by a flag a config leaves out, and a NaN grad_norm beside the zero is that overflow's other trace, not an
-    # explosion to clip. A tentative lead: the format question stays open and its answer decides (fp32 or bf16
-    # leave it; fp16 makes it DF-ZERO-HALF).
+    # explosion to clip. A tentative lead whatever the user calls the trouble (a zero "that can't be right" is the
+    # same trace): the format question stays open and its answer decides (fp32 or bf16 leave it; fp16 makes it
+    # DF-ZERO-HALF).
     Row("DF-SUS-ZERO",
-        # (a run said to train badly; one said to be measured wrongly keeps its measurement lead while the format
-        # question is open)
-        {"loss_collapses_zero": True, "mixed_precision": Absent(), "symptom": RUN_TROUBLE},
+        {"loss_collapses_zero": True, "mixed_precision": Absent()},
         (Find("Numerical", "warning", "a loss that was positive and reads exactly 0 after a few steps is most often "
               "overflow in half precision shown as 0 (the scaler skipped the step, or the logger zeroed a NaN; a "
               "NaN grad_norm beside it is the same overflow): which number format the run uses confirms it",
-              kind="suspect", explains=("unstable", "not_learning", "convergence")),
+              kind="suspect", explains=("unstable", "not_learning", "convergence", "metrics_wrong")),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16 (or fp32) instead of fp16, "
                  "loss scaling", section="precision"),
          RouteTo("gradient-management", "secondary", "scaled-gradient handling")),

@@ -101,3 +101,8 @@ def test_dividing_by_the_dataset_on_one_gpu_is_no_finding() -> None:
     d = c.run()
     assert c.observations["metric_denominator"].value == "dataset_size"
     assert "DD-METRIC-01" not in [f["id"] for f in d.findings]
+
+
+def test_zero_loss_called_a_wrong_metric_still_suspects_the_format() -> None:
+    plan = _lead("Running a DPO notebook, the training loss is exactly zero from the second step. That can't be right?")
+    assert plan[0] == "batch-size-and-memory-tradeoffs"
