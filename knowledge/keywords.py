@@ -97,8 +97,11 @@ _BASE_FINE = rf"(?:\b(?:works?|worked|{_FINE})(?:\s+(?:fine|normally|ok(?:ay)?|w
              rf"(?:the\s+)?{_BASE_WEIGHTS}|\b{_BASE_WEIGHTS}\s+(?:works?|worked|{_FINE})\b)"
 """The original weights said to work ("works fine with the base weights", "the base model trains fine")."""
 _OTHER_CKPT = (r"(?:\b(?:fine[\s-]?tuned|finetuned|converted|merged|quantized|quantised|exported|derived|modified|"
-               r"saved|new|own|my|our)\s+(?:[\w./-]+\s+){0,2}?(?:checkpoints?|ckpts?|weights|models?)\b)")
-"""Another checkpoint than the base, named as such ("my fine-tuned checkpoint", "the converted weights")."""
+               r"saved|new|own|my|our)\s+(?:[\w./-]+\s+){0,2}?(?:checkpoints?|ckpts?|weights|models?)\b|"
+               r"\b(?:a|an|the|this|that)\s+(?:[\w./-]+\s+){0,3}?(?:derivative|fine[\s-]?tune|finetune|variant)\b"
+               r"(?!\s+(?:of|on)\s+(?:the\s+)?(?:code|script|loop|recipe|config)))")
+"""Another checkpoint than the base, named as such ("my fine-tuned checkpoint", "the converted weights", "a Chinese
+Llama-2 derivative", "a community fine-tune")."""
 _ANY_CKPT = r"\b(?:regardless|either|any\s+(?:checkpoints?|weights|models?)|also\s+with|with\s+any)\b"
 """Words that say a failure of any weights alike: no one checkpoint's."""
 _DEVICE_BATCH = (r"(?:\b(?P<bn_batch>\d+)\s+(?:images?|imgs?|samples?|examples?|clips?|volumes?)\s+(?:per|each|a|/)\s*"

@@ -106,3 +106,13 @@ def test_dividing_by_the_dataset_on_one_gpu_is_no_finding() -> None:
 def test_zero_loss_called_a_wrong_metric_still_suspects_the_format() -> None:
     plan = _lead("Running a DPO notebook, the training loss is exactly zero from the second step. That can't be right?")
     assert plan[0] == "batch-size-and-memory-tradeoffs"
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("Works with the base model; with a community fine-tune the loss goes NaN.", True),
+    ("DPO works with the original Llama weights, but with a Chinese Llama-2 derivative the loss is inf.", True),
+    ("The original weights work fine, but this variant of the recipe gives NaN.", False)])
+def test_a_derivative_checkpoint_is_another_checkpoint(text: str, read: bool) -> None:
+    c = Consultation()
+    c.complain(text)
+    assert ("checkpoint_specific" in c.observations) is read
