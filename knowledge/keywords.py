@@ -223,7 +223,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
-       r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?",
+       r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?|"
+       # out of memory whenever the batch is raised, the batch named before and referred back to ("the batch_size
+       # I give the datamodule ... I run out of GPU memory when I raise it")
+       r"\bbatch[\s_-]?size\b[^.!?\n]{0,160}?(?:out\s+of\s+(?:gpu\s+|cuda\s+|gpu\s+)?memory|\boom\w*)[^.!?\n]{0,40}?"
+       r"\b(?:when|whenever|if|once|as\s+soon\s+as)\s+(?:i\s+|we\s+)?(?:raise|increase|bump|double)\s+it\b",
        _SL, 0, memory_limited=True),
     # --- modern landscape: what the user considers switching to ----------------------------------------
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)

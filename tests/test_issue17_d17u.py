@@ -116,3 +116,21 @@ def test_a_derivative_checkpoint_is_another_checkpoint(text: str, read: bool) ->
     c = Consultation()
     c.complain(text)
     assert ("checkpoint_specific" in c.observations) is read
+
+
+@pytest.mark.parametrize("text", [
+    "I keep running out of GPU memory when I raise the batch size.",
+    "I assumed the batch_size is split across the GPUs under DDP, but I run out of GPU memory when I raise it."])
+def test_oom_from_a_larger_batch_leads_to_the_batch_size(text: str) -> None:
+    c = Consultation()
+    c.complain(text)
+    d = c.run()
+    assert d.plan[0] == "batch-size-and-memory-tradeoffs"
+    assert [b["pack"] for b in d.boundary] == ["pytorch-engineering"]
+
+
+def test_oom_without_a_batch_stays_a_boundary() -> None:
+    c = Consultation()
+    c.complain("My batch size is 32 and I run out of memory when I load the model.")
+    d = c.run()
+    assert d.status == "out_of_scope"
