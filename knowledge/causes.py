@@ -726,6 +726,27 @@ ROWS = (
                 "x_mix = lam * x + (1 - lam) * x[perm]\n"
                 "loss = lam * ce(model(x_mix), y) + (1 - lam) * ce(model(x_mix), y[perm])"),
         avoid=("adding more regularization (dropout, weight decay) to a model that already underfits",)),
+    # A run that overfits while training on the raw data (no augmentation, or only flips and crops where its recipe
+    # also varies scale, colour or mixes examples) has not used the lever that enlarges its effective dataset: a
+    # tentative lead ahead of regularization, which the run may already have; another cause evidenced outranks it.
+    Row("DT-AUG-04", {"symptom": "overfitting", "augmentation_strength": Is("none", "light")},
+        (Find("Data", "warning", "the model overfits while its training data is augmented lightly or not at all: it "
+              "sees the same few views of each example every epoch, and the augmentation a recipe for this task "
+              "relies on (scale range of the random crops, colour, mixing) is the missing lever",
+              kind="suspect", explains=("overfitting",)),
+         RouteTo("data-augmentation-strategies", "primary", "the augmentation the task and recipe call for: random "
+                 "resized crops' scale range, colour jitter, mixup/cutmix"),
+         RouteTo("overfitting-prevention", "secondary", "regularization alongside: weight decay, early stopping")),
+        "Augmentation enlarges the effective dataset and teaches the invariances the validation images need; a run "
+        "that memorises un-augmented data gains more from it than from another regularizer.",
+        Cite("000", "Symptom: model overfits", "data-augmentation-strategies: increases effective dataset size"),
+        salience=Salience.CAUSE - 1,
+        fix=Fix("Add the augmentation the reference recipe uses (for ImageNet-style training: RandomResizedCrop with "
+                "its full scale range, flips, optionally colour jitter or RandAugment), on the training set only.",
+                "train_tf = T.Compose([T.RandomResizedCrop(224, scale=(0.08, 1.0)), T.RandomHorizontalFlip(),\n"
+                "                      T.ToTensor(), normalize])\n"
+                "val_tf = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor(), normalize])"),
+        avoid=("stacking dropout and weight decay on a run that still trains on the raw images",)),
     # Validation better than training, said in words (the measured form is the negative generalization gap that
     # DT-AUG-01 reads with the augmentation strength): the training pass is the harder one, not the model odd.
     Row("DT-AUG-02", {"val_better_than_train": True},

@@ -131,4 +131,12 @@ ROWS = ROWS + (
         "validation scores better than training.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength"),
         need=("flag:train_below_val",), salience=Salience.DERIVE + 5),
+    # Out of memory when the batch was raised is the seed's memory-limited batch said the other way round: the
+    # batch the user wants does not fit.
+    Row("DV-MEM-01", {"memory_limited": Absent(), "recent_change": "batch_size", "boundary_topic": "cuda_oom"},
+        (Derive("memory_limited", True),),
+        "A CUDA out-of-memory error that comes with a larger batch means the batch size is capped by memory.",
+        Cite("000", "Symptom: training too slow (route by GPU utilization)",
+             "memory-limited batch size: can't increase batch size due to OOM"),
+        salience=Salience.DERIVE + 5),
 )

@@ -114,8 +114,10 @@ ROWS = (
         Cite("003", _F, "gradient explosion -> add clipping (max_norm=1.0)"), fix=FIX_CLIP,
         avoid=("lowering the LR alone without bounding the gradient norm",),
         # (a backward that turns non-finite only on a new library version is a changed op's backward: the
-        # version explains where the NaN appears, not an explosion)
-        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-LOSS", "finding:DF-CHG-LIB", "finding:DF-CHG-LIB-HALF")),
+        # version explains where the NaN appears, not an explosion; NaN gradients beside a loss that reads exactly
+        # 0 are an overflow the logger zeroed, which no explosion produces)
+        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-LOSS", "finding:DF-NAN-LOSS-NAMED", "finding:DF-CHG-LIB",
+                "finding:DF-CHG-LIB-HALF", "finding:DF-ZERO-HALF", "finding:DF-SUS-ZERO")),
     Row("DX-NAN-06", {"nan_location": "weights"},
         (Find("Explosion", "critical", "the weights became non-finite after an optimizer step: the update was too "
               "large (LR too high or unbounded gradients)"),

@@ -32,6 +32,7 @@ from knowledge.schema import (
     Row,
     Salience,
 )
+from knowledge.terms import SINGULAR_LOSSES
 
 _DX = "Step 2: investigate"
 _PREC = Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling")
@@ -121,6 +122,39 @@ DF_CHG_LOOP_FLAT = dataclasses.replace(
     DF_CHG_LOOP, id="DF-CHG-LOOP-FLAT",
     when={"symptom": Is("not_learning", "convergence"), "loss_behavior": "flat_from_start",
           "recent_change": "training_loop"})
+
+
+# --- where the first non-finite value appears, under a hand-written loss ---------------------------------
+# The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
+# the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
+# classic source of NaN that shows up first in the gradients, and clipping cannot remove a NaN.
+DF_NAN_LOSS = Row(
+    "DF-NAN-LOSS",
+    {"nan_location": "gradients", "custom_loss": True},
+    (Find("Numerical", "critical", "the first non-finite values appear in the gradients of a hand-written loss "
+          "whose value is still finite: its backward divides by zero (the derivative of sqrt or a norm at 0, of "
+          "log at 0, of a ratio whose denominator vanishes)", explains=("unstable", "not_learning")),
+     RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
+             "norms and logs"),
+     RouteTo("gradient-management", "secondary", "trace which layer's gradient turns non-finite first")),
+    "A NaN born in the backward of the loss is the loss's: its derivative is infinite at a point the forward "
+    "value hides (sqrt(0) is 0, its slope is not).",
+    Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+    fix=FIX_LOSS_NUMERICS, salience=Salience.CAUSE,
+    avoid=("clipping the gradients to hide a NaN the loss's backward produces: the clip keeps the NaN",))
+# The same cause where the loss is not hand-written but one whose formula has such a point by construction: a loss
+# made from a quality metric (an intelligibility or signal-to-distortion score, a box overlap, a mask overlap, a
+# structural similarity) takes a sqrt, a norm, a log or a ratio of quantities a batch can drive to exactly 0 (a
+# silent frame, an empty mask, a degenerate box). Coming from a library does not make its backward finite there.
+DF_NAN_LOSS_NAMED = dataclasses.replace(
+    DF_NAN_LOSS, id="DF-NAN-LOSS-NAMED",
+    when={"nan_location": "gradients", "loss_fn": Is(*sorted(SINGULAR_LOSSES))},
+    then=(Find("Numerical", "critical", "the first non-finite values appear in the gradients under a loss made "
+               "from a metric whose formula takes a sqrt, a norm, a log or a ratio (STOI, SI-SDR, IoU, Dice, SSIM): "
+               "at an input that makes that quantity exactly 0 its value is finite and its derivative is not",
+               explains=("unstable", "not_learning")),
+          *DF_NAN_LOSS.then[1:]),
+    unless=("finding:DF-NAN-LOSS",))  # said hand-written too: one finding
 
 
 ROWS = (
@@ -323,6 +357,26 @@ ROWS = (
         "of an overflow that the loss scaler skipped or the logger zeroed.",
         _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE,
         avoid=("celebrating a zero loss, or lowering the LR, before checking the run for non-finite values",)),
+    # The same zero with the format unsaid. Of the ways a positive loss turns into exactly 0 within a few steps,
+    # overflowed steps shown as 0 are the common one: fine-tuning recipes and trainers run half precision by default
+    # or by a flag a config leaves out, and a NaN grad_norm beside the zero is that overflow's other trace, not an
+    # explosion to clip. A tentative lead whatever the user calls the trouble (a zero "that can't be right" is the
+    # same trace): the format question stays open and its answer decides (fp32 or bf16 leave it; fp16 makes it
+    # DF-ZERO-HALF).
+    Row("DF-SUS-ZERO",
+        {"loss_collapses_zero": True, "mixed_precision": Absent()},
+        (Find("Numerical", "warning", "a loss that was positive and reads exactly 0 after a few steps is most often "
+              "overflow in half precision shown as 0 (the scaler skipped the step, or the logger zeroed a NaN; a "
+              "NaN grad_norm beside it is the same overflow): which number format the run uses confirms it",
+              kind="suspect", explains=("unstable", "not_learning", "convergence", "metrics_wrong")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16 (or fp32) instead of fp16, "
+                 "loss scaling", section="precision"),
+         RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
+        "No model reaches exactly 0 on real data in a few steps; a format too narrow for the values, whose overflowed "
+        "steps are skipped or logged as 0, does, and a config that leaves the precision flag out runs another format "
+        "than the one the recipe was tuned in.",
+        _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE - 1,
+        avoid=("celebrating a zero loss, or clipping a NaN grad_norm, before checking the run's number format",)),
     # --- a NaN the attention mask makes: softmax over a row with nothing to attend to ---------------------------
     Row("DF-NAN-MASK",
         {"attention_mask_empty": True, "loss_behavior": Is("nan_or_inf")},
@@ -509,23 +563,8 @@ ROWS = (
                 "    if t.is_floating_point() and (not torch.isfinite(t).all() or t.abs().max() > 6e4):\n"
                 "        print(name, t.abs().max().item())   # beyond fp16's 65504: fp16 overflows here"),
         avoid=("lowering the LR or clipping against a NaN that the base weights do not produce",)),
-    # --- where the first non-finite value appears, under a hand-written loss ---------------------------------
-    # The backward of sqrt or a norm at 0, of log at 0, of a division by a vanishing denominator is infinite while
-    # the loss value itself is still finite: a custom loss (distances, IoU variants, contrastive terms) is the
-    # classic source of NaN that shows up first in the gradients, and clipping cannot remove a NaN.
-    Row("DF-NAN-LOSS",
-        {"nan_location": "gradients", "custom_loss": True},
-        (Find("Numerical", "critical", "the first non-finite values appear in the gradients of a hand-written loss "
-              "whose value is still finite: its backward divides by zero (the derivative of sqrt or a norm at 0, of "
-              "log at 0, of a ratio whose denominator vanishes)", explains=("unstable", "not_learning")),
-         RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
-                 "norms and logs"),
-         RouteTo("gradient-management", "secondary", "trace which layer's gradient turns non-finite first")),
-        "A NaN born in the backward of the loss is the loss's: its derivative is infinite at a point the forward "
-        "value hides (sqrt(0) is 0, its slope is not).",
-        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
-        fix=FIX_LOSS_NUMERICS, salience=Salience.CAUSE,
-        avoid=("clipping the gradients to hide a NaN the loss's backward produces: the clip keeps the NaN",)),
+    DF_NAN_LOSS,
+    DF_NAN_LOSS_NAMED,
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},

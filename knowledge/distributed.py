@@ -247,6 +247,27 @@ ROWS = (
                 "val_loss = sum(by_idx.values()) / len(by_idx)"),
         avoid=("drop_last=True on the loader as the fix: the sampler pads before the loader batches",
                "comparing runs on different GPU counts by a padded validation metric")),
+    # Under data parallelism each process scores only its shard (about N / world examples): a count of correct
+    # predictions kept in one process and divided by the whole dataset's size reads about 1 / world of the true
+    # figure, so the "accuracy" falls as GPUs are added while the model trains as well as before.
+    Row("DD-METRIC-01", {"metric_denominator": "dataset_size", "multi_gpu": True},
+        (Find("Distributed", "warning", "a metric counted in one process is divided by the whole dataset's size: "
+              "each data-parallel process scores only its shard, so the figure shrinks by the number of processes "
+              "(the model is not worse on more GPUs; the arithmetic is)",
+              explains=("metrics_wrong", "experiment_tracking", "not_learning")),
+         RouteTo("training-loop-architecture", "primary", "count and divide in the same scope: all-reduce the "
+                 "correct count and the example count across processes, then divide"),
+         RouteTo("experiment-tracking", "secondary", "log the reduced metric once, from rank 0")),
+        "A shard of N / W examples cannot produce more than N / W correct predictions; dividing that by N caps the "
+        "metric at 1 / W, whatever the model does.",
+        _SAMPLER, salience=Salience.CAUSE,
+        fix=Fix("Sum both the numerator and the denominator over the processes before dividing (or divide by the "
+                "examples this process scored and average across processes).",
+                "stats = torch.tensor([correct, seen], dtype=torch.float64, device=device)\n"
+                "dist.all_reduce(stats, op=dist.ReduceOp.SUM)\n"
+                "acc = (stats[0] / stats[1]).item()   # same value on every rank\n"
+                "if dist.get_rank() == 0:\n    print(f'train acc {acc:.3f}')"),
+        avoid=("retuning the LR or the batch for more GPUs because a per-rank metric fell",)),
     Row("DD-SPEED-01", {"multi_gpu_speedup": Is("none", "partial")},
         (Find("Performance", "warning", "more GPUs did not make training faster: each rank is held up by data "
               "loading, communication or the same per-rank work as before", kind="symptom", explains=_SPEED),
@@ -267,6 +288,16 @@ QUESTIONS = (
             "the same ratio.",
         cite=_GOYAL,
         choices=(("scaled", "yes, rescaled for the new global batch"), ("unchanged", "no, same LR as before"))),
+    QuestionRow(
+        "Q-METRIC-DENOM", "metric_denominator",
+        "In each process, what is the metric's count (correct predictions, summed loss) divided by: the examples "
+        "that process scored, or the whole dataset's size?",
+        {"multi_gpu": True, "symptom": Is("metrics_wrong", "experiment_tracking")}, rank=16,
+        why="Each data-parallel process sees only its shard; divided by the whole dataset's size its count reads "
+            "1 / world of the true figure.",
+        cite=_SAMPLER,
+        choices=(("rank_count", "the examples that process scored (or counts reduced first)"),
+                 ("dataset_size", "the whole dataset's size (len(dataset))"))),
     QuestionRow(
         "Q-EVAL-PADDING", "eval_sample_count",
         "Summed over the ranks, does the validation pass score more examples than the validation set holds (some "
@@ -300,6 +331,14 @@ KEYWORDS = (
             r"\b(?:on|across|over|to|from)\s+(?:[2-9]|[1-5]\d|64|two|three|four|eight|several|multiple)\s+"
             r"(?:nodes|machines|hosts)\b|\brank\s*#?\d+\s+(?:and|vs\.?|or|versus)\s+(?:rank\s*)?#?\d+\b",
             {"multi_gpu": True}, _KT, priority=2),
+    # a per-process count divided by the whole dataset's size ("divide by len(train_dataset)", "divided by the
+    # size of the full dataset"): the row reads it only under data parallelism, where a process sees a shard
+    Keyword(r"\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?len\(\s*(?:self\.)?\w*(?:dataset|data_set|ds)\w*\s*\)|"
+            r"\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?(?:size|length)\s+of\s+the\s+(?:full|whole|entire|"
+            r"complete)\s+(?:train\w*\s+|val\w*\s+)?(?:dataset|data\s+set|set)\b|\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+"
+            r"(?:the\s+)?(?:full|whole|entire|total)\s+(?:train\w*\s+|val\w*\s+)?(?:dataset|data\s+set)\s+"
+            r"(?:size|length)\b",
+            {"metric_denominator": "dataset_size"}, _KT, negatable=False, priority=4),
     # more devices, some more speed but far less than they multiply ("the speedup is far from linear", "DDP
     # scaling is poor", "more GPUs give diminishing returns"); not the LR's scaling rule
     Keyword(r"(?<!lr\s)(?<!rate\s)\b(?:speed-?up|scaling)\s+(?:(?:on|with|from|of|across)\s+(?:[\w-]+\s+){1,3}?)?"

@@ -107,8 +107,11 @@ _BASE_FINE = rf"(?:\b(?:works?|worked|{_FINE})(?:\s+(?:fine|normally|ok(?:ay)?|w
              rf"(?:the\s+)?{_BASE_WEIGHTS}|\b{_BASE_WEIGHTS}\s+(?:works?|worked|{_FINE})\b)"
 """The original weights said to work ("works fine with the base weights", "the base model trains fine")."""
 _OTHER_CKPT = (r"(?:\b(?:fine[\s-]?tuned|finetuned|converted|merged|quantized|quantised|exported|derived|modified|"
-               r"saved|new|own|my|our)\s+(?:[\w./-]+\s+){0,2}?(?:checkpoints?|ckpts?|weights|models?)\b)")
-"""Another checkpoint than the base, named as such ("my fine-tuned checkpoint", "the converted weights")."""
+               r"saved|new|own|my|our)\s+(?:[\w./-]+\s+){0,2}?(?:checkpoints?|ckpts?|weights|models?)\b|"
+               r"\b(?:a|an|the|this|that)\s+(?:[\w./-]+\s+){0,3}?(?:derivative|fine[\s-]?tune|finetune|variant)\b"
+               r"(?!\s+(?:of|on)\s+(?:the\s+)?(?:code|script|loop|recipe|config)))")
+"""Another checkpoint than the base, named as such ("my fine-tuned checkpoint", "the converted weights", "a Chinese
+Llama-2 derivative", "a community fine-tune")."""
 _ANY_CKPT = r"\b(?:regardless|either|any\s+(?:checkpoints?|weights|models?)|also\s+with|with\s+any)\b"
 """Words that say a failure of any weights alike: no one checkpoint's."""
 _DEVICE_BATCH = (r"(?:\b(?P<bn_batch>\d+)\s+(?:images?|imgs?|samples?|examples?|clips?|volumes?)\s+(?:per|each|a|/)\s*"
@@ -239,7 +242,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
-       r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?",
+       r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?|"
+       # out of memory whenever the batch is raised, the batch named before and referred back to ("the batch_size
+       # I give the datamodule ... I run out of GPU memory when I raise it")
+       r"\bbatch[\s_-]?size\b[^.!?\n]{0,160}?(?:out\s+of\s+(?:gpu\s+|cuda\s+|gpu\s+)?memory|\boom\w*)[^.!?\n]{0,40}?"
+       r"\b(?:when|whenever|if|once|as\s+soon\s+as)\s+(?:i\s+|we\s+)?(?:raise|increase|bump|double)\s+it\b",
        _SL, 0, memory_limited=True),
     # --- modern landscape: what the user considers switching to ----------------------------------------
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
@@ -793,6 +800,20 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        augmentation_strength="strong"),
+    # training on the raw data said outright ("no data augmentation", "without any augmentation", "I don't augment")
+    # ("no augmentation helped": none of those tried, not a run without any; "with and without augmentation" is a
+    # comparison)
+    _k(r"(?<!with\sand\s)(?<!with\sor\s)\b(?:no|without(?:\s+any)?|zero)\s+(?:data\s+|image\s+)?augment\w*(?!\s+(?:\w+\s+)?(?:help\w*|work\w*|fix\w*|"
+       r"made|makes|chang\w*|improv\w*|did|does|do)\b)|"
+       r"\b(?:don't|do\s+not|didn't|did\s+not|never)\s+(?:use\s+(?:any\s+)?(?:data\s+)?augmentation|augment)\b",
+       _QR, 0, negatable=False, augmentation_strength="none"),
+    # only flips and crops as the augmentation ("the only augmentation is random flips", "augmentation: just a
+    # horizontal flip and a random crop"), with no stronger transform named in the rest of the clause
+    _k(r"\bonly\s+augment\w*\s+(?:is|are|i\s+use)\s+(?:a\s+|the\s+)?(?:random\s+)?(?:horizontal\s+)?(?:flip|crop)\w*|"
+       r"\baugment\w*\s*(?:is|are|:)?\s*(?:only|just)\s+(?:a\s+|the\s+)?(?:random\s+)?(?:horizontal\s+)?"
+       r"(?:flip|crop)\w*(?:\s+(?:and|\+|&)\s+(?:a\s+)?(?:random\s+)?(?:horizontal\s+)?(?:flip|crop)\w*)?"
+       r"(?![^.;!?\n]{0,60}?\b(?:colou?r|scale|mixup|cutmix|randaug\w*|autoaug\w*|rotation|jitter))",
+       _QR, 0, negatable=False, augmentation_strength="light"),
     # measurement integrity
     # (an odd-looking loss is asked about, not read: it may be the run's behaviour; an odd *logged* value is the log's)
     _k(r"(?:metrics?|accuracy|loss|numbers?|values?|curves?|results?)\s+(?:\w+\s+){0,2}(?:looks?|seems?)\s+(?:wrong|off|"

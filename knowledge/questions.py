@@ -204,6 +204,16 @@ QUESTIONS = (
         {"symptom": "overfitting"}, rank=12,
         why="Tells which part of the regularization strategy is missing.",
         cite=_OF),
+    # (the other half of the seed's "current regularization?": augmentation is the lever a run that overfits
+    # most often lacks, and its strength decides whether augmentation leads the plan, DT-AUG-04)
+    QuestionRow(
+        "Q-AUG-OVF", "augmentation_strength",
+        "How strong is the training-time data augmentation (none, light such as flips and crops, or strong)?",
+        {"symptom": "overfitting"}, rank=12,
+        why="A run that overfits with little or no augmentation has not used the lever that enlarges its data.",
+        cite=_OF, choices=(("none", "none"), ("light", "light: flips and crops"),
+                           ("strong", "strong: scale, colour, mixing, RandAugment")),
+        late=True),  # (after the seed's own overfitting questions, which keep their order)
     QuestionRow(
         "Q-SLOW-KIND", "slow_kind",
         "Is each step slow (low throughput), or are the steps fine but you need very many of them?",

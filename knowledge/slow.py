@@ -52,6 +52,15 @@ ROWS = (
         "When memory caps the batch, accumulation and lighter optimizer state or sharding raise the effective "
         "batch; the memory tooling lives in PyTorch engineering.",
         Cite("001", _T, "memory-limited batch size"), need=("flag:compute_bound",)),
+    # The same memory-limited batch when the user brings the out-of-memory error rather than the slowness: the
+    # memory tooling is PyTorch engineering's (the OOM boundary stays), the batch it cannot hold is ours.
+    Row("RT-MEM-01",
+        {"memory_limited": True, "boundary_topic": "cuda_oom"},
+        (RouteTo("batch-size-and-memory-tradeoffs", "primary", "the batch that fits: per-device batch, gradient "
+                 "accumulation to the effective batch, activation checkpointing, lighter optimizer state"),),
+        "A batch too large for memory is a batch-size decision first: accumulation keeps the effective batch while "
+        "each device holds only what fits (under data parallelism every device holds its own full batch).",
+        Cite("000", _T, "memory-limited batch size: batch-size-and-memory-tradeoffs + pytorch-engineering")),
     Row("RT-SLOW-07",
         {"symptom": "slow_training", "gpu_utilization_pct": Between(threshold("MT-GPU-IDLE"), threshold("MT-GPU-BUSY"),
                                                                  source=measure_source("MT-GPU-IDLE"))},

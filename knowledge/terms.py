@@ -59,6 +59,12 @@ LOSS_SPELLINGS: dict[str, str] = {
     "marginrankingloss": "margin_ranking", "tripletmarginloss": "triplet_margin",
     "cosineembeddingloss": "cosine_embedding",
     "focal_loss": "focal", "focalloss": "focal", "sigmoid_focal_loss": "focal", "dice_loss": "dice", "diceloss": "dice",
+    # losses made from a quality metric (speech intelligibility, signal-to-distortion, box overlap, structural
+    # similarity): named with their "loss" or by their package, since the bare metric names are scores in prose
+    "stoi_loss": "stoi", "negstoi": "stoi", "negstoiloss": "stoi", "torch_stoi": "stoi",
+    "si_sdr_loss": "si_sdr", "sisdr_loss": "si_sdr", "si_snr_loss": "si_sdr", "sisnr_loss": "si_sdr",
+    "iou_loss": "iou", "giou_loss": "iou", "diou_loss": "iou", "ciou_loss": "iou",
+    "ssim_loss": "ssim", "ms_ssim_loss": "ssim",
     "custom": "custom",
 }
 
@@ -71,6 +77,11 @@ REGRESSION_LOSSES: frozenset[str] = frozenset({"mse", "l1", "smooth_l1", "huber"
 
 LOGIT_LOSSES: frozenset[str] = frozenset({"cross_entropy", "bce_with_logits", "focal"})
 """Losses that apply their own softmax/sigmoid: a softmax or sigmoid before them is applied twice."""
+
+SINGULAR_LOSSES: frozenset[str] = frozenset({"dice", "iou", "ssim", "stoi", "si_sdr"})
+"""Losses whose formula takes a square root, a norm, a log or a ratio of quantities that a prediction can drive to
+exactly 0 (an empty mask, a silent or constant frame, a degenerate box): the value stays finite there while the
+derivative is infinite, so their first NaN is born in the backward."""
 
 NON_NEGATIVE_LOSSES: frozenset[str] = frozenset({"cross_entropy", "nll", "bce", "bce_with_logits", "mse", "l1",
                                                  "smooth_l1", "huber", "kl_div", "ctc", "focal", "dice"})
@@ -107,8 +118,14 @@ def _canonical(table: dict[str, str], name: str) -> str | None:
 
 
 def canonical_loss(name: str) -> str | None:
-    """The canonical loss name for a spelling (``nn.CrossEntropyLoss()`` -> ``cross_entropy``), or None."""
-    return _canonical(LOSS_SPELLINGS, name)
+    """The canonical loss name for a spelling (``nn.CrossEntropyLoss()`` -> ``cross_entropy``), or None.
+
+    A package or function name followed by the word ("the torch_stoi loss") is the name's loss.
+    """
+    found = _canonical(LOSS_SPELLINGS, name)
+    if found is None and re.search(r"[-_\s]loss$", name.strip(), re.I):
+        found = _canonical(LOSS_SPELLINGS, re.sub(r"[-_\s]loss$", "", name.strip(), flags=re.I))
+    return found
 
 
 def canonical_optimizer(name: str) -> str | None:

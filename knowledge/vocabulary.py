@@ -442,6 +442,10 @@ SPECS: tuple[Spec, ...] = (
     _e("epoch_data_order", "reshuffled repeated",
        "Whether each epoch visits the training data in a new order ('repeated': the same order every epoch, as "
        "with a DistributedSampler whose set_epoch is never called).", group="distributed"),
+    _e("metric_denominator", "rank_count dataset_size",
+       "What a metric counted in each process (correct predictions, summed loss) is divided by: the examples that "
+       "process scored ('rank_count'), or the whole dataset's size ('dataset_size'), of which a data-parallel "
+       "process sees only its shard.", question="Q-METRIC-DENOM", group="distributed"),
     _e("eval_sample_count", "exact padded",
        "Whether a distributed evaluation scores each example once ('padded': the sampler pads the ranks' shards to "
        "one length by repeating examples, so more are scored than the set holds).", question="Q-EVAL-PADDING",
