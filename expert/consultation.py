@@ -568,7 +568,7 @@ def _read_suspected(entries: Any, known: Mapping[str, Observation]) -> dict[str,
     held once, as the observation.
 
     Raises:
-        InputError: Not a list of {name, value, source} objects, or a bad source.
+        InputError: Not a list of {name, value, source} objects, or a source other than ``text:``.
         VocabularyError: Unknown names or bad values.
     """
     if not isinstance(entries, list):
@@ -579,7 +579,13 @@ def _read_suspected(entries: Any, known: Mapping[str, Observation]) -> dict[str,
     for e in entries:
         if not isinstance(e, Mapping) or not isinstance(e.get("name"), str) or "value" not in e:
             raise InputError(f"bad 'suspected' entry {short(e)}", context="each needs name, value and source")
-        name, source = e["name"], e.get("source", "declared")
+        name, source = e["name"], e.get("source")
+        if not isinstance(source, str) or not source.startswith("text:"):
+            # a hypothesis is words the user wrote, held to confirm: an answer, a probe or a declaration is an
+            # observation, and listing it as a suspicion would show a settled fact as a guess
+            raise InputError(f"bad 'suspected' entry {short(e)}: its source must be 'text:<the words>'",
+                             context=f"got source {short(source)}; a hypothesis comes from the complaint's words",
+                             hint="move an answered or declared value to 'observations'")
         _check_source(name, source)
         o = Observation.make(name, canonical_term(name, e["value"]), source)
         if known.get(name) != o:

@@ -184,6 +184,10 @@ def _read_complaint(c: Consultation, write: Write) -> None:
             raise Leave("quit")
         if not text:
             return
+        if text.lower() == "back":
+            # a command here too: after `back` took the complaint back, a second `back` is no new complaint
+            _back(c, write)
+            continue
         try:
             found = c.complain(text)
         except TrainoptError as e:
@@ -307,7 +311,7 @@ def _back(c: Consultation, write: Write) -> bool:
     """Undo the last step; True when it was the complaint (so the complaint prompt comes back)."""
     undone = c.back()
     if undone is None:
-        write("nothing to revise yet\n")
+        write("nothing to undo yet\n")
         return False
     if undone["kind"] == "complaint":
         took = ", ".join(f"{n}={v!r}" for n, v in undone["took_back"].items()) or "nothing"

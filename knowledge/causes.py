@@ -747,6 +747,19 @@ ROWS = (
                 "                      T.ToTensor(), normalize])\n"
                 "val_tf = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor(), normalize])"),
         avoid=("stacking dropout and weight decay on a run that still trains on the raw images",)),
+    # Input augmentation is the standard lever of vision, audio and text models; a recurrent or MLP model of a
+    # series or a table, or a regression on such data, has no recipe of label-preserving transforms to ask about:
+    # the overfitting question on augmentation (Q-AUG-OVF) stays for the models where it is standard.
+    Row("DT-AUG-NA-01", {"architecture": Is("rnn", "mlp")},
+        (Flag("augmentation_moot"),),
+        "Sequence and tabular models (an LSTM over prices, an MLP over features) rarely use input augmentation; "
+        "their overfitting levers are regularization, capacity and more data.",
+        Cite("000", "Symptom: model overfits", "data-augmentation-strategies: for image, audio and text data")),
+    Row("DT-AUG-NA-02", {"task": Is("regression", "rl"), "architecture": Absent()},
+        (Flag("augmentation_moot"),),
+        "A regression or a reinforcement-learning run with no vision or language model named is most often on "
+        "series, tables or states, which come with no label-preserving transforms of their inputs.",
+        Cite("000", "Symptom: model overfits", "data-augmentation-strategies: for image, audio and text data")),
     # Validation better than training, said in words (the measured form is the negative generalization gap that
     # DT-AUG-01 reads with the augmentation strength): the training pass is the harder one, not the model odd.
     Row("DT-AUG-02", {"val_better_than_train": True},

@@ -9,7 +9,7 @@ comparison into the observations these rows read; pasted NCCL/DDP messages reach
 from __future__ import annotations
 
 from knowledge.measurements import gt, lt
-from knowledge.schema import Cite, Find, Fix, Gt, Is, Keyword, Present, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import Absent, Cite, Find, Fix, Gt, Is, Keyword, Present, QuestionRow, RouteTo, Row, Salience
 
 _DDP_NOTE = Cite("PyTorch docs", "Distributed Data Parallel notes",
                  "replicas start identical (broadcast at construction) and stay so because every rank applies the "
@@ -268,6 +268,19 @@ ROWS = (
                 "acc = (stats[0] / stats[1]).item()   # same value on every rank\n"
                 "if dist.get_rank() == 0:\n    print(f'train acc {acc:.3f}')"),
         avoid=("retuning the LR or the batch for more GPUs because a per-rank metric fell",)),
+    # A multi-GPU metric lower than one GPU's by the number of GPUs is the shape DD-METRIC-01 gives, and few other
+    # causes give it (padding and per-batch averaging move a metric by little); a tentative lead until the user
+    # says what the count is divided by.
+    Row("DD-SUS-METRIC", {"metric_world_ratio": True, "multi_gpu": True, "metric_denominator": Absent()},
+        (Find("Distributed", "warning", "a metric lower on several GPUs by their number is most likely a count kept "
+              "in each process and divided by the whole dataset's size; what the count is divided by confirms it",
+              kind="suspect", explains=("metrics_wrong", "experiment_tracking")),
+         RouteTo("training-loop-architecture", "primary", "count and divide in the same scope: all-reduce the "
+                 "correct count and the example count across processes, then divide")),
+        "Each data-parallel process scores about N / W examples; its count over N reads 1 / W of the true figure, "
+        "exactly the ratio the user sees.",
+        _SAMPLER, salience=Salience.CAUSE - 2,
+        avoid=("retuning the LR or the batch for more GPUs because a per-rank metric fell",)),
     Row("DD-SPEED-01", {"multi_gpu_speedup": Is("none", "partial")},
         (Find("Performance", "warning", "more GPUs did not make training faster: each rank is held up by data "
               "loading, communication or the same per-rank work as before", kind="symptom", explains=_SPEED),
@@ -322,6 +335,24 @@ _DATA_PARALLEL = (r"\b(?:ddp|fsdp|gpus|ranks|multi[\s-]?gpu|distributed|data[\s-
 _EXAMPLES = r"(?:images?|imgs?|samples?|examples?|clips?|volumes?|sequences?|crops?|patches|patch)"
 """What a per-device batch counts."""
 
+_BY_DATASET = (r"(?:\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?len\(\s*(?:self\.)?\w*(?:dataset|data_set|ds)\w*\s*\)|"
+               r"\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?(?:size|length)\s+of\s+the\s+(?:full|whole|entire|"
+               r"complete)\s+(?:train\w*\s+|val\w*\s+)?(?:dataset|data\s+set|set)\b|\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+"
+               r"(?:the\s+)?(?:full|whole|entire|total)\s+(?:train\w*\s+|val\w*\s+)?(?:dataset|data\s+set)\s+"
+               r"(?:size|length)\b)")
+"""A count divided by the whole dataset's size ("divide by len(train_dataset)", "by the size of the full set")."""
+_REDUCED = (r"(?:\b(?:dist\.)?all[\s_-]?(?:reduce|gather)\w*|\bgather\w*|\breduc\w*\s+(?:\w+\s+){0,3}?(?:across|over|"
+            r"from)\s+(?:the\s+|all\s+)?(?:ranks|gpus|processes|devices|workers|nodes)|\bsum\w*\s+(?:\w+\s+){0,3}?"
+            r"(?:across|over|from)\s+(?:the\s+|all\s+)?(?:ranks|gpus|processes|devices|workers|nodes))\b")
+"""Counts brought together from the processes (all_reduce, all_gather, gather, summed across the ranks)."""
+_METRIC = r"\b(?:accuracy|acc|metrics?|f1|score|map|miou|iou|auc|precision|recall|top-?[15])\b"
+"""An evaluation metric by name."""
+_BY_WORLD = (r"(?:\b1\s*/\s*(?:[2-9]|16|32|64)(?:th)?\s+of\b|\b(?:a|one)\s+(?:quarter|eighth)\s+of\b|"
+             r"\b(?:[2-9]|two|four|eight)\s*(?:times|x)\s+(?:lower|smaller|less|worse)\b|\bdivided\s+by\s+the\s+(?:number|count)\s+of\s+"
+             r"(?:gpus|ranks|processes|devices|cards)\b)")
+"""A figure lower by the number of processes ("1/4 of", "a quarter of", "4 times lower", "divided by the number
+of gpus")."""
+
 # Free-text cues for distributed trouble: words map to observations, never to causes.
 KEYWORDS = (
     # several processes said by their count or by two of their ranks ("eval on 8 ranks", "across 2 nodes", "the
@@ -333,12 +364,22 @@ KEYWORDS = (
             {"multi_gpu": True}, _KT, priority=2),
     # a per-process count divided by the whole dataset's size ("divide by len(train_dataset)", "divided by the
     # size of the full dataset"): the row reads it only under data parallelism, where a process sees a shard
-    Keyword(r"\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?len\(\s*(?:self\.)?\w*(?:dataset|data_set|ds)\w*\s*\)|"
-            r"\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?(?:size|length)\s+of\s+the\s+(?:full|whole|entire|"
-            r"complete)\s+(?:train\w*\s+|val\w*\s+)?(?:dataset|data\s+set|set)\b|\bdivid\w*\s+(?:\w+\s+){0,3}?by\s+"
-            r"(?:the\s+)?(?:full|whole|entire|total)\s+(?:train\w*\s+|val\w*\s+)?(?:dataset|data\s+set)\s+"
-            r"(?:size|length)\b",
-            {"metric_denominator": "dataset_size"}, _KT, negatable=False, priority=4),
+    Keyword(_BY_DATASET, {"metric_denominator": "dataset_size"}, _KT, negatable=False, priority=4),
+    # the same division after the counts were reduced or gathered across the processes ("I all_reduce the correct
+    # counts and then divide by len(dataset)", "gather all predictions to rank 0 and divide by len(dataset)"):
+    # the numerator is then the whole dataset's, and the figure right; this longer cue hides the one above
+    Keyword(rf"{_REDUCED}(?P<gap>[^.!?\n]*?){_BY_DATASET}|{_BY_DATASET}(?P<gap2>[^.!?\n]*?){_REDUCED}",
+            {"metric_denominator": "rank_count"}, _KT, negatable=False, priority=6),
+    # the metric said to agree with one GPU's ("accuracy matches single gpu"): no shard is divided by the whole
+    # dataset, which would cap it at 1 / world
+    Keyword(r"\b(?:match(?:es|ed|ing)?|same\s+as|agrees?\s+with|identical\s+to|equal\s+to)\s+(?:the\s+|my\s+|a\s+)?"
+            r"(?:single|one|1)[\s-]?(?:gpu|device|card|process)(?:\s+(?:run|one|training|result))?\b",
+            {"metric_denominator": "rank_count"}, _KT, negatable=False, priority=6),
+    # a multi-GPU metric lower by the number of GPUs ("accuracy on 4 gpus is exactly 1/4 of what I get on one",
+    # "4 times lower", "divided by the number of gpus"): the shape the per-process count over the whole dataset
+    # gives, read as evidence, not as the cause (the question on the denominator confirms it)
+    Keyword(rf"{_METRIC}(?P<gap>[^.!?\n]{{0,60}}?){_BY_WORLD}",
+            {"metric_world_ratio": True, "symptom": "metrics_wrong"}, _KT, negatable=False, priority=6),
     # more devices, some more speed but far less than they multiply ("the speedup is far from linear", "DDP
     # scaling is poor", "more GPUs give diminishing returns"); not the LR's scaling rule
     Keyword(r"(?<!lr\s)(?<!rate\s)\b(?:speed-?up|scaling)\s+(?:(?:on|with|from|of|across)\s+(?:[\w-]+\s+){1,3}?)?"

@@ -213,6 +213,7 @@ QUESTIONS = (
         why="A run that overfits with little or no augmentation has not used the lever that enlarges its data.",
         cite=_OF, choices=(("none", "none"), ("light", "light: flips and crops"),
                            ("strong", "strong: scale, colour, mixing, RandAugment")),
+        unless=("flag:augmentation_moot",),  # (DT-AUG-NA-*: a series or tabular model, a regression)
         late=True),  # (after the seed's own overfitting questions, which keep their order)
     QuestionRow(
         "Q-SLOW-KIND", "slow_kind",

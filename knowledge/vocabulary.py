@@ -446,6 +446,8 @@ SPECS: tuple[Spec, ...] = (
        "What a metric counted in each process (correct predictions, summed loss) is divided by: the examples that "
        "process scored ('rank_count'), or the whole dataset's size ('dataset_size'), of which a data-parallel "
        "process sees only its shard.", question="Q-METRIC-DENOM", group="distributed"),
+    _b("metric_world_ratio", "A metric on several GPUs is lower than the same run's on one GPU by about the number "
+       "of GPUs (1/4 of it on 4 GPUs).", group="distributed"),
     _e("eval_sample_count", "exact padded",
        "Whether a distributed evaluation scores each example once ('padded': the sampler pads the ranks' shards to "
        "one length by repeating examples, so more are scored than the set holds).", question="Q-EVAL-PADDING",

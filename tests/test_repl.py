@@ -65,7 +65,7 @@ def test_back_revises_the_last_answer():
 
 def test_back_with_nothing_to_revise():
     r = consult("\nback\nquit\n")
-    assert "nothing to revise yet" in r.stdout
+    assert "nothing to undo yet" in r.stdout
 
 
 def test_skip_declines_the_question():
@@ -202,6 +202,17 @@ def test_back_at_the_first_question_takes_the_complaint_back():
     assert out.count("complaint> ") == 2
     report = out.split("Training Diagnosis")[1]
     assert "overfitting" not in report and "diverging" in report
+
+
+def test_back_at_the_complaint_prompt_after_undoing_everything_is_no_complaint():
+    # as typed: a complaint, `back` at the first question takes it back, `back` again at "describe it again"
+    r = consult("my model overfits\nback\nback\nloss explodes\nquit\n")
+    out = r.stdout
+    assert "nothing to undo yet" in out.split("took back the complaint")[1]
+    assert out.count("complaint> ") == 3  # the prompt stays until a real complaint comes
+    report = out.split("Training Diagnosis")[1]
+    assert "complaint: back" not in report.lower() and "\"back\"" not in report
+    assert "diverging" in report and "overfitting" not in report
 
 
 def test_numbers_typed_as_people_type_them(monkeypatch):
