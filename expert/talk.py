@@ -94,6 +94,10 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
                   "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
+_REFERENCES = frozenset("paper author authors baseline reported official reference benchmark repo readme "
+                        "leaderboard other others theirs".split())
+"""Words a little after "than" that name another work's result ("higher than the paper", "than the reported one"):
+a comparison with it, however the "the" before it reads."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
@@ -1802,7 +1806,8 @@ class _Reader:
             if self._imperative(p, sent[0]):
                 continue  # "hang on, ...", "hang in there": an everyday imperative, no movement of the run
             than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
-            if than is not None and m != "slow" and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
+            if than is not None and m != "slow" and (not (set(self.lemmas(than + 1, than + 3)) & _THEN) or
+                                                     set(self.lemmas(than + 1, than + 4)) & _REFERENCES):
                 # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
                 # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
                 # whatever it is compared with)
@@ -2430,12 +2435,15 @@ class _Reader:
         "eval loss: 1.21, 1.25, 1.38, 1.52 per epoch" rises; "train loss goes 1.3, 0.9, 0.6, 0.4" falls.
         """
         values = []
-        for t in self.tokens[p.j:min(hi, p.j + 24)]:
+        last = p.j
+        for k in range(p.j, min(hi, p.j + 24)):
+            t = self.tokens[k]
             if t.kind == "num" and t.number is not None:
                 values.append(t.number)
+                last = k
             elif t.kind == "word" and t.lemma not in _SERIES_WORDS | {"go"}:
                 break
-        if len(values) < 3 or values[0] == 0:
+        if len(values) < 3 or values[0] == 0 or self._series_not_curve(last, hi):
             return
         steps = [b - a for a, b in zip(values, values[1:])]
         if not (all(d > 0 for d in steps) or all(d < 0 for d in steps)):
@@ -2445,6 +2453,28 @@ class _Reader:
         sets = self._compose(q, split, "up" if steps[0] > 0 else "down", None, {"all"})
         if sets:
             self.add(dict(sets), p.start, p.end)
+
+    def _series_not_curve(self, last: int, hi: int) -> bool:
+        """Whether the words after a printed series (ending at token `last`) make it something other than a curve.
+
+        A unit after the numbers makes them another measure ("2, 3, 4 minutes per epoch", "12, 15, 19 percent");
+        a sweep or comparison makes them one value per run ("for batch sizes 32, 64 and 128", "across 3 seeds",
+        "on cifar10, cifar100 and imagenet", "than the paper"), and one value per run has no direction in time.
+        """
+        t = self.tokens[last]
+        after = self.tokens[last + 1] if last + 1 < hi else None
+        if t.unit.lower() in K.SERIES_UNITS or (after is not None and {after.text.lower(), after.lemma} &
+                                                 K.SERIES_UNITS):
+            return True
+        rest = self.tokens[last + 1:hi]
+        words = [r.text.lower() for r in rest]
+        if set(words) & K.SERIES_SWEEP:
+            return True
+        # "on A, B and C": a place named once per value is a list of datasets or machines, not of epochs
+        for n, w in enumerate(words):
+            if w in ("on", "for", "with") and any(x in (",", "and", "/") for x in words[n + 2:n + 4]):
+                return True
+        return False
 
     def _series_turn(self, p: Part, q: str, split: str | None, hi: int) -> None:
         """A printed series of a curve that turns: rises to a peak then falls well below it (or the reverse)."""

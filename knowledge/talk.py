@@ -2474,6 +2474,17 @@ SERIES_TREND = 0.1
 """How far (relative to its first value) a printed series moving one way throughout must get to be a rise or a fall
 ("eval loss: 1.21, 1.25, 1.38, 1.52" rises; "2.30, 2.29, 2.28" is too little to say)."""
 
+SERIES_UNITS = frozenset("% percent pct percentage minute min second sec s ms hour hr h gb mb gib mib kb x "
+                         "times".split())
+"""Units after a printed series that make its numbers something other than the loss or accuracy it names ("the loss
+goes 2, 3, 4 minutes per epoch", "12, 15, 19 percent higher")."""
+
+SERIES_SWEEP = frozenset("across than vs versus respectively compared seeds runs models datasets configs settings "
+                         "sizes lrs rates".split())
+"""Words after a printed series that make it one value per run of a sweep or comparison, not a curve over training
+("0.41, 0.45, 0.52 for batch sizes 32, 64 and 128", "across 3 seeds", "higher than the paper"); matched on the word as
+written, since "run" and "model" alone are the run being complained of."""
+
 HUGE_LOSS = 1e6
 """A training loss said to be this large or more has diverged (losses of classification and regression start at
 order 1-100 on standardized targets)."""

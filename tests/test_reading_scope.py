@@ -201,3 +201,29 @@ def test_a_near_miss_about_training_is_read(text: str, name: str, value: str) ->
 @pytest.mark.parametrize("text", NOT_HEALTHY)
 def test_a_wanted_movement_with_a_value_limit_or_doubt_is_still_read(text: str) -> None:
     assert obs(text) != {}
+
+
+# -- (review x27c) a printed series of one value per run of a sweep, or of another measure, is no curve
+SWEEPS = [
+    "my val loss is 0.41, 0.45, 0.52 for batch sizes 32, 64 and 128, which one should I pick?",
+    "the val loss was 0.30, 0.33, 0.37 across 3 seeds, is that much variance normal?",
+    "val loss is 0.35 0.37 0.40 on cifar10, cifar100 and imagenet",
+    "my loss values are 12, 15, 19 percent higher than the paper",
+    "the loss goes 2, 3, 4 minutes per epoch",
+]
+
+CURVES = [
+    ("eval loss: 1.21, 1.25, 1.38, 1.52", "val_loss_rising", True),
+    ("the train loss goes 1.3 1.9 2.8 4.1", "loss_behavior", "diverging"),
+]
+
+
+@pytest.mark.parametrize("text", SWEEPS)
+def test_a_series_across_runs_or_in_another_unit_has_no_direction(text: str) -> None:
+    got = obs(text)
+    assert "val_loss_rising" not in got and got.get("loss_behavior") != "diverging", got
+
+
+@pytest.mark.parametrize(("text", "name", "value"), CURVES)
+def test_a_printed_curve_still_moves(text: str, name: str, value: object) -> None:
+    assert obs(text).get(name) == value, obs(text)
