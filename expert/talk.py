@@ -94,6 +94,10 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
                   "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
+_SAME_ACROSS = frozenset("rank process replica evaluate evaluation checkpoint deterministic reproducible "
+                         "all_reduce allreduce".split())
+"""Words in a sentence that make a quantity's sameness one between copies of the run or repeats of its evaluation
+("each rank logs the same loss", "the same accuracy every time I evaluate"), not a flat curve."""
 _REFERENCES = frozenset("paper author authors baseline reported official reference benchmark repo readme "
                         "leaderboard other others theirs".split())
 """Words a little after "than" that name another work's result ("higher than the paper", "than the reported one"):
@@ -1827,6 +1831,10 @@ class _Reader:
             if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
                     "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
                 continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
+            if m == "same" and set(self.lemmas(*sent)) & _SAME_ACROSS:
+                # "each rank logs the same loss", "the same accuracy every time I evaluate the checkpoint": copies
+                # or repeats that agree (a frame reads what that says), no curve that stays flat
+                continue
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
                 # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's
@@ -3749,6 +3757,10 @@ class _Reader:
             if self._healthy(p, q):
                 self.u.no_guess = True  # "the loss goes down steadily": a healthy run described
                 continue
+            lo, hi = _sentence_bounds(self.tokens, p.i)
+            if any(o.roles.get("m") == "same" for o in self.parts_in(lo, hi)) and \
+                    set(self.lemmas(lo, hi)) & _SAME_ACROSS:
+                continue  # "the same accuracy every time I evaluate": repeats that agree, nothing wrong said of it
             if self.tokens[p.i].text in K.EVERYDAY_QUANTITY_WORDS and not self._on_topic((p.i, p.j)) and \
                     not self._judged_at_all(p):
                 continue  # "sorry for your loss": an everyday word, judged of nothing, in a text of nothing else

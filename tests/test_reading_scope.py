@@ -67,6 +67,12 @@ NOTHING = [
     "hang on the line please",
     "what is causing the traffic jam?",
     "what is going on here",
+    # (review x27c) a frame's defect affirmed away or said of something else
+    "each time I evaluate, the result is deterministic",
+    "evaluating the same checkpoint again gives the same accuracy every time, it is deterministic",
+    "I normalize the raw images the same way for training and validation",
+    "the same images never appear in both train and val, I checked",
+    "user ids start at 1 not 0 in my database",
 ]
 
 # -- a healthy run described with movement words: no trouble read (its measured figures may be read as context)
@@ -226,4 +232,30 @@ def test_a_series_across_runs_or_in_another_unit_has_no_direction(text: str) -> 
 
 @pytest.mark.parametrize(("text", "name", "value"), CURVES)
 def test_a_printed_curve_still_moves(text: str, name: str, value: object) -> None:
+    assert obs(text).get(name) == value, obs(text)
+
+
+# -- (review x27c) what a frame would read, said so that it is no defect: that frame's reading is absent
+NOT_THE_FRAME = [
+    ("each rank logs the same loss because I all_reduce it before logging", "rank_data"),
+    ("my model gives one label for every input image, one of 10 classes", "predictions_constant"),
+]
+
+FRAME_STILL = [
+    ("each time I evaluate the same checkpoint the result is different", "nondeterminism", "evaluation"),
+    ("the same images appear in both train and val", "val_in_train", True),
+    ("all 4 processes print the same loss at every step", "rank_data", "identical"),
+    ("my labels start at 1 not 0", "label_check", "not_zero_based"),
+    ("the model gives one label for all test images", "predictions_constant", True),
+    ("trained on normalized inputs but predict on raw images", "preprocessing_mismatch", True),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), NOT_THE_FRAME)
+def test_a_frame_said_away_reads_nothing_of_it(text: str, name: str) -> None:
+    assert name not in obs(text), obs(text)
+
+
+@pytest.mark.parametrize(("text", "name", "value"), FRAME_STILL)
+def test_a_frame_said_plainly_is_still_read(text: str, name: str, value: object) -> None:
     assert obs(text).get(name) == value, obs(text)
