@@ -1900,7 +1900,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the ranks (processes), not of GPU counts compared ("the same loss with 1 and 4 GPUs" compares runs), nor a
         # loss reduced across ranks before it is logged ("all_reduce it before logging": the same by construction)
         (("identical same", "loss", "rank ranks process", "!order !speed !time !seed !lr !rate !single !one !count "
-          "!number !curve !run !all_reduce !allreduce !all-reduce !reduce !average !averaged !mean"),
+          "!number !curve !run !all_reduce !allreduce !all-reduce !reduce !average !mean"),
          {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
