@@ -98,6 +98,15 @@ _SAME_ACROSS = frozenset("rank process replica evaluate evaluation checkpoint de
                          "all_reduce allreduce".split())
 """Words in a sentence that make a quantity's sameness one between copies of the run or repeats of its evaluation
 ("each rank logs the same loss", "the same accuracy every time I evaluate"), not a flat curve."""
+_SUBJECT_LEADS = frozenset("the my our this its".split())
+"""Words that may open a sentence before its subject quantity ("the loss is ...", "my loss ...")."""
+_NOT_PREDICATES = frozenset("of for in on at to from with by and or as that which who a an the my your our his her "
+                            "their".split())
+"""Words after a quantity (or after its "be") that make no predicate of it ("the loss of my father", "is a")."""
+_DIRECTIONS = frozenset({"down", "down_bare", "up", "up_bare"})
+"""Movements that give a direction: a second one in a healthy sentence must be another quantity's."""
+_CONTRASTS = frozenset("but while however yet whereas although though".split())
+"""Words that set one clause against another: a wanted movement on one side leaves the other as the complaint."""
 _REFERENCES = frozenset("paper author authors baseline reported official reference benchmark repo readme "
                         "leaderboard other others theirs".split())
 """Words a little after "than" that name another work's result ("higher than the paper", "than the reported one"):
@@ -362,6 +371,17 @@ def _corrected(word: str) -> str:
             return word[:k] + word[k + 1:]
     if word.endswith("s") and word[:-1] in words:
         return word[:-1]
+    if len(word) >= 7:
+        # two neighbouring letters typed the wrong way round ("grdaient"; with a letter left out too, "platues"):
+        # one slip, though it is two substitutions to the edit distance below
+        for k in range(1, len(word) - 1):
+            swapped = word[:k] + word[k + 1] + word[k] + word[k + 2:]
+            if swapped in words:
+                return swapped
+            fixed = next((swapped[:n] + c + swapped[n:] for n in range(2, len(swapped))
+                          for c in "aeiou" if swapped[:n] + c + swapped[n:] in words), None)
+            if fixed is not None:
+                return fixed  # (a vowel left out beside the swap: the commonest second slip)
     if len(word) < 7:
         # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
         known = _known()  # sorted: the words it begins lie together from where it would go
@@ -371,6 +391,12 @@ def _corrected(word: str) -> str:
                 break
             if len(c) == len(word) + 1:
                 grown.append(c)
+        if len(grown) == 1 or len(word) < 6:
+            return grown[0] if len(grown) == 1 else word
+        # ... or one letter left out inside a six-letter word ("plateu", "diverg"): only the one lexicon word
+        # that, with the letter back, it makes
+        grown = sorted({c for k in range(2, len(word) + 1) for c in words
+                        if len(c) == len(word) + 1 and c[:k] == word[:k] and c[k + 1:] == word[k:]})
         return grown[0] if len(grown) == 1 else word
     try:
         from rapidfuzz.distance import Indel, Levenshtein
@@ -3762,7 +3788,7 @@ class _Reader:
                     set(self.lemmas(lo, hi)) & _SAME_ACROSS:
                 continue  # "the same accuracy every time I evaluate": repeats that agree, nothing wrong said of it
             if self.tokens[p.i].text in K.EVERYDAY_QUANTITY_WORDS and not self._on_topic((p.i, p.j)) and \
-                    not self._judged_at_all(p):
+                    not self._judged_at_all(p) and not self._predicated(p):
                 continue  # "sorry for your loss": an everyday word, judged of nothing, in a text of nothing else
             if q in K.MEASURED_FALLBACKS and not any(t.lemma in K.MEASURE_WORDS or t.text in K.MEASURE_WORDS
                                                      for t in self.tokens[p.i:p.j + 1]):
@@ -3834,13 +3860,32 @@ class _Reader:
             if t.text == "to" and value and not any(toks[n].text == "from" for n in range(max(lo, k - 4), k)):
                 return True
         last_q = None
+        fresh = True  # a quantity named since the last movement (the next movement may be its own)
         for o in self.parts_in(lo, hi):
             if "q" in o.roles:
-                last_q = o.roles["q"]
-            elif "m" in o.roles and o.roles["m"] not in K.HEALTHY_COMPANIONS and \
-                    (last_q, o.roles["m"]) not in K.HEALTHY_MOVES:
-                return True
+                last_q, fresh = o.roles["q"], True
+            elif "m" in o.roles:
+                m = o.roles["m"]
+                if (last_q, m) not in K.HEALTHY_MOVES and (m not in K.HEALTHY_COMPANIONS or
+                                                           (m in _DIRECTIONS and not fresh)):
+                    return True  # "goes down and up": a second direction with no quantity of its own is a shape
+                fresh = False
+        # a contrast that sets the wanted movement against something else ("train loss drops but val loss does
+        # not", "... while train loss drops", "goes down but the generated text is repeated"): the other side is
+        # the complaint, unless it too is a wanted movement ("the loss goes down while accuracy goes up")
+        for k in range(lo + 1, hi - 1):
+            if toks[k].lemma not in _CONTRASTS:
+                continue
+            for a, b in ((lo, k), (k + 1, hi)):
+                if any(t.kind == "word" for t in toks[a:b]) and not any(
+                        (self._side_quantity(o, a), o.roles.get("m")) in K.HEALTHY_MOVES and not self._negated(o.i, a)
+                        for o in self.parts_in(a, b)):
+                    return True
         return False
+
+    def _side_quantity(self, o: Part, lo: int) -> str | None:
+        """The quantity a movement part ``o`` is said of: the last one named from ``lo`` up to it."""
+        return next((x.roles["q"] for x in reversed(self.parts_in(lo, o.i)) if "q" in x.roles), None)
 
     def _healthy(self, p: Part, q: str) -> bool:
         """Whether the sentence of quantity ``p`` (``q``) describes a healthy run.
@@ -3861,6 +3906,22 @@ class _Reader:
         fine = any(t.kind == "word" and t.lemma in K.FALLBACK_CONTENT and not self._negated(k, max(lo, k - 3))
                    for k, t in enumerate(toks[lo:hi], lo))
         return fine and not any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in toks[lo:hi])
+
+    def _predicated(self, p: Part) -> bool:
+        """Whether quantity ``p`` opens its sentence as the subject of a predicate ("the loss is xyzzy", "my loss
+        platues"): something is said of it, if in words the reader does not know.
+
+        Only a determiner may stand before it, and a verb or "be" and a word after it; "the loss of my father",
+        "sorry for your loss" say nothing of a curve.
+        """
+        lo, hi = _sentence_bounds(self.tokens, p.i)
+        toks = self.tokens
+        if any(t.lemma not in _SUBJECT_LEADS for t in toks[lo:p.i]) or p.j >= hi or toks[p.j].kind != "word":
+            return False
+        nxt = toks[p.j].lemma
+        if nxt == "be":
+            return p.j + 1 < hi and toks[p.j + 1].kind == "word" and toks[p.j + 1].lemma not in _NOT_PREDICATES
+        return nxt not in _NOT_PREDICATES
 
     def _judged_at_all(self, p: Part, reach: int = 8) -> bool:
         """Whether the sentence of ``p`` says a movement or a comparison near it (``COMPARING_WORDS``)."""

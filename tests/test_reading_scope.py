@@ -161,6 +161,15 @@ MUST_READ = [
     # (review x27a) "hang on" followed by where the run stops is no everyday imperative
     ("hang on first batch when using ddp", "symptom", "hang"),
     ("Hang on step 0 with 2 gpus", "symptom", "hang"),
+    # (review x27c) a wanted movement set against something else, a second direction of the same curve, a slip
+    # of a movement word, or a word the reader does not know said of the loss
+    ("loss goes down and up", "not_working_aspect", "loss"),
+    ("train loss drops but val loss does not", "not_working_aspect", "loss"),
+    ("the loss goes down but the generated text is repeated", "not_working_aspect", "loss"),
+    ("eval_loss 0.61 0.62 0.64 0.66 after epoch 2 while train loss drops", "not_working_aspect", "loss"),
+    ("the loss platues", "loss_behavior", "plateau_after_learning"),
+    ("the loss is plateu", "loss_behavior", "plateau_after_learning"),
+    ("the loss is xyzzy", "not_working_aspect", "loss"),
 ]
 
 # -- a wanted movement with a value, a limit or a doubt said of it: not a healthy run, something is read
