@@ -228,6 +228,8 @@ class Understanding:
         no_guess: The text says why no trouble is to be guessed when nothing is read: it describes a healthy run
             ("the loss keeps dropping and val loss follows it") or asks what a thing is ("what are exploding
             gradients?").
+        on_topic: The text names a thing of training (a word of it, or a cue not of everyday words): cues of
+            everyday words (``Keyword.scope`` False) read nothing in a text that does not.
     """
 
     readings: list[Reading] = field(default_factory=list)
@@ -236,6 +238,7 @@ class Understanding:
     asked: list[tuple[int, int]] = field(default_factory=list)
     offered: list[Any] = field(default_factory=list)
     no_guess: bool = False
+    on_topic: bool = True
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
@@ -3759,6 +3762,7 @@ class _Reader:
                 s < r.end and r.start < e for s, e in self.error_spans)]
         if not self.u.readings:
             self._quantity_fallback()
+        self.u.on_topic = self._on_topic()
         return self.u
 
     def _quantity_fallback(self) -> None:

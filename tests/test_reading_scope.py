@@ -73,6 +73,11 @@ NOTHING = [
     "I normalize the raw images the same way for training and validation",
     "the same images never appear in both train and val, I checked",
     "user ids start at 1 not 0 in my database",
+    # (review x27c) cues of everyday words put no text on topic
+    "my boss predicts salaries will plateau",
+    "I predict house prices will crash next year",
+    "economists forecast energy demand to explode this winter",
+    "my fridge uses no augmentation and it crashed",
 ]
 
 # -- a healthy run described with movement words: no trouble read (its measured figures may be read as context)
