@@ -103,6 +103,8 @@ _SUBJECT_LEADS = frozenset("the my our this its".split())
 _NOT_PREDICATES = frozenset("of for in on at to from with by and or as that which who a an the my your our his her "
                             "their".split())
 """Words after a quantity (or after its "be") that make no predicate of it ("the loss of my father", "is a")."""
+_HUNG = rx.compile(r"\b(?:hangs?|hanging|hung|freez\w*|froze|deadlock\w*|stuck|stall\w*)\b")
+"""Words that say a run stopped moving without stopping (a hang), where an error family is named."""
 _DIRECTIONS = frozenset({"down", "down_bare", "up", "up_bare"})
 """Movements that give a direction: a second one in a healthy sentence must be another quantity's."""
 _CONTRASTS = frozenset("but while however yet whereas although though".split())
@@ -4440,7 +4442,10 @@ class _Reader:
             self.add(dict(sets), s, e, strong=False, evidence=True)
             topic = sets.get("boundary_topic")
             crash = _crash().search(low)
-            if topic in K.CRASH_TOPICS or crash:
+            if topic in K.CRASH_TOPICS and not crash and _HUNG.search(low, s, e):
+                # "the dataloader hangs": the family's failure said as a hang, not a stop
+                self.add({"symptom": "hang"}, s, e, strong=False, evidence=True)
+            elif topic in K.CRASH_TOPICS or crash:
                 self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
         _log_series(self)
 

@@ -175,6 +175,9 @@ MUST_READ = [
     ("the loss platues", "loss_behavior", "plateau_after_learning"),
     ("the loss is plateu", "loss_behavior", "plateau_after_learning"),
     ("the loss is xyzzy", "not_working_aspect", "loss"),
+    # (review x27c) a dataloader that hangs is a hang, though its error family is one that stops runs
+    ("the dataloader hangs after 1000 steps", "symptom", "hang"),
+    ("Hang tight, the dataloader hangs after 1000 steps", "symptom", "hang"),
 ]
 
 # -- a wanted movement with a value, a limit or a doubt said of it: not a healthy run, something is read
