@@ -3914,11 +3914,10 @@ class _Reader:
         return fine and not any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in toks[lo:hi])
 
     def _predicated(self, p: Part) -> bool:
-        """Whether quantity ``p`` opens its sentence as the subject of a predicate ("the loss is xyzzy", "my loss
-        platues"): something is said of it, if in words the reader does not know.
+        """Whether quantity ``p`` opens its sentence as the subject of a predicate ("the loss is xyzzy").
 
-        Only a determiner may stand before it, and a verb or "be" and a word after it; "the loss of my father",
-        "sorry for your loss" say nothing of a curve.
+        Something is said of it, if in words the reader does not know. Only a determiner may stand before it, and
+        a verb or "be" and a word after it; "the loss of my father", "sorry for your loss" say nothing of a curve.
         """
         lo, hi = _sentence_bounds(self.tokens, p.i)
         toks = self.tokens
