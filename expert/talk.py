@@ -383,7 +383,7 @@ def _corrected(word: str) -> str:
             swapped = word[:k] + word[k + 1] + word[k] + word[k + 2:]
             if swapped in words:
                 return swapped
-            fixed = next((swapped[:n] + c + swapped[n:] for n in range(2, len(swapped))
+            fixed = next((swapped[:n] + c + swapped[n:] for n in range(max(2, k), min(k + 3, len(swapped)))
                           for c in "aeiou" if swapped[:n] + c + swapped[n:] in words), None)
             if fixed is not None:
                 return fixed  # (a vowel left out beside the swap: the commonest second slip)
