@@ -800,7 +800,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        rf"{_GAP}{{0,80}}?{_SQUASH}",
        _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
-       scope=False, augmentation_strength="strong"),
+       augmentation_strength="strong"),
     # training on the raw data said outright ("no data augmentation", "without any augmentation", "I don't augment")
     # ("no augmentation helped": none of those tried, not a run without any; "with and without augmentation" is a
     # comparison)
