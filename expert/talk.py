@@ -94,6 +94,25 @@ _THEN = frozenset("before expected expect usual normal earlier previously yester
                   "with the a".split())
 """Words after "than" that compare a quantity with itself at another time ("higher than before", "worse than it
 should be"), not with another quantity or model."""
+_SAME_ACROSS = frozenset("rank process replica evaluate evaluation checkpoint deterministic reproducible "
+                         "all_reduce allreduce".split())
+"""Words in a sentence that make a quantity's sameness one between copies of the run or repeats of its evaluation
+("each rank logs the same loss", "the same accuracy every time I evaluate"), not a flat curve."""
+_SUBJECT_LEADS = frozenset("the my our this its".split())
+"""Words that may open a sentence before its subject quantity ("the loss is ...", "my loss ...")."""
+_NOT_PREDICATES = frozenset("of for in on at to from with by and or as that which who a an the my your our his her "
+                            "their".split())
+"""Words after a quantity (or after its "be") that make no predicate of it ("the loss of my father", "is a")."""
+_HUNG = rx.compile(r"\b(?:hangs?|hanging|hung|freez\w*|froze|deadlock\w*|stuck|stall\w*)\b")
+"""Words that say a run stopped moving without stopping (a hang), where an error family is named."""
+_DIRECTIONS = frozenset({"down", "down_bare", "up", "up_bare"})
+"""Movements that give a direction: a second one in a healthy sentence must be another quantity's."""
+_CONTRASTS = frozenset("but while however yet whereas although though".split())
+"""Words that set one clause against another: a wanted movement on one side leaves the other as the complaint."""
+_REFERENCES = frozenset("paper author authors baseline reported official reference benchmark repo readme "
+                        "leaderboard other others theirs".split())
+"""Words a little after "than" that name another work's result ("higher than the paper", "than the reported one"):
+a comparison with it, however the "the" before it reads."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
@@ -211,6 +230,8 @@ class Understanding:
         no_guess: The text says why no trouble is to be guessed when nothing is read: it describes a healthy run
             ("the loss keeps dropping and val loss follows it") or asks what a thing is ("what are exploding
             gradients?").
+        on_topic: The text names a thing of training (a word of it, or a cue not of everyday words): cues of
+            everyday words (``Keyword.scope`` False) read nothing in a text that does not.
     """
 
     readings: list[Reading] = field(default_factory=list)
@@ -219,6 +240,7 @@ class Understanding:
     asked: list[tuple[int, int]] = field(default_factory=list)
     offered: list[Any] = field(default_factory=list)
     no_guess: bool = False
+    on_topic: bool = True
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
@@ -354,6 +376,17 @@ def _corrected(word: str) -> str:
             return word[:k] + word[k + 1:]
     if word.endswith("s") and word[:-1] in words:
         return word[:-1]
+    if len(word) >= 7:
+        # two neighbouring letters typed the wrong way round ("grdaient"; with a letter left out too, "platues"):
+        # one slip, though it is two substitutions to the edit distance below
+        for k in range(1, len(word) - 1):
+            swapped = word[:k] + word[k + 1] + word[k] + word[k + 2:]
+            if swapped in words:
+                return swapped
+            fixed = next((swapped[:n] + c + swapped[n:] for n in range(max(2, k), min(k + 3, len(swapped)))
+                          for c in "aeiou" if swapped[:n] + c + swapped[n:] in words), None)
+            if fixed is not None:
+                return fixed  # (a vowel left out beside the swap: the commonest second slip)
     if len(word) < 7:
         # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
         known = _known()  # sorted: the words it begins lie together from where it would go
@@ -363,6 +396,12 @@ def _corrected(word: str) -> str:
                 break
             if len(c) == len(word) + 1:
                 grown.append(c)
+        if len(grown) == 1 or len(word) < 6:
+            return grown[0] if len(grown) == 1 else word
+        # ... or one letter left out inside a six-letter word ("plateu", "diverg"): only the one lexicon word
+        # that, with the letter back, it makes
+        grown = sorted({c for k in range(2, len(word) + 1) for c in words
+                        if len(c) == len(word) + 1 and c[:k] == word[:k] and c[k + 1:] == word[k:]})
         return grown[0] if len(grown) == 1 else word
     try:
         from rapidfuzz.distance import Indel, Levenshtein
@@ -1802,7 +1841,8 @@ class _Reader:
             if self._imperative(p, sent[0]):
                 continue  # "hang on, ...", "hang in there": an everyday imperative, no movement of the run
             than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
-            if than is not None and m != "slow" and not (set(self.lemmas(than + 1, than + 3)) & _THEN):
+            if than is not None and m != "slow" and (not (set(self.lemmas(than + 1, than + 3)) & _THEN) or
+                                                     set(self.lemmas(than + 1, than + 4)) & _REFERENCES):
                 # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
                 # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
                 # whatever it is compared with)
@@ -1822,6 +1862,10 @@ class _Reader:
             if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
                     "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
                 continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
+            if m == "same" and set(self.lemmas(*sent)) & _SAME_ACROSS:
+                # "each rank logs the same loss", "the same accuracy every time I evaluate the checkpoint": copies
+                # or repeats that agree (a frame reads what that says), no curve that stays flat
+                continue
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
                 # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's
@@ -2430,12 +2474,15 @@ class _Reader:
         "eval loss: 1.21, 1.25, 1.38, 1.52 per epoch" rises; "train loss goes 1.3, 0.9, 0.6, 0.4" falls.
         """
         values = []
-        for t in self.tokens[p.j:min(hi, p.j + 24)]:
+        last = p.j
+        for k in range(p.j, min(hi, p.j + 24)):
+            t = self.tokens[k]
             if t.kind == "num" and t.number is not None:
                 values.append(t.number)
+                last = k
             elif t.kind == "word" and t.lemma not in _SERIES_WORDS | {"go"}:
                 break
-        if len(values) < 3 or values[0] == 0:
+        if len(values) < 3 or values[0] == 0 or self._series_not_curve(last, hi):
             return
         steps = [b - a for a, b in zip(values, values[1:])]
         if not (all(d > 0 for d in steps) or all(d < 0 for d in steps)):
@@ -2445,6 +2492,28 @@ class _Reader:
         sets = self._compose(q, split, "up" if steps[0] > 0 else "down", None, {"all"})
         if sets:
             self.add(dict(sets), p.start, p.end)
+
+    def _series_not_curve(self, last: int, hi: int) -> bool:
+        """Whether the words after a printed series (ending at token `last`) make it something other than a curve.
+
+        A unit after the numbers makes them another measure ("2, 3, 4 minutes per epoch", "12, 15, 19 percent");
+        a sweep or comparison makes them one value per run ("for batch sizes 32, 64 and 128", "across 3 seeds",
+        "on cifar10, cifar100 and imagenet", "than the paper"), and one value per run has no direction in time.
+        """
+        t = self.tokens[last]
+        after = self.tokens[last + 1] if last + 1 < hi else None
+        if t.unit.lower() in K.SERIES_UNITS or (after is not None and {after.text.lower(), after.lemma} &
+                                                 K.SERIES_UNITS):
+            return True
+        rest = self.tokens[last + 1:hi]
+        words = [r.text.lower() for r in rest]
+        if set(words) & K.SERIES_SWEEP:
+            return True
+        # "on A, B and C": a place named once per value is a list of datasets or machines, not of epochs
+        for n, w in enumerate(words):
+            if w in ("on", "for", "with") and any(x in (",", "and", "/") for x in words[n + 2:n + 4]):
+                return True
+        return False
 
     def _series_turn(self, p: Part, q: str, split: str | None, hi: int) -> None:
         """A printed series of a curve that turns: rises to a peak then falls well below it (or the reverse)."""
@@ -3695,6 +3764,7 @@ class _Reader:
                 s < r.end and r.start < e for s, e in self.error_spans)]
         if not self.u.readings:
             self._quantity_fallback()
+        self.u.on_topic = self._on_topic()
         return self.u
 
     def _quantity_fallback(self) -> None:
@@ -3719,8 +3789,12 @@ class _Reader:
             if self._healthy(p, q):
                 self.u.no_guess = True  # "the loss goes down steadily": a healthy run described
                 continue
+            lo, hi = _sentence_bounds(self.tokens, p.i)
+            if any(o.roles.get("m") == "same" for o in self.parts_in(lo, hi)) and \
+                    set(self.lemmas(lo, hi)) & _SAME_ACROSS:
+                continue  # "the same accuracy every time I evaluate": repeats that agree, nothing wrong said of it
             if self.tokens[p.i].text in K.EVERYDAY_QUANTITY_WORDS and not self._on_topic((p.i, p.j)) and \
-                    not self._judged_at_all(p):
+                    not self._judged_at_all(p) and not self._predicated(p):
                 continue  # "sorry for your loss": an everyday word, judged of nothing, in a text of nothing else
             if q in K.MEASURED_FALLBACKS and not any(t.lemma in K.MEASURE_WORDS or t.text in K.MEASURE_WORDS
                                                      for t in self.tokens[p.i:p.j + 1]):
@@ -3792,13 +3866,32 @@ class _Reader:
             if t.text == "to" and value and not any(toks[n].text == "from" for n in range(max(lo, k - 4), k)):
                 return True
         last_q = None
+        fresh = True  # a quantity named since the last movement (the next movement may be its own)
         for o in self.parts_in(lo, hi):
             if "q" in o.roles:
-                last_q = o.roles["q"]
-            elif "m" in o.roles and o.roles["m"] not in K.HEALTHY_COMPANIONS and \
-                    (last_q, o.roles["m"]) not in K.HEALTHY_MOVES:
-                return True
+                last_q, fresh = o.roles["q"], True
+            elif "m" in o.roles:
+                m = o.roles["m"]
+                if (last_q, m) not in K.HEALTHY_MOVES and (m not in K.HEALTHY_COMPANIONS or
+                                                           (m in _DIRECTIONS and not fresh)):
+                    return True  # "goes down and up": a second direction with no quantity of its own is a shape
+                fresh = False
+        # a contrast that sets the wanted movement against something else ("train loss drops but val loss does
+        # not", "... while train loss drops", "goes down but the generated text is repeated"): the other side is
+        # the complaint, unless it too is a wanted movement ("the loss goes down while accuracy goes up")
+        for k in range(lo + 1, hi - 1):
+            if toks[k].lemma not in _CONTRASTS:
+                continue
+            for a, b in ((lo, k), (k + 1, hi)):
+                if any(t.kind == "word" for t in toks[a:b]) and not any(
+                        (self._side_quantity(o, a), o.roles.get("m")) in K.HEALTHY_MOVES and not self._negated(o.i, a)
+                        for o in self.parts_in(a, b)):
+                    return True
         return False
+
+    def _side_quantity(self, o: Part, lo: int) -> str | None:
+        """The quantity a movement part ``o`` is said of: the last one named from ``lo`` up to it."""
+        return next((x.roles["q"] for x in reversed(self.parts_in(lo, o.i)) if "q" in x.roles), None)
 
     def _healthy(self, p: Part, q: str) -> bool:
         """Whether the sentence of quantity ``p`` (``q``) describes a healthy run.
@@ -3819,6 +3912,21 @@ class _Reader:
         fine = any(t.kind == "word" and t.lemma in K.FALLBACK_CONTENT and not self._negated(k, max(lo, k - 3))
                    for k, t in enumerate(toks[lo:hi], lo))
         return fine and not any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in toks[lo:hi])
+
+    def _predicated(self, p: Part) -> bool:
+        """Whether quantity ``p`` opens its sentence as the subject of a predicate ("the loss is xyzzy").
+
+        Something is said of it, if in words the reader does not know. Only a determiner may stand before it, and
+        a verb or "be" and a word after it; "the loss of my father", "sorry for your loss" say nothing of a curve.
+        """
+        lo, hi = _sentence_bounds(self.tokens, p.i)
+        toks = self.tokens
+        if any(t.lemma not in _SUBJECT_LEADS for t in toks[lo:p.i]) or p.j >= hi or toks[p.j].kind != "word":
+            return False
+        nxt = toks[p.j].lemma
+        if nxt == "be":
+            return p.j + 1 < hi and toks[p.j + 1].kind == "word" and toks[p.j + 1].lemma not in _NOT_PREDICATES
+        return nxt not in _NOT_PREDICATES
 
     def _judged_at_all(self, p: Part, reach: int = 8) -> bool:
         """Whether the sentence of ``p`` says a movement or a comparison near it (``COMPARING_WORDS``)."""
@@ -4333,7 +4441,10 @@ class _Reader:
             self.add(dict(sets), s, e, strong=False, evidence=True)
             topic = sets.get("boundary_topic")
             crash = _crash().search(low)
-            if topic in K.CRASH_TOPICS or crash:
+            if topic in K.CRASH_TOPICS and not crash and _HUNG.search(low, s, e):
+                # "the dataloader hangs": the family's failure said as a hang, not a stop
+                self.add({"symptom": "hang"}, s, e, strong=False, evidence=True)
+            elif topic in K.CRASH_TOPICS or crash:
                 self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
         _log_series(self)
 

@@ -498,9 +498,13 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     kept = sorted(_unsubsumed(_hits(nt, dt.text)), key=lambda h: h.start)
     # the cues said (not negated) name training things: the reader's scope check counts the text on topic by them
     # ("qwen crashes", "quantization crashes": a model or a topic the keyword layer knows, no word of training)
-    cues = tuple((h.start, h.end) for h in kept if dt.seamless(h.start, h.end) and
+    # (not a cue of everyday words, ``Keyword.scope``: "I predict house prices will crash" names no run)
+    cues = tuple((h.start, h.end) for h in kept if dt.seamless(h.start, h.end) and h.keyword.scope and
                  status.of(h.start, h.end, hedge=True, negatable=h.keyword.negatable) != NEGATED)
     u = understand(dt.text, cues)
+    if not u.on_topic:
+        # "I predict house prices will crash", "my fridge uses no augmentation": everyday words, no run to set
+        kept = [h for h in kept if h.keyword.scope]
     asked = _Spans(u.asked)
     held: dict[tuple[str, Any], str] = {}  # causes asked about: (name, value) -> the words, offered to confirm
 

@@ -158,8 +158,9 @@ OTHER_TASK_AHEAD = (r"(?![^.?!\n]*\b(?:classifier|classification|detector|detect
 classifier's run is not the run's task)."""
 
 
-def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, **sets: Any) -> Keyword:
-    return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority)
+def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
+       **sets: Any) -> Keyword:
+    return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority, scope=scope)
 
 
 KEYWORDS: tuple[Keyword, ...] = (
@@ -507,14 +508,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, task="language_modeling"),
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
-       task="regression"),
+       scope=False, task="regression"),
     # a continuous quantity the model is said to predict ("predicting house prices", "forecast energy demand",
     # "salary as the target"): a value, not a class, so a regression (a price class or an age group is not)
     _k(r"\b(?:predict\w*|forecast\w*|estimat\w*)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:prices?|salar(?:y|ies)|costs?|temperatures?|sales|"
        r"revenues?|demand|energy|consumption|ages?|income|rents?|durations?|quantit(?:y|ies)|(?:power\s+)?loads?)\b"
        r"(?!\s+(?:class|classes|categor\w+|groups?|bins?|buckets?|ranges?|labels?)\b)|"
        r"\b(?:prices?|salar(?:y|ies))\s+(?:as|are)\s+(?:the\s+|my\s+)?(?:labels?|targets?)\b",
-       _QR, 0, negatable=False, task="regression"),
+       _QR, 0, negatable=False, scope=False, task="regression"),
     # the model named by its task ("my regressor", "regressors")
     _k(r"regressors?\b", _QR, 0, negatable=False, task="regression"),
     # evaluation run with autograd on: torch.no_grad() said to be missing around the validation / test loop
@@ -806,7 +807,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?<!with\sand\s)(?<!with\sor\s)\b(?:no|without(?:\s+any)?|zero)\s+(?:data\s+|image\s+)?augment\w*(?!\s+(?:\w+\s+)?(?:help\w*|work\w*|fix\w*|"
        r"made|makes|chang\w*|improv\w*|did|does|do)\b)|"
        r"\b(?:don't|do\s+not|didn't|did\s+not|never)\s+(?:use\s+(?:any\s+)?(?:data\s+)?augmentation|augment)\b",
-       _QR, 0, negatable=False, augmentation_strength="none"),
+       _QR, 0, negatable=False, scope=False, augmentation_strength="none"),
     # only flips and crops as the augmentation ("the only augmentation is random flips", "augmentation: just a
     # horizontal flip and a random crop"), with no stronger transform named in the rest of the clause
     _k(r"\bonly\s+augment\w*\s+(?:is|are|i\s+use)\s+(?:a\s+|the\s+)?(?:random\s+)?(?:horizontal\s+)?(?:flip|crop)\w*|"

@@ -952,6 +952,9 @@ class Keyword:
         asked_reads: Whether the cue reads in a statement closed by "?" (the reader's clause status ``asked``).
             False for a state users ask about before checking it ("the weights differ between ranks?"): asked,
             it is offered to confirm, not read.
+        scope: Whether a match by itself puts the text on the topic of training. False for a cue of everyday words
+            ("I predict house prices will crash", "no augmentation"): in a text that names nothing of training
+            it reads nothing.
     """
 
     pattern: str
@@ -961,6 +964,7 @@ class Keyword:
     priority: int = 0
     phrases: tuple[str, ...] = ()
     asked_reads: bool = True
+    scope: bool = True
 
 
 @dataclass

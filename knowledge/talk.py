@@ -1578,9 +1578,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the difference said of what the evaluation gives, not of what the user varied between tries: "every
         # fine-tune I try, different sizes, ends the same way", nor of weights that training changes: "the weights
         # still change at every step"; "the same weights give different results" is the output's, by its verb)
-        # ("three times", "not deterministic": the repetition counted, the determinism denied)
+        # ("three times", "not deterministic": the repetition counted, the determinism denied; "it is deterministic"
+        # said plainly is the evaluation working as it should)
         (("evaluate evaluation eval checkpoint", "twice again same every each time", "different differ vary change "
-          "nondeterministic reproducible deterministic", "!resume"), {"nondeterminism": "evaluation"},
+          "nondeterministic ~reproducible ~deterministic", "!resume"), {"nondeterminism": "evaluation"},
          ((2, "output result prediction metric score accuracy acc loss number value logit answer evaluate evaluation "
               "eval checkpoint give get produce return yield predict", "size dataset setting config configuration "
               "gpu lr rate batch type version weight parameter param llm method"),)),
@@ -1604,10 +1605,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "different differently match mismatch ~normalized ~preprocessed but"), {"preprocessing_mismatch": True}),
         # one side said to skip the step the other takes ("training uses the imagenet normalization and the
         # inference code doesn't normalize", "trained on normalized inputs but predict on raw images"); not the
-        # targets' scale, which is the loss's concern (targets_unscaled)
+        # targets' scale, which is the loss's concern (targets_unscaled); nor raw inputs normalized "the same way for
+        # training and validation", which is the two sides agreeing
         (("normalize normalization normalized preprocess preprocessing preprocessed", "train training",
           "val validation test eval evaluation inference predict deploy deployment production",
-          "~normalize ~normalization ~preprocess ~preprocessing raw", "!target !label !y !should !how !whether"),
+          "~normalize ~normalization ~preprocess ~preprocessing raw", "!target !label !y !should !how !whether "
+          "!same !both !identical !consistent !consistently"),
          {"preprocessing_mismatch": True}),
         # the same held-out images scored outside the validation loop do better ("evaluating the val images by
         # hand gives much better results", "predicting the test images one by one they come out right"): the
@@ -1894,9 +1897,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!accuracy !seed !lr !rate !model !weight !parameter"), {"rank_data": "identical"}),
         # ... or by the loss every process logs, the same to the digit on each ("all 4 processes print the same loss
         # at every step", "rank 0 and rank 1 log identical loss values"): only identical batches give that; said of
-        # the ranks (processes), not of GPU counts compared ("the same loss with 1 and 4 GPUs" compares runs)
+        # the ranks (processes), not of GPU counts compared ("the same loss with 1 and 4 GPUs" compares runs), nor a
+        # loss reduced across ranks before it is logged ("all_reduce it before logging": the same by construction)
         (("identical same", "loss", "rank ranks process", "!order !speed !time !seed !lr !rate !single !one !count "
-          "!number !curve !run"), {"rank_data": "identical"}),
+          "!number !curve !run !all_reduce !allreduce !all-reduce !reduce !average !mean"),
+         {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
         (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
@@ -1932,10 +1937,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"val_in_train": True}),
         # ... or as the same items found in both splits ("the same images are in both train and val", "the same
         # patients appear in train and validation", "copies of one photo ended up in both"): the sameness said of
-        # examples, not of settings or figures the two splits share
+        # examples, not of settings or figures the two splits share; said plainly ("the same images never appear in
+        # both" denies the leak)
         (("same identical near-identical", "image photo picture sample example row patient frame record item file "
           "sentence document clip copy", "train training", "val validation test held-out holdout",
-          "both also appear end land",
+          "=both =also =appear =end =land",
           "!size !shape !resolution !preprocessing !preprocess !transform !normalization !normalize !distribution "
           "!order !seed !sampler !rank !gpu"), {"val_in_train": True}),
         # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
@@ -2099,10 +2105,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("same constant identical", "number value", "regardless", "!loss !lr !rate !accuracy !acc !seed !metric"),
          {"predictions_constant": True, "symptom": "not_learning"}),
         # one answer given to every input ("gives one label for all test images", "outputs a single class for every
-        # sample"); not one label per example, which is the data's format
+        # sample"); not one label per example, which is the data's format, nor "one of 10 classes" for each input
         (("one single", "label class prediction answer", "all every", "input image sample example picture",
           "give predict output return assign", "!rare !minority !per !each !correct !correctly !right !wrong !have"
-          " !multi !multiple"), {"predictions_constant": True, "symptom": "not_learning"}),
+          " !multi !multiple !classes !categories"), {"predictions_constant": True, "symptom": "not_learning"}),
         # everything put in one class ("everything is classified as background", "all images are predicted as 0")
         (("everything all every", "classify predict label", "as", "!rare !minority !never !correctly !correct !right "
           "!wrong"), {"predictions_constant": True, "symptom": "not_learning"}),
@@ -2114,16 +2120,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # loss that takes logits makes it a defect, which the cause's own condition checks
         (("sigmoid", "before into then", "loss bcewithlogitsloss bcewithlogits bce_with_logits",
           "!log !logsigmoid !log_sigmoid !log-sigmoid !inference"), {"output_activation": "sigmoid"}),
-        # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one"); targets
+        # class ids counted from one ("labels start at 1", "1-based labels", "classes numbered from one"; ids alone are
+        # any table's: "user ids start at 1"); targets
         # that go below zero or feed a regression loss are values, not class ids ("targets go from -1 to 1, MSE")
         # (not a curve that goes down beside one answer given to all: "gives one label for all images and the loss
         # doesn't go down")
-        (("label target class id", "start begin index based go", "1 one",
+        (("label target class", "start begin index based go", "1 one",
           "!0 !zero !dominate !-1 !negative !minus !mse !regression !down !all !every"),
          {"label_check": "not_zero_based"}),
         # ... set against the zero they should start from ("the label ids start from 1, not from 0"): the zero under
         # the negation is the start they lack
-        (("label target class id", "start begin", "1 one", "~0 ~zero", "!dominate !-1 !negative !minus !mse "
+        (("label target class", "start begin", "1 one", "~0 ~zero", "!dominate !-1 !negative !minus !mse "
           "!regression"), {"label_check": "not_zero_based"}),
         # regression targets left in their raw units
         # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
@@ -2473,6 +2480,17 @@ SERIES_TURN = 0.05
 SERIES_TREND = 0.1
 """How far (relative to its first value) a printed series moving one way throughout must get to be a rise or a fall
 ("eval loss: 1.21, 1.25, 1.38, 1.52" rises; "2.30, 2.29, 2.28" is too little to say)."""
+
+SERIES_UNITS = frozenset("% percent pct percentage minute min second sec s ms hour hr h gb mb gib mib kb x "
+                         "times".split())
+"""Units after a printed series that make its numbers something other than the loss or accuracy it names ("the loss
+goes 2, 3, 4 minutes per epoch", "12, 15, 19 percent higher")."""
+
+SERIES_SWEEP = frozenset("across than vs versus respectively compared seeds runs models datasets configs settings "
+                         "sizes lrs rates".split())
+"""Words after a printed series that make it one value per run of a sweep or comparison, not a curve over training
+("0.41, 0.45, 0.52 for batch sizes 32, 64 and 128", "across 3 seeds", "higher than the paper"); matched on the word as
+written, since "run" and "model" alone are the run being complained of."""
 
 HUGE_LOSS = 1e6
 """A training loss said to be this large or more has diverged (losses of classification and regression start at

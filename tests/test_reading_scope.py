@@ -67,6 +67,17 @@ NOTHING = [
     "hang on the line please",
     "what is causing the traffic jam?",
     "what is going on here",
+    # (review x27c) a frame's defect affirmed away or said of something else
+    "each time I evaluate, the result is deterministic",
+    "evaluating the same checkpoint again gives the same accuracy every time, it is deterministic",
+    "I normalize the raw images the same way for training and validation",
+    "the same images never appear in both train and val, I checked",
+    "user ids start at 1 not 0 in my database",
+    # (review x27c) cues of everyday words put no text on topic
+    "my boss predicts salaries will plateau",
+    "I predict house prices will crash next year",
+    "economists forecast energy demand to explode this winter",
+    "my fridge uses no augmentation and it crashed",
 ]
 
 # -- a healthy run described with movement words: no trouble read (its measured figures may be read as context)
@@ -155,6 +166,18 @@ MUST_READ = [
     # (review x27a) "hang on" followed by where the run stops is no everyday imperative
     ("hang on first batch when using ddp", "symptom", "hang"),
     ("Hang on step 0 with 2 gpus", "symptom", "hang"),
+    # (review x27c) a wanted movement set against something else, a second direction of the same curve, a slip
+    # of a movement word, or a word the reader does not know said of the loss
+    ("loss goes down and up", "not_working_aspect", "loss"),
+    ("train loss drops but val loss does not", "not_working_aspect", "loss"),
+    ("the loss goes down but the generated text is repeated", "not_working_aspect", "loss"),
+    ("eval_loss 0.61 0.62 0.64 0.66 after epoch 2 while train loss drops", "not_working_aspect", "loss"),
+    ("the loss platues", "loss_behavior", "plateau_after_learning"),
+    ("the loss is plateu", "loss_behavior", "plateau_after_learning"),
+    ("the loss is xyzzy", "not_working_aspect", "loss"),
+    # (review x27c) a dataloader that hangs is a hang, though its error family is one that stops runs
+    ("the dataloader hangs after 1000 steps", "symptom", "hang"),
+    ("Hang tight, the dataloader hangs after 1000 steps", "symptom", "hang"),
 ]
 
 # -- a wanted movement with a value, a limit or a doubt said of it: not a healthy run, something is read
@@ -201,3 +224,55 @@ def test_a_near_miss_about_training_is_read(text: str, name: str, value: str) ->
 @pytest.mark.parametrize("text", NOT_HEALTHY)
 def test_a_wanted_movement_with_a_value_limit_or_doubt_is_still_read(text: str) -> None:
     assert obs(text) != {}
+
+
+# -- (review x27c) a printed series of one value per run of a sweep, or of another measure, is no curve
+SWEEPS = [
+    "my val loss is 0.41, 0.45, 0.52 for batch sizes 32, 64 and 128, which one should I pick?",
+    "the val loss was 0.30, 0.33, 0.37 across 3 seeds, is that much variance normal?",
+    "val loss is 0.35 0.37 0.40 on cifar10, cifar100 and imagenet",
+    "my loss values are 12, 15, 19 percent higher than the paper",
+    "the loss goes 2, 3, 4 minutes per epoch",
+]
+
+CURVES = [
+    ("eval loss: 1.21, 1.25, 1.38, 1.52", "val_loss_rising", True),
+    ("the train loss goes 1.3 1.9 2.8 4.1", "loss_behavior", "diverging"),
+]
+
+
+@pytest.mark.parametrize("text", SWEEPS)
+def test_a_series_across_runs_or_in_another_unit_has_no_direction(text: str) -> None:
+    got = obs(text)
+    assert "val_loss_rising" not in got and got.get("loss_behavior") != "diverging", got
+
+
+@pytest.mark.parametrize(("text", "name", "value"), CURVES)
+def test_a_printed_curve_still_moves(text: str, name: str, value: object) -> None:
+    assert obs(text).get(name) == value, obs(text)
+
+
+# -- (review x27c) what a frame would read, said so that it is no defect: that frame's reading is absent
+NOT_THE_FRAME = [
+    ("each rank logs the same loss because I all_reduce it before logging", "rank_data"),
+    ("my model gives one label for every input image, one of 10 classes", "predictions_constant"),
+]
+
+FRAME_STILL = [
+    ("each time I evaluate the same checkpoint the result is different", "nondeterminism", "evaluation"),
+    ("the same images appear in both train and val", "val_in_train", True),
+    ("all 4 processes print the same loss at every step", "rank_data", "identical"),
+    ("my labels start at 1 not 0", "label_check", "not_zero_based"),
+    ("the model gives one label for all test images", "predictions_constant", True),
+    ("trained on normalized inputs but predict on raw images", "preprocessing_mismatch", True),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), NOT_THE_FRAME)
+def test_a_frame_said_away_reads_nothing_of_it(text: str, name: str) -> None:
+    assert name not in obs(text), obs(text)
+
+
+@pytest.mark.parametrize(("text", "name", "value"), FRAME_STILL)
+def test_a_frame_said_plainly_is_still_read(text: str, name: str, value: object) -> None:
+    assert obs(text).get(name) == value, obs(text)
