@@ -39,7 +39,8 @@ RATE = 0.35
 LONG_WORD = 6
 """Letters a word needs for a typo: a slip in a short word often makes another word ("lose" -> "lost")."""
 
-_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+_WORD = re.compile(r"(?<![\w.])[A-Za-z]+(?:'[a-z]+)?(?![\w.(])")
+"""A word a person types (not part of an identifier, a dotted name or a call, which are pasted as they are)."""
 _KEYS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 
 

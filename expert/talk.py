@@ -338,9 +338,18 @@ _INFLECTIONS = ("ing", "ed")
 """Endings of an inflected form that a spelling slip leaves in place."""
 
 
+def _inflects(word: str, lemmas: frozenset[str]) -> bool:
+    """Whether ``word`` is one of ``lemmas`` with a regular "-ing" or "-ed" ("checkpointing", "unscaled")."""
+    ending = next((e for e in _INFLECTIONS if word.endswith(e)), "")
+    stem = word[:-len(ending)] if ending else ""
+    return bool(stem) and (stem in lemmas or stem + "e" in lemmas)
+
+
 def _inflected(lemma: str, ending: str, words: frozenset[str]) -> str:
-    """``lemma`` with the inflection ``ending`` as the vocabulary spells it ("expect", "ed": "expected"), else the
-    lemma itself (the reader of talk lemmatises either; a text rewritten with it wants the inflected word)."""
+    """``lemma`` with the inflection ``ending`` as the vocabulary spells it ("expect", "ed": "expected").
+
+    Else the lemma itself: the reader of talk lemmatises either, a text rewritten with it wants the inflected word.
+    """
     for form in (lemma + ending, lemma[:-1] + ending, lemma + lemma[-1] + ending):
         if form in words:
             return form
@@ -371,8 +380,10 @@ def correct_slip(word: str, words: frozenset[str], known: tuple[str, ...], lemma
         return word
     # a key held down once too long ("losss", "gradd") or a plural -s on a word that takes none ("stucks")
     for k in range(1, len(word)):
-        if word[k] == word[k - 1] and word[:k] + word[k + 1:] in words:
-            return word[:k] + word[k + 1:]
+        if word[k] == word[k - 1]:
+            single = word[:k] + word[k + 1:]
+            if single in words or _inflects(single, lemmas):
+                return single
     if word.endswith("s") and word[:-1] in words:
         return word[:-1]
     if len(word) < 7:
