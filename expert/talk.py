@@ -140,6 +140,8 @@ _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under"
 
 
 _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
+_INVERTED = frozenset("is are does can could should would shall".split())
+"""Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
 """``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
@@ -2535,6 +2537,10 @@ class _Reader:
         lemmas = [t.lemma for t in toks]
         asks = toks[-1].text == "?" or lemmas[0] in K.QUESTION_LEADS or (len(lemmas) > 2 and lemmas[1] in
                                                                           ("should", "do", "can"))
+        # a finite auxiliary first is the inverted order of a question, whose "?" people often leave off ("is
+        # adamw better than adam for my model"); a sentence closed by a full stop is a statement still
+        asks = asks or (toks[0].text in _INVERTED and (lo == 0 or self.tokens[lo - 1].text in _SENTENCE_END)
+                         and (hi >= len(self.tokens) or self.tokens[hi].text != "."))
         # a wish to do something with a setting is a request about it as much as a question ("I want to augment
         # my images and masks with imgaug", "I'd like to weight the loss"): the topic must follow the wish
         wish = next((n + 2 for n in range(len(lemmas) - 2) if lemmas[n] in K.WISH_VERBS and lemmas[n + 1] == "to"

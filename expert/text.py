@@ -242,7 +242,10 @@ def _slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]], froz
     by_letter: dict[str, list[str]] = {}
     for w in set(_known()) | {w for w in cue if len(w) >= 5}:
         by_letter.setdefault(w[0], []).append(w)
-    return words, {c: tuple(sorted(ws)) for c, ws in by_letter.items()}, _lexicon_lemmas() | cue
+    # (a slipped "-ing" or "-ed" word is matched by its stem: only uninflected cue words can be one, "planned" is no
+    # stem of "planning")
+    stems = {w for w in cue if not w.endswith(("ed", "ing"))}
+    return words, {c: tuple(sorted(ws)) for c, ws in by_letter.items()}, _lexicon_lemmas() | stems
 
 
 @lru_cache(maxsize=8192)
@@ -257,6 +260,8 @@ def _slip(word: str) -> str:
     ending = next((e for e in ("ing", "ed", "ly", "s") if word.endswith(e)), "")
     if ending in ("ing", "ed") and not fixed.endswith(ending) and len(fixed) >= 4:
         # the talk reader's answer is the lemma ("unsscaled" -> "unscale"): the text keeps the inflection
+        if fixed.endswith(("ed", "ing")):
+            return word  # an inflected word is no stem to inflect again
         fixed = (fixed[:-1] if fixed.endswith("e") else fixed) + ending
     if not fixed.endswith(ending):
         return word  # a slip keeps its ending: "constantly" is an adverb, not a slip of the name "ConstantLR"
