@@ -364,7 +364,8 @@ def _corrected(word: str) -> str:
     return correct_slip(word, _words(), _known(), _lexicon_lemmas())
 
 
-def correct_slip(word: str, words: frozenset[str], known: tuple[str, ...], lemmas: frozenset[str]) -> str:
+def correct_slip(word: str, words: frozenset[str], known: tuple[str, ...], lemmas: frozenset[str],
+                 strict: bool = False) -> str:
     """The word of a vocabulary a slip of ``word`` stands for, else ``word``.
 
     Only words of seven letters or more are corrected by a substituted letter, by one edit (two from nine
@@ -377,6 +378,9 @@ def correct_slip(word: str, words: frozenset[str], known: tuple[str, ...], lemma
         words: Every word of the vocabulary, inflected forms included (a word among them is no slip).
         known: The words of five letters or more a slip may be corrected to, sorted.
         lemmas: The vocabulary's own words of five letters or more (what a slipped stem may be).
+        strict: One edit at most, and a stem of six letters or more to correct an inflected word: for a large
+            vocabulary, whose words have more real English neighbours ("directory" is not "directly",
+            "retuning" is not "returning").
     """
     if not word.isalpha() or len(word) < 5 or word in words:
         return word
@@ -410,15 +414,17 @@ def correct_slip(word: str, words: frozenset[str], known: tuple[str, ...], lemma
         # inflections made up for words that take none ("installed" is no slip of "instabled", made from
         # "instable"; "oscilating" is a slip of "oscillate")
         stem = word[:-len(ending)]
-        cutoff = 2 if len(stem) >= 9 else 1
+        cutoff = 2 if len(stem) >= 9 and not strict else 1
         for guess in (stem, stem + "e"):
             if guess in lemmas:
                 return _inflected(guess, ending, words)
+        if strict and len(stem) < 6:
+            return word
         choices = [c for c in lemmas if c[0] == stem[0] and abs(len(c) - len(stem)) <= cutoff + 1]
         # (letters dropped or doubled only: a substituted letter makes another word, "installe" is no "instable")
         best = min(((Indel.distance(g, c), c) for g in (stem, stem + "e") for c in choices), default=None)
         return _inflected(best[1], ending, words) if best is not None and best[0] <= cutoff else word
-    cutoff = 2 if len(word) >= 9 else 1
+    cutoff = 2 if len(word) >= 9 and not strict else 1
     choices = [c for c in known if c[0] == word[0] and abs(len(c) - len(word)) <= cutoff]
     # (two letters swapped is one slip, the commonest: "unstbale", "trainnig")
     hit = extractOne(word, choices, scorer=OSA.distance, score_cutoff=cutoff)

@@ -254,7 +254,7 @@ def _slip(word: str) -> str:
     from expert.talk import correct_slip
 
     words, by_letter, lemmas = _slip_vocabulary()
-    fixed = correct_slip(word, words, by_letter.get(word[:1], ()), lemmas)
+    fixed = correct_slip(word, words, by_letter.get(word[:1], ()), lemmas, strict=True)
     if fixed.startswith(word):
         return word  # "evaluate" -> "evaluated", "column" -> "columns": a form we do not list, not a slip
     ending = next((e for e in ("ing", "ed", "ly", "s") if word.endswith(e)), "")
