@@ -61,7 +61,12 @@ _REWRITES: tuple[tuple[re.Pattern[str], frozenset[str] | None, Callable[[str], s
     (rx.compile(r"ues?\b"), _UE_STEMS, lambda t: t[2:]),
     # closed compounds: "over-fitting", "warm-up", "pre-trained", "non-finite", "multi-gpu", "re-run"
     (rx.compile(r"-(?=[a-z])"), _COMPOUND_HEADS, lambda t: ""),
+    # the slash shorthands of chat ("w/ adam", "w/o warmup", "b/c the lr"), written out: cues say the words
+    (rx.compile(r"(?<![\w/.])(?:w/o|b/c|w/) ?(?![\w/]*/)"), None, lambda t: _SHORTHANDS[t.strip()] + " "),
 )
+_SHORTHANDS = {"w/": "with", "w/o": "without", "b/c": "because"}
+_SLIP_WORD = rx.compile(r"(?<![\w.'/-])[a-z]{5,}(?![\w'/-])")
+"""A word a spelling slip may be corrected in: letters only, not part of an identifier, a path or a number."""
 _UNICODE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
                           "\u2014": "-", "\u2010": "-", "\u2011": "-", "\u2212": "-", "\u00a0": " ",
                           "\u00d7": "x", "\u2009": " ", "\u202f": " "})
@@ -115,11 +120,14 @@ class Normalised:
         return self.original[self.offset(start):self.offset(end)]
 
 
-def normalise(text: str) -> Normalised:
+def normalise(text: str, correct: Callable[[str], str] | None = None) -> Normalised:
     """Lower-case the text and fold unicode punctuation, blank runs, British spellings and hyphenated compounds.
 
     Args:
         text: Raw user text.
+        correct: The word a spelling slip stands for (the word itself when it is none): given, each word of
+            five letters or more that no other rewrite touched is replaced by it, so that cues written once
+            match what the user meant ("expeted all tensors" reads as "expected all tensors").
 
     Returns:
         The normalised text with its way back to the original (see :class:`Normalised`).
@@ -136,6 +144,15 @@ def normalise(text: str) -> Normalised:
             rep = repl(m.group(0))
             if rep != m.group(0):
                 edits.append((m.start(), m.end(), rep))
+    if correct is not None:
+        touched = {i for start, end, _ in edits for i in range(start, end)}
+        for m in _SLIP_WORD.finditer(low):
+            word = m.group(0)
+            if m.end() - 1 in touched:
+                continue  # a British spelling or a compound: its rewrite stands
+            fixed = correct(word)
+            if fixed != word:
+                edits.append((m.start(), m.end(), fixed))
     edits.sort()
     parts: list[str] = []
     anchors: list[tuple[int, int]] = []

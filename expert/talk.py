@@ -159,6 +159,8 @@ _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under"
 
 
 _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
+_INVERTED = frozenset("is are does can could should would shall".split())
+"""Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
 """``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
@@ -360,20 +362,56 @@ _INFLECTIONS = ("ing", "ed")
 """Endings of an inflected form that a spelling slip leaves in place."""
 
 
+def _inflects(word: str, lemmas: frozenset[str]) -> bool:
+    """Whether ``word`` is one of ``lemmas`` with a regular "-ing" or "-ed" ("checkpointing", "unscaled")."""
+    ending = next((e for e in _INFLECTIONS if word.endswith(e)), "")
+    stem = word[:-len(ending)] if ending else ""
+    return bool(stem) and (stem in lemmas or stem + "e" in lemmas)
+
+
+def _inflected(lemma: str, ending: str, words: frozenset[str]) -> str:
+    """``lemma`` with the inflection ``ending`` as the vocabulary spells it ("expect", "ed": "expected").
+
+    Else the lemma itself: the reader of talk lemmatises either, a text rewritten with it wants the inflected word.
+    """
+    for form in (lemma + ending, lemma[:-1] + ending, lemma + lemma[-1] + ending):
+        if form in words:
+            return form
+    return lemma
+
+
 @lru_cache(maxsize=4096)
 def _corrected(word: str) -> str:
-    """The lexicon word a slip of ``word`` stands for ("gradiant", "oscilating"), else ``word``.
+    """The lexicon word a slip of ``word`` stands for ("gradiant", "oscilating"), else ``word``."""
+    return correct_slip(word, _words(), _known(), _lexicon_lemmas())
 
-    Only words of seven letters or more are corrected, by one edit (two from nine letters), keeping the first
-    letter: short words have too many real neighbours ("stack" is not "stuck", "floats" is not "flats").
+
+def correct_slip(word: str, words: frozenset[str], known: tuple[str, ...], lemmas: frozenset[str],
+                 strict: bool = False) -> str:
+    """The word of a vocabulary a slip of ``word`` stands for, else ``word``.
+
+    Only words of seven letters or more are corrected by a substituted letter, by one edit (two from nine
+    letters), keeping the first letter: short words have too many real neighbours ("stack" is not "stuck",
+    "floats" is not "flats"). Shorter ones (five letters or more) are corrected only for a doubled key, a plural
+    -s on a word that takes none, or a last letter cut off.
+
+    Args:
+        word: A lower-case word.
+        words: Every word of the vocabulary, inflected forms included (a word among them is no slip).
+        known: The words of five letters or more a slip may be corrected to, sorted.
+        lemmas: The vocabulary's own words of five letters or more (what a slipped stem may be).
+        strict: One edit at most, and a stem of six letters or more to correct an inflected word: for a large
+            vocabulary, whose words have more real English neighbours ("directory" is not "directly",
+            "retuning" is not "returning").
     """
-    if not word.isalpha() or len(word) < 5:
+    if not word.isalpha() or len(word) < 5 or word in words:
         return word
-    words = _words()
     # a key held down once too long ("losss", "gradd") or a plural -s on a word that takes none ("stucks")
     for k in range(1, len(word)):
-        if word[k] == word[k - 1] and word[:k] + word[k + 1:] in words:
-            return word[:k] + word[k + 1:]
+        if word[k] == word[k - 1]:
+            single = word[:k] + word[k + 1:]
+            if single in words or _inflects(single, lemmas):
+                return single
     if word.endswith("s") and word[:-1] in words:
         return word[:-1]
     if len(word) >= 7:
@@ -389,7 +427,7 @@ def _corrected(word: str) -> str:
                 return fixed  # (a vowel left out beside the swap: the commonest second slip)
     if len(word) < 7:
         # a word cut short by one letter ("explod", "decreas"): only the lexicon word it begins
-        known = _known()  # sorted: the words it begins lie together from where it would go
+        # (``known`` is sorted: the words it begins lie together from where it would go)
         grown = []
         for c in known[bisect_left(known, word):]:
             if not c.startswith(word):
@@ -404,29 +442,31 @@ def _corrected(word: str) -> str:
                         if len(c) == len(word) + 1 and c[:k] == word[:k] and c[k + 1:] == word[k:]})
         return grown[0] if len(grown) == 1 else word
     try:
-        from rapidfuzz.distance import Indel, Levenshtein
+        from rapidfuzz.distance import OSA, Indel
         from rapidfuzz.process import extractOne
     except ImportError:  # pragma: no cover - a required dependency; without it slips are simply not matched
         return word
 
     ending = next((e for e in _INFLECTIONS if word.endswith(e)), "")
-    if ending and word not in _words():
+    if ending:
         # a slip keeps the word's inflection: its stem is matched against the lexicon's own words, never against
         # inflections made up for words that take none ("installed" is no slip of "instabled", made from
         # "instable"; "oscilating" is a slip of "oscillate")
         stem = word[:-len(ending)]
-        cutoff = 2 if len(stem) >= 9 else 1
-        lemmas = _lexicon_lemmas()
+        cutoff = 2 if len(stem) >= 9 and not strict else 1
         for guess in (stem, stem + "e"):
             if guess in lemmas:
-                return guess
+                return _inflected(guess, ending, words)
+        if strict and len(stem) < 6:
+            return word
         choices = [c for c in lemmas if c[0] == stem[0] and abs(len(c) - len(stem)) <= cutoff + 1]
         # (letters dropped or doubled only: a substituted letter makes another word, "installe" is no "instable")
         best = min(((Indel.distance(g, c), c) for g in (stem, stem + "e") for c in choices), default=None)
-        return best[1] if best is not None and best[0] <= cutoff else word
-    cutoff = 2 if len(word) >= 9 else 1
-    choices = [c for c in _known() if c[0] == word[0] and abs(len(c) - len(word)) <= cutoff]
-    hit = extractOne(word, choices, scorer=Levenshtein.distance, score_cutoff=cutoff)
+        return _inflected(best[1], ending, words) if best is not None and best[0] <= cutoff else word
+    cutoff = 2 if len(word) >= 9 and not strict else 1
+    choices = [c for c in known if c[0] == word[0] and abs(len(c) - len(word)) <= cutoff]
+    # (two letters swapped is one slip, the commonest: "unstbale", "trainnig")
+    hit = extractOne(word, choices, scorer=OSA.distance, score_cutoff=cutoff)
     return hit[0] if hit else word
 
 
@@ -2627,6 +2667,10 @@ class _Reader:
         lemmas = [t.lemma for t in toks]
         asks = toks[-1].text == "?" or lemmas[0] in K.QUESTION_LEADS or (len(lemmas) > 2 and lemmas[1] in
                                                                           ("should", "do", "can"))
+        # a finite auxiliary first is the inverted order of a question, whose "?" people often leave off ("is
+        # adamw better than adam for my model"); a sentence closed by a full stop is a statement still
+        asks = asks or (toks[0].text in _INVERTED and (lo == 0 or self.tokens[lo - 1].text in _SENTENCE_END)
+                         and (hi >= len(self.tokens) or self.tokens[hi].text != "."))
         # a wish to do something with a setting is a request about it as much as a question ("I want to augment
         # my images and masks with imgaug", "I'd like to weight the loss"): the topic must follow the wish
         wish = next((n + 2 for n in range(len(lemmas) - 2) if lemmas[n] in K.WISH_VERBS and lemmas[n + 1] == "to"

@@ -216,6 +216,58 @@ def _with_pattern(kw: Any) -> Any:
     return dataclasses.replace(kw, pattern=rx)
 
 
+_CUE_WORD = rx.compile(r"(?<![a-z\\])[a-z]{5,}(?=$|[\s|)?.,:'\"\\-])")
+"""A whole word written in a cue's pattern (not a stem its pattern goes on to inflect, "explod(?:e|ing)")."""
+
+
+@lru_cache(maxsize=1)
+def _slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]], frozenset[str]]:
+    """The words a slip in a complaint may be corrected to: the talk lexicon's and the cues' own words.
+
+    Returns:
+        Every such word (inflections included), the words of five letters or more by first letter (sorted), and
+        the lexicon's own words with the cues' (what a slipped stem may be).
+    """
+    from expert.talk import _known, _lexicon_lemmas, _words
+
+    cue: set[str] = set()
+    for kw, _scanner in ((k, None) for k in _compiled()[0]):
+        # "\bnan\b": an escape is no letter of a word, and "evaluat\w*" is a stem, not a word
+        pattern = re.sub(r"\\[a-zA-Z]", "\0", kw.pattern.lower())
+        for m in _CUE_WORD.finditer(pattern):
+            cue.add(m.group(0))
+            if pattern.startswith("?", m.end()) and m.group(0).endswith("s"):
+                cue.add(m.group(0)[:-1])  # "tensors?": the singular is a word of the cue too
+    words = _words() | cue
+    by_letter: dict[str, list[str]] = {}
+    for w in set(_known()) | {w for w in cue if len(w) >= 5}:
+        by_letter.setdefault(w[0], []).append(w)
+    # (a slipped "-ing" or "-ed" word is matched by its stem: only uninflected cue words can be one, "planned" is no
+    # stem of "planning")
+    stems = {w for w in cue if not w.endswith(("ed", "ing"))}
+    return words, {c: tuple(sorted(ws)) for c, ws in by_letter.items()}, _lexicon_lemmas() | stems
+
+
+@lru_cache(maxsize=8192)
+def _slip(word: str) -> str:
+    """The word of the lexicon or of a cue that a spelling slip of ``word`` stands for, else ``word``."""
+    from expert.talk import correct_slip
+
+    words, by_letter, lemmas = _slip_vocabulary()
+    fixed = correct_slip(word, words, by_letter.get(word[:1], ()), lemmas, strict=True)
+    if fixed.startswith(word):
+        return word  # "evaluate" -> "evaluated", "column" -> "columns": a form we do not list, not a slip
+    ending = next((e for e in ("ing", "ed", "ly", "s") if word.endswith(e)), "")
+    if ending in ("ing", "ed") and not fixed.endswith(ending) and len(fixed) >= 4:
+        # the talk reader's answer is the lemma ("unsscaled" -> "unscale"): the text keeps the inflection
+        if fixed.endswith(("ed", "ing")):
+            return word  # an inflected word is no stem to inflect again
+        fixed = (fixed[:-1] if fixed.endswith("e") else fixed) + ending
+    if not fixed.endswith(ending):
+        return word  # a slip keeps its ending: "constantly" is an adverb, not a slip of the name "ConstantLR"
+    return fixed
+
+
 def _convert(conv: str, raw: str) -> Any:
     raw = raw.strip()
     if conv == "text":
@@ -481,7 +533,10 @@ def read_text(text: str) -> list[TextReading]:
 
 def _read(text: str) -> tuple[Any, list[TextReading]]:
     """``read_text``'s work: what ``expert.talk`` understood of the text, and the readings."""
-    nt = normalise(text[:MAX_CHARS])
+    from expert.talk import FUZZY_LIMIT
+
+    # a slip in a word a person typed is read as the word meant; a pasted log is machine-written, and long
+    nt = normalise(text[:MAX_CHARS], correct=_slip if len(text) <= FUZZY_LIMIT else None)
     dt = distinct_segments(nt.text)
     ctx = _Context(dt.text)
     from expert.talk import ASKED, HEDGED, NEGATED, PAST, ClauseStatus, understand
