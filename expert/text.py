@@ -228,6 +228,30 @@ def _slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]], froz
         Every such word (inflections included), the words of five letters or more by first letter (sorted), and
         the lexicon's own words with the cues' (what a slipped stem may be).
     """
+    import json
+
+    from expert import cache
+
+    # the vocabulary follows from the sources alone, and building it scans every cue's pattern (a few ms of each
+    # consult start-up): stored beside the cues' analysis under the same source key, rebuilt when that changes
+    blob = cache.load(SLIPS_CACHE)
+    if blob is not None:
+        try:
+            words_l, by_letter_l, lemmas_l = json.loads(blob)
+            return (frozenset(words_l), {c: tuple(ws) for c, ws in by_letter_l.items()}, frozenset(lemmas_l))
+        except (ValueError, TypeError, AttributeError):
+            pass  # not what we write: build it (and overwrite it)
+    built = _build_slip_vocabulary()
+    words, by_letter, lemmas = built
+    cache.store(SLIPS_CACHE, json.dumps([sorted(words), by_letter, sorted(lemmas)]).encode())
+    return built
+
+
+SLIPS_CACHE = "slips"
+
+
+def _build_slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]], frozenset[str]]:
+    """The slip vocabulary of ``_slip_vocabulary``, built from the talk lexicon and the cues' patterns."""
     from expert.talk import _known, _lexicon_lemmas, _words
 
     cue: set[str] = set()
@@ -245,7 +269,7 @@ def _slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]], froz
     # (a slipped "-ing" or "-ed" word is matched by its stem: only uninflected cue words can be one, "planned" is no
     # stem of "planning")
     stems = {w for w in cue if not w.endswith(("ed", "ing"))}
-    return words, {c: tuple(sorted(ws)) for c, ws in by_letter.items()}, _lexicon_lemmas() | stems
+    return frozenset(words), {c: tuple(sorted(ws)) for c, ws in by_letter.items()}, frozenset(_lexicon_lemmas() | stems)
 
 
 @lru_cache(maxsize=8192)
