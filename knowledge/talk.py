@@ -2143,9 +2143,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # too?", "should I standardize y?")
         (("normalize normalise standardize scale rescale", "target y", "should would help need worth",
           "!input !feature !image !logit !pixel !already !label"), {"targets_unscaled": True}),
-        # one class for everything, said with the class ("always predicts the majority class", "only class 0")
+        # one class for everything, said with the class ("always predicts the majority class", "only class 0"); not
+        # the predictions of every rank gathered to rank 0, which is bookkeeping, not an answer
         (("predict prediction output say classify", "always only every everything all",
-          "majority dominant negative 0 background normal", "!rare !minority !never"),
+          "majority dominant negative 0 background normal", "!rare !minority !never !rank !gather !gpu !process "
+          "!device !worker"),
          {"predictions_constant": True}),
         # a training metric scored on mixed batches (mixup, cutmix, manifold mixup) against one of the hard labels
         # (the accuracy said as the training figure, "train acc", "training accuracy": a run "trained with mixup"

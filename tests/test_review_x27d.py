@@ -40,6 +40,26 @@ def test_a_reduced_count_over_the_dataset_is_no_metric_finding(text: str) -> Non
     assert "DD-METRIC-01" not in [f["id"] for f in d.findings]
 
 
+@pytest.mark.parametrize("text", [
+    "with 4 GPUs I gather all predictions to rank 0 and divide by len(dataset)",
+    "I gather all predictions on rank 0 before computing the accuracy",
+])
+def test_predictions_gathered_to_rank_0_are_no_constant_prediction(text: str) -> None:
+    c = Consultation()
+    c.complain(text)
+    assert "predictions_constant" not in c.observations
+
+
+@pytest.mark.parametrize("text", [
+    "it always predicts the majority class",
+    "the model only ever predicts class 0",
+])
+def test_one_class_for_everything_still_reads(text: str) -> None:
+    c = Consultation()
+    c.complain(text)
+    assert c.observations["predictions_constant"].value is True
+
+
 def test_a_per_rank_count_over_the_dataset_still_reads() -> None:
     c = Consultation()
     c.complain("DDP on 4 GPUs: I count correct predictions per batch and divide by len(train_dataset).")
