@@ -228,22 +228,18 @@ def _slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]], froz
         Every such word (inflections included), the words of five letters or more by first letter (sorted), and
         the lexicon's own words with the cues' (what a slipped stem may be).
     """
-    import json
-
     from expert import cache
 
     # the vocabulary follows from the sources alone, and building it scans every cue's pattern (a few ms of each
-    # consult start-up): stored beside the cues' analysis under the same source key, rebuilt when that changes
-    blob = cache.load(SLIPS_CACHE)
-    if blob is not None:
-        try:
-            words_l, by_letter_l, lemmas_l = json.loads(blob)
-            return (frozenset(words_l), {c: tuple(ws) for c, ws in by_letter_l.items()}, frozenset(lemmas_l))
-        except (ValueError, TypeError, AttributeError):
-            pass  # not what we write: build it (and overwrite it)
+    # consult start-up): stored as plain data the way the talk lexicon is (``expert.talk._lexicon``), under the
+    # same source key, rebuilt when that changes or the entry is not of this shape
+    stored = cache.load_plain(SLIPS_CACHE) if cache.enabled() else None
+    if (type(stored) is tuple and len(stored) == 3 and type(stored[0]) is frozenset and type(stored[1]) is dict
+            and type(stored[2]) is frozenset):
+        return stored
     built = _build_slip_vocabulary()
-    words, by_letter, lemmas = built
-    cache.store(SLIPS_CACHE, json.dumps([sorted(words), by_letter, sorted(lemmas)]).encode())
+    if cache.enabled():
+        cache.store_plain(SLIPS_CACHE, built)
     return built
 
 
