@@ -97,14 +97,20 @@ _ABBREVIATIONS = (("validation", "val"), ("accuracy", "acc"), ("learning rate", 
                   ("parameters", "params"), ("parameter", "param"))
 
 
+def _swap_pattern(pairs: tuple[tuple[str, str], ...], before: str, after: str = "") -> tuple[re.Pattern[str],
+                                                                                              dict[str, str]]:
+    """A pattern for either word of each pair (longest first, between the given guards) and the word to swap in."""
+    swap = {}
+    for one, other in pairs:
+        swap[one] = other
+        swap[other] = one
+    alts = "|".join(re.escape(w) for w in sorted(swap, key=len, reverse=True))
+    return re.compile(rf"{before}(?:{alts}){after}", re.IGNORECASE), swap
+
+
 @lru_cache(maxsize=1)
 def _abbreviation_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
-    swap = {}
-    for long, short in _ABBREVIATIONS:
-        swap[long] = short
-        swap[short] = long
-    alts = "|".join(re.escape(w) for w in sorted(swap, key=len, reverse=True))
-    return re.compile(rf"(?<![\w/])(?:{alts})(?![\w/])", re.IGNORECASE), swap
+    return _swap_pattern(_ABBREVIATIONS, r"(?<![\w/])", r"(?![\w/])")
 
 
 def abbrev(text: str, rng: random.Random) -> str:
@@ -124,12 +130,7 @@ _SPELLINGS = (("normaliz", "normalis"), ("regulariz", "regularis"), ("optimiz", 
 
 @lru_cache(maxsize=1)
 def _spelling_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
-    swap = {}
-    for us, gb in _SPELLINGS:
-        swap[us] = gb
-        swap[gb] = us
-    alts = "|".join(re.escape(w) for w in sorted(swap, key=len, reverse=True))
-    return re.compile(rf"(?<![a-z])(?:{alts})", re.IGNORECASE), swap
+    return _swap_pattern(_SPELLINGS, r"(?<![a-z])")
 
 
 def spelling(text: str, rng: random.Random) -> str:
