@@ -104,6 +104,8 @@ _NOT_PREDICATES = frozenset("of for in on at to from with by and or as that whic
                             "their".split())
 """Words after a quantity (or after its "be") that make no predicate of it ("the loss of my father", "is a")."""
 _HUNG = rx.compile(r"\b(?:hangs?|hanging|hung|freez\w*|froze|deadlock\w*|stuck|stall\w*)\b")
+_CRASHED = rx.compile(r"crash(?:es|ed|ing)?|segfaults?|aborted|killed")
+"""A program's crash, as a verb ("the renderer crashes", "got killed")."""
 """Words that say a run stopped moving without stopping (a hang), where an error family is named."""
 _DIRECTIONS = frozenset({"down", "down_bare", "up", "up_bare"})
 """Movements that give a direction: a second one in a healthy sentence must be another quantity's."""
@@ -1593,8 +1595,18 @@ class _Reader:
         """Whether a movement or a crash at token ``k``, said of no training quantity, is everyday English.
 
         The text names nothing of training and the words are said of something else ("the stock market crashed").
+        A crash or a hang in a text that names the program of a run (``RUN_MACHINERY``: "the renderer hangs when
+        the job starts") is the run's all the same: only a program crashes or hangs that way.
         """
-        return not self._on_topic() and self._other_subject(k, lo, persons)
+        if self._on_topic() or not self._other_subject(k, lo, persons):
+            return False
+        word = self.tokens[k]
+        if _HUNG.fullmatch(word.text.lower()) or _CRASHED.fullmatch(word.text.lower()):
+            # ("lost my job", "a new job": the work a person has, no program)
+            return not any(t.lemma in K.RUN_MACHINERY and not any(
+                u.lemma in K.EMPLOYMENT_WORDS for u in self.tokens[max(0, n - 2):n])
+                for n, t in enumerate(self.tokens) if t.kind == "word")
+        return True
 
     def _imperative(self, p: Part, sent_lo: int) -> bool:
         """Whether a movement verb opens its sentence as an everyday imperative ("hang on", "hang in there")."""
@@ -1906,6 +1918,9 @@ class _Reader:
                 # "each rank logs the same loss", "the same accuracy every time I evaluate the checkpoint": copies
                 # or repeats that agree (a frame reads what that says), no curve that stays flat
                 continue
+            if m == "freeze" and (any(t.lemma in K.AGENTS for t in self.tokens[i:p.i]) or (
+                    p.j < j and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS)):
+                continue  # "I froze the encoder", "this freezes all the layers": something frozen on purpose
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
                 # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's
@@ -2243,7 +2258,7 @@ class _Reader:
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
-                    not self._setting_number(k, lo, p) and
+                    not self._setting_number(k, lo, p) and not self._relative(k, hi) and
                     not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between) and not elsewhere(k)]
             if not near:
                 continue
@@ -2294,6 +2309,28 @@ class _Reader:
         self._durations(lo, hi)
         self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
+
+    def _relative(self, k: int, hi: int) -> bool:
+        """Whether the number at token ``k`` compares one figure with another instead of giving one.
+
+        A multiplier ("8x lower", "3 times higher", "2-fold"), either side of a fraction ("1/4 of one GPU's") or
+        a number right before a comparative ("5 lower than train", "10 points below") sizes the quantity against
+        another run or split: the ratio is a comparison's, never the quantity's value.
+        """
+        t = self.tokens[k]
+        if t.unit in ("x", "\u00d7"):
+            return True
+        if k > 0 and self.tokens[k - 1].text == "/" and k > 1 and self.tokens[k - 2].kind == "num":
+            return True
+        nxt = self.tokens[k + 1] if k + 1 < hi else None
+        if nxt is None:
+            return False
+        if nxt.text == "/" and k + 2 < hi and self.tokens[k + 2].kind == "num":
+            return True
+        if nxt.lemma in ("time", "fold", "x") and t.unit != "%":
+            return True  # "3 times lower", "2 fold", "4 x worse"
+        return nxt.lemma in _COMPARE and nxt.lemma not in ("over", "above", "under", "below", "<", ">") and \
+            k + 2 < hi and self.tokens[k + 2].lemma == "than"
 
     def _setting_number(self, k: int, lo: int, own: Part) -> bool:
         """Whether the number at token ``k`` is a setting's value, not a figure of the quantity ``own``.
@@ -2533,21 +2570,41 @@ class _Reader:
         if sets:
             self.add(dict(sets), p.start, p.end)
 
-    def _series_not_curve(self, last: int, hi: int) -> bool:
+    def _spread(self, p: Part) -> bool:
+        """Whether two or more figures printed after the quantity ``p`` are one per run of a sweep or comparison.
+
+        "the val loss was 0.30, 0.33, 0.37 across 3 seeds" gives a spread over seeds (or configs, folds, runs), not
+        a curve over training: it says what each run reached, nothing of how any of them behaves.
+        """
+        hi = _sentence_bounds(self.tokens, p.i)[1]
+        count, last = 0, p.j
+        for k in range(p.j, min(hi, p.j + 24)):
+            t = self.tokens[k]
+            if t.kind == "num" and t.number is not None:
+                count, last = count + 1, k
+            elif t.kind == "word" and t.lemma not in _SERIES_WORDS | {"go"}:
+                break
+        return count >= 2 and self._series_not_curve(last, hi, sweep_only=True)
+
+    def _series_not_curve(self, last: int, hi: int, sweep_only: bool = False) -> bool:
         """Whether the words after a printed series (ending at token `last`) make it something other than a curve.
 
         A unit after the numbers makes them another measure ("2, 3, 4 minutes per epoch", "12, 15, 19 percent");
         a sweep or comparison makes them one value per run ("for batch sizes 32, 64 and 128", "across 3 seeds",
         "on cifar10, cifar100 and imagenet", "than the paper"), and one value per run has no direction in time.
+        With ``sweep_only`` only the second (a sweep or comparison) counts.
         """
         t = self.tokens[last]
         after = self.tokens[last + 1] if last + 1 < hi else None
-        if t.unit.lower() in K.SERIES_UNITS or (after is not None and {after.text.lower(), after.lemma} &
-                                                 K.SERIES_UNITS):
+        if not sweep_only and (t.unit.lower() in K.SERIES_UNITS or (
+                after is not None and {after.text.lower(), after.lemma} & K.SERIES_UNITS)):
             return True
         rest = self.tokens[last + 1:hi]
         words = [r.text.lower() for r in rest]
-        if set(words) & K.SERIES_SWEEP:
+        # ("across epochs", "over the steps": the series is over training time after all)
+        if set(words) & K.SERIES_SWEEP and not (
+                words[:1] in (["across"], ["over"]) and
+                any(r.lemma in _STEP_OR_EPOCH_WORDS for r in rest[1:3])):
             return True
         # "on A, B and C": a place named once per value is a list of datasets or machines, not of epochs
         for n, w in enumerate(words):
@@ -2710,7 +2767,11 @@ class _Reader:
         if len(values) < 2 and not topics and not (set(lemmas) & {"should", "worth", "better", "enable", "need",
                                                                   "which", "vs", "recommend"}):
             return
-        if not choice and not (topics and toks[-1].text == "?" and lemmas[0] in K.QUESTION_LEADS):
+        # (a terse question of a topic for a setting or model: "weight decay for adamw?", "lr for a vit?")
+        terse = toks[-1].text == "?" and hi - lo <= 10 and any(
+            "topic" in p.roles and p.i == lo and p.j < hi and self.tokens[p.j].lemma in ("for", "with", "on", "in")
+            for p in parts)
+        if not choice and not terse and not (topics and toks[-1].text == "?" and lemmas[0] in K.QUESTION_LEADS):
             return
         # "why is my loss negative?" asks about a symptom, not a setting: a topic must be the subject
         if lemmas[0] == "why":
@@ -2969,6 +3030,8 @@ class _Reader:
                     continue
                 if before_verb and kind not in ("batch_size", "precision"):
                     return None
+                if kind == "batch_size" and self._batch_count(k, k + n):
+                    return None  # "double the number of batches", "more batches per epoch": how many, not how big
                 if k + n < len(toks) and toks[k + n].lemma in K.CHANGE_OBJECT_BLOCKERS:
                     return None  # "the lr schedule": the schedule's change
                 return kind, k + n - 1
@@ -2978,6 +3041,20 @@ class _Reader:
                 return None  # "update the model parameters every batch": the parameters are what is updated
             k += 1
         return None
+
+    def _batch_count(self, i: int, j: int, numbered: bool = True) -> bool:
+        """Whether the batch word at tokens ``i:j`` counts batches ("the number of batches", "more batches per
+        epoch", "500 batches") rather than naming their size: a count of batches is the epoch's length.
+
+        Without ``numbered`` a bare number before it does not count ("every 100 batches" is a time).
+        """
+        toks = self.tokens
+        if j - i != 1 or not toks[i].text.lower().endswith("es"):
+            return False  # "batch", "batch size": the size (a plural "batches" is counted)
+        before = [t.lemma for t in toks[max(0, i - 3):i]]
+        after = [t.lemma for t in toks[j:j + 2]]
+        return bool(set(before) & K.BATCH_COUNT_WORDS) or (numbered and i > 0 and toks[i - 1].kind == "num") or \
+            after[:1] in (["per"], ["each"], ["in"], ["an"], ["a"])
 
     def _then_now(self) -> None:
         """A sentence that sets an earlier state against "now": the old setting is not the run's, the change is.
@@ -3830,6 +3907,8 @@ class _Reader:
                 continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p):
                 continue  # "the loss looks fine", "it fits in memory": named as what is not the trouble
+            if self._spread(p):
+                continue  # "val loss 0.30, 0.33, 0.37 across 3 seeds": one figure per run, no behaviour said
             if self._healthy(p, q):
                 self.u.no_guess = True  # "the loss goes down steadily": a healthy run described
                 continue
@@ -4176,9 +4255,11 @@ class _Reader:
             target = negated if k > first_neg and self._negated(lo + k, lo) else plain
             if target is negated:
                 under.add(k)
-            target.setdefault(t.lemma, k)
+            # ("the number of batches", "more batches per epoch": batches counted are no batch size)
+            lemma = t.text if t.lemma == "batch" and self._batch_count(lo + k, lo + k + 1, numbered=False) else t.lemma
+            target.setdefault(lemma, k)
             target.setdefault(t.text, k)
-            where.setdefault(t.lemma, []).append(k)
+            where.setdefault(lemma, []).append(k)
             if t.text != t.lemma:
                 where.setdefault(t.text, []).append(k)
         # a phrase a frame names by one word ("has no effect": ``inert``), said plainly (it holds its negation)

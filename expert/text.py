@@ -73,9 +73,14 @@ _OTHERS = rx.compile(r"\b(?:you|they|people|everyone|everybody|folks|the\s+(?:pa
 OTHERS_NAMES = CONFIG_NAMES | {"considering", "warmup"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
+_BARE_WORD = rx.compile(r"[\w.+-]+")
+_CONJUNCT_END = rx.compile(r"(?:,|\band|\bor)$", re.IGNORECASE)
+"""A clause break that lists ("A and B", "A, B"): what follows it alone is a conjunct of the clause before."""
+_LISTING_END = rx.compile(r"\b(?:and|or)$", re.IGNORECASE)
+"""A clause of a word or two ended by "and" / "or" ("with adam and ..."): a conjunct of the clause after."""
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
 _WORKED = rx.compile(
-    rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:fine|well|ok|okay|great|perfectly)|(?:it|that|this|which)\s+worked|"
+    rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:(?:just\s+)?(?:fine|well|ok|okay|great|perfectly)|in|with|under|using)|(?:it|that|this|which)\s+worked|"
     rf"(?:is|was|ran|runs|run|trains?|trained|behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+"
     r"(?:just\s+)?(?:fine|ok|okay|well|normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+"
     r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
@@ -445,7 +450,7 @@ class _Context:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._attr: dict[int, tuple[bool, bool, bool]] = {}
+        self._attr: dict[tuple[int, int], tuple[bool, bool, bool]] = {}
 
     def clause_start(self, pos: int) -> int:
         """The end of the last clause break at or before ``pos`` (0 when there is none)."""
@@ -467,14 +472,26 @@ class _Context:
                 return m.end()
         return len(self.text)
 
+    def _words(self, a: int, e: int) -> int:
+        """How many words the clause ``a:e`` holds, not counting the break words that bound it."""
+        return sum(1 for w in _BARE_WORD.findall(self.text, a, e) if not _CLAUSE_BREAK.fullmatch(w))
+
     def attribution(self, start: int) -> tuple[bool, bool, bool]:
         """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
         a = self.clause_start(start)
-        if a not in self._attr:
-            clause = self.text[a:self.clause_end(start)]
-            self._attr[a] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
-                             bool(_OTHERS.search(clause)))
-        return self._attr[a]
+        # a bare conjunct ("fp32 and bf16", "adam, sgd"): a setting listed beside another, with no verb of its own,
+        # shares the attribution of the clause it is listed in ("trains fine in fp32 and bf16, but fp16 gives nan")
+        # ("with adam and sgd it works fine, but lion diverges": the first of a listed pair shares the next clause's)
+        e = self.clause_end(start)
+        while 0 < a and self._words(a, e) <= 1 and _CONJUNCT_END.search(self.text[max(0, a - 6):a]):
+            a = self.clause_start(a - 1 - len(_CONJUNCT_END.search(self.text[max(0, a - 6):a]).group(0)))
+        if self._words(a, e) <= 2 and _LISTING_END.search(self.text[a:e]):
+            e = self.clause_end(e)
+        if (a, e) not in self._attr:
+            clause = self.text[a:e]
+            self._attr[a, e] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
+                                bool(_OTHERS.search(clause)))
+        return self._attr[a, e]
 
 
 def parse_complaint(text: str) -> list[Observation]:
@@ -574,7 +591,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     # the cues said (not negated) name training things: the reader's scope check counts the text on topic by them
     # ("qwen crashes", "quantization crashes": a model or a topic the keyword layer knows, no word of training)
     # (not a cue of everyday words, ``Keyword.scope``: "I predict house prices will crash" names no run)
+    # (nor one that lends no scope, ``Keyword.lends_scope``: "heavy augmentation of my photos" is read, alone)
     cues = tuple((h.start, h.end) for h in kept if dt.seamless(h.start, h.end) and h.keyword.scope and
+                 h.keyword.lends_scope and
                  status.of(h.start, h.end, hedge=True, negatable=h.keyword.negatable) != NEGATED)
     u = understand(dt.text, cues)
     if not u.on_topic:

@@ -65,6 +65,10 @@ MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?
 _NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
 """One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
+_NOT_RATIO = (r"(?!\d|\.\d)(?!\s*%?\s*(?:x\b|\u00d7|/\s*\d|times\b|[-\s]?fold\b|(?:lower|higher|less|more|smaller|bigger|"
+              r"larger|greater|worse|better)\s+than\b))")
+"""After a metric's figure: not a multiplier, a fraction or a difference ("8x lower", "1/4 of", "5% lower than
+train"), which compare the metric with another run's instead of giving its value."""
 _PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
 _GAP = r"(?:(?!\.\s)[^!?\n])"
 """One character inside a sentence (a dot only when no space follows: "0..255", "1.0")."""
@@ -159,8 +163,9 @@ classifier's run is not the run's task)."""
 
 
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
-       **sets: Any) -> Keyword:
-    return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority, scope=scope)
+       lends_scope: bool = True, **sets: Any) -> Keyword:
+    return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority, scope=scope,
+                   lends_scope=lends_scope)
 
 
 KEYWORDS: tuple[Keyword, ...] = (
@@ -240,8 +245,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"pauses?|hangs?)\b[^.!?\n]{0,40}?before\s+(?:the\s+)?first\s+(?:batch|step|iteration)|epoch\s+\d+\s+"
        r"(?:begins|starts)\s+and\s+nothing\s+happens",
        _SL, 0, epoch_start_stall=True, symptom="slow_training"),
+    # (augmenting is said of photos too: the phrase reads itself, but lends no other word of the text its topic)
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
-       _SL, 0, heavy_augmentation=True),
+       _SL, 0, lends_scope=False, heavy_augmentation=True),
     _k(r"(?:limited|capped|constrained|bounded)\s+by\s+(?:gpu\s+|vram\s+)?memory|memory[\s-](?:limited|bound|"
        r"constrained)|(?:can't|cannot|can\s+not)\s+(?:increase|raise)\s+(?:the\s+|my\s+)?batch(?:\s+size)?|"
        # out of memory whenever the batch is raised, the batch named before and referred back to ("the batch_size
@@ -389,10 +395,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:examples|samples|images|imgs|pictures|sentences|documents|records|rows|data\s*points|instances|clips)"
        r"(?!\s*(?:per|each|a|every|/|on\s+each)\b)",
        _OF, 0, negatable=False, dataset_size="$count"),
-    _k(r"train(?:ing)?\s+acc(?:uracy)?\s*(?:of|is|=|:|at|was|reaches|hits)?\s*(?P<train_metric>\d+(?:\.\d+)?\s*%?)",
+    _k(r"train(?:ing)?\s+acc(?:uracy)?\s*(?:of|is|=|:|at|was|reaches|hits)?\s*(?P<train_metric>\d+(?:\.\d+)?\s*%?)"
+       + _NOT_RATIO,
        _OF, 1, negatable=False, train_metric="$frac", metric_kind="accuracy"),
     _k(r"val(?:idation)?\s+acc(?:uracy)?\s*(?:(?:of|is|=|:|at|was|only|just|stays\s+at)\s*){0,3}"
-       r"(?P<val_metric>\d+(?:\.\d+)?\s*%?)",
+       r"(?P<val_metric>\d+(?:\.\d+)?\s*%?)" + _NOT_RATIO,
        _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
     _k(r"loss\s+(?:is\s+|goes\s+|becomes\s+|went\s+|turns\s+|gets\s+|became\s+)?negative|negative\s+(?:\w+\s+)?loss",
        _UN, 0, negative_loss=True),
@@ -800,7 +807,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        rf"{_GAP}{{0,80}}?{_SQUASH}",
        _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
-       augmentation_strength="strong"),
+       lends_scope=False, augmentation_strength="strong"),
     # training on the raw data said outright ("no data augmentation", "without any augmentation", "I don't augment")
     # ("no augmentation helped": none of those tried, not a run without any; "with and without augmentation" is a
     # comparison)

@@ -955,6 +955,9 @@ class Keyword:
         scope: Whether a match by itself puts the text on the topic of training. False for a cue of everyday words
             ("I predict house prices will crash", "no augmentation"): in a text that names nothing of training
             it reads nothing.
+        lends_scope: Whether a match puts the rest of the text on topic too. False for a phrase of training made of
+            words that everyday text also says ("heavy augmentation" of holiday photos): said alone it is still
+            read, but it makes no other movement in the text the run's ("the printer is stuck" stays the printer's).
     """
 
     pattern: str
@@ -965,6 +968,7 @@ class Keyword:
     phrases: tuple[str, ...] = ()
     asked_reads: bool = True
     scope: bool = True
+    lends_scope: bool = True
 
 
 @dataclass

@@ -424,7 +424,8 @@ TOPICS: dict[str, str] = {
     "architecture": "architecture", "model architecture": "architecture",
     # regularization asked about by its knobs ("what's a good dropout rate?", "how much weight decay?", "is label
     # smoothing worth it?"): the overfitting specialist's question
-    "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting",
+    "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting", "wd": "overfitting",
+    "weight_decay": "overfitting", "decoupled weight decay": "overfitting",
     "regularization": "overfitting", "regularisation": "overfitting", "early stop": "overfitting",
     "label smoothing": "overfitting", "l2 regularization": "overfitting", "l2 penalty": "overfitting",
     # the warmup asked about by its length or share ("how many warmup steps?", "what warmup ratio?", "how long a
@@ -747,6 +748,14 @@ held-out data the other in one sentence, the two judgements are overfitting's ga
 
 WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
 """Words that make "worse" a change over time ("got worse", "worsens"), not a level judged ("is worse")."""
+RUN_MACHINERY = frozenset("script job process program training".split())
+"""Names of a run's program that everyday text says too ("my job"): they put no text on topic, but a crash or a hang
+said of some other thing in a text that names one ("the renderer hangs when the job starts") is the run's."""
+EMPLOYMENT_WORDS = frozenset("lose lost quit leave left hate love find found new dream day full part".split())
+"""Words before "job" that make it a person's work ("I lost my job", "a new job"), no program of a run."""
+FREEZE_OBJECT_LEADS = frozenset("the my all every some its our their them it these those most half".split())
+"""Words right after "freeze" that open its object ("freezes all the layers"): something frozen on purpose, no hang
+(a run that freezes is said without an object: "it freezes at epoch 3")."""
 PROGRAM_WORDS = frozenset({"script", "job", "process", "program", "code"})
 """Names of the run as a program: when one of these is stuck, it is the program that hangs (no curve is meant)."""
 STALL_WORDS = frozenset({"stall"})
@@ -1256,6 +1265,10 @@ object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched t
 batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
 DF-CHG-* rows read; a change only weighed or asked about changes nothing (``CHANGE_HYPOTHETICALS``)."""
 
+BATCH_COUNT_WORDS = frozenset("number count more fewer less many amount total".split())
+"""Words before a plural "batches" that count them ("the number of batches", "more batches"): how many batches an
+epoch has, not how big each is (``CHANGE_OBJECTS``' batch_size is the size)."""
+
 CHANGE_OBJECTS: dict[str, str] = {
     **dict.fromkeys(("batch", "batch size", "batch_size", "bs", "batchsize", "micro batch", "global batch"),
                     "batch_size"),
@@ -1527,7 +1540,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # "not any faster", "no speedup": the run's speed is the complaint
     + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
     + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
-    + _c("run", "freeze", {"symptom": "hang"})
+    # ("it freezes at epoch 3": said of nothing, like a hang, the run's; a person freezing something is no hang)
+    + _c("run", "freeze", {"symptom": "hang"}, implicit=True)
     # --- the vague complaint: a model, its results or the run judged bad with no symptom named ("my model is
     # garbage", "results got worse", "training is broken"); a fallback, read only when nothing else is, and it
     # asks the clarifying question rather than guess a symptom
@@ -2489,7 +2503,7 @@ SERIES_UNITS = frozenset("% percent pct percentage minute min second sec s ms ho
 goes 2, 3, 4 minutes per epoch", "12, 15, 19 percent higher")."""
 
 SERIES_SWEEP = frozenset("across than vs versus respectively compared seeds runs models datasets configs settings "
-                         "sizes lrs rates".split())
+                         "sizes lrs rates folds trials experiments repeats restarts".split())
 """Words after a printed series that make it one value per run of a sweep or comparison, not a curve over training
 ("0.41, 0.45, 0.52 for batch sizes 32, 64 and 128", "across 3 seeds", "higher than the paper"); matched on the word as
 written, since "run" and "model" alone are the run being complained of."""
