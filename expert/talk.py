@@ -3042,19 +3042,13 @@ class _Reader:
             k += 1
         return None
 
-    def _batch_count(self, i: int, j: int, numbered: bool = True) -> bool:
+    def _batch_count(self, i: int, j: int) -> bool:
         """Whether the batch word at tokens ``i:j`` counts batches ("the number of batches", "more batches per
-        epoch", "500 batches") rather than naming their size: a count of batches is the epoch's length.
-
-        Without ``numbered`` a bare number before it does not count ("every 100 batches" is a time).
-        """
-        toks = self.tokens
-        if j - i != 1 or not toks[i].text.lower().endswith("es"):
-            return False  # "batch", "batch size": the size (a plural "batches" is counted)
-        before = [t.lemma for t in toks[max(0, i - 3):i]]
-        after = [t.lemma for t in toks[j:j + 2]]
-        return bool(set(before) & K.BATCH_COUNT_WORDS) or (numbered and i > 0 and toks[i - 1].kind == "num") or \
-            after[:1] in (["per"], ["each"], ["in"], ["an"], ["a"])
+        epoch", "500 batches") rather than naming their size: a count of batches is the epoch's length."""
+        if any(p.i <= i and j <= p.j and p.roles.get("q") == "step_count"
+               for p in self.parts_in(max(0, i - 4), min(len(self.tokens), j + 4))):
+            return True
+        return self.tokens[i].text.lower().endswith("es") and i > 0 and self.tokens[i - 1].kind == "num"
 
     def _then_now(self) -> None:
         """A sentence that sets an earlier state against "now": the old setting is not the run's, the change is.
@@ -4255,13 +4249,15 @@ class _Reader:
             target = negated if k > first_neg and self._negated(lo + k, lo) else plain
             if target is negated:
                 under.add(k)
-            # ("the number of batches", "more batches per epoch": batches counted are no batch size)
-            lemma = t.text if t.lemma == "batch" and self._batch_count(lo + k, lo + k + 1, numbered=False) else t.lemma
-            target.setdefault(lemma, k)
+            target.setdefault(t.lemma, k)
             target.setdefault(t.text, k)
-            where.setdefault(lemma, []).append(k)
+            where.setdefault(t.lemma, []).append(k)
             if t.text != t.lemma:
                 where.setdefault(t.text, []).append(k)
+        # a count of steps said in words ("the number of batches", "batches per epoch"): a frame may be ruled out by it
+        for p in self.parts_in(lo, hi):
+            if p.roles.get("q") == "step_count":
+                plain.setdefault("step_count", p.i - lo)
         # a phrase a frame names by one word ("has no effect": ``inert``), said plainly (it holds its negation)
         lem = [t.lemma for t in toks]
         firsts = _concept_firsts()

@@ -87,7 +87,8 @@ QUANTITIES: dict[str, str] = {
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
     # (how many batches an epoch has is its step count, not the batch size: "1000 batches per epoch")
     "number of batch": "step_count", "batch per epoch": "step_count", "batch in an epoch": "step_count",
-    "batch per gpu per epoch": "step_count",
+    "batch per gpu per epoch": "step_count", "batch count": "step_count", "many batch": "step_count",
+    "more batch": "step_count", "fewer batch": "step_count",
     "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
@@ -1265,10 +1266,6 @@ object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched t
 batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
 DF-CHG-* rows read; a change only weighed or asked about changes nothing (``CHANGE_HYPOTHETICALS``)."""
 
-BATCH_COUNT_WORDS = frozenset("number count more fewer less many amount total".split())
-"""Words before a plural "batches" that count them ("the number of batches", "more batches"): how many batches an
-epoch has, not how big each is (``CHANGE_OBJECTS``' batch_size is the size)."""
-
 CHANGE_OBJECTS: dict[str, str] = {
     **dict.fromkeys(("batch", "batch size", "batch_size", "bs", "batchsize", "micro batch", "global batch"),
                     "batch_size"),
@@ -1729,7 +1726,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once now "
           "before_now",
           "!should !want !whether !worth !consider !considering !planning !plan !would !could !try !how !if "
-          "!rate !lr !stable !fix !solve !help !resolve"), {"recent_change": "batch_size"}),
+          "!rate !lr !stable !fix !solve !help !resolve !step_count"), {"recent_change": "batch_size"}),
         # (a raise only: DF-CHG-LR reads a raised LR; a lowered one is ``lower_lr_stable``'s, and an LR "changed"
         # says no way and is left to the question)
         (("increase double raise bump triple quadruple", "lr rate",
