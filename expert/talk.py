@@ -3043,8 +3043,10 @@ class _Reader:
         return None
 
     def _batch_count(self, i: int, j: int) -> bool:
-        """Whether the batch word at tokens ``i:j`` counts batches ("the number of batches", "more batches per
-        epoch", "500 batches") rather than naming their size: a count of batches is the epoch's length."""
+        """Whether the batch word at tokens ``i:j`` counts batches rather than naming their size.
+
+        "the number of batches", "more batches per epoch", "500 batches": a count of batches is the epoch's length.
+        """
         if any(p.i <= i and j <= p.j and p.roles.get("q") == "step_count"
                for p in self.parts_in(max(0, i - 4), min(len(self.tokens), j + 4))):
             return True
