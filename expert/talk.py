@@ -2781,6 +2781,12 @@ class _Reader:
         specific = [t for t in topics if t != "tuning"] or [v for v in values if v != "tuning"]
         generic = {self.tokens[p.i].lemma for p in parts if p.roles.get("topic") == "tuning"} <= {"hyperparameter"}
         topic = specific[0] if specific and "tuning" in topics + values and generic else named[0]
+        # a knob of the optimizer asked about with the optimizer named ("two param groups in my optimizer, one with
+        # weight decay"): the knob is what is asked, the optimizer is where it is set
+        knobs = [p.roles["topic"] for p in parts if "topic" in p.roles and
+                 " ".join(self.lemmas(p.i, p.j)) in K.OPTIMIZER_KNOBS]
+        if topic == "optimizer" and knobs:
+            topic = knobs[0]
         start, end = toks[0].start, toks[-1].end
         if topic == "tracking":
             if set(lemmas) & {"how", "what", "which", "should", "best"}:

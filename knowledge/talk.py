@@ -441,6 +441,11 @@ TOPICS: dict[str, str] = {
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
 
+OPTIMIZER_KNOBS = frozenset({"weight decay", "wd", "weight_decay", "decoupled weight decay", "l2 regularization",
+                             "l2 penalty"})
+"""Topics (``TOPICS``' phrases) that are knobs set in the optimizer: asked about with the optimizer named ("what weight
+decay in my optimizer?"), the knob is the question's topic, not the optimizer."""
+
 NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "reinforcement learning",
                      "contrastive learning", "self-supervised learning", "federated learning", "metric learning",
                      "representation learning", "curriculum learning", "multi-task learning", "fine tune",
