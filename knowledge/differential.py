@@ -235,7 +235,8 @@ ROWS = (
         "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", *_NAN_PLACED),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", "finding:DF-SUS-BOX",
+                *_NAN_PLACED),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -244,6 +245,34 @@ ROWS = (
                 "assert ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all(), 'degenerate box'"),
         avoid=("keeping a base LR tuned for another total batch", "clipping alone while the LR stays too large"),
         salience=Salience.CAUSE - 3),
+    # --- a detector whose box-regression term alone turns non-finite: the boxes before the LR ----------------------
+    # An LR too large for the set-up throws the whole detector off: the classification and box terms blow up
+    # together (dev threads name loss_cls NaN beside a huge loss_box_reg). A box term that turns NaN on its own,
+    # after some iterations, is the signature of the box coder meeting a degenerate ground-truth box: its target
+    # takes log(w_gt / w_anchor), infinite for a zero width, at the first batch that samples that image, whatever the
+    # LR (torchvision's and detectron2's issue trackers give this answer to "loss_box_reg is nan" on custom data).
+    Row("DF-SUS-BOX",
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "task": "detection",
+         "box_loss_nonfinite": True, "boxes_invalid": Absent(), "nan_location": Absent()},
+        (Find("Data", "warning", "in a detector whose box-regression term is the one that turns NaN or inf, degenerate "
+              "ground-truth boxes (zero or negative width or height, or outside the image) are the likeliest cause: "
+              "their regression target is a log of zero; a check of the annotations for such boxes confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("loss-functions-and-objectives", "primary", "the box-regression targets and their encoding"),
+         RouteTo("learning-rate-scheduling", "secondary", "the LR for the total batch, if every box is valid")),
+        "The box coder's targets are log ratios of the ground-truth box to its anchor; one box of zero width makes "
+        "that term infinite on the batch that draws it, so the box loss alone goes NaN at a random step at any LR, "
+        "where an LR too large makes every term of the loss blow up.",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: the loss's numerical contract"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", *_NAN_PLACED),
+        fix=Fix("Check every annotation for boxes without positive width and height or reaching outside the image; "
+                "clamp boxes to the image and drop the empty ones where the dataset builds its targets.",
+                "b = target['boxes']                       # (N, 4) x1, y1, x2, y2\n"
+                "bad = (b[:, 2] <= b[:, 0]) | (b[:, 3] <= b[:, 1])\n"
+                "assert not bad.any(), (idx, b[bad])\n"
+                "b[:, 0::2] = b[:, 0::2].clamp(0, width); b[:, 1::2] = b[:, 1::2].clamp(0, height)"),
+        avoid=("lowering the LR or clipping gradients before the annotations are checked for empty boxes",),
+        salience=Salience.CAUSE - 2),
     # --- an adapter or SFT fine-tune whose loss spikes or climbs back: the LR for fine-tuning first -----------------
     # A pretrained model is already near a good minimum; LoRA/QLoRA and SFT recipes quote peak LRs (1e-4 to 2e-4 for
     # small adapter ranks) that are too large for larger ranks, longer runs or smaller datasets, and the loss then

@@ -135,6 +135,9 @@ SPECS: tuple[Spec, ...] = (
        "Which pass shows the NaN/Inf: 'training' (the training loss or step), or 'evaluation' only (validation, "
        "test or inference loss or metrics, while the training loss stays finite); said or declared, not asked: "
        "the questions on where the NaN starts come first.", group="symptom"),
+    _b("box_loss_nonfinite", "In a detector, the box-regression term of the loss (loss_box_reg, loss_bbox, a GIoU "
+       "loss) is the one said to turn NaN or inf, not the classification term; said or declared, not asked: the "
+       "question on the boxes themselves confirms it.", group="symptom"),
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
