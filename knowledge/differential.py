@@ -291,7 +291,7 @@ ROWS = (
         "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
         "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=_YIELDS_TO_LOSS_AND_NAN,
+        unless=(*_YIELDS_TO_LOSS_AND_NAN, "finding:DF-SUS-FSDP-BF16"),
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
@@ -430,6 +430,36 @@ ROWS = (
                 "assert (batch['attention_mask'].sum(-1) > 0).all(), 'an all-padding sequence'"),
         avoid=("clipping gradients or lowering the LR against a NaN the attention softmax makes",),
         salience=Salience.CAUSE),
+    # --- the same recipe trains worse under FSDP than under DeepSpeed/DDP, in bf16: the master weights -------------
+    # DeepSpeed (every ZeRO stage) and DDP with autocast keep an fp32 copy of the parameters and the optimizer state
+    # whatever dtype the model was loaded in; FSDP flattens and shards the parameters in the dtype it is handed, so a
+    # model loaded in bf16 (or a param_dtype of bf16 with no fp32 copy) runs AdamW on bf16 weights and moments. bf16
+    # keeps 8 mantissa bits: an update below about 1/256 of a weight rounds away, so the run falls slowly, stalls
+    # higher, or matches the other backend only at a larger LR (accelerate's FSDP-versus-DeepSpeed guide and the
+    # dev threads where the reporters found the optimizer holding bf16 tensors).
+    Row("DF-SUS-FSDP-BF16",
+        {"fsdp_trains_worse": True, "mixed_precision": "bf16", "weights_dtype": Absent()},
+        (Find("Precision", "warning", "the same recipe trains worse under FSDP than under a backend that keeps fp32 "
+              "master weights: FSDP most likely shards the bf16 parameters themselves, so the optimizer updates "
+              "bf16 weights and moments and small updates round away; the dtype of the parameters the optimizer "
+              "holds confirms it", kind="suspect", explains=("not_learning", "convergence", "unstable")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: fp32 master weights with bf16 "
+                 "compute", section="precision"),
+         RouteTo("pytorch-engineering", "secondary", "FSDP's mixed-precision policy and the dtype the model is "
+                 "loaded in")),
+        "The two backends differ in where the master copy lives: DeepSpeed and AMP keep fp32 weights and optimizer "
+        "state, FSDP keeps the dtype of the parameters it wraps. Weights in bf16 lose updates smaller than their "
+        "precision, which a larger LR only partly makes up for.",
+        _PREC,
+        fix=Fix("Keep the sharded parameters in fp32 and compute in bf16: load the model in fp32 and give FSDP a "
+                "mixed-precision policy (or let accelerate's FSDP plugin upcast), so the optimizer steps fp32 "
+                "weights and moments.",
+                "model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.float32)\n"
+                "mp = MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)\n"
+                "model = FSDP(model, mixed_precision=mp, use_orig_params=True)\n"
+                "assert all(s['exp_avg'].dtype == torch.float32 for s in opt.state.values())"),
+        avoid=("raising the LR until FSDP matches the other backend while the weights stay in bf16",),
+        salience=Salience.CAUSE - 2),
     # --- a working reference: the same model trains elsewhere ------------------------------------------------
     Row("DF-SUS-PORT",
         {"reference_works": True},

@@ -376,6 +376,9 @@ SPECS: tuple[Spec, ...] = (
        "models) and fail only on this one.", group="judgement"),
     _b("checkpoint_specific", "The same code trains correctly from the original (base) weights and fails only from "
        "another checkpoint: a fine-tuned, converted, merged or otherwise derived model.", group="judgement"),
+    _b("fsdp_trains_worse", "Under FSDP the run trains worse (a higher final loss, a slower fall, or only with a "
+       "larger LR) than the same recipe under another backend that keeps fp32 master weights (DeepSpeed, DDP with "
+       "AMP, Megatron).", group="judgement"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _e("label_shift", "once double missing",
