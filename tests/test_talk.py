@@ -62,7 +62,8 @@ from tests.reading import assert_reads, obs
     ("with DeepSpeed the loss goes down fine, but with FSDP it drops very slowly", {"fsdp_trains_worse": True}),
     ("the final loss plateaus 3x higher than the identical recipe under DeepSpeed ZeRO-3 with FSDP",
      {"fsdp_trains_worse": True}),
-    ("with DDP I get 8000 tokens/s, with FSDP only 1750 tokens/s, why is the loss not faster", {"fsdp_trains_worse": None}),
+    ("with DDP I get 8000 tokens/s, with FSDP only 1750 tokens/s, why is the loss not faster",
+     {"fsdp_trains_worse": None}),
     # the thing that hangs is not the loss
     ("the progress bar is stuck at 0% and nothing happens", {"symptom": "hang"}),
     ("training froze after 3 epochs", {"symptom": "hang"}),
