@@ -235,7 +235,8 @@ ROWS = (
         "in a detection config belongs to the total batch it was tuned for, so a change of GPUs or images per GPU, "
         "or a linearly scaled LR beyond what the warmup can absorb, is the usual reason it goes non-finite.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", *_NAN_PLACED),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", "finding:DT-BOX-01", "finding:DF-SUS-BOX",
+                *_NAN_PLACED),
         fix=Fix("Scale the base LR to your total batch (linear rule from the config's reference batch), and give a "
                 "large batch a longer warmup; if it still goes non-finite, look for boxes of zero width or height.",
                 "ref_lr, ref_batch = 0.02, 16                 # what the config was tuned for\n"
@@ -244,6 +245,34 @@ ROWS = (
                 "assert ((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])).all(), 'degenerate box'"),
         avoid=("keeping a base LR tuned for another total batch", "clipping alone while the LR stays too large"),
         salience=Salience.CAUSE - 3),
+    # --- a detector whose box-regression term alone turns non-finite: the boxes before the LR ----------------------
+    # An LR too large for the set-up throws the whole detector off: the classification and box terms blow up
+    # together (dev threads name loss_cls NaN beside a huge loss_box_reg). A box term that turns NaN on its own,
+    # after some iterations, is the signature of the box coder meeting a degenerate ground-truth box: its target
+    # takes log(w_gt / w_anchor), infinite for a zero width, at the first batch that samples that image, whatever the
+    # LR (torchvision's and detectron2's issue trackers give this answer to "loss_box_reg is nan" on custom data).
+    Row("DF-SUS-BOX",
+        {"symptom": "unstable", "loss_behavior": Is("nan_or_inf", "diverging"), "task": "detection",
+         "box_loss_nonfinite": True, "boxes_invalid": Absent(), "nan_location": Absent()},
+        (Find("Data", "warning", "in a detector whose box-regression term is the one that turns NaN or inf, degenerate "
+              "ground-truth boxes (zero or negative width or height, or outside the image) are the likeliest cause: "
+              "their regression target is a log of zero; a check of the annotations for such boxes confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("loss-functions-and-objectives", "primary", "the box-regression targets and their encoding"),
+         RouteTo("learning-rate-scheduling", "secondary", "the LR for the total batch, if every box is valid")),
+        "The box coder's targets are log ratios of the ground-truth box to its anchor; one box of zero width makes "
+        "that term infinite on the batch that draws it, so the box loss alone goes NaN at a random step at any LR, "
+        "where an LR too large makes every term of the loss blow up.",
+        Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: the loss's numerical contract"),
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", *_NAN_PLACED),
+        fix=Fix("Check every annotation for boxes without positive width and height or reaching outside the image; "
+                "clamp boxes to the image and drop the empty ones where the dataset builds its targets.",
+                "b = target['boxes']                       # (N, 4) x1, y1, x2, y2\n"
+                "bad = (b[:, 2] <= b[:, 0]) | (b[:, 3] <= b[:, 1])\n"
+                "assert not bad.any(), (idx, b[bad])\n"
+                "b[:, 0::2] = b[:, 0::2].clamp(0, width); b[:, 1::2] = b[:, 1::2].clamp(0, height)"),
+        avoid=("lowering the LR or clipping gradients before the annotations are checked for empty boxes",),
+        salience=Salience.CAUSE - 2),
     # --- an adapter or SFT fine-tune whose loss spikes or climbs back: the LR for fine-tuning first -----------------
     # A pretrained model is already near a good minimum; LoRA/QLoRA and SFT recipes quote peak LRs (1e-4 to 2e-4 for
     # small adapter ranks) that are too large for larger ranks, longer runs or smaller datasets, and the loss then
@@ -262,7 +291,7 @@ ROWS = (
         "Fine-tuning starts near a minimum, so the step that trains from scratch overshoots it; adapter recipes' "
         "LRs are tuned for small ranks and short runs, and the loss turns up once the run goes past them.",
         Cite("001", "Symptom: training unstable", "learning-rate-scheduling: LR too high causes instability"),
-        unless=_YIELDS_TO_LOSS_AND_NAN,
+        unless=(*_YIELDS_TO_LOSS_AND_NAN, "finding:DF-SUS-FSDP-BF16"),
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
@@ -401,6 +430,36 @@ ROWS = (
                 "assert (batch['attention_mask'].sum(-1) > 0).all(), 'an all-padding sequence'"),
         avoid=("clipping gradients or lowering the LR against a NaN the attention softmax makes",),
         salience=Salience.CAUSE),
+    # --- the same recipe trains worse under FSDP than under DeepSpeed/DDP, in bf16: the master weights -------------
+    # DeepSpeed (every ZeRO stage) and DDP with autocast keep an fp32 copy of the parameters and the optimizer state
+    # whatever dtype the model was loaded in; FSDP flattens and shards the parameters in the dtype it is handed, so a
+    # model loaded in bf16 (or a param_dtype of bf16 with no fp32 copy) runs AdamW on bf16 weights and moments. bf16
+    # keeps 8 mantissa bits: an update below about 1/256 of a weight rounds away, so the run falls slowly, stalls
+    # higher, or matches the other backend only at a larger LR (accelerate's FSDP-versus-DeepSpeed guide and the
+    # dev threads where the reporters found the optimizer holding bf16 tensors).
+    Row("DF-SUS-FSDP-BF16",
+        {"fsdp_trains_worse": True, "mixed_precision": "bf16", "weights_dtype": Absent()},
+        (Find("Precision", "warning", "the same recipe trains worse under FSDP than under a backend that keeps fp32 "
+              "master weights: FSDP most likely shards the bf16 parameters themselves, so the optimizer updates "
+              "bf16 weights and moments and small updates round away; the dtype of the parameters the optimizer "
+              "holds confirms it", kind="suspect", explains=("not_learning", "convergence", "unstable")),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: fp32 master weights with bf16 "
+                 "compute", section="precision"),
+         RouteTo("pytorch-engineering", "secondary", "FSDP's mixed-precision policy and the dtype the model is "
+                 "loaded in")),
+        "The two backends differ in where the master copy lives: DeepSpeed and AMP keep fp32 weights and optimizer "
+        "state, FSDP keeps the dtype of the parameters it wraps. Weights in bf16 lose updates smaller than their "
+        "precision, which a larger LR only partly makes up for.",
+        _PREC,
+        fix=Fix("Keep the sharded parameters in fp32 and compute in bf16: load the model in fp32 and give FSDP a "
+                "mixed-precision policy (or let accelerate's FSDP plugin upcast), so the optimizer steps fp32 "
+                "weights and moments.",
+                "model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.float32)\n"
+                "mp = MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)\n"
+                "model = FSDP(model, mixed_precision=mp, use_orig_params=True)\n"
+                "assert all(s['exp_avg'].dtype == torch.float32 for s in opt.state.values())"),
+        avoid=("raising the LR until FSDP matches the other backend while the weights stay in bf16",),
+        salience=Salience.CAUSE - 2),
     # --- a working reference: the same model trains elsewhere ------------------------------------------------
     Row("DF-SUS-PORT",
         {"reference_works": True},

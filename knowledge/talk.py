@@ -36,6 +36,8 @@ QUANTITIES: dict[str, str] = {
     "model parameter": "weights", "update": "update", "update size": "update",
     # settings users report moving
     "learning rate": "lr", "lr": "lr",
+    # (the base LR of recipes that scale it by the batch, MAE/DeiT/MAR's ``blr``: lr = blr * batch / 256)
+    "blr": "lr", "base lr": "lr", "base learning rate": "lr", "base_lr": "lr",
     # (the schedule's top value is a setting, not a spike: "the warmup takes forever to reach the peak lr")
     "peak lr": "lr", "peak learning rate": "lr", "max lr": "lr", "max learning rate": "lr",
     "batch size": "batch", "batch_size": "batch", "bs": "batch",
@@ -1000,7 +1002,7 @@ SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precisi
                       "weight_decay", "grad_scaler", "tuning_method", "warmup"})
 """Observations that are settings of the run (a question or the before-side of a change does not set them)."""
 
-QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "batch": "batch_size"}
+QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "blr": "learning_rate", "batch": "batch_size"}
 """Quantities that are settings of the run: a number quoted with them is their value ("lr 3e-4", "bs=32")."""
 
 SETTING_LINKS = frozenset("of be = : at to set change up down increase raise reduce lower decrease bump around "
@@ -1274,7 +1276,7 @@ DF-CHG-* rows read; a change only weighed or asked about changes nothing (``CHAN
 CHANGE_OBJECTS: dict[str, str] = {
     **dict.fromkeys(("batch", "batch size", "batch_size", "bs", "batchsize", "micro batch", "global batch"),
                     "batch_size"),
-    **dict.fromkeys(("lr", "learning rate", "learning_rate"), "learning_rate"),
+    **dict.fromkeys(("lr", "learning rate", "learning_rate", "blr", "base lr", "base_lr"), "learning_rate"),
     **dict.fromkeys(("precision", "fp16", "float16", "half precision", "bf16", "bfloat16", "fp8", "amp", "autocast",
                      "mixed precision", "mixed-precision"), "precision"),
     **dict.fromkeys(("dataloader", "data loader", "data loading", "data pipeline", "input pipeline", "pipeline",
@@ -2043,11 +2045,22 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("lr rate schedule scheduler decay warmup cycle", "=faster", "accumulation accumulate accum accum_steps "
           "gradient_accumulation_steps", "!how !whether !want !speed !throughput !training"),
          {"scheduler_pace": "too_fast"}),
+        # a detector's box-regression term named as the one that turns NaN ("loss_box_reg turns into nan", "the
+        # bbox loss is inf"): the box targets' own numerics, not the whole run's; a classification term said beside
+        # it ("loss_cls nan, loss_box_reg 1310", "regression loss inf and classification loss nan") is the run's
+        (("box bbox giou", "nan inf infinite !cls !classification !classifier"),
+         {"box_loss_nonfinite": True}, ((1, "box bbox giou", "cls classification class"),)),
+        # the same recipe said to train worse under FSDP than under another backend ("with DeepSpeed the loss goes
+        # down fine, but with FSDP it drops slowly", "the loss plateaus higher than the identical recipe under ZeRO-3"):
+        # the training's result compared, not the step's speed or memory (FSDP slower in tokens/s is the slow run's)
+        (("fsdp", "deepspeed ddp megatron zero zero3 zero-3", "than but whereas while same identical",
+          "loss converge learn plateau accuracy", "!throughput !token !tokens !tokens/s !memory !oom !hang !speed"),
+         {"fsdp_trains_worse": True}),
         # a lower learning rate
-        (("low lower small smaller reduce decrease lowering", "lr rate",
+        (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
           "~help still same ~fix ~solve ~work ~stop even"),
          {"lower_lr_stable": False}),
-        (("low lower small smaller reduce decrease lowering", "lr rate", "stable fix solve away disappear "
+        (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
         # an optimizer change weighed for its memory ("switch to Lion to save optimizer memory", "AdamW's states eat
         # 30 GB, would Lion help?"): the reason for the switch, read next to a newer optimizer's name

@@ -135,6 +135,9 @@ SPECS: tuple[Spec, ...] = (
        "Which pass shows the NaN/Inf: 'training' (the training loss or step), or 'evaluation' only (validation, "
        "test or inference loss or metrics, while the training loss stays finite); said or declared, not asked: "
        "the questions on where the NaN starts come first.", group="symptom"),
+    _b("box_loss_nonfinite", "In a detector, the box-regression term of the loss (loss_box_reg, loss_bbox, a GIoU "
+       "loss) is the one said to turn NaN or inf, not the classification term; said or declared, not asked: the "
+       "question on the boxes themselves confirms it.", group="symptom"),
     _e("nan_location", "inputs labels activations loss gradients weights optimizer_state",
        "Where the first non-finite value was found.", question="Q-NAN-LOCATION", group="symptom"),
     _e("recent_change", "learning_rate batch_size gpu_count precision resume extended library_upgrade data_pipeline "
@@ -373,6 +376,9 @@ SPECS: tuple[Spec, ...] = (
        "models) and fail only on this one.", group="judgement"),
     _b("checkpoint_specific", "The same code trains correctly from the original (base) weights and fails only from "
        "another checkpoint: a fine-tuned, converted, merged or otherwise derived model.", group="judgement"),
+    _b("fsdp_trains_worse", "Under FSDP the run trains worse (a higher final loss, a slower fall, or only with a "
+       "larger LR) than the same recipe under another backend that keeps fp32 master weights (DeepSpeed, DDP with "
+       "AMP, Megatron).", group="judgement"),
     _b("reference_works", "The same model trains as expected in another implementation (a plain PyTorch loop, the "
        "original repository, another framework) and fails only in this one.", group="judgement"),
     _e("label_shift", "once double missing",

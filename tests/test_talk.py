@@ -49,6 +49,21 @@ from tests.reading import assert_reads, obs
     # negated settings and things tried
     ("transformer diverges early, I don't use any warmup", {"warmup": False}),
     ("lowering the learning rate did not fix the nan loss", {"lower_lr_stable": False}),
+    # the base LR of recipes that scale it by the batch ("blr", MAE/DeiT-style) is the LR
+    ("lowering blr to 1e-5 did not help, the loss is still nan", {"lower_lr_stable": False,
+                                                                  "learning_rate": 1e-5}),
+    ("I set blr=1.5e-4 with batch 4096 and the loss diverges", {"learning_rate": 1.5e-4}),
+    # a detector's box-regression term named as the one that turns NaN; beside a classification term, the run's
+    ("after some iterations loss_box_reg turns into nan", {"box_loss_nonfinite": True}),
+    ("the bbox loss becomes inf after a few hundred steps", {"box_loss_nonfinite": True}),
+    ("loss_cls is nan and loss_box_reg is around 1310", {"box_loss_nonfinite": None}),
+    ("the regression loss goes to inf and the classification loss to nan", {"box_loss_nonfinite": None}),
+    # the same recipe trains worse under FSDP than under another backend; FSDP slower per step is the slow run's
+    ("with DeepSpeed the loss goes down fine, but with FSDP it drops very slowly", {"fsdp_trains_worse": True}),
+    ("the final loss plateaus 3x higher than the identical recipe under DeepSpeed ZeRO-3 with FSDP",
+     {"fsdp_trains_worse": True}),
+    ("with DDP I get 8000 tokens/s, with FSDP only 1750 tokens/s, why is the loss not faster",
+     {"fsdp_trains_worse": None}),
     # the thing that hangs is not the loss
     ("the progress bar is stuck at 0% and nothing happens", {"symptom": "hang"}),
     ("training froze after 3 epochs", {"symptom": "hang"}),
