@@ -783,6 +783,8 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
             return True
         if t.lemma in K.SCOPE_VERBS and k < i - 1:
             return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
+        if t.lemma in K.COMPARED_MARKERS:
+            return False  # "no difference between the lora model and the base": the comparison is negated
         # "fails to decrease", "refuses to go down" negate like "does not"
         if t.lemma in _NEGATING_VERBS and k + 1 < len(tokens) and tokens[k + 1].lemma == "to":
             return True

@@ -708,7 +708,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         elif name in ("symptom", "loss_behavior"):
             if key[0] <= best[name][0][0]:
                 best[name] = (key, reading)
-        elif key[1] == 0:
+        elif key[1] == 0 and -key[0] >= VALUE_PRIORITY.get(name, {}).get(best[name][1].observation.value, 0):
+            # a composed reading beats a cue's, unless the cue's value outranks it (VALUE_PRIORITY: "reward is
+            # flat" reads an RL run, and GRPO named beside it keeps the run a preference tuning)
             best[name] = (key, reading)
     if history and not _troubled(best):
         if _ASKS.search(dt.text):

@@ -414,7 +414,22 @@ KEYWORDS = (
             {"concern": "deployment"}, _KC),
     Keyword(r"model registry|model lineage|register (?:the |my )?model", {"concern": "model_registry"}, _KC),
     Keyword(r"exploration (?:issues?|problems?)|(?:agent|policy) (?:doesn'?t|does not|won'?t) explore|"
-            r"not exploring", {"concern": "rl_exploration", "task": "rl"}, _KC, negatable=False),
+            r"not exploring|"
+            # the agent said to try too little: it never explores, the exploration is too little or broken, the
+            # epsilon of epsilon-greedy decays too soon, the policy settles on one action (its entropy gone), or the
+            # goal or the reward is never reached at all
+            r"(?:agent|policy|it|model|actor)\s+(?:\w+\s+)?(?:never|barely|hardly|doesn'?t|does\s+not|won'?t|isn'?t|is\s+"
+            r"not|stops?|stopped)\s+(?:\w+\s+)?explor\w*|(?:no|little|not\s+enough|insufficient|too\s+little|lack\s+of|"
+            r"more|better)\s+exploration|exploration\s+(?:\w+\s+){0,2}?(?:broken|insufficient|too\s+(?:low|little|short)|"
+            r"not\s+working|doesn'?t\s+work|collaps\w*)|(?:epsilon|eps|ε)(?:[\s_-]+greedy)?(?:[\s_-]+decay)?\s+(?:\w+\s+){0,2}?"
+            r"(?:decays?|decayed|decreases?|drops?|falls?|goes\s+down|annealed|anneals)\s+(?:\w+\s+){0,4}?(?:too|way\s+too)"
+            r"\s+(?:fast|quickly|soon|early)|(?:always|only)\s+(?:takes?|picks?|chooses?|selects?|does|outputs?|plays?)\s+"
+            r"(?:the\s+)?(?:same|one|a\s+single)\s+action|(?:converg\w*|collaps\w*|settl\w*)\s+(?:\w+\s+){0,2}?(?:to|on)\s+"
+            r"(?:a\s+single|one|the\s+same)\s+action|never\s+(?:tr(?:y|ies|ied)|takes?|picks?)\s+(?:any\s+)?(?:other|"
+            r"another|different)\s+actions?|(?:policy\s+)?entropy\s+(?:\w+\s+)?(?:goes|went|drops?|dropped|falls?|fell|"
+            r"collaps\w*)\s+(?:to\s+)?(?:0|zero|nothing)\b|never\s+(?:finds?|reaches?|gets?\s+to|discovers?|sees?)\s+"
+            r"(?:the\s+|any\s+)?(?:goal|reward|target\s+state)",
+            {"concern": "rl_exploration", "task": "rl"}, _KC, negatable=False),
     Keyword(r"(?:dpo|grpo|simpo|orpo|kto|ipo|sft) (?:vs\.?|or|versus) (?:dpo|grpo|simpo|orpo|kto|ipo|sft)|which "
             r"preference(?:[- ]tuning)? method", {"concern": "preference_method"}, _KC, priority=1),
     Keyword(r"rlhf|rlaif", {"concern": "rlhf"}, _KC),
@@ -424,7 +439,10 @@ KEYWORDS = (
             r"cartpole\w*|atari|mujoco|mountaincar\w*|acrobot\w*|replay\s+buffer|(?:mean\s+|average\s+|discounted\s+)?"
             r"episode\s+(?:rewards?|returns?|lengths?)|(?:mean|average|discounted)\s+(?:rewards?|returns?)|"
             r"reward\s+(?:function|shaping|signal|hacking|clipping|scale)|(?:my|the|an|rl)\s+agent|"
-            r"(?:custom|own|gym)\s+env(?:ironment)?s?", {"task": "rl"}, _KC, negatable=False),
+            r"(?:custom|own|gym)\s+env(?:ironment)?s?|"
+            # the actor-critic family by its parts: the critic's value loss and its explained variance
+            r"actor[\s-]critic|vf_loss|value[\s_-](?:function|head)[\s_-]loss|explained[\s_]variance",
+            {"task": "rl"}, _KC, negatable=False),
     # real error messages (a negation before them is part of the message, not of the user's claim)
     Keyword(r"cuda out of memory|outofmemoryerror|cuda error: out of memory",
             {"error_text": "CUDA out of memory"}, _KE, negatable=False, priority=3),

@@ -1002,6 +1002,25 @@ ROWS = (
                 "x, y = next(iter(train_loader))\nprint(y.shape, torch.unique(y, return_counts=True))\n"
                 "# detection: len(targets[0]['boxes']) > 0 ?  segmentation: (y != ignore_index).sum() > 0 ?"),
         avoid=("raising the LR of a loss that has nothing to learn from",)),
+    # Label smoothing gives every target a share of the other classes, so a perfect prediction of the smoothed target
+    # still pays its entropy: the smoothed cross-entropy cannot go below it (about 0.5 for 0.1 on 10 classes, more for
+    # stronger smoothing or more classes). A training loss that levels off there while the accuracy is high is the
+    # objective's floor, not a plateau of learning.
+    Row("LS-SMOOTH-01", {"label_smoothing": True, "symptom": Is("not_learning", "convergence")},
+        (Find("Loss Function", "warning", "with label smoothing the loss has a floor above zero, the entropy of the "
+              "smoothed targets (about 0.5 for 0.1 on 10 classes): a training loss that levels off near it is the "
+              "objective's minimum, not a stalled run; judge progress by accuracy or by the loss minus that floor",
+              explains=("not_learning", "convergence")),
+         RouteTo("loss-functions-and-objectives", "primary", "what the smoothed loss can reach, and its floor"),
+         RouteTo("experiment-tracking", "secondary", "track accuracy beside the smoothed loss")),
+        "The smoothed target puts 1 - eps on the true class and eps / (K - 1) on each other one; cross-entropy "
+        "against it is minimised by predicting it exactly, and that minimum is its entropy, which is positive.",
+        Cite("Szegedy et al. 2016", "Rethinking the Inception architecture", "label-smoothing regularization"),
+        salience=Salience.CAUSE,
+        fix=Fix("Compute the floor for your smoothing and class count and compare the plateau with it.",
+                "import math\neps, K = 0.1, 10\nq = [1 - eps] + [eps / (K - 1)] * (K - 1)\n"
+                "print(-sum(p * math.log(p) for p in q))   # the lowest loss the smoothed targets allow"),
+        avoid=("lowering the LR or training longer to push a smoothed loss below its floor",)),
     # A weighted term of the loss whose weight changes nothing sends no gradient: it is built from values cut out of
     # the graph, or does not depend on the parameters at all.
     Row("LS-TERM-01", {"loss_term_inert": True},

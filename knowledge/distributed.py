@@ -349,9 +349,13 @@ _METRIC = r"\b(?:accuracy|acc|metrics?|f1|score|map|miou|iou|auc|precision|recal
 """An evaluation metric by name."""
 _BY_WORLD = (r"(?:\b1\s*/\s*(?:[2-9]|16|32|64)(?:th)?\s+of\b|\b(?:a|one)\s+(?:quarter|eighth)\s+of\b|"
              r"\b(?:[2-9]|two|four|eight)\s*(?:times|x)\s+(?:lower|smaller|less|worse)\b|\bdivided\s+by\s+the\s+(?:number|count)\s+of\s+"
-             r"(?:gpus|ranks|processes|devices|cards)\b)")
+             r"(?:gpus|ranks|processes|devices|cards)\b|\b(?:world[_\s]?size|(?:the\s+)?(?:number|count|num)\s+of\s+(?:gpus|"
+             r"ranks|processes|devices))\s+(?:times|x)\s+(?:lower|smaller|less|worse)\b|"
+             # (a half, when the sentence names the devices: two of them halve it)
+             r"\b(?:exactly\s+|about\s+|roughly\s+)?half\s+(?:of\b|what\b)(?=[^.!?\n]{0,60}?\b(?:gpus?|devices?|ranks?|"
+             r"process(?:es)?|cards?)\b))")
 """A figure lower by the number of processes ("1/4 of", "a quarter of", "4 times lower", "divided by the number
-of gpus")."""
+of gpus", "world_size times lower", half of one GPU's)."""
 
 # Free-text cues for distributed trouble: words map to observations, never to causes.
 KEYWORDS = (

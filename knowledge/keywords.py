@@ -32,6 +32,9 @@ _CV = Cite("000", "When to use", "convergence issues (slow learning, plateaus, l
 # A ratio or ranking metric named, and a change said of it (the cues of a metric averaged over evaluation batches).
 _METRIC_NAMES = (r"\b(?:dice|iou|jaccard|f1|f-?score|f-?measure|precision\s*(?:/|and)\s*recall|auc|auroc|mean\s+"
                  r"average\s+precision|bleu)\b(?!\s*[-_]?\s*loss)")
+_METRIC_PLURAL = (r"\b(?:dice|iou|jaccard|f1|f-?score|auc|auroc|bleu|precision|recall)(?:s|es)?\b"
+                  r"(?!\s*[-_]?\s*loss)")
+"""The same metrics as nouns that take a plural ("the batch AUCs", "per-batch dice scores")."""
 _METRIC_MOVES = r"(?:chang\w*|differ\w*|depend\w*|var(?:y|ies|ied)|is\s+different|not\s+the\s+same)"
 # The evaluation's batch size: named as the evaluation's ("eval batch size", "the batch size of the val loader"),
 # not a batch size one trains with ("when I train with a larger batch size", "the batch size I train with").
@@ -328,9 +331,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     # classifier loss is flat"; nor "rm accuracy" alone, which names a metric, not a reward model's run)
     _k(rf"{OTHER_TASK_AHEAD}(?:dpo|grpo|simpo|orpo|kto|rlhf|preference[-\s]tuning|\btrlx?\b|"
        r"reward[-\s]?model(?:s|l?ing)?\b|rewardtrainer|(?:dpo|grpo|orpo|kto|ppo)trainer|"
-       r"direct\s+preference\s+optimi[sz]ation|chosen\s*(?:/|and|vs\.?|versus)\s*rejected|"
+       r"direct\s+preference\s+optimi[sz]ation|group\s+relative\s+policy\s+optimi[sz]ation|chosen\s*(?:/|and|vs\.?|versus)\s*rejected|"
        r"preference\s+(?:pairs|data(?:set)?|model)\b|\brm\s+(?:training|stage|checkpoint)\b)",
-       _MO, 1, task="preference_tuning"),
+       _MO, 1, negatable=False, task="preference_tuning"),
     # --- scenarios ---------------------------------------------------------------------------------------
     # (a run said to have been "trained from scratch" is one already made, set beside another such as a resumed
     # one: the user describes it, they are not asking how to set one up)
@@ -511,7 +514,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        # an end-of-sequence token to learn, a causal-LM class)
        r"chat[\s_-]?templates?|apply_chat_template|instruction[\s-]?(?:tun\w*|fine[\s-]?tun\w*)|\bsft\b|sfttrainer|"
        r"\w*forcausallm\b|causal[\s-]+language|\bchat\s+model|eos[\s_]token|end[\s-]of[\s-](?:sequence|text)\s+token|"
-       r"\w+-instruct\b",
+       r"\w+-instruct\b|"
+       # ("LM" for the language model, as its trainers write it: "my LM dataset", "the LM head", "LM loss")
+       r"\blms?\b(?=\s+(?:dataset|data|training|train|loss|head|fine[\s-]?tun\w*|finetun\w*|pre-?train\w*|run|"
+       r"model))|(?:my|our|causal|masked)\s+lm\b",
        _QR, 0, negatable=False, task="language_modeling"),
     # (not a detector's box-regression term: "regression loss", "bbox regression")
     _k(r"(?<!box\s)(?<!bbox\s)regression(?!\s+(?:loss|head|branch|term))", _QR, 0, negatable=False,
@@ -883,6 +889,15 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"validat\w*|val|eval|test(?:ing)?|inference|score[sd]?|scoring|same\s+(?:checkpoint|model|weights))\b"
        r"(?![^.!?\n]{0,30}?\btrain)[^.!?\n]{0,30}?)batch[\s_-]?size",
        _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
+    # (or the averaging said outright, whatever moves: "IoU per batch, then the mean over batches", "the average of
+    # the batch AUCs", "per-batch F1 averaged over the loader", "the mean of the F1 of all batches")
+    _k(_METRIC_NAMES + r"(?P<gap1>[^.!?\n]{0,40}?)\b(?:per|each|every|for\s+(?:each|every)|of\s+(?:each|every|all"
+       r"(?:\s+the)?))\s+(?:\w+\s+)?batch(?:es)?\b(?P<gap2>[^.!?\n]{0,40}?)\b(?:np\.)?(?:mean|averag\w*)|"
+       r"(?:mean|averag\w*)\s+(?:of|over|across)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:per[\s-]?batch|batch(?:[\s-]?wise|"
+       r"[\s-]?level)?)\s+" + _METRIC_PLURAL + r"|(?:mean|averag\w*)\s+(?:of|over|across)\s+(?:the\s+)?" +
+       _METRIC_PLURAL + r"\s+(?:of|over|across|for|from)\s+(?:each|every|all(?:\s+the)?|the)\s+(?:\w+\s+)?batch|"
+       r"(?:per|each)[\s-]?batch\s+" + _METRIC_PLURAL + r"(?P<gap3>[^.!?\n]{0,40}?)\b(?:mean|averag\w*)",
+       _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"
        r"(?:results?|runs?|training)\s+(?:are\s+|is\s+)?non-?deterministic",
@@ -939,6 +954,42 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(rf"(?:{_SEARCH}|random\s+search)\s+(?:or|vs\.?|versus|instead\s+of|over)\s+(?:{_SEARCH}|random\s+search)|"
        rf"{_SEARCH}",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="tuning", hparam_scope="all"),
+    # label smoothing named as part of the run ("CrossEntropyLoss(label_smoothing=0.1)", "with smoothed labels"),
+    # not switched off ("label_smoothing=0"), nor the concept asked about ("I wonder what label smoothing does")
+    _k(r"(?<!what\s)(?<!how\s)(?<!why\s)(?<!whether\s)(?<!is\s)label[\s_-]?smooth\w*(?!\s*[=:]\s*0(?:\.0*)?(?![\d.]))|smoothed\s+(?:labels|targets)|(?:smooth|soft)\s+"
+       r"one[\s-]?hot\s+(?:labels|targets)",
+       _QR, 0, label_smoothing=True),
+    # how the search is being run, said of the user's own search: a grid (every combination of listed values,
+    # "a full grid over lr and wd", "GridSearchCV", "tune with a grid"), or one setting varied at a time with
+    # the others held ("one hyperparameter at a time", "one by one", "sweep the lr, keep the best, then sweep
+    # dropout"). Read as the current method: the advice differs for each (AP-08 for the second).
+    _k(r"grid[\s_-]?search\w*|(?:full|exhaustive|complete|whole|big|large|huge|coarse|fine|my|our|a|the)\s+grid\s+"
+       r"(?:of|over|on|across)\s+(?:\w+\s+){0,2}?(?:lrs?|learning[\s-]rates?|hyper-?param\w*|hparams?|param(?:eter)?s|"
+       r"values|settings|configs?|configurations|weight[\s_-]decays?|wds?|dropouts?|batch[\s_-]?sizes|"
+       r"optimi[sz]ers?)\b|(?:tun\w*|search\w*|sweep\w*|optimi[sz]\w*)\s+(?:\w+\s+){0,3}?(?:with|using|via|by)\s+"
+       r"(?:a\s+|the\s+)?grid\b|(?:point|edge|corner|boundary|border)s?\s+of\s+(?:the\s+|my\s+)?grid\b",
+       _DQ, P_DIRECT, negatable=False, tuning_method="grid", symptom="direct_question", question_topic="tuning"),
+    _k(r"(?:one|a\s+single|1)\s+(?:hyper-?param(?:eter)?|param(?:eter)?|setting|knob|thing|variable|value|factor)s?\s+"
+       r"(?:at\s+a\s+time|per\s+(?:run|experiment|trial|sweep))|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+"
+       r"(?:[^.!?\n]{0,80}?\s)?one\s+at\s+a\s+time|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+(?:the\s+|"
+       r"my\s+|our\s+)?(?:hyper-?param(?:eter)?s?|hparams?|params?|parameters|settings|knobs)\s+(?:one\s+by\s+one|"
+       r"one\s+after\s+(?:the\s+)?other|separately|individually|independently|sequentially)|(?:each|every)\s+"
+       r"(?:hyper-?param(?:eter)?|hparam|param(?:eter)?|setting|knob)\s+(?:separately|individually|independently|"
+       r"on\s+its\s+own|alone)|coordinate[\s-]?(?:wise|descent)\s+(?:tun\w*|search)|(?:sweep|tune|tuning)\s+"
+       r"(?:the\s+)?(?:lr|learning[\s-]rate)\s+(?:first|alone)\b[^.!?\n]{0,60}?\bthen\s+(?:sweep|tune|tuning|the|"
+       r"batch|dropout|weight|wd)",
+       _DQ, P_DIRECT, negatable=False, tuning_method="one_at_a_time"),
+    # early stopping named as part of the run: the callback by its class name, or early stopping said to act or
+    # to be configured ("early stopping kills the run", "the early stopping callback", "early stopping with
+    # patience 3"). A question weighing it ("should I use early stopping?") is the attribution's to drop, and
+    # "no early stopping" is negated.
+    _k(r"early[\s_-]?stopping[\s_-]?callback|earlystopping\w*|early[\s_-]?stop(?:ping|per)?\s+(?:callback|patience|"
+       r"(?:with|at)\s+patience|(?:min_?delta|mode|monitor)\b)|early[\s_-]?stop(?:ping)?\s+(?:\w+\s+){0,4}?(?:stops|stopped|"
+       r"kills?|killed|ends?|ended|triggers?|triggered|fires?|fired|halts?|halted|terminates?|terminated|never\s+"
+       r"(?:stops|triggers|fires)|does\s+nothing|(?:is\s+)?not\s+working|doesn'?t\s+work|happens?|kicks?\s+in|kicked\s+"
+       r"in)\b|(?:use|using|used|with|added|adding|add|have|enabled?)\s+(?:an?\s+|the\s+)?early[\s_-]?stop(?:ping)?\b"
+       r"(?!\s*\?)",
+       _OF, P_DIRECT, regularization="early_stopping"),
     # checkpoint selection and early stopping compared the wrong way
     _k(r"(?:ended\s+up\s+with|saved|loaded|kept|picked|selected|got|restored)\s+(?:the\s+)?worst\s+(?:checkpoint|model|"
        r"epoch)(?:\s+instead\s+of\s+the\s+best)?|greater_is_better|(?:best|saved)\s+(?:checkpoint|model)\s+(?:is|was)\s+"

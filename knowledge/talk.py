@@ -75,6 +75,12 @@ QUANTITIES: dict[str, str] = {
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
     "loop": "run", "training loop": "run", "train loop": "run",
+    # a hyperparameter search is many runs: its cost ("the grid search takes forever") is no slow training run
+    "grid search": "search", "gridsearch": "search", "gridsearchcv": "search", "grid": "search", "sweep": "search",
+    "hyperparameter search": "search", "hyperparameter sweep": "search", "hparam search": "search",
+    "hparam sweep": "search", "hyperparameter tuning": "search", "hyperparameter optimization": "search",
+    "hyperparameter optimisation": "search", "hpo": "search", "tune one hyperparameter": "search",
+    "tuning one hyperparameter": "search",
     "they": "pronoun", "them": "pronoun", "step": "step_time_weak", "training step": "step_time",
     "result": "results", "performance": "results", "model performance": "results", "outcome": "results",
     "model": "model", "network": "model", "net": "model", "classifier": "model",
@@ -156,6 +162,11 @@ MOVEMENTS: dict[str, str] = {
     "towards zero": "vanish", "toward zero": "vanish", "near zero": "vanish", "close to zero": "vanish",
     "almost zero": "vanish", "nearly zero": "vanish", "approach zero": "vanish", "tend to zero": "vanish",
     "virtually zero": "vanish", "practically zero": "vanish",
+    # a value said to stay clear of zero is no zero ("plateaued at a value way above zero"): it composes nothing
+    # (written as lemmas: "greater than zero" is read as "great than zero")
+    "above zero": "nonzero", "great than zero": "nonzero", "high than zero": "nonzero", "over zero": "nonzero",
+    "away from zero": "nonzero", "much than zero": "nonzero", "non-zero": "nonzero",
+    "nonzero": "nonzero",
     # speed and hangs
     "slow": "slow", "slowly": "slow", "barely": "slow", "hardly": "slow", "super slow": "slow", "too slow": "slow",
     "low": "low", "high": "high", "idle": "low", "starve": "low",
@@ -714,6 +725,9 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "trainingarguments": {"framework": "hf"}, "seq2seqtrainer": {"framework": "hf"},
     "seq2seqtrainingarguments": {"framework": "hf"}, "trainer.train": {"framework": "hf"},
     "sfttrainer": {"framework": "hf"}, "trl": {"framework": "hf"},
+    # (the Trainer's own argument and callback names, which no other loop uses)
+    **dict.fromkeys(("load_best_model_at_end", "metric_for_best_model", "evaluation_strategy", "eval_strategy",
+                     "save_strategy", "earlystoppingcallback"), {"framework": "hf"}),
     # ("transformers Trainer" reaches here in its lemmas)
     "transformer trainer": {"framework": "hf"},
     # the hidden activation, when named as one ("sigmoid activations", "tanh everywhere")
@@ -999,7 +1013,7 @@ TOPIC_SETTINGS: dict[str, tuple[str, ...]] = {
 """Settings a question about a topic names without setting them ("should I use adam or sgd")."""
 
 SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precision", "lr_schedule", "loss_fn",
-                      "weight_decay", "grad_scaler", "tuning_method", "warmup"})
+                      "weight_decay", "grad_scaler", "tuning_method", "warmup", "label_smoothing"})
 """Observations that are settings of the run (a question or the before-side of a change does not set them)."""
 
 QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "blr": "learning_rate", "batch": "batch_size"}
@@ -1719,8 +1733,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "resume"}),
         # (the run restarted or continued from where a checkpoint left it: "restarting the run from my last
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
-        (("restart continue", "from", "checkpoint ckpt", "!should !want !whether !how !can !could !inference "
-          "!finetune !fine-tune !pretrained"), {"recent_change": "resume"}),
+        # (or from what a checkpoint holds: "restart training from the epoch 20 weights", "continuing from a saved
+        # model"; not from random or pretrained weights, a new run)
+        (("restart continue", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
+          "!can !could !inference !finetune !fine-tune !pretrained !random !scratch !base"),
+         {"recent_change": "resume"}),
+        # (a checkpoint loaded and the training carried on: "after loading my checkpoint and continuing")
+        (("load loading reload restore", "checkpoint ckpt", "continue resume", "!should !want !whether "
+          "!how !can !could !inference !finetune !fine-tune !pretrained"), {"recent_change": "resume"}),
         # a run continued from a checkpoint ("restarted from the last checkpoint", "continue training from
         # checkpoint", "reloaded it after a crash"): a resume, not a checkpoint that fails to load
         (("resume restart reload restore continue load loading", "checkpoint ckpt crash epoch state",
@@ -1838,8 +1858,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"unstable_early": True}),
         (("loss run training it", "explode diverge spike blow jump", "short", "while", "!late !later"),
          {"unstable_early": True}),
-        (("loss run training it", "explode diverge spike blow jump", "warmup warm-up", "during after end finish",
-          "!late !later !without !no !~warmup"), {"unstable_early": True}),
+        # (the run by another name, "my pretraining spikes"; instability in other words, "goes crazy", "goes
+        # unstable"; the warmup's end said as done or as the LR reaching its peak)
+        (("loss run training it pretraining pretrain finetune", "explode diverge spike blow jump unstable crazy "
+          "haywire", "warmup warm-up", "during after end finish peak", "!late !later !without !no !~warmup"),
+         {"unstable_early": True}),
         # a spike the run recovers from by itself ("it jumps up, then comes back down", "spikes and recovers"), said
         # plainly ("it never comes back down" is a lasting divergence)
         (("loss spike jump", "spike jump rise shoot surge up", "=back =recover =recovers =recovered =return",
@@ -2477,6 +2500,11 @@ CRASH_TOPICS = frozenset({"autograd_error", "device_mismatch", "dtype_mismatch",
                           "cuda_oom", "collective_timeout", "dataloader_failure", "pickling", "custom_autograd"})
 """Error families that stop the run where they happen (a compile or load error stops it before training)."""
 
+COMPARED_MARKERS = frozenset("between than versus vs compare".split())
+"""Words that introduce what is compared: a negation before them is the comparison's, not the compared things'
+("no difference between the LoRA model and the base one" still names a LoRA model; "not better than Adam" still
+names Adam)."""
+
 SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
 """Verbs that keep a negation before them for themselves: in "never predicts the rare class" the rare class is
 still said (a light verb such as "use" or "call" passes it on: "I don't use warmup"; a verb of showing too: "the logs
@@ -2756,6 +2784,10 @@ IN_USE_SUBJECTS = frozenset({None, "pronoun", "run", "model", "predictions"})
 deployed", "predictions are slow on the server"); a named curve keeps its own reading."""
 COARSE_CONTENT = SERVING_WORDS
 """The coarse reading's name for ``SERVING_WORDS``."""
+SEARCH_WORDS = frozenset("grid grids gridsearch gridsearchcv sweep sweeps hyperparameter* hyper-parameter* hparam* "
+                         "trial trials optuna".split())
+"""Words of a hyperparameter search (stems): a slowness said beside one is the search's cost in runs ("the grid
+search takes forever", "each sweep takes days"), which many runs explain, no slow training run."""
 
 COARSE_HEALTHY = frozenset("fine well normal normally nicely healthy expected good great ok okay smoothly".split())
 """Words that describe a run as healthy: unnegated, the coarse reading stays silent (no false alarm)."""
@@ -2928,7 +2960,7 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                  # (an epoch or a run said to take hours or days: a duration people quote when it is too long)
                  subjects=frozenset("epoch epochs step steps iteration* training run".split()),
                  directions=frozenset("hours hrs days day week weeks overnight ages".split()),
-                 unless_words=COARSE_CONTENT),
+                 unless_words=COARSE_CONTENT | SEARCH_WORDS),
     CoarseFamily("an error or crash", {"symptom": "crash"},
                  phrases=_seqs("error*, exception*, traceback, crash*, segfault*, segmentation fault, killed, "
                                "abort*, throws, raised"),

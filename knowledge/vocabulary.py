@@ -403,6 +403,9 @@ SPECS: tuple[Spec, ...] = (
        "threshold is set.", group="loop"),
     _b("loss_collapses_zero", "The loss was positive at first and then reads exactly 0 from some step on (often with "
        "a non-finite grad_norm beside it).", group="metrics"),
+    _b("label_smoothing", "The classification loss smooths its targets (label_smoothing above 0, or soft targets "
+       "that give the other classes a share): the loss then has a floor above zero, the entropy of the smoothed "
+       "targets.", group="config"),
     _b("loss_term_inert", "Changing the weight of one term of the loss changes nothing (the updates, the curves and "
        "the results stay the same): that term sends no gradient.", group="metrics"),
     _e("clip_order", "after_unscale before_unscale",
