@@ -2042,7 +2042,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"fsdp_trains_worse": True}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
-          "~help still same ~fix ~solve ~work ~stop even"),
+          "~help still same ~fix ~solve ~work ~stop even !=work"),
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
@@ -2104,7 +2104,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!example !again !repeat !repetition !repetitive !loop"), {"predictions_constant": True,
                                                                      "symptom": "not_learning"}),
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
-        (("predict prediction output", "same constant identical one regardless everything always only mean average",
+        (("predict prediction output logit", "same constant identical one regardless everything always only mean "
+          "average",
           # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
           # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
           # (nor a count of hits: "only 27 of 7000 are right" scores the predictions, it does not say they agree)
