@@ -2146,6 +2146,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the negation is the start they lack
         (("label target class", "start begin", "1 one", "~0 ~zero", "!dominate !-1 !negative !minus !mse "
           "!regression"), {"label_check": "not_zero_based"}),
+        # the class-index loss's own error told in words ("a target out of bounds error in the loss", "targets out of
+        # range in CrossEntropyLoss"): a class id outside 0..C-1 reached the loss; an embedding's index out of range
+        # is the tokens' (a vocabulary too small), and a regression target's range is its scale
+        (("target", "out", "bound bounds range", "!embedding !token !tokens !vocab !vocabulary !input_ids !regression "
+          "!mse !scale !normalize !normalise"), {"label_check": "not_zero_based"}),
         # regression targets left in their raw units
         # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
         # negation too)

@@ -54,6 +54,10 @@ from tests.reading import assert_reads, obs
     ("the model gives the exact same logits for every input. The same command with a smaller learning rate works.",
      {"lower_lr_stable": True, "predictions_constant": True}),
     ("lowering the lr does not help, the loss stays the same", {"lower_lr_stable": False}),
+    # the class-index loss's out-of-bounds target told in words is a class id outside 0..C-1
+    ("training crashes right away with an index/target out of bounds error in the loss",
+     {"label_check": "not_zero_based"}),
+    ("IndexError: index out of range in self in the embedding", {"label_check": None}),
     # the base LR of recipes that scale it by the batch ("blr", MAE/DeiT-style) is the LR
     ("lowering blr to 1e-5 did not help, the loss is still nan", {"lower_lr_stable": False,
                                                                   "learning_rate": 1e-5}),
