@@ -57,6 +57,12 @@ ROWS = (
         (Derive("symptom", "slow_training"),),
         "When the step waits on data longer than it computes, the run is slow for an input-pipeline reason.",
         Cite("003", _SYM, "training slow: data loading or batch size"), salience=Salience.DERIVE + 4),
+    Row("DV-SYM-10",
+        {"slow_kind": Present()},
+        (Derive("symptom", "slow_training"),),
+        "A run whose steps are slow, or that needs too many of them, is the slow-training symptom, whichever way "
+        "the slowness was told.",
+        Cite("001", "Symptom: training too slow", "diagnostic questions"), salience=Salience.DERIVE + 4),
     Row("DV-SYM-07",
         {"question_topic": Present()},
         (Derive("symptom", "direct_question"),),

@@ -91,6 +91,19 @@ QUESTIONS = (
             "symptom itself (flat, oscillating, NaN, ...).",
         cite=_NL,
         choices=LOSS_BEHAVIOR_CHOICES),
+    # With neither the problem nor the loss curve, speed is the other complaint a run brings that no curve shows:
+    # a slow step (the input pipeline, the GPU kept idle) or a run needing too many steps. Asked here, it places the
+    # run before the loop checks that a run with no symptom otherwise falls back to.
+    QuestionRow(
+        "Q-SPEED-ANY", "slow_kind",
+        "Is the trouble that training is too slow: is each step slow (low throughput), or are the steps fine but it "
+        "needs too many of them?",
+        {"symptom": Absent(), "loss_behavior": Absent()}, rank=2, need=("declined:Q-LOSS-CURVE",),
+        why="A run too slow shows no bad loss curve; the kind of slowness routes it (throughput: profiling, the "
+            "input pipeline, precision; too many steps: the LR, the schedule, the optimizer).",
+        cite=_SL,
+        choices=(("per_step", "each step is slow (low throughput)"),
+                 ("many_steps", "steps are fine, but it needs too many of them"))),
     QuestionRow(
         "Q-ERROR-ANY", "error_text",
         "Is there an error message? Paste its last lines.",

@@ -2081,7 +2081,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"fsdp_trains_worse": True}),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
-          "~help still same ~fix ~solve ~work ~stop even"),
+          "~help still same ~fix ~solve ~work ~stop even !=work"),
          {"lower_lr_stable": False}),
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr", "stable fix solve away disappear "
           "~diverge"), {"lower_lr_stable": True}),
@@ -2143,7 +2143,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!example !again !repeat !repetition !repetitive !loop"), {"predictions_constant": True,
                                                                      "symptom": "not_learning"}),
         # (the sameness said of the outputs: "the loss is constant ... sigmoid output" is the loss's)
-        (("predict prediction output", "same constant identical one regardless everything always only mean average",
+        (("predict prediction output logit", "same constant identical one regardless everything always only mean "
+          "average",
           # ("compared with the original targets rather than the re-weighted ones": alternatives, no sameness)
           # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
           # (nor a count of hits: "only 27 of 7000 are right" scores the predictions, it does not say they agree)
@@ -2184,6 +2185,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the negation is the start they lack
         (("label target class", "start begin", "1 one", "~0 ~zero", "!dominate !-1 !negative !minus !mse "
           "!regression"), {"label_check": "not_zero_based"}),
+        # the class-index loss's own error told in words ("a target out of bounds error in the loss", "targets out of
+        # range in CrossEntropyLoss"): a class id outside 0..C-1 reached the loss; an embedding's index out of range
+        # is the tokens' (a vocabulary too small), and a regression target's range is its scale
+        (("target", "out", "bound bounds range", "!embedding !token !tokens !vocab !vocabulary !input_ids !regression "
+          "!mse !scale !normalize !normalise"), {"label_check": "not_zero_based"}),
         # regression targets left in their raw units
         # (the anchor is the scaling left undone: in "without normalizing the targets" the targets are under the
         # negation too)

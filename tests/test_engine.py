@@ -407,7 +407,7 @@ def test_the_loss_and_the_output_before_it_are_asked_of_a_run_that_does_not_lear
     # a user who would not name the symptom is asked for the loss among the few checks left, then (before those
     # run out) for the output before it, once the loss is one that applies its own softmax or sigmoid
     c = Consultation()
-    for q in ("Q-SYMPTOM", "Q-LOSS-CURVE", "Q-TASK", "Q-MULTI-GPU", "Q-ERROR-ANY"):
+    for q in ("Q-SYMPTOM", "Q-LOSS-CURVE", "Q-TASK", "Q-MULTI-GPU", "Q-ERROR-ANY", "Q-SPEED-ANY"):
         c.decline(q)
     seen = []
     while c.question is not None and "Q-LOSS-FN" not in seen and len(seen) < 6:

@@ -49,6 +49,15 @@ from tests.reading import assert_reads, obs
     # negated settings and things tried
     ("transformer diverges early, I don't use any warmup", {"warmup": False}),
     ("lowering the learning rate did not fix the nan loss", {"lower_lr_stable": False}),
+    # a lower LR said to work is a stable lower LR, whatever "same" the sentence also holds; logits all alike are
+    # one prediction for every input
+    ("the model gives the exact same logits for every input. The same command with a smaller learning rate works.",
+     {"lower_lr_stable": True, "predictions_constant": True}),
+    ("lowering the lr does not help, the loss stays the same", {"lower_lr_stable": False}),
+    # the class-index loss's out-of-bounds target told in words is a class id outside 0..C-1
+    ("training crashes right away with an index/target out of bounds error in the loss",
+     {"label_check": "not_zero_based"}),
+    ("IndexError: index out of range in self in the embedding", {"label_check": None}),
     # the base LR of recipes that scale it by the batch ("blr", MAE/DeiT-style) is the LR
     ("lowering blr to 1e-5 did not help, the loss is still nan", {"lower_lr_stable": False,
                                                                   "learning_rate": 1e-5}),
