@@ -159,58 +159,51 @@ def _compiled() -> tuple[tuple[Any, ...], Scanner]:
 CUES_CACHE = "cues"
 
 
+def _cues_entry() -> tuple[list[str], list[tuple[frozenset[str] | None, frozenset[str] | None]]] | None:
+    """The cues' stored patterns and analysis (``expert.cache``, plain data), or None when absent or not of this shape.
+
+    Plain data rather than JSON: the analysis's word sets come back as sets, with no conversion of each list.
+    """
+    from expert import cache
+
+    data = cache.load_plain(CUES_CACHE)
+    if type(data) is not tuple or len(data) != 2 or type(data[0]) is not list or type(data[1]) is not list \
+            or len(data[0]) != len(data[1]) or not all(type(p) is str for p in data[0]) \
+            or not all(type(a) is tuple and len(a) == 2 and all(x is None or type(x) is frozenset for x in a)
+                       for a in data[1]):
+        return None
+    return data
+
+
 def _stored_cues(keywords: list[Any]) -> tuple[list[str], list[tuple[Any, Any]]] | None:
     """The cues' patterns and analysis as stored for the current sources, or None.
 
     An entry's key is a hash of the sources (``expert.cache``), and the patterns follow from them: a keyword
     given as a pattern must read the same, and one given as phrases takes the stored pattern.
     """
-    import json
-
-    from expert import cache
-
-    blob = cache.load(CUES_CACHE)
-    if blob is None:
+    stored = _cues_entry()
+    if stored is None:
         return None
-    try:
-        data = json.loads(blob)
-        patterns, analysis = data["patterns"], data["analysis"]
-        if len(patterns) != len(keywords) or len(analysis) != len(keywords) \
-                or any(not k.phrases and p != k.pattern for k, p in zip(keywords, patterns)) \
-                or not all(type(p) is str for p in patterns):
-            return None
-        return patterns, [(None if a is None else frozenset(a), None if b is None else frozenset(b))
-                          for a, b in analysis]
-    except (ValueError, KeyError, TypeError):
+    patterns, analysis = stored
+    if len(patterns) != len(keywords) or any(not k.phrases and p != k.pattern for k, p in zip(keywords, patterns)):
         return None
+    return patterns, analysis
 
 
 def _stored_analysis(patterns: list[str]) -> list[tuple[frozenset[str] | None, frozenset[str] | None]] | None:
     """The cues' prefixes and required words from the user's cache (``expert.cache``), if stored for these."""
-    import json
-
-    from expert import cache
-
-    blob = cache.load(CUES_CACHE)
-    if blob is None:
-        return None
-    try:
-        data = json.loads(blob)
-        if data["patterns"] != patterns:
-            return None
-        return [(None if a is None else frozenset(a), None if b is None else frozenset(b))
-                for a, b in data["analysis"]]
-    except (ValueError, KeyError, TypeError):
-        return None  # not what we write: parse the patterns (and overwrite it)
+    stored = _cues_entry()
+    if stored is None or stored[0] != patterns:
+        return None  # not what we write, or for other patterns: parse the patterns (and overwrite it)
+    return stored[1]
 
 
 def _store_analysis(patterns: list[str], scanner: Scanner) -> None:
-    import json
-
     from expert import cache
 
-    analysis = [(None if a is None else sorted(a), None if b is None else sorted(b)) for a, b in scanner.analysis()]
-    cache.store(CUES_CACHE, json.dumps({"patterns": patterns, "analysis": analysis}).encode())
+    analysis = [(None if a is None else frozenset(a), None if b is None else frozenset(b))
+                for a, b in scanner.analysis()]
+    cache.store_plain(CUES_CACHE, (list(patterns), analysis))
 
 
 def _with_pattern(kw: Any) -> Any:

@@ -14,6 +14,7 @@ import pytest
 import expert.consultation
 from expert import cache
 from expert._experta import ReteMatcher
+from expert.classcode import CACHE_NAME as CLASSCODE_CACHE
 from expert.kb import KB_CACHE, engine_class
 from expert.rete import CACHE_NAME, CachedReteMatcher
 from expert.stored import FAMILIES_CACHE
@@ -137,7 +138,8 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     env.pop("TRAINOPT_NO_CACHE", None)
     first = _diagnose(env)
     entries = {p.name.split("-")[0]: p for p in tmp_path.glob("*.bin")}
-    assert set(entries) == {FAMILIES_CACHE, KB_CACHE, CACHE_NAME, "plan"}
+    # (the command line's data classes' code too, expert.classcode)
+    assert set(entries) == {FAMILIES_CACHE, KB_CACHE, CACHE_NAME, "plan", CLASSCODE_CACHE}
     assert _diagnose(env) == first
     for p in entries.values():
         p.write_bytes(p.read_bytes()[:-100] + b"\0" * 100)
@@ -146,9 +148,10 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     env_check = dict(env, PYTHONPATH=str(ROOT))
     check = subprocess.run([sys.executable, "-c", "from expert import cache; print(cache.source_key(), "
                             "cache.load('rete') is not None, cache.load('plan') is not None, "
-                            "cache.load('kb') is not None, cache.load('knowledge') is not None)"],
+                            "cache.load('kb') is not None, cache.load('knowledge') is not None, "
+                            "cache.load('classcode') is not None)"],
                            capture_output=True, text=True, cwd=ROOT, env=env_check, timeout=60)
-    assert check.stdout.split() == [key, "True", "True", "True", "True"]
+    assert check.stdout.split() == [key, "True", "True", "True", "True", "True"]
     assert _diagnose(dict(env, TRAINOPT_NO_CACHE="1")) == first
 
 
@@ -247,6 +250,8 @@ def test_stored_cue_patterns_are_the_ones_the_phrases_give(cache_dir):
     assert patterns == fresh and analysis == text.Scanner(fresh).analysis()
     assert text._stored_cues(keywords[:-1]) is None  # stored for other keywords: not used
     cache.store(text.CUES_CACHE, b"{not json")
+    assert text._stored_cues(keywords) is None
+    cache.store_plain(text.CUES_CACHE, (fresh, [None] * len(fresh)))  # plain data, not of the entry's shape
     assert text._stored_cues(keywords) is None
 
 

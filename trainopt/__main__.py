@@ -16,10 +16,12 @@ def _command_line() -> ModuleType:
     ``main`` and ``entry``). Imported with the start-up's collector pause already on (``expert.startup.hold``):
     the command line's own imports (click, the knowledge's schema) make only long-lived objects, as the rest of
     the start-up does, and collections while they load would only walk them (about a twentieth of a pipeline
-    call). ``main`` holds the pause too; here it begins before those modules load.
+    call). ``main`` holds the pause too; here it begins before those modules load. So does the data classes' stored
+    code (``expert.classcode``): it serves the classes those modules define.
     """
     startup = internal("expert.startup")
     startup.hold()
+    internal("expert.classcode").install()
     try:
         pipeline = internal("expert.pipeline")
         if pipeline.plain(sys.argv[1:]) is not None:
