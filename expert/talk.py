@@ -1757,8 +1757,8 @@ class _Reader:
             elif t.lemma in _LENGTH_WORDS and k - 1 >= i and self.tokens[k - 1].text.lower() in K.MORE_WORDS and \
                     found is None:
                 # "when I train for more epochs, ...", "with additional iterations it drops": what moves in the
-                # clause moves once the run goes on past its usual length
-                found = "later"
+                # clause moves once the run goes on past its usual length (a later time of the run's own length)
+                found = "run_longer"
                 self._time_span = (self.tokens[k - 1].start, t.end)
             elif k - 2 >= i and self.tokens[k - 1].kind == "num" and self.tokens[k - 2].lemma in ("every", "each"):
                 # "every 500 steps", "each 2 epochs": a movement that comes back on a fixed interval
@@ -1784,7 +1784,7 @@ class _Reader:
             # "within an epoch the loss goes down, but at the start of the next epoch it jumps": the nearer time
             # phrase is this movement's; the boundary belongs to the other movement of the clause
             return None, step
-        if recurring and recurring[0][0] == "always" and found == "later":
+        if recurring and recurring[0][0] == "always" and found in ("later", "run_longer"):
             return found, step  # "after 10 steps it reads 0 every time": every value from that onset on
         if recurring:
             value, p = recurring[0]
@@ -1861,8 +1861,8 @@ class _Reader:
                 continue
             if c.split not in (None, "none") and c.split != split:
                 continue
-            if c.time is not None and c.time != time:
-                continue
+            if c.time is not None and c.time != time and not (c.time == "later" and time == "run_longer"):
+                continue  # (what moves as the run goes on longer moves later in it)
             if c.tags and not c.tags & tags:
                 continue
             return c.sets
@@ -2682,7 +2682,7 @@ class _Reader:
             if not said:
                 return
             part, quantity, split = said[0]
-            sets = self._compose(quantity, split, move, "later", {"all"}) or \
+            sets = self._compose(quantity, split, move, "run_longer", {"all"}) or \
                 self._compose(quantity, split, move, None, {"all"})
             if sets:
                 self.add(dict(sets), self.tokens[k].start, part.end)

@@ -57,17 +57,10 @@ ROWS = (
         (Derive("symptom", "slow_training"),),
         "When the step waits on data longer than it computes, the run is slow for an input-pipeline reason.",
         Cite("003", _SYM, "training slow: data loading or batch size"), salience=Salience.DERIVE + 4),
-    # A positive loss that then reads exactly 0 is a run gone wrong (overflowed steps shown as 0, or targets that
-    # vanished), never a setting asked about: said beside a setting's name ("full fine-tuning with FSDP, the loss
-    # goes to 0") it is the problem described, so the topic named is no direct question (DV-SYM-07 comes after).
-    Row("DV-SYM-ZERO",
-        {"loss_collapses_zero": True},
-        (Derive("symptom", "unstable"),),
-        "A loss that was positive and then reads exactly 0 is a numerical trouble of the run, not a converged model.",
-        Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling"),
-        salience=Salience.DERIVE + 3),
+    # (a loss that was positive and then reads exactly 0, or reads 0 from the start, is a problem described: a
+    # setting named beside it, "full fine-tuning with FSDP, the loss goes to 0", is no question about the setting)
     Row("DV-SYM-07",
-        {"question_topic": Present()},
+        {"question_topic": Present(), "loss_collapses_zero": Absent(), "loss_zero_from_start": Absent()},
         (Derive("symptom", "direct_question"),),
         "A 'which X should I use?' topic with no problem described is a direct question.",
         Cite("001", "Symptom: which X should I use? (direct questions)", "question column"),

@@ -1551,7 +1551,7 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # asks the clarifying question rather than guess a symptom
     # results that worsen as training goes on ("the longer I train, the worse the results", "with more epochs the
     # performance gets lower and lower"): the training fit does not worsen with more training, the held-out does
-    + _c("results", "worse down", {"symptom": "overfitting"}, time="later")
+    + _c("results", "worse down", {"symptom": "overfitting"}, time="run_longer")
     + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
     + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
@@ -1684,10 +1684,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "data_pipeline"}),
         # more (or fewer) GPUs than the run was tuned on, and worse results since ("went from 1 GPU to 8, accuracy is
         # worse"): not a speed complaint, which is the devices' own
-        # (the move said as done, "moved": "moving" is as often a statistic's name, "Moving average ignored ...")
-        (("gpu card node", "from add scale moved switch increase much", "worse lower drop accuracy accurate loss "
+        # ("moving" is as often a statistic's name, "Moving average ignored a value of inf on 4 GPUs": no move)
+        (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
-          "!memory !should !want !how !whether"),
+          "!memory !should !want !how !whether !moving_average"),
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # the LR left as it was when the GPU count changed ("moved from 1 gpu to 8, kept the same learning rate",
         # "scaled to four nodes but left the lr unchanged", "didn't touch the learning rate"): the global batch grew,
@@ -2274,6 +2274,8 @@ sentence is the one that counts."""
 CONCEPTS: dict[str, str] = {
     # the flag that makes a parameter trainable, which the tokens split ("requires_grad=True" is "requires", "grad")
     "require grad": "requires_grad",
+    # a statistic named by how it is kept ("Moving average ignored a value of inf"): nothing moved
+    **dict.fromkeys(("move average", "exponential move average", "move mean"), "moving_average"),
     # a change that changes nothing ("it has no effect", "doesn't matter", "nothing changed")
     **dict.fromkeys((
         "no effect", "zero effect", "not have any effect", "not have an effect", "not have much effect",
