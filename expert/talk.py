@@ -135,6 +135,8 @@ _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 may be said, the first step, any epoch, a fixed interval, every time)."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
+_LENGTH_WORDS = _EPOCH_WORDS | frozenset({"step", "steps", "iteration", "iterations", "iter", "iters"})
+"""Units of a run's length said with a "more" before them ("more epochs", "extra iterations")."""
 _STEP_OR_EPOCH_WORDS = _STEP_WORDS | _EPOCH_WORDS
 _SERIES_WORDS = frozenset({"then", "and", "still", "per", "value", "be", "is", "are", "were", "was", "like"})
 """Words a printed series of values may hold between its name and its numbers ("loss per epoch: ...",
@@ -1766,6 +1768,12 @@ class _Reader:
                 if value is not None:
                     found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
+            elif t.lemma in _LENGTH_WORDS and k - 1 >= i and self.tokens[k - 1].text.lower() in K.MORE_WORDS and \
+                    found is None:
+                # "when I train for more epochs, ...", "with additional iterations it drops": what moves in the
+                # clause moves once the run goes on past its usual length (a later time of the run's own length)
+                found = "run_longer"
+                self._time_span = (self.tokens[k - 1].start, t.end)
             elif k - 2 >= i and self.tokens[k - 1].kind == "num" and self.tokens[k - 2].lemma in ("every", "each"):
                 # "every 500 steps", "each 2 epochs": a movement that comes back on a fixed interval
                 found = "periodic"
@@ -1773,7 +1781,9 @@ class _Reader:
             elif before and "after" in lead | set(self.lemmas(k - 4, k)):
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
-            elif lead & {"after", "a", "few", "some", "several"} and "after" in self.lemmas(k - 4, k):
+            elif lead & {"after", "a", "few", "some", "several", "first", "initial"} and \
+                    "after" in self.lemmas(k - 4, k):
+                # ("after the first logged steps", "after the initial few steps": the run had begun)
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
         return times, step, found, self._time_span
@@ -1788,6 +1798,8 @@ class _Reader:
             # "within an epoch the loss goes down, but at the start of the next epoch it jumps": the nearer time
             # phrase is this movement's; the boundary belongs to the other movement of the clause
             return None, step
+        if recurring and recurring[0][0] == "always" and found in ("later", "run_longer"):
+            return found, step  # "after 10 steps it reads 0 every time": every value from that onset on
         if recurring:
             value, p = recurring[0]
             self._time_span = (p.start, p.end)
@@ -1814,6 +1826,15 @@ class _Reader:
                 if v in ("later", "after", "then") and p.i < at:
                     found = "later"
         return found, step
+
+    def _reaches(self, at: int, sent_lo: int) -> bool:
+        """Whether the value at token ``at`` is said as reached by a change ("goes to 0", "became 0").
+
+        A verb of change (``REACH_VERBS``) within the three words before it, the last of them "to" or the verb.
+        """
+        before = self.lemmas(max(sent_lo, at - 3), at)
+        return bool(before) and bool(set(before) & K.REACH_VERBS) and (
+            before[-1] == "to" or before[-1] in K.REACH_VERBS)
 
     def _after_learning(self, sent_lo: int, at: int) -> bool:
         """Whether the sentence says, before token ``at``, that the quantity first went down or learned."""
@@ -1854,8 +1875,8 @@ class _Reader:
                 continue
             if c.split not in (None, "none") and c.split != split:
                 continue
-            if c.time is not None and c.time != time:
-                continue
+            if c.time is not None and c.time != time and not (c.time == "later" and time == "run_longer"):
+                continue  # (what moves as the run goes on longer moves later in it)
             if c.tags and not c.tags & tags:
                 continue
             return c.sets
@@ -2079,6 +2100,8 @@ class _Reader:
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
                 time = None
+            if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]):
+                time = "later"  # "the loss goes (down) to 0", "drops to 0 quickly": it was not 0 before
             judgement = K.JUDGEMENTS.get((quantity, m))
             # ("train acc is great but it does badly on new data": "it" is the model, the data named after says whose)
             resolved = chosen is not None and not i <= chosen[0].i < j
@@ -2664,6 +2687,13 @@ class _Reader:
             if left and not right:
                 # "accuracy on the test set is much worse than on train": the split alone names the other curve
                 right = [(p, "split_only", p.roles["s"]) for p in parts if p.i > k and p.i <= k + 4 and "s" in p.roles]
+            if left and not right and left[-1][2] == "val" and left[-1][1] in ("accuracy", "results", "loss") and \
+                    set(self.lemmas(k + 1, min(hi, k + 5))) & K.REFERENCE_NOUNS:
+                # "the test accuracy ends below the baseline", "val accuracy is worse than the paper's": a held-out
+                # figure judged short of a reference is that split judged bad (the sentence may judge training good)
+                worse = rel in ("lt", "worse") if left[-1][1] != "loss" else rel in ("gt", "worse")
+                if worse:
+                    self._judged.setdefault("val_bad", (left[-1][0].start, t.end))
             if not left or not right:
                 continue
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
@@ -2711,7 +2741,7 @@ class _Reader:
             if not said:
                 return
             part, quantity, split = said[0]
-            sets = self._compose(quantity, split, move, "later", {"all"}) or \
+            sets = self._compose(quantity, split, move, "run_longer", {"all"}) or \
                 self._compose(quantity, split, move, None, {"all"})
             if sets:
                 self.add(dict(sets), self.tokens[k].start, part.end)

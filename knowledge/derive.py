@@ -63,8 +63,10 @@ ROWS = (
         "A run whose steps are slow, or that needs too many of them, is the slow-training symptom, whichever way "
         "the slowness was told.",
         Cite("001", "Symptom: training too slow", "diagnostic questions"), salience=Salience.DERIVE + 4),
+    # (a loss that was positive and then reads exactly 0, or reads 0 from the start, is a problem described: a
+    # setting named beside it, "full fine-tuning with FSDP, the loss goes to 0", is no question about the setting)
     Row("DV-SYM-07",
-        {"question_topic": Present()},
+        {"question_topic": Present(), "loss_collapses_zero": Absent(), "loss_zero_from_start": Absent()},
         (Derive("symptom", "direct_question"),),
         "A 'which X should I use?' topic with no problem described is a direct question.",
         Cite("001", "Symptom: which X should I use? (direct questions)", "question column"),

@@ -9,7 +9,21 @@ comparison into the observations these rows read; pasted NCCL/DDP messages reach
 from __future__ import annotations
 
 from knowledge.measurements import gt, lt
-from knowledge.schema import Absent, Cite, Find, Fix, Gt, Is, Keyword, Present, QuestionRow, RouteTo, Row, Salience
+from knowledge.schema import (
+    Absent,
+    Cite,
+    Derive,
+    Find,
+    Fix,
+    Gt,
+    Is,
+    Keyword,
+    Present,
+    QuestionRow,
+    RouteTo,
+    Row,
+    Salience,
+)
 
 _DDP_NOTE = Cite("PyTorch docs", "Distributed Data Parallel notes",
                  "replicas start identical (broadcast at construction) and stay so because every rank applies the "
@@ -165,8 +179,13 @@ ROWS = (
         fix=Fix("Build DDP without find_unused_parameters (the default).",
                 "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
         avoid=()),
-    Row("DD-BN-01", {"batchnorm_sync": "local", "per_rank_batch": lt("MT-BN-RANK-BATCH"),
-                     "dist_world_size": Gt(1, source="more than one rank")},
+    # (a world size measured by the probes or given is the multi-GPU fact the rows and questions of this module
+    # read: several processes training together)
+    Row("DD-WORLD-01", {"dist_world_size": Gt(1, source="more than one rank"), "multi_gpu": Absent()},
+        (Derive("multi_gpu", True),),
+        "More than one process training together in torch.distributed is a multi-GPU run.",
+        _DDP_NOTE, salience=Salience.DERIVE),
+    Row("DD-BN-01", {"batchnorm_sync": "local", "per_rank_batch": lt("MT-BN-RANK-BATCH"), "multi_gpu": True},
         (Find("Distributed", "warning", "BatchNorm computes its statistics per rank from a small per-rank batch "
               "(no SyncBatchNorm): noisy statistics in training and running averages that differ across ranks",
               explains=_DIST_PROBLEMS),
@@ -179,6 +198,25 @@ ROWS = (
                 "model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model).to(device)\n"
                 "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
         avoid=("shrinking the per-rank batch further to fit more ranks while BatchNorm stays per rank",)),
+    # Each rank is a process of its own: a dataset that its constructor reads into memory (a list of decoded
+    # examples, a whole binarized corpus, an in-memory cache) is read once per rank, and the machine's RAM is the
+    # per-process share times the GPUs it hosts; the sampler shards the indices, not the memory.
+    Row("DD-RAM-01", {"host_ram_per_rank": True},
+        (Find("Distributed", "warning", "every GPU process builds its own copy of the dataset in host memory: the "
+              "sampler divides the indices among the ranks, not what each one loads, so CPU RAM grows with the "
+              "number of GPUs on the machine", explains=("memory_growth", "crash", "slow_training")),
+         RouteTo(_PT, "primary", "dataset loading under DDP: memory-mapped or lazily read data, one copy per node"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "host memory budget of the run")),
+        "DistributedDataParallel starts one process per GPU and each runs the dataset's constructor; an eager "
+        "load in it is repeated N times, whereas a memory-mapped file or per-item reads are shared through the "
+        "page cache.",
+        _SAMPLER, salience=Salience.CAUSE,
+        fix=Fix("Read examples lazily in __getitem__ or memory-map the data (numpy.memmap, Arrow, LMDB), or load "
+                "only the rank's shard; keep eager in-memory loading for data far smaller than RAM / GPUs.",
+                "class Shards(torch.utils.data.Dataset):\n    def __init__(self, path):\n"
+                "        self.data = np.load(path, mmap_mode='r')   # shared pages, not a copy per rank\n"
+                "    def __getitem__(self, i):\n        return torch.from_numpy(np.array(self.data[i]))"),
+        avoid=("adding swap or fewer GPUs before the per-process copy is removed",)),
     Row("DD-LR-01", {"world_size_changed": True, "lr_world_scaling": "unchanged"},
         (Find("Distributed", "warning", "the global batch changed with the number of processes but the learning "
               "rate did not: the effective batch (per-rank batch x ranks x accumulation) sets the LR the run "
@@ -301,6 +339,25 @@ QUESTIONS = (
             "the same ratio.",
         cite=_GOYAL,
         choices=(("scaled", "yes, rescaled for the new global batch"), ("unchanged", "no, same LR as before"))),
+    # A data-parallel run that trains worse (or goes unstable) where one GPU was fine: BatchNorm computed on each
+    # rank's own batch is a cause the complaint rarely names (a global batch split over the GPUs leaves each a few
+    # examples), and its two facts split it from the LR and data causes of the same symptom.
+    QuestionRow(
+        "Q-BN-SYNC", "batchnorm_sync",
+        "Does the model have BatchNorm layers, and are they synchronized across the GPUs (SyncBatchNorm) or "
+        "computed on each GPU's own batch (plain BatchNorm under DDP)?",
+        {"multi_gpu": True, "symptom": Is("unstable", "not_learning", "convergence")}, rank=18,
+        why="Plain BatchNorm under data parallelism normalises with each GPU's own batch; a global batch split over "
+            "the GPUs can leave each too few examples for stable statistics.",
+        cite=_GN,
+        choices=(("sync", "synchronized (SyncBatchNorm), or no BatchNorm"), ("local", "plain BatchNorm, per GPU"))),
+    QuestionRow(
+        "Q-RANK-BATCH", "per_rank_batch",
+        "How many examples does each GPU process in one forward pass (the per-GPU batch)?",
+        {"multi_gpu": True, "batchnorm_sync": "local"}, rank=18,
+        why="BatchNorm on one GPU estimates its statistics from that GPU's batch alone; below about 16 examples the "
+            "estimates are too noisy.",
+        cite=_GN),
     QuestionRow(
         "Q-METRIC-DENOM", "metric_denominator",
         "In each process, what is the metric's count (correct predictions, summed loss) divided by: the examples "
@@ -402,6 +459,14 @@ KEYWORDS = (
             {"batchnorm_sync": "local"}, _KT, negatable=False, priority=4),
     # the examples each rank takes in one forward pass ("2 images per GPU", "batch size 1 per gpu", "per-gpu batch
     # is 2", "each GPU sees 3 images", "8 GPUs with 2 images each", per_device_train_batch_size=8)
+    # host memory said to follow the GPU count ("CPU RAM grows with the number of GPUs", "RAM usage scales with the
+    # number of processes", "4x the RAM on 4 GPUs", "each process loads the whole dataset into memory")
+    Keyword(r"\b(?:cpu\s+|host\s+|system\s+)?(?:ram|memory)\b[^.!?\n]{0,80}?\b(?:grow\w*|scal\w*|increas\w*|"
+            r"multipl\w*|proportional|linear\w*|correlat\w*)\b[^.!?\n]{0,40}?\b(?:number\s+of\s+|more\s+|#\s*)"
+            r"(?:gpus?|processes|ranks|devices|cards|workers\s+per\s+gpu)\b|"
+            r"\beach\s+(?:gpu\s+)?(?:process|rank)\s+(?:loads|holds|keeps|reads)\s+(?:the\s+)?(?:whole|entire|full)\s+"
+            r"(?:dataset|data)",
+            {"host_ram_per_rank": True, "multi_gpu": True, "symptom": "memory_growth"}, _KT, priority=3),
     *(Keyword(p, {"per_rank_batch": "$int"}, _KT, priority=3) for p in (
         rf"\b(?P<per_rank_batch>\d+)\s+{_EXAMPLES}\s+(?:per|each|a|/)\s*(?:gpu|card|device|rank|process)\b",
         r"\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<per_rank_batch>\d+)\s+(?:per|on\s+each|each)\s+(?:gpu|card|"

@@ -62,6 +62,9 @@ _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
+_SHARD = (r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|"
+          r"sharding\s+strateg\w*")
+"""Sharding named (ZeRO stages, FSDP, full or hybrid shard)."""
 MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?)?|prodigy|adamw[-_\s]?8[-\s]?bit|"
               r"8[-\s]?bit\s+adamw?|paged\s+adamw?|lamb|adamw?|sgd")
 """Optimizers users ask about by name (informational questions)."""
@@ -305,7 +308,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"how\s+(?:do\s+i|to|should\s+i|can\s+i)\s+track\s+(?:my\s+|our\s+)?(?:experiments?|runs?)",
        _DQ, P_TRACKING, symptom="experiment_tracking", question_topic="tracking"),
     _k(r"mu-?p|µp|μp|mu[-\s]?transfer", _DQ, P_DIRECT, symptom="direct_question", question_topic="mup"),
-    _k(r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|sharding\s+strateg\w*",
+    # sharding named as the run's setting ("full fine-tuning with FSDP on 4 A100s, the loss goes to 0") is no
+    # question about it: the topic is read, the request only when something asks (a "?", a choice, "should")
+    _k(_SHARD, _DQ, P_DIRECT, question_topic="sharding"),
+    _k(rf"(?:\b(?:should|which|whether|worth|or|vs\.?|versus|how)\b[^.!?\n]{{0,60}}?(?:{_SHARD})|"
+       rf"(?:{_SHARD})[^.!?\n]{{0,60}}?\?|(?:{_SHARD})\s+(?:or|vs\.?|versus)\b)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
        r"(?:which|what)\s+preference[-\s](?:tuning\s+|alignment\s+|optimi[sz]ation\s+)?(?:method|algorithm|objective|"
@@ -510,6 +517,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # ("sign-language model" is no language model)
     _k(r"(?<!sign[-\s])language\s+model\w*|\bllms?\b|causal\s+lm|gpt-?\d*\w*|llama\w*|mistral\w*|next[\s-]token|"
        r"qwen\w*|gemma\w*|phi-?\d\w*|falcon-?\d+\w*|starcoder\w*|deepseek\w*|vicuna\w*|mixtral\w*|decoder[\s-]only|"
+       r"code-?llama\w*|baichuan\w*|chatglm\w*|internlm\w*|"
        # (what only a text generator is tuned with: a chat template, instruction tuning, SFT on prompts and answers,
        # an end-of-sequence token to learn, a causal-LM class)
        r"chat[\s_-]?templates?|apply_chat_template|instruction[\s-]?(?:tun\w*|fine[\s-]?tun\w*)|\bsft\b|sfttrainer|"

@@ -170,7 +170,10 @@ KEYWORDS = (
     Keyword(r"model (?:is )?too small|need (?:a )?(?:bigger|larger) model|more (?:parameters|capacity)",
             {"self_diagnosis": "model too small", "considering": "bigger model"}, _KM),
     # (a wish or a plan: "worse after more epochs", "with more epochs it overfits" tell what happened, not a wish)
+    # ("when I train for more epochs it gets worse": a condition of what happened, no plan)
     Keyword(r"(?:need|needs|needed|should|could|would|will|must|want|wants|try|trying|just|maybe|perhaps|"
+            r"(?<!when i train )(?<!when we train )(?<!if i train )(?<!if we train )(?<!whenever i train )"
+            r"(?<!when i trained )(?<!if i trained )"
             r"(?:to|for|add|adding|run|running)(?: it| the model| them)?)\s+(?:\w+\s+){0,2}?(?:more|additional|extra) "
             r"epochs|train (?:it |for )?longer|more epochs\s*\?",
             {"considering": "more epochs"}, _KM),

@@ -479,6 +479,15 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "zero the grad", "zero the gradient", "zero out the grad", "zero out the gradient",
                      "zero my grad", "zero all the grad", "zero all grad",
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
+                     # (an English word of its own, no slip of "factor": the LLaMA-Factory fine-tuning tool)
+                     "factory",
+                     # a learning regime named by its number of examples per class ("few-shot", "zero-shot"): no
+                     # curve "shoots"
+                     "few-shot", "few shot", "one-shot", "one shot", "zero-shot", "zero shot", "k-shot", "n-shot",
+                     "low-shot", "many-shot",
+                     # a statistic named by how it is kept ("Moving average ignored a value of inf", "the EMA
+                     # weights"): nothing was moved, no GPUs or data were moved
+                     "moving average", "exponential moving average", "running average", "moving mean",
                      # an augmentation named by its transform ("random crop, color jitter"): no curve jitters
                      "color jitter", "colour jitter",
                      # ... or by its randomness ("random crop", "random transforms are still on for val"), and a split
@@ -768,6 +777,10 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
+REACH_VERBS = frozenset({"go", "drop", "fall", "converge", "collapse", "decrease", "decline", "become", "turn",
+                         "reach", "sink", "plunge", "plummet", "crash", "head", "shrink", "tank", "dive"})
+"""Verbs of change that say a value was reached ("the loss goes to 0", "dropped to zero", "became 0"): what it
+reached it did not hold before."""
 WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
 """Words that make "worse" a change over time ("got worse", "worsens"), not a level judged ("is worse")."""
 RUN_MACHINERY = frozenset("script job process program training".split())
@@ -1031,6 +1044,11 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
                                 "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
 """Counts said in words ("two GPUs", "multiple GPUs")."""
 
+REFERENCE_NOUNS = frozenset("baseline paper reported reference benchmark expected expectation original official "
+                            "previous published sota".split())
+"""What a held-out figure is measured against besides training's ("below the baseline", "worse than the paper")."""
+MORE_WORDS = frozenset("more additional extra further".split())
+"""Words that lengthen a run when said before its unit ("more epochs", "additional iterations")."""
 CORRELATIVE_LEADS = frozenset("longer more further".split())
 TRAINING_LENGTH = frozenset("train training epoch step iteration iter time".split())
 CORRELATIVE_MOVES: dict[str, str] = {"lower": "down", "smaller": "down", "less": "down", "worse": "worse",
@@ -1563,6 +1581,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- the vague complaint: a model, its results or the run judged bad with no symptom named ("my model is
     # garbage", "results got worse", "training is broken"); a fallback, read only when nothing else is, and it
     # asks the clarifying question rather than guess a symptom
+    # results that worsen as training goes on ("the longer I train, the worse the results", "with more epochs the
+    # performance gets lower and lower"): the training fit does not worsen with more training, the held-out does
+    + _c("results", "worse down", {"symptom": "overfitting"}, time="run_longer")
     + _c("results", "bad worse down low broken wrong", {"vague_query": "performs_poorly"})
     + _c("model", "bad worse broken wrong", {"vague_query": "performs_poorly"})
     + _c("predictions", "bad wrong", {"vague_query": "performs_poorly"})
@@ -1695,9 +1716,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"recent_change": "data_pipeline"}),
         # more (or fewer) GPUs than the run was tuned on, and worse results since ("went from 1 GPU to 8, accuracy is
         # worse"): not a speed complaint, which is the devices' own
+        # ("moving" is as often a statistic's name, "Moving average ignored a value of inf on 4 GPUs": no move)
         (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
-          "!memory !should !want !how !whether"),
+          "!memory !should !want !how !whether !moving_average"),
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
         # the LR left as it was when the GPU count changed ("moved from 1 gpu to 8, kept the same learning rate",
         # "scaled to four nodes but left the lr unchanged", "didn't touch the learning rate"): the global batch grew,
@@ -2310,6 +2332,8 @@ sentence is the one that counts."""
 CONCEPTS: dict[str, str] = {
     # the flag that makes a parameter trainable, which the tokens split ("requires_grad=True" is "requires", "grad")
     "require grad": "requires_grad",
+    # a statistic named by how it is kept ("Moving average ignored a value of inf"): nothing moved
+    **dict.fromkeys(("move average", "exponential move average", "move mean"), "moving_average"),
     # a change that changes nothing ("it has no effect", "doesn't matter", "nothing changed")
     **dict.fromkeys((
         "no effect", "zero effect", "not have any effect", "not have an effect", "not have much effect",

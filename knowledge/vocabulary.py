@@ -461,6 +461,8 @@ SPECS: tuple[Spec, ...] = (
        "Whether a distributed evaluation scores each example once ('padded': the sampler pads the ranks' shards to "
        "one length by repeating examples, so more are scored than the set holds).", question="Q-EVAL-PADDING",
        group="distributed"),
+    _b("host_ram_per_rank", "The host (CPU) memory the run takes grows with the number of GPU processes on the "
+       "machine, about one copy of the dataset (or of what it loads) per process.", group="distributed"),
     _e("rank_batch_counts", "equal uneven",
        "Whether every rank has the same number of batches per epoch ('uneven': some rank runs out first and the "
        "others wait in a collective it never joins).", group="distributed"),

@@ -130,6 +130,15 @@ def _read(text: str) -> dict:
     ("evaluating the saved model gives different accuracy every time", "nondeterminism", "evaluation"),
     ("with the same seed the runs are not reproducible", "nondeterminism", "training_runs"),
     ("the last epoch is never logged to wandb", "metrics_dropped", True),
+    # issue 17, sixth batch: words that say a cause the threads name
+    ("fairseq needs CPU RAM that grows with the number of GPUs on the machine", "host_ram_per_rank", True),
+    ("each process loads the whole dataset into memory", "host_ram_per_rank", True),
+    ("the loss quickly goes to 0", "loss_collapses_zero", True),
+    ("the training loss dropped down to zero suspiciously fast", "loss_collapses_zero", True),
+    ("after the first logged steps the loss reads 0 every time", "loss_collapses_zero", True),
+    ("with more epochs the performance gets lower and lower", "symptom", "overfitting"),
+    ("train accuracy hits 100% fast but the test accuracy ends below the baseline", "symptom", "overfitting"),
+    ("CodeLlama-7b full fine-tuning", "task", "language_modeling"),
     ("the val dice changes with shuffle=True or False on the val loader", "metric_batch_averaged", True),
     ("my validation F1 depends on the eval batch size", "metric_batch_averaged", True),
     ("my f1 changes when I evaluate the same checkpoint with a larger batch size", "metric_batch_averaged", True),
@@ -187,6 +196,9 @@ def test_a_cause_described_in_words_sets_its_observation(text, name, value):
     ("validation accuracy is 95%", "val_metric"),
     ("I call optimizer.step() once per iteration", "optimizer_step_call"),
     ("the loss scale settles at 65536", "scaler_skips"),
+    # (GPU memory that grows over epochs is no per-process copy; a zero loss from the first step no collapse)
+    ("GPU memory grows every epoch", "host_ram_per_rank"),
+    ("the loss is 0 from the very first step", "loss_collapses_zero"),
     ("my dice loss depends on the batch size", "metric_batch_averaged"),
     ("gradient clipping at 1.0 halts training", "clip_order"),
     ("gradient accumulation with samples of different lengths and the loss is nan", "accum_token_mean"),
@@ -332,3 +344,17 @@ def test_an_activation_before_a_normalizing_loss_is_read_with_its_loss(text: str
                                                                         loss: str | None) -> None:
     got = _read(text)
     assert (got.get("output_activation"), got.get("loss_fn")) == (activation, loss)
+
+
+@pytest.mark.parametrize("text, name", [
+    # a learning regime is no curve that shoots, a tool's name no slip of a setting, a statistic's name no move
+    ("few-shot classification with a ResNet backbone", "loss_behavior"),
+    ("one-shot learning on omniglot", "loss_behavior"),
+    ("LoRA SFT through LLaMA-Factory with 4 accumulation steps", "logged_loss"),
+    ("'Moving average ignored a value of inf/nan' keeps appearing on 4 GPUs", "world_size_changed"),
+    # a setting named in passing is no question about it
+    ("full fine-tuning with FSDP on 8 GPUs, the loss goes to 0", "symptom"),
+])
+def test_names_of_regimes_tools_and_statistics_read_no_trouble(text: str, name: str) -> None:
+    read = _read(text)
+    assert read.get(name) in (None, "unstable"), read
