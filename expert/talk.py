@@ -352,6 +352,8 @@ def _words() -> frozenset[str]:
 
 def _lemma(word: str) -> str:
     w = word.lower()
+    if w in K.SHORT_FORMS:
+        return K.SHORT_FORMS[w]
     if w in FORMS:
         return FORMS[w]
     if w.endswith("ly") and len(w) > 4:
@@ -2760,6 +2762,12 @@ class _Reader:
         # adamw better than adam for my model"); a sentence closed by a full stop is a statement still
         asks = asks or (toks[0].text in _INVERTED and (lo == 0 or self.tokens[lo - 1].text in _SENTENCE_END)
                          and (hi >= len(self.tokens) or self.tokens[hi].text != "."))
+        # (a question word opening the text's last words with its auxiliary, the "?" left off: "fp32 or mixed
+        # precision what do you recommend", "small or large batch size which is better")
+        asks = asks or (hi >= len(self.tokens) and any(
+            lemmas[n] in ("what", "which") and lemmas[n + 1] in _INVERTED | {"do", "be", "one"}
+            for n in range(1, len(lemmas) - 1)) and bool({"or", "vs", "versus"} & set(lemmas[1:4])) and
+            lemmas[0] not in K.AGENTS)
         # a wish to do something with a setting is a request about it as much as a question ("I want to augment
         # my images and masks with imgaug", "I'd like to weight the loss"): the topic must follow the wish
         wish = next((n + 2 for n in range(len(lemmas) - 2) if lemmas[n] in K.WISH_VERBS and lemmas[n + 1] == "to"
@@ -2803,7 +2811,12 @@ class _Reader:
         terse = toks[-1].text == "?" and hi - lo <= 10 and any(
             "topic" in p.roles and p.i == lo and p.j < hi and self.tokens[p.j].lemma in ("for", "with", "on", "in")
             for p in parts)
-        if not choice and not terse and not (topics and toks[-1].text == "?" and lemmas[0] in K.QUESTION_LEADS):
+        # (a question in the inverted order whose "?" was left off ends the text: "does a larger batch size hurt
+        # generalization"; "does not converge" is a statement with its subject dropped)
+        unmarked = toks[0].text.lower() in _INVERTED and hi >= len(self.tokens) and len(lemmas) > 1 and \
+            lemmas[1] not in K.NEGATORS and lemmas[1] != "not"
+        if not choice and not terse and not (topics and (toks[-1].text == "?" or unmarked) and
+                                             lemmas[0] in K.QUESTION_LEADS):
             return
         # "why is my loss negative?" asks about a symptom, not a setting: a topic must be the subject
         if lemmas[0] == "why":

@@ -96,7 +96,6 @@ QUANTITIES: dict[str, str] = {
     # (how many batches an epoch has is its step count, not the batch size: "1000 batches per epoch")
     "number of batch": "step_count", "batch per epoch": "step_count", "batch in an epoch": "step_count",
     "batch per gpu per epoch": "step_count", "batch count": "step_count", "many batch": "step_count",
-    "more batch": "step_count", "fewer batch": "step_count",
     "many iteration": "step_count",
 }
 """Phrases naming a quantity (or a thing that can move, freeze or hang)."""
@@ -417,6 +416,7 @@ beside a question, the setting is not what the question asks about."""
 
 TOPICS: dict[str, str] = {
     "optimizer": "optimizer", "optimiser": "optimizer", "learning rate": "learning_rate", "lr": "learning_rate",
+    "bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
     "schedule": "schedule", "scheduler": "schedule", "lr schedule": "schedule",
     "batch size": "batch_size", "batch": "batch_size", "precision": "precision", "mixed precision": "precision",
     "hyperparameter": "tuning", "hyperparameter tuning": "tuning", "hyperparameter search": "tuning",
@@ -453,6 +453,11 @@ TOPICS: dict[str, str] = {
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
+
+SHORT_FORMS: dict[str, str] = {"iter": "iteration", "iters": "iteration", "itr": "iteration", "itrs": "iteration",
+                               "epch": "epoch", "epchs": "epoch"}
+"""Words users shorten, read as the word they stand for ("each iter is slow"). Not "eps" (Adam's epsilon too) nor
+"it" (a pronoun)."""
 
 OPTIMIZER_KNOBS = frozenset({"weight decay", "wd", "weight_decay", "decoupled weight decay", "l2 regularization",
                              "l2 penalty"})
