@@ -27,6 +27,7 @@ from typing import Any
 STEPS = 2400
 FAULT_AT = 1500  # mid-window (200-step windows): a window's worth of latency shows as the step of the next end
 FEATURES, CLASSES, BATCH, DATA = 32, 10, 64, 4096
+HIDDEN = 64  # the hidden width (``--hidden``: 256 gives a weight large enough to be read on a sample)
 
 
 def _faults() -> dict[str, Callable[[dict[str, Any]], None] | None]:
@@ -71,7 +72,8 @@ def _faults() -> dict[str, Callable[[dict[str, Any]], None] | None]:
             "loss_scale_collapse": loss_scale_collapse, "dead_relus": dead_relus, "inputs_scaled": inputs_scaled}
 
 
-def run_one(name: str, steps: int = STEPS, fault_at: int = FAULT_AT, seed: int = 0) -> dict[str, Any]:
+def run_one(name: str, steps: int = STEPS, fault_at: int = FAULT_AT, seed: int = 0, hidden: int = HIDDEN
+            ) -> dict[str, Any]:
     """Train one scenario under ``watch``; return its trips (step, rows), false alarms and the rows on exit."""
     import torch
     from torch import nn
@@ -88,7 +90,8 @@ def run_one(name: str, steps: int = STEPS, fault_at: int = FAULT_AT, seed: int =
     if name == "healthy":  # ordinary label noise: 5% of the labels wrong, fixed for the run
         flip = torch.rand(DATA, generator=gen) < 0.05
         labels[flip] = torch.randint(0, CLASSES, (int(flip.sum()),), generator=gen)
-    m = nn.Sequential(nn.Linear(FEATURES, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, CLASSES))
+    m = nn.Sequential(nn.Linear(FEATURES, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
+                      nn.Linear(hidden, CLASSES))
     opt = torch.optim.AdamW(m.parameters(), 1e-3)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps) if name == "healthy" else None
     loss_fn = nn.CrossEntropyLoss()
@@ -127,14 +130,14 @@ def run_one(name: str, steps: int = STEPS, fault_at: int = FAULT_AT, seed: int =
 
 
 def run(steps: int = STEPS, fault_at: int = FAULT_AT, only: str | None = None,
-        seeds: tuple[int, ...] = (0,)) -> list[dict[str, Any]]:
+        seeds: tuple[int, ...] = (0,), hidden: int = HIDDEN) -> list[dict[str, Any]]:
     """Every scenario (or those whose name contains ``only``), for each seed."""
     import torch
 
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore")
     logging.getLogger("trainopt.watch").setLevel(logging.ERROR)
-    return [dict(run_one(n, steps, fault_at, seed), seed=seed)
+    return [dict(run_one(n, steps, fault_at, seed, hidden), seed=seed)
             for seed in seeds for n in _faults() if only is None or only in n]
 
 
@@ -165,9 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fault-at", type=int, default=FAULT_AT)
     ap.add_argument("--only", help="only scenarios whose name contains this text")
     ap.add_argument("--seeds", type=int, default=1, help="seeds per scenario (0, 1, ...)")
+    ap.add_argument("--hidden", type=int, default=HIDDEN, help="hidden width of the MLP")
     ap.add_argument("--json", action="store_true", help="JSON to stdout")
     args = ap.parse_args(argv)
-    rows = run(args.steps, args.fault_at, args.only, tuple(range(args.seeds)))
+    rows = run(args.steps, args.fault_at, args.only, tuple(range(args.seeds)), args.hidden)
     print(json.dumps(rows, indent=1) if args.json else render(rows))
     return 0
 
