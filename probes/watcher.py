@@ -536,7 +536,13 @@ class Watch:
         if self.shards is not None:
             self.shards.sync()
         sound = False  # whether this step's loss was read on the host and is finite
-        if self._empty_now:
+        if type(loss) is torch.Tensor and loss.ndim == 0 and loss.is_cpu and not self._empty_now:
+            # the usual CPU step, first: a scalar loss read now (see below), without the general path's checks
+            self.loss_step = self.steps
+            read = float(loss.item())
+            self._hostbuf.append(("loss", self._i, read))
+            sound = read - read == 0
+        elif self._empty_now:
             self._empty_now = False
             self.empty_batches += 1
             if self.empty_batches == 1:
