@@ -103,6 +103,10 @@ def _exec(source: Any, globals: dict[str, Any] | None = None, locals: Any = None
     """``exec`` for the ``dataclasses`` module: a text for one of trainopt's classes runs from ``code_for``."""
     if type(source) is str and type(globals) is dict and str(globals.get("__name__", "")).startswith(OURS):
         source = code_for(source)
+    elif type(source) is str:
+        # exec of a text inherits the caller's __future__ flags, and this module has "annotations": compiled
+        # without them, a user's class gets the __init__ annotations the builtin exec in dataclasses gives it
+        source = builtins.compile(source, "<string>", "exec", dont_inherit=True)
     builtins.exec(source, globals, locals)
 
 

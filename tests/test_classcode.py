@@ -99,6 +99,21 @@ def test_a_users_class_is_left_to_dataclasses(fresh):
     assert not classcode._new and mod.Row("r").n == 3
 
 
+def test_a_users_class_keeps_its_annotations(fresh):
+    """The caching exec adds no __future__ flag of its own: a user's __init__ keeps real annotations."""
+    import dataclasses
+    import typing
+
+    # the user's module has no __future__ import (this test file has one, so the class is made from a text)
+    text = "import dataclasses\n@dataclasses.dataclass\nclass Point:\n    x: int\n    y: float = 0.0\n"
+    space: dict = {"__name__": "mypackage.points"}
+    exec(compile(text, "points.py", "exec", dont_inherit=True), space)
+    init = space["Point"].__init__
+    assert vars(dataclasses).get("exec") is classcode._exec  # the caching exec made it
+    assert init.__annotations__ == {"x": int, "y": float, "return": None}
+    assert typing.get_type_hints(init) == {"x": int, "y": float, "return": type(None)}
+
+
 @pytest.mark.parametrize("payload", [["not", "a", "table"], {"text": "not bytes"}, {1: b"x"}])
 def test_an_entry_that_is_not_a_table_is_not_used(fresh, payload):
     cache.store_plain(classcode.CACHE_NAME, payload)
