@@ -416,7 +416,7 @@ beside a question, the setting is not what the question asks about."""
 
 TOPICS: dict[str, str] = {
     "optimizer": "optimizer", "optimiser": "optimizer", "learning rate": "learning_rate", "lr": "learning_rate",
-    "bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
+    "bs": "batch_size",
     "schedule": "schedule", "scheduler": "schedule", "lr schedule": "schedule",
     "batch size": "batch_size", "batch": "batch_size", "precision": "precision", "mixed precision": "precision",
     "hyperparameter": "tuning", "hyperparameter tuning": "tuning", "hyperparameter search": "tuning",
