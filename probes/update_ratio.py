@@ -14,34 +14,6 @@ from probes.medians import median
 
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
-SAMPLE_ABOVE = 32768
-"""A weight of more elements than this is read on evenly spaced ones only (``SAMPLE_ELEMENTS`` or so) around a
-sampled step: the update ratio is a ratio of two norms over the same elements, which a few thousand of them
-estimate to a few percent, well inside the decades its thresholds are set in. The whole-model copy and the
-passes over it were the largest part of a sampled step on a CPU whose caches the training step had flushed
-(issue 21: about half of it on the small MLP's 1.6 MB of weights). Smaller tensors (biases, small layers, the
-benchmark zoo's models) are read whole, as before."""
-SAMPLE_ELEMENTS = 8192
-
-
-def sample_views(params: Sequence[torch.Tensor]) -> list[torch.Tensor]:
-    """Each parameter, or a strided view of about ``SAMPLE_ELEMENTS`` elements of one larger than ``SAMPLE_ABOVE``.
-
-    A view, not a copy: the optimizer's in-place update shows through it.
-
-    The stride is odd so that it does not fall on the same few columns of every row of a matrix whose width is
-    a power of two (a dead input feature's column would then be all or nothing of the sample). A parameter that
-    is not contiguous is taken whole (a flat view of it would be a copy).
-    """
-    out = []
-    for p in params:
-        n = p.numel()
-        if n > SAMPLE_ABOVE and p.is_contiguous():
-            out.append(p.detach().view(-1)[::(n // SAMPLE_ELEMENTS) | 1])
-        else:
-            out.append(p)
-    return out
-
 
 def update_norms(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor], consume: bool = False
                  ) -> torch.Tensor:
@@ -279,9 +251,9 @@ def _median_rows(rows: list[list[float]]) -> Any:
 class UpdateRatioProbe(Probe):
     """Plugin: |update| / |weight| per layer, around sampled optimizer steps.
 
-    On a sampled step the weights (evenly spaced elements of a large one: ``sample_views``) are copied before the
-    step (one foreach kernel) and the ratios queued after it; the window end folds the median of its samples per
-    layer into ``Phases`` (bounded: the first abnormal window and the latest one).
+    On a sampled step the weights are copied before the step (one foreach kernel) and the ratios queued after
+    it; the window end folds the median of its samples per layer into ``Phases`` (bounded: the first abnormal
+    window and the latest one).
     """
 
     info = INFO
@@ -294,7 +266,6 @@ class UpdateRatioProbe(Probe):
         """No samples yet."""
         self.phases = Phases()
         self._before: list[torch.Tensor] | None = None
-        self._views: list[torch.Tensor] | None = None  # what ``_before`` copied: the parameters or views of them
         self._lr_now: float | None = None
         self._lr_peak = 0.0
         self._lr_low = float("inf")
@@ -303,9 +274,8 @@ class UpdateRatioProbe(Probe):
         """On a sampled step: copy the weights and read the LR (host numbers already)."""
         if not run.sampled:
             return
-        self._views = sample_views(run.params)
         with torch.no_grad():
-            self._before = torch._foreach_mul(self._views, 1.0)
+            self._before = torch._foreach_mul(run.params, 1.0)
         self._lr_now, peak = lr_now_and_peak(run.optimizer)
         if peak is not None:
             self._lr_peak = max(self._lr_peak, peak)
@@ -314,8 +284,8 @@ class UpdateRatioProbe(Probe):
         """Queue the norms of the sampled step's updates and of the weights before it (divided at the window end)."""
         if self._before is None:
             return
-        run.record("upd:norms", update_norms(self._before, self._views, consume=True))
-        self._before = self._views = None
+        run.record("upd:norms", update_norms(self._before, run.params, consume=True))
+        self._before = None
         if self._lr_now is not None:
             self._lr_low = min(self._lr_low, self._lr_now)
 
