@@ -4339,7 +4339,16 @@ class _Reader:
             # (a word right before a rival is its modifier, the rival the head: "update torch weights" updates the
             # weights, not torch)
             own = [b for b in own if b + 1 not in rival]
-            both = [(b, b in own) for b in set(own) | set(rival) if b != a]
+            # (what first follows a "than" is the standard a comparative is measured against, not what it is said of:
+            # "the loss plateaus higher than the recipe under DeepSpeed ZeRO-3 with FSDP" says "higher" of FSDP's run;
+            # the standard runs on while the words after it are of its side)
+            than = next((k for k in range(a + 1, len(toks)) if toks[k].lemma == "than"), len(toks))
+            standard: set[int] = set()
+            for b in sorted(b for b in set(own) | set(rival) if b > than):
+                if standard and (b in own) != (min(standard) in own):
+                    break
+                standard.add(b)
+            both = [(b, b in own) for b in set(own) | set(rival) if b != a and b not in standard]
             same = [(b, o) for b, o in both if breaks[b] == breaks[a]]
             for pool, before in ((same, True), (same, False), (both, True), (both, False)):
                 side = [(b, o) for b, o in pool if (b < a) == before]

@@ -80,10 +80,14 @@ _LISTING_END = rx.compile(r"\b(?:and|or)$", re.IGNORECASE)
 """A clause of a word or two ended by "and" / "or" ("with adam and ..."): a conjunct of the clause after."""
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!never\s)(?<!nothing\s)(?<!none\s)(?<!no\s)"
 _WORKED = rx.compile(
-    rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:(?:just\s+)?(?:fine|well|ok|okay|great|perfectly)|in|with|under|using)|(?:it|that|this|which)\s+worked|"
+    rf"\b{_NOT_BEFORE}(?:work(?:s|ed)\s+(?:just\s+)?(?:fine|well|ok|okay|great|perfectly)|(?:it|that|this|which)\s+worked|"
     rf"(?:is|was|ran|runs|run|trains?|trained|behaves?|behaved|converge[sd]?|learns?|learned|learnt|went|goes)\s+"
     r"(?:just\s+)?(?:fine|ok|okay|well|normally|great)|(?:was|is)\s+stable|no\s+(?:problems?|issues?|nans?)\s+"
     r"with|solved\s+it|fixe[sd]\s+it|(?:it|that)\s+helped)\b", re.IGNORECASE)
+_WORKED_WITH = rx.compile(rf"\b{_NOT_BEFORE}work(?:s|ed)\s+(?:in|with|under|using)\b", re.IGNORECASE)
+"""A run said to work with something ("works with adam", "works in fp16"): the setting is the good side's only
+where another value of it is said for the run in trouble ("... but with sgd the loss is flat"); alone, the contrast
+is on something else (the GPU count, training against inference) and the setting is the run's own."""
 _CONSIDER = rx.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
     r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
@@ -469,8 +473,11 @@ class _Context:
         """How many words the clause ``a:e`` holds, not counting the break words that bound it."""
         return sum(1 for w in _BARE_WORD.findall(self.text, a, e) if not _CLAUSE_BREAK.fullmatch(w))
 
-    def attribution(self, start: int) -> tuple[bool, bool, bool]:
-        """(the clause says this worked, the clause only considers it, the clause is about someone else's run)."""
+    def attribution(self, start: int) -> tuple[bool, bool, bool, bool]:
+        """(worked, considered, others', works with): what the clause around ``start`` says of its settings.
+
+        The clause says this worked, only considers it, is about someone else's run, says the run works with it.
+        """
         a = self.clause_start(start)
         # a bare conjunct ("fp32 and bf16", "adam, sgd"): a setting listed beside another, with no verb of its own,
         # shares the attribution of the clause it is listed in ("trains fine in fp32 and bf16, but fp16 gives nan")
@@ -483,7 +490,7 @@ class _Context:
         if (a, e) not in self._attr:
             clause = self.text[a:e]
             self._attr[a, e] = (bool(_WORKED.search(clause)), bool(_CONSIDER.search(clause)),
-                                bool(_OTHERS.search(clause)))
+                                bool(_OTHERS.search(clause)), bool(_WORKED_WITH.search(clause)))
         return self._attr[a, e]
 
 
@@ -602,6 +609,20 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         held.setdefault((name, value), phrase)
         return True
 
+    # every setting the text names, by name: a setting said to work beside another value of it is the good side
+    # of a contrast ("works with adam but with sgd the loss is flat"); said alone, it is the run's own
+    named: dict[str, set[tuple[str, int]]] = {}
+    for h in kept:
+        for name, raw_value in h.keyword.sets.items():
+            named.setdefault(name, set()).add((str(raw_value), h.start))
+    for r in u.readings:
+        if r.named:
+            named.setdefault(r.name, set()).add((str(r.value), r.start))
+
+    def rivalled(name: str, value: Any, start: int) -> bool:
+        """Whether another value of setting ``name`` is said elsewhere in the text than at ``start``."""
+        return any(v != str(value) and at != start for v, at in named.get(name, ()))
+
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     history: dict[str, tuple[tuple[Any, ...], TextReading]] = {}  # the trouble said as past and fixed
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
@@ -630,7 +651,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             if (h.order, name) in settled or u.claimed(h.start, h.end, name):
                 continue
             if name in OTHERS_NAMES:
-                worked, considered, others = ctx.attribution(h.start)
+                worked, considered, others, worked_with = ctx.attribution(h.start)
+                worked = worked or (worked_with and rivalled(name, raw_value, h.start))
                 if others or (name in CONFIG_NAMES and (worked or considered)):
                     continue  # what worked before, what the user weighs, what others use: not this run's
             try:
@@ -669,7 +691,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         if r.named and weighing.inside(r.start, r.end):
             continue  # "switch to Lion", "does Lion help": a setting inside a cue that weighs it is not the run's
         if r.named and r.name in OTHERS_NAMES:
-            worked, considered, others = ctx.attribution(r.start)
+            worked, considered, others, worked_with = ctx.attribution(r.start)
+            worked = worked or (worked_with and rivalled(r.name, r.value, r.start))
             if others or (r.name in CONFIG_NAMES and (worked or considered)):
                 continue  # what worked before, what the user weighs, what others use: not this run's
         try:

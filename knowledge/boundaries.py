@@ -440,9 +440,12 @@ KEYWORDS = (
             r"episode\s+(?:rewards?|returns?|lengths?)|(?:mean|average|discounted)\s+(?:rewards?|returns?)|"
             r"reward\s+(?:function|shaping|signal|hacking|clipping|scale)|(?:my|the|an|rl)\s+agent|"
             r"(?:custom|own|gym)\s+env(?:ironment)?s?|"
-            # the actor-critic family by its parts: the critic's value loss and its explained variance
-            r"actor[\s-]critic|vf_loss|value[\s_-](?:function|head)[\s_-]loss|explained[\s_]variance",
+            # the critic's value loss and its explained variance
+            r"vf_loss|value[\s_-](?:function|head)[\s_-]loss|explained[\s_]variance",
             {"task": "rl"}, _KC, negatable=False),
+    # the actor-critic family by name: everyday words too ("the actor and the critic at the play"), so read only in
+    # a text about training
+    Keyword(r"actor[\s-]critic", {"task": "rl"}, _KC, negatable=False, scope=False),
     # real error messages (a negation before them is part of the message, not of the user's claim)
     Keyword(r"cuda out of memory|outofmemoryerror|cuda error: out of memory",
             {"error_text": "CUDA out of memory"}, _KE, negatable=False, priority=3),

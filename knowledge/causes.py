@@ -1016,7 +1016,11 @@ ROWS = (
         "The smoothed target puts 1 - eps on the true class and eps / (K - 1) on each other one; cross-entropy "
         "against it is minimised by predicting it exactly, and that minimum is its entropy, which is positive.",
         Cite("Szegedy et al. 2016", "Rethinking the Inception architecture", "label-smoothing regularization"),
-        salience=Salience.CAUSE,
+        # (a floor is reached only by a run that learned: not by one whose loss never fell or whose accuracy sits at
+        # chance; and it is the weakest reading of a stalled smoothed loss, so it comes after every other cause and
+        # stands only where none of them explains the symptom; a validation loss that rises is overfitting, a
+        # model still moving, not one resting at its floor)
+        unless=("flag:never_learned", "flag:symptom_explained", "finding:MS-OVF-01"), salience=Salience.AFTER,
         fix=Fix("Compute the floor for your smoothing and class count and compare the plateau with it.",
                 "import math\neps, K = 0.1, 10\nq = [1 - eps] + [eps / (K - 1)] * (K - 1)\n"
                 "print(-sum(p * math.log(p) for p in q))   # the lowest loss the smoothed targets allow"),

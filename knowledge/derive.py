@@ -106,7 +106,32 @@ HEALTHY = (
 ROWS = ROWS + HEALTHY
 
 
+# Evidence that the run never learned anything: a loss flat from its first steps, or accuracy at chance. A cause
+# that needs the model to have learned first (a loss sitting at its objective's floor, LS-SMOOTH-01) is ruled out.
+_NEVER = "never_learned"
+ROWS = ROWS + (
+    Row("DV-LEARN-01", {"loss_behavior": "flat_from_start"},
+        (Flag(_NEVER, "the loss never fell from its start"),),
+        "A loss flat from the first steps never came down to anything, floor or not.",
+        Cite("000", "Symptom: model not learning", "keywords: stuck, flat loss, not improving"),
+        unless=(f"flag:{_NEVER}",), salience=Salience.DERIVE + 3),
+    Row("DV-LEARN-02", {"val_acc_over_chance": lt("MT-CHANCE-ACC")},
+        (Flag(_NEVER, "validation accuracy at chance"),),
+        "Validation accuracy at chance means nothing generalizable was learned.",
+        Cite("003", "Step 1: symptom table", "loss flat from epoch 0"),
+        unless=(f"flag:{_NEVER}",), salience=Salience.DERIVE + 3),
+)
+
+CHANCE_ACC = lt("MT-CHANCE-ACC")
+"""Accuracy below this multiple of chance (1/num_classes) is accuracy at chance."""
+
 JOINS = (
+    Join("DV-LEARN-03", ("train_metric", "num_classes"),
+         lambda acc, n: 0 <= acc <= 1 and CHANCE_ACC.test(acc * n), _NEVER,
+         lambda acc, n: f"training accuracy {acc:.1%} against chance {1 / n:.1%} ({n} classes)",
+         "Training accuracy at chance means the model has not even fit its training data.",
+         Cite("003", "Step 1: symptom table", "loss flat from epoch 0"),
+         when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 3),
     Join("DV-GAP-01", ("train_metric", "val_metric"),
          lambda train, val: GAP_THRESHOLD.test(train - val), "generalization_gap",
          lambda train, val: f"train {train:.1%} vs val {val:.1%}: gap {train - val:.1%} {GAP_THRESHOLD.describe()}",

@@ -960,8 +960,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     # naming a search strategy (or comparing two, random search included) is a tuning question, not pressure to
     # tune at random: the comparison spans the pressure cue's "random search" and hides it
     _k(rf"(?:{_SEARCH}|random\s+search)\s+(?:or|vs\.?|versus|instead\s+of|over)\s+(?:{_SEARCH}|random\s+search)|"
-       rf"{_SEARCH}",
+       rf"(?!grid)(?:{_SEARCH})",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="tuning", hparam_scope="all"),
+    # (a grid search named alone is everyday too, "a grid search over the restaurants in town": read only in a text
+    # about training)
+    _k(r"grid\s+search", _DQ, P_DIRECT, negatable=False, scope=False, symptom="direct_question",
+       question_topic="tuning", hparam_scope="all"),
     # label smoothing named as part of the run ("CrossEntropyLoss(label_smoothing=0.1)", "with smoothed labels"),
     # not switched off ("label_smoothing=0"), nor the concept asked about ("I wonder what label smoothing does")
     _k(r"(?<!what\s)(?<!how\s)(?<!why\s)(?<!whether\s)(?<!is\s)label[\s_-]?smooth\w*(?!\s*[=:]\s*0(?:\.0*)?(?![\d.]))|smoothed\s+(?:labels|targets)|(?:smooth|soft)\s+"
@@ -971,12 +975,17 @@ KEYWORDS: tuple[Keyword, ...] = (
     # "a full grid over lr and wd", "GridSearchCV", "tune with a grid"), or one setting varied at a time with
     # the others held ("one hyperparameter at a time", "one by one", "sweep the lr, keep the best, then sweep
     # dropout"). Read as the current method: the advice differs for each (AP-08 for the second).
-    _k(r"grid[\s_-]?search\w*|(?:full|exhaustive|complete|whole|big|large|huge|coarse|fine|my|our|a|the)\s+grid\s+"
-       r"(?:of|over|on|across)\s+(?:\w+\s+){0,2}?(?:lrs?|learning[\s-]rates?|hyper-?param\w*|hparams?|param(?:eter)?s|"
-       r"values|settings|configs?|configurations|weight[\s_-]decays?|wds?|dropouts?|batch[\s_-]?sizes|"
-       r"optimi[sz]ers?)\b|(?:tun\w*|search\w*|sweep\w*|optimi[sz]\w*)\s+(?:\w+\s+){0,3}?(?:with|using|via|by)\s+"
-       r"(?:a\s+|the\s+)?grid\b|(?:point|edge|corner|boundary|border)s?\s+of\s+(?:the\s+|my\s+)?grid\b",
+    _k(r"(?:grid[\s_-]?search\w*|(?:full|exhaustive|complete|whole|big|large|huge|coarse|fine|my|our|a|the)\s+grid)\s+"
+       r"(?:of|over|on|across|for)\s+(?:\w+\s+){0,2}?(?:lrs?|learning[\s-]rates?|hyper-?param\w*|hparams?|"
+       r"param(?:eter)?s|values|settings|knobs|configs?|configurations|weight[\s_-]decays?|wds?|dropouts?|"
+       r"batch[\s_-]?sizes|optimi[sz]ers?)\b|(?:tun\w*|search\w*|sweep\w*|optimi[sz]\w*)\s+(?:\w+\s+){0,3}?(?:with|"
+       r"using|via|by)\s+(?:a\s+|the\s+)?grid\b|(?:point|edge|corner|boundary|border)s?\s+of\s+(?:the\s+|my\s+)?"
+       r"grid\b",
        _DQ, P_DIRECT, negatable=False, tuning_method="grid", symptom="direct_question", question_topic="tuning"),
+    # (a grid search named with nothing of training searched over is everyday too, "a grid search over the
+    # restaurants in town": read only in a text about training)
+    _k(r"grid[\s_-]?search\w*", _DQ, P_DIRECT, negatable=False, scope=False, tuning_method="grid",
+       symptom="direct_question", question_topic="tuning"),
     _k(r"(?:one|a\s+single|1)\s+(?:hyper-?param(?:eter)?|param(?:eter)?|setting|knob|thing|variable|value|factor)s?\s+"
        r"(?:at\s+a\s+time|per\s+(?:run|experiment|trial|sweep))|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+"
        r"(?:[^.!?\n]{0,80}?\s)?one\s+at\s+a\s+time|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+(?:the\s+|"

@@ -811,7 +811,7 @@ SCOPE_WORDS = frozenset(
     "computer* pc pcs mac laptop* gpu* cpu* value* number* tensor* logit* output* "
     # (what a run's figures are drawn as, and the parts and figures of other kinds of training: reinforcement
     # learning, segmentation, generation)
-    "curve* graph* plot* chart* dashboard* agent* critic* actor* policy policies env envs environment* "
+    "curve* graph* plot* chart* dashboard* agent* policy policies env envs environment* "
     "simulat* reward* kl miou dice psnr ssim fid rouge perplexity ppl "
     # (a network, a run's other names and steps, the accelerator a run is on, the libraries training is done with:
     # "my NN is stuck", "my experiments keep crashing", "compile hangs", "my rtx 3090 crashes", "vllm crashes")
@@ -2097,15 +2097,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"scheduler_pace": "too_fast"}),
         # a detector's box-regression term named as the one that turns NaN ("loss_box_reg turns into nan", "the
         # bbox loss is inf"): the box targets' own numerics, not the whole run's; a classification term said beside
-        # it ("loss_cls nan, loss_box_reg 1310", "regression loss inf and classification loss nan") is the run's
-        (("box bbox giou", "nan inf infinite !cls !classification !classifier"),
+        # it ("loss_cls nan, loss_box_reg 1310", "regression loss inf and classification loss nan") is the run's; a
+        # classification term said to be fine beside it ("loss_box_reg nan, loss_cls fine") leaves the box term alone
+        (("box bbox giou", "nan inf infinite"),
          {"box_loss_nonfinite": True}, ((1, "box bbox giou", "cls classification class"),)),
         # the same recipe said to train worse under FSDP than under another backend ("with DeepSpeed the loss goes
         # down fine, but with FSDP it drops slowly", "the loss plateaus higher than the identical recipe under ZeRO-3"):
-        # the training's result compared, not the step's speed or memory (FSDP slower in tokens/s is the slow run's)
-        (("fsdp", "deepspeed ddp megatron zero zero3 zero-3", "than but whereas while same identical",
-          "loss converge learn plateau accuracy", "!throughput !token !tokens !tokens/s !memory !oom !hang !speed"),
-         {"fsdp_trains_worse": True}),
+        # the training's result compared, not the step's speed or memory (FSDP slower in tokens/s is the slow run's);
+        # the worse side said of FSDP, not of the other backend ("FSDP reaches a lower loss than DeepSpeed" is FSDP
+        # doing better, "loss identical to DeepSpeed" no difference at all)
+        (("fsdp", "deepspeed ddp megatron zero zero3 zero-3", "than but whereas while",
+          "loss converge learn plateau accuracy", "higher worse slowly plateau stall stuck diverge underperform",
+          "!throughput !token !tokens !tokens/s !memory !oom !hang !speed"),
+         {"fsdp_trains_worse": True}, ((4, 0, 1),)),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
           "~help still same ~fix ~solve ~work ~stop even !=work"),
