@@ -469,9 +469,18 @@ class _Context:
                 return m.end()
         return len(self.text)
 
-    def _words(self, a: int, e: int) -> int:
-        """How many words the clause ``a:e`` holds, not counting the break words that bound it."""
-        return sum(1 for w in _BARE_WORD.findall(self.text, a, e) if not _CLAUSE_BREAK.fullmatch(w))
+    def _few_words(self, a: int, e: int, most: int) -> bool:
+        """Whether the clause ``a:e`` holds at most ``most`` words, not counting the break words that bound it.
+
+        Counting stops past ``most``: a clause of a megabyte with no break in it costs a few words, not its length.
+        """
+        n = 0
+        for m in _BARE_WORD.finditer(self.text, a, e):
+            if not _CLAUSE_BREAK.fullmatch(m.group(0)):
+                n += 1
+                if n > most:
+                    return False
+        return True
 
     def attribution(self, start: int) -> tuple[bool, bool, bool, bool]:
         """(worked, considered, others', works with): what the clause around ``start`` says of its settings.
@@ -483,9 +492,9 @@ class _Context:
         # shares the attribution of the clause it is listed in ("trains fine in fp32 and bf16, but fp16 gives nan")
         # ("with adam and sgd it works fine, but lion diverges": the first of a listed pair shares the next clause's)
         e = self.clause_end(start)
-        while 0 < a and self._words(a, e) <= 1 and _CONJUNCT_END.search(self.text[max(0, a - 6):a]):
+        while 0 < a and self._few_words(a, e, 1) and _CONJUNCT_END.search(self.text[max(0, a - 6):a]):
             a = self.clause_start(a - 1 - len(_CONJUNCT_END.search(self.text[max(0, a - 6):a]).group(0)))
-        if self._words(a, e) <= 2 and _LISTING_END.search(self.text[a:e]):
+        if self._few_words(a, e, 2) and _LISTING_END.search(self.text[a:e]):
             e = self.clause_end(e)
         if (a, e) not in self._attr:
             clause = self.text[a:e]
