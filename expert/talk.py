@@ -1838,6 +1838,27 @@ class _Reader:
         return bool(before) and bool(set(before) & K.REACH_VERBS) and (
             before[-1] == "to" or before[-1] in K.REACH_VERBS)
 
+    def _fitted(self, sent_lo: int, sent_hi: int, at: int) -> bool:
+        """Whether the sentence of the loss's 0 at token ``at`` says the 0 is a fit, not a collapse.
+
+        A fit or a good outcome (``FIT_MOVES``, ``FIT_PHRASES``: "works great", "I overfit a batch") or a held-out
+        figure rising beside it ("the training loss goes to 0 but the validation loss keeps increasing"): the
+        training data was memorised, no step broke.
+        """
+        held_out = False
+        for p in self.parts_in(sent_lo, sent_hi):
+            if p.i == at:
+                continue
+            m = p.roles.get("m")
+            if m in K.FIT_MOVES and not self._negated(p.i, sent_lo):
+                return True
+            if p.roles.get("s") == "val":
+                held_out = True
+            elif m == "up" and held_out and not self._negated(p.i, sent_lo):
+                return True
+        said = self.text[self.tokens[sent_lo].start:self.tokens[sent_hi - 1].end]
+        return any(phrase in said for phrase in K.FIT_PHRASES)
+
     def _after_learning(self, sent_lo: int, at: int) -> bool:
         """Whether the sentence says, before token ``at``, that the quantity first went down or learned."""
         for p in self.parts_in(sent_lo, at):
@@ -2102,7 +2123,8 @@ class _Reader:
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
                 time = None
-            if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]):
+            if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]) and \
+                    not self._fitted(sent[0], sent[1], p.i):
                 time = "later"  # "the loss goes (down) to 0", "drops to 0 quickly": it was not 0 before
             judgement = K.JUDGEMENTS.get((quantity, m))
             # ("train acc is great but it does badly on new data": "it" is the model, the data named after says whose)

@@ -782,10 +782,15 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
-REACH_VERBS = frozenset({"go", "drop", "fall", "converge", "collapse", "decrease", "decline", "become", "turn",
+REACH_VERBS = frozenset({"go", "drop", "fall", "collapse", "decrease", "decline", "become", "turn",
                          "reach", "sink", "plunge", "plummet", "crash", "head", "shrink", "tank", "dive"})
 """Verbs of change that say a value was reached ("the loss goes to 0", "dropped to zero", "became 0"): what it
-reached it did not hold before."""
+reached it did not hold before. "Converge" is none: a loss converging to 0 approaches it as a fit does."""
+FIT_MOVES = frozenset({"good", "overfit"})
+"""Movements that make a training loss reaching 0 a fit, not a collapse ("goes to 0, works great", "I overfit a
+batch and the loss goes to 0"): said in its sentence, the 0 is the data memorised."""
+FIT_PHRASES = ("as expected", "as it should")
+"""Phrases that make a training loss reaching 0 the outcome sought ("the loss goes to 0 as expected"), no fault."""
 WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
 """Words that make "worse" a change over time ("got worse", "worsens"), not a level judged ("is worse")."""
 RUN_MACHINERY = frozenset("script job process program training".split())

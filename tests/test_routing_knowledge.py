@@ -358,3 +358,18 @@ def test_an_activation_before_a_normalizing_loss_is_read_with_its_loss(text: str
 def test_names_of_regimes_tools_and_statistics_read_no_trouble(text: str, name: str) -> None:
     read = _read(text)
     assert read.get(name) in (None, "unstable"), read
+
+
+# review k28: a training loss that reaches 0 as a fit is no collapse; host RAM is not GPU memory; a run's length
+@pytest.mark.parametrize("text, name, value", [
+    ("training with fp16, the train loss converges to 0.0 and val accuracy is 98%, works great",
+     "loss_collapses_zero", None),
+    ("the train loss converges to 0 and val accuracy is 95%, all good", "loss_collapses_zero", None),
+    ("training loss goes to 0 but validation loss keeps increasing, I use fp16 mixed precision",
+     "loss_collapses_zero", None),
+    ("the train loss goes to 0 and val accuracy is 95%, all good", "loss_collapses_zero", None),
+    ("the loss becomes 0.0 after 100 steps", "loss_collapses_zero", True),
+    ("the loss drops to 0 with fp16", "loss_collapses_zero", True),
+])
+def test_a_loss_reaching_zero_as_a_fit_is_no_collapse(text, name, value):
+    assert _read(text).get(name) == value
