@@ -461,12 +461,19 @@ KEYWORDS = (
     # is 2", "each GPU sees 3 images", "8 GPUs with 2 images each", per_device_train_batch_size=8)
     # host memory said to follow the GPU count ("CPU RAM grows with the number of GPUs", "RAM usage scales with the
     # number of processes", "4x the RAM on 4 GPUs", "each process loads the whole dataset into memory")
-    Keyword(r"\b(?:cpu\s+|host\s+|system\s+)?(?:ram|memory)\b[^.!?\n]{0,80}?\b(?:grow\w*|scal\w*|increas\w*|"
+    # Only the host's memory: "memory" alone or GPU memory ("GPU memory grows with the GPUs", "peak memory increases
+    # with more GPUs because of NCCL buffers") is no dataset copy; the growth word is said of that memory in its own
+    # clause, not denied ("CPU RAM does not grow ..."), and a question about it ("does RAM scale with more GPUs?")
+    # is offered to confirm, not read.
+    Keyword(r"(?<!gpu\s)(?<!cuda\s)(?<!device\s)(?<!video\s)\b(?:(?:cpu|host|system)\s+(?:ram|memory)|ram)\b"
+            r"(?:\s+(?!(?:not|never|no|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|won'?t|and|but|while|though|because|"
+            r"with)\b)[\w'-]+){0,4}?\s+(?:grow\w*|scal\w*|increas\w*|"
             r"multipl\w*|proportional|linear\w*|correlat\w*)\b[^.!?\n]{0,40}?\b(?:number\s+of\s+|more\s+|#\s*)"
             r"(?:gpus?|processes|ranks|devices|cards|workers\s+per\s+gpu)\b|"
             r"\beach\s+(?:gpu\s+)?(?:process|rank)\s+(?:loads|holds|keeps|reads)\s+(?:the\s+)?(?:whole|entire|full)\s+"
             r"(?:dataset|data)",
-            {"host_ram_per_rank": True, "multi_gpu": True, "symptom": "memory_growth"}, _KT, priority=3),
+            {"host_ram_per_rank": True, "multi_gpu": True, "symptom": "memory_growth"}, _KT, priority=3,
+            asked_reads=False),
     *(Keyword(p, {"per_rank_batch": "$int"}, _KT, priority=3) for p in (
         rf"\b(?P<per_rank_batch>\d+)\s+{_EXAMPLES}\s+(?:per|each|a|/)\s*(?:gpu|card|device|rank|process)\b",
         r"\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<per_rank_batch>\d+)\s+(?:per|on\s+each|each)\s+(?:gpu|card|"

@@ -373,3 +373,16 @@ def test_names_of_regimes_tools_and_statistics_read_no_trouble(text: str, name: 
 ])
 def test_a_loss_reaching_zero_as_a_fit_is_no_collapse(text, name, value):
     assert _read(text).get(name) == value
+
+
+@pytest.mark.parametrize("text, value", [
+    ("memory is fine and throughput scales linearly with the number of GPUs", None),
+    ("GPU memory usage grows with the number of GPUs in the model parallel setup", None),
+    ("the peak memory increases with more GPUs because of NCCL buffers", None),
+    ("I want to know if memory scales with more GPUs when using DDP?", None),
+    ("CPU RAM does not grow with the number of GPUs", None),
+    ("RAM usage scales with the number of processes", True),
+    ("the host memory usage keeps increasing with more GPUs", True),
+])
+def test_only_host_memory_that_grows_with_the_gpus_is_a_copy_per_rank(text, value):
+    assert _read(text).get("host_ram_per_rank") == value
