@@ -15,6 +15,7 @@ from knowledge.schema import (
     Derive,
     Find,
     Fix,
+    Flag,
     Gt,
     Is,
     Keyword,
@@ -198,6 +199,14 @@ ROWS = (
                 "model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model).to(device)\n"
                 "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
         avoid=("shrinking the per-rank batch further to fit more ranks while BatchNorm stays per rank",)),
+    # Language models and sequence models normalise with LayerNorm (or none), not BatchNorm: per-GPU BatchNorm
+    # statistics are no cause to ask after in such a run (a ViT or an LLM on 8 GPUs that spikes).
+    Row("DD-BN-NA-01", {"task": Is("language_modeling", "preference_tuning")}, (Flag("batchnorm_moot"),),
+        "A language model or its preference tuning is a transformer (or recurrent) model normalised per token with "
+        "LayerNorm or RMSNorm; it has no BatchNorm whose statistics the GPUs could split.", _GN),
+    Row("DD-BN-NA-02", {"architecture": Is("transformer", "rnn")}, (Flag("batchnorm_moot"),),
+        "Transformers and recurrent networks normalise with LayerNorm (or not at all), not BatchNorm, so the "
+        "per-GPU batch says nothing about their normalisation statistics.", _GN),
     # Each rank is a process of its own: a dataset that its constructor reads into memory (a list of decoded
     # examples, a whole binarized corpus, an in-memory cache) is read once per rank, and the machine's RAM is the
     # per-process share times the GPUs it hosts; the sampler shards the indices, not the memory.
@@ -347,6 +356,7 @@ QUESTIONS = (
         "Does the model have BatchNorm layers, and are they synchronized across the GPUs (SyncBatchNorm) or "
         "computed on each GPU's own batch (plain BatchNorm under DDP)?",
         {"multi_gpu": True, "symptom": Is("unstable", "not_learning", "convergence")}, rank=18,
+        unless=("flag:batchnorm_moot",),  # (DD-BN-NA-*: a language, transformer or recurrent model)
         why="Plain BatchNorm under data parallelism normalises with each GPU's own batch; a global batch split over "
             "the GPUs can leave each too few examples for stable statistics.",
         cite=_GN,

@@ -386,3 +386,29 @@ def test_a_loss_reaching_zero_as_a_fit_is_no_collapse(text, name, value):
 ])
 def test_only_host_memory_that_grows_with_the_gpus_is_a_copy_per_rank(text, value):
     assert _read(text).get("host_ram_per_rank") == value
+
+
+def _first_questions(text: str | None = None, n: int = 4, **obs) -> list[str]:
+    c = Consultation()
+    if text:
+        c.complain(text)
+    if obs:
+        c.observe(**obs)
+    c.run()
+    asked = []
+    while len(asked) < n and c.question is not None:
+        asked.append(c.question.id)
+        c.decline(c.question.id)
+    return asked
+
+
+@pytest.mark.parametrize("text, obs, asked", [
+    ("fine-tuning mistral 7b on 8 GPUs, the loss spikes", {}, False),
+    (None, {"dist_world_size": 8, "symptom": "unstable", "task": "language_modeling", "architecture": "transformer"},
+     False),
+    (None, {"dist_world_size": 8, "symptom": "unstable", "architecture": "rnn"}, False),
+    ("training a resnet on 8 GPUs, the loss spikes", {}, True),
+    (None, {"dist_world_size": 8, "symptom": "unstable", "architecture": "cnn"}, True),
+])
+def test_batchnorm_per_gpu_is_asked_only_of_models_that_may_have_batchnorm(text, obs, asked):
+    assert ("Q-BN-SYNC" in _first_questions(text, **obs)) is asked
