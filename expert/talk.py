@@ -1771,7 +1771,7 @@ class _Reader:
                     found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
             elif t.lemma in _LENGTH_WORDS and k - 1 >= i and self.tokens[k - 1].text.lower() in K.MORE_WORDS and \
-                    found is None:
+                    found is None and not self._length_of_other(k, j):
                 # "when I train for more epochs, ...", "with additional iterations it drops": what moves in the
                 # clause moves once the run goes on past its usual length (a later time of the run's own length)
                 found = "run_longer"
@@ -1828,6 +1828,18 @@ class _Reader:
                 if v in ("later", "after", "then") and p.i < at:
                     found = "later"
         return found, step
+
+    def _length_of_other(self, k: int, j: int) -> bool:
+        """Whether the length word at token ``k`` measures something other than the run ("more epochs of warmup").
+
+        "of" and a thing after it that is not training itself make the epochs that thing's length (of warmup, of
+        pretraining data), not the run going on longer.
+        """
+        after = [t.lemma for t in self.tokens[k + 1:min(j, k + 4)]]
+        if not after or after[0] != "of":
+            return False
+        rest = [w for w in after[1:] if w not in ("the", "my", "our")]
+        return bool(rest) and rest[0] not in ("training", "train", "it")
 
     def _reaches(self, at: int, sent_lo: int) -> bool:
         """Whether the value at token ``at`` is said as reached by a change ("goes to 0", "became 0").

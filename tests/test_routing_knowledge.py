@@ -412,3 +412,13 @@ def _first_questions(text: str | None = None, n: int = 4, **obs) -> list[str]:
 ])
 def test_batchnorm_per_gpu_is_asked_only_of_models_that_may_have_batchnorm(text, obs, asked):
     assert ("Q-BN-SYNC" in _first_questions(text, **obs)) is asked
+
+
+@pytest.mark.parametrize("text, value", [
+    ("performance drops with more epochs of warmup", None),
+    ("the accuracy gets worse with more epochs of pretraining data", None),
+    ("performance drops with more epochs of training", "overfitting"),
+    ("performance drops with more epochs", "overfitting"),
+])
+def test_more_epochs_of_something_else_is_no_longer_run(text, value):
+    assert _read(text).get("symptom") == value
