@@ -1730,7 +1730,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
           "!memory !should !want !how !whether !moving_average"),
-         {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
+         {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True},
+         # (the move or start said of the devices, not of data put on one or a model begun anew: "I moved the data
+         # to the GPU", "GPT-2 from scratch on 4 GPUs")
+         ((1, "gpu card node", "scratch data tensor input batch dataset label target"),)),
         # the LR left as it was when the GPU count changed ("moved from 1 gpu to 8, kept the same learning rate",
         # "scaled to four nodes but left the lr unchanged", "didn't touch the learning rate"): the global batch grew,
         # the LR was not rescaled for it; the sameness said of the LR, not of the batch or the config beside it

@@ -422,3 +422,12 @@ def test_batchnorm_per_gpu_is_asked_only_of_models_that_may_have_batchnorm(text,
 ])
 def test_more_epochs_of_something_else_is_no_longer_run(text, value):
     assert _read(text).get("symptom") == value
+
+
+@pytest.mark.parametrize("text, value", [
+    ("training GPT-2 from scratch on 4 GPUs, the loss plateaus", None),
+    ("I moved the data to the GPU and the accuracy is lower than expected", None),
+    ("went from 1 GPU to 8 and accuracy is worse", "gpu_count"),
+])
+def test_a_gpu_count_change_is_said_of_the_devices(text, value):
+    assert _read(text).get("recent_change") == value
