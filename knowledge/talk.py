@@ -789,6 +789,10 @@ reached it did not hold before. "Converge" is none: a loss converging to 0 appro
 FIT_MOVES = frozenset({"good", "overfit"})
 """Movements that make a training loss reaching 0 a fit, not a collapse ("goes to 0, works great", "I overfit a
 batch and the loss goes to 0"): said in its sentence, the 0 is the data memorised."""
+SANITY_FIT_SIZES = frozenset({"single", "one", "1", "few", "handful", "couple", "of", "tiny"})
+SANITY_FIT_UNITS = frozenset({"batch", "minibatch", "mini-batch", "example", "sample", "image", "sentence"})
+"""The object of "overfit" that makes it the can-it-learn check ("overfit a single batch", "overfit a few
+examples"): a size word or none, then one of these units; a dataset or a task is the run's own data."""
 FIT_PHRASES = ("as expected", "as it should")
 """Phrases that make a training loss reaching 0 the outcome sought ("the loss goes to 0 as expected"), no fault."""
 WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
@@ -1057,6 +1061,8 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
 REFERENCE_NOUNS = frozenset("baseline paper reported reference benchmark expected expectation original official "
                             "previous published sota".split())
 """What a held-out figure is measured against besides training's ("below the baseline", "worse than the paper")."""
+ABOVE_WORDS = frozenset("above beat beats exceed outperform surpass".split())
+"""Words that put a figure over a reference ("above the baseline", "beats the paper"): better than it, no fault."""
 MORE_WORDS = frozenset("more additional extra further".split())
 """Words that lengthen a run when said before its unit ("more epochs", "additional iterations")."""
 CORRELATIVE_LEADS = frozenset("longer more further".split())

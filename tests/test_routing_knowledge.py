@@ -431,3 +431,15 @@ def test_more_epochs_of_something_else_is_no_longer_run(text, value):
 ])
 def test_a_gpu_count_change_is_said_of_the_devices(text, value):
     assert _read(text).get("recent_change") == value
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("I overfit a single batch and the loss goes to 0 as expected", "symptom", None),
+    ("I overfit a single batch and the loss goes to 0 as expected", "not_working_aspect", None),
+    ("I tried to overfit one batch but the loss stays at 2.3", "symptom", "not_learning"),
+    ("it overfits on a small dataset", "symptom", "overfitting"),
+    ("the model reaches 92% val accuracy, which is above the baseline", "not_working_aspect", None),
+    ("the accuracy is below the baseline", "not_working_aspect", "accuracy"),
+])
+def test_a_fit_sought_on_purpose_or_a_figure_above_its_reference_is_no_trouble(text, name, value):
+    assert _read(text).get(name) == value
