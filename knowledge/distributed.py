@@ -473,11 +473,12 @@ KEYWORDS = (
     # number of processes", "4x the RAM on 4 GPUs", "each process loads the whole dataset into memory")
     # Only the host's memory: "memory" alone or GPU memory ("GPU memory grows with the GPUs", "peak memory increases
     # with more GPUs because of NCCL buffers") is no dataset copy; the growth word is said of that memory in its own
-    # clause, not denied ("CPU RAM does not grow ..."), and a question about it ("does RAM scale with more GPUs?")
+    # clause ("needs a lot of CPU RAM, and it grows ..." says it of the RAM), not denied ("CPU RAM does not
+    # grow ..."), and a question about it ("does RAM scale with more GPUs?")
     # is offered to confirm, not read.
     Keyword(r"(?<!gpu\s)(?<!cuda\s)(?<!device\s)(?<!video\s)\b(?:(?:cpu|host|system)\s+(?:ram|memory)|ram)\b"
-            r"(?:\s+(?!(?:not|never|no|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|won'?t|and|but|while|though|because|"
-            r"with)\b)[\w'-]+){0,4}?\s+(?:grow\w*|scal\w*|increas\w*|"
+            r"(?:,?\s+(?!(?:not|never|no|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|won'?t|and(?!\s+it\b)|but|while|"
+            r"though|because|with)\b)[\w'-]+){0,6}?\s+(?:grow\w*|scal\w*|increas\w*|"
             r"multipl\w*|proportional|linear\w*|correlat\w*)\b[^.!?\n]{0,40}?\b(?:number\s+of\s+|more\s+|#\s*)"
             r"(?:gpus?|processes|ranks|devices|cards|workers\s+per\s+gpu)\b|"
             r"\beach\s+(?:gpu\s+)?(?:process|rank)\s+(?:loads|holds|keeps|reads)\s+(?:the\s+)?(?:whole|entire|full)\s+"

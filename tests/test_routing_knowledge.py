@@ -443,3 +443,8 @@ def test_a_gpu_count_change_is_said_of_the_devices(text, value):
 ])
 def test_a_fit_sought_on_purpose_or_a_figure_above_its_reference_is_no_trouble(text, name, value):
     assert _read(text).get(name) == value
+
+
+def test_host_ram_taken_up_again_by_a_pronoun_still_grows_with_the_gpus():
+    text = "the loader takes a lot of system memory, and it increases with more GPUs"
+    assert _read(text).get("host_ram_per_rank") is True
