@@ -1771,7 +1771,7 @@ class _Reader:
                     found = "start" if value == 0 or (value == 1 and lead & {"from", "since"}) else (found or "later")
                     self._time_span = (self.tokens[lead_at].start, nums[0].end)
             elif t.lemma in _LENGTH_WORDS and k - 1 >= i and self.tokens[k - 1].text.lower() in K.MORE_WORDS and \
-                    found is None:
+                    found is None and not self._length_of_other(k, j):
                 # "when I train for more epochs, ...", "with additional iterations it drops": what moves in the
                 # clause moves once the run goes on past its usual length (a later time of the run's own length)
                 found = "run_longer"
@@ -1829,6 +1829,33 @@ class _Reader:
                     found = "later"
         return found, step
 
+    def _sanity_fit(self, k: int, hi: int) -> bool:
+        """Whether "overfit" before token ``k`` takes a tiny piece of data as its object ("overfit a single batch").
+
+        Fitting one batch or a handful of examples on purpose is the check that the model and loop can learn at
+        all (``SANITY_FIT_SIZES``, ``SANITY_FIT_UNITS``); it is no overfitting of the run.
+        """
+        after = [t.lemma for t in self.tokens[k:min(hi, k + 4)]]
+        if after[:1] in (["on"], ["to"]):
+            after = after[1:]
+        if after[:1] in (["a"], ["the"]):
+            after = after[1:]
+        while after and after[0] in K.SANITY_FIT_SIZES:
+            after = after[1:]
+        return bool(after) and after[0] in K.SANITY_FIT_UNITS and len(after) < 4
+
+    def _length_of_other(self, k: int, j: int) -> bool:
+        """Whether the length word at token ``k`` measures something other than the run ("more epochs of warmup").
+
+        "of" and a thing after it that is not training itself make the epochs that thing's length (of warmup, of
+        pretraining data), not the run going on longer.
+        """
+        after = [t.lemma for t in self.tokens[k + 1:min(j, k + 4)]]
+        if not after or after[0] != "of":
+            return False
+        rest = [w for w in after[1:] if w not in ("the", "my", "our")]
+        return bool(rest) and rest[0] not in ("training", "train", "it")
+
     def _reaches(self, at: int, sent_lo: int) -> bool:
         """Whether the value at token ``at`` is said as reached by a change ("goes to 0", "became 0").
 
@@ -1837,6 +1864,27 @@ class _Reader:
         before = self.lemmas(max(sent_lo, at - 3), at)
         return bool(before) and bool(set(before) & K.REACH_VERBS) and (
             before[-1] == "to" or before[-1] in K.REACH_VERBS)
+
+    def _fitted(self, sent_lo: int, sent_hi: int, at: int) -> bool:
+        """Whether the sentence of the loss's 0 at token ``at`` says the 0 is a fit, not a collapse.
+
+        A fit or a good outcome (``FIT_MOVES``, ``FIT_PHRASES``: "works great", "I overfit a batch") or a held-out
+        figure rising beside it ("the training loss goes to 0 but the validation loss keeps increasing"): the
+        training data was memorised, no step broke.
+        """
+        held_out = False
+        for p in self.parts_in(sent_lo, sent_hi):
+            if p.i == at:
+                continue
+            m = p.roles.get("m")
+            if m in K.FIT_MOVES and not self._negated(p.i, sent_lo):
+                return True
+            if p.roles.get("s") == "val":
+                held_out = True
+            elif m == "up" and held_out and not self._negated(p.i, sent_lo):
+                return True
+        said = self.text[self.tokens[sent_lo].start:self.tokens[sent_hi - 1].end]
+        return any(phrase in said for phrase in K.FIT_PHRASES)
 
     def _after_learning(self, sent_lo: int, at: int) -> bool:
         """Whether the sentence says, before token ``at``, that the quantity first went down or learned."""
@@ -2093,6 +2141,8 @@ class _Reader:
                     quantity = "run"  # "it's so slow": the run is slow
             if m == "up" and quantity in (None, "loss") and not negated and self._returns(p, sent[1]):
                 m = "spike"  # "rises sharply, then comes back down": a transient rise is a spike, not a divergence
+            if m == "overfit" and not negated and self._sanity_fit(p.j, sent[1]):
+                continue  # "I overfit a single batch": the check that the model can learn, no symptom of the run
             if negated:
                 m = f"not-{m}"
             at = p.i
@@ -2102,7 +2152,8 @@ class _Reader:
                 time = "after_learning"
             if m == "spike" and time in ("start_soft",):
                 time = None
-            if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]):
+            if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]) and \
+                    not self._fitted(sent[0], sent[1], p.i):
                 time = "later"  # "the loss goes (down) to 0", "drops to 0 quickly": it was not 0 before
             judgement = K.JUDGEMENTS.get((quantity, m))
             # ("train acc is great but it does badly on new data": "it" is the model, the data named after says whose)
@@ -3941,8 +3992,10 @@ class _Reader:
         "the train loss goes down in steps at each new epoch" names the loss and a movement no composition knows;
         rather than nothing, the figure the complaint is about is read, weakly, and a question asks how it moves.
         """
-        if any(p.roles.get("m") == "good" for p in self.parts):
-            return  # "the training loss is great": a figure judged good is not the trouble
+        if any(p.roles.get("m") in K.FIT_MOVES for p in self.parts):
+            # "the training loss is great": a figure judged good is not the trouble; "I overfit a single batch and
+            # the loss goes to 0": a fit sought on purpose, neither
+            return
         for p in self.parts:
             q = p.roles.get("q")
             if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
@@ -3952,8 +4005,10 @@ class _Reader:
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
             if q in K.JUDGED_FALLBACKS and not self._judged_at_all(p):
                 continue  # "gpu util" alone: a name, nothing said of it
-            if self._judged_fine(p):
-                continue  # "the loss looks fine", "it fits in memory": named as what is not the trouble
+            if self._judged_fine(p) or self._above_reference(p):
+                # "the loss looks fine", "it fits in memory", "92% val accuracy, above the baseline": named as what
+                # is not the trouble
+                continue
             if self._spread(p):
                 continue  # "val loss 0.30, 0.33, 0.37 across 3 seeds": one figure per run, no behaviour said
             if self._healthy(p, q):
@@ -4107,6 +4162,17 @@ class _Reader:
             hi += 1
         return any("m" in o.roles for o in self.parts_in(lo, hi)) or \
             any(t.lemma in K.COMPARING_WORDS or t.text in K.COMPARING_WORDS for t in self.tokens[lo:hi])
+
+    def _above_reference(self, p: Part) -> bool:
+        """Whether the sentence of ``p`` puts a figure above a reference ("above the baseline", "beats the paper").
+
+        A word of surpassing (``ABOVE_WORDS``, not negated) with a reference (``REFERENCE_NOUNS``) within the three
+        words after it: the figure is better than what it was measured against, no trouble.
+        """
+        lo, hi = _sentence_bounds(self.tokens, p.i)
+        return any(t.lemma in K.ABOVE_WORDS and not self._negated(k, max(lo, k - 3)) and
+                   set(self.lemmas(k + 1, min(hi, k + 4))) & K.REFERENCE_NOUNS
+                   for k, t in enumerate(self.tokens[lo:hi], lo))
 
     def _judged_fine(self, p: Part, reach: int = 5) -> bool:
         """Whether the clause of ``p`` judges it as it should be (``FALLBACK_CONTENT``, said without a negation)."""

@@ -15,6 +15,7 @@ from knowledge.schema import (
     Derive,
     Find,
     Fix,
+    Flag,
     Gt,
     Is,
     Keyword,
@@ -198,6 +199,14 @@ ROWS = (
                 "model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model).to(device)\n"
                 "ddp = DistributedDataParallel(model, device_ids=[local_rank])"),
         avoid=("shrinking the per-rank batch further to fit more ranks while BatchNorm stays per rank",)),
+    # Language models and sequence models normalise with LayerNorm (or none), not BatchNorm: per-GPU BatchNorm
+    # statistics are no cause to ask after in such a run (a ViT or an LLM on 8 GPUs that spikes).
+    Row("DD-BN-NA-01", {"task": Is("language_modeling", "preference_tuning")}, (Flag("batchnorm_moot"),),
+        "A language model or its preference tuning is a transformer (or recurrent) model normalised per token with "
+        "LayerNorm or RMSNorm; it has no BatchNorm whose statistics the GPUs could split.", _GN),
+    Row("DD-BN-NA-02", {"architecture": Is("transformer", "rnn")}, (Flag("batchnorm_moot"),),
+        "Transformers and recurrent networks normalise with LayerNorm (or not at all), not BatchNorm, so the "
+        "per-GPU batch says nothing about their normalisation statistics.", _GN),
     # Each rank is a process of its own: a dataset that its constructor reads into memory (a list of decoded
     # examples, a whole binarized corpus, an in-memory cache) is read once per rank, and the machine's RAM is the
     # per-process share times the GPUs it hosts; the sampler shards the indices, not the memory.
@@ -347,6 +356,7 @@ QUESTIONS = (
         "Does the model have BatchNorm layers, and are they synchronized across the GPUs (SyncBatchNorm) or "
         "computed on each GPU's own batch (plain BatchNorm under DDP)?",
         {"multi_gpu": True, "symptom": Is("unstable", "not_learning", "convergence")}, rank=18,
+        unless=("flag:batchnorm_moot",),  # (DD-BN-NA-*: a language, transformer or recurrent model)
         why="Plain BatchNorm under data parallelism normalises with each GPU's own batch; a global batch split over "
             "the GPUs can leave each too few examples for stable statistics.",
         cite=_GN,
@@ -461,12 +471,20 @@ KEYWORDS = (
     # is 2", "each GPU sees 3 images", "8 GPUs with 2 images each", per_device_train_batch_size=8)
     # host memory said to follow the GPU count ("CPU RAM grows with the number of GPUs", "RAM usage scales with the
     # number of processes", "4x the RAM on 4 GPUs", "each process loads the whole dataset into memory")
-    Keyword(r"\b(?:cpu\s+|host\s+|system\s+)?(?:ram|memory)\b[^.!?\n]{0,80}?\b(?:grow\w*|scal\w*|increas\w*|"
+    # Only the host's memory: "memory" alone or GPU memory ("GPU memory grows with the GPUs", "peak memory increases
+    # with more GPUs because of NCCL buffers") is no dataset copy; the growth word is said of that memory in its own
+    # clause ("needs a lot of CPU RAM, and it grows ..." says it of the RAM), not denied ("CPU RAM does not
+    # grow ..."), and a question about it ("does RAM scale with more GPUs?")
+    # is offered to confirm, not read.
+    Keyword(r"(?<!gpu\s)(?<!cuda\s)(?<!device\s)(?<!video\s)\b(?:(?:cpu|host|system)\s+(?:ram|memory)|ram)\b"
+            r"(?:,?\s+(?!(?:not|never|no|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|won'?t|and(?!\s+it\b)|but|while|"
+            r"though|because|with)\b)[\w'-]+){0,6}?\s+(?:grow\w*|scal\w*|increas\w*|"
             r"multipl\w*|proportional|linear\w*|correlat\w*)\b[^.!?\n]{0,40}?\b(?:number\s+of\s+|more\s+|#\s*)"
             r"(?:gpus?|processes|ranks|devices|cards|workers\s+per\s+gpu)\b|"
             r"\beach\s+(?:gpu\s+)?(?:process|rank)\s+(?:loads|holds|keeps|reads)\s+(?:the\s+)?(?:whole|entire|full)\s+"
             r"(?:dataset|data)",
-            {"host_ram_per_rank": True, "multi_gpu": True, "symptom": "memory_growth"}, _KT, priority=3),
+            {"host_ram_per_rank": True, "multi_gpu": True, "symptom": "memory_growth"}, _KT, priority=3,
+            asked_reads=False),
     *(Keyword(p, {"per_rank_batch": "$int"}, _KT, priority=3) for p in (
         rf"\b(?P<per_rank_batch>\d+)\s+{_EXAMPLES}\s+(?:per|each|a|/)\s*(?:gpu|card|device|rank|process)\b",
         r"\bbatch(?:[\s_-]?size)?\s*(?:of|=|:|is)?\s*(?P<per_rank_batch>\d+)\s+(?:per|on\s+each|each)\s+(?:gpu|card|"

@@ -782,10 +782,19 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
 
-REACH_VERBS = frozenset({"go", "drop", "fall", "converge", "collapse", "decrease", "decline", "become", "turn",
+REACH_VERBS = frozenset({"go", "drop", "fall", "collapse", "decrease", "decline", "become", "turn",
                          "reach", "sink", "plunge", "plummet", "crash", "head", "shrink", "tank", "dive"})
 """Verbs of change that say a value was reached ("the loss goes to 0", "dropped to zero", "became 0"): what it
-reached it did not hold before."""
+reached it did not hold before. "Converge" is none: a loss converging to 0 approaches it as a fit does."""
+FIT_MOVES = frozenset({"good", "overfit"})
+"""Movements that make a training loss reaching 0 a fit, not a collapse ("goes to 0, works great", "I overfit a
+batch and the loss goes to 0"): said in its sentence, the 0 is the data memorised."""
+SANITY_FIT_SIZES = frozenset({"single", "one", "1", "few", "handful", "couple", "of", "tiny"})
+SANITY_FIT_UNITS = frozenset({"batch", "minibatch", "mini-batch", "example", "sample", "image", "sentence"})
+"""The object of "overfit" that makes it the can-it-learn check ("overfit a single batch", "overfit a few
+examples"): a size word or none, then one of these units; a dataset or a task is the run's own data."""
+FIT_PHRASES = ("as expected", "as it should")
+"""Phrases that make a training loss reaching 0 the outcome sought ("the loss goes to 0 as expected"), no fault."""
 WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
 """Words that make "worse" a change over time ("got worse", "worsens"), not a level judged ("is worse")."""
 RUN_MACHINERY = frozenset("script job process program training".split())
@@ -1052,6 +1061,8 @@ NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six
 REFERENCE_NOUNS = frozenset("baseline paper reported reference benchmark expected expectation original official "
                             "previous published sota".split())
 """What a held-out figure is measured against besides training's ("below the baseline", "worse than the paper")."""
+ABOVE_WORDS = frozenset("above beat beats exceed outperform surpass".split())
+"""Words that put a figure over a reference ("above the baseline", "beats the paper"): better than it, no fault."""
 MORE_WORDS = frozenset("more additional extra further".split())
 """Words that lengthen a run when said before its unit ("more epochs", "additional iterations")."""
 CORRELATIVE_LEADS = frozenset("longer more further".split())
@@ -1725,7 +1736,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
           "!memory !should !want !how !whether !moving_average"),
-         {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True}),
+         {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True},
+         # (the move or start said of the devices, not of data put on one or a model begun anew: "I moved the data
+         # to the GPU", "GPT-2 from scratch on 4 GPUs")
+         ((1, "gpu card node", "scratch data tensor input batch dataset label target"),)),
         # the LR left as it was when the GPU count changed ("moved from 1 gpu to 8, kept the same learning rate",
         # "scaled to four nodes but left the lr unchanged", "didn't touch the learning rate"): the global batch grew,
         # the LR was not rescaled for it; the sameness said of the LR, not of the batch or the config beside it

@@ -358,3 +358,93 @@ def test_an_activation_before_a_normalizing_loss_is_read_with_its_loss(text: str
 def test_names_of_regimes_tools_and_statistics_read_no_trouble(text: str, name: str) -> None:
     read = _read(text)
     assert read.get(name) in (None, "unstable"), read
+
+
+# review k28: a training loss that reaches 0 as a fit is no collapse; host RAM is not GPU memory; a run's length
+@pytest.mark.parametrize("text, name, value", [
+    ("training with fp16, the train loss converges to 0.0 and val accuracy is 98%, works great",
+     "loss_collapses_zero", None),
+    ("the train loss converges to 0 and val accuracy is 95%, all good", "loss_collapses_zero", None),
+    ("training loss goes to 0 but validation loss keeps increasing, I use fp16 mixed precision",
+     "loss_collapses_zero", None),
+    ("the train loss goes to 0 and val accuracy is 95%, all good", "loss_collapses_zero", None),
+    ("the loss becomes 0.0 after 100 steps", "loss_collapses_zero", True),
+    ("the loss drops to 0 with fp16", "loss_collapses_zero", True),
+])
+def test_a_loss_reaching_zero_as_a_fit_is_no_collapse(text, name, value):
+    assert _read(text).get(name) == value
+
+
+@pytest.mark.parametrize("text, value", [
+    ("memory is fine and throughput scales linearly with the number of GPUs", None),
+    ("GPU memory usage grows with the number of GPUs in the model parallel setup", None),
+    ("the peak memory increases with more GPUs because of NCCL buffers", None),
+    ("I want to know if memory scales with more GPUs when using DDP?", None),
+    ("CPU RAM does not grow with the number of GPUs", None),
+    ("RAM usage scales with the number of processes", True),
+    ("the host memory usage keeps increasing with more GPUs", True),
+])
+def test_only_host_memory_that_grows_with_the_gpus_is_a_copy_per_rank(text, value):
+    assert _read(text).get("host_ram_per_rank") == value
+
+
+def _first_questions(text: str | None = None, n: int = 4, **obs) -> list[str]:
+    c = Consultation()
+    if text:
+        c.complain(text)
+    if obs:
+        c.observe(**obs)
+    c.run()
+    asked = []
+    while len(asked) < n and c.question is not None:
+        asked.append(c.question.id)
+        c.decline(c.question.id)
+    return asked
+
+
+@pytest.mark.parametrize("text, obs, asked", [
+    ("fine-tuning mistral 7b on 8 GPUs, the loss spikes", {}, False),
+    (None, {"dist_world_size": 8, "symptom": "unstable", "task": "language_modeling", "architecture": "transformer"},
+     False),
+    (None, {"dist_world_size": 8, "symptom": "unstable", "architecture": "rnn"}, False),
+    ("training a resnet on 8 GPUs, the loss spikes", {}, True),
+    (None, {"dist_world_size": 8, "symptom": "unstable", "architecture": "cnn"}, True),
+])
+def test_batchnorm_per_gpu_is_asked_only_of_models_that_may_have_batchnorm(text, obs, asked):
+    assert ("Q-BN-SYNC" in _first_questions(text, **obs)) is asked
+
+
+@pytest.mark.parametrize("text, value", [
+    ("performance drops with more epochs of warmup", None),
+    ("the accuracy gets worse with more epochs of pretraining data", None),
+    ("performance drops with more epochs of training", "overfitting"),
+    ("performance drops with more epochs", "overfitting"),
+])
+def test_more_epochs_of_something_else_is_no_longer_run(text, value):
+    assert _read(text).get("symptom") == value
+
+
+@pytest.mark.parametrize("text, value", [
+    ("training GPT-2 from scratch on 4 GPUs, the loss plateaus", None),
+    ("I moved the data to the GPU and the accuracy is lower than expected", None),
+    ("went from 1 GPU to 8 and accuracy is worse", "gpu_count"),
+])
+def test_a_gpu_count_change_is_said_of_the_devices(text, value):
+    assert _read(text).get("recent_change") == value
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("I overfit a single batch and the loss goes to 0 as expected", "symptom", None),
+    ("I overfit a single batch and the loss goes to 0 as expected", "not_working_aspect", None),
+    ("I tried to overfit one batch but the loss stays at 2.3", "symptom", "not_learning"),
+    ("it overfits on a small dataset", "symptom", "overfitting"),
+    ("the model reaches 92% val accuracy, which is above the baseline", "not_working_aspect", None),
+    ("the accuracy is below the baseline", "not_working_aspect", "accuracy"),
+])
+def test_a_fit_sought_on_purpose_or_a_figure_above_its_reference_is_no_trouble(text, name, value):
+    assert _read(text).get(name) == value
+
+
+def test_host_ram_taken_up_again_by_a_pronoun_still_grows_with_the_gpus():
+    text = "the loader takes a lot of system memory, and it increases with more GPUs"
+    assert _read(text).get("host_ram_per_rank") is True
