@@ -78,8 +78,9 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "check gradient flow layer by layer")),
         "A trainable parameter with no gradient after backward is disconnected from the loss.",
         Cite("003", _I, "not learning: check that gradients are flowing"),
-        # every parameter without a gradient at every step is the step order (MS-ZERO-02), not a cut graph
-        unless=("finding:LP-GRAPH-01", "finding:LP-GRAPH-02", "finding:MS-ZERO-02"),
+        # every parameter without a gradient at every step is the step order (MS-ZERO-02), not a cut graph; and
+        # behind ReLUs that no input activates a layer's gradient is exactly zero too: the dead units explain it
+        unless=("finding:LP-GRAPH-01", "finding:LP-GRAPH-02", "finding:MS-ZERO-02", "finding:MS-DEAD-01"),
         fix=FIX_GRAD_FLOW,
         avoid=("tuning the LR of parameters that get no gradient at all",)),
     Row("DX-FROZEN-01",

@@ -76,6 +76,13 @@ MEASURES: tuple[Measure, ...] = (
             Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
     Measure("MT-UPD-LOW", 1e-5, "update/weight ratio below this (100x under the healthy 1e-3): LR far too low",
             f"{CS231N} (two decades below ~1e-3)", Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
+    Measure("MT-UPD-COLLAPSE", 100.0,
+            "update ratios (per unit of LR) falling by this factor or more from one window to the next: the "
+            "updates collapsed (a loss scale left on the loss, an LR cut to almost nothing), since a loss nearing "
+            "its minimum shrinks its updates gradually, over many windows",
+            f"{CS231N} (the healthy band is judged in decades); the run's own earlier windows as the reference "
+            "and two decades in one window as the bound are ours",
+            Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
     # gradient flow --------------------------------------------------------------------------------
     Measure("MT-GRAD-VANISH-RATIO", 1e-3,
             "RMS gradient of the first layer below this fraction of the last layer's: gradients vanish on the "
@@ -705,8 +712,9 @@ ROWS = (
         "Updates 100x below the healthy ratio make the loss look flat however long the run.",
         Cite("003", "Step 3: route to fix", "LR too low: increase LR 10-100x"),
         # what sets the step size instead of the LR: an applied LR of 0 or near it, a clip that cuts every step,
-        # a huge Adam eps
-        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01", "finding:MS-EPS-02"),
+        # a huge Adam eps; and dead units, whose layers get no gradient to step with
+        unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01", "finding:MS-EPS-02",
+                "finding:MS-DEAD-01"),
         salience=Salience.CAUSE,
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),

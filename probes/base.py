@@ -51,7 +51,8 @@ and implements what it declared, each receiving the scheduler (``run``: a ``Watc
 * ``summarise(run)``: observations of everything measured so far (through :func:`emit`, stamped with the step
   they were measured at). ``stale(known, fresh)`` (optional) names earlier observations in the consultation
   that the fresh summary replaces; ``watch`` forgets them before adding it. A plugin that sets
-  ``trips_causes = True`` lets cause rows reading only its observations trip the watch.
+  ``trips_causes = True`` lets cause rows reading only its observations trip the watch; ``trips_rows`` names
+  investigation rows of the diagnostician that do.
 * the one-shot examination (``probes.exam.Exam``, passed as ``ex``) calls, when the plugin defines them:
   ``prepare(ex)`` (before anything runs: weights as found), ``after_forward(ex)`` (the first forward and loss
   are in ``ex.output`` / ``ex.loss_value``), ``after_backward(ex, i)`` (``ex.named`` gradients; setting
@@ -158,6 +159,9 @@ class Probe:
     trips_causes: ClassVar[bool] = False
     """Whether cause rows (``knowledge.causes``) that read only this probe's observations trip ``watch`` like
     measurement rows do (a loop fault the probe measures outright)."""
+    trips_rows: ClassVar[tuple[str, ...]] = ()
+    """Ids of the diagnostician's investigation rows (``knowledge.diagnostician``) that read this probe's
+    measurements and trip ``watch`` like measurement rows do (a check the seed runs by hand, measured here)."""
 
     @property
     def tier(self) -> str:

@@ -263,7 +263,8 @@ def observe_structure(struct: dict[str, Any]) -> list:
 
 def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_grad: list[str],
             global_norms: Sequence[float] | NormStats, ratio: dict[str, Any] | None, underflow: float | None = None,
-            step: int | None = None, stepped: bool = False, struct_obs: list | None = None) -> list:
+            step: int | None = None, stepped: bool = False, struct_obs: list | None = None,
+            stopped: dict[str, int] | None = None) -> list:
     """Observations from measured gradient numbers (host floats).
 
     Args:
@@ -276,6 +277,8 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         step: Step of the latest measurement.
         stepped: Optimizer steps were seen (even with no gradient at all: ``params_without_grad`` still counts).
         struct_obs: ``observe_structure(struct)`` made earlier (a watch's structure does not change).
+        stopped: Parameters whose gradient turned exactly zero after being non-zero (name -> the step it was
+            found): they receive no gradient now, and count with ``no_grad``.
     """
     out = list(struct_obs) if struct_obs is not None else observe_structure(struct)
     st = global_norms if isinstance(global_norms, NormStats) else None
@@ -284,7 +287,10 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         st.update(list(enumerate(global_norms)))
     if st.n == 0 and not stepped:
         return out
-    out.append(emit(INFO, "params_without_grad", len(no_grad), {"names": no_grad[:20]}, step=step))
+    missing: dict[str, Any] = {"names": no_grad[:20]}
+    if stopped:
+        missing["stopped_receiving"] = dict(list(stopped.items())[:20])  # name -> the window end that found it
+    out.append(emit(INFO, "params_without_grad", len(no_grad) + len(stopped or ()), missing, step=step))
     if st.n == 0:
         return out
     head, head_step = st.headline()
@@ -336,6 +342,8 @@ class GradFlowProbe(Probe):
     # called on sampled steps and on the steps it wakes itself for (every step of the dense start, then the
     # stride): the steps between cost nothing
     sampled_hooks = woken_hooks = ("optimizer_pre",)
+    # a parameter that gets no gradient (none at all, or none any more) is measured outright: its check trips
+    trips_rows = ("DX-GRAD-01",)
     thresholds = ("MT-FROZEN", "MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-VANISH-RATIO",
                   "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW")
 
@@ -353,6 +361,10 @@ class GradFlowProbe(Probe):
         self.no_grad: list[str] = []
         self._one_device = len({p.device for p in run.params}) == 1
         self.flowed: dict[str, Any] | None = None  # the highest layer ratio a window end has seen
+        # parameters whose gradient was non-zero at some measured step, and those among them whose gradient has
+        # been exactly zero at every measured step of a window since (name -> the window end that found it)
+        self.fed: set[str] = set()
+        self.stopped: dict[str, int] = {}
         every = getattr(run, "every", 0)
         self._stride = max(1, every // NORMS_PER_WINDOW) if every > 2 * NORMS_PER_WINDOW else 1
         self._last = 0  # the step count of the last norm taken
@@ -414,6 +426,7 @@ class GradFlowProbe(Probe):
             if step % ue == 0:
                 self.per_param = v
         self.stats.update(pairs)
+        self._stopped(run, items)
         if self.per_param is not None and len(self.per_param) == len(self._named):
             r = layer_ratio(self._named, self.per_param, self.tables)
             if r is not None and finite_or_none(r["ratio"]) is not None and \
@@ -423,6 +436,25 @@ class GradFlowProbe(Probe):
             run.nonfinite_at["gradients"] = self.stats.nonfinite_step
         for _, v in window.get("gf:uf"):
             self.underflow = v[0]
+
+    def _stopped(self, run: Any, items: list[tuple[int, list[float]]]) -> None:
+        """Parameters that stopped receiving gradient: exactly zero at every norm of this window, non-zero before.
+
+        Read from the norms the window already holds (no extra work in the step). An exact zero over a whole
+        window is no small gradient but none at all: a layer cut from the graph, frozen or zeroed part way. A
+        parameter that never had a gradient is left to ``no_grad`` (or to its structure) instead.
+        """
+        n = len(self._named)
+        rows = [v for _, v in items if len(v) == n]
+        if not rows:
+            return
+        for i, (name, _) in enumerate(self._named):
+            col = [v[i] for v in rows]
+            if any(x != 0.0 for x in col):  # NaN included: a non-finite gradient is the non-finite probe's
+                self.fed.add(name)
+                self.stopped.pop(name, None)
+            elif name in self.fed and name not in self.stopped:
+                self.stopped[name] = run.steps
 
     def summarise(self, run: Any) -> list:
         """Gradient observations of the run so far."""
@@ -436,7 +468,7 @@ class GradFlowProbe(Probe):
             self._struct_obs = observe_structure(self.struct)
         return observe(struct=self.struct, per_param=per_param, no_grad=self.no_grad, global_norms=self.stats,
                        ratio=ratio, underflow=self.underflow, step=run.steps, stepped=run.opt_steps > 0,
-                       struct_obs=self._struct_obs)
+                       struct_obs=self._struct_obs, stopped=self.stopped)
 
     # ------------------------------------------------------------------ examine
 

@@ -58,8 +58,12 @@ def tripped_rows(obs: dict[str, Observation], probes: Any = None) -> list[str]:
         from probes.registry import plugins
 
         probes = plugins()
-    rows, alarms = _trip_rows(tuple(p.info.measures for p in probes if p.trips_causes))
-    hits = [row.id for row in chain(rows, values, ("origin:probe",), all_joins()).fired if row.id in alarms]
+    rows, alarms = _trip_rows(tuple(p.info.measures for p in probes if p.trips_causes),
+                              tuple(sorted({r for p in probes for r in getattr(p, "trips_rows", ())})))
+    run = chain(rows, values, ("origin:probe",), all_joins())
+    # a row whose finding a later one explained away (dead units behind a layer without gradient) does not stand
+    standing = {key for kind, key, _ in run.facts if kind == "finding"}
+    hits = [row.id for row in run.fired if row.id in alarms and row.id in standing]
     # The seed's symptom table: these loss behaviours are symptoms by themselves (routed by the routing family).
     lb = obs.get("loss_behavior")
     if lb is not None and lb.value in SYMPTOMATIC_CURVES:
@@ -88,10 +92,12 @@ def keep_sample(t: Any) -> Any:
 
 
 @functools.cache
-def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], frozenset[str]]:
+def _trip_rows(own: tuple[tuple[str, ...], ...], checks: tuple[str, ...] = ()
+               ) -> tuple[tuple[Any, ...], frozenset[str]]:
     """The rows a window end judges, and the ids among them that trip (warning/critical measurement rows).
 
-    ``own``: the observation names of each plugin declaring ``trips_causes``. Built once per set of plugins.
+    ``own``: the observation names of each plugin declaring ``trips_causes``; ``checks``: the investigation rows
+    the plugins name in ``trips_rows``. Built once per set of plugins.
     The derive rows come along because measurement rows may need the flags they set (a measured gap above the
     threshold is the ``generalization_gap`` flag that the overfitting row needs).
     """
@@ -108,7 +114,10 @@ def _trip_rows(own: tuple[tuple[str, ...], ...]) -> tuple[tuple[Any, ...], froze
               if r.when and r.id not in twins and any(set(r.when) <= set(m) for m in own)]
     # the contract rows are measurement rows too (outputs vs targets, settings, the applied LR, clipping, order)
     # and so are the measured forms of declared causes (one entry per cause, listed with the causes)
-    measured = (*ROWS, *CONTRACTS, *(m for _, m in TWINS))
+    from knowledge.diagnostician import ROWS as INVESTIGATION
+
+    # and the investigation checks a plugin measures outright (a parameter that gets no gradient)
+    measured = (*ROWS, *CONTRACTS, *(m for _, m in TWINS), *(r for r in INVESTIGATION if r.id in checks))
     alarms = frozenset(row.id for row in (*measured, *caused)
                        if any(isinstance(a, Find) and a.severity != "info" for a in row.then))
     return (*DERIVED, *measured, *caused), alarms
