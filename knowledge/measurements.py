@@ -76,13 +76,6 @@ MEASURES: tuple[Measure, ...] = (
             Cite(CS231N, "ratio of weights:updates", "much higher: LR too high")),
     Measure("MT-UPD-LOW", 1e-5, "update/weight ratio below this (100x under the healthy 1e-3): LR far too low",
             f"{CS231N} (two decades below ~1e-3)", Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
-    Measure("MT-UPD-COLLAPSE", 100.0,
-            "update ratios (per unit of LR) falling by this factor or more from one window to the next: the "
-            "updates collapsed (a loss scale left on the loss, an LR cut to almost nothing), since a loss nearing "
-            "its minimum shrinks its updates gradually, over many windows",
-            f"{CS231N} (the healthy band is judged in decades); the run's own earlier windows as the reference "
-            "and two decades in one window as the bound are ours",
-            Cite(CS231N, "ratio of weights:updates", "much lower: LR too low")),
     # gradient flow --------------------------------------------------------------------------------
     Measure("MT-GRAD-VANISH-RATIO", 1e-3,
             "RMS gradient of the first layer below this fraction of the last layer's: gradients vanish on the "

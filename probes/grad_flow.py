@@ -468,7 +468,10 @@ class GradFlowProbe(Probe):
             self._struct_obs = observe_structure(self.struct)
         return observe(struct=self.struct, per_param=per_param, no_grad=self.no_grad, global_norms=self.stats,
                        ratio=ratio, underflow=self.underflow, step=run.steps, stepped=run.opt_steps > 0,
-                       struct_obs=self._struct_obs, stopped=self.stopped)
+                       struct_obs=self._struct_obs,
+                       # every parameter at once is no layer cut from the rest: a loss whose gradient is zero
+                       # everywhere (saturated outputs), which the loss and loop probes read
+                       stopped=self.stopped if len(self.stopped) < len(self._named) else None)
 
     # ------------------------------------------------------------------ examine
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -13,10 +13,6 @@ from probes.base import Probe, ProbeInfo, emit, median_rows
 from probes.medians import median
 
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
-
-COLLAPSE_WINDOWS = 2
-"""Windows a collapse of the updates is judged against (``MT-UPD-COLLAPSE``): a momentum optimizer carries some of
-its old step into the window after a fault, so the fall can straddle two window ends."""
 
 
 def update_norms(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor], consume: bool = False
@@ -111,8 +107,6 @@ class Phases:
     healthy: dict[str, object] | None = None
     peak_lr: float = 0.0
     windows: int = 0
-    recent: list[dict[str, object]] = field(default_factory=list)
-    """The last ``COLLAPSE_WINDOWS`` windows: the run's own level a collapse is judged against."""
 
     def update(self, per_layer: Sequence[float], names: Sequence[str], matrices: Sequence[bool], lr: float | None,
                step: int, peak: float | None = None) -> None:
@@ -135,20 +129,14 @@ class Phases:
                 self.peak_lr = max(self.peak_lr, v)
         s["step"] = step
         s["lr"] = lr
-        collapsed = self.pick is None and any(collapse(s, w) for w in self.recent)
-        self.recent = [*self.recent[-(COLLAPSE_WINDOWS - 1):], s] if COLLAPSE_WINDOWS > 1 else [s]
         at_peak = lr is None or self.peak_lr <= 0 or lr >= threshold("MT-UPD-LR-PEAK") * self.peak_lr
         s["lr_near_peak"] = at_peak
-        if not at_peak and lr and not collapsed:
+        if not at_peak and lr:
             at_peak = True
             at_peak_value(s, lr, self.peak_lr)
         self.last = s
         v = float(s["value"])
-        if collapsed:
-            # judged against the run's own updates: whatever the absolute level, steps that shrank by decades
-            # from one window to the next at the same LR no longer move the weights
-            self.pick = s
-        elif self.pick is None and v > threshold("MT-UPD-HIGH"):
+        if self.pick is None and v > threshold("MT-UPD-HIGH"):
             self.pick = s
         elif at_peak and v < threshold("MT-UPD-LOW"):
             # Updates that were in band at this LR and then shrank are the gradients shrinking (a loss near its
@@ -174,33 +162,6 @@ class Phases:
         s = dict(s)
         s["windows"] = self.windows
         return s
-
-
-def collapse(s: dict[str, object], before: dict[str, object] | None) -> bool:
-    """Whether window ``s``'s updates collapsed against an earlier window ``before`` (``MT-UPD-COLLAPSE``).
-
-    Compared per unit of LR (the median matrix's ratio over the window's lowest LR), so that a schedule that
-    lowers the LR, even to near zero, shrinks both sides alike and never counts. A loss approaching its minimum
-    shrinks its updates over many windows, not by decades in one. On a collapse ``s`` is rewritten to be judged
-    against the run's own level: its value is the measured ratio scaled by how far it fell below the healthy
-    ``MT-UPD-HEALTHY`` (never above the measured one), the earlier window kept in the evidence.
-    """
-    if before is None or "collapsed_from" in before:
-        return False
-    now, then = float(s["median_matrix"]), float(before["median_matrix"])
-    lr_now, lr_then = s.get("lr"), before.get("lr")
-    per_now = now / lr_now if isinstance(lr_now, float) and lr_now > 0 else None
-    per_then = then / lr_then if isinstance(lr_then, float) and lr_then > 0 else None
-    if lr_now is None and lr_then is None:
-        per_now, per_then = now, then  # no LR to read: the ratios themselves
-    if per_now is None or per_then is None or not then >= threshold("MT-UPD-WORKING") \
-            or not per_now * threshold("MT-UPD-COLLAPSE") <= per_then:
-        return False
-    s["measured"] = float(s["value"])
-    s["value"] = min(float(s["value"]), now / then * threshold("MT-UPD-HEALTHY"))
-    s["judged"] = f"median matrix, against the run's previous window (it fell {then / max(now, 1e-300):.3g}x)"
-    s["collapsed_from"] = {"step": before.get("step"), "median_matrix": then, "lr": lr_then}
-    return True
 
 
 def at_peak_value(s: dict[str, object], lr: float, peak: float) -> None:
@@ -240,8 +201,7 @@ def observe(summary: dict[str, object] | None) -> list:
         return []
     step = summary.get("step")
     return [emit(INFO, "update_ratio", summary.get("value", summary["median"]), summary,
-                 ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-COLLAPSE"),
-                 step=step if isinstance(step, int) else None)]
+                 ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH"), step=step if isinstance(step, int) else None)]
 
 
 def raise_to_peak(optimizer: Any) -> list[tuple[float, float]]:
@@ -300,7 +260,7 @@ class UpdateRatioProbe(Probe):
     hooks = ("optimizer_pre", "optimizer_post", "window")
     sampled_hooks = ("optimizer_pre",)
     thresholds = ("MT-UPD-HEALTHY", "MT-UPD-LOW", "MT-UPD-HIGH", "MT-UPD-HIGH-LAYER", "MT-UPD-LR-PEAK",
-                  "MT-UPD-WORKING", "MT-UPD-COLLAPSE")
+                  "MT-UPD-WORKING")
 
     def attach(self, run: Any) -> None:
         """No samples yet."""
