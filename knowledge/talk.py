@@ -118,7 +118,8 @@ MOVEMENTS: dict[str, str] = {
     # up / down
     "increase": "up", "rise": "up", "climb": "up", "grow": "up", "go up": "up", "shoot up": "up",
     "skyrocket": "up", "creep up": "up", "get bigger": "up", "get larger": "up", "get worse": "worse",
-    "keep grow": "up", "balloon": "up", "pile up": "up", "keep pile up": "up", "higher": "up", "go higher": "up", "up": "up_bare",
+    "keep grow": "up", "balloon": "up", "pile up": "up", "keep pile up": "up", "higher": "up", "go higher": "up",
+    "up": "up_bare",
     "decrease": "down", "drop": "down", "fall": "down", "go down": "down", "decline": "down", "shrink": "down",
     "reduce": "down", "come down": "down", "get smaller": "down", "get lower": "down", "down": "down_bare",
     # (a fall in one go, as a stair: "the loss steps down at each epoch")
