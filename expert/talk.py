@@ -2523,7 +2523,8 @@ class _Reader:
         node_at: int | None = None
         for k in range(lo + 1, hi):
             prev = toks[k - 1]
-            if prev.kind == "num" and prev.number is not None and prev.number == int(prev.number) and not prev.unit:
+            if prev.kind == "num" and prev.number is not None and 2 <= prev.number <= 100_000 and \
+                    prev.number == int(prev.number) and not prev.unit:
                 n: int | None = int(prev.number)
             else:
                 n = K.NUMBER_WORDS.get(prev.lemma)
