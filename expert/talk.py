@@ -1940,6 +1940,23 @@ class _Reader:
                 return True
         return False
 
+    def _stuck_at_place(self, k: int, end: int) -> bool:
+        """Whether a place in the run follows "stuck" at token ``k`` ("at the first step", "after epoch 1").
+
+        Prepositions, articles, adverbs of frequency and ordinals may stand between; the first other word must
+        name a step, batch, iteration or epoch, or the run's start ("stuck at 2.3" names a value, not a place).
+        """
+        toks = self.tokens
+        for n in range(k, min(end, k + 6)):
+            t = toks[n]
+            if t.lemma in K.RUN_PLACES:
+                return True
+            ordinal = t.kind == "num" and n + 1 < end and toks[n + 1].lemma in ("st", "nd", "rd", "th")
+            if t.lemma in K.PLACE_FILLERS or ordinal or t.lemma in (",", "st", "nd", "rd", "th"):
+                continue
+            return False  # (a bare number is the value stuck at: "stuck at 2.30 after the first epoch")
+        return False
+
     def read_clause(self, sent: tuple[int, int], i: int, j: int, state: dict[str, Any]) -> None:
         parts = self.parts_in(i, j)
         quantities = self._quantities(parts)
@@ -2074,6 +2091,12 @@ class _Reader:
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
+            if m == "stuck" and quantity is None and self._stuck_at_place(p.j, sent[1]) and not any(
+                    q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
+                # "stuck at the first iteration", "stuck after 1st epoch", "randomly stuck, sometimes step 300":
+                # nothing named stuck but a place in the run where it stopped, and no curve in the sentence: the
+                # program stops there (a hang), not a loss that stopped falling
+                quantity, m = "run", "hang"
             if m == "slow" and not self._negated(p.i, i) and quantity in K.IN_USE_SUBJECTS and \
                     self._in_use(sent, i, j):
                 # "the model answers slowly once deployed", "prediction is slow on the server": the speed of the
@@ -2379,6 +2402,7 @@ class _Reader:
         if len(metrics) == 2 and metrics["train"] - metrics["val"] >= 0.1:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
+        self._world_size(lo, hi)
         self._huge_norm(lo, hi, quantities)
         self._huge_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
@@ -2535,6 +2559,40 @@ class _Reader:
                 self.add({"num_classes": int(value)}, self.tokens[first].start,
                          self.tokens[k + 1].end if first == k else t.end)
                 return
+
+    def _world_size(self, lo: int, hi: int) -> None:
+        """"on 4 GPUs", "with eight gpus", "2 nodes x 8 GPUs": how many processes train together.
+
+        The largest count of GPUs said in the sentence is the run's (a healthy single-GPU run said beside it is the
+        baseline: "works on 1 GPU, fails on 4"); a count of nodes said beside a per-node GPU count multiplies it.
+        A GPU numbered after its noun ("GPU 0") is a device index, not a count; nodes multiply only a count said
+        beside them ("a graph of 100 nodes, trained on 4 GPUs" is 4).
+        """
+        toks = self.tokens
+        counts: list[tuple[int, int]] = []
+        nodes: int | None = None
+        node_at: int | None = None
+        for k in range(lo + 1, hi):
+            prev = toks[k - 1]
+            if prev.kind == "num" and prev.number is not None and 2 <= prev.number <= 100_000 and \
+                    prev.number == int(prev.number) and not prev.unit:
+                n: int | None = int(prev.number)
+            else:
+                n = K.NUMBER_WORDS.get(prev.lemma)
+            if n is None or not 2 <= n <= 100_000:
+                continue
+            if toks[k].lemma == "gpu":
+                counts.append((n, k))
+            elif toks[k].lemma in K.HOST_NOUNS:
+                nodes, node_at = n, k
+        if not counts:
+            return
+        n, k = max(counts)
+        per_node = node_at is not None and (0 < k - 1 - node_at <= 3 or bool(
+            set(self.lemmas(k + 1, min(hi, k + 3))) & {"each", "per"}))
+        if nodes is not None and per_node and len(counts) == 1:
+            n *= nodes  # "2 nodes x 8 GPUs", "two machines with 8 gpus each": GPUs per node times nodes
+        self.add({"dist_world_size": n, "multi_gpu": True}, toks[k - 1].start, toks[k].end)
 
     def _data_share(self, lo: int, hi: int) -> None:
         """"one class is 95% of my data", "99% of samples are negatives": most of the data is one class."""
@@ -4689,7 +4747,8 @@ class _Reader:
             _, sets, s, e = first
             self.add(dict(sets), s, e, strong=False, evidence=True)
             topic = sets.get("boundary_topic")
-            crash = _crash().search(low)
+            # (an error denied is no crash: "the loader deadlocks, no error")
+            crash = next((m for m in _crash().finditer(low) if not self._said_absent(m.start())), None)
             if topic in K.CRASH_TOPICS and not crash and _HUNG.search(low, s, e):
                 # "the dataloader hangs": the family's failure said as a hang, not a stop
                 self.add({"symptom": "hang"}, s, e, strong=False, evidence=True)

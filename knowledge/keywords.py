@@ -787,6 +787,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"shuffl\w+\s+(?:only\s+)?(?:the\s+)?(?:inputs?|images?|features|samples|x)\s+(?:but\s+)?not\s+(?:the\s+)?"
        r"(?:labels?|targets?|y)|(?:labels?|targets?)\s+(?:are\s+|were\s+)?(?:mismatched|misaligned|out\s+of\s+sync|"
        r"off\s+by\s+one)\s+(?:with|from)\s+(?:the\s+)?(?:inputs?|images?|data|samples|features)|"
+       # (a pairing displaced by a row: "labels are off by one row from the images", "labels shifted by one relative
+       # to the files"; not a language model's labels shifted against its tokens, which is their right place)
+       r"(?:labels?|targets?)\s+(?:are\s+|were\s+|got\s+)?(?:off|shifted|offset)\s+by\s+(?:one|1)\s+(?:rows?\s+|"
+       r"places?\s+|positions?\s+)?(?:from|relative\s+to|against|compared\s+to|vs\.?)\s+(?:the\s+|my\s+)?"
+       r"(?:images?|files?|file\s+list|rows|samples|pictures|photos|features)\b|"
+       # (both sides named first: "the images and labels got out of sync")
+       r"(?:images?|photos?|pictures?|inputs?|samples?|files?|features|x)\s+and\s+(?:the\s+|their\s+)?(?:labels?|targets?|y)\s+"
+       r"(?:got\s+|are\s+|were\s+|went\s+|get\s+|fell\s+|are\s+now\s+)?(?:out\s+of\s+sync|misaligned|mismatched)|"
        # (said with the negation on the alignment: "the label masks don't line up with the padded inputs")
        r"(?:label[\s_-]?masks?|loss[\s_-]?masks?|labels?|targets?)\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|"
        r"(?:are|is)\s+not|aren'?t|isn'?t)\s+(?:line\s+up|lined\s+up|align(?:ed)?|match(?:ed)?)\s+(?:with\s+)?(?:the\s+)?"

@@ -118,7 +118,8 @@ MOVEMENTS: dict[str, str] = {
     # up / down
     "increase": "up", "rise": "up", "climb": "up", "grow": "up", "go up": "up", "shoot up": "up",
     "skyrocket": "up", "creep up": "up", "get bigger": "up", "get larger": "up", "get worse": "worse",
-    "keep grow": "up", "balloon": "up", "higher": "up", "go higher": "up", "up": "up_bare",
+    "keep grow": "up", "balloon": "up", "pile up": "up", "keep pile up": "up", "higher": "up", "go higher": "up",
+    "up": "up_bare",
     "decrease": "down", "drop": "down", "fall": "down", "go down": "down", "decline": "down", "shrink": "down",
     "reduce": "down", "come down": "down", "get smaller": "down", "get lower": "down", "down": "down_bare",
     # (a fall in one go, as a stair: "the loss steps down at each epoch")
@@ -1131,6 +1132,16 @@ NOW_MARKERS = frozenset("now currently nowadays".split())
 """Words that open the present state of a then/now sentence: a setting said after them is the run's, one said
 before them (its old value) is not, and the difference is what changed."""
 
+HOST_NOUNS = frozenset("node machine server host".split())
+"""Nouns counting the machines of a distributed run ("2 nodes x 8 GPUs": the GPU count said is per machine)."""
+
+RUN_PLACES = frozenset("step iteration iter batch epoch start beginning".split())
+"""Places in a run a program can stop at ("stuck at the first iteration", "stuck after epoch 1": a hang there)."""
+
+PLACE_FILLERS = frozenset("at after on in around before during the a my its first second last very right just forever "
+                          "randomly sometimes always every each".split())
+"""Words that may stand between "stuck" and the place in the run it names."""
+
 SINGLE_DEVICE = frozenset("1 one single a".split())
 """Words counting one device ("on 1 GPU", "a single GPU"): the then-side of a move to several."""
 
@@ -1658,6 +1669,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # the training runs', whose seeds are another frame's
         (("evaluate evaluation eval", "~deterministic ~reproducible nondeterministic", "!resume !train !training "
           "!seed"), {"nondeterminism": "evaluation"}),
+        # memory a finished part of the run never gives back ("the memory of the previous fold is not freed", "GPU
+        # memory is never released between trials"): what each part leaves adds up, a leak
+        (("memory vram ram", "~free ~release ~reclaim"), {"symptom": "memory_growth"}),
         # logging that loses points
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
           "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
@@ -2467,7 +2481,11 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      {"boundary_topic": "autograd_error"}),
     (r"backward through the graph a second time|saved tensors after they have already been freed",
      {"boundary_topic": "autograd_error"}),
-    (r"modified by an inplace operation", {"boundary_topic": "autograd_error"}),
+    # (the in-place check said with a hyphen or in words: "the in-place modification error", "inplace-operation
+    # autograd error"; a parameter, a leaf, changed in place outside no_grad)
+    (r"modified by an in-?place operation|\bin-?place[ -](?:operation|modification|op)s?\b[^.\n]{0,30}?\berror\b|"
+     r"\berror\b[^.\n]{0,30}?\bin-?place[ -](?:operation|modification)s?\b|"
+     r"leaf variable\b[^.\n]{0,60}?\bin-?place\b", {"boundary_topic": "autograd_error"}),
     # a custom autograd Function whose backward returns another number of gradients than forward took inputs
     (r"incorrect number of gradients|returned an invalid gradient at index", {"boundary_topic": "custom_autograd"}),
     # torch.utils.checkpoint's warning (reentrant variant): the checkpointed segment's inputs carry no grad
@@ -2478,14 +2496,20 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      r"tensors? on different devices|(?:model|inputs?|labels?|targets?)\b[^.\n]{0,40}\bon the (?:gpu|cpu|cuda)\b"
      r"[^.\n]{0,40}\bon the (?:gpu|cpu|cuda)", {"boundary_topic": "device_mismatch"}),
     (r"expected scalar type \w+ but found \w+|found dtype \w+ but expected \w+|"
-     r"not implemented for '(?:float|int|long|double|half|bfloat16)'|expected (?:long|float)\b",
+     r"not implemented for '(?:float|int|long|double|half|bfloat16)'|expected (?:long|float)\b|"
+     r"must have the same dtype|result type \w+ can'?t be cast to the desired output type",
      {"boundary_topic": "dtype_mismatch"}),
     (r"expected input batch_?size(?: \(\d+\))? to match target batch_?size|multi-?target not supported|"
      r"target size \(torch\.size\(\[[\d, ]*\]\)\) must be the same as input size|"
      r"target size must be the same as input size|size of tensor a \(\d+\) must match the size of tensor b|"
-     r"shapes cannot be multiplied|size mismatch between|0d or 1d target tensor expected",
+     r"shapes? (?:cannot|can'?t|can not|could not) be multiplied|size mismatch between|size mismatch,? m1\b|"
+     r"0d or 1d target tensor expected",
      {"boundary_topic": "shape_mismatch"}),
-    (r"device-side assert|device side assert|assertion `t >= 0 && t < n_classes` failed",
+    # (a kernel that failed: an index past a table's end, or a cuBLAS/cuDNN call; its status named with underscores
+    # or in words; cuBLAS failing to allocate is memory, below)
+    (r"device-side assert|device side assert|assertion `t >= 0 && t < n_classes` failed|"
+     r"srcindex < srcselectdimsize|index out of range in self|illegal memory access|unspecified launch failure|"
+     r"cublas[_ ]status[_ ](?!alloc)[a-z]+|cudnn[_ ]status[_ ](?:execution|mapping)[_ ]",
      {"boundary_topic": "cuda_assert"}),
     # memory
     (r"cuda out of memory|outofmemoryerror|out of (?:(?:cuda|gpu|vram|device|video)\s+)?memory|\booms?\b|"
@@ -2495,7 +2519,9 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",
      {"boundary_topic": "collective_timeout", "multi_gpu": True}),
     # data loading
-    (r"dataloader worker|worker \(pid|dataloader\w* (?:crash|fail|die|hang)\w*|bus error encountered in worker|"
+    # (the loader said as "the data loading" too, and its hang as a deadlock or a freeze; a stall is its slowness)
+    (r"dataloader worker|worker \(pid|(?:dataloader|data ?loader|data loading)\w* "
+     r"(?:crash|fail|die|hang|deadlock|freez)\w*|bus error encountered in worker|"
      r"workers? (?:keep )?(?:dying|died|crash)|"
      r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
     # an object a worker process or a spawned rank cannot receive
