@@ -2422,7 +2422,7 @@ class _Reader:
         t = self.tokens[k]
         if t.unit in ("x", "\u00d7"):
             return True
-        if k > 0 and self.tokens[k - 1].text == "/" and k > 1 and self.tokens[k - 2].kind == "num":
+        if k > 1 and self.tokens[k - 1].text == "/" and self.tokens[k - 2].kind == "num":
             return True
         nxt = self.tokens[k + 1] if k + 1 < hi else None
         if nxt is None:

@@ -59,7 +59,7 @@ def tripped_rows(obs: dict[str, Observation], probes: Any = None) -> list[str]:
 
         probes = plugins()
     rows, alarms = _trip_rows(tuple(p.info.measures for p in probes if p.trips_causes),
-                              tuple(sorted({r for p in probes for r in getattr(p, "trips_rows", ())})))
+                              tuple(sorted({r for p in probes for r in p.trips_rows})))
     run = chain(rows, values, ("origin:probe",), all_joins())
     # a row whose finding a later one explained away (dead units behind a layer without gradient) does not stand
     standing = {key for kind, key, _ in run.facts if kind == "finding"}
