@@ -45,6 +45,7 @@ from experta import watchers as _watchers  # noqa: E402
 from experta.abstract import Strategy  # noqa: E402
 from experta.activation import Activation  # noqa: E402
 from experta.conditionalelement import ConditionalElement  # noqa: E402
+from experta.factlist import FactList  # noqa: E402
 from experta.matchers.rete import ReteMatcher  # noqa: E402
 from experta.matchers.rete.check import (  # noqa: E402
     FactCapture,
@@ -77,6 +78,8 @@ for _name in dir(_watchers):
 logging.getLogger("experta").setLevel(logging.CRITICAL + 1)
 
 EXPERTA_VERSION = getattr(experta, "__version__", "1.9.4")
+FACTS = _watchers.FACTS
+"""experta's watcher of the fact list (muted above), which its declare logs every new fact to."""
 
 __all__ = [
     "AND",
@@ -96,7 +99,9 @@ __all__ = [
     "Activation",
     "DefFacts",
     "EXPERTA_VERSION",
+    "FACTS",
     "Fact",
+    "FactList",
     "Field",
     "InitialFact",
     "KnowledgeEngine",

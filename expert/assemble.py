@@ -32,12 +32,17 @@ def _kind(f: Any) -> str:
     return type(f).__name__
 
 
-def _firing_for(trail: list[Firing], kind: str, **match: Any) -> Firing | None:
+def _first_firings(trail: list[Firing], kind: str, key: str) -> dict[Any, Firing]:
+    """The first firing that asserted a fact of ``kind``, by that fact's ``key`` field.
+
+    One pass over the trail for every fact looked up, rather than a pass per fact.
+    """
+    first: dict[Any, Firing] = {}
     for rec in trail:
         for a in rec.asserted:
-            if a["kind"] == kind and all(a.get(k) == v for k, v in match.items()):
-                return rec
-    return None
+            if a["kind"] == kind:
+                first.setdefault(a.get(key), rec)
+    return first
 
 
 def evidence_of(observations: Mapping[str, Observation], rec: Firing | None) -> list[dict[str, Any]]:
@@ -81,18 +86,24 @@ def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ra
 
     drop_fix: set[str] = set()
     drop_avoid: set[str] = set()
+    # what each avoid entry forbids and its best-evidenced row, read once rather than once per fix
+    forbids = [(rules, text, actions_in(text)) for rules, text in avoid_by]
+    forbidding = [(rules, text, acts, min(r(x) for x in rules)) for rules, text, acts in forbids if acts]
     for f in fixes:
         does = actions_in(f"{f['explain']}\n{f['code']}")
-        for rules, text in avoid_by:
-            if f["rule"] in rules or not does & actions_in(text):
+        if not does:
+            continue
+        for rules, text, acts, best in forbidding:
+            if f["rule"] in rules or not does & acts:
                 continue  # a row's own fix and avoid are written together and never contradict
-            if r(f["rule"]) <= min(r(x) for x in rules):
+            if r(f["rule"]) <= best:
                 drop_avoid.add(text)
             else:
                 drop_fix.add(f["rule"])
     for rule, why in steps:
         does = actions_in(why)
-        drop_avoid |= {text for rules, text in avoid_by if rule not in rules and does & actions_in(text)}
+        if does:
+            drop_avoid |= {text for rules, text, acts, _ in forbidding if rule not in rules and does & acts}
     return ([f for f in fixes if f["rule"] not in drop_fix],
             [t for _, t in avoid_by if t not in drop_avoid])
 
@@ -197,8 +208,9 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
 
     # findings ---------------------------------------------------------------------------------------
     findings = []
+    asserted_by = _first_firings(trail, "Finding", "id")
     for f in by_kind.get("Finding", []):
-        rec = _firing_for(trail, "Finding", id=f["id"])
+        rec = asserted_by.get(f["id"])
         info = cat.get(f["id"])
         findings.append({
             "id": f["id"], "category": f["category"], "severity": f["severity"], "issue": f["issue"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -393,18 +394,27 @@ class Consultation:
     def run(self) -> Diagnosis:
         """Run the engine over the current observations and return the diagnosis."""
         e = engine()
-        e.reset()
-        e.suspected = self._suspected()
-        origin = "probe" if self._obs and all(o.source.startswith(MEASURED_SOURCES) for o in self._obs.values()) \
-            else "user"
-        # One declare call (one agenda update), sorted by name: fact ids, and so the agenda and the trail, do
-        # not depend on the order observations arrived in.
-        e.declare(Context(origin=origin), *(Declined(question=q) for q in sorted(self._declined)),
-                  *(Obs(name=o.name, value=o.value, source=o.source) for _, o in sorted(self._obs.items())))
-        e.run()
-        self._trail = list(e.trail)
-        self._facts = [f for f in e.facts.values()]
-        self._diagnosis = assemble(self._obs, self.asked, self._facts, self._trail, self.incomplete)
+        # A run allocates some ten thousand short-lived containers (tokens, memories' entries, facts, the trail)
+        # and frees them by reference counting; the collector's passes over them and over the compiled network
+        # (tens of thousands of objects) find nothing, so they are held off until the run is done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            e.reset()
+            e.suspected = self._suspected()
+            origin = "probe" if self._obs and all(o.source.startswith(MEASURED_SOURCES)
+                                                  for o in self._obs.values()) else "user"
+            # One declare call (one agenda update), sorted by name: fact ids, and so the agenda and the trail, do
+            # not depend on the order observations arrived in.
+            e.declare(Context(origin=origin), *(Declined(question=q) for q in sorted(self._declined)),
+                      *(Obs(name=o.name, value=o.value, source=o.source) for _, o in sorted(self._obs.items())))
+            e.run()
+            self._trail = list(e.trail)
+            self._facts = [f for f in e.facts.values()]
+            self._diagnosis = assemble(self._obs, self.asked, self._facts, self._trail, self.incomplete)
+        finally:
+            if collecting:
+                gc.enable()
         return self._diagnosis
 
     def _ensure(self) -> Diagnosis:

@@ -17,11 +17,27 @@ import dataclasses
 import functools
 import inspect
 import math
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import field
 from typing import Any
 
-from expert._experta import AND, AS, MATCH, NOT, OR, TEST, Fact, KnowledgeEngine, P, Rule, Strategy
+from expert._experta import (
+    AND,
+    AS,
+    FACTS,
+    MATCH,
+    NOT,
+    OR,
+    TEST,
+    ConditionalElement,
+    Fact,
+    FactList,
+    KnowledgeEngine,
+    P,
+    Rule,
+    Strategy,
+)
 from expert.choose import Pooled, askable_now, candidates, pool, rank_questions, weigh
 from expert.facts import (
     Block,
@@ -146,6 +162,9 @@ def _hashable(v: Any) -> Any:
     return v
 
 
+_KEY = operator.attrgetter("key")
+
+
 class TotalOrderStrategy(Strategy):
     """Agenda ordering that is total and removal that never leaves a stale activation."""
 
@@ -166,7 +185,8 @@ class TotalOrderStrategy(Strategy):
             agenda.activations = [a for a in agenda.activations if _sig_of(a) not in gone]
         for act in added:
             act.key = self.get_key(act)
-            bisect.insort(agenda.activations, act)
+            # the place experta's ``Activation.__lt__`` (``self.key < other.key``) finds, compared in C
+            bisect.insort(agenda.activations, act, key=_KEY)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -233,6 +253,53 @@ def _leads(basis: Any) -> bool:
     return basis != "lint"
 
 
+_KEYS: dict[frozenset[Any], tuple[bool, bool]] = {}
+"""A fact's key set -> (a key experta calls nested, a key experta calls special): a few dozen key sets."""
+
+_CE_TYPES: dict[frozenset[type], bool] = {}
+"""A fact's set of value types -> whether a value is a pattern (experta's ``ConditionalElement``)."""
+
+
+def _keys_info(fact: Any) -> tuple[bool, bool]:
+    """experta's ``has_nested_accessor`` of the fact, and whether a key is special (``__factid__``...)."""
+    keys = frozenset(fact)
+    got = _KEYS.get(keys)
+    if got is None:
+        got = _KEYS[keys] = (any("__" in str(k).strip("__") for k in keys), any(Fact.is_special(k) for k in keys))
+    return got
+
+
+def _constrained(fact: Any) -> bool:
+    """experta's ``has_field_constraints``: some value of the fact is a pattern (decided by its type)."""
+    types = frozenset(map(type, fact.values()))
+    got = _CE_TYPES.get(types)
+    if got is None:
+        got = _CE_TYPES[types] = any(issubclass(t, ConditionalElement) for t in types)
+    return got
+
+
+def _add_fact(fl: Any, fact: Any, special: bool) -> Any:
+    """experta's ``FactList.declare``: validate, then add unless an equal fact is held; the new fact, or None.
+
+    The fact id is experta's (the class and every field but the special ones), built in one step when no key
+    is special, as before any declare.
+    """
+    cls = type(fact)
+    if cls.__fields__ or cls.validate is not Fact.validate:  # experta's validate checks declared fields only
+        fact.validate()
+    fact_id = FactList._get_fact_id(fact) if special else frozenset((fact.__class__, *fact.items()))
+    if fl.duplication or fact_id not in fl.reference_counter:
+        idx = fl.last_index
+        fact.__factid__ = idx
+        fl[idx] = fact
+        fl.last_index += 1
+        fl.added.append(fact)
+        fl.reference_counter[fact_id] += 1
+        FACTS.info(" ==> %s: %r", fact, fact)
+        return fact
+    return None
+
+
 class AuditedEngine(KnowledgeEngine):
     """experta engine with the guarded strategy and a run loop that records every firing."""
 
@@ -284,6 +351,28 @@ class AuditedEngine(KnowledgeEngine):
             obj = getattr(self, name)
             obj.ke = self
             yield obj
+
+    # experta declares fact by fact with checks that walk every field in Python (a generator per check, a
+    # method call per key) and a fact id built key by key. The same checks and the same fact list entries,
+    # with what depends only on a fact's keys or its value types found once per key set or type set.
+
+    def _KnowledgeEngine__declare(self, *facts: Any) -> Any:  # noqa: N802 - overrides experta's private method
+        """experta's ``__declare``: refuse patterns and nested keys, add the facts, update the agenda."""
+        if not all(isinstance(f, Fact) for f in facts):  # experta's own errors for what is not a fact
+            return KnowledgeEngine._KnowledgeEngine__declare(self, *facts)  # type: ignore[attr-defined]
+        keys_of = [_keys_info(f) for f in facts]
+        if any(_constrained(f) for f in facts):
+            raise TypeError("Declared facts cannot contain conditional elements")
+        if any(nested for nested, _ in keys_of):
+            raise KeyError("Cannot declare facts containing double underscores as keys.")
+        fl = self.facts
+        last = None
+        for fact, (_, special) in zip(facts, keys_of):
+            last = _add_fact(fl, fact, special)
+        if not self.running:
+            added, removed = self.get_activations()
+            self.strategy.update_agenda(self.agenda, added, removed)
+        return last
 
     def retract(self, idx_or_declared_fact: Any) -> Any:
         """Retract a fact (experta's), noting it for the firing whose right-hand side retracts it."""

@@ -7,8 +7,9 @@ from typing import Any
 
 from expert._experta import Fact, unfreeze
 
-_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
-"""Values experta stores as they are (its ``freeze`` and ``unfreeze`` return them unchanged)."""
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None), tuple})
+"""Values experta stores as they are (its ``freeze`` and ``unfreeze`` return them unchanged; a tuple is hashable
+to ``freeze``, which returns it, and neither registers a conversion for it)."""
 
 
 class _Fact(Fact):
@@ -99,9 +100,8 @@ def plain(fact: Fact) -> dict[str, Any]:
     starts with ``__``: read in one pass, with plain values taken as they are.
     """
     out: dict[str, Any] = {"kind": type(fact).__name__}
-    for k, v in fact.items():
-        if isinstance(k, str) and not k.startswith("__"):
-            out[k] = v if type(v) in _PLAIN_TYPES else unfreeze(v)
+    out.update({k: v if type(v) in _PLAIN_TYPES else unfreeze(v)
+                for k, v in fact.items() if isinstance(k, str) and k[:2] != "__"})
     return out
 
 

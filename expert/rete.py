@@ -1107,6 +1107,14 @@ class CachedReteMatcher(ReteMatcher):
         self.order: dict[Any, int] = dict(zip(conflict_sets, range(len(conflict_sets))))
         self.always: list[Any] = always
         self.memories: list[Any] = memories
+        # ``reset`` clears only what holds something: most of a network's ~2,000 memories stay empty in a
+        # consultation, and a fresh empty container in place of an empty one changes nothing. Our own node
+        # classes are checked by what their ``_reset`` empties; any other node is reset as experta would.
+        self._joins = [n for n in memories if type(n) is _Join]
+        self._csns = [n for n in memories if type(n) is _TrackedCSN]
+        self._presences = [n for n in memories if type(n) is _Presence]
+        self._gates = [n for n in memories if type(n) is _Gate]
+        self._others = [n for n in memories if type(n) not in (_Join, _TrackedCSN, _Presence, _Gate)]
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
@@ -1141,8 +1149,23 @@ class CachedReteMatcher(ReteMatcher):
         return added, removed
 
     def reset(self) -> None:
-        """Clear every node's memory (alpha nodes have none)."""
-        for node in self.memories:
+        """Clear every node's memory (alpha nodes have none); an empty one is left as it is."""
+        # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined
+        for node in self._joins:
+            if node.left_memory or node.right_memory:
+                node.left_memory = []
+                node.right_memory = []
+        for node in self._csns:
+            if node.memory:
+                node.memory = set()
+        for node in self._presences:
+            if node.memory:
+                node.memory = []
+        for node in self._gates:
+            if node.left_memory or node.blocked:
+                node.left_memory = {}
+                node.blocked = 0
+        for node in self._others:
             node._reset()
 
 

@@ -162,10 +162,30 @@ def fix_for(row_id: str, fix: Fix | None, values: Mapping[str, Any]) -> tuple[Fi
         fix: The row's own fix.
         values: Known observation values by name.
     """
-    for v in VARIANTS:
+    for v in _candidates(row_id, fix):
         if v.applies(row_id, fix, values):
             return v.fix, v
     return fix, None
+
+
+_INDEX: list[Any] = []
+"""``[VARIANTS, by row id, by id of the shared Fix]``, built at the first lookup: a report looks up the fix of
+every row that fired, and each lookup reads only the variants of that row or of its fix, not every variant."""
+
+
+def _candidates(row_id: str, fix: Fix | None) -> list[FixVariant]:
+    """The variants that may replace ``fix`` of row ``row_id``, in ``VARIANTS``' order (``applies`` decides)."""
+    if not _INDEX or _INDEX[0] is not VARIANTS:
+        by_row: dict[str, list[tuple[int, FixVariant]]] = {}
+        by_fix: dict[int, list[tuple[int, FixVariant]]] = {}
+        for i, v in enumerate(VARIANTS):
+            if isinstance(v.of, str):
+                by_row.setdefault(v.of, []).append((i, v))
+            else:  # a shared Fix, named by identity (``applies`` compares with ``is``); VARIANTS keeps it alive
+                by_fix.setdefault(id(v.of), []).append((i, v))
+        _INDEX[:] = [VARIANTS, by_row, by_fix]
+    found = _INDEX[1].get(row_id, []) + _INDEX[2].get(id(fix), [])
+    return [v for _, v in sorted(found, key=lambda iv: iv[0])]
 
 
 __all__ = ["VARIANTS", "FixVariant", "fix_for"]
