@@ -261,16 +261,16 @@ _CE_TYPES: dict[frozenset[type], bool] = {}
 
 
 def _keys_info(fact: Any) -> tuple[bool, bool]:
-    """experta's ``has_nested_accessor`` of the fact, and whether a key is special (``__factid__``...)."""
+    """Whether a key of the fact is nested (experta's ``has_nested_accessor``), and whether one is special."""
     keys = frozenset(fact)
     got = _KEYS.get(keys)
     if got is None:
-        got = _KEYS[keys] = (any("__" in str(k).strip("__") for k in keys), any(Fact.is_special(k) for k in keys))
+        got = _KEYS[keys] = (any("__" in str(k).strip("_") for k in keys), any(Fact.is_special(k) for k in keys))
     return got
 
 
 def _constrained(fact: Any) -> bool:
-    """experta's ``has_field_constraints``: some value of the fact is a pattern (decided by its type)."""
+    """Whether some value of the fact is a pattern (experta's ``has_field_constraints``), decided by type."""
     types = frozenset(map(type, fact.values()))
     got = _CE_TYPES.get(types)
     if got is None:
@@ -279,7 +279,7 @@ def _constrained(fact: Any) -> bool:
 
 
 def _add_fact(fl: Any, fact: Any, special: bool) -> Any:
-    """experta's ``FactList.declare``: validate, then add unless an equal fact is held; the new fact, or None.
+    """Add a fact as experta's ``FactList.declare`` does: validate, add unless held; the new fact, or None.
 
     The fact id is experta's (the class and every field but the special ones), built in one step when no key
     is special, as before any declare.
@@ -357,7 +357,7 @@ class AuditedEngine(KnowledgeEngine):
     # with what depends only on a fact's keys or its value types found once per key set or type set.
 
     def _KnowledgeEngine__declare(self, *facts: Any) -> Any:  # noqa: N802 - overrides experta's private method
-        """experta's ``__declare``: refuse patterns and nested keys, add the facts, update the agenda."""
+        """Declare as experta's ``__declare`` does: refuse patterns and nested keys, add, update the agenda."""
         if not all(isinstance(f, Fact) for f in facts):  # experta's own errors for what is not a fact
             return KnowledgeEngine._KnowledgeEngine__declare(self, *facts)  # type: ignore[attr-defined]
         keys_of = [_keys_info(f) for f in facts]
