@@ -179,7 +179,7 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     # questions whose own gates are unmet is possible for any run.
     refused = {q.sets for q in eng.questions.values() if q.id in declined}  # under any question that asks it
     applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.sets not in refused
-                  and not [u for u in unmet(q, values, has) if not _waived_gate(u, declined)]}
+                  and not [u for u in unmet(q, values, has, explain=False) if not _waived_gate(u, declined)]}
     opened = [p for p in candidates(eng.pooled, values, has, askable) if p.row.id not in shown
               and (sym_value is None or not p.explains or sym_value in p.explains)
               and supported(p, values, applicable)]

@@ -46,8 +46,9 @@ from knowledge.schema import (
     Row,
     Words,
     cond_holds,
+    contradicted,
     effective_conditions,
-    unmet,
+    waits_on_unknown,
 )
 from knowledge.vocabulary import BOOL, ENUM, FLOAT, INT, VOCABULARY
 
@@ -196,7 +197,7 @@ def askable_now(questions: Iterable[QuestionRow], values: Mapping[str, Any],
     refused = {q.sets for q in questions if q.id in declined}
     return frozenset(q.sets for q in questions
                      if q.sets not in values and q.sets not in refused
-                     and not any(u.known for u in unmet(q, values)))
+                     and not contradicted(q, values))
 
 
 def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callable[[str], bool],
@@ -220,21 +221,15 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         unknown = [n for n in p.names if n not in values]
         if not unknown or any(n not in askable for n in unknown):
             continue  # it waits on nothing, or on something no question asks for (seen before judging the row)
-        missing = unmet(p.row, values, has)
-        if not missing:
-            continue  # it stands already: nothing left to ask about it
-        waits = False
-        for u in missing:
-            if u.ref:
-                if u.ref in p.row.unless:
-                    break  # an established fact rules it out
-                continue  # a needed fact may still be established
-            if u.known or u.name not in askable:
-                break  # a known value contradicts it, or no question can settle it
-            waits = True
-        else:
-            if waits:
-                out.append(p)
+        # ``unmet``'s verdicts, read without listing them: every unknown observation here is askable (above)
+        row = p.row
+        if contradicted(row, values):
+            continue  # a known value contradicts it
+        if not waits_on_unknown(row, values):
+            continue  # it stands already, or waits only on facts: nothing left to ask about it
+        if any(not has(ref) and ref in row.unless for ref in row.need) or any(has(ref) for ref in row.unless):
+            continue  # an established fact rules it out
+        out.append(p)
     return out
 
 

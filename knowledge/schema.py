@@ -654,8 +654,8 @@ def effective_conditions(row: Row | QuestionRow) -> dict[str, Cond]:
     return conds
 
 
-def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str], bool] | None = None
-          ) -> list[Unmet]:
+def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str], bool] | None = None,
+          explain: bool = True) -> list[Unmet]:
     """Every condition of ``row`` that does not hold on ``values``; empty when the row's conditions hold.
 
     Args:
@@ -663,11 +663,18 @@ def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
         values: Known observations, name -> value.
         has: Whether a ``kind:key`` fact reference is established; None skips ``need``/``unless``
             (for readers that see observations only).
+        explain: Whether to word each failure (``why``); the question and candidate readers that weigh every row
+            at every step read only which conditions fail, and skip it.
     """
     out = []
-    for name, cond in sorted(effective_conditions(row).items()):
+    # the effective conditions sorted by name: built once per row for the readers that weigh every row
+    pairs = _compile(row)[1] if not explain else sorted(effective_conditions(row).items())
+    for name, cond in pairs:
         known = name in values
         if not cond_holds(cond, known, values.get(name)):
+            if not explain:
+                out.append(Unmet(name, cond, values.get(name), known))
+                continue
             if isinstance(cond, Absent):
                 why = f"{name} must be unknown, but is {values[name]!r}"
             elif not known:
@@ -678,12 +685,30 @@ def unmet(row: Row | QuestionRow, values: Mapping[str, Any], has: Callable[[str]
     if has is not None:
         for ref in row.need:
             if not has(ref):
-                out.append(Unmet("", None, None, False, ref=ref, why=f"needs {ref}, which is not established"))
+                out.append(Unmet("", None, None, False, ref=ref,
+                                 why=f"needs {ref}, which is not established" if explain else ""))
         for ref in row.unless:
             if has(ref):
                 out.append(Unmet("", None, None, False, ref=ref,
-                                 why=f"{ref} is established, which rules this row out"))
+                                 why=f"{ref} is established, which rules this row out" if explain else ""))
     return out
+
+
+def contradicted(row: Row | QuestionRow, values: Mapping[str, Any]) -> bool:
+    """Whether a known observation fails a condition of ``row``: ``any(u.known for u in unmet(row, values))``.
+
+    Only the known observations' conditions are tested, and no failure is worded: the question and candidate
+    readers ask this of every row at every step.
+    """
+    for name, cond in _compile(row)[1]:
+        if name in values and not cond_holds(cond, True, values[name]):
+            return True
+    return False
+
+
+def waits_on_unknown(row: Row | QuestionRow, values: Mapping[str, Any]) -> list[str]:
+    """The unknown observations whose conditions of ``row`` fail while unknown (``unmet``'s unknown names)."""
+    return [name for name, cond in _compile(row)[1] if name not in values and not cond_holds(cond, False, None)]
 
 
 _COMPILED: dict[int, tuple[Row | QuestionRow, tuple[tuple[str, Cond], ...], frozenset[str], frozenset[str]]] = {}
