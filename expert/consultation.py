@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -131,14 +132,14 @@ class Consultation:
                                  hint="build it with Observation.make(name, value, source)")
             if validate(o.name, o.value) != o.value:
                 raise VocabularyError(o.name, f"unnormalised value {o.value!r}", allowed=spec(o.name).allowed())
-        names = [o.name for o in new]
-        dup = sorted({n for n in names if names.count(n) > 1 and len({x.value for x in new if x.name == n}) > 1})
+        counts = Counter(o.name for o in new)  # (counted once: a count per name was quadratic in the update)
+        dup = sorted(n for n, k in counts.items() if k > 1 and len({x.value for x in new if x.name == n}) > 1)
         if dup:
             raise ContradictionError(f"conflicting values for {', '.join(dup)} in one update",
                                      hint="give each observation once")
         merged = dict(self._obs)
         merged.update({o.name: o for o in new})
-        self._check_contradictions(merged, set(names))
+        self._check_contradictions(merged, set(counts))
         for o in new:
             old = self._obs.get(o.name)
             if old is not None and (old.value != o.value or old.source != o.source):

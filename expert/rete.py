@@ -317,28 +317,56 @@ def _dispatch_key(child: Any) -> tuple[str, Any, Any] | None:
 class _Dispatch:
     """Stands for sibling tests of one kind: a table from the fact's type or field value to the tests it passes.
 
-    Each test it activates still runs its own check, so a hash that agrees with ``==`` is all this relies on.
+    Each test it activates still runs its own check, so a hash that agrees with ``==`` is all this relies on;
+    except where the lookup is the check (``prepare``): a type test of the type looked up, or a test that a text
+    field equals the text looked up (text equality is what the table's lookup decides), whose tests pass the
+    token on as they are.
     """
 
     def __init__(self, kind: str, what: Any, table: dict[Any, list[Any]], children: list[Any]) -> None:
         self.kind, self.what, self.table, self.children = kind, what, table, children
+        self.passed: dict[Any, list[tuple[Any, bool]]] = {}
+
+    def prepare(self) -> None:
+        """Mark each test whose check the lookup decides (once its tests have their final classes, ``_finish``)."""
+        self.passed = {value: [(node, self._decided(node, value)) for node in nodes]
+                       for value, nodes in self.table.items()}
+
+    def _decided(self, node: Any, value: Any) -> bool:
+        if type(node) is not _Tester:
+            return False
+        check = node.matcher
+        if self.kind == "type":
+            return type(check) is _Type and check.fact_type is value
+        return type(check) is _Equal and check.what == self.what and type(check.value) is str and \
+            type(value) is str and check.value == value
 
     def activate(self, token: Any) -> None:
         """Pass the token to the tests its fact's type or field value passes."""
         (fact,) = token.data
         if self.kind == "type":
             value: Any = type(fact)
+            exact = True
         else:
             try:
                 value = fact[self.what]
             except (KeyError, IndexError, TypeError):
                 return
+            exact = type(value) is str
         try:
-            targets = self.table.get(value, ())
+            targets = self.passed.get(value, ())
         except TypeError:  # an unhashable value: compare with every literal, as experta would
-            targets = [n for k, nodes in self.table.items() if k == value for n in nodes]
-        for node in targets:
-            node.activate(token)
+            for k, nodes in self.table.items():
+                if k == value:
+                    for node in nodes:
+                        node.activate(token)
+            return
+        for node, decided in targets:
+            if decided and exact:  # the test's own check would pass: what it does then, without it
+                for child in node.children:
+                    child.callback(token)
+            else:
+                node.activate(token)
 
     def reset(self) -> None:
         """Reset what it stands for (experta's recursive reset passes through it)."""
@@ -1031,6 +1059,9 @@ def _finish(nodes: list[Any]) -> None:
             node.matcher = _Capture(node.matcher)
         elif type(node) is _Where and type(node.matcher) is WhereCheck:
             node.matcher = _Test(node.matcher)
+    for node in nodes:
+        if type(node) is _Dispatch:
+            node.prepare()
 
 
 def _lists(nodes: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
