@@ -267,9 +267,10 @@ def _engine_run(e: Any, data: dict[str, Any]) -> float:
 
 
 def scaling(repeats: int) -> list[Result]:
-    """Twice the rules: the Rete build and the engine run at 40 observations, against the knowledge base's own.
+    """Twice the rules: the Rete build and the engine run at 40 and 150 observations, against the knowledge base's own.
 
-    Interleaved, CPU time; the ratio says how the cost grows with the rules (2.0 is linear).
+    Interleaved, CPU time; the ratios say how the cost grows with the rules (2.0 is linear) and with the
+    observations (150 against 40: 3.75 is linear).
     """
     from expert.kb import engine, engine_class
 
@@ -283,20 +284,26 @@ def scaling(repeats: int) -> list[Result]:
             builds[key].append(time.process_time() - t)
     e1, e2 = engine(), cls2()
     n1, n2 = len(e1.rule_info), len(e2.rule_info)
-    data = observation_set(40)
-    runs: dict[str, list[float]] = {"1x": [], "2x": []}
-    _engine_run(e1, data)
-    _engine_run(e2, data)
+    sets = {n: observation_set(n) for n in (40, 150)}
+    runs: dict[tuple[int, str], list[float]] = {(n, k): [] for n in sets for k in ("1x", "2x")}
+    for data in sets.values():
+        _engine_run(e1, data)
+        _engine_run(e2, data)
     for _ in range(max(repeats, 5) * 3):
-        runs["1x"].append(_engine_run(e1, data))
-        runs["2x"].append(_engine_run(e2, data))
+        for n, data in sets.items():
+            runs[n, "1x"].append(_engine_run(e1, data))
+            runs[n, "2x"].append(_engine_run(e2, data))
     b1, b2 = statistics.median(builds["1x"]), statistics.median(builds["2x"])
-    r1, r2 = statistics.median(runs["1x"]), statistics.median(runs["2x"])
-    return [
-        Result(f"Rete build, {n2} rules (2x)", b2, note=f"{b2 / b1:.2f}x the build of {n1} rules ({b1 * 1000:.0f} ms)"),
-        Result(f"engine run, 40 observations, {n2} rules (2x)", r2,
-               note=f"{r2 / r1:.2f}x the run with {n1} rules ({r1 * 1000:.1f} ms); linear is 2.0x"),
-    ]
+    r = {key: statistics.median(v) for key, v in runs.items()}
+    out = [Result(f"Rete build, {n2} rules (2x)", b2,
+                  note=f"{b2 / b1:.2f}x the build of {n1} rules ({b1 * 1000:.0f} ms)")]
+    for n in sets:
+        out.append(Result(f"engine run, {n} observations, {n2} rules (2x)", r[n, "2x"],
+                          note=f"{r[n, '2x'] / r[n, '1x']:.2f}x the run with {n1} rules ({r[n, '1x'] * 1000:.1f} ms); "
+                               "linear is 2.0x"))
+    out.append(Result(f"engine run, 150 observations, {n1} rules", r[150, "1x"],
+                      note=f"{r[150, '1x'] / r[40, '1x']:.2f}x the run at 40 observations; linear is 3.75x"))
+    return out
 
 
 def pasted_complaint(size: int) -> str:
