@@ -132,9 +132,12 @@ def normalise(text: str, correct: Callable[[str], str] | None = None) -> Normali
     Returns:
         The normalised text with its way back to the original (see :class:`Normalised`).
     """
-    import unicodedata
+    if text.isascii():
+        original = text.translate(_UNICODE)  # (NFKC leaves ASCII as it is: unicodedata need not load for it)
+    else:
+        import unicodedata
 
-    original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
+        original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
     low = lower_aligned(original)
     edits: list[tuple[int, int, str]] = []
     for rewrite, stems, repl in _REWRITES:
