@@ -132,9 +132,12 @@ def normalise(text: str, correct: Callable[[str], str] | None = None) -> Normali
     Returns:
         The normalised text with its way back to the original (see :class:`Normalised`).
     """
-    import unicodedata
+    if text.isascii():
+        original = text.translate(_UNICODE)  # (NFKC leaves ASCII as it is: unicodedata need not load for it)
+    else:
+        import unicodedata
 
-    original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
+        original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
     low = lower_aligned(original)
     edits: list[tuple[int, int, str]] = []
     for rewrite, stems, repl in _REWRITES:
@@ -434,6 +437,8 @@ def _words_present(low: str) -> Callable[[str], bool] | None:
     def present(word: str) -> bool:
         return word in joined or (word.isdigit() and word in low)
 
+    # (the scanner asks of hundreds of cues' words at once: it tests ``joined`` itself, in C, with no call of this)
+    present.joined = joined  # type: ignore[attr-defined]
     return present
 
 
@@ -462,6 +467,8 @@ class Scanner:
         self._guarded: list[re.Pattern[str] | None] = [None] * len(self._patterns)
         self._prefixes: list[frozenset[str] | None] = []
         self._required: list[frozenset[str] | None] = []
+        self._digits: list[tuple[str, ...]] | None = None  # each cue's required words that are numbers (``_live``)
+        self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
         if analysis is not None and len(analysis) == len(self._patterns):
             # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
             self._prefixes = [a for a, _ in analysis]
@@ -476,6 +483,33 @@ class Scanner:
     def analysis(self) -> list[tuple[frozenset[str] | None, frozenset[str] | None]]:
         """Each pattern's literal prefixes and required words: pass it back to skip parsing the patterns again."""
         return list(zip(self._prefixes, self._required))
+
+    def _live(self, low: str, present: Callable[[str], bool] | None) -> list[int]:
+        """The cues worth trying on ``low``: those with no required words, or one of them in the text.
+
+        ``present``'s answer for each word, asked without a Python call per word (hundreds of cues ask a few words
+        each of every text): a word is inside some word of the text, or a number inside the text.
+        """
+        if present is None:
+            return list(range(len(self._required)))
+        joined = getattr(present, "joined", None)
+        if joined is None:  # pragma: no cover - a test made elsewhere: asked word by word
+            return [i for i, required in enumerate(self._required) if required is None or any(map(present, required))]
+        if self._digits is None:
+            self._digits = [() if r is None else tuple(sorted(w for w in r if w.isdigit())) for r in self._required]
+        inside, in_text = joined.__contains__, low.__contains__
+        return [i for i, (required, digits) in enumerate(zip(self._required, self._digits))
+                if required is None or any(map(inside, required)) or (digits and any(map(in_text, digits)))]
+
+    def _prefix_split(self, i: int) -> tuple[frozenset[str], tuple[str, ...], list[str]]:
+        """Cue ``i``'s prefixes parted once: first characters of its word prefixes, those prefixes, the others."""
+        split = self._split[i]
+        if split is None:
+            prefixes = self._prefixes[i] or ()
+            words = tuple(p for p in prefixes if _WORD_CHAR.match(p))
+            split = self._split[i] = (frozenset(p[0] for p in words), words,
+                                      [p for p in prefixes if not _WORD_CHAR.match(p)])
+        return split
 
     def _compiled(self, i: int, guarded: bool) -> re.Pattern[str]:
         """Cue ``i`` compiled to match at a word start (``guarded``: anywhere, checking the word start itself)."""
@@ -524,11 +558,9 @@ class Scanner:
         low = lower_aligned(text)
         if not low.isascii():
             low = low.translate(_FOLD)
-        present = words_present(low)
-        live = [i for i, required in enumerate(self._required)
-                if present is None or required is None or any(map(present, required))]
+        live = self._live(low, words_present(low))
         # (a cue none of whose required words is in the text is not tried at all)
-        full, shorter = self._index(low, {p[0] for i in live for p in self._prefixes[i] or () if _WORD_CHAR.match(p)})
+        full, shorter = self._index(low, set().union(*(self._prefix_split(i)[0] for i in live)))
         for i in live:
             prefixes = self._prefixes[i]
             found = 0
@@ -541,10 +573,9 @@ class Scanner:
                         if found >= limit:
                             break
                 continue
-            keys = {key for p in prefixes if _WORD_CHAR.match(p)
-                    for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
+            _firsts, worded, punctuated = self._prefix_split(i)
+            keys = {key for p in worded for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
             runs = [full[k] for k in keys if k in full]
-            punctuated = [p for p in prefixes if not _WORD_CHAR.match(p)]
             if punctuated:
                 runs.append(_punctuation_starts(low, punctuated))
             if not runs:

@@ -176,6 +176,10 @@ def _known(c: Consultation) -> str:
     return "".join(f"  {n} = {o.value!r}  ({_source_phrase(o.source)})\n" for n, o in sorted(c.observations.items()))
 
 
+_READER = __name__.rpartition(".")[0] + ".talk"
+"""The text reader's module, as this package is named (``expert`` or trainopt's private copy of it)."""
+
+
 def _read_complaint(c: Consultation, write: Write) -> None:
     """The complaint prompt: read free text until it is understood, left empty, or the user quits."""
     while True:
@@ -189,7 +193,11 @@ def _read_complaint(c: Consultation, write: Write) -> None:
             _back(c, write)
             continue
         try:
-            found = c.complain(text)
+            if _READER in sys.modules:
+                found = c.complain(text)
+            else:
+                with startup.loading():  # the first complaint loads the text reader (``expert.startup.loading``)
+                    found = c.complain(text)
         except TrainoptError as e:
             write(e.render() + "\n")
             continue

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import threading
-from array import array
 from typing import Any
 
 try:  # the stages ``re.compile`` runs (CPython 3.11+); without them every pattern goes through ``re.compile``
@@ -37,8 +36,9 @@ except ImportError:  # pragma: no cover - another interpreter
 CACHE_NAME = "regex"
 """The cache entry of the compiled patterns."""
 
-_CODE = "I" if array("I").itemsize == 4 else "L"
-"""The array type of the engine's code units (32-bit)."""
+_CODE = "I" if memoryview(bytes(8)).cast("I").itemsize == 4 else "L"
+"""The type code of the engine's code units (32-bit). The stored code is read back through a ``memoryview`` cast
+(a builtin: importing ``array`` cost about half a millisecond of every start-up)."""
 
 _lock = threading.Lock()
 _table: dict[tuple[str, int], tuple[Any, ...]] | None = None
@@ -49,7 +49,7 @@ _checked = False
 """Whether this process's own compilation was found to match ``re.compile``'s."""
 _registered = False
 """Whether ``_store`` is registered to run at exit."""
-_off = _sre is None or array(_CODE).itemsize != 4
+_off = _sre is None or memoryview(bytes(8)).cast(_CODE).itemsize != 4
 
 
 def _valid(table: Any) -> bool:
@@ -117,7 +117,7 @@ def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:  # 
     if stored is not None:
         final, packed, groups, groupindex, indexgroup = stored
         try:
-            return _sre.compile(pattern, final, array(_CODE, packed).tolist(), groups, groupindex, indexgroup)
+            return _sre.compile(pattern, final, memoryview(packed).cast(_CODE).tolist(), groups, groupindex, indexgroup)
         except Exception:  # noqa: BLE001 - code the engine refuses: compile it here
             pass
     try:
@@ -142,6 +142,8 @@ def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:  # 
 
             atexit.register(_store)
             _registered = True
+        from array import array  # only to store what this process compiled
+
         _new[key] = (args[0], array(_CODE, args[1]).tobytes(), *args[2:])
     return compiled
 

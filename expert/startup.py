@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 _held = False
@@ -43,6 +45,26 @@ def settle() -> None:
     global _held
     if _held:
         _held = False
+        gc.freeze()
+        gc.enable()
+
+
+@contextmanager
+def loading() -> Iterator[None]:
+    """Pause the collector while a bounded burst of loading runs, then freeze what it made; collect as usual after.
+
+    For what a session loads once, after ``settle``: the first complaint imports the text reader and reads its
+    tables (some 10^5 long-lived objects and no cyclic garbage to speak of), and collections while it loads would
+    only walk them (a fifth of reading that first complaint). Frozen, they are left out of later collections as
+    start-up's objects are. No-op where the collector is not running (paused already, or a caller's setting).
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
         gc.freeze()
         gc.enable()
 

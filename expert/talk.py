@@ -39,8 +39,6 @@ from expert import rx
 from expert.nlp import words_present
 from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
-from knowledge.forms import FORMS
-from knowledge.measurements import threshold
 from knowledge.record import dataclass
 from knowledge.terms import canonical_loss, canonical_optimizer
 from knowledge.vocabulary import Observation
@@ -273,11 +271,34 @@ class Understanding:
         return k > 0 and ends[k - 1] >= end
 
 
+def threshold(mid: str) -> float:
+    """``knowledge.measurements.threshold``, imported at first use.
+
+    Only a complaint comparing step timings across GPU counts asks for one; importing the measurement table with
+    the reader cost every ``consult`` start-up about a millisecond.
+    """
+    from knowledge.measurements import threshold as measured
+
+    return measured(mid)
+
+
 # ------------------------------------------------------------------------------------------------ lexicon
 
 
 LEXICON_CACHE = "lexicon"
 """The cache entry of the lexicon's tables (``_lexicon``)."""
+
+_FORMS: dict[str, str] = {}
+"""``knowledge.forms.FORMS`` (inflected form -> lemma), filled by ``_lexicon``: stored with the lexicon's tables, the
+3,000 forms come back with them, and a start-up that finds them stored does not import the module that spells them
+out (about 2 ms of every ``consult``). Read through ``_forms``."""
+
+
+def _forms() -> dict[str, str]:
+    """The word forms (``knowledge.forms.FORMS``), as ``_lexicon`` loaded them."""
+    if not _FORMS:
+        _lexicon()
+    return _FORMS
 
 
 def _phrase_table() -> dict[tuple[str, ...], dict[str, str]]:
@@ -293,32 +314,38 @@ def _phrase_table() -> dict[tuple[str, ...], dict[str, str]]:
 
 def _lexicon_tables() -> tuple[Any, ...]:
     """``_lexicon``'s tables, worked out from the talk tables and the word forms."""
+    forms = _forms()
     phrases = _phrase_table()
     single = {w for k in phrases for w in k if w.isalpha()}
     lemmas = frozenset(w for w in single if len(w) >= 5)
-    known = tuple(sorted(lemmas | {f for f in FORMS if len(f) >= 5}))
-    words = frozenset({w for w in single if len(w) >= 3} | set(FORMS))
-    return phrases, known, lemmas, words
+    known = tuple(sorted(lemmas | {f for f in forms if len(f) >= 5}))
+    words = frozenset({w for w in single if len(w) >= 3} | set(forms))
+    return phrases, known, lemmas, words, dict(forms)
 
 
 def _lexicon_shape(data: Any) -> bool:
-    return (type(data) is tuple and len(data) == 4 and type(data[0]) is dict and type(data[1]) is tuple
-            and type(data[2]) is frozenset and type(data[3]) is frozenset
+    return (type(data) is tuple and len(data) == 5 and type(data[0]) is dict and type(data[1]) is tuple
+            and type(data[2]) is frozenset and type(data[3]) is frozenset and type(data[4]) is dict
             and all(type(k) is tuple and type(v) is dict for k, v in data[0].items()))
 
 
 @lru_cache(maxsize=1)
 def _lexicon() -> tuple[Any, ...]:
-    """(phrases, known, lexicon lemmas, words): see the functions below; kept in the user's cache.
+    """(phrases, known, lexicon lemmas, words, word forms): see the functions below; kept in the user's cache.
 
     They follow from the talk tables and the word forms alone, and working them out cost a tenth of reading a
-    first complaint: the first process stores them (``expert.cache``), the next ones read them back.
+    first complaint: the first process stores them (``expert.cache``), the next ones read them back. Either way
+    the word forms are ``_FORMS`` from here on (``_lemma`` reads them).
     """
     from expert import cache
 
     stored = cache.load_plain(LEXICON_CACHE) if cache.enabled() else None
     if stored is not None and _lexicon_shape(stored):
+        _FORMS.update(stored[4])
         return stored
+    from knowledge.forms import FORMS
+
+    _FORMS.update(FORMS)  # before the tables: working them out lemmatises every phrase
     tables = _lexicon_tables()
     if cache.enabled():
         cache.store_plain(LEXICON_CACHE, tables)
@@ -354,8 +381,9 @@ def _lemma(word: str) -> str:
     w = word.lower()
     if w in K.SHORT_FORMS:
         return K.SHORT_FORMS[w]
-    if w in FORMS:
-        return FORMS[w]
+    lemma = (_FORMS or _forms()).get(w)
+    if lemma is not None:
+        return lemma
     if w.endswith("ly") and len(w) > 4:
         # an adverb of a judgement is that judgement: "does badly on new data", "performs terribly on test"
         for stem in (w[:-2], w[:-3] + "le" if w.endswith("bly") else "", w[:-3] + "y" if w.endswith("ily") else ""):
@@ -484,7 +512,7 @@ def _triggers() -> frozenset[str]:
     # (and the settings a line may name: "optimizer: AdamW, lr=1e-3" in a pasted config)
     lemmas |= {w for phrase in K.SETTING_NAMES for w in phrase.split()[:1]} | set(K.MODEL_FAMILIES)
     lemmas |= {w for phrase, q in K.QUANTITIES.items() if q in K.QUOTED_SETTINGS for w in phrase.split()[:1]}
-    words = {w for w in lemmas if w.isalpha()} | {f for f, lem in FORMS.items() if lem in lemmas}
+    words = {w for w in lemmas if w.isalpha()} | {f for f, lem in _forms().items() if lem in lemmas}
     return frozenset(words - {"up", "down", "low", "high", "large", "run", "change", "update", "same", "over"})
 
 

@@ -273,8 +273,12 @@ def _build_slip_vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]]
 @lru_cache(maxsize=8192)
 def _slip(word: str) -> str:
     """The word of the lexicon or of a cue that a spelling slip of ``word`` stands for, else ``word``."""
-    from expert.talk import correct_slip
+    from expert.talk import _words, correct_slip
 
+    if not word.isalpha() or len(word) < 5 or word in _words():
+        # what ``correct_slip`` returns at once for such a word: a word of the talk lexicon (which the reader loads
+        # anyway) is a word of the slip vocabulary too, so a complaint in the lexicon's words never loads the latter
+        return word
     words, by_letter, lemmas = _slip_vocabulary()
     fixed = correct_slip(word, words, by_letter.get(word[:1], ()), lemmas, strict=True)
     if fixed.startswith(word):
