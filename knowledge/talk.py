@@ -283,9 +283,10 @@ MOVEMENTS: dict[str, str] = {
 # the starting loss") is a curve that never leaves its start: it does not go down, whatever noise it shows; a swing
 # around "the same value" does not move either, without saying since when
 _SWING_VERBS = ("bounce", "fluctuate", "oscillate", "jump", "jitter", "wobble", "swing", "hover")
-_START_LEVELS = ("initial", "starting", "start", "original", "first")
+_START_LEVELS = ("initial", "start", "original", "first")  # ("starting" is read as its lemma "start")
 _LEVEL_NOUNS = ("value", "level", "loss", "point")
-_SWING_AT_START = {f"{v} around {d}{w} {u}": "stuck" for v in _SWING_VERBS for d in ("", "its ", "the ")
+# ("its" is written as its lemma "it": a key holding "its" would make it a lemma of its own)
+_SWING_AT_START = {f"{v} around {d}{w} {u}": "stuck" for v in _SWING_VERBS for d in ("", "it ", "the ")
                    for w in _START_LEVELS for u in _LEVEL_NOUNS}
 MOVEMENTS.update(_SWING_AT_START)
 MOVEMENTS.update({f"{v} around {d}same {u}": "stuck" for v in _SWING_VERBS for d in ("", "the ")
