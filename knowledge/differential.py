@@ -678,6 +678,33 @@ ROWS = (
         "each make the first steps after a resume behave like a new, badly tuned run.",
         Cite("003", "Step 2: investigate", "instability: NaN after N epochs points at state that evolves (LR, scale)"),
         fix=FIX_RESUME_STATE, salience=Salience.CAUSE, unless=("finding:LP-LR-03",)),
+    # A run that looks hung right after a resume: trainers that restore the data order on resume (the Hugging Face
+    # Trainer unless ignore_data_skip, accelerate's skip_first_batches, Lightning's fault-tolerant loaders) first
+    # iterate through every batch already seen, loading and collating each one, before the first step; on a large
+    # dataset resumed late that takes hours and prints nothing. The process is working, not waiting on a peer.
+    Row("DF-CHG-RESUME-SKIP",
+        # (not a collective that failed or never completed, nor any hang of a multi-GPU job: ranks waiting on each
+        # other are the distributed area's first, whenever it happens)
+        {"symptom": "hang", "recent_change": "resume", "collective_failure": Absent(), "multi_gpu": Absent()},
+        (Find("Training Loop", "warning", "the run seems to hang only when resumed from a checkpoint: before its first "
+              "step the trainer walks through every batch it had already seen, to put the data order back, and on "
+              "a large dataset resumed late that takes hours with no output", explains=("hang",)),
+         RouteTo("training-loop-architecture", "primary", "what a resume restores and how it finds its place in the "
+                 "data"),
+         RouteTo("pytorch-engineering", "secondary", "a process that really waits, if no step ever starts")),
+        "Restoring the exact data order means replaying the sampler up to the saved step: the batches are drawn "
+        "(and often loaded and tokenized) and thrown away, so the pause grows with how far into the data the "
+        "checkpoint was; nothing is deadlocked.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        fix=Fix("Let it finish, or skip the replay when reusing some data is acceptable (or make the skipped batches "
+                "cheap to draw).",
+                "# Hugging Face Trainer: start at the saved step without replaying the data order\n"
+                "args = TrainingArguments(..., ignore_data_skip=True)\n"
+                "trainer.train(resume_from_checkpoint=ckpt_dir)\n"
+                "# accelerate: skip_first_batches(loader, n) only on the epoch you resume in, with a cheap dataset"),
+        salience=Salience.CAUSE,
+        avoid=("killing and restarting the resumed run as if it were deadlocked: each restart replays the skip "
+               "again",)),
     # A run that finished its planned epochs and is continued for more: the schedules people use are functions of
     # the fraction of the run done (cosine, linear and polynomial decay), so raising the total moves the run back to
     # an earlier, higher point of the curve and the LR jumps up at the restart. Nothing was lost from the checkpoint.

@@ -1080,6 +1080,17 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"long\s+before|much\s+(?:earlier|sooner|faster))|t_max\s*=\s*(?:num_|n_)?epochs?\b(?P<gap1>[^!?\n]{0,60}?)"
        r"(?:every|each|per)\s+(?:batch|step|iteration)",
        _LOOP, negatable=False, scheduler_pace="too_fast"),
+    # (told by how many schedule steps one call takes: "scheduler.step() advances the schedule by the number of
+    # GPUs", "the lr scheduler steps 4 times per call on 4 gpus", "it is stepped twice per iteration"): the schedule
+    # moves several of its own steps for each optimizer step, so it ends that many times too early
+    _k(r"(?:\w*sched\w*|lr\s+schedul\w*|learning[\s-]rate\s+schedul\w*)(?:\.step\(\))?\s+(?:\S+\s+){0,6}?"
+       r"(?:steps?|stepped|stepping|advances?|advanced|advancing|moves?|moved|updates?|updated|is\s+called|gets\s+called)"
+       r"\s+(?:\S+\s+){0,4}?(?:by\s+the\s+number\s+of\s+(?:gpus?|processes|devices|ranks|workers)\b|"
+       r"(?:\d+|two|three|four|eight|several|multiple|num_processes|world_size)\s+times\s+(?:per|each|every|for\s+each|"
+       r"for\s+every|on\s+each|on\s+every|in\s+each|with\s+each|with\s+every)\s+(?:call|step|iteration|batch|loop|"
+       r"optimizer\s+step|update)\b|twice\s+(?:per|each|every|for\s+each|for\s+every|on\s+each|with\s+each)\s+"
+       r"(?:call|step|iteration|batch|loop|optimizer\s+step|update)\b)",
+       _LOOP, negatable=False, scheduler_pace="too_fast"),
     _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
        # ("the LR never changes" is an LR that does not follow its schedule at all: lr_observed, not the pace)
        r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+barely\s+(?:decays?|changes?|moves?)",

@@ -279,6 +279,18 @@ MOVEMENTS: dict[str, str] = {
     "take off": "up", "shoot off": "up",
 }
 """Phrases naming how a quantity moves or what value it takes."""
+# a swing around the level the curve started at ("the loss bounces around its initial value", "fluctuates around
+# the starting loss") is a curve that never leaves its start: it does not go down, whatever noise it shows; a swing
+# around "the same value" does not move either, without saying since when
+_SWING_VERBS = ("bounce", "fluctuate", "oscillate", "jump", "jitter", "wobble", "swing", "hover")
+_START_LEVELS = ("initial", "start", "original", "first")  # ("starting" is read as its lemma "start")
+_LEVEL_NOUNS = ("value", "level", "loss", "point")
+# ("its" is written as its lemma "it": a key holding "its" would make it a lemma of its own)
+_SWING_AT_START = {f"{v} around {d}{w} {u}": "stuck" for v in _SWING_VERBS for d in ("", "it ", "the ")
+                   for w in _START_LEVELS for u in _LEVEL_NOUNS}
+MOVEMENTS.update(_SWING_AT_START)
+MOVEMENTS.update({f"{v} around {d}same {u}": "stuck" for v in _SWING_VERBS for d in ("", "the ")
+                  for u in _LEVEL_NOUNS})
 
 TIMES: dict[str, str] = {
     # from the start
@@ -358,6 +370,8 @@ TIMES: dict[str, str] = {
     "for every batch": "always", "all the time": "always",
 }
 """Phrases placing a movement in time."""
+# (a swing around the starting level, read above as a curve stuck where it began, places it at the start too)
+TIMES.update(dict.fromkeys(_SWING_AT_START, "start"))
 # the same phrases with the article left out, as many type them ("from first epoch", "since beginning")
 TIMES.update({k.replace("the ", "", 1): v for k, v in list(TIMES.items()) if " the " in f" {k} "
               and k.replace("the ", "", 1) not in TIMES})
