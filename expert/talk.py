@@ -4035,6 +4035,13 @@ class _Reader:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the
             # NaN is not the evaluation pass's own
             self.u.readings = [r for r in self.u.readings if not (r.name == "nan_phase" and r.value == "evaluation")]
+        if any(r.name == "spike_recovers" and r.value is True for r in self.u.readings):
+            # a rise said to come back down by itself is a transient spike ("shoots up, then goes back down"): the
+            # rise is that spike, not a lasting divergence
+            self.u.readings = [Reading(r.name, "spiking", r.start, r.end, r.strong, r.hedged, r.evidence, r.fallback,
+                                       r.named)
+                               if r.name == "loss_behavior" and r.value == "diverging" else r
+                               for r in self.u.readings]
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
