@@ -1071,6 +1071,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\b(?:all-?reduce|allreduce|gradient\s+sync\w*)\s+(?:never|doesn'?t|does\s+not|did\s+not|didn'?t)\s+"
        r"(?:happen|run|occur)\w*",
        _LOOP, negatable=False, grads_synced="unsynced", multi_gpu=True),
+    # several devices said by a count before the card's name ("8xA100", "4x H100") or of the processes as a whole
+    # ("all 4 processes print the same loss"; one card, "1xA100", is no multi-GPU run)
+    _k(r"\b(?:[2-9]|[1-9]\d+)\s*x\s*(?:a100|h100|h200|v100|a10g?|a6000|l4|l40s?|t4|3090|4090|rtx\s*\d{4}|gpus?)\b|"
+       r"\ball\s+(?:the\s+)?(?:[2-9]|[1-9]\d+|two|three|four|eight)\s+(?:processes|ranks)\b",
+       _QR, 0, negatable=False, multi_gpu=True),
     # the LR and the number of devices ("scaled the lr linearly with the number of gpus"; "did not scale the lr
     # when going from 1 to 8 gpus")
     _k(r"(?<!not\s)(?<!n't\s)(?<!never\s)scal(?:e|ed|ing)\s+(?:the\s+|my\s+)?(?:lr|learning[\s-]rate)\s+(?:up\s+)?"

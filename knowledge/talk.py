@@ -595,7 +595,10 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
-        "the other ranks", "both rank", "both ranks", "both gpu")},
+        "the other ranks", "both rank", "both ranks", "both gpu",
+        # (a second machine added to the job, said without "multi-node": "when I add a second node", "on two servers")
+        "second node", "2nd node", "another node", "two node", "second server", "two server", "multiple server",
+        "several server")},
     # (not "each/every/all the gpu": "takes all the GPU memory", "each GPU step takes 2 s" on one card)
     # (not "each process": a DataLoader's workers are processes too)
 }
@@ -2342,10 +2345,21 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("dataloader loader loading", "most majority bulk", "time"), {"symptom": "slow_training"}),
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
+        # a loss said to come out non-finite ("the model outputs nan as loss", "my loss function outputs nan"): the
+        # loss is what is NaN, whatever else the output names (not one said finite, nor an evaluation's)
+        (("nan inf", "output", "loss", "!fine !ok !okay !normal !finite !~nan !~inf !inference !eval !evaluation "
+          "!validation !val !test !predict !generate !generation"),
+         {"symptom": "unstable", "loss_behavior": "nan_or_inf"}),
+        # a loss that fell and then stays at a floor ("flat at a floor after dropping first", "stuck after it went
+        # down at first")
+        (("loss", "stuck flat plateau stall floor", "after", "drop decrease fall", "first initially",
+          "!should !how !whether"),
+         {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}),
         # host memory that grows with the number of GPU processes ("host RAM scales linearly with the number of GPUs",
         # "each rank holds its own copy of the dataset in RAM"): one copy per process (not GPU memory, nor the
         # loader's workers or a growth over steps or epochs, which are leaks)
-        (("ram host_ram", "rank process gpu proc ddp", "copy linearly scale proportional multiply grow increase",
+        (("ram host_ram", "rank process gpu proc ddp",
+          "copy linearly scale proportional multiply grow increase up rise",
           "each every per number extra much one", "!vram !worker !num_workers !dataloader !loader !leak "
           "!epoch !step !iteration !oom_gpu"),
          {"host_ram_per_rank": True, "multi_gpu": True}),
