@@ -2953,10 +2953,12 @@ class _Reader:
         self.claim(self._asking_start(lo, hi, start), end, names)
 
     def _asking_start(self, lo: int, hi: int, start: int) -> int:
-        """Where a question's claim on the settings begins: at the clause that asks, when clauses before it state
-        the user's own run ("my grid search is too costly, how do I search smarter?", "I use adam, should I switch
-        to sgd?": the grid and adam are the run's); else at the sentence's start ("adam or sgd, which is better?"
-        names both only to weigh them)."""
+        """Where a question's claim on the settings begins.
+
+        At the clause that asks, when clauses before it state the user's own run ("my grid search is too costly,
+        how do I search smarter?", "I use adam, should I switch to sgd?": the grid and adam are the run's); else at
+        the sentence's start ("adam or sgd, which is better?" names both only to weigh them).
+        """
         toks = self.tokens
         asking = K.QUESTION_LEADS | K.CHOICE_WORDS | {"how", "what", "which", "why", "any"}
         for k in range(lo + 1, hi):
