@@ -2357,9 +2357,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}),
         # host memory that grows with the number of GPU processes ("host RAM scales linearly with the number of GPUs",
         # "each rank holds its own copy of the dataset in RAM"): one copy per process (not GPU memory, nor the
-        # loader's workers or a growth over steps or epochs, which are leaks)
+        # loader's workers or a growth over steps or epochs, which are leaks; a growth denied is none)
         (("ram host_ram", "rank process gpu proc ddp",
-          "copy linearly scale proportional multiply grow increase up rise",
+          "=copy =linearly =scale =proportional =multiply =grow =increase =up =rise",
           "each every per number extra much one", "!vram !worker !num_workers !dataloader !loader !leak "
           "!epoch !step !iteration !oom_gpu"),
          {"host_ram_per_rank": True, "multi_gpu": True}),
