@@ -2978,7 +2978,23 @@ class _Reader:
         names = set(K.TOPIC_SETTINGS.get(topic, ())) | K.SETTINGS
         if len(values) >= 2 and set(lemmas) & {"or", "vs", "versus", "vs."}:
             names.add("considering")  # "adam or sgd?" weighs two: the user is not set on either
-        self.claim(start, end, names)
+        self.claim(self._asking_start(lo, hi, start), end, names)
+
+    def _asking_start(self, lo: int, hi: int, start: int) -> int:
+        """Where a question's claim on the settings begins.
+
+        At the clause that asks, when clauses before it state the user's own run ("my grid search is too costly,
+        how do I search smarter?", "I use adam, should I switch to sgd?": the grid and adam are the run's); else at
+        the sentence's start ("adam or sgd, which is better?" names both only to weigh them).
+        """
+        toks = self.tokens
+        asking = K.QUESTION_LEADS | K.CHOICE_WORDS | {"how", "what", "which", "why", "any"}
+        for k in range(lo + 1, hi):
+            if (toks[k].lemma in asking or toks[k].text in asking) and _breaks(toks[k - 1]):
+                if any(t.lemma in K.PERSONAL_WORDS for t in toks[lo:k]):
+                    return toks[k].start
+                return start
+        return start
 
     def yes_no(self, clauses: list[tuple[int, int]], hi: int) -> None:
         """Mark a yes/no question: from the clause that opens it ("is", "does", "could" or a hedge) to its "?".
@@ -4063,6 +4079,13 @@ class _Reader:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the
             # NaN is not the evaluation pass's own
             self.u.readings = [r for r in self.u.readings if not (r.name == "nan_phase" and r.value == "evaluation")]
+        if any(r.name == "spike_recovers" and r.value is True for r in self.u.readings):
+            # a rise said to come back down by itself is a transient spike ("shoots up, then goes back down"): the
+            # rise is that spike, not a lasting divergence
+            self.u.readings = [Reading(r.name, "spiking", r.start, r.end, r.strong, r.hedged, r.evidence, r.fallback,
+                                       r.named)
+                               if r.name == "loss_behavior" and r.value == "diverging" else r
+                               for r in self.u.readings]
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(

@@ -467,6 +467,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
        r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*(?:[2-9]|[1-9]\d+))(?!\d)",
        _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
+    # (the count said after the verb: "I accumulate gradients over 4 micro batches", "accumulating the grads of 8
+    # batches")
+    _k(r"accumulat\w*\s+(?:the\s+|my\s+)?(?:grad(?:ient)?s?\s+)?(?:over|across|for|of)\s+(?P<grad_accum_steps>0*(?:[2-9]|"
+       r"[1-9]\d+))\s+(?:micro[\s-]?)?(?:batch(?:es)?|steps|iterations|forward\s+passes)\b",
+       _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
        r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*1)(?!\d)",
        _QR, 0, negatable=False, grad_accum_steps="$int"),
@@ -938,7 +943,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"model\.half\(\)|\.half\(\)\s+on\s+the\s+model|model\.to\((?:torch\.)?(?:float16|half)\)|pure\s+(?:fp16|"
        r"float16|half[\s-]precision)\s+(?:weights|training|model)", _UN, 3, negatable=False, weights_dtype="fp16",
        mixed_precision="fp16"),
-    _k(r"model\.bfloat16\(\)|model\.to\((?:torch\.)?bfloat16\)|pure\s+(?:bf16|bfloat16)\s+(?:weights|training|model)",
+    # (loaded in it: "torch_dtype=torch.bfloat16" gives parameters in bf16, not autocast)
+    _k(r"model\.bfloat16\(\)|model\.to\((?:dtype\s*=\s*)?(?:torch\.)?bfloat16\)|pure\s+(?:bf16|bfloat16)\s+"
+       r"(?:weights|training|model)|torch_dtype\s*=\s*(?:torch\.)?bfloat16",
        _UN, 3, negatable=False, weights_dtype="bf16", mixed_precision="bf16"),
     # the seeds' rows still unrouted: model size vs data, model variants, loop design, clipping, search strategy
     _k(r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:the\s+|my\s+|this\s+|such\s+a\s+)?"
@@ -1057,8 +1064,18 @@ KEYWORDS: tuple[Keyword, ...] = (
     # DDP gradients never all-reduced (every backward under no_sync, or the unwrapped module stepped)
     _k(r"grad(?:ient)?s?\s+(?:are\s+|were\s+|get\s+|got\s+)?(?:never|not)\s+(?:get\s+|being\s+)?(?:synced|synchroni[sz]ed|"
        r"all-?reduced|averaged\s+across)|no_sync\(?\)?\s+(?:on|for|around)\s+(?:every|each|all)\s+(?:the\s+)?(?:micro[\s-]?"
-       r"batch|step|backward)\w*|(?:every|each|all)\s+(?:the\s+)?backward\w*\s+(?:\w+\s+)?(?:inside|in|under)\s+no_sync",
+       r"batch|step|backward)\w*|(?:every|each|all)\s+(?:the\s+)?backward\w*\s+(?:\w+\s+)?(?:inside|in|under)\s+(?:model\.)?no_sync|"
+       # (the step said to take them: "the optimizer steps with unsynced gradients", "steps inside the no_sync
+       # context"; the all-reduce said never to happen)
+       r"\bunsynced\s+grad(?:ient)?s?|\bstep\w*\s+(?:the\s+optimi[sz]er\s+)?inside\s+(?:the\s+)?no_sync|"
+       r"\b(?:all-?reduce|allreduce|gradient\s+sync\w*)\s+(?:never|doesn'?t|does\s+not|did\s+not|didn'?t)\s+"
+       r"(?:happen|run|occur)\w*",
        _LOOP, negatable=False, grads_synced="unsynced", multi_gpu=True),
+    # several devices said by a count before the card's name ("8xA100", "4x H100") or of the processes as a whole
+    # ("all 4 processes print the same loss"; one card, "1xA100", is no multi-GPU run)
+    _k(r"\b(?:[2-9]|[1-9]\d+)\s*x\s*(?:a100|h100|h200|v100|a10g?|a6000|l4|l40s?|t4|3090|4090|rtx\s*\d{4}|gpus?)\b|"
+       r"\ball\s+(?:the\s+)?(?:[2-9]|[1-9]\d+|two|three|four|eight)\s+(?:processes|ranks)\b",
+       _QR, 0, negatable=False, multi_gpu=True),
     # the LR and the number of devices ("scaled the lr linearly with the number of gpus"; "did not scale the lr
     # when going from 1 to 8 gpus")
     _k(r"(?<!not\s)(?<!n't\s)(?<!never\s)scal(?:e|ed|ing)\s+(?:the\s+|my\s+)?(?:lr|learning[\s-]rate)\s+(?:up\s+)?"

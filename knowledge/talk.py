@@ -67,7 +67,8 @@ QUANTITIES: dict[str, str] = {
     # where else a first non-finite value is found: inside the forward pass, in the targets, in the optimizer
     "activation": "activations", "hidden state": "activations", "intermediate output": "activations",
     "attention score": "activations", "attention weight": "activations", "feature map": "activations",
-    "label": "labels", "target value": "labels", "ground truth": "labels",
+    "label": "labels", "target value": "labels", "ground truth": "labels", "target": "labels",
+    "target column": "labels",
     "optimizer state": "optimizer_state", "adam state": "optimizer_state", "optimizer moment": "optimizer_state",
     "exp_avg_sq": "optimizer_state", "exp_avg": "optimizer_state", "second moment": "optimizer_state",
     # what can hang
@@ -608,7 +609,10 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
-        "the other ranks", "both rank", "both ranks", "both gpu")},
+        "the other ranks", "both rank", "both ranks", "both gpu",
+        # (a second machine added to the job, said without "multi-node": "when I add a second node", "on two servers")
+        "second node", "2nd node", "another node", "two node", "second server", "two server", "multiple server",
+        "several server")},
     # (not "each/every/all the gpu": "takes all the GPU memory", "each GPU step takes 2 s" on one card)
     # (not "each process": a DataLoader's workers are processes too)
 }
@@ -1938,8 +1942,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "=down =normal =recover =recovers =recovered =drop =fall"), {"spike_recovers": True}),
         # the training and the validation loss jumping together ("both train and val loss spike"): the weights were
         # thrown off (not a validation loss rising while the training loss falls: overfitting)
-        (("train training", "val validation", "spike jump rise shoot surge explode", "both and", "!while !whereas "
-          "!but !decrease !fall !improve !overfit !gap"), {"val_spikes_with_train": True}),
+        (("train training", "val validation eval", "spike jump rise shoot surge explode", "both and too also together "
+          "same", "!while !whereas !but !decrease !fall !improve !overfit !gap"), {"val_spikes_with_train": True}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
         (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
         # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")
@@ -2152,6 +2156,18 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "loss converge learn plateau accuracy", "higher worse slowly plateau stall stuck diverge underperform",
           "!throughput !token !tokens !tokens/s !memory !oom !hang !speed"),
          {"fsdp_trains_worse": True}, ((4, 0, 1),)),
+        # (the comparison said without "than": "switched from DeepSpeed to FSDP and the loss goes down much slower",
+        # "FSDP vs DeepSpeed, the FSDP curve is worse", "FSDP needs a 4x larger LR to match DeepSpeed"; the worse word
+        # still FSDP's, and the training's result, not its speed: no speed word in the sentence)
+        (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge learn curve train training lr rate result",
+          "higher worse slowly plateau stall larger underperform",
+          "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !faster !time !it/s !epoch"),
+         {"fsdp_trains_worse": True, "multi_gpu": True}, ((3, 0, 1),)),
+        # (the loss said to fall slower under FSDP: the curve's pace, with no word of the step's speed)
+        (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge curve", "slow",
+          "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !time !it/s !epoch !step "
+          "!iteration !second"),
+         {"fsdp_trains_worse": True, "multi_gpu": True}, ((3, 0, 1),)),
         # a lower learning rate
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
           "~help still same ~fix ~solve ~work ~stop even !=work"),
@@ -2252,7 +2268,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (not a curve that goes down beside one answer given to all: "gives one label for all images and the loss
         # doesn't go down")
         (("label target class", "start begin index based go", "1 one",
-          "!0 !zero !dominate !-1 !negative !minus !mse !regression !down !all !every"),
+          "!0 !zero !dominate !-1 !negative !minus !mse !regression !down !all !every !differ !different !order "
+          "!missing"),
          {"label_check": "not_zero_based"}),
         # ... set against the zero they should start from ("the label ids start from 1, not from 0"): the zero under
         # the negation is the start they lack
@@ -2342,6 +2359,63 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("dataloader loader loading", "most majority bulk", "time"), {"symptom": "slow_training"}),
         # the run is slow per step
         (("slow", "throughput it/s iteration step", "!fast !quick"), {"slow_kind": "per_step"}),
+        # a loss said to come out non-finite ("the model outputs nan as loss", "my loss function outputs nan"): the
+        # loss is what is NaN, whatever else the output names (not one said finite, nor an evaluation's)
+        (("nan inf", "output", "loss", "!fine !ok !okay !normal !finite !~nan !~inf !inference !eval !evaluation "
+          "!validation !val !test !predict !generate !generation"),
+         {"symptom": "unstable", "loss_behavior": "nan_or_inf"}),
+        # a loss that fell and then stays at a floor ("flat at a floor after dropping first", "stuck after it went
+        # down at first")
+        (("loss", "stuck flat plateau stall floor", "after", "drop decrease fall", "first initially",
+          "!should !how !whether"),
+         {"symptom": "convergence", "loss_behavior": "plateau_after_learning"}),
+        # host memory that grows with the number of GPU processes ("host RAM scales linearly with the number of GPUs",
+        # "each rank holds its own copy of the dataset in RAM"): one copy per process (not GPU memory, nor the
+        # loader's workers or a growth over steps or epochs, which are leaks; a growth denied is none)
+        (("ram host_ram", "rank process gpu proc ddp",
+          "=copy =linearly =scale =proportional =multiply =grow =increase =up =rise",
+          "each every per number extra much one", "!vram !worker !num_workers !dataloader !loader !leak "
+          "!epoch !step !iteration !oom_gpu"),
+         {"host_ram_per_rank": True, "multi_gpu": True}),
+        # training that fails only from a derived checkpoint ("from the base model it trains, from my merged one it
+        # diverges"): the failure said of the derived weights, not of the base ones
+        (("merge convert derive own", "checkpoint ckpt weight model adapter", "base original official pretrained hub",
+          "explode diverge blow nan fail shoot", "!should !how !whether !inference !generate !generation"),
+         {"checkpoint_specific": True}, ((3, 0, 2),)),
+        # a failure on one device that another runs fine ("NaN on MPS, on the CPU it trains normally"), the failure
+        # said of the failing device
+        (("mps m1 m2 m3 macbook mac silicon", "nan inf diverge explode", "cpu cuda linux nvidia",
+          "fine normally ok work decrease fix only never", "!also !still !both"),
+         {"device_specific": True}, ((1, 0, 2),)),
+        (("colleague other another", "gpu card machine computer box", "fine normally ok work without",
+          "nan inf diverge explode", "!also !still !both !too !either"),
+         {"device_specific": True}, ((3, "my this one", 0),)),
+        # gradients cleared at every micro-batch while accumulating ("zero_grad is called every iteration and I step
+        # every 8", "I reset the gradients on every micro step"): nothing accumulates
+        (("zero_grad zero reset clear", "every each", "micro micro-batch microbatch micro-step iteration backward",
+          "accumulate accumulation accum step", "!epoch !should !how !whether"),
+         {"zero_grad_call": "every_micro_batch", "grad_accumulation": True}),
+        # class ids that differ between where the model is trained and where it is scored ("the class to index
+        # mapping of the test set is not the one of training", "the class list at inference has another order")
+        (("class label", "index id idx map order list", "differ different mismatch another other "
+          "swap shift change ~same ~match ~consistent", "train training test eval evaluation inference",
+          "!should !how !whether !shuffle !epoch !batch !imbalance !imbalanced !distribution"),
+         {"label_check": "class_order"}),
+        # the weights themselves cast to bfloat16 ("I cast the whole model to bf16", "params stored in bf16, no fp32
+        # master copy"): not autocast, which keeps them in fp32
+        (("bf16 bfloat16", "model network net weight parameter param", "convert cast put store load pure master",
+          "!=autocast !=amp !=mixed !input !image !support !supported !card !gpu !hardware"),
+         {"weights_dtype": "bf16"}),
+        # a wish for LAMB for a large batch ("is LAMB worth it for very large batch training?")
+        (("lamb", "batch", "large huge big scale scaling increase global thousand", "worth try consider considering "
+          "think should switch help plan sense would"),
+         {"considering": "lamb", "switch_reason": "large_batch"}),
+        # image and mask transformed apart ("the flip is applied to the image but the mask is cropped separately"):
+        # the labels no longer lie on their pixels
+        (("mask", "image input img", "flip rotate crop randomcrop augment augmentation transform resize",
+          "separate separately independently different differ only ~align ~match misalign",
+          "!attention !padding !pad !token !patch"),
+         {"label_check": "misaligned", "task": "segmentation"}),
         # held-out accuracy falling while the training figure still improves
         # (each movement bound to its own split: "val acc rises while train acc drops" is no overfitting)
         (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
@@ -2397,6 +2471,8 @@ CONCEPTS: dict[str, str] = {
                      "than it be"), "before_now"),
     # whatever value was tried ("no matter the weight", "whatever lambda", "with any value")
     **dict.fromkeys(("no matter", "whatever", "regardless", "any value", "every value"), "regardless"),
+    # the host's memory, not the GPU's ("system RAM", "host memory", "CPU memory")
+    **dict.fromkeys(("host memory", "host ram", "system memory", "system ram", "cpu memory", "cpu ram"), "host_ram"),
     # a purpose asked ("is it to keep ...", "is this for ...")
     **dict.fromkeys(("be it to", "be it for", "be this to", "be this for", "be that to", "be that for"), "purpose"),
     # the training figure named as such ("train acc", "training accuracy", "accuracy on the training batches")
