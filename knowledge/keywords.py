@@ -71,10 +71,12 @@ MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?
 _NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
 """One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
-_NOT_RATIO = (r"(?!\d|\.\d)(?!\s*%?\s*(?:x\b|\u00d7|/\s*\d|times\b|[-\s]?fold\b|"
-              r"(?:lower|higher|less|more|smaller|bigger|larger|greater|worse|better)\s+than\b))")
+_NOT_RATIO = (r"(?!\d|\.\d)(?!\s*%?\s*(?:x\b|\u00d7|/\s*\d|times\b|[-\s]?fold\b|(?:percentage\s+)?points?\b|pts\b|pp\b|"
+              r"(?:lower|higher|less|more|smaller|bigger|larger|greater|worse|better)\s+than\b|"
+              r"(?:lower|higher|worse|better|below|above|behind|ahead\s+of|short\s+of)\b(?!\s+(?:or|and)\b)))")
 """After a metric's figure: not a multiplier, a fraction or a difference ("8x lower", "1/4 of", "5% lower than
-train"), which compare the metric with another run's instead of giving its value."""
+train", "2% below the baseline", "3 points behind"), which compare the metric with another run's or a reference
+instead of giving its value."""
 _PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
 _GAP = r"(?:(?!\.\s)[^!?\n])"
 """One character inside a sentence (a dot only when no space follows: "0..255", "1.0")."""
