@@ -290,13 +290,13 @@ AREAS: tuple[Area, ...] = (
                r"memory\s+leak\w*|leak\w*\s+(?:gpu\s+)?memory|"
                # (held on from one run to the next in one process: "memory is never released between folds", "each
                # trial uses more memory than the previous one", "memory piles up across folds")
-               rf"memory\s+(?:of\s+(?:the\s+)?(?:previous|last|old)\s+\w+\s+)?(?:is|was|are|were|gets?|got)?\s*"
-               rf"(?:never|not|n't)\s+(?:being\s+|getting\s+)?(?:released|freed|reclaimed|cleared)|"
-               rf"more\s+(?:gpu\s+|cuda\s+)?memory\s+(?:allocated\s+)?(?:than\s+the\s+(?:previous|last|one\s+before)|"
-               rf"(?:with\s+)?(?:each|every)\s+(?:new\s+)?(?:fold|trial|run|model))|"
-               rf"(?:each|every)\s+(?:new\s+)?(?:fold|trial|run|model)\s+(?:uses?|takes?|allocates?|needs?|"
-               rf"starts?\s+with)\s+more\s+(?:gpu\s+|cuda\s+)?memory|"
-               rf"memory\s+(?:keeps?\s+)?(?:pil\w+|build\w*|accumulat\w*|stack\w*)\s+up\b",
+               r"memory\s+(?:of\s+(?:the\s+)?(?:previous|last|old)\s+\w+\s+)?(?:is|was|are|were|gets?|got)?\s*"
+               r"(?:never|not|n't)\s+(?:being\s+|getting\s+)?(?:released|freed|reclaimed|cleared)|"
+               r"more\s+(?:gpu\s+|cuda\s+)?memory\s+(?:allocated\s+)?(?:than\s+the\s+(?:previous|last|one\s+before)|"
+               r"(?:with\s+)?(?:each|every)\s+(?:new\s+)?(?:fold|trial|run|model))|"
+               r"(?:each|every)\s+(?:new\s+)?(?:fold|trial|run|model)\s+(?:uses?|takes?|allocates?|needs?|"
+               r"starts?\s+with)\s+more\s+(?:gpu\s+|cuda\s+)?memory|"
+               r"memory\s+(?:keeps?\s+)?(?:pil\w+|build\w*|accumulat\w*|stack\w*)\s+up\b",
          # (growth ranks as the symptom ranks when composed: above the crash an OOM at its end shows)
          priority=6, symptom=("memory_growth", P_OVERFIT + 2)),
     Area("profiling", _PT, "performance-profiling",
