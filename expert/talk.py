@@ -164,6 +164,8 @@ _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under"
 
 _RUNS_ON = rx.compile(r"[,;!?\n]|[.:](?=\s)")
 """A clause or sentence break: a reading that spans one past a pasted error's end says more than the error."""
+_UNTIL_REACH = 6
+"""Tokens before a clause opened by "then" where the step it follows is looked for ("until step 8000, then")."""
 _JOINERS = frozenset({"and", "&", "/", ",", "+"})
 """Words that join two names into one list ("loss_cls and loss_box_reg", "cls/box")."""
 _LIST_NOUNS = frozenset({"loss", "term", "head", "both"})
@@ -1809,6 +1811,16 @@ class _Reader:
                 # ("after the first logged steps", "after the initial few steps": the run had begun)
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
+        if step is None and i < j and self.tokens[i].lemma == "then":
+            # "everything fine until step 8000, then nan everywhere": what happens then happens at the step the
+            # clause before ran up to
+            for k in range(i - 1, max(0, i - _UNTIL_REACH) - 1, -1):
+                t = self.tokens[k]
+                if t.kind == "num" and t.number is not None and k >= 2 and \
+                        self.tokens[k - 1].lemma in _STEP_WORDS and self.tokens[k - 2].lemma in K.UNTIL_WORDS:
+                    step, found = int(t.number), "later"
+                    self._time_span = (self.tokens[k - 2].start, t.end)
+                    break
         return times, step, found, self._time_span
 
     def _movement_time(self, times: list[tuple[str, Part]], step: int | None, found: str | None, sent_lo: int,
@@ -2200,6 +2212,9 @@ class _Reader:
             if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and self._after_learning(sent[0], at):
                 time = "after_learning"
+            if m in ("hang", "freeze", "stuck") and time == "epoch_start" and \
+                    set(self.lemmas(*sent)) & K.FOREVER_WORDS:
+                time = None  # "hangs at the epoch boundary, blocked on a queue": it never goes on, no slow start
             if m == "spike" and time in ("start_soft",):
                 time = None
             if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]) and \
@@ -2609,13 +2624,25 @@ class _Reader:
                 n: int | None = int(prev.number)
             else:
                 n = K.NUMBER_WORDS.get(prev.lemma)
+            card = toks[k].lemma == "gpu" or toks[k].lemma in K.CARD_NAMES or (
+                toks[k].lemma[:1] == "x" and toks[k].lemma[1:] in K.CARD_NAMES)  # ("8xA100": 8 cards)
+            if n is None and prev.lemma == "x" and k >= 2 and card and toks[k - 2].kind == "num" and \
+                    toks[k - 2].number is not None and toks[k - 2].number == int(toks[k - 2].number):
+                n = int(toks[k - 2].number)  # "2 x H100"
+            if n is None and prev.lemma in K.ORDINAL_HOSTS and toks[k].lemma in K.HOST_NOUNS and k >= 2 and \
+                    toks[k - 2].lemma == "a":
+                n = K.ORDINAL_HOSTS[prev.lemma]  # "when I add a second node" (not "the second server": one of them)
             if n is None or not 2 <= n <= 100_000:
                 continue
-            if toks[k].lemma == "gpu":
+            if card:
                 counts.append((n, k))
             elif toks[k].lemma in K.HOST_NOUNS:
                 nodes, node_at = n, k
         if not counts:
+            if node_at is not None and self._on_topic((node_at, node_at + 1)):
+                # "training on two servers", "a second node": a run over several machines runs on several devices
+                # (how many the words do not say)
+                self.add({"multi_gpu": True}, toks[node_at - 1].start, toks[node_at].end)
             return
         n, k = max(counts)
         per_node = node_at is not None and (0 < k - 1 - node_at <= 3 or bool(
@@ -4083,8 +4110,11 @@ class _Reader:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
             # (a reading that runs on past the error into a clause of its own is that clause's: "runs out of gpu
             # memory, memory is never released between folds" says the memory is held on, beside the error)
+            # (and a trouble said before the error that it ends in: "gpu memory creeps up every iteration until it
+            # OOMs around step 2000" is memory growing, the OOM its end)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
-                s < r.end and r.start < e and not (r.end > e and _RUNS_ON.search(self.text, e, r.end))
+                s < r.end and r.start < e and not (r.end > e and _RUNS_ON.search(self.text, e, r.end)) and
+                not (r.start < s and (r.name, r.value) in K.ENDS_IN_ERROR)
                 for s, e in self.error_spans)]
         if not self.u.readings:
             self._quantity_fallback()

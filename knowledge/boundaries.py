@@ -208,14 +208,14 @@ AREAS: tuple[Area, ...] = (
                # (a placement error named as such: "a device error (cpu vs cuda:1)"; the devices merely named
                # against each other are not one: "on cpu vs cuda the results differ", "data on cpu, model on gpu")
                r"device\s+(?:placement\s+)?error",
-         priority=10),
+         priority=10, symptom=("crash", 1)),
     Area("dtype_mismatch", _PT, _TENSORS,
          "a dtype mismatch (float vs long, half vs float) is a tensor-API error",
          "changing hyperparameters to fix a dtype error", "PyTorch implementation bugs",
          errors=("expected scalar type", "expected object of scalar type", "must have the same dtype",
                  "expected both vectors to have same dtype", "not implemented for 'half'",
                  "not implemented for 'bfloat16'", "result type float can't be cast", "found dtype"),
-         words=r"dtype\s+mismatch", priority=10),
+         words=r"dtype\s+mismatch", priority=10, symptom=("crash", 1)),
     Area("shape_mismatch", _PT, _TENSORS,
          "tensor shapes that do not fit (a layer's input, a batch dimension, channels) are a model-plumbing error",
          "tuning training to fix a shape error", "PyTorch implementation bugs",
@@ -224,8 +224,8 @@ AREAS: tuple[Area, ...] = (
                  "shape mismatch", "doesn't match the broadcast shape", "sizes of tensors must match"),
          # (said in words, beside the operation that failed: "the shapes don't match when multiplying in the
          # linear layer", "the fc layer's dimensions do not line up"; not the prediction against the target, a loss's)
-         words=rf"shape\s+mismatch|{_SHAPES_DISAGREE}{_gap('gap1')}{_SHAPED_OP}|{_SHAPED_OP}{_gap('gap2')}"
-               rf"{_SHAPES_DISAGREE}", priority=9),
+         words=rf"shape\s+(?:mismatch|error)|{_SHAPES_DISAGREE}{_gap('gap1')}{_SHAPED_OP}|{_SHAPED_OP}{_gap('gap2')}"
+               rf"{_SHAPES_DISAGREE}", priority=9, symptom=("crash", 1)),
     Area("autograd_error", _PT, "",
          "an autograd error (no grad_fn, an in-place modification, a second backward) is a graph-construction bug",
          "tuning the optimizer to fix an autograd error", "PyTorch implementation bugs",

@@ -403,6 +403,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
+    # the card itself said to sit at a share, as a monitor shows it ("task manager shows gpu at 0"; a figure with a
+    # unit after it is no share: "shows gpu at 80 degrees")
+    _k(r"(?:shows?|showing|says|reports?)\s+(?:the\s+)?gpu\s+(?:is\s+|sitting\s+|stays?\s+)?at\s+"
+       r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)(?:\s*%|(?!\s*[\w.]))",
+       _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
     _k(r"(?P<dataset_size>\d[\d,]*(?:\.\d+)?\s*[km]?)\s+(?:training\s+|train\s+|labell?ed\s+|total\s+)?"
        r"(?:examples|samples|images|imgs|pictures|sentences|documents|records|rows|data\s*points|instances|clips)"
        r"(?!\s*(?:per|each|a|every|/|on\s+each)\b)",

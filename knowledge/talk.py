@@ -21,6 +21,11 @@ from knowledge.record import dataclass
 # ------------------------------------------------------------------------------------------------ the words
 # Each entry: a phrase of lemmas (space separated) -> the part it names. Longer phrases win over shorter ones.
 
+CARD_NAMES = tuple(f"{n}{s}" for n in ("a100", "h100", "h200", "v100", "a10g", "l40s", "t4", "p100", "k80", "a6000",
+                                       "3090", "4090", "2080ti", "3080") for s in ("", "s"))
+"""GPUs by name, and their plurals ("4 A100s", "my 2 3090s"): counted like "GPUs" (the plural written out: names with
+digits have no inflections from the lemmatiser)."""
+
 QUANTITIES: dict[str, str] = {
     # the loss and other curves
     "loss": "loss", "cost": "loss", "objective": "loss", "nll": "loss",
@@ -88,8 +93,7 @@ QUANTITIES: dict[str, str] = {
     "gpu": "gpu_util",
     # the devices by name ("4 A100s", "my 2 3090s"): counted like "GPUs"
     # (the plural written out: names with digits have no inflections from the lemmatiser)
-    **dict.fromkeys((f"{n}{s}" for n in ("a100", "h100", "h200", "v100", "a10g", "l40s", "t4", "p100", "k80", "a6000",
-                                         "3090", "4090", "2080ti", "3080") for s in ("", "s")), "gpu_util"),
+    **dict.fromkeys(CARD_NAMES, "gpu_util"),
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
@@ -1145,6 +1149,19 @@ before them (its old value) is not, and the difference is what changed."""
 HOST_NOUNS = frozenset("node machine server host".split())
 """Nouns counting the machines of a distributed run ("2 nodes x 8 GPUs": the GPU count said is per machine)."""
 
+UNTIL_WORDS = frozenset("until till til".split())
+"""Words that bound a stretch of the run by the step it ends at ("fine until step 8000")."""
+
+ENDS_IN_ERROR = frozenset({("symptom", "memory_growth")})
+"""Readings of a trouble that runs into an error named after it ("memory creeps up until it OOMs"): said before the
+error's words, they are the trouble's own, not words of the error."""
+
+FOREVER_WORDS = frozenset("block blocked forever indefinitely deadlock deadlocked never".split())
+"""Words saying a stopped run does not go on ("blocked on a queue", "waits forever"): a hang, not a pause."""
+
+ORDINAL_HOSTS = {"second": 2, "third": 3, "fourth": 4}
+"""Ordinals before a host noun ("add a second node"): the run spans at least that many machines."""
+
 RUN_PLACES = frozenset("step iteration iter batch epoch start beginning".split())
 """Places in a run a program can stop at ("stuck at the first iteration", "stuck after epoch 1": a hang there)."""
 
@@ -1610,9 +1627,6 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("progress", "stuck hang freeze flat flatline not-change", {"symptom": "hang"})
     + _c("run", "hang", {"symptom": "hang"}, implicit=True)
     + _c("run", "not-progress", {"symptom": "hang"}, implicit=True)
-    # (the run named, not past its first batch or step: "training never gets past the first batch"; a figure that
-    # does not get past a value is that figure's plateau)
-    + _c("run", "not-up", {"symptom": "hang"}, time="start")
     # "not any faster", "no speedup": the run's speed is the complaint
     + _c("run", "not-fast", {"symptom": "slow_training"}, implicit=True)
     + _c("throughput", "not-fast not-up", {"symptom": "slow_training", "slow_kind": "per_step"})
