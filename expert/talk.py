@@ -2639,7 +2639,9 @@ class _Reader:
             elif toks[k].lemma in K.HOST_NOUNS:
                 nodes, node_at = n, k
         if not counts:
-            if node_at is not None and self._on_topic((node_at, node_at + 1)):
+            if node_at is not None and self._on_topic((node_at, node_at + 1)) and (
+                    toks[node_at].lemma != "node" or set(self.lemmas(lo, hi)) & K.DEVICE_CONTEXT):
+                # ("my GNN has 5000 nodes": a graph's nodes; a node is a machine beside words of devices)
                 # "training on two servers", "a second node": a run over several machines runs on several devices
                 # (how many the words do not say)
                 self.add({"multi_gpu": True}, toks[node_at - 1].start, toks[node_at].end)

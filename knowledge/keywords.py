@@ -1016,7 +1016,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # patience 3"). A question weighing it ("should I use early stopping?") is the attribution's to drop, and
     # "no early stopping" is negated.
     _k(r"early[\s_-]?stopping[\s_-]?callback|earlystopping\w*|early[\s_-]?stop(?:ping|per)?\s+(?:callback|patience|"
-       r"(?:with|at)\s+patience|(?:min_?delta|mode|monitor)\b)|early[\s_-]?stop(?:ping)?\s+(?:\w+\s+){0,4}?(?:stops|stopped|"
+       r"(?:with|at)\s+patience|(?:min_?delta|mode|monitor)\b)|early[\s_-]?stop(?:ping)?\s+(?:\w+\s+){0,6}?(?:stops|stopped|"
        r"kills?|killed|ends?|ended|triggers?|triggered|fires?|fired|halts?|halted|terminates?|terminated|never\s+"
        r"(?:stops|triggers|fires)|does\s+nothing|(?:is\s+)?not\s+working|doesn'?t\s+work|happens?|kicks?\s+in|kicked\s+"
        r"in)\b|(?:use|using|used|with|added|adding|add|have|enabled?)\s+(?:an?\s+|the\s+)?early[\s_-]?stop(?:ping)?\b"

@@ -1159,6 +1159,10 @@ error's words, they are the trouble's own, not words of the error."""
 FOREVER_WORDS = frozenset("block blocked forever indefinitely deadlock deadlocked never".split())
 """Words saying a stopped run does not go on ("blocked on a queue", "waits forever"): a hang, not a pause."""
 
+DEVICE_CONTEXT = frozenset("gpu card ddp fsdp deepspeed distributed torchrun slurm nccl cluster rank job "
+                           "multinode multi-node".split())
+"""Words that make "node" a machine of a run rather than a graph's node ("a second node, gpu util 100%")."""
+
 ORDINAL_HOSTS = {"second": 2, "third": 3, "fourth": 4}
 """Ordinals before a host noun ("add a second node"): the run spans at least that many machines."""
 
@@ -1702,7 +1706,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # logging that loses points (not a run that hangs, whose silence is no log at all: "the program hangs, no
         # crash no log")
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
-          "disappear ~log ~show partial subset", "!hang !hung !freeze !froze !deadlock !stuck"),
+          "disappear ~log ~show partial subset", "!hang !freeze !deadlock !stuck"),
          {"metrics_dropped": True}),
         (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
           "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
