@@ -160,6 +160,17 @@ _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under"
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
 
 
+_RUNS_ON = rx.compile(r"[,;!?\n]|[.:](?=\s)")
+"""A clause or sentence break: a reading that spans one past a pasted error's end says more than the error."""
+_UNTIL_REACH = 6
+"""Tokens before a clause opened by "then" where the step it follows is looked for ("until step 8000, then")."""
+_JOINERS = frozenset({"and", "&", "/", ",", "+"})
+"""Words that join two names into one list ("loss_cls and loss_box_reg", "cls/box")."""
+_LIST_NOUNS = frozenset({"loss", "term", "head", "both"})
+"""The nouns a list of a model's loss terms repeats between its names ("the cls loss and the box loss")."""
+_GAP_PLACES = frozenset({"below", "above", "behind"})
+"""Words that, right after a figure, place one quantity against another ("2% below the baseline"): the figure is
+the distance between them, never a value of either ("under" and "over" also say a condition: "80% under fp16")."""
 _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
@@ -1642,6 +1653,18 @@ class _Reader:
                 for n, t in enumerate(self.tokens) if t.kind == "word")
         return True
 
+    def _person_subject(self, k: int, lo: int) -> bool:
+        """Whether the nearest word before token ``k`` that is no filler is a person (``AGENTS``: "she", "I")."""
+        for n in range(k - 1, lo - 1, -1):
+            t = self.tokens[n]
+            if t.kind != "word":
+                return False
+            if t.lemma in K.AGENTS or t.text.lower() in K.AGENTS:
+                return True
+            if not (t.lemma in K.SUBJECT_FILLERS or t.text.lower() in K.SUBJECT_FILLERS):
+                return False
+        return False
+
     def _imperative(self, p: Part, sent_lo: int) -> bool:
         """Whether a movement verb opens its sentence as an everyday imperative ("hang on", "hang in there")."""
         word = self.tokens[p.i]
@@ -1816,6 +1839,16 @@ class _Reader:
                 # ("after the first logged steps", "after the initial few steps": the run had begun)
                 found = "later"
                 self._time_span = (self.tokens[lead_at].start, t.end)
+        if step is None and i < j and self.tokens[i].lemma == "then":
+            # "everything fine until step 8000, then nan everywhere": what happens then happens at the step the
+            # clause before ran up to
+            for k in range(i - 1, max(0, i - _UNTIL_REACH) - 1, -1):
+                t = self.tokens[k]
+                if t.kind == "num" and t.number is not None and k >= 2 and \
+                        self.tokens[k - 1].lemma in _STEP_WORDS and self.tokens[k - 2].lemma in K.UNTIL_WORDS:
+                    step, found = int(t.number), "later"
+                    self._time_span = (self.tokens[k - 2].start, t.end)
+                    break
         return times, step, found, self._time_span
 
     def _movement_time(self, times: list[tuple[str, Part]], step: int | None, found: str | None, sent_lo: int,
@@ -2036,6 +2069,12 @@ class _Reader:
                 # "each rank logs the same loss", "the same accuracy every time I evaluate the checkpoint": copies
                 # or repeats that agree (a frame reads what that says), no curve that stays flat
                 continue
+            if self.tokens[p.i].text.lower() in K.OPERATION_VERBS and p.j == p.i + 1 and (
+                    (p.i > i and self.tokens[p.i - 1].lemma in K.OPERATION_LEADS) or
+                    (p.j < len(self.tokens) and self.tokens[p.j].lemma in K.OPERATION_NOUNS)):
+                continue  # "dies at the linear layer after flatten", "the flatten layer": the model's operation
+            if m == "hang" and self._person_subject(p.i, i):
+                continue  # "she hangs her coat by the program booklet": a person hangs a thing, no run hangs
             if m == "freeze" and (any(t.lemma in K.AGENTS for t in self.tokens[i:p.i]) or (
                     p.j < j and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS)):
                 continue  # "I froze the encoder", "this freezes all the layers": something frozen on purpose
@@ -2201,6 +2240,9 @@ class _Reader:
             if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and self._after_learning(sent[0], at):
                 time = "after_learning"
+            if m in ("hang", "freeze", "stuck") and time == "epoch_start" and \
+                    set(self.lemmas(*sent)) & K.FOREVER_WORDS:
+                time = None  # "hangs at the epoch boundary, blocked on a queue": it never goes on, no slow start
             if m == "spike" and time in ("start_soft",):
                 time = None
             if m == "zero" and time is None and quantity == "loss" and self._reaches(p.i, sent[0]) and \
@@ -2459,6 +2501,9 @@ class _Reader:
             return True
         if nxt.lemma in ("time", "fold", "x") and t.unit != "%":
             return True  # "3 times lower", "2 fold", "4 x worse"
+        if nxt.lemma in _GAP_PLACES or (nxt.lemma in ("short", "ahead") and k + 2 < hi and
+                                        self.tokens[k + 2].lemma == "of"):
+            return True  # "2% below the baseline", "3 points behind the paper", "1% short of it": a gap's size
         return nxt.lemma in _COMPARE and nxt.lemma not in ("over", "above", "under", "below", "<", ">") and \
             k + 2 < hi and self.tokens[k + 2].lemma == "than"
 
@@ -2607,13 +2652,27 @@ class _Reader:
                 n: int | None = int(prev.number)
             else:
                 n = K.NUMBER_WORDS.get(prev.lemma)
+            card = toks[k].lemma == "gpu" or toks[k].lemma in K.CARD_NAMES or (
+                toks[k].lemma[:1] == "x" and toks[k].lemma[1:] in K.CARD_NAMES)  # ("8xA100": 8 cards)
+            if n is None and prev.lemma == "x" and k >= 2 and card and toks[k - 2].kind == "num" and \
+                    toks[k - 2].number is not None and toks[k - 2].number == int(toks[k - 2].number):
+                n = int(toks[k - 2].number)  # "2 x H100"
+            if n is None and prev.lemma in K.ORDINAL_HOSTS and toks[k].lemma in K.HOST_NOUNS and k >= 2 and \
+                    toks[k - 2].lemma == "a":
+                n = K.ORDINAL_HOSTS[prev.lemma]  # "when I add a second node" (not "the second server": one of them)
             if n is None or not 2 <= n <= 100_000:
                 continue
-            if toks[k].lemma == "gpu":
+            if card:
                 counts.append((n, k))
             elif toks[k].lemma in K.HOST_NOUNS:
                 nodes, node_at = n, k
         if not counts:
+            if node_at is not None and self._on_topic((node_at, node_at + 1)) and (
+                    toks[node_at].lemma != "node" or set(self.lemmas(lo, hi)) & K.DEVICE_CONTEXT):
+                # ("my GNN has 5000 nodes": a graph's nodes; a node is a machine beside words of devices)
+                # "training on two servers", "a second node": a run over several machines runs on several devices
+                # (how many the words do not say)
+                self.add({"multi_gpu": True}, toks[node_at - 1].start, toks[node_at].end)
             return
         n, k = max(counts)
         per_node = node_at is not None and (0 < k - 1 - node_at <= 3 or bool(
@@ -2923,8 +2982,10 @@ class _Reader:
         # clipping, what learning rate should I use?" asks about the learning rate
         named = [p for p in parts if "topic" in p.roles or "tv" in p.roles]
         in_use = [p for p in named if self._in_use_clause(p, lo, hi)]
+        asked_from = lo  # where the question starts: after the clauses that state settings in use
         if in_use and len(in_use) < len(named):
             parts = [p for p in parts if p not in in_use]
+            asked_from = max(self._clause_of(p, lo, hi)[1] for p in in_use)
         topics = [p.roles["topic"] for p in parts if "topic" in p.roles]
         values = [p.roles["tv"] for p in parts if "tv" in p.roles]
         named = topics or values
@@ -2969,7 +3030,8 @@ class _Reader:
                  " ".join(self.lemmas(p.i, p.j)) in K.OPTIMIZER_KNOBS]
         if topic == "optimizer" and knobs:
             topic = knobs[0]
-        start, end = toks[0].start, toks[-1].end
+        # (the settings stated before the question are the run's: "lr 3e-4, bs 32, adamw, should I warm up?")
+        start, end = self.tokens[asked_from].start if asked_from < hi else toks[0].start, toks[-1].end
         if topic == "tracking":
             if set(lemmas) & {"how", "what", "which", "should", "best"}:
                 self.add({"symptom": "experiment_tracking"}, start, end)
@@ -3015,18 +3077,29 @@ class _Reader:
             if lead in K.QUESTION_LEADS:
                 return  # "why is ... ?", "what ... ?": an open question about the state, its words are read
 
-    def _in_use_clause(self, p: Part, lo: int, hi: int) -> bool:
-        """Whether the clause around a part says it is in use ("I use X", "with X") and asks nothing."""
+    def _clause_of(self, p: Part, lo: int, hi: int) -> tuple[int, int]:
+        """The clause around a part, within tokens ``lo``..``hi``: (first token, one past its last)."""
         a = p.i
         while a > lo and not _breaks(self.tokens[a - 1]):
             a -= 1
         b = p.j
         while b < hi and not _breaks(self.tokens[b]):
             b += 1
+        return a, b
+
+    def _in_use_clause(self, p: Part, lo: int, hi: int) -> bool:
+        """Whether the clause around a part says it is in use ("I use X", "with X") and asks nothing.
+
+        A setting listed bare, with its value, in a clause of its own before a comma ("lr 3e-4, bs 32, adamw,
+        should I warm up?") is stated as the run's, as a list of settings states them.
+        """
+        a, b = self._clause_of(p, lo, hi)
         words = {t.lemma for t in self.tokens[a:b]}
         if (b < len(self.tokens) and self.tokens[b].text == "?") or words & (K.QUESTION_LEADS | K.CHOICE_WORDS):
             return False
-        return bool(words & K.IN_USE_WORDS)
+        listed = b < hi and self.tokens[b].text == "," and all(
+            p.i <= n < p.j or t.kind == "num" or t.text in ("=", ":") for n, t in enumerate(self.tokens[a:b], a))
+        return listed or bool(words & K.IN_USE_WORDS)
 
     def changes(self, lo: int, hi: int) -> None:
         """"batch 64 -> 1024", "from fp32 to bf16", "1024 (was 64)", "1024 instead of 128": the after-value."""
@@ -4088,11 +4161,20 @@ class _Reader:
                                for r in self.u.readings]
         if self.error_spans:
             # words inside a pasted error are the error's ("weight type ... should be the same" is no flat weight)
+            # (a reading that runs on past the error into a clause of its own is that clause's: "runs out of gpu
+            # memory, memory is never released between folds" says the memory is held on, beside the error)
+            # (and a trouble said before the error that it ends in: "gpu memory creeps up every iteration until it
+            # OOMs around step 2000" is memory growing, the OOM its end)
             self.u.readings = [r for r in self.u.readings if r.evidence or not any(
-                s < r.end and r.start < e for s, e in self.error_spans)]
+                s < r.end and r.start < e and not (r.end > e and _RUNS_ON.search(self.text, e, r.end)) and
+                not (r.start < s and (r.name, r.value) in K.ENDS_IN_ERROR)
+                for s, e in self.error_spans)]
         if not self.u.readings:
             self._quantity_fallback()
         self.u.on_topic = self._on_topic()
+        if not self.u.on_topic:
+            # "we resumed the meeting after lunch": everyday words of going on, said of no run
+            self.u.readings = [r for r in self.u.readings if (r.name, r.value) not in K.TOPIC_BOUND_READINGS]
         return self.u
 
     def _quantity_fallback(self) -> None:
@@ -4528,8 +4610,17 @@ class _Reader:
             for pool, before in ((same, True), (same, False), (both, True), (both, False)):
                 side = [(b, o) for b, o in pool if (b < a) == before]
                 if side:
-                    return min(side, key=lambda bo: abs(bo[0] - a))[1]
+                    b, o = min(side, key=lambda bo: abs(bo[0] - a))
+                    # ("both loss_cls and loss_box_reg become nan": subjects joined by "and" share what is said of
+                    # them, so it is not the own word's rather than the rival's)
+                    return o and not (before and any(not ob and joined(rb, b) for rb, ob in both if rb < b))
             return False
+
+        def joined(x: int, y: int) -> bool:
+            """Whether the words at ``x`` < ``y`` are conjuncts of one list ("A and B", "A loss and the B loss")."""
+            between = toks[x + 1:y]
+            return len(between) <= 4 and any(t.text in _JOINERS for t in between) and \
+                all(t.text in _JOINERS or t.lemma in _COORDINATION or t.lemma in _LIST_NOUNS for t in between)
 
         done: set[str] = set()
         for f in _frames_said(plain, negated):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from knowledge.keywords import P_OVERFIT
 from knowledge.record import dataclass
 from knowledge.schema import Cite, Contains, Cross, Is, Keyword, RouteTo, Row
 
@@ -143,6 +144,8 @@ class Area:
         errors: Lower-case fragments of real error messages of this family (also matched in ``error_text``).
         words: A regular expression for the problem described in words (normalised, lower-case text).
         priority: Between two areas in one complaint, the higher wins (error text over description).
+        symptom: The symptom its words describe too, with that symptom's rank ("memory is never released between
+            folds" is memory growing, whatever error it ends in); None when the words name no symptom.
     """
 
     topic: str
@@ -154,6 +157,7 @@ class Area:
     errors: tuple[str, ...] = ()
     words: str = ""
     priority: int = 0
+    symptom: tuple[str, int] | None = None
 
 
 _TENSORS = "tensor-operations-and-memory"
@@ -170,6 +174,13 @@ _MULTI = (r"(?:ddp|fsdp|deepspeed|distributeddataparallel|dataparallel|multigpu|
           r"all_reduce|allreduce|all_gather|barrier|rank\s*\d|every\s+rank|other\s+ranks?)")
 _HANG = (r"(?:hangs?|hanging|hung|freez\w*|froze|frozen|deadlock\w*|stuck|stalls?\s+forever|blocks?\s+forever|"
          r"never\s+(?:finishes|returns|progresses)|waits?\s+forever|no\s+progress)")
+
+_SHAPES_DISAGREE = (r"(?:shapes?|dimensions?|dims?|sizes?)\s+(?:do|does|did|would|will|can|could)?\s*"
+                    r"(?:n[o']?t|never)\s+(?:match|line\s+up|agree)")
+"""Tensor shapes said not to fit, in words."""
+_SHAPED_OP = (r"(?:multipl\w*|matmul|mat1|linear|dense|fc|conv\w*|concat\w*|torch\.cat|reshap\w*|"
+              r"(?:first|last|next|final|input|hidden|output)\s+layer)\b")
+"""Operations whose inputs must have fitting shapes (a product, a layer, a join): a shape error's place."""
 
 AREAS: tuple[Area, ...] = (
     # the seeds' own error rows, here too so an error message outranks any description in the same complaint
@@ -197,21 +208,24 @@ AREAS: tuple[Area, ...] = (
                # (a placement error named as such: "a device error (cpu vs cuda:1)"; the devices merely named
                # against each other are not one: "on cpu vs cuda the results differ", "data on cpu, model on gpu")
                r"device\s+(?:placement\s+)?error",
-         priority=10),
+         priority=10, symptom=("crash", 1)),
     Area("dtype_mismatch", _PT, _TENSORS,
          "a dtype mismatch (float vs long, half vs float) is a tensor-API error",
          "changing hyperparameters to fix a dtype error", "PyTorch implementation bugs",
          errors=("expected scalar type", "expected object of scalar type", "must have the same dtype",
                  "expected both vectors to have same dtype", "not implemented for 'half'",
                  "not implemented for 'bfloat16'", "result type float can't be cast", "found dtype"),
-         words=r"dtype\s+mismatch", priority=10),
+         words=r"dtype\s+mismatch", priority=10, symptom=("crash", 1)),
     Area("shape_mismatch", _PT, _TENSORS,
          "tensor shapes that do not fit (a layer's input, a batch dimension, channels) are a model-plumbing error",
          "tuning training to fix a shape error", "PyTorch implementation bugs",
          errors=("shapes cannot be multiplied", "size mismatch, m1", "the size of tensor a",
                  "expected input batch_size", "channels, but got", "must match the size of tensor",
                  "shape mismatch", "doesn't match the broadcast shape", "sizes of tensors must match"),
-         words=r"shape\s+mismatch", priority=9),
+         # (said in words, beside the operation that failed: "the shapes don't match when multiplying in the
+         # linear layer", "the fc layer's dimensions do not line up"; not the prediction against the target, a loss's)
+         words=rf"shape\s+(?:mismatch|error)|{_SHAPES_DISAGREE}{_gap('gap1')}{_SHAPED_OP}|{_SHAPED_OP}{_gap('gap2')}"
+               rf"{_SHAPES_DISAGREE}", priority=9, symptom=("crash", 1)),
     Area("autograd_error", _PT, "",
          "an autograd error (no grad_fn, an in-place modification, a second backward) is a graph-construction bug",
          "tuning the optimizer to fix an autograd error", "PyTorch implementation bugs",
@@ -273,8 +287,18 @@ AREAS: tuple[Area, ...] = (
          "shrinking the batch to hide a leak", "CUDA out of memory",
          words=r"(?:gpu\s+|cpu\s+|host\s+|cuda\s+)?(?:memory|ram|vram)\s+(?:usage\s+|use\s+)?(?:keeps?\s+|kept\s+)?"
                r"(?:grows?|growing|grew|increas\w*|climb\w*|ris\w*|going\s+up|goes\s+up|leak\w*|creeps?\s+up)|"
-               r"memory\s+leak\w*|leak\w*\s+(?:gpu\s+)?memory",
-         priority=6),
+               r"memory\s+leak\w*|leak\w*\s+(?:gpu\s+)?memory|"
+               # (held on from one run to the next in one process: "memory is never released between folds", "each
+               # trial uses more memory than the previous one", "memory piles up across folds")
+               r"memory\s+(?:of\s+(?:the\s+)?(?:previous|last|old)\s+\w+\s+)?(?:is|was|are|were|gets?|got)?\s*"
+               r"(?:never|not|n't)\s+(?:being\s+|getting\s+)?(?:released|freed|reclaimed|cleared)|"
+               r"more\s+(?:gpu\s+|cuda\s+)?memory\s+(?:allocated\s+)?(?:than\s+the\s+(?:previous|last|one\s+before)|"
+               r"(?:with\s+)?(?:each|every)\s+(?:new\s+)?(?:fold|trial|run|model))|"
+               r"(?:each|every)\s+(?:new\s+)?(?:fold|trial|run|model)\s+(?:uses?|takes?|allocates?|needs?|"
+               r"starts?\s+with)\s+more\s+(?:gpu\s+|cuda\s+)?memory|"
+               r"memory\s+(?:keeps?\s+)?(?:pil\w+|build\w*|accumulat\w*|stack\w*)\s+up\b",
+         # (growth ranks as the symptom ranks when composed: above the crash an OOM at its end shows)
+         priority=6, symptom=("memory_growth", P_OVERFIT + 2)),
     Area("profiling", _PT, "performance-profiling",
          "finding where the time goes is profiling, which the PyTorch pack does before any speed-up is chosen",
          "optimizing before profiling", "Profiling to identify bottleneck",
@@ -340,6 +364,8 @@ def _area_keywords() -> tuple[Keyword, ...]:
                                phrases=tuple(a.errors)))
         if a.words:
             kws.append(Keyword(a.words, {"boundary_topic": a.topic}, _KC, negatable=True, priority=a.priority))
+            if a.symptom is not None:
+                kws.append(Keyword(a.words, {"symptom": a.symptom[0]}, _KC, negatable=True, priority=a.symptom[1]))
     return tuple(kws)
 
 

@@ -71,10 +71,12 @@ MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?
 _NO_NEG_GAP = rf"(?:(?!(?:{NEG}|no|nothing|neither|nor)\b)\S+\s+)"
 """One word of a gap inside a cue that must not negate what follows ("lowering the LR *didn't* fix it")."""
 PCT = r"\d+(?:\.\d+)?\s*%?|\.\d+"
-_NOT_RATIO = (r"(?!\d|\.\d)(?!\s*%?\s*(?:x\b|\u00d7|/\s*\d|times\b|[-\s]?fold\b|"
-              r"(?:lower|higher|less|more|smaller|bigger|larger|greater|worse|better)\s+than\b))")
+_NOT_RATIO = (r"(?!\d|\.\d)(?!\s*%?\s*(?:x\b|\u00d7|/\s*\d|times\b|[-\s]?fold\b|(?:percentage\s+)?points?\b|pts\b|pp\b|"
+              r"(?:lower|higher|less|more|smaller|bigger|larger|greater|worse|better)\s+than\b|"
+              r"(?:lower|higher|worse|better|below|above|behind|ahead\s+of|short\s+of)\b(?!\s+(?:or|and)\b)))")
 """After a metric's figure: not a multiplier, a fraction or a difference ("8x lower", "1/4 of", "5% lower than
-train"), which compare the metric with another run's instead of giving its value."""
+train", "2% below the baseline", "3 points behind"), which compare the metric with another run's or a reference
+instead of giving its value."""
 _PREF = r"(?:dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)"
 _GAP = r"(?:(?!\.\s)[^!?\n])"
 """One character inside a sentence (a dot only when no space follows: "0..255", "1.0")."""
@@ -400,6 +402,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
+       _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
+    # the card itself said to sit at a share, as a monitor shows it ("task manager shows gpu at 0"; a figure with a
+    # unit after it is no share: "shows gpu at 80 degrees")
+    _k(r"(?:shows?|showing|says|reports?)\s+(?:the\s+)?gpu\s+(?:is\s+|sitting\s+|stays?\s+)?at\s+"
+       r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)(?:\s*%|(?!\s*[\w.]))",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),
     _k(r"(?P<dataset_size>\d[\d,]*(?:\.\d+)?\s*[km]?)\s+(?:training\s+|train\s+|labell?ed\s+|total\s+)?"
        r"(?:examples|samples|images|imgs|pictures|sentences|documents|records|rows|data\s*points|instances|clips)"
@@ -1016,7 +1023,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # patience 3"). A question weighing it ("should I use early stopping?") is the attribution's to drop, and
     # "no early stopping" is negated.
     _k(r"early[\s_-]?stopping[\s_-]?callback|earlystopping\w*|early[\s_-]?stop(?:ping|per)?\s+(?:callback|patience|"
-       r"(?:with|at)\s+patience|(?:min_?delta|mode|monitor)\b)|early[\s_-]?stop(?:ping)?\s+(?:\w+\s+){0,4}?(?:stops|stopped|"
+       r"(?:with|at)\s+patience|(?:min_?delta|mode|monitor)\b)|early[\s_-]?stop(?:ping)?\s+(?:\w+\s+){0,6}?(?:stops|stopped|"
        r"kills?|killed|ends?|ended|triggers?|triggered|fires?|fired|halts?|halted|terminates?|terminated|never\s+"
        r"(?:stops|triggers|fires)|does\s+nothing|(?:is\s+)?not\s+working|doesn'?t\s+work|happens?|kicks?\s+in|kicked\s+"
        r"in)\b|(?:use|using|used|with|added|adding|add|have|enabled?)\s+(?:an?\s+|the\s+)?early[\s_-]?stop(?:ping)?\b"

@@ -21,6 +21,11 @@ from knowledge.record import dataclass
 # ------------------------------------------------------------------------------------------------ the words
 # Each entry: a phrase of lemmas (space separated) -> the part it names. Longer phrases win over shorter ones.
 
+CARD_NAMES = tuple(f"{n}{s}" for n in ("a100", "h100", "h200", "v100", "a10g", "l40s", "t4", "p100", "k80", "a6000",
+                                       "3090", "4090", "2080ti", "3080") for s in ("", "s"))
+"""GPUs by name, and their plurals ("4 A100s", "my 2 3090s"): counted like "GPUs" (the plural written out: names with
+digits have no inflections from the lemmatiser)."""
+
 QUANTITIES: dict[str, str] = {
     # the loss and other curves
     "loss": "loss", "cost": "loss", "objective": "loss", "nll": "loss",
@@ -89,8 +94,7 @@ QUANTITIES: dict[str, str] = {
     "gpu": "gpu_util",
     # the devices by name ("4 A100s", "my 2 3090s"): counted like "GPUs"
     # (the plural written out: names with digits have no inflections from the lemmatiser)
-    **dict.fromkeys((f"{n}{s}" for n in ("a100", "h100", "h200", "v100", "a10g", "l40s", "t4", "p100", "k80", "a6000",
-                                         "3090", "4090", "2080ti", "3080") for s in ("", "s")), "gpu_util"),
+    **dict.fromkeys(CARD_NAMES, "gpu_util"),
     # how many steps the run needs (not how long each takes)
     "number of step": "step_count", "number of epoch": "step_count", "number of iteration": "step_count",
     "step count": "step_count", "many step": "step_count", "many epoch": "step_count",
@@ -194,6 +198,8 @@ MOVEMENTS: dict[str, str] = {
     "fast": "fast", "faster": "fast", "quick": "fast", "speed up": "fast", "speedup": "fast", "speed-up": "fast",
     # a run that never gets going ("the script just sits there", "never starts training")
     "sit there": "hang", "never start": "hang", "never begin": "hang",
+    # (a run that does not go on from a point of its own: "does not move past the first batch")
+    "move past": "progress", "make it past": "progress", "move beyond": "progress", "move on": "progress",
     # a wait before the run goes on at speed ("a long pause before the first batch"): composes only with a time
     "pause": "pause", "long pause": "pause", "delay": "pause", "long delay": "pause", "big delay": "pause",
     "long wait": "pause", "wait": "pause", "lag": "pause",
@@ -926,6 +932,14 @@ EVERYDAY_QUANTITY_WORDS = frozenset("loss losses cost costs score scores".split(
 said of them (no movement, no comparison) and no other word of training in the text, they give no fallback
 reading."""
 
+OPERATION_VERBS = frozenset({"flatten"})
+"""Movement words that, in their bare form, also name a model's operation (``nn.Flatten``): the operation, no curve,
+after a preposition or an article ("after flatten", "the flatten") or before a noun of layers ("flatten layer")."""
+OPERATION_LEADS = frozenset("after before of into from with the a an".split())
+OPERATION_NOUNS = frozenset("layer op operation module call".split())
+TOPIC_BOUND_READINGS = frozenset({("recent_change", "resume"), ("recent_change", "extended")})
+"""Readings said in everyday words ("resumed", "continued after", "extended"): a change of the run only in a text
+that names something of training; "I resumed my job after the holidays" names none."""
 EVERYDAY_SETTING_NAMES = frozenset({"warm up"})
 """Names of a setting (``SETTING_NAMES``) that are everyday words too ("the heater takes forever to warm up"): they
 name the setting only in a text about training (``SCOPE_WORDS``); "warmup" written as one word always does."""
@@ -1152,6 +1166,23 @@ before them (its old value) is not, and the difference is what changed."""
 
 HOST_NOUNS = frozenset("node machine server host".split())
 """Nouns counting the machines of a distributed run ("2 nodes x 8 GPUs": the GPU count said is per machine)."""
+
+UNTIL_WORDS = frozenset("until till til".split())
+"""Words that bound a stretch of the run by the step it ends at ("fine until step 8000")."""
+
+ENDS_IN_ERROR = frozenset({("symptom", "memory_growth")})
+"""Readings of a trouble that runs into an error named after it ("memory creeps up until it OOMs"): said before the
+error's words, they are the trouble's own, not words of the error."""
+
+FOREVER_WORDS = frozenset("block blocked forever indefinitely deadlock deadlocked never".split())
+"""Words saying a stopped run does not go on ("blocked on a queue", "waits forever"): a hang, not a pause."""
+
+DEVICE_CONTEXT = frozenset("gpu card ddp fsdp deepspeed distributed torchrun slurm nccl cluster rank job "
+                           "multinode multi-node".split())
+"""Words that make "node" a machine of a run rather than a graph's node ("a second node, gpu util 100%")."""
+
+ORDINAL_HOSTS = {"second": 2, "third": 3, "fourth": 4}
+"""Ordinals before a host noun ("add a second node"): the run spans at least that many machines."""
 
 RUN_PLACES = frozenset("step iteration iter batch epoch start beginning".split())
 """Places in a run a program can stop at ("stuck at the first iteration", "stuck after epoch 1": a hang there)."""
@@ -1690,9 +1721,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # memory a finished part of the run never gives back ("the memory of the previous fold is not freed", "GPU
         # memory is never released between trials"): what each part leaves adds up, a leak
         (("memory vram ram", "~free ~release ~reclaim"), {"symptom": "memory_growth"}),
-        # logging that loses points
+        # logging that loses points (not a run that hangs, whose silence is no log at all: "the program hangs, no
+        # crash no log")
         (("log wandb tensorboard mlflow dashboard plot curve metric point epoch step", "miss missing gap hole "
-          "disappear ~log ~show partial subset"), {"metrics_dropped": True}),
+          "disappear ~log ~show partial subset", "!hang !freeze !deadlock !stuck"),
+         {"metrics_dropped": True}),
         (("log print report plot curve", "loss", "accumulation accum accumulate gradient_accumulation_steps "
           "accum_steps", "divide scale small smaller shrink factor lower"), {"logged_loss": "scaled_by_accum"}),
         # the loss's size said to follow the accumulation setting ("the loss grows as I raise
@@ -1821,6 +1854,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!missing !unexpected !mismatch !later !warm !sgdr"), {"recent_change": "resume"}),
         (("resume", "at from", "epoch step iteration", "!should !want !whether !how !later"),
          {"recent_change": "resume"}),
+        # the tracker's step axis starting over after a resume ("the step counter restarts", "the x axis of the logs
+        # restarts at zero", "the logger thinks it's epoch 0 again"): the logging's step, not the run's state
+        (("counter global_step axis x-axis logger", "restart reset zero 0 again backward", "resume resuming "
+          "continue checkpoint ckpt", "!should !want !whether !how !loss !lr !rate"),
+         {"symptom": "experiment_tracking"}),
         # a setting the user changed just before the trouble ("since I doubled the batch size it diverges",
         # "accuracy dropped after I changed the lr"): the change, not one weighed or planned, nor one that fixed it
         (("change switch increase double raise bump halve reduce decrease lower", "batch", "since after once now "
@@ -2602,8 +2640,10 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      r"cublas[_ ]status[_ ](?!alloc)[a-z]+|cudnn[_ ]status[_ ](?:execution|mapping)[_ ]",
      {"boundary_topic": "cuda_assert"}),
     # memory
+    # (said the other way round too: "gpu memory runs out in validation")
     (r"cuda out of memory|outofmemoryerror|out of (?:(?:cuda|gpu|vram|device|video)\s+)?memory|\booms?\b|"
-     r"\boom(?:'?d|ed|ing)\b", {"boundary_topic": "cuda_oom"}),
+     r"\boom(?:'?d|ed|ing)\b|\b(?:gpu|cuda|vram|device) (?:memory )?(?:runs?|ran|running) out\b",
+     {"boundary_topic": "cuda_oom"}),
     # distributed
     (r"watchdog caught collective operation timeout|nccl (?:watchdog )?time ?out|collective operation timeout|"
      r"nccl\w* (?:allreduce |all_reduce )?timed out|watchdog timed out|watchdog timeout",
