@@ -14,46 +14,34 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from bench.eval import DEFAULT_CASES, Case, ablate, dialogue, load_cases
+from bench.eval import DEFAULT_CASES, Case, dialogue, load_cases
 
 TARGET = Path(__file__).resolve().parent.parent / "knowledge" / "priors.py"
 
 
-def _ended_on(case: Case) -> tuple[str, ...]:
-    """The keys (``expert.priors.keys``) of the default one consultation of ``case`` ended on, or ()."""
+def default_vote(case: Case) -> str | None:
+    """The symptom whose default the case's consultation ended on (priors off), or None.
+
+    A default is a plan whose first stop no evidenced cause and no suspect chose, routed only by rows that read
+    the symptom and the loss curve (``expert.priors.is_default``).
+    """
     from expert import priors
     from expert.kb import rule_catalogue
 
     with priors.using({}):
         try:
-            c, d, _asked, _answered = dialogue(case)
+            _c, d, _asked, _answered = dialogue(case)
         except Exception:  # noqa: BLE001 - a case trainopt fails on says nothing about the default
-            return ()
+            return None
     if d.primary_cause or d.tentative or not d.plan or d.symptom is None:
-        return ()
+        return None
     lead = next((r for r in d.routes if r["skill"] == d.plan[0]), None)
     if lead is None or not priors.is_default(lead["rules"], rule_catalogue()):
-        return ()
-    curve = c.observations.get("loss_behavior")
-    return priors.keys(str(d.symptom["value"]), str(curve.value) if curve else None)
+        return None
+    return str(d.symptom["value"])
 
 
-def default_vote(case: Case) -> tuple[str, ...]:
-    """The keys of the symptom's default (and its loss curve's) the case's consultations ended on (priors off).
-
-    A default is a plan whose first stop no evidenced cause and no suspect chose, routed only by rows that read
-    the symptom and the loss curve (``expert.priors.is_default``). The case is consulted twice: as an honest user
-    who answers from its facts, and as one who declines every question (its complaint alone, as a user in a hurry
-    consults). Both situations reach the same defaults in use; counting only the first would leave out exactly
-    the threads whose cause an answer would have evidenced (a NaN under fp16), and the prior a declining user
-    meets would be skewed away from the commonest causes.
-    """
-    keys = dict.fromkeys(_ended_on(case))
-    keys.update(dict.fromkeys(_ended_on(ablate(case, "facts"))))
-    return tuple(keys)
-
-
-def count(cases: Iterable[Case], votes: dict[str, tuple[str, ...]] | None = None) -> dict[str, dict[str, int]]:
+def count(cases: Iterable[Case], votes: dict[str, str | None] | None = None) -> dict[str, dict[str, int]]:
     """Per symptom, how many threads confirmed each first stop (dev cases only; one vote per thread and stop).
 
     Args:
@@ -65,13 +53,14 @@ def count(cases: Iterable[Case], votes: dict[str, tuple[str, ...]] | None = None
     for case in cases:
         if case.split != "dev":
             continue
-        keys = votes[case.id] if votes is not None and case.id in votes else default_vote(case)
-        for symptom in keys:
-            key = (case.thread, symptom, case.expected_primary)
-            if key in seen:
-                continue
-            seen.add(key)
-            table[symptom][case.expected_primary] += 1
+        symptom = votes[case.id] if votes is not None and case.id in votes else default_vote(case)
+        if symptom is None:
+            continue
+        key = (case.thread, symptom, case.expected_primary)
+        if key in seen:
+            continue
+        seen.add(key)
+        table[symptom][case.expected_primary] += 1
     return {s: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for s, c in sorted(table.items())}
 
 

@@ -10,9 +10,9 @@ from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.facts import established, has_ref
 from expert.kb import engine_class, rule_catalogue
 from expert.plan import order_plan
-from expert.priors import counts_for as prior_counts
 from expert.priors import first_stop as prior_first_stop
 from expert.priors import is_default
+from expert.priors import table as prior_table
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
 from knowledge.questions import WAIVED_ON_DECLINE
@@ -255,11 +255,9 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         # Nothing evidenced chose the first stop: the symptom's default did. Where the dev threads that reached
         # the same default clearly confirmed another of the routed skills, that one leads (expert.priors).
         blocked = {b["skill"] for b in by_kind.get("Block", [])}
-        curve_obs = observations.get("loss_behavior")
-        curve = str(curve_obs.value) if curve_obs else None
-        lead = prior_first_stop(plan, symptom_value, blocked, loss_behavior=curve)
+        lead = prior_first_stop(plan, symptom_value, blocked)
         if lead is not None:
-            votes = prior_counts(str(symptom_value), curve)
+            votes = prior_table().get(symptom_value or "", {})
             merged[lead]["why"] += (f" (first: {votes.get(lead, 0)} real threads that reached this symptom's default "
                                     f"confirmed it, against {votes.get(plan[0], 0)} for {plan[0]})")
     if lead in plan:

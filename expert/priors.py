@@ -70,30 +70,8 @@ def is_default(rules: Sequence[str], catalogue: Mapping[str, Any]) -> bool:
     return True
 
 
-def keys(symptom: str, loss_behavior: str | None = None) -> tuple[str, ...]:
-    """The keys a situation votes under and is looked up by, the most specific first.
-
-    A symptom's threads split by the loss curve: a NaN and a slow decline are both "unstable" or "not learning"
-    in the symptom table, but their commonest causes differ (a NaN is most often precision or the loss, rarely
-    the gradients alone), so the curve, when known, keys a table of its own (``symptom/curve``).
-    """
-    return (f"{symptom}/{loss_behavior}", symptom) if loss_behavior else (symptom,)
-
-
-def counts_for(symptom: str, loss_behavior: str | None = None,
-               priors: Mapping[str, Mapping[str, int]] | None = None) -> Mapping[str, int]:
-    """The counts that decide for a situation: its curve's when the curve is known, else its symptom's.
-
-    A known curve whose threads never reached the default gets no prior (the seeds decide): the symptom's counts
-    mix other curves (a spike would be judged by NaN threads), which is no evidence about this one.
-    """
-    t = table() if priors is None else priors
-    return t.get(keys(symptom, loss_behavior)[0], {})
-
-
 def first_stop(plan: Sequence[str], symptom: str | None, blocked: set[str],
-               priors: Mapping[str, Mapping[str, int]] | None = None,
-               loss_behavior: str | None = None) -> str | None:
+               priors: Mapping[str, Mapping[str, int]] | None = None) -> str | None:
     """The skill the priors put first, among the plan's, or None when they leave the seeds' choice.
 
     Args:
@@ -101,14 +79,13 @@ def first_stop(plan: Sequence[str], symptom: str | None, blocked: set[str],
         symptom: The symptom the consultation settled on.
         blocked: Skills a guard forbids as the first stop.
         priors: The table to use (default: the one in force).
-        loss_behavior: The loss curve, when known (its own counts decide when the threads gave any).
 
     Returns:
         A skill of ``plan`` other than ``plan[0]`` that the threads confirmed clearly more often, else None.
     """
     if not plan or symptom is None:
         return None
-    counts = counts_for(symptom, loss_behavior, priors)
+    counts = (table() if priors is None else priors).get(symptom, {})
     if not counts:
         return None
     seed = plan[0]

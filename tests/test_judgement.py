@@ -239,8 +239,7 @@ def test_mixed_error_and_symptom_becomes_joint():
     c = consult("CUDA out of memory. Tried to allocate 20 MiB, and before that the loss went NaN")
     d = c.diagnosis
     assert any(b["pack"] == "pytorch-engineering" and b["joint"] for b in d.boundary)
-    # a NaN nothing else explains leads with the branch the dev threads confirmed most (precision, knowledge.priors)
-    assert d.question is not None and d.plan[0] == "batch-size-and-memory-tradeoffs"
+    assert d.question is not None and d.plan[0] == "gradient-management"
 
 
 # ------------------------------------------------------------------------------------------------------
