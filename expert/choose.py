@@ -16,6 +16,13 @@ condition on that observation it satisfies, and those without one; answers that 
 one outcome. Each candidate spreads its weight evenly over the outcomes it allows, and an unnamed cause
 ("something else", weight 1) over all of them, which gives each outcome its probability.
 
+An answer that completes the evidence of a certain defect (a cause or lint finding that waited on this observation
+alone) confirms it, and a confirmed defect outranks whatever it competes with: in that outcome only the confirmed
+candidates stay open. Causes that do not read the observation (and the unnamed one) predict a healthy answer, so
+their weight goes to the outcomes that confirm no defect. A standing suspect (a tentative lead) lends its evidence to
+the candidate that would confirm it (``lent``), so the question that confirms or clears the leader of the
+differential is asked before questions about causes nothing known speaks for.
+
 Ties, and questions that separate nothing, keep the seeds' order (the question's rank, then its id). A
 negative rank marks a protocol step the seeds put before any diagnosis (clarifying a vague request, the one
 quick question under pressure); those come first, by rank.
@@ -69,6 +76,9 @@ one that separates them, not one that rules on causes nothing known speaks for."
 SYMPTOM_READS = frozenset({"symptom", "loss_behavior"})
 """What the complaint's symptom says: every cause of that symptom fits it, so it is not evidence for one of them."""
 
+WAITS_FACT = "\x00fact"
+"""In ``Pooled.waits``: the candidate also needs a fact (another finding) not yet established."""
+
 _OTHER = "\x00another value"
 """A text answer that no condition looks for (no phrase of a row contains a NUL)."""
 
@@ -85,6 +95,9 @@ class Pooled:
         explains: The symptoms its finding can explain (empty: no finding, its conditions decide).
         conds: Its effective conditions.
         names: The observations its conditions read.
+        certain: Whether it establishes a defect (a cause or lint finding) when its conditions hold.
+        waits: As a candidate, what it still waits on: the unknown observations its unmet conditions read (and
+            ``WAITS_FACT`` when it also needs a fact not yet established).
     """
 
     row: Row
@@ -93,6 +106,8 @@ class Pooled:
     explains: tuple[str, ...]
     conds: Mapping[str, Cond]
     names: frozenset[str]
+    certain: bool = False
+    waits: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -181,7 +196,8 @@ def pool(rows: Iterable[Row]) -> tuple[Pooled, ...]:
             weight *= SECONDARY_WEIGHT
         explains = tuple(sorted({s for f in finds for s in f.explains}))
         conds = effective_conditions(row)
-        out.append(Pooled(row, _group(row), weight, explains, conds, frozenset(conds)))
+        certain = any(f.kind in ("cause", "lint") for f in finds)
+        out.append(Pooled(row, _group(row), weight, explains, conds, frozenset(conds), certain))
     return tuple(out)
 
 
@@ -225,11 +241,15 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         row = p.row
         if contradicted(row, values):
             continue  # a known value contradicts it
-        if not waits_on_unknown(row, values):
+        waiting = waits_on_unknown(row, values)
+        if not waiting:
             continue  # it stands already, or waits only on facts: nothing left to ask about it
         if any(not has(ref) and ref in row.unless for ref in row.need) or any(has(ref) for ref in row.unless):
             continue  # an established fact rules it out
-        out.append(p)
+        on = frozenset(waiting)
+        if any(not has(ref) for ref in row.need):
+            on |= {WAITS_FACT}  # a needed fact may still be established
+        out.append(dataclasses.replace(p, waits=on))
     return out
 
 
@@ -269,19 +289,62 @@ def evidence(p: Pooled, values: Mapping[str, Any]) -> int:
                and cond_holds(cond, True, values[name]))
 
 
-def weigh(open_: Sequence[Pooled], values: Mapping[str, Any]) -> list[Pooled]:
+def lent(open_: Sequence[Pooled], leads: Iterable[Pooled], values: Mapping[str, Any]) -> dict[str, int]:
+    """Evidence that standing suspects lend to the open candidates that would confirm them.
+
+    A suspect (a tentative lead) stands while the observation that would confirm it is unknown (it reads that
+    observation as ``Absent``). The candidate that reads the same observation and leads to the same first stop is
+    the confirmed form of that suspect: whatever speaks for the suspect (a metric lower by the number of GPUs, for a
+    per-rank count divided by the whole dataset) speaks for it too, though its own conditions do not read it.
+
+    Args:
+        open_: The open candidates.
+        leads: The pooled rows of the suspects that stand now.
+        values: Known observations, name -> value.
+
+    Returns:
+        Candidate row id -> the number of a suspect's met conditions the candidate does not read itself (the
+        largest over the suspects it confirms).
+    """
+    out: dict[str, int] = {}
+    for s in leads:
+        waits = {n for n, c in s.conds.items() if isinstance(c, Absent) and n not in values}
+        met = {n for n, c in s.conds.items() if n in values and n not in SYMPTOM_READS
+               and not isinstance(c, Absent) and cond_holds(c, True, values[n])}
+        if not waits or not met:
+            continue
+        for p in open_:
+            reads = {n for n, c in p.conds.items() if not isinstance(c, Absent)}
+            extra = len(met - reads)
+            if p.group == s.group and waits & reads and extra > out.get(p.row.id, 0):
+                out[p.row.id] = extra
+    return out
+
+
+def weigh(open_: Sequence[Pooled], values: Mapping[str, Any], leads: Iterable[Pooled] = ()) -> list[Pooled]:
     """The open candidates weighed by the evidence already in: the leaders of the differential count more.
 
     Each condition a known value meets multiplies a candidate's severity weight by ``1 + EVIDENCE_WEIGHT`` (once:
     ``1 + EVIDENCE_WEIGHT * n``): "softmax before CrossEntropyLoss" weighs more once the loss is known to be
     cross-entropy, so the question about the output (which settles it) outranks one about a cause nothing known
-    points to. Candidates without evidence keep their weight; their relative order is unchanged.
+    points to. The evidence of a standing suspect counts for the candidates that would confirm it (``lent``), so the
+    question that confirms or clears the tentative lead outranks one about causes nothing known speaks for.
+    Candidates without evidence keep their weight; their relative order is unchanged.
+
+    Args:
+        open_: The open candidates.
+        values: Known observations, name -> value.
+        leads: The pooled rows of the suspects that stand now.
     """
+    extra = lent(open_, leads, values)
     out = []
     for p in open_:
-        n = evidence(p, values)
+        n = evidence(p, values) + extra.get(p.row.id, 0)
         out.append(dataclasses.replace(p, weight=p.weight * (1.0 + EVIDENCE_WEIGHT * n)) if n else p)
-    return out
+    # A suspect is the reading its evidence makes most likely: its confirmation weighs at least as much as every
+    # other open cause (and the unnamed one) together, so the question that settles it is a fair coin, worth asking.
+    rest = OTHER_WEIGHT + sum(p.weight for p in out if p.row.id not in extra)
+    return [dataclasses.replace(p, weight=max(p.weight, rest)) if p.row.id in extra else p for p in out]
 
 
 def _representatives(name: str, conds: Sequence[Cond]) -> list[Any]:
@@ -354,7 +417,12 @@ def value(q: QuestionRow, open_: Sequence[Pooled]) -> Value:
     for p in open_:
         if name not in p.conds or isinstance(p.conds[name], Absent):
             base[p.group] = base.get(p.group, 0.0) + p.weight
-    mass = [sum(base.values()) / n] * n
+    # A cause that does not read this observation predicts a healthy answer: its mass (and the unnamed cause's) goes
+    # to the outcomes in which no certain defect is confirmed, not to the answer that would confirm one.
+    healthy = [k for k, cell in enumerate(cells)
+               if not any(cell[i] and p.certain and p.waits == {name} for i, (p, _) in enumerate(affected))] \
+        or list(range(n))
+    mass = [sum(base.values()) / len(healthy) if k in healthy else 0.0 for k in range(n)]
     for i, (p, _) in enumerate(affected):
         hits = [k for k, cell in enumerate(cells) if cell[i]]
         for k in hits:
@@ -362,9 +430,12 @@ def value(q: QuestionRow, open_: Sequence[Pooled]) -> Value:
     norm = sum(mass)
     expected = 0.0
     for k, cell in enumerate(cells):
-        alive = dict(base)
+        # An answer that completes a certain defect's evidence (this observation was all it waited on) confirms it:
+        # a confirmed defect outranks every reading it would compete with, so only the confirmed ones stay open.
+        confirmed = [p for i, (p, _) in enumerate(affected) if cell[i] and p.certain and p.waits == {name}]
+        alive = {} if confirmed else dict(base)
         for i, (p, _) in enumerate(affected):
-            if cell[i]:
+            if cell[i] and (not confirmed or p in confirmed):
                 alive[p.group] = alive.get(p.group, 0.0) + p.weight
         expected += mass[k] / norm * confusion(alive)
     before = dict(base)
@@ -386,4 +457,4 @@ def rank_questions(questions: Iterable[QuestionRow], open_: Sequence[Pooled]) ->
 
 
 __all__ = ["EVIDENCE_WEIGHT", "OTHER_WEIGHT", "SECONDARY_WEIGHT", "SEVERITY_WEIGHT", "Pooled", "Value", "askable_now",
-           "candidates", "confusion", "evidence", "pool", "rank_questions", "supported", "value", "weigh"]
+           "candidates", "confusion", "evidence", "lent", "pool", "rank_questions", "supported", "value", "weigh"]

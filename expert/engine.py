@@ -469,7 +469,10 @@ class AuditedEngine(KnowledgeEngine):
         est = self._established()
         open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
                            askable_now(self.questions.values(), values, declined))
-        ranked = rank_questions(rows, weigh(open_, values))
+        # Suspects that stand now (tentative leads): their evidence counts for the candidates that confirm them.
+        leads = [p for p in self.pooled if has_ref(est, f"finding:{p.row.id}")
+                 and any(isinstance(a, Find) and a.kind == "suspect" for a in p.row.then)]
+        ranked = rank_questions(rows, weigh(open_, values, leads))
         # A question that applies only because its gate was waived (the user declined to give the symptom) is
         # worth asking only when its answer separates open causes; one that separates nothing is dropped.
         # And a user who would not name the symptom answers a few such checks, not a questionnaire.

@@ -172,4 +172,12 @@ ROWS = ROWS + (
         Cite("000", "Symptom: training too slow (route by GPU utilization)",
              "memory-limited batch size: can't increase batch size due to OOM"),
         salience=Salience.DERIVE + 5),
+    # Memory that grows step after step is the same situation whether the user picked it from the symptom menu or
+    # described it in words; described, it draws the memory-profiling boundary (knowledge.boundaries,
+    # memory_growth), so picked from the menu it must draw it too: the declared and spoken forms route alike.
+    Row("DV-MEM-02", {"boundary_topic": Absent(), "symptom": "memory_growth"},
+        (Derive("boundary_topic", "memory_growth"),),
+        "Memory that climbs every step until it runs out is a memory-management bug, whichever way it was reported.",
+        Cite("001", "Cross-pack boundaries (bidirectional)", "memory leaks -> pytorch-engineering"),
+        salience=Salience.DERIVE + 5),
 )

@@ -342,16 +342,43 @@ def test_the_question_that_separates_causes_with_different_first_stops_wins_over
 
     rows = [_row("A", {"optimizer": "adam"}, "learning-rate-scheduling"),
             _row("B", {"optimizer": "sgd"}, "optimization-algorithms"),
-            # two causes that lead to the same skill: telling them apart does not change where to start
-            _row("C", {"warmup": True}, "gradient-management"),
-            _row("D", {"warmup": False}, "gradient-management")]
-    asked = {"optimizer", "warmup"}
+            # two causes that lead to the same skill: telling them apart does not change where to start (each also
+            # waits on the schedule, so no answer about warmup alone confirms either)
+            _row("C", {"warmup": True, "lr_schedule": "cosine"}, "gradient-management"),
+            _row("D", {"warmup": False, "lr_schedule": "cosine"}, "gradient-management")]
+    asked = {"optimizer", "warmup", "lr_schedule"}
     open_ = candidates(pool(rows), {}, lambda ref: False, asked)
     assert [p.row.id for p in open_] == ["A", "B", "C", "D"]
     ranked = rank_questions([_q("Q-W", "warmup", 1), _q("Q-O", "optimizer", 2)], open_)
     assert [v.question for v in ranked] == ["Q-O", "Q-W"]
     assert ranked[0].separates == ("A", "B") and ranked[0].gain > ranked[1].gain > 0
     assert "separates" in ranked[0].because(2) and "A, B" in ranked[0].because(2)
+
+
+def test_an_answer_that_confirms_a_certain_defect_settles_the_differential():
+    from expert.choose import candidates, pool, rank_questions
+
+    # A waits on one answer only: "adam" confirms it. B and C each need two answers. Asking the optimizer can end the
+    # differential at once; asking the schedule can only narrow it.
+    rows = [_row("A", {"optimizer": "adam"}, "learning-rate-scheduling"),
+            _row("B", {"lr_schedule": "cosine", "warmup": True}, "optimization-algorithms"),
+            _row("C", {"lr_schedule": "step", "warmup": True}, "gradient-management")]
+    open_ = candidates(pool(rows), {}, lambda ref: False, {"optimizer", "lr_schedule", "warmup"})
+    ranked = rank_questions([_q("Q-S", "lr_schedule", 1), _q("Q-O", "optimizer", 2)], open_)
+    assert ranked[0].question == "Q-O" and ranked[0].separates == ("A",)
+
+
+def test_a_metric_lower_by_the_gpu_count_asks_what_the_count_is_divided_by_first():
+    from expert import Consultation
+
+    # The standing suspect (a per-rank count over the whole dataset) lends its evidence to the cause that confirms
+    # it, and the denominator question can confirm that cause with one answer: it separates the leaders best.
+    c = Consultation()
+    c.complain("val acc on 8 gpus is 8x lower than on 1 gpu")
+    assert c.question.id == "Q-METRIC-DENOM"
+    c.answer("Q-METRIC-DENOM", "dataset_size")
+    assert c.diagnosis.plan[0] == "training-loop-architecture"
+    assert "DD-METRIC-01" in [f["id"] for f in c.diagnosis.findings]
 
 
 def test_ties_and_questions_that_separate_nothing_keep_the_seeds_order():
@@ -436,7 +463,9 @@ def test_what_the_user_only_suspects_is_checked_first_never_read_as_a_fact():
 
     plain = Consultation()
     plain.complain("the loss is flat from the start with CrossEntropyLoss")
-    assert plain.question.id != "Q-OUTPUT-ACT" and not plain.suspects
+    # A flat cross-entropy loss asks about the output first on its own (one answer can confirm softmax before the
+    # loss, a certain defect); a suspicion adds the reason, never an observation.
+    assert plain.question.id == "Q-OUTPUT-ACT" and not plain.suspects
     c = Consultation()
     c.complain("the loss is flat from the start with CrossEntropyLoss. could it be a softmax before the loss?")
     assert [(o.name, o.value) for o in c.suspects] == [("output_activation", "softmax")]
