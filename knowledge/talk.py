@@ -616,9 +616,9 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
         "the other ranks", "both rank", "both ranks", "both gpu",
-        # (a second machine added to the job, said without "multi-node": "when I add a second node", "on two servers")
-        "second node", "2nd node", "another node", "two node", "second server", "two server", "multiple server",
-        "several server")},
+        # (a second machine added to the job is read with its verb, ``knowledge.keywords``: "when I add a second node";
+        # "the second server in our lab" alone is another single machine, "two node types" a graph's)
+        "multiple server", "several server")},
     # (not "each/every/all the gpu": "takes all the GPU memory", "each GPU step takes 2 s" on one card)
     # (not "each process": a DataLoader's workers are processes too)
 }
