@@ -253,6 +253,28 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"pauses?|hangs?)\b[^.!?\n]{0,40}?before\s+(?:the\s+)?first\s+(?:batch|step|iteration)|epoch\s+\d+\s+"
        r"(?:begins|starts)\s+and\s+nothing\s+happens",
        _SL, 0, epoch_start_stall=True, symptom="slow_training"),
+    # a long wait before the first step that ends, training then going on as usual ("hangs for two hours before
+    # the first step, then continues normally", "sits at step 0 for an hour and eventually starts training"): a
+    # process working through something before it starts, not one waiting forever (not at every epoch's start, which
+    # is epoch_start_stall)
+    _k(r"(?:hang|stall|paus|wait|stuck|sit|sat|freez|frozen|idl|silent|noth)\w*\b[^.!?\n]{0,60}?"
+       r"(?:before\s+(?:the\s+|its\s+|my\s+)?first\s+(?:step|batch|iteration|log)(?!\w)(?![^.!?\n]{0,12}?\b(?:of\s+)?"
+       r"(?:every|each)\s+(?:new\s+)?epoch)|at\s+(?:step|iteration|batch)\s+0\b)[^.!?\n]{0,80}?"
+       r"\b(?:then|and\s+then|after\s+that|but\s+then|before\s+it|eventually|finally|afterwards)\b[^.!?\n]{0,30}?"
+       r"\b(?:continu\w*|resum\w*|start\w*|train\w*|runs?|proceed\w*|carr(?:y|ies)\s+on|goes\s+on|picks?\s+up)\b|"
+       r"(?:eventually|finally|after\s+(?:about\s+|around\s+)?(?:an?\s+|\d+\s+|a\s+few\s+|several\s+|two\s+|"
+       r"three\s+)?(?:hours?|minutes?|mins?|h)\b)[^.!?\n]{0,20}?\b(?:it\s+|training\s+|the\s+run\s+)?"
+       r"(?:starts?|started|continues|continued|resumes|resumed|proceeds|proceeded|gets\s+going|got\s+going)\s+"
+       r"(?:training\s+|to\s+train\s+)?(?:normally|as\s+usual|fine|at\s+(?:normal|full)\s+speed)",
+       _SL, 0, negatable=False, first_step_stall=True),
+    # a wait said never to end, or nothing working while it lasts ("torch.load hangs and never returns", "a deadlock
+    # in the workers", "GPU and CPU both at 0%"): no first step after a pause, a process that waits
+    _k(r"(?:hang|hung|stuck|freez|frozen|block)\w*\b[^.!?\n]{0,40}?\b(?:never\s+(?:returns?|finish\w*|complet\w*|"
+       r"continu\w*|recover\w*|progress\w*|gets?\s+past|moves?\s+on|starts?)|forever|indefinitely)\b|"
+       r"\bdead-?lock\w*|"
+       r"\b(?:gpu\s+and\s+cpu|cpu\s+and\s+gpu)\s+(?:are\s+|both\s+|are\s+both\s+)*(?:at\s+)?0\s*%|"
+       r"\bcpu\b[^.!?\n]{0,20}?\b(?:at\s+|is\s+at\s+|shows?\s+)?0\s*%|\b0\s*%\s+cpu\b",
+       _SL, 0, negatable=False, first_step_stall=False),
     # (augmenting is said of photos too: the phrase reads itself, but lends no other word of the text its topic)
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, lends_scope=False, heavy_augmentation=True),
