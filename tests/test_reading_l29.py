@@ -81,3 +81,26 @@ def test_scheduler_pace_needs_an_lr_scheduler_said_to_step_too_often(text: str) 
 ])
 def test_scheduler_pace_too_fast_still_read(text: str) -> None:
     assert_reads(text, {"scheduler_pace": "too_fast"})
+
+
+@pytest.mark.parametrize("text, unread", [
+    ("I was wondering whether adam or sgd is better, which one would you pick?", "optimizer"),
+    ("My friend uses a batch size of 512, what batch size should I use?", "batch_size"),
+    ("I saw a blog saying weight decay 0.1 helps, how much weight decay do I need?", "weight_decay"),
+])
+def test_words_weighed_reported_or_of_another_person_before_a_question_are_no_setting(text: str, unread: str) -> None:
+    assert_reads(text, {unread: None})
+
+
+def test_a_setting_read_about_is_not_the_run_s() -> None:
+    assert obs("I read that adam is better for transformers, should I switch from sgd?").get("optimizer") \
+        in (None, "sgd")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("My grid search over learning rates is too costly, how can I tune faster?", {"tuning_method": "grid"}),
+    ("lr 3e-4, bs 32, adamw, should I warm up?", {"learning_rate": 3e-4, "batch_size": 32, "optimizer": "adamw"}),
+    ("I use adam, should I switch to sgd?", {"optimizer": "adam"}),
+])
+def test_first_person_statements_before_a_question_stay_the_run_s(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
