@@ -56,9 +56,11 @@ def loading() -> Iterator[None]:
     For what a session loads once, after ``settle``: the first complaint imports the text reader and reads its
     tables (some 10^5 long-lived objects and no cyclic garbage to speak of), and collections while it loads would
     only walk them (a fifth of reading that first complaint). Frozen, they are left out of later collections as
-    start-up's objects are. No-op where the collector is not running (paused already, or a caller's setting).
+    start-up's objects are. No-op where the collector is not running (paused already, or a caller's setting), and
+    outside a command of the command line (``hold`` began it): a program that calls the session as a library keeps
+    its collector as it set it, nothing of its heap frozen.
     """
-    if not gc.isenabled():
+    if not _began or not gc.isenabled():
         yield
         return
     gc.disable()

@@ -3053,10 +3053,23 @@ class _Reader:
         asking = K.QUESTION_LEADS | K.CHOICE_WORDS | {"how", "what", "which", "why", "any"}
         for k in range(lo + 1, hi):
             if (toks[k].lemma in asking or toks[k].text in asking) and _breaks(toks[k - 1]):
-                if any(t.lemma in K.PERSONAL_WORDS for t in toks[lo:k]):
+                if self._states_own_run(lo, k):
                     return toks[k].start
                 return start
         return start
+
+    def _states_own_run(self, lo: int, hi: int) -> bool:
+        """Whether tokens ``[lo, hi)``, before a question's asking clause, state the user's own run.
+
+        A first-person statement only ("my grid search is too costly", "I use adam"): not a weighing ("I was
+        wondering whether adam or sgd ..."), reported words ("I read that adam is better", "I saw a blog saying
+        ..."), nor another person's run ("my friend uses a batch size of 512"), whose settings the question asks
+        about rather than states.
+        """
+        lemmas = {t.lemma for t in self.tokens[lo:hi]} | {t.text.lower() for t in self.tokens[lo:hi]}
+        if not lemmas & K.PERSONAL_WORDS:
+            return False
+        return not lemmas & (K.WEIGHING_WORDS | K.REPORTING_WORDS | K.OTHER_PEOPLE)
 
     def yes_no(self, clauses: list[tuple[int, int]], hi: int) -> None:
         """Mark a yes/no question: from the clause that opens it ("is", "does", "could" or a hedge) to its "?".
@@ -3096,6 +3109,10 @@ class _Reader:
         a, b = self._clause_of(p, lo, hi)
         words = {t.lemma for t in self.tokens[a:b]}
         if (b < len(self.tokens) and self.tokens[b].text == "?") or words & (K.QUESTION_LEADS | K.CHOICE_WORDS):
+            return False
+        # (another person's run, or words reported or weighed, are no setting in use: "my friend uses a batch size
+        # of 512, what batch size should I use?")
+        if words & (K.WEIGHING_WORDS | K.REPORTING_WORDS | K.OTHER_PEOPLE):
             return False
         listed = b < hi and self.tokens[b].text == "," and all(
             p.i <= n < p.j or t.kind == "num" or t.text in ("=", ":") for n, t in enumerate(self.tokens[a:b], a))

@@ -685,7 +685,10 @@ ROWS = (
     Row("DF-CHG-RESUME-SKIP",
         # (not a collective that failed or never completed, nor any hang of a multi-GPU job: ranks waiting on each
         # other are the distributed area's first, whenever it happens)
-        {"symptom": "hang", "recent_change": "resume", "collective_failure": Absent(), "multi_gpu": Absent()},
+        # (and only a pause that ends: a run that then trains, said or answered; a hang that never returns, a
+        # deadlock or a process idle on CPU and GPU is a wait, not a replay, which keeps the CPU busy)
+        {"symptom": Is("hang", "slow_training"), "recent_change": "resume", "first_step_stall": True,
+         "collective_failure": Absent(), "multi_gpu": Absent()},
         (Find("Training Loop", "warning", "the run seems to hang only when resumed from a checkpoint: before its first "
               "step the trainer walks through every batch it had already seen, to put the data order back, and on "
               "a large dataset resumed late that takes hours with no output", explains=("hang",)),
@@ -869,6 +872,17 @@ QUESTIONS = (
     # A loss that was positive and then reads exactly 0 is an overflow shown as 0 in half precision and a real
     # data or loss fault otherwise: the format splits the two, whatever symptom the user named (often "the
     # metrics look wrong", which does not gate Q-PRECISION).
+    # A hang right after a resume: a trainer replaying the data order before its first step and a process that
+    # waits forever look the same at first; whether the run ever takes a step separates them.
+    QuestionRow(
+        "Q-RESUME-STALL", "first_step_stall",
+        "After the resume, does the run eventually take its first step and then train at normal speed (a long, "
+        "silent pause that ends), or does it never get past it?",
+        {"symptom": "hang", "recent_change": "resume", "collective_failure": Absent(), "multi_gpu": Absent(),
+         "boundary_topic": Absent()}, rank=14,
+        why="A trainer that restores the data order walks through every batch already seen before its first step: "
+            "hours of silence that end by themselves, with the CPU busy. A wait that never ends is a real hang.",
+        cite=Cite("003", "Scope boundaries", "training loop issues")),
     QuestionRow(
         "Q-PRECISION-ZERO", "mixed_precision",
         "Is the run in half precision (fp16 autocast or fp16 weights), bf16, fp8 or plain fp32?",

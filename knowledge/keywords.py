@@ -253,6 +253,28 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"pauses?|hangs?)\b[^.!?\n]{0,40}?before\s+(?:the\s+)?first\s+(?:batch|step|iteration)|epoch\s+\d+\s+"
        r"(?:begins|starts)\s+and\s+nothing\s+happens",
        _SL, 0, epoch_start_stall=True, symptom="slow_training"),
+    # a long wait before the first step that ends, training then going on as usual ("hangs for two hours before
+    # the first step, then continues normally", "sits at step 0 for an hour and eventually starts training"): a
+    # process working through something before it starts, not one waiting forever (not at every epoch's start, which
+    # is epoch_start_stall)
+    _k(r"(?:hang|stall|paus|wait|stuck|sit|sat|freez|frozen|idl|silent|noth)\w*\b[^.!?\n]{0,60}?"
+       r"(?:before\s+(?:the\s+|its\s+|my\s+)?first\s+(?:step|batch|iteration|log)(?!\w)(?![^.!?\n]{0,12}?\b(?:of\s+)?"
+       r"(?:every|each)\s+(?:new\s+)?epoch)|at\s+(?:step|iteration|batch)\s+0\b)[^.!?\n]{0,80}?"
+       r"\b(?:then|and\s+then|after\s+that|but\s+then|before\s+it|eventually|finally|afterwards)\b[^.!?\n]{0,30}?"
+       r"\b(?:continu\w*|resum\w*|start\w*|train\w*|runs?|proceed\w*|carr(?:y|ies)\s+on|goes\s+on|picks?\s+up)\b|"
+       r"(?:eventually|finally|after\s+(?:about\s+|around\s+)?(?:an?\s+|\d+\s+|a\s+few\s+|several\s+|two\s+|"
+       r"three\s+)?(?:hours?|minutes?|mins?|h)\b)[^.!?\n]{0,20}?\b(?:it\s+|training\s+|the\s+run\s+)?"
+       r"(?:starts?|started|continues|continued|resumes|resumed|proceeds|proceeded|gets\s+going|got\s+going)\s+"
+       r"(?:training\s+|to\s+train\s+)?(?:normally|as\s+usual|fine|at\s+(?:normal|full)\s+speed)",
+       _SL, 0, negatable=False, first_step_stall=True),
+    # a wait said never to end, or nothing working while it lasts ("torch.load hangs and never returns", "a deadlock
+    # in the workers", "GPU and CPU both at 0%"): no first step after a pause, a process that waits
+    _k(r"(?:hang|hung|stuck|freez|frozen|block)\w*\b[^.!?\n]{0,40}?\b(?:never\s+(?:returns?|finish\w*|complet\w*|"
+       r"continu\w*|recover\w*|progress\w*|gets?\s+past|moves?\s+on|starts?))\b|"
+       r"\bdead-?lock\w*|"
+       r"\b(?:gpu\s+and\s+cpu|cpu\s+and\s+gpu)\s+(?:are\s+|both\s+|are\s+both\s+)*(?:at\s+)?0\s*%|"
+       r"\bcpu\b[^.!?\n]{0,20}?\b(?:at\s+|is\s+at\s+|shows?\s+)?0\s*%|\b0\s*%\s+cpu\b",
+       _SL, 0, negatable=False, first_step_stall=False),
     # (augmenting is said of photos too: the phrase reads itself, but lends no other word of the text its topic)
     _k(r"heavy\s+(?:data\s+)?augment\w*|lots\s+of\s+augment\w*|expensive\s+augment\w*",
        _SL, 0, lends_scope=False, heavy_augmentation=True),
@@ -1080,8 +1102,22 @@ KEYWORDS: tuple[Keyword, ...] = (
        _LOOP, negatable=False, grads_synced="unsynced", multi_gpu=True),
     # several devices said by a count before the card's name ("8xA100", "4x H100") or of the processes as a whole
     # ("all 4 processes print the same loss"; one card, "1xA100", is no multi-GPU run)
-    _k(r"\b(?:[2-9]|[1-9]\d+)\s*x\s*(?:a100|h100|h200|v100|a10g?|a6000|l4|l40s?|t4|3090|4090|rtx\s*\d{4}|gpus?)\b|"
-       r"\ball\s+(?:the\s+)?(?:[2-9]|[1-9]\d+|two|three|four|eight)\s+(?:processes|ranks)\b",
+    # (not a factor of something else: "a 2x GPU memory saving"; not a DataLoader's worker processes: "num_workers=4
+    # and all 4 processes use 100% CPU")
+    _k(r"\b(?:[2-9]|[1-9]\d+)\s*x\s*(?:a100|h100|h200|v100|a10g?|a6000|l4|l40s?|t4|3090|4090|rtx\s*\d{4}|gpus?)\b"
+       r"(?!\s*(?:memory|mem|vram|ram|saving|savings|speed\w*|faster|slower|less|more|utili[sz]\w*)\b)|"
+       r"\ball\s+(?:the\s+)?(?:[2-9]|[1-9]\d+|two|three|four|eight)\s+(?:ranks\b|"
+       r"processes\b(?![^.!?\n]{0,60}?\b(?:cpu|workers?)\b))",
+       _QR, 0, negatable=False, multi_gpu=True),
+    # several cards said by a count in words or digits before the card's name ("my two RTX 3090s", "on 2 A100s",
+    # "four V100 cards"): the job has as many devices (one, "a single 3090", is no multi-GPU run)
+    _k(r"\b(?:[2-9]|[1-9]\d+|two|three|four|five|six|seven|eight|sixteen)\s+(?:nvidia\s+|geforce\s+)?(?:rtx\s*)?"
+       r"(?:a100|h100|h200|v100|a10g?|a6000|l4|l40s?|t4|\d{4}(?:\s*ti)?)(?:s\b|\s+(?:cards|gpus)\b)",
+       _QR, 0, negatable=False, multi_gpu=True),
+    # a second machine added to the job ("when I add a second node", "with another server", "on two servers"), not
+    # a move to another single machine ("when I go to the second server in our lab")
+    _k(r"\b(?:add(?:ed|ing)?|with|plus|and|across|over|on)\s+(?:a\s+|the\s+)?(?:second|2nd|another|two|2|several|"
+       r"multiple)\s+(?:nodes?|servers?|machines?)\b(?!\s+types?\b)",
        _QR, 0, negatable=False, multi_gpu=True),
     # the LR and the number of devices ("scaled the lr linearly with the number of gpus"; "did not scale the lr
     # when going from 1 to 8 gpus")
@@ -1107,14 +1143,22 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (told by how many schedule steps one call takes: "scheduler.step() advances the schedule by the number of
     # GPUs", "the lr scheduler steps 4 times per call on 4 gpus", "it is stepped twice per iteration"): the schedule
     # moves several of its own steps for each optimizer step, so it ends that many times too early
-    _k(r"(?:\w*sched\w*|lr\s+schedul\w*|learning[\s-]rate\s+schedul\w*)(?:\.step\(\))?\s+(?:\S+\s+){0,6}?"
+    # (an LR scheduler only: "lr_scheduler", "sched.step()", the bare "scheduler" unless another kind is named, "the
+    # job scheduler"; and not said of it in a question or a denial: "asked whether the scheduler is stepped twice per
+    # iteration; it is not", "once per step, not twice": no negator in the gaps, none closing the clause)
+    _k(r"(?<!\bjob\s)(?<!\btask\s)(?<!\bcron\s)(?<!\bslurm\s)(?<!\bevent\s)(?<!\bprocess\s)(?<!\bthread\s)"
+       r"(?<!\bwhether\sthe\s)(?<!\bwhether\s)(?<!\bif\sthe\s)"
+       r"(?:\b(?:lr_?|learning_rate_?|warmup_?)?sched(?:ul(?:er|ers|ing))?\b|\w*lr_?sched\w*|lr\s+schedul\w*|"
+       r"learning[\s-]rate\s+schedul\w*)(?:\.step\(\))?\s+"
+       r"(?:(?!(?:not|never|no|isn't|wasn't|don't|doesn't|didn't)\b)\S+\s+){0,6}?"
        r"(?:steps?|stepped|stepping|advances?|advanced|advancing|moves?|moved|updates?|updated|is\s+called|gets\s+called)"
-       r"\s+(?:\S+\s+){0,4}?(?:by\s+the\s+number\s+of\s+(?:gpus?|processes|devices|ranks|workers)\b|"
+       r"\s+(?:(?!(?:not|never|no|isn't|wasn't|don't|doesn't|didn't)\b)\S+\s+){0,4}?(?:by\s+the\s+number\s+of\s+(?:gpus?|processes|devices|ranks|workers)\b|"
        r"(?:\d+|two|three|four|eight|several|multiple|num_processes|world_size)\s+times\s+(?:per|each|every|for\s+each|"
        r"for\s+every|on\s+each|on\s+every|in\s+each|with\s+each|with\s+every)\s+(?:call|step|iteration|batch|loop|"
        r"optimizer\s+step|update)\b|twice\s+(?:per|each|every|for\s+each|for\s+every|on\s+each|with\s+each)\s+"
-       r"(?:call|step|iteration|batch|loop|optimizer\s+step|update)\b)",
-       _LOOP, negatable=False, scheduler_pace="too_fast"),
+       r"(?:call|step|iteration|batch|loop|optimizer\s+step|update)\b)"
+       r"(?![^.!?\n]{0,60}?\b(?:it|that|this)\s+(?:is|was|'s|does|did)(?:\s+not|n't)\b)",
+       _LOOP, negatable=False, scope=False, scheduler_pace="too_fast"),
     _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
        # ("the LR never changes" is an LR that does not follow its schedule at all: lr_observed, not the pace)
        r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+barely\s+(?:decays?|changes?|moves?)",

@@ -616,9 +616,9 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
         "the other ranks", "both rank", "both ranks", "both gpu",
-        # (a second machine added to the job, said without "multi-node": "when I add a second node", "on two servers")
-        "second node", "2nd node", "another node", "two node", "second server", "two server", "multiple server",
-        "several server")},
+        # (a second machine added to the job is read with its verb, ``knowledge.keywords``: "when I add a second node";
+        # "the second server in our lab" alone is another single machine, "two node types" a graph's)
+        "multiple server", "several server")},
     # (not "each/every/all the gpu": "takes all the GPU memory", "each GPU step takes 2 s" on one card)
     # (not "each process": a DataLoader's workers are processes too)
 }
@@ -922,6 +922,19 @@ DEFINITION_OPENERS = frozenset("can could would you please pls so ok okay hi hey
 """Words that may come before a definition's lead ("could you please explain what ...")."""
 PERSONAL_WORDS = frozenset("i we my our me us mine ours im ive".split())
 """Words that make a question about the user's own run ("what is causing my loss to explode?")."""
+WEIGHING_WORDS = frozenset("or whether vs versus wonder wondering".split())
+"""Words that make a clause before a question weigh settings rather than state the run's ("I was wondering whether
+adam or sgd is better, ...")."""
+REPORTING_WORDS = frozenset(
+    "read saw see seen hear heard say says said tell told claim claims claimed suggest suggests suggested recommend "
+    "recommends recommended blog paper article post tutorial video thread".split())
+"""Words that make a clause before a question report what someone else says ("I read that adam is better", "I saw a
+blog saying weight decay 0.1 helps"): the settings in it are not the user's run."""
+OTHER_PEOPLE = frozenset(
+    "friend friends colleague colleagues coworker coworkers teammate teammates labmate labmates boss advisor "
+    "supervisor professor prof teacher mentor brother sister someone somebody people everyone they he she his her "
+    "their".split())
+"""People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
 """Words (as typed) that make a "what is ..." question about something seen in the user's run, not a concept:
 "what is causing the nan?", "what is wrong with the training", "what are these spikes in the loss" (and "going

@@ -397,6 +397,9 @@ SPECS: tuple[Spec, ...] = (
        "drawn differently on each process or run, or copies split after augmentation.", group="data"),
     _b("epoch_start_stall", "Every epoch begins with a long pause before its first step, while the steps inside the "
        "epoch run at normal speed.", group="data"),
+    _b("first_step_stall", "The run sits for a long time before its first step (after a start or a resume) and then "
+       "trains at its normal speed; false: it never takes a step (a hang, a deadlock, a process that waits idle).",
+       group="loop"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "

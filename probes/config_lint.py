@@ -301,6 +301,14 @@ class ConfigLintProbe(Probe):
                 ratio = torch.linalg.vector_norm(old.float()) / (torch.linalg.vector_norm(grad.float()) + 1e-30)
                 run.record("lint:carry", ratio)
 
+    def accumulating_now(self) -> bool:
+        """Whether the sampled step being counted has had a backward pass already before this point of it.
+
+        Asked at a forward: a backward earlier in the same optimizer step makes this forward a later micro-batch,
+        so the step accumulates (it will count more than one) before ``optimizer_pre`` records the count.
+        """
+        return self._hook is not None and self._backwards >= 1
+
     def optimizer_pre(self, run: Any) -> None:
         """On a sampled step, the backward passes into it are its micro-batches."""
         if self._hook is not None and run.sampled:

@@ -120,15 +120,16 @@ class LossScaleProbe(Probe):
         The multiplier is judged only beside the micro-batch count (``summarise``): while the configuration lint
         has counted no step of more than one micro-batch, nothing would read it, and its dozen kernels a sample
         were about 0.4 ms of a sampled step's 3 ms extra on the small MLP (4 us a step amortised; issue 21).
-        The lint counts micro-batches on the same sampled steps, so an accumulating loop is sampled from its
-        second sampled step on (two a window by default: the first window end has its samples; with one a
-        window, from the second window). Without the lint, every sampled step, as before.
+        The lint counts micro-batches on the same sampled steps: before it has recorded a count, a micro-batch
+        after the first of the step being counted (a backward already in it) is read already, so a run that ends
+        after one sampled step of an accumulating loop still has its multiplier. Without the lint, every sampled
+        step, as before.
         """
         if self.kind is None or not run.sampled or out is None or out.ndim != 2 or not out.requires_grad:
             return
         if self._lint is None:
             self._lint = run.probe("config_lint") or False
-        if self._lint is not False and not self._lint.accum:
+        if self._lint is not False and not self._lint.accum and not self._lint.accumulating_now():
             return
         z = out.detach()
 

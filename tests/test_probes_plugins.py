@@ -420,3 +420,20 @@ def test_no_host_sync_outside_window_ends_on_cuda():
             fit_batch(m, opt, x, y, 7, w)  # the eighth step ends the window: its one read is allowed
         finally:
             torch.cuda.set_sync_debug_mode(0)
+
+
+@pytest.mark.parametrize("divided, scaled", [(1, False), (2, True)])
+def test_an_accumulating_run_of_one_sampled_step_has_its_loss_multiplier(divided: int, scaled: bool):
+    """The multiplier is read on the first sampled step already, from its second micro-batch on (review l29)."""
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4))
+    opt = torch.optim.SGD(m.parameters(), lr=0.01)
+    x, y = torch.randn(32, 8), torch.randint(0, 4, (32,))
+    with watch(m, opt, every=64, loss_fn=nn.CrossEntropyLoss()) as w:
+        opt.zero_grad(set_to_none=True)
+        for xs, ys in ((x[:16], y[:16]), (x[16:], y[16:])):
+            loss = nn.functional.cross_entropy(m(xs), ys) / divided
+            loss.backward()
+        opt.step()
+        w.step(loss)
+    assert {o.name: o.value for o in w.observations()}.get("loss_scaled_for_accum") is scaled

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from expert.consultation import Consultation
 from tests.reading import assert_reads, finding_ids, obs
 
 
@@ -57,9 +58,14 @@ def test_schedule_without_a_multiple_step_is_no_pace(text: str) -> None:
 
 # -- a run that looks hung right after a resume is the trainer replaying the seen batches
 def test_hang_on_resume_is_the_data_skip() -> None:
+    # (a pause that ends is the replay; whether it ever ends unsaid, it is asked: review l29)
     ids = finding_ids("after restarting from checkpoint-450000 the trainer shows nothing for hours, it seems frozen "
-                      "before the first step")
+                      "before the first step, then it starts training normally")
     assert "DF-CHG-RESUME-SKIP" in ids, ids
+    c = Consultation()
+    c.complain("after restarting from checkpoint-450000 the trainer shows nothing for hours, it seems frozen before "
+               "the first step")
+    assert c.run().question.id == "Q-RESUME-STALL"
 
 
 def test_a_resumed_run_whose_collective_times_out_is_no_data_skip() -> None:
