@@ -42,7 +42,9 @@ def test_batchnorm_beside_a_device_batch_is_still_read(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "The base model works fine but after 2000 steps of fine-tuning with lr 1 the loss becomes NaN.",
     "The base weights work fine; the loss is NaN from the first step regardless of checkpoint, with lr 10.",
-    "The base weights work fine, but with any checkpoint I converted the loss goes NaN too.",
+    # a NaN from every weights, the base included, is no one checkpoint's (a failure from the checkpoints a user
+    # converted, with the base fine, is: the conversion is the suspect, everyday14's derived-checkpoint situation)
+    "The loss goes NaN with every checkpoint I load, the base weights as well.",
 ])
 def test_nan_after_fine_tuning_steps_is_not_checkpoint_specific(text: str) -> None:
     assert "checkpoint_specific" not in _read(text)
