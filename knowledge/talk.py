@@ -2471,7 +2471,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"weights_dtype": "bf16"}),
         # (a model loaded in bf16 and then trained itself: "loaded it with torch_dtype=torch.bfloat16 and trained it
         # directly"; not under autocast, an adapter or a frozen base)
-        (("bf16 bfloat16", "model network net weight parameter param", "load", "train fine-tune finetune",
+        (("bf16 bfloat16", "model network net weight parameter param", "load", "train training fine-tune finetune",
           "!=autocast !=amp !=mixed !support !supported !card !gpu !hardware !inference !generate !generation !eval "
           "!evaluation !evaluate !predict !prediction !serve !deploy !lora !qlora !peft !adapter !freeze !frozen"),
          {"weights_dtype": "bf16"}),
