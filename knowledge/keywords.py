@@ -498,8 +498,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
     # (the count said after the verb: "I accumulate gradients over 4 micro batches", "accumulating the grads of 8
     # batches")
-    _k(r"accumulat\w*\s+(?:the\s+|my\s+)?(?:grad(?:ient)?s?\s+)?(?:over|across|for|of)\s+(?P<grad_accum_steps>0*(?:[2-9]|"
+    # (gradients named, or micro-batches and passes, which only gradients accumulate over: "the loss accumulated
+    # over 50 steps" is a logged sum, no accumulation of gradients)
+    _k(r"(?:accumulat\w*\s+(?:the\s+|my\s+)?grad(?:ient)?s?|grad(?:ient)?s?\s+(?:are\s+|get\s+|were\s+)?"
+       r"accumulated)\s+(?:over|across|for|of)\s+(?P<grad_accum_steps>0*(?:[2-9]|"
        r"[1-9]\d+))\s+(?:micro[\s-]?)?(?:batch(?:es)?|steps|iterations|forward\s+passes)\b",
+       _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
+    _k(r"(?<!loss\s)(?<!losses\s)(?<!metric\s)(?<!metrics\s)(?<!is\s)(?<!are\s)(?<!was\s)(?<!were\s)"
+       r"accumulat\w*\s+(?:over|across|for|of)\s+"
+       r"(?P<grad_accum_steps>0*(?:[2-9]|[1-9]\d+))\s+(?:(?:micro[\s-]?)?batch(?:es)?|(?:forward|backward)"
+       r"(?:\s+and\s+backward)?\s+passes)\b",
        _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
        r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*1)(?!\d)",
@@ -972,9 +980,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"model\.half\(\)|\.half\(\)\s+on\s+the\s+model|model\.to\((?:torch\.)?(?:float16|half)\)|pure\s+(?:fp16|"
        r"float16|half[\s-]precision)\s+(?:weights|training|model)", _UN, 3, negatable=False, weights_dtype="fp16",
        mixed_precision="fp16"),
-    # (loaded in it: "torch_dtype=torch.bfloat16" gives parameters in bf16, not autocast)
+    # (the model cast itself, not loaded in it: "torch_dtype=torch.bfloat16" is how a frozen base under LoRA or a
+    # model for inference is loaded, and says nothing of the weights the optimizer updates)
     _k(r"model\.bfloat16\(\)|model\.to\((?:dtype\s*=\s*)?(?:torch\.)?bfloat16\)|pure\s+(?:bf16|bfloat16)\s+"
-       r"(?:weights|training|model)|torch_dtype\s*=\s*(?:torch\.)?bfloat16",
+       r"(?:weights|training|model)",
        _UN, 3, negatable=False, weights_dtype="bf16", mixed_precision="bf16"),
     # the seeds' rows still unrouted: model size vs data, model variants, loop design, clipping, search strategy
     _k(r"model\s+(?:is\s+)?(?:way\s+|much\s+|far\s+)?(?:too|very)\s+(?:big|large|deep)\s+for\s+(?:the\s+|my\s+|this\s+|such\s+a\s+)?"

@@ -74,6 +74,10 @@ QUANTITIES: dict[str, str] = {
     "attention score": "activations", "attention weight": "activations", "feature map": "activations",
     "label": "labels", "target value": "labels", "ground truth": "labels", "target": "labels",
     "target column": "labels",
+    # (a target that is a second model, as in Q-learning or self-distillation, is the model, not the labels: "the
+    # target network's Q values become NaN")
+    **dict.fromkeys(("target network", "target model", "target net", "target encoder", "target q", "target q-network",
+                     "target critic", "target policy"), "model"),
     "optimizer state": "optimizer_state", "adam state": "optimizer_state", "optimizer moment": "optimizer_state",
     "exp_avg_sq": "optimizer_state", "exp_avg": "optimizer_state", "second moment": "optimizer_state",
     # what can hang
@@ -289,15 +293,17 @@ MOVEMENTS: dict[str, str] = {
 # a swing around the level the curve started at ("the loss bounces around its initial value", "fluctuates around
 # the starting loss") is a curve that never leaves its start: it does not go down, whatever noise it shows; a swing
 # around "the same value" does not move either, without saying since when
+# (said of the loss only: an accuracy, a learning rate on a cyclic schedule or a heart rate swinging around a level
+# is no stalled training curve; ``swing_level`` composes with the loss alone, and a level named "the loss" says it)
 _SWING_VERBS = ("bounce", "fluctuate", "oscillate", "jump", "jitter", "wobble", "swing", "hover")
 _START_LEVELS = ("initial", "start", "original", "first")  # ("starting" is read as its lemma "start")
 _LEVEL_NOUNS = ("value", "level", "loss", "point")
 # ("its" is written as its lemma "it": a key holding "its" would make it a lemma of its own)
-_SWING_AT_START = {f"{v} around {d}{w} {u}": "stuck" for v in _SWING_VERBS for d in ("", "it ", "the ")
-                   for w in _START_LEVELS for u in _LEVEL_NOUNS}
+_SWING_AT_START = {f"{v} around {d}{w} {u}": "stuck" if u == "loss" else "swing_level"
+                   for v in _SWING_VERBS for d in ("", "it ", "the ") for w in _START_LEVELS for u in _LEVEL_NOUNS}
 MOVEMENTS.update(_SWING_AT_START)
-MOVEMENTS.update({f"{v} around {d}same {u}": "stuck" for v in _SWING_VERBS for d in ("", "the ")
-                  for u in _LEVEL_NOUNS})
+MOVEMENTS.update({f"{v} around {d}same {u}": "stuck" if u == "loss" else "swing_level"
+                  for v in _SWING_VERBS for d in ("", "the ") for u in _LEVEL_NOUNS})
 
 TIMES: dict[str, str] = {
     # from the start
@@ -1570,6 +1576,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
          implicit=True)
     + _c("loss", "flat", _NL)
     + _c("loss", "freeze", _NL)
+    # (a swing around its start or one level, the loss named as its subject)
+    + _c("loss", "swing_level", {"not_working_aspect": "loss"}, split="val")
+    + _c("loss", "swing_level", _FLAT_START, time="start")
+    + _c("loss", "swing_level", _PLATEAU, time="after_learning")
+    + _c("loss", "swing_level", _NL)
     + _c("loss", "slow-down slow-improve slow-learn slow-converge slow",
          {"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, implicit=True)
     + _c("loss", "zero", {"loss_zero_from_start": True}, time="start")
@@ -2210,10 +2221,16 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the comparison said without "than": "switched from DeepSpeed to FSDP and the loss goes down much slower",
         # "FSDP vs DeepSpeed, the FSDP curve is worse", "FSDP needs a 4x larger LR to match DeepSpeed"; the worse word
         # still FSDP's, and the training's result, not its speed: no speed word in the sentence)
-        (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge learn curve train training lr rate result",
-          "higher worse slowly plateau stall larger underperform",
-          "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !faster !time !it/s !epoch"),
+        (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge learn curve train training result",
+          "higher worse slowly plateau stall underperform",
+          "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !faster !time !it/s !epoch !=match"),
          {"fsdp_trains_worse": True, "multi_gpu": True}, ((3, 0, 1),)),
+        # (a larger learning rate that FSDP needs to match the other: the size said of the rate, not of a batch
+        # that fits, nor one the docs say it can take)
+        (("fsdp", "deepspeed megatron zero zero3 zero-3", "large larger big bigger high higher", "lr rate",
+          "need require", "match reach same equal",
+          "!throughput !token !memory !oom !hang !speed !fast !time !epoch !batch !fit !doc !can !should"),
+         {"fsdp_trains_worse": True, "multi_gpu": True}, ((2, 3, "batch size model"),)),
         # (the loss said to fall slower under FSDP: the curve's pace, with no word of the step's speed)
         (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge curve", "slow",
           "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !time !it/s !epoch !step "
@@ -2290,7 +2307,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           # (nor a count of hits: "only 27 of 7000 are right" scores the predictions, it does not say they agree)
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot !again !repeat "
           "!repetition !repetitive !loop !right !correct !correctly"),
-         {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric"),)),
+         # (nor a use said to be the only one: "loaded for inference only, the outputs look fine")
+         {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric inference"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
         (("predict prediction output regressor", "mean average", "target label y value price"),
          {"task": "regression"}),
@@ -2443,8 +2461,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"device_specific": True}, ((3, "my this one", 0),)),
         # gradients cleared at every micro-batch while accumulating ("zero_grad is called every iteration and I step
         # every 8", "I reset the gradients on every micro step"): nothing accumulates
-        (("zero_grad zero reset clear", "every each", "micro micro-batch microbatch micro-step iteration backward",
-          "accumulate accumulation accum step", "!epoch !should !how !whether"),
+        # (the micro-batch said plainly: "not after each micro-batch" denies it; and not cleared only every few
+        # iterations or right after the optimizer's step, which is the correct loop)
+        (("zero_grad zero reset clear", "every each",
+          "=micro =micro-batch =microbatch =micro-step =iteration =backward",
+          "accumulate accumulation accum step", "!epoch !should !how !whether !only_every !after_step"),
          {"zero_grad_call": "every_micro_batch", "grad_accumulation": True}),
         # class ids that differ between where the model is trained and where it is scored ("the class to index
         # mapping of the test set is not the one of training", "the class list at inference has another order")
@@ -2454,19 +2475,32 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"label_check": "class_order"}),
         # the weights themselves cast to bfloat16 ("I cast the whole model to bf16", "params stored in bf16, no fp32
         # master copy"): not autocast, which keeps them in fp32
-        (("bf16 bfloat16", "model network net weight parameter param", "convert cast put store load pure master",
-          "!=autocast !=amp !=mixed !input !image !support !supported !card !gpu !hardware"),
+        # (the weights that are trained: a model loaded in bf16 to run it, or a frozen base under an adapter, holds
+        # no weights the optimizer updates in bf16)
+        (("bf16 bfloat16", "model network net weight parameter param", "convert cast put store pure master",
+          "!=autocast !=amp !=mixed !input !image !support !supported !card !gpu !hardware !inference !generate "
+          "!generation !eval !evaluation !evaluate !predict !prediction !serve !deploy !lora !qlora !peft !adapter "
+          "!freeze !frozen"),
+         {"weights_dtype": "bf16"}),
+        # (a model loaded in bf16 and then trained itself: "loaded it with torch_dtype=torch.bfloat16 and trained it
+        # directly"; not under autocast, an adapter or a frozen base)
+        (("bf16 bfloat16", "model network net weight parameter param", "load", "train training fine-tune finetune",
+          "!=autocast !=amp !=mixed !support !supported !card !gpu !hardware !inference !generate !generation !eval "
+          "!evaluation !evaluate !predict !prediction !serve !deploy !lora !qlora !peft !adapter !freeze !frozen"),
          {"weights_dtype": "bf16"}),
         # a wish for LAMB for a large batch ("is LAMB worth it for very large batch training?")
+        # (a wish, not a past switch: "I switched to LAMB and it helped" already uses it)
         (("lamb", "batch", "large huge big scale scaling increase global thousand", "worth try consider considering "
-          "think should switch help plan sense would"),
+          "think should plan sense would could want wonder recommend", "!already"),
          {"considering": "lamb", "switch_reason": "large_batch"}),
         # image and mask transformed apart ("the flip is applied to the image but the mask is cropped separately"):
         # the labels no longer lie on their pixels
-        (("mask", "image input img", "flip rotate crop randomcrop augment augmentation transform resize",
+        # (a random transform drawn apart, not a size: "resized separately to the same size" or "their sizes were
+        # different" is no misalignment, nor one transform said to be the same for both)
+        (("mask", "image input img", "flip rotate crop randomcrop augment augmentation transform random seed",
           "separate separately independently different differ only ~align ~match misalign",
-          "!attention !padding !pad !token !patch"),
-         {"label_check": "misaligned", "task": "segmentation"}),
+          "!attention !padding !pad !token !patch !=same"),
+         {"label_check": "misaligned", "task": "segmentation"}, ((3, 2, "size shape resolution dimension"),)),
         # held-out accuracy falling while the training figure still improves
         # (each movement bound to its own split: "val acc rises while train acc drops" is no overfitting)
         (("val validation test eval", "drop decrease fall worse down decline", "while whereas but", "train training",
@@ -2530,6 +2564,14 @@ CONCEPTS: dict[str, str] = {
     # the trainer's step counter ("trainer.global_step", "the global step"), for the frame of several optimizers
     # counted in it
     **dict.fromkeys(("global step", "global _ step", "global_step"), "step_counter"),
+    # gradients cleared only once every few iterations, or right after the optimizer's step: the loop of
+    # accumulation done right (the frame of clearing at every micro-batch is ruled out by it)
+    **dict.fromkeys((f"{z} only every" for z in ("zero_grad", "zero_grad ( )", "zero the gradient", "zero the grad",
+                                                 "zero gradient", "reset the gradient", "clear the gradient",
+                                                 "zero_grad be call", "zero_grad get call")), "only_every"),
+    **dict.fromkeys(("after the step", "after the optimizer step", "after optimizer step", "after each optimizer step",
+                     "after every optimizer step", "after the optimizer . step", "after optimizer . step",
+                     "after each step", "after every step", "after the update", "after each update"), "after_step"),
     # the training step of a trainer's module, written out ("my lightning training step returns nothing")
     **dict.fromkeys(("training step", "train step", "training_step method"), "training_step"),
     **dict.fromkeys(("train accuracy", "training accuracy", "train acc", "training acc", "train metric",
