@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from reading import assert_reads, finding_ids, obs
+from tests.reading import assert_reads, finding_ids, obs
 
 from expert.consultation import Consultation
 
