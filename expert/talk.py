@@ -3047,29 +3047,44 @@ class _Reader:
 
         At the clause that asks, when clauses before it state the user's own run ("my grid search is too costly,
         how do I search smarter?", "I use adam, should I switch to sgd?": the grid and adam are the run's); else at
-        the sentence's start ("adam or sgd, which is better?" names both only to weigh them).
+        the sentence's start ("adam or sgd, which is better?" names both only to weigh them). A clause before it
+        that weighs, reports or tells another person's run is claimed on its own ("my lr is 0.5, my friend thinks
+        that is too high, should I lower it?": the lr stays the user's).
         """
         toks = self.tokens
         asking = K.QUESTION_LEADS | K.CHOICE_WORDS | {"how", "what", "which", "why", "any"}
         for k in range(lo + 1, hi):
             if (toks[k].lemma in asking or toks[k].text in asking) and _breaks(toks[k - 1]):
-                if self._states_own_run(lo, k):
-                    return toks[k].start
-                return start
+                own, others = self._own_clauses(lo, k)
+                if not own:
+                    return start
+                names = set(K.SETTINGS)
+                for a, b in others:
+                    self.claim(toks[a].start, toks[b - 1].end, names)
+                return toks[k].start
         return start
 
-    def _states_own_run(self, lo: int, hi: int) -> bool:
-        """Whether tokens ``[lo, hi)``, before a question's asking clause, state the user's own run.
+    def _own_clauses(self, lo: int, hi: int) -> tuple[bool, list[tuple[int, int]]]:
+        """Whether a clause before a question's asking clause states the user's own run; the clauses that do not.
 
-        A first-person statement only ("my grid search is too costly", "I use adam"): not a weighing ("I was
-        wondering whether adam or sgd ..."), reported words ("I read that adam is better", "I saw a blog saying
-        ..."), nor another person's run ("my friend uses a batch size of 512"), whose settings the question asks
-        about rather than states.
+        Tokens ``[lo, hi)`` are read. Clauses part at punctuation and at "and"/"but"/"so", each judged alone ("my
+        lr is 0.5 and I saw the loss go up" states the lr, whatever was seen). A clause states the run when it is in
+        the first person and does not weigh ("I was wondering whether adam or sgd ..."), report someone's words ("I
+        read that adam is better") or tell another person's run ("my friend uses a batch size of 512").
         """
-        lemmas = {t.lemma for t in self.tokens[lo:hi]} | {t.text.lower() for t in self.tokens[lo:hi]}
-        if not lemmas & K.PERSONAL_WORDS:
-            return False
-        return not lemmas & (K.WEIGHING_WORDS | K.REPORTING_WORDS | K.OTHER_PEOPLE)
+        toks = self.tokens
+        own, others, a = False, [], lo
+        for k in range(lo, hi + 1):
+            if k < hi and not (_breaks(toks[k]) or toks[k].lemma in ("and", "but", "so")):
+                continue
+            if k > a:
+                lemmas = {t.lemma for t in toks[a:k]} | {t.text.lower() for t in toks[a:k]}
+                if lemmas & (K.WEIGHING_WORDS | K.REPORTING_WORDS | K.OTHER_PEOPLE):
+                    others.append((a, k))
+                elif lemmas & K.PERSONAL_WORDS:
+                    own = True
+            a = k + 1
+        return own, others
 
     def yes_no(self, clauses: list[tuple[int, int]], hi: int) -> None:
         """Mark a yes/no question: from the clause that opens it ("is", "does", "could" or a hedge) to its "?".

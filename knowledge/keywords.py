@@ -1125,8 +1125,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, multi_gpu=True),
     # a second machine added to the job ("when I add a second node", "with another server", "on two servers"), not
     # a move to another single machine ("when I go to the second server in our lab")
-    _k(r"\b(?:add(?:ed|ing)?|with|plus|and|across|over|on)\s+(?:a\s+|the\s+)?(?:second|2nd|another|two|2|several|"
-       r"multiple)\s+(?:nodes?|servers?|machines?)\b(?!\s+types?\b)",
+    # ("on another server with a single GPU" is the move too: "on"/"over" take a count of machines, not "another")
+    _k(r"(?:\b(?:add(?:ed|ing)?|with|plus|across)\s+(?:a\s+|the\s+)?(?:second|2nd|another|two|2|several|multiple)|"
+       r"\b(?:and|over|on)\s+(?:the\s+)?(?:two|2|several|multiple))\s+(?:nodes?|servers?|machines?)\b"
+       r"(?!\s+types?\b)(?![^.!?\n]{0,30}?\b(?:a\s+single|one|1)\s+(?:gpu|card|device)\b)",
        _QR, 0, negatable=False, multi_gpu=True),
     # the LR and the number of devices ("scaled the lr linearly with the number of gpus"; "did not scale the lr
     # when going from 1 to 8 gpus")

@@ -933,14 +933,16 @@ WEIGHING_WORDS = frozenset("or whether vs versus wonder wondering".split())
 adam or sgd is better, ...")."""
 REPORTING_WORDS = frozenset(
     "read saw see seen hear heard say says said tell told claim claims claimed suggest suggests suggested recommend "
-    "recommends recommended blog paper article post tutorial video thread".split())
+    "recommends recommended".split())
 """Words that make a clause before a question report what someone else says ("I read that adam is better", "I saw a
-blog saying weight decay 0.1 helps"): the settings in it are not the user's run."""
+blog saying weight decay 0.1 helps"): the settings in it are not the user's run. Verbs only: a noun such as "video" or
+"post" names the user's own things as often ("my video model")."""
 OTHER_PEOPLE = frozenset(
     "friend friends colleague colleagues coworker coworkers teammate teammates labmate labmates boss advisor "
-    "supervisor professor prof teacher mentor brother sister someone somebody people everyone they he she his her "
-    "their".split())
-"""People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's."""
+    "supervisor professor prof teacher mentor brother sister someone somebody people everyone".split())
+"""People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
+pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
+huge"; "on their cluster")."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
 """Words (as typed) that make a "what is ..." question about something seen in the user's run, not a concept:
 "what is causing the nan?", "what is wrong with the training", "what are these spikes in the loss" (and "going

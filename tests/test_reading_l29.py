@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.reading import assert_reads, finding_ids, obs
 
 from expert.consultation import Consultation
+from tests.reading import assert_reads, finding_ids, obs
 
 _SKIP = "DF-CHG-RESUME-SKIP"
 
@@ -104,3 +104,36 @@ def test_a_setting_read_about_is_not_the_run_s() -> None:
 ])
 def test_first_person_statements_before_a_question_stay_the_run_s(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+# review r29b: the question rule judges each clause before the asking one on its own; pronouns and nouns such as
+# "video" are no other person's run, and a clause that reports or tells another person's run is claimed alone
+@pytest.mark.parametrize("text, kept", [
+    ("my lr is 0.5 and the gradients explode, they are huge, should I lower it?", {"learning_rate": 0.5}),
+    ("my batch size is 16 and the gpus are at 30%, they are barely used, should I increase it?", {"batch_size": 16}),
+    ("my lr is 0.5 and I saw the loss go up, should I lower it?", {"learning_rate": 0.5}),
+    ("I train my video model with adam at lr 0.5, should I lower it?", {"learning_rate": 0.5, "optimizer": "adam"}),
+    ("I tried what you suggested, I use adam at lr 0.5 now, should I lower it?",
+     {"learning_rate": 0.5, "optimizer": "adam"}),
+    ("we train with adam at lr 0.5 on their cluster, should we lower the lr?",
+     {"learning_rate": 0.5, "optimizer": "adam"}),
+    ("my lr is 0.5 with adam, my friend thinks that is too high, should I lower it?",
+     {"learning_rate": 0.5, "optimizer": "adam"}),
+    ("my lr is 0.01 and my friend uses 0.001, which is better?", {"learning_rate": 0.01}),
+])
+def test_own_settings_before_a_question_are_kept_clause_by_clause(text: str, kept: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in kept} == kept
+
+
+@pytest.mark.parametrize("text", [
+    "I run the same script on another server with a single GPU and the loss is nan there",
+    "on another machine with one GPU the loss is nan",
+])
+def test_moving_to_another_single_gpu_machine_is_no_multi_gpu_run(text: str) -> None:
+    assert "multi_gpu" not in obs(text)
+
+
+@pytest.mark.parametrize("text", ["when I add a second node the loss is nan", "DDP across two machines, loss nan"])
+def test_a_second_machine_in_the_job_is_still_multi_gpu(text: str) -> None:
+    assert obs(text).get("multi_gpu") is True
