@@ -120,6 +120,8 @@ def test_first_person_statements_before_a_question_stay_the_run_s(text: str, exp
     ("my lr is 0.5 with adam, my friend thinks that is too high, should I lower it?",
      {"learning_rate": 0.5, "optimizer": "adam"}),
     ("my lr is 0.01 and my friend uses 0.001, which is better?", {"learning_rate": 0.01}),
+    ("I read that adam is better, I use sgd with lr 0.1, should I switch?",
+     {"learning_rate": 0.1, "optimizer": "sgd"}),
 ])
 def test_own_settings_before_a_question_are_kept_clause_by_clause(text: str, kept: dict) -> None:
     got = obs(text)
