@@ -244,10 +244,11 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         waiting = waits_on_unknown(row, values)
         if not waiting:
             continue  # it stands already, or waits only on facts: nothing left to ask about it
-        if any(not has(ref) and ref in row.unless for ref in row.need) or any(has(ref) for ref in row.unless):
+        needed = [ref for ref in row.need if not has(ref)]
+        if any(ref in row.unless for ref in needed) or any(has(ref) for ref in row.unless):
             continue  # an established fact rules it out
         on = frozenset(waiting)
-        if any(not has(ref) for ref in row.need):
+        if needed:
             on |= {WAITS_FACT}  # a needed fact may still be established
         out.append(dataclasses.replace(p, waits=on))
     return out

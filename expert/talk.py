@@ -3079,7 +3079,7 @@ class _Reader:
                 continue
             if k > a:
                 lemmas = {t.lemma for t in toks[a:k]} | {t.text.lower() for t in toks[a:k]}
-                if lemmas & (K.WEIGHING_WORDS | K.REPORTING_WORDS | K.OTHER_PEOPLE):
+                if lemmas & K.NOT_OWN_WORDS:
                     others.append((a, k))
                 elif lemmas & K.PERSONAL_WORDS:
                     own = True
@@ -3127,7 +3127,7 @@ class _Reader:
             return False
         # (another person's run, or words reported or weighed, are no setting in use: "my friend uses a batch size
         # of 512, what batch size should I use?")
-        if words & (K.WEIGHING_WORDS | K.REPORTING_WORDS | K.OTHER_PEOPLE):
+        if words & K.NOT_OWN_WORDS:
             return False
         listed = b < hi and self.tokens[b].text == "," and all(
             p.i <= n < p.j or t.kind == "num" or t.text in ("=", ":") for n, t in enumerate(self.tokens[a:b], a))

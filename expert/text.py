@@ -636,6 +636,12 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         """Whether another value of setting ``name`` is said elsewhere in the text than at ``start``."""
         return any(v != str(value) and at != start for v, at in named.get(name, ()))
 
+    def not_the_runs(name: str, value: Any, start: int) -> bool:
+        """Whether the setting said at ``start`` is what worked before, what the user weighs, or what others use."""
+        worked, considered, others, worked_with = ctx.attribution(start)
+        worked = worked or (worked_with and rivalled(name, value, start))
+        return others or (name in CONFIG_NAMES and (worked or considered))
+
     best: dict[str, tuple[tuple[Any, ...], TextReading]] = {}
     history: dict[str, tuple[tuple[Any, ...], TextReading]] = {}  # the trouble said as past and fixed
     settled: set[tuple[int, str]] = set()  # (cue, name): its earliest usable match is in, later ones lose
@@ -664,9 +670,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             if (h.order, name) in settled or u.claimed(h.start, h.end, name):
                 continue
             if name in OTHERS_NAMES:
-                worked, considered, others, worked_with = ctx.attribution(h.start)
-                worked = worked or (worked_with and rivalled(name, raw_value, h.start))
-                if others or (name in CONFIG_NAMES and (worked or considered)):
+                if not_the_runs(name, raw_value, h.start):
                     continue  # what worked before, what the user weighs, what others use: not this run's
             try:
                 value = _value(h, name, raw_value)
@@ -704,9 +708,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         if r.named and weighing.inside(r.start, r.end):
             continue  # "switch to Lion", "does Lion help": a setting inside a cue that weighs it is not the run's
         if r.named and r.name in OTHERS_NAMES:
-            worked, considered, others, worked_with = ctx.attribution(r.start)
-            worked = worked or (worked_with and rivalled(r.name, r.value, r.start))
-            if others or (r.name in CONFIG_NAMES and (worked or considered)):
+            if not_the_runs(r.name, r.value, r.start):
                 continue  # what worked before, what the user weighs, what others use: not this run's
         try:
             phrase = nt.source(dt.offset(r.start), dt.offset(r.end)).strip()

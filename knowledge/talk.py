@@ -943,6 +943,8 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
+NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
+"""Words that keep a clause from stating the user's own run: it weighs, reports, or tells another person's."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
 """Words (as typed) that make a "what is ..." question about something seen in the user's run, not a concept:
 "what is causing the nan?", "what is wrong with the training", "what are these spikes in the loss" (and "going
