@@ -856,6 +856,36 @@ ROWS = (
                 "trainer = Trainer(log_every_n_steps=2 * n, max_steps=2 * total_batches)\n"
                 "self.log('g_loss', g_loss, on_step=True)   # x-axis: global_step = optimizer steps"),
         avoid=("treating a counter that moves by two per batch as skipped batches or a logging bug",)),
+    # A model that scored well while it trained and scores far worse once saved and loaded again has not changed
+    # its weights by training: what was restored differs from what was trained. Most often part of the state never
+    # came back: a classifier that lives outside the saved module (in the loss object, or a head an adapter save
+    # leaves out), keys that strict=False or a shape mismatch skipped silently, a head rebuilt with the default
+    # class count; less often the reloaded model is run differently (left in train mode, other preprocessing).
+    # Saving and loading is PyTorch engineering; the evaluation path is the loop's.
+    Row("LP-RELOAD-01", {"reload_metric_drop": True},
+        (Find("Training Loop", "warning", "the model scores far worse after it was saved and loaded again than it did "
+              "while training: part of the trained state did not come back (a head or module kept outside the saved "
+              "state, keys skipped by strict=False or by a shape mismatch, a head rebuilt with another class count) "
+              "or the reloaded model runs differently (train mode, other preprocessing); the missing and unexpected "
+              "keys of a strict load confirm which", explains=_EVAL_PROBLEMS + ("experiment_tracking",)),
+         RouteTo("pytorch-engineering", "primary", "what the checkpoint holds and what the load restores: "
+                 "state_dict keys, strict loading, modules saved outside the model"),
+         RouteTo("training-loop-architecture", "secondary", "evaluate the reloaded model as in training: eval(), "
+                 "the same preprocessing")),
+        "Loading does not train: a reloaded model that scores differently from the one that was saved is a "
+        "different function, because some of its parameters (or buffers) kept their fresh initial values, or because "
+        "it is evaluated in another mode or on other inputs.",
+        Cite("003", "Scope boundaries", "PyTorch module behaviour -> pytorch-engineering"), salience=Salience.CAUSE,
+        fix=Fix("Load strictly and read what did not match; save every trained module (a head kept in the loss "
+                "object, modules_to_save for adapters); rebuild the model with the trained class count; evaluate "
+                "under eval() with the training preprocessing.",
+                "torch.save({\"model\": model.state_dict(), \"head\": loss_fn.classifier.state_dict()}, path)\n"
+                "ck = torch.load(path, map_location=\"cpu\")\n"
+                "result = model.load_state_dict(ck[\"model\"], strict=True)   # raises on missing/unexpected keys\n"
+                "loss_fn.classifier.load_state_dict(ck[\"head\"])\n"
+                "model.eval()\nwith torch.no_grad():\n    acc = evaluate(model, val_loader)   # same transforms as in training"),
+        avoid=("strict=False to silence the key mismatch: the skipped weights stay randomly initialised",
+               "retraining or retuning the model because the reloaded copy scores badly")),
     Row("ME-DET-01", {"nondeterminism": "evaluation"},
         (Find("Measurement", "warning", "evaluating the same trained model gives different results each time: "
               "evaluation runs with dropout active or BatchNorm updating (train mode)",

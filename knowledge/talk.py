@@ -2455,6 +2455,16 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("merge convert derive own", "checkpoint ckpt weight model adapter", "base original official pretrained hub",
           "explode diverge blow nan fail shoot", "!should !how !whether !inference !generate !generation"),
          {"checkpoint_specific": True}, ((3, 0, 2),)),
+        # a trained model that scores far worse once saved and loaded again ("after saving and reloading, the accuracy
+        # is at chance", "the reloaded adapter's predictions look random"): the reload, said with a metric said bad
+        # plainly ("the accuracy does not drop after reloading" is no drop); not data loading, nor pretrained weights
+        # loaded to start from, nor a resumed run (``recent_change``), nor a question of how to load
+        (("reload reloading load loading restore", "model checkpoint ckpt weight dict adapter network net save again",
+          "accuracy acc metric score performance prediction f1 auc result",
+          "=drop =low =worse =bad =random =chance =garbage =fall =decrease =terrible =poor =wrong =nonsense =degrade",
+          "!dataloader !loader !worker !num_workers !pretrained !pretrain !imagenet !hub !resume !continue !how "
+          "!utilization !util !usage !slow !time !gpu !cpu !memory !ram"),
+         {"reload_metric_drop": True}),
         # a failure on one device that another runs fine ("NaN on MPS, on the CPU it trains normally"), the failure
         # said of the failing device
         (("mps m1 m2 m3 macbook mac silicon", "nan inf diverge explode", "cpu cuda linux nvidia",

@@ -376,6 +376,11 @@ SPECS: tuple[Spec, ...] = (
        "models) and fail only on this one.", group="judgement"),
     _b("checkpoint_specific", "The same code trains correctly from the original (base) weights and fails only from "
        "another checkpoint: a fine-tuned, converted, merged or otherwise derived model.", group="judgement"),
+    _b("reload_metric_drop", "A model that scored well while it trained scores far worse (near chance, random-looking "
+       "predictions) once saved and loaded again: part of the trained state did not come back (a head or module "
+       "kept outside the saved state, keys skipped by strict=False or by a shape mismatch, a head rebuilt with "
+       "another class count) or the reloaded model is run differently (train mode, other preprocessing).",
+       group="judgement"),
     _b("fsdp_trains_worse", "Under FSDP the run trains worse (a higher final loss, a slower fall, or only with a "
        "larger LR) than the same recipe under another backend that keeps fp32 master weights (DeepSpeed, DDP with "
        "AMP, Megatron).", group="judgement"),
