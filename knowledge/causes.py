@@ -883,7 +883,8 @@ ROWS = (
                 "ck = torch.load(path, map_location=\"cpu\")\n"
                 "result = model.load_state_dict(ck[\"model\"], strict=True)   # raises on missing/unexpected keys\n"
                 "loss_fn.classifier.load_state_dict(ck[\"head\"])\n"
-                "model.eval()\nwith torch.no_grad():\n    acc = evaluate(model, val_loader)   # same transforms as in training"),
+                "model.eval()\nwith torch.no_grad():\n"
+                "    acc = evaluate(model, val_loader)   # same transforms as in training"),
         avoid=("strict=False to silence the key mismatch: the skipped weights stay randomly initialised",
                "retraining or retuning the model because the reloaded copy scores badly")),
     Row("ME-DET-01", {"nondeterminism": "evaluation"},
