@@ -187,6 +187,27 @@ ROWS = (
         _PREC,
         fix=FIX_HALF_OVERFLOW, unless=_NAN_PLACED,
         avoid=("lowering the LR to mask an overflow of the number format",), salience=Salience.CAUSE - 2),
+    # A run whose gradient norm stayed in its usual range right up to the first NaN did not blow up through its
+    # gradients: an explosion shows as a growing norm before the loss turns. The non-finite value was born in one
+    # forward or loss computation (a log of 0, a division by a vanishing denominator, a sqrt at 0, an input or a
+    # label that is itself NaN), so clipping, the seeds' first answer to NaN, has nothing to act on. Half precision
+    # has its own suspect (DF-SUS-HALF), a hand-written loss its own (DF-SUS-LOSS).
+    Row("DF-SUS-NAN-CALM",
+        {"loss_behavior": "nan_or_inf", "grad_norm_trend": "normal", "nan_location": Absent()},
+        (Find("Numerical", "warning", "the gradient norm stayed normal up to the non-finite loss, so the gradients "
+              "did not explode: the NaN is born in one forward or loss computation (a log of 0, a division by a "
+              "vanishing denominator, a sqrt at 0, or an input or label that is already NaN); where the first NaN "
+              "appears confirms which", kind="suspect", explains=("unstable",)),
+         RouteTo("loss-functions-and-objectives", "primary", "make the loss numerically safe: logits-based "
+                 "built-ins, clamps before log, eps under sqrt and division"),
+         RouteTo("gradient-management", "secondary", "anomaly detection to find the first non-finite tensor")),
+        "Gradient explosion is a growth: the norm climbs over steps before the loss turns non-finite. A norm that "
+        "is ordinary one step and NaN the next was produced by a single computation, most often the loss's own "
+        "arithmetic or a bad value in the batch.",
+        _UN, fix=FIX_LOSS_NUMERICS,
+        unless=("finding:DF-SUS-LOSS", "finding:DF-SUS-HALF", *_NAN_PLACED),
+        avoid=("clipping the gradients: a norm that never grew was not the problem, and a clip keeps a NaN",),
+        salience=Salience.CAUSE - 2),
     # CTC sums over every alignment of the target to the output frames; where none exists (the model emits fewer
     # frames than the label needs) the loss is +inf, and its gradient NaN. Models that pool or stride along the
     # sequence axis (CRNN captcha/OCR heads, speech encoders) hit it once the input shrinks or the labels grow; a

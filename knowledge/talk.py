@@ -2455,6 +2455,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("merge convert derive own", "checkpoint ckpt weight model adapter", "base original official pretrained hub",
           "explode diverge blow nan fail shoot", "!should !how !whether !inference !generate !generation"),
          {"checkpoint_specific": True}, ((3, 0, 2),)),
+        # gradients said calm beside a loss gone non-finite ("the grad norm stays small and stable, then the loss is
+        # nan", "the gradients are not exploding but the loss goes to inf"): the NaN did not grow through the
+        # gradients; said plainly, and not beside a growth of them ("the grad norm is fine until it explodes")
+        (("grad gradient", "norm", "=normal =fine =small =stable =ok =okay =low =tiny =reasonable =flat =steady "
+          "=healthy", "nan inf", "!explode !spike !blow !huge !large !big !grow !increase !jump !rise !vanish "
+          "!should !how !whether"),
+         {"grad_norm_trend": "normal"}),
+        (("grad gradient", "~explode ~blow ~spike", "nan inf", "!should !how !whether"), {"grad_norm_trend": "normal"}),
         # a trained model that scores far worse once saved and loaded again ("after saving and reloading, the accuracy
         # is at chance", "the reloaded adapter's predictions look random"): the reload, said with a metric said bad
         # plainly ("the accuracy does not drop after reloading" is no drop); not data loading, nor pretrained weights
