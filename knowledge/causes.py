@@ -876,6 +876,8 @@ ROWS = (
         "different function, because some of its parameters (or buffers) kept their fresh initial values, or because "
         "it is evaluated in another mode or on other inputs.",
         Cite("003", "Scope boundaries", "PyTorch module behaviour -> pytorch-engineering"), salience=Salience.CAUSE,
+        # (the mode said or measured wrong is the more specific cause of the same drop: it leads on its own)
+        unless=("finding:LP-MODE-01", "finding:LP-MODE-02", "finding:MS-EVAL-01"),
         fix=Fix("Load strictly and read what did not match; save every trained module (a head kept in the loss "
                 "object, modules_to_save for adapters); rebuild the model with the trained class count; evaluate "
                 "under eval() with the training preprocessing.",

@@ -45,3 +45,12 @@ def test_without_the_reload_the_cause_is_silent() -> None:
     c.complain("my classifier reached 92% accuracy in training but the test accuracy is at chance")
     d = c.run()
     assert "LP-RELOAD-01" not in [f["id"] for f in d.findings]
+
+
+def test_the_mode_said_wrong_explains_the_reload_drop() -> None:
+    """A reloaded model validated in train mode: the mode is the more specific cause and leads on its own."""
+    c = Consultation()
+    c.observe(symptom="not_learning", reload_metric_drop=True, mode_switching="validates_in_train_mode")
+    d = c.run()
+    assert [f["id"] for f in d.findings] == ["LP-MODE-02"]
+    assert d.plan[0] == "training-loop-architecture"
