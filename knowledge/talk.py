@@ -2455,6 +2455,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("merge convert derive own", "checkpoint ckpt weight model adapter", "base original official pretrained hub",
           "explode diverge blow nan fail shoot", "!should !how !whether !inference !generate !generation"),
          {"checkpoint_specific": True}, ((3, 0, 2),)),
+        # the loss of an evaluation loop or pass said non-finite ("the eval loop reports loss=nan", "in the validation
+        # pass the loss is nan"): the evaluation's loss, as "eval loss=nan" is (not training's, nor both's)
+        (("eval evaluation validation val test", "loop pass", "loss", "nan inf", "!train !training !both !also "
+          "!too !should !how !whether"),
+         {"nan_phase": "evaluation"}),
         # gradients said calm beside a loss gone non-finite ("the grad norm stays small and stable, then the loss is
         # nan", "the gradients are not exploding but the loss goes to inf"): the NaN did not grow through the
         # gradients; said plainly, and not beside a growth of them ("the grad norm is fine until it explodes")

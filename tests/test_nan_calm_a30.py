@@ -50,3 +50,14 @@ def test_the_calm_norm_suspect_stays_in_its_lane(facts: dict, first: str) -> Non
     plan, findings = _lead(**facts)
     assert plan[0] == first
     assert "DF-SUS-NAN-CALM" not in findings
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the eval loop reports loss=nan over all 500 batches", {"nan_phase": "evaluation"}),
+    ("in the validation pass the loss is nan", {"nan_phase": "evaluation"}),
+    # training's own NaN, or both loops', is not the evaluation's alone
+    ("the training loop and the eval loop both give nan loss", {"nan_phase": None}),
+    ("the validation loop loss is fine but the training loss is nan", {"nan_phase": None}),
+])
+def test_a_nan_loss_of_the_evaluation_loop_is_the_evaluations(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
