@@ -2468,6 +2468,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
         (("grad gradient", "~explode ~blow ~spike", "nan inf", "!should !how !whether"), {"grad_norm_trend": "normal"}),
+        # a metric said bad unless the model is put in eval mode ("the accuracy is very low unless I call model.eval()
+        # first"): the evaluation that scored badly ran in train mode (dropout sampling, BatchNorm on batch statistics)
+        (("accuracy acc metric score prediction predict result performance f1", "unless until", "eval",
+          "low bad worse random wrong garbage poor terrible drop", "call model switch put set",
+          "!should !how !whether !no_grad !memory !epoch !step !iteration !lr !rate !train"),
+         {"mode_switching": "validates_in_train_mode"}),
         # a trained model that scores far worse once saved and loaded again ("after saving and reloading, the accuracy
         # is at chance", "the reloaded adapter's predictions look random"): the reload, said with a metric said bad
         # plainly ("the accuracy does not drop after reloading" is no drop); not data loading, nor pretrained weights

@@ -54,3 +54,26 @@ def test_the_mode_said_wrong_explains_the_reload_drop() -> None:
     d = c.run()
     assert [f["id"] for f in d.findings] == ["LP-MODE-02"]
     assert d.plan[0] == "training-loop-architecture"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the accuracy is very low unless I call model.eval() first", {"mode_switching": "validates_in_train_mode"}),
+    ("the f1 stays bad until I switch the model to eval mode", {"mode_switching": "validates_in_train_mode"}),
+    # a metric low until some point of training, or until a setting changes, says nothing of the mode
+    ("the eval accuracy is low until epoch 10", {"mode_switching": None}),
+    ("eval loss is bad until I lower the lr", {"mode_switching": None}),
+])
+def test_a_metric_bad_unless_eval_is_called_is_the_mode(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+def test_a_reload_drop_that_eval_cures_leads_with_the_mode() -> None:
+    c = Consultation()
+    c.complain("I load my model from the checkpoint in another script and the accuracy is very low unless I call "
+               "model.eval() first")
+    d = c.run()
+    while d.question is not None:
+        c.decline(d.question.id)
+        d = c.run()
+    assert d.plan[0] == "training-loop-architecture"
+    assert "LP-RELOAD-01" not in [f["id"] for f in d.findings]
