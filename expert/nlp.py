@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import chain, repeat
 from typing import Any
@@ -277,6 +277,159 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
     return frozenset(prefixes)
 
 
+# ------------------------------------------------------------------------------------------- number-led cues
+
+NUMBER_KEYED_CHARS = 20_000
+"""Texts at least this long key the word starts that are numbers by what follows the number (``number_prefixes``):
+in a pasted log most word starts are numbers, and a cue led by a number ("32 images per GPU", "8x A100") would
+otherwise be tried at every one of them. Shorter texts (anything typed) scan as before."""
+_NUMBER_START = rx.compile(r"(?<!\w)\d+(?=(\s*)(.{0,2}))", re.DOTALL)
+"""A number at a word start, and what follows its digits: the blanks after them (a run, said once), then two
+characters as written. Its key: ``#`` (the run of digits), a blank if any, those two characters (a digit among them
+written ``#``: "8 16gb" is ``# ##``)."""
+_DIGIT = rx.compile(r"\d")
+_DIGITS = frozenset("0123456789")
+_UNKNOWN = object()
+_NUMBER_RAW = 2
+"""Characters of a number's key after its digits and blanks."""
+
+
+def _number_item(op: Any, av: Any) -> tuple[set[str], bool, bool] | None:
+    r"""What one consuming item matches: its characters (lower case), whether any digit, whether any blank.
+
+    None when the characters cannot be listed (``\w``, a negated class, any character).
+    """
+    if op is _sre_c.LITERAL:
+        return {chr(av).lower()}, False, False
+    if op is not _sre_c.IN:
+        return None
+    chars: set[str] = set()
+    digits = blanks = False
+    for iop, iav in av:
+        if iop is _sre_c.LITERAL:
+            chars.add(chr(iav).lower())
+        elif iop is _sre_c.RANGE and iav[1] - iav[0] <= 64:
+            chars.update(chr(c).lower() for c in range(iav[0], iav[1] + 1))
+        elif iop is _sre_c.CATEGORY and iav is _sre_c.CATEGORY_DIGIT:
+            digits = True
+        elif iop is _sre_c.CATEGORY and iav is _sre_c.CATEGORY_SPACE:
+            blanks = True
+        else:
+            return None
+    return chars, digits, blanks
+
+
+def _number_step(p: str, item: tuple[set[str], bool, bool], done: set[str]) -> set[str]:
+    """The keys prefix ``p`` grows to over one consuming item (a key complete or cut short goes to ``done``).
+
+    Before the digits nothing but a digit leads on (a match led by a letter is the word-start index's); the digits'
+    run is one ``#`` and a run of blanks after it one blank, however many the item and the text hold.
+    """
+    chars, digits, blanks = item
+    out: set[str] = set()
+    for c in chars:
+        digit, blank = _DIGIT.match(c) is not None, c.isspace()
+        if p == "":
+            if digit:
+                out.add("#")
+        elif p == "#":
+            out.add("#" if digit else "# " if blank else "#" + c)
+        elif p == "# " and blank:
+            out.add("# ")
+        else:
+            out.add(p + ("#" if digit else c))
+    if digits:
+        out.add("#" if p in ("", "#") else p + "#")
+    if blanks:
+        if p in ("#", "# "):
+            out.add("# ")
+        elif p:
+            done.add(p)
+    full = {q for q in out if len(q) - (2 if q.startswith("# ") else 1) >= _NUMBER_RAW}
+    done |= full
+    return out - full
+
+
+def _number_extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
+    """Grow number keys over the parsed ``items`` (as :func:`_extend` grows literal prefixes)."""
+    for op, av in items:
+        if not cur:
+            return cur
+        if op in (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT):
+            continue  # zero-width: consumes nothing
+        if op is _sre_c.SUBPATTERN:
+            cur = _number_extend(cur, av[-1], done)
+        elif op is _sre_c.BRANCH:
+            cur = set().union(*(_number_extend(set(cur), alt, done) for alt in av[1]))
+        elif op in _REPEATS:
+            lo, hi, item = av
+            if lo > 8:
+                raise _Unbounded
+            result = set(cur) if lo == 0 else set()
+            acc = set(cur)
+            for k in range(1, min(hi, 16) + 1):
+                acc = _number_extend(set(acc), item, done)
+                if k >= lo:
+                    if acc <= result:
+                        break  # every further repeat gives keys already had (runs are said once)
+                    result |= acc
+                if not acc:
+                    break
+            else:
+                if hi > 16:
+                    raise _Unbounded
+            cur = result
+        else:
+            one = _number_item(op, av)
+            if one is None:
+                if "" in cur:
+                    raise _Unbounded  # a match might start with a digit we cannot follow
+                done |= cur
+                return set()
+            cur = set().union(*(_number_step(p, one, done) for p in cur))
+    return cur
+
+
+@lru_cache(maxsize=256)
+def number_prefixes(pattern: str) -> tuple[str, ...] | None:
+    r"""The keys (see ``_NUMBER_START``) one of which starts the key of every number a match of ``pattern`` starts at.
+
+    A cue "(?P<v>\d+)\s+(?:images?|samples?) per" gives "# im", "# sa": a number followed by other words is not
+    tried. None when they cannot be bounded (then the cue is tried at every number it may start with).
+    """
+    try:
+        done: set[str] = set()
+        rest = _number_extend({""}, _parsed(pattern), done)
+    except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
+        return None
+    keys = (done | rest) - {""}
+    return tuple(sorted(keys)) if keys else None
+
+
+def number_starts(low: str, keys: Iterable[str]) -> dict[str, list[int]]:
+    """The numbers at word starts of ``low`` whose key (``_NUMBER_START``) begins with one of ``keys``, by key.
+
+    One search, in the regex engine, finds them (a pasted log holds a number every few characters, and few of them
+    are followed by what a cue led by a number goes on with); each found has its key read.
+    """
+    after = set()
+    for key in keys:
+        rest = "".join(r"\d" if c == "#" else re.escape(c) for c in (key[2:] if key.startswith("# ") else key[1:]))
+        after.add(r"\s+" + rest if key.startswith("# ") else rest)  # (the key's own characters lead on with no digit)
+    # (plain ``re``: the pattern follows the text's live cues, not one for the stored table of ``expert.rx``)
+    found = re.compile(r"\d(?<!\w\d)(?=\d*(?:" + "|".join(sorted(after)) + "))")
+    out: dict[str, list[int]] = {}
+    for m in found.finditer(low):
+        blank, rest = _NUMBER_START.match(low, m.start()).group(1, 2)  # type: ignore[union-attr]
+        key = ("# " if blank else "#") + _DIGIT.sub("#", rest)
+        starts = out.get(key)
+        if starts is None:
+            out[key] = [m.start()]
+        else:
+            starts.append(m.start())
+    return out
+
+
 def _punctuation_starts(low: str, prefixes: list[str]) -> list[int]:
     """Offsets where one of ``prefixes`` (each led by a non-word character) begins after no word character."""
     found = set()
@@ -469,6 +622,7 @@ class Scanner:
         self._required: list[frozenset[str] | None] = []
         self._digits: list[tuple[str, ...]] | None = None  # each cue's required words that are numbers (``_live``)
         self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
+        self._numbers: list[Any] = [_UNKNOWN] * len(self._patterns)  # each cue's ``number_prefixes``, when asked
         if analysis is not None and len(analysis) == len(self._patterns):
             # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
             self._prefixes = [a for a, _ in analysis]
@@ -510,6 +664,17 @@ class Scanner:
             split = self._split[i] = (frozenset(p[0] for p in words), words,
                                       [p for p in prefixes if not _WORD_CHAR.match(p)])
         return split
+
+    def _number_keyed(self, live: list[int]) -> dict[int, tuple[str, ...]]:
+        """The live cues that may start with a digit and whose numbers can be keyed, with their number keys."""
+        out = {}
+        for i in live:
+            if self._prefix_split(i)[0] & _DIGITS:
+                if self._numbers[i] is _UNKNOWN:
+                    self._numbers[i] = number_prefixes(self._patterns[i])
+                if self._numbers[i] is not None and all(k not in ("#", "# ") for k in self._numbers[i]):
+                    out[i] = self._numbers[i]  # (a cue that may go on with anything after a number is not keyed)
+        return out
 
     def _compiled(self, i: int, guarded: bool) -> re.Pattern[str]:
         """Cue ``i`` compiled to match at a word start (``guarded``: anywhere, checking the word start itself)."""
@@ -560,7 +725,11 @@ class Scanner:
             low = low.translate(_FOLD)
         live = self._live(low, words_present(low))
         # (a cue none of whose required words is in the text is not tried at all)
-        full, shorter = self._index(low, set().union(*(self._prefix_split(i)[0] for i in live)))
+        # a long text keys its numbers by what follows them, once, for every cue led by a number (``number_prefixes``)
+        keyed = self._number_keyed(live) if len(low) >= NUMBER_KEYED_CHARS else {}
+        numbers = number_starts(low, set().union(*keyed.values())) if keyed else {}
+        full, shorter = self._index(low, set().union(*(
+            self._prefix_split(i)[0] - _DIGITS if i in keyed else self._prefix_split(i)[0] for i in live)))
         for i in live:
             prefixes = self._prefixes[i]
             found = 0
@@ -574,8 +743,13 @@ class Scanner:
                             break
                 continue
             _firsts, worded, punctuated = self._prefix_split(i)
+            number_keys = keyed.get(i)
+            if number_keys is not None:
+                worded = tuple(p for p in worded if p[0] not in _DIGITS)  # (its numbers are keyed apart)
             keys = {key for p in worded for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
             runs = [full[k] for k in keys if k in full]
+            if number_keys is not None:
+                runs.extend(starts for key, starts in numbers.items() if key.startswith(number_keys))
             if punctuated:
                 runs.append(_punctuation_starts(low, punctuated))
             if not runs:
