@@ -280,18 +280,37 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
 # ------------------------------------------------------------------------------------------- number-led cues
 
 NUMBER_KEYED_CHARS = 20_000
-"""Texts at least this long key the word starts that are numbers by what follows the number (``number_prefixes``):
-in a pasted log most word starts are numbers, and a cue led by a number ("32 images per GPU", "8x A100") would
-otherwise be tried at every one of them. Shorter texts (anything typed) scan as before."""
-_NUMBER_START = rx.compile(r"(?<!\w)\d+(?=(\s*)(.{0,2}))", re.DOTALL)
-"""A number at a word start, and what follows its digits: the blanks after them (a run, said once), then two
-characters as written. Its key: ``#`` (the run of digits), a blank if any, those two characters (a digit among them
-written ``#``: "8 16gb" is ``# ##``)."""
+"""Texts at least this long key the word starts that are numbers by what follows them (``number_prefixes``): in a
+pasted log most word starts are numbers, and a cue led by a number ("32 images per GPU", "8x A100") would otherwise
+be tried at every one of them. Shorter texts (anything typed) scan as before."""
+RUN_OF_DIGITS, RUN_OF_BLANKS = "\x00", "\x01"
+"""How a number key writes a run of digits and a run of blanks (characters no cue writes)."""
+NUMBER_KEY_LEN = 5
+"""Pieces of a number key: runs of digits, runs of blanks and single other characters ("8 x a1" is five)."""
+_MAX_NUMBER_KEYS = 1_000
+"""A cue with more number keys than this has them cut shorter, to as many pieces as keep them this few."""
+_KEY_PIECE = rx.compile(r"\d+|\s+|.", re.DOTALL)
 _DIGIT = rx.compile(r"\d")
 _DIGITS = frozenset("0123456789")
 _UNKNOWN = object()
-_NUMBER_RAW = 2
-"""Characters of a number's key after its digits and blanks."""
+
+
+class _TooMany(Exception):
+    """More number keys than ``_MAX_NUMBER_KEYS``."""
+
+_ANY_NUMBER = frozenset({RUN_OF_DIGITS, RUN_OF_DIGITS + RUN_OF_BLANKS})
+"""Keys that hold of (nearly) every number: a cue with one is tried at every number, as a shorter text's are."""
+
+
+def number_key(low: str, at: int) -> str:
+    """The key of the text at ``at``: its first ``NUMBER_KEY_LEN`` pieces, each run of digits or blanks as one."""
+    out = []
+    for m in _KEY_PIECE.finditer(low, at):
+        c = m.group(0)
+        out.append(RUN_OF_DIGITS if _DIGIT.match(c) else RUN_OF_BLANKS if c[0].isspace() else c)
+        if len(out) == NUMBER_KEY_LEN:
+            break
+    return "".join(out)
 
 
 def _number_item(op: Any, av: Any) -> tuple[set[str], bool, bool] | None:
@@ -319,38 +338,39 @@ def _number_item(op: Any, av: Any) -> tuple[set[str], bool, bool] | None:
     return chars, digits, blanks
 
 
-def _number_step(p: str, item: tuple[set[str], bool, bool], done: set[str]) -> set[str]:
-    """The keys prefix ``p`` grows to over one consuming item (a key complete or cut short goes to ``done``).
+def _number_step(p: str, item: tuple[set[str], bool, bool], done: set[str], size: int) -> set[str]:
+    """The keys prefix ``p`` grows to over one consuming item (a key complete goes to ``done``).
 
-    Before the digits nothing but a digit leads on (a match led by a letter is the word-start index's); the digits'
-    run is one ``#`` and a run of blanks after it one blank, however many the item and the text hold.
+    Before the first digit nothing but a digit leads on (a match led by a letter is the word-start index's); a run
+    of digits or of blanks is one piece, however many items and characters make it.
     """
     chars, digits, blanks = item
-    out: set[str] = set()
+    pieces: set[str] = set()
     for c in chars:
-        digit, blank = _DIGIT.match(c) is not None, c.isspace()
-        if p == "":
-            if digit:
-                out.add("#")
-        elif p == "#":
-            out.add("#" if digit else "# " if blank else "#" + c)
-        elif p == "# " and blank:
-            out.add("# ")
-        else:
-            out.add(p + ("#" if digit else c))
+        if c in (RUN_OF_DIGITS, RUN_OF_BLANKS):
+            raise _Unbounded  # (no cue writes them; were one to, its key would be read as a run)
+        pieces.add(RUN_OF_DIGITS if _DIGIT.match(c) else RUN_OF_BLANKS if c.isspace() else c)
     if digits:
-        out.add("#" if p in ("", "#") else p + "#")
+        pieces.add(RUN_OF_DIGITS)
     if blanks:
-        if p in ("#", "# "):
-            out.add("# ")
-        elif p:
-            done.add(p)
-    full = {q for q in out if len(q) - (2 if q.startswith("# ") else 1) >= _NUMBER_RAW}
+        pieces.add(RUN_OF_BLANKS)
+    out: set[str] = set()
+    for piece in pieces:
+        if not p:
+            if piece == RUN_OF_DIGITS:
+                out.add(piece)
+        elif piece in (RUN_OF_DIGITS, RUN_OF_BLANKS) and p[-1] == piece:
+            out.add(p)  # the run goes on
+        else:
+            out.add(p + piece)
+    full = {q for q in out if len(q) >= size}
     done |= full
+    if len(done) > _MAX_NUMBER_KEYS:
+        raise _TooMany
     return out - full
 
 
-def _number_extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
+def _number_extend(cur: set[str], items: Any, done: set[str], size: int) -> set[str]:
     """Grow number keys over the parsed ``items`` (as :func:`_extend` grows literal prefixes)."""
     for op, av in items:
         if not cur:
@@ -358,9 +378,9 @@ def _number_extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
         if op in (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT):
             continue  # zero-width: consumes nothing
         if op is _sre_c.SUBPATTERN:
-            cur = _number_extend(cur, av[-1], done)
+            cur = _number_extend(cur, av[-1], done, size)
         elif op is _sre_c.BRANCH:
-            cur = set().union(*(_number_extend(set(cur), alt, done) for alt in av[1]))
+            cur = set().union(*(_number_extend(set(cur), alt, done, size) for alt in av[1]))
         elif op in _REPEATS:
             lo, hi, item = av
             if lo > 8:
@@ -368,10 +388,10 @@ def _number_extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
             result = set(cur) if lo == 0 else set()
             acc = set(cur)
             for k in range(1, min(hi, 16) + 1):
-                acc = _number_extend(set(acc), item, done)
+                acc = _number_extend(set(acc), item, done, size)
                 if k >= lo:
                     if acc <= result:
-                        break  # every further repeat gives keys already had (runs are said once)
+                        break  # every further repeat gives keys already had (a run is one piece)
                     result |= acc
                 if not acc:
                     break
@@ -386,42 +406,69 @@ def _number_extend(cur: set[str], items: Any, done: set[str]) -> set[str]:
                     raise _Unbounded  # a match might start with a digit we cannot follow
                 done |= cur
                 return set()
-            cur = set().union(*(_number_step(p, one, done) for p in cur))
+            cur = set().union(*(_number_step(p, one, done, size) for p in cur))
     return cur
 
 
 @lru_cache(maxsize=256)
 def number_prefixes(pattern: str) -> tuple[str, ...] | None:
-    r"""The keys (see ``_NUMBER_START``) one of which starts the key of every number a match of ``pattern`` starts at.
+    r"""The keys (:func:`number_key`) one of which starts the key of every number a match of ``pattern`` starts at.
 
-    A cue "(?P<v>\d+)\s+(?:images?|samples?) per" gives "# im", "# sa": a number followed by other words is not
-    tried. None when they cannot be bounded (then the cue is tried at every number it may start with).
+    A cue "(?P<v>\d+)\s+(?:images?|samples?) per" gives a run of digits, a blank, then "im" or "sa": a number
+    followed by other words is not tried. None when they cannot be bounded (the cue is then tried at every number
+    it may start with).
     """
-    try:
-        done: set[str] = set()
-        rest = _number_extend({""}, _parsed(pattern), done)
-    except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
-        return None
-    keys = (done | rest) - {""}
-    return tuple(sorted(keys)) if keys else None
+    for size in range(NUMBER_KEY_LEN, 1, -1):  # (keys cut shorter till they are few)
+        try:
+            done: set[str] = set()
+            rest = _number_extend({""}, _parsed(pattern), done, size)
+        except _TooMany:
+            continue
+        except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
+            return None
+        keys = (done | rest) - {""}
+        return tuple(sorted(keys)) if keys else None
+    return None
+
+
+def _key_pattern(keys: Iterable[str]) -> str:
+    """A pattern matching where a text's key starts with one of ``keys`` (each a key with its leading digits cut)."""
+    children: dict[str, set[str]] = {}
+    leaf = False
+    for key in keys:
+        if not key:
+            leaf = True
+        else:
+            children.setdefault(key[0], set()).add(key[1:])
+    if leaf:
+        return ""  # (a key that ends here: whatever follows, the text's key starts with it)
+    by_rest: dict[str, list[str]] = {}
+    for piece, rests in children.items():
+        by_rest.setdefault(_key_pattern(rests), []).append(piece)
+    alts = []
+    for rest, pieces in sorted(by_rest.items()):
+        chars = sorted(re.escape(c) for c in pieces if c not in (RUN_OF_DIGITS, RUN_OF_BLANKS))
+        if chars:
+            alts.append((chars[0] if len(chars) == 1 else "[" + "".join(chars) + "]") + rest)
+        # (a run is matched whole: the next piece of a key is never another of the same run)
+        if RUN_OF_DIGITS in pieces:
+            alts.append(r"\d+" + rest)
+        if RUN_OF_BLANKS in pieces:
+            alts.append(r"\s+" + rest)
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
 
 def number_starts(low: str, keys: Iterable[str]) -> dict[str, list[int]]:
-    """The numbers at word starts of ``low`` whose key (``_NUMBER_START``) begins with one of ``keys``, by key.
+    """The numbers at word starts of ``low`` whose key (:func:`number_key`) begins with one of ``keys``, by key.
 
     One search, in the regex engine, finds them (a pasted log holds a number every few characters, and few of them
     are followed by what a cue led by a number goes on with); each found has its key read.
     """
-    after = set()
-    for key in keys:
-        rest = "".join(r"\d" if c == "#" else re.escape(c) for c in (key[2:] if key.startswith("# ") else key[1:]))
-        after.add(r"\s+" + rest if key.startswith("# ") else rest)  # (the key's own characters lead on with no digit)
     # (plain ``re``: the pattern follows the text's live cues, not one for the stored table of ``expert.rx``)
-    found = re.compile(r"\d(?<!\w\d)(?=\d*(?:" + "|".join(sorted(after)) + "))")
+    found = re.compile(r"\d(?<!\w\d)(?=\d*" + _key_pattern(k[1:] for k in keys) + ")")
     out: dict[str, list[int]] = {}
     for m in found.finditer(low):
-        blank, rest = _NUMBER_START.match(low, m.start()).group(1, 2)  # type: ignore[union-attr]
-        key = ("# " if blank else "#") + _DIGIT.sub("#", rest)
+        key = number_key(low, m.start())
         starts = out.get(key)
         if starts is None:
             out[key] = [m.start()]
@@ -672,7 +719,7 @@ class Scanner:
             if self._prefix_split(i)[0] & _DIGITS:
                 if self._numbers[i] is _UNKNOWN:
                     self._numbers[i] = number_prefixes(self._patterns[i])
-                if self._numbers[i] is not None and all(k not in ("#", "# ") for k in self._numbers[i]):
+                if self._numbers[i] is not None and not set(self._numbers[i]) & _ANY_NUMBER:
                     out[i] = self._numbers[i]  # (a cue that may go on with anything after a number is not keyed)
         return out
 
