@@ -289,7 +289,8 @@ NUMBER_KEY_LEN = 5
 """Pieces of a number key: runs of digits, runs of blanks and single other characters ("8 x a1" is five)."""
 _MAX_NUMBER_KEYS = 1_000
 """A cue with more number keys than this has them cut shorter, to as many pieces as keep them this few."""
-_KEY_PIECE = rx.compile(r"\d+|\s+|.", re.DOTALL)
+_KEY_SPAN = rx.compile(rf"(?:\d+|\s+|.){{0,{NUMBER_KEY_LEN}}}", re.DOTALL)
+_DIGIT_RUN, _BLANK_RUN = rx.compile(r"\d+"), rx.compile(r"\s+")
 _DIGIT = rx.compile(r"\d")
 _DIGITS = frozenset("0123456789")
 _UNKNOWN = object()
@@ -304,13 +305,8 @@ _ANY_NUMBER = frozenset({RUN_OF_DIGITS, RUN_OF_DIGITS + RUN_OF_BLANKS})
 
 def number_key(low: str, at: int) -> str:
     """The key of the text at ``at``: its first ``NUMBER_KEY_LEN`` pieces, each run of digits or blanks as one."""
-    out = []
-    for m in _KEY_PIECE.finditer(low, at):
-        c = m.group(0)
-        out.append(RUN_OF_DIGITS if _DIGIT.match(c) else RUN_OF_BLANKS if c[0].isspace() else c)
-        if len(out) == NUMBER_KEY_LEN:
-            break
-    return "".join(out)
+    span = _KEY_SPAN.match(low, at).group(0)  # type: ignore[union-attr]
+    return _BLANK_RUN.sub(RUN_OF_BLANKS, _DIGIT_RUN.sub(RUN_OF_DIGITS, span))
 
 
 def _number_item(op: Any, av: Any) -> tuple[set[str], bool, bool] | None:
@@ -458,22 +454,32 @@ def _key_pattern(keys: Iterable[str]) -> str:
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
 
-def number_starts(low: str, keys: Iterable[str]) -> dict[str, list[int]]:
-    """The numbers at word starts of ``low`` whose key (:func:`number_key`) begins with one of ``keys``, by key.
+def number_starts(low: str, wanted: Iterable[tuple[str, tuple[str, ...]]]) -> dict[tuple[str, str], list[int]]:
+    """The numbers at word starts of ``low`` that some cue may start at, by their first digit and key.
+
+    Args:
+        low: The text, lower case.
+        wanted: For each cue, the digits it may start with and its keys (:func:`number_prefixes`).
 
     One search, in the regex engine, finds them (a pasted log holds a number every few characters, and few of them
-    are followed by what a cue led by a number goes on with); each found has its key read.
+    start as a cue led by a number does and are followed by what it goes on with); each found has its key read.
     """
+    by_digits: dict[str, set[str]] = {}
+    for digits, keys in wanted:
+        by_digits.setdefault(digits, set()).update(k[1:] for k in keys)
+    alts = [("" if digits == "0123456789" else f"(?<=[{digits}])") + r"(?=\d*" + _key_pattern(keys) + ")"
+            for digits, keys in sorted(by_digits.items())]
     # (plain ``re``: the pattern follows the text's live cues, not one for the stored table of ``expert.rx``)
-    found = re.compile(r"\d(?<!\w\d)(?=\d*" + _key_pattern(k[1:] for k in keys) + ")")
-    out: dict[str, list[int]] = {}
+    found = re.compile(r"\d(?<!\w\d)(?:" + "|".join(alts) + ")")
+    out: dict[tuple[str, str], list[int]] = {}
     for m in found.finditer(low):
-        key = number_key(low, m.start())
+        at = m.start()
+        key = (low[at], number_key(low, at))
         starts = out.get(key)
         if starts is None:
-            out[key] = [m.start()]
+            out[key] = [at]
         else:
-            starts.append(m.start())
+            starts.append(at)
     return out
 
 
@@ -712,15 +718,17 @@ class Scanner:
                                       [p for p in prefixes if not _WORD_CHAR.match(p)])
         return split
 
-    def _number_keyed(self, live: list[int]) -> dict[int, tuple[str, ...]]:
-        """The live cues that may start with a digit and whose numbers can be keyed, with their number keys."""
+    def _number_keyed(self, live: list[int]) -> dict[int, tuple[str, tuple[str, ...]]]:
+        """The live cues that may start with a digit and whose numbers can be keyed: the digits, the number keys."""
         out = {}
         for i in live:
-            if self._prefix_split(i)[0] & _DIGITS:
+            digits = self._prefix_split(i)[0] & _DIGITS
+            if digits:
                 if self._numbers[i] is _UNKNOWN:
                     self._numbers[i] = number_prefixes(self._patterns[i])
                 if self._numbers[i] is not None and not set(self._numbers[i]) & _ANY_NUMBER:
-                    out[i] = self._numbers[i]  # (a cue that may go on with anything after a number is not keyed)
+                    # (a cue that may go on with anything after a number is not keyed)
+                    out[i] = ("".join(sorted(digits)), self._numbers[i])
         return out
 
     def _compiled(self, i: int, guarded: bool) -> re.Pattern[str]:
@@ -774,7 +782,7 @@ class Scanner:
         # (a cue none of whose required words is in the text is not tried at all)
         # a long text keys its numbers by what follows them, once, for every cue led by a number (``number_prefixes``)
         keyed = self._number_keyed(live) if len(low) >= NUMBER_KEYED_CHARS else {}
-        numbers = number_starts(low, set().union(*keyed.values())) if keyed else {}
+        numbers = number_starts(low, keyed.values()) if keyed else {}
         full, shorter = self._index(low, set().union(*(
             self._prefix_split(i)[0] - _DIGITS if i in keyed else self._prefix_split(i)[0] for i in live)))
         for i in live:
@@ -790,13 +798,15 @@ class Scanner:
                             break
                 continue
             _firsts, worded, punctuated = self._prefix_split(i)
-            number_keys = keyed.get(i)
-            if number_keys is not None:
+            number_led = keyed.get(i)
+            if number_led is not None:
                 worded = tuple(p for p in worded if p[0] not in _DIGITS)  # (its numbers are keyed apart)
             keys = {key for p in worded for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
             runs = [full[k] for k in keys if k in full]
-            if number_keys is not None:
-                runs.extend(starts for key, starts in numbers.items() if key.startswith(number_keys))
+            if number_led is not None:
+                digits, number_keys = number_led
+                runs.extend(starts for (first, key), starts in numbers.items()
+                            if first in digits and key.startswith(number_keys))
             if punctuated:
                 runs.append(_punctuation_starts(low, punctuated))
             if not runs:
