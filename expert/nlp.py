@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import chain, repeat
 from typing import Any
@@ -277,6 +277,212 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
     return frozenset(prefixes)
 
 
+# ------------------------------------------------------------------------------------------- number-led cues
+
+NUMBER_KEYED_CHARS = 20_000
+"""Texts at least this long key the word starts that are numbers by what follows them (``number_prefixes``): in a
+pasted log most word starts are numbers, and a cue led by a number ("32 images per GPU", "8x A100") would otherwise
+be tried at every one of them. Shorter texts (anything typed) scan as before."""
+RUN_OF_DIGITS, RUN_OF_BLANKS = "\x00", "\x01"
+"""How a number key writes a run of digits and a run of blanks (characters no cue writes)."""
+NUMBER_KEY_LEN = 5
+"""Pieces of a number key: runs of digits, runs of blanks and single other characters ("8 x a1" is five)."""
+_MAX_NUMBER_KEYS = 1_000
+"""A cue with more number keys than this has them cut shorter, to as many pieces as keep them this few."""
+_KEY_SPAN = rx.compile(rf"(?:\d+|\s+|.){{0,{NUMBER_KEY_LEN}}}", re.DOTALL)
+_DIGIT_RUN, _BLANK_RUN = rx.compile(r"\d+"), rx.compile(r"\s+")
+_DIGIT = rx.compile(r"\d")
+_DIGITS = frozenset("0123456789")
+_UNKNOWN = object()
+
+
+class _TooMany(Exception):
+    """More number keys than ``_MAX_NUMBER_KEYS``."""
+
+_ANY_NUMBER = frozenset({RUN_OF_DIGITS, RUN_OF_DIGITS + RUN_OF_BLANKS})
+"""Keys that hold of (nearly) every number: a cue with one is tried at every number, as a shorter text's are."""
+
+
+def number_key(low: str, at: int) -> str:
+    """The key of the text at ``at``: its first ``NUMBER_KEY_LEN`` pieces, each run of digits or blanks as one."""
+    span = _KEY_SPAN.match(low, at).group(0)  # type: ignore[union-attr]
+    return _BLANK_RUN.sub(RUN_OF_BLANKS, _DIGIT_RUN.sub(RUN_OF_DIGITS, span))
+
+
+def _number_item(op: Any, av: Any) -> tuple[set[str], bool, bool] | None:
+    r"""What one consuming item matches: its characters (lower case), whether any digit, whether any blank.
+
+    None when the characters cannot be listed (``\w``, a negated class, any character).
+    """
+    if op is _sre_c.LITERAL:
+        return {chr(av).lower()}, False, False
+    if op is not _sre_c.IN:
+        return None
+    chars: set[str] = set()
+    digits = blanks = False
+    for iop, iav in av:
+        if iop is _sre_c.LITERAL:
+            chars.add(chr(iav).lower())
+        elif iop is _sre_c.RANGE and iav[1] - iav[0] <= 64:
+            chars.update(chr(c).lower() for c in range(iav[0], iav[1] + 1))
+        elif iop is _sre_c.CATEGORY and iav is _sre_c.CATEGORY_DIGIT:
+            digits = True
+        elif iop is _sre_c.CATEGORY and iav is _sre_c.CATEGORY_SPACE:
+            blanks = True
+        else:
+            return None
+    return chars, digits, blanks
+
+
+def _number_step(p: str, item: tuple[set[str], bool, bool], done: set[str], size: int) -> set[str]:
+    """The keys prefix ``p`` grows to over one consuming item (a key complete goes to ``done``).
+
+    Before the first digit nothing but a digit leads on (a match led by a letter is the word-start index's); a run
+    of digits or of blanks is one piece, however many items and characters make it.
+    """
+    chars, digits, blanks = item
+    pieces: set[str] = set()
+    for c in chars:
+        if c in (RUN_OF_DIGITS, RUN_OF_BLANKS):
+            raise _Unbounded  # (no cue writes them; were one to, its key would be read as a run)
+        pieces.add(RUN_OF_DIGITS if _DIGIT.match(c) else RUN_OF_BLANKS if c.isspace() else c)
+    if digits:
+        pieces.add(RUN_OF_DIGITS)
+    if blanks:
+        pieces.add(RUN_OF_BLANKS)
+    out: set[str] = set()
+    for piece in pieces:
+        if not p:
+            if piece == RUN_OF_DIGITS:
+                out.add(piece)
+        elif piece in (RUN_OF_DIGITS, RUN_OF_BLANKS) and p[-1] == piece:
+            out.add(p)  # the run goes on
+        else:
+            out.add(p + piece)
+    full = {q for q in out if len(q) >= size}
+    done |= full
+    if len(done) > _MAX_NUMBER_KEYS:
+        raise _TooMany
+    return out - full
+
+
+def _number_extend(cur: set[str], items: Any, done: set[str], size: int) -> set[str]:
+    """Grow number keys over the parsed ``items`` (as :func:`_extend` grows literal prefixes)."""
+    for op, av in items:
+        if not cur:
+            return cur
+        if op in (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT):
+            continue  # zero-width: consumes nothing
+        if op is _sre_c.SUBPATTERN:
+            cur = _number_extend(cur, av[-1], done, size)
+        elif op is _sre_c.BRANCH:
+            cur = set().union(*(_number_extend(set(cur), alt, done, size) for alt in av[1]))
+        elif op in _REPEATS:
+            lo, hi, item = av
+            if lo > 8:
+                raise _Unbounded
+            result = set(cur) if lo == 0 else set()
+            acc = set(cur)
+            for k in range(1, min(hi, 16) + 1):
+                acc = _number_extend(set(acc), item, done, size)
+                if k >= lo:
+                    if acc <= result:
+                        break  # every further repeat gives keys already had (a run is one piece)
+                    result |= acc
+                if not acc:
+                    break
+            else:
+                if hi > 16:
+                    raise _Unbounded
+            cur = result
+        else:
+            one = _number_item(op, av)
+            if one is None:
+                if "" in cur:
+                    raise _Unbounded  # a match might start with a digit we cannot follow
+                done |= cur
+                return set()
+            cur = set().union(*(_number_step(p, one, done, size) for p in cur))
+    return cur
+
+
+@lru_cache(maxsize=256)
+def number_prefixes(pattern: str) -> tuple[str, ...] | None:
+    r"""The keys (:func:`number_key`) one of which starts the key of every number a match of ``pattern`` starts at.
+
+    A cue "(?P<v>\d+)\s+(?:images?|samples?) per" gives a run of digits, a blank, then "im" or "sa": a number
+    followed by other words is not tried. None when they cannot be bounded (the cue is then tried at every number
+    it may start with).
+    """
+    for size in range(NUMBER_KEY_LEN, 1, -1):  # (keys cut shorter till they are few)
+        try:
+            done: set[str] = set()
+            rest = _number_extend({""}, _parsed(pattern), done, size)
+        except _TooMany:
+            continue
+        except (_Unbounded, re.error, RecursionError, TypeError, ValueError):
+            return None
+        keys = (done | rest) - {""}
+        return tuple(sorted(keys)) if keys else None
+    return None
+
+
+def _key_pattern(keys: Iterable[str]) -> str:
+    """A pattern matching where a text's key starts with one of ``keys`` (each a key with its leading digits cut)."""
+    children: dict[str, set[str]] = {}
+    leaf = False
+    for key in keys:
+        if not key:
+            leaf = True
+        else:
+            children.setdefault(key[0], set()).add(key[1:])
+    if leaf:
+        return ""  # (a key that ends here: whatever follows, the text's key starts with it)
+    by_rest: dict[str, list[str]] = {}
+    for piece, rests in children.items():
+        by_rest.setdefault(_key_pattern(rests), []).append(piece)
+    alts = []
+    for rest, pieces in sorted(by_rest.items()):
+        chars = sorted(re.escape(c) for c in pieces if c not in (RUN_OF_DIGITS, RUN_OF_BLANKS))
+        if chars:
+            alts.append((chars[0] if len(chars) == 1 else "[" + "".join(chars) + "]") + rest)
+        # (a run is matched whole: the next piece of a key is never another of the same run)
+        if RUN_OF_DIGITS in pieces:
+            alts.append(r"\d+" + rest)
+        if RUN_OF_BLANKS in pieces:
+            alts.append(r"\s+" + rest)
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+def number_starts(low: str, wanted: Iterable[tuple[str, tuple[str, ...]]]) -> dict[tuple[str, str], list[int]]:
+    """The numbers at word starts of ``low`` that some cue may start at, by their first digit and key.
+
+    Args:
+        low: The text, lower case.
+        wanted: For each cue, the digits it may start with and its keys (:func:`number_prefixes`).
+
+    One search, in the regex engine, finds them (a pasted log holds a number every few characters, and few of them
+    start as a cue led by a number does and are followed by what it goes on with); each found has its key read.
+    """
+    by_digits: dict[str, set[str]] = {}
+    for digits, keys in wanted:
+        by_digits.setdefault(digits, set()).update(k[1:] for k in keys)
+    alts = [("" if digits == "0123456789" else f"(?<=[{digits}])") + r"(?=\d*" + _key_pattern(keys) + ")"
+            for digits, keys in sorted(by_digits.items())]
+    # (plain ``re``: the pattern follows the text's live cues, not one for the stored table of ``expert.rx``)
+    found = re.compile(r"\d(?<!\w\d)(?:" + "|".join(alts) + ")")
+    out: dict[tuple[str, str], list[int]] = {}
+    for m in found.finditer(low):
+        at = m.start()
+        key = (low[at], number_key(low, at))
+        starts = out.get(key)
+        if starts is None:
+            out[key] = [at]
+        else:
+            starts.append(at)
+    return out
+
+
 def _punctuation_starts(low: str, prefixes: list[str]) -> list[int]:
     """Offsets where one of ``prefixes`` (each led by a non-word character) begins after no word character."""
     found = set()
@@ -469,6 +675,7 @@ class Scanner:
         self._required: list[frozenset[str] | None] = []
         self._digits: list[tuple[str, ...]] | None = None  # each cue's required words that are numbers (``_live``)
         self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
+        self._numbers: list[Any] = [_UNKNOWN] * len(self._patterns)  # each cue's ``number_prefixes``, when asked
         if analysis is not None and len(analysis) == len(self._patterns):
             # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
             self._prefixes = [a for a, _ in analysis]
@@ -510,6 +717,19 @@ class Scanner:
             split = self._split[i] = (frozenset(p[0] for p in words), words,
                                       [p for p in prefixes if not _WORD_CHAR.match(p)])
         return split
+
+    def _number_keyed(self, live: list[int]) -> dict[int, tuple[str, tuple[str, ...]]]:
+        """The live cues that may start with a digit and whose numbers can be keyed: the digits, the number keys."""
+        out = {}
+        for i in live:
+            digits = self._prefix_split(i)[0] & _DIGITS
+            if digits:
+                if self._numbers[i] is _UNKNOWN:
+                    self._numbers[i] = number_prefixes(self._patterns[i])
+                if self._numbers[i] is not None and not set(self._numbers[i]) & _ANY_NUMBER:
+                    # (a cue that may go on with anything after a number is not keyed)
+                    out[i] = ("".join(sorted(digits)), self._numbers[i])
+        return out
 
     def _compiled(self, i: int, guarded: bool) -> re.Pattern[str]:
         """Cue ``i`` compiled to match at a word start (``guarded``: anywhere, checking the word start itself)."""
@@ -560,7 +780,11 @@ class Scanner:
             low = low.translate(_FOLD)
         live = self._live(low, words_present(low))
         # (a cue none of whose required words is in the text is not tried at all)
-        full, shorter = self._index(low, set().union(*(self._prefix_split(i)[0] for i in live)))
+        # a long text keys its numbers by what follows them, once, for every cue led by a number (``number_prefixes``)
+        keyed = self._number_keyed(live) if len(low) >= NUMBER_KEYED_CHARS else {}
+        numbers = number_starts(low, keyed.values()) if keyed else {}
+        full, shorter = self._index(low, set().union(*(
+            self._prefix_split(i)[0] - _DIGITS if i in keyed else self._prefix_split(i)[0] for i in live)))
         for i in live:
             prefixes = self._prefixes[i]
             found = 0
@@ -574,8 +798,15 @@ class Scanner:
                             break
                 continue
             _firsts, worded, punctuated = self._prefix_split(i)
+            number_led = keyed.get(i)
+            if number_led is not None:
+                worded = tuple(p for p in worded if p[0] not in _DIGITS)  # (its numbers are keyed apart)
             keys = {key for p in worded for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
             runs = [full[k] for k in keys if k in full]
+            if number_led is not None:
+                digits, number_keys = number_led
+                runs.extend(starts for (first, key), starts in numbers.items()
+                            if first in digits and key.startswith(number_keys))
             if punctuated:
                 runs.append(_punctuation_starts(low, punctuated))
             if not runs:

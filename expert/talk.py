@@ -4922,11 +4922,16 @@ class _Reader:
             self.add(dict(sets), s, e, strong=False, evidence=True)
             topic = sets.get("boundary_topic")
             # (an error denied is no crash: "the loader deadlocks, no error")
-            crash = next((m for m in _crash().finditer(low) if not self._said_absent(m.start())), None)
-            if topic in K.CRASH_TOPICS and not crash and _HUNG.search(low, s, e):
+            # (searched only where it decides: a crash family whose error span says no hang is a crash whatever
+            # else the text says, and a megabyte of pasted log need not be searched for a crash word to know it)
+            crash_family = topic in K.CRASH_TOPICS
+            hung = crash_family and _HUNG.search(low, s, e) is not None
+            crash = next((m for m in _crash().finditer(low) if not self._said_absent(m.start())), None) \
+                if hung or not crash_family else None
+            if hung and not crash:
                 # "the dataloader hangs": the family's failure said as a hang, not a stop
                 self.add({"symptom": "hang"}, s, e, strong=False, evidence=True)
-            elif topic in K.CRASH_TOPICS or crash:
+            elif crash_family or crash:
                 self.add({"symptom": "crash"}, s, e, strong=False, evidence=True)
         _log_series(self)
 

@@ -9,7 +9,17 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from expert.nlp import IGNORECASE_FOLDS, Scanner, literal_prefixes, lower_aligned, normalise, required_words
+from expert.nlp import (
+    IGNORECASE_FOLDS,
+    NUMBER_KEYED_CHARS,
+    Scanner,
+    literal_prefixes,
+    lower_aligned,
+    normalise,
+    number_key,
+    number_prefixes,
+    required_words,
+)
 from expert.text import CUE_CAP, distinct_segments, parse_complaint
 from knowledge import all_keywords
 
@@ -169,3 +179,36 @@ def test_lower_aligned_keeps_length_and_lowers_the_rest(text: str) -> None:
     for c, got in zip(text, low):
         want = c.lower() if len(c.lower()) == 1 else c
         assert got == want or {got, want} <= {"σ", "ς"}  # a final sigma depends on its neighbours
+
+
+_NUMBER_LED = ["8 gpus", "32 images per gpu", "4x a100", "2 x h100", "16-bit", "8bit adam", "10k steps", "3 ranks",
+               "50 more epochs", "95% of the data", "0.5 %", "12 validation samples", "1 gpu", "num_classes=10",
+               "3 losses", "2 task heads", "1 hyperparameter", "1,000 images", "3.5k images", "8 3090s", "2 rtx 4090",
+               "6 nvidia a100", "7 classes", "16  \n images", "loss 0.3", "step 100", "epoch 2", "lr 1e-4", "9\t gpus"]
+
+
+def test_number_led_cues_in_a_long_text_are_found_as_finditer_finds() -> None:
+    """A long text keys its numbers by what follows them: every match of a cue led by a number is still found."""
+    rnd = random.Random(7)
+    words: list[str] = []
+    while sum(map(len, words)) < NUMBER_KEYED_CHARS + 5_000:
+        words.append(rnd.choice(_NUMBER_LED) + rnd.choice([" ", ". ", ", ", "\n", " and ", ""]))
+    text = normalise("".join(words)).text
+    assert len(text) >= NUMBER_KEYED_CHARS
+    got = sorted((i, m.start(), m.end()) for i, m in _scanner().scan(text))
+    assert len(got) > 500
+    assert got == _naive([k.pattern for k in all_keywords()], text)
+
+
+def test_a_number_led_cue_is_not_tried_at_numbers_followed_by_other_words() -> None:
+    """The number keys: "32 images" is a number, a blank, "im..."; a log's "step 10 loss=0.25" is none of the cue's."""
+    cue = r"\b(?P<v>\d+)\s+(?:images?|samples?)\s+per\s+gpu"
+    keys = number_prefixes(cue)
+    assert keys is not None and number_key("32  images per gpu", 0).startswith(keys)
+    assert not number_key("32 loss", 0).startswith(keys) and not number_key("32images", 0).startswith(keys)
+    assert number_prefixes(r"\w+ 5") is None  # a match may start with a digit it cannot follow
+    scanner = Scanner([cue])
+    text = normalise(_log(400) + "and 32 images per gpu").text
+    assert len(text) >= NUMBER_KEYED_CHARS
+    assert [m.group(0) for _i, m in scanner.scan(text)] == ["32 images per gpu"]
+    assert scanner.attempts == 1  # (not one attempt per number of the log)
