@@ -2078,6 +2078,9 @@ class _Reader:
             if m == "freeze" and (any(t.lemma in K.AGENTS for t in self.tokens[i:p.i]) or (
                     p.j < j and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS)):
                 continue  # "I froze the encoder", "this freezes all the layers": something frozen on purpose
+            if m == "freeze" and self.tokens[p.i].text.lower() == "freezing" and p.i > i and \
+                    self.tokens[p.i - 1].text.lower() in K.FREEZE_ACT_LEADS:
+                continue  # "built before freezing", "gradual freezing": the act of freezing weights, no hang
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
                 # "a frozen backbone", "BatchNorm is still frozen": a part frozen on purpose, no hang (nor a cue's

@@ -170,6 +170,11 @@ OTHER_TASK_AHEAD = (r"(?![^.?!\n]*\b(?:classifier|classification|detector|detect
 classifier's run is not the run's task)."""
 
 
+_CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
+               r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?(?:clipping\s+)?threshold\b)")
+"""The clipping limit as users name it (max_norm, max_grad_norm, the clip value or threshold)."""
+
+
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
        lends_scope: bool = True, **sets: Any) -> Keyword:
     return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority, scope=scope,
@@ -266,6 +271,24 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"three\s+)?(?:hours?|minutes?|mins?|h)\b)[^.!?\n]{0,20}?\b(?:it\s+|training\s+|the\s+run\s+)?"
        r"(?:starts?|started|continues|continued|resumes|resumed|proceeds|proceeded|gets\s+going|got\s+going)\s+"
        r"(?:training\s+|to\s+train\s+)?(?:normally|as\s+usual|fine|at\s+(?:normal|full)\s+speed)",
+       _SL, 0, negatable=False, first_step_stall=True),
+    # the same wait said by where it sits (at the start, before training starts, right after a resume) and by the
+    # normal speed that follows ("stuck ~30 min at the beginning, then ok", "a long silent wait before the first
+    # iteration, afterwards normal it/s", "the first step takes ages but the steps after it are as fast as before")
+    # (a duration said: a loss "stuck at the beginning, then going down normally" is a curve, not a wait)
+    _k(r"(?=[^.!?\n]{0,120}?(?:\d+\s*(?:min\w*|h\b|hours?|hrs?\b|sec\w*|s\b)|\bages\b|\bforever\b|\blong\s+(?:\w+\s+)?"
+       r"(?:time|wait)|\bhours?\b|\bminutes?\b|\ba\s+while\b))"
+       r"(?:(?:long\s+(?:\w+\s+)?wait|(?:hang|stall|paus|wait|stuck|sit|sat|freez|frozen|idl|silent|noth)\w*)\b"
+       r"[^.!?\n]{0,50}?(?:\bat\s+the\s+"
+       r"(?:very\s+)?(?:start|beginning)\b|\bbefore\s+(?:the\s+|its\s+|my\s+)?(?:first\s+(?:step|batch|iteration|log)|"
+       r"(?:step|iteration)\s+1\b|training\s+(?:starts|begins|gets\s+going))|\bafter\s+(?:the\s+|a\s+)?"
+       r"(?:resum\w*|restart\w*))|\b(?:resum\w*|restart\w*)[^.!?\n]{0,40}?\b(?:nothing\s+happens|noth\w*\s+for|"
+       r"(?:hang|stall|wait|stuck|sit|freez)\w*\s+for)\b)[^.!?\n]{0,80}?\b(?:then|afterwards|after\s+that|after\s+it|"
+       r"once\s+it\s+(?:starts|begins|gets\s+going))\b[^.!?\n]{0,30}?\b(?:normal\w*|fine|ok(?:ay)?|as\s+fast|as\s+usual|"
+       r"at\s+(?:the\s+)?(?:normal|full|usual)\s+speed|continu\w*)\b|"
+       r"\bfirst\s+(?:step|iteration|batch)\s+takes?\s+(?:ages|forever|hours|(?:very\s+|so\s+)?long)\b[^.!?\n]{0,60}?"
+       r"\b(?:steps?|iterations?|batch(?:es)?)\s+(?:after\s+(?:it|that)?|afterwards)\s*(?:are|is|run|go)\s+"
+       r"(?:as\s+fast|normal\w*|fine|quick\w*|fast)",
        _SL, 0, negatable=False, first_step_stall=True),
     # a wait said never to end, or nothing working while it lasts ("torch.load hangs and never returns", "a deadlock
     # in the workers", "GPU and CPU both at 0%"): no first step after a pause, a process that waits
@@ -441,6 +464,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?P<val_metric>\d+(?:\.\d+)?\s*%?)" + _NOT_RATIO,
        _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
     _k(r"loss\s+(?:is\s+|goes\s+|becomes\s+|went\s+|turns\s+|gets\s+|became\s+)?negative|negative\s+(?:\w+\s+)?loss",
+       _UN, 0, negative_loss=True),
+    # ... said as a value under zero ("goes below zero", "drops under 0", "the loss is -2.1"), or of a divergence that
+    # cannot be negative (a KL term, KLDivLoss fed probabilities where it takes log-probabilities)
+    _k(r"(?:\bloss|\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b(?:\s+term)?[^.!?\n]{0,30}?"
+       r"(?<!never\s)(?<!not\s)(?<!n't\s)\b(?:goes|go|went|drops?|dropped|falls?|fell|gets?|got|is|becomes?|became|ends?\s+up)"
+       r"\s+(?:(?!not\b|never\b)\w+\s+)?"
+       r"(?:below|under|"
+       r"less\s+than)\s+(?:zero|0)(?![.\d])|"
+       r"(?:\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b(?:\s+term)?[^.!?\n]{0,20}?"
+       r"\b(?:giv(?:es|ing)|outputs?|returns?|is|be|becomes?)\s+(?:(?!not\b|never\b)\w+\s+)?(?:negative|-\s*\d)",
        _UN, 0, negative_loss=True),
     # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
     _k(rf"val(?:idation)?(?:\s+acc(?:uracy)?)?\s+(?:is\s+)?(?:about\s+|around\s+|roughly\s+|~)?"
@@ -672,6 +705,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"clipped|(?:clipping|gradient_clip_val|clip_grad\w*)\s+(?:is\s+|was\s+|gets\s+)?(?:never|not)\s+(?:being\s+|actually\s+)?"
        r"appl(?:ied|y)|no\s+clipping\s+(?:happens|(?:is|gets)\s+(?:done|applied))",
        _LOOP, 0, negatable=False, clip_ineffective=True),
+    # clipping that cuts the gradient at every step (the pre-clip norm always above max_norm): the threshold is below
+    # the run's ordinary gradient norm, so every update is rescaled to max_norm ("every step gets clipped", "the grad
+    # norm is above max_grad_norm at every step", "clipping kicks in on 100% of the steps")
+    _k(r"(?:every|each)\s+(?:single\s+)?(?:step|update|iteration|batch)\s+(?:is\s+|was\s+|gets\s+|got\s+|being\s+)?"
+       r"clipped|(?:all|100\s*%\s+of)\s+(?:the\s+|my\s+)?(?:steps|updates|iterations)\s+(?:are\s+|get\s+|got\s+|were\s+)?"
+       r"clipped|clipping\s+(?:is\s+|was\s+|being\s+)?(?:always\s+active|active\s+(?:at|on|in)\s+(?:every|each|all)|"
+       r"kicks?\s+in\s+(?:on|at|in)\s+(?:every|each|all|100\s*%)|hits?\s+(?:every|each|all))|"
+       r"(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|bigger\s+than|higher\s+than)\s*(?:the\s+)?"
+       rf"{_CLIP_LIMIT}(?:\s*\(?\s*\d+(?:\.\d+)?\s*\)?)?[^.!?\n]{{0,25}}?\b(?:at|on|in)\s+(?:every|each|all)\s+(?:single\s+)?(?:steps?|iterations?|"
+       r"updates?)\b|(?:always|constantly|all\s+the\s+time)\s*(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|"
+       rf"bigger\s+than|higher\s+than)\s*(?:the\s+)?{_CLIP_LIMIT}",
+       _LOOP, 0, negatable=False, grad_clipping=True, grad_clip_active="every_step"),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"
@@ -756,6 +801,22 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"constructing|defining)\s+the\s+optimi[sz]er|(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s|"
        r"backbone)\s+(?:still\s+|keep\s+)?(?:change|changing|get\s+updated|are\s+updated|move|moving|keep\s+changing)|"
        r"chang\w*\s+in\s+(?:the\s+)?(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s)",
+       _LOOP, negatable=False, optimizer_params="frozen_held"),
+    # ... said by when the optimizer was built (before the freezing), or by frozen weights that still move, drift or
+    # differ afterwards ("froze the encoder at epoch 5 but its weights keep changing", "requires_grad = False but the
+    # weights are not the same after training"); "unfreezing" is the other way round ('missing', above)
+    _k(r"(?:\bfr(?:e?e|o)z\w*|requires_grad\s*(?:=|to|is)?\s*false)[^.!?\n]{0,40}?\bafter\s+(?:creating|building|constructing|"
+       r"defining|making)\s+the\s+optimi[sz]er|\boptimi[sz]er\s+(?:was\s+|is\s+|were\s+|got\s+)?(?:\w+\s+){0,2}?"
+       r"(?:created|built|made|constructed|defined|initiali[sz]ed|instantiated)\s+(?:once\s+)?(?:\w+\s+){0,2}?before\s+"
+       r"(?:i\s+|we\s+)?(?:fr(?:e?e|o)z\w*|setting\s+requires_grad)|"
+       r"(?:\bfr(?:e?e|o)z\w*|requires_grad\s*(?:=|to|is)?\s*false)[^.!?\n]{0,80}?\b(?:its|their|these|those|the\s+frozen|"
+       r"frozen|the\s+same)\s+(?:\w+\s+)?(?:weights?|param(?:eter)?s|layers?|embeddings?)\s+(?:still\s+|keep\s+|keeps\s+|"
+       r"continue\s+to\s+|(?:are|is)\s+not\s+the\s+same|(?:\w+\s+)?drift\w*|differ\b)(?:\w+\s+)?(?:chang\w*|mov\w*|"
+       r"drift\w*|updat\w*)?|"
+       r"requires_grad\s*(?:=|to|is)?\s*false[^.!?\n]{0,30}?\bbut\s+(?:the\s+)?(?:weights?|param(?:eter)?s)\s+(?:are|is)\s+"
+       r"not\s+the\s+same|"
+       r"\b(?:layers?|weights|param(?:eter)?s)\s+(?:that\s+)?(?:i|we)\s+fr(?:e?e|o)z\w*\s+(?:still\s+|keep\s+)(?:\w+\s+)?"
+       r"(?:chang\w*|mov\w*|drift\w*|updat\w*)",
        _LOOP, negatable=False, optimizer_params="frozen_held"),
     # a count of trainable parameters that is zero (PEFT's print_trainable_parameters, a parameter summary): every
     # parameter is frozen, whatever the adapter or wrapper that was meant to train
@@ -1144,6 +1205,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"loss(?:es)?\s+(?:is\s+|are\s+|gets\s+|was\s+)?summed\s+(?:instead\s+of\s+(?:averaged|the\s+mean)|over\s+(?:the\s+)?"
        r"batch)|sum\s+(?:the\s+)?loss(?:es)?\s+(?:over|across)\s+(?:the\s+)?batch\s+instead\s+of\s+(?:averaging|the\s+"
        r"mean)",
+       _NL, 0, negatable=False, loss_reduction="sum"),
+    # ... said by the reduction's name or the code that sums ("reduction='sum'", "sum reduction", "loss.sum() instead
+    # of loss.mean()", "((pred - y)**2).sum()"), or by what is summed over the batch's items ("I sum the BCE over all
+    # pixels", "summing per-sample losses (not mean)"); a loss that is the sum of its terms is no such reduction
+    _k(r"\breduction\s*(?:=|:)\s*['\"]?sum\b|\bsum\s+reduction\b|\b(?:loss(?:es)?|bce|mse|nll|errors?|\*\*\s*2\s*\))\s*"
+       r"\.sum\(\s*\)|\bsum(?:s|med|ming)?\s+(?:up\s+)?(?:the\s+|my\s+|all\s+)?(?:per[\s-](?:sample|example|pixel|token|"
+       r"item)\s+)?(?:losses|loss|bce|mse|nll|cross[\s-]entropy|errors)\b[^.!?\n]{0,30}?(?:\(?\s*not\s+(?:the\s+)?"
+       r"(?:mean|averag\w*)|instead\s+of\s+(?:averag\w*|the\s+mean|mean)|over\s+(?:all\s+)?(?:the\s+)?(?:pixels|tokens|"
+       r"samples|examples|elements|batch))",
        _NL, 0, negatable=False, loss_reduction="sum"),
     # an LR schedule stepped in other units than it was defined in
     _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"

@@ -463,7 +463,7 @@ TOPICS: dict[str, str] = {
     # (augmentation named by its randomness is still augmentation, and no accuracy "at random": "did you use random
     # augmentation for those numbers?")
     "random augmentation": "augmentation",
-    "architecture": "architecture", "model architecture": "architecture",
+    "architecture": "architecture", "model architecture": "architecture", "arch": "architecture",
     # regularization asked about by its knobs ("what's a good dropout rate?", "how much weight decay?", "is label
     # smoothing worth it?"): the overfitting specialist's question
     "dropout": "overfitting", "dropout rate": "overfitting", "weight decay": "overfitting", "wd": "overfitting",
@@ -503,6 +503,10 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      # early" says nothing of the gradients' size)
                      "gradient accumulation", "grad accumulation", "gradient accumulation step",
                      "accumulate gradient", "accumulate the gradient",
+                     # (checkpointing is a memory setting too, its gradient no curve: "with gradient checkpointing
+                     # one epoch takes 40 min instead of 28" says nothing of the gradients' size)
+                     "gradient checkpointing", "grad checkpointing", "gradient_checkpointing",
+                     "gradient checkpoint", "grad checkpoint", "gradient_checkpointing_enable",
                      "zero point", "loss function", "loss fn", "cost function", "objective function",
                      "same loss function", "same model", "same data", "same seed", "same config",
                      "same code", "same setting", "same hyperparameter", "same result", "off the shelf", "turn off",
@@ -550,6 +554,10 @@ TOPIC_VALUES: dict[str, str] = {
     **dict.fromkeys(("focal", "dice", "tversky", "lovasz", "huber", "cross entropy", "cross-entropy",
                      "crossentropyloss", "bce", "bcewithlogitsloss", "bcewithlogits", "mse", "mae", "smooth l1",
                      "pos_weight", "weighted ce", "weighted cross entropy", "nllloss", "infonce"), "loss_function"),
+    # models for tables weighed against each other ("MLP with embeddings or TabNet?", "stick to gradient boosting?",
+    # "a ResNet-like MLP or FT-Transformer?"): the question is the architecture's
+    **dict.fromkeys(("xgboost", "lightgbm", "catboost", "gradient boosting", "gbdt", "gbm", "random forest",
+                     "tabnet", "ft-transformer", "tabtransformer", "tab transformer", "saint"), "architecture"),
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
@@ -1073,6 +1081,11 @@ FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parame
                          "adapter adapters lora peft".split())
 """Parts of a model that are frozen on purpose: "frozen" said of them (in its clause) is no hang of the run
 ("a frozen backbone", "BatchNorm is frozen", "freeze the first layers")."""
+
+FREEZE_ACT_LEADS = frozenset("before after gradual progressive during by of layer layerwise layer-wise partial "
+                             "selective".split())
+"""Words before "freezing" that make it the act of freezing weights, no run that freezes ("the optimizer was built
+before freezing", "gradual freezing: the layers keep moving")."""
 
 RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn", "not-converge", "not-change_verb",
                                   "not-improve", "nowhere"}
@@ -2741,7 +2754,16 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
     (r"dataloader worker|worker \(pid|(?:dataloader|data ?loader|data loading)\w* "
      r"(?:crash|fail|die|hang|deadlock|freez)\w*|bus error encountered in worker|"
      r"workers? (?:keep )?(?:dying|died|crash)|"
-     r"worker process of the dataloader", {"boundary_topic": "dataloader_failure"}),
+     r"worker process of the dataloader|"
+     # (an error that comes only with worker processes, the single-process loader fine: "errors only when
+     # num_workers>0", "with num_workers=2 training dies with a h5py error", "random errors inside the worker")
+     r"(?:error|exception|crash|fail)\w*[^.!?\n]{0,40}?\b(?:inside|in)\s+(?:the\s+|a\s+|each\s+)?workers?\b|"
+     r"(?<!training\s)(?<!train\s)(?<!val\s)(?<!test\s)(?:error|exception|crash|fail|dies|died)\w*[^.!?\n]{0,30}?\b"
+     r"(?:only\s+)?(?:when|with|if|for)\s+(?:using\s+)?"
+     r"(?:num_workers|workers)\s*(?:>\s*=?\s*[01]|=\s*[1-9]|is\s+(?:above|more\s+than|over)\s+0)|"
+     r"\b(?:num_workers|workers)\s*(?:>\s*=?\s*[01]|=\s*[1-9]\d*)[^.!?\n]{0,50}?\b(?<!training\s)(?<!train\s)(?<!val\s)"
+     r"(?<!test\s)(?:error|exception|crash|dies|died|fail)(?:s|ed|es|ure)?\b(?!\s+(?:rate|goes|went|is|was|drops|falls))",
+     {"boundary_topic": "dataloader_failure"}),
     # an object a worker process or a spawned rank cannot receive
     (r"can'?t pickle|cannot pickle|\bpicklingerror\b|\bpickling error\b|not picklable|unpicklable",
      {"boundary_topic": "pickling"}),
