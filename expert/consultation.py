@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -644,6 +643,8 @@ def parse_json(text: str | bytes | bytearray, where: str = "input") -> Any:
                              hint="save the observations as UTF-8 JSON") from None
     if not text.strip():
         raise InputError(f"{where} is empty", hint='give one JSON object, e.g. {"symptom": "unstable"}')
+    import json  # here: a consultation that reads no JSON text (``consult``) does not load the decoder
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

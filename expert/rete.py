@@ -534,6 +534,23 @@ class _Where(WhereNode):
                 child.callback(token)
 
 
+class _Activation(Activation):
+    """experta's activation, its hash computed once.
+
+    A conflict-set node looks each new activation up in its set of added or removed ones and then stores it
+    there: experta hashes it anew each time (its rule, a frozen copy of its facts and of its bindings). What it
+    hashes never changes once made (only ``key``, which the hash leaves out, is set later), so the first hash is
+    kept.
+    """
+
+    def __hash__(self) -> int:
+        state = self.__dict__
+        h = state.get("_hash")
+        if h is None:
+            h = state["_hash"] = Activation.__hash__(self)
+        return h
+
+
 class _TrackedCSN(ConflictSetNode):
     """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied)."""
 
@@ -546,7 +563,7 @@ class _TrackedCSN(ConflictSetNode):
     def _activate(self, token: Any) -> None:
         # experta's ConflictSetNode._activate, step for step, with the token's info from ``_info``
         info = _info(token)
-        activation = Activation(self.rule, frozenset(info.data), {k: v for k, v in info.context if isinstance(k, str)})
+        activation = _Activation(self.rule, info.data, {k: v for k, v in info.context if isinstance(k, str)})
         if token.tag is _VALID:
             if info not in self.memory:
                 self.memory.add(info)
