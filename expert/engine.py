@@ -165,6 +165,7 @@ def _hashable(v: Any) -> Any:
 
 
 _KEY = operator.attrgetter("key")
+_FACT_ID = operator.itemgetter("__factid__")
 
 
 class TotalOrderStrategy(Strategy):
@@ -424,7 +425,7 @@ class AuditedEngine(KnowledgeEngine):
                 self._retracted = []
                 rec = Firing(len(self.trail) + 1, info.id, info.kind, info.family,
                              info.cite.as_dict() if info.cite else None,
-                             [plain(f) for f in sorted(act.facts, key=lambda f: f["__factid__"])
+                             [plain(f) for f in sorted(act.facts, key=_FACT_ID)
                               if type(f).__name__ != "InitialFact"])
                 self.trail.append(rec)
                 self._firing = rec
