@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -644,9 +643,11 @@ def parse_json(text: str | bytes | bytearray, where: str = "input") -> Any:
                              hint="save the observations as UTF-8 JSON") from None
     if not text.strip():
         raise InputError(f"{where} is empty", hint='give one JSON object, e.g. {"symptom": "unstable"}')
+    from json import JSONDecodeError, loads  # here: a consultation that reads no JSON (``consult``) loads no decoder
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return loads(text)
+    except JSONDecodeError as exc:
         raise InputError(f"malformed JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}",
                          hint="give one JSON object of observations") from None
     # RecursionError: nesting deeper than the interpreter's stack; ValueError: an integer literal with more

@@ -147,11 +147,13 @@ def _sig(act: Any) -> tuple[Any, ...]:
 
 def _sig_of(act: Any) -> tuple[Any, ...]:
     """``_sig(act)``, kept on the activation (its rule, facts and bindings never change)."""
-    try:
-        return act.sig
-    except AttributeError:
-        act.sig = sig = _sig(act)
-        return sig
+    # read from the activation's attributes: on an activation's first scan it is missing, and finding that out
+    # by a raised ``AttributeError`` cost more than the lookup
+    state = act.__dict__
+    sig = state.get("sig")
+    if sig is None:
+        sig = state["sig"] = _sig(act)
+    return sig
 
 
 def _hashable(v: Any) -> Any:
@@ -163,6 +165,7 @@ def _hashable(v: Any) -> Any:
 
 
 _KEY = operator.attrgetter("key")
+_FACT_ID = operator.itemgetter("__factid__")
 
 
 class TotalOrderStrategy(Strategy):
@@ -291,6 +294,12 @@ def _add_fact(fl: Any, fact: Any, special: bool) -> Any:
     if fl.duplication or fact_id not in fl.reference_counter:
         idx = fl.last_index
         fact.__factid__ = idx
+        # experta's ``Fact.__hash__`` (its fields, the fact id among them), kept where it keeps it: the network
+        # hashes every new fact at once, and that first call finds no kept value by raising and catching an
+        # ``AttributeError`` (a tenth of what declaring a fact costs). A hash taken before is left as it is.
+        state = fact.__dict__
+        if "_hash" not in state:
+            state["_hash"] = hash(frozenset(fact.items()))
         fl[idx] = fact
         fl.last_index += 1
         fl.added.append(fact)
@@ -416,7 +425,7 @@ class AuditedEngine(KnowledgeEngine):
                 self._retracted = []
                 rec = Firing(len(self.trail) + 1, info.id, info.kind, info.family,
                              info.cite.as_dict() if info.cite else None,
-                             [plain(f) for f in sorted(act.facts, key=lambda f: f["__factid__"])
+                             [plain(f) for f in sorted(act.facts, key=_FACT_ID)
                               if type(f).__name__ != "InitialFact"])
                 self.trail.append(rec)
                 self._firing = rec

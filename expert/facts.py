@@ -21,7 +21,8 @@ class _Fact(Fact):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        if args or any(type(v) not in _PLAIN_TYPES for v in kwargs.values()):
+        # (the types are checked in C: the facts of a diagnosis are built here some thousands of times)
+        if args or not _PLAIN_TYPES.issuperset(map(type, kwargs.values())):
             super().__init__(*args, **kwargs)
             return
         dict.update(self, kwargs)
@@ -100,9 +101,24 @@ def plain(fact: Fact) -> dict[str, Any]:
     starts with ``__``: read in one pass, with plain values taken as they are.
     """
     out: dict[str, Any] = {"kind": type(fact).__name__}
+    if _PLAIN_TYPES.issuperset(map(type, fact.values())):
+        # every value as it is (the usual case: the trail shows each fact a diagnosis matches or asserts): the
+        # fields copied at once, less the keys that are no name or start with ``__``, found once per key layout
+        keys = tuple(fact)
+        drop = _DROPPED.get(keys)
+        if drop is None:
+            drop = _DROPPED[keys] = tuple(k for k in keys if not (isinstance(k, str) and k[:2] != "__"))
+        out.update(fact)
+        for k in drop:
+            del out[k]
+        return out
     out.update({k: v if type(v) in _PLAIN_TYPES else unfreeze(v)
                 for k, v in fact.items() if isinstance(k, str) and k[:2] != "__"})
     return out
+
+
+_DROPPED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""A fact's keys, in order -> those ``plain`` leaves out (``__factid__``): a few dozen layouts."""
 
 
 def established(facts: Iterable[Any]) -> set[str]:

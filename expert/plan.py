@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -68,17 +67,15 @@ def _ranks() -> dict[str, dict[str, int]]:
     """
     from expert import cache as store
 
-    blob = store.load(CACHE_NAME)
-    if blob is not None:
-        try:
-            ranks = json.loads(blob)
-            if isinstance(ranks, dict) and set(ranks) == set(GRAPHS) and all(
-                    isinstance(r, dict) and all(isinstance(v, int) for v in r.values()) for r in ranks.values()):
-                return ranks
-        except ValueError:
-            pass  # not ours after all: recompute and overwrite
+    # stored as plain data (``expert.cache.load_plain``): reading it back needs no JSON decoder, a module a
+    # consultation would otherwise load for this alone
+    ranks = store.load_plain(CACHE_NAME)
+    if isinstance(ranks, dict) and set(ranks) == set(GRAPHS) and all(
+            isinstance(r, dict) and all(type(k) is str and type(v) is int for k, v in r.items())
+            for r in ranks.values()):
+        return ranks
     ranks = {g: _build_rank(g) for g in GRAPHS}
-    store.store(CACHE_NAME, json.dumps(ranks, sort_keys=True).encode())
+    store.store_plain(CACHE_NAME, ranks)
     return ranks
 
 

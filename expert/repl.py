@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Callable
@@ -473,6 +472,8 @@ def load_example(name: str = DEFAULT_EXAMPLE) -> dict[str, Any]:
     path = Path(name) if name.endswith(".json") else EXAMPLES / f"{name}.json"
     if not path.is_file():
         raise InputError(f"unknown example {name!r}", hint="examples: " + ", ".join(list_examples()))
+    import json  # only a replayed example is JSON here: ``consult`` does not load the decoder
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

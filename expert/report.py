@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -91,6 +90,8 @@ def render(c: Outcome, fmt: str = "text", *, verbose: bool = False, width: int |
     if fmt not in FORMATS:
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of: {', '.join(FORMATS)}")
     if fmt == "json":
+        import json  # only this format: a text report (``consult``'s) does not load the encoder
+
         # A trailing newline, like every other format: shells and `cat` expect text files to end with one.
         return json.dumps(as_json(c), indent=2, sort_keys=False, allow_nan=False) + "\n"
     w = _Writer(fmt == "markdown", verbose)

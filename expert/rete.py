@@ -534,6 +534,23 @@ class _Where(WhereNode):
                 child.callback(token)
 
 
+class _Activation(Activation):
+    """experta's activation, its hash computed once.
+
+    A conflict-set node looks each new activation up in its set of added or removed ones and then stores it
+    there: experta hashes it anew each time (its rule, a frozen copy of its facts and of its bindings). What it
+    hashes never changes once made (only ``key``, which the hash leaves out, is set later), so the first hash is
+    kept.
+    """
+
+    def __hash__(self) -> int:
+        state = self.__dict__
+        h = state.get("_hash")
+        if h is None:
+            h = state["_hash"] = Activation.__hash__(self)
+        return h
+
+
 class _TrackedCSN(ConflictSetNode):
     """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied)."""
 
@@ -546,7 +563,7 @@ class _TrackedCSN(ConflictSetNode):
     def _activate(self, token: Any) -> None:
         # experta's ConflictSetNode._activate, step for step, with the token's info from ``_info``
         info = _info(token)
-        activation = Activation(self.rule, frozenset(info.data), {k: v for k, v in info.context if isinstance(k, str)})
+        activation = _Activation(self.rule, info.data, {k: v for k, v in info.context if isinstance(k, str)})
         if token.tag is _VALID:
             if info not in self.memory:
                 self.memory.add(info)
@@ -750,16 +767,22 @@ class _Presence:
 
     def activate(self, token: Any) -> None:
         """Count a fact the pattern matched (or no longer matches); tell the gates when it starts or stops."""
+        # ``_Gate.block`` inlined for its usual case, a count that moves without crossing zero (a pattern such as
+        # ``NOT(Route())`` gates dozens of rules, most of them blocked already by another pattern)
         if token.tag is _VALID:
             self.memory.append(_info(token))
             if len(self.memory) == 1:
                 for gate in self.gates:
-                    gate.block(1)
+                    gate.blocked += 1
+                    if gate.blocked == 1:
+                        gate.withdraw(_INVALID)
         else:
             self.memory.remove(_info(token))
             if not self.memory:
                 for gate in self.gates:
-                    gate.block(-1)
+                    gate.blocked -= 1
+                    if gate.blocked == 0:
+                        gate.withdraw(_VALID)
 
 
 class _Gate:
@@ -799,15 +822,15 @@ class _Gate:
             for child in self.children:
                 child.callback(token)
 
-    def block(self, inc: int) -> None:
-        """One negated pattern started (``1``) or stopped (``-1``) matching: withdraw or pass the kept tokens."""
-        self.blocked += inc
-        if (inc == 1 and self.blocked == 1) or (inc == -1 and self.blocked == 0):
-            tag = _VALID if inc == -1 else Token.TagType.INVALID
-            for left in self.left_memory:
-                new = tuple.__new__(Token, (tag, set(left.data), dict(left.context)))
-                for child in self.children:
-                    child.callback(new)
+    def withdraw(self, tag: Any) -> None:
+        """Pass every kept token on again with ``tag``: INVALID as the gate closes, VALID as it opens again.
+
+        Its ``_Presence`` patterns count ``blocked`` and call this as the count leaves zero or comes back to it.
+        """
+        for left in self.left_memory:
+            new = tuple.__new__(Token, (tag, set(left.data), dict(left.context)))
+            for child in self.children:
+                child.callback(new)
 
 
 def _bindings_above(node: Any, parents: dict[int, list[Any]], root: Any) -> set[Any] | None:

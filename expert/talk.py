@@ -4967,24 +4967,22 @@ def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
     cannot match (most of them): the same test a long text makes, so the same matches. Worked out and stored on
     the first call.
     """
-    import json
-
     from expert import cache
 
     if not cache.enabled():
         return None
     patterns = [_pattern(i) for i in range(len(K.ERROR_SIGNATURES) + 1)]
-    blob = cache.load(SIGNATURES_CACHE)
-    if blob is not None:
+    # plain data (``cache.load_plain``): reading it needs no JSON decoder, which a consultation has no other use for
+    data = cache.load_plain(SIGNATURES_CACHE)
+    if data is not None:
         try:
-            data = json.loads(blob)
             if data["patterns"] == patterns:
                 return tuple(None if w is None else frozenset(w) for w in data["needed"])
         except (ValueError, KeyError, TypeError):
             pass  # not what we write: work them out (and overwrite it)
     needed = tuple(_needed(i) for i in range(len(patterns)))
-    cache.store(SIGNATURES_CACHE, json.dumps(
-        {"patterns": patterns, "needed": [None if w is None else sorted(w) for w in needed]}).encode())
+    cache.store_plain(SIGNATURES_CACHE, {"patterns": patterns,
+                                         "needed": [None if w is None else sorted(w) for w in needed]})
     return needed
 
 

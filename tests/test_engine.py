@@ -298,6 +298,7 @@ DEFERRED_FOR_COST = {
     ("consultation", "answer", "expert.text"): "a pasted error is read with the same cue tables, loaded only then",
     ("consultation", "_suspected", "expert.text"): "the cue tables load only when a hypothesis is held",
     ("consultation", "explain", "expert.explain"): "loads with the first explanation asked for, never for a diagnosis",
+    ("consultation", "parse_json", "json"): "the JSON decoder loads only with JSON text to read: consult reads none",
     ("explain", "rich_tree", "rich.text"): "rich is for terminals only; the consult prompt must not import it",
     ("explain", "rich_tree", "rich.tree"): "rich is for terminals only; the consult prompt must not import it",
 }
@@ -580,3 +581,29 @@ def test_every_other_rule_fires_before_any_question():
     lowest_question = min(s for rid, s in rules.items() if kinds[rid] == "question")
     assert lowest_other > highest_question + 1
     assert all(rules[rid] < lowest_question for rid in last)
+
+
+def test_a_declared_fact_keeps_experta_s_hash_and_an_activation_hashes_as_experta_s():
+    """The hash kept as a fact is declared is experta's own (its fields with the fact id); one taken before is
+    left as experta leaves it; a conflict-set node's activation hashes as experta's ``Activation`` does."""
+    from expert._experta import Activation
+    from expert.consultation import Consultation
+    from expert.facts import Obs
+    from expert.kb import engine
+    from expert.rete import _Activation
+
+    Consultation.from_json({"symptom": "unstable", "loss_behavior": "nan_or_inf", "mixed_precision": "fp16"}).run()
+    facts = list(engine().facts.values())
+    assert len(facts) > 5
+    for f in facts:
+        assert hash(f) == hash(frozenset(f.items())), f
+    e = engine()
+    e.reset()
+    early = Obs(name="symptom", value="unstable", source="declared")
+    kept = hash(early)  # before the fact id exists, as experta would keep it
+    e.declare(early)
+    assert hash(early) == kept != hash(frozenset(early.items()))
+    rule = next(iter(e.get_rules()))
+    act = _Activation(rule, facts[:2], {"x": 1})
+    assert hash(act) == Activation.__hash__(act) == hash(act)
+    assert act == Activation(rule, facts[:2], {"x": 1})

@@ -165,3 +165,18 @@ def test_a_plain_call_with_its_knowledge_stored_imports_no_parser_pickler_or_tor
     assert {p.name.split("-")[0] for p in (tmp_path / "cache").glob("*.bin")} >= {"knowledge", "kb", "rete", "plan"}
     assert runs[1].stderr.endswith("\n[imported: []]"), runs[1].stderr[-300:]
     assert runs[1].stdout == runs[0].stdout
+
+
+CONSULT_MODULES = WARM.replace('("click", "pickle", "torch", "networkx")', '("json", "json.decoder")')
+
+
+def test_consult_with_its_knowledge_stored_loads_no_json_module(tmp_path):
+    """A consultation reads no JSON: the plan order and the signatures' words it reads back are stored plain data."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRAINOPT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TRAINOPT_NO_CACHE", None)
+    runs = [subprocess.run([sys.executable, "-c", CONSULT_MODULES, "consult"], cwd=tmp_path,
+                           input="loss goes NaN with fp16\nquit\n", capture_output=True, text=True, timeout=120,
+                           env=env) for _ in range(2)]
+    assert {p.name.split("-")[0] for p in (tmp_path / "cache").glob("*.bin")} >= {"plan", "signatures"}
+    assert runs[1].stderr.endswith("\n[imported: []]"), runs[1].stderr[-300:]
+    assert runs[1].stdout == runs[0].stdout
