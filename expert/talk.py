@@ -2307,6 +2307,10 @@ class _Reader:
                 # the words that placed it in time are part of what gave it ("NaN after 3 epochs")
                 lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
             sets = dict(sets)
+            if sets.get("symptom") == "hang":
+                onset = self._hang_onset(time, step, sent, p.i)
+                if onset is not None:
+                    sets["hang_onset"] = onset
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
             if quantity == "loss" and split == "train" and sets.get("loss_behavior") in ("nan_or_inf", "diverging"):
@@ -2332,6 +2336,33 @@ class _Reader:
         if things:
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
+        """Where a hang at token ``at`` of sentence ``sent`` happens, from its time: the first step, mid-run, an epoch boundary.
+
+        "hangs at the first batch": the first step; "hangs at the start of every epoch": the boundary; "hangs at
+        step 1200", "hangs after 3 epochs", "trains for 2 epochs and then hangs": mid-run. A later time said only
+        by the resume ("after resuming it hangs") places the hang after the restart, not after any step: unknown.
+        """
+        if time == "start":
+            return "first_step"
+        if time in ("epoch_start", "each_epoch"):
+            return "epoch_boundary"
+        if time != "later":
+            return None
+        if step is not None and step > 0:
+            return "mid_run"
+        span = self._time_span
+        if span is not None:
+            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in self.tokens[sent[0]:sent[1]]
+                       if span[0] <= t.start and t.end <= span[1]):
+                return "mid_run"
+        # a stretch of training counted before the hang in its sentence ("trains for 2 epochs and then hangs",
+        # "runs fine for 3 hours, then freezes"): the run had taken steps
+        for k in range(sent[0] + 1, at):
+            if self.tokens[k - 1].kind == "num" and self.tokens[k].lemma in K.TRAINED_SPANS:
+                return "mid_run"
+        return None
 
     def _in_use(self, sent: tuple[int, int], i: int, j: int) -> bool:
         """Whether a speed said in clause ``[i, j)`` is of the model in use.

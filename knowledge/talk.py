@@ -1197,6 +1197,12 @@ ENDS_IN_ERROR = frozenset({("symptom", "memory_growth")})
 """Readings of a trouble that runs into an error named after it ("memory creeps up until it OOMs"): said before the
 error's words, they are the trouble's own, not words of the error."""
 
+RESTART_STEMS = ("resum", "restart", "restor", "reload", "load", "continu", "checkpoint", "ckpt", "relaunch")
+"""Stems of the words of a restart (the lemmatiser leaves "resuming" whole): a hang said "after resuming" comes
+after the restart, not after steps of training."""
+TRAINED_SPANS = frozenset("step steps iteration iterations iter iters epoch epochs batch batches hour hours minute "
+                          "minutes min mins h".split())
+"""Units of a stretch of training counted before a hang ("trains 2 epochs, then hangs"): the run had taken steps."""
 FOREVER_WORDS = frozenset("block blocked forever indefinitely deadlock deadlocked never".split())
 """Words saying a stopped run does not go on ("blocked on a queue", "waits forever"): a hang, not a pause."""
 
