@@ -1653,6 +1653,20 @@ class _Reader:
                 for n, t in enumerate(self.tokens) if t.kind == "word")
         return True
 
+    def _others_run(self, lo: int, k: int) -> bool:
+        """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
+
+        Another person is named before it in its clause, and no word of the user's own after that person ("my
+        colleague's run goes nan"; not "my colleague says my loss goes nan").
+        """
+        for n in range(k - 1, lo - 1, -1):
+            t = self.tokens[n]
+            if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
+                return False
+            if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE:
+                return True
+        return False
+
     def _person_subject(self, k: int, lo: int) -> bool:
         """Whether the nearest word before token ``k`` that is no filler is a person (``AGENTS``: "she", "I")."""
         for n in range(k - 1, lo - 1, -1):
@@ -2039,6 +2053,7 @@ class _Reader:
         movements = [p for p in parts if "m" in p.roles and not (
             "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i)
             and not self._negated(p.i, i))]
+        others = False  # a movement of the clause is another person's run's
         for n, p in enumerate(movements):
             m = p.roles["m"]
             if self._imperative(p, sent[0]):
@@ -2073,6 +2088,12 @@ class _Reader:
                     (p.i > i and self.tokens[p.i - 1].lemma in K.OPERATION_LEADS) or
                     (p.j < len(self.tokens) and self.tokens[p.j].lemma in K.OPERATION_NOUNS)):
                 continue  # "dies at the linear layer after flatten", "the flatten layer": the model's operation
+            if self._others_run(i, p.i):
+                # "my colleague's run goes nan", "someone on the forum had nan loss": another person's run moves,
+                # not the user's (nor may a cue read it)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.TROUBLE_NAMES)
+                others = True
+                continue
             if m == "hang" and self._person_subject(p.i, i):
                 continue  # "she hangs her coat by the program booklet": a person hangs a thing, no run hangs
             if m == "freeze" and (any(t.lemma in K.AGENTS for t in self.tokens[i:p.i]) or (
@@ -2333,7 +2354,7 @@ class _Reader:
                 # the composed reading owns its words: a single-word cue inside them reads nothing else
                 self.claim(lo, hi, ("symptom", "loss_behavior"))
         things = [q for q in quantities if not self._as_time(q[0])]
-        if things:
+        if things and not others:  # (another person's quantity is no antecedent of "mine", "it")
             state["last"] = things[-1]
         self._idioms(parts)
 

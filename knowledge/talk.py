@@ -943,6 +943,8 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
+TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
+"""What a movement says of a run's trouble: claimed whole when the run is another person's."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
 """Words that keep a clause from stating the user's own run: it weighs, reports, or tells another person's."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
