@@ -422,6 +422,13 @@ KEYWORDS: tuple[Keyword, ...] = (
     # knowledge.talk.QUOTED_SETTINGS)
     # the width of the classification head as Hugging Face users set it
     _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
+    # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
+    # argument's value is the run's setting, as the same setting said in words is
+    _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),
+    _k(r"\bmax_grad_norm\s*[=:]\s*['\"]?(?:0(?:\.0+)?|none)\b", _QR, 0, grad_clipping=False),
+    _k(r"\blr_scheduler_type\s*[=:]\s*['\"]?(?P<lr_schedule>[a-z_]+)", _QR, 0, lr_schedule="$schedule"),
+    _k(r"\bignore_data_skip\s*[=:]\s*['\"]?true\b", _QR, 0, ignore_data_skip=True),
+    _k(r"\bignore_data_skip\s*[=:]\s*['\"]?false\b", _QR, 0, ignore_data_skip=False),
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),

@@ -401,6 +401,8 @@ SPECS: tuple[Spec, ...] = (
        "trains at its normal speed; false: it never takes a step (a hang, a deadlock, a process that waits idle), "
        "or it hangs only after it has trained.",
        group="loop"),
+    _b("ignore_data_skip", "On resume the trainer starts at the saved step without replaying the batches already "
+       "seen (Hugging Face ignore_data_skip=True); false: it replays them to restore the data order.", group="loop"),
     _e("hang_onset", "first_step mid_run epoch_boundary",
        "Where a hang happens: before or at the first step, mid-run after steps were taken, or at an epoch "
        "boundary.", group="loop"),
