@@ -4485,11 +4485,32 @@ class _Reader:
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
                 continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if key in K.WEIGHT_FORMATS and self._of_weights(p):
+                # "my weights are in fp32", "fp32 master weights": the format the parameters are stored in; fp32
+                # weights say nothing of autocast ("weights in fp32 and bf16 autocast" is mixed bf16)
+                fmt = K.WEIGHT_FORMATS[key]
+                if not self.u.claimed(p.start, p.end, "weights_dtype"):
+                    self.add({"weights_dtype": fmt}, p.start, p.end, named=True)
+                if fmt == "fp32":
+                    sets.pop("mixed_precision", None)
             if sets.get("optimizer") in K.OPTIMIZER_OPTIONS:
                 sets["optimizer"] = self._with_option(p, sets["optimizer"])
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _of_weights(self, p: Part) -> bool:
+        """Whether a numeric format is said of the parameters: "weights (are) in fp32", "fp32 (master) weights"."""
+        toks = self.tokens
+        k = p.i - 1
+        while k >= 0 and p.i - k <= 4 and toks[k].kind == "word" and toks[k].lemma in K.WEIGHT_LINKS:
+            k -= 1
+        if k >= 0 and k < p.i - 1 and toks[k].lemma in K.WEIGHT_NOUNS:
+            return True
+        k = p.j
+        while k < len(toks) and k - p.j < 2 and toks[k].lemma in ("master", "model"):
+            k += 1
+        return k < len(toks) and toks[k].lemma in K.WEIGHT_NOUNS and toks[k].lemma != "model"
 
     def _baseline(self, p: Part) -> bool:
         """Whether a setting is named as what the run is compared with ("slower than fp32", "compared to SGD").

@@ -943,6 +943,13 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
+WEIGHT_FORMATS: dict[str, str] = {"fp32": "fp32", "float32": "fp32", "full precision": "fp32", "fp16": "fp16",
+                                  "float16": "fp16", "bf16": "bf16", "bfloat16": "bf16"}
+"""Numeric formats named in passing that may be said of the parameters (``weights_dtype``)."""
+WEIGHT_NOUNS = frozenset("weight weights param params parameter parameters model".split())
+"""What a format said of the parameters is said of ("weights in fp32", "the model is in fp32")."""
+WEIGHT_LINKS = frozenset("be is are in stored kept keep all still remain stay".split())
+"""Words between the parameters and their format ("weights are stored in fp32")."""
 TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
 """What a movement says of a run's trouble: claimed whole when the run is another person's."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
