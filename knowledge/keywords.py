@@ -185,6 +185,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:custom|hand[-\s]?written|self[-\s]?written|self[-\s]?made|home[-\s]?made|my\s+own)\s+"
        r"(?:(?!(?:training|train|loop|dataset|data|model|and|but|the|so|with)\b)[\w-]+\s+){0,2}?loss(?:\s+function)?",
        _UN, 0, custom_loss=True),
+    # a hand-written loss said not to be used ("no custom loss, just CrossEntropyLoss", "I don't use a custom loss"):
+    # the negation on the loss itself, not a clause's ("there is no nan in my custom loss" uses one)
+    _k(r"(?:\bno|\bwithout(?:\s+a(?:ny)?)?|\bnot\s+(?:a|any|using\s+a(?:ny)?)|(?:\bdon'?t|\bdo\s+not|\bdidn'?t|"
+       r"\bnever)\s+(?:use|have|write|wrote)(?:\s+a(?:ny)?)?)\s+(?:custom|hand[-\s]?written|self[-\s]?written|"
+       r"home[-\s]?made)\s+loss",
+       _UN, 1, negatable=False, custom_loss=False),
     # a loss the user took as code rather than from the library ("this focal loss implementation", "I implemented
     # a dice loss"): its formula is theirs to check, like a hand-written one
     # (matched beside the loss's name, not over it, so the name is still read)
