@@ -2240,7 +2240,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the comparison said without "than": "switched from DeepSpeed to FSDP and the loss goes down much slower",
         # "FSDP vs DeepSpeed, the FSDP curve is worse", "FSDP needs a 4x larger LR to match DeepSpeed"; the worse word
         # still FSDP's, and the training's result, not its speed: no speed word in the sentence)
-        (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge learn curve train training result",
+        (("fsdp", "deepspeed ddp megatron zero zero3 zero-3", "loss converge learn curve train training result",
           "higher worse slowly plateau stall underperform",
           "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !faster !time !it/s !epoch !=match"),
          {"fsdp_trains_worse": True, "multi_gpu": True}, ((3, 0, 1),)),
