@@ -128,6 +128,7 @@ _COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day 
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
+_RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
@@ -1521,6 +1522,8 @@ class _Reader:
         self._topics: list[int] | None = None  # the tokens found to be words of training (``_on_topic``)
         self._topic_scan = 0  # the first token ``_on_topic`` has not looked at
         self._concepts: list[tuple[int, int]] = []  # sentences asking what a thing is (``_definition``)
+        self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
+        self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -2299,6 +2302,14 @@ class _Reader:
             if quantity is None and m in ("not-change", "not-change_verb") and \
                     self.lemmas(p.j, min(p.j + 1, sent[1])) in (["it"], ["this"], ["that"], ["anything"]):
                 continue  # "drop_last=True doesn't change it": a remedy that changed nothing, no curve is named
+            if m in K.RESTART_MOVES and quantity in (None, "loss") and split in (None, "train") and not negated and \
+                    self._at_schedule_restart(i, j):
+                # "cosine with restarts, the loss jumps at each restart": the LR going back up is the schedule's
+                # design, and the loss answering it is expected, no instability (nor a figure to ask about)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.TROUBLE_NAMES)
+                self._expected.append((self.tokens[i].start, self.tokens[j - 1].end))
+                self.u.no_guess = True
+                continue
             if m == "hang" and quantity is None and self.lemmas(p.i, p.j) == ["nothing", "happen"] and any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 continue  # "nothing happens, the loss stays at 2.3": what does not happen is the curve's, no hang
@@ -2357,6 +2368,20 @@ class _Reader:
         if things and not others:  # (another person's quantity is no antecedent of "mine", "it")
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _at_schedule_restart(self, i: int, j: int) -> bool:
+        """Whether clause ``[i, j)`` places what moves at a restart of the LR schedule the text names.
+
+        The clause names a restart or a cycle ("at the restarts", "each cycle") and the text a schedule that
+        restarts (``knowledge.talk.RESTART_SCHEDULE``: SGDR, warm restarts, a cyclic LR): a restart of the run
+        from a checkpoint is no such thing.
+        """
+        if not any(t.lemma in K.SCHEDULE_RESTART_WORDS or t.text.lower() in K.SCHEDULE_RESTART_WORDS
+                   for t in self.tokens[i:j]):
+            return False
+        if self._restart_schedule is None:
+            self._restart_schedule = _RESTART_SCHEDULE.search(self.text) is not None
+        return self._restart_schedule
 
     def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
         """Where a hang at token ``at`` of sentence ``sent`` happens, from its time: the first step, mid-run, an epoch boundary.
@@ -4274,7 +4299,7 @@ class _Reader:
         for p in self.parts:
             q = p.roles.get("q")
             if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
-                    any(s <= p.start < e for s, e in self.error_spans + self._concepts):
+                    any(s <= p.start < e for s, e in self.error_spans + self._concepts + self._expected):
                 continue
             if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now

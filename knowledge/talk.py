@@ -950,6 +950,14 @@ WEIGHT_NOUNS = frozenset("weight weights param params parameter parameters model
 """What a format said of the parameters is said of ("weights in fp32", "the model is in fp32")."""
 WEIGHT_LINKS = frozenset("be is are in stored kept keep all still remain stay".split())
 """Words between the parameters and their format ("weights are stored in fp32")."""
+RESTART_SCHEDULE = (r"\b(?:sgdr|cycl(?:ic|ical)\w*|\w*warm[\s_-]?restarts?\w*|cosine\w*[\s_](?:(?:lr|learning[\s_]"
+                    r"rate|annealing|schedule|decay)[\s_])?with[\s_](?:warm[\s_])?restarts?|triangular\d?|"
+                    r"(?:lr|learning[\s_]rate|schedule\w*)\s+(?:with\s+)?restarts)\b")
+"""A learning-rate schedule that restarts by design: SGDR, (cosine) warm restarts, cyclic and triangular LRs."""
+SCHEDULE_RESTART_WORDS = frozenset("restart restarts cycle cycles reset resets".split())
+"""Words that place a movement at a restart of the schedule ("at each restart", "every cycle")."""
+RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
+"""How the loss answers the LR going back up at a restart: expected there, no instability."""
 TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
 """What a movement says of a run's trouble: claimed whole when the run is another person's."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
