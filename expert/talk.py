@@ -2384,7 +2384,7 @@ class _Reader:
         return self._restart_schedule
 
     def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
-        """Where a hang at token ``at`` of sentence ``sent`` happens, from its time: the first step, mid-run, an epoch boundary.
+        """Where a hang at token ``at`` of sentence ``sent`` happens: the first step, mid-run, an epoch boundary.
 
         "hangs at the first batch": the first step; "hangs at the start of every epoch": the boundary; "hangs at
         step 1200", "hangs after 3 epochs", "trains for 2 epochs and then hangs": mid-run. A later time said only
