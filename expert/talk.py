@@ -1523,7 +1523,8 @@ class _Reader:
         self._topic_scan = 0  # the first token ``_on_topic`` has not looked at
         self._concepts: list[tuple[int, int]] = []  # sentences asking what a thing is (``_definition``)
         self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
-        self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
+        self._restart_schedule: bool | None = None
+        self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)  # whether the text names a restarting schedule (worked out once)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -1659,10 +1660,10 @@ class _Reader:
     def _others_run(self, lo: int, k: int) -> bool:
         """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
 
-        Another person is named before it in its clause, and no word of the user's own after that person ("my
-        colleague's run goes nan"; not "my colleague says my loss goes nan").
+        Another person is named before it in its clause, within ``OWNER_REACH`` words, and no word of the user's own
+        after that person ("my colleague's run goes nan"; not "my colleague says my loss goes nan").
         """
-        for n in range(k - 1, lo - 1, -1):
+        for n in range(k - 1, max(lo, k - K.OWNER_REACH) - 1, -1):
             t = self.tokens[n]
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
@@ -2128,6 +2129,8 @@ class _Reader:
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
                         "climb", "fall", "jump", "spike", "then")):
                     continue
+            if m in ("stay", "same", "stuck") and p.j < j and self.tokens[p.j].lemma in K.WEIGHT_FORMATS:
+                continue  # "the parameters stay fp32": the format they are kept in, no curve held still
             if m == "stay" and p.j < j and self.tokens[p.j].kind == "num" and not (
                     p.j + 1 < len(self.tokens) and self.tokens[p.j + 1].lemma in _COUNTED_SPANS):
                 m = "stuck"  # "the DPO loss remains 0.693", "stays 10.8": held at a value, as "stays at" says
@@ -2376,12 +2379,14 @@ class _Reader:
         restarts (``knowledge.talk.RESTART_SCHEDULE``: SGDR, warm restarts, a cyclic LR): a restart of the run
         from a checkpoint is no such thing.
         """
-        if not any(t.lemma in K.SCHEDULE_RESTART_WORDS or t.text.lower() in K.SCHEDULE_RESTART_WORDS
-                   for t in self.tokens[i:j]):
-            return False
         if self._restart_schedule is None:
             self._restart_schedule = _RESTART_SCHEDULE.search(self.text) is not None
-        return self._restart_schedule
+        if not self._restart_schedule:
+            return False
+        if (i, j) not in self._restart_clauses:  # (once per clause: a long clause holds many movements)
+            self._restart_clauses[i, j] = any(t.lemma in K.SCHEDULE_RESTART_WORDS or
+                                              t.text.lower() in K.SCHEDULE_RESTART_WORDS for t in self.tokens[i:j])
+        return self._restart_clauses[i, j]
 
     def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
         """Where a hang at token ``at`` of sentence ``sent`` happens: the first step, mid-run, an epoch boundary.
@@ -2400,12 +2405,12 @@ class _Reader:
             return "mid_run"
         span = self._time_span
         if span is not None:
-            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in self.tokens[sent[0]:sent[1]]
-                       if span[0] <= t.start and t.end <= span[1]):
+            a, b = bisect_left(self._token_starts, span[0]), bisect_left(self._token_starts, span[1])
+            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in self.tokens[a:b]):
                 return "mid_run"
         # a stretch of training counted before the hang in its sentence ("trains for 2 epochs and then hangs",
         # "runs fine for 3 hours, then freezes"): the run had taken steps
-        for k in range(sent[0] + 1, at):
+        for k in range(max(sent[0] + 1, at - K.OWNER_REACH), at):
             if self.tokens[k - 1].kind == "num" and self.tokens[k].lemma in K.TRAINED_SPANS:
                 return "mid_run"
         return None
@@ -4535,7 +4540,7 @@ class _Reader:
         k = p.j
         while k < len(toks) and k - p.j < 2 and toks[k].lemma in ("master", "model"):
             k += 1
-        return k < len(toks) and toks[k].lemma in K.WEIGHT_NOUNS and toks[k].lemma != "model"
+        return k < len(toks) and toks[k].lemma in K.WEIGHT_NOUNS
 
     def _baseline(self, p: Part) -> bool:
         """Whether a setting is named as what the run is compared with ("slower than fp32", "compared to SGD").

@@ -946,8 +946,9 @@ huge"; "on their cluster")."""
 WEIGHT_FORMATS: dict[str, str] = {"fp32": "fp32", "float32": "fp32", "full precision": "fp32", "fp16": "fp16",
                                   "float16": "fp16", "bf16": "bf16", "bfloat16": "bf16"}
 """Numeric formats named in passing that may be said of the parameters (``weights_dtype``)."""
-WEIGHT_NOUNS = frozenset("weight weights param params parameter parameters model".split())
-"""What a format said of the parameters is said of ("weights in fp32", "the model is in fp32")."""
+WEIGHT_NOUNS = frozenset("weight weights param params parameter parameters".split())
+"""What a format said of the parameters is said of ("weights in fp32", "parameters stay fp32"); not "the model",
+which is loaded in a format for inference as often ("I load the model in bf16 for inference")."""
 WEIGHT_LINKS = frozenset("be is are in stored kept keep all still remain stay".split())
 """Words between the parameters and their format ("weights are stored in fp32")."""
 RESTART_SCHEDULE = (r"\b(?:sgdr|cycl(?:ic|ical)\w*|\w*warm[\s_-]?restarts?\w*|cosine\w*[\s_](?:(?:lr|learning[\s_]"
@@ -958,6 +959,9 @@ SCHEDULE_RESTART_WORDS = frozenset("restart restarts cycle cycles reset resets".
 """Words that place a movement at a restart of the schedule ("at each restart", "every cycle")."""
 RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 """How the loss answers the LR going back up at a restart: expected there, no instability."""
+OWNER_REACH = 12
+"""Words looked back from a movement for whose run it is, or for the training counted before a hang: a clause
+of a pasted log may run for thousands of words, and what says it is near."""
 TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
 """What a movement says of a run's trouble: claimed whole when the run is another person's."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
