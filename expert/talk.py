@@ -1523,8 +1523,8 @@ class _Reader:
         self._topic_scan = 0  # the first token ``_on_topic`` has not looked at
         self._concepts: list[tuple[int, int]] = []  # sentences asking what a thing is (``_definition``)
         self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
-        self._restart_schedule: bool | None = None
-        self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)  # whether the text names a restarting schedule (worked out once)
+        self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
+        self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
