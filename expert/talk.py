@@ -1815,7 +1815,7 @@ class _Reader:
         Its time phrases, the step, the time its step and epoch counts say, and their words: worked out once per
         clause (a long clause holds many movements).
         """
-        times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles]
+        times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles and not self._after_change(p)]
         step = None
         found: str | None = None
         self._time_span = None
@@ -1904,9 +1904,25 @@ class _Reader:
                     return v, step
                 if v == "start_soft" and self.lemmas(p.i - 1, p.i) in (["since"], ["from"]):
                     return "start", step  # "NaN, since epoch 1": from the first epoch on
-                if v in ("later", "after", "then") and p.i < at:
+                if v in ("later", "after", "then") and p.i < at and not self._after_change(p):
                     found = "later"
         return found, step
+
+    def _after_change(self, p: Part) -> bool:
+        """Whether a bare "after" is the time of a change the user made, not a time in the run.
+
+        "after switching to bf16", "after I changed the lr", "after adding a layer": what follows happened after the
+        change, not after steps of training ("after training for 2 hours" and "after a few epochs" are the run's).
+        """
+        if p.roles.get("t") != "after" or p.j >= len(self.tokens):
+            return False
+        nxt = self.tokens[p.j]
+        if nxt.lemma in K.AGENTS or nxt.text.lower() in K.AGENTS:
+            verb = self.tokens[p.j + 1] if p.j + 1 < len(self.tokens) else None
+            return verb is not None and verb.kind == "word" and verb.lemma not in K.RUN_VERBS and \
+                verb.text.lower() not in K.RUN_VERBS
+        text = nxt.text.lower()
+        return nxt.kind == "word" and text.endswith("ing") and len(text) > 5 and text not in K.RUN_VERBS
 
     def _sanity_fit(self, k: int, hi: int) -> bool:
         """Whether "overfit" before token ``k`` takes a tiny piece of data as its object ("overfit a single batch").

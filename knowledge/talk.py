@@ -962,6 +962,10 @@ RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 OWNER_REACH = 12
 """Words looked back from a movement for whose run it is, or for the training counted before a hang: a clause
 of a pasted log may run for thousands of words, and what says it is near."""
+RUN_VERBS = frozenset("train trained training run ran running iterate iterated iterating go went going learn learned "
+                      "learning fit fitting have had be was been wait waited waiting".split())
+"""Verbs of the run going on: "after training for 2 hours" is a time of the run, "after switching to bf16" of a
+change (``expert.talk._Reader._after_change``)."""
 TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
 """What a movement says of a run's trouble: claimed whole when the run is another person's."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE

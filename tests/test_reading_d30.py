@@ -171,3 +171,22 @@ def test_a_jump_after_a_restart_from_a_checkpoint_is_still_read() -> None:
 def test_other_trouble_beside_restart_jumps_is_read() -> None:
     assert_reads("cyclic lr, the loss jumps at each restart but goes nan after epoch 3",
                  {"loss_behavior": "nan_or_inf"})
+
+
+# -- a bare "after" before a change the user made is the change's time, not a time in the run
+@pytest.mark.parametrize("text", [
+    "after switching to bf16 the loss goes nan",
+    "loss goes nan after I changed the lr",
+    "the loss goes nan after adding a new layer",
+])
+def test_nan_after_a_change_has_no_onset_in_the_run(text: str) -> None:
+    assert_reads(text, {"loss_behavior": "nan_or_inf", "nan_onset": None})
+
+
+@pytest.mark.parametrize("text", ["loss goes nan after training for 2 hours", "after a few epochs loss becomes nan"])
+def test_nan_after_training_is_after_steps(text: str) -> None:
+    assert_reads(text, {"nan_onset": "after_steps"})
+
+
+def test_a_hang_after_a_change_has_no_place_in_the_run() -> None:
+    assert_reads("it hangs after switching to 4 gpus", {"symptom": "hang", "hang_onset": None})
