@@ -2238,8 +2238,11 @@ class _Reader:
                     (m == "plateau" and set(self.lemmas(p.i, p.j)) & K.STALL_WORDS) or (
                         m == "stuck" and self.tokens[chosen[0].j - 1].lemma in K.PROGRAM_WORDS)):
                 # "the job stalls", "the script gets stuck": the run named as its subject and no curve said
-                # in the sentence, the program stops (a hang); "the loss stalls" stays the curve's plateau
-                m = "hang"
+                # in the sentence, the program stops (a hang); "the loss stalls" stays the curve's plateau;
+                # "training stalled" may be either, and is read as "training is stuck" is (a place in the run or
+                # the program's signs say a hang, else the user is asked)
+                program = self.tokens[chosen[0].j - 1].lemma in K.PROGRAM_WORDS
+                m = "hang" if m == "stuck" or program else "stuck"
             if quantity in ("run", "model") and m in K.VAGUE_MOVEMENTS:
                 pass  # "training is broken", "my model is trash": the vague complaint about the run or model itself
             elif quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",

@@ -190,3 +190,14 @@ def test_nan_after_training_is_after_steps(text: str) -> None:
 
 def test_a_hang_after_a_change_has_no_place_in_the_run() -> None:
     assert_reads("it hangs after switching to 4 gpus", {"symptom": "hang", "hang_onset": None})
+
+
+# -- "training stalled" is read as "training is stuck" is: a hang only with a place or the program's signs
+def test_training_stalled_alone_is_no_hang() -> None:
+    assert_reads("Training stalled. Turns out 60% of my ReLU neurons are dead", {"symptom": "not_learning"})
+
+
+@pytest.mark.parametrize("text", ["the job stalls", "training stalls at the first batch",
+                                  "my training stalls forever with no output"])
+def test_a_program_that_stalls_hangs(text: str) -> None:
+    assert_reads(text, {"symptom": "hang"})
