@@ -1908,6 +1908,12 @@ class _Reader:
                     found = "later"
         return found, step
 
+    def _loss_term(self, p: Part) -> bool:
+        """Whether the loss named by part ``p`` is one term among several ("the auxiliary loss", "one of my losses")."""
+        words = {t.lemma for t in self.tokens[max(0, p.i - 4):p.j]} | {
+            t.text.lower() for t in self.tokens[max(0, p.i - 4):p.j]}
+        return bool(words & K.LOSS_TERM_WORDS) or (bool({"one", "of"} <= words) and bool(words & {"losses"}))
+
     def _after_change(self, p: Part) -> bool:
         """Whether a bare "after" is the time of a change the user made, not a time in the run.
 
@@ -2361,6 +2367,11 @@ class _Reader:
                 # the words that placed it in time are part of what gave it ("NaN after 3 epochs")
                 lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
             sets = dict(sets)
+            if quantity == "loss" and sets.get("symptom") in ("not_learning", "convergence") and chosen is not None \
+                    and self._loss_term(chosen[0]):
+                # "the auxiliary loss stays where it started", "one of my two losses is stuck": one term of a
+                # combined objective left behind is the balance of the terms, not the whole curve's shape
+                sets = {"symptom": "multi_task"}
             if sets.get("symptom") == "hang":
                 onset = self._hang_onset(time, step, sent, p.i)
                 if onset is not None:

@@ -319,6 +319,8 @@ TIMES: dict[str, str] = {
     "from iteration one": "start", "before any update": "start", "from step 0": "start",
     "at the very beginning": "start", "right at the start": "start", "from epoch 0": "start",
     "from step one": "start", "from step 1": "start", "on the first step": "start", "on the first batch": "start",
+    # (a curve that "stays where it started" never left its start)
+    "where it start": "start", "where it begin": "start", "where it be at the start": "start",
     # later
     "towards the end": "later", "late in training": "later", "after resume": "later", "after resuming": "later",
     "after the warmup": "later", "after warmup": "later", "after": "after", "later": "later", "later on": "later",
@@ -962,6 +964,8 @@ RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 OWNER_REACH = 12
 """Words looked back from a movement for whose run it is, or for the training counted before a hang: a clause
 of a pasted log may run for thousands of words, and what says it is near."""
+LOSS_TERM_WORDS = frozenset("auxiliary aux secondary other".split())
+"""Words that name one loss as a term among several ("the auxiliary loss", "the other loss")."""
 RUN_VERBS = frozenset("train trained training run ran running iterate iterated iterating go went going learn learned "
                       "learning fit fitting have had be was been wait waited waiting".split())
 """Verbs of the run going on: "after training for 2 hours" is a time of the run, "after switching to bf16" of a

@@ -201,3 +201,18 @@ def test_training_stalled_alone_is_no_hang() -> None:
                                   "my training stalls forever with no output"])
 def test_a_program_that_stalls_hangs(text: str) -> None:
     assert_reads(text, {"symptom": "hang"})
+
+
+# -- one term of a combined objective left behind is the balance of the terms
+@pytest.mark.parametrize("text", [
+    "my multitask net only learns the detection head, the auxiliary loss stays where it started",
+    "the auxiliary loss does not go down",
+    "one of my two losses is stuck while the other decreases",
+])
+def test_one_loss_term_left_behind_is_multi_task(text: str) -> None:
+    assert_reads(text, {"symptom": "multi_task", "loss_behavior": None})
+
+
+def test_the_whole_loss_stuck_is_still_not_learning() -> None:
+    assert_reads("the loss is stuck at 2.3", {"symptom": "not_learning"})
+    assert_reads("the loss stays where it started", {"loss_behavior": "flat_from_start"})
