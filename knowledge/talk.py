@@ -1904,7 +1904,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
         # (or from what a checkpoint holds: "restart training from the epoch 20 weights", "continuing from a saved
         # model"; not from random or pretrained weights, a new run)
-        (("restart continue", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
+        (("restart continue reload", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
           "!can !could !inference !finetune !fine-tune !pretrained !random !scratch !base"),
          {"recent_change": "resume"}),
         # (a checkpoint loaded and the training carried on: "after loading my checkpoint and continuing")

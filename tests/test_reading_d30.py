@@ -216,3 +216,8 @@ def test_one_loss_term_left_behind_is_multi_task(text: str) -> None:
 def test_the_whole_loss_stuck_is_still_not_learning() -> None:
     assert_reads("the loss is stuck at 2.3", {"symptom": "not_learning"})
     assert_reads("the loss stays where it started", {"loss_behavior": "flat_from_start"})
+
+
+def test_a_run_reloaded_from_a_checkpoint_is_a_resume() -> None:
+    assert_reads("I reload from the last checkpoint and the loss spikes", {"recent_change": "resume"})
+    assert_reads("I reloaded the model from a checkpoint for inference", {"recent_change": None})
