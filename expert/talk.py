@@ -128,6 +128,7 @@ _COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day 
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
+_RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
@@ -1521,6 +1522,9 @@ class _Reader:
         self._topics: list[int] | None = None  # the tokens found to be words of training (``_on_topic``)
         self._topic_scan = 0  # the first token ``_on_topic`` has not looked at
         self._concepts: list[tuple[int, int]] = []  # sentences asking what a thing is (``_definition``)
+        self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
+        self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
+        self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -1652,6 +1656,20 @@ class _Reader:
                 u.lemma in K.EMPLOYMENT_WORDS for u in self.tokens[max(0, n - 2):n])
                 for n, t in enumerate(self.tokens) if t.kind == "word")
         return True
+
+    def _others_run(self, lo: int, k: int) -> bool:
+        """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
+
+        Another person is named before it in its clause, within ``OWNER_REACH`` words, and no word of the user's own
+        after that person ("my colleague's run goes nan"; not "my colleague says my loss goes nan").
+        """
+        for n in range(k - 1, max(lo, k - K.OWNER_REACH) - 1, -1):
+            t = self.tokens[n]
+            if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
+                return False
+            if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE:
+                return True
+        return False
 
     def _person_subject(self, k: int, lo: int) -> bool:
         """Whether the nearest word before token ``k`` that is no filler is a person (``AGENTS``: "she", "I")."""
@@ -1797,7 +1815,7 @@ class _Reader:
         Its time phrases, the step, the time its step and epoch counts say, and their words: worked out once per
         clause (a long clause holds many movements).
         """
-        times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles]
+        times = [(p.roles["t"], p) for p in self.parts_in(i, j) if "t" in p.roles and not self._after_change(p)]
         step = None
         found: str | None = None
         self._time_span = None
@@ -1886,9 +1904,31 @@ class _Reader:
                     return v, step
                 if v == "start_soft" and self.lemmas(p.i - 1, p.i) in (["since"], ["from"]):
                     return "start", step  # "NaN, since epoch 1": from the first epoch on
-                if v in ("later", "after", "then") and p.i < at:
+                if v in ("later", "after", "then") and p.i < at and not self._after_change(p):
                     found = "later"
         return found, step
+
+    def _loss_term(self, p: Part) -> bool:
+        """Whether the loss named by part ``p`` is one term among several ("the auxiliary loss", "one of my losses")."""
+        words = {t.lemma for t in self.tokens[max(0, p.i - 4):p.j]} | {
+            t.text.lower() for t in self.tokens[max(0, p.i - 4):p.j]}
+        return bool(words & K.LOSS_TERM_WORDS) or (bool({"one", "of"} <= words) and bool(words & {"losses"}))
+
+    def _after_change(self, p: Part) -> bool:
+        """Whether a bare "after" is the time of a change the user made, not a time in the run.
+
+        "after switching to bf16", "after I changed the lr", "after adding a layer": what follows happened after the
+        change, not after steps of training ("after training for 2 hours" and "after a few epochs" are the run's).
+        """
+        if p.roles.get("t") != "after" or p.j >= len(self.tokens):
+            return False
+        nxt = self.tokens[p.j]
+        if nxt.lemma in K.AGENTS or nxt.text.lower() in K.AGENTS:
+            verb = self.tokens[p.j + 1] if p.j + 1 < len(self.tokens) else None
+            return verb is not None and verb.kind == "word" and verb.lemma not in K.RUN_VERBS and \
+                verb.text.lower() not in K.RUN_VERBS
+        text = nxt.text.lower()
+        return nxt.kind == "word" and text.endswith("ing") and len(text) > 5 and text not in K.RUN_VERBS
 
     def _sanity_fit(self, k: int, hi: int) -> bool:
         """Whether "overfit" before token ``k`` takes a tiny piece of data as its object ("overfit a single batch").
@@ -2039,6 +2079,7 @@ class _Reader:
         movements = [p for p in parts if "m" in p.roles and not (
             "q" in p.roles and p.roles["m"] == "change_verb" and (first_q is None or first_q > p.i)
             and not self._negated(p.i, i))]
+        others = False  # a movement of the clause is another person's run's
         for n, p in enumerate(movements):
             m = p.roles["m"]
             if self._imperative(p, sent[0]):
@@ -2073,6 +2114,12 @@ class _Reader:
                     (p.i > i and self.tokens[p.i - 1].lemma in K.OPERATION_LEADS) or
                     (p.j < len(self.tokens) and self.tokens[p.j].lemma in K.OPERATION_NOUNS)):
                 continue  # "dies at the linear layer after flatten", "the flatten layer": the model's operation
+            if self._others_run(i, p.i):
+                # "my colleague's run goes nan", "someone on the forum had nan loss": another person's run moves,
+                # not the user's (nor may a cue read it)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.TROUBLE_NAMES)
+                others = True
+                continue
             if m == "hang" and self._person_subject(p.i, i):
                 continue  # "she hangs her coat by the program booklet": a person hangs a thing, no run hangs
             if m == "freeze" and (any(t.lemma in K.AGENTS for t in self.tokens[i:p.i]) or (
@@ -2107,6 +2154,8 @@ class _Reader:
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
                         "climb", "fall", "jump", "spike", "then")):
                     continue
+            if m in ("stay", "same", "stuck") and p.j < j and self.tokens[p.j].lemma in K.WEIGHT_FORMATS:
+                continue  # "the parameters stay fp32": the format they are kept in, no curve held still
             if m == "stay" and p.j < j and self.tokens[p.j].kind == "num" and not (
                     p.j + 1 < len(self.tokens) and self.tokens[p.j + 1].lemma in _COUNTED_SPANS):
                 m = "stuck"  # "the DPO loss remains 0.693", "stays 10.8": held at a value, as "stays at" says
@@ -2198,8 +2247,11 @@ class _Reader:
                     (m == "plateau" and set(self.lemmas(p.i, p.j)) & K.STALL_WORDS) or (
                         m == "stuck" and self.tokens[chosen[0].j - 1].lemma in K.PROGRAM_WORDS)):
                 # "the job stalls", "the script gets stuck": the run named as its subject and no curve said
-                # in the sentence, the program stops (a hang); "the loss stalls" stays the curve's plateau
-                m = "hang"
+                # in the sentence, the program stops (a hang); "the loss stalls" stays the curve's plateau;
+                # "training stalled" may be either, and is read as "training is stuck" is (a place in the run or
+                # the program's signs say a hang, else the user is asked)
+                program = self.tokens[chosen[0].j - 1].lemma in K.PROGRAM_WORDS
+                m = "hang" if m == "stuck" or program else "stuck"
             if quantity in ("run", "model") and m in K.VAGUE_MOVEMENTS:
                 pass  # "training is broken", "my model is trash": the vague complaint about the run or model itself
             elif quantity in ("run", "model") and m not in ("hang", "freeze", "stuck", "nan", "diverge", "explode",
@@ -2281,6 +2333,14 @@ class _Reader:
             if quantity is None and m in ("not-change", "not-change_verb") and \
                     self.lemmas(p.j, min(p.j + 1, sent[1])) in (["it"], ["this"], ["that"], ["anything"]):
                 continue  # "drop_last=True doesn't change it": a remedy that changed nothing, no curve is named
+            if m in K.RESTART_MOVES and quantity in (None, "loss") and split in (None, "train") and not negated and \
+                    self._at_schedule_restart(i, j):
+                # "cosine with restarts, the loss jumps at each restart": the LR going back up is the schedule's
+                # design, and the loss answering it is expected, no instability (nor a figure to ask about)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.TROUBLE_NAMES)
+                self._expected.append((self.tokens[i].start, self.tokens[j - 1].end))
+                self.u.no_guess = True
+                continue
             if m == "hang" and quantity is None and self.lemmas(p.i, p.j) == ["nothing", "happen"] and any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 continue  # "nothing happens, the loss stays at 2.3": what does not happen is the curve's, no hang
@@ -2310,6 +2370,15 @@ class _Reader:
                 # the words that placed it in time are part of what gave it ("NaN after 3 epochs")
                 lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
             sets = dict(sets)
+            if quantity == "loss" and sets.get("symptom") in ("not_learning", "convergence") and chosen is not None \
+                    and self._loss_term(chosen[0]):
+                # "the auxiliary loss stays where it started", "one of my two losses is stuck": one term of a
+                # combined objective left behind is the balance of the terms, not the whole curve's shape
+                sets = {"symptom": "multi_task"}
+            if sets.get("symptom") == "hang":
+                onset = self._hang_onset(time, step, sent, p.i)
+                if onset is not None:
+                    sets["hang_onset"] = onset
             if sets.get("loss_behavior") == "nan_or_inf" and step is not None and step > 0:
                 sets["nan_step"] = step
             if quantity == "loss" and split == "train" and sets.get("loss_behavior") in ("nan_or_inf", "diverging"):
@@ -2332,9 +2401,52 @@ class _Reader:
                 # the composed reading owns its words: a single-word cue inside them reads nothing else
                 self.claim(lo, hi, ("symptom", "loss_behavior"))
         things = [q for q in quantities if not self._as_time(q[0])]
-        if things:
+        if things and not others:  # (another person's quantity is no antecedent of "mine", "it")
             state["last"] = things[-1]
         self._idioms(parts)
+
+    def _at_schedule_restart(self, i: int, j: int) -> bool:
+        """Whether clause ``[i, j)`` places what moves at a restart of the LR schedule the text names.
+
+        The clause names a restart or a cycle ("at the restarts", "each cycle") and the text a schedule that
+        restarts (``knowledge.talk.RESTART_SCHEDULE``: SGDR, warm restarts, a cyclic LR): a restart of the run
+        from a checkpoint is no such thing.
+        """
+        if self._restart_schedule is None:
+            self._restart_schedule = _RESTART_SCHEDULE.search(self.text) is not None
+        if not self._restart_schedule:
+            return False
+        if (i, j) not in self._restart_clauses:  # (once per clause: a long clause holds many movements)
+            self._restart_clauses[i, j] = any(t.lemma in K.SCHEDULE_RESTART_WORDS or
+                                              t.text.lower() in K.SCHEDULE_RESTART_WORDS for t in self.tokens[i:j])
+        return self._restart_clauses[i, j]
+
+    def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
+        """Where a hang at token ``at`` of sentence ``sent`` happens: the first step, mid-run, an epoch boundary.
+
+        "hangs at the first batch": the first step; "hangs at the start of every epoch": the boundary; "hangs at
+        step 1200", "hangs after 3 epochs", "trains for 2 epochs and then hangs": mid-run. A later time said only
+        by the resume ("after resuming it hangs") places the hang after the restart, not after any step: unknown.
+        """
+        if time == "start":
+            return "first_step"
+        if time in ("epoch_start", "each_epoch"):
+            return "epoch_boundary"
+        if time != "later":
+            return None
+        if step is not None and step > 0:
+            return "mid_run"
+        span = self._time_span
+        if span is not None:
+            a, b = bisect_left(self._token_starts, span[0]), bisect_left(self._token_starts, span[1])
+            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in self.tokens[a:b]):
+                return "mid_run"
+        # a stretch of training counted before the hang in its sentence ("trains for 2 epochs and then hangs",
+        # "runs fine for 3 hours, then freezes"): the run had taken steps
+        for k in range(max(sent[0] + 1, at - K.OWNER_REACH), at):
+            if self.tokens[k - 1].kind == "num" and self.tokens[k].lemma in K.TRAINED_SPANS:
+                return "mid_run"
+        return None
 
     def _in_use(self, sent: tuple[int, int], i: int, j: int) -> bool:
         """Whether a speed said in clause ``[i, j)`` is of the model in use.
@@ -4225,7 +4337,7 @@ class _Reader:
         for p in self.parts:
             q = p.roles.get("q")
             if q not in K.QUANTITY_FALLBACKS or "m" in p.roles or self._as_time(p) or \
-                    any(s <= p.start < e for s, e in self.error_spans + self._concepts):
+                    any(s <= p.start < e for s, e in self.error_spans + self._concepts + self._expected):
                 continue
             if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
@@ -4436,11 +4548,32 @@ class _Reader:
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
                 continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if key in K.WEIGHT_FORMATS and self._of_weights(p):
+                # "my weights are in fp32", "fp32 master weights": the format the parameters are stored in; fp32
+                # weights say nothing of autocast ("weights in fp32 and bf16 autocast" is mixed bf16)
+                fmt = K.WEIGHT_FORMATS[key]
+                if not self.u.claimed(p.start, p.end, "weights_dtype"):
+                    self.add({"weights_dtype": fmt}, p.start, p.end, named=True)
+                if fmt == "fp32":
+                    sets.pop("mixed_precision", None)
             if sets.get("optimizer") in K.OPTIMIZER_OPTIONS:
                 sets["optimizer"] = self._with_option(p, sets["optimizer"])
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _of_weights(self, p: Part) -> bool:
+        """Whether a numeric format is said of the parameters: "weights (are) in fp32", "fp32 (master) weights"."""
+        toks = self.tokens
+        k = p.i - 1
+        while k >= 0 and p.i - k <= 4 and toks[k].kind == "word" and toks[k].lemma in K.WEIGHT_LINKS:
+            k -= 1
+        if k >= 0 and k < p.i - 1 and toks[k].lemma in K.WEIGHT_NOUNS:
+            return True
+        k = p.j
+        while k < len(toks) and k - p.j < 2 and toks[k].lemma in ("master", "model"):
+            k += 1
+        return k < len(toks) and toks[k].lemma in K.WEIGHT_NOUNS
 
     def _baseline(self, p: Part) -> bool:
         """Whether a setting is named as what the run is compared with ("slower than fp32", "compared to SGD").

@@ -180,4 +180,18 @@ ROWS = ROWS + (
         "Memory that climbs every step until it runs out is a memory-management bug, whichever way it was reported.",
         Cite("001", "Cross-pack boundaries (bidirectional)", "memory leaks -> pytorch-engineering"),
         salience=Salience.DERIVE + 5),
+    # A trainer told not to replay the seen batches on resume (ignore_data_skip=True) has no replay to wait for:
+    # the resume-skip cause and the question that tests it are moot.
+    Row("DV-HANG-02", {"ignore_data_skip": True},
+        (Flag("no_data_replay"),),
+        "A resume that skips no batches cannot pause to replay them.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        salience=Salience.DERIVE + 5),
+    # A run that hangs after it has trained (steps or epochs done, an epoch boundary passed) did take its first
+    # step: whether it ever gets past a pause before its first step is answered, and no.
+    Row("DV-HANG-01", {"first_step_stall": Absent(), "hang_onset": Is("mid_run", "epoch_boundary")},
+        (Derive("first_step_stall", False),),
+        "A hang that comes after steps were taken is no long pause before the first step.",
+        Cite("003", "Scope boundaries", "training loop issues"),
+        salience=Salience.DERIVE + 5),
 )

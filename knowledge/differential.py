@@ -726,7 +726,7 @@ ROWS = (
                 "args = TrainingArguments(..., ignore_data_skip=True)\n"
                 "trainer.train(resume_from_checkpoint=ckpt_dir)\n"
                 "# accelerate: skip_first_batches(loader, n) only on the epoch you resume in, with a cheap dataset"),
-        salience=Salience.CAUSE,
+        salience=Salience.CAUSE, unless=("flag:no_data_replay",),
         avoid=("killing and restarting the resumed run as if it were deadlocked: each restart replays the skip "
                "again",)),
     # A run that finished its planned epochs and is continued for more: the schedules people use are functions of
@@ -900,7 +900,7 @@ QUESTIONS = (
         "After the resume, does the run eventually take its first step and then train at normal speed (a long, "
         "silent pause that ends), or does it never get past it?",
         {"symptom": "hang", "recent_change": "resume", "collective_failure": Absent(), "multi_gpu": Absent(),
-         "boundary_topic": Absent()}, rank=14,
+         "boundary_topic": Absent()}, rank=14, unless=("flag:no_data_replay",),
         why="A trainer that restores the data order walks through every batch already seen before its first step: "
             "hours of silence that end by themselves, with the CPU busy. A wait that never ends is a real hang.",
         cite=Cite("003", "Scope boundaries", "training loop issues")),

@@ -61,6 +61,10 @@ _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing
          r"to|replac(?:e|ing)\s+(?:the\s+|my\s+)?[\w-]+\s+(?:optimi[sz]er\s+)?(?:with|by)")
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
+_NOT_DONE_EFFECT = (r"(?![^.!?,\n]{0,12}?\b(?:made|caused|broke|hurt|led\s+to|resulted\s+in|ruined|degraded|"
+                    r"worsened|slowed|changed)\b)")
+"""A lookahead: the switch named is not followed by what it did, in the past ("switching to FSDP made the loss
+worse" is a change made, not one weighed)."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
 _SHARD = (r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|"
           r"sharding\s+strateg\w*")
@@ -190,6 +194,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:custom|hand[-\s]?written|self[-\s]?written|self[-\s]?made|home[-\s]?made|my\s+own)\s+"
        r"(?:(?!(?:training|train|loop|dataset|data|model|and|but|the|so|with)\b)[\w-]+\s+){0,2}?loss(?:\s+function)?",
        _UN, 0, custom_loss=True),
+    # a hand-written loss said not to be used ("no custom loss, just CrossEntropyLoss", "I don't use a custom loss"):
+    # the negation on the loss itself, not a clause's ("there is no nan in my custom loss" uses one)
+    _k(r"(?:\bno|\bwithout(?:\s+a(?:ny)?)?|\bnot\s+(?:a|any|using\s+a(?:ny)?)|(?:\bdon'?t|\bdo\s+not|\bdidn'?t|"
+       r"\bnever)\s+(?:use|have|write|wrote)(?:\s+a(?:ny)?)?)\s+(?:custom|hand[-\s]?written|self[-\s]?written|"
+       r"home[-\s]?made)\s+loss",
+       _UN, 1, negatable=False, custom_loss=False),
     # a loss the user took as code rather than from the library ("this focal loss implementation", "I implemented
     # a dice loss"): its formula is theirs to check, like a hand-written one
     # (matched beside the loss's name, not over it, so the name is still read)
@@ -310,7 +320,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        _SL, 0, memory_limited=True),
     # --- modern landscape: what the user considers switching to ----------------------------------------
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
-    _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})",
+    # ("switching from DDP to FSDP made the loss worse": the switch as the subject of what it did, made already)
+    _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN}){_NOT_DONE_EFFECT}",
        _MO, P_DIRECT, considering="$text"),
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than|(?:an?\s+)?(?:good\s+|"
        r"reasonable\s+|drop-in\s+|better\s+)?(?:replacement|substitute|alternative)\s+(?:for|to))\s+adamw?|"
@@ -445,6 +456,13 @@ KEYWORDS: tuple[Keyword, ...] = (
     # knowledge.talk.QUOTED_SETTINGS)
     # the width of the classification head as Hugging Face users set it
     _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
+    # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
+    # argument's value is the run's setting, as the same setting said in words is
+    _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),
+    _k(r"\bmax_grad_norm\s*[=:]\s*['\"]?(?:0(?:\.0+)?|none)\b", _QR, 0, grad_clipping=False),
+    _k(r"\blr_scheduler_type\s*[=:]\s*['\"]?(?P<lr_schedule>[a-z_]+)", _QR, 0, lr_schedule="$schedule"),
+    _k(r"\bignore_data_skip\s*[=:]\s*['\"]?true\b", _QR, 0, ignore_data_skip=True),
+    _k(r"\bignore_data_skip\s*[=:]\s*['\"]?false\b", _QR, 0, ignore_data_skip=False),
     _k(r"(?:gpu\s+(?:util\w*|usage|load)|util\w*)\s*(?:(?:of|is|=|:|at|around|about|~|only|just|sits\s+at)\s*){0,3}"
        r"(?P<gpu_utilization_pct>\d+(?:\.\d+)?)\s*%|(?P<v>\d+(?:\.\d+)?)\s*%\s+gpu\s+(?:util\w*|usage|load)",
        _SL, 0, negatable=False, gpu_utilization_pct="$pct"),

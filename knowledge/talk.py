@@ -319,6 +319,8 @@ TIMES: dict[str, str] = {
     "from iteration one": "start", "before any update": "start", "from step 0": "start",
     "at the very beginning": "start", "right at the start": "start", "from epoch 0": "start",
     "from step one": "start", "from step 1": "start", "on the first step": "start", "on the first batch": "start",
+    # (a curve that "stays where it started" never left its start)
+    "where it start": "start", "where it begin": "start", "where it be at the start": "start",
     # later
     "towards the end": "later", "late in training": "later", "after resume": "later", "after resuming": "later",
     "after the warmup": "later", "after warmup": "later", "after": "after", "later": "later", "later on": "later",
@@ -951,6 +953,33 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
+WEIGHT_FORMATS: dict[str, str] = {"fp32": "fp32", "float32": "fp32", "full precision": "fp32", "fp16": "fp16",
+                                  "float16": "fp16", "bf16": "bf16", "bfloat16": "bf16"}
+"""Numeric formats named in passing that may be said of the parameters (``weights_dtype``)."""
+WEIGHT_NOUNS = frozenset("weight weights param params parameter parameters".split())
+"""What a format said of the parameters is said of ("weights in fp32", "parameters stay fp32"); not "the model",
+which is loaded in a format for inference as often ("I load the model in bf16 for inference")."""
+WEIGHT_LINKS = frozenset("be is are in stored kept keep all still remain stay".split())
+"""Words between the parameters and their format ("weights are stored in fp32")."""
+RESTART_SCHEDULE = (r"\b(?:sgdr|cycl(?:ic|ical)\w*|\w*warm[\s_-]?restarts?\w*|cosine\w*[\s_](?:(?:lr|learning[\s_]"
+                    r"rate|annealing|schedule|decay)[\s_])?with[\s_](?:warm[\s_])?restarts?|triangular\d?|"
+                    r"(?:lr|learning[\s_]rate|schedule\w*)\s+(?:with\s+)?restarts)\b")
+"""A learning-rate schedule that restarts by design: SGDR, (cosine) warm restarts, cyclic and triangular LRs."""
+SCHEDULE_RESTART_WORDS = frozenset("restart restarts cycle cycles reset resets".split())
+"""Words that place a movement at a restart of the schedule ("at each restart", "every cycle")."""
+RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
+"""How the loss answers the LR going back up at a restart: expected there, no instability."""
+OWNER_REACH = 12
+"""Words looked back from a movement for whose run it is, or for the training counted before a hang: a clause
+of a pasted log may run for thousands of words, and what says it is near."""
+LOSS_TERM_WORDS = frozenset("auxiliary aux secondary other".split())
+"""Words that name one loss as a term among several ("the auxiliary loss", "the other loss")."""
+RUN_VERBS = frozenset("train trained training run ran running iterate iterated iterating go went going learn learned "
+                      "learning fit fitting have had be was been wait waited waiting".split())
+"""Verbs of the run going on: "after training for 2 hours" is a time of the run, "after switching to bf16" of a
+change (``expert.talk._Reader._after_change``)."""
+TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
+"""What a movement says of a run's trouble: claimed whole when the run is another person's."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
 """Words that keep a clause from stating the user's own run: it weighs, reports, or tells another person's."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
@@ -1210,6 +1239,12 @@ ENDS_IN_ERROR = frozenset({("symptom", "memory_growth")})
 """Readings of a trouble that runs into an error named after it ("memory creeps up until it OOMs"): said before the
 error's words, they are the trouble's own, not words of the error."""
 
+RESTART_STEMS = ("resum", "restart", "restor", "reload", "load", "continu", "checkpoint", "ckpt", "relaunch")
+"""Stems of the words of a restart (the lemmatiser leaves "resuming" whole): a hang said "after resuming" comes
+after the restart, not after steps of training."""
+TRAINED_SPANS = frozenset("step steps iteration iterations iter iters epoch epochs batch batches hour hours minute "
+                          "minutes min mins h".split())
+"""Units of a stretch of training counted before a hang ("trains 2 epochs, then hangs"): the run had taken steps."""
 FOREVER_WORDS = frozenset("block blocked forever indefinitely deadlock deadlocked never".split())
 """Words saying a stopped run does not go on ("blocked on a queue", "waits forever"): a hang, not a pause."""
 
@@ -1882,7 +1917,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
         # (or from what a checkpoint holds: "restart training from the epoch 20 weights", "continuing from a saved
         # model"; not from random or pretrained weights, a new run)
-        (("restart continue", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
+        (("restart continue reload", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
           "!can !could !inference !finetune !fine-tune !pretrained !random !scratch !base"),
          {"recent_change": "resume"}),
         # (a checkpoint loaded and the training carried on: "after loading my checkpoint and continuing")
@@ -2238,7 +2273,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # (the comparison said without "than": "switched from DeepSpeed to FSDP and the loss goes down much slower",
         # "FSDP vs DeepSpeed, the FSDP curve is worse", "FSDP needs a 4x larger LR to match DeepSpeed"; the worse word
         # still FSDP's, and the training's result, not its speed: no speed word in the sentence)
-        (("fsdp", "deepspeed megatron zero zero3 zero-3", "loss converge learn curve train training result",
+        (("fsdp", "deepspeed ddp megatron zero zero3 zero-3", "loss converge learn curve train training result",
           "higher worse slowly plateau stall underperform",
           "!throughput !token !tokens !tokens/s !memory !oom !hang !speed !fast !faster !time !it/s !epoch !=match"),
          {"fsdp_trains_worse": True, "multi_gpu": True}, ((3, 0, 1),)),

@@ -134,8 +134,16 @@ def canonical_optimizer(name: str) -> str | None:
 
 
 def canonical_schedule(name: str) -> str | None:
-    """The vocabulary's lr_schedule value for a spelling (``CosineAnnealingLR`` -> ``cosine``), or None."""
-    return _canonical(SCHEDULE_SPELLINGS, name)
+    """The vocabulary's lr_schedule value for a spelling (``CosineAnnealingLR`` -> ``cosine``), or None.
+
+    A kind named with the word for a schedule after it ("cosine schedule", "linear lr decay") is that kind.
+    """
+    found = _canonical(SCHEDULE_SPELLINGS, name)
+    if found is None:
+        bare = re.sub(r"[-_\s]+(?:lr[-_\s]+)?(?:schedul\w*|decay|annealing)$", "", name.strip(), flags=re.I)
+        if bare != name.strip():
+            found = _canonical(SCHEDULE_SPELLINGS, bare)
+    return found
 
 # ---------------------------------------------------------------------------------------------------
 # advice actions: what a fix tells the user to do, and what an avoid entry forbids (issue 7's meta-test

@@ -403,8 +403,14 @@ SPECS: tuple[Spec, ...] = (
     _b("epoch_start_stall", "Every epoch begins with a long pause before its first step, while the steps inside the "
        "epoch run at normal speed.", group="data"),
     _b("first_step_stall", "The run sits for a long time before its first step (after a start or a resume) and then "
-       "trains at its normal speed; false: it never takes a step (a hang, a deadlock, a process that waits idle).",
+       "trains at its normal speed; false: it never takes a step (a hang, a deadlock, a process that waits idle), "
+       "or it hangs only after it has trained.",
        group="loop"),
+    _b("ignore_data_skip", "On resume the trainer starts at the saved step without replaying the batches already "
+       "seen (Hugging Face ignore_data_skip=True); false: it replays them to restore the data order.", group="loop"),
+    _e("hang_onset", "first_step mid_run epoch_boundary",
+       "Where a hang happens: before or at the first step, mid-run after steps were taken, or at an epoch "
+       "boundary.", group="loop"),
     _b("attention_mask_empty", "Some sequences have an attention mask that is zero everywhere (or every query row "
        "of them masked), e.g. left padding that leaves a row with nothing to attend to.", group="data"),
     _b("clip_ineffective", "Gradient clipping is configured but never acts: the gradient norm is not capped whatever "

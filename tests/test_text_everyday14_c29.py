@@ -84,8 +84,9 @@ def test_class_ids_ordered_differently_where_scored(text: str, expected: dict) -
 @pytest.mark.parametrize("text, expected", [
     ("I cast all the parameters to bfloat16 and train them directly", {"weights_dtype": "bf16"}),
     ("the model was loaded with torch_dtype=torch.bfloat16 before training", {"weights_dtype": "bf16"}),
-    # autocast keeps the weights in fp32; a card without bf16 is the hardware's
-    ("I use bf16 autocast, the model parameters stay fp32", {"weights_dtype": None}),
+    # autocast keeps the weights in fp32 (said so, the format is read: review d30); a card without bf16 is the
+    # hardware's
+    ("I use bf16 autocast, the model parameters stay fp32", {"weights_dtype": "fp32"}),
     ("my gpu does not support bf16 for the model", {"weights_dtype": None}),
 ])
 def test_weights_cast_to_bf16(text: str, expected: dict) -> None:
