@@ -651,9 +651,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"eps(?:ilon)?|momentum\s+values?)",
        _DQ, P_DIRECT, negatable=False, symptom="direct_question", question_topic="optimizer"),
     # two versions of one library set side by side, the older one training: "NaN on PyTorch 1.5; on 1.4 the loss
-    # decreases normally" is a regression the upgrade brought (the DF-CHG-LIB rows), said without "upgrade"
-    _k(r"(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
-       r"\d+\.\d+(?:\.\d+)?\b(?P<gap1>[^!?\n]{0,120}?)\b(?:on|with|under|in|using)\s+(?:v|version\s+)?\d+\.\d+"
+    # decreases normally" is a regression the upgrade brought (the DF-CHG-LIB rows), said without "upgrade"; the
+    # second version may name its library again, the same one ("nan with deepspeed 0.13.5. With deepspeed 0.10.2 the
+    # same script trains fine"), never another ("deepspeed 0.13.5 with transformers 4.38 trains fine" is one setup)
+    _k(r"(?P<lib>pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
+       r"\d+\.\d+(?:\.\d+)?\b(?P<gap1>[^!?\n]{0,120}?)\b(?:on|with|under|in|using)\s+"
+       r"(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?\d+\.\d+"
        r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
        r"trains?|trained|decreas\w*|converg\w*)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
@@ -1196,6 +1199,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?!\s*(?:memory|mem|vram|ram|saving|savings|speed\w*|faster|slower|less|more|utili[sz]\w*)\b)|"
        r"\ball\s+(?:the\s+)?(?:[2-9]|[1-9]\d+|two|three|four|eight)\s+(?:ranks\b|"
        r"processes\b(?![^.!?\n]{0,60}?\b(?:cpu|workers?)\b))",
+       _QR, 0, negatable=False, multi_gpu=True),
+    # several devices given to the launcher or the trainer as a setting: a list of two or more device ids
+    # ("--gpu_ids 0,1", "CUDA_VISIBLE_DEVICES=0,1,2,3", "devices=[0, 1]") or a count of two or more ("--gpus 4",
+    # "Trainer(gpus=2)", "--num_processes 8"); one device ("--gpus 0,", "CUDA_VISIBLE_DEVICES=0", "gpus=1") is no
+    # multi-GPU run, and a bare word with numbers after it in prose ("batch 8 per gpu, 16 and 32") is no setting:
+    # the flag's dashes or an "=" make it one
+    _k(r"(?:\bcuda_visible_devices\s*=\s*['\"]?|(?:--(?:gpus?|devices?)(?:[_-]?ids?)?\s*[=\s]|"
+       r"\b(?:gpus?|devices?)(?:[_-]?ids?)?\s*=)\s*\[?\s*['\"]?)\d+\s*,\s*\d+|"
+       r"(?:--(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*[=\s]|"
+       r"\b(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*=)\s*(?:[2-9]|[1-9]\d+)\b(?!\s*,)",
        _QR, 0, negatable=False, multi_gpu=True),
     # several cards said by a count in words or digits before the card's name ("my two RTX 3090s", "on 2 A100s",
     # "four V100 cards"): the job has as many devices (one, "a single 3090", is no multi-GPU run)

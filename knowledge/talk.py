@@ -2880,7 +2880,15 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                # (not the crash a run was restarted from: "reloaded the checkpoint after a crash" is a resume's history)
                r"(?<!after a )(?<!after the )(?<!from a )(?<!from the )"
                r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
-               r"\bexits? with (?:code|status)\b|\bexited with\b")
+               r"\bexits? with (?:code|status)\b|\bexited with\b|"
+               # a run said to die ("training with batch_size 16 dies at the end of the epoch", "the job died after 3
+               # epochs"); not the units, gradients or layers that die (dead ReLUs, vanishing gradients), nor a value
+               # or rate that dies down, out or to zero
+               # (the word is looked for first: the guards before it are tried only where it stands)
+               r"\b(?=die[sd]\b)(?<!relus )(?<!relu )(?<!neurons )(?<!neuron )(?<!units )(?<!unit )(?<!gradients )"
+               r"(?<!gradient )(?<!grads )(?<!grad )(?<!activations )(?<!activation )(?<!layers )(?<!layer )"
+               r"(?<!filters )(?<!channels )(?<!features )(?<!signal )(?<!rate )(?<!lr )die[sd]\b"
+               r"(?!\s+(?:down|out|off|away|to)\b)")
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
 
