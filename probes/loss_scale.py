@@ -185,8 +185,7 @@ class LossScaleProbe(Probe):
                 self.first_low = self.latest
 
     def summarise(self, run: Any) -> list:
-        """``loss_multiplier`` once read; ``loss_scaled_for_accum`` once the configuration lint counted
-        micro-batches per step."""
+        """``loss_multiplier`` once read; ``loss_scaled_for_accum`` beside the lint's micro-batch count."""
         from probes.base import at_step
 
         out = observe_multiplier(self.first_low, self.latest)
