@@ -15,7 +15,7 @@ from typing import Any
 from knowledge import all_rows
 from knowledge.fixes import FIX_LOADER
 from knowledge.record import dataclass
-from knowledge.schema import Absent, Between, Cite, Find, Fix, Ge, Gt, Is, Le, Lt, RouteTo, Row, Salience
+from knowledge.schema import Absent, Between, Cite, Derive, Find, Fix, Ge, Gt, Is, Le, Lt, RouteTo, Row, Salience
 
 KARPATHY = "Karpathy, 'A Recipe for Training Neural Networks' (2019)"
 CS231N = "CS231n notes, 'Neural Networks Part 3: babysitting the learning process' (Karpathy)"
@@ -292,6 +292,13 @@ MEASURES: tuple[Measure, ...] = (
             "torch.amp.GradScaler halves the scale on an overflow and doubles it after 2000 clean steps "
             "(growth_interval), so a healthy run skips a handful of early steps and then about one in 2000; "
             "half the steps skipped is our bound", Cite("002", "FP16 training", "dynamic loss scaling")),
+    Measure("MT-LOSSMUL-LOW", 1e-4,
+            "the loss reaching backward multiplied by less than this (read at the model's output, a GradScaler's "
+            "scale divided out) and never divided back: every gradient, and every update, shrinks by that factor",
+            "below 1/k for any accumulation count in use (k up to a thousand gives 1e-3); a typical gradient of 1e-3 "
+            "times 1e-4 is 1e-7, at Adam's eps (1e-8) and fp16's subnormal range (6e-8), where updates stop; a "
+            "collapsed dynamic loss scale halves towards zero far past this", Cite("002", "FP16 training",
+                                                                                  "dynamic loss scaling")),
     Measure("MT-PERFECT-ACC", 0.999,
             "validation accuracy at or above this is perfect: on a real task that is a leak or degenerate labels, "
             "not a model", f"{KARPATHY}: results that look too good are checked for leakage and label bugs first; "
@@ -697,6 +704,22 @@ ROWS = (
                 "for n, p in model.named_parameters():\n"
                 "    print(n, p.requires_grad, id(p) in held, p.grad is not None, (p - before[n]).abs().max().item())"),
         avoid=("raising the LR of parameters the step never reaches",)),
+    # A loss multiplied down before backward (a collapsed loss scale that nothing divides back, a stray constant)
+    # shrinks every gradient by the same factor: read at the output, it is told apart from an LR too low or
+    # gradients shrinking near a minimum, which look the same in the update ratio.
+    Row("MS-LOSSMUL-01", {"loss_multiplier": lt("MT-LOSSMUL-LOW")},
+        (Find("Not Learning", "warning", "the loss reaching backward is multiplied by a vanishing factor and never "
+              "divided back (a collapsed loss scale, a loss scaled down by mistake): gradients and updates vanish "
+              "with it", explains=("not_learning", "convergence")),
+         Derive("loss_scale_issue", True)),
+        "The gradient at the output is the loss's multiplier times a known softmax or sigmoid term: a multiplier "
+        "of 1e-12 is the loss scale, not the LR or the data, and the fix is where the loss is scaled.",
+        Cite("002", "FP16 training", "dynamic loss scaling"),
+        salience=Salience.CAUSE,
+        fix=Fix("Scale the loss through the scaler and let it unscale before the step (or drop the constant).",
+                "scaler.scale(loss).backward()\nscaler.step(optimizer)\nscaler.update()\n"
+                "print(scaler.get_scale())  # a healthy scale stays in the thousands"),
+        avoid=("raising the LR to make up for a loss scaled down",)),
     Row("MS-UPD-02", {"update_ratio": Between(math.ulp(0.0), threshold("MT-UPD-LOW"),
                                               source=_src("MT-UPD-LOW") + "; above 0, which MS-UPD-00 reads")},
         (Find("Not Learning", "warning", "weight updates are a vanishing fraction of the weights: LR far too low"),
@@ -707,7 +730,7 @@ ROWS = (
         # what sets the step size instead of the LR: an applied LR of 0 or near it, a clip that cuts every step,
         # a huge Adam eps; and dead units, whose layers get no gradient to step with
         unless=("finding:MS-LR0-01", "finding:MS-LR0-02", "finding:MS-CLIP-01", "finding:MS-EPS-02",
-                "finding:MS-DEAD-01"),
+                "finding:MS-DEAD-01", "finding:MS-LOSSMUL-01"),
         salience=Salience.CAUSE,
         fix=Fix("Raise the LR 10-100x (an LR range test finds the edge).",
                 "for g in optimizer.param_groups:\n    g['lr'] *= 30"),

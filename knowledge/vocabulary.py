@@ -254,6 +254,9 @@ SPECS: tuple[Spec, ...] = (
        group="probe"),
     _f("update_ratio", "Median over layers of |weight update| / |weight| per optimizer step.", low=0.0,
        group="probe"),
+    _f("loss_multiplier", "What the loss reaching backward was multiplied by, read from the gradient at the "
+       "model's output with a GradScaler's scale divided out (1 for a plain loss, 1/k averaging k micro-batches).",
+       low=0.0, group="probe"),
     _f("generalization_gap", "Training accuracy minus validation accuracy (fraction).", low=-1.0, high=1.0,
        group="probe"),
     _e("gap_trend", "widening stable narrowing", "How the train/validation gap moves over the run.",

@@ -6,6 +6,9 @@ by before ``backward`` (1 for a plain loss, ``1/k`` when ``k`` accumulated micro
 from the target entries the target's share is known (0, or the label-smoothing mass), so ``c`` is read from the
 output and its gradient alone, without the labels. With ``k > 1`` micro-batches per optimizer step, ``c`` near 1
 means the loss was not divided by ``k``: the step applies the sum of ``k`` gradients, ``k`` times the LR on SGD.
+Far below ``1/k`` (``MT-LOSSMUL-LOW``), the loss was multiplied down and never divided back (a collapsed loss
+scale, a stray constant): every gradient and update shrinks with it (``loss_multiplier``), which the update ratio
+alone reads as gradients shrinking near a minimum.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from typing import Any
 
 import torch
 
+from knowledge.measurements import threshold
 from probes.base import Probe, ProbeInfo, emit
 
-INFO = ProbeInfo("loss_scale", "cheap", "backward", ("loss_scaled_for_accum",))
+INFO = ProbeInfo("loss_scale", "cheap", "backward", ("loss_scaled_for_accum", "loss_multiplier"))
 KINDS = ("cross_entropy", "bce_with_logits")
 
 
@@ -78,6 +82,28 @@ def scaled_for_accum(multipliers: Sequence[float], k: int) -> bool | None:
     return None
 
 
+def window_multiplier(values: Sequence[float]) -> float | None:
+    """One window's multiplier: the median of its finite positive samples (None when it has none)."""
+    vals = sorted(v for v in values if math.isfinite(v) and v > 0)
+    return vals[len(vals) // 2] if vals else None
+
+
+def observe_multiplier(first_low: tuple[int, float] | None, latest: tuple[int, float] | None) -> list:
+    """``loss_multiplier``: the first window below ``MT-LOSSMUL-LOW`` speaks for the run, else the latest one.
+
+    A collapse is the fault even where the scale later recovers (a dynamic scale grows back), as the update
+    ratio's first abnormal phase is.
+    """
+    pick = first_low or latest
+    if pick is None:
+        return []
+    step, value = pick
+    ev = {"step": step, "judged": "first window below the bound" if first_low else "latest window"}
+    if latest is not None and first_low is not None:
+        ev["latest"] = latest[1]
+    return [emit(INFO, "loss_multiplier", value, ev, ("MT-LOSSMUL-LOW",), step=step)]
+
+
 def observe(multipliers: Sequence[float], k: int) -> list:
     """``loss_scaled_for_accum`` when ``k > 1`` micro-batches feed each step and the multiplier was readable."""
     judged = scaled_for_accum(multipliers, k)
@@ -101,7 +127,7 @@ class LossScaleProbe(Probe):
     info = INFO
     hooks = ("forward", "window")
     sampled_hooks = ("forward",)
-    thresholds = ()
+    thresholds = ("MT-LOSSMUL-LOW",)
     KEEP = 64
 
     def attach(self, run: Any) -> None:
@@ -113,23 +139,27 @@ class LossScaleProbe(Probe):
         self.smoothing = float(getattr(run.loss_fn, "label_smoothing", 0.0) or 0.0)
         self.samples: deque[float] = deque(maxlen=self.KEEP)
         self._lint: Any = None  # the configuration lint (its micro-batch counts), looked up at the first sample
+        self.latest: tuple[int, float] | None = None  # (step at the window end, the window's multiplier)
+        self.first_low: tuple[int, float] | None = None  # the first window below MT-LOSSMUL-LOW
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
-        """On a sampled step of an accumulating loop, hook the output's gradient (host checks only otherwise).
+        """On a sampled step, hook the output's gradient (host checks only otherwise).
 
-        The multiplier is judged only beside the micro-batch count (``summarise``): while the configuration lint
-        has counted no step of more than one micro-batch, nothing would read it, and its dozen kernels a sample
-        were about 0.4 ms of a sampled step's 3 ms extra on the small MLP (4 us a step amortised; issue 21).
-        The lint counts micro-batches on the same sampled steps: before it has recorded a count, a micro-batch
-        after the first of the step being counted (a backward already in it) is read already, so a run that ends
-        after one sampled step of an accumulating loop still has its multiplier. Without the lint, every sampled
-        step, as before.
+        An accumulating loop is read on every sampled step: the verdict on the division by ``k`` (``summarise``)
+        needs the configuration lint's micro-batch count beside it. Before the lint has recorded a count, a
+        micro-batch after the first of the step being counted (a backward already in it) is read already, so a
+        run that ends after one sampled step of an accumulating loop still has its multiplier. Any other loop is
+        read on the first step and then once a window, on its last sampled step (``loss_multiplier``: a loss
+        multiplied down late in a run shows at the next window end); every sampled step would cost its dozen
+        kernels, about 0.4 ms of a sampled step's extra on the small MLP, twice as often (issue 21). Without the
+        lint, every sampled step.
         """
         if self.kind is None or not run.sampled or out is None or out.ndim != 2 or not out.requires_grad:
             return
         if self._lint is None:
             self._lint = run.probe("config_lint") or False
-        if self._lint is not False and not self._lint.accum and not self._lint.accumulating_now():
+        if self._lint is not False and not self._lint.accum and not self._lint.accumulating_now() \
+                and run.steps and run.steps % run.every < run.every - run.update_every:
             return
         z = out.detach()
 
@@ -143,17 +173,26 @@ class LossScaleProbe(Probe):
         out.register_hook(hook)
 
     def accumulate(self, run: Any, window: Any) -> None:
-        """Keep the latest multipliers (bounded)."""
-        self.samples.extend(v[0] for _, v in window.get("lossmul"))
+        """Keep the latest multipliers (bounded), and the window's: the latest, and the first one far too low."""
+        got = [v[0] for _, v in window.get("lossmul")]
+        if not got:
+            return
+        self.samples.extend(got)
+        m = window_multiplier(got)
+        if m is not None:
+            self.latest = (run.steps, m)
+            if self.first_low is None and m < threshold("MT-LOSSMUL-LOW"):
+                self.first_low = self.latest
 
     def summarise(self, run: Any) -> list:
-        """``loss_scaled_for_accum`` once the configuration lint counted micro-batches per step."""
+        """``loss_multiplier`` once read; ``loss_scaled_for_accum`` beside the lint's micro-batch count."""
         from probes.base import at_step
 
+        out = observe_multiplier(self.first_low, self.latest)
         lint = run.probe("config_lint")
         accum = getattr(lint, "accum", None)
         if not accum:
-            return []
+            return out
         import statistics
 
-        return at_step(observe(list(self.samples), int(statistics.median(accum))), run.steps)
+        return out + at_step(observe(list(self.samples), int(statistics.median(accum))), run.steps)

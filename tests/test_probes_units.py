@@ -419,3 +419,38 @@ def _spin_on(cpu: int, stop: object) -> None:
     os.sched_setaffinity(0, {cpu})
     while not stop.is_set():  # type: ignore[attr-defined]
         pass
+
+
+def test_a_window_multiplier_far_below_one_speaks_for_the_run_even_after_it_recovers():
+    from probes import loss_scale
+
+    assert loss_scale.window_multiplier([float("nan"), 1.02, 0.98, 1.0]) == pytest.approx(1.0)
+    assert loss_scale.window_multiplier([float("nan"), 0.0]) is None
+    healthy = loss_scale.observe_multiplier(None, (400, 1.0))
+    assert healthy[0].value == 1.0 and healthy[0].step == 400
+    collapsed = loss_scale.observe_multiplier((1600, 2.0 ** -40), (2400, 1.0))
+    assert collapsed[0].value == 2.0 ** -40 and collapsed[0].evidence["latest"] == 1.0
+    assert loss_scale.observe_multiplier(None, None) == []
+
+
+@pytest.mark.parametrize("shape", [(512, 512), (1000, 64), (300,), (7, 3, 33, 33)])
+def test_the_update_ratio_read_on_a_subset_matches_the_whole_tensor(shape):
+    from probes.update_ratio import SUBSET, host_ratios, subset, update_norms
+
+    torch.manual_seed(0)
+    p = torch.nn.Parameter(torch.randn(shape))
+    opt = torch.optim.AdamW([p], lr=1e-3)
+    p.grad = torch.randn(shape)
+    opt.step()  # Adam's first step moves every entry by about the LR: a second one with a new gradient
+    full_before = p.detach().clone()
+    before = torch._foreach_mul(subset([p]), 1.0)
+    p.grad = torch.randn(shape)
+    opt.step()
+    after = subset([p])
+    assert after[0].numel() < 2 * SUBSET  # about SUBSET entries (the stride is n // SUBSET or a little more)
+    est = host_ratios(update_norms(before, after, consume=True).tolist())[0]
+    full = host_ratios(update_norms([full_before], [p.detach()]).tolist())[0]
+    assert est == pytest.approx(full, rel=0.05)
+    # a matrix's subset walks through all its columns, not the same few in every row
+    index = subset([torch.arange(p.numel()).reshape(shape)])[0]
+    assert len(set((index % shape[-1]).tolist())) == min(shape[-1], index.numel())

@@ -4,6 +4,7 @@ collapse. Real torch loops; healthy runs with a decaying LR stay quiet.
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from trainopt import watch
@@ -59,3 +60,20 @@ def test_healthy_runs_with_a_decaying_lr_stay_quiet():
         w = _train("none", sched, opt_name)
         assert not w.trips, (sched, opt_name, w.trips)
         assert not _found(w) & {"DX-GRAD-01", "MS-UPD-02", "MS-UPD-00"}, (sched, opt_name)
+
+
+def test_a_loss_multiplied_down_part_way_trips_as_a_loss_scale_not_the_lr():
+    # the update ratio alone reads a late collapse as gradients shrinking near a minimum; the multiplier read at
+    # the output names it
+    w = _train("loss_scale")
+    assert not [t for t in w.trips if t["step"] <= FAULT_AT], w.trips
+    assert any("MS-LOSSMUL-01" in t["rows"] for t in w.trips), w.trips
+    found = _found(w)
+    assert "MS-LOSSMUL-01" in found and "MS-UPD-02" not in found
+    assert w.observations()  # the multiplier stays readable after the run
+    assert {o.name: o for o in w.observations()}["loss_multiplier"].value < 1e-9
+
+
+def test_a_healthy_run_reads_a_loss_multiplier_of_one():
+    w = _train("none")
+    assert {o.name: o for o in w.observations()}["loss_multiplier"].value == pytest.approx(1.0, rel=0.05)
