@@ -566,6 +566,8 @@ class _TrackedCSN(ConflictSetNode):
         activation = _Activation(self.rule, info.data, {k: v for k, v in info.context if isinstance(k, str)})
         if token.tag is _VALID:
             if info not in self.memory:
+                if not self.memory:  # the matcher's ``reset`` clears only the memories a run filled
+                    self.touched.append(self)  # type: ignore[attr-defined]
                 self.memory.add(info)
                 if activation in self.removed:
                     self.removed.remove(activation)
@@ -665,6 +667,8 @@ class _Join(OrdinaryMatchNode):
 
     def _join(self, token: Any, branch: list[Any], other: list[Any], is_left: bool) -> None:
         if token.tag is _VALID:
+            if not branch and not other:  # for the matcher's ``reset``: a memory filled since the last one
+                self.touched.append(self)  # type: ignore[attr-defined]
             branch.append(_info(token))
         else:
             try:
@@ -751,12 +755,13 @@ class _Presence:
     stops matching. Its memory holds the matched facts, as a negation node's right memory does.
     """
 
-    __slots__ = ("memory", "gates", "children")
+    __slots__ = ("memory", "gates", "children", "touched")
 
     def __init__(self) -> None:
         self.memory: list[Any] = []
         self.gates: list[_Gate] = []  # a gate negating it twice is listed twice
         self.children: list[Any] = []  # none: it tells its gates directly
+        self.touched: list[Any] = []  # the matcher's list of memories filled since its last reset (``_index``)
 
     def _reset(self) -> None:
         self.memory = []
@@ -772,9 +777,12 @@ class _Presence:
         if token.tag is _VALID:
             self.memory.append(_info(token))
             if len(self.memory) == 1:
+                touched = self.touched
+                touched.append(self)
                 for gate in self.gates:
                     gate.blocked += 1
                     if gate.blocked == 1:
+                        touched.append(gate)  # a count above zero is state its ``reset`` clears
                         gate.withdraw(_INVALID)
         else:
             self.memory.remove(_info(token))
@@ -794,13 +802,14 @@ class _Gate:
     that are). The same tokens are passed on and back, to the same children, as the chain passes them.
     """
 
-    __slots__ = ("left_memory", "presences", "blocked", "children")
+    __slots__ = ("left_memory", "presences", "blocked", "children", "touched")
 
     def __init__(self, presences: list[_Presence], children: list[Any]) -> None:
         self.left_memory: dict[Any, None] = {}
         self.presences = presences
         self.blocked = 0
         self.children = children
+        self.touched: list[Any] = []  # the matcher's list of memories filled since its last reset (``_index``)
 
     def _reset(self) -> None:
         self.left_memory = {}
@@ -815,6 +824,8 @@ class _Gate:
     def activate_left(self, token: Any) -> None:
         """Keep a token from the left; pass it on while nothing matches any of the negated patterns."""
         if token.tag is _VALID:
+            if not self.left_memory and not self.blocked:  # for the matcher's ``reset``
+                self.touched.append(self)
             self.left_memory[_info(token)] = None
         else:
             del self.left_memory[_info(token)]
@@ -1169,6 +1180,15 @@ class CachedReteMatcher(ReteMatcher):
         self._presences = [n for n in memories if type(n) is _Presence]
         self._gates = [n for n in memories if type(n) is _Gate]
         self._others = [n for n in memories if type(n) not in (_Join, _TrackedCSN, _Presence, _Gate)]
+        # Our node classes add themselves here as a memory of theirs goes from empty to holding something, so
+        # ``reset`` visits the few hundred a run filled, not all ~2,000 (a scan that, right after a run, reads
+        # nodes long gone from the processor's caches). The first reset scans them all: a network as loaded or
+        # built is taken on trust only once it has been cleared.
+        self.touched: list[Any] = []
+        self._scan_all = True
+        for node in memories:
+            if type(node) in (_Join, _TrackedCSN, _Presence, _Gate):
+                node.touched = self.touched
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
@@ -1204,7 +1224,28 @@ class CachedReteMatcher(ReteMatcher):
 
     def reset(self) -> None:
         """Clear every node's memory (alpha nodes have none); an empty one is left as it is."""
-        # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined
+        touched = self.touched
+        if not self._scan_all:
+            # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined; a
+            # node listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
+            for node in touched:
+                kind = type(node)
+                if kind is _Join:
+                    node.left_memory = []
+                    node.right_memory = []
+                elif kind is _TrackedCSN:
+                    node.memory = set()
+                elif kind is _Presence:
+                    node.memory = []
+                else:  # _Gate
+                    node.left_memory = {}
+                    node.blocked = 0
+            touched.clear()
+            for node in self._others:
+                node._reset()
+            return
+        self._scan_all = False
+        touched.clear()
         for node in self._joins:
             if node.left_memory or node.right_memory:
                 node.left_memory = []

@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import field
+from functools import cache
 from typing import Any
 
 from knowledge.errors import VocabularyError
@@ -607,9 +608,20 @@ FRACTION_NAMES = frozenset({"train_metric", "val_metric"})
 
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9}
 # "50,000", "1,234,567.5": commas only as thousands separators, so "0,5" (a decimal comma) stays refused.
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
-_PLAIN_INT = re.compile(r"[+-]?\d+", re.ASCII)
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", re.ASCII | re.IGNORECASE)
+_THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?"
+_PLAIN_INT = r"[+-]?\d+"
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
+
+
+@cache
+def _number_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """``_THOUSANDS``, ``_NUMBER`` and ``_PLAIN_INT``, compiled on first use.
+
+    Most processes read no typed number (a ``diagnose`` of JSON values, a consultation before its first answer),
+    and every pattern compiled at import is start-up time.
+    """
+    return (re.compile(_THOUSANDS), re.compile(_NUMBER, re.ASCII | re.IGNORECASE),
+            re.compile(_PLAIN_INT, re.ASCII))
 
 
 PAIRS = {"train_metric": "val_metric"}
@@ -617,11 +629,16 @@ PAIRS = {"train_metric": "val_metric"}
 
 _NUM_TEXT = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*%?"
 # "0.95 / 0.75", "0.95, 0.75", "0.95 vs 0.75", "train 0.95 val 0.75", "train: 95% / val: 75%".
-_PAIR = re.compile(
+_PAIR = (
     rf"\s*(?:train\w*\s*(?:acc\w*|metric|loss)?\s*[:=]?\s*)?(?P<a>{_NUM_TEXT})\s*"
     rf"(?:/|,|;|\bvs\.?|\band\b|(?=val))\s*"
-    rf"(?:(?:val\w*|valid\w*|dev|test)\s*(?:acc\w*|metric|loss)?\s*[:=]?\s*)?(?P<b>{_NUM_TEXT})\s*",
-    re.IGNORECASE | re.ASCII)
+    rf"(?:(?:val\w*|valid\w*|dev|test)\s*(?:acc\w*|metric|loss)?\s*[:=]?\s*)?(?P<b>{_NUM_TEXT})\s*")
+
+
+@cache
+def _pair_pattern() -> re.Pattern[str]:
+    """``_PAIR`` compiled on first use (an answer to a paired question), not at every start-up."""
+    return re.compile(_PAIR, re.IGNORECASE | re.ASCII)
 
 
 def read_pair(text: str) -> tuple[str, str] | None:
@@ -630,9 +647,9 @@ def read_pair(text: str) -> tuple[str, str] | None:
     Returns:
         The two numbers as typed, or None when ``text`` is not such a pair (``"50,000"`` is one number).
     """
-    if len(text) > 200 or _THOUSANDS.fullmatch(text.strip()):
+    if len(text) > 200 or _number_patterns()[0].fullmatch(text.strip()):
         return None
-    m = _PAIR.fullmatch(text)
+    m = _pair_pattern().fullmatch(text)
     return (m["a"].strip(), m["b"].strip()) if m else None
 
 
@@ -770,11 +787,12 @@ def _parse_number(s: Spec, text: str, bad: _Bad) -> tuple[int | float, str]:
     if t[-1:] in _SUFFIX and t[:-1].strip():
         scale = _SUFFIX[t[-1]]
         t = t[:-1].rstrip()
-    if _THOUSANDS.fullmatch(t):
+    thousands, number, plain_int = _number_patterns()
+    if thousands.fullmatch(t):
         t = t.replace(",", "")
-    if not _NUMBER.fullmatch(t):  # ASCII only: "²" and "١٢" are not numbers anyone types in a config
+    if not number.fullmatch(t):  # ASCII only: "²" and "١٢" are not numbers anyone types in a config
         raise bad
-    if s.kind == INT and scale == 1.0 and not percent and _PLAIN_INT.fullmatch(t):
+    if s.kind == INT and scale == 1.0 and not percent and plain_int.fullmatch(t):
         value: int | float = int(t)
     else:
         try:

@@ -556,3 +556,27 @@ def test_the_private_copy_reads_back_the_entries_it_stored(tmp_path):
     assert all(r.returncode == 0 and "isolated True" in r.stdout for r in runs), runs[-1].stderr
     refused = [line for line in runs[1].stderr.splitlines() if "did not load" in line or "never holds" in line]
     assert not refused, refused
+
+
+
+def _held(node):
+    """What a memory node holds, as sizes: its memories, and a gate's count of patterns that match."""
+    return tuple(len(v) if not isinstance(v, int) else v
+                 for v in (getattr(node, a, 0) for a in ("memory", "left_memory", "right_memory", "blocked")))
+
+
+def test_reset_after_runs_clears_every_memory_a_run_filled(monkeypatch):
+    """``reset`` clears only the memories listed as filled: after each run, every node of the network holds what
+    it holds on an engine reset once (the initial fact's tokens), and each case reads as on a fresh engine."""
+    cases = [c for c in load_cases() if c.get("observations")][:12]
+    eng = engine_class()()
+    fresh = engine_class()()
+    fresh.reset()
+    want = [_held(n) for n in fresh.matcher.memories]
+    for case in cases:
+        _report(case, eng, monkeypatch)
+        assert any(map(any, (_held(n) for n in eng.matcher.memories)))
+        eng.reset()
+        assert [_held(n) for n in eng.matcher.memories] == want, case["_where"]
+    for case in cases:
+        assert _report(case, eng, monkeypatch) == _report(case, engine_class()(), monkeypatch), case["_where"]

@@ -203,3 +203,19 @@ def test_the_program_takes_the_quick_exit_and_a_host_program_goes_on(tmp_path):
                            "except SystemExit as e:\n    print('went on', e.code)\n"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
     assert host.stdout.splitlines()[-1] == "went on 0" and "[quick exit" not in host.stderr
+
+
+def test_the_vocabulary_compiles_its_number_patterns_only_when_a_number_is_read():
+    """Importing the vocabulary compiles none of its number patterns; reading a typed number or a pair does."""
+    script = ("import re, sys\n"
+              "seen = []\n"
+              "compile_ = re.compile\n"
+              "re.compile = lambda p, f=0: seen.append(p) or compile_(p, f)\n"
+              "import knowledge.vocabulary as v\n"
+              "ours = {getattr(x, 'pattern', x) for x in (v._THOUSANDS, v._NUMBER, v._PLAIN_INT, v._PAIR)}\n"
+              "at_import = [p for p in seen if p in ours]\n"
+              "print(len(at_import), v.normalise('batch_size', '1,024')[0], v.read_pair('0.95 / 0.75'))\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split(None, 1) == ["0", "1024 ('0.95', '0.75')\n"]
