@@ -10,6 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from expert.nlp import (
+    PREFIXED_CHARS,
+    _prefix_finders,
+    finditer_prefixed,
     IGNORECASE_FOLDS,
     NUMBER_KEYED_CHARS,
     Scanner,
@@ -212,3 +215,28 @@ def test_a_number_led_cue_is_not_tried_at_numbers_followed_by_other_words() -> N
     assert len(text) >= NUMBER_KEYED_CHARS
     assert [m.group(0) for _i, m in scanner.scan(text)] == ["32 images per gpu"]
     assert scanner.attempts == 1  # (not one attempt per number of the log)
+
+
+def test_finditer_prefixed_finds_what_finditer_finds() -> None:
+    """A long text: the matches tried only at the prefixes' places are finditer's, overlapping places, text before
+    a place, upper case and non-ASCII text included; a pattern with one-letter prefixes is searched as it is."""
+    from knowledge import talk as K
+
+    rnd = random.Random(11)
+    pieces = ["cuda out of memory", "outarget", "OOM", "xoom", "ooms", "device ran out", "gpu runs out", "İ", "ſ",
+              "RuntimeError: CUDA Out Of Memory", "the model is on the gpu", "tensors on different devices", "\n",
+              "loss 0.25 ", "dev", "tar", "out", " ", ". "]
+    words: list[str] = []
+    while sum(map(len, words)) < PREFIXED_CHARS + 5_000:
+        words.append(rnd.choice(pieces))
+    raw = "".join(words)
+    patterns = [re.compile(p) for p, _sets in K.ERROR_SIGNATURES] + [
+        re.compile(r"(?<!x)oom\w*|outa|tar\w+", re.IGNORECASE), re.compile(r"outx|tar\w+"), re.compile(r"(?<=\bthe )model\b[^.\n]{0,40}gpu")]
+    for text in (raw, raw.lower(), raw.lower().encode("ascii", "ignore").decode()):
+        assert len(text) >= PREFIXED_CHARS
+        for p in patterns:
+            assert [m.span() for m in finditer_prefixed(p, text)] == [m.span() for m in p.finditer(text)], p.pattern
+    assert sum(1 for _ in finditer_prefixed(patterns[-3], raw)) > 100
+    assert [m.group(0) for m in finditer_prefixed(patterns[-2], "outarget " * 3_000)][:2] == ["target", "target"]
+    assert _prefix_finders(r"\ba\w+|cuda", 0) is None  # (a one-letter prefix: no places to skip to)
+    assert _prefix_finders(r"cuda|(?:out)?", 0) is None  # (may match empty)
