@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from expert.nlp import (
-    PREFIXED_CHARS,
-    _prefix_finders,
-    finditer_prefixed,
     IGNORECASE_FOLDS,
     NUMBER_KEYED_CHARS,
+    PREFIXED_CHARS,
     Scanner,
+    _prefix_finders,
+    finditer_prefixed,
     literal_prefixes,
     lower_aligned,
     normalise,
@@ -231,7 +231,8 @@ def test_finditer_prefixed_finds_what_finditer_finds() -> None:
         words.append(rnd.choice(pieces))
     raw = "".join(words)
     patterns = [re.compile(p) for p, _sets in K.ERROR_SIGNATURES] + [
-        re.compile(r"(?<!x)oom\w*|outa|tar\w+", re.IGNORECASE), re.compile(r"outx|tar\w+"), re.compile(r"(?<=\bthe )model\b[^.\n]{0,40}gpu")]
+        re.compile(r"(?<!x)oom\w*|outa|tar\w+", re.IGNORECASE), re.compile(r"outx|tar\w+"),
+        re.compile(r"(?<=\bthe )model\b[^.\n]{0,40}gpu")]
     for text in (raw, raw.lower(), raw.lower().encode("ascii", "ignore").decode()):
         assert len(text) >= PREFIXED_CHARS
         for p in patterns:
