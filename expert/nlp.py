@@ -338,7 +338,7 @@ _WORD_CLASS = [(_sre_c.CATEGORY, _sre_c.CATEGORY_WORD)]
 
 
 def _word_run(op: Any, av: Any) -> bool:
-    """Whether a parsed item is one word character (``\\w``) or a repeat of one (``\\w*``, ``\\w+``)."""
+    r"""Whether a parsed item is one word character (``\w``) or a repeat of one (``\w*``, ``\w+``)."""
     if op is _sre_c.IN:
         return list(av) == _WORD_CLASS
     if op in _REPEATS:
@@ -348,9 +348,9 @@ def _word_run(op: Any, av: Any) -> bool:
 
 
 def word_led_prefixes(pattern: str) -> tuple[frozenset[str], frozenset[str]] | None:
-    """For a cue with no literal prefixes: its alternatives' prefixes, and the prefixes after a leading word run.
+    r"""For a cue with no literal prefixes: its alternatives' prefixes, and the prefixes after a leading word run.
 
-    ``\\w*sched\\w*\\.step\\(\\)`` or ``\\w\\)?\\.log\\(\\)`` may start with any word character, but a match
+    ``\w*sched\w*\.step\(\)`` or ``\w\)?\.log\(\)`` may start with any word character, but a match
     that starts where no word character precedes it (as the scanner's matches do) starts at the beginning of the
     run of word characters before the place of "sch" or ")." / ".l": the first set holds the prefixes of the
     alternatives that have some, the second the prefixes that follow an alternative's leading word run.
@@ -374,10 +374,13 @@ def word_led_prefixes(pattern: str) -> tuple[frozenset[str], frozenset[str]] | N
                         return None
                     rest = alt[alt.index(lead[0]) + 1:]
                 done: set[str] = set()
-                found = done | _extend({""}, rest, done)
+                grown = _extend({""}, rest, done)
+                found = done | grown
                 if found and "" not in found and not any(p[0].isspace() for p in found):
                     into |= found
                     break
+            else:  # (an alternative with neither: the cue may start anywhere)
+                return None
     except (_Unbounded, re.error, RecursionError, TypeError, ValueError, IndexError):
         return None
     return frozenset(direct), frozenset(led)
@@ -590,8 +593,10 @@ def number_starts(low: str, wanted: Iterable[tuple[str, tuple[str, ...]]]) -> di
 
 
 def _word_led_starts(low: str, led: re.Pattern[str]) -> list[int]:
-    """The starts of the runs of word characters before each place ``led`` finds in ``low`` (a place after no
-    word character is its own start): where a cue led by a word run (``word_led_prefixes``) may start."""
+    """Where a cue led by a word run (``word_led_prefixes``) may start: before each place ``led`` finds in ``low``.
+
+    The start of the run of word characters that ends at the place (a place after no word character is its own).
+    """
     found = set()
     word = _WORD_CHAR.match
     at = 0
@@ -854,8 +859,11 @@ class Scanner:
         return out
 
     def _word_led(self, i: int) -> Any:
-        """Cue ``i`` with no prefixes, by ``word_led_prefixes``: its alternatives' prefixes parted as
-        ``_prefix_split`` parts them, and the searches for its prefixes after a word run (None: none); or None."""
+        """Cue ``i`` with no prefixes, by ``word_led_prefixes`` (None: it has no such prefixes either).
+
+        Its alternatives' prefixes parted as ``_prefix_split`` parts them, and the searches for its prefixes after
+        a word run (None: none).
+        """
         if i not in self._led:
             found = word_led_prefixes(self._patterns[i])
             if found is None:

@@ -22,6 +22,7 @@ from expert.nlp import (
     number_key,
     number_prefixes,
     required_words,
+    word_led_prefixes,
 )
 from expert.text import CUE_CAP, distinct_segments, parse_complaint
 from knowledge import all_keywords
@@ -241,3 +242,26 @@ def test_finditer_prefixed_finds_what_finditer_finds() -> None:
     assert [m.group(0) for m in finditer_prefixed(patterns[-2], "outarget " * 3_000)][:2] == ["target", "target"]
     assert _prefix_finders(r"\ba\w+|cuda", 0) is None  # (a one-letter prefix: no places to skip to)
     assert _prefix_finders(r"cuda|(?:out)?", 0) is None  # (may match empty)
+
+
+def test_word_led_cues_in_a_long_text_are_found_as_finditer_finds() -> None:
+    r"""A cue led by a word run ('\w*sched', '\w\)?\.log\(\)') is tried on a long text only where it can start: at
+    its alternatives' prefixes and at the starts of the word runs before its later prefixes; every match is found."""
+    cues = [r"\b\w*sched\w*\.step\(\)\s+outside\s+the\s+loop|warm-?up\s+is\s+\d+\s+steps",
+            r"\w\)?\.(?:log|sqrt)\(\)|torch\.log\b", r"\w+-instruct\b|\w*forcausallm\b|llama\w*"]
+    assert word_led_prefixes(cues[0]) == (frozenset({"war"}), frozenset({"sch"}))
+    assert word_led_prefixes(cues[1]) == (frozenset({"tor"}), frozenset({").l", ").s", ".lo", ".sq"}))
+    assert word_led_prefixes(r"\w+\s+crash|cuda") is None  # (a word run then a blank: the cue may start anywhere)
+    assert word_led_prefixes(r"\w*") is None
+    rnd = random.Random(5)
+    pieces = ["my_lr_scheduler.step() outside the loop", "sched.step() outside the loop", "warmup is 500 steps",
+              "xsched.step() outside the loop", "x.log()", "y).sqrt()", "ab.log()", "torch.log", "qwen-instruct",
+              "autoModelForCausalLM", "llama2", "_forcausallm", "loss 0.3", " ", ". ", "\n", "-", "İ"]
+    words: list[str] = []
+    while sum(map(len, words)) < NUMBER_KEYED_CHARS + 5_000:
+        words.append(rnd.choice(pieces) + rnd.choice([" ", "", "\n"]))
+    for text in ("".join(words), "".join(words).replace("İ", "").lower()):
+        scanner = Scanner(cues)
+        got = sorted((i, m.start(), m.end()) for i, m in scanner.scan(text))
+        assert got == _naive(cues, text) and len(got) > 300
+        assert scanner.attempts < len(text) // 4  # (tried at places, not at every character)
