@@ -277,6 +277,115 @@ def literal_prefixes(pattern: str) -> frozenset[str] | None:
     return frozenset(prefixes)
 
 
+PREFIXED_CHARS = 20_000
+"""From this many characters on, :func:`finditer_prefixed` tries a pattern only where one of its prefixes occurs
+(below it, parsing the pattern for its prefixes costs more than the search it saves)."""
+
+
+@lru_cache(maxsize=256)
+def _prefix_finders(pattern: str, flags: int) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """Searches for the places a match of ``pattern`` may start (one of its literal prefixes there), or None.
+
+    The first search is for a lower-case ASCII text (the prefixes as they are, which the regex engine skips to
+    by their first characters); the second, case-blind, for any other text. None when the prefixes cannot be
+    bounded, when a prefix is a single character (nearly every place of a text would be tried), or when the
+    pattern may match the empty string (``finditer`` steps over empty matches in a way trying at places does
+    not copy).
+    """
+    if flags & ~(re.UNICODE | re.IGNORECASE):
+        return None  # (the prefixes are read as the pattern parses with no other flag)
+    prefixes = literal_prefixes(pattern)
+    if prefixes is None or min(map(len, prefixes)) < 2:
+        return None
+    try:
+        if _sre_p.parse(pattern, flags).getwidth()[0] == 0:
+            return None
+    except (re.error, RecursionError, TypeError, ValueError):
+        return None
+    alternatives = "|".join(map(re.escape, sorted(prefixes)))
+    return re.compile(alternatives), re.compile(alternatives, re.IGNORECASE)
+
+
+def finditer_prefixed(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``'s matches, the same ones, tried only where one of the pattern's prefixes occurs.
+
+    Why: an alternation of words with word boundaries gives the regex engine no first character to skip to, so
+    it tries every place of a long text (about a tenth of a second per megabyte); the places where one of the
+    pattern's literal prefixes (:func:`literal_prefixes`) occurs are found by a search the engine skips through,
+    and a match is tried at each with ``pattern.match(text, at)``, which sees the text before ``at`` as
+    ``finditer`` does.
+    """
+    finders = _prefix_finders(pattern.pattern, pattern.flags) if len(text) >= PREFIXED_CHARS else None
+    if finders is None:
+        yield from pattern.finditer(text)
+        return
+    # (in a lower-case ASCII text the case-blind places are the lower-case ones; any other text is searched
+    # case-blind: the prefixes are lower-case, the pattern may not be)
+    find = (finders[0] if text.isascii() and text.islower() else finders[1]).search
+    match, reach, at = pattern.match, 0, 0
+    while (place := find(text, at)) is not None:
+        at = place.start()
+        if at >= reach:  # (a place inside the last match is not tried: finditer goes on from its end)
+            m = match(text, at)
+            if m is not None:
+                yield m
+                reach = m.end()  # (never empty: such patterns are not tried here)
+        at += 1  # (the next place may overlap this one: "outarget" holds "out" and "tar")
+
+
+_ZERO_WIDTH = (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT)
+_WORD_CLASS = [(_sre_c.CATEGORY, _sre_c.CATEGORY_WORD)]
+
+
+def _word_run(op: Any, av: Any) -> bool:
+    r"""Whether a parsed item is one word character (``\w``) or a repeat of one (``\w*``, ``\w+``)."""
+    if op is _sre_c.IN:
+        return list(av) == _WORD_CLASS
+    if op in _REPEATS:
+        item = list(av[2])
+        return len(item) == 1 and item[0][0] is _sre_c.IN and list(item[0][1]) == _WORD_CLASS
+    return False
+
+
+def word_led_prefixes(pattern: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    r"""For a cue with no literal prefixes: its alternatives' prefixes, and the prefixes after a leading word run.
+
+    ``\w*sched\w*\.step\(\)`` or ``\w\)?\.log\(\)`` may start with any word character, but a match
+    that starts where no word character precedes it (as the scanner's matches do) starts at the beginning of the
+    run of word characters before the place of "sch" or ")." / ".l": the first set holds the prefixes of the
+    alternatives that have some, the second the prefixes that follow an alternative's leading word run.
+
+    Returns:
+        The two sets, or None when some top-level alternative has neither.
+    """
+    try:
+        if _parsed(pattern).getwidth()[0] == 0:
+            return None  # (an empty match: the scanner takes none, and finditer steps over it as no try here does)
+        items = [(op, av) for op, av in _parsed(pattern) if op not in _ZERO_WIDTH]
+        alternatives = items[0][1][1] if len(items) == 1 and items[0][0] is _sre_c.BRANCH else [items]
+        direct: set[str] = set()
+        led: set[str] = set()
+        for alt in alternatives:
+            alt = [(op, av) for op, av in alt]
+            for into, rest in ((direct, alt), (led, None)):
+                if rest is None:
+                    lead = [(op, av) for op, av in alt if op not in _ZERO_WIDTH]
+                    if not lead or not _word_run(*lead[0]):
+                        return None
+                    rest = alt[alt.index(lead[0]) + 1:]
+                done: set[str] = set()
+                grown = _extend({""}, rest, done)
+                found = done | grown
+                if found and "" not in found and not any(p[0].isspace() for p in found):
+                    into |= found
+                    break
+            else:  # (an alternative with neither: the cue may start anywhere)
+                return None
+    except (_Unbounded, re.error, RecursionError, TypeError, ValueError, IndexError):
+        return None
+    return frozenset(direct), frozenset(led)
+
+
 # ------------------------------------------------------------------------------------------- number-led cues
 
 NUMBER_KEYED_CHARS = 20_000
@@ -483,6 +592,23 @@ def number_starts(low: str, wanted: Iterable[tuple[str, tuple[str, ...]]]) -> di
     return out
 
 
+def _word_led_starts(low: str, led: re.Pattern[str]) -> list[int]:
+    """Where a cue led by a word run (``word_led_prefixes``) may start: before each place ``led`` finds in ``low``.
+
+    The start of the run of word characters that ends at the place (a place after no word character is its own).
+    """
+    found = set()
+    word = _WORD_CHAR.match
+    at = 0
+    while (place := led.search(low, at)) is not None:
+        s = at = place.start()
+        while s > 0 and word(low, s - 1):
+            s -= 1
+        found.add(s)
+        at += 1  # (places may overlap)
+    return sorted(found)
+
+
 def _punctuation_starts(low: str, prefixes: list[str]) -> list[int]:
     """Offsets where one of ``prefixes`` (each led by a non-word character) begins after no word character."""
     found = set()
@@ -676,6 +802,7 @@ class Scanner:
         self._digits: list[tuple[str, ...]] | None = None  # each cue's required words that are numbers (``_live``)
         self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
         self._numbers: list[Any] = [_UNKNOWN] * len(self._patterns)  # each cue's ``number_prefixes``, when asked
+        self._led: dict[int, Any] = {}  # a cue with no prefixes: its ``word_led_prefixes``' finders, when asked
         if analysis is not None and len(analysis) == len(self._patterns):
             # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
             self._prefixes = [a for a, _ in analysis]
@@ -731,6 +858,27 @@ class Scanner:
                     out[i] = ("".join(sorted(digits)), self._numbers[i])
         return out
 
+    def _word_led(self, i: int) -> Any:
+        """Cue ``i`` with no prefixes, by ``word_led_prefixes`` (None: it has no such prefixes either).
+
+        Its alternatives' prefixes parted as ``_prefix_split`` parts them, and the searches for its prefixes after
+        a word run (None: none).
+        """
+        if i not in self._led:
+            found = word_led_prefixes(self._patterns[i])
+            if found is None:
+                self._led[i] = None
+            else:
+                direct, led = found
+                words = tuple(p for p in direct if _WORD_CHAR.match(p))
+                # (each search twice: for a lower-case ASCII text, whose places the regex engine skips to by their
+                # first characters, and case-blind for any other)
+                self._led[i] = ((frozenset(p[0] for p in words), words,
+                                 [p for p in direct if not _WORD_CHAR.match(p)]),
+                                tuple(re.compile("|".join(map(re.escape, sorted(led))), flags)
+                                      for flags in (0, re.IGNORECASE)) if led else None)
+        return self._led[i]
+
     def _compiled(self, i: int, guarded: bool) -> re.Pattern[str]:
         """Cue ``i`` compiled to match at a word start (``guarded``: anywhere, checking the word start itself)."""
         cache = self._guarded if guarded else self._plain
@@ -783,12 +931,17 @@ class Scanner:
         # a long text keys its numbers by what follows them, once, for every cue led by a number (``number_prefixes``)
         keyed = self._number_keyed(live) if len(low) >= NUMBER_KEYED_CHARS else {}
         numbers = number_starts(low, keyed.values()) if keyed else {}
+        # a long text tries a cue with no prefixes where it can start: after a word run, at its later prefixes
+        led = {i: w for i in live if self._prefixes[i] is None and (w := self._word_led(i)) is not None} \
+            if len(low) >= NUMBER_KEYED_CHARS else {}
         full, shorter = self._index(low, set().union(*(
-            self._prefix_split(i)[0] - _DIGITS if i in keyed else self._prefix_split(i)[0] for i in live)))
+            led[i][0][0] if i in led else self._prefix_split(i)[0] - _DIGITS if i in keyed else
+            self._prefix_split(i)[0] for i in live)))
+        lower = int(not (low.isascii() and low.islower()))  # (which search of the word-led prefixes: see _word_led)
         for i in live:
             prefixes = self._prefixes[i]
             found = 0
-            if prefixes is None:
+            if prefixes is None and i not in led:
                 self.attempts += len(text)
                 for m in self._compiled(i, True).finditer(text):
                     if m.end() > m.start():
@@ -797,7 +950,7 @@ class Scanner:
                         if found >= limit:
                             break
                 continue
-            _firsts, worded, punctuated = self._prefix_split(i)
+            _firsts, worded, punctuated = led[i][0] if i in led else self._prefix_split(i)
             number_led = keyed.get(i)
             if number_led is not None:
                 worded = tuple(p for p in worded if p[0] not in _DIGITS)  # (its numbers are keyed apart)
@@ -809,11 +962,15 @@ class Scanner:
                             if first in digits and key.startswith(number_keys))
             if punctuated:
                 runs.append(_punctuation_starts(low, punctuated))
+            if i in led and led[i][1] is not None:
+                runs.append(_word_led_starts(low, led[i][1][lower]))
             if not runs:
                 continue
             # distinct keys hold distinct word starts; sorting joined sorted runs is a linear merge in practice
             if len(runs) == 1:
                 starts = runs[0]
+            elif i in led:
+                starts = sorted(set(chain.from_iterable(runs)))  # (a word run's start may be a prefix's too)
             else:
                 starts = list(chain.from_iterable(runs))
                 starts.sort()

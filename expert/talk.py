@@ -36,7 +36,7 @@ from itertools import accumulate
 from typing import Any
 
 from expert import rx
-from expert.nlp import words_present
+from expert.nlp import finditer_prefixed, words_present
 from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.record import dataclass
@@ -5027,7 +5027,7 @@ class _Reader:
             needed = stored[order] if stored is not None else _needed(order) if len(low) > FUZZY_LIMIT else None
             if needed is not None and not any(map(has, needed)):
                 continue  # none of the words every match holds is in the text
-            for n, m in enumerate(_signature(order).finditer(low)):
+            for n, m in enumerate(finditer_prefixed(_signature(order), low)):
                 if n >= 64:
                     break  # a log repeating one error: its first copies say all it says
                 if self._said_absent(m.start()):
@@ -5043,7 +5043,7 @@ class _Reader:
             needed = stored[named] if stored is not None else _needed(named) if len(low) > FUZZY_LIMIT else None
             # (a crash denied is no crash: "no crash, no nan", "the run did not crash"; the first one said counts,
             # "it never crashed before, now it crashes at step 100")
-            crash = next((m for n, m in enumerate(_crash_named().finditer(low))
+            crash = next((m for n, m in enumerate(finditer_prefixed(_crash_named(), low))
                           if n < 64 and not self._said_absent(m.start()) and not self._crash_off_scope(m.start())),
                          None) \
                 if needed is None or any(map(has, needed)) else None

@@ -12,13 +12,17 @@ from hypothesis import strategies as st
 from expert.nlp import (
     IGNORECASE_FOLDS,
     NUMBER_KEYED_CHARS,
+    PREFIXED_CHARS,
     Scanner,
+    _prefix_finders,
+    finditer_prefixed,
     literal_prefixes,
     lower_aligned,
     normalise,
     number_key,
     number_prefixes,
     required_words,
+    word_led_prefixes,
 )
 from expert.text import CUE_CAP, distinct_segments, parse_complaint
 from knowledge import all_keywords
@@ -212,3 +216,52 @@ def test_a_number_led_cue_is_not_tried_at_numbers_followed_by_other_words() -> N
     assert len(text) >= NUMBER_KEYED_CHARS
     assert [m.group(0) for _i, m in scanner.scan(text)] == ["32 images per gpu"]
     assert scanner.attempts == 1  # (not one attempt per number of the log)
+
+
+def test_finditer_prefixed_finds_what_finditer_finds() -> None:
+    """A long text: the matches tried only at the prefixes' places are finditer's, overlapping places, text before
+    a place, upper case and non-ASCII text included; a pattern with one-letter prefixes is searched as it is."""
+    from knowledge import talk as K
+
+    rnd = random.Random(11)
+    pieces = ["cuda out of memory", "outarget", "OOM", "xoom", "ooms", "device ran out", "gpu runs out", "İ", "ſ",
+              "RuntimeError: CUDA Out Of Memory", "the model is on the gpu", "tensors on different devices", "\n",
+              "loss 0.25 ", "dev", "tar", "out", " ", ". "]
+    words: list[str] = []
+    while sum(map(len, words)) < PREFIXED_CHARS + 5_000:
+        words.append(rnd.choice(pieces))
+    raw = "".join(words)
+    patterns = [re.compile(p) for p, _sets in K.ERROR_SIGNATURES] + [
+        re.compile(r"(?<!x)oom\w*|outa|tar\w+", re.IGNORECASE), re.compile(r"outx|tar\w+"),
+        re.compile(r"(?<=\bthe )model\b[^.\n]{0,40}gpu")]
+    for text in (raw, raw.lower(), raw.lower().encode("ascii", "ignore").decode()):
+        assert len(text) >= PREFIXED_CHARS
+        for p in patterns:
+            assert [m.span() for m in finditer_prefixed(p, text)] == [m.span() for m in p.finditer(text)], p.pattern
+    assert sum(1 for _ in finditer_prefixed(patterns[-3], raw)) > 100
+    assert [m.group(0) for m in finditer_prefixed(patterns[-2], "outarget " * 3_000)][:2] == ["target", "target"]
+    assert _prefix_finders(r"\ba\w+|cuda", 0) is None  # (a one-letter prefix: no places to skip to)
+    assert _prefix_finders(r"cuda|(?:out)?", 0) is None  # (may match empty)
+
+
+def test_word_led_cues_in_a_long_text_are_found_as_finditer_finds() -> None:
+    r"""A cue led by a word run ('\w*sched', '\w\)?\.log\(\)') is tried on a long text only where it can start: at
+    its alternatives' prefixes and at the starts of the word runs before its later prefixes; every match is found."""
+    cues = [r"\b\w*sched\w*\.step\(\)\s+outside\s+the\s+loop|warm-?up\s+is\s+\d+\s+steps",
+            r"\w\)?\.(?:log|sqrt)\(\)|torch\.log\b", r"\w+-instruct\b|\w*forcausallm\b|llama\w*"]
+    assert word_led_prefixes(cues[0]) == (frozenset({"war"}), frozenset({"sch"}))
+    assert word_led_prefixes(cues[1]) == (frozenset({"tor"}), frozenset({").l", ").s", ".lo", ".sq"}))
+    assert word_led_prefixes(r"\w+\s+crash|cuda") is None  # (a word run then a blank: the cue may start anywhere)
+    assert word_led_prefixes(r"\w*") is None
+    rnd = random.Random(5)
+    pieces = ["my_lr_scheduler.step() outside the loop", "sched.step() outside the loop", "warmup is 500 steps",
+              "xsched.step() outside the loop", "x.log()", "y).sqrt()", "ab.log()", "torch.log", "qwen-instruct",
+              "autoModelForCausalLM", "llama2", "_forcausallm", "loss 0.3", " ", ". ", "\n", "-", "İ"]
+    words: list[str] = []
+    while sum(map(len, words)) < NUMBER_KEYED_CHARS + 5_000:
+        words.append(rnd.choice(pieces) + rnd.choice([" ", "", "\n"]))
+    for text in ("".join(words), "".join(words).replace("İ", "").lower()):
+        scanner = Scanner(cues)
+        got = sorted((i, m.start(), m.end()) for i, m in scanner.scan(text))
+        assert got == _naive(cues, text) and len(got) > 300
+        assert scanner.attempts < len(text) // 4  # (tried at places, not at every character)
