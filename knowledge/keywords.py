@@ -42,6 +42,15 @@ _EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader
                r"batch[\s_-]?size\s+(?:\w+\s+){0,2}?(?:for|of|in|during|at|when)\s+(?:the\s+)?(?:eval\w*|"
                r"val\w*|test\w*|inference|predict\w*|scoring)")
 
+_VAL_LOSS = r"\b(?:val(?:idation)?|eval(?:uation)?|test|dev)[\s_-]?loss\b"
+_FAR_ABOVE = (r"(?:(?<![\d.])(?:[1-9]\d+|\d{3,})(?:\.\d+)?\s*(?:x|\u00d7|times|-?fold)|(?:several\s+|a\s+few\s+|two\s+|"
+              r"three\s+|many\s+)?orders?\s+of\s+magnitude)\s+(?:larger|higher|bigger|greater|above|more|worse)")
+"""A factor of ten or more above ("100x larger", "orders of magnitude higher")."""
+_AT_FIRST = (r"(?:(?:after|from|at|in|by|since|on)\s+(?:the\s+)?(?:very\s+)?first\s+epoch|(?:after|from|at|in|since)\s+"
+             r"epoch\s+(?:1|one|0)\b|from\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
+             r"from\s+(?:the\s+)?first\s+eval\w*)")
+"""The first evaluation ("after the first epoch", "from epoch 1", "right away")."""
+
 # Negations built into a cue ("not learning"): spelled out so the cue itself carries them.
 NEG = (r"(?:not|never|no\s+longer|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|wasn't|aren't|hasn't|"
        r"haven't|didn't|can't|cannot)")
@@ -299,6 +308,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\bfirst\s+(?:step|iteration|batch)\s+takes?\s+(?:ages|forever|hours|(?:very\s+|so\s+)?long)\b[^.!?\n]{0,60}?"
        r"\b(?:steps?|iterations?|batch(?:es)?)\s+(?:after\s+(?:it|that)?|afterwards)\s*(?:are|is|run|go)\s+"
        r"(?:as\s+fast|normal\w*|fine|quick\w*|fast)",
+       _SL, 0, negatable=False, first_step_stall=True),
+    # the wait said by how long it sits before the first step, the step that comes after it ("stuck at 0% for a
+    # while before the first step", "frozen for some time before the first batch"): it ends, no wait forever (not
+    # beside an end that never comes or a crash, nor at every epoch's start)
+    _k(r"(?:hang|stall|paus|wait|stuck|sit|sat|freez|frozen|idl|silent|noth)\w*\b[^.!?\n]{0,40}?\bfor\s+(?:quite\s+)?"
+       r"(?:a\s+(?:long\s+|good\s+)?while|a\s+(?:long\s+)?time|some\s+time|ages|a\s+bit|(?:several\s+|a\s+few\s+)?"
+       r"(?:minutes|hours))\s+before\s+(?:the\s+|its\s+|my\s+)?(?:very\s+)?first\s+(?:step|batch|iteration|log)(?!\w)"
+       r"(?![^.!?\n]{0,40}?\b(?:every|each)\s+(?:new\s+)?epoch)(?![^.!?\n]*\b(?:crash\w*|never|oom|error|killed)\b)",
        _SL, 0, negatable=False, first_step_stall=True),
     # a wait said never to end, or nothing working while it lasts ("torch.load hangs and never returns", "a deadlock
     # in the workers", "GPU and CPU both at 0%"): no first step after a pause, a process that waits
@@ -999,6 +1016,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"beyond)\s+(?:1(?:\.0+)?(?![\d.%])|one\b|100\s*(?:%|percent)|a\s+hundred\s+percent)|"
        r"(?:=|:|\bis|\bof|\bas|\blike)\s*[1-9]\.\d+(?!\s*(?:%|percent|pp\b|points?\b))(?![\d.]))",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    # the validation loss far above the training loss at once ("val loss is 100x larger already after the first
+    # epoch", "from epoch 1 the validation loss is orders of magnitude higher"): a gap no memorising opens in one
+    # epoch; the two losses are computed differently
+    _k(rf"{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}[^.!?\n]{{0,60}}?{_AT_FIRST}|"
+       rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}",
+       _TR, P_OVERFIT + 1, negatable=False, val_loss_far_above_from_start=True, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
        r"accum\w*|accumulate_grad_batches|accumulation\s+(?:steps|factor))|loss\s+(?:is\s+|gets\s+)?(?:divided|scaled)\s+"
