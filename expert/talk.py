@@ -2256,8 +2256,8 @@ class _Reader:
                     continue  # "small grad norm then NaN": calm gradients before the NaN (a frame reads them normal)
                 # "grad norms were normal right up to the nan": the NaN came after calm gradients, not in them
                 chosen, quantity, split = None, None, None
-            if m == "stuck" and quantity is None and (self._stuck_at_place(p.j, sent[1]) or self._before_first_step(
-                    p.j, sent[1])) and not any(
+            if m == "stuck" and (quantity is None and self._stuck_at_place(p.j, sent[1]) or quantity in (None, "run")
+                                 and self._before_first_step(p.j, sent[1])) and not any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 # "stuck at the first iteration", "stuck after 1st epoch", "randomly stuck, sometimes step 300":
                 # nothing named stuck but a place in the run where it stopped, and no curve in the sentence: the

@@ -309,14 +309,6 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\b(?:steps?|iterations?|batch(?:es)?)\s+(?:after\s+(?:it|that)?|afterwards)\s*(?:are|is|run|go)\s+"
        r"(?:as\s+fast|normal\w*|fine|quick\w*|fast)",
        _SL, 0, negatable=False, first_step_stall=True),
-    # the wait said by how long it sits before the first step, the step that comes after it ("stuck at 0% for a
-    # while before the first step", "frozen for some time before the first batch"): it ends, no wait forever (not
-    # beside an end that never comes or a crash, nor at every epoch's start)
-    _k(r"(?:hang|stall|paus|wait|stuck|sit|sat|freez|frozen|idl|silent|noth)\w*\b[^.!?\n]{0,40}?\bfor\s+(?:quite\s+)?"
-       r"(?:a\s+(?:long\s+|good\s+)?while|a\s+(?:long\s+)?time|some\s+time|ages|a\s+bit|(?:several\s+|a\s+few\s+)?"
-       r"(?:minutes|hours))\s+before\s+(?:the\s+|its\s+|my\s+)?(?:very\s+)?first\s+(?:step|batch|iteration|log)(?!\w)"
-       r"(?![^.!?\n]{0,40}?\b(?:every|each)\s+(?:new\s+)?epoch)(?![^.!?\n]*\b(?:crash\w*|never|oom|error|killed)\b)",
-       _SL, 0, negatable=False, first_step_stall=True),
     # a wait said never to end, or nothing working while it lasts ("torch.load hangs and never returns", "a deadlock
     # in the workers", "GPU and CPU both at 0%"): no first step after a pause, a process that waits
     _k(r"(?:hang|hung|stuck|freez|frozen|block)\w*\b[^.!?\n]{0,40}?\b(?:never\s+(?:returns?|finish\w*|complet\w*|"

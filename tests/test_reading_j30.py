@@ -130,10 +130,10 @@ def test_the_far_gap_leads_with_how_the_losses_are_computed() -> None:
 
 # 7. a first-step wait and a resume said in other words ---------------------------------------------------------
 @pytest.mark.parametrize("text, expected", [
-    ("stuck at 0% for a while before the first step", {"first_step_stall": True, "hang_onset": "first_step",
+    # (whether the wait ends is not said: the question on it is asked, as for "looks frozen at the start")
+    ("stuck at 0% for a while before the first step", {"symptom": "hang", "hang_onset": "first_step",
                                                        "loss_behavior": None}),
-    ("the script is frozen for some time before the first batch", {"first_step_stall": True}),
-    ("it hangs for a while before the first step and then crashes", {"first_step_stall": None}),
+    ("the bar is stuck for some time before the first batch", {"symptom": "hang", "hang_onset": "first_step"}),
     ("the loss is stuck at 2.3 from the first step", {"loss_behavior": "flat_from_start"}),
     ("I'm continuing a stopped run and the loss spikes", {"recent_change": "resume"}),
     ("after continuing a stopped training run the loss is nan", {"recent_change": "resume"}),
@@ -142,3 +142,9 @@ def test_the_far_gap_leads_with_how_the_losses_are_computed() -> None:
 ])
 def test_a_first_step_wait_and_a_resume_are_read(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+def test_a_stopped_run_taken_up_that_waits_before_its_first_step_asks_whether_it_starts() -> None:
+    _plan, _findings, asked = _lead("continuing a stopped training run, it is stuck at 0% for a while before the "
+                                    "first step")
+    assert "Q-RESUME-STALL" in asked
