@@ -2253,12 +2253,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"optimizer_params": "missing"}),
         # parameters frozen on purpose that the optimizer still moves
         # (the change said of what was frozen, not of the part left to train beside it: "I froze the encoder and the
-        # head weights are still updated" is the head training, as it should; "its weights", "they" are the frozen
-        # part's)
+        # head weights are still updated" is the head training, as it should; "its weights" (lemma "it"), "they" are
+        # the frozen part's)
         (("freeze frozen", "still", "change update modify move differ", "!not !never !nothing"),
          {"optimizer_params": "frozen_held"},
-         ((2, "freeze frozen it its they their them", "head classifier adapter lora rest other remaining unfrozen "
-              "trainable decoder"),)),
+         ((2, "freeze frozen it they their them", "head classifier adapter lora rest other unfrozen trainable "
+              "decoder"),)),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
         (("scaler scale", "halve collapse tiny zero decrease drop reduce down", "keep always every until"),
