@@ -1908,11 +1908,41 @@ class _Reader:
                     found = "later"
         return found, step
 
-    def _loss_term(self, p: Part) -> bool:
-        """Whether the loss named by part ``p`` is one term among several ("the auxiliary loss", "one of my losses")."""
-        words = {t.lemma for t in self.tokens[max(0, p.i - 4):p.j]} | {
-            t.text.lower() for t in self.tokens[max(0, p.i - 4):p.j]}
-        return bool(words & K.LOSS_TERM_WORDS) or (bool({"one", "of"} <= words) and bool(words & {"losses"}))
+    def _calm_before_nan(self, q: Part, p: Part, sent: tuple[int, int]) -> bool:
+        """Whether the gradients named by ``q`` are said calm before a NaN (``knowledge.talk.CALM_LEVELS``).
+
+        "grad norms were normal right up to the nan", "small grad norm then NaN": the movement part ``p`` is the
+        NaN said after a calm word, or a small level said before one; either way the gradients were calm, and the
+        NaN is a later event of the run, not a value of theirs nor a vanishing.
+        """
+        lem = self.lemmas(sent[0], sent[1])
+        nan_at = next((k for k in range(max(p.i, q.j) - sent[0], len(lem)) if lem[k] in K.NAN_WORDS), None)
+        if nan_at is None:
+            return False
+        if self.tokens[p.i].lemma in K.NAN_WORDS:
+            return bool(set(self.lemmas(max(sent[0], q.i - 2), p.i)) & K.CALM_LEVELS)
+        # (a level reached is a trend, not a calm one: "the grad norm becomes very small, then nan" vanishes)
+        return set(self.lemmas(p.i, p.j)) <= K.CALM_LEVELS | K.DEGREE_WORDS and sent[0] + nan_at >= p.j and \
+            not set(self.lemmas(min(q.j, p.i), p.i)) & K.REACH_VERBS
+
+    def _loss_term(self, p: Part, sent: tuple[int, int] | None = None) -> bool:
+        """Whether the loss named by part ``p`` is one term among several ("the auxiliary loss", "one of my losses").
+
+        "the other loss" is a term only when said of a loss of its own (no run or model between: "the other run's
+        loss" is a second run's whole curve) beside another loss or the words of a combined objective in the
+        sentence ``sent`` ("the cls loss drops but the other loss plateaus").
+        """
+        window = self.tokens[max(0, p.i - 4):p.j]
+        words = {t.lemma for t in window} | {t.text.lower() for t in window}
+        if words & K.LOSS_TERM_WORDS or ({"one", "of"} <= words and "losses" in words):
+            return True
+        other = [k for k in range(max(0, p.i - 4), p.i) if self.tokens[k].lemma in K.OTHER_LOSS_WORDS]
+        if not other or any(t.lemma in K.LOSS_OWNER_NOUNS or t.text.lower() in K.LOSS_OWNER_NOUNS
+                            for t in self.tokens[other[-1] + 1:p.i]):
+            return False
+        lo, hi = sent if sent is not None else (p.i, p.j)
+        beside = any(q.roles.get("q") == "loss" and (q.j <= other[-1] or q.i >= p.j) for q in self.parts_in(lo, hi))
+        return beside or bool(set(self.lemmas(lo, hi)) & K.COMBINED_LOSS_WORDS)
 
     def _after_change(self, p: Part) -> bool:
         """Whether a bare "after" is the time of a change the user made, not a time in the run.
@@ -2040,6 +2070,16 @@ class _Reader:
                     self.lemmas(o.j, o.j + 1) in (["again"], ["back"]) or self.lemmas(o.i - 1, o.i) == ["back"]):
                 return True
         return False
+
+    def _before_first_step(self, k: int, end: int) -> bool:
+        """Whether "before the first step" (batch, iteration) follows token ``k`` in its sentence.
+
+        "stuck at 0% for a while before the first step": what is stuck is the run, waiting to take its first step
+        (a loss cannot be stuck before any step computed it).
+        """
+        lem = self.lemmas(k, end)
+        return any(lem[n] == "before" and "first" in lem[n + 1:n + 3] and
+                   bool(set(lem[n + 2:n + 4]) & {"step", "batch", "iteration"}) for n in range(len(lem)))
 
     def _stuck_at_place(self, k: int, end: int) -> bool:
         """Whether a place in the run follows "stuck" at token ``k`` ("at the first step", "after epoch 1").
@@ -2210,7 +2250,14 @@ class _Reader:
                 continue  # a bare "0" is the value of a quantity said just before ("output 0 of ReluBackward" is none)
             quantity = chosen[1] if chosen else None
             split = chosen[2] if chosen else None
-            if m == "stuck" and quantity is None and self._stuck_at_place(p.j, sent[1]) and not any(
+            if quantity in ("grad", "grad_norm") and m in ("nan", "vanish") and not negated and \
+                    self._calm_before_nan(chosen[0], p, sent):
+                if m == "vanish":
+                    continue  # "small grad norm then NaN": calm gradients before the NaN (a frame reads them normal)
+                # "grad norms were normal right up to the nan": the NaN came after calm gradients, not in them
+                chosen, quantity, split = None, None, None
+            if m == "stuck" and (quantity is None and self._stuck_at_place(p.j, sent[1]) or quantity in (None, "run")
+                                 and self._before_first_step(p.j, sent[1])) and not any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 # "stuck at the first iteration", "stuck after 1st epoch", "randomly stuck, sometimes step 300":
                 # nothing named stuck but a place in the run where it stopped, and no curve in the sentence: the
@@ -2371,7 +2418,7 @@ class _Reader:
                 lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
             sets = dict(sets)
             if quantity == "loss" and sets.get("symptom") in ("not_learning", "convergence") and chosen is not None \
-                    and self._loss_term(chosen[0]):
+                    and self._loss_term(chosen[0], sent):
                 # "the auxiliary loss stays where it started", "one of my two losses is stuck": one term of a
                 # combined objective left behind is the balance of the terms, not the whole curve's shape
                 sets = {"symptom": "multi_task"}
@@ -2588,6 +2635,7 @@ class _Reader:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
         self._classes(lo, hi)
         self._world_size(lo, hi)
+        self._metric_by_world(lo, hi, quantities)
         self._huge_norm(lo, hi, quantities)
         self._huge_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
@@ -2795,6 +2843,44 @@ class _Reader:
         if nodes is not None and per_node and len(counts) == 1:
             n *= nodes  # "2 nodes x 8 GPUs", "two machines with 8 gpus each": GPUs per node times nodes
         self.add({"dist_world_size": n, "multi_gpu": True}, toks[k - 1].start, toks[k].end)
+
+    def _metric_by_world(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"1 GPU gets 89% accuracy, 3 GPUs get 29%": a metric lower on more GPUs by about their count.
+
+        Each figure (a percentage or a fraction) is the nearest GPU count's; a count lower, a figure higher by about
+        the same factor (``knowledge.talk.WORLD_RATIO_TOLERANCE``) is the shape a per-process count divided by the
+        whole dataset gives (read as evidence, as the words "1/4 of one GPU's" are).
+        """
+        if not any(q == "accuracy" for _p, q, _s in quantities):
+            return
+        toks = self.tokens
+        counts: list[tuple[int, int]] = []  # (token index, GPUs)
+        values: list[tuple[int, float]] = []  # (token index, figure)
+        for k in range(lo, hi):
+            t = toks[k]
+            if t.kind == "num" and t.number is not None and k + 1 < hi and toks[k + 1].lemma == "gpu" and \
+                    t.number == int(t.number) and 1 <= t.number <= 100_000 and not t.unit:
+                counts.append((k, int(t.number)))
+            elif t.kind == "word" and t.lemma in K.NUMBER_WORDS and k + 1 < hi and toks[k + 1].lemma == "gpu":
+                counts.append((k, K.NUMBER_WORDS[t.lemma]))
+            elif t.lemma in ("single", "one") and k + 1 < hi and toks[k + 1].lemma == "gpu":
+                counts.append((k, 1))
+            elif t.kind == "num" and t.number is not None and (
+                    (t.unit == "%" and 0 < t.number <= 100) or (not t.unit and 0 < t.number < 1)):
+                values.append((k, t.number / 100 if t.unit == "%" else t.number))
+        if len({n for _k, n in counts}) != 2 or len(values) != 2:
+            return
+        # each figure is the GPU count's said nearest to it (before it on a tie: "1 GPU gets 89%")
+        owner = {k: min(counts, key=lambda c: (abs(c[0] - k), c[0] > k))[1] for k, _v in values}
+        by = {owner[k]: v for k, v in values}
+        if len(by) != 2:
+            return
+        (few, v_few), (many, v_many) = sorted(by.items())
+        if v_many <= 0 or v_few <= v_many:
+            return
+        if abs((v_few / v_many) / (many / few) - 1) <= K.WORLD_RATIO_TOLERANCE:
+            self.add({"metric_world_ratio": True, "multi_gpu": True, "symptom": "metrics_wrong"},
+                     toks[min(k for k, _x in counts + values)].start, toks[max(k for k, _x in counts + values)].end)
 
     def _data_share(self, lo: int, hi: int) -> None:
         """"one class is 95% of my data", "99% of samples are negatives": most of the data is one class."""

@@ -784,6 +784,31 @@ ROWS = (
                 "    train_clean = evaluate(model, DataLoader(train_subset_without_augmentation, batch_size=256))\n"
                 "model.train()"),
         avoid=("reading validation above training as a data leak or a bug before measuring both the same way",)),
+    # A validation loss ten or a hundred times the training loss at the very first evaluation: one epoch cannot
+    # memorise a training set so far past the held-out data, so the two numbers are not the same quantity. The usual
+    # slips: a sum in one loop and a mean in the other (or a sum divided by a different count), a KL or regulariser
+    # term weighted (or annealed) differently on the two sides of a VAE, targets normalised for training and raw for
+    # validation, and eval-mode differences (dropout, BatchNorm statistics) in a model that leans on them.
+    Row("ME-VALCALC-01", {"val_loss_far_above_from_start": True},
+        (Find("Measurement", "warning", "the validation loss is orders of magnitude above the training loss from "
+              "the first epoch: too soon and too large for overfitting; the two losses are computed differently "
+              "(sum against mean reduction, a KL or regulariser weighted differently, targets normalised on one "
+              "side only, or eval-mode layers)",
+              explains=("metrics_wrong", "overfitting", "experiment_tracking", "data_problem")),
+         RouteTo("loss-functions-and-objectives", "primary", "compute the training and validation losses with the "
+                 "same terms, weights and reduction"),
+         RouteTo("experiment-tracking", "secondary", "log both losses on one scale, per example")),
+        "Memorisation opens a gap over many epochs while the training loss falls; a factor of ten or more at the "
+        "first evaluation is a difference in what is computed, not in what the model learned.",
+        Cite("000", "Symptom: model overfits", "check that train and validation are measured the same way"),
+        unless=("finding:DT-PREP-01",), salience=Salience.CAUSE + 1,
+        fix=Fix("Score a few training batches with the validation code (and validation batches with the training "
+                "loss): the same reduction, the same KL weight, the same target scaling, in eval mode.",
+                "model.eval()\nwith torch.no_grad():\n"
+                "    a = train_loss_fn(model(xb_val), yb_val)   # training's loss on validation data\n"
+                "    b = val_loss_fn(model(xb_val), yb_val)     # validation's loss on the same batch\n"
+                "print(a.item(), b.item())  # they must agree"),
+        avoid=("adding regularization or stopping early against a gap that the first epoch already shows",)),
     # --- issue 7: measurement integrity --------------------------------------------------------------------
     # Mixup and cutmix train on blends of two examples with a blended target; an accuracy that takes the argmax of
     # the output on a blend and compares it with one of the two hard labels measures neither the model nor the

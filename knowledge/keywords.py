@@ -42,6 +42,15 @@ _EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader
                r"batch[\s_-]?size\s+(?:\w+\s+){0,2}?(?:for|of|in|during|at|when)\s+(?:the\s+)?(?:eval\w*|"
                r"val\w*|test\w*|inference|predict\w*|scoring)")
 
+_VAL_LOSS = r"\b(?:val(?:idation)?|eval(?:uation)?|test|dev)[\s_-]?loss\b"
+_FAR_ABOVE = (r"(?:(?<![\d.])(?:[1-9]\d+|\d{3,})(?:\.\d+)?\s*(?:x|\u00d7|times|-?fold)|(?:several\s+|a\s+few\s+|two\s+|"
+              r"three\s+|many\s+)?orders?\s+of\s+magnitude)\s+(?:larger|higher|bigger|greater|above|more|worse)")
+"""A factor of ten or more above ("100x larger", "orders of magnitude higher")."""
+_AT_FIRST = (r"(?:(?:after|from|at|in|by|since|on)\s+(?:the\s+)?(?:very\s+)?first\s+epoch|(?:after|from|at|in|since)\s+"
+             r"epoch\s+(?:1|one|0)\b|from\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
+             r"from\s+(?:the\s+)?first\s+eval\w*)")
+"""The first evaluation ("after the first epoch", "from epoch 1", "right away")."""
+
 # Negations built into a cue ("not learning"): spelled out so the cue itself carries them.
 NEG = (r"(?:not|never|no\s+longer|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|wasn't|aren't|hasn't|"
        r"haven't|didn't|can't|cannot)")
@@ -999,6 +1008,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"beyond)\s+(?:1(?:\.0+)?(?![\d.%])|one\b|100\s*(?:%|percent)|a\s+hundred\s+percent)|"
        r"(?:=|:|\bis|\bof|\bas|\blike)\s*[1-9]\.\d+(?!\s*(?:%|percent|pp\b|points?\b))(?![\d.]))",
        _TR, P_TRACKING + 2, negatable=False, symptom="metrics_wrong"),
+    # the validation loss far above the training loss at once ("val loss is 100x larger already after the first
+    # epoch", "from epoch 1 the validation loss is orders of magnitude higher"): a gap no memorising opens in one
+    # epoch; the two losses are computed differently
+    _k(rf"{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}[^.!?\n]{{0,60}}?{_AT_FIRST}|"
+       rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}",
+       _TR, P_OVERFIT + 1, negatable=False, val_loss_far_above_from_start=True, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
        r"accum\w*|accumulate_grad_batches|accumulation\s+(?:steps|factor))|loss\s+(?:is\s+|gets\s+)?(?:divided|scaled)\s+"

@@ -972,8 +972,27 @@ RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 OWNER_REACH = 12
 """Words looked back from a movement for whose run it is, or for the training counted before a hang: a clause
 of a pasted log may run for thousands of words, and what says it is near."""
-LOSS_TERM_WORDS = frozenset("auxiliary aux secondary other".split())
-"""Words that name one loss as a term among several ("the auxiliary loss", "the other loss")."""
+LOSS_TERM_WORDS = frozenset("auxiliary aux secondary".split())
+"""Words that name one loss as a term among several by themselves ("the auxiliary loss")."""
+CALM_LEVELS = frozenset("normal fine small stable ok okay low tiny reasonable flat steady healthy calm sane "
+                        "constant".split())
+"""Levels that say gradients are calm; said of them before a NaN, the NaN did not grow through them."""
+DEGREE_WORDS = frozenset("very super quite pretty really rather fairly".split())
+"""Words of degree before a level ("very small"): they leave it a level."""
+NAN_WORDS = frozenset("nan inf nans infs".split())
+"""A non-finite value named."""
+WORLD_RATIO_TOLERANCE = 0.25
+"""How far the fall of a metric from one GPU count to another may be from the ratio of the counts and still be read
+as divided by the world size (89% on 1 GPU, 29% on 3: 3.07 against 3). Source: DD-SUS-METRIC, a per-process count
+over the whole dataset caps the figure at 1 / world; a quarter leaves room for the run-to-run spread of the figure."""
+OTHER_LOSS_WORDS = frozenset("other another".split())
+"""Words that name one loss beside another ("the other loss"): a term only where the loss beside it is a term too."""
+LOSS_OWNER_NOUNS = frozenset("run model experiment seed config setup version branch attempt trial fold machine gpu "
+                             "node rank job checkpoint baseline person team paper repo dataset".split())
+"""What else "the other" may name, whose loss is a whole curve, not a term ("the other run's loss plateaus")."""
+COMBINED_LOSS_WORDS = frozenset("combined total sum term terms component components multi-task multitask task tasks "
+                                "head heads objective objectives".split())
+"""Words that say the loss is made of terms ("the total loss", "the loss terms", "each task's loss")."""
 RUN_VERBS = frozenset("train trained training run ran running iterate iterated iterating go went going learn learned "
                       "learning fit fitting have had be was been wait waited waiting".split())
 """Verbs of the run going on: "after training for 2 hours" is a time of the run, "after switching to bf16" of a
@@ -1930,6 +1949,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!missing !unexpected !mismatch !later !warm !sgdr"), {"recent_change": "resume"}),
         (("resume", "at from", "epoch step iteration", "!should !want !whether !how !later"),
          {"recent_change": "resume"}),
+        # a run that was stopped, taken up again ("continuing a stopped run", "resuming the interrupted job", "I
+        # restart a preempted training"): the taking up said of the run, not of a curve going on until a stop ("the
+        # loss continues to drop until I stop training")
+        (("resume continue restart", "stop interrupt kill crash preempt halt pause cancel abort", "run training job",
+          "!should !want !whether !how !can !could !possible"), {"recent_change": "resume"},
+         ((0, 2, "loss accuracy acc metric lr rate gradient grad norm memory speed"),)),
         # the tracker's step axis starting over after a resume ("the step counter restarts", "the x axis of the logs
         # restarts at zero", "the logger thinks it's epoch 0 again"): the logging's step, not the run's state
         (("counter global_step axis x-axis logger", "restart reset zero 0 again backward", "resume resuming "
@@ -2227,8 +2252,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("requires_grad", "true", "optimizer", "~learn ~train ~update ~change still same"),
          {"optimizer_params": "missing"}),
         # parameters frozen on purpose that the optimizer still moves
+        # (the change said of what was frozen, not of the part left to train beside it: "I froze the encoder and the
+        # head weights are still updated" is the head training, as it should; "its weights" (lemma "it"), "they" are
+        # the frozen part's)
         (("freeze frozen", "still", "change update modify move differ", "!not !never !nothing"),
-         {"optimizer_params": "frozen_held"}),
+         {"optimizer_params": "frozen_held"},
+         ((2, "freeze frozen it they their them", "head classifier adapter lora rest other unfrozen trainable "
+              "decoder"),)),
         # the loss scaler skipping
         (("skip skipped skipping", "step", "every all always each no"), {"scaler_skips": "persistent"}),
         (("scaler scale", "halve collapse tiny zero decrease drop reduce down", "keep always every until"),
@@ -2675,6 +2705,9 @@ VALUE_PRIORITY: dict[str, dict[Any, int]] = {
     "grad_norm_trend": {"exploding": 2, "vanishing": 1, "spiky": 0},
     # a preference method named beside a reward: the reward is the language model's (FRAMES)
     "task": {"preference_tuning": 1},
+    # a tensor said kept (a loss summed as a tensor, outputs stored, evaluation with autograd on) outranks the loss
+    # said kept as a number beside it ("I log loss.item() but my eval runs without no_grad")
+    "kept_graphs": {"running_loss_tensor": 1, "stored_outputs": 1, "eval_with_grad": 1, "none": 0},
 }
 """Which value wins when one text states two for an observation other than the symptom and the loss's shape."""
 
@@ -3027,6 +3060,13 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
                                     r"\bloss(?:es)? (?:summed|accumulated|added up) as (?:a )?tensors?\b",
               sets={"kept_graphs": "running_loss_tensor"}, inner_negation=True),
     CodeIdiom("CI-APPEND-TENSOR", rf"\.(?:append|extend)\( *{_HELD} *\)", sets={"kept_graphs": "stored_outputs"}),
+    # the loss kept only as a Python number ("I log loss.item()", "I only accumulate loss.item()", "running +=
+    # loss.item()"): no graph is held through the running loss; said beside a kept tensor, that one stands
+    CodeIdiom("CI-ITEM-ONLY", r"\b(?:log|logg\w*|print\w*|track\w*|record\w*|accumulat\w*|sum\w*|add\w*|keep\w*|"
+                              r"stor\w*|use|using|append\w*|collect\w*) (?:only |just )?(?:the )?(?:\w+\.)?"
+                              r"loss\w*\.item\(\)|\+= *(?:\w+\.)?loss\w*\.item\(\)(?! *\*)",
+              sets={"kept_graphs": "none"},
+              unless=("CI-RUNNING-TENSOR", "CI-APPEND-TENSOR", "CI-LISTED-OUTPUTS", "CI-LOSS-SUM-TENSOR"), reach=400),
     # -- where the graph between the loss and the weights is cut
     CodeIdiom("CI-NUMPY", r"\.numpy\(\)|\btorch\.from_numpy\b|\bnumpy\b|\bnp\.\w+\(|\bscipy\b|\bsklearn\b",
               sets={"graph_cut": "numpy"}, needs=("CI-LOSS-WORD", "CI-LOSS-MADE"), unless=("CI-EVAL-CONTEXT",),

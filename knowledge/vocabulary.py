@@ -448,6 +448,9 @@ SPECS: tuple[Spec, ...] = (
        group="metrics"),
     _b("val_better_than_train", "The validation curve is better than the training curve (lower loss, higher "
        "accuracy) over the run.", group="metrics"),
+    _b("val_loss_far_above_from_start", "The validation loss is an order of magnitude or more above the training "
+       "loss already at the first evaluation (the first epoch): too soon and too large a gap for memorisation.",
+       group="metrics"),
     # --- issue 17: when and how an instability shows (what separates the step size from the gradients) ----------
     _b("unstable_early", "The loss spikes or diverges early in training: during the LR warmup or soon after the LR "
        "reaches its peak, after only a short stretch of normal training.", group="symptom"),
