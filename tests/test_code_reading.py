@@ -115,9 +115,9 @@ def test_every_idiom_id_is_unique_and_its_references_exist() -> None:
 def test_code_reading_is_bounded_on_a_megabyte_of_pasted_code() -> None:
     unit = "running_loss += loss; outputs.append(out) [64, 1] vs [64] scheduler.step() every batch steplr\n"
     big = (unit * (1_000_000 // len(unit))).lower()
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a loaded machine must not fail a linear reader
     understand(big)
-    assert time.perf_counter() - t < 5.0  # (the 1 s budget is held by tests/test_talk on a quiet machine)
+    assert time.process_time() - t < 5.0  # (the 1 s budget is held by tests/test_talk on a quiet machine)
 
 
 def test_a_grad_scaler_said_in_use_is_not_read_as_left_out() -> None:

@@ -73,6 +73,6 @@ def test_a_long_unread_text_is_read_quickly_and_never_raises() -> None:
     import time
 
     text = "zz qq model blows? up\x00 ' '' ... \n" * 40_000
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: load on a shared machine is no slowness of ours
     parse_complaint(text)
-    assert time.perf_counter() - start < 5.0
+    assert time.process_time() - start < 5.0
