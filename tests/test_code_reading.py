@@ -68,6 +68,10 @@ def test_a_code_idiom_states_its_observation(text: str, name: str, value: object
     assert obs(text).get(name) == value, obs(text)
 
 
+# the value that says a harmless form rules its defect out
+_CLEARED = {"kept_graphs": "none"}
+
+
 @pytest.mark.parametrize("text, name", [
     # said to run: nothing is missing
     ("I call optimizer.zero_grad() every step", "zero_grad_call"),
@@ -101,7 +105,10 @@ def test_a_code_idiom_states_its_observation(text: str, name: str, value: object
     ("I do labels = input_ids[:, 1:] before my own loss", "label_shift"),
 ])
 def test_a_negated_absent_or_harmless_form_states_nothing(text: str, name: str) -> None:
-    assert name not in code_reads(text), code_reads(text)
+    # 'nothing' of the defect: a reading that the harmless form rules the defect out (kept_graphs=none for a
+    # Python number kept) is what it says, and answers the question that would ask it
+    assert code_reads(text).get(name) in (None, _CLEARED.get(name)), code_reads(text)
+
 
 
 def test_every_idiom_id_is_unique_and_its_references_exist() -> None:
