@@ -174,12 +174,26 @@ _CALLBACKS = frozenset({"activate", "activate_left", "activate_right"})
 """The bound methods a network holds: a node's children are its successors' activations."""
 
 
+_NODE_CLASSES: set[type] = set()
+"""Node classes ``_callback`` found to be a network's (ours or experta's Rete nodes): checked once per class."""
+
+
 def _callback(node: Any, name: str) -> Any:
     """A node's activation as the network held it (pickled, a bound method would load through ``getattr``)."""
-    module = type(node).__module__
-    if name not in _CALLBACKS or not (module == __name__ or module.startswith("experta.matchers.rete")):
-        raise pickle.UnpicklingError(f"not a node's activation: {type(node).__name__}.{name}")
+    # (a network holds thousands: the class's check is made once, then a set lookup per callback)
+    kind = type(node)
+    if kind not in _NODE_CLASSES:
+        module = kind.__module__
+        if not (module == __name__ or module.startswith("experta.matchers.rete")):
+            raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
+        _NODE_CLASSES.add(kind)
+    if name not in _CALLBACKS:
+        raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
     return getattr(node, name)
+
+
+_ELEMENT_CLASSES: set[type] = set()
+"""Classes ``_new_element`` found to be experta's conditional elements: checked once per class."""
 
 
 def _new_element(cls: type, items: tuple[Any, ...]) -> Any:
@@ -188,7 +202,11 @@ def _new_element(cls: type, items: tuple[Any, ...]) -> Any:
     ``tuple.__new__`` itself would pickle as ``getattr(tuple, "__new__")``, and a loader that lets ``getattr``
     through lets anything through; this one builds only experta's conditional elements.
     """
-    if not (isinstance(cls, type) and issubclass(cls, ConditionalElement) and type(items) is tuple):
+    if cls not in _ELEMENT_CLASSES:
+        if not (isinstance(cls, type) and issubclass(cls, ConditionalElement)):
+            raise pickle.UnpicklingError(f"not one of experta's conditional elements: {cls!r}")
+        _ELEMENT_CLASSES.add(cls)
+    if type(items) is not tuple:
         raise pickle.UnpicklingError(f"not one of experta's conditional elements: {cls!r}")
     return tuple.__new__(cls, items)
 
@@ -1126,7 +1144,11 @@ def _link(conflict_sets: list[Any], always: list[Any], memories: list[Any]) -> t
 
     The conflict-set nodes report a change to the set (``_TrackedCSN.dirty``); our memory nodes list themselves
     in the list as a memory of theirs goes from empty to holding something (``touched``). Done on the network
-    built (and so stored with it: a loaded network comes linked, its ~2,000 nodes not visited one by one).
+    built (and so stored with it: a loaded network comes linked, its ~2,000 nodes not visited one by one), whose
+    memories are all empty: from here on the list holds every memory of ours that holds something.
+
+    Raises:
+        ValueError: A memory of ours holds something (the list would miss it; such a network is not stored).
 
     Returns:
         The change set, the list, then the memory nodes of ``_Join``, ``_TrackedCSN``, ``_Presence``, ``_Gate``
@@ -1143,6 +1165,10 @@ def _link(conflict_sets: list[Any], always: list[Any], memories: list[Any]) -> t
         if part is None:
             others.append(node)
         else:
+            # the list holds every memory filled since the last reset only if each starts empty
+            if getattr(node, "memory", None) or getattr(node, "left_memory", None) or \
+                    getattr(node, "right_memory", None) or getattr(node, "blocked", 0):
+                raise ValueError(f"a network with facts in it: {type(node).__name__} holds some")
             part.append(node)
             node.touched = touched
     return (dirty, touched, *parts.values(), others)
@@ -1214,11 +1240,10 @@ class CachedReteMatcher(ReteMatcher):
         # classes are checked by what their ``_reset`` empties; any other node is reset as experta would.
         # Our node classes add themselves to ``touched`` as a memory of theirs goes from empty to holding
         # something, so ``reset`` visits the few hundred a run filled, not all ~2,000 (a scan that, right after a
-        # run, reads nodes long gone from the processor's caches). The first reset scans them all: a network as
-        # loaded or built is taken on trust only once it has been cleared.
+        # run, reads nodes long gone from the processor's caches). The first reset too: ``_link`` linked the
+        # network with every memory empty (built, or stored so), so the list has missed none.
         self.touched: list[Any] = links[1]
         self._joins, self._csns, self._presences, self._gates, self._others = links[2:]
-        self._scan_all = True
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
@@ -1253,45 +1278,24 @@ class CachedReteMatcher(ReteMatcher):
         return added, removed
 
     def reset(self) -> None:
-        """Clear every node's memory (alpha nodes have none); an empty one is left as it is."""
+        """Clear every memory filled since the last reset (``touched``); the others are empty already."""
         touched = self.touched
-        if not self._scan_all:
-            # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined; a
-            # node listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
-            for node in touched:
-                kind = type(node)
-                if kind is _Join:
-                    node.left_memory = []
-                    node.right_memory = []
-                elif kind is _TrackedCSN:
-                    node.memory = set()
-                elif kind is _Presence:
-                    node.memory = []
-                else:  # _Gate
-                    node.left_memory = {}
-                    node.blocked = 0
-            touched.clear()
-            for node in self._others:
-                node._reset()
-            return
-        self._scan_all = False
-        touched.clear()
-        for node in self._joins:
-            if node.left_memory or node.right_memory:
+        # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined; a node
+        # listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
+        for node in touched:
+            kind = type(node)
+            if kind is _Join:
                 node.left_memory = []
                 node.right_memory = []
-        for node in self._csns:
-            if node.memory:
+            elif kind is _TrackedCSN:
                 node.memory = set()
-        for node in self._presences:
-            if node.memory:
+            elif kind is _Presence:
                 node.memory = []
-        for node in self._gates:
-            if node.left_memory or node.blocked:
+            else:  # _Gate
                 node.left_memory = {}
                 node.blocked = 0
+        touched.clear()
         for node in self._others:
             node._reset()
-
 
 __all__ = ["CACHE_NAME", "CachedReteMatcher", "dump_network", "load_network"]
