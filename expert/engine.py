@@ -31,6 +31,7 @@ from expert._experta import (
     OR,
     TEST,
     ConditionalElement,
+    DefFacts,
     Fact,
     FactList,
     KnowledgeEngine,
@@ -349,7 +350,10 @@ class AuditedEngine(KnowledgeEngine):
     def _member_names(cls, kind: type) -> tuple[str, ...]:
         names = cls.__dict__.get("_members_of")
         if names is None:
-            names = {}
+            # experta asks for both kinds (rules as the engine is made, deffacts at its first reset): one walk
+            # of the class's attributes finds both
+            members = [(n, getattr(cls, n, None)) for n in dir(cls)]
+            names = {k: tuple(n for n, v in members if isinstance(v, k)) for k in (Rule, DefFacts)}
             cls._members_of = names
         if kind not in names:
             names[kind] = tuple(n for n in dir(cls) if isinstance(getattr(cls, n, None), kind))

@@ -39,9 +39,17 @@ _KINDS = {Row: "rows", QuestionRow: "questions", Join: "joins"}
 _local = threading.local()
 
 
+_FACT_CLASSES: set[type] = set()
+"""Classes ``_fact`` found to be experta's facts: checked once per class (a knowledge base holds ~1,800 facts)."""
+
+
 def _fact(cls: type, items: dict[str, Any], state: dict[str, Any]) -> Any:
     """A fact (a pattern of a rule) as it was: its fields and its attributes, not declared anywhere."""
-    if not (isinstance(cls, type) and issubclass(cls, Fact) and type(items) is dict and type(state) is dict):
+    if cls not in _FACT_CLASSES:
+        if not (isinstance(cls, type) and issubclass(cls, Fact)):
+            raise pickle.UnpicklingError(f"not a fact: {cls!r}")
+        _FACT_CLASSES.add(cls)
+    if type(items) is not dict or type(state) is not dict:
         raise pickle.UnpicklingError(f"not a fact: {cls!r}")
     fact = dict.__new__(cls)
     dict.update(fact, items)

@@ -174,12 +174,26 @@ _CALLBACKS = frozenset({"activate", "activate_left", "activate_right"})
 """The bound methods a network holds: a node's children are its successors' activations."""
 
 
+_NODE_CLASSES: set[type] = set()
+"""Node classes ``_callback`` found to be a network's (ours or experta's Rete nodes): checked once per class."""
+
+
 def _callback(node: Any, name: str) -> Any:
     """A node's activation as the network held it (pickled, a bound method would load through ``getattr``)."""
-    module = type(node).__module__
-    if name not in _CALLBACKS or not (module == __name__ or module.startswith("experta.matchers.rete")):
-        raise pickle.UnpicklingError(f"not a node's activation: {type(node).__name__}.{name}")
+    # (a network holds thousands: the class's check is made once, then a set lookup per callback)
+    kind = type(node)
+    if kind not in _NODE_CLASSES:
+        module = kind.__module__
+        if not (module == __name__ or module.startswith("experta.matchers.rete")):
+            raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
+        _NODE_CLASSES.add(kind)
+    if name not in _CALLBACKS:
+        raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
     return getattr(node, name)
+
+
+_ELEMENT_CLASSES: set[type] = set()
+"""Classes ``_new_element`` found to be experta's conditional elements: checked once per class."""
 
 
 def _new_element(cls: type, items: tuple[Any, ...]) -> Any:
@@ -188,7 +202,11 @@ def _new_element(cls: type, items: tuple[Any, ...]) -> Any:
     ``tuple.__new__`` itself would pickle as ``getattr(tuple, "__new__")``, and a loader that lets ``getattr``
     through lets anything through; this one builds only experta's conditional elements.
     """
-    if not (isinstance(cls, type) and issubclass(cls, ConditionalElement) and type(items) is tuple):
+    if cls not in _ELEMENT_CLASSES:
+        if not (isinstance(cls, type) and issubclass(cls, ConditionalElement)):
+            raise pickle.UnpicklingError(f"not one of experta's conditional elements: {cls!r}")
+        _ELEMENT_CLASSES.add(cls)
+    if type(items) is not tuple:
         raise pickle.UnpicklingError(f"not one of experta's conditional elements: {cls!r}")
     return tuple.__new__(cls, items)
 
@@ -260,12 +278,14 @@ class _Unpickler(pickle.Unpickler):
 def dump_network(root: Any, rules: list[Any]) -> bytes:
     """Serialise a freshly built (empty) and finished (``_finish``) network.
 
-    With it go its nodes in ``_walk`` order and the lists ``CachedReteMatcher._index`` reads (``_lists``): a
-    load neither walks it nor looks at each node.
+    With it go its nodes in ``_walk`` order, the lists ``CachedReteMatcher._index`` reads (``_lists``) and the
+    nodes' links to the matcher's change set and list of filled memories (``_link``, made here on the network
+    being stored): a load neither walks it nor looks at, or sets an attribute on, each node.
     """
     nodes = _walk(root)
+    lists = _lists(nodes)
     buf = io.BytesIO()
-    _Pickler(buf, rules).dump((root, nodes, *_lists(nodes)))
+    _Pickler(buf, rules).dump((root, nodes, *lists, _link(*lists)))
     return buf.getvalue()
 
 
@@ -273,7 +293,7 @@ def load_network(blob: bytes, rules: list[Any]) -> tuple[Any, ...]:
     """Rebuild a network ``dump_network`` wrote, against ``rules`` (the engine's own).
 
     Returns:
-        Its root, its nodes, and ``_lists``' three lists of them.
+        Its root, its nodes, ``_lists``' three lists of them, and the matcher's links to its nodes (``_link``).
     """
     # Thousands of new container objects and no garbage: collections here would only walk them (a third of
     # the load's time)
@@ -284,7 +304,8 @@ def load_network(blob: bytes, rules: list[Any]) -> tuple[Any, ...]:
     finally:
         if enabled:
             gc.enable()
-    if type(loaded) is not tuple or len(loaded) != 5 or not all(type(x) is list for x in loaded[1:]):
+    if type(loaded) is not tuple or len(loaded) != 6 or not all(type(x) is list for x in loaded[1:5]) or \
+            not _links_shape(loaded[5]):
         raise pickle.UnpicklingError("not a stored network")
     return loaded
 
@@ -1118,6 +1139,47 @@ def _lists(nodes: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
     return tracked, always, memories
 
 
+def _link(conflict_sets: list[Any], always: list[Any], memories: list[Any]) -> tuple[Any, ...]:
+    """Link a network's nodes to one change set and one list of filled memories, and part its memories by kind.
+
+    The conflict-set nodes report a change to the set (``_TrackedCSN.dirty``); our memory nodes list themselves
+    in the list as a memory of theirs goes from empty to holding something (``touched``). Done on the network
+    built (and so stored with it: a loaded network comes linked, its ~2,000 nodes not visited one by one), whose
+    memories are all empty: from here on the list holds every memory of ours that holds something.
+
+    Raises:
+        ValueError: A memory of ours holds something (the list would miss it; such a network is not stored).
+
+    Returns:
+        The change set, the list, then the memory nodes of ``_Join``, ``_TrackedCSN``, ``_Presence``, ``_Gate``
+        and of any other class (reset as experta resets them), each in ``memories``' order.
+    """
+    dirty: set[Any] = set()
+    touched: list[Any] = []
+    for node in conflict_sets:
+        node.dirty = dirty
+    parts: dict[type, list[Any]] = {_Join: [], _TrackedCSN: [], _Presence: [], _Gate: []}
+    others: list[Any] = []
+    for node in memories:
+        part = parts.get(type(node))
+        if part is None:
+            others.append(node)
+        else:
+            # the list holds every memory filled since the last reset only if each starts empty
+            if getattr(node, "memory", None) or getattr(node, "left_memory", None) or \
+                    getattr(node, "right_memory", None) or getattr(node, "blocked", 0):
+                raise ValueError(f"a network with facts in it: {type(node).__name__} holds some")
+            part.append(node)
+            node.touched = touched
+    return (dirty, touched, *parts.values(), others)
+
+
+def _links_shape(links: Any) -> bool:
+    """Whether a stored network's links are what ``_link`` returns (an empty set, then six lists)."""
+    return (type(links) is tuple and len(links) == 7 and type(links[0]) is set and not links[0]
+            and all(type(x) is list for x in links[1:]) and not links[1])
+
+
 class CachedReteMatcher(ReteMatcher):
     """experta's Rete matcher: network from the cache when the engine class allows, change polling by node."""
 
@@ -1152,43 +1214,36 @@ class CachedReteMatcher(ReteMatcher):
                     blob = None
                 if blob is not None:
                     cache.store(name, blob)
-            lists = _lists(_walk(root))
+            lists = [*_lists(_walk(root))]
+            lists.append(_link(*lists))
         if name and blob is not None:
             cls._rete_blob = blob  # the next engine of this class (another thread) loads from memory
         self.root_node = root
         self._index(*lists)
 
-    def _index(self, conflict_sets: list[Any], always: list[Any], memories: list[Any]) -> None:
-        """Hand the conflict-set nodes this matcher's set of changed nodes and number them in experta's order.
+    def _index(self, conflict_sets: list[Any], always: list[Any], memories: list[Any], links: tuple[Any, ...]) \
+            -> None:
+        """Take the network's change set and list of filled memories, and number its conflict sets in experta's order.
 
         Args:
             conflict_sets: The ``_TrackedCSN`` nodes, in ``_walk`` order (``_lists``).
             always: The other conflict-set nodes, asked every time.
             memories: The nodes that have a memory (cleared by ``reset``).
+            links: What ``_link`` made of these: the set and list the nodes report to, and the memories by kind.
         """
-        self.dirty: set[Any] = set()
-        for node in conflict_sets:
-            node.dirty = self.dirty
+        self.dirty: set[Any] = links[0]
         self.order: dict[Any, int] = dict(zip(conflict_sets, range(len(conflict_sets))))
         self.always: list[Any] = always
         self.memories: list[Any] = memories
         # ``reset`` clears only what holds something: most of a network's ~2,000 memories stay empty in a
         # consultation, and a fresh empty container in place of an empty one changes nothing. Our own node
         # classes are checked by what their ``_reset`` empties; any other node is reset as experta would.
-        self._joins = [n for n in memories if type(n) is _Join]
-        self._csns = [n for n in memories if type(n) is _TrackedCSN]
-        self._presences = [n for n in memories if type(n) is _Presence]
-        self._gates = [n for n in memories if type(n) is _Gate]
-        self._others = [n for n in memories if type(n) not in (_Join, _TrackedCSN, _Presence, _Gate)]
-        # Our node classes add themselves here as a memory of theirs goes from empty to holding something, so
-        # ``reset`` visits the few hundred a run filled, not all ~2,000 (a scan that, right after a run, reads
-        # nodes long gone from the processor's caches). The first reset scans them all: a network as loaded or
-        # built is taken on trust only once it has been cleared.
-        self.touched: list[Any] = []
-        self._scan_all = True
-        for node in memories:
-            if type(node) in (_Join, _TrackedCSN, _Presence, _Gate):
-                node.touched = self.touched
+        # Our node classes add themselves to ``touched`` as a memory of theirs goes from empty to holding
+        # something, so ``reset`` visits the few hundred a run filled, not all ~2,000 (a scan that, right after a
+        # run, reads nodes long gone from the processor's caches). The first reset too: ``_link`` linked the
+        # network with every memory empty (built, or stored so), so the list has missed none.
+        self.touched: list[Any] = links[1]
+        self._joins, self._csns, self._presences, self._gates, self._others = links[2:]
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
@@ -1223,45 +1278,24 @@ class CachedReteMatcher(ReteMatcher):
         return added, removed
 
     def reset(self) -> None:
-        """Clear every node's memory (alpha nodes have none); an empty one is left as it is."""
+        """Clear every memory filled since the last reset (``touched``); the others are empty already."""
         touched = self.touched
-        if not self._scan_all:
-            # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined; a
-            # node listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
-            for node in touched:
-                kind = type(node)
-                if kind is _Join:
-                    node.left_memory = []
-                    node.right_memory = []
-                elif kind is _TrackedCSN:
-                    node.memory = set()
-                elif kind is _Presence:
-                    node.memory = []
-                else:  # _Gate
-                    node.left_memory = {}
-                    node.blocked = 0
-            touched.clear()
-            for node in self._others:
-                node._reset()
-            return
-        self._scan_all = False
-        touched.clear()
-        for node in self._joins:
-            if node.left_memory or node.right_memory:
+        # each line is what the class's ``_reset`` does (experta's for joins and conflict sets), inlined; a node
+        # listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
+        for node in touched:
+            kind = type(node)
+            if kind is _Join:
                 node.left_memory = []
                 node.right_memory = []
-        for node in self._csns:
-            if node.memory:
+            elif kind is _TrackedCSN:
                 node.memory = set()
-        for node in self._presences:
-            if node.memory:
+            elif kind is _Presence:
                 node.memory = []
-        for node in self._gates:
-            if node.left_memory or node.blocked:
+            else:  # _Gate
                 node.left_memory = {}
                 node.blocked = 0
+        touched.clear()
         for node in self._others:
             node._reset()
-
 
 __all__ = ["CACHE_NAME", "CachedReteMatcher", "dump_network", "load_network"]

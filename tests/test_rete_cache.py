@@ -580,3 +580,28 @@ def test_reset_after_runs_clears_every_memory_a_run_filled(monkeypatch):
         assert [_held(n) for n in eng.matcher.memories] == want, case["_where"]
     for case in cases:
         assert _report(case, eng, monkeypatch) == _report(case, engine_class()(), monkeypatch), case["_where"]
+
+
+def test_a_network_is_linked_only_while_empty_and_a_loaded_one_comes_linked(monkeypatch):
+    """``_link`` lists every memory a run fills only from an empty network: it refuses one with facts in it (such
+    a network is never stored), and an engine's network (loaded or built) comes with its nodes linked to its
+    matcher's change set and list (no per-node pass on a load), which its first reset then clears alone."""
+    from expert import rete
+
+    case = next(c for c in load_cases() if c.get("observations"))
+    rete._link(*rete._lists(rete._walk(engine_class()().matcher.root_node)))  # empty as built or loaded
+    eng = engine_class()()
+    nodes = rete._walk(eng.matcher.root_node)
+    _report(case, eng, monkeypatch)
+    with pytest.raises(ValueError):
+        rete._link(*rete._lists(nodes))
+    loaded = engine_class()()
+    m = loaded.matcher
+    assert all(n.dirty is m.dirty for n in m.order)
+    assert all(n.touched is m.touched for n in (*m._joins, *m._csns, *m._presences, *m._gates))
+    _report(case, loaded, monkeypatch)
+    assert m.touched
+    loaded.reset()
+    fresh = engine_class()()
+    fresh.reset()
+    assert [_held(n) for n in m.memories] == [_held(n) for n in fresh.matcher.memories]
