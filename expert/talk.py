@@ -2429,22 +2429,43 @@ class _Reader:
         by the resume ("after resuming it hangs") places the hang after the restart, not after any step: unknown.
         """
         if time == "start":
-            return "first_step"
+            # "hangs at the first step after 2 epochs", "after 500 steps it hangs at the first step of the next
+            # epoch": the first step of a later stretch, not of the run
+            return self._later_first_step(sent) or "first_step"
         if time in ("epoch_start", "each_epoch"):
             return "epoch_boundary"
         if time != "later":
             return None
-        if step is not None and step > 0:
-            return "mid_run"
         span = self._time_span
         if span is not None:
             a, b = bisect_left(self._token_starts, span[0]), bisect_left(self._token_starts, span[1])
-            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in self.tokens[a:b]):
+            # "hangs after resuming from step 5000", "after resuming from the step 5000 checkpoint": the step is
+            # where the run restarted, not a stretch the restarted run has trained (its onset stays unknown)
+            near = self.tokens[max(sent[0], a - K.RESUME_SPAN_REACH):min(sent[1], b + 1)]
+            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in near):
+                if step is not None and step <= 1:
+                    return "first_step"  # "hangs at step 1": the run never got past its first step
                 return "mid_run"
         # a stretch of training counted before the hang in its sentence ("trains for 2 epochs and then hangs",
         # "runs fine for 3 hours, then freezes"): the run had taken steps
         for k in range(max(sent[0] + 1, at - K.OWNER_REACH), at):
             if self.tokens[k - 1].kind == "num" and self.tokens[k].lemma in K.TRAINED_SPANS:
+                return "mid_run"
+        return None
+
+    def _later_first_step(self, sent: tuple[int, int]) -> str | None:
+        """Where a hang "at the first step" of sentence ``sent`` happens when the sentence counts training before it.
+
+        "after 2 epochs it hangs at the first step", "hangs at the first step of the next epoch": an epoch named as
+        next, new or each is the epoch boundary; a count of steps or epochs after "after" is mid-run; else None.
+        """
+        toks = self.tokens
+        for k in range(sent[0], sent[1]):
+            if toks[k].lemma in _EPOCH_WORDS and k > sent[0] and toks[k - 1].lemma in K.EPOCH_TURN_WORDS:
+                return "epoch_boundary"
+        for k in range(sent[0] + 1, sent[1] - 1):
+            if toks[k].kind == "num" and toks[k].number and toks[k + 1].lemma in _STEP_OR_EPOCH_WORDS and \
+                    toks[k - 1].lemma in ("after", "for"):
                 return "mid_run"
         return None
 

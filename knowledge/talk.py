@@ -1242,6 +1242,10 @@ error's words, they are the trouble's own, not words of the error."""
 RESTART_STEMS = ("resum", "restart", "restor", "reload", "load", "continu", "checkpoint", "ckpt", "relaunch")
 """Stems of the words of a restart (the lemmatiser leaves "resuming" whole): a hang said "after resuming" comes
 after the restart, not after steps of training."""
+RESUME_SPAN_REACH = 3
+"""Tokens before a step said as a time that may name the restart it is the point of ("resuming from step 5000")."""
+EPOCH_TURN_WORDS = frozenset({"next", "new", "each", "every", "following", "second"})
+"""Words before "epoch" that make "the first step of the ... epoch" a step at the epoch boundary."""
 TRAINED_SPANS = frozenset("step steps iteration iterations iter iters epoch epochs batch batches hour hours minute "
                           "minutes min mins h".split())
 """Units of a stretch of training counted before a hang ("trains 2 epochs, then hangs"): the run had taken steps."""
