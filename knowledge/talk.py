@@ -2797,11 +2797,14 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      # (an error that comes only with worker processes, the single-process loader fine: "errors only when
      # num_workers>0", "with num_workers=2 training dies with a h5py error", "random errors inside the worker")
      r"(?:error|exception|crash|fail)\w*[^.!?\n]{0,40}?\b(?:inside|in)\s+(?:the\s+|a\s+|each\s+)?workers?\b|"
-     r"(?<!training\s)(?<!train\s)(?<!val\s)(?<!test\s)(?:error|exception|crash|fail|dies|died)\w*[^.!?\n]{0,30}?\b"
+     r"(?<!training\s)(?<!train\s)(?<!val\s)(?<!validation\s)(?<!test\s)(?:error|exception|crash|fail|dies|died)\w*"
+     r"[^.!?\n]{0,30}?\b"
      r"(?:only\s+)?(?:when|with|if|for)\s+(?:using\s+)?"
      r"(?:num_workers|workers)\s*(?:>\s*=?\s*[01]|=\s*[1-9]|is\s+(?:above|more\s+than|over)\s+0)|"
      r"\b(?:num_workers|workers)\s*(?:>\s*=?\s*[01]|=\s*[1-9]\d*)[^.!?\n]{0,50}?\b(?<!training\s)(?<!train\s)(?<!val\s)"
-     r"(?<!test\s)(?:error|exception|crash|dies|died|fail)(?:s|ed|es|ure)?\b(?!\s+(?:rate|goes|went|is|was|drops|falls))",
+     # ("the model fails to learn", "accuracy fails to improve": a failure to do something is no error)
+     r"(?<!test\s)(?<!validation\s)(?:(?:error|exception|crash|dies|died)(?:s|ed|es)?|fail(?:s|ed|ure)?(?!\s+to\b))\b"
+     r"(?!\s+(?:rate|goes|went|is|was|drops|falls))",
      {"boundary_topic": "dataloader_failure"}),
     # an object a worker process or a spawned rank cannot receive
     (r"can'?t pickle|cannot pickle|\bpicklingerror\b|\bpickling error\b|not picklable|unpicklable",
