@@ -175,8 +175,20 @@ classifier's run is not the run's task)."""
 
 
 _CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
-               r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?(?:clipping\s+)?threshold\b)")
-"""The clipping limit as users name it (max_norm, max_grad_norm, the clip value or threshold)."""
+               r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?clipping\s+threshold\b)")
+"""The clipping limit as users name it (max_norm, max_grad_norm, the clip value or the clipping threshold)."""
+_CLIP_SUBJECT = (r"(?:grad(?:ient)?s?[\s_-]?norms?|grad(?:ient)?s|norms?|clip\w*)\b"
+                 r"(?:(?!\b(?:not|never|no|isn'?t|wasn'?t|aren'?t)\b)[^.!?\n]){0,30}?")
+"""The gradient norm or clipping named before a bare "threshold", no negation between: "the grad norm is above the
+threshold" is the clip limit; "the loss is above the threshold" or an early-stopping threshold is not."""
+
+
+def _above_every_step(limit: str) -> str:
+    """A norm above clip limit ``limit`` at every step ("above max_norm at every step", "always above max_norm")."""
+    above = r"(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|bigger\s+than|higher\s+than)"
+    return (rf"{above}\s*(?:the\s+)?{limit}(?:\s*\(?\s*\d+(?:\.\d+)?\s*\)?)?[^.!?\n]{{0,25}}?\b(?:at|on|in)\s+"
+            rf"(?:every|each|all)\s+(?:single\s+)?(?:steps?|iterations?|updates?)\b|"
+            rf"(?:always|constantly|all\s+the\s+time)\s*{above}\s*(?:the\s+)?{limit}")
 
 
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
@@ -729,15 +741,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # clipping that cuts the gradient at every step (the pre-clip norm always above max_norm): the threshold is below
     # the run's ordinary gradient norm, so every update is rescaled to max_norm ("every step gets clipped", "the grad
     # norm is above max_grad_norm at every step", "clipping kicks in on 100% of the steps")
-    _k(r"(?:every|each)\s+(?:single\s+)?(?:step|update|iteration|batch)\s+(?:is\s+|was\s+|gets\s+|got\s+|being\s+)?"
-       r"clipped|(?:all|100\s*%\s+of)\s+(?:the\s+|my\s+)?(?:steps|updates|iterations)\s+(?:are\s+|get\s+|got\s+|were\s+)?"
+    _k(r"(?<!not\s)(?:every|each)\s+(?:single\s+)?(?:step|update|iteration|batch)\s+(?:is\s+|was\s+|gets\s+|got\s+|being\s+)?"
+       r"clipped|(?<!not\s)(?:all|100\s*%\s+of)\s+(?:the\s+|my\s+)?(?:steps|updates|iterations)\s+(?:are\s+|get\s+|got\s+|were\s+)?"
        r"clipped|clipping\s+(?:is\s+|was\s+|being\s+)?(?:always\s+active|active\s+(?:at|on|in)\s+(?:every|each|all)|"
-       r"kicks?\s+in\s+(?:on|at|in)\s+(?:every|each|all|100\s*%)|hits?\s+(?:every|each|all))|"
-       r"(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|bigger\s+than|higher\s+than)\s*(?:the\s+)?"
-       rf"{_CLIP_LIMIT}(?:\s*\(?\s*\d+(?:\.\d+)?\s*\)?)?[^.!?\n]{{0,25}}?\b(?:at|on|in)\s+(?:every|each|all)\s+(?:single\s+)?(?:steps?|iterations?|"
-       r"updates?)\b|(?:always|constantly|all\s+the\s+time)\s*(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|"
-       rf"bigger\s+than|higher\s+than)\s*(?:the\s+)?{_CLIP_LIMIT}",
-       _LOOP, 0, negatable=False, grad_clipping=True, grad_clip_active="every_step"),
+       r"kicks?\s+in\s+(?:on|at|in)\s+(?:every|each|all|100\s*%)|hits?\s+(?:every|each|all))|" +
+       # (a bare "threshold" is the clip limit only with the gradient norm or clipping named before it; a negation
+       # before the cue denies it: "not every step gets clipped", "the norm is never above max_norm")
+       _above_every_step(_CLIP_LIMIT) + "|" + _CLIP_SUBJECT + "(?:" + _above_every_step(r"threshold\b") + ")",
+       _LOOP, 0, grad_clipping=True, grad_clip_active="every_step"),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"
