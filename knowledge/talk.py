@@ -2889,13 +2889,13 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
                r"\bexits? with (?:code|status)\b|\bexited with\b|"
                # a run said to die ("training with batch_size 16 dies at the end of the epoch", "the job died after 3
-               # epochs"); not the units, gradients or layers that die (dead ReLUs, vanishing gradients), nor a value
-               # or rate that dies down, out or to zero
-               # (the word is looked for first: the guards before it are tried only where it stands)
-               r"\b(?=die[sd]\b)(?<!relus )(?<!relu )(?<!neurons )(?<!neuron )(?<!units )(?<!unit )(?<!gradients )"
-               r"(?<!gradient )(?<!grads )(?<!grad )(?<!activations )(?<!activation )(?<!layers )(?<!layer )"
-               r"(?<!filters )(?<!channels )(?<!features )(?<!signal )(?<!rate )(?<!lr )die[sd]\b"
-               r"(?!\s+(?:down|out|off|away|to)\b)")
+               # epochs"): the run (or "it") is the subject, a few words before; not a metric, the gradients, the
+               # dropout, units or layers that die (dead ReLUs, vanishing gradients), nor a pet or a battery; nor a
+               # value that dies down, out or to zero
+               r"\b(?:training|train|run|job|process|processes|kernel|script|program|it|worker|trainer|notebook|"
+               r"python|session|node|rank)\b(?:\s+(?!(?:accuracy|acc|loss|losses|dropout|gradients?|grads?|metrics?|"
+               r"score|f1|auc|relus?|neurons?|units?|activations?|layers?|filters|channels|features|signal|rate|lr|"
+               r"battery|it)\b)[\w.=,'-]+){0,6}?\s+die[sd]\b(?!\s+(?:down|out|off|away|to)\b)")
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
 
@@ -3343,7 +3343,10 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                  phrases=_seqs("die, keeps dying, quits, quit unexpectedly, keeps quitting, fall over, fell over"),
                  unless_next=frozenset("down out off".split()),
                  unless_prev=frozenset("relu relus neuron neurons unit units gradient gradients grad grads "
-                                       "activation activations".split())),
+                                       "activation activations accuracy acc loss dropout battery".split()),
+                 # (a run is what dies: "the gradients basically died" names none)
+                 needs=frozenset("training train run job process kernel script program it worker trainer notebook "
+                                 "python session node rank".split())),
     CoarseFamily("a run that hangs (no progress, no error)", {"symptom": "hang"},
                  phrases=_seqs("hang, hangs, hanging, hung, lock up, locks up, locked up, deadlock*, unresponsive, "
                                "stop responding, stopped responding, nothing happens, freeze up, froze up"),
