@@ -1250,13 +1250,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        _NL, 0, negatable=False, loss_reduction="sum"),
     # ... said by the reduction's name or the code that sums ("reduction='sum'", "sum reduction", "loss.sum() instead
     # of loss.mean()", "((pred - y)**2).sum()"), or by what is summed over the batch's items ("I sum the BCE over all
-    # pixels", "summing per-sample losses (not mean)"); a loss that is the sum of its terms is no such reduction
-    _k(r"\breduction\s*(?:=|:)\s*['\"]?sum\b|\bsum\s+reduction\b|\b(?:loss(?:es)?|bce|mse|nll|errors?|\*\*\s*2\s*\))\s*"
+    # pixels", "summing per-sample losses (not mean)"); a loss that is the sum of its terms is no such reduction, and
+    # summed errors count mistakes (an accuracy), no loss; a negation denies it ("I don't use reduction='sum'",
+    # "sum reduction is not what I use")
+    _k(r"\breduction\s*(?:=|:)\s*['\"]?sum\b|\bsum\s+reduction\b(?!\s+(?:is|was)\s*(?:not|n'?t)\b|\s+isn'?t\b)|"
+       r"\b(?:loss(?:es)?|bce|mse|nll|\*\*\s*2\s*\))\s*"
        r"\.sum\(\s*\)|\bsum(?:s|med|ming)?\s+(?:up\s+)?(?:the\s+|my\s+|all\s+)?(?:per[\s-](?:sample|example|pixel|token|"
-       r"item)\s+)?(?:losses|loss|bce|mse|nll|cross[\s-]entropy|errors)\b[^.!?\n]{0,30}?(?:\(?\s*not\s+(?:the\s+)?"
+       r"item)\s+)?(?:losses|loss|bce|mse|nll|cross[\s-]entropy)\b[^.!?\n]{0,30}?(?:\(?\s*not\s+(?:the\s+)?"
        r"(?:mean|averag\w*)|instead\s+of\s+(?:averag\w*|the\s+mean|mean)|over\s+(?:all\s+)?(?:the\s+)?(?:pixels|tokens|"
        r"samples|examples|elements|batch))",
-       _NL, 0, negatable=False, loss_reduction="sum"),
+       _NL, 0, loss_reduction="sum"),
     # an LR schedule stepped in other units than it was defined in
     _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"
        r"went|runs?\s+out|ran\s+out|ends?|ended)\s+(?:\w+\s+){0,4}?(?:(?:much\s+|way\s+|far\s+)?too\s+(?:early|fast|soon|quickly)|"
