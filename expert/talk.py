@@ -2429,8 +2429,10 @@ class _Reader:
         if not self._restart_schedule:
             return False
         if (i, j) not in self._restart_clauses:  # (once per clause: a long clause holds many movements)
-            self._restart_clauses[i, j] = any(t.lemma in K.SCHEDULE_RESTART_WORDS or
-                                              t.text.lower() in K.SCHEDULE_RESTART_WORDS for t in self.tokens[i:j])
+            # (a clause naming the job, the run or its checkpoint restarts the run: "at each restart of the job")
+            words = {t.lemma for t in self.tokens[i:j]} | {t.text.lower() for t in self.tokens[i:j]}
+            self._restart_clauses[i, j] = bool(words & K.SCHEDULE_RESTART_WORDS) and \
+                not words & K.RUN_RESTART_WORDS
         return self._restart_clauses[i, j]
 
     def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:

@@ -967,6 +967,10 @@ RESTART_SCHEDULE = (r"\b(?:sgdr|cycl(?:ic|ical)\w*|\w*warm[\s_-]?restarts?\w*|co
 """A learning-rate schedule that restarts by design: SGDR, (cosine) warm restarts, cyclic and triangular LRs."""
 SCHEDULE_RESTART_WORDS = frozenset("restart restarts cycle cycles reset resets".split())
 """Words that place a movement at a restart of the schedule ("at each restart", "every cycle")."""
+RUN_RESTART_WORDS = frozenset("job run process checkpoint ckpt resume resuming resumed relaunch cluster node "
+                              "preemption preempted slurm".split())
+"""Words that make a restart in a clause the run's, not the schedule's ("at each restart of the cluster job",
+"after each restart of the job from the checkpoint")."""
 RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 """How the loss answers the LR going back up at a restart: expected there, no instability."""
 OWNER_REACH = 12
