@@ -129,6 +129,7 @@ _COUNTED = frozenset("epoch step iteration iter batch class sample example image
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
+_SHARED_TOO = rx.compile(K.SHARED_TOO, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
@@ -1680,7 +1681,10 @@ class _Reader:
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
             if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE:
-                return True
+                # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
+                # shares it, so it moves in the user's run as well
+                return _SHARED_TOO.search(self.text, self.tokens[k].end,
+                                          self.tokens[k].end + K.SHARED_TOO_REACH) is None
         return False
 
     def _person_subject(self, k: int, lo: int) -> bool:

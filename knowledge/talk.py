@@ -984,6 +984,14 @@ RUN_VERBS = frozenset("train trained training run ran running iterate iterated i
 change (``expert.talk._Reader._after_change``)."""
 TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
 """What a movement says of a run's trouble: claimed whole when the run is another person's."""
+SHARED_TOO = (r"\b(?:mine|me)\s+(?:too|as\s+well|also)\b|\b(?:mine|my\s+\w+)\s+(?:does|did|do|is|was|has|had)\s+(?:too|"
+              r"as\s+well)\b|\bi\s+(?:have|had|get|got|see|saw|am\s+seeing|'m\s+seeing|have\s+got)\s+(?:it|this|that|"
+              r"the\s+same(?:\s+\w+)?)\s+(?:too|as\s+well)\b|\bsame\s+(?:here|for\s+me|with\s+me|with\s+mine|"
+              r"for\s+mine)\b|\bso\s+(?:do|does|did|have|has)\s+(?:i|mine|my\s+\w+)\b")
+"""Words after another person's trouble that give it to the user as well ("mine too", "I have it too", "same here",
+"so does mine")."""
+SHARED_TOO_REACH = 60
+"""Characters after another person's trouble looked at for :data:`SHARED_TOO`."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
 """Words that keep a clause from stating the user's own run: it weighs, reports, or tells another person's."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
