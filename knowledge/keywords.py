@@ -61,10 +61,15 @@ _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing
          r"to|replac(?:e|ing)\s+(?:the\s+|my\s+)?[\w-]+\s+(?:optimi[sz]er\s+)?(?:with|by)")
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
-_NOT_DONE_EFFECT = (r"(?![^.!?,\n]{0,12}?\b(?:made|caused|broke|hurt|led\s+to|resulted\s+in|ruined|degraded|"
-                    r"worsened|slowed|changed)\b)")
+_NOT_DONE_EFFECT = (r"(?![^.!?,\n]{0,12}?\b(?<!\bhave\s)(?<!\bever\s)(?:made|caused|broke|hurt|led\s+to|"
+                    r"resulted\s+in|ruined|degraded|worsened|slowed|changed)\b)")
 """A lookahead: the switch named is not followed by what it did, in the past ("switching to FSDP made the loss
-worse" is a change made, not one weighed)."""
+worse" is a change made, not one weighed); a past said as never done or as ever ("would switching to FSDP have
+changed anything", "has it ever caused nan") still weighs it."""
+_ASKED = (r"((?<=\bwould\s)|(?<=\bshould\s)|(?<=\bcould\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bhas\s)|(?<=\bhave\s)|"
+          r"(?<=\bwill\s)|(?<=\bcan\s))?(?<!why\shas\s)(?<!why\sdid\s)(?<!why\sdoes\s)(?<!why\shave\s)")
+"""A question's auxiliary just before the lead ("has switching to bf16 caused nan for anyone?"): what follows is
+asked, the switch still weighed ("why has switching ... caused" asks about a change made). Group 1 of the pattern it opens (the effect lookahead is skipped when it holds)."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
 _SHARD = (r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|"
           r"sharding\s+strateg\w*")
@@ -333,7 +338,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- modern landscape: what the user considers switching to ----------------------------------------
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
     # ("switching from DDP to FSDP made the loss worse": the switch as the subject of what it did, made already)
-    _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN}){_NOT_DONE_EFFECT}",
+    _k(rf"{_DONE}{_ASKED}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})(?(1)|{_NOT_DONE_EFFECT})",
        _MO, P_DIRECT, considering="$text"),
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than|(?:an?\s+)?(?:good\s+|"
        r"reasonable\s+|drop-in\s+|better\s+)?(?:replacement|substitute|alternative)\s+(?:for|to))\s+adamw?|"
