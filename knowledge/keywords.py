@@ -188,6 +188,14 @@ _CLIP_SUBJECT = (r"(?:grad(?:ient)?s?[\s_-]?norms?|grad(?:ient)?s|norms?|clip\w*
 threshold" is the clip limit; "the loss is above the threshold" or an early-stopping threshold is not."""
 
 
+_UNDER_ZERO = (r"(?<!never\s)(?<!not\s)(?<!n't\s)\b(?:goes|go|went|drops?|dropped|falls?|fell|gets?|got|is|becomes?|"
+               r"became|ends?\s+up)\s+(?:(?!not\b|never\b)\w+\s+)?(?:below|under|less\s+than)\s+(?:zero|0)"
+               r"(?!\s*point\b|\s*[.,]\s*\d|\d)")
+"""A value said to go under zero ("goes below zero", "drops under 0"; "under zero point one" is a small value)."""
+_KL_NAME = r"(?:\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b"
+"""The KL divergence named as a loss (KL, KL divergence, KLDivLoss, kl_div())."""
+
+
 def _above_every_step(limit: str) -> str:
     """A norm above clip limit ``limit`` at every step ("above max_norm at every step", "always above max_norm")."""
     above = r"(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|bigger\s+than|higher\s+than)"
@@ -500,16 +508,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
     _k(r"loss\s+(?:is\s+|goes\s+|becomes\s+|went\s+|turns\s+|gets\s+|became\s+)?negative|negative\s+(?:\w+\s+)?loss",
        _UN, 0, negative_loss=True),
-    # ... said as a value under zero ("goes below zero", "drops under 0", "the loss is -2.1"), or of a divergence that
-    # cannot be negative (a KL term, KLDivLoss fed probabilities where it takes log-probabilities)
-    _k(r"(?:\bloss|\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b(?:\s+term)?[^.!?\n]{0,30}?"
-       r"(?<!never\s)(?<!not\s)(?<!n't\s)\b(?:goes|go|went|drops?|dropped|falls?|fell|gets?|got|is|becomes?|became|ends?\s+up)"
-       r"\s+(?:(?!not\b|never\b)\w+\s+)?"
-       r"(?:below|under|"
-       r"less\s+than)\s+(?:zero|0)(?![.\d])|"
-       r"(?:\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b(?:\s+term)?[^.!?\n]{0,20}?"
-       r"\b(?:giv(?:es|ing)|outputs?|returns?|is|be|becomes?)\s+(?:(?!not\b|never\b)\w+\s+)?(?:negative|-\s*\d)",
+    # ... said as a value under zero ("goes below zero", "drops under 0", "the loss is -2.1"; not "under zero point
+    # one", a small positive value said in words), or of a divergence that cannot be negative (a KL term, KLDivLoss
+    # fed probabilities where it takes log-probabilities), which names the loss as well
+    _k(r"\bloss\b(?:\s+term)?[^.!?\n]{0,30}?" + _UNDER_ZERO + r"|\bloss\b(?:\s+term)?[^.!?\n]{0,20}?"
+       r"\b(?:is|was|reads|becomes?|became|reaches|reached|hits?|goes\s+to|went\s+to)\s+(?:(?!not\b|never\b)\w+\s+)?"
+       r"(?<![\w.-])-\s*\d",
        _UN, 0, negative_loss=True),
+    _k(rf"{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,30}}?" + _UNDER_ZERO + rf"|{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,20}}?"
+       r"\b(?:giv(?:es|ing)|outputs?|returns?|is|be|becomes?)\s+(?:(?!not\b|never\b)\w+\s+)?(?:negative|-\s*\d)",
+       _UN, 0, negative_loss=True, loss_fn="kl_div"),
     # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
     _k(rf"val(?:idation)?(?:\s+acc(?:uracy)?)?\s+(?:is\s+)?(?:about\s+|around\s+|roughly\s+|~)?"
        rf"(?P<generalization_gap>{NUM})\s*(?:%|percentage\s+points?|points?|pts|pp)\s+(?:below|lower\s+than|under|"
