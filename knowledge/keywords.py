@@ -1232,7 +1232,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:\bcuda_visible_devices\s*=\s*['\"]?|(?:--(?:gpus?|devices?)(?:[_-]?ids?)?\s*[=\s]|"
        r"\b(?:gpus?|devices?)(?:[_-]?ids?)?\s*=)\s*\[?\s*['\"]?)\d+\s*,\s*\d+|"
        r"(?:--(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*[=\s]|"
-       r"\b(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*=)\s*(?:[2-9]|[1-9]\d+)\b(?!\s*,)",
+       r"\b(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*=)\s*(?:[2-9]|[1-9]\d+)\b"
+       # (a single index with its trailing comma, "--gpus 2," or gpus="2,", is one device; a comma before the next
+       # argument, "Trainer(gpus=2, precision=16)", ends the count)
+       r"(?!\s*,\s*(?:['\")\]]|$))",
        _QR, 0, negatable=False, multi_gpu=True),
     # several cards said by a count in words or digits before the card's name ("my two RTX 3090s", "on 2 A100s",
     # "four V100 cards"): the job has as many devices (one, "a single 3090", is no multi-GPU run)
