@@ -1670,6 +1670,13 @@ class _Reader:
                 for n, t in enumerate(self.tokens) if t.kind == "word")
         return True
 
+    def _names_frozen(self, sent: tuple[int, int], p: Part) -> bool:
+        """Whether sentence ``sent`` names a thing frozen on purpose, or "freezing" at ``p`` takes an object."""
+        if p.j < sent[1] and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS:
+            return True  # "before freezing the encoder"
+        return any(w in K.FROZEN_PARTS or w in K.FREEZABLE_WORDS
+                   for t in self.tokens[sent[0]:sent[1]] for w in (t.lemma, t.text.lower()))
+
     def _named_divergence(self, p: Part, lo: int) -> bool:
         """Whether the "divergence" of part ``p`` is the name of a measure ("KL divergence", "Jensen-Shannon").
 
@@ -2156,7 +2163,8 @@ class _Reader:
                     p.j < j and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS)):
                 continue  # "I froze the encoder", "this freezes all the layers": something frozen on purpose
             if m == "freeze" and self.tokens[p.i].text.lower() == "freezing" and p.i > i and \
-                    self.tokens[p.i - 1].text.lower() in K.FREEZE_ACT_LEADS:
+                    self.tokens[p.i - 1].text.lower() in K.FREEZE_ACT_LEADS and (
+                        self.tokens[p.i - 1].text.lower() not in K.FREEZE_TIME_LEADS or self._names_frozen(sent, p)):
                 continue  # "built before freezing", "gradual freezing": the act of freezing weights, no hang
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):

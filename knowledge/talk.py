@@ -1130,6 +1130,13 @@ FREEZE_ACT_LEADS = frozenset("before after gradual progressive during by of laye
                              "selective".split())
 """Words before "freezing" that make it the act of freezing weights, no run that freezes ("the optimizer was built
 before freezing", "gradual freezing: the layers keep moving")."""
+FREEZE_TIME_LEADS = frozenset("before after during".split())
+"""The leads of :data:`FREEZE_ACT_LEADS` that only place a time: "before freezing" is the act of freezing weights
+only when its sentence names what is frozen (``FREEZABLE_WORDS``); "before freezing, the run printed step 100" is
+a run that froze."""
+FREEZABLE_WORDS = frozenset("layer layers weight weights parameter parameters param params optimizer optimiser "
+                            "requires_grad".split())
+"""Words naming what a user freezes on purpose, besides the model's parts (``FROZEN_PARTS``)."""
 
 RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn", "not-converge", "not-change_verb",
                                   "not-improve", "nowhere"}
