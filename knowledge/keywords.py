@@ -69,7 +69,8 @@ changed anything", "has it ever caused nan") still weighs it."""
 _ASKED = (r"((?<=\bwould\s)|(?<=\bshould\s)|(?<=\bcould\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bhas\s)|(?<=\bhave\s)|"
           r"(?<=\bwill\s)|(?<=\bcan\s))?(?<!why\shas\s)(?<!why\sdid\s)(?<!why\sdoes\s)(?<!why\shave\s)")
 """A question's auxiliary just before the lead ("has switching to bf16 caused nan for anyone?"): what follows is
-asked, the switch still weighed ("why has switching ... caused" asks about a change made). Group 1 of the pattern it opens (the effect lookahead is skipped when it holds)."""
+asked, the switch still weighed ("why has switching ... caused" asks about a change made). Group 1 of the pattern
+it opens (the effect lookahead is skipped when it holds)."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
 _SHARD = (r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|"
           r"sharding\s+strateg\w*")

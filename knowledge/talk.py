@@ -2542,7 +2542,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
         # (the NaN said plainly in both: "the loss is not nan but it oscillates" has none to explain)
-        (("grad gradient", "~explode ~blow ~spike", "=nan =inf", "!should !how !whether"), {"grad_norm_trend": "normal"}),
+        (("grad gradient", "~explode ~blow ~spike", "=nan =inf", "!should !how !whether"),
+         {"grad_norm_trend": "normal"}),
         # a metric said bad unless the model is put in eval mode ("the accuracy is very low unless I call model.eval()
         # first"): the evaluation that scored badly ran in train mode (dropout sampling, BatchNorm on batch statistics)
         (("accuracy acc metric score prediction predict result performance f1", "unless until", "eval",
