@@ -121,7 +121,7 @@ def test_a_run_that_dies_crashed(text: str) -> None:
     "I do not use reduction='sum'",
     "sum reduction is not what we use, we average",
     "wrong.sum() counts the errors; errors.sum() gives the mistakes",
-    "I sum the errors over the images to get the accuracy",
+    "I sum the errors over the examples to get the accuracy",
 ])
 def test_no_summed_loss(text: str) -> None:
     assert obs(text).get("loss_reduction") != "sum"
