@@ -2918,8 +2918,8 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                # value that dies down, out or to zero
                r"\b(?:training|train|run|job|process|processes|kernel|script|program|it|worker|trainer|notebook|"
                r"python|session|node|rank)\b(?:\s+(?!(?:accuracy|acc|loss|losses|dropout|gradients?|grads?|metrics?|"
-               r"score|f1|auc|relus?|neurons?|units?|activations?|layers?|filters|channels|features|signal|rate|lr|"
-               r"battery|it)\b)[\w.=,'-]+){0,6}?\s+die[sd]\b(?!\s+(?:down|out|off|away|to)\b)")
+               r"score|f1|auc|relus?|neurons?|units?|activations?|layers?|filters|channels|features|signal|"
+               r"battery|it)\b)[\w.=,'-]+){0,8}?(?<!\brate)(?<!\blr)\s+die[sd]\b(?!\s+(?:down|out|off|away|to)\b)")
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
 
