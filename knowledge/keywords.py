@@ -347,7 +347,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- modern landscape: what the user considers switching to ----------------------------------------
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
     # ("switching from DDP to FSDP made the loss worse": the switch as the subject of what it did, made already)
-    _k(rf"{_DONE}{_ASKED}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})(?(1)|{_NOT_DONE_EFFECT})",
+    # (the first letters of the leads looked at first: the guards behind them are tried only where one may stand)
+    _k(rf"(?=[stcmwdr]){_DONE}{_ASKED}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})(?(1)|{_NOT_DONE_EFFECT})",
        _MO, P_DIRECT, considering="$text"),
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than|(?:an?\s+)?(?:good\s+|"
        r"reasonable\s+|drop-in\s+|better\s+)?(?:replacement|substitute|alternative)\s+(?:for|to))\s+adamw?|"
