@@ -807,17 +807,6 @@ _NEGATING_VERBS = frozenset({"fail", "refuse"})
 """Verbs that negate like "not" before "to" ("fails to decrease"): :func:`negated_at`."""
 
 
-def _partial_count(tokens: list[Token], k: int, i: int) -> bool:
-    """Whether tokens ``[k, i)`` open with "every"/"all" and a stretch of the run ("every step", "all the batches").
-
-    A negation before it ("not every step") counts the steps the verb holds for, some but not all.
-    """
-    if k >= i or tokens[k].lemma not in ("every", "all"):
-        return False
-    rest = [t.lemma for t in tokens[k + 1:min(i, k + 3)] if t.lemma not in ("the", "my", "single")]
-    return bool(rest) and rest[0] in K.TRAINED_SPANS
-
-
 def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
     """A negator among the (up to ``NEGATION_REACH``) words before token ``i``, not before ``lo`` (its clause start).
 
@@ -836,8 +825,7 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
             if seen > NEGATION_REACH:
                 return False
         if t.lemma in K.NEGATORS or t.lemma == "not":
-            # "not every step gets clipped", "not all the batches are nan": some steps are, the verb is not denied
-            return not _partial_count(tokens, k + 1, i)
+            return True
         if t.lemma in K.SCOPE_VERBS and k < i - 1:
             return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
         if t.lemma in K.COMPARED_MARKERS:

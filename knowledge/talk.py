@@ -2355,8 +2355,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("~warmup",), {"warmup": False}),
         (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),
         # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
-        # ... not clipped at all")
-        (("~clip ~clipping", "!anything !effect !val !cap"),
+        # ... not clipped at all"; nor "not every step gets clipped": some steps are)
+        (("~clip ~clipping", "!anything !effect !val !cap !every"),
          {"grad_clipping": False}),
         # a preference-tuning method named: its reward is a language model's, not an RL environment's ("GRPO
         # training: the reward stays flat"; outranks the reward's own reading, VALUE_PRIORITY)
