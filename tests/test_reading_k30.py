@@ -66,7 +66,8 @@ def test_a_failure_to_improve_with_workers_is_no_loader_crash(text: str) -> None
 
 
 def test_an_error_with_workers_is_a_loader_crash() -> None:
-    assert_reads("with num_workers=3 the script fails with a pickling message", {"boundary_topic": "dataloader_failure"})
+    assert_reads("with num_workers=3 the script fails with a pickling message",
+                 {"boundary_topic": "dataloader_failure"})
 
 
 # -- 3. every step clipped: a bare threshold needs the gradient norm; a negation denies it
