@@ -1665,18 +1665,6 @@ class _Reader:
         return any(w in K.FROZEN_PARTS or w in K.FREEZABLE_WORDS
                    for t in self.tokens[sent[0]:sent[1]] for w in (t.lemma, t.text.lower()))
 
-    def _named_divergence(self, p: Part, lo: int) -> bool:
-        """Whether the "divergence" of part ``p`` is the name of a measure ("KL divergence", "Jensen-Shannon").
-
-        The noun with a measure's name before it (``DIVERGENCE_NAMES``, a hyphen skipped), not before ``lo``.
-        """
-        if self.tokens[p.i].text.lower() not in ("divergence", "divergences"):
-            return False
-        k = p.i - 1
-        while k >= lo and self.tokens[k].text in ("-", "_"):
-            k -= 1
-        return k >= lo and self.tokens[k].text.lower() in K.DIVERGENCE_NAMES
-
     def _others_run(self, lo: int, k: int) -> bool:
         """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
 
@@ -2114,8 +2102,6 @@ class _Reader:
                 # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
                 # whatever it is compared with)
                 continue
-            if m == "diverge" and self._named_divergence(p, i):
-                continue  # "the KL divergence is -0.3", "I use KL divergence": a measure's name, no run diverging
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
             if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],

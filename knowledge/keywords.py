@@ -512,14 +512,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        _UN, 0, negative_loss=True),
     # ... said as a value under zero ("goes below zero", "drops under 0", "the loss is -2.1"; not "under zero point
     # one", a small positive value said in words), or of a divergence that cannot be negative (a KL term, KLDivLoss
-    # fed probabilities where it takes log-probabilities), which names the loss as well
+    # fed probabilities where it takes log-probabilities)
     _k(r"\bloss\b(?:\s+term)?[^.!?\n]{0,30}?" + _UNDER_ZERO + r"|\bloss\b(?:\s+term)?[^.!?\n]{0,20}?"
        r"\b(?:is|was|reads|becomes?|became|reaches|reached|hits?|goes\s+to|went\s+to)\s+(?:(?!not\b|never\b)\w+\s+)?"
        r"(?<![\w.-])-\s*\d",
        _UN, 0, negative_loss=True),
     _k(rf"{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,30}}?" + _UNDER_ZERO + rf"|{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,20}}?"
        r"\b(?:giv(?:es|ing)|outputs?|returns?|is|be|becomes?)\s+(?:(?!not\b|never\b)\w+\s+)?(?:negative|-\s*\d)",
-       _UN, 0, negative_loss=True, loss_fn="kl_div"),
+       _UN, 0, negative_loss=True),
     # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
     _k(rf"val(?:idation)?(?:\s+acc(?:uracy)?)?\s+(?:is\s+)?(?:about\s+|around\s+|roughly\s+|~)?"
        rf"(?P<generalization_gap>{NUM})\s*(?:%|percentage\s+points?|points?|pts|pp)\s+(?:below|lower\s+than|under|"

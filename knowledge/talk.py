@@ -971,9 +971,6 @@ RUN_RESTART_WORDS = frozenset("job run process checkpoint ckpt resume resuming r
                               "preemption preempted slurm".split())
 """Words that make a restart in a clause the run's, not the schedule's ("at each restart of the cluster job",
 "after each restart of the job from the checkpoint")."""
-DIVERGENCE_NAMES = frozenset("kl kullback-leibler leibler kullback js jensen-shannon shannon jsd bregman "
-                             "f-divergence renyi rényi".split())
-"""Names before "divergence" that make it a measure ("the KL divergence is -0.3"), not a run diverging."""
 RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 """How the loss answers the LR going back up at a restart: expected there, no instability."""
 OWNER_REACH = 12

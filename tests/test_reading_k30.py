@@ -181,16 +181,6 @@ def test_a_switch_made_is_not_weighed(text: str) -> None:
 
 
 # -- 9, 10. the KL divergence named; a negative loss said as a number; "under zero point one"
-@pytest.mark.parametrize("text", ["the KL divergence returns -0.7", "our KL divergence is -1.2 at step 40"])
-def test_a_negative_kl_names_the_loss(text: str) -> None:
-    assert_reads(text, {"loss_fn": "kl_div", "negative_loss": True, "loss_behavior": None})
-
-
-def test_a_kl_divergence_named_is_no_run_diverging() -> None:
-    assert_reads("we train with KL divergence as the objective", {"loss_fn": "kl_div", "loss_behavior": None})
-    assert_reads("my run shows divergence after 800 steps", {"loss_behavior": "diverging"})
-
-
 def test_a_negative_loss_said_as_a_number() -> None:
     assert_reads("the loss is -3.4", {"negative_loss": True})
     assert_reads("the loss is 3-4", {"negative_loss": None})
