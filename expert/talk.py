@@ -129,6 +129,7 @@ _COUNTED = frozenset("epoch step iteration iter batch class sample example image
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
 _RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
+_SHARED_TOO = rx.compile(K.SHARED_TOO, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
@@ -1657,6 +1658,13 @@ class _Reader:
                 for n, t in enumerate(self.tokens) if t.kind == "word")
         return True
 
+    def _names_frozen(self, sent: tuple[int, int], p: Part) -> bool:
+        """Whether sentence ``sent`` names a thing frozen on purpose, or "freezing" at ``p`` takes an object."""
+        if p.j < sent[1] and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS:
+            return True  # "before freezing the encoder"
+        return any(w in K.FROZEN_PARTS or w in K.FREEZABLE_WORDS
+                   for t in self.tokens[sent[0]:sent[1]] for w in (t.lemma, t.text.lower()))
+
     def _others_run(self, lo: int, k: int) -> bool:
         """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
 
@@ -1668,7 +1676,10 @@ class _Reader:
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
             if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE:
-                return True
+                # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
+                # shares it, so it moves in the user's run as well
+                return _SHARED_TOO.search(self.text, self.tokens[k].end,
+                                          self.tokens[k].end + K.SHARED_TOO_REACH) is None
         return False
 
     def _person_subject(self, k: int, lo: int) -> bool:
@@ -2166,7 +2177,8 @@ class _Reader:
                     p.j < j and self.tokens[p.j].lemma in K.FREEZE_OBJECT_LEADS)):
                 continue  # "I froze the encoder", "this freezes all the layers": something frozen on purpose
             if m == "freeze" and self.tokens[p.i].text.lower() == "freezing" and p.i > i and \
-                    self.tokens[p.i - 1].text.lower() in K.FREEZE_ACT_LEADS:
+                    self.tokens[p.i - 1].text.lower() in K.FREEZE_ACT_LEADS and (
+                        self.tokens[p.i - 1].text.lower() not in K.FREEZE_TIME_LEADS or self._names_frozen(sent, p)):
                 continue  # "built before freezing", "gradual freezing": the act of freezing weights, no hang
             if m == "freeze" and any(t.lemma in K.FROZEN_PARTS or t.text.lower() in K.FROZEN_PARTS
                                      for t in self.tokens[i:j]):
@@ -2464,8 +2476,10 @@ class _Reader:
         if not self._restart_schedule:
             return False
         if (i, j) not in self._restart_clauses:  # (once per clause: a long clause holds many movements)
-            self._restart_clauses[i, j] = any(t.lemma in K.SCHEDULE_RESTART_WORDS or
-                                              t.text.lower() in K.SCHEDULE_RESTART_WORDS for t in self.tokens[i:j])
+            # (a clause naming the job, the run or its checkpoint restarts the run: "at each restart of the job")
+            words = {t.lemma for t in self.tokens[i:j]} | {t.text.lower() for t in self.tokens[i:j]}
+            self._restart_clauses[i, j] = bool(words & K.SCHEDULE_RESTART_WORDS) and \
+                not words & K.RUN_RESTART_WORDS
         return self._restart_clauses[i, j]
 
     def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
@@ -2476,22 +2490,43 @@ class _Reader:
         by the resume ("after resuming it hangs") places the hang after the restart, not after any step: unknown.
         """
         if time == "start":
-            return "first_step"
+            # "hangs at the first step after 2 epochs", "after 500 steps it hangs at the first step of the next
+            # epoch": the first step of a later stretch, not of the run
+            return self._later_first_step(sent) or "first_step"
         if time in ("epoch_start", "each_epoch"):
             return "epoch_boundary"
         if time != "later":
             return None
-        if step is not None and step > 0:
-            return "mid_run"
         span = self._time_span
         if span is not None:
             a, b = bisect_left(self._token_starts, span[0]), bisect_left(self._token_starts, span[1])
-            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in self.tokens[a:b]):
+            # "hangs after resuming from step 5000", "after resuming from the step 5000 checkpoint": the step is
+            # where the run restarted, not a stretch the restarted run has trained (its onset stays unknown)
+            near = self.tokens[max(sent[0], a - K.RESUME_SPAN_REACH):min(sent[1], b + 1)]
+            if not any(t.text.lower().startswith(K.RESTART_STEMS) for t in near):
+                if step is not None and step <= 1:
+                    return "first_step"  # "hangs at step 1": the run never got past its first step
                 return "mid_run"
         # a stretch of training counted before the hang in its sentence ("trains for 2 epochs and then hangs",
         # "runs fine for 3 hours, then freezes"): the run had taken steps
         for k in range(max(sent[0] + 1, at - K.OWNER_REACH), at):
             if self.tokens[k - 1].kind == "num" and self.tokens[k].lemma in K.TRAINED_SPANS:
+                return "mid_run"
+        return None
+
+    def _later_first_step(self, sent: tuple[int, int]) -> str | None:
+        """Where a hang "at the first step" of sentence ``sent`` happens when the sentence counts training before it.
+
+        "after 2 epochs it hangs at the first step", "hangs at the first step of the next epoch": an epoch named as
+        next, new or each is the epoch boundary; a count of steps or epochs after "after" is mid-run; else None.
+        """
+        toks = self.tokens
+        for k in range(sent[0], sent[1]):
+            if toks[k].lemma in _EPOCH_WORDS and k > sent[0] and toks[k - 1].lemma in K.EPOCH_TURN_WORDS:
+                return "epoch_boundary"
+        for k in range(sent[0] + 1, sent[1] - 1):
+            if toks[k].kind == "num" and toks[k].number and toks[k + 1].lemma in _STEP_OR_EPOCH_WORDS and \
+                    toks[k - 1].lemma in ("after", "for"):
                 return "mid_run"
         return None
 

@@ -513,7 +513,9 @@ KEYWORDS = (
             r"desynchroni[sz]ation)\s+(?:between|across)\s+(?:the\s+)?(?:ranks|processes|gpus)",
             {"collective_failure": "mismatch"}, _KT, negatable=False, priority=4),
     Keyword(r"(?:hangs?|hanging|hung|stuck|freezes?|blocks?)\s+(?:at|on|in)\s+(?:the\s+)?(?:very\s+)?first\s+"
-            r"(?:all[-_\s]?reduce|collective|barrier|broadcast|step|iteration)|"
+            # (not "the first step after 2 epochs" nor "the first step of the next epoch": a later stretch's step)
+            r"(?:all[-_\s]?reduce|collective|barrier|broadcast|(?:step|iteration)(?!\s+(?:after\s+\w+\s+\w+|of\s+"
+            r"(?:the\s+|a\s+)?(?:next|new|each|every|following|second|\d+\w*)\s+epoch)))|"
             r"(?:hangs?|hanging|hung|stuck)\s+(?:at|in|on)\s+(?:init_process_group|ddp\s+(?:init|construction))",
             {"collective_failure": "hang_first_collective", "symptom": "hang"}, _KT, negatable=False, priority=4),
     Keyword(r"(?:\d+|two|three|four|eight|more|multiple)\s+gpus?\s+(?:is\s+|are\s+|was\s+|were\s+)?"

@@ -70,10 +70,16 @@ _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing
          r"to|replac(?:e|ing)\s+(?:the\s+|my\s+)?[\w-]+\s+(?:optimi[sz]er\s+)?(?:with|by)")
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
-_NOT_DONE_EFFECT = (r"(?![^.!?,\n]{0,12}?\b(?:made|caused|broke|hurt|led\s+to|resulted\s+in|ruined|degraded|"
-                    r"worsened|slowed|changed)\b)")
+_NOT_DONE_EFFECT = (r"(?![^.!?,\n]{0,12}?\b(?<!\bhave\s)(?<!\bever\s)(?:made|caused|broke|hurt|led\s+to|"
+                    r"resulted\s+in|ruined|degraded|worsened|slowed|changed)\b)")
 """A lookahead: the switch named is not followed by what it did, in the past ("switching to FSDP made the loss
-worse" is a change made, not one weighed)."""
+worse" is a change made, not one weighed); a past said as never done or as ever ("would switching to FSDP have
+changed anything", "has it ever caused nan") still weighs it."""
+_ASKED = (r"((?<=\bwould\s)|(?<=\bshould\s)|(?<=\bcould\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bhas\s)|(?<=\bhave\s)|"
+          r"(?<=\bwill\s)|(?<=\bcan\s))?(?<!why\shas\s)(?<!why\sdid\s)(?<!why\sdoes\s)(?<!why\shave\s)")
+"""A question's auxiliary just before the lead ("has switching to bf16 caused nan for anyone?"): what follows is
+asked, the switch still weighed ("why has switching ... caused" asks about a change made). Group 1 of the pattern
+it opens (the effect lookahead is skipped when it holds)."""
 _WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
 _SHARD = (r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|"
           r"sharding\s+strateg\w*")
@@ -184,8 +190,28 @@ classifier's run is not the run's task)."""
 
 
 _CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
-               r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?(?:clipping\s+)?threshold\b)")
-"""The clipping limit as users name it (max_norm, max_grad_norm, the clip value or threshold)."""
+               r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?clipping\s+threshold\b)")
+"""The clipping limit as users name it (max_norm, max_grad_norm, the clip value or the clipping threshold)."""
+_CLIP_SUBJECT = (r"(?:grad(?:ient)?s?[\s_-]?norms?|grad(?:ient)?s|norms?|clip\w*)\b"
+                 r"(?:(?!\b(?:not|never|no|isn'?t|wasn'?t|aren'?t)\b)[^.!?\n]){0,30}?")
+"""The gradient norm or clipping named before a bare "threshold", no negation between: "the grad norm is above the
+threshold" is the clip limit; "the loss is above the threshold" or an early-stopping threshold is not."""
+
+
+_UNDER_ZERO = (r"(?<!never\s)(?<!not\s)(?<!n't\s)\b(?:goes|go|went|drops?|dropped|falls?|fell|gets?|got|is|becomes?|"
+               r"became|ends?\s+up)\s+(?:(?!not\b|never\b)\w+\s+)?(?:below|under|less\s+than)\s+(?:zero|0)"
+               r"(?!\s*point\b|\s*[.,]\s*\d|\d)")
+"""A value said to go under zero ("goes below zero", "drops under 0"; "under zero point one" is a small value)."""
+_KL_NAME = r"(?:\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b"
+"""The KL divergence named as a loss (KL, KL divergence, KLDivLoss, kl_div())."""
+
+
+def _above_every_step(limit: str) -> str:
+    """A norm above clip limit ``limit`` at every step ("above max_norm at every step", "always above max_norm")."""
+    above = r"(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|bigger\s+than|higher\s+than)"
+    return (rf"{above}\s*(?:the\s+)?{limit}(?:\s*\(?\s*\d+(?:\.\d+)?\s*\)?)?[^.!?\n]{{0,25}}?\b(?:at|on|in)\s+"
+            rf"(?:every|each|all)\s+(?:single\s+)?(?:steps?|iterations?|updates?)\b|"
+            rf"(?:always|constantly|all\s+the\s+time)\s*{above}\s*(?:the\s+)?{limit}")
 
 
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
@@ -330,7 +356,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- modern landscape: what the user considers switching to ----------------------------------------
     # ("after switching to bf16", "since moving to FSDP": a change already made, the run's setting, not one weighed)
     # ("switching from DDP to FSDP made the loss worse": the switch as the subject of what it did, made already)
-    _k(rf"{_DONE}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN}){_NOT_DONE_EFFECT}",
+    # (the first letters of the leads looked at first: the guards behind them are tried only where one may stand)
+    _k(rf"(?=[stcmwdr]){_DONE}{_ASKED}(?:{_LEAD})\s*(?:the\s+|a\s+|an\s+)?(?P<considering>{MODERN})(?(1)|{_NOT_DONE_EFFECT})",
        _MO, P_DIRECT, considering="$text"),
     _k(rf"(?P<considering>{MODERN})\s+(?:vs\.?|versus|or|instead\s+of|over|rather\s+than|(?:an?\s+)?(?:good\s+|"
        r"reasonable\s+|drop-in\s+|better\s+)?(?:replacement|substitute|alternative)\s+(?:for|to))\s+adamw?|"
@@ -492,14 +519,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        _OF, 1, negatable=False, val_metric="$frac", metric_kind="accuracy"),
     _k(r"loss\s+(?:is\s+|goes\s+|becomes\s+|went\s+|turns\s+|gets\s+|became\s+)?negative|negative\s+(?:\w+\s+)?loss",
        _UN, 0, negative_loss=True),
-    # ... said as a value under zero ("goes below zero", "drops under 0", "the loss is -2.1"), or of a divergence that
-    # cannot be negative (a KL term, KLDivLoss fed probabilities where it takes log-probabilities)
-    _k(r"(?:\bloss|\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b(?:\s+term)?[^.!?\n]{0,30}?"
-       r"(?<!never\s)(?<!not\s)(?<!n't\s)\b(?:goes|go|went|drops?|dropped|falls?|fell|gets?|got|is|becomes?|became|ends?\s+up)"
-       r"\s+(?:(?!not\b|never\b)\w+\s+)?"
-       r"(?:below|under|"
-       r"less\s+than)\s+(?:zero|0)(?![.\d])|"
-       r"(?:\bkl(?:[\s_-]?div(?:ergence)?)?(?:[\s_-]?loss)?|kldivloss|kl_div(?:\(\))?)\b(?:\s+term)?[^.!?\n]{0,20}?"
+    # ... said as a value under zero ("goes below zero", "drops under 0", "the loss is -2.1"; not "under zero point
+    # one", a small positive value said in words), or of a divergence that cannot be negative (a KL term, KLDivLoss
+    # fed probabilities where it takes log-probabilities)
+    _k(r"\bloss\b(?:\s+term)?[^.!?\n]{0,30}?" + _UNDER_ZERO + r"|\bloss\b(?:\s+term)?[^.!?\n]{0,20}?"
+       r"\b(?:is|was|reads|becomes?|became|reaches|reached|hits?|goes\s+to|went\s+to)\s+(?:(?!not\b|never\b)\w+\s+)?"
+       r"(?<![\w.-])-\s*\d",
+       _UN, 0, negative_loss=True),
+    _k(rf"{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,30}}?" + _UNDER_ZERO + rf"|{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,20}}?"
        r"\b(?:giv(?:es|ing)|outputs?|returns?|is|be|becomes?)\s+(?:(?!not\b|never\b)\w+\s+)?(?:negative|-\s*\d)",
        _UN, 0, negative_loss=True),
     # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
@@ -738,15 +765,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # clipping that cuts the gradient at every step (the pre-clip norm always above max_norm): the threshold is below
     # the run's ordinary gradient norm, so every update is rescaled to max_norm ("every step gets clipped", "the grad
     # norm is above max_grad_norm at every step", "clipping kicks in on 100% of the steps")
-    _k(r"(?:every|each)\s+(?:single\s+)?(?:step|update|iteration|batch)\s+(?:is\s+|was\s+|gets\s+|got\s+|being\s+)?"
-       r"clipped|(?:all|100\s*%\s+of)\s+(?:the\s+|my\s+)?(?:steps|updates|iterations)\s+(?:are\s+|get\s+|got\s+|were\s+)?"
+    _k(r"(?<!not\s)(?:every|each)\s+(?:single\s+)?(?:step|update|iteration|batch)\s+(?:is\s+|was\s+|gets\s+|got\s+|being\s+)?"
+       r"clipped|(?<!not\s)(?:all|100\s*%\s+of)\s+(?:the\s+|my\s+)?(?:steps|updates|iterations)\s+(?:are\s+|get\s+|got\s+|were\s+)?"
        r"clipped|clipping\s+(?:is\s+|was\s+|being\s+)?(?:always\s+active|active\s+(?:at|on|in)\s+(?:every|each|all)|"
-       r"kicks?\s+in\s+(?:on|at|in)\s+(?:every|each|all|100\s*%)|hits?\s+(?:every|each|all))|"
-       r"(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|bigger\s+than|higher\s+than)\s*(?:the\s+)?"
-       rf"{_CLIP_LIMIT}(?:\s*\(?\s*\d+(?:\.\d+)?\s*\)?)?[^.!?\n]{{0,25}}?\b(?:at|on|in)\s+(?:every|each|all)\s+(?:single\s+)?(?:steps?|iterations?|"
-       r"updates?)\b|(?:always|constantly|all\s+the\s+time)\s*(?:above|over|>|exceed\w*|greater\s+than|larger\s+than|"
-       rf"bigger\s+than|higher\s+than)\s*(?:the\s+)?{_CLIP_LIMIT}",
-       _LOOP, 0, negatable=False, grad_clipping=True, grad_clip_active="every_step"),
+       r"kicks?\s+in\s+(?:on|at|in)\s+(?:every|each|all|100\s*%)|hits?\s+(?:every|each|all))|" +
+       # (a bare "threshold" is the clip limit only with the gradient norm or clipping named before it; a negation
+       # before the cue denies it: "not every step gets clipped", "the norm is never above max_norm")
+       _above_every_step(_CLIP_LIMIT) + "|" + _CLIP_SUBJECT + "(?:" + _above_every_step(r"threshold\b") + ")",
+       _LOOP, 0, grad_clipping=True, grad_clip_active="every_step"),
     # --- the training loop as users describe its bugs (observations of the loop causes) ---------------------
     # Each cue carries its own negation ("forgot", "never"), so a leading "no" does not cancel it.
     _k(r"(?:forg[eo]t\w*|never|didn'?t|did\s+not|without|missing|no)\s+(?:to\s+)?(?:call\w*\s+)?(?:the\s+)?"
@@ -1223,7 +1249,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:\bcuda_visible_devices\s*=\s*['\"]?|(?:--(?:gpus?|devices?)(?:[_-]?ids?)?\s*[=\s]|"
        r"\b(?:gpus?|devices?)(?:[_-]?ids?)?\s*=)\s*\[?\s*['\"]?)\d+\s*,\s*\d+|"
        r"(?:--(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*[=\s]|"
-       r"\b(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*=)\s*(?:[2-9]|[1-9]\d+)\b(?!\s*,)",
+       r"\b(?:gpus|devices|num[_-]?gpus|n[_-]?gpus|num[_-]processes)\s*=)\s*(?:[2-9]|[1-9]\d+)\b"
+       # (a single index with its trailing comma, "--gpus 2," or gpus="2,", is one device; a comma before the next
+       # argument, "Trainer(gpus=2, precision=16)", ends the count)
+       r"(?!\s*,\s*(?:['\")\]]|$))",
        _QR, 0, negatable=False, multi_gpu=True),
     # several cards said by a count in words or digits before the card's name ("my two RTX 3090s", "on 2 A100s",
     # "four V100 cards"): the job has as many devices (one, "a single 3090", is no multi-GPU run)
@@ -1254,13 +1283,16 @@ KEYWORDS: tuple[Keyword, ...] = (
        _NL, 0, negatable=False, loss_reduction="sum"),
     # ... said by the reduction's name or the code that sums ("reduction='sum'", "sum reduction", "loss.sum() instead
     # of loss.mean()", "((pred - y)**2).sum()"), or by what is summed over the batch's items ("I sum the BCE over all
-    # pixels", "summing per-sample losses (not mean)"); a loss that is the sum of its terms is no such reduction
-    _k(r"\breduction\s*(?:=|:)\s*['\"]?sum\b|\bsum\s+reduction\b|\b(?:loss(?:es)?|bce|mse|nll|errors?|\*\*\s*2\s*\))\s*"
+    # pixels", "summing per-sample losses (not mean)"); a loss that is the sum of its terms is no such reduction, and
+    # summed errors count mistakes (an accuracy), no loss; a negation denies it ("I don't use reduction='sum'",
+    # "sum reduction is not what I use")
+    _k(r"\breduction\s*(?:=|:)\s*['\"]?sum\b|\bsum\s+reduction\b(?!\s+(?:is|was)\s*(?:not|n'?t)\b|\s+isn'?t\b)|"
+       r"\b(?:loss(?:es)?|bce|mse|nll|\*\*\s*2\s*\))\s*"
        r"\.sum\(\s*\)|\bsum(?:s|med|ming)?\s+(?:up\s+)?(?:the\s+|my\s+|all\s+)?(?:per[\s-](?:sample|example|pixel|token|"
-       r"item)\s+)?(?:losses|loss|bce|mse|nll|cross[\s-]entropy|errors)\b[^.!?\n]{0,30}?(?:\(?\s*not\s+(?:the\s+)?"
+       r"item)\s+)?(?:losses|loss|bce|mse|nll|cross[\s-]entropy)\b[^.!?\n]{0,30}?(?:\(?\s*not\s+(?:the\s+)?"
        r"(?:mean|averag\w*)|instead\s+of\s+(?:averag\w*|the\s+mean|mean)|over\s+(?:all\s+)?(?:the\s+)?(?:pixels|tokens|"
        r"samples|examples|elements|batch))",
-       _NL, 0, negatable=False, loss_reduction="sum"),
+       _NL, 0, loss_reduction="sum"),
     # an LR schedule stepped in other units than it was defined in
     _k(r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:decays?|decayed|reach\w*|hits?|drops?|dropped|goes|"
        r"went|runs?\s+out|ran\s+out|ends?|ended)\s+(?:\w+\s+){0,4}?(?:(?:much\s+|way\s+|far\s+)?too\s+(?:early|fast|soon|quickly)|"

@@ -967,6 +967,10 @@ RESTART_SCHEDULE = (r"\b(?:sgdr|cycl(?:ic|ical)\w*|\w*warm[\s_-]?restarts?\w*|co
 """A learning-rate schedule that restarts by design: SGDR, (cosine) warm restarts, cyclic and triangular LRs."""
 SCHEDULE_RESTART_WORDS = frozenset("restart restarts cycle cycles reset resets".split())
 """Words that place a movement at a restart of the schedule ("at each restart", "every cycle")."""
+RUN_RESTART_WORDS = frozenset("job run process checkpoint ckpt resume resuming resumed relaunch cluster node "
+                              "preemption preempted slurm".split())
+"""Words that make a restart in a clause the run's, not the schedule's ("at each restart of the cluster job",
+"after each restart of the job from the checkpoint")."""
 RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 """How the loss answers the LR going back up at a restart: expected there, no instability."""
 OWNER_REACH = 12
@@ -999,6 +1003,14 @@ RUN_VERBS = frozenset("train trained training run ran running iterate iterated i
 change (``expert.talk._Reader._after_change``)."""
 TROUBLE_NAMES = ("symptom", "loss_behavior", "nan_onset", "nan_step", "hang_onset")
 """What a movement says of a run's trouble: claimed whole when the run is another person's."""
+SHARED_TOO = (r"\b(?:mine|me)\s+(?:too|as\s+well|also)\b|\b(?:mine|my\s+\w+)\s+(?:does|did|do|is|was|has|had)\s+(?:too|"
+              r"as\s+well)\b|\bi\s+(?:have|had|get|got|see|saw|am\s+seeing|'m\s+seeing|have\s+got)\s+(?:it|this|that|"
+              r"the\s+same(?:\s+\w+)?)\s+(?:too|as\s+well)\b|\bsame\s+(?:here|for\s+me|with\s+me|with\s+mine|"
+              r"for\s+mine)\b|\bso\s+(?:do|does|did|have|has)\s+(?:i|mine|my\s+\w+)\b")
+"""Words after another person's trouble that give it to the user as well ("mine too", "I have it too", "same here",
+"so does mine")."""
+SHARED_TOO_REACH = 60
+"""Characters after another person's trouble looked at for :data:`SHARED_TOO`."""
 NOT_OWN_WORDS = WEIGHING_WORDS | REPORTING_WORDS | OTHER_PEOPLE
 """Words that keep a clause from stating the user's own run: it weighs, reports, or tells another person's."""
 RUN_TALK_WORDS = frozenset("causing wrong happening happens this these".split())
@@ -1134,6 +1146,13 @@ FREEZE_ACT_LEADS = frozenset("before after gradual progressive during by of laye
                              "selective".split())
 """Words before "freezing" that make it the act of freezing weights, no run that freezes ("the optimizer was built
 before freezing", "gradual freezing: the layers keep moving")."""
+FREEZE_TIME_LEADS = frozenset("before after during".split())
+"""The leads of :data:`FREEZE_ACT_LEADS` that only place a time: "before freezing" is the act of freezing weights
+only when its sentence names what is frozen (``FREEZABLE_WORDS``); "before freezing, the run printed step 100" is
+a run that froze."""
+FREEZABLE_WORDS = frozenset("layer layers weight weights parameter parameters param params optimizer optimiser "
+                            "requires_grad".split())
+"""Words naming what a user freezes on purpose, besides the model's parts (``FROZEN_PARTS``)."""
 
 RUN_MOVEMENTS = SELF_MOVEMENTS | {"hang", "freeze", "not-progress", "not-learn", "not-converge", "not-change_verb",
                                   "not-improve", "nowhere"}
@@ -1261,6 +1280,10 @@ error's words, they are the trouble's own, not words of the error."""
 RESTART_STEMS = ("resum", "restart", "restor", "reload", "load", "continu", "checkpoint", "ckpt", "relaunch")
 """Stems of the words of a restart (the lemmatiser leaves "resuming" whole): a hang said "after resuming" comes
 after the restart, not after steps of training."""
+RESUME_SPAN_REACH = 3
+"""Tokens before a step said as a time that may name the restart it is the point of ("resuming from step 5000")."""
+EPOCH_TURN_WORDS = frozenset({"next", "new", "each", "every", "following", "second"})
+"""Words before "epoch" that make "the first step of the ... epoch" a step at the epoch boundary."""
 TRAINED_SPANS = frozenset("step steps iteration iterations iter iters epoch epochs batch batches hour hours minute "
                           "minutes min mins h".split())
 """Units of a stretch of training counted before a hang ("trains 2 epochs, then hangs"): the run had taken steps."""
@@ -2359,8 +2382,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("~warmup",), {"warmup": False}),
         (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),
         # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
-        # ... not clipped at all")
-        (("~clip ~clipping", "!anything !effect !val !cap"),
+        # ... not clipped at all"; nor "not every step gets clipped": some steps are)
+        (("~clip ~clipping", "!anything !effect !val !cap !every"),
          {"grad_clipping": False}),
         # a preference-tuning method named: its reward is a language model's, not an RL environment's ("GRPO
         # training: the reward stays flat"; outranks the reward's own reading, VALUE_PRIORITY)
@@ -2542,10 +2565,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # nan", "the gradients are not exploding but the loss goes to inf"): the NaN did not grow through the
         # gradients; said plainly, and not beside a growth of them ("the grad norm is fine until it explodes")
         (("grad gradient", "norm", "=normal =fine =small =stable =ok =okay =low =tiny =reasonable =flat =steady "
-          "=healthy", "nan inf", "!explode !spike !blow !huge !large !big !grow !increase !jump !rise !vanish "
+          "=healthy", "=nan =inf", "!explode !spike !blow !huge !large !big !grow !increase !jump !rise !vanish "
           "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
-        (("grad gradient", "~explode ~blow ~spike", "nan inf", "!should !how !whether"), {"grad_norm_trend": "normal"}),
+        # (the NaN said plainly in both: "the loss is not nan but it oscillates" has none to explain)
+        (("grad gradient", "~explode ~blow ~spike", "=nan =inf", "!should !how !whether"),
+         {"grad_norm_trend": "normal"}),
         # a metric said bad unless the model is put in eval mode ("the accuracy is very low unless I call model.eval()
         # first"): the evaluation that scored badly ran in train mode (dropout sampling, BatchNorm on batch statistics)
         (("accuracy acc metric score prediction predict result performance f1", "unless until", "eval",
@@ -2826,11 +2851,14 @@ ERROR_SIGNATURES: tuple[tuple[str, dict[str, Any]], ...] = (
      # (an error that comes only with worker processes, the single-process loader fine: "errors only when
      # num_workers>0", "with num_workers=2 training dies with a h5py error", "random errors inside the worker")
      r"(?:error|exception|crash|fail)\w*[^.!?\n]{0,40}?\b(?:inside|in)\s+(?:the\s+|a\s+|each\s+)?workers?\b|"
-     r"(?<!training\s)(?<!train\s)(?<!val\s)(?<!test\s)(?:error|exception|crash|fail|dies|died)\w*[^.!?\n]{0,30}?\b"
+     r"(?<!training\s)(?<!train\s)(?<!val\s)(?<!validation\s)(?<!test\s)(?:error|exception|crash|fail|dies|died)\w*"
+     r"[^.!?\n]{0,30}?\b"
      r"(?:only\s+)?(?:when|with|if|for)\s+(?:using\s+)?"
      r"(?:num_workers|workers)\s*(?:>\s*=?\s*[01]|=\s*[1-9]|is\s+(?:above|more\s+than|over)\s+0)|"
      r"\b(?:num_workers|workers)\s*(?:>\s*=?\s*[01]|=\s*[1-9]\d*)[^.!?\n]{0,50}?\b(?<!training\s)(?<!train\s)(?<!val\s)"
-     r"(?<!test\s)(?:error|exception|crash|dies|died|fail)(?:s|ed|es|ure)?\b(?!\s+(?:rate|goes|went|is|was|drops|falls))",
+     # ("the model fails to learn", "accuracy fails to improve": a failure to do something is no error)
+     r"(?<!test\s)(?<!validation\s)(?:(?:error|exception|crash|dies|died)(?:s|ed|es)?|fail(?:s|ed|ure)?(?!\s+to\b))\b"
+     r"(?!\s+(?:rate|goes|went|is|was|drops|falls))",
      {"boundary_topic": "dataloader_failure"}),
     # an object a worker process or a spawned rank cannot receive
     (r"can'?t pickle|cannot pickle|\bpicklingerror\b|\bpickling error\b|not picklable|unpicklable",
@@ -2915,13 +2943,13 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                r"\b(?:crash(?:es|ed|ing)?|segfaults?|core dumped|killed|throws? an?|raises? an?|aborted)\b|"
                r"\bexits? with (?:code|status)\b|\bexited with\b|"
                # a run said to die ("training with batch_size 16 dies at the end of the epoch", "the job died after 3
-               # epochs"); not the units, gradients or layers that die (dead ReLUs, vanishing gradients), nor a value
-               # or rate that dies down, out or to zero
-               # (the word is looked for first: the guards before it are tried only where it stands)
-               r"\b(?=die[sd]\b)(?<!relus )(?<!relu )(?<!neurons )(?<!neuron )(?<!units )(?<!unit )(?<!gradients )"
-               r"(?<!gradient )(?<!grads )(?<!grad )(?<!activations )(?<!activation )(?<!layers )(?<!layer )"
-               r"(?<!filters )(?<!channels )(?<!features )(?<!signal )(?<!rate )(?<!lr )die[sd]\b"
-               r"(?!\s+(?:down|out|off|away|to)\b)")
+               # epochs"): the run (or "it") is the subject, a few words before; not a metric, the gradients, the
+               # dropout, units or layers that die (dead ReLUs, vanishing gradients), nor a pet or a battery; nor a
+               # value that dies down, out or to zero
+               r"\b(?:training|train|run|job|process|processes|kernel|script|program|it|worker|trainer|notebook|"
+               r"python|session|node|rank)\b(?:\s+(?!(?:accuracy|acc|loss|losses|dropout|gradients?|grads?|metrics?|"
+               r"score|f1|auc|relus?|neurons?|units?|activations?|layers?|filters|channels|features|signal|"
+               r"battery|it)\b)[\w.=,'-]+){0,8}?(?<!\brate)(?<!\blr)\s+die[sd]\b(?!\s+(?:down|out|off|away|to)\b)")
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
 
@@ -3376,7 +3404,10 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                  phrases=_seqs("die, keeps dying, quits, quit unexpectedly, keeps quitting, fall over, fell over"),
                  unless_next=frozenset("down out off".split()),
                  unless_prev=frozenset("relu relus neuron neurons unit units gradient gradients grad grads "
-                                       "activation activations".split())),
+                                       "activation activations accuracy acc loss dropout battery".split()),
+                 # (a run is what dies: "the gradients basically died" names none)
+                 needs=frozenset("training train run job process kernel script program it worker trainer notebook "
+                                 "python session node rank".split())),
     CoarseFamily("a run that hangs (no progress, no error)", {"symptom": "hang"},
                  phrases=_seqs("hang, hangs, hanging, hung, lock up, locks up, locked up, deadlock*, unresponsive, "
                                "stop responding, stopped responding, nothing happens, freeze up, froze up"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,8 +54,6 @@ def _stride(n: int, last: int) -> int:
 
     Coprime, so that the subset walks through every column of a matrix instead of the same few in every row.
     """
-    import math
-
     k = max(1, n // SUBSET)
     while k > 1 and math.gcd(k, last) != 1:
         k += 1
@@ -215,8 +214,6 @@ def at_peak_value(s: dict[str, object], lr: float, peak: float) -> None:
 
 def lr_now_and_peak(optimizer: Any) -> tuple[float | None, float | None]:
     """The LR now and the schedule's peak (``max_lr`` of one-cycle, ``initial_lr`` of the others), host floats."""
-    import math
-
     def fin(v: Any) -> float | None:
         try:
             f = float(v)

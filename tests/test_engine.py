@@ -605,5 +605,9 @@ def test_a_declared_fact_keeps_experta_s_hash_and_an_activation_hashes_as_expert
     assert hash(early) == kept != hash(frozenset(early.items()))
     rule = next(iter(e.get_rules()))
     act = _Activation(rule, facts[:2], {"x": 1})
-    assert hash(act) == Activation.__hash__(act) == hash(act)
+    first = hash(act)  # (kept: the next hashes read it)
+    assert hash(act) == first == hash(Activation(rule, facts[:2], {"x": 1}))  # experta's hash of a fresh equal one
+    other = _Activation(rule, facts[1:3], {"x": 2})
+    assert hash(other) == hash(Activation(rule, facts[1:3], {"x": 2})) != first  # each its own, none shared
+    assert hash(_Activation(rule, facts[:2], {"x": 1})) == first
     assert act == Activation(rule, facts[:2], {"x": 1})
