@@ -43,9 +43,12 @@ _EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader
                r"val\w*|test\w*|inference|predict\w*|scoring)")
 
 _VAL_LOSS = r"\b(?:val(?:idation)?|eval(?:uation)?|test|dev)[\s_-]?loss\b"
-_FAR_ABOVE = (r"(?:(?<![\d.])(?:[1-9]\d+|\d{3,})(?:\.\d+)?\s*(?:x|\u00d7|times|-?fold)|(?:several\s+|a\s+few\s+|two\s+|"
-              r"three\s+|many\s+)?orders?\s+of\s+magnitude)\s+(?:larger|higher|bigger|greater|above|more|worse)")
-"""A factor of ten or more above ("100x larger", "orders of magnitude higher")."""
+_FACTOR = r"(?<![\d.])(?:[1-9]\d+|\d{3,})(?:\.\d+)?\s*(?:x|\u00d7|times|-?fold)"
+_FAR_ABOVE = (rf"(?:(?:{_FACTOR}|(?:several\s+|a\s+few\s+|two\s+|"
+              r"three\s+|many\s+)?orders?\s+of\s+magnitude)\s+(?:larger|higher|bigger|greater|above|more|worse)|"
+              # the factor said of the training loss itself ("100x the train loss", "50 times that of training")
+              rf"{_FACTOR}\s+(?:the\s+|that\s+of\s+(?:the\s+)?)train(?:ing)?\b)")
+"""A factor of ten or more above ("100x larger", "orders of magnitude higher", "100x the train loss")."""
 _AT_FIRST = (r"(?:(?:after|from|at|in|by|since|on)\s+(?:the\s+)?(?:very\s+)?first\s+epoch|(?:after|from|at|in|since)\s+"
              r"epoch\s+(?:1|one|0)\b|from\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
              r"from\s+(?:the\s+)?first\s+eval\w*)")

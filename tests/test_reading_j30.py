@@ -114,6 +114,12 @@ def test_memory_growth_with_the_loss_as_a_number_asks_no_kept_graphs_question() 
     ("val loss rises after 10 epochs while train loss falls", {"val_loss_far_above_from_start": None,
                                                                "symptom": "overfitting"}),
     ("val loss is 2x higher after the first epoch", {"val_loss_far_above_from_start": None}),
+    # the factor said of the training loss itself; a factor of something else is nothing
+    ("val loss is 100x the train loss already after the first epoch", {"val_loss_far_above_from_start": True}),
+    ("after the first epoch the validation loss is 50 times that of training",
+     {"val_loss_far_above_from_start": True}),
+    ("val loss is 2x the train loss after the first epoch", {"val_loss_far_above_from_start": None}),
+    ("my model is 10x the training set size from the start", {"val_loss_far_above_from_start": None}),
 ])
 def test_a_val_loss_far_above_from_the_start_is_read(text: str, expected: dict) -> None:
     assert_reads(text, expected)
