@@ -60,6 +60,9 @@ def test_the_first_step_of_a_later_stretch_is_no_first_collective() -> None:
     "num_workers=8; the f1 fails to improve",
     "with num_workers=2 the validation error fails to drop",
     "using num_workers=6 my network fails to learn anything",
+    # the workers named after the failure to do something
+    "the val error fails to go down with num_workers=4",
+    "the accuracy fails to improve when num_workers=8",
 ])
 def test_a_failure_to_improve_with_workers_is_no_loader_crash(text: str) -> None:
     assert obs(text).get("boundary_topic") != "dataloader_failure"
@@ -68,6 +71,12 @@ def test_a_failure_to_improve_with_workers_is_no_loader_crash(text: str) -> None
 def test_an_error_with_workers_is_a_loader_crash() -> None:
     assert_reads("with num_workers=3 the script fails with a pickling message",
                  {"boundary_topic": "dataloader_failure"})
+
+
+@pytest.mark.parametrize("text", ["the script fails with num_workers=4", "my loader failing with num_workers=4",
+                                  "it fails when using num_workers=2 but works with 0"])
+def test_a_failure_with_workers_named_after_it_is_a_loader_crash(text: str) -> None:
+    assert obs(text).get("boundary_topic") == "dataloader_failure"
 
 
 # -- 3. every step clipped: a bare threshold needs the gradient norm; a negation denies it
