@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from expert.consultation import Consultation
 from knowledge.terms import canonical_schedule
-from tests.reading import assert_reads, finding_ids, obs
+from tests.reading import assert_reads, declined, finding_ids, obs
 
 
 def _questions(text: str, most: int = 8) -> list[str]:
     """The questions a consultation on ``text`` asks, each declined in turn."""
-    c = Consultation()
-    c.complain(text)
-    asked = []
-    for _ in range(most):
-        d = c.run()
-        if d.question is None:
-            break
-        asked.append(d.question.id)
-        c.decline(d.question.id)
-    return asked
+    return declined(text, most)[1]
 
 
 # -- 1. where a hang happens: first step, mid-run, epoch boundary

@@ -9,21 +9,13 @@ from __future__ import annotations
 import pytest
 
 import expert  # noqa: F401 - the experta shim comes first
-from expert import Consultation
-from tests.reading import assert_reads, finding_ids
+from tests.reading import assert_reads, declined, finding_ids
 
 
 def _lead(text: str) -> tuple[list[str], set[str], set[str]]:
     """The plan, the findings and the questions asked of a consultation on ``text`` with every question declined."""
-    c = Consultation()
-    c.complain(text)
-    d = c.run()
-    asked: set[str] = set()
-    while d.question is not None:
-        asked.add(d.question.id)
-        c.decline(d.question.id)
-        d = c.run()
-    return d.plan, {f["id"] for f in d.findings}, asked
+    d, asked = declined(text)
+    return d.plan, {f["id"] for f in d.findings}, set(asked)
 
 
 # 1. frozen weights held by the optimizer: only the frozen part still changing --------------------------------

@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from expert.consultation import Consultation
-from tests.reading import assert_reads, obs
+from tests.reading import assert_reads, declined, obs
 
 
 def _questions(text: str, most: int = 8) -> list[str]:
     """The questions a consultation on ``text`` asks, each declined in turn."""
-    c = Consultation()
-    c.complain(text)
-    asked = []
-    for _ in range(most):
-        d = c.run()
-        if d.question is None:
-            break
-        asked.append(d.question.id)
-        c.decline(d.question.id)
-    return asked
+    return declined(text, most)[1]
 
 
 # -- 1. a step that is where the run resumed places no hang; step 1 is the first step; a later stretch's first step
