@@ -293,8 +293,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def gates(res: dict[str, Any]) -> bool:
-    """CI gates: >= 95% routed right on the generated suite, and no healthy run warned in any suite."""
+    """CI gates: >= 95% routed right on the generated suite, and no healthy run warned in any developed suite.
+
+    The ``outside`` suite is measured and reported, never gated: a gate on it would make it a tuning target, and
+    it exists to show how the probes do where nobody tuned them.
+    """
     for suite, s in res["suites"].items():
+        if suite == "outside":
+            continue
         for m in s["modes"].values():
             if m["healthy_warned"]:
                 return False
