@@ -248,3 +248,42 @@ def test_examine_with_a_composite_loss_leaves_the_model_as_found() -> None:
     assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())
     assert all(p.grad is None for p in model.parameters()) and not opt.state
     assert not loss.ce._forward_hooks and not loss.l1._forward_hooks
+
+
+# ------------------------------------------------------------------------------------------ LR of 0 under a schedule
+
+
+def _sched(kind: str, opt: torch.optim.Optimizer) -> object:
+    from torch.optim import lr_scheduler as S
+
+    return {"warmup": lambda: S.LinearLR(opt, 0.1, 1.0, 10),
+            "warmup_cosine": lambda: _warmup(opt),
+            "step": lambda: S.StepLR(opt, 10, 0.5),
+            "plateau": lambda: S.ReduceLROnPlateau(opt),
+            "cosine_floor": lambda: S.CosineAnnealingLR(opt, 50, eta_min=1e-4),
+            "lambda_warmup": lambda: S.LambdaLR(opt, lambda s: min(1.0, s / 10))}[kind]()
+
+
+@pytest.mark.parametrize(("lr", "kind", "stuck"), [
+    (0.0, "warmup", True), (0.0, "warmup_cosine", True), (0.0, "step", True), (0.0, "plateau", True),
+    # a cosine with a floor above 0 rises to it; a warmup from a positive LR leaves 0 at the next step
+    (0.0, "cosine_floor", False), (1e-2, "lambda_warmup", False)])
+def test_an_lr_of_zero_under_a_schedule(lr: float, kind: str, stuck: bool) -> None:
+    from probes.lr_applied import stuck_at_zero
+
+    torch.manual_seed(0)
+    model = QueryPool()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr)
+    sched = _sched(kind, opt)
+    # the naive reference: step a copy of the schedule and read the LR it applies
+    ref_opt = torch.optim.AdamW(QueryPool().parameters(), lr=lr)
+    ref = _sched(kind, ref_opt)
+    seen = []
+    for _ in range(30):
+        ref_opt.step()
+        ref.step(1.0) if kind == "plateau" else ref.step()  # type: ignore[attr-defined]
+        seen.append(ref_opt.param_groups[0]["lr"])
+    assert (max(seen) == 0.0) is stuck
+    assert bool(stuck_at_zero(opt, sched)) is stuck or opt.param_groups[0]["lr"] != 0.0
+    found = _warned(examine(model, nn.CrossEntropyLoss(), _pool_batch(), opt, scheduler=sched))
+    assert ("MS-LR0-01" in found) is stuck
