@@ -39,6 +39,38 @@ def loss_name(loss_fn: Any) -> str:
     return (canonical_loss(name) if builtin else None) or "custom"
 
 
+def inner_losses(loss_fn: Any) -> list[tuple[str, torch.nn.Module]]:
+    """The built-in torch losses a user's own loss module holds, as (normalised name, module), in order.
+
+    A multi-task loss (``self.ce(out[0], y0) + self.mse(out[1], y1)``), a VAE's reconstruction term or a loss
+    with a regulariser wraps built-in losses: the contracts between an output and a target hold where each of
+    them is called, not at the user's module. Empty for a built-in loss itself, a plain function or none.
+    """
+    if not isinstance(loss_fn, torch.nn.Module) or loss_name(loss_fn) != "custom":
+        return []
+    out = []
+    for m in loss_fn.modules():
+        if m is not loss_fn and isinstance(m, torch.nn.modules.loss._Loss):
+            name = loss_name(m)
+            if name != "custom":
+                out.append((name, m))
+    return out
+
+
+def composite_kind(loss_fn: Any) -> str | None:
+    """The kind that speaks for a user's loss module built of torch losses: its class loss, else its one kind.
+
+    A loss that sums a cross-entropy with a regression or a regularisation term is judged as a cross-entropy
+    where a check needs a class loss (softmax before it, the chance level): the class term is the only one
+    those checks concern. None when it holds no built-in loss, or several kinds and no single class loss.
+    """
+    kinds = list(dict.fromkeys(n for n, _ in inner_losses(loss_fn)))
+    cls = [k for k in kinds if k in ("cross_entropy", "nll")]
+    if len(cls) == 1:
+        return cls[0]
+    return kinds[0] if len(kinds) == 1 else None
+
+
 def _schedule_name(name: str) -> str:
     # torch's schedulers by family (``knowledge.terms``); anything else, a user's own included, is ``other``
     return (canonical_schedule(name) if hasattr(torch.optim.lr_scheduler, name) else None) or "other"
@@ -225,8 +257,14 @@ def observe(*, model: torch.nn.Module, optimizer: Any | None = None, loss_fn: An
         out.append(emit(INFO, "grad_scaler", False, {"note": "no GradScaler was passed to the probe"}))
     if loss_fn is not None:
         ln = loss_name(loss_fn)
-        out.append(emit(INFO, "loss_fn", ln, {"object": type(loss_fn).__name__}))
+        inner = composite_kind(loss_fn) if ln == "custom" else None
+        ev: dict[str, Any] = {"object": type(loss_fn).__name__}
+        if inner is not None:
+            # the user's module is built of torch losses: its class term is the loss the output meets
+            ev["inner_losses"] = [n for n, _ in inner_losses(loss_fn)]
+        out.append(emit(INFO, "loss_fn", inner or ln, ev))
         out.append(emit(INFO, "custom_loss", ln == "custom"))
+        ln = inner or ln
         if ln in ("cross_entropy", "nll"):
             out.append(emit(INFO, "task", "classification"))
     elif classification:

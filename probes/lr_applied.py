@@ -3,8 +3,8 @@
 Read from the param groups at the optimizer's pre-step hook (host floats the scheduler wrote; a tensor LR is
 skipped rather than read, which would synchronise). The reference is the LR the optimizer was built with
 (``initial_lr``, which every torch scheduler records, else the LR found when the watch opened). ``examine`` sees
-one moment: an LR of 0 there is judged only when nothing can raise it (no scheduler, or a ``LambdaLR`` /
-``MultiplicativeLR`` whose factors stay 0 over the next steps); anything else needs the loop.
+one moment: an LR of 0 there is judged only when nothing can raise it (no scheduler, a schedule that scales a
+built LR of 0, or a ``LambdaLR`` whose factors stay 0 over the next steps); anything else needs the loop.
 """
 
 from __future__ import annotations
@@ -44,10 +44,36 @@ def fractions(lrs: list[float], ref: float | None) -> dict[str, float]:
     return out
 
 
+_SCALES_BASE = frozenset({"LinearLR", "StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR", "PolynomialLR",
+                          "MultiplicativeLR", "LambdaLR", "ReduceLROnPlateau"})
+"""torch schedulers whose LR is the LR the optimizer was built with times a factor (a plateau scheduler only
+ever lowers it): from a built LR of 0 they give 0 at every step, whatever the factor."""
+
+
+def scales_base(scheduler: Any) -> bool:
+    """Whether a scheduler's LR is always a factor times the built LR (so a built LR of 0 stays 0).
+
+    A warmup, step, exponential, polynomial or lambda schedule is; a cosine one is when its floor ``eta_min`` is
+    0 (it moves between the floor and the built LR); a sequence or chain is when all its parts are. One-cycle
+    and cyclic schedules set their own range, and a user's scheduler is unknown: not.
+    """
+    name = type(scheduler).__name__
+    if name in ("SequentialLR", "ChainedScheduler"):
+        parts = list(getattr(scheduler, "_schedulers", []) or [])
+        return bool(parts) and all(scales_base(p) for p in parts)
+    if name in ("CosineAnnealingLR", "CosineAnnealingWarmRestarts"):
+        return float(getattr(scheduler, "eta_min", 0.0) or 0.0) == 0.0
+    return name in _SCALES_BASE
+
+
 def stuck_at_zero(optimizer: Any, scheduler: Any) -> tuple[bool, str] | None:
     """Whether an LR of 0 found now stays 0: (verdict, why), or None when one moment cannot tell."""
     if scheduler is None:
         return True, "no scheduler: nothing changes the LR of 0"
+    base = built(optimizer)
+    if base == 0.0 and scales_base(scheduler):
+        # an LR of 0 read from a config, with a warmup or decay attached: every factor of 0 is 0
+        return True, f"the LR the optimizer was built with is 0 and {type(scheduler).__name__} only scales it"
     lambdas = getattr(scheduler, "lr_lambdas", None)
     if type(scheduler).__name__ == "LambdaLR" and lambdas:
         start = int(getattr(scheduler, "last_epoch", 0))

@@ -17,7 +17,7 @@ import torch
 
 from knowledge.terms import REGRESSION_LOSSES
 from probes.base import Probe, ProbeInfo, emit
-from probes.config_lint import loss_name
+from probes.config_lint import inner_losses, loss_name
 
 INFO = ProbeInfo("output_target", "free", "forward", ("target_shape", "target_range", "output_norm_dim",
                                                       "target_kind", "loss_reduction", "label_sortedness"))
@@ -96,14 +96,20 @@ def reduction_of(loss_fn: Any, out: torch.Tensor | None = None, y: Any = None) -
     r = getattr(loss_fn, "reduction", None)
     if r in ("mean", "sum"):
         return r
-    if out is None or not isinstance(y, torch.Tensor) or out.ndim < 1 or out.shape[0] < 4 or y.ndim < 1 \
-            or y.shape[0] != out.shape[0]:
+    parts = _batch_first(out)
+    if parts is None or not isinstance(y, torch.Tensor) or y.ndim < 1 or y.shape[0] != parts[0].shape[0] \
+            or y.shape[0] < 4:
         return None
-    h = out.shape[0] // 2
-    o, t = out.detach()[:2 * h], y.detach()[:2 * h]
+    h = y.shape[0] // 2
+    o, t = [p.detach()[:2 * h] for p in parts], y.detach()[:2 * h]
+
+    def cut(s: slice) -> Any:
+        # the output as the model gave it (a tensor, or a tuple or list of them), cut to the rows ``s``
+        return o[0][s] if isinstance(out, torch.Tensor) else type(out)(p[s] for p in o)
     try:
         with torch.no_grad():
-            whole, a, b = (float(loss_fn(o, t)), float(loss_fn(o[:h], t[:h])), float(loss_fn(o[h:], t[h:])))
+            whole, a, b = (float(loss_fn(cut(slice(None)), t)), float(loss_fn(cut(slice(0, h)), t[:h])),
+                           float(loss_fn(cut(slice(h, None)), t[h:])))
     except Exception:  # noqa: BLE001 - a loss that cannot take half a batch tells us nothing
         return None
     if not all(math.isfinite(v) for v in (whole, a, b)) or abs(whole) < 1e-12:
@@ -114,6 +120,63 @@ def reduction_of(loss_fn: Any, out: torch.Tensor | None = None, y: Any = None) -
     if abs(a + b - 2 * whole) <= tol:
         return "mean"
     return None
+
+
+def _batch_first(out: Any) -> list[torch.Tensor] | None:
+    """The output's tensors when it is one batch-first tensor, or a tuple or list of them with one batch size.
+
+    A model that returns several tensors (a multi-task model's heads, a VAE's ``(logits, mu, logvar)``) gives
+    its loss a tuple: the loss is still a sum or a mean over the same rows of every part.
+    """
+    if isinstance(out, torch.Tensor):
+        return [out] if out.ndim >= 1 else None
+    if isinstance(out, (tuple, list)) and out and all(isinstance(p, torch.Tensor) and p.ndim >= 1 for p in out) \
+            and len({p.shape[0] for p in out}) == 1:
+        return list(out)
+    return None
+
+
+_BENIGN = {"target_shape": "matches", "loss_reduction": "mean", "target_range": "inside", "output_norm_dim": "class"}
+"""The healthy value of each contract reading: a loss term's other value outranks it in a composite loss."""
+
+
+def inner_calls(loss_fn: Any, out: Any, y: Any) -> list[tuple[str, torch.nn.Module, Any, Any]]:
+    """Call a composite loss once (no_grad) and record each built-in term's (name, module, input, target).
+
+    Nothing for a loss that holds no built-in loss module; a loss that raises here records nothing (examine
+    has called it already: its error is reported there).
+    """
+    calls: list[tuple[str, torch.nn.Module, Any, Any]] = []
+    terms = inner_losses(loss_fn)
+    if not terms:
+        return calls
+    handles = [m.register_forward_hook(lambda m, a, o, n=n: calls.append((n, m, a[0], a[1])) if len(a) >= 2
+                                       else None) for n, m in terms]
+    try:
+        with torch.no_grad():
+            loss_fn(out, y)
+    except Exception:  # noqa: BLE001 - the user's loss: examine reports its errors where it calls it first
+        calls.clear()
+    finally:
+        for h in handles:
+            h.remove()
+    return calls
+
+
+def composite_contract(res: dict[str, tuple[Any, dict[str, Any]]],
+                       calls: list[tuple[str, torch.nn.Module, Any, Any]],
+                       whole_batch: bool = True) -> dict[str, tuple[Any, dict[str, Any]]]:
+    """The contract of a loss built of torch losses: each term judged where it is called, merged with ``res``.
+
+    The first reading of a name stands unless a later term reads an unhealthy value (a summed term, a target
+    that broadcasts): one broken term is the fault whatever the others do.
+    """
+    out = dict(res)
+    for name, module, o, t in calls:
+        for k, (v, ev) in contract(o, t, name, None, module, whole_batch).items():
+            if k not in out or (out[k][0] == _BENIGN.get(k) and v != _BENIGN.get(k, v)):
+                out[k] = (v, {**ev, "loss_term": f"{name} ({type(module).__name__})"})
+    return out
 
 
 def contract(out: Any, y: Any, kind: str | None, model: torch.nn.Module | None = None,
@@ -129,6 +192,12 @@ def contract(out: Any, y: Any, kind: str | None, model: torch.nn.Module | None =
         whole_batch: Whether ``out`` holds the whole batch (dimension 0 may then be checked for a softmax).
     """
     res: dict[str, tuple[Any, dict[str, Any]]] = {}
+    if not isinstance(out, torch.Tensor) and _batch_first(out) is not None and loss_fn is not None:
+        # several outputs (a tuple): only the reduction is read from the whole; the terms are judged apart
+        red = reduction_of(loss_fn, out, y)
+        if red is not None:
+            res["loss_reduction"] = (red, {"batch": int(_batch_first(out)[0].shape[0])})  # type: ignore[index]
+        return res
     if not isinstance(out, torch.Tensor) or not isinstance(y, torch.Tensor) or not out.is_floating_point() \
             or out.numel() == 0 or y.numel() == 0:
         return res
@@ -197,21 +266,43 @@ class OutputTargetProbe(Probe):
         self.pooled: list[float] = []
         self.batches = 0
         self._whole = True
+        self._inner: list[Any] = []
+        self._inner_first: dict[int, tuple[str, torch.nn.Module, Any, Any]] = {}
         loss_fn = getattr(run, "loss_fn", None)
         if isinstance(loss_fn, torch.nn.Module):
             self._handle = loss_fn.register_forward_hook(lambda m, a, o: self._loss_call(run, a))
+            # a user's loss built of torch losses: each term's first call, judged apart at the window end
+            self._inner = [m.register_forward_hook(lambda m, a, o, n=n: self._term_call(n, m, a))
+                           for n, m in inner_losses(loss_fn)]
 
     def detach(self, run: Any) -> None:
-        """Remove the loss-module hook."""
+        """Remove the loss-module hooks."""
         if self._handle is not None:
             self._handle.remove()
             self._handle = None
+        for h in self._inner:
+            h.remove()
+        self._inner = []
+
+    def _term_call(self, name: str, module: torch.nn.Module, args: tuple[Any, ...]) -> None:
+        if id(module) in self._inner_first or not torch.is_grad_enabled() or len(args) < 2:
+            return
+        o, t = args[0], args[1]
+        if isinstance(o, torch.Tensor) and isinstance(t, torch.Tensor):
+            # small detached copies, as the first call's (device ops, no host read)
+            self._inner_first[id(module)] = (name, module, o.detach()[:SAMPLE_ROWS].clone(),
+                                             t.detach()[:SAMPLE_ROWS].clone())
 
     def _loss_call(self, run: Any, args: tuple[Any, ...]) -> None:
         if not torch.is_grad_enabled() or len(args) < 2:
             return
         out, y = args[0], args[1]
-        if not isinstance(out, torch.Tensor) or not isinstance(y, torch.Tensor):
+        if _batch_first(out) is None or not isinstance(y, torch.Tensor):
+            return
+        if self._first is None and not isinstance(out, torch.Tensor):
+            self._whole = y.shape[0] <= SAMPLE_ROWS if y.ndim else True
+            self._first = (type(out)(p.detach()[:SAMPLE_ROWS].clone() for p in out), y.detach()[:SAMPLE_ROWS].clone())
+        if not isinstance(out, torch.Tensor):
             return
         if self._first is None:
             # small detached copies (device ops, no host read): judged at the window end
@@ -244,6 +335,9 @@ class OutputTargetProbe(Probe):
             out, y = self._first
             self._judged = contract(out, y, loss_name(run.loss_fn), run.model, run.loss_fn, self._whole)
             self._first = None
+        if self._inner_first and self._judged is not None:
+            self._judged = composite_contract(self._judged, list(self._inner_first.values()), self._whole)
+            self._inner_first = {}
         obs = [emit(INFO, k, v, ev) for k, (v, ev) in (self._judged or {}).items()]
         s = sortedness(self.purities, self.pooled)
         if s is not None:
@@ -256,4 +350,7 @@ class OutputTargetProbe(Probe):
     def examine(self, ex: Any) -> list:
         """The examined batch's contract (one batch cannot show the order of batches)."""
         res = contract(ex.output_tensor, ex.y, ex.loss_kind, ex.model, ex.loss_fn)
+        if isinstance(ex.output, (tuple, list)):
+            res.update(contract(ex.output, ex.y, ex.loss_kind, ex.model, ex.loss_fn))  # the reduction of the whole
+        res = composite_contract(res, inner_calls(ex.loss_fn, ex.output, ex.y))
         return [emit(INFO, k, v, ev) for k, (v, ev) in res.items()]

@@ -16,6 +16,26 @@ from probes.medians import median
 INFO = ProbeInfo("update_ratio", "cheap", "optimizer_step", ("update_ratio",))
 
 
+def weight_matrix(name: str, shape: Sequence[int]) -> bool:
+    """Whether a parameter is judged as a weight matrix (one whose updates speak for the LR on their own).
+
+    A weight matrix has two or more dimensions, but not every such tensor is one: a class token (1, 1, D),
+    learned positions (1, T, D), a mask or register token are added to the activations, as a bias is, and are
+    initialised at or near zero, where any update is a large fraction of them. Such a tensor has a singleton
+    (broadcast) dimension and a name that is not a weight's; a layer's ``weight`` (``in_proj_weight``,
+    ``weight_ih_l0`` ...) stays a matrix whatever its shape (a one-output head's (1, D)), and so does a
+    user's own full matrix (no singleton dimension).
+
+    Args:
+        name: The parameter's dotted name.
+        shape: Its shape.
+    """
+    if len(shape) < 2:
+        return False
+    leaf = name.rsplit(".", 1)[-1].lower()
+    return "weight" in leaf or 1 not in tuple(shape)
+
+
 def update_norms(before: Sequence[torch.Tensor], after: Sequence[torch.Tensor], consume: bool = False
                  ) -> torch.Tensor:
     """``[|after - before| per tensor..., |before| per tensor...]`` stacked on the device (no sync).
@@ -99,7 +119,7 @@ def summarize(values: Sequence[float], names: Sequence[str] | None = None,
     Args:
         values: Ratio per parameter tensor (NaN: did not move).
         names: Their names (evidence).
-        matrices: Whether each is a weight matrix (ndim >= 2); all when None.
+        matrices: Whether each is a weight matrix (:func:`weight_matrix`); all when None.
     """
     import numpy as np
 
@@ -376,7 +396,8 @@ class UpdateRatioProbe(Probe):
             warnings.simplefilter("ignore", RuntimeWarning)
             per_layer = np.nanmedian(np.asarray(self.samples, dtype=np.float64), axis=0) if len(self.samples) > 1 \
                 else np.asarray(self.samples[0], dtype=np.float64)
-        s = summarize(per_layer.tolist(), ex.upd_names, [p.ndim >= 2 for p in ex.opt_params])
+        s = summarize(per_layer.tolist(), ex.upd_names,
+                      [weight_matrix(n, p.shape) for n, p in zip(ex.upd_names, ex.opt_params, strict=True)])
         if s is None:
             return []
         near_peak, lr, peak = lr_near_peak(ex.optimizer)

@@ -17,6 +17,7 @@ from probes.config_lint import loss_name
 from probes.exam import check_target
 from probes.nonfinite import tensors_in
 from probes.ranks import LocalShards
+from probes.update_ratio import weight_matrix
 
 log = logging.getLogger("trainopt.watch")
 
@@ -271,7 +272,8 @@ class Watch:
         self.shards = LocalShards.of(self.params, self.pnames)
         if self.shards is not None:
             self.params, self.pnames = self.shards.local, self.shards.names
-        self.pmatrix = [p.ndim >= 2 for p in self.params]
+        # tokens and learned positions (broadcast, near-zero at init) are judged with the biases, not as matrices
+        self.pmatrix = [weight_matrix(n, p.shape) for n, p in zip(self.pnames, self.params, strict=True)]
         self.device = params[0].device
         self._reset_buf()
         self._i = 0

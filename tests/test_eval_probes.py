@@ -65,3 +65,26 @@ def test_worker_processes_score_the_same_runs_as_one_process() -> None:
     a, b = one["suites"]["families"]["modes"]["examine"], two["suites"]["families"]["modes"]["examine"]
     assert a["faults"] == b["faults"] == 1 and a["right"] == b["right"] == 1
     assert a["per_fault"] == b["per_fault"] and two["jobs"] == 2
+
+
+def test_the_outside_suite_is_held_out_new_and_reported_not_gated() -> None:
+    from bench.eval_probes import _held, _suite_variants
+    from tests.zoo import generated as G
+    from tests.zoo import outside as O
+
+    # families neither developed suite has, each with healthy twins; every fault kind applies somewhere
+    assert len(O.FAMILIES) >= 4
+    assert not {f.name for f in O.FAMILIES} & ({f.name for f in F.FAMILIES} | set(G.ARCHS))
+    vs = O.variants()
+    assert all(_held(v) for v in vs)
+    assert {v.family for v in vs if v.healthy} == {f.name for f in O.FAMILIES}
+    assert all(any(f.applies(fam) for fam in O.FAMILIES) for f in O.FAULTS)
+    # quick keeps every fault kind and every family, and is a small part of the whole
+    quick = O.variants(quick=True)
+    assert {v.fault.name for v in quick if v.fault} == {f.name for f in O.FAULTS}
+    assert {v.family for v in quick} == {f.name for f in O.FAMILIES} and len(quick) < len(vs) / 3
+    # --no-held-out leaves the whole suite out
+    assert _suite_variants("outside", True, held_out=False) == []
+    # a healthy run warned there is reported, not a failed gate
+    t = _tally([_row("vae", None, warned=True, held=True)], 1.0)
+    assert gates({"variants": 1, "suites": {"outside": {"variants": 1, "modes": {"watch": t}}}})
