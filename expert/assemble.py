@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from expert import rx
 from expert.choose import askable_now, candidates, supported
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.facts import established, has_ref
@@ -18,7 +21,7 @@ from knowledge.fix_variants import fix_for
 from knowledge.questions import WAIVED_ON_DECLINE
 from knowledge.schema import Between, Cross, Find, Ge, Gt, Le, Lt, Row, unmet
 from knowledge.skills import HERE
-from knowledge.terms import actions_in
+from knowledge.terms import ADVICE_ACTIONS
 from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
 
 if TYPE_CHECKING:
@@ -66,6 +69,29 @@ def evidence_of(observations: Mapping[str, Observation], rec: Firing | None) -> 
             item["threshold_source"] = cond.source or (str(row.cite) if row else "")
         out.append(item)
     return out
+
+
+@lru_cache(maxsize=1)
+def _advice() -> tuple[tuple[str, Any], ...]:
+    """``knowledge.terms.ADVICE_ACTIONS``' patterns, compiled: through the regex cache when the process has read it.
+
+    A consultation has (its text reader reads it): the six come from it without compiling. A ``diagnose`` has
+    not, and reading the whole table would cost it more than compiling the six (``re.compile``, equal patterns).
+    """
+    compile_ = rx.compile if rx.loaded() else re.compile
+    return tuple((action, compile_(pattern)) for action, pattern in ADVICE_ACTIONS.items())
+
+
+@lru_cache(maxsize=4096)
+def actions_in(text: str) -> frozenset[str]:
+    """``knowledge.terms.actions_in``: the advice actions a text names, by the same patterns.
+
+    Read here with the patterns from the regex cache: compiling the six of them cost every process that
+    assembles a report about a millisecond (``re.search`` compiles each on first use), and ``knowledge`` imports
+    nothing of ours. Each text is read once per process, as there.
+    """
+    low = text.lower()
+    return frozenset(action for action, rx_ in _advice() if rx_.search(low))
 
 
 def _agree(fixes: list[dict[str, Any]], avoid_by: list[tuple[set[str], str]], ranked: list[str],

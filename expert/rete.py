@@ -91,32 +91,53 @@ def _anonymous(fn: Any) -> bool:
     return isinstance(fn, types.FunctionType) and "<" in fn.__qualname__
 
 
-def _callables(obj: Any, out: list[Any]) -> None:
-    """The tests in a rule's left-hand side (``P(...)``, ``TEST(...)``), depth first, in pattern order."""
-    if isinstance(obj, dict):
-        for v in obj.values():
-            _callables(v, out)
-    elif isinstance(obj, tuple):
-        for v in obj:
-            _callables(v, out)
-    elif callable(obj) and not isinstance(obj, type):
-        out.append(obj)
+def _callables(obj: Any, out: list[tuple[tuple[Any, ...], Any]], path: tuple[Any, ...] = ()) -> None:
+    """The tests in a rule's left-hand side (``P(...)``, ``TEST(...)``), depth first, in pattern order.
 
-
-def _function_table(rules: list[Any]) -> dict[tuple[str, int], Any]:
-    """``(rule id, position) -> test`` for every test object in the rules' patterns.
-
-    The network refers to these by position: lambdas, closures and test objects (a join's test holds the
-    knowledge's own functions) need not, and often cannot, be pickled; the engine being built has them.
+    Each with its path from the rule: the index in a tuple or the key in a dict (a pattern) at each step down.
     """
-    table: dict[tuple[str, int], Any] = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _callables(v, out, (*path, k))
+    elif isinstance(obj, tuple):
+        for i, v in enumerate(obj):
+            _callables(v, out, (*path, i))
+    elif callable(obj) and not isinstance(obj, type):
+        out.append((path, obj))
+
+
+def _function_table(rules: list[Any]) -> dict[tuple[str, tuple[Any, ...]], Any]:
+    """``(rule id, path) -> test`` for every test object in the rules' patterns (``_callables``' paths).
+
+    The network refers to these by where they sit in their rule: lambdas, closures and test objects (a join's test
+    holds the knowledge's own functions) need not, and often cannot, be pickled; the engine being built has them.
+    A load follows the path down the rule (``_at``), a few steps, rather than listing the rule's every test.
+    """
+    table: dict[tuple[str, tuple[Any, ...]], Any] = {}
     for rule in sorted(rules, key=lambda r: _rule_id(r) or ""):
-        found: list[Any] = []
+        found: list[tuple[tuple[Any, ...], Any]] = []
         _callables(tuple(rule), found)
         rid = _rule_id(rule) or ""
-        for k, fn in enumerate(found):
-            table.setdefault((rid, k), fn)
+        for path, fn in found:
+            table.setdefault((rid, path), fn)
     return table
+
+
+def _at(rule: Any, path: Any) -> Any:
+    """The test at ``path`` in ``rule`` (``_callables``), or ``UnpicklingError`` when there is none there."""
+    obj = tuple(rule)
+    if type(path) is not tuple:
+        raise pickle.UnpicklingError(f"not a path in a rule: {path!r}")
+    for step in path:
+        if isinstance(obj, dict) and dict.__contains__(obj, step):
+            obj = dict.__getitem__(obj, step)
+        elif isinstance(obj, tuple) and type(step) is int and 0 <= step < len(obj):
+            obj = tuple.__getitem__(obj, step)
+        else:
+            raise pickle.UnpicklingError(f"no test at {path!r} in the rule")
+    if not callable(obj) or isinstance(obj, type):
+        raise pickle.UnpicklingError(f"no test at {path!r} in the rule")
+    return obj
 
 
 class _Twin(Rule):
@@ -250,7 +271,6 @@ class _Unpickler(pickle.Unpickler):
         super().__init__(f)
         self._rules = {_rule_id(r): r for r in rules}
         self._twins: dict[str, Any] = {}
-        self._fns: dict[str, list[Any]] = {}  # rule id -> its tests, listed when the network first names one
 
     def find_class(self, module: str, name: str) -> Any:
         # The cache is our own file, but it sits where other programs can write: only the classes a network is
@@ -267,11 +287,7 @@ class _Unpickler(pickle.Unpickler):
                 twin = self._twins[pid[1]] = _twin(self._rules[pid[1]])
             return twin
         if pid[0] == "fn":
-            fns = self._fns.get(pid[1])
-            if fns is None:  # the same listing as ``_function_table``, for this rule alone
-                fns = self._fns[pid[1]] = []
-                _callables(tuple(self._rules[pid[1]]), fns)
-            return fns[pid[2]]
+            return _at(self._rules[pid[1]], pid[2])
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 

@@ -148,4 +148,13 @@ def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:  # 
     return compiled
 
 
-__all__ = ["CACHE_NAME", "compile"]
+def loaded() -> bool:
+    """Whether this process has read the stored table already: then ``compile`` costs no read of the entry.
+
+    For patterns a process may well not need the table for (a ``diagnose`` reads no text, hence no table):
+    ``compile`` them here only when it is loaded anyway, else with ``re.compile`` (an equal pattern).
+    """
+    return _table is not None and not _off
+
+
+__all__ = ["CACHE_NAME", "compile", "loaded"]

@@ -337,9 +337,21 @@ def _lexicon_tables() -> tuple[Any, ...]:
 
 
 def _lexicon_shape(data: Any) -> bool:
+    # (the phrase table's keys and values by their set of types: one pass in C, not a test per phrase in Python)
     return (type(data) is tuple and len(data) == 5 and type(data[0]) is dict and type(data[1]) is tuple
             and type(data[2]) is frozenset and type(data[3]) is frozenset and type(data[4]) is dict
-            and all(type(k) is tuple and type(v) is dict for k, v in data[0].items()))
+            and set(map(type, data[0])) <= {tuple} and set(map(type, data[0].values())) <= {dict})
+
+
+def _pooled(tables: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The lexicon's tables with equal role tables of its phrases made one dict (stored once, loaded once).
+
+    Two thousand phrases name a few hundred distinct ``{role: value}`` tables; the reader only reads them
+    (``_parts`` copies the one it takes), so phrases that say the same can share one.
+    """
+    pool: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+    phrases = {k: pool.setdefault(tuple(v.items()), v) for k, v in tables[0].items()}
+    return (phrases, *tables[1:])
 
 
 @lru_cache(maxsize=1)
@@ -359,7 +371,7 @@ def _lexicon() -> tuple[Any, ...]:
     from knowledge.forms import FORMS
 
     _FORMS.update(FORMS)  # before the tables: working them out lemmatises every phrase
-    tables = _lexicon_tables()
+    tables = _pooled(_lexicon_tables())
     if cache.enabled():
         cache.store_plain(LEXICON_CACHE, tables)
     return tables
@@ -372,7 +384,7 @@ def _phrases() -> dict[tuple[str, ...], dict[str, str]]:
 
 @lru_cache(maxsize=1)
 def _max_len() -> int:
-    return max(len(k) for k in _phrases())
+    return max(map(len, _phrases()))
 
 
 def _known() -> tuple[str, ...]:

@@ -40,6 +40,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from expert import rx
@@ -171,10 +172,11 @@ def _cues_entry() -> tuple[list[str], list[tuple[frozenset[str] | None, frozense
     from expert import cache
 
     data = cache.load_plain(CUES_CACHE)
+    # (each list checked by the set of its items' types and lengths: one pass in C, not a test per cue in Python)
     if type(data) is not tuple or len(data) != 2 or type(data[0]) is not list or type(data[1]) is not list \
-            or len(data[0]) != len(data[1]) or not all(type(p) is str for p in data[0]) \
-            or not all(type(a) is tuple and len(a) == 2 and all(x is None or type(x) is frozenset for x in a)
-                       for a in data[1]):
+            or len(data[0]) != len(data[1]) or not set(map(type, data[0])) <= {str} \
+            or not set(map(type, data[1])) <= {tuple} or not set(map(len, data[1])) <= {2} \
+            or not set(map(type, chain.from_iterable(data[1]))) <= {type(None), frozenset}:
         return None
     return data
 

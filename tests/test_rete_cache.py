@@ -66,7 +66,7 @@ def test_entry_round_trip_and_file_mode(cache_dir):
     assert not list(cache_dir.glob("*.tmp"))
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "empty", "writable"])
+@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "empty", "writable", "header", "check"])
 def test_damaged_or_foreign_entries_are_not_trusted(cache_dir, damage):
     cache.store("x", b"payload" * 100)
     (entry,) = cache_dir.glob("x-*.bin")
@@ -79,6 +79,10 @@ def test_damaged_or_foreign_entries_are_not_trusted(cache_dir, damage):
         entry.write_bytes(b"\x80\x04\x95" + data)
     elif damage == "empty":
         entry.write_bytes(b"")
+    elif damage == "header":  # cut inside the header: read apart from the payload, never taken for one
+        entry.write_bytes(data[:20])
+    elif damage == "check":  # the header whole, the check cut short
+        entry.write_bytes(data[:len(cache.MAGIC) + 33 + 5])
     else:
         os.chmod(entry, 0o666)
     assert cache.load("x") is None
@@ -605,3 +609,44 @@ def test_a_network_is_linked_only_while_empty_and_a_loaded_one_comes_linked(monk
     fresh = engine_class()()
     fresh.reset()
     assert [_held(n) for n in m.memories] == [_held(n) for n in fresh.matcher.memories]
+
+
+def test_shared_plain_data_loads_equal_with_each_value_once(cache_dir):
+    """store_plain stores equal strings and tuples/frozensets of strings once: what loads is equal, each such value
+    one object; numbers of different types are never merged, and mutable containers stay apart."""
+    a, b = "".join(["lo", "ss"]), "".join(["los", "s"])
+    assert a == b and a is not b
+    data = {(a, "goes"): {"q": a}, (b, "rises"): {"q": b}, "n": [(1, 1.0, True), (True, 1, 1.0)],
+            "words": [frozenset({a, "up"}), frozenset({b, "up"})], "lists": [[a], [b]]}
+    assert cache.store_plain("plain", data)
+    back = cache.load_plain("plain")
+    assert back == data
+    keys = list(back)
+    assert keys[0][0] is keys[1][0] is back[keys[0]]["q"]  # one string, wherever it is
+    assert back["words"][0] is back["words"][1]  # one frozenset of strings
+    assert [type(x) for x in back["n"][0]] == [int, float, bool]
+    assert [type(x) for x in back["n"][1]] == [bool, int, float]
+    assert back["lists"][0] is not back["lists"][1] and back[keys[0]] is not back[keys[1]]
+    twice = {"x": a}
+    assert cache.store_plain("plain", [twice, twice])
+    one, other = cache.load_plain("plain")
+    assert one is other  # a container met twice is still one object met twice
+
+
+def test_a_network_reference_leads_to_the_rules_own_test_or_is_refused():
+    """A stored network names a rule's test by its path in the rule (expert.rete._at): the path the table gives
+    leads to that very object; a path to nothing, or to no test, is refused (the entry is then rebuilt)."""
+    import _pickle
+
+    from expert import rete
+
+    rules = engine_class()().get_rules()
+    table = rete._function_table(rules)
+    assert table
+    by_id = {rete._rule_id(r): r for r in rules}
+    for (rid, path), fn in table.items():
+        assert rete._at(by_id[rid], path) is fn
+    (rid, path), _ = next(iter(table.items()))
+    for bad in ((*path, 0), (99,), path[:-1], [*path], ("name",), (-1,)):
+        with pytest.raises(_pickle.UnpicklingError):
+            rete._at(by_id[rid], bad)

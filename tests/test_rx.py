@@ -94,3 +94,31 @@ def test_the_program_stores_its_patterns_once_and_reads_them_after(tmp_path):
     assert list(tmp_path.glob(f"{rx.CACHE_NAME}-*.bin"))
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert int(second.stdout) == 0
+
+
+def test_advice_actions_read_through_the_cache_as_knowledge_reads_them(fresh, monkeypatch):
+    """The report's agreement check (expert.assemble.actions_in) names the same actions as knowledge.terms's, for
+    every fix, avoid entry and route reason of the knowledge, whether its patterns came from the cache or from re."""
+    from expert import assemble
+    from knowledge import all_rows
+    from knowledge.terms import actions_in
+
+    texts = set()
+    for row in all_rows():
+        if row.fix:
+            texts.add(f"{row.fix.explain}\n{row.fix.code}")
+        texts.update(row.avoid or ())
+        texts.update(t.why for t in row.then if getattr(t, "why", None))
+    texts |= {"Lower the peak LR (3-10x) and add a linear warmup", "switching optimizer before an LR range test",
+              "Zero the gradients once per optimizer step.", "TRAIN LONGER and clip harder"}
+    expected = {t: actions_in(t) for t in texts}
+    assert any(expected.values()) and not all(expected.values())
+    for table_loaded in (False, True):
+        assemble._advice.cache_clear()
+        assemble.actions_in.cache_clear()
+        if table_loaded:
+            rx.compile(r"x+")  # the table read, as a consultation's text reader reads it
+        assert rx.loaded() is table_loaded
+        assert {t: assemble.actions_in(t) for t in texts} == expected
+    assemble._advice.cache_clear()
+    assemble.actions_in.cache_clear()
