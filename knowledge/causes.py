@@ -396,7 +396,11 @@ ROWS = (
         "A subset made by random_split (or a Subset of indices) reads its items through the parent dataset, and so "
         "through the parent's transform: split a dataset that carries the training augmentation and the validation "
         "part is augmented too.",
-        Cite("003", _MS, "overfitting: check the train/val split and pipeline"), salience=Salience.CAUSE,
+        Cite("003", _MS, "overfitting: check the train/val split and pipeline"),
+        # (when the complaint is that one trained model scores differently at each evaluation, the evaluation loop is
+        # the first stop, as the phrasing suite routes it (e11-random-transforms-on-val): ME-DET-01 leads to the
+        # evaluation path, ME-DET-03 names a random transform among what to check there)
+        unless=("finding:ME-DET-01", "finding:ME-DET-03"), salience=Salience.CAUSE,
         fix=Fix("Split indices once, then build the two subsets over two datasets: one with the training "
                 "augmentation, one with the deterministic evaluation transform.",
                 "idx = torch.randperm(len(base), generator=torch.Generator().manual_seed(0)).tolist()\n"

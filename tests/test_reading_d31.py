@@ -69,3 +69,12 @@ def test_the_observation_alone_evidences_the_cause() -> None:
 def test_a_clean_validation_pipeline_evidences_nothing() -> None:
     assert "DT-PREP-02" not in finding_ids("I augment the training set only and keep the validation set clean, "
                                            "but validation accuracy is stuck at 60%")
+
+
+def test_an_evaluation_that_varies_leads_to_the_evaluation_loop_even_with_the_transform_named() -> None:
+    # (the varying score of one model is the complaint: the evaluation path first, the transform checked there)
+    text = ("my validation results change every time I run evaluation on the same model, I apply the random "
+            "augmentations to the val set as well")
+    decision, _ = declined(text)
+    assert "DT-PREP-02" not in {f["id"] for f in decision.findings}
+    assert decision.plan[0] == "training-loop-architecture"
