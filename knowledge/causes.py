@@ -381,6 +381,33 @@ ROWS = (
                 "train_tf = T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip(), T.ToTensor(), normalize])\n"
                 "eval_tf = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor(), normalize])"),
         avoid=("adding regularization against a gap the preprocessing creates",)),
+    # Random augmentation that reaches the validation data: a transform attached to the dataset before it is split
+    # (random_split keeps the parent's transform), or a validation set built with the training transform. The
+    # score is then taken on randomly distorted inputs, drawn anew at each evaluation: pessimistic and noisy.
+    Row("DT-PREP-02", {"eval_augmented": True},
+        (Find("Data", "warning", "the validation inputs go through the training's random augmentation (the "
+              "transform was set before the split, or the validation set shares it): validation scores randomly "
+              "distorted inputs, differently at every evaluation, so it reads low and noisy",
+              explains=_DATA_PROBLEMS + ("experiment_tracking",)),
+         RouteTo("data-augmentation-strategies", "primary", "random augmentation in training only, a deterministic "
+                 "evaluation transform"),
+         RouteTo("training-loop-architecture", "secondary", "build the validation subset from a dataset that "
+                 "carries the evaluation transform")),
+        "A subset made by random_split (or a Subset of indices) reads its items through the parent dataset, and so "
+        "through the parent's transform: split a dataset that carries the training augmentation and the validation "
+        "part is augmented too.",
+        Cite("003", _MS, "overfitting: check the train/val split and pipeline"),
+        # (when the complaint is that one trained model scores differently at each evaluation, the evaluation loop is
+        # the first stop, as the phrasing suite routes it (e11-random-transforms-on-val): ME-DET-01 leads to the
+        # evaluation path, ME-DET-03 names a random transform among what to check there)
+        unless=("finding:ME-DET-01", "finding:ME-DET-03"), salience=Salience.CAUSE,
+        fix=Fix("Split indices once, then build the two subsets over two datasets: one with the training "
+                "augmentation, one with the deterministic evaluation transform.",
+                "idx = torch.randperm(len(base), generator=torch.Generator().manual_seed(0)).tolist()\n"
+                "train_ds = Subset(ImageFolder(root, transform=train_tf), idx[n_val:])\n"
+                "val_ds = Subset(ImageFolder(root, transform=eval_tf), idx[:n_val])   # no random transforms"),
+        avoid=("tuning regularization or the augmentation strength against a validation score taken on augmented "
+               "inputs",)),
     # --- precision hygiene -------------------------------------------------------------------------------
     Row("PR-FP16W-01", {"weights_dtype": Is("fp16", "bf16")},
         (Find("Precision", "warning", "the weights themselves are stored in half precision (model.half() or "

@@ -1871,6 +1871,24 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("hand manually manual individually one-by-one", "val validation test held-out", "image sample example "
           "picture", "evaluate evaluation predict prediction infer inference classify score", "better higher "
           "correct right", "!worse !label !labeled !labelled"), {"preprocessing_mismatch": True}),
+        # the training's random augmentation said to reach the validation data as well ("the validation images get
+        # augmented too", "augmentation is also applied to my val set", "val accuracy is measured on augmented
+        # images"): the augmenting word said of the held-out data, not of training ("augment the training set, keep
+        # the validation set clean" is the right pipeline), and said plainly ("val is not augmented" is fine); an
+        # augmentation that merely accompanies a held-out symptom ("val loss rises even with heavy augmentation")
+        # names no held-out data it is applied to; test-time augmentation (TTA, averaged predictions) is meant, and
+        # augmented copies that land on both sides of a split are a leak (val_in_train), not this
+        (("augment augmentation", "val validation eval evaluation test held-out", "image set data sample split "
+          "example picture img subset dataset", "too also apply same share inherit measure score compute",
+          "!only !clean !even !despite !though !although !without !should !whether !how !want !train_accuracy "
+          "!tta !test-time !inference !average !ensemble !copy !duplicate"),
+         {"eval_augmented": True}, ((0, 1, "train training"),)),
+        # (the random transforms named instead of the word: "the validation images get random crop/flip too")
+        (("random", "val validation eval evaluation test held-out", "image set data sample split example picture img "
+          "subset dataset", "crop flip jitter rotation rotate erase erasing", "too also",
+          "!only !clean !even !despite !without !should !whether !how !want !seed !tta !test-time !inference "
+          "!average !ensemble !copy !duplicate"),
+         {"eval_augmented": True}, ((0, 1, "train training"),)),
         # the metric that early stopping or checkpointing watches is not there when it looks ("the monitored
         # metric val_loss is not available", "the callback can't find 'val_f1'", "the monitor key is missing")
         (("monitor earlystopping modelcheckpoint callback", "metric key quantity val_loss val_acc val_f1 value",

@@ -309,6 +309,10 @@ SPECS: tuple[Spec, ...] = (
        "callbacks declare it; fixes are written for it).", group="config"),
     _b("preprocessing_mismatch", "Training and evaluation apply different preprocessing (normalization, resize, "
        "tokenization) to their inputs.", question="Q-PREPROC", group="data"),
+    # (the opposite slip from a mismatch: the evaluation pipeline is the training one, random transforms and all)
+    _b("eval_augmented", "The validation (or test) inputs pass through the training's random augmentation (random "
+       "crops, flips, jitter): the augmenting transform was set on the dataset before it was split, or the "
+       "validation set shares the training transform.", group="data"),
     # --- issue 7: more causes users hit (loop, data, measurement, precision) -- add entries below ---------
     _e("optimizer_step_call", "once missing twice outside_scaler",
        "How often the loop steps the optimizer per training step: once is right; 'outside_scaler' means "
