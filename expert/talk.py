@@ -5325,6 +5325,8 @@ def _log_series(r: _Reader) -> None:
     # a value quoted with its epoch ("at epoch 3 val_loss was 0.61") takes that place in its curve, wherever said
     train_at: list[float | None] = []
     val_at: list[float | None] = []
+    epochs: list[tuple[int, int, str]] | None = None  # (end, start, number) of each epoch said, when first needed
+    epoch_ends: list[int] = []
     for start, raw, key in hits:
         split = (key.group("split") if key else "train")[:2]
         is_val = split in ("va", "ev", "te")
@@ -5352,8 +5354,14 @@ def _log_series(r: _Reader) -> None:
         if at and at[-1] is None:
             at.append(None)  # (a value of the curve with no epoch: the curve keeps its order, no more epochs needed)
             continue
-        said = list(_EPOCH.finditer(text, max(0, start - 80), start))
-        at.append(float(said[-1].group("epoch")) if said else None)
+        if epochs is None:
+            # every epoch said, found once: the last one ending before a value and starting at most 80 characters
+            # before it is what a search of those 80 characters finds (a match opens at the "e" of "ep" and holds
+            # no letter after, so the loss or split name a value starts at is never inside one)
+            epochs = [(m.end(), m.start(), m.group("epoch")) for m in _EPOCH.finditer(text)]
+            epoch_ends = [e for e, _s, _v in epochs]
+        k = bisect_right(epoch_ends, start) - 1
+        at.append(float(epochs[k][2]) if k >= 0 and epochs[k][1] >= start - 80 else None)
     if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
             max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
         # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move
