@@ -50,20 +50,28 @@ _LL_STEMS = frozenset(w[:-1] for w in "label model cancel signal travel channel 
 _RE_STEMS = frozenset("cent lit met fib".split())
 _UE_STEMS = frozenset("catalog dialog".split())
 _COMPOUND_HEADS = frozenset("over under pre re non multi mini warm cool sub co mis auto".split())
-_REWRITES: tuple[tuple[re.Pattern[str], frozenset[str] | None, Callable[[str], str]], ...] = (
-    # blank runs -> one space (a newline where the run had one, as it ends a clause); single spaces are kept
-    (rx.compile(r"[^\S ]\s*|\s{2,}"), None, lambda t: "\n" if "\n" in t else " "),
-    (rx.compile(r"is(?:e|ed|es|er|ers|ing|ation|ations|able)\b"), _IS_STEMS, lambda t: "iz" + t[2:]),
-    (rx.compile(r"ys(?:e|ed|es|ing)\b"), frozenset({"anal", "paral", "catal"}), lambda t: "yz" + t[2:]),
-    (rx.compile(r"our(?:s|ed|ing|al|ally)?\b"), _OUR_STEMS, lambda t: "or" + t[3:]),
-    (rx.compile(r"ll(?:ed|ing|er|ers)\b"), _LL_STEMS, lambda t: t[1:]),
-    (rx.compile(r"res?\b"), _RE_STEMS, lambda t: "er" + t[2:]),
-    (rx.compile(r"ues?\b"), _UE_STEMS, lambda t: t[2:]),
+_BLANKS = ("\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", "  ", " \n", "\n ", "\n\n")
+"""What an ASCII text holds where the first rewrite below has a blank run to fold: a blank other than a space or a
+newline, or two blanks in a row."""
+_REWRITES: tuple[tuple[re.Pattern[str], frozenset[str] | None, Callable[[str], str], tuple[str, ...] | None], ...] = (
+    # blank runs -> one space (a newline where the run had one, as it ends a clause); single spaces are kept, and
+    # so are lone newlines (a pasted log holds one a line, each its own rewrite to nothing otherwise)
+    (rx.compile(r"[^\S \n]\s*|\n\s+|\s{2,}"), None, lambda t: "\n" if "\n" in t else " ", _BLANKS),
+    (rx.compile(r"is(?:e|ed|es|er|ers|ing|ation|ations|able)\b"), _IS_STEMS, lambda t: "iz" + t[2:], None),
+    (rx.compile(r"ys(?:e|ed|es|ing)\b"), frozenset({"anal", "paral", "catal"}), lambda t: "yz" + t[2:], None),
+    (rx.compile(r"our(?:s|ed|ing|al|ally)?\b"), _OUR_STEMS, lambda t: "or" + t[3:], None),
+    (rx.compile(r"ll(?:ed|ing|er|ers)\b"), _LL_STEMS, lambda t: t[1:], None),
+    (rx.compile(r"res?\b"), _RE_STEMS, lambda t: "er" + t[2:], None),
+    (rx.compile(r"ues?\b"), _UE_STEMS, lambda t: t[2:], None),
     # closed compounds: "over-fitting", "warm-up", "pre-trained", "non-finite", "multi-gpu", "re-run"
-    (rx.compile(r"-(?=[a-z])"), _COMPOUND_HEADS, lambda t: ""),
+    (rx.compile(r"-(?=[a-z])"), _COMPOUND_HEADS, lambda t: "", None),
     # the slash shorthands of chat ("w/ adam", "w/o warmup", "b/c the lr"), written out: cues say the words
-    (rx.compile(r"(?<![\w/.])(?:w/o|b/c|w/) ?(?![\w/]*/)"), None, lambda t: _SHORTHANDS[t.strip()] + " "),
+    (rx.compile(r"(?<![\w/.])(?:w/o|b/c|w/) ?(?![\w/]*/)"), None, lambda t: _SHORTHANDS[t.strip()] + " ",
+     ("w/", "b/c")),
 )
+"""Each rewrite: its pattern, the stems its match must follow (None: any), the replacement, and the strings an ASCII
+text holds wherever the pattern can match (None: not known). A pattern led by a class or a look-behind is tried at
+every character of the text, and a pasted log is long: it is not searched in a text that holds none of them."""
 _SHORTHANDS = {"w/": "with", "w/o": "without", "b/c": "because"}
 _SLIP_WORD = rx.compile(r"(?<![\w.'/-])[a-z]{5,}(?![\w'/-])")
 """A word a spelling slip may be corrected in: letters only, not part of an identifier, a path or a number."""
@@ -140,7 +148,10 @@ def normalise(text: str, correct: Callable[[str], str] | None = None) -> Normali
         original = unicodedata.normalize("NFKC", text).translate(_UNICODE)
     low = lower_aligned(original)
     edits: list[tuple[int, int, str]] = []
-    for rewrite, stems, repl in _REWRITES:
+    ascii_text = low.isascii()
+    for rewrite, stems, repl, needs in _REWRITES:
+        if needs is not None and ascii_text and not any(map(low.__contains__, needs)):
+            continue  # (nothing it can match)
         for m in rewrite.finditer(low):
             if stems is not None and _stem_before(low, m.start()) not in stems:
                 continue
@@ -756,9 +767,26 @@ def words_present(low: str) -> Callable[[str], bool] | None:
     return test
 
 
+_WORDS_OF: list[tuple[str, frozenset[str]]] = []
+"""The last text :func:`text_words` was asked about, and its words."""
+
+
+def text_words(low: str) -> frozenset[str]:
+    """The distinct runs of word characters in ``low``.
+
+    The last text's are kept: the cue scan and the reader of training talk (``expert.talk``) ask of the same text,
+    and a pasted log is long (one search of it, not one per reader).
+    """
+    if _WORDS_OF and _WORDS_OF[0][0] == low:
+        return _WORDS_OF[0][1]
+    words = frozenset(_TEXT_WORD.findall(low))
+    _WORDS_OF[:] = [(low, words)]
+    return words
+
+
 def _words_present(low: str) -> Callable[[str], bool] | None:
     """A test whether a required word occurs inside some word of ``low``; None when testing would not pay."""
-    distinct = set(_TEXT_WORD.findall(low))
+    distinct = set(text_words(low))
     distinct -= set(filter(str.isdigit, distinct))  # numbers are looked up apart
     if not low.isascii():
         distinct = {w.translate(_FOLD) for w in distinct}

@@ -31,12 +31,12 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator
 from dataclasses import field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import accumulate
 from typing import Any
 
 from expert import rx
-from expert.nlp import finditer_prefixed, words_present
+from expert.nlp import finditer_prefixed, text_words, words_present
 from knowledge import talk as K
 from knowledge.clarification import PROBLEM_SYMPTOMS
 from knowledge.record import dataclass
@@ -50,6 +50,10 @@ MAX_SENTENCE = 300
 COMPOSE_LIMIT = 50_000
 """Characters of a long text (past ``FUZZY_LIMIT``) that are composed, from its first lines with a movement:
 a complaint a person types is far shorter, and pasted logs are read in full by the evidence pass."""
+RECORD_LIMIT = 10_000
+"""Characters of a long text's repeated lines that are composed (within ``COMPOSE_LIMIT``): a line saying the words of
+a line composed before, its numbers aside, is a log's record, and past the first of them what its words compose is
+said; the evidence pass reads the figures of every line."""
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 
@@ -548,12 +552,15 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     """The lines of a long text worth composing (see :func:`_triggers`); the whole of a short one."""
     if len(text) <= FUZZY_LIMIT:
         return [(0, len(text))]
-    present = set(_WORDS.findall(text)) & _triggers()
+    # (each run of letters lies inside one run of word characters: those of the text's distinct words, which the
+    # cue scan has listed already, are the text's)
+    present = {w for word in text_words(text) for w in _WORDS.findall(word)} & _triggers()
     if not present and "->" not in text and "\u2192" not in text:
         return []
     alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
     out: list[tuple[int, int]] = []
-    last_line, budget = -1, COMPOSE_LIMIT
+    last_line, budget, records = -1, COMPOSE_LIMIT, RECORD_LIMIT
+    shapes: set[frozenset[str]] = set()  # the words of each line composed
     for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
         if m.start() < last_line:
             continue
@@ -561,9 +568,17 @@ def _ranges(text: str) -> list[tuple[int, int]]:
         lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
         hi = text.find("\n", m.end(), m.end() + 400)
         hi = min(len(text), m.end() + 400) if hi < 0 else hi
-        out.append((lo, hi))
         last_line = hi
         budget -= hi - lo
+        shape = frozenset(_WORDS.findall(text, lo, hi))
+        if shape not in shapes:
+            shapes.add(shape)
+            out.append((lo, hi))
+        elif records > 0:
+            out.append((lo, hi))
+            records -= hi - lo
+        # (past that, a line of the same words as one composed, only its numbers differing, is a log's record: its
+        # figures are read by the evidence pass, and composing it again would say what its first copies said)
         if budget <= 0:
             break  # enough read: what a person writes is said by now; the evidence pass still reads it all
     return out
@@ -1490,6 +1505,24 @@ def _frame_anchors() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, .
         for w in words:
             (negated if w[0] == "~" else plain).setdefault(w[1:] if w[0] in "~=" else w, []).append(f)
     return ({w: tuple(fs) for w, fs in plain.items()}, {w: tuple(fs) for w, fs in negated.items()}, tuple(always))
+
+
+@cache
+def _frame_groups(f: int) -> tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                                         tuple[str, ...], bool], ...]:
+    """Frame ``f``'s groups (``K.FRAMES``), each parted once by its words' marks, for :meth:`_Reader.frames`.
+
+    For each group: the words to be said negated ("~w"), said plainly ("=w"), said either way (bare), the words
+    that rule the frame out when said plainly ("!=w") or at all ("!w"), and whether it names a word to be said.
+    """
+    out = []
+    for g in K.FRAMES[f][0]:
+        words = [w for w in g if w[0] != "!"]
+        out.append((tuple(w[1:] for w in words if w[0] == "~"), tuple(w[1:] for w in words if w[0] == "="),
+                    tuple(w for w in words if w[0] not in "~="),
+                    tuple(w[2:] for w in g if w[0] == "!" and w[1:2] == "="),
+                    tuple(w[1:] for w in g if w[0] == "!" and w[1:2] != "="), bool(words)))
+    return tuple(out)
 
 
 def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
@@ -4929,20 +4962,21 @@ class _Reader:
             if set(sets) <= done:
                 continue
             at: list[int] = []
-            for n, g in enumerate(groups):
-                # the anchor group must be said as it is (a plain word unnegated); the others may sit in a negated
-                # stretch ("I don't call zero_grad": "grad" is under the "don't" too)
-                hits = [negated.get(w[1:]) if w[0] == "~" else plain.get(w[1:]) if w[0] == "=" else plain.get(w)
-                        if n == 0 else plain.get(w, negated.get(w)) for w in g if w[0] != "!"]
-                hits = [h for h in hits if h is not None]
+            for n, (under_neg, said_plain, bare, out_plain, out_any, wants) in enumerate(_frame_groups(f)):
                 # ("!w": the word rules the frame out, said or negated; "!=w": said plainly only, so "training
                 # is stable" rules a frame out where "training is not stable" does not)
-                if any(w[0] == "!" and (w[2:] in plain if w[1:2] == "=" else w[1:] in plain or w[1:] in negated)
-                       for w in g):
+                if any(w in plain for w in out_plain) or any(w in plain or w in negated for w in out_any):
                     break
-                if not hits and any(w[0] != "!" for w in g):
+                # the anchor group must be said as it is (a plain word unnegated); the others may sit in a negated
+                # stretch ("I don't call zero_grad": "grad" is under the "don't" too)
+                hits = [negated[w] for w in under_neg if w in negated]
+                hits += [plain[w] for w in said_plain if w in plain]
+                hits += [plain[w] for w in bare if w in plain] if n == 0 else \
+                    [plain[w] if w in plain else negated[w] for w in bare if w in plain or w in negated]
+                if not hits and wants:
                     break
-                at.extend(sorted(hits)[:1])  # the earliest word of the group (never the set's order)
+                if hits:
+                    at.append(min(hits))  # the earliest word of the group (never the set's order)
             else:
                 if not at:
                     continue
@@ -5337,6 +5371,8 @@ def _log_series(r: _Reader) -> None:
     # a value quoted with its epoch ("at epoch 3 val_loss was 0.61") takes that place in its curve, wherever said
     train_at: list[float | None] = []
     val_at: list[float | None] = []
+    epochs: list[tuple[int, int, str]] | None = None  # (end, start, number) of each epoch said, when first needed
+    epoch_ends: list[int] = []
     for start, raw, key in hits:
         split = (key.group("split") if key else "train")[:2]
         is_val = split in ("va", "ev", "te")
@@ -5364,8 +5400,14 @@ def _log_series(r: _Reader) -> None:
         if at and at[-1] is None:
             at.append(None)  # (a value of the curve with no epoch: the curve keeps its order, no more epochs needed)
             continue
-        said = list(_EPOCH.finditer(text, max(0, start - 80), start))
-        at.append(float(said[-1].group("epoch")) if said else None)
+        if epochs is None:
+            # every epoch said, found once: the last one ending before a value and starting at most 80 characters
+            # before it is what a search of those 80 characters finds (a match opens at the "e" of "ep" and holds
+            # no letter after, so the loss or split name a value starts at is never inside one)
+            epochs = [(m.end(), m.start(), m.group("epoch")) for m in _EPOCH.finditer(text)]
+            epoch_ends = [e for e, _s, _v in epochs]
+        k = bisect_right(epoch_ends, start) - 1
+        at.append(float(epochs[k][2]) if k >= 0 and epochs[k][1] >= start - 80 else None)
     if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
             max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
         # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move

@@ -265,3 +265,24 @@ def test_word_led_cues_in_a_long_text_are_found_as_finditer_finds() -> None:
         got = sorted((i, m.start(), m.end()) for i, m in scanner.scan(text))
         assert got == _naive(cues, text) and len(got) > 300
         assert scanner.attempts < len(text) // 4  # (tried at places, not at every character)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "w", "/", "b", "c", "o", ".", " ", "\n", "\t", "\r", "\x0b", "\x1c", "w/",
+                                  "b/c", "  ", "\n\n"]), max_size=20))
+def test_a_rewrite_skipped_by_its_needs_has_nothing_to_match(pieces: list[str]) -> None:
+    """normalise skips a rewrite on an ASCII text holding none of its needs: there it never matches anything."""
+    from expert.nlp import _REWRITES
+
+    low = lower_aligned("".join(pieces))
+    for rewrite, _stems, _repl, needs in _REWRITES:
+        if needs is not None and not any(n in low for n in needs):
+            assert rewrite.search(low) is None, (rewrite.pattern, low)
+
+
+def test_lone_newlines_are_kept_and_blank_runs_still_fold() -> None:
+    """A pasted log's one newline a line is no edit; runs of blanks and other blanks still fold as before."""
+    nt = normalise("step 1 loss 2\nstep 2 loss 1\n")
+    assert nt.text == "step 1 loss 2\nstep 2 loss 1\n" and nt.anchors == ()
+    assert normalise("a \n\n  b\tc  d\r\ne").text == "a\nb c d\ne"
+    assert normalise("works w/ adam, not w/o warmup b/c").text == "works with adam, not without warmup because "

@@ -1272,3 +1272,40 @@ def test_cause_asked_in_a_yes_no_question_is_offered_not_read(text: str, held: s
 def test_what_a_question_describes_is_still_read(text: str, expected: dict) -> None:
     assert_reads(text, expected)
     assert not any("You asked about" in q for q in confirmations(text))
+
+
+def _records(n: int, start: int = 0) -> str:
+    """``n`` log records of one shape (the same words, the numbers differing), as a training script prints them."""
+    return "".join(f"epoch {i // 100} step {i * 10} loss={(i % 97) / 31 + 0.5:.4f} lr={(i % 7 + 1) * 1e-5:.2e} "
+                   f"grad_norm={(i % 83) / 7 + 0.1:.3f}\n" for i in range(start, start + n))
+
+
+def test_a_long_logs_repeated_records_are_composed_up_to_the_record_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past RECORD_LIMIT characters of records, a record is left to the evidence pass; a line of other words is
+    still composed, and what the text reads is what composing every record read."""
+    from expert import talk as reader
+
+    person = "My loss becomes NaN after about 2000 steps with fp16. Here is the log:\n"
+    text = person + _records(600) + "the val loss keeps going up while the train loss goes down\n" + _records(300, 600)
+    text = text.lower()
+    spans = reader._ranges(text)
+    records = [(lo, hi) for lo, hi in spans if text[lo:hi].startswith("epoch")]
+    assert sum(hi - lo for lo, hi in records) <= reader.RECORD_LIMIT + 100  # (the last record taken may run over)
+    assert any("val loss keeps going up" in text[lo:hi] for lo, hi in spans)  # other words: composed
+    assert len(records) < 600 / 2
+    read = {(o.name, o.value) for o in parse_complaint(text)}
+    assert {("loss_behavior", "nan_or_inf"), ("val_loss_rising", True)} <= read
+    monkeypatch.setattr(reader, "RECORD_LIMIT", reader.COMPOSE_LIMIT)  # every record composed, as before the limit
+    assert {(o.name, o.value) for o in parse_complaint(text)} == read
+
+
+def test_the_benchmarks_long_texts_read_the_same_with_every_record_composed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19's long texts (a pasted complaint, log lines, one unpunctuated line): the record limit changes no
+    reading, the words it was read from included."""
+    from bench.core import log_lines, pasted_complaint, unpunctuated_line
+    from expert import talk as reader
+
+    texts = [pasted_complaint(120_000), log_lines(120_000), unpunctuated_line(120_000)]
+    limited = [[(r.observation, r.words) for r in read_text(t)] for t in texts]
+    monkeypatch.setattr(reader, "RECORD_LIMIT", reader.COMPOSE_LIMIT)
+    assert [[(r.observation, r.words) for r in read_text(t)] for t in texts] == limited
