@@ -1665,6 +1665,34 @@ class _Reader:
         return any(w in K.FROZEN_PARTS or w in K.FREEZABLE_WORDS
                    for t in self.tokens[sent[0]:sent[1]] for w in (t.lemma, t.text.lower()))
 
+    def _named_divergence(self, p: Part, lo: int, hi: int, movements: list[Part]) -> bool:
+        """Whether the "divergence" of part ``p`` names a measure whose clause says something else of it.
+
+        The noun with a measure's name before it (``DIVERGENCE_NAMES``: "KL divergence", "KL-divergence") is a
+        measure, often a loss term of the run; when its clause (tokens ``lo``..``hi``) holds another movement ("the
+        KL divergence goes to nan", "... is negative", "... keeps growing"), a value or a word of its use
+        (``MEASURE_USE_WORDS``: "we train with KL divergence as the objective"), that is what the text says of it,
+        and the name is no run diverging. Said bare ("KL divergence problems in PPO"), it is still read as one.
+        """
+        if self.tokens[p.i].text.lower() not in ("divergence", "divergences"):
+            return False
+        k = p.i - 1
+        while k >= lo and self.tokens[k].text in ("-", "_"):
+            k -= 1
+        if k < lo or self.tokens[k].text.lower() not in K.DIVERGENCE_NAMES:
+            return False
+        others = [o.roles["m"] for o in movements if o is not p and o.i >= lo and o.j <= hi]
+        if others:
+            # (a KL that grows in a run tuned against a reference policy is that policy drifting: the run's
+            # instability, read as the divergence it is said with)
+            return not (set(others) & (_RISES | {"diverge", "huge", "explode"}) and self._policy_run())
+        rest = self.tokens[lo:hi]
+        return any(t.kind == "num" for t in rest) or any(t.lemma in K.MEASURE_USE_WORDS for t in rest)
+
+    def _policy_run(self) -> bool:
+        """Whether the text speaks of a run tuned against a reference policy (``POLICY_WORDS``: PPO, DPO, RLHF)."""
+        return any(t.lemma in K.POLICY_WORDS or t.text.lower() in K.POLICY_WORDS for t in self.tokens[:MAX_SENTENCE])
+
     def _others_run(self, lo: int, k: int) -> bool:
         """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
 
@@ -2142,6 +2170,9 @@ class _Reader:
                 # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
                 # whatever it is compared with)
                 continue
+            if m == "diverge" and self._named_divergence(p, i, j, movements):
+                continue  # "the KL divergence goes to nan", "we use KL divergence": a measure's name, what it does
+                # is said by the clause's other words
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
             if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],
@@ -2387,8 +2418,11 @@ class _Reader:
             subject = chosen is not None and i <= chosen[0].i < p.i and not any(
                 t.lemma in K.AGENTS for t in self.tokens[i:chosen[0].i])
             if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
-                    {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
-                continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+                    ({"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])) or
+                     (self._change_made_before(sent[0], p.i) and "still" not in self.lemmas(p.i - 3, p.i))):
+                # "tried AdamW instead, no change", "I switched to bf16, nothing changed": the attempt or the change
+                # made changed nothing, no curve is named ("..., still nothing changes" keeps the trouble going)
+                continue
             if quantity is None and m in ("not-change", "not-change_verb") and \
                     self.lemmas(p.j, min(p.j + 1, sent[1])) in (["it"], ["this"], ["that"], ["anything"]):
                 continue  # "drop_last=True doesn't change it": a remedy that changed nothing, no curve is named
@@ -2626,7 +2660,8 @@ class _Reader:
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
-                    not self._setting_number(k, lo, p) and not self._relative(k, hi) and
+                    not self._setting_number(k, lo, p) and not self._relative(k, hi) and not self._moved_by(k, lo) and
+                    not self._left_value(k, lo, hi) and
                     not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between) and not elsewhere(k)]
             if not near:
                 continue
@@ -2679,6 +2714,27 @@ class _Reader:
         self._durations(lo, hi)
         self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
+
+    def _moved_by(self, k: int, lo: int) -> bool:
+        """Whether the number at token ``k`` is the amount a verb before it moved by (``AMOUNT_VERBS``).
+
+        "val acc drops 5%", "accuracy fell by about 3%": the size of the move, no level of the metric ("drops to 5%"
+        names the level: its "to" stands between).
+        """
+        n = k - 1
+        while n >= lo and n > k - 3 and (self.tokens[n].lemma in K.AMOUNT_FILLERS or self.tokens[n].text == "~"):
+            n -= 1
+        return n >= lo and self.tokens[n].lemma in K.AMOUNT_VERBS
+
+    def _left_value(self, k: int, lo: int, hi: int) -> bool:
+        """Whether the number at token ``k`` is the value a change left ("dropped from 80% to 60%": the 80%).
+
+        The number right after "from" with a "to" and another number after it: the later one is the figure now.
+        """
+        toks = self.tokens
+        return k > lo and toks[k - 1].lemma == "from" and any(
+            toks[n].lemma in ("to", "into") and n + 1 < hi and toks[n + 1].kind == "num"
+            for n in range(k + 1, min(hi, k + 3)))
 
     def _relative(self, k: int, hi: int) -> bool:
         """Whether the number at token ``k`` compares one figure with another instead of giving one.
@@ -3378,7 +3434,12 @@ class _Reader:
             from_at = k - len(window) + max((n for n, w in enumerate(window) if w == "from"), default=-1)
             named_pair = t.lemma in ("to", "into") and k > lo and self._setting_value(k - 1) is not None \
                 and self._setting_value(k + 1) is not None
-            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in window) or named_pair
+            # "swapped adam for sgd", "replaced fp16 with bf16": the object is the value left, the complement the
+            # value now (``SUBSTITUTION_VERBS``)
+            swapped = t.lemma in ("for", "with", "by") and k > lo and self._setting_value(k - 1) is not None \
+                and self._setting_value(k + 1) is not None and any(
+                    toks[n].lemma in K.SUBSTITUTION_VERBS for n in range(max(lo, k - 4), k - 1))
+            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in window) or named_pair or swapped
             if marker:
                 skip = ("from", "a", "of", "the", "size", "batch", "bs", "at")
                 if t.kind != "arrow" and "from" in window:
@@ -3436,6 +3497,8 @@ class _Reader:
     def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
         """The setting a value word at token ``k`` names ("bf16", "full precision"), and its last token."""
         for n in (2, 1):
+            if k + n > len(self.tokens):
+                continue  # (a value at the text's very end has no second word: "... to bf16")
             key = " ".join(t.lemma for t in self.tokens[k:k + n])
             if key in K.SETTING_VALUES:
                 name, value = K.SETTING_VALUES[key]
@@ -3453,6 +3516,18 @@ class _Reader:
         return any(t.lemma in K.NOW_MARKERS or t.lemma == "since" or t.text.lower() in K.CHANGE_COMPARATIVES or
                    (t.lemma in K.CHANGE_VERBS and (t.lemma not in K.MOTION_VERBS or self._goes_somewhere(k + 1, hi)))
                    for k, t in enumerate(toks[lo:hi], lo))
+
+    def _change_made_before(self, lo: int, i: int) -> bool:
+        """Whether tokens ``lo``..``i`` say a setting was changed (a change verb said of something, an arrow).
+
+        A change verb counts with its object or its "to" / "from" (``_said_as_change``'s test); "nothing changed"
+        right after it is then the change's outcome, not a curve's.
+        """
+        toks = self.tokens
+        return any(t.kind == "arrow" or (t.lemma in K.CHANGE_VERBS and t.lemma != "change" and
+                                         (t.lemma not in K.MOTION_VERBS or self._goes_somewhere(k + 1, i)))
+                   or (t.lemma == "change" and k + 1 < i and toks[k + 1].lemma in ("to", "from", "the", "my"))
+                   for k, t in enumerate(toks[lo:i], lo))
 
     def _goes_somewhere(self, i: int, hi: int) -> bool:
         """Whether a motion verb before token ``i`` has a "to" or "from" in its clause (``MOTION_COMPLEMENTS``)."""
@@ -4442,8 +4517,15 @@ class _Reader:
         self.u.on_topic = self._on_topic()
         if not self.u.on_topic:
             # "we resumed the meeting after lunch": everyday words of going on, said of no run
-            self.u.readings = [r for r in self.u.readings if (r.name, r.value) not in K.TOPIC_BOUND_READINGS]
+            # (a run named as cut short is training's by itself: "continuing a stopped run")
+            self.u.readings = [r for r in self.u.readings if (r.name, r.value) not in K.TOPIC_BOUND_READINGS
+                               or self._stopped_run(r.start, r.end)]
         return self.u
+
+    def _stopped_run(self, start: int, end: int) -> bool:
+        """Whether the words at ``start:end`` name a run cut short (``STOPPED_RUN``: "a stopped run")."""
+        lemmas = {t.lemma for t in self.tokens if start <= t.start and t.end <= end}
+        return all(lemmas & words for words in K.STOPPED_RUN)
 
     def _quantity_fallback(self) -> None:
         """Nothing composed: the first training quantity named (``QUANTITY_FALLBACKS``) gives a weak reading.
@@ -4462,6 +4544,10 @@ class _Reader:
                 continue
             if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
+            c_lo = clause_start(self.tokens, p.i)
+            if any("m" in o.roles and o.i >= p.j and self._negated(o.i, c_lo)
+                   for o in self.parts_in(p.j, _clause_end(self.tokens, p.i))):
+                continue  # "the loss is not nan", "val loss isn't going up": a trouble of it denied, none said
             if q in K.JUDGED_FALLBACKS and not self._judged_at_all(p):
                 continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p) or self._above_reference(p):
