@@ -688,6 +688,51 @@ def _parts(tokens: list[Token]) -> list[Part]:
     return out
 
 
+ELIDED_AUX = frozenset({"be", "do", "have", "not"})
+"""Words a clause may end on after its quantity when it leaves out the movement ("but train loss is", "val loss
+doesn't", "val loss not")."""
+ELIDED_REACH = 12
+"""Tokens before an elided clause in which the movement it leaves out is looked for."""
+
+
+def _elided(tokens: list[Token], parts: list[Part]) -> list[Part]:
+    """Parts with the movement an elliptical clause leaves out, said again at its auxiliary.
+
+    "train loss goes down but val loss doesn't", "val loss isn't decreasing, train loss is", "train loss decreasing,
+    val loss not": a clause of a quantity and an auxiliary (``ELIDED_AUX``), nothing after it, says the movement of
+    the clause before it again, of its own quantity, with its own polarity (the part's ``elided`` role: "neg" or
+    "pos"), so the quantity is composed as if the movement were written out.
+    """
+    if not parts:
+        return parts
+    by_start = {p.i: p for p in parts}
+    added: list[Part] = []
+    for n, p in enumerate(parts):
+        if "q" not in p.roles or "m" in p.roles:
+            continue
+        k = p.j
+        while k < len(tokens) and tokens[k].kind == "word" and tokens[k].lemma in ELIDED_AUX and k - p.j < 3:
+            k += 1
+        if k == p.j or (k < len(tokens) and not _breaks(tokens[k])) or k in by_start:
+            continue  # no auxiliary, or the clause goes on ("the loss is 2.3", "the loss is not nan")
+        # the movement said last before it, in the clause just before (a break between, none inside the gap)
+        source = None
+        for o in reversed(parts[max(0, n - 6):n]):
+            if p.i - o.j > ELIDED_REACH:
+                break
+            if "m" in o.roles and "q" not in o.roles:
+                source = o
+                break
+        if source is None or not any(_breaks(t) for t in tokens[source.j:p.i]):
+            continue
+        negative = any(t.lemma in K.NEGATORS or t.text.lower() in K.NEGATORS for t in tokens[p.j:k])
+        roles = {"m": source.roles["m"], "elided": "neg" if negative else "pos"}
+        added.append(Part(k - 1, k, roles, tokens[k - 1].start, tokens[k - 1].end))
+    if not added:
+        return parts
+    return sorted(parts + added, key=lambda q: q.i)
+
+
 def _with_fillers(tokens: list[Token], i: int, phrases: Any, longest: int) -> tuple[int, Any] | None:
     """A phrase at token ``i`` said with degree or polarity words inside it (``PHRASE_FILLERS``).
 
@@ -1505,7 +1550,7 @@ class _Reader:
         long = len(text) > FUZZY_LIMIT
         self._spans = _ranges(text) if long else None
         self.tokens = tokenise(text, fuzzy=not long, ranges=self._spans)
-        self.parts = _parts(self.tokens)
+        self.parts = _elided(self.tokens, _parts(self.tokens))
         self.part_starts = [p.i for p in self.parts]
         self.by_token: dict[int, Part] = {}
         for p in self.parts:
@@ -2248,7 +2293,8 @@ class _Reader:
                     not self._negated(p.i, i):
                 continue  # "shot up to 3.5 and remained flat": the level it moved to and stayed at is the reading
             # (a movement said as past and fixed is composed all the same: the text reader keeps it only as history)
-            negated = clause_status(self.tokens, p.i, p.j, i, hedge=False) == NEGATED
+            negated = clause_status(self.tokens, p.i, p.j, i, hedge=False) == NEGATED \
+                if "elided" not in p.roles else p.roles["elided"] == "neg"
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3) or any(
                 q.roles.get("m") == "slow" and self._manner(p, q) for q in self.parts_in(p.j, sent[1]))
             # the quantity: nearest before, else after, else the sentence's last one
@@ -2784,10 +2830,15 @@ class _Reader:
             return t.lemma in K.SETTING_WORDS or (joined and self.text[t.end:t.end + 1] != ".")
         return False
 
-    def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5) -> Token | None:
-        """The percentage nearest a part, within ``reach`` tokens either side ("30%", "30 percent")."""
-        near = [t for t in self.tokens[max(lo, p.i - reach):min(hi, p.j + reach)] if t.kind == "num" and (
-            t.unit == "%" or self.text[t.end:t.end + 9].strip().startswith("percent"))]
+    def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5, unbroken: bool = False) -> Token | None:
+        """The percentage nearest a part, within ``reach`` tokens either side ("30%", "30 percent").
+
+        ``unbroken``: only one with no clause break between it and the part.
+        """
+        a, b = max(lo, p.i - reach), min(hi, p.j + reach)
+        near = [t for k, t in enumerate(self.tokens[a:b], a) if t.kind == "num" and (
+            t.unit == "%" or self.text[t.end:t.end + 9].strip().startswith("percent")) and not (
+            unbroken and any(_breaks(u) for u in self.tokens[min(k + 1, p.j):max(k, p.i)]))]
         return min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end))) if near else None
 
     def _split_shares(self, lo: int, hi: int) -> dict[str, float]:
@@ -2797,7 +2848,8 @@ class _Reader:
             split = p.roles.get("s")
             if split not in ("train", "val") or split in found:
                 continue
-            num = self._nearest_pct(lo, hi, p, reach=4)
+            # (a figure across a clause break is not the split's: "gpu util 100% but training is slow")
+            num = self._nearest_pct(lo, hi, p, reach=4, unbroken=True)
             value = num.number if num is not None else None
             if value is None or not 0.0 <= value <= 100.0 or any(num.start == f[1] for f in found.values()):
                 continue

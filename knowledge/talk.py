@@ -819,6 +819,12 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
     **{("accuracy", m): "good" for m in ("good", "high")}, **{("accuracy", m): "bad" for m in ("bad", "low", "down")},
     ("loss", "good"): "good", ("loss", "low"): "good", ("loss", "zero"): "good",
     **{("loss", m): "bad" for m in ("bad", "high", "up")},
+    # (a loss that falls is doing well, one that does not is not: "train loss goes down but val loss doesn't" is
+    # the gap, each side said by its movement, the second often left out and said again by its auxiliary)
+    **{("loss", m): "good" for m in ("down", "down_bare", "improve")},
+    **{("loss", m): "bad" for m in ("not-down", "not-down_bare", "not-improve")},
+    ("accuracy", "up"): "good", ("accuracy", "improve"): "good",
+    **{("accuracy", m): "bad" for m in ("not-up", "not-up_bare", "not-improve")},
 }
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""

@@ -217,3 +217,49 @@ def test_a_substitution_reads_the_value_now(text: str, expected: dict) -> None:
 ])
 def test_no_substitution_without_its_verb_or_in_a_question(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+# -- a figure across a clause break is not a split's accuracy
+@pytest.mark.parametrize("text", ["gpu util 100% but training slow", "gpu util is 100% but training is slow"])
+def test_a_gpu_figure_is_no_training_accuracy(text: str) -> None:
+    assert_reads(text, {"gpu_utilization_pct": 100.0, "train_metric": None})
+
+
+@pytest.mark.parametrize(("text", "train", "val"), [
+    ("100% on the training data but 60% on test", 1.0, 0.6),
+    ("98% train, 70% val", 0.98, 0.7),
+])
+def test_split_shares_still_read(text: str, train: float, val: float) -> None:
+    assert_reads(text, {"train_metric": train, "val_metric": val})
+
+
+# -- a clause that leaves its movement out says the movement before it again, with its own polarity
+@pytest.mark.parametrize("text", [
+    "train loss goes down but val loss doesnt",
+    "train loss goes down but val loss does not.",
+    "val loss doesnt go down, train loss does",
+    "train loss decreasing, val loss not",
+    "my val loss isnt decreasing but train loss is",
+    "train acc goes up but val acc doesnt",
+])
+def test_an_elided_movement_composes(text: str) -> None:
+    assert_reads(text, {"symptom": "overfitting"})
+
+
+@pytest.mark.parametrize("text", [
+    "train loss goes down and val loss goes down too",
+    "the loss is",
+    "loss goes down, the accuracy does too",
+])
+def test_no_gap_without_one_side_failing(text: str) -> None:
+    assert obs(text).get("symptom") != "overfitting"
+
+
+# -- a trouble denied gives no weak reading of its quantity
+@pytest.mark.parametrize("text", ["loss is not nan", "the loss isnt exploding", "val loss is not going up"])
+def test_a_denied_trouble_reads_nothing(text: str) -> None:
+    assert obs(text) == {}
+
+
+def test_a_quantity_said_odd_still_gives_its_weak_reading() -> None:
+    assert_reads("the loss is weird", {"not_working_aspect": "loss"})
