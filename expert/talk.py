@@ -4917,6 +4917,8 @@ class _Reader:
                 found = None  # "batch 3 gives NaN" is a batch's index; "a batch of 1024", "batch=64" its size
             if found is None or found.unit == "%" or self.u.claimed(found.start, found.end, name):
                 continue
+            if self._value_list(self._token_at(found)):
+                continue  # "tried lr 1e-3, 1e-4 and 1e-5": values listed (a sweep), none of them the run's
             value = found.number
             if value is None:
                 continue
@@ -4929,6 +4931,20 @@ class _Reader:
             span = (min(p.start, found.start), max(p.end, found.end))
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
+
+    def _token_at(self, t: Token) -> int:
+        """The index of token ``t`` (by its start)."""
+        return bisect_left(self._token_starts, t.start)
+
+    def _value_list(self, k: int) -> bool:
+        """Whether the number at token ``k`` opens a list of values of its setting ("1e-3, 1e-4 and 1e-5").
+
+        A joiner and another bare number right after it (one that counts no noun: "lr 1e-3, 100 epochs" is two
+        settings).
+        """
+        toks = self.tokens
+        return k + 2 < len(toks) and toks[k + 1].text in (",", "and", "or", "/") and toks[k + 2].kind == "num" and \
+            not (k + 3 < len(toks) and toks[k + 3].lemma in _COUNTED)
 
     def _gpu_count(self, p: Part) -> None:
         """"4 GPUs", "2x GPU", "two gpus": more than one device is a multi-GPU run."""

@@ -69,7 +69,13 @@ CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_pre
 # warmup?") are theirs.
 _OTHERS = rx.compile(r"\b(?:you|they|people|everyone|everybody|folks|the\s+(?:paper|authors?|repo|"
                      r"original\s+\w+)|your\s+(?:paper|code|repo|config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
-                     r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
+                     r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b|"
+                     # another person of the user's, or a run that is a reference, running with it ("my colleague
+                     # uses bf16", "the baseline uses lr 0.1"): theirs, not the run in trouble (what they advise is
+                     # weighed, the cues of ``considering`` read it)
+                     r"\b(?:(?:my|our|a)\s+(?:friend|colleague|co-?worker|teammate|labmate|boss|advisor|supervisor|"
+                     r"professor|mentor)s?(?:'s)?|someone|somebody|the\s+(?:baseline|reference\s+(?:run|model|code)|"
+                     r"official\s+\w+))\s+(?:also\s+)?(?:use[sd]?|using|train(?:s|ed)?|runs?|ran)\b", re.IGNORECASE)
 OTHERS_NAMES = CONFIG_NAMES | {"considering", "warmup"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).

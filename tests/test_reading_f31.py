@@ -263,3 +263,36 @@ def test_a_denied_trouble_reads_nothing(text: str) -> None:
 
 def test_a_quantity_said_odd_still_gives_its_weak_reading() -> None:
     assert_reads("the loss is weird", {"not_working_aspect": "loss"})
+
+
+# -- a setting another person or a reference run uses is theirs; what they advise is still weighed
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my colleague uses bf16 and has no issues, i use fp16 and get nan", {"mixed_precision": "fp16"}),
+    ("the baseline uses lr 0.1 but i use 0.01", {"learning_rate": None}),
+    ("the baseline uses adam, i use sgd and the loss is flat", {"optimizer": "sgd"}),
+])
+def test_another_run_s_setting_is_not_the_user_s(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize(("text", "weighed"), [("my colleague said to use sgd", "sgd"),
+                                               ("my colleague says to use sgd", "sgd"),
+                                               ("they said to use adamw", "adamw")])
+def test_advice_is_still_weighed(text: str, weighed: str) -> None:
+    assert_reads(text, {"considering": weighed})
+
+
+# -- values of one setting listed are a sweep: none is the run's
+@pytest.mark.parametrize("text", ["tried lr 1e-3, 1e-4 and 1e-5, all diverge", "batch size 64 or 128, both nan"])
+def test_a_list_of_values_sets_none(text: str) -> None:
+    got = obs(text)
+    assert got.get("learning_rate") is None and got.get("batch_size") is None, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("lr 1e-3, 100 epochs, loss flat", {"learning_rate": 0.001}),
+    ("lr 3e-4, bs 64, adamw, loss flat", {"learning_rate": 0.0003, "batch_size": 64}),
+    ("with lr 1e-4 and bs 32 the loss explodes", {"learning_rate": 0.0001, "batch_size": 32}),
+])
+def test_settings_listed_apart_are_read(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
