@@ -3212,10 +3212,20 @@ class _Reader:
             rel = _COMPARE.get(t.lemma) or _COMPARE.get(t.text)
             if rel is None:
                 continue
+            # "the loss is lower on val than on train": the split said between the comparative and its "than" is
+            # the left figure's
+            between = next((p for p in parts if "s" in p.roles and "q" not in p.roles and k + 1 < p.i <= k + 3 and
+                            set(self.lemmas(k + 1, p.i)) <= {"on", "in", "for", "the"} and
+                            self.lemmas(p.j, p.j + 1) == ["than"]), None) if t.kind == "word" else None
             if t.kind == "word" and "than" not in self.lemmas(k + 1, k + 2) and t.text not in ("<", ">") \
-                    and t.lemma not in ("below", "under", "above", "over"):
+                    and t.lemma not in ("below", "under", "above", "over") and between is None:
                 continue
             left = [q for q in quantities if q[0].j <= k and q[1] != "split_only"]
+            if between is not None:
+                if not left or left[-1][2] is not None:
+                    continue
+                left = [(left[-1][0], left[-1][1], between.roles["s"])]
+                k = between.j  # what follows its "than" is the other side
             right = [q for q in quantities if q[0].i > k]
             near = [p for p in parts if "s" in p.roles and k - 4 <= p.i < k and "q" not in p.roles]
             if rel in ("better", "worse") and near and (not left or left[-1][0].j <= near[-1].i):

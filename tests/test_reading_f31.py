@@ -296,3 +296,17 @@ def test_a_list_of_values_sets_none(text: str) -> None:
 ])
 def test_settings_listed_apart_are_read(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+# -- a comparison whose split stands between the comparative and its "than"
+@pytest.mark.parametrize(("text", "expected"), [
+    ("the loss is lower on val than on train", {"val_better_than_train": True}),
+    ("accuracy is higher on the test set than on the training set", {"val_better_than_train": True}),
+    ("the loss is higher on val than on train", {"symptom": "overfitting", "val_better_than_train": None}),
+])
+def test_a_split_inside_a_comparison(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+def test_a_comparison_with_the_past_names_no_split() -> None:
+    assert obs("the loss is lower than before").get("val_better_than_train") is None
