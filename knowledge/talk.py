@@ -1726,6 +1726,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "flat flatline stuck not-up not-improve not-change not-increase stay chance not-above_chance",
          {**_NL, "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    # (a metric at zero throughout, "F1 is 0.0 for every epoch", "accuracy 0 from the start": it never learned to
+    # get one right; a zero said once may be a broken metric or a moment, and stays only a figure that fails)
+    + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="each_epoch")
+    + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="always")
+    + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="start")
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="train")

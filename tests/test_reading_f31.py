@@ -310,3 +310,13 @@ def test_a_split_inside_a_comparison(text: str, expected: dict) -> None:
 
 def test_a_comparison_with_the_past_names_no_split() -> None:
     assert obs("the loss is lower than before").get("val_better_than_train") is None
+
+
+# -- a metric at zero throughout never learned; a zero said once stays a figure that fails
+@pytest.mark.parametrize("text", ["f1 score is 0.0 for every epoch", "accuracy is 0 from the start", "f1 is always 0"])
+def test_a_metric_at_zero_throughout_is_not_learning(text: str) -> None:
+    assert_reads(text, {"symptom": "not_learning", "metric_kind": "accuracy"})
+
+
+def test_a_metric_at_zero_once_is_only_a_failing_figure() -> None:
+    assert obs("accuracy is 0").get("symptom") is None
