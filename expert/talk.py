@@ -715,6 +715,51 @@ def _parts(tokens: list[Token]) -> list[Part]:
     return out
 
 
+ELIDED_AUX = frozenset({"be", "do", "have", "not"})
+"""Words a clause may end on after its quantity when it leaves out the movement ("but train loss is", "val loss
+doesn't", "val loss not")."""
+ELIDED_REACH = 12
+"""Tokens before an elided clause in which the movement it leaves out is looked for."""
+
+
+def _elided(tokens: list[Token], parts: list[Part]) -> list[Part]:
+    """Parts with the movement an elliptical clause leaves out, said again at its auxiliary.
+
+    "train loss goes down but val loss doesn't", "val loss isn't decreasing, train loss is", "train loss decreasing,
+    val loss not": a clause of a quantity and an auxiliary (``ELIDED_AUX``), nothing after it, says the movement of
+    the clause before it again, of its own quantity, with its own polarity (the part's ``elided`` role: "neg" or
+    "pos"), so the quantity is composed as if the movement were written out.
+    """
+    if not parts:
+        return parts
+    by_start = {p.i: p for p in parts}
+    added: list[Part] = []
+    for n, p in enumerate(parts):
+        if "q" not in p.roles or "m" in p.roles:
+            continue
+        k = p.j
+        while k < len(tokens) and tokens[k].kind == "word" and tokens[k].lemma in ELIDED_AUX and k - p.j < 3:
+            k += 1
+        if k == p.j or (k < len(tokens) and not _breaks(tokens[k])) or k in by_start:
+            continue  # no auxiliary, or the clause goes on ("the loss is 2.3", "the loss is not nan")
+        # the movement said last before it, in the clause just before (a break between, none inside the gap)
+        source = None
+        for o in reversed(parts[max(0, n - 6):n]):
+            if p.i - o.j > ELIDED_REACH:
+                break
+            if "m" in o.roles and "q" not in o.roles:
+                source = o
+                break
+        if source is None or not any(_breaks(t) for t in tokens[source.j:p.i]):
+            continue
+        negative = any(t.lemma in K.NEGATORS or t.text.lower() in K.NEGATORS for t in tokens[p.j:k])
+        roles = {"m": source.roles["m"], "elided": "neg" if negative else "pos"}
+        added.append(Part(k - 1, k, roles, tokens[k - 1].start, tokens[k - 1].end))
+    if not added:
+        return parts
+    return sorted(parts + added, key=lambda q: q.i)
+
+
 def _with_fillers(tokens: list[Token], i: int, phrases: Any, longest: int) -> tuple[int, Any] | None:
     """A phrase at token ``i`` said with degree or polarity words inside it (``PHRASE_FILLERS``).
 
@@ -1550,7 +1595,7 @@ class _Reader:
         long = len(text) > FUZZY_LIMIT
         self._spans = _ranges(text) if long else None
         self.tokens = tokenise(text, fuzzy=not long, ranges=self._spans)
-        self.parts = _parts(self.tokens)
+        self.parts = _elided(self.tokens, _parts(self.tokens))
         self.part_starts = [p.i for p in self.parts]
         self.by_token: dict[int, Part] = {}
         for p in self.parts:
@@ -1709,6 +1754,34 @@ class _Reader:
             return True  # "before freezing the encoder"
         return any(w in K.FROZEN_PARTS or w in K.FREEZABLE_WORDS
                    for t in self.tokens[sent[0]:sent[1]] for w in (t.lemma, t.text.lower()))
+
+    def _named_divergence(self, p: Part, lo: int, hi: int, movements: list[Part]) -> bool:
+        """Whether the "divergence" of part ``p`` names a measure whose clause says something else of it.
+
+        The noun with a measure's name before it (``DIVERGENCE_NAMES``: "KL divergence", "KL-divergence") is a
+        measure, often a loss term of the run; when its clause (tokens ``lo``..``hi``) holds another movement ("the
+        KL divergence goes to nan", "... is negative", "... keeps growing"), a value or a word of its use
+        (``MEASURE_USE_WORDS``: "we train with KL divergence as the objective"), that is what the text says of it,
+        and the name is no run diverging. Said bare ("KL divergence problems in PPO"), it is still read as one.
+        """
+        if self.tokens[p.i].text.lower() not in ("divergence", "divergences"):
+            return False
+        k = p.i - 1
+        while k >= lo and self.tokens[k].text in ("-", "_"):
+            k -= 1
+        if k < lo or self.tokens[k].text.lower() not in K.DIVERGENCE_NAMES:
+            return False
+        others = [o.roles["m"] for o in movements if o is not p and o.i >= lo and o.j <= hi]
+        if others:
+            # (a KL that grows in a run tuned against a reference policy is that policy drifting: the run's
+            # instability, read as the divergence it is said with)
+            return not (set(others) & (_RISES | {"diverge", "huge", "explode"}) and self._policy_run())
+        rest = self.tokens[lo:hi]
+        return any(t.kind == "num" for t in rest) or any(t.lemma in K.MEASURE_USE_WORDS for t in rest)
+
+    def _policy_run(self) -> bool:
+        """Whether the text speaks of a run tuned against a reference policy (``POLICY_WORDS``: PPO, DPO, RLHF)."""
+        return any(t.lemma in K.POLICY_WORDS or t.text.lower() in K.POLICY_WORDS for t in self.tokens[:MAX_SENTENCE])
 
     def _others_run(self, lo: int, k: int) -> bool:
         """Whether what moves at token ``k`` is said of another person's run (``OTHER_PEOPLE``).
@@ -2187,6 +2260,9 @@ class _Reader:
                 # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
                 # whatever it is compared with)
                 continue
+            if m == "diverge" and self._named_divergence(p, i, j, movements):
+                continue  # "the KL divergence goes to nan", "we use KL divergence": a measure's name, what it does
+                # is said by the clause's other words
             if m == "huge" and n + 1 < len(movements) and movements[n + 1].i - p.j <= 2:
                 continue  # "huge spikes": the size of the next movement, not a movement of its own
             if m == "change_verb" and self.lemmas(p.i - 1, p.i) in (["a"], ["an"], ["the"], ["each"], ["every"],
@@ -2262,7 +2338,8 @@ class _Reader:
                     not self._negated(p.i, i):
                 continue  # "shot up to 3.5 and remained flat": the level it moved to and stayed at is the reading
             # (a movement said as past and fixed is composed all the same: the text reader keeps it only as history)
-            negated = clause_status(self.tokens, p.i, p.j, i, hedge=False) == NEGATED
+            negated = clause_status(self.tokens, p.i, p.j, i, hedge=False) == NEGATED \
+                if "elided" not in p.roles else p.roles["elided"] == "neg"
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3) or any(
                 q.roles.get("m") == "slow" and self._manner(p, q) for q in self.parts_in(p.j, sent[1]))
             # the quantity: nearest before, else after, else the sentence's last one
@@ -2432,8 +2509,11 @@ class _Reader:
             subject = chosen is not None and i <= chosen[0].i < p.i and not any(
                 t.lemma in K.AGENTS for t in self.tokens[i:chosen[0].i])
             if quantity is None and m in ("not-change", "not-change_verb", "same", "flat") and \
-                    {"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])):
-                continue  # "tried AdamW instead, no change": the attempt changed nothing, no curve is named
+                    ({"try", "tried", "attempt"} & set(self.lemmas(sent[0], sent[1])) or
+                     (self._change_made_before(sent[0], p.i) and "still" not in self.lemmas(p.i - 3, p.i))):
+                # "tried AdamW instead, no change", "I switched to bf16, nothing changed": the attempt or the change
+                # made changed nothing, no curve is named ("..., still nothing changes" keeps the trouble going)
+                continue
             if quantity is None and m in ("not-change", "not-change_verb") and \
                     self.lemmas(p.j, min(p.j + 1, sent[1])) in (["it"], ["this"], ["that"], ["anything"]):
                 continue  # "drop_last=True doesn't change it": a remedy that changed nothing, no curve is named
@@ -2671,7 +2751,8 @@ class _Reader:
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
-                    not self._setting_number(k, lo, p) and not self._relative(k, hi) and
+                    not self._setting_number(k, lo, p) and not self._relative(k, hi) and not self._moved_by(k, lo) and
+                    not self._left_value(k, lo, hi) and
                     not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between) and not elsewhere(k)]
             if not near:
                 continue
@@ -2725,6 +2806,27 @@ class _Reader:
         self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
 
+    def _moved_by(self, k: int, lo: int) -> bool:
+        """Whether the number at token ``k`` is the amount a verb before it moved by (``AMOUNT_VERBS``).
+
+        "val acc drops 5%", "accuracy fell by about 3%": the size of the move, no level of the metric ("drops to 5%"
+        names the level: its "to" stands between).
+        """
+        n = k - 1
+        while n >= lo and n > k - 3 and (self.tokens[n].lemma in K.AMOUNT_FILLERS or self.tokens[n].text == "~"):
+            n -= 1
+        return n >= lo and self.tokens[n].lemma in K.AMOUNT_VERBS
+
+    def _left_value(self, k: int, lo: int, hi: int) -> bool:
+        """Whether the number at token ``k`` is the value a change left ("dropped from 80% to 60%": the 80%).
+
+        The number right after "from" with a "to" and another number after it: the later one is the figure now.
+        """
+        toks = self.tokens
+        return k > lo and toks[k - 1].lemma == "from" and any(
+            toks[n].lemma in ("to", "into") and n + 1 < hi and toks[n + 1].kind == "num"
+            for n in range(k + 1, min(hi, k + 3)))
+
     def _relative(self, k: int, hi: int) -> bool:
         """Whether the number at token ``k`` compares one figure with another instead of giving one.
 
@@ -2773,10 +2875,15 @@ class _Reader:
             return t.lemma in K.SETTING_WORDS or (joined and self.text[t.end:t.end + 1] != ".")
         return False
 
-    def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5) -> Token | None:
-        """The percentage nearest a part, within ``reach`` tokens either side ("30%", "30 percent")."""
-        near = [t for t in self.tokens[max(lo, p.i - reach):min(hi, p.j + reach)] if t.kind == "num" and (
-            t.unit == "%" or self.text[t.end:t.end + 9].strip().startswith("percent"))]
+    def _nearest_pct(self, lo: int, hi: int, p: Part, reach: int = 5, unbroken: bool = False) -> Token | None:
+        """The percentage nearest a part, within ``reach`` tokens either side ("30%", "30 percent").
+
+        ``unbroken``: only one with no clause break between it and the part.
+        """
+        a, b = max(lo, p.i - reach), min(hi, p.j + reach)
+        near = [t for k, t in enumerate(self.tokens[a:b], a) if t.kind == "num" and (
+            t.unit == "%" or self.text[t.end:t.end + 9].strip().startswith("percent")) and not (
+            unbroken and any(_breaks(u) for u in self.tokens[min(k + 1, p.j):max(k, p.i)]))]
         return min(near, key=lambda t: min(abs(t.start - p.end), abs(p.start - t.end))) if near else None
 
     def _split_shares(self, lo: int, hi: int) -> dict[str, float]:
@@ -2786,7 +2893,8 @@ class _Reader:
             split = p.roles.get("s")
             if split not in ("train", "val") or split in found:
                 continue
-            num = self._nearest_pct(lo, hi, p, reach=4)
+            # (a figure across a clause break is not the split's: "gpu util 100% but training is slow")
+            num = self._nearest_pct(lo, hi, p, reach=4, unbroken=True)
             value = num.number if num is not None else None
             if value is None or not 0.0 <= value <= 100.0 or any(num.start == f[1] for f in found.values()):
                 continue
@@ -3149,10 +3257,20 @@ class _Reader:
             rel = _COMPARE.get(t.lemma) or _COMPARE.get(t.text)
             if rel is None:
                 continue
+            # "the loss is lower on val than on train": the split said between the comparative and its "than" is
+            # the left figure's
+            between = next((p for p in parts if "s" in p.roles and "q" not in p.roles and k + 1 < p.i <= k + 3 and
+                            set(self.lemmas(k + 1, p.i)) <= {"on", "in", "for", "the"} and
+                            self.lemmas(p.j, p.j + 1) == ["than"]), None) if t.kind == "word" else None
             if t.kind == "word" and "than" not in self.lemmas(k + 1, k + 2) and t.text not in ("<", ">") \
-                    and t.lemma not in ("below", "under", "above", "over"):
+                    and t.lemma not in ("below", "under", "above", "over") and between is None:
                 continue
             left = [q for q in quantities if q[0].j <= k and q[1] != "split_only"]
+            if between is not None:
+                if not left or left[-1][2] is not None:
+                    continue
+                left = [(left[-1][0], left[-1][1], between.roles["s"])]
+                k = between.j  # what follows its "than" is the other side
             right = [q for q in quantities if q[0].i > k]
             near = [p for p in parts if "s" in p.roles and k - 4 <= p.i < k and "q" not in p.roles]
             if rel in ("better", "worse") and near and (not left or left[-1][0].j <= near[-1].i):
@@ -3423,7 +3541,12 @@ class _Reader:
             from_at = k - len(window) + max((n for n, w in enumerate(window) if w == "from"), default=-1)
             named_pair = t.lemma in ("to", "into") and k > lo and self._setting_value(k - 1) is not None \
                 and self._setting_value(k + 1) is not None
-            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in window) or named_pair
+            # "swapped adam for sgd", "replaced fp16 with bf16": the object is the value left, the complement the
+            # value now (``SUBSTITUTION_VERBS``)
+            swapped = t.lemma in ("for", "with", "by") and k > lo and self._setting_value(k - 1) is not None \
+                and self._setting_value(k + 1) is not None and any(
+                    toks[n].lemma in K.SUBSTITUTION_VERBS for n in range(max(lo, k - 4), k - 1))
+            marker = t.kind == "arrow" or (t.lemma in ("to", "into") and "from" in window) or named_pair or swapped
             if marker:
                 skip = ("from", "a", "of", "the", "size", "batch", "bs", "at")
                 if t.kind != "arrow" and "from" in window:
@@ -3481,6 +3604,8 @@ class _Reader:
     def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
         """The setting a value word at token ``k`` names ("bf16", "full precision"), and its last token."""
         for n in (2, 1):
+            if k + n > len(self.tokens):
+                continue  # (a value at the text's very end has no second word: "... to bf16")
             key = " ".join(t.lemma for t in self.tokens[k:k + n])
             if key in K.SETTING_VALUES:
                 name, value = K.SETTING_VALUES[key]
@@ -3498,6 +3623,18 @@ class _Reader:
         return any(t.lemma in K.NOW_MARKERS or t.lemma == "since" or t.text.lower() in K.CHANGE_COMPARATIVES or
                    (t.lemma in K.CHANGE_VERBS and (t.lemma not in K.MOTION_VERBS or self._goes_somewhere(k + 1, hi)))
                    for k, t in enumerate(toks[lo:hi], lo))
+
+    def _change_made_before(self, lo: int, i: int) -> bool:
+        """Whether tokens ``lo``..``i`` say a setting was changed (a change verb said of something, an arrow).
+
+        A change verb counts with its object or its "to" / "from" (``_said_as_change``'s test); "nothing changed"
+        right after it is then the change's outcome, not a curve's.
+        """
+        toks = self.tokens
+        return any(t.kind == "arrow" or (t.lemma in K.CHANGE_VERBS and t.lemma != "change" and
+                                         (t.lemma not in K.MOTION_VERBS or self._goes_somewhere(k + 1, i)))
+                   or (t.lemma == "change" and k + 1 < i and toks[k + 1].lemma in ("to", "from", "the", "my"))
+                   for k, t in enumerate(toks[lo:i], lo))
 
     def _goes_somewhere(self, i: int, hi: int) -> bool:
         """Whether a motion verb before token ``i`` has a "to" or "from" in its clause (``MOTION_COMPLEMENTS``)."""
@@ -4487,8 +4624,15 @@ class _Reader:
         self.u.on_topic = self._on_topic()
         if not self.u.on_topic:
             # "we resumed the meeting after lunch": everyday words of going on, said of no run
-            self.u.readings = [r for r in self.u.readings if (r.name, r.value) not in K.TOPIC_BOUND_READINGS]
+            # (a run named as cut short is training's by itself: "continuing a stopped run")
+            self.u.readings = [r for r in self.u.readings if (r.name, r.value) not in K.TOPIC_BOUND_READINGS
+                               or self._stopped_run(r.start, r.end)]
         return self.u
+
+    def _stopped_run(self, start: int, end: int) -> bool:
+        """Whether the words at ``start:end`` name a run cut short (``STOPPED_RUN``: "a stopped run")."""
+        lemmas = {t.lemma for t in self.tokens if start <= t.start and t.end <= end}
+        return all(lemmas & words for words in K.STOPPED_RUN)
 
     def _quantity_fallback(self) -> None:
         """Nothing composed: the first training quantity named (``QUANTITY_FALLBACKS``) gives a weak reading.
@@ -4507,6 +4651,10 @@ class _Reader:
                 continue
             if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
+            c_lo = clause_start(self.tokens, p.i)
+            if any("m" in o.roles and o.i >= p.j and self._negated(o.i, c_lo)
+                   for o in self.parts_in(p.j, _clause_end(self.tokens, p.i))):
+                continue  # "the loss is not nan", "val loss isn't going up": a trouble of it denied, none said
             if q in K.JUDGED_FALLBACKS and not self._judged_at_all(p):
                 continue  # "gpu util" alone: a name, nothing said of it
             if self._judged_fine(p) or self._above_reference(p):
@@ -4824,6 +4972,8 @@ class _Reader:
                 found = None  # "batch 3 gives NaN" is a batch's index; "a batch of 1024", "batch=64" its size
             if found is None or found.unit == "%" or self.u.claimed(found.start, found.end, name):
                 continue
+            if self._value_list(self._token_at(found)):
+                continue  # "tried lr 1e-3, 1e-4 and 1e-5": values listed (a sweep), none of them the run's
             value = found.number
             if value is None:
                 continue
@@ -4836,6 +4986,20 @@ class _Reader:
             span = (min(p.start, found.start), max(p.end, found.end))
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
+
+    def _token_at(self, t: Token) -> int:
+        """The index of token ``t`` (by its start)."""
+        return bisect_left(self._token_starts, t.start)
+
+    def _value_list(self, k: int) -> bool:
+        """Whether the number at token ``k`` opens a list of values of its setting ("1e-3, 1e-4 and 1e-5").
+
+        A joiner and another bare number right after it (one that counts no noun: "lr 1e-3, 100 epochs" is two
+        settings).
+        """
+        toks = self.tokens
+        return k + 2 < len(toks) and toks[k + 1].text in (",", "and", "or", "/") and toks[k + 2].kind == "num" and \
+            not (k + 3 < len(toks) and toks[k + 3].lemma in _COUNTED)
 
     def _gpu_count(self, p: Part) -> None:
         """"4 GPUs", "2x GPU", "two gpus": more than one device is a multi-GPU run."""

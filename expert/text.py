@@ -70,7 +70,13 @@ CONFIG_NAMES = frozenset({"learning_rate", "batch_size", "optimizer", "mixed_pre
 # warmup?") are theirs.
 _OTHERS = rx.compile(r"\b(?:you|they|people|everyone|everybody|folks|the\s+(?:paper|authors?|repo|"
                      r"original\s+\w+)|your\s+(?:paper|code|repo|config)|the\s+(?:docs?|readme|tutorial|example))\s+(?:also\s+)?(?:use[sd]?|using|train\w*|"
-                     r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b", re.IGNORECASE)
+                     r"set[s]?|recommend\w*|suggest\w*|say[s]?)\b|"
+                     # another person of the user's, or a run that is a reference, running with it ("my colleague
+                     # uses bf16", "the baseline uses lr 0.1"): theirs, not the run in trouble (what they advise is
+                     # weighed, the cues of ``considering`` read it)
+                     r"\b(?:(?:my|our|a)\s+(?:friend|colleague|co-?worker|teammate|labmate|boss|advisor|supervisor|"
+                     r"professor|mentor)s?(?:'s)?|someone|somebody|the\s+(?:baseline|reference\s+(?:run|model|code)|"
+                     r"official\s+\w+))\s+(?:also\s+)?(?:use[sd]?|using|train(?:s|ed)?|runs?|ran)\b", re.IGNORECASE)
 OTHERS_NAMES = CONFIG_NAMES | {"considering", "warmup"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
@@ -91,7 +97,10 @@ where another value of it is said for the run in trouble ("... but with sgd the 
 is on something else (the GPU count, training against inference) and the setting is the run's own."""
 _CONSIDER = rx.compile(
     r"\b(?:should\s+(?:i|we)|consider(?:ing)?|thinking\s+(?:of|about)|want\s+to\s+(?:try|switch|use)|"
-    r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)switch(?:ing)?\s+to|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
+    r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)switch(?:ing)?\s+to\b"
+    # (not one said with what it did not do, in the past: "switching to bf16 did not change anything" was made)
+    r"(?![^.!?,;\n]{0,30}?\b(?:did(?:n'?t|\s+not)\s+(?:\w+\s+)?(?:help|fix|solve|change|improve|matter|work|do)|"
+    r"did\s+nothing|had\s+(?:no|zero|little)\s+effect|made\s+no\s+difference)\b)|would\s+\w+\s+help|worth\s+(?:trying|using)|told\s+(?:me|us)\s+to|"
     r"says?\s+(?:to\s+)?(?:use|switch|try))\b", re.IGNORECASE)
 
 
@@ -826,6 +835,10 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
     toks: list[tuple[str, int, int]] = []
     lemmas: list[str] = []  # each word's lemma ("hung" -> hang, "dies" -> die): a stem matches either form
     sent_ids: list[int] = []
+    # words written as code (a call or what it is called on, "errors.sum()", its one argument, "len(errors)", or a
+    # name assigned, "errors = ..."): a variable's name, no word of the complaint ("loss = errors.sum()" raises no
+    # error)
+    code: set[int] = set()
     sentence = 0
     for t in tokenise(low, fuzzy=False):
         if t.text in SENTENCE_END:
@@ -834,6 +847,12 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
             toks.append((t.text.replace("'", ""), t.start, t.end))
             lemmas.append(t.lemma if t.lemma != "not" else toks[-1][0])  # (a contraction keeps its own spelling)
             sent_ids.append(sentence)
+            if t.kind == "word" and (low.startswith("(", t.end) or _METHOD_CALL.match(low, t.end) or
+                                     (low.startswith(")", t.end) and t.start and low[t.start - 1] == "(")):
+                code.add(len(toks) - 1)
+        elif t.text == "=" and toks and not low.startswith("=", t.end) and \
+                not low[toks[-1][2]:t.start].strip() and not low.startswith("=", t.start - 1):
+            code.add(len(toks) - 1)
     words = [w for w, _s, _e in toks]
 
     def is_(i: int, stems: Any) -> bool:
@@ -862,7 +881,7 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
             continue
         hit = None
         for i in range(len(words)):
-            if i in unread:
+            if i in unread or i in code:
                 continue
             for seq in fam.phrases:
                 j = i + len(seq)
@@ -877,7 +896,8 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
                 break
             if hit is None and fam.subjects and is_(i, fam.subjects):
                 for j in range(max(0, i - COARSE_PAIR_REACH), min(len(words), i + COARSE_PAIR_REACH + 1)):
-                    if j != i and j not in unread and sent_ids[j] == sent_ids[i] and is_(j, fam.directions) and \
+                    if j != i and j not in unread and j not in code and sent_ids[j] == sent_ids[i] and \
+                            is_(j, fam.directions) and \
                             not negated(j):
                         hit = (min(i, j), max(i, j))
                         break
@@ -897,6 +917,10 @@ def _coarse(text: str, status: Any = None) -> tuple[str, Any, int, int, str] | s
         return ("I could not read your message exactly: is it about " + ", ".join(names[:-1]) +
                 f" or {names[-1]}? (say which in your own words)")
     return None
+
+
+_METHOD_CALL = rx.compile(r"\.[a-z_]\w*\(")
+"""A method called on the word before it ("errors.sum()"): that word is a variable's name."""
 
 
 def _hypothesis(name: str) -> bool:

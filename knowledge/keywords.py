@@ -74,10 +74,16 @@ _LEAD = (r"switch(?:ing)?\s+(?:over\s+)?to|try(?:ing)?(?:\s+out)?|consider(?:ing
 _DONE = r"(?<!after\s)(?<!since\s)(?<!when\s)(?<!once\s)"
 """Not after a word that makes the lead a change already made ("after switching to")."""
 _NOT_DONE_EFFECT = (r"(?![^.!?,\n]{0,12}?\b(?<!\bhave\s)(?<!\bever\s)(?:made|caused|broke|hurt|led\s+to|"
-                    r"resulted\s+in|ruined|degraded|worsened|slowed|changed)\b)")
+                    r"resulted\s+in|ruined|degraded|worsened|slowed|changed|helped|fixed|solved|"
+                    # what the switch did not do, said in the past ("switching to bf16 did not change anything",
+                    # "... didn't help", "... had no effect"): a remedy tried, not one weighed
+                    r"did(?:n'?t|\s+not)\s+(?:\w+\s+)?(?:help|fix|solve|change|improve|matter|work|do)|"
+                    r"did\s+nothing|had\s+(?:no|zero|little)\s+effect)\b)")
 """A lookahead: the switch named is not followed by what it did, in the past ("switching to FSDP made the loss
 worse" is a change made, not one weighed); a past said as never done or as ever ("would switching to FSDP have
 changed anything", "has it ever caused nan") still weighs it."""
+NOT_DONE_EFFECT = _NOT_DONE_EFFECT
+"""The same lookahead for the other packs' switch cues (``knowledge.pressure``)."""
 _ASKED = (r"((?<=\bwould\s)|(?<=\bshould\s)|(?<=\bcould\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bhas\s)|(?<=\bhave\s)|"
           r"(?<=\bwill\s)|(?<=\bcan\s))?(?<!why\shas\s)(?<!why\sdid\s)(?<!why\sdoes\s)(?<!why\shave\s)")
 """A question's auxiliary just before the lead ("has switching to bf16 caused nan for anyone?"): what follows is
@@ -1290,8 +1296,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # summed errors count mistakes (an accuracy), no loss; a negation denies it ("I don't use reduction='sum'",
     # "sum reduction is not what I use")
     _k(r"\breduction\s*(?:=|:)\s*['\"]?sum\b|\bsum\s+reduction\b(?!\s+(?:is|was)\s*(?:not|n'?t)\b|\s+isn'?t\b)|"
-       r"\b(?:loss(?:es)?|bce|mse|nll|\*\*\s*2\s*\))\s*"
-       r"\.sum\(\s*\)|\bsum(?:s|med|ming)?\s+(?:up\s+)?(?:the\s+|my\s+|all\s+)?(?:per[\s-](?:sample|example|pixel|token|"
+       # (the square's "**" follows a bracket, where no word boundary is: "((pred - y) ** 2).sum()")
+       r"(?:\b(?:loss(?:es)?|bce|mse|nll)|\*\*\s*2\s*\)|\.pow\(\s*2\s*\))\s*\.sum\(\s*\)|"
+       # the loss assigned from, or said to be, a tensor's sum ("loss = errors.sum()", "errors.sum() as the loss")
+       r"\bloss\s*(?:=|is\s+(?:just\s+)?)\s*[\w.]{1,40}\.sum\(\s*\)(?!\s*[/+*-])|"
+       r"\b[\w.]{1,40}\.sum\(\s*\)\s+as\s+(?:the\s+|my\s+)?loss\b|\bsum(?:s|med|ming)?\s+(?:up\s+)?(?:the\s+|my\s+|all\s+)?(?:per[\s-](?:sample|example|pixel|token|"
        r"item)\s+)?(?:losses|loss|bce|mse|nll|cross[\s-]entropy)\b[^.!?\n]{0,30}?(?:\(?\s*not\s+(?:the\s+)?"
        r"(?:mean|averag\w*)|instead\s+of\s+(?:averag\w*|the\s+mean|mean)|over\s+(?:all\s+)?(?:the\s+)?(?:pixels|tokens|"
        r"samples|examples|elements|batch))",

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from knowledge.clarification import EVIDENCE, HOLD_SALIENCE, hold
+from knowledge.keywords import NOT_DONE_EFFECT
 from knowledge.questions import LOSS_BEHAVIOR_CHOICES
 from knowledge.record import dataclass
 from knowledge.schema import Absent, Cite, Cond, Contains, Flag, Is, Keyword, Present, QuestionRow, Row
@@ -147,10 +148,10 @@ KEYWORDS = (
             r"(?: engineer)? (?:said|says|told (?:me|us)|wants|insists|asked|suggested)",
             {"pressure": "authority"}, _KA, priority=3),
     Keyword(r"(?:optimi[sz]er change|change (?:the )?optimi[sz]er|switch(?:ing)? optimi[sz]ers?|(?:a )?different "
-            r"optimi[sz]er)", {"considering": "optimizer change"}, _KA),
+            r"optimi[sz]er)" + NOT_DONE_EFFECT, {"considering": "optimizer change"}, _KA),
     # ("I use adam" is the run's optimizer: only a use someone asks for or weighs is a switch)
     *(Keyword(rf"(?:(?:to|should|must|just|says?|said|wants?|would|could) use|switch(?:ing)? to|try(?:ing)?|"
-              rf"move to|go with|change to) {name}",
+              rf"move to|go with|change to) {name}" + NOT_DONE_EFFECT,
               {"considering": name}, _KA, priority=1) for name in _OPT_NAMES),
     # self-diagnosis
     Keyword(r"(?:i (?:think|guess|bet|suspect)|i(?:'m| am) (?:sure|certain|convinced)) (?:that )?(?:it'?s|it is) the "

@@ -819,6 +819,12 @@ JUDGEMENTS: dict[tuple[str, str], str] = {
     **{("accuracy", m): "good" for m in ("good", "high")}, **{("accuracy", m): "bad" for m in ("bad", "low", "down")},
     ("loss", "good"): "good", ("loss", "low"): "good", ("loss", "zero"): "good",
     **{("loss", m): "bad" for m in ("bad", "high", "up")},
+    # (a loss that falls is doing well, one that does not is not: "train loss goes down but val loss doesn't" is
+    # the gap, each side said by its movement, the second often left out and said again by its auxiliary)
+    **{("loss", m): "good" for m in ("down", "down_bare", "improve")},
+    **{("loss", m): "bad" for m in ("not-down", "not-down_bare", "not-improve")},
+    ("accuracy", "up"): "good", ("accuracy", "improve"): "good",
+    **{("accuracy", m): "bad" for m in ("not-up", "not-up_bare", "not-improve")},
 }
 """A figure judged without a shape, good or bad (quantity, movement): said of the training data one way and of
 held-out data the other in one sentence, the two judgements are overfitting's gap."""
@@ -971,6 +977,22 @@ RUN_RESTART_WORDS = frozenset("job run process checkpoint ckpt resume resuming r
                               "preemption preempted slurm".split())
 """Words that make a restart in a clause the run's, not the schedule's ("at each restart of the cluster job",
 "after each restart of the job from the checkpoint")."""
+DIVERGENCE_NAMES = frozenset("kl kullback-leibler leibler kullback js jensen-shannon shannon jsd bregman "
+                             "f-divergence renyi".split())
+"""Names before "divergence" that make it a measure ("the KL divergence"), which may be a loss term of the run."""
+MEASURE_USE_WORDS = frozenset("use using with as objective criterion term compute computing between".split())
+"""Words in a clause that say a named divergence is used or computed ("we train with KL divergence as the
+objective", "the KL divergence between the two heads"): the measure, no run diverging."""
+POLICY_WORDS = frozenset("dpo grpo ppo rlhf rlaif simpo orpo kto ipo policy reference ref reward rl trl "
+                         "preference".split())
+"""Words of a run tuned against a reference policy (RL, preference tuning): there a KL divergence that grows is the
+policy drifting away from its reference, the run's instability, not a loss term that rises (a VAE's, a student's)."""
+AMOUNT_VERBS = frozenset("drop fall decrease increase rise improve climb decline degrade dip sink grow shrink gain "
+                         "lose".split())
+"""Verbs (lemmas) a figure said right after sizes the move of ("val acc drops 5%", "fell by 3 points"): the amount it
+moved by, not the level it is at ("drops to 5%" says the level)."""
+AMOUNT_FILLERS = frozenset("by about around roughly like ~ almost nearly over".split())
+"""Words that may stand between such a verb and its amount."""
 RESTART_MOVES = frozenset({"spike", "jump", "up", "oscillate"})
 """How the loss answers the LR going back up at a restart: expected there, no instability."""
 OWNER_REACH = 12
@@ -1031,6 +1053,14 @@ OPERATION_NOUNS = frozenset("layer op operation module call".split())
 TOPIC_BOUND_READINGS = frozenset({("recent_change", "resume"), ("recent_change", "extended")})
 """Readings said in everyday words ("resumed", "continued after", "extended"): a change of the run only in a text
 that names something of training; "I resumed my job after the holidays" names none."""
+INTERRUPTION_WORDS = "stop interrupt kill crash preempt halt pause cancel abort"
+"""Lemmas that say a run was cut short ("a stopped run", "the preempted job")."""
+RUN_NOUNS = "run training job"
+"""Nouns of the run itself, which an interruption word may be said of."""
+STOPPED_RUN = (frozenset(INTERRUPTION_WORDS.split()), frozenset(RUN_NOUNS.split()))
+"""A run named as cut short ("continuing a stopped run", "resuming the killed job"): these words are training's by
+themselves, so a resume said of them stands in a text that names nothing else of training (``TOPIC_BOUND_READINGS``
+are otherwise dropped there)."""
 EVERYDAY_SETTING_NAMES = frozenset({"warm up"})
 """Names of a setting (``SETTING_NAMES``) that are everyday words too ("the heater takes forever to warm up"): they
 name the setting only in a text about training (``SCOPE_WORDS``); "warmup" written as one word always does."""
@@ -1510,6 +1540,9 @@ CHANGE_OBJECTS: dict[str, str] = {
 """The objects of a change verb and what changed with them (``recent_change``). A library is changed only by an
 update ("upgraded torch", "bumped transformers"), never by a switch ("switched to pytorch")."""
 
+SUBSTITUTION_VERBS = frozenset("swap replace exchange trade".split())
+"""Verbs whose object is the value a change leaves and whose "for" / "with" / "by" names the value now ("swapped adam
+for sgd", "replaced fp16 with bf16"); "substitute" says them the other way round and is not one."""
 MOTION_VERBS = frozenset("go move switch".split())
 """Change verbs that say a change only with somewhere to go: a "to" or "from" after them ("switched to fp16",
 "moved the data pipeline to webdataset", "went from 64 to 1024"). Without one they are motion, not change: "each batch
@@ -1693,6 +1726,11 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "flat flatline stuck not-up not-improve not-change not-increase stay chance not-above_chance",
          {**_NL, "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    # (a metric at zero throughout, "F1 is 0.0 for every epoch", "accuracy 0 from the start": it never learned to
+    # get one right; a zero said once may be a broken metric or a moment, and stays only a figure that fails)
+    + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="each_epoch")
+    + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="always")
+    + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="start")
     # a held-out accuracy that falls is the model losing what generalised
     + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
     + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="train")
@@ -1993,7 +2031,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # a run that was stopped, taken up again ("continuing a stopped run", "resuming the interrupted job", "I
         # restart a preempted training"): the taking up said of the run, not of a curve going on until a stop ("the
         # loss continues to drop until I stop training")
-        (("resume continue restart", "stop interrupt kill crash preempt halt pause cancel abort", "run training job",
+        (("resume continue restart", INTERRUPTION_WORDS, RUN_NOUNS,
           "!should !want !whether !how !can !could !possible"), {"recent_change": "resume"},
          ((0, 2, "loss accuracy acc metric lr rate gradient grad norm memory speed"),)),
         # the tracker's step axis starting over after a resume ("the step counter restarts", "the x axis of the logs
