@@ -820,7 +820,9 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
             return False  # a negation does not reach past its clause ("without unscaling first, amp with fp16")
         if t.lemma in K.WH_WORDS or t.lemma in K.SUBORDINATORS:
             return False  # nor into a clause a question word or "until" opens ("not sure why the gradients explode")
-        if t.lemma not in _LIGHT:
+        # (nor the pieces of a module path, which the tokeniser splits: "never used torch.cuda.amp.GradScaler"
+        # negates the class as "never used GradScaler" does)
+        if t.lemma not in _LIGHT and t.lemma not in K.MODULE_PATH_WORDS:
             seen += 1
             if seen > NEGATION_REACH:
                 return False
@@ -4664,11 +4666,21 @@ class _Reader:
         self.u._index = None  # claims were added while reading: the index is rebuilt once here
         for p in self.parts:
             key = p.roles.get("set")
-            if key is None or self._negated(p.i, max(0, p.i - 3)) or self._baseline(p):
+            if key is None:
+                continue
+            lead = self._path_start(p.i)  # "torch.cuda.amp.GradScaler": the name starts at its module path
+            if self._negated(lead, max(0, lead - 3)) or self._baseline(p):
                 continue
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
                 continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if self._removed(lead):
+                # "I removed the GradScaler", "disabled gradient clipping": a switch taken out is off; a value
+                # taken out ("dropped fp16") says nothing of the one now in use
+                sets = {n: False for n, v in sets.items() if v is True}
+                if sets:
+                    self.add(sets, p.start, p.end, named=True)
+                continue
             if key in K.WEIGHT_FORMATS and self._of_weights(p):
                 # "my weights are in fp32", "fp32 master weights": the format the parameters are stored in; fp32
                 # weights say nothing of autocast ("weights in fp32 and bf16 autocast" is mixed bf16)
@@ -4682,6 +4694,37 @@ class _Reader:
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _path_start(self, i: int) -> int:
+        """The first token of the module path before the name at ``i`` ("torch cuda amp" before "gradscaler")."""
+        toks = self.tokens
+        while i > 0 and toks[i - 1].kind == "word" and toks[i - 1].lemma in K.MODULE_PATH_WORDS:
+            i -= 1
+        return i
+
+    def _removed(self, i: int) -> bool:
+        """Whether the setting named from token ``i`` on is the object of a removal, said as done.
+
+        "removed the GradScaler", "turned off warmup", "got rid of clipping"; not weighed ("should I remove the
+        scaler?") nor tried ("tried removing warmup"), where the setting is still the run's.
+        """
+        toks = self.tokens
+        k = i - 1
+        while k >= 0 and i - k <= 3 and toks[k].kind == "word" and toks[k].lemma in K.REMOVAL_FILLERS:
+            k -= 1
+        if k < 0 or toks[k].kind != "word":
+            return False
+        verb = k
+        particle = K.REMOVAL_PARTICLES.get(toks[k].lemma)
+        if particle is not None:
+            if k == 0 or not ({toks[k - 1].lemma, toks[k - 1].text} & particle):
+                return False
+            verb = k - 1
+        elif toks[k].lemma not in K.REMOVAL_VERBS and toks[k].text not in K.REMOVAL_VERBS:
+            return False
+        before = {t.lemma for t in toks[max(0, verb - 3):verb]} | {t.text for t in toks[max(0, verb - 3):verb]}
+        return not (before & (K.CHANGE_HYPOTHETICALS | K.TRIED_WORDS | K.NEGATORS | {"not", "?"})) and \
+            not any(t.text == "?" for t in toks[verb:min(len(toks), i + 6)])
 
     def _of_weights(self, p: Part) -> bool:
         """Whether a numeric format is said of the parameters: "weights (are) in fp32", "fp32 (master) weights"."""

@@ -281,8 +281,10 @@ def _slip(word: str) -> str:
         return word
     words, by_letter, lemmas = _slip_vocabulary()
     fixed = correct_slip(word, words, by_letter.get(word[:1], ()), lemmas, strict=True)
-    if fixed.startswith(word):
-        return word  # "evaluate" -> "evaluated", "column" -> "columns": a form we do not list, not a slip
+    if fixed.startswith(word) or word.startswith(fixed):
+        # "evaluate" -> "evaluated", "column" -> "columns": a form we do not list, not a slip; nor is a whole word
+        # cut back to a cue's stem that it already spells out ("shuffle" -> "shuffl", a pattern's stem)
+        return word
     ending = next((e for e in ("ing", "ed", "ly", "s") if word.endswith(e)), "")
     if ending in ("ing", "ed") and not fixed.endswith(ending) and len(fixed) >= 4:
         # the talk reader's answer is the lemma ("unsscaled" -> "unscale"): the text keeps the inflection

@@ -1165,6 +1165,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # restaurants in town": read only in a text about training)
     _k(r"grid[\s_-]?search\w*", _DQ, P_DIRECT, negatable=False, scope=False, tuning_method="grid",
        symptom="direct_question", question_topic="tuning"),
+    # a Bayesian (model-based) search, named as such or by the samplers and libraries that run one ("bayesian
+    # optimisation over 6 hyperparameters", "Optuna's TPE sampler", "hyperopt", "wandb sweep with method: bayes",
+    # "a Gaussian-process optimiser"): the search the user runs, not a Bayesian model ("bayesian neural network",
+    # "bayesian inference") nor a Gaussian process fitted as the model ("gaussian process regression")
+    _k(r"\bbayes(?:ian)?[\s_-]+(?:hyper-?param(?:eter)?s?\s+|hp\s+|hpo\s+)?(?:optimi[sz]\w*|search\w*|sweep\w*|"
+       r"tun(?:e|ing|er)\b|opt\b|hpo\b)|\bbayes[\s_-]?opt\w*|\boptuna\b|\bhyperopt\b|\btpe(?:[\s_]?sampler)?\b|"
+       r"\bmethod\s*[:=]\s*['\"]?bayes\b|\bgaussian[\s-]process\s+(?:based\s+)?(?:bayesian\s+)?optimi[sz]\w*",
+       _DQ, P_DIRECT, negatable=False, tuning_method="bayesian"),
     _k(r"(?:one|a\s+single|1)\s+(?:hyper-?param(?:eter)?|param(?:eter)?|setting|knob|thing|variable|value|factor)s?\s+"
        r"(?:at\s+a\s+time|per\s+(?:run|experiment|trial|sweep))|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+"
        r"(?:[^.!?\n]{0,80}?\s)?one\s+at\s+a\s+time|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+(?:the\s+|"

@@ -563,6 +563,24 @@ TOPIC_VALUES: dict[str, str] = {
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
+MODULE_PATH_WORDS = frozenset("torch cuda amp nn optim functional utils f pl lightning transformers accelerate "
+                              "apex".split())
+"""The pieces of a module path before a class's name ("torch.cuda.amp.GradScaler", "torch.nn.utils.clip_grad_norm_"):
+the tokeniser splits the path, and a negation before it ("I never used torch.cuda.amp.GradScaler") is the name's."""
+REMOVAL_VERBS = frozenset("remove disable drop skip skipped omit forget ditch delete deactivate".split())
+"""Verbs whose object is a setting taken out of the run ("I removed the GradScaler", "disabled gradient clipping",
+"skipped the warmup"): a switch named after one is off, as one said with "no" or "without" is. ("skipped" is a lemma
+of its own in this lexicon, the scaler's skipped steps being read by its text.)"""
+REMOVAL_PARTICLES: dict[str, frozenset[str]] = {
+    "off": frozenset("turn turned turning switch switched switching".split()),
+    "out": frozenset("take took taken comment commented".split()),
+    "of": frozenset({"rid"}),
+}
+"""Two-word removals ("turned off warmup", "took out the scaler", "got rid of clipping"): the particle before the
+setting and the verbs it completes."""
+REMOVAL_FILLERS = frozenset("the a an my our its this that all any every also just completely entirely".split())
+"""Words that may stand between a removal verb and the setting it removes."""
+
 SETTING_NAMES: dict[str, dict[str, Any]] = {
     # the numeric format (a format named outright beats "AMP" / "mixed precision", which name none: see
     # GENERIC_SETTINGS)
@@ -2380,6 +2398,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
+        # the loss scaler said not to be used ("without a scaler", "never used GradScaler", "no scaling of the loss",
+        # "no loss scaling"): not a scaler of the data (scikit-learn's), nor a scaler merely cleared of a fault ("no
+        # nan in the scaler", "the scaler skips no step")
+        (("~scaler ~gradscaler", "!standardscaler !minmaxscaler !feature !input !target !label !data !normalize "
+          "!normalization !sklearn !nan !inf !overflow !skip !skipped !step"), {"grad_scaler": False}),
+        (("~scaling", "loss", "!lr !rate !learning !input !feature !target !batch !gpu !width !law !issue !problem "
+          "!linear !linearly !weight !term"), {"grad_scaler": False}),
+        # training data said not to be shuffled ("the training set is not shuffled", "no shuffling in my loader", "I
+        # don't shuffle my dataset"): every epoch then visits it in one order; an evaluation loader is never
+        # shuffled, and a shuffle weighed or said not to help is no statement of the order
+        (("~shuffle", "loader dataloader data dataset sample example training train set order", "!val !validation "
+          "!test !eval !evaluation !should !how !whether !separately !independently !help !matter !fix"),
+         {"epoch_data_order": "repeated"}),
         (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),
         # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
         # ... not clipped at all"; nor "not every step gets clipped": some steps are)
@@ -3051,6 +3082,16 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     # -- the loop's calls and their absence
     CodeIdiom("CI-ZERO-GRAD", r"\bzero_grad\b", absent={"zero_grad_call": "missing"}),
     CodeIdiom("CI-SET-EPOCH", r"\bset_epoch\b", absent={"epoch_data_order": "repeated"}),
+    # a training loader built without shuffling ("DataLoader(ds, shuffle=False)"), or its shuffle said to be left
+    # out ("forgot shuffle=True"): the same order every epoch; an evaluation loader beside it is never shuffled,
+    # as it should not be
+    # (an evaluation split named in code, "val_loader", "test_ds", "eval_dataset", is one too)
+    CodeIdiom("CI-EVAL-DATA", r"\b(?:val|valid|validation|eval|evaluation|test|testing|dev)_\w+|"
+                              r"\b\w+_(?:val|valid|validation|eval|test|dev)\b"),
+    CodeIdiom("CI-SHUFFLE-OFF", r"\bshuffle\s*=\s*false\b", sets={"epoch_data_order": "repeated"},
+              unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
+    CodeIdiom("CI-SHUFFLE-ON", r"\bshuffle\s*=\s*true\b", absent={"epoch_data_order": "repeated"},
+              unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
     CodeIdiom("CI-DIST-SAMPLER", r"\bdistributedsampler\b|\bdistributed sampler\b",
               absent={"rank_data": "identical"}, needs=("CI-DDP",)),
     CodeIdiom("CI-EVAL-CALL", r"\.eval\(\)", absent={"mode_switching": "validates_in_train_mode"},
