@@ -3687,8 +3687,51 @@ class _Reader:
                 if old is not None and old != new:
                     self.add({"optimizer": old}, toks[old_at].start, toks[old_at].end)
                 break
+        if not weighed_any:
+            weighed_any = self._weighed_newcomer()
         if weighed_any:
             self._switch_reason()
+
+    def _weighed_newcomer(self) -> bool:
+        """An optimizer the user has only heard of, weighed against the run's own: ``considering``.
+
+        "my AdamW run is fine but everyone uses Muon now, should I switch?", "I read Lion is better, worth it?",
+        "heard about Prodigy; my Adam run converges normally, should I still switch?": a text that weighs a switch
+        (a substitute verb or "worth", with a weighing word or a "?") and names two optimizers, one said as the
+        run's (``OWN_RUN_MARKERS`` before it, no other person's or report's word) and one not. Returns whether one
+        was read.
+        """
+        toks = self.tokens
+        lem = [t.lemma for t in toks]
+        if not (set(lem) & (K.SUBSTITUTE_VERBS | {"worth"})) or not any(
+                t.lemma in K.WEIGHING_MARKERS or t.text == "?" for t in toks):
+            return False
+        if any(r.name == "considering" for r in self.u.readings) or set(lem) & _ALTERNATIVES:
+            return False  # (a choice between two, "adam or sgd?", weighs both)
+        named = [(k, name) for k in range(len(toks)) if (name := self._optimizer_at(k)) is not None]
+        if len({name for _k, name in named}) < 2:
+            return False
+
+        def own(k: int) -> bool:
+            # (another person or a report a few words before speaks of theirs: "everyone on twitter uses Muon")
+            return bool(set(lem[max(0, k - 3):k]) & K.OWN_RUN_MARKERS) and \
+                not set(lem[max(0, k - 6):k]) & (K.REPORTING_WORDS | K.OTHER_PEOPLE)
+
+        mine = {name for k, name in named if own(k)}
+        others = [(k, name) for k, name in named if name not in mine]
+        if len(mine) != 1 or not others:
+            return False
+        (old,), (at, new) = mine, others[0]
+        self.u.readings = [r for r in self.u.readings if r.name != "optimizer"]
+        for k, _name in others:
+            self.claim(toks[k].start, toks[k].end, {"optimizer"})
+        self.u._index = None
+        self.add({"considering": new}, toks[at].start, toks[at].end)
+        # (the run's own, read here as its own: not a setting named inside the weighing, which the attribution of
+        # named settings would set aside)
+        k_old = next(k for k, name in named if name == old)
+        self.add({"optimizer": old}, toks[k_old].start, toks[k_old].end)
+        return True
 
     def _substituted(self, a: int, lo: int, hi: int) -> int | None:
         """Whether the optimizer at token ``a`` is put in another's place: the old one's token, -1 when unnamed.
@@ -3746,6 +3789,16 @@ class _Reader:
                 head.pop(0)
             if marked or (head and head[0] in K.REASON_HEADS):
                 self.add({"switch_reason": reason}, t.start, t.end)
+                return
+        # no reason given, and the run said healthy ("my AdamW run is fine", "training is stable", "no problems so
+        # far"), with no trouble read anywhere: the switch is weighed for its newness alone
+        if any(r.name in K.TROUBLE_NAMES for r in self.u.readings if r.value not in ("direct_question",
+                                                                                      "decreasing_normally")):
+            return
+        for k, t in enumerate(toks):
+            negated = self._negated(k, max(0, k - 4))
+            if (t.lemma in K.HEALTHY_RUN_WORDS and not negated) or (t.lemma in K.TROUBLE_WORDS and negated):
+                self.add({"switch_reason": "none"}, t.start, t.end)
                 return
 
     def _suspected(self) -> None:

@@ -1371,6 +1371,15 @@ SWITCH_REASONS: dict[str, str] = {
 """What a wish to switch optimizer is for, by the noun that says it (``switch_reason``): "to save memory", "because
 of the instability", "to avoid all the tuning". Read only with a reason marker beside it (``REASON_MARKERS``)."""
 
+OWN_RUN_MARKERS = frozenset("my our current currently use using with from we i".split())
+"""Words just before an optimizer's name that make it the run's own in a text that weighs a switch ("my AdamW run",
+"we use AdamW", "current optimizer adamw", "works ok with adamw", "worth changing from adamw")."""
+HEALTHY_RUN_WORDS = frozenset("fine well normal normally nicely healthy good great ok okay smoothly stable".split())
+"""Words that say a run is healthy ("my AdamW run is fine", "training is stable"): a switch of optimizer weighed
+beside them has no symptom behind it (``switch_reason`` none)."""
+TROUBLE_WORDS = frozenset("problem problems issue issues wrong".split())
+"""Words of trouble that, denied ("no problems so far", "nothing is wrong"), say the run is healthy."""
+
 REASON_MARKERS = frozenset("save reduce cut lower free fit because due since reason about much lot short less "
                            "smaller avoid".split())
 """Words before a reason noun that make it the purpose or cause of a switch ("to save memory", "because of memory",

@@ -90,3 +90,20 @@ def test_a_bayesian_search(text: str, expected: dict) -> None:
 ])
 def test_capture_and_fake_quantization(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an optimizer heard of, weighed against the run's own: the first is considered, the second is the run's
+    ("our adamw training looks fine, but people keep posting about sophia. should we change?",
+     {"considering": "sophia", "optimizer": "adamw", "switch_reason": "none"}),
+    ("I saw that lion beats adam on some benchmark; my adam run is stable, worth switching?",
+     {"considering": "lion", "optimizer": "adam", "switch_reason": "none"}),
+    # a trouble said beside the wish is its reason, not newness; a switch made is no switch weighed
+    ("my adamw run spikes every few hundred steps, should I switch to lion?",
+     {"considering": "lion", "switch_reason": None}),
+    ("I switched from adam to sgd last week and now it diverges", {"considering": None, "optimizer": "sgd"}),
+    # a choice between two weighs both
+    ("should I use adam or sgd? my runs are fine", {"considering": None}),
+])
+def test_a_newer_optimizer_weighed_against_the_runs_own(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
