@@ -992,6 +992,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        lends_scope=False, augmentation_strength="strong"),
+    # the same said of the augmentation afterwards or as a comparative ("the augmentation is too aggressive", "I
+    # made the augmentations stronger", "heavy aug"), of its transforms ("strong distortions"), or as two of the
+    # strong policies stacked ("RandAugment + mixup + cutmix", "trivialaugment wide + mixup 1.0"): one policy
+    # alone may be mild, and two weighed ("should I use mixup and cutmix?") are not yet the run's
+    _k(r"(?:strong|heavy|aggressive|extreme)\s+aug\b|\baugment\w*\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:too\s+|very\s+|"
+       r"really\s+|way\s+too\s+|quite\s+)?(?:strong|heavy|aggressive|extreme)\b|(?:made|make|making)\s+(?:the\s+|my\s+)?"
+       r"augment\w*\s+(?:much\s+|a\s+lot\s+|even\s+)?(?:stronger|heavier|more\s+aggressive)|(?:strong|heavy|aggressive|"
+       r"extreme)\s+(?:image\s+)?(?:distortions?|transforms?|transformations?)\b|"
+       r"(?<!\buse\s)(?<!\btry\s)(?<!\badd\s)(?<!\bcombine\s)"
+       r"(?:randaug\w*|autoaug\w*|trivialaug\w*|mixup|cutmix|random\s+erasing)\b[^.;!?\n]{0,40}?(?:\+|\band\b|,|&|\bwith\b)"
+       r"\s*(?:randaug\w*|autoaug\w*|trivialaug\w*|mixup|cutmix|random\s+erasing)\b", _QR, 0,
+       lends_scope=False, augmentation_strength="strong"),
     # training on the raw data said outright ("no data augmentation", "without any augmentation", "I don't augment")
     # ("no augmentation helped": none of those tried, not a run without any; "with and without augmentation" is a
     # comparison)

@@ -2621,11 +2621,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # is at chance", "the reloaded adapter's predictions look random"): the reload, said with a metric said bad
         # plainly ("the accuracy does not drop after reloading" is no drop); not data loading, nor pretrained weights
         # loaded to start from, nor a resumed run (``recent_change``), nor a question of how to load
-        (("reload reloading load loading restore", "model checkpoint ckpt weight dict adapter network net save again",
-          "accuracy acc metric score performance prediction f1 auc result",
-          "=drop =low =worse =bad =random =chance =garbage =fall =decrease =terrible =poor =wrong =nonsense =degrade",
+        # (the model by its kind or file, "the classifier restored from the .pth"; what it does as a verb, "predicts
+        # garbage", "performs badly"; and as bad as one never trained)
+        (("reload reloading load loading restore", "model checkpoint ckpt weight dict adapter network net save again "
+          "classifier pth",
+          "accuracy acc metric score performance prediction predict perform f1 auc result",
+          "=drop =low =worse =bad =random =chance =garbage =fall =decrease =terrible =poor =wrong =nonsense =degrade "
+          "=untrained",
           "!dataloader !loader !worker !num_workers !pretrained !pretrain !imagenet !hub !resume !continue !how "
-          "!utilization !util !usage !slow !time !gpu !cpu !memory !ram"),
+          "!utilization !util !usage !slow !slowly !time !gpu !cpu !memory !ram !data !dataset"),
          {"reload_metric_drop": True}),
         # a failure on one device that another runs fine ("NaN on MPS, on the CPU it trains normally"), the failure
         # said of the failing device

@@ -107,3 +107,28 @@ def test_capture_and_fake_quantization(text: str, expected: dict) -> None:
 ])
 def test_a_newer_optimizer_weighed_against_the_runs_own(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("since I reloaded the weights the model predicts nonsense", {"reload_metric_drop": True}),
+    ("my classifier performs terribly after restoring it from the pth", {"reload_metric_drop": True}),
+    # loading data, or a model that does well after the reload, is no drop
+    ("the model predicts garbage and loading the data takes ages", {"reload_metric_drop": None}),
+    ("after reloading, the network predicts well", {"reload_metric_drop": None}),
+])
+def test_a_model_worse_once_reloaded(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the augmentation is way too aggressive for 32x32 images", {"augmentation_strength": "strong"}),
+    ("I made my augmentations a lot stronger this week", {"augmentation_strength": "strong"}),
+    ("autoaugment + cutmix on every batch", {"augmentation_strength": "strong"}),
+    ("heavy aug and a small model", {"augmentation_strength": "strong"}),
+    # one policy alone, two weighed, or a mild augmentation said plainly are no strong augmentation
+    ("we use mixup only", {"augmentation_strength": None}),
+    ("should I use mixup and cutmix?", {"augmentation_strength": None}),
+    ("the augmentation is not too strong, just flips", {"augmentation_strength": None}),
+])
+def test_augmentation_said_strong(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
