@@ -50,7 +50,7 @@ _FAR_ABOVE = (rf"(?:(?:{_FACTOR}|(?:several\s+|a\s+few\s+|two\s+|"
               rf"{_FACTOR}\s+(?:the\s+|that\s+of\s+(?:the\s+)?)train(?:ing)?\b)")
 """A factor of ten or more above ("100x larger", "orders of magnitude higher", "100x the train loss")."""
 _AT_FIRST = (r"(?:(?:after|from|at|in|by|since|on)\s+(?:the\s+)?(?:very\s+)?first\s+epoch|(?:after|from|at|in|since)\s+"
-             r"epoch\s+(?:1|one|0)\b|from\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
+             r"epoch\s+(?:1|one|0)\b|(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
              r"from\s+(?:the\s+)?first\s+eval\w*)")
 """The first evaluation ("after the first epoch", "from epoch 1", "right away")."""
 
@@ -1053,7 +1053,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     # epoch", "from epoch 1 the validation loss is orders of magnitude higher"): a gap no memorising opens in one
     # epoch; the two losses are computed differently
     _k(rf"{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}[^.!?\n]{{0,60}}?{_AT_FIRST}|"
-       rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}",
+       rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}|"
+       # (the time said between: "val loss huge since the beginning, like 100x the train loss")
+       rf"{_VAL_LOSS}[^.!?\n]{{0,30}}?{_AT_FIRST}[^.!?\n]{{0,30}}?{_FAR_ABOVE}",
        _TR, P_OVERFIT + 1, negatable=False, val_loss_far_above_from_start=True, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"

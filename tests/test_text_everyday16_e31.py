@@ -132,3 +132,15 @@ def test_a_model_worse_once_reloaded(text: str, expected: dict) -> None:
 ])
 def test_augmentation_said_strong(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("epoch 1: train loss 0.3, val loss 9.0", {"val_loss_far_above_from_start": True}),
+    ("after the first epoch the train loss is 0.2 and the val loss 5", {"val_loss_far_above_from_start": True}),
+    ("val loss enormous since the beginning, about 50x the training loss", {"val_loss_far_above_from_start": True}),
+    # a gap said at a later epoch, or a small one at the first, is no such gap
+    ("epoch 40: train loss 0.1, val loss 2.5", {"val_loss_far_above_from_start": None}),
+    ("epoch 1: train loss 0.5, val loss 0.6", {"val_loss_far_above_from_start": None}),
+])
+def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
