@@ -495,6 +495,20 @@ KEYWORDS: tuple[Keyword, ...] = (
     # knowledge.talk.QUOTED_SETTINGS)
     # the width of the classification head as Hugging Face users set it
     _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
+    # ... and as PyTorch code or words give it: the head's Linear with its out_features ("my last layer is
+    # nn.Linear(512, 10)", "model.fc = nn.Linear(2048, 20)", "fc has out_features=100"), or the count of logits the
+    # head is said to give ("the head outputs 5 logits", "the classifier has 10 outputs"); the head named, so a
+    # hidden layer's width or a count of layers or attention heads is not read
+    _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer|out_layer|last\s+linear|final\s+linear)"
+       r"[\w.]*[^.;!?\n]{0,25}?(?:nn\.)?linear\(\s*\d+\s*,\s*(?P<num_outputs>\d+)\s*[,)]",
+       _QR, 0, negatable=False, num_outputs="$int"),
+    _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer)[\w.]*[^.;!?\n]{0,25}?\bout_features\s*[=:]\s*"
+       r"(?P<num_outputs>\d+)",
+       _QR, 0, negatable=False, num_outputs="$int"),
+    _k(r"\b(?:head|classifier|last\s+layer|final\s+layer|output\s+layer)\s+(?:\w+\s+){0,2}?(?:outputs?|gives?|produces?|"
+       r"returns?|has|with|emits?)\s+(?:only\s+)?(?P<num_outputs>\d+)\s+(?:logits|outputs|output\s+units|output\s+neurons|"
+       r"scores)\b",
+       _QR, 0, negatable=False, num_outputs="$int"),
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
     _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),

@@ -144,3 +144,16 @@ def test_augmentation_said_strong(text: str, expected: dict) -> None:
 ])
 def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my output layer is nn.Linear(256, 4) and there are 6 classes", {"num_outputs": 4}),
+    ("the classifier fc has out_features=50", {"num_outputs": 50}),
+    ("the head only gives 3 logits per image", {"num_outputs": 3}),
+    # a hidden layer's width, a count of attention heads or of layers is not the head's output count
+    ("the first layer is nn.Linear(784, 128)", {"num_outputs": None}),
+    ("the head has 12 attention heads", {"num_outputs": None}),
+    ("my classifier has 3 layers", {"num_outputs": None}),
+])
+def test_the_heads_output_count(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
