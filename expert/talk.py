@@ -4729,10 +4729,14 @@ class _Reader:
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
             if self._removed(lead):
                 # "I removed the GradScaler", "disabled gradient clipping": a switch taken out is off; a value
-                # taken out ("dropped fp16") says nothing of the one now in use
-                sets = {n: False for n, v in sets.items() if v is True}
-                if sets:
-                    self.add(sets, p.start, p.end, named=True)
+                # taken out ("dropped fp16") says nothing of the one now in use; and what the name only implies
+                # of the run stays ("forgot the DistributedSampler": the run is still on several GPUs)
+                off = {n: False for n, v in sets.items() if v is True and n in K.REMOVABLE_SWITCHES}
+                kept = {n: v for n, v in sets.items() if v is True and n not in K.REMOVABLE_SWITCHES}
+                if off:
+                    self.add(off, p.start, p.end, named=True)
+                if kept:
+                    self.add(kept, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
                 continue
             if key in K.WEIGHT_FORMATS and self._of_weights(p):
                 # "my weights are in fp32", "fp32 master weights": the format the parameters are stored in; fp32

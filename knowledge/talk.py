@@ -571,6 +571,9 @@ REMOVAL_VERBS = frozenset("remove disable drop skip skipped omit forget ditch de
 """Verbs whose object is a setting taken out of the run ("I removed the GradScaler", "disabled gradient clipping",
 "skipped the warmup"): a switch named after one is off, as one said with "no" or "without" is. ("skipped" is a lemma
 of its own in this lexicon, the scaler's skipped steps being read by its text.)"""
+REMOVABLE_SWITCHES = frozenset({"grad_scaler", "grad_clipping", "warmup", "label_smoothing", "grad_accumulation"})
+"""The switches a removal turns off: the setting named is the one taken out. A name that only implies something of
+the run ("DistributedSampler": several GPUs) keeps that when it is removed ("I forgot the DistributedSampler")."""
 REMOVAL_PARTICLES: dict[str, frozenset[str]] = {
     "off": frozenset("turn turned turning switch switched switching".split()),
     "out": frozenset("take took taken comment commented".split()),

@@ -157,3 +157,12 @@ def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: 
 ])
 def test_the_heads_output_count(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # what a name only implies of the run stays when the name is removed: the run is still on several GPUs
+    ("I forgot the DistributedSampler, so each GPU reads the whole dataset", {"multi_gpu": True}),
+    ("I removed the gradient clipping", {"grad_clipping": False}),
+])
+def test_a_removal_turns_off_the_switch_not_what_its_name_implies(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
