@@ -892,7 +892,9 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
             return False  # a negation does not reach past its clause ("without unscaling first, amp with fp16")
         if t.lemma in K.WH_WORDS or t.lemma in K.SUBORDINATORS:
             return False  # nor into a clause a question word or "until" opens ("not sure why the gradients explode")
-        if t.lemma not in _LIGHT:
+        # (nor the pieces of a module path, which the tokeniser splits: "never used torch.cuda.amp.GradScaler"
+        # negates the class as "never used GradScaler" does)
+        if t.lemma not in _LIGHT and t.lemma not in K.MODULE_PATH_WORDS:
             seen += 1
             if seen > NEGATION_REACH:
                 return False
@@ -3867,8 +3869,51 @@ class _Reader:
                 if old is not None and old != new:
                     self.add({"optimizer": old}, toks[old_at].start, toks[old_at].end)
                 break
+        if not weighed_any:
+            weighed_any = self._weighed_newcomer()
         if weighed_any:
             self._switch_reason()
+
+    def _weighed_newcomer(self) -> bool:
+        """An optimizer the user has only heard of, weighed against the run's own: ``considering``.
+
+        "my AdamW run is fine but everyone uses Muon now, should I switch?", "I read Lion is better, worth it?",
+        "heard about Prodigy; my Adam run converges normally, should I still switch?": a text that weighs a switch
+        (a substitute verb or "worth", with a weighing word or a "?") and names two optimizers, one said as the
+        run's (``OWN_RUN_MARKERS`` before it, no other person's or report's word) and one not. Returns whether one
+        was read.
+        """
+        toks = self.tokens
+        lem = [t.lemma for t in toks]
+        if not (set(lem) & (K.SUBSTITUTE_VERBS | {"worth"})) or not any(
+                t.lemma in K.WEIGHING_MARKERS or t.text == "?" for t in toks):
+            return False
+        if any(r.name == "considering" for r in self.u.readings) or set(lem) & _ALTERNATIVES:
+            return False  # (a choice between two, "adam or sgd?", weighs both)
+        named = [(k, name) for k in range(len(toks)) if (name := self._optimizer_at(k)) is not None]
+        if len({name for _k, name in named}) < 2:
+            return False
+
+        def own(k: int) -> bool:
+            # (another person or a report a few words before speaks of theirs: "everyone on twitter uses Muon")
+            return bool(set(lem[max(0, k - 3):k]) & K.OWN_RUN_MARKERS) and \
+                not set(lem[max(0, k - 6):k]) & (K.REPORTING_WORDS | K.OTHER_PEOPLE)
+
+        mine = {name for k, name in named if own(k)}
+        others = [(k, name) for k, name in named if name not in mine]
+        if len(mine) != 1 or not others:
+            return False
+        (old,), (at, new) = mine, others[0]
+        self.u.readings = [r for r in self.u.readings if r.name != "optimizer"]
+        for k, _name in others:
+            self.claim(toks[k].start, toks[k].end, {"optimizer"})
+        self.u._index = None
+        self.add({"considering": new}, toks[at].start, toks[at].end)
+        # (the run's own, read here as its own: not a setting named inside the weighing, which the attribution of
+        # named settings would set aside)
+        k_old = next(k for k, name in named if name == old)
+        self.add({"optimizer": old}, toks[k_old].start, toks[k_old].end)
+        return True
 
     def _substituted(self, a: int, lo: int, hi: int) -> int | None:
         """Whether the optimizer at token ``a`` is put in another's place: the old one's token, -1 when unnamed.
@@ -3926,6 +3971,16 @@ class _Reader:
                 head.pop(0)
             if marked or (head and head[0] in K.REASON_HEADS):
                 self.add({"switch_reason": reason}, t.start, t.end)
+                return
+        # no reason given, and the run said healthy ("my AdamW run is fine", "training is stable", "no problems so
+        # far"), with no trouble read anywhere: the switch is weighed for its newness alone
+        if any(r.name in K.TROUBLE_NAMES for r in self.u.readings if r.value not in ("direct_question",
+                                                                                      "decreasing_normally")):
+            return
+        for k, t in enumerate(toks):
+            negated = self._negated(k, max(0, k - 4))
+            if (t.lemma in K.HEALTHY_RUN_WORDS and not negated) or (t.lemma in K.TROUBLE_WORDS and negated):
+                self.add({"switch_reason": "none"}, t.start, t.end)
                 return
 
     def _suspected(self) -> None:
@@ -4857,11 +4912,25 @@ class _Reader:
         self.u._index = None  # claims were added while reading: the index is rebuilt once here
         for p in self.parts:
             key = p.roles.get("set")
-            if key is None or self._negated(p.i, max(0, p.i - 3)) or self._baseline(p):
+            if key is None:
+                continue
+            lead = self._path_start(p.i)  # "torch.cuda.amp.GradScaler": the name starts at its module path
+            if self._negated(lead, max(0, lead - 3)) or self._baseline(p):
                 continue
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
                 continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if self._removed(lead):
+                # "I removed the GradScaler", "disabled gradient clipping": a switch taken out is off; a value
+                # taken out ("dropped fp16") says nothing of the one now in use; and what the name only implies
+                # of the run stays ("forgot the DistributedSampler": the run is still on several GPUs)
+                off = {n: False for n, v in sets.items() if v is True and n in K.REMOVABLE_SWITCHES}
+                kept = {n: v for n, v in sets.items() if v is True and n not in K.REMOVABLE_SWITCHES}
+                if off:
+                    self.add(off, p.start, p.end, named=True)
+                if kept:
+                    self.add(kept, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
+                continue
             if key in K.WEIGHT_FORMATS and self._of_weights(p):
                 # "my weights are in fp32", "fp32 master weights": the format the parameters are stored in; fp32
                 # weights say nothing of autocast ("weights in fp32 and bf16 autocast" is mixed bf16)
@@ -4875,6 +4944,37 @@ class _Reader:
             if sets:
                 self.add(sets, p.start, p.end, strong=key not in K.GENERIC_SETTINGS, named=True)
         self.u._index = None
+
+    def _path_start(self, i: int) -> int:
+        """The first token of the module path before the name at ``i`` ("torch cuda amp" before "gradscaler")."""
+        toks = self.tokens
+        while i > 0 and toks[i - 1].kind == "word" and toks[i - 1].lemma in K.MODULE_PATH_WORDS:
+            i -= 1
+        return i
+
+    def _removed(self, i: int) -> bool:
+        """Whether the setting named from token ``i`` on is the object of a removal, said as done.
+
+        "removed the GradScaler", "turned off warmup", "got rid of clipping"; not weighed ("should I remove the
+        scaler?") nor tried ("tried removing warmup"), where the setting is still the run's.
+        """
+        toks = self.tokens
+        k = i - 1
+        while k >= 0 and i - k <= 3 and toks[k].kind == "word" and toks[k].lemma in K.REMOVAL_FILLERS:
+            k -= 1
+        if k < 0 or toks[k].kind != "word":
+            return False
+        verb = k
+        particle = K.REMOVAL_PARTICLES.get(toks[k].lemma)
+        if particle is not None:
+            if k == 0 or not ({toks[k - 1].lemma, toks[k - 1].text} & particle):
+                return False
+            verb = k - 1
+        elif toks[k].lemma not in K.REMOVAL_VERBS and toks[k].text not in K.REMOVAL_VERBS:
+            return False
+        before = {t.lemma for t in toks[max(0, verb - 3):verb]} | {t.text for t in toks[max(0, verb - 3):verb]}
+        return not (before & (K.CHANGE_HYPOTHETICALS | K.TRIED_WORDS | K.NEGATORS | {"not", "?"})) and \
+            not any(t.text == "?" for t in toks[verb:min(len(toks), i + 6)])
 
     def _of_weights(self, p: Part) -> bool:
         """Whether a numeric format is said of the parameters: "weights (are) in fp32", "fp32 (master) weights"."""

@@ -292,8 +292,10 @@ def _slip(word: str) -> str:
         return word
     words, by_letter, lemmas = _slip_vocabulary()
     fixed = correct_slip(word, words, by_letter.get(word[:1], ()), lemmas, strict=True)
-    if fixed.startswith(word):
-        return word  # "evaluate" -> "evaluated", "column" -> "columns": a form we do not list, not a slip
+    if fixed.startswith(word) or word.startswith(fixed):
+        # "evaluate" -> "evaluated", "column" -> "columns": a form we do not list, not a slip; nor is a whole word
+        # cut back to a cue's stem that it already spells out ("shuffle" -> "shuffl", a pattern's stem)
+        return word
     ending = next((e for e in ("ing", "ed", "ly", "s") if word.endswith(e)), "")
     if ending in ("ing", "ed") and not fixed.endswith(ending) and len(fixed) >= 4:
         # the talk reader's answer is the lemma ("unsscaled" -> "unscale"): the text keeps the inflection
@@ -754,6 +756,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # a composed reading beats a cue's, unless the cue's value outranks it (VALUE_PRIORITY: "reward is
             # flat" reads an RL run, and GRPO named beside it keeps the run a preference tuning)
             best[name] = (key, reading)
+    _first_eval_gap(best, dt.text)
     if history and not _troubled(best):
         if _ASKS.search(dt.text):
             # a trouble said as fixed, and nothing else wrong, but asked about ("had NaN, fixed it by lowering the
@@ -789,6 +792,35 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # (the value was valid when held: it went through Observation.make above)
             u.offered.append(Observation.make(name, value, f"text:{words} (suspected)"))
     return u, [best[n][1] for n in sorted(best)]
+
+
+def _first_eval_gap(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """A validation loss an order of magnitude above the training loss at the first evaluation, said in numbers.
+
+    "epoch 1: train loss 0.4, val loss 12.5", "at the first eval val_loss=15 with train_loss=0.7": both losses'
+    values read (``metric_kind`` loss), the validation one ``FAR_ABOVE_FACTOR`` times the training one or more, and
+    the first evaluation said beside them (``FIRST_EVAL`` within ``FIRST_EVAL_REACH`` characters): no memorising
+    opens such a gap in one epoch, so ``val_loss_far_above_from_start`` is added to ``best``. A gap said at a later
+    epoch is the ordinary overfit's and adds nothing.
+    """
+    from knowledge.talk import FAR_ABOVE_FACTOR, FIRST_EVAL, FIRST_EVAL_REACH
+
+    kind, train, val = best.get("metric_kind"), best.get("train_metric"), best.get("val_metric")
+    if kind is None or train is None or val is None or kind[1].observation.value != "loss" or \
+            "val_loss_far_above_from_start" in best:
+        return
+    t, v = train[1].observation.value, val[1].observation.value
+    if not (isinstance(t, (int, float)) and isinstance(v, (int, float)) and t > 0 and v >= FAR_ABOVE_FACTOR * t):
+        return
+    at = min(train[0][2], val[0][2])
+    end = max(train[0][2], val[0][2]) + len(train[1].words)
+    if rx.compile(FIRST_EVAL).search(text, max(0, at - FIRST_EVAL_REACH), end + FIRST_EVAL_REACH) is None:
+        return
+    try:
+        obs = Observation.make("val_loss_far_above_from_start", True, f"text:{train[1].words}")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["val_loss_far_above_from_start"] = (train[0], TextReading(obs, train[1].words))
 
 
 _ASKS = rx.compile(r"\?|\b(?:why|how|what|whether|should|any\s+idea)\b", re.IGNORECASE)

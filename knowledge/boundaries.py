@@ -279,8 +279,12 @@ AREAS: tuple[Area, ...] = (
          "CUDA-graph capture and re-recording (static shapes, overwritten outputs) are a compile/runtime API issue",
          "treating a CUDA-graph problem as a training-dynamics problem", "torch.compile errors",
          errors=("cudagraph", "cuda graph", "cuda graphs", "rerecord", "accessing tensor output of cudagraphs",
-                 "skipping cudagraphs"),
-         words=r"cuda[\s-]?graphs?|rerecord\w*", priority=9),
+                 "skipping cudagraphs", "stream is capturing", "streamcapture", "stream capture",
+                 "capturing stream", "during capture", "make_graphed_callables"),
+         # (the graph API by its module path, "torch.cuda.graph(...)", "make_graphed_callables"; a stream caught
+         # capturing is CUDA's own word for a capture that met an operation it cannot record)
+         words=r"cuda[\s.-]?graphs?|rerecord\w*|make_graphed_callables|stream\s+(?:is\s+)?captur\w*|"
+               r"captur\w+\s+(?:the\s+)?(?:cuda\s+)?stream|\w*streamcapture\w*", priority=9),
     Area("memory_growth", _PT, _TENSORS,
          "memory that grows step after step (tensors kept alive by the graph, metrics accumulated on the GPU) is a "
          "memory-management bug, found by memory profiling",
@@ -329,7 +333,9 @@ AREAS: tuple[Area, ...] = (
     Area("quantization", _PROD, "inference-optimization",
          "quantization for serving (int8/int4, PTQ, QAT for deployment) is production inference optimization",
          "treating quantization as a training question", "Inference too slow",
-         words=r"quantiz\w*|\bint8\s+inference|\bptq\b|post[\s-]?training\s+quantiz\w*", priority=3),
+         # (quantization-aware training by its fake-quant modules: "QAT with fake quant")
+         words=r"quantiz\w*|\bint8\s+inference|\bptq\b|post[\s-]?training\s+quantiz\w*|fake[\s_-]?quant\w*",
+         priority=3),
     Area("llm_finetuning", _LLM, "llm-finetuning-strategies.md",
          "LLM fine-tuning recipes (LoRA/QLoRA rank and targets, SFT data formatting, padding and EOS handling, chat "
          "templates) are LLM-specific technique; the training dynamics of the run stay here",

@@ -50,7 +50,7 @@ _FAR_ABOVE = (rf"(?:(?:{_FACTOR}|(?:several\s+|a\s+few\s+|two\s+|"
               rf"{_FACTOR}\s+(?:the\s+|that\s+of\s+(?:the\s+)?)train(?:ing)?\b)")
 """A factor of ten or more above ("100x larger", "orders of magnitude higher", "100x the train loss")."""
 _AT_FIRST = (r"(?:(?:after|from|at|in|by|since|on)\s+(?:the\s+)?(?:very\s+)?first\s+epoch|(?:after|from|at|in|since)\s+"
-             r"epoch\s+(?:1|one|0)\b|from\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
+             r"epoch\s+(?:1|one|0)\b|(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
              r"from\s+(?:the\s+)?first\s+eval\w*)")
 """The first evaluation ("after the first epoch", "from epoch 1", "right away")."""
 
@@ -501,6 +501,20 @@ KEYWORDS: tuple[Keyword, ...] = (
     # knowledge.talk.QUOTED_SETTINGS)
     # the width of the classification head as Hugging Face users set it
     _k(r"num_labels\s*=\s*(?P<num_outputs>\d+)", _QR, 0, negatable=False, num_outputs="$int"),
+    # ... and as PyTorch code or words give it: the head's Linear with its out_features ("my last layer is
+    # nn.Linear(512, 10)", "model.fc = nn.Linear(2048, 20)", "fc has out_features=100"), or the count of logits the
+    # head is said to give ("the head outputs 5 logits", "the classifier has 10 outputs"); the head named, so a
+    # hidden layer's width or a count of layers or attention heads is not read
+    _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer|out_layer|last\s+linear|final\s+linear)"
+       r"[\w.]*[^.;!?\n]{0,25}?(?:nn\.)?linear\(\s*\d+\s*,\s*(?P<num_outputs>\d+)\s*[,)]",
+       _QR, 0, negatable=False, num_outputs="$int"),
+    _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer)[\w.]*[^.;!?\n]{0,25}?\bout_features\s*[=:]\s*"
+       r"(?P<num_outputs>\d+)",
+       _QR, 0, negatable=False, num_outputs="$int"),
+    _k(r"\b(?:head|classifier|last\s+layer|final\s+layer|output\s+layer)\s+(?:\w+\s+){0,2}?(?:outputs?|gives?|produces?|"
+       r"returns?|has|with|emits?)\s+(?:only\s+)?(?P<num_outputs>\d+)\s+(?:logits|outputs|output\s+units|output\s+neurons|"
+       r"scores)\b",
+       _QR, 0, negatable=False, num_outputs="$int"),
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
     _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),
@@ -998,6 +1012,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, target_range="outside_activation"),
     _k(r"(?:strong|heavy|aggressive|extreme|lots\s+of|a\s+lot\s+of)\s+(?:data\s+)?augment\w*", _QR, 0,
        lends_scope=False, augmentation_strength="strong"),
+    # the same said of the augmentation afterwards or as a comparative ("the augmentation is too aggressive", "I
+    # made the augmentations stronger", "heavy aug"), of its transforms ("strong distortions"), or as two of the
+    # strong policies stacked ("RandAugment + mixup + cutmix", "trivialaugment wide + mixup 1.0"): one policy
+    # alone may be mild, and two weighed ("should I use mixup and cutmix?") are not yet the run's
+    _k(r"(?:strong|heavy|aggressive|extreme)\s+aug\b|\baugment\w*\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:too\s+|very\s+|"
+       r"really\s+|way\s+too\s+|quite\s+)?(?:strong|heavy|aggressive|extreme)\b|(?:made|make|making)\s+(?:the\s+|my\s+)?"
+       r"augment\w*\s+(?:much\s+|a\s+lot\s+|even\s+)?(?:stronger|heavier|more\s+aggressive)|(?:strong|heavy|aggressive|"
+       r"extreme)\s+(?:image\s+)?(?:distortions?|transforms?|transformations?)\b|"
+       r"(?<!\buse\s)(?<!\btry\s)(?<!\badd\s)(?<!\bcombine\s)"
+       r"(?:randaug\w*|autoaug\w*|trivialaug\w*|mixup|cutmix|random\s+erasing)\b[^.;!?\n]{0,40}?(?:\+|\band\b|,|&|\bwith\b)"
+       r"\s*(?:randaug\w*|autoaug\w*|trivialaug\w*|mixup|cutmix|random\s+erasing)\b", _QR, 0,
+       lends_scope=False, augmentation_strength="strong"),
     # training on the raw data said outright ("no data augmentation", "without any augmentation", "I don't augment")
     # ("no augmentation helped": none of those tried, not a run without any; "with and without augmentation" is a
     # comparison)
@@ -1047,7 +1073,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     # epoch", "from epoch 1 the validation loss is orders of magnitude higher"): a gap no memorising opens in one
     # epoch; the two losses are computed differently
     _k(rf"{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}[^.!?\n]{{0,60}}?{_AT_FIRST}|"
-       rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}",
+       rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}|"
+       # (the time said between: "val loss huge since the beginning, like 100x the train loss")
+       rf"{_VAL_LOSS}[^.!?\n]{{0,30}}?{_AT_FIRST}[^.!?\n]{{0,30}}?{_FAR_ABOVE}",
        _TR, P_OVERFIT + 1, negatable=False, val_loss_far_above_from_start=True, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"
@@ -1171,6 +1199,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # restaurants in town": read only in a text about training)
     _k(r"grid[\s_-]?search\w*", _DQ, P_DIRECT, negatable=False, scope=False, tuning_method="grid",
        symptom="direct_question", question_topic="tuning"),
+    # a Bayesian (model-based) search, named as such or by the samplers and libraries that run one ("bayesian
+    # optimisation over 6 hyperparameters", "Optuna's TPE sampler", "hyperopt", "wandb sweep with method: bayes",
+    # "a Gaussian-process optimiser"): the search the user runs, not a Bayesian model ("bayesian neural network",
+    # "bayesian inference") nor a Gaussian process fitted as the model ("gaussian process regression")
+    _k(r"\bbayes(?:ian)?[\s_-]+(?:hyper-?param(?:eter)?s?\s+|hp\s+|hpo\s+)?(?:optimi[sz]\w*|search\w*|sweep\w*|"
+       r"tun(?:e|ing|er)\b|opt\b|hpo\b)|\bbayes[\s_-]?opt\w*|\boptuna\b|\bhyperopt\b|\btpe(?:[\s_]?sampler)?\b|"
+       r"\bmethod\s*[:=]\s*['\"]?bayes\b|\bgaussian[\s-]process\s+(?:based\s+)?(?:bayesian\s+)?optimi[sz]\w*",
+       _DQ, P_DIRECT, negatable=False, tuning_method="bayesian"),
     _k(r"(?:one|a\s+single|1)\s+(?:hyper-?param(?:eter)?|param(?:eter)?|setting|knob|thing|variable|value|factor)s?\s+"
        r"(?:at\s+a\s+time|per\s+(?:run|experiment|trial|sweep))|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+"
        r"(?:[^.!?\n]{0,80}?\s)?one\s+at\s+a\s+time|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+(?:the\s+|"

@@ -563,6 +563,27 @@ TOPIC_VALUES: dict[str, str] = {
 }
 """Values that name a topic only when no topic noun is said ("adam or sgd?" asks about the optimizer)."""
 
+MODULE_PATH_WORDS = frozenset("torch cuda amp nn optim functional utils f pl lightning transformers accelerate "
+                              "apex".split())
+"""The pieces of a module path before a class's name ("torch.cuda.amp.GradScaler", "torch.nn.utils.clip_grad_norm_"):
+the tokeniser splits the path, and a negation before it ("I never used torch.cuda.amp.GradScaler") is the name's."""
+REMOVAL_VERBS = frozenset("remove disable drop skip skipped omit forget ditch delete deactivate".split())
+"""Verbs whose object is a setting taken out of the run ("I removed the GradScaler", "disabled gradient clipping",
+"skipped the warmup"): a switch named after one is off, as one said with "no" or "without" is. ("skipped" is a lemma
+of its own in this lexicon, the scaler's skipped steps being read by its text.)"""
+REMOVABLE_SWITCHES = frozenset({"grad_scaler", "grad_clipping", "warmup", "label_smoothing", "grad_accumulation"})
+"""The switches a removal turns off: the setting named is the one taken out. A name that only implies something of
+the run ("DistributedSampler": several GPUs) keeps that when it is removed ("I forgot the DistributedSampler")."""
+REMOVAL_PARTICLES: dict[str, frozenset[str]] = {
+    "off": frozenset("turn turned turning switch switched switching".split()),
+    "out": frozenset("take took taken comment commented".split()),
+    "of": frozenset({"rid"}),
+}
+"""Two-word removals ("turned off warmup", "took out the scaler", "got rid of clipping"): the particle before the
+setting and the verbs it completes."""
+REMOVAL_FILLERS = frozenset("the a an my our its this that all any every also just completely entirely".split())
+"""Words that may stand between a removal verb and the setting it removes."""
+
 SETTING_NAMES: dict[str, dict[str, Any]] = {
     # the numeric format (a format named outright beats "AMP" / "mixed precision", which name none: see
     # GENERIC_SETTINGS)
@@ -1382,6 +1403,24 @@ SWITCH_REASONS: dict[str, str] = {
 }
 """What a wish to switch optimizer is for, by the noun that says it (``switch_reason``): "to save memory", "because
 of the instability", "to avoid all the tuning". Read only with a reason marker beside it (``REASON_MARKERS``)."""
+
+OWN_RUN_MARKERS = frozenset("my our current currently use using with from we i".split())
+"""Words just before an optimizer's name that make it the run's own in a text that weighs a switch ("my AdamW run",
+"we use AdamW", "current optimizer adamw", "works ok with adamw", "worth changing from adamw")."""
+HEALTHY_RUN_WORDS = frozenset("fine well normal normally nicely healthy good great ok okay smoothly stable".split())
+"""Words that say a run is healthy ("my AdamW run is fine", "training is stable"): a switch of optimizer weighed
+beside them has no symptom behind it (``switch_reason`` none)."""
+TROUBLE_WORDS = frozenset("problem problems issue issues wrong".split())
+"""Words of trouble that, denied ("no problems so far", "nothing is wrong"), say the run is healthy."""
+
+FIRST_EVAL = (r"\bepoch\s*[:#]?\s*(?:0|1|one)\b(?!\s*[.,]\d)|\bfirst\s+(?:epoch|eval\w*|validation|val)\b|"
+              r"\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:start|beginning)\b")
+"""The first evaluation said as a time ("epoch 1:", "at the first evaluation", "since the beginning")."""
+FAR_ABOVE_FACTOR = 10.0
+"""How many times the training loss a validation loss must be, at the first evaluation, to be far above it: no
+memorising opens an order of magnitude in one epoch (the keyword cue's "10x" and "orders of magnitude")."""
+FIRST_EVAL_REACH = 60
+"""Characters either side of the two losses' values in which the first evaluation must be said."""
 
 REASON_MARKERS = frozenset("save reduce cut lower free fit because due since reason about much lot short less "
                            "smaller avoid".split())
@@ -2436,6 +2475,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("memory vram", "~fit"), {"memory_limited": True}),
         # settings said not to be used
         (("~warmup",), {"warmup": False}),
+        # the loss scaler said not to be used ("without a scaler", "never used GradScaler", "no scaling of the loss",
+        # "no loss scaling"): not a scaler of the data (scikit-learn's), nor a scaler merely cleared of a fault ("no
+        # nan in the scaler", "the scaler skips no step")
+        (("~scaler ~gradscaler", "!standardscaler !minmaxscaler !feature !input !target !label !data !normalize "
+          "!normalization !sklearn !nan !inf !overflow !skip !skipped !step"), {"grad_scaler": False}),
+        (("~scaling", "loss", "!lr !rate !learning !input !feature !target !batch !gpu !width !law !issue !problem "
+          "!linear !linearly !weight !term"), {"grad_scaler": False}),
+        # training data said not to be shuffled ("the training set is not shuffled", "no shuffling in my loader", "I
+        # don't shuffle my dataset"): every epoch then visits it in one order; an evaluation loader is never
+        # shuffled, and a shuffle weighed or said not to help is no statement of the order
+        (("~shuffle", "loader dataloader data dataset sample example training train set order", "!val !validation "
+          "!test !eval !evaluation !should !how !whether !separately !independently !help !matter !fix"),
+         {"epoch_data_order": "repeated"}),
         (("~scheduler ~schedule", "use any no without have"), {"lr_schedule": "none"}),
         # (not when clipping is set and said to have no effect: "clipping doesn't do anything", "gradient_clip_val=1
         # ... not clipped at all"; nor "not every step gets clipped": some steps are)
@@ -2637,11 +2689,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # is at chance", "the reloaded adapter's predictions look random"): the reload, said with a metric said bad
         # plainly ("the accuracy does not drop after reloading" is no drop); not data loading, nor pretrained weights
         # loaded to start from, nor a resumed run (``recent_change``), nor a question of how to load
-        (("reload reloading load loading restore", "model checkpoint ckpt weight dict adapter network net save again",
-          "accuracy acc metric score performance prediction f1 auc result",
-          "=drop =low =worse =bad =random =chance =garbage =fall =decrease =terrible =poor =wrong =nonsense =degrade",
+        # (the model by its kind or file, "the classifier restored from the .pth"; what it does as a verb, "predicts
+        # garbage", "performs badly"; and as bad as one never trained)
+        (("reload reloading load loading restore", "model checkpoint ckpt weight dict adapter network net save again "
+          "classifier pth",
+          "accuracy acc metric score performance prediction predict perform f1 auc result",
+          "=drop =low =worse =bad =random =chance =garbage =fall =decrease =terrible =poor =wrong =nonsense =degrade "
+          "=untrained",
           "!dataloader !loader !worker !num_workers !pretrained !pretrain !imagenet !hub !resume !continue !how "
-          "!utilization !util !usage !slow !time !gpu !cpu !memory !ram"),
+          "!utilization !util !usage !slow !slowly !time !gpu !cpu !memory !ram !data !dataset"),
          {"reload_metric_drop": True}),
         # a failure on one device that another runs fine ("NaN on MPS, on the CPU it trains normally"), the failure
         # said of the failing device
@@ -3107,6 +3163,16 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     # -- the loop's calls and their absence
     CodeIdiom("CI-ZERO-GRAD", r"\bzero_grad\b", absent={"zero_grad_call": "missing"}),
     CodeIdiom("CI-SET-EPOCH", r"\bset_epoch\b", absent={"epoch_data_order": "repeated"}),
+    # a training loader built without shuffling ("DataLoader(ds, shuffle=False)"), or its shuffle said to be left
+    # out ("forgot shuffle=True"): the same order every epoch; an evaluation loader beside it is never shuffled,
+    # as it should not be
+    # (an evaluation split named in code, "val_loader", "test_ds", "eval_dataset", is one too)
+    CodeIdiom("CI-EVAL-DATA", r"\b(?:val|valid|validation|eval|evaluation|test|testing|dev)_\w+|"
+                              r"\b\w+_(?:val|valid|validation|eval|test|dev)\b"),
+    CodeIdiom("CI-SHUFFLE-OFF", r"\bshuffle\s*=\s*false\b", sets={"epoch_data_order": "repeated"},
+              unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
+    CodeIdiom("CI-SHUFFLE-ON", r"\bshuffle\s*=\s*true\b", absent={"epoch_data_order": "repeated"},
+              unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
     CodeIdiom("CI-DIST-SAMPLER", r"\bdistributedsampler\b|\bdistributed sampler\b",
               absent={"rank_data": "identical"}, needs=("CI-DDP",)),
     CodeIdiom("CI-EVAL-CALL", r"\.eval\(\)", absent={"mode_switching": "validates_in_train_mode"},
