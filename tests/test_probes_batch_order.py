@@ -199,8 +199,9 @@ def test_a_sparse_input_whose_samples_are_all_zero_neither_hides_nor_invents_a_r
 
 def test_a_cpu_float_input_is_fingerprinted_on_the_host_like_the_device_projection():
     # issue 21: a marked forward on the CPU dispatches one light torch op for its fingerprint (the alias that
-    # ``Tensor.numpy`` takes; numpy then reads the tensor's memory), not the device path's two, and the number is the device path's up to rounding: the whole digest up to FULL_READ_MAX, the
-    # spread sample past it; equal batches give equal numbers, a NaN a NaN
+    # ``Tensor.numpy`` takes; numpy then reads the tensor's memory), not the device path's two, and the number
+    # is the device path's up to rounding: the whole digest up to FULL_READ_MAX, the spread sample past it;
+    # equal batches give equal numbers, a NaN a NaN
     from torch.utils._python_dispatch import TorchDispatchMode
 
     from probes.base import input_digest
