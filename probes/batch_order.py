@@ -33,6 +33,7 @@ import math
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import torch
 
 from knowledge.measurements import threshold
@@ -141,6 +142,19 @@ def fingerprint(x: torch.Tensor, weights: Any, sample: int = SAMPLE, spread: boo
     return torch.dot(sample, weights(m, sample.dtype, sample.device))
 
 
+_HOST_DTYPES = (torch.float32, torch.float64)
+_STRIDED = torch.strided
+
+
+class _Cache:
+    """A stand-in run for ``base._digest_weights``: a weight cache of its own, dropped after one use."""
+
+    digest_weights: dict[Any, Any]
+
+    def __init__(self) -> None:
+        self.digest_weights = {}
+
+
 def judge(seen: int, repeats: Counter, mod: int = 1, forwards: int | None = None) -> dict[str, Any] | None:
     """The verdict from the forwards fingerprinted and the gaps at which batches came back.
 
@@ -185,6 +199,7 @@ class BatchOrderProbe(Probe):
         self.seen = 0
         self.repeats: Counter = Counter()
         self._w: dict[tuple[Any, ...], torch.Tensor] = {}
+        self._hw: dict[tuple[Any, ...], Any] = {}  # the host path's weights (numpy)
         if hasattr(run, "wake"):
             run.wake("forward", self.forward, 1)  # the first training forward
         self.read = 0  # forwards up to the last fingerprint read at a window end
@@ -200,11 +215,54 @@ class BatchOrderProbe(Probe):
         # a float input's digest (every element, shared with the non-finite probe: no op of its own here), but a
         # large one on the CPU a spread projection (FULL_READ_MAX); other inputs (token ids, half precision, very
         # large batches) get the sampled projection. One rule per input kind: a batch and its repeat read alike.
+        if first.is_cpu and first.dtype in _HOST_DTYPES and first.layout is _STRIDED and not first.requires_grad \
+                and first.is_contiguous():
+            # On the CPU the same projection is taken on the host (numpy, over the tensor's own memory): a torch
+            # op dispatched in caches the step has flushed costs 20-40 us whatever its size, and a marked forward
+            # took two (issue 21); here the one op is the alias ``Tensor.numpy`` takes, and numpy reads the same
+            # elements without building a tensor. Every such forward goes this way, so the fingerprints of a
+            # run stay comparable with each other.
+            run.record_host("order:fp", self._host_fingerprint(first))
+            return
         if first.is_cpu and first.numel() > FULL_READ_MAX and first.dtype in (torch.float32, torch.float64):
             run.record("order:fp", fingerprint(first, self._weights, SPREAD, spread=True))
             return
         d = input_digest(run, first)
         run.record("order:fp", fingerprint(first, self._weights) if d is None else d)
+
+    def _host_fingerprint(self, x: torch.Tensor) -> float:
+        """``fingerprint``/``input_digest`` of a contiguous CPU float input, taken on the host.
+
+        Up to ``FULL_READ_MAX`` elements: every element, with the digest's weights (``base.input_digest``); past
+        it, ``SPREAD`` elements at a stride coprime to the last dimension (``fingerprint(spread=True)``). The
+        array is a view of the tensor's memory (one torch op: the alias ``Tensor.numpy`` takes): nothing is
+        copied or kept.
+        """
+        a = x.numpy().reshape(-1)
+        n = a.size
+        if n <= FULL_READ_MAX:
+            return float(np.dot(a, self._host_weights(n, a.dtype, digest=True)))
+        m = min(SPREAD, n)
+        k = max(1, (n - 1) // (m - 1))
+        row = x.shape[-1]
+        while k > 1 and math.gcd(k, row) != 1:
+            k -= 1
+        return float(np.dot(a[::k][:m], self._host_weights(m, a.dtype, digest=False)))
+
+    def _host_weights(self, n: int, dtype: Any, digest: bool) -> Any:
+        # the same weights as the device paths (the digest's, or ``_weights``), as numpy arrays, made once per
+        # length and dtype
+        key = (n, dtype, digest)
+        w = self._hw.get(key)
+        if w is None:
+            if digest:
+                from probes.base import _digest_weights
+
+                t = _digest_weights(_Cache(), n, torch.float64, torch.device("cpu"))
+            else:
+                t = self._weights(n, torch.float64, torch.device("cpu"))
+            w = self._hw[key] = t.numpy().astype(dtype)
+        return w
 
     def _weights(self, n: int, dtype: Any, device: Any) -> torch.Tensor:
         # fixed weights in [0.5, 1.5), made once per length, dtype and device (never inside a step again)

@@ -195,3 +195,45 @@ def test_a_sparse_input_whose_samples_are_all_zero_neither_hides_nor_invents_a_r
     shuffled = _run_images(lambda e: loader, width=10000)
     # a sample holding one non-zero can meet another batch's (a stray gap, ``repeats``): never an epoch repeated
     assert _order(shuffled) in ("no_repeat", "repeats") and "MS-ORDER-02" not in _ids(shuffled)
+
+
+def test_a_cpu_float_input_is_fingerprinted_on_the_host_like_the_device_projection():
+    # issue 21: a marked forward on the CPU dispatches one light torch op for its fingerprint (the alias that
+    # ``Tensor.numpy`` takes; numpy then reads the tensor's memory), not the device path's two, and the number
+    # is the device path's up to rounding: the whole digest up to FULL_READ_MAX, the spread sample past it;
+    # equal batches give equal numbers, a NaN a NaN
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from probes.base import input_digest
+
+    class Ops(TorchDispatchMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.n = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.n += 1
+            return func(*args, **(kwargs or {}))
+
+    class Run:
+        forward_serial = None
+        digest_weights: dict = {}
+
+    probe = batch_order.BatchOrderProbe()
+    probe.attach(None)
+    g = torch.Generator().manual_seed(2)
+    for shape in ((64, 64), (64, 1, 28, 28)):
+        for dtype in (torch.float32, torch.float64):
+            x = torch.randn(*shape, generator=g, dtype=dtype)
+            probe._host_fingerprint(x)  # weights made once, outside the count
+            with Ops() as ops:
+                host = probe._host_fingerprint(x)
+            assert ops.n <= 1
+            assert host == probe._host_fingerprint(x.clone())
+            device = input_digest(Run(), x) if x.numel() <= batch_order.FULL_READ_MAX else \
+                batch_order.fingerprint(x, probe._weights, batch_order.SPREAD, spread=True)
+            assert host == pytest.approx(float(device), rel=1e-4, abs=1e-9)
+            assert host != probe._host_fingerprint(torch.randn(*shape, generator=g, dtype=dtype))
+    x = torch.randn(64, 64, generator=g)
+    x[5, 7] = float("nan")
+    assert probe._host_fingerprint(x) != probe._host_fingerprint(x)  # NaN: no fingerprint
