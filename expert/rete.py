@@ -46,6 +46,7 @@ import _pickle as pickle  # the C pickler ``pickle`` wraps: its Python half cost
 import gc
 import io
 import logging
+import sys
 import types
 from collections.abc import Mapping
 from typing import Any
@@ -199,18 +200,63 @@ _NODE_CLASSES: set[type] = set()
 """Node classes ``_callback`` found to be a network's (ours or experta's Rete nodes): checked once per class."""
 
 
+def _node_class(kind: Any) -> bool:
+    """Whether ``kind`` is a class of a network's nodes: ours, or one of experta's Rete nodes."""
+    if kind in _NODE_CLASSES:
+        return True
+    if not isinstance(kind, type):
+        return False
+    module = kind.__module__
+    if not (module == __name__ or module.startswith("experta.matchers.rete")):
+        return False
+    _NODE_CLASSES.add(kind)
+    return True
+
+
 def _callback(node: Any, name: str) -> Any:
-    """A node's activation as the network held it (pickled, a bound method would load through ``getattr``)."""
+    """A node's activation as the network held it (pickled, a bound method would load through ``getattr``).
+
+    What networks stored before ``_Bind`` read their callbacks through; kept for the check it makes.
+    """
     # (a network holds thousands: the class's check is made once, then a set lookup per callback)
     kind = type(node)
-    if kind not in _NODE_CLASSES:
-        module = kind.__module__
-        if not (module == __name__ or module.startswith("experta.matchers.rete")):
-            raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
-        _NODE_CLASSES.add(kind)
-    if name not in _CALLBACKS:
+    if not _node_class(kind) or name not in _CALLBACKS:
         raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
     return getattr(node, name)
+
+
+class _Bind:
+    """The name a stored network gives to ``types.MethodType``: a node's activation, bound to the node.
+
+    A network holds ~4,000 callbacks (a child's ``activate``, a join's ``activate_left``...). Loaded through a
+    function of ours (``_callback``), each was a Python call, a tenth of the load; stored as this name applied to
+    the node's own port function and the node, each is built by ``MethodType`` itself. The unpickler maps this
+    name to ``MethodType`` and a dotted name to a function only when it is a port (``_CALLBACKS``) of a node
+    class (``_port``): what it binds is a node's activation, as before. Never instantiated.
+    """
+
+
+def _port(module: str, name: str) -> Any:
+    """The function ``module.Class.port`` a stored callback names: a node class's activation, else an error."""
+    cls_name, _, port = name.partition(".")
+    if port not in _CALLBACKS or not _loadable(module, cls_name):
+        raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which is no node's activation")
+    cls = getattr(sys.modules.get(module), cls_name, None)
+    fn = getattr(cls, port, None)
+    if not _node_class(cls) or type(fn) is not types.FunctionType:
+        raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which is no node's activation")
+    return fn
+
+
+class _Child(ChildNode):
+    """experta's ``ChildNode`` (a node and the activation it is reached by), built by tuple's own constructor.
+
+    A stored network loads ~4,000 of them; the named tuple's constructor is a Python function, this one is
+    ``tuple.__new__`` (``_Child((node, callback))``). The same tuple, read the same way.
+    """
+
+    __slots__ = ()
+    __new__ = tuple.__new__
 
 
 _ELEMENT_CLASSES: set[type] = set()
@@ -253,8 +299,12 @@ class _Pickler(pickle.Pickler):
         return None
 
     def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is types.MethodType and obj.__func__.__name__ in _CALLBACKS:
-            return _callback, (obj.__self__, obj.__func__.__name__)
+        kind = type(obj)
+        if kind is types.MethodType and obj.__func__.__name__ in _CALLBACKS and _node_class(type(obj.__self__)):
+            # the port function pickles by its name (``_port`` checks it as it loads), the node as itself
+            return _Bind, (obj.__func__, obj.__self__)
+        if kind is ChildNode or kind is _Child:
+            return _Child, (tuple(obj),)
         if isinstance(obj, FeatureCheck):
             return _feature_check, (obj.what, obj.how)
         if isinstance(obj, WhereCheck):
@@ -273,6 +323,10 @@ class _Unpickler(pickle.Unpickler):
         self._twins: dict[str, Any] = {}
 
     def find_class(self, module: str, name: str) -> Any:
+        if name == "_Bind" and module == __name__:
+            return types.MethodType
+        if "." in name:  # a bound callback's function
+            return _port(module, name)
         # The cache is our own file, but it sits where other programs can write: only the classes a network is
         # made of load (experta's nodes and checks, our facts and conditions, plain containers), never a callable
         # of some other module that unpickling would run.
@@ -588,38 +642,77 @@ class _Activation(Activation):
         return h
 
 
+_NO_SET: frozenset[Any] = frozenset()
+"""What a conflict-set node's memory and activation sets read as until a token first reaches it."""
+
+
 class _TrackedCSN(ConflictSetNode):
-    """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied)."""
+    """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied).
+
+    Its memory and its sets of new and withdrawn activations are made when a token first reaches it: most of a
+    network's ~600 conflict-set nodes never hear of a fact in a consultation, and a stored network loaded with
+    three empty sets each (and an empty list of the children it never has) made ~2,500 objects for nothing.
+    Until then they read as the class's empty, immutable defaults.
+    """
 
     __slots__ = ()
+    memory: Any = _NO_SET
+    added: Any = _NO_SET
+    removed: Any = _NO_SET
+    children: Any = ()  # the last node of a rule's chain: nothing below it
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The node's state as stored, without its empty memory, sets and children (the defaults stand for them)."""
+        state = dict(self.__dict__)
+        for name in ("memory", "added", "removed", "children"):
+            if name in state and not state[name]:
+                del state[name]
+        return state
 
     def activate(self, token: Any) -> None:
         """Record the (de)activation; the token is only read here, so experta's copy is not needed."""
         self._activate(token)
 
+    def get_activations(self) -> tuple[Any, Any]:
+        """The activations new and withdrawn since the last call, as experta's (empty sets from then on)."""
+        state = self.__dict__
+        return state.pop("added", _NO_SET), state.pop("removed", _NO_SET)
+
     def _activate(self, token: Any) -> None:
         # experta's ConflictSetNode._activate, step for step, with the token's info from ``_info``
         info = _info(token)
         activation = _Activation(self.rule, info.data, {k: v for k, v in info.context if isinstance(k, str)})
+        state = self.__dict__
+        memory = self.memory
+        if memory is _NO_SET:  # the first token to reach it
+            memory = self.memory = set()
         if token.tag is _VALID:
-            if info not in self.memory:
-                if not self.memory:  # the matcher's ``reset`` clears only the memories a run filled
+            if info not in memory:
+                if not memory:  # the matcher's ``reset`` clears only the memories a run filled
                     self.touched.append(self)  # type: ignore[attr-defined]
-                self.memory.add(info)
-                if activation in self.removed:
-                    self.removed.remove(activation)
+                memory.add(info)
+                removed = state.get("removed")
+                if removed is not None and activation in removed:
+                    removed.remove(activation)
                 else:
-                    self.added.add(activation)
+                    added = state.get("added")
+                    if added is None:
+                        added = state["added"] = set()
+                    added.add(activation)
         else:
             try:
-                self.memory.remove(info)
+                memory.remove(info)
             except ValueError:  # experta's own (a set raises KeyError: a missing token is an error there too)
                 pass
             else:
-                if activation in self.added:
-                    self.added.remove(activation)
+                added = state.get("added")
+                if added is not None and activation in added:
+                    added.remove(activation)
                 else:
-                    self.removed.add(activation)
+                    removed = state.get("removed")
+                    if removed is None:
+                        removed = state["removed"] = set()
+                    removed.add(activation)
         self.dirty.add(self)  # type: ignore[attr-defined]
 
 
