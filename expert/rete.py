@@ -786,14 +786,32 @@ class _Join(OrdinaryMatchNode):
     """
 
     __slots__ = ()
+    # Made when a token first arrives on their side (most of a network's ~500 joins hear of no fact in a
+    # consultation: a stored network loaded two empty lists for each); until then the empty tuple stands for them
+    left_memory: Any = ()
+    right_memory: Any = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The node's state as stored, without its empty memories (the class's defaults stand for them)."""
+        state = dict(self.__dict__)
+        for name in ("left_memory", "right_memory"):
+            if name in state and not state[name]:
+                del state[name]
+        return state
 
     def activate_left(self, token: Any) -> None:
         """Join a token from the left input."""
-        self._join(token, self.left_memory, self.right_memory, True)
+        left = self.left_memory
+        if type(left) is tuple:
+            left = self.left_memory = []
+        self._join(token, left, self.right_memory, True)
 
     def activate_right(self, token: Any) -> None:
         """Join a token from the right input."""
-        self._join(token, self.right_memory, self.left_memory, False)
+        right = self.right_memory
+        if type(right) is tuple:
+            right = self.right_memory = []
+        self._join(token, right, self.left_memory, False)
 
     def _join(self, token: Any, branch: list[Any], other: list[Any], is_left: bool) -> None:
         if token.tag is _VALID:
@@ -888,9 +906,11 @@ class _Presence:
     __slots__ = ("memory", "gates", "children", "touched")
 
     def __init__(self) -> None:
-        self.memory: list[Any] = []
+        # the empty tuple until a fact first matches (most of the ~260 patterns match none in a consultation,
+        # and a stored network loaded an empty list for each)
+        self.memory: Any = ()
         self.gates: list[_Gate] = []  # a gate negating it twice is listed twice
-        self.children: list[Any] = []  # none: it tells its gates directly
+        self.children: Any = ()  # none: it tells its gates directly
         self.touched: list[Any] = []  # the matcher's list of memories filled since its last reset (``_index``)
 
     def _reset(self) -> None:
@@ -904,6 +924,8 @@ class _Presence:
         """Count a fact the pattern matched (or no longer matches); tell the gates when it starts or stops."""
         # ``_Gate.block`` inlined for its usual case, a count that moves without crossing zero (a pattern such as
         # ``NOT(Route())`` gates dozens of rules, most of them blocked already by another pattern)
+        if type(self.memory) is tuple:  # the first fact to reach it (``__init__``)
+            self.memory = []
         if token.tag is _VALID:
             self.memory.append(_info(token))
             if len(self.memory) == 1:
@@ -935,7 +957,9 @@ class _Gate:
     __slots__ = ("left_memory", "presences", "blocked", "children", "touched")
 
     def __init__(self, presences: list[_Presence], children: list[Any]) -> None:
-        self.left_memory: dict[Any, None] = {}
+        # the empty tuple until a token first arrives (most of the ~560 gates hear of none in a consultation, and
+        # a stored network loaded an empty dict for each)
+        self.left_memory: Any = ()
         self.presences = presences
         self.blocked = 0
         self.children = children
@@ -953,6 +977,8 @@ class _Gate:
 
     def activate_left(self, token: Any) -> None:
         """Keep a token from the left; pass it on while nothing matches any of the negated patterns."""
+        if type(self.left_memory) is tuple:  # the first token to reach it (``__init__``)
+            self.left_memory = {}
         if token.tag is _VALID:
             if not self.left_memory and not self.blocked:  # for the matcher's ``reset``
                 self.touched.append(self)
