@@ -34,7 +34,11 @@ What experta 1.9.4 does on every use that costs more than it needs (``shared/des
   rule keeps its hash (``_Twin``), which experta recomputes over every pattern for each activation.
 
 What a load costs: the entry's digest and the unpickling of ~3,000 nodes (the node order is stored with them,
-so nothing is walked), then each rule's tests are looked up by position as the network names them.
+so nothing is walked), then each rule's tests are looked up by position as the network names them. The unpickler
+builds by itself what it can: a node's ~4,000 callbacks are ``MethodType`` applied to the node's port function
+(``_Bind``, ``_port``) and their children tuples come from tuple's constructor (``_Child``), not through a Python
+call each; memories nobody has written to yet are not stored (conflict sets, joins, gates and presence counts make
+theirs on the first token), and checks that hold nothing but what they test are shared (``_one``).
 
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
