@@ -34,7 +34,11 @@ What experta 1.9.4 does on every use that costs more than it needs (``shared/des
   rule keeps its hash (``_Twin``), which experta recomputes over every pattern for each activation.
 
 What a load costs: the entry's digest and the unpickling of ~3,000 nodes (the node order is stored with them,
-so nothing is walked), then each rule's tests are looked up by position as the network names them.
+so nothing is walked), then each rule's tests are looked up by position as the network names them. The unpickler
+builds by itself what it can: a node's ~4,000 callbacks are ``MethodType`` applied to the node's port function
+(``_Bind``, ``_port``) and their children tuples come from tuple's constructor (``_Child``), not through a Python
+call each; memories nobody has written to yet are not stored (conflict sets, joins, gates and presence counts make
+theirs on the first token), and checks that hold nothing but what they test are shared (``_one``).
 
 Each is an exact refinement: same tokens, same activations, same order on the agenda (the strategy orders
 it totally). ``tests/test_rete_cache.py`` checks the cached, the rebuilt and the stock networks agree.
@@ -46,6 +50,7 @@ import _pickle as pickle  # the C pickler ``pickle`` wraps: its Python half cost
 import gc
 import io
 import logging
+import sys
 import types
 from collections.abc import Mapping
 from typing import Any
@@ -199,18 +204,63 @@ _NODE_CLASSES: set[type] = set()
 """Node classes ``_callback`` found to be a network's (ours or experta's Rete nodes): checked once per class."""
 
 
+def _node_class(kind: Any) -> bool:
+    """Whether ``kind`` is a class of a network's nodes: ours, or one of experta's Rete nodes."""
+    if kind in _NODE_CLASSES:
+        return True
+    if not isinstance(kind, type):
+        return False
+    module = kind.__module__
+    if not (module == __name__ or module.startswith("experta.matchers.rete")):
+        return False
+    _NODE_CLASSES.add(kind)
+    return True
+
+
 def _callback(node: Any, name: str) -> Any:
-    """A node's activation as the network held it (pickled, a bound method would load through ``getattr``)."""
+    """A node's activation as the network held it (pickled, a bound method would load through ``getattr``).
+
+    What networks stored before ``_Bind`` read their callbacks through; kept for the check it makes.
+    """
     # (a network holds thousands: the class's check is made once, then a set lookup per callback)
     kind = type(node)
-    if kind not in _NODE_CLASSES:
-        module = kind.__module__
-        if not (module == __name__ or module.startswith("experta.matchers.rete")):
-            raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
-        _NODE_CLASSES.add(kind)
-    if name not in _CALLBACKS:
+    if not _node_class(kind) or name not in _CALLBACKS:
         raise pickle.UnpicklingError(f"not a node's activation: {kind.__name__}.{name}")
     return getattr(node, name)
+
+
+class _Bind:
+    """The name a stored network gives to ``types.MethodType``: a node's activation, bound to the node.
+
+    A network holds ~4,000 callbacks (a child's ``activate``, a join's ``activate_left``...). Loaded through a
+    function of ours (``_callback``), each was a Python call, a tenth of the load; stored as this name applied to
+    the node's own port function and the node, each is built by ``MethodType`` itself. The unpickler maps this
+    name to ``MethodType`` and a dotted name to a function only when it is a port (``_CALLBACKS``) of a node
+    class (``_port``): what it binds is a node's activation, as before. Never instantiated.
+    """
+
+
+def _port(module: str, name: str) -> Any:
+    """The function ``module.Class.port`` a stored callback names: a node class's activation, else an error."""
+    cls_name, _, port = name.partition(".")
+    if port not in _CALLBACKS or not _loadable(module, cls_name):
+        raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which is no node's activation")
+    cls = getattr(sys.modules.get(module), cls_name, None)
+    fn = getattr(cls, port, None)
+    if not _node_class(cls) or type(fn) is not types.FunctionType:
+        raise pickle.UnpicklingError(f"the cached network names {module}.{name}, which is no node's activation")
+    return fn
+
+
+class _Child(ChildNode):
+    """experta's ``ChildNode`` (a node and the activation it is reached by), built by tuple's own constructor.
+
+    A stored network loads ~4,000 of them; the named tuple's constructor is a Python function, this one is
+    ``tuple.__new__`` (``_Child((node, callback))``). The same tuple, read the same way.
+    """
+
+    __slots__ = ()
+    __new__ = tuple.__new__
 
 
 _ELEMENT_CLASSES: set[type] = set()
@@ -253,8 +303,12 @@ class _Pickler(pickle.Pickler):
         return None
 
     def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is types.MethodType and obj.__func__.__name__ in _CALLBACKS:
-            return _callback, (obj.__self__, obj.__func__.__name__)
+        kind = type(obj)
+        if kind is types.MethodType and obj.__func__.__name__ in _CALLBACKS and _node_class(type(obj.__self__)):
+            # the port function pickles by its name (``_port`` checks it as it loads), the node as itself
+            return _Bind, (obj.__func__, obj.__self__)
+        if kind is ChildNode or kind is _Child:
+            return _Child, (tuple(obj),)
         if isinstance(obj, FeatureCheck):
             return _feature_check, (obj.what, obj.how)
         if isinstance(obj, WhereCheck):
@@ -273,6 +327,10 @@ class _Unpickler(pickle.Unpickler):
         self._twins: dict[str, Any] = {}
 
     def find_class(self, module: str, name: str) -> Any:
+        if name == "_Bind" and module == __name__:
+            return types.MethodType
+        if "." in name:  # a bound callback's function
+            return _port(module, name)
         # The cache is our own file, but it sits where other programs can write: only the classes a network is
         # made of load (experta's nodes and checks, our facts and conditions, plain containers), never a callable
         # of some other module that unpickling would run.
@@ -588,38 +646,77 @@ class _Activation(Activation):
         return h
 
 
+_NO_SET: frozenset[Any] = frozenset()
+"""What a conflict-set node's memory and activation sets read as until a token first reaches it."""
+
+
 class _TrackedCSN(ConflictSetNode):
-    """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied)."""
+    """A conflict-set node that tells its matcher when a token reached it (and reads the token uncopied).
+
+    Its memory and its sets of new and withdrawn activations are made when a token first reaches it: most of a
+    network's ~600 conflict-set nodes never hear of a fact in a consultation, and a stored network loaded with
+    three empty sets each (and an empty list of the children it never has) made ~2,500 objects for nothing.
+    Until then they read as the class's empty, immutable defaults.
+    """
 
     __slots__ = ()
+    memory: Any = _NO_SET
+    added: Any = _NO_SET
+    removed: Any = _NO_SET
+    children: Any = ()  # the last node of a rule's chain: nothing below it
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The node's state as stored, without its empty memory, sets and children (the defaults stand for them)."""
+        state = dict(self.__dict__)
+        for name in ("memory", "added", "removed", "children"):
+            if name in state and not state[name]:
+                del state[name]
+        return state
 
     def activate(self, token: Any) -> None:
         """Record the (de)activation; the token is only read here, so experta's copy is not needed."""
         self._activate(token)
 
+    def get_activations(self) -> tuple[Any, Any]:
+        """The activations new and withdrawn since the last call, as experta's (empty sets from then on)."""
+        state = self.__dict__
+        return state.pop("added", _NO_SET), state.pop("removed", _NO_SET)
+
     def _activate(self, token: Any) -> None:
         # experta's ConflictSetNode._activate, step for step, with the token's info from ``_info``
         info = _info(token)
         activation = _Activation(self.rule, info.data, {k: v for k, v in info.context if isinstance(k, str)})
+        state = self.__dict__
+        memory = self.memory
+        if memory is _NO_SET:  # the first token to reach it
+            memory = self.memory = set()
         if token.tag is _VALID:
-            if info not in self.memory:
-                if not self.memory:  # the matcher's ``reset`` clears only the memories a run filled
+            if info not in memory:
+                if not memory:  # the matcher's ``reset`` clears only the memories a run filled
                     self.touched.append(self)  # type: ignore[attr-defined]
-                self.memory.add(info)
-                if activation in self.removed:
-                    self.removed.remove(activation)
+                memory.add(info)
+                removed = state.get("removed")
+                if removed is not None and activation in removed:
+                    removed.remove(activation)
                 else:
-                    self.added.add(activation)
+                    added = state.get("added")
+                    if added is None:
+                        added = state["added"] = set()
+                    added.add(activation)
         else:
             try:
-                self.memory.remove(info)
+                memory.remove(info)
             except ValueError:  # experta's own (a set raises KeyError: a missing token is an error there too)
                 pass
             else:
-                if activation in self.added:
-                    self.added.remove(activation)
+                added = state.get("added")
+                if added is not None and activation in added:
+                    added.remove(activation)
                 else:
-                    self.removed.add(activation)
+                    removed = state.get("removed")
+                    if removed is None:
+                        removed = state["removed"] = set()
+                    removed.add(activation)
         self.dirty.add(self)  # type: ignore[attr-defined]
 
 
@@ -693,14 +790,32 @@ class _Join(OrdinaryMatchNode):
     """
 
     __slots__ = ()
+    # Made when a token first arrives on their side (most of a network's ~500 joins hear of no fact in a
+    # consultation: a stored network loaded two empty lists for each); until then the empty tuple stands for them
+    left_memory: Any = ()
+    right_memory: Any = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The node's state as stored, without its empty memories (the class's defaults stand for them)."""
+        state = dict(self.__dict__)
+        for name in ("left_memory", "right_memory"):
+            if name in state and not state[name]:
+                del state[name]
+        return state
 
     def activate_left(self, token: Any) -> None:
         """Join a token from the left input."""
-        self._join(token, self.left_memory, self.right_memory, True)
+        left = self.left_memory
+        if type(left) is tuple:
+            left = self.left_memory = []
+        self._join(token, left, self.right_memory, True)
 
     def activate_right(self, token: Any) -> None:
         """Join a token from the right input."""
-        self._join(token, self.right_memory, self.left_memory, False)
+        right = self.right_memory
+        if type(right) is tuple:
+            right = self.right_memory = []
+        self._join(token, right, self.left_memory, False)
 
     def _join(self, token: Any, branch: list[Any], other: list[Any], is_left: bool) -> None:
         if token.tag is _VALID:
@@ -795,9 +910,11 @@ class _Presence:
     __slots__ = ("memory", "gates", "children", "touched")
 
     def __init__(self) -> None:
-        self.memory: list[Any] = []
+        # the empty tuple until a fact first matches (most of the ~260 patterns match none in a consultation,
+        # and a stored network loaded an empty list for each)
+        self.memory: Any = ()
         self.gates: list[_Gate] = []  # a gate negating it twice is listed twice
-        self.children: list[Any] = []  # none: it tells its gates directly
+        self.children: Any = ()  # none: it tells its gates directly
         self.touched: list[Any] = []  # the matcher's list of memories filled since its last reset (``_index``)
 
     def _reset(self) -> None:
@@ -811,6 +928,8 @@ class _Presence:
         """Count a fact the pattern matched (or no longer matches); tell the gates when it starts or stops."""
         # ``_Gate.block`` inlined for its usual case, a count that moves without crossing zero (a pattern such as
         # ``NOT(Route())`` gates dozens of rules, most of them blocked already by another pattern)
+        if type(self.memory) is tuple:  # the first fact to reach it (``__init__``)
+            self.memory = []
         if token.tag is _VALID:
             self.memory.append(_info(token))
             if len(self.memory) == 1:
@@ -842,7 +961,9 @@ class _Gate:
     __slots__ = ("left_memory", "presences", "blocked", "children", "touched")
 
     def __init__(self, presences: list[_Presence], children: list[Any]) -> None:
-        self.left_memory: dict[Any, None] = {}
+        # the empty tuple until a token first arrives (most of the ~560 gates hear of none in a consultation, and
+        # a stored network loaded an empty dict for each)
+        self.left_memory: Any = ()
         self.presences = presences
         self.blocked = 0
         self.children = children
@@ -860,6 +981,8 @@ class _Gate:
 
     def activate_left(self, token: Any) -> None:
         """Keep a token from the left; pass it on while nothing matches any of the negated patterns."""
+        if type(self.left_memory) is tuple:  # the first token to reach it (``__init__``)
+            self.left_memory = {}
         if token.tag is _VALID:
             if not self.left_memory and not self.blocked:  # for the matcher's ``reset``
                 self.touched.append(self)
@@ -1130,9 +1253,36 @@ def _finish(nodes: list[Any]) -> None:
             node.matcher = _Capture(node.matcher)
         elif type(node) is _Where and type(node.matcher) is WhereCheck:
             node.matcher = _Test(node.matcher)
+    made: dict[Any, Any] = {}
     for node in nodes:
         if type(node) is _Dispatch:
             node.prepare()
+        elif type(node) in (_Tester, _Join, _Not):
+            node.matcher = _one(made, node.matcher)
+
+
+_EXACT = (str, int, bool, type(None))
+"""Kinds of value two tests may share a check object on: equal values of one of these behave alike in every
+comparison (unlike 0.0 and -0.0, or values of classes with their own equality)."""
+
+
+def _one(made: dict[Any, Any], check: Any) -> Any:
+    """``check``, or an equal check made before for another node (``made``): one object for the network's copies.
+
+    Only checks that hold nothing but what they test and are never changed: a join's ``SameContextCheck`` (it
+    holds nothing), a literal test of one field (``_Equal``: the field and the value) and a capture (``_Capture``:
+    the name). A stored network loaded ~1,600 of them, ~1,000 of them copies.
+    """
+    kind = type(check)
+    if kind is SameContextCheck:
+        key: Any = (kind,)
+    elif kind is _Equal and type(check.what) is str and type(check.value) in _EXACT:
+        key = (kind, check.what, type(check.value), check.value)
+    elif kind is _Capture and type(check.bind) is str:
+        key = (kind, check.bind)
+    else:
+        return check
+    return made.setdefault(key, check)
 
 
 def _lists(nodes: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:

@@ -650,3 +650,53 @@ def test_a_network_reference_leads_to_the_rules_own_test_or_is_refused():
     for bad in ((*path, 0), (99,), path[:-1], [*path], ("name",), (-1,)):
         with pytest.raises(_pickle.UnpicklingError):
             rete._at(by_id[rid], bad)
+
+
+@pytest.mark.parametrize("module, name", [
+    ("expert.rete", "_Tester.__init__"), ("expert.rete", "_Tester.reset"), ("expert.rete", "_Dispatch.prepare"),
+    ("expert.rete", "_at.activate"), ("expert.kb", "AuditedEngine.activate"), ("os", "path.join"),
+    ("experta.engine", "KnowledgeEngine.run"), ("expert.rete", "_Tester.activate.__globals__"),
+    ("expert.cache", "Path.activate"),
+])
+def test_a_stored_callback_names_only_a_node_class_activation(module, name):
+    """A stored callback is ``MethodType`` (stored as ``_Bind``) applied to a function the entry names: the
+    unpickler gives only a node class's port function (``activate``, ``activate_left``, ``activate_right``) for
+    a dotted name, so nothing else can be bound and called."""
+    import _pickle
+
+    from expert import rete
+
+    with pytest.raises(_pickle.UnpicklingError):
+        rete._port(module, name)
+
+
+def test_a_loaded_network_binds_each_child_to_its_nodes_port_and_holds_no_empty_memory(monkeypatch):
+    """A loaded network's children are its nodes and their own activations, as built; its conflict sets, joins,
+    gates and presence counts load with no memory of their own (the empty defaults) until a token arrives, and a
+    consultation fills them as on a built network (the agreement tests compare the diagnoses)."""
+    import types
+
+    from expert import rete
+
+    assert rete._port("expert.rete", "_Tester.activate") is rete._Tester.activate
+    assert rete._Unpickler.find_class(None, "expert.rete", "_Bind") is types.MethodType
+    engine_class()()  # the first engine of the class builds or loads; the next one loads (``_rete_blob``)
+    eng = engine_class()()
+    nodes = rete._walk(eng.matcher.root_node)
+    children = [c for n in nodes for c in n.children]
+    assert children and all(type(c) is rete._Child for c in children)
+    for c in children:
+        assert type(c.callback) is types.MethodType and c.callback.__self__ is c.node
+        assert c.callback.__name__ in rete._CALLBACKS
+    lazy = {rete._TrackedCSN: ("memory", "added", "removed", "children"), rete._Join: ("left_memory", "right_memory")}
+    for node in nodes:
+        for name in lazy.get(type(node), ()):
+            assert name not in node.__dict__ and not getattr(node, name)
+        if type(node) is rete._Gate:
+            assert node.left_memory == ()
+        if type(node) is rete._Presence:
+            assert node.memory == () and node.children == ()
+    case = next(c for c in load_cases() if c.get("observations"))
+    assert _report(case, eng, monkeypatch) == _report(case, engine_class()(), monkeypatch)
+    filled = [n for n in nodes if type(n) is rete._TrackedCSN and "memory" in n.__dict__]
+    assert filled and all(type(n.memory) is set for n in filled)
