@@ -63,6 +63,8 @@ QUANTITIES: dict[str, str] = {
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
     "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
     "time per epoch": "epoch_time",
+    # the call that runs the backward pass is timed, not the loss ("loss.backward() takes forever")
+    "loss backward": "step_time", "loss.backward": "step_time", "backward pass": "step_time",
     # the inputs (a value found in them: "NaN in my input features")
     "input": "inputs", "input data": "inputs", "input feature": "inputs", "feature": "inputs", "input tensor": "inputs",
     "input image": "inputs", "pixel": "inputs", "dataset": "inputs", "csv": "inputs",
@@ -1787,6 +1789,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
+    # ("zero GPU util", "GPU-Util is 0"): the card does nothing, the run waits on something else
+    + _c("gpu_util", "zero", {"symptom": "slow_training", "gpu_utilization_pct": 0.0})
     + _c("throughput", "low slow down bad", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("loss_scale", "vanish zero", {"symptom": "unstable", "loss_scale_issue": True})
     + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
@@ -2982,6 +2986,16 @@ SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
 """Verbs that keep a negation before them for themselves: in "never predicts the rare class" the rare class is
 still said (a light verb such as "use" or "call" passes it on: "I don't use warmup"; a verb of showing too: "the logs
 don't show any NaN")."""
+
+OUTCOME_VERBS = frozenset("decrease drop fall go come converge improve learn change move budge help work reduce "
+                          "increase rise climb".split())
+"""Verbs of how a run fares (its figures moving, it learning, a remedy helping): a negation before one is its own,
+and does not reach a setting the run has in a circumstance after it ("loss not decreasing with Adam" names Adam in
+use; "doesn't converge with fp16" names fp16), as it does after a verb of use ("I'm not using Adam", "not training
+with fp16")."""
+CIRCUMSTANCE_PREPS = frozenset("with using under on in during for".split())
+"""Prepositions that open the circumstance a run fares in, after a verb of :data:`OUTCOME_VERBS`."""
+
 
 DATA_NOUNS = frozenset("data dataset sample example label image row instance record target datapoint point "
                        "observation".split())
