@@ -217,6 +217,10 @@ MOVEMENTS: dict[str, str] = {
     "hit a ceiling": "plateau", "reach a ceiling": "plateau", "hit a plateau": "plateau", "peak out": "plateau",
     "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
     "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
+    # (a figure moving between two levels and back: "shakes between 200 and 800", "jumps between 0.2 and 0.5")
+    "shake between": "oscillate", "shake around": "oscillate", "jump between": "oscillate",
+    "bounce between": "oscillate", "alternate between": "oscillate",
+    "jump back and forth": "oscillate", "go back and forth": "oscillate", "back and forth": "oscillate",
     "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
     "max out": "plateau", "cap": "plateau", "get past": "up", "go past": "up", "get above": "up", "go above": "up",
     "small": "vanish", "very small": "vanish", "super small": "vanish", "too small": "vanish",
@@ -630,6 +634,8 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "multi-gpu", "multigpu", "multiple gpu", "several gpu", "more gpu", "many gpu", "multi node", "multi-node",
         "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
         "distributed setup", "nproc per node", "nproc_per_node",
+        # (the abbreviation users title their threads with: "dist train slow", "dist training hangs")
+        "dist train", "dist training", "dist-train", "dist_train",
         # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
