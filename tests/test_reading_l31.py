@@ -158,7 +158,7 @@ PROBES: list[tuple[str, dict]] = [
     ("Slow iteration speed: 17s/it on an H200", {"symptom": "slow_training"}),
     ("about 10 seconds per iteration for the first 20 iterations, then it gradually slows to minutes per iteration",
      {"symptom": "slow_training"}),
-    (""after 1000 steps the avg loss goes in a loop: down to 0.2, then up to 0.5, then back; should I "
+    ("after 1000 steps the avg loss goes in a loop: down to 0.2, then up to 0.5, then back; should I "
      "change the learning rate?",
      {"loss_behavior": "oscillating"}),
     ("The loss is oscillating without converging.", {"loss_behavior": "oscillating"}),
