@@ -223,6 +223,10 @@ def _above_every_step(limit: str) -> str:
             rf"(?:always|constantly|all\s+the\s+time)\s*{above}\s*(?:the\s+)?{limit}")
 
 
+_NOT_FROZEN = r"(?![^.!?\n]{0,80}?\b(?:froze|frozen|freez\w*|requires_grad\s*=\s*false)\b)"
+"""Not followed, in its sentence, by a freeze (what the user froze is meant to get no gradient)."""
+
+
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
        lends_scope: bool = True, **sets: Any) -> Keyword:
     return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority, scope=scope,
@@ -692,10 +696,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="precision"),
     _k(OPTIMIZER_NAMES, _QR, 1, optimizer="$optimizer"),
     # no gradient at all said to reach the weights ("no gradients for any parameters", "the encoder gets no grad"):
-    # after backward the gradients are None (not "no gradient clipping", nor torch.no_grad around an evaluation)
-    _k(r"\bno\s+grad(?:ient)?s?\s+(?:(?:at\s+all|whatsoever)\s+)?(?:for|flows?|flowing|reach\w*|to|into)\b(?!\s+(?:clip\w*|"
-       r"accum\w*|check\w*|norm\w*|scal\w*))|\b(?:gets?|getting|got|receives?|receiving|received|has|have|having)\s+"
-       r"no\s+grad(?:ient)?s?\b(?!\s*[-_]?\s*(?:clip\w*|accum\w*|check\w*|norm\w*|scal\w*))",
+    # after backward the gradients are None (not "no gradient clipping", nor torch.no_grad around an evaluation, nor
+    # a part the user froze, which gets none by design: "no gradient for the embeddings after I froze them")
+    _k(rf"\bno\s+grad(?:ient)?s?\s+(?:(?:at\s+all|whatsoever)\s+)?(?:for|flows?|flowing|reach\w*|to|into)\b"
+       rf"(?!\s+(?:clip\w*|accum\w*|check\w*|norm\w*|scal\w*)){_NOT_FROZEN}|"
+       r"\b(?:gets?|getting|got|receives?|receiving|received|has|have|having)\s+no\s+grad(?:ient)?s?\b"
+       rf"(?!\s*[-_]?\s*(?:clip\w*|accum\w*|check\w*|norm\w*|scal\w*)){_NOT_FROZEN}",
        _NL, 1, negatable=False, step_grads="none", symptom="not_learning"),
     # questions about an optimizer's own settings are optimizer questions
     _k(rf"(?:how|what|which)\s+(?:should\s+|do\s+|can\s+|to\s+)?(?:i\s+|we\s+)?(?:pick|choose|set|tune|select|use)?\s*"

@@ -217,10 +217,9 @@ MOVEMENTS: dict[str, str] = {
     "hit a ceiling": "plateau", "reach a ceiling": "plateau", "hit a plateau": "plateau", "peak out": "plateau",
     "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
     "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
-    # (a figure moving between two levels and back: "shakes between 200 and 800", "jumps between 0.2 and 0.5")
-    "shake between": "oscillate", "shake around": "oscillate", "jump between": "oscillate",
-    "bounce between": "oscillate", "alternate between": "oscillate",
-    "jump back and forth": "oscillate", "go back and forth": "oscillate", "back and forth": "oscillate",
+    # (a figure shaken between two levels and back: "shakes between 200 and 800"; "jumps between epochs" is a jump at
+    # each epoch's start, and "goes back and forth between train and eval mode" moves no figure)
+    "shake between": "oscillate", "shake around": "oscillate", "jump back and forth": "oscillate",
     "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
     "max out": "plateau", "cap": "plateau", "get past": "up", "go past": "up", "get above": "up", "go above": "up",
     "small": "vanish", "very small": "vanish", "super small": "vanish", "too small": "vanish",
