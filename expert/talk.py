@@ -902,6 +902,8 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
             return True
         if t.lemma in K.SCOPE_VERBS and k < i - 1:
             return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
+        if t.lemma in K.OUTCOME_VERBS and any(tokens[m].lemma in K.CIRCUMSTANCE_PREPS for m in range(k + 1, i)):
+            return False  # "loss not decreasing with Adam": the negation is the movement's; Adam is still in use
         if t.lemma in K.COMPARED_MARKERS:
             return False  # "no difference between the lora model and the base": the comparison is negated
         # "fails to decrease", "refuses to go down" negate like "does not"
@@ -2229,6 +2231,21 @@ class _Reader:
             return False  # (a bare number is the value stuck at: "stuck at 2.30 after the first epoch")
         return False
 
+    def _stuck_at_call(self, k: int, end: int) -> bool:
+        """Whether a line of code follows "stuck" at token ``k`` ("stuck at DistributedDataParallel(model)").
+
+        Only the words of :data:`knowledge.talk.PLACE_FILLERS` may stand between; the code is a call (a word and its
+        bracket) or a snake_case name ("init_process_group"): the program stopped inside it, a hang.
+        """
+        toks = self.tokens
+        for n in range(k, min(end, k + 4)):
+            t = toks[n]
+            if t.lemma in K.PLACE_FILLERS:
+                continue
+            return t.kind == "word" and ("_" in t.text.strip("_") or any(
+                toks[u].text == "(" for u in range(n + 1, min(end, n + 3))))
+        return False
+
     def read_clause(self, sent: tuple[int, int], i: int, j: int, state: dict[str, Any]) -> None:
         parts = self.parts_in(i, j)
         quantities = self._quantities(parts)
@@ -2393,7 +2410,8 @@ class _Reader:
                 # "grad norms were normal right up to the nan": the NaN came after calm gradients, not in them
                 chosen, quantity, split = None, None, None
             if m == "stuck" and (quantity is None and self._stuck_at_place(p.j, sent[1]) or quantity in (None, "run")
-                                 and self._before_first_step(p.j, sent[1])) and not any(
+                                 and (self._before_first_step(p.j, sent[1]) or self._stuck_at_call(p.j, sent[1]))) \
+                    and not any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))):
                 # "stuck at the first iteration", "stuck after 1st epoch", "randomly stuck, sometimes step 300":
                 # nothing named stuck but a place in the run where it stopped, and no curve in the sentence: the
@@ -2422,6 +2440,10 @@ class _Reader:
             if m == "worse" and quantity == "loss" and split in (None, "train") and \
                     not set(self.lemmas(max(p.i - 2, chosen[0].j if chosen else 0), p.j)) & K.WORSENING_WORDS:
                 continue  # "the loss is worse than with Adam": a level judged, no rise (the fallback asks how)
+            if m == "zero" and quantity == "gpu_util" and (
+                    self.lemmas(chosen[0].i, chosen[0].j)[-1] in ("gpu", "cuda") or chosen[0].i > p.i and any(
+                        t.lemma in ("gpu", "cuda", "device", "rank") for t in self.tokens[max(sent[0], p.i - 2):p.i])):
+                continue  # "zero GPUs", "GPU 0", "cuda:0": a device counted or numbered, not its utilization at 0
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
                 quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
@@ -2747,8 +2769,13 @@ class _Reader:
                 return any(_breaks(self.tokens[n]) and self.tokens[n].text != ":"
                            for n in range(min(a, b) + 1, max(a, b)))
 
-            def elsewhere(k: int, p: Part = p, between: list[tuple[int, int]] = between) -> bool:
-                return k < p.i and cut(k, p.i) and any(not cut(k, i if k < i else j - 1) for i, j in between)
+            # (a quantity of the same kind counts there too: in "val accuracy is stuck at 0.5 while training
+            # accuracy improves" the 0.5 is the validation accuracy's, in its own clause)
+            owners = between + [(o.i, o.j) for o, oq, os_ in quantities
+                                if o is not p and oq == q and os_ != split and not counted(o)]
+
+            def elsewhere(k: int, p: Part = p, owners: list[tuple[int, int]] = owners) -> bool:
+                return k < p.i and cut(k, p.i) and any(not cut(k, i if k < i else j - 1) for i, j in owners)
 
             near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
@@ -2902,6 +2929,8 @@ class _Reader:
                 continue
             if self.text[num.end:num.end + 3].lstrip("% ").startswith("|"):
                 continue  # "Validation DataLoader 0: 100%|█████|": a progress bar's share done, no accuracy
+            if self.text[num.end:num.end + 12].lstrip("% ").lower().startswith(("of ", "percent of ")):
+                continue  # "60% of training time goes to the loader": a share of what follows, no accuracy
             found[split] = (value / 100.0, num.start, num.end)
             self._split_span = (min(p.start, num.start), max(p.end, num.end))
             if split == "train" and value >= 90.0:

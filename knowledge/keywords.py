@@ -223,6 +223,10 @@ def _above_every_step(limit: str) -> str:
             rf"(?:always|constantly|all\s+the\s+time)\s*{above}\s*(?:the\s+)?{limit}")
 
 
+_NOT_FROZEN = r"(?![^.!?\n]{0,80}?\b(?:froze|frozen|freez\w*|requires_grad\s*=\s*false)\b)"
+"""Not followed, in its sentence, by a freeze (what the user froze is meant to get no gradient)."""
+
+
 def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scope: bool = True,
        lends_scope: bool = True, **sets: Any) -> Keyword:
     return Keyword(pattern, dict(sets), cite, negatable=negatable, priority=priority, scope=scope,
@@ -560,7 +564,7 @@ KEYWORDS: tuple[Keyword, ...] = (
        _OF, P_OVERFIT, negatable=False, symptom="overfitting", generalization_gap="$frac"),
     # a train/val pair in one breath: "train acc 0.99 but val 0.6", "training accuracy is 99% while validation 60%"
     _k(rf"train(?:ing)?\s+acc(?:uracy)?\s*(?:(?:of|is|=|:|at|was|reaches|reached|hits|around|about|~)\s*){{0,2}}"
-       rf"(?P<train_metric>{PCT})\s*(?:,|but|while|and|/|vs\.?|versus|whereas)?\s*(?:the\s+|my\s+)?"
+       rf"(?P<train_metric>{PCT})\s*(?:,|but|while|and|/|vs\.?|versus|whereas)?\s*(?:the\s+|my\s+|an?\s+)?"
        rf"(?:val(?:idation)?|test|dev)(?:\s+acc(?:uracy)?)?\s*(?:(?:of|is|=|:|at|was|only|just|around|about|stays\s+at|"
        rf"stuck\s+at|~)\s*){{0,3}}(?P<val_metric>{PCT})",
        _OF, 2, negatable=False, train_metric="$frac", val_metric="$frac", metric_kind="accuracy"),
@@ -568,7 +572,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?P<val_metric>\d+(?:\.\d+)?\s*%)",
        _OF, 1, negatable=False, train_metric="$frac", val_metric="$frac", metric_kind="accuracy"),
     _k(rf"train(?:ing)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<train_metric>{NUM})\s*"
-       rf"(?:,|but|while|and|/|vs\.?)?\s*(?:the\s+)?val(?:idation)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*)"
+       rf"(?:,|but|while|and|/|vs\.?)?\s*(?:(?:the|a|an|my|our)\s+)?val(?:idation)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|"
+       r"about|~)\s*)"
        rf"{{0,2}}(?P<val_metric>{NUM})",
        _OF, 2, negatable=False, train_metric="$num", val_metric="$num", metric_kind="loss"),
     # informational questions about an optimizer are direct questions, not a wish to switch
@@ -704,6 +709,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"faster|help\s+(?:with\s+)?speed))",
        _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="precision"),
     _k(OPTIMIZER_NAMES, _QR, 1, optimizer="$optimizer"),
+    # no gradient at all said to reach the weights ("no gradients for any parameters", "the encoder gets no grad"):
+    # after backward the gradients are None (not "no gradient clipping", nor torch.no_grad around an evaluation, nor
+    # a part the user froze, which gets none by design: "no gradient for the embeddings after I froze them")
+    _k(rf"\bno\s+grad(?:ient)?s?\s+(?:(?:at\s+all|whatsoever)\s+)?(?:for|flows?|flowing|reach\w*|to|into)\b"
+       rf"(?!\s+(?:clip\w*|accum\w*|check\w*|norm\w*|scal\w*)){_NOT_FROZEN}|"
+       r"\b(?:gets?|getting|got|receives?|receiving|received|has|have|having)\s+no\s+grad(?:ient)?s?\b"
+       rf"(?!\s*[-_]?\s*(?:clip\w*|accum\w*|check\w*|norm\w*|scal\w*)){_NOT_FROZEN}",
+       _NL, 1, negatable=False, step_grads="none", symptom="not_learning"),
     # questions about an optimizer's own settings are optimizer questions
     _k(rf"(?:how|what|which)\s+(?:should\s+|do\s+|can\s+|to\s+)?(?:i\s+|we\s+)?(?:pick|choose|set|tune|select|use)?\s*"
        rf"(?:the\s+|my\s+|good\s+)?(?:{MODERN_OPT}|optimi[sz]er)(?:'s)?\s+(?:hyper-?param\w*|settings|betas?|"

@@ -63,6 +63,8 @@ QUANTITIES: dict[str, str] = {
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
     "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
     "time per epoch": "epoch_time",
+    # the backward pass is timed, not the loss ("the backward pass takes forever")
+    "backward pass": "step_time",
     # the inputs (a value found in them: "NaN in my input features")
     "input": "inputs", "input data": "inputs", "input feature": "inputs", "feature": "inputs", "input tensor": "inputs",
     "input image": "inputs", "pixel": "inputs", "dataset": "inputs", "csv": "inputs",
@@ -215,6 +217,9 @@ MOVEMENTS: dict[str, str] = {
     "hit a ceiling": "plateau", "reach a ceiling": "plateau", "hit a plateau": "plateau", "peak out": "plateau",
     "sink": "down", "plunge": "down", "drift down": "down", "drift downward": "down", "inch down": "down",
     "creep down": "down", "swing": "oscillate", "wobble": "oscillate", "seesaw": "oscillate",
+    # (a figure shaken between two levels and back: "shakes between 200 and 800"; "jumps between epochs" is a jump at
+    # each epoch's start, and "goes back and forth between train and eval mode" moves no figure)
+    "shake between": "oscillate", "shake around": "oscillate", "jump back and forth": "oscillate",
     "bottom out": "plateau", "hit a wall": "plateau", "level out": "plateau", "top out": "plateau",
     "max out": "plateau", "cap": "plateau", "get past": "up", "go past": "up", "get above": "up", "go above": "up",
     "small": "vanish", "very small": "vanish", "super small": "vanish", "too small": "vanish",
@@ -649,6 +654,8 @@ SETTING_NAMES: dict[str, dict[str, Any]] = {
         "multi-gpu", "multigpu", "multiple gpu", "several gpu", "more gpu", "many gpu", "multi node", "multi-node",
         "multinode", "multiple node", "torchrun", "distributed training", "distributed job", "distributed run",
         "distributed setup", "nproc per node", "nproc_per_node",
+        # (the abbreviation users title their threads with: "dist train slow", "dist training hangs")
+        "dist train", "dist training", "dist-train", "dist_train",
         # what only a run of several processes has: their sampler, their collectives, its ranks said as a group
         "distributedsampler", "nccl", "allreduce", "all-reduce", "all reduce",
         "each rank", "every rank", "all rank", "all ranks", "all the ranks", "other rank", "other ranks",
@@ -1826,6 +1833,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
     + _c("gpu_util", "low slow", {"symptom": "slow_training"})
+    # ("zero GPU util", "GPU-Util is 0"): the card does nothing, the run waits on something else
+    + _c("gpu_util", "zero", {"symptom": "slow_training", "gpu_utilization_pct": 0.0})
     + _c("throughput", "low slow down bad", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("loss_scale", "vanish zero", {"symptom": "unstable", "loss_scale_issue": True})
     + _c("step_time_weak", "slow", {"symptom": "slow_training", "slow_kind": "per_step"})
@@ -3038,6 +3047,16 @@ SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
 """Verbs that keep a negation before them for themselves: in "never predicts the rare class" the rare class is
 still said (a light verb such as "use" or "call" passes it on: "I don't use warmup"; a verb of showing too: "the logs
 don't show any NaN")."""
+
+OUTCOME_VERBS = frozenset("decrease drop fall go come converge improve learn change move budge help work reduce "
+                          "increase rise climb".split())
+"""Verbs of how a run fares (its figures moving, it learning, a remedy helping): a negation before one is its own,
+and does not reach a setting the run has in a circumstance after it ("loss not decreasing with Adam" names Adam in
+use; "doesn't converge with fp16" names fp16), as it does after a verb of use ("I'm not using Adam", "not training
+with fp16")."""
+CIRCUMSTANCE_PREPS = frozenset("with using under on in during for".split())
+"""Prepositions that open the circumstance a run fares in, after a verb of :data:`OUTCOME_VERBS`."""
+
 
 DATA_NOUNS = frozenset("data dataset sample example label image row instance record target datapoint point "
                        "observation".split())
