@@ -575,7 +575,7 @@ def _key_pattern(keys: Iterable[str]) -> str:
 
 
 def number_starts(low: str, wanted: Iterable[tuple[str, tuple[str, ...]]]) -> dict[tuple[str, str], list[int]]:
-    """The numbers at word starts of ``low`` that some cue may start at, by their first digit and key.
+    """The numbers at word starts of ``low`` whose key starts as a cue's does, by their first digit and key.
 
     Args:
         low: The text, lower case.
@@ -583,24 +583,46 @@ def number_starts(low: str, wanted: Iterable[tuple[str, tuple[str, ...]]]) -> di
 
     One search, in the regex engine, finds them (a pasted log holds a number every few characters, and few of them
     start as a cue led by a number does and are followed by what it goes on with); each found has its key read.
+    Which cue may start at which is the caller's to ask: a cue starts only at the numbers led by one of its digits
+    whose key starts with one of its keys (a number found may lead none of the cues).
     """
-    by_digits: dict[str, set[str]] = {}
-    for digits, keys in wanted:
-        by_digits.setdefault(digits, set()).update(k[1:] for k in keys)
-    alts = [("" if digits == "0123456789" else f"(?<=[{digits}])") + r"(?=\d*" + _key_pattern(keys) + ")"
-            for digits, keys in sorted(by_digits.items())]
+    # one search for the numbers whose key starts as some cue's does, whatever digit leads it: the searches of
+    # each cue's own first digits (alternatives tried one after the other at every number) cost several times
+    # more; a number found that leads none of its cues is passed over by the scan, which asks each cue's digits
+    # and keys of what is found
+    rests = {k[1:] for _digits, keys in wanted for k in keys}
     # (plain ``re``: the pattern follows the text's live cues, not one for the stored table of ``expert.rx``)
-    found = re.compile(r"\d(?<!\w\d)(?:" + "|".join(alts) + ")")
+    found = re.compile(r"\d(?<!\w\d)(?=\d*" + _key_pattern(rests) + ")")
+    # a number's key follows from the text there with its digits as one digit (a digit run stays a run): numbers
+    # written alike ("2 loss", "7 loss") have their key read once
+    canon = low.translate(_ONE_DIGIT) if low.isascii() else None
+    known: dict[str, str] = {}
     out: dict[tuple[str, str], list[int]] = {}
     for m in found.finditer(low):
         at = m.start()
-        key = (low[at], number_key(low, at))
+        if canon is None:
+            key = (low[at], number_key(low, at))
+        else:
+            near = canon[at:at + _KEY_WINDOW]
+            number = known.get(near)
+            if number is None:
+                span = _KEY_SPAN.match(low, at).group(0)  # type: ignore[union-attr]
+                number = _BLANK_RUN.sub(RUN_OF_BLANKS, _DIGIT_RUN.sub(RUN_OF_DIGITS, span))  # (number_key's)
+                if len(span) < len(near) or len(near) < _KEY_WINDOW:
+                    known[near] = number  # (the key's pieces end inside the window: the window decides them)
+            key = (low[at], number)
         starts = out.get(key)
         if starts is None:
             out[key] = [at]
         else:
             starts.append(at)
     return out
+
+
+_ONE_DIGIT = str.maketrans("123456789", "000000000")
+_KEY_WINDOW = 16
+"""Characters of a text read for a number's key when keys are looked up by what is written there (a key whose
+pieces reach further is read from the text each time)."""
 
 
 def _word_led_starts(low: str, led: re.Pattern[str]) -> list[int]:

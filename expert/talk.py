@@ -553,8 +553,9 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     if len(text) <= FUZZY_LIMIT:
         return [(0, len(text))]
     # (each run of letters lies inside one run of word characters: those of the text's distinct words, which the
-    # cue scan has listed already, are the text's)
-    present = {w for word in text_words(text) for w in _WORDS.findall(word)} & _triggers()
+    # cue scan has listed already, are the text's; read in one search of the words joined by a blank, which no run
+    # of letters crosses, not a search per word: a log's distinct words are mostly its numbers)
+    present = set(_WORDS.findall(" ".join(text_words(text)))) & _triggers()
     if not present and "->" not in text and "\u2192" not in text:
         return []
     alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
@@ -5641,9 +5642,11 @@ def _loss_key(text: str, at: int) -> _Key | None:
             return _Key(key)
     return None
 _STEP = rx.compile(r"(?<![a-z])(?:global_step|step|iteration|iter)['\"]?\s*[:=]?\s*\[?\s*(?P<step>\d[\d,]*)")
-_EPOCH = rx.compile(r"(?<![a-z])(?:epoch|ep)['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
+# (the word-start test follows the first letter, "e(?<![a-z]e)" for "(?<![a-z])e": a pattern led by a letter is
+# searched for that letter by the regex engine itself, where one led by the test is tried at every character)
+_EPOCH = rx.compile(r"e(?<![a-z]e)p(?:och)?['\"]?\s*[:=]?\s*(?P<epoch>\d+(?:\.\d+)?)")
 _DICT_LR = rx.compile(r"['\"](?:learning_rate|lr)['\"]\s*:\s*(?P<lr>\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
-_SERIES_KEY = rx.compile(r"(?<![a-z])(?P<split>train|val)\s+(?P<value>\d+\.\d+)\b")
+_SERIES_KEY = rx.compile(r"(?P<split>t(?<![a-z]t)rain|v(?<![a-z]v)al)\s+(?P<value>\d+\.\d+)\b")
 
 
 def _log_series(r: _Reader) -> None:

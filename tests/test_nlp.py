@@ -204,6 +204,24 @@ def test_number_led_cues_in_a_long_text_are_found_as_finditer_finds() -> None:
     assert got == _naive([k.pattern for k in all_keywords()], text)
 
 
+def test_number_keys_read_once_per_way_of_writing_stay_each_numbers_own() -> None:
+    """Numbers written alike have their key read once (digits as one digit): a number whose key reaches past the
+    window read (a long run of digits or blanks), or that ends the text, still gets its own key, and every cue led
+    by a number is found at the numbers finditer finds it at."""
+    rnd = random.Random(19)
+    lead = ["1", "22", "333", "4444", "123456789012345678", "7" * 40]
+    tails = [" x h100", "x a100", " gpus", "  \n images per gpu", " losses", " " * 20 + "gpus", " task heads", "-bit",
+             "% of the data", " loss 0.3", ""]
+    words: list[str] = []
+    while sum(map(len, words)) < NUMBER_KEYED_CHARS + 5_000:
+        words.append(rnd.choice(lead) + rnd.choice(tails) + rnd.choice([" ", ". ", "\n", " and "]))
+    for text in (normalise("".join(words) + "8 x a100").text, normalise("".join(words) + "and 12").text):
+        assert len(text) >= NUMBER_KEYED_CHARS
+        got = sorted((i, m.start(), m.end()) for i, m in _scanner().scan(text))
+        assert len(got) > 200
+        assert got == _naive([k.pattern for k in all_keywords()], text)
+
+
 def test_a_number_led_cue_is_not_tried_at_numbers_followed_by_other_words() -> None:
     """The number keys: "32 images" is a number, a blank, "im..."; a log's "step 10 loss=0.25" is none of the cue's."""
     cue = r"\b(?P<v>\d+)\s+(?:images?|samples?)\s+per\s+gpu"
