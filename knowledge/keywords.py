@@ -658,7 +658,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\bwrap\w*\s+(?:the\s+)?(?:whole|entire|full)\s+(?:for\s+|training\s+|epoch\s+|dataloader\s+|batch\s+){0,2}"
        r"(?:loop|epoch)\b(?:(?!\bnot\b|n't\b)[^.;]){0,40}?\b(?:\w+\.)?(?:accumulate|no_sync)",
        _LOOP, 2, accum_wiring="around_loop", grad_accumulation=True),
-    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:of|=|:|is|at)?\s*(?P<weight_decay>{NUM})", _QR, 0, negatable=False,
+    # (set to a value too: "I set weight decay to 0.5", "weight decay was raised to 0.1")
+    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:(?:of|=|:|is|at|was|(?:(?:set|raised|increased|lowered|reduced)\s+)?to)\s*)?"
+       rf"(?P<weight_decay>{NUM})(?!\s*(?:x\b|times\b|%))", _QR, 0, negatable=False,
        weight_decay="$num"),
     _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"
        r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),
