@@ -2993,7 +2993,7 @@ class _Reader:
                 first = k - 3 if len(prev) == 3 and prev[2] in ("=", ":") else k
                 self.add({"num_classes": int(value)}, self.tokens[first].start,
                          self.tokens[k + 1].end if first == k else t.end)
-                if prev[1] != "label" or first == k:
+                if first == k or prev[1] != "label":
                     return
                 # (a head's config count, "num_labels=2", may be contradicted by the classes said after it:
                 # _head_short_of_classes weighs them)
