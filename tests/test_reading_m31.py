@@ -221,3 +221,9 @@ def test_strong_augmentation_in_a_run_that_cannot_fit_routes_augmentation_first(
 ])
 def test_augmentation_beside_another_trouble_is_not_blamed(text: str) -> None:
     assert "DT-AUG-03" not in finding_ids(text)
+
+
+@pytest.mark.parametrize("text", ["10 classes and the loss is stuck", "5 classes, num_labels=2"])
+def test_a_class_count_said_first_is_read_without_fault(text: str) -> None:
+    got = obs(text)
+    assert got.get("num_classes") in (5, 10), got
