@@ -713,8 +713,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     # (a difference is the speed's only when said of it: "switching to bf16 made no difference" is a change made
     # that did not help, whatever the trouble it was meant for)
     _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"
-       r"(?:no\s+(?:speed\w*|difference\s+(?:in|to|for|on)\s+(?:the\s+)?(?:speed|throughput|runtime|run\s*time|"
-       r"(?:step|epoch|training|iteration)\s+(?:time|speed)|it/s|time\s+per))|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
+       r"(?:no\s+(?:speed\w*|difference(?=[^.!?\n]{0,40}?\b(?:speed|throughput|runtime|time|faster|slower|"
+       r"it/s)\b))|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
        r"faster|help\s+(?:with\s+)?speed))",
        _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="precision"),
     _k(OPTIMIZER_NAMES, _QR, 1, optimizer="$optimizer"),
