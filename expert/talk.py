@@ -119,6 +119,9 @@ _REFERENCES = frozenset("paper author authors baseline reported official referen
 a comparison with it, however the "the" before it reads."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
+_STALLS = frozenset({"plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay"})
+"""Movements of a curve that stopped improving (a plateau, said in any of its words)."""
+
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
 _TERSE_AFTER = frozenset({"and", "but", "while", "whereas", "after", "since", "from", "every", "each", "over",
                           "during", "until", "till"})
@@ -2310,6 +2313,7 @@ class _Reader:
                 # "my colleague's run goes nan", "someone on the forum had nan loss": another person's run moves,
                 # not the user's (nor may a cue read it)
                 self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.TROUBLE_NAMES)
+                self.u.no_guess = True  # (nor is the user's trouble guessed from it when nothing else is read)
                 others = True
                 continue
             if m == "hang" and self._person_subject(p.i, i):
@@ -2501,6 +2505,11 @@ class _Reader:
             if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and self._after_learning(sent[0], at):
                 time = "after_learning"
+            if split == "val" and time in ("later", "after_learning") and m in _STALLS and \
+                    {"train", "training"} & set(self.lemmas(*sent)):
+                # "val loss plateaus after 10 epochs while train loss keeps dropping": the two curves apart are the
+                # gap's (a frame reads it), not a stall of the run's progress
+                time = None
             if m in ("hang", "freeze", "stuck") and time == "epoch_start" and \
                     set(self.lemmas(*sent)) & K.FOREVER_WORDS:
                 time = None  # "hangs at the epoch boundary, blocked on a queue": it never goes on, no slow start
@@ -3014,7 +3023,10 @@ class _Reader:
                 first = k - 3 if len(prev) == 3 and prev[2] in ("=", ":") else k
                 self.add({"num_classes": int(value)}, self.tokens[first].start,
                          self.tokens[k + 1].end if first == k else t.end)
-                return
+                if first == k or prev[1] != "label":
+                    return
+                # (a head's config count, "num_labels=2", may be contradicted by the classes said after it:
+                # _head_short_of_classes weighs them)
 
     def _world_size(self, lo: int, hi: int) -> None:
         """"on 4 GPUs", "with eight gpus", "2 nodes x 8 GPUs": how many processes train together.
@@ -4226,6 +4238,94 @@ class _Reader:
                     self.add({"label_check": "not_zero_based"}, toks[k].start, toks[min(hi, k + 6) - 1].end)
                     return
 
+    def _reload_numbers(self) -> None:
+        """A score given before saving and after loading again, only as numbers: ``reload_metric_drop``.
+
+        "93% before saving, 12% after loading", "reloaded it gets 0.12, trained it had 0.93": each score (a
+        percentage or a fraction) tied to the nearest side word within three tokens (``RELOAD_SAVED_SIDE``,
+        ``RELOAD_LOADED_SIDE``); the reloaded one ``RELOAD_DROP`` of the saved one or less, in either order. A
+        sentence about GPU use, memory or data loading (``RELOAD_NOT_METRIC``) holds no score.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            if set(self.lemmas(lo, hi)) & K.RELOAD_NOT_METRIC:
+                continue
+            sides: dict[str, list[tuple[int, float]]] = {"saved": [], "loaded": []}
+            for k in range(lo, hi):
+                t = toks[k]
+                if t.kind != "num" or t.number is None or t.number < 0:
+                    continue
+                if t.unit == "%" and t.number <= 100:
+                    value = t.number / 100
+                elif not t.unit and 0 < t.number <= 1 and "." in t.text:
+                    value = t.number
+                else:
+                    continue
+                # (a side word across a comma is the other score's: "93% before saving, 12% after loading")
+                # (at equal distance the words after the score are its own: "93% before saving and 90% after")
+                near = sorted((abs(n - k), n < k, n) for n in range(max(lo, k - 3), min(hi, k + 4)) if n != k and
+                              toks[n].lemma in K.RELOAD_SAVED_SIDE | K.RELOAD_LOADED_SIDE and
+                              not any(x.kind == "punct" and x.text in ",;:()" for x in toks[min(n, k):max(n, k)]))
+                if near:
+                    side = "loaded" if toks[near[0][2]].lemma in K.RELOAD_LOADED_SIDE else "saved"
+                    sides[side].append((k, value))
+            if len(sides["saved"]) != 1 or len(sides["loaded"]) != 1:
+                continue
+            # (scores, not the share of time spent loading data: the keyword layer's reading of "12% ... loading")
+            start, end = toks[lo].start, toks[hi - 1].end
+            self.claim(start, end, ("data_time_fraction",))
+            self.u.readings = [r for r in self.u.readings if not (
+                start <= r.start and r.end <= end and (r.name == "data_time_fraction" or (
+                    r.name == "symptom" and r.value == "slow_training")))]
+            if sides["loaded"][0][1] <= K.RELOAD_DROP * sides["saved"][0][1]:
+                ends = sorted((sides["saved"][0][0], sides["loaded"][0][0]))
+                self.add({"reload_metric_drop": True}, toks[ends[0]].start, toks[ends[1]].end)
+                return
+
+    def _head_short_of_classes(self) -> None:
+        """A head with fewer outputs than the classes the text states: the classes win, the mismatch is read.
+
+        "num_labels=2 but my labels run 0..4", "nn.Linear(512, 2) ... 5 classes": a count of the head's outputs
+        (``num_outputs``, a config value such as num_labels) is a setting, the label range or class count said in
+        words is the data. When the data has more classes, the config count must not stand as ``num_classes``;
+        the ids past the last output are out of range for a class-index loss (``label_check=not_zero_based``, the
+        reading of "target out of bounds"). One output beside two classes is a binary head (BCE), no mismatch.
+        """
+        # (the config's count is the one _classes read off "num_labels=N": a setting of the head)
+        config = [r for r in self.u.readings if r.name == "num_classes" and isinstance(r.value, int) and
+                  re.search(r"num_?labels", self.text[r.start:r.end], re.I)]
+        if not config:
+            return
+        head = max(r.value for r in config)
+        toks = self.tokens
+        counts = [r.value for r in self.u.readings if r.name == "num_classes" and isinstance(r.value, int) and
+                  r.value > head]
+        for lo, hi in self._sentences():
+            for k in range(lo, hi):
+                if toks[k].lemma not in K.CLASS_ID_ANCHORS and toks[k].text.lower() not in K.CLASS_ID_ANCHORS:
+                    continue
+                if self._negated(k, max(lo, k - 3)):
+                    continue
+                ids = self._listed_ids(k, hi)
+                # (a range written glued, "0..4", "0-4": _range_values keeps its upper end; its lower end is the
+                # number right before)
+                for n in range(k + 2, min(len(toks), k + 8)):  # (a sentence ends at "0." of "0..4")
+                    low = n - 2 if toks[n - 1].text == "." else n - 1
+                    if toks[n].kind == "num" and toks[n].text[:1] in "-." and low > k and \
+                            toks[low].kind == "num" and toks[low].number is not None and \
+                            toks[low].end == toks[low + 1].start and toks[n - 1].end == toks[n].start and \
+                            not any(t.lemma in K.NEGATORS or t.lemma == "not" for t in toks[k + 1:low]):
+                        top = toks[n].text.lstrip("-.")
+                        ids += [toks[low].number] + ([float(top)] if top.isdigit() else [])
+                # (ids from 0 said as a range: "0..4", "from 0 to 4"; the class count is the top id plus one)
+                if len(ids) >= 2 and min(ids) == 0 and all(v == int(v) for v in ids):
+                    counts.append(int(max(ids)) + 1)
+        count = max(counts, default=0)
+        if count <= head or (head < 2 and count <= 2):
+            return
+        self.u.readings = [r for r in self.u.readings if r not in config]
+        self.add({"num_classes": count, "label_check": "not_zero_based"}, config[0].start, config[0].end)
+
     def _targets_out_of_reach(self) -> None:
         """Targets given as a range their consumer cannot take: ``target_range``.
 
@@ -4680,6 +4780,8 @@ class _Reader:
         self._suspected()
         self._targets_out_of_reach()
         self._one_based_ids()
+        self._head_short_of_classes()
+        self._reload_numbers()
         self._uneven_ranks()
         self._timed_pairs()
         self._lowered_lr_unstable()
@@ -4737,6 +4839,8 @@ class _Reader:
             if clause_status(self.tokens, p.i, p.j, hedge=False) in (NEGATED, PAST):
                 continue  # "no loss curve yet", "the loss used to be weird, fixed now": nothing is said of it now
             c_lo = clause_start(self.tokens, p.i)
+            if self._others_run(c_lo, p.i):
+                continue  # "my friend's loss goes nan": another person's figure, nothing said of the user's run
             if any("m" in o.roles and o.i >= p.j and self._negated(o.i, c_lo)
                    for o in self.parts_in(p.j, _clause_end(self.tokens, p.i))):
                 continue  # "the loss is not nan", "val loss isn't going up": a trouble of it denied, none said

@@ -757,6 +757,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # flat" reads an RL run, and GRPO named beside it keeps the run a preference tuning)
             best[name] = (key, reading)
     _first_eval_gap(best, dt.text)
+    _negative_kl_loss(best, dt.text)
+    _decay_per_step(best)
     if history and not _troubled(best):
         if _ASKS.search(dt.text):
             # a trouble said as fixed, and nothing else wrong, but asked about ("had NaN, fixed it by lowering the
@@ -792,6 +794,68 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # (the value was valid when held: it went through Observation.make above)
             u.offered.append(Observation.make(name, value, f"text:{words} (suspected)"))
     return u, [best[n][1] for n in sorted(best)]
+
+
+def _decay_per_step(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:
+    """The fraction weight decay alone takes off the weights each step, from the LR and the decay said together.
+
+    "AdamW, lr 1e-2, weight_decay 1.0", "SGD lr 0.1 momentum 0.9 weight decay 0.5": ``decay_per_step`` is lr * wd
+    for a decoupled decay (AdamW, Lion, or no optimizer named) and lr * wd / (1 - momentum) for SGD's coupled one,
+    as the optimizer probe measures it. Adam's coupled L2 is divided by the gradient's scale, so no rate follows
+    from the two numbers there.
+    """
+    lr, wd = best.get("learning_rate"), best.get("weight_decay")
+    if lr is None or wd is None or "decay_per_step" in best:
+        return
+    rate, decay = lr[1].observation.value, wd[1].observation.value
+    if not (isinstance(rate, (int, float)) and isinstance(decay, (int, float))) or rate <= 0 or decay <= 0:
+        return
+    opt = best.get("optimizer")
+    name = str(opt[1].observation.value) if opt is not None else ""
+    if name in ("adam", "adagrad", "rmsprop", "adafactor"):
+        return
+    per_step = rate * decay
+    if name.startswith("sgd") or name in ("momentum", "nesterov"):
+        mom = best.get("sgd_momentum")
+        m = mom[1].observation.value if mom is not None else (0.9 if name != "sgd" else 0.0)
+        if not isinstance(m, (int, float)) or m >= 1:
+            return
+        per_step /= 1.0 - m
+    words = f"{lr[1].words}; {wd[1].words}"
+    try:
+        obs = Observation.make("decay_per_step", float(f"{per_step:.3g}"), f"text:{words}")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["decay_per_step"] = (wd[0], TextReading(obs, words))
+
+
+def _negative_kl_loss(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """The KL divergence said to go negative names the loss in use: ``loss_fn=kl_div`` outside policy tuning.
+
+    "my KLDivLoss gives negative values": the negative-loss cue takes in the loss's name, so the name's own cue
+    reads nothing; the KL is then the chosen loss (a distillation's, a VAE's). In a run tuned against a reference
+    policy (PPO, DPO, RLHF: ``POLICY_WORDS``, or the task read as one) the KL is a penalty the run monitors, not
+    its loss, and nothing is added.
+    """
+    from knowledge.keywords import _KL_NAME
+    from knowledge.talk import POLICY_WORDS
+
+    neg = best.get("negative_loss")
+    if neg is None or neg[1].observation.value is not True or "loss_fn" in best:
+        return
+    task = best.get("task")
+    if task is not None and task[1].observation.value in ("rl", "preference_tuning"):
+        return
+    if set(re.findall(r"[a-z]+", text.lower())) & POLICY_WORDS:
+        return
+    found = rx.compile(_KL_NAME, re.IGNORECASE).search(text)
+    if found is None:
+        return
+    try:
+        obs = Observation.make("loss_fn", "kl_div", f"text:{found.group(0).strip()}")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["loss_fn"] = (neg[0], TextReading(obs, found.group(0).strip()))
 
 
 def _first_eval_gap(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:

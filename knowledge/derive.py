@@ -164,6 +164,16 @@ ROWS = ROWS + (
         "validation scores better than training.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength"),
         need=("flag:train_below_val",), salience=Salience.DERIVE + 5),
+    # Augmentation said to be strong in a run that cannot fit its own training data ("the augmentation is too
+    # aggressive and the model underfits") is the regulariser too strong for the model: the augmented task is
+    # harder than the real one, which is what a run with it scoring below the run without it states.
+    Row("DV-AUG-01", {"augmentation_hurts": Absent(), "augmentation_strength": "strong",
+                      "symptom": Is("not_learning", "convergence")},
+        (Derive("augmentation_hurts", True),),
+        "Strong augmentation in a run that does not fit its training data makes the training task harder than "
+        "the real one: the augmentation costs more fit than it can give back.",
+        Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+        salience=Salience.DERIVE + 5),
     # Out of memory when the batch was raised is the seed's memory-limited batch said the other way round: the
     # batch the user wants does not fit.
     Row("DV-MEM-01", {"memory_limited": Absent(), "recent_change": "batch_size", "boundary_topic": "cuda_oom"},

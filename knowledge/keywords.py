@@ -233,6 +233,10 @@ def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scop
                    lends_scope=lends_scope)
 
 
+_LOSS_PAIR_LINK = r"(?:,|;|but|while|and|with|/|vs\.?|versus|whereas)?"
+"""What joins a training and a validation loss said in one breath ("train loss 0.4, val loss 1.2", "val_loss=15 with
+train_loss=0.7")."""
+
 KEYWORDS: tuple[Keyword, ...] = (
     # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
@@ -571,10 +575,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"train(?:ing)?\s+(?P<train_metric>\d+(?:\.\d+)?\s*%)\s*(?:,|/|and|but|vs\.?)?\s*(?:val(?:idation)?|test)\s+"
        r"(?P<val_metric>\d+(?:\.\d+)?\s*%)",
        _OF, 1, negatable=False, train_metric="$frac", val_metric="$frac", metric_kind="accuracy"),
-    _k(rf"train(?:ing)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<train_metric>{NUM})\s*"
-       rf"(?:,|but|while|and|/|vs\.?)?\s*(?:(?:the|a|an|my|our)\s+)?val(?:idation)?\s+loss\s*(?:(?:of|is|=|:|at|was|around|"
-       r"about|~)\s*)"
+    # (the logged spelling too, "train_loss=0.7, val_loss=15", and either order: "val_loss=15 with train_loss=0.7")
+    _k(rf"train(?:ing)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<train_metric>{NUM})\s*"
+       rf"{_LOSS_PAIR_LINK}\s*(?:(?:the|a|an|my|our)\s+)?val(?:idation)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*)"
        rf"{{0,2}}(?P<val_metric>{NUM})",
+       _OF, 2, negatable=False, train_metric="$num", val_metric="$num", metric_kind="loss"),
+    _k(rf"val(?:idation)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<val_metric>{NUM})\s*"
+       rf"{_LOSS_PAIR_LINK}\s*(?:(?:the|a|an|my|our)\s+)?train(?:ing)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|only|"
+       rf"just|~)\s*){{0,2}}(?P<train_metric>{NUM})",
        _OF, 2, negatable=False, train_metric="$num", val_metric="$num", metric_kind="loss"),
     # informational questions about an optimizer are direct questions, not a wish to switch
     _k(rf"(?:when|why|how|where|in\s+what\s+cases?|for\s+what)\s+(?:does|do|would|is|are|can|could|should)\s+"
@@ -654,7 +662,9 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\bwrap\w*\s+(?:the\s+)?(?:whole|entire|full)\s+(?:for\s+|training\s+|epoch\s+|dataloader\s+|batch\s+){0,2}"
        r"(?:loop|epoch)\b(?:(?!\bnot\b|n't\b)[^.;]){0,40}?\b(?:\w+\.)?(?:accumulate|no_sync)",
        _LOOP, 2, accum_wiring="around_loop", grad_accumulation=True),
-    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:of|=|:|is|at)?\s*(?P<weight_decay>{NUM})", _QR, 0, negatable=False,
+    # (set to a value too: "I set weight decay to 0.5", "weight decay was raised to 0.1")
+    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:(?:of|=|:|is|at|was|(?:(?:set|raised|increased|lowered|reduced)\s+)?to)\s*)?"
+       rf"(?P<weight_decay>{NUM})(?!\s*(?:x\b|times\b|%))", _QR, 0, negatable=False,
        weight_decay="$num"),
     _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"
        r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),
@@ -704,8 +714,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        kept_graphs="eval_with_grad"),
     # (the model family is read by the parser of training talk: knowledge.talk.MODEL_FAMILIES and SETTING_NAMES)
     # "why doesn't mixed precision speed anything up?" is a precision-strategy question
+    # (a difference is the speed's only when said of it: "switching to bf16 made no difference" is a change made
+    # that did not help, whatever the trouble it was meant for)
     _k(r"(?:mixed\s+precision|fp16|bf16|amp|precision\s*=\s*16|half\s+precision)(?P<gap1>[^.!?\n]{0,60}?)"
-       r"(?:no\s+(?:speed\w*|difference)|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
+       r"(?:no\s+(?:speed\w*|difference(?=[^.!?\n]{0,40}?\b(?:speed|throughput|runtime|time|faster|slower|"
+       r"it/s)\b))|(?:doesn't|does\s+not|didn't|did\s+not|won't)\s+(?:speed|make\s+\w+\s+"
        r"faster|help\s+(?:with\s+)?speed))",
        _DQ, P_DIRECT + 1, negatable=False, symptom="direct_question", question_topic="precision"),
     _k(OPTIMIZER_NAMES, _QR, 1, optimizer="$optimizer"),

@@ -1706,6 +1706,12 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
     # a noisy validation curve says nothing of the training curve's stability
     + _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
+    # (said with its onset, "val loss plateaus after 10 epochs": the held-out curve stalled once it had learned, a
+    # plateau of the run's progress, not of the training curve's shape)
+    + _c("loss", "plateau stuck flatline not-down not-improve flat stay", {"symptom": "convergence"}, split="val",
+         time="after_learning")
+    + _c("loss", "plateau stuck flatline not-down not-improve flat stay", {"symptom": "convergence"}, split="val",
+         time="later")
     # (alone, it says at least which figure is not working)
     + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay plateau",
          {"not_working_aspect": "loss"}, split="val")
@@ -3085,6 +3091,19 @@ CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)
                r"battery|it)\b)[\w.=,'-]+){0,8}?(?<!\brate)(?<!\blr)\s+die[sd]\b(?!\s+(?:down|out|off|away|to)\b)")
 """A crash named in words or pasted, when no error family is recognised (``symptom=crash``, weakly): an error
 class ("RuntimeError"), an error line ("error:") or "an error" said of the run, never "training error"."""
+
+RELOAD_SAVED_SIDE = frozenset("save saving saved train training trained checkpointing".split())
+"""Words tying a metric to the model before it was saved ("93% before saving", "at the end of training 0.93")."""
+
+RELOAD_LOADED_SIDE = frozenset("load loading loaded reload reloading reloaded restore restoring restored".split())
+"""Words tying a metric to the model once loaded again ("12% after loading", "reloaded: 0.12")."""
+
+RELOAD_NOT_METRIC = frozenset("gpu cpu memory ram vram util utilization usage time speed throughput worker "
+                              "dataloader loader data dataset disk progress take spend wait".split())
+"""Words that make a percentage beside saving/loading something other than a score (GPU use, data loading time)."""
+
+RELOAD_DROP = 0.5
+"""A score once reloaded at or below this fraction of the score before saving is a reload that lost the model."""
 
 CLASS_NOUNS = frozenset("class categories category label cls".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
