@@ -18,6 +18,7 @@ import torch
 from knowledge.terms import REGRESSION_LOSSES
 from probes.base import Probe, ProbeInfo, emit
 from probes.config_lint import inner_losses, loss_name
+from probes.state import loss_state, restore_loss_state
 
 INFO = ProbeInfo("output_target", "free", "forward", ("target_shape", "target_range", "output_norm_dim",
                                                       "target_kind", "loss_reduction", "label_sortedness"))
@@ -173,6 +174,7 @@ def inner_calls(loss_fn: Any, out: Any, y: Any) -> list[tuple[str, torch.nn.Modu
         return calls
     handles = [m.register_forward_hook(lambda m, a, o, n=n: calls.append((n, m, a[0], a[1])) if _judgeable(a)
                                        else None) for n, m in terms]
+    saved = loss_state(loss_fn)
     try:
         with torch.no_grad():
             loss_fn(out, y)
@@ -181,6 +183,7 @@ def inner_calls(loss_fn: Any, out: Any, y: Any) -> list[tuple[str, torch.nn.Modu
     finally:
         for h in handles:
             h.remove()
+        restore_loss_state(saved)
     return calls
 
 

@@ -251,6 +251,37 @@ def test_examine_with_a_composite_loss_leaves_the_model_as_found() -> None:
     assert not loss.ce._forward_hooks and not loss.l1._forward_hooks
 
 
+class Counting(ClassAndValue):
+    """A stateful loss: a call counter and a running mean of the loss in a buffer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls, self.scale = 0, 1.0
+        self.register_buffer("running", torch.zeros(()))
+
+    def forward(self, out: tuple[torch.Tensor, torch.Tensor], y: torch.Tensor) -> torch.Tensor:
+        loss = super().forward(out, y) * self.scale
+        self.calls += 1
+        self.scale *= 0.5
+        with torch.no_grad():
+            self.running.mul_(0.9).add_(0.1 * loss.detach())
+        return loss
+
+
+def test_examine_leaves_a_stateful_loss_module_as_found() -> None:
+    torch.manual_seed(0)
+    model, loss = TwoHeads(), Counting()
+    loss.running.fill_(0.25)
+    x, y = _two_batch()
+    calls = inner_calls(loss, model(x), y)
+    assert len(calls) == 2  # the terms were still recorded
+    assert (loss.calls, loss.scale, float(loss.running)) == (0, 1.0, 0.25)
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    examine(model, loss, (x, y), opt)  # examine calls the loss several times: all of them undone
+    assert (loss.calls, loss.scale, float(loss.running)) == (0, 1.0, 0.25)
+    assert not loss._forward_hooks and not loss.ce._forward_hooks
+
+
 
 Heads = namedtuple("Heads", ["logits", "value"])
 
