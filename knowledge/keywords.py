@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from knowledge.measurements import threshold
 from knowledge.schema import Cite, Keyword
 from knowledge.terms import LOSS_SPELLINGS, OPTIMIZER_SPELLINGS, SCHEDULE_SPELLINGS
 
@@ -43,7 +44,21 @@ _EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader
                r"val\w*|test\w*|inference|predict\w*|scoring)")
 
 _VAL_LOSS = r"\b(?:val(?:idation)?|eval(?:uation)?|test|dev)[\s_-]?loss\b"
-_FACTOR = r"(?<![\d.])(?:[1-9]\d+|\d{3,})(?:\.\d+)?\s*(?:x|\u00d7|times|-?fold)"
+def _int_at_least(n: int) -> str:
+    """A regex for a whole number ``n`` or more (no leading zero): longer numbers, or as long and not smaller."""
+    d = str(n)
+    alts = [rf"[1-9]\d{{{len(d)},}}"]
+    for i, c in enumerate(d):
+        if i == len(d) - 1:
+            alts.append(rf"{d[:i]}[{c}-9]")
+        elif c != "9":
+            alts.append(rf"{d[:i]}[{int(c) + 1}-9]\d{{{len(d) - i - 1}}}")
+    return "(?:" + "|".join(alts) + ")"
+
+
+# the factor of ``MT-FAR-ABOVE`` or more, the one the numbers' reading (``expert.text._first_eval_gap``) applies
+_FACTOR = (rf"(?<![\d.]){_int_at_least(int(threshold('MT-FAR-ABOVE')))}(?:\.\d+)?\s*"
+           r"(?:x|\u00d7|times|-?fold)")
 _FAR_ABOVE = (rf"(?:(?:{_FACTOR}|(?:several\s+|a\s+few\s+|two\s+|"
               r"three\s+|many\s+)?orders?\s+of\s+magnitude)\s+(?:larger|higher|bigger|greater|above|more|worse)|"
               # the factor said of the training loss itself ("100x the train loss", "50 times that of training")

@@ -7,6 +7,8 @@ it silent; the sentences are new, not the suite's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from expert.text import _slip
@@ -141,6 +143,16 @@ def test_augmentation_said_strong(text: str, expected: dict) -> None:
     # a gap said at a later epoch, or a small one at the first, is no such gap
     ("epoch 40: train loss 0.1, val loss 2.5", {"val_loss_far_above_from_start": None}),
     ("epoch 1: train loss 0.5, val loss 0.6", {"val_loss_far_above_from_start": None}),
+    # ordinary late overfitting: the first-evaluation words are said of another time than the values
+    ("epoch 1 was fine. at epoch 30 train loss 0.02 and val loss 0.4", {"val_loss_far_above_from_start": None}),
+    ("I have trained from the start for 100 epochs, now train loss 0.01 and val loss 0.2",
+     {"val_loss_far_above_from_start": None}),
+    ("since the beginning of the week I train; at epoch 80 train loss 0.02, val loss 0.5",
+     {"val_loss_far_above_from_start": None}),
+    ("train loss 0.02, val loss 0.4 at epoch 100 (epoch 1 had 2.3 and 2.4)", {"val_loss_far_above_from_start": None}),
+    # the time said after both values (the reach is measured from the later value's end)
+    ("train loss 0.3 and val loss 9.0, that was at epoch 1", {"val_loss_far_above_from_start": True}),
+    ("train loss 0.3, val loss 9.0 after the first epoch", {"val_loss_far_above_from_start": True}),
 ])
 def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -166,3 +178,12 @@ def test_the_heads_output_count(text: str, expected: dict) -> None:
 ])
 def test_a_removal_turns_off_the_switch_not_what_its_name_implies(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+def test_the_far_above_factor_is_one_threshold_for_numbers_and_words() -> None:
+    from knowledge.keywords import _FACTOR
+    from knowledge.measurements import MEASURE_BY_ID, threshold
+
+    assert "MT-FAR-ABOVE" in MEASURE_BY_ID and "MT-FIRST-EVAL-REACH" in MEASURE_BY_ID
+    n = int(threshold("MT-FAR-ABOVE"))
+    assert re.fullmatch(_FACTOR, f"{n}x") and not re.fullmatch(_FACTOR, f"{n - 1}x")
