@@ -608,6 +608,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         HISTORY_NAMES,
         LOSS_BEHAVIOR_PRIORITY,
         PASTED_CRASH_PRIORITY,
+        REMOVABLE_SWITCHES,
         SYMPTOM_PRIORITY,
         VALUE_PRIORITY,
     )
@@ -687,6 +688,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                     continue  # what worked before, what the user weighs, what others use: not this run's
             try:
                 value = _value(h, name, raw_value)
+                if value is True and name in REMOVABLE_SWITCHES and \
+                        any(a <= h.start and h.end <= b for a, b in u.removed):
+                    value = False  # "turned off warmup", "I removed label smoothing": the switch taken out is off
                 phrase = nt.source(dt.offset(h.start), dt.offset(h.end))
                 obs = Observation.make(name, value, f"text:{phrase.strip()}")
             except (TrainoptError, ValueError, TypeError, OverflowError):

@@ -26,6 +26,22 @@ from tests.reading import assert_reads
     ("the grad scaler skipped a few steps at the start", {"grad_scaler": True}),
     # a value taken out says nothing of the one in use
     ("we dropped mixed precision", {"mixed_precision": None}),
+    # a switch read by a cue (bare "warmup", "label smoothing") is off when taken out too
+    ("turned off warmup", {"warmup": False}),
+    ("I disabled the warmup", {"warmup": False}),
+    ("got rid of warmup", {"warmup": False}),
+    ("I removed the learning rate warmup", {"warmup": False}),
+    ("I removed label smoothing", {"label_smoothing": False}),
+    ("I turned off the warmup and it diverged", {"warmup": False}),
+    # ... and stays on where it is used, weighed or the removal is denied
+    ("I use warmup", {"warmup": True}),
+    ("with warmup the loss spikes", {"warmup": True}),
+    ("I use label smoothing 0.1", {"label_smoothing": True}),
+    ("I haven't removed the GradScaler, it's still there", {"grad_scaler": True}),
+    ("I didn't remove gradient clipping, it is still on", {"grad_clipping": True}),
+    ("we did not turn off clipping", {"grad_clipping": True}),
+    ("I never removed the warmup", {"warmup": None}),
+    ("I did not use a GradScaler", {"grad_scaler": False}),
 ])
 def test_a_setting_taken_out_is_off(text: str, expected: dict) -> None:
     assert_reads(text, expected)
