@@ -105,6 +105,15 @@ def test_a_bayesian_search(text: str, expected: dict) -> None:
     ("QAT with fake quantization modules makes the loss jump", {"boundary_topic": "quantization"}),
     # a stream of logs captured is no graph capture
     ("I capture the log stream to a file while training", {"boundary_topic": None}),
+    # CUDA's own error wordings are; a camera's, a webcam's or an audio stream's capture is everyday talk
+    ("cudaErrorStreamCaptureUnsupported: operation not permitted when stream is capturing",
+     {"boundary_topic": "cuda_graphs"}),
+    ("RuntimeError: CUDA error: operation failed due to a previous error during capture",
+     {"boundary_topic": "cuda_graphs"}),
+    ("graph capture fails with torch.cuda.graph", {"boundary_topic": "cuda_graphs"}),
+    ("the lighting changes a lot during capture, so my val accuracy is low", {"boundary_topic": None}),
+    ("capturing stream frames from a webcam", {"boundary_topic": None}),
+    ("the audio stream capture adds noise", {"boundary_topic": None}),
 ])
 def test_capture_and_fake_quantization(text: str, expected: dict) -> None:
     assert_reads(text, expected)
