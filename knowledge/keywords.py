@@ -519,8 +519,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # ... and as PyTorch code or words give it: the head's Linear with its out_features ("my last layer is
     # nn.Linear(512, 10)", "model.fc = nn.Linear(2048, 20)", "fc has out_features=100"), or the count of logits the
     # head is said to give ("the head outputs 5 logits", "the classifier has 10 outputs"); the head named, so a
-    # hidden layer's width or a count of layers or attention heads is not read
-    _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer|out_layer|last\s+linear|final\s+linear)"
+    # hidden layer's width or a count of layers or attention heads is not read (nor a numbered "fc1" followed by
+    # another Linear, on its line or the next ones, "fc1 = nn.Linear(784, 128), fc2 = nn.Linear(128, 10)": the
+    # chain's last one is the head)
+    _k(r"\b(?:head|classifier|fc(?!\d)|fc\d+(?![^!?]{0,40}?linear\([^)]*\)[^!?]{0,80}?linear\()|"
+       r"last\s+layer|final\s+layer|output\s+layer|out_layer|last\s+linear|final\s+linear)"
        r"[\w.]*[^.;!?\n]{0,25}?(?:nn\.)?linear\(\s*\d+\s*,\s*(?P<num_outputs>\d+)\s*[,)]",
        _QR, 0, negatable=False, num_outputs="$int"),
     _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer)[\w.]*[^.;!?\n]{0,25}?\bout_features\s*[=:]\s*"

@@ -191,6 +191,10 @@ def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: 
     ("the first layer is nn.Linear(784, 128)", {"num_outputs": None}),
     ("the head has 12 attention heads", {"num_outputs": None}),
     ("my classifier has 3 layers", {"num_outputs": None}),
+    # a chain of numbered layers: the last Linear is the head, not the first one's hidden width
+    ("fc1 = nn.Linear(784, 128), fc2 = nn.Linear(128, 10); 10 classes", {"num_outputs": 10}),
+    ("self.fc1 = nn.Linear(784, 256)\nself.fc2 = nn.Linear(256, 10)", {"num_outputs": 10}),
+    ("fc1 = nn.Linear(784, 10) is my only layer", {"num_outputs": 10}),
 ])
 def test_the_heads_output_count(text: str, expected: dict) -> None:
     assert_reads(text, expected)
