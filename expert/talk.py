@@ -249,6 +249,8 @@ class Understanding:
         confirm: Confirmation questions for words read two ways (the word, the question).
         asked: ``(start, end)`` of each yes/no question ("does the warmup end too early?"): a cause read inside
             one is the user's hypothesis, offered to confirm rather than read (``knowledge.talk.YES_NO_LEADS``).
+        removed: ``(start, end)`` of the words a removal said as done takes out ("turned off <the warmup>", "I
+            removed <label smoothing>"): a cue of a switch inside one reads it off (``expert.text``).
         offered: The observations of those hypotheses (filled by ``expert.text``): a `yes` to their confirmation
             records them.
         no_guess: The text says why no trouble is to be guessed when nothing is read: it describes a healthy run
@@ -262,6 +264,7 @@ class Understanding:
     claims: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     confirm: list[tuple[str, str]] = field(default_factory=list)
     asked: list[tuple[int, int]] = field(default_factory=list)
+    removed: list[tuple[int, int]] = field(default_factory=list)
     offered: list[Any] = field(default_factory=list)
     no_guess: bool = False
     on_topic: bool = True
@@ -4772,6 +4775,7 @@ class _Reader:
         self.code()
         self._chance()
         self._named_settings()
+        self._removal_objects()
         self._quoted_settings()
         self._model_families()
         self._then_now()
@@ -5049,6 +5053,13 @@ class _Reader:
             if key is None:
                 continue
             lead = self._path_start(p.i)  # "torch.cuda.amp.GradScaler": the name starts at its module path
+            if self._removal_denied(lead, max(0, lead - 6)):
+                # "I haven't removed the GradScaler": the removal is denied, not the setting; a switch stays on
+                on = {n: True for n, v in K.SETTING_NAMES[key].items() if v is True and n in K.REMOVABLE_SWITCHES
+                      and not self.u.claimed(p.start, p.end, n)}
+                if on:
+                    self.add(on, p.start, p.end, named=True)
+                continue
             if self._negated(lead, max(0, lead - 3)) or self._baseline(p):
                 continue
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
@@ -5086,29 +5097,66 @@ class _Reader:
             i -= 1
         return i
 
-    def _removed(self, i: int) -> bool:
-        """Whether the setting named from token ``i`` on is the object of a removal, said as done.
-
-        "removed the GradScaler", "turned off warmup", "got rid of clipping"; not weighed ("should I remove the
-        scaler?") nor tried ("tried removing warmup"), where the setting is still the run's.
-        """
+    def _removal_verb(self, i: int) -> int | None:
+        """The removal verb whose object starts at token ``i`` ("removed the", "turned off", "got rid of"), or None."""
         toks = self.tokens
         k = i - 1
         while k >= 0 and i - k <= 3 and toks[k].kind == "word" and toks[k].lemma in K.REMOVAL_FILLERS:
             k -= 1
         if k < 0 or toks[k].kind != "word":
-            return False
-        verb = k
+            return None
         particle = K.REMOVAL_PARTICLES.get(toks[k].lemma)
         if particle is not None:
-            if k == 0 or not ({toks[k - 1].lemma, toks[k - 1].text} & particle):
-                return False
-            verb = k - 1
-        elif toks[k].lemma not in K.REMOVAL_VERBS and toks[k].text not in K.REMOVAL_VERBS:
+            return k - 1 if k > 0 and {toks[k - 1].lemma, toks[k - 1].text} & particle else None
+        return k if toks[k].lemma in K.REMOVAL_VERBS or toks[k].text in K.REMOVAL_VERBS else None
+
+    def _removed(self, i: int) -> bool:
+        """Whether the setting named from token ``i`` on is the object of a removal, said as done.
+
+        "removed the GradScaler", "turned off warmup", "got rid of clipping"; not weighed ("should I remove the
+        scaler?") nor tried ("tried removing warmup"), nor denied ("I haven't removed the scaler"), where the
+        setting is still the run's.
+        """
+        toks = self.tokens
+        verb = self._removal_verb(i)
+        if verb is None:
             return False
         before = {t.lemma for t in toks[max(0, verb - 3):verb]} | {t.text for t in toks[max(0, verb - 3):verb]}
         return not (before & (K.CHANGE_HYPOTHETICALS | K.TRIED_WORDS | K.NEGATORS | {"not", "?"})) and \
             not any(t.text == "?" for t in toks[verb:min(len(toks), i + 6)])
+
+    def _removal_denied(self, i: int, lo: int) -> bool:
+        """Whether token ``i`` stands in the object of a denied removal: the setting is then still on.
+
+        "I haven't removed the scaler", "didn't remove gradient clipping": the negation is the removal's.
+
+        The removal verb is looked for up to four words before ``i`` in its clause (a setting named in words,
+        "gradient clipping", is reached from its last word too), and must itself be negated.
+        """
+        toks = self.tokens
+        for k in range(i, max(lo, i - 4) - 1, -1):
+            if k < i and (toks[k].text in _BIND_BREAKS or toks[k].kind != "word"):
+                return False
+            verb = self._removal_verb(k)
+            if verb is not None:
+                return self._negated(verb, lo)
+        return False
+
+    def _removal_objects(self) -> None:
+        """The words each removal said as done takes out (``Understanding.removed``), for the cues of switches.
+
+        The object runs from the first word after the verb (its fillers skipped) for up to four words of its
+        clause: "turned off <the learning rate warmup>", "got rid of <warmup>".
+        """
+        toks = self.tokens
+        for i, t in enumerate(toks):
+            if t.kind != "word" or t.lemma in K.REMOVAL_FILLERS or not self._removed(i):
+                continue
+            j = i
+            while j + 1 < len(toks) and j + 1 - i < 4 and toks[j + 1].kind == "word" and \
+                    toks[j + 1].lemma not in _JOINERS and toks[j + 1].lemma not in _BREAK_WORDS:
+                j += 1
+            self.u.removed.append((t.start, toks[j].end))
 
     def _of_weights(self, p: Part) -> bool:
         """Whether a numeric format is said of the parameters: "weights (are) in fp32", "fp32 (master) weights"."""
@@ -5288,7 +5336,9 @@ class _Reader:
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
             if t.kind not in ("word", "num"):
                 continue
-            target = negated if k > first_neg and self._negated(lo + k, lo) else plain
+            # (a word in the object of a denied removal is not denied: "I haven't removed the scaler" keeps it)
+            target = negated if k > first_neg and self._negated(lo + k, lo) and \
+                not self._removal_denied(lo + k, lo) else plain
             if target is negated:
                 under.add(k)
             target.setdefault(t.lemma, k)
@@ -5525,6 +5575,8 @@ class _Reader:
         if k >= len(toks) or toks[k].start >= end:
             return False  # (a long text's line that was not tokenised: read as said)
         lo = self._negation_floor(k)
+        if self._removal_denied(k, lo):
+            return False  # "I haven't removed the GradScaler": the removal is denied, the call still runs
         if self._negated(k, lo) or any(t.lemma in K.CODE_ABSENT_LEADS or t.text in K.CODE_ABSENT_LEADS
                                        for t in toks[max(lo, k - 3):k]):
             return True

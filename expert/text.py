@@ -608,6 +608,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         HISTORY_NAMES,
         LOSS_BEHAVIOR_PRIORITY,
         PASTED_CRASH_PRIORITY,
+        REMOVABLE_SWITCHES,
         SYMPTOM_PRIORITY,
         VALUE_PRIORITY,
     )
@@ -687,6 +688,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
                     continue  # what worked before, what the user weighs, what others use: not this run's
             try:
                 value = _value(h, name, raw_value)
+                if value is True and name in REMOVABLE_SWITCHES and \
+                        any(a <= h.start and h.end <= b for a, b in u.removed):
+                    value = False  # "turned off warmup", "I removed label smoothing": the switch taken out is off
                 phrase = nt.source(dt.offset(h.start), dt.offset(h.end))
                 obs = Observation.make(name, value, f"text:{phrase.strip()}")
             except (TrainoptError, ValueError, TypeError, OverflowError):
@@ -858,27 +862,42 @@ def _negative_kl_loss(best: dict[str, tuple[tuple[Any, ...], TextReading]], text
     best["loss_fn"] = (neg[0], TextReading(obs, found.group(0).strip()))
 
 
+_LATER = rx.compile(r"[.!?](?=\s|$)|[;\n]|\bepochs?\s*[:#]?\s*(?:[2-9]|\d{2,})|\b(?:[2-9]|\d{2,})\s+epochs\b|"
+                    r"\b(?:now|later|currently|today)\b", re.IGNORECASE)
+"""Words between a first-evaluation time and two loss values that put the values later: a sentence break,
+another epoch's number, a count of epochs, "now"."""
+
+
 def _first_eval_gap(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
     """A validation loss an order of magnitude above the training loss at the first evaluation, said in numbers.
 
     "epoch 1: train loss 0.4, val loss 12.5", "at the first eval val_loss=15 with train_loss=0.7": both losses'
-    values read (``metric_kind`` loss), the validation one ``FAR_ABOVE_FACTOR`` times the training one or more, and
-    the first evaluation said beside them (``FIRST_EVAL`` within ``FIRST_EVAL_REACH`` characters): no memorising
+    values read (``metric_kind`` loss), the validation one ``MT-FAR-ABOVE`` times the training one or more, and
+    the first evaluation said of them (``FIRST_EVAL`` within ``MT-FIRST-EVAL-REACH`` characters, nothing later
+    between, ``_LATER``): no memorising
     opens such a gap in one epoch, so ``val_loss_far_above_from_start`` is added to ``best``. A gap said at a later
     epoch is the ordinary overfit's and adds nothing.
     """
-    from knowledge.talk import FAR_ABOVE_FACTOR, FIRST_EVAL, FIRST_EVAL_REACH
+    from knowledge.measurements import threshold
+    from knowledge.talk import FIRST_EVAL
 
     kind, train, val = best.get("metric_kind"), best.get("train_metric"), best.get("val_metric")
     if kind is None or train is None or val is None or kind[1].observation.value != "loss" or \
             "val_loss_far_above_from_start" in best:
         return
     t, v = train[1].observation.value, val[1].observation.value
-    if not (isinstance(t, (int, float)) and isinstance(v, (int, float)) and t > 0 and v >= FAR_ABOVE_FACTOR * t):
+    if not (isinstance(t, (int, float)) and isinstance(v, (int, float)) and t > 0
+            and v >= threshold("MT-FAR-ABOVE") * t):
         return
     at = min(train[0][2], val[0][2])
-    end = max(train[0][2], val[0][2]) + len(train[1].words)
-    if rx.compile(FIRST_EVAL).search(text, max(0, at - FIRST_EVAL_REACH), end + FIRST_EVAL_REACH) is None:
+    end = max(train[0][2] + len(train[1].words), val[0][2] + len(val[1].words))
+    reach = int(threshold("MT-FIRST-EVAL-REACH"))
+    lo, hi = max(0, at - reach), end + reach
+    # the time must be said of these values: another epoch, a count of epochs or a sentence break between them
+    # puts the values at a later time ("epoch 1 was fine. at epoch 30 train loss ...", "from the start for 100
+    # epochs, now train loss ...", "... at epoch 100 (epoch 1 had ...)")
+    if not any(_LATER.search(text[m.end():at] if m.end() <= at else text[end:m.start()]) is None
+               for m in rx.compile(FIRST_EVAL).finditer(text, lo, hi) if m.end() <= at or m.start() >= end):
         return
     try:
         obs = Observation.make("val_loss_far_above_from_start", True, f"text:{train[1].words}")

@@ -278,13 +278,17 @@ AREAS: tuple[Area, ...] = (
     Area("cuda_graphs", _PT, _TC,
          "CUDA-graph capture and re-recording (static shapes, overwritten outputs) are a compile/runtime API issue",
          "treating a CUDA-graph problem as a training-dynamics problem", "torch.compile errors",
+         # (CUDA's own wording only: "stream is capturing", cudaErrorStreamCapture..., "a previous error during
+         # capture"; a bare "stream capture" or "during capture" is everyday talk of cameras, audio and video)
          errors=("cudagraph", "cuda graph", "cuda graphs", "rerecord", "accessing tensor output of cudagraphs",
-                 "skipping cudagraphs", "stream is capturing", "streamcapture", "stream capture",
-                 "capturing stream", "during capture", "make_graphed_callables"),
+                 "skipping cudagraphs", "stream is capturing", "streamcapture", "previous error during capture",
+                 "make_graphed_callables"),
          # (the graph API by its module path, "torch.cuda.graph(...)", "make_graphed_callables"; a stream caught
-         # capturing is CUDA's own word for a capture that met an operation it cannot record)
-         words=r"cuda[\s.-]?graphs?|rerecord\w*|make_graphed_callables|stream\s+(?:is\s+)?captur\w*|"
-               r"captur\w+\s+(?:the\s+)?(?:cuda\s+)?stream|\w*streamcapture\w*", priority=9),
+         # capturing is CUDA's own word for a capture that met an operation it cannot record; a capture said
+         # otherwise names CUDA or a graph beside it: "graph capture fails", "capturing the cuda stream")
+         words=r"cuda[\s.-]?graphs?|rerecord\w*|make_graphed_callables|stream\s+is\s+capturing|"
+               r"(?:cuda|graph)\s+(?:stream\s+)?captur\w*|captur\w+\s+(?:the\s+|a\s+)?(?:cuda\s+stream|"
+               r"(?:cuda\s+)?graph)|\w*streamcapture\w*", priority=9),
     Area("memory_growth", _PT, _TENSORS,
          "memory that grows step after step (tensors kept alive by the graph, metrics accumulated on the GPU) is a "
          "memory-management bug, found by memory profiling",

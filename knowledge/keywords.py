@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from knowledge.measurements import threshold
 from knowledge.schema import Cite, Keyword
 from knowledge.terms import LOSS_SPELLINGS, OPTIMIZER_SPELLINGS, SCHEDULE_SPELLINGS
 
@@ -43,7 +44,21 @@ _EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader
                r"val\w*|test\w*|inference|predict\w*|scoring)")
 
 _VAL_LOSS = r"\b(?:val(?:idation)?|eval(?:uation)?|test|dev)[\s_-]?loss\b"
-_FACTOR = r"(?<![\d.])(?:[1-9]\d+|\d{3,})(?:\.\d+)?\s*(?:x|\u00d7|times|-?fold)"
+def _int_at_least(n: int) -> str:
+    """A regex for a whole number ``n`` or more (no leading zero): longer numbers, or as long and not smaller."""
+    d = str(n)
+    alts = [rf"[1-9]\d{{{len(d)},}}"]
+    for i, c in enumerate(d):
+        if i == len(d) - 1:
+            alts.append(rf"{d[:i]}[{c}-9]")
+        elif c != "9":
+            alts.append(rf"{d[:i]}[{int(c) + 1}-9]\d{{{len(d) - i - 1}}}")
+    return "(?:" + "|".join(alts) + ")"
+
+
+# the factor of ``MT-FAR-ABOVE`` or more, the one the numbers' reading (``expert.text._first_eval_gap``) applies
+_FACTOR = (rf"(?<![\d.]){_int_at_least(int(threshold('MT-FAR-ABOVE')))}(?:\.\d+)?\s*"
+           r"(?:x|\u00d7|times|-?fold)")
 _FAR_ABOVE = (rf"(?:(?:{_FACTOR}|(?:several\s+|a\s+few\s+|two\s+|"
               r"three\s+|many\s+)?orders?\s+of\s+magnitude)\s+(?:larger|higher|bigger|greater|above|more|worse)|"
               # the factor said of the training loss itself ("100x the train loss", "50 times that of training")
@@ -512,8 +527,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # ... and as PyTorch code or words give it: the head's Linear with its out_features ("my last layer is
     # nn.Linear(512, 10)", "model.fc = nn.Linear(2048, 20)", "fc has out_features=100"), or the count of logits the
     # head is said to give ("the head outputs 5 logits", "the classifier has 10 outputs"); the head named, so a
-    # hidden layer's width or a count of layers or attention heads is not read
-    _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer|out_layer|last\s+linear|final\s+linear)"
+    # hidden layer's width or a count of layers or attention heads is not read (nor a numbered "fc1" followed by
+    # another Linear, on its line or the next ones, "fc1 = nn.Linear(784, 128), fc2 = nn.Linear(128, 10)": the
+    # chain's last one is the head)
+    _k(r"\b(?:head|classifier|fc(?!\d)|fc\d+(?![^!?]{0,40}?linear\([^)]*\)[^!?]{0,80}?linear\()|"
+       r"last\s+layer|final\s+layer|output\s+layer|out_layer|last\s+linear|final\s+linear)"
        r"[\w.]*[^.;!?\n]{0,25}?(?:nn\.)?linear\(\s*\d+\s*,\s*(?P<num_outputs>\d+)\s*[,)]",
        _QR, 0, negatable=False, num_outputs="$int"),
     _k(r"\b(?:head|classifier|fc|last\s+layer|final\s+layer|output\s+layer)[\w.]*[^.;!?\n]{0,25}?\bout_features\s*[=:]\s*"

@@ -464,6 +464,17 @@ MEASURES: tuple[Measure, ...] = (
             "forwards fingerprinted, and batches seen coming back one epoch later, needed before the order is "
             "judged", "half an epoch of a 16-batch dataset seen twice; our count",
             Cite("003", "Scope boundaries", "training loop issues")),
+    Measure("MT-FAR-ABOVE", 10.0,
+            "a validation loss at least this many times the training loss at the first evaluation (or said as "
+            "'10x' / 'orders of magnitude' above): too large, too soon for overfitting; the two are computed "
+            "differently", "memorising opens a gap over many epochs while the training loss falls; one epoch "
+            "cannot open an order of magnitude; an order of magnitude is our bound",
+            Cite("000", "Symptom: model overfits", "check that train and validation are measured the same way")),
+    Measure("MT-FIRST-EVAL-REACH", 60,
+            "characters either side of two loss values within which the first evaluation ('epoch 1', 'from the "
+            "start') must be said for the values to be the first evaluation's", "about one clause of a message; "
+            "our bound", Cite("000", "Symptom: model overfits", "check that train and validation are measured "
+                              "the same way")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",

@@ -1421,13 +1421,10 @@ TROUBLE_WORDS = frozenset("problem problems issue issues wrong".split())
 """Words of trouble that, denied ("no problems so far", "nothing is wrong"), say the run is healthy."""
 
 FIRST_EVAL = (r"\bepoch\s*[:#]?\s*(?:0|1|one)\b(?!\s*[.,]\d)|\bfirst\s+(?:epoch|eval\w*|validation|val)\b|"
-              r"\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:start|beginning)\b")
-"""The first evaluation said as a time ("epoch 1:", "at the first evaluation", "since the beginning")."""
-FAR_ABOVE_FACTOR = 10.0
-"""How many times the training loss a validation loss must be, at the first evaluation, to be far above it: no
-memorising opens an order of magnitude in one epoch (the keyword cue's "10x" and "orders of magnitude")."""
-FIRST_EVAL_REACH = 60
-"""Characters either side of the two losses' values in which the first evaluation must be said."""
+              r"\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:start|beginning)\b(?!\s+of\b)")
+"""The first evaluation said as a time ("epoch 1:", "at the first evaluation", "since the beginning"; not "since
+the beginning of the week", a time of the calendar). The factor and reach are ``MT-FAR-ABOVE`` and
+``MT-FIRST-EVAL-REACH`` (``knowledge.measurements``)."""
 
 REASON_MARKERS = frozenset("save reduce cut lower free fit because due since reason about much lot short less "
                            "smaller avoid".split())

@@ -18,7 +18,7 @@ from knowledge.vocabulary import Observation
 from probes import config_lint, nonfinite
 from probes.base import ProbeInfo, emit, finite_or_none, merge, stored
 from probes.registry import plugins
-from probes.state import restore, take
+from probes.state import loss_state, restore, restore_loss_state, take
 
 
 def _split(batch: Any) -> tuple[Any, Any]:
@@ -224,6 +224,7 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
     if steps < 0:
         raise ProbeError("steps must be >= 0")
     snap = take(model, optimizer, scaler, loader)
+    saved_loss = loss_state(loss_fn)  # a stateful loss module (counters, buffers) is left as found too
     if snap.notes:
         import warnings
 
@@ -236,6 +237,7 @@ def examine(model: torch.nn.Module, loss_fn: Callable[[Any, Any], torch.Tensor],
         return ex.run()
     finally:
         restore(snap, optimizer, scaler)
+        restore_loss_state(saved_loss)
 
 
 SCOPE = ProbeInfo("exam", "free", "static", ("probe_scope",))

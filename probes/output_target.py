@@ -18,6 +18,7 @@ import torch
 from knowledge.terms import REGRESSION_LOSSES
 from probes.base import Probe, ProbeInfo, emit
 from probes.config_lint import inner_losses, loss_name
+from probes.state import loss_state, restore_loss_state
 
 INFO = ProbeInfo("output_target", "free", "forward", ("target_shape", "target_range", "output_norm_dim",
                                                       "target_kind", "loss_reduction", "label_sortedness"))
@@ -105,7 +106,7 @@ def reduction_of(loss_fn: Any, out: torch.Tensor | None = None, y: Any = None) -
 
     def cut(s: slice) -> Any:
         # the output as the model gave it (a tensor, or a tuple or list of them), cut to the rows ``s``
-        return o[0][s] if isinstance(out, torch.Tensor) else type(out)(p[s] for p in o)
+        return o[0][s] if isinstance(out, torch.Tensor) else rebuild(out, [p[s] for p in o])
     try:
         with torch.no_grad():
             whole, a, b = (float(loss_fn(cut(slice(None)), t)), float(loss_fn(cut(slice(0, h)), t[:h])),
@@ -120,6 +121,18 @@ def reduction_of(loss_fn: Any, out: torch.Tensor | None = None, y: Any = None) -
     if abs(a + b - 2 * whole) <= tol:
         return "mean"
     return None
+
+
+def rebuild(out: Any, parts: list[Any]) -> Any:
+    """``parts`` in the container ``out`` came in: a namedtuple as itself, any other tuple or list as its kind.
+
+    A namedtuple's constructor takes its fields one by one, not an iterable (``type(out)(gen)`` raises), and a
+    tuple or list subclass may have a constructor of its own: the plain kind is what a loss indexes the same.
+    """
+    make = getattr(type(out), "_make", None)
+    if isinstance(out, tuple) and callable(make):
+        return make(parts)
+    return list(parts) if isinstance(out, list) else tuple(parts)
 
 
 def _batch_first(out: Any) -> list[torch.Tensor] | None:
@@ -140,6 +153,15 @@ _BENIGN = {"target_shape": "matches", "loss_reduction": "mean", "target_range": 
 """The healthy value of each contract reading: a loss term's other value outranks it in a composite loss."""
 
 
+def _judgeable(args: tuple[Any, ...]) -> bool:
+    """Whether a loss term's call has an output and a target with a batch dimension to judge.
+
+    A term on 0-d tensors (a regulariser ``mse(o.mean(), 0)``) has no rows: no shape, range or reduction to read.
+    """
+    return len(args) >= 2 and isinstance(args[0], torch.Tensor) and isinstance(args[1], torch.Tensor) \
+        and args[0].ndim >= 1 and args[1].ndim >= 1
+
+
 def inner_calls(loss_fn: Any, out: Any, y: Any) -> list[tuple[str, torch.nn.Module, Any, Any]]:
     """Call a composite loss once (no_grad) and record each built-in term's (name, module, input, target).
 
@@ -150,8 +172,9 @@ def inner_calls(loss_fn: Any, out: Any, y: Any) -> list[tuple[str, torch.nn.Modu
     terms = inner_losses(loss_fn)
     if not terms:
         return calls
-    handles = [m.register_forward_hook(lambda m, a, o, n=n: calls.append((n, m, a[0], a[1])) if len(a) >= 2
+    handles = [m.register_forward_hook(lambda m, a, o, n=n: calls.append((n, m, a[0], a[1])) if _judgeable(a)
                                        else None) for n, m in terms]
+    saved = loss_state(loss_fn)
     try:
         with torch.no_grad():
             loss_fn(out, y)
@@ -160,6 +183,7 @@ def inner_calls(loss_fn: Any, out: Any, y: Any) -> list[tuple[str, torch.nn.Modu
     finally:
         for h in handles:
             h.remove()
+        restore_loss_state(saved)
     return calls
 
 
@@ -173,6 +197,8 @@ def composite_contract(res: dict[str, tuple[Any, dict[str, Any]]],
     """
     out = dict(res)
     for name, module, o, t in calls:
+        if not _judgeable((o, t)):
+            continue
         for k, (v, ev) in contract(o, t, name, None, module, whole_batch).items():
             if k not in out or (out[k][0] == _BENIGN.get(k) and v != _BENIGN.get(k, v)):
                 out[k] = (v, {**ev, "loss_term": f"{name} ({type(module).__name__})"})
@@ -234,7 +260,7 @@ def contract(out: Any, y: Any, kind: str | None, model: torch.nn.Module | None =
                                                                        "class_dim": 1, **shapes})
     red = reduction_of(loss_fn, out, y) if loss_fn is not None else None
     if red is not None:
-        res["loss_reduction"] = (red, {"batch": int(out.shape[0])})
+        res["loss_reduction"] = (red, {"batch": int(out.shape[0]) if out.ndim else 0})
     return res
 
 
@@ -270,9 +296,10 @@ class OutputTargetProbe(Probe):
         self._inner_first: dict[int, tuple[str, torch.nn.Module, Any, Any]] = {}
         loss_fn = getattr(run, "loss_fn", None)
         if isinstance(loss_fn, torch.nn.Module):
-            self._handle = loss_fn.register_forward_hook(lambda m, a, o: self._loss_call(run, a))
+            self._handle = loss_fn.register_forward_hook(
+                lambda m, a, o: self._guarded(run, self._loss_call, run, a))
             # a user's loss built of torch losses: each term's first call, judged apart at the window end
-            self._inner = [m.register_forward_hook(lambda m, a, o, n=n: self._term_call(n, m, a))
+            self._inner = [m.register_forward_hook(lambda m, a, o, n=n: self._guarded(run, self._term_call, n, m, a))
                            for n, m in inner_losses(loss_fn)]
 
     def detach(self, run: Any) -> None:
@@ -284,24 +311,39 @@ class OutputTargetProbe(Probe):
             h.remove()
         self._inner = []
 
+    def _guarded(self, run: Any, fn: Any, *args: Any) -> None:
+        """Run a loss-hook body; one that raises switches this probe off (the reason recorded), never the step.
+
+        The hooks run inside the user's loss forward, outside the watcher's own handler tables: an exception
+        here would end their training for a measurement's sake.
+        """
+        try:
+            fn(*args)
+        except Exception as exc:  # noqa: BLE001 - see above
+            self.detach(run)
+            self._first, self._inner_first = None, {}
+            off = getattr(run, "_switch_off", None)
+            if callable(off):
+                off(self, exc)
+
     def _term_call(self, name: str, module: torch.nn.Module, args: tuple[Any, ...]) -> None:
-        if id(module) in self._inner_first or not torch.is_grad_enabled() or len(args) < 2:
-            return
+        if id(module) in self._inner_first or not torch.is_grad_enabled() or not _judgeable(args):
+            return  # (a term on 0-d tensors, a scalar regulariser, has no rows to judge)
         o, t = args[0], args[1]
-        if isinstance(o, torch.Tensor) and isinstance(t, torch.Tensor):
-            # small detached copies, as the first call's (device ops, no host read)
-            self._inner_first[id(module)] = (name, module, o.detach()[:SAMPLE_ROWS].clone(),
-                                             t.detach()[:SAMPLE_ROWS].clone())
+        # small detached copies, as the first call's (device ops, no host read)
+        self._inner_first[id(module)] = (name, module, o.detach()[:SAMPLE_ROWS].clone(),
+                                         t.detach()[:SAMPLE_ROWS].clone())
 
     def _loss_call(self, run: Any, args: tuple[Any, ...]) -> None:
         if not torch.is_grad_enabled() or len(args) < 2:
             return
         out, y = args[0], args[1]
-        if _batch_first(out) is None or not isinstance(y, torch.Tensor):
-            return
+        if _batch_first(out) is None or not isinstance(y, torch.Tensor) or y.ndim < 1:
+            return  # (a 0-d target against a batch of outputs: no rows to pair)
         if self._first is None and not isinstance(out, torch.Tensor):
-            self._whole = y.shape[0] <= SAMPLE_ROWS if y.ndim else True
-            self._first = (type(out)(p.detach()[:SAMPLE_ROWS].clone() for p in out), y.detach()[:SAMPLE_ROWS].clone())
+            self._whole = y.shape[0] <= SAMPLE_ROWS
+            self._first = (rebuild(out, [p.detach()[:SAMPLE_ROWS].clone() for p in out]),
+                           y.detach()[:SAMPLE_ROWS].clone())
         if not isinstance(out, torch.Tensor):
             return
         if self._first is None:

@@ -429,3 +429,32 @@ def fingerprint(model: torch.nn.Module, optimizer: Any | None = None) -> dict[st
         fp["opt_flags"] = sorted((k, repr(v)) for k, v in vars(optimizer).items()
                                  if isinstance(v, (bool, int, float)))
     return fp
+
+
+def loss_state(loss_fn: Any) -> list[tuple[torch.nn.Module, dict[str, Any], dict[str, torch.Tensor]]]:
+    """Each module's plain numbers (a call counter, a running weight) and buffer copies, before an extra call.
+
+    ``examine`` and ``output_target.inner_calls`` call the user's loss more often than their step would: a
+    stateful loss module (a counter, an EMA buffer) must be left as found. Not a module: nothing recorded.
+    Objects other than numbers and tensors are not copied (not ours to clone).
+    """
+    if not isinstance(loss_fn, torch.nn.Module):
+        return []
+    return [(m, {k: v for k, v in vars(m).items() if type(v) in (int, float, bool)},
+             {k: b.detach().clone() for k, b in m.named_buffers(recurse=False) if b is not None})
+            for m in loss_fn.modules()]
+
+
+def restore_loss_state(saved: list[tuple[torch.nn.Module, dict[str, Any], dict[str, torch.Tensor]]]) -> None:
+    """Put back what ``loss_state`` took: the numbers as they were, buffers copied in place."""
+    with torch.no_grad():
+        for m, nums, bufs in saved:
+            for k, v in nums.items():
+                setattr(m, k, v)
+            for k, b in bufs.items():
+                cur = getattr(m, k, None)
+                if isinstance(cur, torch.Tensor) and cur.shape == b.shape:
+                    cur.copy_(b)
+                else:
+                    setattr(m, k, b)
+

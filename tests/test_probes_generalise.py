@@ -8,6 +8,7 @@ the held-out ``tests.zoo.outside`` families, which stay untuned.
 from __future__ import annotations
 
 import warnings
+from collections import namedtuple
 
 import pytest
 import torch
@@ -249,6 +250,117 @@ def test_examine_with_a_composite_loss_leaves_the_model_as_found() -> None:
     assert all(p.grad is None for p in model.parameters()) and not opt.state
     assert not loss.ce._forward_hooks and not loss.l1._forward_hooks
 
+
+class Counting(ClassAndValue):
+    """A stateful loss: a call counter and a running mean of the loss in a buffer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls, self.scale = 0, 1.0
+        self.register_buffer("running", torch.zeros(()))
+
+    def forward(self, out: tuple[torch.Tensor, torch.Tensor], y: torch.Tensor) -> torch.Tensor:
+        loss = super().forward(out, y) * self.scale
+        self.calls += 1
+        self.scale *= 0.5
+        with torch.no_grad():
+            self.running.mul_(0.9).add_(0.1 * loss.detach())
+        return loss
+
+
+def test_examine_leaves_a_stateful_loss_module_as_found() -> None:
+    torch.manual_seed(0)
+    model, loss = TwoHeads(), Counting()
+    loss.running.fill_(0.25)
+    x, y = _two_batch()
+    calls = inner_calls(loss, model(x), y)
+    assert len(calls) == 2  # the terms were still recorded
+    assert (loss.calls, loss.scale, float(loss.running)) == (0, 1.0, 0.25)
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    examine(model, loss, (x, y), opt)  # examine calls the loss several times: all of them undone
+    assert (loss.calls, loss.scale, float(loss.running)) == (0, 1.0, 0.25)
+    assert not loss._forward_hooks and not loss.ce._forward_hooks
+
+
+
+Heads = namedtuple("Heads", ["logits", "value"])
+
+
+class NamedHeads(TwoHeads):
+    """TwoHeads returning its heads as a namedtuple (a user's ``Out(logits, aux)``)."""
+
+    def forward(self, x: torch.Tensor) -> Heads:  # type: ignore[override]
+        return Heads(*super().forward(x))
+
+
+class WithRegulariser(ClassAndValue):
+    """ClassAndValue plus a scalar regulariser: an inner MSE on 0-d tensors (the value head's mean towards 0)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mse = nn.MSELoss()
+
+    def forward(self, out: tuple[torch.Tensor, torch.Tensor], y: torch.Tensor) -> torch.Tensor:
+        return super().forward(out, y) + 0.1 * self.mse(out[1].mean(), torch.tensor(0.0))
+
+
+@pytest.mark.parametrize("loss_cls", [ClassAndValue, WithRegulariser])
+def test_a_namedtuple_output_and_a_scalar_term_under_watch(loss_cls: type) -> None:
+    torch.manual_seed(0)
+    model, loss = NamedHeads(), loss_cls()
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with watch(model, opt, Consultation(), every=10, loss_fn=loss) as w:
+            for step in range(30):
+                x, y = _two_batch(32, step)
+                opt.zero_grad()
+                out = loss(model(x), y)
+                out.backward()
+                opt.step()
+                w.step(out.detach())
+    assert "output_target" not in w.switched_off  # the probe ran through: nothing raised in its hooks
+    names = {o.name for o in w.observations()}
+    assert {"target_shape", "loss_reduction"} <= names  # the terms and the whole namedtuple were judged
+    assert not {f["id"] for f in w.consultation.diagnosis.findings} & {"MS-ACT-01", "DT-SHAPE-01", "MS-RED-01"}
+
+
+def test_a_namedtuple_output_with_a_scalar_term_under_examine() -> None:
+    torch.manual_seed(0)
+    healthy = _examine_two(NamedHeads(), WithRegulariser())
+    assert not healthy & {"MS-ACT-01", "DT-SHAPE-01", "MS-RED-01"}
+    torch.manual_seed(0)
+    assert "MS-ACT-01" in _examine_two(NamedHeads(softmax=True), WithRegulariser())  # the broken term still found
+    x = torch.randn(16, 3)
+    out = Heads(torch.randn(16, 3), torch.randn(16, 1))
+    assert reduction_of(lambda o, t: ((o.logits - t) ** 2).sum() + (o.value ** 2).sum(), out, x) == "sum"
+    calls = inner_calls(WithRegulariser(), out, torch.zeros(16, 2))
+    assert [c[0] for c in calls] == ["cross_entropy", "l1"]  # the 0-d term is not recorded
+    assert composite_contract({}, [("mse", nn.MSELoss(), torch.tensor(1.0), torch.tensor(0.0))]) == {}
+
+
+def test_a_loss_hook_that_raises_switches_the_probe_off_not_the_training(monkeypatch: pytest.MonkeyPatch) -> None:
+    import probes.output_target as ot
+
+    def broken(out: object, parts: list) -> object:
+        raise RuntimeError("unforeseen output")
+
+    monkeypatch.setattr(ot, "rebuild", broken)
+    torch.manual_seed(0)
+    model, loss = NamedHeads(), ClassAndValue()
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with watch(model, opt, Consultation(), every=10, loss_fn=loss) as w:
+            for step in range(12):
+                x, y = _two_batch(32, step)
+                opt.zero_grad()
+                out = loss(model(x), y)
+                out.backward()
+                opt.step()
+                w.step(out.detach())
+    assert "unforeseen output" in w.switched_off["output_target"]
+    assert not loss._forward_hooks and not loss.ce._forward_hooks
 
 # ------------------------------------------------------------------------------------------ LR of 0 under a schedule
 

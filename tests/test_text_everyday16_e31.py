@@ -7,6 +7,8 @@ it silent; the sentences are new, not the suite's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from expert.text import _slip
@@ -24,6 +26,22 @@ from tests.reading import assert_reads
     ("the grad scaler skipped a few steps at the start", {"grad_scaler": True}),
     # a value taken out says nothing of the one in use
     ("we dropped mixed precision", {"mixed_precision": None}),
+    # a switch read by a cue (bare "warmup", "label smoothing") is off when taken out too
+    ("turned off warmup", {"warmup": False}),
+    ("I disabled the warmup", {"warmup": False}),
+    ("got rid of warmup", {"warmup": False}),
+    ("I removed the learning rate warmup", {"warmup": False}),
+    ("I removed label smoothing", {"label_smoothing": False}),
+    ("I turned off the warmup and it diverged", {"warmup": False}),
+    # ... and stays on where it is used, weighed or the removal is denied
+    ("I use warmup", {"warmup": True}),
+    ("with warmup the loss spikes", {"warmup": True}),
+    ("I use label smoothing 0.1", {"label_smoothing": True}),
+    ("I haven't removed the GradScaler, it's still there", {"grad_scaler": True}),
+    ("I didn't remove gradient clipping, it is still on", {"grad_clipping": True}),
+    ("we did not turn off clipping", {"grad_clipping": True}),
+    ("I never removed the warmup", {"warmup": None}),
+    ("I did not use a GradScaler", {"grad_scaler": False}),
 ])
 def test_a_setting_taken_out_is_off(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -87,6 +105,15 @@ def test_a_bayesian_search(text: str, expected: dict) -> None:
     ("QAT with fake quantization modules makes the loss jump", {"boundary_topic": "quantization"}),
     # a stream of logs captured is no graph capture
     ("I capture the log stream to a file while training", {"boundary_topic": None}),
+    # CUDA's own error wordings are; a camera's, a webcam's or an audio stream's capture is everyday talk
+    ("cudaErrorStreamCaptureUnsupported: operation not permitted when stream is capturing",
+     {"boundary_topic": "cuda_graphs"}),
+    ("RuntimeError: CUDA error: operation failed due to a previous error during capture",
+     {"boundary_topic": "cuda_graphs"}),
+    ("graph capture fails with torch.cuda.graph", {"boundary_topic": "cuda_graphs"}),
+    ("the lighting changes a lot during capture, so my val accuracy is low", {"boundary_topic": None}),
+    ("capturing stream frames from a webcam", {"boundary_topic": None}),
+    ("the audio stream capture adds noise", {"boundary_topic": None}),
 ])
 def test_capture_and_fake_quantization(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -141,6 +168,16 @@ def test_augmentation_said_strong(text: str, expected: dict) -> None:
     # a gap said at a later epoch, or a small one at the first, is no such gap
     ("epoch 40: train loss 0.1, val loss 2.5", {"val_loss_far_above_from_start": None}),
     ("epoch 1: train loss 0.5, val loss 0.6", {"val_loss_far_above_from_start": None}),
+    # ordinary late overfitting: the first-evaluation words are said of another time than the values
+    ("epoch 1 was fine. at epoch 30 train loss 0.02 and val loss 0.4", {"val_loss_far_above_from_start": None}),
+    ("I have trained from the start for 100 epochs, now train loss 0.01 and val loss 0.2",
+     {"val_loss_far_above_from_start": None}),
+    ("since the beginning of the week I train; at epoch 80 train loss 0.02, val loss 0.5",
+     {"val_loss_far_above_from_start": None}),
+    ("train loss 0.02, val loss 0.4 at epoch 100 (epoch 1 had 2.3 and 2.4)", {"val_loss_far_above_from_start": None}),
+    # the time said after both values (the reach is measured from the later value's end)
+    ("train loss 0.3 and val loss 9.0, that was at epoch 1", {"val_loss_far_above_from_start": True}),
+    ("train loss 0.3, val loss 9.0 after the first epoch", {"val_loss_far_above_from_start": True}),
 ])
 def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -154,6 +191,10 @@ def test_validation_loss_far_above_at_the_first_evaluation(text: str, expected: 
     ("the first layer is nn.Linear(784, 128)", {"num_outputs": None}),
     ("the head has 12 attention heads", {"num_outputs": None}),
     ("my classifier has 3 layers", {"num_outputs": None}),
+    # a chain of numbered layers: the last Linear is the head, not the first one's hidden width
+    ("fc1 = nn.Linear(784, 128), fc2 = nn.Linear(128, 10); 10 classes", {"num_outputs": 10}),
+    ("self.fc1 = nn.Linear(784, 256)\nself.fc2 = nn.Linear(256, 10)", {"num_outputs": 10}),
+    ("fc1 = nn.Linear(784, 10) is my only layer", {"num_outputs": 10}),
 ])
 def test_the_heads_output_count(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -166,3 +207,12 @@ def test_the_heads_output_count(text: str, expected: dict) -> None:
 ])
 def test_a_removal_turns_off_the_switch_not_what_its_name_implies(text: str, expected: dict) -> None:
     assert_reads(text, expected)
+
+
+def test_the_far_above_factor_is_one_threshold_for_numbers_and_words() -> None:
+    from knowledge.keywords import _FACTOR
+    from knowledge.measurements import MEASURE_BY_ID, threshold
+
+    assert "MT-FAR-ABOVE" in MEASURE_BY_ID and "MT-FIRST-EVAL-REACH" in MEASURE_BY_ID
+    n = int(threshold("MT-FAR-ABOVE"))
+    assert re.fullmatch(_FACTOR, f"{n}x") and not re.fullmatch(_FACTOR, f"{n - 1}x")
