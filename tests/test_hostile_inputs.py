@@ -196,9 +196,13 @@ def test_bytes_that_are_not_utf8_on_a_strict_stdin_are_read_leniently(data):
 
 
 def test_a_real_sigint_during_consult_exits_130(tmp_path):
+    # A user's terminal delivers Ctrl-C to a process whose SIGINT is at its default; a test run started in the
+    # background of a non-interactive shell (a CI script's `... &`) inherits SIGINT ignored, and a child would keep
+    # ignoring it (as `nohup` wants): give the child the terminal's default so the test checks trainopt, not its shell.
     p = subprocess.Popen([sys.executable, "-m", "trainopt", "consult"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8:strict"})
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8:strict"},
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     p.stdin.write(b"loss goes nan with fp16\n")
     p.stdin.flush()
     deadline = time.monotonic() + 60
