@@ -214,8 +214,8 @@ def test_a_healthy_two_head_model_is_not_warned() -> None:
     assert "MS-RED-01" not in _examine_two(TwoHeads(), ClassAndValue(reduction="sum"))
 
 
-def _watch_two(model: nn.Module, loss: nn.Module, steps: int = 40) -> set[str]:
-    torch.manual_seed(0)
+def _watched(model: nn.Module, loss: nn.Module, steps: int) -> object:
+    """A real Adam run of ``steps`` two-head batches under ``watch``; the watch, closed, for its readings."""
     opt = torch.optim.Adam(model.parameters(), lr=3e-3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -227,6 +227,12 @@ def _watch_two(model: nn.Module, loss: nn.Module, steps: int = 40) -> set[str]:
                 out.backward()
                 opt.step()
                 w.step(out.detach())
+    return w
+
+
+def _watch_two(model: nn.Module, loss: nn.Module, steps: int = 40) -> set[str]:
+    torch.manual_seed(0)
+    w = _watched(model, loss, steps)
     assert not loss.ce._forward_hooks and not loss.l1._forward_hooks  # hooks removed on exit
     return {f["id"] for f in w.consultation.diagnosis.findings if f["severity"] in ("warning", "critical")}
 
@@ -308,17 +314,7 @@ class WithRegulariser(ClassAndValue):
 def test_a_namedtuple_output_and_a_scalar_term_under_watch(loss_cls: type) -> None:
     torch.manual_seed(0)
     model, loss = NamedHeads(), loss_cls()
-    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with watch(model, opt, Consultation(), every=10, loss_fn=loss) as w:
-            for step in range(30):
-                x, y = _two_batch(32, step)
-                opt.zero_grad()
-                out = loss(model(x), y)
-                out.backward()
-                opt.step()
-                w.step(out.detach())
+    w = _watched(model, loss, 30)
     assert "output_target" not in w.switched_off  # the probe ran through: nothing raised in its hooks
     names = {o.name for o in w.observations()}
     assert {"target_shape", "loss_reduction"} <= names  # the terms and the whole namedtuple were judged
@@ -348,17 +344,7 @@ def test_a_loss_hook_that_raises_switches_the_probe_off_not_the_training(monkeyp
     monkeypatch.setattr(ot, "rebuild", broken)
     torch.manual_seed(0)
     model, loss = NamedHeads(), ClassAndValue()
-    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with watch(model, opt, Consultation(), every=10, loss_fn=loss) as w:
-            for step in range(12):
-                x, y = _two_batch(32, step)
-                opt.zero_grad()
-                out = loss(model(x), y)
-                out.backward()
-                opt.step()
-                w.step(out.detach())
+    w = _watched(model, loss, 12)
     assert "unforeseen output" in w.switched_off["output_target"]
     assert not loss._forward_hooks and not loss.ce._forward_hooks
 
