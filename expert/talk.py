@@ -2032,6 +2032,10 @@ class _Reader:
             elif value in ("later", "after", "then") and found is None:
                 found = "later"
                 self._time_span = (p.start, p.end) if value != "then" else None
+            elif value == "epoch_end" and found is None:
+                # "freezes at the end of the epoch": the boundary, said by its close (``_hang_onset`` reads it)
+                found = "epoch_end"
+                self._time_span = (p.start, p.end)
         if found is None and any(v == "within_epoch" for v, _ in times):
             # the clause puts its movement inside an epoch ("within an epoch the loss goes down, but at the next
             # epoch's start it jumps"): the boundary said in the other clause is not this movement's time
@@ -2647,7 +2651,8 @@ class _Reader:
     def _hang_onset(self, time: str | None, step: int | None, sent: tuple[int, int], at: int) -> str | None:
         """Where a hang at token ``at`` of sentence ``sent`` happens: the first step, mid-run, an epoch boundary.
 
-        "hangs at the first batch": the first step; "hangs at the start of every epoch": the boundary; "hangs at
+        "hangs at the first batch": the first step; "hangs at the start of every epoch", "at the end of the epoch": the
+        boundary; "hangs at
         step 1200", "hangs after 3 epochs", "trains for 2 epochs and then hangs": mid-run. A later time said only
         by the resume ("after resuming it hangs") places the hang after the restart, not after any step: unknown.
         """
@@ -2655,7 +2660,7 @@ class _Reader:
             # "hangs at the first step after 2 epochs", "after 500 steps it hangs at the first step of the next
             # epoch": the first step of a later stretch, not of the run
             return self._later_first_step(sent) or "first_step"
-        if time in ("epoch_start", "each_epoch"):
+        if time in ("epoch_start", "each_epoch", "epoch_end"):
             return "epoch_boundary"
         if time != "later":
             return None
@@ -3763,6 +3768,9 @@ class _Reader:
                 continue
             if verb.lemma in K.MOTION_VERBS and not self._goes_somewhere(k + 1, hi):
                 continue  # "each batch goes through the dataloader": motion, not a change
+            if verb.lemma in K.MOTION_VERBS and any(t.lemma in K.SPENT_SHARES or t.text in K.SPENT_SHARES
+                                                    for t in toks[max(lo, k - 3):k]):
+                continue  # "60% of the time goes to the DataLoader": where the time is spent, not a switch
             found = self._change_object(k + 1, min(hi, k + 7))
             if found is None and verb.text.endswith("ed"):
                 # the passive or the bare past after its object: "batch size changed to 1024", "bs doubled"
@@ -4726,12 +4734,15 @@ class _Reader:
         """Whether the sentence ``lo:hi`` says a change only weighed, asked about or tried as a remedy.
 
         "should I go from 64 to 1024?", "how do I change the lr" (``CHANGE_HYPOTHETICALS``, ``HOW_ASKS``) changed
-        nothing in the run; "changing the lr only delays it" (``REMEDY_WORDS``) did not start the trouble.
+        nothing in the run; "changing the lr only delays it" (``REMEDY_WORDS``) and "changing the lr has no effect"
+        (``NULL_OUTCOMES`` denied) did not start the trouble.
         """
         toks = self.tokens
         return (hi < len(toks) and toks[hi].text == "?") or \
             any(t.lemma in K.CHANGE_HYPOTHETICALS or t.lemma in K.REMEDY_WORDS or t.text == "?" for t in toks[lo:hi]) \
-            or any(t.lemma == "how" and u.lemma in K.HOW_ASKS for t, u in zip(toks[lo:hi], toks[lo + 1:hi]))
+            or any(t.lemma == "how" and u.lemma in K.HOW_ASKS for t, u in zip(toks[lo:hi], toks[lo + 1:hi])) \
+            or any(t.lemma in K.NULL_OUTCOMES and any(u.lemma in K.NEGATORS for u in toks[max(lo, k - 3):k])
+                   for k, t in enumerate(toks[lo:hi], lo))
 
     def _moved(self, lo: int, b: int, before: float, after: float, start: int, end: int) -> None:
         """A quantity said to go from one number to another moves up or down: compose that movement."""

@@ -198,8 +198,8 @@ _PLAIN_OPTIMIZERS = frozenset({"sgd", "sgd_momentum", "momentum", "nesterov", "a
                                "paged_adamw", "adam_w"})
 OPTIMIZER_NAMES = _names(OPTIMIZER_SPELLINGS, _PLAIN_OPTIMIZERS)
 SCHEDULE_NAMES = (rf"{_names(SCHEDULE_SPELLINGS, _AMBIGUOUS_SCHEDULES)}|"
-                  r"(?:cosine|linear|step|exponential|polynomial|constant)[-_\s]+(?:lr[-_\s]+)?(?:schedul\w*|decay|"
-                  r"annealing)")
+                  r"(?:cosine|linear|step|exponential|polynomial|constant|wsd|trapezoidal)[-_\s]+(?:lr[-_\s]+)?"
+                  r"(?:schedul\w*|decay|annealing)")
 
 
 _SEARCH = (r"bayesian\s+optimi[sz]ation|bayesian\s+search|grid\s+search|hyperband|asha|successive\s+halving|"
@@ -335,6 +335,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"pauses?|hangs?)\b[^.!?\n]{0,40}?before\s+(?:the\s+)?first\s+(?:batch|step|iteration)|epoch\s+\d+\s+"
        r"(?:begins|starts)\s+and\s+nothing\s+happens",
        _SL, 0, epoch_start_stall=True, symptom="slow_training"),
+    # the pause said as what every epoch opens with ("every epoch begins with a long pause before the first batch",
+    # "each new epoch starts with a 2 minute wait")
+    _k(r"(?:every|each)\s+(?:new\s+)?epoch\s+(?:begins?|starts?|opens?)\s+with\s+(?:an?\s+)?(?:\d+\s*[-\s]?"
+       r"(?:s|sec\w*|min\w*|minutes?|hours?)\s+|(?:very\s+|really\s+)?(?:long|big|huge|noticeable)\s+)?"
+       r"(?:pause|wait|stall|delay|freeze)\b",
+       _SL, 0, epoch_start_stall=True, symptom="slow_training"),
     # a long wait before the first step that ends, training then going on as usual ("hangs for two hours before
     # the first step, then continues normally", "sits at step 0 for an hour and eventually starts training"): a
     # process working through something before it starts, not one waiting forever (not at every epoch's start, which
@@ -348,6 +354,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"three\s+)?(?:hours?|minutes?|mins?|h)\b)[^.!?\n]{0,20}?\b(?:it\s+|training\s+|the\s+run\s+)?"
        r"(?:starts?|started|continues|continued|resumes|resumed|proceeds|proceeded|gets\s+going|got\s+going)\s+"
        r"(?:training\s+|to\s+train\s+)?(?:normally|as\s+usual|fine|at\s+(?:normal|full)\s+speed)",
+       _SL, 0, negatable=False, first_step_stall=True),
+    # a duration the run takes before its first step starts ("it takes 10 minutes before the very first step starts",
+    # "took an hour before the first batch showed up"): the step comes, after a wait (not one at every epoch's start)
+    _k(r"(?:takes?|took|taking)\s+(?:about\s+|around\s+|over\s+|almost\s+)?"
+       r"(?:\d+|an?|several|many)\s*(?:min\w*|minutes?|hours?|h|hrs?)\b\s+before\s+(?:the\s+|its\s+|my\s+)?"
+       r"(?:very\s+)?first\s+(?:step|batch|iteration)\s+(?:even\s+)?(?:starts?|begins?|runs?|arrives?|shows?|"
+       r"appears?|showed|is\s+(?:done|run|logged))(?![^.!?\n]{0,40}?\b(?:every|each)\s+(?:new\s+)?epoch)",
        _SL, 0, negatable=False, first_step_stall=True),
     # the same wait said by where it sits (at the start, before training starts, right after a resume) and by the
     # normal speed that follows ("stuck ~30 min at the beginning, then ok", "a long silent wait before the first
@@ -1391,6 +1404,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"long\s+before|much\s+(?:earlier|sooner|faster))|t_max\s*=\s*(?:num_|n_)?epochs?\b(?P<gap1>[^!?\n]{0,60}?)"
        r"(?:every|each|per)\s+(?:batch|step|iteration)",
        _LOOP, negatable=False, scheduler_pace="too_fast"),
+    # an LR scheduler stepped per batch where it was defined per epoch ("I call scheduler.step() every batch instead
+    # of every epoch", "the lr scheduler steps each iteration instead of once per epoch"): it runs out that many
+    # times too early; the other way round ("stepped every epoch instead of every step") it barely moves
+    _k(r"\b(?:lr_?|learning_rate_?)?sched(?:ul(?:er|ers|ing))?\b(?:\.step\(\))?[^.!?\n]{0,40}?\b(?:every|each|per|"
+       r"once\s+per|after\s+(?:every|each))\s+(?:batch|step|iteration|iter|optimizer\s+step)\s+(?:instead\s+of|"
+       r"rather\s+than)\s+(?:once\s+)?(?:every|each|per|after\s+(?:every|each)|at\s+the\s+end\s+of\s+(?:each|every|"
+       r"the))\s+epoch",
+       _LOOP, scheduler_pace="too_fast"),
+    _k(r"\b(?:lr_?|learning_rate_?)?sched(?:ul(?:er|ers|ing))?\b(?:\.step\(\))?[^.!?\n]{0,40}?\b(?:every|each|per|"
+       r"once\s+per|after\s+(?:every|each))\s+epoch\s+(?:instead\s+of|rather\s+than)\s+(?:every|each|per|"
+       r"after\s+(?:every|each))\s+(?:batch|step|iteration|iter|optimizer\s+step)",
+       _LOOP, scheduler_pace="too_slow"),
     # (told by how many schedule steps one call takes: "scheduler.step() advances the schedule by the number of
     # GPUs", "the lr scheduler steps 4 times per call on 4 gpus", "it is stepped twice per iteration"): the schedule
     # moves several of its own steps for each optimizer step, so it ends that many times too early

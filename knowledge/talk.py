@@ -371,6 +371,10 @@ TIMES: dict[str, str] = {
     # the dataloader restarts")
     **{f"{e}epoch transition": "epoch_start" for e in ("", "each ", "every ", "at each ", "at every ")},
     "transition between epoch": "epoch_start",
+    # the close of an epoch ("freezes at the end of the epoch", "hangs when the epoch ends"): a boundary too, but its
+    # own time, so that a movement there is no jump at the next epoch's start (only a hang's onset reads it)
+    **{f"end of {e}epoch": "epoch_end" for e in ("the ", "an ", "the first ", "the current ", "this ")},
+    "epoch end": "epoch_end",
     **{f"{t}first {b} of {e} {n}epoch": "epoch_start" for t in ("", "the ")
        for b in ("batch", "step", "iteration", "few batch", "few step")
        for e in ("each", "every", "a", "the") for n in ("", "new ")},
@@ -1311,6 +1315,11 @@ REMEDY_WORDS = frozenset("help fix solve resolve delay only nothing matter impro
 """Words that make a change said in the sentence a remedy tried rather than what started the trouble ("changing
 batch size or lr only delays it", "lowering the lr does not help"): no ``recent_change`` from it."""
 
+NULL_OUTCOMES = frozenset("effect difference impact".split())
+"""Outcomes that, denied right before ("has no effect", "makes no difference", "without any impact"), make a change
+said in the sentence a remedy tried that did nothing ("changing the lr several times has no effect"); said plainly
+("the effect of switching to fp16 was a NaN") they leave the change one that started the trouble."""
+
 CHANGE_NAMES: dict[str, str] = {"batch_size": "the batch size", "learning_rate": "the learning rate",
                                 "precision": "the precision", "gpu_count": "the number of GPUs",
                                 "data_pipeline": "the data pipeline", "library_upgrade": "a library version"}
@@ -1593,6 +1602,10 @@ goes through the dataloader", "went with lr 1e-3"."""
 
 MOTION_COMPLEMENTS = frozenset("to from".split())
 """What makes a motion verb (``MOTION_VERBS``) a change: the place it goes to or leaves."""
+
+SPENT_SHARES = frozenset("time % percent share fraction most half".split())
+"""Words before a motion verb that make it where a share of the run's time goes, not a switch ("60% of the training
+time goes to the DataLoader", "most of the step goes to data loading")."""
 
 CHANGE_COMPARATIVES = frozenset("bigger larger higher smaller lower fewer".split())
 """Comparatives that set a value against the run's own old one: "bigger batch (1024 instead of 128)" is a change,
@@ -2621,9 +2634,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "~fast ~faster ~speedup ~quick",
           "!hang !freeze !stuck "
           "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # (the single one said of a device, not of a run, a node or an epoch: "one run takes 26 hours", "one node,
+        # 4 gpus, slow" compare no device counts)
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "slow", "single one 1",
           "!hang !freeze !stuck "
-          "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+          "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"},
+         ((2, "gpu card device a100 h100 h200 v100 a6000 3090 4090", "run job node machine process worker epoch "
+              "step iteration batch"),)),
         # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
         # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
         # (more than one device said: a count or a multi-device word; "my GPU is only slightly faster than my CPU"
