@@ -2092,6 +2092,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!missing !unexpected !mismatch !later !warm !sgdr"), {"recent_change": "resume"}),
         (("resume", "at from", "epoch step iteration", "!should !want !whether !how !later"),
          {"recent_change": "resume"}),
+        # what the run does right after a checkpoint is restored ("the loss spikes after restoring checkpoints", "loss
+        # jumps after loading the checkpoint"): the run resumed from it; not a checkpoint loaded to evaluate, to
+        # fine-tune elsewhere, or one that fails to load
+        (("restore restoring reload reloading load loading", "checkpoint ckpt", "after since once",
+          "!should !want !whether !how !can !could !inference !finetune !fine-tune !pretrained !eval !evaluate "
+          "!evaluation !test !predict !prediction !fail !error !missing !unexpected !mismatch !accuracy !acc"),
+         {"recent_change": "resume"}),
         # a run that was stopped, taken up again ("continuing a stopped run", "resuming the interrupted job", "I
         # restart a preempted training"): the taking up said of the run, not of a curve going on until a stop ("the
         # loss continues to drop until I stop training")

@@ -218,7 +218,7 @@ PROBES = [
 ]
 
 FACTS = 163
-READ_FLOOR = 138
+READ_FLOOR = 139
 NOTHING_CEILING = 1
 WRONG_CEILING = 11
 # Phrasings with a stated observation not read yet, by their first words: what each still misses.
@@ -244,7 +244,6 @@ KNOWN_GAPS: dict[str, str] = {
     'about 40K samples, 39.6K of them class 0; accuracy is ~': 'class_imbalance',
     'same loss and accuracy for all epochs': 'metric_kind',
     'the accuracy is computed per batch and averaged, and it': 'metric_batch_averaged',
-    'the loss spikes after restoring checkpoints and keeps d': 'recent_change',
     'the DataLoader freezes at the end of the epoch with per': 'hang_onset',
     'each epoch sees the batches in exactly the same order': 'batch_order',
 }
@@ -395,3 +394,18 @@ def test_a_hang_at_the_end_of_an_epoch_is_at_the_boundary(text: str) -> None:
 def test_a_movement_at_the_end_of_an_epoch_is_no_jump_at_its_start(text: str) -> None:
     got = obs(text)
     assert "epoch_start_jump" not in got and "hang_onset" not in got, got
+
+
+@pytest.mark.parametrize("text", ["the loss spikes after restoring checkpoints",
+                                  "loss jumps after loading the checkpoint",
+                                  "the loss spikes after restoring from a checkpoint"])
+def test_a_curve_moving_after_a_checkpoint_is_restored_is_a_resume(text: str) -> None:
+    assert_reads(text, {"recent_change": "resume"})
+
+
+@pytest.mark.parametrize("text", ["after loading the pretrained checkpoint the loss is high",
+                                  "after loading the checkpoint for evaluation the loss is much higher",
+                                  "after loading the checkpoint I get a missing keys error",
+                                  "I save a checkpoint after every epoch and the loss spikes"])
+def test_a_checkpoint_loaded_for_another_purpose_is_no_resume(text: str) -> None:
+    assert obs(text).get("recent_change") != "resume"
