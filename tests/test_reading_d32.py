@@ -9,7 +9,8 @@ the observations a careful expert reads from it; a value of None names a reading
 reading there is wrong).
 
 First contact, before any change made for it: 120 phrasings, 163 stated observations, 134 read right (82.2%),
-5 phrasings with nothing understood, 14 with a wrong reading.
+5 phrasings with nothing understood, 14 with a wrong reading. After the mechanisms tested below: 139 read right
+(85.3%), 1 with nothing understood, 11 with a wrong reading (the floors assert these; ``KNOWN_GAPS`` lists the rest).
 """
 
 from __future__ import annotations
