@@ -2095,7 +2095,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # what the run does right after a checkpoint is restored ("the loss spikes after restoring checkpoints", "loss
         # jumps after loading the checkpoint"): the run resumed from it; not a checkpoint loaded to evaluate, to
         # fine-tune elsewhere, or one that fails to load
-        (("restore restoring reload reloading load loading", "checkpoint ckpt", "after since once",
+        (("restore reload load loading", "checkpoint ckpt", "after since once",
           "!should !want !whether !how !can !could !inference !finetune !fine-tune !pretrained !eval !evaluate "
           "!evaluation !test !predict !prediction !fail !error !missing !unexpected !mismatch !accuracy !acc"),
          {"recent_change": "resume"}),
