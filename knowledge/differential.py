@@ -823,8 +823,11 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 
 
 TOPICS = (
-    _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
-    _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
+    # (a schedule or a warmup the run has: a constant LR, or no warmup, says the run does without one, which makes
+    # it no more the likeliest place to look than any other part of the set-up; the questions that ask for them
+    # then separate the schedule's lead from the loop audit, instead of leading with the schedule whatever the answer)
+    _topic("DF-TOPIC-SCHED", {"lr_schedule": Not("none")}, "learning-rate-scheduling", "the LR schedule", 9),
+    _topic("DF-TOPIC-WARMUP", {"warmup": True}, "learning-rate-scheduling", "the LR warmup", 8),
     # (the count, not the flag a passing mention of accumulation gives: said beside precision or a loss, the
     # mention is context, and the more specific topic keeps the lead)
     _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},
@@ -913,6 +916,17 @@ QUESTIONS = (
         cite=_PREC,
         choices=(("none", "no, full FP32"), ("fp16", "FP16 (AMP or fp16 weights)"), ("bf16", "BF16"),
                  ("fp8", "FP8"))),
+    # Whether the loss, positive at first, now reads exactly 0: in a language-model fine-tune that is most often
+    # half-precision overflow shown as 0 (DF-SUS-ZERO), which no other question brings out. Late: asked only when
+    # its answer separates the leading causes.
+    QuestionRow(
+        "Q-ZERO-COLLAPSE", "loss_collapses_zero",
+        "After starting positive, does the training loss drop to exactly 0 (often with a NaN grad_norm beside it)?",
+        {"task": Is("language_modeling", "preference_tuning"), "loss_zero_from_start": Absent(),
+         "symptom": Is("unstable", "not_learning", "convergence", "metrics_wrong")}, rank=18, late=True,
+        why="No model reaches exactly 0 on real text in a few steps: a zero after a positive start is overflow in "
+            "half precision that the scaler skipped or the logger zeroed.",
+        cite=_PREC),
     QuestionRow(
         "Q-NAN-LOCATION", "nan_location",
         "Where does the first non-finite value (NaN/Inf) show up: in the inputs or labels, the activations, "

@@ -95,3 +95,79 @@ def test_quitting_the_interactive_consultation_reports_the_tentative_lead():
     assert "quit: leaving the consultation" in r.stdout
     assert "Asking stopped" in r.stdout and "tentative lead" in r.stdout
     assert r.exit_code == 1  # one answer is still wanted: a tentative lead is not a verdict
+
+
+# --- the schedule, warmup, LR-trace and zero-loss questions: asked only when they split the differential ---------
+
+def _asks(obs: dict, wanted: str, limit: int = 40) -> tuple[Consultation, bool]:
+    """Decline every other question until ``wanted`` is asked (True) or none is left (False)."""
+    c = Consultation()
+    c.observe(**obs)
+    for _ in range(limit):
+        q = c.run().question
+        if q is None:
+            return c, False
+        if q.id == wanted:
+            return c, True
+        c.decline(q.id)
+    return c, False
+
+
+def test_a_constant_lr_or_no_warmup_is_no_schedule_lead():
+    for obs in ({"lr_schedule": "none"}, {"warmup": False}):
+        c = Consultation()
+        c.observe(**obs)
+        c.conclude("quit")
+        ids = {f["id"] for f in c.run().findings}
+        assert not ids & {"DF-TOPIC-SCHED", "DF-TOPIC-WARMUP"}, obs
+    for obs, rid in (({"lr_schedule": "onecycle"}, "DF-TOPIC-SCHED"), ({"warmup": True}, "DF-TOPIC-WARMUP")):
+        c = Consultation()
+        c.observe(**obs)
+        c.conclude("quit")
+        assert c.run().tentative == rid
+
+
+STALLED = {"symptom": "convergence", "loss_behavior": "plateau_after_learning", "task": "classification"}
+
+
+def test_the_pace_is_asked_of_a_stalled_run_and_its_answer_separates():
+    c, asked = _asks(STALLED, "Q-SCHED-PACE-ANY")
+    assert asked
+    c.answer("Q-SCHED-PACE-ANY", "too_fast")
+    d = c.run()
+    assert "LP-SCHED-01" in d.causes and d.plan[0] == "learning-rate-scheduling"
+    c, asked = _asks(STALLED, "Q-SCHED-PACE-ANY")
+    c.answer("Q-SCHED-PACE-ANY", "matches")
+    assert "LP-SCHED-01" not in c.run().causes
+
+
+def test_the_schedule_questions_stay_out_of_runs_they_cannot_bear_on():
+    # an overfitting run, a slow one, a hang: the schedule's questions are not theirs
+    for obs in ({"symptom": "overfitting"}, {"symptom": "slow_training"}, {"symptom": "hang"},
+                {"symptom": "unstable", "loss_behavior": "nan_or_inf"}):
+        obs = {**obs, "task": "classification"}
+        for qid in ("Q-SCHEDULE-ANY", "Q-WARMUP-ANY", "Q-SCHED-PACE-ANY", "Q-LR-TRACE-ANY"):
+            _, asked = _asks(obs, qid)
+            assert not asked, (obs, qid)
+
+
+def test_the_lr_trace_is_asked_of_a_run_whose_pace_is_not_known():
+    c, asked = _asks({"symptom": "not_learning", "lr_schedule": "cosine", "task": "regression"}, "Q-LR-TRACE-ANY")
+    assert asked
+    c.answer("Q-LR-TRACE-ANY", "stuck")
+    d = c.run()
+    assert "LP-LR-01" in d.causes and d.plan[0] == "learning-rate-scheduling"
+    c, asked = _asks({"symptom": "not_learning", "lr_schedule": "cosine", "task": "regression"}, "Q-LR-TRACE-ANY")
+    c.answer("Q-LR-TRACE-ANY", "as_set")
+    assert not {"LP-LR-01", "LP-LR-02", "LP-LR-03"} & set(c.run().causes)
+
+
+def test_the_zero_loss_question_is_for_language_model_runs():
+    c, asked = _asks({"symptom": "not_learning", "task": "language_modeling"}, "Q-ZERO-COLLAPSE")
+    assert asked
+    c.answer("Q-ZERO-COLLAPSE", "yes")
+    d = c.run()
+    assert d.tentative == "DF-SUS-ZERO" and d.plan[0] == "batch-size-and-memory-tradeoffs"
+    assert d.question is not None and d.question.id == "Q-PRECISION-ZERO"
+    _, asked = _asks({"symptom": "not_learning", "task": "classification"}, "Q-ZERO-COLLAPSE")
+    assert not asked
