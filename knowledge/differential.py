@@ -823,11 +823,8 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 
 
 TOPICS = (
-    # (a schedule or a warmup the run has: a constant LR, or no warmup, says the run does without one, which makes
-    # it no more the likeliest place to look than any other part of the set-up; the questions that ask for them
-    # then separate the schedule's lead from the loop audit, instead of leading with the schedule whatever the answer)
-    _topic("DF-TOPIC-SCHED", {"lr_schedule": Not("none")}, "learning-rate-scheduling", "the LR schedule", 9),
-    _topic("DF-TOPIC-WARMUP", {"warmup": True}, "learning-rate-scheduling", "the LR warmup", 8),
+    _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
+    _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
     # (the count, not the flag a passing mention of accumulation gives: said beside precision or a loss, the
     # mention is context, and the more specific topic keeps the lead)
     _topic("DF-TOPIC-ACCUM", {"grad_accum_steps": Gt(1, source="more than one micro-batch per step")},

@@ -113,20 +113,6 @@ def _asks(obs: dict, wanted: str, limit: int = 40) -> tuple[Consultation, bool]:
     return c, False
 
 
-def test_a_constant_lr_or_no_warmup_is_no_schedule_lead():
-    for obs in ({"lr_schedule": "none"}, {"warmup": False}):
-        c = Consultation()
-        c.observe(**obs)
-        c.conclude("quit")
-        ids = {f["id"] for f in c.run().findings}
-        assert not ids & {"DF-TOPIC-SCHED", "DF-TOPIC-WARMUP"}, obs
-    for obs, rid in (({"lr_schedule": "onecycle"}, "DF-TOPIC-SCHED"), ({"warmup": True}, "DF-TOPIC-WARMUP")):
-        c = Consultation()
-        c.observe(**obs)
-        c.conclude("quit")
-        assert c.run().tentative == rid
-
-
 STALLED = {"symptom": "convergence", "loss_behavior": "plateau_after_learning", "task": "classification"}
 
 
