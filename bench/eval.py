@@ -266,6 +266,10 @@ def dialogue(case: Case, max_questions: int = MAX_QUESTIONS) -> tuple[Any, Any, 
         else:
             c.decline(q.id)
         d = c.run()
+    if d.question is not None:
+        # The bound stops the user, not the reasoning: the consultation then leads with what it knows.
+        c.conclude("question limit")
+        d = c.run()
     return c, d, asked, answered
 
 

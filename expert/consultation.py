@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from expert.assemble import assemble
 from expert.diagnosis import SCHEMA_VERSION, STATUSES, Diagnosis, Outcome, QuestionView, choices_for
-from expert.facts import Context, Declined, Obs
+from expert.facts import Closed, Context, Declined, Obs
 from expert.kb import engine
 from expert.report import as_json, render
 from knowledge import all_questions, question
@@ -98,6 +98,8 @@ class Consultation:
         self.incomplete: list[str] = []
         """What a damaged log could not give (see ``add_log``): the status is never clean while it holds any."""
         self._suspects: dict[str, Observation] = {}
+        self._closed: str | None = None
+        """Why asking is over (``conclude``), or None while the consultation may still ask."""
 
     # ------------------------------------------------------------------ input
 
@@ -216,6 +218,7 @@ class Consultation:
         from expert.text import offered
 
         self._suspects.update((o.name, o) for o in offered(text))
+        self._closed = None  # the user came back with more: asking resumes
         self._diagnosis = None
         return keep
 
@@ -299,6 +302,7 @@ class Consultation:
         before = {o.name: self._obs.get(o.name) for o in new}
         self.add(new)
         self.last_note = "; ".join(notes)
+        self._closed = None  # an answer given after a stop resumes the consultation
         self._asked.append({"question": q.id, "text": q.text, "sets": q.sets, "answer": new[0].value})
         self._undo.append({"kind": "answer", "question": q.id, "before": before})
         return new[0]
@@ -320,7 +324,30 @@ class Consultation:
             self._declined.append(q.id)
             self._asked.append({"question": q.id, "text": q.text, "sets": q.sets, "answer": None})
             self._undo.append({"kind": "skip", "question": q.id, "before": {}})
+        self._closed = None
         self._diagnosis = None
+
+    def conclude(self, reason: str = "stopped") -> None:
+        """Stop asking: the user quit, the input ended, or the question bound was reached.
+
+        The next run leads with the best of what is known instead of a pending question: no question applies any
+        more, so the differential's leader stands (a cause, a suspect, the symptom's route) and, where nothing
+        routes, a lead of last resort from whatever is known (the part of the set-up talked about, the task, the
+        loop audit), marked tentative. The question the consultation would have asked next (the one whose answer
+        best separates the leading causes) stays in the diagnosis as what to answer next. With nothing known at
+        all, nothing is concluded: the symptom question stays pending (a lead from nothing is a guess). Any later
+        answer, skip or complaint resumes asking.
+
+        Args:
+            reason: Why asking stopped, in a few words (``quit``, ``end of input``, ``question limit``).
+        """
+        self._closed = str(reason) or "stopped"
+        self._diagnosis = None
+
+    @property
+    def concluded(self) -> str | None:
+        """Why asking is over (``conclude``), or None while the consultation may still ask."""
+        return self._closed
 
     def forget(self, name: str) -> Observation:
         """Remove one observation (e.g. a value misread from the complaint); ``back`` restores it.
@@ -386,13 +413,32 @@ class Consultation:
                                        "new": old.value if old else None,
                                        "new_source": "back" if old is None else old.source})
         undone["restored"] = {n: (o.value if o else None) for n, o in event["before"].items()}
+        self._closed = None
         self._diagnosis = None
         return undone
 
     # ------------------------------------------------------------------ reasoning
 
     def run(self) -> Diagnosis:
-        """Run the engine over the current observations and return the diagnosis."""
+        """Run the engine over the current observations and return the diagnosis.
+
+        Once asking is over (``conclude``) with a question still pending, the engine runs again with no question
+        allowed, and that diagnosis stands when it leads somewhere: it keeps the pending question as the one to
+        answer next. A run that still leads nowhere (a measured run that shows nothing) keeps the open diagnosis.
+        """
+        opened = self._run_engine(None)
+        if self._closed is not None and opened[0].question is not None and self._obs:
+            closed = self._run_engine(self._closed)
+            d = closed[0]
+            if d.plan or d.boundary:
+                d.question = opened[0].question
+                d.concluded = self._closed
+                opened = closed
+        self._diagnosis, self._trail, self._facts = opened
+        return self._diagnosis
+
+    def _run_engine(self, closed: str | None) -> tuple[Diagnosis, list[Any], list[Any]]:
+        """One engine run: the diagnosis, the trail and the final facts (``closed``: why asking is over, if it is)."""
         e = engine()
         # A run allocates some ten thousand short-lived containers (tokens, memories' entries, facts, the trail)
         # and frees them by reference counting; the collector's passes over them and over the compiled network
@@ -406,16 +452,16 @@ class Consultation:
                                                   for o in self._obs.values()) else "user"
             # One declare call (one agenda update), sorted by name: fact ids, and so the agenda and the trail, do
             # not depend on the order observations arrived in.
-            e.declare(Context(origin=origin), *(Declined(question=q) for q in sorted(self._declined)),
+            e.declare(Context(origin=origin), *((Closed(reason=closed),) if closed is not None else ()),
+                      *(Declined(question=q) for q in sorted(self._declined)),
                       *(Obs(name=o.name, value=o.value, source=o.source) for _, o in sorted(self._obs.items())))
             e.run()
-            self._trail = list(e.trail)
-            self._facts = [f for f in e.facts.values()]
-            self._diagnosis = assemble(self._obs, self.asked, self._facts, self._trail, self.incomplete)
+            trail = list(e.trail)
+            facts = [f for f in e.facts.values()]
+            return assemble(self._obs, self.asked, facts, trail, self.incomplete), trail, facts
         finally:
             if collecting:
                 gc.enable()
-        return self._diagnosis
 
     def _ensure(self) -> Diagnosis:
         return self._diagnosis if self._diagnosis is not None else self.run()

@@ -67,6 +67,9 @@ class Diagnosis:
     differential: list[dict[str, Any]] = field(default_factory=list)
     """The leading causes: those the evidence supports (the leader first, with why it leads), then the open
     candidates with what they need and the questions that ask for it."""
+    concluded: str | None = None
+    """Why asking stopped before the questions ran out (``Consultation.conclude``: quit, end of input, the question
+    bound): the plan then leads with the best of what is known, and ``question`` is the one to answer next."""
 
     @property
     def needs_action(self) -> bool:

@@ -838,7 +838,9 @@ def compile_question(q: QuestionRow, refines: Iterable[str] = (), siblings: Iter
     """
     conds = effective_conditions(q)
     conds[q.sets] = Absent()
-    unless = (*q.unless, f"declined:{q.id}", *(f"declined:{s}" for s in sorted(siblings)), "question:*")
+    # (and none once asking is over: the consultation then leads with what it knows, ``Consultation.conclude``)
+    unless = (*q.unless, f"declined:{q.id}", *(f"declined:{s}" for s in sorted(siblings)), "question:*",
+              "closed:*")
     # A gate whose own question the user declined no longer holds the question back (WAIVED_ON_DECLINE).
     waived = {n: conds.pop(n) for n in sorted(conds) if n in WAIVED_ON_DECLINE and n != q.sets
               and q.rank >= 0 and not isinstance(conds[n], Absent)}

@@ -25,7 +25,8 @@ MAX_DEPTH = 12
 
 _KEY = {"Obs": ("name", "value", "source"), "Finding": ("id",), "Route": ("skill", "rule", "role"),
         "Question": ("id",), "Boundary": ("pack", "rule"), "Block": ("skill", "rule", "role"),
-        "Flag": ("name", "rule"), "Declined": ("question",), "Context": ("origin",)}
+        "Flag": ("name", "rule"), "Declined": ("question",), "Context": ("origin",),
+        "Closed": ("reason",)}
 
 
 @dataclass
@@ -165,6 +166,8 @@ def final_facts(c: Outcome) -> list[dict[str, Any]]:
     for a in c.asked:
         if a["answer"] is None:
             facts.append({"kind": "Declined", "question": a["question"]})
+    if getattr(c.diagnosis, "concluded", None):
+        facts.append({"kind": "Closed", "reason": c.diagnosis.concluded})
     for f in c.trace:
         for r in f["retracted"]:
             facts = [x for x in facts if not _same(x, r)]
@@ -226,6 +229,8 @@ class _Builder:
                 node.children.append(Node("source", f"you skipped question {m['question']}"))
             elif kind == "Context":
                 node.children.append(Node("source", "the consultation itself (who supplied the observations)"))
+            elif kind == "Closed":
+                node.children.append(Node("source", f"asking stopped ({m.get('reason')})"))
             return node
         label = f"{m['name']} = {m['value']!r}"
         cond = conds.get(m["name"])

@@ -68,6 +68,14 @@ class Context(_Fact):
     """Facts about the consultation itself: ``origin`` (``user`` or ``probe``)."""
 
 
+class Closed(_Fact):
+    """Asking is over: ``reason`` (the user quit, the input ended, the question bound was reached).
+
+    No question applies any more, so the leads of last resort, which wait for no question to be pending, give
+    the best lead from what is known (``Consultation.conclude``).
+    """
+
+
 KINDS: dict[str, tuple[type[Fact], str]] = {
     "finding": (Finding, "id"),
     "finding_kind": (Finding, "finding_kind"),
@@ -78,6 +86,7 @@ KINDS: dict[str, tuple[type[Fact], str]] = {
     "flag": (Flag, "name"),
     "declined": (Declined, "question"),
     "origin": (Context, "origin"),
+    "closed": (Closed, "reason"),
 }
 
 

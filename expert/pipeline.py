@@ -43,7 +43,8 @@ PROGRESS_FROM_BYTES = 32 << 20
 def exit_code_for(c: Consultation) -> int:
     """Exit code of a finished run: 0 diagnosed/clean/out of scope without a warning-level finding, else 1."""
     d = c.diagnosis
-    if d.status in ("needs_answer", "insufficient") or d.needs_action:
+    # (a lead concluded with a question still open is tentative: one answer is still wanted)
+    if d.status in ("needs_answer", "insufficient") or d.question is not None or d.needs_action:
         return EXIT_ACTION
     return EXIT_OK
 
@@ -156,6 +157,8 @@ def consult(fmt: str = "text", verbose: bool = False) -> NoReturn:
         run_consult(c, write)
     except Leave as stop:
         write(f"\n{stop.reason}: leaving the consultation; the report below is what is known so far.\n")
+        # A stop is not a dead end: the report leads with the best of what is known, marked tentative.
+        c.conclude(stop.reason)
     except KeyboardInterrupt:
         # Leave at once (exit 130), but keep what was answered: it is one `trainopt diagnose -` away.
         echo("\ninterrupted.", err=True)

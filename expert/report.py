@@ -66,6 +66,8 @@ def as_json(c: Outcome) -> dict[str, Any]:
         "revisions": c.revisions,
         "notes": d.notes,
     }
+    if d.concluded:  # only when asking stopped with a question pending (see the schema)
+        out["concluded"] = d.concluded
     if d.incomplete:  # only when a damaged log left gaps (see the schema)
         out["evidence_incomplete"] = d.incomplete
     suspects = getattr(c, "suspects", [])  # a consultation passed as its own outcome has them as a property
@@ -176,7 +178,7 @@ def diagnosis_markdown(d: Any) -> str:
     r = plain({"status": d.status, "symptom": d.symptom, "question": d.question.as_dict() if d.question else None,
                "findings": d.findings, "routes": routes, "plan": d.plan, "boundary": d.boundary, "fixes": d.fixes,
                "avoid": d.avoid, "asked": [], "notes": d.notes, "observations": {}, "complaints": [], "trace": [],
-               "evidence_incomplete": d.incomplete})
+               "evidence_incomplete": d.incomplete, "concluded": d.concluded})
     return _Writer(True).document(r)
 
 
@@ -405,6 +407,10 @@ class _Writer:
             worst = acting[0]["severity"]
             status += f" — {len(acting)} root cause{'s' if len(acting) > 1 else ''} to fix (worst: {worst})"
         self.label("Status", status)
+        if r.get("concluded"):
+            # A stop is not a verdict: the lead is the best of what is known, and one answer would sharpen it.
+            self.label("Asking stopped", f"{r['concluded']}: the plan leads with the best of what is known so "
+                       "far; the answer below would best separate the leading causes")
         gaps = r.get("evidence_incomplete") or []
         if gaps:
             # Damaged input never reads as clean: say what was not read, so the verdict is weighed for it.
@@ -568,7 +574,7 @@ class _Writer:
         q = r["question"]
         if not q:
             return
-        self.section("Answer Next")
+        self.section("To Narrow It Down" if r.get("concluded") else "Answer Next")
         self.line(f"{q['text']} [{q['id']}]")
         if q["choices"]:
             self.gap()

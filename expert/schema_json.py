@@ -156,6 +156,11 @@ def report_schema() -> dict[str, Any]:
             "asked": {"type": "array", "items": {"type": "object", "required": ["question", "answer"]}},
             "revisions": {"type": "array", "items": {"type": "object", "required": ["name"]}},
             "notes": {"type": "array", "items": obj},
+            "concluded": {
+                "description": "Present only when asking stopped with a question still open (quit, end of input, "
+                               "the question bound): why it stopped. The plan then leads with the best of what is "
+                               "known (a tentative lead where no cause is evidenced), and 'question' is the one "
+                               "whose answer would best separate the leading causes.", **string},
             "evidence_incomplete": {
                 "description": "Present only when a log was damaged: what was skipped (lines, records, cells) and "
                                "where. The status is then never clean.", **strings},

@@ -71,6 +71,8 @@ def fact_short(f: Mapping[str, Any]) -> str:
         return f"declined {f['question']}"
     if kind == "Context":
         return f"origin {f.get('origin')}"
+    if kind == "Closed":
+        return f"asking stopped ({f.get('reason')})"
     return kind
 
 

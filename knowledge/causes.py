@@ -1637,6 +1637,39 @@ QUESTIONS = (
         cite=_LOOP_Q,
         choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"),
                  ("reset", "no: mid-run it jumped back to its starting value"))),
+    # The pace asked without waiting for the schedule's name: a schedule stepped in other units than it is defined
+    # in is a loop defect (LP-SCHED-01) that the answer settles by itself, and a user with no schedule declines it.
+    # Late: asked only when its answer separates the leading causes.
+    QuestionRow(
+        "Q-SCHED-PACE-ANY", "scheduler_pace",
+        "If the run uses an LR schedule or warmup: is scheduler.step() called in the same unit the schedule was "
+        "defined in (e.g. T_max or num_training_steps in optimizer steps, stepped once per optimizer step)?",
+        # (once the kind of run is known: what it trains places an LLM or RL run first, and is asked before this)
+        {"lr_schedule": Absent(), "task": Present(), "symptom": Is("convergence", "not_learning")}, rank=39,
+        late=True,
+        # (a run already placed across a boundary, an RL or LLM run, is checked there first)
+        unless=("boundary:*",),
+        why="A schedule stepped per batch but defined in epochs (or per micro-batch, or on every process) decays or "
+            "warms up far faster than intended; one stepped per epoch for a per-step definition barely moves.",
+        cite=_LOOP_Q,
+        choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
+                 "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+    # The LR actually applied, asked whatever the pace question got (declined, or not asked): a scheduler never
+    # stepped, one driving the LR to 0 and one restarting mid-run show there first, and so does a new LR value that
+    # never reached the optimizer. Late: asked only when its answer separates the leading causes.
+    QuestionRow(
+        "Q-LR-TRACE-ANY", "lr_observed",
+        "Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) follow the "
+        "value and schedule you set?",
+        {"scheduler_pace": Absent(), "task": Present(), "symptom": Is("convergence", "not_learning")}, rank=42,
+        late=True,
+        # (a run already placed across a boundary, an RL or LLM run, is checked there first)
+        unless=("boundary:*",),
+        why="The LR set is not always the LR applied: a scheduler never stepped leaves it still, one stepped too "
+            "often drives it to about 0, one rebuilt on resume sends it back to its start.",
+        cite=_LOOP_Q,
+        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"),
+                 ("reset", "no: mid-run it jumped back to its starting value"))),
     QuestionRow(
         "Q-ZERO-LOSS", "loss_zero_from_start",
         "Is the loss (or one of its terms) exactly zero from the first steps?",

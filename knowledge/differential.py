@@ -913,6 +913,17 @@ QUESTIONS = (
         cite=_PREC,
         choices=(("none", "no, full FP32"), ("fp16", "FP16 (AMP or fp16 weights)"), ("bf16", "BF16"),
                  ("fp8", "FP8"))),
+    # Whether the loss, positive at first, now reads exactly 0: in a language-model fine-tune that is most often
+    # half-precision overflow shown as 0 (DF-SUS-ZERO), which no other question brings out. Late: asked only when
+    # its answer separates the leading causes.
+    QuestionRow(
+        "Q-ZERO-COLLAPSE", "loss_collapses_zero",
+        "After starting positive, does the training loss drop to exactly 0 (often with a NaN grad_norm beside it)?",
+        {"task": Is("language_modeling", "preference_tuning"), "loss_zero_from_start": Absent(),
+         "symptom": Is("unstable", "not_learning", "convergence", "metrics_wrong")}, rank=18, late=True,
+        why="No model reaches exactly 0 on real text in a few steps: a zero after a positive start is overflow in "
+            "half precision that the scaler skipped or the logger zeroed.",
+        cite=_PREC),
     QuestionRow(
         "Q-NAN-LOCATION", "nan_location",
         "Where does the first non-finite value (NaN/Inf) show up: in the inputs or labels, the activations, "

@@ -298,6 +298,33 @@ QUESTIONS = (
         {"symptom": "unstable", "nan_onset": "after_steps"}, rank=14,
         why="NaN that appears only later often follows a schedule that raises the LR (long warmup, restarts).",
         cite=_UN),
+    # The same set-up asked of any run in trouble, not only of a NaN that came late: a schedule (its kind, its
+    # warmup) is where a run that learns too slowly, stalls or swings is checked once the symptom's own questions
+    # are done, and its answer opens the pace and LR-trace questions. Late: asked only when its answer separates
+    # the leading causes (``expert.choose``), never as a fixed step; and once the kind of run is known, which
+    # places an LLM or RL run first and is asked before it.
+    QuestionRow(
+        "Q-SCHEDULE-ANY", "lr_schedule",
+        "Does the run use a learning-rate schedule? If so, which one (step, cosine, linear, one-cycle, plateau, "
+        "WSD, exponential)?",
+        {"symptom": NEEDS_LOSS_CURVE, "task": Present()}, rank=16, late=True,
+        # (a run already placed across a boundary, an RL or LLM run, is checked there first)
+        unless=("boundary:*",),
+        why="A schedule changes the LR the run actually trains at: one defined in other units than it is stepped "
+            "in, or one that decays to nothing, stalls or destabilises a run whatever the peak LR is.",
+        cite=_QR,
+        choices=(("none", "no schedule: a constant LR"), ("step", "step decay"), ("cosine", "cosine"),
+                 ("linear", "linear decay"), ("onecycle", "one-cycle"), ("plateau", "reduce on plateau"),
+                 ("wsd", "warmup-stable-decay"), ("exponential", "exponential"), ("other", "another schedule"))),
+    QuestionRow(
+        "Q-WARMUP-ANY", "warmup",
+        "Does the learning rate start with a warmup (it ramps up over the first steps)?",
+        {"symptom": NEEDS_LOSS_CURVE, "task": Present()}, rank=17, late=True,
+        # (a run already placed across a boundary, an RL or LLM run, is checked there first)
+        unless=("boundary:*",),
+        why="A warmup too short for the batch and optimizer destabilises the first steps; one too long (or given in "
+            "samples where steps were meant) keeps the LR low for much of the run.",
+        cite=_QR),
     QuestionRow(
         "Q-BATCH-SIZE", "batch_size",
         "What batch size do you train with now?",
