@@ -38,7 +38,7 @@ from typing import Any
 from expert import rx
 from expert.nlp import finditer_prefixed, text_words, words_present
 from knowledge import talk as K
-from knowledge.clarification import PROBLEM_SYMPTOMS
+from knowledge.conditions import PROBLEM_SYMPTOMS
 from knowledge.record import dataclass
 from knowledge.terms import canonical_loss, canonical_optimizer
 from knowledge.vocabulary import Observation

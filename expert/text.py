@@ -841,12 +841,14 @@ def _negative_kl_loss(best: dict[str, tuple[tuple[Any, ...], TextReading]], text
     policy (PPO, DPO, RLHF: ``POLICY_WORDS``, or the task read as one) the KL is a penalty the run monitors, not
     its loss, and nothing is added.
     """
-    from knowledge.keywords import _KL_NAME
-    from knowledge.talk import POLICY_WORDS
-
     neg = best.get("negative_loss")
     if neg is None or neg[1].observation.value is not True or "loss_fn" in best:
         return
+    # imported only here, where a negative loss was read: the keyword family (and what it imports) stays out of
+    # every other complaint's process
+    from knowledge.keywords import _KL_NAME
+    from knowledge.talk import POLICY_WORDS
+
     task = best.get("task")
     if task is not None and task[1].observation.value in ("rl", "preference_tuning"):
         return
@@ -878,13 +880,14 @@ def _first_eval_gap(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: 
     opens such a gap in one epoch, so ``val_loss_far_above_from_start`` is added to ``best``. A gap said at a later
     epoch is the ordinary overfit's and adds nothing.
     """
-    from knowledge.measurements import threshold
-    from knowledge.talk import FIRST_EVAL
-
     kind, train, val = best.get("metric_kind"), best.get("train_metric"), best.get("val_metric")
     if kind is None or train is None or val is None or kind[1].observation.value != "loss" or \
             "val_loss_far_above_from_start" in best:
         return
+    # imported only where two losses were read: the thresholds' family stays out of every other complaint's process
+    from knowledge.measurements import threshold
+    from knowledge.talk import FIRST_EVAL
+
     t, v = train[1].observation.value, val[1].observation.value
     if not (isinstance(t, (int, float)) and isinstance(v, (int, float)) and t > 0
             and v >= threshold("MT-FAR-ABOVE") * t):

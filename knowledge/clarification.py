@@ -17,6 +17,7 @@ How it works, in rows:
 
 from __future__ import annotations
 
+from knowledge.conditions import PROBLEM_SYMPTOMS
 from knowledge.keywords import OTHER_TASK_AHEAD
 from knowledge.schema import (
     Absent,
@@ -41,11 +42,6 @@ _T = "Ambiguous queries: clarification protocol"
 _C25 = "000"
 _C26 = "001"
 
-# A crash or a hang alone is infrastructure until shown otherwise: it is no evidence of a training problem of
-# ours, so an error text that crosses a boundary stays across it.
-PROBLEM_SYMPTOMS = Is("not_learning", "unstable", "overfitting", "slow_training", "convergence", "multi_task",
-                      "memory_growth", "metrics_wrong", "data_problem")
-"""Symptoms that describe a problem with a run (evidence); the rest are requests (questions, set-up, tracking)."""
 
 EVIDENCE = "flag:symptom_evidence"
 EVIDENCE_SALIENCE = Salience.CLARIFY + 5

@@ -11,11 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 from knowledge.measurements import threshold
-from knowledge.schema import Cite, Keyword
-from knowledge.terms import LOSS_SPELLINGS, OPTIMIZER_SPELLINGS, SCHEDULE_SPELLINGS
 
-P_UNSTABLE, P_OVERFIT, P_NOT_LEARNING, P_CONVERGENCE, P_SLOW = 30, 20, 15, 12, 10
-P_MULTI_TASK, P_TRACKING, P_DIRECT, P_NEW_SETUP = 8, 7, 5, 3
+# the priority scale is the schema's (``Keyword.priority``), where the talk reader reads it without this module
+from knowledge.schema import (
+    P_DIRECT,
+    P_MULTI_TASK,
+    P_NEW_SETUP,
+    P_NOT_LEARNING,
+    P_OVERFIT,
+    P_TRACKING,
+    P_UNSTABLE,
+    Cite,
+    Keyword,
+)
+from knowledge.terms import LOSS_SPELLINGS, OPTIMIZER_SPELLINGS, SCHEDULE_SPELLINGS
 
 _NL = Cite("000", "Symptom: model not learning", "keywords")
 _LOOP = Cite("003", "Scope boundaries", "training loop issues (zero_grad, train/eval mode)")

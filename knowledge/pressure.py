@@ -13,40 +13,18 @@ the rules that enforce it and the property test in ``tests/test_judgement.py`` t
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from knowledge.clarification import EVIDENCE, HOLD_SALIENCE, hold
+from knowledge.conditions import OptimizerSwitch
 from knowledge.keywords import NOT_DONE_EFFECT
 from knowledge.questions import LOSS_BEHAVIOR_CHOICES
 from knowledge.record import dataclass
-from knowledge.schema import Absent, Cite, Cond, Contains, Flag, Is, Keyword, Present, QuestionRow, Row
+from knowledge.schema import Absent, Cite, Contains, Flag, Is, Keyword, Present, QuestionRow, Row
 
 _P25 = "Pressure resistance"
 _P3 = "Pressure resistance (diagnostician)"
 
 
-@dataclass(frozen=True)
-class OptimizerSwitch(Cond):
-    """Free text that names a switch of optimizer (not an 8-bit/paged variant, which is a memory question)."""
-
-    def test(self, value: Any) -> bool:
-        """Whether the text names an optimizer (or 'optimizer') and no memory-saving variant."""
-        if not isinstance(value, str):
-            return False
-        text = value.lower()
-        if any(m in text for m in ("8-bit", "8bit", "8 bit", "paged", "bitsandbytes")):
-            return False
-        words = set(re.split(r"[^a-z0-9_]+", text.replace("-", "_")))
-        return bool(words & _OPTIMIZER_WORDS) or "optimizer" in text or "optimiser" in text
-
-    def describe(self) -> str:
-        """Describe the condition in words."""
-        return "names an optimizer switch"
-
-
-_OPTIMIZER_WORDS = {"sgd", "adam", "adamw", "lamb", "lion", "sophia", "muon", "shampoo", "ademamix",
-                    "schedule_free", "schedulefree", "prodigy", "rmsprop", "adagrad", "nesterov", "momentum"}
+# (the class is knowledge.conditions': the stored knowledge names it, and loading that imports no family)
 OPTIMIZER_SWITCH = OptimizerSwitch()
 
 _ATTRIBUTION_AVOID = ("acting on the suggested cause before the symptoms confirm it",)

@@ -960,6 +960,13 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
     return Chain(fired, values, facts)
 
 
+# The priorities of free-text cues (``Keyword.priority``), stability first: the keyword packs and the talk reader's
+# compositions (``knowledge.keywords``, ``knowledge.talk``) rank on this one scale. Here, not in a family, so the
+# talk reader reads the scale without importing a family module (and all it imports) into every ``consult``.
+P_UNSTABLE, P_OVERFIT, P_NOT_LEARNING, P_CONVERGENCE, P_SLOW = 30, 20, 15, 12, 10
+P_MULTI_TASK, P_TRACKING, P_DIRECT, P_NEW_SETUP = 8, 7, 5, 3
+
+
 @dataclass(frozen=True)
 class Keyword:
     """A free-text cue: a phrase (regular expression) that implies observations.

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any
 
-from knowledge.keywords import P_DIRECT, P_NOT_LEARNING, P_OVERFIT, P_SLOW, P_TRACKING, P_UNSTABLE
 from knowledge.record import dataclass
+from knowledge.schema import P_DIRECT, P_NOT_LEARNING, P_OVERFIT, P_SLOW, P_TRACKING, P_UNSTABLE
 
 # ------------------------------------------------------------------------------------------------ the words
 # Each entry: a phrase of lemmas (space separated) -> the part it names. Longer phrases win over shorter ones.

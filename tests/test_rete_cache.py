@@ -15,7 +15,7 @@ import expert.consultation
 from expert import cache
 from expert._experta import ReteMatcher
 from expert.classcode import CACHE_NAME as CLASSCODE_CACHE
-from expert.kb import KB_CACHE, engine_class
+from expert.kb import BUNDLE_CACHE, KB_CACHE, engine_class
 from expert.rete import CACHE_NAME, CachedReteMatcher
 from expert.stored import FAMILIES_CACHE
 from tests.golden_runner import load_cases
@@ -143,7 +143,7 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     first = _diagnose(env)
     entries = {p.name.split("-")[0]: p for p in tmp_path.glob("*.bin")}
     # (the command line's data classes' code too, expert.classcode)
-    assert set(entries) == {FAMILIES_CACHE, KB_CACHE, CACHE_NAME, "plan", CLASSCODE_CACHE}
+    assert set(entries) == {FAMILIES_CACHE, KB_CACHE, BUNDLE_CACHE, CACHE_NAME, "plan", CLASSCODE_CACHE}
     assert _diagnose(env) == first
     for p in entries.values():
         p.write_bytes(p.read_bytes()[:-100] + b"\0" * 100)
@@ -153,9 +153,9 @@ def test_processes_store_reuse_and_repair_the_network(tmp_path):
     check = subprocess.run([sys.executable, "-c", "from expert import cache; print(cache.source_key(), "
                             "cache.load('rete') is not None, cache.load('plan') is not None, "
                             "cache.load('kb') is not None, cache.load('knowledge') is not None, "
-                            "cache.load('classcode') is not None)"],
+                            "cache.load('classcode') is not None, cache.load('engine') is not None)"],
                            capture_output=True, text=True, cwd=ROOT, env=env_check, timeout=60)
-    assert check.stdout.split() == [key, "True", "True", "True", "True", "True"]
+    assert check.stdout.split() == [key, "True", "True", "True", "True", "True", "True"]
     assert _diagnose(dict(env, TRAINOPT_NO_CACHE="1")) == first
 
 
@@ -299,6 +299,65 @@ def test_stored_knowledge_base_round_trips_and_diagnoses_alike(monkeypatch):
         assert _report(case, stored_, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
 
 
+def test_the_bundled_families_and_knowledge_base_round_trip_sharing_their_rows(monkeypatch):
+    """Read back together, the families equal the modules' and every rule holds those families' own rows (one
+    object per row, as the ``kb`` entry's resolved rules do); an engine built from it diagnoses as the compiled."""
+    from expert.engine import engine_class_from, engine_namespace
+    from expert.kb import dump_bundle, load_bundle
+    from knowledge import all_joins, all_questions, all_rows, families
+
+    ns = engine_namespace(all_rows(), all_questions(), all_joins())
+    fams, loaded = load_bundle(dump_bundle(families(), ns))
+    assert fams == families() and fams is not families()
+    assert loaded.keys() == ns.keys() and loaded["questions"] == ns["questions"]
+    assert loaded["yields_to"] == ns["yields_to"] and loaded["pooled"] == ns["pooled"]
+    rows = {r.id: r for f in fams for r in (*f.rows, *f.questions, *f.joins)}
+    held = 0
+    for name, rule in ns.items():
+        if name.startswith(("row_", "join_", "ask_")):
+            twin = loaded[name]
+            assert _plain(twin) == _plain(rule) and twin.salience == rule.salience, name
+            assert twin._trainopt == rule._trainopt and twin.__name__ == rule.__name__ == name
+            if twin._trainopt.row is not None:
+                assert twin._trainopt.row is rows[twin._trainopt.id]
+                held += 1
+    assert held > 300
+    compiled = type("Compiled", (engine_class_from(ns),), {"cache_name": None})()
+    bundled = type("Bundled", (engine_class_from(loaded),), {"cache_name": None})()
+    for case in load_cases():
+        assert _report(case, bundled, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
+
+
+_READS = """
+import json, sys
+from expert import cache
+read = []
+load = cache.load
+cache.load = lambda name: read.append(name) or load(name)
+from expert.kb import engine_class
+engine_class()
+print(json.dumps(sorted(set(read))))
+"""
+
+
+def test_a_first_process_reads_the_bundle_alone_and_one_with_the_families_loaded_reads_the_two(tmp_path):
+    """With nothing loaded, the engine's knowledge comes from the one bundled entry; a process that loaded the
+    families first resolves the ``kb`` entry against them, and writes no bundle of its own."""
+    env = dict(os.environ, TRAINOPT_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("TRAINOPT_NO_CACHE", None)
+
+    def reads(code):
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    reads(_READS)  # an empty cache: compiles and stores every entry
+    assert reads(_READS) == [BUNDLE_CACHE]
+    first = reads("from expert import stored; stored.families()\n" + _READS)
+    assert first == [KB_CACHE]
+
+
 def test_a_stored_join_finds_its_functions_in_its_module_when_first_read():
     """A stored join's test and detail are its module's own functions, found on first use: same results, equal
     and hashing alike; a join its module no longer has is an error that says what to do, never a wrong answer."""
@@ -327,7 +386,7 @@ class _Evil:
         return (os.mkdir, (str(self.where),))
 
 
-@pytest.mark.parametrize("entry", ["kb", "knowledge"])
+@pytest.mark.parametrize("entry", ["kb", "knowledge", "engine"])
 @pytest.mark.parametrize("payload", ["garbage", "foreign", "shape", "truncated"])
 def test_a_damaged_or_foreign_knowledge_entry_is_rebuilt_never_run(cache_dir, payload, entry):
     """What the kb and knowledge entries hold is only read as our own data: anything else is ignored (and
@@ -339,18 +398,31 @@ def test_a_damaged_or_foreign_knowledge_entry_is_rebuilt_never_run(cache_dir, pa
 
     ran = cache_dir / "ran"
     good = {"kb": lambda: kb.dump_kb(families(), {"pooled": (), "questions": {}, "yields_to": {}}),
-            "knowledge": lambda: stored.dump_families(families())}[entry]
+            "knowledge": lambda: stored.dump_families(families()),
+            "engine": lambda: kb.dump_bundle(families(), {"pooled": (), "questions": {}, "yields_to": {}})}[entry]
     blob = {"garbage": b"\x80\x05not a pickle",
             "foreign": pickle.dumps((_Evil(ran),)),
             "shape": pickle.dumps(((1, 2), {"pooled": ()})),
             "truncated": good()[:-40]}[payload]
-    name = {"kb": KB_CACHE, "knowledge": FAMILIES_CACHE}[entry]
+    name = {"kb": KB_CACHE, "knowledge": FAMILIES_CACHE, "engine": BUNDLE_CACHE}[entry]
     cache.store(name, blob)
     assert cache.load(name) == blob  # a valid entry of these sources, holding what we never write
     if entry == "kb":
         assert kb._stored(families()) is None and not ran.exists()
         cls = kb.engine_class.__wrapped__()  # rebuilt and stored again
         assert kb._stored(families()) is not None and cls.questions == engine_class().questions
+    elif entry == "engine":
+        with pytest.raises((pickle.UnpicklingError, EOFError, ValueError)):
+            kb.load_bundle(blob)
+        assert not ran.exists()
+        # a first process (no family loaded) ignores it, builds from the other entries and stores it again
+        code = ("from expert import kb, cache; kb.engine_class(); "
+                "print(kb.load_bundle(cache.load(kb.BUNDLE_CACHE))[0] == kb.stored.families())")
+        env = dict(os.environ, TRAINOPT_CACHE_DIR=str(cache_dir), PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
+        assert not ran.exists()
     else:
         with pytest.raises((pickle.UnpicklingError, EOFError)):
             stored.load_families_blob(blob)
