@@ -2073,7 +2073,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
           # (the devices' use is no count of them: "GPU util drops from the first step")
-          "!memory !should !want !how !whether !moving_average !util !utilization !usage !utilisation"),
+          "!memory !should !want !how !whether !moving_average !util !utilization !usage"),
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True},
          # (the move or start said of the devices, not of data put on one or a model begun anew: "I moved the data
          # to the GPU", "GPT-2 from scratch on 4 GPUs")
@@ -2673,10 +2673,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!hang !freeze !stuck "
           "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
         # (the speed said by its figure, compared: "it/s on 8 GPUs is lower than on one", "throughput with 4 GPUs is
-        # no higher than with 1")
+        # no higher than with 1"; keys are lemmas: "slower" is read as "slow", "more" as "much", "faster" as "fast")
         # (more than one device counted, as below: "my GPU has lower throughput than a single A100" compares cards)
         (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "throughput it/s samples/sec samples/s "
-          "tokens/sec tokens/s speed", "=lower =less =slower ~higher ~more ~faster", "single one 1",
+          "tokens/sec tokens/s speed", "=lower =less =slow ~higher ~much ~fast", "single one 1",
           "2 3 4 8 16 32 64 two three four eight sixteen multiple several many ddp distributed parallel torchrun "
           "fsdp multi-gpu node", "!hang !freeze !stuck !nan !crash !oom !cpu"),
          {"multi_gpu_speedup": "none", "symptom": "slow_training"}),

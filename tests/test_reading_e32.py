@@ -332,10 +332,11 @@ def score(read: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
             "expected": total}
 
 
-# -- the grid's floor: measured at first contact (recall 84.9%, wrong 15.3%, nothing 1.6% of 649 sentences)
-RECALL_FLOOR = 0.84
-WRONG_CEILING = 0.16
-NOTHING_CEILING = 0.02
+# -- the grid's floor. At first contact (the reader before the fixes below) this grid gave recall 88.6%, a wrong
+# reading in 13.8% of its 610 sentences (84) and nothing understood in 1.2%; after them 98.9%, 0% and 0.9%
+RECALL_FLOOR = 0.98
+WRONG_CEILING = 0.005
+NOTHING_CEILING = 0.01
 
 
 def test_the_grid_holds_its_floor() -> None:
