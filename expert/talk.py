@@ -2600,13 +2600,14 @@ class _Reader:
                 chosen = None if sets is not None else chosen
             # a measured quantity said as the movement's subject in its clause owns it ("val accuracy goes to nan",
             # "the LR stays the same"), whatever reads of it
-            owned = chosen is not None and quantity in K.OWN_MOVERS and i <= chosen[0].i < p.i
+            subject_here = chosen is not None and i <= chosen[0].i < p.i
+            owned = subject_here and quantity in K.OWN_MOVERS
             if sets is None and m in K.SELF_MOVEMENTS and quantity is not None and not owned:
                 # "with batch 32 it overfits": the run overfits, whatever setting was named near it
                 sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
                 chosen = None
             if sets is None:
-                if owned and not negated:
+                if subject_here and quantity in K.UNGUESSED_MOVERS and not negated:
                     # no composition reads it: nothing of the run is said by it (a cue of the same words is not the
                     # run's either, nor is the trouble guessed from them when nothing else is read)
                     self.claim(min(p.start, chosen[0].start), p.end, ("symptom", "loss_behavior"))

@@ -1219,11 +1219,16 @@ dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the N
 
 SELF_MOVEMENTS = frozenset({"underfit", "overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
 
-OWN_MOVERS = frozenset({"accuracy", "recall", "lr", "gpu_util", "memory", "throughput", "step_time", "data_time",
-                        "epoch_time", "grad_norm", "grad", "weights", "batch"})
+OWN_MOVERS = frozenset({"accuracy", "recall", "gpu_util", "memory", "throughput", "step_time", "data_time",
+                        "epoch_time"})
 """Measured quantities whose movement, said with them as its subject, is theirs even where no composition reads it
-("val accuracy goes to NaN" is a metric computed wrong, not the loss; "the LR stays the same" may be the schedule
-set): the run's own movements (``SELF_MOVEMENTS``) are not read in their place, nor is the trouble guessed."""
+("val accuracy goes to NaN" is a metric computed wrong, not the loss): the run's own movements (``SELF_MOVEMENTS``)
+are not read in their place, nor is the trouble guessed. (Not a setting: "lr 0.1 diverges", "batch size 2048 gives
+nan" are the run's; nor the gradients or weights, whose values the coarse reading still guesses from: "the weights
+become huge".)"""
+UNGUESSED_MOVERS = OWN_MOVERS | {"lr"}
+"""Quantities whose movement, said as its subject and read by no composition, guesses no trouble either: "the LR
+stays the same" may be the schedule the user set (the run's own movements said of the LR are still read)."""
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
                          "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "

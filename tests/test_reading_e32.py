@@ -515,3 +515,14 @@ def test_a_curve_standing_still_is_still_not_learning(text: str) -> None:
 ])
 def test_the_level_of_a_gpu_s_use(text: str, level: float | None) -> None:
     assert obs(text).get("gpu_utilization_pct") == level
+
+
+# a setting said beside the run's own movement leaves the movement the run's; the weights still guess instability
+@pytest.mark.parametrize(("text", "expected"), [
+    ("lr 0.1 diverges", {"loss_behavior": "diverging"}),
+    ("the lr of 0.1 goes nan", {"loss_behavior": "nan_or_inf"}),
+    ("batch size 2048 gives nan", {"loss_behavior": "nan_or_inf"}),
+    ("the weights become huge after a few epochs", {"symptom": "unstable"}),
+])
+def test_a_setting_s_run_still_moves(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
