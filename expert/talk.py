@@ -117,6 +117,8 @@ _REFERENCES = frozenset("paper author authors baseline reported official referen
                         "leaderboard other others theirs".split())
 """Words a little after "than" that name another work's result ("higher than the paper", "than the reported one"):
 a comparison with it, however the "the" before it reads."""
+_WORK_FILLERS = frozenset("the their this that original".split())
+"""Words between a lead and the work it leads ("in the original paper", "according to their paper")."""
 _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "rise"})
 """Movements that can take a curve to a new level ("jumps to 9"); a state said after one is the curve's level."""
 _STALLS = frozenset({"plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay"})
@@ -1804,12 +1806,32 @@ class _Reader:
             t = self.tokens[n]
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
-            if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE:
+            if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE or self._other_work(lo, n, k):
                 # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
                 # shares it, so it moves in the user's run as well
                 return _SHARED_TOO.search(self.text, self.tokens[k].end,
                                           self.tokens[k].end + K.SHARED_TOO_REACH) is None
         return False
+
+    def _other_work(self, lo: int, n: int, k: int) -> bool:
+        """Whether token ``n`` names a work or a reference run as the place or source of what moves at ``k``.
+
+        "in the paper", "according to the authors", "the authors say", "in the reference run": the figure is
+        theirs. A work named otherwise ("following the paper, the val loss ...", "the reference model") is
+        the user's own recipe or part.
+        """
+        t = self.tokens[n]
+        word = t.text.lower()
+        if word in K.REFERENCE_RUN_NOUNS and n > lo and self.tokens[n - 1].text.lower() in K.REFERENCE_RUNS:
+            return True  # "in the reference run", "the baseline run's val loss": another run of the user's or theirs
+        if word not in K.OTHER_WORKS and t.lemma not in K.OTHER_WORKS:
+            return False
+        if n + 1 < k and self.tokens[n + 1].lemma in K.WORK_VERBS:
+            return True
+        m = n - 1
+        while m >= lo and self.tokens[m].lemma in _WORK_FILLERS:
+            m -= 1
+        return m >= lo and self.tokens[m].lemma in K.WORK_LEADS
 
     def _person_subject(self, k: int, lo: int) -> bool:
         """Whether the nearest word before token ``k`` that is no filler is a person (``AGENTS``: "she", "I")."""
@@ -2580,11 +2602,20 @@ class _Reader:
                 # or in an earlier clause that it does not fit is not its subject; the run (or its loss) is
                 sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
                 chosen = None if sets is not None else chosen
-            if sets is None and m in K.SELF_MOVEMENTS and quantity is not None:
+            # a measured quantity said as the movement's subject in its clause owns it ("val accuracy goes to nan",
+            # "the LR stays the same"), whatever reads of it
+            subject_here = chosen is not None and i <= chosen[0].i < p.i
+            owned = subject_here and quantity in K.OWN_MOVERS
+            if sets is None and m in K.SELF_MOVEMENTS and quantity is not None and not owned:
                 # "with batch 32 it overfits": the run overfits, whatever setting was named near it
                 sets = self._compose(None, None, m, time, tags) or self._compose(None, None, m, None, tags)
                 chosen = None
             if sets is None:
+                if subject_here and quantity in K.UNGUESSED_MOVERS and not negated:
+                    # no composition reads it: nothing of the run is said by it (a cue of the same words is not the
+                    # run's either, nor is the trouble guessed from them when nothing else is read)
+                    self.claim(min(p.start, chosen[0].start), p.end, ("symptom", "loss_behavior"))
+                    self.u.no_guess = True
                 continue
             if sets.get("symptom") == "hang" and self._resumes(p.j, sent[1]):
                 # "nothing happens for a minute, then it runs fast": a pause that ends is a slow stretch, no hang
@@ -2975,6 +3006,14 @@ class _Reader:
                 continue
             if self.text[num.end:num.end + 12].lstrip("% ").lower().startswith(_CHANGE_BY):
                 continue  # "3 GPUs work 29% faster": a change by that share, no utilization
+            k = next(n for n in range(max(lo, p.i - 5), min(hi, p.j + 5)) if self.tokens[n] is num)
+            if k > lo and self.tokens[k - 1].lemma == "from" and k + 2 < hi and self.tokens[k + 1].lemma == "to" \
+                    and self.tokens[k + 2].kind == "num" and self.tokens[k + 2].unit == "%" and \
+                    self.tokens[k + 2].number is not None and 0.0 <= self.tokens[k + 2].number <= 100.0:
+                # "went from 90% to 30%": the level it is at now is the later one
+                num, value = self.tokens[k + 2], self.tokens[k + 2].number
+            elif k >= lo + 2 and self.tokens[k - 1].lemma in ("and", "to", "-") and self.tokens[k - 2].kind == "num":
+                continue  # "swings between 0 and 100%": the bounds of a swing, neither of them its level
             used.add(num.start)
             span = (min(p.start, num.start), max(p.end, num.end))
             self.add({"gpu_utilization_pct": value}, *span)

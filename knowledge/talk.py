@@ -58,6 +58,9 @@ QUANTITIES: dict[str, str] = {
     "each iteration": "step_time", "iteration": "step_time_weak", "every batch": "step_time", "each batch": "step_time",
     "data loading": "data_time", "dataloader": "data_time", "data loader": "data_time", "data time": "data_time",
     "loading": "data_time_weak",
+    # (the wait for data said as time spent on it: "the time spent loading data grows")
+    "time spent loading data": "data_time", "time spent on data loading": "data_time",
+    "time spent waiting for data": "data_time", "loading time": "data_time",
     "training error": "loss", "train error": "loss", "error rate": "loss", "wer": "loss", "cer": "loss",
     "rmse": "loss", "mse": "loss", "mae": "loss", "tokens/sec": "throughput", "token per second": "throughput",
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
@@ -905,7 +908,9 @@ SCOPE_WORDS = frozenset(
     # "my NN is stuck", "my experiments keep crashing", "compile hangs", "my rtx 3090 crashes", "vllm crashes")
     "nn nns experiment* rtx a100 a100s h100 h100s h200 v100 t4 a10 a10g l4 l40s mps "
     "rocm vllm unsloth xgboost lightgbm catboost sklearn scikit* megatron trl axolotl onnx* tensorrt triton wandb "
-    "mlflow tensorboard".split())
+    "mlflow tensorboard "
+    # (a run's speed and memory said by their own names: "throughput drops after resuming", "VRAM keeps growing")
+    "throughput it/s samples/sec samples/s tokens/sec tokens/s vram".split())
 """Words of training and its machinery (stems, as ``COARSE_TOPIC``'s are written) that, with ``COARSE_TOPIC``, make a
 text about a training run: a movement said of no training quantity ("stuck", "crashed", "exploded") is the run's
 only in such a text, or said of nothing else ("it hangs", "keeps crashing"). "the bus was stuck in traffic", "sales
@@ -991,6 +996,20 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
+OTHER_WORKS = frozenset("paper author authors publication readme tutorial leaderboard".split())
+"""A published or reference work whose figures are its own ("in the paper the val accuracy reaches 90%", "the
+authors say the grad norm spikes"): a movement said of it is not the user's run, where the work is named as a place or
+a source (``WORK_LEADS`` before it, or a reporting verb after it)."""
+REFERENCE_RUNS = frozenset("reference baseline official original".split())
+"""Words that name another run only with a run's noun after them (``REFERENCE_RUN_NOUNS``: "in the reference run",
+"the official implementation's loss"); alone they are often the user's own ("the reference model" of a DPO run)."""
+REFERENCE_RUN_NOUNS = frozenset("run runs implementation implementations repo code results result curve curves "
+                                "training experiment experiments".split())
+WORK_LEADS = frozenset("in per from to accord".split())
+"""Words before a work that make it the place of a figure ("in the paper", "per the readme", "according to the
+authors": "according" is read as its lemma "accord")."""
+WORK_VERBS = frozenset("report show get reach achieve observe mention claim say write state see find".split())
+"""Verbs after a work that make what follows its finding ("the authors report", "the paper shows")."""
 WEIGHT_FORMATS: dict[str, str] = {"fp32": "fp32", "float32": "fp32", "full precision": "fp32", "fp16": "fp16",
                                   "float16": "fp16", "bf16": "bf16", "bfloat16": "bf16"}
 """Numeric formats named in passing that may be said of the parameters (``weights_dtype``)."""
@@ -1100,7 +1119,15 @@ name the setting only in a text about training (``SCOPE_WORDS``); "warmup" writt
 HEALTHY_MOVES = frozenset({("loss", "down"), ("loss", "down_bare"), ("loss", "improve"), ("loss", "converge"),
                            ("accuracy", "up"), ("accuracy", "up_bare"), ("accuracy", "improve"),
                            ("recall", "up"), ("recall", "improve"), ("reward", "up"), ("reward", "improve"),
-                           ("throughput", "up")})
+                           ("throughput", "up"),
+                           # a speed figure getting better or holding steady ("the step time goes down", "throughput
+                           # stays the same", "GPU utilization goes up"), a memory use that falls
+                           ("throughput", "up_bare"), ("throughput", "flat"), ("throughput", "same"),
+                           ("step_time", "down"), ("step_time", "down_bare"), ("step_time", "flat"),
+                           ("step_time", "same"), ("data_time", "down"), ("data_time", "down_bare"),
+                           ("data_time", "flat"), ("epoch_time", "down"), ("epoch_time", "flat"),
+                           ("gpu_util", "up"), ("gpu_util", "up_bare"), ("memory", "down"), ("memory", "flat"),
+                           ("memory", "same")})
 """A quantity moving the way training wants it to (quantity, movement as the lexicon names it): "the loss goes down",
 "val accuracy improved". Said plainly of the quantity, not negated and with no shape word (``SHAPE_WORDS``), it is
 a healthy run described, and the quantity gives no fallback reading."""
@@ -1195,6 +1222,17 @@ ONLY_FITTING = frozenset({"inputs", "activations", "labels", "optimizer_state"})
 dataset is slow to load" the slowness is the run's, in "NaN in my dataset" the NaN is the inputs'."""
 
 SELF_MOVEMENTS = frozenset({"underfit", "overfit", "not-generalize", "unstable", "overflow", "diverge", "nan"})
+
+OWN_MOVERS = frozenset({"accuracy", "recall", "gpu_util", "memory", "throughput", "step_time", "data_time",
+                        "epoch_time"})
+"""Measured quantities whose movement, said with them as its subject, is theirs even where no composition reads it
+("val accuracy goes to NaN" is a metric computed wrong, not the loss): the run's own movements (``SELF_MOVEMENTS``)
+are not read in their place, nor is the trouble guessed. (Not a setting: "lr 0.1 diverges", "batch size 2048 gives
+nan" are the run's; nor the gradients or weights, whose values the coarse reading still guesses from: "the weights
+become huge".)"""
+UNGUESSED_MOVERS = OWN_MOVERS | {"lr"}
+"""Quantities whose movement, said as its subject and read by no composition, guesses no trouble either: "the LR
+stays the same" may be the schedule the user set (the run's own movements said of the LR are still read)."""
 
 FROZEN_PARTS = frozenset("backbone layer layers part parts weight weights parameter parameters param params "
                          "embedding embeddings encoder decoder head heads bn batchnorm base module modules block "
@@ -1709,13 +1747,14 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # a run that waits, pauses or freezes as every epoch begins and then runs at speed is no hang: the epoch's
     # start is slow (workers re-created, the dataset re-read), and only the run's or the loader's pause says it
     _c("run", "pause hang freeze stuck plateau slow", _EPOCH_STALL, time="epoch_start", implicit=True)
-    + _c("data_time", "pause hang freeze stuck slow", _EPOCH_STALL, time="epoch_start")
-    + _c("step_time", "pause hang freeze stuck slow high", _EPOCH_STALL, time="epoch_start")
+    # (a time that spikes or jumps as every epoch begins is the same stall, said as its figure)
+    + _c("data_time", "pause hang freeze stuck slow spike jump up high", _EPOCH_STALL, time="epoch_start")
+    + _c("step_time", "pause hang freeze stuck slow high spike jump up", _EPOCH_STALL, time="epoch_start")
     # --- the loss ---------------------------------------------------------------------------------------
     # a validation loss that stops falling says nothing of the training loss's shape (``loss_behavior`` is the
     # training curve's): the sentence around it decides (the frames below: training still falls, overfitting)
-    # a noisy validation curve says nothing of the training curve's stability
-    + _c("loss", "oscillate", {"not_working_aspect": "loss"}, split="val")
+    # a noisy or spiking validation curve says nothing of the training curve's stability
+    + _c("loss", "oscillate spike jump", {"not_working_aspect": "loss"}, split="val")
     # (said with its onset, "val loss plateaus after 10 epochs": the held-out curve stalled once it had learned, a
     # plateau of the run's progress, not of the training curve's shape)
     + _c("loss", "plateau stuck flatline not-down not-improve flat stay", {"symptom": "convergence"}, split="val",
@@ -1809,16 +1848,20 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("grad_norm", "huge", {"grad_norm_trend": "exploding"})
     + _c("grad", "vanish down", {"grad_norm_trend": "vanishing"})
     + _c("grad_norm", "vanish down", {"grad_norm_trend": "vanishing"})
-    + _c("grad", "spike jump", {"grad_norm_trend": "spiky"})
-    + _c("grad_norm", "spike jump", {"grad_norm_trend": "spiky"})
+    # (a norm that swings a lot from step to step is a spiky one: "the grad norm fluctuates a lot")
+    + _c("grad", "spike jump oscillate", {"grad_norm_trend": "spiky"})
+    + _c("grad_norm", "spike jump oscillate", {"grad_norm_trend": "spiky"})
     # a gradient norm logged as exactly 0: every gradient is zero
     + _c("grad_norm", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "none", {"symptom": "not_learning", "step_grads": "none"})
     + _c("grad", "zero", {"symptom": "not_learning", "step_grads": "zero"}, tags=frozenset({"all"}))
     + _c("grad", "zero", {"grad_norm_trend": "vanishing"}, tags=frozenset({"some"}))
-    + _c("grad", "nan", {"symptom": "unstable", "nan_location": "gradients"})
-    # (a norm logged as NaN is the gradients', not the loss's: "the loss reads 0.0, grad_norm shows nan")
-    + _c("grad_norm", "nan", {"symptom": "unstable", "nan_location": "gradients"})
+    # (a norm logged as NaN is the gradients', not the loss's: "the loss reads 0.0, grad_norm shows nan"; when it
+    # first shows is said of the gradients as of any value, "grads are nan from the first step")
+    + [c for q in ("grad", "grad_norm") for c in (
+        _c(q, "nan", {"symptom": "unstable", "nan_location": "gradients", "nan_onset": "immediate"}, time="start")
+        + _c(q, "nan", {"symptom": "unstable", "nan_location": "gradients", "nan_onset": "after_steps"}, time="later")
+        + _c(q, "nan", {"symptom": "unstable", "nan_location": "gradients"}))]
     # --- the inputs -------------------------------------------------------------------------------------------
     + _c("inputs", "nan", {"nan_location": "inputs"})
     # --- where else the first non-finite value shows: the forward pass, the targets, the optimizer's state ----------
@@ -1835,6 +1878,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     # --- weights ------------------------------------------------------------------------------------------------
     + _c("weights", "flat flatline same not-change stay not-change_verb stuck",
          {"symptom": "not_learning", "update_ratio": 0.0})
+    + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights", "nan_onset": "immediate"}, time="start")
+    + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights", "nan_onset": "after_steps"},
+         time="later")
     + _c("weights", "nan", {"symptom": "unstable", "nan_location": "weights"})
     # --- the learning rate as the user watches it (logged, printed): the LR applied is not the LR set ----------------
     # ("constant", "the same", "not change" are left out: "a constant lr", "kept the lr the same", "I did not change
@@ -1848,7 +1894,8 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("weights", "explode", {"symptom": "unstable"})
     # --- systems -------------------------------------------------------------------------------------------------
     + _c("memory", "up", {"symptom": "memory_growth"})
-    + _c("gpu_util", "low slow", {"symptom": "slow_training"})
+    # (a utilisation that falls or swings between busy and idle: the card waits on something, the input most often)
+    + _c("gpu_util", "low slow down oscillate", {"symptom": "slow_training"})
     # ("zero GPU util", "GPU-Util is 0"): the card does nothing, the run waits on something else
     + _c("gpu_util", "zero", {"symptom": "slow_training", "gpu_utilization_pct": 0.0})
     + _c("throughput", "low slow down bad", {"symptom": "slow_training", "slow_kind": "per_step"})
@@ -1858,7 +1905,10 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("run", "slow", {"symptom": "slow_training"})
     + _c("step_time", "slow high up", {"symptom": "slow_training", "slow_kind": "per_step"})
     + _c("epoch_time", "slow high up huge", {"symptom": "slow_training"})
-    + _c("data_time", "slow", {"symptom": "slow_training"})
+    # (a loading time that grows or spikes is time the step waits on its data)
+    + _c("data_time", "slow up high huge spike jump", {"symptom": "slow_training"})
+    # (a step time with spikes: some steps stall, the run is slow by them, not each step)
+    + _c("step_time", "spike jump", {"symptom": "slow_training"})
     # (stuck at one value: "all predictions stick at 1", "the outputs are stuck at 0.5")
     + _c("predictions", "same flat flatline zero stuck", {"symptom": "not_learning", "predictions_constant": True})
     # predictions no better than a guess: the model has learned nothing
@@ -2031,14 +2081,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("change switch replace rewrite refactor modify move new swap", "pipeline dataloader loader preprocessing "
           "preprocess augmentation dataset loading shard webdataset tfrecord parquet", "since after now once worse "
           "break broken drop stop lower fall different", "!should !want !whether !worth !consider !considering "
-          "!planning !plan !how !if !faster !speed !slow !worker !num_workers !throughput"),
+          # (a time of the loader's said beside the change words is its speed, "dataloader time spikes since
+          # switching to fp16", "loading data spikes every time a new epoch starts": no pipeline changed)
+          "!planning !plan !how !if !faster !speed !slow !worker !num_workers !throughput !time"),
          {"recent_change": "data_pipeline"}),
         # more (or fewer) GPUs than the run was tuned on, and worse results since ("went from 1 GPU to 8, accuracy is
         # worse"): not a speed complaint, which is the devices' own
         # ("moving" is as often a statistic's name, "Moving average ignored a value of inf on 4 GPUs": no move)
         (("gpu card node", "from add scale move switch increase much", "worse lower drop accuracy accurate loss "
           "converge result", "!faster !speed !speedup !slow !time !throughput !hang !stuck !freeze !oom "
-          "!memory !should !want !how !whether !moving_average"),
+          # (the devices' use is no count of them: "GPU util drops from the first step")
+          "!memory !should !want !how !whether !moving_average !util !utilization !usage"),
          {"recent_change": "gpu_count", "world_size_changed": True, "multi_gpu": True},
          # (the move or start said of the devices, not of data put on one or a model begun anew: "I moved the data
          # to the GPU", "GPT-2 from scratch on 4 GPUs")
@@ -2648,6 +2701,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!nan !crash !oom !cpu"), {"multi_gpu_speedup": "none", "symptom": "slow_training"},
          ((2, "gpu card device a100 h100 h200 v100 a6000 3090 4090", "run job node machine process worker epoch "
               "step iteration batch"),)),
+        # (the speed said by its figure, compared: "it/s on 8 GPUs is lower than on one", "throughput with 4 GPUs is
+        # no higher than with 1"; keys are lemmas: "slower" is read as "slow", "more" as "much", "faster" as "fast")
+        # (more than one device counted, as below: "my GPU has lower throughput than a single A100" compares cards)
+        (("gpu ddp distributed parallel node torchrun fsdp a100 h100 v100", "throughput it/s samples/sec samples/s "
+          "tokens/sec tokens/s speed", "=lower =less =slow ~higher ~much ~fast", "single one 1",
+          "2 3 4 8 16 32 64 two three four eight sixteen multiple several many ddp distributed parallel torchrun "
+          "fsdp multi-gpu node", "!hang !freeze !stuck !nan !crash !oom !cpu"),
+         {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
         # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
         # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
         # (more than one device said: a count or a multi-device word; "my GPU is only slightly faster than my CPU"
@@ -3418,9 +3479,10 @@ DOUBT_WORDS = frozenset("doubt unsure".split())
 """Words of doubt that deny what follows in their sentence without a negation ("I doubt the loss diverges")."""
 WH_WORDS = frozenset("why what how where when which who".split())
 """Words after "not sure" that ask about a thing said rather than doubt it ("not sure why it diverges")."""
-SUBORDINATORS = frozenset("until unless once if after before because".split())
+SUBORDINATORS = frozenset("until unless once if after before because since".split())
 """Words that open a clause of their own inside a sentence: a negation before one does not reach past it ("grows
-without limit until I get out of memory", "doesn't converge unless I lower the lr")."""
+without limit until I get out of memory", "doesn't converge unless I lower the lr", "the grads are none since I
+resumed": the resume is said, not denied)."""
 ASKING_OPENERS = frozenset("why how what where when which who whats hows is are does do did can could should would "
                            "will has have any anyone help idea ideas thoughts suggestions".split())
 """Words a real question opens with ("why does the loss explode?" still says it explodes); a statement that ends
