@@ -3764,9 +3764,14 @@ class _Reader:
             if verb.lemma in K.MOTION_VERBS and not self._goes_somewhere(k + 1, hi):
                 continue  # "each batch goes through the dataloader": motion, not a change
             found = self._change_object(k + 1, min(hi, k + 7))
-            if found is None and verb.text.endswith("ed"):
+            # (a passive says someone made the change, whatever the participle's form: "batch size was cut to 8",
+            # "the lr got bumped up")
+            passive = k > lo and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES
+            if found is None and (verb.text.endswith("ed") or passive):
                 # the passive or the bare past after its object: "batch size changed to 1024", "bs doubled"
-                found = self._change_object(max(lo, k - 3), k, before_verb=True)
+                agent = bool(set(self.lemmas(lo, hi)) & K.LR_SCHEDULE_AGENTS)  # "raised to 1e-3 by the warmup"
+                found = self._change_object(max(lo, k - (4 if passive else 3)), k, before_verb=True,
+                                            passive=passive and not agent)
             if found is None:
                 continue
             kind, end = found
@@ -3787,10 +3792,14 @@ class _Reader:
             self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
 
-    def _change_object(self, i: int, j: int, before_verb: bool = False) -> tuple[str, int] | None:
+    def _change_object(self, i: int, j: int, before_verb: bool = False, passive: bool = False) -> \
+            tuple[str, int] | None:
         """The first object of a change in tokens ``i:j``: what changed, and its last token.
 
-        The search stops at a clause break or a preposition (``CHANGE_STOPS``).
+        The search stops at a clause break or a preposition (``CHANGE_STOPS``). Before its verb only a batch or a
+        precision is a change's object ("batch size changed to 1024": an LR said to fall is the schedule's), and
+        the learning rate too when a ``passive`` with no schedule named says someone changed it ("the lr was raised
+        to 3e-3").
         """
         toks = self.tokens
         k = i
@@ -3802,7 +3811,8 @@ class _Reader:
                 kind = K.CHANGE_OBJECTS.get(key)
                 if kind is None or k + n > len(toks):
                     continue
-                if before_verb and kind not in ("batch_size", "precision"):
+                if before_verb and kind not in ("batch_size", "precision") and not (
+                        passive and kind == "learning_rate"):
                     return None
                 if kind == "batch_size" and self._batch_count(k, k + n):
                     return None  # "double the number of batches", "more batches per epoch": how many, not how big
@@ -5244,7 +5254,8 @@ class _Reader:
                     linked = linked or (k + 1 < len(toks) and (toks[k + 1].lemma == "instead" or
                                                               toks[k + 1].kind == "arrow"))
                     break
-                if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→"):
+                if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→") or (
+                        t.lemma in K.PASSIVE_SETTING_LINKS and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES):
                     linked = linked or t.lemma not in ("(",)
                     continue
                 break

@@ -1240,10 +1240,33 @@ SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precisi
 QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "blr": "learning_rate", "batch": "batch_size"}
 """Quantities that are settings of the run: a number quoted with them is their value ("lr 3e-4", "bs=32")."""
 
+SETTING_CHANGE_LINKS = frozenset("cut halve double triple slash shrink boost bring push crank get back".split())
+"""Verbs of a change made to a setting that link it to its new number ("batch size was cut to 8", "the lr got
+cranked up to 3e-3", "bs brought down to 4"); their forms come from ``knowledge.forms``."""
+
 SETTING_LINKS = frozenset("of be = : at to set change up down increase raise reduce lower decrease bump around "
                           "about roughly only just now still currently was is approx approximately ~ ( "
-                          "hit reach".split())
-"""Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024")."""
+                          "hit reach".split()) | SETTING_CHANGE_LINKS
+"""Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024"):
+a link of being, of setting, or of a change made to it."""
+
+OTHER_MODEL_CLASSES = frozenset("pretrained pretrain pretraining imagenet coco original backbone".split())
+"""Words that make a class count said right after them (``OTHER_MODEL_REACH`` words, in its sentence) another
+model's ("resnet pretrained on imagenet with 1000 classes, my head is nn.Linear(2048, 5)"): the head is then set
+against no count of the user's own classes."""
+OTHER_MODEL_REACH = 8
+"""How many words before a class count a word of another model (``OTHER_MODEL_CLASSES``) makes the count its."""
+
+PASSIVE_SETTING_LINKS = frozenset("drop".split())
+"""Links that join a setting to its number only after an auxiliary ("batch size was dropped to 8", "got dropped
+to"): said bare, "the lr drops to 1e-6", the number is where a schedule takes the rate, not the run's setting."""
+
+PASSIVE_AUXILIARIES = frozenset("be get".split())
+"""Lemmas of the auxiliaries of a passive change ("was cut", "got bumped", "has been raised"): someone changed it."""
+
+LR_SCHEDULE_AGENTS = frozenset("warmup scheduler schedule cosine anneal annealing onecycle plateau decay".split())
+"""Words that make a rise of the learning rate the schedule's doing ("the lr was increased to 1e-3 by the warmup"),
+not a change made to the run."""
 
 OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split())
 """Words joined to "lr" that name another rate than the run's peak ("min_lr", "warmup_lr", "eta_min")."""
@@ -1561,7 +1584,7 @@ differential's DF-CHG-PREC names; the format itself is still read as the run's s
 
 CHANGE_VERBS = frozenset("change switch move increase decrease raise lower reduce double halve triple quadruple scale "
                           "bump cut enlarge adjust modify tweak replace rewrite swap update upgrade refactor go "
-                          "downgrade".split())
+                          "downgrade slash shrink boost crank".split())
 """Verbs (lemmas; their forms come from ``knowledge.forms``) that say a setting of the run was changed when their
 object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched to fp16", "after raising
 batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
@@ -1598,13 +1621,13 @@ CHANGE_COMPARATIVES = frozenset("bigger larger higher smaller lower fewer".split
 """Comparatives that set a value against the run's own old one: "bigger batch (1024 instead of 128)" is a change,
 where "lr 1e-3 instead of 1e-2" alone is only a choice against another value."""
 
-LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge".split())
+LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge boost crank".split())
 """Change verbs that say a setting went up: said of the learning rate, it is a raised LR (DF-CHG-LR's case)."""
 
 LR_CHANGE_VERBS = frozenset("change adjust modify tweak alter retune".split())
 """Change verbs that say no way: said of the learning rate, the LR changed just before the trouble (``recent_change=
 learning_rate``, as a raise; a lowered LR is ``LR_LOWER_VERBS``'s)."""
-LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut".split())
+LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut slash shrink".split())
 """Change verbs that say a setting went down: a lowered learning rate is no raise. Trouble at the lower LR says a
 lower LR did not train stably (``lower_lr_stable`` false), not that the LR passed the stable edge."""
 
