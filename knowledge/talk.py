@@ -1257,6 +1257,57 @@ against no count of the user's own classes."""
 OTHER_MODEL_REACH = 8
 """How many words before a class count a word of another model (``OTHER_MODEL_CLASSES``) makes the count its."""
 
+LITTLE_WORDS = frozenset("only just barely hardly merely slightly marginally".split())
+"""Words that say a movement by numbers is small for what it took ("the loss only went from 0.7 to 0.6"): with a drop
+below ``MT-CURVE-SLOW`` the loss decreases slowly, whatever span is said."""
+SPAN_EPOCHS = frozenset("epoch epochs".split())
+SPAN_STEPS = frozenset("step steps iteration iterations iter iters batch batches it".split())
+"""Units of a stretch of training a movement by numbers is said to take ("over 10k steps", "after 20 epochs",
+"in 3000 iterations"): its length is set against ``MT-SLOW-SPAN-EPOCHS`` / ``MT-SLOW-SPAN-STEPS``."""
+
+CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
+"""Words that say a value holds for the whole run ("the loss is always 10.375", "stays 0.25 throughout"); "every" or
+"each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
+CONSTANT_WHOLE = frozenset("every each all".split())
+"""Words before a unit of training that make a value said with it held over the run ("every epoch", "all steps")."""
+CONSTANT_LINKS = frozenset("be stay remain stick stuck sit keep hover = : at exactly precisely still constant "
+                           "fixed always constantly around about ~ of value the same like".split())
+"""Words between the loss and the one value it is said to hold ("is always", "stays at exactly", "sits at", "is the
+same value")."""
+BOUND_WORDS = frozenset("above below over under less more greater higher lower smaller bigger larger least most "
+                        "than < > <= >= within between".split())
+"""Words that make a number a bound the loss is compared with ("always above 2", "never below 0.5"), not its value."""
+
+FASTER_WORDS = frozenset("faster quicker speedier shorter less".split())
+"""Comparatives (as typed, or their lemma) that make the side before "than" the faster one ("a single GPU is faster
+than two", "one GPU takes less time than four")."""
+SLOWER_WORDS = frozenset("slower longer more".split())
+"""Comparatives that make the side before "than" the slower one ("4 GPUs are slower than 1", "two GPUs take longer
+than one", "8 GPUs need more time per epoch than a single one")."""
+TIMED_FILLERS = frozenset("time per epoch step iteration iter batch to train run finish each an a the".split())
+"""Words between a speed comparative and its "than" that say what is timed ("longer per epoch than", "more time to
+train than")."""
+MULTI_DEVICE_WORDS = frozenset("multi-gpu multigpu ddp distributed multi-node multinode fsdp dataparallel".split())
+"""Words that name a run on several devices without a count ("the multi-gpu run is slower than the single-gpu
+one"): set against one device, the side with more."""
+
+LOSS_OPERATION_CALLS = frozenset("backward".split())
+"""Methods called on the loss that run a part of the step ("loss.backward() is extremely slow"): their time is the
+step's, not the loss curve's pace. (Not ``item``: "loss.item() is 0.5" is the loss's value.)"""
+LOSS_OPERATION_NOUNS = frozenset("calculation calculations computation computations calc backward backprop "
+                                 "backpropagation".split())
+"""Nouns right after "loss" that name the work of computing it ("the loss calculation is slow")."""
+LOSS_OPERATION_VERBS = frozenset("computing calculating evaluating backpropagating backpropping".split())
+"""Verb forms right before "loss" that name the work of computing it ("computing the loss is really slow")."""
+
+DECISIVE_WORDS = frozenset("nan inf infinity zero zeros none overflow underflow error exception traceback warning "
+                           "diverge diverged diverges diverging divergence explode exploded explodes exploding "
+                           "explosion vanish vanished vanishes vanishing oom killed timeout timed hang hangs hanging "
+                           "hung stuck skip skipped skipping".split())
+"""Words of a line that may decide a diagnosis ("gradients are all zero now", "Warning: NaN or Inf found in input
+tensor", "loss: nan"): in a long pasted log such a line is composed even past the composing budget, however late it
+comes (within a budget of its own, so the reading stays linear)."""
+
 PASSIVE_SETTING_LINKS = frozenset("drop".split())
 """Links that join a setting to its number only after an auxiliary ("batch size was dropped to 8", "got dropped
 to"): said bare, "the lr drops to 1e-6", the number is where a schedule takes the rate, not the run's setting."""
