@@ -4586,18 +4586,32 @@ class _Reader:
                 start = max((n + 1 for n in range(lo, c) if _breaks(toks[n]) and toks[n].lemma not in (
                     "with", "on", "using")), default=lo)
                 end = next((n for n in range(than + 1, hi) if _breaks(toks[n])), hi)
+                if "without" in self.lemmas(than, end):
+                    continue  # "slower with find_unused_parameters than without it": a setting compared, not devices
                 left, right = self._side_devices(start, c), self._side_devices(than, end, bare=True)
-                if left is None or right is None or left == right:
+                # (a run said multi-device without its count has more devices only against one said single)
+                left = 2 if left == 0 and right == 1 else left
+                right = 2 if right == 0 and left == 1 else right
+                if not left or not right or left == right:
                     continue
                 cards = [{t.text.lower() for t in toks[a:b]} & K.GPU_NAMES for a, b in ((start, c), (than, end))]
                 if cards[0] and cards[1] and cards[0] != cards[1]:
                     continue  # "an A100 is faster than two V100s": cards set against cards, no scaling
-                more_slow = (left > right) != faster
+                # ("4 GPUs are not faster than 1": the more devices no faster, as slow as said slower; "not slower"
+                # says neither side faster, nothing to set)
+                negated = any(t.lemma in K.NEGATORS or t.lemma == "not" for t in toks[max(start, c - 2):c])
+                if negated and not faster:
+                    continue
+                more_slow = left > right if negated else (left > right) != faster
                 span = (toks[start].start, toks[end - 1].end)
-                # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here)
-                self.u.readings = [r for r in self.u.readings if not (
-                    span[0] <= r.start and r.end <= span[1] and (r.name == "multi_gpu_speedup" or (
-                        r.name == "symptom" and r.value == "slow_training")))]
+                # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here; a speed-up
+                # said partial, "only about 2x faster than one", stays)
+                flat = {(r.start, r.end) for r in self.u.readings if span[0] <= r.start and r.end <= span[1] and
+                        r.name == "multi_gpu_speedup" and r.value == "none"}
+                if flat:
+                    self.u.readings = [r for r in self.u.readings if not (
+                        span[0] <= r.start and r.end <= span[1] and ((r.start, r.end) in flat or (
+                            r.name == "symptom" and r.value == "slow_training")))]
                 self.add({"multi_gpu": True}, *span)
                 if more_slow:
                     self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, *span)
@@ -4607,7 +4621,7 @@ class _Reader:
         """The GPU count one side of a comparison says in tokens ``[i, j)``.
 
         A count of GPUs (``_devices``); with ``bare``, a count right after "than" ("than two", "than 1", "than a
-        single one", "than with one"); else a word of a multi-device run (more than one).
+        single one", "than with one"); else 0 for a word of a multi-device run (several, how many not said).
         """
         toks = self.tokens
         found = self._devices(max(0, i - 1), j)
@@ -4627,7 +4641,7 @@ class _Reader:
                 if t.lemma in K.NUMBER_WORDS and t.lemma not in ("more", "many", "several", "multiple"):
                     return K.NUMBER_WORDS[t.lemma]
         if any(t.lemma in K.MULTI_DEVICE_WORDS or t.text.lower() in K.MULTI_DEVICE_WORDS for t in toks[i:j]):
-            return 2
+            return 0  # several devices, how many not said
         return None
 
     def _devices(self, i: int, j: int) -> int | None:

@@ -815,6 +815,9 @@ def _head_short(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str)
     head, classes = best.get("num_outputs"), best.get("num_classes")
     if head is None or classes is None or "label_check" in best:
         return
+    crash = best.get("symptom")
+    if crash is not None and crash[1].observation.value == "crash":
+        return  # the crash it ends in is the lead ("... dies on the first batch with an index error"): its error first
     width, count = head[1].observation.value, classes[1].observation.value
     if not (isinstance(width, int) and isinstance(count, int)) or count <= width or (width < 2 and count <= 2):
         return
