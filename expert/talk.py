@@ -4579,7 +4579,8 @@ class _Reader:
                     continue
                 # ("takes longer per epoch than", "more time to train than": the words of what is timed between)
                 than = next((n for n in range(c + 1, min(hi, c + 5)) if toks[n].lemma == "than"), None)
-                if than is None or any(t.lemma not in K.TIMED_FILLERS for t in toks[c + 1:than]):
+                if than is None or any(t.lemma not in K.TIMED_FILLERS and t.lemma not in K.MULTI_DEVICE_WORDS
+                                       for t in toks[c + 1:than]):
                     continue
                 if word in ("more", "less") and toks[c + 1].lemma != "time":
                     continue  # "more memory than", "less accurate than": no speed

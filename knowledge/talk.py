@@ -1284,9 +1284,10 @@ than two", "one GPU takes less time than four")."""
 SLOWER_WORDS = frozenset("slower longer more".split())
 """Comparatives that make the side before "than" the slower one ("4 GPUs are slower than 1", "two GPUs take longer
 than one", "8 GPUs need more time per epoch than a single one")."""
-TIMED_FILLERS = frozenset("time per epoch step iteration iter batch to train run finish each an a the".split())
+TIMED_FILLERS = frozenset("time per epoch step iteration iter batch to train run finish each an a the with using "
+                          "use".split())
 """Words between a speed comparative and its "than" that say what is timed ("longer per epoch than", "more time to
-train than")."""
+train than"), or how ("more time with DataParallel than": a word of a multi-device run, ``MULTI_DEVICE_WORDS``)."""
 MULTI_DEVICE_WORDS = frozenset("multi-gpu multigpu ddp distributed multi-node multinode fsdp dataparallel".split())
 """Words that name a run on several devices without a count ("the multi-gpu run is slower than the single-gpu
 one"): set against one device, the side with more."""

@@ -95,6 +95,7 @@ FLAT = {"loss_behavior": "flat_from_start", "symptom": "not_learning"}
     "every epoch the loss is 0.693",
     "the loss remains 0.25 throughout training",
     "loss stuck at 2.302 for all epochs",
+    "I get the same loss of 1.609 for every epoch",
 ])
 def test_one_held_value_is_a_flat_loss(text: str) -> None:
     assert_reads(text, FLAT)
@@ -123,6 +124,10 @@ NO_SCALING = {"multi_gpu_speedup": "none", "symptom": "slow_training"}
     "DDP with 8 GPUs takes longer per epoch than 1 GPU",
     "my 4 gpu setup needs more time per epoch than a single card",
     "training on 4 GPUs is not faster than on 1 GPU",
+    # (modelled on how forum threads put it)
+    "why is training with the ddp strategy slower than with one gpu?",
+    "with 4 GPUs it takes more time with DataParallel than with just one GPU",
+    "multi gpu is several times slower than one gpu",
 ])
 def test_more_devices_slower_is_no_scaling(text: str) -> None:
     assert_reads(text, NO_SCALING)
