@@ -31,7 +31,7 @@ def lexicon_words() -> list[str]:
     # (not the correlative's comparatives: read by their text, as lemmas they would hide "long" and "much")
     words |= set(talk.VALUE_WORDS) | set(talk.RESUME_WORDS)
     words |= set(talk.CHANGE_VERBS) | {w for phrase in talk.CHANGE_OBJECTS for w in phrase.split()}
-    words |= set(talk.REMOVAL_VERBS)
+    words |= set(talk.REMOVAL_VERBS) | set(talk.SETTING_CHANGE_LINKS) | set(talk.PASSIVE_SETTING_LINKS)
     words |= set(talk.HEDGES) | set(talk.CHOICE_WORDS) | {"be", "have", "do", "go", "get", "keep", "stop", "take",
                                                            "call", "use", "zero", "reset", "forget", "switch", "fail",
                                                            "refuse", "node", "layer"}

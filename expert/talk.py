@@ -568,7 +568,7 @@ def _ranges(text: str) -> list[tuple[int, int]]:
         return []
     alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
     out: list[tuple[int, int]] = []
-    last_line, budget, records = -1, COMPOSE_LIMIT, RECORD_LIMIT
+    last_line, budget, records, decisive = -1, COMPOSE_LIMIT, RECORD_LIMIT, COMPOSE_LIMIT
     shapes: set[frozenset[str]] = set()  # the words of each line composed
     for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
         if m.start() < last_line:
@@ -590,6 +590,29 @@ def _ranges(text: str) -> list[tuple[int, int]]:
         # figures are read by the evidence pass, and composing it again would say what its first copies said)
         if budget <= 0:
             break  # enough read: what a person writes is said by now; the evidence pass still reads it all
+    else:
+        return out
+    # past the budget, a line of new words that may decide the diagnosis ("gradients are all zero now" after 20K
+    # records, "Warning: NaN or Inf found in input tensor") is still composed, however late, within a budget of its
+    # own; one search of a few words over the rest keeps it linear, and a record of a shape composed before is the
+    # evidence pass's
+    said = sorted(set(_WORDS.findall(" ".join(text_words(text)))) & K.DECISIVE_WORDS, key=lambda w: (-len(w), w))
+    if not said:
+        return out
+    for m in re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").finditer(text, last_line):
+        if m.start() < last_line:
+            continue
+        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+        hi = text.find("\n", m.end(), m.end() + 400)
+        hi = min(len(text), m.end() + 400) if hi < 0 else hi
+        last_line = hi
+        shape = frozenset(_WORDS.findall(text, lo, hi))
+        if shape not in shapes:
+            shapes.add(shape)
+            out.append((lo, hi))
+            decisive -= hi - lo
+            if decisive <= 0:
+                break
     return out
 
 
@@ -1884,6 +1907,24 @@ class _Reader:
             k -= 1
         return k >= 1 and self.tokens[k].lemma in ("of", "for", "on") and self.tokens[k - 1].text in _WEIGHT_NOUNS
 
+    def _loss_operation(self, p: Part) -> bool:
+        """Whether the loss named by part ``p`` is an operation run on it, not its value.
+
+        Its backward call ("loss.backward()", ``LOSS_OPERATION_CALLS``), a noun of computing it right after ("the
+        loss calculation", ``LOSS_OPERATION_NOUNS``), or a verb of computing it right before ("computing the loss",
+        "calculating my loss", ``LOSS_OPERATION_VERBS``).
+        """
+        toks = self.tokens
+        if p.j + 1 < len(toks) and toks[p.j].text == "." and toks[p.j].end == toks[p.j + 1].start == p.end + 1 and \
+                toks[p.j + 1].text.lower() in K.LOSS_OPERATION_CALLS:
+            return True
+        if p.j < len(toks) and toks[p.j].lemma in K.LOSS_OPERATION_NOUNS:
+            return True
+        k = p.i - 1
+        while k >= 0 and toks[k].lemma in ("the", "my", "our", "this", "a"):
+            k -= 1
+        return k >= 0 and toks[k].text.lower() in K.LOSS_OPERATION_VERBS
+
     def _quantities(self, parts: list[Part]) -> list[tuple[Part, str, str | None]]:
         """(part, quantity, split) of each quantity mention; a split word before a quantity qualifies it."""
         out: list[tuple[Part, str, str | None]] = []
@@ -1903,6 +1944,12 @@ class _Reader:
                 continue
             if "q" in p.roles and self._weighted(p):
                 k += 1  # "the weight of my aux loss", "loss coefficient": a setting of the loss, not the loss
+                continue
+            if "q" in p.roles and p.roles["q"] == "loss" and self._loss_operation(p):
+                # "loss.backward() is extremely slow", "computing the loss takes forever": the work done on the loss
+                # is a part of the step, its time the step's; the curve is not said
+                out.append((p, "step_time", None))
+                k += 1
                 continue
             if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
                 split = None
@@ -2877,6 +2924,7 @@ class _Reader:
         self._metric_by_world(lo, hi, quantities)
         self._huge_norm(lo, hi, quantities)
         self._huge_loss(lo, hi, quantities)
+        self._constant_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
         self._gpu_share(lo, hi, quantities, used)
         self._data_share(lo, hi)
@@ -3043,6 +3091,49 @@ class _Reader:
             if value is not None and value >= K.HUGE_LOSS:
                 self.add({"symptom": "unstable", "loss_behavior": "diverging"}, p.start, nums[0].end)
                 return
+
+    def _constant_loss(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """One value the loss is said to hold over the run: a flat loss, from its start.
+
+        "loss is always 10.375", "the loss stays at exactly 2.3026 every step", "every epoch the loss is 0.693": the
+        training loss, linked (``CONSTANT_LINKS``) to a single number, in a sentence that says the value holds for
+        the whole run (``CONSTANT_MARKERS``, or "every" / "each" / "all" before a unit of training). A loss of 0 is
+        the zero-loss reading's; a bound ("always above 2": ``BOUND_WORDS``), two numbers (a move, "from 0.7 to
+        0.6"), a validation loss or a negated sentence read nothing here.
+        """
+        toks = self.tokens
+        lemmas = [t.lemma for t in toks[lo:hi]]
+        marked = set(lemmas) & K.CONSTANT_MARKERS
+        whole = any(a in K.CONSTANT_WHOLE and (b in K.SPAN_EPOCHS or b in K.SPAN_STEPS or b == "time")
+                    for a, b in zip(lemmas, lemmas[1:]))
+        if not (marked or whole) or set(lemmas) & K.BOUND_WORDS or "after" in lemmas:
+            return  # (a value "after 10 epochs" is the loss at that time, "always" then of every run)
+        nums = [k for k in range(lo, hi) if toks[k].kind == "num" and not toks[k].unit and
+                not (k + 1 < hi and (toks[k + 1].lemma in _COUNTED or toks[k + 1].lemma in K.SPAN_EPOCHS or
+                                     toks[k + 1].lemma in K.SPAN_STEPS)) and
+                not (k > lo and (toks[k - 1].lemma in K.SPAN_EPOCHS or toks[k - 1].lemma in K.SPAN_STEPS))]
+        if len(nums) != 1 or not toks[nums[0]].number:
+            return
+        k = nums[0]
+        for p, q, split in quantities:
+            if q != "loss" or split == "val":
+                continue
+            gap = toks[p.j:k] if k >= p.j else toks[k + 1:p.i]
+            if len(gap) > 6 or any(t.lemma not in K.CONSTANT_LINKS and t.lemma not in K.CONSTANT_MARKERS and
+                                   t.lemma not in K.CONSTANT_WHOLE and t.lemma not in K.SPAN_EPOCHS and
+                                   t.lemma not in K.SPAN_STEPS and t.lemma not in ("my", "our", "training", "train",
+                                                                                   "the", "every", "each")
+                                   for t in gap):
+                continue
+            # ("always" said of the loss and its value, not of the runs: "I always get loss 2.3")
+            near = {t.lemma for t in toks[max(lo, min(p.i, k) - 1):min(hi, max(p.j, k + 1) + 3)]}
+            if not whole and not near & K.CONSTANT_MARKERS:
+                continue
+            if self._negated(min(p.i, k), lo):
+                return
+            self.add({"symptom": "not_learning", "loss_behavior": "flat_from_start"},
+                     toks[min(p.i, k)].start, toks[max(p.j - 1, k)].end)
+            return
 
     def _huge_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
         """"grad norm is like 1e5": a gradient norm in the thousands is an exploding one."""
@@ -3811,9 +3902,14 @@ class _Reader:
                                                     for t in toks[max(lo, k - 3):k]):
                 continue  # "60% of the time goes to the DataLoader": where the time is spent, not a switch
             found = self._change_object(k + 1, min(hi, k + 7))
-            if found is None and verb.text.endswith("ed"):
+            # (a passive says someone made the change, whatever the participle's form: "batch size was cut to 8",
+            # "the lr got bumped up")
+            passive = k > lo and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES
+            if found is None and (verb.text.endswith("ed") or passive):
                 # the passive or the bare past after its object: "batch size changed to 1024", "bs doubled"
-                found = self._change_object(max(lo, k - 3), k, before_verb=True)
+                agent = bool(set(self.lemmas(lo, hi)) & K.LR_SCHEDULE_AGENTS)  # "raised to 1e-3 by the warmup"
+                found = self._change_object(max(lo, k - (4 if passive else 3)), k, before_verb=True,
+                                            passive=passive and not agent)
             if found is None:
                 continue
             kind, end = found
@@ -3834,10 +3930,14 @@ class _Reader:
             self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
 
-    def _change_object(self, i: int, j: int, before_verb: bool = False) -> tuple[str, int] | None:
+    def _change_object(self, i: int, j: int, before_verb: bool = False, passive: bool = False) -> \
+            tuple[str, int] | None:
         """The first object of a change in tokens ``i:j``: what changed, and its last token.
 
-        The search stops at a clause break or a preposition (``CHANGE_STOPS``).
+        The search stops at a clause break or a preposition (``CHANGE_STOPS``). Before its verb only a batch or a
+        precision is a change's object ("batch size changed to 1024": an LR said to fall is the schedule's), and
+        the learning rate too when a ``passive`` with no schedule named says someone changed it ("the lr was raised
+        to 3e-3").
         """
         toks = self.tokens
         k = i
@@ -3849,7 +3949,8 @@ class _Reader:
                 kind = K.CHANGE_OBJECTS.get(key)
                 if kind is None or k + n > len(toks):
                     continue
-                if before_verb and kind not in ("batch_size", "precision"):
+                if before_verb and kind not in ("batch_size", "precision") and not (
+                        passive and kind == "learning_rate"):
                     return None
                 if kind == "batch_size" and self._batch_count(k, k + n):
                     return None  # "double the number of batches", "more batches per epoch": how many, not how big
@@ -4507,6 +4608,90 @@ class _Reader:
                 return "run"
         return "run"
 
+    def _device_comparison(self) -> None:
+        """More devices said to be slower than fewer: a run that does not scale, read from which side is which.
+
+        "a single GPU is faster than two", "4 GPUs slower than 1", "with two GPUs an epoch takes longer than with
+        one": a comparative (``FASTER_WORDS``, ``SLOWER_WORDS``) before "than", each side's GPU count (a count of
+        GPUs, "single", a bare count right after "than", or a word of a multi-device run, ``MULTI_DEVICE_WORDS``).
+        The side with more devices slower is ``multi_gpu_speedup=none``; the side with more devices faster ("one
+        GPU is slower than two") is a healthy speed-up, and the frames' reading of its words is taken back.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            for c in range(lo + 1, hi - 1):
+                word = toks[c].text.lower()
+                faster = word in K.FASTER_WORDS
+                if not faster and word not in K.SLOWER_WORDS:
+                    continue
+                # ("takes longer per epoch than", "more time to train than": the words of what is timed between)
+                than = next((n for n in range(c + 1, min(hi, c + 5)) if toks[n].lemma == "than"), None)
+                if than is None or any(t.lemma not in K.TIMED_FILLERS and t.lemma not in K.MULTI_DEVICE_WORDS
+                                       for t in toks[c + 1:than]):
+                    continue
+                if word in ("more", "less") and toks[c + 1].lemma != "time":
+                    continue  # "more memory than", "less accurate than": no speed
+                start = max((n + 1 for n in range(lo, c) if _breaks(toks[n]) and toks[n].lemma not in (
+                    "with", "on", "using")), default=lo)
+                end = next((n for n in range(than + 1, hi) if _breaks(toks[n])), hi)
+                if "without" in self.lemmas(than, end):
+                    continue  # "slower with find_unused_parameters than without it": a setting compared, not devices
+                left, right = self._side_devices(start, c), self._side_devices(than, end, bare=True)
+                # (a run said multi-device without its count has more devices only against one said single)
+                left = 2 if left == 0 and right == 1 else left
+                right = 2 if right == 0 and left == 1 else right
+                if not left or not right or left == right:
+                    continue
+                cards = [{t.text.lower() for t in toks[a:b]} & K.GPU_NAMES for a, b in ((start, c), (than, end))]
+                if cards[0] and cards[1] and cards[0] != cards[1]:
+                    continue  # "an A100 is faster than two V100s": cards set against cards, no scaling
+                # ("4 GPUs are not faster than 1": the more devices no faster, as slow as said slower; "not slower"
+                # says neither side faster, nothing to set)
+                negated = any(t.lemma in K.NEGATORS or t.lemma == "not" for t in toks[max(start, c - 2):c])
+                if negated and not faster:
+                    continue
+                more_slow = left > right if negated else (left > right) != faster
+                span = (toks[start].start, toks[end - 1].end)
+                # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here; a speed-up
+                # said partial, "only about 2x faster than one", stays)
+                flat = {(r.start, r.end) for r in self.u.readings if span[0] <= r.start and r.end <= span[1] and
+                        r.name == "multi_gpu_speedup" and r.value == "none"}
+                if flat:
+                    self.u.readings = [r for r in self.u.readings if not (
+                        span[0] <= r.start and r.end <= span[1] and ((r.start, r.end) in flat or (
+                            r.name == "symptom" and r.value == "slow_training")))]
+                self.add({"multi_gpu": True}, *span)
+                if more_slow:
+                    self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, *span)
+                return
+
+    def _side_devices(self, i: int, j: int, bare: bool = False) -> int | None:
+        """The GPU count one side of a comparison says in tokens ``[i, j)``.
+
+        A count of GPUs (``_devices``); with ``bare``, a count right after "than" ("than two", "than 1", "than a
+        single one", "than with one"); else 0 for a word of a multi-device run (several, how many not said).
+        """
+        toks = self.tokens
+        found = self._devices(max(0, i - 1), j)
+        if found is not None:
+            return found
+        if bare:
+            k = i + 1
+            while k < j and toks[k].lemma in ("with", "on", "using", "use", "a", "the", "just", "only"):
+                k += 1
+            if k < j:
+                t = toks[k]
+                if t.kind == "num" and t.number is not None and t.number == int(t.number) and not t.unit and \
+                        1 <= t.number <= 100_000:
+                    return int(t.number)
+                if t.lemma in ("one", "single"):
+                    return 1
+                if t.lemma in K.NUMBER_WORDS and t.lemma not in ("more", "many", "several", "multiple"):
+                    return K.NUMBER_WORDS[t.lemma]
+        if any(t.lemma in K.MULTI_DEVICE_WORDS or t.text.lower() in K.MULTI_DEVICE_WORDS for t in toks[i:j]):
+            return 0  # several devices, how many not said
+        return None
+
     def _devices(self, i: int, j: int) -> int | None:
         """The GPU count said in tokens ``[i, j)`` ("on 4 GPUs", "a single GPU", "1 gpu:"), or None."""
         toks = self.tokens
@@ -4790,11 +4975,47 @@ class _Reader:
             return
         _p, quantity, split = said[-1]
         movement = "up" if after > before * 1.05 else "down" if after < before / 1.05 else "flat"
+        if quantity == "loss" and split != "val" and 0 <= after < before and \
+                (before - after) / before < threshold("MT-CURVE-SLOW") and self._slow_span(lo, b):
+            # "the loss only went from 0.7 to 0.6 after 20 epochs": a small drop for all that training is slow
+            # progress, not a curve coming down as it should
+            self.add({"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, start, end)
+            return
         sets = self._compose(quantity, split, movement, None, {"all"})
         if sets is not None and "loss_behavior" not in sets:
             self.add(dict(sets), start, end)
         elif sets is not None and sets.get("loss_behavior") == "diverging" and after >= 3 * before > 0:
             self.add(dict(sets), start, end)  # "loss went from 2.3 to 50": a rise that large is a divergence
+
+    def _slow_span(self, lo: int, b: int) -> bool:
+        """Whether the sentence from token ``lo`` says a loss's move by numbers (from token ``b``) took long.
+
+        A word that makes it little ("only", "barely": ``LITTLE_WORDS``) before the numbers, or a stretch of
+        training said with them: at least ``MT-SLOW-SPAN-EPOCHS`` epochs or ``MT-SLOW-SPAN-STEPS`` steps ("after 20
+        epochs", "over 10k steps", "by epoch 30"). A word of a healthy run in the sentence ("fine", "good":
+        ``HEALTHY_RUN_WORDS``) says the pace is no complaint.
+        """
+        toks = self.tokens
+        hi = lo
+        while hi < len(toks) and (toks[hi].text not in _SENTENCE_END or self._inside_number(hi)):
+            hi += 1
+        lemmas = {t.lemma for t in toks[lo:hi]}
+        if lemmas & K.HEALTHY_RUN_WORDS:
+            return False
+        if any(t.lemma in K.LITTLE_WORDS for t in toks[max(lo, b - 6):b]):
+            return True
+        for k in range(lo, hi):
+            t = toks[k]
+            if t.kind != "num" or t.number is None or t.unit not in ("", "k"):
+                continue
+            n = t.number * (1000 if t.unit == "k" else 1)
+            after = toks[k + 1].lemma if k + 1 < hi else ""
+            before = toks[k - 1].lemma if k > lo else ""  # "by epoch 30"
+            if (after in K.SPAN_EPOCHS or before in K.SPAN_EPOCHS) and n >= threshold("MT-SLOW-SPAN-EPOCHS"):
+                return True
+            if (after in K.SPAN_STEPS or before in K.SPAN_STEPS) and n >= threshold("MT-SLOW-SPAN-STEPS"):
+                return True
+        return False
 
     # -- the whole text ------------------------------------------------------------------------------------
     def read(self) -> Understanding:
@@ -4838,6 +5059,7 @@ class _Reader:
         self._reload_numbers()
         self._uneven_ranks()
         self._timed_pairs()
+        self._device_comparison()
         self._lowered_lr_unstable()
         if self._train_unstable:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the
@@ -5294,7 +5516,8 @@ class _Reader:
                     linked = linked or (k + 1 < len(toks) and (toks[k + 1].lemma == "instead" or
                                                               toks[k + 1].kind == "arrow"))
                     break
-                if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→"):
+                if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→") or (
+                        t.lemma in K.PASSIVE_SETTING_LINKS and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES):
                     linked = linked or t.lemma not in ("(",)
                     continue
                 break
@@ -5819,6 +6042,8 @@ def _crash_named() -> re.Pattern[str]:
 
 
 _NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
+_NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
+                         r"(?P<value>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.])")
 FLAT_SERIES = 0.01
 """A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
 RISING_SERIES = 1.3
@@ -5932,6 +6157,11 @@ def _log_series(r: _Reader) -> None:
             before = [v for at, v, _k in hits if at < g.start() and v not in ("nan", "inf", "-inf")]
             r.add({"symptom": "unstable", "nan_location": "gradients",
                    "nan_onset": "after_steps" if before else "immediate"}, g.start(), g.end(), strong=False)
+    # a gradient norm logged, and every value of it exactly zero ("'grad_norm': 0.0" in each record, "| gnorm 0.000"):
+    # no gradient reaches the weights, however late in a long log it is said (the evidence pass reads every line)
+    norms = [(m.start(), m.end(), float(m.group("value"))) for m in _NORM_VALUE.finditer(text)]
+    if norms and all(v == 0.0 for _s, _e, v in norms):
+        r.add({"step_grads": "zero", "symptom": "not_learning"}, norms[0][0], norms[-1][1], strong=False)
     lr = _DICT_LR.search(text)
     if lr is not None:
         r.add({"learning_rate": float(lr.group("lr"))}, lr.start(), lr.end(), strong=False)

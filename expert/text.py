@@ -761,6 +761,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # flat" reads an RL run, and GRPO named beside it keeps the run a preference tuning)
             best[name] = (key, reading)
     _first_eval_gap(best, dt.text)
+    _head_short(best, dt.text)
     _negative_kl_loss(best, dt.text)
     _decay_per_step(best)
     if history and not _troubled(best):
@@ -798,6 +799,41 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             # (the value was valid when held: it went through Observation.make above)
             u.offered.append(Observation.make(name, value, f"text:{words} (suspected)"))
     return u, [best[n][1] for n in sorted(best)]
+
+
+def _head_short(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """A head with fewer outputs than the classes the text states, in whichever order the two are said.
+
+    "I have 5 classes but num_labels=2", "the dataset has 10 categories ... out_features=2": the head's width
+    (``num_outputs``, read by the cues of a config value or a last Linear) against the class count said in words
+    (``num_classes``). The ids past the last output are out of range for a class-index loss: the reading of
+    "target out of bounds" (``label_check=not_zero_based``), as ``expert.talk``'s ``_head_short_of_classes`` reads
+    the count said after the config. One output beside two classes is a binary head (BCE), no mismatch.
+    """
+    from knowledge.talk import OTHER_MODEL_CLASSES, OTHER_MODEL_REACH
+
+    head, classes = best.get("num_outputs"), best.get("num_classes")
+    if head is None or classes is None or "label_check" in best:
+        return
+    crash = best.get("symptom")
+    if crash is not None and crash[1].observation.value == "crash":
+        return  # the crash it ends in is the lead ("... dies on the first batch with an index error"): its error first
+    width, count = head[1].observation.value, classes[1].observation.value
+    if not (isinstance(width, int) and isinstance(count, int)) or count <= width or (width < 2 and count <= 2):
+        return
+    # (a count of another model's classes, "pretrained on imagenet's 1000 classes", or a second count that fits the
+    # head, "... for my 10 classes", leaves the user's own classes unsaid or met)
+    for m in re.finditer(r"\b(\d+)[\s-]+(?:classes|categories|labels)\b", text, re.IGNORECASE):
+        lead = re.split(r"[.;!?\n]", text[max(0, m.start() - 80):m.start()])[-1]
+        if int(m.group(1)) <= width or set(re.findall(r"[a-z]+", lead.lower())[-OTHER_MODEL_REACH:]) & \
+                OTHER_MODEL_CLASSES:
+            return
+    words = f"{classes[1].words}; {head[1].words}"
+    try:
+        obs = Observation.make("label_check", "not_zero_based", f"text:{words}")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["label_check"] = (head[0], TextReading(obs, words))
 
 
 def _decay_per_step(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:

@@ -703,7 +703,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:loop|epoch)\b(?:(?!\bnot\b|n't\b)[^.;]){0,40}?\b(?:\w+\.)?(?:accumulate|no_sync)",
        _LOOP, 2, accum_wiring="around_loop", grad_accumulation=True),
     # (set to a value too: "I set weight decay to 0.5", "weight decay was raised to 0.1")
-    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:(?:of|=|:|is|at|was|(?:(?:set|raised|increased|lowered|reduced)\s+)?to)\s*)?"
+    # (and the new value of a change made to it, said in the passive: "weight decay was bumped up to 0.1", "wd got
+    # cut to 1e-4", "weight decay has been set to 0.05")
+    _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:(?:of|=|:|is|at|(?:(?:was|is|got|gets|has\s+been|had\s+been)\s+)?"
+       rf"(?:(?:set|raised|increased|lowered|reduced|decreased|changed|bumped|cut|dropped|halved|doubled|upped|"
+       rf"brought|pushed|cranked|slashed|moved)\s+)?(?:(?:up|down|back)\s+)?to|was)\s*)?"
        rf"(?P<weight_decay>{NUM})(?!\s*(?:x\b|times\b|%))", _QR, 0, negatable=False,
        weight_decay="$num"),
     _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"

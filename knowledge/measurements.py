@@ -143,6 +143,16 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-CURVE-SLOW", 0.25, "a total drop below this fraction is slow progress",
             "seed 000 quick reference (loss stuck / slow); our fraction", Cite("000", "Quick reference",
                                                                                "loss flat/stuck")),
+    Measure("MT-SLOW-SPAN-EPOCHS", 2,
+            "epochs a loss said to move by numbers must be said to take for a drop below MT-CURVE-SLOW to be slow "
+            "progress ('only went from 0.7 to 0.6 after 20 epochs')",
+            "our bound: within one epoch a small drop is the start of a curve, not its pace",
+            Cite("000", "Quick reference", "loss flat/stuck")),
+    Measure("MT-SLOW-SPAN-STEPS", 1000,
+            "steps (iterations, batches) a loss said to move by numbers must be said to take for a drop below "
+            "MT-CURVE-SLOW to be slow progress ('0.69 to 0.65 over 10k steps')",
+            "our bound: about an epoch of a small dataset; a few hundred steps are the start of a curve",
+            Cite("000", "Quick reference", "loss flat/stuck")),
     Measure("MT-CURVE-PLATEAU", 0.02,
             "after learning, the last half dropping less than this fraction of the starting scale, with the noise "
             "(three standard errors of the smoothed level) included, is a plateau: a noisy tail that may still be "

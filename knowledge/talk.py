@@ -1282,10 +1282,85 @@ SETTINGS = frozenset({"optimizer", "learning_rate", "batch_size", "mixed_precisi
 QUOTED_SETTINGS: dict[str, str] = {"lr": "learning_rate", "blr": "learning_rate", "batch": "batch_size"}
 """Quantities that are settings of the run: a number quoted with them is their value ("lr 3e-4", "bs=32")."""
 
+SETTING_CHANGE_LINKS = frozenset("cut halve double triple slash shrink boost bring push crank get back".split())
+"""Verbs of a change made to a setting that link it to its new number ("batch size was cut to 8", "the lr got
+cranked up to 3e-3", "bs brought down to 4"); their forms come from ``knowledge.forms``."""
+
 SETTING_LINKS = frozenset("of be = : at to set change up down increase raise reduce lower decrease bump around "
                           "about roughly only just now still currently was is approx approximately ~ ( "
-                          "hit reach".split())
-"""Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024")."""
+                          "hit reach".split()) | SETTING_CHANGE_LINKS
+"""Words between a setting and its number ("lr was set to 1e-3", "batch size of 64", "raised the batch up to 1024"):
+a link of being, of setting, or of a change made to it."""
+
+OTHER_MODEL_CLASSES = frozenset("pretrained pretrain pretraining imagenet coco original backbone".split())
+"""Words that make a class count said right after them (``OTHER_MODEL_REACH`` words, in its sentence) another
+model's ("resnet pretrained on imagenet with 1000 classes, my head is nn.Linear(2048, 5)"): the head is then set
+against no count of the user's own classes."""
+OTHER_MODEL_REACH = 8
+"""How many words before a class count a word of another model (``OTHER_MODEL_CLASSES``) makes the count its."""
+
+LITTLE_WORDS = frozenset("only just barely hardly merely slightly marginally".split())
+"""Words that say a movement by numbers is small for what it took ("the loss only went from 0.7 to 0.6"): with a drop
+below ``MT-CURVE-SLOW`` the loss decreases slowly, whatever span is said."""
+SPAN_EPOCHS = frozenset("epoch epochs".split())
+SPAN_STEPS = frozenset("step steps iteration iterations iter iters batch batches it".split())
+"""Units of a stretch of training a movement by numbers is said to take ("over 10k steps", "after 20 epochs",
+"in 3000 iterations"): its length is set against ``MT-SLOW-SPAN-EPOCHS`` / ``MT-SLOW-SPAN-STEPS``."""
+
+CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
+"""Words that say a value holds for the whole run ("the loss is always 10.375", "stays 0.25 throughout"); "every" or
+"each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
+CONSTANT_WHOLE = frozenset("every each all".split())
+"""Words before a unit of training that make a value said with it held over the run ("every epoch", "all steps")."""
+CONSTANT_LINKS = frozenset("be stay remain stick stuck sit keep hover = : at exactly precisely still constant "
+                           "fixed always constantly around about ~ of value the same like".split())
+"""Words between the loss and the one value it is said to hold ("is always", "stays at exactly", "sits at", "is the
+same value")."""
+BOUND_WORDS = frozenset("above below over under less more greater higher lower smaller bigger larger least most "
+                        "than < > <= >= within between".split())
+"""Words that make a number a bound the loss is compared with ("always above 2", "never below 0.5"), not its value."""
+
+FASTER_WORDS = frozenset("faster quicker speedier shorter less".split())
+"""Comparatives (as typed, or their lemma) that make the side before "than" the faster one ("a single GPU is faster
+than two", "one GPU takes less time than four")."""
+SLOWER_WORDS = frozenset("slower longer more".split())
+"""Comparatives that make the side before "than" the slower one ("4 GPUs are slower than 1", "two GPUs take longer
+than one", "8 GPUs need more time per epoch than a single one")."""
+TIMED_FILLERS = frozenset("time per epoch step iteration iter batch to train run finish each an a the with using "
+                          "use".split())
+"""Words between a speed comparative and its "than" that say what is timed ("longer per epoch than", "more time to
+train than"), or how ("more time with DataParallel than": a word of a multi-device run, ``MULTI_DEVICE_WORDS``)."""
+MULTI_DEVICE_WORDS = frozenset("multi-gpu multigpu ddp distributed multi-node multinode fsdp dataparallel".split())
+"""Words that name a run on several devices without a count ("the multi-gpu run is slower than the single-gpu
+one"): set against one device, the side with more."""
+
+LOSS_OPERATION_CALLS = frozenset("backward".split())
+"""Methods called on the loss that run a part of the step ("loss.backward() is extremely slow"): their time is the
+step's, not the loss curve's pace. (Not ``item``: "loss.item() is 0.5" is the loss's value.)"""
+LOSS_OPERATION_NOUNS = frozenset("calculation calculations computation computations calc backward backprop "
+                                 "backpropagation".split())
+"""Nouns right after "loss" that name the work of computing it ("the loss calculation is slow")."""
+LOSS_OPERATION_VERBS = frozenset("computing calculating evaluating backpropagating backpropping".split())
+"""Verb forms right before "loss" that name the work of computing it ("computing the loss is really slow")."""
+
+DECISIVE_WORDS = frozenset("nan inf infinity zero zeros none overflow underflow error exception traceback warning "
+                           "diverge diverged diverges diverging divergence explode exploded explodes exploding "
+                           "explosion vanish vanished vanishes vanishing oom killed timeout timed hang hangs hanging "
+                           "hung stuck skip skipped skipping".split())
+"""Words of a line that may decide a diagnosis ("gradients are all zero now", "Warning: NaN or Inf found in input
+tensor", "loss: nan"): in a long pasted log such a line is composed even past the composing budget, however late it
+comes (within a budget of its own, so the reading stays linear)."""
+
+PASSIVE_SETTING_LINKS = frozenset("drop".split())
+"""Links that join a setting to its number only after an auxiliary ("batch size was dropped to 8", "got dropped
+to"): said bare, "the lr drops to 1e-6", the number is where a schedule takes the rate, not the run's setting."""
+
+PASSIVE_AUXILIARIES = frozenset("be get".split())
+"""Lemmas of the auxiliaries of a passive change ("was cut", "got bumped", "has been raised"): someone changed it."""
+
+LR_SCHEDULE_AGENTS = frozenset("warmup scheduler schedule cosine anneal annealing onecycle plateau decay".split())
+"""Words that make a rise of the learning rate the schedule's doing ("the lr was increased to 1e-3 by the warmup"),
+not a change made to the run."""
 
 OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split())
 """Words joined to "lr" that name another rate than the run's peak ("min_lr", "warmup_lr", "eta_min")."""
@@ -1608,7 +1683,7 @@ differential's DF-CHG-PREC names; the format itself is still read as the run's s
 
 CHANGE_VERBS = frozenset("change switch move increase decrease raise lower reduce double halve triple quadruple scale "
                           "bump cut enlarge adjust modify tweak replace rewrite swap update upgrade refactor go "
-                          "downgrade".split())
+                          "downgrade slash shrink boost crank".split())
 """Verbs (lemmas; their forms come from ``knowledge.forms``) that say a setting of the run was changed when their
 object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched to fp16", "after raising
 batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
@@ -1649,13 +1724,13 @@ CHANGE_COMPARATIVES = frozenset("bigger larger higher smaller lower fewer".split
 """Comparatives that set a value against the run's own old one: "bigger batch (1024 instead of 128)" is a change,
 where "lr 1e-3 instead of 1e-2" alone is only a choice against another value."""
 
-LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge".split())
+LR_RAISE_VERBS = frozenset("increase raise double triple quadruple bump enlarge boost crank".split())
 """Change verbs that say a setting went up: said of the learning rate, it is a raised LR (DF-CHG-LR's case)."""
 
 LR_CHANGE_VERBS = frozenset("change adjust modify tweak alter retune".split())
 """Change verbs that say no way: said of the learning rate, the LR changed just before the trouble (``recent_change=
 learning_rate``, as a raise; a lowered LR is ``LR_LOWER_VERBS``'s)."""
-LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut".split())
+LR_LOWER_VERBS = frozenset("decrease lower reduce halve cut slash shrink".split())
 """Change verbs that say a setting went down: a lowered learning rate is no raise. Trouble at the lower LR says a
 lower LR did not train stably (``lower_lr_stable`` false), not that the LR passed the stable edge."""
 

@@ -232,7 +232,6 @@ KNOWN_GAPS: dict[str, str] = {
     'with --devices=1 I get 3.95 it/s but with --devices=4 o': 'symptom',
     'throughput per device is 1,747 tokens/s with FSDP again': 'symptom',
     'the GPUs all max out at 100% and it gets stuck there wi': 'symptom',
-    "the loss won't drop: in a whole day it only went from 1": 'loss_behavior',
     'the training loss of LoRA fine tuning converges to arou': 'loss_behavior',
     'the loss and grad_norm are always 0 in the terminal, ch': 'loss_zero_from_start',
     "{'loss': 1.9166, 'learning_rate': 2.1e-08, 'epoch': 0.0": 'loss_collapses_zero',
