@@ -156,6 +156,66 @@ DF_NAN_LOSS_NAMED = dataclasses.replace(
           *DF_NAN_LOSS.then[1:]),
     unless=("finding:DF-NAN-LOSS",))  # said hand-written too: one finding
 
+# --- NaN first in the gradients with the loss still finite: a singular derivative, not an explosion ------------
+# An explosion is a growth: the gradient norm climbs over steps, the loss follows it up, and in fp32 the loss or
+# the weights turn non-finite long before a gradient reaches fp32's limit (3e38). A gradient that is NaN while the
+# loss it came from is finite, with no growing norm before it, was made in one backward: a derivative that is
+# infinite at the point the batch reached (sqrt or a norm at exactly 0, log at 0, a division by a denominator that
+# vanishes, an op's backward at a tie such as a distance of 0), and 0 * inf there is NaN. The loss is where users
+# write such formulas most often, so it leads while nothing says the loss is a built-in; clipping has nothing to
+# act on (the clip of a NaN is NaN). Half precision explains the same place by its range (DF-NAN-HALF), a
+# hand-written or metric loss by its formula (DF-NAN-LOSS); a norm that grew (DX-FIX-05, MS-GRAD-01) is the
+# explosion these rows yield to. With the loss named (a built-in whose backward is finite everywhere, or a metric
+# loss DF-NAN-LOSS-NAMED reads) or said not hand-written, the op is elsewhere in the model, and the gradient stop's
+# NaN tracing (DX-NAN-05) stays first; a loss that reads exactly 0 beside the NaN is a masked NaN, not a finite
+# loss, so the premise does not hold either.
+_SINGULAR_BACKWARD_YIELDS = ("finding:DX-FIX-05", "finding:MS-GRAD-01", "finding:DF-NAN-HALF",
+                             "finding:DF-NAN-HALF-W", "finding:DF-NAN-LOSS", "finding:DF-NAN-LOSS-NAMED",
+                             "finding:DF-CHG-LIB", "finding:DF-CHG-LIB-HALF", "finding:DF-ZERO-HALF",
+                             "finding:DF-SUS-ZERO")
+DF_SUS_NAN_GRAD = Row(
+    "DF-SUS-NAN-GRAD",
+    {"nan_location": "gradients", "custom_loss": Absent(), "loss_fn": Absent(), "grad_norm_trend": Absent(),
+     "loss_collapses_zero": Absent()},
+    (Find("Numerical", "warning", "the first non-finite values are gradients of a finite loss with no growing "
+          "gradient norm before them: a derivative that is infinite where the batch landed (sqrt or a norm at 0, "
+          "log at 0, a division by a vanishing denominator), most often in the loss's formula, not an explosion; "
+          "whether the gradient norm grew before the NaN, and whether the loss is hand-written, confirm which",
+          kind="suspect", explains=("unstable", "not_learning")),
+     RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
+             "norms and logs, clamps before a division"),
+     RouteTo("gradient-management", "secondary", "anomaly detection to name the op whose backward turns "
+             "non-finite")),
+    "A NaN gradient under a finite loss is made in one backward at a singular point; a gradient that explodes "
+    "grows over steps first, and drags the loss up with it.",
+    Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+    fix=FIX_LOSS_NUMERICS, unless=_SINGULAR_BACKWARD_YIELDS, salience=Salience.CAUSE - 2,
+    avoid=("clipping the gradients against a NaN made in one backward: the clip of a NaN is NaN",))
+DF_SUS_NAN_GRAD_CALM = dataclasses.replace(
+    DF_SUS_NAN_GRAD, id="DF-SUS-NAN-GRAD-CALM",
+    when={"nan_location": "gradients", "custom_loss": Absent(), "loss_fn": Absent(),
+          "grad_norm_trend": Is("normal", "vanishing"), "loss_collapses_zero": Absent()},
+    unless=(*_SINGULAR_BACKWARD_YIELDS, "finding:DF-SUS-NAN-GRAD"))  # the measured-calm form of the same lead
+
+# --- half-precision weights: the same range as an fp16 autocast, without its fp32 master copy -------------------
+# model.half() (or a checkpoint loaded in fp16) computes forward, backward and update in fp16 with no loss scaler
+# and no fp32 copy; a first NaN in its activations, gradients or weights is the format's range exactly as under
+# fp16 autocast (DF-NAN-HALF), only more likely.
+DF_NAN_HALF_W = Row(
+    "DF-NAN-HALF-W",
+    {"nan_location": Is("activations", "gradients", "weights"), "weights_dtype": "fp16"},
+    (Find("Numerical", "critical", "the first non-finite values appear in a model whose weights are fp16 "
+          "(model.half() or an fp16 checkpoint): forward, backward and update all run in fp16 without a loss "
+          "scaler's protection, and values leave its range (65504 at the top, underflow to 0 at the bottom)",
+          explains=("unstable", "not_learning")),
+     RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: fp32 (or bf16) weights with "
+             "autocast, loss scaling", section="precision"),
+     RouteTo("gradient-management", "secondary", "scaled-gradient handling (unscale before clipping)")),
+    "fp16 weights leave no fp32 master copy and no loss scaling: where a NaN first shows in such a model, the "
+    "number format is the first suspect, before the LR or the gradients' size.",
+    _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE, unless=("finding:DF-NAN-HALF",),
+    avoid=("clipping or lowering the LR against an overflow of the fp16 format",))
+
 
 ROWS = (
     # --- tentative leads: the likeliest cause, before the question that confirms it -----------------------
@@ -652,6 +712,9 @@ ROWS = (
         avoid=("lowering the LR or clipping against a NaN that the base weights do not produce",)),
     DF_NAN_LOSS,
     DF_NAN_LOSS_NAMED,
+    DF_SUS_NAN_GRAD,
+    DF_SUS_NAN_GRAD_CALM,
+    DF_NAN_HALF_W,
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},
