@@ -106,7 +106,8 @@ ROWS = (
                 "    if isinstance(out, torch.Tensor) and not torch.isfinite(out).all():\n"
                 "        raise RuntimeError(f\"non-finite output in {mod.__class__.__name__}\")\n"
                 "for m in model.modules(): m.register_forward_hook(hook)"),
-        avoid=("lowering the LR for a forward-pass overflow",), unless=("finding:DF-NAN-HALF", "finding:DF-NAN-HALF-W")),
+        avoid=("lowering the LR for a forward-pass overflow",),
+        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-HALF-W")),
     Row("DX-NAN-05", {"nan_location": "gradients"},
         (Find("Explosion", "critical", "the gradients are the first non-finite values while the loss is finite: "
               "trace the first non-finite gradient (a norm that grew before it is an explosion to bound)"),
