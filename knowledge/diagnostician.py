@@ -224,7 +224,10 @@ ROWS = (
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Vanishing gradients are fixed in the architecture and initialization, not the optimizer.",
         Cite("003", _F, "vanishing gradients -> check architecture, init"),
-        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01", "finding:MS-WNORM-02"),
+        # (a norm that stayed small up to a NaN is the calm before a NaN made in one computation, not a signal that
+        # fails to reach the early layers: the NaN leads explain it)
+        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:DF-SUS-NAN-CALM",
+                "finding:DF-SUS-NAN-GRAD-CALM"),
         fix=FIX_VANISH,
         avoid=("raising the LR to push a vanishing gradient through",)),
     # --- common misdiagnoses: correct the user's frame with the evidence -------------------------------

@@ -253,7 +253,8 @@ ROWS = (
     # label that is itself NaN), so clipping, the seeds' first answer to NaN, has nothing to act on. Half precision
     # has its own suspect (DF-SUS-HALF), a hand-written loss its own (DF-SUS-LOSS).
     Row("DF-SUS-NAN-CALM",
-        {"loss_behavior": "nan_or_inf", "grad_norm_trend": "normal", "nan_location": Absent()},
+        # (a norm said small or shrinking before the NaN is as calm as a normal one: it did not grow)
+        {"loss_behavior": "nan_or_inf", "grad_norm_trend": Is("normal", "vanishing"), "nan_location": Absent()},
         (Find("Numerical", "warning", "the gradient norm stayed normal up to the non-finite loss, so the gradients "
               "did not explode: the NaN is born in one forward or loss computation (a log of 0, a division by a "
               "vanishing denominator, a sqrt at 0, or an input or label that is already NaN); where the first NaN "
@@ -988,6 +989,23 @@ QUESTIONS = (
                  ("activations", "an activation in the forward pass"), ("loss", "the loss value itself"),
                  ("gradients", "the gradients (loss still finite)"), ("weights", "the weights after a step"),
                  ("optimizer_state", "the optimizer state (e.g. Adam moments)"))),
+    # The gradient norm's course before the trouble splits the NaN differential in two: an explosion is a growth
+    # the norm shows steps before the loss turns (gradient management's case), a norm that stayed ordinary up to the
+    # NaN leaves one computation that made it (the loss's arithmetic, the number format, a bad batch: DF-SUS-NAN-CALM,
+    # DF-SUS-NAN-GRAD-CALM). The seeds ask it of convergence problems (Q-GRAD-NORMS); the chooser asks it here only
+    # when it separates the causes still open.
+    QuestionRow(
+        "Q-GRAD-NORM-NAN", "grad_norm_trend",
+        "Before the loss went NaN, what did the gradient norm do: climb over several steps, spike suddenly, stay "
+        "in its usual range, or shrink toward zero?",
+        # (a divergence drags the norm up with it whatever started it: the course splits causes only for a NaN)
+        {"symptom": "unstable", "loss_behavior": "nan_or_inf"}, rank=13,
+        why="Exploding gradients grow for steps before the loss turns, and clipping bounds them; a norm that stayed "
+            "ordinary up to the NaN means one computation made it (a log or division by 0, an overflow of the number "
+            "format, a bad batch), which clipping cannot remove.",
+        cite=_UN,
+        choices=(("exploding", "it climbed over several steps"), ("spiky", "it spiked suddenly"),
+                 ("normal", "it stayed in its usual range"), ("vanishing", "it shrank toward zero"))),
     QuestionRow(
         "Q-CHANGE", "recent_change",
         "Did the problem start right after a change? If so, which one?",
