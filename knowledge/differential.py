@@ -377,6 +377,34 @@ ROWS = (
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
         salience=Salience.CAUSE - 3),
+    # --- a transformer trained with an Adam-family optimizer and no warmup, whose loss spikes or diverges -------------
+    # Adam's first steps divide by second-moment estimates built from a handful of gradients: the update is LR-sized
+    # in every coordinate from step 1, and a transformer's attention logits and layer norms cannot take that before the
+    # moments settle (seed 002: warmup is essential for Adam-family optimizers with transformers; skipping it gives
+    # early instability from large initial updates). The configuration lint AP-02 says it of any such set-up; in a run
+    # whose loss spikes or diverges it is the likeliest cause, and clipping, which bounds the gradient and not Adam's
+    # step, does not replace it. A NaN keeps the gradients' order (MR-03) unless a loss or precision lead explains it.
+    Row("DF-SUS-WARMUP",
+        {"symptom": "unstable", "loss_behavior": Is("spiking", "diverging"), "architecture": "transformer",
+         "optimizer": Is("adam", "adamw", "adamw_8bit", "paged_adamw", "lamb", "ademamix"), "warmup": False,
+         "nan_location": Absent(), "lower_lr_stable": Absent()},
+        (Find("Instability", "warning", "a transformer trained with an Adam-family optimizer and no LR warmup whose "
+              "loss spikes or diverges: the first updates are full-size before Adam's moment estimates settle, which "
+              "is the likeliest cause; a run with a warmup of 1-5% of the steps that stays stable confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "add a warmup (1-5% of the steps), then decay"),
+         RouteTo("gradient-management", "secondary", "clip while the warmup is added")),
+        "Adam's step is about the LR in size from the first iteration, whatever the gradient's scale; without a warmup "
+        "a transformer takes full-size steps while its moment estimates are still noise.",
+        Cite("002", "anti-patterns", "skipping warmup: early instability from large initial updates"),
+        unless=(*_YIELDS_TO_LOSS_AND_NAN, "finding:DF-SUS-LR-FT", "finding:DF-SUS-LR-EARLY"),
+        fix=Fix("Warm the LR up linearly over the first 1-5% of steps, then decay it (cosine or linear).",
+                "warmup_steps = max(1, int(0.02 * total_steps))\n"
+                "warm = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.01, total_iters=warmup_steps)\n"
+                "decay = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total_steps - warmup_steps)\n"
+                "sched = torch.optim.lr_scheduler.SequentialLR(opt, [warm, decay], milestones=[warmup_steps])"),
+        avoid=("clipping harder instead of warming the LR up",),
+        salience=Salience.CAUSE - 3),
     # --- an instability that clipping does not stop, early in the run: the peak LR and its warmup -------------------
     # Clipping caps the gradient's norm, not the step: with Adam-family optimizers the update is about LR-sized
     # whatever the gradient's scale, so a peak LR or a warmup too short for the model still throws the weights out
