@@ -1017,20 +1017,20 @@ QUESTIONS = (
                  ("activations", "an activation in the forward pass"), ("loss", "the loss value itself"),
                  ("gradients", "the gradients (loss still finite)"), ("weights", "the weights after a step"),
                  ("optimizer_state", "the optimizer state (e.g. Adam moments)"))),
-    # The gradient norm's course before the trouble splits the NaN differential in two: an explosion is a growth
-    # the norm shows steps before the loss turns (gradient management's case), a norm that stayed ordinary up to the
-    # NaN leaves one computation that made it (the loss's arithmetic, the number format, a bad batch: DF-SUS-NAN-CALM,
-    # DF-SUS-NAN-GRAD-CALM). The seeds ask it of convergence problems (Q-GRAD-NORMS); the chooser asks it here only
-    # when it separates the causes still open.
+    # Where the first NaN is a gradient of a finite loss, the gradient norm's course before it splits the two causes
+    # left: an explosion is a growth the norm shows steps before (DX-NAN-05, gradient management), a norm that stayed
+    # ordinary leaves one backward at a singular point (DF-SUS-NAN-GRAD-CALM, the loss). The seeds ask it of
+    # convergence problems (Q-GRAD-NORMS). Asked of every NaN run, right after where the NaN appears or late, it cost
+    # the corpus's honest users (who rarely know the norm's course) a question each and moved held-back runs past
+    # their question budget; held to the located case, it is asked where its answer decides the lead.
     QuestionRow(
         "Q-GRAD-NORM-NAN", "grad_norm_trend",
-        "Before the loss went NaN, what did the gradient norm do: climb over several steps, spike suddenly, stay "
-        "in its usual range, or shrink toward zero?",
-        # (a divergence drags the norm up with it whatever started it: the course splits causes only for a NaN)
-        {"symptom": "unstable", "loss_behavior": "nan_or_inf"}, rank=13,
-        why="Exploding gradients grow for steps before the loss turns, and clipping bounds them; a norm that stayed "
-            "ordinary up to the NaN means one computation made it (a log or division by 0, an overflow of the number "
-            "format, a bad batch), which clipping cannot remove.",
+        "Before the gradients went NaN, what did the gradient norm do: climb over several steps, spike suddenly, "
+        "stay in its usual range, or shrink toward zero?",
+        {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_location": "gradients"}, rank=13,
+        why="Exploding gradients grow for steps before they overflow, and clipping bounds them; a norm that stayed "
+            "ordinary up to the NaN means one backward made it (a sqrt, log or division at 0), which clipping cannot "
+            "remove.",
         cite=_UN,
         choices=(("exploding", "it climbed over several steps"), ("spiky", "it spiked suddenly"),
                  ("normal", "it stayed in its usual range"), ("vanishing", "it shrank toward zero"))),
