@@ -77,7 +77,8 @@ ROWS = (
                 "warm = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.01, total_iters=warmup_steps)\n"
                 "decay = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total_steps - warmup_steps)\n"
                 "sched = torch.optim.lr_scheduler.SequentialLR(opt, [warm, decay], milestones=[warmup_steps])"),
-        avoid=("starting a transformer at its peak LR from step 0",)),
+        avoid=("starting a transformer at its peak LR from step 0",),
+        unless=("finding:DF-SUS-WARMUP",)),  # in a run that spikes or diverges the same cause is the run's lead
     Row("AP-04", {"mixed_precision": "fp16", "bf16_supported": True},
         (_lint("info", "FP16 on hardware that supports BF16: BF16 has FP32's exponent range, needs no loss scaling "
               "and is the default"),

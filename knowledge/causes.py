@@ -419,6 +419,7 @@ ROWS = (
         "Half-precision weights have 8-11 mantissa bits: an update of 1e-4 relative to the weight is lost; AMP "
         "keeps parameters in FP32 and only computes in half precision.",
         Cite("002", "FP16 training", "master weights in FP32, loss scaling"), salience=Salience.CAUSE,
+        unless=("finding:DF-NAN-HALF-W",),  # a located NaN in fp16 weights is that row's overflow, not a stall
         fix=Fix("Keep parameters in FP32 and autocast the forward pass (with a GradScaler for FP16).",
                 "model = model.float()\nscaler = torch.amp.GradScaler('cuda')\n"
                 "with torch.autocast('cuda', dtype=torch.float16):\n    loss = loss_fn(model(x), y)\n"

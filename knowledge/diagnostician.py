@@ -106,19 +106,24 @@ ROWS = (
                 "    if isinstance(out, torch.Tensor) and not torch.isfinite(out).all():\n"
                 "        raise RuntimeError(f\"non-finite output in {mod.__class__.__name__}\")\n"
                 "for m in model.modules(): m.register_forward_hook(hook)"),
-        avoid=("lowering the LR for a forward-pass overflow",), unless=("finding:DF-NAN-HALF",)),
+        avoid=("lowering the LR for a forward-pass overflow",),
+        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-HALF-W")),
     Row("DX-NAN-05", {"nan_location": "gradients"},
-        (Find("Explosion", "critical", "the gradients are the first non-finite values: gradient explosion"),
+        (Find("Explosion", "critical", "the gradients are the first non-finite values while the loss is finite: "
+              "trace the first non-finite gradient (a norm that grew before it is an explosion to bound)"),
          RouteTo("gradient-management", "primary", "NaN gradients: clip, scale and trace them"),
          RouteTo("learning-rate-scheduling", "secondary", "a too-high LR diverges even when clipped")),
-        "NaN gradients with finite loss is the explosion case; clip and trace the layer.",
+        "NaN gradients under a finite loss are traced layer by layer; where the norm grew first it is the explosion "
+        "case and is clipped. (A norm that never grew, with the loss's origin unknown, is the singular-derivative "
+        "lead DF-SUS-NAN-GRAD; a built-in loss leaves the op elsewhere in the model, which this tracing finds.)",
         Cite("003", _F, "gradient explosion -> add clipping (max_norm=1.0)"), fix=FIX_CLIP,
         avoid=("lowering the LR alone without bounding the gradient norm",),
         # (a backward that turns non-finite only on a new library version is a changed op's backward: the
         # version explains where the NaN appears, not an explosion; NaN gradients beside a loss that reads exactly
         # 0 are an overflow the logger zeroed, which no explosion produces)
-        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-LOSS", "finding:DF-NAN-LOSS-NAMED", "finding:DF-CHG-LIB",
-                "finding:DF-CHG-LIB-HALF", "finding:DF-ZERO-HALF", "finding:DF-SUS-ZERO")),
+        unless=("finding:DF-NAN-HALF", "finding:DF-NAN-HALF-W", "finding:DF-NAN-LOSS", "finding:DF-NAN-LOSS-NAMED",
+                "finding:DF-CHG-LIB", "finding:DF-CHG-LIB-HALF", "finding:DF-ZERO-HALF", "finding:DF-SUS-ZERO",
+                "finding:DF-SUS-NAN-GRAD", "finding:DF-SUS-NAN-GRAD-CALM")),
     Row("DX-NAN-06", {"nan_location": "weights"},
         (Find("Explosion", "critical", "the weights became non-finite after an optimizer step: the update was too "
               "large (LR too high or unbounded gradients)"),
@@ -126,7 +131,7 @@ ROWS = (
          RouteTo("gradient-management", "secondary", "bound the gradient norm")),
         "Finite gradients that turn weights into NaN mean the step itself is too large.",
         Cite("003", _F, "LR too high -> decrease LR, add warmup"), fix=FIX_LR_DOWN,
-        avoid=("resuming from the NaN checkpoint",), unless=("finding:DF-NAN-HALF",)),
+        avoid=("resuming from the NaN checkpoint",), unless=("finding:DF-NAN-HALF", "finding:DF-NAN-HALF-W")),
     Row("DX-NAN-07", {"nan_location": "optimizer_state"},
         (Find("Numerical", "critical", "the optimizer state is non-finite (often an Adam second moment or eps "
               "underflowing in low precision)"),
@@ -219,7 +224,10 @@ ROWS = (
          RouteTo("gradient-management", "primary", "vanishing-gradient diagnosis: activations, init, depth")),
         "Vanishing gradients are fixed in the architecture and initialization, not the optimizer.",
         Cite("003", _F, "vanishing gradients -> check architecture, init"),
-        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01", "finding:MS-WNORM-02"),
+        # (a norm that stayed small up to a NaN is the calm before a NaN made in one computation, not a signal that
+        # fails to reach the early layers: the NaN leads explain it)
+        unless=("finding:MS-GRAD-02", "finding:MS-WNORM-01", "finding:MS-WNORM-02", "finding:DF-SUS-NAN-CALM",
+                "finding:DF-SUS-NAN-GRAD-CALM"),
         fix=FIX_VANISH,
         avoid=("raising the LR to push a vanishing gradient through",)),
     # --- common misdiagnoses: correct the user's frame with the evidence -------------------------------

@@ -156,6 +156,66 @@ DF_NAN_LOSS_NAMED = dataclasses.replace(
           *DF_NAN_LOSS.then[1:]),
     unless=("finding:DF-NAN-LOSS",))  # said hand-written too: one finding
 
+# --- NaN first in the gradients with the loss still finite: a singular derivative, not an explosion ------------
+# An explosion is a growth: the gradient norm climbs over steps, the loss follows it up, and in fp32 the loss or
+# the weights turn non-finite long before a gradient reaches fp32's limit (3e38). A gradient that is NaN while the
+# loss it came from is finite, with no growing norm before it, was made in one backward: a derivative that is
+# infinite at the point the batch reached (sqrt or a norm at exactly 0, log at 0, a division by a denominator that
+# vanishes, an op's backward at a tie such as a distance of 0), and 0 * inf there is NaN. The loss is where users
+# write such formulas most often, so it leads while nothing says the loss is a built-in; clipping has nothing to
+# act on (the clip of a NaN is NaN). Half precision explains the same place by its range (DF-NAN-HALF), a
+# hand-written or metric loss by its formula (DF-NAN-LOSS); a norm that grew (DX-FIX-05, MS-GRAD-01) is the
+# explosion these rows yield to. With the loss named (a built-in whose backward is finite everywhere, or a metric
+# loss DF-NAN-LOSS-NAMED reads) or said not hand-written, the op is elsewhere in the model, and the gradient stop's
+# NaN tracing (DX-NAN-05) stays first; a loss that reads exactly 0 beside the NaN is a masked NaN, not a finite
+# loss, so the premise does not hold either.
+_SINGULAR_BACKWARD_YIELDS = ("finding:DX-FIX-05", "finding:MS-GRAD-01", "finding:DF-NAN-HALF",
+                             "finding:DF-NAN-HALF-W", "finding:DF-NAN-LOSS", "finding:DF-NAN-LOSS-NAMED",
+                             "finding:DF-CHG-LIB", "finding:DF-CHG-LIB-HALF", "finding:DF-ZERO-HALF",
+                             "finding:DF-SUS-ZERO")
+DF_SUS_NAN_GRAD = Row(
+    "DF-SUS-NAN-GRAD",
+    {"nan_location": "gradients", "custom_loss": Absent(), "loss_fn": Absent(), "grad_norm_trend": Absent(),
+     "loss_collapses_zero": Absent()},
+    (Find("Numerical", "warning", "the first non-finite values are gradients of a finite loss with no growing "
+          "gradient norm before them: a derivative that is infinite where the batch landed (sqrt or a norm at 0, "
+          "log at 0, a division by a vanishing denominator), most often in the loss's formula, not an explosion; "
+          "whether the gradient norm grew before the NaN, and whether the loss is hand-written, confirm which",
+          kind="suspect", explains=("unstable", "not_learning")),
+     RouteTo("loss-functions-and-objectives", "primary", "make the loss's backward finite: eps inside sqrt, "
+             "norms and logs, clamps before a division"),
+     RouteTo("gradient-management", "secondary", "anomaly detection to name the op whose backward turns "
+             "non-finite")),
+    "A NaN gradient under a finite loss is made in one backward at a singular point; a gradient that explodes "
+    "grows over steps first, and drags the loss up with it.",
+    Cite("001", "Symptom: training unstable", "loss-functions-and-objectives: custom losses especially prone"),
+    fix=FIX_LOSS_NUMERICS, unless=_SINGULAR_BACKWARD_YIELDS, salience=Salience.CAUSE - 2,
+    avoid=("clipping the gradients against a NaN made in one backward: the clip of a NaN is NaN",))
+DF_SUS_NAN_GRAD_CALM = dataclasses.replace(
+    DF_SUS_NAN_GRAD, id="DF-SUS-NAN-GRAD-CALM",
+    when={"nan_location": "gradients", "custom_loss": Absent(), "loss_fn": Absent(),
+          "grad_norm_trend": Is("normal", "vanishing"), "loss_collapses_zero": Absent()},
+    unless=(*_SINGULAR_BACKWARD_YIELDS, "finding:DF-SUS-NAN-GRAD"))  # the measured-calm form of the same lead
+
+# --- half-precision weights: the same range as an fp16 autocast, without its fp32 master copy -------------------
+# model.half() (or a checkpoint loaded in fp16) computes forward, backward and update in fp16 with no loss scaler
+# and no fp32 copy; a first NaN in its activations, gradients or weights is the format's range exactly as under
+# fp16 autocast (DF-NAN-HALF), only more likely.
+DF_NAN_HALF_W = Row(
+    "DF-NAN-HALF-W",
+    {"nan_location": Is("activations", "gradients", "weights"), "weights_dtype": "fp16"},
+    (Find("Numerical", "critical", "the first non-finite values appear in a model whose weights are fp16 "
+          "(model.half() or an fp16 checkpoint): forward, backward and update all run in fp16 without a loss "
+          "scaler's protection, and values leave its range (65504 at the top, underflow to 0 at the bottom)",
+          explains=("unstable", "not_learning")),
+     RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: fp32 (or bf16) weights with "
+             "autocast, loss scaling", section="precision"),
+     RouteTo("gradient-management", "secondary", "scaled-gradient handling (unscale before clipping)")),
+    "fp16 weights leave no fp32 master copy and no loss scaling: where a NaN first shows in such a model, the "
+    "number format is the first suspect, before the LR or the gradients' size.",
+    _PREC, fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE, unless=("finding:DF-NAN-HALF",),
+    avoid=("clipping or lowering the LR against an overflow of the fp16 format",))
+
 
 ROWS = (
     # --- tentative leads: the likeliest cause, before the question that confirms it -----------------------
@@ -193,7 +253,8 @@ ROWS = (
     # label that is itself NaN), so clipping, the seeds' first answer to NaN, has nothing to act on. Half precision
     # has its own suspect (DF-SUS-HALF), a hand-written loss its own (DF-SUS-LOSS).
     Row("DF-SUS-NAN-CALM",
-        {"loss_behavior": "nan_or_inf", "grad_norm_trend": "normal", "nan_location": Absent()},
+        # (a norm said small or shrinking before the NaN is as calm as a normal one: it did not grow)
+        {"loss_behavior": "nan_or_inf", "grad_norm_trend": Is("normal", "vanishing"), "nan_location": Absent()},
         (Find("Numerical", "warning", "the gradient norm stayed normal up to the non-finite loss, so the gradients "
               "did not explode: the NaN is born in one forward or loss computation (a log of 0, a division by a "
               "vanishing denominator, a sqrt at 0, or an input or label that is already NaN); where the first NaN "
@@ -315,6 +376,34 @@ ROWS = (
         unless=(*_YIELDS_TO_LOSS_AND_NAN, "finding:DF-SUS-FSDP-BF16"),
         fix=FIX_LR_DOWN,
         avoid=("clipping harder or switching the optimizer while the fine-tuning LR stays too large",),
+        salience=Salience.CAUSE - 3),
+    # --- a transformer trained with an Adam-family optimizer and no warmup, whose loss spikes or diverges -------------
+    # Adam's first steps divide by second-moment estimates built from a handful of gradients: the update is LR-sized
+    # in every coordinate from step 1, and a transformer's attention logits and layer norms cannot take that before the
+    # moments settle (seed 002: warmup is essential for Adam-family optimizers with transformers; skipping it gives
+    # early instability from large initial updates). The configuration lint AP-02 says it of any such set-up; in a run
+    # whose loss spikes or diverges it is the likeliest cause, and clipping, which bounds the gradient and not Adam's
+    # step, does not replace it. A NaN keeps the gradients' order (MR-03) unless a loss or precision lead explains it.
+    Row("DF-SUS-WARMUP",
+        {"symptom": "unstable", "loss_behavior": Is("spiking", "diverging"), "architecture": "transformer",
+         "optimizer": Is("adam", "adamw", "adamw_8bit", "paged_adamw", "lamb", "ademamix"), "warmup": False,
+         "nan_location": Absent(), "lower_lr_stable": Absent()},
+        (Find("Instability", "warning", "a transformer trained with an Adam-family optimizer and no LR warmup whose "
+              "loss spikes or diverges: the first updates are full-size before Adam's moment estimates settle, which "
+              "is the likeliest cause; a run with a warmup of 1-5% of the steps that stays stable confirms it",
+              kind="suspect", explains=("unstable",)),
+         RouteTo("learning-rate-scheduling", "primary", "add a warmup (1-5% of the steps), then decay"),
+         RouteTo("gradient-management", "secondary", "clip while the warmup is added")),
+        "Adam's step is about the LR in size from the first iteration, whatever the gradient's scale; without a warmup "
+        "a transformer takes full-size steps while its moment estimates are still noise.",
+        Cite("002", "anti-patterns", "skipping warmup: early instability from large initial updates"),
+        unless=(*_YIELDS_TO_LOSS_AND_NAN, "finding:DF-SUS-LR-FT", "finding:DF-SUS-LR-EARLY"),
+        fix=Fix("Warm the LR up linearly over the first 1-5% of steps, then decay it (cosine or linear).",
+                "warmup_steps = max(1, int(0.02 * total_steps))\n"
+                "warm = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.01, total_iters=warmup_steps)\n"
+                "decay = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total_steps - warmup_steps)\n"
+                "sched = torch.optim.lr_scheduler.SequentialLR(opt, [warm, decay], milestones=[warmup_steps])"),
+        avoid=("clipping harder instead of warming the LR up",),
         salience=Salience.CAUSE - 3),
     # --- an instability that clipping does not stop, early in the run: the peak LR and its warmup -------------------
     # Clipping caps the gradient's norm, not the step: with Adam-family optimizers the update is about LR-sized
@@ -652,6 +741,9 @@ ROWS = (
         avoid=("lowering the LR or clipping against a NaN that the base weights do not produce",)),
     DF_NAN_LOSS,
     DF_NAN_LOSS_NAMED,
+    DF_SUS_NAN_GRAD,
+    DF_SUS_NAN_GRAD_CALM,
+    DF_NAN_HALF_W,
     # --- what changed just before the trouble -------------------------------------------------------------
     Row("DF-CHG-BATCH",
         {"symptom": RUN_TROUBLE, "recent_change": Is("batch_size", "gpu_count")},
@@ -936,6 +1028,23 @@ QUESTIONS = (
                  ("activations", "an activation in the forward pass"), ("loss", "the loss value itself"),
                  ("gradients", "the gradients (loss still finite)"), ("weights", "the weights after a step"),
                  ("optimizer_state", "the optimizer state (e.g. Adam moments)"))),
+    # Where the first NaN is a gradient of a finite loss, the gradient norm's course before it splits the two causes
+    # left: an explosion is a growth the norm shows steps before (DX-NAN-05, gradient management), a norm that stayed
+    # ordinary leaves one backward at a singular point (DF-SUS-NAN-GRAD-CALM, the loss). The seeds ask it of
+    # convergence problems (Q-GRAD-NORMS). Asked of every NaN run, right after where the NaN appears or late, it cost
+    # the corpus's honest users (who rarely know the norm's course) a question each and moved held-back runs past
+    # their question budget; held to the located case, it is asked where its answer decides the lead.
+    QuestionRow(
+        "Q-GRAD-NORM-NAN", "grad_norm_trend",
+        "Before the gradients went NaN, what did the gradient norm do: climb over several steps, spike suddenly, "
+        "stay in its usual range, or shrink toward zero?",
+        {"symptom": "unstable", "loss_behavior": "nan_or_inf", "nan_location": "gradients"}, rank=13,
+        why="Exploding gradients grow for steps before they overflow, and clipping bounds them; a norm that stayed "
+            "ordinary up to the NaN means one backward made it (a sqrt, log or division at 0), which clipping cannot "
+            "remove.",
+        cite=_UN,
+        choices=(("exploding", "it climbed over several steps"), ("spiky", "it spiked suddenly"),
+                 ("normal", "it stayed in its usual range"), ("vanishing", "it shrank toward zero"))),
     QuestionRow(
         "Q-CHANGE", "recent_change",
         "Did the problem start right after a change? If so, which one?",
