@@ -438,8 +438,12 @@ class Watch:
         self._handles = [self.model.register_forward_hook(self._fwd_post)]
         opt = self.optimizer
         # the step counter, when the optimizer's step wrapper calls the method it shadows and no one else has
-        # shadowed it; otherwise the pre-hook counts, on every step
-        if callable(getattr(type(opt), "_optimizer_step_code", None)) and "_optimizer_step_code" not in vars(opt):
+        # shadowed it; otherwise the pre-hook counts, on every step. Not under a framework callback's stand-in
+        # (trainopt._callback.DeferredHooks): its hooks fire at the framework's own points, which the counter
+        # inside the real step would not match
+        cls = type(opt)
+        if callable(getattr(cls, "_optimizer_step_code", None)) and "_optimizer_step_code" not in vars(opt) \
+                and getattr(cls, "register_step_pre_hook", None) is torch.optim.Optimizer.register_step_pre_hook:
             self._step_code = opt._optimizer_step_code = _StepCounter(self)
         else:
             self._opt_always = True

@@ -176,3 +176,23 @@ def test_the_watch_has_no_hook_of_its_own_between_bench_pause_and_resume():
     assert w.opt_steps == 20
     assert isinstance(w, Watch)
     _no_watch_left(model, opt)
+
+
+def test_a_framework_stand_in_keeps_the_pre_hook_on_and_installs_no_counter():
+    from trainopt._callback import DeferredHooks
+
+    model = tiny()
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    hooks = DeferredHooks(opt)
+    with watch(model, hooks.proxy) as w:
+        assert "_optimizer_step_code" not in vars(opt) and w._opt_always
+        for _ in range(250):
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(_batch()[0]), _batch()[1]).backward()
+            hooks.pre()  # where the framework says: the watch counts here, as before
+            opt.step()
+            hooks.post()
+            w.step()
+    assert w.opt_steps == 250
+    assert not hooks._pre and not hooks._post
+    _no_watch_left(model, opt)
