@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import logging
 import operator
@@ -125,6 +126,27 @@ def _trip_rows(own: tuple[tuple[str, ...], ...], checks: tuple[str, ...] = ()
 
 
 _KEY, _ROW, _VALUE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)  # a queued entry's parts
+
+_C_SCALAR = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double}
+"""The C type of each dtype whose CPU scalar ``_host_scalar`` reads straight from memory."""
+
+
+def _host_scalar(t: torch.Tensor) -> float:
+    """The value of a 0-d CPU tensor as a Python float, read from its memory without a torch op when it can be.
+
+    ``Tensor.item`` is a dispatched op (``aten._local_scalar_dense``), and ``w.step`` reads every step's CPU loss:
+    it was the one torch op the watch added to every step (issue 21; an op dispatched in caches the step has
+    flushed costs far more than its work). A CPU op has finished when it returns, so the loss's bytes are its
+    value: a float32/float64 scalar is read at its data pointer (the same double ``item`` gives). Any other dtype,
+    or a tensor without plain storage (a functional or lazy wrapper: ``data_ptr`` raises), goes through ``item``.
+    """
+    c = _C_SCALAR.get(t.dtype)
+    if c is not None and t.layout is torch.strided:
+        try:
+            return c.from_address(t.data_ptr()).value
+        except RuntimeError:
+            pass
+    return float(t.item())
 
 
 def _first(item: tuple[int, Any]) -> int:
@@ -644,7 +666,7 @@ class Watch:
         if type(loss) is torch.Tensor and loss.ndim == 0 and loss.is_cpu and not self._empty_now:
             # the usual CPU step, first: a scalar loss read now (see below), without the general path's checks
             self.loss_step = self.steps
-            read = float(loss.item())
+            read = _host_scalar(loss)  # no torch op on float32/float64 (see _host_scalar)
             self._hostbuf.append(("loss", self._i, read))
             sound = read - read == 0
         elif self._empty_now:
