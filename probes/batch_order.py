@@ -213,6 +213,7 @@ class BatchOrderProbe(Probe):
         self.repeats: Counter = Counter()
         self._w: dict[tuple[Any, ...], torch.Tensor] = {}
         self._hw: dict[tuple[Any, ...], Any] = {}  # the host path's weights (numpy)
+        self._plans: dict[tuple[Any, ...], tuple[int, int, Any]] = {}  # the host path's reads, per input shape
         if hasattr(run, "wake"):
             run.wake("forward", self.forward, 1)  # the first training forward
         self.read = 0  # forwards up to the last fingerprint read at a window end
@@ -248,19 +249,25 @@ class BatchOrderProbe(Probe):
 
         Up to ``FULL_READ_MAX`` elements: every element, with the digest's weights (``base.input_digest``); past
         it, ``SPREAD`` elements at a stride coprime to the last dimension (``fingerprint(spread=True)``). The
-        array is a view of the tensor's memory (``_host_view``: no torch op): nothing is
-        copied or kept.
+        array is a view of the tensor's memory (``_host_view``: no torch op): nothing is copied or kept.
         """
-        a = _host_view(x)
-        n = a.size
+        key = (x.numel(), x.shape[-1] if x.ndim else 1, x.dtype)
+        plan = self._plans.get(key)
+        if plan is None:  # once per input shape: the stride search and the weights, out of the step
+            plan = self._plans[key] = self._plan(*key)
+        stop, k, w = plan
+        return float(np.dot(_host_view(x)[:stop:k], w))
+
+    def _plan(self, n: int, row: int, dtype: Any) -> tuple[int, int, Any]:
+        """``_host_fingerprint``'s elements (``[:stop:k]`` of the flat input) and weights for one input shape."""
+        npdtype = np.float32 if dtype is torch.float32 else np.float64
         if n <= FULL_READ_MAX:
-            return float(np.dot(a, self._host_weights(n, a.dtype, digest=True)))
+            return n, 1, self._host_weights(n, npdtype, digest=True)
         m = min(SPREAD, n)
         k = max(1, (n - 1) // (m - 1))
-        row = x.shape[-1]
         while k > 1 and math.gcd(k, row) != 1:
             k -= 1
-        return float(np.dot(a[::k][:m], self._host_weights(m, a.dtype, digest=False)))
+        return (m - 1) * k + 1, k, self._host_weights(m, npdtype, digest=False)
 
     def _host_weights(self, n: int, dtype: Any, digest: bool) -> Any:
         # the same weights as the device paths (the digest's, or ``_weights``), as numpy arrays, made once per
