@@ -134,10 +134,8 @@ def _resume(w: Any) -> None:
     chunk's first step) and trips, and the diagnosis it pays for lands in the watched time. A watch paused by
     ``_pause`` gets its two always-on hooks back (and the sampled step's, when the next step is one).
     """
-    if not w._handles:
-        w._handles = [w.model.register_forward_hook(w._fwd_post),
-                      w.optimizer.register_step_pre_hook(w._opt_pre)]
-        w._arm()
+    if not w._hooked:
+        w._hook()
     tp = w.probe("throughput")
     if tp is not None:
         tp.restart()
@@ -151,11 +149,7 @@ def _pause(w: Any) -> None:
     slow MLP on the 2-core reference machine, a layout effect larger than the watch's cost (issue 21). The watch
     counts nothing while paused; the chunk's steps are not its steps.
     """
-    for h in w._handles + [w._pre_handle, w._post_handle]:
-        if h is not None:
-            h.remove()
-    w._handles = []
-    w._pre_handle = w._post_handle = None
+    w._unhook()  # its hooks and its optimizer-step counter
 
 
 def _steady_malloc() -> None:
@@ -508,7 +502,8 @@ def breakdown(name: str = "small MLP", steps: int = 1000) -> tuple[float, dict[s
 
     trip_check = watcher.tripped_rows
     hook_of = {"_on_fwd_pre": "forward pre-hook", "_on_fwd": "forward hook", "_on_opt_pre": "optimizer pre-hook",
-               "_on_opt_post": "optimizer post-hook", "_on_step_end": "w.step"}
+               "_on_opt_post": "optimizer post-hook", "_on_step_end": "w.step",
+               "_on_gradless": "optimizer step counter"}
     w = watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss())
     w.__enter__()
     try:
@@ -523,14 +518,21 @@ def breakdown(name: str = "small MLP", steps: int = 1000) -> tuple[float, dict[s
                  "observations": "w.step/window end/observations"}
         for attr, part in parts.items():
             setattr(w, attr, timed(part, getattr(w, attr)))
-        for h in w._handles:  # the two hooks registered on entry: again, timed
-            h.remove()
-        w._handles = [m.register_forward_hook(timed("forward hook", w._fwd_post)),
-                      opt.register_step_pre_hook(timed("optimizer pre-hook", w._opt_pre))]
+        # the hooks registered on entry, again, timed (the instance's own, so the watch registers these when it
+        # puts a hook back on), and the optimizer-step counter
+        w._unhook()
+        w._fwd_post = timed("forward hook", w._fwd_post)
+        w._opt_pre = timed("optimizer pre-hook", w._opt_pre)
+        w._hook()
+        counter = w._step_code
+        if counter is not None:
+            opt._optimizer_step_code = timed("optimizer step counter", counter)
         watcher.tripped_rows = timed("w.step/window end/trip check", trip_check)
         _loop(m, opt, x, y, steps, w)
     finally:
         watcher.tripped_rows = trip_check
+        if w._step_code is not None:
+            opt._optimizer_step_code = w._step_code  # the watch's own again: its exit takes it off
         w.__exit__(None, None, None)
     return plain, {k: v / steps for k, v in spent.items()}
 
@@ -571,8 +573,19 @@ def counts(name: str = "small MLP", steps: int = 1500) -> dict[str, float]:
             n["bytecodes"] += 1
         return local
 
+    from probes import watcher
+
+    # the watch's entry points torch calls inside a step: each entry costs the step far more than its bytecodes
+    # (caches the step has flushed, issue 21), so they are counted apart
+    W = watcher.Watch
+    entries = {f.__code__ for f in (W._fwd_pre, W._fwd_post, W._opt_pre, W._opt_post)}
+    if hasattr(watcher, "_StepCounter"):  # (the optimizer-step counter: a bench of an older watch has none)
+        entries.add(watcher._StepCounter.__call__.__code__)
+
     def trace(frame: Any, event: str, arg: Any) -> Any:
         frame.f_trace_opcodes = True
+        n["calls"] += 1
+        n["entries"] += frame.f_code in entries
         return local
 
     def count(k: int, w: Any = None) -> tuple[float, float]:
@@ -585,9 +598,9 @@ def counts(name: str = "small MLP", steps: int = 1500) -> dict[str, float]:
             _loop(m, opt, x, y, k, w)
         finally:
             sys.settrace(None)
-        return ops.n / k, n["bytecodes"] / k
+        return ops.n / k, n["bytecodes"] / k, n["calls"] / k
 
-    plain_ops, plain_bc = count(100)
+    plain_ops, plain_bc, plain_calls = count(100)
     # ops on one fresh watch, bytecodes on another: each pass sees what a bench round sees (the dense starts)
     with watch(m, opt, loss_fn=torch.nn.CrossEntropyLoss()) as w:
         with Ops() as ops:
@@ -601,7 +614,8 @@ def counts(name: str = "small MLP", steps: int = 1500) -> dict[str, float]:
         finally:
             sys.settrace(None)
     return {"plain_ops": plain_ops, "watched_ops": watched_ops, "plain_bytecodes": plain_bc,
-            "watched_bytecodes": n["bytecodes"] / steps}
+            "watched_bytecodes": n["bytecodes"] / steps, "plain_calls": plain_calls,
+            "watched_calls": n["calls"] / steps, "hook_entries": n["entries"] / steps}
 
 
 def run(repeats: int = 5) -> list[Result]:
@@ -671,7 +685,9 @@ def main(argv: list[str] | None = None) -> int:
         c = counts(args.counts, args.long_steps if args.long_steps else 1500)
         print(f"{args.counts}, per step: torch ops {c['plain_ops']:.2f} plain, {c['watched_ops']:.2f} watched "
               f"(+{c['watched_ops'] - c['plain_ops']:.2f}); Python bytecodes {c['plain_bytecodes']:.0f} plain, "
-              f"{c['watched_bytecodes']:.0f} watched (+{c['watched_bytecodes'] - c['plain_bytecodes']:.0f})")
+              f"{c['watched_bytecodes']:.0f} watched (+{c['watched_bytecodes'] - c['plain_bytecodes']:.0f}); "
+              f"Python calls {c['plain_calls']:.1f} plain, {c['watched_calls']:.1f} watched "
+              f"(+{c['watched_calls'] - c['plain_calls']:.1f}); the watch's hook entries {c['hook_entries']:.2f}")
         return 0
     if args.breakdown:
         plain, parts = breakdown(args.breakdown, max(args.long_steps, EVERY) if args.long_steps else 1000)

@@ -156,6 +156,13 @@ class Probe:
     """Events of ``hooks`` (``forward``, ``optimizer_pre``, ``step_end``) whose handler acts only on the
     occurrences it asks for with ``run.wake`` (the first request goes in ``attach``): ``watch`` calls it then
     only (and on sampled steps when the event is also in ``sampled_hooks``)."""
+    gradless_hooks: ClassVar[tuple[str, ...]] = ()
+    """Events of ``hooks`` (``optimizer_pre`` only) whose handler acts only on an optimizer step that finds no
+    gradient on the first trainable parameter, and reads nothing a step's own work changes but the gradients:
+    on a step whose optimizer pre-hook is not registered (the hook itself costs the step more than its handlers
+    on most steps), ``watch`` calls it just after the optimizer's own step instead, when that parameter still has
+    no gradient (a closure that computed gradients has then left them). The handler must give the same result
+    called either way."""
     trips_causes: ClassVar[bool] = False
     """Whether cause rows (``knowledge.causes``) that read only this probe's observations trip ``watch`` like
     measurement rows do (a loop fault the probe measures outright)."""

@@ -29,6 +29,7 @@ fingerprinted (:func:`pairs`, exact, not an expectation).
 
 from __future__ import annotations
 
+import ctypes
 import math
 from collections import Counter
 from typing import Any
@@ -143,6 +144,18 @@ def fingerprint(x: torch.Tensor, weights: Any, sample: int = SAMPLE, spread: boo
 
 
 _HOST_DTYPES = (torch.float32, torch.float64)
+_C_TYPES = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double}
+
+
+def _host_view(x: torch.Tensor) -> Any:
+    """A flat numpy view of a contiguous CPU float32/float64 tensor's memory, made without a torch op.
+
+    ``Tensor.numpy`` dispatches an alias op (``aten.detach``), one a fingerprinted forward, every forward of the
+    dense start (issue 21: an op dispatched in caches the step has flushed costs more than the read). Built from
+    the data pointer instead; the view holds no reference to ``x``: it is used while ``x`` is alive, never kept.
+    """
+    buf = (_C_TYPES[x.dtype] * x.numel()).from_address(x.data_ptr())
+    return np.frombuffer(buf, dtype=np.float32 if x.dtype is torch.float32 else np.float64)
 _STRIDED = torch.strided
 
 
@@ -200,6 +213,7 @@ class BatchOrderProbe(Probe):
         self.repeats: Counter = Counter()
         self._w: dict[tuple[Any, ...], torch.Tensor] = {}
         self._hw: dict[tuple[Any, ...], Any] = {}  # the host path's weights (numpy)
+        self._plans: dict[tuple[Any, ...], tuple[int, int, Any]] = {}  # the host path's reads, per input shape
         if hasattr(run, "wake"):
             run.wake("forward", self.forward, 1)  # the first training forward
         self.read = 0  # forwards up to the last fingerprint read at a window end
@@ -219,7 +233,7 @@ class BatchOrderProbe(Probe):
                 and first.is_contiguous():
             # On the CPU the same projection is taken on the host (numpy, over the tensor's own memory): a torch
             # op dispatched in caches the step has flushed costs 20-40 us whatever its size, and a marked forward
-            # took two (issue 21); here the one op is the alias ``Tensor.numpy`` takes, and numpy reads the same
+            # took two (issue 21); no torch op is left (``_host_view``), and numpy reads the same
             # elements without building a tensor. Every such forward goes this way, so the fingerprints of a
             # run stay comparable with each other.
             run.record_host("order:fp", self._host_fingerprint(first))
@@ -235,19 +249,25 @@ class BatchOrderProbe(Probe):
 
         Up to ``FULL_READ_MAX`` elements: every element, with the digest's weights (``base.input_digest``); past
         it, ``SPREAD`` elements at a stride coprime to the last dimension (``fingerprint(spread=True)``). The
-        array is a view of the tensor's memory (one torch op: the alias ``Tensor.numpy`` takes): nothing is
-        copied or kept.
+        array is a view of the tensor's memory (``_host_view``: no torch op): nothing is copied or kept.
         """
-        a = x.numpy().reshape(-1)
-        n = a.size
+        key = (x.numel(), x.shape[-1] if x.ndim else 1, x.dtype)
+        plan = self._plans.get(key)
+        if plan is None:  # once per input shape: the stride search and the weights, out of the step
+            plan = self._plans[key] = self._plan(*key)
+        stop, k, w = plan
+        return float(np.dot(_host_view(x)[:stop:k], w))
+
+    def _plan(self, n: int, row: int, dtype: Any) -> tuple[int, int, Any]:
+        """``_host_fingerprint``'s elements (``[:stop:k]`` of the flat input) and weights for one input shape."""
+        npdtype = np.float32 if dtype is torch.float32 else np.float64
         if n <= FULL_READ_MAX:
-            return float(np.dot(a, self._host_weights(n, a.dtype, digest=True)))
+            return n, 1, self._host_weights(n, npdtype, digest=True)
         m = min(SPREAD, n)
         k = max(1, (n - 1) // (m - 1))
-        row = x.shape[-1]
         while k > 1 and math.gcd(k, row) != 1:
             k -= 1
-        return float(np.dot(a[::k][:m], self._host_weights(m, a.dtype, digest=False)))
+        return (m - 1) * k + 1, k, self._host_weights(m, npdtype, digest=False)
 
     def _host_weights(self, n: int, dtype: Any, digest: bool) -> Any:
         # the same weights as the device paths (the digest's, or ``_weights``), as numpy arrays, made once per

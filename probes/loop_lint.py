@@ -196,6 +196,10 @@ class LoopLintProbe(Probe):
     hooks = ("optimizer_pre", "forward", "step_end")
     # the forward (a closure's) and the step's end matter only after a step that found no gradient: woken then
     woken_hooks = ("forward", "step_end")
+    # the step count is the watch's; what the pre-hook looks for (a step that finds no gradient) is still there
+    # just after the optimizer's step, where the watch looks on the steps its pre-hook is off (a scaler's stage
+    # is not: with a scaler the watch keeps the pre-hook on)
+    gradless_hooks = ("optimizer_pre",)
     thresholds = ("MT-STEP-MIN", "MT-STEP-TWICE", "MT-STEP-TWICE-MAX", "MT-SKIP-PERSISTENT", "MT-STEP-NOGRAD",
                   "MT-STEP-NOGRAD-MIN")
     trips_causes = True

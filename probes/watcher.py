@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import logging
 import operator
@@ -126,6 +127,27 @@ def _trip_rows(own: tuple[tuple[str, ...], ...], checks: tuple[str, ...] = ()
 
 _KEY, _ROW, _VALUE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)  # a queued entry's parts
 
+_C_SCALAR = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double}
+"""The C type of each dtype whose CPU scalar ``_host_scalar`` reads straight from memory."""
+
+
+def _host_scalar(t: torch.Tensor) -> float:
+    """The value of a 0-d CPU tensor as a Python float, read from its memory without a torch op when it can be.
+
+    ``Tensor.item`` is a dispatched op (``aten._local_scalar_dense``), and ``w.step`` reads every step's CPU loss:
+    it was the one torch op the watch added to every step (issue 21; an op dispatched in caches the step has
+    flushed costs far more than its work). A CPU op has finished when it returns, so the loss's bytes are its
+    value: a float32/float64 scalar is read at its data pointer (the same double ``item`` gives). Any other dtype,
+    or a tensor without plain storage (a functional or lazy wrapper: ``data_ptr`` raises), goes through ``item``.
+    """
+    c = _C_SCALAR.get(t.dtype)
+    if c is not None and t.layout is torch.strided:
+        try:
+            return c.from_address(t.data_ptr()).value
+        except RuntimeError:
+            pass
+    return float(t.item())
+
 
 def _first(item: tuple[int, Any]) -> int:
     """A window row's step (its sort key)."""
@@ -147,6 +169,47 @@ class Window:
     def keys(self) -> list[str]:
         """The keys recorded in this window."""
         return list(self._items)
+
+
+def _idle_step_code() -> None:
+    """What a copied or unpickled optimizer calls after its step instead of a watch's counter: nothing."""
+
+
+def _idle() -> Any:
+    return _idle_step_code
+
+
+class _StepCounter:
+    """The watch's count of optimizer steps, called by the optimizer itself just after each step's own work.
+
+    Installed as the optimizer's ``_optimizer_step_code`` (an empty method ``torch.optim.Optimizer``'s step
+    wrapper calls on every step, between the pre- and post-hooks; shadowed on the instance, given back on exit).
+    It replaces a call the step made anyway, so counting costs the step a few bytecodes where a registered
+    pre-hook cost it tens of microseconds (issue 21): the pre-hook is registered only for the steps that need it
+    (decided at each ``Watch.step``). On the other steps the handlers that act only on a step that found no gradient
+    (``Probe.gradless_hooks``) are called from here when the first parameter has none. A copy of the optimizer
+    (``copy.deepcopy``, pickle) gets an idle function instead: the watch is not copied with it.
+    """
+
+    __slots__ = ("watch",)
+
+    def __init__(self, watch: Watch) -> None:
+        self.watch = watch
+
+    def __call__(self) -> None:
+        w = self.watch
+        n = w._done + 1
+        w._done = w.opt_steps = n
+        if w._pre_ran:
+            w._pre_ran = False  # the pre-hook ran this step: it counted, and its handlers looked
+        elif w._on_gradless and w.params[0].grad is None:
+            w._call(w._on_gradless)
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _idle, ()
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return _idle_step_code
 
 
 class Watch:
@@ -188,6 +251,13 @@ class Watch:
         self.shards: Any = None  # this rank's shards of FSDP2 parameters (set on entry)
         self._pre_handle: Any = None
         self._post_handle: Any = None
+        self._opt_handle: Any = None  # the optimizer's pre-hook, while registered
+        self._step_code: _StepCounter | None = None  # the step counter, while installed (see _StepCounter)
+        self._hooked = False  # between _hook and _unhook
+        self._done = 0  # optimizer steps finished (the counter's; ``opt_steps`` is it, or it + 1 inside a step)
+        self._pre_ran = False  # the pre-hook ran in the optimizer step under way
+        self._opt_always = True
+        self._on_gradless: list[Any] = []
         self.probes: list[Any] = []
         self.switched_off: dict[str, str] = {}
         """Probes that raised on this model, by id, with the error: switched off, the training went on."""
@@ -241,6 +311,10 @@ class Watch:
         due = self._woken[event]
         due[handler] = at
         setattr(self, _WAKE[event], min(due.values()))
+        if event == "optimizer_pre" and self._opt_handle is None and self._hooked:
+            # woken from a forward or the optimizer's post-hook: this step's or the next optimizer step must
+            # see it (the pre-hook is registered, never inside its own dispatch: it is registered there)
+            self._opt_handle = self.optimizer.register_step_pre_hook(self._opt_pre)
 
     def _due(self, event: str, clock: int, fns: list[Any]) -> list[Any]:
         """``fns`` and the handlers of ``event`` woken at ``clock`` (taken off the table: a wake-up is once)."""
@@ -328,15 +402,20 @@ class Watch:
             self._on_fwd_rest, self._on_opt_pre_rest, self._on_step_end_rest = rest["forward"], \
                 rest["optimizer_pre"], rest["step_end"]
             self._choose_tables()
+            # handlers acting only on a step that finds no gradient: called after the optimizer's step on the
+            # steps whose pre-hook is off (see _StepCounter)
+            self._on_gradless = [p.optimizer_pre for p in self.probes if "optimizer_pre" in p.hooks
+                                 and "optimizer_pre" in p.gradless_hooks]
+            # the pre-hook stays on for every step when a handler acts on ordinary steps, with a scaler (its
+            # stage is read before the step) and with sharded parameters (synced before the handlers read them)
+            self._opt_always = self.scaler is not None or self.shards is not None or any(
+                f not in self._on_gradless for f in self._on_opt_pre_rest)
             self._on_window = [p for p in self.probes if "window" in p.hooks]
             self._on_escalate = [p for p in self.probes if "escalate" in p.hooks]
             # One-time set-up of the trip check (the knowledge tables it reads, loaded and ordered): paid here,
             # when the watch opens, not at the first window end inside the training loop (tens of ms there).
             tripped_rows({}, self.probes)
-            # The forward hook always runs: it finds training forwards, empty batches and the first output.
-            self._handles = [self.model.register_forward_hook(self._fwd_post),
-                             self.optimizer.register_step_pre_hook(self._opt_pre)]
-            self._arm()
+            self._hook()
         except BaseException:
             self._detach()
             raise
@@ -374,12 +453,43 @@ class Watch:
         if exc_type is None or exc_type is TrainingTripped:
             self._finish()
 
-    def _detach(self) -> None:
-        for h in self._handles + [self._pre_handle, self._post_handle]:
+    def _hook(self) -> None:
+        """Register the hooks and the step counter (on entry; the bench's ``_resume`` too)."""
+        self._hooked = True
+        # The forward hook always runs: it finds training forwards, empty batches and the first output.
+        self._handles = [self.model.register_forward_hook(self._fwd_post)]
+        opt = self.optimizer
+        # the step counter, when the optimizer's step wrapper calls the method it shadows and no one else has
+        # shadowed it; otherwise the pre-hook counts, on every step. Not under a framework callback's stand-in
+        # (trainopt._callback.DeferredHooks): its hooks fire at the framework's own points, which the counter
+        # inside the real step would not match
+        cls = type(opt)
+        if callable(getattr(cls, "_optimizer_step_code", None)) and "_optimizer_step_code" not in vars(opt) \
+                and getattr(cls, "register_step_pre_hook", None) is torch.optim.Optimizer.register_step_pre_hook:
+            self._step_code = opt._optimizer_step_code = _StepCounter(self)
+        else:
+            self._opt_always = True
+        # on for the first step: nothing is known yet of the gradients the loop leaves
+        self._opt_handle = opt.register_step_pre_hook(self._opt_pre)
+        self._pre_ran = False
+        self._arm()
+
+    def _unhook(self) -> None:
+        """Remove every hook and the step counter (on exit; the bench's ``_pause`` too)."""
+        self._hooked = False
+        for h in self._handles + [self._pre_handle, self._post_handle, self._opt_handle]:
             if h is not None:
                 h.remove()
         self._handles = []
-        self._pre_handle = self._post_handle = None
+        self._pre_handle = self._post_handle = self._opt_handle = None
+        if self._step_code is not None:
+            # given back only when it is still ours (something installed after the watch keeps its own)
+            if vars(self.optimizer).get("_optimizer_step_code") is self._step_code:
+                del self.optimizer._optimizer_step_code
+            self._step_code = None
+
+    def _detach(self) -> None:
+        self._unhook()
         for p in self.probes:
             p.detach(self)
 
@@ -448,7 +558,12 @@ class Watch:
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         if self.shards is not None:
             self.shards.sync()
-        self.opt_steps += 1
+        if self._step_code is None:
+            self._done += 1  # no counter: counted here, on every step (the pre-hook then stays on)
+            self.opt_steps = self._done
+        else:
+            self.opt_steps = self._done + 1  # this step, counted by the counter when it ends
+            self._pre_ran = True
         fns = self._opt_now
         if self.steps >= self._wake_opt:
             fns = self._due("optimizer_pre", self.steps, fns)
@@ -512,6 +627,7 @@ class Watch:
             for f in [f for f in due if getattr(f, "__self__", None) is probe]:
                 del due[f]
             setattr(self, _WAKE[event], min(due.values(), default=NEVER))
+        self._on_gradless[:] = [f for f in self._on_gradless if getattr(f, "__self__", None) is not probe]
         self._on_window[:] = [p for p in self._on_window if p is not probe]
         self._on_escalate[:] = [p for p in self._on_escalate if p is not probe]
         self.probes[:] = [p for p in self.probes if p is not probe]
@@ -550,7 +666,7 @@ class Watch:
         if type(loss) is torch.Tensor and loss.ndim == 0 and loss.is_cpu and not self._empty_now:
             # the usual CPU step, first: a scalar loss read now (see below), without the general path's checks
             self.loss_step = self.steps
-            read = float(loss.item())
+            read = _host_scalar(loss)  # no torch op on float32/float64 (see _host_scalar)
             self._hostbuf.append(("loss", self._i, read))
             sound = read - read == 0
         elif self._empty_now:
@@ -614,6 +730,14 @@ class Watch:
             if self._post_handle is not None and not sampled:
                 self._post_handle.remove()
                 self._post_handle = None
+            # the optimizer's pre-hook for the next step: on when it has work (every step, see __enter__; a
+            # wake-up due; a sampled step), else off: the step counter counts without it
+            if self._opt_always or self.steps >= self._wake_opt or (sampled and self._on_opt_pre):
+                if self._opt_handle is None and self._hooked:
+                    self._opt_handle = self.optimizer.register_step_pre_hook(self._opt_pre)
+            elif self._opt_handle is not None:
+                self._opt_handle.remove()
+                self._opt_handle = None
             if sampled or self._escalate:
                 self._arm()
 

@@ -225,8 +225,9 @@ def test_a_plain_step_past_the_dense_starts_calls_only_the_every_step_handlers()
     """Step 302: not sampled nor just after one, no batch-order mark, between two gradient norms (300 and 340).
 
     The handlers that act on some steps only (marks, strides, a step after a sampled one, a step that found no
-    gradient) are woken for those: on this step the plugins' per-step handlers are the three that look at every
-    step, each one Python call.
+    gradient) are woken for those: on this step the plugins' per-step handlers are the two forward ones that look
+    at every step, each one Python call. The loop lint's gradient check is no call here: the optimizer-step
+    counter calls it only when the step finds no gradient (its pre-hook is off on such a step, issue 21).
     """
     import sys
 
@@ -248,8 +249,7 @@ def test_a_plain_step_past_the_dense_starts_calls_only_the_every_step_handlers()
             _loop(w, m, opt, x_all, y_all, 1)
         finally:
             sys.setprofile(None)
-    assert sorted(called) == [("config_lint.py", "forward"), ("loop_lint.py", "optimizer_pre"),
-                              ("nonfinite.py", "forward")], called
+    assert sorted(called) == [("config_lint.py", "forward"), ("nonfinite.py", "forward")], called
 
 
 def test_the_gradient_norm_is_taken_on_the_steps_of_its_rule():
