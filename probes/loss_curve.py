@@ -535,7 +535,8 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-FIT", "MT-CURVE-STEADY") + (("MT-CURVE-AT-FLOOR",) if chance else ())
+          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-FIT",
+          "MT-CURVE-STEADY") + (("MT-CURVE-AT-FLOOR",) if chance else ())
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))

@@ -72,7 +72,7 @@ def chain_graphs(n: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
     g = _g(seed)
     z = torch.sort(torch.rand(n, generator=g)).values  # the latent the data are sorted by
     feats = z[:, None, None] * 2 - 1 + 0.5 * torch.randn(n, 6, 4, generator=g)
-    y = 1.5 + torch.sin(4 * z)[:, None] + 0.5 * feats.mean((1, 2))[:, None] + 0.1 * torch.randn(n, 1, generator=g)
+    y = 1.5 + 0.5 * torch.sin(4 * z)[:, None] + 0.5 * feats.mean((1, 2))[:, None] + 0.1 * torch.randn(n, 1, generator=g)
     return feats, y
 
 
