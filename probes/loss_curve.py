@@ -306,6 +306,101 @@ def stalled(late_progress: float, se: float, scale: float) -> bool:
     return late_progress + se < threshold("MT-CURVE-PLATEAU") * scale
 
 
+def noise_band(levels: list[float], se: float) -> float:
+    """Three standard errors of a chunk median, from the step-to-step noise or the chunks' own wander (pure).
+
+    ``se`` (from first differences) assumes independent steps. Tiny or correlated batches (a loader reading
+    similar examples together, graphs drawn from one neighbourhood) make the loss wander over many steps, which
+    first differences do not see; the second differences of the chunk medians do (a straight or gently curved
+    stretch leaves them near zero; a wander does not). The band is the larger of the two: a change inside it
+    is noise, whichever kind.
+
+    Args:
+        levels: Chunk medians in step order.
+        se: Three standard errors of a chunk median from the step-to-step noise.
+    """
+    if len(levels) < 5:
+        return se
+    d2 = [a - 2.0 * b + c for a, b, c in zip(levels, levels[1:], levels[2:])]
+    md = median(d2)
+    # a second difference of three independent levels has six times a level's variance
+    wander = median([abs(x - md) for x in d2]) * 1.4826 / math.sqrt(6.0)
+    return max(se, 3.0 * wander)
+
+
+_TAUS = tuple(0.02 * (12.5 ** (i / 15)) for i in range(16))  # 0.02 .. 0.25 of the run, geometric
+"""Time constants tried by :func:`fit_floor`, as fractions of the run: at most a quarter of it, so at least four
+time constants have passed and under 2% of the decay is left at the end: the curve has visibly flattened (a
+longer one fits a straight descent too, and would extrapolate a floor the run never approached)."""
+
+
+def fit_floor(y: list[float], noise: float) -> float | None:
+    """The level a curve approaches smoothly: the asymptote of one decaying exponential, if one fits (pure).
+
+    ``y(t) ~ f + A exp(-t / tau)`` on the medians of up to 24 equal bins, least squares in (f, A) for each
+    ``tau`` in :data:`_TAUS`. The fit counts only if it decays (``A > 0``) and stays within
+    ``MT-CURVE-FIT`` of its amplitude or three standard errors of a bin median (rms over the bins):
+    a run that arrives at its own floor fits; one that stops abruptly far above where its descent was heading
+    (an LR cut to nothing) does not, and neither does a flat one (no decay to fit).
+
+    Returns:
+        The fitted asymptote, or None when no decaying exponential fits.
+    """
+    n = len(y)
+    nb = min(24, n // 4)
+    if nb < 6:
+        return None
+    size, extra = divmod(n, nb)
+    cuts = [i * size + min(i, extra) for i in range(nb + 1)]
+    mb = [median(y[a:b]) for a, b in zip(cuts, cuts[1:])]
+    tb = [(a + b - 1) / 2.0 / n for a, b in zip(cuts, cuts[1:])]
+    mean_m = sum(mb) / nb
+    best: tuple[float, float, float] | None = None  # (rss, f, A)
+    for tau in _TAUS:
+        e = [math.exp(-t / tau) for t in tb]
+        mean_e = sum(e) / nb
+        var_e = sum((v - mean_e) ** 2 for v in e)
+        if not var_e > 0:
+            continue
+        amp = sum((v - mean_e) * (m - mean_m) for v, m in zip(e, mb)) / var_e
+        f = mean_m - amp * mean_e
+        rss = sum((m - f - amp * v) ** 2 for v, m in zip(e, mb))
+        if amp > 0 and (best is None or rss < best[0]):
+            best = (rss, f, amp)
+    if best is None:
+        return None
+    rss, f, amp = best
+    se_bin = 1.2533 * noise / math.sqrt(max(1, n // nb))
+    if math.sqrt(rss / nb) > max(threshold("MT-CURVE-FIT") * amp, 3.0 * se_bin):
+        return None
+    return f
+
+
+def _unsteady(y: list[float], levels: list[float], start0: float, band: float, se0: float) -> bool:
+    """Whether a descent clearly decelerates or accelerates, rather than moving at one steady rate (pure).
+
+    Decelerating: the first chunk fell (from the very first points) ``MT-CURVE-STEADY`` times faster per step
+    than the rest of the run, beyond the noise: a fast first phase (an output bias finding the mean target) and
+    a slower approach to a floor of the run's own. Or, by thirds of the chunk levels, the first third fell that
+    many times more than the last (decelerating) or the last that many times more than the first (learning that
+    began after a plateau). An LR too low moves the loss at one small rate from the first step: steady.
+    """
+    k, n = len(levels), len(y)
+    if k < 6:
+        return False
+    ratio = threshold("MT-CURVE-STEADY")
+    # chunk i's centre, in steps (the chunks split the points as ``classify`` cuts them)
+    centre = [(i + 0.5) * n / k for i in range(k)]
+    t0 = max(3, min(8, n // 20)) / 2.0
+    early, rest = start0 - levels[1], levels[1] - levels[-1]
+    if early > band + se0 and early / (centre[1] - t0) > ratio * max(rest, 0.0) / (centre[-1] - centre[1]):
+        return True
+    third = k // 3
+    a, b, c = median(levels[:third]), median(levels[third:k - third]), median(levels[k - third:])
+    first, last = a - b, b - c
+    return first > ratio * max(last, 0.0) + band or last > ratio * max(first, 0.0) + band
+
+
 def count_spikes(y: Any) -> SpikeCounter:
     """Spikes of a whole finite history (the classifier's own count, as ``watch`` counts them window by window).
 
@@ -373,6 +468,28 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
                            "spikes": n_spikes, "recovered_spikes": n_recovered, "swing": swing,
                            "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}
+    band = noise_band(m, se)
+    # the very first points count: a fast first drop inside the first chunk (a VAE reaching the mean image) is
+    # movement, beyond the few points' own standard error
+    se0 = 3.0 * 1.2533 * noise / math.sqrt(max(3, min(8, n // 20)))
+    moved = max(start - min(m), start0 - min(m) - se0)
+    # the floor progress is measured against. A hard-label cross-entropy's is known (0, or the smoothing
+    # entropy; ``chance`` says the loss is one); any other loss's floor is not (BCE against grey levels, a noisy
+    # regression, an ELBO): a curve that approached a level of its own smoothly, beyond its noise, has that
+    # level as its floor (issue 17: progress judged against zero made healthy runs read flat or slow)
+    floor_eff = floor
+    if chance is None and moved > max(threshold("MT-CURVE-FLAT") * scale, band):
+        fitted = fit_floor(y, noise)
+        if fitted is not None:
+            floor_eff = min(max(fitted, floor, 0.0 if min(y) >= 0 else fitted), min(m))
+            out["fitted_floor"] = floor_eff
+    room = max(max(start, start0) - floor_eff, 1e-12)
+    drop_room = (max(start, start0) - end) / room
+    progress = converged_fraction(start0, end, floor_eff)
+    out["progress"] = progress
+    out["band"] = band
+    # with the floor unknown, a small drop is slow only when the descent is steady
+    steady = chance is not None or floor_eff != floor or not _unsteady(y, m, start0, band, se0)
     rise = end - start
     if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= max(m) - 1e-12 * scale:
         out["label"] = "diverging"
@@ -385,15 +502,18 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         # flat or slow only because there is nothing left to learn (a resumed or converged run)
         out["label"] = "decreasing_normally"
         out["note"] = "at its floor from the start: fitted (a converged or resumed run), not stalled"
-    elif (start - min(m)) < max(threshold("MT-CURVE-FLAT") * scale, se):
+    elif moved < max(threshold("MT-CURVE-FLAT") * scale, band):
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
-    elif drop < threshold("MT-CURVE-SLOW"):
+    elif drop_room < threshold("MT-CURVE-SLOW") and steady:
         out["label"] = "decreasing_slowly"
-    elif stalled(m[half] - end, se, scale) and progress < threshold("MT-CURVE-CONVERGED"):
+    elif stalled(m[half] - end, band, scale) and progress < threshold("MT-CURVE-CONVERGED"):
         out["label"] = "plateau_after_learning"
     else:
         out["label"] = "decreasing_normally"
-        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(m[half] - end, se, scale):
+        if drop_room < threshold("MT-CURVE-SLOW"):
+            out["note"] = ("a small drop, but not a steady slow one: the run slowed as it neared a floor of its "
+                           "own, or began learning after a plateau (healthy)")
+        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(m[half] - end, band, scale):
             out["note"] = "converged: most of the way from the start to the floor, then flat (healthy)"
     if n_spikes and out["label"] != "spiking":
         out["note"] = "loss spikes the run recovered from (info)"
@@ -415,7 +535,8 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS") + (("MT-CURVE-AT-FLOOR",) if chance else ())
+          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-FIT",
+          "MT-CURVE-STEADY") + (("MT-CURVE-AT-FLOOR",) if chance else ())
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))
@@ -432,7 +553,8 @@ class LossCurveProbe(Probe):
     info = INFO
     hooks = ("window",)
     thresholds = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR")
+                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR", "MT-CURVE-FIT",
+                  "MT-CURVE-STEADY")
 
     def attach(self, run: Any) -> None:
         """Empty bounded history and spike counter."""
