@@ -179,6 +179,14 @@ MEASURES: tuple[Measure, ...] = (
             "neural networks by extrapolation of learning curves'); our tolerance, between smooth approaches "
             "(under 1.2% on our dev curves) and linear descents cut off (3-5%)",
             Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-STOP", 0.25,
+            "a flat tail standing above the level the descent before it was heading for (a decaying exponential "
+            "fitted to that descent, extrapolated to the end of the run) by more than this fraction of the drop "
+            "the run made stopped short: a plateau even when the whole curve fits one exponential",
+            "issue 17 (a fitted floor read an LR cut mid-descent as convergence); our fraction: a run arriving at "
+            "its own floor sits at or below its descent's extrapolation, an LR cut leaves the tail 40-60% of the "
+            "drop made above it on our dev curves",
+            Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
     Measure("MT-CURVE-STEADY", 3.0,
             "with the floor unknown, a small drop reads as slow only when the descent is steady: a first third "
             "falling this many times faster than the last (a run arriving at its own floor) or a last third "

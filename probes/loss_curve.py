@@ -346,14 +346,11 @@ def fit_floor(y: list[float], noise: float) -> float | None:
     Returns:
         The fitted asymptote, or None when no decaying exponential fits.
     """
-    n = len(y)
-    nb = min(24, n // 4)
-    if nb < 6:
+    binned = _bins(y, noise)
+    if binned is None:
         return None
-    size, extra = divmod(n, nb)
-    cuts = [i * size + min(i, extra) for i in range(nb + 1)]
-    mb = [median(y[a:b]) for a, b in zip(cuts, cuts[1:])]
-    tb = [(a + b - 1) / 2.0 / n for a, b in zip(cuts, cuts[1:])]
+    mb, tb, se_bin = binned
+    nb = len(mb)
     mean_m = sum(mb) / nb
     best: tuple[float, float, float] | None = None  # (rss, f, A)
     for tau in _TAUS:
@@ -370,10 +367,91 @@ def fit_floor(y: list[float], noise: float) -> float | None:
     if best is None:
         return None
     rss, f, amp = best
-    se_bin = 1.2533 * noise / math.sqrt(max(1, n // nb))
     if math.sqrt(rss / nb) > max(threshold("MT-CURVE-FIT") * amp, 3.0 * se_bin):
         return None
     return f
+
+
+def _bins(y: list[float], noise: float) -> tuple[list[float], list[float], float] | None:
+    """Medians of up to 24 equal bins, their centres (fractions of the run) and a bin median's standard error.
+
+    None when the curve is too short for six bins of four points.
+    """
+    n = len(y)
+    nb = min(24, n // 4)
+    if nb < 6:
+        return None
+    size, extra = divmod(n, nb)
+    cuts = [i * size + min(i, extra) for i in range(nb + 1)]
+    mb = [median(y[a:b]) for a, b in zip(cuts, cuts[1:])]
+    tb = [(a + b - 1) / 2.0 / n for a, b in zip(cuts, cuts[1:])]
+    return mb, tb, 1.2533 * noise / math.sqrt(max(1, n // nb))
+
+
+def _fit_exp(t: list[float], m: list[float], taus: Any) -> tuple[float, float, float] | None:
+    """Least squares ``m ~ f + A exp(-t / tau)`` over ``taus``: the best ``(f, A, tau)``, or None (pure)."""
+    k = len(t)
+    mean_m = sum(m) / k
+    best: tuple[float, float, float, float] | None = None  # (rss, f, A, tau)
+    for tau in taus:
+        e = [math.exp(-(x - t[0]) / tau) for x in t]
+        mean_e = sum(e) / k
+        var_e = sum((v - mean_e) ** 2 for v in e)
+        if not var_e > 0:
+            continue
+        amp = sum((v - mean_e) * (x - mean_m) for v, x in zip(e, m)) / var_e
+        f = mean_m - amp * mean_e
+        rss = sum((x - f - amp * v) ** 2 for v, x in zip(e, m))
+        if best is None or rss < best[0]:
+            best = (rss, f, amp, tau)
+    return None if best is None else best[1:]
+
+
+def stopped_short(mb: list[float], tb: list[float], tol: float, nonneg: bool = True) -> bool:
+    """Whether a descent stopped abruptly, well above where it was heading (pure).
+
+    The flat tail runs from the first bin within ``tol`` of the lowest level the tail reaches. A decaying
+    exponential fitted to the descent before it (time constants no longer than that descent) says where the
+    descent was heading by the end of the run. A run arriving at a floor of its own was heading there: its tail
+    comes down to (or below) the prediction. A descent cut short (an LR dropped to almost nothing, a module
+    frozen mid-run) predicts a level far below the tail, by more than ``MT-CURVE-STOP`` of the drop it made and
+    by more than the noise: a plateau, whatever the global fit says (a descent that was already decelerating
+    fits one exponential over the whole run within a few percent, at the coarse resolution of the bins).
+
+    Args:
+        mb: Bin medians in step order.
+        tb: Bin centres (any unit, increasing).
+        tol: Three standard errors of a bin median, or the chunks' wander where that is larger.
+        nonneg: Whether the loss cannot go below zero (the prediction is clipped there).
+    """
+    nb = len(mb)
+    tail_len = max(3, nb // 3)
+    level = median(mb[-tail_len:])
+    # where the descent first came within the noise of the lowest the tail went (a stray noisy bin in the tail
+    # does not move it; a wander down and back up does not end the descent early)
+    low = min(mb[next(i for i, x in enumerate(mb) if x <= level + tol):])
+    s = next(i for i, x in enumerate(mb) if x <= low + tol)
+    # a stop needs a descent of a quarter of the run before it (a shorter one, with noise, extrapolates to any
+    # level) and a flat tail of a quarter of the run after it
+    if s < max(3, nb // 4) or nb - s < max(3, nb // 4):
+        return False
+    t, m = tb[: s + 1], mb[: s + 1]
+    span = t[-1] - t[0]
+    # time constants from half a bin to the descent's own length: an extrapolation no longer than the evidence
+    # (a straight stretch of a few noisy bins, extrapolated as a line over the run, would predict any level)
+    step = (t[1] - t[0]) or 1.0
+    taus = [0.5 * step * (2.0 * span / step) ** (i / 15) for i in range(16)]
+    fit = _fit_exp(t, m, taus)
+    if fit is None or not fit[1] > 0:
+        return False
+    f, amp, tau = fit
+    pred = f + amp * math.exp(-(tb[-1] - t[0]) / tau)
+    if nonneg:
+        pred = max(pred, 0.0)
+    # the lowest the run came after its descent: a tail that dipped near the prediction and wandered back up
+    # (correlated batches) reached where it was heading
+    made = m[0] - low
+    return made > 0 and low - pred > max(threshold("MT-CURVE-STOP") * made, tol)
 
 
 def _unsteady(y: list[float], levels: list[float], start0: float, band: float, se0: float) -> bool:
@@ -469,6 +547,12 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
                            "spikes": n_spikes, "recovered_spikes": n_recovered, "swing": swing,
                            "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}
     band = noise_band(m, se)
+    binned = _bins(y, noise)
+    # a descent that stopped well above where it was heading (an LR cut mid-descent): a plateau even where the
+    # tail's wander makes the stall itself uncertain, and even where one exponential fits the whole curve
+    stop = binned is not None and stopped_short(binned[0], binned[1], max(3.0 * binned[2], band),
+                                                nonneg=min(y) >= 0)
+    out["stopped_short"] = stop
     # the very first points count: a fast first drop inside the first chunk (a VAE reaching the mean image) is
     # movement, beyond the few points' own standard error
     se0 = 3.0 * 1.2533 * noise / math.sqrt(max(3, min(8, n // 20)))
@@ -478,7 +562,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     # regression, an ELBO): a curve that approached a level of its own smoothly, beyond its noise, has that
     # level as its floor (issue 17: progress judged against zero made healthy runs read flat or slow)
     floor_eff = floor
-    if chance is None and moved > max(threshold("MT-CURVE-FLAT") * scale, band):
+    # (a descent cut short fits one exponential too, but its tail is not where it was heading: no floor of its own)
+    if chance is None and not stop and moved > max(threshold("MT-CURVE-FLAT") * scale, band):
         fitted = fit_floor(y, noise)
         if fitted is not None:
             floor_eff = min(max(fitted, floor, 0.0 if min(y) >= 0 else fitted), min(m))
@@ -506,7 +591,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop_room < threshold("MT-CURVE-SLOW") and steady:
         out["label"] = "decreasing_slowly"
-    elif stalled(m[half] - end, band, scale) and progress < threshold("MT-CURVE-CONVERGED"):
+    elif (stalled(m[half] - end, band, scale) or stop and stalled(m[half] - end, se, scale)) \
+            and progress < threshold("MT-CURVE-CONVERGED"):
         out["label"] = "plateau_after_learning"
     else:
         out["label"] = "decreasing_normally"
@@ -536,7 +622,7 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
           "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-FIT",
-          "MT-CURVE-STEADY") + (("MT-CURVE-AT-FLOOR",) if chance else ())
+          "MT-CURVE-STEADY", "MT-CURVE-STOP") + (("MT-CURVE-AT-FLOOR",) if chance else ())
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))
@@ -554,7 +640,7 @@ class LossCurveProbe(Probe):
     hooks = ("window",)
     thresholds = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
                   "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR", "MT-CURVE-FIT",
-                  "MT-CURVE-STEADY")
+                  "MT-CURVE-STEADY", "MT-CURVE-STOP")
 
     def attach(self, run: Any) -> None:
         """Empty bounded history and spike counter."""
