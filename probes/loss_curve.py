@@ -349,27 +349,34 @@ def fit_floor(y: list[float], noise: float) -> float | None:
     binned = _bins(y, noise)
     if binned is None:
         return None
-    mb, tb, se_bin = binned
-    nb = len(mb)
-    mean_m = sum(mb) / nb
-    best: tuple[float, float, float] | None = None  # (rss, f, A)
-    for tau in _TAUS:
-        e = [math.exp(-t / tau) for t in tb]
-        mean_e = sum(e) / nb
-        var_e = sum((v - mean_e) ** 2 for v in e)
-        if not var_e > 0:
-            continue
-        amp = sum((v - mean_e) * (m - mean_m) for v, m in zip(e, mb)) / var_e
-        f = mean_m - amp * mean_e
-        rss = sum((m - f - amp * v) ** 2 for v, m in zip(e, mb))
-        if amp > 0 and (best is None or rss < best[0]):
-            best = (rss, f, amp)
-    if best is None:
-        return None
-    rss, f, amp = best
-    if math.sqrt(rss / nb) > max(threshold("MT-CURVE-FIT") * amp, 3.0 * se_bin):
-        return None
-    return f
+    mb_all, tb_all, se_bin = binned
+    # a fast first transient (an output bias finding the mean target, a VAE reaching the mean image in a few
+    # dozen steps) is a second, much shorter time scale one exponential cannot follow: the fit may leave out up
+    # to the first quarter of the run, and the approach to the floor is read on the rest
+    k = len(mb_all)
+    for skip in range(k // 4 + 1):
+        fast = mb_all[0] - mb_all[skip]
+        if skip and not (fast > 3.0 * se_bin and fast / skip > threshold("MT-CURVE-STEADY")
+                         * max(mb_all[skip] - mb_all[-1], 0.0) / (k - 1 - skip)):
+            continue  # what is left out must be a transient: beyond the noise, and much faster than the rest
+        mb, tb = mb_all[skip:], tb_all[skip:]
+        nb = len(mb)
+        mean_m = sum(mb) / nb
+        best: tuple[float, float, float] | None = None  # (rss, f, A)
+        for tau in _TAUS:
+            e = [math.exp(-(t - tb[0]) / tau) for t in tb]
+            mean_e = sum(e) / nb
+            var_e = sum((v - mean_e) ** 2 for v in e)
+            if not var_e > 0:
+                continue
+            amp = sum((v - mean_e) * (m - mean_m) for v, m in zip(e, mb)) / var_e
+            f = mean_m - amp * mean_e
+            rss = sum((m - f - amp * v) ** 2 for v, m in zip(e, mb))
+            if amp > 0 and (best is None or rss < best[0]):
+                best = (rss, f, amp)
+        if best is not None and math.sqrt(best[0] / nb) <= max(threshold("MT-CURVE-FIT") * best[2], 3.0 * se_bin):
+            return best[1]
+    return None
 
 
 def _bins(y: list[float], noise: float) -> tuple[list[float], list[float], float] | None:
