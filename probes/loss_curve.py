@@ -356,9 +356,12 @@ def fit_floor(y: list[float], noise: float) -> float | None:
     k = len(mb_all)
     for skip in range(k // 4 + 1):
         fast = mb_all[0] - mb_all[skip]
+        rest = mb_all[skip] - median(mb_all[-3:])
         if skip and not (fast > 3.0 * se_bin and fast / skip > threshold("MT-CURVE-STEADY")
-                         * max(mb_all[skip] - mb_all[-1], 0.0) / (k - 1 - skip)):
-            continue  # what is left out must be a transient: beyond the noise, and much faster than the rest
+                         * max(rest, 0.0) / (k - 1 - skip) and rest > 3.0 * se_bin):
+            # what is left out must be a transient (beyond the noise, much faster than the rest), and the rest
+            # an approach of its own: a fast drop and then nothing (only an output bias learned) has no floor
+            continue
         mb, tb = mb_all[skip:], tb_all[skip:]
         nb = len(mb)
         mean_m = sum(mb) / nb

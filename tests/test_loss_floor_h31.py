@@ -132,3 +132,30 @@ def test_watch_on_a_healthy_vae_reads_its_curve_as_healthy_and_on_its_flat_twin_
     flat = floors.watch_variant(floors.Variant("vae_elbo", "step_missing"))
     assert flat.observations["loss_behavior"].value == "flat_from_start"
     assert _warnings(flat)
+
+
+def test_a_fast_first_transient_then_a_slow_approach_fits_its_floor():
+    rng = np.random.default_rng(11)
+    t = np.arange(1000)
+    # a long VAE run: the mean image in ~10 steps (178 -> 104), then the ELBO's slow approach to its floor (87);
+    # one exponential cannot follow both time scales, the approach alone fits
+    y = 87 + 74 * np.exp(-t / 8) + 17 * np.exp(-t / 200) + 0.8 * rng.standard_normal(1000)
+    r = loss_curve.classify(y)
+    assert r["label"] == "decreasing_normally" and r["fitted_floor"] == pytest.approx(87, abs=1.5)
+    # a steady slow descent from the first step (no transient to leave out) still gets no floor: slow
+    slow = 0.69 - 0.0002 * t[:300] + 0.002 * rng.standard_normal(300)
+    assert loss_curve.classify(slow)["label"] == "decreasing_slowly"
+
+
+def test_an_lr_cut_mid_descent_is_a_plateau_although_one_exponential_fits_the_whole_curve():
+    rng = np.random.default_rng(12)
+    t = np.arange(300)
+    # a decelerating descent towards 0.1, cut (LR to ~0) at step 100 at 0.35: read from a log (floor unknown)
+    y = np.where(t < 100, 0.1 + 0.9 * np.exp(-t / 80), 0.1 + 0.9 * np.exp(-100 / 80)) \
+        + 0.02 * rng.standard_normal(300)
+    r = loss_curve.classify(y)
+    assert r["stopped_short"] and r["label"] == "plateau_after_learning"
+    # the same descent carried on to its floor is converged
+    ok = 0.1 + 0.9 * np.exp(-t / 40) + 0.02 * rng.standard_normal(300)
+    r = loss_curve.classify(ok)
+    assert not r["stopped_short"] and r["label"] == "decreasing_normally"
