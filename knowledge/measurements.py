@@ -176,6 +176,35 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-CURVE-OSC", 0.2, "step-to-step swings above this fraction of the level without progress: oscillating",
             "seed 003 symptom table (loss oscillating); our fraction",
             Cite("003", "Step 1: symptom table", "loss oscillating")),
+    Measure("MT-CURVE-FIT", 0.02,
+            "a loss curve fitted by one decaying exponential within this fraction of the decay's amplitude (rms "
+            "over the binned curve), or within three standard errors of a bin median, approached its own floor "
+            "smoothly: when the loss's floor is not known (BCE against grey-level targets, a noisy regression, "
+            "an ELBO, a KL-regularised or custom loss), the fitted asymptote is the floor progress is measured "
+            "against; a curve that stops abruptly far above where its descent was heading (an LR cut to nothing) "
+            "misfits by 3-5% of its drop and keeps the floor it was given",
+            "issue 17 (healthy VAE and BCE runs read flat or slow because progress was judged as a fraction of the "
+            "whole loss, as if it could reach 0); exponential approach to an asymptote as in learning-curve "
+            "extrapolation (Domhan et al. 2015, 'Speeding up automatic hyperparameter optimization of deep "
+            "neural networks by extrapolation of learning curves'); our tolerance, between smooth approaches "
+            "(under 1.2% on our dev curves) and linear descents cut off (3-5%)",
+            Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-STOP", 0.25,
+            "a flat tail standing above the level the descent before it was heading for (a decaying exponential "
+            "fitted to that descent, extrapolated to the end of the run) by more than this fraction of the drop "
+            "the run made stopped short: a plateau even when the whole curve fits one exponential",
+            "issue 17 (a fitted floor read an LR cut mid-descent as convergence); our fraction: a run arriving at "
+            "its own floor sits at or below its descent's extrapolation, an LR cut leaves the tail 40-60% of the "
+            "drop made above it on our dev curves",
+            Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-STEADY", 3.0,
+            "with the floor unknown, a small drop reads as slow only when the descent is steady: a first third "
+            "falling this many times faster than the last (a run arriving at its own floor) or a last third "
+            "falling this many times faster than the first (learning that began after a plateau, as a VAE's "
+            "posterior collapse holds it) is not a slow LR",
+            "issue 17; an LR too low moves the loss at a nearly constant small rate from the first step, while "
+            "a healthy run decelerates as it nears its floor; our ratio",
+            Cite("000", "Quick reference", "loss flat/stuck")),
     Measure("MT-CURVE-SPIKE", 8.0, "a point this many robust deviations above its neighbours is a spike",
             "robust z-score on a rolling median (MAD x 1.4826); our factor",
             Cite("003", "Step 1: symptom table", "loss NaN/Inf or spikes")),

@@ -306,6 +306,189 @@ def stalled(late_progress: float, se: float, scale: float) -> bool:
     return late_progress + se < threshold("MT-CURVE-PLATEAU") * scale
 
 
+def noise_band(levels: list[float], se: float) -> float:
+    """Three standard errors of a chunk median, from the step-to-step noise or the chunks' own wander (pure).
+
+    ``se`` (from first differences) assumes independent steps. Tiny or correlated batches (a loader reading
+    similar examples together, graphs drawn from one neighbourhood) make the loss wander over many steps, which
+    first differences do not see; the second differences of the chunk medians do (a straight or gently curved
+    stretch leaves them near zero; a wander does not). The band is the larger of the two: a change inside it
+    is noise, whichever kind.
+
+    Args:
+        levels: Chunk medians in step order.
+        se: Three standard errors of a chunk median from the step-to-step noise.
+    """
+    if len(levels) < 5:
+        return se
+    d2 = [a - 2.0 * b + c for a, b, c in zip(levels, levels[1:], levels[2:])]
+    md = median(d2)
+    # a second difference of three independent levels has six times a level's variance
+    wander = median([abs(x - md) for x in d2]) * 1.4826 / math.sqrt(6.0)
+    return max(se, 3.0 * wander)
+
+
+_TAUS = tuple(0.02 * (12.5 ** (i / 15)) for i in range(16))  # 0.02 .. 0.25 of the run, geometric
+"""Time constants tried by :func:`fit_floor`, as fractions of the run: at most a quarter of it, so at least four
+time constants have passed and under 2% of the decay is left at the end: the curve has visibly flattened (a
+longer one fits a straight descent too, and would extrapolate a floor the run never approached)."""
+
+
+def fit_floor(y: list[float], noise: float) -> float | None:
+    """The level a curve approaches smoothly: the asymptote of one decaying exponential, if one fits (pure).
+
+    ``y(t) ~ f + A exp(-t / tau)`` on the medians of up to 24 equal bins, least squares in (f, A) for each
+    ``tau`` in :data:`_TAUS`. The fit counts only if it decays (``A > 0``) and stays within
+    ``MT-CURVE-FIT`` of its amplitude or three standard errors of a bin median (rms over the bins):
+    a run that arrives at its own floor fits; one that stops abruptly far above where its descent was heading
+    (an LR cut to nothing) does not, and neither does a flat one (no decay to fit).
+
+    Returns:
+        The fitted asymptote, or None when no decaying exponential fits.
+    """
+    binned = _bins(y, noise)
+    if binned is None:
+        return None
+    mb_all, tb_all, se_bin = binned
+    # a fast first transient (an output bias finding the mean target, a VAE reaching the mean image in a few
+    # dozen steps) is a second, much shorter time scale one exponential cannot follow: the fit may leave out up
+    # to the first quarter of the run, and the approach to the floor is read on the rest
+    k = len(mb_all)
+    for skip in range(k // 4 + 1):
+        fast = mb_all[0] - mb_all[skip]
+        rest = mb_all[skip] - median(mb_all[-3:])
+        if skip and not (fast > 3.0 * se_bin and fast / skip > threshold("MT-CURVE-STEADY")
+                         * max(rest, 0.0) / (k - 1 - skip) and rest > 3.0 * se_bin):
+            # what is left out must be a transient (beyond the noise, much faster than the rest), and the rest
+            # an approach of its own: a fast drop and then nothing (only an output bias learned) has no floor
+            continue
+        mb, tb = mb_all[skip:], tb_all[skip:]
+        nb = len(mb)
+        mean_m = sum(mb) / nb
+        best: tuple[float, float, float] | None = None  # (rss, f, A)
+        for tau in _TAUS:
+            e = [math.exp(-(t - tb[0]) / tau) for t in tb]
+            mean_e = sum(e) / nb
+            var_e = sum((v - mean_e) ** 2 for v in e)
+            if not var_e > 0:
+                continue
+            amp = sum((v - mean_e) * (m - mean_m) for v, m in zip(e, mb)) / var_e
+            f = mean_m - amp * mean_e
+            rss = sum((m - f - amp * v) ** 2 for v, m in zip(e, mb))
+            if amp > 0 and (best is None or rss < best[0]):
+                best = (rss, f, amp)
+        if best is not None and math.sqrt(best[0] / nb) <= max(threshold("MT-CURVE-FIT") * best[2], 3.0 * se_bin):
+            return best[1]
+    return None
+
+
+def _bins(y: list[float], noise: float) -> tuple[list[float], list[float], float] | None:
+    """Medians of up to 24 equal bins, their centres (fractions of the run) and a bin median's standard error.
+
+    None when the curve is too short for six bins of four points.
+    """
+    n = len(y)
+    nb = min(24, n // 4)
+    if nb < 6:
+        return None
+    size, extra = divmod(n, nb)
+    cuts = [i * size + min(i, extra) for i in range(nb + 1)]
+    mb = [median(y[a:b]) for a, b in zip(cuts, cuts[1:])]
+    tb = [(a + b - 1) / 2.0 / n for a, b in zip(cuts, cuts[1:])]
+    return mb, tb, 1.2533 * noise / math.sqrt(max(1, n // nb))
+
+
+def _fit_exp(t: list[float], m: list[float], taus: Any) -> tuple[float, float, float] | None:
+    """Least squares ``m ~ f + A exp(-t / tau)`` over ``taus``: the best ``(f, A, tau)``, or None (pure)."""
+    k = len(t)
+    mean_m = sum(m) / k
+    best: tuple[float, float, float, float] | None = None  # (rss, f, A, tau)
+    for tau in taus:
+        e = [math.exp(-(x - t[0]) / tau) for x in t]
+        mean_e = sum(e) / k
+        var_e = sum((v - mean_e) ** 2 for v in e)
+        if not var_e > 0:
+            continue
+        amp = sum((v - mean_e) * (x - mean_m) for v, x in zip(e, m)) / var_e
+        f = mean_m - amp * mean_e
+        rss = sum((x - f - amp * v) ** 2 for v, x in zip(e, m))
+        if best is None or rss < best[0]:
+            best = (rss, f, amp, tau)
+    return None if best is None else best[1:]
+
+
+def stopped_short(mb: list[float], tb: list[float], tol: float, nonneg: bool = True) -> bool:
+    """Whether a descent stopped abruptly, well above where it was heading (pure).
+
+    The flat tail runs from the first bin within ``tol`` of the lowest level the tail reaches. A decaying
+    exponential fitted to the descent before it (time constants no longer than that descent) says where the
+    descent was heading by the end of the run. A run arriving at a floor of its own was heading there: its tail
+    comes down to (or below) the prediction. A descent cut short (an LR dropped to almost nothing, a module
+    frozen mid-run) predicts a level far below the tail, by more than ``MT-CURVE-STOP`` of the drop it made and
+    by more than the noise: a plateau, whatever the global fit says (a descent that was already decelerating
+    fits one exponential over the whole run within a few percent, at the coarse resolution of the bins).
+
+    Args:
+        mb: Bin medians in step order.
+        tb: Bin centres (any unit, increasing).
+        tol: Three standard errors of a bin median, or the chunks' wander where that is larger.
+        nonneg: Whether the loss cannot go below zero (the prediction is clipped there).
+    """
+    nb = len(mb)
+    tail_len = max(3, nb // 3)
+    level = median(mb[-tail_len:])
+    # where the descent first came within the noise of the lowest the tail went (a stray noisy bin in the tail
+    # does not move it; a wander down and back up does not end the descent early)
+    low = min(mb[next(i for i, x in enumerate(mb) if x <= level + tol):])
+    s = next(i for i, x in enumerate(mb) if x <= low + tol)
+    # a stop needs a descent of a quarter of the run before it (a shorter one, with noise, extrapolates to any
+    # level) and a flat tail of a quarter of the run after it
+    if s < max(3, nb // 4) or nb - s < max(3, nb // 4):
+        return False
+    t, m = tb[: s + 1], mb[: s + 1]
+    span = t[-1] - t[0]
+    # time constants from half a bin to the descent's own length: an extrapolation no longer than the evidence
+    # (a straight stretch of a few noisy bins, extrapolated as a line over the run, would predict any level)
+    step = (t[1] - t[0]) or 1.0
+    taus = [0.5 * step * (2.0 * span / step) ** (i / 15) for i in range(16)]
+    fit = _fit_exp(t, m, taus)
+    if fit is None or not fit[1] > 0:
+        return False
+    f, amp, tau = fit
+    pred = f + amp * math.exp(-(tb[-1] - t[0]) / tau)
+    if nonneg:
+        pred = max(pred, 0.0)
+    # the lowest the run came after its descent: a tail that dipped near the prediction and wandered back up
+    # (correlated batches) reached where it was heading
+    made = m[0] - low
+    return made > 0 and low - pred > max(threshold("MT-CURVE-STOP") * made, tol)
+
+
+def _unsteady(y: list[float], levels: list[float], start0: float, band: float, se0: float) -> bool:
+    """Whether a descent clearly decelerates or accelerates, rather than moving at one steady rate (pure).
+
+    Decelerating: the first chunk fell (from the very first points) ``MT-CURVE-STEADY`` times faster per step
+    than the rest of the run, beyond the noise: a fast first phase (an output bias finding the mean target) and
+    a slower approach to a floor of the run's own. Or, by thirds of the chunk levels, the first third fell that
+    many times more than the last (decelerating) or the last that many times more than the first (learning that
+    began after a plateau). An LR too low moves the loss at one small rate from the first step: steady.
+    """
+    k, n = len(levels), len(y)
+    if k < 6:
+        return False
+    ratio = threshold("MT-CURVE-STEADY")
+    # chunk i's centre, in steps (the chunks split the points as ``classify`` cuts them)
+    centre = [(i + 0.5) * n / k for i in range(k)]
+    t0 = max(3, min(8, n // 20)) / 2.0
+    early, rest = start0 - levels[1], levels[1] - levels[-1]
+    if early > band + se0 and early / (centre[1] - t0) > ratio * max(rest, 0.0) / (centre[-1] - centre[1]):
+        return True
+    third = k // 3
+    a, b, c = median(levels[:third]), median(levels[third:k - third]), median(levels[k - third:])
+    first, last = a - b, b - c
+    return first > ratio * max(last, 0.0) + band or last > ratio * max(first, 0.0) + band
+
+
 def count_spikes(y: Any) -> SpikeCounter:
     """Spikes of a whole finite history (the classifier's own count, as ``watch`` counts them window by window).
 
@@ -373,6 +556,35 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     out: dict[str, Any] = {"points": n, "start": start, "end": end, "drop": drop, "late_drop": late_drop,
                            "spikes": n_spikes, "recovered_spikes": n_recovered, "swing": swing,
                            "noise": noise, "first_nonfinite": None, "initial": start0, "progress": progress}
+    band = noise_band(m, se)
+    binned = _bins(y, noise)
+    # a descent that stopped well above where it was heading (an LR cut mid-descent): a plateau even where the
+    # tail's wander makes the stall itself uncertain, and even where one exponential fits the whole curve
+    stop = binned is not None and stopped_short(binned[0], binned[1], max(3.0 * binned[2], band),
+                                                nonneg=min(y) >= 0)
+    out["stopped_short"] = stop
+    # the very first points count: a fast first drop inside the first chunk (a VAE reaching the mean image) is
+    # movement, beyond the few points' own standard error
+    se0 = 3.0 * 1.2533 * noise / math.sqrt(max(3, min(8, n // 20)))
+    moved = max(start - min(m), start0 - min(m) - se0)
+    # the floor progress is measured against. A hard-label cross-entropy's is known (0, or the smoothing
+    # entropy; ``chance`` says the loss is one); any other loss's floor is not (BCE against grey levels, a noisy
+    # regression, an ELBO): a curve that approached a level of its own smoothly, beyond its noise, has that
+    # level as its floor (issue 17: progress judged against zero made healthy runs read flat or slow)
+    floor_eff = floor
+    # (a descent cut short fits one exponential too, but its tail is not where it was heading: no floor of its own)
+    if chance is None and not stop and moved > max(threshold("MT-CURVE-FLAT") * scale, band):
+        fitted = fit_floor(y, noise)
+        if fitted is not None:
+            floor_eff = min(max(fitted, floor, 0.0 if min(y) >= 0 else fitted), min(m))
+            out["fitted_floor"] = floor_eff
+    room = max(max(start, start0) - floor_eff, 1e-12)
+    drop_room = (max(start, start0) - end) / room
+    progress = converged_fraction(start0, end, floor_eff)
+    out["progress"] = progress
+    out["band"] = band
+    # with the floor unknown, a small drop is slow only when the descent is steady
+    steady = chance is not None or floor_eff != floor or not _unsteady(y, m, start0, band, se0)
     rise = end - start
     if rise > max(threshold("MT-CURVE-DIVERGE") * scale, se) and end >= max(m) - 1e-12 * scale:
         out["label"] = "diverging"
@@ -385,15 +597,19 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         # flat or slow only because there is nothing left to learn (a resumed or converged run)
         out["label"] = "decreasing_normally"
         out["note"] = "at its floor from the start: fitted (a converged or resumed run), not stalled"
-    elif (start - min(m)) < max(threshold("MT-CURVE-FLAT") * scale, se):
+    elif moved < max(threshold("MT-CURVE-FLAT") * scale, band):
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
-    elif drop < threshold("MT-CURVE-SLOW"):
+    elif drop_room < threshold("MT-CURVE-SLOW") and steady:
         out["label"] = "decreasing_slowly"
-    elif stalled(m[half] - end, se, scale) and progress < threshold("MT-CURVE-CONVERGED"):
+    elif (stalled(m[half] - end, band, scale) or stop and stalled(m[half] - end, se, scale)) \
+            and progress < threshold("MT-CURVE-CONVERGED"):
         out["label"] = "plateau_after_learning"
     else:
         out["label"] = "decreasing_normally"
-        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(m[half] - end, se, scale):
+        if drop_room < threshold("MT-CURVE-SLOW"):
+            out["note"] = ("a small drop, but not a steady slow one: the run slowed as it neared a floor of its "
+                           "own, or began learning after a plateau (healthy)")
+        if progress >= threshold("MT-CURVE-CONVERGED") and stalled(m[half] - end, band, scale):
             out["note"] = "converged: most of the way from the start to the floor, then flat (healthy)"
     if n_spikes and out["label"] != "spiking":
         out["note"] = "loss spikes the run recovered from (info)"
@@ -415,7 +631,8 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS") + (("MT-CURVE-AT-FLOOR",) if chance else ())
+          "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-FIT",
+          "MT-CURVE-STEADY", "MT-CURVE-STOP") + (("MT-CURVE-AT-FLOOR",) if chance else ())
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))
@@ -432,7 +649,8 @@ class LossCurveProbe(Probe):
     info = INFO
     hooks = ("window",)
     thresholds = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
-                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR")
+                  "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR", "MT-CURVE-FIT",
+                  "MT-CURVE-STEADY", "MT-CURVE-STOP")
 
     def attach(self, run: Any) -> None:
         """Empty bounded history and spike counter."""

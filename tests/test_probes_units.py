@@ -138,7 +138,17 @@ def _curves():
 
 @pytest.mark.parametrize("label", list(_curves()))
 def test_loss_curve_classifier(label):
-    assert loss_curve.classify(_curves()[label])["label"] == label
+    # a cross-entropy over 4 classes (chance ln 4): its floor is known, so a stall far above it is a plateau
+    assert loss_curve.classify(_curves()[label], chance=math.log(4))["label"] == label
+    if label != "plateau_after_learning":  # the same readings when nothing is known about the loss
+        assert loss_curve.classify(_curves()[label])["label"] == label
+
+
+def test_a_smooth_approach_to_a_level_of_its_own_is_converged_when_the_floor_is_unknown():
+    # issue 17: BCE against grey levels, a noisy regression, an ELBO bottom out above zero; the plateau curve is
+    # a smooth exponential approach to 0.7, which is what such a loss converging looks like
+    r = loss_curve.classify(_curves()["plateau_after_learning"])
+    assert r["label"] == "decreasing_normally" and r["fitted_floor"] == pytest.approx(0.7, abs=0.02)
 
 
 def test_one_recovered_late_spike_is_info_and_tiny_late_jumps_are_noise():
@@ -228,7 +238,10 @@ def test_a_short_noisy_converging_run_is_not_a_plateau_but_a_confident_stall_far
     assert r["label"] == "decreasing_normally" and r["progress"] >= threshold("MT-CURVE-CONVERGED")
     # a stall far above the floor, flat beyond doubt
     stall = np.r_[1.5 * np.exp(-t[:100] / 15) + 0.9, 0.9 + 0 * t[100:]] + 0.01 * rng.standard_normal(300)
-    assert loss_curve.classify(stall)["label"] == "plateau_after_learning"
+    assert loss_curve.classify(stall, chance=math.log(12))["label"] == "plateau_after_learning"
+    # with the floor unknown, an abrupt stop far above where the descent was heading is still a plateau
+    cut = np.r_[2.4 - 0.012 * t[:100], 1.2 + 0 * t[100:]] + 0.01 * rng.standard_normal(300)
+    assert loss_curve.classify(cut)["label"] == "plateau_after_learning"
     # the same flat tail at the floor a label-smoothed loss cannot go below is converged
     assert loss_curve.classify(stall, floor=0.88)["label"] == "decreasing_normally"
 
