@@ -2311,6 +2311,28 @@ class _Reader:
             return False  # (a bare number is the value stuck at: "stuck at 2.30 after the first epoch")
         return False
 
+    def _other_metric(self, q: Part) -> bool:
+        """Whether the metric quantity ``q`` is one other than accuracy ("F1 score", "mAP", "the BLEU").
+
+        Its own words, or the two words before it ("F1 score": the score named by what it scores), name one of
+        :data:`knowledge.talk.OTHER_METRICS`.
+        """
+        return any(t.lemma in K.OTHER_METRICS or t.text.lower() in K.OTHER_METRICS
+                   for t in self.tokens[max(0, q.i - 2):q.j])
+
+    def _value_follows(self, k: int, end: int) -> bool:
+        """Whether a value follows the movement ending at token ``k`` ("stays at 0%", "sits around 30", "is 5").
+
+        A preposition or two of place may stand between ("at", "around", "near"); the first other word is a number.
+        """
+        for n in range(k, min(end, k + 3)):
+            t = self.tokens[n]
+            if t.kind == "num":
+                return True
+            if t.lemma not in ("at", "around", "about", "near", "on", "to", "~", "be"):
+                return False
+        return False
+
     def _stuck_at_call(self, k: int, end: int) -> bool:
         """Whether a line of code follows "stuck" at token ``k`` ("stuck at DistributedDataParallel(model)").
 
@@ -2427,6 +2449,11 @@ class _Reader:
                         "go", "shoot", "creep", "come", "way", "goes", "went", "move", "back", "keep", "is", "be",
                         "climb", "fall", "jump", "spike", "then")):
                     continue
+            if m == "flat" and self.lemmas(p.i, p.i + 1)[0] in ("stay", "remain") and max(
+                    ((q[0].j, q[1]) for q in quantities if q[0].j <= p.i), default=(0, None))[1] == "lr":
+                # "the learning rate stays the same during training": the LR watched and found held (a verb of
+                # state), where "a constant LR", "kept the LR the same" are the setting chosen
+                m = "stay"
             if m in ("stay", "same", "stuck") and p.j < j and self.tokens[p.j].lemma in K.WEIGHT_FORMATS:
                 continue  # "the parameters stay fp32": the format they are kept in, no curve held still
             if m == "stay" and p.j < j and self.tokens[p.j].kind == "num" and not (
@@ -2440,6 +2467,13 @@ class _Reader:
             # (a movement said as past and fixed is composed all the same: the text reader keeps it only as history)
             negated = clause_status(self.tokens, p.i, p.j, i, hedge=False) == NEGATED \
                 if "elided" not in p.roles else p.roles["elided"] == "neg"
+            if negated and m in ("down", "down_bare", "up", "up_bare", "improve", "learn", "converge") and any(
+                    t.lemma in K.STEADY_MANNERS for t in self.tokens[p.j:min(j, p.j + 2)]):
+                # "doesn't go down monotonically": the steadiness denied, not the fall (a noisy curve, no stall to
+                # guess either)
+                self.claim(p.start, self.tokens[min(j, p.j + 2) - 1].end, ("symptom", "loss_behavior"))
+                self.u.no_guess = True
+                continue
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3) or any(
                 q.roles.get("m") == "slow" and self._manner(p, q) for q in self.parts_in(p.j, sent[1]))
             # the quantity: nearest before, else after, else the sentence's last one
@@ -2525,9 +2559,21 @@ class _Reader:
                     self.lemmas(chosen[0].i, chosen[0].j)[-1] in ("gpu", "cuda") or chosen[0].i > p.i and any(
                         t.lemma in ("gpu", "cuda", "device", "rank") for t in self.tokens[max(sent[0], p.i - 2):p.i])):
                 continue  # "zero GPUs", "GPU 0", "cuda:0": a device counted or numbered, not its utilization at 0
+            if quantity == "gpu_util" and m in ("down", "low", "slow", "oscillate") and \
+                    self.lemmas(chosen[0].i, chosen[0].j)[-1] in ("gpu", "cuda") and any(
+                    t.lemma in K.DEVICE_PLACE_WORDS for t in self.tokens[max(sent[0], chosen[0].i - 3):chosen[0].i]) \
+                    and not set(self.lemmas(*sent)) & K.MEASURE_WORDS:
+                continue  # "on a single GPU it does", "with 4 GPUs it drops": the cards a run is on, not their use
+            if m in _SETTLED and quantity == "gpu_util" and self._value_follows(p.j, sent[1]):
+                # "the GPU stays at 0%", "GPU util sits at 0", "the gpu is stuck at 100% utilization": the card's
+                # use held at a level (its figure is read on its own), no curve of the loss held still
+                self.claim(p.start, p.end, ("symptom",))
+                continue
             if m in ("stuck", "hang", "freeze") and quantity == "gpu_util" and \
                     self.lemmas(chosen[0].i, chosen[0].j) == ["gpu"]:
-                quantity = "run"  # "4 GPUs get stuck forever": the devices' run hangs, not their utilization
+                # "4 GPUs get stuck forever", "the GPUs max out and it gets stuck there": the devices' run hangs,
+                # not their utilization, and never the loss (a loss is not said of the cards)
+                quantity, m = "run", "hang"
             if quantity == "run" and chosen is not None and i <= chosen[0].i < p.i and not any(
                     q[1] in ("loss", "accuracy") for q in self._quantities(self.parts_in(sent[0], sent[1]))) and (
                     (m == "plateau" and set(self.lemmas(p.i, p.j)) & K.STALL_WORDS) or (
@@ -2556,7 +2602,8 @@ class _Reader:
                 if lemmas & {"forever", "error", "output", "happen", "bar", "progress", "iteration", "batch",
                              "log", "freeze", "hang", "epoch", "step", "hour", "minute", "startup", "init",
                              "initialize", "initialization", "init_process_group", "kill", "during", "alive",
-                             "respond", "restart"}:
+                             "respond", "restart", "there"}:
+                    # ("gets stuck there": a place the program reached and stopped at, no curve's level)
                     m = "hang"
                 else:
                     self.u.confirm.append(("stuck", "You said 'stuck': is the loss stuck (not improving), or "
@@ -2673,6 +2720,11 @@ class _Reader:
                 # the words that placed it in time are part of what gave it ("NaN after 3 epochs")
                 lo, hi = min(lo, self._time_span[0]), max(hi, self._time_span[1])
             sets = dict(sets)
+            if quantity == "accuracy" and chosen is not None and self._other_metric(chosen[0]):
+                # "the F1 score stays at 0": the metric moves as an accuracy would, but it is not the accuracy
+                sets.pop("metric_kind", None)
+                if not sets:
+                    continue
             if quantity == "loss" and sets.get("symptom") in ("not_learning", "convergence") and chosen is not None \
                     and self._loss_term(chosen[0], sent):
                 # "the auxiliary loss stays where it started", "one of my two losses is stuck": one term of a
@@ -2838,13 +2890,17 @@ class _Reader:
         quantities = self._quantities(self.parts_in(lo, hi))
         used: set[int] = set()
         metrics: dict[str, float] = {}
-        prev = None
+        prev, other = None, False
         for p, q, split in quantities:
             if q == "split_only" and prev == "accuracy":
                 q = "accuracy"  # "accuracy on train = 96%, on validation = 68%"
+            elif q == "accuracy":
+                other = self._other_metric(p)  # ("F1 on train 0.9, on validation 0.1": the split's F1 too)
             prev = q if q != "split_only" else prev
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
+            if q == "accuracy" and other:
+                continue  # "my F1 score is 0.0": a figure of another metric, no accuracy (the vocabulary has none)
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
             # (a counted thing, "4 gpus", is no quantity a figure after it belongs to)
@@ -3041,6 +3097,8 @@ class _Reader:
             if q != "gpu_util" or self.lemmas(p.i - 1, p.i) == ["cpu"]:
                 continue
             num = self._nearest_pct(lo, hi, p)
+            if num is None and set(self.lemmas(p.i, p.j)) & K.MEASURE_WORDS:
+                num = self._bare_share(p, hi)  # "GPU util is 30", "utilization sits around 40": a share all the same
             between = [t for t in self.tokens[p.j:min(hi, p.j + 5)] if t.end <= num.start] if num else []
             if num is not None and self.lemmas(p.i, p.j) == ["gpu"] and (num.start < p.start or not between or any(
                     t.kind != "word" or t.lemma not in _GPU_LINK for t in between)):
@@ -3068,6 +3126,27 @@ class _Reader:
             if value < 50.0:
                 self.add({"symptom": "slow_training"}, *span, strong=False)
             return
+
+    def _bare_share(self, p: Part, hi: int) -> Token | None:
+        """A number with no unit said as the value of a utilization named at ``p`` ("GPU util is 30"), or None.
+
+        Only words of ``_GPU_LINK`` may stand between; the number is whole-valued in [0, 100] and no unit, count or
+        second figure follows it ("util is 30 GB", "30 it/s", "30 of 40": ``knowledge.talk.SHARE_UNITS``).
+        """
+        toks = self.tokens
+        for k in range(p.j, min(hi, p.j + 4)):
+            t = toks[k]
+            if t.kind == "num":
+                after = toks[k + 1] if k + 1 < hi else None
+                if t.unit or t.number is None or not 0 <= t.number <= 100 or t.number != int(t.number) or (
+                        after is not None and (
+                        after.kind == "num" or after.text in ("/", "x") or after.lemma in _COUNTED or
+                        after.lemma in K.SHARE_UNITS)):
+                    return None
+                return t
+            if t.kind != "word" or t.lemma not in _GPU_LINK:
+                return None
+        return None
 
     def _loss_scale(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
         """"the loss scale drops to 1e-4": a loss scale below 1 has collapsed (it starts at 2**16)."""
@@ -3183,6 +3262,8 @@ class _Reader:
             if prev.kind == "num" and prev.number is not None and 2 <= prev.number <= 100_000 and \
                     prev.number == int(prev.number) and not prev.unit:
                 n: int | None = int(prev.number)
+            elif prev.lemma in K.VAGUE_COUNTS:
+                continue  # "several GPUs", "multiple gpus": more than one, how many unsaid (multi_gpu is read apart)
             else:
                 n = K.NUMBER_WORDS.get(prev.lemma)
             card = toks[k].lemma == "gpu" or toks[k].lemma in K.CARD_NAMES or (
@@ -5334,6 +5415,8 @@ class _Reader:
                 continue
             if self._negated(lead, max(0, lead - 3)) or self._baseline(p):
                 continue
+            if "mixed_precision" in K.SETTING_NAMES[key] and self._judged_cost(p):
+                continue  # "fp32 takes too much memory": a precision judged by its cost, not said to be the run's
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
                 continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
@@ -5442,6 +5525,19 @@ class _Reader:
         while k < len(toks) and k - p.j < 2 and toks[k].lemma in ("master", "model"):
             k += 1
         return k < len(toks) and toks[k].lemma in K.WEIGHT_NOUNS
+
+    def _judged_cost(self, p: Part) -> bool:
+        """Whether a setting is the subject of a judgement of its cost ("fp32 takes too much memory", "bf16 OOMs").
+
+        Nothing but an article or a plain adjective before it in its clause (not "my fp32 run": the user's own), and
+        within a few words after it one of :data:`knowledge.talk.COST_JUDGEMENTS`. A precision so judged is the
+        reason to weigh another one: the run may be in it or may have left it, the text does not say.
+        """
+        lo = clause_start(self.tokens, p.i)
+        if any(t.lemma not in _BASELINE_FILLERS for t in self.tokens[lo:p.i]):
+            return False
+        hi = _clause_end(self.tokens, p.i)
+        return bool(set(self.lemmas(p.j, min(hi, p.j + 5))) & K.COST_JUDGEMENTS)
 
     def _baseline(self, p: Part) -> bool:
         """Whether a setting is named as what the run is compared with ("slower than fp32", "compared to SGD").

@@ -456,9 +456,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"how\s+(?:do\s+i|to|should\s+i|can\s+i)\s+track\s+(?:my\s+|our\s+)?(?:experiments?|runs?)",
        _DQ, P_TRACKING, symptom="experiment_tracking", question_topic="tracking"),
     _k(r"mu-?p|µp|μp|mu[-\s]?transfer", _DQ, P_DIRECT, symptom="direct_question", question_topic="mup"),
-    # sharding named as the run's setting ("full fine-tuning with FSDP on 4 A100s, the loss goes to 0") is no
-    # question about it: the topic is read, the request only when something asks (a "?", a choice, "should")
-    _k(_SHARD, _DQ, P_DIRECT, question_topic="sharding"),
+    # sharding named as the run's setting ("full fine-tuning with FSDP on 4 A100s, the loss goes to 0", "FSDP is
+    # slower than DDP") is no question about it: the topic and the request come only when something asks (a "?", a
+    # choice, "should"); a plain mention says a multi-GPU run (knowledge.talk.SETTING_NAMES)
     _k(rf"(?:\b(?:should|which|whether|worth|or|vs\.?|versus|how)\b[^.!?\n]{{0,60}}?(?:{_SHARD})|"
        rf"(?:{_SHARD})[^.!?\n]{{0,60}}?\?|(?:{_SHARD})\s+(?:or|vs\.?|versus)\b)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),

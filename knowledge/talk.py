@@ -1171,6 +1171,27 @@ loss goes down in steps", "the speed after the change"): the figure that is not 
 the run is slow), offered with a question (how does it move?) rather than nothing. Only the first quantity named,
 never negated, never said as a time ("after each step"), and only when the text gives no other reading."""
 
+SHARE_UNITS = frozenset("gb mb gib mib kb g m k it its s sec ms min h hz w watt watts c degree degrees time times "
+                        "of out token tokens core cores node nodes".split())
+"""Words after a bare number that make it no share of use ("util is 30 GB", "30 it/s", "30 of 40", "30 times")."""
+
+COST_JUDGEMENTS = frozenset("too oom expensive costly prohibitive".split())
+"""Words that judge a setting said as their subject by its cost ("fp32 takes too much memory", "bf16 OOMs")."""
+
+STEADY_MANNERS = frozenset("monotonically monotonic monotonously smoothly steadily consistently linearly "
+                           "continuously strictly".split())
+"""Manners of an even movement: denied right after it ("the loss doesn't go down monotonically"), what is denied
+is the evenness, not the movement (the curve falls, unevenly)."""
+
+OTHER_METRICS = frozenset("f1 f1-score fscore f-score f-measure auc auroc roc-auc iou miou map map50 bleu rouge "
+                          "dice jaccard precision recall wer cer perplexity".split())
+"""Metrics read as the ``accuracy`` quantity (they move as it does) that are no accuracy: a figure or a kind said
+of one is not ``metric_kind=accuracy`` nor a ``val_metric`` (an accuracy in [0, 1], or a loss)."""
+
+DEVICE_PLACE_WORDS = frozenset("on with using across over".split())
+"""Words that make a bare "GPU" after them the devices a run is on ("on a single GPU it does", "with 4 GPUs the loss
+goes down"), not the cards' use moving: a movement in that clause is said of something else."""
+
 MEASURED_FALLBACKS = frozenset({"step_time", "gpu_util", "data_time"})
 """Quantities whose name is a fallback only with one of ``MEASURE_WORDS`` in it ("step time", "GPU usage"): their
 bare names ("each step", "the GPU", "the dataloader") name a thing, not its speed."""
@@ -1368,6 +1389,9 @@ OTHER_RATES = frozenset("min max_min warmup final end eta start minimum".split()
 NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                                 "sixteen": 16, "several": 2, "multiple": 2, "many": 2, "more": 2}
 """Counts said in words ("two GPUs", "multiple GPUs")."""
+VAGUE_COUNTS = frozenset(w for w in NUMBER_WORDS if w in ("several", "multiple", "many", "more"))
+"""Counts of ``NUMBER_WORDS`` that say only "more than one": enough to tell a multi-GPU run or to compare two
+counts, never a number of devices of its own (``dist_world_size``)."""
 
 REFERENCE_NOUNS = frozenset("baseline paper reported reference benchmark expected expectation original official "
                             "previous published sota".split())
