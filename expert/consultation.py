@@ -100,6 +100,9 @@ class Consultation:
         self._suspects: dict[str, Observation] = {}
         self._closed: str | None = None
         """Why asking is over (``conclude``), or None while the consultation may still ask."""
+        self._open_run: tuple[tuple[Any, ...], tuple[Diagnosis, list[Any], list[Any]]] | None = None
+        """The open run ``conclude`` found current, with the inputs it was made of (``_inputs``): the first of the
+        next ``run``'s two runs, when nothing it reads has changed since."""
 
     # ------------------------------------------------------------------ input
 
@@ -341,6 +344,9 @@ class Consultation:
         Args:
             reason: Why asking stopped, in a few words (``quit``, ``end of input``, ``question limit``).
         """
+        if self._closed is None and self._diagnosis is not None:
+            # the open run the user last saw is the first of the next run's two: kept, with what it was made of
+            self._open_run = (self._inputs(), (self._diagnosis, self._trail, self._facts))
         self._closed = str(reason) or "stopped"
         self._diagnosis = None
 
@@ -426,7 +432,10 @@ class Consultation:
         allowed, and that diagnosis stands when it leads somewhere: it keeps the pending question as the one to
         answer next. A run that still leads nowhere (a measured run that shows nothing) keeps the open diagnosis.
         """
-        opened = self._run_engine(None)
+        kept, self._open_run = self._open_run, None
+        # (a run is a function of its inputs: one kept at ``conclude`` stands for a new one while they are unchanged,
+        # and a quit or the end of input then costs one engine run, not two)
+        opened = kept[1] if kept is not None and kept[0] == self._inputs() else self._run_engine(None)
         if self._closed is not None and opened[0].question is not None and self._obs:
             closed = self._run_engine(self._closed)
             d = closed[0]
@@ -436,6 +445,11 @@ class Consultation:
                 opened = closed
         self._diagnosis, self._trail, self._facts = opened
         return self._diagnosis
+
+    def _inputs(self) -> tuple[Any, ...]:
+        """What an open run reads of this consultation (``_run_engine``): equal inputs make an equal run."""
+        return (tuple(self._obs.items()), tuple(self._declined), self.asked, tuple(self.incomplete),
+                tuple(self._suspects.items()))
 
     def _run_engine(self, closed: str | None) -> tuple[Diagnosis, list[Any], list[Any]]:
         """One engine run: the diagnosis, the trail and the final facts (``closed``: why asking is over, if it is)."""
