@@ -111,6 +111,16 @@ QUESTIONS = (
         why="With neither the problem nor the loss curve, an error message is the last thing that can place "
             "the run (a crash, out of memory, a distributed or compile failure).",
         cite=Cite("000", "Cross-pack boundaries", "error messages")),
+    # The third complaint a declined loss curve hides: a run whose training loss is fine but whose validation gets
+    # worse. The symptom table's "train good, val bad" row, asked in the words of what the user sees; without it a
+    # run with no named symptom falls back to the loop checks, whatever its validation curve says.
+    QuestionRow(
+        "Q-OVERFIT-ANY", "val_loss_rising",
+        "Does the validation loss rise (well above its best) while the training loss keeps falling?",
+        {"symptom": Absent(), "loss_behavior": Absent()}, rank=2, need=("declined:Q-LOSS-CURVE",),
+        why="Training that improves while validation gets worse is overfitting, whatever else the run shows: it "
+            "routes to early stopping and regularization rather than to the training loop.",
+        cite=Cite("003", "Step 1: symptom table", "train good, val bad: overfitting")),
     QuestionRow(
         "Q-TASK", "task",
         "What is the model trained to do?",
