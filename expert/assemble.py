@@ -279,7 +279,9 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         # The symptom table's reading of the same symptom is an effect the lead explains: shown under it.
         lead_finding = suspects[0]
         lead_finding["effects"] = [{"id": f["id"], "issue": f["issue"]} for f in findings if f["kind"] == "symptom"]
-        findings = [f for f in findings if f["kind"] != "symptom"]
+        # The lead is listed first: a configuration warning or a cause that does not explain the symptom stands
+        # beside it, never in its place.
+        findings = [lead_finding] + [f for f in findings if f["kind"] != "symptom" and f is not lead_finding]
 
     # routes (merged per skill: primary wins; every contributing rule kept) --------------------------
     merged: dict[str, dict[str, Any]] = {}

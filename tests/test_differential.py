@@ -273,6 +273,7 @@ def test_a_suspect_that_explains_the_symptom_leads_over_a_standing_lint(obs: dic
     assert d.plan[0] == first
     assert diff[suspect]["standing"] == "leading" and diff[suspect]["tentative"]
     assert diff[lint]["standing"] == "standing", "the warning is still shown, beside the lead"
+    assert d.findings[0]["id"] == suspect, "the lead is listed first, the warning beside it"
     assert lint in {f["id"] for f in d.findings}
 
 
