@@ -142,6 +142,9 @@ def _why_first(lead: dict[str, Any], runner: dict[str, Any] | None, sym_value: A
         return f"an evidenced cause outranks a tentative lead ({runner['id']})"
     if sym_value is not None and sym_value in lead["explains"] and sym_value not in runner["explains"]:
         return f"it explains the {sym_value.replace('_', ' ')} symptom and {runner['id']} does not"
+    if lead["kind"] == "suspect" and runner["kind"] == "lint":
+        return (f"a lead that explains the symptom comes before a configuration warning; {runner['id']} is "
+                "still shown, beside it")
     if SEVERITY_ORDER.get(lead["severity"], 9) < SEVERITY_ORDER.get(runner["severity"], 9):
         return f"it is more severe than {runner['id']} ({lead['severity']} vs {runner['severity']})"
     if KIND_ORDER.get(lead["kind"], 9) < KIND_ORDER.get(runner["kind"], 9):
@@ -249,24 +252,36 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
     sym = observations.get("symptom")
     sym_value = sym.value if sym else next((o["value"] for o in by_kind.get("Obs", []) if o["name"] == "symptom"),
                                            None)
-    # The best-evidenced cause: one that explains the symptom, the most severe, a cause of the run before a
-    # configuration lint, and among equals the one measured by a probe (numbers beat answers), then the id.
-    causes.sort(key=lambda f: (sym_value is not None and sym_value not in f["explains"],
+    # A lint whose primary route the engine demoted (CORE-LINT-01: something about the run itself routes a first
+    # stop) is a standing configuration warning beside the run's diagnosis, not its explanation; one whose route
+    # still stands primary is what the run is read by, and may lead.
+    leading_rules = {r["rule"] for r in by_kind.get("Route", []) if r["role"] == "primary"}
+
+    def beside(f: dict[str, Any]) -> bool:
+        return f["kind"] == "lint" and f["id"] not in leading_rules
+
+    # The best-evidenced cause: one that explains the symptom, a cause (or a lint the run is read by) before a
+    # lint standing beside the diagnosis, the most severe, a cause of the run before a configuration lint, and
+    # among equals the one measured by a probe (numbers beat answers), then the id.
+    causes.sort(key=lambda f: (sym_value is not None and sym_value not in f["explains"], beside(f),
                                SEVERITY_ORDER[f["severity"]], KIND_ORDER[f["kind"]],
                                not any(str(e["source"]).startswith("probe:") for e in f["evidence"]), f["id"]))
-    # A cause that does not explain the stated symptom (a slow loader beside a NaN) stands as a finding but
-    # does not take the first stop from the symptom's own route.
-    primary_cause = causes[0]["id"] if causes and (sym_value is None or sym_value in causes[0]["explains"]) \
-        else None
     # With no cause evidenced, the likeliest suspect leads (marked tentative): the evidence points at it more
     # specifically than at the symptom table's default first stop.
     suspects = [f for f in findings if f["kind"] == "suspect" and (sym_value is None or sym_value in f["explains"])]
+    # A cause that does not explain the stated symptom (a slow loader beside a NaN) stands as a finding but
+    # does not take the first stop from the symptom's own route. Nor does a lint standing beside the diagnosis
+    # where a suspect explains the symptom: the tentative lead comes first and the warning is still shown.
+    primary_cause = causes[0]["id"] if causes and (sym_value is None or sym_value in causes[0]["explains"]) \
+        and not (suspects and beside(causes[0])) else None
     tentative = suspects[0]["id"] if suspects and primary_cause is None else None
     if tentative is not None:
         # The symptom table's reading of the same symptom is an effect the lead explains: shown under it.
         lead_finding = suspects[0]
         lead_finding["effects"] = [{"id": f["id"], "issue": f["issue"]} for f in findings if f["kind"] == "symptom"]
-        findings = [f for f in findings if f["kind"] != "symptom"]
+        # The lead is listed first: a configuration warning or a cause that does not explain the symptom stands
+        # beside it, never in its place.
+        findings = [lead_finding] + [f for f in findings if f["kind"] != "symptom" and f is not lead_finding]
 
     # routes (merged per skill: primary wins; every contributing rule kept) --------------------------
     merged: dict[str, dict[str, Any]] = {}

@@ -250,3 +250,47 @@ def test_a_nan_leads_where_its_evidence_points(complaint: str, lead: str) -> Non
 def test_a_collapsing_loss_scale_leads_to_the_precision_strategy(complaint: str, lead: str) -> None:
     d, _ = _open(complaint, decline_all=True)
     assert d.plan and d.plan[0] == lead, d.plan
+
+
+def _lead_of(obs: dict[str, Any]) -> tuple[Any, dict[str, dict[str, Any]]]:
+    c = Consultation.from_json(obs)
+    c.run()
+    return c.diagnosis, {e["id"]: e for e in c.diagnosis.differential}
+
+
+@pytest.mark.parametrize(("obs", "suspect", "lint", "first"), [
+    # a diverging fp16 transformer without warmup: the format's lead, not the warmup lint, not the default stop
+    ({"symptom": "unstable", "loss_behavior": "diverging", "architecture": "transformer", "optimizer": "adamw",
+      "warmup": False, "mixed_precision": "fp16"}, "DF-SUS-HALF", "AP-02", "batch-size-and-memory-tradeoffs"),
+    # an unrelated lint (Adam's coupled weight decay) beside a detector's NaN
+    ({"symptom": "unstable", "loss_behavior": "nan_or_inf", "task": "detection", "optimizer": "adam",
+      "weight_decay": 0.01}, "DF-SUS-LR-DET", "AP-01", "learning-rate-scheduling"),
+])
+def test_a_suspect_that_explains_the_symptom_leads_over_a_standing_lint(obs: dict[str, Any], suspect: str,
+                                                                       lint: str, first: str) -> None:
+    d, diff = _lead_of(obs)
+    assert d.primary_cause is None and d.tentative == suspect
+    assert d.plan[0] == first
+    assert diff[suspect]["standing"] == "leading" and diff[suspect]["tentative"]
+    assert diff[lint]["standing"] == "standing", "the warning is still shown, beside the lead"
+    assert d.findings[0]["id"] == suspect, "the lead is listed first, the warning beside it"
+    assert lint in {f["id"] for f in d.findings}
+
+
+def test_a_lint_alone_still_leads() -> None:
+    # Nothing about the run is known: the configuration warning is what it is read by.
+    d, diff = _lead_of({"architecture": "transformer", "optimizer": "adamw", "warmup": False})
+    assert d.primary_cause == "AP-02" and d.tentative is None
+    assert d.plan == ["learning-rate-scheduling"] and diff["AP-02"]["standing"] == "leading"
+    # With a symptom but no suspect and no cause, it stays the best-supported reading (its route follows the run's).
+    d, diff = _lead_of({"symptom": "not_learning", "architecture": "transformer", "optimizer": "adamw",
+                        "warmup": False})
+    assert d.primary_cause == "AP-02" and diff["AP-02"]["standing"] == "leading"
+
+
+def test_a_cause_still_outranks_a_suspect_and_a_lint() -> None:
+    # An evidenced defect (fp16 without loss scaling) beside the warmup lint: the defect leads, untentatively.
+    d, diff = _lead_of({"symptom": "unstable", "loss_behavior": "diverging", "architecture": "transformer",
+                        "optimizer": "adamw", "warmup": False, "mixed_precision": "fp16", "grad_scaler": False})
+    assert d.primary_cause == "AP-03" and d.tentative is None
+    assert diff["AP-03"]["standing"] == "leading" and not diff["AP-03"]["tentative"]
