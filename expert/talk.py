@@ -2923,6 +2923,7 @@ class _Reader:
         self._world_size(lo, hi)
         self._metric_by_world(lo, hi, quantities)
         self._huge_norm(lo, hi, quantities)
+        self._calm_norm(lo, hi, quantities)
         self._huge_loss(lo, hi, quantities)
         self._constant_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
@@ -3119,6 +3120,13 @@ class _Reader:
             if q != "loss" or split == "val":
                 continue
             gap = toks[p.j:k] if k >= p.j else toks[k + 1:p.i]
+            neg_at = min(p.i, k)
+            ands = [n for n, t in enumerate(gap) if t.lemma == "and"]
+            if k >= p.j and ands and {t.lemma for t in gap[:ands[-1]]} <= K.STILL_DENIALS and \
+                    {t.lemma for t in gap[:ands[-1]]} & K.NEGATORS:
+                # ("loss does not change and sticks at 0.6931": a denied change coordinated with the held value;
+                # the value's own predicate is the link, and the denial is no denial of the flat loss)
+                gap, neg_at = gap[ands[-1] + 1:], k
             if len(gap) > 6 or any(t.lemma not in K.CONSTANT_LINKS and t.lemma not in K.CONSTANT_MARKERS and
                                    t.lemma not in K.CONSTANT_WHOLE and t.lemma not in K.SPAN_EPOCHS and
                                    t.lemma not in K.SPAN_STEPS and t.lemma not in ("my", "our", "training", "train",
@@ -3129,7 +3137,7 @@ class _Reader:
             near = {t.lemma for t in toks[max(lo, min(p.i, k) - 1):min(hi, max(p.j, k + 1) + 3)]}
             if not whole and not near & K.CONSTANT_MARKERS:
                 continue
-            if self._negated(min(p.i, k), lo):
+            if self._negated(neg_at, lo):
                 return
             self.add({"symptom": "not_learning", "loss_behavior": "flat_from_start"},
                      toks[min(p.i, k)].start, toks[max(p.j - 1, k)].end)
@@ -3145,6 +3153,25 @@ class _Reader:
             if value is not None and value >= K.HUGE_GRAD_NORM:
                 self.add({"grad_norm_trend": "exploding"}, p.start, nums[0].end)
                 return
+
+    def _calm_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"the grad norm was 0.09 right before it went nan": a small gradient norm said before a NaN is calm.
+
+        The first number after the norm (``CALM_GRAD_NORM``), with a NaN said after it in the sentence and no
+        growth between ("grew from 0.5 to 1e5 then nan" grew), reads the norm's course before the NaN as normal.
+        """
+        toks = self.tokens
+        for p, q, _split in quantities:
+            if q not in ("grad_norm", "grad_norm_bare", "grad"):
+                continue
+            k = next((k for k in range(p.j, min(hi, p.j + 5)) if toks[k].kind == "num"), None)
+            if k is None or toks[k].unit or toks[k].number is None or toks[k].number >= K.CALM_GRAD_NORM:
+                continue
+            nan_at = next((m for m in range(k + 1, hi) if toks[m].lemma in K.NAN_WORDS), None)
+            if nan_at is None or set(self.lemmas(p.i, nan_at)) & K.GROWTH_WORDS or self._negated(p.i, lo):
+                continue
+            self.add({"grad_norm_trend": "normal"}, p.start, toks[k].end)
+            return
 
     def _classes(self, lo: int, hi: int) -> None:
         """"10 classes", "num_classes=5", "a 3-class problem": the number of classes."""
@@ -4648,9 +4675,10 @@ class _Reader:
                 # ("4 GPUs are not faster than 1": the more devices no faster, as slow as said slower; "not slower"
                 # says neither side faster, nothing to set)
                 negated = any(t.lemma in K.NEGATORS or t.lemma == "not" for t in toks[max(start, c - 2):c])
-                if negated and not faster:
-                    continue
-                more_slow = left > right if negated else (left > right) != faster
+                # ("4 GPUs are not slower than 1": no side said slower, so the frames' "slow" is taken back below
+                # and no speed-up is set either way)
+                more_slow = False if negated and not faster else left > right if negated else \
+                    (left > right) != faster
                 span = (toks[start].start, toks[end - 1].end)
                 # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here; a speed-up
                 # said partial, "only about 2x faster than one", stays)

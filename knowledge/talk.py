@@ -1312,6 +1312,10 @@ CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
 "each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
 CONSTANT_WHOLE = frozenset("every each all".split())
 """Words before a unit of training that make a value said with it held over the run ("every epoch", "all steps")."""
+STILL_DENIALS = frozenset("do be not never n't doesnt didnt isnt wasnt change move budge decrease drop fall "
+                          "improve go down really even at all".split())
+"""Words of a denied change said of the loss before its held value ("loss does not change and sticks at 0.69"):
+the two predicates say one thing, a loss that never moved."""
 CONSTANT_LINKS = frozenset("be stay remain stick stuck sit keep hover = : at exactly precisely still constant "
                            "fixed always constantly around about ~ of value the same like".split())
 """Words between the loss and the one value it is said to hold ("is always", "stays at exactly", "sits at", "is the
@@ -2848,6 +2852,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "=healthy", "=nan =inf", "!explode !spike !blow !huge !large !big !grow !increase !jump !rise !vanish "
           "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
+        # gradients said calm, without a norm, right before a NaN ("gradients were tiny, then suddenly nan",
+        # "the gradients looked normal until the loss went nan"): the same calm, said by its time word
+        (("grad gradient", "=normal =fine =small =stable =ok =okay =low =tiny =reasonable =steady =healthy",
+          "=nan =inf", "then before until suddenly", "!explode !spike !blow !huge !large !big !grow !increase !jump "
+          "!rise !vanish !climb !should !how !whether"),
+         {"grad_norm_trend": "normal"}),
         # (the NaN said plainly in both: "the loss is not nan but it oscillates" has none to explain)
         (("grad gradient", "~explode ~blow ~spike", "=nan =inf", "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
@@ -3290,6 +3300,12 @@ order 1-100 on standardized targets)."""
 HUGE_GRAD_NORM = 1e3
 """A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order
 0.1-10; clipping thresholds are set at about 1)."""
+
+CALM_GRAD_NORM = 10.0
+"""A gradient norm said to be below this just before a NaN was in its ordinary range (the same order 0.1-10 as
+above): the NaN did not grow through it, one backward made it."""
+GROWTH_WORDS = frozenset("climb rise grow increase explode spike jump blow shoot up creep balloon".split())
+"""Words that say a gradient norm grew: a small value said beside one is where the growth began, not a calm."""
 
 # ------------------------------------------------------------------------------------------ code in a complaint
 # Users paste lines of their loop and name API calls ("I do `running_loss += loss`", "nn.Softmax before
