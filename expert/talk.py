@@ -3300,6 +3300,8 @@ class _Reader:
         it is context).
         """
         took = "take" in self.lemmas(lo, hi)
+        if self._step_operation_time(lo, hi):
+            return
         for k in range(lo, hi):
             t = self.tokens[k]
             if t.kind != "num":
@@ -3317,6 +3319,37 @@ class _Reader:
                 self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
                          self.tokens[min(hi - 1, k + 1)].end, strong=False, fallback=not took)
                 return
+
+    def _complained_time(self, lo: int, hi: int) -> bool:
+        """Whether the sentence complains of a time: a slow word, or "too long" / "longer than expected"."""
+        lem = self.lemmas(lo, hi)
+        if set(lem) & K.SLOW_COMPLAINTS:
+            return True
+        return any(b in K.TOO_LONG and a in ("too", "so", "very", "way", "really", "much") or
+                   a in K.TOO_LONG and b == "than" for a, b in zip(lem, lem[1:]))
+
+    def _step_operation_time(self, lo: int, hi: int) -> bool:
+        """"my loss.backward() call takes 5 seconds, way too long": a step's operation said slow by its duration.
+
+        A part of a step (``STEP_OPERATIONS``) said to take a duration, in a sentence that complains of it
+        (:meth:`_complained_time`): the step is slow. A bare figure ("backward takes 5 seconds") is no complaint,
+        nor a duration denied ("it does not take 5 seconds").
+        """
+        toks = self.tokens
+        if not self._complained_time(lo, hi):
+            return False
+        for k in range(lo, hi):
+            t = toks[k]
+            if t.kind != "num" or not (t.unit in K.TIME_UNITS or self.lemmas(k + 1, k + 2)[:1] and
+                                       self.lemmas(k + 1, k + 2)[0] in K.TIME_UNITS):
+                continue
+            before = self.lemmas(max(lo, k - 6), k)
+            if "take" not in before or not set(before) & K.STEP_OPERATIONS or self._negated(k, lo):
+                continue
+            start = toks[max(lo, k - 6)].start
+            self.add({"symptom": "slow_training", "slow_kind": "per_step"}, start, toks[min(hi - 1, k + 1)].end)
+            return True
+        return False
 
     def _rates(self, lo: int, hi: int) -> None:
         """"0.75 s/it", "3 it/s", "120 samples/sec": a speed quoted as a rate is a complaint of the time a step takes.

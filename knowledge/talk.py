@@ -3237,6 +3237,13 @@ DATA_NOUNS = frozenset("data dataset sample example label image row instance rec
 
 TIME_UNITS = frozenset("hour hr h day minute min second sec s ms".split())
 """Units of a duration ("3 hours per epoch", "2 s per step")."""
+STEP_OPERATIONS = frozenset("backward forward pass call step iteration iter batch update".split())
+"""Parts of a training step whose duration a user quotes ("my loss.backward() call takes 5 seconds")."""
+SLOW_COMPLAINTS = frozenset("slow slowly slower sluggish forever age ages painfully unbearably unacceptably "
+                            "crawl".split())
+"""Words that make a quoted duration a complaint ("takes 5 seconds, painfully slow"); a bare figure is none."""
+TOO_LONG = frozenset("long longer".split())
+"""Said after "too", "so", "very" or "way" ("way too long"), or before "than expected", a duration complained of."""
 
 CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)\b|\berror:|"
                r"\b(?:value|type|runtime|index|key|assertion|attribute) error\b|"
