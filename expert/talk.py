@@ -4726,6 +4726,46 @@ class _Reader:
                     self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, *span)
                 return
 
+    def _constant_lr(self) -> None:
+        """"the learning rate is constant", "LR stays the same the whole run": the schedule, or a stuck LR trace.
+
+        The learning rate linked (``LR_CONSTANT_LINKS``) to a constancy word (``LR_CONSTANT_WORDS``), before or after
+        it ("a fixed lr"), plainly said (not negated, asked or wished): with a schedule named anywhere in the text
+        (``SCHEDULE_NAMED``: "I set cosine but the LR stays the same") the LR applied did not follow it,
+        ``lr_observed=stuck``; with none, the run has no schedule, ``lr_schedule=none``. A reading of either
+        already made stands.
+        """
+        toks = self.tokens
+        if any(r.name in ("lr_observed", "lr_schedule") for r in self.u.readings):
+            return
+        scheduled = bool({t.lemma for t in toks} & K.SCHEDULE_NAMED)
+        for lo, hi in self._sentences():
+            lem = self.lemmas(lo, hi)
+            if set(lem) & K.HYPOTHETICAL_WORDS or hi < len(toks) and toks[hi].text == "?":
+                continue
+            for p, q, _split in self._quantities(self.parts_in(lo, hi)):
+                if q != "lr":
+                    continue
+                after = next((k for k in range(p.j, min(hi, p.j + 5)) if toks[k].lemma in K.LR_CONSTANT_WORDS),
+                             None)
+                if after is not None and any(t.lemma not in K.LR_CONSTANT_LINKS for t in toks[p.j:after]):
+                    after = None
+                if after is None and p.j + 1 < hi and toks[p.j].lemma == "be" and toks[p.j + 1].lemma == "fix":
+                    after = p.j + 1  # "lr is fixed at 3e-4" (the participle's lemma is the verb's)
+                if after is not None and toks[after].lemma == "same" and (
+                        self.lemmas(after + 1, after + 2) == ["as"] or not (
+                            set(self.lemmas(p.j, after)) & {"stay", "remain"} or
+                            set(self.lemmas(after + 1, min(hi, after + 4))) & {"whole", "entire", "throughout"})):
+                    # ("I kept the lr the same as before": a setting left unchanged between runs, not a trace)
+                    after = None
+                before = p.i - 1 if p.i - 1 >= lo and toks[p.i - 1].lemma in K.LR_CONSTANT_WORDS - {"same"} else None
+                k = after if after is not None else before
+                if k is None or self._negated(min(k, p.i), lo):
+                    continue
+                span = (toks[min(k, p.i)].start, toks[max(k, p.j - 1)].end)
+                self.add({"lr_observed": "stuck"} if scheduled else {"lr_schedule": "none"}, *span)
+                return
+
     def _side_devices(self, i: int, j: int, bare: bool = False) -> int | None:
         """The GPU count one side of a comparison says in tokens ``[i, j)``.
 
@@ -5121,6 +5161,7 @@ class _Reader:
         self._uneven_ranks()
         self._timed_pairs()
         self._device_comparison()
+        self._constant_lr()
         self._lowered_lr_unstable()
         if self._train_unstable:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the

@@ -1312,6 +1312,20 @@ CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
 "each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
 CONSTANT_WHOLE = frozenset("every each all".split())
 """Words before a unit of training that make a value said with it held over the run ("every epoch", "all steps")."""
+LR_CONSTANT_WORDS = frozenset("constant fixed same unchanged steady static flat".split())
+"""Words that say the learning rate holds one value ("the learning rate is constant", "LR stays the same the whole
+run", "a fixed lr"). Said with no schedule named they describe the run's setting, no schedule
+(``lr_schedule=none``); said where a schedule was set they are the LR the optimizer applies not following it
+(``lr_observed=stuck``: the scheduler is not stepped)."""
+LR_CONSTANT_LINKS = frozenset("be stay remain keep kept at the whole entire all throughout during of a an my "
+                              "our always just exactly".split())
+"""Words allowed between the learning rate and its constancy word."""
+SCHEDULE_NAMED = frozenset("scheduler schedule sched lr_scheduler cosine cosineannealinglr cosineannealingwarmrestarts "
+                           "onecycle onecyclelr steplr multisteplr exponentiallr lambdalr linearlr polynomiallr "
+                           "reducelronplateau warmup anneal annealing decay".split())
+"""Words that name an LR schedule set for the run: with one named, an LR said constant did not follow it."""
+HYPOTHETICAL_WORDS = frozenset("should would whether how if want could".split())
+"""Words that make a sentence a question or a wish, which states nothing of the run."""
 STILL_DENIALS = frozenset("do be not never n't doesnt didnt isnt wasnt change move budge decrease drop fall "
                           "improve go down really even at all".split())
 """Words of a denied change said of the loss before its held value ("loss does not change and sticks at 0.69"):
@@ -1687,7 +1701,7 @@ differential's DF-CHG-PREC names; the format itself is still read as the run's s
 
 CHANGE_VERBS = frozenset("change switch move increase decrease raise lower reduce double halve triple quadruple scale "
                           "bump cut enlarge adjust modify tweak replace rewrite swap update upgrade refactor go "
-                          "downgrade slash shrink boost crank".split())
+                          "downgrade slash shrink boost crank transition".split())
 """Verbs (lemmas; their forms come from ``knowledge.forms``) that say a setting of the run was changed when their
 object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched to fp16", "after raising
 batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
@@ -1712,7 +1726,7 @@ update ("upgraded torch", "bumped transformers"), never by a switch ("switched t
 SUBSTITUTION_VERBS = frozenset("swap replace exchange trade".split())
 """Verbs whose object is the value a change leaves and whose "for" / "with" / "by" names the value now ("swapped adam
 for sgd", "replaced fp16 with bf16"); "substitute" says them the other way round and is not one."""
-MOTION_VERBS = frozenset("go move switch".split())
+MOTION_VERBS = frozenset("go move switch transition".split())
 """Change verbs that say a change only with somewhere to go: a "to" or "from" after them ("switched to fp16",
 "moved the data pipeline to webdataset", "went from 64 to 1024"). Without one they are motion, not change: "each batch
 goes through the dataloader", "went with lr 1e-3"."""
