@@ -239,7 +239,6 @@ KNOWN_GAPS: dict[str, str] = {
     'Loss and logits are nan when fine-tuning an NLI model w': 'loss_behavior',
     "my rtx 6000 can't use bf16 and fp32 takes too much memo": 'mixed_precision, bf16_supported',
     'moved from fp32 to bf16 and now the loss plateaus highe': 'recent_change',
-    'the warmup scheduler seems not to work, the learning ra': 'lr_observed',
     'with a cosine schedule the lr already reaches zero half': 'scheduler_pace',
     'about 40K samples, 39.6K of them class 0; accuracy is ~': 'class_imbalance',
     'same loss and accuracy for all epochs': 'metric_kind',
