@@ -2979,6 +2979,7 @@ class _Reader:
         self._world_size(lo, hi)
         self._metric_by_world(lo, hi, quantities)
         self._huge_norm(lo, hi, quantities)
+        self._calm_norm(lo, hi, quantities)
         self._huge_loss(lo, hi, quantities)
         self._constant_loss(lo, hi, quantities)
         self._loss_scale(lo, hi, quantities)
@@ -3198,6 +3199,13 @@ class _Reader:
             if q != "loss" or split == "val":
                 continue
             gap = toks[p.j:k] if k >= p.j else toks[k + 1:p.i]
+            neg_at = min(p.i, k)
+            ands = [n for n, t in enumerate(gap) if t.lemma == "and"]
+            if k >= p.j and ands and {t.lemma for t in gap[:ands[-1]]} <= K.STILL_DENIALS and \
+                    {t.lemma for t in gap[:ands[-1]]} & K.NEGATORS:
+                # ("loss does not change and sticks at 0.6931": a denied change coordinated with the held value;
+                # the value's own predicate is the link, and the denial is no denial of the flat loss)
+                gap, neg_at = gap[ands[-1] + 1:], k
             if len(gap) > 6 or any(t.lemma not in K.CONSTANT_LINKS and t.lemma not in K.CONSTANT_MARKERS and
                                    t.lemma not in K.CONSTANT_WHOLE and t.lemma not in K.SPAN_EPOCHS and
                                    t.lemma not in K.SPAN_STEPS and t.lemma not in ("my", "our", "training", "train",
@@ -3208,7 +3216,7 @@ class _Reader:
             near = {t.lemma for t in toks[max(lo, min(p.i, k) - 1):min(hi, max(p.j, k + 1) + 3)]}
             if not whole and not near & K.CONSTANT_MARKERS:
                 continue
-            if self._negated(min(p.i, k), lo):
+            if self._negated(neg_at, lo):
                 return
             self.add({"symptom": "not_learning", "loss_behavior": "flat_from_start"},
                      toks[min(p.i, k)].start, toks[max(p.j - 1, k)].end)
@@ -3224,6 +3232,25 @@ class _Reader:
             if value is not None and value >= K.HUGE_GRAD_NORM:
                 self.add({"grad_norm_trend": "exploding"}, p.start, nums[0].end)
                 return
+
+    def _calm_norm(self, lo: int, hi: int, quantities: list[tuple[Part, str, str | None]]) -> None:
+        """"the grad norm was 0.09 right before it went nan": a small gradient norm said before a NaN is calm.
+
+        The first number after the norm (``CALM_GRAD_NORM``), with a NaN said after it in the sentence and no
+        growth between ("grew from 0.5 to 1e5 then nan" grew), reads the norm's course before the NaN as normal.
+        """
+        toks = self.tokens
+        for p, q, _split in quantities:
+            if q not in ("grad_norm", "grad_norm_bare", "grad"):
+                continue
+            k = next((k for k in range(p.j, min(hi, p.j + 5)) if toks[k].kind == "num"), None)
+            if k is None or toks[k].unit or toks[k].number is None or toks[k].number >= K.CALM_GRAD_NORM:
+                continue
+            nan_at = next((m for m in range(k + 1, hi) if toks[m].lemma in K.NAN_WORDS), None)
+            if nan_at is None or set(self.lemmas(p.i, nan_at)) & K.GROWTH_WORDS or self._negated(p.i, lo):
+                continue
+            self.add({"grad_norm_trend": "normal"}, p.start, toks[k].end)
+            return
 
     def _classes(self, lo: int, hi: int) -> None:
         """"10 classes", "num_classes=5", "a 3-class problem": the number of classes."""
@@ -3354,6 +3381,8 @@ class _Reader:
         it is context).
         """
         took = "take" in self.lemmas(lo, hi)
+        if self._step_operation_time(lo, hi):
+            return
         for k in range(lo, hi):
             t = self.tokens[k]
             if t.kind != "num":
@@ -3371,6 +3400,37 @@ class _Reader:
                 self.add({"symptom": "slow_training"}, min(t.start, self.tokens[max(lo, k - 4)].start),
                          self.tokens[min(hi - 1, k + 1)].end, strong=False, fallback=not took)
                 return
+
+    def _complained_time(self, lo: int, hi: int) -> bool:
+        """Whether the sentence complains of a time: a slow word, or "too long" / "longer than expected"."""
+        lem = self.lemmas(lo, hi)
+        if set(lem) & K.SLOW_COMPLAINTS:
+            return True
+        return any(b in K.TOO_LONG and a in ("too", "so", "very", "way", "really", "much") or
+                   a in K.TOO_LONG and b == "than" for a, b in zip(lem, lem[1:]))
+
+    def _step_operation_time(self, lo: int, hi: int) -> bool:
+        """"my loss.backward() call takes 5 seconds, way too long": a step's operation said slow by its duration.
+
+        A part of a step (``STEP_OPERATIONS``) said to take a duration, in a sentence that complains of it
+        (:meth:`_complained_time`): the step is slow. A bare figure ("backward takes 5 seconds") is no complaint,
+        nor a duration denied ("it does not take 5 seconds").
+        """
+        toks = self.tokens
+        if not self._complained_time(lo, hi):
+            return False
+        for k in range(lo, hi):
+            t = toks[k]
+            if t.kind != "num" or not (t.unit in K.TIME_UNITS or self.lemmas(k + 1, k + 2)[:1] and
+                                       self.lemmas(k + 1, k + 2)[0] in K.TIME_UNITS):
+                continue
+            before = self.lemmas(max(lo, k - 6), k)
+            if "take" not in before or not set(before) & K.STEP_OPERATIONS or self._negated(k, lo):
+                continue
+            start = toks[max(lo, k - 6)].start
+            self.add({"symptom": "slow_training", "slow_kind": "per_step"}, start, toks[min(hi - 1, k + 1)].end)
+            return True
+        return False
 
     def _rates(self, lo: int, hi: int) -> None:
         """"0.75 s/it", "3 it/s", "120 samples/sec": a speed quoted as a rate is a complaint of the time a step takes.
@@ -4729,9 +4789,10 @@ class _Reader:
                 # ("4 GPUs are not faster than 1": the more devices no faster, as slow as said slower; "not slower"
                 # says neither side faster, nothing to set)
                 negated = any(t.lemma in K.NEGATORS or t.lemma == "not" for t in toks[max(start, c - 2):c])
-                if negated and not faster:
-                    continue
-                more_slow = left > right if negated else (left > right) != faster
+                # ("4 GPUs are not slower than 1": no side said slower, so the frames' "slow" is taken back below
+                # and no speed-up is set either way)
+                more_slow = False if negated and not faster else left > right if negated else \
+                    (left > right) != faster
                 span = (toks[start].start, toks[end - 1].end)
                 # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here; a speed-up
                 # said partial, "only about 2x faster than one", stays)
@@ -4744,6 +4805,46 @@ class _Reader:
                 self.add({"multi_gpu": True}, *span)
                 if more_slow:
                     self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, *span)
+                return
+
+    def _constant_lr(self) -> None:
+        """"the learning rate is constant", "LR stays the same the whole run": the schedule, or a stuck LR trace.
+
+        The learning rate linked (``LR_CONSTANT_LINKS``) to a constancy word (``LR_CONSTANT_WORDS``), before or after
+        it ("a fixed lr"), plainly said (not negated, asked or wished): with a schedule named anywhere in the text
+        (``SCHEDULE_NAMED``: "I set cosine but the LR stays the same") the LR applied did not follow it,
+        ``lr_observed=stuck``; with none, the run has no schedule, ``lr_schedule=none``. A reading of either
+        already made stands.
+        """
+        toks = self.tokens
+        if any(r.name in ("lr_observed", "lr_schedule") for r in self.u.readings):
+            return
+        scheduled = bool({t.lemma for t in toks} & K.SCHEDULE_NAMED)
+        for lo, hi in self._sentences():
+            lem = self.lemmas(lo, hi)
+            if set(lem) & K.HYPOTHETICAL_WORDS or hi < len(toks) and toks[hi].text == "?":
+                continue
+            for p, q, _split in self._quantities(self.parts_in(lo, hi)):
+                if q != "lr":
+                    continue
+                after = next((k for k in range(p.j, min(hi, p.j + 5)) if toks[k].lemma in K.LR_CONSTANT_WORDS),
+                             None)
+                if after is not None and any(t.lemma not in K.LR_CONSTANT_LINKS for t in toks[p.j:after]):
+                    after = None
+                if after is None and p.j + 1 < hi and toks[p.j].lemma == "be" and toks[p.j + 1].lemma == "fix":
+                    after = p.j + 1  # "lr is fixed at 3e-4" (the participle's lemma is the verb's)
+                if after is not None and toks[after].lemma == "same" and (
+                        self.lemmas(after + 1, after + 2) == ["as"] or not (
+                            set(self.lemmas(p.j, after)) & {"stay", "remain"} or
+                            set(self.lemmas(after + 1, min(hi, after + 4))) & {"whole", "entire", "throughout"})):
+                    # ("I kept the lr the same as before": a setting left unchanged between runs, not a trace)
+                    after = None
+                before = p.i - 1 if p.i - 1 >= lo and toks[p.i - 1].lemma in K.LR_CONSTANT_WORDS - {"same"} else None
+                k = after if after is not None else before
+                if k is None or self._negated(min(k, p.i), lo):
+                    continue
+                span = (toks[min(k, p.i)].start, toks[max(k, p.j - 1)].end)
+                self.add({"lr_observed": "stuck"} if scheduled else {"lr_schedule": "none"}, *span)
                 return
 
     def _side_devices(self, i: int, j: int, bare: bool = False) -> int | None:
@@ -5141,6 +5242,7 @@ class _Reader:
         self._uneven_ranks()
         self._timed_pairs()
         self._device_comparison()
+        self._constant_lr()
         self._lowered_lr_unstable()
         if self._train_unstable:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the

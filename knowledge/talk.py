@@ -1333,6 +1333,24 @@ CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
 "each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
 CONSTANT_WHOLE = frozenset("every each all".split())
 """Words before a unit of training that make a value said with it held over the run ("every epoch", "all steps")."""
+LR_CONSTANT_WORDS = frozenset("constant fixed same unchanged steady static flat".split())
+"""Words that say the learning rate holds one value ("the learning rate is constant", "LR stays the same the whole
+run", "a fixed lr"). Said with no schedule named they describe the run's setting, no schedule
+(``lr_schedule=none``); said where a schedule was set they are the LR the optimizer applies not following it
+(``lr_observed=stuck``: the scheduler is not stepped)."""
+LR_CONSTANT_LINKS = frozenset("be stay remain keep kept at the whole entire all throughout during of a an my "
+                              "our always just exactly".split())
+"""Words allowed between the learning rate and its constancy word."""
+SCHEDULE_NAMED = frozenset("scheduler schedule sched lr_scheduler cosine cosineannealinglr cosineannealingwarmrestarts "
+                           "onecycle onecyclelr steplr multisteplr exponentiallr lambdalr linearlr polynomiallr "
+                           "reducelronplateau warmup anneal annealing decay".split())
+"""Words that name an LR schedule set for the run: with one named, an LR said constant did not follow it."""
+HYPOTHETICAL_WORDS = frozenset("should would whether how if want could".split())
+"""Words that make a sentence a question or a wish, which states nothing of the run."""
+STILL_DENIALS = frozenset("do be not never n't doesnt didnt isnt wasnt change move budge decrease drop fall "
+                          "improve go down really even at all".split())
+"""Words of a denied change said of the loss before its held value ("loss does not change and sticks at 0.69"):
+the two predicates say one thing, a loss that never moved."""
 CONSTANT_LINKS = frozenset("be stay remain stick stuck sit keep hover = : at exactly precisely still constant "
                            "fixed always constantly around about ~ of value the same like".split())
 """Words between the loss and the one value it is said to hold ("is always", "stays at exactly", "sits at", "is the
@@ -1707,7 +1725,7 @@ differential's DF-CHG-PREC names; the format itself is still read as the run's s
 
 CHANGE_VERBS = frozenset("change switch move increase decrease raise lower reduce double halve triple quadruple scale "
                           "bump cut enlarge adjust modify tweak replace rewrite swap update upgrade refactor go "
-                          "downgrade slash shrink boost crank".split())
+                          "downgrade slash shrink boost crank transition".split())
 """Verbs (lemmas; their forms come from ``knowledge.forms``) that say a setting of the run was changed when their
 object is a setting (``CHANGE_OBJECTS``): "since doubling the lr", "I switched to fp16", "after raising
 batch_size to 1024", "batch size changed to 1024". The change, whatever its words, is what the differential's
@@ -1732,7 +1750,7 @@ update ("upgraded torch", "bumped transformers"), never by a switch ("switched t
 SUBSTITUTION_VERBS = frozenset("swap replace exchange trade".split())
 """Verbs whose object is the value a change leaves and whose "for" / "with" / "by" names the value now ("swapped adam
 for sgd", "replaced fp16 with bf16"); "substitute" says them the other way round and is not one."""
-MOTION_VERBS = frozenset("go move switch".split())
+MOTION_VERBS = frozenset("go move switch transition".split())
 """Change verbs that say a change only with somewhere to go: a "to" or "from" after them ("switched to fp16",
 "moved the data pipeline to webdataset", "went from 64 to 1024"). Without one they are motion, not change: "each batch
 goes through the dataloader", "went with lr 1e-3"."""
@@ -2872,6 +2890,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "=healthy", "=nan =inf", "!explode !spike !blow !huge !large !big !grow !increase !jump !rise !vanish "
           "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
+        # gradients said calm, without a norm, right before a NaN ("gradients were tiny, then suddenly nan",
+        # "the gradients looked normal until the loss went nan"): the same calm, said by its time word
+        (("grad gradient", "=normal =fine =small =stable =ok =okay =low =tiny =reasonable =steady =healthy",
+          "=nan =inf", "then before until suddenly", "!explode !spike !blow !huge !large !big !grow !increase !jump "
+          "!rise !vanish !climb !should !how !whether"),
+         {"grad_norm_trend": "normal"}),
         # (the NaN said plainly in both: "the loss is not nan but it oscillates" has none to explain)
         (("grad gradient", "~explode ~blow ~spike", "=nan =inf", "!should !how !whether"),
          {"grad_norm_trend": "normal"}),
@@ -3251,6 +3275,13 @@ DATA_NOUNS = frozenset("data dataset sample example label image row instance rec
 
 TIME_UNITS = frozenset("hour hr h day minute min second sec s ms".split())
 """Units of a duration ("3 hours per epoch", "2 s per step")."""
+STEP_OPERATIONS = frozenset("backward forward pass call step iteration iter batch update".split())
+"""Parts of a training step whose duration a user quotes ("my loss.backward() call takes 5 seconds")."""
+SLOW_COMPLAINTS = frozenset("slow slowly slower sluggish forever age ages painfully unbearably unacceptably "
+                            "crawl".split())
+"""Words that make a quoted duration a complaint ("takes 5 seconds, painfully slow"); a bare figure is none."""
+TOO_LONG = frozenset("long longer".split())
+"""Said after "too", "so", "very" or "way" ("way too long"), or before "than expected", a duration complained of."""
 
 CRASH_NAMED = (r"traceback \(most recent call last\)|\b[a-z]+(?:error|exception)\b|\berror:|"
                r"\b(?:value|type|runtime|index|key|assertion|attribute) error\b|"
@@ -3314,6 +3345,12 @@ order 1-100 on standardized targets)."""
 HUGE_GRAD_NORM = 1e3
 """A gradient norm said to be this large or more is exploding (healthy norms of the whole model are of order
 0.1-10; clipping thresholds are set at about 1)."""
+
+CALM_GRAD_NORM = 10.0
+"""A gradient norm said to be below this just before a NaN was in its ordinary range (the same order 0.1-10 as
+above): the NaN did not grow through it, one backward made it."""
+GROWTH_WORDS = frozenset("climb rise grow increase explode spike jump blow shoot up creep balloon".split())
+"""Words that say a gradient norm grew: a small value said beside one is where the growth began, not a calm."""
 
 # ------------------------------------------------------------------------------------------ code in a complaint
 # Users paste lines of their loop and name API calls ("I do `running_loss += loss`", "nn.Softmax before
