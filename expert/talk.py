@@ -574,12 +574,12 @@ def _ranges(text: str) -> list[tuple[int, int]]:
         if m.start() < last_line:
             continue
         # the line holding the word, or the sentence in a line too long to be one
-        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+        lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
         hi = text.find("\n", m.end(), m.end() + 400)
         hi = min(len(text), m.end() + 400) if hi < 0 else hi
         last_line = hi
         budget -= hi - lo
-        shape = frozenset(_WORDS.findall(text, lo, hi))
+        shape = frozenset(_WORDS.findall(text[lo:hi]))
         if shape not in shapes:
             shapes.add(shape)
             out.append((lo, hi))
@@ -599,14 +599,16 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     said = sorted(set(_WORDS.findall(" ".join(text_words(text)))) & K.DECISIVE_WORDS, key=lambda w: (-len(w), w))
     if not said:
         return out
-    for m in re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").finditer(text, last_line):
-        if m.start() < last_line:
-            continue
-        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+    # (each search starts past the last line read, so a long line saying the words over and over, a pasted log on
+    # one line, costs one step per line window, not one per word; the backward search for the line's start, and
+    # the words read, stay within the window: the pass is linear in the text)
+    find = re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").search
+    while (m := find(text, max(last_line, 0))) is not None:
+        lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
         hi = text.find("\n", m.end(), m.end() + 400)
         hi = min(len(text), m.end() + 400) if hi < 0 else hi
-        last_line = hi
-        shape = frozenset(_WORDS.findall(text, lo, hi))
+        last_line = max(hi, m.end())
+        shape = frozenset(_WORDS.findall(text[lo:hi]))
         if shape not in shapes:
             shapes.add(shape)
             out.append((lo, hi))
