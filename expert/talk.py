@@ -554,6 +554,8 @@ def _triggers() -> frozenset[str]:
 
 
 _WORDS = rx.compile(r"[a-z]+")
+_POINT_WORDS = frozenset({"start", "beginning", "init", "initialization", "initialisation", "first"})
+"""Words after "at" that name one point of a run ("at the start", "at init"): a value there held no longer."""
 
 
 def _ranges(text: str) -> list[tuple[int, int]]:
@@ -3110,6 +3112,12 @@ class _Reader:
                     for a, b in zip(lemmas, lemmas[1:]))
         if not (marked or whole) or set(lemmas) & K.BOUND_WORDS or "after" in lemmas:
             return  # (a value "after 10 epochs" is the loss at that time, "always" then of every run)
+        if "val" in {K.SPLITS[w] for w in lemmas if w in K.SPLITS} and not {"train", "training"} & set(lemmas):
+            return  # ("the loss is always 10.375 on the validation set": the validation loss, not the training one)
+        if any(a == "at" and (b in K.SPAN_STEPS or b in K.SPAN_EPOCHS or b in _POINT_WORDS or
+                              (b == "the" and c in _POINT_WORDS))
+               for a, b, c in zip(lemmas, lemmas[1:], lemmas[2:] + [""])):
+            return  # ("always 0.693 at step 0", "at the start": one point of the run, the loss at init, not a flat run)
         nums = [k for k in range(lo, hi) if toks[k].kind == "num" and not toks[k].unit and
                 not (k + 1 < hi and (toks[k + 1].lemma in _COUNTED or toks[k + 1].lemma in K.SPAN_EPOCHS or
                                      toks[k + 1].lemma in K.SPAN_STEPS)) and
@@ -3131,8 +3139,8 @@ class _Reader:
             near = {t.lemma for t in toks[max(lo, min(p.i, k) - 1):min(hi, max(p.j, k + 1) + 3)]}
             if not whole and not near & K.CONSTANT_MARKERS:
                 continue
-            if self._negated(min(p.i, k), lo):
-                return
+            if self._negated(min(p.i, k), lo) or self._others_run(lo, min(p.i, k)):
+                return  # (nor another's run: "in the paper the loss is always 0.693", "the authors say ...")
             self.add({"symptom": "not_learning", "loss_behavior": "flat_from_start"},
                      toks[min(p.i, k)].start, toks[max(p.j - 1, k)].end)
             return

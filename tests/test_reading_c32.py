@@ -192,3 +192,22 @@ def test_long_log_of_records_alone_reads_no_decisive_fact() -> None:
 ])
 def test_logged_grad_norm_of_zero(text: str, expected: str | None) -> None:
     assert_reads(text, {"step_grads": expected})
+
+
+@pytest.mark.parametrize("text", [
+    "in the paper the loss is always 0.693 at the start",
+    "the authors say the loss is always 0.693",
+    "the loss is always 10.375 on the validation set",
+    "the loss is always 0.693 at step 0",
+])
+def test_a_constant_loss_of_another_run_the_validation_set_or_one_point_is_no_flat_run(text: str) -> None:
+    assert_reads(text, {"loss_behavior": None})
+
+
+@pytest.mark.parametrize("text", [
+    "the loss is always 10.375",
+    "the loss stays at exactly 2.3026 every step",
+    "my training loss is always 0.693 while the validation set looks fine",
+])
+def test_the_users_own_constant_loss_is_still_flat(text: str) -> None:
+    assert_reads(text, {"loss_behavior": "flat_from_start"})
