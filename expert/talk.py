@@ -4662,6 +4662,13 @@ class _Reader:
                     continue
                 more_slow = left > right if negated else (left > right) != faster
                 span = (toks[start].start, toks[end - 1].end)
+                if self._others_run(lo, c) or _asked(toks, lo, hi):
+                    # "my friend says a single GPU is faster than two", "is one GPU faster than two?": another's
+                    # claim or a question, nothing of the user's run (nor what the frames read of its words)
+                    self.u.readings = [r for r in self.u.readings if not (
+                        span[0] <= r.start and r.end <= span[1] and r.name in (
+                            "multi_gpu", "multi_gpu_speedup", "symptom"))]
+                    return
                 # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here; a speed-up
                 # said partial, "only about 2x faster than one", stays)
                 flat = {(r.start, r.end) for r in self.u.readings if span[0] <= r.start and r.end <= span[1] and

@@ -211,3 +211,11 @@ def test_a_constant_loss_of_another_run_the_validation_set_or_one_point_is_no_fl
 ])
 def test_the_users_own_constant_loss_is_still_flat(text: str) -> None:
     assert_reads(text, {"loss_behavior": "flat_from_start"})
+
+
+def test_another_persons_device_comparison_is_not_the_users() -> None:
+    assert_reads("my friend says a single GPU is faster than two", {"multi_gpu_speedup": None, "symptom": None})
+
+
+def test_the_users_own_device_comparison_still_reads() -> None:
+    assert_reads("a single GPU is faster than two", {"multi_gpu_speedup": "none"})
