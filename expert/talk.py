@@ -4995,7 +4995,13 @@ class _Reader:
         if quantity == "loss" and split != "val" and 0 <= after < before and \
                 (before - after) / before < threshold("MT-CURVE-SLOW") and self._slow_span(lo, b):
             # "the loss only went from 0.7 to 0.6 after 20 epochs": a small drop for all that training is slow
-            # progress, not a curve coming down as it should
+            # progress, not a curve coming down as it should; not another's run ("in the reference run ..."), nor
+            # the validation loss named after the move ("... in 2 epochs on the val set")
+            s_lo, s_hi = _sentence_bounds(self.tokens, _p.i)
+            words = set(self.lemmas(s_lo, s_hi))
+            if self._others_run(s_lo, _p.i) or (
+                    "val" in {K.SPLITS[w] for w in words if w in K.SPLITS} and not {"train", "training"} & words):
+                return
             self.add({"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, start, end)
             return
         sets = self._compose(quantity, split, movement, None, {"all"})

@@ -219,3 +219,19 @@ def test_another_persons_device_comparison_is_not_the_users() -> None:
 
 def test_the_users_own_device_comparison_still_reads() -> None:
     assert_reads("a single GPU is faster than two", {"multi_gpu_speedup": "none"})
+
+
+@pytest.mark.parametrize("text", [
+    "in the reference run the loss only went from 0.7 to 0.6 over 10k steps",
+    "the loss only went from 0.7 to 0.69 in 2 epochs on the val set",
+])
+def test_a_small_drop_of_another_run_or_the_validation_loss_is_no_slow_training(text: str) -> None:
+    assert_reads(text, {"loss_behavior": None})
+
+
+@pytest.mark.parametrize("text", [
+    "the loss only went from 0.7 to 0.6 over 10k steps",
+    "the training loss only went from 0.7 to 0.6 over 10k steps while the val loss rose",
+])
+def test_the_users_own_small_drop_is_slow(text: str) -> None:
+    assert_reads(text, {"loss_behavior": "decreasing_slowly"})
