@@ -3911,6 +3911,8 @@ class _Reader:
             if verb.lemma in K.MOTION_VERBS and any(t.lemma in K.SPENT_SHARES or t.text in K.SPENT_SHARES
                                                     for t in toks[max(lo, k - 3):k]):
                 continue  # "60% of the time goes to the DataLoader": where the time is spent, not a switch
+            if k > lo and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES and self._others_run(lo, k):
+                continue  # "my colleague's batch size was cut to 8": a change made to another's run
             found = self._change_object(k + 1, min(hi, k + 7))
             # (a passive says someone made the change, whatever the participle's form: "batch size was cut to 8",
             # "the lr got bumped up")
@@ -5528,7 +5530,7 @@ class _Reader:
                     toks[p.i - 1].lemma in K.OTHER_RATES:
                 continue  # "min_lr 1e-6", "warmup_lr": another rate than the run's
             bare = self.lemmas(p.i, p.j) == ["batch"]
-            found, linked = None, False
+            found, linked, changed = None, False, False
             for k in range(p.j, min(len(toks), p.j + 6)):
                 t = toks[k]
                 if t.kind == "num":
@@ -5542,8 +5544,11 @@ class _Reader:
                 if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→") or (
                         t.lemma in K.PASSIVE_SETTING_LINKS and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES):
                     linked = linked or t.lemma not in ("(",)
+                    changed = changed or t.lemma in K.SETTING_CHANGE_LINKS or t.lemma in K.PASSIVE_SETTING_LINKS
                     continue
                 break
+            if found is not None and changed and self._change_not_made(p.i):
+                continue
             if found is None and not bare and p.i > 0 and toks[p.i - 1].kind == "num" and not toks[p.i - 1].unit:
                 found = toks[p.i - 1]  # "32 batch size"
             elif found is not None and bare and not linked:
@@ -5564,6 +5569,17 @@ class _Reader:
             span = (min(p.start, found.start), max(p.end, found.end))
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
+
+    def _change_not_made(self, k: int) -> bool:
+        """Whether a change of the setting at token ``k`` ("batch size was cut to 8") is none made to the user's run.
+
+        Asked ("was the batch size cut to 8?"), said of another's run ("my colleague's batch size was cut to 8"), or
+        the schedule's doing ("the lr got cranked up to 3e-3 by the warmup", ``LR_SCHEDULE_AGENTS``): the number is
+        no setting of the run.
+        """
+        s_lo, s_hi = _sentence_bounds(self.tokens, k)
+        return (s_hi < len(self.tokens) and self.tokens[s_hi].text == "?") or self._others_run(s_lo, k) or \
+            bool(set(self.lemmas(s_lo, s_hi)) & K.LR_SCHEDULE_AGENTS)
 
     def _token_at(self, t: Token) -> int:
         """The index of token ``t`` (by its start)."""

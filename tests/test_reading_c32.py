@@ -235,3 +235,20 @@ def test_a_small_drop_of_another_run_or_the_validation_loss_is_no_slow_training(
 ])
 def test_the_users_own_small_drop_is_slow(text: str) -> None:
     assert_reads(text, {"loss_behavior": "decreasing_slowly"})
+
+
+@pytest.mark.parametrize("text, name", [
+    ("was the batch size cut to 8?", "batch_size"),
+    ("my colleague's batch size was cut to 8 and his loss diverged", "batch_size"),
+    ("the learning rate got cranked up to 3e-3 by the warmup", "learning_rate"),
+])
+def test_a_passive_change_asked_anothers_or_the_schedules_sets_nothing(text: str, name: str) -> None:
+    assert_reads(text, {name: None, "recent_change": None})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the batch size was cut to 8", {"batch_size": 8, "recent_change": "batch_size"}),
+    ("the lr got cranked up to 3e-3", {"learning_rate": 0.003, "recent_change": "learning_rate"}),
+])
+def test_the_users_own_passive_change_still_reads(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
