@@ -372,7 +372,9 @@ def long_texts(repeats: int) -> list[Result]:
     out = []
     for label, text in (("200 kB one unpunctuated line", unpunctuated_line(200_000)),
                         ("1 MB one unpunctuated line", unpunctuated_line(1_000_000)),
-                        ("1 MB of log lines", log_lines(1_000_000))):
+                        ("1 MB of log lines", log_lines(1_000_000)),
+                        # (a log pasted without its line breaks: one line of repeated decisive records)
+                        ("1 MB one log line", ("step 12 | the loss is nan again " * 40_000)[:1_000_000])):
         seconds, n = _parse_time(text, max(3, min(repeats, 5)))
         out.append(Result(f"complaint parsing, {label}", seconds, LONG_TEXT_TARGET, note=f"{n} observations"))
     seconds, n = _parse_time(TYPICAL_COMPLAINT, max(20, repeats * 5))

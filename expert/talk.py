@@ -554,6 +554,8 @@ def _triggers() -> frozenset[str]:
 
 
 _WORDS = rx.compile(r"[a-z]+")
+_POINT_WORDS = frozenset({"start", "beginning", "init", "initialization", "initialisation", "first"})
+"""Words after "at" that name one point of a run ("at the start", "at init"): a value there held no longer."""
 
 
 def _ranges(text: str) -> list[tuple[int, int]]:
@@ -574,12 +576,12 @@ def _ranges(text: str) -> list[tuple[int, int]]:
         if m.start() < last_line:
             continue
         # the line holding the word, or the sentence in a line too long to be one
-        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+        lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
         hi = text.find("\n", m.end(), m.end() + 400)
         hi = min(len(text), m.end() + 400) if hi < 0 else hi
         last_line = hi
         budget -= hi - lo
-        shape = frozenset(_WORDS.findall(text, lo, hi))
+        shape = frozenset(_WORDS.findall(text[lo:hi]))
         if shape not in shapes:
             shapes.add(shape)
             out.append((lo, hi))
@@ -599,14 +601,16 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     said = sorted(set(_WORDS.findall(" ".join(text_words(text)))) & K.DECISIVE_WORDS, key=lambda w: (-len(w), w))
     if not said:
         return out
-    for m in re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").finditer(text, last_line):
-        if m.start() < last_line:
-            continue
-        lo = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 400)
+    # (each search starts past the last line read, so a long line saying the words over and over, a pasted log on
+    # one line, costs one step per line window, not one per word; the backward search for the line's start, and
+    # the words read, stay within the window: the pass is linear in the text)
+    find = re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").search
+    while (m := find(text, max(last_line, 0))) is not None:
+        lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
         hi = text.find("\n", m.end(), m.end() + 400)
         hi = min(len(text), m.end() + 400) if hi < 0 else hi
-        last_line = hi
-        shape = frozenset(_WORDS.findall(text, lo, hi))
+        last_line = max(hi, m.end())
+        shape = frozenset(_WORDS.findall(text[lo:hi]))
         if shape not in shapes:
             shapes.add(shape)
             out.append((lo, hi))
@@ -3188,6 +3192,12 @@ class _Reader:
                     for a, b in zip(lemmas, lemmas[1:]))
         if not (marked or whole) or set(lemmas) & K.BOUND_WORDS or "after" in lemmas:
             return  # (a value "after 10 epochs" is the loss at that time, "always" then of every run)
+        if "val" in {K.SPLITS[w] for w in lemmas if w in K.SPLITS} and not {"train", "training"} & set(lemmas):
+            return  # ("the loss is always 10.375 on the validation set": the validation loss, not the training one)
+        if any(a == "at" and (b in K.SPAN_STEPS or b in K.SPAN_EPOCHS or b in _POINT_WORDS or
+                              (b == "the" and c in _POINT_WORDS))
+               for a, b, c in zip(lemmas, lemmas[1:], lemmas[2:] + [""])):
+            return  # ("always 0.693 at step 0", "at the start": one point of the run, the loss at init, not a flat run)
         nums = [k for k in range(lo, hi) if toks[k].kind == "num" and not toks[k].unit and
                 not (k + 1 < hi and (toks[k + 1].lemma in _COUNTED or toks[k + 1].lemma in K.SPAN_EPOCHS or
                                      toks[k + 1].lemma in K.SPAN_STEPS)) and
@@ -3216,8 +3226,8 @@ class _Reader:
             near = {t.lemma for t in toks[max(lo, min(p.i, k) - 1):min(hi, max(p.j, k + 1) + 3)]}
             if not whole and not near & K.CONSTANT_MARKERS:
                 continue
-            if self._negated(neg_at, lo):
-                return
+            if self._negated(neg_at, lo) or self._others_run(lo, min(p.i, k)):
+                return  # (nor another's run: "in the paper the loss is always 0.693", "the authors say ...")
             self.add({"symptom": "not_learning", "loss_behavior": "flat_from_start"},
                      toks[min(p.i, k)].start, toks[max(p.j - 1, k)].end)
             return
@@ -4042,6 +4052,8 @@ class _Reader:
             if verb.lemma in K.MOTION_VERBS and any(t.lemma in K.SPENT_SHARES or t.text in K.SPENT_SHARES
                                                     for t in toks[max(lo, k - 3):k]):
                 continue  # "60% of the time goes to the DataLoader": where the time is spent, not a switch
+            if k > lo and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES and self._others_run(lo, k):
+                continue  # "my colleague's batch size was cut to 8": a change made to another's run
             found = self._change_object(k + 1, min(hi, k + 7))
             # (a passive says someone made the change, whatever the participle's form: "batch size was cut to 8",
             # "the lr got bumped up")
@@ -4794,6 +4806,13 @@ class _Reader:
                 more_slow = False if negated and not faster else left > right if negated else \
                     (left > right) != faster
                 span = (toks[start].start, toks[end - 1].end)
+                if self._others_run(lo, c) or _asked(toks, lo, hi):
+                    # "my friend says a single GPU is faster than two", "is one GPU faster than two?": another's
+                    # claim or a question, nothing of the user's run (nor what the frames read of its words)
+                    self.u.readings = [r for r in self.u.readings if not (
+                        span[0] <= r.start and r.end <= span[1] and r.name in (
+                            "multi_gpu", "multi_gpu_speedup", "symptom"))]
+                    return
                 # (the frames read "GPU ... slow ... one" whichever side was slow: the sides decide here; a speed-up
                 # said partial, "only about 2x faster than one", stays)
                 flat = {(r.start, r.end) for r in self.u.readings if span[0] <= r.start and r.end <= span[1] and
@@ -5160,7 +5179,13 @@ class _Reader:
         if quantity == "loss" and split != "val" and 0 <= after < before and \
                 (before - after) / before < threshold("MT-CURVE-SLOW") and self._slow_span(lo, b):
             # "the loss only went from 0.7 to 0.6 after 20 epochs": a small drop for all that training is slow
-            # progress, not a curve coming down as it should
+            # progress, not a curve coming down as it should; not another's run ("in the reference run ..."), nor
+            # the validation loss named after the move ("... in 2 epochs on the val set")
+            s_lo, s_hi = _sentence_bounds(self.tokens, _p.i)
+            words = set(self.lemmas(s_lo, s_hi))
+            if self._others_run(s_lo, _p.i) or (
+                    "val" in {K.SPLITS[w] for w in words if w in K.SPLITS} and not {"train", "training"} & words):
+                return
             self.add({"symptom": "not_learning", "loss_behavior": "decreasing_slowly"}, start, end)
             return
         sets = self._compose(quantity, split, movement, None, {"all"})
@@ -5703,7 +5728,7 @@ class _Reader:
                     toks[p.i - 1].lemma in K.OTHER_RATES:
                 continue  # "min_lr 1e-6", "warmup_lr": another rate than the run's
             bare = self.lemmas(p.i, p.j) == ["batch"]
-            found, linked = None, False
+            found, linked, changed = None, False, False
             for k in range(p.j, min(len(toks), p.j + 6)):
                 t = toks[k]
                 if t.kind == "num":
@@ -5717,8 +5742,11 @@ class _Reader:
                 if t.lemma in K.SETTING_LINKS or t.text in ("=", ":", "~", "(", "->", "→") or (
                         t.lemma in K.PASSIVE_SETTING_LINKS and toks[k - 1].lemma in K.PASSIVE_AUXILIARIES):
                     linked = linked or t.lemma not in ("(",)
+                    changed = changed or t.lemma in K.SETTING_CHANGE_LINKS or t.lemma in K.PASSIVE_SETTING_LINKS
                     continue
                 break
+            if found is not None and changed and self._change_not_made(p.i):
+                continue
             if found is None and not bare and p.i > 0 and toks[p.i - 1].kind == "num" and not toks[p.i - 1].unit:
                 found = toks[p.i - 1]  # "32 batch size"
             elif found is not None and bare and not linked:
@@ -5739,6 +5767,17 @@ class _Reader:
             span = (min(p.start, found.start), max(p.end, found.end))
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
+
+    def _change_not_made(self, k: int) -> bool:
+        """Whether a change of the setting at token ``k`` ("batch size was cut to 8") is none made to the user's run.
+
+        Asked ("was the batch size cut to 8?"), said of another's run ("my colleague's batch size was cut to 8"), or
+        the schedule's doing ("the lr got cranked up to 3e-3 by the warmup", ``LR_SCHEDULE_AGENTS``): the number is
+        no setting of the run.
+        """
+        s_lo, s_hi = _sentence_bounds(self.tokens, k)
+        return (s_hi < len(self.tokens) and self.tokens[s_hi].text == "?") or self._others_run(s_lo, k) or \
+            bool(set(self.lemmas(s_lo, s_hi)) & K.LR_SCHEDULE_AGENTS)
 
     def _token_at(self, t: Token) -> int:
         """The index of token ``t`` (by its start)."""

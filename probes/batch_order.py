@@ -147,6 +147,16 @@ _HOST_DTYPES = (torch.float32, torch.float64)
 _C_TYPES = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double}
 
 
+def _host_readable(x: torch.Tensor) -> bool:
+    """Whether ``x``'s values are its memory as ``_host_view`` reads it: a contiguous CPU float32/float64 tensor.
+
+    A negative or conjugate view (``_neg_view``, ``conj``) keeps the values before its lazy sign flip in memory:
+    it is read through torch instead.
+    """
+    return x.is_cpu and x.dtype in _HOST_DTYPES and x.layout is _STRIDED and not x.requires_grad \
+        and x.is_contiguous() and not x.is_neg() and not x.is_conj()
+
+
 def _host_view(x: torch.Tensor) -> Any:
     """A flat numpy view of a contiguous CPU float32/float64 tensor's memory, made without a torch op.
 
@@ -229,8 +239,7 @@ class BatchOrderProbe(Probe):
         # a float input's digest (every element, shared with the non-finite probe: no op of its own here), but a
         # large one on the CPU a spread projection (FULL_READ_MAX); other inputs (token ids, half precision, very
         # large batches) get the sampled projection. One rule per input kind: a batch and its repeat read alike.
-        if first.is_cpu and first.dtype in _HOST_DTYPES and first.layout is _STRIDED and not first.requires_grad \
-                and first.is_contiguous():
+        if _host_readable(first):
             # On the CPU the same projection is taken on the host (numpy, over the tensor's own memory): a torch
             # op dispatched in caches the step has flushed costs 20-40 us whatever its size, and a marked forward
             # took two (issue 21); no torch op is left (``_host_view``), and numpy reads the same

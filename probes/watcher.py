@@ -141,7 +141,9 @@ def _host_scalar(t: torch.Tensor) -> float:
     or a tensor without plain storage (a functional or lazy wrapper: ``data_ptr`` raises), goes through ``item``.
     """
     c = _C_SCALAR.get(t.dtype)
-    if c is not None and t.layout is torch.strided:
+    # a negative or conjugate view (``_neg_view``, ``conj``) keeps the un-negated value in memory, its sign a lazy
+    # bit: only ``item`` reads it right
+    if c is not None and t.layout is torch.strided and not t.is_neg() and not t.is_conj():
         try:
             return c.from_address(t.data_ptr()).value
         except RuntimeError:
@@ -464,7 +466,9 @@ class Watch:
         # (trainopt._callback.DeferredHooks): its hooks fire at the framework's own points, which the counter
         # inside the real step would not match
         cls = type(opt)
-        if callable(getattr(cls, "_optimizer_step_code", None)) and "_optimizer_step_code" not in vars(opt) \
+        # (only the base class's empty method: a subclass's own override does work the counter would skip)
+        if getattr(cls, "_optimizer_step_code", None) is torch.optim.Optimizer._optimizer_step_code \
+                and "_optimizer_step_code" not in vars(opt) \
                 and getattr(cls, "register_step_pre_hook", None) is torch.optim.Optimizer.register_step_pre_hook:
             self._step_code = opt._optimizer_step_code = _StepCounter(self)
         else:

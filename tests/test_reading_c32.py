@@ -192,3 +192,63 @@ def test_long_log_of_records_alone_reads_no_decisive_fact() -> None:
 ])
 def test_logged_grad_norm_of_zero(text: str, expected: str | None) -> None:
     assert_reads(text, {"step_grads": expected})
+
+
+@pytest.mark.parametrize("text", [
+    "in the paper the loss is always 0.693 at the start",
+    "the authors say the loss is always 0.693",
+    "the loss is always 10.375 on the validation set",
+    "the loss is always 0.693 at step 0",
+])
+def test_a_constant_loss_of_another_run_the_validation_set_or_one_point_is_no_flat_run(text: str) -> None:
+    assert_reads(text, {"loss_behavior": None})
+
+
+@pytest.mark.parametrize("text", [
+    "the loss is always 10.375",
+    "the loss stays at exactly 2.3026 every step",
+    "my training loss is always 0.693 while the validation set looks fine",
+])
+def test_the_users_own_constant_loss_is_still_flat(text: str) -> None:
+    assert_reads(text, {"loss_behavior": "flat_from_start"})
+
+
+def test_another_persons_device_comparison_is_not_the_users() -> None:
+    assert_reads("my friend says a single GPU is faster than two", {"multi_gpu_speedup": None, "symptom": None})
+
+
+def test_the_users_own_device_comparison_still_reads() -> None:
+    assert_reads("a single GPU is faster than two", {"multi_gpu_speedup": "none"})
+
+
+@pytest.mark.parametrize("text", [
+    "in the reference run the loss only went from 0.7 to 0.6 over 10k steps",
+    "the loss only went from 0.7 to 0.69 in 2 epochs on the val set",
+])
+def test_a_small_drop_of_another_run_or_the_validation_loss_is_no_slow_training(text: str) -> None:
+    assert_reads(text, {"loss_behavior": None})
+
+
+@pytest.mark.parametrize("text", [
+    "the loss only went from 0.7 to 0.6 over 10k steps",
+    "the training loss only went from 0.7 to 0.6 over 10k steps while the val loss rose",
+])
+def test_the_users_own_small_drop_is_slow(text: str) -> None:
+    assert_reads(text, {"loss_behavior": "decreasing_slowly"})
+
+
+@pytest.mark.parametrize("text, name", [
+    ("was the batch size cut to 8?", "batch_size"),
+    ("my colleague's batch size was cut to 8 and his loss diverged", "batch_size"),
+    ("the learning rate got cranked up to 3e-3 by the warmup", "learning_rate"),
+])
+def test_a_passive_change_asked_anothers_or_the_schedules_sets_nothing(text: str, name: str) -> None:
+    assert_reads(text, {name: None, "recent_change": None})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the batch size was cut to 8", {"batch_size": 8, "recent_change": "batch_size"}),
+    ("the lr got cranked up to 3e-3", {"learning_rate": 0.003, "recent_change": "learning_rate"}),
+])
+def test_the_users_own_passive_change_still_reads(text: str, expected: dict) -> None:
+    assert_reads(text, expected)

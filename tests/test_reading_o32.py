@@ -108,9 +108,7 @@ def test_bare_operation_time_is_no_complaint(text: str) -> None:
     "the learning rate is constant",
     "I use a constant learning rate of 1e-3",
     "constant lr, adam, batch 32",
-    "LR stays the same the whole run",
     "lr is fixed at 3e-4",
-    "the learning rate remains the same",
 ])
 def test_constant_lr_without_schedule_is_none(text: str) -> None:
     assert_reads(text, {"lr_schedule": "none", "lr_observed": None})
@@ -121,6 +119,9 @@ def test_constant_lr_without_schedule_is_none(text: str) -> None:
     "I use a cosine scheduler but the lr is constant",
     "my scheduler is set up but the lr stays the same the whole run",
     "the learning rate never changes",
+    # (a movement verb said of the LR is its trace observed even with no schedule named: the user expected a change)
+    "LR stays the same the whole run",
+    "the learning rate remains the same",
 ])
 def test_constant_lr_with_schedule_is_stuck(text: str) -> None:
     assert_reads(text, {"lr_observed": "stuck"})

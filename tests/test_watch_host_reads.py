@@ -15,7 +15,7 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from probes.batch_order import BatchOrderProbe, _host_view
+from probes.batch_order import BatchOrderProbe, _host_readable, _host_view
 from probes.watcher import _host_scalar
 from trainopt import watch
 
@@ -132,3 +132,14 @@ def test_a_nan_loss_is_still_read_as_unsound():
             loss.backward()
             w.step(loss)
     assert seen == [3]
+
+
+def test_a_negative_or_conjugate_view_is_read_with_its_sign():
+    """A lazy negation keeps the un-negated value in memory: the host reads must not take it from there."""
+    t = torch.tensor(2.0)._neg_view()
+    assert t.is_neg()
+    assert _host_scalar(t) == -2.0
+    assert _host_scalar(torch.tensor(2.0)) == 2.0
+    x = torch.randn(4, 3)
+    assert _host_readable(x)
+    assert not _host_readable(x._neg_view())

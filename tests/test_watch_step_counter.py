@@ -196,3 +196,22 @@ def test_a_framework_stand_in_keeps_the_pre_hook_on_and_installs_no_counter():
     assert w.opt_steps == 250
     assert not hooks._pre and not hooks._post
     _no_watch_left(model, opt)
+
+
+def test_a_subclass_step_code_override_still_runs_and_steps_are_counted():
+    """An optimizer subclass's own ``_optimizer_step_code`` is not shadowed: the pre-hook counts instead."""
+
+    class MySGD(torch.optim.SGD):
+        calls = 0
+
+        def _optimizer_step_code(self) -> None:
+            type(self).calls += 1
+
+    model = tiny()
+    opt = MySGD(model.parameters(), lr=0.05)
+    with watch(model, opt) as w:
+        assert "_optimizer_step_code" not in vars(opt)
+        _loop(model, opt, w, 20)
+        assert w.opt_steps == 20
+    assert MySGD.calls == 20
+    _no_watch_left(model, opt)
