@@ -572,6 +572,34 @@ ROWS = (
                 "assert all(s['exp_avg'].dtype == torch.float32 for s in opt.state.values())"),
         avoid=("raising the LR until FSDP matches the other backend while the weights stay in bf16",),
         salience=Salience.CAUSE - 2),
+    # The same recipe training worse under FSDP, with its precision not known to be bf16: what differs between the
+    # two backends is how FSDP wraps the model (its mixed-precision policy and the dtype the weights are sharded
+    # in, flattened parameters that merge the optimizer's no-decay groups unless use_orig_params keeps them, a
+    # plain clip_grad_norm_ on shards instead of FSDP's own), which is FSDP's configuration: PyTorch engineering's
+    # distributed setup, not the hyperparameters both runs share. The bf16 form above is the sharper reading.
+    Row("DF-SUS-FSDP-WORSE",
+        # (the reading is about the training's result by definition, never its speed, so it needs no symptom)
+        {"fsdp_trains_worse": True},
+        (Find("Distributed", "warning", "the same recipe trains worse under FSDP than under another backend: how "
+              "FSDP wraps the model is the likeliest difference (the dtype it shards the weights in and its "
+              "mixed-precision policy, parameter groups merged by flattening, gradient clipping on shards); the "
+              "dtype of the parameters the optimizer holds and its parameter groups confirm which", kind="suspect",
+              explains=("not_learning", "convergence", "unstable")),
+         RouteTo("pytorch-engineering", "primary", "FSDP's wrapping: mixed-precision policy, use_orig_params, "
+                 "FSDP's own gradient clipping"),
+         RouteTo("batch-size-and-memory-tradeoffs", "secondary", "precision strategy: fp32 master weights with "
+                 "bf16 compute", section="precision")),
+        "With model, data and hyperparameters held fixed, a run that trains worse only under FSDP is explained by "
+        "how FSDP wraps it, ahead of any hyperparameter both backends share.",
+        Cite("000", "Cross-pack boundaries", "distributed training setup -> pytorch-engineering"),
+        fix=Fix("Compare what the optimizer holds under both backends: the parameters' dtype, the number of "
+                "parameter groups and which of them decay; wrap with use_orig_params=True, an explicit "
+                "MixedPrecision policy over fp32 weights, and clip with FSDP's own clip_grad_norm_.",
+                "print({p.dtype for g in opt.param_groups for p in g['params']}, len(opt.param_groups))\n"
+                "model = FSDP(model, mixed_precision=mp, use_orig_params=True)\n"
+                "model.clip_grad_norm_(1.0)   # not torch.nn.utils.clip_grad_norm_ on the shards"),
+        avoid=("retuning the LR until FSDP matches the other backend before checking how FSDP wraps the model",),
+        unless=("finding:DF-SUS-FSDP-BF16",), salience=Salience.CAUSE - 2),
     # --- a working reference: the same model trains elsewhere ------------------------------------------------
     Row("DF-SUS-PORT",
         {"reference_works": True},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from knowledge.schema import Cite, Cross, RouteTo, Row
+from knowledge.schema import Absent, Cite, Cross, RouteTo, Row
 
 _T = "Symptom: which X should I use? (direct questions)"
 _DQ = "direct_question"
@@ -62,7 +62,8 @@ ROWS = (
         (RouteTo("experiment-tracking", "primary", "in-flight tracking: MLflow, W&B, TensorBoard"),),
         "Tracking runs during training is the experiment-tracking specialist's question.",
         _c("how to track experiments? (in-flight)")),
-    Row("RT-DQ-12", {"symptom": _DQ, "question_topic": "sharding"},
+    # (a run that already trains worse under FSDP asks how FSDP wraps it, not which strategy to choose)
+    Row("RT-DQ-12", {"symptom": _DQ, "question_topic": "sharding", "fsdp_trains_worse": Absent()},
         (RouteTo("optimization-algorithms", "primary", "the ZeRO stage / FSDP sharding strategy call"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "the memory math behind the choice"),
          Cross("pytorch-engineering", "the FSDP / DeepSpeed API itself lives there; the strategy is ours",

@@ -100,7 +100,8 @@ ROWS = (
                "precision strategy stays here", joint=True, target="mixed-precision-and-optimization")),
         "The correct route for a loss-scale problem: precision strategy here, AMP/FP8 API there.",
         _c("FP8 underflow / loss-scale issue -> batch-size-and-memory-tradeoffs (precision) + pytorch-engineering")),
-    Row("MR-12", {"question_topic": "sharding"},
+    # (a run that already trains worse under FSDP asks how FSDP wraps it, not which strategy to choose)
+    Row("MR-12", {"question_topic": "sharding", "fsdp_trains_worse": Absent()},
         (Block("pytorch-engineering", "choosing a ZeRO stage or FSDP sharding strategy is a strategy decision "
                "made here (with its memory math); PyTorch engineering only wires up the API", role="primary"),),
         "ZeRO vs FSDP is not a PyTorch-engineering-only question: strategy here, API there.",
