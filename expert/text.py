@@ -452,6 +452,10 @@ def _unsubsumed(hits: list[_Hit]) -> list[_Hit]:
 
 
 _LONGEST_BREAK = 10
+CLAUSE_SPAN = 2_000
+"""The farthest a clause reaches on either side of a position asked about: no one writes a clause of 2,000 characters
+without a break; a pasted log or word salad of a megabyte with none would otherwise make each of its thousands of
+matches scan the whole text for its clause (quadratic)."""
 """No clause break is longer ("although" is 8): a break found further back than this is not cut by the window."""
 
 
@@ -477,14 +481,17 @@ class _Context:
                     last = m.end()
             if lo == 0 or last > lo + _LONGEST_BREAK:
                 return last
+            if width >= CLAUSE_SPAN:
+                return max(last, pos - CLAUSE_SPAN)  # no break near: the clause is cut at its reach
             width *= 4
 
     def clause_end(self, pos: int) -> int:
         """The end of the first clause break that ends after ``pos`` (the text's end when there is none)."""
-        for m in _CLAUSE_BREAK.finditer(self.text, max(0, pos - _LONGEST_BREAK)):
+        reach = min(len(self.text), pos + CLAUSE_SPAN)
+        for m in _CLAUSE_BREAK.finditer(self.text, max(0, pos - _LONGEST_BREAK), reach):
             if m.end() > pos:
                 return m.end()
-        return len(self.text)
+        return reach
 
     def _few_words(self, a: int, e: int, most: int) -> bool:
         """Whether the clause ``a:e`` holds at most ``most`` words, not counting the break words that bound it.

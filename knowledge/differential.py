@@ -578,8 +578,9 @@ ROWS = (
     # plain clip_grad_norm_ on shards instead of FSDP's own), which is FSDP's configuration: PyTorch engineering's
     # distributed setup, not the hyperparameters both runs share. The bf16 form above is the sharper reading.
     Row("DF-SUS-FSDP-WORSE",
-        # (the reading is about the training's result by definition, never its speed, so it needs no symptom)
-        {"fsdp_trains_worse": True},
+        # (the reading is about the training's result by definition, never its speed, so it needs no symptom; a run
+        # complained of as slow is the slow run's, whatever the backend)
+        {"fsdp_trains_worse": True, "symptom": Not("slow_training")},
         (Find("Distributed", "warning", "the same recipe trains worse under FSDP than under another backend: how "
               "FSDP wraps the model is the likeliest difference (the dtype it shards the weights in and its "
               "mixed-precision policy, parameter groups merged by flattening, gradient clipping on shards); the "
