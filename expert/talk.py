@@ -558,6 +558,17 @@ _POINT_WORDS = frozenset({"start", "beginning", "init", "initialization", "initi
 """Words after "at" that name one point of a run ("at the start", "at init"): a value there held no longer."""
 
 
+def _line_window(text: str, m: re.Match[str]) -> tuple[int, int]:
+    """The line holding match ``m``, or the 400 characters either side of it in a line too long to be one.
+
+    The searches for the line's ends stay within that reach: a text of one long line costs each match its window,
+    not a scan back to the text's start.
+    """
+    lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
+    hi = text.find("\n", m.end(), m.end() + 400)
+    return lo, (min(len(text), m.end() + 400) if hi < 0 else hi)
+
+
 def _ranges(text: str) -> list[tuple[int, int]]:
     """The lines of a long text worth composing (see :func:`_triggers`); the whole of a short one."""
     if len(text) <= FUZZY_LIMIT:
@@ -575,10 +586,7 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
         if m.start() < last_line:
             continue
-        # the line holding the word, or the sentence in a line too long to be one
-        lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
-        hi = text.find("\n", m.end(), m.end() + 400)
-        hi = min(len(text), m.end() + 400) if hi < 0 else hi
+        lo, hi = _line_window(text, m)
         last_line = hi
         budget -= hi - lo
         shape = frozenset(_WORDS.findall(text[lo:hi]))
@@ -606,9 +614,7 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     # the words read, stay within the window: the pass is linear in the text)
     find = re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").search
     while (m := find(text, max(last_line, 0))) is not None:
-        lo = max(text.rfind("\n", max(0, m.start() - 400), m.start()) + 1, m.start() - 400)
-        hi = text.find("\n", m.end(), m.end() + 400)
-        hi = min(len(text), m.end() + 400) if hi < 0 else hi
+        lo, hi = _line_window(text, m)
         last_line = max(hi, m.end())
         shape = frozenset(_WORDS.findall(text[lo:hi]))
         if shape not in shapes:

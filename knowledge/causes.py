@@ -1384,6 +1384,14 @@ ROWS = (
 
 _LOOP_Q = Cite("003", "Scope boundaries", "training loop issues")
 
+# (asked twice: after the schedule is known, and on its own late in a run with no schedule said)
+_PACE_CHOICES = (("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
+                 "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))
+_LR_TRACE_TEXT = ("Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) "
+                  "follow the value and schedule you set?")
+_LR_TRACE_CHOICES = (("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"),
+                     ("reset", "no: mid-run it jumped back to its starting value"))
+
 QUESTIONS = (
     QuestionRow(
         "Q-ZERO-GRAD", "zero_grad_call",
@@ -1617,8 +1625,7 @@ QUESTIONS = (
          "symptom": Is("convergence", "not_learning", "unstable")}, rank=39,
         why="A schedule stepped per batch but defined in epochs decays (or restarts) far too early.",
         cite=_LOOP_Q,
-        choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
-                 "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+        choices=_PACE_CHOICES),
     QuestionRow(
         "Q-CLIP-ORDER", "clip_order",
         "With the GradScaler, do you call scaler.unscale_(optimizer) before clipping the gradients?",
@@ -1629,15 +1636,13 @@ QUESTIONS = (
         choices=(("after_unscale", "yes, unscale_ then clip"), ("before_unscale", "no, clip right after backward"))),
     QuestionRow(
         "Q-LR-TRACE", "lr_observed",
-        "Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) follow the "
-        "value and schedule you set?",
+        _LR_TRACE_TEXT,
         # after the pace question: a schedule stepped in its own units can still never be applied, or reach 0
         {"scheduler_pace": "matches", "symptom": Is("convergence", "not_learning")}, rank=40,
         why="A schedule that is never stepped, or one that drives the LR to zero, leaves the weights barely moving "
             "whatever the set LR is.",
         cite=_LOOP_Q,
-        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"),
-                 ("reset", "no: mid-run it jumped back to its starting value"))),
+        choices=_LR_TRACE_CHOICES),
     # The pace asked without waiting for the schedule's name: a schedule stepped in other units than it is defined
     # in is a loop defect (LP-SCHED-01) that the answer settles by itself, and a user with no schedule declines it.
     # Late: asked only when its answer separates the leading causes.
@@ -1653,15 +1658,13 @@ QUESTIONS = (
         why="A schedule stepped per batch but defined in epochs (or per micro-batch, or on every process) decays or "
             "warms up far faster than intended; one stepped per epoch for a per-step definition barely moves.",
         cite=_LOOP_Q,
-        choices=(("matches", "yes"), ("too_fast", "no: stepped more often than defined (per batch, micro-batch, "
-                 "process)"), ("too_slow", "no: stepped less often (per epoch for a per-step schedule)"))),
+        choices=_PACE_CHOICES),
     # The LR actually applied, asked whatever the pace question got (declined, or not asked): a scheduler never
     # stepped, one driving the LR to 0 and one restarting mid-run show there first, and so does a new LR value that
     # never reached the optimizer. Late: asked only when its answer separates the leading causes.
     QuestionRow(
         "Q-LR-TRACE-ANY", "lr_observed",
-        "Does the learning rate the optimizer applies (optimizer.param_groups[0]['lr'], or the logged lr) follow the "
-        "value and schedule you set?",
+        _LR_TRACE_TEXT,
         {"scheduler_pace": Absent(), "task": Present(), "symptom": Is("convergence", "not_learning")}, rank=42,
         late=True,
         # (a run already placed across a boundary, an RL or LLM run, is checked there first)
@@ -1669,8 +1672,7 @@ QUESTIONS = (
         why="The LR set is not always the LR applied: a scheduler never stepped leaves it still, one stepped too "
             "often drives it to about 0, one rebuilt on resume sends it back to its start.",
         cite=_LOOP_Q,
-        choices=(("as_set", "yes"), ("stuck", "no: it never changes"), ("near_zero", "no: it falls to about 0"),
-                 ("reset", "no: mid-run it jumped back to its starting value"))),
+        choices=_LR_TRACE_CHOICES),
     QuestionRow(
         "Q-ZERO-LOSS", "loss_zero_from_start",
         "Is the loss (or one of its terms) exactly zero from the first steps?",

@@ -363,21 +363,9 @@ def fit_floor(y: list[float], noise: float) -> float | None:
             # an approach of its own: a fast drop and then nothing (only an output bias learned) has no floor
             continue
         mb, tb = mb_all[skip:], tb_all[skip:]
-        nb = len(mb)
-        mean_m = sum(mb) / nb
-        best: tuple[float, float, float] | None = None  # (rss, f, A)
-        for tau in _TAUS:
-            e = [math.exp(-(t - tb[0]) / tau) for t in tb]
-            mean_e = sum(e) / nb
-            var_e = sum((v - mean_e) ** 2 for v in e)
-            if not var_e > 0:
-                continue
-            amp = sum((v - mean_e) * (m - mean_m) for v, m in zip(e, mb)) / var_e
-            f = mean_m - amp * mean_e
-            rss = sum((m - f - amp * v) ** 2 for v, m in zip(e, mb))
-            if amp > 0 and (best is None or rss < best[0]):
-                best = (rss, f, amp)
-        if best is not None and math.sqrt(best[0] / nb) <= max(threshold("MT-CURVE-FIT") * best[2], 3.0 * se_bin):
+        best = _fit_exp(tb, mb, _TAUS, decaying=True)
+        if best is not None and math.sqrt(best[0] / len(mb)) <= max(threshold("MT-CURVE-FIT") * best[2],
+                                                                      3.0 * se_bin):
             return best[1]
     return None
 
@@ -398,8 +386,12 @@ def _bins(y: list[float], noise: float) -> tuple[list[float], list[float], float
     return mb, tb, 1.2533 * noise / math.sqrt(max(1, n // nb))
 
 
-def _fit_exp(t: list[float], m: list[float], taus: Any) -> tuple[float, float, float] | None:
-    """Least squares ``m ~ f + A exp(-t / tau)`` over ``taus``: the best ``(f, A, tau)``, or None (pure)."""
+def _fit_exp(t: list[float], m: list[float], taus: Any,
+             decaying: bool = False) -> tuple[float, float, float, float] | None:
+    """Least squares ``m ~ f + A exp(-t / tau)`` over ``taus``: the best ``(rss, f, A, tau)``, or None (pure).
+
+    With ``decaying``, only fits with ``A > 0`` are candidates (a floor approached from above).
+    """
     k = len(t)
     mean_m = sum(m) / k
     best: tuple[float, float, float, float] | None = None  # (rss, f, A, tau)
@@ -412,9 +404,9 @@ def _fit_exp(t: list[float], m: list[float], taus: Any) -> tuple[float, float, f
         amp = sum((v - mean_e) * (x - mean_m) for v, x in zip(e, m)) / var_e
         f = mean_m - amp * mean_e
         rss = sum((x - f - amp * v) ** 2 for v, x in zip(e, m))
-        if best is None or rss < best[0]:
+        if (amp > 0 or not decaying) and (best is None or rss < best[0]):
             best = (rss, f, amp, tau)
-    return None if best is None else best[1:]
+    return best
 
 
 def stopped_short(mb: list[float], tb: list[float], tol: float, nonneg: bool = True) -> bool:
@@ -452,9 +444,9 @@ def stopped_short(mb: list[float], tb: list[float], tol: float, nonneg: bool = T
     step = (t[1] - t[0]) or 1.0
     taus = [0.5 * step * (2.0 * span / step) ** (i / 15) for i in range(16)]
     fit = _fit_exp(t, m, taus)
-    if fit is None or not fit[1] > 0:
+    if fit is None or not fit[2] > 0:
         return False
-    f, amp, tau = fit
+    _, f, amp, tau = fit
     pred = f + amp * math.exp(-(tb[-1] - t[0]) / tau)
     if nonneg:
         pred = max(pred, 0.0)
