@@ -1632,6 +1632,15 @@ def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
     return sorted(found)
 
 
+_SET_TO_NOTHING = rx.compile(r"[\w-]*\s*(?:[=:]|\bis\b|\bof\b|\bset\s+to\b)\s*['\"]?(?:0+(?:\.0+)?|none|false|off)"
+                             r"['\"]?(?![\w.]*[1-9])(?![\w-])", re.IGNORECASE)
+"""What follows a switch's name that sets it to nothing ("_steps=0", " = 0.0", ": none", " is 0"): the switch off."""
+
+
+_FLAT_STATES = frozenset({"same", "stay", "flat", "flatline", "plateau", "stuck"})
+"""Movements that say a curve holds its level (``_minor_noise_on_flat``)."""
+
+
 class _Reader:
     """Reads one text (see the module docstring)."""
 
@@ -2240,6 +2249,36 @@ class _Reader:
         said = self.text[self.tokens[sent_lo].start:self.tokens[sent_hi - 1].end]
         return any(phrase in said for phrase in K.FIT_PHRASES)
 
+    def _minor_noise_on_flat(self, p: Part, sent_lo: int, sent_hi: int) -> bool:
+        """Whether the noise at ``p`` is said to be slight beside a curve said to be flat or not falling.
+
+        "stays the same with some fluctuations", "doesn't decrease, just small oscillations" (``MINOR_WORDS``): the
+        curve's state is the stall, the noise is incidental.
+        """
+        toks = self.tokens
+        if not any(t.lemma in K.MINOR_WORDS for t in toks[max(sent_lo, p.i - 2):p.i]):
+            return False
+        for q in self.parts_in(sent_lo, sent_hi):
+            m = q.roles.get("m")
+            if q is p or m is None:
+                continue
+            if m in _FLAT_STATES or (m in ("down", "down_bare", "improve") and self._negated(q.i, sent_lo)):
+                return True
+        return False
+
+    def _no_more(self, p: Part, sent_lo: int, sent_hi: int) -> bool:
+        """Whether a denied movement at ``p`` is said to have stopped ("doesn't go down anymore").
+
+        "no longer decreases" (``knowledge.talk.NO_MORE``): it moved before, so the stall came after some learning.
+        """
+        toks = self.tokens
+        for k in range(max(sent_lo, p.i - 3), min(sent_hi, p.j + 5)):
+            one = toks[k].lemma
+            two = f"{one} {toks[k + 1].lemma}" if k + 1 < sent_hi else ""
+            if one in K.NO_MORE or two in K.NO_MORE:
+                return True
+        return False
+
     def _after_learning(self, sent_lo: int, at: int) -> bool:
         """Whether the sentence says, before token ``at``, that the quantity first went down or learned."""
         for p in self.parts_in(sent_lo, at):
@@ -2631,12 +2670,19 @@ class _Reader:
                 m = "spike"  # "rises sharply, then comes back down": a transient rise is a spike, not a divergence
             if m == "overfit" and not negated and self._sanity_fit(p.j, sent[1]):
                 continue  # "I overfit a single batch": the check that the model can learn, no symptom of the run
+            if m == "oscillate" and not negated and self._minor_noise_on_flat(p, *sent):
+                continue  # "stays the same with some fluctuations": a flat curve with a little noise, no swing
+            if m == "change" and not negated and any(t.lemma in K.SCARCELY
+                                                     for t in self.tokens[max(sent[0], p.i - 2):p.i]):
+                # "the loss hardly budges", "barely moves": a change said to be next to none is no change (a
+                # direction said so, "barely decreases", is a slow fall, above)
+                negated = True
             if negated:
                 m = f"not-{m}"
             at = p.i
             time, step = self._time(i, j, sent[0], sent[1], at)
             if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
-                    and self._after_learning(sent[0], at):
+                    and (self._after_learning(sent[0], at) or (negated and self._no_more(p, *sent))):
                 time = "after_learning"
             if split == "val" and time in ("later", "after_learning") and m in _STALLS and \
                     {"train", "training"} & set(self.lemmas(*sent)):
@@ -5553,6 +5599,13 @@ class _Reader:
             if key in K.EVERYDAY_SETTING_NAMES and not self._on_topic():
                 continue  # "the heater takes forever to warm up": everyday words, in a text of no training
             sets = {n: v for n, v in K.SETTING_NAMES[key].items() if not self.u.claimed(p.start, p.end, n)}
+            if _SET_TO_NOTHING.match(self.text, p.end) and any(
+                    v is True and n in K.REMOVABLE_SWITCHES for n, v in sets.items()):
+                # "--lr_warmup_steps=0", "max grad norm = 0", "warmup_ratio: 0.0": the switch's own option set to
+                # zero (or none, false) is the switch off, whatever its name holds
+                self.add({n: False for n, v in sets.items() if v is True and n in K.REMOVABLE_SWITCHES},
+                         p.start, p.end, named=True)
+                continue
             if self._removed(lead):
                 # "I removed the GradScaler", "disabled gradient clipping": a switch taken out is off; a value
                 # taken out ("dropped fp16") says nothing of the one now in use; and what the name only implies

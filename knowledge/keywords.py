@@ -652,6 +652,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\b\w*sched\w*\.step\(\)\s+(?:only\s+)?outside\s+(?:of\s+)?(?:the\s+)?(?:batch|inner|step|training|train)\s+loop\b",
        _LOOP, 0, negatable=False, scheduler_pace="too_slow"),
     _k(r"warmup", _QR, 0, warmup=True),
+    # a warmup option set to zero is the warmup switched off ("--lr_warmup_steps=0", "warmup_ratio: 0.0"), whatever
+    # its name holds: the option named is no warmup used
+    _k(r"\b(?:(?:lr|num)_)?warm_?up_(?:steps|ratio|epochs?|iters?|iterations)\s*[=:]\s*['\"]?0*(?:\.0+)?['\"]?"
+       r"(?![\d.]*[1-9])", _QR, 1, negatable=False, warmup=False),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
     # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
@@ -788,6 +792,17 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?\d+\.\d+"
        r"(?:\.\d+)?\b(?P<gap2>[^.!?\n]{0,60}?)(?<!n't\s)(?<!not\s)\b(?:works?|worked|fine|normal(?:ly)?|ok(?:ay)?|"
        r"trains?|trained|decreas\w*|converg\w*)\b",
+       _UN, 0, negatable=False, recent_change="library_upgrade"),
+    # two versions of one library compared by speed or result ("torch 1.12.1 runs slower than torch 1.8.2", "the
+    # same code on pytorch 0.2.0 is 20x slower than on 0.1.12"), or the version said to be all that differs ("only the
+    # pytorch version differs", "a git pull of torch"): the runs differ by the library, a change the trouble followed
+    _k(r"(?P<lib>pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
+       r"\d+\.\d+(?:\.\d+)?\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:\d+x\s+)?(?:slower|faster|worse|better)\s+than\s+(?:on\s+|with\s+)?"
+       r"(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?\d+\.\d+|"
+       r"\b(?:only|just)\s+(?:the\s+)?(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|"
+       r"diffusers|library)\s+versions?\s+(?:differs?|is\s+different|are\s+different|changed)\b|"
+       r"\bgit\s+pull(?:ed)?\s+(?:of\s+|on\s+)?(?:the\s+)?(?:pytorch|torch|transformers|lightning|accelerate|peft|"
+       r"trl|deepspeed|timm|diffusers)\b",
        _UN, 0, negatable=False, recent_change="library_upgrade"),
     # the same said the other way round: the version that trains first, then the one that does not ("it worked
     # with torch 1.13 but not with 2.0", "trains fine on transformers 4.20, fails on 4.21")
@@ -1207,6 +1222,15 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:keeps?\s+)?(?:halving|dropping|decreasing)\s+(?:on\s+)?every\s+step|(?:reduc\w*|lower\w*)\s+(?:the\s+)?loss\s+"
        r"scale\s+to\s+(?:0\.\d+|\d(?:\.\d+)?e-\d+)",
        _UN, P_UNSTABLE, negatable=False, scaler_skips="persistent", symptom="unstable"),
+    # the scaler's own log line with the scale at its floor ("Attempted loss scale: 1, reducing to 1", "... 2,
+    # reducing to 1", "Current loss scale already at minimum - cannot decrease scale anymore"): a dynamic scale starts
+    # at 2**16 (GradScaler, DeepSpeed's initial_scale_power 16) and halves on each overflow, so at 2 or below it has
+    # halved fifteen times or more and sits at DeepSpeed's min_loss_scale of 1: overflow on every step, not the
+    # calibration of the first few (a scale still in the thousands or millions, as the benign cue above reads)
+    _k(r"attempted\s+loss\s+scale:?\s*[12](?:\.0+)?,?\s+reducing\s+to\s+[12](?:\.0+)?(?![\d.])|"
+       r"(?:current\s+)?loss\s+scale\s+(?:is\s+)?already\s+at\s+(?:its\s+)?minimum|"
+       r"cannot\s+decrease\s+(?:the\s+)?(?:loss\s+)?scale\s+any\s*more",
+       _UN, P_UNSTABLE + 1, negatable=False, loss_scale_issue=True, scaler_skips="persistent", symptom="unstable"),
     _k(r"model\.half\(\)|\.half\(\)\s+on\s+the\s+model|model\.to\((?:torch\.)?(?:float16|half)\)|pure\s+(?:fp16|"
        r"float16|half[\s-]precision)\s+(?:weights|training|model)", _UN, 3, negatable=False, weights_dtype="fp16",
        mixed_precision="fp16"),

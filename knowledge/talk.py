@@ -549,7 +549,9 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "random transform", "random transformation", "random split",
                      # an overflow line that says the step was skipped is the loss scaler calibrating itself
                      *(f"overflow {p} {skip} {what}" for p in ". , ! : ;".split() for skip in ("skip", "skipping")
-                       for what in ("step", "iteration", "update", "batch"))})
+                       for what in ("step", "iteration", "update", "batch")),
+                     # ... and DeepSpeed's, which names the rank between ("OVERFLOW! Rank 0 Skipping step")
+                     *(f"overflow {p} rank" for p in ". , ! : ;".split())})
 """Phrases that hold a lexicon word without its sense ("fine-tuning" is no hyperparameter tuning)."""
 
 TOPIC_VALUES: dict[str, str] = {
@@ -2316,6 +2318,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
         (("period", "fix regular regularly same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
+        # spikes said to come regularly ("my training loss has regular spikes", "the loss spikes at regular
+        # intervals"): a period, even unnamed
+        (("regular regularly", "spike jump swing", "loss curve metric", "!schedule !scheduler !restart !irregular"),
+         {"loss_periodic": True}),
         # the curve said to repeat its shape ("the loss curve repeats the same bump pattern again and again"): a
         # swing with a period, not a flat curve (its "same" is the pattern's)
         (("repeat", "pattern bump shape cycle wave", "loss curve metric", "!schedule !scheduler !restart !token "
@@ -3838,3 +3844,28 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
                  needs=COARSE_CONTENT),
 )
 """The coarse reading's families, in the order the clarifying question names them."""
+
+ONE_DEVICE_RUN = (r"(?:\b(?:on|with|using|in)\s+(?:a\s+|my\s+|one\s+|1\s+|an?\s+)?single(?:[\s-]+\w+)?[\s-]+"
+                  r"(?:gpu|card|device)s?\b|"
+                  r"(?:^|\b(?:on|with|using|in|have|has|got)\s+|[,;:]\s*)(?:one|1|a\s+single|just\s+one|only\s+one)\s+"
+                  r"(?:nvidia\s+)?(?:gpu|card|(?:rtx\s*|gtx\s*)?(?:a100|h100|h200|a10g?|a6000|a40|l4|l40s?|t4|p100|v100|"
+                  r"k80|[1-5]0[6-9]0(?:\s*ti)?))\b|single[\s-]gpu\b)")
+"""A run said to be on one device ("on 1 A100", "one P100 with a batch size of 16", "single GPU", "on a single
+RTX 3090"): ``multi_gpu`` is false. The device is a GPU word or a GPU model's name, so "one node", "one epoch" or
+"one batch" say nothing of the device count."""
+ONE_DEVICE_CONTRASTS = (r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|as\s+on|instead\s+of|per|each|every|"
+                        r"out\s+of|of\s+the|buy|rent|should|would|could)\b[^.!?;\n]{0,25}$")
+"""Words just before a single device that make it a comparison, a share or a plan, not the run's setting ("slower
+than on a single GPU", "should I rent a single A100?")."""
+ONE_DEVICE_OF_SEVERAL = r"^\s*(?:out\s+of|of)\b"
+"""Words just after a single device that make it one of several ("one GPU out of 8", "one of the GPUs")."""
+NO_MORE = frozenset({"anymore", "any more", "no long", "no more"})
+"""Words that say a denied movement has stopped ("the loss doesn't go down anymore", "no longer decreases"): the
+quantity moved before, so the stall is a plateau after learning, not a curve flat from the start. (Lemmas:
+"no longer" is read as "no long".)"""
+SCARCELY = frozenset("barely hardly scarcely".split())
+"""Adverbs that make a change of no stated direction next to none ("hardly budges", "barely moves"): no change. Said
+of a direction ("barely decreases") they are a slow pace instead (``MOVEMENTS``' "slow")."""
+MINOR_WORDS = frozenset("some small minor slight little tiny".split())
+"""Words that make the noise on a curve slight ("with some fluctuations", "small oscillations"): beside a flat curve
+it is incidental, the stall is what the curve does."""
