@@ -771,7 +771,6 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     _head_short(best, dt.text)
     _negative_kl_loss(best, dt.text)
     _decay_per_step(best)
-    _single_device(best, dt.text)
     if history and not _troubled(best):
         if _ASKS.search(dt.text):
             # a trouble said as fixed, and nothing else wrong, but asked about ("had NaN, fixed it by lowering the
@@ -842,33 +841,6 @@ def _head_short(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str)
     except (TrainoptError, ValueError, TypeError):
         return
     best["label_check"] = (head[0], TextReading(obs, words))
-
-
-def _single_device(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
-    """A run said to be on one device: ``multi_gpu`` is false (``knowledge.talk.ONE_DEVICE_RUN``).
-
-    "on 1 A100", "one P100 with a batch size of 16", "single GPU": the count of devices is a setting the text
-    states. Nothing is added where several devices were read anywhere in the text (the one device is then a side
-    of a comparison: "DDP is slower than a single GPU"), or where the words just before the device compare, share
-    or plan it (``ONE_DEVICE_CONTRASTS``: "than on a single GPU", "should I rent one A100?").
-    """
-    if "multi_gpu" in best:
-        return
-    from knowledge.talk import ONE_DEVICE_CONTRASTS, ONE_DEVICE_OF_SEVERAL, ONE_DEVICE_RUN
-
-    contrast = rx.compile(ONE_DEVICE_CONTRASTS, re.IGNORECASE)
-    several = rx.compile(ONE_DEVICE_OF_SEVERAL, re.IGNORECASE)
-    for m in rx.compile(ONE_DEVICE_RUN, re.IGNORECASE).finditer(text):
-        if contrast.search(text[max(0, m.start() - 40):m.start() + 1]) is not None or \
-                several.search(text[m.end():m.end() + 12]) is not None:
-            continue
-        words = m.group(0).strip(" ,;:")
-        try:
-            obs = Observation.make("multi_gpu", False, f"text:{words}")
-        except (TrainoptError, ValueError, TypeError):
-            return
-        best["multi_gpu"] = ((0, 1, m.start(), ""), TextReading(obs, words))
-        return
 
 
 def _decay_per_step(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:

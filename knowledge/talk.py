@@ -2318,9 +2318,9 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "metric curve", "!schedule !scheduler !restart"), {"loss_periodic": True}),
         (("period", "fix regular regularly same constant", "spike oscillate swing jump fluctuate loss curve",
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
-        # spikes said to come regularly ("my training loss has regular spikes", "the loss spikes at regular
-        # intervals"): a period, even unnamed
-        (("regular regularly", "spike jump swing", "loss curve metric", "!schedule !scheduler !restart !irregular"),
+        # spikes said to be regular ("my training loss has regular spikes"): a period, even unnamed (the adverb
+        # "regularly" is often, not on a fixed period: "the loss regularly jumps around")
+        (("regular", "spike jump swing", "loss curve metric", "!schedule !scheduler !restart !irregular !regularly"),
          {"loss_periodic": True}),
         # the curve said to repeat its shape ("the loss curve repeats the same bump pattern again and again"): a
         # swing with a period, not a flat curve (its "same" is the pattern's)
@@ -3845,20 +3845,6 @@ COARSE_FAMILIES: tuple[CoarseFamily, ...] = (
 )
 """The coarse reading's families, in the order the clarifying question names them."""
 
-ONE_DEVICE_RUN = (r"(?:\b(?:on|with|using|in)\s+(?:a\s+|my\s+|one\s+|1\s+|an?\s+)?single(?:[\s-]+\w+)?[\s-]+"
-                  r"(?:gpu|card|device)s?\b|"
-                  r"(?:^|\b(?:on|with|using|in|have|has|got)\s+|[,;:]\s*)(?:one|1|a\s+single|just\s+one|only\s+one)\s+"
-                  r"(?:nvidia\s+)?(?:gpu|card|(?:rtx\s*|gtx\s*)?(?:a100|h100|h200|a10g?|a6000|a40|l4|l40s?|t4|p100|v100|"
-                  r"k80|[1-5]0[6-9]0(?:\s*ti)?))\b|single[\s-]gpu\b)")
-"""A run said to be on one device ("on 1 A100", "one P100 with a batch size of 16", "single GPU", "on a single
-RTX 3090"): ``multi_gpu`` is false. The device is a GPU word or a GPU model's name, so "one node", "one epoch" or
-"one batch" say nothing of the device count."""
-ONE_DEVICE_CONTRASTS = (r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|as\s+on|instead\s+of|per|each|every|"
-                        r"out\s+of|of\s+the|buy|rent|should|would|could)\b[^.!?;\n]{0,25}$")
-"""Words just before a single device that make it a comparison, a share or a plan, not the run's setting ("slower
-than on a single GPU", "should I rent a single A100?")."""
-ONE_DEVICE_OF_SEVERAL = r"^\s*(?:out\s+of|of)\b"
-"""Words just after a single device that make it one of several ("one GPU out of 8", "one of the GPUs")."""
 NO_MORE = frozenset({"anymore", "any more", "no long", "no more"})
 """Words that say a denied movement has stopped ("the loss doesn't go down anymore", "no longer decreases"): the
 quantity moved before, so the stall is a plateau after learning, not a curve flat from the start. (Lemmas:

@@ -17,11 +17,12 @@ DeepSpeed body ends "is this normal??" and had demanded no symptom at all, where
 makes of it is right; it now states the benign skips (``scaler_skips=occasional``), which makes 187 observations.
 
 After the mechanisms tested below (a loss scale at its floor in the scaler's own log line, and DeepSpeed's per-rank
-overflow line kept benign; a run said to be on one device; a switch's option set to zero; spikes said to come
-regularly; two library versions compared, or said to be all that differs; a denied fall said to have stopped
-"anymore"; a change "hardly" made; slight noise on a flat curve): 165 of 187 read right (88.2%), no body read as
-nothing, 1 with a wrong reading. Each body still read short or wrong is marked ``xfail(strict=True)`` with what it
-misses, so closing a gap (or opening a new one) fails the test.
+overflow line kept benign; a switch's option set to zero; spikes said to be regular; two library versions compared,
+or said to be all that differs; a denied fall said to have stopped "anymore"; a change "hardly" made; slight noise on
+a flat curve): 161 of 187 read right (86.1%), no body read as nothing, 1 with a wrong reading. A run said to be on
+one device is left unread, as the project decided (``tests/test_talk.py::test_quoted_settings_are_not_guessed``):
+the four bodies that state one stay xfail. Each body still read short or wrong is marked ``xfail(strict=True)``
+with what it misses, so closing a gap (or opening a new one) fails the test.
 """
 
 from __future__ import annotations
@@ -285,11 +286,16 @@ PROBES: list[tuple[str, dict]] = [
 ]
 
 FACTS = 187
-READ_FLOOR = 165
+READ_FLOOR = 161
 NOTHING_CEILING = 0
 WRONG_CEILING = 1
+ONE_DEVICE_UNREAD = ("misses multi_gpu=False: one device said is left unread by design "
+                     "(test_talk.py::test_quoted_settings_are_not_guessed, test_reading_l29)")
 # Bodies still read short or wrong, by their first 55 characters: what each misses or misreads.
 XFAIL: dict[str, str] = {
+    'copy-pasted the GRPO quickstart from the README, single': ONE_DEVICE_UNREAD,
+    'fine-tuning stable diffusion with train_text_to_image.p': ONE_DEVICE_UNREAD,
+    'after updating pytorch from 0.4 to 1.1 training got muc': ONE_DEVICE_UNREAD,
     'DiT-S/8 with the exact training script: the training lo': 'misses loss_behavior: "does not decrease after a few '
                                                                'hundred steps" may also mean it never did',
     'sdxl lora on 1356 image-text pairs, --train_batch_size=': 'misses dataset_size (a count of image-text pairs)',
@@ -307,7 +313,8 @@ XFAIL: dict[str, str] = {
                                                                'epoch_start_drop, not as a period)',
     'local reconstruction pretraining on my own dataset, the': 'misses nan_onset ("around epoch 8")',
     'T2t_vit_14 on ImageNet-100 with 4 gpus, -b 128 --lr 1e-': 'misses batch_size (the flag -b 128)',
-    'LoRA r=16 on a 31B model, one H200, bf16, per_device_tr': 'misses lr_schedule ("lr 1e-4 cosine")',
+    'LoRA r=16 on a 31B model, one H200, bf16, per_device_tr': 'misses lr_schedule ("lr 1e-4 cosine"), and '
+                                                               'multi_gpu=False (one device, unread by design)',
     'LoRA SFT of a vision llama: at certain steps in the mid': 'misses grad_clipping ("I set max_grad_norm to 1")',
     'all the code is the same, only the pytorch version diff': 'misses symptom (two epoch times, 13.62s against 294s)',
     'BERT for NLI with binary cross entropy, batch size 8, A': 'misses class_imbalance=False ("balanced")',
@@ -402,21 +409,6 @@ def test_a_loss_scale_still_high_is_calibration(text: str) -> None:
     assert "loss_scale_issue" not in got and got.get("symptom") != "unstable", got
 
 
-@pytest.mark.parametrize("text", ["I train on a single GPU and the loss is nan", "one P100 with a batch size of 16",
-                                  "on 1 A100 the loss does not decrease", "LoRA on a 31B model, one H200, bf16",
-                                  "single gpu, loss nan", "on a single RTX 3090 the loss is nan"])
-def test_a_run_said_to_be_on_one_device_is_no_multi_gpu_run(text: str) -> None:
-    assert obs(text).get("multi_gpu") is False
-
-
-@pytest.mark.parametrize("text", ["DDP is slower than a single GPU", "it is slower than on a single GPU",
-                                  "one gpu out of 8 is idle", "the loss is nan on one of the GPUs",
-                                  "one node with 4 gpus and training is slow", "one epoch takes 3 hours",
-                                  "should I rent a single A100 or two 4090s?"])
-def test_one_device_compared_shared_or_planned_is_no_setting(text: str) -> None:
-    assert obs(text).get("multi_gpu") is not False
-
-
 @pytest.mark.parametrize("text", ["--lr_warmup_steps=0 and lr 1e-4", "warmup_steps=0", "num_warmup_steps: 0",
                                   "warmup_ratio=0.0"])
 def test_a_switch_option_set_to_zero_is_the_switch_off(text: str) -> None:
@@ -429,12 +421,13 @@ def test_a_switch_option_set_above_zero_is_on(text: str) -> None:
     assert obs(text).get("warmup") is True
 
 
-@pytest.mark.parametrize("text", ["my training loss has regular spikes", "the loss spikes regularly"])
+@pytest.mark.parametrize("text", ["my training loss has regular spikes", "the loss shows regular jumps"])
 def test_spikes_said_to_come_regularly_are_periodic(text: str) -> None:
     assert obs(text).get("loss_periodic") is True
 
 
-@pytest.mark.parametrize("text", ["I use a regular schedule and the loss spikes", "the loss spikes now and then"])
+@pytest.mark.parametrize("text", ["I use a regular schedule and the loss spikes", "the loss spikes now and then",
+                                  "the loss regularly jumps around"])
 def test_spikes_with_no_regularity_said_are_not_periodic(text: str) -> None:
     assert "loss_periodic" not in obs(text)
 
