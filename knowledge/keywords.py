@@ -1441,6 +1441,22 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"long\s+before|much\s+(?:earlier|sooner|faster))|t_max\s*=\s*(?:num_|n_)?epochs?\b(?P<gap1>[^!?\n]{0,60}?)"
        r"(?:every|each|per)\s+(?:batch|step|iteration)",
        _LOOP, negatable=False, scheduler_pace="too_fast"),
+    # (told by where the schedule ends against where it was set to end: "the LR reaches its end value after about
+    # 2.5k steps instead of at 10k", "the lr hits its minimum after 3000 of 12000 steps", "the learning rate is 0
+    # after half of max_train_steps"): a schedule can only reach its end, floor or zero before the planned step
+    # count if it advances faster than it was defined for; reaching it late is not possible, a slow schedule never
+    # gets there, so the end value said with an earlier step is the fast pace (not the peak: a warmup that peaks
+    # late is the slow one, and "reaches its final value at the end of training" is the plan kept)
+    _k(r"(?:\blr|learning[\s-]rate)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:reach\w*|hits?|hit|gets?\s+to|got\s+to|"
+       r"falls?\s+to|fell\s+to|drops?\s+to|dropped\s+to|decays?\s+to|decayed\s+to|is\s+(?:already\s+)?at|was\s+"
+       r"(?:already\s+)?at|becomes?|became|is|was)\s+(?:already\s+)?(?:(?:its|the)\s+(?:end|final|minimum|min|lowest|"
+       r"floor|last|eta_min|min_lr)(?:\s+(?:value|lr|learning\s+rate))?|0(?:\.0+)?|zero)\s+"
+       r"(?:(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?[\d.,]+\s*k?\s*"
+       r"(?:steps?|iterations?|iters?|epochs?|updates?)?\s*(?:,\s*)?(?:instead\s+of|rather\s+than|not\s+(?:at|after)|"
+       r"of|out\s+of)\b|(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+)?(?:half|a\s+quarter|"
+       r"a\s+third|one\s+quarter|one\s+third|the\s+first\s+half|\d{1,2}\s*%)\s+(?:of|through)\s+(?:the\s+|my\s+)?"
+       r"(?:training|run|steps|max_train_steps|max_steps|total\s+steps|epochs|schedule))",
+       _LOOP, negatable=False, scheduler_pace="too_fast"),
     # an LR scheduler stepped per batch where it was defined per epoch ("I call scheduler.step() every batch instead
     # of every epoch", "the lr scheduler steps each iteration instead of once per epoch"): it runs out that many
     # times too early; the other way round ("stepped every epoch instead of every step") it barely moves

@@ -2727,11 +2727,17 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           # (nor a one-hot encoding: "sigmoid output layer, targets one-hot")
           # (nor a count of hits: "only 27 of 7000 are right" scores the predictions, it does not say they agree)
           "!rare !minority !never !imbalanced !imbalance !differ !vary !slow !fast !speed !rather !hot !again !repeat "
-          "!repetition !repetitive !loop !right !correct !correctly"),
+          "!repetition !repetitive !loop !right !correct !correctly"
+          # (nor a metric's code that takes the predictions from the outputs: "acc = (torch.argmax(logits) ==
+          # y).float().mean()" says how the accuracy is computed; its mean and its argmax are no sameness of the
+          # outputs, and "the argmax is always the same class" is still read by the rows on one class for all)
+          " !argmax"),
          # (nor a use said to be the only one: "loaded for inference only, the outputs look fine")
          {"predictions_constant": True, "symptom": "not_learning"}, ((1, 0, "loss lr accuracy acc metric inference"),)),
         # predictions at the mean of the targets: a regression model that outputs one number
-        (("predict prediction output regressor", "mean average", "target label y value price"),
+        # (not the code of a classifier's accuracy, whose argmax picks a class: "(torch.argmax(outputs) ==
+        # targets).float().mean()")
+        (("predict prediction output regressor", "mean average", "target label y value price", "!argmax"),
          {"task": "regression"}),
         # one number whatever the input ("gives the same number no matter the input")
         (("same constant identical", "number value", "regardless", "!loss !lr !rate !accuracy !acc !seed !metric"),
