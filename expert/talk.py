@@ -660,22 +660,36 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
             word = word.lstrip(".")
         if not word:
             continue
-        # an identifier is split at its dots first, then each piece that the lexicon does not know at "_" and "-"
-        # ("optimizer.zero_grad" -> optimizer, zero_grad; "val_loss" -> val, loss)
-        parts = [word] if (_lemma(word),) in phrases else [
-            q for piece in re.split(r"[./]", word) if piece
-            for q in ([piece] if (_lemma(piece),) in phrases else re.split(r"[_-]", piece)) if q]
         pos = m.start()
-        for part in parts:
+        for part, lemma in _word_parts(word, fuzzy):
             at = text.find(part, pos, m.end())
             at = pos if at < 0 else at
-            lemma = _lemma(part)
-            if fuzzy and (lemma,) not in phrases and lemma not in K.NEGATORS:
-                lemma = _lemma(_corrected(lemma))
-            if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
-                lemma = "not"  # "doesn't", "dont": the contraction is the negation
             yield Token(part, lemma, at, at + len(part), "word")
             pos = at + len(part)
+
+
+@lru_cache(maxsize=16_384)
+def _word_parts(word: str, fuzzy: bool) -> tuple[tuple[str, str], ...]:
+    """The pieces of a lower-case word as tokens, each with its lemma (worked out once per distinct word).
+
+    A text says its words many times ("loss" on every line of a log): the split, the lemma and the slip
+    correction depend on the word alone.
+    """
+    phrases = _phrases()
+    # an identifier is split at its dots first, then each piece that the lexicon does not know at "_" and "-"
+    # ("optimizer.zero_grad" -> optimizer, zero_grad; "val_loss" -> val, loss)
+    parts = [word] if (_lemma(word),) in phrases else [
+        q for piece in re.split(r"[./]", word) if piece
+        for q in ([piece] if (_lemma(piece),) in phrases else re.split(r"[_-]", piece)) if q]
+    out = []
+    for part in parts:
+        lemma = _lemma(part)
+        if fuzzy and (lemma,) not in phrases and lemma not in K.NEGATORS:
+            lemma = _lemma(_corrected(lemma))
+        if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
+            lemma = "not"  # "doesn't", "dont": the contraction is the negation
+        out.append((part, lemma))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------------ parts
