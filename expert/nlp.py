@@ -749,19 +749,27 @@ def _required(items: Any) -> set[str] | None:
 
 
 Requirement = tuple[Any, ...]
-"""What every match of a pattern holds: ``("words", runs, digit runs)``, one of the runs inside a word of the text
-(or one of the digit runs inside the text); ``("all", parts)``, each of the parts; ``("any", parts)``, one of them."""
+"""What every match of a pattern holds: ``("words", runs, in text)``, one of the runs inside a word of the text or
+one of the strings ``in text`` (the runs of digits, and strings with no word character) inside the text;
+``("all", parts)``, each of the parts; ``("any", parts)``, one of them."""
 
 
 def _words_node(strings: set[str]) -> Requirement | None:
-    """The requirement that one of ``strings`` is in a match, by each one's longest word run (None: none known)."""
+    """The requirement that one of ``strings`` is in a match (None: none known).
+
+    A string is looked for by its longest word run (in the text's words), one with no word character whole (in the
+    text: "-" of a negative number).
+    """
     if not strings or "" in strings:
         return None
-    pieces = [_WORD_PIECE.findall(s) for s in strings]
-    if not all(pieces):
-        return None
-    words = frozenset(max(p, key=len) for p in pieces)
-    return ("words", words, tuple(sorted(w for w in words if w.isdigit())))
+    words, marks = set(), set()
+    for s in strings:
+        pieces = _WORD_PIECE.findall(s)
+        if pieces:
+            words.add(max(pieces, key=len))
+        else:
+            marks.add(s)
+    return ("words", frozenset(words), tuple(sorted(w for w in words if w.isdigit())) + tuple(sorted(marks)))
 
 
 def _requirement(items: Any) -> Requirement | None:
@@ -821,7 +829,7 @@ def required_tree(pattern: str) -> Requirement | None:
 
 
 def holds(req: Requirement | None, inside: Callable[[str], bool], in_text: Callable[[str], bool]) -> bool:
-    """Whether a text may match a pattern of requirement ``req``: ``inside`` tests a word run, ``in_text`` a number."""
+    """Whether a text may match a pattern of requirement ``req`` (``inside``: a word run; ``in_text``: a string)."""
     if req is None:
         return True
     kind = req[0]

@@ -1676,6 +1676,8 @@ class _Reader:
         self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
         self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
         self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)
+        self._clause_list: list[tuple[int, int, int]] | None = None  # (see _clause_spans)
+        self._sentence_spans: list[tuple[int, int]] | None = None  # (see _sentences)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -4998,7 +5000,7 @@ class _Reader:
         the other half names (``ELLIPSIS_LEADS``). Runs once the whole text is read, over its readings.
         """
         by_sentence: dict[int, list[tuple[int, int]]] = {}
-        for s, i, j in _clauses(self.tokens, self.parts):
+        for s, i, j in self._clause_spans():
             by_sentence.setdefault(s, []).append((i, j))
         for clauses in by_sentence.values():
             if len(clauses) < 2 or self._weighed_change(clauses[0][0], clauses[-1][1]):
@@ -5119,12 +5121,20 @@ class _Reader:
             self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, start, end)
 
     def _sentences(self) -> list[tuple[int, int]]:
-        """``(first token, one past last)`` of each sentence."""
-        spans: dict[int, tuple[int, int]] = {}
-        for s, i, j in _clauses(self.tokens, self.parts):
-            lo, _hi = spans.get(s, (i, j))
-            spans[s] = (lo, j)
-        return list(spans.values())
+        """``(first token, one past last)`` of each sentence (worked out once: a dozen readers walk them)."""
+        if self._sentence_spans is None:
+            spans: dict[int, tuple[int, int]] = {}
+            for s, i, j in self._clause_spans():
+                lo, _hi = spans.get(s, (i, j))
+                spans[s] = (lo, j)
+            self._sentence_spans = list(spans.values())
+        return self._sentence_spans
+
+    def _clause_spans(self) -> list[tuple[int, int, int]]:
+        """``_clauses`` of the text's tokens and parts, which never change once read: worked out once."""
+        if self._clause_list is None:
+            self._clause_list = list(_clauses(self.tokens, self.parts))
+        return self._clause_list
 
     def _changed(self, lo: int, hi: int, setting: str, start: int, end: int, before: Any = None,
                  after: Any = None) -> None:
@@ -5248,7 +5258,7 @@ class _Reader:
     def read(self) -> Understanding:
         state: dict[str, Any] = {}
         sentences: dict[int, list[tuple[int, int]]] = {}
-        for s, i, j in _clauses(self.tokens, self.parts):
+        for s, i, j in self._clause_spans():
             sentences.setdefault(s, []).append((i, j))
         for clauses in sentences.values():
             lo, hi = clauses[0][0], clauses[-1][1]

@@ -116,6 +116,10 @@ def test_required_tree_keeps_every_requirement_and_each_alternative_apart() -> N
     # (each alternative is whole: "loss" from one and "dominates" from the other is neither)
     assert not said("the loss is nan again") and not said("loss dominates the curve")
     assert required_tree(r"nan|\w+") is None  # one alternative requires nothing known: always tried
+    # (a string with no word character is looked for whole: the minus of a negative loss)
+    negative = required_tree(r"loss\s+is\s+-\s*\d")
+    assert holds(negative, "loss is -3".__contains__, "loss is -3".__contains__)
+    assert not holds(negative, "loss is 3".__contains__, "loss is 3".__contains__)
     assert holds(None, "".__contains__, "".__contains__)
 
 
