@@ -31,7 +31,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator
 from dataclasses import field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -56,6 +56,9 @@ a line composed before, its numbers aside, is a log's record, and past the first
 said; the evidence pass reads the figures of every line."""
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
+CODE_FILTER_CHARS = 5_000
+"""Texts at least this long search only the code idioms whose required words they hold (``_code_needed``): working
+those words out parses the idioms' patterns, once a process, which a typed complaint would not repay."""
 
 _TOKEN = rx.compile(
     r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
@@ -201,9 +204,9 @@ class Token:
     kind: str  # word, num, arrow, punct, other
     unit: str = ""
 
-    @property
+    @cached_property
     def number(self) -> float | None:
-        """The token's value when it is a number."""
+        """The token's value when it is a number (read once: the readers ask a number's value many times)."""
         if self.kind != "num":
             return None
         try:
@@ -6068,9 +6071,10 @@ class _Reader:
         # a long text is a pasted log: its code is read in the lines that are composed (``_ranges``), which keeps
         # the forty patterns' work bounded whatever the length
         spans = self._spans if self._spans is not None else [(0, len(self.text))]
-        # (in those lines, an idiom none of whose required words they hold cannot match, and is not searched; on
-        # ASCII lines, where case folding is exact)
-        said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else ""
+        # (in those lines, or the whole of a text long enough, an idiom none of whose required words they hold
+        # cannot match, and is not searched; on ASCII text, where case folding is exact)
+        said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else \
+            self.text.lower() if len(self.text) >= CODE_FILTER_CHARS else ""
         needed = _code_needed() if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
         for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
             if words is not None and not any(w in said for w in words):
