@@ -403,6 +403,10 @@ NUMBER_KEYED_CHARS = 20_000
 """Texts at least this long key the word starts that are numbers by what follows them (``number_prefixes``): in a
 pasted log most word starts are numbers, and a cue led by a number ("32 images per GPU", "8x A100") would otherwise
 be tried at every one of them. Shorter texts (anything typed) scan as before."""
+REQUIREMENT_CHARS = 100_000
+"""Texts at least this long test all that a live cue requires (``required_tree``), not only its most selective
+words: the cues' trees are parsed once a process (a few hundred ms for all of them), which a long log repays in the
+match attempts it saves (ten times fewer on a megabyte of log lines)."""
 RUN_OF_DIGITS, RUN_OF_BLANKS = "\x00", "\x01"
 """How a number key writes a run of digits and a run of blanks (characters no cue writes)."""
 NUMBER_KEY_LEN = 5
@@ -744,6 +748,98 @@ def _required(items: Any) -> set[str] | None:
     return _better(best, run)
 
 
+Requirement = tuple[Any, ...]
+"""What every match of a pattern holds: ``("words", runs, in text)``, one of the runs inside a word of the text or
+one of the strings ``in text`` (the runs of digits, and strings with no word character) inside the text;
+``("all", parts)``, each of the parts; ``("any", parts)``, one of them."""
+
+
+def _words_node(strings: set[str]) -> Requirement | None:
+    """The requirement that one of ``strings`` is in a match (None: none known).
+
+    A string is looked for by its longest word run (in the text's words), one with no word character whole (in the
+    text: "-" of a negative number).
+    """
+    if not strings or "" in strings:
+        return None
+    words, marks = set(), set()
+    for s in strings:
+        pieces = _WORD_PIECE.findall(s)
+        if pieces:
+            words.add(max(pieces, key=len))
+        else:
+            marks.add(s)
+    return ("words", frozenset(words), tuple(sorted(w for w in words if w.isdigit())) + tuple(sorted(marks)))
+
+
+def _requirement(items: Any) -> Requirement | None:
+    """Every requirement of the parsed ``items`` known (:func:`_required` keeps only the most selective one).
+
+    A branch requires what one of its alternatives does: each alternative is kept whole, not merged into one set.
+    """
+    parts: list[Requirement] = []
+    run = {""}
+
+    def close(strings: set[str]) -> None:
+        node = _words_node(strings)
+        if node is not None:
+            parts.append(node)
+
+    for op, av in items:
+        one = _exact_set([(op, av)])
+        if one is not None:
+            joined = {a + b for a in run for b in one}
+            if len(joined) <= _REQ_LIMIT:
+                run = joined
+                continue
+            close(run)
+            run = one
+            continue
+        close(run)
+        run = {""}
+        inner = None
+        if op is _sre_c.SUBPATTERN:
+            inner = _requirement(av[-1])
+        elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
+            inner = _requirement(av)
+        elif op is _sre_c.BRANCH:
+            alts = [_requirement(a) for a in av[1]]
+            if all(alts):  # (an alternative that requires nothing known lets the branch require nothing)
+                inner = ("any", tuple(alts))
+        elif op in _REPEATS and av[0] >= 1:
+            inner = _requirement(av[2])
+        if inner is not None:
+            parts.append(inner)
+    close(run)
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else ("all", tuple(parts))
+
+
+def required_tree(pattern: str) -> Requirement | None:
+    """Everything known that a text must hold to match ``pattern`` (see ``Requirement``; None: nothing known).
+
+    :func:`required_words` keeps one set of words, the most selective; a long text tests them all, since that set
+    alone ("loss") says little of a log that names the loss on every line.
+    """
+    try:
+        return _requirement(_parsed(pattern))
+    except (re.error, RecursionError, TypeError, ValueError):
+        return None
+
+
+def holds(req: Requirement | None, inside: Callable[[str], bool], in_text: Callable[[str], bool]) -> bool:
+    """Whether a text may match a pattern of requirement ``req`` (``inside``: a word run; ``in_text``: a string)."""
+    if req is None:
+        return True
+    kind = req[0]
+    if kind == "words":
+        return any(map(inside, req[1])) or any(map(in_text, req[2]))
+    if kind == "all":
+        return all(holds(r, inside, in_text) for r in req[1])
+    return any(holds(r, inside, in_text) for r in req[1])
+
+
 def required_words(pattern: str) -> frozenset[str] | None:
     """Lower-case runs of word characters, one of which lies inside one word of the text for every match.
 
@@ -853,6 +949,7 @@ class Scanner:
         self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
         self._numbers: list[Any] = [_UNKNOWN] * len(self._patterns)  # each cue's ``number_prefixes``, when asked
         self._led: dict[int, Any] = {}  # a cue with no prefixes: its ``word_led_prefixes``' finders, when asked
+        self._trees: dict[int, Requirement | None] = {}  # a cue's ``required_tree``, when a long text asks
         if analysis is not None and len(analysis) == len(self._patterns):
             # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
             self._prefixes = [a for a, _ in analysis]
@@ -882,8 +979,17 @@ class Scanner:
         if self._digits is None:
             self._digits = [() if r is None else tuple(sorted(w for w in r if w.isdigit())) for r in self._required]
         inside, in_text = joined.__contains__, low.__contains__
-        return [i for i, (required, digits) in enumerate(zip(self._required, self._digits))
+        live = [i for i, (required, digits) in enumerate(zip(self._required, self._digits))
                 if required is None or any(map(inside, required)) or (digits and any(map(in_text, digits)))]
+        if len(low) < REQUIREMENT_CHARS:
+            return live
+        # a long text tests all that a cue requires (parsed for the cues it leaves, once): a pasted
+        # log names the loss on every line, and a cue of the loss falling "below" something would be tried at
+        # each of them in vain
+        for i in live:
+            if i not in self._trees:
+                self._trees[i] = required_tree(self._patterns[i])
+        return [i for i in live if holds(self._trees[i], inside, in_text)]
 
     def _prefix_split(self, i: int) -> tuple[frozenset[str], tuple[str, ...], list[str]]:
         """Cue ``i``'s prefixes parted once: first characters of its word prefixes, those prefixes, the others."""

@@ -31,7 +31,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator
 from dataclasses import field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -56,6 +56,9 @@ a line composed before, its numbers aside, is a log's record, and past the first
 said; the evidence pass reads the figures of every line."""
 FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
+CODE_FILTER_CHARS = 5_000
+"""Texts at least this long search only the code idioms whose required words they hold (``_code_needed``): working
+those words out parses the idioms' patterns, once a process, which a typed complaint would not repay."""
 
 _TOKEN = rx.compile(
     r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
@@ -201,9 +204,9 @@ class Token:
     kind: str  # word, num, arrow, punct, other
     unit: str = ""
 
-    @property
+    @cached_property
     def number(self) -> float | None:
-        """The token's value when it is a number."""
+        """The token's value when it is a number (read once: the readers ask a number's value many times)."""
         if self.kind != "num":
             return None
         try:
@@ -660,22 +663,36 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
             word = word.lstrip(".")
         if not word:
             continue
-        # an identifier is split at its dots first, then each piece that the lexicon does not know at "_" and "-"
-        # ("optimizer.zero_grad" -> optimizer, zero_grad; "val_loss" -> val, loss)
-        parts = [word] if (_lemma(word),) in phrases else [
-            q for piece in re.split(r"[./]", word) if piece
-            for q in ([piece] if (_lemma(piece),) in phrases else re.split(r"[_-]", piece)) if q]
         pos = m.start()
-        for part in parts:
+        for part, lemma in _word_parts(word, fuzzy):
             at = text.find(part, pos, m.end())
             at = pos if at < 0 else at
-            lemma = _lemma(part)
-            if fuzzy and (lemma,) not in phrases and lemma not in K.NEGATORS:
-                lemma = _lemma(_corrected(lemma))
-            if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
-                lemma = "not"  # "doesn't", "dont": the contraction is the negation
             yield Token(part, lemma, at, at + len(part), "word")
             pos = at + len(part)
+
+
+@lru_cache(maxsize=16_384)
+def _word_parts(word: str, fuzzy: bool) -> tuple[tuple[str, str], ...]:
+    """The pieces of a lower-case word as tokens, each with its lemma (worked out once per distinct word).
+
+    A text says its words many times ("loss" on every line of a log): the split, the lemma and the slip
+    correction depend on the word alone.
+    """
+    phrases = _phrases()
+    # an identifier is split at its dots first, then each piece that the lexicon does not know at "_" and "-"
+    # ("optimizer.zero_grad" -> optimizer, zero_grad; "val_loss" -> val, loss)
+    parts = [word] if (_lemma(word),) in phrases else [
+        q for piece in re.split(r"[./]", word) if piece
+        for q in ([piece] if (_lemma(piece),) in phrases else re.split(r"[_-]", piece)) if q]
+    out = []
+    for part in parts:
+        lemma = _lemma(part)
+        if fuzzy and (lemma,) not in phrases and lemma not in K.NEGATORS:
+            lemma = _lemma(_corrected(lemma))
+        if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
+            lemma = "not"  # "doesn't", "dont": the contraction is the negation
+        out.append((part, lemma))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------------ parts
@@ -1671,6 +1688,8 @@ class _Reader:
         self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
         self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
         self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)
+        self._clause_list: list[tuple[int, int, int]] | None = None  # (see _clause_spans)
+        self._sentence_spans: list[tuple[int, int]] | None = None  # (see _sentences)
 
     # -- helpers ------------------------------------------------------------------------------------
     def add(self, sets: dict[str, Any], start: int, end: int, strong: bool = True, hedged: bool = False,
@@ -5030,7 +5049,7 @@ class _Reader:
         the other half names (``ELLIPSIS_LEADS``). Runs once the whole text is read, over its readings.
         """
         by_sentence: dict[int, list[tuple[int, int]]] = {}
-        for s, i, j in _clauses(self.tokens, self.parts):
+        for s, i, j in self._clause_spans():
             by_sentence.setdefault(s, []).append((i, j))
         for clauses in by_sentence.values():
             if len(clauses) < 2 or self._weighed_change(clauses[0][0], clauses[-1][1]):
@@ -5151,12 +5170,20 @@ class _Reader:
             self._read_change({"recent_change": "gpu_count", "world_size_changed": True}, start, end)
 
     def _sentences(self) -> list[tuple[int, int]]:
-        """``(first token, one past last)`` of each sentence."""
-        spans: dict[int, tuple[int, int]] = {}
-        for s, i, j in _clauses(self.tokens, self.parts):
-            lo, _hi = spans.get(s, (i, j))
-            spans[s] = (lo, j)
-        return list(spans.values())
+        """``(first token, one past last)`` of each sentence (worked out once: a dozen readers walk them)."""
+        if self._sentence_spans is None:
+            spans: dict[int, tuple[int, int]] = {}
+            for s, i, j in self._clause_spans():
+                lo, _hi = spans.get(s, (i, j))
+                spans[s] = (lo, j)
+            self._sentence_spans = list(spans.values())
+        return self._sentence_spans
+
+    def _clause_spans(self) -> list[tuple[int, int, int]]:
+        """``_clauses`` of the text's tokens and parts, which never change once read: worked out once."""
+        if self._clause_list is None:
+            self._clause_list = list(_clauses(self.tokens, self.parts))
+        return self._clause_list
 
     def _changed(self, lo: int, hi: int, setting: str, start: int, end: int, before: Any = None,
                  after: Any = None) -> None:
@@ -5280,7 +5307,7 @@ class _Reader:
     def read(self) -> Understanding:
         state: dict[str, Any] = {}
         sentences: dict[int, list[tuple[int, int]]] = {}
-        for s, i, j in _clauses(self.tokens, self.parts):
+        for s, i, j in self._clause_spans():
             sentences.setdefault(s, []).append((i, j))
         for clauses in sentences.values():
             lo, hi = clauses[0][0], clauses[-1][1]
@@ -6097,9 +6124,10 @@ class _Reader:
         # a long text is a pasted log: its code is read in the lines that are composed (``_ranges``), which keeps
         # the forty patterns' work bounded whatever the length
         spans = self._spans if self._spans is not None else [(0, len(self.text))]
-        # (in those lines, an idiom none of whose required words they hold cannot match, and is not searched; on
-        # ASCII lines, where case folding is exact)
-        said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else ""
+        # (in those lines, or the whole of a text long enough, an idiom none of whose required words they hold
+        # cannot match, and is not searched; on ASCII text, where case folding is exact)
+        said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else \
+            self.text.lower() if len(self.text) >= CODE_FILTER_CHARS else ""
         needed = _code_needed() if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
         for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
             if words is not None and not any(w in said for w in words):

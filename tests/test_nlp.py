@@ -13,14 +13,17 @@ from expert.nlp import (
     IGNORECASE_FOLDS,
     NUMBER_KEYED_CHARS,
     PREFIXED_CHARS,
+    REQUIREMENT_CHARS,
     Scanner,
     _prefix_finders,
     finditer_prefixed,
+    holds,
     literal_prefixes,
     lower_aligned,
     normalise,
     number_key,
     number_prefixes,
+    required_tree,
     required_words,
     word_led_prefixes,
 )
@@ -100,6 +103,62 @@ def test_every_cue_that_requires_words_matches_only_where_they_occur() -> None:
         for sample in ("loss is nan", "10 classes", "4 gpus", "lr=3e-4", "zero_grad", "fp16 amp"):
             for m in re.finditer(rf"(?<!\w)(?:{k.pattern})(?!\w)", sample, re.IGNORECASE):
                 assert any(w in m.group(0).lower() for w in words), (k.pattern, sample)
+
+
+def test_required_tree_keeps_every_requirement_and_each_alternative_apart() -> None:
+    cue = r"\bloss\b[^.!?\n]{0,30}?\b(?:is|goes)\s+(?:below|under)\s+zero|(?:one|each)\s+of\s+them\s+dominates?"
+    tree = required_tree(cue)
+
+    def said(text: str) -> bool:
+        return holds(tree, text.__contains__, text.__contains__)
+
+    assert said("the loss is below zero") and said("each of them dominates")
+    # (each alternative is whole: "loss" from one and "dominates" from the other is neither)
+    assert not said("the loss is nan again") and not said("loss dominates the curve")
+    assert required_tree(r"nan|\w+") is None  # one alternative requires nothing known: always tried
+    # (a string with no word character is looked for whole: the minus of a negative loss)
+    negative = required_tree(r"loss\s+is\s+-\s*\d")
+    assert holds(negative, "loss is -3".__contains__, "loss is -3".__contains__)
+    assert not holds(negative, "loss is 3".__contains__, "loss is 3".__contains__)
+    assert holds(None, "".__contains__, "".__contains__)
+
+
+def test_every_cue_match_holds_all_its_requirements() -> None:
+    """Soundness of the long-text skip: each cue's match, as text, holds all its ``required_tree`` asks."""
+    samples = ("loss is nan", "10 classes", "4 gpus", "lr=3e-4", "zero_grad", "fp16 amp", "the loss is below zero",
+               "my loss goes negative after 3 epochs", "one of the losses dominates the total",
+               "reduction='sum' in the loss", "val loss 0.3 while train loss 0.1", "8 x a100 and 2 task heads")
+    for k in all_keywords():
+        tree = required_tree(k.pattern)
+        for sample in samples:
+            for m in re.finditer(rf"(?<!\w)(?:{k.pattern})(?!\w)", sample, re.IGNORECASE):
+                low = m.group(0).lower()
+                assert holds(tree, low.__contains__, low.__contains__), (k.pattern, sample)
+
+
+def test_a_long_log_skips_a_cue_missing_a_word_and_finds_it_when_said() -> None:
+    """A log naming the loss on every line: a cue of the loss going below zero is not tried at each "loss"."""
+    cue = r"\bloss\b[^.!?\n]{0,30}?\b(?:is|goes)\s+(?:below|under)\s+zero"
+    scanner = Scanner([cue])
+    log = "step 12 | the loss is nan again\n" * (REQUIREMENT_CHARS // 30)
+    assert list(scanner.scan(log)) == [] and scanner.attempts == 0
+    found = [m.group(0) for _i, m in scanner.scan(log + "and now the loss is below zero")]
+    assert found == ["loss is below zero"] and scanner.attempts > 0
+
+
+def test_cues_in_a_text_long_enough_to_test_all_requirements_are_found_as_finditer_finds() -> None:
+    rnd = random.Random(23)
+    said = ["the loss is below zero", "loss goes under zero", "one of the losses dominates", "reduction='sum'",
+            "val loss 0.3 while train loss 0.1", "8 x a100", "loss is nan", "grad norm explodes", "lr=3e-4",
+            "training is slow", "cuda out of memory", "step 12 | loss: 0.25", "overfitting after epoch 3"]
+    words: list[str] = []
+    while sum(map(len, words)) < REQUIREMENT_CHARS + 1_000:
+        words.append(rnd.choice(said) + rnd.choice([" ", ". ", ", ", "\n", " and "]))
+    text = normalise("".join(words)).text
+    assert len(text) >= REQUIREMENT_CHARS
+    got = sorted((i, m.start(), m.end()) for i, m in _scanner().scan(text))
+    assert len(got) > 500
+    assert got == _naive([k.pattern for k in all_keywords()], text)
 
 
 def test_ignorecase_folds_are_all_the_non_ascii_twins_of_ascii_letters() -> None:
