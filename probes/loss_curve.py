@@ -605,7 +605,12 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         # flat or slow only because there is nothing left to learn (a resumed or converged run)
         out["label"] = "decreasing_normally"
         out["note"] = "at its floor from the start: fitted (a converged or resumed run), not stalled"
-    elif moved < max(threshold("MT-CURVE-FLAT") * scale, band):
+    elif moved < max(threshold("MT-CURVE-FLAT") * scale, band) and (moved < band or steady):
+        # a small move against the loss's whole level is flat only when it is within the noise or steady: a
+        # loss that is mostly a constant it cannot remove (a per-pixel BCE's entropy, a Gaussian's log 2 pi, a
+        # KL holding the total) moves little against its level, but a move far beyond the noise that clearly
+        # slows down is an approach to a floor of its own (issue 17), and one that stops after a first drop a
+        # plateau, both judged below; a far too low LR creeps at one rate (steady) and stays flat
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop_room < threshold("MT-CURVE-SLOW") and steady:
         out["label"] = "decreasing_slowly"
