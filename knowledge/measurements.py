@@ -90,6 +90,15 @@ MEASURES: tuple[Measure, ...] = (
             "global gradient L2 norm above this: exploding (clipping at max_norm=1.0 is the seed's fix)",
             "seed 003 fix table clips at max_norm 1.0; a norm 100x the clip value is explosion (our bound)",
             Cite("003", "Step 3: route to fix", "gradient explosion: clip max_norm=1.0")),
+    Measure("MT-GRAD-LOSS-REF", 100.0,
+            "a loss that starts above this is summed over many elements (pixels, tokens, the batch: a VAE's "
+            "reduction='sum' ELBO): its gradient norm is that many times a mean-reduced loss's, so the norm is "
+            "judged per this much loss at the start before MT-GRAD-EXPLODE-ABS applies (Adam's steps do not "
+            "depend on the scale; a blow-up grows the norm against the start, not with it)",
+            "our bound: a mean-reduced loss starts near ln C (under 11 for any vocabulary) or the targets' "
+            "variance, and an exploding init lifts it to tens; a sum over a batch of pixels starts in the "
+            "thousands; a gradient scales linearly with its loss's reduction",
+            Cite("003", "Step 3: route to fix", "gradient explosion: clip max_norm=1.0")),
     Measure("MT-GRAD-VANISH-ABS", 1e-7, "global gradient L2 norm below this: no learning signal at all",
             f"{SAGEMAKER} VanishingGradient (default threshold 1e-7)",
             Cite("003", "Step 3: route to fix", "vanishing gradients")),
@@ -196,6 +205,13 @@ MEASURES: tuple[Measure, ...] = (
             "issue 17 (a fitted floor read an LR cut mid-descent as convergence); our fraction: a run arriving at "
             "its own floor sits at or below its descent's extrapolation, an LR cut leaves the tail 40-60% of the "
             "drop made above it on our dev curves",
+            Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
+    Measure("MT-CURVE-CONST-OUT", 1e-3,
+            "a model output whose spread across the batch (per element, over examples) is under this fraction of "
+            "its size ignores its input: a level its loss settles on is the loss of one answer for every example "
+            "(the mean image, the class prior), not a floor of the data, so no floor is fitted to it",
+            "our bound: any input-dependent output varies by far more than float rounding (1e-7 relative); a "
+            "decoder fed zeros or a collapsed posterior gives the same image for every example",
             Cite("003", "Step 1: symptom table", "loss decreased then plateaued")),
     Measure("MT-CURVE-STEADY", 3.0,
             "with the floor unknown, a small drop reads as slow only when the descent is steady: a first third "

@@ -185,13 +185,16 @@ class NormStats:
             self.spikes += int(np.sum((cur > threshold("MT-GRAD-SPIKE") * r) & (cur > floor)))
         self.recent = y[-self.PAST:].tolist()
 
-    def headline(self) -> tuple[float | None, int | None]:
+    def headline(self, per: float = 1.0) -> tuple[float | None, int | None]:
         """The norm that speaks for the run, and its step.
 
         The first norm or the peak window when either explodes (a blow-up is not averaged away), else the
         latest window (the run as it is now).
+
+        Args:
+            per: How many times a mean-reduced loss's size the loss is (``loss_per``): the bound grows with it.
         """
-        big = threshold("MT-GRAD-EXPLODE-ABS")
+        big = threshold("MT-GRAD-EXPLODE-ABS") * per
         if self.first is not None and self.first > big and self.first >= (self.peak_median or 0.0):
             return self.first, self.first_step
         if self.peak_median is not None and self.peak_median > big:
@@ -223,6 +226,19 @@ def flow_ratio(latest: dict[str, Any] | None, best: dict[str, Any] | None) -> di
                 "note": "the first block got its share of the gradient earlier (at the step given); the ratio fell "
                         "as the run converged"}
     return latest
+
+
+def loss_per(loss_start: float | None) -> float:
+    """How many times a mean-reduced loss's size a loss starting at ``loss_start`` is: 1 up to ``MT-GRAD-LOSS-REF``.
+
+    A loss summed over pixels, tokens or the batch has a gradient that many times larger, from the first step and
+    for as long as it trains; its norm is judged per ``MT-GRAD-LOSS-REF`` of that starting loss. The start, not
+    the current loss: a blow-up raises the loss along with the norm and would divide itself away.
+    """
+    ref = threshold("MT-GRAD-LOSS-REF")
+    if loss_start is None or not math.isfinite(loss_start) or abs(loss_start) <= ref:
+        return 1.0
+    return abs(loss_start) / ref
 
 
 def trend(global_norm_value: float | None, ratio: float | None, spikes: int) -> str:
@@ -264,7 +280,7 @@ def observe_structure(struct: dict[str, Any]) -> list:
 def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_grad: list[str],
             global_norms: Sequence[float] | NormStats, ratio: dict[str, Any] | None, underflow: float | None = None,
             step: int | None = None, stepped: bool = False, struct_obs: list | None = None,
-            stopped: dict[str, int] | None = None) -> list:
+            stopped: dict[str, int] | None = None, loss_start: float | None = None) -> list:
     """Observations from measured gradient numbers (host floats).
 
     Args:
@@ -279,6 +295,8 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         struct_obs: ``observe_structure(struct)`` made earlier (a watch's structure does not change).
         stopped: Parameters whose gradient turned exactly zero after being non-zero (name -> the step it was
             found): they receive no gradient now, and count with ``no_grad``.
+        loss_start: The loss at the start of the run, when known (``watch``): a loss summed over many elements
+            has its norm judged per ``MT-GRAD-LOSS-REF`` of it (``loss_per``).
     """
     out = list(struct_obs) if struct_obs is not None else observe_structure(struct)
     st = global_norms if isinstance(global_norms, NormStats) else None
@@ -293,7 +311,13 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
     out.append(emit(INFO, "params_without_grad", len(no_grad) + len(stopped or ()), missing, step=step))
     if st.n == 0:
         return out
-    head, head_step = st.headline()
+    per = loss_per(loss_start)
+    head, head_step = st.headline(per)
+    raw = head
+    if head is not None and per > 1.0:
+        # the norm a mean-reduced loss would give: a summed VAE loss in the thousands has norms in the hundreds
+        # from its first step, healthy (issue 17: a false "exploding" is worse than a missed one)
+        head = head / per
     r = ratio["ratio"] if ratio and finite_or_none(ratio["ratio"]) is not None else None
     ev = {"headline_norm": head, "headline_step": head_step, "first_norm": st.first, "peak_window_median":
           st.peak_median, "latest_window_median": st.last_median, "steps": st.n,
@@ -302,13 +326,21 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
                                                                               key=lambda kv: -kv[1])[:5])}
     if head is not None:
         # trend from finite norms only: a NaN norm is the non-finite probe's finding, not an explosion
-        t = trend(head if head > threshold("MT-GRAD-EXPLODE-ABS") else st.last_median, r, st.spikes)
+        last = st.last_median / per if st.last_median is not None else None
+        t = trend(head if head > threshold("MT-GRAD-EXPLODE-ABS") else last, r, st.spikes)
+        if per > 1.0:
+            ev = {**ev, "raw_norm": raw, "loss_start": loss_start,
+                  "note": f"the loss starts at {loss_start:.4g}: summed over many elements, so the norm is read "
+                          f"per {threshold('MT-GRAD-LOSS-REF'):g} of it (divided by {per:.4g})"}
         out.append(emit(INFO, "grad_norm_trend", t, ev, ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS",
                                                           "MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO",
                                                           "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS"), step=head_step))
-        out.append(emit(INFO, "grad_norm_global", head, {"first": st.first, "peak_window_median": st.peak_median,
-                                                         "latest_window_median": st.last_median},
-                        ("MT-GRAD-EXPLODE-ABS",), step=head_step))
+        gev = {"first": st.first, "peak_window_median": st.peak_median, "latest_window_median": st.last_median}
+        if per > 1.0:
+            gev.update(raw_norm=raw, loss_start=loss_start, divided_by=per)
+        out.append(emit(INFO, "grad_norm_global", head, gev,
+                        ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-LOSS-REF") if per > 1.0 else ("MT-GRAD-EXPLODE-ABS",),
+                        step=head_step))
     if r is not None:
         out.append(emit(INFO, "grad_layer_ratio", r, ratio, ("MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO"),
                         step=step))
@@ -316,6 +348,15 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         out.append(emit(INFO, "grad_underflow_fraction", min(1.0, max(0.0, underflow)), {}, ("MT-UNDERFLOW",),
                         step=step))
     return out
+
+
+def _loss_start(run: Any) -> float | None:
+    """The loss the watched run started from: the median of its first few points, or None before any."""
+    values = getattr(run, "loss_history", ([], []))[1]
+    first = [v for v in values[:5] if math.isfinite(v)]
+    if not first:
+        return None
+    return float(median(first))
 
 
 class GradFlowProbe(Probe):
@@ -345,7 +386,7 @@ class GradFlowProbe(Probe):
     # a parameter that gets no gradient (none at all, or none any more) is measured outright: its check trips
     trips_rows = ("DX-GRAD-01",)
     thresholds = ("MT-FROZEN", "MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-VANISH-RATIO",
-                  "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW")
+                  "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW", "MT-GRAD-LOSS-REF")
 
     def attach(self, run: Any) -> None:
         """Static structure; empty norm statistics."""
@@ -471,7 +512,8 @@ class GradFlowProbe(Probe):
                        struct_obs=self._struct_obs,
                        # every parameter at once is no layer cut from the rest: a loss whose gradient is zero
                        # everywhere (saturated outputs), which the loss and loop probes read
-                       stopped=self.stopped if len(self.stopped) < len(self._named) else None)
+                       stopped=self.stopped if len(self.stopped) < len(self._named) else None,
+                       loss_start=_loss_start(run))
 
     # ------------------------------------------------------------------ examine
 

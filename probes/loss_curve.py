@@ -493,8 +493,18 @@ def count_spikes(y: Any) -> SpikeCounter:
     return spikes
 
 
+def output_spread(out: Any) -> Any:
+    """Spread of a model output across its batch, relative to its size: a 0-d device tensor (no sync).
+
+    The mean over output elements of their standard deviation over the examples (up to 256), over the mean
+    absolute output. Zero for a model that gives every example the same answer.
+    """
+    y = out.detach().reshape(out.shape[0], -1)[:256].float()
+    return y.std(dim=0).mean() / y.abs().mean().clamp_min(1e-30)
+
+
 def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0,
-             chance: float | None = None) -> dict[str, Any]:
+             chance: float | None = None, constant_output: bool = False) -> dict[str, Any]:
     """Classify a loss history (pure, vectorized, noise-aware).
 
     Every test compares against two tolerances: a fraction of the loss at the start and the run's own noise
@@ -508,6 +518,8 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
             is measured against ``start - floor``.
         chance: The loss of a model that guesses (ln C for a C-class cross-entropy), when known: a curve flat
             within ``MT-CURVE-AT-FLOOR`` of the way from the floor to it is fitted, not stalled.
+        constant_output: The model gives every example the same output (``MT-CURVE-CONST-OUT``, measured under
+            ``watch``): the level the loss settled on is that one answer's, so no floor is fitted to it.
 
     Returns:
         ``{"label": <loss_behavior or None>, "first_nonfinite": int | None, ...measured numbers}``; the label
@@ -565,7 +577,11 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
     # level as its floor (issue 17: progress judged against zero made healthy runs read flat or slow)
     floor_eff = floor
     # (a descent cut short fits one exponential too, but its tail is not where it was heading: no floor of its own)
-    if chance is None and not stop and moved > max(threshold("MT-CURVE-FLAT") * scale, band):
+    # (nor does a model that ignores its input: its loss settles on one answer's level, the mean image a VAE
+    # whose decoder never sees the latent reconstructs, and that plateau is a fault, not the data's floor)
+    if constant_output:
+        out["constant_output"] = True
+    elif chance is None and not stop and moved > max(threshold("MT-CURVE-FLAT") * scale, band):
         fitted = fit_floor(y, noise)
         if fitted is not None:
             floor_eff = min(max(fitted, floor, 0.0 if min(y) >= 0 else fitted), min(m))
@@ -589,7 +605,12 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
         # flat or slow only because there is nothing left to learn (a resumed or converged run)
         out["label"] = "decreasing_normally"
         out["note"] = "at its floor from the start: fitted (a converged or resumed run), not stalled"
-    elif moved < max(threshold("MT-CURVE-FLAT") * scale, band):
+    elif moved < max(threshold("MT-CURVE-FLAT") * scale, band) and (moved < band or steady):
+        # a small move against the loss's whole level is flat only when it is within the noise or steady: a
+        # loss that is mostly a constant it cannot remove (a per-pixel BCE's entropy, a Gaussian's log 2 pi, a
+        # KL holding the total) moves little against its level, but a move far beyond the noise that clearly
+        # slows down is an approach to a floor of its own (issue 17), and one that stops after a first drop a
+        # plateau, both judged below; a far too low LR creeps at one rate (steady) and stays flat
         out["label"] = "diverging" if rise > threshold("MT-CURVE-DIVERGE") * scale else "flat_from_start"
     elif drop_room < threshold("MT-CURVE-SLOW") and steady:
         out["label"] = "decreasing_slowly"
@@ -609,7 +630,7 @@ def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.
 
 
 def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, floor: float = 0.0,
-            chance: float | None = None) -> list:
+            chance: float | None = None, constant_output: bool = False) -> list:
     """Observations for a loss history: ``loss_behavior`` (and ``nan_step`` when it went non-finite).
 
     Args:
@@ -618,13 +639,15 @@ def observe(history: Any, offset: int = 0, spikes: SpikeCounter | None = None, f
         spikes: Spike counts measured on the raw values (when ``history`` is downsampled).
         floor: The lowest value the loss can reach (see ``classify``).
         chance: The loss of a guessing model, when known (see ``classify``).
+        constant_output: The model gives every example the same output (see ``classify``).
     """
-    r = classify(history, spikes, floor, chance)
+    r = classify(history, spikes, floor, chance, constant_output)
     if r["label"] is None:
         return []
     th = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
           "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-FIT",
-          "MT-CURVE-STEADY", "MT-CURVE-STOP") + (("MT-CURVE-AT-FLOOR",) if chance else ())
+          "MT-CURVE-STEADY", "MT-CURVE-STOP") + (("MT-CURVE-AT-FLOOR",) if chance else ()) \
+        + (("MT-CURVE-CONST-OUT",) if constant_output else ())
     obs = [emit(INFO, "loss_behavior", r["label"], r, th)]
     if r["first_nonfinite"] is not None:
         obs.append(emit(INFO, "nan_step", offset + r["first_nonfinite"], {"points": r["points"]}))
@@ -639,16 +662,26 @@ class LossCurveProbe(Probe):
     """
 
     info = INFO
-    hooks = ("window",)
+    hooks = ("window", "forward")
+    # the output's spread is read on sampled steps only: the other steps' forwards cost nothing here
+    sampled_hooks = ("forward",)
     thresholds = ("MT-CURVE-FLAT", "MT-CURVE-SLOW", "MT-CURVE-PLATEAU", "MT-CURVE-CONVERGED", "MT-CURVE-DIVERGE",
                   "MT-CURVE-OSC", "MT-CURVE-SPIKE", "MT-CURVE-SPIKE-ABS", "MT-CURVE-AT-FLOOR", "MT-CURVE-FIT",
-                  "MT-CURVE-STEADY", "MT-CURVE-STOP")
+                  "MT-CURVE-STEADY", "MT-CURVE-STOP", "MT-CURVE-CONST-OUT")
 
     def attach(self, run: Any) -> None:
         """Empty bounded history and spike counter."""
         self.history = History()
         self.spikes = SpikeCounter()
         self.points = 0
+        self.spread: float | None = None  # the largest output spread of the latest window that measured one
+
+    def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
+        """On a sampled step, queue the output's spread across the batch (``output_spread``; no sync)."""
+        if not run.sampled or not hasattr(out, "is_floating_point") or not out.is_floating_point() \
+                or out.ndim < 2 or out.shape[0] < 4:
+            return
+        run.record("lc:spread", output_spread(out))
 
     def accumulate(self, run: Any, window: Any) -> None:
         """Feed the window's losses; note the first non-finite one."""
@@ -660,6 +693,9 @@ class LossCurveProbe(Probe):
         self.history.extend(finite)
         self.spikes.update(finite)
         self.points += len(finite)
+        spreads = [v[0] for _, v in window.get("lc:spread")]
+        if spreads:
+            self.spread = max(spreads)
 
     def loss_history(self) -> tuple[list[float], list[float]]:
         """(steps, values) of the bounded history; a point stands for ``stride`` steps, placed at their middle."""
@@ -683,4 +719,6 @@ class LossCurveProbe(Probe):
         floor = loss_floor(run.loss_fn, nc)
         chance = math.log(nc) if nc and nc >= 2 and run.loss_fn is not None \
             and loss_name(run.loss_fn) in ("cross_entropy", "nll") else None
-        return at_step(observe(self.history.points(), spikes=self.spikes, floor=floor, chance=chance), run.steps)
+        constant = self.spread is not None and self.spread < threshold("MT-CURVE-CONST-OUT")
+        return at_step(observe(self.history.points(), spikes=self.spikes, floor=floor, chance=chance,
+                               constant_output=constant), run.steps)
