@@ -68,6 +68,29 @@ def _fact(cls: type, items: dict[str, Any], state: dict[str, Any]) -> Any:
     return fact
 
 
+_DEFAULTS = "_Fact__defaults"
+"""The one attribute a knowledge-base fact has: experta's cache of its fields' defaults (empty until one is read)."""
+
+
+def _plain_fact(cls: type, items: dict[str, Any]) -> Any:
+    """A fact whose only attribute is an empty defaults cache: ``_fact`` with that attribute made here.
+
+    Every fact of the knowledge base is one (some two thousand in the stored bundle): writing the empty cache into
+    the entry cost each fact a dictionary, a key and an attribute table to load, for what one empty dictionary
+    made here restores.
+    """
+    if cls not in _FACT_CLASSES:
+        if not (isinstance(cls, type) and issubclass(cls, Fact)):
+            raise pickle.UnpicklingError(f"not a fact: {cls!r}")
+        _FACT_CLASSES.add(cls)
+    if type(items) is not dict:
+        raise pickle.UnpicklingError(f"not a fact: {cls!r}")
+    fact = dict.__new__(cls)
+    dict.update(fact, items)
+    fact.__dict__[_DEFAULTS] = {}
+    return fact
+
+
 def _index(families: tuple[Family, ...]) -> dict[tuple[str, str], Any]:
     """``(kind, id) -> row`` for every row, question and join of the families."""
     return {(kind, r.id): r for f in families for kind in _KINDS.values() for r in getattr(f, kind)}
@@ -82,7 +105,10 @@ class _KBPickler(stored.StoredPickler):
 
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Fact):
-            return _fact, (type(obj), dict(obj), dict(obj.__dict__))
+            state = obj.__dict__
+            if len(state) == 1 and type(state.get(_DEFAULTS)) is dict and not state[_DEFAULTS]:
+                return _plain_fact, (type(obj), dict(obj))  # the usual fact: nothing but the empty cache
+            return _fact, (type(obj), dict(obj), dict(state))
         if isinstance(obj, ConditionalElement):
             return _element_reduce(obj)
         return NotImplemented

@@ -42,8 +42,8 @@ PLAIN_BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "bool",
                             "bytes", "bytearray", "slice", "range", "object"})
 """The builtins a stored entry may name: containers and scalars, no function (``getattr``, ``eval``, ...)."""
 
-BUILDERS = frozenset({"expert.kb._fact", "expert.rete._feature_check", "expert.rete._new_element",
-                      "expert.rete._callback", "expert.rete._field"})
+BUILDERS = frozenset({"expert.kb._fact", "expert.kb._plain_fact", "expert.rete._feature_check",
+                      "expert.rete._new_element", "expert.rete._callback", "expert.rete._field"})
 """The only functions a stored entry may name: ours, each checking what it is given before it builds."""
 
 

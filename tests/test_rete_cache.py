@@ -328,6 +328,25 @@ def test_the_bundled_families_and_knowledge_base_round_trip_sharing_their_rows(m
         assert _report(case, bundled, monkeypatch) == _report(case, compiled, monkeypatch), case["_where"]
 
 
+def test_a_stored_fact_reads_back_with_its_fields_and_a_defaults_cache_of_its_own():
+    """The usual fact (nothing read of its defaults yet) is stored without its empty cache and given a fresh one on
+    load, one per fact; a fact whose cache holds a default keeps it (both ways: plain and not)."""
+    from expert.facts import Obs
+    from expert.kb import _DEFAULTS, _KBUnpickler, dump_bundle
+    from expert.stored import unpickle
+    from knowledge import families
+
+    plain, other = Obs(name="symptom", value="unstable"), Obs(name="lr", value=0.1)
+    other.__dict__[_DEFAULTS]["source"] = "declared"  # as experta caches a default once read
+    _, ns = unpickle(dump_bundle(families(), {"facts": [plain, plain.copy(), other]}), _KBUnpickler)
+    a, b, c = ns["facts"]
+    assert type(a) is Obs and dict(a) == dict(plain) and dict(c) == dict(other)
+    assert a.__dict__ == {_DEFAULTS: {}} and a.__dict__[_DEFAULTS] is not b.__dict__[_DEFAULTS]
+    assert c.__dict__ == {_DEFAULTS: {"source": "declared"}}
+    blob = dump_bundle(families(), {"facts": [plain]})
+    assert b"_plain_fact" in blob and b"_Fact__defaults" not in blob
+
+
 _READS = """
 import json, sys
 from expert import cache
@@ -611,6 +630,8 @@ def test_stored_entries_load_with_nothing_but_their_classes_and_builders(cache_d
         rete._new_element(dict, ())
     with pytest.raises(pickle.UnpicklingError):
         kb._fact(dict, {}, {})
+    with pytest.raises(pickle.UnpicklingError):
+        kb._plain_fact(dict, {})
     with pytest.raises(pickle.UnpicklingError):
         rete._callback(engine, "activate")  # not a node
 
