@@ -397,9 +397,11 @@ class AuditedEngine(KnowledgeEngine):
         return out
 
     def _holds(self, act: Any) -> bool:
+        facts = self.facts
         for f in act.facts:
-            fid = f.get("__factid__")
-            if fid not in self.facts or self.facts[fid] != f:
+            held = facts.get(f.get("__factid__"))
+            # (the fact held is the activation's own object but for a reset in between: ``is`` decides most)
+            if held is not f and (held is None or held != f):
                 return False
         return True
 
@@ -483,7 +485,9 @@ class AuditedEngine(KnowledgeEngine):
         open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
                            askable_now(self.questions.values(), values, declined))
         # Suspects that stand now (tentative leads): their evidence counts for the candidates that confirm them.
-        leads = [p for p in self.pooled if has_ref(est, f"finding:{p.row.id}")
+        # (``has_ref(est, f"finding:{id}")`` for every pooled row, read from the findings that stand instead)
+        found = {f["id"] for f in self.facts.values() if type(f) is Finding and "id" in f}
+        leads = [p for p in self.pooled if p.row.id in found
                  and any(isinstance(a, Find) and a.kind == "suspect" for a in p.row.then)]
         ranked = rank_questions(rows, weigh(open_, values, leads))
         # A question that applies only because its gate was waived (the user declined to give the symptom) is
