@@ -1491,16 +1491,17 @@ class CachedReteMatcher(ReteMatcher):
         # listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
         for node in touched:
             kind = type(node)
-            if kind is _Join:
+            if kind is _Gate:  # the most listed: a pattern that starts matching lists every gate it closes
+                node.blocked = 0
+                if node.left_memory:  # (one listed for its count alone holds no token: its memory stays)
+                    node.left_memory = {}
+            elif kind is _Join:
                 node.left_memory = []
                 node.right_memory = []
             elif kind is _TrackedCSN:
                 node.memory = set()
-            elif kind is _Presence:
+            else:  # _Presence
                 node.memory = []
-            else:  # _Gate
-                node.left_memory = {}
-                node.blocked = 0
         touched.clear()
         for node in self._others:
             node._reset()
