@@ -42,8 +42,9 @@ def _first_firings(trail: list[Firing], kind: str, key: str) -> dict[Any, Firing
     """
     first: dict[Any, Firing] = {}
     for rec in trail:
-        for a in rec.asserted:
-            if a["kind"] == kind:
+        # read as recorded (a fact's class is its plain dict's kind): the trail's dicts are made only where read
+        for a in rec.facts_asserted():
+            if (a["kind"] if type(a) is dict else type(a).__name__) == kind:
                 first.setdefault(a.get(key), rec)
     return first
 
