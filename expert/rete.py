@@ -11,6 +11,9 @@ What experta 1.9.4 does on every use that costs more than it needs (``shared/des
   times the firings). Here a node reports itself when a token reaches it, and only those are asked, in the
   network's own order.
 * its ``reset`` walks every node of the network; here only the nodes that have a memory are cleared.
+* after every reset the engine declares its initial fact into the empty network, which passes it through the
+  ~400 nodes of the rules whose first pattern is a negation, the same way every time: what it leaves there (the
+  memories it filled, the activations it made) is kept from the first time and put back (``_Snapshot``).
 * its alpha network hands every new fact to every test of a node's children in turn (``type == Obs``, then
   ``name == "symptom"``, ``name == "optimizer"``, ... for a hundred names), copying the token for each. Sibling
   tests of one kind (the fact's type; one field equal to a literal) are replaced by one lookup in a table from
