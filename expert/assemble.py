@@ -19,7 +19,7 @@ from expert.priors import table as prior_table
 from knowledge import question as question_row
 from knowledge.fix_variants import fix_for
 from knowledge.questions import WAIVED_ON_DECLINE
-from knowledge.schema import Between, Cross, Find, Ge, Gt, Le, Lt, Row, unmet
+from knowledge.schema import Between, Cross, Find, Ge, Gt, Le, Lt, Row, holds, unmet
 from knowledge.skills import HERE
 from knowledge.terms import ADVICE_ACTIONS
 from knowledge.vocabulary import MEASURED_SOURCES, Observation, spec
@@ -42,8 +42,9 @@ def _first_firings(trail: list[Firing], kind: str, key: str) -> dict[Any, Firing
     """
     first: dict[Any, Firing] = {}
     for rec in trail:
-        for a in rec.asserted:
-            if a["kind"] == kind:
+        # read as recorded (a fact's class is its plain dict's kind): the trail's dicts are made only where read
+        for a in rec.facts_asserted():
+            if (a["kind"] if type(a) is dict else type(a).__name__) == kind:
                 first.setdefault(a.get(key), rec)
     return first
 
@@ -207,8 +208,11 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     # Only candidates something known speaks for (``expert.choose.supported``): one that merely waits on
     # questions whose own gates are unmet is possible for any run.
     refused = {q.sets for q in eng.questions.values() if q.id in declined}  # under any question that asks it
+    # (``holds`` is ``not unmet(...)`` without listing the failures: it decides every question whose gates all hold,
+    # and the failures are listed only to see whether each is a gate the user waived, which needs a decline)
     applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.sets not in refused
-                  and not [u for u in unmet(q, values, has, explain=False) if not _waived_gate(u, declined)]}
+                  and (holds(q, values, has) or bool(declined) and not [
+                      u for u in unmet(q, values, has, explain=False) if not _waived_gate(u, declined)])}
     opened = [p for p in candidates(eng.pooled, values, has, askable) if p.row.id not in shown
               and (sym_value is None or not p.explains or sym_value in p.explains)
               and supported(p, values, applicable)]

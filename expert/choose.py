@@ -30,7 +30,6 @@ quick question under pressure); those come first, by rank.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
@@ -230,12 +229,15 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         askable: The observations some question sets.
     """
     symptom = values.get("symptom")
+    known = values.keys()
+    askable = askable if isinstance(askable, (set, frozenset)) else frozenset(askable)
     out = []
     for p in pooled:
         if symptom is not None and p.explains and symptom not in p.explains:
             continue  # its cause cannot explain what the user faces
-        unknown = [n for n in p.names if n not in values]
-        if not unknown or any(n not in askable for n in unknown):
+        # (set operations in C: every pooled row is judged at every question the engine chooses)
+        unknown = p.names - known
+        if not unknown or not askable.issuperset(unknown):
             continue  # it waits on nothing, or on something no question asks for (seen before judging the row)
         # ``unmet``'s verdicts, read without listing them: every unknown observation here is askable (above)
         row = p.row
@@ -250,8 +252,17 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         on = frozenset(waiting)
         if needed:
             on |= {WAITS_FACT}  # a needed fact may still be established
-        out.append(dataclasses.replace(p, waits=on))
+        out.append(_with(p, waits=on))
     return out
+
+
+def _with(p: Pooled, waits: frozenset[str] | None = None, weight: float | None = None) -> Pooled:
+    """``dataclasses.replace(p, waits=..., weight=...)``, made by the constructor itself.
+
+    ``replace`` reads the fields' list each time, and the candidates are remade at every question chosen.
+    """
+    return Pooled(p.row, p.group, p.weight if weight is None else weight, p.explains, p.conds, p.names, p.certain,
+                  p.waits if waits is None else waits)
 
 
 def supported(p: Pooled, values: Mapping[str, Any], applicable: Collection[str]) -> bool:
@@ -341,11 +352,11 @@ def weigh(open_: Sequence[Pooled], values: Mapping[str, Any], leads: Iterable[Po
     out = []
     for p in open_:
         n = evidence(p, values) + extra.get(p.row.id, 0)
-        out.append(dataclasses.replace(p, weight=p.weight * (1.0 + EVIDENCE_WEIGHT * n)) if n else p)
+        out.append(_with(p, weight=p.weight * (1.0 + EVIDENCE_WEIGHT * n)) if n else p)
     # A suspect is the reading its evidence makes most likely: its confirmation weighs at least as much as every
     # other open cause (and the unnamed one) together, so the question that settles it is a fair coin, worth asking.
     rest = OTHER_WEIGHT + sum(p.weight for p in out if p.row.id not in extra)
-    return [dataclasses.replace(p, weight=max(p.weight, rest)) if p.row.id in extra else p for p in out]
+    return [_with(p, weight=max(p.weight, rest)) if p.row.id in extra else p for p in out]
 
 
 def _representatives(name: str, conds: Sequence[Cond]) -> list[Any]:

@@ -19,7 +19,6 @@ import inspect
 import math
 import operator
 from collections.abc import Callable, Iterable
-from dataclasses import field
 from typing import Any
 
 from expert._experta import (
@@ -198,25 +197,89 @@ class TotalOrderStrategy(Strategy):
 # ---------------------------------------------------------------------------------------------------
 
 
-@dataclass
 class Firing:
-    """One entry of the audit trail."""
+    """One entry of the audit trail: the rule, its knowledge row's citation, the facts it matched, asserted, retracted.
 
-    seq: int
-    rule: str
-    kind: str
-    family: str
-    cite: dict[str, str] | None
-    matched: list[dict[str, Any]]
-    asserted: list[dict[str, Any]] = field(default_factory=list)
-    retracted: list[dict[str, Any]] = field(default_factory=list)
+    ``matched``, ``asserted`` and ``retracted`` are JSON-ready dicts of facts (``plain``). The engine records the
+    facts themselves (``recorded``), which never change once declared, and each list is made when first read: a
+    diagnosis reads the few firings its findings cite, while the trail of every firing is read only when asked for.
+    """
+
+    __slots__ = ("seq", "rule", "kind", "family", "cite", "_matched", "_asserted", "_retracted")
+
+    def __init__(self, seq: int, rule: str, kind: str, family: str, cite: dict[str, str] | None,
+                 matched: list[dict[str, Any]], asserted: list[dict[str, Any]] | None = None,
+                 retracted: list[dict[str, Any]] | None = None) -> None:
+        self.seq, self.rule, self.kind, self.family, self.cite = seq, rule, kind, family, cite
+        self._matched: Any = matched
+        self._asserted: Any = [] if asserted is None else asserted
+        self._retracted: Any = [] if retracted is None else retracted
+
+    @classmethod
+    def recorded(cls, seq: int, info: RuleInfo, matched: tuple[Any, ...]) -> Firing:
+        """A firing of the rule ``info`` describes, over the facts ``matched`` (made plain when first read)."""
+        return cls(seq, info.id, info.kind, info.family, info.cite.as_dict() if info.cite else None,
+                   matched, (), ())  # type: ignore[arg-type]
+
+    @property
+    def matched(self) -> list[dict[str, Any]]:
+        """The facts the rule matched, in fact-id order."""
+        got = self._matched
+        if type(got) is tuple:  # facts, not yet made plain
+            got = self._matched = [plain(f) for f in got]
+        return got
+
+    @matched.setter
+    def matched(self, value: list[dict[str, Any]]) -> None:
+        self._matched = value
+
+    @property
+    def asserted(self) -> list[dict[str, Any]]:
+        """The facts its right-hand side asserted (and that still stood when it finished), in fact-id order."""
+        got = self._asserted
+        if type(got) is tuple:
+            got = self._asserted = [plain(f) for f in got]
+        return got
+
+    @asserted.setter
+    def asserted(self, value: list[dict[str, Any]]) -> None:
+        self._asserted = value
+
+    @property
+    def retracted(self) -> list[dict[str, Any]]:
+        """The facts declared before it that its right-hand side retracted, in fact-id order."""
+        got = self._retracted
+        if type(got) is tuple:
+            got = self._retracted = [plain(f) for f in got]
+        return got
+
+    @retracted.setter
+    def retracted(self, value: list[dict[str, Any]]) -> None:
+        self._retracted = value
+
+    def facts_asserted(self) -> tuple[Any, ...] | list[dict[str, Any]]:
+        """What it asserted as recorded: the facts themselves, or their dicts once read (both index by field)."""
+        return self._asserted
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.seq, self.rule, self.kind, self.family, self.cite, self.matched, self.asserted, self.retracted)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (f"Firing(seq={self.seq!r}, rule={self.rule!r}, kind={self.kind!r}, family={self.family!r}, "
+                f"cite={self.cite!r}, matched={self.matched!r}, asserted={self.asserted!r}, "
+                f"retracted={self.retracted!r})")
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
         return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "family": self.family, "cite": self.cite,
                 "matched": self.matched, "asserted": self.asserted, "retracted": self.retracted}
-
-
 
 
 YIELDS_TO: dict[str, frozenset[str]] = {}
@@ -397,9 +460,11 @@ class AuditedEngine(KnowledgeEngine):
         return out
 
     def _holds(self, act: Any) -> bool:
+        facts = self.facts
         for f in act.facts:
-            fid = f.get("__factid__")
-            if fid not in self.facts or self.facts[fid] != f:
+            held = facts.get(f.get("__factid__"))
+            # (the fact held is the activation's own object but for a reset in between: ``is`` decides most)
+            if held is not f and (held is None or held != f):
                 return False
         return True
 
@@ -427,16 +492,15 @@ class AuditedEngine(KnowledgeEngine):
                 info = _info(act.rule)
                 first_new = self.facts.last_index  # fact ids only grow: what the firing asserts is above it
                 self._retracted = []
-                rec = Firing(len(self.trail) + 1, info.id, info.kind, info.family,
-                             info.cite.as_dict() if info.cite else None,
-                             [plain(f) for f in sorted(act.facts, key=_FACT_ID)
-                              if type(f).__name__ != "InitialFact"])
+                # (the facts as they are: ``Firing`` makes them plain when read)
+                rec = Firing.recorded(len(self.trail) + 1, info,
+                                      tuple(f for f in sorted(act.facts, key=_FACT_ID)
+                                            if type(f).__name__ != "InitialFact"))
                 self.trail.append(rec)
                 self._firing = rec
                 act.rule(self, **{k: v for k, v in act.context.items() if not k.startswith("__")})
-                rec.asserted = [plain(f) for f in self._declared_since(first_new)]
-                rec.retracted = [plain(f) for f in sorted(self._retracted, key=lambda f: f["__factid__"])
-                                 if f["__factid__"] < first_new]
+                rec._asserted = tuple(self._declared_since(first_new))
+                rec._retracted = tuple(f for f in sorted(self._retracted, key=_FACT_ID) if f["__factid__"] < first_new)
                 steps -= 1
         finally:
             self.running = False
@@ -483,7 +547,9 @@ class AuditedEngine(KnowledgeEngine):
         open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
                            askable_now(self.questions.values(), values, declined))
         # Suspects that stand now (tentative leads): their evidence counts for the candidates that confirm them.
-        leads = [p for p in self.pooled if has_ref(est, f"finding:{p.row.id}")
+        # (``has_ref(est, f"finding:{id}")`` for every pooled row, read from the findings that stand instead)
+        found = {f["id"] for f in self.facts.values() if type(f) is Finding and "id" in f}
+        leads = [p for p in self.pooled if p.row.id in found
                  and any(isinstance(a, Find) and a.kind == "suspect" for a in p.row.then)]
         ranked = rank_questions(rows, weigh(open_, values, leads))
         # A question that applies only because its gate was waived (the user declined to give the symptom) is

@@ -11,6 +11,9 @@ What experta 1.9.4 does on every use that costs more than it needs (``shared/des
   times the firings). Here a node reports itself when a token reaches it, and only those are asked, in the
   network's own order.
 * its ``reset`` walks every node of the network; here only the nodes that have a memory are cleared.
+* after every reset the engine declares its initial fact into the empty network, which passes it through the
+  ~400 nodes of the rules whose first pattern is a negation, the same way every time: what it leaves there (the
+  memories it filled, the activations it made) is kept from the first time and put back (``_Snapshot``).
 * its alpha network hands every new fact to every test of a node's children in turn (``type == Obs``, then
   ``name == "symptom"``, ``name == "optimizer"``, ... for a hundred names), copying the token for each. Sibling
   tests of one kind (the fact's type; one field equal to a literal) are replaced by one lookup in a table from
@@ -64,6 +67,7 @@ from expert._experta import (
     FactCapture,
     FeatureCheck,
     FeatureTesterNode,
+    InitialFact,
     L,
     NotNode,
     OrdinaryMatchNode,
@@ -470,8 +474,9 @@ class _Dispatch:
 
 
 def _copy(token: Any) -> Any:
-    # Token.copy re-validates every fact of a token that is valid by construction
-    return tuple.__new__(type(token), (token.tag, set(token.data), token.context.copy()))
+    # Token.copy re-validates every fact of a token that is valid by construction; a token's facts are a frozenset
+    # here (``CachedReteMatcher.changes``), which no node changes, so the copy shares it
+    return tuple.__new__(type(token), (token.tag, token.data, token.context.copy()))
 
 
 class _Tester(FeatureTesterNode):
@@ -638,6 +643,14 @@ class _Activation(Activation):
     kept.
     """
 
+    def __init__(self, rule: Any, facts: Any, context: Any = None) -> None:
+        # experta's, but for the facts: a frozenset is kept as it is (experta copies them into a set, which nothing
+        # changes afterwards), and hashed as it is below
+        self.rule = rule
+        self.facts = facts if type(facts) is frozenset else set(facts)
+        self.key = None
+        self.context = {} if context is None else context
+
     def __hash__(self) -> int:
         state = self.__dict__
         h = state.get("_hash")
@@ -760,11 +773,16 @@ id cannot be reused meanwhile."""
 
 def _info(token: Any) -> Any:
     # experta's Token.to_info, without the namedtuple constructor's detour (most tokens bind nothing)
+    context = token.context
+    data = token.data
+    if not context and type(data) is frozenset:  # nothing to freeze: cheaper made than looked up
+        return tuple.__new__(TokenInfo, (data, _NO_CONTEXT))
     hit = _INFOS.get(id(token))
     if hit is not None and hit[0] is token:
         return hit[1]
-    context = token.context
-    info = tuple.__new__(TokenInfo, (frozenset(token.data), frozenset(context.items()) if context else _NO_CONTEXT))
+    # (the network's own tokens hold a frozenset of facts already, which ``frozenset`` would only copy)
+    info = tuple.__new__(TokenInfo, (data if type(data) is frozenset else frozenset(data),
+                                     frozenset(context.items()) if context else _NO_CONTEXT))
     _INFOS[id(token)] = (token, info)
     return info
 
@@ -827,17 +845,27 @@ class _Join(OrdinaryMatchNode):
                 branch.remove(_info(token))
             except ValueError:
                 pass
+        if not other:
+            return
         context = token.context
+        tag, data, children = token.tag, token.data, self.children
+        # what the arriving token gives every joined one, read once per arrival rather than once per pair
+        mine = {k: v for k, v in context.items() if isinstance(k, str)} if context else None
         for other_data, other_context in other:
-            other_context = dict(other_context)
-            if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
-                continue
-            new = {k: v for k, v in context.items() if isinstance(k, str)}
-            for k, v in other_context.items():
-                if not isinstance(k, tuple):
-                    new[k] = v
-            joined = tuple.__new__(Token, (token.tag, token.data | other_data, new))
-            for child in self.children:
+            if other_context:
+                other_context = dict(other_context)
+                if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
+                    continue
+                new = dict(mine) if mine else {}
+                for k, v in other_context.items():
+                    if not isinstance(k, tuple):
+                        new[k] = v
+            else:  # nothing bound on the other side (most memories): nothing to compare, nothing to add
+                if is_left and context and not _same_context(context, {}):
+                    continue
+                new = dict(mine) if mine else {}
+            joined = tuple.__new__(Token, (tag, data | other_data, new))
+            for child in children:
                 child.callback(joined)
 
 
@@ -891,7 +919,7 @@ class _Not(NotNode):
                 memory[left] += inc
                 count = memory[left]
                 if (count == 0 and inc == -1) or (count == 1 and inc == 1):
-                    new = tuple.__new__(Token, (_VALID if inc == -1 else Token.TagType.INVALID, set(left.data),
+                    new = tuple.__new__(Token, (_VALID if inc == -1 else Token.TagType.INVALID, left.data,
                                                 dict(left.context)))
                     for child in self.children:
                         child.callback(new)
@@ -999,7 +1027,7 @@ class _Gate:
         Its ``_Presence`` patterns count ``blocked`` and call this as the count leaves zero or comes back to it.
         """
         for left in self.left_memory:
-            new = tuple.__new__(Token, (tag, set(left.data), dict(left.context)))
+            new = tuple.__new__(Token, (tag, left.data, dict(left.context)))
             for child in self.children:
                 child.callback(new)
 
@@ -1413,22 +1441,38 @@ class CachedReteMatcher(ReteMatcher):
 
     def changes(self, adding: Any = None, deleting: Any = None) -> tuple[list[Any], list[Any]]:
         """Pass the changes through the network; collect activations from the nodes they reached."""
+        # The first change after a reset is the engine's initial fact, alone, every time (experta's ``reset``): what
+        # it leaves in the network is the same every time too, and is put back as it was left (``_Snapshot``)
+        # rather than passed through a few hundred nodes again.
+        first = self.__dict__.pop("_fresh", False) and not deleting and adding is not None and len(adding) == 1 \
+            and type(adding[0]) is InitialFact
+        if first:
+            snapshot = self.__dict__.get("_snapshot")
+            if snapshot is not None and snapshot.fact == adding[0]:
+                snapshot.restore(self)
+                return self._collect()
         # experta's bus node (``root_node.add``/``remove``): a token of the one fact to each child, built here
         # without ``Token.__new__``'s checks of what is a fact by construction, nor its debug log
         children = self.root_node.children
         try:
             if deleting is not None:
                 for fact in deleting:
-                    token = tuple.__new__(Token, (_INVALID, {fact}, {}))
+                    token = tuple.__new__(Token, (_INVALID, frozenset((fact,)), {}))
                     for child in children:
                         child.callback(token)
             if adding is not None:
                 for fact in adding:
-                    token = tuple.__new__(Token, (_VALID, {fact}, {}))
+                    token = tuple.__new__(Token, (_VALID, frozenset((fact,)), {}))
                     for child in children:
                         child.callback(token)
         finally:
             _INFOS.clear()
+        if first:
+            self._snapshot = _Snapshot(adding[0], self)
+        return self._collect()
+
+    def _collect(self) -> tuple[list[Any], list[Any]]:
+        """The activations new and withdrawn at the conflict-set nodes changes reached, in the network's order."""
         added: list[Any] = []
         removed: list[Any] = []
         for node in self.always:
@@ -1450,18 +1494,75 @@ class CachedReteMatcher(ReteMatcher):
         # listed twice (filled, emptied, filled again) is cleared twice, which changes nothing
         for node in touched:
             kind = type(node)
-            if kind is _Join:
+            if kind is _Gate:  # the most listed: a pattern that starts matching lists every gate it closes
+                node.blocked = 0
+                if node.left_memory:  # (one listed for its count alone holds no token: its memory stays)
+                    node.left_memory = {}
+            elif kind is _Join:
                 node.left_memory = []
                 node.right_memory = []
             elif kind is _TrackedCSN:
                 node.memory = set()
-            elif kind is _Presence:
+            else:  # _Presence
                 node.memory = []
-            else:  # _Gate
-                node.left_memory = {}
-                node.blocked = 0
         touched.clear()
         for node in self._others:
             node._reset()
+        self._fresh = True
+
+
+class _Snapshot:
+    """What one fact, passed alone through an empty network, left in it: its memories and pending activations.
+
+    The engine declares its initial fact first after every reset, into an empty network, so what it leaves there is
+    the same every time: the memories it filled (about 400, a token each, for the rules whose first pattern is a
+    negation) and a few conflict-set nodes' new activations. ``restore`` puts that state back in new containers
+    (later changes add to them and remove from them), with new activations (the engine keys and marks the ones on
+    its agenda); the conflict-set nodes are reported changed as the pass would have reported them, so the matcher
+    collects the same activations in the same order.
+    """
+
+    __slots__ = ("fact", "nodes", "dirty")
+
+    def __init__(self, fact: Any, matcher: CachedReteMatcher) -> None:
+        self.fact = fact
+        self.nodes: list[tuple[Any, tuple[Any, ...]]] = []
+        for node in matcher.touched:
+            kind = type(node)
+            if kind is _Join:
+                state: tuple[Any, ...] = (tuple(node.left_memory), tuple(node.right_memory))
+            elif kind is _TrackedCSN:
+                made = node.__dict__
+                state = (tuple(node.memory), *(tuple((a.rule, a.facts, dict(a.context)) for a in made.get(k, ()))
+                                               for k in ("added", "removed")))
+            elif kind is _Presence:
+                state = (tuple(node.memory),)
+            elif kind is _Gate:
+                state = (tuple(node.left_memory), node.blocked)
+            else:
+                raise TypeError(f"no snapshot of a {kind.__name__}")
+            self.nodes.append((node, state))
+        self.dirty = tuple(matcher.dirty)
+
+    def restore(self, matcher: CachedReteMatcher) -> None:
+        """Put the state back into a network just reset (every memory empty, none listed as filled)."""
+        touched = matcher.touched
+        for node, state in self.nodes:
+            kind = type(node)
+            if kind is _Join:
+                node.left_memory, node.right_memory = list(state[0]), list(state[1])
+            elif kind is _TrackedCSN:
+                node.memory = set(state[0])
+                made = node.__dict__
+                for key, acts in (("added", state[1]), ("removed", state[2])):
+                    if acts:
+                        made[key] = {_Activation(rule, facts, dict(context)) for rule, facts, context in acts}
+            elif kind is _Presence:
+                node.memory = list(state[0])
+            else:  # _Gate
+                node.left_memory = dict.fromkeys(state[0])
+                node.blocked = state[1]
+            touched.append(node)
+        matcher.dirty.update(self.dirty)
 
 __all__ = ["CACHE_NAME", "CachedReteMatcher", "dump_network", "load_network"]
