@@ -76,7 +76,15 @@ _OTHERS = rx.compile(r"\b(?:you|they|people|everyone|everybody|folks|the\s+(?:pa
                      # weighed, the cues of ``considering`` read it)
                      r"\b(?:(?:my|our|a)\s+(?:friend|colleague|co-?worker|teammate|labmate|boss|advisor|supervisor|"
                      r"professor|mentor)s?(?:'s)?|someone|somebody|the\s+(?:baseline|reference\s+(?:run|model|code)|"
-                     r"official\s+\w+))\s+(?:also\s+)?(?:use[sd]?|using|train(?:s|ed)?|runs?|ran)\b", re.IGNORECASE)
+                     r"official\s+\w+))\s+(?:also\s+)?(?:use[sd]?|using|train(?:s|ed)?|runs?|ran)\b|"
+                     # a run of theirs named as theirs ("my colleague's run had no warmup", "the paper's config uses
+                     # lr 0.1"): what the clause says of it is theirs, whatever the verb
+                     r"\b(?:(?:my|our|a)\s+(?:friend|colleague|co-?worker|teammate|labmate|boss|advisor|supervisor|"
+                     r"professor|mentor)(?:'s|s')|someone's|somebody's|the\s+(?:paper|authors?|baseline)(?:'s|')|"
+                     # "his run", "their model uses adam" said as the clause's subject: a possessive at the clause's
+                     # start (not "I fine-tune their model with lr 1e-3", where the run is the user's)
+                     r"^\W*(?:his|her|their))\s+(?:own\s+|original\s+|reference\s+)?(?:run|training|model|config|"
+                     r"configuration|setup|set-up|code|script|recipe|experiment|network|net)s?\b", re.IGNORECASE)
 OTHERS_NAMES = CONFIG_NAMES | {"considering", "warmup"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
@@ -734,6 +742,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         if r.named and r.name in OTHERS_NAMES:
             if not_the_runs(r.name, r.value, r.start):
                 continue  # what worked before, what the user weighs, what others use: not this run's
+        elif r.name in OTHERS_NAMES and ctx.attribution(r.start)[2]:
+            continue  # a setting composed from its parts ("my colleague trains without warmup"): theirs all the same
         try:
             phrase = nt.source(dt.offset(r.start), dt.offset(r.end)).strip()
             obs = Observation.make(r.name, r.value, f"text:{phrase}")

@@ -963,8 +963,8 @@ def test_library_upgrade_is_said_of_a_library(text: str, change: str | None) -> 
     ("I changed the lr schedule to cosine and now it plateaus", None),
     ("I increased num_workers of the dataloader and now it is faster", None),
     ("switched to pytorch from tensorflow and the model doesnt learn", None),
-    # a move to bf16 keeps fp32's range: the format is read, no precision change (DF-CHG-PREC's overflow)
-    ("moved from fp32 to bf16 and now the training is unstable", None),
+    # a move to bf16 is a precision change too: its lost mantissa, not fp16's overflow (DF-CHG-PREC-BF16)
+    ("moved from fp32 to bf16 and now the training is unstable", "precision"),
 ])
 def test_a_change_of_the_run_is_what_changed(text: str, change: str | None) -> None:
     assert obs(text).get("recent_change") == change
