@@ -1202,6 +1202,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        _METRIC_PLURAL + r"\s+(?:of|over|across|for|from)\s+(?:each|every|all(?:\s+the)?|the)\s+(?:\w+\s+)?batch|"
        r"(?:per|each)[\s-]?batch\s+" + _METRIC_PLURAL + r"(?P<gap3>[^.!?\n]{0,40}?)\b(?:mean|averag\w*)",
        _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
+    # (a per-example metric, accuracy or the metrics in general, said to be averaged batch by batch: "metrics
+    # averaged per batch", "I average accuracy over batches and the last batch is smaller", "val acc is the mean of
+    # the per-batch accuracies": a plain mean of batch values weighs a short last batch as much as a full one;
+    # the loss only with the short batch said, since a loss averaged over batches is the usual running mean)
+    _k(r"\b(?:metrics?|accurac(?:y|ies)|acc|scores?)\s+(?:is\s+|are\s+|get\s+|gets\s+)?(?:averaged|meaned)\s+"
+       r"(?:per[\s-]batch|(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches|for\s+each\s+batch)|"
+       r"\baverag\w*\s+(?:the\s+|my\s+)?(?:val\w*\s+|eval\w*\s+|test\s+)?(?:metrics?|accurac(?:y|ies)|acc|scores?)\s+"
+       r"(?:per[\s-]batch|(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches|for\s+each\s+batch)|"
+       r"\bmean\s+of\s+(?:the\s+)?(?:per[\s-]batch|batch)\s+(?:metrics|accuracies|scores)\b|"
+       r"\b(?:loss|losses)\s+(?:is\s+|are\s+)?averag\w*\s+(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches\b"
+       r"(?=[^.!?\n]{0,60}?\b(?:last|final)\s+batch\w*\s+(?:is\s+)?(?:smaller|shorter|partial|incomplete))",
+       _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"
        r"(?:results?|runs?|training)\s+(?:are\s+|is\s+)?non-?deterministic",

@@ -2079,7 +2079,7 @@ Bind = tuple[int, int | str, int | str]
 """A frame's binding: a word of group ``a`` is said of group ``b``'s word, not of ``c``'s (see ``FRAMES``)."""
 
 _BF16_HARDWARE = ("gpu card hardware device cuda v100 t4 p100 k80 2080ti 1080ti 2080 1080 titan turing pascal volta "
-                  "colab kaggle")
+                  "colab kaggle rtx gtx quadro tesla")
 """The hardware a lack of bf16 is said of: without it, a missing bf16 is a log's or the user's, not the card's."""
 
 FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]], ...] = tuple(
@@ -2840,7 +2840,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # support" say nothing of the card)
         (("bf16 bfloat16", "~support ~supported ~compatible ~available", _BF16_HARDWARE,
           "!fp8 !fp4 !int8 !flash !tf32"), {"bf16_supported": False}),
-        (("gpu card hardware device v100 t4 p100 k80 2080ti", "~bf16 ~bfloat16", "!fp8 !fp4 "
+        (("gpu card hardware device v100 t4 p100 k80 2080ti rtx gtx quadro tesla", "~bf16 ~bfloat16", "!fp8 !fp4 "
           "!int8 !flash !tf32"), {"bf16_supported": False}),
         (("lack", "bf16 bfloat16", "support", _BF16_HARDWARE, "!understanding !understand"),
          {"bf16_supported": False}),
