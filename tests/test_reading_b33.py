@@ -169,7 +169,8 @@ def test_balanced_or_unrelated_counts(text: str) -> None:
     "{'loss': 2.3012, 'learning_rate': 4.9e-05, 'epoch': 0.1} {'loss': 0.0, 'learning_rate': 4.5e-05, 'epoch': 0.5} "
     "{'loss': 0.0, 'learning_rate': 4e-05, 'epoch': 1.0}",
     "loss: 2.31, loss: 0.0, loss: 0.0",
-    "{'loss': 1.05, 'epoch': 0.25}\n{'loss': 0.74, 'epoch': 0.5}\n{'loss': 0.0, 'epoch': 0.75}\n{'loss': 0.0, 'epoch': 1.0}",
+    "{'loss': 1.05, 'epoch': 0.25}\n{'loss': 0.74, 'epoch': 0.5}\n{'loss': 0.0, 'epoch': 0.75}\n"
+    "{'loss': 0.0, 'epoch': 1.0}",
 ])
 def test_logged_loss_collapse(text: str) -> None:
     assert_reads(text, {"loss_collapses_zero": True})
