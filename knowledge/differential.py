@@ -789,7 +789,7 @@ ROWS = (
     Row("DF-CHG-PREC",
         {"symptom": RUN_TROUBLE, "recent_change": "precision"},
         (Find("Numerical", "warning", "the trouble started with the change of precision: values overflow or "
-              "underflow in the new format"),
+              "underflow in the new format (fp16, fp8), or lose the precision they need (bf16's 8-bit mantissa)"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy", section="precision"),
          RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
         "A run that trained in fp32 and breaks in fp16 (or fp8) is the number format's: the range, not the "
@@ -802,7 +802,9 @@ ROWS = (
     # a norm's statistics, attention's softmax) lose their low digits. Trouble that starts with bf16 is that lost
     # precision: the run learns more slowly, stalls higher, or turns noisy.
     Row("DF-CHG-PREC-BF16",
-        {"symptom": RUN_TROUBLE, "recent_change": "precision", "mixed_precision": "bf16"},
+        # (a run that learns slower or stalls: what a lost mantissa does; a run gone unstable after the move stays
+        # DF-CHG-PREC's, the format's numerics in general, and a NaN run's questions are not spent on this row)
+        {"symptom": Is("not_learning", "convergence"), "recent_change": "precision", "mixed_precision": "bf16"},
         (Find("Numerical", "warning", "the trouble started with the move to bf16: bf16 keeps fp32's range, so an "
               "overflow is unlikely; it keeps only 8 bits of mantissa, so updates much smaller than a weight held in "
               "bf16 round away and long accumulations (the loss or a metric summed over a batch, norm statistics, "
