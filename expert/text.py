@@ -882,6 +882,9 @@ _CLASS_COUNTS = (
     # "12 samples of class 3", "300 images in class 'cat'", "40 examples with label 1"
     rx.compile(rf"\b{_COUNT}\s+(?:samples?|examples?|images?|instances?|rows?|records?|items?|points?)\s+"
                r"(?:of|in|for|from|with|labell?ed(?:\s+as)?)\s+(?:the\s+)?(?:class|label|category)\b", re.IGNORECASE),
+    # "39.6K of them class 0", "4,800 are label 1", "300 belong to class 2"
+    rx.compile(rf"\b{_COUNT}\s+(?:of\s+them\s+)?(?:are\s+|is\s+|belong\s+to\s+|in\s+)?(?:the\s+)?(?:class|label|category)"
+               r"\s+[\w'\"]+", re.IGNORECASE),
     # "class 0 has 4500 images", "class 1: 300", "label 2 only has 15 examples"
     rx.compile(rf"\b(?:class|label|category)\s+[\w'\"]+\s*(?:has|have|had|with|:|=|->)\s*(?:only\s+|just\s+)?"
                rf"{_COUNT}(?!\s*%)", re.IGNORECASE),
@@ -890,6 +893,9 @@ _CLASS_COUNTS = (
 _COUNT_TOTAL = rx.compile(rf"\b(?:out\s+of|of|among|from)\s+(?:the\s+|my\s+|about\s+|~\s*)?{_COUNT}\b"
                           r"(?!\s*(?:%|classes|categories|labels))", re.IGNORECASE)
 """The whole a class's count is said against ("only 12 samples of class 3 out of 5000")."""
+_COUNT_WHOLE = rx.compile(rf"\b(?:about\s+|around\s+|~\s*)?{_COUNT}\s+(?:samples|examples|images|rows|records|items|"
+                          r"data\s+points)\b(?=\s*[,;:(]|\s+(?:in\s+total|total|overall))", re.IGNORECASE)
+"""The whole said before the classes' counts ("about 40K samples, 39.6K of them class 0")."""
 
 
 def _count_value(raw: str) -> float:
@@ -911,7 +917,7 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
     from knowledge.measurements import threshold
 
     bound = threshold("MT-MINORITY-SHARE")
-    for sentence in re.finditer(r"[^.!?\n]+", text):
+    for sentence in re.finditer(r"(?:[^.!?\n]|[.](?!\s|$))+", text):  # (a decimal point ends no sentence: "39.6K")
         lo, hi = sentence.span()
         counts: list[tuple[float, int, int]] = []
         for pattern in _CLASS_COUNTS:
@@ -925,12 +931,17 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
         share = None
         if len(counts) >= 2 and sum(v for v, _a, _b in counts) > 0:
             share = smallest[0] / sum(v for v, _a, _b in counts)
-        total = _COUNT_TOTAL.search(text, smallest[2], min(hi, smallest[2] + 40))
-        if total is not None and _count_value(total.group("n")) > smallest[0]:
-            share = smallest[0] / _count_value(total.group("n"))
+        total = _COUNT_TOTAL.search(text, smallest[2], min(hi, smallest[2] + 40)) or \
+            _COUNT_WHOLE.search(text, lo, counts[0][1])
+        whole = _count_value(total.group("n")) if total is not None else 0.0
+        if len(counts) == 1 and whole > 0 and counts[0][0] >= (1.0 - bound) * whole:
+            share = (whole - counts[0][0]) / whole  # the one class counted is most of the whole: the rest is minor
+        elif whole > smallest[0]:
+            share = smallest[0] / whole
         if share is None or share > bound:
             continue
         start = counts[0][1]
+        start = min(start, total.start()) if total is not None else start
         end = max(b for _v, _a, b in counts) if total is None else max(total.end(), counts[-1][2])
         words = text[start:end].strip()
         try:

@@ -1211,6 +1211,8 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"\baverag\w*\s+(?:the\s+|my\s+)?(?:val\w*\s+|eval\w*\s+|test\s+)?(?:metrics?|accurac(?:y|ies)|acc|scores?)\s+"
        r"(?:per[\s-]batch|(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches|for\s+each\s+batch)|"
        r"\bmean\s+of\s+(?:the\s+)?(?:per[\s-]batch|batch)\s+(?:metrics|accuracies|scores)\b|"
+       r"\b(?:metrics?|accuracy|acc|scores?)\s+(?:is\s+|are\s+)?(?:computed|calculated|measured)\s+(?:per|for\s+each|"
+       r"on\s+each)\s+batch\s+(?:and\s+(?:then\s+)?|then\s+)(?:averaged|meaned)|"
        r"\b(?:loss|losses)\s+(?:is\s+|are\s+)?averag\w*\s+(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches\b"
        r"(?=[^.!?\n]{0,60}?\b(?:last|final)\s+batch\w*\s+(?:is\s+)?(?:smaller|shorter|partial|incomplete))",
        _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),

@@ -145,6 +145,7 @@ def test_bf16_on_hardware_is_the_setting(text: str) -> None:
     "only 12 samples of class 3 out of 5000",
     "class 0 has 4500 images, class 1 has 300",
     "my dataset has 10,000 normal transactions and 50 fraud cases, accuracy is 99%",
+    "roughly 20k images, 19.5k of them label 0",
 ])
 def test_counted_imbalance(text: str) -> None:
     got = obs(text)
@@ -157,6 +158,7 @@ def test_counted_imbalance(text: str) -> None:
     "class 0 has 400 images and class 1 has 350",
     "I have 50000 training images and 5000 validation images",
     "trained for 100 epochs out of 5000 steps",
+    "I have 1000 samples, 550 are class 1",
 ])
 def test_balanced_or_unrelated_counts(text: str) -> None:
     assert obs(text).get("class_imbalance") is None
@@ -194,6 +196,7 @@ def test_logged_loss_without_collapse(text: str) -> None:
     "I average accuracy over batches and the last batch is smaller",
     "my validation accuracy is the mean of the per-batch accuracies",
     "the loss is averaged over batches but the last batch is smaller",
+    "our f-score metric is computed for each batch and then averaged",
 ])
 def test_metric_averaged_over_batches(text: str) -> None:
     assert_reads(text, {"metric_batch_averaged": True, "symptom": "metrics_wrong"})
