@@ -795,7 +795,9 @@ ROWS = (
         "A run that trained in fp32 and breaks in fp16 (or fp8) is the number format's: the range, not the "
         "optimizer, changed.",
         _PREC,
-        fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE, unless=("finding:DF-CHG-PREC-BF16",)),
+        # (not a move to bf16: that format keeps fp32's range, so no overflow is new; DF-CHG-PREC-BF16 reads its
+        # stalls, and an instability after it is the gradients' first, as before any change)
+        fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE, unless=("finding:DF-CHG-PREC-BF16", "flag:range_kept")),
     # A move to bf16 is a change of precision too, but not of range: bf16 keeps fp32's 8 exponent bits, so the
     # overflow DF-CHG-PREC names is unlikely. What it gives up is the mantissa (8 bits against fp32's 24): an update
     # far smaller than a weight held in bf16 rounds away, and long sums (a loss or metric accumulated over a batch,
@@ -986,6 +988,9 @@ TOPICS = (
     _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),
     _topic("DF-TOPIC-PREC", {"mixed_precision": Is("fp16", "bf16", "fp8")}, "batch-size-and-memory-tradeoffs",
            "reduced precision", 5, section="precision"),
+    # (hardware said to lack bf16: the run's format is what to choose, though no format in use is said)
+    _topic("DF-TOPIC-PREC-HW", {"bf16_supported": False}, "batch-size-and-memory-tradeoffs",
+           "reduced precision on hardware without bf16", 5, section="precision"),
     _topic("DF-TOPIC-LOSS", {"loss_fn": Present()}, "loss-functions-and-objectives", "the loss function", 4),
     _topic("DF-TOPIC-OPT", {"optimizer": Present()}, "optimization-algorithms", "the optimizer", 3),
     _topic("DF-TOPIC-DIST", {"multi_gpu": True}, "pytorch-engineering", "multi-GPU training", 2),
