@@ -1867,7 +1867,8 @@ class _Reader:
             t = self.tokens[n]
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
-            if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE or self._other_work(lo, n, k):
+            if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE | K.OTHER_POSSESSIVES or \
+                    self._other_work(lo, n, k):
                 # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
                 # shares it, so it moves in the user's run as well
                 return _SHARED_TOO.search(self.text, self.tokens[k].end,
@@ -3046,7 +3047,9 @@ class _Reader:
                 self.add({"data_time_fraction": frac}, *span)
                 if frac >= 0.3:
                     self.add({"symptom": "slow_training"}, *span, strong=False)
-        if not metrics and not any(q in ("loss", "accuracy") for _p, q, _s in quantities):
+        # (a share said of what the machine does, "GPU usage drops to 30% during validation", "memory at 90% in
+        # training": the percentage is that measure's, no score of the split named beside it)
+        if not metrics and not any(q in ("loss", "accuracy") or q in K.SHARE_OWNERS for _p, q, _s in quantities):
             metrics = self._split_shares(lo, hi)
         if len(metrics) == 2 and metrics["train"] - metrics["val"] >= 0.1:
             self.add({"symptom": "overfitting"}, self.tokens[lo].start, self.tokens[hi - 1].end)
@@ -4064,8 +4067,7 @@ class _Reader:
         if after_v is not None and (before_v is None or before_v[0] == after_v[0]):
             name, value, last = after_v
             self.add({name: value}, toks[a].start, toks[last].end)
-            if timed and before_v is not None and before_v[1] != value and \
-                    " ".join(t.lemma for t in toks[a:last + 1]) not in K.UNCHANGED_FORMATS:
+            if timed and before_v is not None and before_v[1] != value:
                 self._changed(lo, hi, name, toks[b].start, toks[last].end)
             return
         if toks[a].kind != "num" or toks[b].kind != "num":
@@ -4140,8 +4142,6 @@ class _Reader:
             if kind == "library_upgrade" and verb.lemma not in K.LIBRARY_CHANGE_VERBS and not upgrade:
                 continue
             if kind == "data_pipeline" and any(t.lemma in K.LOADING_SPEED_WORDS for t in toks[lo:hi]):
-                continue
-            if kind == "precision" and any(t.lemma in K.UNCHANGED_FORMATS for t in toks[lo:hi]):
                 continue
             if kind == "learning_rate" and verb.lemma not in K.LR_RAISE_VERBS | K.LR_CHANGE_VERBS:
                 # a lowered LR is no raise (``lower_lr_stable`` is its observation); an LR "changed" or "adjusted"
@@ -4233,7 +4233,7 @@ class _Reader:
                     self.u.readings = [r for r in self.u.readings if r not in before]
                     if kind == "learning_rate":
                         self._lr_moved(before[-1].value, after[-1].value, toks[then].start, after[-1].end)
-                    elif not (kind == "precision" and after[-1].value == "bf16"):  # (UNCHANGED_FORMATS)
+                    else:
                         self._read_change({"recent_change": kind}, toks[then].start, after[-1].end)
             # one device then, several now: the GPU count changed
             said = {t.lemma for t in toks[lo:now]}
@@ -5151,7 +5151,7 @@ class _Reader:
             if kind == "learning_rate":
                 if unstable and (lower or (isinstance(g_value, (int, float)) and g_value < b_value)):
                     self.add({"lower_lr_stable": True}, start, end)
-            elif not (kind == "precision" and b_value == "bf16"):  # (UNCHANGED_FORMATS)
+            else:
                 self._read_change({"recent_change": kind}, start, end)
         # one device healthy, several in trouble: the GPU count is what differs
         one = any(t.lemma in K.SINGLE_DEVICE and u.lemma in K.COUNTED_SETTINGS
@@ -5243,7 +5243,10 @@ class _Reader:
         """
         toks = self.tokens
         return (hi < len(toks) and toks[hi].text == "?") or \
-            any(t.lemma in K.CHANGE_HYPOTHETICALS or t.lemma in K.REMEDY_WORDS or t.text == "?" for t in toks[lo:hi]) \
+            any(t.lemma in K.CHANGE_HYPOTHETICALS or t.lemma in K.REMEDY_WORDS or t.text == "?" or
+                # (a word listed as typed whose lemma is not: "thinking about moving to fp16", where "think" alone is
+                # a hedge, "I think I moved to fp16")
+                t.text.lower() in K.CHANGE_HYPOTHETICALS for t in toks[lo:hi]) \
             or any(t.lemma == "how" and u.lemma in K.HOW_ASKS for t, u in zip(toks[lo:hi], toks[lo + 1:hi])) \
             or any(t.lemma in K.NULL_OUTCOMES and any(u.lemma in K.NEGATORS for u in toks[max(lo, k - 3):k])
                    for k, t in enumerate(toks[lo:hi], lo))

@@ -76,7 +76,15 @@ _OTHERS = rx.compile(r"\b(?:you|they|people|everyone|everybody|folks|the\s+(?:pa
                      # weighed, the cues of ``considering`` read it)
                      r"\b(?:(?:my|our|a)\s+(?:friend|colleague|co-?worker|teammate|labmate|boss|advisor|supervisor|"
                      r"professor|mentor)s?(?:'s)?|someone|somebody|the\s+(?:baseline|reference\s+(?:run|model|code)|"
-                     r"official\s+\w+))\s+(?:also\s+)?(?:use[sd]?|using|train(?:s|ed)?|runs?|ran)\b", re.IGNORECASE)
+                     r"official\s+\w+))\s+(?:also\s+)?(?:use[sd]?|using|train(?:s|ed)?|runs?|ran)\b|"
+                     # a run of theirs named as theirs ("my colleague's run had no warmup", "the paper's config uses
+                     # lr 0.1"): what the clause says of it is theirs, whatever the verb
+                     r"\b(?:(?:my|our|a)\s+(?:friend|colleague|co-?worker|teammate|labmate|boss|advisor|supervisor|"
+                     r"professor|mentor)(?:'s|s')|someone's|somebody's|the\s+(?:paper|authors?|baseline)(?:'s|')|"
+                     # "his run", "their model uses adam" said as the clause's subject: a possessive at the clause's
+                     # start (not "I fine-tune their model with lr 1e-3", where the run is the user's)
+                     r"^\W*(?:his|her|their))\s+(?:own\s+|original\s+|reference\s+)?(?:run|training|model|config|"
+                     r"configuration|setup|set-up|code|script|recipe|experiment|network|net)s?\b", re.IGNORECASE)
 OTHERS_NAMES = CONFIG_NAMES | {"considering", "warmup"}
 
 # "worked" counts only when nothing negates it ("nothing works", "it never worked" describe the failing run).
@@ -734,6 +742,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         if r.named and r.name in OTHERS_NAMES:
             if not_the_runs(r.name, r.value, r.start):
                 continue  # what worked before, what the user weighs, what others use: not this run's
+        elif r.name in OTHERS_NAMES and ctx.attribution(r.start)[2]:
+            continue  # a setting composed from its parts ("my colleague trains without warmup"): theirs all the same
         try:
             phrase = nt.source(dt.offset(r.start), dt.offset(r.end)).strip()
             obs = Observation.make(r.name, r.value, f"text:{phrase}")
@@ -769,6 +779,9 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
             best[name] = (key, reading)
     _first_eval_gap(best, dt.text)
     _head_short(best, dt.text)
+    _bf16_lacking(best)
+    _counted_imbalance(best, dt.text)
+    _logged_collapse(best, dt.text)
     _negative_kl_loss(best, dt.text)
     _decay_per_step(best)
     if history and not _troubled(best):
@@ -841,6 +854,136 @@ def _head_short(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str)
     except (TrainoptError, ValueError, TypeError):
         return
     best["label_check"] = (head[0], TextReading(obs, words))
+
+
+def _bf16_lacking(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:
+    """bf16 named only as what the hardware lacks is no format the run uses.
+
+    "bf16 is not available on my 2080 ti", "my rtx 6000 can't use bf16": the format's name inside the words that read
+    ``bf16_supported=False`` is the missing feature, so ``mixed_precision=bf16`` read from the same words goes (a bf16
+    said elsewhere, "... so I moved the run to bf16 on the cluster", is kept).
+    """
+    lacking, fmt = best.get("bf16_supported"), best.get("mixed_precision")
+    if lacking is None or fmt is None or lacking[1].observation.value is not False or \
+            fmt[1].observation.value != "bf16":
+        return
+    start, end = lacking[0][2], lacking[0][2] + len(lacking[1].words)
+    if start <= fmt[0][2] <= end:
+        del best["mixed_precision"]
+
+
+_COUNT = r"(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s*k\b|\d+)"
+_CLASS_COUNTS = (
+    # "900 negatives", "100 positive samples", "50 fraud cases and 10000 normal ones"
+    rx.compile(rf"\b{_COUNT}\s+(?:(?:positives?|negatives?)\b|(?:positive|negative|fraud\w*|normal|benign|"
+               r"malignant|anomal\w*|defect\w*|minority|majority)\s+(?:samples?|examples?|images?|cases?|instances?|"
+               r"rows?|records?|labels?|class(?:es)?|ones|transactions?|emails?|messages?|reviews?|patients?|"
+               r"scans?|pixels?|events?)\b)", re.IGNORECASE),
+    # "12 samples of class 3", "300 images in class 'cat'", "40 examples with label 1"
+    rx.compile(rf"\b{_COUNT}\s+(?:samples?|examples?|images?|instances?|rows?|records?|items?|points?)\s+"
+               r"(?:of|in|for|from|with|labell?ed(?:\s+as)?)\s+(?:the\s+)?(?:class|label|category)\b", re.IGNORECASE),
+    # "39.6K of them class 0", "4,800 are label 1", "300 belong to class 2"
+    rx.compile(rf"\b{_COUNT}\s+(?:of\s+them\s+)?(?:are\s+|is\s+|belong\s+to\s+|in\s+)?(?:the\s+)?(?:class|label|category)"
+               r"\s+[\w'\"]+", re.IGNORECASE),
+    # "class 0 has 4500 images", "class 1: 300", "label 2 only has 15 examples"
+    rx.compile(rf"\b(?:class|label|category)\s+[\w'\"]+\s*(?:has|have|had|with|:|=|->)\s*(?:only\s+|just\s+)?"
+               rf"{_COUNT}(?!\s*%)", re.IGNORECASE),
+)
+"""Counts said of one class each: the number of examples in a class, positives or negatives, a named rare kind."""
+_COUNT_TOTAL = rx.compile(rf"\b(?:out\s+of|of|among|from)\s+(?:the\s+|my\s+|about\s+|~\s*)?{_COUNT}\b"
+                          r"(?!\s*(?:%|classes|categories|labels))", re.IGNORECASE)
+"""The whole a class's count is said against ("only 12 samples of class 3 out of 5000")."""
+_COUNT_WHOLE = rx.compile(rf"\b(?:about\s+|around\s+|~\s*)?{_COUNT}\s+(?:samples|examples|images|rows|records|items|"
+                          r"data\s+points)\b(?=\s*[,;:(]|\s+(?:in\s+total|total|overall))", re.IGNORECASE)
+"""The whole said before the classes' counts ("about 40K samples, 39.6K of them class 0")."""
+
+
+def _count_value(raw: str) -> float:
+    """A count as written: "1,024", "5000", "1.5k"."""
+    raw = raw.replace(",", "").strip().lower()
+    return float(raw[:-1].strip()) * 1000 if raw.endswith("k") else float(raw)
+
+
+def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """Class sizes said as counts, one class at ``MT-MINORITY-SHARE`` of the examples or less: ``class_imbalance``.
+
+    "900 negatives and 100 positives", "only 12 samples of class 3 out of 5000", "class 0 has 4500 images, class 1
+    has 300": the smallest count against the counts said beside it in the sentence (their sum), or against the total
+    said with it. Two counts of one size each ("600 cats and 400 dogs" is no count of a class here, and "500
+    positives and 450 negatives" is balanced) add nothing; nor does a count of splits, which no cue above reads.
+    """
+    if "class_imbalance" in best:
+        return
+    from knowledge.measurements import threshold
+
+    bound = threshold("MT-MINORITY-SHARE")
+    for sentence in re.finditer(r"(?:[^.!?\n]|[.](?!\s|$))+", text):  # (a decimal point ends no sentence: "39.6K")
+        lo, hi = sentence.span()
+        counts: list[tuple[float, int, int]] = []
+        for pattern in _CLASS_COUNTS:
+            for m in pattern.finditer(text, lo, hi):
+                if not any(a < m.end() and m.start() < b for _v, a, b in counts):
+                    counts.append((_count_value(m.group("n")), m.start(), m.end()))
+        if not counts:
+            continue
+        counts.sort(key=lambda c: c[1])
+        smallest = min(counts)
+        share = None
+        if len(counts) >= 2 and sum(v for v, _a, _b in counts) > 0:
+            share = smallest[0] / sum(v for v, _a, _b in counts)
+        total = _COUNT_TOTAL.search(text, smallest[2], min(hi, smallest[2] + 40)) or \
+            _COUNT_WHOLE.search(text, lo, counts[0][1])
+        whole = _count_value(total.group("n")) if total is not None else 0.0
+        if len(counts) == 1 and whole > 0 and counts[0][0] >= (1.0 - bound) * whole:
+            share = (whole - counts[0][0]) / whole  # the one class counted is most of the whole: the rest is minor
+        elif whole > smallest[0]:
+            share = smallest[0] / whole
+        if share is None or share > bound:
+            continue
+        start = counts[0][1]
+        start = min(start, total.start()) if total is not None else start
+        end = max(b for _v, _a, b in counts) if total is None else max(total.end(), counts[-1][2])
+        words = text[start:end].strip()
+        try:
+            obs = Observation.make("class_imbalance", True, f"text:{words}")
+        except (TrainoptError, ValueError, TypeError):
+            return
+        best["class_imbalance"] = ((0, 1, start, ""), TextReading(obs, words))
+        size = best.get("dataset_size")
+        if size is not None and any(a <= size[0][2] < b for _v, a, b in counts):
+            del best["dataset_size"]  # one class's count, read as the whole data's size
+        return
+
+
+_LOGGED_LOSS = rx.compile(r"(?<![\w.])['\"]?(?:train_|training_|train/|train\s)?loss['\"]?\s*[:=]\s*"
+                          r"(?P<v>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)", re.IGNORECASE)
+"""A training loss as a trainer logs it: the Hugging Face Trainer's ``{'loss': 0.0, ...}``, ``loss: 2.31``, ``loss=0``
+(not ``eval_loss`` nor ``val_loss``: the name must start there)."""
+
+
+def _logged_collapse(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """A logged training loss that was positive and then reads exactly 0 to the last line: ``loss_collapses_zero``.
+
+    "{'loss': 2.31, 'epoch': 0.1} ... {'loss': 0.0, 'epoch': 0.5} {'loss': 0.0, 'epoch': 1.0}": the reading "the loss
+    drops to 0.0 after 200 steps" gives in words, taken from the values in the order logged. A loss that only falls
+    ("0.5, 0.3, 0.0012"), that is 0 from its first line (``loss_zero_from_start``'s), or that is 0 once and then
+    positive again says no collapse.
+    """
+    if "loss_collapses_zero" in best:
+        return
+    values = [(float(m.group("v")), m.start(), m.end()) for m in _LOGGED_LOSS.finditer(text)]
+    if len(values) < 2 or values[-1][0] != 0.0 or values[0][0] <= 0.0:
+        return
+    first_zero = next(n for n in range(len(values) - 1, -1, -1) if n == 0 or values[n - 1][0] != 0.0)
+    if first_zero == 0:
+        return
+    start, end = values[first_zero - 1][1], values[first_zero][2]
+    words = text[start:end].strip()
+    try:
+        obs = Observation.make("loss_collapses_zero", True, f"text:{words}")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["loss_collapses_zero"] = ((0, 1, start, ""), TextReading(obs, words))
 
 
 def _decay_per_step(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:

@@ -1005,9 +1005,11 @@ ROWS = (
                 "logger.finish()  # flush before the process exits"),
         avoid=("tuning against a curve with missing points",)),
     Row("ME-AGG-01", {"metric_batch_averaged": True},
-        (Find("Measurement", "warning", "the evaluation metric is averaged over batches although it is a ratio of "
-              "counts (Dice, IoU, F1, precision/recall) or a ranking (AUC): the epoch value depends on which examples "
-              "share a batch, so batch size, shuffling and the last short batch change the score of one model",
+        (Find("Measurement", "warning", "the evaluation metric is averaged over batches: a ratio of counts (Dice, "
+              "IoU, F1, precision/recall) or a ranking (AUC) depends on which examples share a batch, and even a "
+              "per-example mean (accuracy) is off when the batches are not weighted by size (the last short batch "
+              "counts as much as a full one), so batch size, shuffling and the last batch change the score of one "
+              "model",
               explains=("metrics_wrong", "experiment_tracking")),
          RouteTo("experiment-tracking", "primary", "accumulate the metric's counts over the whole set, compute once"),
          RouteTo("training-loop-architecture", "secondary", "where the evaluation loop reduces its per-batch values")),

@@ -91,6 +91,17 @@ CRASH = (
 )
 ROWS = ROWS + CRASH
 
+RANGE = (
+    # bf16 has fp32's 8 exponent bits: a run in it does not overflow where fp32 did not, so the precision change
+    # rows that name a new format's overflow do not apply to it
+    Row("DV-RANGE-01", {"mixed_precision": "bf16"},
+        (Flag("range_kept", "bf16 keeps fp32's exponent range"),),
+        "bf16 trades mantissa bits, not exponent bits: its range is fp32's.",
+        Cite("002", "Mixed precision training", "BF16 keeps FP32's exponent range; FP16 needs loss scaling"),
+        unless=("flag:range_kept",), salience=Salience.DERIVE),
+)
+ROWS = ROWS + RANGE
+
 HEALTHY = (
     Row("DV-OK-01", {"loss_behavior": "decreasing_normally"},
         (Flag("healthy_evidence"),),

@@ -789,13 +789,48 @@ ROWS = (
     Row("DF-CHG-PREC",
         {"symptom": RUN_TROUBLE, "recent_change": "precision"},
         (Find("Numerical", "warning", "the trouble started with the change of precision: values overflow or "
-              "underflow in the new format"),
+              "underflow in the new format (fp16, fp8), or lose the precision they need (bf16's 8-bit mantissa)"),
          RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy", section="precision"),
          RouteTo("gradient-management", "secondary", "scaled-gradient handling")),
         "A run that trained in fp32 and breaks in fp16 (or fp8) is the number format's: the range, not the "
         "optimizer, changed.",
         _PREC,
-        fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE),
+        # (not a move to bf16: that format keeps fp32's range, so no overflow is new; DF-CHG-PREC-BF16 reads its
+        # stalls, and an instability after it is the gradients' first, as before any change)
+        fix=FIX_HALF_OVERFLOW, salience=Salience.CAUSE, unless=("finding:DF-CHG-PREC-BF16", "flag:range_kept")),
+    # A move to bf16 is a change of precision too, but not of range: bf16 keeps fp32's 8 exponent bits, so the
+    # overflow DF-CHG-PREC names is unlikely. What it gives up is the mantissa (8 bits against fp32's 24): an update
+    # far smaller than a weight held in bf16 rounds away, and long sums (a loss or metric accumulated over a batch,
+    # a norm's statistics, attention's softmax) lose their low digits. Trouble that starts with bf16 is that lost
+    # precision: the run learns more slowly, stalls higher, or turns noisy.
+    Row("DF-CHG-PREC-BF16",
+        # (a run that learns slower or stalls: what a lost mantissa does; a run gone unstable after the move stays
+        # DF-CHG-PREC's, the format's numerics in general, and a NaN run's questions are not spent on this row)
+        {"symptom": Is("not_learning", "convergence"), "recent_change": "precision", "mixed_precision": "bf16"},
+        (Find("Numerical", "warning", "the trouble started with the move to bf16: bf16 keeps fp32's range, so an "
+              "overflow is unlikely; it keeps only 8 bits of mantissa, so updates much smaller than a weight held in "
+              "bf16 round away and long accumulations (the loss or a metric summed over a batch, norm statistics, "
+              "softmax) lose precision"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "precision strategy: bf16 compute over fp32 master "
+                 "weights, fp32 reductions", section="precision"),
+         Cross("pytorch-engineering", "which ops autocast keeps in fp32, and the dtype the optimizer really steps",
+               joint=True, target="mixed-precision-and-optimization")),
+        "bf16 trades fp32's precision, not its range, for speed: with autocast the weights, the optimizer state and "
+        "the reductions stay in fp32 and little is lost; with the weights or the accumulators in bf16 itself, small "
+        "updates and small terms vanish.",
+        _PREC,
+        fix=Fix("Compute in bf16 under autocast but keep the parameters, the optimizer state and the reductions "
+                "(the loss, metric sums, norms) in fp32; check the dtype the optimizer steps.",
+                "model = model.float()                                    # fp32 master weights\n"
+                "with torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16):\n"
+                "    logits = model(x)\n"
+                "loss = loss_fn(logits.float(), y)                        # the reduction in fp32\n"
+                "assert all(p.dtype == torch.float32 for g in opt.param_groups for p in g[\"params\"])"),
+        salience=Salience.CAUSE,
+        # (FSDP's bf16 shards, when known, are the more specific form of the same loss; the weights known to be
+        # bf16 (PR-FP16W-01) stand beside it, the change still the format's and not fp16's overflow)
+        unless=("finding:DF-SUS-FSDP-BF16",),
+        avoid=("adding a GradScaler or lowering the LR against an overflow bf16 does not have",)),
     # (``recent_change=learning_rate`` is a raised LR, as the change question's choice says, or one changed without
     # saying which way, of which a raise is by far the likelier before an instability: the parser reads it from a
     # raise or an unspecified change, by its verb or by its values in time order; a lowered LR is
@@ -953,6 +988,9 @@ TOPICS = (
     _topic("DF-TOPIC-CLIP", {"grad_clipping": True}, "gradient-management", "gradient clipping", 6),
     _topic("DF-TOPIC-PREC", {"mixed_precision": Is("fp16", "bf16", "fp8")}, "batch-size-and-memory-tradeoffs",
            "reduced precision", 5, section="precision"),
+    # (hardware said to lack bf16: the run's format is what to choose, though no format in use is said)
+    _topic("DF-TOPIC-PREC-HW", {"bf16_supported": False}, "batch-size-and-memory-tradeoffs",
+           "reduced precision on hardware without bf16", 5, section="precision"),
     _topic("DF-TOPIC-LOSS", {"loss_fn": Present()}, "loss-functions-and-objectives", "the loss function", 4),
     _topic("DF-TOPIC-OPT", {"optimizer": Present()}, "optimization-algorithms", "the optimizer", 3),
     _topic("DF-TOPIC-DIST", {"multi_gpu": True}, "pytorch-engineering", "multi-GPU training", 2),

@@ -261,6 +261,10 @@ _LOSS_PAIR_LINK = r"(?:,|;|but|while|and|with|/|vs\.?|versus|whereas)?"
 """What joins a training and a validation loss said in one breath ("train loss 0.4, val loss 1.2", "val_loss=15 with
 train_loss=0.7")."""
 
+_MISMATCH_LINK = r"(?:but|while|whereas|yet|though|although|however|vs\.?|versus|instead\s+of|doesn'?t\s+match|" \
+    r"does\s+not\s+match|mismatch\w*)"
+"""What sets two counts said in one breath against each other ("num_labels=10 but out_features=5")."""
+
 KEYWORDS: tuple[Keyword, ...] = (
     # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
@@ -563,6 +567,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"returns?|has|with|emits?)\s+(?:only\s+)?(?P<num_outputs>\d+)\s+(?:logits|outputs|output\s+units|output\s+neurons|"
        r"scores)\b",
        _QR, 0, negatable=False, num_outputs="$int"),
+    # the class count a config gives set against the width of a Linear said in the same breath, with a word that
+    # contrasts them ("num_labels=10 but out_features=5", "num_classes=10 while my nn.Linear(768, 5)",
+    # "out_features=3 whereas num_labels=7"): the two are said to disagree, so the Linear is the head whatever it is
+    # called; the config's count is the classes the data has (the cue hides the bare num_labels cue inside it)
+    _k(r"\b(?:num_labels|num_classes|n_classes|nclasses)\s*[=:]\s*(?P<num_classes>\d+)[^.;!?\n]{0,40}?"
+       rf"\b{_MISMATCH_LINK}\b[^.;!?\n]{{0,40}}?(?:\bout_features\s*[=:]\s*|(?:nn\.)?linear\(\s*\d+\s*,\s*)"
+       r"(?P<num_outputs>\d+)\b",
+       _QR, 1, negatable=False, num_classes="$int", num_outputs="$int"),
+    _k(r"(?:\bout_features\s*[=:]\s*|(?:nn\.)?linear\(\s*\d+\s*,\s*)(?P<num_outputs>\d+)\b[^.;!?\n]{0,40}?"
+       rf"\b{_MISMATCH_LINK}\b[^.;!?\n]{{0,40}}?\b(?:num_labels|num_classes|n_classes|nclasses)\s*[=:]\s*"
+       r"(?P<num_classes>\d+)",
+       _QR, 1, negatable=False, num_classes="$int", num_outputs="$int"),
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
     _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),
@@ -1200,6 +1216,20 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"[\s-]?level)?)\s+" + _METRIC_PLURAL + r"|(?:mean|averag\w*)\s+(?:of|over|across)\s+(?:the\s+)?" +
        _METRIC_PLURAL + r"\s+(?:of|over|across|for|from)\s+(?:each|every|all(?:\s+the)?|the)\s+(?:\w+\s+)?batch|"
        r"(?:per|each)[\s-]?batch\s+" + _METRIC_PLURAL + r"(?P<gap3>[^.!?\n]{0,40}?)\b(?:mean|averag\w*)",
+       _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
+    # (a per-example metric, accuracy or the metrics in general, said to be averaged batch by batch: "metrics
+    # averaged per batch", "I average accuracy over batches and the last batch is smaller", "val acc is the mean of
+    # the per-batch accuracies": a plain mean of batch values weighs a short last batch as much as a full one;
+    # the loss only with the short batch said, since a loss averaged over batches is the usual running mean)
+    _k(r"\b(?:metrics?|accurac(?:y|ies)|acc|scores?)\s+(?:is\s+|are\s+|get\s+|gets\s+)?(?:averaged|meaned)\s+"
+       r"(?:per[\s-]batch|(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches|for\s+each\s+batch)|"
+       r"\baverag\w*\s+(?:the\s+|my\s+)?(?:val\w*\s+|eval\w*\s+|test\s+)?(?:metrics?|accurac(?:y|ies)|acc|scores?)\s+"
+       r"(?:per[\s-]batch|(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches|for\s+each\s+batch)|"
+       r"\bmean\s+of\s+(?:the\s+)?(?:per[\s-]batch|batch)\s+(?:metrics|accuracies|scores)\b|"
+       r"\b(?:metrics?|accuracy|acc|scores?)\s+(?:is\s+|are\s+)?(?:computed|calculated|measured)\s+(?:per|for\s+each|"
+       r"on\s+each)\s+batch\s+(?:and\s+(?:then\s+)?|then\s+)(?:averaged|meaned)|"
+       r"\b(?:loss|losses)\s+(?:is\s+|are\s+)?averag\w*\s+(?:over|across)\s+(?:all\s+)?(?:the\s+)?batches\b"
+       r"(?=[^.!?\n]{0,60}?\b(?:last|final)\s+batch\w*\s+(?:is\s+)?(?:smaller|shorter|partial|incomplete))",
        _TR, P_TRACKING + 3, metric_batch_averaged=True, symptom="metrics_wrong"),
     _k(r"(?:same|fixed|identical)\s+(?:random\s+)?seeds?(?P<gap1>[^.!?\n]{0,60}?)(?:different\s+results|differ\w*|not\s+"
        r"reproducible|non-?deterministic|vary|varies)|(?:not|isn'?t|aren'?t|non-?)\s*reproducib\w*|"

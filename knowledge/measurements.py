@@ -530,6 +530,13 @@ MEASURES: tuple[Measure, ...] = (
             "start') must be said for the values to be the first evaluation's", "about one clause of a message; "
             "our bound", Cite("000", "Symptom: model overfits", "check that train and validation are measured "
                               "the same way")),
+    Measure("MT-MINORITY-SHARE", 0.2,
+            "a class counted in words at this share of the examples or less (its count against the counts said "
+            "beside it, or against the total said with it): one class dominates the labels",
+            "Google's Machine Learning Crash Course calls a minority class of 1-20% of the data a moderate "
+            "imbalance and under 1% an extreme one; the upper end of the moderate band is our bound",
+            Cite("000", "Symptom: which X should I use? (direct questions)",
+                 "which loss function? (weighted objectives)")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",

@@ -998,6 +998,9 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
+OTHER_POSSESSIVES = frozenset("his her hers".split())
+"""Pronouns that own a run that is not the user's ("his loss goes nan", "her model overfits"): unlike "their", which
+points back at the user's own things as often (``OTHER_PEOPLE``), a third person singular is someone else."""
 OTHER_WORKS = frozenset("paper author authors publication readme tutorial leaderboard".split())
 """A published or reference work whose figures are its own ("in the paper the val accuracy reaches 90%", "the
 authors say the grad norm spikes"): a movement said of it is not the user's run, where the work is named as a place or
@@ -1720,11 +1723,6 @@ ADVERB_JUDGEMENTS = frozenset({"bad"})
 """Judgements (``MOVEMENTS`` values) whose adverb in -ly stands for the adjective: "does badly", "performs poorly",
 "generalises horribly". (Not "good": "greatly" and "perfectly" say how much, not how well.)"""
 
-UNCHANGED_FORMATS = frozenset({"bf16", "bfloat16"})
-"""Formats a move to which gives no ``recent_change=precision`` (as with the precision frame of ``FRAMES``): bf16
-keeps fp32's exponent range, so trouble after moving to it is not the overflow of a new format that the
-differential's DF-CHG-PREC names; the format itself is still read as the run's setting."""
-
 CHANGE_VERBS = frozenset("change switch move increase decrease raise lower reduce double halve triple quadruple scale "
                           "bump cut enlarge adjust modify tweak replace rewrite swap update upgrade refactor go "
                           "downgrade slash shrink boost crank transition".split())
@@ -2083,7 +2081,7 @@ Bind = tuple[int, int | str, int | str]
 """A frame's binding: a word of group ``a`` is said of group ``b``'s word, not of ``c``'s (see ``FRAMES``)."""
 
 _BF16_HARDWARE = ("gpu card hardware device cuda v100 t4 p100 k80 2080ti 1080ti 2080 1080 titan turing pascal volta "
-                  "colab kaggle")
+                  "colab kaggle rtx gtx quadro tesla")
 """The hardware a lack of bf16 is said of: without it, a missing bf16 is a log's or the user's, not the card's."""
 
 FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]], ...] = tuple(
@@ -2223,11 +2221,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!frame !success"),
          {"lr_world_scaling": "unchanged", "world_size_changed": True, "multi_gpu": True},
          ((3, 2, "batch config configuration hyperparameter hparam setting seed data dataset code"),)),
-        # (half precision only: bf16 keeps fp32's exponent range, so trouble after moving to it is not the format's
-        # overflow that DF-CHG-PREC names)
+        # (any reduced format: fp16's trouble is its range, bf16's its 8-bit mantissa; the differential tells the
+        # two apart by the format read beside the change, DF-CHG-PREC against DF-CHG-PREC-BF16)
         # ("by half" is a fraction, not the format: "throughput fell by half after enabling checkpointing")
-        (("switch move enable turn", "fp16 amp autocast half float16", "since after when once now before_now",
-          "!should !want !whether !worth !consider !bf16 !bfloat16 !checkpointing"), {"recent_change": "precision"}),
+        (("switch move enable turn", "fp16 amp autocast half float16 bf16 bfloat16",
+          "since after when once now before_now",
+          "!should !want !whether !worth !consider !checkpointing"), {"recent_change": "precision"}),
         # a finished run continued for more epochs or steps than planned ("raised the max epochs and continued
         # training", "resumed for 6 more epochs"): the run's length changed, not only its state (before the resume
         # frames: the first frame read for a name in a sentence stands)
@@ -2853,7 +2852,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # support" say nothing of the card)
         (("bf16 bfloat16", "~support ~supported ~compatible ~available", _BF16_HARDWARE,
           "!fp8 !fp4 !int8 !flash !tf32"), {"bf16_supported": False}),
-        (("gpu card hardware device v100 t4 p100 k80 2080ti", "~bf16 ~bfloat16", "!fp8 !fp4 "
+        (("gpu card hardware device v100 t4 p100 k80 2080ti rtx gtx quadro tesla", "~bf16 ~bfloat16", "!fp8 !fp4 "
           "!int8 !flash !tf32"), {"bf16_supported": False}),
         (("lack", "bf16 bfloat16", "support", _BF16_HARDWARE, "!understanding !understand"),
          {"bf16_supported": False}),
@@ -3321,6 +3320,11 @@ RELOAD_SAVED_SIDE = frozenset("save saving saved train training trained checkpoi
 
 RELOAD_LOADED_SIDE = frozenset("load loading loaded reload reloading reloaded restore restoring restored".split())
 """Words tying a metric to the model once loaded again ("12% after loading", "reloaded: 0.12")."""
+
+SHARE_OWNERS = frozenset({"gpu_util", "memory", "data_time", "data_time_weak", "step_time", "step_time_weak",
+                          "epoch_time", "throughput", "progress"})
+"""Quantities (``QUANTITIES`` values) a percentage in their sentence belongs to: what the machine does or how far the
+run is, so "30% during validation" beside GPU usage is no accuracy of the validation split."""
 
 RELOAD_NOT_METRIC = frozenset("gpu cpu memory ram vram util utilization usage time speed throughput worker "
                               "dataloader loader data dataset disk progress take spend wait".split())

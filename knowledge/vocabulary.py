@@ -363,8 +363,9 @@ SPECS: tuple[Spec, ...] = (
     _b("metrics_dropped", "Logged metrics or points are missing (steps, epochs, processes or whole metrics).",
        question="Q-METRICS-DROPPED", group="metrics"),
     _b("metric_batch_averaged", "The reported evaluation metric is the mean of per-batch values of a metric that "
-       "does not average over examples (Dice, IoU, F1, precision/recall, AUC, BLEU), so its value depends on how "
-       "the examples are batched: the batch size, shuffling, the last partial batch.", group="metrics"),
+       "does not average over examples (Dice, IoU, F1, precision/recall, AUC, BLEU), or of a per-example one "
+       "(accuracy) unweighted by batch size, so its value depends on how the examples are batched: the batch size, "
+       "shuffling, the last partial batch.", group="metrics"),
     _e("scaler_skips", "none occasional persistent",
        "How often the GradScaler skips optimizer steps for inf/NaN gradients: a few early skips are normal "
        "calibration; every step is a collapsing loss scale.", question="Q-SCALER-SKIPS", group="config"),

@@ -147,8 +147,8 @@ def test_constant_lr_near_misses(text: str) -> None:
     ("went from fp16 to fp32", "none", "precision"),
     ("transitioned from full precision to fp16", "fp16", "precision"),
     ("we transitioned to fp16 and the loss went nan", "fp16", "precision"),
-    # (bf16 keeps fp32's range: the new format is read, no precision change, by design: UNCHANGED_FORMATS)
-    ("moved from fp32 to bf16", "bf16", None),
+    # (bf16 keeps fp32's range but not its mantissa: a change of precision all the same, DF-CHG-PREC-BF16's)
+    ("moved from fp32 to bf16", "bf16", "precision"),
 ])
 def test_precision_move_reads_new_value(text: str, value: str, change: str | None) -> None:
     assert_reads(text, {"mixed_precision": value, "recent_change": change})

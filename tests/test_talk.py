@@ -963,8 +963,8 @@ def test_library_upgrade_is_said_of_a_library(text: str, change: str | None) -> 
     ("I changed the lr schedule to cosine and now it plateaus", None),
     ("I increased num_workers of the dataloader and now it is faster", None),
     ("switched to pytorch from tensorflow and the model doesnt learn", None),
-    # a move to bf16 keeps fp32's range: the format is read, no precision change (DF-CHG-PREC's overflow)
-    ("moved from fp32 to bf16 and now the training is unstable", None),
+    # a move to bf16 is a precision change too: its lost mantissa, not fp16's overflow (DF-CHG-PREC-BF16)
+    ("moved from fp32 to bf16 and now the training is unstable", "precision"),
 ])
 def test_a_change_of_the_run_is_what_changed(text: str, change: str | None) -> None:
     assert obs(text).get("recent_change") == change
@@ -973,7 +973,9 @@ def test_a_change_of_the_run_is_what_changed(text: str, change: str | None) -> N
 def test_a_change_keeps_its_after_value() -> None:
     assert_reads("I increased the batch size from 64 to 1024 and now the loss diverges",
                  {"batch_size": 1024, "recent_change": "batch_size", "symptom": "unstable"})
-    assert_reads("moved from fp32 to bf16 and now the loss is nan", {"mixed_precision": "bf16", "recent_change": None})
+    # (a move to bf16 is a change of precision as well: DF-CHG-PREC-BF16 names what it loses)
+    assert_reads("moved from fp32 to bf16 and now the loss is nan", {"mixed_precision": "bf16",
+                                                                    "recent_change": "precision"})
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -28,8 +28,8 @@ from tests.reading import assert_reads, obs
     # precision: the healthy format is the baseline, not the run's
     ("fp32 ok, fp16 nan", {"mixed_precision": "fp16", "recent_change": "precision"}),
     ("bf16 fine, fp16 gives nan after a while", {"mixed_precision": "fp16", "recent_change": "precision"}),
-    # a move to bf16 is no precision change the differential names (UNCHANGED_FORMATS), the format still is read
-    ("fp32 works, bf16 diverges", {"mixed_precision": "bf16", "recent_change": None}),
+    # a move to bf16 is a precision change too (DF-CHG-PREC-BF16 tells its lost mantissa from fp16's overflow)
+    ("fp32 works, bf16 diverges", {"mixed_precision": "bf16", "recent_change": "precision"}),
     # the device count
     ("on 1 GPU fine, on 8 it diverges", {"multi_gpu": True, "world_size_changed": True,
                                          "recent_change": "gpu_count"}),
