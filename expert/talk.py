@@ -1971,7 +1971,9 @@ class _Reader:
                 k += 1
                 continue
             if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
-                split = None
+                # a phrase of several words that names its split too ("the validation error"); a lone word that is
+                # both ("training": the run, or the split) is the run here
+                split = p.roles.get("s") if p.j - p.i > 1 else None
                 # "accuracy on train", "loss on the validation set"
                 if nxt is not None and "s" in nxt.roles and nxt.i - p.j <= 2 and \
                         set(self.lemmas(p.j, nxt.i)) <= {"on", "the", "for", "of"} and nxt.i > p.j:
@@ -6338,7 +6340,10 @@ def _crash_named() -> re.Pattern[str]:
 
 
 _NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
-_NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
+# (never the clipping limit, a setting: "max_grad_norm=0.0" or "max grad norm = 0" turns clipping off, and says
+# nothing of the gradients, HF Trainer's convention)
+_NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?<!max[_\s-]g)(?<!clip[_\s-]g)"
+                         r"(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
                          r"(?P<value>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.])")
 FLAT_SERIES = 0.01
 """A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""

@@ -222,6 +222,8 @@ OTHER_TASK_AHEAD = (r"(?![^.?!\n]*\b(?:classifier|classification|detector|detect
 classifier's run is not the run's task)."""
 
 
+_SET_TO = r"(?:\s*[=:]\s*|\s+(?:(?:is|was|of|at)\s+)?(?:set\s+)?(?:to|of|at|is|was|=)\s+)"
+"""Between a setting's name and its value: "=", ":", or words ("to", "of", "is set to", "at")."""
 _CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
                r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?clipping\s+threshold\b)")
 """The clipping limit as users name it (max_norm, max_grad_norm, the clip value or the clipping threshold)."""
@@ -565,8 +567,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 0, negatable=False, num_outputs="$int"),
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
-    _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),
-    _k(r"\bmax_grad_norm\s*[=:]\s*['\"]?(?:0(?:\.0+)?|none)\b", _QR, 0, grad_clipping=False),
+    # (said in words as well: "I set max_grad_norm to 1", "max grad norm of 0.5", "max_grad_norm is 0")
+    _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b(?!\.\d)", _QR, 0,
+       grad_clipping=True),
+    _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}['\"]?(?:0(?:\.0+)?|none)\b(?!\.\d)", _QR, 0, grad_clipping=False),
     _k(r"\blr_scheduler_type\s*[=:]\s*['\"]?(?P<lr_schedule>[a-z_]+)", _QR, 0, lr_schedule="$schedule"),
     _k(r"\bignore_data_skip\s*[=:]\s*['\"]?true\b", _QR, 0, ignore_data_skip=True),
     _k(r"\bignore_data_skip\s*[=:]\s*['\"]?false\b", _QR, 0, ignore_data_skip=False),

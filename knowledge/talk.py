@@ -61,7 +61,11 @@ QUANTITIES: dict[str, str] = {
     # (the wait for data said as time spent on it: "the time spent loading data grows")
     "time spent loading data": "data_time", "time spent on data loading": "data_time",
     "time spent waiting for data": "data_time", "loading time": "data_time",
-    "training error": "loss", "train error": "loss", "error rate": "loss", "wer": "loss", "cer": "loss",
+    "training error": "loss", "train error": "loss", "error rate": "loss",
+    # ("error" after a split is that split's loss: "my val error is lower than the train error"; the phrase names
+    # the split too, below in ``SPLITS``, so a comparison of the two reads as one of their losses)
+    "validation error": "loss", "val error": "loss", "test error": "loss", "dev error": "loss",
+    "valid error": "loss", "wer": "loss", "cer": "loss",
     "rmse": "loss", "mse": "loss", "mae": "loss", "tokens/sec": "throughput", "token per second": "throughput",
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
     "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
@@ -125,6 +129,9 @@ SPLITS: dict[str, str] = {
     "training data": "train", "train data": "train", "training set": "train", "train set": "train",
     "test data": "val", "test set": "val", "validation set": "val", "val set": "val", "validation data": "val",
     "dev set": "val", "unseen data": "val", "new data": "val",
+    # a split's error is its loss, and says whose it is (``QUANTITIES`` has the same phrases)
+    "training error": "train", "train error": "train", "validation error": "val", "val error": "val",
+    "test error": "val", "dev error": "val", "valid error": "val",
 }
 """Words saying whose curve a quantity is (train_loss, val_loss...)."""
 
