@@ -260,6 +260,8 @@ class Understanding:
             gradients?").
         on_topic: The text names a thing of training (a word of it, or a cue not of everyday words): cues of
             everyday words (``Keyword.scope`` False) read nothing in a text that does not.
+        over: ``(start, end)`` of each pasted or named error of a family the text says is over ("at first CUDA OOM
+            ... OOM gone but backward fails with ..."): a cue inside one says history (``expert.text``).
     """
 
     readings: list[Reading] = field(default_factory=list)
@@ -270,6 +272,7 @@ class Understanding:
     offered: list[Any] = field(default_factory=list)
     no_guess: bool = False
     on_topic: bool = True
+    over: list[tuple[int, int]] = field(default_factory=list)
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
@@ -1109,13 +1112,15 @@ def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None, j: int |
         and not ix.presupposing(lo, hi)
 
 
-def _resolved_at(tokens: list[Token], k: int, lo: int) -> int:
+def _resolved_at(tokens: list[Token], k: int, lo: int, subject: int | None = None) -> int:
     """How many tokens at ``k`` say a trouble is over (0: none): "went away", or "fixed" said of the trouble.
 
     "fixed it by clipping", "that's fixed now", ", solved by lowering batch" are; "fixed the seed", "the lr was
     fixed", "a fixed lr" are not (said of another thing, ``RESOLVED_OBJECTS``, ``RESOLVED_SUBJECTS``), nor a fix
     said in a clause of time or concession, believed, or denied to anyone ("after I fixed it", "although
-    everything was fixed", "I thought I fixed it", "nobody has fixed it": ``UNRESOLVING_WORDS``).
+    everything was fixed", "I thought I fixed it", "nobody has fixed it": ``UNRESOLVING_WORDS``). ``subject`` is the
+    trouble's last token, when known: the trouble itself as the subject of the passive ("the OOM is fixed now, but
+    now I get ...", "OOM gone") is said over.
     """
     n = 0
     for phrase in K.RESOLVED_PHRASES:
@@ -1133,7 +1138,7 @@ def _resolved_at(tokens: list[Token], k: int, lo: int) -> int:
             m = k - 1
             while m >= lo and _plain(tokens[m]) in K.RESOLVED_AUX:
                 m -= 1
-            if not (m < lo or _plain(tokens[m]) in K.RESOLVED_SUBJECTS):
+            if not (m < lo or m == subject or _plain(tokens[m]) in K.RESOLVED_SUBJECTS):
                 return 0
         n = 1
     # what opens the fix's own words: "after I fixed it", "although everything was fixed", "nobody has fixed it"
@@ -1214,7 +1219,7 @@ def _past(tokens: list[Token], i: int, lo: int, hi: int, j: int | None = None) -
         while q < len(ix.resolutions) and ix.resolutions[q] < b:
             k = ix.resolutions[q]
             q += 1
-            n = _resolved_at(tokens, k, ix.clause_lo[k])
+            n = _resolved_at(tokens, k, ix.clause_lo[k], j - 1)
             if not n:
                 continue
             tail_end = min(end, k + n + K.RESOLUTION_REACH)
@@ -6179,6 +6184,13 @@ class _Reader:
             return False  # (a long text's line that was not tokenised, or nothing before it: read as said)
         return self._negated(k, self._negation_floor(k))
 
+    def _said_over(self, start: int, end: int) -> bool:
+        """Whether the error said at characters ``[start, end)`` is said as past and fixed ("OOM gone but ...")."""
+        toks = self.tokens
+        k = bisect_left(self._token_starts, start)
+        j = bisect_left(self._token_starts, end)
+        return k < len(toks) and clause_status(toks, k, max(j, k + 1), hedge=False) == PAST
+
     def _crash_off_scope(self, start: int) -> bool:
         """Whether a crash named in words at character ``start`` is everyday English (see :meth:`_off_scope`).
 
@@ -6203,7 +6215,7 @@ class _Reader:
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:
         low = self.text
-        first: tuple[int, dict[str, Any], int, int] | None = None
+        shown: list[tuple[int, dict[str, Any], int, int]] = []
         stored = _stored_needed()
         # (whether a word is in a long ASCII text, asked of its distinct words, as the cue scan asked: not a search
         # of the whole text per word)
@@ -6221,8 +6233,16 @@ class _Reader:
                 if self._said_absent(m.start()):
                     continue  # "no OOM errors", "I'm not getting any CUDA OOM": the error is denied, not shown
                 self.error_spans.append((m.start(), m.end()))
-                if first is None or m.start() < first[0]:
-                    first = (m.start(), sets, m.start(), m.end())
+                shown.append((m.start(), sets, m.start(), m.end()))
+        # an error said to be over ("the OOM is fixed now, but now I get ...", "at first CUDA OOM ... OOM gone but
+        # backward fails with ...") is the one shown only when no other is: the error that replaced it is the run's
+        # (``expert.text`` keeps the one said over as history). Said over once, every mention of its family is.
+        over = {sets.get("boundary_topic") for a, sets, _s, e in shown if self._said_over(a, e)} if len(shown) > 1 \
+            else set()
+        live = [x for x in shown if x[1].get("boundary_topic") not in over]
+        if live:
+            self.u.over.extend((a, e) for a, sets, _s, e in shown if sets.get("boundary_topic") in over)
+        first = min(live or shown, key=lambda x: x[0]) if shown else None
         if first is None:
             # no known error family: an error or crash named in words is still a crash (a weak reading); as for
             # the signatures, a text without any word every such mention holds is not searched (nor the

@@ -3647,15 +3647,16 @@ NEXT_NO = (frozenset("no nope".split()), frozenset("they theyre it its thats all
 "No idea why" denies nothing."""
 NEXT_DENIAL_WORDS = 5
 """Words of the next sentence a denial is looked for in."""
-RESOLVED_FORMS = frozenset("fixed solved resolved".split())
-"""Past forms that say a trouble is over ("that's fixed now", "solved by lowering the batch"): said after the
-trouble, unnegated and of the trouble itself, they make it history. (Not "gone" or "vanished": "the gradients
-vanished" is a trouble.)"""
+RESOLVED_FORMS = frozenset("fixed solved resolved gone".split())
+"""Past forms that say a trouble is over ("that's fixed now", "solved by lowering the batch", "the OOM is gone"):
+said after the trouble, unnegated and of the trouble itself, they make it history. (Not "vanished": "the gradients
+vanished" is a trouble; "gone" is said of the trouble only as its own subject or a pronoun, never "gone up".)"""
 RESOLVED_PHRASES = (("went", "away"), ("got", "rid"), ("no", "longer", "happens"), ("not", "anymore"))
 """Phrases that say the same (as typed, apostrophes dropped)."""
-RESOLVED_OBJECTS = frozenset("it that this them these those by with after when since now already for".split())
+RESOLVED_OBJECTS = frozenset("it that this them these those by with after when since now already for but and "
+                             "so".split())
 """Words that may follow a past form of ``RESOLVED_FORMS`` when it is said of the trouble ("fixed it by ...",
-"solved by ..."); any other ("fixed the seed", "fixed a bug") makes it said of another thing."""
+"solved by ...", "OOM gone but now ..."); any other ("fixed the seed", "fixed a bug") makes it said of another thing."""
 RESOLVED_PRONOUNS = frozenset("it that this them these those".split())
 """Objects after "fixed" that stand for the trouble said before ("fixed it by clipping")."""
 RESOLVED_SUBJECTS = frozenset("it its that thats this which they theyre everything problem issue".split())
@@ -3689,7 +3690,7 @@ fixed it")."""
 DENIAL_ENDS = frozenset({("it", "just"), ("its", "just"), ("it", "only"), ("they", "just"), ("theyre", "just")})
 """Word pairs (apostrophes dropped) that end what a denied belief is said of, as a comma or "but" do: "I don't
 think the loss is exploding it just plateaus" denies the explosion only."""
-PAST_MARKERS = frozenset("had was were been went got became used last yesterday earlier previously before ago "
+PAST_MARKERS = frozenset("had was were been went gone got became used last yesterday earlier previously before ago "
                           "once initially originally".split())
 """Words that put a clause in the past (as do past forms, "exploded"): only a trouble said in the past is made
 history by a resolution after it; "training unstable; lowering the lr solved it" says the run's trouble and its
