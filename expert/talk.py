@@ -2043,6 +2043,21 @@ class _Reader:
         times, step, found, self._time_span = said
         return self._movement_time(times, step, found, sent_lo, sent_hi, at)
 
+    def _appended_time(self, j: int, sent: tuple[int, int], at: int, step: int | None) -> tuple[str | None,
+                                                                                                int | None]:
+        """The time a clause's movement gets from a time put after it, set off by "(" or ",".
+
+        "the NaN loss shows up early (around epoch 8)", "it goes nan, at step 5000": the aside says when, and holds
+        no quantity or movement of its own (else it is a clause of its own, with its own time).
+        """
+        toks = self.tokens
+        if j + 1 >= sent[1] or toks[j].text not in ("(", ","):
+            return None, step
+        hi = _clause_end(toks, j + 1)
+        if hi <= j + 1 or any("q" in p.roles or "m" in p.roles for p in self.parts_in(j + 1, hi)):
+            return None, step
+        return self._time(j + 1, hi, sent[0], sent[1], at)
+
     def _clause_time(self, i: int, j: int) -> tuple[list[tuple[str, Part]], int | None, str | None,
                                                      tuple[int, int] | None]:
         """What clause ``[i, j)`` says of time whatever moves in it.
@@ -2688,6 +2703,8 @@ class _Reader:
                 m = f"not-{m}"
             at = p.i
             time, step = self._time(i, j, sent[0], sent[1], at)
+            if time is None:
+                time, step = self._appended_time(j, sent, at, step)
             if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and (self._after_learning(sent[0], at) or (negated and self._no_more(p, *sent))):
                 time = "after_learning"

@@ -2790,7 +2790,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!input !feature !image !logit !pixel !already !label"), {"targets_unscaled": True}),
         # one class for everything, said with the class ("always predicts the majority class", "only class 0"); not
         # the predictions of every rank gathered to rank 0, which is bookkeeping, not an answer
-        (("predict prediction output say classify", "always only every everything all",
+        (("predict prediction output say classify", "always only every everything all everywhere",
           "majority dominant negative 0 background normal", "!rare !minority !never !rank !gather !gpu !process "
           "!device !worker"),
          {"predictions_constant": True}),
