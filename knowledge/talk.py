@@ -2655,8 +2655,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
           "~help still same ~fix ~solve ~work ~stop even !=work"),
          {"lower_lr_stable": False}),
-        (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr", "stable fix solve away disappear "
-          "~diverge"), {"lower_lr_stable": True}),
+        (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
+          "stable fix solve away disappear gone ~diverge"), {"lower_lr_stable": True}),
         # an optimizer change weighed for its memory ("switch to Lion to save optimizer memory", "AdamW's states eat
         # 30 GB, would Lion help?"): the reason for the switch, read next to a newer optimizer's name
         # (the optimizer's name anchors it: the memory may sit under a negation, "the states don't fit in memory")

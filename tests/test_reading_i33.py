@@ -121,3 +121,9 @@ def test_a_split_s_error_lower_on_validation_is_val_better(text: str) -> None:
 def test_a_split_s_error_higher_on_validation_is_no_val_better(text: str) -> None:
     got = obs(text)
     assert "val_better_than_train" not in got and got.get("symptom") == "overfitting", got
+
+
+@pytest.mark.parametrize(("text", "value"), [("the NaN is gone after lowering the lr", True),
+                                             ("the NaN is still there after lowering the lr", False)])
+def test_a_trouble_gone_after_a_lower_lr_is_the_lower_lr_stable(text: str, value: bool) -> None:
+    assert obs(text).get("lower_lr_stable") is value
