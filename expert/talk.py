@@ -263,6 +263,8 @@ class Understanding:
             gradients?").
         on_topic: The text names a thing of training (a word of it, or a cue not of everyday words): cues of
             everyday words (``Keyword.scope`` False) read nothing in a text that does not.
+        over: ``(start, end)`` of each pasted or named error of a family the text says is over ("at first CUDA OOM
+            ... OOM gone but backward fails with ..."): a cue inside one says history (``expert.text``).
     """
 
     readings: list[Reading] = field(default_factory=list)
@@ -273,6 +275,7 @@ class Understanding:
     offered: list[Any] = field(default_factory=list)
     no_guess: bool = False
     on_topic: bool = True
+    over: list[tuple[int, int]] = field(default_factory=list)
     _index: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False)
 
     def claimed(self, start: int, end: int, name: str) -> bool:
@@ -1126,13 +1129,15 @@ def _asked(tokens: list[Token], lo: int, hi: int, i: int | None = None, j: int |
         and not ix.presupposing(lo, hi)
 
 
-def _resolved_at(tokens: list[Token], k: int, lo: int) -> int:
+def _resolved_at(tokens: list[Token], k: int, lo: int, subject: int | None = None) -> int:
     """How many tokens at ``k`` say a trouble is over (0: none): "went away", or "fixed" said of the trouble.
 
     "fixed it by clipping", "that's fixed now", ", solved by lowering batch" are; "fixed the seed", "the lr was
     fixed", "a fixed lr" are not (said of another thing, ``RESOLVED_OBJECTS``, ``RESOLVED_SUBJECTS``), nor a fix
     said in a clause of time or concession, believed, or denied to anyone ("after I fixed it", "although
-    everything was fixed", "I thought I fixed it", "nobody has fixed it": ``UNRESOLVING_WORDS``).
+    everything was fixed", "I thought I fixed it", "nobody has fixed it": ``UNRESOLVING_WORDS``). ``subject`` is the
+    trouble's last token, when known: the trouble itself as the subject of the passive ("the OOM is fixed now, but
+    now I get ...", "OOM gone") is said over.
     """
     n = 0
     for phrase in K.RESOLVED_PHRASES:
@@ -1150,7 +1155,7 @@ def _resolved_at(tokens: list[Token], k: int, lo: int) -> int:
             m = k - 1
             while m >= lo and _plain(tokens[m]) in K.RESOLVED_AUX:
                 m -= 1
-            if not (m < lo or _plain(tokens[m]) in K.RESOLVED_SUBJECTS):
+            if not (m < lo or m == subject or _plain(tokens[m]) in K.RESOLVED_SUBJECTS):
                 return 0
         n = 1
     # what opens the fix's own words: "after I fixed it", "although everything was fixed", "nobody has fixed it"
@@ -1231,7 +1236,7 @@ def _past(tokens: list[Token], i: int, lo: int, hi: int, j: int | None = None) -
         while q < len(ix.resolutions) and ix.resolutions[q] < b:
             k = ix.resolutions[q]
             q += 1
-            n = _resolved_at(tokens, k, ix.clause_lo[k])
+            n = _resolved_at(tokens, k, ix.clause_lo[k], j - 1)
             if not n:
                 continue
             tail_end = min(end, k + n + K.RESOLUTION_REACH)
@@ -1991,7 +1996,9 @@ class _Reader:
                 k += 1
                 continue
             if "q" in p.roles and ("m" not in p.roles or p.roles["m"] == "change_verb"):
-                split = None
+                # a phrase of several words that names its split too ("the validation error"); a lone word that is
+                # both ("training": the run, or the split) is the run here
+                split = p.roles.get("s") if p.j - p.i > 1 else None
                 # "accuracy on train", "loss on the validation set"
                 if nxt is not None and "s" in nxt.roles and nxt.i - p.j <= 2 and \
                         set(self.lemmas(p.j, nxt.i)) <= {"on", "the", "for", "of"} and nxt.i > p.j:
@@ -2055,6 +2062,21 @@ class _Reader:
             said = self._clause_times[(i, j)] = self._clause_time(i, j)
         times, step, found, self._time_span = said
         return self._movement_time(times, step, found, sent_lo, sent_hi, at)
+
+    def _appended_time(self, j: int, sent: tuple[int, int], at: int, step: int | None) -> tuple[str | None,
+                                                                                                int | None]:
+        """The time a clause's movement gets from a time put after it, set off by "(" or ",".
+
+        "the NaN loss shows up early (around epoch 8)", "it goes nan, at step 5000": the aside says when, and holds
+        no quantity or movement of its own (else it is a clause of its own, with its own time).
+        """
+        toks = self.tokens
+        if j + 1 >= sent[1] or toks[j].text not in ("(", ","):
+            return None, step
+        hi = _clause_end(toks, j + 1)
+        if hi <= j + 1 or any("q" in p.roles or "m" in p.roles for p in self.parts_in(j + 1, hi)):
+            return None, step
+        return self._time(j + 1, hi, sent[0], sent[1], at)
 
     def _clause_time(self, i: int, j: int) -> tuple[list[tuple[str, Part]], int | None, str | None,
                                                      tuple[int, int] | None]:
@@ -2701,6 +2723,8 @@ class _Reader:
                 m = f"not-{m}"
             at = p.i
             time, step = self._time(i, j, sent[0], sent[1], at)
+            if time is None:
+                time, step = self._appended_time(j, sent, at, step)
             if m in ("plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay") and time != "start" \
                     and (self._after_learning(sent[0], at) or (negated and self._no_more(p, *sent))):
                 time = "after_learning"
@@ -6208,6 +6232,13 @@ class _Reader:
             return False  # (a long text's line that was not tokenised, or nothing before it: read as said)
         return self._negated(k, self._negation_floor(k))
 
+    def _said_over(self, start: int, end: int) -> bool:
+        """Whether the error said at characters ``[start, end)`` is said as past and fixed ("OOM gone but ...")."""
+        toks = self.tokens
+        k = bisect_left(self._token_starts, start)
+        j = bisect_left(self._token_starts, end)
+        return k < len(toks) and clause_status(toks, k, max(j, k + 1), hedge=False) == PAST
+
     def _crash_off_scope(self, start: int) -> bool:
         """Whether a crash named in words at character ``start`` is everyday English (see :meth:`_off_scope`).
 
@@ -6232,7 +6263,7 @@ class _Reader:
     # -- pasted evidence ------------------------------------------------------------------------------------
     def evidence(self) -> None:
         low = self.text
-        first: tuple[int, dict[str, Any], int, int] | None = None
+        shown: list[tuple[int, dict[str, Any], int, int]] = []
         stored = _stored_needed()
         # (whether a word is in a long ASCII text, asked of its distinct words, as the cue scan asked: not a search
         # of the whole text per word)
@@ -6250,8 +6281,16 @@ class _Reader:
                 if self._said_absent(m.start()):
                     continue  # "no OOM errors", "I'm not getting any CUDA OOM": the error is denied, not shown
                 self.error_spans.append((m.start(), m.end()))
-                if first is None or m.start() < first[0]:
-                    first = (m.start(), sets, m.start(), m.end())
+                shown.append((m.start(), sets, m.start(), m.end()))
+        # an error said to be over ("the OOM is fixed now, but now I get ...", "at first CUDA OOM ... OOM gone but
+        # backward fails with ...") is the one shown only when no other is: the error that replaced it is the run's
+        # (``expert.text`` keeps the one said over as history). Said over once, every mention of its family is.
+        over = {sets.get("boundary_topic") for a, sets, _s, e in shown if self._said_over(a, e)} if len(shown) > 1 \
+            else set()
+        live = [x for x in shown if x[1].get("boundary_topic") not in over]
+        if live:
+            self.u.over.extend((a, e) for a, sets, _s, e in shown if sets.get("boundary_topic") in over)
+        first = min(live or shown, key=lambda x: x[0]) if shown else None
         if first is None:
             # no known error family: an error or crash named in words is still a crash (a weak reading); as for
             # the signatures, a text without any word every such mention holds is not searched (nor the
@@ -6369,7 +6408,10 @@ def _crash_named() -> re.Pattern[str]:
 
 
 _NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"]?(?:nan|-?inf)\b")
-_NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
+# (never the clipping limit, a setting: "max_grad_norm=0.0" or "max grad norm = 0" turns clipping off, and says
+# nothing of the gradients, HF Trainer's convention)
+_NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?<!max[_\s-]g)(?<!clip[_\s-]g)"
+                         r"(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
                          r"(?P<value>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.])")
 FLAT_SERIES = 0.01
 """A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""

@@ -683,6 +683,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
         if not dt.seamless(h.start, h.end):
             continue  # spans the place of a dropped repeat: the full text has no such phrase
         said = status.of(h.start, h.end, hedge=True, negatable=h.keyword.negatable)
+        if said != NEGATED and any(a < h.end and h.start < b for a, b in u.over):
+            said = PAST  # an error of a family said over later ("at first CUDA OOM ... OOM gone but ..."): history
         if said == NEGATED:
             continue  # "no NaN", "I don't think it diverges", "... ? No, they're the same"
         if said == ASKED and not h.keyword.asked_reads:

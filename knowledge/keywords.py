@@ -222,6 +222,8 @@ OTHER_TASK_AHEAD = (r"(?![^.?!\n]*\b(?:classifier|classification|detector|detect
 classifier's run is not the run's task)."""
 
 
+_SET_TO = r"(?:\s*[=:]\s*|\s+(?:(?:is|was|of|at)\s+)?(?:set\s+)?(?:to|of|at|is|was|=)\s+)"
+"""Between a setting's name and its value: "=", ":", or words ("to", "of", "is set to", "at")."""
 _CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
                r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?clipping\s+threshold\b)")
 """The clipping limit as users name it (max_norm, max_grad_norm, the clip value or the clipping threshold)."""
@@ -581,8 +583,10 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 1, negatable=False, num_classes="$int", num_outputs="$int"),
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
-    _k(r"\bmax_grad_norm\s*[=:]\s*(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b", _QR, 0, grad_clipping=True),
-    _k(r"\bmax_grad_norm\s*[=:]\s*['\"]?(?:0(?:\.0+)?|none)\b", _QR, 0, grad_clipping=False),
+    # (said in words as well: "I set max_grad_norm to 1", "max grad norm of 0.5", "max_grad_norm is 0")
+    _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b(?!\.\d)", _QR, 0,
+       grad_clipping=True),
+    _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}['\"]?(?:0(?:\.0+)?|none)\b(?!\.\d)", _QR, 0, grad_clipping=False),
     _k(r"\blr_scheduler_type\s*[=:]\s*['\"]?(?P<lr_schedule>[a-z_]+)", _QR, 0, lr_schedule="$schedule"),
     _k(r"\bignore_data_skip\s*[=:]\s*['\"]?true\b", _QR, 0, ignore_data_skip=True),
     _k(r"\bignore_data_skip\s*[=:]\s*['\"]?false\b", _QR, 0, ignore_data_skip=False),
@@ -732,6 +736,27 @@ KEYWORDS: tuple[Keyword, ...] = (
        weight_decay="$num"),
     _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"
        r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),
+    # command-line flags of training scripts (timm, the ImageNet example, detectron-style): "-b 128" is the batch
+    # size, a short flag that stands alone (after a blank, never inside a word or a longer flag)
+    _k(r"(?<![\w-])-b(?:\s+|=)(?P<batch_size>\d+)\b(?![.,]\d)", _QR, 0, negatable=False, batch_size="$int"),
+    # a schedule's kind said bare right after the learning rate it schedules ("lr 1e-4 cosine", "lr=3e-4, cosine"):
+    # "cosine" or "linear" alone is ambiguous, next to a rate it is the rate's schedule (not "linear warmup",
+    # "a linear layer" or "a linear probe")
+    _k(rf"\b(?:lr|learning[\s_]rate)\s*(?:[=:]|of|at|is)?\s*(?:{NUM})\s*,?\s+(?:with\s+(?:an?\s+)?)?"
+       r"(?P<lr_schedule>cosine|linear|constant|polynomial|exponential|wsd|inverse[\s_]sqrt)\b"
+       r"(?![-_\s]*(?:warm|layer|probe|regress|model|head|classifier|scal|kernel|interp|combination|annealing|"
+       r"schedul|decay))",
+       _QR, 0, negatable=False, lr_schedule="$schedule"),
+    # an optimizer's learning rate said with "at" ("adamw at 5e-5", "sgd @ 0.01"): only a value written like a rate
+    # (a decimal or a negative power) and no figure's ("adam at 0.5 accuracy"), so "adam at 100 epochs" is no rate
+    _k(r"\b(?:adamw?|sgd|rmsprop|lion|lamb|adafactor|adagrad|radam|nadam|sophia|muon|prodigy)\s+(?:at|@)\s+"
+       r"(?:(?:an?\s+)?(?:lr|learning\s+rate)\s+(?:of\s+)?)?"
+       r"(?P<learning_rate>\d*\.\d+(?:e-?\d+)?|\d+(?:\.\d+)?e-\d+)(?![\d.])"
+       r"(?!\s*(?:%|epochs?|steps?|iter|acc|loss|val|f1|auc|map\b|dice|iou|score|precision|recall|perplex|ppl|bleu))",
+       _QR, 0, negatable=False, learning_rate="$num"),
+    # the count said in words ("set the number of classes to 2", "number of classes is 10", "num classes: 5")
+    _k(rf"\b(?:number|num|no\.?)\s+of\s+(?:classes|categories|labels|output\s+classes)(?:\s+in\s+the\s+config)?"
+       rf"{_SET_TO}(?P<num_classes>\d+)\b(?![.,]\d)", _QR, 0, negatable=False, num_classes="$int"),
     _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
     # what the model is and does
     # (segmentation models and datasets by name; not U-Net, which diffusion models are built on too)
@@ -1083,6 +1108,17 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:are|is)\s+not|aren'?t|isn'?t)\s+(?:line\s+up|lined\s+up|align(?:ed)?|match(?:ed)?)\s+(?:with\s+)?(?:the\s+)?"
        r"(?:padded\s+)?(?:inputs?|input_ids|tokens|images?|samples|features)",
        _NL, 0, negatable=False, label_check="misaligned"),
+    # the classes said to be balanced ("the classes are balanced", "a balanced dataset", "10,000 samples, balanced"):
+    # no imbalance (a balanced *sampler*, *loss* or class weight is a remedy, and "balanced accuracy" a metric:
+    # neither is matched)
+    _k(r"\b(?:classes|labels|data(?:set)?|class\s+distribution|class\s+counts|splits?|samples|examples|images)\s+"
+       r"(?:are|is|were|was|seem|look)\s+(?:(?:all\s+)?(?:perfectly|roughly|fairly|pretty|well|evenly|quite|nicely|"
+       r"completely|almost|approximately|about|equally)\s+)?balanced\b|"
+       r"\b(?<!class[\s-])(?<!class_)balanced\s+(?:binary\s+|two[\s-]class\s+|multi[\s-]?class\s+)?"
+       r"(?:data(?:set)?|classes|labels|class\s+distribution|splits?|training\s+(?:data|set))\b|"
+       r"\b(?:samples|examples|images|rows|data(?:set)?)\s*,\s*(?:(?:perfectly|roughly|evenly)\s+)?balanced\b"
+       r"(?!\s+(?:sampl|loss|weight|batch|accuracy))",
+       _QR, 0, class_imbalance=False),
     _k(r"(?:class|label)[\s-]imbalance\w*|(?:imbalanced|unbalanced|skewed)\s+(?:data(?:set)?|classes|labels|class\s+"
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"
        r"the\s+majority\s+class|some\s+(?:classes|objects|categories)\s+(?:are\s+)?under-?represented",

@@ -61,7 +61,11 @@ QUANTITIES: dict[str, str] = {
     # (the wait for data said as time spent on it: "the time spent loading data grows")
     "time spent loading data": "data_time", "time spent on data loading": "data_time",
     "time spent waiting for data": "data_time", "loading time": "data_time",
-    "training error": "loss", "train error": "loss", "error rate": "loss", "wer": "loss", "cer": "loss",
+    "training error": "loss", "train error": "loss", "error rate": "loss",
+    # ("error" after a split is that split's loss: "my val error is lower than the train error"; the phrase names
+    # the split too, below in ``SPLITS``, so a comparison of the two reads as one of their losses)
+    "validation error": "loss", "val error": "loss", "test error": "loss", "dev error": "loss",
+    "valid error": "loss", "wer": "loss", "cer": "loss",
     "rmse": "loss", "mse": "loss", "mae": "loss", "tokens/sec": "throughput", "token per second": "throughput",
     "sample per second": "throughput", "s/it": "step_time", "second per iteration": "step_time",
     "time per iteration": "step_time", "iteration time": "step_time", "epoch time": "epoch_time",
@@ -125,6 +129,9 @@ SPLITS: dict[str, str] = {
     "training data": "train", "train data": "train", "training set": "train", "train set": "train",
     "test data": "val", "test set": "val", "validation set": "val", "val set": "val", "validation data": "val",
     "dev set": "val", "unseen data": "val", "new data": "val",
+    # a split's error is its loss, and says whose it is (``QUANTITIES`` has the same phrases)
+    "training error": "train", "train error": "train", "validation error": "val", "val error": "val",
+    "test error": "val", "dev error": "val", "valid error": "val",
 }
 """Words saying whose curve a quantity is (train_loss, val_loss...)."""
 
@@ -2647,8 +2654,8 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
           "~help still same ~fix ~solve ~work ~stop even !=work"),
          {"lower_lr_stable": False}),
-        (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr", "stable fix solve away disappear "
-          "~diverge"), {"lower_lr_stable": True}),
+        (("low lower small smaller reduce decrease lowering", "lr rate blr base_lr",
+          "stable fix solve away disappear gone ~diverge"), {"lower_lr_stable": True}),
         # an optimizer change weighed for its memory ("switch to Lion to save optimizer memory", "AdamW's states eat
         # 30 GB, would Lion help?"): the reason for the switch, read next to a newer optimizer's name
         # (the optimizer's name anchors it: the memory may sit under a negation, "the states don't fit in memory")
@@ -2788,7 +2795,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!input !feature !image !logit !pixel !already !label"), {"targets_unscaled": True}),
         # one class for everything, said with the class ("always predicts the majority class", "only class 0"); not
         # the predictions of every rank gathered to rank 0, which is bookkeeping, not an answer
-        (("predict prediction output say classify", "always only every everything all",
+        (("predict prediction output say classify", "always only every everything all everywhere",
           "majority dominant negative 0 background normal", "!rare !minority !never !rank !gather !gpu !process "
           "!device !worker"),
          {"predictions_constant": True}),
@@ -3650,15 +3657,16 @@ NEXT_NO = (frozenset("no nope".split()), frozenset("they theyre it its thats all
 "No idea why" denies nothing."""
 NEXT_DENIAL_WORDS = 5
 """Words of the next sentence a denial is looked for in."""
-RESOLVED_FORMS = frozenset("fixed solved resolved".split())
-"""Past forms that say a trouble is over ("that's fixed now", "solved by lowering the batch"): said after the
-trouble, unnegated and of the trouble itself, they make it history. (Not "gone" or "vanished": "the gradients
-vanished" is a trouble.)"""
+RESOLVED_FORMS = frozenset("fixed solved resolved gone".split())
+"""Past forms that say a trouble is over ("that's fixed now", "solved by lowering the batch", "the OOM is gone"):
+said after the trouble, unnegated and of the trouble itself, they make it history. (Not "vanished": "the gradients
+vanished" is a trouble; "gone" is said of the trouble only as its own subject or a pronoun, never "gone up".)"""
 RESOLVED_PHRASES = (("went", "away"), ("got", "rid"), ("no", "longer", "happens"), ("not", "anymore"))
 """Phrases that say the same (as typed, apostrophes dropped)."""
-RESOLVED_OBJECTS = frozenset("it that this them these those by with after when since now already for".split())
+RESOLVED_OBJECTS = frozenset("it that this them these those by with after when since now already for but and "
+                             "so".split())
 """Words that may follow a past form of ``RESOLVED_FORMS`` when it is said of the trouble ("fixed it by ...",
-"solved by ..."); any other ("fixed the seed", "fixed a bug") makes it said of another thing."""
+"solved by ...", "OOM gone but now ..."); any other ("fixed the seed", "fixed a bug") makes it said of another thing."""
 RESOLVED_PRONOUNS = frozenset("it that this them these those".split())
 """Objects after "fixed" that stand for the trouble said before ("fixed it by clipping")."""
 RESOLVED_SUBJECTS = frozenset("it its that thats this which they theyre everything problem issue".split())
@@ -3692,7 +3700,7 @@ fixed it")."""
 DENIAL_ENDS = frozenset({("it", "just"), ("its", "just"), ("it", "only"), ("they", "just"), ("theyre", "just")})
 """Word pairs (apostrophes dropped) that end what a denied belief is said of, as a comma or "but" do: "I don't
 think the loss is exploding it just plateaus" denies the explosion only."""
-PAST_MARKERS = frozenset("had was were been went got became used last yesterday earlier previously before ago "
+PAST_MARKERS = frozenset("had was were been went gone got became used last yesterday earlier previously before ago "
                           "once initially originally".split())
 """Words that put a clause in the past (as do past forms, "exploded"): only a trouble said in the past is made
 history by a resolution after it; "training unstable; lowering the lr solved it" says the run's trouble and its
