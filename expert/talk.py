@@ -1704,6 +1704,7 @@ class _Reader:
 
     def claim(self, start: int, end: int, names: Any) -> None:
         self.u.claims.append((start, end, frozenset(names)))
+        self.u._index = None  # (a lookup made before this claim must not hide it from later ones)
 
     def _manner(self, move: Part, slow: Part) -> bool:
         """Whether ``slow``, said after ``move`` with only fillers between, says how it moves ("learns, just slowly").
@@ -2291,6 +2292,32 @@ class _Reader:
         said = self.text[self.tokens[sent_lo].start:self.tokens[sent_hi - 1].end]
         return any(phrase in said for phrase in K.FIT_PHRASES)
 
+    def _same_again(self, p: Part, i: int, j: int, quantities: list[tuple[Part, str, str | None]]) -> bool:
+        """Whether "same" at ``p`` says the earlier trouble recurs with another variant ("the same with X").
+
+        No quantity of the clause is said before it (a pronoun may be: "it's the same with bf16"), at most a word of
+        ``knowledge.talk.SAME_REFERENTS`` follows it ("same thing", "same result"), then a word of ``VARIANT_LEADS``
+        ("with", "using", "for") whose object is not every input (``ALL_INPUTS``: "the same for every input" is one
+        answer for all).
+        """
+        if any(q[0].i < p.i and q[1] not in ("pronoun", "run") for q in quantities if i <= q[0].i):
+            return False  # "the outputs are all the same": the sameness is the outputs'
+        k = p.j
+        if k < j and self.tokens[k].lemma in K.SAME_REFERENTS:
+            k += 1
+        if k >= j or self.tokens[k].lemma not in K.VARIANT_LEADS:
+            return False
+        return not set(self.lemmas(k + 1, min(j, k + 4))) & K.ALL_INPUTS
+
+    def _schedule_end(self, sent_lo: int, sent_hi: int) -> bool:
+        """Whether the sentence places a value at the run's planned end, or says it went as planned.
+
+        ``knowledge.talk.SCHEDULE_END_PHRASES`` ("at the end of training", "by the last step") and
+        ``PLANNED_PHRASES`` ("as planned", "as scheduled"): what a schedule reaches there is its design.
+        """
+        said = self.text[self.tokens[sent_lo].start:self.tokens[sent_hi - 1].end].lower()
+        return any(phrase in said for phrase in K.SCHEDULE_END_PHRASES + K.PLANNED_PHRASES)
+
     def _minor_noise_on_flat(self, p: Part, sent_lo: int, sent_hi: int) -> bool:
         """Whether the noise at ``p`` is said to be slight beside a curve said to be flat or not falling.
 
@@ -2490,6 +2517,11 @@ class _Reader:
             if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
                     "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
                 continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
+            if m == "same" and self._same_again(p, i, j, quantities):
+                # "the same with image_logits.t()", "same thing with the other optimizer": the trouble said before
+                # recurs with another variant; nothing is said to stay the same (nor may a cue read it so)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, ("symptom", "predictions_constant"))
+                continue
             if m == "same" and set(self.lemmas(*sent)) & _SAME_ACROSS:
                 # "each rank logs the same loss", "the same accuracy every time I evaluate the checkpoint": copies
                 # or repeats that agree (a frame reads what that says), no curve that stays flat
@@ -2586,6 +2618,12 @@ class _Reader:
             if chosen is not None and chosen[1] == "run" and chosen[0].i >= p.j and state.get("last") is not None \
                     and self.tokens[chosen[0].i - 1].lemma in ("of", "during", "throughout"):
                 chosen = None  # "stayed the same for the rest of training": the run said after it is a time
+            if chosen is not None and chosen[1] == "pronoun" and \
+                    self.tokens[chosen[0].i].text.lower() in K.POSSESSIVE_PRONOUNS:
+                # "the LR reaches its peak": a possessive names the owner of the noun after it, no subject of its
+                # own; the quantity said before it in the clause is the one that moves (the LR's peak is no spike)
+                owner = next((q for q in before[::-1] if q[1] != "pronoun" and q[0].j <= chosen[0].i), None)
+                chosen = owner if owner is not None else chosen
             if chosen is None or chosen[1] == "pronoun":
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
                 # ("I printed the weights after each step and they never change": "they" are the weights)
@@ -2603,6 +2641,14 @@ class _Reader:
             # (a pronoun of this clause stands for the quantity it resolved to: "then it became exactly 0.0")
             said_here = chosen is not None and (i <= chosen[0].i < j or any(
                 q[1] == "pronoun" and i <= q[0].i < p.i for q in quantities))
+            if chosen is not None and chosen[1] == "lr" and m in ("zero", "vanish") and not negated and \
+                    self._schedule_end(*sent):
+                # "the lr reaches 0 at the end of the run as planned": a schedule that decays to its floor where the
+                # run ends is the schedule's design, no LR collapsed (nor is the trouble guessed from it)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, ("symptom", "loss_behavior", "lr_observed"))
+                self._expected.append((self.tokens[i].start, self.tokens[j - 1].end))
+                self.u.no_guess = True
+                continue
             if m == "zero" and self.tokens[p.i].kind == "num" and not (
                     said_here and (self.lemmas(p.i - 1, p.i)[:1] in _IS_VALUE or (
                         chosen[0].j == p.i and chosen[1] in _VALUED))):
@@ -6057,8 +6103,13 @@ class _Reader:
                                         spots(c if isinstance(c, str) else groups[c])) for x in spots(groups[a]))
                        for a, b, c in binds):
                     continue
-                sets = {k: v for k, v in sets.items() if k not in done}
-                self.add(sets, toks[min(at)].start, toks[max(at)].end)
+                lo, hi = toks[min(at)].start, toks[max(at)].end
+                # (nor a name a composition claimed there: "the lr reaches 0 at the end of training" is the
+                # schedule's design, whatever frame its words also make)
+                sets = {k: v for k, v in sets.items() if k not in done and not self.u.claimed(lo, hi, k)}
+                if not sets:
+                    continue
+                self.add(sets, lo, hi)
                 done |= set(sets)
 
     # -- the loop's calls ---------------------------------------------------------------------------------

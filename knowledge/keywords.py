@@ -680,8 +680,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        _QR, 1, negatable=False, warmup=False),
     # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
     # (a count above one is accumulation itself, said with its count: "accum_steps=16", "grad accumulation 8")
+    # (the value a change led to, not the one it left: "gradient_accumulation_steps from 1 to 8", "accumulation 1 vs
+    # 4"; and the bare word
+    # before its count, "with accumulation 4")
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
-       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*(?:[2-9]|[1-9]\d+))(?!\d)",
+       r"(?<!loss\s)(?<!losses\s)(?<!metric\s)(?<!metrics\s)accum(?:ulation)?|"
+       r"--accumulate)(?:\s+from\s+\d+|\s*\d+\s*(?:vs\.?|versus|->|→))?\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*(?:[2-9]|[1-9]\d+))(?!\d)",
        _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
     # (the count said after the verb: "I accumulate gradients over 4 micro batches", "accumulating the grads of 8
     # batches")
@@ -697,8 +701,11 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:\s+and\s+backward)?\s+passes)\b",
        _QR, 0, negatable=False, grad_accum_steps="$int", grad_accumulation=True),
     _k(r"(?:grad(?:ient)?[\s_-]?accum\w*(?:[\s_-]?steps)?|accumulate_grad_batches|accum(?:ulation)?[\s_-]?steps|"
-       r"--accumulate)\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*1)(?!\d)",
-       _QR, 0, negatable=False, grad_accum_steps="$int"),
+       r"(?<!loss\s)(?<!losses\s)(?<!metric\s)(?<!metrics\s)accum(?:ulation)?|"
+       r"--accumulate)(?:\s+from\s+\d+|\s*\d+\s*(?:vs\.?|versus|->|→))?\s*(?:of|=|:|is|to)?\s*(?P<grad_accum_steps>0*1)(?!\d)",
+       _QR, -1, negatable=False, grad_accum_steps="$int"),
+    # (below a count above one said in the same text: runs compared, "accumulation 1 gives 8 it/s, accumulation 4
+    # gives 2", are about the one with accumulation, the value changed to)
     # boxes said to be degenerate or outside the image ("some boxes have zero width", "xmax <= xmin", "bounding
     # boxes outside the image")
     _k(r"(?:degenerate|invalid|empty|zero[\s-]area|negative)\s+(?:bounding\s+|gt\s+|ground[\s-]truth\s+)?boxe?s?\b|"

@@ -22,7 +22,9 @@ def _c(row: str, seed: str = "001") -> Cite:
 
 
 ROWS = (
-    Row("MR-01", {"symptom": "slow_training", "gpu_utilization_pct": Absent(), "data_time_fraction": Absent()},
+    # (not a step rate that fell by the accumulation raised: nothing there waits on data, RT-SLOW-ACCUM-01)
+    Row("MR-01", {"symptom": "slow_training", "gpu_utilization_pct": Absent(), "data_time_fraction": Absent(),
+                  "accum_step_rate_drop": Absent()},
         (Block("batch-size-and-memory-tradeoffs", "GPU utilization is not known yet: a slow run may be waiting "
                "on data loading, which no batch size fixes"),),
         "Slow training is profiled before the batch size is touched: low utilization means the input pipeline.",

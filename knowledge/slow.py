@@ -7,7 +7,7 @@ a GPU that waits for data is an input-pipeline problem for PyTorch engineering.
 from __future__ import annotations
 
 from knowledge.measurements import ge, le, lt, measure_source, threshold
-from knowledge.schema import Absent, Between, Cite, Cross, Find, Flag, RouteTo, Row
+from knowledge.schema import Absent, Between, Block, Cite, Cross, Find, Fix, Flag, RouteTo, Row, Salience
 
 _T = "Symptom: training too slow (route by GPU utilization)"
 
@@ -74,6 +74,32 @@ ROWS = (
          RouteTo("learning-rate-scheduling", "primary", "reach the target in fewer steps: LR and schedule")),
         "Needing many steps is a convergence-speed question (LR and schedule first), not a throughput one.",
         Cite("000", "Symptom: training too slow", "diagnostic question 1: slow per step or many steps?")),
+    # Raising gradient accumulation to N makes each optimizer step run N micro-batches: a progress bar counting
+    # optimizer steps (it/s) shows about N times fewer, while examples (tokens) per second hold. The run is no slower;
+    # what it buys, a larger effective batch at the same memory, is the batch-size specialist's.
+    Row("RT-SLOW-ACCUM-01", {"accum_step_rate_drop": True},
+        (Find("Performance", "info", "fewer optimizer steps per second after raising gradient accumulation is "
+              "expected: each step now runs N micro-batches, so it/s falls by about N while examples per second "
+              "hold; the run is not slower", kind="note"),
+         RouteTo("batch-size-and-memory-tradeoffs", "primary", "gradient accumulation trades optimizer steps for a "
+                 "larger effective batch: compare examples/s and time to a target loss, not it/s")),
+        "With accumulation N an optimizer step covers N forward/backward passes, so steps per second drop by about "
+        "N while the work per second is unchanged (a little faster, with fewer optimizer calls); fewer steps are "
+        "also needed per epoch. Only a drop in examples per second is a slowdown.",
+        Cite("002", "Gradient accumulation", "effective batch = micro-batch x accumulation steps"),
+        salience=Salience.CAUSE,
+        fix=Fix("Nothing to fix: measure throughput in examples (or tokens) per second, which accumulation leaves "
+                "unchanged.",
+                "examples_per_s = micro_batch * accum_steps * optimizer_steps_per_s\n"
+                "# compare this figure (or time to a target loss) between runs, not it/s"),
+        avoid=("lowering the accumulation or profiling the data pipeline because it/s fell by the accumulation "
+               "factor",)),
+    Row("RT-SLOW-ACCUM-02", {"symptom": "slow_training"},
+        (Block("pytorch-engineering", "it/s fell by the accumulation factor: optimizer steps per second, not "
+               "throughput, went down, so there is no bottleneck to profile"),),
+        "A step-rate drop explained by raised accumulation leaves nothing for profiling to find.",
+        Cite("002", "Gradient accumulation", "effective batch = micro-batch x accumulation steps"),
+        need=("finding:RT-SLOW-ACCUM-01",), salience=Salience.GUARD),
     Row("RT-SLOW-09",
         {"symptom": "slow_training", "gpu_utilization_pct": Absent(), "data_time_fraction": Absent()},
         (RouteTo("pytorch-engineering", "primary", "the bottleneck is unknown: profile first"),),

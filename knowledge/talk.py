@@ -886,6 +886,25 @@ SANITY_FIT_UNITS = frozenset({"batch", "minibatch", "mini-batch", "example", "sa
 examples"): a size word or none, then one of these units; a dataset or a task is the run's own data."""
 FIT_PHRASES = ("as expected", "as it should")
 """Phrases that make a training loss reaching 0 the outcome sought ("the loss goes to 0 as expected"), no fault."""
+PLANNED_PHRASES = FIT_PHRASES + ("as planned", "as scheduled", "as intended", "as designed", "by design",
+                                 "as configured", "as it's supposed to", "as it is supposed to", "as supposed to")
+"""Phrases that make a value a schedule reaches its design ("the lr goes to 0 as planned"), no fault."""
+SCHEDULE_END_PHRASES = tuple(f"{w} {e}" for w in ("at the end of", "by the end of", "at the very end of")
+                             for e in ("training", "the training", "the run", "the schedule", "the cosine",
+                                       "the decay", "all epochs", "the last epoch", "the final epoch")) + (
+    "at the last step", "at the final step", "by the last step", "by the final step", "when training ends",
+    "when the run ends", "when training finishes", "when the run finishes")
+"""Phrases that place a value at the run's planned end: an LR decayed to 0 there is the schedule finishing
+("the lr reaches 0 at the end of training"; an epoch's end, "at the end of the first epoch", is none)."""
+SAME_REFERENTS = frozenset("thing result problem issue error behavior behaviour story outcome bug symptom happen "
+                           "here deal".split())
+"""Nouns "same" refers back with ("same thing with Adam", "the same result with SGD"): the trouble said before."""
+VARIANT_LEADS = frozenset("with using for when if on after in".split())
+"""Words that introduce the variant the earlier trouble recurs with ("the same with image_logits.t()")."""
+ALL_INPUTS = frozenset("every all any each everything anything whatever different regardless matter".split())
+"""Objects that make "the same for ..." one answer for all inputs ("the same for every image"), not a recurrence."""
+POSSESSIVE_PRONOUNS = frozenset({"its", "their"})
+"""Pronouns that name the owner of the noun after them ("the LR reaches its peak"), not a subject of their own."""
 WORSENING_WORDS = frozenset({"get", "become", "grow", "keep", "worsen", "deteriorate", "degrade"})
 """Words that make "worse" a change over time ("got worse", "worsens"), not a level judged ("is worse")."""
 RUN_MACHINERY = frozenset("script job process program training".split())
@@ -2091,6 +2110,10 @@ _BF16_HARDWARE = ("gpu card hardware device cuda v100 t4 p100 k80 2080ti 1080ti 
                   "colab kaggle rtx gtx quadro tesla")
 """The hardware a lack of bf16 is said of: without it, a missing bf16 is a log's or the user's, not the card's."""
 
+_ACCUM_NOT_STEPS = ("!sample !example !token !samples/sec !sample/sec !samples/s !tokens/s !tokens/sec !loss "
+                    "!accuracy !memory !oom !lr !scheduler")
+"""Words that make a drop said beside raised accumulation something other than its step rate (examples or tokens per
+second, a curve, memory, the schedule); written as lemmas ("examples" is read as "example")."""
 FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]], ...] = tuple(
     (tuple(frozenset(g.split()) for g in entry[0]), entry[1], tuple(entry[2]) if len(entry) > 2 else ())
     for entry in (
@@ -2613,6 +2636,15 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           # the accumulation is the trouble)
           "!should !how !whether !want !correct !correctly !right !optimizer !optimizer.step"),
          {"scheduler_pace": "too_fast"}),
+        # optimizer steps per second said to fall once gradient accumulation was raised, or between runs with less
+        # and more of it ("4x slower in it/s after raising accumulation to 4", "accumulation 1 vs 4: 8 it/s vs 2"):
+        # each step runs more micro-batches; not a drop said of examples or tokens per second, a real slowdown
+        (("accumulation accumulate accum accum_steps gradient_accumulation_steps grad_accum accumulation_steps "
+          "accumulate_grad_batches", "increase raise bump high double set add enable from vs versus compare",
+          "slow slowdown", _ACCUM_NOT_STEPS), {"accum_step_rate_drop": True}),
+        (("accumulation accumulate accum accum_steps gradient_accumulation_steps grad_accum accumulation_steps "
+          "accumulate_grad_batches", "increase raise bump high double set add enable from vs versus compare",
+          "it/s", "drop fall decrease halve low", _ACCUM_NOT_STEPS), {"accum_step_rate_drop": True}),
         # (told by its effect under accumulation: "the lr decays 16 times faster than planned with accum_steps=16")
         (("lr rate schedule scheduler decay warmup cycle", "=faster", "accumulation accumulate accum accum_steps "
           "gradient_accumulation_steps", "!how !whether !want !speed !throughput !training"),

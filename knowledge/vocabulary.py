@@ -148,6 +148,9 @@ SPECS: tuple[Spec, ...] = (
        "epochs or steps than it was planned for; 'training_loop': the loop's code was edited, e.g. a scheduler, "
        "accumulation or a second optimizer wired in; 'none': it was always like this).", question="Q-CHANGE",
        group="judgement"),
+    _b("accum_step_rate_drop", "Optimizer steps per second (it/s) fell after gradient accumulation was raised, or a "
+       "run with more accumulation steps shows fewer it/s than one with fewer: each step now runs that many "
+       "micro-batches.", group="symptom"),
     _e("slow_kind", "per_step many_steps",
        "Slow per step (low throughput), or just many steps needed.", question="Q-SLOW-KIND", group="symptom"),
     _e("tracking_scope", "in_flight registry",
