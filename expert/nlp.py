@@ -407,6 +407,9 @@ REQUIREMENT_CHARS = 100_000
 """Texts at least this long test all that a live cue requires (``required_tree``), not only its most selective
 words: the cues' trees are parsed once a process (a few hundred ms for all of them), which a long log repays in the
 match attempts it saves (ten times fewer on a megabyte of log lines)."""
+STORED_REQUIREMENT_CHARS = 20_000
+"""The same for a scanner given its cues' trees already parsed (``Scanner``'s ``trees``: ``expert.text`` keeps them
+in the user's cache): testing them costs a fraction of a millisecond, which a pasted log of this size repays."""
 RUN_OF_DIGITS, RUN_OF_BLANKS = "\x00", "\x01"
 """How a number key writes a run of digits and a run of blanks (characters no cue writes)."""
 NUMBER_KEY_LEN = 5
@@ -934,10 +937,14 @@ class Scanner:
     Args:
         patterns: The cue patterns (regular expressions, case-insensitive).
         analysis: ``analysis()`` of an earlier scanner over the same patterns (skips parsing them again).
+        trees: Called once, when a text of ``STORED_REQUIREMENT_CHARS`` first comes: every pattern's
+            ``required_tree`` as stored earlier (``trees()`` of a scanner over the same patterns), or None when
+            none is at hand; then the trees are tested from that length on, not from ``REQUIREMENT_CHARS``.
     """
 
     def __init__(self, patterns: list[str],
-                 analysis: list[tuple[frozenset[str] | None, frozenset[str] | None]] | None = None) -> None:
+                 analysis: list[tuple[frozenset[str] | None, frozenset[str] | None]] | None = None,
+                 trees: Callable[[], list[Requirement | None] | None] | None = None) -> None:
         self._patterns = list(patterns)
         # compiled on first use (``_compiled``): a complaint reaches a few dozen of the hundreds of cues, and
         # compiling them all cost most of ``consult``'s start-up
@@ -946,10 +953,16 @@ class Scanner:
         self._prefixes: list[frozenset[str] | None] = []
         self._required: list[frozenset[str] | None] = []
         self._digits: list[tuple[str, ...]] | None = None  # each cue's required words that are numbers (``_live``)
+        self._by_word: dict[str, tuple[int, ...]] = {}  # (the rest: see ``_live``)
+        self._words: tuple[str, ...] = ()
+        self._numerals: tuple[str, ...] = ()
+        self._free: tuple[int, ...] = ()
         self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
         self._numbers: list[Any] = [_UNKNOWN] * len(self._patterns)  # each cue's ``number_prefixes``, when asked
         self._led: dict[int, Any] = {}  # a cue with no prefixes: its ``word_led_prefixes``' finders, when asked
         self._trees: dict[int, Requirement | None] = {}  # a cue's ``required_tree``, when a long text asks
+        self._stored_trees = trees  # (see Args; None once asked)
+        self._tree_chars = REQUIREMENT_CHARS  # texts this long test the trees (STORED_REQUIREMENT_CHARS once stored)
         if analysis is not None and len(analysis) == len(self._patterns):
             # what ``analysis()`` returned for these patterns earlier (``expert.text`` keeps it in the cache)
             self._prefixes = [a for a, _ in analysis]
@@ -965,6 +978,13 @@ class Scanner:
         """Each pattern's literal prefixes and required words: pass it back to skip parsing the patterns again."""
         return list(zip(self._prefixes, self._required))
 
+    def trees(self) -> list[Requirement | None]:
+        """Each pattern's ``required_tree`` (parsing the patterns not parsed yet): pass it back as ``trees``."""
+        for i, p in enumerate(self._patterns):
+            if i not in self._trees:
+                self._trees[i] = required_tree(p)
+        return [self._trees[i] for i in range(len(self._patterns))]
+
     def _live(self, low: str, present: Callable[[str], bool] | None) -> list[int]:
         """The cues worth trying on ``low``: those with no required words, or one of them in the text.
 
@@ -978,10 +998,26 @@ class Scanner:
             return [i for i, required in enumerate(self._required) if required is None or any(map(present, required))]
         if self._digits is None:
             self._digits = [() if r is None else tuple(sorted(w for w in r if w.isdigit())) for r in self._required]
+            # each required word once, with the cues that require it: a text asks of each word once, not of each
+            # cue (hundreds of cues share a few hundred words), and its live cues are gathered in C
+            by_word: dict[str, list[int]] = {}
+            for i, required in enumerate(self._required):
+                for w in required or ():
+                    by_word.setdefault(w, []).append(i)
+            self._by_word = {w: tuple(cues) for w, cues in by_word.items()}
+            self._words = tuple(w for w in self._by_word if not w.isdigit())
+            self._numerals = tuple(w for w in self._by_word if w.isdigit())  # (tested inside the text: ``_digits``)
+            self._free = tuple(i for i, required in enumerate(self._required) if required is None)
         inside, in_text = joined.__contains__, low.__contains__
-        live = [i for i, (required, digits) in enumerate(zip(self._required, self._digits))
-                if required is None or any(map(inside, required)) or (digits and any(map(in_text, digits)))]
-        if len(low) < REQUIREMENT_CHARS:
+        # (a number required is inside a word of the text or inside the text; another word inside a word of it)
+        said = [*filter(inside, self._words), *filter(lambda w: inside(w) or in_text(w), self._numerals)]
+        live = sorted(set(self._free).union(*map(self._by_word.__getitem__, said)))
+        if self._stored_trees is not None and len(low) >= STORED_REQUIREMENT_CHARS:
+            stored, self._stored_trees = self._stored_trees(), None
+            if stored is not None and len(stored) == len(self._patterns):
+                self._trees = dict(enumerate(stored))
+                self._tree_chars = STORED_REQUIREMENT_CHARS
+        if len(low) < self._tree_chars:
             return live
         # a long text tests all that a cue requires (parsed for the cues it leaves, once): a pasted
         # log names the loss on every line, and a cue of the loss falling "below" something would be tried at

@@ -6210,7 +6210,8 @@ class _Reader:
         for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
             if words is not None and not any(w in said for w in words):
                 continue
-            found = (m for lo, hi in spans for m in pattern.finditer(self.text, lo, hi))
+            found = pattern.finditer(self.text, *spans[0]) if len(spans) == 1 else \
+                (m for lo, hi in spans for m in pattern.finditer(self.text, lo, hi))
             for n, m in enumerate(found):
                 if n >= K.CODE_HITS:
                     break

@@ -172,13 +172,48 @@ def _compiled() -> tuple[tuple[Any, ...], Scanner]:
         kws = tuple(_with_pattern(k) for k in keywords)
         patterns = [k.pattern for k in kws]
         analysis = _stored_analysis(patterns)
-    scanner = Scanner(patterns, analysis)
+    scanner = Scanner(patterns, analysis, trees=lambda: _cue_trees(patterns, scanner))
     if analysis is None:
         _store_analysis(patterns, scanner)
     return kws, scanner
 
 
 CUES_CACHE = "cues"
+TREES_CACHE = "cue-trees"
+"""The cues' ``required_tree``s: an entry of its own, read only when a long text first comes (a typed complaint's
+process never loads it)."""
+
+
+def _cue_trees(patterns: list[str], scanner: Scanner) -> list[Any] | None:
+    """The cues' requirement trees from the user's cache, parsed and stored there when absent (None: no cache).
+
+    Parsing every cue costs a few hundred ms, once per version of the sources; with the cache off the scanner
+    parses the cues a long text leaves, as it goes.
+    """
+    from expert import cache
+
+    if not cache.enabled():
+        return None
+    data = cache.load_plain(TREES_CACHE)
+    if type(data) is tuple and len(data) == 2 and data[0] == patterns and type(data[1]) is list \
+            and len(data[1]) == len(patterns) and all(map(_is_tree, data[1])):
+        return data[1]
+    trees = scanner.trees()
+    cache.store_plain(TREES_CACHE, (list(patterns), trees))
+    return trees
+
+
+def _is_tree(node: Any) -> bool:
+    """Whether ``node`` has the shape of an ``expert.nlp.Requirement`` (or is None): a damaged entry is rebuilt."""
+    if node is None:
+        return True
+    if type(node) is not tuple or len(node) < 2:
+        return False
+    if node[0] == "words":
+        return len(node) == 3 and type(node[1]) is frozenset and type(node[2]) is tuple \
+            and all(type(w) is str for w in chain(node[1], node[2]))
+    return node[0] in ("all", "any") and len(node) == 2 and type(node[1]) is tuple and bool(node[1]) \
+        and all(n is not None and _is_tree(n) for n in node[1])
 
 
 def _cues_entry() -> tuple[list[str], list[tuple[frozenset[str] | None, frozenset[str] | None]]] | None:

@@ -793,3 +793,35 @@ def test_a_loaded_network_binds_each_child_to_its_nodes_port_and_holds_no_empty_
     assert _report(case, eng, monkeypatch) == _report(case, engine_class()(), monkeypatch)
     filled = [n for n in nodes if type(n) is rete._TrackedCSN and "memory" in n.__dict__]
     assert filled and all(type(n.memory) is set for n in filled)
+
+
+def test_cue_trees_from_the_cache_scan_alike_from_a_shorter_text(cache_dir, monkeypatch):
+    """The cues' requirement trees, stored and read back, filter a 20 kB log as parsing them would, and damaged
+    entries are parsed and stored again; with the cache off there is nothing to read."""
+    from expert import text
+    from expert.nlp import REQUIREMENT_CHARS, STORED_REQUIREMENT_CHARS, Scanner
+    from knowledge import all_keywords
+
+    patterns = [k.pattern for k in all_keywords()]
+    fresh = Scanner(patterns)
+    trees = text._cue_trees(patterns, fresh)  # parsed and stored
+    assert trees == fresh.trees() and cache.load_plain(text.TREES_CACHE) == (patterns, trees)
+    assert text._cue_trees(patterns, Scanner(patterns[:1] * len(patterns))) == trees  # read back, not parsed
+    line = "step 12 | the loss is nan again, lr 3e-4. RuntimeError: CUDA out of memory when the batch size was 64\n"
+    log = text.normalise(line * (STORED_REQUIREMENT_CHARS // len(line) + 10)).text
+    assert len(log) < REQUIREMENT_CHARS
+    with_trees = Scanner(patterns, fresh.analysis(), trees=lambda: trees)
+    without = Scanner(patterns, fresh.analysis())
+    found = [(i, m.span()) for i, m in with_trees.scan(log)]
+    assert found and found == [(i, m.span()) for i, m in without.scan(log)]
+    assert with_trees.attempts < without.attempts  # the trees were tested
+    for damaged in (b"junk", None):
+        if damaged is None:
+            cache.store_plain(text.TREES_CACHE, (patterns, [("words",)] * len(patterns)))  # not of the shape
+        else:
+            cache.store(text.TREES_CACHE, damaged)
+        assert text._cue_trees(patterns, Scanner(patterns)) == trees
+        assert cache.load_plain(text.TREES_CACHE) == (patterns, trees)  # stored again
+    assert text._cue_trees(patterns[:-1], Scanner(patterns[:-1])) == trees[:-1]  # other patterns: parsed anew
+    monkeypatch.setenv("TRAINOPT_NO_CACHE", "1")
+    assert text._cue_trees(patterns, fresh) is None
