@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from expert.facts import has_ref
 from knowledge.record import dataclass
 from knowledge.schema import (
     Absent,
@@ -254,6 +255,38 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
             on |= {WAITS_FACT}  # a needed fact may still be established
         out.append(_with(p, waits=on))
     return out
+
+
+# The last ``open_candidates`` call: its inputs and answer. A run computes the open candidates when it chooses a
+# question and the report's differential computes them again from the run's final facts, which are most often the
+# same inputs (the question is the run's last step): the second call then reuses the first's answer.
+_LAST_OPEN: list[Any] = []
+
+
+def _same_values(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Equal values of equal types (``True == 1``, but a condition may tell them apart)."""
+    return a == b and all(type(v) is type(b[k]) for k, v in a.items())
+
+
+def open_candidates(pooled: Sequence[Pooled], questions: Mapping[str, QuestionRow], values: Mapping[str, Any],
+                    est: Collection[str], declined: Collection[str]) -> tuple[frozenset[str], list[Pooled]]:
+    """``askable_now`` and ``candidates`` over the established references ``est`` (``expert.facts.established``).
+
+    The last call's answer is reused when the inputs are equal (the same pooled rows and question table, equal
+    values, references and declined questions): the candidates are a function of them.
+
+    Returns:
+        The observations a question can still ask for, and the open candidates (a new list each call).
+    """
+    if _LAST_OPEN:
+        p0, q0, v0, e0, d0, askable, out = _LAST_OPEN
+        if p0 is pooled and q0 is questions and e0 == est and d0 == declined and _same_values(v0, values):
+            return askable, list(out)
+    frozen_est = frozenset(est)
+    askable = askable_now(questions.values(), values, declined)
+    out = candidates(pooled, values, lambda ref: has_ref(frozen_est, ref), askable)
+    _LAST_OPEN[:] = [pooled, questions, dict(values), frozen_est, frozenset(declined), askable, out]
+    return askable, list(out)
 
 
 def _with(p: Pooled, waits: frozenset[str] | None = None, weight: float | None = None) -> Pooled:
