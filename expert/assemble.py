@@ -212,7 +212,7 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.sets not in refused
                   and (holds(q, values, has) or bool(declined) and not [
                       u for u in unmet(q, values, has, explain=False) if not _waived_gate(u, declined)])}
-    opened = [p for p in open_candidates(eng.pooled, eng.questions, values, est, declined)[1] if p.row.id not in shown
+    opened = [p for p in open_candidates(eng.pooled, eng.questions, values, est, declined) if p.row.id not in shown
               and (sym_value is None or not p.explains or sym_value in p.explains)
               and supported(p, values, applicable)]
     # The causes the pending question decides come first: they are what its answer will confirm or rule out.

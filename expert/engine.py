@@ -542,7 +542,7 @@ class AuditedEngine(KnowledgeEngine):
             return
         values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
         declined = {f["question"] for f in self.facts.values() if isinstance(f, Declined)}
-        _, open_ = open_candidates(self.pooled, self.questions, values, self._established(), declined)
+        open_ = open_candidates(self.pooled, self.questions, values, self._established(), declined)
         # Suspects that stand now (tentative leads): their evidence counts for the candidates that confirm them.
         # (``has_ref(est, f"finding:{id}")`` for every pooled row, read from the findings that stand instead)
         found = {f["id"] for f in self.facts.values() if type(f) is Finding and "id" in f}
