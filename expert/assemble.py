@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from expert import rx
-from expert.choose import askable_now, candidates, supported
+from expert.choose import open_candidates, supported
 from expert.diagnosis import Diagnosis, QuestionView, choices_for
 from expert.facts import established, has_ref
 from expert.kb import engine_class, rule_catalogue
@@ -200,7 +200,6 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
 
     eng = engine_class()
     declined = {f["question"] for f in facts if type(f).__name__ == "Declined"}
-    askable = askable_now(eng.questions.values(), values, declined)
     asks: dict[str, list[str]] = {}
     for q in eng.questions.values():
         asks.setdefault(q.sets, []).append(q.id)
@@ -213,7 +212,7 @@ def _differential(standing: list[dict[str, Any]], lead_id: str | None, values: M
     applicable = {q.sets for q in eng.questions.values() if q.sets not in values and q.sets not in refused
                   and (holds(q, values, has) or bool(declined) and not [
                       u for u in unmet(q, values, has, explain=False) if not _waived_gate(u, declined)])}
-    opened = [p for p in candidates(eng.pooled, values, has, askable) if p.row.id not in shown
+    opened = [p for p in open_candidates(eng.pooled, eng.questions, values, est, declined) if p.row.id not in shown
               and (sym_value is None or not p.explains or sym_value in p.explains)
               and supported(p, values, applicable)]
     # The causes the pending question decides come first: they are what its answer will confirm or rule out.

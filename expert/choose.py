@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from expert.facts import has_ref
 from knowledge.record import dataclass
 from knowledge.schema import (
     Absent,
@@ -228,9 +229,29 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         has: Whether a ``kind:key`` fact reference is established.
         askable: The observations some question sets.
     """
+    askable = askable if isinstance(askable, (set, frozenset)) else frozenset(askable)
+    return _open_on_facts(_open_on_values(pooled, values, askable), has)
+
+
+def _open_on_facts(waiting: Iterable[tuple[Pooled, frozenset[str]]], has: Callable[[str], bool]) -> list[Pooled]:
+    """The rows of ``_open_on_values`` that no established fact rules out (what ``candidates`` reads of facts)."""
+    out = []
+    for p, on in waiting:
+        row = p.row
+        needed = [ref for ref in row.need if not has(ref)]
+        if any(ref in row.unless for ref in needed) or any(has(ref) for ref in row.unless):
+            continue  # an established fact rules it out
+        if needed:
+            on |= {WAITS_FACT}  # a needed fact may still be established
+        out.append(_with(p, waits=on))
+    return out
+
+
+def _open_on_values(pooled: Iterable[Pooled], values: Mapping[str, Any],
+                    askable: frozenset[str]) -> list[tuple[Pooled, frozenset[str]]]:
+    """What ``candidates`` decides from the values alone: each row still open on them, with what it waits on."""
     symptom = values.get("symptom")
     known = values.keys()
-    askable = askable if isinstance(askable, (set, frozenset)) else frozenset(askable)
     out = []
     for p in pooled:
         if symptom is not None and p.explains and symptom not in p.explains:
@@ -246,14 +267,35 @@ def candidates(pooled: Iterable[Pooled], values: Mapping[str, Any], has: Callabl
         waiting = waits_on_unknown(row, values)
         if not waiting:
             continue  # it stands already, or waits only on facts: nothing left to ask about it
-        needed = [ref for ref in row.need if not has(ref)]
-        if any(ref in row.unless for ref in needed) or any(has(ref) for ref in row.unless):
-            continue  # an established fact rules it out
-        on = frozenset(waiting)
-        if needed:
-            on |= {WAITS_FACT}  # a needed fact may still be established
-        out.append(_with(p, waits=on))
+        out.append((p, frozenset(waiting)))
     return out
+
+
+# The last ``open_candidates`` call's value-decided part: its inputs and answer. A run computes the open candidates
+# when it chooses a question, and the report's differential computes them again from the run's final facts: the
+# values are most often the same (the question is the run's last step), and only the facts' checks are redone.
+_LAST_OPEN: list[Any] = []
+
+
+def _same_values(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Equal values of equal types (``True == 1``, but a condition may tell them apart)."""
+    return a == b and all(type(v) is type(b[k]) for k, v in a.items())
+
+
+def open_candidates(pooled: Sequence[Pooled], questions: Mapping[str, QuestionRow], values: Mapping[str, Any],
+                    est: Collection[str], declined: Collection[str]) -> list[Pooled]:
+    """``candidates`` over the questions' askable observations (``askable_now``) and established references ``est``.
+
+    What the values decide (``askable_now`` and the rows open on them) is reused from the last call when the
+    inputs are equal (the same pooled rows and question table, equal values and declined questions).
+    """
+    if _LAST_OPEN:
+        p0, q0, v0, d0, waiting = _LAST_OPEN
+        if p0 is pooled and q0 is questions and d0 == declined and _same_values(v0, values):
+            return _open_on_facts(waiting, lambda ref: has_ref(est, ref))
+    waiting = _open_on_values(pooled, values, askable_now(questions.values(), values, declined))
+    _LAST_OPEN[:] = [pooled, questions, dict(values), frozenset(declined), waiting]
+    return _open_on_facts(waiting, lambda ref: has_ref(est, ref))
 
 
 def _with(p: Pooled, waits: frozenset[str] | None = None, weight: float | None = None) -> Pooled:

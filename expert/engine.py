@@ -38,7 +38,7 @@ from expert._experta import (
     Rule,
     Strategy,
 )
-from expert.choose import Pooled, askable_now, candidates, pool, rank_questions, weigh
+from expert.choose import Pooled, open_candidates, pool, rank_questions, weigh
 from expert.facts import (
     Block,
     Boundary,
@@ -50,7 +50,6 @@ from expert.facts import (
     Question,
     Route,
     established,
-    has_ref,
     plain,
     ref_pattern,
 )
@@ -543,9 +542,7 @@ class AuditedEngine(KnowledgeEngine):
             return
         values = {f["name"]: f["value"] for f in self.facts.values() if isinstance(f, Obs)}
         declined = {f["question"] for f in self.facts.values() if isinstance(f, Declined)}
-        est = self._established()
-        open_ = candidates(self.pooled, values, lambda ref: has_ref(est, ref),
-                           askable_now(self.questions.values(), values, declined))
+        open_ = open_candidates(self.pooled, self.questions, values, self._established(), declined)
         # Suspects that stand now (tentative leads): their evidence counts for the candidates that confirm them.
         # (``has_ref(est, f"finding:{id}")`` for every pooled row, read from the findings that stand instead)
         found = {f["id"] for f in self.facts.values() if type(f) is Finding and "id" in f}
