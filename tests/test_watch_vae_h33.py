@@ -140,3 +140,30 @@ def test_a_vae_with_lr_zero_is_still_flat_from_the_first_step():
     c = vaes.train(vaes.Run("lr_zero", seed=0))
     assert c.observations["loss_behavior"].value == "flat_from_start"
     assert "RT-LOSS-01" in _warnings(c)
+
+
+def test_the_loss_start_is_the_first_raw_losses_so_an_early_blow_up_is_not_divided_away():
+    # 1200 steps: the bounded history has halved to points of 4 steps, so its first points already hold the
+    # blow-up at step 3; the start is read from the raw losses of the first window instead
+    from probes.watcher import watch
+
+    torch.manual_seed(0)
+    m = torch.nn.Linear(8, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.0)
+    x, y = torch.randn(32, 8), torch.randn(32, 1)
+    with watch(m, opt) as w:
+        for s in range(1200):
+            opt.zero_grad()
+            k = 1.0 if s < 3 else 1000.0  # the loss and its gradient blow up at step 3 and stay there
+            loss = ((k * m(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            w.step(loss.detach())
+    gn = {o.name: o for o in w.observations()}["grad_norm_global"]
+    assert "divided_by" not in gn.evidence  # a mean loss near 1 at the start: judged as it is
+    assert gn.value > 1e5
+
+
+def test_loss_start_is_the_median_of_the_first_finite_raw_losses():
+    assert grad_flow.loss_start([]) is None and grad_flow.loss_start([math.nan]) is None
+    assert grad_flow.loss_start([math.nan, 2700.0, 2650.0, 1e9, 2690.0, 2600.0, 1e9, 1e9]) == 2690.0
