@@ -17,6 +17,10 @@ from probes.medians import median
 
 INFO = ProbeInfo("loss_curve", "cheap", "history", ("loss_behavior", "nan_step"))
 MIN_POINTS = 6
+# ``output_spread`` reads at most this many examples and output columns (a strided pick of them): enough for a
+# spread of the answers across the batch, and a bounded fp32 copy (1M elements) whatever the output's size
+SPREAD_ROWS = 256
+SPREAD_COLUMNS = 4096
 
 
 def as_list(history: Any) -> list[float]:
@@ -496,11 +500,18 @@ def count_spikes(y: Any) -> SpikeCounter:
 def output_spread(out: Any) -> Any:
     """Spread of a model output across its batch, relative to its size: a 0-d device tensor (no sync).
 
-    The mean over output elements of their standard deviation over the examples (up to 256), over the mean
-    absolute output. Zero for a model that gives every example the same answer.
+    The mean over output columns of their standard deviation over the examples (up to ``SPREAD_ROWS``), over the
+    mean absolute output. Zero for a model that gives every example the same answer. At most ``SPREAD_COLUMNS``
+    columns are read, on an even stride, before anything is copied: a language model's logits are
+    batch x tokens x vocabulary, and an fp32 copy of all of them would cost gigabytes for one number.
     """
-    y = out.detach().reshape(out.shape[0], -1)[:256].float()
-    return y.std(dim=0).mean() / y.abs().mean().clamp_min(1e-30)
+    import torch  # loaded already: the output is one of its tensors
+
+    y = out.detach().reshape(out.shape[0], -1)[:SPREAD_ROWS]
+    cols = y.shape[1]
+    y = y[:, ::-(-cols // SPREAD_COLUMNS)].float()  # a strided view first: only the kept columns are copied
+    std, _ = torch.std_mean(y, dim=0)
+    return std.mean() / y.abs().mean().clamp_min(1e-30)
 
 
 def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0,

@@ -167,3 +167,27 @@ def test_the_loss_start_is_the_first_raw_losses_so_an_early_blow_up_is_not_divid
 def test_loss_start_is_the_median_of_the_first_finite_raw_losses():
     assert grad_flow.loss_start([]) is None and grad_flow.loss_start([math.nan]) is None
     assert grad_flow.loss_start([math.nan, 2700.0, 2650.0, 1e9, 2690.0, 2600.0, 1e9, 1e9]) == 2690.0
+
+
+def test_output_spread_copies_a_bounded_slice_of_a_large_output():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Largest(TorchDispatchMode):  # the largest new tensor (not a view of the output) made meanwhile
+        most = 0
+        seen = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            r = func(*args, **(kwargs or {}))
+            for t in r if isinstance(r, (tuple, list)) else (r,):
+                if isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() != Largest.seen:
+                    Largest.most = max(Largest.most, t.numel())
+            return r
+
+    logits = torch.randn(64, 50, 2000, dtype=torch.bfloat16)  # batch x tokens x vocabulary
+    logits[:, :, ::7] += torch.randn(64, 1, 1).to(torch.bfloat16) * 3  # answers that differ by example
+    Largest.seen = logits.untyped_storage().data_ptr()
+    with Largest():
+        s = float(loss_curve.output_spread(logits))
+    assert Largest.most <= loss_curve.SPREAD_ROWS * loss_curve.SPREAD_COLUMNS < logits.numel()
+    assert s > 0.1
+    assert float(loss_curve.output_spread(torch.ones(64, 50, 2000, dtype=torch.bfloat16))) == 0.0
