@@ -685,7 +685,10 @@ class LossCurveProbe(Probe):
         self.history = History()
         self.spikes = SpikeCounter()
         self.points = 0
-        self.spread: float | None = None  # the largest output spread of the latest window that measured one
+        # the output spreads (after step 0) of the latest two windows that measured one: ``constant_output``
+        # needs two of them, since one sample (a zero-initialised head's first step: ReZero, DiT's adaLN-Zero)
+        # can be 0 in a healthy run
+        self.spreads: list[list[float]] = []
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """On a sampled step, queue the output's spread across the batch (``output_spread``; no sync)."""
@@ -704,9 +707,9 @@ class LossCurveProbe(Probe):
         self.history.extend(finite)
         self.spikes.update(finite)
         self.points += len(finite)
-        spreads = [v[0] for _, v in window.get("lc:spread")]
+        spreads = [v[0] for s, v in window.get("lc:spread") if s > 0]
         if spreads:
-            self.spread = max(spreads)
+            self.spreads = [*self.spreads[-1:], spreads]
 
     def loss_history(self) -> tuple[list[float], list[float]]:
         """(steps, values) of the bounded history; a point stands for ``stride`` steps, placed at their middle."""
@@ -730,6 +733,7 @@ class LossCurveProbe(Probe):
         floor = loss_floor(run.loss_fn, nc)
         chance = math.log(nc) if nc and nc >= 2 and run.loss_fn is not None \
             and loss_name(run.loss_fn) in ("cross_entropy", "nll") else None
-        constant = self.spread is not None and self.spread < threshold("MT-CURVE-CONST-OUT")
+        recent = [x for w in self.spreads for x in w]
+        constant = len(recent) >= 2 and max(recent) < threshold("MT-CURVE-CONST-OUT")
         return at_step(observe(self.history.points(), spikes=self.spikes, floor=floor, chance=chance,
                                constant_output=constant), run.steps)

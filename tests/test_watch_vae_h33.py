@@ -191,3 +191,29 @@ def test_output_spread_copies_a_bounded_slice_of_a_large_output():
     assert Largest.most <= loss_curve.SPREAD_ROWS * loss_curve.SPREAD_COLUMNS < logits.numel()
     assert s > 0.1
     assert float(loss_curve.output_spread(torch.ones(64, 50, 2000, dtype=torch.bfloat16))) == 0.0
+
+
+def _constant(windows: list[list[tuple[int, float]]]) -> bool:
+    """Whether the loss-curve probe, fed (step, spread) windows and a falling loss, reads a constant output."""
+    from types import SimpleNamespace
+
+    from probes.watcher import Window
+
+    p = loss_curve.LossCurveProbe()
+    run = SimpleNamespace(nonfinite_at={}, loss_fn=None, num_classes=lambda: None, steps=0)
+    p.attach(run)
+    for i, spreads in enumerate(windows):
+        losses = [(s, [2.0 * math.exp(-s / 40)]) for s in range(20 * i, 20 * i + 20)]
+        p.accumulate(run, Window(20 * i, 20 * i + 20, {"loss": losses, "lc:spread": [(s, [v]) for s, v in spreads]}))
+        run.steps = 20 * i + 20
+    (lb,) = p.summarise(run)
+    return bool(lb.evidence.get("constant_output"))
+
+
+def test_one_zero_spread_of_a_zero_initialised_head_is_no_constant_output():
+    # ReZero / adaLN-Zero: the head answers 0 for everything until its first update; a window that sampled only
+    # that step, or one sample alone, must not read as a constant output (no fitted floor -> a false plateau)
+    assert not _constant([[(0, 0.0)], [(20, 0.5)], [(40, 0.0)]])
+    assert not _constant([[(0, 0.0), (10, 0.4)], [(20, 0.4)], [(40, 0.0)]])
+    # a head stuck at one answer over two windows is still constant
+    assert _constant([[(0, 0.0), (10, 0.0)], [(20, 0.0)], [(40, 0.0)]])
