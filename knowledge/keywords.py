@@ -670,8 +670,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"warmup", _QR, 0, warmup=True),
     # a warmup option set to zero is the warmup switched off ("--lr_warmup_steps=0", "warmup_ratio: 0.0"), whatever
     # its name holds: the option named is no warmup used
-    _k(r"\b(?:(?:lr|num)_)?warm_?up_(?:steps|ratio|epochs?|iters?|iterations)\s*[=:]\s*['\"]?0*(?:\.0+)?['\"]?"
-       r"(?![\d.]*[1-9])", _QR, 1, negatable=False, warmup=False),
+    _k(r"\b(?:(?:lr|num)_)?warm_?up_(?:steps|ratio|epochs?|iters?|iterations)\s*[=:]\s*['\"]?(?:0+(?:\.0+)?|\.0+)"
+       r"['\"]?(?![\w.]*[1-9])", _QR, 1, negatable=False, warmup=False),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
     # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)

@@ -74,3 +74,17 @@ def test_constant_predictions_said_in_words_still_read(text: str) -> None:
 
 def test_outputs_at_the_targets_mean_still_read_as_regression() -> None:
     assert_reads("the model's predictions are always the mean of the target values", {"task": "regression"})
+
+
+@pytest.mark.parametrize("text,off", [("lr_warmup_steps=0", True), ("warmup_ratio: 0.0", True),
+                                      ("warmup_steps: '.0'", True), ("warmup_steps: 500", False),
+                                      ("num_warmup_steps=1000", False), ("warmup_ratio=0.05", False),
+                                      ("warmup_steps: 0x10", False)])
+def test_the_warmup_off_option_needs_a_zero_value(text: str, off: bool) -> None:
+    # the option's own cue, alone (the plain "warmup" cue would set warmup=True anyway)
+    import re
+
+    from knowledge.keywords import KEYWORDS
+
+    (cue,) = [k for k in KEYWORDS if k.sets == {"warmup": False} and "warm_?up_" in k.pattern]
+    assert bool(re.search(cue.pattern, text, re.I)) is off
