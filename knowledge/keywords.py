@@ -1481,9 +1481,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"falls?\s+to|fell\s+to|drops?\s+to|dropped\s+to|decays?\s+to|decayed\s+to|is\s+(?:already\s+)?at|was\s+"
        r"(?:already\s+)?at|becomes?|became|is|was)\s+(?:already\s+)?(?:(?:its|the)\s+(?:end|final|minimum|min|lowest|"
        r"floor|last|eta_min|min_lr)(?:\s+(?:value|lr|learning\s+rate))?|0(?:\.0+)?|zero)\s+"
-       r"(?:(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?[\d.,]+\s*k?\s*"
+       r"(?:(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<part>[\d.,]+\s*k?)\s*"
        r"(?:steps?|iterations?|iters?|epochs?|updates?)?\s*(?:,\s*)?(?:instead\s+of|rather\s+than|not\s+(?:at|after)|"
-       r"of|out\s+of)\b|(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+)?(?:half|a\s+quarter|"
+       # (a part "of" or "out of" a whole is the early end only when both are counts and the part the smaller:
+       # "after 3000 of 12000 steps"; "after 100 epochs of training" is a duration, "10k of 10k" the end as planned;
+       # expert.text compares the two)
+       r"(?:of|out\s+of)\s+(?P<whole>[\d.,]*\d\s*k?)(?!\w|[.,]\d))|"
+       r"(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+)?(?:half|a\s+quarter|"
        r"a\s+third|one\s+quarter|one\s+third|the\s+first\s+half|\d{1,2}\s*%)\s+(?:of|through)\s+(?:the\s+|my\s+)?"
        r"(?:training|run|steps|max_train_steps|max_steps|total\s+steps|epochs|schedule))",
        _LOOP, negatable=False, scheduler_pace="too_fast"),

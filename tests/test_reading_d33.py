@@ -26,6 +26,7 @@ EARLY_END = [
     "the lr reaches zero after 1000 steps instead of 4000",
     "I find that the learning rate is 0 after half of max_train_steps",
     "the LR drops to 0 after a quarter of the training and the loss stops moving",
+    "the lr reaches its minimum after 2.5k out of 10k steps.",
 ]
 
 
@@ -43,6 +44,10 @@ NOT_EARLY_END = [
     "my learning rate is 1e-4 after 30% of training",
     # a warmup that peaks late is the slow pace, never the fast one
     "the LR reaches its peak after 4000 steps instead of 400",
+    # a duration "of" training, or the planned end itself: no count before the end
+    "The learning rate decays to zero after 100 epochs of training",
+    "the lr decays to 0 after 30 epochs of cosine annealing",
+    "the lr reaches its minimum at 10k of 10k steps",
 ]
 
 
