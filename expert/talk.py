@@ -1650,8 +1650,10 @@ def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
 
 
 _SET_TO_NOTHING = rx.compile(r"[\w-]*\s*(?:[=:]|\bis\b|\bof\b|\bset\s+to\b)\s*['\"]?(?:0+(?:\.0+)?|none|false|off)"
-                             r"['\"]?(?![\w.]*[1-9])(?![\w-])", re.IGNORECASE)
-"""What follows a switch's name that sets it to nothing ("_steps=0", " = 0.0", ": none", " is 0"): the switch off."""
+                             r"['\"]?(?![\w.]*[1-9])(?![\w-])(?!\s*(?:->|→|=>|-\s*[\d.]|to\s+[\d.]|\.\.\s*[\d.]))",
+                             re.IGNORECASE)
+"""What follows a switch's name that sets it to nothing ("_steps=0", " = 0.0", ": none", " is 0"): the switch off.
+Not a range's start ("warmup: 0 -> 3e-4 over 2k steps", "clipping of 0 to 1"): the switch set along a range is on."""
 
 
 _FLAT_STATES = frozenset({"same", "stay", "flat", "flatline", "plateau", "stuck"})

@@ -93,3 +93,16 @@ def test_the_warmup_off_option_needs_a_zero_value(text: str, off: bool) -> None:
 
     (cue,) = [k for k in KEYWORDS if k.sets == {"warmup": False} and "warm_?up_" in k.pattern]
     assert bool(re.search(cue.pattern, text, re.I)) is off
+
+
+@pytest.mark.parametrize("text,want", [
+    ("LR warmup: 0 -> 3e-4 over 2k steps, then cosine. Loss spikes at step 5000.", {"warmup": True}),
+    ("warmup: 0 → 1e-3 over 500 steps; loss goes to nan", {"warmup": True}),
+    ("We use gradient clipping of 0 to 1 and the loss spikes.", {"grad_clipping": True}),
+    # the switch set to zero alone is still off
+    ("warmup_steps=0 and the loss diverges to nan.", {"warmup": False}),
+    ("gradient clipping: 0, loss explodes", {"grad_clipping": False}),
+])
+def test_a_range_from_zero_is_no_switch_set_to_zero(text: str, want: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in want} == want
