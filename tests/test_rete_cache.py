@@ -793,3 +793,18 @@ def test_a_loaded_network_binds_each_child_to_its_nodes_port_and_holds_no_empty_
     assert _report(case, eng, monkeypatch) == _report(case, engine_class()(), monkeypatch)
     filled = [n for n in nodes if type(n) is rete._TrackedCSN and "memory" in n.__dict__]
     assert filled and all(type(n.memory) is set for n in filled)
+
+
+def test_a_reused_engine_with_memories_of_other_kinds_diagnoses_as_a_fresh_one(monkeypatch):
+    """A network holding memory nodes of a class of its own (reset as experta resets them) takes no snapshot of the
+    initial fact's pass, which would not capture those nodes: reused over differing cases it reports as fresh."""
+    cls = type("Built", (engine_class(),), {"cache_name": None})
+    reused = cls()
+    m = reused.matcher
+    # one of the network's real join nodes, listed as a node of another kind: reset by its own ``_reset``
+    node = m._joins.pop()
+    m._others.append(node)
+    cases = load_cases()[:12]
+    for case in cases + cases[::-1]:
+        assert _report(case, reused, monkeypatch) == _report(case, cls(), monkeypatch), case["_where"]
+    assert m.__dict__.get("_snapshot") is None
