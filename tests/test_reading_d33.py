@@ -106,3 +106,15 @@ def test_the_warmup_off_option_needs_a_zero_value(text: str, off: bool) -> None:
 def test_a_range_from_zero_is_no_switch_set_to_zero(text: str, want: dict) -> None:
     got = obs(text)
     assert {k: got.get(k) for k in want} == want
+
+
+@pytest.mark.parametrize("text,periodic", [
+    ("my training loss has regular spikes", True),
+    ("The loss spikes at regular intervals.", True),
+    ("I see regular loss spikes every few hundred steps", True),
+    # "regular" said of the setup, not of the spikes
+    ("With regular fp32 training the loss spikes once at step 2000 and recovers.", None),
+    ("It's a regular ResNet-50; the loss jumps to nan after 3 epochs.", None),
+])
+def test_regular_is_a_period_only_when_said_of_the_spikes(text: str, periodic: bool | None) -> None:
+    assert obs(text).get("loss_periodic") is periodic
