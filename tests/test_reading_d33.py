@@ -118,3 +118,12 @@ def test_a_range_from_zero_is_no_switch_set_to_zero(text: str, want: dict) -> No
 ])
 def test_regular_is_a_period_only_when_said_of_the_spikes(text: str, periodic: bool | None) -> None:
     assert obs(text).get("loss_periodic") is periodic
+
+
+@pytest.mark.parametrize("text,symptom", [
+    ("The loss hardly moves during the first 100 steps, then drops quickly.", None),
+    ("The loss hardly moves at all.", "not_learning"),
+    ("The loss barely changes, it is stuck at 2.3.", "not_learning"),
+])
+def test_hardly_moving_then_falling_is_no_curve_that_does_not_learn(text: str, symptom: str | None) -> None:
+    assert obs(text).get("symptom") == symptom
