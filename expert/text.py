@@ -431,10 +431,25 @@ def _part_of_whole(m: Any) -> bool:
     return part is not None and whole is not None and part < whole
 
 
+def _newer_worse(m: Any) -> bool:
+    """Whether two versions a cue compares (groups ``ver1``, ``cmp``, ``ver2``) make the newer one the worse.
+
+    "torch 1.12 is slower than 1.8" is a regression; "torch 2.1 is faster than 2.0" is none.
+    """
+    groups = m.groupdict()
+    if groups.get("ver1") is None or groups.get("ver2") is None or groups.get("cmp") is None:
+        return True
+    v1, v2 = (tuple(int(x) for x in groups[k].split(".")) for k in ("ver1", "ver2"))
+    if v1 == v2:
+        return False
+    return (v1 > v2) == (groups["cmp"].lower() in ("slower", "worse"))
+
+
 def _hits(nt: Normalised, text: str | None = None) -> list[_Hit]:
     kws, scanner = _compiled()
     return [_Hit(m.start(), m.end(), m, kws[i], i)
-            for i, m in scanner.scan(nt.text if text is None else text, cap=CUE_CAP) if _part_of_whole(m)]
+            for i, m in scanner.scan(nt.text if text is None else text, cap=CUE_CAP)
+            if _part_of_whole(m) and _newer_worse(m)]
 
 
 def _cover(h: _Hit) -> list[tuple[int, int]]:

@@ -812,9 +812,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # two versions of one library compared by speed or result ("torch 1.12.1 runs slower than torch 1.8.2", "the
     # same code on pytorch 0.2.0 is 20x slower than on 0.1.12"), or the version said to be all that differs ("only the
     # pytorch version differs", "a git pull of torch"): the runs differ by the library, a change the trouble followed
+    # (the newer version the worse one, which expert.text checks: "torch 2.1 is faster than torch 2.0" is no
+    # complaint)
     _k(r"(?P<lib>pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
-       r"\d+\.\d+(?:\.\d+)?\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:\d+x\s+)?(?:slower|faster|worse|better)\s+than\s+(?:on\s+|with\s+)?"
-       r"(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?\d+\.\d+|"
+       r"(?P<ver1>\d+\.\d+(?:\.\d+)?)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:\d+x\s+)?(?P<cmp>slower|faster|worse|better)"
+       r"\s+than\s+(?:on\s+|with\s+)?(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?(?P<ver2>\d+\.\d+(?:\.\d+)?)|"
        r"\b(?:only|just)\s+(?:the\s+)?(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|"
        r"diffusers|library)\s+versions?\s+(?:differs?|is\s+different|are\s+different|changed)\b|"
        r"\bgit\s+pull(?:ed)?\s+(?:of\s+|on\s+)?(?:the\s+)?(?:pytorch|torch|transformers|lightning|accelerate|peft|"

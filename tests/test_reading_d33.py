@@ -127,3 +127,12 @@ def test_regular_is_a_period_only_when_said_of_the_spikes(text: str, periodic: b
 ])
 def test_hardly_moving_then_falling_is_no_curve_that_does_not_learn(text: str, symptom: str | None) -> None:
     assert obs(text).get("symptom") == symptom
+
+
+@pytest.mark.parametrize("text,change", [
+    ("torch 2.1 is faster than torch 2.0 on my machine, and the model trains fine.", None),
+    ("torch 1.12.1 runs slower than torch 1.8.2", "library_upgrade"),
+    ("torch 1.8 is faster than torch 1.12 for my model", "library_upgrade"),
+])
+def test_two_versions_compared_are_an_upgrade_only_when_the_newer_is_worse(text: str, change: str | None) -> None:
+    assert obs(text).get("recent_change") == change
