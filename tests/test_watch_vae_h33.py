@@ -217,3 +217,18 @@ def test_one_zero_spread_of_a_zero_initialised_head_is_no_constant_output():
     assert not _constant([[(0, 0.0), (10, 0.4)], [(20, 0.4)], [(40, 0.0)]])
     # a head stuck at one answer over two windows is still constant
     assert _constant([[(0, 0.0), (10, 0.0)], [(20, 0.0)], [(40, 0.0)]])
+
+
+def test_the_log_reader_judges_a_summed_loss_norm_as_the_watch_does():
+    from probes import history
+
+    norms = [400.0 + 10 * math.sin(i) for i in range(100)]
+    gn = history.Curve(list(range(100)), norms, None, 0, 100)
+    summed = {o.name: o for o in history.grad_norm_observations(gn, loss_start=2700.0)}
+    watched = _norm_obs(norms, loss_start=2700.0)
+    assert summed["grad_norm_trend"].value == watched["grad_norm_trend"].value != "exploding"
+    assert summed["grad_norm_global"].value == pytest.approx(watched["grad_norm_global"].value, rel=0.05)
+    assert summed["grad_norm_global"].evidence["raw_norm"] > 100
+    # a mean loss: as logged
+    mean = {o.name: o for o in history.grad_norm_observations(gn, loss_start=2.3)}
+    assert mean["grad_norm_trend"].value == "exploding" and "divided_by" not in mean["grad_norm_global"].evidence
