@@ -303,8 +303,9 @@ def _with(p: Pooled, waits: frozenset[str] | None = None, weight: float | None =
 
     ``replace`` reads the fields' list each time, and the candidates are remade at every question chosen.
     """
-    return Pooled(p.row, p.group, p.weight if weight is None else weight, p.explains, p.conds, p.names, p.certain,
-                  p.waits if waits is None else waits)
+    # by keyword: a field added or reordered in ``Pooled`` cannot shift the values into the wrong ones
+    return Pooled(row=p.row, group=p.group, weight=p.weight if weight is None else weight, explains=p.explains,
+                  conds=p.conds, names=p.names, certain=p.certain, waits=p.waits if waits is None else waits)
 
 
 def supported(p: Pooled, values: Mapping[str, Any], applicable: Collection[str]) -> bool:

@@ -1444,8 +1444,9 @@ class CachedReteMatcher(ReteMatcher):
         # The first change after a reset is the engine's initial fact, alone, every time (experta's ``reset``): what
         # it leaves in the network is the same every time too, and is put back as it was left (``_Snapshot``)
         # rather than passed through a few hundred nodes again.
+        # (not with nodes of other kinds: ``reset`` resets them, but a snapshot neither captures nor restores them)
         first = self.__dict__.pop("_fresh", False) and not deleting and adding is not None and len(adding) == 1 \
-            and type(adding[0]) is InitialFact
+            and type(adding[0]) is InitialFact and not self._others
         if first:
             snapshot = self.__dict__.get("_snapshot")
             if snapshot is not None and snapshot.fact == adding[0]:

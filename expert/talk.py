@@ -1655,9 +1655,14 @@ def _frames_said(plain: dict[str, int], negated: dict[str, int]) -> list[int]:
 
 
 _SET_TO_NOTHING = rx.compile(r"[\w-]*\s*(?:[=:]|\bis\b|\bof\b|\bset\s+to\b)\s*['\"]?(?:0+(?:\.0+)?|none|false|off)"
-                             r"['\"]?(?![\w.]*[1-9])(?![\w-])", re.IGNORECASE)
-"""What follows a switch's name that sets it to nothing ("_steps=0", " = 0.0", ": none", " is 0"): the switch off."""
+                             r"['\"]?(?![\w.]*[1-9])(?![\w-])(?!\s*(?:->|→|=>|-\s*[\d.]|to\s+[\d.]|\.\.\s*[\d.]))",
+                             re.IGNORECASE)
+"""What follows a switch's name that sets it to nothing ("_steps=0", " = 0.0", ": none", " is 0"): the switch off.
+Not a range's start ("warmup: 0 -> 3e-4 over 2k steps", "clipping of 0 to 1"): the switch set along a range is on."""
 
+
+_FALLS = frozenset({"drop", "decrease", "fall", "fell", "decline", "learn", "improve", "converge", "descend"})
+"""Verbs of a loss that falls or a model that learns: said after "hardly moves", the change came later."""
 
 _FLAT_STATES = frozenset({"same", "stay", "flat", "flatline", "plateau", "stuck"})
 """Movements that say a curve holds its level (``_minor_noise_on_flat``)."""
@@ -2764,6 +2769,10 @@ class _Reader:
                                                      for t in self.tokens[max(sent[0], p.i - 2):p.i]):
                 # "the loss hardly budges", "barely moves": a change said to be next to none is no change (a
                 # direction said so, "barely decreases", is a slow fall, above)
+                if {t.lemma for t in self.tokens[p.i + 1:sent[1]]} & _FALLS:
+                    # "hardly moves during the first 100 steps, then drops quickly": a slow start the sentence
+                    # says the loss then leaves, no curve that does not learn
+                    continue
                 negated = True
             if negated:
                 m = f"not-{m}"

@@ -443,10 +443,48 @@ def distinct_segments(text: str) -> _Distinct:
     return _Distinct("".join(parts), tuple(runs) or (0,), tuple(origins) or (0,))
 
 
+def _count(raw: str) -> float | None:
+    """A count as said ("3000", "2.5k", "10,000"), or None when it is no number."""
+    raw = raw.replace(",", "").replace(" ", "").lower()
+    scale = 1000.0 if raw.endswith("k") else 1.0
+    try:
+        return float(raw.rstrip("k")) * scale
+    except ValueError:
+        return None
+
+
+def _part_of_whole(m: Any) -> bool:
+    """Whether a cue's "<part> of <whole>" (groups ``part`` and ``whole``), when it says one, is a smaller part.
+
+    "after 3000 of 12000 steps" is a count before the end; "at 10k of 10k steps" is the end itself (a regex cannot
+    compare the two numbers, so the cue names them and this check does).
+    """
+    groups = m.groupdict()
+    if groups.get("part") is None or groups.get("whole") is None:
+        return True
+    part, whole = _count(groups["part"]), _count(groups["whole"])
+    return part is not None and whole is not None and part < whole
+
+
+def _newer_worse(m: Any) -> bool:
+    """Whether two versions a cue compares (groups ``ver1``, ``cmp``, ``ver2``) make the newer one the worse.
+
+    "torch 1.12 is slower than 1.8" is a regression; "torch 2.1 is faster than 2.0" is none.
+    """
+    groups = m.groupdict()
+    if groups.get("ver1") is None or groups.get("ver2") is None or groups.get("cmp") is None:
+        return True
+    v1, v2 = (tuple(int(x) for x in groups[k].split(".")) for k in ("ver1", "ver2"))
+    if v1 == v2:
+        return False
+    return (v1 > v2) == (groups["cmp"].lower() in ("slower", "worse"))
+
+
 def _hits(nt: Normalised, text: str | None = None) -> list[_Hit]:
     kws, scanner = _compiled()
     return [_Hit(m.start(), m.end(), m, kws[i], i)
-            for i, m in scanner.scan(nt.text if text is None else text, cap=CUE_CAP)]
+            for i, m in scanner.scan(nt.text if text is None else text, cap=CUE_CAP)
+            if _part_of_whole(m) and _newer_worse(m)]
 
 
 def _cover(h: _Hit) -> list[tuple[int, int]]:

@@ -674,8 +674,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"warmup", _QR, 0, warmup=True),
     # a warmup option set to zero is the warmup switched off ("--lr_warmup_steps=0", "warmup_ratio: 0.0"), whatever
     # its name holds: the option named is no warmup used
-    _k(r"\b(?:(?:lr|num)_)?warm_?up_(?:steps|ratio|epochs?|iters?|iterations)\s*[=:]\s*['\"]?0*(?:\.0+)?['\"]?"
-       r"(?![\d.]*[1-9])", _QR, 1, negatable=False, warmup=False),
+    _k(r"\b(?:(?:lr|num)_)?warm_?up_(?:steps|ratio|epochs?|iters?|iterations)\s*[=:]\s*['\"]?(?:0+(?:\.0+)?|\.0+)"
+       r"['\"]?(?![\w.]*[1-9])", _QR, 1, negatable=False, warmup=False),
     _k(r"(?:no|without(?:\s+any)?|disabled?)\s+(?:lr\s+|learning[\s-]rate\s+)?warmup|warmup\s+(?:disabled|off)",
        _QR, 1, negatable=False, warmup=False),
     # (several devices, named or counted, are read by the parser of training talk: knowledge.talk.SETTING_NAMES)
@@ -844,9 +844,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # two versions of one library compared by speed or result ("torch 1.12.1 runs slower than torch 1.8.2", "the
     # same code on pytorch 0.2.0 is 20x slower than on 0.1.12"), or the version said to be all that differs ("only the
     # pytorch version differs", "a git pull of torch"): the runs differ by the library, a change the trouble followed
+    # (the newer version the worse one, which expert.text checks: "torch 2.1 is faster than torch 2.0" is no
+    # complaint)
     _k(r"(?P<lib>pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|diffusers)\s*(?:==\s*|v)?"
-       r"\d+\.\d+(?:\.\d+)?\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:\d+x\s+)?(?:slower|faster|worse|better)\s+than\s+(?:on\s+|with\s+)?"
-       r"(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?\d+\.\d+|"
+       r"(?P<ver1>\d+\.\d+(?:\.\d+)?)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:\d+x\s+)?(?P<cmp>slower|faster|worse|better)"
+       r"\s+than\s+(?:on\s+|with\s+)?(?:(?P=lib)\s*(?:==\s*|v)?|v|version\s+)?(?P<ver2>\d+\.\d+(?:\.\d+)?)|"
        r"\b(?:only|just)\s+(?:the\s+)?(?:pytorch|torch|transformers|lightning|accelerate|peft|trl|deepspeed|timm|"
        r"diffusers|library)\s+versions?\s+(?:differs?|is\s+different|are\s+different|changed)\b|"
        r"\bgit\s+pull(?:ed)?\s+(?:of\s+|on\s+)?(?:the\s+)?(?:pytorch|torch|transformers|lightning|accelerate|peft|"
@@ -1524,9 +1526,13 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"falls?\s+to|fell\s+to|drops?\s+to|dropped\s+to|decays?\s+to|decayed\s+to|is\s+(?:already\s+)?at|was\s+"
        r"(?:already\s+)?at|becomes?|became|is|was)\s+(?:already\s+)?(?:(?:its|the)\s+(?:end|final|minimum|min|lowest|"
        r"floor|last|eta_min|min_lr)(?:\s+(?:value|lr|learning\s+rate))?|0(?:\.0+)?|zero)\s+"
-       r"(?:(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?[\d.,]+\s*k?\s*"
+       r"(?:(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<part>[\d.,]+\s*k?)\s*"
        r"(?:steps?|iterations?|iters?|epochs?|updates?)?\s*(?:,\s*)?(?:instead\s+of|rather\s+than|not\s+(?:at|after)|"
-       r"of|out\s+of)\b|(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+)?(?:half|a\s+quarter|"
+       # (a part "of" or "out of" a whole is the early end only when both are counts and the part the smaller:
+       # "after 3000 of 12000 steps"; "after 100 epochs of training" is a duration, "10k of 10k" the end as planned;
+       # expert.text compares the two)
+       r"(?:of|out\s+of)\s+(?P<whole>[\d.,]*\d\s*k?)(?!\w|[.,]\d))|"
+       r"(?:after|at|by|within|in)\s+(?:only\s+)?(?:about\s+|around\s+|roughly\s+)?(?:half|a\s+quarter|"
        r"a\s+third|one\s+quarter|one\s+third|the\s+first\s+half|\d{1,2}\s*%)\s+(?:of|through)\s+(?:the\s+|my\s+)?"
        r"(?:training|run|steps|max_train_steps|max_steps|total\s+steps|epochs|schedule))",
        _LOOP, negatable=False, scheduler_pace="too_fast"),

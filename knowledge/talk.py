@@ -2349,8 +2349,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!schedule !scheduler !restart"), {"loss_periodic": True}),
         # spikes said to be regular ("my training loss has regular spikes"): a period, even unnamed (the adverb
         # "regularly" is often, not on a fixed period: "the loss regularly jumps around")
+        # ("regular" said of the spikes or their intervals, not of the run's setup: "with regular fp32 training the
+        # loss spikes once", "a regular ResNet-50 whose loss jumps to nan" name no period)
         (("regular", "spike jump swing", "loss curve metric", "!schedule !scheduler !restart !irregular !regularly"),
-         {"loss_periodic": True}),
+         {"loss_periodic": True},
+         ((0, "spike jump swing interval", "run model network net resnet architecture optimizer "
+              "adam adamw sgd setup data dataset batch precision fp32 fp16 bf16 amp transformer cnn pipeline code "
+              "script version init initialization gpu machine"),)),
         # the curve said to repeat its shape ("the loss curve repeats the same bump pattern again and again"): a
         # swing with a period, not a flat curve (its "same" is the pattern's)
         (("repeat", "pattern bump shape cycle wave", "loss curve metric", "!schedule !scheduler !restart !token "

@@ -243,7 +243,8 @@ SPECS: tuple[Spec, ...] = (
        group="probe"),
     _b("negative_loss", "A loss that must be non-negative (cross-entropy, NLL, BCE, MSE) measured below zero.",
        group="probe"),
-    _f("grad_norm_global", "Global L2 norm of all gradients (median over the probed steps).", low=0.0,
+    _f("grad_norm_global", "Global L2 norm of all gradients (median over the probed steps); for a loss starting "
+       "above MT-GRAD-LOSS-REF (summed over many elements), per that much of the starting loss.", low=0.0,
        group="probe"),
     _f("grad_layer_ratio", "Gradient norm of the first layer divided by that of the last layer.", low=0.0,
        group="probe"),

@@ -30,6 +30,8 @@ STACK_AT_WINDOW_END = 16
 # or more (a window's median and trend need a handful, not fifty), and always on the sampled steps (the
 # per-layer picture). A short window (``every`` <= 2 * NORMS_PER_WINDOW) keeps the norm on every step.
 NORMS_PER_WINDOW = 5
+# raw losses whose median is the run's starting loss (``loss_start``): a few, so one odd first batch does not set it
+START_LOSSES = 5
 
 
 def global_norm(per_param: torch.Tensor) -> torch.Tensor:
@@ -350,13 +352,15 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
     return out
 
 
-def _loss_start(run: Any) -> float | None:
-    """The loss the watched run started from: the median of its first few points, or None before any."""
-    values = getattr(run, "loss_history", ([], []))[1]
-    first = [v for v in values[:5] if math.isfinite(v)]
-    if not first:
-        return None
-    return float(median(first))
+def loss_start(losses: Sequence[float]) -> float | None:
+    """The loss a run started from: the median of its first few finite raw losses, or None before any.
+
+    Raw per-step losses, taken once: the bounded history's points are means of ``stride`` steps (pairs are
+    averaged as it fills), so on a long run an early blow-up would lift its first points, divide the exploding
+    norm away, and move the start from window to window.
+    """
+    first = [v for v in losses if math.isfinite(v)][:START_LOSSES]
+    return float(median(first)) if first else None
 
 
 class GradFlowProbe(Probe):
@@ -398,6 +402,7 @@ class GradFlowProbe(Probe):
         self.underflow: float | None = None
         self._count = -1
         self._dense = True
+        self.loss_start: float | None = None  # fixed from the first window's raw losses (``loss_start``)
         self._named: list[tuple[str, torch.Tensor]] = []  # (name, parameter) with a gradient: shapes only
         self.no_grad: list[str] = []
         self._one_device = len({p.device for p in run.params}) == 1
@@ -453,6 +458,8 @@ class GradFlowProbe(Probe):
         """Global norm per step (host), the latest sampled per-parameter norms, underflow."""
         import numpy as np
 
+        if self.loss_start is None:  # the first window with a finite loss sets it, once
+            self.loss_start = loss_start([v[0] for _, v in window.get("loss")])
         items = window.get("gf:norms")
         if not items:
             return
@@ -513,7 +520,7 @@ class GradFlowProbe(Probe):
                        # every parameter at once is no layer cut from the rest: a loss whose gradient is zero
                        # everywhere (saturated outputs), which the loss and loop probes read
                        stopped=self.stopped if len(self.stopped) < len(self._named) else None,
-                       loss_start=_loss_start(run))
+                       loss_start=self.loss_start)
 
     # ------------------------------------------------------------------ examine
 

@@ -150,22 +150,29 @@ def generalization_observations(*, loss: Curve | None = None, val_loss: Curve | 
     return [Observation.make(o.name, o.value, SOURCE, o.evidence) for o in out]
 
 
-def grad_norm_observations(gn: Curve) -> list[Observation]:
+def grad_norm_observations(gn: Curve, loss_start: float | None = None) -> list[Observation]:
     """``grad_norm_trend`` and ``grad_norm_global`` from logged global gradient norms.
+
+    As the watch does (``probes.grad_flow.loss_per``), a loss that starts above ``MT-GRAD-LOSS-REF`` (summed over
+    many elements) has its norms judged per that much of it: the log reader and the watch read one run alike.
 
     A non-finite norm is ``exploding`` here; when the log hides non-finite losses, ``analyse`` also reads it as
     the loss's non-finite step.
 
     Args:
         gn: The gradient-norm series (``hi``: bucket maxima when downsampled).
+        loss_start: The logged loss's first value (the median of its first few), when the log has one.
     """
+    from probes.grad_flow import loss_per
+
     if gn.first_nonfinite is not None:
         return [_emit("grad_norm_trend", "exploding", {"first_nonfinite_step": int(gn.first_nonfinite),
                                                        "nonfinite_points": gn.nonfinite})]
     if not len(gn):
         return []
-    mean = gn.values
-    hi = gn.hi if gn.hi is not None else mean
+    per = loss_per(loss_start)
+    mean = [v / per for v in gn.values]
+    hi = [v / per for v in gn.hi] if gn.hi is not None else mean
     med = median(mean)
     # spikes: a point whose maximum exceeds MT-GRAD-SPIKE times the running median of the points before it
     spikes = 0
@@ -179,8 +186,13 @@ def grad_norm_observations(gn: Curve) -> list[Observation]:
     else:
         trend = "spiky" if spikes else "normal"
     ev = {"median_grad_norm": float(f"{med:.6g}"), "spikes": spikes, "points": gn.points}
+    gev: dict[str, Any] = {"median_over_points": gn.points}
+    if per > 1.0:
+        extra = {"raw_norm": float(f"{median(gn.values):.6g}"), "loss_start": loss_start, "divided_by": per}
+        ev.update(extra)
+        gev.update(extra)
     return [_emit("grad_norm_trend", trend, ev, ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-SPIKE")),
-            _emit("grad_norm_global", med, {"median_over_points": gn.points})]
+            _emit("grad_norm_global", med, gev)]
 
 
 def _round(x: float, decimals: int) -> float:
@@ -258,7 +270,9 @@ def analyse(*, loss: Curve, val_loss: Curve | None = None, val_acc: Curve | None
         out["grad_norm"] = out.pop("loss")
     if grad_norm is not None:
         out.setdefault("grad_norm", [])
-        out["grad_norm"] += grad_norm_observations(grad_norm)
+        from probes.grad_flow import loss_start
+
+        out["grad_norm"] += grad_norm_observations(grad_norm, loss_start(loss.values) if loss is not None else None)
     role = "val_acc" if val_acc is not None and train_acc is not None or val_loss is None else "val_loss"
     fine = loss if loss.first_nonfinite is None else None  # a run that went NaN has no gap worth measuring
     gen = generalization_observations(loss=fine, val_loss=val_loss, val_acc=val_acc, train_acc=train_acc)

@@ -17,6 +17,10 @@ from probes.medians import median
 
 INFO = ProbeInfo("loss_curve", "cheap", "history", ("loss_behavior", "nan_step"))
 MIN_POINTS = 6
+# ``output_spread`` reads at most this many examples and output columns (a strided pick of them): enough for a
+# spread of the answers across the batch, and a bounded fp32 copy (1M elements) whatever the output's size
+SPREAD_ROWS = 256
+SPREAD_COLUMNS = 4096
 
 
 def as_list(history: Any) -> list[float]:
@@ -496,11 +500,18 @@ def count_spikes(y: Any) -> SpikeCounter:
 def output_spread(out: Any) -> Any:
     """Spread of a model output across its batch, relative to its size: a 0-d device tensor (no sync).
 
-    The mean over output elements of their standard deviation over the examples (up to 256), over the mean
-    absolute output. Zero for a model that gives every example the same answer.
+    The mean over output columns of their standard deviation over the examples (up to ``SPREAD_ROWS``), over the
+    mean absolute output. Zero for a model that gives every example the same answer. At most ``SPREAD_COLUMNS``
+    columns are read, on an even stride, before anything is copied: a language model's logits are
+    batch x tokens x vocabulary, and an fp32 copy of all of them would cost gigabytes for one number.
     """
-    y = out.detach().reshape(out.shape[0], -1)[:256].float()
-    return y.std(dim=0).mean() / y.abs().mean().clamp_min(1e-30)
+    import torch  # loaded already: the output is one of its tensors
+
+    y = out.detach().reshape(out.shape[0], -1)[:SPREAD_ROWS]
+    cols = y.shape[1]
+    y = y[:, ::-(-cols // SPREAD_COLUMNS)].float()  # a strided view first: only the kept columns are copied
+    std, _ = torch.std_mean(y, dim=0)
+    return std.mean() / y.abs().mean().clamp_min(1e-30)
 
 
 def classify(history: Any, spikes: SpikeCounter | None = None, floor: float = 0.0,
@@ -674,7 +685,10 @@ class LossCurveProbe(Probe):
         self.history = History()
         self.spikes = SpikeCounter()
         self.points = 0
-        self.spread: float | None = None  # the largest output spread of the latest window that measured one
+        # the output spreads (after step 0) of the latest two windows that measured one: ``constant_output``
+        # needs two of them, since one sample (a zero-initialised head's first step: ReZero, DiT's adaLN-Zero)
+        # can be 0 in a healthy run
+        self.spreads: list[list[float]] = []
 
     def forward(self, run: Any, module: Any, first: Any, out: Any) -> None:
         """On a sampled step, queue the output's spread across the batch (``output_spread``; no sync)."""
@@ -693,9 +707,9 @@ class LossCurveProbe(Probe):
         self.history.extend(finite)
         self.spikes.update(finite)
         self.points += len(finite)
-        spreads = [v[0] for _, v in window.get("lc:spread")]
+        spreads = [v[0] for s, v in window.get("lc:spread") if s > 0]
         if spreads:
-            self.spread = max(spreads)
+            self.spreads = [*self.spreads[-1:], spreads]
 
     def loss_history(self) -> tuple[list[float], list[float]]:
         """(steps, values) of the bounded history; a point stands for ``stride`` steps, placed at their middle."""
@@ -719,6 +733,7 @@ class LossCurveProbe(Probe):
         floor = loss_floor(run.loss_fn, nc)
         chance = math.log(nc) if nc and nc >= 2 and run.loss_fn is not None \
             and loss_name(run.loss_fn) in ("cross_entropy", "nll") else None
-        constant = self.spread is not None and self.spread < threshold("MT-CURVE-CONST-OUT")
+        recent = [x for w in self.spreads for x in w]
+        constant = len(recent) >= 2 and max(recent) < threshold("MT-CURVE-CONST-OUT")
         return at_step(observe(self.history.points(), spikes=self.spikes, floor=floor, chance=chance,
                                constant_output=constant), run.steps)

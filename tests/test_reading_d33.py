@@ -26,6 +26,7 @@ EARLY_END = [
     "the lr reaches zero after 1000 steps instead of 4000",
     "I find that the learning rate is 0 after half of max_train_steps",
     "the LR drops to 0 after a quarter of the training and the loss stops moving",
+    "the lr reaches its minimum after 2.5k out of 10k steps.",
 ]
 
 
@@ -43,6 +44,10 @@ NOT_EARLY_END = [
     "my learning rate is 1e-4 after 30% of training",
     # a warmup that peaks late is the slow pace, never the fast one
     "the LR reaches its peak after 4000 steps instead of 400",
+    # a duration "of" training, or the planned end itself: no count before the end
+    "The learning rate decays to zero after 100 epochs of training",
+    "the lr decays to 0 after 30 epochs of cosine annealing",
+    "the lr reaches its minimum at 10k of 10k steps",
 ]
 
 
@@ -74,3 +79,60 @@ def test_constant_predictions_said_in_words_still_read(text: str) -> None:
 
 def test_outputs_at_the_targets_mean_still_read_as_regression() -> None:
     assert_reads("the model's predictions are always the mean of the target values", {"task": "regression"})
+
+
+@pytest.mark.parametrize("text,off", [("lr_warmup_steps=0", True), ("warmup_ratio: 0.0", True),
+                                      ("warmup_steps: '.0'", True), ("warmup_steps: 500", False),
+                                      ("num_warmup_steps=1000", False), ("warmup_ratio=0.05", False),
+                                      ("warmup_steps: 0x10", False)])
+def test_the_warmup_off_option_needs_a_zero_value(text: str, off: bool) -> None:
+    # the option's own cue, alone (the plain "warmup" cue would set warmup=True anyway)
+    import re
+
+    from knowledge.keywords import KEYWORDS
+
+    (cue,) = [k for k in KEYWORDS if k.sets == {"warmup": False} and "warm_?up_" in k.pattern]
+    assert bool(re.search(cue.pattern, text, re.I)) is off
+
+
+@pytest.mark.parametrize("text,want", [
+    ("LR warmup: 0 -> 3e-4 over 2k steps, then cosine. Loss spikes at step 5000.", {"warmup": True}),
+    ("warmup: 0 → 1e-3 over 500 steps; loss goes to nan", {"warmup": True}),
+    ("We use gradient clipping of 0 to 1 and the loss spikes.", {"grad_clipping": True}),
+    # the switch set to zero alone is still off
+    ("warmup_steps=0 and the loss diverges to nan.", {"warmup": False}),
+    ("gradient clipping: 0, loss explodes", {"grad_clipping": False}),
+])
+def test_a_range_from_zero_is_no_switch_set_to_zero(text: str, want: dict) -> None:
+    got = obs(text)
+    assert {k: got.get(k) for k in want} == want
+
+
+@pytest.mark.parametrize("text,periodic", [
+    ("my training loss has regular spikes", True),
+    ("The loss spikes at regular intervals.", True),
+    ("I see regular loss spikes every few hundred steps", True),
+    # "regular" said of the setup, not of the spikes
+    ("With regular fp32 training the loss spikes once at step 2000 and recovers.", None),
+    ("It's a regular ResNet-50; the loss jumps to nan after 3 epochs.", None),
+])
+def test_regular_is_a_period_only_when_said_of_the_spikes(text: str, periodic: bool | None) -> None:
+    assert obs(text).get("loss_periodic") is periodic
+
+
+@pytest.mark.parametrize("text,symptom", [
+    ("The loss hardly moves during the first 100 steps, then drops quickly.", None),
+    ("The loss hardly moves at all.", "not_learning"),
+    ("The loss barely changes, it is stuck at 2.3.", "not_learning"),
+])
+def test_hardly_moving_then_falling_is_no_curve_that_does_not_learn(text: str, symptom: str | None) -> None:
+    assert obs(text).get("symptom") == symptom
+
+
+@pytest.mark.parametrize("text,change", [
+    ("torch 2.1 is faster than torch 2.0 on my machine, and the model trains fine.", None),
+    ("torch 1.12.1 runs slower than torch 1.8.2", "library_upgrade"),
+    ("torch 1.8 is faster than torch 1.12 for my model", "library_upgrade"),
+])
+def test_two_versions_compared_are_an_upgrade_only_when_the_newer_is_worse(text: str, change: str | None) -> None:
+    assert obs(text).get("recent_change") == change

@@ -825,3 +825,18 @@ def test_cue_trees_from_the_cache_scan_alike_from_a_shorter_text(cache_dir, monk
     assert text._cue_trees(patterns[:-1], Scanner(patterns[:-1])) == trees[:-1]  # other patterns: parsed anew
     monkeypatch.setenv("TRAINOPT_NO_CACHE", "1")
     assert text._cue_trees(patterns, fresh) is None
+
+
+def test_a_reused_engine_with_memories_of_other_kinds_diagnoses_as_a_fresh_one(monkeypatch):
+    """A network holding memory nodes of a class of its own (reset as experta resets them) takes no snapshot of the
+    initial fact's pass, which would not capture those nodes: reused over differing cases it reports as fresh."""
+    cls = type("Built", (engine_class(),), {"cache_name": None})
+    reused = cls()
+    m = reused.matcher
+    # one of the network's real join nodes, listed as a node of another kind: reset by its own ``_reset``
+    node = m._joins.pop()
+    m._others.append(node)
+    cases = load_cases()[:12]
+    for case in cases + cases[::-1]:
+        assert _report(case, reused, monkeypatch) == _report(case, cls(), monkeypatch), case["_where"]
+    assert m.__dict__.get("_snapshot") is None

@@ -140,3 +140,95 @@ def test_a_vae_with_lr_zero_is_still_flat_from_the_first_step():
     c = vaes.train(vaes.Run("lr_zero", seed=0))
     assert c.observations["loss_behavior"].value == "flat_from_start"
     assert "RT-LOSS-01" in _warnings(c)
+
+
+def test_the_loss_start_is_the_first_raw_losses_so_an_early_blow_up_is_not_divided_away():
+    # 1200 steps: the bounded history has halved to points of 4 steps, so its first points already hold the
+    # blow-up at step 3; the start is read from the raw losses of the first window instead
+    from probes.watcher import watch
+
+    torch.manual_seed(0)
+    m = torch.nn.Linear(8, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.0)
+    x, y = torch.randn(32, 8), torch.randn(32, 1)
+    with watch(m, opt) as w:
+        for s in range(1200):
+            opt.zero_grad()
+            k = 1.0 if s < 3 else 1000.0  # the loss and its gradient blow up at step 3 and stay there
+            loss = ((k * m(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            w.step(loss.detach())
+    gn = {o.name: o for o in w.observations()}["grad_norm_global"]
+    assert "divided_by" not in gn.evidence  # a mean loss near 1 at the start: judged as it is
+    assert gn.value > 1e5
+
+
+def test_loss_start_is_the_median_of_the_first_finite_raw_losses():
+    assert grad_flow.loss_start([]) is None and grad_flow.loss_start([math.nan]) is None
+    assert grad_flow.loss_start([math.nan, 2700.0, 2650.0, 1e9, 2690.0, 2600.0, 1e9, 1e9]) == 2690.0
+
+
+def test_output_spread_copies_a_bounded_slice_of_a_large_output():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Largest(TorchDispatchMode):  # the largest new tensor (not a view of the output) made meanwhile
+        most = 0
+        seen = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            r = func(*args, **(kwargs or {}))
+            for t in r if isinstance(r, (tuple, list)) else (r,):
+                if isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() != Largest.seen:
+                    Largest.most = max(Largest.most, t.numel())
+            return r
+
+    logits = torch.randn(64, 50, 2000, dtype=torch.bfloat16)  # batch x tokens x vocabulary
+    logits[:, :, ::7] += torch.randn(64, 1, 1).to(torch.bfloat16) * 3  # answers that differ by example
+    Largest.seen = logits.untyped_storage().data_ptr()
+    with Largest():
+        s = float(loss_curve.output_spread(logits))
+    assert Largest.most <= loss_curve.SPREAD_ROWS * loss_curve.SPREAD_COLUMNS < logits.numel()
+    assert s > 0.1
+    assert float(loss_curve.output_spread(torch.ones(64, 50, 2000, dtype=torch.bfloat16))) == 0.0
+
+
+def _constant(windows: list[list[tuple[int, float]]]) -> bool:
+    """Whether the loss-curve probe, fed (step, spread) windows and a falling loss, reads a constant output."""
+    from types import SimpleNamespace
+
+    from probes.watcher import Window
+
+    p = loss_curve.LossCurveProbe()
+    run = SimpleNamespace(nonfinite_at={}, loss_fn=None, num_classes=lambda: None, steps=0)
+    p.attach(run)
+    for i, spreads in enumerate(windows):
+        losses = [(s, [2.0 * math.exp(-s / 40)]) for s in range(20 * i, 20 * i + 20)]
+        p.accumulate(run, Window(20 * i, 20 * i + 20, {"loss": losses, "lc:spread": [(s, [v]) for s, v in spreads]}))
+        run.steps = 20 * i + 20
+    (lb,) = p.summarise(run)
+    return bool(lb.evidence.get("constant_output"))
+
+
+def test_one_zero_spread_of_a_zero_initialised_head_is_no_constant_output():
+    # ReZero / adaLN-Zero: the head answers 0 for everything until its first update; a window that sampled only
+    # that step, or one sample alone, must not read as a constant output (no fitted floor -> a false plateau)
+    assert not _constant([[(0, 0.0)], [(20, 0.5)], [(40, 0.0)]])
+    assert not _constant([[(0, 0.0), (10, 0.4)], [(20, 0.4)], [(40, 0.0)]])
+    # a head stuck at one answer over two windows is still constant
+    assert _constant([[(0, 0.0), (10, 0.0)], [(20, 0.0)], [(40, 0.0)]])
+
+
+def test_the_log_reader_judges_a_summed_loss_norm_as_the_watch_does():
+    from probes import history
+
+    norms = [400.0 + 10 * math.sin(i) for i in range(100)]
+    gn = history.Curve(list(range(100)), norms, None, 0, 100)
+    summed = {o.name: o for o in history.grad_norm_observations(gn, loss_start=2700.0)}
+    watched = _norm_obs(norms, loss_start=2700.0)
+    assert summed["grad_norm_trend"].value == watched["grad_norm_trend"].value != "exploding"
+    assert summed["grad_norm_global"].value == pytest.approx(watched["grad_norm_global"].value, rel=0.05)
+    assert summed["grad_norm_global"].evidence["raw_norm"] > 100
+    # a mean loss: as logged
+    mean = {o.name: o for o in history.grad_norm_observations(gn, loss_start=2.3)}
+    assert mean["grad_norm_trend"].value == "exploding" and "divided_by" not in mean["grad_norm_global"].evidence
