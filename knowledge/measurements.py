@@ -924,22 +924,11 @@ ROWS = (
                 "head = torch.nn.Sequential(torch.nn.Dropout(p=0.3), torch.nn.Linear(d_model, num_classes))"),
         avoid=("a bigger model or more epochs for an overfitting model",
                "adding dropout alone and calling overfitting solved")),
-    # A widening gap is the overfitting cause seen over time, whether a probe fitted it over the history or the user
-    # says so: training keeps improving while validation does not follow. Once the gap is already severe, MS-GAP-01
-    # holds the same cause (the flag below), so one cause gives one entry.
-    Row("MS-GAP-02", {"gap_trend": "widening"},
-        (Find("Overfitting", "warning", "the train/validation gap widens as training goes on: the model has started "
-              "to memorize the training set"),
-         RouteTo("overfitting-prevention", "primary", "early stopping and regularization"),
-         RouteTo("data-augmentation-strategies", "secondary", "enlarge the effective dataset")),
-        "A gap that keeps growing crosses the severe threshold later; early stopping on validation catches it "
-        "at its best point, and regularization slows the growth.",
-        Cite("003", _DX, "overfitting: calculate train/val gap"),
-        unless=("flag:generalization_gap",),
-        fix=Fix("Stop early on the validation metric (keep the best checkpoint) and add regularization.",
-                "if val_loss < best:\n    best, bad = val_loss, 0\n    torch.save(model.state_dict(), 'best.pt')\n"
-                "else:\n    bad += 1  # stop after a few evaluations without improvement"),
-        avoid=("training longer or making the model bigger while the gap widens",)),
+    Row("MS-GAP-02", {"gap_trend": "widening", "generalization_gap": Lt(threshold("MT-GAP"),
+                                                                        source=_src("MT-GAP"))},
+        (Find("Overfitting", "info", "the train/validation gap is widening: overfitting is starting"),),
+        "A gap that keeps growing crosses the severe threshold later; early stopping catches it.",
+        Cite("003", _DX, "overfitting: calculate train/val gap")),
     Row("MS-OVF-01", {"val_loss_rising": True},
         (Find("Overfitting", "warning", "validation loss has risen well above its best while the training loss kept "
               "falling: the model has started to overfit"),

@@ -43,7 +43,7 @@ PRIORS: dict[str, dict[str, int]] = {
         'pytorch-engineering': 1,
     },
     'overfitting': {
-        'overfitting-prevention': 3,
+        'overfitting-prevention': 4,
         'data-augmentation-strategies': 1,
         'loss-functions-and-objectives': 1,
     },

@@ -34,10 +34,6 @@ TASK_CHOICES = (("classification", "classification"), ("regression", "regression
                 ("detection", "object detection"), ("segmentation", "segmentation"),
                 ("generation", "image or audio generation"), ("other", "something else"))
 
-# The answers on how the train/validation gap moves over the epochs.
-GAP_TREND_CHOICES = (("widening", "it widens as training goes on"), ("stable", "it stays about the same"),
-                     ("narrowing", "it narrows"))
-
 WAIVED_ON_DECLINE: dict[str, tuple[str, ...]] = {
     "symptom": ("Q-SYMPTOM",),
     "learning_rate": ("Q-LR",),
@@ -242,17 +238,6 @@ QUESTIONS = (
                            ("strong", "strong: scale, colour, mixing, RandAugment")),
         unless=("flag:augmentation_moot",),  # (DT-AUG-NA-*: a series or tabular model, a regression)
         late=True),  # (after the seed's own overfitting questions, which keep their order)
-    # How the gap moves, for a run that overfits: a widening gap is the overfitting cause itself (MS-GAP-02), a steady
-    # one is not. Late: asked only when its answer separates the leading causes (``expert.choose``), after the seed's
-    # own overfitting questions.
-    QuestionRow(
-        "Q-GAP-TREND", "gap_trend",
-        "Over the epochs, does the gap between training and validation widen, stay about the same, or narrow?",
-        {"symptom": "overfitting", "generalization_gap": Absent()}, rank=13,
-        why="A gap that keeps widening is the model memorizing: early stopping and regularization; a gap that "
-            "stays put points elsewhere (the data split, the augmentation, the metric).",
-        cite=Cite("003", "Step 2: investigation commands", "overfitting: calculate train/val gap"),
-        choices=GAP_TREND_CHOICES, late=True),
     QuestionRow(
         "Q-SLOW-KIND", "slow_kind",
         "Is each step slow (low throughput), or are the steps fine but you need very many of them?",

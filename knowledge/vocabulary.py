@@ -265,7 +265,7 @@ SPECS: tuple[Spec, ...] = (
     _f("generalization_gap", "Training accuracy minus validation accuracy (fraction).", low=-1.0, high=1.0,
        group="probe"),
     _e("gap_trend", "widening stable narrowing", "How the train/validation gap moves over the run.",
-       question="Q-GAP-TREND", group="probe"),
+       group="probe"),
     _f("val_acc_over_chance", "Validation accuracy divided by chance accuracy 1/num_classes (1.0 = chance).",
        low=0.0, group="probe"),
     _e("output_activation", "none softmax log_softmax sigmoid",
