@@ -11,6 +11,7 @@ import torch
 
 from knowledge.measurements import threshold
 from probes.base import Probe, ProbeInfo, emit, finite_or_none, median_rows, norms, stored
+from probes.loss_reference import loss_per, loss_start  # noqa: F401  (loss_start re-exported: torch-free home)
 from probes.medians import median
 
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
@@ -30,8 +31,6 @@ STACK_AT_WINDOW_END = 16
 # or more (a window's median and trend need a handful, not fifty), and always on the sampled steps (the
 # per-layer picture). A short window (``every`` <= 2 * NORMS_PER_WINDOW) keeps the norm on every step.
 NORMS_PER_WINDOW = 5
-# raw losses whose median is the run's starting loss (``loss_start``): a few, so one odd first batch does not set it
-START_LOSSES = 5
 
 
 def global_norm(per_param: torch.Tensor) -> torch.Tensor:
@@ -230,19 +229,6 @@ def flow_ratio(latest: dict[str, Any] | None, best: dict[str, Any] | None) -> di
     return latest
 
 
-def loss_per(loss_start: float | None) -> float:
-    """How many times a mean-reduced loss's size a loss starting at ``loss_start`` is: 1 up to ``MT-GRAD-LOSS-REF``.
-
-    A loss summed over pixels, tokens or the batch has a gradient that many times larger, from the first step and
-    for as long as it trains; its norm is judged per ``MT-GRAD-LOSS-REF`` of that starting loss. The start, not
-    the current loss: a blow-up raises the loss along with the norm and would divide itself away.
-    """
-    ref = threshold("MT-GRAD-LOSS-REF")
-    if loss_start is None or not math.isfinite(loss_start) or abs(loss_start) <= ref:
-        return 1.0
-    return abs(loss_start) / ref
-
-
 def trend(global_norm_value: float | None, ratio: float | None, spikes: int) -> str:
     """Classify the gradient norms as exploding, vanishing, spiky or normal (thresholds from the knowledge)."""
     if global_norm_value is None or global_norm_value > threshold("MT-GRAD-EXPLODE-ABS"):
@@ -350,17 +336,6 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         out.append(emit(INFO, "grad_underflow_fraction", min(1.0, max(0.0, underflow)), {}, ("MT-UNDERFLOW",),
                         step=step))
     return out
-
-
-def loss_start(losses: Sequence[float]) -> float | None:
-    """The loss a run started from: the median of its first few finite raw losses, or None before any.
-
-    Raw per-step losses, taken once: the bounded history's points are means of ``stride`` steps (pairs are
-    averaged as it fills), so on a long run an early blow-up would lift its first points, divide the exploding
-    norm away, and move the start from window to window.
-    """
-    first = [v for v in losses if math.isfinite(v)][:START_LOSSES]
-    return float(median(first)) if first else None
 
 
 class GradFlowProbe(Probe):

@@ -153,7 +153,7 @@ def generalization_observations(*, loss: Curve | None = None, val_loss: Curve | 
 def grad_norm_observations(gn: Curve, loss_start: float | None = None) -> list[Observation]:
     """``grad_norm_trend`` and ``grad_norm_global`` from logged global gradient norms.
 
-    As the watch does (``probes.grad_flow.loss_per``), a loss that starts above ``MT-GRAD-LOSS-REF`` (summed over
+    As the watch does (``probes.loss_reference.loss_per``), a loss that starts above ``MT-GRAD-LOSS-REF`` (summed over
     many elements) has its norms judged per that much of it: the log reader and the watch read one run alike.
 
     A non-finite norm is ``exploding`` here; when the log hides non-finite losses, ``analyse`` also reads it as
@@ -163,7 +163,7 @@ def grad_norm_observations(gn: Curve, loss_start: float | None = None) -> list[O
         gn: The gradient-norm series (``hi``: bucket maxima when downsampled).
         loss_start: The logged loss's first value (the median of its first few), when the log has one.
     """
-    from probes.grad_flow import loss_per
+    from probes.loss_reference import loss_per
 
     if gn.first_nonfinite is not None:
         return [_emit("grad_norm_trend", "exploding", {"first_nonfinite_step": int(gn.first_nonfinite),
@@ -270,7 +270,7 @@ def analyse(*, loss: Curve, val_loss: Curve | None = None, val_acc: Curve | None
         out["grad_norm"] = out.pop("loss")
     if grad_norm is not None:
         out.setdefault("grad_norm", [])
-        from probes.grad_flow import loss_start
+        from probes.loss_reference import loss_start
 
         out["grad_norm"] += grad_norm_observations(grad_norm, loss_start(loss.values) if loss is not None else None)
     role = "val_acc" if val_acc is not None and train_acc is not None or val_loss is None else "val_loss"
