@@ -79,16 +79,7 @@ def _plain_fact(cls: type, items: dict[str, Any]) -> Any:
     the entry cost each fact a dictionary, a key and an attribute table to load, for what one empty dictionary
     made here restores.
     """
-    if cls not in _FACT_CLASSES:
-        if not (isinstance(cls, type) and issubclass(cls, Fact)):
-            raise pickle.UnpicklingError(f"not a fact: {cls!r}")
-        _FACT_CLASSES.add(cls)
-    if type(items) is not dict:
-        raise pickle.UnpicklingError(f"not a fact: {cls!r}")
-    fact = dict.__new__(cls)
-    dict.update(fact, items)
-    fact.__dict__[_DEFAULTS] = {}
-    return fact
+    return _fact(cls, items, {_DEFAULTS: {}})
 
 
 def _index(families: tuple[Family, ...]) -> dict[tuple[str, str], Any]:
