@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from expert.consultation import Consultation
@@ -38,3 +39,34 @@ def declined(text: str, most: int | None = None) -> tuple[Any, list[str]]:
 def finding_ids(text: str) -> set[str]:
     """The findings of a consultation on the complaint with every question declined."""
     return {f["id"] for f in declined(text)[0].findings}
+
+
+def same_value(a: object, b: object) -> bool:
+    """A read value equals the stated one: numbers within 1% (a bool is no number), anything else exactly."""
+    if isinstance(a, float) or isinstance(b, float):
+        return (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
+                and not isinstance(b, bool) and math.isclose(a, b, rel_tol=0.01))
+    return a == b
+
+
+def score_probes(probes: Any) -> tuple[int, int, list[str], list[tuple[str, dict]], list[tuple[str, dict]]]:
+    """Score a reading probe of ``(text, expected)`` pairs, ``None`` in ``expected`` meaning "must not be read".
+
+    Returns:
+        (stated observations, read right, texts read as nothing, wrong readings, misses).
+    """
+    facts, read, nothing, wrong, missed = 0, 0, [], [], []
+    for text, expected in probes:
+        got = obs(text)
+        if not got:
+            nothing.append(text)
+        bad = {k: got[k] for k, v in expected.items() if k in got and (v is None or not same_value(got[k], v))}
+        if bad:
+            wrong.append((text, bad))
+        stated = {k: v for k, v in expected.items() if v is not None}
+        facts += len(stated)
+        hits = {k for k, v in stated.items() if k in got and same_value(got[k], v)}
+        read += len(hits)
+        if len(hits) < len(stated):
+            missed.append((text, {k: v for k, v in stated.items() if k not in hits}))
+    return facts, read, nothing, wrong, missed

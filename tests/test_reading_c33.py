@@ -34,11 +34,9 @@ as nothing, none with a wrong reading.
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from tests.reading import obs
+from tests.reading import obs, same_value, score_probes
 
 NAN = {"loss_behavior": "nan_or_inf"}
 NANA = {"loss_behavior": "nan_or_inf", "nan_onset": "after_steps"}
@@ -326,37 +324,16 @@ XFAIL: dict[str, str] = {
 }
 
 
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, float) or isinstance(b, float):
-        return (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
-                and not isinstance(b, bool) and math.isclose(a, b, rel_tol=0.01))
-    return a == b
-
-
 def _score() -> tuple[int, int, list[str], list[tuple[str, dict]], list[tuple[str, dict]]]:
     """(stated observations, read right, phrasings read as nothing, wrong readings, misses)."""
-    facts, read, nothing, wrong, missed = 0, 0, [], [], []
-    for text, expected in PROBES:
-        got = obs(text)
-        if not got:
-            nothing.append(text)
-        bad = {k: got[k] for k, v in expected.items() if k in got and (v is None or not _same(got[k], v))}
-        if bad:
-            wrong.append((text, bad))
-        stated = {k: v for k, v in expected.items() if v is not None}
-        facts += len(stated)
-        hits = {k for k, v in stated.items() if k in got and _same(got[k], v)}
-        read += len(hits)
-        if len(hits) < len(stated):
-            missed.append((text, {k: v for k, v in stated.items() if k not in hits}))
-    return facts, read, nothing, wrong, missed
+    return score_probes(PROBES)
 
 
 def _reads_right(text: str, expected: dict) -> None:
     got = obs(text)
     assert got, "nothing read"
     bad = {k: got.get(k) for k, v in expected.items()
-           if (v is None and k in got) or (v is not None and not (k in got and _same(got[k], v)))}
+           if (v is None and k in got) or (v is not None and not (k in got and same_value(got[k], v)))}
     assert not bad, (bad, got)
 
 

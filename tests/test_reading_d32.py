@@ -18,11 +18,9 @@ with a wrong reading (the floors assert these; ``KNOWN_GAPS`` lists the rest).
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from tests.reading import assert_reads, obs
+from tests.reading import assert_reads, obs, score_probes
 
 SLOW = {"symptom": "slow_training"}
 SLOWM = {"symptom": "slow_training", "multi_gpu": True}
@@ -243,30 +241,9 @@ KNOWN_GAPS: dict[str, str] = {
 }
 
 
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, float) or isinstance(b, float):
-        return (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
-                and math.isclose(a, b, rel_tol=0.01))
-    return a == b
-
-
 def _score() -> tuple[int, int, list[str], list[tuple[str, dict]], list[tuple[str, dict]]]:
     """(stated observations, read right, phrasings read as nothing, wrong readings, misses)."""
-    facts, read, nothing, wrong, missed = 0, 0, [], [], []
-    for text, expected in PROBES:
-        got = obs(text)
-        if not got:
-            nothing.append(text)
-        bad = {k: got[k] for k, v in expected.items() if k in got and (v is None or not _same(got[k], v))}
-        if bad:
-            wrong.append((text, bad))
-        stated = {k: v for k, v in expected.items() if v is not None}
-        facts += len(stated)
-        hits = {k for k, v in stated.items() if k in got and _same(got[k], v)}
-        read += len(hits)
-        if len(hits) < len(stated):
-            missed.append((text, {k: v for k, v in stated.items() if k not in hits}))
-    return facts, read, nothing, wrong, missed
+    return score_probes(PROBES)
 
 
 def test_the_probe_bodies_keep_their_recall_floor() -> None:

@@ -7,11 +7,9 @@ titles, questions, abbreviations, code fragments. Each carries the observations 
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from tests.reading import assert_reads, obs
+from tests.reading import assert_reads, obs, same_value
 
 NAN = {"loss_behavior": "nan_or_inf"}
 NANA = {"loss_behavior": "nan_or_inf", "nan_onset": "after_steps"}
@@ -206,12 +204,6 @@ PROBES: list[tuple[str, dict]] = [
 ]
 
 
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=0.01)
-    return a == b
-
-
 def test_the_probe_titles_are_understood_without_wrong_readings() -> None:
     """Few titles read as nothing, none read with a stated fact's value wrong, and most stated facts read."""
     nothing, wrong, facts, read = [], [], 0, 0
@@ -219,11 +211,11 @@ def test_the_probe_titles_are_understood_without_wrong_readings() -> None:
         got = obs(text)
         if not got:
             nothing.append(text)
-        bad = [k for k in expected if k in got and not _same(got[k], expected[k])]
+        bad = [k for k in expected if k in got and not same_value(got[k], expected[k])]
         if bad:
             wrong.append((text, {k: got[k] for k in bad}))
         facts += len(expected)
-        read += sum(k in got and _same(got[k], v) for k, v in expected.items())
+        read += sum(k in got and same_value(got[k], v) for k, v in expected.items())
     assert len(nothing) <= 0.02 * len(PROBES), nothing
     # (one known: "loss.backward() extremely slow" still reads a slowly falling loss; the call's words are the
     # training loop's, which its reader needs whole)
