@@ -805,7 +805,8 @@ ROWS = (
         "Augmentation, dropout and label smoothing apply only in training, and a running epoch average lags the "
         "end-of-epoch validation; together they routinely put the training curve below the validation curve.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
-        unless=("finding:DT-AUG-01", "finding:ME-MIX-01"), salience=Salience.CAUSE,
+        # (a leak said outright explains it too: validation then scores examples the model trained on, in eval mode)
+        unless=("finding:DT-AUG-01", "finding:ME-MIX-01", "finding:DT-LEAK-01"), salience=Salience.CAUSE,
         fix=Fix("Measure the training metric the way validation is measured (eval mode, clean inputs) on a fixed "
                 "training subset; weaken the augmentation only if that clean training score is still low.",
                 "model.eval()\nwith torch.no_grad():\n"

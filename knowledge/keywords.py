@@ -333,6 +333,18 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"also\s+(?:in|part\s+of)\s+(?:the\s+|my\s+)?train\w*|duplicat\w*\s+(?:\w+\s+){0,2}?(?:between|across)\s+(?:the\s+)?"
        r"train\w*\s+(?:and|&)\s+(?:the\s+)?(?:test|val\w*|eval\w*)",
        _OF, 0, negatable=False, val_in_train=True),
+    # items said to sit in both splits ("108 patients have cells in both the train and the validation indices",
+    # "some images are in both the training and test sets"): an item, a verb of being there, then "in both <train>
+    # and <held-out>"; not a setting or a figure both splits share ("the images are resized in both train and val",
+    # "the loss falls in both"), and a denial ("no patient is in both") cancels it
+    _k(r"\b(?:samples?|patients?|subjects?|images?|photos?|examples?|cells?|instances?|rows?|records?|items?|"
+       r"files?|ids?|individuals?|users?|sequences?|documents?|frames?|clips?|sentences?|molecules?|scenes?)\b"
+       r"(?:\s*\([^)]{0,30}\))?\s+(?:also\s+)?(?:(?:have|has|had)\s+(?!been\b)(?:\w+\s+){1,2}|(?:are|is|were|was|"
+       r"appear\w*|occur\w*|show\w*\s+up|end\w*\s+up|land\w*|exist\w*|belong\w*|sit\w*)\s+(?:also\s+)?"
+       r"(?:present\s+|found\s+|included\s+|contained\s+)?)in\s+both\s+(?:the\s+|my\s+)?train\w*"
+       r"(?:\s+(?:set|split|data|indices|index|ids))?\s+(?:and|&)\s+(?:the\s+|my\s+)?"
+       r"(?:val\w*|test\w*|eval\w*|held[\s-]?out)",
+       _OF, 0, val_in_train=True),
     # a pause at every epoch's start, before its first step: the input pipeline starting again
     _k(r"(?:wast|wait|spend|spent|los[ei]|lost|paus|stall|idl|freez|hang)\w*\b[^.!?\n]{0,50}?(?:(?:at\s+the\s+)?"
        r"(?:start|beginning)\s+of\s+(?:every|each)\s+(?:new\s+)?epoch|(?:every|each)\s+epoch\s+(?:transition|boundary|"
@@ -1570,5 +1582,17 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:lr\s+|learning[\s-]rate\s+)?warm-?up\s+(?:never\s+(?:ends|finishes|completes)|takes\s+(?:forever|the\s+whole\s+run))|"
        # ("the LR never changes" is an LR that does not follow its schedule at all: lr_observed, not the pace)
        r"(?:lr|learning[\s-]rate)(?:\s+schedul\w*)?\s+barely\s+(?:decays?|changes?|moves?)",
+       _LOOP, negatable=False, scheduler_pace="too_slow"),
+    # a schedule that has not run its course when training ends ("the logged learning rate never gets down to 0 at
+    # the end of training", "lr_scheduler.num_training_steps is larger than the number of steps actually trained"):
+    # it was defined for more steps than it is stepped; not a floor set on purpose ("never reaches 0 because
+    # eta_min=1e-6"), nor the loss's own
+    _k(r"\b(?:lr|learning[\s-]rate)\b[^.!?\n]{0,30}?\bnever\s+(?:gets?\s+(?:down\s+)?to|reach(?:es)?|hits?|"
+       r"goes\s+(?:down\s+)?to|decays?\s+to|falls?\s+to|drops?\s+to)\s+(?:0|zero|its\s+(?:final|end|minimum|min)\s+"
+       r"value)\b[^.!?\n]{0,40}?\b(?:at|by)\s+the\s+end\b"
+       r"(?![^.!?\n]{0,60}?\b(?:eta_min|min_lr|minimum\s+(?:lr|learning\s+rate)|floor)\b)|"
+       r"\b(?:\w+\.)?(?:num_training_steps|total_steps|t_max)\b\s+(?:is|was)\s+(?:much\s+|far\s+)?(?:larger|greater|"
+       r"bigger|higher|more)\s+than\s+(?:the\s+number\s+of\s+)?(?:optimizer\s+)?(?:steps|iterations)\s+"
+       r"(?:actually\s+|really\s+)?(?:trained|run|taken|done|performed)",
        _LOOP, negatable=False, scheduler_pace="too_slow"),
 )
