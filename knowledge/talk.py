@@ -2550,13 +2550,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"val_in_train": True}),
         # ... or as the same items found in both splits ("the same images are in both train and val", "the same
         # patients appear in train and validation", "copies of one photo ended up in both"): the sameness said of
-        # examples, not of settings or figures the two splits share; said plainly ("the same images never appear in
-        # both" denies the leak)
+        # examples, not of settings or figures the two splits share ("the same augmentations for images in both
+        # train and val" is a setting); said plainly ("the same images never appear in both" denies the leak)
         (("same identical near-identical", "image photo picture sample example row patient frame record item file "
           "sentence document clip copy", "train training", "val validation test held-out holdout",
           "=both =also =appear =end =land",
           "!size !shape !resolution !preprocessing !preprocess !transform !normalization !normalize !distribution "
-          "!order !seed !sampler !rank !gpu"), {"val_in_train": True}),
+          "!augmentation !augment !order !seed !sampler !rank !gpu"), {"val_in_train": True}),
         # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
         # dataset, the scheduler needs the total steps")
         (("iterabledataset iterable stream streaming webdataset", "len length max step total number", "!speed !slow "

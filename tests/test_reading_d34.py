@@ -6,7 +6,7 @@ General gaps, not case-specific phrasings:
 * Held-out items said to sit in both splits ("108 patients have cells in both the train and the validation
   indices", "some images are in both the training and test sets") are a leak (``val_in_train``): an item, a verb of
   being there, then "in both <train> and <held-out>". A setting or a figure both splits share ("resized in both",
-  "the loss falls in both") is not, and a denial cancels it.
+  "the loss falls in both", "the same augmentations for images in both") is not, and a denial cancels it.
 * An LR schedule said not to have run its course when training ends ("the learning rate never gets down to 0 at
   the end of training", "num_training_steps is larger than the number of steps actually trained") is stepped more
   slowly than it was defined for (``scheduler_pace='too_slow'``); a floor set on purpose (eta_min) or the loss's
@@ -45,6 +45,8 @@ NOT_BOTH_SPLITS = [
     "images have been normalized in both the train and the test set",
     "the loss falls in both train and validation",
     "accuracy is 90% in both the training and validation sets",
+    # the same augmentation said of both splits is a setting, not the same items
+    "I apply the same augmentations to images in both the train and val sets",
     # items of one split only
     "the images are in the training set only",
 ]
