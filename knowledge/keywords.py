@@ -224,6 +224,8 @@ classifier's run is not the run's task)."""
 
 _SET_TO = r"(?:\s*[=:]\s*|\s+(?:(?:is|was|of|at)\s+)?(?:set\s+)?(?:to|of|at|is|was|=)\s+)"
 """Between a setting's name and its value: "=", ":", or words ("to", "of", "is set to", "at")."""
+_CLIP_NAME = r"(?:max[_\s]grad[_\s]norm|max_norm|clip(?:ping)?[\s_]?(?:norm|value|threshold))"
+"""The clipping limit's names as a setting is written with its value ("max_grad_norm", "clipnorm", "clip value")."""
 _CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
                r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?clipping\s+threshold\b)")
 """The clipping limit as users name it (max_norm, max_grad_norm, the clip value or the clipping threshold)."""
@@ -584,7 +586,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
     # (said in words as well: "I set max_grad_norm to 1", "max grad norm of 0.5", "max_grad_norm is 0")
-    _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b(?!\.\d)", _QR, 0,
+    # (and any name of the clipping limit, with or without a word before its value: "clip norm = 1", Keras's
+    # "clipnorm=1.0", "max_norm=1.0"; only HF's max_grad_norm at zero turns clipping off: torch's clip_grad_norm_
+    # with max_norm=0 zeroes the gradients instead)
+    _k(rf"\b{_CLIP_NAME}(?:{_SET_TO}|\s+)(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b(?!\.\d)", _QR, 0,
        grad_clipping=True),
     _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}['\"]?(?:0(?:\.0+)?|none)\b(?!\.\d)", _QR, 0, grad_clipping=False),
     _k(r"\blr_scheduler_type\s*[=:]\s*['\"]?(?P<lr_schedule>[a-z_]+)", _QR, 0, lr_schedule="$schedule"),

@@ -1,0 +1,110 @@
+"""Kinds of understanding issue 19 asked for (c34), each tested both ways: read where said, not where not.
+
+A trouble named as the object of a fix ("I fixed the OOM, now ...", "after fixing the shape error, ...") is history,
+and the trouble said next is the run's; a fix denied, believed or undone keeps it live. A step said in an aside
+("loss goes nan, at step 5000", "(step 5000)") is the onset; "12k" is twelve thousand steps. A change said before its
+effect ("switched to fp16 and the loss stopped improving", "enabled bf16 and ...", "upped the lr") is the recent
+change, and the curve's own "improving" is no remedy. The clipping limit under its other names ("clip norm = 1",
+"clipnorm=1.0") is clipping on.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reading import assert_reads, obs
+
+NAN = {"loss_behavior": "nan_or_inf", "symptom": "unstable"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I fixed the OOM, now the loss is nan", {**NAN, "boundary_topic": None, "concern": None}),
+    ("i fixed the oom and now the loss is nan", {**NAN, "boundary_topic": None}),
+    ("fixed the cuda oom error by lowering the batch; now the loss goes nan", {**NAN, "boundary_topic": None}),
+    ("after fixing the shape error, training is super slow", {"symptom": "slow_training", "boundary_topic": None}),
+    ("after fixing the shape mismatch training is super slow", {"symptom": "slow_training", "boundary_topic": None}),
+    ("we solved the nan issue but the accuracy is stuck at 10%", {"symptom": "not_learning", "loss_behavior": None}),
+    ("I got rid of the OOM, but training is slow now", {"symptom": "slow_training", "boundary_topic": None}),
+    ("the OOM is fixed, but now loss explodes", {"loss_behavior": "diverging", "boundary_topic": None}),
+    ("OOM no longer happens but the loss is nan", {**NAN, "boundary_topic": None}),
+    ("I fixed the OOM but now the loss still goes nan", {**NAN, "boundary_topic": None}),
+])
+def test_a_trouble_fixed_as_the_object_of_the_fix_is_history(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    "I thought I fixed the OOM but it still crashes with out of memory",
+    "I haven't fixed the OOM yet, training crashes",
+    "I fixed the OOM but it came back",
+    "has anyone solved this OOM?",
+    "I tried to fix the OOM, still out of memory",
+    "I'm fixing the OOM but training crashes",
+])
+def test_a_fix_denied_believed_asked_or_undone_keeps_the_trouble_live(text: str) -> None:
+    assert obs(text).get("boundary_topic") == "cuda_oom"
+
+
+@pytest.mark.parametrize("text", ["I fixed the seed and now the loss is nan", "fixed a bug, the loss is still nan",
+                                  "the data is sorted by length and the loss is nan"])
+def test_a_fix_of_another_thing_leaves_the_trouble_said_after_it(text: str) -> None:
+    assert obs(text).get("loss_behavior") == "nan_or_inf"
+
+
+@pytest.mark.parametrize(("text", "step"), [
+    ("loss goes nan, at step 5000", 5000),
+    ("my loss goes nan (at step 5000)", 5000),
+    ("loss goes nan (step 5000)", 5000),
+    ("loss is nan — at iteration 12k", 12000),
+    ("loss becomes nan at iteration 12k", 12000),
+    ("training loss went to nan around step 5k", 5000),
+    ("everything fine until step 8k, then nan everywhere", 8000),
+])
+def test_a_step_said_in_an_aside_or_in_thousands_is_the_onset(text: str, step: int) -> None:
+    assert_reads(text, {"nan_onset": "after_steps", "nan_step": step})
+
+
+@pytest.mark.parametrize("text", ["loss goes nan, the step time is 2s", "loss goes nan (step time 2s)"])
+def test_a_step_time_in_an_aside_is_no_onset(text: str) -> None:
+    got = obs(text)
+    assert "nan_step" not in got and "nan_onset" not in got, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("switched to fp16 and the loss stopped improving",
+     {"recent_change": "precision", "mixed_precision": "fp16", "loss_behavior": "plateau_after_learning"}),
+    ("doubled the batch size and accuracy doesn't improve anymore", {"recent_change": "batch_size"}),
+    ("enabled bf16 and training got slower", {"recent_change": "precision", "mixed_precision": "bf16"}),
+    ("turned on amp and the loss went nan", {"recent_change": "precision", **NAN}),
+    ("upped the lr to 1e-3 and the loss exploded", {"recent_change": "learning_rate", "learning_rate": 1e-3}),
+    ("after bumping the batch from 256 to 1024, accuracy dropped", {"recent_change": "batch_size", "batch_size": 1024}),
+])
+def test_a_change_said_before_its_effect_is_the_recent_change(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    "switching to fp16 didn't improve the loss",
+    "I tried switching to fp16 but the loss stopped improving",
+    "should I switch to fp16? the loss stopped improving",
+    "with amp enabled, the loss goes nan",
+    "I never enabled amp and the loss is nan",
+    "should I enable bf16? training is slow",
+    "the loss goes up after batch 500",
+])
+def test_a_remedy_weighed_or_a_state_is_no_recent_change(text: str) -> None:
+    assert "recent_change" not in obs(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("clip norm = 1 and the loss still spikes", True), ("clipnorm=1.0", True), ("clip value 0.5", True),
+    ("max grad norm 1.0, loss goes nan", True), ("torch.nn.utils.clip_grad_norm_(params, max_norm=1.0)", True),
+    ("max_grad_norm=0", False),
+])
+def test_the_clipping_limit_under_its_names_is_the_clipping_setting(text: str, value: bool) -> None:
+    assert obs(text).get("grad_clipping") is value
+
+
+@pytest.mark.parametrize("text", ["max_norm=0", "the grad norm is 1.0", "not using max_grad_norm=1"])
+def test_no_clipping_setting_where_none_is_said(text: str) -> None:
+    assert "grad_clipping" not in obs(text)
