@@ -2539,6 +2539,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
           "!count !size"),
          {"epoch_data_order": "repeated"}),
+        # (a curve named beside it, the sameness bound to the order and not to the curve: "the sampler yields the same
+        # sequence of samples every epoch, so the loss curve repeats itself")
+        (("same identical", "order sequence permutation", "epoch", "!speed !time !number !count !size !should !how "
+          "!whether"),
+         {"epoch_data_order": "repeated"}, ((0, 1, "loss accuracy acc metric curve value"),)),
         (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
           "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
          {"epoch_data_order": "repeated"}, ((0, 1, "logit output prediction predict"),)),
@@ -3508,7 +3513,9 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     # (an evaluation split named in code, "val_loader", "test_ds", "eval_dataset", is one too)
     CodeIdiom("CI-EVAL-DATA", r"\b(?:val|valid|validation|eval|evaluation|test|testing|dev)_\w+|"
                               r"\b\w+_(?:val|valid|validation|eval|test|dev)\b"),
-    CodeIdiom("CI-SHUFFLE-OFF", r"\bshuffle\s*=\s*false\b", sets={"epoch_data_order": "repeated"},
+    # (and said in words: "shuffle is off", "shuffle false", "shuffling disabled")
+    CodeIdiom("CI-SHUFFLE-OFF", r"\bshuffle\s*=\s*false\b|\bshuffl(?:e|ing)\s+(?:is\s+|was\s+|set\s+to\s+|turned\s+|"
+                                r"switched\s+)?(?:false|off|disabled)\b", sets={"epoch_data_order": "repeated"},
               unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
     CodeIdiom("CI-SHUFFLE-ON", r"\bshuffle\s*=\s*true\b", absent={"epoch_data_order": "repeated"},
               unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),

@@ -108,3 +108,52 @@ def test_the_clipping_limit_under_its_names_is_the_clipping_setting(text: str, v
 @pytest.mark.parametrize("text", ["max_norm=0", "the grad norm is 1.0", "not using max_grad_norm=1"])
 def test_no_clipping_setting_where_none_is_said(text: str) -> None:
     assert "grad_clipping" not in obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "train loss looks normal, eval loss is enormous from the first epoch",
+    "why is my validation loss so much larger than my training loss from the start?",
+    "the gap between train and val loss is enormous from the first eval",
+    "my val loss starts at 25 while train loss is 0.6 at the first evaluation",
+    "from epoch 1 val loss ~20 and train ~1, something wrong with how I compute val?",
+])
+def test_a_validation_loss_far_above_from_the_start_in_words_or_values(text: str) -> None:
+    assert obs(text).get("val_loss_far_above_from_start") is True
+
+
+@pytest.mark.parametrize("text", [
+    "train and val loss are both huge from the start",
+    "val loss is huge from the start",
+    "training loss drops fast, the val loss grows huge after epoch 10",
+    "train loss 0.4, val loss 1.2 after the first epoch",
+])
+def test_no_far_gap_where_none_is_said_from_the_start(text: str) -> None:
+    assert "val_loss_far_above_from_start" not in obs(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("val loss starts at 25 while train loss is 0.6", {"val_metric": 25.0, "train_metric": 0.6}),
+    ("train loss is 0.2 and val 0.9 after 30 epochs", {"train_metric": 0.2, "val_metric": 0.9}),
+    ("val loss 0.5 and train 10 epochs", {"val_metric": None, "train_metric": None}),
+])
+def test_a_loss_pair_with_a_start_word_or_the_split_alone(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    "loss curve has a saw-tooth shape that repeats each epoch, data comes grouped by label, shuffle is off",
+    "sorted data + shuffle false = loss goes down, then up when the label changes",
+    "the sampler yields the same sequence of samples every epoch, so the loss curve repeats itself per epoch",
+])
+def test_the_same_data_order_each_epoch_said_in_words(text: str) -> None:
+    assert obs(text).get("epoch_data_order") == "repeated"
+
+
+@pytest.mark.parametrize("text", [
+    "the loss is the same every epoch, the data order is random",
+    "the loss curve has the same shape every epoch, the order of the samples is shuffled",
+    "val loader has shuffle off, train loader shuffles",
+    "shuffle is off for the validation set",
+])
+def test_no_repeated_order_where_the_sameness_is_the_curves_or_the_loader_evaluates(text: str) -> None:
+    assert "epoch_data_order" not in obs(text)
