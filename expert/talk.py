@@ -4838,6 +4838,46 @@ class _Reader:
                 ends = sorted((sides["saved"][0][0], sides["loaded"][0][0]))
                 self.add({"reload_metric_drop": True}, toks[ends[0]].start, toks[ends[1]].end)
                 return
+        self._reload_told_in_order()
+
+    def _reload_told_in_order(self) -> None:
+        """A score, then the reload, then a far lower score, told as a story across clauses or two sentences.
+
+        "val acc was 91% at the end of training, I saved the state_dict, loaded it in a new script and now it gives
+        10%", "Evaluation right after training: 93%. Same eval after loading best.pt: 12%": the last score before a
+        reload word (``RELOAD_LOADED_SIDE``) and the first after it, each within ``RELOAD_STORY_REACH`` tokens, with
+        the training or the saving said before the reload; the later ``RELOAD_DROP`` of the earlier or less. Not
+        when the stretch speaks of GPU use, time or data loading (``RELOAD_NOT_METRIC``), of weights pretrained
+        elsewhere or of a resumed run (``RELOAD_NOT_STORY``), nor when either score is one of several.
+        """
+        toks = self.tokens
+        scores: list[tuple[int, float]] = []
+        for k, t in enumerate(toks):
+            if t.kind != "num" or t.number is None or t.number < 0:
+                continue
+            if t.unit == "%" and t.number <= 100:
+                scores.append((k, t.number / 100))
+            elif not t.unit and 0 < t.number <= 1 and "." in t.text:
+                scores.append((k, t.number))
+        if len(scores) < 2:
+            return
+        reach = K.RELOAD_STORY_REACH
+        for r, t in enumerate(toks):
+            if t.kind != "word" or t.lemma not in K.RELOAD_LOADED_SIDE:
+                continue
+            before = [x for x in scores if r - reach <= x[0] < r]
+            after = [x for x in scores if r < x[0] <= r + reach]
+            if len(before) != 1 or len(after) != 1:
+                continue
+            (a, saved), (b, loaded) = before[0], after[0]
+            words = {u.lemma for u in toks[a:b + 1]} | {u.text.lower() for u in toks[a:b + 1]}
+            if words & (K.RELOAD_NOT_METRIC | K.RELOAD_NOT_STORY) or "?" in words:
+                continue
+            told = {u.lemma for u in toks[max(0, a - reach):r]}
+            if not told & K.RELOAD_SAVED_SIDE or loaded > K.RELOAD_DROP * saved:
+                continue
+            self.add({"reload_metric_drop": True}, toks[a].start, toks[b].end)
+            return
 
     def _head_short_of_classes(self) -> None:
         """A head with fewer outputs than the classes the text states: the classes win, the mismatch is read.

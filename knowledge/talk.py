@@ -3402,6 +3402,14 @@ RELOAD_NOT_METRIC = frozenset("gpu cpu memory ram vram util utilization usage ti
                               "dataloader loader data dataset disk progress take spend wait".split())
 """Words that make a percentage beside saving/loading something other than a score (GPU use, data loading time)."""
 
+RELOAD_STORY_REACH = 14
+"""Tokens before and after a reload word a score told in order around it is looked for in (``_reload_told_in_order``):
+a clause or two ("at the end of training 91%, I saved it, loaded it in a new script and now it gives 10%")."""
+RELOAD_NOT_STORY = frozenset("pretrained pretrain imagenet hub resume resumed resuming continue continued continuing "
+                             "finetune finetuning fine-tune".split())
+"""Words that make a load in a told story another thing than the trained model saved and loaded again: weights
+pretrained elsewhere, a resumed run (``recent_change``), a model fine-tuned from it."""
+
 RELOAD_DROP = 0.5
 """A score once reloaded at or below this fraction of the score before saving is a reload that lost the model."""
 

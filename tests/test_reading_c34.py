@@ -157,3 +157,21 @@ def test_the_same_data_order_each_epoch_said_in_words(text: str) -> None:
 ])
 def test_no_repeated_order_where_the_sameness_is_the_curves_or_the_loader_evaluates(text: str) -> None:
     assert "epoch_data_order" not in obs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "val acc was 91% at the end of training, I saved the state_dict, loaded it in a new script and now it gives 10%",
+    "Evaluation right after training: 93%. Same eval after restarting the kernel and loading best.pt: 12%.",
+])
+def test_a_score_then_a_reload_then_a_far_lower_score_is_a_reload_drop(text: str) -> None:
+    assert obs(text).get("reload_metric_drop") is True
+
+
+@pytest.mark.parametrize("text", [
+    "train acc 91%, after loading the pretrained weights val acc is 10%",
+    "accuracy 90% during training, after loading the checkpoint and continuing, accuracy 40%",
+    "accuracy 90% during training, after loading the checkpoint it is 88%",
+    "training takes 90% of the gpu, loading data takes 10%",
+])
+def test_no_reload_drop_from_pretrained_weights_a_resume_a_small_change_or_time_shares(text: str) -> None:
+    assert "reload_metric_drop" not in obs(text)
