@@ -2299,7 +2299,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
         # (or from what a checkpoint holds: "restart training from the epoch 20 weights", "continuing from a saved
         # model"; not from random or pretrained weights, a new run)
-        (("restart continue reload", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
+        (("restart continue reload pick_up", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
           "!can !could !inference !finetune !fine-tune !pretrained !random !scratch !base"),
          {"recent_change": "resume"}),
         # (a checkpoint loaded and the training carried on: "after loading my checkpoint and continuing")
@@ -3087,6 +3087,8 @@ it is said of it). One frame fires at most once per sentence, and the first fram
 sentence is the one that counts."""
 
 CONCEPTS: dict[str, str] = {
+    # a run taken up again where it stopped ("picking up a run from the last checkpoint"): a resume's verb
+    **dict.fromkeys(("pick up", "pick back up"), "pick_up"),
     # the flag that makes a parameter trainable, which the tokens split ("requires_grad=True" is "requires", "grad")
     "require grad": "requires_grad",
     # a statistic named by how it is kept ("Moving average ignored a value of inf"): nothing moved

@@ -175,3 +175,13 @@ def test_a_score_then_a_reload_then_a_far_lower_score_is_a_reload_drop(text: str
 ])
 def test_no_reload_drop_from_pretrained_weights_a_resume_a_small_change_or_time_shares(text: str) -> None:
     assert "reload_metric_drop" not in obs(text)
+
+
+def test_a_run_picked_up_from_a_checkpoint_is_a_resume() -> None:
+    assert_reads("picking up a run from the last checkpoint, the curve does not continue smoothly",
+                 {"recent_change": "resume"})
+
+
+@pytest.mark.parametrize("text", ["should I pick up the run from the checkpoint?", "I pick up the phone from the table"])
+def test_no_resume_from_a_pick_up_weighed_or_of_another_thing(text: str) -> None:
+    assert "recent_change" not in obs(text)
