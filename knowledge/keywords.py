@@ -267,7 +267,7 @@ def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scop
 
 _LOSS_VALUE_LINK = r"(?:(?:of|is|=|:|at|was|around|about|only|just|~|starts?|started|begins?|began|sits?)\s*){0,3}"
 """Between a loss and its value: "=", "of", "is around", "~", or where the curve starts or sits ("starts at 25")."""
-_NOT_COUNT = r"(?![\d.]|\s*(?:epochs?|steps?|iter\w*|hours?|h\b|mins?\b|minutes?|samples?|images?|gpus?|x\b|%))"
+_NOT_COUNT = r"(?!\d|\.\d|\s*(?:epochs?|steps?|iter\w*|hours?|h\b|mins?\b|minutes?|samples?|images?|gpus?|x\b|%))"
 """After a number: it is no count of epochs, steps, time or things, nor a factor or a percentage."""
 _LOSS_PAIR_LINK = r"(?:,|;|but|while|and|with|/|vs\.?|versus|whereas)?"
 """What joins a training and a validation loss said in one breath ("train loss 0.4, val loss 1.2", "val_loss=15 with

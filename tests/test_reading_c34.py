@@ -185,3 +185,8 @@ def test_a_run_picked_up_from_a_checkpoint_is_a_resume() -> None:
 @pytest.mark.parametrize("text", ["should I pick up the run from the checkpoint?", "I pick up the phone from the table"])
 def test_no_resume_from_a_pick_up_weighed_or_of_another_thing(text: str) -> None:
     assert "recent_change" not in obs(text)
+
+
+def test_a_loss_pair_ending_a_sentence_is_read() -> None:
+    assert_reads("epoch 1: train loss 0.4, val loss 12.5. it stays like that",
+                 {"train_metric": 0.4, "val_metric": 12.5, "val_loss_far_above_from_start": True})
