@@ -182,7 +182,8 @@ def test_a_run_picked_up_from_a_checkpoint_is_a_resume() -> None:
                  {"recent_change": "resume"})
 
 
-@pytest.mark.parametrize("text", ["should I pick up the run from the checkpoint?", "I pick up the phone from the table"])
+@pytest.mark.parametrize("text", ["should I pick up the run from the checkpoint?",
+                                  "I pick up the phone from the table"])
 def test_no_resume_from_a_pick_up_weighed_or_of_another_thing(text: str) -> None:
     assert "recent_change" not in obs(text)
 
