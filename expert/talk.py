@@ -215,6 +215,12 @@ class Token:
             return None
 
 
+def _count(t: Token) -> float | None:
+    """A number token's value as a count, its "k" read as thousands ("at iteration 12k" is step 12000)."""
+    n = t.number
+    return None if n is None else n * 1000 if t.unit == "k" else n
+
+
 @dataclass(frozen=True)
 class Reading:
     """One observation read from the text.
@@ -964,6 +970,8 @@ def negated_at(tokens: list[Token], i: int, lo: int) -> bool:
             return True
         if t.lemma in K.SCOPE_VERBS and k < i - 1:
             return False  # "never predicts the rare class": the negation is the verb's, not "rare"'s
+        if t.lemma in K.FIX_LEMMAS:
+            return False  # "haven't fixed the OOM yet": the negation is the fix's; the OOM is still there
         if t.lemma in K.OUTCOME_VERBS and any(tokens[m].lemma in K.CIRCUMSTANCE_PREPS for m in range(k + 1, i)):
             return False  # "loss not decreasing with Adam": the negation is the movement's; Adam is still in use
         if t.lemma in K.COMPARED_MARKERS:
@@ -1168,6 +1176,67 @@ def _resolved_at(tokens: list[Token], k: int, lo: int, subject: int | None = Non
     return n
 
 
+def _fixed_object(tokens: list[Token], ix: _Index, i: int, j: int) -> bool:
+    """Whether what tokens ``[i, j)`` say is the object of a fix done before it in its clause.
+
+    "I fixed the OOM, now the loss is NaN", "after fixing the shape error, training is slow", "got rid of the OOM":
+    the object is over, and the trouble said next is the run's. Not when the fix is denied, believed, or only a
+    condition ("haven't fixed the OOM", "I thought I fixed the OOM", "if I fixed it": ``FIX_UNDONE_OPENERS``), nor
+    when its sentence asks ("has anyone solved this OOM?"), nor when the trouble comes back after it ("fixed the
+    OOM but it came back"); nor of another thing than the trouble ("fixed the seed and now the loss is NaN": only
+    ``FIXED_OBJECT_FILLERS`` may stand between the fix and the trouble).
+    """
+    lo = ix.clause_lo[i]
+    m, filled = i - 1, 0
+    while m >= lo and filled < K.FIXED_OBJECT_FILLER_REACH and tokens[m].kind == "word" and \
+            _plain(tokens[m]) in K.FIXED_OBJECT_FILLERS:
+        m, filled = m - 1, filled + 1
+    if m < lo or tokens[m].kind != "word":
+        return False
+    word = _plain(tokens[m])
+    verb = m
+    if word in K.FIXING_VERBS:
+        q = m - 1
+        while q >= lo and _plain(tokens[q]) in K.FIXER_WORDS:
+            q -= 1  # "after finally fixing the OOM"
+        if q < lo or _plain(tokens[q]) not in K.FIXED_AFTER:
+            return False  # "I'm fixing the OOM", "tried fixing it": not done
+    elif m - 2 >= lo and (_plain(tokens[m - 1]), word) == K.RID_PHRASE and tokens[m - 2].lemma == "get":
+        verb = m - 2
+    elif word not in K.FIXED_VERBS:
+        return False
+    if negated_at(tokens, verb, lo):
+        return False  # "haven't fixed the OOM yet"
+    q = verb - 1
+    while q >= 0 and q >= verb - 6 and tokens[q].kind == "word" and _plain(tokens[q]) in K.FIXER_WORDS:
+        q -= 1
+    if q >= 0 and tokens[q].kind == "word" and (_plain(tokens[q]) in K.FIX_UNDONE_OPENERS or
+                                                 tokens[q].lemma in K.FIX_UNDONE_OPENERS):
+        return False
+    end = ix.sent_hi[i]
+    if end < len(tokens) and tokens[end].text == "?":
+        return False  # "has anyone solved this OOM?": asked of a trouble still there
+    trouble = {t.lemma for t in tokens[i:j] if t.kind == "word"} | {_plain(t) for t in tokens[i:j] if t.kind == "word"}
+    r = bisect_left(ix.relapses, j)
+    while r < len(ix.relapses) and ix.relapses[r] < min(end, j + K.RESOLUTION_REACH):
+        if _relapse(tokens, ix.relapses[r], trouble):
+            return False  # "I fixed the OOM but it came back"
+        r += 1
+    return True
+
+
+def _subject_over(tokens: list[Token], ix: _Index, j: int, c_end: int) -> bool:
+    """Whether the trouble ending before token ``j`` is the subject of its own resolution right after it.
+
+    "OOM no longer happens but ...", "the OOM is fixed now": said in the present, the trouble is over all the same
+    (only auxiliaries, ``RESOLVED_AUX``, between them).
+    """
+    k = j
+    while k < c_end and _plain(tokens[k]) in K.RESOLVED_AUX:
+        k += 1
+    return k < len(tokens) and k < c_end + 1 and _resolved_at(tokens, k, ix.clause_lo[k], j - 1) > 0
+
+
 def _relapse(tokens: list[Token], r: int, trouble: set[str]) -> bool:
     """Whether the relapse word at ``r`` says the trouble came back ("but it comes back", "still goes NaN").
 
@@ -1181,6 +1250,8 @@ def _relapse(tokens: list[Token], r: int, trouble: set[str]) -> bool:
                                                    not (r - 1 == lo and _plain(tokens[r - 1]) in K.RESOLVED_SUBJECTS))):
         return False  # "it came back", "(it's) it back" as a clause's subject; not "lowering it back"
     m = max(lo, r - 8)
+    while m < r and _plain(tokens[m]) in K.RELAPSE_LEAD_WORDS:
+        m += 1  # "..., now the loss still goes NaN": the subject follows
     if m >= r or _plain(tokens[m]) not in K.RELAPSE_DETERMINERS:
         return True
     while m < r and _plain(tokens[m]) in K.RELAPSE_DETERMINERS:
@@ -1218,12 +1289,12 @@ def _past(tokens: list[Token], i: int, lo: int, hi: int, j: int | None = None) -
     ix = _index(tokens)
     j = i + 1 if j is None else j
     clause, c_end = ix.clause_lo[i], ix.clause_hi[i]
-    if _habit(tokens, ix, i, j):
+    if _habit(tokens, ix, i, j) or _fixed_object(tokens, ix, i, j):
         return True
     r = bisect_left(ix.relapses, clause)
     if r < len(ix.relapses) and ix.relapses[r] <= i:
         return False  # "the loss still goes NaN"
-    if not ix.past_marks(clause, c_end):
+    if not ix.past_marks(clause, c_end) and not _subject_over(tokens, ix, j, c_end):
         return False  # "training unstable; lowering the lr solved it": the trouble said as the run's, its remedy found
     n_tok = len(tokens)
     end = ix.sent_hi[hi + 1] if hi + 1 < n_tok else n_tok
@@ -2054,6 +2125,11 @@ class _Reader:
             k -= 1
         return k >= 0 and self.tokens[k].lemma in K.TIME_PREPOSITIONS
 
+    def _step_number(self, p: Part) -> bool:
+        """Whether part ``p`` is a step word alone followed by its number ("step 5000", "iteration 12k"): a moment."""
+        toks = self.tokens
+        return p.j - p.i == 1 and toks[p.i].lemma in _STEP_WORDS and p.j < len(toks) and toks[p.j].kind == "num"
+
     def _negated(self, i: int, lo: int) -> bool:
         """A negator before token ``i`` in its clause, not before ``lo`` (:func:`negated_at`)."""
         return negated_at(self.tokens, i, lo)
@@ -2080,7 +2156,10 @@ class _Reader:
         if j + 1 >= sent[1] or toks[j].text not in ("(", ","):
             return None, step
         hi = _clause_end(toks, j + 1)
-        if hi <= j + 1 or any("q" in p.roles or "m" in p.roles for p in self.parts_in(j + 1, hi)):
+        # (a step said as a time, "at step 5000" or a step number alone, "(step 5000)", is the aside's time, no
+        # quantity of its own)
+        if hi <= j + 1 or any(("q" in p.roles and not self._as_time(p) and not self._step_number(p)) or
+                              "m" in p.roles for p in self.parts_in(j + 1, hi)):
             return None, step
         return self._time(j + 1, hi, sent[0], sent[1], at)
 
@@ -2105,7 +2184,7 @@ class _Reader:
             lead_at = next((n for n in range(max(i, k - 4), k) if self.tokens[n].lemma in
                             ("after", "at", "around", "from", "by", "since")), k)
             if nums and t.lemma in _STEP_WORDS and t.lemma not in ("it", "batch"):
-                value = nums[0].number
+                value = _count(nums[0])
                 if value is not None:
                     step = int(value) if step is None else step
                     found = "start" if value == 0 else "later"
@@ -2140,7 +2219,7 @@ class _Reader:
                 t = self.tokens[k]
                 if t.kind == "num" and t.number is not None and k >= 2 and \
                         self.tokens[k - 1].lemma in _STEP_WORDS and self.tokens[k - 2].lemma in K.UNTIL_WORDS:
-                    step, found = int(t.number), "later"
+                    step, found = int(_count(t) or 0), "later"
                     self._time_span = (self.tokens[k - 2].start, t.end)
                     break
         return times, step, found, self._time_span
@@ -4194,6 +4273,8 @@ class _Reader:
         for k in range(lo, hi):
             verb = toks[k]
             upgrade = verb.lemma == "install" and any(t.lemma in K.UPGRADE_FLAGS for t in toks[k + 1:min(hi, k + 4)])
+            if self._switched_on(k, lo, hi):
+                return
             if verb.kind != "word" or (verb.lemma not in K.CHANGE_VERBS and not upgrade):
                 continue
             if any(t.lemma in K.NEGATORS for t in toks[max(lo, k - 3):k]) or \
@@ -4232,6 +4313,28 @@ class _Reader:
                 continue  # "the scheduler changes the lr every epoch": how the run goes, no change made to it
             self._read_change({"recent_change": kind}, verb.start, toks[end].end)
             return
+
+    def _switched_on(self, k: int, lo: int, hi: int) -> bool:
+        """Whether token ``k`` switches a precision on or raises a setting, said with its object after it.
+
+        "enabled bf16", "turned on amp" (``SWITCH_ON_VERBS``, ``SWITCH_ON_PARTICLE_VERBS``), "upped the lr to 1e-3"
+        (``RAISE_FORMS``): the change is read (and True returned); not when negated ("never enabled amp").
+        """
+        toks = self.tokens
+        verb = toks[k]
+        if verb.kind != "word":
+            return False
+        plain = _plain(verb)
+        particle = verb.lemma in K.SWITCH_ON_PARTICLE_VERBS and k + 1 < hi and toks[k + 1].lemma == "on"
+        on = particle or verb.lemma in K.SWITCH_ON_VERBS or plain in K.SWITCH_ON_VERBS
+        raised = plain in K.RAISE_FORMS
+        if not (on or raised) or any(t.lemma in K.NEGATORS for t in toks[max(lo, k - 3):k]):
+            return False
+        found = self._change_object(k + (2 if particle else 1), min(hi, k + 7))
+        if found is None or found[0] not in (("precision",) if on else ("batch_size", "learning_rate")):
+            return False
+        self._read_change({"recent_change": found[0]}, verb.start, toks[found[1]].end)
+        return True
 
     def _change_object(self, i: int, j: int, before_verb: bool = False, passive: bool = False) -> \
             tuple[str, int] | None:
@@ -4735,6 +4838,46 @@ class _Reader:
                 ends = sorted((sides["saved"][0][0], sides["loaded"][0][0]))
                 self.add({"reload_metric_drop": True}, toks[ends[0]].start, toks[ends[1]].end)
                 return
+        self._reload_told_in_order()
+
+    def _reload_told_in_order(self) -> None:
+        """A score, then the reload, then a far lower score, told as a story across clauses or two sentences.
+
+        "val acc was 91% at the end of training, I saved the state_dict, loaded it in a new script and now it gives
+        10%", "Evaluation right after training: 93%. Same eval after loading best.pt: 12%": the last score before a
+        reload word (``RELOAD_LOADED_SIDE``) and the first after it, each within ``RELOAD_STORY_REACH`` tokens, with
+        the training or the saving said before the reload; the later ``RELOAD_DROP`` of the earlier or less. Not
+        when the stretch speaks of GPU use, time or data loading (``RELOAD_NOT_METRIC``), of weights pretrained
+        elsewhere or of a resumed run (``RELOAD_NOT_STORY``), nor when either score is one of several.
+        """
+        toks = self.tokens
+        scores: list[tuple[int, float]] = []
+        for k, t in enumerate(toks):
+            if t.kind != "num" or t.number is None or t.number < 0:
+                continue
+            if t.unit == "%" and t.number <= 100:
+                scores.append((k, t.number / 100))
+            elif not t.unit and 0 < t.number <= 1 and "." in t.text:
+                scores.append((k, t.number))
+        if len(scores) < 2:
+            return
+        reach = K.RELOAD_STORY_REACH
+        for r, t in enumerate(toks):
+            if t.kind != "word" or t.lemma not in K.RELOAD_LOADED_SIDE:
+                continue
+            before = [x for x in scores if r - reach <= x[0] < r]
+            after = [x for x in scores if r < x[0] <= r + reach]
+            if len(before) != 1 or len(after) != 1:
+                continue
+            (a, saved), (b, loaded) = before[0], after[0]
+            words = {u.lemma for u in toks[a:b + 1]} | {u.text.lower() for u in toks[a:b + 1]}
+            if words & (K.RELOAD_NOT_METRIC | K.RELOAD_NOT_STORY) or "?" in words:
+                continue
+            told = {u.lemma for u in toks[max(0, a - reach):r]}
+            if not told & K.RELOAD_SAVED_SIDE or loaded > K.RELOAD_DROP * saved:
+                continue
+            self.add({"reload_metric_drop": True}, toks[a].start, toks[b].end)
+            return
 
     def _head_short_of_classes(self) -> None:
         """A head with fewer outputs than the classes the text states: the classes win, the mismatch is read.
@@ -5322,13 +5465,31 @@ class _Reader:
         """
         toks = self.tokens
         return (hi < len(toks) and toks[hi].text == "?") or \
-            any(t.lemma in K.CHANGE_HYPOTHETICALS or t.lemma in K.REMEDY_WORDS or t.text == "?" or
+            any(t.lemma in K.CHANGE_HYPOTHETICALS or (t.lemma in K.REMEDY_WORDS and not self._curve_moves(k)) or
+                t.text == "?" or
                 # (a word listed as typed whose lemma is not: "thinking about moving to fp16", where "think" alone is
                 # a hedge, "I think I moved to fp16")
-                t.text.lower() in K.CHANGE_HYPOTHETICALS for t in toks[lo:hi]) \
+                t.text.lower() in K.CHANGE_HYPOTHETICALS for k, t in enumerate(toks[lo:hi], lo)) \
             or any(t.lemma == "how" and u.lemma in K.HOW_ASKS for t, u in zip(toks[lo:hi], toks[lo + 1:hi])) \
             or any(t.lemma in K.NULL_OUTCOMES and any(u.lemma in K.NEGATORS for u in toks[max(lo, k - 3):k])
                    for k, t in enumerate(toks[lo:hi], lo))
+
+    def _curve_moves(self, k: int) -> bool:
+        """Whether the word at token ``k`` is a curve's own movement ("the loss stopped improving"), not a remedy's.
+
+        Only ``CURVE_REMEDY_WORDS``, with a curve (``CURVE_SUBJECTS``) as their subject before them in their clause and
+        only ``CURVE_VERB_FILLERS`` between.
+        """
+        toks = self.tokens
+        if toks[k].lemma not in K.CURVE_REMEDY_WORDS:
+            return False
+        m = k - 1
+        lo = max(clause_start(toks, k), k - 6)
+        while m >= lo and toks[m].kind == "word" and toks[m].lemma in K.CURVE_VERB_FILLERS:
+            m -= 1
+        if m < lo:
+            return False
+        return any(p.i <= m < p.j and q in K.CURVE_SUBJECTS for p, q, _s in self._quantities(self.parts_in(lo, m + 1)))
 
     def _moved(self, lo: int, b: int, before: float, after: float, start: int, end: int) -> None:
         """A quantity said to go from one number to another moves up or down: compose that movement."""

@@ -73,6 +73,10 @@ _FAR_ABOVE = (rf"(?:(?:{_FACTOR}|(?:several\s+|a\s+few\s+|two\s+|"
               # the factor said of the training loss itself ("100x the train loss", "50 times that of training")
               rf"{_FACTOR}\s+(?:the\s+|that\s+of\s+(?:the\s+)?)train(?:ing)?\b)")
 """A factor of ten or more above ("100x larger", "orders of magnitude higher", "100x the train loss")."""
+_HUGE = (r"(?:enormous|huge|massive|gigantic|way\s+(?:higher|larger|bigger|above)|far\s+(?:higher|larger|bigger|above)|"
+         r"so\s+much\s+(?:higher|larger|bigger))\b")
+"""A size said in words that no ordinary gap is ("enormous", "way higher", "so much larger"): ``_FAR_ABOVE`` in
+words, for the validation loss beside the training loss."""
 _AT_FIRST = (r"(?:(?:after|from|at|in|by|since|on)\s+(?:the\s+)?(?:very\s+)?first\s+epoch|(?:after|from|at|in|since)\s+"
              r"epoch\s+(?:1|one|0)\b|(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning)|right\s+away|immediately|"
              r"from\s+(?:the\s+)?first\s+eval\w*)")
@@ -224,6 +228,8 @@ classifier's run is not the run's task)."""
 
 _SET_TO = r"(?:\s*[=:]\s*|\s+(?:(?:is|was|of|at)\s+)?(?:set\s+)?(?:to|of|at|is|was|=)\s+)"
 """Between a setting's name and its value: "=", ":", or words ("to", "of", "is set to", "at")."""
+_CLIP_NAME = r"(?:max[_\s]grad[_\s]norm|max_norm|clip(?:ping)?[\s_]?(?:norm|value|threshold))"
+"""The clipping limit's names as a setting is written with its value ("max_grad_norm", "clipnorm", "clip value")."""
 _CLIP_LIMIT = (r"(?:max[\s_]?(?:grad[\s_]?)?norm\b|max_grad_norm|max_norm|"
                r"clip(?:ping)?[\s_]?(?:value|threshold|norm)\b|(?:the\s+)?clipping\s+threshold\b)")
 """The clipping limit as users name it (max_norm, max_grad_norm, the clip value or the clipping threshold)."""
@@ -259,6 +265,10 @@ def _k(pattern: str, cite: Cite, priority: int = 0, negatable: bool = True, scop
                    lends_scope=lends_scope)
 
 
+_LOSS_VALUE_LINK = r"(?:(?:of|is|=|:|at|was|around|about|only|just|~|starts?|started|begins?|began|sits?)\s*){0,3}"
+"""Between a loss and its value: "=", "of", "is around", "~", or where the curve starts or sits ("starts at 25")."""
+_NOT_COUNT = r"(?!\d|\.\d|\s*(?:epochs?|steps?|iter\w*|hours?|h\b|mins?\b|minutes?|samples?|images?|gpus?|x\b|%))"
+"""After a number: it is no count of epochs, steps, time or things, nor a factor or a percentage."""
 _LOSS_PAIR_LINK = r"(?:,|;|but|while|and|with|/|vs\.?|versus|whereas)?"
 """What joins a training and a validation loss said in one breath ("train loss 0.4, val loss 1.2", "val_loss=15 with
 train_loss=0.7")."""
@@ -596,7 +606,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     # Hugging Face TrainingArguments said as set ("I set max_grad_norm=0", "lr_scheduler_type='cosine'"): the
     # argument's value is the run's setting, as the same setting said in words is
     # (said in words as well: "I set max_grad_norm to 1", "max grad norm of 0.5", "max_grad_norm is 0")
-    _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b(?!\.\d)", _QR, 0,
+    # (and any name of the clipping limit, with or without a word before its value: "clip norm = 1", Keras's
+    # "clipnorm=1.0", "max_norm=1.0"; only HF's max_grad_norm at zero turns clipping off: torch's clip_grad_norm_
+    # with max_norm=0 zeroes the gradients instead)
+    _k(rf"\b{_CLIP_NAME}(?:{_SET_TO}|\s+)(?:0*[1-9]\d*(?:\.\d+)?|0*\.\d*[1-9]\d*)\b(?!\.\d)", _QR, 0,
        grad_clipping=True),
     _k(rf"\bmax[_\s]grad[_\s]norm{_SET_TO}['\"]?(?:0(?:\.0+)?|none)\b(?!\.\d)", _QR, 0, grad_clipping=False),
     _k(r"\blr_scheduler_type\s*[=:]\s*['\"]?(?P<lr_schedule>[a-z_]+)", _QR, 0, lr_schedule="$schedule"),
@@ -648,13 +661,15 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?P<val_metric>\d+(?:\.\d+)?\s*%)",
        _OF, 1, negatable=False, train_metric="$frac", val_metric="$frac", metric_kind="accuracy"),
     # (the logged spelling too, "train_loss=0.7, val_loss=15", and either order: "val_loss=15 with train_loss=0.7")
-    _k(rf"train(?:ing)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<train_metric>{NUM})\s*"
-       rf"{_LOSS_PAIR_LINK}\s*(?:(?:the|a|an|my|our)\s+)?val(?:idation)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*)"
-       rf"{{0,2}}(?P<val_metric>{NUM})",
+    # (a value said where the curve starts or sits, "val loss starts at 25 while train loss is 0.6"; the second loss
+    # named by its split alone, "val loss ~20 and train ~1", but never a count, "and train 10 epochs")
+    _k(rf"train(?:ing)?[\s_]+loss\s*{_LOSS_VALUE_LINK}(?P<train_metric>{NUM})\s*"
+       rf"{_LOSS_PAIR_LINK}\s*(?:(?:the|a|an|my|our)\s+)?val(?:idation)?(?:[\s_]+loss)?\s*{_LOSS_VALUE_LINK}"
+       rf"(?P<val_metric>{NUM}){_NOT_COUNT}",
        _OF, 2, negatable=False, train_metric="$num", val_metric="$num", metric_kind="loss"),
-    _k(rf"val(?:idation)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|~)\s*){{0,2}}(?P<val_metric>{NUM})\s*"
-       rf"{_LOSS_PAIR_LINK}\s*(?:(?:the|a|an|my|our)\s+)?train(?:ing)?[\s_]+loss\s*(?:(?:of|is|=|:|at|was|around|about|only|"
-       rf"just|~)\s*){{0,2}}(?P<train_metric>{NUM})",
+    _k(rf"val(?:idation)?[\s_]+loss\s*{_LOSS_VALUE_LINK}(?P<val_metric>{NUM})\s*"
+       rf"{_LOSS_PAIR_LINK}\s*(?:(?:the|a|an|my|our)\s+)?train(?:ing)?(?:[\s_]+loss)?\s*{_LOSS_VALUE_LINK}"
+       rf"(?P<train_metric>{NUM}){_NOT_COUNT}",
        _OF, 2, negatable=False, train_metric="$num", val_metric="$num", metric_kind="loss"),
     # informational questions about an optimizer are direct questions, not a wish to switch
     _k(rf"(?:when|why|how|where|in\s+what\s+cases?|for\s+what)\s+(?:does|do|would|is|are|can|could|should)\s+"
@@ -1234,6 +1249,12 @@ KEYWORDS: tuple[Keyword, ...] = (
        rf"{_AT_FIRST}[^.!?\n]{{0,60}}?{_VAL_LOSS}[^.!?\n]{{0,40}}?{_FAR_ABOVE}|"
        # (the time said between: "val loss huge since the beginning, like 100x the train loss")
        rf"{_VAL_LOSS}[^.!?\n]{{0,30}}?{_AT_FIRST}[^.!?\n]{{0,30}}?{_FAR_ABOVE}",
+       _TR, P_OVERFIT + 1, negatable=False, val_loss_far_above_from_start=True, symptom="metrics_wrong"),
+    # (or said in words of size, with the training loss named beside it in the sentence: "train loss looks normal,
+    # eval loss is enormous from the first epoch", "why is my val loss so much larger than my training loss from the
+    # start", "the gap between train and val loss is enormous from the first eval"; never both said huge)
+    _k(rf"(?![^.!?\n]*\bboth\b)(?:\btrain(?:ing)?\b[^.!?\n]{{0,60}}?(?:{_VAL_LOSS}|\bval(?:idation)?\b)[^.!?\n]{{0,30}}?"
+       rf"{_HUGE}|{_VAL_LOSS}[^.!?\n]{{0,30}}?{_HUGE}[^.!?\n]{{0,30}}?\btrain(?:ing)?\b)[^.!?\n]{{0,40}}?{_AT_FIRST}",
        _TR, P_OVERFIT + 1, negatable=False, val_loss_far_above_from_start=True, symptom="metrics_wrong"),
     _k(r"(?:logged|reported|displayed|printed|shown)\s+(?:training\s+|train\s+)?loss\s+(?:\w+\s+){0,3}(?:depends\s+on|"
        r"changes\s+with|scales\s+with|shrinks\s+with|is\s+divided\s+by|divided\s+by)\s+(?:the\s+)?(?:grad(?:ient)?[\s_-]?"

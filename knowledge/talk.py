@@ -1501,6 +1501,16 @@ REMEDY_WORDS = frozenset("help fix solve resolve delay only nothing matter impro
 """Words that make a change said in the sentence a remedy tried rather than what started the trouble ("changing
 batch size or lr only delays it", "lowering the lr does not help"): no ``recent_change`` from it."""
 
+CURVE_REMEDY_WORDS = frozenset({"improve"})
+"""Words of ``REMEDY_WORDS`` that are also a curve's own movement: said with a curve as their subject ("switched to
+fp16 and the loss stopped improving", "accuracy doesn't improve since I doubled the batch") they say the trouble,
+not that the change was a remedy tried ("changing the lr didn't improve anything" still is one)."""
+CURVE_SUBJECTS = frozenset("loss accuracy recall reward".split())
+"""Quantities (``QUANTITIES`` values) whose movement ``CURVE_REMEDY_WORDS`` say."""
+CURVE_VERB_FILLERS = frozenset("be do not no stop keep start begin never any anymore long longer still seem to have "
+                               "really barely hardly more even just".split())
+"""Lemmas that may stand between a curve and its ``CURVE_REMEDY_WORDS`` ("the loss has stopped improving")."""
+
 NULL_OUTCOMES = frozenset("effect difference impact".split())
 """Outcomes that, denied right before ("has no effect", "makes no difference", "without any impact"), make a change
 said in the sentence a remedy tried that did nothing ("changing the lr several times has no effect"); said plainly
@@ -1815,6 +1825,15 @@ NOUN_MARKERS = frozenset("the a an my our this that each every weight gradient g
 """Words before a change word that make it a noun ("an update", "the weight updates", "each optimizer update"):
 a noun says no change was made."""
 
+SWITCH_ON_VERBS = frozenset("enable enabled enabling activate activated activating".split())
+"""Verbs (lemmas or forms as typed) that switch a precision on ("enabled bf16 and training got slower"): a change to
+the precision when their object follows them. Not after it ("with amp enabled, the loss goes NaN" says the run's
+state, not a change)."""
+SWITCH_ON_PARTICLE_VERBS = frozenset("turn switch flip".split())
+"""Verbs that do the same with "on" right after them ("turned on amp and the loss went NaN")."""
+RAISE_FORMS = frozenset("upped upping".split())
+"""Forms of the verb "up" ("upped the lr to 1e-3"): a raise of the batch or the LR they name after them (the bare
+"up" is a particle far more often: "the loss goes up")."""
 LIBRARY_CHANGE_VERBS = frozenset("update upgrade bump downgrade".split())
 """The change verbs that say a library's version changed (``CHANGE_OBJECTS``' ``library_upgrade``)."""
 
@@ -2280,7 +2299,7 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
         # (or from what a checkpoint holds: "restart training from the epoch 20 weights", "continuing from a saved
         # model"; not from random or pretrained weights, a new run)
-        (("restart continue reload", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
+        (("restart continue reload pick_up", "from", "checkpoint ckpt save weight epoch", "!should !want !whether !how "
           "!can !could !inference !finetune !fine-tune !pretrained !random !scratch !base"),
          {"recent_change": "resume"}),
         # (a checkpoint loaded and the training carried on: "after loading my checkpoint and continuing")
@@ -2520,6 +2539,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
           "!count !size"),
          {"epoch_data_order": "repeated"}),
+        # (a curve named beside it, the sameness bound to the order and not to the curve: "the sampler yields the same
+        # sequence of samples every epoch, so the loss curve repeats itself")
+        (("same identical", "order sequence permutation", "epoch", "!speed !time !number !count !size !should !how "
+          "!whether"),
+         {"epoch_data_order": "repeated"}, ((0, 1, "loss accuracy acc metric curve value"),)),
         (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
           "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
          {"epoch_data_order": "repeated"}, ((0, 1, "logit output prediction predict"),)),
@@ -3063,6 +3087,8 @@ it is said of it). One frame fires at most once per sentence, and the first fram
 sentence is the one that counts."""
 
 CONCEPTS: dict[str, str] = {
+    # a run taken up again where it stopped ("picking up a run from the last checkpoint"): a resume's verb
+    **dict.fromkeys(("pick up", "pick back up"), "pick_up"),
     # the flag that makes a parameter trainable, which the tokens split ("requires_grad=True" is "requires", "grad")
     "require grad": "requires_grad",
     # a statistic named by how it is kept ("Moving average ignored a value of inf"): nothing moved
@@ -3314,6 +3340,10 @@ SCOPE_VERBS = frozenset("predict classify detect recognize recognise".split())
 still said (a light verb such as "use" or "call" passes it on: "I don't use warmup"; a verb of showing too: "the logs
 don't show any NaN")."""
 
+FIX_LEMMAS = frozenset("fix solve resolve".split())
+"""Verbs (and the noun "fix") that keep a negation before them for themselves: "I haven't fixed the OOM yet", "no fix
+for the NaN" still say the OOM and the NaN, live."""
+
 OUTCOME_VERBS = frozenset("decrease drop fall go come converge improve learn change move budge help work reduce "
                           "increase rise climb".split())
 """Verbs of how a run fares (its figures moving, it learning, a remedy helping): a negation before one is its own,
@@ -3373,6 +3403,14 @@ run is, so "30% during validation" beside GPU usage is no accuracy of the valida
 RELOAD_NOT_METRIC = frozenset("gpu cpu memory ram vram util utilization usage time speed throughput worker "
                               "dataloader loader data dataset disk progress take spend wait".split())
 """Words that make a percentage beside saving/loading something other than a score (GPU use, data loading time)."""
+
+RELOAD_STORY_REACH = 14
+"""Tokens before and after a reload word a score told in order around it is looked for in (``_reload_told_in_order``):
+a clause or two ("at the end of training 91%, I saved it, loaded it in a new script and now it gives 10%")."""
+RELOAD_NOT_STORY = frozenset("pretrained pretrain imagenet hub resume resumed resuming continue continued continuing "
+                             "finetune finetuning fine-tune".split())
+"""Words that make a load in a told story another thing than the trained model saved and loaded again: weights
+pretrained elsewhere, a resumed run (``recent_change``), a model fine-tuned from it."""
 
 RELOAD_DROP = 0.5
 """A score once reloaded at or below this fraction of the score before saving is a reload that lost the model."""
@@ -3485,7 +3523,9 @@ CODE_IDIOMS: tuple[CodeIdiom, ...] = (
     # (an evaluation split named in code, "val_loader", "test_ds", "eval_dataset", is one too)
     CodeIdiom("CI-EVAL-DATA", r"\b(?:val|valid|validation|eval|evaluation|test|testing|dev)_\w+|"
                               r"\b\w+_(?:val|valid|validation|eval|test|dev)\b"),
-    CodeIdiom("CI-SHUFFLE-OFF", r"\bshuffle\s*=\s*false\b", sets={"epoch_data_order": "repeated"},
+    # (and said in words: "shuffle is off", "shuffle false", "shuffling disabled")
+    CodeIdiom("CI-SHUFFLE-OFF", r"\bshuffle\s*=\s*false\b|\bshuffl(?:e|ing)\s+(?:is\s+|was\s+|set\s+to\s+|turned\s+|"
+                                r"switched\s+)?(?:false|off|disabled)\b", sets={"epoch_data_order": "repeated"},
               unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
     CodeIdiom("CI-SHUFFLE-ON", r"\bshuffle\s*=\s*true\b", absent={"epoch_data_order": "repeated"},
               unless=("CI-EVAL-CONTEXT", "CI-EVAL-DATA"), reach=60),
@@ -3717,6 +3757,9 @@ RELAPSE_BACK_AFTER = frozenset("come comes came coming be is are was were its th
                                "got".split())
 """Words after which "back" says the trouble returned ("it came back", "it's back"); after any other ("lowering it
 back", "set the lr back") it says where a setting was put."""
+RELAPSE_LEAD_WORDS = frozenset("now then and so also".split())
+"""Words that may open a clause before its named subject ("..., now the loss still goes NaN"): passed over when
+looking for that subject (``RELAPSE_DETERMINERS``)."""
 RELAPSE_DETERMINERS = frozenset("the a an my our your their his her".split())
 """Words that open a named subject: a relapse word ("still") in a clause whose subject so named is not one of the
 trouble's words says another thing is live ("OOM is solved, the loss still plateaus"), not that the trouble came
@@ -3737,6 +3780,28 @@ fixed it")."""
 DENIAL_ENDS = frozenset({("it", "just"), ("its", "just"), ("it", "only"), ("they", "just"), ("theyre", "just")})
 """Word pairs (apostrophes dropped) that end what a denied belief is said of, as a comma or "but" do: "I don't
 think the loss is exploding it just plateaus" denies the explosion only."""
+FIXED_VERBS = frozenset("fixed solved resolved eliminated cured".split())
+"""Past forms of a fix said with the trouble as their object ("I fixed the OOM, now the loss is NaN", "solved the
+NaN issue"): the object is history, and what the next clause says is the run now. (Not "sorted": data is sorted.)"""
+FIXING_VERBS = frozenset("fixing solving resolving eliminating curing".split())
+"""Their gerunds, a fix done only after a word of time before them (``FIXED_AFTER``): "after fixing the shape error,
+training is slow" (not "I'm fixing the OOM", "tried fixing the OOM")."""
+FIXED_AFTER = frozenset("after since upon".split())
+"""Words of time that make a gerund of ``FIXING_VERBS`` a fix done."""
+RID_PHRASE = ("rid", "of")
+"""The words that make "got rid of the OOM" a fix said with its object (after a form of "get")."""
+FIXED_OBJECT_FILLERS = frozenset("the a an my our your this that these those its their all initial first original "
+                                 "earlier previous old annoying stupid weird random occasional constant frequent "
+                                 "persistent cuda gpu vram".split())
+"""Words that may stand between a fix and the trouble it names as its object ("fixed the annoying cuda OOM"); any
+other ("fixed the seed and now the loss is NaN", "fixed a bug, loss still NaN") makes the object another thing."""
+FIXED_OBJECT_FILLER_REACH = 3
+"""Words of ``FIXED_OBJECT_FILLERS`` at most between a fix and its object."""
+FIX_UNDONE_OPENERS = frozenset("think thought believe believed assumed hoped figured sure nobody noone no if unless "
+                               "whether".split())
+"""Words that, opening a fix said with its object, keep the object live: a belief ("I thought I fixed the OOM"), no
+one ("nobody has solved the NaN"), a condition ("if I fixed the OOM"). A time does not ("after I fixed the OOM, the
+loss is NaN": the OOM is over), unlike a fix said after its trouble (``UNRESOLVING_WORDS``)."""
 PAST_MARKERS = frozenset("had was were been went gone got became used last yesterday earlier previously before ago "
                           "once initially originally".split())
 """Words that put a clause in the past (as do past forms, "exploded"): only a trouble said in the past is made
