@@ -140,8 +140,12 @@ def _info(rule: Rule) -> RuleInfo:
 
 
 def _sig(act: Any) -> tuple[Any, ...]:
-    return (_info(act.rule).id, frozenset(f["__factid__"] for f in act.facts),
-            frozenset((k, _hashable(v)) for k, v in act.context.items()))
+    context = act.context
+    try:  # (the network hashes every activation it makes, bindings included: a value is hashable as a rule)
+        bound = frozenset(context.items())
+    except TypeError:
+        bound = frozenset((k, _hashable(v)) for k, v in context.items())
+    return (_info(act.rule).id, frozenset(map(_FACT_ID, act.facts)), bound)
 
 
 def _sig_of(act: Any) -> tuple[Any, ...]:
@@ -177,7 +181,7 @@ class TotalOrderStrategy(Strategy):
     def get_key(self, act: Any) -> tuple[Any, ...]:
         """Salience, then rule rank (lower id fires first), then newest facts first."""
         rank = self.rank.get(_info(act.rule).id, 0)
-        facts = tuple(sorted((f["__factid__"] for f in act.facts), reverse=True))
+        facts = tuple(sorted(map(_FACT_ID, act.facts), reverse=True))
         return (act.rule.salience, -rank, facts)
 
     def _update_agenda(self, agenda: Any, added: Iterable[Any], removed: Iterable[Any]) -> None:

@@ -864,6 +864,17 @@ def _info(token: Any) -> Any:
     return info
 
 
+def _entry(token: Any) -> tuple[Any, Any]:
+    """A token as a join's or a presence's memory keeps it: its facts and its bindings, as they are.
+
+    Those memories are lists, only scanned and compared (``==``), never hashed, so the bindings need not be frozen
+    as ``_info`` freezes them (which hashes every bound fact, in Python); no node changes a token's bindings once
+    made (each makes its own: ``_copy``), so they are kept as they are.
+    """
+    data = token.data
+    return (data if type(data) is frozenset else frozenset(data), token.context)
+
+
 def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
     """Whether the bindings of both sides agree (and no negated one matches), as experta's ``SameContextCheck``."""
     for key, value in left.items():
@@ -916,10 +927,10 @@ class _Join(OrdinaryMatchNode):
         if token.tag is _VALID:
             if not branch and not other:  # for the matcher's ``reset``: a memory filled since the last one
                 self.touched.append(self)  # type: ignore[attr-defined]
-            branch.append(_info(token))
+            branch.append(_entry(token))
         else:
             try:
-                branch.remove(_info(token))
+                branch.remove(_entry(token))
             except ValueError:
                 pass
         if not other:
@@ -930,7 +941,6 @@ class _Join(OrdinaryMatchNode):
         mine = {k: v for k, v in context.items() if isinstance(k, str)} if context else None
         for other_data, other_context in other:
             if other_context:
-                other_context = dict(other_context)
                 if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
                     continue
                 new = dict(mine) if mine else {}
@@ -1036,7 +1046,7 @@ class _Presence:
         if type(self.memory) is tuple:  # the first fact to reach it (``__init__``)
             self.memory = []
         if token.tag is _VALID:
-            self.memory.append(_info(token))
+            self.memory.append(_entry(token))
             if len(self.memory) == 1:
                 touched = self.touched
                 touched.append(self)
@@ -1047,7 +1057,7 @@ class _Presence:
                         if gate.left_memory:  # (most gates a pattern closes hold no token: nothing to withdraw)
                             gate.withdraw(_INVALID)
         else:
-            self.memory.remove(_info(token))
+            self.memory.remove(_entry(token))
             if not self.memory:
                 for gate in self.gates:
                     gate.blocked -= 1
