@@ -1621,7 +1621,7 @@ class _Snapshot:
     collects the same activations in the same order.
     """
 
-    __slots__ = ("fact", "nodes", "dirty")
+    __slots__ = ("fact", "nodes", "filled", "dirty")
 
     def __init__(self, fact: Any, matcher: CachedReteMatcher) -> None:
         self.fact = fact
@@ -1641,11 +1641,11 @@ class _Snapshot:
             else:
                 raise TypeError(f"no snapshot of a {kind.__name__}")
             self.nodes.append((node, state))
+        self.filled = tuple(node for node, _ in self.nodes)
         self.dirty = tuple(matcher.dirty)
 
     def restore(self, matcher: CachedReteMatcher) -> None:
         """Put the state back into a network just reset (every memory empty, none listed as filled)."""
-        touched = matcher.touched
         for node, state in self.nodes:
             kind = type(node)
             if kind is _Join:
@@ -1661,7 +1661,7 @@ class _Snapshot:
             else:  # _Gate
                 node.left_memory = dict.fromkeys(state[0])
                 node.blocked = state[1]
-            touched.append(node)
+        matcher.touched.extend(self.filled)  # every one holds something again: listed for the next reset
         matcher.dirty.update(self.dirty)
 
 __all__ = ["CACHE_NAME", "CachedReteMatcher", "dump_network", "load_network"]
