@@ -136,6 +136,14 @@ class Consultation:
                                  hint="build it with Observation.make(name, value, source)")
             if validate(o.name, o.value) != o.value:
                 raise VocabularyError(o.name, f"unnormalised value {o.value!r}", allowed=spec(o.name).allowed())
+        self._merge(new)
+
+    def _merge(self, new: list[Observation]) -> None:
+        """``add`` for observations known to be built through the vocabulary (``Observation.make`` just made them).
+
+        Raises:
+            ContradictionError: The update contradicts itself or what is known.
+        """
         counts = Counter(o.name for o in new)  # (counted once: a count per name was quadratic in the update)
         dup = sorted(n for n, k in counts.items() if k > 1 and len({x.value for x in new if x.name == n}) > 1)
         if dup:
@@ -621,7 +629,7 @@ class Consultation:
             else:
                 obs.append(Observation.make(name, canonical_term(name, v), "declared"))
         c = cls()
-        c.add(obs)
+        c._merge(obs)  # (each made just above by ``Observation.make``: validated, so not validated again)
         c._complaints = [t.strip() for t in said if t.strip()]
         c._suspects = _read_suspected(suspected, c._obs)
         if complaint is not None:

@@ -432,7 +432,7 @@ class _Dispatch:
                        for value, nodes in self.table.items()}
 
     def _decided(self, node: Any, value: Any) -> bool:
-        if type(node) is not _Tester:
+        if not isinstance(node, _Tester):
             return False
         check = node.matcher
         if self.kind == "type":
@@ -509,6 +509,81 @@ class _Tester(FeatureTesterNode):
             context.update(match)
         for child in self.children:
             child.callback(token)
+
+
+class _TestEqual(_Tester):
+    """A test node whose check is ``_Equal``, made inline: one call less per fact tested (``_finish``).
+
+    ``_Equal`` answers True or False and binds nothing, so a passing fact's token goes on as it is (``_Tester``).
+    """
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Pass the token on when the fact's field equals the literal (``_Equal.__call__``, inlined)."""
+        (fact,) = token.data
+        check = self.matcher
+        try:
+            record = fact[check.what]
+        except (IndexError, KeyError, TypeError):
+            return
+        if check.value == record:
+            for child in self.children:
+                child.callback(token)
+
+
+class _TestPredicate(_Tester):
+    """A test node whose check is ``_Predicate``, made inline (``_TestEqual``)."""
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Pass the token on when the condition holds of the fact's field (``_Predicate.__call__``, inlined)."""
+        (fact,) = token.data
+        check = self.matcher
+        try:
+            record = fact[check.what]
+        except (IndexError, KeyError, TypeError):
+            return
+        if check.test(record):
+            for child in self.children:
+                child.callback(token)
+
+
+class _TestCapture(_Tester):
+    """A test node whose check is ``_Capture`` (``name << Pattern``), made inline.
+
+    ``_Tester.activate`` with the one binding ``{bind: fact}`` the capture answers: the same checks against the
+    token's context, the same copy holding the binding.
+    """
+
+    __slots__ = ()
+
+    def activate(self, token: Any) -> None:
+        """Bind the fact under the capture's name in a copy of the token and pass it on, unless that disagrees."""
+        (fact,) = token.data
+        bind = self.matcher.bind
+        context = token.context
+        if context:
+            if type(bind) is tuple:
+                if bind[1] in context and context[bind[1]] == fact:
+                    return
+            else:
+                if bind in context and context[bind] != fact:
+                    return
+                if (False, bind) in context and context[(False, bind)] == fact:
+                    return
+            context = context.copy()
+            context[bind] = fact
+        else:
+            context = {bind: fact}
+        token = tuple.__new__(type(token), (token.tag, token.data, context))
+        for child in self.children:
+            child.callback(token)
+
+
+_TESTERS: dict[type, type] = {}
+"""A check's class -> the test node class that makes it inline (filled below its classes)."""
 
 
 class _Field:
@@ -757,6 +832,8 @@ class _Capture:
         return {self.bind: fact}
 
 
+_TESTERS.update({_Equal: _TestEqual, _Predicate: _TestPredicate, _Capture: _TestCapture})
+
 _VALID = Token.TagType.VALID
 _INVALID = Token.TagType.INVALID
 
@@ -785,6 +862,17 @@ def _info(token: Any) -> Any:
                                      frozenset(context.items()) if context else _NO_CONTEXT))
     _INFOS[id(token)] = (token, info)
     return info
+
+
+def _entry(token: Any) -> tuple[Any, Any]:
+    """A token as a join's or a presence's memory keeps it: its facts and its bindings, as they are.
+
+    Those memories are lists, only scanned and compared (``==``), never hashed, so the bindings need not be frozen
+    as ``_info`` freezes them (which hashes every bound fact, in Python); no node changes a token's bindings once
+    made (each makes its own: ``_copy``), so they are kept as they are.
+    """
+    data = token.data
+    return (data if type(data) is frozenset else frozenset(data), token.context)
 
 
 def _same_context(left: Mapping[Any, Any], right: Mapping[Any, Any]) -> bool:
@@ -839,10 +927,10 @@ class _Join(OrdinaryMatchNode):
         if token.tag is _VALID:
             if not branch and not other:  # for the matcher's ``reset``: a memory filled since the last one
                 self.touched.append(self)  # type: ignore[attr-defined]
-            branch.append(_info(token))
+            branch.append(_entry(token))
         else:
             try:
-                branch.remove(_info(token))
+                branch.remove(_entry(token))
             except ValueError:
                 pass
         if not other:
@@ -853,7 +941,6 @@ class _Join(OrdinaryMatchNode):
         mine = {k: v for k, v in context.items() if isinstance(k, str)} if context else None
         for other_data, other_context in other:
             if other_context:
-                other_context = dict(other_context)
                 if not (_same_context(context, other_context) if is_left else _same_context(other_context, context)):
                     continue
                 new = dict(mine) if mine else {}
@@ -959,7 +1046,7 @@ class _Presence:
         if type(self.memory) is tuple:  # the first fact to reach it (``__init__``)
             self.memory = []
         if token.tag is _VALID:
-            self.memory.append(_info(token))
+            self.memory.append(_entry(token))
             if len(self.memory) == 1:
                 touched = self.touched
                 touched.append(self)
@@ -967,13 +1054,14 @@ class _Presence:
                     gate.blocked += 1
                     if gate.blocked == 1:
                         touched.append(gate)  # a count above zero is state its ``reset`` clears
-                        gate.withdraw(_INVALID)
+                        if gate.left_memory:  # (most gates a pattern closes hold no token: nothing to withdraw)
+                            gate.withdraw(_INVALID)
         else:
-            self.memory.remove(_info(token))
+            self.memory.remove(_entry(token))
             if not self.memory:
                 for gate in self.gates:
                     gate.blocked -= 1
-                    if gate.blocked == 0:
+                    if gate.blocked == 0 and gate.left_memory:
                         gate.withdraw(_VALID)
 
 
@@ -1281,11 +1369,21 @@ def _finish(nodes: list[Any]) -> None:
             node.matcher = _Capture(node.matcher)
         elif type(node) is _Where and type(node.matcher) is WhereCheck:
             node.matcher = _Test(node.matcher)
+    for node in nodes:
+        if type(node) is _Tester:
+            node.__class__ = _TESTERS.get(type(node.matcher), _Tester)
+    for node in nodes:  # callbacks bound to ``_Tester.activate`` before: to the new class's
+        children = getattr(node, "children", ())
+        if any(getattr(c.callback, "__self__", None) is c.node and c.callback.__func__ is not
+               getattr(type(c.node), c.callback.__name__, None) for c in children):
+            node.children = [ChildNode(c.node, getattr(c.node, c.callback.__name__))
+                             if getattr(c.callback, "__self__", None) is c.node and c.callback.__name__ in _PORTS
+                             else c for c in children]
     made: dict[Any, Any] = {}
     for node in nodes:
         if type(node) is _Dispatch:
             node.prepare()
-        elif type(node) in (_Tester, _Join, _Not):
+        elif type(node) in (_Tester, _TestEqual, _TestPredicate, _TestCapture, _Join, _Not):
             node.matcher = _one(made, node.matcher)
 
 
@@ -1523,7 +1621,7 @@ class _Snapshot:
     collects the same activations in the same order.
     """
 
-    __slots__ = ("fact", "nodes", "dirty")
+    __slots__ = ("fact", "nodes", "filled", "dirty")
 
     def __init__(self, fact: Any, matcher: CachedReteMatcher) -> None:
         self.fact = fact
@@ -1543,11 +1641,11 @@ class _Snapshot:
             else:
                 raise TypeError(f"no snapshot of a {kind.__name__}")
             self.nodes.append((node, state))
+        self.filled = tuple(node for node, _ in self.nodes)
         self.dirty = tuple(matcher.dirty)
 
     def restore(self, matcher: CachedReteMatcher) -> None:
         """Put the state back into a network just reset (every memory empty, none listed as filled)."""
-        touched = matcher.touched
         for node, state in self.nodes:
             kind = type(node)
             if kind is _Join:
@@ -1563,7 +1661,7 @@ class _Snapshot:
             else:  # _Gate
                 node.left_memory = dict.fromkeys(state[0])
                 node.blocked = state[1]
-            touched.append(node)
+        matcher.touched.extend(self.filled)  # every one holds something again: listed for the next reset
         matcher.dirty.update(self.dirty)
 
 __all__ = ["CACHE_NAME", "CachedReteMatcher", "dump_network", "load_network"]
