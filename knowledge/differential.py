@@ -979,6 +979,25 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 
 
 TOPICS = (
+    # (the run's own outcome comes before any part of its set-up: a train/validation gap that keeps widening is
+    # the symptom table's "train good, val bad" caught while it starts, whatever else the user would not say)
+    Row("DF-TOPIC-GAP", {"gap_trend": "widening"},
+        (Find("Overfitting", "info", "nothing routes yet, and the gap between the training and the validation "
+              "metric keeps widening over the run: the model is starting to fit its training data at the expense "
+              "of held-out data (say the train and validation figures, or what else goes wrong, to confirm it)",
+              kind="suspect", explains=("overfitting",)),
+         RouteTo("overfitting-prevention", "primary", "early stopping on the validation metric, then "
+                 "regularization")),
+        "A gap that grows while training goes on is memorization beginning: the best checkpoint is behind the "
+        "current one, and early stopping with regularization is the first stop, before any part of the set-up.",
+        Cite("003", "Step 2: investigation commands", "overfitting: calculate train/val gap"),
+        unless=_LAST_RESORT, salience=Salience.LAST + 10,
+        fix=Fix("Keep the checkpoint with the best validation metric and stop once it has not improved for a few "
+                "evaluations; then add regularization (weight decay, dropout, augmentation).",
+                "if val_metric_better(val, best):\n    best, waited = val, 0\n"
+                "    torch.save(model.state_dict(), 'best.pt')\n"
+                "else:\n    waited += 1  # stop after `patience` evaluations without improvement"),
+        avoid=("training longer or enlarging the model while the gap grows",)),
     _topic("DF-TOPIC-SCHED", {"lr_schedule": Present()}, "learning-rate-scheduling", "the LR schedule", 9),
     _topic("DF-TOPIC-WARMUP", {"warmup": Present()}, "learning-rate-scheduling", "the LR warmup", 8),
     # (the count, not the flag a passing mention of accumulation gives: said beside precision or a loss, the

@@ -121,6 +121,19 @@ QUESTIONS = (
         why="Training that improves while validation gets worse is overfitting, whatever else the run shows: it "
             "routes to early stopping and regularization rather than to the training loop.",
         cite=Cite("003", "Step 1: symptom table", "train good, val bad: overfitting")),
+    # The same complaint caught earlier: the validation loss has not turned up yet, but the gap between the training
+    # and the validation figures keeps growing. Asked once the user could not say the validation loss rises; a
+    # widening gap is overfitting beginning, and without it such a run falls back to the loop checks too.
+    QuestionRow(
+        "Q-GAP-ANY", "gap_trend",
+        "Over the run, does the gap between the training and the validation metric widen, stay about the same, "
+        "or narrow?",
+        {"symptom": Absent(), "loss_behavior": Absent()}, rank=2, need=("declined:Q-OVERFIT-ANY",),
+        why="A gap that keeps widening is overfitting starting: early stopping and regularization come before any "
+            "part of the set-up.",
+        cite=Cite("003", "Step 2: investigation commands", "overfitting: calculate train/val gap"),
+        choices=(("widening", "it widens: training keeps improving, validation does not"),
+                 ("stable", "it stays about the same"), ("narrowing", "it narrows"))),
     QuestionRow(
         "Q-TASK", "task",
         "What is the model trained to do?",

@@ -402,6 +402,12 @@ TIMES: dict[str, str] = {
     # always
     "always": "always", "every time": "always", "the whole time": "always", "the entire time": "always",
     "for every batch": "always", "all the time": "always",
+    # (the whole run named as the span: "stays constant for the whole run", "flat throughout training"; a curve that
+    # holds one level over all of it never left where it started)
+    **{f"{p} the {w} {r}": "always" for p in ("for", "over", "during", "across") for w in ("whole", "entire")
+       for r in ("run", "training", "training run")},
+    **{f"throughout {r}": "always" for r in ("training", "the run", "the training", "the whole run",
+                                             "the entire run", "the whole training", "the entire training")},
 }
 """Phrases placing a movement in time."""
 # (a swing around the starting level, read above as a curve stuck where it began, places it at the start too)
@@ -1959,6 +1965,9 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn", _FLAT_START,
          time="start", implicit=True)
     + _c("loss", "flat same stay", _FLAT_START, time="start")
+    # (flat over the whole run: it never moved from where it started)
+    + _c("loss", "flatline stuck not-change not-down not-improve not-converge not-learn flat same stay", _FLAT_START,
+         time="always")
     + _c("loss", "plateau stuck flatline not-down not-improve", _PLATEAU, time="after_learning", implicit=True)
     + _c("loss", "flat stay", _PLATEAU, time="after_learning")
     + _c("loss", "plateau", _PLATEAU, implicit=True)
@@ -1995,12 +2004,14 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="always")
     + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="start")
     # a held-out accuracy that falls is the model losing what generalised
-    + _c("accuracy", "down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
-    + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="train")
+    # (a fall said to be slow is still a fall: "validation accuracy slowly drops to 69%" is the same loss of what
+    # generalised; for a loss, a slow fall is a slow descent, but an accuracy that goes down slowly still goes down)
+    + _c("accuracy", "down slow-down worse", {"symptom": "overfitting", "metric_kind": "accuracy"}, split="val")
+    + _c("accuracy", "down slow-down worse", {"not_working_aspect": "accuracy"}, split="train")
     + _c("accuracy", "low bad", {"not_working_aspect": "accuracy"})
     + _c("accuracy", "weird", {"not_working_aspect": "accuracy"})
     # (a fall of an accuracy said of no split: which split is unknown, the figure that is not working is)
-    + _c("accuracy", "down worse", {"not_working_aspect": "accuracy"}, split="none")
+    + _c("accuracy", "down slow-down worse", {"not_working_aspect": "accuracy"}, split="none")
     + _c("accuracy", "oscillate", {"metric_kind": "accuracy"})
     + _c("reward", "flat flatline stuck not-up not-improve down", {"task": "rl"})
     + _c("recall", "zero", {"class_imbalance": True}, tags=frozenset({"minority"}))
