@@ -965,12 +965,24 @@ _CLASS_COUNTS = (
                rf"{_COUNT}(?!\s*%)", re.IGNORECASE),
 )
 """Counts said of one class each: the number of examples in a class, positives or negatives, a named rare kind."""
+_CLASS_WORDS = ("positive", "negative", "fraud", "normal", "benign", "malignant", "anomal", "defect", "minority",
+                "majority", "class", "label", "category")
+"""Words one of which every pattern of ``_CLASS_COUNTS`` holds: a sentence of ASCII text with none of them has no
+count of a class, and is not searched (a pasted log's lines are mostly such)."""
 _COUNT_TOTAL = rx.compile(rf"\b(?:out\s+of|of|among|from)\s+(?:the\s+|my\s+|about\s+|~\s*)?{_COUNT}\b"
                           r"(?!\s*(?:%|classes|categories|labels))", re.IGNORECASE)
 """The whole a class's count is said against ("only 12 samples of class 3 out of 5000")."""
 _COUNT_WHOLE = rx.compile(rf"\b(?:about\s+|around\s+|~\s*)?{_COUNT}\s+(?:samples|examples|images|rows|records|items|"
                           r"data\s+points)\b(?=\s*[,;:(]|\s+(?:in\s+total|total|overall))", re.IGNORECASE)
 """The whole said before the classes' counts ("about 40K samples, 39.6K of them class 0")."""
+
+
+def _occurrences(text: str, word: str) -> Iterable[int]:
+    """Where ``word`` starts in ``text``, each place (overlaps included)."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 def _count_value(raw: str) -> float:
@@ -992,8 +1004,21 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
     from knowledge.measurements import threshold
 
     bound = threshold("MT-MINORITY-SHARE")
+    # (where each class word starts, found by plain substring search: four pattern searches in every sentence of a
+    # long log cost more than the rest of its reading; only ASCII is filtered, as a case-blind pattern also matches
+    # a few letters outside it, such as the dotless "ı" for "i")
+    marks: list[int] | None = None
+    if text.isascii():
+        low = text.lower()
+        marks = sorted(at for word in _CLASS_WORDS for at in _occurrences(low, word))
+        if not marks:
+            return
     for sentence in re.finditer(r"(?:[^.!?\n]|[.](?!\s|$))+", text):  # (a decimal point ends no sentence: "39.6K")
         lo, hi = sentence.span()
+        if marks is not None:
+            k = bisect_left(marks, lo)
+            if k == len(marks) or marks[k] >= hi:
+                continue  # no class word in it: no pattern of a class's count can match
         counts: list[tuple[float, int, int]] = []
         for pattern in _CLASS_COUNTS:
             for m in pattern.finditer(text, lo, hi):
