@@ -1071,13 +1071,18 @@ def _logged_collapse(best: dict[str, tuple[tuple[Any, ...], TextReading]], text:
     """
     if "loss_collapses_zero" in best:
         return
-    values = [(float(m.group("v")), m.start(), m.end()) for m in _LOGGED_LOSS.finditer(text)]
-    if len(values) < 2 or values[-1][0] != 0.0 or values[0][0] <= 0.0:
+    # (each value read only where the test asks it: a long log's first and last ones, and its run of zeros at the end)
+    found = list(_LOGGED_LOSS.finditer(text))
+
+    def value(n: int) -> float:
+        return float(found[n].group("v"))
+
+    if len(found) < 2 or value(-1) != 0.0 or value(0) <= 0.0:
         return
-    first_zero = next(n for n in range(len(values) - 1, -1, -1) if n == 0 or values[n - 1][0] != 0.0)
+    first_zero = next(n for n in range(len(found) - 1, -1, -1) if n == 0 or value(n - 1) != 0.0)
     if first_zero == 0:
         return
-    start, end = values[first_zero - 1][1], values[first_zero][2]
+    start, end = found[first_zero - 1].start(), found[first_zero].end()
     words = text[start:end].strip()
     try:
         obs = Observation.make("loss_collapses_zero", True, f"text:{words}")
