@@ -958,6 +958,7 @@ class Scanner:
         self._numerals: tuple[str, ...] = ()
         self._free: tuple[int, ...] = ()
         self._split: list[tuple[frozenset[str], tuple[str, ...], list[str]] | None] = [None] * len(self._patterns)
+        self._by_length: list[tuple[frozenset[str], tuple[str, ...]] | None] = [None] * len(self._patterns)
         self._numbers: list[Any] = [_UNKNOWN] * len(self._patterns)  # each cue's ``number_prefixes``, when asked
         self._led: dict[int, Any] = {}  # a cue with no prefixes: its ``word_led_prefixes``' finders, when asked
         self._trees: dict[int, Requirement | None] = {}  # a cue's ``required_tree``, when a long text asks
@@ -1036,6 +1037,24 @@ class Scanner:
             split = self._split[i] = (frozenset(p[0] for p in words), words,
                                       [p for p in prefixes if not _WORD_CHAR.match(p)])
         return split
+
+    def _keys(self, i: int, worded: tuple[str, ...], full: dict[str, list[int]],
+              shorter: list[dict[str, list[str]]]) -> set[str]:
+        """The index keys (``_index``) of the text's word starts that one of ``worded``, cue ``i``'s prefixes, opens.
+
+        A prefix of ``PREFIX_LEN`` characters is a key itself, a shorter one opens the keys ``shorter`` lists for it.
+        The cue's own prefixes, parted by length once, are met with the text's keys in one set operation: a cue has
+        up to hundreds of prefixes, a short text a few dozen keys.
+        """
+        split = self._by_length[i]
+        if split is None:
+            split = self._by_length[i] = (frozenset(p for p in worded if len(p) == PREFIX_LEN),
+                                          tuple(p for p in worded if len(p) != PREFIX_LEN))
+        whole, short = split
+        keys = full.keys() & whole
+        for p in short:
+            keys.update(shorter[len(p)].get(p, ()))
+        return keys
 
     def _number_keyed(self, live: list[int]) -> dict[int, tuple[str, tuple[str, ...]]]:
         """The live cues that may start with a digit and whose numbers can be keyed: the digits, the number keys."""
@@ -1144,10 +1163,13 @@ class Scanner:
                 continue
             _firsts, worded, punctuated = led[i][0] if i in led else self._prefix_split(i)
             number_led = keyed.get(i)
-            if number_led is not None:
-                worded = tuple(p for p in worded if p[0] not in _DIGITS)  # (its numbers are keyed apart)
-            keys = {key for p in worded for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
-            runs = [full[k] for k in keys if k in full]
+            if number_led is None and i not in led:
+                runs = [full[k] for k in self._keys(i, worded, full, shorter)]  # (the cue's own prefixes, as parted)
+            else:
+                if number_led is not None:
+                    worded = tuple(p for p in worded if p[0] not in _DIGITS)  # (its numbers are keyed apart)
+                keys = {key for p in worded for key in ((p,) if len(p) == PREFIX_LEN else shorter[len(p)].get(p, ()))}
+                runs = [full[k] for k in keys if k in full]
             if number_led is not None:
                 digits, number_keys = number_led
                 runs.extend(starts for (first, key), starts in numbers.items()

@@ -4780,9 +4780,13 @@ class _Reader:
         (``CLASS_CONTEXT``, a cross-entropy loss, or the ids' own word "class").
         """
         toks = self.tokens
-        words = {t.lemma for t in toks} | {t.text.lower() for t in toks}
-        context = bool(words & K.CLASS_CONTEXT) or any(canonical_loss(t.text) in ("cross_entropy", "nll")
-                                                       for t in toks if t.kind == "word")
+
+        def about_classes() -> bool:
+            """Whether the text is about classes (asked only of ids listed from 1: most texts list none)."""
+            words = {t.lemma for t in toks} | {t.text.lower() for t in toks}
+            return bool(words & K.CLASS_CONTEXT) or any(canonical_loss(t.text) in ("cross_entropy", "nll")
+                                                        for t in toks if t.kind == "word")
+
         for lo, hi in self._sentences():
             for k in range(lo, hi):
                 if toks[k].lemma not in K.CLASS_ID_ANCHORS and toks[k].text.lower() not in K.CLASS_ID_ANCHORS:
@@ -4791,7 +4795,8 @@ class _Reader:
                 listed = len(ids) >= 2 or any(t.text == "[" for t in toks[k + 1:min(hi, k + 5)])
                 # ("1,2,3 not 0,1,2": the ids it should be, from 0, set against them say they are class ids too)
                 zero_said = any(t.kind == "num" and t.text.startswith("0,") for t in toks[lo:hi])
-                if ids and listed and min(ids) == 1 and all(v == int(v) for v in ids) and (context or zero_said):
+                if ids and listed and min(ids) == 1 and all(v == int(v) for v in ids) and \
+                        (zero_said or about_classes()):
                     self.add({"label_check": "not_zero_based"}, toks[k].start, toks[min(hi, k + 6) - 1].end)
                     return
 
@@ -6655,10 +6660,8 @@ class _Key:
         return self.split
 
 
-def _loss_key(text: str, at: int) -> _Key | None:
-    before = text[max(0, at - 12):at].rstrip("_ -")
-    if not before.endswith(_SPLIT_KEYS):
-        return None  # (most values of a pasted log follow no split's name: one test for all of them)
+def _split_key(before: str) -> _Key | None:
+    """The split named at the end of ``before`` (the words right before a logged loss, trailing "_ -" stripped)."""
     for key in _SPLIT_KEYS:
         if before.endswith(key) and (len(before) == len(key) or not before[-len(key) - 1].isalpha()):
             return _Key(key)
@@ -6681,7 +6684,12 @@ def _log_series(r: _Reader) -> None:
     train: list[float] = []
     val: list[float] = []
     nan_at: tuple[int, int, int | None, bool] | None = None  # start, end, step, finite before
-    hits = [(m.start(), m.group("value"), _loss_key(text, m.start())) for m in _LOSS_VALUE.finditer(text)]
+    hits: list[tuple[int, str, Any]] = []
+    for m in _LOSS_VALUE.finditer(text):
+        at = m.start()
+        before = text[max(0, at - 12):at].rstrip("_ -")
+        # (most values of a pasted log follow no split's name: one test for all of them, no call per value)
+        hits.append((at, m.group("value"), _split_key(before) if before.endswith(_SPLIT_KEYS) else None))
     if not any(k for _s, _v, k in hits):
         # "ep1 train 1.2 val 1.1 / ep5 ...": curves logged by their split's name alone
         hits += [(m.start(), m.group("value"), m) for m in _SERIES_KEY.finditer(text)]

@@ -965,12 +965,24 @@ _CLASS_COUNTS = (
                rf"{_COUNT}(?!\s*%)", re.IGNORECASE),
 )
 """Counts said of one class each: the number of examples in a class, positives or negatives, a named rare kind."""
+_CLASS_WORDS = ("positive", "negative", "fraud", "normal", "benign", "malignant", "anomal", "defect", "minority",
+                "majority", "class", "label", "category")
+"""Words one of which every pattern of ``_CLASS_COUNTS`` holds: a sentence of ASCII text with none of them has no
+count of a class, and is not searched (a pasted log's lines are mostly such)."""
 _COUNT_TOTAL = rx.compile(rf"\b(?:out\s+of|of|among|from)\s+(?:the\s+|my\s+|about\s+|~\s*)?{_COUNT}\b"
                           r"(?!\s*(?:%|classes|categories|labels))", re.IGNORECASE)
 """The whole a class's count is said against ("only 12 samples of class 3 out of 5000")."""
 _COUNT_WHOLE = rx.compile(rf"\b(?:about\s+|around\s+|~\s*)?{_COUNT}\s+(?:samples|examples|images|rows|records|items|"
                           r"data\s+points)\b(?=\s*[,;:(]|\s+(?:in\s+total|total|overall))", re.IGNORECASE)
 """The whole said before the classes' counts ("about 40K samples, 39.6K of them class 0")."""
+
+
+def _occurrences(text: str, word: str) -> Iterable[int]:
+    """Where ``word`` starts in ``text``, each place (overlaps included)."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 def _count_value(raw: str) -> float:
@@ -992,8 +1004,21 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
     from knowledge.measurements import threshold
 
     bound = threshold("MT-MINORITY-SHARE")
+    # (where each class word starts, found by plain substring search: four pattern searches in every sentence of a
+    # long log cost more than the rest of its reading; only ASCII is filtered, as a case-blind pattern also matches
+    # a few letters outside it, such as the dotless "ı" for "i")
+    marks: list[int] | None = None
+    if text.isascii():
+        low = text.lower()
+        marks = sorted(at for word in _CLASS_WORDS for at in _occurrences(low, word))
+        if not marks:
+            return
     for sentence in re.finditer(r"(?:[^.!?\n]|[.](?!\s|$))+", text):  # (a decimal point ends no sentence: "39.6K")
         lo, hi = sentence.span()
+        if marks is not None:
+            k = bisect_left(marks, lo)
+            if k == len(marks) or marks[k] >= hi:
+                continue  # no class word in it: no pattern of a class's count can match
         counts: list[tuple[float, int, int]] = []
         for pattern in _CLASS_COUNTS:
             for m in pattern.finditer(text, lo, hi):
@@ -1046,13 +1071,18 @@ def _logged_collapse(best: dict[str, tuple[tuple[Any, ...], TextReading]], text:
     """
     if "loss_collapses_zero" in best:
         return
-    values = [(float(m.group("v")), m.start(), m.end()) for m in _LOGGED_LOSS.finditer(text)]
-    if len(values) < 2 or values[-1][0] != 0.0 or values[0][0] <= 0.0:
+    # (each value read only where the test asks it: a long log's first and last ones, and its run of zeros at the end)
+    found = list(_LOGGED_LOSS.finditer(text))
+
+    def value(n: int) -> float:
+        return float(found[n].group("v"))
+
+    if len(found) < 2 or value(-1) != 0.0 or value(0) <= 0.0:
         return
-    first_zero = next(n for n in range(len(values) - 1, -1, -1) if n == 0 or values[n - 1][0] != 0.0)
+    first_zero = next(n for n in range(len(found) - 1, -1, -1) if n == 0 or value(n - 1) != 0.0)
     if first_zero == 0:
         return
-    start, end = values[first_zero - 1][1], values[first_zero][2]
+    start, end = found[first_zero - 1].start(), found[first_zero].end()
     words = text[start:end].strip()
     try:
         obs = Observation.make("loss_collapses_zero", True, f"text:{words}")

@@ -117,6 +117,7 @@ def _canonical(table: dict[str, str], name: str) -> str | None:
     return table.get(k) or table.get(k.replace("_", ""))
 
 
+@lru_cache(maxsize=4096)  # (the text readers ask it of every word of a complaint, the same words again and again)
 def canonical_loss(name: str) -> str | None:
     """The canonical loss name for a spelling (``nn.CrossEntropyLoss()`` -> ``cross_entropy``), or None.
 
