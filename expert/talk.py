@@ -137,9 +137,10 @@ _LEVEL_MOVES = frozenset({"up", "down", "worse", "high", "low", "better"})
 """Movements a comparative is read as ("higher" is "up"), which after a stall only place it (``_stall_level``)."""
 _LEVEL_WORDS = frozenset("higher lower worse better high low".split())
 """The comparatives that, right after a stall, say its level ("plateaus higher", "stalls at a lower value")."""
-_LEVEL_FILLERS = frozenset("at a an on the much way far slightly bit little lot somewhat even quite noticeably "
+_LEVEL_FILLERS = frozenset("at to a an on the much way far slightly bit little lot somewhat even quite noticeably "
                            "significantly clearly".split())
-"""Words that may stand between a stall and the comparative placing it ("plateaus at a much higher value")."""
+"""Words that may stand between a stall and the comparative placing it ("plateaus at a much higher value", "converges
+to a higher value")."""
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
 _TERSE_AFTER = frozenset({"and", "but", "while", "whereas", "after", "since", "from", "every", "each", "over",
                           "during", "until", "till"})
@@ -2957,11 +2958,11 @@ class _Reader:
         return any("s" in o.roles and o.i == k for o in parts)
 
     def _than_object(self, q: Part) -> bool:
-        """Whether quantity part ``q`` is what a comparison is set against ("higher than (the) train loss")."""
+        """Whether quantity part ``q`` is what a comparison is set against ("higher than the train loss", "> train")."""
         k = q.i - 1
         while k >= 0 and self.tokens[k].kind == "word" and self.tokens[k].lemma in _THAN_FILLERS:
             k -= 1
-        return k >= 0 and self.tokens[k].lemma == "than"
+        return k >= 0 and (self.tokens[k].lemma == "than" or self.tokens[k].text in (">", "<"))
 
     def _stall_level(self, p: Part, parts: list[Part]) -> bool:
         """Whether movement ``p`` is a comparative that places the stall said right before it ("plateaus higher").

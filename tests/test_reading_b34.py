@@ -16,6 +16,8 @@ from tests.reading import assert_reads, obs
     "val loss is higher than the train loss and goes up every epoch",
     "my val loss was higher than train loss and kept climbing",
     "val loss higher than train loss, it keeps going up",
+    "val_loss higher than train_loss and growing",
+    "eval loss > train loss and increasing every epoch",
 ])
 def test_val_above_train_and_rising_is_the_gap_widening(text: str) -> None:
     got = obs(text)
@@ -55,6 +57,8 @@ def test_splits_jumping_together_still_read() -> None:
     "the loss plateaued higher than with the old lr",
     "the loss stalls lower than before",
     "fp16 without a scaler and the loss plateaus way higher than in fp32",
+    "loss plateaued at a higher level after I changed the lr",
+    "it plateaus at a much worse value than the baseline",
 ])
 def test_a_plateau_at_a_level_is_a_plateau(text: str) -> None:
     assert_reads(text, {"loss_behavior": "plateau_after_learning"})
@@ -69,6 +73,10 @@ def test_a_rise_is_still_a_rise(text: str) -> None:
     assert_reads(text, {"loss_behavior": "diverging"})
 
 
+def test_a_curve_converging_to_a_higher_level_is_no_divergence() -> None:
+    assert obs("the loss converges to a higher value than before").get("loss_behavior") is None
+
+
 # --- another person's curve against the user's own --------------------------------------------------------------------
 
 
@@ -78,6 +86,8 @@ def test_a_rise_is_still_a_rise(text: str) -> None:
     "the tutorial's loss drops, mine stays at 2.3",
     "in the tutorial the loss goes down but mine stays flat",
     "his loss goes down but my loss doesn't",
+    "his loss drops but mine stays at 2.3",
+    "the loss in the tutorial goes down, mine doesnt go down at all",
 ])
 def test_the_users_own_clause_is_read_not_the_others(text: str) -> None:
     got = obs(text)
