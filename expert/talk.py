@@ -1893,12 +1893,20 @@ class _Reader:
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
             if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE | K.OTHER_POSSESSIVES or \
-                    self._other_work(lo, n, k):
+                    self._other_work(lo, n, k) or (t.text.lower() == "their" and self._mine_after(k)):
                 # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
                 # shares it, so it moves in the user's run as well
                 return _SHARED_TOO.search(self.text, self.tokens[k].end,
                                           self.tokens[k].end + K.SHARED_TOO_REACH) is None
         return False
+
+    def _mine_after(self, k: int) -> bool:
+        """Whether the sentence of token ``k`` sets "mine" against it after it ("their loss drops but mine doesn't").
+
+        "their" points back at the user's own things as often (``OTHER_PEOPLE``); set against "mine", it is another's.
+        """
+        hi = _sentence_bounds(self.tokens, k)[1]
+        return any(t.text.lower() in _OWN_PRONOUNS for t in self.tokens[k + 1:hi])
 
     def _other_work(self, lo: int, n: int, k: int) -> bool:
         """Whether token ``n`` names a work or a reference run as the place or source of what moves at ``k``.

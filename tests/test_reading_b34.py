@@ -88,6 +88,7 @@ def test_a_curve_converging_to_a_higher_level_is_no_divergence() -> None:
     "his loss goes down but my loss doesn't",
     "his loss drops but mine stays at 2.3",
     "the loss in the tutorial goes down, mine doesnt go down at all",
+    "their loss goes down but mine doesn't",
 ])
 def test_the_users_own_clause_is_read_not_the_others(text: str) -> None:
     got = obs(text)
@@ -102,6 +103,15 @@ def test_the_users_own_clause_is_read_not_the_others(text: str) -> None:
 def test_the_others_trouble_is_not_the_users(text: str) -> None:
     got = obs(text)
     assert got.get("symptom") is None and got.get("loss_behavior") is None, got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the gradients explode, their norm is huge", {"symptom": "unstable"}),
+    ("I train on their cluster and the loss goes nan", {"loss_behavior": "nan_or_inf"}),
+    ("their loss goes nan, mine too", {"loss_behavior": "nan_or_inf"}),
+])
+def test_their_without_mine_against_it_stays_the_users(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
 
 
 def test_a_curve_that_learned_then_stalls_is_still_a_plateau() -> None:
