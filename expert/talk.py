@@ -127,6 +127,20 @@ _MOVES_TO = frozenset({"jump", "spike", "up", "up_bare", "down_bare", "climb", "
 _STALLS = frozenset({"plateau", "stuck", "flat", "flatline", "not-down", "not-improve", "stay"})
 """Movements of a curve that stopped improving (a plateau, said in any of its words)."""
 
+_USE_VERBS = frozenset("use train run set pick choose keep".split())
+"""Verbs whose object is a setting the run is run with ("I use batch 4096", "trained with batch 256")."""
+_OWN_PRONOUNS = frozenset({"mine"})
+"""Pronouns that name the user's own of a quantity said of another's run ("his loss drops, mine doesn't")."""
+_THAN_FILLERS = frozenset("the my our its that on in for of with".split())
+"""Words that may stand between "than" and the quantity it compares with ("than on the train loss")."""
+_LEVEL_MOVES = frozenset({"up", "down", "worse", "high", "low", "better"})
+"""Movements a comparative is read as ("higher" is "up"), which after a stall only place it (``_stall_level``)."""
+_LEVEL_WORDS = frozenset("higher lower worse better high low".split())
+"""The comparatives that, right after a stall, say its level ("plateaus higher", "stalls at a lower value")."""
+_LEVEL_FILLERS = frozenset("at to a an on the much way far slightly bit little lot somewhat even quite noticeably "
+                           "significantly clearly".split())
+"""Words that may stand between a stall and the comparative placing it ("plateaus at a much higher value", "converges
+to a higher value")."""
 _RISES = frozenset({"jump", "spike", "up", "up_bare", "climb", "rise"})
 _TERSE_AFTER = frozenset({"and", "but", "while", "whereas", "after", "since", "from", "every", "each", "over",
                           "during", "until", "till"})
@@ -1950,18 +1964,26 @@ class _Reader:
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
             if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE | K.OTHER_POSSESSIVES or \
-                    self._other_work(lo, n, k):
+                    self._other_work(lo, n, k) or (t.text.lower() == "their" and self._mine_after(k)):
                 # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
                 # shares it, so it moves in the user's run as well
                 return _SHARED_TOO.search(self.text, self.tokens[k].end,
                                           self.tokens[k].end + K.SHARED_TOO_REACH) is None
         return False
 
+    def _mine_after(self, k: int) -> bool:
+        """Whether the sentence of token ``k`` sets "mine" against it after it ("their loss drops but mine doesn't").
+
+        "their" points back at the user's own things as often (``OTHER_PEOPLE``); set against "mine", it is another's.
+        """
+        hi = _sentence_bounds(self.tokens, k)[1]
+        return any(t.text.lower() in _OWN_PRONOUNS for t in self.tokens[k + 1:hi])
+
     def _other_work(self, lo: int, n: int, k: int) -> bool:
         """Whether token ``n`` names a work or a reference run as the place or source of what moves at ``k``.
 
-        "in the paper", "according to the authors", "the authors say", "in the reference run": the figure is
-        theirs. A work named otherwise ("following the paper, the val loss ...", "the reference model") is
+        "in the paper", "according to the authors", "the authors say", "in the reference run", "the tutorial's loss":
+        the figure is theirs. A work named otherwise ("following the paper, the val loss ...", "the reference model") is
         the user's own recipe or part.
         """
         t = self.tokens[n]
@@ -1972,6 +1994,8 @@ class _Reader:
             return False
         if n + 1 < k and self.tokens[n + 1].lemma in K.WORK_VERBS:
             return True
+        if self.text[t.end:t.end + 2] in ("'s", "\u2019s"):
+            return True  # "the tutorial's loss drops", "the paper's lr": the work owns the figure
         m = n - 1
         while m >= lo and self.tokens[m].lemma in _WORK_FILLERS:
             m -= 1
@@ -2439,6 +2463,8 @@ class _Reader:
                 return True
             m = p.roles.get("m")
             if m in ("down", "down_bare", "learn", "improve", "converge") and not self._negated(p.i, sent_lo):
+                if self._others_run(clause_start(self.tokens, p.i), p.i):
+                    continue  # "his loss goes down but mine doesn't": another run learned, not the user's
                 return True
             if m in _MOVES_TO and p.j + 1 < at and self.tokens[p.j].lemma == "to" and \
                     self.tokens[p.j + 1].kind == "num":
@@ -2576,12 +2602,15 @@ class _Reader:
             m = p.roles["m"]
             if self._imperative(p, sent[0]):
                 continue  # "hang on, ...", "hang in there": an everyday imperative, no movement of the run
+            if m in _LEVEL_MOVES and self._stall_level(p, parts):
+                continue  # "plateaus at a higher value than before", "stalls lower": the level of the stall, no move
             than = next((k for k in range(p.j, min(j, p.j + 4)) if self.tokens[k].lemma == "than"), None)
             if than is not None and m != "slow" and (not (set(self.lemmas(than + 1, than + 3)) & _THEN) or
-                                                     set(self.lemmas(than + 1, than + 4)) & _REFERENCES):
-                # "gets lower validation accuracy than ResNet": a comparison with another thing (``compare``), no
-                # movement; "higher than before" is one, and so is "slower than fp32" (a speed is the complaint
-                # whatever it is compared with)
+                                                     set(self.lemmas(than + 1, than + 4)) & _REFERENCES or
+                                                     self._than_split(than, parts)):
+                # "gets lower validation accuracy than ResNet", "higher than the training loss": a comparison with
+                # another thing or split (``compare``), no movement; "higher than before" is one, and so is
+                # "slower than fp32" (a speed is the complaint whatever it is compared with)
                 continue
             if m == "diverge" and self._named_divergence(p, i, j, movements):
                 continue  # "the KL divergence goes to nan", "we use KL divergence": a measure's name, what it does
@@ -2691,6 +2720,10 @@ class _Reader:
             # the nearest quantity the movement can be said of ("the .grad of my weights is None": the grad)
             # (after the movement only the nearest quantity can be its subject: in "raising the batch size the loss
             # goes NaN" the rise is the batch size's, never the loss's)
+            if any(self._than_object(q[0]) for q in before) and not all(self._than_object(q[0]) for q in before):
+                # "val loss is higher than train loss and keeps rising": what a comparison is set against is no
+                # subject; the movement after it is the compared quantity's
+                before = [q for q in before if not self._than_object(q[0])]
             fitting = [q for q in before[::-1] + after[:1] if self._fits(q[1], m)]
             word = self.tokens[p.j - 1]
             if after and after[0][0].i == p.j and self._fits(after[0][1], m) and word.kind == "word" and (
@@ -2712,6 +2745,11 @@ class _Reader:
                 # "they never change", "it spikes": the latest quantity said before, less those said as a time
                 # ("I printed the weights after each step and they never change": "they" are the weights)
                 chosen = state.get("last")
+                if chosen is None and state.get("others_last") is not None and any(
+                        t.text.lower() in _OWN_PRONOUNS for t in self.tokens[i:p.i]):
+                    # "his loss goes down but mine doesn't": "mine" is the user's own of the quantity just said of
+                    # another person's run
+                    chosen = state["others_last"]
                 if chosen is not None and chosen[1] == "pronoun":
                     chosen = None  # "it is so slow" with nothing named before: the run's movement
             if chosen is not None and chosen[1] == "split_only":
@@ -2990,9 +3028,41 @@ class _Reader:
                 # the composed reading owns its words: a single-word cue inside them reads nothing else
                 self.claim(lo, hi, ("symptom", "loss_behavior"))
         things = [q for q in quantities if not self._as_time(q[0])]
-        if things and not others:  # (another person's quantity is no antecedent of "mine", "it")
+        if any(not self._than_object(q[0]) for q in things):
+            # ("val loss is higher than train loss, and keeps rising": what was compared against is no antecedent)
+            things = [q for q in things if not self._than_object(q[0])]
+        if things and not others:  # (another person's quantity is no antecedent of "it")
             state["last"] = things[-1]
+        elif things:
+            state["others_last"] = things[-1]  # (but of "mine": the user's own of the same quantity)
         self._idioms(parts)
+
+    def _than_split(self, than: int, parts: list[Part]) -> bool:
+        """Whether the "than" at token ``than`` sets a split against another ("higher than the training loss")."""
+        k = than + 1
+        while k < len(self.tokens) and self.tokens[k].kind == "word" and self.tokens[k].lemma in _THAN_FILLERS:
+            k += 1
+        return any("s" in o.roles and o.i == k for o in parts)
+
+    def _than_object(self, q: Part) -> bool:
+        """Whether quantity part ``q`` is what a comparison is set against ("higher than the train loss", "> train")."""
+        k = q.i - 1
+        while k >= 0 and self.tokens[k].kind == "word" and self.tokens[k].lemma in _THAN_FILLERS:
+            k -= 1
+        return k >= 0 and (self.tokens[k].lemma == "than" or self.tokens[k].text in (">", "<"))
+
+    def _stall_level(self, p: Part, parts: list[Part]) -> bool:
+        """Whether movement ``p`` is a comparative that places the stall said right before it ("plateaus higher").
+
+        "the loss plateaus at a higher value than before", "it settles much lower", "gets stuck at a worse level":
+        the comparative says where the curve stopped, not that it rises or falls (a plateau, not a divergence).
+        """
+        if self.tokens[p.i].text.lower() not in _LEVEL_WORDS:
+            return False
+        k = p.i - 1
+        while k >= 0 and self.tokens[k].kind == "word" and self.tokens[k].lemma in _LEVEL_FILLERS:
+            k -= 1
+        return any(o.roles.get("m") in _STALLS | {"converge", "settle"} and o.j == k + 1 for o in parts)
 
     def _at_schedule_restart(self, i: int, j: int) -> bool:
         """Whether clause ``[i, j)`` places what moves at a restart of the LR schedule the text names.
@@ -6083,7 +6153,7 @@ class _Reader:
                 continue
             if found is None and not bare and p.i > 0 and toks[p.i - 1].kind == "num" and not toks[p.i - 1].unit:
                 found = toks[p.i - 1]  # "32 batch size"
-            elif found is not None and bare and not linked:
+            elif found is not None and bare and not linked and not self._used_setting(p.i):
                 found = None  # "batch 3 gives NaN" is a batch's index; "a batch of 1024", "batch=64" its size
             if found is None or found.unit == "%" or self.u.claimed(found.start, found.end, name):
                 continue
@@ -6101,6 +6171,16 @@ class _Reader:
             span = (min(p.start, found.start), max(p.end, found.end))
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
+
+    def _used_setting(self, k: int) -> bool:
+        """Whether the setting named at token ``k`` is the object of a verb of use ("I use batch 4096", "train with").
+
+        A bare "batch 4096" is a batch's index ("batch 3 gives NaN") unless it is what the run is run with.
+        """
+        n = k - 1
+        while n >= 0 and self.tokens[n].kind == "word" and self.tokens[n].lemma in ("a", "the", "my", "our", "with"):
+            n -= 1
+        return n >= 0 and self.tokens[n].lemma in _USE_VERBS
 
     def _change_not_made(self, k: int) -> bool:
         """Whether a change of the setting at token ``k`` ("batch size was cut to 8") is none made to the user's run.

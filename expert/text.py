@@ -456,10 +456,16 @@ def _count(raw: str) -> float | None:
 def _part_of_whole(m: Any) -> bool:
     """Whether a cue's "<part> of <whole>" (groups ``part`` and ``whole``), when it says one, is a smaller part.
 
+    Likewise a count said against the one planned (groups ``late`` and ``due``) must be the larger.
+
     "after 3000 of 12000 steps" is a count before the end; "at 10k of 10k steps" is the end itself (a regex cannot
     compare the two numbers, so the cue names them and this check does).
     """
     groups = m.groupdict()
+    if groups.get("late") is not None and groups.get("due") is not None:
+        # "peaks after 4000 steps instead of 400": a count said against the one planned is late only when larger
+        late, due = _count(groups["late"]), _count(groups["due"])
+        return late is not None and due is not None and late > due
     if groups.get("part") is None or groups.get("whole") is None:
         return True
     part, whole = _count(groups["part"]), _count(groups["whole"])

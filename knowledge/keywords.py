@@ -1569,6 +1569,21 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"a\s+third|one\s+quarter|one\s+third|the\s+first\s+half|\d{1,2}\s*%)\s+(?:of|through)\s+(?:the\s+|my\s+)?"
        r"(?:training|run|steps|max_train_steps|max_steps|total\s+steps|epochs|schedule))",
        _LOOP, negatable=False, scheduler_pace="too_fast"),
+    # (the mirror, told by where the warmup peaks against where it was set to peak: "the warmup peaks after 4000
+    # steps instead of 400", "the lr reaches its peak 10x later than it should", "the learning rate hits its max way
+    # too late"): the peak is a fixed count of schedule steps away, so reaching it after more optimizer steps than
+    # planned is a schedule advancing slower than it was defined for; expert.text checks the late count is the larger
+    _k(r"(?:\blr|learning[\s-]rate|warm-?up)(?:\s+schedul\w*)?\s+(?:\w+\s+){0,2}?(?:peak(?:s|ed)?|(?:reach\w*|hits?|"
+       r"gets?\s+to|got\s+to|climbs?\s+to|climbed\s+to|rises?\s+to|rose\s+to)\s+(?:its|the)\s+(?:peak|max|maximum|"
+       r"top|target|full)(?:\s+(?:value|lr|learning\s+rate))?)\s+"
+       r"(?:(?:only\s+)?(?:after|at|by|around|near)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(?:steps?\s+|iterations?\s+|"
+       r"iters?\s+|epochs?\s+)?(?P<late>[\d.,]*\d\s*k?)\s*(?:steps?|iterations?|iters?|epochs?|updates?)?\s*(?:,\s*)?"
+       r"(?:instead\s+of|rather\s+than|not\s+(?:at|after)|vs\.?|versus)\s+(?:at\s+|after\s+)?(?:steps?\s+)?"
+       r"(?P<due>[\d.,]*\d\s*k?)(?!\w|[.,]\d)|"
+       r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?:\d+(?:\.\d+)?\s*x|\d+\s+times|much|way|far|a\s+lot)\s+later\s+than\s+"
+       r"(?:it\s+should|planned|expected|configured|intended|specified|scheduled|i\s+(?:set|planned|configured|expected)|"
+       r"set|it\s+was\s+(?:set|configured|supposed\s+to))|(?:much\s+|way\s+|far\s+)?too\s+late)",
+       _LOOP, negatable=False, scheduler_pace="too_slow"),
     # an LR scheduler stepped per batch where it was defined per epoch ("I call scheduler.step() every batch instead
     # of every epoch", "the lr scheduler steps each iteration instead of once per epoch"): it runs out that many
     # times too early; the other way round ("stepped every epoch instead of every step") it barely moves

@@ -45,6 +45,8 @@ QUANTITIES: dict[str, str] = {
     "blr": "lr", "base lr": "lr", "base learning rate": "lr", "base_lr": "lr",
     # (the schedule's top value is a setting, not a spike: "the warmup takes forever to reach the peak lr")
     "peak lr": "lr", "peak learning rate": "lr", "max lr": "lr", "max learning rate": "lr",
+    # (the warmup's peak is the LR's, no spike of the loss: "the warmup peaks after 4000 steps")
+    "warmup peak": "lr", "warm-up peak": "lr",
     "batch size": "batch", "batch_size": "batch", "bs": "batch",
     "batchsize": "batch", "batch": "batch",
     # systems
@@ -93,6 +95,8 @@ QUANTITIES: dict[str, str] = {
     "progress bar": "progress", "tqdm": "progress", "tqdm bar": "progress", "bar": "progress",
     "training": "run", "script": "run", "run": "run", "job": "run", "process": "run", "program": "run",
     "code": "run", "ddp": "run", "distributed training": "run", "multi-gpu training": "run", "it": "pronoun",
+    # (the user's own of a quantity just said of another's run: "his loss drops but mine doesn't")
+    "mine": "pronoun",
     "loop": "run", "training loop": "run", "train loop": "run",
     # a hyperparameter search is many runs: its cost ("the grid search takes forever") is no slow training run
     "grid search": "search", "gridsearch": "search", "gridsearchcv": "search", "grid": "search", "sweep": "search",
@@ -1160,6 +1164,8 @@ HEALTHY_MOVES = frozenset({("loss", "down"), ("loss", "down_bare"), ("loss", "im
                            # a speed figure getting better or holding steady ("the step time goes down", "throughput
                            # stays the same", "GPU utilization goes up"), a memory use that falls
                            ("throughput", "up_bare"), ("throughput", "flat"), ("throughput", "same"),
+                           # (a speed's peak is its best figure, no slowness: "throughput peaks at 3000 samples/s")
+                           ("throughput", "spike"),
                            ("step_time", "down"), ("step_time", "down_bare"), ("step_time", "flat"),
                            ("step_time", "same"), ("data_time", "down"), ("data_time", "down_bare"),
                            ("data_time", "flat"), ("epoch_time", "down"), ("epoch_time", "flat"),
@@ -2470,9 +2476,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("loss spike jump", "spike jump rise shoot surge up", "=back =recover =recovers =recovered =return",
           "=down =normal =recover =recovers =recovered =drop =fall"), {"spike_recovers": True}),
         # the training and the validation loss jumping together ("both train and val loss spike"): the weights were
-        # thrown off (not a validation loss rising while the training loss falls: overfitting)
+        # thrown off (not a validation loss rising while the training loss falls: overfitting; nor one set against
+        # the other, "val loss higher than train and rising": a gap that widens)
         (("train training", "val validation eval", "spike jump rise shoot surge explode", "both and too also together "
-          "same", "!while !whereas !but !decrease !fall !improve !overfit !gap"), {"val_spikes_with_train": True}),
+          "same", "!while !whereas !but !decrease !fall !improve !overfit !gap !than"),
+         {"val_spikes_with_train": True}),
         # clipping that is set and never acts ("clipping doesn't do anything", "gradient_clip_val=... not clipped")
         (("clip clipping", "~anything ~effect ~cap ~apply ~work ~kick ignore inert"), {"clip_ineffective": True}),
         # clipping set, and the norm it should cap still large ("clip at 1.0 but the grad norm is still 300")
