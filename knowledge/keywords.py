@@ -764,6 +764,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # the count said in words ("set the number of classes to 2", "number of classes is 10", "num classes: 5")
     _k(rf"\b(?:number|num|no\.?)\s+of\s+(?:classes|categories|labels|output\s+classes)(?:\s+in\s+the\s+config)?"
        rf"{_SET_TO}(?P<num_classes>\d+)\b(?![.,]\d)", _QR, 0, negatable=False, num_classes="$int"),
+    # (the count in brackets after its name: "smaller than the number of classes (4)")
+    _k(r"\b(?:number|num|no\.?)\s+of\s+(?:classes|categories|labels|output\s+classes)\s*\(\s*(?P<num_classes>\d+)\s*\)",
+       _QR, 0, negatable=False, num_classes="$int"),
+    # the labels said to take so many distinct values ("my labels have 7 different values", "the targets take 12
+    # unique values"): that many classes (not a count of examples: "labels have 7 missing values" says no kind)
+    _k(r"\b(?:labels?|targets?|class\s+ids?|y)\s+(?:have|has|had|take|takes|took|contain|contains|with)\s+"
+       r"(?P<num_classes>\d+)\s+(?:different|distinct|unique)\s+(?:values|labels|ids|classes)\b",
+       _QR, 0, negatable=False, num_classes="$int"),
     _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
     # what the model is and does
     # (segmentation models and datasets by name; not U-Net, which diffusion models are built on too)

@@ -114,6 +114,10 @@ def test_class_balance_said(text: str, value: bool | None) -> None:
     ("num_classes=10", 10),
     ("10 class classification", 10),
     ("f1 stuck at 0.33 on 3 classes", 3),
+    ("the head has 3 outputs, smaller than the number of classes (4)", 4),  # the count in brackets
+    ("my labels have 7 different values", 7),                               # distinct label values
+    ("the targets take 12 unique values", 12),
+    ("my labels have 7 missing values", None),
 ])
 def test_class_ids_are_not_class_counts(text: str, value: int | None) -> None:
     assert_reads(text, {"num_classes": value})
