@@ -3573,6 +3573,8 @@ class _Reader:
                 continue
             nxt = self.lemmas(k + 1, k + 2)
             prev = self.lemmas(k - 3, k)
+            if nxt and self._class_size(k, hi):
+                continue  # "2400 class 1", "300 of label 'cat'": examples of one class counted, not classes
             if (nxt and nxt[0] in K.CLASS_NOUNS and self.lemmas(k - 1, k) != ["of"]) or \
                     (len(prev) == 3 and prev[1] in K.CLASS_NOUNS and prev[2] in ("=", ":") and prev[0] in
                      ("num", "n", "number")):
@@ -3583,6 +3585,22 @@ class _Reader:
                     return
                 # (a head's config count, "num_labels=2", may be contradicted by the classes said after it:
                 # _head_short_of_classes weighs them)
+
+    def _class_size(self, k: int, hi: int) -> bool:
+        """Whether number ``k`` counts the examples of one class: "2400 class 1", "2600 of class 0", "500 label b".
+
+        The class noun then names one class (singular, an id after it) rather than counting classes: "10 classes", a
+        "3-class problem" and "10 class classification" have no id after the noun.
+        """
+        toks = self.tokens
+        at = k + 1
+        if at < hi and toks[at].lemma in ("of", "in", "from"):
+            at += 1
+        if at + 1 >= hi or toks[at].lemma not in K.CLASS_NOUNS or toks[at].text.lower() != toks[at].lemma:
+            return False
+        ident = toks[at + 1]
+        return ident.kind == "num" or (ident.kind == "word" and len(ident.text) <= 2 and ident.text.isalnum()
+                                       and ident.lemma not in K.CLASS_ID_FILLERS)
 
     def _world_size(self, lo: int, hi: int) -> None:
         """"on 4 GPUs", "with eight gpus", "2 nodes x 8 GPUs": how many processes train together.

@@ -862,6 +862,8 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     _head_short(best, dt.text)
     _bf16_lacking(best)
     _counted_imbalance(best, dt.text)
+    _constant_by_rates(best, dt.text)
+    _chance_ratio(best, dt.text)
     _logged_collapse(best, dt.text)
     _negative_kl_loss(best, dt.text)
     _decay_per_step(best)
@@ -963,8 +965,8 @@ _CLASS_COUNTS = (
     # "12 samples of class 3", "300 images in class 'cat'", "40 examples with label 1"
     rx.compile(rf"\b{_COUNT}\s+(?:samples?|examples?|images?|instances?|rows?|records?|items?|points?)\s+"
                r"(?:of|in|for|from|with|labell?ed(?:\s+as)?)\s+(?:the\s+)?(?:class|label|category)\b", re.IGNORECASE),
-    # "39.6K of them class 0", "4,800 are label 1", "300 belong to class 2"
-    rx.compile(rf"\b{_COUNT}\s+(?:of\s+them\s+)?(?:are\s+|is\s+|belong\s+to\s+|in\s+)?(?:the\s+)?(?:class|label|category)"
+    # "39.6K of them class 0", "4,800 are label 1", "300 belong to class 2", "2600 of class 0"
+    rx.compile(rf"\b{_COUNT}\s+(?:of\s+(?:them\s+)?)?(?:are\s+|is\s+|belong\s+to\s+|in\s+)?(?:the\s+)?(?:class|label|category)"
                r"\s+[\w'\"]+", re.IGNORECASE),
     # "class 0 has 4500 images", "class 1: 300", "label 2 only has 15 examples"
     rx.compile(rf"\b(?:class|label|category)\s+[\w'\"]+\s*(?:has|have|had|with|:|=|->)\s*(?:only\s+|just\s+)?"
@@ -1059,6 +1061,122 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
         if size is not None and any(a <= size[0][2] < b for _v, a, b in counts):
             del best["dataset_size"]  # one class's count, read as the whole data's size
         return
+
+
+_RATE_NAME = rx.compile(r"\b(?P<name>recall|sensitivity|tpr|true\s+positive\s+rate|precision|ppv)\b", re.IGNORECASE)
+"""The two rates of a classifier whose pair shows one answer for all: recall (sensitivity) and precision."""
+_RATE_FIGURE = rx.compile(r"(?<![\w.])(?P<v>\d+(?:\.\d+)?|\.\d+)(?P<pct>\s*(?:%|percent))?(?![\w.])", re.IGNORECASE)
+_RATE_NOT_FIGURE = rx.compile(r"(?:class|label|category|epoch|step|iteration|top-?|@|k\s*=)\s*$", re.IGNORECASE)
+"""What makes the number after it an id or a count, not a rate ("recall for class 0", "after epoch 3", "recall@5")."""
+_RATE_CHANGE = rx.compile(r"\bfrom\b[^.;!?\n]*\bto\b|(?:recall|precision)\s*@|->|→|"
+                          r"\b(?:went|goes|go|rose|dropped|improved|increased|decreased)\s+(?:up\s+|down\s+)?to\b|\bnot\b|n't\b|\bnever\b|\bif\b|\?|\b(?:would|should|"
+                          r"want|target|goal|expect)\w*", re.IGNORECASE)
+"""A rate said as a change, a denial, a wish or a question: not the run's present pair."""
+
+
+def _rate_figures(text: str, lo: int, hi: int) -> dict[str, list[float]]:
+    """The figures said after each rate's name in a sentence, as fractions (a class id or a count is skipped)."""
+    names = list(_RATE_NAME.finditer(text, lo, hi))
+    out: dict[str, list[float]] = {}
+    for n, m in enumerate(names):
+        end = names[n + 1].start() if n + 1 < len(names) else hi
+        kind = "precision" if m.group("name").lower() in ("precision", "ppv") else "recall"
+        for f in _RATE_FIGURE.finditer(text, m.end(), end):
+            if _RATE_NOT_FIGURE.search(text, m.end(), f.start()) or _RATE_NOT_FIGURE.search(
+                    text[max(m.end(), f.start() - 12):f.start()]):
+                continue
+            value = float(f.group("v"))
+            value = value / 100 if f.group("pct") or value > 1 else value
+            if 0 <= value <= 1:
+                out.setdefault(kind, []).append(value)
+    return out
+
+
+def _constant_by_rates(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """A pair of rates only one answer for every input gives: ``predictions_constant``.
+
+    Recall of 1 beside a precision below it ("recall 1.0 and precision 0.5", "precision 0.5, recall 100%"): every
+    input is predicted positive, so every positive is found and precision is the positives' share. Per-class recall of
+    1 for one class and 0 for the others ("recall is 1.0 for class 0 and 0.0 for class 1"): everything is that class.
+    A rate said as a change ("recall went from 0.5 to 0.9"), denied, wished for or asked is no such pair; nor is a
+    perfect pair (recall and precision both 1).
+    """
+    if "predictions_constant" in best:
+        return
+    for sentence in re.finditer(r"(?:[^.!?\n]|[.](?=\d))+[.!?]?", text):
+        lo, hi = sentence.span()
+        if not _RATE_NAME.search(text, lo, hi) or _RATE_CHANGE.search(text, lo, hi):
+            continue
+        rates = _rate_figures(text, lo, hi)
+        recall, precision = rates.get("recall", []), rates.get("precision", [])
+        full = [r for r in recall if r >= 0.99]
+        constant = (len(recall) == 1 and full and len(precision) == 1 and precision[0] < 0.99) or \
+            (len(recall) >= 2 and len(full) == 1 and all(r <= 0.01 for r in recall if r < 0.99) and not precision)
+        if not constant:
+            continue
+        words = text[lo:hi].strip()
+        try:
+            obs = Observation.make("predictions_constant", True, f"text:{words}")
+        except (TrainoptError, ValueError, TypeError):
+            return
+        best["predictions_constant"] = ((0, 1, lo, ""), TextReading(obs, words))
+        return
+
+
+_ACC_FIGURE = rx.compile(r"(?<!top-5\s)(?<!top5\s)(?<!train\s)(?<!training\s)(?<!train_)(?<!train/)"
+                         r"\b(?:val(?:idation)?\s+|test\s+|eval\s+)?"
+                         r"(?:top-?1\s+)?(?:accuracy|acc)\b\s*(?:(?:is|was|of|at|=|:|around|about|stays?|stayed|stuck|"
+                         r"remains?|hovers?|sits?|plateaus?|only|just|~|still|hovering|staying)\s*)*"
+                         r"(?:(?P<v>\d+(?:\.\d+)?|\.\d+)(?P<pct>\s*(?:%|percent))?(?![\w.])|(?P<chance>(?:random\s+)?chance\b|"
+                         r"1\s*/\s*(?:num_classes|n_classes|n|c|k)\b|random\s+guess\w*))", re.IGNORECASE)
+"""An accuracy said with its figure, or said to be at chance ("accuracy stuck at 10%", "val acc at chance level"),
+not a training accuracy (whose chance level says nothing of what the model learnt to generalise)."""
+_ACC_UNCERTAIN = rx.compile(r"\bfrom\b[^.;!?\n]*\bto\b|->|→|\b(?:above|over|better\s+than|beyond|not|never|if|"
+                            r"should|would|expect\w*|want|target|paper|reported)\b|n't\b|\?", re.IGNORECASE)
+"""A figure said as a change, against chance, denied, wished for or reported by others: no level of the run."""
+
+
+def _chance_ratio(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
+    """An accuracy and the number of classes said together: ``val_acc_over_chance`` (accuracy times num_classes).
+
+    "accuracy stuck at 10% on cifar10" is at chance (1.0), "val acc 50% on a binary task" too, "accuracy at chance
+    level, 5 classes" as said. The validation figure read (``val_metric``, an accuracy) is used first; else an
+    accuracy said with no split, which people mean as the model's (not a training accuracy's, read apart).
+    """
+    classes = best.get("num_classes")
+    if classes is None or "val_acc_over_chance" in best:
+        return
+    n = classes[1].observation.value
+    if not isinstance(n, int) or n < 2:
+        return
+    val, kind = best.get("val_metric"), best.get("metric_kind")
+    ratio, start, words = None, 0, ""
+    if val is not None and kind is not None and kind[1].observation.value == "accuracy" and \
+            0 <= val[1].observation.value <= 1:
+        ratio, start, words = val[1].observation.value * n, val[0][2], val[1].words
+    else:
+        for sentence in re.finditer(r"(?:[^.!?\n]|[.](?=\d))+[.!?]?", text):
+            lo, hi = sentence.span()
+            m = _ACC_FIGURE.search(text, lo, hi)
+            if m is None or _ACC_UNCERTAIN.search(text, lo, hi):
+                continue
+            if m.group("chance"):
+                ratio = 1.0
+            else:
+                value = float(m.group("v"))
+                value = value / 100 if m.group("pct") or value > 1 else value
+                if not 0 <= value <= 1:
+                    continue
+                ratio = value * n
+            start, words = m.start(), m.group(0).strip()
+            break
+    if ratio is None:
+        return
+    try:
+        obs = Observation.make("val_acc_over_chance", round(ratio, 4), f"text:{words}")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["val_acc_over_chance"] = ((0, 1, start, ""), TextReading(obs, words))
 
 
 _LOGGED_LOSS = rx.compile(r"(?<![\w.])['\"]?(?:train_|training_|train/|train\s)?loss['\"]?\s*[:=]\s*"

@@ -791,6 +791,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     # the count said in words ("set the number of classes to 2", "number of classes is 10", "num classes: 5")
     _k(rf"\b(?:number|num|no\.?)\s+of\s+(?:classes|categories|labels|output\s+classes)(?:\s+in\s+the\s+config)?"
        rf"{_SET_TO}(?P<num_classes>\d+)\b(?![.,]\d)", _QR, 0, negatable=False, num_classes="$int"),
+    # (the count in brackets after its name: "smaller than the number of classes (4)")
+    _k(r"\b(?:number|num|no\.?)\s+of\s+(?:classes|categories|labels|output\s+classes)\s*\(\s*(?P<num_classes>\d+)\s*\)",
+       _QR, 0, negatable=False, num_classes="$int"),
+    # the labels said to take so many distinct values ("my labels have 7 different values", "the targets take 12
+    # unique values"): that many classes (not a count of examples: "labels have 7 missing values" says no kind)
+    _k(r"\b(?:labels?|targets?|class\s+ids?|y)\s+(?:have|has|had|take|takes|took|contain|contains|with)\s+"
+       r"(?P<num_classes>\d+)\s+(?:different|distinct|unique)\s+(?:values|labels|ids|classes)\b",
+       _QR, 0, negatable=False, num_classes="$int"),
     _k(r"(?:binary|two[\s-]class)\s+classifi\w*", _QR, 0, negatable=False, num_classes=2, task="classification"),
     # what the model is and does
     # (segmentation models and datasets by name; not U-Net, which diffusion models are built on too)
@@ -1159,6 +1167,67 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"distribution)|(?:rare|minority|under-?represented)\s+class(?:es)?|(?:predicts?|outputs?)\s+(?:only\s+|always\s+)?"
        r"the\s+majority\s+class|some\s+(?:classes|objects|categories)\s+(?:are\s+)?under-?represented",
        _QR, 0, class_imbalance=True),
+    # the classes said NOT to be balanced ("the classes are not balanced", "my data isn't balanced at all", "not a
+    # balanced dataset", "non-balanced labels"): an imbalance, the negation being the statement's own; not a balance
+    # only short of perfect ("not perfectly balanced", "not exactly 50/50 but close"), which is near balance
+    _k(r"\b(?:classes|labels|data(?:set)?|class\s+distribution|class\s+counts|targets)\s+(?:are|is|were|was)(?:n'?t|"
+       r"\s+not)\s+(?:(?:very|really|well|at\s+all)\s+)?balanced\b|"
+       r"\b(?:not|non)[\s-](?:a\s+)?balanced\s+(?:data(?:set)?|classes|labels|class\s+distribution)\b",
+       _QR, 0, negatable=False, class_imbalance=True),
+    # (the prefix typed as "in-" or a letter dropped, the usual slips the spelling corrector leaves: "inbalanced
+    # dataset", "unbalaced classes"; a negation still cancels them: "the data is not inbalanced")
+    _k(r"\b(?:in|um)balanc\w*|\bun?balac\w*", _QR, 0, class_imbalance=True),
+    # an imbalance denied ("the dataset is not imbalanced", "the labels aren't skewed"): the classes are balanced
+    _k(r"\b(?:classes|labels|data(?:set)?|class\s+distribution|targets)\s+(?:are|is|were|was)(?:n'?t|\s+not)\s+"
+       r"(?:(?:very|really|that|too)\s+)?(?:imbalanced|unbalanced|skewed)\b",
+       _QR, 0, negatable=False, class_imbalance=False),
+    # a top-k accuracy said with its figure ("top-1 58%", "top1 acc = 0.71", "top-5 accuracy of 90%"): an accuracy
+    _k(r"\btop-?[15](?:\s+acc(?:uracy)?)?\s*(?:[=:]|is|of|at|was|stuck\s+at|around)?\s*(?:\d+(?:\.\d+)?\s*%|0?\.\d+\b)",
+       _QR, 0, negatable=False, metric_kind="accuracy"),
+    # one class id given to every input, said with the id ("predicts 1 for all samples", "outputs class 0 for every
+    # image", "argmax gives 2 for each input"): the predictions are constant. The quantifier must range over the
+    # inputs (or end the clause): "outputs 1 for every epoch" counts no inputs, and a loss said of it is no answer
+    _k(r"\b(?:predicts?|predicted|predicting|outputs?|outputting|returns?|returning|gives?|giving|classif(?:y|ies)|"
+       r"labels?|says?)\s+(?:(?:only|just|always)\s+)?(?:(?:the\s+)?(?:class|label|category)\s+)?"
+       # (the class by its id, by a quoted name, or as one side of a binary task: "predicts 'cat'", "says positive")
+       r"(?:['\"]?\d{1,3}['\"]?(?![.\d%])|['\"][\w -]{1,20}['\"]|positive|negative|true|false|yes|no)"
+       r"\s+(?:for|on|to|with)\s+(?:(?:all|every|each|any)(?:\s+(?:single|one|of))?(?:\s+(?:the|my|our))?"
+       r"(?:\s+(?:test|val|validation|train|training|new|input|of))?\s*(?:samples?|inputs?|images?|examples?|"
+       r"instances?|rows?|items?|data(?:\s*points?)?|ones?|cases?|sentences?|texts?|pictures?|records?|patients?|"
+       r"things?)\b|(?:all|every|each|any)(?=\s*(?:$|[.,;:!?)\n])|\s+(?:and|but|so|even|no\s+matter|regardless)\b)|"
+       r"everything|anything)",
+       _QR, 0, predictions_constant=True, symptom="not_learning"),
+    # ... or said as the predictions' one value ("all predictions are 1", "argmax is always 3", "the preds are all
+    # class 0", "torch.argmax(logits, dim=1) is always 2"): every prediction is that one class
+    _k(r"\b(?:all|every)\s+(?:(?:the|my|of\s+the|of\s+my)\s+)?(?:predictions?|preds|predicted\s+(?:labels?|classes?)|"
+       r"argmax(?:es)?)\s+(?:are|is|were|was|come\s+out(?:\s+as)?|equals?)\s+(?:(?:class|label)\s+)?['\"]?\d{1,3}\b"
+       r"(?![.\d%])|"
+       r"\b(?:argmax(?:\([^)]{0,40}\))?|predictions?|preds|predicted\s+(?:labels?|class(?:es)?))\s+(?:is|are|was|were|"
+       r"stays?|remains?|gives?|returns?)\s+(?:always|all|constantly|only|just|every\s+time)\s+"
+       r"(?:(?:class|label)\s+)?['\"]?\d{1,3}\b(?![.\d%])|"
+       r"\bargmax(?:\([^)]{0,40}\))?\s+(?:gives|returns|is)\s+(?:(?:class|label)\s+)?\d{1,3}\s+(?:for|on)\s+"
+       r"(?:all|every|each|any)\b|"
+       # (the one answer said to persist: "it keeps predicting class 0", "just keeps outputting 1")
+       r"\b(?:keeps?|kept|keeping)\s+(?:on\s+)?(?:predicting|outputting|returning|giving|guessing)\s+"
+       r"(?:(?:the\s+)?(?:class|label)\s+)?['\"]?\d{1,3}\b(?![.\d%])",
+       _QR, 0, predictions_constant=True, symptom="not_learning"),
+    # the accuracy said to equal the largest class's share ("accuracy is exactly the proportion of negatives", "val
+    # acc = the majority class ratio", "my accuracy matches the share of class 0"): the score of answering that class
+    # for every input, which is what the model does
+    # (a denial between them is the statement's: "accuracy is not the same as the share of positives")
+    _k(r"\b(?:accuracy|acc)\b(?:(?!\b(?:not|never|above|below|over|under|better|worse|higher|lower)\b|n't)"
+       r"[^.;!?\n]){0,40}?(?:\b(?:equals?|equal\s+to|same\s+as|is\s+(?:exactly|just|only)|exactly|matche?s?|matching|"
+       r"identical\s+to)|=)\s+(?:to\s+)?(?:the\s+)?(?:majority[\s-]class(?:\s+(?:ratio|share|"
+       r"proportion|fraction|frequency|baseline|rate))?|class\s+(?:ratio|prior|imbalance\s+ratio|frequency)|"
+       r"(?:ratio|proportion|share|fraction|percentage|frequency|prevalence)\s+of\s+(?:the\s+)?(?:majority(?:\s+class)?|"
+       r"negatives?|positives?|(?:class|label)\s+\w+|zeros|ones|(?:biggest|largest|dominant)\s+class))",
+       _QR, 0, predictions_constant=True),
+    # one side of a binary task never given ("it never flags a single fraud", "never predicts any positive", "not
+    # one positive prediction"): every input gets the other class, a constant answer (the negation is the statement)
+    _k(r"\b(?:never|not\s+once|doesn'?t\s+ever|does\s+not\s+ever)\s+(?:flags?|predicts?|detects?|catch(?:es)?|"
+       r"outputs?|finds?|marks?|labels?)\s+(?:a\s+single|any|one)\s+(?:positive|fraud\w*|anomal\w*|defect\w*|spam|"
+       r"1s?|ones)\b|\b(?:not\s+(?:a\s+single|one)|zero|no)\s+positive\s+predictions?\b",
+       _QR, 0, negatable=False, predictions_constant=True),
     # a class counted as a small share, under 10% ("only 2% positives", "0.5% fraud cases", "the foreground class is
     # only 2% of the pixels", "defects make up 3% of the images"): the majority class dominates the labels
     _k(r"(?<![\d.])(?:\d|0?\.\d+|\d\.\d+)\s*%\s+(?:of\s+(?:the\s+|my\s+)?(?:data(?:set)?|samples|examples|labels|pixels|"

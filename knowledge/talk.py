@@ -3437,6 +3437,10 @@ RELOAD_DROP = 0.5
 CLASS_NOUNS = frozenset("class categories category label cls".split())
 """Nouns counting classes ("10 classes", "num_classes=5")."""
 
+CLASS_ID_FILLERS = frozenset("an i is of or to in on at as be it we".split())
+"""Short words after a singular class noun that name no class ("10 class a problem" is no count of class "a"; "500
+class b" is): read as words, not as a class's id, when a number before the noun might count that class."""
+
 SERIES_TURN = 0.05
 """How far (relative) a printed series must fall back from its best value to have turned ("val_acc 0.86 ... 0.80")."""
 

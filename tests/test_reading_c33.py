@@ -291,7 +291,7 @@ PROBES: list[tuple[str, dict]] = [
 ]
 
 FACTS = 187
-READ_FLOOR = 171
+READ_FLOOR = 172
 NOTHING_CEILING = 0
 WRONG_CEILING = 0
 ONE_DEVICE_UNREAD = ("misses multi_gpu=False: one device said is left unread by design "
@@ -314,8 +314,6 @@ XFAIL: dict[str, str] = {
                                                                'epoch_start_drop, not as a period)',
     'LoRA r=16 on a 31B model, one H200, bf16, per_device_tr': ONE_DEVICE_UNREAD,
     'all the code is the same, only the pytorch version diff': 'misses symptom (two epoch times, 13.62s against 294s)',
-    'bert-base-cased fine-tune: at epochs 2 and 3 the valida': 'misses predictions_constant (recall 1.0 and precision '
-                                                               '0.5 on a balanced binary set)',
     'the loss is around 0.85 after the first epoch and still': 'misses symptom (the same value at two times)',
     'blockdrop cl_training: train and test accuracy keep dro': 'misses metric_kind ("train and test accuracy")',
     'after one iteration the loss is already 0.0000 and stay': 'misses loss_collapses_zero (0.0000 after one step)',
