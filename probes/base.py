@@ -88,9 +88,11 @@ A minimal plugin (``probes/weight_norm.py``, listed as ``"weight_norm:WeightNorm
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from knowledge.measurements import MEASURE_BY_ID
@@ -393,6 +395,23 @@ def _threshold_entry(mid: str) -> dict[str, Any]:
     return {"value": m.value, "source": m.source}
 
 
+VALUES_ONLY: ContextVar[bool] = ContextVar("trainopt_values_only", default=False)
+"""Set while a window end builds observations for its trip check alone (``values_only``): ``emit`` then keeps
+the names, values and steps and leaves the evidence out. The trip check reads values only, and the evidence
+(every measured number made JSON-ready, the thresholds cited) was a quarter of a window end's work (issue 21);
+a trip's diagnosis builds the observations again, evidence and all."""
+
+
+@contextlib.contextmanager
+def values_only() -> Iterator[None]:
+    """Within this block, probe observations carry no evidence (see ``VALUES_ONLY``)."""
+    token = VALUES_ONLY.set(True)
+    try:
+        yield
+    finally:
+        VALUES_ONLY.reset(token)
+
+
 def emit(info: ProbeInfo, name: str, value: Any, evidence: dict[str, Any] | None = None,
          thresholds: Iterable[str] = (), step: int | None = None) -> Observation:
     """Build one validated observation from a probe, with its measured numbers as evidence.
@@ -410,6 +429,8 @@ def emit(info: ProbeInfo, name: str, value: Any, evidence: dict[str, Any] | None
     """
     if name not in info.measures:
         raise ValueError(f"probe {info.id} does not declare {name!r}")
+    if VALUES_ONLY.get():
+        return Observation.make(name, value, info.source, None, step)  # the trip check reads no evidence
     ev = jsonable(dict(evidence or {}))
     ev.update(threshold_evidence(*thresholds))
     return Observation.make(name, value, info.source, ev, step)

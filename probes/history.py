@@ -82,8 +82,10 @@ def unfiltered_loss(loss: float | None, grad_norm: float | None) -> float | None
 
 def _emit(name: str, value: Any, evidence: dict[str, Any] | None = None, thresholds: Sequence[str] = (),
           source: str = SOURCE) -> Observation:
-    from probes.base import jsonable, threshold_evidence
+    from probes.base import VALUES_ONLY, jsonable, threshold_evidence
 
+    if VALUES_ONLY.get():
+        return Observation.make(name, value, source)  # a window end's trip check: values only (base.values_only)
     ev = jsonable({k: v for k, v in (evidence or {}).items() if k != "label"})
     if thresholds:
         ev.update(threshold_evidence(*thresholds))

@@ -13,7 +13,7 @@ import torch
 
 from knowledge.errors import ContradictionError, ProbeError
 from knowledge.vocabulary import Observation
-from probes.base import HOOKS, WINDOW, merge
+from probes.base import HOOKS, WINDOW, merge, values_only
 from probes.config_lint import loss_name
 from probes.exam import check_target
 from probes.nonfinite import tensors_in
@@ -809,9 +809,7 @@ class Watch:
     def _flush(self, final: bool = False) -> None:
         win = self.read_window()
         self._call([p.accumulate for p in self._on_window], win)
-        obs = self.observations()
-        trips = tripped_rows({o.name: o for o in obs}, self.probes)
-        new = set(trips) - self._diagnosed
+        new = self._tripped() - self._diagnosed
         escalate = bool(new)
         if self._on_exchange and not final:
             # Under torch.distributed every rank enters this window end at the same step: one small gather tells
@@ -822,8 +820,7 @@ class Watch:
                 escalate = any(bool(s) for s in shared)
                 self._collective_trip = escalate
                 if escalate:
-                    new |= set(tripped_rows({o.name: o for o in self.observations()}, self.probes)) - \
-                        self._diagnosed
+                    new |= self._tripped() - self._diagnosed
         if escalate:
             self.trips.append({"step": self.steps, "rows": sorted(new) or ["another rank tripped"]})
             self._diagnosed |= new
@@ -831,6 +828,16 @@ class Watch:
             # (w.step arms the forward pre-hook for it after this)
 
     # ------------------------------------------------------------------ observations and diagnosis
+
+    def _tripped(self) -> set[str]:
+        """The rows the observations so far trip (``tripped_rows``), from their values alone.
+
+        The observations are built without evidence (``probes.base.values_only``): the check reads names and
+        values, and a trip's diagnosis builds them again in full (``_diagnose``).
+        """
+        with values_only():
+            obs = self.observations()
+        return set(tripped_rows({o.name: o for o in obs}, self.probes))
 
     def observations(self) -> list[Observation]:
         """Summary observations for everything measured so far (one per name, each stamped with its step)."""

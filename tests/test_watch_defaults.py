@@ -304,3 +304,19 @@ def test_a_loop_that_breaks_on_a_nan_loss_before_w_step_still_places_the_nan():
     assert w.steps == 437
     assert w.nonfinite_at.get("inputs") == 437, w.nonfinite_at
     assert w.diagnosis is not None and w.diagnosis.status != "clean"
+
+
+@pytest.mark.parametrize("fault", ["none", "lr_blowup", "nan_input"])
+def test_the_window_end_trip_check_reads_the_same_values_without_evidence(fault):
+    """The trip check's observations (``values_only``) are the full ones, name, value and step, minus evidence."""
+    from probes.base import values_only
+    from probes.watcher import tripped_rows
+
+    w = _train(fault, 640)
+    full = w.observations()
+    with values_only():
+        bare = w.observations()
+    assert [(o.name, o.value, o.source, o.step) for o in bare] == [(o.name, o.value, o.source, o.step) for o in full]
+    assert not any(o.evidence for o in bare) and any(o.evidence for o in full)  # evidence back after the block
+    assert tripped_rows({o.name: o for o in bare}, w.probes) == tripped_rows({o.name: o for o in full}, w.probes)
+    assert w._tripped() == set(tripped_rows({o.name: o for o in full}, w.probes))
