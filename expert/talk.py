@@ -58,7 +58,8 @@ FUZZY_LIMIT = 20_000
 """Texts longer than this are pasted logs (machine-written): spelling slips are not looked for."""
 CODE_FILTER_CHARS = 5_000
 """Texts at least this long search only the code idioms whose required words they hold (``_code_needed``): working
-those words out parses the idioms' patterns, once a process, which a typed complaint would not repay."""
+those words out parses the idioms' patterns, once a process, which a typed complaint would not repay (a shorter
+text filters with them only when the user's cache holds them: ``_stored_code_needed``)."""
 
 _TOKEN = rx.compile(
     r"(?P<num>[-+]?(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?)(?P<unit>\s?%|k\b|x\b)?"
@@ -6477,9 +6478,12 @@ class _Reader:
         spans = self._spans if self._spans is not None else [(0, len(self.text))]
         # (in those lines, or the whole of a text long enough, an idiom none of whose required words they hold
         # cannot match, and is not searched; on ASCII text, where case folding is exact)
+        # (a shorter text too, when the user's cache holds those words: a typed complaint then searches the few
+        # idioms it can match, not all fifty, and no pattern is parsed to know which)
+        stored = _stored_code_needed() if self._spans is None and len(self.text) < CODE_FILTER_CHARS else None
         said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else \
-            self.text.lower() if len(self.text) >= CODE_FILTER_CHARS else ""
-        needed = _code_needed() if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
+            self.text.lower() if len(self.text) >= CODE_FILTER_CHARS or stored is not None else ""
+        needed = (stored or _code_needed()) if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
         for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
             if words is not None and not any(w in said for w in words):
                 continue
@@ -6668,6 +6672,35 @@ def _code_needed() -> tuple[frozenset[str] | None, ...]:
     from expert.nlp import required_words
 
     return tuple(required_words(idiom.pattern) for idiom in K.CODE_IDIOMS)
+
+
+CODE_IDIOMS_CACHE = "code_idioms"
+
+
+@lru_cache(maxsize=1)
+def _stored_code_needed() -> tuple[frozenset[str] | None, ...] | None:
+    """Each code idiom's required words (``_code_needed``) kept in the user's cache; None when it is off.
+
+    Read back, they let a short complaint search only the idioms it can match (the same test a long text makes,
+    so the same matches) without parsing the idioms' patterns in every process. Worked out and stored on the
+    first call.
+    """
+    from expert import cache
+
+    if not cache.enabled():
+        return None
+    patterns = [idiom.pattern for idiom in K.CODE_IDIOMS]
+    data = cache.load_plain(CODE_IDIOMS_CACHE)
+    if data is not None:
+        try:
+            if data["patterns"] == patterns:
+                return tuple(None if w is None else frozenset(w) for w in data["needed"])
+        except (ValueError, KeyError, TypeError):
+            pass  # not what we write: work them out (and overwrite it)
+    needed = _code_needed()
+    cache.store_plain(CODE_IDIOMS_CACHE, {"patterns": patterns,
+                                          "needed": [None if w is None else sorted(w) for w in needed]})
+    return needed
 
 
 SIGNATURES_CACHE = "signatures"

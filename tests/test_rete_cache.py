@@ -241,6 +241,45 @@ def test_stored_error_signature_words_read_alike(cache_dir, monkeypatch):
     talk._stored_needed.cache_clear()
 
 
+CODE_SAMPLES = [
+    "I apply softmax then nn.CrossEntropyLoss and the loss is stuck at 2.3",
+    "the model ends in log_softmax and I use nll_loss, accuracy stays at chance",
+    "I use BCEWithLogitsLoss after a sigmoid and the loss plateaus",
+    "total_loss += loss every step and memory grows until OOM",
+    "I keep outputs.append(logits) during training and memory grows",
+    "loss = torch.tensor(loss.item()) then loss.backward() and nothing learns",
+    "nothing in my code calls sigmoid, the loss is flat",
+]
+
+
+def test_stored_code_idiom_words_read_alike(cache_dir, monkeypatch):
+    """Stored code idiom words let a short complaint search only the idioms it can match: the same
+    observations as searching all of them."""
+    from expert import talk
+    from expert.text import parse_complaint
+
+    def parsed():
+        return [[(o.name, o.value, o.source) for o in parse_complaint(s)] for s in CODE_SAMPLES]
+
+    monkeypatch.setenv("TRAINOPT_NO_CACHE", "1")
+    talk._stored_code_needed.cache_clear()
+    assert talk._stored_code_needed() is None
+    fresh = parsed()
+    monkeypatch.delenv("TRAINOPT_NO_CACHE")
+    talk._stored_code_needed.cache_clear()
+    stored = talk._stored_code_needed()  # worked out and stored
+    assert stored is not None and len(stored) == len(talk.K.CODE_IDIOMS)
+    talk._stored_code_needed.cache_clear()
+    assert talk._stored_code_needed() == stored  # read back
+    assert parsed() == fresh
+    names = {o[0] for obs in fresh for o in obs}
+    assert {"output_activation", "kept_graphs"} <= names  # the samples reach the idioms
+    cache.store(talk.CODE_IDIOMS_CACHE, b"{not json")
+    talk._stored_code_needed.cache_clear()
+    assert talk._stored_code_needed() == stored  # a damaged entry is worked out again
+    talk._stored_code_needed.cache_clear()
+
+
 def test_stored_cue_patterns_are_the_ones_the_phrases_give(cache_dir):
     """The cue patterns read back from the cache are exactly those normalising the keywords' phrases gives."""
     from expert import text
