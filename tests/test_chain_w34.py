@@ -6,8 +6,12 @@ derived. The plain algorithm is kept here as the reference: on random observatio
 vocabulary (and sets built to meet random rows), both give the same firings in the same order, the same values
 and the same standing facts, for the engine's rows and for the watch's trip rows.
 
-Timing note (2 shared cores, same process, alternating, the 41 observation sets of a tiny MLP's watch
-with ``every=10``): see the w34 commit message for the figures.
+Count and timing note (2 shared, loaded cores; same process, old and new alternating): the watch's trip rows
+are 99 rows and 4 joins; a tiny MLP's window ends (``every=10``) chain about 46 observations with 2 firings.
+Over 41 such observation sets, ``chain`` took a median 0.46 ms per call before and 0.20 ms after (best run
+0.26 -> 0.08 ms); ``Watch._tripped`` (after an untimed first call of each window end) a median 1.61 -> 1.56 ms,
+best 0.86 -> 0.73 ms. The plain fixpoint checked every row against the observations after each firing; the
+worklist checks each row once against them, then only the waiting rows' references.
 """
 
 from __future__ import annotations
