@@ -890,26 +890,74 @@ def _settle(facts: list[tuple[str, str, dict[str, Any]]], values: Mapping[str, A
                 if not (f[0] == "route" and f[1] in blocked and f[2]["basis"] not in ("cause", "lint"))]
 
 
-_AGENDAS: dict[tuple[int, ...], tuple[tuple[Row | Join, ...], tuple[Row | Join, ...], dict[str, frozenset[str]]]] = {}
+@dataclass(frozen=True)
+class _Agenda:
+    """The firing order of a set of rows and joins, and the indexes ``chain`` reads it through.
+
+    Attributes:
+        order: The rows and joins in firing order (salience, then id).
+        yields: Their ``yields_to`` relation.
+        needs: Per position in ``order``: the observation names that must be known for it to hold.
+        absent: Per position: the observation names that must not be known.
+        tests: Per position: the conditions to test on known values, as ``(name, condition)`` (``holds``'s
+            conditions less "known" and "not known", which ``needs`` and ``absent`` decide).
+        seeds: Observation name -> the positions listed under it, each position under one of its needed names
+            (so a state's known names list every position that may hold, once).
+        free: The positions that need no observation known.
+        readers: Observation name -> the positions whose conditions read it (known or not).
+    """
+
+    order: tuple[Row | Join, ...]
+    yields: dict[str, frozenset[str]]
+    needs: tuple[frozenset[str], ...]
+    absent: tuple[frozenset[str], ...]
+    tests: tuple[tuple[tuple[str, Cond], ...], ...]
+    seeds: dict[str, tuple[int, ...]]
+    free: tuple[int, ...]
+    readers: dict[str, tuple[int, ...]]
 
 
-def _agenda(items: tuple[Row | Join, ...]) -> tuple[tuple[Row | Join, ...], dict[str, frozenset[str]]]:
-    """``items`` in firing order (salience, then id) and their ``yields_to``, built once per set of row objects.
+def _pairs(item: Row | Join) -> tuple[tuple[str, Cond], ...]:
+    """The conditions ``holds`` (a row) or ``Join.holds`` (a join) tests, as ``(name, condition)`` pairs."""
+    return _compile(item)[1] if isinstance(item, Row) else tuple(sorted(item.conditions().items()))
 
-    A watch chains the same rows at every window end: sorting them and reading the explains-away relation
-    again each time repeated the same work. Rows and joins are immutable tables, keyed by identity; the
-    cache holds the objects themselves, so no id in a key can be reused by another object while it is cached.
+
+_AGENDAS: dict[tuple[int, ...], tuple[tuple[Row | Join, ...], _Agenda]] = {}
+
+
+def _agenda(items: tuple[Row | Join, ...]) -> _Agenda:
+    """``items`` in firing order with their ``yields_to`` and read indexes, built once per set of row objects.
+
+    A watch chains the same rows at every window end: sorting them, reading the explains-away relation and
+    indexing what each reads again each time repeated the same work. Rows and joins are immutable tables, keyed
+    by identity; the cache holds the objects themselves, so no id in a key can be reused by another object
+    while it is cached.
     """
     key = tuple(map(id, items))
     hit = _AGENDAS.get(key)
     if hit is not None:
-        return hit[1], hit[2]
+        return hit[1]
     order = tuple(sorted(items, key=lambda r: (-r.salience, r.id)))
     yields = yields_to(r for r in order if isinstance(r, Row))
+    pairs = [_pairs(r) for r in order]
+    needs = tuple(frozenset(n for n, c in ps if not isinstance(c, Absent)) for ps in pairs)
+    seeds: dict[str, list[int]] = {}
+    readers: dict[str, list[int]] = {}
+    for pos, ps in enumerate(pairs):
+        if needs[pos]:
+            seeds.setdefault(min(needs[pos]), []).append(pos)
+        for name, _ in ps:
+            readers.setdefault(name, []).append(pos)
+    agenda = _Agenda(order, yields, needs,
+                     tuple(frozenset(n for n, c in ps if isinstance(c, Absent)) for ps in pairs),
+                     tuple(tuple((n, c) for n, c in ps if not isinstance(c, (Absent, Present))) for ps in pairs),
+                     {n: tuple(ps) for n, ps in seeds.items()},
+                     tuple(pos for pos, need in enumerate(needs) if not need),
+                     {n: tuple(ps) for n, ps in readers.items()})
     if len(_AGENDAS) >= 64:  # a few row sets in practice (the watch's, tests'); never grows without bound
         _AGENDAS.clear()
-    _AGENDAS[key] = (items, order, yields)
-    return order, yields
+    _AGENDAS[key] = (items, agenda)
+    return agenda
 
 
 def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] = (),
@@ -923,6 +971,13 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
     routes. A row fires at most once. The engine compiles the same rows into experta rules; a
     property test holds the two to the same firings.
 
+    Only the rows that can still hold are looked at (a worklist): observations are only ever added, and a
+    known value never changes, so a row whose conditions on the observations fail once the names it needs are
+    known fails for good, and one that needs an unknown name waits until a firing derives that name (the rows
+    reading a derived name are checked again). Each firing rescans only that waiting list, in firing order, for
+    references (which change both ways), so the result is the plain fixpoint's; ``tests/test_chain_w34.py``
+    holds the two to the same firings, values and facts.
+
     Args:
         rows: The rows to chain.
         values: Observations, name -> value.
@@ -934,28 +989,57 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
     for ref in known:
         kind, _, key = ref.partition(":")
         facts.append((kind, key, {}))
-    order, yields = _agenda((*rows, *joins))
-    pending: list[Row | Join] = list(order)
+    agenda = _agenda((*rows, *joins))
+    order, needs, absent, tests = agenda.order, agenda.needs, agenda.absent, agenda.tests
     fired: list[Row | Join] = []
+    done: set[int] = set()
 
     def has(ref: str) -> bool:
         return _has_ref(facts, ref)
 
+    keys = values.keys()
+
+    def ready(pos: int) -> bool:
+        """Whether a position not yet fired meets its conditions on the observations (``holds`` less references)."""
+        if pos in done or not keys >= needs[pos] or not keys.isdisjoint(absent[pos]):
+            return False
+        for name, cond in tests[pos]:
+            if not cond.test(values[name]):
+                return False
+        item = order[pos]
+        return not isinstance(item, Join) or joined(item.test, *(values[n] for n in item.inputs))
+
+    def refs_hold(item: Row | Join) -> bool:
+        """Whether the references of a ready row (join) hold: ``holds``'s last check (``Join.holds``'s flag)."""
+        if isinstance(item, Join):
+            return not has(f"flag:{item.flag}")
+        return all(has(ref) for ref in item.need) and not any(has(ref) for ref in item.unless)
+
+    # The waiting list, in firing order: every position not fired whose conditions on the observations hold now
+    # (kept so: a firing changes the observations only by the names it derives, and their readers are re-checked).
+    waiting = sorted(pos for pos in (*agenda.free, *(p for n in values for p in agenda.seeds.get(n, ())))
+                     if ready(pos))
     while True:
-        nxt = next((r for r in pending
-                    if (r.holds(values, has) if isinstance(r, Join) else holds(r, values, has))), None)
-        if nxt is None:
+        at = next((i for i, pos in enumerate(waiting) if refs_hold(order[pos])), None)
+        if at is None:
             break
-        pending.remove(nxt)
+        pos = waiting.pop(at)
+        done.add(pos)
+        nxt = order[pos]
         fired.append(nxt)
         if isinstance(nxt, Join):
             facts.append(("flag", nxt.flag, {}))
         else:
+            new = [a.name for a in nxt.then if isinstance(a, Derive) and a.name not in values]
             for a in nxt.then:
                 if isinstance(a, Derive):
                     values.setdefault(a.name, a.value)
+            if new:
+                # a derived name may complete what a row needs, or end what it requires unknown
+                touched = {p for name in new for p in agenda.readers.get(name, ())}
+                waiting = sorted({*(p for p in waiting if p not in touched), *(p for p in touched if ready(p))})
             facts.extend(_asserts(nxt))
-        _explained_away(facts, yields)
+        _explained_away(facts, agenda.yields)
         _settle(facts, values)
     return Chain(fired, values, facts)
 
