@@ -109,6 +109,15 @@ MEASURES: tuple[Measure, ...] = (
     Measure("MT-DEAD-RELU", 0.5, "more than this fraction of a layer's ReLU units output zero for every example",
             f"{SAGEMAKER} DeadRelu (threshold_layer 50%); {DEEPDIAG} 'dying ReLU'",
             Cite(SAGEMAKER, "DeadRelu", "threshold_layer")),
+    # A regularised model (a VAE's KL term, a sparsity penalty) or a wide layer on all-positive inputs can leave
+    # half a layer silent early and still learn at full pace: the live units carry the signal. Only a layer that
+    # has lost nearly every unit starves a run that is otherwise learning.
+    Measure("MT-DEAD-RELU-ALL", 0.9,
+            "while the loss falls normally, dead ReLUs are spare capacity unless at least this fraction of a "
+            "layer is dead",
+            f"{DEEPDIAG} 'dying ReLU' (its symptom is a loss that stops improving); Lu et al., 'Dying ReLU and "
+            "Initialization' (2019): a layer dead for every input cuts the network; the 90% is ours",
+            Cite(DEEPDIAG, "dying ReLU", "training stalls")),
     Measure("MT-SATURATION", 0.5, "more than this fraction of a layer's tanh/sigmoid outputs are saturated",
             f"{SAGEMAKER} SaturatedActivation (threshold_layer 50%); {DEEPDIAG} 'saturated activation'",
             Cite(SAGEMAKER, "SaturatedActivation", "threshold_layer")),
@@ -831,7 +840,14 @@ ROWS = (
         avoid=("Do not train for more epochs: steps this small stay at chance for a long time.",
                "Do not suspect the labels before the LR gives the model a working update rate.")),
     # --- activation health -----------------------------------------------------------------------------
-    Row("MS-DEAD-01", {"dead_relu_fraction": ge("MT-DEAD-RELU")},
+    # Dead units are a fault when they stop the learning: a run whose loss falls normally with part of a layer
+    # dead (a VAE whose KL term silences encoder units, sparse activations) has capacity to spare.
+    Row("MS-DEAD-00", {"dead_relu_fraction": lt("MT-DEAD-RELU-ALL"), "loss_behavior": "decreasing_normally"},
+        (Derive("dead_units_spare", True),),
+        "A layer with many dead ReLUs still passes the signal through its live ones; while the loss keeps "
+        "falling normally those carry the learning.",
+        Cite(DEEPDIAG, "dying ReLU", "training stalls"), salience=Salience.DERIVE),
+    Row("MS-DEAD-01", {"dead_relu_fraction": ge("MT-DEAD-RELU"), "dead_units_spare": Absent()},
         (Find("Not Learning", "warning", "most ReLU units in a layer never activate (dead ReLUs): they pass no "
               "gradient"),
          RouteTo("gradient-management", "primary", "init and activation choice that keep units alive"),

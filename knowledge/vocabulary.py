@@ -255,6 +255,8 @@ SPECS: tuple[Spec, ...] = (
     _s("nonfinite_module", "First module whose forward output held NaN/Inf.", group="probe"),
     _f("dead_relu_fraction", "Largest per-layer fraction of ReLU units that never fire on a batch.", low=0.0,
        high=1.0, group="probe"),
+    _b("dead_units_spare", "Part of a layer's ReLUs are dead (short of MT-DEAD-RELU-ALL) while the loss falls "
+       "normally: the live units carry the learning.", group="probe"),
     _f("saturation_fraction", "Largest per-layer fraction of saturated tanh/sigmoid outputs.", low=0.0, high=1.0,
        group="probe"),
     _f("update_ratio", "Median over layers of |weight update| / |weight| per optimizer step.", low=0.0,
