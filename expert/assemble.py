@@ -360,6 +360,7 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
 
     # fixes and what not to do, from every row that fired and still stands --------------------------
     fixes: list[dict[str, Any]] = []
+    fixed: set[str] = set()  # the rules in ``fixes`` (a rule's fix is listed once)
     avoid: list[str] = []
     standing = {f["id"] for f in by_kind.get("Finding", [])} | {r["rule"] for r in by_kind.get("Route", [])} \
         | {b["rule"] for b in by_kind.get("Boundary", [])} | {b["rule"] for b in by_kind.get("Block", [])} \
@@ -372,7 +373,8 @@ def assemble(observations: Mapping[str, Observation], asked: list[dict[str, Any]
         if not isinstance(row, Row) or row.id not in standing:
             continue
         fix, variant = fix_for(row.id, row.fix, values)  # the fix as the user's set-up writes it
-        if fix is not None and not any(x["rule"] == row.id for x in fixes):
+        if fix is not None and row.id not in fixed:
+            fixed.add(row.id)
             fixes.append({"rule": row.id, "explain": fix.explain, "code": fix.code,
                           **({"written_for": dict(sorted((k, str(v)) for k, v in variant.when.items()))}
                              if variant else {})})

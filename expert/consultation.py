@@ -61,6 +61,10 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
 )
 
 
+EMPTY_AFTER_RUN = True
+"""Empty the network's memories as a run ends (``Consultation._run_engine``); tests that read what a run left in
+them turn it off."""
+
 _CANONICAL = {"loss_fn": canonical_loss, "optimizer": canonical_optimizer, "lr_schedule": canonical_schedule}
 
 
@@ -482,6 +486,12 @@ class Consultation:
             facts = [f for f in e.facts.values()]
             return assemble(self._obs, self.asked, facts, trail, self.incomplete), trail, facts
         finally:
+            # The network's memories hold the run's tokens (thousands of small containers) until the next run's
+            # reset: emptied now, they are freed by reference counting here rather than walked by the collector's
+            # first pass once it is back on, then moved up its generations and walked again. The next run's reset
+            # finds them empty (``CachedReteMatcher.reset``); the facts and trail returned are not the network's.
+            if EMPTY_AFTER_RUN:
+                e.matcher.reset()
             if collecting:
                 gc.enable()
 

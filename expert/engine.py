@@ -141,10 +141,12 @@ def _info(rule: Rule) -> RuleInfo:
 
 def _sig(act: Any) -> tuple[Any, ...]:
     context = act.context
-    try:  # (the network hashes every activation it makes, bindings included: a value is hashable as a rule)
-        bound = frozenset(context.items())
-    except TypeError:
-        bound = frozenset((k, _hashable(v)) for k, v in context.items())
+    bound = act.__dict__.get("frozen")  # ``frozenset(context.items())`` kept by the network (``rete._Activation``)
+    if bound is None:
+        try:  # (the network hashes every activation it makes, bindings included: a value is hashable as a rule)
+            bound = frozenset(context.items())
+        except TypeError:
+            bound = frozenset((k, _hashable(v)) for k, v in context.items())
     return (_info(act.rule).id, frozenset(map(_FACT_ID, act.facts)), bound)
 
 
@@ -189,7 +191,9 @@ class TotalOrderStrategy(Strategy):
         if gone:
             # Scan everything: experta's bisect-and-neighbours removal misses equal keys further away. An
             # activation's rule, facts and bindings never change, so its signature is computed once.
-            agenda.activations = [a for a in agenda.activations if _sig_of(a) not in gone]
+            # (a signature kept already is read in C: most activations on the agenda were scanned before)
+            agenda.activations = [a for a in agenda.activations
+                                  if (a.__dict__.get("sig") or _sig_of(a)) not in gone]
         for act in added:
             act.key = self.get_key(act)
             # the place experta's ``Activation.__lt__`` (``self.key < other.key``) finds, compared in C
@@ -349,7 +353,7 @@ def _constrained(fact: Any) -> bool:
     return got
 
 
-def _add_fact(fl: Any, fact: Any, special: bool) -> Any:
+def _add_fact(fl: Any, fact: Any, special: bool, log: bool | None = None) -> Any:
     """Add a fact as experta's ``FactList.declare`` does: validate, add unless held; the new fact, or None.
 
     The fact id is experta's (the class and every field but the special ones), built in one step when no key
@@ -372,7 +376,7 @@ def _add_fact(fl: Any, fact: Any, special: bool) -> Any:
         fl.last_index += 1
         fl.added.append(fact)
         fl.reference_counter[fact_id] += 1
-        if FACTS.isEnabledFor(_INFO):  # (``Logger.info`` asks the same first: one call per fact less)
+        if FACTS.isEnabledFor(_INFO) if log is None else log:  # (``Logger.info`` asks the same first)
             FACTS.info(" ==> %s: %r", fact, fact)
         return fact
     return None
@@ -454,8 +458,9 @@ class AuditedEngine(KnowledgeEngine):
             raise KeyError("Cannot declare facts containing double underscores as keys.")
         fl = self.facts
         last = None
+        log = FACTS.isEnabledFor(_INFO)  # asked once per declare, not once per fact (the level holds meanwhile)
         for fact, (_, special) in zip(facts, keys_of):
-            last = _add_fact(fl, fact, special)
+            last = _add_fact(fl, fact, special, log)
         if not self.running:
             added, removed = self.get_activations()
             self.strategy.update_agenda(self.agenda, added, removed)
