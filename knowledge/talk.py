@@ -774,9 +774,9 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
     # "nothing" as the subject of training, said to have stopped ("now nothing trains anymore"): no weight moves any
-    # more (not bare: "nothing trains faster than a small model" compares)
-    "nothing train anymore": {"symptom": "not_learning"}, "nothing train any more": {"symptom": "not_learning"},
-    "nothing train at all": {"symptom": "not_learning"},
+    # more (not bare: "nothing trains faster than a small model" compares; and no phrase with "more", whose lemma
+    # "much" the tables rely on)
+    "nothing train anymore": {"symptom": "not_learning"}, "nothing train at all": {"symptom": "not_learning"},
     # ("learning" is a word of its own in the lexicon: the progressive is spelled with it)
     "learning nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
