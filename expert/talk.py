@@ -4083,6 +4083,18 @@ class _Reader:
                  " ".join(self.lemmas(p.i, p.j)) in K.OPTIMIZER_KNOBS]
         if topic == "optimizer" and knobs:
             topic = knobs[0]
+        # ... and the knob said by its verb, of the parameters it is applied to ("configure AdamW's param groups so
+        # the biases are not decayed"): a weight-decay question, unless the decay is the learning rate's
+        # (the question's clause may stop before the clause that says what is decayed: read on to the sentence end)
+        elif topic == "optimizer":
+            end_at = next((n for n in range(lo, len(self.tokens)) if self.tokens[n].text in _SENTENCE_END),
+                          len(self.tokens))
+            said = self.lemmas(lo, end_at)
+            decays = [n for n in range(lo, end_at) if self.tokens[n].lemma == "decay"]
+            if decays and not set(said) & K.LR_DECAY_WORDS and not any(
+                    p.i <= n < p.j for p in self.parts_in(lo, end_at) if "topic" in p.roles or "tv" in p.roles
+                    for n in decays):
+                topic = K.TOPICS["weight decay"]
         # (the settings stated before the question are the run's: "lr 3e-4, bs 32, adamw, should I warm up?")
         start, end = self.tokens[asked_from].start if asked_from < hi else toks[0].start, toks[-1].end
         if topic == "tracking":
@@ -4181,6 +4193,10 @@ class _Reader:
         # (another person's run, or words reported or weighed, are no setting in use: "my friend uses a batch size
         # of 512, what batch size should I use?")
         if words & K.NOT_OWN_WORDS:
+            return False
+        # (a setting offered "with" and then "without" is weighed, not in use: "two param groups, one with weight
+        # decay and one without?")
+        if words & K.IN_USE_WORDS == {"with"} and "without" in self.lemmas(b, hi):
             return False
         listed = b < hi and self.tokens[b].text == "," and all(
             p.i <= n < p.j or t.kind == "num" or t.text in ("=", ":") for n, t in enumerate(self.tokens[a:b], a))

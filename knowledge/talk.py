@@ -523,6 +523,10 @@ OPTIMIZER_KNOBS = frozenset({"weight decay", "wd", "weight_decay", "decoupled we
 """Topics (``TOPICS``' phrases) that are knobs set in the optimizer: asked about with the optimizer named ("what weight
 decay in my optimizer?"), the knob is the question's topic, not the optimizer."""
 
+LR_DECAY_WORDS = frozenset({"lr", "learning", "rate", "schedule", "scheduler", "cosine", "linear", "step", "warmup",
+                            "exponential"})
+"""Words that make a question's "decay" the learning rate's ("how should AdamW decay the lr?"), not the weights'."""
+
 NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "reinforcement learning",
                      "contrastive learning", "self-supervised learning", "federated learning", "metric learning",
                      "representation learning", "curriculum learning", "multi-task learning", "fine tune",
@@ -779,6 +783,10 @@ IDIOMS: dict[str, dict[str, Any]] = {
     "train faster": {"symptom": "slow_training"}, "training faster": {"symptom": "slow_training"},
     "hard to train": {"symptom": "not_learning"}, "barely make progress": {"symptom": "not_learning"},
     "barely make any progress": {"symptom": "not_learning"}, "learn nothing": {"symptom": "not_learning"},
+    # "nothing" as the subject of training, said to have stopped ("now nothing trains anymore"): no weight moves any
+    # more (not bare: "nothing trains faster than a small model" compares; and no phrase with "more", whose lemma
+    # "much" the tables rely on)
+    "nothing train anymore": {"symptom": "not_learning"}, "nothing train at all": {"symptom": "not_learning"},
     # ("learning" is a word of its own in the lexicon: the progressive is spelled with it)
     "learning nothing": {"symptom": "not_learning"},
     "nothing be learn": {"symptom": "not_learning"}, "not much be learn": {"symptom": "not_learning"},
