@@ -1964,7 +1964,8 @@ class _Reader:
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
             if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE | K.OTHER_POSSESSIVES or \
-                    self._other_work(lo, n, k) or (t.text.lower() == "their" and self._mine_after(k)):
+                    self._other_work(lo, n, k) or \
+                    (t.text.lower() == "their" and (self._mine_after(k) or self._own_before(lo))):
                 # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
                 # shares it, so it moves in the user's run as well
                 return _SHARED_TOO.search(self.text, self.tokens[k].end,
@@ -1978,6 +1979,15 @@ class _Reader:
         """
         hi = _sentence_bounds(self.tokens, k)[1]
         return any(t.text.lower() in _OWN_PRONOUNS for t in self.tokens[k + 1:hi])
+
+    def _own_before(self, lo: int) -> bool:
+        """Whether the sentence of the clause at ``lo`` says the user's own before that clause.
+
+        "my loss goes down, but their loss is flat", "mine drops but their loss is flat": "their" set against the
+        user's own is another's (as with "mine" after it, ``_mine_after``).
+        """
+        s_lo = _sentence_bounds(self.tokens, lo)[0]
+        return any(t.text.lower() in _OWN_PRONOUNS | {"my", "our"} for t in self.tokens[s_lo:lo])
 
     def _other_work(self, lo: int, n: int, k: int) -> bool:
         """Whether token ``n`` names a work or a reference run as the place or source of what moves at ``k``.
