@@ -146,3 +146,8 @@ def test_their_curve_after_mine(text: str) -> None:
 
 def test_own_curve_plateau_read() -> None:
     assert_reads("my loss goes down but then it is flat", {"loss_behavior": "plateau_after_learning"})
+
+
+def test_their_without_contrast_is_own() -> None:
+    # "their" pointing back at the user's own things (no contrast with another's run)
+    assert_reads("the modules of my model don't learn at all; their weights never change", {"update_ratio": 0.0})
