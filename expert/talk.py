@@ -131,6 +131,8 @@ _STALLS = frozenset({"plateau", "stuck", "flat", "flatline", "not-down", "not-im
 _USE_VERBS = frozenset("use train run set pick choose keep".split())
 """Verbs whose object is a setting the run is run with ("I use batch 4096", "trained with batch 256")."""
 _OWN_PRONOUNS = frozenset({"mine"})
+_CONTRAST_WORDS = frozenset("but while whereas yet unlike though although".split())
+"""Words that set another's quantity against the user's own ("my loss drops but their loss is flat")."""
 """Pronouns that name the user's own of a quantity said of another's run ("his loss drops, mine doesn't")."""
 _THAN_FILLERS = frozenset("the my our its that on in for of with".split())
 """Words that may stand between "than" and the quantity it compares with ("than on the train loss")."""
@@ -1965,7 +1967,8 @@ class _Reader:
             if t.lemma in K.PERSONAL_WORDS or t.text.lower() in K.PERSONAL_WORDS:
                 return False
             if t.lemma in K.OTHER_PEOPLE or t.text.lower() in K.OTHER_PEOPLE | K.OTHER_POSSESSIVES or \
-                    self._other_work(lo, n, k) or (t.text.lower() == "their" and self._mine_after(k)):
+                    self._other_work(lo, n, k) or \
+                    (t.text.lower() == "their" and (self._mine_after(k) or self._own_before(lo))):
                 # "my coworker's model overfits, mine too", "someone had nan loss, and I have it too": the user
                 # shares it, so it moves in the user's run as well
                 return _SHARED_TOO.search(self.text, self.tokens[k].end,
@@ -1979,6 +1982,17 @@ class _Reader:
         """
         hi = _sentence_bounds(self.tokens, k)[1]
         return any(t.text.lower() in _OWN_PRONOUNS for t in self.tokens[k + 1:hi])
+
+    def _own_before(self, lo: int) -> bool:
+        """Whether the sentence of the clause at ``lo`` says the user's own before that clause.
+
+        "my loss goes down, but their loss is flat", "mine drops but their loss is flat": "their" set against the
+        user's own is another's (as with "mine" after it, ``_mine_after``).
+        """
+        s_lo = _sentence_bounds(self.tokens, lo)[0]
+        own = [n for n in range(s_lo, lo) if self.tokens[n].text.lower() in _OWN_PRONOUNS | {"my", "our"}]
+        # (set against it by a contrast: "my modules don't learn; their weights never change" is the user's own)
+        return bool(own) and any(t.text.lower() in _CONTRAST_WORDS for t in self.tokens[own[0]:lo + 1])
 
     def _other_work(self, lo: int, n: int, k: int) -> bool:
         """Whether token ``n`` names a work or a reference run as the place or source of what moves at ``k``.

@@ -966,13 +966,19 @@ _CLASS_COUNTS = (
     rx.compile(rf"\b{_COUNT}\s+(?:samples?|examples?|images?|instances?|rows?|records?|items?|points?)\s+"
                r"(?:of|in|for|from|with|labell?ed(?:\s+as)?)\s+(?:the\s+)?(?:class|label|category)\b", re.IGNORECASE),
     # "39.6K of them class 0", "4,800 are label 1", "300 belong to class 2", "2600 of class 0"
-    rx.compile(rf"\b{_COUNT}\s+(?:of\s+(?:them\s+)?)?(?:are\s+|is\s+|belong\s+to\s+|in\s+)?(?:the\s+)?(?:class|label|category)"
+    rx.compile(rf"(?<![\d.])\b{_COUNT}\s+(?:of\s+(?:them\s+)?)?(?:are\s+|is\s+|belong\s+to\s+|in\s+)?(?:the\s+)?(?:class|label|category)"
                r"\s+[\w'\"]+", re.IGNORECASE),
     # "class 0 has 4500 images", "class 1: 300", "label 2 only has 15 examples"
     rx.compile(rf"\b(?:class|label|category)\s+[\w'\"]+\s*(?:has|have|had|with|:|=|->)\s*(?:only\s+|just\s+)?"
                rf"{_COUNT}(?!\s*%)", re.IGNORECASE),
 )
 """Counts said of one class each: the number of examples in a class, positives or negatives, a named rare kind."""
+_BARE_CLASS_COUNT = 2
+"""The pattern of ``_CLASS_COUNTS`` whose count names no examples ("2600 of class 0"): in a clause of predictions
+(``_PREDICTION_COUNT``: "only 5 of class 1 are predicted correctly, 480 of class 0") it counts the ones predicted
+right or wrong, not the class's size."""
+_PREDICTION_COUNT = rx.compile(r"\b(?:predict\w*|correct\w*|incorrect\w*|misclassif\w*|classified|right|wrong\w*|"
+                               r"hits?|miss(?:es|ed)?|detected|found|recall\w*|precision)\b", re.IGNORECASE)
 _CLASS_WORDS = ("positive", "negative", "fraud", "normal", "benign", "malignant", "anomal", "defect", "minority",
                 "majority", "class", "label", "category")
 """Words one of which every pattern of ``_CLASS_COUNTS`` holds: a sentence of ASCII text with none of them has no
@@ -1028,8 +1034,16 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
             if k == len(marks) or marks[k] >= hi:
                 continue  # no class word in it: no pattern of a class's count can match
         counts: list[tuple[float, int, int]] = []
-        for pattern in _CLASS_COUNTS:
+        predictions = False  # (once one bare count is of predictions, the ones listed after it are too)
+        for p, pattern in enumerate(_CLASS_COUNTS):
             for m in pattern.finditer(text, lo, hi):
+                if p == _BARE_CLASS_COUNT:
+                    a = max(text.rfind(",", lo, m.start()), text.rfind(";", lo, m.start()), lo)
+                    b = min((x for x in (text.find(",", m.end(), hi), text.find(";", m.end(), hi)) if x >= 0),
+                            default=hi)
+                    predictions = predictions or bool(_PREDICTION_COUNT.search(text, a, b))
+                    if predictions:
+                        continue
                 if not any(a < m.end() and m.start() < b for _v, a, b in counts):
                     counts.append((_count_value(m.group("n")), m.start(), m.end()))
         if not counts:
@@ -1068,10 +1082,34 @@ _RATE_NAME = rx.compile(r"\b(?P<name>recall|sensitivity|tpr|true\s+positive\s+ra
 _RATE_FIGURE = rx.compile(r"(?<![\w.])(?P<v>\d+(?:\.\d+)?|\.\d+)(?P<pct>\s*(?:%|percent))?(?![\w.])", re.IGNORECASE)
 _RATE_NOT_FIGURE = rx.compile(r"(?:class|label|category|epoch|step|iteration|top-?|@|k\s*=)\s*$", re.IGNORECASE)
 """What makes the number after it an id or a count, not a rate ("recall for class 0", "after epoch 3", "recall@5")."""
-_RATE_CHANGE = rx.compile(r"\bfrom\b[^.;!?\n]*\bto\b|(?:recall|precision)\s*@|->|→|"
-                          r"\b(?:went|goes|go|rose|dropped|improved|increased|decreased)\s+(?:up\s+|down\s+)?to\b|\bnot\b|n't\b|\bnever\b|\bif\b|\?|\b(?:would|should|"
-                          r"want|target|goal|expect)\w*", re.IGNORECASE)
-"""A rate said as a change, a denial, a wish or a question: not the run's present pair."""
+_FIGURE_NOT_OWN_LEVEL = (r"\bfrom\b[^.;!?\n]*\bto\b|->|→|\b(?:went|goes|go|rose|dropped|improved|increased|decreased)"
+                         r"\s+(?:up\s+|down\s+)?to\b|\b(?:not|never|if|should|would|expect\w*|want\w*|target\w*|goal\w*|"
+                         r"reported)\b|n't\b|\?")
+"""A figure said as a change, a denial, a wish or a question: no present level of the run (the rate and the
+accuracy readers share it, with the words of another's run, ``_figure_not_own``)."""
+
+
+@lru_cache(maxsize=1)
+def _figure_not_own() -> re.Pattern[str]:
+    """``_FIGURE_NOT_OWN_LEVEL``, or a word giving the sentence's figures to another run.
+
+    A person other than the user, a third person's possessive, a published work, or "mine" / "theirs" set against
+    another's ("my colleague's accuracy is 10%, mine is 90%", "in the paper, recall is 1.0"): the talk reader's lists
+    of whose a movement is, shared.
+    """
+    from knowledge.talk import OTHER_PEOPLE, OTHER_POSSESSIVES, OTHER_WORKS
+
+    words = sorted(OTHER_PEOPLE | OTHER_POSSESSIVES | OTHER_WORKS | {"mine", "theirs"}, key=len, reverse=True)
+    return rx.compile(rf"{_FIGURE_NOT_OWN_LEVEL}|\b(?:{'|'.join(map(re.escape, words))})(?:'s|s')?\b", re.IGNORECASE)
+
+
+_RATE_CHANGE = rx.compile(r"(?:recall|precision)\s*@", re.IGNORECASE)
+"""A rate at a cut-off ("recall@5"): a ranking's figure, not a classifier's pair."""
+_SPLIT_TRAIN = rx.compile(r"\b(?:on|in|for)\s+(?:the\s+)?train(?:ing)?\b|\btrain(?:ing)?[-\s_]*(?:set|data|split)\b",
+                          re.IGNORECASE)
+_SPLIT_HELD = rx.compile(r"\b(?:val(?:idation)?|test|dev|held[-\s]?out|holdout)\b", re.IGNORECASE)
+"""A sentence naming both a training split and a held-out one mixes their figures ("recall of 100% on the training
+set, precision 0.3 on val"): no one pair of the same predictions."""
 
 
 def _rate_figures(text: str, lo: int, hi: int) -> dict[str, list[float]]:
@@ -1098,20 +1136,27 @@ def _constant_by_rates(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
     Recall of 1 beside a precision below it ("recall 1.0 and precision 0.5", "precision 0.5, recall 100%"): every
     input is predicted positive, so every positive is found and precision is the positives' share. Per-class recall of
     1 for one class and 0 for the others ("recall is 1.0 for class 0 and 0.0 for class 1"): everything is that class.
-    A rate said as a change ("recall went from 0.5 to 0.9"), denied, wished for or asked is no such pair; nor is a
-    perfect pair (recall and precision both 1).
+    A rate said as a change ("recall went from 0.5 to 0.9"), denied, wished for, asked or given to another run is no
+    such pair; nor is a precision near the recall (``MT-RATE-CONSTANT-PRECISION``: "recall 1, precision 0.97" is a
+    good classifier), nor figures of two splits ("recall 1 on train, precision 0.3 on val").
     """
     if "predictions_constant" in best:
         return
+    from knowledge.measurements import threshold
+
+    top, low_precision = threshold("MT-RATE-FULL"), threshold("MT-RATE-CONSTANT-PRECISION")
     for sentence in re.finditer(r"(?:[^.!?\n]|[.](?=\d))+[.!?]?", text):
         lo, hi = sentence.span()
-        if not _RATE_NAME.search(text, lo, hi) or _RATE_CHANGE.search(text, lo, hi):
+        if not _RATE_NAME.search(text, lo, hi) or _RATE_CHANGE.search(text, lo, hi) or \
+                _figure_not_own().search(text, lo, hi) or \
+                (_SPLIT_TRAIN.search(text, lo, hi) and _SPLIT_HELD.search(text, lo, hi)):
             continue
         rates = _rate_figures(text, lo, hi)
         recall, precision = rates.get("recall", []), rates.get("precision", [])
-        full = [r for r in recall if r >= 0.99]
-        constant = (len(recall) == 1 and full and len(precision) == 1 and precision[0] < 0.99) or \
-            (len(recall) >= 2 and len(full) == 1 and all(r <= 0.01 for r in recall if r < 0.99) and not precision)
+        full = [r for r in recall if r >= top]
+        # (a precision clearly below the full recall: 0.98 beside 0.99 is a good classifier, not one answer)
+        constant = (len(recall) == 1 and full and len(precision) == 1 and precision[0] <= low_precision) or \
+            (len(recall) >= 2 and len(full) == 1 and all(r <= 1 - top for r in recall if r < top) and not precision)
         if not constant:
             continue
         words = text[lo:hi].strip()
@@ -1127,13 +1172,16 @@ _ACC_FIGURE = rx.compile(r"(?<!top-5\s)(?<!top5\s)(?<!train\s)(?<!training\s)(?<
                          r"\b(?:val(?:idation)?\s+|test\s+|eval\s+)?"
                          r"(?:top-?1\s+)?(?:accuracy|acc)\b\s*(?:(?:is|was|of|at|=|:|around|about|stays?|stayed|stuck|"
                          r"remains?|hovers?|sits?|plateaus?|only|just|~|still|hovering|staying)\s*)*"
-                         r"(?:(?P<v>\d+(?:\.\d+)?|\.\d+)(?P<pct>\s*(?:%|percent))?(?![\w.])|(?P<chance>(?:random\s+)?chance\b|"
+                         r"(?:(?P<v>\d+(?:\.\d+)?|\.\d+)(?P<pct>\s*(?:%|percent))?(?![\w.])"
+                         r"(?!\s*(?:epochs?|steps?|iter\w*|batch\w*|class(?:es)?|categor\w*|labels?|samples?|images?)\b)"
+                         r"|(?P<chance>(?:random\s+)?chance\b|"
                          r"1\s*/\s*(?:num_classes|n_classes|n|c|k)\b|random\s+guess\w*))", re.IGNORECASE)
 """An accuracy said with its figure, or said to be at chance ("accuracy stuck at 10%", "val acc at chance level"),
 not a training accuracy (whose chance level says nothing of what the model learnt to generalise)."""
-_ACC_UNCERTAIN = rx.compile(r"\bfrom\b[^.;!?\n]*\bto\b|->|→|\b(?:above|over|better\s+than|beyond|not|never|if|"
-                            r"should|would|expect\w*|want|target|paper|reported)\b|n't\b|\?", re.IGNORECASE)
-"""A figure said as a change, against chance, denied, wished for or reported by others: no level of the run."""
+_ACC_UNCERTAIN = rx.compile(r"\b(?:above|over|better\s+than|beyond)\b", re.IGNORECASE)
+"""A figure said against chance: no level of the run (nor one ``_figure_not_own`` finds)."""
+_ACC_TRAIN_BEFORE = rx.compile(r"\btrain(?:ing)?(?:[-\s_]*(?:set|data|split)(?:'s)?)?[-\s_/]+$", re.IGNORECASE)
+"""A training split named just before the accuracy ("training-set accuracy", "train set acc"): the training figure."""
 
 
 def _chance_ratio(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
@@ -1157,8 +1205,10 @@ def _chance_ratio(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: st
     else:
         for sentence in re.finditer(r"(?:[^.!?\n]|[.](?=\d))+[.!?]?", text):
             lo, hi = sentence.span()
+            if _ACC_UNCERTAIN.search(text, lo, hi) or _figure_not_own().search(text, lo, hi):
+                continue
             m = _ACC_FIGURE.search(text, lo, hi)
-            if m is None or _ACC_UNCERTAIN.search(text, lo, hi):
+            if m is None or _ACC_TRAIN_BEFORE.search(text[max(lo, m.start() - 24):m.start()]):
                 continue
             if m.group("chance"):
                 ratio = 1.0

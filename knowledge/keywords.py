@@ -277,6 +277,13 @@ _MISMATCH_LINK = r"(?:but|while|whereas|yet|though|although|however|vs\.?|versus
     r"does\s+not\s+match|mismatch\w*)"
 """What sets two counts said in one breath against each other ("num_labels=10 but out_features=5")."""
 
+_NOT_ASKED_ITEMS = "".join(
+    rf"(?<!\b{lead}\s{filler})" for lead in ("does", "do", "did", "whether", "if", r"possible\sthat", "can", "could",
+                                             "might", "may")
+    for filler in ("", r"the\s", r"the\ssame\s", r"same\s", r"any\s", r"some\s", r"my\s"))
+"""Lookbehinds: the items after a yes/no question's lead or "whether" ("does the same image appear in both ...",
+"check whether the same images are in both ...", "is it possible that the same images ..."): asked, not found."""
+
 KEYWORDS: tuple[Keyword, ...] = (
     # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
@@ -346,9 +353,11 @@ KEYWORDS: tuple[Keyword, ...] = (
     # items said to sit in both splits ("108 patients have cells in both the train and the validation indices",
     # "some images are in both the training and test sets"): an item, a verb of being there, then "in both <train>
     # and <held-out>"; not a setting or a figure both splits share ("the images are resized in both train and val",
-    # "the loss falls in both"), and a denial ("no patient is in both") cancels it
-    _k(r"\b(?:samples?|patients?|subjects?|images?|photos?|examples?|cells?|instances?|rows?|records?|items?|"
-       r"files?|ids?|individuals?|users?|sequences?|documents?|frames?|clips?|sentences?|molecules?|scenes?)\b"
+    # "the loss falls in both"), and a denial ("no patient is in both") cancels it; asked ("does the same image
+    # appear in both train and val?", "how do I check whether ..."), it is a check wanted, not a leak found
+    _k(_NOT_ASKED_ITEMS + r"\b(?:samples?|patients?|subjects?|images?|photos?|examples?|cells?|instances?|rows?|"
+       r"records?|items?|files?|ids?|individuals?|users?|sequences?|documents?|frames?|clips?|sentences?|molecules?|"
+       r"scenes?)\b"
        r"(?:\s*\([^)]{0,30}\))?\s+(?:also\s+)?(?:(?:have|has|had)\s+(?!been\b)(?:\w+\s+){1,2}|(?:are|is|were|was|"
        r"appear\w*|occur\w*|show\w*\s+up|end\w*\s+up|land\w*|exist\w*|belong\w*|sit\w*)\s+(?:also\s+)?"
        r"(?:present\s+|found\s+|included\s+|contained\s+)?)in\s+both\s+(?:the\s+|my\s+)?train\w*"

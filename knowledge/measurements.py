@@ -546,6 +546,18 @@ MEASURES: tuple[Measure, ...] = (
             "imbalance and under 1% an extreme one; the upper end of the moderate band is our bound",
             Cite("000", "Symptom: which X should I use? (direct questions)",
                  "which loss function? (weighted objectives)")),
+    Measure("MT-RATE-FULL", 0.99,
+            "a recall at or above this finds every positive (and one at or below 1 minus it finds none): with a "
+            "precision clearly below it, the pair an all-positive classifier gives",
+            "a classifier that answers positive for every input has recall exactly 1 and precision equal to the "
+            "positives' share; two decimals of rounding is our bound",
+            Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-RATE-CONSTANT-PRECISION", 0.9,
+            "a precision at or below this, beside a full recall, is the positives' share an all-positive "
+            "classifier shows (unless the positives' share is said and the precision matches it)",
+            "an all-positive classifier's precision is the positives' share; a precision above 0.9 beside recall 1 "
+            "is as often a good classifier on balanced data; our bound",
+            Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",

@@ -1042,9 +1042,10 @@ OTHER_PEOPLE = frozenset(
 """People other than the user: a run said to be theirs ("my friend uses a batch size of 512") is not the user's. No
 pronouns: "they", "his", "their" point back at the user's own things as often ("the gradients explode, they are
 huge"; "on their cluster")."""
-OTHER_POSSESSIVES = frozenset("his her hers".split())
-"""Pronouns that own a run that is not the user's ("his loss goes nan", "her model overfits"): unlike "their", which
-points back at the user's own things as often (``OTHER_PEOPLE``), a third person singular is someone else."""
+OTHER_POSSESSIVES = frozenset("his her hers theirs".split())
+"""Pronouns that own a run that is not the user's ("his loss goes nan", "her model overfits", "mine drops but theirs is
+flat"): unlike "their", which points back at the user's own things as often (``OTHER_PEOPLE``), a third person singular
+is someone else, and "theirs" stands for another's thing by itself."""
 OTHER_WORKS = frozenset("paper author authors publication readme tutorial leaderboard".split())
 """A published or reference work whose figures are its own ("in the paper the val accuracy reaches 90%", "the
 authors say the grad norm spikes"): a movement said of it is not the user's run, where the work is named as a place or
@@ -2563,13 +2564,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
          {"rank_data": "identical"}),
         # the same order of the data every epoch ("the data order repeats each epoch", "not reshuffled between
         # epochs", "the same batches epoch after epoch")
+        # (not an order of augmentations or transforms, which is a setting, nor said beside a healthy curve)
         (("same identical repeat", "order sequence permutation", "epoch", "!speed !time !loss !accuracy !number "
-          "!count !size"),
+          "!count !size !augmentation !augment !transform !transformation !fine !good !healthy"),
          {"epoch_data_order": "repeated"}),
         # (a curve named beside it, the sameness bound to the order and not to the curve: "the sampler yields the same
         # sequence of samples every epoch, so the loss curve repeats itself")
         (("same identical", "order sequence permutation", "epoch", "!speed !time !number !count !size !should !how "
-          "!whether"),
+          "!whether !augmentation !augment !transform !transformation !fine !good !healthy"),
          {"epoch_data_order": "repeated"}, ((0, 1, "loss accuracy acc metric curve value"),)),
         (("same identical exact", "batch sample example image", "epoch", "!size !number !count !loss !accuracy "
           "!time !speed !rank !ranks !process !gpu !logit !output !prediction !predict"),
@@ -2602,12 +2604,14 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         # ... or as the same items found in both splits ("the same images are in both train and val", "the same
         # patients appear in train and validation", "copies of one photo ended up in both"): the sameness said of
         # examples, not of settings or figures the two splits share ("the same augmentations for images in both
-        # train and val" is a setting); said plainly ("the same images never appear in both" denies the leak)
+        # train and val" is a setting); said plainly ("the same images never appear in both" denies the leak), not
+        # asked ("does the same image appear in both?", "how do I check whether ...", "is it possible that ...")
         (("same identical near-identical", "image photo picture sample example row patient frame record item file "
           "sentence document clip copy", "train training", "val validation test held-out holdout",
           "=both =also =appear =end =land",
           "!size !shape !resolution !preprocessing !preprocess !transform !normalization !normalize !distribution "
-          "!augmentation !augment !order !seed !sampler !rank !gpu"), {"val_in_train": True}),
+          "!augmentation !augment !order !seed !sampler !rank !gpu !should !how !whether !possible !do"),
+         {"val_in_train": True}),
         # a dataset with no length where the number of steps is needed ("IterableDataset has no len()", "streaming
         # dataset, the scheduler needs the total steps")
         (("iterabledataset iterable stream streaming webdataset", "len length max step total number", "!speed !slow "
