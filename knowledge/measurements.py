@@ -854,7 +854,11 @@ ROWS = (
     # --- activation health -----------------------------------------------------------------------------
     # Dead units are a fault when they stop the learning: a run whose loss falls normally with part of a layer
     # dead (a VAE whose KL term silences encoder units, sparse activations) has capacity to spare.
-    Row("MS-DEAD-00", {"dead_relu_fraction": lt("MT-DEAD-RELU-ALL"), "loss_behavior": "decreasing_normally"},
+    # Only in the band where MS-DEAD-01 would warn: below it there is nothing to hold back, and a "spare"
+    # mark on a 3%-dead layer would only clutter the audit trail.
+    Row("MS-DEAD-00", {"dead_relu_fraction": Between(threshold("MT-DEAD-RELU"), threshold("MT-DEAD-RELU-ALL"),
+                                                     source=_src("MT-DEAD-RELU-ALL")),
+                       "loss_behavior": "decreasing_normally"},
         (Derive("dead_units_spare", True),),
         "A layer with many dead ReLUs still passes the signal through its live ones; while the loss keeps "
         "falling normally those carry the learning.",

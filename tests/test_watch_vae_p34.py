@@ -139,3 +139,20 @@ def test_dead_units_are_a_fault_unless_a_partly_dead_layer_learns_normally():
         assert _dead(0.6, stalled)
     assert _dead(0.6, None)  # no curve (examine, a user's words): judged on the fraction, as before
     assert not _dead(0.3, "flat_from_start")
+
+
+
+def _spare(fraction: float) -> bool:
+    c = Consultation()
+    c.observe(dead_relu_fraction=fraction, loss_behavior="decreasing_normally")
+    c.run()
+    return any(step.get("rule") == "MS-DEAD-00" for step in c.trace)
+
+
+def test_only_a_layer_dead_enough_to_warn_about_is_marked_spare():
+    # Below MT-DEAD-RELU there is no warning to hold back, so no "spare" mark clutters the audit trail.
+    assert not _spare(0.03)
+    assert not _spare(0.49)
+    assert _spare(0.5)
+    assert _spare(0.6)
+    assert not _spare(0.95)  # nearly all dead: MS-DEAD-01 warns instead
