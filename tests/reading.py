@@ -36,6 +36,28 @@ def declined(text: str, most: int | None = None) -> tuple[Any, list[str]]:
     return d, asked
 
 
+def asked_until(c: Consultation, until: str, limit: int = 12) -> list[str]:
+    """Decline every question until ``until`` is pending (or asking stops); the ids asked, in order."""
+    out: list[str] = []
+    for _ in range(limit):
+        q = c.run().question
+        if q is None:
+            break
+        out.append(q.id)
+        if q.id == until:
+            break
+        c.decline(q.id)
+    return out
+
+
+def no_symptom_no_curve() -> Consultation:
+    """A consultation whose user declined the symptom and the loss-curve questions."""
+    c = Consultation()
+    c.decline("Q-SYMPTOM")
+    c.decline("Q-LOSS-CURVE")
+    return c
+
+
 def finding_ids(text: str) -> set[str]:
     """The findings of a consultation on the complaint with every question declined."""
     return {f["id"] for f in declined(text)[0].findings}

@@ -3,27 +3,7 @@
 from __future__ import annotations
 
 from expert import Consultation
-
-
-def _asked(c: Consultation, until: str, limit: int = 12) -> list[str]:
-    """Decline every question until ``until`` is pending (or asking stops); the ids asked, in order."""
-    out: list[str] = []
-    for _ in range(limit):
-        q = c.run().question
-        if q is None:
-            break
-        out.append(q.id)
-        if q.id == until:
-            break
-        c.decline(q.id)
-    return out
-
-
-def _no_symptom_no_curve() -> Consultation:
-    c = Consultation()
-    c.decline("Q-SYMPTOM")
-    c.decline("Q-LOSS-CURVE")
-    return c
+from tests.reading import asked_until, no_symptom_no_curve
 
 
 def _decline_rest(c: Consultation) -> None:
@@ -32,14 +12,14 @@ def _decline_rest(c: Consultation) -> None:
 
 
 def test_asked_once_the_rising_validation_loss_is_declined():
-    asked = _asked(_no_symptom_no_curve(), "Q-GAP-ANY")
+    asked = asked_until(no_symptom_no_curve(), "Q-GAP-ANY")
     assert asked[-1] == "Q-GAP-ANY"
     assert asked.index("Q-OVERFIT-ANY") < asked.index("Q-GAP-ANY")
 
 
 def test_a_widening_gap_leads_to_overfitting_tentatively():
-    c = _no_symptom_no_curve()
-    _asked(c, "Q-GAP-ANY")
+    c = no_symptom_no_curve()
+    asked_until(c, "Q-GAP-ANY")
     c.answer("Q-GAP-ANY", "widening")
     _decline_rest(c)
     d = c.run()
@@ -50,8 +30,8 @@ def test_a_widening_gap_leads_to_overfitting_tentatively():
 
 def test_a_steady_or_narrowing_gap_does_not():
     for answer in ("stable", "narrowing"):
-        c = _no_symptom_no_curve()
-        _asked(c, "Q-GAP-ANY")
+        c = no_symptom_no_curve()
+        asked_until(c, "Q-GAP-ANY")
         c.answer("Q-GAP-ANY", answer)
         _decline_rest(c)
         d = c.run()
@@ -63,11 +43,11 @@ def test_not_asked_once_the_symptom_or_the_curve_is_known_or_validation_is_said_
     for obs in ({"symptom": "unstable"}, {"loss_behavior": "flat_from_start"}, {"symptom": "overfitting"}):
         c = Consultation()
         c.observe(**obs)
-        assert "Q-GAP-ANY" not in _asked(c, "Q-GAP-ANY")
-    c = _no_symptom_no_curve()
-    _asked(c, "Q-OVERFIT-ANY")
+        assert "Q-GAP-ANY" not in asked_until(c, "Q-GAP-ANY")
+    c = no_symptom_no_curve()
+    asked_until(c, "Q-OVERFIT-ANY")
     c.answer("Q-OVERFIT-ANY", True)
-    assert "Q-GAP-ANY" not in _asked(c, "Q-GAP-ANY")
+    assert "Q-GAP-ANY" not in asked_until(c, "Q-GAP-ANY")
 
 
 def test_a_measured_widening_gap_on_a_probed_run_is_no_lead():

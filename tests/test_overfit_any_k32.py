@@ -3,45 +3,25 @@
 from __future__ import annotations
 
 from expert import Consultation
-
-
-def _asked(c: Consultation, until: str, limit: int = 12) -> list[str]:
-    """Decline every question until ``until`` is pending (or asking stops); the ids asked, in order."""
-    out: list[str] = []
-    for _ in range(limit):
-        q = c.run().question
-        if q is None:
-            break
-        out.append(q.id)
-        if q.id == until:
-            break
-        c.decline(q.id)
-    return out
-
-
-def _no_symptom_no_curve() -> Consultation:
-    c = Consultation()
-    c.decline("Q-SYMPTOM")
-    c.decline("Q-LOSS-CURVE")
-    return c
+from tests.reading import asked_until, no_symptom_no_curve
 
 
 def test_asked_when_neither_the_symptom_nor_the_loss_curve_is_given():
-    c = _no_symptom_no_curve()
-    assert _asked(c, "Q-OVERFIT-ANY")[-1] == "Q-OVERFIT-ANY"
+    c = no_symptom_no_curve()
+    assert asked_until(c, "Q-OVERFIT-ANY")[-1] == "Q-OVERFIT-ANY"
 
 
 def test_a_rising_validation_loss_leads_to_overfitting():
-    c = _no_symptom_no_curve()
-    _asked(c, "Q-OVERFIT-ANY")
+    c = no_symptom_no_curve()
+    asked_until(c, "Q-OVERFIT-ANY")
     c.answer("Q-OVERFIT-ANY", True)
     d = c.run()
     assert d.plan[:1] == ["overfitting-prevention"]
 
 
 def test_a_healthy_validation_curve_does_not():
-    c = _no_symptom_no_curve()
-    _asked(c, "Q-OVERFIT-ANY")
+    c = no_symptom_no_curve()
+    asked_until(c, "Q-OVERFIT-ANY")
     c.answer("Q-OVERFIT-ANY", False)
     c.conclude("quit")
     d = c.run()
@@ -52,7 +32,7 @@ def test_not_asked_once_the_symptom_or_the_curve_is_known():
     for obs in ({"symptom": "unstable"}, {"loss_behavior": "flat_from_start"}, {"symptom": "slow_training"}):
         c = Consultation()
         c.observe(**obs)
-        assert "Q-OVERFIT-ANY" not in _asked(c, "Q-OVERFIT-ANY")
+        assert "Q-OVERFIT-ANY" not in asked_until(c, "Q-OVERFIT-ANY")
 
 
 def test_not_asked_before_the_loss_curve_is_declined():
