@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import field
 from functools import cache, cached_property, lru_cache
 from itertools import accumulate
@@ -6715,21 +6715,33 @@ def _stored_code_needed() -> tuple[frozenset[str] | None, ...] | None:
     so the same matches) without parsing the idioms' patterns in every process. Worked out and stored on the
     first call.
     """
+    return _stored_words(CODE_IDIOMS_CACHE, [idiom.pattern for idiom in K.CODE_IDIOMS], _code_needed)
+
+
+_Words = tuple[frozenset[str] | None, ...]
+"""One required-word set per pattern, in order (None: the pattern is always searched)."""
+
+
+def _stored_words(entry: str, patterns: list[str], work_out: Callable[[], _Words]) -> _Words | None:
+    """The required words of ``patterns`` kept under cache ``entry``; None when the user's cache is off.
+
+    An entry stored for other patterns, or not in the shape written here, is worked out again (``work_out``,
+    one word set or None per pattern, in order) and overwritten.
+    """
     from expert import cache
 
     if not cache.enabled():
         return None
-    patterns = [idiom.pattern for idiom in K.CODE_IDIOMS]
-    data = cache.load_plain(CODE_IDIOMS_CACHE)
+    # plain data (``cache.load_plain``): reading it needs no JSON decoder, which a consultation has no other use for
+    data = cache.load_plain(entry)
     if data is not None:
         try:
             if data["patterns"] == patterns:
                 return tuple(None if w is None else frozenset(w) for w in data["needed"])
         except (ValueError, KeyError, TypeError):
             pass  # not what we write: work them out (and overwrite it)
-    needed = _code_needed()
-    cache.store_plain(CODE_IDIOMS_CACHE, {"patterns": patterns,
-                                          "needed": [None if w is None else sorted(w) for w in needed]})
+    needed = work_out()
+    cache.store_plain(entry, {"patterns": patterns, "needed": [None if w is None else sorted(w) for w in needed]})
     return needed
 
 
@@ -6744,23 +6756,8 @@ def _stored_needed() -> tuple[frozenset[str] | None, ...] | None:
     cannot match (most of them): the same test a long text makes, so the same matches. Worked out and stored on
     the first call.
     """
-    from expert import cache
-
-    if not cache.enabled():
-        return None
     patterns = [_pattern(i) for i in range(len(K.ERROR_SIGNATURES) + 1)]
-    # plain data (``cache.load_plain``): reading it needs no JSON decoder, which a consultation has no other use for
-    data = cache.load_plain(SIGNATURES_CACHE)
-    if data is not None:
-        try:
-            if data["patterns"] == patterns:
-                return tuple(None if w is None else frozenset(w) for w in data["needed"])
-        except (ValueError, KeyError, TypeError):
-            pass  # not what we write: work them out (and overwrite it)
-    needed = tuple(_needed(i) for i in range(len(patterns)))
-    cache.store_plain(SIGNATURES_CACHE, {"patterns": patterns,
-                                         "needed": [None if w is None else sorted(w) for w in needed]})
-    return needed
+    return _stored_words(SIGNATURES_CACHE, patterns, lambda: tuple(_needed(i) for i in range(len(patterns))))
 
 
 def _pattern(order: int) -> str:
