@@ -14,19 +14,20 @@ SEED_WEIGHT = 1.5
 """The seeds' own first stop counts as this many confirming threads: a prior must beat it clearly."""
 
 
-# estimated from 86 dev cases that ended on a default (86 threads)
+# estimated from 91 dev cases that ended on a default (91 threads)
 PRIORS: dict[str, dict[str, int]] = {
     'convergence': {
         'learning-rate-scheduling': 1,
     },
     'crash': {
         'pytorch-engineering': 6,
+        'training-loop-architecture': 1,
     },
     'experiment_tracking': {
         'experiment-tracking': 1,
     },
     'hang': {
-        'pytorch-engineering': 20,
+        'pytorch-engineering': 21,
         'training-loop-architecture': 1,
     },
     'memory_growth': {
@@ -38,10 +39,11 @@ PRIORS: dict[str, dict[str, int]] = {
     },
     'not_learning': {
         'learning-rate-scheduling': 6,
+        'pytorch-engineering': 2,
         'batch-size-and-memory-tradeoffs': 1,
         'deep-rl': 1,
         'llm-specialist': 1,
-        'pytorch-engineering': 1,
+        'neural-architectures': 1,
     },
     'overfitting': {
         'overfitting-prevention': 5,
@@ -54,6 +56,7 @@ PRIORS: dict[str, dict[str, int]] = {
     },
     'unstable': {
         'deep-rl': 1,
+        'learning-rate-scheduling': 1,
         'optimization-algorithms': 1,
         'training-loop-architecture': 1,
     },
