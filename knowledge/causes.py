@@ -1637,6 +1637,19 @@ QUESTIONS = (
         why="Clipping gradients still multiplied by the loss scale makes any usual max_norm cut almost everything.",
         cite=Cite("002", "FP16 training", "dynamic loss scaling: unscale before clipping"),
         choices=(("after_unscale", "yes, unscale_ then clip"), ("before_unscale", "no, clip right after backward"))),
+    # The same check for an FP16 run whose scaler nobody mentioned: FP16 autocast without a GradScaler is rare (its
+    # small gradients underflow), so "AMP" with clipping and a loss that barely moves is worth the question before
+    # the LR; a run said to have no scaler (grad_scaler False) is not asked, and BF16 needs no scaler at all.
+    QuestionRow(
+        "Q-CLIP-ORDER-FP16", "clip_order",
+        "With FP16 mixed precision (a GradScaler): is scaler.unscale_(optimizer) called before the gradients are "
+        "clipped?",
+        {"grad_clipping": True, "mixed_precision": "fp16", "grad_scaler": Absent(),
+         "symptom": Is("not_learning", "convergence", "unstable")},
+        rank=41,
+        why="Clipping gradients still multiplied by the loss scale makes any usual max_norm cut almost everything.",
+        cite=Cite("002", "FP16 training", "dynamic loss scaling: unscale before clipping"),
+        choices=(("after_unscale", "yes, unscale_ then clip"), ("before_unscale", "no, clip right after backward"))),
     QuestionRow(
         "Q-LR-TRACE", "lr_observed",
         _LR_TRACE_TEXT,
