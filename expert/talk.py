@@ -598,6 +598,21 @@ def _line_window(text: str, m: re.Match[str]) -> tuple[int, int]:
     return lo, (min(len(text), m.end() + 400) if hi < 0 else hi)
 
 
+def _led_words(words: list[str]) -> str:
+    """The pattern ``(?<![a-z])(?:w1|w2|...)`` of these words in this order, written to be searched fast.
+
+    Each first character leads its words and the test that no letter comes before it follows it
+    ("l(?<![a-z]l)(?:oss|r)"): the same matches (only words of one first character can match at a place, and they
+    keep their order), but a pattern led by the test is tried at every place of a long text, while one led by
+    characters is skipped through to them by the regex engine.
+    """
+    groups: dict[str, list[str]] = {}
+    for w in words:
+        groups.setdefault(w[0], []).append(w[1:])
+    return "(?:" + "|".join(f"{re.escape(c)}(?<![a-z]{re.escape(c)})(?:{'|'.join(map(re.escape, rest))})"
+                            for c, rest in groups.items()) + ")"
+
+
 def _ranges(text: str) -> list[tuple[int, int]]:
     """The lines of a long text worth composing (see :func:`_triggers`); the whole of a short one."""
     if len(text) <= FUZZY_LIMIT:
@@ -608,11 +623,11 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     present = set(_WORDS.findall(" ".join(text_words(text)))) & _triggers()
     if not present and "->" not in text and "\u2192" not in text:
         return []
-    alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
+    alts = _led_words(sorted(present | {"->", "\u2192"}, key=lambda w: (-len(re.escape(w)), re.escape(w))))
     out: list[tuple[int, int]] = []
     last_line, budget, records, decisive = -1, COMPOSE_LIMIT, RECORD_LIMIT, COMPOSE_LIMIT
     shapes: set[frozenset[str]] = set()  # the words of each line composed
-    for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
+    for m in re.finditer(rf"{alts}(?![a-z])", text):
         if m.start() < last_line:
             continue
         lo, hi = _line_window(text, m)
@@ -641,7 +656,7 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     # (each search starts past the last line read, so a long line saying the words over and over, a pasted log on
     # one line, costs one step per line window, not one per word; the backward search for the line's start, and
     # the words read, stay within the window: the pass is linear in the text)
-    find = re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").search
+    find = re.compile(rf"{_led_words(said)}(?![a-z])").search
     while (m := find(text, max(last_line, 0))) is not None:
         lo, hi = _line_window(text, m)
         last_line = max(hi, m.end())
@@ -6513,7 +6528,10 @@ class _Reader:
         stored = _stored_code_needed() if self._spans is None and len(self.text) < CODE_FILTER_CHARS else None
         said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else \
             self.text.lower() if len(self.text) >= CODE_FILTER_CHARS or stored is not None else ""
-        needed = (stored or _code_needed()) if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
+        # (a long text takes the stored words too: working them out parses fifty patterns, a third of a second of
+        # a process's first pasted log)
+        needed = (stored or _stored_code_needed() or _code_needed()) if said.isascii() and said else \
+            (None,) * len(K.CODE_IDIOMS)
         for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
             if words is not None and not any(w in said for w in words):
                 continue
