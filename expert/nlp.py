@@ -100,6 +100,19 @@ def lower_aligned(text: str) -> str:
     return low
 
 
+_ASCII_LETTER = rx.compile(r"[a-z]")
+
+
+def lower_ascii(text: str) -> bool:
+    """``text.isascii() and text.islower()``, the same answer in two passes of C over the text.
+
+    ``str.islower`` looks up the case of every character (about 30 ms a megabyte, and a long text is asked of
+    several times); an ASCII text has no upper-case letter when lower-casing leaves it as it is, and is lower-case
+    when it holds a letter besides.
+    """
+    return text.isascii() and text.lower() == text and _ASCII_LETTER.search(text) is not None
+
+
 @dataclass(frozen=True)
 class Normalised:
     """A normalised text and the way back to the original.
@@ -332,7 +345,7 @@ def finditer_prefixed(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[
         return
     # (in a lower-case ASCII text the case-blind places are the lower-case ones; any other text is searched
     # case-blind: the prefixes are lower-case, the pattern may not be)
-    find = (finders[0] if text.isascii() and text.islower() else finders[1]).search
+    find = (finders[0] if lower_ascii(text) else finders[1]).search
     match, reach, at = pattern.match, 0, 0
     while (place := find(text, at)) is not None:
         at = place.start()
@@ -1109,7 +1122,11 @@ class Scanner:
         full: dict[str, list[int]] = {}
         if not firsts:
             return full, [{} for _ in range(PREFIX_LEN)]
-        starts = re.compile(rf"(?<!\w)[{''.join(map(re.escape, sorted(firsts)))}]")
+        # (the word-start test follows the character, "[..](?<!\w[..])" for "(?<!\w)[..]", the same places: a
+        # pattern led by its character class is skipped through by the regex engine, one led by the test is tried
+        # at every place of the text)
+        chars = "".join(map(re.escape, sorted(firsts)))
+        starts = re.compile(rf"[{chars}](?<!\w[{chars}])")
         for s in [m.start() for m in starts.finditer(low)]:
             key = low[s:s + PREFIX_LEN]
             found = full.get(key)
@@ -1148,7 +1165,7 @@ class Scanner:
         full, shorter = self._index(low, set().union(*(
             led[i][0][0] if i in led else self._prefix_split(i)[0] - _DIGITS if i in keyed else
             self._prefix_split(i)[0] for i in live)))
-        lower = int(not (low.isascii() and low.islower()))  # (which search of the word-led prefixes: see _word_led)
+        lower = int(not lower_ascii(low))  # (which search of the word-led prefixes: see _word_led)
         for i in live:
             prefixes = self._prefixes[i]
             found = 0

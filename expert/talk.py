@@ -598,6 +598,36 @@ def _line_window(text: str, m: re.Match[str]) -> tuple[int, int]:
     return lo, (min(len(text), m.end() + 400) if hi < 0 else hi)
 
 
+_NOT_LETTER = str.maketrans({chr(i): " " for i in range(128) if not "a" <= chr(i) <= "z"})
+
+
+def _shape(text: str, lo: int, hi: int) -> frozenset[str]:
+    """The runs of letters of ``text[lo:hi]`` (``_WORDS``'s matches), each once: the words a line is made of.
+
+    An ASCII line's runs are found by blanking every other character and splitting, in two passes of C rather than a
+    string made per match (a long line of log is cut into thousands of windows).
+    """
+    piece = text[lo:hi]
+    if piece.isascii():
+        return frozenset(piece.translate(_NOT_LETTER).split())
+    return frozenset(_WORDS.findall(piece))
+
+
+def _led_words(words: list[str]) -> str:
+    """The pattern ``(?<![a-z])(?:w1|w2|...)`` of these words in this order, written to be searched fast.
+
+    Each first character leads its words and the test that no letter comes before it follows it
+    ("l(?<![a-z]l)(?:oss|r)"): the same matches (only words of one first character can match at a place, and they
+    keep their order), but a pattern led by the test is tried at every place of a long text, while one led by
+    characters is skipped through to them by the regex engine.
+    """
+    groups: dict[str, list[str]] = {}
+    for w in words:
+        groups.setdefault(w[0], []).append(w[1:])
+    return "(?:" + "|".join(f"{re.escape(c)}(?<![a-z]{re.escape(c)})(?:{'|'.join(map(re.escape, rest))})"
+                            for c, rest in groups.items()) + ")"
+
+
 def _ranges(text: str) -> list[tuple[int, int]]:
     """The lines of a long text worth composing (see :func:`_triggers`); the whole of a short one."""
     if len(text) <= FUZZY_LIMIT:
@@ -608,17 +638,17 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     present = set(_WORDS.findall(" ".join(text_words(text)))) & _triggers()
     if not present and "->" not in text and "\u2192" not in text:
         return []
-    alts = "|".join(sorted(map(re.escape, present | {"->", "\u2192"}), key=lambda w: (-len(w), w)))
+    alts = _led_words(sorted(present | {"->", "\u2192"}, key=lambda w: (-len(re.escape(w)), re.escape(w))))
     out: list[tuple[int, int]] = []
     last_line, budget, records, decisive = -1, COMPOSE_LIMIT, RECORD_LIMIT, COMPOSE_LIMIT
     shapes: set[frozenset[str]] = set()  # the words of each line composed
-    for m in re.finditer(rf"(?<![a-z])(?:{alts})(?![a-z])", text):
+    for m in re.finditer(rf"{alts}(?![a-z])", text):
         if m.start() < last_line:
             continue
         lo, hi = _line_window(text, m)
         last_line = hi
         budget -= hi - lo
-        shape = frozenset(_WORDS.findall(text[lo:hi]))
+        shape = _shape(text, lo, hi)
         if shape not in shapes:
             shapes.add(shape)
             out.append((lo, hi))
@@ -641,11 +671,11 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     # (each search starts past the last line read, so a long line saying the words over and over, a pasted log on
     # one line, costs one step per line window, not one per word; the backward search for the line's start, and
     # the words read, stay within the window: the pass is linear in the text)
-    find = re.compile(rf"(?<![a-z])(?:{'|'.join(said)})(?![a-z])").search
+    find = re.compile(rf"{_led_words(said)}(?![a-z])").search
     while (m := find(text, max(last_line, 0))) is not None:
         lo, hi = _line_window(text, m)
         last_line = max(hi, m.end())
-        shape = frozenset(_WORDS.findall(text[lo:hi]))
+        shape = _shape(text, lo, hi)
         if shape not in shapes:
             shapes.add(shape)
             out.append((lo, hi))
@@ -695,6 +725,51 @@ def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
             at = pos if at < 0 else at
             yield Token(part, lemma, at, at + len(part), "word")
             pos = at + len(part)
+
+
+_WHOLE: list[tuple[str, list[Token]]] = []
+"""The last short text tokenised whole, unfuzzed, and its tokens (:func:`_whole_tokens`)."""
+
+
+def _whole_tokens(text: str) -> list[Token]:
+    """``tokenise(text, fuzzy=False)``, made once for the two readers of a short text.
+
+    :class:`ClauseStatus` reads a text shorter than its block as one stretch, the whole text, and the reader of
+    training talk tokenises the same text (its slips corrected: :func:`_with_slips`): one tokenisation, and one
+    :class:`_Index` of it (``_index`` finds the list it was built for), serve both.
+    """
+    if _WHOLE and _WHOLE[0][0] == text:
+        return _WHOLE[0][1]
+    tokens = list(_tokens(text, 0, len(text), False))
+    _WHOLE[:] = [(text, tokens)]
+    return tokens
+
+
+def _with_slips(tokens: list[Token]) -> list[Token]:
+    """``tokenise(text, fuzzy=True)`` from ``tokens``, ``tokenise(text, fuzzy=False)``: the same list when no slip.
+
+    The two differ only in the lemma of a word whose slip is corrected (:func:`_word_parts`), and each such lemma
+    follows from the token's text and its unfuzzed lemma (:func:`_slip_lemma`).
+    """
+    out: list[Token] | None = None
+    for k, t in enumerate(tokens):
+        if t.kind == "word":
+            lemma = _slip_lemma(t.text, t.lemma)
+            if lemma != t.lemma:
+                if out is None:
+                    out = list(tokens)
+                out[k] = Token(t.text, lemma, t.start, t.end, "word")
+    return tokens if out is None else out
+
+
+@lru_cache(maxsize=16_384)
+def _slip_lemma(part: str, lemma: str) -> str:
+    """The lemma ``_word_parts`` gives the piece ``part`` with slips corrected, from the one it gives without."""
+    if part.endswith("n't") or (part.endswith("nt") and part in K.NEGATORS):
+        return lemma  # ("not" either way)
+    if (lemma,) not in _phrases() and lemma not in K.NEGATORS:
+        return _lemma(_corrected(lemma))
+    return lemma
 
 
 @lru_cache(maxsize=16_384)
@@ -1420,7 +1495,8 @@ class _Stretch:
 
     def __init__(self, text: str, lo: int, hi: int) -> None:
         self.lo, self.hi = lo, hi
-        self.tokens = list(_tokens(text, lo, hi, False))
+        # (a short text's one stretch is all of it: tokenised once for the reader of talk too)
+        self.tokens = _whole_tokens(text) if lo == 0 and hi == len(text) else list(_tokens(text, lo, hi, False))
         self.starts = [t.start for t in self.tokens]
         self.ends = [t.end for t in self.tokens]
         self.ix = ix = _index(self.tokens)
@@ -1764,7 +1840,8 @@ class _Reader:
         self._cues = cues  # the spans the keyword layer read a cue in (``_on_topic``)
         long = len(text) > FUZZY_LIMIT
         self._spans = _ranges(text) if long else None
-        self.tokens = tokenise(text, fuzzy=not long, ranges=self._spans)
+        # (a short text's tokens are those of its clause status, with slips corrected: one tokenisation of it)
+        self.tokens = tokenise(text, fuzzy=False, ranges=self._spans) if long else _with_slips(_whole_tokens(text))
         self.parts = _elided(self.tokens, _parts(self.tokens))
         self.part_starts = [p.i for p in self.parts]
         self.by_token: dict[int, Part] = {}
@@ -6513,7 +6590,10 @@ class _Reader:
         stored = _stored_code_needed() if self._spans is None and len(self.text) < CODE_FILTER_CHARS else None
         said = "\n".join(self.text[lo:hi] for lo, hi in spans).lower() if self._spans is not None else \
             self.text.lower() if len(self.text) >= CODE_FILTER_CHARS or stored is not None else ""
-        needed = (stored or _code_needed()) if said.isascii() and said else (None,) * len(K.CODE_IDIOMS)
+        # (a long text takes the stored words too: working them out parses fifty patterns, a third of a second of
+        # a process's first pasted log)
+        needed = (stored or _stored_code_needed() or _code_needed()) if said.isascii() and said else \
+            (None,) * len(K.CODE_IDIOMS)
         for idiom, pattern, words in zip(K.CODE_IDIOMS, _code_patterns(), needed):
             if words is not None and not any(w in said for w in words):
                 continue

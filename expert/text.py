@@ -44,7 +44,7 @@ from itertools import chain
 from typing import Any
 
 from expert import rx
-from expert.nlp import Normalised, Scanner, lower_aligned, normalise
+from expert.nlp import Normalised, Scanner, lower_aligned, lower_ascii, normalise
 from knowledge.errors import TrainoptError
 from knowledge.record import dataclass
 from knowledge.vocabulary import Observation
@@ -1079,6 +1079,8 @@ def _counted_imbalance(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
 
 _RATE_NAME = rx.compile(r"\b(?P<name>recall|sensitivity|tpr|true\s+positive\s+rate|precision|ppv)\b", re.IGNORECASE)
 """The two rates of a classifier whose pair shows one answer for all: recall (sensitivity) and precision."""
+_RATE_WORDS = ("recall", "sensitivity", "tpr", "true", "precision", "ppv")
+"""A word each ``_RATE_NAME`` match holds: an ASCII text (lower-case, as normalised) naming none has no rate."""
 _RATE_FIGURE = rx.compile(r"(?<![\w.])(?P<v>\d+(?:\.\d+)?|\.\d+)(?P<pct>\s*(?:%|percent))?(?![\w.])", re.IGNORECASE)
 _RATE_NOT_FIGURE = rx.compile(r"(?:class|label|category|epoch|step|iteration|top-?|@|k\s*=)\s*$", re.IGNORECASE)
 """What makes the number after it an id or a count, not a rate ("recall for class 0", "after epoch 3", "recall@5")."""
@@ -1144,6 +1146,8 @@ def _constant_by_rates(best: dict[str, tuple[tuple[Any, ...], TextReading]], tex
         return
     from knowledge.measurements import threshold
 
+    if text.isascii() and not any(map(text.lower().__contains__, _RATE_WORDS)):
+        return  # no rate named (a pasted log): not split into sentences to find none (a pass of C, not of regex)
     top, low_precision = threshold("MT-RATE-FULL"), threshold("MT-RATE-CONSTANT-PRECISION")
     for sentence in re.finditer(r"(?:[^.!?\n]|[.](?=\d))+[.!?]?", text):
         lo, hi = sentence.span()
@@ -1233,6 +1237,13 @@ _LOGGED_LOSS = rx.compile(r"(?<![\w.])['\"]?(?:train_|training_|train/|train\s)?
                           r"(?P<v>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)", re.IGNORECASE)
 """A training loss as a trainer logs it: the Hugging Face Trainer's ``{'loss': 0.0, ...}``, ``loss: 2.31``, ``loss=0``
 (not ``eval_loss`` nor ``val_loss``: the name must start there)."""
+_LOGGED_VALUE = r"['\"]?\s*[:=]\s*(?P<v>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)"
+_TRAIN_PREFIX = r"(?:rain_|raining_|rain/|rain\s)"
+_LOGGED_LOSS_LOWER = rx.compile(rf"(?:'(?<![\w.]')(?:t{_TRAIN_PREFIX})?loss|\"(?<![\w.]\")(?:t{_TRAIN_PREFIX})?loss|"
+                                rf"t(?<![\w.]t){_TRAIN_PREFIX}loss|l(?<![\w.]l)oss){_LOGGED_VALUE}")
+"""``_LOGGED_LOSS`` for a lower-case ASCII text, the same matches: each way a match may open is led by its first
+character and the word-start test follows it, so the regex engine skips to those characters (a pattern led by the
+test is tried at every place of a megabyte of log)."""
 
 
 def _logged_collapse(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
@@ -1246,7 +1257,7 @@ def _logged_collapse(best: dict[str, tuple[tuple[Any, ...], TextReading]], text:
     if "loss_collapses_zero" in best:
         return
     # (each value read only where the test asks it: a long log's first and last ones, and its run of zeros at the end)
-    found = list(_LOGGED_LOSS.finditer(text))
+    found = list(_LOGGED_LOSS_LOWER.finditer(text) if lower_ascii(text) else _LOGGED_LOSS.finditer(text))
 
     def value(n: int) -> float:
         return float(found[n].group("v"))
