@@ -174,7 +174,7 @@ _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly 
                       "util utilization usage load work busy active".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
 _CHANGE_BY = ("faster", "slower", "more", "less", "higher", "lower", "better", "worse", "speedup", "speed-up",
-              "increase", "decrease", "improvement")
+              "increase", "decrease", "improvement", "longer", "shorter")
 """Words after a percentage that make it a change by that share ("29% faster"), not a level."""
 _RATE = rx.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
@@ -206,6 +206,8 @@ _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
+_PURPOSE_FILLERS = frozenset("the a an any all some more further my our its this that".split())
+"""Words between a purpose's verb and the trouble it names ("to avoid any NaNs", "to reduce the overfitting")."""
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
 """``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
 
@@ -668,7 +670,39 @@ def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None
         out.extend(_tokens(text, lo, hi, fuzzy))
         if ranges is not None:
             out.append(Token("\n", "\n", hi, hi, "punct"))
+    if fuzzy:
+        # a comparative is known by the "than" after it: there a slip of one ("higer than train", "lowr than")
+        # is corrected against the few comparatives, although the word is too short to correct anywhere else
+        for k in range(len(out) - 1):
+            t = out[k]
+            if out[k + 1].lemma == "than" and t.kind == "word" and t.lemma not in _COMPARE:
+                fixed = comparative_slip(t.lemma)
+                if fixed is not None:
+                    out[k] = Token(t.text, fixed, t.start, t.end, t.kind, t.unit)
     return out
+
+
+COMPARATIVE_SLIP_MIN = 4
+"""Letters a word before "than" needs before it is corrected to a comparative ("lowr"; "les" is too short to say)."""
+
+
+@lru_cache(maxsize=1024)
+def comparative_slip(word: str) -> str | None:
+    """The comparative (``_COMPARE``) a slipped ``word`` before "than" stands for, else None.
+
+    One edit (a letter dropped, doubled, swapped or mistyped; rapidfuzz's optimal string alignment distance), the
+    first letter kept: "higer", "lowr", "hihger", "smalelr". A real word of the lexicon is never corrected.
+    """
+    if not word.isalpha() or len(word) < COMPARATIVE_SLIP_MIN or word in _words():
+        return None
+    try:
+        from rapidfuzz.distance import OSA
+        from rapidfuzz.process import extractOne
+    except ImportError:  # pragma: no cover - a required dependency
+        return None
+    choices = [c for c in _COMPARE if c.isalpha() and c[0] == word[0] and abs(len(c) - len(word)) <= 1]
+    hit = extractOne(word, choices, scorer=OSA.distance, score_cutoff=1)
+    return hit[0] if hit else None
 
 
 def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
@@ -781,7 +815,10 @@ def _parts(tokens: list[Token]) -> list[Part]:
     i, n = 0, len(tokens)
     # (each token's lemma, and whether it is a filler, looked up once: every token starts up to ``longest`` keys)
     lemmas = [t.lemma for t in tokens]
-    fillers = [lemma in K.PHRASE_FILLERS for lemma in lemmas]
+    # (an amount of change, "30%" or "2x", may stand inside a phrase too: ``_with_fillers``)
+    fillers = [lemma in K.PHRASE_FILLERS or (t.kind == "num" and t.unit in ("%", "x")) or
+               (t.kind == "num" and m + 1 < n and lemmas[m + 1] == "time") for m, (t, lemma) in
+               enumerate(zip(tokens, lemmas))]
     while i < n:
         found = None
         for k in range(min(longest, n - i), 0, -1):
@@ -856,6 +893,12 @@ def _with_fillers(tokens: list[Token], i: int, phrases: Any, longest: int) -> tu
     skipped = False
     while k < len(tokens) and len(kept) < longest and k - i < 2 * longest:
         t = tokens[k]
+        if t.kind == "num" and (t.unit in ("%", "x") or (k + 1 < len(tokens) and tokens[k + 1].lemma == "time")):
+            # the amount of a change said inside its phrase ("takes 30% longer", "got 2x slower", "takes 3 times
+            # longer"): a degree like "much", the phrase holds without it
+            skipped = True
+            k += 2 if t.unit not in ("%", "x") else 1
+            continue
         if t.kind != "word":
             break
         if t.lemma in K.PHRASE_FILLERS:
@@ -2665,6 +2708,11 @@ class _Reader:
                 self.u.no_guess = True  # (nor is the user's trouble guessed from it when nothing else is read)
                 others = True
                 continue
+            if self._purpose(p, sent):
+                # "set weight decay 1.0 to fight overfitting and now the loss is flat": the trouble a change was made
+                # against, not the run's symptom now (the later clause says that); nor may a cue read it
+                self.claim(self.tokens[self._purpose_from(p, sent)].start, p.end, K.TROUBLE_NAMES)
+                continue
             if m == "hang" and self._person_subject(p.i, i):
                 continue  # "she hangs her coat by the program booklet": a person hangs a thing, no run hangs
             if m == "freeze" and (any(t.lemma in K.AGENTS for t in self.tokens[i:p.i]) or (
@@ -3051,6 +3099,36 @@ class _Reader:
         elif things:
             state["others_last"] = things[-1]  # (but of "mine": the user's own of the same quantity)
         self._idioms(parts)
+
+    def _purpose_from(self, p: Part, sent: tuple[int, int]) -> int:
+        """Where the purpose or reason said of movement ``p`` starts ("to" or "because"), else ``p.i``.
+
+        A purpose is "to" + a verb of remedy (``K.PURPOSE_VERBS``) before the movement, a few light words between
+        ("to avoid any NaNs"), unless the word before the "to" makes it a wish or a question ("how to prevent
+        overfitting"); a reason is "because of", "due to" or "against" right before it.
+        """
+        k = p.i
+        while k > sent[0] and self.tokens[k - 1].lemma in _PURPOSE_FILLERS:
+            k -= 1
+        for lead in K.PURPOSE_CAUSES:
+            # (a reason may open the sentence before the bounds its reading starts at: "because of X I did Y")
+            if k - len(lead) >= 0 and tuple(self.lemmas(k - len(lead), k)) == lead:
+                return k - len(lead)
+        if k - 2 >= sent[0] and self.tokens[k - 1].lemma in K.PURPOSE_VERBS and self.tokens[k - 2].lemma == "to" \
+                and not (k - 3 >= sent[0] and self.tokens[k - 3].lemma in K.PURPOSE_ASKERS):
+            return k - 2
+        return p.i
+
+    def _purpose(self, p: Part, sent: tuple[int, int]) -> bool:
+        """Whether movement ``p`` is a purpose or reason (:meth:`_purpose_from`) with the run's trouble said after it.
+
+        Only a later movement in another clause of the sentence ("... and now the loss is flat") makes the one in
+        the purpose past trouble: alone ("I added dropout to reduce overfitting") it is still the run's.
+        """
+        if self._purpose_from(p, sent) == p.i:
+            return False
+        end = _clause_end(self.tokens, p.j - 1)
+        return any("m" in o.roles or "idiom" in o.roles for o in self.parts_in(end, sent[1]))
 
     def _than_split(self, than: int, parts: list[Part]) -> bool:
         """Whether the "than" at token ``than`` sets a split against another ("higher than the training loss")."""
@@ -3961,6 +4039,8 @@ class _Reader:
                     self._judged.setdefault("val_bad", (left[-1][0].start, t.end))
             if not left or not right:
                 continue
+            if t.kind == "word" and self._negated(k, clause_start(self.tokens, k)):
+                continue  # "val loss is not higher than train loss": the comparison denied, neither side said
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
             if rq == "split_only":
                 rq = lq

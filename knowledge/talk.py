@@ -1522,6 +1522,18 @@ REMEDY_WORDS = frozenset("help fix solve resolve delay only nothing matter impro
 """Words that make a change said in the sentence a remedy tried rather than what started the trouble ("changing
 batch size or lr only delays it", "lowering the lr does not help"): no ``recent_change`` from it."""
 
+PURPOSE_VERBS = frozenset("fight combat counter counteract tackle reduce lessen lower avoid prevent stop curb limit "
+                           "mitigate minimize minimise fix solve address cure remove suppress kill beat handle deal "
+                           "rid".split())
+"""Verbs after a purpose's "to" ("added dropout to fight overfitting", "lowered the lr to avoid NaNs") whose object is
+the trouble a change was made against: the trouble the user had before, not the symptom the run shows now."""
+PURPOSE_CAUSES = (("because", "of"), ("due", "to"), ("against",))
+"""Words before a trouble that make it the reason of an action ("because of overfitting I added dropout, now ...")."""
+PURPOSE_ASKERS = frozenset("how way what want wanna need needs like try trying help helps ways best "
+                           "tips advice".split())
+"""Words right before a purpose's "to" that make it the user's wish or question ("how to prevent overfitting", "I
+want to reduce overfitting"): the trouble is still theirs."""
+
 CURVE_REMEDY_WORDS = frozenset({"improve"})
 """Words of ``REMEDY_WORDS`` that are also a curve's own movement: said with a curve as their subject ("switched to
 fp16 and the loss stopped improving", "accuracy doesn't improve since I doubled the batch") they say the trouble,
