@@ -82,6 +82,8 @@ QUOTED_CAP = 8
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
 NEGATION_REACH = 4
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
+ARROW_REACH = 4
+"""Tokens after an arrow in which a movement makes it a sequence ("resume -> loss spikes"), not a value's change."""
 RESUME_REACH = 8
 """Words after "then" in which a pause may be said to end ("then the progress bar jumps quickly through")."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
@@ -206,6 +208,12 @@ _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
+ELIDED_OWNERS = frozenset("i we mine ours".split())
+"""Subjects that make a clause with a setting left out the user's own value ("... and I use 256", "mine is 1e-4")."""
+_ELIDED_JOINS = frozenset("and but while whereas whilst though although".split())
+_ELIDED_VERBS = frozenset("use be have run train set go pick choose keep".split())
+_ELIDED_NAMES = frozenset({"batch_size", "learning_rate"})
+"""Settings whose number a user may repeat without naming them again (``QUOTED_SETTINGS``' names)."""
 _PURPOSE_FILLERS = frozenset("the a an any all some more further my our its this that".split())
 """Words between a purpose's verb and the trouble it names ("to avoid any NaNs", "to reduce the overfitting")."""
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
@@ -2685,6 +2693,9 @@ class _Reader:
                                 self.lemmas(p.i - 1, p.i) == ["back"]) and \
                     any(o.roles.get("m") in _RISES for o in self.parts_in(sent[0], p.i)):
                 continue  # "goes up by a lot and falls again": the return from the rise, no drop of its own
+            if m in ("up", "up_bare") and any(o.roles.get("m") in ("spike", "jump") and o.j < p.i <= o.j + 1 and
+                                               self.lemmas(o.j, p.i) == ["back"] for o in parts):
+                continue  # "spikes back up", "jumps back up": the direction of the jump, no rise of its own
             if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
                     "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
                 continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
@@ -5781,6 +5792,7 @@ class _Reader:
         self._named_settings()
         self._removal_objects()
         self._quoted_settings()
+        self._elided_settings()
         self._model_families()
         self._then_now()
         self._contrasted_runs()
@@ -6301,6 +6313,46 @@ class _Reader:
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
 
+    def _elided_settings(self) -> None:
+        """A setting's number said again by the user with the setting left out: the user's own value of it.
+
+        "the paper uses batch 4096 and I use 256", "their lr is 1e-3, mine is 1e-4": the setting named just before.
+
+        The clause after the quoted setting, in its sentence, opens (after "and", "but", "while", a comma) with
+        the user as its subject (``ELIDED_OWNERS``) and a verb of use or being, and holds a number and no quantity
+        of its own; whose value the first one is, the attribution of its clause says (``expert.text``).
+        """
+        toks = self.tokens
+        for r in [r for r in self.u.readings if r.named and r.name in _ELIDED_NAMES]:
+            k = next((n for n, t in enumerate(toks) if t.start >= r.end), None)
+            if k is None:
+                continue
+            _s_lo, s_hi = _sentence_bounds(toks, k - 1)
+            # the next clause: past the joining word, the owner first
+            while k < s_hi and (toks[k].lemma in _ELIDED_JOINS or toks[k].text == ","):
+                k += 1
+            if k >= s_hi or toks[k].text.lower() not in ELIDED_OWNERS:
+                continue
+            end = min(s_hi, _clause_end(toks, k), k + 5)
+            verb = next((n for n in range(k + 1, end) if toks[n].lemma in _ELIDED_VERBS), None)
+            num = next((n for n in range(k + 1, end) if toks[n].kind == "num"), None)
+            if verb is None or num is None or num < verb or any(
+                    "q" in p.roles for p in self.parts_in(k + 1, num + 1)) or toks[num].unit == "%":
+                continue
+            if num + 1 < len(toks) and toks[num + 1].kind == "word" and toks[num + 1].lemma in _COUNTED:
+                continue  # "and I use 8 GPUs": a count of something else, no value of the setting
+            if self._negated(num, k):
+                continue  # "..., I can't use 256": a value the user does not run
+            value = toks[num].number
+            if value is None or self.u.claimed(toks[num].start, toks[num].end, r.name):
+                continue
+            value *= 1000 if toks[num].unit == "k" else 1
+            if r.name == "batch_size":
+                if value != int(value):
+                    continue
+                value = int(value)
+            self.add({r.name: value}, toks[k].start, toks[num].end, named=True)
+
     def _used_setting(self, k: int) -> bool:
         """Whether the setting named at token ``k`` is the object of a verb of use ("I use batch 4096", "train with").
 
@@ -6387,6 +6439,12 @@ class _Reader:
                           t.lemma == "not"), len(toks))
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
+            if t.kind == "arrow" and k > 0 and toks[k - 1].kind == "word" and self._arrow_sequence(lo + k, hi):
+                # "resume -> loss spikes", "upgraded torch => nan": what comes after the arrow happened after what
+                # is before it (a change of a setting's value is read by ``changes``)
+                plain.setdefault("after", k)
+                where.setdefault("after", []).append(k)
+                continue
             if t.kind not in ("word", "num"):
                 continue
             # (a word in the object of a denied removal is not denied: "I haven't removed the scaler" keeps it)
@@ -6497,6 +6555,17 @@ class _Reader:
                 done |= set(sets)
 
     # -- the loop's calls ---------------------------------------------------------------------------------
+    def _arrow_sequence(self, k: int, hi: int) -> bool:
+        """Whether the arrow at token ``k`` leads from an event to what the run did next.
+
+        A movement follows it in its clause within ``ARROW_REACH`` tokens ("resume -> loss spikes back up"), not a
+        setting's new value ("fp32 -> bf16").
+        """
+        end = min(hi, k + 1 + ARROW_REACH)
+        stop = next((n for n in range(k + 1, end) if self.tokens[n].text in _SENTENCE_END or
+                     self.tokens[n].kind == "arrow"), end)
+        return any("m" in o.roles for o in self.parts_in(k + 1, stop))
+
     def _calls(self, lo: int, hi: int) -> list[tuple[int, int, str]]:
         """The loop's calls named in a sentence: ``(first token, one past last, call)``, longest phrase first."""
         toks, out, k = self.tokens, [], lo

@@ -2948,6 +2948,19 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "2 3 4 8 16 32 64 two three four eight sixteen multiple several many ddp distributed parallel torchrun "
           "fsdp multi-gpu node", "!hang !freeze !stuck !nan !crash !oom !cpu"),
          {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # more devices and the speed fell ("scaling to 4 nodes made throughput drop", "it/s went down when I added
+        # GPUs", "throughput didn't increase with more gpus"): a move to more devices, the speed's own fall said
+        (("gpu node ddp distributed fsdp torchrun multi-gpu card", "throughput it/s samples/sec samples/s tokens/sec "
+          "tokens/s speed", "=drop =fall =decrease =down =lower =less =worse =decline =tank =plummet =halve ~increase "
+          "~improve ~scale ~go_up", "scale scaling much add increase move go switch", "!hang !freeze !stuck !nan "
+          "!crash !oom !cpu !should !want !whether !how !memory !util !utilization !usage !loss !accuracy"),
+         {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # the devices themselves said to perform worse ("more GPUs performs worse", "8 gpus perform worse than 1"):
+        # their speed, not the model's results, which a result word would name
+        (("gpu node card", "perform performance", "=worse =bad =poor =slow", "much add scale increase 2 4 8 16 32 "
+          "two four eight sixteen multiple several many", "!hang !freeze !stuck !nan !crash !oom !cpu !should !want "
+          "!whether !how !model !accuracy !acc !loss !converge !result !metric !score !val !validation !test !f1"),
+         {"multi_gpu_speedup": "none", "symptom": "slow_training", "multi_gpu": True}),
         # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
         # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
         # (more than one device said: a count or a multi-device word; "my GPU is only slightly faster than my CPU"
