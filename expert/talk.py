@@ -208,6 +208,11 @@ _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
+_UNIT_WORDS = frozenset("s sec secs second seconds ms min mins minute minutes h hr hrs hour hours gb mb gib mib "
+                         "it/s s/it".split())
+"""Units written after a number ("0.4s -> 0.55s", "12 GB"): the side of a change is the number, not its unit."""
+_INTENTIONS = frozenset({"plan", "planning", "intend"})
+"""Words of an intention that, right after "than", are a comparison's standard ("longer than planned")."""
 ELIDED_OWNERS = frozenset("i we mine ours".split())
 """Subjects that make a clause with a setting left out the user's own value ("... and I use 256", "mine is 1e-4")."""
 _ELIDED_JOINS = frozenset("and but while whereas whilst though although".split())
@@ -4330,7 +4335,7 @@ class _Reader:
                               and toks[u].lemma not in skip][:1]
                 else:
                     before = [u for u in range(max(lo, k - 4), k) if toks[u].kind in ("num", "word")
-                              and toks[u].lemma not in skip][-1:]
+                              and toks[u].lemma not in skip and not self._number_unit(u)][-1:]
                 after = [u for u in range(k + 1, min(hi, k + 5)) if toks[u].kind in ("num", "word")
                          and toks[u].lemma not in skip]
                 if not before or not after:
@@ -4375,6 +4380,11 @@ class _Reader:
                     after_v = self._setting_value(to_at + 1)
                     if after_v is not None:
                         self.add({after_v[0]: after_v[1]}, toks[to_at + 1].start, toks[after_v[2]].end)
+
+    def _number_unit(self, k: int) -> bool:
+        """Whether token ``k`` is the unit written right after a number ("0.4s", "12 GB"): part of that number."""
+        return k > 0 and self.tokens[k].lemma in _UNIT_WORDS and self.tokens[k - 1].kind == "num" and \
+            self.tokens[k - 1].end >= self.tokens[k].start - 1
 
     def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
         """The setting a value word at token ``k`` names ("bf16", "full precision"), and its last token."""
@@ -6439,7 +6449,8 @@ class _Reader:
                           t.lemma == "not"), len(toks))
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
-            if t.kind == "arrow" and k > 0 and toks[k - 1].kind == "word" and self._arrow_sequence(lo + k, hi):
+            if (t.kind == "arrow" or t.text == "=") and k > 0 and toks[k - 1].kind == "word" and \
+                    self._arrow_sequence(lo + k, hi):
                 # "resume -> loss spikes", "upgraded torch => nan": what comes after the arrow happened after what
                 # is before it (a change of a setting's value is read by ``changes``)
                 plain.setdefault("after", k)
@@ -6447,6 +6458,8 @@ class _Reader:
                 continue
             if t.kind not in ("word", "num"):
                 continue
+            if t.lemma in _INTENTIONS and k > 0 and toks[k - 1].lemma == "than":
+                continue  # "training longer than planned": the standard of a comparison, no plan still to carry out
             # (a word in the object of a denied removal is not denied: "I haven't removed the scaler" keeps it)
             target = negated if k > first_neg and self._negated(lo + k, lo) and \
                 not self._removal_denied(lo + k, lo) else plain
@@ -6564,6 +6577,8 @@ class _Reader:
         end = min(hi, k + 1 + ARROW_REACH)
         stop = next((n for n in range(k + 1, end) if self.tokens[n].text in _SENTENCE_END or
                      self.tokens[n].kind == "arrow"), end)
+        if self.tokens[k].kind == "arrow" and k + 1 < stop and self.tokens[k + 1].lemma in _SUBJECT_LEADS:
+            return True  # "resume -> the step counter restarts": a clause with its subject follows, no value
         return any("m" in o.roles for o in self.parts_in(k + 1, stop))
 
     def _calls(self, lo: int, hi: int) -> list[tuple[int, int, str]]:

@@ -2955,12 +2955,6 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "~improve ~scale ~go_up", "scale scaling much add increase move go switch", "!hang !freeze !stuck !nan "
           "!crash !oom !cpu !should !want !whether !how !memory !util !utilization !usage !loss !accuracy"),
          {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
-        # the devices themselves said to perform worse ("more GPUs performs worse", "8 gpus perform worse than 1"):
-        # their speed, not the model's results, which a result word would name
-        (("gpu node card", "perform performance", "=worse =bad =poor =slow", "much add scale increase 2 4 8 16 32 "
-          "two four eight sixteen multiple several many", "!hang !freeze !stuck !nan !crash !oom !cpu !should !want "
-          "!whether !how !model !accuracy !acc !loss !converge !result !metric !score !val !validation !test !f1"),
-         {"multi_gpu_speedup": "none", "symptom": "slow_training", "multi_gpu": True}),
         # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
         # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
         # (more than one device said: a count or a multi-device word; "my GPU is only slightly faster than my CPU"

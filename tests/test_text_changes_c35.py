@@ -19,6 +19,9 @@ from tests.reading import assert_reads
     ("every step now takes 2x longer", {"symptom": "slow_training", "slow_kind": "per_step"}),
     ("a step takes 3 times longer than before", {"symptom": "slow_training", "slow_kind": "per_step"}),
     ("iteration time 0.4 -> 0.55 s", {"symptom": "slow_training", "slow_kind": "per_step"}),
+    # a unit written after each number is no side of the change
+    ("my step time went 0.3s -> 0.5s", {"symptom": "slow_training", "slow_kind": "per_step"}),
+    ("step time 0.5s -> 0.3s", {"symptom": None}),
     # ... not when it is faster, denied or another's
     ("step time 0.55 -> 0.4s", {"symptom": None}),
     ("each step takes 30% less time now", {"symptom": None}),
@@ -32,10 +35,10 @@ def test_step_takes_longer(text: str, expected: dict) -> None:
 @pytest.mark.parametrize("text, expected", [
     ("scaling to 8 nodes made the throughput drop", {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
     ("it/s went down when I added more GPUs", {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
-    ("more gpus perform worse", {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
     # denied, asked, or the model's results (not the devices' speed)
     ("the throughput didn't drop when scaling to 4 nodes", {"multi_gpu_speedup": None}),
     ("with more gpus the model performs worse", {"multi_gpu_speedup": None}),
+    ("more gpus perform worse", {"multi_gpu_speedup": None}),  # results or speed: the words do not say
     ("my GPU util drops when I scale to 4 nodes", {"multi_gpu_speedup": None}),
 ])
 def test_speed_falls_with_more_devices(text: str, expected: dict) -> None:
@@ -50,6 +53,10 @@ def test_speed_falls_with_more_devices(text: str, expected: dict) -> None:
     ("precision fp32 -> bf16", {"recent_change": "precision", "loss_behavior": None}),
     ("lr 1e-3 -> 1e-2, the loss explodes", {"learning_rate": 0.01, "recent_change": "learning_rate"}),
     ("the loss spikes", {"recent_change": None}),
+    # a clause with its own subject after the arrow, or an "=" before a movement, is what followed too
+    ("resumed -> the global step starts over at 0", {"recent_change": "resume"}),
+    ("resume = loss jumps", {"recent_change": "resume"}),
+    ("lr = 0.1", {"recent_change": None, "learning_rate": 0.1}),
 ])
 def test_arrow_after_event(text: str, expected: dict) -> None:
     assert_reads(text, expected)
@@ -95,6 +102,15 @@ def test_elided_setting_is_the_users(text: str, expected: dict) -> None:
     ("val loss is not higher than train loss", {"symptom": None, "val_better_than_train": None}),
 ])
 def test_comparative_slips(text: str, expected: dict) -> None:
+    assert_reads(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a plan said as a comparison's standard is no plan still to carry out
+    ("kept training longer than planned: extended the run and now the loss rises", {"recent_change": "extended"}),
+    ("I plan to extend the run by 10 epochs", {"recent_change": None}),
+])
+def test_than_planned(text: str, expected: dict) -> None:
     assert_reads(text, expected)
 
 
