@@ -255,6 +255,8 @@ MOVEMENTS: dict[str, str] = {
     "take ages": "slow", "take too long": "slow", "take so long": "slow",
     # ("takes longer than before", "one epoch takes hours": the duration is the complaint)
     "take long": "slow", "take hour": "slow", "take day": "slow",
+    # (a multiple of the time it took: "each step takes twice as long", "runs twice as slow")
+    "take twice as long": "slow", "twice as slow": "slow",
     "take way too long": "slow", "take very long": "slow", "crawl": "slow",
     "snail pace": "slow", "snail's pace": "slow", "at a snail's pace": "slow", "at a crawl": "slow",
     # going nowhere: the run makes no progress

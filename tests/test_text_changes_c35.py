@@ -18,6 +18,8 @@ from tests.reading import assert_reads
     ("each iteration takes 40% longer since the upgrade", {"symptom": "slow_training", "slow_kind": "per_step"}),
     ("every step now takes 2x longer", {"symptom": "slow_training", "slow_kind": "per_step"}),
     ("a step takes 3 times longer than before", {"symptom": "slow_training", "slow_kind": "per_step"}),
+    ("each iteration takes twice as long since the upgrade", {"symptom": "slow_training", "slow_kind": "per_step"}),
+    ("it doesn't take twice as long", {"symptom": None}),
     ("iteration time 0.4 -> 0.55 s", {"symptom": "slow_training", "slow_kind": "per_step"}),
     # a unit written after each number is no side of the change
     ("my step time went 0.3s -> 0.5s", {"symptom": "slow_training", "slow_kind": "per_step"}),
