@@ -684,6 +684,14 @@ def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None
         if ranges is not None:
             out.append(Token("\n", "\n", hi, hi, "punct"))
     if fuzzy:
+        # "lower then train", "higher then the val loss": "then" typed for "than" after a comparative, known by
+        # the split or the baseline it is set against (not "went lower then spiked", a sequence)
+        for k in range(1, len(out) - 2):
+            if out[k].lemma == "then" and out[k - 1].kind == "word" and (
+                    out[k - 1].lemma in _COMPARE or comparative_slip(out[k - 1].lemma) is not None):
+                nxt = out[k + 2] if out[k + 1].lemma in _THAN_FILLERS and k + 2 < len(out) else out[k + 1]
+                if nxt.lemma in K.SPLITS or nxt.lemma in _THEN_STANDARDS:
+                    out[k] = Token(out[k].text, "than", out[k].start, out[k].end, out[k].kind, out[k].unit)
         # a comparative is known by the "than" after it: there a slip of one ("higer than train", "lowr than")
         # is corrected against the few comparatives, although the word is too short to correct anywhere else
         for k in range(len(out) - 1):
@@ -695,6 +703,8 @@ def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None
     return out
 
 
+_THEN_STANDARDS = frozenset("before expected usual normal earlier previously yesterday".split())
+"""Words after a "then" typed for "than" that make it a comparison with another time ("slower then before")."""
 COMPARATIVE_SLIP_MIN = 4
 """Letters a word before "than" needs before it is corrected to a comparative ("lowr"; "les" is too short to say)."""
 

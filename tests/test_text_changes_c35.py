@@ -99,6 +99,11 @@ def test_elided_setting_is_the_users(text: str, expected: dict) -> None:
     ("val loss higer than train", {"symptom": "overfitting", "metric_kind": "loss"}),
     ("validation loss lowr than training loss", {"val_better_than_train": True}),
     ("val accuracy way lwoer than train accuracy", {"symptom": "overfitting", "metric_kind": "accuracy"}),
+    # "then" typed for "than" after a comparative, set against a split or another time
+    ("val loss lower then train loss", {"val_better_than_train": True}),
+    ("val acc higer then train acc", {"val_better_than_train": True}),
+    ("training is slower then before", {"symptom": "slow_training"}),
+    ("the loss went lower then spiked", {"val_better_than_train": None, "loss_behavior": "spiking"}),
     # denied: neither side said
     ("val loss is not higer than train loss", {"symptom": None}),
     ("val loss is not higher than train loss", {"symptom": None, "val_better_than_train": None}),
