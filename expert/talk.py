@@ -82,6 +82,8 @@ QUOTED_CAP = 8
 quoting "lr=..." on every line has said it long before (each reading costs a look at its clause's attribution)."""
 NEGATION_REACH = 4
 """Words (light words not counted, see ``_LIGHT``) a negation may stand before the movement it negates."""
+ARROW_REACH = 4
+"""Tokens after an arrow in which a movement makes it a sequence ("resume -> loss spikes"), not a value's change."""
 RESUME_REACH = 8
 """Words after "then" in which a pause may be said to end ("then the progress bar jumps quickly through")."""
 _LIGHT = frozenset("the a an my our your its this that any to get make really even quite".split())
@@ -174,7 +176,7 @@ _GPU_LINK = frozenset("be at around about only just ~ sit stay run hover mostly 
                       "util utilization usage load work busy active".split())
 """Words between "GPU" and a percentage that say it is the GPU's figure ("the GPU is only at 30%")."""
 _CHANGE_BY = ("faster", "slower", "more", "less", "higher", "lower", "better", "worse", "speedup", "speed-up",
-              "increase", "decrease", "improvement")
+              "increase", "decrease", "improvement", "longer", "shorter")
 """Words after a percentage that make it a change by that share ("29% faster"), not a level."""
 _RATE = rx.compile(r"(?:s|sec|secs|ms|min)/(?:it|iter|iteration|step|batch)|"
                    r"(?:it|its|iter|iters|step|steps|batch|batches|sample|samples|img|imgs|image|images|tok|tokens)"
@@ -206,6 +208,19 @@ _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
+_UNIT_WORDS = frozenset("s sec secs second seconds ms min mins minute minutes h hr hrs hour hours gb mb gib mib "
+                         "it/s s/it".split())
+"""Units written after a number ("0.4s -> 0.55s", "12 GB"): the side of a change is the number, not its unit."""
+_INTENTIONS = frozenset({"plan", "planning", "intend"})
+"""Words of an intention that, right after "than", are a comparison's standard ("longer than planned")."""
+ELIDED_OWNERS = frozenset("i we mine ours".split())
+"""Subjects that make a clause with a setting left out the user's own value ("... and I use 256", "mine is 1e-4")."""
+_ELIDED_JOINS = frozenset("and but while whereas whilst though although".split())
+_ELIDED_VERBS = frozenset("use be have run train set go pick choose keep".split())
+_ELIDED_NAMES = frozenset({"batch_size", "learning_rate"})
+"""Settings whose number a user may repeat without naming them again (``QUOTED_SETTINGS``' names)."""
+_PURPOSE_FILLERS = frozenset("the a an any all some more further my our its this that".split())
+"""Words between a purpose's verb and the trouble it names ("to avoid any NaNs", "to reduce the overfitting")."""
 _WEIGHT_NOUNS = K.TERM_WEIGHTS | {w + "s" for w in K.TERM_WEIGHTS}
 """``knowledge.talk.TERM_WEIGHTS`` as the nouns (and plurals) a text says them with."""
 
@@ -698,7 +713,49 @@ def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None
         out.extend(_tokens(text, lo, hi, fuzzy))
         if ranges is not None:
             out.append(Token("\n", "\n", hi, hi, "punct"))
+    if fuzzy:
+        # "lower then train", "higher then the val loss": "then" typed for "than" after a comparative, known by
+        # the split or the baseline it is set against (not "went lower then spiked", a sequence)
+        for k in range(1, len(out) - 2):
+            if out[k].lemma == "then" and out[k - 1].kind == "word" and (
+                    out[k - 1].lemma in _COMPARE or comparative_slip(out[k - 1].lemma) is not None):
+                nxt = out[k + 2] if out[k + 1].lemma in _THAN_FILLERS and k + 2 < len(out) else out[k + 1]
+                if nxt.lemma in K.SPLITS or nxt.lemma in _THEN_STANDARDS:
+                    out[k] = Token(out[k].text, "than", out[k].start, out[k].end, out[k].kind, out[k].unit)
+        # a comparative is known by the "than" after it: there a slip of one ("higer than train", "lowr than")
+        # is corrected against the few comparatives, although the word is too short to correct anywhere else
+        for k in range(len(out) - 1):
+            t = out[k]
+            if out[k + 1].lemma == "than" and t.kind == "word" and t.lemma not in _COMPARE:
+                fixed = comparative_slip(t.lemma)
+                if fixed is not None:
+                    out[k] = Token(t.text, fixed, t.start, t.end, t.kind, t.unit)
     return out
+
+
+_THEN_STANDARDS = frozenset("before expected usual normal earlier previously yesterday".split())
+"""Words after a "then" typed for "than" that make it a comparison with another time ("slower then before")."""
+COMPARATIVE_SLIP_MIN = 4
+"""Letters a word before "than" needs before it is corrected to a comparative ("lowr"; "les" is too short to say)."""
+
+
+@lru_cache(maxsize=1024)
+def comparative_slip(word: str) -> str | None:
+    """The comparative (``_COMPARE``) a slipped ``word`` before "than" stands for, else None.
+
+    One edit (a letter dropped, doubled, swapped or mistyped; rapidfuzz's optimal string alignment distance), the
+    first letter kept: "higer", "lowr", "hihger", "smalelr". A real word of the lexicon is never corrected.
+    """
+    if not word.isalpha() or len(word) < COMPARATIVE_SLIP_MIN or word in _words():
+        return None
+    try:
+        from rapidfuzz.distance import OSA
+        from rapidfuzz.process import extractOne
+    except ImportError:  # pragma: no cover - a required dependency
+        return None
+    choices = [c for c in _COMPARE if c.isalpha() and c[0] == word[0] and abs(len(c) - len(word)) <= 1]
+    hit = extractOne(word, choices, scorer=OSA.distance, score_cutoff=1)
+    return hit[0] if hit else None
 
 
 def _tokens(text: str, lo: int, hi: int, fuzzy: bool) -> Iterator[Token]:
@@ -856,7 +913,10 @@ def _parts(tokens: list[Token]) -> list[Part]:
     i, n = 0, len(tokens)
     # (each token's lemma, and whether it is a filler, looked up once: every token starts up to ``longest`` keys)
     lemmas = [t.lemma for t in tokens]
-    fillers = [lemma in K.PHRASE_FILLERS for lemma in lemmas]
+    # (an amount of change, "30%" or "2x", may stand inside a phrase too: ``_with_fillers``)
+    fillers = [lemma in K.PHRASE_FILLERS or (t.kind == "num" and t.unit in ("%", "x")) or
+               (t.kind == "num" and m + 1 < n and lemmas[m + 1] == "time") for m, (t, lemma) in
+               enumerate(zip(tokens, lemmas))]
     while i < n:
         found = None
         for k in range(min(longest, n - i), 0, -1):
@@ -931,6 +991,12 @@ def _with_fillers(tokens: list[Token], i: int, phrases: Any, longest: int) -> tu
     skipped = False
     while k < len(tokens) and len(kept) < longest and k - i < 2 * longest:
         t = tokens[k]
+        if t.kind == "num" and (t.unit in ("%", "x") or (k + 1 < len(tokens) and tokens[k + 1].lemma == "time")):
+            # the amount of a change said inside its phrase ("takes 30% longer", "got 2x slower", "takes 3 times
+            # longer"): a degree like "much", the phrase holds without it
+            skipped = True
+            k += 2 if t.unit not in ("%", "x") else 1
+            continue
         if t.kind != "word":
             break
         if t.lemma in K.PHRASE_FILLERS:
@@ -2719,6 +2785,9 @@ class _Reader:
                                 self.lemmas(p.i - 1, p.i) == ["back"]) and \
                     any(o.roles.get("m") in _RISES for o in self.parts_in(sent[0], p.i)):
                 continue  # "goes up by a lot and falls again": the return from the rise, no drop of its own
+            if m in ("up", "up_bare") and any(o.roles.get("m") in ("spike", "jump") and o.j < p.i <= o.j + 1 and
+                                               self.lemmas(o.j, p.i) == ["back"] for o in parts):
+                continue  # "spikes back up", "jumps back up": the direction of the jump, no rise of its own
             if m == "same" and p.j < j and (self.tokens[p.j].lemma in K.PATTERN_NOUNS or any(
                     "m" in o.roles and o.i in (p.j, p.j + 1) for o in parts)):
                 continue  # "repeats the same bump pattern", "the same spike every 500 steps": a recurring shape
@@ -2741,6 +2810,11 @@ class _Reader:
                 self.claim(self.tokens[i].start, self.tokens[j - 1].end, K.TROUBLE_NAMES)
                 self.u.no_guess = True  # (nor is the user's trouble guessed from it when nothing else is read)
                 others = True
+                continue
+            if self._purpose(p, sent):
+                # "set weight decay 1.0 to fight overfitting and now the loss is flat": the trouble a change was made
+                # against, not the run's symptom now (the later clause says that); nor may a cue read it
+                self.claim(self.tokens[self._purpose_from(p, sent)].start, p.end, K.TROUBLE_NAMES)
                 continue
             if m == "hang" and self._person_subject(p.i, i):
                 continue  # "she hangs her coat by the program booklet": a person hangs a thing, no run hangs
@@ -3128,6 +3202,36 @@ class _Reader:
         elif things:
             state["others_last"] = things[-1]  # (but of "mine": the user's own of the same quantity)
         self._idioms(parts)
+
+    def _purpose_from(self, p: Part, sent: tuple[int, int]) -> int:
+        """Where the purpose or reason said of movement ``p`` starts ("to" or "because"), else ``p.i``.
+
+        A purpose is "to" + a verb of remedy (``K.PURPOSE_VERBS``) before the movement, a few light words between
+        ("to avoid any NaNs"), unless the word before the "to" makes it a wish or a question ("how to prevent
+        overfitting"); a reason is "because of", "due to" or "against" right before it.
+        """
+        k = p.i
+        while k > sent[0] and self.tokens[k - 1].lemma in _PURPOSE_FILLERS:
+            k -= 1
+        for lead in K.PURPOSE_CAUSES:
+            # (a reason may open the sentence before the bounds its reading starts at: "because of X I did Y")
+            if k - len(lead) >= 0 and tuple(self.lemmas(k - len(lead), k)) == lead:
+                return k - len(lead)
+        if k - 2 >= sent[0] and self.tokens[k - 1].lemma in K.PURPOSE_VERBS and self.tokens[k - 2].lemma == "to" \
+                and not (k - 3 >= sent[0] and self.tokens[k - 3].lemma in K.PURPOSE_ASKERS):
+            return k - 2
+        return p.i
+
+    def _purpose(self, p: Part, sent: tuple[int, int]) -> bool:
+        """Whether movement ``p`` is a purpose or reason (:meth:`_purpose_from`) with the run's trouble said after it.
+
+        Only a later movement in another clause of the sentence ("... and now the loss is flat") makes the one in
+        the purpose past trouble: alone ("I added dropout to reduce overfitting") it is still the run's.
+        """
+        if self._purpose_from(p, sent) == p.i:
+            return False
+        end = _clause_end(self.tokens, p.j - 1)
+        return any("m" in o.roles or "idiom" in o.roles for o in self.parts_in(end, sent[1]))
 
     def _than_split(self, than: int, parts: list[Part]) -> bool:
         """Whether the "than" at token ``than`` sets a split against another ("higher than the training loss")."""
@@ -4038,6 +4142,8 @@ class _Reader:
                     self._judged.setdefault("val_bad", (left[-1][0].start, t.end))
             if not left or not right:
                 continue
+            if t.kind == "word" and self._negated(k, clause_start(self.tokens, k)):
+                continue  # "val loss is not higher than train loss": the comparison denied, neither side said
             (lp, lq, ls), (rp, rq, rs) = left[-1], right[0]
             if rq == "split_only":
                 rq = lq
@@ -4316,7 +4422,7 @@ class _Reader:
                               and toks[u].lemma not in skip][:1]
                 else:
                     before = [u for u in range(max(lo, k - 4), k) if toks[u].kind in ("num", "word")
-                              and toks[u].lemma not in skip][-1:]
+                              and toks[u].lemma not in skip and not self._number_unit(u)][-1:]
                 after = [u for u in range(k + 1, min(hi, k + 5)) if toks[u].kind in ("num", "word")
                          and toks[u].lemma not in skip]
                 if not before or not after:
@@ -4361,6 +4467,11 @@ class _Reader:
                     after_v = self._setting_value(to_at + 1)
                     if after_v is not None:
                         self.add({after_v[0]: after_v[1]}, toks[to_at + 1].start, toks[after_v[2]].end)
+
+    def _number_unit(self, k: int) -> bool:
+        """Whether token ``k`` is the unit written right after a number ("0.4s", "12 GB"): part of that number."""
+        return k > 0 and self.tokens[k].lemma in _UNIT_WORDS and self.tokens[k - 1].kind == "num" and \
+            self.tokens[k - 1].end >= self.tokens[k].start - 1
 
     def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
         """The setting a value word at token ``k`` names ("bf16", "full precision"), and its last token."""
@@ -5778,6 +5889,7 @@ class _Reader:
         self._named_settings()
         self._removal_objects()
         self._quoted_settings()
+        self._elided_settings()
         self._model_families()
         self._then_now()
         self._contrasted_runs()
@@ -6298,6 +6410,46 @@ class _Reader:
             self.add({name: value}, *span, named=True)
             read[name] = read.get(name, 0) + 1
 
+    def _elided_settings(self) -> None:
+        """A setting's number said again by the user with the setting left out: the user's own value of it.
+
+        "the paper uses batch 4096 and I use 256", "their lr is 1e-3, mine is 1e-4": the setting named just before.
+
+        The clause after the quoted setting, in its sentence, opens (after "and", "but", "while", a comma) with
+        the user as its subject (``ELIDED_OWNERS``) and a verb of use or being, and holds a number and no quantity
+        of its own; whose value the first one is, the attribution of its clause says (``expert.text``).
+        """
+        toks = self.tokens
+        for r in [r for r in self.u.readings if r.named and r.name in _ELIDED_NAMES]:
+            k = next((n for n, t in enumerate(toks) if t.start >= r.end), None)
+            if k is None:
+                continue
+            _s_lo, s_hi = _sentence_bounds(toks, k - 1)
+            # the next clause: past the joining word, the owner first
+            while k < s_hi and (toks[k].lemma in _ELIDED_JOINS or toks[k].text == ","):
+                k += 1
+            if k >= s_hi or toks[k].text.lower() not in ELIDED_OWNERS:
+                continue
+            end = min(s_hi, _clause_end(toks, k), k + 5)
+            verb = next((n for n in range(k + 1, end) if toks[n].lemma in _ELIDED_VERBS), None)
+            num = next((n for n in range(k + 1, end) if toks[n].kind == "num"), None)
+            if verb is None or num is None or num < verb or any(
+                    "q" in p.roles for p in self.parts_in(k + 1, num + 1)) or toks[num].unit == "%":
+                continue
+            if num + 1 < len(toks) and toks[num + 1].kind == "word" and toks[num + 1].lemma in _COUNTED:
+                continue  # "and I use 8 GPUs": a count of something else, no value of the setting
+            if self._negated(num, k):
+                continue  # "..., I can't use 256": a value the user does not run
+            value = toks[num].number
+            if value is None or self.u.claimed(toks[num].start, toks[num].end, r.name):
+                continue
+            value *= 1000 if toks[num].unit == "k" else 1
+            if r.name == "batch_size":
+                if value != int(value):
+                    continue
+                value = int(value)
+            self.add({r.name: value}, toks[k].start, toks[num].end, named=True)
+
     def _used_setting(self, k: int) -> bool:
         """Whether the setting named at token ``k`` is the object of a verb of use ("I use batch 4096", "train with").
 
@@ -6384,8 +6536,17 @@ class _Reader:
                           t.lemma == "not"), len(toks))
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
+            if (t.kind == "arrow" or t.text == "=") and k > 0 and toks[k - 1].kind == "word" and \
+                    self._arrow_sequence(lo + k, hi):
+                # "resume -> loss spikes", "upgraded torch => nan": what comes after the arrow happened after what
+                # is before it (a change of a setting's value is read by ``changes``)
+                plain.setdefault("after", k)
+                where.setdefault("after", []).append(k)
+                continue
             if t.kind not in ("word", "num"):
                 continue
+            if t.lemma in _INTENTIONS and k > 0 and toks[k - 1].lemma == "than":
+                continue  # "training longer than planned": the standard of a comparison, no plan still to carry out
             # (a word in the object of a denied removal is not denied: "I haven't removed the scaler" keeps it)
             target = negated if k > first_neg and self._negated(lo + k, lo) and \
                 not self._removal_denied(lo + k, lo) else plain
@@ -6494,6 +6655,19 @@ class _Reader:
                 done |= set(sets)
 
     # -- the loop's calls ---------------------------------------------------------------------------------
+    def _arrow_sequence(self, k: int, hi: int) -> bool:
+        """Whether the arrow at token ``k`` leads from an event to what the run did next.
+
+        A movement follows it in its clause within ``ARROW_REACH`` tokens ("resume -> loss spikes back up"), not a
+        setting's new value ("fp32 -> bf16").
+        """
+        end = min(hi, k + 1 + ARROW_REACH)
+        stop = next((n for n in range(k + 1, end) if self.tokens[n].text in _SENTENCE_END or
+                     self.tokens[n].kind == "arrow"), end)
+        if self.tokens[k].kind == "arrow" and k + 1 < stop and self.tokens[k + 1].lemma in _SUBJECT_LEADS:
+            return True  # "resume -> the step counter restarts": a clause with its subject follows, no value
+        return any("m" in o.roles for o in self.parts_in(k + 1, stop))
+
     def _calls(self, lo: int, hi: int) -> list[tuple[int, int, str]]:
         """The loop's calls named in a sentence: ``(first token, one past last, call)``, longest phrase first."""
         toks, out, k = self.tokens, [], lo

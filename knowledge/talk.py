@@ -255,6 +255,8 @@ MOVEMENTS: dict[str, str] = {
     "take ages": "slow", "take too long": "slow", "take so long": "slow",
     # ("takes longer than before", "one epoch takes hours": the duration is the complaint)
     "take long": "slow", "take hour": "slow", "take day": "slow",
+    # (a multiple of the time it took: "each step takes twice as long", "runs twice as slow")
+    "take twice as long": "slow", "twice as slow": "slow",
     "take way too long": "slow", "take very long": "slow", "crawl": "slow",
     "snail pace": "slow", "snail's pace": "slow", "at a snail's pace": "slow", "at a crawl": "slow",
     # going nowhere: the run makes no progress
@@ -1521,6 +1523,18 @@ REMEDY_WORDS = frozenset("help fix solve resolve delay only nothing matter impro
                           "stable stabilize".split())
 """Words that make a change said in the sentence a remedy tried rather than what started the trouble ("changing
 batch size or lr only delays it", "lowering the lr does not help"): no ``recent_change`` from it."""
+
+PURPOSE_VERBS = frozenset("fight combat counter counteract tackle reduce lessen lower avoid prevent stop curb limit "
+                           "mitigate minimize minimise fix solve address cure remove suppress kill beat handle deal "
+                           "rid".split())
+"""Verbs after a purpose's "to" ("added dropout to fight overfitting", "lowered the lr to avoid NaNs") whose object is
+the trouble a change was made against: the trouble the user had before, not the symptom the run shows now."""
+PURPOSE_CAUSES = (("because", "of"), ("due", "to"), ("against",))
+"""Words before a trouble that make it the reason of an action ("because of overfitting I added dropout, now ...")."""
+PURPOSE_ASKERS = frozenset("how way what want wanna need needs like try trying help helps ways best "
+                           "tips advice".split())
+"""Words right before a purpose's "to" that make it the user's wish or question ("how to prevent overfitting", "I
+want to reduce overfitting"): the trouble is still theirs."""
 
 CURVE_REMEDY_WORDS = frozenset({"improve"})
 """Words of ``REMEDY_WORDS`` that are also a curve's own movement: said with a curve as their subject ("switched to
@@ -2935,6 +2949,13 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "tokens/sec tokens/s speed", "=lower =less =slow ~higher ~much ~fast", "single one 1",
           "2 3 4 8 16 32 64 two three four eight sixteen multiple several many ddp distributed parallel torchrun "
           "fsdp multi-gpu node", "!hang !freeze !stuck !nan !crash !oom !cpu"),
+         {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
+        # more devices and the speed fell ("scaling to 4 nodes made throughput drop", "it/s went down when I added
+        # GPUs", "throughput didn't increase with more gpus"): a move to more devices, the speed's own fall said
+        (("gpu node ddp distributed fsdp torchrun multi-gpu card", "throughput it/s samples/sec samples/s tokens/sec "
+          "tokens/s speed", "=drop =fall =decrease =down =lower =less =worse =decline =tank =plummet =halve ~increase "
+          "~improve ~scale ~go_up", "scale scaling much add increase move go switch", "!hang !freeze !stuck !nan "
+          "!crash !oom !cpu !should !want !whether !how !memory !util !utilization !usage !loss !accuracy"),
          {"multi_gpu_speedup": "none", "symptom": "slow_training"}),
         # more devices, some more speed but far from as much more ("4 GPUs only give a 1.5x speedup", "8 GPUs are
         # only about 2x faster", "scaling is far from linear", "more GPUs give diminishing returns")
