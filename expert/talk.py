@@ -713,23 +713,39 @@ def tokenise(text: str, fuzzy: bool = True, ranges: list[tuple[int, int]] | None
         out.extend(_tokens(text, lo, hi, fuzzy))
         if ranges is not None:
             out.append(Token("\n", "\n", hi, hi, "punct"))
-    if fuzzy:
-        # "lower then train", "higher then the val loss": "then" typed for "than" after a comparative, known by
-        # the split or the baseline it is set against (not "went lower then spiked", a sequence)
-        for k in range(1, len(out) - 2):
-            if out[k].lemma == "then" and out[k - 1].kind == "word" and (
-                    out[k - 1].lemma in _COMPARE or comparative_slip(out[k - 1].lemma) is not None):
-                nxt = out[k + 2] if out[k + 1].lemma in _THAN_FILLERS and k + 2 < len(out) else out[k + 1]
-                if nxt.lemma in K.SPLITS or nxt.lemma in _THEN_STANDARDS:
-                    out[k] = Token(out[k].text, "than", out[k].start, out[k].end, out[k].kind, out[k].unit)
-        # a comparative is known by the "than" after it: there a slip of one ("higer than train", "lowr than")
-        # is corrected against the few comparatives, although the word is too short to correct anywhere else
-        for k in range(len(out) - 1):
-            t = out[k]
-            if out[k + 1].lemma == "than" and t.kind == "word" and t.lemma not in _COMPARE:
-                fixed = comparative_slip(t.lemma)
-                if fixed is not None:
-                    out[k] = Token(t.text, fixed, t.start, t.end, t.kind, t.unit)
+    return _than_slips(out) if fuzzy else out
+
+
+def _than_slips(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with the slips a "than" reveals corrected; the same list when there are none.
+
+    Both ways to the fuzzy tokens (:func:`tokenise`, :func:`_with_slips`) pass here, and the list may be the one
+    shared by the two readers of a short text (:func:`_whole_tokens`): it is copied before a change, never edited.
+    """
+    out = tokens
+
+    def put(k: int, token: Token) -> None:
+        nonlocal out
+        if out is tokens:
+            out = list(tokens)
+        out[k] = token
+
+    # "lower then train", "higher then the val loss": "then" typed for "than" after a comparative, known by
+    # the split or the baseline it is set against (not "went lower then spiked", a sequence)
+    for k in range(1, len(out) - 2):
+        if out[k].lemma == "then" and out[k - 1].kind == "word" and (
+                out[k - 1].lemma in _COMPARE or comparative_slip(out[k - 1].lemma) is not None):
+            nxt = out[k + 2] if out[k + 1].lemma in _THAN_FILLERS and k + 2 < len(out) else out[k + 1]
+            if nxt.lemma in K.SPLITS or nxt.lemma in _THEN_STANDARDS:
+                put(k, Token(out[k].text, "than", out[k].start, out[k].end, out[k].kind, out[k].unit))
+    # a comparative is known by the "than" after it: there a slip of one ("higer than train", "lowr than")
+    # is corrected against the few comparatives, although the word is too short to correct anywhere else
+    for k in range(len(out) - 1):
+        t = out[k]
+        if out[k + 1].lemma == "than" and t.kind == "word" and t.lemma not in _COMPARE:
+            fixed = comparative_slip(t.lemma)
+            if fixed is not None:
+                put(k, Token(t.text, fixed, t.start, t.end, t.kind, t.unit))
     return out
 
 
@@ -816,7 +832,7 @@ def _with_slips(tokens: list[Token]) -> list[Token]:
                 if out is None:
                     out = list(tokens)
                 out[k] = Token(t.text, lemma, t.start, t.end, "word")
-    return tokens if out is None else out
+    return _than_slips(tokens if out is None else out)
 
 
 @lru_cache(maxsize=16_384)
