@@ -6438,9 +6438,34 @@ class _Reader:
                         _asked(toks, lo, hi, subject, k + 1):
                     continue
                 pace = self._peak_pace(k + 1, hi)
+                if pace is not None and pace[0] == "too_fast":
+                    planned = self._warmup_set()
+                    if planned is not None and (planned is True or pace[2] >= planned):
+                        return  # ("a very short warmup (50 steps) ... peaks after 50": where the warmup was set)
                 if pace is not None:
                     self.add({"scheduler_pace": pace[0]}, toks[subject].start, toks[pace[1] - 1].end)
                     return
+
+    def _warmup_set(self) -> float | bool | None:
+        """The warmup length the text sets ("warmup_steps=50", "a warmup of 4000 steps"), True for one called short.
+
+        ("a short warmup"; None for neither): an LR peaking no sooner than that peaks where it was set to (a short
+        warmup, no schedule running ahead); sooner, the schedule runs ahead of it.
+        """
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            word = t.text.lower()
+            if "warmup" not in word and "warm-up" not in word:
+                continue
+            if k > 0 and toks[k - 1].lemma in ("short", "tiny", "small", "brief", "quick"):
+                return True
+            ahead = toks[k + 1:k + 4]
+            if any(u.lemma in K.WARMUP_PEAK_WORDS or u.lemma in K.WARMUP_DONE_WORDS for u in ahead):
+                continue  # ("warmup is over in the first 50 steps": when it ended, no length set)
+            n = next((u for u in ahead if u.kind == "num"), None)
+            if n is not None and _count(n) is not None:
+                return _count(n)  # ("warmup of 50 steps", "warmup_steps=50", "warmup 50")
+        return None
 
     def _warmup_subject(self, lo: int, k: int, subjects: set[str]) -> int | None:
         """The LR or warmup word the peak or end at ``k`` is said of: before it in its clause, at most 4 words back."""
@@ -6451,8 +6476,10 @@ class _Reader:
                 return n
         return None
 
-    def _peak_pace(self, a: int, hi: int) -> tuple[str, int] | None:
-        """The pace a peak's date after token ``a`` says, and the token after its words: ``("too_fast", end)``.
+    def _peak_pace(self, a: int, hi: int) -> tuple[str, int, float] | None:
+        """The pace a peak's date after token ``a`` says, the token after its words, the peak's step count.
+
+        ``("too_fast", end, 10.0)``.
 
         The date: a time preposition, then a step count with its unit ("after 10 steps", "at step 40", "in the first
         50 steps"); then the planned count ("instead of 4000") or the run's ("of 100k"), if said.
@@ -6483,14 +6510,14 @@ class _Reader:
                 planned = _count(toks[due]) if due is not None else None
                 if planned is None or planned == count:
                     return None
-                return ("too_fast" if count < planned else "too_slow"), due + 1
+                return ("too_fast" if count < planned else "too_slow"), due + 1, count
         if after[:1] in (["of"], ["out"]):
             whole = next((m for m in range(end + 1, min(hi, end + 3)) if toks[m].kind == "num"), None)
             total = _count(toks[whole]) if whole is not None else None
             if total is None or total <= count:
                 return None
-            return ("too_fast", whole + 1) if count / total < threshold("MT-WARMUP-SHARE-MIN") else None
-        return ("too_fast", end) if count < threshold("MT-WARMUP-STEPS-MIN") else None
+            return ("too_fast", whole + 1, count) if count / total < threshold("MT-WARMUP-SHARE-MIN") else None
+        return ("too_fast", end, count) if count < threshold("MT-WARMUP-STEPS-MIN") else None
 
     def _chance_figure(self, a: int, b: int, stops: set[int]) -> tuple[float, int] | None:
         """The first loss figure in tokens ``a:b`` and the token after it: a plain number, or ``ln(k)`` / ``log(k)``.

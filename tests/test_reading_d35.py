@@ -156,6 +156,7 @@ def test_no_slow_convergence_for_another_run_or_a_denial(text: str) -> None:
     "lr peaks after 10 steps",
     "warmup is over in the first 50 steps of 100k",
     "the lr hits its max at step 40 instead of 4000",
+    "warmup of 4000 steps but the lr peaks after 40 steps",
 ])
 def test_a_peak_far_too_soon_is_a_schedule_paced_too_fast(text: str) -> None:
     assert_reads(text, {"scheduler_pace": "too_fast"})
@@ -173,6 +174,8 @@ def test_a_peak_later_than_planned_stays_too_slow() -> None:
     "my colleague's lr peaks after 10 steps",
     "I use a warmup of 10 steps",
     "lr peaks after 10 epochs",
+    "warmup_steps=50 and the lr peaks after 50 steps, then the loss blows up",
+    "I use a very short warmup and the lr peaks after 20 steps",
 ])
 def test_no_fast_pace_for_a_usual_warmup_a_denial_or_another_run(text: str) -> None:
     assert obs(text).get("scheduler_pace") is None
