@@ -1789,7 +1789,6 @@ class _Reader:
         self._topic_scan = 0  # the first token ``_on_topic`` has not looked at
         self._concepts: list[tuple[int, int]] = []  # sentences asking what a thing is (``_definition``)
         self._expected: list[tuple[int, int]] = []  # clauses that describe expected behaviour (schedule restarts)
-        self._purposes: list[tuple[int, int]] = []  # troubles named as what a remedy was for ("to fight overfitting")
         self._restart_schedule: bool | None = None  # whether the text names a restarting schedule (worked out once)
         self._restart_clauses: dict[tuple[int, int], bool] = {}  # (see _at_schedule_restart)
         self._clause_list: list[tuple[int, int, int]] | None = None  # (see _clause_spans)
@@ -2924,10 +2923,6 @@ class _Reader:
                 m = "spike"  # "rises sharply, then comes back down": a transient rise is a spike, not a divergence
             if m == "overfit" and not negated and self._sanity_fit(p.j, sent[1]):
                 continue  # "I overfit a single batch": the check that the model can learn, no symptom of the run
-            if m == "overfit" and not negated and self._purpose_of(p, i):
-                # "set weight decay to 1.0 to fight overfitting": what a remedy was aimed at; it yields to a trouble
-                # said as seen now ("... and now the training loss stays flat"), see ``read``
-                self._purposes.append((p.start, p.end))
             if m == "oscillate" and not negated and self._minor_noise_on_flat(p, *sent):
                 continue  # "stays the same with some fluctuations": a flat curve with a little noise, no swing
             if m == "change" and not negated and any(t.lemma in K.SCARCELY
@@ -5775,13 +5770,6 @@ class _Reader:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the
             # NaN is not the evaluation pass's own
             self.u.readings = [r for r in self.u.readings if not (r.name == "nan_phase" and r.value == "evaluation")]
-        if self._purposes:
-            # a trouble named only as what a remedy was meant for gives way to one said as seen ("weight decay 1.0 to
-            # fight overfitting, and now the training loss stays flat": the run does not learn)
-            def aimed(r: Reading) -> bool:
-                return r.name == "symptom" and any(s <= r.start and r.end <= e for s, e in self._purposes)
-            if any(r.name == "symptom" and not aimed(r) for r in self.u.readings):
-                self.u.readings = [r for r in self.u.readings if not aimed(r)]
         if any(r.name == "val_spikes_with_train" and r.value is True for r in self.u.readings) and \
                 any(r.name == "loss_behavior" and r.value == "spiking" for r in self.u.readings):
             # the validation loss jumping with the training loss's spike is the weights thrown off, not a held-out
@@ -6394,22 +6382,6 @@ class _Reader:
                     value, end = found
                     self.add({"loss_at_init": value}, p.start, toks[end - 1].end, strong=False)
                     return
-
-    def _purpose_of(self, p: Part, lo: int) -> bool:
-        """Whether the trouble at ``p`` is named as what something was done against ("to fight overfitting").
-
-        A verb of countering (``COUNTER_VERBS``) just before it, after a "to" or as a gerund ("for preventing"), or
-        "against": the trouble a remedy aims at, not one the run is said to show.
-        """
-        toks = self.tokens
-        for n in range(p.i - 1, max(lo, p.i - 4) - 1, -1):
-            if toks[n].lemma == "against":
-                return True
-            if toks[n].lemma in K.COUNTER_VERBS or toks[n].text.lower() in K.COUNTER_VERBS:
-                return n > lo and toks[n - 1].lemma in ("to", "for", "and") or toks[n].text.lower().endswith("ing")
-            if toks[n].lemma not in ("the", "some", "any", "this", "that", "more", "less", "possible", "potential"):
-                return False
-        return False
 
     def _warmup_peak(self) -> None:
         """An LR said to reach its peak far too soon: a schedule paced too fast (``scheduler_pace=too_fast``).

@@ -1387,10 +1387,6 @@ SPAN_STEPS = frozenset("step steps iteration iterations iter iters batch batches
 """Units of a stretch of training a movement by numbers is said to take ("over 10k steps", "after 20 epochs",
 "in 3000 iterations"): its length is set against ``MT-SLOW-SPAN-EPOCHS`` / ``MT-SLOW-SPAN-STEPS``."""
 
-COUNTER_VERBS = frozenset("fight combat counter prevent avoid reduce tackle curb limit mitigate fix stop reduce "
-                           "lessen minimize minimise control".split())
-"""Verbs that make a trouble after them what a change was aimed at ("to fight overfitting", "for reducing
-overfitting"), not what the run shows."""
 WARMUP_PEAK_WORDS = frozenset("peak max maximum top full target".split())
 """What the LR reaches when its warmup ends ("the lr peaks", "hits its max", "reaches the full lr")."""
 WARMUP_DONE_WORDS = frozenset("over done finish finished end complete completed".split())

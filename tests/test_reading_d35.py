@@ -1,6 +1,6 @@
 """Reading of training talk, issue 19 (d35): a flat loss at chance (ln k), an LR that reaches 0 as its schedule ends
-or is said never to, the numbers of moments ("at epoch 10"), slow rises, a warmup that peaks too soon, a remedy's
-aim, a validation jump with a training spike, units written apart from their numbers."""
+or is said never to, the numbers of moments ("at epoch 10"), slow rises, a warmup that peaks too soon, a
+validation jump with a training spike, units written apart from their numbers."""
 
 from __future__ import annotations
 
@@ -181,14 +181,7 @@ def test_no_fast_pace_for_a_usual_warmup_a_denial_or_another_run(text: str) -> N
     assert obs(text).get("scheduler_pace") is None
 
 
-# --- what a remedy aimed at; a validation jump with a training spike; units apart ---------------------------------
-
-
-def test_a_remedys_aim_gives_way_to_the_trouble_seen() -> None:
-    assert_reads("I set weight decay to 1.0 to fight overfitting and now the training loss stays flat",
-                 {"symptom": "not_learning"})
-    assert_reads("I added dropout to prevent overfitting", {"symptom": "overfitting"})
-    assert_reads("my model is overfitting", {"symptom": "overfitting"})
+# --- a validation jump with a training spike; units apart ---------------------------------
 
 
 def test_validation_jumping_with_a_training_spike_is_no_overfitting() -> None:
