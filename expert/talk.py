@@ -5747,6 +5747,7 @@ class _Reader:
         self.evidence()
         self.code()
         self._chance()
+        self._logged_flat()
         self._loss_at_chance()
         self._warmup_peak()
         self._named_settings()
@@ -6350,6 +6351,37 @@ class _Reader:
             if 0 < value <= 1.25 / classes + 0.02:
                 self.add({"symptom": "not_learning", "metric_kind": "accuracy"}, p.start, toks[k].end, strong=False)
                 return
+
+    def _logged_flat(self) -> None:
+        """Log lines that print the training loss at one value, line after line: a flat curve.
+
+        "Epoch 1/10 - loss: 2.3026 - accuracy: 0.1000" then "Epoch 2/10 - loss: 2.3026 ...", "{'loss': 0.6931,
+        'epoch': 1.0}" twice: the figure labelled by the loss's name (right after it, or after its ":" or "="), taken
+        over the whole text. Three or more within 1% of each other (well above 0), or two the same to three
+        decimals or more, is a loss that does not move (as ``_repeats`` reads a series said in one line). A
+        validation loss, another's run, or a text that reads the loss moving already give none here.
+        """
+        if any(r.name == "loss_behavior" or (r.name, r.value) == ("symptom", "not_learning")
+               for r in self.u.readings):
+            return
+        toks = self.tokens
+        figures: list[tuple[Part, Token]] = []
+        for p, q, split in self._quantities(self.parts):
+            if q != "loss" or split == "val":
+                continue
+            k = p.j
+            while k < min(len(toks), p.j + 2) and toks[k].text in _LABEL_LINKS:
+                k += 1
+            if k < len(toks) and toks[k].kind == "num" and not toks[k].unit and toks[k].number is not None and \
+                    not (k + 1 < len(toks) and toks[k + 1].lemma in _COUNTED):
+                figures.append((p, toks[k]))
+        if len(figures) < 2 or any(self._others_run(clause_start(toks, p.i), p.i) for p, _t in figures):
+            return
+        values = [t.number or 0.0 for _p, t in figures]
+        close = min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
+        fine = all("." in t.text and len(t.text.split(".")[1]) >= 3 for _p, t in figures)
+        if (len(values) >= 3 and close) or (fine and len(set(values)) == 1 and values[0] > 0):
+            self.add({"symptom": "not_learning"}, figures[0][0].start, figures[-1][1].end)
 
     def _loss_at_chance(self) -> None:
         """The value a loss said not to move sits at: ``loss_at_init``, for the chance-level check.

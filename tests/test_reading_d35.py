@@ -193,3 +193,25 @@ def test_validation_jumping_with_a_training_spike_is_no_overfitting() -> None:
 def test_a_unit_written_apart_belongs_to_its_number() -> None:
     assert_reads("step time went 0.4s -> 0.55s", {"symptom": "slow_training", "slow_kind": "per_step"})
     assert_reads("the step time went 0.55s -> 0.4s", {"symptom": None})
+
+
+# --- log lines printing the loss at one value, line after line -------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Epoch 1/10 - loss: 2.3026 - accuracy: 0.1000\nEpoch 2/10 - loss: 2.3026 - accuracy: 0.1000",
+    "{'loss': 0.6931, 'epoch': 1.0}\n{'loss': 0.6931, 'epoch': 2.0}",
+    "step 100 loss 0.6931 step 200 loss 0.6931 step 300 loss 0.6931",
+])
+def test_logged_lines_holding_the_loss_at_ln_k_are_flat_at_chance(text: str) -> None:
+    got = obs(text)
+    assert got.get("symptom") == "not_learning" and got.get("num_classes") in (2, 10), got
+
+
+@pytest.mark.parametrize("text", [
+    "{'loss': 0.6931, 'epoch': 1.0}\n{'loss': 0.5123, 'epoch': 2.0}\n{'loss': 0.4012, 'epoch': 3.0}",
+    "epoch 1 loss: 0.9\nepoch 2 loss: 0.9",
+    "epoch 1 val_loss: 0.6931\nepoch 2 val_loss: 0.6931",
+])
+def test_logged_lines_that_move_are_coarse_or_validation_are_not_flat(text: str) -> None:
+    assert obs(text).get("symptom") != "not_learning"
