@@ -6357,13 +6357,15 @@ class _Reader:
 
         "Epoch 1/10 - loss: 2.3026 - accuracy: 0.1000" then "Epoch 2/10 - loss: 2.3026 ...", "{'loss': 0.6931,
         'epoch': 1.0}" twice: the figure labelled by the loss's name (right after it, or after its ":" or "="), taken
-        over the whole text. Three or more within 1% of each other (well above 0), or two the same to three
-        decimals or more, is a loss that does not move (as ``_repeats`` reads a series said in one line). A
-        validation loss, another's run, or a text that reads the loss moving already give none here.
+        over the whole text. Three or more within 1% of each other (well above 0), two the same to three decimals
+        or more, or two within 1% said with a denied change ("no change in three epochs"), is a loss that does not
+        move (as ``_repeats`` reads a series said in one line), and its first figure the loss at init. A validation
+        loss, another's run, or a text that reads the loss moving already give none here.
         """
-        if any(r.name == "loss_behavior" or (r.name, r.value) == ("symptom", "not_learning")
+        if any((r.name == "loss_behavior" and r.value != "flat_from_start") or r.name == "loss_at_init"
                for r in self.u.readings):
             return
+        flat_read = any((r.name, r.value) == ("symptom", "not_learning") for r in self.u.readings)
         toks = self.tokens
         figures: list[tuple[Part, Token]] = []
         for p, q, split in self._quantities(self.parts):
@@ -6380,8 +6382,17 @@ class _Reader:
         values = [t.number or 0.0 for _p, t in figures]
         close = min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
         fine = all("." in t.text and len(t.text.split(".")[1]) >= 3 for _p, t in figures)
-        if (len(values) >= 3 and close) or (fine and len(set(values)) == 1 and values[0] > 0):
-            self.add({"symptom": "not_learning"}, figures[0][0].start, figures[-1][1].end)
+        # (two close figures said with a denied change, "basically no change in three epochs", "barely moves")
+        said_still = any(t.lemma in K.SCARCELY for t in toks) or any(
+            o.roles.get("m") in ("change", "change_verb") and self._negated(o.i, clause_start(toks, o.i))
+            for o in self.parts)
+        if (len(values) >= 3 and close) or (fine and len(set(values)) == 1 and values[0] > 0) or \
+                (len(values) == 2 and close and said_still):
+            if not flat_read:
+                self.add({"symptom": "not_learning"}, figures[0][0].start, figures[-1][1].end)
+            if 0 < values[0] <= K.CHANCE_LOSS_MAX:
+                # (the first line logged is the loss from the start: the chance-level check's value)
+                self.add({"loss_at_init": values[0]}, figures[0][0].start, figures[0][1].end, strong=False)
 
     def _loss_at_chance(self) -> None:
         """The value a loss said not to move sits at: ``loss_at_init``, for the chance-level check.

@@ -202,6 +202,7 @@ def test_a_unit_written_apart_belongs_to_its_number() -> None:
     "Epoch 1/10 - loss: 2.3026 - accuracy: 0.1000\nEpoch 2/10 - loss: 2.3026 - accuracy: 0.1000",
     "{'loss': 0.6931, 'epoch': 1.0}\n{'loss': 0.6931, 'epoch': 2.0}",
     "step 100 loss 0.6931 step 200 loss 0.6931 step 300 loss 0.6931",
+    "{'loss': 2.303, 'epoch': 0.1} ... {'loss': 2.301, 'epoch': 2.9} -- basically no change in three epochs",
 ])
 def test_logged_lines_holding_the_loss_at_ln_k_are_flat_at_chance(text: str) -> None:
     got = obs(text)
@@ -212,6 +213,8 @@ def test_logged_lines_holding_the_loss_at_ln_k_are_flat_at_chance(text: str) -> 
     "{'loss': 0.6931, 'epoch': 1.0}\n{'loss': 0.5123, 'epoch': 2.0}\n{'loss': 0.4012, 'epoch': 3.0}",
     "epoch 1 loss: 0.9\nepoch 2 loss: 0.9",
     "epoch 1 val_loss: 0.6931\nepoch 2 val_loss: 0.6931",
+    "{'loss': 2.114, 'epoch': 0.1} ... {'loss': 2.109, 'epoch': 2.9}",
+    "{'loss': 2.114, 'epoch': 0.1} ... {'loss': 1.509, 'epoch': 2.9}, the lr does not change",
 ])
 def test_logged_lines_that_move_are_coarse_or_validation_are_not_flat(text: str) -> None:
     assert obs(text).get("symptom") != "not_learning"
