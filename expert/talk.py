@@ -27,6 +27,7 @@ words that could mean two things.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterator
@@ -164,6 +165,10 @@ _SHARED_TOO = rx.compile(K.SHARED_TOO, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
+_VALUE_UNITS = K.TIME_UNITS | frozenset({"gb", "mb", "gib", "mib", "%", "x", "it/s", "s/it"})
+"""Units written apart from their number ("0.4 s", "12 GB"): a value's, never a value of their own."""
+_LABEL_LINKS = frozenset({":", "=", "'", '"'})
+"""What stands between a logged name and its figure ("'loss': 0.69", "loss=0.69")."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
 _EPOCH_WORDS = frozenset({"epoch", "epochs", "ep"})
 _LENGTH_WORDS = _EPOCH_WORDS | frozenset({"step", "steps", "iteration", "iterations", "iter", "iters"})
@@ -2600,6 +2605,19 @@ class _Reader:
         said = self.text[self.tokens[sent_lo].start:self.tokens[sent_hi - 1].end].lower()
         return any(phrase in said for phrase in K.SCHEDULE_END_PHRASES + K.PLANNED_PHRASES)
 
+    def _designed_decay(self, sent_lo: int, sent_hi: int, p: Part) -> bool:
+        """Whether an LR said to reach 0 at ``p`` is said as its schedule's shape: "lr decays to 0", "anneals to zero".
+
+        A schedule verb (``SCHEDULE_DECAY_VERBS``) in the sentence, no word that dates the fall inside the run
+        (``EARLY_ZERO_WORDS``: "after 3 epochs", "already") and no number but the 0 itself: the decay a schedule is
+        given, ending at 0 where the run ends, not an LR that collapsed.
+        """
+        toks = self.tokens[sent_lo:sent_hi]
+        lemmas = {t.lemma for t in toks} | {t.text.lower() for t in toks}
+        if not lemmas & K.SCHEDULE_DECAY_VERBS or lemmas & K.EARLY_ZERO_WORDS:
+            return False
+        return all(t.number == 0 for t in toks if t.kind == "num")
+
     def _minor_noise_on_flat(self, p: Part, sent_lo: int, sent_hi: int) -> bool:
         """Whether the noise at ``p`` is said to be slight beside a curve said to be flat or not falling.
 
@@ -2892,6 +2910,14 @@ class _Reader:
                 self.claim(p.start, self.tokens[min(j, p.j + 2) - 1].end, ("symptom", "loss_behavior"))
                 self.u.no_guess = True
                 continue
+            if negated and m in ("down", "down_bare", "zero") and p.j + 1 < j and \
+                    self.tokens[p.j].lemma in ("to", "towards") and \
+                    (self.tokens[p.j + 1].kind == "num" or self.tokens[p.j + 1].lemma == "zero") and \
+                    any(q[1] == "lr" and q[0].j <= p.i for q in quantities):
+                # "the lr never decays to 0", "doesn't drop to zero": the end point denied, not the fall (an LR with
+                # a floor above 0 still moves; no stuck LR, no collapse)
+                self.claim(self.tokens[i].start, self.tokens[j - 1].end, ("lr_observed",))
+                continue
             slow = any(q.roles.get("m") == "slow" for q in parts if q is not p and abs(q.i - p.i) <= 3) or any(
                 q.roles.get("m") == "slow" and self._manner(p, q) for q in self.parts_in(p.j, sent[1]))
             # the quantity: nearest before, else after, else the sentence's last one
@@ -2946,7 +2972,7 @@ class _Reader:
             said_here = chosen is not None and (i <= chosen[0].i < j or any(
                 q[1] == "pronoun" and i <= q[0].i < p.i for q in quantities))
             if chosen is not None and chosen[1] == "lr" and m in ("zero", "vanish") and not negated and \
-                    self._schedule_end(*sent):
+                    (self._schedule_end(*sent) or self._designed_decay(*sent, p)):
                 # "the lr reaches 0 at the end of the run as planned": a schedule that decays to its floor where the
                 # run ends is the schedule's design, no LR collapsed (nor is the trouble guessed from it)
                 self.claim(self.tokens[i].start, self.tokens[j - 1].end, ("symptom", "loss_behavior", "lr_observed"))
@@ -3052,8 +3078,10 @@ class _Reader:
                     # until answered, the likelier reading (most who say training is stuck mean the loss), weakly
                     self.add({"symptom": "not_learning"}, p.start, p.end, strong=False, hedged=True)
                     continue
-            if slow and (m in ("down", "improve", "learn", "converge") or (m == "up" and quantity == "lr")):
-                # ("the LR barely rises" during warmup: a pace; "the loss slowly goes up" stays a rise)
+            if slow and (m in ("down", "improve", "learn", "converge") or
+                         (m in ("up", "up_bare") and quantity in ("lr", "accuracy"))):
+                # ("the LR barely rises" during warmup: a pace; "val acc rising slowly" a metric that improves,
+                # slowly, no flat one; "the loss slowly goes up" stays a rise: a loss that climbs diverges)
                 m = f"slow-{m}"
             elif m == "slow" and quantity in (None, "loss"):
                 if quantity is None and not (lemmas & {"learn", "converge", "decrease", "drop", "improve", "loss"}):
@@ -3445,9 +3473,12 @@ class _Reader:
             def elsewhere(k: int, p: Part = p, owners: list[tuple[int, int]] = owners) -> bool:
                 return k < p.i and cut(k, p.i) and any(not cut(k, i if k < i else j - 1) for i, j in owners)
 
-            near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
+            # (a moment said after the quantity does not use up its reach: "test acc was best at epoch 8 (72%)")
+            moments = sum(1 for k in range(p.j, min(hi, p.j + 7)) if self._time_index(k, lo) or (
+                k + 1 < hi and self._time_index(k + 1, lo)))
+            near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5 + moments)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
-                    not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
+                    not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and not self._time_index(k, lo) and
                     not self._setting_number(k, lo, p) and not self._relative(k, hi) and not self._moved_by(k, lo) and
                     not self._left_value(k, lo, hi) and
                     not any(p.j <= i and j <= k or k < i and j <= p.i for i, j in between) and not elsewhere(k)]
@@ -3506,6 +3537,17 @@ class _Reader:
         self._durations(lo, hi)
         self._rates(lo, hi)
         self._repeats(lo, hi, quantities)
+
+    def _time_index(self, k: int, lo: int) -> bool:
+        """Whether the number at token ``k`` numbers a moment of the run ("at epoch 10", "step 2000", "iter #300").
+
+        A number right after an epoch or step word (a "#" or "no." may stand between) is when something happened:
+        "val acc peaks at epoch 10 then drops" gives no accuracy of 10%.
+        """
+        n = k - 1
+        while n >= lo and n > k - 3 and self.tokens[n].text in ("#", "no", "no.", "number", "nr"):
+            n -= 1
+        return n >= lo and (self.tokens[n].lemma in _EPOCH_WORDS or self.tokens[n].lemma in _STEP_WORDS - {"it"})
 
     def _moved_by(self, k: int, lo: int) -> bool:
         """Whether the number at token ``k`` is the amount a verb before it moved by (``AMOUNT_VERBS``).
@@ -3716,6 +3758,11 @@ class _Reader:
                 not (k + 1 < hi and (toks[k + 1].lemma in _COUNTED or toks[k + 1].lemma in K.SPAN_EPOCHS or
                                      toks[k + 1].lemma in K.SPAN_STEPS)) and
                 not (k > lo and (toks[k - 1].lemma in K.SPAN_EPOCHS or toks[k - 1].lemma in K.SPAN_STEPS))]
+        if len(nums) > 1:
+            # (a log line holds other figures beside the loss's: "{'loss': 0.6931, 'rewards/chosen': 0.0}" at every
+            # step keeps the one its name labels, a number right after "loss" and its colon or "=")
+            nums = [k for k in nums if any(q == "loss" and split != "val" and 0 < k - p.j <= 2 and all(
+                t.text in _LABEL_LINKS for t in toks[p.j:k]) for p, q, split in quantities)]
         if len(nums) != 1 or not toks[nums[0]].number:
             return
         k = nums[0]
@@ -4444,6 +4491,8 @@ class _Reader:
                 if not before or not after:
                     continue
                 b, a = before[0], after[0]
+                if toks[b].kind == "word" and b > lo and toks[b - 1].kind == "num" and toks[b].lemma in _VALUE_UNITS:
+                    b -= 1  # "step time went 0.4 s -> 0.55 s": the unit written apart is the number's, not the value
                 if t.kind == "arrow" and toks[a].kind != "num" and self._setting_value(a) is None:
                     continue  # "batch size changed to 1024 -> loss spikes": the arrow leads to what followed
                 named = self._setting_value(b)
@@ -5902,6 +5951,9 @@ class _Reader:
         self.evidence()
         self.code()
         self._chance()
+        self._logged_flat()
+        self._loss_at_chance()
+        self._warmup_peak()
         self._named_settings()
         self._removal_objects()
         self._quoted_settings()
@@ -5924,6 +5976,12 @@ class _Reader:
             # "train loss goes NaN and then val loss is NaN too": evaluation inherits what training broke, so the
             # NaN is not the evaluation pass's own
             self.u.readings = [r for r in self.u.readings if not (r.name == "nan_phase" and r.value == "evaluation")]
+        if any(r.name == "val_spikes_with_train" and r.value is True for r in self.u.readings) and \
+                any(r.name == "loss_behavior" and r.value == "spiking" for r in self.u.readings):
+            # the validation loss jumping with the training loss's spike is the weights thrown off, not a held-out
+            # curve that rises while training improves: no overfitting, no validation rise of its own
+            self.u.readings = [r for r in self.u.readings if r.name != "val_loss_rising" and
+                               (r.name, r.value) != ("symptom", "overfitting")]
         if any(r.name == "spike_recovers" and r.value is True for r in self.u.readings):
             # a rise said to come back down by itself is a transient spike ("shoots up, then goes back down"): the
             # rise is that spike, not a lasting divergence
@@ -6538,6 +6596,214 @@ class _Reader:
             if 0 < value <= 1.25 / classes + 0.02:
                 self.add({"symptom": "not_learning", "metric_kind": "accuracy"}, p.start, toks[k].end, strong=False)
                 return
+
+    def _logged_flat(self) -> None:
+        """Log lines that print the training loss at one value, line after line: a flat curve.
+
+        "Epoch 1/10 - loss: 2.3026 - accuracy: 0.1000" then "Epoch 2/10 - loss: 2.3026 ...", "{'loss': 0.6931,
+        'epoch': 1.0}" twice: the figure labelled by the loss's name (right after it, or after its ":" or "="), taken
+        over the whole text. Three or more within 1% of each other (well above 0), two the same to three decimals
+        or more, or two within 1% said with a denied change ("no change in three epochs"), is a loss that does not
+        move (as ``_repeats`` reads a series said in one line), and its first figure the loss at init. A validation
+        loss, another's run, or a text that reads the loss moving already give none here.
+        """
+        if any((r.name == "loss_behavior" and r.value != "flat_from_start") or r.name == "loss_at_init"
+               for r in self.u.readings):
+            return
+        flat_read = any((r.name, r.value) == ("symptom", "not_learning") for r in self.u.readings)
+        toks = self.tokens
+        figures: list[tuple[Part, Token]] = []
+        for p, q, split in self._quantities(self.parts):
+            if q != "loss" or split == "val":
+                continue
+            k = p.j
+            while k < min(len(toks), p.j + 2) and toks[k].text in _LABEL_LINKS:
+                k += 1
+            if k < len(toks) and toks[k].kind == "num" and not toks[k].unit and toks[k].number is not None and \
+                    not (k + 1 < len(toks) and toks[k + 1].lemma in _COUNTED):
+                figures.append((p, toks[k]))
+        if len(figures) < 2 or any(self._others_run(clause_start(toks, p.i), p.i) for p, _t in figures):
+            return
+        values = [t.number or 0.0 for _p, t in figures]
+        close = min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
+        fine = all("." in t.text and len(t.text.split(".")[1]) >= 3 for _p, t in figures)
+        # (two close figures said with a denied change, "basically no change in three epochs", "barely moves")
+        said_still = any(t.lemma in K.SCARCELY for t in toks) or any(
+            o.roles.get("m") in ("change", "change_verb") and self._negated(o.i, clause_start(toks, o.i))
+            for o in self.parts)
+        if (len(values) >= 3 and close) or (fine and len(set(values)) == 1 and values[0] > 0) or \
+                (len(values) == 2 and close and said_still):
+            if not flat_read:
+                self.add({"symptom": "not_learning"}, figures[0][0].start, figures[-1][1].end)
+            if 0 < values[0] <= K.CHANCE_LOSS_MAX:
+                # (the first line logged is the loss from the start: the chance-level check's value)
+                self.add({"loss_at_init": values[0]}, figures[0][0].start, figures[0][1].end, strong=False)
+
+    def _loss_at_chance(self) -> None:
+        """The value a loss said not to move sits at: ``loss_at_init``, for the chance-level check.
+
+        "loss stuck at 0.6931", "stays at 2.3026 every epoch", "loss refuses to budge from ln(2)", "loss: 4.605
+        4.604 4.605": a training loss read as flat (``symptom=not_learning`` with no fall, plateau or rise said
+        in its sentence) and the figure said right after the loss (or ``ln(k)`` / ``log(k)`` written out) is the
+        loss from the start on, so its value at initialisation. Set against ln(num_classes) by DX-CHANCE-01 (the
+        number of classes, when unsaid, is inferred from the value by ``expert.text``). A validation loss,
+        another person's run, a time ("at step 500") or a setting's figure named between ("lr 0.69") give none.
+        """
+        toks = self.tokens
+        flat = [r for r in self.u.readings if (r.name, r.value) in (("symptom", "not_learning"),
+                                                                      ("loss_behavior", "flat_from_start"))]
+        moving = {r.value for r in self.u.readings if r.name == "loss_behavior"} - {"flat_from_start"}
+        if not flat or moving or any(r.name == "loss_at_init" or r.name in K.LOSS_MOVED for r in self.u.readings):
+            return
+        for lo, hi in self._sentences():
+            if not any(toks[lo].start <= r.start < toks[hi - 1].end for r in flat):
+                continue
+            if {t.lemma for t in toks[lo:hi]} & (K.BOUND_WORDS | K.LATER_ONSET_WORDS):
+                continue  # ("won't go below 2.0": a bound; "stuck at 0.6 after epoch 10": a level reached later)
+            quantities = self._quantities(self.parts_in(lo, hi))
+            stops = {o.i for o, q, _s in quantities if q != "loss"}
+            for p, q, split in quantities:
+                if q != "loss" or split == "val" or self._others_run(lo, p.i) or self._negated(p.i, lo):
+                    continue
+                found = self._chance_figure(p.j, min(hi, p.j + K.CHANCE_FIGURE_REACH), stops)
+                if found is not None and found[0] <= K.CHANCE_LOSS_MAX:
+                    value, end = found
+                    self.add({"loss_at_init": value}, p.start, toks[end - 1].end, strong=False)
+                    return
+
+    def _warmup_peak(self) -> None:
+        """An LR said to reach its peak far too soon: a schedule paced too fast (``scheduler_pace=too_fast``).
+
+        "lr peaks after 10 steps", "warmup is over in the first 50 steps of 100k", "the lr hits its max at step 40
+        instead of 4000": the peak (``WARMUP_PEAK_WORDS``) or the warmup's end (``WARMUP_DONE_WORDS``), said of the
+        LR or the warmup, dated in optimizer steps (``PEAK_STEP_UNITS``). Sooner than the count planned, under
+        ``MT-WARMUP-SHARE-MIN`` of the run's steps, or (with neither said) under ``MT-WARMUP-STEPS-MIN`` steps, the
+        schedule ran ahead of the steps it was defined in. A later peak than planned is the slow pace's (a cue);
+        a denial, a question, another's run or a setting ("warmup of 10 steps") read nothing here.
+        """
+        toks = self.tokens
+        for lo, hi in self._sentences():
+            lemmas = [t.lemma for t in toks[lo:hi]]
+            if not ({"lr", "rate", "warmup", "warm-up"} & set(lemmas)):
+                continue
+            for k in range(lo, hi):
+                t = toks[k]
+                if t.lemma in K.WARMUP_PEAK_WORDS:
+                    subject = self._warmup_subject(lo, k, {"lr", "rate", "warmup", "warm-up"})
+                elif t.lemma in K.WARMUP_DONE_WORDS:
+                    subject = self._warmup_subject(lo, k, {"warmup", "warm-up"})
+                else:
+                    continue
+                if subject is None or self._negated(k, lo) or self._others_run(lo, subject) or \
+                        _asked(toks, lo, hi, subject, k + 1):
+                    continue
+                pace = self._peak_pace(k + 1, hi)
+                if pace is not None and pace[0] == "too_fast":
+                    planned = self._warmup_set()
+                    if planned is not None and (planned is True or pace[2] >= planned):
+                        return  # ("a very short warmup (50 steps) ... peaks after 50": where the warmup was set)
+                if pace is not None:
+                    self.add({"scheduler_pace": pace[0]}, toks[subject].start, toks[pace[1] - 1].end)
+                    return
+
+    def _warmup_set(self) -> float | bool | None:
+        """The warmup length the text sets ("warmup_steps=50", "a warmup of 4000 steps"), True for one called short.
+
+        ("a short warmup"; None for neither): an LR peaking no sooner than that peaks where it was set to (a short
+        warmup, no schedule running ahead); sooner, the schedule runs ahead of it.
+        """
+        toks = self.tokens
+        for k, t in enumerate(toks):
+            word = t.text.lower()
+            if "warmup" not in word and "warm-up" not in word:
+                continue
+            if k > 0 and toks[k - 1].lemma in ("short", "tiny", "small", "brief", "quick"):
+                return True
+            ahead = toks[k + 1:k + 4]
+            if any(u.lemma in K.WARMUP_PEAK_WORDS or u.lemma in K.WARMUP_DONE_WORDS for u in ahead):
+                continue  # ("warmup is over in the first 50 steps": when it ended, no length set)
+            n = next((u for u in ahead if u.kind == "num"), None)
+            if n is not None and _count(n) is not None:
+                return _count(n)  # ("warmup of 50 steps", "warmup_steps=50", "warmup 50")
+        return None
+
+    def _warmup_subject(self, lo: int, k: int, subjects: set[str]) -> int | None:
+        """The LR or warmup word the peak or end at ``k`` is said of: before it in its clause, at most 4 words back."""
+        for n in range(k - 1, max(lo, k - 5) - 1, -1):
+            if _breaks(self.tokens[n]):
+                return None
+            if self.tokens[n].lemma in subjects or self.tokens[n].text.lower() in subjects:
+                return n
+        return None
+
+    def _peak_pace(self, a: int, hi: int) -> tuple[str, int, float] | None:
+        """The pace a peak's date after token ``a`` says, the token after its words, the peak's step count.
+
+        ``("too_fast", end, 10.0)``.
+
+        The date: a time preposition, then a step count with its unit ("after 10 steps", "at step 40", "in the first
+        50 steps"); then the planned count ("instead of 4000") or the run's ("of 100k"), if said.
+        """
+        toks = self.tokens
+        n = a
+        while n < min(hi, a + 3) and toks[n].lemma not in K.TIME_PREPOSITIONS and toks[n].lemma not in ("at", "by"):
+            n += 1
+        if n >= min(hi, a + 3):
+            return None
+        n += 1
+        while n < hi and toks[n].kind != "num" and (toks[n].lemma in K.TIME_COUNTS or
+                                                    toks[n].lemma in K.PEAK_STEP_UNITS):
+            n += 1
+        if n >= hi or toks[n].kind != "num":
+            return None
+        count = _count(toks[n])
+        unit = toks[n - 1].lemma if toks[n - 1].lemma in K.PEAK_STEP_UNITS else \
+            toks[n + 1].lemma if n + 1 < hi else ""
+        if count is None or unit not in K.PEAK_STEP_UNITS or count <= 0:
+            return None
+        end = n + 1 + (toks[n + 1].lemma == unit if n + 1 < hi else 0)
+        after = self.lemmas(end, min(hi, end + 4))
+        for lead in K.PACE_DUE_LEADS:
+            if tuple(after[:len(lead)]) == lead:
+                due = next((m for m in range(end + len(lead), min(hi, end + len(lead) + 3))
+                            if toks[m].kind == "num"), None)
+                planned = _count(toks[due]) if due is not None else None
+                if planned is None or planned == count:
+                    return None
+                return ("too_fast" if count < planned else "too_slow"), due + 1, count
+        if after[:1] in (["of"], ["out"]):
+            whole = next((m for m in range(end + 1, min(hi, end + 3)) if toks[m].kind == "num"), None)
+            total = _count(toks[whole]) if whole is not None else None
+            if total is None or total <= count:
+                return None
+            return ("too_fast", whole + 1, count) if count / total < threshold("MT-WARMUP-SHARE-MIN") else None
+        return ("too_fast", end, count) if count < threshold("MT-WARMUP-STEPS-MIN") else None
+
+    def _chance_figure(self, a: int, b: int, stops: set[int]) -> tuple[float, int] | None:
+        """The first loss figure in tokens ``a:b`` and the token after it: a plain number, or ``ln(k)`` / ``log(k)``.
+
+        A clause break (not a log's colon), another quantity, a number that numbers a moment ("at step 500") or
+        counts something ("10 epochs") ends the search: what follows is not the loss's.
+        """
+        toks = self.tokens
+        for k in range(a, b):
+            t = toks[k]
+            if k in stops or (_breaks(t) and t.text not in _LABEL_LINKS and t.text != ","):
+                return None  # (a comma may part the loss from its level: "loss never moves, sits at 1.0986")
+            if t.lemma in ("ln", "log") and k + 3 < len(toks) and toks[k + 1].text == "(" and \
+                    toks[k + 2].kind == "num" and toks[k + 3].text == ")":
+                n = toks[k + 2].number
+                return (round(math.log(n), 4), k + 4) if n is not None and n >= 2 else None
+            if t.lemma in ("ln", "log") and k + 1 < len(toks) and toks[k + 1].kind == "num":
+                n = toks[k + 1].number  # ("flat at log 2 from the first step")
+                return (round(math.log(n), 4), k + 2) if n is not None and n >= 2 else None
+            if t.kind != "num":
+                continue
+            if t.unit or t.number is None or self._time_index(k, a) or \
+                    (k + 1 < len(toks) and (toks[k + 1].lemma in _COUNTED or toks[k + 1].lemma in K.RATIO_WORDS)):
+                return None  # (a count, "10 epochs"; a ratio, "100 times smaller")
+            return (t.number, k + 1) if t.number > 0 else None
+        return None
 
     def frames(self, lo: int, hi: int) -> None:
         """Concepts said together in one sentence (``knowledge.talk.FRAMES``), each word bound where it must be."""

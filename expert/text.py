@@ -36,6 +36,7 @@ raises on any text and returns ``[]`` when nothing matches. Each observation's p
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -863,6 +864,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     _bf16_lacking(best)
     _counted_imbalance(best, dt.text)
     _constant_by_rates(best, dt.text)
+    _chance_classes(best)
     _chance_ratio(best, dt.text)
     _logged_collapse(best, dt.text)
     _negative_kl_loss(best, dt.text)
@@ -1186,6 +1188,53 @@ _ACC_UNCERTAIN = rx.compile(r"\b(?:above|over|better\s+than|beyond)\b", re.IGNOR
 """A figure said against chance: no level of the run (nor one ``_figure_not_own`` finds)."""
 _ACC_TRAIN_BEFORE = rx.compile(r"\btrain(?:ing)?(?:[-\s_]*(?:set|data|split)(?:'s)?)?[-\s_/]+$", re.IGNORECASE)
 """A training split named just before the accuracy ("training-set accuracy", "train set acc"): the training figure."""
+
+
+_CHANCE_LOG = rx.compile(r"\b(?:ln|log)\s*\(\s*(?P<k>\d+)\s*\)\s*$", re.IGNORECASE)
+_CHANCE_DECIMALS = rx.compile(r"(?<![\d.])\d*\.(?P<d>\d+)\s*$")
+_NOT_CLASSES = frozenset({"regression", "language_modeling", "rl", "preference_tuning", "generation", "detection",
+                          "segmentation"})
+"""Tasks whose loss at ln(k) counts no classes (a DPO loss at ln 2 is its start, a language model's at ln of its
+vocabulary): no class count is inferred for them."""
+
+
+def _chance_classes(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:
+    """The classes a flat loss's value counts, when the text names none: "loss stuck at 2.3026" is ln(10).
+
+    The loss read as held from the start (``loss_at_init``) matching ln(k), to the digits it was written with
+    (rounded or cut: "0.69", "0.6931", "2.30", "2.302"), for k of ``CHANCE_CLASS_COUNTS`` (two decimals) or
+    ``CHANCE_CLASS_COUNTS_FINE`` (three or more), or "ln(k)" written out, is chance level for k classes: it gives
+    ``num_classes`` k and DX-CHANCE-01 reads the loss at chance. One decimal ("2.3") or a task with no classes gives
+    none.
+    """
+    from knowledge import talk as K  # (the language data, as expert.talk reads it)
+
+    init = best.get("loss_at_init")
+    task = best.get("task")
+    if init is None or "num_classes" in best or (task is not None and task[1].observation.value in _NOT_CLASSES):
+        return
+    value, words = init[1].observation.value, init[1].words
+    named = _CHANCE_LOG.search(words)
+    k: int | None = None
+    if named:
+        k = int(named.group("k"))
+    else:
+        digits = _CHANCE_DECIMALS.search(words)
+        places = len(digits.group("d")) if digits else 0
+        if places < 2:
+            return
+        unit = 10.0 ** -places
+        counts = K.CHANCE_CLASS_COUNTS if places == 2 else K.CHANCE_CLASS_COUNTS_FINE
+        # (said rounded, within half a unit of its last digit; or cut, ln k at most one unit above it)
+        k = next((n for n in counts if abs(value - math.log(n)) <= unit / 2 + 1e-9 or
+                  0 <= math.log(n) - value < unit), None)
+    if k is None or k < 2:
+        return
+    try:
+        obs = Observation.make("num_classes", k, f"text:{words} (ln {k}: chance level)")
+    except (TrainoptError, ValueError, TypeError):
+        return
+    best["num_classes"] = (init[0], TextReading(obs, words))
 
 
 def _chance_ratio(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:

@@ -245,6 +245,18 @@ MEASURES: tuple[Measure, ...] = (
             "seed 000 splits NaN onset into 'immediately at start' and 'after N epochs'; within the first 10 steps "
             "nothing (schedule, drift, optimizer state) has had time to build up",
             Cite("000", "Symptom: training unstable", "when do NaN values appear")),
+    Measure("MT-WARMUP-STEPS-MIN", 100,
+            "an LR said to reach its peak (the warmup over) after fewer optimizer steps than this reached it far "
+            "sooner than any warmup is set for: the schedule runs ahead of the steps it was defined in",
+            "warmups are set in the hundreds to thousands of steps (BERT 10k, the usual 1-10% of a run); a "
+            "peak within a few dozen steps is a schedule stepped per micro-batch or per process, or defined in "
+            "epochs and stepped per batch",
+            Cite("003", "Step 3: fix table", "LR too high: decrease LR, add warmup")),
+    Measure("MT-WARMUP-SHARE-MIN", 0.002,
+            "an LR said to reach its peak after less than this share of the run's steps ('the first 50 of 100k') "
+            "reached it sooner than any warmup is set for",
+            "warmups take about 1-10% of a run; a fifth of a percent is an order of magnitude under the shortest",
+            Cite("003", "Step 3: fix table", "LR too high: decrease LR, add warmup")),
     Measure("MT-LR-ADAPTIVE-LOW", 1e-5,
             "an Adam-family peak LR below this is one to two decades under the usual 1e-4..1e-3",
             "PyTorch's Adam default is 1e-3 and Karpathy's recipe uses 3e-4; 1e-5 is far under that range",

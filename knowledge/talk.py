@@ -906,6 +906,13 @@ SANITY_FIT_UNITS = frozenset({"batch", "minibatch", "mini-batch", "example", "sa
 examples"): a size word or none, then one of these units; a dataset or a task is the run's own data."""
 FIT_PHRASES = ("as expected", "as it should")
 """Phrases that make a training loss reaching 0 the outcome sought ("the loss goes to 0 as expected"), no fault."""
+SCHEDULE_DECAY_VERBS = frozenset("decay anneal anneals annealed annealing taper end finish".split())
+"""Verbs that say an LR reaching 0 is the shape its schedule was given ("lr decays to 0", "the lr ends at 0"), not an LR
+that collapsed; with no time said that makes it early ("after 3 epochs", "already", ``EARLY_ZERO_WORDS``)."""
+EARLY_ZERO_WORDS = frozenset("after within before already early soon quickly suddenly immediately halfway half "
+                             "first by since".split())
+"""Words that date an LR's fall to 0 inside the run ("decays to 0 after 3 epochs", "already 0 halfway"): a schedule
+that ends too early, or an LR that collapsed, not the schedule's planned end."""
 PLANNED_PHRASES = FIT_PHRASES + ("as planned", "as scheduled", "as intended", "as designed", "by design",
                                  "as configured", "as it's supposed to", "as it is supposed to", "as supposed to")
 """Phrases that make a value a schedule reaches its design ("the lr goes to 0 as planned"), no fault."""
@@ -1382,6 +1389,35 @@ SPAN_STEPS = frozenset("step steps iteration iterations iter iters batch batches
 """Units of a stretch of training a movement by numbers is said to take ("over 10k steps", "after 20 epochs",
 "in 3000 iterations"): its length is set against ``MT-SLOW-SPAN-EPOCHS`` / ``MT-SLOW-SPAN-STEPS``."""
 
+WARMUP_PEAK_WORDS = frozenset("peak max maximum top full target".split())
+"""What the LR reaches when its warmup ends ("the lr peaks", "hits its max", "reaches the full lr")."""
+WARMUP_DONE_WORDS = frozenset("over done finish finished end complete completed".split())
+"""What a warmup is said to be when it has ended ("warmup is over in the first 50 steps", "warm-up ends after")."""
+PEAK_STEP_UNITS = frozenset("step iteration iter update batch".split())
+"""Units of optimizer steps a peak is dated in (epochs are too coarse to call a warmup short)."""
+PACE_DUE_LEADS = (("instead", "of"), ("rather", "than"), ("not", "at"), ("not", "after"), ("vs",), ("versus",),
+                  ("but", "should", "be"))
+"""Words that set a step count against the one planned ("after 40 steps instead of 4000")."""
+CHANCE_FIGURE_REACH = 7
+"""How many words after a flat loss's name its figure may come ("loss refuses to budge from ln(2)", "loss stays at
+about 0.693")."""
+CHANCE_LOSS_MAX = 11.6
+"""The largest loss read as a held loss's value at init: ln(100000), a language model's vocabulary; above it a
+squared or summed error ("MSE stuck around 80000") is no guess between classes."""
+LOSS_MOVED = frozenset({"loss_collapses_zero", "loss_zero_from_start", "negative_loss", "spike_recovers"})
+"""Readings that say the loss moved away from a held value, or held 0: its value is no loss at init."""
+LATER_ONSET_WORDS = frozenset("after then later until suddenly".split())
+"""Words that date a held loss inside the run ("stuck at 0.6 after epoch 10"): the level it stalled at, not its
+value from the first step."""
+RATIO_WORDS = frozenset("times x fold percent %".split())
+"""Words after a number that make it a ratio or share ("100 times smaller"), no level of the loss."""
+CHANCE_CLASS_COUNTS = (2, 10, 100, 1000)
+"""Class counts a loss quoted to two decimals is taken to sit at the chance level of (ln 2 = 0.69, ln 10 = 2.30,
+ln 100 = 4.61, ln 1000 = 6.91): the binary and the round counts people train on. Close values of ln(k) for other
+small k (1.10, 1.39, 1.61 ...) are too common at two decimals to name a class count."""
+CHANCE_CLASS_COUNTS_FINE = tuple(range(2, 21)) + (100, 1000)
+"""Class counts a loss quoted to three decimals or more is taken to sit at chance of (ln 3 = 1.099, ln 5 = 1.609):
+at that precision a figure matching ln(k) is no coincidence."""
 CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
 """Words that say a value holds for the whole run ("the loss is always 10.375", "stays 0.25 throughout"); "every" or
 "each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
@@ -2027,6 +2063,10 @@ COMPOSITIONS: tuple[Composition, ...] = tuple(
     + _c("accuracy", "flat flatline stuck not-up not-improve not-change not-increase stay chance not-above_chance",
          {**_NL, "metric_kind": "accuracy"})
     + _c("accuracy", "plateau", {"symptom": "convergence", "metric_kind": "accuracy"})
+    # (an accuracy that rises, slowly: the run learns, at a pace the user finds slow; no flat curve, no failure to
+    # learn: what is not working is how fast it converges)
+    + _c("accuracy", "slow-up slow-improve slow-learn",
+         {"not_working_aspect": "convergence_speed", "metric_kind": "accuracy"})
     # (a metric at zero throughout, "F1 is 0.0 for every epoch", "accuracy 0 from the start": it never learned to
     # get one right; a zero said once may be a broken metric or a moment, and stays only a figure that fails)
     + _c("accuracy", "zero", {**_NL, "metric_kind": "accuracy"}, time="each_epoch")
@@ -2522,8 +2562,10 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "~change ~update ~decay ~decrease ~drop", "!loss !accuracy !acc !metric !try !lower !higher"),
          {"lr_observed": "stuck"}),
         # (the fall is the LR's: in "Adam(lr=1e-3, weight_decay=0)" the decay is the weights')
-        (("lr rate", "fall drop decay reach shrink", "0 zero 0.0", "!accuracy !acc"), {"lr_observed": "near_zero"},
-         ((1, 0, "weight"),)),
+        # (the fall said plainly: "the lr never reaches zero" denies it; a decay to 0 with no time said, "lr decays
+        # to 0", is the shape a schedule is given, and the compositions claim it first)
+        (("lr rate", "=fall =drop =decay =reach =shrink", "0 zero 0.0", "!accuracy !acc"),
+         {"lr_observed": "near_zero"}, ((1, 0, "weight"),)),
         # the LR seen going back to where it began, mid-run ("the learning rate is reset to 0.01 at the first epoch
         # after resuming", "the lr went back to its starting value"): the schedule started over (not a reset the user
         # asks how to do, nor a warm-restart schedule chosen on purpose)

@@ -185,7 +185,8 @@ def test_a_late_peak_is_a_slow_schedule(text: str) -> None:
     "the loss peaks after 4000 steps",
 ])
 def test_a_peak_on_time_or_early_is_not_slow(text: str) -> None:
-    assert obs(text).get("scheduler_pace") is None
+    # (an early peak is the fast pace, d35: tests/test_reading_d35.py)
+    assert obs(text).get("scheduler_pace") != "too_slow"
 
 
 def test_the_early_end_still_reads_fast() -> None:
