@@ -3288,7 +3288,9 @@ class _Reader:
             def elsewhere(k: int, p: Part = p, owners: list[tuple[int, int]] = owners) -> bool:
                 return k < p.i and cut(k, p.i) and any(not cut(k, i if k < i else j - 1) for i, j in owners)
 
-            near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, p.j + 5)], max(lo, p.i - 6))
+            # (a moment said between, "at epoch 8 (72%)", is no figure but does not push the figure out of reach)
+            reach = p.j + 5 + 2 * sum(t.lemma in _NUMBERED for t in self.tokens[p.j:min(hi, p.j + 5)])
+            near = [t for k, t in enumerate(self.tokens[max(lo, p.i - 6):min(hi, reach)], max(lo, p.i - 6))
                     if t.kind == "num" and t.start not in used and not (others & {k, k - 1}) and
                     not (k + 1 < hi and self.tokens[k + 1].lemma in _COUNTED) and
                     not (k > lo and self.tokens[k - 1].lemma in _NUMBERED) and

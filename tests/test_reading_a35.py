@@ -157,3 +157,8 @@ def test_the_stated_order_reaches_the_sharding_cause() -> None:
     c.complain("I created the optimizer before wrapping the model in FSDP and the loss does not decrease")
     d = c.run()
     assert "LP-OPT-04" in [f["id"] if isinstance(f, dict) else f.id for f in d.findings], d.findings
+
+
+def test_a_figure_past_a_numbered_epoch_is_still_in_reach() -> None:
+    assert_reads("val acc peaked at epoch 5 with 80% and train acc is 99%",
+                 {"val_metric": 0.8, "train_metric": 0.99, "symptom": "overfitting"})
