@@ -160,6 +160,8 @@ _COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day 
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
+_COMPARATIVES = frozenset("higher lower better worse greater smaller bigger larger high low".split())
+"""Words that compare (a split after them is one side of a comparison, not whose curve moved)."""
 _RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
 _SHARED_TOO = rx.compile(K.SHARED_TOO, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
@@ -2283,6 +2285,8 @@ class _Reader:
                 if nxt is not None and "s" in nxt.roles and nxt.i - p.j <= 2 and \
                         set(self.lemmas(p.j, nxt.i)) <= {"on", "the", "for", "of"} and nxt.i > p.j:
                     split = nxt.roles["s"]
+                elif split is None:
+                    split = self._trailing_split(parts, k)
                 out.append((p, p.roles["q"], split))
             elif "s" in p.roles and "q" not in p.roles and (p.roles["s"] == "val" or (
                     p.j < len(self.tokens) and self.tokens[p.j].kind == "num")):
@@ -2290,6 +2294,34 @@ class _Reader:
                 out.append((p, "split_only", p.roles["s"]))
             k += 1
         return self._coordinated(out)
+
+    def _trailing_split(self, parts: list[Part], k: int) -> str | None:
+        """The split named after the movement of the quantity ``parts[k]`` ("the loss goes up on the validation set").
+
+        Said after its verb, the split still says whose curve moved: "perplexity keeps going up on val" is the
+        validation curve rising, not the training loss diverging. Only "on"/"for" (and a determiner) may stand
+        before the split ("during validation" and "in eval" place a moment of the run instead), the quantity's own
+        clause holds the movement and the split, and no other quantity stands between them.
+        """
+        p, moved = parts[k], False
+        for n in parts[k + 1:]:
+            if n.i - p.j > 8 or any(_breaks(t) for t in self.tokens[p.j:n.i]):
+                return None
+            if "q" in n.roles and "s" not in n.roles:
+                return None
+            if "m" in n.roles:
+                moved = True
+                continue
+            if "s" in n.roles and moved:
+                if {"than", "as"} & set(self.lemmas(p.j, min(len(self.tokens), n.j + 4))) or \
+                        _COMPARATIVES & set(self.lemmas(p.j, n.i)):
+                    return None  # "accuracy is higher on the test set than on train": a comparison, read apart
+                lead = self.lemmas(max(p.j, n.i - 2), n.i)
+                if lead and lead[0] in ("on", "for") and set(lead) <= {"on", "for", "the", "my", "our"} or \
+                        lead[-1:] in (["on"], ["for"]):
+                    return n.roles["s"] if "q" not in n.roles else None
+                return None
+        return None
 
     def _coordinated(self, out: list[tuple[Part, str, str | None]]) -> list[tuple[Part, str, str | None]]:
         """Read "the training loss and the validation loss" as both curves: neither split alone.
@@ -2738,6 +2770,11 @@ class _Reader:
         :data:`knowledge.talk.OTHER_METRICS`.
         """
         return any(t.lemma in K.OTHER_METRICS or t.text.lower() in K.OTHER_METRICS
+                   for t in self.tokens[max(0, q.i - 2):q.j])
+
+    def _lower_better(self, q: Part) -> bool:
+        """Whether the metric ``q`` is one where lower is better (WER, CER): its figure is no score of the split."""
+        return any(t.lemma in K.LOWER_BETTER_METRICS or t.text.lower() in K.LOWER_BETTER_METRICS
                    for t in self.tokens[max(0, q.i - 2):q.j])
 
     def _value_follows(self, k: int, end: int) -> bool:
@@ -3434,6 +3471,7 @@ class _Reader:
         quantities = self._quantities(self.parts_in(lo, hi))
         used: set[int] = set()
         metrics: dict[str, float] = {}
+        kinds: dict[str, str] = {}
         prev, other = None, False
         for p, q, split in quantities:
             if q == "split_only" and prev == "accuracy":
@@ -3443,8 +3481,8 @@ class _Reader:
             prev = q if q != "split_only" else prev
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
-            if q == "accuracy" and other:
-                continue  # "my F1 score is 0.0": a figure of another metric, no accuracy (the vocabulary has none)
+            if q == "accuracy" and other and (split not in ("train", "val") or self._lower_better(p)):
+                continue  # "my F1 score is 0.0": a figure of another metric, no accuracy, and of no split
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
             # 0.11 is the loss's)
             # (a counted thing, "4 gpus", is no quantity a figure after it belongs to)
@@ -3505,8 +3543,12 @@ class _Reader:
                 split = "train"  # "loss: 0.01 - accuracy: 0.99 - val_accuracy: 0.62": the bare one is training's
             if q == "accuracy" and split in ("train", "val"):
                 used.add(num.start)
+                # ("train F1 0.95, val F1 0.2": a score of a split, higher better as an accuracy, gap and all)
+                kind = "score" if other else "accuracy"
+                if kinds.setdefault("kind", kind) != kind:
+                    continue  # "train accuracy 0.9, val F1 0.4": two metrics, no gap between them
                 metrics[split] = frac
-                self.add({f"{split}_metric": frac, "metric_kind": "accuracy"}, *span)
+                self.add({f"{split}_metric": frac, "metric_kind": kind}, *span)
                 if split == "train" and frac >= 0.9:
                     self._judged.setdefault("train_good", span)  # "training accuracy 99%, validation sucks"
             elif q.startswith("data_time") and (pct or value <= 1.0) and \

@@ -1549,6 +1549,22 @@ QUESTIONS = (
          "symptom": Is("not_learning", "unstable", "convergence", "data_problem")}, rank=33,
         why="A regression loss on raw-unit targets makes the loss and gradients huge and the LR impossible to set.",
         cite=Cite("003", _MS, "not learning: check data and labels")),
+    # Whether validation scores better than training: the observation DT-AUG-02 (the two passes measured unlike) and
+    # a stated leak (DT-LEAK-01) explain, which only the numbers or the user's words otherwise give. Asked where the
+    # training pass is known to be the harder one (DV-HARDER-*) and the complaint is about the figures or a run that
+    # seems not to learn: there the answer splits "the training metric is measured on harder inputs" from a fault of
+    # the run or the data. Not once a gap or a rising validation loss is known, which answer it already.
+    QuestionRow(
+        "Q-VAL-ABOVE-TRAIN", "val_better_than_train",
+        "Does the validation metric come out better than the training metric (a lower validation loss, or a higher "
+        "validation accuracy or score)?",
+        {"symptom": Is("metrics_wrong", "experiment_tracking", "data_problem", "not_learning", "convergence"),
+         "generalization_gap": Absent(), "val_loss_rising": Absent(), "gap_trend": Absent()},
+        rank=13, need=("flag:train_pass_harder",), unless=("flag:generalization_gap", "flag:train_below_val"),
+        why="Augmentation, mixed batches, label smoothing and dropout act in training only, and a training figure "
+            "averaged over an epoch lags one taken at its end: validation above training then says the training "
+            "pass is the harder one, not that the model fails to learn.",
+        cite=Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength")),
     QuestionRow(
         "Q-AUG-STRENGTH", "augmentation_strength",
         "How strong is the training-time data augmentation?",

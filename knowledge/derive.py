@@ -133,6 +133,10 @@ ROWS = ROWS + (
         unless=(f"flag:{_NEVER}",), salience=Salience.DERIVE + 3),
 )
 
+GAP_KINDS = Is("accuracy", "score")
+"""Metric kinds whose train/validation difference is a generalization gap: higher is better, both in [0, 1] (an F1 or
+a mAP opens a gap as an accuracy does; only the chance level, ``DV-LEARN-03``, is the accuracy's own)."""
+
 CHANCE_ACC = lt("MT-CHANCE-ACC")
 """Accuracy below this multiple of chance (1/num_classes) is accuracy at chance."""
 
@@ -148,7 +152,7 @@ JOINS = (
          lambda train, val: f"train {train:.1%} vs val {val:.1%}: gap {train - val:.1%} {GAP_THRESHOLD.describe()}",
          "A train accuracy more than 20 points above validation accuracy is a severe generalization gap.",
          Cite("003", "Overfitting investigation", "train/val gap above 20%: severe overfitting"),
-         when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 10),
+         when={"metric_kind": GAP_KINDS}, salience=Salience.DERIVE + 10),
 )
 """The generalization-gap join (train metric minus validation metric), which a single row cannot express."""
 
@@ -163,7 +167,7 @@ JOINS = JOINS + (
          lambda train, val: f"train {train:.1%} vs val {val:.1%}: training {val - train:.1%} below validation",
          "Training accuracy clearly below validation accuracy is validation scoring better than training.",
          Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? strength"),
-         when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 10),
+         when={"metric_kind": GAP_KINDS}, salience=Salience.DERIVE + 10),
 )
 ROWS = ROWS + (
     # (only in a complaint about the metrics: a healthy run, probed, routinely shows training a little under
@@ -185,6 +189,22 @@ ROWS = ROWS + (
         "the real one: the augmentation costs more fit than it can give back.",
         Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
         salience=Salience.DERIVE + 5),
+    # The training pass measured differently from evaluation: augmentation, mixing, label smoothing or dropout act on
+    # training batches only, so a training metric below the validation one is expected there (DT-AUG-02). The flag
+    # marks a run where asking which side scores better separates that measurement from a fault (Q-VAL-ABOVE-TRAIN).
+    *(Row(f"DV-HARDER-0{n}", when,
+          (Flag("train_pass_harder", detail),),
+          "Augmentation, mixed batches, smoothed targets and dropout act in training only: the training pass is "
+          "the harder one, and its metric is not measured as validation's is.",
+          Cite("000", "Symptom: which X should I use? (direct questions)", "which augmentation? type and strength"),
+          unless=("flag:train_pass_harder",), salience=Salience.DERIVE)
+      for n, (when, detail) in enumerate((
+          ({"augmentation_strength": "strong"}, "strong augmentation of the training inputs"),
+          ({"heavy_augmentation": True}, "heavy augmentation of the training inputs"),
+          ({"train_metric_mixed": True}, "the training metric computed on mixed batches"),
+          ({"label_smoothing": True}, "label smoothing in the training loss"),
+          ({"regularization": Is("dropout", "augmentation", "several")}, "regularization active in training only"),
+      ), 1)),
     # Out of memory when the batch was raised is the seed's memory-limited batch said the other way round: the
     # batch the user wants does not fit.
     Row("DV-MEM-01", {"memory_limited": Absent(), "recent_change": "batch_size", "boundary_topic": "cuda_oom"},

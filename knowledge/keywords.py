@@ -1055,6 +1055,29 @@ KEYWORDS: tuple[Keyword, ...] = (
        r"(?:created|built|defined|constructed)\s+the\s+optimi[sz]er\s+before\s+(?:replacing|changing|swapping|wrapping|"
        r"re-?creating|re-?initiali[sz]ing)",
        _LOOP, negatable=False, optimizer_params="stale"),
+    # ... and said by the sharding wrapper the optimizer was built before: "created the optimizer before FSDP", "the
+    # optimizer is defined before the model is wrapped in FSDP", "wrapped the model in FSDP after creating the
+    # optimizer". FSDP (flat parameters, use_orig_params=False) replaces the tensors it shards; accelerate's prepare()
+    # does so only under FSDP and takes the optimizer with the model otherwise ("optimizer defined before
+    # accelerator.prepare" is the usual order there, and DeepSpeed's initialize takes a client optimizer built before
+    # it), so the order counts only with FSDP said beside it.
+    _k(r"\boptimi[sz]er\s+(?:is\s+|was\s+|gets?\s+|got\s+)?(?:\w+\s+){0,2}?(?:created|built|made|constructed|defined|"
+       r"initiali[sz]ed|instantiated|set\s+up)\s+(?:\w+\s+){0,2}?before\s+(?:i\s+|we\s+)?(?:(?:wrapping|sharding|"
+       r"wrap|shard)\s+(?:the\s+|my\s+)?(?:model\s+)?(?:(?:in|with|into|using)\s+)?fsdp|fsdp|"
+       r"the\s+(?:model|network)\s+(?:is|was|gets?|got)\s+(?:wrapped|sharded)|(?:the\s+)?fsdp\s+"
+       r"(?:wrap\w*|initiali[sz]\w*|sharding))|"
+       r"\b(?:created|built|made|constructed|defined|initiali[sz]ed|instantiated|set\s+up)\s+(?:the\s+|my\s+)?"
+       r"optimi[sz]er\s+(?:\w+\s+){0,2}?before\s+(?:fsdp|(?:wrapping|sharding)\s+(?:the\s+|my\s+)?"
+       r"(?:model\s+)?(?:(?:in|with|into|using)\s+)?fsdp)|"
+       r"\b(?:wrap\w*|shard\w*)\s+(?:the\s+|my\s+)?model\s+(?:(?:in|with|into|using)\s+)?fsdp\s+after\s+"
+       r"(?:creating|building|constructing|defining|making|initiali[sz]ing)\s+(?:the\s+|my\s+)?optimi[sz]er|"
+       r"fsdp[^.!?\n]{0,80}?\boptimi[sz]er\s+(?:is\s+|was\s+)?(?:\w+\s+){0,2}?(?:created|built|made|"
+       r"constructed|defined|initiali[sz]ed|instantiated)\s+(?:\w+\s+){0,2}?before\s+(?:calling\s+)?"
+       r"(?:accelerator\.)?prepare|"
+       r"\boptimi[sz]er\s+(?:is\s+|was\s+)?(?:\w+\s+){0,2}?(?:created|built|made|constructed|defined|initiali[sz]ed|"
+       r"instantiated)\s+(?:\w+\s+){0,2}?before\s+(?:calling\s+)?(?:accelerator\.)?prepare[^.!?\n]{0,80}?"
+       r"fsdp",
+       _LOOP, negatable=False, optimizer_params="stale", multi_gpu=True),
     _k(r"fr[eo]z\w*\s+(?:the\s+)?(?:\w+\s+)?(?:layers?|backbone|encoder|weights)\s+after\s+(?:creating|building|"
        r"constructing|defining)\s+the\s+optimi[sz]er|(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s|"
        r"backbone)\s+(?:still\s+|keep\s+)?(?:change|changing|get\s+updated|are\s+updated|move|moving|keep\s+changing)|"

@@ -32,7 +32,10 @@ QUANTITIES: dict[str, str] = {
     "loss curve": "loss", "learning curve": "loss", "perplexity": "loss", "ppl": "loss",
     "accuracy": "accuracy", "acc": "accuracy", "f1": "accuracy", "auc": "accuracy", "score": "accuracy",
     "metric": "accuracy", "iou": "accuracy", "map": "accuracy", "bleu": "accuracy", "top-1": "accuracy",
-    "top1": "accuracy", "recall": "recall", "reward": "reward", "episode reward": "reward",
+    "top1": "accuracy", "miou": "accuracy", "auroc": "accuracy", "rouge": "accuracy",
+    # (Dice is a segmentation score and a loss: "dice loss" is the loss, the longer phrase winning)
+    "dice": "accuracy", "dice score": "accuracy", "dice coefficient": "accuracy", "dice loss": "loss",
+    "recall": "recall", "reward": "reward", "episode reward": "reward",
     # gradients and weights
     "gradient": "grad", "grad": "grad", ".grad": "grad", "p.grad": "grad", "param.grad": "grad",
     "weight.grad": "grad", "grad norm": "grad_norm", "gradient norm": "grad_norm", "norm of gradient": "grad_norm",
@@ -1248,6 +1251,10 @@ OTHER_METRICS = frozenset("f1 f1-score fscore f-score f-measure auc auroc roc-au
                           "dice jaccard precision recall wer cer perplexity".split())
 """Metrics read as the ``accuracy`` quantity (they move as it does) that are no accuracy: a figure or a kind said
 of one is not ``metric_kind=accuracy`` nor a ``val_metric`` (an accuracy in [0, 1], or a loss)."""
+
+LOWER_BETTER_METRICS = frozenset("wer cer perplexity ppl".split())
+"""Of ``OTHER_METRICS``, those where lower is better: a split's figure of one is never read as a score (a higher-is-
+better ``metric_kind``), whose train/validation gap would read the wrong way round."""
 
 DEVICE_PLACE_WORDS = frozenset("on with using across over".split())
 """Words that make a bare "GPU" after them the devices a run is on ("on a single GPU it does", "with 4 GPUs the loss

@@ -202,10 +202,13 @@ SPECS: tuple[Spec, ...] = (
     _b("multi_gpu", "Training runs on several GPUs.", question="Q-MULTI-GPU"),
     # --- data and model ----------------------------------------------------------------------------
     _i("dataset_size", "Number of training examples.", low=0, question="Q-DATASET-SIZE", group="data"),
-    _f("train_metric", "Training metric (accuracy in [0, 1] or a loss).", low=0.0, group="metrics",
+    _f("train_metric", "Training metric (accuracy or another score in [0, 1], or a loss).", low=0.0, group="metrics",
        question="Q-TRAIN-VAL"),
     _f("val_metric", "Validation metric (same kind as train_metric).", low=0.0, group="metrics"),
-    _e("metric_kind", "accuracy loss", "Kind of train/val metric.", group="metrics"),
+    # ('score': a bounded metric where higher is better that is no accuracy, F1, AUC, mAP, IoU, Dice, BLEU: its
+    # train/validation gap reads as an accuracy's does, but not its chance level, which depends on the metric)
+    _e("metric_kind", "accuracy loss score", "Kind of train/val metric ('score': F1, AUC, mAP, IoU, Dice, BLEU "
+       "and other higher-is-better figures in [0, 1] that are no accuracy).", group="metrics"),
     _s("loss_fn", "Loss function in use (e.g. cross_entropy, mse, custom).", question="Q-LOSS-FN"),
     _b("custom_loss", "A hand-written loss function is used.", question="Q-CUSTOM-LOSS"),
     _i("num_classes", "Number of classes (classification).", low=2, group="data"),
@@ -458,7 +461,7 @@ SPECS: tuple[Spec, ...] = (
     _b("predictions_constant", "The model gives the same prediction (one class, one value) for every input.",
        group="metrics"),
     _b("val_better_than_train", "The validation curve is better than the training curve (lower loss, higher "
-       "accuracy) over the run.", group="metrics"),
+       "accuracy) over the run.", group="metrics", question="Q-VAL-ABOVE-TRAIN"),
     _b("val_loss_far_above_from_start", "The validation loss is an order of magnitude or more above the training "
        "loss already at the first evaluation (the first epoch): too soon and too large a gap for memorisation.",
        group="metrics"),
