@@ -4690,6 +4690,17 @@ class _Reader:
             if marked or (head and head[0] in K.REASON_HEADS):
                 self.add({"switch_reason": reason}, t.start, t.end)
                 return
+        # no reason noun, but the run's own trouble read beside the switch: that trouble is what the switch is for
+        # ("AdamW keeps giving me loss spikes, should I try Muon?"); the switch to a newer optimizer is then the
+        # modern-optimizer request with its reason said
+        for r in self.u.readings:
+            reason = K.TROUBLE_REASONS.get((r.name, str(r.value)))
+            if reason is None:
+                continue
+            self.add({"switch_reason": reason}, r.start, r.end)
+            if any(c.name == "considering" and c.value in K.MODERN_OPTIMIZERS for c in self.u.readings):
+                self.add({"vague_query": "modern_optimizer"}, r.start, r.end)
+            return
         # no reason given, and the run said healthy ("my AdamW run is fine", "training is stable", "no problems so
         # far"), with no trouble read anywhere: the switch is weighed for its newness alone
         if any(r.name in K.TROUBLE_NAMES for r in self.u.readings if r.value not in ("direct_question",
