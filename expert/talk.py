@@ -4091,6 +4091,12 @@ class _Reader:
         specific = [t for t in topics if t != "tuning"] or [v for v in values if v != "tuning"]
         generic = {self.tokens[p.i].lemma for p in parts if p.roles.get("topic") == "tuning"} <= {"hyperparameter"}
         topic = specific[0] if specific and "tuning" in topics + values and generic else named[0]
+        # the loop's calls asked about ("should optimizer.zero_grad() go before loss.backward()?"): the question is
+        # the loop's, not the optimizer's or the schedule's whose method is called
+        # (and the order of two parts' calls asked: "should scheduler.step() come before or after optimizer.step()?")
+        if ("training_loop" in topics and topic in ("optimizer", "schedule")) or (
+                {"optimizer", "schedule"} <= set(topics) and {"before", "after", "order"} & set(lemmas)):
+            topic = "training_loop"
         # a knob of the optimizer asked about with the optimizer named ("two param groups in my optimizer, one with
         # weight decay"): the knob is what is asked, the optimizer is where it is set
         knobs = [p.roles["topic"] for p in parts if "topic" in p.roles and
