@@ -524,9 +524,10 @@ TOPICS: dict[str, str] = {
     # the loop's own calls and their order asked about ("should zero_grad go before or after backward?", "where do
     # scheduler.step() and optimizer.step() go?", "how should the training loop look?"): a question about the loop,
     # not about the optimizer or schedule whose method is called
-    # (the calls by their method names, "zero_grad" and "backward": "optimizer.zero_grad()" is split at its dot, so
+    # (the call by its method name, "zero_grad": "optimizer.zero_grad()" is split at its dot, so
     # the loop's order read from pasted code still sees each call; the loop's topic outranks the optimizer's there)
-    **dict.fromkeys(("training loop", "train loop", "zero_grad", "backward", "order of operation"), "training_loop"),
+    # ("backward" alone is no topic: "how many values must backward() return?" is a custom Function's error)
+    **dict.fromkeys(("training loop", "train loop", "zero_grad", "order of operation"), "training_loop"),
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -571,7 +572,8 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
                      # overfitting named as the purpose of a setting ("weight decay 1.0 to fight overfitting", "dropout
                      # against overfitting"): what the setting is for, not what the run does now
-                     *(f"to {v} {w}" for v in ("prevent", "avoid", "reduce", "fight", "combat", "counter", "limit")
+                     # (not "to prevent/avoid/reduce": "how to prevent overfitting in my CNN" says the run overfits)
+                     *(f"to {v} {w}" for v in ("fight", "combat", "counter")
                        for w in ("overfitting", "overfit", "over-fitting")),
                      "against overfitting", "against overfit",
                      # (the verb, not a slip of the noun with its last letter cut off: "how should I optimize all my

@@ -35,10 +35,12 @@ from tests.reading import assert_reads, obs
     ("what are good ways to avoid overfitting on 2k images?", {"question_topic": "overfitting"}),
     ("which techniques reduce overfitting the most for text classifiers?", {"question_topic": "overfitting"}),
     ("how can I ensure the network doesn't overfit?", {"question_topic": "overfitting"}),
-    ("I added dropout to avoid overfitting and now the training loss does not go down",
+    ("I added dropout to combat overfitting and now the training loss does not go down",
      {"question_topic": None, "symptom": "not_learning"}),
     ("weight decay 0.5 against overfitting, and now the loss is stuck", {"symptom": "not_learning"}),
     ("my net overfits badly, I use dropout to reduce overfitting but it still overfits", {"symptom": "overfitting"}),
+    ("how do I reduce overfitting in my lstm?", {"symptom": "overfitting"}),
+    ("how many tensors must backward() return in my autograd Function? it raises an error", {"question_topic": None}),
 ])
 def test_questions_and_purposes(text: str, expected: dict) -> None:
     assert_reads(text, expected)
