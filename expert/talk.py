@@ -4379,6 +4379,12 @@ class _Reader:
         specific = [t for t in topics if t != "tuning"] or [v for v in values if v != "tuning"]
         generic = {self.tokens[p.i].lemma for p in parts if p.roles.get("topic") == "tuning"} <= {"hyperparameter"}
         topic = specific[0] if specific and "tuning" in topics + values and generic else named[0]
+        # the loop's calls asked about ("should optimizer.zero_grad() go before loss.backward()?"): the question is
+        # the loop's, not the optimizer's or the schedule's whose method is called
+        # (and the order of two parts' calls asked: "should scheduler.step() come before or after optimizer.step()?")
+        if ("training_loop" in topics and topic in ("optimizer", "schedule")) or (
+                {"optimizer", "schedule"} <= set(topics) and {"before", "after", "order"} & set(lemmas)):
+            topic = "training_loop"
         # a knob of the optimizer asked about with the optimizer named ("two param groups in my optimizer, one with
         # weight decay"): the knob is what is asked, the optimizer is where it is set
         knobs = [p.roles["topic"] for p in parts if "topic" in p.roles and
@@ -4985,6 +4991,17 @@ class _Reader:
             if marked or (head and head[0] in K.REASON_HEADS):
                 self.add({"switch_reason": reason}, t.start, t.end)
                 return
+        # no reason noun, but the run's own trouble read beside the switch: that trouble is what the switch is for
+        # ("AdamW keeps giving me loss spikes, should I try Muon?"); the switch to a newer optimizer is then the
+        # modern-optimizer request with its reason said
+        for r in self.u.readings:
+            reason = K.TROUBLE_REASONS.get((r.name, str(r.value)))
+            if reason is None:
+                continue
+            self.add({"switch_reason": reason}, r.start, r.end)
+            if any(c.name == "considering" and c.value in K.MODERN_OPTIMIZERS for c in self.u.readings):
+                self.add({"vague_query": "modern_optimizer"}, r.start, r.end)
+            return
         # no reason given, and the run said healthy ("my AdamW run is fine", "training is stable", "no problems so
         # far"), with no trouble read anywhere: the switch is weighed for its newness alone
         if any(r.name in K.TROUBLE_NAMES for r in self.u.readings if r.value not in ("direct_question",

@@ -303,15 +303,58 @@ QUESTIONS = (
 )
 
 _KW = Cite(_C26, _T, "vague query column")
+_HP = r"(?:hyper-?param\w*|hparams?)"
+"""Hyperparameters named, spelled out or short."""
+_TUNE = r"(?:optimi[sz]e|optimi[sz]ing|optimi[sz]ation|tune|tuning|search|searching|sweep|sweeping)"
+"""Tuning said in the present or as a noun (a search asked for; "I tuned all of them" is one done)."""
+_LR = r"(?:the\s+|my\s+)?(?:learning[\s-]rate|lr)\b"
 _MODERN = ("lion", "sophia", "muon", "shampoo", "ademamix", "prodigy")
+_PREF_RUN = r"(?:dpo|grpo|simpo|orpo|kto|ipo|preference[- ](?:tuning|optimi[sz]ation))"
+"""A preference-tuning method or run named."""
 
 KEYWORDS = (
     Keyword(r"fix (?:my|our|the|this) (?:training|model|run)", {"vague_query": "fix_training"}, _KW),
     Keyword(r"improve (?:my|our|the|this) (?:model|training|results?)", {"vague_query": "improve_model"}, _KW),
-    Keyword(r"(?:training|model|it|run)(?: is|'s)? not working(?: well)?|(?:training|model|run) (?:isn't|doesn't|"
-            r"does not) work(?:ing)?(?: well)?", {"vague_query": "not_working_well"}, _KW, negatable=False),
+    # the improvement wished for named as speed ("how do I make my training faster?", "tips to speed up training",
+    # "is there a way to make my fine-tuning quicker", "want to cut my training time in half"): the request to
+    # improve, with its target said (a run said to be faster or slower is no wish: "with bf16 it trains faster")
+    Keyword(r"(?:how\s+(?:do\s+i|to|can\s+i|could\s+i|should\s+i)|ways?\s+to|tips?\s+(?:for|to|on)|tricks?\s+"
+            r"(?:for|to)|want\s+to|is\s+there\s+a\s+way\s+to|what\s+can\s+i\s+do\s+to|help\s+me)\s+"
+            # (the data loader or inference made faster is another part's speed: "how to make the dataloader faster")
+            r"(?![^.!?\n]{0,40}?\b(?:data\s*loader|dataloader|loader|data\s+loading|inference|preprocessing)\b)"
+            r"(?:\w+\s+){0,2}?(?:speed\s+(?:it\s+|this\s+|things\s+)?up|make\s+(?:[\w-]+\s+){0,3}?(?:faster|quicker)|train\s+(?:\w+\s+)?faster|"
+            r"reduce\s+(?:the\s+|my\s+)?(?:training\s+time|time\s+per\s+(?:epoch|step))|cut\s+(?:\w+\s+)?"
+            r"training\s+time)|tips\s+for\s+faster\s+training|(?:any\s+)?tricks\s+to\s+speed\s+up",
+            {"vague_query": "improve_model", "improve_target": "speed"}, _KW),
+    Keyword(r"(?:training|model|it|run)(?: is|'s)? not (?:really |quite )?working(?: well| nicely)?|(?:training|model|"
+            r"run) (?:isn't|doesn't|does not) (?:really )?work(?:ing)?(?: well)?|"
+            # the same said of something unnamed in the run, or of its progress ("something's not working with my
+            # training", "training not going great", "not working nicely")
+            r"something(?:'s| is) not working|(?:training|run) (?:is )?not going (?:great|well)|"
+            r"not working (?:well|nicely)", {"vague_query": "not_working_well"}, _KW, negatable=False),
+    # what is not working, when it is the pace of convergence ("it converges way too slowly", "takes forever to
+    # converge", "the convergence speed is terrible"): the clarifying answer, said up front
+    Keyword(r"converg\w*\s+(?:\w+\s+){0,2}?(?:too|very|so|super|much|really)\s+(?:\w+\s+)?slow\w*|"
+            r"converg\w*\s+so\s+slow|(?:take|takes|taking)\s+(?:forever|ages|too\s+long|way\s+too\s+long)\s+to\s+"
+            r"converge|convergence(?:\s+speed)?\s+(?:is\s+)?(?:super\s+|very\s+|too\s+|so\s+|really\s+)?"
+            r"(?:slow|terrible|awful)|convergence\s+takes\s+(?:way\s+)?too\s+(?:long|many)",
+            {"not_working_aspect": "convergence_speed"}, _KW),
     Keyword(r"(?:optimi[sz]e|tune) (?:my |our |the )?hyper-?parameters", {"vague_query": "optimize_hyperparameters"},
             _KW),
+    # the tuning request with its scope said: every hyperparameter at once ("tune all my hparams together", "search
+    # the whole set of hyperparameters", "hyperparameter optimization over everything") ...
+    Keyword(rf"{_TUNE}\s+(?:\w+\s+){{0,3}}?(?:all|every|each|the\s+whole\s+set\s+of|the\s+full\s+set\s+of)\s+"
+            rf"(?:of\s+)?(?:the\s+|my\s+|our\s+|its\s+)?(?:\w+\s+)?{_HP}|"
+            rf"{_HP}\s+{_TUNE}\b[^.!?\n]{{0,40}}?\b(?:all\s+of\s+them|over\s+everything|in\s+one\s+go|all\s+at\s+once)",
+            {"vague_query": "optimize_hyperparameters", "hparam_scope": "all"}, _KW, priority=1),
+    # ... or the learning rate alone ("tune my hyperparameters, but only the lr", "the only hyperparameter I want to
+    # tune is the learning rate", "optimize the lr and nothing else"; "every hyperparameter, not just the lr" is no
+    # such limit)
+    Keyword(rf"\b{_TUNE}\b[^.!?\n]{{0,60}}?(?<!not\s)\b(?:only|just|specifically(?:\s+only)?)\s+{_LR}|"
+            rf"(?<!not\s)\b(?:only|just)\s+(?:care\s+about\s+|want\s+to\s+)?{_TUNE}\s+{_LR}|"
+            rf"\bthe\s+only\s+{_HP}\s+(?:\w+\s+){{0,4}}?is\s+{_LR}|"
+            rf"\b{_TUNE}\b[^.!?\n]{{0,60}}?{_LR}\s*\(?(?:and\s+nothing\s+else|alone)\b",
+            {"vague_query": "optimize_hyperparameters", "hparam_scope": "learning_rate"}, _KW, priority=1),
     Keyword(r"performs? (?:poorly|badly|bad)|poor (?:model )?performance|(?:results|accuracy) (?:are|is) "
             r"(?:bad|poor)",
             {"vague_query": "performs_poorly"}, _KW),
@@ -322,6 +365,14 @@ KEYWORDS = (
     Keyword(r"(?:dpo|grpo|simpo|orpo|kto|ipo|preference tuning)(?: run| training)? "
             r"(?:isn't|is not|not|doesn't|does not) work(?:ing)?",
             {"vague_query": "preference_not_working", "task": "preference_tuning"}, _KW, negatable=False),
+    # the same failure said by what the run does not give ("DPO fine-tune doesn't give a better model", "DPO isn't
+    # doing anything useful", "the preference optimization run fails to improve the chat model", "results are bad",
+    # "same or worse", "can't get DPO to work"): a preference run that does not help, no symptom named
+    Keyword(rf"{_PREF_RUN}\b[^.!?\n]{{0,60}}?\b(?:(?:doesn't|does not|didn't|did not|isn't|is not|fails? to|failed to)"
+            r"\s+(?:\w+\s+)?(?:give|improve|help|do\s+anything|doing\s+anything)|(?:results?|outputs?)\s+(?:are|is)\s+"
+            r"(?:bad|poor|worse)|no\s+improvement|(?:the\s+)?same\s+or\s+worse)|"
+            rf"(?:can't|cannot|can not|couldn't)\s+get\s+{_PREF_RUN}\s+to\s+work",
+            {"vague_query": "preference_not_working", "task": "preference_tuning"}, _KW, priority=1),
     Keyword(rf"{OTHER_TASK_AHEAD}(?:dpo|grpo|simpo|orpo|preference[- ]tuning)", {"task": "preference_tuning"},
             Cite(_C26, "Modern landscape routing", "DPO / GRPO / SimPO ... (cross-pack)")),
     Keyword(r"because (?:it'?s|it is) (?:newer|new|modern|state[- ]of[- ]the[- ]art|sota|popular)|everyone (?:uses|is "

@@ -52,6 +52,10 @@ _EVAL_BATCH = (r"(?:eval\w*|val\w*|test\w*|inference|prediction)[\s_-]+(?:loader
                r"batch[\s_-]?size\s+(?:\w+\s+){0,2}?(?:for|of|in|during|at|when)\s+(?:the\s+)?(?:eval\w*|"
                r"val\w*|test\w*|inference|predict\w*|scoring)")
 
+_TRAIN_VAL = (r"between\s+(?:the\s+|my\s+)?(?:train\w*|val\w*)\s+(?:\w+\s+){0,2}?(?:and|vs\.?|&)\s+(?:the\s+)?"
+              r"(?:train\w*|val\w*|valid\w*|test)(?:\s+(?:acc\w*|loss\w*|curves?|metrics?))?|between\s+the\s+"
+              r"(?:two\s+)?curves")
+"""The two sides of the train/validation gap, said after the gap's noun ("between train and val accuracy")."""
 _VAL_LOSS = r"\b(?:val(?:idation)?|eval(?:uation)?|test|dev)[\s_-]?loss\b"
 def _int_at_least(n: int) -> str:
     """A regex for a whole number ``n`` or more (no leading zero): longer numbers, or as long and not smaller."""
@@ -117,9 +121,15 @@ _ASKED = (r"((?<=\bwould\s)|(?<=\bshould\s)|(?<=\bcould\s)|(?<=\bdoes\s)|(?<=\bd
 """A question's auxiliary just before the lead ("has switching to bf16 caused nan for anyone?"): what follows is
 asked, the switch still weighed ("why has switching ... caused" asks about a change made). Group 1 of the pattern
 it opens (the effect lookahead is skipped when it holds)."""
-_WHICH = r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
+_WHICH = (r"(?:which|what|best|good|right|recommended|optimal|ideal)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
+          # (a default or typical value asked for: "what's a good default batch size")
+          r"(?:default\s+|typical\s+)?")
 _SHARD = (r"zero[-\s]?(?:stage\s*)?[123]|zero\s+stage(?![-\s]*\d)|fsdp|(?:full|hybrid)[-\s]shard\w*|"
-          r"sharding\s+strateg\w*")
+          r"sharding\s+(?:strateg\w*|setup|config\w*|approach)|"
+          # the model's own state sharded, or the model split over GPUs ("shard the optimizer states across gpus",
+          # "split a model too large for one GPU across 4 GPUs"); not the data's shards ("100 webdataset shards")
+          r"shard(?:ing)?\s+(?:the\s+|my\s+)?(?:model|optimi[sz]er(?:\s+states?)?|weights|parameters|params|gradients)\b|"
+          r"split\w*\s+(?:the\s+|a\s+|my\s+)?model\b[^.!?\n]{0,40}?\bacross\s+(?:\w+\s+)?gpus?\b")
 """Sharding named (ZeRO stages, FSDP, full or hybrid shard)."""
 MODERN_OPT = (r"lion|sophia|muon|shampoo|ademamix|schedule[-\s]?free(?:\s+adamw?)?|prodigy|adamw[-_\s]?8[-\s]?bit|"
               r"8[-\s]?bit\s+adamw?|paged\s+adamw?|lamb|adamw?|sgd")
@@ -483,7 +493,14 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(r"(?:(?:could|can|should|shall)\s+i|how\s+(?:do\s+i|to|can\s+i|should\s+i))\s+(?:re-?)?weight\s+(?:the\s+|my\s+)?"
        r"(?:training\s+)?(?:samples?|examples?|classes|images?|instances?|losses|loss)\b",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="loss_function"),
-    _k(r"how\s+(?:do\s+i|to|can\s+i|should\s+i)\s+(?:prevent|avoid|reduce|stop|fix)\s+over-?fit\w*",
+    _k(r"how\s+(?:do\s+i|to|can\s+i|should\s+i)\s+(?:prevent|avoid|reduce|stop|fix)\s+over-?fit\w*|"
+       # the same asked as the ways of it ("what are the standard ways to prevent overfitting?", "best practices to
+       # stop a model from overfitting?", "what techniques prevent overfitting", "overfitting prevention methods",
+       # "how can I make sure my model won't overfit"): not "I added dropout to prevent overfitting", a purpose
+       r"(?:ways?|methods?|techniques?|tips|tricks|practices?|what\s+\w+)\s+(?:to\s+|that\s+|for\s+)?"
+       r"(?:\w+\s+)?(?:prevent|avoid|reduc|stop|combat|fight)\w*\s+(?:\w+\s+){0,3}?over-?fit\w*|"
+       r"over-?fit\w*\s+prevention|(?:make\s+sure|ensure)\s+(?:that\s+)?(?:my\s+|the\s+)?(?:model|net\w*)\s+"
+       r"(?:won'?t|will\s+not|doesn'?t|does\s+not)\s+over-?fit",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="overfitting"),
     _k(rf"{_WHICH}(?:data\s+)?augmentations?", _DQ, P_DIRECT, symptom="direct_question",
        question_topic="augmentation"),
@@ -496,7 +513,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # sharding named as the run's setting ("full fine-tuning with FSDP on 4 A100s, the loss goes to 0", "FSDP is
     # slower than DDP") is no question about it: the topic and the request come only when something asks (a "?", a
     # choice, "should"); a plain mention says a multi-GPU run (knowledge.talk.SETTING_NAMES)
-    _k(rf"(?:\b(?:should|which|whether|worth|or|vs\.?|versus|how)\b[^.!?\n]{{0,60}}?(?:{_SHARD})|"
+    _k(rf"(?:\b(?:should|which|whether|worth|or|vs\.?|versus|how|recommend)\b[^.!?\n]{{0,60}}?(?:{_SHARD})|"
        rf"(?:{_SHARD})[^.!?\n]{{0,60}}?\?|(?:{_SHARD})\s+(?:or|vs\.?|versus)\b)",
        _DQ, P_DIRECT, symptom="direct_question", question_topic="sharding"),
     _k(r"(?:dpo|grpo|simpo|orpo|kto|ipo)\s+(?:vs\.?|or|versus)\s+(?:sft|dpo|grpo|simpo|orpo|kto|ipo|ppo|rlhf)|"
@@ -654,6 +671,28 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(rf"{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,30}}?" + _UNDER_ZERO + rf"|{_KL_NAME}(?:\s+term)?[^.!?\n]{{0,20}}?"
        r"\b(?:giv(?:es|ing)|outputs?|returns?|is|be|becomes?)\s+(?:(?!not\b|never\b)\w+\s+)?(?:negative|-\s*\d)",
        _UN, 0, negative_loss=True),
+    # the train/validation gap said to grow ("the gap between train and val accuracy gets bigger every epoch", "the
+    # generalization gap widens the longer I train", "the distance between the curves grows", "the curves separate
+    # more and more", "training accuracy pulls further away from validation"): overfitting, with its trend. A
+    # difference or distance counts only said between train and validation; "the gap is not growing" is no growth.
+    _k(rf"(?:(?:generali[sz]ation\s+|train(?:ing)?\s*[/-]?\s*val(?:idation)?\s+)gap(?:\s+{_TRAIN_VAL})?|"
+       # (the bare gap only as the one in view, "so the gap grows": "the data loading gap grows" is another's)
+       rf"(?:(?<=\bthe\s)|(?<=\bthis\s)|(?<=\bthat\s))gap(?:\s+{_TRAIN_VAL})?|"
+       rf"(?:difference|distance)\s+{_TRAIN_VAL})\s+(?:is\s+|keeps\s+|kept\s+|just\s+|only\s+|steadily\s+)?"
+       r"(?:gets?\s+(?:bigger|larger|wider)|getting\s+(?:bigger|larger|wider)|got\s+(?:bigger|larger|wider)|grows?\b|"
+       r"growing|grew|widens?|widening|widened|increases?\b|increasing|increased)|"
+       r"\b(?:curves|losses|they)\s+(?:\w+\s+){0,2}?(?:separate|diverge|drift\s+apart)\w*\s+more\s+and\s+more|"
+       r"\btrain\w*\s+(?:acc\w*|loss|metric)\s+(?:\w+\s+){0,2}?pull\w*\s+(?:further|farther)\s+(?:and\s+(?:further|farther)"
+       r"\s+)?away\s+from\s+(?:the\s+)?val\w*",
+       _OF, P_OVERFIT, symptom="overfitting", gap_trend="widening"),
+    # the weights initialised from a plain normal distribution ("nn.init.normal_(w, 0, 1)", "weights from a standard
+    # normal", "init with N(0,1)", "initializing the parameters with a gaussian of std 1"): said with the
+    # initialisation or the weights, not "the initial loss looks normal" nor "normally distributed inputs"; the
+    # normal inits named for an activation (kaiming_normal_, xavier_normal_) are theirs
+    _k(r"(?<!kaiming_)(?<!xavier_)(?<!he_)\bnormal_\s*\([^()\n]{0,60}\)|\b(?:init(?:iali[sz]\w*|s|ed)?|weights?|parameters|params)\b"
+       r"(?:(?!\bnot\b|\bnever\b|n't\b)[^.!?\n]){0,40}?\b(?:(?:a\s+|the\s+)?standard\s+normal\b|normal\s+distribution|normal\s*\(\s*0|"
+       r"normal\s+0\s*[,/]\s*1\b|gaussian\b|n\(\s*0\s*,\s*1\s*\)|randn\b)",
+       _NL, 0, init_scheme="normal"),
     # an accuracy gap in percentage points: the val number is a difference, not the val accuracy
     _k(rf"val(?:idation)?(?:\s+acc(?:uracy)?)?\s+(?:is\s+)?(?:about\s+|around\s+|roughly\s+|~)?"
        rf"(?P<generalization_gap>{NUM})\s*(?:%|percentage\s+points?|points?|pts|pp)\s+(?:below|lower\s+than|under|"
@@ -1512,13 +1551,14 @@ KEYWORDS: tuple[Keyword, ...] = (
        _DQ, P_DIRECT, negatable=False, tuning_method="bayesian"),
     _k(r"(?:one|a\s+single|1)\s+(?:hyper-?param(?:eter)?|param(?:eter)?|setting|knob|thing|variable|value|factor)s?\s+"
        r"(?:at\s+a\s+time|per\s+(?:run|experiment|trial|sweep))|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+"
-       r"(?:[^.!?\n]{0,80}?\s)?one\s+at\s+a\s+time|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+(?:the\s+|"
+       r"(?:[^.!?\n]{0,80}?\s)?(?<!not\s)(?<!n't\s)one\s+at\s+a\s+time|(?:tun\w*|optimi[sz]\w*|sweep\w*|search\w*)\s+(?:the\s+|"
        r"my\s+|our\s+)?(?:hyper-?param(?:eter)?s?|hparams?|params?|parameters|settings|knobs)\s+(?:one\s+by\s+one|"
        r"one\s+after\s+(?:the\s+)?other|separately|individually|independently|sequentially)|(?:each|every)\s+"
        r"(?:hyper-?param(?:eter)?|hparam|param(?:eter)?|setting|knob)\s+(?:separately|individually|independently|"
        r"on\s+its\s+own|alone)|coordinate[\s-]?(?:wise|descent)\s+(?:tun\w*|search)|(?:sweep|tune|tuning)\s+"
        r"(?:the\s+)?(?:lr|learning[\s-]rate)\s+(?:first|alone)\b[^.!?\n]{0,60}?\bthen\s+(?:sweep|tune|tuning|the|"
        r"batch|dropout|weight|wd)",
+       # ("tune the whole set together, not one at a time" says the opposite)
        _DQ, P_DIRECT, negatable=False, tuning_method="one_at_a_time"),
     # early stopping named as part of the run: the callback by its class name, or early stopping said to act or
     # to be configured ("early stopping kills the run", "the early stopping callback", "early stopping with

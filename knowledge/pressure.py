@@ -119,11 +119,21 @@ _OPT_NAMES = ("sgd", "adamw", "adam", "lamb", "lion", "sophia", "muon", "shampoo
 KEYWORDS = (
     # time
     Keyword(r"demo (?:is )?(?:tomorrow|today|tonight|in an hour)|deadline|asap|urgent(?:ly)?|in a (?:hurry|rush)|"
-            r"no time|quick fix|production (?:training|run|job) (?:is )?(?:failing|down|broken)",
+            r"no time|quick fix|production (?:training|run|job) (?:is )?(?:failing|down|broken)|"
+            # a due date said by the event and how soon it comes ("I have a demo in 2 hours", "submission is
+            # tonight", "the paper is due tomorrow"), or time said to run out
+            r"(?:demo|submission|presentation|paper|report|thesis|defen[cs]e) (?:is )?(?:due )?(?:tomorrow|today|"
+            r"tonight|this (?:evening|afternoon|morning)|in (?:an?|\d+|one|two|three|a few) (?:hours?|minutes?|days?))"
+            r"(?! (?:went|was|is over|passed))|"
+            r"(?:due|ends?) (?:tomorrow|tonight|today)|running out of time|out of time",
             {"pressure": "time"}, _KT, priority=1),
     # authority
-    Keyword(r"(?:senior|lead|boss|manager|pm|product manager|advisor|supervisor|professor|team ?lead)"
-            r"(?: engineer)? (?:said|says|told (?:me|us)|wants|insists|asked|suggested)",
+    Keyword(r"(?:senior|lead|boss|manager|pm|product manager|advisor|supervisor|professor|team ?lead|pi)"
+            r"(?: engineer)? (?:said|says|told (?:me|us)|wants|insists|asked|suggested)|"
+            # the same hierarchy said the other way round ("I was told by my supervisor", "according to my lead")
+            r"(?:told|instructed|asked|ordered) by (?:my|our|the) (?:senior|lead|boss|manager|advisor|supervisor|"
+            r"professor|team ?lead|pi)\b|according to (?:my|our) (?:senior|lead|boss|manager|advisor|supervisor|"
+            r"professor|team ?lead|pi)\b",
             {"pressure": "authority"}, _KA, priority=3),
     Keyword(r"(?:optimi[sz]er change|change (?:the )?optimi[sz]er|switch(?:ing)? optimi[sz]ers?|(?:a )?different "
             r"optimi[sz]er)" + NOT_DONE_EFFECT, {"considering": "optimizer change"}, _KA),
@@ -162,7 +172,8 @@ KEYWORDS = (
     Keyword(r"i(?:'m| am) an? (?:expert|senior|experienced)|i know what i'?m doing|(?:years|decades?) of experience|"
             r"i'?ve trained (?:many|hundreds|lots|dozens)", {"pressure": "expert_user"},
             Cite("000", "Common rationalizations", "expert user"), priority=0),
-    Keyword(r"quick question|just tell me|simple question|just a quick", {"pressure": "quick_question"},
+    Keyword(r"quick question|just tell me|simple question|just a quick|(?:quick|short|fast) q\b|fast question|"
+            r"just quickly|a quick one(?![-\w])", {"pressure": "quick_question"},
             Cite("000", "Common rationalizations", "just a quick question"), priority=0),
 )
 

@@ -293,6 +293,11 @@ MOVEMENTS: dict[str, str] = {
     "gap between train and val": "overfit", "gap between train and validation": "overfit",
     "gap between training and validation": "overfit", "gap between train and test": "overfit",
     "gap between training and test": "overfit", "generalize": "generalize", "generalise": "generalize",
+    # ... with the curves' quantity after the pair: the gap is the subject, not that quantity ("the gap between
+    # training and validation loss keeps growing" says nothing of the validation loss rising by itself)
+    **{f"{g} between {a} and {b} {q}": "overfit" for g in ("gap", "difference", "distance")
+       for a in ("train", "training") for b in ("val", "validation", "valid", "test")
+       for q in ("loss", "accuracy", "acc", "curve", "metric")},
     # the opposite gap: the model does not fit even the training data
     "underfit": "underfit", "underfitting": "underfit", "under-fit": "underfit", "under-fitting": "underfit",
     # a judgement against an expectation, no shape ("it underperforms the baseline")
@@ -514,6 +519,20 @@ TOPICS: dict[str, str] = {
                      "length of the warmup"), "schedule"),
     # the loss asked about as a choice ("loss choice for an unbalanced dataset?", "choice of loss?")
     "loss choice": "loss_function", "choice of loss": "loss_function", "choice of the loss": "loss_function",
+    "loss function choice": "loss_function", "choice of loss function": "loss_function",
+    "choice of the loss function": "loss_function",
+    # hyperparameters carried across width by the parametrisation (muP): named by the method, the question is about
+    # it, not about the learning rate or the optimizer it carries ("should I use mup so the lr transfers to 1B?")
+    **dict.fromkeys(("mup", "mu-p", "mu-transfer", "mutransfer", "mu transfer",
+                     "maximal update parametrization", "maximal update parameterization",
+                     "maximal update parametrisation", "hyperparameter transfer"), "mup"),
+    # the loop's own calls and their order asked about ("should zero_grad go before or after backward?", "where do
+    # scheduler.step() and optimizer.step() go?", "how should the training loop look?"): a question about the loop,
+    # not about the optimizer or schedule whose method is called
+    # (the call by its method name, "zero_grad": "optimizer.zero_grad()" is split at its dot, so
+    # the loop's order read from pasted code still sees each call; the loop's topic outranks the optimizer's there)
+    # ("backward" alone is no topic: "how many values must backward() return?" is a custom Function's error)
+    **dict.fromkeys(("training loop", "train loop", "zero_grad", "order of operation"), "training_loop"),
 }
 """Nouns that name what a direct question asks about (the ``question_topic`` values; ``tracking`` is the
 experiment-tracking request)."""
@@ -556,6 +575,15 @@ NEUTRAL = frozenset({"deep learning", "machine learning", "transfer learning", "
                      "zero the grad", "zero the gradient", "zero out the grad", "zero out the gradient",
                      "zero my grad", "zero all the grad", "zero all grad",
                      "within",  # (a word of its own, not a slip of "withing": "within an epoch" is a time)
+                     # overfitting named as the purpose of a setting ("weight decay 1.0 to fight overfitting", "dropout
+                     # against overfitting"): what the setting is for, not what the run does now
+                     # (not "to prevent/avoid/reduce": "how to prevent overfitting in my CNN" says the run overfits)
+                     *(f"to {v} {w}" for v in ("fight", "combat", "counter")
+                       for w in ("overfitting", "overfit", "over-fitting")),
+                     "against overfitting", "against overfit",
+                     # (the verb, not a slip of the noun with its last letter cut off: "how should I optimize all my
+                     # hyperparameters?" asks about tuning, not about the optimizer)
+                     "optimize", "optimise",
                      # (an English word of its own, no slip of "factor": the LLaMA-Factory fine-tuning tool)
                      "factory",
                      # a learning regime named by its number of examples per class ("few-shot", "zero-shot"): no
@@ -1693,6 +1721,18 @@ SWITCH_REASONS: dict[str, str] = {
 }
 """What a wish to switch optimizer is for, by the noun that says it (``switch_reason``): "to save memory", "because
 of the instability", "to avoid all the tuning". Read only with a reason marker beside it (``REASON_MARKERS``)."""
+
+TROUBLE_REASONS: dict[tuple[str, str], str] = {
+    **{("loss_behavior", b): "instability" for b in ("spiking", "diverging", "oscillating", "nan_or_inf")},
+    ("symptom", "unstable"): "instability",
+    ("loss_behavior", "decreasing_slowly"): "slow_convergence", ("symptom", "convergence"): "slow_convergence",
+}
+"""The run's own trouble, read beside a weighed switch of optimizer, as the reason for it (``switch_reason``) when no
+reason noun says one: "AdamW keeps giving me loss spikes, should I try Muon?" weighs the switch against
+instability, "my adamw run converges slowly, is Sophia worth it?" against slow convergence."""
+
+MODERN_OPTIMIZERS = frozenset({"lion", "sophia", "muon", "shampoo", "ademamix", "prodigy", "schedule_free"})
+"""The newer optimizers a switch to is the modern-optimizer request (``vague_query`` modern_optimizer)."""
 
 OWN_RUN_MARKERS = frozenset("my our current currently use using with from we i".split())
 """Words just before an optimizer's name that make it the run's own in a text that weighs a switch ("my AdamW run",

@@ -127,7 +127,7 @@ def test_capture_and_fake_quantization(text: str, expected: dict) -> None:
      {"considering": "lion", "optimizer": "adam", "switch_reason": "none"}),
     # a trouble said beside the wish is its reason, not newness; a switch made is no switch weighed
     ("my adamw run spikes every few hundred steps, should I switch to lion?",
-     {"considering": "lion", "switch_reason": None}),
+     {"considering": "lion", "switch_reason": "instability"}),
     ("I switched from adam to sgd last week and now it diverges", {"considering": None, "optimizer": "sgd"}),
     # a choice between two weighs both
     ("should I use adam or sgd? my runs are fine", {"considering": None}),
