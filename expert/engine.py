@@ -375,7 +375,8 @@ def _add_fact(fl: Any, fact: Any, special: bool, log: bool | None = None) -> Any
         fl[idx] = fact
         fl.last_index += 1
         fl.added.append(fact)
-        fl.reference_counter[fact_id] += 1
+        counter = fl.reference_counter  # a ``Counter``: ``+= 1`` on a new id calls its ``__missing__`` (in Python)
+        counter[fact_id] = counter.get(fact_id, 0) + 1
         if FACTS.isEnabledFor(_INFO) if log is None else log:  # (``Logger.info`` asks the same first)
             FACTS.info(" ==> %s: %r", fact, fact)
         return fact
