@@ -494,21 +494,26 @@ class _Tester(FeatureTesterNode):
         match = self.matcher(fact)
         if not match:
             return
-        if match is not True and (type(match) is dict or isinstance(match, Mapping)):  # most answer a plain bool
-            token = _copy(token)
-            context = token.context
-            for key, value in match.items():  # experta's rules for bindings that disagree with the context
-                if isinstance(key, tuple):
-                    if key[1] in context and context[key[1]] == value:
-                        return
-                else:
-                    if context.get(key, value) != value:
-                        return
-                    if (False, key) in context and context[(False, key)] == value:
-                        return
-            context.update(match)
-        for child in self.children:
-            child.callback(token)
+        _pass_bound(self, token, match)
+
+
+def _pass_bound(node: Any, token: Any, match: Any) -> None:
+    """Pass a token whose fact passed ``node``'s test on, with a copy holding the bindings the test answered."""
+    if match is not True and (type(match) is dict or isinstance(match, Mapping)):  # most answer a plain bool
+        token = _copy(token)
+        context = token.context
+        for key, value in match.items():  # experta's rules for bindings that disagree with the context
+            if isinstance(key, tuple):
+                if key[1] in context and context[key[1]] == value:
+                    return
+            else:
+                if context.get(key, value) != value:
+                    return
+                if (False, key) in context and context[(False, key)] == value:
+                    return
+        context.update(match)
+    for child in node.children:
+        child.callback(token)
 
 
 class _TestEqual(_Tester):
@@ -620,6 +625,44 @@ class _TestBind(_Tester):
         token = tuple.__new__(type(token), (token.tag, token.data, context))
         for child in self.children:
             child.callback(token)
+
+
+class _TestAnd(_Tester):
+    """A test node whose check is experta's ``and_match`` on one plain field (``id=MATCH.eid & P(test)``), inline.
+
+    ``and_match`` asks each sub-check in turn through ``FeatureCheck.__call__``, which logs every answer through
+    experta's watcher loggers; here each sub-check's own function is called on the same value, and the answers are
+    combined as ``and_match`` combines them. The token then goes on as ``_Tester`` passes it.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def applies(check: Any) -> bool:
+        """Whether ``check`` (a finished test's) is a ``_Field`` whose check is ``and_match`` over feature checks."""
+        return type(check) is _Field and getattr(check.check, "__name__", None) == "and_match" and \
+            type(check.expected) is tuple and all(type(x) is FeatureCheck for x in check.expected)
+
+    def activate(self, token: Any) -> None:
+        """Test the token's one fact with every sub-check; on a match, pass it (with any bindings) on."""
+        (fact,) = token.data
+        check = self.matcher
+        try:
+            record = fact[check.what]
+        except (IndexError, KeyError, TypeError):
+            return
+        value: dict[Any, Any] = {}
+        for sub in check.expected:  # ``and_match``, each sub-check's ``FeatureCheck.__call__`` less its log
+            got = sub.check(record, sub.expected)
+            if got is False:
+                return
+            if got is True:
+                continue
+            if isinstance(got, Mapping):
+                value.update(got)
+            else:
+                raise TypeError("Bad check value.")
+        _pass_bound(self, token, value or True)
 
 
 _TESTERS: dict[type, type] = {}
@@ -1431,7 +1474,8 @@ def _finish(nodes: list[Any]) -> None:
             node.matcher = _Test(node.matcher)
     for node in nodes:
         if type(node) is _Tester:
-            node.__class__ = _TestBind if _TestBind.applies(node.matcher) else _TESTERS.get(type(node.matcher), _Tester)
+            node.__class__ = _TestBind if _TestBind.applies(node.matcher) else _TestAnd \
+                if _TestAnd.applies(node.matcher) else _TESTERS.get(type(node.matcher), _Tester)
     for node in nodes:  # callbacks bound to ``_Tester.activate`` before: to the new class's
         children = getattr(node, "children", ())
         if any(getattr(c.callback, "__self__", None) is c.node and c.callback.__func__ is not
@@ -1443,7 +1487,7 @@ def _finish(nodes: list[Any]) -> None:
     for node in nodes:
         if type(node) is _Dispatch:
             node.prepare()
-        elif type(node) in (_Tester, _TestEqual, _TestPredicate, _TestCapture, _TestBind, _Join, _Not):
+        elif type(node) in (_Tester, _TestEqual, _TestPredicate, _TestCapture, _TestBind, _TestAnd, _Join, _Not):
             node.matcher = _one(made, node.matcher)
 
 
