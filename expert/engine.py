@@ -524,8 +524,8 @@ class AuditedEngine(KnowledgeEngine):
                 self._retracted = []
                 # (the facts as they are: ``Firing`` makes them plain when read)
                 rec = Firing.recorded(len(self.trail) + 1, info,
-                                      tuple(f for f in sorted(act.facts, key=_FACT_ID)
-                                            if type(f).__name__ != "InitialFact"))
+                                      tuple([f for f in sorted(act.facts, key=_FACT_ID)
+                                             if type(f).__name__ != "InitialFact"]))
                 self.trail.append(rec)
                 self._firing = rec
                 act.rule(self, **{k: v for k, v in act.context.items() if not k.startswith("__")})
