@@ -80,6 +80,7 @@ logging.getLogger("experta").setLevel(logging.CRITICAL + 1)
 EXPERTA_VERSION = getattr(experta, "__version__", "1.9.4")
 FACTS = _watchers.FACTS
 """experta's watcher of the fact list (muted above), which its declare logs every new fact to."""
+watchers = _watchers
 
 __all__ = [
     "AND",
@@ -118,4 +119,5 @@ __all__ = [
     "WhereCheck",
     "WhereNode",
     "unfreeze",
+    "watchers",
 ]

@@ -68,6 +68,10 @@ them turn it off."""
 _CANONICAL = {"loss_fn": canonical_loss, "optimizer": canonical_optimizer, "lr_schedule": canonical_schedule}
 
 
+_SCALARS = frozenset((str, bool, int, float, type(None)))
+"""Types whose values are never a ``Mapping`` (``isinstance(v, Mapping)`` is an ABC check, in Python, each time)."""
+
+
 def canonical_term(name: str, value: Any) -> Any:
     """The canonical name of a loss, optimizer or schedule as typed (``nn.CrossEntropyLoss()`` -> ``cross_entropy``).
 
@@ -619,7 +623,7 @@ class Consultation:
         for name, v in data.items():
             if not isinstance(name, str):
                 raise InputError(f"observation names must be text, got {short(name)}")
-            if isinstance(v, Mapping):
+            if type(v) not in _SCALARS and isinstance(v, Mapping):  # (a plain value is none: no ABC check for it)
                 if "value" not in v:
                     raise InputError(f"observation {name!r} has no 'value'",
                                      hint=f'e.g. "{name}": {{"value": ..., "source": "declared"}}')

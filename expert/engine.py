@@ -37,6 +37,7 @@ from expert._experta import (
     P,
     Rule,
     Strategy,
+    watchers,
 )
 from expert.choose import Pooled, open_candidates, pool, rank_questions, weigh
 from expert.facts import (
@@ -375,7 +376,8 @@ def _add_fact(fl: Any, fact: Any, special: bool, log: bool | None = None) -> Any
         fl[idx] = fact
         fl.last_index += 1
         fl.added.append(fact)
-        fl.reference_counter[fact_id] += 1
+        counter = fl.reference_counter  # a ``Counter``: ``+= 1`` on a new id calls its ``__missing__`` (in Python)
+        counter[fact_id] = counter.get(fact_id, 0) + 1
         if FACTS.isEnabledFor(_INFO) if log is None else log:  # (``Logger.info`` asks the same first)
             FACTS.info(" ==> %s: %r", fact, fact)
         return fact
@@ -447,11 +449,18 @@ class AuditedEngine(KnowledgeEngine):
             if not isinstance(f, Fact):  # experta's own errors for what is not a fact
                 return KnowledgeEngine._KnowledgeEngine__declare(self, *facts)  # type: ignore[attr-defined]
         # (plain loops: a declare of a hundred observations paid a generator step per fact and check)
-        keys_of = [_keys_info(f) for f in facts]
+        # (``_keys_info`` and ``_constrained``, their table lookups inlined: called only for a new key or type set)
+        keys_of = []
         constrained = nested = False
-        for f, (deep, _) in zip(facts, keys_of):
-            constrained = constrained or _constrained(f)
-            nested = nested or deep
+        for f in facts:
+            got = _KEYS.get(frozenset(f))
+            if got is None:
+                got = _keys_info(f)
+            keys_of.append(got)
+            if not constrained:
+                ce = _CE_TYPES.get(frozenset(map(type, f.values())))
+                constrained = _constrained(f) if ce is None else ce
+            nested = nested or got[0]
         if constrained:
             raise TypeError("Declared facts cannot contain conditional elements")
         if nested:
@@ -491,10 +500,15 @@ class AuditedEngine(KnowledgeEngine):
             KnowledgeError: More than ``MAX_FIRINGS`` firings (a loop in the knowledge).
         """
         self.running = True
+        strategy = self.strategy
+        # experta's ``update_agenda`` asks its watcher whether to log each change first: asked once per run (the
+        # level holds meanwhile); no change, no update (an update with nothing added or removed does nothing)
+        update = strategy.update_agenda if watchers.worth("ACTIVATIONS", "INFO") else strategy._update_agenda
         try:
             while steps > 0 and self.running:
                 added, removed = self.get_activations()
-                self.strategy.update_agenda(self.agenda, added, removed)
+                if added or removed:
+                    update(self.agenda, added, removed)
                 self.resolve_questions()
                 act = self.agenda.get_next()
                 if act is None:
@@ -510,8 +524,8 @@ class AuditedEngine(KnowledgeEngine):
                 self._retracted = []
                 # (the facts as they are: ``Firing`` makes them plain when read)
                 rec = Firing.recorded(len(self.trail) + 1, info,
-                                      tuple(f for f in sorted(act.facts, key=_FACT_ID)
-                                            if type(f).__name__ != "InitialFact"))
+                                      tuple([f for f in sorted(act.facts, key=_FACT_ID)
+                                             if type(f).__name__ != "InitialFact"]))
                 self.trail.append(rec)
                 self._firing = rec
                 act.rule(self, **{k: v for k, v in act.context.items() if not k.startswith("__")})
@@ -813,23 +827,28 @@ class _Conclude(_Action):
 
     def __call__(self, engine: AuditedEngine, **_: Any) -> None:
         row = self.row
+        out: list[Any] = []
         for a in row.then:
             if isinstance(a, RouteTo):
                 pack = SKILL_BY_NAME[a.skill].pack
-                engine.declare(Route(skill=a.skill, role=a.role, pack=pack, rule=row.id, why=a.why,
-                                     section=a.section, basis=row.basis))
+                out.append(Route(skill=a.skill, role=a.role, pack=pack, rule=row.id, why=a.why, section=a.section,
+                                 basis=row.basis))
             elif isinstance(a, Find):
-                engine.declare(Finding(id=row.id, category=a.category, severity=a.severity, issue=a.issue,
-                                       finding_kind=a.kind, explains=a.explains))
+                out.append(Finding(id=row.id, category=a.category, severity=a.severity, issue=a.issue,
+                                   finding_kind=a.kind, explains=a.explains))
             elif isinstance(a, Cross):
-                engine.declare(Boundary(pack=a.pack, rule=row.id, why=a.why, joint=a.joint, target=a.target))
+                out.append(Boundary(pack=a.pack, rule=row.id, why=a.why, joint=a.joint, target=a.target))
             elif isinstance(a, BlockAction):
-                engine.declare(Block(skill=a.skill, role=getattr(a, "role", "any"), rule=row.id,
-                                     reason=a.reason))
+                out.append(Block(skill=a.skill, role=getattr(a, "role", "any"), rule=row.id, reason=a.reason))
             elif isinstance(a, Derive):
-                engine.declare(Obs(name=a.name, value=a.value, source=f"derived:{row.id}"))
+                out.append(Obs(name=a.name, value=a.value, source=f"derived:{row.id}"))
             elif isinstance(a, FlagAction):
-                engine.declare(Flag(name=a.name, rule=row.id, detail=a.detail))
+                out.append(Flag(name=a.name, rule=row.id, detail=a.detail))
+        if out:
+            # Declared together, in this order: the same fact ids and fact list as one declare each (a right-hand
+            # side runs inside a run, where a declare updates no agenda), in one call. experta's ``declare`` only
+            # warns of a declare before any reset, then calls this.
+            engine._KnowledgeEngine__declare(*out)
 
 
 class _Mark(_Action):
@@ -845,7 +864,7 @@ class _Mark(_Action):
     def __call__(self, engine: AuditedEngine, **ctx: Any) -> None:
         join = self.join
         vals = [ctx[_var(n)] for n in join.inputs]
-        engine.declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
+        engine._KnowledgeEngine__declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
 
 
 class _Ask(_Action):
@@ -859,7 +878,7 @@ class _Ask(_Action):
 
     def __call__(self, engine: AuditedEngine, **_: Any) -> None:
         q = self.question
-        engine.declare(Question(id=q.id, sets=q.sets, rule=q.id, **engine.choice_for(q.id)))
+        engine._KnowledgeEngine__declare(Question(id=q.id, sets=q.sets, rule=q.id, **engine.choice_for(q.id)))
 
 
 def compile_row(row: Row) -> Rule:

@@ -494,21 +494,26 @@ class _Tester(FeatureTesterNode):
         match = self.matcher(fact)
         if not match:
             return
-        if match is not True and (type(match) is dict or isinstance(match, Mapping)):  # most answer a plain bool
-            token = _copy(token)
-            context = token.context
-            for key, value in match.items():  # experta's rules for bindings that disagree with the context
-                if isinstance(key, tuple):
-                    if key[1] in context and context[key[1]] == value:
-                        return
-                else:
-                    if context.get(key, value) != value:
-                        return
-                    if (False, key) in context and context[(False, key)] == value:
-                        return
-            context.update(match)
-        for child in self.children:
-            child.callback(token)
+        _pass_bound(self, token, match)
+
+
+def _pass_bound(node: Any, token: Any, match: Any) -> None:
+    """Pass a token whose fact passed ``node``'s test on, with a copy holding the bindings the test answered."""
+    if match is not True and (type(match) is dict or isinstance(match, Mapping)):  # most answer a plain bool
+        token = _copy(token)
+        context = token.context
+        for key, value in match.items():  # experta's rules for bindings that disagree with the context
+            if isinstance(key, tuple):
+                if key[1] in context and context[key[1]] == value:
+                    return
+            else:
+                if context.get(key, value) != value:
+                    return
+                if (False, key) in context and context[(False, key)] == value:
+                    return
+        context.update(match)
+    for child in node.children:
+        child.callback(token)
 
 
 class _TestEqual(_Tester):
@@ -580,6 +585,84 @@ class _TestCapture(_Tester):
         token = tuple.__new__(type(token), (token.tag, token.data, context))
         for child in self.children:
             child.callback(token)
+
+
+class _TestBind(_Tester):
+    """A test node whose check binds a field to a name and tests nothing else (``skill=MATCH.skill``), made inline.
+
+    experta's ``wildcard_match`` answers ``{name: fact[field]}`` for every fact that has the field; ``_Tester``
+    then copies the token and applies experta's rules for a binding that disagrees with the context. The same
+    checks on the same values, and the same copy holding the binding, without the check's two calls and its dict.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def applies(check: Any) -> bool:
+        """Whether ``check`` (a finished test's) is a ``_Field`` whose only work is binding the field's value."""
+        if type(check) is not _Field or type(check.how) is not W:
+            return False
+        bind = check.how.__bind__
+        return type(bind) is str and getattr(check.check, "__name__", None) == "wildcard_match"
+
+    def activate(self, token: Any) -> None:
+        """Bind the fact's field under the test's name in a copy of the token and pass it on, unless that disagrees."""
+        (fact,) = token.data
+        check = self.matcher
+        try:
+            record = fact[check.what]
+        except (IndexError, KeyError, TypeError):
+            return
+        bind = check.how.__bind__
+        context = token.context
+        # ``_Tester.activate``'s checks for the one binding, in its order and with its comparisons
+        if context.get(bind, record) != record:
+            return
+        if (False, bind) in context and context[(False, bind)] == record:
+            return
+        context = context.copy()
+        context[bind] = record
+        token = tuple.__new__(type(token), (token.tag, token.data, context))
+        for child in self.children:
+            child.callback(token)
+
+
+class _TestAnd(_Tester):
+    """A test node whose check is experta's ``and_match`` on one plain field (``id=MATCH.eid & P(test)``), inline.
+
+    ``and_match`` asks each sub-check in turn through ``FeatureCheck.__call__``, which logs every answer through
+    experta's watcher loggers; here each sub-check's own function is called on the same value, and the answers are
+    combined as ``and_match`` combines them. The token then goes on as ``_Tester`` passes it.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def applies(check: Any) -> bool:
+        """Whether ``check`` (a finished test's) is a ``_Field`` whose check is ``and_match`` over feature checks."""
+        return type(check) is _Field and getattr(check.check, "__name__", None) == "and_match" and \
+            type(check.expected) is tuple and all(type(x) is FeatureCheck for x in check.expected)
+
+    def activate(self, token: Any) -> None:
+        """Test the token's one fact with every sub-check; on a match, pass it (with any bindings) on."""
+        (fact,) = token.data
+        check = self.matcher
+        try:
+            record = fact[check.what]
+        except (IndexError, KeyError, TypeError):
+            return
+        value: dict[Any, Any] = {}
+        for sub in check.expected:  # ``and_match``, each sub-check's ``FeatureCheck.__call__`` less its log
+            got = sub.check(record, sub.expected)
+            if got is False:
+                return
+            if got is True:
+                continue
+            if isinstance(got, Mapping):
+                value.update(got)
+            else:
+                raise TypeError("Bad check value.")
+        _pass_bound(self, token, value or True)
 
 
 _TESTERS: dict[type, type] = {}
@@ -1391,7 +1474,8 @@ def _finish(nodes: list[Any]) -> None:
             node.matcher = _Test(node.matcher)
     for node in nodes:
         if type(node) is _Tester:
-            node.__class__ = _TESTERS.get(type(node.matcher), _Tester)
+            node.__class__ = _TestBind if _TestBind.applies(node.matcher) else _TestAnd \
+                if _TestAnd.applies(node.matcher) else _TESTERS.get(type(node.matcher), _Tester)
     for node in nodes:  # callbacks bound to ``_Tester.activate`` before: to the new class's
         children = getattr(node, "children", ())
         if any(getattr(c.callback, "__self__", None) is c.node and c.callback.__func__ is not
@@ -1403,7 +1487,7 @@ def _finish(nodes: list[Any]) -> None:
     for node in nodes:
         if type(node) is _Dispatch:
             node.prepare()
-        elif type(node) in (_Tester, _TestEqual, _TestPredicate, _TestCapture, _Join, _Not):
+        elif type(node) in (_Tester, _TestEqual, _TestPredicate, _TestCapture, _TestBind, _TestAnd, _Join, _Not):
             node.matcher = _one(made, node.matcher)
 
 
@@ -1492,6 +1576,58 @@ def _links_shape(links: Any) -> bool:
             and all(type(x) is list for x in links[1:]) and not links[1])
 
 
+def _field_steps(d: _Dispatch) -> dict[Any, tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """A field ``_Dispatch``'s table as what its ``activate`` calls for each value: (for a text value, otherwise).
+
+    For a value that is text (``exact``) a test the lookup decides is skipped and its children are called; for
+    any other value every test runs its own check. Each is the list of calls ``_Dispatch.activate`` makes, in
+    its order.
+    """
+    out: dict[Any, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
+    for value, targets in d.passed.items():
+        exact: list[Any] = []
+        for node, decided in targets:
+            if decided:
+                exact.extend(child.callback for child in node.children)
+            else:
+                exact.append(node.activate)
+        out[value] = (tuple(exact), tuple(node.activate for node, _ in targets))
+    return out
+
+
+def _alpha_plan(root: Any) -> dict[type, tuple[tuple[Any, ...], ...]] | None:
+    """What a fact's token meets below the root, by the fact's type, with the dispatches on fields spelled out.
+
+    The root's one child is the ``_Dispatch`` on the fact's type; every test it reaches is decided by the lookup,
+    so a fact of a type goes on to the test's children: those are called in order, except that a child which is
+    a ``_Dispatch`` on a field becomes its table (``_field_steps``), looked up in place of its call. Each step is
+    ``(field, table, dispatch, None)`` or ``(None, None, None, callback)``. The same calls, in the same order, as
+    the nodes make (``CachedReteMatcher.changes`` walks it); None for a network of another shape.
+    """
+    children = root.children
+    if len(children) != 1:
+        return None
+    top = children[0].node
+    if type(top) is not _Dispatch or top.kind != "type" or children[0].callback != top.activate:
+        return None
+    plan: dict[type, tuple[tuple[Any, ...], ...]] = {}
+    for fact_type, targets in top.passed.items():
+        if not isinstance(fact_type, type):
+            return None
+        steps: list[tuple[Any, ...]] = []
+        for node, decided in targets:
+            if not decided:
+                return None
+            for child in node.children:
+                below = child.node
+                if type(below) is _Dispatch and below.kind == "field" and child.callback == below.activate:
+                    steps.append((below.what, _field_steps(below), below, None))
+                else:
+                    steps.append((None, None, None, child.callback))
+        plan[fact_type] = tuple(steps)
+    return plan
+
+
 class CachedReteMatcher(ReteMatcher):
     """experta's Rete matcher: network from the cache when the engine class allows, change polling by node."""
 
@@ -1532,6 +1668,7 @@ class CachedReteMatcher(ReteMatcher):
             cls._rete_blob = blob  # the next engine of this class (another thread) loads from memory
         self.root_node = root
         self._index(*lists)
+        self._alpha = _alpha_plan(root)
 
     def _index(self, conflict_sets: list[Any], always: list[Any], memories: list[Any], links: tuple[Any, ...]) \
             -> None:
@@ -1573,17 +1710,35 @@ class CachedReteMatcher(ReteMatcher):
         # experta's bus node (``root_node.add``/``remove``): a token of the one fact to each child, built here
         # without ``Token.__new__``'s checks of what is a fact by construction, nor its debug log
         children = self.root_node.children
+        alpha = self.__dict__.get("_alpha")
         try:
-            if deleting is not None:
-                for fact in deleting:
-                    token = tuple.__new__(Token, (_INVALID, frozenset((fact,)), {}))
-                    for child in children:
-                        child.callback(token)
-            if adding is not None:
-                for fact in adding:
-                    token = tuple.__new__(Token, (_VALID, frozenset((fact,)), {}))
-                    for child in children:
-                        child.callback(token)
+            for tag, facts in ((_INVALID, deleting), (_VALID, adding)):
+                if facts is None:
+                    continue
+                for fact in facts:
+                    token = tuple.__new__(Token, (tag, frozenset((fact,)), {}))
+                    if alpha is None:
+                        for child in children:
+                            child.callback(token)
+                        continue
+                    # the type dispatch, its tests and the dispatches on fields below them, as ``_alpha_plan``
+                    # spelled them out (``_Dispatch.activate``, inlined: the same calls in the same order)
+                    for what, table, dispatch, call in alpha.get(type(fact), ()):
+                        if call is not None:
+                            call(token)
+                            continue
+                        try:
+                            value = fact[what]
+                        except (KeyError, IndexError, TypeError):
+                            continue
+                        try:
+                            got = table.get(value)
+                        except TypeError:  # an unhashable value: the dispatch compares it with every literal
+                            dispatch.activate(token)
+                            continue
+                        if got is not None:
+                            for call in got[0] if type(value) is str else got[1]:
+                                call(token)
         finally:
             _INFOS.clear()
         if first:
