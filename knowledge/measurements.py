@@ -570,6 +570,13 @@ MEASURES: tuple[Measure, ...] = (
             "an all-positive classifier's precision is the positives' share; a precision above 0.9 beside recall 1 "
             "is as often a good classifier on balanced data; our bound",
             Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-VIT-POOR-PCT", 90,
+            "a vision transformer trained from scratch on a small image dataset, scoring below this percentage: "
+            "short of what a convolutional net reaches on the same data (an architecture choice, not a tuning "
+            "problem); at or above it the score is no poor one",
+            "He et al., 'Deep Residual Learning' (2016): ResNets trained from scratch reach 91-94% on CIFAR-10 "
+            "(ResNet-20 91.3%, ResNet-110 93.6%); 90% is our bound below that",
+            Cite("001", "When not to use the training-optimization pack", "symptom column")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",
