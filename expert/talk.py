@@ -358,6 +358,15 @@ def threshold(mid: str) -> float:
     return measured(mid)
 
 
+def flat_values(values: list[float]) -> bool:
+    """Whether logged loss values stay within ``MT-FLAT-SERIES`` of their largest, all at least ``MT-FLAT-FLOOR``.
+
+    "2.31 2.30 2.30 2.30" is a printed loss that does not move; "0.012 0.011" is a converged one still moving.
+    """
+    return min(values) >= threshold("MT-FLAT-FLOOR") and \
+        max(values) - min(values) <= threshold("MT-FLAT-SERIES") * max(values)
+
+
 # ------------------------------------------------------------------------------------------------ lexicon
 
 
@@ -758,10 +767,6 @@ def _than_slips(tokens: list[Token]) -> list[Token]:
 
 _THEN_STANDARDS = frozenset("before expected usual normal earlier previously yesterday".split())
 """Words after a "then" typed for "than" that make it a comparison with another time ("slower then before")."""
-COMPARATIVE_SLIP_MIN = 4
-"""Letters a word before "than" needs before it is corrected to a comparative ("lowr"; "les" is too short to say)."""
-
-
 @lru_cache(maxsize=1024)
 def comparative_slip(word: str) -> str | None:
     """The comparative (``_COMPARE``) a slipped ``word`` before "than" stands for, else None.
@@ -769,7 +774,7 @@ def comparative_slip(word: str) -> str | None:
     One edit (a letter dropped, doubled, swapped or mistyped; rapidfuzz's optimal string alignment distance), the
     first letter kept: "higer", "lowr", "hihger", "smalelr". A real word of the lexicon is never corrected.
     """
-    if not word.isalpha() or len(word) < COMPARATIVE_SLIP_MIN or word in _words():
+    if not word.isalpha() or len(word) < threshold("MT-COMPARATIVE-SLIP-MIN") or word in _words():
         return None
     try:
         from rapidfuzz.distance import OSA
@@ -4106,7 +4111,7 @@ class _Reader:
                 continue
             # (four or more values within 1% of each other, well above zero, are as flat as three equal ones:
             # "2.31 2.30 2.30 2.30" is a printed loss that does not move)
-            near = len(values) >= 4 and min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
+            near = len(values) >= 4 and flat_values(values)
             if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
@@ -6667,8 +6672,8 @@ class _Reader:
         if len(figures) < 2 or any(self._others_run(clause_start(toks, p.i), p.i) for p, _t in figures):
             return
         values = [t.number or 0.0 for _p, t in figures]
-        close = min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
-        fine = all("." in t.text and len(t.text.split(".")[1]) >= 3 for _p, t in figures)
+        close = flat_values(values)
+        fine = all("." in t.text and len(t.text.split(".")[1]) >= threshold("MT-FLAT-DECIMALS") for _p, t in figures)
         # (two close figures said with a denied change, "basically no change in three epochs", "barely moves")
         said_still = any(t.lemma in K.SCARCELY for t in toks) or any(
             o.roles.get("m") in ("change", "change_verb") and self._negated(o.i, clause_start(toks, o.i))
@@ -6677,7 +6682,7 @@ class _Reader:
                 (len(values) == 2 and close and said_still):
             if not flat_read:
                 self.add({"symptom": "not_learning"}, figures[0][0].start, figures[-1][1].end)
-            if 0 < values[0] <= K.CHANCE_LOSS_MAX:
+            if 0 < values[0] <= threshold("MT-CHANCE-LOSS-MAX"):
                 # (the first line logged is the loss from the start: the chance-level check's value)
                 self.add({"loss_at_init": values[0]}, figures[0][0].start, figures[0][1].end, strong=False)
 
@@ -6708,7 +6713,7 @@ class _Reader:
                 if q != "loss" or split == "val" or self._others_run(lo, p.i) or self._negated(p.i, lo):
                     continue
                 found = self._chance_figure(p.j, min(hi, p.j + K.CHANCE_FIGURE_REACH), stops)
-                if found is not None and found[0] <= K.CHANCE_LOSS_MAX:
+                if found is not None and found[0] <= threshold("MT-CHANCE-LOSS-MAX"):
                     value, end = found
                     self.add({"loss_at_init": value}, p.start, toks[end - 1].end, strong=False)
                     return
@@ -7376,8 +7381,6 @@ _NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"
 _NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?<!max[_\s-]g)(?<!clip[_\s-]g)"
                          r"(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
                          r"(?P<value>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.])")
-FLAT_SERIES = 0.01
-"""A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
 RISING_SERIES = 1.3
 """A logged training loss that only rises and ends this many times its first value is diverging."""
 
@@ -7471,7 +7474,7 @@ def _log_series(r: _Reader) -> None:
         k = bisect_right(epoch_ends, start) - 1
         at.append(float(epochs[k][2]) if k >= 0 and epochs[k][1] >= start - 80 else None)
     if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
-            max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
+            max(train) - min(train) <= threshold("MT-FLAT-SERIES") * abs(sum(train) / len(train)):
         # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move
         r.add({"symptom": "not_learning"}, hits[0][0], hits[-1][0] + 4, strong=False)
     elif len(train) >= 2 and nan_at is None and not val and train[0] > 0.0 and train[-1] >= RISING_SERIES * train[0] \
