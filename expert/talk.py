@@ -160,15 +160,14 @@ _COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day 
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
-_COMPARATIVES = frozenset("higher lower better worse greater smaller bigger larger high low".split())
-"""Words that compare (a split after them is one side of a comparison, not whose curve moved)."""
 _RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
 _SHARED_TOO = rx.compile(K.SHARED_TOO, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
-_VALUE_UNITS = K.TIME_UNITS | frozenset({"gb", "mb", "gib", "mib", "%", "x", "it/s", "s/it"})
-"""Units written apart from their number ("0.4 s", "12 GB"): a value's, never a value of their own."""
+_VALUE_UNITS = K.TIME_UNITS | frozenset("secs seconds mins minutes hrs hours gb mb gib mib % x it/s s/it".split())
+"""Units written after their number, apart or not ("0.4 s", "0.4s -> 0.55s", "12 GB"): a value's, never a value of
+their own (the side of a change is the number, not its unit)."""
 _LABEL_LINKS = frozenset({":", "=", "'", '"'})
 """What stands between a logged name and its figure ("'loss': 0.69", "loss=0.69")."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
@@ -198,6 +197,11 @@ _VALUED = frozenset({"lr", "loss", "grad_norm", "accuracy"})
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
+_COMPARATIVES = frozenset(w for w in _COMPARE if w.isalpha() and w not in ("less", "more", "below", "under", "above",
+                                                                           "over")) | {"high", "low"}
+"""Words that compare (a split after them is one side of a comparison, not whose curve moved): the comparatives
+of ``_COMPARE`` but the places and amounts ("over", "more", said of many other things too), and their bare
+adjectives."""
 
 
 _RUNS_ON = rx.compile(r"[,;!?\n]|[.:](?=\s)")
@@ -215,9 +219,6 @@ _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
-_UNIT_WORDS = frozenset("s sec secs second seconds ms min mins minute minutes h hr hrs hour hours gb mb gib mib "
-                         "it/s s/it".split())
-"""Units written after a number ("0.4s -> 0.55s", "12 GB"): the side of a change is the number, not its unit."""
 _INTENTIONS = frozenset({"plan", "planning", "intend"})
 """Words of an intention that, right after "than", are a comparison's standard ("longer than planned")."""
 ELIDED_OWNERS = frozenset("i we mine ours".split())
@@ -4582,7 +4583,7 @@ class _Reader:
 
     def _number_unit(self, k: int) -> bool:
         """Whether token ``k`` is the unit written right after a number ("0.4s", "12 GB"): part of that number."""
-        return k > 0 and self.tokens[k].lemma in _UNIT_WORDS and self.tokens[k - 1].kind == "num" and \
+        return k > 0 and self.tokens[k].lemma in _VALUE_UNITS and self.tokens[k - 1].kind == "num" and \
             self.tokens[k - 1].end >= self.tokens[k].start - 1
 
     def _setting_value(self, k: int) -> tuple[str, Any, int] | None:

@@ -48,7 +48,7 @@ from expert import rx
 from expert.nlp import Normalised, Scanner, lower_aligned, lower_ascii, normalise
 from knowledge.errors import TrainoptError
 from knowledge.record import dataclass
-from knowledge.vocabulary import Observation
+from knowledge.vocabulary import VOCABULARY, Observation
 
 MAX_CHARS = 16_000_000
 """Longer input is cut (pasted logs): every step is linear, this only bounds memory."""
@@ -1192,10 +1192,10 @@ _ACC_TRAIN_BEFORE = rx.compile(r"\btrain(?:ing)?(?:[-\s_]*(?:set|data|split)(?:'
 
 _CHANCE_LOG = rx.compile(r"\b(?:ln|log)\s*\(\s*(?P<k>\d+)\s*\)\s*$", re.IGNORECASE)
 _CHANCE_DECIMALS = rx.compile(r"(?<![\d.])\d*\.(?P<d>\d+)\s*$")
-_NOT_CLASSES = frozenset({"regression", "language_modeling", "rl", "preference_tuning", "generation", "detection",
-                          "segmentation"})
-"""Tasks whose loss at ln(k) counts no classes (a DPO loss at ln 2 is its start, a language model's at ln of its
-vocabulary): no class count is inferred for them."""
+_NOT_CLASSES = frozenset(VOCABULARY["task"].choices) - {"classification", "other"}
+"""Tasks (the vocabulary's, all but classification and the unknown "other") whose loss at ln(k) counts no classes
+(a DPO loss at ln 2 is its start, a language model's at ln of its vocabulary): no class count is inferred for
+them."""
 
 
 @lru_cache(maxsize=4)
