@@ -160,15 +160,14 @@ _COUNTED_SPANS = frozenset("epoch step iteration iter batch hour minute min day 
 _COUNTED = frozenset("epoch step iteration iter batch class sample example image hour minute second day gpu worker "
                      "layer".split())
 """Nouns a number counts ("10 epochs", "5 classes"): such a number is no figure of a metric said nearby."""
-_COMPARATIVES = frozenset("higher lower better worse greater smaller bigger larger high low".split())
-"""Words that compare (a split after them is one side of a comparison, not whose curve moved)."""
 _RESTART_SCHEDULE = rx.compile(K.RESTART_SCHEDULE, re.IGNORECASE)
 _SHARED_TOO = rx.compile(K.SHARED_TOO, re.IGNORECASE)
 _RECURRING = ("epoch_start", "start", "each_epoch", "periodic", "always")
 """Times that place a movement by themselves, the most specific first (an epoch's start, of which "the first batch"
 may be said, the first step, any epoch, a fixed interval, every time)."""
-_VALUE_UNITS = K.TIME_UNITS | frozenset({"gb", "mb", "gib", "mib", "%", "x", "it/s", "s/it"})
-"""Units written apart from their number ("0.4 s", "12 GB"): a value's, never a value of their own."""
+_VALUE_UNITS = K.TIME_UNITS | frozenset("secs seconds mins minutes hrs hours gb mb gib mib % x it/s s/it".split())
+"""Units written after their number, apart or not ("0.4 s", "0.4s -> 0.55s", "12 GB"): a value's, never a value of
+their own (the side of a change is the number, not its unit)."""
 _LABEL_LINKS = frozenset({":", "=", "'", '"'})
 """What stands between a logged name and its figure ("'loss': 0.69", "loss=0.69")."""
 _STEP_WORDS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "global_step", "it", "batch"})
@@ -198,6 +197,11 @@ _VALUED = frozenset({"lr", "loss", "grad_norm", "accuracy"})
 _COMPARE = {"lower": "lt", "less": "lt", "smaller": "lt", "below": "lt", "under": "lt", "higher": "gt",
             "greater": "gt", "bigger": "gt", "larger": "gt", "above": "gt", "more": "gt", "over": "gt",
             "worse": "worse", "better": "better", "<": "lt", ">": "gt"}
+_COMPARATIVES = frozenset(w for w in _COMPARE if w.isalpha() and w not in ("less", "more", "below", "under", "above",
+                                                                           "over")) | {"high", "low"}
+"""Words that compare (a split after them is one side of a comparison, not whose curve moved): the comparatives
+of ``_COMPARE`` but the places and amounts ("over", "more", said of many other things too), and their bare
+adjectives."""
 
 
 _RUNS_ON = rx.compile(r"[,;!?\n]|[.:](?=\s)")
@@ -215,9 +219,6 @@ _ALTERNATIVES = frozenset({"or", "vs", "versus", "vs."})
 _INVERTED = frozenset("is are does can could should would shall".split())
 """Auxiliaries that open a question when they come first (a statement never starts with one; "do" may be a command)."""
 
-_UNIT_WORDS = frozenset("s sec secs second seconds ms min mins minute minutes h hr hrs hour hours gb mb gib mib "
-                         "it/s s/it".split())
-"""Units written after a number ("0.4s -> 0.55s", "12 GB"): the side of a change is the number, not its unit."""
 _INTENTIONS = frozenset({"plan", "planning", "intend"})
 """Words of an intention that, right after "than", are a comparison's standard ("longer than planned")."""
 ELIDED_OWNERS = frozenset("i we mine ours".split())
@@ -356,6 +357,15 @@ def threshold(mid: str) -> float:
     from knowledge.measurements import threshold as measured
 
     return measured(mid)
+
+
+def flat_values(values: list[float]) -> bool:
+    """Whether logged loss values stay within ``MT-FLAT-SERIES`` of their largest, all at least ``MT-FLAT-FLOOR``.
+
+    "2.31 2.30 2.30 2.30" is a printed loss that does not move; "0.012 0.011" is a converged one still moving.
+    """
+    return min(values) >= threshold("MT-FLAT-FLOOR") and \
+        max(values) - min(values) <= threshold("MT-FLAT-SERIES") * max(values)
 
 
 # ------------------------------------------------------------------------------------------------ lexicon
@@ -758,10 +768,6 @@ def _than_slips(tokens: list[Token]) -> list[Token]:
 
 _THEN_STANDARDS = frozenset("before expected usual normal earlier previously yesterday".split())
 """Words after a "then" typed for "than" that make it a comparison with another time ("slower then before")."""
-COMPARATIVE_SLIP_MIN = 4
-"""Letters a word before "than" needs before it is corrected to a comparative ("lowr"; "les" is too short to say)."""
-
-
 @lru_cache(maxsize=1024)
 def comparative_slip(word: str) -> str | None:
     """The comparative (``_COMPARE``) a slipped ``word`` before "than" stands for, else None.
@@ -769,7 +775,7 @@ def comparative_slip(word: str) -> str | None:
     One edit (a letter dropped, doubled, swapped or mistyped; rapidfuzz's optimal string alignment distance), the
     first letter kept: "higer", "lowr", "hihger", "smalelr". A real word of the lexicon is never corrected.
     """
-    if not word.isalpha() or len(word) < COMPARATIVE_SLIP_MIN or word in _words():
+    if not word.isalpha() or len(word) < threshold("MT-COMPARATIVE-SLIP-MIN") or word in _words():
         return None
     try:
         from rapidfuzz.distance import OSA
@@ -4106,7 +4112,7 @@ class _Reader:
                 continue
             # (four or more values within 1% of each other, well above zero, are as flat as three equal ones:
             # "2.31 2.30 2.30 2.30" is a printed loss that does not move)
-            near = len(values) >= 4 and min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
+            near = len(values) >= 4 and flat_values(values)
             if len(values) >= 3 and (near or all(v == values[0] for v in values)) and values[0] != 0:
                 self.add({"symptom": "not_learning"}, p.start, nums[-1].end)
                 return
@@ -4583,7 +4589,7 @@ class _Reader:
 
     def _number_unit(self, k: int) -> bool:
         """Whether token ``k`` is the unit written right after a number ("0.4s", "12 GB"): part of that number."""
-        return k > 0 and self.tokens[k].lemma in _UNIT_WORDS and self.tokens[k - 1].kind == "num" and \
+        return k > 0 and self.tokens[k].lemma in _VALUE_UNITS and self.tokens[k - 1].kind == "num" and \
             self.tokens[k - 1].end >= self.tokens[k].start - 1
 
     def _setting_value(self, k: int) -> tuple[str, Any, int] | None:
@@ -6684,8 +6690,8 @@ class _Reader:
         if len(figures) < 2 or any(self._others_run(clause_start(toks, p.i), p.i) for p, _t in figures):
             return
         values = [t.number or 0.0 for _p, t in figures]
-        close = min(values) >= 0.1 and max(values) - min(values) <= 0.01 * max(values)
-        fine = all("." in t.text and len(t.text.split(".")[1]) >= 3 for _p, t in figures)
+        close = flat_values(values)
+        fine = all("." in t.text and len(t.text.split(".")[1]) >= threshold("MT-FLAT-DECIMALS") for _p, t in figures)
         # (two close figures said with a denied change, "basically no change in three epochs", "barely moves")
         said_still = any(t.lemma in K.SCARCELY for t in toks) or any(
             o.roles.get("m") in ("change", "change_verb") and self._negated(o.i, clause_start(toks, o.i))
@@ -6694,7 +6700,7 @@ class _Reader:
                 (len(values) == 2 and close and said_still):
             if not flat_read:
                 self.add({"symptom": "not_learning"}, figures[0][0].start, figures[-1][1].end)
-            if 0 < values[0] <= K.CHANCE_LOSS_MAX:
+            if 0 < values[0] <= threshold("MT-CHANCE-LOSS-MAX"):
                 # (the first line logged is the loss from the start: the chance-level check's value)
                 self.add({"loss_at_init": values[0]}, figures[0][0].start, figures[0][1].end, strong=False)
 
@@ -6725,7 +6731,7 @@ class _Reader:
                 if q != "loss" or split == "val" or self._others_run(lo, p.i) or self._negated(p.i, lo):
                     continue
                 found = self._chance_figure(p.j, min(hi, p.j + K.CHANCE_FIGURE_REACH), stops)
-                if found is not None and found[0] <= K.CHANCE_LOSS_MAX:
+                if found is not None and found[0] <= threshold("MT-CHANCE-LOSS-MAX"):
                     value, end = found
                     self.add({"loss_at_init": value}, p.start, toks[end - 1].end, strong=False)
                     return
@@ -7393,8 +7399,6 @@ _NONFINITE_NORM = rx.compile(r"(?:grad_norm|gnorm|grad norm)['\"]?\s*[:=]\s*['\"
 _NORM_VALUE = rx.compile(r"g(?<![a-z]g)(?<!max[_\s-]g)(?<!clip[_\s-]g)"
                          r"(?:rad_norm|norm|rad norm)['\"]?\s*[:=]\s*['\"]?"
                          r"(?P<value>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.])")
-FLAT_SERIES = 0.01
-"""A logged training loss whose values (three or more) stay within this fraction of their mean does not move."""
 RISING_SERIES = 1.3
 """A logged training loss that only rises and ends this many times its first value is diverging."""
 
@@ -7488,7 +7492,7 @@ def _log_series(r: _Reader) -> None:
         k = bisect_right(epoch_ends, start) - 1
         at.append(float(epochs[k][2]) if k >= 0 and epochs[k][1] >= start - 80 else None)
     if len(train) >= 3 and nan_at is None and train[0] > 0.0 and \
-            max(train) - min(train) <= FLAT_SERIES * abs(sum(train) / len(train)):
+            max(train) - min(train) <= threshold("MT-FLAT-SERIES") * abs(sum(train) / len(train)):
         # "loss 4.21 ... 4.19 ... 4.20": a logged loss that does not move
         r.add({"symptom": "not_learning"}, hits[0][0], hits[-1][0] + 4, strong=False)
     elif len(train) >= 2 and nan_at is None and not val and train[0] > 0.0 and train[-1] >= RISING_SERIES * train[0] \

@@ -48,7 +48,7 @@ from expert import rx
 from expert.nlp import Normalised, Scanner, lower_aligned, lower_ascii, normalise
 from knowledge.errors import TrainoptError
 from knowledge.record import dataclass
-from knowledge.vocabulary import Observation
+from knowledge.vocabulary import VOCABULARY, Observation
 
 MAX_CHARS = 16_000_000
 """Longer input is cut (pasted logs): every step is linear, this only bounds memory."""
@@ -1192,23 +1192,38 @@ _ACC_TRAIN_BEFORE = rx.compile(r"\btrain(?:ing)?(?:[-\s_]*(?:set|data|split)(?:'
 
 _CHANCE_LOG = rx.compile(r"\b(?:ln|log)\s*\(\s*(?P<k>\d+)\s*\)\s*$", re.IGNORECASE)
 _CHANCE_DECIMALS = rx.compile(r"(?<![\d.])\d*\.(?P<d>\d+)\s*$")
-_NOT_CLASSES = frozenset({"regression", "language_modeling", "rl", "preference_tuning", "generation", "detection",
-                          "segmentation"})
-"""Tasks whose loss at ln(k) counts no classes (a DPO loss at ln 2 is its start, a language model's at ln of its
-vocabulary): no class count is inferred for them."""
+_NOT_CLASSES = frozenset(VOCABULARY["task"].choices) - {"classification", "other"}
+"""Tasks (the vocabulary's, all but classification and the unknown "other") whose loss at ln(k) counts no classes
+(a DPO loss at ln 2 is its start, a language model's at ln of its vocabulary): no class count is inferred for
+them."""
+
+
+@lru_cache(maxsize=4)
+def _chance_counts(places: int) -> tuple[int, ...]:
+    """The class counts a loss quoted to ``places`` decimals is matched against (the thresholds table's bounds).
+
+    Two decimals: 2 and the powers of ten up to ``MT-CHANCE-ROUND-MAX``; three or more: every count from 2 up to
+    ``MT-CHANCE-FINE-MAX`` and the round ones above it.
+    """
+    from knowledge.measurements import threshold
+
+    top = int(threshold("MT-CHANCE-ROUND-MAX"))
+    rounds = (2,) + tuple(10 ** e for e in range(1, len(str(top))) if 10 ** e <= top)
+    if places == 2:
+        return rounds
+    fine = int(threshold("MT-CHANCE-FINE-MAX"))
+    return tuple(range(2, fine + 1)) + tuple(n for n in rounds if n > fine)
 
 
 def _chance_classes(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:
     """The classes a flat loss's value counts, when the text names none: "loss stuck at 2.3026" is ln(10).
 
     The loss read as held from the start (``loss_at_init``) matching ln(k), to the digits it was written with
-    (rounded or cut: "0.69", "0.6931", "2.30", "2.302"), for k of ``CHANCE_CLASS_COUNTS`` (two decimals) or
-    ``CHANCE_CLASS_COUNTS_FINE`` (three or more), or "ln(k)" written out, is chance level for k classes: it gives
-    ``num_classes`` k and DX-CHANCE-01 reads the loss at chance. One decimal ("2.3") or a task with no classes gives
-    none.
+    (rounded or cut: "0.69", "0.6931", "2.30", "2.302"), for k of the round counts up to ``MT-CHANCE-ROUND-MAX``
+    (two decimals) or those and every count up to ``MT-CHANCE-FINE-MAX`` (three or more), or "ln(k)" written out,
+    is chance level for k classes: it gives ``num_classes`` k and DX-CHANCE-01 reads the loss at chance. One decimal
+    ("2.3") or a task with no classes gives none.
     """
-    from knowledge import talk as K  # (the language data, as expert.talk reads it)
-
     init = best.get("loss_at_init")
     task = best.get("task")
     if init is None or "num_classes" in best or (task is not None and task[1].observation.value in _NOT_CLASSES):
@@ -1224,7 +1239,7 @@ def _chance_classes(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> Non
         if places < 2:
             return
         unit = 10.0 ** -places
-        counts = K.CHANCE_CLASS_COUNTS if places == 2 else K.CHANCE_CLASS_COUNTS_FINE
+        counts = _chance_counts(places)
         # (said rounded, within half a unit of its last digit; or cut, ln k at most one unit above it)
         k = next((n for n in counts if abs(value - math.log(n)) <= unit / 2 + 1e-9 or
                   0 <= math.log(n) - value < unit), None)

@@ -294,6 +294,9 @@ _NOT_ASKED_ITEMS = "".join(
 """Lookbehinds: the items after a yes/no question's lead or "whether" ("does the same image appear in both ...",
 "check whether the same images are in both ...", "is it possible that the same images ..."): asked, not found."""
 
+_OPT_GAP = r"(?:(?!(?:not|never|no)\b)\w+\s+)"
+"""One word between the optimizer and its making, not a negation ("the optimizer is never created before FSDP")."""
+
 KEYWORDS: tuple[Keyword, ...] = (
     # The symptoms and curve shapes (not learning, plateaus, NaN, divergence, spikes, oscillation, overfitting,
     # slowness, tracking requests) are read by the parser of training talk (expert.talk, knowledge.talk):
@@ -1100,22 +1103,25 @@ KEYWORDS: tuple[Keyword, ...] = (
     # does so only under FSDP and takes the optimizer with the model otherwise ("optimizer defined before
     # accelerator.prepare" is the usual order there, and DeepSpeed's initialize takes a client optimizer built before
     # it), so the order counts only with FSDP said beside it.
-    _k(r"\boptimi[sz]er\s+(?:is\s+|was\s+|gets?\s+|got\s+)?(?:\w+\s+){0,2}?(?:created|built|made|constructed|defined|"
-       r"initiali[sz]ed|instantiated|set\s+up)\s+(?:\w+\s+){0,2}?before\s+(?:i\s+|we\s+)?(?:(?:wrapping|sharding|"
-       r"wrap|shard)\s+(?:the\s+|my\s+)?(?:model\s+)?(?:(?:in|with|into|using)\s+)?fsdp|fsdp|"
+    _k(r"(?:\boptimi[sz]er\s+(?:is\s+|was\s+|gets?\s+|got\s+)?" + _OPT_GAP + r"{0,2}?(?:created|built|made|constructed|"
+       r"defined|initiali[sz]ed|instantiated|set\s+up)\s+" + _OPT_GAP + r"{0,2}?before\s+(?:i\s+|we\s+)?(?:(?:wrapping|"
+       r"sharding|wrap|shard)\s+(?:the\s+|my\s+)?(?:model\s+)?(?:(?:in|with|into|using)\s+)?fsdp|fsdp|"
        r"the\s+(?:model|network)\s+(?:is|was|gets?|got)\s+(?:wrapped|sharded)|(?:the\s+)?fsdp\s+"
        r"(?:wrap\w*|initiali[sz]\w*|sharding))|"
-       r"\b(?:created|built|made|constructed|defined|initiali[sz]ed|instantiated|set\s+up)\s+(?:the\s+|my\s+)?"
-       r"optimi[sz]er\s+(?:\w+\s+){0,2}?before\s+(?:fsdp|(?:wrapping|sharding)\s+(?:the\s+|my\s+)?"
+       r"(?<!\bnot\s)(?<!\bnever\s)(?<!n't\s)(?<!\bto\s)\b(?:creat(?:e|es|ed|ing)|buil(?:d|ds|t|ding)|"
+       r"defin(?:e|es|ed|ing)|initiali[sz](?:e|es|ed|ing)|made|constructed|instantiated|set\s+up)\s+(?:the\s+|my\s+)?"
+       r"optimi[sz]er\s+" + _OPT_GAP + r"{0,2}?before\s+(?:fsdp|(?:wrapping|sharding)\s+(?:the\s+|my\s+)?"
        r"(?:model\s+)?(?:(?:in|with|into|using)\s+)?fsdp)|"
        r"\b(?:wrap\w*|shard\w*)\s+(?:the\s+|my\s+)?model\s+(?:(?:in|with|into|using)\s+)?fsdp\s+after\s+"
        r"(?:creating|building|constructing|defining|making|initiali[sz]ing)\s+(?:the\s+|my\s+)?optimi[sz]er|"
-       r"fsdp[^.!?\n]{0,80}?\boptimi[sz]er\s+(?:is\s+|was\s+)?(?:\w+\s+){0,2}?(?:created|built|made|"
-       r"constructed|defined|initiali[sz]ed|instantiated)\s+(?:\w+\s+){0,2}?before\s+(?:calling\s+)?"
+       r"fsdp[^.!?\n]{0,80}?\boptimi[sz]er\s+(?:is\s+|was\s+)?" + _OPT_GAP + r"{0,2}?(?:created|built|made|"
+       r"constructed|defined|initiali[sz]ed|instantiated)\s+" + _OPT_GAP + r"{0,2}?before\s+(?:calling\s+)?"
        r"(?:accelerator\.)?prepare|"
-       r"\boptimi[sz]er\s+(?:is\s+|was\s+)?(?:\w+\s+){0,2}?(?:created|built|made|constructed|defined|initiali[sz]ed|"
-       r"instantiated)\s+(?:\w+\s+){0,2}?before\s+(?:calling\s+)?(?:accelerator\.)?prepare[^.!?\n]{0,80}?"
-       r"fsdp",
+       r"\boptimi[sz]er\s+(?:is\s+|was\s+)?" + _OPT_GAP + r"{0,2}?(?:created|built|made|constructed|defined|"
+       r"initiali[sz]ed|instantiated)\s+" + _OPT_GAP + r"{0,2}?before\s+(?:calling\s+)?(?:accelerator\.)?prepare"
+       r"[^.!?\n]{0,80}?fsdp)"
+       # asked, not told ("is it a problem if the optimizer is created before FSDP?")
+       r"(?![^.!?\n]*\?)",
        _LOOP, negatable=False, optimizer_params="stale", multi_gpu=True),
     _k(r"fr[eo]z\w*\s+(?:the\s+)?(?:\w+\s+)?(?:layers?|backbone|encoder|weights)\s+after\s+(?:creating|building|"
        r"constructing|defining)\s+the\s+optimi[sz]er|(?:frozen|freezed)\s+(?:layers?\s+)?(?:layers?|weights|param(?:eter)?s|"

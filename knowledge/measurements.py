@@ -570,6 +570,51 @@ MEASURES: tuple[Measure, ...] = (
             "an all-positive classifier's precision is the positives' share; a precision above 0.9 beside recall 1 "
             "is as often a good classifier on balanced data; our bound",
             Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-VIT-POOR-PCT", 90,
+            "a vision transformer trained from scratch on a small image dataset, scoring below this percentage: "
+            "short of what a convolutional net reaches on the same data (an architecture choice, not a tuning "
+            "problem); at or above it the score is no poor one",
+            "He et al., 'Deep Residual Learning' (2016): ResNets trained from scratch reach 91-94% on CIFAR-10 "
+            "(ResNet-20 91.3%, ResNet-110 93.6%); 90% is our bound below that",
+            Cite("001", "When not to use the training-optimization pack", "symptom column")),
+    Measure("MT-CHANCE-LOSS-MAX", 11.6,
+            "the largest loss read as a held loss's value at initialisation; above it a squared or summed error "
+            "('MSE stuck around 80000') is no guess between classes",
+            "ln(100000) = 11.5, the chance loss of a language model over a 100k-token vocabulary, the largest class "
+            "count people train a softmax over; our bound just above it",
+            Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-CHANCE-ROUND-MAX", 1000,
+            "the largest round class count (2 and the powers of ten up to it) a loss quoted to two decimals is taken "
+            "to sit at the chance level of (ln 2 = 0.69, ln 10 = 2.30, ln 100 = 4.61, ln 1000 = 6.91); close values "
+            "of ln k for other small k are too common at two decimals to name a class count",
+            "the binary task and the round counts of the standard benchmarks (CIFAR-10, CIFAR-100, ImageNet-1k); "
+            "our list", Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-CHANCE-FINE-MAX", 20,
+            "every class count from 2 up to this one (and the round counts) is one a loss quoted to three decimals "
+            "or more is taken to sit at chance of (ln 3 = 1.099, ln 5 = 1.609)",
+            "at three decimals a figure matching ln k is no coincidence; ln k for k beyond 20 lie within a few "
+            "thousandths of each other; our bound", Cite("003", _DX, "not learning: near random chance = "
+                                                         "log(num_classes)")),
+    Measure("MT-FLAT-SERIES", 0.01,
+            "logged loss values that stay within this fraction of each other (of their largest, or of their mean "
+            "for a logged training series) do not move: the loss is flat",
+            "a printed loss moving by under 1% across several logged steps is within the batch-to-batch noise of "
+            "a run that learns nothing; our bound", Cite("003", _DX, "not learning: near random chance = "
+                                                         "log(num_classes)")),
+    Measure("MT-FLAT-FLOOR", 0.1,
+            "the smallest value a set of close logged losses may hold and still be read as flat (below it a "
+            "loss near zero moves by little in absolute terms while it still learns)",
+            "a loss under 0.1 is mostly a converged one, where a 1% spread is no stall; our bound",
+            Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-FLAT-DECIMALS", 3,
+            "decimals every figure of a repeated logged loss must carry for two equal figures to be read as flat "
+            "(at fewer, equal figures can be rounding of a loss that moves)",
+            "a loss printed to three decimals or more that repeats exactly has not moved at that precision; "
+            "our bound", Cite("003", _DX, "not learning: near random chance = log(num_classes)")),
+    Measure("MT-COMPARATIVE-SLIP-MIN", 4,
+            "letters a word before 'than' needs before it is corrected to a comparative ('lowr'; 'les' is too short "
+            "to say which)", "one edit of a three-letter word reaches too many other words; our bound",
+            Cite("000", "Symptom: model overfits", "check that train and validation are measured the same way")),
     Measure("MT-SORTED", 0.8,
             "batches at least this much purer in one class than the data as a whole (0: as mixed as the data, 1: "
             "each batch one class): the batches arrive sorted by label",

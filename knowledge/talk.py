@@ -1436,9 +1436,6 @@ PACE_DUE_LEADS = (("instead", "of"), ("rather", "than"), ("not", "at"), ("not", 
 CHANCE_FIGURE_REACH = 7
 """How many words after a flat loss's name its figure may come ("loss refuses to budge from ln(2)", "loss stays at
 about 0.693")."""
-CHANCE_LOSS_MAX = 11.6
-"""The largest loss read as a held loss's value at init: ln(100000), a language model's vocabulary; above it a
-squared or summed error ("MSE stuck around 80000") is no guess between classes."""
 LOSS_MOVED = frozenset({"loss_collapses_zero", "loss_zero_from_start", "negative_loss", "spike_recovers"})
 """Readings that say the loss moved away from a held value, or held 0: its value is no loss at init."""
 LATER_ONSET_WORDS = frozenset("after then later until suddenly".split())
@@ -1446,13 +1443,6 @@ LATER_ONSET_WORDS = frozenset("after then later until suddenly".split())
 value from the first step."""
 RATIO_WORDS = frozenset("times x fold percent %".split())
 """Words after a number that make it a ratio or share ("100 times smaller"), no level of the loss."""
-CHANCE_CLASS_COUNTS = (2, 10, 100, 1000)
-"""Class counts a loss quoted to two decimals is taken to sit at the chance level of (ln 2 = 0.69, ln 10 = 2.30,
-ln 100 = 4.61, ln 1000 = 6.91): the binary and the round counts people train on. Close values of ln(k) for other
-small k (1.10, 1.39, 1.61 ...) are too common at two decimals to name a class count."""
-CHANCE_CLASS_COUNTS_FINE = tuple(range(2, 21)) + (100, 1000)
-"""Class counts a loss quoted to three decimals or more is taken to sit at chance of (ln 3 = 1.099, ln 5 = 1.609):
-at that precision a figure matching ln(k) is no coincidence."""
 CONSTANT_MARKERS = frozenset("always constantly forever throughout".split())
 """Words that say a value holds for the whole run ("the loss is always 10.375", "stays 0.25 throughout"); "every" or
 "each" or "all" before a unit of training (``SPAN_EPOCHS``, ``SPAN_STEPS``) says it too ("0.693 every step")."""
