@@ -846,6 +846,8 @@ class _Mark(_Action):
         join = self.join
         vals = [ctx[_var(n)] for n in join.inputs]
         engine.declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
+        if join.derives and join.value is not None:
+            engine.declare(Obs(name=join.derives, value=join.value(*vals), source=f"derived:{join.id}"))
 
 
 class _Ask(_Action):
