@@ -864,7 +864,13 @@ class _Mark(_Action):
     def __call__(self, engine: AuditedEngine, **ctx: Any) -> None:
         join = self.join
         vals = [ctx[_var(n)] for n in join.inputs]
-        engine._KnowledgeEngine__declare(Flag(name=join.flag, rule=join.id, detail=join.detail(*vals)))
+        flag = Flag(name=join.flag, rule=join.id, detail=join.detail(*vals))
+        if join.derives and join.value is not None:
+            # (one call, as a row's right-hand side: the same fact ids and order as two declares inside a run)
+            engine._KnowledgeEngine__declare(flag, Obs(name=join.derives, value=join.value(*vals),
+                                                       source=f"derived:{join.id}"))
+        else:
+            engine._KnowledgeEngine__declare(flag)
 
 
 class _Ask(_Action):

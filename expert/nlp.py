@@ -737,10 +737,21 @@ def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:
     return b if (min(map(len, b)), -len(b)) > (min(map(len, a)), -len(a)) else a
 
 
-def _required(items: Any) -> set[str] | None:
-    """Strings one of which every match of the parsed ``items`` contains (None when none is known)."""
-    best: set[str] | None = None
+def _walk(items: Any, close: Callable[[set[str]], Any], either: Callable[[list[Any]], Any],
+          combine: Callable[[list[Any]], Any]) -> Any:
+    """What every match of the parsed ``items`` contains, one walk for :func:`_required` and :func:`_requirement`.
+
+    Items matched exactly are joined into runs of known strings; ``close`` turns a finished run into a part, a group
+    or a required repeat gives the walk of its body, a branch ``either`` of its alternatives' walks (only when every
+    alternative requires something known), and ``combine`` makes the parts, in order, into the result.
+    """
+    parts: list[Any] = []
     run = {""}  # the strings matched by the current stretch of exactly-known items
+
+    def add(part: Any) -> None:
+        if part is not None:
+            parts.append(part)
+
     for op, av in items:
         one = _exact_set([(op, av)])
         if one is not None:
@@ -748,20 +759,36 @@ def _required(items: Any) -> set[str] | None:
             if len(joined) <= _REQ_LIMIT:
                 run = joined
                 continue
-            best, run = _better(best, run), one
+            add(close(run))
+            run = one
             continue
-        best, run = _better(best, run), {""}
+        add(close(run))
+        run = {""}
         if op is _sre_c.SUBPATTERN:
-            best = _better(best, _required(av[-1]))
+            add(_walk(av[-1], close, either, combine))
         elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
-            best = _better(best, _required(av))
+            add(_walk(av, close, either, combine))
         elif op is _sre_c.BRANCH:
-            alts = [_required(a) for a in av[1]]
-            if all(alts):
-                best = _better(best, set().union(*alts))  # type: ignore[arg-type]
+            alts = [_walk(a, close, either, combine) for a in av[1]]
+            if all(alts):  # (an alternative that requires nothing known lets the branch require nothing)
+                add(either(alts))
         elif op in _REPEATS and av[0] >= 1:
-            best = _better(best, _required(av[2]))
-    return _better(best, run)
+            add(_walk(av[2], close, either, combine))
+    add(close(run))
+    return combine(parts)
+
+
+def _most_selective(parts: list[set[str] | None]) -> set[str] | None:
+    """The most selective of ``parts`` (the first of equals), by :func:`_better`."""
+    best: set[str] | None = None
+    for part in parts:
+        best = _better(best, part)
+    return best
+
+
+def _required(items: Any) -> set[str] | None:
+    """Strings one of which every match of the parsed ``items`` contains (None when none is known)."""
+    return _walk(items, lambda run: run, lambda alts: set().union(*alts), _most_selective)
 
 
 Requirement = tuple[Any, ...]
@@ -793,40 +820,11 @@ def _requirement(items: Any) -> Requirement | None:
 
     A branch requires what one of its alternatives does: each alternative is kept whole, not merged into one set.
     """
-    parts: list[Requirement] = []
-    run = {""}
+    return _walk(items, _words_node, lambda alts: ("any", tuple(alts)), _all_node)
 
-    def close(strings: set[str]) -> None:
-        node = _words_node(strings)
-        if node is not None:
-            parts.append(node)
 
-    for op, av in items:
-        one = _exact_set([(op, av)])
-        if one is not None:
-            joined = {a + b for a in run for b in one}
-            if len(joined) <= _REQ_LIMIT:
-                run = joined
-                continue
-            close(run)
-            run = one
-            continue
-        close(run)
-        run = {""}
-        inner = None
-        if op is _sre_c.SUBPATTERN:
-            inner = _requirement(av[-1])
-        elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
-            inner = _requirement(av)
-        elif op is _sre_c.BRANCH:
-            alts = [_requirement(a) for a in av[1]]
-            if all(alts):  # (an alternative that requires nothing known lets the branch require nothing)
-                inner = ("any", tuple(alts))
-        elif op in _REPEATS and av[0] >= 1:
-            inner = _requirement(av[2])
-        if inner is not None:
-            parts.append(inner)
-    close(run)
+def _all_node(parts: list[Requirement]) -> Requirement | None:
+    """The requirement that every one of ``parts`` holds (None: none known)."""
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else ("all", tuple(parts))

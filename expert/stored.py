@@ -95,7 +95,7 @@ class Deferred:
         if fn is None:
             found = [j for j in getattr(importlib.import_module(f"knowledge.{self.family}"), "JOINS", ())
                      if j.id == self.join]
-            if len(found) != 1 or self.attr not in ("test", "detail"):
+            if len(found) != 1 or self.attr not in ("test", "detail", "value"):
                 raise LookupError(f"no join {self.join!r} in knowledge.{self.family}: the stored knowledge is not "
                                   "of these sources (remove the trainopt cache folder)")
             fn = self._fn = getattr(found[0], self.attr)
@@ -125,7 +125,7 @@ class StoredPickler(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         """A join's function's reference (family, join id, which); None for everything pickled by value."""
         if type(obj) is Join:  # pickled by value, but its test and detail (often lambdas) by reference
-            for attr in ("test", "detail"):
+            for attr in ("test", "detail", "value"):
                 self._join_fns.setdefault(id(getattr(obj, attr)), ("fn", obj.family, obj.id, attr))
             return None
         return self._join_fns.get(id(obj)) if callable(obj) else None

@@ -1265,11 +1265,12 @@ def _chance_ratio(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: st
     n = classes[1].observation.value
     if not isinstance(n, int) or n < 2:
         return
+    from knowledge.derive import over_chance  # (the derivation layer's, which joins it from any sources)
     val, kind = best.get("val_metric"), best.get("metric_kind")
     ratio, start, words = None, 0, ""
     if val is not None and kind is not None and kind[1].observation.value == "accuracy" and \
             0 <= val[1].observation.value <= 1:
-        ratio, start, words = val[1].observation.value * n, val[0][2], val[1].words
+        ratio, start, words = over_chance(val[1].observation.value, n), val[0][2], val[1].words
     else:
         for sentence in re.finditer(r"(?:[^.!?\n]|[.](?=\d))+[.!?]?", text):
             lo, hi = sentence.span()
@@ -1285,7 +1286,7 @@ def _chance_ratio(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: st
                 value = value / 100 if m.group("pct") or value > 1 else value
                 if not 0 <= value <= 1:
                     continue
-                ratio = value * n
+                ratio = over_chance(value, n)
             start, words = m.start(), m.group(0).strip()
             break
     if ratio is None:

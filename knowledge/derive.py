@@ -156,6 +156,25 @@ JOINS = (
 )
 """The generalization-gap join (train metric minus validation metric), which a single row cannot express."""
 
+
+def over_chance(acc: float, n: int) -> float:
+    """Validation accuracy as a multiple of chance accuracy (1/``n`` for ``n`` classes): 1.0 is chance."""
+    return round(acc * n, 4)
+
+
+# The accuracy against chance is the validation accuracy and the class count joined, whichever source gave each (an
+# answer, a probe, a log, a text): derived here once, so it holds wherever the two are known, and never without both.
+JOINS = JOINS + (
+    Join("DV-CHANCE-01", ("val_metric", "num_classes"),
+         lambda acc, n: isinstance(n, int) and n >= 2 and 0 <= acc <= 1, "chance_ratio",
+         lambda acc, n: f"validation accuracy {acc:.1%} against chance {1 / n:.1%} ({n} classes)",
+         "Validation accuracy over chance accuracy (1/num_classes) says how much better than guessing the model "
+         "does on unseen data.",
+         Cite("003", "Step 1: symptom table", "loss flat from epoch 0"),
+         when={"metric_kind": "accuracy"}, salience=Salience.DERIVE + 10,
+         derives="val_acc_over_chance", value=over_chance),
+)
+
 TRAIN_BELOW_VAL = lt("MT-TRAIN-BELOW-VAL")
 """Training accuracy this far under validation accuracy (as fractions) is validation scoring better than training."""
 

@@ -981,6 +981,9 @@ def _topic(rid: str, when: dict, skill: str, part: str, priority: int, section: 
 TOPICS = (
     # (the run's own outcome comes before any part of its set-up: a train/validation gap that keeps widening is
     # the symptom table's "train good, val bad" caught while it starts, whatever else the user would not say)
+    # (one cause with MS-GAP-02, the same widening gap measured below the severe threshold; kept as two rows
+    # since a row has no source variants: that one is a cause found with no route, this one a routed lead of last
+    # resort its finding rules out, and their ids, kinds and routes are what reports and golden cases show)
     Row("DF-TOPIC-GAP", {"gap_trend": "widening"},
         (Find("Overfitting", "info", "nothing routes yet, and the gap between the training and the validation "
               "metric keeps widening over the run: the model is starting to fit its training data at the expense "

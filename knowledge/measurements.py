@@ -1013,6 +1013,8 @@ ROWS = (
                 "head = torch.nn.Sequential(torch.nn.Dropout(p=0.3), torch.nn.Linear(d_model, num_classes))"),
         avoid=("a bigger model or more epochs for an overfitting model",
                "adding dropout alone and calling overfitting solved")),
+    # (one cause with DF-TOPIC-GAP, the widening gap only said; two rows because a row has no source variants:
+    # this measured one is a cause with no route and rules that routed lead of last resort out, see there)
     Row("MS-GAP-02", {"gap_trend": "widening", "generalization_gap": Lt(threshold("MT-GAP"),
                                                                         source=_src("MT-GAP"))},
         (Find("Overfitting", "info", "the train/validation gap is widening: overfitting is starting"),),

@@ -522,6 +522,9 @@ class Join:
         when: Conditions on other observations (a bare value means equality).
         salience: Firing priority (derivations fire in ``Salience.DERIVE``'s band).
         family: Filled in by the knowledge registry from the module name.
+        derives: An observation the join also declares (``derived:<id>``) while it is unknown, a value that is
+            the joined values' (``value(*values)``) whatever source each came from ('' for none).
+        value: The derived observation's value from the joined values (with ``derives``).
     """
 
     id: str
@@ -534,12 +537,16 @@ class Join:
     when: dict[str, CondLike] = field(default_factory=dict)
     salience: int = 0
     family: str = ""
+    derives: str = ""
+    value: Callable[..., Any] | None = None
 
     def conditions(self) -> dict[str, Cond]:
         """The ``when`` conditions with bare values turned into ``Is``, and every input required known."""
         conds: dict[str, Cond] = {k: as_cond(v) for k, v in self.when.items()}
         for name in self.inputs:
             conds.setdefault(name, Present())
+        if self.derives:  # (derive only what is unknown, as a row's ``Derive`` does, so it cannot loop)
+            conds.setdefault(self.derives, Absent())
         return conds
 
     def holds(self, values: Mapping[str, Any], has: Callable[[str], bool] | None = None) -> bool:
@@ -1032,16 +1039,18 @@ def chain(rows: Iterable[Row], values: Mapping[str, Any], known: Iterable[str] =
         fired.append(nxt)
         if isinstance(nxt, Join):
             facts.append(("flag", nxt.flag, {}))
+            derived = {nxt.derives: nxt.value(*(values[n] for n in nxt.inputs))} \
+                if nxt.derives and nxt.value is not None else {}
         else:
-            new = [a.name for a in nxt.then if isinstance(a, Derive) and a.name not in values]
-            for a in nxt.then:
-                if isinstance(a, Derive):
-                    values.setdefault(a.name, a.value)
-            if new:
-                # a derived name may complete what a row needs, or end what it requires unknown
-                touched = {p for name in new for p in agenda.readers.get(name, ())}
-                waiting = sorted({*(p for p in waiting if p not in touched), *(p for p in touched if ready(p))})
+            derived = {a.name: a.value for a in nxt.then if isinstance(a, Derive)}
             facts.extend(_asserts(nxt))
+        new = [name for name in derived if name not in values]
+        for name, value in derived.items():
+            values.setdefault(name, value)
+        if new:
+            # a derived name may complete what a row needs, or end what it requires unknown
+            touched = {p for name in new for p in agenda.readers.get(name, ())}
+            waiting = sorted({*(p for p in waiting if p not in touched), *(p for p in touched if ready(p))})
         _explained_away(facts, agenda.yields)
         _settle(facts, values)
     return Chain(fired, values, facts)
