@@ -1470,6 +1470,24 @@ MULTI_DEVICE_WORDS = frozenset("multi-gpu multigpu ddp distributed multi-node mu
 """Words that name a run on several devices without a count ("the multi-gpu run is slower than the single-gpu
 one"): set against one device, the side with more."""
 
+COLON_EVENT_WORDS = frozenset("resume resuming resumed restart restarting restarted reload reloading reloaded "
+                               "restore restoring restored".split())
+"""Words of a run taken up again that a colon after makes the onset of what follows ("resuming: loss jumps",
+"after restart: loss spikes"), as an arrow does; a colon after other words leads a value ("loss: 2.3") or a log
+field, no sequence."""
+DEVICE_WORSE_WORDS = frozenset("worse underperform poor bad badly".split())
+"""Judgements (lemma) that leave open what is worse about a multi-device run ("more GPUs performs worse", "the
+multi-gpu run underperforms the single-gpu one"): its speed (``multi_gpu_speedup``) or its results."""
+SPEED_SENSE_WORDS = frozenset("slow slower fast faster speed speedup speed-up throughput time long longer quick "
+                              "quicker scale scaling it/s s/it sec second minute hour latency utilization util "
+                              "samples/sec samples/s tokens/s tokens/sec".split())
+"""Words (lemma or as typed) that make a multi-device run's "worse" its speed: said in the same text, the speed is
+read as said, with nothing to ask."""
+RESULT_SENSE_WORDS = frozenset("result results converge convergence generalize generalise overfit validation val "
+                               "eval test evaluation".split())
+"""Words (besides the metrics of ``QUANTITIES`` and ``OTHER_METRICS``) that make a multi-device run's "worse" its
+results ("worse validation numbers with DDP"): nothing to ask."""
+
 LOSS_OPERATION_CALLS = frozenset("backward".split())
 """Methods called on the loss that run a part of the step ("loss.backward() is extremely slow"): their time is the
 step's, not the loss curve's pace. (Not ``item``: "loss.item() is 0.5" is the loss's value.)"""
@@ -2381,6 +2399,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
           "!should !want !whether !how !if !later"), {"recent_change": "extended"}),
         (("resume resuming", "since after when once checkpoint ckpt from training train run", "!should !want "
           "!whether !how !can !could !possible !able !support !supported"),
+         {"recent_change": "resume"}),
+        # (a restart the trouble came after: "after the restart, loss is back to 2.3", "restarted: loss spikes";
+        # not one from scratch, a new run, nor a notebook's kernel or a machine's reboot said alone)
+        (("restart restarting", "after since once", "!should !want !whether !how !can !could !possible !scratch "
+          "!random !fresh !new !pretrained !kernel !notebook !jupyter !colab !computer !pc !machine !laptop !warm "
+          "!sgdr !cosine !cycle !cyclic !schedule !scheduler !period"),
          {"recent_change": "resume"}),
         # (the run restarted or continued from where a checkpoint left it: "restarting the run from my last
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
