@@ -2678,9 +2678,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("uneven unequal", "batch shard data input split rank ranks", "!class !label !memory"),
          {"rank_batch_counts": "uneven"}),
         # DDP's search for unused parameters switched on ("find_unused_parameters=True",
-        # "ddp_find_unused_parameters_true"); not DDP's error that suggests it
+        # "ddp_find_unused_parameters_true"); not DDP's error that suggests it ("Expected to have finished
+        # reduction ...": its words of a reduction not finished, not "expected", which a user's "slower than
+        # expected" says too)
         (("find", "unused", "parameter param", "true enable turn pass set use add always", "!false !reduction "
-          "!expected"), {"ddp_find_unused": True}),
+          "!finish"), {"ddp_find_unused": True}),
         # --- the data and its targets ---
         # held-out examples that also sit in the training data, said as duplicates across the split ("the test rows
         # are duplicates of training rows", "duplicates across my train and test split"): not the oversampling that

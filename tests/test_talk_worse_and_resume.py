@@ -68,3 +68,11 @@ def test_resume_as_onset(text: str) -> None:
 ])
 def test_resume_not_read(text: str) -> None:
     assert obs(text).get("recent_change") != "resume"
+
+
+def test_find_unused_with_slower_than_expected() -> None:
+    # "expected" in a user's "slower than expected" is no DDP error ("Expected to have finished reduction")
+    assert_reads("With find_unused_parameters=True the run is slower than expected", {"ddp_find_unused": True})
+    assert_reads("find_unused_parameters=False and it is slower than expected", {"ddp_find_unused": None})
+    assert_reads("RuntimeError: Expected to have finished reduction in the prior iteration before starting a new "
+                 "one", {"ddp_find_unused": None})
