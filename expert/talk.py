@@ -5561,6 +5561,38 @@ class _Reader:
                     self.add({"multi_gpu_speedup": "none", "symptom": "slow_training"}, *span)
                 return
 
+    def _device_worse(self) -> None:
+        """A multi-device run said "worse" with no word of what: its speed or its results, offered to confirm.
+
+        "more GPUs performs worse", "my multi-gpu run performs worse than my single gpu run": "worse" (a judgement of
+        ``DEVICE_WORSE_WORDS``) of a run read as multi-device may be its speed (a run that does not scale,
+        ``multi_gpu_speedup``) or its results (accuracy, loss), and the two are far apart. With a word of speed
+        (``SPEED_SENSE_WORDS``) or a metric (``QUANTITIES``, ``OTHER_METRICS``, ``RESULT_SENSE_WORDS``) anywhere in
+        the text, or a reading of either already made, the text says which and nothing is asked; a question,
+        another's run or a negated judgement asks nothing either. Nothing is read until the user answers.
+        """
+        toks = self.tokens
+        if not any(r.name == "multi_gpu" and r.value is True for r in self.u.readings):
+            return
+        if any(r.name in ("multi_gpu_speedup", "loss_behavior") or r.name == "symptom" for r in self.u.readings):
+            return  # the speed or a curve already read: the text said which
+        metrics = {w for w, q in K.QUANTITIES.items() if q in ("loss", "accuracy", "recall", "reward")}
+        for t in toks:
+            low = t.text.lower()
+            if {t.lemma, low} & (K.SPEED_SENSE_WORDS | K.RESULT_SENSE_WORDS | K.OTHER_METRICS | metrics):
+                return
+        for lo, hi in self._sentences():
+            for k in range(lo, hi):
+                if toks[k].lemma not in K.DEVICE_WORSE_WORDS:
+                    continue
+                if _asked(toks, lo, hi) or (hi < len(toks) and toks[hi].text == "?") or toks[hi - 1].text == "?" \
+                        or self._others_run(lo, k) or self._negated(k, lo) or \
+                        set(self.lemmas(lo, hi)) & K.HYPOTHETICAL_WORDS:
+                    continue
+                self.u.confirm.append(("device worse", "You said the multi-GPU run is worse: slower (time per "
+                                                       "epoch, throughput), or worse results (accuracy, loss)?"))
+                return
+
     def _constant_lr(self) -> None:
         """"the learning rate is constant", "LR stays the same the whole run": the schedule, or a stuck LR trace.
 
@@ -6035,6 +6067,7 @@ class _Reader:
         self._uneven_ranks()
         self._timed_pairs()
         self._device_comparison()
+        self._device_worse()
         self._constant_lr()
         self._lowered_lr_unstable()
         if self._train_unstable:
@@ -6883,10 +6916,12 @@ class _Reader:
                           t.lemma == "not"), len(toks))
         for k, t in enumerate(toks):
             breaks.append(breaks[-1] + (t.text in _BIND_BREAKS or (t.kind == "word" and t.lemma in _BREAK_WORDS)))
-            if (t.kind == "arrow" or t.text == "=") and k > 0 and toks[k - 1].kind == "word" and \
-                    self._arrow_sequence(lo + k, hi):
-                # "resume -> loss spikes", "upgraded torch => nan": what comes after the arrow happened after what
-                # is before it (a change of a setting's value is read by ``changes``)
+            if (t.kind == "arrow" or t.text == "=" or (t.text == ":" and k > 0 and (
+                    toks[k - 1].lemma in K.COLON_EVENT_WORDS or toks[k - 1].text.lower() in K.COLON_EVENT_WORDS))) \
+                    and k > 0 and toks[k - 1].kind == "word" and self._arrow_sequence(lo + k, hi):
+                # "resume -> loss spikes", "upgraded torch => nan", "resuming: loss jumps": what comes after the
+                # arrow (or a colon after a resume, ``COLON_EVENT_WORDS``) happened after what is before it (a change
+                # of a setting's value is read by ``changes``)
                 plain.setdefault("after", k)
                 where.setdefault("after", []).append(k)
                 continue

@@ -1488,6 +1488,24 @@ MULTI_DEVICE_WORDS = frozenset("multi-gpu multigpu ddp distributed multi-node mu
 """Words that name a run on several devices without a count ("the multi-gpu run is slower than the single-gpu
 one"): set against one device, the side with more."""
 
+COLON_EVENT_WORDS = frozenset("resume resuming resumed restart restarting restarted reload reloading reloaded "
+                               "restore restoring restored".split())
+"""Words of a run taken up again that a colon after makes the onset of what follows ("resuming: loss jumps",
+"after restart: loss spikes"), as an arrow does; a colon after other words leads a value ("loss: 2.3") or a log
+field, no sequence."""
+DEVICE_WORSE_WORDS = frozenset("worse underperform poor bad badly".split())
+"""Judgements (lemma) that leave open what is worse about a multi-device run ("more GPUs performs worse", "the
+multi-gpu run underperforms the single-gpu one"): its speed (``multi_gpu_speedup``) or its results."""
+SPEED_SENSE_WORDS = frozenset("slow slower fast faster speed speedup speed-up throughput time long longer quick "
+                              "quicker scale scaling it/s s/it sec second minute hour latency utilization util "
+                              "samples/sec samples/s tokens/s tokens/sec".split())
+"""Words (lemma or as typed) that make a multi-device run's "worse" its speed: said in the same text, the speed is
+read as said, with nothing to ask."""
+RESULT_SENSE_WORDS = frozenset("result results converge convergence generalize generalise overfit validation val "
+                               "eval test evaluation".split())
+"""Words (besides the metrics of ``QUANTITIES`` and ``OTHER_METRICS``) that make a multi-device run's "worse" its
+results ("worse validation numbers with DDP"): nothing to ask."""
+
 LOSS_OPERATION_CALLS = frozenset("backward".split())
 """Methods called on the loss that run a part of the step ("loss.backward() is extremely slow"): their time is the
 step's, not the loss curve's pace. (Not ``item``: "loss.item() is 0.5" is the loss's value.)"""
@@ -2412,6 +2430,12 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("resume resuming", "since after when once checkpoint ckpt from training train run", "!should !want "
           "!whether !how !can !could !possible !able !support !supported"),
          {"recent_change": "resume"}),
+        # (a restart the trouble came after: "after the restart, loss is back to 2.3", "restarted: loss spikes";
+        # not one from scratch, a new run, nor a notebook's kernel or a machine's reboot said alone)
+        (("restart restarting", "after since once", "!should !want !whether !how !can !could !possible !scratch "
+          "!random !fresh !new !pretrained !kernel !notebook !jupyter !colab !computer !pc !machine !laptop !warm "
+          "!sgdr !cosine !cycle !cyclic !schedule !scheduler !period"),
+         {"recent_change": "resume"}),
         # (the run restarted or continued from where a checkpoint left it: "restarting the run from my last
         # checkpoint", "continuing training from ckpt"; not one loaded for inference or fine-tuning elsewhere)
         # (or from what a checkpoint holds: "restart training from the epoch 20 weights", "continuing from a saved
@@ -2684,9 +2708,11 @@ FRAMES: tuple[tuple[tuple[frozenset[str], ...], dict[str, Any], tuple[Bind, ...]
         (("uneven unequal", "batch shard data input split rank ranks", "!class !label !memory"),
          {"rank_batch_counts": "uneven"}),
         # DDP's search for unused parameters switched on ("find_unused_parameters=True",
-        # "ddp_find_unused_parameters_true"); not DDP's error that suggests it
+        # "ddp_find_unused_parameters_true"); not DDP's error that suggests it ("Expected to have finished
+        # reduction ...": its words of a reduction not finished, not "expected", which a user's "slower than
+        # expected" says too)
         (("find", "unused", "parameter param", "true enable turn pass set use add always", "!false !reduction "
-          "!expected"), {"ddp_find_unused": True}),
+          "!finish"), {"ddp_find_unused": True}),
         # --- the data and its targets ---
         # held-out examples that also sit in the training data, said as duplicates across the split ("the test rows
         # are duplicates of training rows", "duplicates across my train and test split"): not the oversampling that
