@@ -217,7 +217,8 @@ ROWS = (
          RouteTo("learning-rate-scheduling", "secondary", "lower LR / warmup once gradients are bounded")),
         "Exploding gradient norms are bounded with global-norm clipping at 1.0.",
         Cite("003", _F, "gradient explosion -> add clipping (max_norm=1.0)"),
-        unless=("finding:MS-GRAD-01",), fix=FIX_CLIP,
+        # (a norm that rose steadily while the loss falls normally is the loss's scale: MS-GRAD-00)
+        unless=("finding:MS-GRAD-01", "flag:grad_norm_follows_loss"), fix=FIX_CLIP,
         avoid=("lowering the LR alone without bounding the gradient norm",)),
     Row("DX-FIX-06", {"grad_norm_trend": "vanishing"},
         (Find("Not Learning", "warning", "gradient norms vanish: the signal does not reach the early layers"),

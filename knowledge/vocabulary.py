@@ -249,6 +249,10 @@ SPECS: tuple[Spec, ...] = (
     _f("grad_norm_global", "Global L2 norm of all gradients (median over the probed steps); for a loss starting "
        "above MT-GRAD-LOSS-REF (summed over many elements), per that much of the starting loss.", low=0.0,
        group="probe"),
+    _b("grad_norm_steady_rise", "The gradient norm went over MT-GRAD-EXPLODE-ABS only by a gradual rise from a "
+       "start under it: no spike, less than MT-GRAD-RISE times its start.", group="probe"),
+    _b("grad_norm_follows_loss", "The gradient norm rose steadily over MT-GRAD-EXPLODE-ABS while the loss falls "
+       "normally: the loss's own scale as it sharpens, not exploding gradients.", group="probe"),
     _f("grad_layer_ratio", "Gradient norm of the first layer divided by that of the last layer.", low=0.0,
        group="probe"),
     _i("params_missing_from_optimizer", "Trainable parameters in no optimizer param group.", low=0,

@@ -17,7 +17,7 @@ from probes.medians import median
 INFO = ProbeInfo("grad_flow", "cheap", "optimizer_step",
                  ("grad_norm_global", "grad_layer_ratio", "grad_norm_trend", "params_without_grad",
                   "frozen_params", "frozen_fraction", "params_missing_from_optimizer",
-                  "grad_underflow_fraction", "model_params"))
+                  "grad_underflow_fraction", "model_params", "grad_norm_steady_rise"))
 
 LOW_PRECISION = (torch.float16, torch.bfloat16)
 # Up to this many per-parameter norms a step are queued as 0-d tensors for the window end's single stack; more
@@ -244,6 +244,25 @@ def trend(global_norm_value: float | None, ratio: float | None, spikes: int) -> 
     return "normal"
 
 
+def steady_rise(head: float | None, start: float | None, spikes: int) -> dict[str, float] | None:
+    """The rise of a norm over ``MT-GRAD-EXPLODE-ABS`` when it was gradual, else None (pure).
+
+    Gradual: the run started under the bound (the median of its first norms), no step spiked against the running
+    median, and the norm grew less than ``MT-GRAD-RISE`` times. A norm over the bound from the start (a bad init,
+    an RNN's recurrence), a spike, or growth by orders of magnitude is an explosion whatever the loss does.
+
+    Args:
+        head: The norm that speaks for the run (``NormStats.headline``), per the loss's size.
+        start: The run's starting norm (``NormStats.scale``), per the loss's size.
+        spikes: Spikes counted against the running median.
+    """
+    bound = threshold("MT-GRAD-EXPLODE-ABS")
+    if head is None or start is None or not head > bound or not 0.0 < start <= bound or spikes:
+        return None
+    growth = head / start
+    return {"start": start, "norm": head, "growth": growth} if growth < threshold("MT-GRAD-RISE") else None
+
+
 def underflow_fraction(grads: Sequence[torch.Tensor]) -> torch.Tensor | None:
     """Fraction of low-precision gradient elements that are exactly zero (device tensor), or None."""
     low = [g for g in grads if g.dtype in LOW_PRECISION]
@@ -329,6 +348,10 @@ def observe(*, struct: dict[str, Any], per_param: dict[str, float] | None, no_gr
         out.append(emit(INFO, "grad_norm_global", head, gev,
                         ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-LOSS-REF") if per > 1.0 else ("MT-GRAD-EXPLODE-ABS",),
                         step=head_step))
+        rise = steady_rise(head, st.scale / per if st.scale is not None else None, st.spikes)
+        if rise is not None:  # only a norm over the bound is at stake; the knowledge weighs it with the loss curve
+            out.append(emit(INFO, "grad_norm_steady_rise", True, {**rise, "spikes": st.spikes},
+                            ("MT-GRAD-EXPLODE-ABS", "MT-GRAD-RISE"), step=head_step))
     if r is not None:
         out.append(emit(INFO, "grad_layer_ratio", r, ratio, ("MT-GRAD-VANISH-RATIO", "MT-GRAD-EXPLODE-RATIO"),
                         step=step))
@@ -365,7 +388,8 @@ class GradFlowProbe(Probe):
     # a parameter that gets no gradient (none at all, or none any more) is measured outright: its check trips
     trips_rows = ("DX-GRAD-01",)
     thresholds = ("MT-FROZEN", "MT-GRAD-EXPLODE-ABS", "MT-GRAD-VANISH-ABS", "MT-GRAD-VANISH-RATIO",
-                  "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW", "MT-GRAD-LOSS-REF")
+                  "MT-GRAD-EXPLODE-RATIO", "MT-GRAD-SPIKE", "MT-GRAD-SPIKE-ABS", "MT-UNDERFLOW", "MT-GRAD-LOSS-REF",
+                  "MT-GRAD-RISE")
 
     def attach(self, run: Any) -> None:
         """Static structure; empty norm statistics."""
