@@ -225,6 +225,20 @@ ELIDED_OWNERS = frozenset("i we mine ours".split())
 """Subjects that make a clause with a setting left out the user's own value ("... and I use 256", "mine is 1e-4")."""
 _ELIDED_JOINS = frozenset("and but while whereas whilst though although".split())
 _ELIDED_VERBS = frozenset("use be have run train set go pick choose keep".split())
+_LOG_EXPECTED = frozenset("expect expected expectation should would theoretical theory ideal".split())
+"""Words that make a loss figure the one expected of a run ("Expected loss: 0.6931 at init"), no record of it."""
+_FALLS_READ = frozenset({"down", "down_bare", "improve", "learn", "converge"})
+"""Movements of a curve that fall or improve: a loss said to do so is not flat, whatever figures repeat."""
+_PROSE_WORDS = frozenset("i my we our me it its is was are were the and but then at to which what why how both "
+                         "this that".split())
+"""Function words of prose, which a log's records do not hold between them ("at init. My loss: ...")."""
+_RUN_LABELS = frozenset("run model experiment exp config variant version baseline setup".split())
+"""Nouns that label a run in a record ("run A loss: 0.69"): two labels are two runs, no one curve."""
+_ELIDED_BATCH_UNITS = frozenset("sample example image sequence sentence".split())
+"""What a batch's number may count when said again ("and I use 256 samples"); any other noun after the number
+("I use 4 A100s", "2 nodes", "16 accumulation steps") makes it a count of that, no value of the setting."""
+_ELIDED_TAILS = frozenset("too instead now though only here locally currently".split())
+"""Words that may follow a setting's number said again and close its clause ("I use 256 instead"): no noun of it."""
 _ELIDED_NAMES = frozenset({"batch_size", "learning_rate"})
 """Settings whose number a user may repeat without naming them again (``QUOTED_SETTINGS``' names)."""
 _PURPOSE_FILLERS = frozenset("the a an any all some more further my our its this that".split())
@@ -824,8 +838,10 @@ def _whole_tokens(text: str) -> list[Token]:
     training talk tokenises the same text (its slips corrected: :func:`_with_slips`): one tokenisation, and one
     :class:`_Index` of it (``_index`` finds the list it was built for), serve both.
     """
-    if _WHOLE and _WHOLE[0][0] == text:
-        return _WHOLE[0][1]
+    # (one read of the shared entry: another thread may replace it between a test and a second read)
+    last = _WHOLE[0] if _WHOLE else None
+    if last is not None and last[0] == text:
+        return last[1]
     tokens = list(_tokens(text, 0, len(text), False))
     _WHOLE[:] = [(text, tokens)]
     return tokens
@@ -3487,6 +3503,8 @@ class _Reader:
             prev = q if q != "split_only" else prev
             if q not in ("accuracy", "data_time", "data_time_weak"):
                 continue
+            if self._others_run(clause_start(self.tokens, p.i), p.i):
+                continue  # "the paper reports mAP 0.9 on val", "the paper's val F1 is 0.4": another's figure
             if q == "accuracy" and other and (split not in ("train", "val") or self._lower_better(p)):
                 continue  # "my F1 score is 0.0": a figure of another metric, no accuracy, and of no split
             # (not a number said right after another quantity: in "acc 0.96 (loss 0.11) but val_acc 0.049" the
@@ -6592,13 +6610,14 @@ class _Reader:
         of its own; whose value the first one is, the attribution of its clause says (``expert.text``).
         """
         toks = self.tokens
+        starts = [t.start for t in toks]
         for r in [r for r in self.u.readings if r.named and r.name in _ELIDED_NAMES]:
-            k = next((n for n, t in enumerate(toks) if t.start >= r.end), None)
-            if k is None:
+            k = bisect_left(starts, r.end)  # (the first token past the setting: the tokens run in text order)
+            if k >= len(toks):
                 continue
             _s_lo, s_hi = _sentence_bounds(toks, k - 1)
-            # the next clause: past the joining word, the owner first
-            while k < s_hi and (toks[k].lemma in _ELIDED_JOINS or toks[k].text == ","):
+            # the next clause: past the joining word (or the ";" that joins two clauses), the owner first
+            while k < s_hi and (toks[k].lemma in _ELIDED_JOINS or toks[k].text in (",", ";")):
                 k += 1
             if k >= s_hi or toks[k].text.lower() not in ELIDED_OWNERS:
                 continue
@@ -6608,8 +6627,11 @@ class _Reader:
             if verb is None or num is None or num < verb or any(
                     "q" in p.roles for p in self.parts_in(k + 1, num + 1)) or toks[num].unit == "%":
                 continue
-            if num + 1 < len(toks) and toks[num + 1].kind == "word" and toks[num + 1].lemma in _COUNTED:
-                continue  # "and I use 8 GPUs": a count of something else, no value of the setting
+            nxt = num + 1
+            if nxt < min(s_hi, _clause_end(toks, num)) and toks[nxt].kind != "punct" and \
+                    toks[nxt].lemma not in _ELIDED_TAILS and \
+                    not (r.name == "batch_size" and toks[nxt].lemma in _ELIDED_BATCH_UNITS):
+                continue  # "and I use 8 GPUs", "4 A100s", "16 accumulation steps": a count of something else
             if self._negated(num, k):
                 continue  # "..., I can't use 256": a value the user does not run
             value = toks[num].number
@@ -6720,7 +6742,15 @@ class _Reader:
             if k < len(toks) and toks[k].kind == "num" and not toks[k].unit and toks[k].number is not None and \
                     not (k + 1 < len(toks) and toks[k + 1].lemma in _COUNTED):
                 figures.append((p, toks[k]))
+        # (a figure its clause says is expected, "Expected loss: 0.6931 at init", is a reference, no log record)
+        figures = [(p, t) for p, t in figures
+                   if not {u.lemma for u in toks[clause_start(toks, p.i):_clause_end(toks, p.i)]} & _LOG_EXPECTED]
         if len(figures) < 2 or any(self._others_run(clause_start(toks, p.i), p.i) for p, _t in figures):
+            return
+        if any(o.roles.get("m") in _FALLS_READ and not self._negated(o.i, clause_start(toks, o.i))
+               for o in self.parts):
+            return  # ("my loss: 0.6931 at init, then it decreases to 0.3": a loss that moves)
+        if not self._log_records([p for p, _t in figures]):
             return
         values = [t.number or 0.0 for _p, t in figures]
         close = flat_values(values)
@@ -6736,6 +6766,27 @@ class _Reader:
             if 0 < values[0] <= threshold("MT-CHANCE-LOSS-MAX"):
                 # (the first line logged is the loss from the start: the chance-level check's value)
                 self.add({"loss_at_init": values[0]}, figures[0][0].start, figures[0][1].end, strong=False)
+
+    def _log_records(self, quoted: list[Part]) -> bool:
+        """Whether the loss figures quoted at ``quoted`` are consecutive records of one run's log.
+
+        Between one figure and the next loss name, only log words: no prose's function word (``_PROSE_WORDS``, "at
+        init. My loss: ..."); and no two records labelled as different runs ("run A loss: 0.69 / run B loss: 0.69").
+        """
+        toks = self.tokens
+        for a, b in zip(quoted, quoted[1:], strict=False):
+            if any(t.kind == "word" and t.lemma in _PROSE_WORDS for t in toks[a.j:b.i]):
+                return False
+        labels = set()
+        for p in quoted:
+            lo = max(0, p.i - 4)
+            for n in range(p.i - 2, lo - 1, -1):
+                if toks[n].text in _SENTENCE_END:
+                    break
+                if toks[n].lemma in _RUN_LABELS:
+                    labels.add(toks[n + 1].text.lower())
+                    break
+        return len(labels) < 2
 
     def _loss_at_chance(self) -> None:
         """The value a loss said not to move sits at: ``loss_at_init``, for the chance-level check.
@@ -6795,9 +6846,17 @@ class _Reader:
                 if subject is None or self._negated(k, lo) or self._others_run(lo, subject) or \
                         _asked(toks, lo, hi, subject, k + 1):
                     continue
+                if self._schedule_end(lo, hi):
+                    return  # ("the lr peaks after 40 steps as expected": the peak its schedule was given)
                 pace = self._peak_pace(k + 1, hi)
+                planned = self._warmup_set()
+                if pace is not None and not pace[0]:
+                    # (a peak past the floor of steps: sooner than the warmup set only, "warmup is 4000 steps but
+                    # the lr peaks at step 500")
+                    if planned is None or planned is True or pace[2] >= planned:
+                        continue
+                    pace = ("too_fast", pace[1], pace[2])
                 if pace is not None and pace[0] == "too_fast":
-                    planned = self._warmup_set()
                     if planned is not None and (planned is True or pace[2] >= planned):
                         return  # ("a very short warmup (50 steps) ... peaks after 50": where the warmup was set)
                 if pace is not None:
@@ -6837,7 +6896,8 @@ class _Reader:
     def _peak_pace(self, a: int, hi: int) -> tuple[str, int, float] | None:
         """The pace a peak's date after token ``a`` says, the token after its words, the peak's step count.
 
-        ``("too_fast", end, 10.0)``.
+        ``("too_fast", end, 10.0)``; ``""`` for the pace of a peak no sooner than the step floor with no planned
+        or whole count said after it.
 
         The date: a time preposition, then a step count with its unit ("after 10 steps", "at step 40", "in the first
         50 steps"); then the planned count ("instead of 4000") or the run's ("of 100k"), if said.
@@ -6875,7 +6935,8 @@ class _Reader:
             if total is None or total <= count:
                 return None
             return ("too_fast", whole + 1, count) if count / total < threshold("MT-WARMUP-SHARE-MIN") else None
-        return ("too_fast", end, count) if count < threshold("MT-WARMUP-STEPS-MIN") else None
+        # (a later peak, with nothing to set it against here, is ``""``: the warmup set elsewhere may still be longer)
+        return ("too_fast" if count < threshold("MT-WARMUP-STEPS-MIN") else ""), end, count
 
     def _chance_figure(self, a: int, b: int, stops: set[int]) -> tuple[float, int] | None:
         """The first loss figure in tokens ``a:b`` and the token after it: a plain number, or ``ln(k)`` / ``log(k)``.

@@ -48,7 +48,7 @@ from expert import rx
 from expert.nlp import Normalised, Scanner, lower_aligned, lower_ascii, normalise
 from knowledge.errors import TrainoptError
 from knowledge.record import dataclass
-from knowledge.vocabulary import VOCABULARY, Observation
+from knowledge.vocabulary import Observation
 
 MAX_CHARS = 16_000_000
 """Longer input is cut (pasted logs): every step is linear, this only bounds memory."""
@@ -864,7 +864,7 @@ def _read(text: str) -> tuple[Any, list[TextReading]]:
     _bf16_lacking(best)
     _counted_imbalance(best, dt.text)
     _constant_by_rates(best, dt.text)
-    _chance_classes(best)
+    _chance_classes(best, dt.text)
     _chance_ratio(best, dt.text)
     _logged_collapse(best, dt.text)
     _negative_kl_loss(best, dt.text)
@@ -1192,10 +1192,14 @@ _ACC_TRAIN_BEFORE = rx.compile(r"\btrain(?:ing)?(?:[-\s_]*(?:set|data|split)(?:'
 
 _CHANCE_LOG = rx.compile(r"\b(?:ln|log)\s*\(\s*(?P<k>\d+)\s*\)\s*$", re.IGNORECASE)
 _CHANCE_DECIMALS = rx.compile(r"(?<![\d.])\d*\.(?P<d>\d+)\s*$")
-_NOT_CLASSES = frozenset(VOCABULARY["task"].choices) - {"classification", "other"}
-"""Tasks (the vocabulary's, all but classification and the unknown "other") whose loss at ln(k) counts no classes
-(a DPO loss at ln 2 is its start, a language model's at ln of its vocabulary): no class count is inferred for
-them."""
+_CLASS_TASKS = frozenset({"classification", "other"})
+"""Tasks whose loss at ln(k) may count classes (with no task read, too). Every other task's counts none (a DPO loss
+at ln 2 is its start, a language model's at ln of its vocabulary, a regression's no log of anything): an allow-list,
+so that a task added later counts no classes until said to."""
+_NOT_CLASS_WORDS = rx.compile(r"\bregress\w*|\brewards?/|\blogps\b|[/_]chosen\b|[/_]rejected\b|\bdpo\b|\bkl\b",
+                              re.IGNORECASE)
+"""Words of a text whose loss counts no classes though no task is read: a regression, or a preference/reward log's
+keys ("{'loss': 0.6931, 'rewards/chosen': 0.0}": DPO starts at ln 2 by construction)."""
 
 
 @lru_cache(maxsize=4)
@@ -1215,18 +1219,27 @@ def _chance_counts(places: int) -> tuple[int, ...]:
     return tuple(range(2, fine + 1)) + tuple(n for n in rounds if n > fine)
 
 
-def _chance_classes(best: dict[str, tuple[tuple[Any, ...], TextReading]]) -> None:
+def _chance_classes(best: dict[str, tuple[tuple[Any, ...], TextReading]], text: str) -> None:
     """The classes a flat loss's value counts, when the text names none: "loss stuck at 2.3026" is ln(10).
 
     The loss read as held from the start (``loss_at_init``) matching ln(k), to the digits it was written with
     (rounded or cut: "0.69", "0.6931", "2.30", "2.302"), for k of the round counts up to ``MT-CHANCE-ROUND-MAX``
     (two decimals) or those and every count up to ``MT-CHANCE-FINE-MAX`` (three or more), or "ln(k)" written out,
     is chance level for k classes: it gives ``num_classes`` k and DX-CHANCE-01 reads the loss at chance. One decimal
-    ("2.3") or a task with no classes gives none.
+    ("2.3"), a task with no classes (one not in ``_CLASS_TASKS``), a regression loss (``REGRESSION_LOSSES``: "MSE
+    loss stuck at 0.69") or a text of a regression or a preference log (``_NOT_CLASS_WORDS``) gives none.
+
+    It is read here, not in a derivation row: which k the value matches hangs on the digits it was written with,
+    which only the text holds; the guards stay next to it for the same reason.
     """
+    from knowledge.terms import REGRESSION_LOSSES
+
     init = best.get("loss_at_init")
     task = best.get("task")
-    if init is None or "num_classes" in best or (task is not None and task[1].observation.value in _NOT_CLASSES):
+    loss_fn = best.get("loss_fn")
+    if init is None or "num_classes" in best or (task is not None and task[1].observation.value not in _CLASS_TASKS):
+        return
+    if (loss_fn is not None and loss_fn[1].observation.value in REGRESSION_LOSSES) or _NOT_CLASS_WORDS.search(text):
         return
     value, words = init[1].observation.value, init[1].words
     named = _CHANCE_LOG.search(words)

@@ -108,4 +108,4 @@ def test_shared_sets() -> None:
 
     assert TIME_UNITS <= T._VALUE_UNITS and {"seconds", "gb", "it/s"} <= T._VALUE_UNITS
     assert T._COMPARATIVES - {"high", "low"} <= set(T._COMPARE)
-    assert X._NOT_CLASSES < set(VOCABULARY["task"].choices) and "classification" not in X._NOT_CLASSES
+    assert X._CLASS_TASKS < set(VOCABULARY["task"].choices) and "regression" not in X._CLASS_TASKS
