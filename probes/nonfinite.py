@@ -128,20 +128,23 @@ class NonfiniteProbe(Probe):
         (``tests/test_probes_nonfinite_watch.py``), a float64 sum costs as much as the aminmax.
         """
         held = self._held
-        if held is not None:
-            self._held = None  # an earlier step's, vouched for by its finite loss: dropped
-        if held is not None and held[0] == run.steps:
+        steps = run.steps
+        if held is not None and held[0] == steps:
             # a second training forward before w.step (micro-batches, an extra pass): the step's one loss cannot
             # vouch for both inputs, so the held one and this one are measured now
+            self._held = None
             self._measure(run, held[1], held[2])
-        elif first is not None and first.is_cpu and run.steps % run.update_every and \
+        elif first is not None and first.is_cpu and steps % run.update_every and \
                 (out is None or type(out) is not torch.Tensor or out.is_cpu):
             # On the CPU a read of the input is a pass over memory the step has pushed out of the cache (about
             # 70 us a step on the small MLP, issue 21). A NaN or Inf input makes the loss non-finite, and w.step
             # reads a CPU loss on the host: the input (and output) are looked at only when that loss is not a
-            # finite number, or none was given (``unsound_loss``). Held until then: a reference for this step only.
-            self._held = (run.steps, first, out)
+            # finite number, or none was given (``unsound_loss``). Held until then: a reference for this step only
+            # (the one held before, an earlier step's, was vouched for by its finite loss: replaced).
+            self._held = (steps, first, out)
             return
+        else:
+            self._held = None  # an earlier step's, if any, vouched for by its finite loss: dropped
         self._measure(run, first, out)
 
     def detach(self, run: Any) -> None:

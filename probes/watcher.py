@@ -127,6 +127,9 @@ def _trip_rows(own: tuple[tuple[str, ...], ...], checks: tuple[str, ...] = ()
 
 _KEY, _ROW, _VALUE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)  # a queued entry's parts
 
+_Tensor = torch.Tensor  # (module globals: the forward handler reads them in every training forward)
+_grad_enabled = torch.is_grad_enabled
+
 _C_SCALAR = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double}
 """The C type of each dtype whose CPU scalar ``_host_scalar`` reads straight from memory."""
 
@@ -313,6 +316,8 @@ class Watch:
         due = self._woken[event]
         due[handler] = at
         setattr(self, _WAKE[event], min(due.values()))
+        if event != "forward":
+            self._quiet_to = 0  # the next w.step schedules in full: this wake-up (and the pre-hook, on now) is seen
         if event == "optimizer_pre" and self._opt_handle is None and self._hooked:
             # woken from a forward or the optimizer's post-hook: this step's or the next optimizer step must
             # see it (the pre-hook is registered, never inside its own dispatch: it is registered there)
@@ -381,6 +386,8 @@ class Watch:
         self._woken: dict[str, dict[Any, int]] = {"forward": {}, "optimizer_pre": {}, "step_end": {}}
         # the earliest wake-up clock of each event, as a plain attribute (``_WAKE``): a hook compares one integer
         self._wake_fwd = self._wake_opt = self._wake_end = NEVER
+        # w.step's end-of-step scheduling (tables, hooks, wake-ups, window end) is skipped below this step count
+        self._quiet_to = 0
         # the window's one collective under torch.distributed (the rank probe): after the local trip check
         self._on_exchange = [p for p in self.probes if hasattr(p, "exchange")]
         self._collective_trip = False
@@ -458,6 +465,7 @@ class Watch:
     def _hook(self) -> None:
         """Register the hooks and the step counter (on entry; the bench's ``_resume`` too)."""
         self._hooked = True
+        self._quiet_to = 0  # the next w.step schedules in full (the pre-hook below comes off then if idle)
         # The forward hook always runs: it finds training forwards, empty batches and the first output.
         self._handles = [self.model.register_forward_hook(self._fwd_post)]
         opt = self.optimizer
@@ -528,13 +536,14 @@ class Watch:
             self._install_expensive()
 
     def _fwd_post(self, m: torch.nn.Module, args: tuple[Any, ...], out: Any) -> None:
-        if not torch.is_grad_enabled():
+        if not _grad_enabled():
             return  # evaluation passes are not training steps
         self.forward_serial += 1  # tells plugins sharing a per-forward quantity (base.input_digest) apart
-        first = args[0] if args and type(args[0]) is torch.Tensor else next(tensors_in(args), None)
+        if not args or type(first := args[0]) is not _Tensor:
+            first = next(tensors_in(args), None)
         if first is not None and first.ndim and first.shape[0] == 0:
             self._empty_now = True  # shapes are host metadata: checking them costs no sync
-        t = out if type(out) is torch.Tensor else next(tensors_in(out), None)
+        t = out if type(out) is _Tensor else next(tensors_in(out), None)
         if not self._first_forward_done:
             self._first_forward_done = True
             # small samples, not the tensors: a language model's first logits would stay alive until the first
@@ -558,6 +567,7 @@ class Watch:
         if self._expensive:
             self._remove_expensive()
             self._pending = True
+            self._quiet_to = 0  # w.step diagnoses
 
     def _opt_pre(self, _opt: Any, _args: Any, _kwargs: Any) -> None:
         if self.shards is not None:
@@ -707,6 +717,8 @@ class Watch:
             self._call(self._on_unsound)  # still this step's row: what it records is this step's
         self.steps += 1
         self._i += 1
+        if self.steps < self._quiet_to:
+            return  # nothing due at this step's end (see _quiet_to): the tables in force stay
         try:
             if self._pending:
                 self._pending = False
@@ -744,6 +756,22 @@ class Watch:
                 self._opt_handle = None
             if sampled or self._escalate:
                 self._arm()
+            self._quiet_to = self._next_due(sampled)
+
+    def _next_due(self, sampled: bool) -> int:
+        """The first step count at which ``w.step`` has work past counting the step (``_quiet_to``).
+
+        That is the next step after a sampled one (its tables are put back), the next sampled step, the window's
+        end, and a step-end or optimizer wake-up; every step while step-end handlers act on ordinary steps or the
+        expensive probes wait for the next forward. ``wake``, a forward that escalated and ``_hook`` bring it
+        forward. ``w.step`` compares one integer on the steps before it: the end-of-step scheduling it skips would
+        leave everything as it is.
+        """
+        steps = self.steps
+        if sampled or self._escalate or self._pending or self._on_step_end_rest:
+            return steps + 1
+        ue = self.update_every
+        return min(steps - steps % ue + ue, steps + self.every - self._i, self._wake_end, self._wake_opt)
 
     # ------------------------------------------------------------------ window end (one sync)
 
