@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from reading import assert_reads, obs
 
 import expert  # noqa: F401  (the experta shim first)
 from expert.text import confirmations
+from tests.reading import assert_reads, obs
 
 
 def _asks_which_worse(text: str) -> bool:
