@@ -268,7 +268,7 @@ def test_a_quantity_said_odd_still_gives_its_weak_reading() -> None:
 # -- a setting another person or a reference run uses is theirs; what they advise is still weighed
 @pytest.mark.parametrize(("text", "expected"), [
     ("my colleague uses bf16 and has no issues, i use fp16 and get nan", {"mixed_precision": "fp16"}),
-    ("the baseline uses lr 0.1 but i use 0.01", {"learning_rate": None}),
+    ("the baseline uses lr 0.1 but i use 0.01", {"learning_rate": 0.01}),  # the user's own, elided (c35)
     ("the baseline uses adam, i use sgd and the loss is flat", {"optimizer": "sgd"}),
 ])
 def test_another_run_s_setting_is_not_the_user_s(text: str, expected: dict) -> None:
