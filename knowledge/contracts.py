@@ -9,7 +9,7 @@ that would otherwise blame the LR (``MS-UPD-0x``) yield to these where they expl
 from __future__ import annotations
 
 from knowledge.measurements import ge, le, measure_source, threshold
-from knowledge.schema import Between, Cite, Find, Fix, Flag, Is, RouteTo, Row, Salience, measured_form
+from knowledge.schema import Absent, Between, Cite, Find, Fix, Flag, Is, RouteTo, Row, Salience, measured_form
 
 _EXPLAINS = ("not_learning", "convergence", "unstable", "data_problem", "metrics_wrong")
 _DX = "Step 2: investigation commands"
@@ -22,7 +22,8 @@ _FIRST = Salience.CAUSE + 2
 _NO_ZERO = ("finding:MS-ZERO-01", "finding:MS-ZERO-03", "finding:LP-ZERO-01")
 _CONTRACT_FINDINGS = tuple(f"finding:{i}" for i in (
     "MS-RANGE-01", "MS-RANGE-02", "MS-DIM-01", "MS-TGT-01", "MS-RED-01", "MS-EPS-02", "MS-BETA-01", "MS-MOM-01",
-    "MS-WD-01", "MS-CLIP-01", "MS-BN-01", "MS-DROP-01", "MS-LR0-01", "MS-LR0-02", "MS-ORDER-01"))
+    "MS-WD-01", "MS-WD-02", "MS-WD-03", "MS-WD-04", "MS-CLIP-01", "MS-BN-01", "MS-DROP-01", "MS-LR0-01",
+    "MS-LR0-02", "MS-ORDER-01"))
 
 # The applied LR far below the one set, for most of the run: one cause, said by the user ("the logged lr falls to
 # 1e-31 and then shows 0") or measured by the LR probe; both lead to the schedule with the same fix.
@@ -47,6 +48,40 @@ LP_LR_02 = Row(
     avoid=("raising the base LR to compensate for a schedule that drives it to zero",))
 MS_LR0_02 = measured_form(LP_LR_02, "MS-LR0-02", {"lr_low_fraction": ge("MT-LR-LOW-FRAC")},
                           unless=("finding:MS-LR0-01",))
+
+# Weight decay too strong for its optimizer: one cause. Its measured form is the shrink per step (lr * wd); when
+# the LR is not known (most users name only the decay) a decay far above its optimizer family's usual range is
+# the same cause on its own, with the same route and fix. The optimizer unknown, the most lenient family's bound
+# applies. Lion, Sophia, Muon and Shampoo are left out: their recipes use several times AdamW's decay.
+MS_WD_01 = Row(
+    "MS-WD-01", {"decay_per_step": ge("MT-DECAY-STEP")},
+    (Find("Optimizer", "warning", "weight decay shrinks the weights by a large fraction every step (learning "
+          "rate x weight decay, amplified by momentum for SGD): it erases what the gradient learns",
+          explains=("not_learning", "convergence")),
+     RouteTo("optimization-algorithms", "primary", "weight decay sized for this optimizer and LR")),
+    "SGD's weight decay is an L2 gradient that momentum amplifies; AdamW's decay is applied at lr * wd per "
+    "step. A value copied from one to the other (0.1 is an AdamW habit) can shrink the weights by percent a "
+    "step.", Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update"),
+    unless=("finding:MS-WNORM-01", "finding:MS-WNORM-02"), salience=Salience.AFTER,
+    fix=Fix("Set the weight decay to the usual range for the optimizer: about 1e-4 to 5e-4 for SGD with momentum; "
+            "0.01-0.1 with AdamW, whose decoupled decay shrinks the weights by lr x wd each step (with plain Adam, "
+            "switch to AdamW rather than raising an L2 term).",
+            "optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)"),
+    avoid=("raising the LR against a decay that scales with it",))
+_DECOUPLED = Is("adam", "adamw", "lamb", "adamw_8bit", "paged_adamw", "ademamix", "prodigy", "schedule_free", "other")
+# a decay setting alone is no evidence of a problem: the variants need a run that does not learn or converge
+_NO_PROGRESS = Is("not_learning", "convergence")
+_WD_UNLESS = ("finding:MS-WNORM-01", "finding:MS-WNORM-02")
+_WD_CITE = Cite("002", "Optimizers: Adam and AdamW", "weight decay 0.01-0.1")
+MS_WD_02 = measured_form(MS_WD_01, "MS-WD-02", {"weight_decay": ge("MT-WD-FAR-SGD"), "optimizer": _SGD,
+                                                "decay_per_step": Absent(), "symptom": _NO_PROGRESS},
+                         cite=_WD_CITE, unless=_WD_UNLESS)
+MS_WD_03 = measured_form(MS_WD_01, "MS-WD-03", {"weight_decay": ge("MT-WD-FAR-DECOUPLED"), "optimizer": _DECOUPLED,
+                                                "decay_per_step": Absent(), "symptom": _NO_PROGRESS},
+                         cite=_WD_CITE, unless=_WD_UNLESS)
+MS_WD_04 = measured_form(MS_WD_01, "MS-WD-04", {"weight_decay": ge("MT-WD-FAR-DECOUPLED"), "optimizer": Absent(),
+                                                "decay_per_step": Absent(), "symptom": _NO_PROGRESS},
+                         cite=_WD_CITE, unless=_WD_UNLESS)
 
 ROWS = (
     # --- outputs against targets ---------------------------------------------------------------------
@@ -160,18 +195,10 @@ ROWS = (
         fix=Fix("Use momentum 0.9 (0.99 only with a schedule that ramps it).",
                 "optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True)"),
         avoid=("lowering the LR by 100x to tame a momentum of 0.999: fix the momentum",)),
-    Row("MS-WD-01", {"decay_per_step": ge("MT-DECAY-STEP")},
-        (Find("Optimizer", "warning", "weight decay shrinks the weights by a large fraction every step (learning "
-              "rate x weight decay, amplified by momentum for SGD): it erases what the gradient learns",
-              explains=("not_learning", "convergence")),
-         RouteTo("optimization-algorithms", "primary", "weight decay sized for this optimizer and LR")),
-        "SGD's weight decay is an L2 gradient that momentum amplifies; AdamW's decay is applied at lr * wd per "
-        "step. A value copied from one to the other (0.1 is an AdamW habit) can shrink the weights by percent a "
-        "step.", Cite("002", "Optimizers: Adam and AdamW", "AdamW decouples weight decay from the gradient update"),
-        unless=("finding:MS-WNORM-01", "finding:MS-WNORM-02"), salience=Salience.AFTER,
-        fix=Fix("Size the decay for the optimizer: about 5e-4 for SGD with momentum, 0.01-0.1 for AdamW.",
-                "optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)"),
-        avoid=("raising the LR against a decay that scales with it",)),
+    MS_WD_01,
+    MS_WD_02,
+    MS_WD_03,
+    MS_WD_04,
     # --- clipping -----------------------------------------------------------------------------------
     Row("MS-CLIP-01", {"grad_clip_active": "every_step", "clip_step_ratio": le("MT-UPD-WORKING"), "optimizer": _SGD},
         (Find("Gradients", "warning", "gradient clipping cuts every step's gradient to max_norm, and the step "

@@ -817,7 +817,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _k(rf"(?:weight[\s_-]?decay|wd)\s*(?:(?:of|=|:|is|at|(?:(?:was|is|got|gets|has\s+been|had\s+been)\s+)?"
        rf"(?:(?:set|raised|increased|lowered|reduced|decreased|changed|bumped|cut|dropped|halved|doubled|upped|"
        rf"brought|pushed|cranked|slashed|moved)\s+)?(?:(?:up|down|back)\s+)?to|was)\s*)?"
-       rf"(?P<weight_decay>{NUM})(?!\s*(?:x\b|times\b|%))", _QR, 0, negatable=False,
+       rf"(?P<weight_decay>{NUM})(?!\s*(?:x\b|times\b|%))", _QR, 0,
        weight_decay="$num"),
     _k(r"(?:num_classes|n_classes|nclasses)\s*=?\s*(?P<num_classes>\d+)|(?P<v>\d+)[\s-]+(?:classes|categories|"
        r"class\s+classification)", _QR, 0, negatable=False, num_classes="$int"),

@@ -494,6 +494,18 @@ MEASURES: tuple[Measure, ...] = (
             "healthy recipes shrink 1e-5..1e-3 a step (AdamW lr 1e-3 wd 0.1: 1e-4; SGD lr 0.1 wd 5e-4 momentum "
             "0.9: 5e-4); our bound lies five times above the largest", Cite("002", "Optimizers: Adam and AdamW",
                                                                          "weight decay 0.01-0.1")),
+    Measure("MT-WD-FAR-SGD", 5e-3,
+            "an SGD weight decay (coupled L2) at or above this is far beyond the usual range whatever the LR: "
+            "with momentum 0.9 it shrinks the weights 10x faster than the usual recipe at the same LR",
+            "common practice: SGD with momentum uses 1e-4..5e-4 (ResNet/ImageNet recipes); our bound is ten "
+            "times the top of that range", Cite("002", "Optimizers: SGD with Momentum", "momentum 0.9 is standard")),
+    Measure("MT-WD-FAR-DECOUPLED", 0.5,
+            "an Adam/AdamW-family weight decay at or above this is far beyond the usual range whatever the LR "
+            "(also the bound when the optimizer is unknown: the most lenient of the two families)",
+            "seed 002 and common practice: AdamW uses 0.01..0.1 (LLaMA 0.1, DeiT 0.05, PyTorch default 0.01); "
+            "a few recipes reach 0.2-0.4 (CLIP 0.2, DINO's schedule ends at 0.4), so our bound is five times the "
+            "usual top rather than ten (ten would be 1.0, the value itself of a decoupled decay that zeroes a "
+            "weight in 1/lr steps)", Cite("002", "Optimizers: Adam and AdamW", "weight decay 0.01-0.1")),
     Measure("MT-BN-BATCH", 4,
             "BatchNorm in training mode over this many examples per device or fewer: the batch statistics are "
             "noise, and evaluation with running statistics differs from training",
