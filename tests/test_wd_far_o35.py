@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from reading import assert_reads, declined
 
 from expert import Consultation
 from knowledge.measurements import threshold
+from tests.reading import assert_reads, declined
 
 _CAUSES = {"MS-WD-01", "MS-WD-02", "MS-WD-03", "MS-WD-04"}
 
