@@ -17,12 +17,8 @@ import torch
 from expert.consultation import Consultation
 from knowledge.measurements import threshold
 from probes import grad_flow
-from tests.test_watch_vae_p34 import _train
+from tests.test_watch_vae_p34 import _train, _warnings
 from tests.zoo import generated
-
-
-def _warnings(c) -> set[str]:
-    return {f["id"] for f in c.diagnosis.findings if f["severity"] in ("warning", "critical")}
 
 
 @pytest.fixture(autouse=True)
