@@ -201,9 +201,7 @@ def _read_complaint(c: Consultation, write: Write) -> None:
             write(e.render() + "\n")
             continue
         if found:
-            write("understood: " + ", ".join(f"{o.name}={o.value} ({_source_phrase(o.source)})" for o in found)
-                  + "\n  (misread? `not X, Y` corrects one reading, `forget NAME` drops one value, `back` takes "
-                    "the whole complaint back)\n")
+            _understood(found, write)
         else:
             write("(no known symptom words in that; the questions will narrow it down)\n")
         from expert.text import confirmations, offered
@@ -216,6 +214,34 @@ def _read_complaint(c: Consultation, write: Write) -> None:
         return
 
 
+def _understood(found: list, write: Write) -> None:
+    """Show what a complaint (or a check answered in words) was read as, and how to correct it."""
+    write("understood: " + ", ".join(f"{o.name}={o.value} ({_source_phrase(o.source)})" for o in found)
+          + "\n  (misread? `not X, Y` corrects one reading, `forget NAME` drops one value, `back` takes "
+            "the whole complaint back)\n")
+
+
+def _told(c: Consultation, reply: str, write: Write) -> bool:
+    """A check answered in words ("slower", "worse accuracy"): read as more of the complaint when it says something.
+
+    A check that offers a choice ("slower, or worse results?") leaves no reading to correct with `not X, Y`: the
+    answer is itself training talk. A reply that reads as nothing is no answer and changes nothing (False: the
+    hint is shown again).
+    """
+    from expert.text import parse_complaint
+
+    if not parse_complaint(reply):
+        return False
+    try:
+        found = c.complain(reply)
+    except TrainoptError as e:  # contradicts what is known: nothing changes
+        write(e.render() + "\n")
+        return True
+    if found:
+        _understood(found, write)
+    return True
+
+
 _NO = ("n", "no", "nope", "not that", "no it isn't", "no it's not")
 """Replies that deny a hypothesis at the check prompt."""
 
@@ -223,6 +249,7 @@ _NO = ("n", "no", "nope", "not that", "no it isn't", "no it's not")
 def _confirm(c: Consultation, write: Write, asked: list | None = None, suspected: list | None = None) -> None:
     """After a reading left open: Enter keeps what was read, `not X, Y` corrects one reading in place.
 
+    An answer in words that reads as something ("slower") is more of the complaint (:func:`_told`).
     ``asked`` holds the causes the user only asked about (not read): `yes` records them, Enter leaves them out.
     ``suspected`` holds the settings the complaint suspects (read as ``self_diagnosis``). A `no` drops both kinds of
     hypothesis: they are no longer listed as suspected nor checked first.
@@ -256,7 +283,7 @@ def _confirm(c: Consultation, write: Write, asked: list | None = None, suspected
             return
         if not reply or low in ("y", "yes", "ok", "keep"):
             return
-        if correct(c, reply, write) is not None:
+        if correct(c, reply, write) is not None or _told(c, reply, write):
             return
         write("press Enter to keep the reading, " + ("`no` to drop what you suspect, " if hypotheses else "")
               + "or type `not X, Y`\n")

@@ -76,3 +76,30 @@ def test_find_unused_with_slower_than_expected() -> None:
     assert_reads("find_unused_parameters=False and it is slower than expected", {"ddp_find_unused": None})
     assert_reads("RuntimeError: Expected to have finished reduction in the prior iteration before starting a new "
                  "one", {"ddp_find_unused": None})
+
+
+# --- the check answered in words, at the REPL, as a user types ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "read"), [("slower", "symptom=slow_training"),
+                                             ("worse accuracy", "not_working_aspect=accuracy")])
+def test_the_worse_check_is_answered_in_words(reply: str, read: str) -> None:
+    from click.testing import CliRunner
+
+    from expert.cli import cli
+
+    out = CliRunner().invoke(cli, ["consult"], input=f"more GPUs performs worse\n{reply}\nquit\n").output
+    assert "check: You said the multi-GPU run is worse" in out
+    assert f"understood: {read}" in out
+    assert "or type `not X, Y`" not in out  # the answer was taken, not refused
+
+
+def test_a_check_answer_that_reads_as_nothing_changes_nothing() -> None:
+    from click.testing import CliRunner
+
+    from expert.cli import cli
+
+    out = CliRunner().invoke(cli, ["consult", "--format", "json"],
+                             input="more GPUs performs worse\nhmm whatever\nquit\n").output
+    assert "or type `not X, Y`" in out  # no answer: the hint again
+    assert "hmm whatever" not in out[out.index("{"):]  # not taken as more of the complaint
